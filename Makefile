@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: MIT
+# The front door: `make run` and `make check` do all the set-up on a fresh
+# Debian 12 machine (see README.md).  Everything else is Meson.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+MESON_OPTS ?=
+PERFKIT     = $(BUILD)/src/cli/perfkit
+
+.PHONY: all deps build asan run check clean
+
+all: build
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) $(MESON_OPTS)
+
+$(ASAN_BUILD)/build.ninja:
+	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false \
+		-Ddefault_library=static $(MESON_OPTS)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+asan: deps $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+
+# perfkit's main job on a bundled demo: what this machine can measure.
+run: build
+	@sh scripts/demo.sh $(PERFKIT)
+
+# Every test: the normal build (unit, kernel and CLI suites), then the unit
+# suite again under ASan+UBSan.  The last line is "N passed, N failed".
+check: build asan
+	@meson test -C $(BUILD) --no-rebuild --print-errorlogs >/dev/null 2>&1 || true
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		meson test -C $(ASAN_BUILD) --no-rebuild --suite unit --print-errorlogs >/dev/null 2>&1 || true
+	@python3 tests/tools/summary.py $(BUILD) $(ASAN_BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit.h - the public API of libperfkit.
+ *
+ * libperfkit turns perf_event_open(2) into a library: event strings in perf's
+ * grammar become struct perf_event_attr, PMUs described in sysfs are
+ * discovered, every event the machine offers can be enumerated with the
+ * attributes that refine it, and every failure of the kernel interface comes
+ * back as a negative errno plus a human explanation (pk_last_error()).
+ *
+ * Conventions, everywhere:
+ *  - Fallible functions return int: >= 0 on success, a negative errno on
+ *    failure.  Constructors return their object through an out-parameter,
+ *    which is left untouched on failure.
+ *  - After a failure, pk_last_error() describes it for people: what was
+ *    attempted, why it failed, and how to fix it.  The record is per thread.
+ *  - Objects are opaque and freed with their pk_<noun>_free(), which accepts
+ *    NULL.  Pointers returned by accessors stay valid until the owning object
+ *    is freed.
+ *  - The library never prints, never exits, and reads the environment only
+ *    for PERFKIT_SYSFS_ROOT (a directory standing in for /sys, for tests and
+ *    for describing other machines).
+ */
+#ifndef PERFKIT_H
+#define PERFKIT_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PK_API __attribute__((visibility("default")))
+
+/* ------------------------------------------------------------------------ */
+/* Version                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * pk_version - the library's version as "MAJOR.MINOR.PATCH".
+ * Returns a static string; never fails.
+ */
+PK_API const char *pk_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The detail behind the last failed call on this thread.  Every string is
+ * non-NULL (possibly empty).  `column` is the 1-based column of the offending
+ * character in an event string, or 0 when the error is not about a position.
+ */
+struct pk_error {
+	int code;		/* the negative errno the call returned */
+	int column;		/* 1-based column in the parsed string, or 0 */
+	const char *what;	/* what was attempted: "perf_event_open(cycles, pid=0, cpu=-1)" */
+	const char *why;	/* why it failed, in a sentence */
+	const char *hint;	/* how to fix it, or "" when there is nothing to suggest */
+};
+
+/*
+ * pk_last_error - the detail of the most recent failure on the calling thread.
+ * Returns a pointer to thread-local storage that stays valid until the next
+ * libperfkit call on this thread.  Before any failure, code is 0 and the
+ * strings are empty.  Never returns NULL.
+ */
+PK_API const struct pk_error *pk_last_error(void);
+
+/*
+ * pk_error_format - render `e` as one message for people:
+ *   "<what>: <why>" followed by "\n  hint: <hint>" when there is a hint.
+ * Writes at most `len` bytes including the terminating NUL into `buf` and
+ * returns the length the full message needs (like snprintf), so a return
+ * value >= len means the message was cut.  `e` NULL means pk_last_error().
+ */
+PK_API int pk_error_format(const struct pk_error *e, char *buf, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* PMUs (sysfs discovery)                                                   */
+/* ------------------------------------------------------------------------ */
+
+struct pk_pmus;		/* a snapshot of every PMU under <sysfs>/bus/event_source/devices */
+struct pk_pmu;		/* one PMU of a snapshot */
+
+/* One format/ entry: a named term and the attr bits it occupies. */
+struct pk_pmu_format {
+	const char *name;	/* "event", "umask", "cmask", "inv", ... */
+	int field;		/* 0 = config, 1 = config1, 2 = config2, 3 = config3 */
+	uint64_t mask;		/* the bits of that field, e.g. 0xff for config:0-7 */
+	const char *spec;	/* the file's text as written: "config:0-7,32-35" */
+};
+
+/* One events/ entry: an alias and its companion files. */
+struct pk_pmu_alias {
+	const char *name;	/* "cycles-t", "tsc" */
+	const char *terms;	/* the file's text: "event=0x3c,in_tx=1" */
+	const char *unit;	/* from .unit, or "" */
+	double scale;		/* from .scale, or 1.0 */
+	bool per_pkg;		/* .per-pkg holds 1 */
+	bool snapshot;		/* .snapshot holds 1 */
+};
+
+/*
+ * pk_pmus_scan - read every PMU under <root>/bus/event_source/devices, where
+ * <root> is $PERFKIT_SYSFS_ROOT when set and "/sys" otherwise.
+ * On success stores a new snapshot in *out (free with pk_pmus_free) and
+ * returns 0.  A PMU whose directory cannot be read entirely is still listed
+ * with what could be read.  Returns -ENOENT when the devices directory does
+ * not exist (no perf_events support, or a wrong PERFKIT_SYSFS_ROOT) and
+ * -ENOMEM on allocation failure.
+ */
+PK_API int pk_pmus_scan(struct pk_pmus **out);
+
+/* pk_pmus_free - free a snapshot and every pk_pmu in it.  NULL is a no-op. */
+PK_API void pk_pmus_free(struct pk_pmus *pmus);
+
+/* pk_pmus_count - the number of PMUs in the snapshot. */
+PK_API size_t pk_pmus_count(const struct pk_pmus *pmus);
+
+/* pk_pmus_get - the i-th PMU, sorted by name; NULL when i is out of range. */
+PK_API const struct pk_pmu *pk_pmus_get(const struct pk_pmus *pmus, size_t i);
+
+/* pk_pmus_find - the PMU called `name`, or NULL when there is none. */
+PK_API const struct pk_pmu *pk_pmus_find(const struct pk_pmus *pmus, const char *name);
+
+/* pk_pmu_name - the PMU's directory name ("cpu", "software", "uncore_imc_0"). */
+PK_API const char *pk_pmu_name(const struct pk_pmu *pmu);
+
+/* pk_pmu_type - the value for perf_event_attr.type, from the PMU's type file. */
+PK_API uint32_t pk_pmu_type(const struct pk_pmu *pmu);
+
+/* pk_pmu_nr_formats / pk_pmu_format - the format/ terms, sorted by name;
+ * pk_pmu_format returns NULL when i is out of range. */
+PK_API size_t pk_pmu_nr_formats(const struct pk_pmu *pmu);
+PK_API const struct pk_pmu_format *pk_pmu_format(const struct pk_pmu *pmu, size_t i);
+
+/* pk_pmu_find_format - the format term called `name`, or NULL. */
+PK_API const struct pk_pmu_format *pk_pmu_find_format(const struct pk_pmu *pmu, const char *name);
+
+/* pk_pmu_nr_aliases / pk_pmu_alias - the events/ aliases, sorted by name;
+ * pk_pmu_alias returns NULL when i is out of range. */
+PK_API size_t pk_pmu_nr_aliases(const struct pk_pmu *pmu);
+PK_API const struct pk_pmu_alias *pk_pmu_alias(const struct pk_pmu *pmu, size_t i);
+
+/* pk_pmu_find_alias - the alias called `name` (case-insensitive, like perf), or NULL. */
+PK_API const struct pk_pmu_alias *pk_pmu_find_alias(const struct pk_pmu *pmu, const char *name);
+
+/* pk_pmu_cpumask - the cpumask (or cpus) file's text, e.g. "0,18", or NULL
+ * when the PMU has none (it then counts on any CPU). */
+PK_API const char *pk_pmu_cpumask(const struct pk_pmu *pmu);
+
+/* pk_pmu_nr_caps / pk_pmu_cap - the caps/ files as name/value pairs, sorted
+ * by name; pk_pmu_cap returns -ERANGE when i is out of range. */
+PK_API size_t pk_pmu_nr_caps(const struct pk_pmu *pmu);
+PK_API int pk_pmu_cap(const struct pk_pmu *pmu, size_t i, const char **name, const char **value);
+
+/* pk_pmu_mux_interval_ms - perf_event_mux_interval_ms, or -1 when absent. */
+PK_API int pk_pmu_mux_interval_ms(const struct pk_pmu *pmu);
+
+/* pk_pmu_rdpmc - the PMU's rdpmc file (0, 1 or 2), or -1 when absent. */
+PK_API int pk_pmu_rdpmc(const struct pk_pmu *pmu);
+
+/*
+ * pk_pmu_encode - pack `value` into config[field] (config, config1, config2,
+ * config3) as the format term `term` describes, scattering its bits over the
+ * term's bit ranges the way the kernel gathers them.  Returns 0, -ENOENT when
+ * the PMU has no such term, or -ERANGE when value does not fit in the term's
+ * bits (pk_last_error names the largest value that fits).
+ */
+PK_API int pk_pmu_encode(const struct pk_pmu *pmu, const char *term, uint64_t value,
+			 uint64_t config[4]);
+
+/* ------------------------------------------------------------------------ */
+/* Event strings -> perf_event_attr                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Where an event's encoding came from. */
+enum pk_event_source {
+	PK_SRC_HARDWARE,	/* generic hardware event: cycles, instructions, ... */
+	PK_SRC_SOFTWARE,	/* software event: task-clock, page-faults, ... */
+	PK_SRC_HW_CACHE,	/* generic cache event: L1-dcache-load-misses, ... */
+	PK_SRC_RAW,		/* rNNNN */
+	PK_SRC_PMU,		/* pmu/term=value,.../ or a sysfs alias */
+	PK_SRC_TRACEPOINT,	/* subsys:event */
+	PK_SRC_BREAKPOINT,	/* mem:ADDR[/LEN][:rwx] */
+	PK_SRC_UPROBE,		/* uprobe:/path:symbol[+off], uretprobe:... */
+	PK_SRC_KPROBE,		/* kprobe:symbol[+off], kretprobe:... */
+	PK_SRC_LIBPFM,		/* a libpfm4 name: INST_RETIRED:ANY_P:u */
+};
+
+/* pk_event_source_name - "hardware", "software", "hw-cache", "raw", "pmu",
+ * "tracepoint", "breakpoint", "uprobe", "kprobe" or "libpfm4". */
+PK_API const char *pk_event_source_name(enum pk_event_source src);
+
+/* Options for pk_events_parse.  Zero-initialise and set size = sizeof. */
+struct pk_parse_opts {
+	size_t size;
+	bool no_libpfm;		/* do not try libpfm4 names */
+	bool no_mount;		/* never mount tracefs, even as root */
+	const char *tracefs;	/* tracefs directory to use instead of the probed one */
+};
+
+struct pk_events;	/* the result of parsing an event list */
+
+/*
+ * Everything parsing knows about one event beyond its attr.  Strings are
+ * owned by the pk_events object.
+ */
+struct pk_event_desc {
+	size_t size;
+	const char *name;	/* perf's name: the text as written, or name= */
+	const char *canonical;	/* fully qualified: "software/task-clock/u" */
+	const char *pmu;	/* the PMU that counts it: "cpu", "software", "tracepoint" */
+	enum pk_event_source source;
+	size_t leader;		/* index of its group leader (itself when alone or leading) */
+	size_t nr_members;	/* events in its group when it leads one, else 1 */
+	int column;		/* 1-based column where the event starts in the spec */
+	const char *call_graph;	/* call-graph= term, or NULL */
+	uint32_t stack_size;	/* stack-size= term, or 0 */
+	int max_stack;		/* max-stack= term, or -1 */
+	bool weak;		/* W modifier: reopen the group's events alone if it fails */
+	bool sample_read;	/* S modifier */
+	bool precise_max;	/* P modifier: highest precise level the PMU accepts */
+	bool no_inherit_set;	/* inherit/no-inherit term present */
+	/*
+	 * The attr, followed in memory by config3: the two together are the
+	 * kernel's PERF_ATTR_SIZE_VER8 layout (136 bytes), which the 6.1 UAPI
+	 * header this builds against does not know.  attr.size is 136 when
+	 * config3 is non-zero and PERF_ATTR_SIZE_VER7 (128) otherwise.
+	 */
+	struct perf_event_attr attr;
+	uint64_t config3;
+};
+
+/*
+ * pk_events_parse - parse `spec`, a comma-separated list of events and
+ * {groups} in perf's grammar (see docs/EVENTS.md), into attrs.
+ * `opts` may be NULL.  Each attr is ready for perf_event_open except for
+ * read_format, sample_type and disabled, which are the caller's choice; its
+ * size is PERF_ATTR_SIZE_VER7 (128, what perf 6.1 uses) unless config3 is set.
+ * On success stores the list in *out and returns the number of events (> 0).
+ * On failure returns -EINVAL (malformed: the error's column points at the
+ * offending character), -ENOENT (unknown event; the hint names the closest
+ * known event when one is near), -ENODEV (the PMU is missing on this
+ * machine), -EOPNOTSUPP (the syntax needs a feature this build or kernel
+ * lacks) or -ENOMEM.
+ */
+PK_API int pk_events_parse(const char *spec, const struct pk_parse_opts *opts,
+			   struct pk_events **out);
+
+/* pk_events_free - free a parsed list.  NULL is a no-op. */
+PK_API void pk_events_free(struct pk_events *ev);
+
+/* pk_events_count - the number of events in the list. */
+PK_API size_t pk_events_count(const struct pk_events *ev);
+
+/* pk_events_attr - the attr of event i, or NULL when i is out of range.
+ * When attr->size is 136, config3 follows it in memory (see pk_event_desc). */
+PK_API const struct perf_event_attr *pk_events_attr(const struct pk_events *ev, size_t i);
+
+/* pk_events_desc - everything known about event i, or NULL when out of range. */
+PK_API const struct pk_event_desc *pk_events_desc(const struct pk_events *ev, size_t i);
+
+/*
+ * pk_attr_format - write `attr` in the layout of `perf stat -vv`: one
+ * "  name  value" line per non-zero field, in perf's field order and with
+ * perf's spellings (sample_type and read_format as flag lists, bp_addr shown
+ * as "{ bp_addr, config1 }").  Returns the length needed, like snprintf.
+ */
+PK_API int pk_attr_format(const struct perf_event_attr *attr, char *buf, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Event and attribute information (the libpfm4 model)                      */
+/* ------------------------------------------------------------------------ */
+
+/* The OS layers whose attributes an event exposes (pfm_os_t's meaning). */
+enum pk_os {
+	PK_OS_PMU,		/* the PMU's own attributes only */
+	PK_OS_PERF,		/* plus perf_events' u, k, h, ... */
+	PK_OS_PERF_EXT,		/* plus period, freq, precise, excl, pinned, ... */
+};
+
+/* What kind of attribute it is (pfm_attr_t). */
+enum pk_attr_type {
+	PK_ATTR_UMASK,		/* a unit mask: selects a sub-event */
+	PK_ATTR_MOD_BOOL,	/* a boolean modifier: name or name=0|1 */
+	PK_ATTR_MOD_INT,	/* an integer modifier: name=N */
+	PK_ATTR_MOD_STR,	/* a string modifier: name=TEXT (call-graph=fp) */
+};
+
+/* Who applies the attribute (pfm_attr_ctrl_t). */
+enum pk_attr_ctrl {
+	PK_ATTR_CTRL_PMU,	/* encoded into the PMU's config bits */
+	PK_ATTR_CTRL_PERF_EVENT,/* a perf_event_attr field the kernel applies */
+};
+
+/* One event of the catalogue (pfm_event_info_t's meaning). */
+struct pk_event_info {
+	size_t size;
+	const char *name;	/* "task-clock", "INST_RETIRED", "sched:sched_switch" */
+	const char *pmu;	/* "software", "cpu", "tracepoint", "libpfm4:skx" */
+	const char *desc;	/* one sentence, or "" */
+	const char *equiv;	/* an equivalent string ("cpu-clock" for "cpu-clock"), or "" */
+	const char *canonical;	/* a string pk_events_parse accepts for it */
+	enum pk_event_source source;
+	uint64_t code;		/* its config (or tracepoint id) */
+	size_t nr_attrs[3];	/* attributes per pk_os layer */
+	bool is_precise;	/* supports precise sampling */
+};
+
+/* One attribute of an event (pfm_event_attr_info_t's meaning). */
+struct pk_attr_info {
+	size_t size;
+	const char *name;	/* "ANY_P", "u", "period", "umask", "prev_pid" */
+	const char *desc;
+	const char *equiv;	/* equivalent attribute string, or "" */
+	uint64_t code;		/* umask code, or the bit mask the term occupies */
+	enum pk_attr_type type;
+	enum pk_attr_ctrl ctrl;
+	bool is_dfl;		/* applied by default */
+	uint64_t dfl_val64;	/* the default value when is_dfl */
+	bool is_precise;	/* umask supports precise sampling */
+	bool is_speculative;	/* counts speculative occurrences */
+	int field;		/* PMU term: 0..3 = config..config3; -1 otherwise */
+};
+
+struct pk_catalog;	/* every event the machine offers */
+
+/* Options for pk_catalog_new.  Zero-initialise and set size = sizeof. */
+struct pk_catalog_opts {
+	size_t size;
+	bool no_tracepoints;	/* skip tracefs (it is the slowest source) */
+	bool no_libpfm;		/* skip libpfm4's tables */
+	bool all_libpfm;	/* include every libpfm4 PMU, not only the detected ones */
+	const char *tracefs;	/* tracefs directory to use instead of the probed one */
+};
+
+/*
+ * pk_catalog_new - enumerate every event: generic hardware, software and
+ * cache events, sysfs PMU aliases and raw PMU terms, tracepoints and
+ * libpfm4's tables.  `opts` may be NULL.  Sources that are unavailable
+ * (no tracefs, no libpfm4 PMU) are skipped, not errors.  Returns 0 with the
+ * catalogue in *out, or -ENOMEM.
+ */
+PK_API int pk_catalog_new(const struct pk_catalog_opts *opts, struct pk_catalog **out);
+
+/* pk_catalog_free - free a catalogue.  NULL is a no-op. */
+PK_API void pk_catalog_free(struct pk_catalog *cat);
+
+/* pk_catalog_count - the number of events in the catalogue. */
+PK_API size_t pk_catalog_count(const struct pk_catalog *cat);
+
+/* pk_catalog_event - event i, or NULL when out of range. */
+PK_API const struct pk_event_info *pk_catalog_event(const struct pk_catalog *cat, size_t i);
+
+/*
+ * pk_catalog_find - the index of the event that `name` names: an exact
+ * catalogue name, a perf alias ("cs"), "pmu/alias/", or a libpfm4
+ * "pmu::event".  Returns the index, or -ENOENT (with a near-miss hint).
+ */
+PK_API int pk_catalog_find(const struct pk_catalog *cat, const char *name);
+
+/*
+ * pk_catalog_attr - attribute `idx` of event `ev` as seen at OS layer `os`.
+ * Attributes are numbered PMU layer first, then perf_events, then the
+ * extended layer, so an index valid at PK_OS_PMU means the same attribute at
+ * every layer.  Returns 0 and fills *out (strings owned by the catalogue),
+ * or -ERANGE when ev or idx is out of range for that layer.
+ */
+PK_API int pk_catalog_attr(const struct pk_catalog *cat, size_t ev, size_t idx,
+			   enum pk_os os, struct pk_attr_info *out);
+
+/* ------------------------------------------------------------------------ */
+/* Opening                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * pk_attr_probe - whether `attr` opens here: opens it for the calling thread
+ * on any CPU (cpu = -1) and closes it at once.  Returns 0 when it opens, or
+ * the negative errno with pk_last_error explaining why and how to fix it
+ * (privilege, paranoid level, a missing PMU with the software event to use
+ * instead, a field this kernel lacks, ...).  `name` is used in messages and
+ * may be NULL.
+ */
+PK_API int pk_attr_probe(const struct perf_event_attr *attr, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFKIT_H */

@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# deps.sh - install the Debian packages perfkit needs to build and test.
+# As root it runs apt-get; otherwise it prints the exact command and fails.
+set -eu
+PKGS="meson ninja-build pkg-config gcc python3 libpfm4-dev libelf-dev libdw-dev
+libtraceevent-dev libzstd-dev libcmocka-dev linux-perf manpages-dev"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "perfkit needs these Debian packages:$missing" >&2
+	echo "install them with:  sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+/* placeholder: being written */
+int main(void)
+{
+	return 0;
+}

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* placeholder: being written */
+typedef int pk_placeholder_explain;

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sys.h - the sys layer's internal interface: the only code in libperfkit
+ * that calls perf_event_open, ioctl, prctl and mmap on event fds, the
+ * per-thread error record behind pk_last_error(), the errno explainer, the
+ * sysfs root, and the test seam that lets unit tests make syscalls fail.
+ */
+#ifndef PK_SYS_H
+#define PK_SYS_H
+
+#include "perfkit.h"
+
+#include <stdarg.h>
+
+#define PK__PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* ---- error record ------------------------------------------------------ */
+
+/*
+ * pk__error - start a new error record: code `err` (negative errno), `what`
+ * was attempted, `why` (printf format) it failed.  Clears hint and column.
+ * Returns err so callers can write `return pk__error(-EINVAL, ...)`.
+ */
+int pk__error(int err, const char *what, const char *why_fmt, ...) PK__PRINTF(3, 4);
+
+/* pk__error_hint - set the current record's hint (printf format). */
+void pk__error_hint(const char *fmt, ...) PK__PRINTF(1, 2);
+
+/* pk__error_column - set the current record's 1-based column. */
+void pk__error_column(int column);
+
+/* pk__error_clear - reset the record to "no error". */
+void pk__error_clear(void);
+
+/* ---- sysfs / procfs ---------------------------------------------------- */
+
+/*
+ * pk__sysfs_path - "<root>/<rel>" into buf, where root is $PERFKIT_SYSFS_ROOT
+ * or "/sys".  `rel` has no leading slash ("bus/event_source/devices").
+ * Returns buf, or NULL when the path does not fit.
+ */
+char *pk__sysfs_path(char *buf, size_t len, const char *rel);
+
+/*
+ * pk__read_file - read a small text file (at most len-1 bytes), NUL
+ * terminate it and strip one trailing newline.  Returns the length or a
+ * negative errno.
+ */
+int pk__read_file(const char *path, char *buf, size_t len);
+
+/* pk__read_long - parse a file holding one integer.  Returns 0 or -errno. */
+int pk__read_long(const char *path, long *val);
+
+/* ---- syscalls ------------------------------------------------------------ */
+
+/*
+ * The test seam.  A test installs a table whose non-NULL members replace the
+ * real syscalls on the calling thread; NULL restores the real ones.  The
+ * replacement returns what the raw syscall would (-1 and errno on failure).
+ * Only tests use this.
+ */
+struct pk__sys_ops {
+	int (*perf_event_open)(struct perf_event_attr *attr, pid_t pid, int cpu,
+			       int group_fd, unsigned long flags);
+	int (*ioctl)(int fd, unsigned long request, unsigned long arg);
+	int (*prctl)(int option);
+	void *(*mmap)(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+	int (*munmap)(void *addr, size_t len);
+	int (*close)(int fd);
+};
+void pk__sys_set_ops(const struct pk__sys_ops *ops);
+
+/*
+ * pk__sys_open - perf_event_open(attr, pid, cpu, group_fd, flags).
+ * If attr->size is 0 it is set to PERF_ATTR_SIZE_VER7 (128).  On E2BIG the kernel
+ * writes back the size it knows: when every byte past that size is zero the
+ * call is retried with the smaller size (attr->size is updated); otherwise
+ * the error names the first non-zero field this kernel lacks.
+ * Returns the fd, or a negative errno with the error record explaining it
+ * (pk__sys_explain).  `name` is the event's name for messages (may be NULL).
+ */
+int pk__sys_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		 unsigned long flags, const char *name);
+
+/* pk__sys_ioctl - ioctl on an event fd.  Returns >= 0 or -errno (recorded). */
+int pk__sys_ioctl(int fd, unsigned long request, unsigned long arg);
+
+/* pk__sys_prctl - PR_TASK_PERF_EVENTS_ENABLE/DISABLE.  0 or -errno. */
+int pk__sys_prctl(int option);
+
+/* pk__sys_mmap - map an event fd.  Returns the address or NULL with *err set
+ * to a negative errno (recorded, with the perf_event_mlock_kb hint). */
+void *pk__sys_mmap(int fd, size_t len, int prot, int *err);
+
+/* pk__sys_munmap / pk__sys_close - undo mmap / close an event fd. */
+int pk__sys_munmap(void *addr, size_t len);
+int pk__sys_close(int fd);
+
+/*
+ * pk__sys_explain - fill the error record for perf_event_open failing with
+ * `err` (negative errno) on `attr` with pid/cpu/flags, probing the machine
+ * for the cause: perf_event_paranoid, perf_event_max_sample_rate,
+ * perf_event_max_stack, perf_event_mlock_kb, RLIMIT_NOFILE, capabilities,
+ * whether the PMU of attr->type exists.  Returns err.
+ */
+int pk__sys_explain(int err, const struct perf_event_attr *attr, pid_t pid, int cpu,
+		    int group_fd, unsigned long flags, const char *name);
+
+#endif
