@@ -227,6 +227,8 @@ struct pk_event_desc {
 	bool sample_read;	/* S modifier */
 	bool precise_max;	/* P modifier: highest precise level the PMU accepts */
 	bool no_inherit_set;	/* inherit/no-inherit term present */
+	int time;		/* time= term: 1 or 0, or -1 when absent */
+	int overwrite;		/* overwrite/no-overwrite term: 1 or 0, or -1 when absent */
 	/*
 	 * The attr, followed in memory by config3: the two together are the
 	 * kernel's PERF_ATTR_SIZE_VER8 layout (136 bytes), which the 6.1 UAPI
@@ -273,6 +275,17 @@ PK_API const struct pk_event_desc *pk_events_desc(const struct pk_events *ev, si
  * as "{ bp_addr, config1 }").  Returns the length needed, like snprintf.
  */
 PK_API int pk_attr_format(const struct perf_event_attr *attr, char *buf, size_t len);
+
+/*
+ * pk_attr_field - field i of `attr` under its kernel UAPI name ("type",
+ * "config", "exclude_user", "bp_addr", ...), in perf's print order, followed
+ * by the second names of the unions (config1, config2, sample_freq,
+ * wakeup_watermark).  Stores the name (a static string) and the value and
+ * returns 0; returns -ERANGE when i is past the last field, so a loop from
+ * 0 until -ERANGE visits every field.
+ */
+PK_API int pk_attr_field(const struct perf_event_attr *attr, size_t i, const char **name,
+			 uint64_t *value);
 
 /* ------------------------------------------------------------------------ */
 /* Event and attribute information (the libpfm4 model)                      */

@@ -1,3 +1,364 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder: being written */
-typedef int pk_placeholder_cmd_list;
+/*
+ * cmd-list.c - `perfkit list`: every event the catalogue knows, grouped by
+ * source in perf list's layout, filtered by globs and --source, each marked
+ * with whether it opens on this machine.  Opening is probed cheaply: once
+ * per PMU (or per tracepoint/breakpoint/libpfm4 PMU) with a representative
+ * event, and once per event only for the generic hardware, software and
+ * cache events, whose support varies event by event.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Output sections, in print order, with perf list's tags. */
+static const struct section {
+	const char *key;		/* --source name */
+	const char *heading;
+	const char *tag;
+	unsigned mask;			/* 1u << enum pk_event_source */
+	bool probe_each;		/* support differs event by event */
+} sections[] = {
+	{ "hw", "Hardware events", "Hardware event", 1u << PK_SRC_HARDWARE, true },
+	{ "sw", "Software events", "Software event", 1u << PK_SRC_SOFTWARE, true },
+	{ "cache", "Hardware cache events", "Hardware cache event", 1u << PK_SRC_HW_CACHE, true },
+	{ "pmu", "Kernel PMU events", "Kernel PMU event", 1u << PK_SRC_PMU, false },
+	{ "raw", "Raw event descriptors", "Raw hardware event descriptor", 1u << PK_SRC_RAW, false },
+	{ "breakpoint", "Hardware breakpoints", "Hardware breakpoint", 1u << PK_SRC_BREAKPOINT, false },
+	{ "probe", "Dynamic probes", "Dynamic probe", 1u << PK_SRC_UPROBE | 1u << PK_SRC_KPROBE, false },
+	{ "tracepoint", "Tracepoint events", "Tracepoint event", 1u << PK_SRC_TRACEPOINT, false },
+	{ "libpfm", "libpfm4 events", "libpfm4 event", 1u << PK_SRC_LIBPFM, false },
+};
+#define NR_SECTIONS (sizeof(sections) / sizeof(sections[0]))
+
+struct list_opts {
+	bool json;
+	unsigned sources;	/* mask of 1u << pk_event_source; 0 = all */
+	bool all_libpfm;
+	char **globs;
+	int nr_globs;
+};
+
+/* One probe result, shared by every event with the same key. */
+struct probe {
+	char key[160];
+	char name[160];		/* the event probed */
+	bool opens;
+	bool parsed;		/* its string parsed: the result stands for the key */
+	int tries;
+	char reason[1024];	/* pk_error_format() of the failure */
+	char why[768];		/* the failure's why, to group events by cause */
+};
+
+/* Representatives that do not parse (a libpfm4 event that needs a umask)
+ * give way to the next event of their PMU, this many times. */
+#define MAX_TRIES 16
+
+struct prober {
+	struct probe *p;
+	size_t nr, alloc;
+};
+
+void cmd_list_help(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit list [GLOB...] [--json] [--source=SOURCE[,SOURCE...]]\n"
+		"\n"
+		"List every event this machine offers, grouped by source, each marked\n"
+		"with whether it opens here.  A GLOB (fnmatch syntax, e.g. 'sched:*')\n"
+		"keeps the events whose name matches; a word without * ? or [ keeps the\n"
+		"names that contain it.\n"
+		"\n"
+		"  --json              an array of {name, aliases, source, pmu, desc, opens, reason?}\n"
+		"  --source=LIST       only these sources: hw, sw, cache, pmu, raw, breakpoint,\n"
+		"                      probe, tracepoint, libpfm\n"
+		"  --all-libpfm        include every libpfm4 PMU, not only the detected ones\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"PERFKIT_SYSFS_ROOT=DIR describes the PMUs of another machine's sysfs tree.\n");
+}
+
+static int parse_sources(const char *arg, unsigned *mask)
+{
+	char *copy = strdup(arg), *save = NULL;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, ",", &save); w && !err; w = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < NR_SECTIONS; i++)
+			if (!strcmp(w, sections[i].key))
+				break;
+		if (i == NR_SECTIONS) {
+			err = cli_usage("list", "unknown source '%s' (known: hw, sw, cache, pmu, raw, "
+					"breakpoint, probe, tracepoint, libpfm)", w);
+			break;
+		}
+		*mask |= sections[i].mask;
+	}
+	free(copy);
+	return err;
+}
+
+static int parse_opts(int argc, char **argv, struct list_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "source", required_argument, NULL, 's' },
+		{ "all-libpfm", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case 's':
+			if (parse_sources(optarg, &o->sources))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'a':
+			o->all_libpfm = true;
+			break;
+		case 'h':
+			cmd_list_help(stdout);
+			return -1;
+		default:
+			return cli_unknown_option("list", argc, argv, c);
+		}
+	}
+	o->globs = argv + optind;
+	o->nr_globs = argc - optind;
+	return 0;
+}
+
+static bool match_one(const char *glob, const char *name)
+{
+	if (!name || !*name)
+		return false;
+	if (!strpbrk(glob, "*?["))
+		return strstr(name, glob) != NULL;
+	return fnmatch(glob, name, 0) == 0;
+}
+
+static bool selected(const struct list_opts *o, const struct pk_event_info *in)
+{
+	if (o->sources && !(o->sources & (1u << in->source)))
+		return false;
+	if (!o->nr_globs)
+		return true;
+	for (int i = 0; i < o->nr_globs; i++)
+		if (match_one(o->globs[i], in->name) || match_one(o->globs[i], in->canonical) ||
+		    ((in->source == PK_SRC_HARDWARE || in->source == PK_SRC_SOFTWARE) &&
+		     match_one(o->globs[i], in->equiv)))
+			return true;
+	return false;
+}
+
+/* The name people type: libpfm4 events are shown qualified by their PMU. */
+static const char *display_name(const struct pk_event_info *in)
+{
+	return in->source == PK_SRC_LIBPFM ? in->canonical : in->name;
+}
+
+static const struct section *section_of(enum pk_event_source src)
+{
+	for (size_t i = 0; i < NR_SECTIONS; i++)
+		if (sections[i].mask & (1u << src))
+			return &sections[i];
+	return &sections[0];
+}
+
+/* Whether an event opens, through the same path `perfkit info` takes:
+ * parse its canonical string, then try perf_event_open on it. */
+static void probe_event(const struct pk_event_info *in, struct probe *p)
+{
+	struct pk_events *ev = NULL;
+	int n = pk_events_parse(in->canonical, NULL, &ev);
+
+	snprintf(p->name, sizeof(p->name), "%s", display_name(in));
+	p->parsed = n > 0;
+	p->tries++;
+	p->opens = n > 0 && pk_attr_probe(pk_events_attr(ev, 0), in->name) == 0;
+	if (!p->opens) {
+		pk_error_format(NULL, p->reason, sizeof(p->reason));
+		snprintf(p->why, sizeof(p->why), "%s", pk_last_error()->why);
+	}
+	pk_events_free(ev);
+}
+
+static const struct probe *probe_cached(struct prober *pr, const struct pk_event_info *in)
+{
+	const struct section *s = section_of(in->source);
+	char key[160];
+
+	/* libpfm4's "perf" PMU spells the generic events, hardware and software
+	 * alike, so its events are probed one by one too. */
+	if (s->probe_each || !strcmp(in->pmu, "libpfm4:perf"))
+		snprintf(key, sizeof(key), "%s", in->canonical);
+	else if (in->source == PK_SRC_TRACEPOINT || in->source == PK_SRC_BREAKPOINT)
+		snprintf(key, sizeof(key), "%s", s->key);
+	else
+		snprintf(key, sizeof(key), "%s:%s", s->key, in->pmu);
+	for (size_t i = 0; i < pr->nr; i++) {
+		struct probe *p = &pr->p[i];
+
+		if (strcmp(p->key, key))
+			continue;
+		if (!p->parsed && p->tries < MAX_TRIES)
+			probe_event(in, p);
+		return p;
+	}
+	if (pr->nr == pr->alloc) {
+		size_t alloc = pr->alloc ? pr->alloc * 2 : 64;
+		struct probe *p = realloc(pr->p, alloc * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		pr->p = p;
+		pr->alloc = alloc;
+	}
+	memset(&pr->p[pr->nr], 0, sizeof(pr->p[0]));
+	snprintf(pr->p[pr->nr].key, sizeof(pr->p[pr->nr].key), "%s", key);
+	probe_event(in, &pr->p[pr->nr]);
+	return &pr->p[pr->nr++];
+}
+
+static void print_json_event(struct json *j, const struct pk_event_info *in, const struct probe *p)
+{
+	json_begin_object(j);
+	json_kv_string(j, "name", display_name(in));
+	json_key(j, "aliases");
+	json_begin_array(j);
+	if ((in->source == PK_SRC_HARDWARE || in->source == PK_SRC_SOFTWARE) && in->equiv[0])
+		json_string(j, in->equiv);
+	json_end_array(j);
+	json_kv_string(j, "source", pk_event_source_name(in->source));
+	json_kv_string(j, "pmu", in->pmu);
+	json_kv_string(j, "desc", in->desc);
+	json_kv_bool(j, "opens", p && p->opens);
+	if (p && !p->opens)
+		json_kv_string(j, "reason", p->reason);
+	json_end_object(j);
+}
+
+static void print_text_event(const struct section *s, const struct pk_event_info *in,
+			     const struct probe *p)
+{
+	char name[512];
+
+	if ((in->source == PK_SRC_HARDWARE || in->source == PK_SRC_SOFTWARE) && in->equiv[0])
+		snprintf(name, sizeof(name), "%s OR %s", in->name, in->equiv);
+	else
+		snprintf(name, sizeof(name), "%s", display_name(in));
+	printf("  %-50s [%s]%s\n", name, s->tag, p && p->opens ? "" : "  (does not open here)");
+}
+
+/* After the list: why the events marked "does not open here" do not,
+ * once per cause, with the first event it was seen on and its hint. */
+static void print_reasons(const struct prober *pr)
+{
+	bool header = false;
+
+	for (size_t i = 0; i < pr->nr; i++) {
+		const struct probe *p = &pr->p[i];
+		size_t more = 0;
+		bool dup = false;
+
+		if (p->opens)
+			continue;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = !pr->p[k].opens && !strcmp(pr->p[k].why, p->why);
+		if (dup)
+			continue;
+		for (size_t k = i + 1; k < pr->nr; k++)
+			more += !pr->p[k].opens && !strcmp(pr->p[k].why, p->why);
+		if (!header)
+			printf("\nWhy some events do not open here:\n");
+		header = true;
+		if (more)
+			printf("  %s (and %zu more like it):\n", p->name, more);
+		else
+			printf("  %s:\n", p->name);
+		/* pk_error_format puts the hint on its own "  hint:" line. */
+		const char *nl = strchr(p->reason, '\n');
+
+		printf("    %.*s\n", nl ? (int)(nl - p->reason) : (int)strlen(p->reason), p->reason);
+		if (nl)
+			printf("  %s\n", nl + 1);
+	}
+}
+
+static int run(const struct list_opts *o)
+{
+	struct pk_catalog_opts co = { .size = sizeof(co), .all_libpfm = o->all_libpfm };
+	struct pk_catalog *cat = NULL;
+	struct prober pr = { 0 };
+	struct json j;
+	size_t shown = 0;
+
+	co.no_tracepoints = o->sources && !(o->sources & (1u << PK_SRC_TRACEPOINT));
+	co.no_libpfm = o->sources && !(o->sources & (1u << PK_SRC_LIBPFM));
+	if (pk_catalog_new(&co, &cat) < 0)
+		return cli_error("list", NULL);
+	json_init(&j, stdout);
+	if (o->json)
+		json_begin_array(&j);
+	else
+		printf("List of pre-defined events (to be used in -e or with perfkit info):\n");
+	for (size_t s = 0; s < NR_SECTIONS; s++) {
+		bool heading = false;
+
+		for (size_t i = 0; i < pk_catalog_count(cat); i++) {
+			const struct pk_event_info *in = pk_catalog_event(cat, i);
+			const struct probe *p;
+
+			if (!(sections[s].mask & (1u << in->source)) || !selected(o, in))
+				continue;
+			p = probe_cached(&pr, in);
+			if (o->json) {
+				print_json_event(&j, in, p);
+			} else {
+				if (!heading)
+					printf("\n%s:\n", sections[s].heading);
+				heading = true;
+				print_text_event(&sections[s], in, p);
+			}
+			shown++;
+		}
+	}
+	if (o->json) {
+		json_end_array(&j);
+		json_finish(&j);
+	} else {
+		print_reasons(&pr);
+	}
+	free(pr.p);
+	pk_catalog_free(cat);
+	if (!shown && o->nr_globs && !o->json) {
+		fprintf(stderr, "perfkit list: no event matches '%s'\n"
+			"  hint: globs use fnmatch syntax, e.g. 'sched:*'\n", o->globs[0]);
+	}
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_opts o = { 0 };
+	int err = parse_opts(argc, argv, &o);
+
+	if (err)
+		return err < 0 ? 0 : err;
+	return run(&o);
+}

@@ -1,6 +1,187 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder: being written */
-int main(void)
+/*
+ * main.c - the perfkit command: a table of subcommands, `--version`,
+ * `help [CMD]`, and the shared reporters that turn the library's error
+ * record into one message (with a caret under the offending column of an
+ * event string) and a non-zero exit status.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cli_cmd commands[] = {
+	{ "list", cmd_list, "List the events this machine offers", cmd_list_help },
+	{ "info", cmd_info, "Show how event strings are encoded and whether they open", cmd_info_help },
+};
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
 {
+	fprintf(f, "usage: perfkit [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'perfkit COMMAND --help' describes a command.\n");
+}
+
+static const struct cli_cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* Levenshtein distance, for "did you mean" on a mistyped command. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64];
+
+	if (lb >= 64)
+		return (size_t)-1;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+static int unknown_command(const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3;
+
+	fprintf(stderr, "perfkit: '%s' is not a perfkit command\n", name);
+	for (size_t i = 0; i < NR_COMMANDS; i++) {
+		size_t d = distance(name, commands[i].name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = commands[i].name;
+		}
+	}
+	if (best)
+		fprintf(stderr, "  hint: did you mean 'perfkit %s'?\n", best);
+	else
+		fprintf(stderr, "  hint: 'perfkit help' lists the commands\n");
+	return CLI_EXIT_USAGE;
+}
+
+static int help(int argc, char **argv)
+{
+	const struct cli_cmd *c;
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	c = find_command(argv[1]);
+	if (!c)
+		return unknown_command(argv[1]);
+	c->help(stdout);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_cmd *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("perfkit %s\n", pk_version());
+		return 0;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return help(1, argv);
+	if (!strcmp(argv[1], "help"))
+		return help(argc - 1, argv + 1);
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "perfkit: unknown option '%s'\n  hint: 'perfkit --help' shows the usage\n",
+			argv[1]);
+		return CLI_EXIT_USAGE;
+	}
+	c = find_command(argv[1]);
+	if (!c)
+		return unknown_command(argv[1]);
+	return c->run(argc - 1, argv + 1);
+}
+
+/* ---- reporters shared by the subcommands --------------------------------- */
+
+static const struct {
+	int err;
+	const char *name;
+} errno_names[] = {
+	{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { ESRCH, "ESRCH" }, { EINTR, "EINTR" },
+	{ EIO, "EIO" }, { E2BIG, "E2BIG" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" },
+	{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" }, { EFAULT, "EFAULT" }, { EBUSY, "EBUSY" },
+	{ EEXIST, "EEXIST" }, { ENODEV, "ENODEV" }, { EINVAL, "EINVAL" }, { EMFILE, "EMFILE" },
+	{ ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" }, { ENOSYS, "ENOSYS" },
+	{ EOPNOTSUPP, "EOPNOTSUPP" }, { EOVERFLOW, "EOVERFLOW" },
+};
+
+const char *cli_errno_name(int err)
+{
+	if (err < 0)
+		err = -err;
+	for (size_t i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++)
+		if (errno_names[i].err == err)
+			return errno_names[i].name;
+	return "E?";
+}
+
+int cli_error(const char *cmd, const char *spec)
+{
+	const struct pk_error *e = pk_last_error();
+
+	fprintf(stderr, "perfkit %s: %s%s%s\n", cmd, e->what, e->what[0] ? ": " : "",
+		e->why[0] ? e->why : strerror(e->code < 0 ? -e->code : EINVAL));
+	if (spec && e->column > 0 && (size_t)e->column <= strlen(spec) + 1) {
+		fprintf(stderr, "    %s\n    %*s^\n", spec, e->column - 1, "");
+	}
+	if (e->hint[0])
+		fprintf(stderr, "  hint: %s\n", e->hint);
+	return CLI_EXIT_EVENT;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "perfkit %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n  hint: 'perfkit %s --help' shows the usage\n", cmd);
+	return CLI_EXIT_USAGE;
+}
+
+int cli_unknown_option(const char *cmd, int argc, char **argv, int opt)
+{
+	const char *arg = optind - 1 < argc && optind > 0 ? argv[optind - 1] : "?";
+
+	if (opt == ':')
+		return cli_usage(cmd, "option '%s' needs a value", arg);
+	if (optopt && optopt != '?' && arg[0] == '-' && arg[1] != '-')
+		return cli_usage(cmd, "unknown option '-%c'", optopt);
+	return cli_usage(cmd, "unknown option '%s'", arg);
 }

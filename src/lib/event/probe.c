@@ -1,3 +1,436 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder: being written */
-typedef int pk_placeholder_probe;
+/*
+ * probe.c - uprobes and kprobes through the uprobe/kprobe PMUs
+ * (perf_event_open(2): config1 names the file or function, config2 holds the
+ * offset or address, the PMU's `retprobe` format bit picks the return probe).
+ * No tracefs probe definitions are created: the kernel makes a temporary
+ * probe per event and removes it on close.  For uprobes the symbol is turned
+ * into a file offset here, with libelf, because the kernel wants an offset.
+ */
+#include "event.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NR_NEAR 3
+
+/* The closest names seen so far, best first (for "did you mean" hints). */
+struct near {
+	char name[NR_NEAR][128];
+	size_t dist[NR_NEAR];
+	size_t nr;
+};
+
+static void near_add(struct near *n, const char *want, const char *name)
+{
+	size_t d = pk__edit_distance(name, want);
+	size_t i;
+
+	for (i = 0; i < n->nr; i++)
+		if (!strcmp(n->name[i], name))
+			return;
+	for (i = n->nr; i > 0 && n->dist[i - 1] > d; i--) {
+		if (i < NR_NEAR) {
+			n->dist[i] = n->dist[i - 1];
+			memcpy(n->name[i], n->name[i - 1], sizeof(n->name[i]));
+		}
+	}
+	if (i >= NR_NEAR)
+		return;
+	n->dist[i] = d;
+	snprintf(n->name[i], sizeof(n->name[i]), "%s", name);
+	if (n->nr < NR_NEAR)
+		n->nr++;
+}
+
+static void near_hint(const struct near *n, const char *where)
+{
+	char list[NR_NEAR * 132] = "";
+	size_t off = 0;
+
+	for (size_t i = 0; i < n->nr; i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+					i ? ", " : "", n->name[i]);
+	if (n->nr)
+		pk__error_hint("the closest symbols in %s: %s", where, list);
+}
+
+/* Parse a whole string as a number (decimal, or hex with 0x). */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!s[0] || s[0] == '-' || isspace((unsigned char)s[0]))
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return !errno && !*end;
+}
+
+static bool is_hex_address(const char *s)
+{
+	uint64_t v;
+
+	return (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) && parse_u64(s, &v);
+}
+
+/* Split "SYMBOL+OFF" in place; *off is 0 without "+OFF". */
+static int split_offset(char *sym, uint64_t *off, const char *what)
+{
+	char *plus = strchr(sym, '+');
+
+	*off = 0;
+	if (!plus)
+		return 0;
+	*plus = '\0';
+	if (!parse_u64(plus + 1, off))
+		return pk__error(-EINVAL, what, "'%s' is not an offset", plus + 1);
+	return 0;
+}
+
+/* ---- the PMU ------------------------------------------------------------- */
+
+static int find_pmu(const struct pk_pmus *pmus, bool kprobe, bool retprobe,
+		    const char *what, struct perf_event_attr *attr)
+{
+	const char *name = kprobe ? "kprobe" : "uprobe";
+	const struct pk_pmu *pmu = pmus ? pk_pmus_find(pmus, name) : NULL;
+	const struct pk_pmu_format *f;
+	uint64_t config = 0;
+
+	if (!pmu) {
+		pk__error(-ENODEV, what, "this kernel has no %s PMU (CONFIG_%s_EVENTS)", name,
+			  kprobe ? "KPROBE" : "UPROBE");
+		pk__error_hint("the %s PMU needs Linux 4.17 or later built with CONFIG_%s_EVENTS=y; "
+			       "see /sys/bus/event_source/devices/", name,
+			       kprobe ? "KPROBE" : "UPROBE");
+		return -ENODEV;
+	}
+	attr->type = pk_pmu_type(pmu);
+	attr->config = 0;
+	if (!retprobe)
+		return 0;
+	f = pk_pmu_find_format(pmu, "retprobe");
+	if (!f || f->field != 0 || pk__pmu_pack(f->mask, 1, &config) < 0)
+		return pk__error(-EOPNOTSUPP, what,
+				 "the %s PMU has no usable 'retprobe' format bit in config", name);
+	attr->config = config;
+	return 0;
+}
+
+/* ---- uprobes: symbol -> file offset ---------------------------------------- */
+
+/* Whether an ELF symbol name ("memcpy@@GLIBC_2.14" in some .symtab's) is `want`. */
+static bool sym_is(const char *name, const char *want)
+{
+	size_t n = strlen(want);
+
+	return !strncmp(name, want, n) && (name[n] == '\0' || name[n] == '@');
+}
+
+/*
+ * Find a defined function symbol called `want` in the symbol table of type
+ * `type` (SHT_SYMTAB or SHT_DYNSYM); returns 1 with *value set, else 0.
+ * With `near` it matches nothing and collects the closest names instead:
+ * edit distances are only worth computing once we know we have missed.
+ */
+static int find_sym(Elf *elf, Elf64_Word type, const char *want, uint64_t *value,
+		    struct near *near)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+			int st;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			st = GELF_ST_TYPE(sym.st_info);
+			if ((st != STT_FUNC && st != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !name[0])
+				continue;
+			if (near) {
+				near_add(near, want, name);
+			} else if (sym_is(name, want)) {
+				*value = sym.st_value;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The file offset of virtual address `vaddr`: the PT_LOAD segment holding it. */
+static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
+{
+	size_t nr;
+
+	if (elf_getphdrnum(elf, &nr) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz) {
+			*off = vaddr - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int elf_symbol_offset(int fd, const char *path, const char *sym, const char *what,
+			     uint64_t *off)
+{
+	struct near near = { .nr = 0 };
+	uint64_t value;
+	Elf *elf;
+	int ret;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return pk__error(-EOPNOTSUPP, what, "libelf is unusable: %s", elf_errmsg(-1));
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		pk__error(-EINVAL, what, "%s is not an ELF file", path);
+		pk__error_hint("a uprobe goes on an executable or shared library");
+		return -EINVAL;
+	}
+	/* .symtab is the complete list; stripped files keep only .dynsym. */
+	if (!find_sym(elf, SHT_SYMTAB, sym, &value, NULL) &&
+	    !find_sym(elf, SHT_DYNSYM, sym, &value, NULL)) {
+		find_sym(elf, SHT_SYMTAB, sym, &value, &near);
+		find_sym(elf, SHT_DYNSYM, sym, &value, &near);
+		pk__error(-ENOENT, what, "%s has no function symbol '%s'", path, sym);
+		if (near.nr)
+			near_hint(&near, path);
+		else
+			pk__error_hint("%s has no function symbols (stripped?): use PATH:0xOFFSET", path);
+		elf_end(elf);
+		return -ENOENT;
+	}
+	ret = vaddr_to_offset(elf, value, off);
+	elf_end(elf);
+	if (ret < 0)
+		return pk__error(-EINVAL, what,
+				 "'%s' (0x%" PRIx64 ") lies in no loadable segment of %s", sym, value,
+				 path);
+	return 0;
+}
+
+/* "PATH:SYMBOL[+OFF]" or "PATH:0xOFFSET" -> absolute path and file offset. */
+static int uprobe_target(char *text, const char *what, char **path_out, uint64_t *off)
+{
+	char *colon = strrchr(text, ':'), *sym;
+	char real[PATH_MAX];
+	uint64_t add;
+	struct stat st;
+	int fd, ret;
+
+	if (!colon || colon == text || !colon[1])
+		return pk__error(-EINVAL, what, "a uprobe is PATH:SYMBOL[+OFFSET] or PATH:0xOFFSET");
+	*colon = '\0';
+	sym = colon + 1;
+	if (!realpath(text, real) || stat(real, &st) < 0) {
+		int err = errno == EACCES ? -EACCES : -ENOENT;
+
+		pk__error(err, what, "cannot use %s: %s", text, strerror(errno));
+		pk__error_hint("check the path of the executable or library");
+		return err;
+	}
+	if (!S_ISREG(st.st_mode))
+		return pk__error(-EINVAL, what, "%s is not a regular file", real);
+	if (is_hex_address(sym)) {
+		parse_u64(sym, off);
+	} else {
+		ret = split_offset(sym, &add, what);
+		if (ret < 0)
+			return ret;
+		if (!sym[0])
+			return pk__error(-EINVAL, what, "the symbol name is empty");
+		fd = open(real, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return pk__error(errno == EACCES ? -EACCES : -ENOENT, what,
+					 "cannot open %s: %s", real, strerror(errno));
+		ret = elf_symbol_offset(fd, real, sym, what, off);
+		close(fd);
+		if (ret < 0)
+			return ret;
+		*off += add;
+	}
+	*path_out = strdup(real);
+	return *path_out ? 0 : -ENOMEM;
+}
+
+/* ---- kprobes -------------------------------------------------------------- */
+
+static bool valid_ksym(const char *s)
+{
+	if (!s[0])
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.')
+			return false;
+	return true;
+}
+
+/*
+ * Check `sym` against /proc/kallsyms when it is readable, so a typo is
+ * reported with its near misses now rather than as a bare EINVAL from
+ * perf_event_open later.  Without kallsyms the kernel has the last word.
+ */
+static int check_kallsyms(const char *sym, const char *what)
+{
+	struct near near = { .nr = 0 };
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512];
+	bool any = false;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char type, name[256];
+
+		if (sscanf(line, "%*s %c %255s", &type, name) != 2)
+			continue;
+		any = true;
+		if (!strcmp(name, sym)) {
+			fclose(f);
+			return 0;
+		}
+	}
+	if (!any) {
+		fclose(f);
+		return 0;
+	}
+	/* Missed: a second pass for the near misses among functions. */
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		char type, name[256];
+
+		if (sscanf(line, "%*s %c %255s", &type, name) == 2 &&
+		    (type == 't' || type == 'T'))
+			near_add(&near, sym, name);
+	}
+	fclose(f);
+	pk__error(-ENOENT, what, "the kernel has no symbol '%s' (/proc/kallsyms)", sym);
+	near_hint(&near, "the kernel");
+	return -ENOENT;
+}
+
+/* "SYMBOL[+OFF]" or "0xADDRESS" -> name (NULL for an address) and offset/address. */
+static int kprobe_target(char *text, const char *what, char **name, uint64_t *off)
+{
+	int ret;
+
+	*name = NULL;
+	if (is_hex_address(text)) {
+		parse_u64(text, off);
+		return 0;
+	}
+	ret = split_offset(text, off, what);
+	if (ret < 0)
+		return ret;
+	if (!valid_ksym(text)) {
+		pk__error(-EINVAL, what, "'%s' is not a kernel symbol name", text);
+		pk__error_hint("a kprobe is SYMBOL[+OFFSET] or 0xADDRESS");
+		return -EINVAL;
+	}
+	ret = check_kallsyms(text, what);
+	if (ret < 0)
+		return ret;
+	*name = strdup(text);
+	return *name ? 0 : -ENOMEM;
+}
+
+/* ---- entry point ------------------------------------------------------------ */
+
+static int make_canonical(bool kprobe, bool retprobe, const char *name, uint64_t off,
+			  char **canonical)
+{
+	const char *kind = kprobe ? (retprobe ? "kretprobe" : "kprobe")
+				  : (retprobe ? "uretprobe" : "uprobe");
+	int n;
+
+	if (!kprobe)
+		n = asprintf(canonical, "%s:%s:0x%" PRIx64, kind, name, off);
+	else if (!name)
+		n = asprintf(canonical, "%s:0x%" PRIx64, kind, off);
+	else if (off)
+		n = asprintf(canonical, "%s:%s+0x%" PRIx64, kind, name, off);
+	else
+		n = asprintf(canonical, "%s:%s", kind, name);
+	if (n < 0) {
+		*canonical = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int pk__probe_encode(const struct pk_pmus *pmus, bool kprobe, bool retprobe,
+		     const char *text, struct perf_event_attr *attr, char **owned,
+		     char **canonical)
+{
+	char what[PATH_MAX + 32];
+	char *copy, *name = NULL;
+	uint64_t off = 0;
+	int ret;
+
+	*owned = NULL;
+	*canonical = NULL;
+	snprintf(what, sizeof(what), "%s %s",
+		 kprobe ? (retprobe ? "kretprobe" : "kprobe") : (retprobe ? "uretprobe" : "uprobe"),
+		 text);
+	ret = find_pmu(pmus, kprobe, retprobe, what, attr);
+	if (ret < 0)
+		return ret;
+	copy = strdup(text);
+	if (!copy)
+		return -ENOMEM;
+	ret = kprobe ? kprobe_target(copy, what, &name, &off)
+		     : uprobe_target(copy, what, &name, &off);
+	free(copy);
+	if (ret < 0)
+		return ret;
+	ret = make_canonical(kprobe, retprobe, name, off, canonical);
+	/* An address probe has no name: config1 stays NULL, but callers own a
+	 * string either way, so hand them the address text. */
+	if (ret == 0 && !name && asprintf(&name, "0x%" PRIx64, off) < 0) {
+		name = NULL;
+		ret = -ENOMEM;
+	}
+	if (ret < 0) {
+		free(name);
+		free(*canonical);
+		*canonical = NULL;
+		return ret;
+	}
+	attr->config1 = kprobe && is_hex_address(text) ? 0 : (uint64_t)(uintptr_t)name;
+	attr->config2 = off;
+	*owned = name;
+	return 0;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - what the perfkit CLI's files share: the subcommand entry points,
+ * the error and usage reporters that turn pk_last_error() into one message,
+ * and the small JSON writer.
+ */
+#ifndef PK_CLI_H
+#define PK_CLI_H
+
+#include "perfkit.h"
+
+#include <stdio.h>
+
+/* Exit statuses: 1 for an event the library rejected, 2 for bad usage. */
+#define CLI_EXIT_EVENT 1
+#define CLI_EXIT_USAGE 2
+
+/* A subcommand: argv[0] is its name; returns the exit status. */
+struct cli_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+	void (*help)(FILE *f);
+};
+
+int cmd_list(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+void cmd_list_help(FILE *f);
+void cmd_info_help(FILE *f);
+
+/*
+ * cli_error - print pk_last_error() as "perfkit CMD: what: why", then, when
+ * the error has a column and `spec` is the string it points into, the
+ * string with a caret under that column, then "  hint: ..." when there is
+ * one.  Returns CLI_EXIT_EVENT.
+ */
+int cli_error(const char *cmd, const char *spec);
+
+/* cli_usage - print "perfkit CMD: <message>" and a hint to run --help.
+ * Returns CLI_EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cli_unknown_option - report getopt's '?' for argv[optind - 1]. */
+int cli_unknown_option(const char *cmd, int argc, char **argv, int opt);
+
+/* cli_errno_name - "ENOENT" for ENOENT (positive or negative), or "E?". */
+const char *cli_errno_name(int err);
+
+/* ---- JSON writer (json.c) ------------------------------------------------- */
+
+#define JSON_MAX_DEPTH 32
+
+/* Pretty-printed JSON to a stream; commas and indentation are automatic. */
+struct json {
+	FILE *f;
+	int depth;
+	bool has_items[JSON_MAX_DEPTH];	/* an element was written at this depth */
+	bool after_key;			/* the next value completes a "key": */
+};
+
+void json_init(struct json *j, FILE *f);
+void json_begin_object(struct json *j);
+void json_end_object(struct json *j);
+void json_begin_array(struct json *j);
+void json_end_array(struct json *j);
+void json_key(struct json *j, const char *key);
+void json_string(struct json *j, const char *s);
+void json_u64(struct json *j, uint64_t v);
+void json_i64(struct json *j, int64_t v);
+void json_bool(struct json *j, bool v);
+void json_null(struct json *j);
+/* json_finish - end the document with a newline. */
+void json_finish(struct json *j);
+
+/* Shorthands for "key": value. */
+void json_kv_string(struct json *j, const char *key, const char *s);
+void json_kv_u64(struct json *j, const char *key, uint64_t v);
+void json_kv_i64(struct json *j, const char *key, int64_t v);
+void json_kv_bool(struct json *j, const char *key, bool v);
+
+/* json_escape - write `s` as a JSON string literal (quotes included):
+ * control characters escaped, other bytes (UTF-8) passed through. */
+void json_escape(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * parse-kinds.c - one function per kind of event (generic, cache, raw, PMU,
+ * breakpoint, probe, tracepoint, libpfm4) that turns a parsed event into
+ * descriptors with their attrs.
+ */
+#include "parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/hw_breakpoint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- event kinds -------------------------------------------------------- */
+
+
+static int finish(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x,
+		  struct pk_event_desc *d, const struct pk_pmu *pmu)
+{
+	int err;
+
+	if (x->slashed) {
+		err = pk__parse_terms(p, s, p->spec + x->terms, x->terms_len, x->terms, true, d, pmu, 0);
+		if (err < 0)
+			return err;
+	}
+	if (x->mods_len)
+		return pk__parse_mods(p, s, x->mods, x->mods_len, d, false, true);
+	return 0;
+}
+
+static int set_name(struct pk__parser *p, const struct pk__span *s, struct pk_event_desc *d)
+{
+	if (!d->name)
+		d->name = pk__parse_own_copy(p, p->spec + s->start, s->end - s->start);
+	return d->name ? 0 : -ENOMEM;
+}
+
+int pk__parse_add_generic(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x,
+		       const struct pk__generic *g)
+{
+	struct pk_event_desc *d = pk__parse_add(p, s->start);
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	d->attr.type = g->type;
+	d->attr.config = g->config;
+	d->source = g->type == PERF_TYPE_HARDWARE ? PK_SRC_HARDWARE : PK_SRC_SOFTWARE;
+	d->pmu = g->type == PERF_TYPE_HARDWARE ? "cpu" : "software";
+	if ((err = finish(p, s, x, d, NULL)) < 0 || (err = set_name(p, s, d)) < 0)
+		return err;
+	return pk__parse_set_canonical(p, d, g->name, false);
+}
+
+int pk__parse_add_cache(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x, uint64_t config)
+{
+	struct pk_event_desc *d = pk__parse_add(p, s->start);
+	char base[64];
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	d->attr.type = PERF_TYPE_HW_CACHE;
+	d->attr.config = config;
+	d->source = PK_SRC_HW_CACHE;
+	d->pmu = "cpu";
+	if ((err = finish(p, s, x, d, NULL)) < 0 || (err = set_name(p, s, d)) < 0)
+		return err;
+	pk__cache_name(config, base, sizeof(base));
+	return pk__parse_set_canonical(p, d, base, false);
+}
+
+int pk__parse_add_raw(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x, uint32_t type,
+		   uint64_t config)
+{
+	struct pk_event_desc *d = pk__parse_add(p, s->start);
+	char base[64];
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	d->attr.type = type;
+	d->attr.config = config;
+	d->source = PK_SRC_RAW;
+	d->pmu = "cpu";
+	if ((err = finish(p, s, x, d, NULL)) < 0 || (err = set_name(p, s, d)) < 0)
+		return err;
+	if (type != PERF_TYPE_RAW) {
+		const struct pk_pmu *pmu = pk__parse_pmus(p) ? pk__pmu_find_by_type(p->pmus, type) : NULL;
+		const struct pk__generic *g = NULL;
+
+		for (size_t i = 0; i < pk__nr_generic_events; i++)
+			if (pk__generic_events[i].type == type && pk__generic_events[i].config == d->attr.config)
+				g = &pk__generic_events[i];
+		d->source = type == PERF_TYPE_HARDWARE ? PK_SRC_HARDWARE :
+			    type == PERF_TYPE_SOFTWARE ? PK_SRC_SOFTWARE :
+			    type == PERF_TYPE_HW_CACHE ? PK_SRC_HW_CACHE : PK_SRC_PMU;
+		if (pmu && !(d->pmu = pk__parse_own(p, strdup(pk_pmu_name(pmu)))))
+			return -ENOMEM;
+		if (g)
+			return pk__parse_set_canonical(p, d, g->name, false);
+		snprintf(base, sizeof(base), "%u:0x%" PRIx64, type, (uint64_t)d->attr.config);
+		return pk__parse_set_canonical(p, d, base, false);
+	}
+	snprintf(base, sizeof(base), "r%" PRIx64, (uint64_t)d->attr.config);
+	return pk__parse_set_canonical(p, d, base, false);
+}
+
+int pk__parse_add_pmu(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x,
+			 const struct pk_pmu *pmu, const struct pk_pmu_alias *alias)
+{
+	struct pk_event_desc *d = pk__parse_add(p, s->start);
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	d->attr.type = pk_pmu_type(pmu);
+	d->source = PK_SRC_PMU;
+	/* The PMU snapshot is freed when parsing ends; keep our own copy. */
+	if (!(d->pmu = pk__parse_own(p, strdup(pk_pmu_name(pmu)))))
+		return -ENOMEM;
+	if (alias && (err = pk__parse_terms(p, s, alias->terms, strlen(alias->terms), s->start, false, d,
+					 pmu, 1)) < 0)
+		return err;
+	if ((err = finish(p, s, x, d, pmu)) < 0 || (err = set_name(p, s, d)) < 0)
+		return err;
+	if (d->config3)
+		d->attr.size = PERF_ATTR_SIZE_VER7 + 8;
+	return pk__parse_pmu_canonical(p, d);
+}
+
+int pk__parse_add_breakpoint(struct pk__parser *p, const struct pk__span *s)
+{
+	const char *t = p->spec + s->start + 4, *end = p->spec + s->end;
+	uint64_t addr, len = 0;
+	const char *q = t;
+	char type[4] = "", base[96];
+	struct pk_event_desc *d;
+	int err;
+
+	while (q < end && *q != '/' && *q != ':')
+		q++;
+	if (!pk__parse_num(t, (size_t)(q - t), &addr))
+		return pk__parse_error(p, s, (size_t)(t - p->spec), -EINVAL, "%s",
+			      "mem: needs an address: mem:ADDR[/LEN][:rwx] (e.g. mem:0x601040/8:w)");
+	if (q < end && *q == '/') {
+		const char *l = ++q;
+
+		while (q < end && *q != ':')
+			q++;
+		if (!pk__parse_num(l, (size_t)(q - l), &len) || !(len == 1 || len == 2 || len == 4 || len == 8))
+			return pk__parse_error(p, s, (size_t)(l - p->spec), -EINVAL, "%s",
+				      "breakpoint length must be 1, 2, 4 or 8 bytes");
+	}
+	d = pk__parse_add(p, s->start);
+	if (!d)
+		return -ENOMEM;
+	d->attr.type = PERF_TYPE_BREAKPOINT;
+	d->attr.sample_period = 1;
+	d->source = PK_SRC_BREAKPOINT;
+	d->pmu = "breakpoint";
+	d->attr.bp_addr = addr;
+	d->attr.bp_type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
+	if (q < end) {		/* ':' then rwx and/or modifiers */
+		const char *m = q + 1, *me = m;
+
+		while (me < end && *me != ':')
+			me++;
+		if (me > m && strspn(m, "rwx") >= (size_t)(me - m) && me - m <= 3) {
+			d->attr.bp_type = 0;
+			for (const char *c = m; c < me; c++) {
+				unsigned bit = *c == 'r' ? HW_BREAKPOINT_R : *c == 'w' ? HW_BREAKPOINT_W : HW_BREAKPOINT_X;
+
+				if (d->attr.bp_type & bit)
+					return pk__parse_error(p, s, (size_t)(c - p->spec), -EINVAL, "%s",
+						      "breakpoint access type repeats a letter");
+				d->attr.bp_type |= bit;
+			}
+			if (d->attr.bp_type & HW_BREAKPOINT_X && d->attr.bp_type != HW_BREAKPOINT_X)
+				return pk__parse_error(p, s, (size_t)(m - p->spec), -EINVAL, "%s",
+					      "an execute breakpoint (x) cannot also watch reads or writes");
+			m = me < end ? me + 1 : me;
+			me = end;
+		} else if (me < end || strspn(m, MODIFIER_CHARS) < (size_t)(me - m)) {
+			pk__parse_error(p, s, (size_t)(m - p->spec), -EINVAL, "%s",
+			       "breakpoint access type must be r, w, x or rw");
+			pk__error_hint("mem:ADDR[/LEN][:rwx][:modifiers], e.g. mem:0x601040/8:w:u");
+			return -EINVAL;
+		}
+		if (m < end && (err = pk__parse_mods(p, s, (size_t)(m - p->spec), (size_t)(end - m), d, false, true)) < 0)
+			return err;
+	}
+	if (!len)
+		len = d->attr.bp_type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
+	d->attr.bp_len = len;
+	if ((err = set_name(p, s, d)) < 0)
+		return err;
+	snprintf(type, sizeof(type), "%s%s%s", d->attr.bp_type & HW_BREAKPOINT_R ? "r" : "",
+		 d->attr.bp_type & HW_BREAKPOINT_W ? "w" : "", d->attr.bp_type & HW_BREAKPOINT_X ? "x" : "");
+	snprintf(base, sizeof(base), "mem:0x%" PRIx64 "/%" PRIu64 ":%s", addr, len, type);
+	return pk__parse_set_canonical(p, d, base, false);
+}
+
+int pk__parse_add_probe(struct pk__parser *p, const struct pk__span *s, bool kprobe, bool ret, size_t prefix)
+{
+	const char *t = p->spec + s->start + prefix;
+	size_t n = s->end - s->start - prefix;
+	struct pk_event_desc *d;
+	char *owned = NULL, *canonical = NULL, *text;
+	const char *colon = memrchr(t, ':', n);
+	size_t mods = 0;
+	int err;
+
+	/* A trailing ":mods" (letters only) after the symbol is a modifier list. */
+	if (colon && (kprobe || memchr(t, ':', (size_t)(colon - t))) &&
+	    pk__parse_looks_like_mods(colon + 1, (size_t)(t + n - colon - 1)) && colon + 1 < t + n) {
+		mods = (size_t)(t + n - colon - 1);
+		n = (size_t)(colon - t);
+	}
+	if (!pk__parse_pmus(p))
+		return p->pmus_err;
+	text = strndup(t, n);
+	if (!text)
+		return -ENOMEM;
+	d = pk__parse_add(p, s->start);
+	if (!d) {
+		free(text);
+		return -ENOMEM;
+	}
+	err = pk__probe_encode(p->pmus, kprobe, ret, text, &d->attr, &owned, &canonical);
+	free(text);
+	if (err < 0) {
+		pk__error_column(pk__parse_col(p, s->start));
+		return err;
+	}
+	if (!pk__parse_own(p, owned) || !pk__parse_own(p, canonical))
+		return -ENOMEM;
+	d->source = kprobe ? PK_SRC_KPROBE : PK_SRC_UPROBE;
+	d->pmu = kprobe ? "kprobe" : "uprobe";
+	d->attr.sample_period = 1;
+	if (mods && (err = pk__parse_mods(p, s, s->end - mods, mods, d, false, true)) < 0)
+		return err;
+	if ((err = set_name(p, s, d)) < 0)
+		return err;
+	return pk__parse_set_canonical(p, d, canonical, false);
+}
+
+int pk__parse_add_tracepoints(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x,
+			   const char *dir, const char *sys, const char *name)
+{
+	struct pk__tp *tps;
+	size_t nr;
+	int err = pk__tp_expand(dir, sys, name, &tps, &nr);
+
+	if (err < 0) {
+		pk__error_column(pk__parse_col(p, x->head));
+		return err;
+	}
+	for (size_t i = 0; i < nr && err >= 0; i++) {
+		struct pk_event_desc *d = pk__parse_add(p, s->start);
+		char base[300];
+
+		if (!d) {
+			err = -ENOMEM;
+			break;
+		}
+		d->attr.type = PERF_TYPE_TRACEPOINT;
+		d->attr.config = tps[i].id;
+		d->attr.sample_period = 1;
+		d->source = PK_SRC_TRACEPOINT;
+		d->pmu = "tracepoint";
+		snprintf(base, sizeof(base), "%s:%s", tps[i].sys, tps[i].name);
+		if ((err = finish(p, s, x, d, NULL)) < 0)
+			break;
+		if (!d->name && !(d->name = pk__parse_own(p, strdup(base))))
+			err = -ENOMEM;
+		if (err >= 0)
+			err = pk__parse_set_canonical(p, d, base, false);
+	}
+	pk__tp_free(tps, nr);
+	return err;
+}
+
+int pk__parse_add_libpfm(struct pk__parser *p, const struct pk__span *s)
+{
+	struct pk_event_desc *d;
+	char *text = strndup(p->spec + s->start, s->end - s->start), *fstr = NULL, *pmu = NULL;
+	struct perf_event_attr a;
+	int err;
+
+	if (!text)
+		return -ENOMEM;
+	memset(&a, 0, sizeof(a));
+	err = pk__pfm_encode(text, &a, &fstr, &pmu);
+	free(text);
+	if (err < 0) {
+		pk__error_column(pk__parse_col(p, s->start));
+		return err;
+	}
+	d = pk__parse_add(p, s->start);
+	if (!d || !pk__parse_own(p, fstr) || !pk__parse_own(p, pmu)) {
+		if (!d) {
+			free(fstr);
+			free(pmu);
+		}
+		return -ENOMEM;
+	}
+	d->attr = a;
+	d->attr.size = PERF_ATTR_SIZE_VER7;
+	d->source = PK_SRC_LIBPFM;
+	d->pmu = pmu;
+	d->canonical = fstr;
+	return set_name(p, s, d);
+}
+

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_parse.c - the event parser's structure and error behaviour: groups and
+ * their modifiers, per-event terms, canonical strings that parse back to the
+ * same attr, attr printing, and the error message, errno and column for
+ * malformed strings.  Encodings of individual events against perf 6.1 live in
+ * tests/unit/vectors; this file covers what those vectors cannot.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+
+static struct pk_events *parse_ok(const char *spec, int expect_nr)
+{
+	struct pk_events *ev = NULL;
+	int n = pk_events_parse(spec, NULL, &ev);
+
+	if (n < 0)
+		fail_msg("'%s' failed: %s: %s (column %d)", spec, pk_last_error()->what,
+			 pk_last_error()->why, pk_last_error()->column);
+	assert_int_equal(n, expect_nr);
+	assert_int_equal(pk_events_count(ev), (size_t)expect_nr);
+	return ev;
+}
+
+static void test_group_structure(void **state)
+{
+	struct pk_events *ev = parse_ok("task-clock,{cpu-clock,page-faults,cs}:u,dummy", 5);
+	const struct pk_event_desc *d;
+
+	(void)state;
+	assert_int_equal(pk_events_desc(ev, 0)->leader, 0);
+	assert_int_equal(pk_events_desc(ev, 0)->nr_members, 1);
+	for (size_t i = 1; i <= 3; i++) {
+		d = pk_events_desc(ev, i);
+		assert_int_equal(d->leader, 1);
+		assert_int_equal(d->attr.exclude_kernel, 1);
+		assert_int_equal(d->attr.exclude_hv, 1);
+		assert_int_equal(d->attr.exclude_user, 0);
+	}
+	assert_int_equal(pk_events_desc(ev, 1)->nr_members, 3);
+	assert_int_equal(pk_events_desc(ev, 4)->leader, 4);
+	assert_int_equal(pk_events_desc(ev, 4)->attr.exclude_kernel, 0);
+	assert_null(pk_events_desc(ev, 5));
+	assert_null(pk_events_attr(ev, 5));
+	pk_events_free(ev);
+}
+
+/* Group modifiers combine with the members' own (perf's add mode), and
+ * pinned/exclusive from the group apply to the leader only. */
+static void test_group_modifiers_combine(void **state)
+{
+	struct pk_events *ev = parse_ok("{task-clock:k,page-faults}:uD", 2);
+	const struct perf_event_attr *a0 = pk_events_attr(ev, 0), *a1 = pk_events_attr(ev, 1);
+
+	(void)state;
+	/* task-clock:k excludes user and hv; the group's u re-includes user. */
+	assert_int_equal(a0->exclude_user, 0);
+	assert_int_equal(a0->exclude_kernel, 0);
+	assert_int_equal(a0->exclude_hv, 1);
+	assert_int_equal(a1->exclude_user, 0);
+	assert_int_equal(a1->exclude_kernel, 1);
+	assert_int_equal(a0->pinned, 1);
+	assert_int_equal(a1->pinned, 0);
+	pk_events_free(ev);
+}
+
+static void test_terms(void **state)
+{
+	struct pk_events *ev = parse_ok("task-clock/period=1000,name=tc,call-graph=dwarf,stack-size=4096,"
+					"no-inherit,time=0/,cpu-clock/freq=99,max-stack=7,overwrite/", 2);
+	const struct pk_event_desc *d = pk_events_desc(ev, 0), *e = pk_events_desc(ev, 1);
+
+	(void)state;
+	assert_int_equal(d->attr.sample_period, 1000);
+	assert_int_equal(d->attr.freq, 0);
+	assert_string_equal(d->name, "tc");
+	assert_string_equal(d->call_graph, "dwarf");
+	assert_int_equal(d->stack_size, 4096);
+	assert_true(d->no_inherit_set);
+	assert_int_equal(d->attr.inherit, 0);
+	assert_int_equal(d->time, 0);
+	assert_int_equal(d->max_stack, -1);
+	assert_int_equal(e->attr.sample_freq, 99);
+	assert_int_equal(e->attr.freq, 1);
+	assert_int_equal(e->max_stack, 7);
+	assert_int_equal(e->overwrite, 1);
+	assert_int_equal(e->time, -1);
+	assert_string_equal(e->name, "cpu-clock/freq=99,max-stack=7,overwrite/");
+	pk_events_free(ev);
+}
+
+static void test_sources_and_names(void **state)
+{
+	static const struct {
+		const char *spec;
+		enum pk_event_source src;
+		const char *canonical;
+	} t[] = {
+		{ "cycles", PK_SRC_HARDWARE, "cpu-cycles" },
+		{ "cs:u", PK_SRC_SOFTWARE, "context-switches:u" },
+		{ "instructions:kh", PK_SRC_HARDWARE, "instructions:kh" },
+		{ "l1d-loads", PK_SRC_HW_CACHE, "L1-dcache-loads" },
+		{ "L1-data-load-misses", PK_SRC_HW_CACHE, "L1-dcache-load-misses" },
+		{ "LLC-prefetch-misses:ppp", PK_SRC_HW_CACHE, "LLC-prefetch-misses:ppp" },
+		{ "r1a8", PK_SRC_RAW, "r1a8" },
+		{ "r0x1A8:u", PK_SRC_RAW, "r1a8:u" },
+		{ "1:0", PK_SRC_SOFTWARE, "cpu-clock" },
+		{ "mem:0x1000", PK_SRC_BREAKPOINT, "mem:0x1000/4:rw" },
+		{ "mem:4096/8:x:u", PK_SRC_BREAKPOINT, "mem:0x1000/8:x:u" },
+		{ "task-clock:IS", PK_SRC_SOFTWARE, "task-clock:IS" },
+		{ "cpu-clock:De", PK_SRC_SOFTWARE, "cpu-clock:De" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pk_events *ev = parse_ok(t[i].spec, 1), *again;
+		const struct pk_event_desc *d = pk_events_desc(ev, 0);
+
+		if (d->source != t[i].src || strcmp(d->canonical, t[i].canonical))
+			fail_msg("'%s': source %s canonical '%s', expected %s '%s'", t[i].spec,
+				 pk_event_source_name(d->source), d->canonical,
+				 pk_event_source_name(t[i].src), t[i].canonical);
+		assert_string_equal(d->name, t[i].spec);
+		/* The canonical string is itself a spec for the same attr. */
+		again = parse_ok(d->canonical, 1);
+		assert_memory_equal(pk_events_attr(again, 0), &d->attr, sizeof(d->attr));
+		pk_events_free(again);
+		pk_events_free(ev);
+	}
+}
+
+static void test_attr_format_and_fields(void **state)
+{
+	struct pk_events *ev = parse_ok("mem:0x1000/8:w:u", 1);
+	char buf[2048];
+	const char *name;
+	uint64_t v;
+	int n, seen_bp_addr = 0, seen_config1 = 0;
+
+	(void)state;
+	n = pk_attr_format(pk_events_attr(ev, 0), buf, sizeof(buf));
+	assert_int_equal(n, (int)strlen(buf));
+	assert_non_null(strstr(buf, "  type                             5\n"));
+	assert_non_null(strstr(buf, "  { bp_addr, config1 }             0x1000\n"));
+	assert_non_null(strstr(buf, "  { bp_len, config2 }              0x8\n"));
+	assert_non_null(strstr(buf, "  bp_type                          2\n"));
+	assert_non_null(strstr(buf, "  exclude_kernel                   1\n"));
+	assert_null(strstr(buf, "exclude_user"));
+	/* A short buffer still reports the full length, like snprintf. */
+	assert_int_equal(pk_attr_format(pk_events_attr(ev, 0), buf, 10), n);
+	for (size_t i = 0; pk_attr_field(pk_events_attr(ev, 0), i, &name, &v) == 0; i++) {
+		if (!strcmp(name, "bp_addr"))
+			seen_bp_addr = v == 0x1000;
+		if (!strcmp(name, "config1"))
+			seen_config1 = v == 0x1000;
+	}
+	assert_true(seen_bp_addr && seen_config1);
+	pk_events_free(ev);
+}
+
+struct bad {
+	const char *spec;
+	int err;
+	int column;
+	const char *why;
+	const char *hint;
+};
+
+static const struct bad bad[] = {
+	{ "task-clock:q", -22, 12, "unknown modifier 'q'", "modifiers are" },
+	{ "task-clock:uu", -22, 13, "modifier 'u' is given twice", NULL },
+	{ "cycles:pppp", -22, 11, "precise level above 3", "ppp" },
+	{ "L1-dcache-loadz", -2, 1, "unknown event 'L1-dcache-loadz'", "did you mean L1-dcache-loads?" },
+	{ "task-clok", -2, 1, "unknown event 'task-clok'", "did you mean task-clock?" },
+	{ "{cycles,instructions", -22, 1, "unbalanced '{'", "close the group" },
+	{ "cycles}", -22, 7, "'}' without a matching '{'", NULL },
+	{ "{cycles,{instructions}}", -22, 9, "groups cannot be nested", NULL },
+	{ "{}", -22, 2, "empty group", NULL },
+	{ "cycles,", -22, 7, "trailing ','", NULL },
+	{ "cycles,,instructions", -22, 8, "expected an event name", NULL },
+	{ "", -22, 0, "the event list is empty", NULL },
+	{ "task-clock/period=abc/", -22, 19, "term 'period' needs a number", NULL },
+	{ "task-clock/bogus=1/", -22, 12, "unknown term 'bogus'", "period" },
+	{ "task-clock/period=1", -22, 20, "missing closing '/'", NULL },
+	{ "mem:", -22, 5, "mem: needs an address", NULL },
+	{ "mem:0x1000/3", -22, 12, "length must be 1, 2, 4 or 8", NULL },
+	{ "mem:0x1000:z", -22, 12, "access type must be r, w, x or rw", NULL },
+	{ "mem:0x1000:rx", -22, 12, "execute breakpoint", NULL },
+	{ "nosuchpmu/event=1/", -19, 1, "no PMU named 'nosuchpmu'", "PMUs here" },
+	{ "task-clock/call-graph=foo/", -22, 23, "unknown call-graph mode", "fp, dwarf, lbr" },
+	{ "cycles:b", -95, 8, "BPF counters", NULL },
+	{ "cycles:", -22, 8, "expected modifiers after ':'", NULL },
+	{ "cycles instructions", -22, 8, "expected ',' between events", NULL },
+};
+
+static void test_errors(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct pk_events *ev = NULL;
+		struct pk_parse_opts o = { .size = sizeof(o), .no_libpfm = true };
+		int err = pk_events_parse(bad[i].spec, &o, &ev);
+		const struct pk_error *e = pk_last_error();
+
+		if (err != bad[i].err || e->code != err || e->column != bad[i].column ||
+		    !strstr(e->why, bad[i].why) || (bad[i].hint && !strstr(e->hint, bad[i].hint)))
+			fail_msg("'%s': got %d column %d why '%s' hint '%s'; expected %d column %d why '%s' hint '%s'",
+				 bad[i].spec, err, e->column, e->why, e->hint, bad[i].err, bad[i].column,
+				 bad[i].why, bad[i].hint ? bad[i].hint : "");
+		assert_null(ev);
+	}
+}
+
+/* A failed parse leaves *out alone and a later success clears the record. */
+static void test_error_record_lifecycle(void **state)
+{
+	struct pk_events *ev = (struct pk_events *)(uintptr_t)0x1;
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(pk_events_parse("task-clock:q", NULL, &ev), -22);
+	assert_ptr_equal(ev, (struct pk_events *)(uintptr_t)0x1);
+	assert_true(pk_error_format(NULL, msg, sizeof(msg)) > 0);
+	assert_non_null(strstr(msg, "event 'task-clock:q': unknown modifier 'q'\n  hint: "));
+	ev = NULL;
+	assert_int_equal(pk_events_parse("task-clock", NULL, &ev), 1);
+	assert_int_equal(pk_last_error()->code, 0);
+	pk_events_free(ev);
+	pk_events_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_group_structure),
+		cmocka_unit_test(test_group_modifiers_combine),
+		cmocka_unit_test(test_terms),
+		cmocka_unit_test(test_sources_and_names),
+		cmocka_unit_test(test_attr_format_and_fields),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_record_lifecycle),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
