@@ -226,6 +226,7 @@ struct pk_event_desc {
 	bool weak;		/* W modifier: reopen the group's events alone if it fails */
 	bool sample_read;	/* S modifier */
 	bool precise_max;	/* P modifier: highest precise level the PMU accepts */
+	bool bpf_counter;	/* b modifier: perf would count through BPF; the attr is the same */
 	bool no_inherit_set;	/* inherit/no-inherit term present */
 	int time;		/* time= term: 1 or 0, or -1 when absent */
 	int overwrite;		/* overwrite/no-overwrite term: 1 or 0, or -1 when absent */

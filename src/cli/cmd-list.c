@@ -37,7 +37,8 @@ static const struct section {
 
 struct list_opts {
 	bool json;
-	unsigned sources;	/* mask of 1u << pk_event_source; 0 = all */
+	unsigned sources;	/* --source: mask of 1u << pk_event_source; 0 = all */
+	unsigned words;		/* sources named as arguments ("perfkit list sw") */
 	bool all_libpfm;
 	char **globs;
 	int nr_globs;
@@ -71,7 +72,8 @@ void cmd_list_help(FILE *f)
 		"List every event this machine offers, grouped by source, each marked\n"
 		"with whether it opens here.  A GLOB (fnmatch syntax, e.g. 'sched:*')\n"
 		"keeps the events whose name matches; a word without * ? or [ keeps the\n"
-		"names that contain it.\n"
+		"names that contain it; a source's name (hw, sw, cache, pmu, raw,\n"
+		"breakpoint, probe, tracepoint, libpfm or pfm) keeps that source.\n"
 		"\n"
 		"  --json              an array of {name, aliases, source, pmu, desc, opens, reason?}\n"
 		"  --source=LIST       only these sources: hw, sw, cache, pmu, raw, breakpoint,\n"
@@ -106,6 +108,23 @@ static int parse_sources(const char *arg, unsigned *mask)
 	return err;
 }
 
+/* A source's name, as --source and perf list's arguments spell it. */
+static unsigned category(const char *word)
+{
+	static const struct { const char *word, *key; } aliases[] = {
+		{ "hardware", "hw" }, { "software", "sw" }, { "hwcache", "cache" },
+		{ "pfm", "libpfm" }, { "libpfm4", "libpfm" }, { "probes", "probe" },
+	};
+
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(word, aliases[i].word))
+			word = aliases[i].key;
+	for (size_t i = 0; i < NR_SECTIONS; i++)
+		if (!strcmp(word, sections[i].key))
+			return sections[i].mask;
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct list_opts *o)
 {
 	static const struct option longopts[] = {
@@ -138,8 +157,18 @@ static int parse_opts(int argc, char **argv, struct list_opts *o)
 			return cli_unknown_option("list", argc, argv, c);
 		}
 	}
+	/* Like perf list, a source's name as an argument selects that source;
+	 * the other arguments are globs. */
 	o->globs = argv + optind;
-	o->nr_globs = argc - optind;
+	o->nr_globs = 0;
+	for (int i = optind; i < argc; i++) {
+		unsigned m = category(argv[i]);
+
+		if (m)
+			o->words |= m;
+		else
+			o->globs[o->nr_globs++] = argv[i];
+	}
 	return 0;
 }
 
@@ -156,7 +185,9 @@ static bool selected(const struct list_opts *o, const struct pk_event_info *in)
 {
 	if (o->sources && !(o->sources & (1u << in->source)))
 		return false;
-	if (!o->nr_globs)
+	if (!o->nr_globs && !o->words)
+		return true;
+	if (o->words & (1u << in->source))
 		return true;
 	for (int i = 0; i < o->nr_globs; i++)
 		if (match_one(o->globs[i], in->name) || match_one(o->globs[i], in->canonical) ||
@@ -308,8 +339,13 @@ static int run(const struct list_opts *o)
 	struct json j;
 	size_t shown = 0;
 
-	co.no_tracepoints = o->sources && !(o->sources & (1u << PK_SRC_TRACEPOINT));
-	co.no_libpfm = o->sources && !(o->sources & (1u << PK_SRC_LIBPFM));
+	/* Skip the slow sources nothing asked for. */
+	unsigned wanted = o->sources ? o->sources : ~0u;
+
+	if (o->words && !o->nr_globs)
+		wanted &= o->words;
+	co.no_tracepoints = !(wanted & (1u << PK_SRC_TRACEPOINT));
+	co.no_libpfm = !(wanted & (1u << PK_SRC_LIBPFM));
 	if (pk_catalog_new(&co, &cat) < 0)
 		return cli_error("list", NULL);
 	json_init(&j, stdout);
@@ -346,9 +382,10 @@ static int run(const struct list_opts *o)
 	}
 	free(pr.p);
 	pk_catalog_free(cat);
-	if (!shown && o->nr_globs && !o->json) {
+	if (!shown && (o->nr_globs || o->words) && !o->json) {
 		fprintf(stderr, "perfkit list: no event matches '%s'\n"
-			"  hint: globs use fnmatch syntax, e.g. 'sched:*'\n", o->globs[0]);
+			"  hint: globs use fnmatch syntax, e.g. 'sched:*'\n",
+			o->nr_globs ? o->globs[0] : "those sources");
 	}
 	return 0;
 }

@@ -7,13 +7,14 @@
 #                 (bind-mounted in a private mount namespace; needs root)
 #   probes        the kernel's uprobe/kprobe encoding   -> perfkit-probes.tsv,
 #                 offsets from nm + readelf                kernel-uprobe.tsv
+#   corpus        seed fuzz/corpus/events/ with every vector string
 #   pfm           cross-check the hand-written libpfm4 vectors (libpfm-*.tsv,
 #                 from the Intel SDM / AMD PPR) against the installed libpfm4
 # Strings perf rejects land in perf61-invalid-SET.tsv with perf's message.
 # invalid.tsv and perfkit-ext.tsv are written by hand (perfkit's own design).
 # The outputs are committed, so the tests never need perf.
 #
-# Usage: tests/tools/gen-vectors.sh [host|intel|amd|probes|pfm|all]...
+# Usage: tests/tools/gen-vectors.sh [host|intel|amd|probes|pfm|corpus|all]...
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -34,7 +35,8 @@ for set in "$@"; do
 		$py gen "$set" --sysfs "$root/tests/fixtures/sysfs/$set" --cpuid "$fixture_cpuid" ;;
 	probes)	python3 "$here/gen-probes.py" ;;
 	pfm)	for f in "$root"/tests/fixtures/vectors/libpfm-*.tsv; do $py pfmcheck "$f"; done ;;
-	all)	"$0" host intel amd probes pfm ;;
+	corpus)	python3 "$here/gen-fuzz-corpus.py" ;;
+	all)	"$0" host intel amd probes pfm corpus ;;
 	*)	echo "gen-vectors: unknown set '$set'" >&2; exit 2 ;;
 	esac
 done

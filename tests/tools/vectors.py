@@ -24,7 +24,12 @@ and each EVENT is space-separated key=value pairs:
     terms).  Present means compared, even when 0.
   Symbolic values, resolved by the test on the machine it runs on:
     config=tp:SYS:NAME   the id in tracefs events/SYS/NAME/id
-    type=pmu:NAME        <sysfs>/bus/event_source/devices/NAME/type
+    type=pmu:NAME        <sysfs>/bus/event_source/devices/NAME/type (used for
+                         every dynamic type, >= 6)
+  Directives ("#! ..." lines) tell the test how to run a file:
+    #! sysfs live|intel|amd    the sysfs the vectors were generated against
+    #! env NAME=VALUE          an environment variable to set first
+    #! sha256 PATH HEX         skip the file unless PATH still has this hash
 
 Usage:
   vectors.py gen SET [--sysfs DIR] [--cpuid STR]   (re)write perf61-SET.tsv
@@ -208,7 +213,22 @@ def tracepoint_names():
     return ids
 
 
-def encode_events(s, events, items, rec, tps):
+def pmu_types(sysfs):
+    """type -> PMU name for the dynamic types (>= 6) of the sysfs in use."""
+    d = os.path.join(sysfs or "/sys", "bus", "event_source", "devices")
+    out = {}
+    for name in os.listdir(d):
+        try:
+            with open(os.path.join(d, name, "type")) as f:
+                t = int(f.read())
+        except (OSError, ValueError):
+            continue
+        if t >= 6:
+            out[t] = name
+    return out
+
+
+def encode_events(s, events, items, rec, tps, pmus):
     fd_index = {}
     rows = []
     for i, ev in enumerate(events):
@@ -234,6 +254,8 @@ def encode_events(s, events, items, rec, tps):
                 continue
             if f == "config" and t == 2 and v in tps and re.match(r"^[A-Za-z_][\w*?]*:", texts[i] if texts else ""):
                 kv.append("config=tp:" + tps[v])
+            elif f == "type" and v in pmus:
+                kv.append("type=pmu:" + pmus[v])
             elif f.startswith("config") or f in ("bp_addr",):
                 kv.append("%s=0x%x" % (f, v))
             else:
@@ -316,7 +338,7 @@ def vectors_for(s, sysfs=None, cpuid=None, tps=None):
             return "error", "perf record failed"
         rec = parse_blocks(out2)[:len(events)]
     try:
-        rows = encode_events(s, events, items, rec, tps or {})
+        rows = encode_events(s, events, items, rec, tps or {}, pmu_types(sysfs))
     except ValueError as e:
         return "error", str(e)
     return "ok", sort_glob(s, events, rows)
@@ -352,13 +374,17 @@ def gen(setname, sysfs=None, cpuid=None):
         extra += ", sysfs " + os.path.relpath(sysfs, ROOT)
     if cpuid:
         extra += ", PERF_CPUID=" + cpuid
+    directive = "#! sysfs %s\n" % (os.path.basename(sysfs) if sysfs else "live")
     with open(os.path.join(VDIR, "perf61-%s.tsv" % setname), "w", encoding="utf-8") as f:
         f.write(HEADER % (setname, ver, extra))
+        f.write(directive)
         for line in ok:
             f.write(line + "\n")
     with open(os.path.join(VDIR, "perf61-invalid-%s.tsv" % setname), "w", encoding="utf-8") as f:
         f.write("# Strings perf %s rejects (set %s): STRING<TAB>perf's message.\n" % (ver, setname))
-        f.write("# perfkit must reject them too (any negative errno).\n")
+        f.write("# perfkit must reject them too (any negative errno), except the strings\n"
+                "# perfkit-ext.tsv lists as perfkit extensions.\n")
+        f.write(directive)
         for line in bad:
             f.write(line + "\n")
     for s, why in err:
@@ -368,7 +394,13 @@ def gen(setname, sysfs=None, cpuid=None):
 
 
 def check(setname, n):
-    """Rerun perf on a sample of the committed vectors; exit 1 on drift."""
+    """Rerun perf on a sample of the committed vectors; exit 1 on drift.
+    Speaks TAP; skips (1..0 # SKIP) when perf or, for fixture sets, root
+    (needed for the private mount namespace) is missing."""
+    from shutil import which
+    if not which("perf"):
+        print("1..0 # SKIP perf is not installed")
+        return 0
     path = os.path.join(VDIR, "perf61-%s.tsv" % setname)
     lines = [l.rstrip("\n") for l in open(path, encoding="utf-8") if not l.startswith("#") and l.strip()]
     step = max(1, len(lines) // n)
@@ -384,6 +416,9 @@ def check(setname, n):
             cpuid = m.group(1)
         if not l.startswith("#"):
             break
+    if sysfs and os.geteuid() != 0:
+        print("1..0 # SKIP binding the fixture sysfs over /sys needs root")
+        return 0
     print("1..%d" % len(sample))
     bad = 0
     for i, l in enumerate(sample, 1):

@@ -22,7 +22,7 @@ struct pk__generic {
 extern const struct pk__generic pk__generic_events[];
 extern const size_t pk__nr_generic_events;
 
-/* pk__generic_find - the entry whose name or alias is `name` (exact), or NULL. */
+/* pk__generic_find - the entry whose name or alias is `name` (ignoring case), or NULL. */
 const struct pk__generic *pk__generic_find(const char *name);
 
 /* Cache names: perf's type, op and result spellings, canonical first. */

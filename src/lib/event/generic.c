@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 const struct pk__generic pk__generic_events[] = {
 #define X(name, alias, type, config, desc) { name, alias, type, config, desc },
@@ -22,7 +23,9 @@ const struct pk__generic *pk__generic_find(const char *name)
 	for (size_t i = 0; i < pk__nr_generic_events; i++) {
 		const struct pk__generic *g = &pk__generic_events[i];
 
-		if (!strcmp(g->name, name) || (g->alias[0] && !strcmp(g->alias, name)))
+		/* perf 6.1 is case-sensitive here; "CYCLES" and "Task-Clock" are
+		 * still unambiguous, so perfkit accepts them. */
+		if (!strcasecmp(g->name, name) || (g->alias[0] && !strcasecmp(g->alias, name)))
 			return g;
 	}
 	return NULL;
@@ -78,7 +81,11 @@ static int match_row(const char *word, size_t n, const char *const (*rows)[PK__M
 {
 	for (int i = 0; i < nr_rows; i++)
 		for (int j = 0; j < PK__MAX_CACHE_ALIASES && rows[i][j]; j++)
-			if (strlen(rows[i][j]) == n && !strncmp(rows[i][j], word, n))
+			if (strlen(rows[i][j]) == n &&
+			    (!strncmp(rows[i][j], word, n) ||
+			     /* Other cases are accepted for all-lowercase spellings;
+			      * perf's one mixed-case word, "Reference", is exact. */
+			     (!strncasecmp(rows[i][j], word, n) && !strpbrk(rows[i][j], "R"))))
 				return i;
 	return -1;
 }
@@ -97,7 +104,7 @@ int64_t pk__cache_parse(const char *name)
 			int op = -1, res = -1, nwords = 0;
 			bool ok = true;
 
-			if (strncmp(name, tn, tl) || (*p && *p != '-'))
+			if (strncasecmp(name, tn, tl) || (*p && *p != '-'))
 				continue;
 			while (*p) {
 				const char *w = p + 1;
@@ -105,7 +112,7 @@ int64_t pk__cache_parse(const char *name)
 				int r;
 
 				/* "speculative-read" is one word with a dash in it. */
-				if (op < 0 && !strncmp(w, "speculative-", 12))
+				if (op < 0 && !strncasecmp(w, "speculative-", 12))
 					n = 12 + strcspn(w + 12, "-");
 				if (op < 0 && (r = match_row(w, n, pk__cache_op_names,
 							     PERF_COUNT_HW_CACHE_OP_MAX)) >= 0)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- event kinds -------------------------------------------------------- */
 
@@ -153,9 +154,11 @@ int pk__parse_add_breakpoint(struct pk__parser *p, const struct pk__span *s)
 
 		while (q < end && *q != ':')
 			q++;
-		if (!pk__parse_num(l, (size_t)(q - l), &len) || !(len == 1 || len == 2 || len == 4 || len == 8))
+		/* Like perf, any length parses; the kernel decides at open time
+		 * (x86 takes 1, 2, 4 or 8) and the sys layer explains a refusal. */
+		if (!pk__parse_num(l, (size_t)(q - l), &len) || !len)
 			return pk__parse_error(p, s, (size_t)(l - p->spec), -EINVAL, "%s",
-				      "breakpoint length must be 1, 2, 4 or 8 bytes");
+				      "breakpoint length must be a positive number of bytes (1, 2, 4 or 8)");
 	}
 	d = pk__parse_add(p, s->start);
 	if (!d)
@@ -233,11 +236,22 @@ int pk__parse_add_probe(struct pk__parser *p, const struct pk__span *s, bool kpr
 		return -ENOMEM;
 	}
 	err = pk__probe_encode(p->pmus, kprobe, ret, text, &d->attr, &owned, &canonical);
-	free(text);
 	if (err < 0) {
-		pk__error_column(pk__parse_col(p, s->start));
+		/* Point at the part that is wrong: the file when it is missing,
+		 * otherwise the symbol after the last colon. */
+		const char *sym = kprobe ? NULL : strrchr(text, ':');
+		size_t at = err == -ENODEV ? s->start : s->start + prefix;
+
+		if (sym && err != -ENODEV) {
+			*(char *)sym = '\0';
+			if (err != -ENOENT || access(text, F_OK) == 0)
+				at += (size_t)(sym - text) + 1;
+		}
+		free(text);
+		pk__error_column(pk__parse_col(p, at));
 		return err;
 	}
+	free(text);
 	if (!pk__parse_own(p, owned) || !pk__parse_own(p, canonical))
 		return -ENOMEM;
 	d->source = kprobe ? PK_SRC_KPROBE : PK_SRC_UPROBE;

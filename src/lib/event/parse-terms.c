@@ -18,7 +18,7 @@
 /* ---- modifiers -------------------------------------------------------- */
 
 struct mods {
-	int eu, ek, eh, eH, eG, eI, precise, precise_max, sample_read, pinned, exclusive, weak;
+	int eu, ek, eh, eH, eG, eI, precise, precise_max, sample_read, pinned, exclusive, weak, bpf;
 	int exclude_GH;
 };
 
@@ -41,7 +41,8 @@ int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, s
 		x = (struct mods){ a->exclude_user, a->exclude_kernel, a->exclude_hv,
 				   a->exclude_host, a->exclude_guest, a->exclude_idle,
 				   a->precise_ip, d->precise_max, d->sample_read, a->pinned,
-				   a->exclusive, d->weak, a->exclude_host || a->exclude_guest };
+				   a->exclusive, d->weak, d->bpf_counter,
+				   a->exclude_host || a->exclude_guest };
 	}
 	exclude = x.eu | x.ek | x.eh;
 	for (size_t i = 0; i < n; i++) {
@@ -54,7 +55,7 @@ int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, s
 			pk__parse_error(p, s, off + i, -EINVAL, "unknown modifier '%s'", q);
 			pk__error_hint("modifiers are u (user), k (kernel), h (hypervisor), G (guest), "
 				       "H (host), I (not idle), p/pp/ppp (precise), P (max precise), "
-				       "S (sample read), D (pinned), e (exclusive), W (weak group)");
+				       "S (sample read), D (pinned), e (exclusive), W (weak group), b (BPF counter)");
 			return -EINVAL;
 		}
 		if (c != 'p' && memchr(m, c, i)) {
@@ -95,11 +96,7 @@ int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, s
 		case 'D': x.pinned = 1; break;
 		case 'e': x.exclusive = 1; break;
 		case 'W': x.weak = 1; break;
-		case 'b':
-			pk__parse_error(p, s, off + i, -EOPNOTSUPP, "%s",
-			       "the 'b' modifier (BPF counters) is not supported by perfkit");
-			pk__error_hint("drop the 'b'; perfkit reads counters directly");
-			return -EOPNOTSUPP;
+		case 'b': x.bpf = 1; break;
 		}
 	}
 	a->exclude_user = x.eu;
@@ -112,6 +109,7 @@ int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, s
 	d->precise_max = x.precise_max;
 	d->sample_read = x.sample_read;
 	d->weak = x.weak;
+	d->bpf_counter = x.bpf;
 	if (leader) {
 		a->pinned = x.pinned;
 		a->exclusive = x.exclusive;
@@ -205,6 +203,13 @@ static int term_num(struct pk__parser *p, const struct pk__span *s, const struct
 	if (pk__parse_num(t->val, t->val_len, v))
 		return 0;
 	snprintf(name, sizeof(name), "%.*s", (int)t->name_len, t->name);
+	if (t->val_len && (strspn(t->val, "0123456789") >= t->val_len ||
+			   (t->val_len > 2 && !strncmp(t->val, "0x", 2) &&
+			    strspn(t->val + 2, "0123456789abcdefABCDEF") >= t->val_len - 2))) {
+		pk__parse_error(p, s, t->off + t->name_len + 1, -EINVAL,
+				"the value of term '%s' does not fit in 64 bits", name);
+		return -EINVAL;
+	}
 	pk__parse_error(p, s, t->off + t->name_len + 1, -EINVAL, "term '%s' needs a number (decimal or 0x hex)",
 	       name);
 	return -EINVAL;
@@ -395,8 +400,16 @@ static int apply_pmu_term(struct pk__parser *p, const struct pk__span *s, const 
 			return err;
 		err = pk_pmu_encode(pmu, name, v, cfg);
 		if (err < 0) {
-			pk__error_column(pk__parse_col(p, t->off));
-			return err;
+			/* A value too wide for its bits is a malformed spec (EINVAL);
+			 * keep the PMU layer's explanation of the bit ranges. */
+			char why[768], hint[768];
+
+			snprintf(why, sizeof(why), "%s", pk_last_error()->why);
+			snprintf(hint, sizeof(hint), "%s", pk_last_error()->hint);
+			pk__parse_error(p, s, t->off, err == -ERANGE ? -EINVAL : err, "%s", why);
+			if (hint[0])
+				pk__error_hint("%s", hint);
+			return err == -ERANGE ? -EINVAL : err;
 		}
 		d->attr.config = cfg[0];
 		d->attr.config1 = cfg[1];
@@ -415,7 +428,25 @@ static int apply_pmu_term(struct pk__parser *p, const struct pk__span *s, const 
 	if (alias && !t->val && depth < 4)
 		return pk__parse_terms(p, s, alias->terms, strlen(alias->terms), t->off, false, d, pmu,
 				   depth + 1);
+	/* The software PMU has no events/ directory; its events are the
+	 * generic software names: software/task-clock/. */
+	if (pk_pmu_type(pmu) == PERF_TYPE_SOFTWARE && !t->val) {
+		const struct pk__generic *g = pk__generic_find(name);
+
+		if (g && g->type == PERF_TYPE_SOFTWARE) {
+			d->attr.config = g->config;
+			return 0;
+		}
+	}
 	list_pmu_terms(pmu, list, sizeof(list));
+	if (!t->val) {
+		/* A bare word names an event of the PMU: unknown event, not syntax. */
+		pk__parse_error(p, s, t->off, -ENOENT, "PMU '%s' has no event or term '%s'",
+				pk_pmu_name(pmu), name);
+		pk__error_hint("PMU '%s' takes: %s", pk_pmu_name(pmu),
+			       list[0] ? list : "config, config1, config2");
+		return -ENOENT;
+	}
 	pk__parse_error(p, s, t->off, -EINVAL, "unknown term '%s'", name);
 	pk__error_hint("PMU '%s' takes: %s; and the common terms (period, freq, name, call-graph, ...)",
 		       pk_pmu_name(pmu), list[0] ? list : "config, config1, config2");
@@ -458,6 +489,8 @@ static void mods_string(const struct pk_event_desc *d, char *buf, size_t len)
 		PUT('e');
 	if (d->weak)
 		PUT('W');
+	if (d->bpf_counter)
+		PUT('b');
 #undef PUT
 	buf[n] = '\0';
 }

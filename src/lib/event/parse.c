@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/hw_breakpoint.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,16 @@ int pk__parse_col(const struct pk__parser *p, size_t off)
 }
 
 int pk__parse_error(const struct pk__parser *p, const struct pk__span *s, size_t off, int err,
-		  const char *fmt, const char *arg)
+		    const char *fmt, ...)
 {
-	char what[300];
+	char what[300], why[600];
+	va_list ap;
 
 	snprintf(what, sizeof(what), "event '%.*s'", (int)(s->end - s->start), p->spec + s->start);
-	pk__error(err, what, fmt, arg);
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	pk__error(err, what, "%s", why);
 	pk__error_column(pk__parse_col(p, off));
 	return err;
 }
@@ -157,6 +162,17 @@ static bool is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* libpfm4's event names are upper case: INST_RETIRED, UOPS_ISSUED:ANY. */
+static bool looks_like_pfm(const char *name)
+{
+	size_t n = strcspn(name, ":");
+
+	for (size_t i = 0; i < n; i++)
+		if (islower((unsigned char)name[i]) || name[i] == '-')
+			return false;
+	return n > 0;
+}
+
 /* A name without slashes: generic, cache, raw, numeric, alias, tracepoint, libpfm. */
 static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk__parts *x)
 {
@@ -173,7 +189,10 @@ static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk
 	body[x->head_len] = '\0';
 	colon = strchr(body, ':');
 	if (!colon) {
-		if ((g = pk__generic_find(body)))
+		/* perf's exact spellings first; other cases ("CYCLES") only after
+		 * the sysfs aliases, which perf matches ignoring case. */
+		if ((g = pk__generic_find(body)) &&
+		    (!strcmp(g->name, body) || !strcmp(g->alias, body)))
 			return pk__parse_add_generic(p, s, x, g);
 		cache = pk__cache_parse(body);
 		if (cache >= 0)
@@ -199,6 +218,8 @@ static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk
 			if (p->ev->nr > before)
 				return 0;
 		}
+		if (g)
+			return pk__parse_add_generic(p, s, x, g);
 	} else {
 		*colon = '\0';
 		if (pk__parse_num(body, strlen(body), &v) && pk__parse_num(colon + 1, strlen(colon + 1), &v2)) {
@@ -216,13 +237,20 @@ static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk
 		*colon = ':';
 	}
 	if (!p->opts || !p->opts->no_libpfm) {
+		char pfm_why[768], pfm_hint[768];
+
 		err = pk__parse_add_libpfm(p, s);
 		if (err != -ENOENT)
 			return err;
-		/* libpfm4 names are upper case ("INST_RETIRED") or "pmu::name":
-		 * libpfm4's own message, with its near miss, says more. */
-		if (strstr(body, "::") || isupper((unsigned char)body[0]))
-			return err;
+		/* For names shaped like libpfm4's ("INST_RETIRED", "pmu::name"),
+		 * what libpfm4 knows is the useful part of the message. */
+		snprintf(pfm_why, sizeof(pfm_why), "%s", pk_last_error()->why);
+		snprintf(pfm_hint, sizeof(pfm_hint), "%s", pk_last_error()->hint);
+		if (strstr(body, "::") || looks_like_pfm(body)) {
+			pk__parse_error(p, s, x->head, -ENOENT, "unknown event '%s'", body);
+			pk__error_hint("%s%s%s", pfm_why, pfm_hint[0] ? "; " : "", pfm_hint);
+			return -ENOENT;
+		}
 	}
 	pk__parse_error(p, s, x->head, -ENOENT, "unknown event '%s'", body);
 	if (colon && p->tracefs_err && p->tracefs_err != 1) {
@@ -335,7 +363,7 @@ static int parse_event(struct pk__parser *p, const struct pk__span *s)
 
 	if (colon && pk__parse_looks_like_mods(colon + 1, (size_t)(t + n - colon - 1))) {
 		/* libpfm4 names keep their own ":u" style attributes. */
-		bool pfm = (colon > t && memchr(t, ':', (size_t)(colon - t)) && isupper((unsigned char)t[0])) ||
+		bool pfm = (colon > t && memchr(t, ':', (size_t)(colon - t)) && looks_like_pfm(t)) ||
 			   memmem(t, n, "::", 2);
 
 		if (!pfm) {

@@ -55,7 +55,7 @@ const struct pk_pmus *pk__parse_pmus(struct pk__parser *p);
 const char *pk__parse_tracefs(struct pk__parser *p);
 int pk__parse_col(const struct pk__parser *p, size_t off);
 int pk__parse_error(const struct pk__parser *p, const struct pk__span *s, size_t off, int err,
-		  const char *fmt, const char *arg);
+		    const char *fmt, ...) PK__PRINTF(5, 6);
 bool pk__parse_num(const char *s, size_t n, uint64_t *out);
 bool pk__parse_hex(const char *s, size_t n, uint64_t *out);
 int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, size_t n,

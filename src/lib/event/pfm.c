@@ -20,14 +20,14 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 /*
- * Privilege levels a string without u/k/h counts.  perf counts every level
- * for a bare event (exclude_user/kernel/hv all 0) and a modifier excludes
- * the levels it does not name; libpfm4 applies exactly that when the
- * default includes PLMH, because it only uses the default when the string
- * names no level.  (With PLM0|PLM3 alone, PMUs that know the hypervisor
- * level, such as perf:: and AMD's, would get exclude_hv=1 for bare names.)
+ * Privilege levels a string without u/k/h counts: user and kernel, as perf
+ * --pfm-events asks (tools/perf/util/pfm.c passes PFM_PLM0|PFM_PLM3).
+ * libpfm4 uses this default only when the string names no level; levels the
+ * PMU cannot filter are left included (exclude_hv=0 on Intel core PMUs),
+ * while PMUs that know the hypervisor level (AMD, perf::) get exclude_hv=1.
+ * A u or k modifier excludes the other levels, as in perf's own syntax.
  */
-#define DFL_PLM (PFM_PLM0 | PFM_PLM3 | PFM_PLMH)
+#define DFL_PLM (PFM_PLM0 | PFM_PLM3)
 
 #define NR_PFM_PMUS 1024	/* beyond PFM_PMU_MAX of any libpfm4 4.x */
 
@@ -79,11 +79,14 @@ static void upcase(char *dst, size_t len, const char *src)
 
 /* ---- unknown events ---------------------------------------------------------- */
 
-/* The closest event name over the PMUs libpfm4 considers present. */
+/*
+ * The closest event name over the PMUs libpfm4 considers present, when it
+ * is close enough to be a typo (a third of the name may differ).
+ */
 static bool nearest_event(const char *name, int only_pmu, char *best, size_t len)
 {
 	char want[256];
-	size_t best_dist = (size_t)-1;
+	size_t best_dist = strlen(name) / 3 + 1;
 
 	upcase(want, sizeof(want), name);
 	for (int p = 0; p < NR_PFM_PMUS; p++) {
@@ -106,7 +109,7 @@ static bool nearest_event(const char *name, int only_pmu, char *best, size_t len
 			}
 		}
 	}
-	return best_dist != (size_t)-1;
+	return best[0] != '\0';
 }
 
 static int not_found(const char *text, const char *what)
@@ -144,8 +147,11 @@ static int not_found(const char *text, const char *what)
 			return -ENOENT;
 		}
 	}
+	best[0] = '\0';
 	if (nearest_event(base + (pmu_len ? pmu_len + 2 : 0), only, best, sizeof(best)))
 		pk__error_hint("did you mean '%s'? ('perfkit list pfm' lists them)", best);
+	else
+		pk__error_hint("'perfkit list pfm' lists the events libpfm4 knows on this machine");
 	return -ENOENT;
 }
 
@@ -214,7 +220,7 @@ static void culprit(int idx, int nattrs, const char *attrs, int code, char *buf,
 
 		if (find_attr(idx, nattrs, tok, name_len) < 0) {
 			snprintf(buf, len, "'%.*s' is not a umask or modifier of this event",
-				 (int)n, tok);
+				 (int)name_len, tok);
 			return;
 		}
 		if (name_len < n) {

@@ -36,6 +36,9 @@ static void near_add(struct near *n, const char *want, const char *name)
 	size_t d = pk__edit_distance(name, want);
 	size_t i;
 
+	/* Beyond half the name it is a different name, not a typo. */
+	if (d > strlen(want) / 2 + 1)
+		return;
 	for (i = 0; i < n->nr; i++)
 		if (!strcmp(n->name[i], name))
 			return;
@@ -229,7 +232,8 @@ static int elf_symbol_offset(int fd, const char *path, const char *sym, const ch
 		if (near.nr)
 			near_hint(&near, path);
 		else
-			pk__error_hint("%s has no function symbols (stripped?): use PATH:0xOFFSET", path);
+			pk__error_hint("no function symbol of %s is close to '%s' (nm -D %s lists "
+				       "them; a stripped file needs PATH:0xOFFSET)", path, sym, path);
 		elf_end(elf);
 		return -ENOENT;
 	}
@@ -338,7 +342,10 @@ static int check_kallsyms(const char *sym, const char *what)
 	}
 	fclose(f);
 	pk__error(-ENOENT, what, "the kernel has no symbol '%s' (/proc/kallsyms)", sym);
-	near_hint(&near, "the kernel");
+	if (near.nr)
+		near_hint(&near, "the kernel");
+	else
+		pk__error_hint("no kernel function is close to '%s'; /proc/kallsyms lists them", sym);
 	return -ENOENT;
 }
 

@@ -217,7 +217,7 @@ static bool missing_pmu(const struct call *c)
 static bool paranoid_denies(const struct call *c)
 {
 	const struct perf_event_attr *a = c->attr;
-	long p = c->f->paranoid;
+	long p = c->f->paranoid, need;
 
 	if (p == PK__FACT_UNKNOWN)
 		return false;
@@ -229,22 +229,31 @@ static bool paranoid_denies(const struct call *c)
 	}
 	if (c->priv)
 		return false;
+	/* The hint names the highest level that allows everything the attr
+	 * asks for, not only the first restriction found. */
+	need = 2;
+	if (!a->exclude_kernel || (a->sample_type & PERF_SAMPLE_PHYS_ADDR))
+		need = 1;
+	if (c->pid == -1 && c->cpu >= 0)
+		need = 0;
+	if (a->type == PERF_TYPE_TRACEPOINT && (a->sample_type & PERF_SAMPLE_RAW))
+		need = -1;
 	if (!a->exclude_kernel && p >= 2) {
 		WHY(c, "kernel.perf_event_paranoid is %ld (%s), and this event also counts the "
 		    "kernel (exclude_kernel=0)", p, paranoid_meaning(p));
-		hint_paranoid(c, "count user space only with the :u modifier (exclude_kernel=1)", 1);
+		hint_paranoid(c, "count user space only with the :u modifier (exclude_kernel=1)", need);
 	} else if (c->pid == -1 && c->cpu >= 0 && p >= 1) {
 		WHY(c, "kernel.perf_event_paranoid is %ld (%s), and this event counts CPU %d for "
 		    "every process (pid=-1)", p, paranoid_meaning(p), c->cpu);
-		hint_paranoid(c, "measure a process (pid >= 0) instead", 0);
+		hint_paranoid(c, "measure a process (pid >= 0) instead", need);
 	} else if (a->type == PERF_TYPE_TRACEPOINT && (a->sample_type & PERF_SAMPLE_RAW) && p >= 0) {
 		WHY(c, "kernel.perf_event_paranoid is %ld (%s), and this tracepoint event samples "
 		    "raw data (PERF_SAMPLE_RAW)", p, paranoid_meaning(p));
-		hint_paranoid(c, NULL, -1);
+		hint_paranoid(c, NULL, need);
 	} else if ((a->sample_type & PERF_SAMPLE_PHYS_ADDR) && p >= 2) {
 		WHY(c, "kernel.perf_event_paranoid is %ld (%s), and physical addresses "
 		    "(PERF_SAMPLE_PHYS_ADDR) count as kernel data", p, paranoid_meaning(p));
-		hint_paranoid(c, "drop --phys-data", 1);
+		hint_paranoid(c, "drop --phys-data", need);
 	} else {
 		return false;
 	}
@@ -573,8 +582,15 @@ static bool explain_enospc(const struct call *c)
 
 static bool explain_enosys(const struct call *c)
 {
-	if (c->f->perf_supported)
+	if (c->f->perf_supported && (c->attr->sample_type & PERF_SAMPLE_STACK_USER))
 		return false;
+	if (c->f->perf_supported) {
+		WHY(c, "the kernel supports perf events, so a seccomp filter (a container's or "
+		    "sandbox's) answered for the system call");
+		HINT(c, "allow perf_event_open in the seccomp profile (docker run --security-opt "
+		     "seccomp=unconfined)");
+		return true;
+	}
 	WHY(c, "this kernel has no perf events (no /proc/sys/kernel/perf_event_paranoid: built "
 	    "without CONFIG_PERF_EVENTS), or a seccomp filter hides the system call");
 	HINT(c, "run a kernel built with CONFIG_PERF_EVENTS=y; in a container, allow "

@@ -117,6 +117,10 @@ static void test_sources_and_names(void **state)
 		{ "mem:4096/8:x:u", PK_SRC_BREAKPOINT, "mem:0x1000/8:x:u" },
 		{ "task-clock:IS", PK_SRC_SOFTWARE, "task-clock:IS" },
 		{ "cpu-clock:De", PK_SRC_SOFTWARE, "cpu-clock:De" },
+		{ "cycles:b", PK_SRC_HARDWARE, "cpu-cycles:b" },
+		{ "mem:0x1000/16:w", PK_SRC_BREAKPOINT, "mem:0x1000/16:w" },
+		{ "software/task-clock/k", PK_SRC_PMU, "software/config=0x1/k" },
+		{ "TASK-CLOCK", PK_SRC_SOFTWARE, "task-clock" },
 	};
 
 	(void)state;
@@ -191,12 +195,11 @@ static const struct bad bad[] = {
 	{ "task-clock/bogus=1/", -22, 12, "unknown term 'bogus'", "period" },
 	{ "task-clock/period=1", -22, 20, "missing closing '/'", NULL },
 	{ "mem:", -22, 5, "mem: needs an address", NULL },
-	{ "mem:0x1000/3", -22, 12, "length must be 1, 2, 4 or 8", NULL },
+	{ "mem:0x1000/0", -22, 12, "length must be a positive number", NULL },
 	{ "mem:0x1000:z", -22, 12, "access type must be r, w, x or rw", NULL },
 	{ "mem:0x1000:rx", -22, 12, "execute breakpoint", NULL },
 	{ "nosuchpmu/event=1/", -19, 1, "no PMU named 'nosuchpmu'", "PMUs here" },
 	{ "task-clock/call-graph=foo/", -22, 23, "unknown call-graph mode", "fp, dwarf, lbr" },
-	{ "cycles:b", -95, 8, "BPF counters", NULL },
 	{ "cycles:", -22, 8, "expected modifiers after ':'", NULL },
 	{ "cycles instructions", -22, 8, "expected ',' between events", NULL },
 };

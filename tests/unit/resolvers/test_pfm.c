@@ -64,29 +64,30 @@ static const struct vec skl_vecs[] = {
 	{ "CPU_CLK_UNHALTED:THREAD_P", PERF_TYPE_RAW, 0x3c, 0, 0, 0, 0, 0, 0, "skl::" },
 };
 
-/* AMD's PMU knows the hypervisor level: a bare name counts it (perf's
- * rule for unmodified events), a u or k modifier excludes it. */
+/* AMD's PMU knows the hypervisor level, so perf --pfm-events' default of
+ * user+kernel excludes it, as does a u or k modifier; h=1 brings it back. */
 static const struct vec zen3_vecs[] = {
-	{ "RETIRED_INSTRUCTIONS", PERF_TYPE_RAW, 0xc0, 0, 0, 0, 0, 0, 0, "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS:" },
+	{ "RETIRED_INSTRUCTIONS", PERF_TYPE_RAW, 0xc0, 0, 0, 1, 0, 0, 0, "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS:" },
+	{ "RETIRED_INSTRUCTIONS:u:k:h", PERF_TYPE_RAW, 0xc0, 0, 0, 0, 0, 0, 0, "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS:" },
 	{ "RETIRED_INSTRUCTIONS:k", PERF_TYPE_RAW, 0xc0, 1, 0, 1, 0, 0, 0, "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS:" },
 	{ "RETIRED_INSTRUCTIONS:u", PERF_TYPE_RAW, 0xc0, 0, 1, 1, 0, 0, 0, "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS:" },
-	{ "CYCLES_NOT_IN_HALT", PERF_TYPE_RAW, 0x76, 0, 0, 0, 0, 0, 0, "amd64_fam19h_zen3::CYCLES_NOT_IN_HALT:" },
-	{ "RETIRED_BRANCH_INSTRUCTIONS", PERF_TYPE_RAW, 0xc2, 0, 0, 0, 0, 0, 0, "amd64_fam19h_zen3::" },
-	{ "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", PERF_TYPE_RAW, 0xc3, 0, 0, 0, 0, 0, 0, "amd64_fam19h_zen3::" },
-	{ "LS_DISPATCH:LD_DISPATCH", PERF_TYPE_RAW, 0x0129, 0, 0, 0, 0, 0, 0, "amd64_fam19h_zen3::LS_DISPATCH:LD_DISPATCH:" },
-	{ "OP_CACHE_HIT_MISS:OC_MISS", PERF_TYPE_RAW, 0x20000048fULL, 0, 0, 0, 0, 0, 0, "amd64_fam19h_zen3::OP_CACHE_HIT_MISS:OC_MISS:" },
-	{ "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS:c=2:i=1", PERF_TYPE_RAW, 0x028000c0, 0, 0, 0, 0, 0, 0, "amd64_fam19h_zen3::" },
+	{ "CYCLES_NOT_IN_HALT", PERF_TYPE_RAW, 0x76, 0, 0, 1, 0, 0, 0, "amd64_fam19h_zen3::CYCLES_NOT_IN_HALT:" },
+	{ "RETIRED_BRANCH_INSTRUCTIONS", PERF_TYPE_RAW, 0xc2, 0, 0, 1, 0, 0, 0, "amd64_fam19h_zen3::" },
+	{ "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", PERF_TYPE_RAW, 0xc3, 0, 0, 1, 0, 0, 0, "amd64_fam19h_zen3::" },
+	{ "LS_DISPATCH:LD_DISPATCH", PERF_TYPE_RAW, 0x0129, 0, 0, 1, 0, 0, 0, "amd64_fam19h_zen3::LS_DISPATCH:LD_DISPATCH:" },
+	{ "OP_CACHE_HIT_MISS:OC_MISS", PERF_TYPE_RAW, 0x20000048fULL, 0, 0, 1, 0, 0, 0, "amd64_fam19h_zen3::OP_CACHE_HIT_MISS:OC_MISS:" },
+	{ "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS:c=2:i=1", PERF_TYPE_RAW, 0x028000c0, 0, 0, 1, 0, 0, 0, "amd64_fam19h_zen3::" },
 };
 
 /* libpfm4's perf:: names map to perf's generic events (linux/perf_event.h). */
 static const struct vec generic_vecs[] = {
-	{ "perf::PERF_COUNT_SW_CPU_CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0, 0, 0, 0, 0, 0, "perf::PERF_COUNT_SW_CPU_CLOCK:" },
+	{ "perf::PERF_COUNT_SW_CPU_CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0, 0, 1, 0, 0, 0, "perf::PERF_COUNT_SW_CPU_CLOCK:" },
 	{ "perf::PERF_COUNT_SW_CPU_CLOCK:u", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0, 1, 1, 0, 0, 0, "perf::PERF_COUNT_SW_CPU_CLOCK:" },
-	{ "perf::PERF_COUNT_SW_PAGE_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0, 0, 0, 0, 0, 0, "perf::PERF_COUNT_SW_PAGE_FAULTS:" },
-	{ "perf::PERF_COUNT_HW_INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 0, 0, 0, 0, 0, "perf::PERF_COUNT_HW_INSTRUCTIONS:" },
+	{ "perf::PERF_COUNT_SW_PAGE_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0, 0, 1, 0, 0, 0, "perf::PERF_COUNT_SW_PAGE_FAULTS:" },
+	{ "perf::PERF_COUNT_HW_INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 0, 1, 0, 0, 0, "perf::PERF_COUNT_HW_INSTRUCTIONS:" },
 	{ "perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS", PERF_TYPE_HW_CACHE,
 	  PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16),
-	  0, 0, 0, 0, 0, 0, "perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS:" },
+	  0, 0, 1, 0, 0, 0, "perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS:" },
 };
 
 static void test_vectors(void **state)
@@ -112,6 +113,9 @@ static void test_vectors(void **state)
 		assert_int_equal(a.exclude_user, v->eu);
 		assert_int_equal(a.exclude_kernel, v->ek);
 		assert_int_equal(a.exclude_hv, v->eh);
+		/* host only unless mg/mh say otherwise, like perf's default */
+		assert_int_equal(a.exclude_guest, 1);
+		assert_int_equal(a.exclude_host, 0);
 		assert_int_equal(a.precise_ip, v->precise);
 		assert_int_equal(a.sample_period, v->period);
 		assert_int_equal(a.freq, v->freq);
@@ -157,12 +161,13 @@ static void test_skl_errors(void **state)
 	(void)state;
 	/* a umask the event does not have: named, and the real ones listed */
 	expect_error("INST_RETIRED:BOGUS", -EINVAL, "'BOGUS'", "ANY_P");
-	expect_error("INST_RETIRED:ANY_P:zz=1", -EINVAL, "'zz=1'", "modifiers");
+	expect_error("INST_RETIRED:ANY_P:zz=1", -EINVAL, "'zz' is not", "modifiers");
 	expect_error("INST_RETIRED:ANY_P:c=1:c=2", -EINVAL, "'c' is given twice", "ANY_P");
 	expect_error("INST_RETIRED:ANY_P:c=300", -EINVAL, "'c=300'", NULL);
 	/* two umasks that do not combine */
 	expect_error("INST_RETIRED:ALL:ANY_P", -EINVAL, "libpfm4", "PREC_DIST");
-	expect_error("NO_SUCH_EVENT", -ENOENT, "NO_SUCH_EVENT", NULL);
+	/* nothing close: no guess, a pointer to the list instead */
+	expect_error("NO_SUCH_EVENT", -ENOENT, "NO_SUCH_EVENT", "lists the events libpfm4 knows");
 	expect_error("INST_RETIRD:ANY_P", -ENOENT, "INST_RETIRD", "skl::INST_RETIRED");
 	/* a model other than the forced one */
 	expect_error("skx::INST_RETIRED:ANY_P", -ENOENT, "skx::INST_RETIRED",

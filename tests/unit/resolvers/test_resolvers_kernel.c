@@ -66,14 +66,22 @@ static void test_uprobe_counts_calls(void **state)
 
 static char tracefs[PATH_MAX];
 
+/* Skip (naming why) when this machine has no usable tracefs. */
 static int setup(void **state)
 {
 	(void)state;
 	if (pk__tracefs_dir(NULL, false, tracefs, sizeof(tracefs)) < 0) {
-		fprintf(stderr, "no tracefs: %s\n", pk_last_error()->why);
-		return -1;
+		print_message("# no tracefs: %s (%s)\n", pk_last_error()->why,
+			      pk_last_error()->hint);
+		tracefs[0] = '\0';
 	}
 	return 0;
+}
+
+static void need_tracefs(void)
+{
+	if (!tracefs[0])
+		skip();
 }
 
 static uint64_t id_file(const char *sys, const char *name)
@@ -117,6 +125,7 @@ static void test_tracepoints(void **state)
 	size_t nr;
 
 	(void)state;
+	need_tracefs();
 	assert_int_equal(pk__tp_expand(tracefs, "sched", "sched_switch", &tps, &nr), 0);
 	assert_int_equal(nr, 1);
 	assert_string_equal(tps[0].name, "sched_switch");
@@ -135,6 +144,7 @@ static void test_tracepoint_miss(void **state)
 	size_t nr;
 
 	(void)state;
+	need_tracefs();
 	assert_int_equal(pk__tp_expand(tracefs, "sched", "sched_swtich", &tps, &nr), -ENOENT);
 	print_message("# %s / %s\n", pk_last_error()->why, pk_last_error()->hint);
 	assert_non_null(strstr(pk_last_error()->hint, "'sched:sched_switch'"));
