@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_events.c - libFuzzer target for the event-string parser: every input
  * becomes a NUL-terminated string for pk_events_parse, and whatever it

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * replay.c - runs every file of the given corpus directories through
  * LLVMFuzzerTestOneInput (fuzz_events.c) and speaks TAP, one case per file.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * perf-open-shim.c - an LD_PRELOAD shim for generating golden vectors with
  * `perf stat -vv` on a machine that lacks the PMUs the strings name.  perf

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * pfm-encode.c - print libpfm4's perf_event encoding of each argument, for
  * gen-vectors.sh to cross-check the hand-written libpfm4 vectors (which come

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * test_vectors.c - checks pk_events_parse against the golden vectors in
  * tests/fixtures/vectors: event strings with the attrs perf 6.1 (or the
@@ -565,6 +565,20 @@ static void load_ext(const char *file)
 		cfg.ext[cfg.nr_ext++] = ext[i].string;
 }
 
+/* invalid.tsv's WHERE column picks the environment instead of a directive. */
+static void invalid_env(void)
+{
+	cfg.live = cfg.arg && !strcmp(cfg.arg, "live");
+	if (cfg.arg && !strcmp(cfg.arg, "pfm-skl"))
+		setenv("LIBPFM_FORCE_PMU", "skl", 1);	/* before libpfm4 initialises */
+	if (!cfg.live) {
+		char root[4200];
+
+		snprintf(root, sizeof(root), "%s/sysfs/intel", cfg.fixtures);
+		setenv("PERFKIT_SYSFS_ROOT", root, 1);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct line lines[MAX_LINES];
@@ -590,18 +604,8 @@ int main(int argc, char **argv)
 	snprintf(cfg.vectors, sizeof(cfg.vectors), "%s/vectors", fx);
 	if (!strcmp(cfg.kind, "count"))
 		return count_main(cfg.file);
-	if (!strcmp(cfg.kind, "invalid")) {
-		/* invalid.tsv's WHERE column picks the environment instead of a directive */
-		cfg.live = cfg.arg && !strcmp(cfg.arg, "live");
-		if (cfg.arg && !strcmp(cfg.arg, "pfm-skl"))
-			setenv("LIBPFM_FORCE_PMU", "skl", 1);	/* before libpfm4 initialises */
-		if (!cfg.live) {
-			char root[4200];
-
-			snprintf(root, sizeof(root), "%s/sysfs/intel", cfg.fixtures);
-			setenv("PERFKIT_SYSFS_ROOT", root, 1);
-		}
-	}
+	if (!strcmp(cfg.kind, "invalid"))
+		invalid_env();
 	if (!strcmp(cfg.kind, "reject") && cfg.arg)
 		load_ext(cfg.arg);
 	n = read_lines(cfg.file, lines, MAX_LINES);
