@@ -112,10 +112,14 @@ const struct pk_pmus *pk__parse_pmus(struct pk__parser *p)
 
 const char *pk__parse_tracefs(struct pk__parser *p)
 {
-	if (p->tracefs_err == 1)
+	if (p->tracefs_err == 1) {
 		p->tracefs_err = pk__tracefs_dir(p->opts ? p->opts->tracefs : NULL,
 						 p->opts && p->opts->no_mount, p->tracefs,
 						 sizeof(p->tracefs));
+		/* Keep the reason: the error record is reused for the event. */
+		if (p->tracefs_err)
+			snprintf(p->tracefs_why, sizeof(p->tracefs_why), "%s", pk_last_error()->why);
+	}
 	return p->tracefs_err ? NULL : p->tracefs;
 }
 
@@ -254,8 +258,10 @@ static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk
 	}
 	pk__parse_error(p, s, x->head, -ENOENT, "unknown event '%s'", body);
 	if (colon && p->tracefs_err && p->tracefs_err != 1) {
-		pk__error_hint("it looks like a tracepoint (subsys:event) but tracefs is not available: "
-			       "mount -t tracefs nodev /sys/kernel/tracing");
+		pk__parse_error(p, s, x->head, -ENOENT,
+				"'%s' looks like a tracepoint (subsys:event), but tracefs is not available: %s",
+				body, p->tracefs_why);
+		pk__error_hint("as root: mount -t tracefs nodev /sys/kernel/tracing");
 		return -ENOENT;
 	}
 	pk__parse_suggest(p, body);

@@ -20,6 +20,7 @@ struct pk__parser {
 	int pmus_err;
 	char tracefs[512];		/* found on first use */
 	int tracefs_err;		/* 1 = not looked up yet */
+	char tracefs_why[400];		/* why tracefs is unavailable, for messages */
 	/* Per event: the canonical string without modifiers, and how the
 	 * modifiers attach ("cycles:u", "cpu/config=0x3c/u", none for libpfm4);
 	 * finished once group modifiers have been applied. */
