@@ -252,6 +252,9 @@ struct pk_event_desc {
  * known event when one is near), -ENODEV (the PMU is missing on this
  * machine), -EOPNOTSUPP (the syntax needs a feature this build or kernel
  * lacks) or -ENOMEM.
+ * Thread safety: parsing is reentrant, except that the first libpfm4 name
+ * in a process initialises libpfm4, which is not thread-safe: parse one
+ * before starting threads that parse libpfm4 names, or set no_libpfm.
  */
 PK_API int pk_events_parse(const char *spec, const struct pk_parse_opts *opts,
 			   struct pk_events **out);
