@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * count.c - what read(2) on an event fd returns: decoding every read_format
+ * layout of perf_event_open(2) (single counter or PERF_FORMAT_GROUP, with
+ * any of TOTAL_TIME_ENABLED, TOTAL_TIME_RUNNING, ID and LOST), and scaling
+ * multiplexed counts without overflow.  Pure functions, shared by the
+ * counter layer and anything that reads PERF_RECORD_READ or sample READ data.
+ */
+#include "perfkit.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* PERF_FORMAT_LOST arrived in Linux 6.0; the 6.1 UAPI header has it, but
+ * spell it out so older headers build too. */
+#define PK_FORMAT_LOST (1ULL << 4)
+#define PK_FORMAT_KNOWN (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | \
+			 PERF_FORMAT_ID | PERF_FORMAT_GROUP | PK_FORMAT_LOST)
+
+static uint64_t get(const unsigned char *buf, size_t i)
+{
+	uint64_t v;
+
+	memcpy(&v, buf + i * 8, 8);	/* the buffer need not be aligned */
+	return v;
+}
+
+int pk_count_parse(uint64_t read_format, const void *buf, size_t len, struct pk_count *out,
+		   size_t max)
+{
+	const unsigned char *b = buf;
+	bool te = read_format & PERF_FORMAT_TOTAL_TIME_ENABLED;
+	bool tr = read_format & PERF_FORMAT_TOTAL_TIME_RUNNING;
+	bool id = read_format & PERF_FORMAT_ID;
+	bool lost = read_format & PK_FORMAT_LOST;
+	size_t per = 1 + id + lost, words = len / 8, nr, i = 0;
+	uint64_t enabled = 0, running = 0;
+
+	pk__error_clear();
+	if (read_format & ~PK_FORMAT_KNOWN)
+		return pk__error(-EINVAL, "decode read(2) data",
+				 "read_format 0x%llx has bits this version of perfkit does not know",
+				 (unsigned long long)(read_format & ~PK_FORMAT_KNOWN));
+	if (len % 8)
+		return pk__error(-EINVAL, "decode read(2) data",
+				 "%zu bytes is not a whole number of 8-byte words", len);
+	if (!(read_format & PERF_FORMAT_GROUP)) {
+		size_t need = 1 + te + tr + id + lost;
+
+		if (words != need)
+			return pk__error(-EINVAL, "decode read(2) data",
+					 "read_format 0x%llx needs %zu bytes, the buffer has %zu",
+					 (unsigned long long)read_format, need * 8, len);
+		if (max) {
+			memset(out, 0, sizeof(*out));
+			out->value = get(b, i++);
+			out->enabled = te ? get(b, i++) : 0;
+			out->running = tr ? get(b, i++) : 0;
+			out->id = id ? get(b, i++) : 0;
+			out->lost = lost ? get(b, i++) : 0;
+		}
+		return 1;
+	}
+	/* Group layout: nr, the group's times, then nr x { value, id, lost }. */
+	if (words < 1 + (size_t)te + tr)
+		return pk__error(-EINVAL, "decode read(2) data",
+				 "a group read needs at least %zu bytes, the buffer has %zu",
+				 (1 + (size_t)te + tr) * 8, len);
+	nr = (size_t)get(b, i++);
+	if (nr > (words - 1 - te - tr) / per || words != 1 + te + tr + nr * per)
+		return pk__error(-EINVAL, "decode read(2) data",
+				 "the group read at offset 0 says %zu counters, which does not "
+				 "match the buffer's %zu bytes", nr, len);
+	enabled = te ? get(b, i++) : 0;
+	running = tr ? get(b, i++) : 0;
+	for (size_t k = 0; k < nr; k++) {
+		struct pk_count c = { .enabled = enabled, .running = running };
+
+		c.value = get(b, i++);
+		c.id = id ? get(b, i++) : 0;
+		c.lost = lost ? get(b, i++) : 0;
+		if (k < max)
+			out[k] = c;
+	}
+	return (int)nr;
+}
+
+uint64_t pk_count_scaled(const struct pk_count *c)
+{
+	unsigned __int128 v;
+
+	if (c->running == c->enabled || (!c->running && !c->enabled))
+		return c->value;
+	if (!c->running)
+		return 0;
+	/* value * enabled can exceed 64 bits after long runs; 128 bits cannot. */
+	v = (unsigned __int128)c->value * c->enabled / c->running;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+bool pk_count_ran(const struct pk_count *c)
+{
+	return !(c->enabled && !c->running);
+}
