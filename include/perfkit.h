@@ -434,6 +434,72 @@ PK_API uint64_t pk_count_scaled(const struct pk_count *c);
 PK_API bool pk_count_ran(const struct pk_count *c);
 
 /* ------------------------------------------------------------------------ */
+/* Counting: an evlist is events x CPUs x threads                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * What to count.  Zero-initialise and set size = sizeof.  threads and cpus
+ * are the perf_event_open pid and cpu arguments: NULL threads means the
+ * calling thread (pid 0) unless cpus are given, then every task on them
+ * (pid -1); NULL cpus means any CPU (cpu -1).  The arrays are copied.
+ */
+struct pk_target {
+	size_t size;
+	const pid_t *threads;
+	size_t nr_threads;
+	const int *cpus;
+	size_t nr_cpus;
+	bool inherit;		/* also count children created after opening */
+	bool enable_on_exec;	/* start counting at the target's next exec */
+	bool skip_unsupported;	/* open the rest when an event cannot count here */
+};
+
+struct pk_evlist;
+
+/*
+ * pk_evlist_new - prepare to count the events of `ev` on target `t`.
+ * Copies what it needs of both (ev may be freed afterwards).  Opens nothing
+ * yet.  Returns 0 with the evlist in *out, -EINVAL for an empty or
+ * inconsistent target (the error says which), or -ENOMEM.
+ */
+PK_API int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t,
+			 struct pk_evlist **out);
+
+/* pk_evlist_free - close every fd and free the evlist.  NULL is a no-op. */
+PK_API void pk_evlist_free(struct pk_evlist *l);
+
+/*
+ * pk_evlist_open - open every event on every CPU x thread, disabled, group
+ * members with their leader's fd, all close-on-exec.  With
+ * skip_unsupported, a group that the machine cannot count (ENOENT,
+ * ENODEV, EOPNOTSUPP, or EINVAL for a PMU it lacks) is left closed and
+ * reported by pk_evlist_supported while the rest open.  Returns 0, or the
+ * first negative errno with pk_last_error explaining it; on failure nothing
+ * stays open.
+ */
+PK_API int pk_evlist_open(struct pk_evlist *l);
+
+/* pk_evlist_supported - 0 when event i opened, else the negative errno that
+ * kept it closed; -ERANGE when i is out of range. */
+PK_API int pk_evlist_supported(const struct pk_evlist *l, size_t i);
+
+/* pk_evlist_enable / disable / reset - start, stop or zero every open group
+ * (ioctl with PERF_IOC_FLAG_GROUP on each leader).  0 or a negative errno. */
+PK_API int pk_evlist_enable(struct pk_evlist *l);
+PK_API int pk_evlist_disable(struct pk_evlist *l);
+PK_API int pk_evlist_reset(struct pk_evlist *l);
+
+/*
+ * pk_evlist_read - event i summed over every CPU x thread: each fd's count
+ * is scaled for multiplexing first (pk_count_scaled), then value, enabled
+ * and running are added up, so the sum's value is already scaled.  Returns
+ * 0; -ENODATA when the event is not open (unsupported), -EIO when a pinned
+ * counter fell into error state (the error names the event), -ERANGE when i
+ * is out of range, or the read's negative errno.
+ */
+PK_API int pk_evlist_read(struct pk_evlist *l, size_t i, struct pk_count *sum);
+
+/* ------------------------------------------------------------------------ */
 /* Opening                                                                  */
 /* ------------------------------------------------------------------------ */
 

@@ -313,6 +313,31 @@ int pk__sys_munmap(void *addr, size_t len)
 	return pk__error(-ret, "munmap of an event's ring buffer", "%s", strerror(ret));
 }
 
+ssize_t pk__sys_read(int fd, void *buf, size_t len)
+{
+	char what[64];
+	ssize_t n;
+
+	snprintf(what, sizeof(what), "read(event fd %d)", fd);
+	do {
+		n = sys_ops && sys_ops->read ? sys_ops->read(fd, buf, len) : read(fd, buf, len);
+	} while (n < 0 && errno == EINTR);
+	if (n > 0)
+		return n;
+	if (n == 0) {
+		/* The kernel returns 0 for a pinned event it could not keep on the PMU. */
+		pk__error(0, what, "%s", "the counter is in error state: it was pinned and could "
+			  "not be scheduled on the PMU, so it stopped counting");
+		pk__error_hint("%s", "count fewer pinned events at once, or drop the D modifier");
+		return 0;
+	}
+	n = errno;
+	if (n == ENOSPC)
+		return pk__error(-ENOSPC, what, "%s", "the buffer is smaller than the event's "
+				 "read_format needs (a group read needs room for every member)");
+	return pk__error(-(int)n, what, "%s", strerror((int)n));
+}
+
 int pk__sys_close(int fd)
 {
 	char what[64];

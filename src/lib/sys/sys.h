@@ -67,6 +67,7 @@ struct pk__sys_ops {
 	void *(*mmap)(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 	int (*munmap)(void *addr, size_t len);
 	int (*close)(int fd);
+	ssize_t (*read)(int fd, void *buf, size_t len);
 };
 void pk__sys_set_ops(const struct pk__sys_ops *ops);
 
@@ -91,6 +92,15 @@ int pk__sys_prctl(int option);
 /* pk__sys_mmap - map an event fd.  Returns the address or NULL with *err set
  * to a negative errno (recorded, with the perf_event_mlock_kb hint). */
 void *pk__sys_mmap(int fd, size_t len, int prot, int *err);
+
+/*
+ * pk__sys_read - read(2) the counts of an event fd into buf.  Retries on
+ * EINTR.  Returns the number of bytes read; 0 means the counter is in error
+ * state (a pinned event that could not be scheduled), recorded as such;
+ * a negative errno on failure (ENOSPC: buf is smaller than the read_format
+ * needs).
+ */
+ssize_t pk__sys_read(int fd, void *buf, size_t len);
 
 /* pk__sys_munmap / pk__sys_close - undo mmap / close an event fd. */
 int pk__sys_munmap(void *addr, size_t len);

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * evlist.c - counting events x CPUs x threads: open each group on every
+ * CPU x thread (leader first, members with its fd), enable, disable and
+ * reset whole groups, and read each event summed over its fds with
+ * multiplexing scaling applied per fd.
+ */
+#include "perfkit.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
+
+struct evsel {
+	struct pk_event_desc desc;	/* attr followed by config3, as parsed */
+	char *name;
+	size_t leader;
+	int supported;			/* 0, or the errno that kept it closed */
+};
+
+struct pk_evlist {
+	struct evsel *ev;
+	size_t nr;
+	pid_t *threads;
+	size_t nr_threads;
+	int *cpus;
+	size_t nr_cpus;
+	struct pk_target target;
+	int *fds;			/* nr x nr_cpus x nr_threads, -1 = closed */
+};
+
+static int *fd_at(const struct pk_evlist *l, size_t ev, size_t cpu_idx, size_t thr_idx)
+{
+	return &l->fds[(ev * l->nr_cpus + cpu_idx) * l->nr_threads + thr_idx];
+}
+
+static int copy_ids(const void *src, size_t nr, size_t size, const void *dfl, void **dst)
+{
+	*dst = malloc((nr ? nr : 1) * size);
+	if (!*dst)
+		return -ENOMEM;
+	memcpy(*dst, src ? src : dfl, (nr ? nr : 1) * size);
+	return 0;
+}
+
+int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct pk_evlist **out)
+{
+	static const pid_t self = 0, any_task = -1;
+	static const int any_cpu = -1;
+	struct pk_evlist *l;
+	size_t nr = pk_events_count(ev), nfds;
+
+	pk__error_clear();
+	if (!nr || !t || t->size < sizeof(size_t))
+		return pk__error(-EINVAL, "pk_evlist_new", "%s",
+				 !nr ? "no events to count" : "no target given");
+	if ((t->nr_threads && !t->threads) || (t->nr_cpus && !t->cpus))
+		return pk__error(-EINVAL, "pk_evlist_new", "%s",
+				 "the target gives a count of threads or CPUs but no array");
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	memcpy(&l->target, t, t->size < sizeof(*t) ? t->size : sizeof(*t));
+	l->nr_threads = t->nr_threads ? t->nr_threads : 1;
+	l->nr_cpus = t->nr_cpus ? t->nr_cpus : 1;
+	nfds = nr * l->nr_threads * l->nr_cpus;
+	l->ev = calloc(nr, sizeof(*l->ev));
+	l->fds = malloc(nfds * sizeof(*l->fds));
+	if (!l->ev || !l->fds ||
+	    copy_ids(t->threads, t->nr_threads, sizeof(pid_t), t->nr_cpus ? &any_task : &self,
+		     (void **)&l->threads) ||
+	    copy_ids(t->cpus, t->nr_cpus, sizeof(int), &any_cpu, (void **)&l->cpus)) {
+		pk_evlist_free(l);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nfds; i++)
+		l->fds[i] = -1;
+	l->nr = nr;
+	for (size_t i = 0; i < nr; i++) {
+		const struct pk_event_desc *d = pk_events_desc(ev, i);
+
+		l->ev[i].desc = *d;
+		l->ev[i].leader = d->leader;
+		l->ev[i].name = strdup(d->name ? d->name : "event");
+		if (!l->ev[i].name) {
+			pk_evlist_free(l);
+			return -ENOMEM;
+		}
+	}
+	*out = l;
+	return 0;
+}
+
+static void close_all(struct pk_evlist *l)
+{
+	/* Members before leaders: the kernel keeps a group alive until its last fd closes. */
+	for (size_t i = l->nr; i-- > 0;)
+		for (size_t c = 0; c < l->nr_cpus; c++)
+			for (size_t t = 0; t < l->nr_threads; t++) {
+				int *fd = fd_at(l, i, c, t);
+
+				if (*fd >= 0)
+					pk__sys_close(*fd);
+				*fd = -1;
+			}
+}
+
+void pk_evlist_free(struct pk_evlist *l)
+{
+	if (!l)
+		return;
+	if (l->fds)
+		close_all(l);
+	for (size_t i = 0; l->ev && i < l->nr; i++)
+		free(l->ev[i].name);
+	free(l->ev);
+	free(l->fds);
+	free(l->threads);
+	free(l->cpus);
+	free(l);
+}
+
+static bool unsupported_here(int err)
+{
+	return err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP;
+}
+
+/* Open group `lead` (the leader and its members) on one CPU x thread. */
+static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
+{
+	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++) {
+		struct evsel *e = &l->ev[i];
+		struct pk_event_desc d = e->desc;	/* attr + config3, contiguous */
+		int group_fd = i == lead ? -1 : *fd_at(l, lead, c, t);
+		int fd;
+
+		d.attr.read_format = READ_FORMAT;
+		d.attr.disabled = i == lead;	/* members follow their leader */
+		d.attr.inherit = l->target.inherit;
+		d.attr.enable_on_exec = l->target.enable_on_exec && i == lead;
+		fd = pk__sys_open(&d.attr, l->threads[t], l->cpus[c], group_fd, PERF_FLAG_FD_CLOEXEC,
+				  e->name);
+		if (fd < 0)
+			return fd;
+		*fd_at(l, i, c, t) = fd;
+	}
+	return 0;
+}
+
+static void close_group(struct pk_evlist *l, size_t lead, int err)
+{
+	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++) {
+		l->ev[i].supported = err;
+		for (size_t c = 0; c < l->nr_cpus; c++)
+			for (size_t t = 0; t < l->nr_threads; t++) {
+				int *fd = fd_at(l, i, c, t);
+
+				if (*fd >= 0)
+					pk__sys_close(*fd);
+				*fd = -1;
+			}
+	}
+}
+
+int pk_evlist_open(struct pk_evlist *l)
+{
+	pk__error_clear();
+	for (size_t lead = 0; lead < l->nr; lead++) {
+		int err = 0;
+
+		if (l->ev[lead].leader != lead)
+			continue;
+		for (size_t c = 0; c < l->nr_cpus && !err; c++)
+			for (size_t t = 0; t < l->nr_threads && !err; t++)
+				err = open_group(l, lead, c, t);
+		if (!err)
+			continue;
+		if (l->target.skip_unsupported && unsupported_here(err)) {
+			close_group(l, lead, err);
+			continue;
+		}
+		close_all(l);
+		return err;
+	}
+	return 0;
+}
+
+int pk_evlist_supported(const struct pk_evlist *l, size_t i)
+{
+	return i < l->nr ? l->ev[i].supported : -ERANGE;
+}
+
+static int group_ioctl(struct pk_evlist *l, unsigned long request)
+{
+	pk__error_clear();
+	for (size_t i = 0; i < l->nr; i++) {
+		if (l->ev[i].leader != i || l->ev[i].supported)
+			continue;
+		for (size_t c = 0; c < l->nr_cpus; c++)
+			for (size_t t = 0; t < l->nr_threads; t++) {
+				int fd = *fd_at(l, i, c, t), err;
+
+				if (fd < 0)
+					continue;
+				err = pk__sys_ioctl(fd, request, PERF_IOC_FLAG_GROUP);
+				if (err < 0)
+					return err;
+			}
+	}
+	return 0;
+}
+
+int pk_evlist_enable(struct pk_evlist *l)
+{
+	return group_ioctl(l, PERF_EVENT_IOC_ENABLE);
+}
+
+int pk_evlist_disable(struct pk_evlist *l)
+{
+	return group_ioctl(l, PERF_EVENT_IOC_DISABLE);
+}
+
+int pk_evlist_reset(struct pk_evlist *l)
+{
+	return group_ioctl(l, PERF_EVENT_IOC_RESET);
+}
+
+int pk_evlist_read(struct pk_evlist *l, size_t i, struct pk_count *sum)
+{
+	pk__error_clear();
+	if (i >= l->nr)
+		return pk__error(-ERANGE, "pk_evlist_read", "no event %zu: the evlist has %zu", i, l->nr);
+	if (l->ev[i].supported)
+		return pk__error(-ENODATA, l->ev[i].name, "%s",
+				 "the event is not counting: it could not be opened here");
+	memset(sum, 0, sizeof(*sum));
+	for (size_t c = 0; c < l->nr_cpus; c++)
+		for (size_t t = 0; t < l->nr_threads; t++) {
+			uint64_t buf[4];
+			struct pk_count one;
+			int fd = *fd_at(l, i, c, t);
+			ssize_t n;
+
+			if (fd < 0)
+				return pk__error(-ENODATA, l->ev[i].name, "%s",
+						 "the event is not open: call pk_evlist_open first");
+			n = pk__sys_read(fd, buf, sizeof(buf));
+			if (n == 0) {
+				char what[300];
+
+				snprintf(what, sizeof(what), "read(%s, cpu=%d)", l->ev[i].name, l->cpus[c]);
+				pk__error(-EIO, what, "%s", "the counter is in error state: it was pinned "
+					  "and could not be kept on the PMU, so it stopped counting");
+				pk__error_hint("%s", "count fewer pinned events at once, or drop the D modifier");
+				return -EIO;
+			}
+			if (n < 0)
+				return (int)n;
+			if (pk_count_parse(READ_FORMAT, buf, (size_t)n, &one, 1) != 1)
+				return pk_last_error()->code;
+			sum->value += pk_count_scaled(&one);
+			sum->enabled += one.enabled;
+			sum->running += one.running;
+			sum->id = one.id;
+		}
+	return 0;
+}

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_evlist.c - the evlist against a fake kernel (the sys layer's seam):
+ * which perf_event_open calls it makes for groups x CPUs, which ioctls,
+ * multiplexing scaling summed over CPUs, skipping events the machine cannot
+ * count, closing everything on failure, and pinned counters in error state.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+#include "sys/sys.h"
+
+#define FD0 1000
+
+static struct {
+	int nr_open, nr_close, nr_ioctl;
+	struct { uint32_t type; int pid, cpu, group_fd, disabled; uint64_t read_format; } open[32];
+	int ioctl_fd[32];
+	unsigned long ioctl_req[32], ioctl_arg[32];
+	uint32_t refuse_type;	/* perf_event_open fails with ENOENT for this type + 1 */
+	int read_zero;		/* read returns 0 (error state) */
+} k;
+
+static int fake_open(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd, unsigned long flags)
+{
+	(void)flags;
+	if (k.refuse_type && a->type == k.refuse_type - 1) {
+		errno = ENOENT;
+		return -1;
+	}
+	k.open[k.nr_open].type = a->type;
+	k.open[k.nr_open].pid = pid;
+	k.open[k.nr_open].cpu = cpu;
+	k.open[k.nr_open].group_fd = group_fd;
+	k.open[k.nr_open].disabled = a->disabled;
+	k.open[k.nr_open].read_format = a->read_format;
+	return FD0 + k.nr_open++;
+}
+
+static int fake_close(int fd)
+{
+	assert_true(fd >= FD0 && fd < FD0 + k.nr_open);
+	k.nr_close++;
+	return 0;
+}
+
+static int fake_ioctl(int fd, unsigned long req, unsigned long arg)
+{
+	k.ioctl_fd[k.nr_ioctl] = fd;
+	k.ioctl_req[k.nr_ioctl] = req;
+	k.ioctl_arg[k.nr_ioctl++] = arg;
+	return 0;
+}
+
+/* Every counter counted 100 while it ran a quarter of the time. */
+static ssize_t fake_read(int fd, void *buf, size_t len)
+{
+	uint64_t w[4] = { 100, 1000, 250, (uint64_t)fd };	/* value, enabled, running, id */
+
+	if (k.read_zero)
+		return 0;
+	assert_true(len >= sizeof(w));
+	memcpy(buf, w, sizeof(w));
+	return sizeof(w);
+}
+
+static const struct pk__sys_ops ops = {
+	.perf_event_open = fake_open, .close = fake_close, .ioctl = fake_ioctl, .read = fake_read,
+};
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	pk__sys_set_ops(&ops);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pk__sys_set_ops(NULL);
+	return 0;
+}
+
+static struct pk_evlist *make(const char *spec, const int *cpus, size_t nr_cpus, bool skip)
+{
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_target t = { .size = sizeof(t), .cpus = cpus, .nr_cpus = nr_cpus,
+			       .skip_unsupported = skip };
+
+	assert_true(pk_events_parse(spec, NULL, &ev) > 0);
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	pk_events_free(ev);	/* the evlist keeps its own copy */
+	return l;
+}
+
+static void test_groups_on_cpus(void **state)
+{
+	static const int cpus[] = { 0, 3 };
+	struct pk_evlist *l = make("{task-clock,page-faults},cs", cpus, 2, false);
+	struct pk_count c;
+
+	(void)state;
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_int_equal(k.nr_open, 6);
+	/* Per CPU: leader (disabled, no group), member (enabled, leader's fd). */
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(k.open[2 * i].cpu, cpus[i]);
+		assert_int_equal(k.open[2 * i].pid, -1);	/* CPU-wide: every task */
+		assert_int_equal(k.open[2 * i].group_fd, -1);
+		assert_int_equal(k.open[2 * i].disabled, 1);
+		assert_int_equal(k.open[2 * i + 1].group_fd, FD0 + 2 * i);
+		assert_int_equal(k.open[2 * i + 1].disabled, 0);
+		assert_int_equal(k.open[2 * i + 1].read_format,
+				 PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID);
+	}
+	assert_int_equal(k.open[5].group_fd, -1);
+	/* Enable goes to each leader once per CPU, for the whole group. */
+	assert_int_equal(pk_evlist_enable(l), 0);
+	assert_int_equal(k.nr_ioctl, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(k.ioctl_req[i], PERF_EVENT_IOC_ENABLE);
+		assert_int_equal(k.ioctl_arg[i], PERF_IOC_FLAG_GROUP);
+	}
+	assert_int_equal(k.ioctl_fd[0], FD0);
+	assert_int_equal(k.ioctl_fd[2], FD0 + 4);
+	assert_int_equal(pk_evlist_reset(l), 0);
+	assert_int_equal(k.ioctl_req[4], PERF_EVENT_IOC_RESET);
+	assert_int_equal(pk_evlist_disable(l), 0);
+	assert_int_equal(k.ioctl_req[11], PERF_EVENT_IOC_DISABLE);
+	/* 100 counted in a quarter of the time is 400, on each of two CPUs. */
+	assert_int_equal(pk_evlist_read(l, 1, &c), 0);
+	assert_int_equal(c.value, 800);
+	assert_int_equal(c.enabled, 2000);
+	assert_int_equal(c.running, 500);
+	assert_int_equal(pk_evlist_read(l, 3, &c), -ERANGE);
+	pk_evlist_free(l);
+	assert_int_equal(k.nr_close, 6);
+}
+
+static void test_skip_unsupported(void **state)
+{
+	struct pk_evlist *l = make("{cycles,instructions},task-clock", NULL, 0, true);
+	struct pk_count c;
+
+	(void)state;
+	k.refuse_type = PERF_TYPE_HARDWARE + 1;
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_int_equal(pk_evlist_supported(l, 0), -ENOENT);
+	assert_int_equal(pk_evlist_supported(l, 1), -ENOENT);
+	assert_int_equal(pk_evlist_supported(l, 2), 0);
+	assert_int_equal(k.open[0].pid, 0);	/* no CPUs given: the calling thread */
+	assert_int_equal(k.open[0].cpu, -1);
+	assert_int_equal(pk_evlist_read(l, 0, &c), -ENODATA);
+	assert_int_equal(pk_evlist_read(l, 2, &c), 0);
+	assert_int_equal(c.value, 400);
+	pk_evlist_free(l);
+	assert_int_equal(k.nr_close, k.nr_open);
+}
+
+static void test_failure_closes_everything(void **state)
+{
+	static const int cpus[] = { 0, 1, 2 };
+	struct pk_evlist *l = make("task-clock,{page-faults,cycles}", cpus, 3, false);
+
+	(void)state;
+	k.refuse_type = PERF_TYPE_HARDWARE + 1;
+	assert_int_equal(pk_evlist_open(l), -ENOENT);
+	assert_non_null(strstr(pk_last_error()->what, "cycles"));
+	assert_true(k.nr_open > 0);
+	assert_int_equal(k.nr_close, k.nr_open);
+	pk_evlist_free(l);
+	assert_int_equal(k.nr_close, k.nr_open);
+}
+
+static void test_pinned_error_state(void **state)
+{
+	struct pk_evlist *l = make("task-clock:D", NULL, 0, false);
+	struct pk_count c;
+
+	(void)state;
+	assert_int_equal(pk_evlist_open(l), 0);
+	k.read_zero = 1;
+	assert_int_equal(pk_evlist_read(l, 0, &c), -EIO);
+	assert_non_null(strstr(pk_last_error()->why, "error state"));
+	assert_non_null(strstr(pk_last_error()->what, "task-clock:D"));
+	pk_evlist_free(l);
+}
+
+static void test_bad_targets(void **state)
+{
+	struct pk_events *ev;
+	struct pk_evlist *l = NULL;
+	struct pk_target t = { .size = sizeof(t), .nr_cpus = 2 };
+
+	(void)state;
+	assert_int_equal(pk_events_parse("task-clock", NULL, &ev), 1);
+	assert_int_equal(pk_evlist_new(ev, &t, &l), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "no array"));
+	assert_int_equal(pk_evlist_new(ev, NULL, &l), -EINVAL);
+	assert_null(l);
+	pk_events_free(ev);
+	pk_evlist_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_groups_on_cpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_skip_unsupported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failure_closes_everything, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pinned_error_state, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_targets, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
