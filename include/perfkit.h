@@ -500,6 +500,47 @@ PK_API int pk_evlist_reset(struct pk_evlist *l);
 PK_API int pk_evlist_read(struct pk_evlist *l, size_t i, struct pk_count *sum);
 
 /* ------------------------------------------------------------------------ */
+/* Workloads: a command started for counting                                */
+/* ------------------------------------------------------------------------ */
+
+struct pk_workload;
+
+/*
+ * pk_workload_start - fork a child that will run argv (argv[0] searched in
+ * PATH) but is held before exec until pk_workload_go, so counters can be
+ * opened on its pid with enable_on_exec first and count only the command.
+ * Returns 0 with the workload in *out, -EINVAL for an empty argv, or the
+ * negative errno of pipe/fork.
+ */
+PK_API int pk_workload_start(char *const argv[], struct pk_workload **out);
+
+/* pk_workload_pid - the child's pid, for pk_target.threads. */
+PK_API pid_t pk_workload_pid(const struct pk_workload *w);
+
+/*
+ * pk_workload_go - release the child to exec the command.  Returns 0 once
+ * the exec has happened, or the exec's negative errno (-ENOENT: no such
+ * command, -EACCES: not executable) with pk_last_error saying which command
+ * could not run; the child has then exited and been reaped.
+ */
+PK_API int pk_workload_go(struct pk_workload *w);
+
+/*
+ * pk_workload_wait - wait for the command to end.  Returns its exit status
+ * as a shell reports it (0-255, or 128 + N when killed by signal N), or a
+ * negative errno when waiting fails.  EINTR is retried.
+ */
+PK_API int pk_workload_wait(struct pk_workload *w);
+
+/* pk_workload_kill - send `sig` to the child (to forward SIGINT/SIGTERM).
+ * Returns 0 or a negative errno (-ESRCH once it has been reaped). */
+PK_API int pk_workload_kill(struct pk_workload *w, int sig);
+
+/* pk_workload_free - free the handle.  A child still held before exec is
+ * killed and reaped; a running one is left alone.  NULL is a no-op. */
+PK_API void pk_workload_free(struct pk_workload *w);
+
+/* ------------------------------------------------------------------------ */
 /* Opening                                                                  */
 /* ------------------------------------------------------------------------ */
 

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload.c - starting the command a counter measures: fork, hold the child
+ * before exec until the counters are open (they use enable_on_exec, so only
+ * the command itself is counted, not perfkit's fork or the wait), exec, tell
+ * an exec failure from the command's own exit, wait, and forward signals.
+ */
+#include "perfkit.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct pk_workload {
+	pid_t pid;
+	int go_fd;		/* write end: one byte releases the child */
+	int err_fd;		/* read end: the exec's errno, or EOF when exec worked */
+	bool released, reaped;
+	char *name;
+	int status;
+};
+
+/* In the child: wait for the go byte, exec, report a failed exec's errno. */
+static void __attribute__((noreturn)) child(char *const argv[], int go_fd, int err_fd)
+{
+	char c;
+	int e;
+
+	/* EOF without the byte means the parent gave up: do not run the command. */
+	if (read(go_fd, &c, 1) != 1)
+		_exit(127);
+	close(go_fd);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(err_fd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int pk_workload_start(char *const argv[], struct pk_workload **out)
+{
+	struct pk_workload *w;
+	int go[2], err[2], e;
+
+	pk__error_clear();
+	if (!argv || !argv[0] || !argv[0][0])
+		return pk__error(-EINVAL, "start workload", "%s", "no command given");
+	w = calloc(1, sizeof(*w));
+	if (!w || !(w->name = strdup(argv[0]))) {
+		free(w);
+		return -ENOMEM;
+	}
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		e = errno;
+		goto fail;
+	}
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		e = errno;
+		close(go[0]);
+		close(go[1]);
+		goto fail;
+	}
+	w->pid = fork();
+	if (w->pid < 0) {
+		e = errno;
+		close(go[0]), close(go[1]), close(err[0]), close(err[1]);
+		goto fail;
+	}
+	if (w->pid == 0) {
+		close(go[1]);
+		close(err[0]);
+		child(argv, go[0], err[1]);
+	}
+	close(go[0]);
+	close(err[1]);
+	w->go_fd = go[1];
+	w->err_fd = err[0];
+	*out = w;
+	return 0;
+fail:
+	free(w->name);
+	free(w);
+	return pk__error(-e, "start workload", "cannot fork a child for '%s': %s", argv[0], strerror(e));
+}
+
+pid_t pk_workload_pid(const struct pk_workload *w)
+{
+	return w->pid;
+}
+
+static int reap(struct pk_workload *w)
+{
+	int st;
+	pid_t r;
+
+	do
+		r = waitpid(w->pid, &st, 0);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return pk__error(-errno, "wait for the workload", "waitpid(%d): %s", (int)w->pid,
+				 strerror(errno));
+	w->reaped = true;
+	w->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
+	return w->status;
+}
+
+int pk_workload_go(struct pk_workload *w)
+{
+	char c = 1;
+	int e = 0;
+	ssize_t n;
+
+	pk__error_clear();
+	if (w->released)
+		return 0;
+	w->released = true;
+	if (write(w->go_fd, &c, 1) != 1)
+		return pk__error(-errno, "start workload", "cannot release '%s': %s", w->name,
+				 strerror(errno));
+	close(w->go_fd);
+	w->go_fd = -1;
+	/* The error pipe closes on a successful exec; otherwise it carries errno. */
+	do
+		n = read(w->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(w->err_fd);
+	w->err_fd = -1;
+	if (n != (ssize_t)sizeof(e))
+		return 0;
+	reap(w);
+	pk__error(-e, "run workload", "cannot run '%s': %s", w->name, strerror(e));
+	if (e == ENOENT)
+		pk__error_hint("%s", "check the command's spelling, or give its full path");
+	else if (e == EACCES)
+		pk__error_hint("%s", "the file is not executable: chmod +x it, or run it through its interpreter");
+	return -e;
+}
+
+int pk_workload_wait(struct pk_workload *w)
+{
+	pk__error_clear();
+	if (w->reaped)
+		return w->status;
+	return reap(w);
+}
+
+int pk_workload_kill(struct pk_workload *w, int sig)
+{
+	if (w->reaped)
+		return -ESRCH;
+	return kill(w->pid, sig) < 0 ? -errno : 0;
+}
+
+void pk_workload_free(struct pk_workload *w)
+{
+	if (!w)
+		return;
+	if (!w->released && !w->reaped) {
+		/* Never released: closing the go pipe makes the child exit without
+		 * running the command; reap it so no zombie is left behind. */
+		close(w->go_fd);
+		w->go_fd = -1;
+		reap(w);
+	}
+	if (w->go_fd >= 0)
+		close(w->go_fd);
+	if (w->err_fd >= 0)
+		close(w->err_fd);
+	free(w->name);
+	free(w);
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_workload.c - starting commands for counting: exit statuses as a shell
+ * reports them, a command that cannot run told apart from one that fails,
+ * a held child that never runs its command, signal forwarding, and counting
+ * only the command through enable_on_exec.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+
+static int run(char *const argv[])
+{
+	struct pk_workload *w;
+	int st;
+
+	assert_int_equal(pk_workload_start(argv, &w), 0);
+	assert_true(pk_workload_pid(w) > 0);
+	assert_int_equal(pk_workload_go(w), 0);
+	st = pk_workload_wait(w);
+	pk_workload_free(w);
+	return st;
+}
+
+static void test_exit_status(void **state)
+{
+	char *t[] = { "true", NULL };
+	char *f[] = { "sh", "-c", "exit 3", NULL };
+	char *k[] = { "sh", "-c", "kill -TERM $$", NULL };
+
+	(void)state;
+	assert_int_equal(run(t), 0);
+	assert_int_equal(run(f), 3);
+	assert_int_equal(run(k), 128 + SIGTERM);
+}
+
+static void test_cannot_run(void **state)
+{
+	char *argv[] = { "perfkit-no-such-command", NULL };
+	char path[] = "/tmp/perfkit-noexec-XXXXXX";
+	char *noexec[] = { path, NULL };
+	struct pk_workload *w;
+	int fd;
+
+	(void)state;
+	assert_int_equal(pk_workload_start(argv, &w), 0);
+	assert_int_equal(pk_workload_go(w), -ENOENT);
+	assert_non_null(strstr(pk_last_error()->why, "cannot run 'perfkit-no-such-command'"));
+	assert_non_null(strstr(pk_last_error()->hint, "full path"));
+	assert_int_equal(pk_workload_wait(w), 127);	/* already reaped, status kept */
+	pk_workload_free(w);
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	chmod(path, 0644);
+	assert_int_equal(pk_workload_start(noexec, &w), 0);
+	/* root may execute anything with an x bit; without one, even root gets EACCES */
+	assert_int_equal(pk_workload_go(w), -EACCES);
+	assert_non_null(strstr(pk_last_error()->hint, "chmod +x"));
+	pk_workload_free(w);
+	unlink(path);
+
+	assert_int_equal(pk_workload_start((char *[]){ NULL }, &w), -EINVAL);
+}
+
+/* A workload freed before it was released never runs its command. */
+static void test_never_released(void **state)
+{
+	char marker[] = "/tmp/perfkit-ran-XXXXXX";
+	char cmd[128];
+	char *argv[] = { "sh", "-c", cmd, NULL };
+	struct pk_workload *w;
+	int fd = mkstemp(marker);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(marker);
+	snprintf(cmd, sizeof(cmd), "touch %s", marker);
+	assert_int_equal(pk_workload_start(argv, &w), 0);
+	pk_workload_free(w);	/* reaps the held child */
+	assert_int_equal(access(marker, F_OK), -1);
+}
+
+static void test_forward_signal(void **state)
+{
+	char *argv[] = { "sleep", "30", NULL };
+	struct pk_workload *w;
+
+	(void)state;
+	assert_int_equal(pk_workload_start(argv, &w), 0);
+	assert_int_equal(pk_workload_go(w), 0);
+	assert_int_equal(pk_workload_kill(w, SIGINT), 0);
+	assert_int_equal(pk_workload_wait(w), 128 + SIGINT);
+	assert_int_equal(pk_workload_kill(w, SIGINT), -ESRCH);
+	pk_workload_free(w);
+}
+
+/* Counters opened on the held child with enable_on_exec count the command. */
+static void test_count_command(void **state)
+{
+	char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done", NULL };
+	struct pk_workload *w;
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_count tc, pf;
+	pid_t pid;
+	int err;
+
+	(void)state;
+	assert_int_equal(pk_workload_start(argv, &w), 0);
+	pid = pk_workload_pid(w);
+	struct pk_target t = { .size = sizeof(t), .threads = &pid, .nr_threads = 1,
+			       .inherit = true, .enable_on_exec = true };
+	assert_int_equal(pk_events_parse("task-clock,page-faults", NULL, &ev), 2);
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	pk_events_free(ev);
+	err = pk_evlist_open(l);
+	if (err == -EACCES || err == -EPERM) {
+		pk_workload_free(w);
+		pk_evlist_free(l);
+		skip();
+	}
+	assert_int_equal(err, 0);
+	/* Held before exec: nothing counted yet. */
+	assert_int_equal(pk_evlist_read(l, 0, &tc), 0);
+	assert_int_equal(tc.value, 0);
+	assert_int_equal(pk_workload_go(w), 0);
+	assert_int_equal(pk_workload_wait(w), 0);
+	assert_int_equal(pk_evlist_read(l, 0, &tc), 0);
+	assert_int_equal(pk_evlist_read(l, 1, &pf), 0);
+	assert_true(tc.value > 100000);		/* more than 0.1 ms of shell loop */
+	assert_true(pf.value > 10);		/* exec maps and touches pages */
+	pk_evlist_free(l);
+	pk_workload_free(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exit_status),
+		cmocka_unit_test(test_cannot_run),
+		cmocka_unit_test(test_never_released),
+		cmocka_unit_test(test_forward_signal),
+		cmocka_unit_test(test_count_command),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
