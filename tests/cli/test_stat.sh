@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_stat.sh - perfkit stat on a command: counts of a deterministic
+# workload against the expected number and against perf stat on the same
+# workload, perf's CSV layout, the exit status passed through, -o/--append,
+# the default event set, and the messages for bad input.
+. "$(dirname "$0")/tap.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# A workload whose page faults are known: python3 touches 2000 fresh pages.
+cat >"$tmp/touch.py" <<'PY'
+import mmap
+m = mmap.mmap(-1, 2000 * 4096)
+for i in range(0, 2000 * 4096, 4096):
+    m[i] = 1
+PY
+
+run stat -x, -e page-faults,task-clock -- python3 "$tmp/touch.py"
+check "stat of a workload exits 0" test "$rc" -eq 0
+pf=$(printf '%s\n' "$err" | awk -F, '$3 == "page-faults" { print $1 }')
+check "page-faults counts the 2000 touched pages (got '$pf')" test "${pf:-0}" -ge 2000
+check "CSV has perf's 7 fields: value,unit,event,run,pct,metric,unit" \
+	sh -c 'printf "%s\n" "$1" | awk -F, "NF != 7 { bad = 1 } END { exit bad }"' sh "$err"
+contains "task-clock is in msec with CPUs utilized" "$err" ",msec,task-clock,"
+
+if command -v perf >/dev/null; then
+	ppf=$(perf stat -x, -e page-faults -- python3 "$tmp/touch.py" 2>&1 >/dev/null |
+		awk -F, '$3 == "page-faults" { print $1 }')
+	# Same workload, same kernel: within a few faults of each other, and
+	# perfkit's own work must not show up (no more than perf's + 5%).
+	check "page-faults agree with perf stat ($pf vs $ppf)" \
+		test "$pf" -le $((ppf + ppf / 20)) -a "$pf" -ge $((ppf - ppf / 20))
+else
+	skip "page-faults agree with perf stat" "perf is not installed"
+fi
+
+run stat -e task-clock -- sh -c 'exit 7'
+check "the command's exit status is perfkit's (7, got $rc)" test "$rc" -eq 7
+contains "the table names the command" "$err" "Performance counter stats for 'sh -c exit 7':"
+contains "the table has the elapsed time" "$err" "seconds time elapsed"
+
+run stat -e task-clock,cycles -- true
+contains "an event this machine cannot count shows <not supported>" "$err" "<not supported>      cycles"
+
+run stat -- true
+contains "the default set counts the software events" "$err" "page-faults"
+if [ -d /sys/bus/event_source/devices/cpu ]; then
+	skip "the default set says what it dropped" "this machine has a hardware PMU"
+else
+	contains "the default set says what it dropped" "$err" "not counting cycles, instructions"
+fi
+
+run stat -o "$tmp/out" -e page-faults -- true
+check "-o writes the counts to the file" grep -q page-faults "$tmp/out"
+run stat -o "$tmp/out" --append -e cs -- true
+check "--append keeps what was there" sh -c 'grep -q page-faults "$1" && grep -q "cs " "$1"' sh "$tmp/out"
+
+run stat -e task-clock -- perfkit-no-such-command
+check "a command that cannot run exits 1 (got $rc)" test "$rc" -eq 1
+contains "and says it cannot run" "$err" "cannot run 'perfkit-no-such-command'"
+
+run stat -e task-clok -- true
+check "a bad event exits 1 (got $rc)" test "$rc" -eq 1
+contains "with a near miss" "$err" "did you mean task-clock?"
+
+run stat -e task-clock
+check "no command is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+contains "that says a command is needed" "$err" "no command given"
+
+run stat -o /nonexistent-dir/out -- true
+check "an unwritable -o exits 1 (got $rc)" test "$rc" -eq 1
+contains "and names the file" "$err" "/nonexistent-dir/out"
+done_testing
