@@ -454,6 +454,26 @@ struct pk_target {
 	bool skip_unsupported;	/* open the rest when an event cannot count here */
 };
 
+/*
+ * pk_cpus_parse - parse a CPU list like "0-3,8,10-11" (sysfs's and perf -C's
+ * syntax) into a sorted, duplicate-free malloc'd array.  Returns 0 with
+ * *cpus (free it) and *nr, or -EINVAL with the column of the bad character.
+ */
+PK_API int pk_cpus_parse(const char *list, int **cpus, size_t *nr);
+
+/*
+ * pk_cpus_online - the online CPUs, from <sysfs>/devices/system/cpu/online
+ * (PERFKIT_SYSFS_ROOT applies).  Same result convention as pk_cpus_parse.
+ */
+PK_API int pk_cpus_online(int **cpus, size_t *nr);
+
+/*
+ * pk_pid_threads - every thread of process `pid`, from /proc/PID/task, in
+ * ascending order.  Returns 0 with *tids (free it) and *nr, -ESRCH when no
+ * such process exists (the error says so), or -EACCES.
+ */
+PK_API int pk_pid_threads(pid_t pid, pid_t **tids, size_t *nr);
+
 struct pk_evlist;
 
 /*

@@ -23,6 +23,10 @@
 
 struct stat_opts {
 	char *events;		/* joined -e arguments, or NULL for the default set */
+	const char *pids;	/* -p PID[,PID...] */
+	const char *tids;	/* -t TID[,TID...] */
+	const char *cpu_list;	/* -C LIST */
+	bool all_cpus;		/* -a */
 	const char *sep;	/* -x: CSV separator, or NULL for the table */
 	const char *output;	/* -o FILE */
 	bool append;
@@ -39,13 +43,19 @@ void cmd_stat_help(FILE *f)
 {
 	fprintf(f,
 		"usage: perfkit stat [-e EVENTS] [-x SEP] [-o FILE [--append]] [--] COMMAND [ARGS...]\n"
+		"       perfkit stat [-e EVENTS] (-p PID | -t TID | -a | -C CPUS) [[--] COMMAND...]\n"
 		"\n"
-		"Run COMMAND and count events while it runs, like perf stat.\n"
+		"Run COMMAND and count events while it runs, like perf stat.  With a target\n"
+		"and no command, count until Ctrl-C (or until the processes exit).\n"
 		"\n"
 		"  -e, --event EVENTS   events to count (perf's syntax; repeatable); default:\n"
 		"                       task-clock, context-switches, cpu-migrations, page-faults,\n"
 		"                       cycles, instructions, branches, branch-misses (those that\n"
 		"                       this machine can count)\n"
+		"  -p, --pid PIDS       count these processes (all their threads), comma-separated\n"
+		"  -t, --tid TIDS       count these threads only\n"
+		"  -a, --all-cpus       count every task on every online CPU\n"
+		"  -C, --cpu CPUS       count every task on these CPUs (e.g. 0-3,8)\n"
 		"  -x, --field-separator SEP  print perf's CSV with SEP between fields\n"
 		"  -o, --output FILE    write the counts to FILE instead of stderr\n"
 		"      --append         append to FILE instead of replacing it\n"
@@ -72,6 +82,10 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, 'A' },
@@ -83,13 +97,25 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the command, so its own options are left alone. */
-	while ((c = getopt_long(argc, argv, "+e:x:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:t:aC:x:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (!*optarg)
 				return cli_usage("stat", "-e needs an event list");
 			if (add_events(o, optarg))
 				return cli_usage("stat", "out of memory");
+			break;
+		case 'p':
+			o->pids = optarg;
+			break;
+		case 't':
+			o->tids = optarg;
+			break;
+		case 'a':
+			o->all_cpus = true;
+			break;
+		case 'C':
+			o->cpu_list = optarg;
 			break;
 		case 'x':
 			o->sep = optarg;
@@ -107,12 +133,14 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			return cli_unknown_option("stat", argc, argv, c);
 		}
 	}
-	if (optind >= argc)
-		return cli_usage("stat", "no command given: perfkit stat [-e EVENTS] -- COMMAND "
-				 "(-p, -t, -a and -C are not implemented yet)");
+	if ((o->pids != NULL) + (o->tids != NULL) + (o->all_cpus || o->cpu_list) > 1)
+		return cli_usage("stat", "-p, -t and -a/-C are different targets: give one of them");
+	if (optind >= argc && !o->pids && !o->tids && !o->all_cpus && !o->cpu_list)
+		return cli_usage("stat", "no command given: perfkit stat [-e EVENTS] -- COMMAND, "
+				 "or a target: -p PID, -t TID, -a, -C CPUS");
 	if (o->append && !o->output)
 		return cli_usage("stat", "--append needs -o FILE");
-	o->argv = argv + optind;
+	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;
 }
 
@@ -215,80 +243,234 @@ static void print_results(FILE *f, const struct stat_opts *o, const struct resul
 {
 	double task_ns = 0;
 
+	/* Rates are per second of the counted clock, task-clock or cpu-clock (-a). */
 	for (size_t i = 0; i < nr; i++)
-		if (!r[i].err && r[i].d->attr.type == PERF_TYPE_SOFTWARE &&
-		    r[i].d->attr.config == PERF_COUNT_SW_TASK_CLOCK)
+		if (!r[i].err && is_clock(r[i].d) && !task_ns)
 			task_ns = (double)r[i].c.value;
 	if (o->sep) {
 		for (size_t i = 0; i < nr; i++)
 			print_csv_line(f, o->sep, &r[i], task_ns, wall_s * 1e9);
 		return;
 	}
-	fprintf(f, "\n Performance counter stats for '");
-	for (char **a = o->argv; *a; a++)
-		fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
-	fprintf(f, "':\n\n");
+	if (o->pids)
+		fprintf(f, "\n Performance counter stats for process id '%s':\n\n", o->pids);
+	else if (o->tids)
+		fprintf(f, "\n Performance counter stats for thread id '%s':\n\n", o->tids);
+	else if (o->cpu_list)
+		fprintf(f, "\n Performance counter stats for 'CPU(s) %s':\n\n", o->cpu_list);
+	else if (o->all_cpus)
+		fprintf(f, "\n Performance counter stats for 'system wide':\n\n");
+	else {
+		fprintf(f, "\n Performance counter stats for '");
+		for (char **a = o->argv; *a; a++)
+			fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
+		fprintf(f, "':\n\n");
+	}
 	for (size_t i = 0; i < nr; i++)
 		print_table_line(f, &r[i], task_ns, wall_s * 1e9);
 	fprintf(f, "\n%18.9f seconds time elapsed\n\n", wall_s);
+	if (!ru)
+		return;
 	fprintf(f, "%18.9f seconds user\n", ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6);
 	fprintf(f, "%18.9f seconds sys\n\n", ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
 }
 
 static struct pk_workload *forward_to;
+static volatile sig_atomic_t stop_signal;
 
-static void forward(int sig)
+/* Ctrl-C stops counting; with a command, the command gets it (like perf). */
+static void on_signal(int sig)
 {
 	if (forward_to)
 		pk_workload_kill(forward_to, sig);
+	else
+		stop_signal = sig;
 }
 
-/* Count o->argv; fills results and returns the command's exit status or -1. */
-static int count_command(const struct stat_opts *o, struct pk_events *ev, struct result *r,
-			 double *wall_s, struct rusage *ru, bool dflt)
+/* Parse "123,456" into pids; a bad list is reported here. */
+static int parse_ids(const char *list, pid_t **out, size_t *nr)
+{
+	size_t n = 1, k = 0;
+	const char *p = list;
+	pid_t *ids;
+
+	for (const char *c = list; *c; c++)
+		n += *c == ',';
+	ids = calloc(n, sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	while (k < n) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v <= 0 || v > INT32_MAX || (*end && *end != ',')) {
+			free(ids);
+			cli_usage("stat", "'%s' is not a list of process or thread ids (e.g. 1234,5678)", list);
+			return -EINVAL;
+		}
+		ids[k++] = (pid_t)v;
+		p = end + (*end == ',');
+	}
+	*out = ids;
+	*nr = n;
+	return 0;
+}
+
+/* -p: every thread of every process given. */
+static int pids_threads(const char *list, pid_t **tids, size_t *nr)
+{
+	pid_t *pids, *all = NULL;
+	size_t nr_pids, n = 0;
+
+	if (parse_ids(list, &pids, &nr_pids) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < nr_pids; i++) {
+		pid_t *t, *grown;
+		size_t k;
+
+		if (pk_pid_threads(pids[i], &t, &k) < 0) {
+			free(pids);
+			free(all);
+			return -ESRCH;
+		}
+		grown = realloc(all, (n + k) * sizeof(*all));
+		if (!grown) {
+			free(t);
+			free(pids);
+			free(all);
+			return -ENOMEM;
+		}
+		all = grown;
+		memcpy(all + n, t, k * sizeof(*t));
+		n += k;
+		free(t);
+	}
+	free(pids);
+	*tids = all;
+	*nr = n;
+	return 0;
+}
+
+struct plan {
+	struct pk_target t;
+	pid_t *threads;
+	int *cpus;
+	const char *list_for_errors;	/* the option text errors point into */
+};
+
+static int make_target(const struct stat_opts *o, pid_t workload, struct plan *pl)
+{
+	size_t n = 0;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->t.size = sizeof(pl->t);
+	pl->t.inherit = true;
+	pl->t.skip_unsupported = true;
+	if (o->pids) {
+		pl->list_for_errors = o->pids;
+		int err = pids_threads(o->pids, &pl->threads, &n);
+
+		if (err < 0)
+			return err == -EINVAL ? -2 : -1;
+		pl->t.threads = pl->threads, pl->t.nr_threads = n;
+	} else if (o->tids) {
+		pl->list_for_errors = o->tids;
+		if (parse_ids(o->tids, &pl->threads, &n) < 0)
+			return -2;
+		pl->t.threads = pl->threads, pl->t.nr_threads = n;
+	} else if (o->all_cpus || o->cpu_list) {
+		pl->list_for_errors = o->cpu_list;
+		if ((o->cpu_list ? pk_cpus_parse(o->cpu_list, &pl->cpus, &n) : pk_cpus_online(&pl->cpus, &n)) < 0)
+			return -1;
+		pl->t.cpus = pl->cpus, pl->t.nr_cpus = n;
+	} else {
+		pl->threads = malloc(sizeof(*pl->threads));
+		if (!pl->threads)
+			return -1;
+		pl->threads[0] = workload;
+		pl->t.threads = pl->threads, pl->t.nr_threads = 1;
+		pl->t.enable_on_exec = true;	/* count the command only, from its exec */
+	}
+	return 0;
+}
+
+/* Without a command: count until a signal, or until every -p/-t task is gone. */
+static void wait_for_stop(const struct plan *pl)
+{
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+
+	while (!stop_signal) {
+		bool alive = !pl->t.nr_threads;
+
+		for (size_t i = 0; i < pl->t.nr_threads && !alive; i++)
+			alive = kill(pl->t.threads[i], 0) == 0 || errno == EPERM;
+		if (!alive)
+			break;
+		nanosleep(&tick, NULL);
+	}
+}
+
+/* Count; fills results and returns the command's exit status (0 without
+ * one), or -1 after reporting an error (-2 for a usage error).  *have_ru says whether a command ran. */
+static int count(const struct stat_opts *o, struct pk_events *ev, struct result *r,
+		 double *wall_s, struct rusage *ru, bool *have_ru)
 {
 	struct pk_workload *w = NULL;
 	struct pk_evlist *l = NULL;
-	struct sigaction sa = { .sa_handler = forward };
-	pid_t pid;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct plan pl;
 	double t0;
-	int status;
+	int status = 0;
 
-	if (pk_workload_start(o->argv, &w) < 0)
+	if (o->argv && pk_workload_start(o->argv, &w) < 0)
 		return cli_error("stat", NULL), -1;
-	pid = pk_workload_pid(w);
-	struct pk_target t = { .size = sizeof(t), .threads = &pid, .nr_threads = 1, .inherit = true,
-			       .enable_on_exec = true, .skip_unsupported = true };
-	if (pk_evlist_new(ev, &t, &l) < 0 || pk_evlist_open(l) < 0) {
-		cli_error("stat", dflt ? NULL : o->events);
-		pk_evlist_free(l);
-		pk_workload_free(w);
-		return -1;
+	status = make_target(o, w ? pk_workload_pid(w) : 0, &pl);
+	if (status < 0) {
+		if (status == -1)	/* -2: already reported as a usage error */
+			cli_error("stat", pl.list_for_errors);
+		goto out;
 	}
-	/* Like perf: the command gets SIGINT/SIGTERM, we print what it counted. */
+	if (pk_evlist_new(ev, &pl.t, &l) < 0 || pk_evlist_open(l) < 0) {
+		cli_error("stat", o->events);
+		status = -1;
+		goto out;
+	}
 	forward_to = w;
+	stop_signal = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	t0 = now();
-	if (pk_workload_go(w) < 0) {
+	if (!pl.t.enable_on_exec && pk_evlist_enable(l) < 0) {
 		cli_error("stat", NULL);
-		pk_evlist_free(l);
-		pk_workload_free(w);
-		forward_to = NULL;
-		return -1;
+		status = -1;
+		goto out;
 	}
-	status = pk_workload_wait(w);
+	if (w) {
+		if (pk_workload_go(w) < 0) {
+			cli_error("stat", NULL);
+			status = -1;
+			goto out;
+		}
+		status = pk_workload_wait(w);
+		getrusage(RUSAGE_CHILDREN, ru);
+		*have_ru = true;
+	} else {
+		wait_for_stop(&pl);
+	}
+	pk_evlist_disable(l);
 	*wall_s = now() - t0;
-	forward_to = NULL;
-	getrusage(RUSAGE_CHILDREN, ru);
 	for (size_t i = 0; i < pk_events_count(ev); i++) {
 		r[i].d = pk_events_desc(ev, i);
 		r[i].err = pk_evlist_read(l, i, &r[i].c);
 		if (!r[i].err && !pk_count_ran(&r[i].c))
 			r[i].err = -EAGAIN;	/* enabled but never scheduled: <not counted> */
 	}
+out:
+	forward_to = NULL;
 	pk_evlist_free(l);
 	pk_workload_free(w);
+	free(pl.threads);
+	free(pl.cpus);
 	return status;
 }
 
@@ -319,6 +501,7 @@ int cmd_stat(int argc, char **argv)
 	struct result *r = NULL;
 	struct rusage ru;
 	double wall_s = 0;
+	bool have_ru = false;
 	FILE *out = stderr;
 	int err, status = CLI_EXIT_EVENT;
 	size_t nr;
@@ -338,14 +521,14 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "perfkit stat: cannot write %s: %s\n", o.output, strerror(errno));
 		goto done;
 	}
-	status = count_command(&o, ev, r, &wall_s, &ru, !o.events);
+	status = count(&o, ev, r, &wall_s, &ru, &have_ru);
 	if (status < 0) {
-		status = CLI_EXIT_EVENT;
+		status = status == -2 ? CLI_EXIT_USAGE : CLI_EXIT_EVENT;
 		goto done;
 	}
 	if (!o.events)
 		nr = drop_unsupported(r, nr);
-	print_results(out, &o, r, nr, wall_s, &ru);
+	print_results(out, &o, r, nr, wall_s, have_ru ? &ru : NULL);
 done:
 	if (out != stderr && out && fclose(out) != 0) {
 		fprintf(stderr, "perfkit stat: writing %s failed: %s\n", o.output, strerror(errno));

@@ -71,4 +71,27 @@ contains "that says a command is needed" "$err" "no command given"
 run stat -o /nonexistent-dir/out -- true
 check "an unwritable -o exits 1 (got $rc)" test "$rc" -eq 1
 contains "and names the file" "$err" "/nonexistent-dir/out"
+# Targets: a process until it exits, CPUs while a command runs.
+sleep 0.5 &
+spid=$!
+run stat -x, -e task-clock,cs -p "$spid"
+check "-p counts until the process exits (exit 0, got $rc)" test "$rc" -eq 0
+contains "-p prints the process's counts" "$err" ",task-clock,"
+run stat -e cpu-clock,cs -a -- sleep 0.2
+contains "-a with a command counts system wide" "$err" "Performance counter stats for 'system wide':"
+ncpu=$(nproc)
+cpus=$(printf '%s\n' "$err" | awk '/cpu-clock/ { print $5 }')
+check "-a's cpu-clock covers every CPU (${cpus:-?} CPUs utilized of $ncpu)" \
+	awk -v c="${cpus:-0}" -v n="$ncpu" 'BEGIN { exit !(c > n - 0.3 && c < n + 0.3) }'
+run stat -C 0 -e cs -x, -- sleep 0.1
+check "-C 0 counts on CPU 0 (exit 0, got $rc)" test "$rc" -eq 0
+run stat -p 2147483646 -e cs
+check "-p of a missing process exits 1 (got $rc)" test "$rc" -eq 1
+contains "and says there is no such process" "$err" "no such process"
+run stat -C 0-x -e cs
+contains "a bad CPU list points at the column" "$err" "      ^"
+run stat -p 12a -e cs
+check "a bad pid list is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+run stat -p 1 -t 1 -- true
+check "two targets at once is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 done_testing
