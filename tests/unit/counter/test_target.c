@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_target.c - CPU lists (perf -C and sysfs syntax), the online CPUs
+ * read through PERFKIT_SYSFS_ROOT, and the threads of a process.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+
+static void test_cpu_lists(void **state)
+{
+	static const struct {
+		const char *list;
+		int err, column;
+		const char *cpus;	/* expected, as "a b c" */
+	} t[] = {
+		{ "0", 0, 0, "0" },
+		{ "0-3,8", 0, 0, "0 1 2 3 8" },
+		{ "8,3,1-2,3", 0, 0, "1 2 3 8" },	/* sorted, duplicates dropped */
+		{ "10-11", 0, 0, "10 11" },
+		{ "", -EINVAL, 1, NULL },
+		{ "1-", -EINVAL, 3, NULL },
+		{ "3-1", -EINVAL, 1, NULL },
+		{ "0,,1", -EINVAL, 3, NULL },
+		{ "0,", -EINVAL, 2, NULL },
+		{ "a", -EINVAL, 1, NULL },
+		{ "0-x", -EINVAL, 3, NULL },
+		{ "99999999", -EINVAL, 1, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int *cpus = NULL;
+		size_t nr = 0;
+		int err = pk_cpus_parse(t[i].list, &cpus, &nr);
+		char got[128] = "";
+
+		for (size_t k = 0, n = 0; !err && k < nr; k++)
+			n += (size_t)snprintf(got + n, sizeof(got) - n, "%s%d", k ? " " : "", cpus[k]);
+		if (err != t[i].err || (t[i].cpus && strcmp(got, t[i].cpus)) ||
+		    (err && pk_last_error()->column != t[i].column))
+			fail_msg("'%s': got %d '%s' column %d, want %d '%s' column %d", t[i].list, err, got,
+				 pk_last_error()->column, t[i].err, t[i].cpus ? t[i].cpus : "", t[i].column);
+		free(cpus);
+	}
+}
+
+static void test_online_from_sysfs_root(void **state)
+{
+	char root[] = "/tmp/perfkit-sysfs-XXXXXX", path[256];
+	int *cpus;
+	size_t nr;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/devices", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/devices/system", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("0-2,5\n", f);
+	fclose(f);
+	setenv("PERFKIT_SYSFS_ROOT", root, 1);
+	assert_int_equal(pk_cpus_online(&cpus, &nr), 0);
+	assert_int_equal(nr, 4);
+	assert_int_equal(cpus[3], 5);
+	free(cpus);
+	unlink(path);
+	assert_int_equal(pk_cpus_online(&cpus, &nr), -ENOENT);
+	assert_non_null(strstr(pk_last_error()->why, "online"));
+	unsetenv("PERFKIT_SYSFS_ROOT");
+}
+
+static void *idle_thread(void *arg)
+{
+	pthread_mutex_lock(arg);
+	pthread_mutex_unlock(arg);
+	return NULL;
+}
+
+static void test_pid_threads(void **state)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	pthread_t th;
+	pid_t *tids;
+	size_t nr;
+
+	(void)state;
+	pthread_mutex_lock(&m);
+	assert_int_equal(pthread_create(&th, NULL, idle_thread, &m), 0);
+	assert_int_equal(pk_pid_threads(getpid(), &tids, &nr), 0);
+	assert_int_equal(nr, 2);
+	assert_int_equal(tids[0], getpid());	/* the main thread's tid is the pid, and lowest */
+	assert_true(tids[1] > tids[0]);
+	free(tids);
+	pthread_mutex_unlock(&m);
+	pthread_join(th, NULL);
+	assert_int_equal(pk_pid_threads(0, &tids, &nr), -ESRCH);
+	assert_int_equal(pk_pid_threads(INT32_MAX - 1, &tids, &nr), -ESRCH);
+	assert_non_null(strstr(pk_last_error()->why, "no such process"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_lists),
+		cmocka_unit_test(test_online_from_sysfs_root),
+		cmocka_unit_test(test_pid_threads),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
