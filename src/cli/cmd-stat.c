@@ -6,7 +6,7 @@
  * counts are the command's alone.  This first version counts a command;
  * the other targets (-p, -t, -a, -C, -G) and the other outputs follow.
  */
-#include "cli.h"
+#include "stat.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -20,24 +20,6 @@
 
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults," \
 		       "cycles,instructions,branches,branch-misses"
-
-struct stat_opts {
-	char *events;		/* joined -e arguments, or NULL for the default set */
-	const char *pids;	/* -p PID[,PID...] */
-	const char *tids;	/* -t TID[,TID...] */
-	const char *cpu_list;	/* -C LIST */
-	bool all_cpus;		/* -a */
-	const char *sep;	/* -x: CSV separator, or NULL for the table */
-	const char *output;	/* -o FILE */
-	bool append;
-	char **argv;		/* the command */
-};
-
-struct result {
-	const struct pk_event_desc *d;
-	struct pk_count c;
-	int err;		/* 0, or why it has no count */
-};
 
 void cmd_stat_help(FILE *f)
 {
@@ -56,7 +38,12 @@ void cmd_stat_help(FILE *f)
 		"  -t, --tid TIDS       count these threads only\n"
 		"  -a, --all-cpus       count every task on every online CPU\n"
 		"  -C, --cpu CPUS       count every task on these CPUs (e.g. 0-3,8)\n"
+		"  -r, --repeat N       run the command N times; print means and their noise\n"
+		"  -n, --null-run       open no counters: time the command only\n"
+		"      --no-inherit     do not count the command's children\n"
 		"  -x, --field-separator SEP  print perf's CSV with SEP between fields\n"
+		"  -j, --json-output    print one JSON object per event, like perf -j\n"
+		"  -q, --quiet          print no counts (the exit status still tells)\n"
 		"  -o, --output FILE    write the counts to FILE instead of stderr\n"
 		"      --append         append to FILE instead of replacing it\n"
 		"  -h, --help           this help\n"
@@ -89,6 +76,11 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, 'A' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "null-run", no_argument, NULL, 'n' },
+		{ "no-inherit", no_argument, NULL, 'I' },
+		{ "json-output", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -97,7 +89,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the command, so its own options are left alone. */
-	while ((c = getopt_long(argc, argv, "+e:p:t:aC:x:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:t:aC:r:nx:jqo:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (!*optarg)
@@ -126,6 +118,28 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 'A':
 			o->append = true;
 			break;
+		case 'r': {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end || !n || n > 100000 || optarg[0] == '-')
+				return cli_usage("stat", "-r needs a number of runs from 1 to 100000, not '%s'",
+						 optarg);
+			o->repeat = (unsigned)n;
+			break;
+		}
+		case 'n':
+			o->null_run = true;
+			break;
+		case 'I':
+			o->no_inherit = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
 		case 'h':
 			cmd_stat_help(stdout);
 			return -1;
@@ -140,6 +154,12 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 				 "or a target: -p PID, -t TID, -a, -C CPUS");
 	if (o->append && !o->output)
 		return cli_usage("stat", "--append needs -o FILE");
+	if (o->sep && o->json)
+		return cli_usage("stat", "-x and -j are two output formats: give one");
+	if (o->repeat > 1 && optind >= argc)
+		return cli_usage("stat", "-r repeats a command: give one after --");
+	if (o->null_run && optind >= argc)
+		return cli_usage("stat", "-n times a command: give one after --");
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;
 }
@@ -152,129 +172,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static bool is_clock(const struct pk_event_desc *d)
-{
-	return d->attr.type == PERF_TYPE_SOFTWARE &&
-	       (d->attr.config == PERF_COUNT_SW_TASK_CLOCK || d->attr.config == PERF_COUNT_SW_CPU_CLOCK);
-}
-
-/* The derived figure perf prints to the right: CPUs utilized, or a rate. */
-static bool metric(const struct result *r, double task_ns, double wall_ns, double *val,
-		   char *unit, size_t len)
-{
-	double v = (double)r->c.value;
-
-	if (is_clock(r->d)) {
-		if (!wall_ns)
-			return false;
-		*val = v / wall_ns;
-		snprintf(unit, len, "CPUs utilized");
-		return true;
-	}
-	if (r->d->attr.type != PERF_TYPE_SOFTWARE || !task_ns)
-		return false;
-	/* perf's convert_unit_double: the largest of K, M, G that keeps it above 1. */
-	v = 1e9 * v / task_ns;
-	snprintf(unit, len, "/sec");
-	if (v > 1e9)
-		v /= 1e9, snprintf(unit, len, "G/sec");
-	else if (v > 1e6)
-		v /= 1e6, snprintf(unit, len, "M/sec");
-	else if (v > 1e3)
-		v /= 1e3, snprintf(unit, len, "K/sec");
-	*val = v;
-	return true;
-}
-
-static void print_table_line(FILE *f, const struct result *r, double task_ns, double wall_ns)
-{
-	char unit[16];
-	double val;
-	bool clock = is_clock(r->d);
-
-	if (r->err) {
-		fprintf(f, "%18s %-4s %-25s%-35s\n", r->err == -ENODATA ? "<not supported>" : "<not counted>",
-			"", r->d->name, "");
-		return;
-	}
-	if (clock)
-		fprintf(f, "%18.2f %-4s %-32s", r->c.value / 1e6, "msec", r->d->name);
-	else
-		fprintf(f, "%18.0f %-4s %-32s", (double)r->c.value, "", r->d->name);
-	if (metric(r, task_ns, wall_ns, &val, unit, sizeof(unit))) {
-		int n = fprintf(f, " # %8.3f", val);
-
-		fprintf(f, " %-*s", 35 - n - 1, unit);
-	} else {
-		fprintf(f, "%-35s", "");
-	}
-	if (r->c.running < r->c.enabled && r->c.enabled)
-		fprintf(f, "  (%.2f%%)", 100.0 * r->c.running / r->c.enabled);
-	fputc('\n', f);
-}
-
-/* perf's CSV: value, unit, event, run time, percent running, metric, metric unit. */
-static void print_csv_line(FILE *f, const char *sep, const struct result *r, double task_ns,
-			   double wall_ns)
-{
-	double pct = r->c.enabled ? 100.0 * r->c.running / r->c.enabled : 100.0;
-	char unit[16];
-	double val;
-
-	if (r->err) {
-		fprintf(f, "%s%s%s%s%s%s0%s100.00%s%s\n",
-			r->err == -ENODATA ? "<not supported>" : "<not counted>", sep, sep, r->d->name,
-			sep, "", sep, sep, sep);
-		return;
-	}
-	if (is_clock(r->d))
-		fprintf(f, "%.2f%smsec%s", r->c.value / 1e6, sep, sep);
-	else
-		fprintf(f, "%" PRIu64 "%s%s", r->c.value, sep, sep);
-	fprintf(f, "%s%s%" PRIu64 "%s%.2f", r->d->name, sep, r->c.running, sep, pct);
-	if (metric(r, task_ns, wall_ns, &val, unit, sizeof(unit)))
-		fprintf(f, "%s%.3f%s%s\n", sep, val, sep, unit);
-	else
-		fprintf(f, "%s%s\n", sep, sep);
-}
-
-static void print_results(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
-			  double wall_s, const struct rusage *ru)
-{
-	double task_ns = 0;
-
-	/* Rates are per second of the counted clock, task-clock or cpu-clock (-a). */
-	for (size_t i = 0; i < nr; i++)
-		if (!r[i].err && is_clock(r[i].d) && !task_ns)
-			task_ns = (double)r[i].c.value;
-	if (o->sep) {
-		for (size_t i = 0; i < nr; i++)
-			print_csv_line(f, o->sep, &r[i], task_ns, wall_s * 1e9);
-		return;
-	}
-	if (o->pids)
-		fprintf(f, "\n Performance counter stats for process id '%s':\n\n", o->pids);
-	else if (o->tids)
-		fprintf(f, "\n Performance counter stats for thread id '%s':\n\n", o->tids);
-	else if (o->cpu_list)
-		fprintf(f, "\n Performance counter stats for 'CPU(s) %s':\n\n", o->cpu_list);
-	else if (o->all_cpus)
-		fprintf(f, "\n Performance counter stats for 'system wide':\n\n");
-	else {
-		fprintf(f, "\n Performance counter stats for '");
-		for (char **a = o->argv; *a; a++)
-			fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
-		fprintf(f, "':\n\n");
-	}
-	for (size_t i = 0; i < nr; i++)
-		print_table_line(f, &r[i], task_ns, wall_s * 1e9);
-	fprintf(f, "\n%18.9f seconds time elapsed\n\n", wall_s);
-	if (!ru)
-		return;
-	fprintf(f, "%18.9f seconds user\n", ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6);
-	fprintf(f, "%18.9f seconds sys\n\n", ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
-}
-
 static struct pk_workload *forward_to;
 static volatile sig_atomic_t stop_signal;
 
@@ -283,8 +180,7 @@ static void on_signal(int sig)
 {
 	if (forward_to)
 		pk_workload_kill(forward_to, sig);
-	else
-		stop_signal = sig;
+	stop_signal = sig;	/* and no further -r runs start */
 }
 
 /* Parse "123,456" into pids; a bad list is reported here. */
@@ -364,7 +260,7 @@ static int make_target(const struct stat_opts *o, pid_t workload, struct plan *p
 
 	memset(pl, 0, sizeof(*pl));
 	pl->t.size = sizeof(pl->t);
-	pl->t.inherit = true;
+	pl->t.inherit = !o->no_inherit;
 	pl->t.skip_unsupported = true;
 	if (o->pids) {
 		pl->list_for_errors = o->pids;
@@ -430,17 +326,16 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 			cli_error("stat", pl.list_for_errors);
 		goto out;
 	}
-	if (pk_evlist_new(ev, &pl.t, &l) < 0 || pk_evlist_open(l) < 0) {
+	if (ev && (pk_evlist_new(ev, &pl.t, &l) < 0 || pk_evlist_open(l) < 0)) {
 		cli_error("stat", o->events);
 		status = -1;
 		goto out;
 	}
 	forward_to = w;
-	stop_signal = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	t0 = now();
-	if (!pl.t.enable_on_exec && pk_evlist_enable(l) < 0) {
+	if (l && !pl.t.enable_on_exec && pk_evlist_enable(l) < 0) {
 		cli_error("stat", NULL);
 		status = -1;
 		goto out;
@@ -457,9 +352,10 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	} else {
 		wait_for_stop(&pl);
 	}
-	pk_evlist_disable(l);
+	if (l)
+		pk_evlist_disable(l);
 	*wall_s = now() - t0;
-	for (size_t i = 0; i < pk_events_count(ev); i++) {
+	for (size_t i = 0; l && i < pk_events_count(ev); i++) {
 		r[i].d = pk_events_desc(ev, i);
 		r[i].err = pk_evlist_read(l, i, &r[i].c);
 		if (!r[i].err && !pk_count_ran(&r[i].c))
@@ -494,41 +390,64 @@ static size_t drop_unsupported(struct result *r, size_t nr)
 	return k;
 }
 
+/* Run the command o->repeat times (or count the target once), accumulating
+ * each event's scaled value and the wall time.  Returns the last exit status
+ * or a negative error (-1 event error, -2 usage error), already reported. */
+static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *r, size_t nr,
+		struct stat_summary *sum)
+{
+	unsigned n = o->repeat ? o->repeat : 1;
+	int status = 0;
+
+	stop_signal = 0;
+	for (unsigned run = 0; run < n && !stop_signal; run++) {
+		double wall_s = 0;
+
+		status = count(o, ev, r, &wall_s, &sum->ru, &sum->have_ru);
+		if (status < 0)
+			return status;
+		stat_acc_add(&sum->wall, wall_s);
+		for (size_t i = 0; i < nr; i++)
+			if (!r[i].err)
+				stat_acc_add(&r[i].val, (double)r[i].c.value);	/* already scaled */
+		sum->runs++;
+	}
+	return status;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { 0 };
+	struct stat_summary sum = { 0 };
 	struct pk_events *ev = NULL;
 	struct result *r = NULL;
-	struct rusage ru;
-	double wall_s = 0;
-	bool have_ru = false;
 	FILE *out = stderr;
 	int err, status = CLI_EXIT_EVENT;
-	size_t nr;
+	size_t nr = 0;
 
 	err = parse_opts(argc, argv, &o);
 	if (err)
 		goto done_opts;
-	if (pk_events_parse(o.events ? o.events : DEFAULT_EVENTS, NULL, &ev) < 0) {
+	if (!o.null_run && pk_events_parse(o.events ? o.events : DEFAULT_EVENTS, NULL, &ev) < 0) {
 		cli_error("stat", o.events);
 		goto done;
 	}
 	nr = pk_events_count(ev);
-	r = calloc(nr, sizeof(*r));
+	r = calloc(nr ? nr : 1, sizeof(*r));
 	if (!r)
 		goto done;
 	if (o.output && !(out = fopen(o.output, o.append ? "a" : "w"))) {
 		fprintf(stderr, "perfkit stat: cannot write %s: %s\n", o.output, strerror(errno));
 		goto done;
 	}
-	status = count(&o, ev, r, &wall_s, &ru, &have_ru);
+	status = runs(&o, ev, r, nr, &sum);
 	if (status < 0) {
 		status = status == -2 ? CLI_EXIT_USAGE : CLI_EXIT_EVENT;
 		goto done;
 	}
 	if (!o.events)
 		nr = drop_unsupported(r, nr);
-	print_results(out, &o, r, nr, wall_s, have_ru ? &ru : NULL);
+	stat_print(out, &o, r, nr, &sum);
 done:
 	if (out != stderr && out && fclose(out) != 0) {
 		fprintf(stderr, "perfkit stat: writing %s failed: %s\n", o.output, strerror(errno));

@@ -94,4 +94,39 @@ run stat -p 12a -e cs
 check "a bad pid list is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 run stat -p 1 -t 1 -- true
 check "two targets at once is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+# Repeats, JSON, null run, quiet, no-inherit.
+run stat -r 5 -e task-clock,page-faults -- true
+contains "-r names the number of runs" "$err" "Performance counter stats for 'true' (5 runs):"
+contains "-r shows each count's noise" "$err" "( +-"
+contains "-r shows the elapsed time's spread" "$err" "seconds time elapsed  ( +-"
+run stat -r 3 -x, -e page-faults -- true
+check "-r with -x adds the noise column (8 fields)" \
+	sh -c 'printf "%s\n" "$1" | awk -F, "NF != 8 || \$4 !~ /%$/ { bad = 1 } END { exit bad }"' sh "$err"
+run stat -j -e task-clock,page-faults,cycles -- true
+json_lines() {
+	printf '%s\n' "$err" | python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin if l.strip()]
+assert [r["event"] for r in rows] == ["task-clock", "page-faults", "cycles"], rows
+assert rows[0]["unit"] == "msec" and rows[0]["metric-unit"] == "CPUs utilized", rows[0]
+assert float(rows[1]["counter-value"]) > 0 and rows[1]["pcnt-running"] == 100.0, rows[1]
+assert rows[2]["counter-value"] == "<not supported>", rows[2]
+'
+}
+check "-j prints one parseable JSON object per event, with perf's keys" json_lines
+run stat -n -- true
+check "-n times the command without counters" sh -c 'case "$1" in *"seconds time elapsed"*) ! printf "%s" "$1" | grep -q msec;; *) exit 1;; esac' sh "$err"
+run stat -q -e cs -- sh -c 'exit 4'
+check "-q prints nothing and still passes the exit status (4, got $rc)" \
+	sh -c '[ "$1" -eq 4 ] && [ -z "$2" ]' sh "$rc" "$err"
+run stat -x, -e page-faults -- sh -c "python3 $tmp/touch.py; true"
+with=$(printf '%s\n' "$err" | awk -F, '{ print $1 }')
+run stat -x, --no-inherit -e page-faults -- sh -c "python3 $tmp/touch.py; true"
+without=$(printf '%s\n' "$err" | awk -F, '{ print $1 }')
+check "--no-inherit leaves the children's faults out ($without < $with - 2000)" \
+	test "${without:-0}" -lt $((${with:-0} - 2000))
+run stat -r 0 -- true
+check "-r 0 is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+run stat -x, -j -- true
+check "-x with -j is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 done_testing

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stat-display.c - perfkit stat's output in perf stat's three layouts: the
+ * table (same column widths as perf 6.1, derived figures on the right, the
+ * running share when multiplexed, "( +- x% )" over -r runs), the CSV of -x
+ * and the JSON lines of -j.
+ */
+#include "stat.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+void stat_acc_add(struct stat_acc *a, double v)
+{
+	double d = v - a->mean;
+
+	a->n++;
+	a->mean += d / a->n;
+	a->m2 += d * (v - a->mean);
+}
+
+double stat_acc_noise_pct(const struct stat_acc *a)
+{
+	double sd;
+
+	if (a->n < 2 || !a->mean)
+		return 0;
+	sd = sqrt(a->m2 / (a->n - 1) / a->n);
+	return 100.0 * sd / a->mean;
+}
+
+static bool is_clock(const struct pk_event_desc *d)
+{
+	return d->attr.type == PERF_TYPE_SOFTWARE &&
+	       (d->attr.config == PERF_COUNT_SW_TASK_CLOCK || d->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+/* The derived figure perf prints to the right: CPUs utilized, or a rate. */
+static bool metric(const struct result *r, double clock_ns, double wall_ns, double *val,
+		   char *unit, size_t len)
+{
+	double v = r->val.mean;
+
+	if (is_clock(r->d)) {
+		if (!wall_ns)
+			return false;
+		*val = v / wall_ns;
+		snprintf(unit, len, "CPUs utilized");
+		return true;
+	}
+	if (r->d->attr.type != PERF_TYPE_SOFTWARE || !clock_ns)
+		return false;
+	/* perf's convert_unit_double: K, M or G when the rate is above 1e3, 1e6, 1e9. */
+	v = 1e9 * v / clock_ns;
+	snprintf(unit, len, "/sec");
+	if (v > 1e9)
+		v /= 1e9, snprintf(unit, len, "G/sec");
+	else if (v > 1e6)
+		v /= 1e6, snprintf(unit, len, "M/sec");
+	else if (v > 1e3)
+		v /= 1e3, snprintf(unit, len, "K/sec");
+	*val = v;
+	return true;
+}
+
+static const char *no_count(const struct result *r)
+{
+	return r->err == -ENODATA ? "<not supported>" : "<not counted>";
+}
+
+static double running_pct(const struct result *r)
+{
+	return r->c.enabled ? 100.0 * r->c.running / r->c.enabled : 100.0;
+}
+
+static void table_line(FILE *f, const struct result *r, double clock_ns, double wall_ns,
+		       unsigned runs)
+{
+	char unit[16];
+	double val;
+
+	if (r->err) {
+		fprintf(f, "%18s %-4s %-25s%-35s\n", no_count(r), "", r->d->name, "");
+		return;
+	}
+	if (is_clock(r->d))
+		fprintf(f, "%18.2f %-4s %-32s", r->val.mean / 1e6, "msec", r->d->name);
+	else
+		fprintf(f, "%18.0f %-4s %-32s", r->val.mean, "", r->d->name);
+	if (metric(r, clock_ns, wall_ns, &val, unit, sizeof(unit))) {
+		int n = fprintf(f, " # %8.3f", val);
+
+		fprintf(f, " %-*s", 35 - n - 1, unit);
+	} else {
+		fprintf(f, "%-35s", "");
+	}
+	if (runs > 1)
+		fprintf(f, "  ( +-%6.2f%% )", stat_acc_noise_pct(&r->val));
+	if (r->c.running < r->c.enabled && r->c.enabled)
+		fprintf(f, "  (%.2f%%)", running_pct(r));
+	fputc('\n', f);
+}
+
+/* perf's CSV: value, unit, event, [noise,] run time, percent running,
+ * metric value, metric unit. */
+static void csv_line(FILE *f, const char *sep, const struct result *r, double clock_ns,
+		     double wall_ns, unsigned runs)
+{
+	char unit[16];
+	double val;
+
+	if (r->err)
+		fprintf(f, "%s%s%s%s", no_count(r), sep, sep, r->d->name);
+	else if (is_clock(r->d))
+		fprintf(f, "%.2f%smsec%s%s", r->val.mean / 1e6, sep, sep, r->d->name);
+	else
+		fprintf(f, "%.0f%s%s%s", r->val.mean, sep, sep, r->d->name);
+	if (runs > 1)
+		fprintf(f, "%s%.2f%%", sep, stat_acc_noise_pct(&r->val));
+	fprintf(f, "%s%" PRIu64 "%s%.2f", sep, r->err ? 0 : r->c.running, sep, running_pct(r));
+	if (!r->err && metric(r, clock_ns, wall_ns, &val, unit, sizeof(unit)))
+		fprintf(f, "%s%.3f%s%s\n", sep, val, sep, unit);
+	else
+		fprintf(f, "%s%s\n", sep, sep);
+}
+
+/* perf's -j: one JSON object per line, values as perf writes them. */
+static void json_line(FILE *f, const struct result *r, double clock_ns, double wall_ns,
+		      unsigned runs)
+{
+	char unit[16] = "";
+	double val = 0;
+	struct json j;
+
+	if (!r->err && !metric(r, clock_ns, wall_ns, &val, unit, sizeof(unit)))
+		unit[0] = '\0', val = 0;
+	fprintf(f, "{\"counter-value\" : \"");
+	if (r->err)
+		fprintf(f, "%s", no_count(r));
+	else
+		fprintf(f, "%f", is_clock(r->d) ? r->val.mean / 1e6 : r->val.mean);
+	fprintf(f, "\", \"unit\" : \"%s\", \"event\" : ", !r->err && is_clock(r->d) ? "msec" : "");
+	json_init(&j, f);
+	json_string(&j, r->d->name);	/* escaped: event names are user input */
+	if (runs > 1)
+		fprintf(f, ", \"variance\" : %.2f", stat_acc_noise_pct(&r->val));
+	fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, "
+		"\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n",
+		r->err ? 0 : r->c.running, running_pct(r), val, unit);
+}
+
+static void header(FILE *f, const struct stat_opts *o, unsigned runs)
+{
+	if (o->pids)
+		fprintf(f, "\n Performance counter stats for process id '%s'", o->pids);
+	else if (o->tids)
+		fprintf(f, "\n Performance counter stats for thread id '%s'", o->tids);
+	else if (o->cpu_list)
+		fprintf(f, "\n Performance counter stats for 'CPU(s) %s'", o->cpu_list);
+	else if (o->all_cpus)
+		fprintf(f, "\n Performance counter stats for 'system wide'");
+	else {
+		fprintf(f, "\n Performance counter stats for '");
+		for (char **a = o->argv; *a; a++)
+			fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
+		fprintf(f, "'");
+	}
+	if (runs > 1)
+		fprintf(f, " (%u runs)", runs);
+	fprintf(f, ":\n\n");
+}
+
+/* perf's get_precision: enough decimals to show the noise's first digit, plus two. */
+static int precision(double sd)
+{
+	return sd >= 1 || sd <= 0 ? 2 : (int)ceil(-log10(sd)) + 2;
+}
+
+static void footer(FILE *f, const struct stat_summary *s, bool after_counts)
+{
+	/* perf leaves one blank line between the header or the counts and this. */
+	if (after_counts)
+		fputc('\n', f);
+	if (s->runs > 1) {
+		double sd = sqrt(s->wall.m2 / (s->wall.n - 1) / s->wall.n);
+		int p = precision(sd);
+
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed  ( +-%6.2f%% )\n\n", p,
+			s->wall.mean, p, sd, stat_acc_noise_pct(&s->wall));
+		return;
+	}
+	fprintf(f, "%18.9f seconds time elapsed\n\n", s->wall.mean);
+	if (!s->have_ru)
+		return;
+	fprintf(f, "%18.9f seconds user\n", s->ru.ru_utime.tv_sec + s->ru.ru_utime.tv_usec / 1e6);
+	fprintf(f, "%18.9f seconds sys\n\n", s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
+}
+
+void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
+		const struct stat_summary *s)
+{
+	double clock_ns = 0, wall_ns = s->wall.mean * 1e9;
+
+	if (o->quiet)
+		return;
+	/* Rates are per second of the counted clock, task-clock or cpu-clock (-a). */
+	for (size_t i = 0; i < nr; i++)
+		if (!r[i].err && is_clock(r[i].d) && !clock_ns)
+			clock_ns = r[i].val.mean;
+	for (size_t i = 0; (o->sep || o->json) && i < nr; i++) {
+		if (o->json)
+			json_line(f, &r[i], clock_ns, wall_ns, s->runs);
+		else
+			csv_line(f, o->sep, &r[i], clock_ns, wall_ns, s->runs);
+	}
+	if (o->sep || o->json)
+		return;
+	header(f, o, s->runs);
+	for (size_t i = 0; i < nr; i++)
+		table_line(f, &r[i], clock_ns, wall_ns, s->runs);
+	footer(f, s, nr > 0);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stat.h - what cmd-stat.c (options, counting, runs) and stat-display.c
+ * (perf's table, CSV and JSON layouts) share.
+ */
+#ifndef PK_CLI_STAT_H
+#define PK_CLI_STAT_H
+
+#include "cli.h"
+
+#include <sys/resource.h>
+
+struct stat_opts {
+	char *events;		/* joined -e arguments, or NULL for the default set */
+	const char *pids;	/* -p PID[,PID...] */
+	const char *tids;	/* -t TID[,TID...] */
+	const char *cpu_list;	/* -C LIST */
+	bool all_cpus;		/* -a */
+	const char *sep;	/* -x: CSV separator, or NULL for the table */
+	bool json;		/* -j */
+	const char *output;	/* -o FILE */
+	bool append;
+	bool quiet;		/* -q: print no counts */
+	bool null_run;		/* -n: open no counters, time the command only */
+	bool no_inherit;	/* --no-inherit: children are not counted */
+	unsigned repeat;	/* -r N: run the command N times (1 by default) */
+	char **argv;		/* the command, or NULL */
+};
+
+/* Running mean and variance (Welford), as perf keeps them across -r runs. */
+struct stat_acc {
+	unsigned n;
+	double mean, m2;
+};
+
+void stat_acc_add(struct stat_acc *a, double v);
+
+/* perf's noise figure: the standard error of the mean, as % of the mean. */
+double stat_acc_noise_pct(const struct stat_acc *a);
+
+struct result {
+	const struct pk_event_desc *d;
+	struct pk_count c;	/* the last run's reading */
+	int err;		/* 0, or why it has no count (-ENODATA: not supported) */
+	struct stat_acc val;	/* scaled value over the runs */
+};
+
+struct stat_summary {
+	struct stat_acc wall;	/* seconds per run */
+	struct rusage ru;	/* children's user and sys time, when a command ran */
+	bool have_ru;
+	unsigned runs;
+};
+
+/* stat_print - the counts in the layout the options ask for. */
+void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
+		const struct stat_summary *s);
+
+#endif
