@@ -519,6 +519,24 @@ PK_API int pk_evlist_reset(struct pk_evlist *l);
  */
 PK_API int pk_evlist_read(struct pk_evlist *l, size_t i, struct pk_count *sum);
 
+/* pk_evlist_nr_cpus / pk_evlist_cpu - the CPUs counted on: cpu index ->
+ * CPU number, -1 meaning any CPU.  pk_evlist_cpu returns -1 out of range. */
+PK_API size_t pk_evlist_nr_cpus(const struct pk_evlist *l);
+PK_API int pk_evlist_cpu(const struct pk_evlist *l, size_t cpu_idx);
+
+/* pk_evlist_nr_threads / pk_evlist_thread - the threads counted: thread
+ * index -> tid, -1 meaning every task on the CPU.  Returns -1 out of range. */
+PK_API size_t pk_evlist_nr_threads(const struct pk_evlist *l);
+PK_API pid_t pk_evlist_thread(const struct pk_evlist *l, size_t thread_idx);
+
+/*
+ * pk_evlist_read_one - event i on one CPU x thread, scaled for multiplexing
+ * (value is pk_count_scaled; enabled and running as read).  Same returns as
+ * pk_evlist_read, and -ERANGE for an index out of range.
+ */
+PK_API int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t cpu_idx, size_t thread_idx,
+			      struct pk_count *c);
+
 /* ------------------------------------------------------------------------ */
 /* Workloads: a command started for counting                                */
 /* ------------------------------------------------------------------------ */

@@ -41,6 +41,8 @@ void cmd_stat_help(FILE *f)
 		"  -r, --repeat N       run the command N times; print means and their noise\n"
 		"  -n, --null-run       open no counters: time the command only\n"
 		"      --no-inherit     do not count the command's children\n"
+		"  -A, --no-aggr        one line per CPU (with -a or -C)\n"
+		"      --per-thread     one line per thread\n"
 		"  -x, --field-separator SEP  print perf's CSV with SEP between fields\n"
 		"  -j, --json-output    print one JSON object per event, like perf -j\n"
 		"  -q, --quiet          print no counts (the exit status still tells)\n"
@@ -75,10 +77,12 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "append", no_argument, NULL, 'A' },
+		{ "append", no_argument, NULL, 0x100 },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "null-run", no_argument, NULL, 'n' },
 		{ "no-inherit", no_argument, NULL, 'I' },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "per-thread", no_argument, NULL, 'T' },
 		{ "json-output", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -89,7 +93,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the command, so its own options are left alone. */
-	while ((c = getopt_long(argc, argv, "+e:p:t:aC:r:nx:jqo:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:t:aC:Ar:nx:jqo:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (!*optarg)
@@ -115,7 +119,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 'o':
 			o->output = optarg;
 			break;
-		case 'A':
+		case 0x100:
 			o->append = true;
 			break;
 		case 'r': {
@@ -133,6 +137,12 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		case 'I':
 			o->no_inherit = true;
+			break;
+		case 'A':
+			o->no_aggr = true;
+			break;
+		case 'T':
+			o->per_thread = true;
 			break;
 		case 'j':
 			o->json = true;
@@ -156,6 +166,12 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		return cli_usage("stat", "--append needs -o FILE");
 	if (o->sep && o->json)
 		return cli_usage("stat", "-x and -j are two output formats: give one");
+	if (o->no_aggr && o->per_thread)
+		return cli_usage("stat", "-A and --per-thread are two ways to split the counts: give one");
+	if (o->no_aggr && !o->all_cpus && !o->cpu_list)
+		return cli_usage("stat", "-A splits system-wide counts by CPU: use it with -a or -C");
+	if ((o->no_aggr || o->per_thread) && o->repeat > 1)
+		return cli_usage("stat", "-r with -A or --per-thread is not supported yet");
 	if (o->repeat > 1 && optind >= argc)
 		return cli_usage("stat", "-r repeats a command: give one after --");
 	if (o->null_run && optind >= argc)
@@ -306,11 +322,68 @@ static void wait_for_stop(const struct plan *pl)
 	}
 }
 
+/* -A / --per-thread: keep each CPU x thread's count of event i. */
+static int read_slots(struct pk_evlist *l, size_t i, struct result *r)
+{
+	size_t nc = pk_evlist_nr_cpus(l), nt = pk_evlist_nr_threads(l);
+
+	if (!r->per && !(r->per = calloc(nc * nt, sizeof(*r->per))))
+		return -ENOMEM;
+	for (size_t c = 0; c < nc; c++)
+		for (size_t t = 0; t < nt; t++) {
+			int err = pk_evlist_read_one(l, i, c, t, &r->per[c * nt + t]);
+
+			if (err < 0)
+				return err;
+		}
+	return 0;
+}
+
+/* Remember which CPUs and threads the slots are, and the threads' names. */
+static int save_slots(struct pk_evlist *l, struct stat_summary *s, char **argv)
+{
+	size_t nc = pk_evlist_nr_cpus(l), nt = pk_evlist_nr_threads(l);
+
+	if (s->cpus)
+		return 0;
+	s->cpus = calloc(nc, sizeof(*s->cpus));
+	s->tids = calloc(nt, sizeof(*s->tids));
+	s->comm = calloc(nt, sizeof(*s->comm));
+	if (!s->cpus || !s->tids || !s->comm)
+		return -ENOMEM;
+	s->nr_cpus = nc;
+	s->nr_threads = nt;
+	for (size_t c = 0; c < nc; c++)
+		s->cpus[c] = pk_evlist_cpu(l, c);
+	for (size_t t = 0; t < nt; t++) {
+		char path[64];
+		FILE *f;
+
+		s->tids[t] = pk_evlist_thread(l, t);
+		snprintf(s->comm[t], sizeof(s->comm[t]), "%s", "?");
+		if (argv) {	/* the held command: name it as it will be after exec */
+			const char *b = strrchr(argv[0], '/');
+
+			snprintf(s->comm[t], sizeof(s->comm[t]), "%s", b ? b + 1 : argv[0]);
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->tids[t]);
+		if ((f = fopen(path, "r"))) {
+			if (fgets(s->comm[t], sizeof(s->comm[t]), f))
+				s->comm[t][strcspn(s->comm[t], "\n")] = '\0';
+			fclose(f);
+		}
+	}
+	return 0;
+}
+
 /* Count; fills results and returns the command's exit status (0 without
  * one), or -1 after reporting an error (-2 for a usage error).  *have_ru says whether a command ran. */
 static int count(const struct stat_opts *o, struct pk_events *ev, struct result *r,
-		 double *wall_s, struct rusage *ru, bool *have_ru)
+		 double *wall_s, struct stat_summary *sum)
 {
+	struct rusage *ru = &sum->ru;
+	bool *have_ru = &sum->have_ru;
 	struct pk_workload *w = NULL;
 	struct pk_evlist *l = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -331,6 +404,11 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		status = -1;
 		goto out;
 	}
+	/* Thread names now, while the threads exist (the command is still held). */
+	if (l && (o->no_aggr || o->per_thread) && save_slots(l, sum, o->argv) < 0) {
+		status = -1;
+		goto out;
+	}
 	forward_to = w;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -348,7 +426,8 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		}
 		status = pk_workload_wait(w);
 		getrusage(RUSAGE_CHILDREN, ru);
-		*have_ru = true;
+		/* perf shows user and sys time only when the command is what it counted. */
+		*have_ru = !o->pids && !o->tids && !o->all_cpus && !o->cpu_list;
 	} else {
 		wait_for_stop(&pl);
 	}
@@ -360,7 +439,13 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		r[i].err = pk_evlist_read(l, i, &r[i].c);
 		if (!r[i].err && !pk_count_ran(&r[i].c))
 			r[i].err = -EAGAIN;	/* enabled but never scheduled: <not counted> */
+		if (!r[i].err && (o->no_aggr || o->per_thread) && read_slots(l, i, &r[i]) < 0) {
+			cli_error("stat", NULL);
+			status = -1;
+			goto out;
+		}
 	}
+
 out:
 	forward_to = NULL;
 	pk_evlist_free(l);
@@ -403,7 +488,7 @@ static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *
 	for (unsigned run = 0; run < n && !stop_signal; run++) {
 		double wall_s = 0;
 
-		status = count(o, ev, r, &wall_s, &sum->ru, &sum->have_ru);
+		status = count(o, ev, r, &wall_s, sum);
 		if (status < 0)
 			return status;
 		stat_acc_add(&sum->wall, wall_s);
@@ -453,7 +538,13 @@ done:
 		fprintf(stderr, "perfkit stat: writing %s failed: %s\n", o.output, strerror(errno));
 		status = CLI_EXIT_EVENT;
 	}
+	/* After drop_unsupported only the first nr hold their own per arrays. */
+	for (size_t i = 0; r && i < nr; i++)
+		free(r[i].per);
 	free(r);
+	free(sum.cpus);
+	free(sum.tids);
+	free(sum.comm);
 	pk_events_free(ev);
 	free(o.events);
 	return status;

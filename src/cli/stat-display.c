@@ -75,12 +75,13 @@ static double running_pct(const struct result *r)
 	return r->c.enabled ? 100.0 * r->c.running / r->c.enabled : 100.0;
 }
 
-static void table_line(FILE *f, const struct result *r, double clock_ns, double wall_ns,
-		       unsigned runs)
+static void table_line(FILE *f, const char *prefix, const struct result *r, double clock_ns,
+		       double wall_ns, unsigned runs)
 {
 	char unit[16];
 	double val;
 
+	fputs(prefix, f);
 	if (r->err) {
 		fprintf(f, "%18s %-4s %-25s%-35s\n", no_count(r), "", r->d->name, "");
 		return;
@@ -105,12 +106,13 @@ static void table_line(FILE *f, const struct result *r, double clock_ns, double 
 
 /* perf's CSV: value, unit, event, [noise,] run time, percent running,
  * metric value, metric unit. */
-static void csv_line(FILE *f, const char *sep, const struct result *r, double clock_ns,
-		     double wall_ns, unsigned runs)
+static void csv_line(FILE *f, const char *prefix, const char *sep, const struct result *r,
+		     double clock_ns, double wall_ns, unsigned runs)
 {
 	char unit[16];
 	double val;
 
+	fputs(prefix, f);
 	if (r->err)
 		fprintf(f, "%s%s%s%s", no_count(r), sep, sep, r->d->name);
 	else if (is_clock(r->d))
@@ -127,8 +129,8 @@ static void csv_line(FILE *f, const char *sep, const struct result *r, double cl
 }
 
 /* perf's -j: one JSON object per line, values as perf writes them. */
-static void json_line(FILE *f, const struct result *r, double clock_ns, double wall_ns,
-		      unsigned runs)
+static void json_line(FILE *f, const char *prefix, const struct result *r, double clock_ns,
+		      double wall_ns, unsigned runs)
 {
 	char unit[16] = "";
 	double val = 0;
@@ -136,7 +138,7 @@ static void json_line(FILE *f, const struct result *r, double clock_ns, double w
 
 	if (!r->err && !metric(r, clock_ns, wall_ns, &val, unit, sizeof(unit)))
 		unit[0] = '\0', val = 0;
-	fprintf(f, "{\"counter-value\" : \"");
+	fprintf(f, "{%s\"counter-value\" : \"", prefix);
 	if (r->err)
 		fprintf(f, "%s", no_count(r));
 	else
@@ -198,27 +200,77 @@ static void footer(FILE *f, const struct stat_summary *s, bool after_counts)
 	fprintf(f, "%18.9f seconds sys\n\n", s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
 }
 
+/* The clock event's value in the same slot, for rates and CPUs utilized. */
+static double clock_of(const struct result *r, size_t nr, size_t slot)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!r[i].err && is_clock(r[i].d))
+			return slot == (size_t)-1 ? r[i].val.mean : (double)r[i].per[slot].value;
+	return 0;
+}
+
+static void line(FILE *f, const struct stat_opts *o, const char *prefix, const struct result *r,
+		 double clock_ns, double wall_ns, unsigned runs)
+{
+	if (o->json)
+		json_line(f, prefix, r, clock_ns, wall_ns, runs);
+	else if (o->sep)
+		csv_line(f, prefix, o->sep, r, clock_ns, wall_ns, runs);
+	else
+		table_line(f, prefix, r, clock_ns, wall_ns, runs);
+}
+
+/* The prefix perf puts before a per-CPU or per-thread line. */
+static void slot_prefix(char *buf, size_t len, const struct stat_opts *o, const struct stat_summary *s,
+			size_t c, size_t t)
+{
+	if (o->no_aggr && o->json)
+		snprintf(buf, len, "\"cpu\" : \"%d\", ", s->cpus[c]);
+	else if (o->no_aggr)
+		snprintf(buf, len, o->sep ? "CPU%d%s" : "CPU%-7d%s", s->cpus[c], o->sep ? o->sep : " ");
+	else if (o->json)
+		snprintf(buf, len, "\"thread\" : \"%s-%d\", ", s->comm[t], (int)s->tids[t]);
+	else if (o->sep)
+		snprintf(buf, len, "%s-%d%s", s->comm[t], (int)s->tids[t], o->sep);
+	else
+		snprintf(buf, len, "%16s-%-8d ", s->comm[t], (int)s->tids[t]);
+}
+
+/* -A and --per-thread: each event, then each CPU or thread, like perf. */
+static void print_slots(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
+			const struct stat_summary *s, double wall_ns)
+{
+	for (size_t i = 0; i < nr; i++)
+		for (size_t c = 0; c < s->nr_cpus; c++)
+			for (size_t t = 0; t < s->nr_threads; t++) {
+				size_t slot = c * s->nr_threads + t;
+				struct result one = r[i];
+				char prefix[128];
+
+				if (!r[i].err) {
+					one.c = r[i].per[slot];
+					one.val = (struct stat_acc){ 1, (double)one.c.value, 0 };
+				}
+				slot_prefix(prefix, sizeof(prefix), o, s, c, t);
+				line(f, o, prefix, &one, clock_of(r, nr, slot), wall_ns, 1);
+			}
+}
+
 void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 		const struct stat_summary *s)
 {
-	double clock_ns = 0, wall_ns = s->wall.mean * 1e9;
+	double wall_ns = s->wall.mean * 1e9;
+	bool slots = o->no_aggr || o->per_thread;
 
 	if (o->quiet)
 		return;
-	/* Rates are per second of the counted clock, task-clock or cpu-clock (-a). */
-	for (size_t i = 0; i < nr; i++)
-		if (!r[i].err && is_clock(r[i].d) && !clock_ns)
-			clock_ns = r[i].val.mean;
-	for (size_t i = 0; (o->sep || o->json) && i < nr; i++) {
-		if (o->json)
-			json_line(f, &r[i], clock_ns, wall_ns, s->runs);
-		else
-			csv_line(f, o->sep, &r[i], clock_ns, wall_ns, s->runs);
-	}
-	if (o->sep || o->json)
-		return;
-	header(f, o, s->runs);
-	for (size_t i = 0; i < nr; i++)
-		table_line(f, &r[i], clock_ns, wall_ns, s->runs);
-	footer(f, s, nr > 0);
+	if (!o->sep && !o->json)
+		header(f, o, s->runs);
+	if (slots)
+		print_slots(f, o, r, nr, s, wall_ns);
+	else
+		for (size_t i = 0; i < nr; i++)
+			line(f, o, "", &r[i], clock_of(r, nr, (size_t)-1), wall_ns, s->runs);
+	if (!o->sep && !o->json)
+		footer(f, s, nr > 0);
 }

@@ -23,6 +23,8 @@ struct stat_opts {
 	bool quiet;		/* -q: print no counts */
 	bool null_run;		/* -n: open no counters, time the command only */
 	bool no_inherit;	/* --no-inherit: children are not counted */
+	bool no_aggr;		/* -A: one line per CPU */
+	bool per_thread;	/* --per-thread: one line per thread */
 	unsigned repeat;	/* -r N: run the command N times (1 by default) */
 	char **argv;		/* the command, or NULL */
 };
@@ -43,6 +45,7 @@ struct result {
 	struct pk_count c;	/* the last run's reading */
 	int err;		/* 0, or why it has no count (-ENODATA: not supported) */
 	struct stat_acc val;	/* scaled value over the runs */
+	struct pk_count *per;	/* -A / --per-thread: cpu_idx * nr_threads + thread_idx */
 };
 
 struct stat_summary {
@@ -50,6 +53,11 @@ struct stat_summary {
 	struct rusage ru;	/* children's user and sys time, when a command ran */
 	bool have_ru;
 	unsigned runs;
+	/* What -A and --per-thread print the lines for. */
+	size_t nr_cpus, nr_threads;
+	int *cpus;
+	pid_t *tids;
+	char (*comm)[16];	/* per thread, from /proc/TID/comm */
 };
 
 /* stat_print - the counts in the layout the options ask for. */

@@ -129,4 +129,17 @@ run stat -r 0 -- true
 check "-r 0 is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 run stat -x, -j -- true
 check "-x with -j is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+# One line per CPU, one per thread.
+run stat -A -a -x, -e cpu-clock,cs -- sleep 0.05
+cpus_seen=$(printf '%s\n' "$err" | awk -F, '$4 == "cpu-clock" { n++ } END { print n + 0 }')
+check "-A -a prints cpu-clock once per online CPU ($cpus_seen of $(nproc))" test "$cpus_seen" -eq "$(nproc)"
+contains "-A lines start with the CPU" "$err" "CPU0,"
+run stat -A -a -e cs -- sleep 0.01
+check "-A's table puts CPU0 in perf's 11-column prefix" sh -c 'printf "%s\n" "$1" | grep -Eq "^CPU0 {7}[ 0-9]{18} "' sh "$err"
+sleep 0.3 &
+spid=$!
+run stat --per-thread -p "$spid" -x, -e task-clock
+contains "--per-thread names each thread comm-tid" "$err" "sleep-$spid,"
+run stat -A -e cs -- true
+check "-A without -a/-C is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 done_testing

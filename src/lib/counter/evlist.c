@@ -229,40 +229,76 @@ int pk_evlist_reset(struct pk_evlist *l)
 	return group_ioctl(l, PERF_EVENT_IOC_RESET);
 }
 
+size_t pk_evlist_nr_cpus(const struct pk_evlist *l)
+{
+	return l->nr_cpus;
+}
+
+int pk_evlist_cpu(const struct pk_evlist *l, size_t cpu_idx)
+{
+	return cpu_idx < l->nr_cpus ? l->cpus[cpu_idx] : -1;
+}
+
+size_t pk_evlist_nr_threads(const struct pk_evlist *l)
+{
+	return l->nr_threads;
+}
+
+pid_t pk_evlist_thread(const struct pk_evlist *l, size_t thread_idx)
+{
+	return thread_idx < l->nr_threads ? l->threads[thread_idx] : -1;
+}
+
+int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct pk_count *out)
+{
+	uint64_t buf[4];
+	ssize_t n;
+	int fd;
+
+	pk__error_clear();
+	if (i >= l->nr || c >= l->nr_cpus || t >= l->nr_threads)
+		return pk__error(-ERANGE, "pk_evlist_read_one",
+				 "no event %zu on cpu index %zu, thread index %zu: the evlist has "
+				 "%zu x %zu x %zu", i, c, t, l->nr, l->nr_cpus, l->nr_threads);
+	if (l->ev[i].supported)
+		return pk__error(-ENODATA, l->ev[i].name, "%s",
+				 "the event is not counting: it could not be opened here");
+	fd = *fd_at(l, i, c, t);
+	if (fd < 0)
+		return pk__error(-ENODATA, l->ev[i].name, "%s",
+				 "the event is not open: call pk_evlist_open first");
+	n = pk__sys_read(fd, buf, sizeof(buf));
+	if (n == 0) {
+		char what[300];
+
+		snprintf(what, sizeof(what), "read(%s, cpu=%d)", l->ev[i].name, l->cpus[c]);
+		pk__error(-EIO, what, "%s", "the counter is in error state: it was pinned "
+			  "and could not be kept on the PMU, so it stopped counting");
+		pk__error_hint("%s", "count fewer pinned events at once, or drop the D modifier");
+		return -EIO;
+	}
+	if (n < 0)
+		return (int)n;
+	if (pk_count_parse(READ_FORMAT, buf, (size_t)n, out, 1) != 1)
+		return pk_last_error()->code;
+	out->value = pk_count_scaled(out);
+	return 0;
+}
+
 int pk_evlist_read(struct pk_evlist *l, size_t i, struct pk_count *sum)
 {
 	pk__error_clear();
 	if (i >= l->nr)
 		return pk__error(-ERANGE, "pk_evlist_read", "no event %zu: the evlist has %zu", i, l->nr);
-	if (l->ev[i].supported)
-		return pk__error(-ENODATA, l->ev[i].name, "%s",
-				 "the event is not counting: it could not be opened here");
 	memset(sum, 0, sizeof(*sum));
 	for (size_t c = 0; c < l->nr_cpus; c++)
 		for (size_t t = 0; t < l->nr_threads; t++) {
-			uint64_t buf[4];
 			struct pk_count one;
-			int fd = *fd_at(l, i, c, t);
-			ssize_t n;
+			int err = pk_evlist_read_one(l, i, c, t, &one);
 
-			if (fd < 0)
-				return pk__error(-ENODATA, l->ev[i].name, "%s",
-						 "the event is not open: call pk_evlist_open first");
-			n = pk__sys_read(fd, buf, sizeof(buf));
-			if (n == 0) {
-				char what[300];
-
-				snprintf(what, sizeof(what), "read(%s, cpu=%d)", l->ev[i].name, l->cpus[c]);
-				pk__error(-EIO, what, "%s", "the counter is in error state: it was pinned "
-					  "and could not be kept on the PMU, so it stopped counting");
-				pk__error_hint("%s", "count fewer pinned events at once, or drop the D modifier");
-				return -EIO;
-			}
-			if (n < 0)
-				return (int)n;
-			if (pk_count_parse(READ_FORMAT, buf, (size_t)n, &one, 1) != 1)
-				return pk_last_error()->code;
-			sum->value += pk_count_scaled(&one);
+			if (err < 0)
+				return err;
+			sum->value += one.value;
 			sum->enabled += one.enabled;
 			sum->running += one.running;
 			sum->id = one.id;

@@ -142,6 +142,17 @@ static void test_groups_on_cpus(void **state)
 	assert_int_equal(c.enabled, 2000);
 	assert_int_equal(c.running, 500);
 	assert_int_equal(pk_evlist_read(l, 3, &c), -ERANGE);
+	/* One CPU's reading, scaled on its own. */
+	assert_int_equal(pk_evlist_nr_cpus(l), 2);
+	assert_int_equal(pk_evlist_cpu(l, 1), 3);
+	assert_int_equal(pk_evlist_cpu(l, 2), -1);
+	assert_int_equal(pk_evlist_nr_threads(l), 1);
+	assert_int_equal(pk_evlist_thread(l, 0), -1);
+	assert_int_equal(pk_evlist_read_one(l, 1, 1, 0, &c), 0);
+	assert_int_equal(c.value, 400);
+	assert_int_equal(c.enabled, 1000);
+	assert_int_equal(c.id, FD0 + 3);	/* the member's fd on the second CPU */
+	assert_int_equal(pk_evlist_read_one(l, 1, 2, 0, &c), -ERANGE);
 	pk_evlist_free(l);
 	assert_int_equal(k.nr_close, 6);
 }
