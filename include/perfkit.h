@@ -570,6 +570,10 @@ PK_API int pk_workload_go(struct pk_workload *w);
  */
 PK_API int pk_workload_wait(struct pk_workload *w);
 
+/* pk_workload_try_wait - like pk_workload_wait, but returns -EAGAIN at once
+ * when the command is still running. */
+PK_API int pk_workload_try_wait(struct pk_workload *w);
+
 /* pk_workload_kill - send `sig` to the child (to forward SIGINT/SIGTERM).
  * Returns 0 or a negative errno (-ESRCH once it has been reaped). */
 PK_API int pk_workload_kill(struct pk_workload *w, int sig);

@@ -40,6 +40,9 @@ void cmd_stat_help(FILE *f)
 		"  -C, --cpu CPUS       count every task on these CPUs (e.g. 0-3,8)\n"
 		"  -r, --repeat N       run the command N times; print means and their noise\n"
 		"  -n, --null-run       open no counters: time the command only\n"
+		"  -I, --interval-print MS  print the counts of every MS milliseconds (10 or more)\n"
+		"      --interval-count N   stop after N intervals\n"
+		"  -D, --delay MS       start counting MS milliseconds after the command starts\n"
 		"      --no-inherit     do not count the command's children\n"
 		"  -A, --no-aggr        one line per CPU (with -a or -C)\n"
 		"      --per-thread     one line per thread\n"
@@ -67,6 +70,23 @@ static int add_events(struct stat_opts *o, const char *spec)
 	return 0;
 }
 
+/* A whole number of at least `min` for option `opt`; reports a bad one. */
+static int parse_uint(const char *opt, const char *arg, unsigned min, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || *end || end == arg || arg[0] == '-' || v < min || v > 100000000) {
+		cli_usage("stat", "%s needs a whole number%s, not '%s'", opt,
+			  min == 10 ? " of milliseconds, at least 10" : min ? " of at least 1" : "", arg);
+		return -1;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	static const struct option longopts[] = {
@@ -80,7 +100,10 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "append", no_argument, NULL, 0x100 },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "null-run", no_argument, NULL, 'n' },
-		{ "no-inherit", no_argument, NULL, 'I' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "interval-count", required_argument, NULL, 0x101 },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "no-inherit", no_argument, NULL, 0x102 },
 		{ "no-aggr", no_argument, NULL, 'A' },
 		{ "per-thread", no_argument, NULL, 'T' },
 		{ "json-output", no_argument, NULL, 'j' },
@@ -93,7 +116,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the command, so its own options are left alone. */
-	while ((c = getopt_long(argc, argv, "+e:p:t:aC:Ar:nx:jqo:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:t:aC:Ar:nI:D:x:jqo:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (!*optarg)
@@ -136,6 +159,18 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->null_run = true;
 			break;
 		case 'I':
+			if (parse_uint("-I", optarg, 10, &o->interval_ms))
+				return CLI_EXIT_USAGE;
+			break;
+		case 0x101:
+			if (parse_uint("--interval-count", optarg, 1, &o->interval_count))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'D':
+			if (parse_uint("-D", optarg, 0, &o->delay_ms))
+				return CLI_EXIT_USAGE;
+			break;
+		case 0x102:
 			o->no_inherit = true;
 			break;
 		case 'A':
@@ -172,6 +207,12 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		return cli_usage("stat", "-A splits system-wide counts by CPU: use it with -a or -C");
 	if ((o->no_aggr || o->per_thread) && o->repeat > 1)
 		return cli_usage("stat", "-r with -A or --per-thread is not supported yet");
+	if (o->interval_ms && (o->repeat > 1 || o->no_aggr || o->per_thread))
+		return cli_usage("stat", "-I with -r, -A or --per-thread is not supported yet");
+	if (o->interval_count && !o->interval_ms)
+		return cli_usage("stat", "--interval-count needs -I MS");
+	if (o->delay_ms && optind >= argc)
+		return cli_usage("stat", "-D delays counting after a command starts: give one after --");
 	if (o->repeat > 1 && optind >= argc)
 		return cli_usage("stat", "-r repeats a command: give one after --");
 	if (o->null_run && optind >= argc)
@@ -301,25 +342,10 @@ static int make_target(const struct stat_opts *o, pid_t workload, struct plan *p
 			return -1;
 		pl->threads[0] = workload;
 		pl->t.threads = pl->threads, pl->t.nr_threads = 1;
-		pl->t.enable_on_exec = true;	/* count the command only, from its exec */
+		/* Count the command only, from its exec; -D enables later by hand. */
+		pl->t.enable_on_exec = !o->delay_ms;
 	}
 	return 0;
-}
-
-/* Without a command: count until a signal, or until every -p/-t task is gone. */
-static void wait_for_stop(const struct plan *pl)
-{
-	const struct timespec tick = { 0, 100 * 1000 * 1000 };
-
-	while (!stop_signal) {
-		bool alive = !pl->t.nr_threads;
-
-		for (size_t i = 0; i < pl->t.nr_threads && !alive; i++)
-			alive = kill(pl->t.threads[i], 0) == 0 || errno == EPERM;
-		if (!alive)
-			break;
-		nanosleep(&tick, NULL);
-	}
 }
 
 /* -A / --per-thread: keep each CPU x thread's count of event i. */
@@ -377,6 +403,116 @@ static int save_slots(struct pk_evlist *l, struct stat_summary *s, char **argv)
 	return 0;
 }
 
+/* Whether counting should end: the command exited (its status in *status),
+ * a signal arrived, or every -p/-t task is gone. */
+static bool finished(struct pk_workload *w, const struct plan *pl, int *status)
+{
+	if (w) {
+		int st = pk_workload_try_wait(w);
+
+		if (st == -EAGAIN)
+			return false;
+		*status = st;
+		return true;
+	}
+	if (stop_signal)
+		return true;
+	for (size_t i = 0; i < pl->t.nr_threads; i++)
+		if (kill(pl->t.threads[i], 0) == 0 || errno == EPERM)
+			return false;
+	return pl->t.nr_threads > 0;
+}
+
+static void nap_until(double when)
+{
+	double left = when - now();
+	struct timespec ts;
+
+	if (left <= 0)
+		return;
+	if (left > 0.005)
+		left = 0.005;	/* wake often enough to notice the command exit */
+	ts.tv_sec = 0;
+	ts.tv_nsec = (long)(left * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+/* Without a command: count until a signal, or until every -p/-t task is gone. */
+static void wait_for_stop(const struct plan *pl)
+{
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	int st;
+
+	while (!finished(NULL, pl, &st))
+		nanosleep(&tick, NULL);
+}
+
+/* -D: let time pass uncounted, unless the command ends first. */
+static void pause_until(double when, struct pk_workload *w, const struct plan *pl)
+{
+	int st;
+
+	while (now() < when && !finished(w, pl, &st) && !stop_signal)
+		nap_until(when);
+}
+
+/* -I: print each interval's counts until the end (or --interval-count, after
+ * which a command still running is sent SIGTERM, like perf).  Returns the
+ * command's exit status, or 0. */
+static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_evlist *l,
+		     struct pk_workload *w, const struct plan *pl, double t0)
+{
+	size_t nr = pk_events_count(ev);
+	struct pk_count *prev = calloc(nr ? nr : 1, sizeof(*prev));
+	struct result *cur = calloc(nr ? nr : 1, sizeof(*cur));
+	double tick = o->interval_ms / 1000.0, next = t0 + tick;
+	unsigned n = 0;
+	int status = 0;
+	bool done = false;
+
+	while (prev && cur && !done) {
+		size_t k = 0;
+
+		double at;
+
+		while (now() < next && !(done = finished(w, pl, &status)))
+			nap_until(next);
+		/* Like perf, the last interval may be short: the command ended. */
+		at = now();
+		for (size_t i = 0; l && i < nr; i++) {
+			struct pk_count c;
+			int err = pk_evlist_read(l, i, &c);
+
+			/* The default set leaves out what cannot count here. */
+			if (err == -ENODATA && !o->events)
+				continue;
+			cur[k] = (struct result){ .d = pk_events_desc(ev, i), .err = err };
+			cur[k].c = (struct pk_count){ c.value - prev[i].value, c.enabled - prev[i].enabled,
+						      c.running - prev[i].running, c.id, 0 };
+			if (!err && !cur[k].c.running)
+				cur[k].err = -EAGAIN;	/* did not run this interval */
+			cur[k].val = (struct stat_acc){ 1, (double)cur[k].c.value, 0 };
+			if (!err)
+				prev[i] = c;
+			k++;
+		}
+		stat_print_interval(o->out, o, cur, k, at - t0, (at - (next - tick)) * 1e9, n++ == 0);
+		next += tick;
+		if (o->interval_count && n >= o->interval_count) {
+			if (w && !done) {
+				/* We stopped it, as asked: not the command's failure. */
+				pk_workload_kill(w, SIGTERM);
+				pk_workload_wait(w);
+				status = 0;
+			}
+			break;
+		}
+	}
+	free(prev);
+	free(cur);
+	return status;
+}
+
 /* Count; fills results and returns the command's exit status (0 without
  * one), or -1 after reporting an error (-2 for a usage error).  *have_ru says whether a command ran. */
 static int count(const struct stat_opts *o, struct pk_events *ev, struct result *r,
@@ -413,23 +549,35 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	t0 = now();
+	if (w && pk_workload_go(w) < 0) {
+		cli_error("stat", NULL);
+		status = -1;
+		goto out;
+	}
+	if (o->delay_ms && l) {
+		/* Like perf -D: the command runs uncounted for the delay. */
+		if (!o->quiet)
+			fprintf(stderr, "Events disabled\n");
+		pause_until(t0 + o->delay_ms / 1000.0, w, &pl);
+		if (!o->quiet)
+			fprintf(stderr, "Events enabled\n");
+		t0 = now();
+	}
 	if (l && !pl.t.enable_on_exec && pk_evlist_enable(l) < 0) {
 		cli_error("stat", NULL);
 		status = -1;
 		goto out;
 	}
-	if (w) {
-		if (pk_workload_go(w) < 0) {
-			cli_error("stat", NULL);
-			status = -1;
-			goto out;
-		}
+	if (o->interval_ms)
+		status = intervals(o, ev, l, w, &pl, t0);
+	else if (w)
 		status = pk_workload_wait(w);
+	else
+		wait_for_stop(&pl);
+	if (w) {
 		getrusage(RUSAGE_CHILDREN, ru);
 		/* perf shows user and sys time only when the command is what it counted. */
 		*have_ru = !o->pids && !o->tids && !o->all_cpus && !o->cpu_list;
-	} else {
-		wait_for_stop(&pl);
 	}
 	if (l)
 		pk_evlist_disable(l);
@@ -525,6 +673,7 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "perfkit stat: cannot write %s: %s\n", o.output, strerror(errno));
 		goto done;
 	}
+	o.out = out;
 	status = runs(&o, ev, r, nr, &sum);
 	if (status < 0) {
 		status = status == -2 ? CLI_EXIT_USAGE : CLI_EXIT_EVENT;
@@ -532,7 +681,8 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (!o.events)
 		nr = drop_unsupported(r, nr);
-	stat_print(out, &o, r, nr, &sum);
+	if (!o.interval_ms)	/* like perf 6.1: -I prints the intervals only */
+		stat_print(out, &o, r, nr, &sum);
 done:
 	if (out != stderr && out && fclose(out) != 0) {
 		fprintf(stderr, "perfkit stat: writing %s failed: %s\n", o.output, strerror(errno));

@@ -83,7 +83,8 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, doub
 
 	fputs(prefix, f);
 	if (r->err) {
-		fprintf(f, "%18s %-4s %-25s%-35s\n", no_count(r), "", r->d->name, "");
+		fprintf(f, "%18s %-4s %-25s%-35s\n", no_count(r), is_clock(r->d) ? "msec" : "",
+			r->d->name, "");
 		return;
 	}
 	if (is_clock(r->d))
@@ -273,4 +274,26 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 			line(f, o, "", &r[i], clock_of(r, nr, (size_t)-1), wall_ns, s->runs);
 	if (!o->sep && !o->json)
 		footer(f, s, nr > 0);
+}
+
+void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
+			 double ts, double wall_ns, bool first)
+{
+	char prefix[64];
+	double clock_ns = clock_of(r, nr, (size_t)-1);
+	unsigned long long ns = (unsigned long long)(ts * 1e9 + 0.5);
+	unsigned long sec = (unsigned long)(ns / 1000000000ULL);
+
+	if (o->quiet)
+		return;
+	if (first && !o->sep && !o->json)
+		fprintf(f, "#           time             counts unit events\n");
+	snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", sec, (unsigned long)(ns % 1000000000ULL),
+		 o->sep ? o->sep : " ");
+	if (o->json)
+		snprintf(prefix, sizeof(prefix), "\"interval\" : %lu.%09lu, ", sec,
+			 (unsigned long)(ns % 1000000000ULL));
+	for (size_t i = 0; i < nr; i++)
+		line(f, o, prefix, &r[i], clock_ns, wall_ns, 1);
+	fflush(f);
 }

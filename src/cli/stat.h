@@ -26,6 +26,10 @@ struct stat_opts {
 	bool no_aggr;		/* -A: one line per CPU */
 	bool per_thread;	/* --per-thread: one line per thread */
 	unsigned repeat;	/* -r N: run the command N times (1 by default) */
+	unsigned interval_ms;	/* -I MS: print the counts of each interval */
+	unsigned interval_count;/* --interval-count N: stop after N intervals */
+	unsigned delay_ms;	/* -D MS: start counting MS after the command starts */
+	FILE *out;		/* where the counts go (stderr, or -o FILE) */
 	char **argv;		/* the command, or NULL */
 };
 
@@ -59,6 +63,12 @@ struct stat_summary {
 	pid_t *tids;
 	char (*comm)[16];	/* per thread, from /proc/TID/comm */
 };
+
+/* stat_print_interval - one -I interval: the counts since the previous one,
+ * stamped with `ts` seconds since counting began; `first` adds perf's
+ * column header in the table layout. */
+void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
+			 double ts, double wall_ns, bool first);
 
 /* stat_print - the counts in the layout the options ask for. */
 void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,

@@ -142,4 +142,27 @@ run stat --per-thread -p "$spid" -x, -e task-clock
 contains "--per-thread names each thread comm-tid" "$err" "sleep-$spid,"
 run stat -A -e cs -- true
 check "-A without -a/-C is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+# Intervals and delay.
+run stat -I 100 -x, -e cs -- sleep 0.35
+lines=$(printf '%s\n' "$err" | grep -c ',cs,')
+check "-I 100 over 0.35 s prints 4 intervals, the last one short ($lines)" test "$lines" -eq 4
+first=$(printf '%s\n' "$err" | head -1 | cut -d, -f1 | tr -d ' ')
+check "the first interval is stamped about 0.1 s ($first)" \
+	awk -v t="$first" 'BEGIN { exit !(t > 0.095 && t < 0.15) }'
+run stat -I 100 --interval-count 2 -e task-clock -- sleep 5
+check "--interval-count 2 stops the command after 2 intervals (exit 0, got $rc)" test "$rc" -eq 0
+check "and prints 2 lines after perf's header" \
+	sh -c 'printf "%s\n" "$1" | grep -q "^#           time             counts unit events" &&
+	       [ "$(printf "%s\n" "$1" | grep -c "task-clock")" -eq 2 ]' sh "$err"
+# A CPU-bound loop of about 0.3 s: counted whole, then without its first 150 ms.
+loop='i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'
+run stat -D 150 -x, -e task-clock -- sh -c "$loop"
+full=$(printf '%s\n' "$err" | awk -F, '$3 == "task-clock" { print $1 }')
+contains "-D says when counting starts" "$err" "Events enabled"
+run stat -x, -e task-clock -- sh -c "$loop"
+whole=$(printf '%s\n' "$err" | awk -F, '$3 == "task-clock" { print $1 }')
+check "-D 150 leaves the first 150 ms uncounted ($full < $whole - 100 ms)" \
+	awk -v a="${full:-0}" -v b="${whole:-0}" 'BEGIN { exit !(a < b - 100) }'
+run stat -I 5 -- true
+check "-I below 10 ms is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 done_testing

@@ -141,6 +141,25 @@ int pk_workload_go(struct pk_workload *w)
 	return -e;
 }
 
+int pk_workload_try_wait(struct pk_workload *w)
+{
+	int st;
+	pid_t r;
+
+	pk__error_clear();
+	if (w->reaped)
+		return w->status;
+	r = waitpid(w->pid, &st, WNOHANG);
+	if (r == 0)
+		return -EAGAIN;
+	if (r < 0)
+		return pk__error(-errno, "wait for the workload", "waitpid(%d): %s", (int)w->pid,
+				 strerror(errno));
+	w->reaped = true;
+	w->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
+	return w->status;
+}
+
 int pk_workload_wait(struct pk_workload *w)
 {
 	pk__error_clear();
