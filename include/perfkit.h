@@ -467,6 +467,22 @@ PK_API int pk_cpus_parse(const char *list, int **cpus, size_t *nr);
  */
 PK_API int pk_cpus_online(int **cpus, size_t *nr);
 
+/* Where a CPU sits, from sysfs: -1 for what the kernel does not report. */
+struct pk_cpu_topology {
+	int cpu;
+	int socket;		/* topology/physical_package_id */
+	int die;		/* topology/die_id (0 on kernels without dies) */
+	int core;		/* topology/core_id */
+	int node;		/* the NUMA node whose cpulist has it */
+};
+
+/*
+ * pk_cpu_topology - read CPU `cpu`'s place from <sysfs>/devices/system
+ * (PERFKIT_SYSFS_ROOT applies).  Returns 0, or -ENOENT (the error names the
+ * file) when the CPU has no topology directory.
+ */
+PK_API int pk_cpu_topology(int cpu, struct pk_cpu_topology *t);
+
 /*
  * pk_pid_threads - every thread of process `pid`, from /proc/PID/task, in
  * ascending order.  Returns 0 with *tids (free it) and *nr, -ESRCH when no

@@ -46,6 +46,8 @@ void cmd_stat_help(FILE *f)
 		"      --no-inherit     do not count the command's children\n"
 		"  -A, --no-aggr        one line per CPU (with -a or -C)\n"
 		"      --per-thread     one line per thread\n"
+		"      --per-core, --per-die, --per-socket, --per-node\n"
+		"                       one line per core, die, socket or NUMA node (with -a or -C)\n"
 		"  -x, --field-separator SEP  print perf's CSV with SEP between fields\n"
 		"  -j, --json-output    print one JSON object per event, like perf -j\n"
 		"  -q, --quiet          print no counts (the exit status still tells)\n"
@@ -106,6 +108,10 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "no-inherit", no_argument, NULL, 0x102 },
 		{ "no-aggr", no_argument, NULL, 'A' },
 		{ "per-thread", no_argument, NULL, 'T' },
+		{ "per-core", no_argument, NULL, 0x110 + 'c' },
+		{ "per-die", no_argument, NULL, 0x110 + 'd' },
+		{ "per-socket", no_argument, NULL, 0x110 + 's' },
+		{ "per-node", no_argument, NULL, 0x110 + 'n' },
 		{ "json-output", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -179,6 +185,14 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 'T':
 			o->per_thread = true;
 			break;
+		case 0x110 + 'c':
+		case 0x110 + 'd':
+		case 0x110 + 's':
+		case 0x110 + 'n':
+			if (o->per && o->per != c - 0x110)
+				return cli_usage("stat", "give one of --per-core, --per-die, --per-socket, --per-node");
+			o->per = (char)(c - 0x110);
+			break;
 		case 'j':
 			o->json = true;
 			break;
@@ -201,10 +215,16 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		return cli_usage("stat", "--append needs -o FILE");
 	if (o->sep && o->json)
 		return cli_usage("stat", "-x and -j are two output formats: give one");
-	if (o->no_aggr && o->per_thread)
-		return cli_usage("stat", "-A and --per-thread are two ways to split the counts: give one");
-	if (o->no_aggr && !o->all_cpus && !o->cpu_list)
-		return cli_usage("stat", "-A splits system-wide counts by CPU: use it with -a or -C");
+	if (o->no_aggr + o->per_thread + !!o->per > 1)
+		return cli_usage("stat", "-A, --per-thread and --per-core/die/socket/node are different "
+				 "ways to split the counts: give one");
+	if ((o->no_aggr || o->per) && !o->all_cpus && !o->cpu_list)
+		return cli_usage("stat", "%s splits system-wide counts: use it with -a or -C",
+				 o->no_aggr ? "-A" : "--per-core/die/socket/node");
+	if (o->per && o->repeat > 1)
+		return cli_usage("stat", "-r with --per-core/die/socket/node is not supported yet");
+	if (o->per && o->interval_ms)
+		return cli_usage("stat", "-I with --per-core/die/socket/node is not supported yet");
 	if ((o->no_aggr || o->per_thread) && o->repeat > 1)
 		return cli_usage("stat", "-r with -A or --per-thread is not supported yet");
 	if (o->interval_ms && (o->repeat > 1 || o->no_aggr || o->per_thread))
@@ -366,7 +386,7 @@ static int read_slots(struct pk_evlist *l, size_t i, struct result *r)
 }
 
 /* Remember which CPUs and threads the slots are, and the threads' names. */
-static int save_slots(struct pk_evlist *l, struct stat_summary *s, char **argv)
+static int save_slots(struct pk_evlist *l, struct stat_summary *s, char **argv, bool topology)
 {
 	size_t nc = pk_evlist_nr_cpus(l), nt = pk_evlist_nr_threads(l);
 
@@ -379,8 +399,16 @@ static int save_slots(struct pk_evlist *l, struct stat_summary *s, char **argv)
 		return -ENOMEM;
 	s->nr_cpus = nc;
 	s->nr_threads = nt;
-	for (size_t c = 0; c < nc; c++)
+	s->topo = calloc(nc, sizeof(*s->topo));
+	if (!s->topo)
+		return -ENOMEM;
+	for (size_t c = 0; c < nc; c++) {
 		s->cpus[c] = pk_evlist_cpu(l, c);
+		if (topology && pk_cpu_topology(s->cpus[c], &s->topo[c]) < 0) {
+			cli_error("stat", NULL);
+			return -ENOENT;
+		}
+	}
 	for (size_t t = 0; t < nt; t++) {
 		char path[64];
 		FILE *f;
@@ -541,7 +569,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		goto out;
 	}
 	/* Thread names now, while the threads exist (the command is still held). */
-	if (l && (o->no_aggr || o->per_thread) && save_slots(l, sum, o->argv) < 0) {
+	if (l && (o->no_aggr || o->per_thread || o->per) && save_slots(l, sum, o->argv, o->per) < 0) {
 		status = -1;
 		goto out;
 	}
@@ -587,7 +615,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		r[i].err = pk_evlist_read(l, i, &r[i].c);
 		if (!r[i].err && !pk_count_ran(&r[i].c))
 			r[i].err = -EAGAIN;	/* enabled but never scheduled: <not counted> */
-		if (!r[i].err && (o->no_aggr || o->per_thread) && read_slots(l, i, &r[i]) < 0) {
+		if (!r[i].err && (o->no_aggr || o->per_thread || o->per) && read_slots(l, i, &r[i]) < 0) {
 			cli_error("stat", NULL);
 			status = -1;
 			goto out;
@@ -695,6 +723,7 @@ done:
 	free(sum.cpus);
 	free(sum.tids);
 	free(sum.comm);
+	free(sum.topo);
 	pk_events_free(ev);
 	free(o.events);
 	return status;

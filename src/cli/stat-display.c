@@ -257,6 +257,99 @@ static void print_slots(FILE *f, const struct stat_opts *o, const struct result 
 			}
 }
 
+/* The aggregation key of a CPU for --per-core/die/socket/node. */
+static long long agg_key(const struct stat_opts *o, const struct pk_cpu_topology *t)
+{
+	switch (o->per) {
+	case 'c': return ((long long)t->socket << 40) | ((long long)t->die << 20) | t->core;
+	case 'd': return ((long long)t->socket << 40) | ((long long)t->die << 20);
+	case 's': return (long long)t->socket << 40;
+	default: return t->node;
+	}
+}
+
+/* perf's prefix for one aggregate: its id and how many CPUs it sums. */
+static void agg_prefix(char *buf, size_t len, const struct stat_opts *o,
+		       const struct pk_cpu_topology *t, int nr)
+{
+	const char *sep = o->sep ? o->sep : " ";
+	static const char *const key[] = { ['c'] = "core", ['d'] = "die", ['s'] = "socket", ['n'] = "node" };
+	char id[64];
+
+	switch (o->per) {
+	case 'c': snprintf(id, sizeof(id), o->sep || o->json ? "S%d-D%d-C%d" : "S%d-D%d-C%-8d",
+			   t->socket, t->die, t->core); break;
+	case 'd': snprintf(id, sizeof(id), o->sep || o->json ? "S%d-D%d" : "S%d-D%-8d", t->socket, t->die); break;
+	case 's': snprintf(id, sizeof(id), o->sep || o->json ? "S%d" : "S%-5d", t->socket); break;
+	default: snprintf(id, sizeof(id), o->sep || o->json ? "N%d" : "N%-5d", t->node); break;
+	}
+	if (o->json)
+		snprintf(buf, len, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", key[(int)o->per], id, nr);
+	else
+		snprintf(buf, len, o->sep ? "%s%s%d%s" : "%s%s%4d%s", id, sep, nr, sep);
+}
+
+/* Sum the slots of the CPUs whose key is `k` (all threads). */
+static struct pk_count agg_sum(const struct result *r, const struct stat_summary *s,
+			       const struct stat_opts *o, long long k, int *nr_cpus)
+{
+	struct pk_count sum = { 0 };
+
+	*nr_cpus = 0;
+	for (size_t c = 0; c < s->nr_cpus; c++) {
+		if (agg_key(o, &s->topo[c]) != k)
+			continue;
+		++*nr_cpus;
+		for (size_t t = 0; r->per && t < s->nr_threads; t++) {
+			const struct pk_count *one = &r->per[c * s->nr_threads + t];
+
+			sum.value += one->value;
+			sum.enabled += one->enabled;
+			sum.running += one->running;
+		}
+	}
+	return sum;
+}
+
+/* --per-core/die/socket/node: each event, then each aggregate in key order. */
+static void print_aggregates(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
+			     const struct stat_summary *s, double wall_ns)
+{
+	for (size_t i = 0; i < nr; i++) {
+		long long last = -2;
+
+		for (;;) {
+			long long k = -2;
+			size_t first = 0;
+			struct result one = r[i];
+			char prefix[128];
+			int n;
+			double clock_ns = 0;
+
+			/* The next key above `last`: aggregates come out sorted. */
+			for (size_t c = 0; c < s->nr_cpus; c++) {
+				long long kc = agg_key(o, &s->topo[c]);
+
+				if (kc > last && (k == -2 || kc < k))
+					k = kc, first = c;
+			}
+			if (k == -2)
+				break;
+			last = k;
+			if (!r[i].err) {
+				one.c = agg_sum(&r[i], s, o, k, &n);
+				one.val = (struct stat_acc){ 1, (double)one.c.value, 0 };
+			}
+			for (size_t j = 0; j < nr; j++)
+				if (!r[j].err && is_clock(r[j].d) && !clock_ns)
+					clock_ns = (double)agg_sum(&r[j], s, o, k, &n).value;
+			agg_sum(&r[i], s, o, k, &n);
+			agg_prefix(prefix, sizeof(prefix), o, &s->topo[first], n);
+			line(f, o, prefix, &one, clock_ns, wall_ns, 1);
+		}
+	}
+}
+
 void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 		const struct stat_summary *s)
 {
@@ -267,7 +360,9 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 		return;
 	if (!o->sep && !o->json)
 		header(f, o, s->runs);
-	if (slots)
+	if (o->per)
+		print_aggregates(f, o, r, nr, s, wall_ns);
+	else if (slots)
 		print_slots(f, o, r, nr, s, wall_ns);
 	else
 		for (size_t i = 0; i < nr; i++)

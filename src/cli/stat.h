@@ -25,6 +25,7 @@ struct stat_opts {
 	bool no_inherit;	/* --no-inherit: children are not counted */
 	bool no_aggr;		/* -A: one line per CPU */
 	bool per_thread;	/* --per-thread: one line per thread */
+	char per;		/* --per-core/die/socket/node: 'c', 'd', 's', 'n'; 0 = none */
 	unsigned repeat;	/* -r N: run the command N times (1 by default) */
 	unsigned interval_ms;	/* -I MS: print the counts of each interval */
 	unsigned interval_count;/* --interval-count N: stop after N intervals */
@@ -62,6 +63,7 @@ struct stat_summary {
 	int *cpus;
 	pid_t *tids;
 	char (*comm)[16];	/* per thread, from /proc/TID/comm */
+	struct pk_cpu_topology *topo;	/* per CPU, for --per-core/die/socket/node */
 };
 
 /* stat_print_interval - one -I interval: the counts since the previous one,

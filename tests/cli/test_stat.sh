@@ -165,4 +165,17 @@ check "-D 150 leaves the first 150 ms uncounted ($full < $whole - 100 ms)" \
 	awk -v a="${full:-0}" -v b="${whole:-0}" 'BEGIN { exit !(a < b - 100) }'
 run stat -I 5 -- true
 check "-I below 10 ms is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+# Aggregation by topology (this machine's sysfs).
+run stat --per-socket -a -x, -e cpu-clock -- sleep 0.02
+total=$(printf '%s\n' "$err" | awk -F, '$5 == "cpu-clock" { n += $2 } END { print n + 0 }')
+check "--per-socket's aggregates cover every CPU once ($total of $(nproc))" test "$total" -eq "$(nproc)"
+contains "--per-socket lines start S<socket>" "$err" "S0,"
+run stat --per-core -a -x, -e cs -- sleep 0.02
+cores=$(cat /sys/devices/system/cpu/cpu*/topology/core_id 2>/dev/null | sort -u | wc -l)
+lines=$(printf '%s\n' "$err" | grep -c ',cs,')
+check "--per-core prints one line per core ($lines of $cores)" test "$lines" -eq "$cores"
+run stat --per-node -a -e cs -- sleep 0.01
+contains "--per-node lines start N<node>" "$err" "N0 "
+run stat --per-core -e cs -- true
+check "--per-core without -a/-C is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 done_testing

@@ -117,12 +117,75 @@ static void test_pid_threads(void **state)
 	assert_non_null(strstr(pk_last_error()->why, "no such process"));
 }
 
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (slash = strchr(path + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Two sockets, the second with two dies, two NUMA nodes; CPU 3 lacks die_id. */
+static void test_topology(void **state)
+{
+	char root[] = "/tmp/perfkit-topo-XXXXXX", rel[128];
+	static const int pkg[] = { 0, 0, 1, 1 }, die[] = { 0, 0, 1, -1 }, core[] = { 0, 1, 0, 4 };
+	struct pk_cpu_topology t;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	for (int c = 0; c < 4; c++) {
+		char v[16];
+
+		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/physical_package_id", c);
+		snprintf(v, sizeof(v), "%d\n", pkg[c]);
+		put(root, rel, v);
+		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/core_id", c);
+		snprintf(v, sizeof(v), "%d\n", core[c]);
+		put(root, rel, v);
+		if (die[c] >= 0) {
+			snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/die_id", c);
+			snprintf(v, sizeof(v), "%d\n", die[c]);
+			put(root, rel, v);
+		}
+	}
+	put(root, "devices/system/node/node0/cpulist", "0-1\n");
+	put(root, "devices/system/node/node1/cpulist", "2-3\n");
+	put(root, "devices/system/node/node2/cpulist", "\n");	/* a memory-only node */
+	setenv("PERFKIT_SYSFS_ROOT", root, 1);
+	assert_int_equal(pk_cpu_topology(2, &t), 0);
+	assert_int_equal(t.cpu, 2);
+	assert_int_equal(t.socket, 1);
+	assert_int_equal(t.die, 1);
+	assert_int_equal(t.core, 0);
+	assert_int_equal(t.node, 1);
+	assert_int_equal(pk_cpu_topology(3, &t), 0);
+	assert_int_equal(t.die, 0);	/* no die_id: one die per socket */
+	assert_int_equal(t.core, 4);
+	assert_int_equal(pk_cpu_topology(1, &t), 0);
+	assert_int_equal(t.node, 0);
+	assert_int_equal(pk_cpu_topology(7, &t), -ENOENT);
+	assert_non_null(strstr(pk_last_error()->why, "cpu7/topology"));
+	unsetenv("PERFKIT_SYSFS_ROOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_lists),
 		cmocka_unit_test(test_online_from_sysfs_root),
 		cmocka_unit_test(test_pid_threads),
+		cmocka_unit_test(test_topology),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

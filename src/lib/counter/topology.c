@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * topology.c - where each CPU sits (socket, die, core, NUMA node), read from
+ * sysfs, for counts aggregated per core, die, socket or node.
+ */
+#include "perfkit.h"
+#include "sys/sys.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int read_id(int cpu, const char *file, int *out)
+{
+	char rel[128], path[512];
+	long v;
+
+	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/%s", cpu, file);
+	if (!pk__sysfs_path(path, sizeof(path), rel))
+		return -ENAMETOOLONG;
+	if (pk__read_long(path, &v) < 0)
+		return -ENOENT;
+	*out = (int)v;
+	return 0;
+}
+
+/* The node whose cpulist holds `cpu`, or -1 (no NUMA information). */
+static int find_node(int cpu)
+{
+	char path[512], list[4096];
+	struct dirent *de;
+	int node = -1;
+	DIR *d;
+
+	if (!pk__sysfs_path(path, sizeof(path), "devices/system/node") || !(d = opendir(path)))
+		return -1;
+	while (node < 0 && (de = readdir(d))) {
+		char rel[300];
+		int *cpus, n;
+		size_t nr;
+
+		if (sscanf(de->d_name, "node%d", &n) != 1)
+			continue;
+		snprintf(rel, sizeof(rel), "devices/system/node/%s/cpulist", de->d_name);
+		if (!pk__sysfs_path(path, sizeof(path), rel) || pk__read_file(path, list, sizeof(list)) <= 0 ||
+		    pk_cpus_parse(list, &cpus, &nr) < 0)
+			continue;
+		for (size_t i = 0; i < nr; i++)
+			if (cpus[i] == cpu)
+				node = n;
+		free(cpus);
+	}
+	closedir(d);
+	pk__error_clear();	/* an empty node's cpulist is not an error */
+	return node;
+}
+
+int pk_cpu_topology(int cpu, struct pk_cpu_topology *t)
+{
+	char what[64];
+
+	pk__error_clear();
+	t->cpu = cpu;
+	t->die = 0;
+	if (read_id(cpu, "physical_package_id", &t->socket) < 0 ||
+	    read_id(cpu, "core_id", &t->core) < 0) {
+		snprintf(what, sizeof(what), "topology of CPU %d", cpu);
+		return pk__error(-ENOENT, what, "devices/system/cpu/cpu%d/topology is missing or "
+				 "incomplete in sysfs", cpu);
+	}
+	read_id(cpu, "die_id", &t->die);	/* absent before Linux 5.2: one die */
+	t->node = find_node(cpu);
+	return 0;
+}
