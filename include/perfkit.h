@@ -452,6 +452,7 @@ struct pk_target {
 	bool inherit;		/* also count children created after opening */
 	bool enable_on_exec;	/* start counting at the target's next exec */
 	bool skip_unsupported;	/* open the rest when an event cannot count here */
+	bool fallbacks;		/* adjust and retry like perf (see pk_evlist_fallback) */
 };
 
 /*
@@ -514,6 +515,21 @@ PK_API void pk_evlist_free(struct pk_evlist *l);
  * stays open.
  */
 PK_API int pk_evlist_open(struct pk_evlist *l);
+
+/*
+ * pk_evlist_fallback - with pk_target.fallbacks, what pk_evlist_open had to
+ * change for event i to open, as a sentence for the user that does not name
+ * the event (so identical notes can be shown once), or NULL when it opened
+ * as asked.  pk_evlist_attr gives the attr it opened with.  The changes perf makes too: counting user space only
+ * (exclude_kernel and exclude_hv) when the kernel refuses kernel counting
+ * (EACCES/EPERM), and dropping exclude_guest/exclude_host for a PMU that
+ * rejects them (EINVAL).  The string lives as long as the evlist.
+ */
+PK_API const char *pk_evlist_fallback(const struct pk_evlist *l, size_t i);
+
+/* pk_evlist_attr - the attr event i is (or will be) opened with, after any
+ * fallback; NULL when i is out of range. */
+PK_API const struct perf_event_attr *pk_evlist_attr(const struct pk_evlist *l, size_t i);
 
 /* pk_evlist_supported - 0 when event i opened, else the negative errno that
  * kept it closed; -ERANGE when i is out of range. */

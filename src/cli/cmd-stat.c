@@ -339,6 +339,7 @@ static int make_target(const struct stat_opts *o, pid_t workload, struct plan *p
 	pl->t.size = sizeof(pl->t);
 	pl->t.inherit = !o->no_inherit;
 	pl->t.skip_unsupported = true;
+	pl->t.fallbacks = true;
 	if (o->pids) {
 		pl->list_for_errors = o->pids;
 		int err = pids_threads(o->pids, &pl->threads, &n);
@@ -431,6 +432,41 @@ static int save_slots(struct pk_evlist *l, struct stat_summary *s, char **argv, 
 	return 0;
 }
 
+/* Say what had to change for events to count here: each cause once, with
+ * the events it applied to. */
+static void report_fallbacks(struct pk_evlist *l, struct pk_events *ev)
+{
+	size_t nr = pk_events_count(ev);
+
+	for (size_t i = 0; i < nr; i++) {
+		const char *note = pk_evlist_fallback(l, i);
+		bool seen = false;
+
+		for (size_t j = 0; note && j < i; j++)
+			seen |= pk_evlist_fallback(l, j) && !strcmp(pk_evlist_fallback(l, j), note);
+		if (!note || seen)
+			continue;
+		fprintf(stderr, "perfkit stat: ");
+		for (size_t j = i, n = 0; j < nr; j++)
+			if (pk_evlist_fallback(l, j) && !strcmp(pk_evlist_fallback(l, j), note))
+				fprintf(stderr, "%s%s", n++ ? ", " : "", pk_events_desc(ev, j)->name);
+		fprintf(stderr, ": %s\n", note);
+	}
+}
+
+/* perf names an event it fell back to user space for "NAME:u"; buf is left
+ * empty when the event shows under its own name. */
+static void shown_name(const struct pk_evlist *l, size_t i, const struct pk_event_desc *d,
+		       char *buf, size_t len)
+{
+	const struct perf_event_attr *a = pk_evlist_attr(l, i);
+
+	buf[0] = '\0';
+	if (a->exclude_kernel && !d->attr.exclude_kernel && !strchr(d->name, ':') &&
+	    !strchr(d->name, '/'))
+		snprintf(buf, len, "%s:u", d->name);
+}
+
 /* Whether counting should end: the command exited (its status in *status),
  * a signal arrived, or every -p/-t task is gone. */
 static bool finished(struct pk_workload *w, const struct plan *pl, int *status)
@@ -515,6 +551,7 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 			if (err == -ENODATA && !o->events)
 				continue;
 			cur[k] = (struct result){ .d = pk_events_desc(ev, i), .err = err };
+			shown_name(l, i, cur[k].d, cur[k].shown, sizeof(cur[k].shown));
 			cur[k].c = (struct pk_count){ c.value - prev[i].value, c.enabled - prev[i].enabled,
 						      c.running - prev[i].running, c.id, 0 };
 			if (!err && !cur[k].c.running)
@@ -568,6 +605,8 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		status = -1;
 		goto out;
 	}
+	if (l && !o->quiet && sum->runs == 0)
+		report_fallbacks(l, ev);
 	/* Thread names now, while the threads exist (the command is still held). */
 	if (l && (o->no_aggr || o->per_thread || o->per) && save_slots(l, sum, o->argv, o->per) < 0) {
 		status = -1;
@@ -612,6 +651,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	*wall_s = now() - t0;
 	for (size_t i = 0; l && i < pk_events_count(ev); i++) {
 		r[i].d = pk_events_desc(ev, i);
+		shown_name(l, i, r[i].d, r[i].shown, sizeof(r[i].shown));
 		r[i].err = pk_evlist_read(l, i, &r[i].c);
 		if (!r[i].err && !pk_count_ran(&r[i].c))
 			r[i].err = -EAGAIN;	/* enabled but never scheduled: <not counted> */

@@ -31,6 +31,8 @@ double stat_acc_noise_pct(const struct stat_acc *a)
 	return 100.0 * sd / a->mean;
 }
 
+#define NAME(r) ((r)->shown[0] ? (r)->shown : (r)->d->name)
+
 static bool is_clock(const struct pk_event_desc *d)
 {
 	return d->attr.type == PERF_TYPE_SOFTWARE &&
@@ -84,13 +86,13 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, doub
 	fputs(prefix, f);
 	if (r->err) {
 		fprintf(f, "%18s %-4s %-25s%-35s\n", no_count(r), is_clock(r->d) ? "msec" : "",
-			r->d->name, "");
+			NAME(r), "");
 		return;
 	}
 	if (is_clock(r->d))
-		fprintf(f, "%18.2f %-4s %-32s", r->val.mean / 1e6, "msec", r->d->name);
+		fprintf(f, "%18.2f %-4s %-32s", r->val.mean / 1e6, "msec", NAME(r));
 	else
-		fprintf(f, "%18.0f %-4s %-32s", r->val.mean, "", r->d->name);
+		fprintf(f, "%18.0f %-4s %-32s", r->val.mean, "", NAME(r));
 	if (metric(r, clock_ns, wall_ns, &val, unit, sizeof(unit))) {
 		int n = fprintf(f, " # %8.3f", val);
 
@@ -115,11 +117,11 @@ static void csv_line(FILE *f, const char *prefix, const char *sep, const struct 
 
 	fputs(prefix, f);
 	if (r->err)
-		fprintf(f, "%s%s%s%s", no_count(r), sep, sep, r->d->name);
+		fprintf(f, "%s%s%s%s", no_count(r), sep, sep, NAME(r));
 	else if (is_clock(r->d))
-		fprintf(f, "%.2f%smsec%s%s", r->val.mean / 1e6, sep, sep, r->d->name);
+		fprintf(f, "%.2f%smsec%s%s", r->val.mean / 1e6, sep, sep, NAME(r));
 	else
-		fprintf(f, "%.0f%s%s%s", r->val.mean, sep, sep, r->d->name);
+		fprintf(f, "%.0f%s%s%s", r->val.mean, sep, sep, NAME(r));
 	if (runs > 1)
 		fprintf(f, "%s%.2f%%", sep, stat_acc_noise_pct(&r->val));
 	fprintf(f, "%s%" PRIu64 "%s%.2f", sep, r->err ? 0 : r->c.running, sep, running_pct(r));
@@ -146,7 +148,7 @@ static void json_line(FILE *f, const char *prefix, const struct result *r, doubl
 		fprintf(f, "%f", is_clock(r->d) ? r->val.mean / 1e6 : r->val.mean);
 	fprintf(f, "\", \"unit\" : \"%s\", \"event\" : ", !r->err && is_clock(r->d) ? "msec" : "");
 	json_init(&j, f);
-	json_string(&j, r->d->name);	/* escaped: event names are user input */
+	json_string(&j, NAME(r));	/* escaped: event names are user input */
 	if (runs > 1)
 		fprintf(f, ", \"variance\" : %.2f", stat_acc_noise_pct(&r->val));
 	fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, "

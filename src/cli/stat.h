@@ -47,6 +47,7 @@ double stat_acc_noise_pct(const struct stat_acc *a);
 
 struct result {
 	const struct pk_event_desc *d;
+	char shown[160];	/* the name shown when not d->name ("cycles:u" after perf's fallback) */
 	struct pk_count c;	/* the last run's reading */
 	int err;		/* 0, or why it has no count (-ENODATA: not supported) */
 	struct stat_acc val;	/* scaled value over the runs */

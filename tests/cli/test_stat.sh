@@ -178,4 +178,16 @@ run stat --per-node -a -e cs -- sleep 0.01
 contains "--per-node lines start N<node>" "$err" "N0 "
 run stat --per-core -e cs -- true
 check "--per-core without -a/-C is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+# perf's fallback to user space when the kernel refuses kernel counting.
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	skip "unprivileged fallback to :u" "needs root to drop to user nobody with setpriv"
+elif [ "$paranoid" -lt 2 ]; then
+	skip "unprivileged fallback to :u" "kernel.perf_event_paranoid is $paranoid: kernel counting is allowed"
+else
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$PERFKIT" stat -e task-clock,cs -- true 2>&1)
+	contains "as nobody, events fall back to user space and are named :u" "$out" "task-clock:u"
+	contains "and one message says why and how to fix it" "$out" \
+		"task-clock, cs: counted in user space only (:u): the kernel refused to count kernel space (kernel.perf_event_paranoid is $paranoid)"
+fi
 done_testing

@@ -20,6 +20,7 @@ struct evsel {
 	char *name;
 	size_t leader;
 	int supported;			/* 0, or the errno that kept it closed */
+	char *fallback;			/* what had to change for it to open, or NULL */
 };
 
 struct pk_evlist {
@@ -115,8 +116,10 @@ void pk_evlist_free(struct pk_evlist *l)
 		return;
 	if (l->fds)
 		close_all(l);
-	for (size_t i = 0; l->ev && i < l->nr; i++)
+	for (size_t i = 0; l->ev && i < l->nr; i++) {
 		free(l->ev[i].name);
+		free(l->ev[i].fallback);
+	}
 	free(l->ev);
 	free(l->fds);
 	free(l->threads);
@@ -129,21 +132,63 @@ static bool unsupported_here(int err)
 	return err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP;
 }
 
+/*
+ * perf's fallbacks: change what the kernel refused, once, and say so.  The
+ * change sticks to the event, so its other CPUs and threads open the same.
+ */
+static bool fall_back(struct evsel *e, int err)
+{
+	struct perf_event_attr *a = &e->desc.attr;
+	long paranoid = -1;
+	char note[300];
+
+	if ((err == -EACCES || err == -EPERM) && !a->exclude_kernel) {
+		pk__read_long("/proc/sys/kernel/perf_event_paranoid", &paranoid);
+		a->exclude_kernel = 1;
+		a->exclude_hv = 1;
+		snprintf(note, sizeof(note), "counted in user space only (:u): the kernel refused "
+			 "to count kernel space (kernel.perf_event_paranoid is %ld); set it to 1 or "
+			 "grant CAP_PERFMON to count the kernel too", paranoid);
+	} else if (err == -EINVAL && (a->exclude_guest || a->exclude_host)) {
+		a->exclude_guest = 0;
+		a->exclude_host = 0;
+		snprintf(note, sizeof(note), "counted without exclude_guest/exclude_host: its PMU "
+			 "(type %u) does not support them", a->type);
+	} else {
+		return false;
+	}
+	/* Both changes may be needed, one after the other: keep every note. */
+	if (e->fallback) {
+		char *both;
+
+		if (asprintf(&both, "%s; and %s", e->fallback, note) < 0)
+			return false;
+		free(e->fallback);
+		e->fallback = both;
+	} else if (!(e->fallback = strdup(note))) {
+		return false;
+	}
+	return true;
+}
+
 /* Open group `lead` (the leader and its members) on one CPU x thread. */
 static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 {
 	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++) {
 		struct evsel *e = &l->ev[i];
-		struct pk_event_desc d = e->desc;	/* attr + config3, contiguous */
 		int group_fd = i == lead ? -1 : *fd_at(l, lead, c, t);
-		int fd;
+		int fd, tries = 0;
 
-		d.attr.read_format = READ_FORMAT;
-		d.attr.disabled = i == lead;	/* members follow their leader */
-		d.attr.inherit = l->target.inherit;
-		d.attr.enable_on_exec = l->target.enable_on_exec && i == lead;
-		fd = pk__sys_open(&d.attr, l->threads[t], l->cpus[c], group_fd, PERF_FLAG_FD_CLOEXEC,
-				  e->name);
+		do {
+			struct pk_event_desc d = e->desc;	/* attr + config3, contiguous */
+
+			d.attr.read_format = READ_FORMAT;
+			d.attr.disabled = i == lead;	/* members follow their leader */
+			d.attr.inherit = l->target.inherit;
+			d.attr.enable_on_exec = l->target.enable_on_exec && i == lead;
+			fd = pk__sys_open(&d.attr, l->threads[t], l->cpus[c], group_fd,
+					  PERF_FLAG_FD_CLOEXEC, e->name);
+		} while (fd < 0 && l->target.fallbacks && tries++ < 2 && fall_back(e, fd));
 		if (fd < 0)
 			return fd;
 		*fd_at(l, i, c, t) = fd;
@@ -187,6 +232,16 @@ int pk_evlist_open(struct pk_evlist *l)
 		return err;
 	}
 	return 0;
+}
+
+const struct perf_event_attr *pk_evlist_attr(const struct pk_evlist *l, size_t i)
+{
+	return i < l->nr ? &l->ev[i].desc.attr : NULL;
+}
+
+const char *pk_evlist_fallback(const struct pk_evlist *l, size_t i)
+{
+	return i < l->nr ? l->ev[i].fallback : NULL;
 }
 
 int pk_evlist_supported(const struct pk_evlist *l, size_t i)

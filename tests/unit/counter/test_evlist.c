@@ -24,12 +24,19 @@ static struct {
 	int ioctl_fd[32];
 	unsigned long ioctl_req[32], ioctl_arg[32];
 	uint32_t refuse_type;	/* perf_event_open fails with ENOENT for this type + 1 */
+	int refuse_kernel;	/* EACCES unless exclude_kernel */
+	int refuse_guest;	/* EINVAL when exclude_guest or exclude_host */
 	int read_zero;		/* read returns 0 (error state) */
 } k;
 
 static int fake_open(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
 	(void)flags;
+	if ((k.refuse_kernel && !a->exclude_kernel) ||
+	    (k.refuse_guest && (a->exclude_guest || a->exclude_host))) {
+		errno = k.refuse_kernel && !a->exclude_kernel ? EACCES : EINVAL;
+		return -1;
+	}
 	if (k.refuse_type && a->type == k.refuse_type - 1) {
 		errno = ENOENT;
 		return -1;
@@ -222,6 +229,65 @@ static void test_bad_targets(void **state)
 	pk_evlist_free(NULL);
 }
 
+
+static struct pk_evlist *make_fb(const char *spec, bool fallbacks)
+{
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_target t = { .size = sizeof(t), .fallbacks = fallbacks };
+
+	assert_true(pk_events_parse(spec, NULL, &ev) > 0);
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	pk_events_free(ev);
+	return l;
+}
+
+static void test_fallbacks(void **state)
+{
+	struct pk_evlist *l;
+
+	(void)state;
+	/* Without fallbacks the refusal stands. */
+	k.refuse_kernel = 1;
+	l = make_fb("task-clock", false);
+	assert_int_equal(pk_evlist_open(l), -EACCES);
+	pk_evlist_free(l);
+	/* With them: retried as :u, and the user is told why. */
+	l = make_fb("task-clock,cs:u", true);
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_int_equal(k.open[0].type, PERF_TYPE_SOFTWARE);
+	assert_non_null(pk_evlist_fallback(l, 0));
+	assert_non_null(strstr(pk_evlist_fallback(l, 0), "user space only (:u)"));
+	assert_non_null(strstr(pk_evlist_fallback(l, 0), "perf_event_paranoid"));
+	assert_null(pk_evlist_fallback(l, 1));	/* already :u: opened as asked */
+	pk_evlist_free(l);
+	/* A PMU that rejects exclude_guest (like msr): dropped and retried. */
+	k.refuse_kernel = 0;
+	k.refuse_guest = 1;
+	l = make_fb("task-clock:H", true);
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_non_null(strstr(pk_evlist_fallback(l, 0), "without exclude_guest"));
+	pk_evlist_free(l);
+	/* Both at once: :u first, then without exclude_guest; both are said. */
+	k.refuse_kernel = 1;
+	l = make_fb("task-clock:H", true);
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_non_null(strstr(pk_evlist_fallback(l, 0), "user space only"));
+	assert_non_null(strstr(pk_evlist_fallback(l, 0), "; and counted without exclude_guest"));
+	assert_int_equal(pk_evlist_attr(l, 0)->exclude_kernel, 1);
+	assert_int_equal(pk_evlist_attr(l, 0)->exclude_guest, 0);
+	pk_evlist_free(l);
+	/* Something no fallback fixes still fails, with nothing changed. */
+	k.refuse_kernel = k.refuse_guest = 0;
+	k.refuse_type = PERF_TYPE_SOFTWARE + 1;
+	k.nr_open = 0;
+	l = make_fb("task-clock", true);
+	assert_int_equal(pk_evlist_open(l), -ENOENT);
+	assert_int_equal(k.nr_open, 0);
+	assert_null(pk_evlist_fallback(l, 0));
+	pk_evlist_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +296,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failure_closes_everything, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pinned_error_state, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_targets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fallbacks, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
