@@ -570,6 +570,37 @@ PK_API int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t cpu_idx, siz
 			      struct pk_count *c);
 
 /* ------------------------------------------------------------------------ */
+/* Derived figures: what perf stat prints to the right of a count           */
+/* ------------------------------------------------------------------------ */
+
+/* One event's count, as input to pk_metric_derive. */
+struct pk_metric_input {
+	const struct perf_event_attr *attr;
+	double value;		/* the scaled count (a mean over runs is fine) */
+	bool counted;		/* false: not supported or not counted here */
+};
+
+/* A derived figure: printf(format, value) then the unit, as perf prints it. */
+struct pk_metric {
+	double value;
+	const char *format;	/* perf's: "%8.3f", "%7.2f ", "%7.2f%%", "%8.3f %%" */
+	const char *unit;	/* "CPUs utilized", "insn per cycle", "of all branches", "GHz", "M/sec" */
+};
+
+/*
+ * pk_metric_derive - perf stat's figure for event i of a list of `nr`
+ * counts, `wall_ns` being the elapsed time: CPUs utilized for task-clock
+ * and cpu-clock; insn per cycle; GHz for cycles; branch, cache, L1, LLC and
+ * TLB miss ratios against the matching accesses; frontend/backend cycles
+ * idle; otherwise a rate per second of the counted clock (K/M/G scaled).
+ * The denominator comes from the same list.  Returns 1 and fills *out when
+ * there is a figure, 0 when perf shows none (its denominator was not
+ * counted, or event i was not), -ERANGE when i >= nr.
+ */
+PK_API int pk_metric_derive(const struct pk_metric_input *in, size_t nr, size_t i, double wall_ns,
+			    struct pk_metric *out);
+
+/* ------------------------------------------------------------------------ */
 /* Workloads: a command started for counting                                */
 /* ------------------------------------------------------------------------ */
 

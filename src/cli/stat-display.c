@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void stat_acc_add(struct stat_acc *a, double v)
@@ -39,34 +40,6 @@ static bool is_clock(const struct pk_event_desc *d)
 	       (d->attr.config == PERF_COUNT_SW_TASK_CLOCK || d->attr.config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
-/* The derived figure perf prints to the right: CPUs utilized, or a rate. */
-static bool metric(const struct result *r, double clock_ns, double wall_ns, double *val,
-		   char *unit, size_t len)
-{
-	double v = r->val.mean;
-
-	if (is_clock(r->d)) {
-		if (!wall_ns)
-			return false;
-		*val = v / wall_ns;
-		snprintf(unit, len, "CPUs utilized");
-		return true;
-	}
-	if (r->d->attr.type != PERF_TYPE_SOFTWARE || !clock_ns)
-		return false;
-	/* perf's convert_unit_double: K, M or G when the rate is above 1e3, 1e6, 1e9. */
-	v = 1e9 * v / clock_ns;
-	snprintf(unit, len, "/sec");
-	if (v > 1e9)
-		v /= 1e9, snprintf(unit, len, "G/sec");
-	else if (v > 1e6)
-		v /= 1e6, snprintf(unit, len, "M/sec");
-	else if (v > 1e3)
-		v /= 1e3, snprintf(unit, len, "K/sec");
-	*val = v;
-	return true;
-}
-
 static const char *no_count(const struct result *r)
 {
 	return r->err == -ENODATA ? "<not supported>" : "<not counted>";
@@ -77,12 +50,9 @@ static double running_pct(const struct result *r)
 	return r->c.enabled ? 100.0 * r->c.running / r->c.enabled : 100.0;
 }
 
-static void table_line(FILE *f, const char *prefix, const struct result *r, double clock_ns,
-		       double wall_ns, unsigned runs)
+static void table_line(FILE *f, const char *prefix, const struct result *r,
+		       const struct pk_metric *m, unsigned runs)
 {
-	char unit[16];
-	double val;
-
 	fputs(prefix, f);
 	if (r->err) {
 		fprintf(f, "%18s %-4s %-25s%-35s\n", no_count(r), is_clock(r->d) ? "msec" : "",
@@ -93,10 +63,13 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, doub
 		fprintf(f, "%18.2f %-4s %-32s", r->val.mean / 1e6, "msec", NAME(r));
 	else
 		fprintf(f, "%18.0f %-4s %-32s", r->val.mean, "", NAME(r));
-	if (metric(r, clock_ns, wall_ns, &val, unit, sizeof(unit))) {
-		int n = fprintf(f, " # %8.3f", val);
+	if (m && m->format) {
+		char v[64];
+		int n;
 
-		fprintf(f, " %-*s", 35 - n - 1, unit);
+		snprintf(v, sizeof(v), m->format, m->value);
+		n = fprintf(f, " # %s", v);
+		fprintf(f, " %-*s", 35 - n - 1, m->unit);
 	} else {
 		fprintf(f, "%-35s", "");
 	}
@@ -107,14 +80,25 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, doub
 	fputc('\n', f);
 }
 
+/* perf's CSV metric: the formatted number without padding or '%'. */
+static void csv_metric(FILE *f, const char *sep, const struct pk_metric *m)
+{
+	char buf[64], *v = buf, *end;
+
+	snprintf(buf, sizeof(buf), m->format ? m->format : "%f", m->value);
+	while (*v == ' ')
+		v++;
+	for (end = v; (*end >= '0' && *end <= '9') || *end == '.' || *end == '-'; end++)
+		;
+	*end = '\0';
+	fprintf(f, "%s%s%s%s\n", sep, v, sep, m->unit);
+}
+
 /* perf's CSV: value, unit, event, [noise,] run time, percent running,
  * metric value, metric unit. */
 static void csv_line(FILE *f, const char *prefix, const char *sep, const struct result *r,
-		     double clock_ns, double wall_ns, unsigned runs)
+		     const struct pk_metric *m, unsigned runs)
 {
-	char unit[16];
-	double val;
-
 	fputs(prefix, f);
 	if (r->err)
 		fprintf(f, "%s%s%s%s", no_count(r), sep, sep, NAME(r));
@@ -125,22 +109,18 @@ static void csv_line(FILE *f, const char *prefix, const char *sep, const struct 
 	if (runs > 1)
 		fprintf(f, "%s%.2f%%", sep, stat_acc_noise_pct(&r->val));
 	fprintf(f, "%s%" PRIu64 "%s%.2f", sep, r->err ? 0 : r->c.running, sep, running_pct(r));
-	if (!r->err && metric(r, clock_ns, wall_ns, &val, unit, sizeof(unit)))
-		fprintf(f, "%s%.3f%s%s\n", sep, val, sep, unit);
+	if (!r->err && m)
+		csv_metric(f, sep, m);
 	else
 		fprintf(f, "%s%s\n", sep, sep);
 }
 
 /* perf's -j: one JSON object per line, values as perf writes them. */
-static void json_line(FILE *f, const char *prefix, const struct result *r, double clock_ns,
-		      double wall_ns, unsigned runs)
+static void json_line(FILE *f, const char *prefix, const struct result *r,
+		      const struct pk_metric *m, unsigned runs)
 {
-	char unit[16] = "";
-	double val = 0;
 	struct json j;
 
-	if (!r->err && !metric(r, clock_ns, wall_ns, &val, unit, sizeof(unit)))
-		unit[0] = '\0', val = 0;
 	fprintf(f, "{%s\"counter-value\" : \"", prefix);
 	if (r->err)
 		fprintf(f, "%s", no_count(r));
@@ -153,7 +133,8 @@ static void json_line(FILE *f, const char *prefix, const struct result *r, doubl
 		fprintf(f, ", \"variance\" : %.2f", stat_acc_noise_pct(&r->val));
 	fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, "
 		"\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n",
-		r->err ? 0 : r->c.running, running_pct(r), val, unit);
+		r->err ? 0 : r->c.running, running_pct(r), !r->err && m ? m->value : 0,
+		!r->err && m ? m->unit : "");
 }
 
 static void header(FILE *f, const struct stat_opts *o, unsigned runs)
@@ -203,24 +184,28 @@ static void footer(FILE *f, const struct stat_summary *s, bool after_counts)
 	fprintf(f, "%18.9f seconds sys\n\n", s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
 }
 
-/* The clock event's value in the same slot, for rates and CPUs utilized. */
-static double clock_of(const struct result *r, size_t nr, size_t slot)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (!r[i].err && is_clock(r[i].d))
-			return slot == (size_t)-1 ? r[i].val.mean : (double)r[i].per[slot].value;
-	return 0;
-}
-
+/* Print result r[i], whose figure is derived from vals[] (the values of the
+ * whole list in the same context: totals, one CPU, one aggregate). */
 static void line(FILE *f, const struct stat_opts *o, const char *prefix, const struct result *r,
-		 double clock_ns, double wall_ns, unsigned runs)
+		 size_t nr, size_t i, const struct result *shown, const double *vals, double wall_ns,
+		 unsigned runs)
 {
+	struct pk_metric_input in[64];
+	struct pk_metric m;
+	bool have = false;
+
+	/* Figures need the whole list; lists longer than this show none. */
+	if (nr <= sizeof(in) / sizeof(in[0])) {
+		for (size_t j = 0; j < nr; j++)
+			in[j] = (struct pk_metric_input){ &r[j].d->attr, vals[j], !r[j].err };
+		have = !shown->err && pk_metric_derive(in, nr, i, wall_ns, &m) == 1;
+	}
 	if (o->json)
-		json_line(f, prefix, r, clock_ns, wall_ns, runs);
+		json_line(f, prefix, shown, have ? &m : NULL, runs);
 	else if (o->sep)
-		csv_line(f, prefix, o->sep, r, clock_ns, wall_ns, runs);
+		csv_line(f, prefix, o->sep, shown, have ? &m : NULL, runs);
 	else
-		table_line(f, prefix, r, clock_ns, wall_ns, runs);
+		table_line(f, prefix, shown, have ? &m : NULL, runs);
 }
 
 /* The prefix perf puts before a per-CPU or per-thread line. */
@@ -241,7 +226,7 @@ static void slot_prefix(char *buf, size_t len, const struct stat_opts *o, const 
 
 /* -A and --per-thread: each event, then each CPU or thread, like perf. */
 static void print_slots(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
-			const struct stat_summary *s, double wall_ns)
+			const struct stat_summary *s, double wall_ns, double *vals)
 {
 	for (size_t i = 0; i < nr; i++)
 		for (size_t c = 0; c < s->nr_cpus; c++)
@@ -250,12 +235,14 @@ static void print_slots(FILE *f, const struct stat_opts *o, const struct result 
 				struct result one = r[i];
 				char prefix[128];
 
+				for (size_t j = 0; j < nr; j++)
+					vals[j] = r[j].err ? 0 : (double)r[j].per[slot].value;
 				if (!r[i].err) {
 					one.c = r[i].per[slot];
 					one.val = (struct stat_acc){ 1, (double)one.c.value, 0 };
 				}
 				slot_prefix(prefix, sizeof(prefix), o, s, c, t);
-				line(f, o, prefix, &one, clock_of(r, nr, slot), wall_ns, 1);
+				line(f, o, prefix, r, nr, i, &one, vals, wall_ns, 1);
 			}
 }
 
@@ -315,7 +302,7 @@ static struct pk_count agg_sum(const struct result *r, const struct stat_summary
 
 /* --per-core/die/socket/node: each event, then each aggregate in key order. */
 static void print_aggregates(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
-			     const struct stat_summary *s, double wall_ns)
+			     const struct stat_summary *s, double wall_ns, double *vals)
 {
 	for (size_t i = 0; i < nr; i++) {
 		long long last = -2;
@@ -325,8 +312,7 @@ static void print_aggregates(FILE *f, const struct stat_opts *o, const struct re
 			size_t first = 0;
 			struct result one = r[i];
 			char prefix[128];
-			int n;
-			double clock_ns = 0;
+			int n = 0;
 
 			/* The next key above `last`: aggregates come out sorted. */
 			for (size_t c = 0; c < s->nr_cpus; c++) {
@@ -338,16 +324,15 @@ static void print_aggregates(FILE *f, const struct stat_opts *o, const struct re
 			if (k == -2)
 				break;
 			last = k;
+			for (size_t j = 0; j < nr; j++)
+				vals[j] = r[j].err ? 0 : (double)agg_sum(&r[j], s, o, k, &n).value;
+			agg_sum(&r[i], s, o, k, &n);
 			if (!r[i].err) {
 				one.c = agg_sum(&r[i], s, o, k, &n);
 				one.val = (struct stat_acc){ 1, (double)one.c.value, 0 };
 			}
-			for (size_t j = 0; j < nr; j++)
-				if (!r[j].err && is_clock(r[j].d) && !clock_ns)
-					clock_ns = (double)agg_sum(&r[j], s, o, k, &n).value;
-			agg_sum(&r[i], s, o, k, &n);
 			agg_prefix(prefix, sizeof(prefix), o, &s->topo[first], n);
-			line(f, o, prefix, &one, clock_ns, wall_ns, 1);
+			line(f, o, prefix, r, nr, i, &one, vals, wall_ns, 1);
 		}
 	}
 }
@@ -356,33 +341,41 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 		const struct stat_summary *s)
 {
 	double wall_ns = s->wall.mean * 1e9;
-	bool slots = o->no_aggr || o->per_thread;
+	double *vals = calloc(nr ? nr : 1, sizeof(*vals));
 
-	if (o->quiet)
+	if (o->quiet || !vals) {
+		free(vals);
 		return;
+	}
 	if (!o->sep && !o->json)
 		header(f, o, s->runs);
-	if (o->per)
-		print_aggregates(f, o, r, nr, s, wall_ns);
-	else if (slots)
-		print_slots(f, o, r, nr, s, wall_ns);
-	else
+	if (o->per) {
+		print_aggregates(f, o, r, nr, s, wall_ns, vals);
+	} else if (o->no_aggr || o->per_thread) {
+		print_slots(f, o, r, nr, s, wall_ns, vals);
+	} else {
+		for (size_t j = 0; j < nr; j++)
+			vals[j] = r[j].err ? 0 : r[j].val.mean;
 		for (size_t i = 0; i < nr; i++)
-			line(f, o, "", &r[i], clock_of(r, nr, (size_t)-1), wall_ns, s->runs);
+			line(f, o, "", r, nr, i, &r[i], vals, wall_ns, s->runs);
+	}
 	if (!o->sep && !o->json)
 		footer(f, s, nr > 0);
+	free(vals);
 }
 
 void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 			 double ts, double wall_ns, bool first)
 {
 	char prefix[64];
-	double clock_ns = clock_of(r, nr, (size_t)-1);
 	unsigned long long ns = (unsigned long long)(ts * 1e9 + 0.5);
 	unsigned long sec = (unsigned long)(ns / 1000000000ULL);
+	double *vals = calloc(nr ? nr : 1, sizeof(*vals));
 
-	if (o->quiet)
+	if (o->quiet || !vals) {
+		free(vals);
 		return;
+	}
 	if (first && !o->sep && !o->json)
 		fprintf(f, "#           time             counts unit events\n");
 	snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", sec, (unsigned long)(ns % 1000000000ULL),
@@ -390,7 +383,10 @@ void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result
 	if (o->json)
 		snprintf(prefix, sizeof(prefix), "\"interval\" : %lu.%09lu, ", sec,
 			 (unsigned long)(ns % 1000000000ULL));
+	for (size_t j = 0; j < nr; j++)
+		vals[j] = r[j].err ? 0 : r[j].val.mean;
 	for (size_t i = 0; i < nr; i++)
-		line(f, o, prefix, &r[i], clock_ns, wall_ns, 1);
+		line(f, o, prefix, r, nr, i, &r[i], vals, wall_ns, 1);
+	free(vals);
 	fflush(f);
 }
