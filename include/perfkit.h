@@ -453,6 +453,7 @@ struct pk_target {
 	bool enable_on_exec;	/* start counting at the target's next exec */
 	bool skip_unsupported;	/* open the rest when an event cannot count here */
 	bool fallbacks;		/* adjust and retry like perf (see pk_evlist_fallback) */
+	bool group_read;	/* leaders read their whole group at once (PERF_FORMAT_GROUP) */
 };
 
 /*
@@ -568,6 +569,45 @@ PK_API pid_t pk_evlist_thread(const struct pk_evlist *l, size_t thread_idx);
  */
 PK_API int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t cpu_idx, size_t thread_idx,
 			      struct pk_count *c);
+
+/*
+ * pk_evlist_read_group - with pk_target.group_read, the counts of the group
+ * that event `lead` leads, on one CPU x thread, in one read(2): the kernel
+ * reads them together, so they cover exactly the same time.  Fills at most
+ * `max` counts (each scaled), in group order, and returns how many the group
+ * has; -EINVAL when `lead` is not a group leader or group_read is off, plus
+ * pk_evlist_read_one's errors.
+ */
+PK_API int pk_evlist_read_group(struct pk_evlist *l, size_t lead, size_t cpu_idx, size_t thread_idx,
+				struct pk_count *out, size_t max);
+
+/*
+ * pk_evlist_id - the kernel's id of event i on one CPU x thread
+ * (PERF_EVENT_IOC_ID), which samples and group reads carry.  0 or -errno.
+ */
+PK_API int pk_evlist_id(struct pk_evlist *l, size_t i, size_t cpu_idx, size_t thread_idx,
+			uint64_t *id);
+
+/*
+ * pk_evlist_period - set the sampling period of event i on every CPU x
+ * thread (PERF_EVENT_IOC_PERIOD).  The event must be a sampling one
+ * (period= or freq=); otherwise the kernel says EINVAL and so does this.
+ */
+PK_API int pk_evlist_period(struct pk_evlist *l, size_t i, uint64_t period);
+
+/*
+ * pk_evlist_refresh - let event i overflow `n` more times before it disables
+ * itself (PERF_EVENT_IOC_REFRESH), on every CPU x thread.  The kernel
+ * refuses it for inherited events (EINVAL).
+ */
+PK_API int pk_evlist_refresh(struct pk_evlist *l, size_t i, int n);
+
+/*
+ * pk_task_counters_enable - enable (true) or disable every counter attached
+ * to the calling process, whoever opened it: prctl(PR_TASK_PERF_EVENTS_*).
+ * 0 or a negative errno.
+ */
+PK_API int pk_task_counters_enable(bool enable);
 
 /* ------------------------------------------------------------------------ */
 /* Derived figures: what perf stat prints to the right of a count           */

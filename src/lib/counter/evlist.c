@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
 
@@ -182,7 +183,8 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 		do {
 			struct pk_event_desc d = e->desc;	/* attr + config3, contiguous */
 
-			d.attr.read_format = READ_FORMAT;
+			d.attr.read_format = READ_FORMAT |
+				(l->target.group_read && i == lead ? PERF_FORMAT_GROUP : 0);
 			d.attr.disabled = i == lead;	/* members follow their leader */
 			d.attr.inherit = l->target.inherit;
 			d.attr.enable_on_exec = l->target.enable_on_exec && i == lead;
@@ -284,6 +286,92 @@ int pk_evlist_reset(struct pk_evlist *l)
 	return group_ioctl(l, PERF_EVENT_IOC_RESET);
 }
 
+/* What event i's fd returns: a group leader with group_read reads its group. */
+static uint64_t read_format(const struct pk_evlist *l, size_t i)
+{
+	return READ_FORMAT | (l->target.group_read && l->ev[i].leader == i ? PERF_FORMAT_GROUP : 0);
+}
+
+static bool bad_index(const struct pk_evlist *l, size_t i, size_t c, size_t t, const char *what)
+{
+	if (i < l->nr && c < l->nr_cpus && t < l->nr_threads)
+		return false;
+	pk__error(-ERANGE, what, "no event %zu on cpu index %zu, thread index %zu: the evlist has "
+		  "%zu x %zu x %zu", i, c, t, l->nr, l->nr_cpus, l->nr_threads);
+	return true;
+}
+
+int pk_evlist_read_group(struct pk_evlist *l, size_t lead, size_t c, size_t t, struct pk_count *out,
+			 size_t max)
+{
+	uint64_t buf[3 + 2 * 64];
+	ssize_t n;
+	int nr, fd;
+
+	pk__error_clear();
+	if (bad_index(l, lead, c, t, "pk_evlist_read_group"))
+		return -ERANGE;
+	if (!l->target.group_read || l->ev[lead].leader != lead)
+		return pk__error(-EINVAL, l->ev[lead].name, "%s", !l->target.group_read ?
+				 "group reads need pk_target.group_read" : "the event does not lead a group");
+	fd = *fd_at(l, lead, c, t);
+	if (l->ev[lead].supported || fd < 0)
+		return pk__error(-ENODATA, l->ev[lead].name, "%s", "the group is not open");
+	n = pk__sys_read(fd, buf, sizeof(buf));
+	if (n <= 0)
+		return n == 0 ? pk__error(-EIO, l->ev[lead].name, "%s", "the group is in error state") : (int)n;
+	nr = pk_count_parse(read_format(l, lead), buf, (size_t)n, out, max);
+	for (int k = 0; k < nr && (size_t)k < max; k++)
+		out[k].value = pk_count_scaled(&out[k]);
+	return nr;
+}
+
+int pk_evlist_id(struct pk_evlist *l, size_t i, size_t c, size_t t, uint64_t *id)
+{
+	pk__error_clear();
+	if (bad_index(l, i, c, t, "pk_evlist_id"))
+		return -ERANGE;
+	if (*fd_at(l, i, c, t) < 0)
+		return pk__error(-ENODATA, l->ev[i].name, "%s", "the event is not open");
+	return pk__sys_ioctl(*fd_at(l, i, c, t), PERF_EVENT_IOC_ID, (unsigned long)id) < 0 ?
+	       pk_last_error()->code : 0;
+}
+
+/* One ioctl on every fd of event i. */
+static int event_ioctl(struct pk_evlist *l, size_t i, unsigned long req, unsigned long arg)
+{
+	pk__error_clear();
+	if (i >= l->nr)
+		return pk__error(-ERANGE, "pk_evlist ioctl", "no event %zu: the evlist has %zu", i, l->nr);
+	for (size_t c = 0; c < l->nr_cpus; c++)
+		for (size_t t = 0; t < l->nr_threads; t++) {
+			int fd = *fd_at(l, i, c, t), err;
+
+			if (fd < 0)
+				return pk__error(-ENODATA, l->ev[i].name, "%s", "the event is not open");
+			err = pk__sys_ioctl(fd, req, arg);
+			if (err < 0)
+				return err;
+		}
+	return 0;
+}
+
+int pk_evlist_period(struct pk_evlist *l, size_t i, uint64_t period)
+{
+	return event_ioctl(l, i, PERF_EVENT_IOC_PERIOD, (unsigned long)&period);
+}
+
+int pk_evlist_refresh(struct pk_evlist *l, size_t i, int n)
+{
+	return event_ioctl(l, i, PERF_EVENT_IOC_REFRESH, (unsigned long)n);
+}
+
+int pk_task_counters_enable(bool enable)
+{
+	pk__error_clear();
+	return pk__sys_prctl(enable ? PR_TASK_PERF_EVENTS_ENABLE : PR_TASK_PERF_EVENTS_DISABLE);
+}
+
 size_t pk_evlist_nr_cpus(const struct pk_evlist *l)
 {
 	return l->nr_cpus;
@@ -306,7 +394,7 @@ pid_t pk_evlist_thread(const struct pk_evlist *l, size_t thread_idx)
 
 int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct pk_count *out)
 {
-	uint64_t buf[4];
+	uint64_t buf[3 + 2 * 64];	/* a group read of up to 64 members */
 	ssize_t n;
 	int fd;
 
@@ -334,7 +422,7 @@ int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct
 	}
 	if (n < 0)
 		return (int)n;
-	if (pk_count_parse(READ_FORMAT, buf, (size_t)n, out, 1) != 1)
+	if (pk_count_parse(read_format(l, i), buf, (size_t)n, out, 1) < 1)
 		return pk_last_error()->code;
 	out->value = pk_count_scaled(out);
 	return 0;

@@ -71,10 +71,90 @@ static void test_count_page_faults(void **state)
 	pk_evlist_free(l);
 }
 
+
+static struct pk_evlist *open_self(const char *spec, bool group_read)
+{
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_target t = { .size = sizeof(t), .group_read = group_read };
+
+	assert_true(pk_events_parse(spec, NULL, &ev) > 0);
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	pk_events_free(ev);
+	assert_int_equal(pk_evlist_open(l), 0);
+	return l;
+}
+
+/* One read(2) returns the whole group, with the ids PERF_EVENT_IOC_ID gives. */
+static void test_group_read_and_ids(void **state)
+{
+	struct pk_evlist *l = open_self("{task-clock,page-faults,minor-faults},cs", true);
+	struct pk_count g[4], one;
+	uint64_t id0, id2;
+
+	(void)state;
+	assert_int_equal(pk_evlist_enable(l), 0);
+	touch_fresh_pages();
+	assert_int_equal(pk_evlist_disable(l), 0);
+	assert_int_equal(pk_evlist_read_group(l, 0, 0, 0, g, 4), 3);
+	assert_true(g[0].value > 0);
+	assert_true(g[1].value >= PAGES && g[2].value >= PAGES);
+	/* Read together: the group shares one enabled/running time. */
+	assert_int_equal(g[1].enabled, g[0].enabled);
+	assert_int_equal(pk_evlist_id(l, 0, 0, 0, &id0), 0);
+	assert_int_equal(pk_evlist_id(l, 2, 0, 0, &id2), 0);
+	assert_int_equal(g[0].id, id0);
+	assert_int_equal(g[2].id, id2);
+	assert_true(id0 != id2);
+	/* The leader read alone still gives its own count. */
+	assert_int_equal(pk_evlist_read_one(l, 0, 0, 0, &one), 0);
+	assert_int_equal(one.value, g[0].value);
+	/* A member does not lead a group; cs leads its own group of one. */
+	assert_int_equal(pk_evlist_read_group(l, 1, 0, 0, g, 4), -EINVAL);
+	assert_int_equal(pk_evlist_read_group(l, 3, 0, 0, g, 4), 1);
+	pk_evlist_free(l);
+}
+
+/* prctl stops every counter on this process, whoever opened it. */
+static void test_prctl(void **state)
+{
+	struct pk_evlist *l = open_self("page-faults", false);
+	struct pk_count c;
+
+	(void)state;
+	assert_int_equal(pk_evlist_enable(l), 0);
+	assert_int_equal(pk_task_counters_enable(false), 0);
+	touch_fresh_pages();
+	assert_int_equal(pk_evlist_read(l, 0, &c), 0);
+	assert_true(c.value < 16);	/* only the faults before the prctl */
+	assert_int_equal(pk_task_counters_enable(true), 0);
+	touch_fresh_pages();
+	assert_int_equal(pk_evlist_read(l, 0, &c), 0);
+	assert_true(c.value >= PAGES);
+	pk_evlist_free(l);
+}
+
+/* PERIOD and REFRESH are for sampling events; counting ones get EINVAL. */
+static void test_period_refresh(void **state)
+{
+	struct pk_evlist *l = open_self("task-clock/period=1000000/,page-faults", false);
+
+	(void)state;
+	assert_int_equal(pk_evlist_period(l, 0, 2000000), 0);
+	assert_int_equal(pk_evlist_refresh(l, 0, 1), 0);
+	assert_int_equal(pk_evlist_period(l, 1, 100), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->what, "ioctl"));
+	assert_int_equal(pk_evlist_period(l, 2, 100), -ERANGE);
+	pk_evlist_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_count_page_faults),
+		cmocka_unit_test(test_group_read_and_ids),
+		cmocka_unit_test(test_prctl),
+		cmocka_unit_test(test_period_refresh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
