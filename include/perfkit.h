@@ -454,6 +454,13 @@ struct pk_target {
 	bool skip_unsupported;	/* open the rest when an event cannot count here */
 	bool fallbacks;		/* adjust and retry like perf (see pk_evlist_fallback) */
 	bool group_read;	/* leaders read their whole group at once (PERF_FORMAT_GROUP) */
+	/*
+	 * Count only tasks in this cgroup (PERF_FLAG_PID_CGROUP), a path in the
+	 * perf_event hierarchy ("/" for the root, "system.slice/ssh.service"):
+	 * the cgroup v1 perf_event mount or else the cgroup2 mount.  Counted
+	 * per CPU, so cpus must be given and threads must not.
+	 */
+	const char *cgroup;
 };
 
 /*
@@ -484,6 +491,14 @@ struct pk_cpu_topology {
  * file) when the CPU has no topology directory.
  */
 PK_API int pk_cpu_topology(int cpu, struct pk_cpu_topology *t);
+
+/*
+ * pk_cgroup_root - where the perf_event cgroup hierarchy is mounted: the
+ * cgroup v1 mount with the perf_event controller, or else the cgroup2 mount,
+ * from /proc/self/mounts.  Writes it to buf; 0, or -ENOENT when neither is
+ * mounted (the hint says how to mount cgroup2).
+ */
+PK_API int pk_cgroup_root(char *buf, size_t len);
 
 /*
  * pk_pid_threads - every thread of process `pid`, from /proc/PID/task, in

@@ -38,6 +38,7 @@ void cmd_stat_help(FILE *f)
 		"  -t, --tid TIDS       count these threads only\n"
 		"  -a, --all-cpus       count every task on every online CPU\n"
 		"  -C, --cpu CPUS       count every task on these CPUs (e.g. 0-3,8)\n"
+		"  -G, --cgroup NAME    count only tasks in cgroup NAME (with -a or -C)\n"
 		"  -r, --repeat N       run the command N times; print means and their noise\n"
 		"  -n, --null-run       open no counters: time the command only\n"
 		"  -I, --interval-print MS  print the counts of every MS milliseconds (10 or more)\n"
@@ -97,6 +98,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "tid", required_argument, NULL, 't' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
+		{ "cgroup", required_argument, NULL, 'G' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, 0x100 },
@@ -122,7 +124,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the command, so its own options are left alone. */
-	while ((c = getopt_long(argc, argv, "+e:p:t:aC:Ar:nI:D:x:jqo:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:t:aC:G:Ar:nI:D:x:jqo:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (!*optarg)
@@ -141,6 +143,9 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		case 'C':
 			o->cpu_list = optarg;
+			break;
+		case 'G':
+			o->cgroup = optarg;
 			break;
 		case 'x':
 			o->sep = optarg;
@@ -218,6 +223,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	if (o->no_aggr + o->per_thread + !!o->per > 1)
 		return cli_usage("stat", "-A, --per-thread and --per-core/die/socket/node are different "
 				 "ways to split the counts: give one");
+	if (o->cgroup && !o->all_cpus && !o->cpu_list)
+		return cli_usage("stat", "-G counts a cgroup on every CPU: use it with -a or -C");
 	if ((o->no_aggr || o->per) && !o->all_cpus && !o->cpu_list)
 		return cli_usage("stat", "%s splits system-wide counts: use it with -a or -C",
 				 o->no_aggr ? "-A" : "--per-core/die/socket/node");
@@ -357,6 +364,7 @@ static int make_target(const struct stat_opts *o, pid_t workload, struct plan *p
 		if ((o->cpu_list ? pk_cpus_parse(o->cpu_list, &pl->cpus, &n) : pk_cpus_online(&pl->cpus, &n)) < 0)
 			return -1;
 		pl->t.cpus = pl->cpus, pl->t.nr_cpus = n;
+		pl->t.cgroup = o->cgroup;
 	} else {
 		pl->threads = malloc(sizeof(*pl->threads));
 		if (!pl->threads)

@@ -50,19 +50,23 @@ static double running_pct(const struct result *r)
 	return r->c.enabled ? 100.0 * r->c.running / r->c.enabled : 100.0;
 }
 
-static void table_line(FILE *f, const char *prefix, const struct result *r,
+static void table_line(FILE *f, const char *prefix, const struct result *r, const char *cgroup,
 		       const struct pk_metric *m, unsigned runs)
 {
 	fputs(prefix, f);
 	if (r->err) {
-		fprintf(f, "%18s %-4s %-25s%-35s\n", no_count(r), is_clock(r->d) ? "msec" : "",
-			NAME(r), "");
+		fprintf(f, "%18s %-4s %-25s", no_count(r), is_clock(r->d) ? "msec" : "", NAME(r));
+		if (cgroup)
+			fprintf(f, " %s", cgroup);
+		fprintf(f, "%-35s\n", "");
 		return;
 	}
 	if (is_clock(r->d))
 		fprintf(f, "%18.2f %-4s %-32s", r->val.mean / 1e6, "msec", NAME(r));
 	else
 		fprintf(f, "%18.0f %-4s %-32s", r->val.mean, "", NAME(r));
+	if (cgroup)	/* perf's cgroup column follows the event's */
+		fprintf(f, " %s", cgroup);
 	if (m && m->format) {
 		char v[64];
 		int n;
@@ -97,7 +101,7 @@ static void csv_metric(FILE *f, const char *sep, const struct pk_metric *m)
 /* perf's CSV: value, unit, event, [noise,] run time, percent running,
  * metric value, metric unit. */
 static void csv_line(FILE *f, const char *prefix, const char *sep, const struct result *r,
-		     const struct pk_metric *m, unsigned runs)
+		     const char *cgroup, const struct pk_metric *m, unsigned runs)
 {
 	fputs(prefix, f);
 	if (r->err)
@@ -106,6 +110,8 @@ static void csv_line(FILE *f, const char *prefix, const char *sep, const struct 
 		fprintf(f, "%.2f%smsec%s%s", r->val.mean / 1e6, sep, sep, NAME(r));
 	else
 		fprintf(f, "%.0f%s%s%s", r->val.mean, sep, sep, NAME(r));
+	if (cgroup)
+		fprintf(f, "%s%s", sep, cgroup);
 	if (runs > 1)
 		fprintf(f, "%s%.2f%%", sep, stat_acc_noise_pct(&r->val));
 	fprintf(f, "%s%" PRIu64 "%s%.2f", sep, r->err ? 0 : r->c.running, sep, running_pct(r));
@@ -116,7 +122,7 @@ static void csv_line(FILE *f, const char *prefix, const char *sep, const struct 
 }
 
 /* perf's -j: one JSON object per line, values as perf writes them. */
-static void json_line(FILE *f, const char *prefix, const struct result *r,
+static void json_line(FILE *f, const char *prefix, const struct result *r, const char *cgroup,
 		      const struct pk_metric *m, unsigned runs)
 {
 	struct json j;
@@ -129,6 +135,10 @@ static void json_line(FILE *f, const char *prefix, const struct result *r,
 	fprintf(f, "\", \"unit\" : \"%s\", \"event\" : ", !r->err && is_clock(r->d) ? "msec" : "");
 	json_init(&j, f);
 	json_string(&j, NAME(r));	/* escaped: event names are user input */
+	if (cgroup) {
+		fprintf(f, ", \"cgroup\" : ");
+		json_string(&j, cgroup);
+	}
 	if (runs > 1)
 		fprintf(f, ", \"variance\" : %.2f", stat_acc_noise_pct(&r->val));
 	fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, "
@@ -201,11 +211,11 @@ static void line(FILE *f, const struct stat_opts *o, const char *prefix, const s
 		have = !shown->err && pk_metric_derive(in, nr, i, wall_ns, &m) == 1;
 	}
 	if (o->json)
-		json_line(f, prefix, shown, have ? &m : NULL, runs);
+		json_line(f, prefix, shown, o->cgroup, have ? &m : NULL, runs);
 	else if (o->sep)
-		csv_line(f, prefix, o->sep, shown, have ? &m : NULL, runs);
+		csv_line(f, prefix, o->sep, shown, o->cgroup, have ? &m : NULL, runs);
 	else
-		table_line(f, prefix, shown, have ? &m : NULL, runs);
+		table_line(f, prefix, shown, o->cgroup, have ? &m : NULL, runs);
 }
 
 /* The prefix perf puts before a per-CPU or per-thread line. */

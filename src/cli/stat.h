@@ -16,6 +16,7 @@ struct stat_opts {
 	const char *tids;	/* -t TID[,TID...] */
 	const char *cpu_list;	/* -C LIST */
 	bool all_cpus;		/* -a */
+	const char *cgroup;	/* -G NAME: only tasks in this cgroup */
 	const char *sep;	/* -x: CSV separator, or NULL for the table */
 	bool json;		/* -j */
 	const char *output;	/* -o FILE */

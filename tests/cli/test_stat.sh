@@ -191,4 +191,26 @@ else
 	contains "and one message says why and how to fix it" "$out" \
 		"task-clock, cs: counted in user space only (:u): the kernel refused to count kernel space (kernel.perf_event_paranoid is $paranoid)"
 fi
+# -G: only tasks in the cgroup count.  The workload moves itself into a fresh
+# cgroup before exec; an empty cgroup next to it must count (almost) nothing.
+cgroot=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+if [ "$(id -u)" -ne 0 ] || [ -z "$cgroot" ] || ! mkdir "$cgroot/perfkit-test-$$" 2>/dev/null; then
+	skip "-G counts a cgroup" "needs root and a writable cgroup2 mount to make test cgroups"
+else
+	mkdir "$cgroot/perfkit-empty-$$"
+	into="echo \$\$ > $cgroot/perfkit-test-$$/cgroup.procs && exec python3 $tmp/touch.py"
+	run stat -a -G "perfkit-test-$$" -x, -e page-faults -- sh -c "$into"
+	in_cg=$(printf '%s\n' "$err" | awk -F, '$3 == "page-faults" { print $1 }')
+	contains "-G adds the cgroup column" "$err" ",page-faults,perfkit-test-$$,"
+	check "-G counts the workload inside the cgroup ($in_cg >= 2000)" test "${in_cg:-0}" -ge 2000
+	run stat -a -G "perfkit-empty-$$" -x, -e page-faults -- python3 "$tmp/touch.py"
+	empty=$(printf '%s\n' "$err" | awk -F, '$3 == "page-faults" { print $1 }')
+	check "-G on an empty cgroup counts none of a workload outside it ($empty)" test "${empty:-99999}" -lt 100
+	rmdir "$cgroot/perfkit-test-$$" "$cgroot/perfkit-empty-$$" 2>/dev/null
+fi
+run stat -a -G perfkit-no-such-cgroup -e cs -- true
+check "an unknown cgroup exits 1 (got $rc)" test "$rc" -eq 1
+contains "and says where it looked" "$err" "no cgroup 'perfkit-no-such-cgroup' under"
+run stat -G x -e cs -- true
+check "-G without -a/-C is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 done_testing

@@ -9,9 +9,11 @@
 #include "sys/sys.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/prctl.h>
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
@@ -32,6 +34,8 @@ struct pk_evlist {
 	int *cpus;
 	size_t nr_cpus;
 	struct pk_target target;
+	char *cgroup;			/* target.cgroup, copied */
+	int cgroup_fd;			/* open while the events are, or -1 */
 	int *fds;			/* nr x nr_cpus x nr_threads, -1 = closed */
 };
 
@@ -63,10 +67,19 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 	if ((t->nr_threads && !t->threads) || (t->nr_cpus && !t->cpus))
 		return pk__error(-EINVAL, "pk_evlist_new", "%s",
 				 "the target gives a count of threads or CPUs but no array");
+	if (t->size >= offsetof(struct pk_target, cgroup) + sizeof(t->cgroup) && t->cgroup &&
+	    (!t->nr_cpus || t->nr_threads)) {
+		pk__error(-EINVAL, "pk_evlist_new", "cgroup '%s' is counted per CPU: give CPUs and no threads",
+			  t->cgroup);
+		pk__error_hint("%s", "with perfkit stat, add -a or -C");
+		return -EINVAL;
+	}
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
 	memcpy(&l->target, t, t->size < sizeof(*t) ? t->size : sizeof(*t));
+	l->cgroup_fd = -1;
+	l->target.cgroup = NULL;	/* set below from our own copy */
 	l->nr_threads = t->nr_threads ? t->nr_threads : 1;
 	l->nr_cpus = t->nr_cpus ? t->nr_cpus : 1;
 	nfds = nr * l->nr_threads * l->nr_cpus;
@@ -81,6 +94,13 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 	}
 	for (size_t i = 0; i < nfds; i++)
 		l->fds[i] = -1;
+	if (t->size >= offsetof(struct pk_target, cgroup) + sizeof(t->cgroup) && t->cgroup) {
+		if (!(l->cgroup = strdup(t->cgroup))) {
+			pk_evlist_free(l);
+			return -ENOMEM;
+		}
+		l->target.cgroup = l->cgroup;
+	}
 	l->nr = nr;
 	for (size_t i = 0; i < nr; i++) {
 		const struct pk_event_desc *d = pk_events_desc(ev, i);
@@ -125,6 +145,9 @@ void pk_evlist_free(struct pk_evlist *l)
 	free(l->fds);
 	free(l->threads);
 	free(l->cpus);
+	if (l->cgroup_fd >= 0)
+		close(l->cgroup_fd);
+	free(l->cgroup);
 	free(l);
 }
 
@@ -188,8 +211,10 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 			d.attr.disabled = i == lead;	/* members follow their leader */
 			d.attr.inherit = l->target.inherit;
 			d.attr.enable_on_exec = l->target.enable_on_exec && i == lead;
-			fd = pk__sys_open(&d.attr, l->threads[t], l->cpus[c], group_fd,
-					  PERF_FLAG_FD_CLOEXEC, e->name);
+			/* A cgroup is given as its directory fd in place of a pid. */
+			fd = pk__sys_open(&d.attr, l->cgroup ? l->cgroup_fd : l->threads[t], l->cpus[c],
+					  group_fd, PERF_FLAG_FD_CLOEXEC |
+					  (l->cgroup ? PERF_FLAG_PID_CGROUP : 0), e->name);
 		} while (fd < 0 && l->target.fallbacks && tries++ < 2 && fall_back(e, fd));
 		if (fd < 0)
 			return fd;
@@ -213,9 +238,32 @@ static void close_group(struct pk_evlist *l, size_t lead, int err)
 	}
 }
 
+static int open_cgroup(struct pk_evlist *l)
+{
+	char root[512], path[1024];
+	int err = pk_cgroup_root(root, sizeof(root));
+
+	if (err < 0)
+		return err;
+	snprintf(path, sizeof(path), "%s/%s", root, l->cgroup[0] == '/' ? l->cgroup + 1 : l->cgroup);
+	l->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (l->cgroup_fd >= 0)
+		return 0;
+	err = -errno;
+	pk__error(err, "open cgroup", "no cgroup '%s' under %s (%s)", l->cgroup, root, strerror(-err));
+	pk__error_hint("the cgroups are the directories under %s", root);
+	return err;
+}
+
 int pk_evlist_open(struct pk_evlist *l)
 {
 	pk__error_clear();
+	if (l->cgroup && l->cgroup_fd < 0) {
+		int err = open_cgroup(l);
+
+		if (err < 0)
+			return err;
+	}
 	for (size_t lead = 0; lead < l->nr; lead++) {
 		int err = 0;
 

@@ -20,7 +20,8 @@
 
 static struct {
 	int nr_open, nr_close, nr_ioctl;
-	struct { uint32_t type; int pid, cpu, group_fd, disabled; uint64_t read_format; } open[32];
+	struct { uint32_t type; int pid, cpu, group_fd, disabled; uint64_t read_format;
+		 unsigned long flags; } open[32];
 	int ioctl_fd[32];
 	unsigned long ioctl_req[32], ioctl_arg[32];
 	uint32_t refuse_type;	/* perf_event_open fails with ENOENT for this type + 1 */
@@ -31,7 +32,6 @@ static struct {
 
 static int fake_open(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
-	(void)flags;
 	if ((k.refuse_kernel && !a->exclude_kernel) ||
 	    (k.refuse_guest && (a->exclude_guest || a->exclude_host))) {
 		errno = k.refuse_kernel && !a->exclude_kernel ? EACCES : EINVAL;
@@ -47,6 +47,7 @@ static int fake_open(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd
 	k.open[k.nr_open].group_fd = group_fd;
 	k.open[k.nr_open].disabled = a->disabled;
 	k.open[k.nr_open].read_format = a->read_format;
+	k.open[k.nr_open].flags = flags;
 	return FD0 + k.nr_open++;
 }
 
@@ -288,6 +289,46 @@ static void test_fallbacks(void **state)
 	pk_evlist_free(l);
 }
 
+
+/* A cgroup goes to the kernel as its directory's fd, with PERF_FLAG_PID_CGROUP. */
+static void test_cgroup_target(void **state)
+{
+	static const int cpus[] = { 0, 1 };
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_target t = { .size = sizeof(t), .cpus = cpus, .nr_cpus = 2, .cgroup = "/" };
+	char root[512];
+
+	(void)state;
+	if (pk_cgroup_root(root, sizeof(root)) < 0)
+		skip();	/* no cgroup hierarchy mounted here */
+	assert_int_equal(pk_events_parse("task-clock", NULL, &ev), 1);
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_int_equal(k.nr_open, 2);
+	for (int i = 0; i < 2; i++) {
+		assert_true(k.open[i].flags & PERF_FLAG_PID_CGROUP);
+		assert_true(k.open[i].flags & PERF_FLAG_FD_CLOEXEC);
+		assert_true(k.open[i].pid > 2);	/* an fd, not a pid or -1 */
+		assert_int_equal(k.open[i].cpu, cpus[i]);
+	}
+	pk_evlist_free(l);
+	/* A cgroup needs CPUs and no threads. */
+	t.nr_cpus = 0;
+	t.cpus = NULL;
+	assert_int_equal(pk_evlist_new(ev, &t, &l), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "per CPU"));
+	/* A missing cgroup is named. */
+	t.cpus = cpus;
+	t.nr_cpus = 2;
+	t.cgroup = "perfkit-no-such-cgroup";
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	assert_int_equal(pk_evlist_open(l), -ENOENT);
+	assert_non_null(strstr(pk_last_error()->why, "no cgroup 'perfkit-no-such-cgroup'"));
+	pk_evlist_free(l);
+	pk_events_free(ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +338,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pinned_error_state, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fallbacks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cgroup_target, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
