@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload.c - deterministic workloads whose software-event counts are known
+ * in advance, for checking perfkit stat against the expected numbers and
+ * against perf stat on the same run:
+ *   pages N      touch N fresh pages (N minor page faults)
+ *   pingpong N   two processes bounce a byte N times over pipes (about 2N
+ *                context switches: every read blocks)
+ *   children K   fork K children that each touch 100 pages and exit
+ *   threads K    start K threads that each touch 100 pages
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void touch(long pages)
+{
+	long sz = sysconf(_SC_PAGESIZE);
+	volatile char *p = mmap(NULL, (size_t)(pages * sz), PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	for (long i = 0; i < pages; i++)
+		p[i * sz] = 1;
+	munmap((void *)p, (size_t)(pages * sz));
+}
+
+static void pingpong(long n)
+{
+	int ab[2], ba[2];
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(ab) || pipe(ba)) {
+		perror("pipe");
+		exit(1);
+	}
+	pid = fork();
+	if (pid == 0) {
+		for (long i = 0; i < n; i++)
+			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	for (long i = 0; i < n; i++)
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			exit(1);
+	waitpid(pid, NULL, 0);
+}
+
+static void *thread_main(void *arg)
+{
+	(void)arg;
+	touch(100);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 2 ? atol(argv[2]) : 0;
+
+	if (argc != 3 || n <= 0 || n > 10000000) {
+		fprintf(stderr, "usage: %s pages|pingpong|children|threads N\n", argv[0]);
+		return 2;
+	}
+	if (!strcmp(argv[1], "pages")) {
+		touch(n);
+	} else if (!strcmp(argv[1], "pingpong")) {
+		pingpong(n);
+	} else if (!strcmp(argv[1], "children")) {
+		for (long i = 0; i < n; i++) {
+			pid_t pid = fork();
+
+			if (pid == 0) {
+				touch(100);
+				_exit(0);
+			}
+			waitpid(pid, NULL, 0);
+		}
+	} else if (!strcmp(argv[1], "threads")) {
+		pthread_t *t = calloc((size_t)n, sizeof(*t));
+
+		for (long i = 0; t && i < n; i++)
+			pthread_create(&t[i], NULL, thread_main, NULL);
+		for (long i = 0; t && i < n; i++)
+			pthread_join(t[i], NULL);
+		free(t);
+	} else {
+		fprintf(stderr, "unknown workload '%s'\n", argv[1]);
+		return 2;
+	}
+	return 0;
+}
