@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-stat.c - `perfkit stat`: count events while a command runs and print
- * them in perf stat's layout (or perf's CSV with -x).  The command is held
- * before exec until its counters are open with enable_on_exec, so the
- * counts are the command's alone.  This first version counts a command;
- * the other targets (-p, -t, -a, -C, -G) and the other outputs follow.
+ * cmd-stat.c - `perfkit stat`: the counting itself.  It builds the target
+ * (a command held before exec so that enable_on_exec counts it alone, or
+ * -p/-t/-a/-C/-G), opens the events with perf's fallbacks, then waits:
+ * for the command, for Ctrl-C, through -D, -I intervals or --control
+ * commands.  Finally it reads every event, over -r runs.  Options are in
+ * stat-opts.c, output in stat-display.c.
  */
 #include "stat.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -17,236 +19,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults," \
 		       "cycles,instructions,branches,branch-misses"
-
-void cmd_stat_help(FILE *f)
-{
-	fprintf(f,
-		"usage: perfkit stat [-e EVENTS] [-x SEP] [-o FILE [--append]] [--] COMMAND [ARGS...]\n"
-		"       perfkit stat [-e EVENTS] (-p PID | -t TID | -a | -C CPUS) [[--] COMMAND...]\n"
-		"\n"
-		"Run COMMAND and count events while it runs, like perf stat.  With a target\n"
-		"and no command, count until Ctrl-C (or until the processes exit).\n"
-		"\n"
-		"  -e, --event EVENTS   events to count (perf's syntax; repeatable); default:\n"
-		"                       task-clock, context-switches, cpu-migrations, page-faults,\n"
-		"                       cycles, instructions, branches, branch-misses (those that\n"
-		"                       this machine can count)\n"
-		"  -p, --pid PIDS       count these processes (all their threads), comma-separated\n"
-		"  -t, --tid TIDS       count these threads only\n"
-		"  -a, --all-cpus       count every task on every online CPU\n"
-		"  -C, --cpu CPUS       count every task on these CPUs (e.g. 0-3,8)\n"
-		"  -G, --cgroup NAME    count only tasks in cgroup NAME (with -a or -C)\n"
-		"  -r, --repeat N       run the command N times; print means and their noise\n"
-		"  -n, --null-run       open no counters: time the command only\n"
-		"  -I, --interval-print MS  print the counts of every MS milliseconds (10 or more)\n"
-		"      --interval-count N   stop after N intervals\n"
-		"  -D, --delay MS       start counting MS milliseconds after the command starts\n"
-		"      --no-inherit     do not count the command's children\n"
-		"  -A, --no-aggr        one line per CPU (with -a or -C)\n"
-		"      --per-thread     one line per thread\n"
-		"      --per-core, --per-die, --per-socket, --per-node\n"
-		"                       one line per core, die, socket or NUMA node (with -a or -C)\n"
-		"  -x, --field-separator SEP  print perf's CSV with SEP between fields\n"
-		"  -j, --json-output    print one JSON object per event, like perf -j\n"
-		"  -q, --quiet          print no counts (the exit status still tells)\n"
-		"  -o, --output FILE    write the counts to FILE instead of stderr\n"
-		"      --append         append to FILE instead of replacing it\n"
-		"  -h, --help           this help\n"
-		"\n"
-		"The exit status is COMMAND's.\n");
-}
-
-static int add_events(struct stat_opts *o, const char *spec)
-{
-	size_t n = o->events ? strlen(o->events) + 1 : 0;
-	char *e = realloc(o->events, n + strlen(spec) + 1);
-
-	if (!e)
-		return -1;
-	if (n)
-		e[n - 1] = ',';
-	strcpy(e + n, spec);
-	o->events = e;
-	return 0;
-}
-
-/* A whole number of at least `min` for option `opt`; reports a bad one. */
-static int parse_uint(const char *opt, const char *arg, unsigned min, unsigned *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || *end || end == arg || arg[0] == '-' || v < min || v > 100000000) {
-		cli_usage("stat", "%s needs a whole number%s, not '%s'", opt,
-			  min == 10 ? " of milliseconds, at least 10" : min ? " of at least 1" : "", arg);
-		return -1;
-	}
-	*out = (unsigned)v;
-	return 0;
-}
-
-static int parse_opts(int argc, char **argv, struct stat_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "cgroup", required_argument, NULL, 'G' },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "append", no_argument, NULL, 0x100 },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "null-run", no_argument, NULL, 'n' },
-		{ "interval-print", required_argument, NULL, 'I' },
-		{ "interval-count", required_argument, NULL, 0x101 },
-		{ "delay", required_argument, NULL, 'D' },
-		{ "no-inherit", no_argument, NULL, 0x102 },
-		{ "no-aggr", no_argument, NULL, 'A' },
-		{ "per-thread", no_argument, NULL, 'T' },
-		{ "per-core", no_argument, NULL, 0x110 + 'c' },
-		{ "per-die", no_argument, NULL, 0x110 + 'd' },
-		{ "per-socket", no_argument, NULL, 0x110 + 's' },
-		{ "per-node", no_argument, NULL, 0x110 + 'n' },
-		{ "json-output", no_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	/* '+': stop at the command, so its own options are left alone. */
-	while ((c = getopt_long(argc, argv, "+e:p:t:aC:G:Ar:nI:D:x:jqo:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (!*optarg)
-				return cli_usage("stat", "-e needs an event list");
-			if (add_events(o, optarg))
-				return cli_usage("stat", "out of memory");
-			break;
-		case 'p':
-			o->pids = optarg;
-			break;
-		case 't':
-			o->tids = optarg;
-			break;
-		case 'a':
-			o->all_cpus = true;
-			break;
-		case 'C':
-			o->cpu_list = optarg;
-			break;
-		case 'G':
-			o->cgroup = optarg;
-			break;
-		case 'x':
-			o->sep = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 0x100:
-			o->append = true;
-			break;
-		case 'r': {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
-
-			if (*end || !n || n > 100000 || optarg[0] == '-')
-				return cli_usage("stat", "-r needs a number of runs from 1 to 100000, not '%s'",
-						 optarg);
-			o->repeat = (unsigned)n;
-			break;
-		}
-		case 'n':
-			o->null_run = true;
-			break;
-		case 'I':
-			if (parse_uint("-I", optarg, 10, &o->interval_ms))
-				return CLI_EXIT_USAGE;
-			break;
-		case 0x101:
-			if (parse_uint("--interval-count", optarg, 1, &o->interval_count))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'D':
-			if (parse_uint("-D", optarg, 0, &o->delay_ms))
-				return CLI_EXIT_USAGE;
-			break;
-		case 0x102:
-			o->no_inherit = true;
-			break;
-		case 'A':
-			o->no_aggr = true;
-			break;
-		case 'T':
-			o->per_thread = true;
-			break;
-		case 0x110 + 'c':
-		case 0x110 + 'd':
-		case 0x110 + 's':
-		case 0x110 + 'n':
-			if (o->per && o->per != c - 0x110)
-				return cli_usage("stat", "give one of --per-core, --per-die, --per-socket, --per-node");
-			o->per = (char)(c - 0x110);
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			cmd_stat_help(stdout);
-			return -1;
-		default:
-			return cli_unknown_option("stat", argc, argv, c);
-		}
-	}
-	if ((o->pids != NULL) + (o->tids != NULL) + (o->all_cpus || o->cpu_list) > 1)
-		return cli_usage("stat", "-p, -t and -a/-C are different targets: give one of them");
-	if (optind >= argc && !o->pids && !o->tids && !o->all_cpus && !o->cpu_list)
-		return cli_usage("stat", "no command given: perfkit stat [-e EVENTS] -- COMMAND, "
-				 "or a target: -p PID, -t TID, -a, -C CPUS");
-	if (o->append && !o->output)
-		return cli_usage("stat", "--append needs -o FILE");
-	if (o->sep && o->json)
-		return cli_usage("stat", "-x and -j are two output formats: give one");
-	if (o->no_aggr + o->per_thread + !!o->per > 1)
-		return cli_usage("stat", "-A, --per-thread and --per-core/die/socket/node are different "
-				 "ways to split the counts: give one");
-	if (o->cgroup && !o->all_cpus && !o->cpu_list)
-		return cli_usage("stat", "-G counts a cgroup on every CPU: use it with -a or -C");
-	if ((o->no_aggr || o->per) && !o->all_cpus && !o->cpu_list)
-		return cli_usage("stat", "%s splits system-wide counts: use it with -a or -C",
-				 o->no_aggr ? "-A" : "--per-core/die/socket/node");
-	if (o->per && o->repeat > 1)
-		return cli_usage("stat", "-r with --per-core/die/socket/node is not supported yet");
-	if (o->per && o->interval_ms)
-		return cli_usage("stat", "-I with --per-core/die/socket/node is not supported yet");
-	if ((o->no_aggr || o->per_thread) && o->repeat > 1)
-		return cli_usage("stat", "-r with -A or --per-thread is not supported yet");
-	if (o->interval_ms && (o->repeat > 1 || o->no_aggr || o->per_thread))
-		return cli_usage("stat", "-I with -r, -A or --per-thread is not supported yet");
-	if (o->interval_count && !o->interval_ms)
-		return cli_usage("stat", "--interval-count needs -I MS");
-	if (o->delay_ms && optind >= argc)
-		return cli_usage("stat", "-D delays counting after a command starts: give one after --");
-	if (o->repeat > 1 && optind >= argc)
-		return cli_usage("stat", "-r repeats a command: give one after --");
-	if (o->null_run && optind >= argc)
-		return cli_usage("stat", "-n times a command: give one after --");
-	o->argv = optind < argc ? argv + optind : NULL;
-	return 0;
-}
 
 static double now(void)
 {
@@ -372,7 +148,7 @@ static int make_target(const struct stat_opts *o, pid_t workload, struct plan *p
 		pl->threads[0] = workload;
 		pl->t.threads = pl->threads, pl->t.nr_threads = 1;
 		/* Count the command only, from its exec; -D enables later by hand. */
-		pl->t.enable_on_exec = !o->delay_ms;
+		pl->t.enable_on_exec = !o->delay_ms && !o->start_disabled;
 	}
 	return 0;
 }
@@ -495,6 +271,118 @@ static bool finished(struct pk_workload *w, const struct plan *pl, int *status)
 	return pl->t.nr_threads > 0;
 }
 
+/* --control: perf's protocol on a FIFO pair or inherited fds. */
+struct control {
+	int fd, ack;
+	size_t len;
+	char buf[256];	/* a partly read line */
+};
+
+static int control_open(const char *spec, struct control *c)
+{
+	char ctl[256] = "", ack[256] = "";
+	int n1 = -1, n2 = -1;
+
+	if (!strncmp(spec, "fifo:", 5)) {
+		const char *comma = strchr(spec + 5, ',');
+
+		snprintf(ctl, sizeof(ctl), "%.*s", (int)(comma ? comma - spec - 5 : (long)strlen(spec + 5)),
+			 spec + 5);
+		if (comma)
+			snprintf(ack, sizeof(ack), "%s", comma + 1);
+		/* O_RDWR|O_NONBLOCK: neither end needs a writer or reader yet, as in perf. */
+		c->fd = ctl[0] ? open(ctl, O_RDWR | O_NONBLOCK | O_CLOEXEC) : -1;
+		c->ack = ack[0] ? open(ack, O_RDWR | O_NONBLOCK | O_CLOEXEC) : -1;
+		if (c->fd < 0 || (ack[0] && c->ack < 0)) {
+			cli_usage("stat", "--control: cannot open %s: %s (make it with mkfifo)",
+				  c->fd < 0 ? (ctl[0] ? ctl : "(no file)") : ack, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (sscanf(spec, "fd:%d,%d", &n1, &n2) >= 1 && n1 >= 0) {
+		c->fd = n1;
+		c->ack = n2;
+		return 0;
+	}
+	cli_usage("stat", "--control takes fifo:CTL[,ACK] or fd:N[,M], not '%s'", spec);
+	return -1;
+}
+
+static void control_close(struct control *c)
+{
+	if (c->fd > 2)
+		close(c->fd);
+	if (c->ack > 2)
+		close(c->ack);
+	c->fd = c->ack = -1;
+}
+
+/* Act on one command line; returns true for "stop". */
+static bool control_command(const struct stat_opts *o, struct pk_evlist *l, struct control *c,
+			    const char *cmd)
+{
+	bool stop = false, known = true;
+
+	if (!strcmp(cmd, "enable")) {
+		if (l)
+			pk_evlist_enable(l);
+		if (!o->quiet)
+			fprintf(stderr, "Events enabled\n");
+	} else if (!strcmp(cmd, "disable")) {
+		if (l)
+			pk_evlist_disable(l);
+		if (!o->quiet)
+			fprintf(stderr, "Events disabled\n");
+	} else if (!strcmp(cmd, "stop")) {
+		if (l)
+			pk_evlist_disable(l);
+		stop = true;
+	} else if (strcmp(cmd, "ping")) {
+		known = false;
+		fprintf(stderr, "perfkit stat: --control: unknown command '%s' (enable, disable, stop, ping)\n",
+			cmd);
+	}
+	/* perf acknowledges with "ack\n" and its terminating NUL. */
+	if (known && c->ack >= 0 && write(c->ack, "ack\n", 5) < 0)
+		fprintf(stderr, "perfkit stat: --control: cannot write the ack: %s\n", strerror(errno));
+	return stop;
+}
+
+/* Wait for the end while taking --control commands.  "stop" ends the
+ * counting at once for -p/-t/-a/-C; with a command it waits for it. */
+static int control_loop(const struct stat_opts *o, struct pk_evlist *l, struct pk_workload *w,
+			const struct plan *pl, struct control *c)
+{
+	int status = 0;
+	bool stopped = false;
+
+	while (!finished(w, pl, &status)) {
+		struct pollfd p = { .fd = c->fd, .events = POLLIN };
+		ssize_t n;
+
+		if (stopped && !w)
+			break;
+		if (poll(&p, 1, 10) <= 0 || !(p.revents & POLLIN))
+			continue;
+		n = read(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len);
+		if (n <= 0)
+			continue;
+		c->len += (size_t)n;
+		c->buf[c->len] = '\0';
+		for (char *nl; (nl = memchr(c->buf, '\n', c->len));) {
+			*nl = '\0';
+			if (c->buf[0])
+				stopped |= control_command(o, l, c, c->buf);
+			c->len -= (size_t)(nl + 1 - c->buf);
+			memmove(c->buf, nl + 1, c->len);
+		}
+		if (c->len == sizeof(c->buf) - 1)
+			c->len = 0;	/* a line longer than any command: drop it */
+	}
+	return status;
+}
+
 static void nap_until(double when)
 {
 	double left = when - now();
@@ -596,6 +484,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	struct pk_workload *w = NULL;
 	struct pk_evlist *l = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct control ctl = { -1, -1, 0, "" };
 	struct plan pl;
 	double t0;
 	int status = 0;
@@ -608,6 +497,10 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 			cli_error("stat", pl.list_for_errors);
 		goto out;
 	}
+	if (o->control && control_open(o->control, &ctl) < 0) {
+		status = -2;
+		goto out;
+	}
 	if (ev && (pk_evlist_new(ev, &pl.t, &l) < 0 || pk_evlist_open(l) < 0)) {
 		cli_error("stat", o->events);
 		status = -1;
@@ -615,6 +508,13 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	}
 	if (l && !o->quiet && sum->runs == 0)
 		report_fallbacks(l, ev);
+	for (size_t i = 0; l && o->verbose && sum->runs == 0 && i < pk_events_count(ev); i++) {
+		char buf[4096];
+
+		pk_attr_format(pk_evlist_attr(l, i), buf, sizeof(buf));
+		fprintf(stderr, "%s\n------------------------------------------------------------\n"
+			"perf_event_attr:\n%s", pk_events_desc(ev, i)->name, buf);
+	}
 	/* Thread names now, while the threads exist (the command is still held). */
 	if (l && (o->no_aggr || o->per_thread || o->per) && save_slots(l, sum, o->argv, o->per) < 0) {
 		status = -1;
@@ -638,13 +538,17 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 			fprintf(stderr, "Events enabled\n");
 		t0 = now();
 	}
-	if (l && !pl.t.enable_on_exec && pk_evlist_enable(l) < 0) {
+	if (l && !pl.t.enable_on_exec && !o->start_disabled && pk_evlist_enable(l) < 0) {
 		cli_error("stat", NULL);
 		status = -1;
 		goto out;
 	}
+	if (o->start_disabled && !o->quiet)
+		fprintf(stderr, "Events disabled\n");
 	if (o->interval_ms)
 		status = intervals(o, ev, l, w, &pl, t0);
+	else if (ctl.fd >= 0)
+		status = control_loop(o, l, w, &pl, &ctl);
 	else if (w)
 		status = pk_workload_wait(w);
 	else
@@ -671,6 +575,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	}
 
 out:
+	control_close(&ctl);
 	forward_to = NULL;
 	pk_evlist_free(l);
 	pk_workload_free(w);
@@ -734,7 +639,7 @@ int cmd_stat(int argc, char **argv)
 	int err, status = CLI_EXIT_EVENT;
 	size_t nr = 0;
 
-	err = parse_opts(argc, argv, &o);
+	err = stat_parse_opts(argc, argv, &o);
 	if (err)
 		goto done_opts;
 	if (!o.null_run && pk_events_parse(o.events ? o.events : DEFAULT_EVENTS, NULL, &ev) < 0) {

@@ -31,6 +31,9 @@ struct stat_opts {
 	unsigned interval_ms;	/* -I MS: print the counts of each interval */
 	unsigned interval_count;/* --interval-count N: stop after N intervals */
 	unsigned delay_ms;	/* -D MS: start counting MS after the command starts */
+	bool start_disabled;	/* -D -1: start disabled; --control enables */
+	const char *control;	/* --control fifo:CTL[,ACK] or fd:N[,M] */
+	bool verbose;		/* -v: show the attrs as opened */
 	FILE *out;		/* where the counts go (stderr, or -o FILE) */
 	char **argv;		/* the command, or NULL */
 };
@@ -67,6 +70,13 @@ struct stat_summary {
 	char (*comm)[16];	/* per thread, from /proc/TID/comm */
 	struct pk_cpu_topology *topo;	/* per CPU, for --per-core/die/socket/node */
 };
+
+/*
+ * stat_parse_opts - parse perfkit stat's arguments into *o.  Returns 0 to
+ * go on, -1 when --help was printed (exit 0), or an exit status after
+ * printing the usage error.
+ */
+int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
 
 /* stat_print_interval - one -I interval: the counts since the previous one,
  * stamped with `ts` seconds since counting began; `first` adds perf's

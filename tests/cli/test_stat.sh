@@ -213,4 +213,40 @@ check "an unknown cgroup exits 1 (got $rc)" test "$rc" -eq 1
 contains "and says where it looked" "$err" "no cgroup 'perfkit-no-such-cgroup' under"
 run stat -G x -e cs -- true
 check "-G without -a/-C is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+# --control with -D -1: counting only between "enable" and "disable".
+# Bursts: 3000 pages, then a second later 1000 pages; enable in between.
+if [ -n "${PERFKIT_WORKLOAD:-}" ] && command -v mkfifo >/dev/null; then
+	mkfifo "$tmp/ctl" "$tmp/ack"
+	"$PERFKIT" stat -D -1 --control "fifo:$tmp/ctl,$tmp/ack" -x, -e page-faults -- \
+		sh -c "$PERFKIT_WORKLOAD pages 3000; sleep 1; $PERFKIT_WORKLOAD pages 1000; sleep 1" \
+		>"$tmp/ctl.out" 2>&1 &
+	bg=$!
+	sleep 0.5
+	exec 7<>"$tmp/ack"
+	echo ping >"$tmp/ctl"
+	ack1=$(timeout 5 dd bs=5 count=1 <&7 2>/dev/null | od -An -c | tr -d ' ')
+	echo enable >"$tmp/ctl"
+	timeout 5 dd bs=5 count=1 <&7 >/dev/null 2>&1
+	sleep 1
+	echo disable >"$tmp/ctl"
+	timeout 5 dd bs=5 count=1 <&7 >/dev/null 2>&1
+	echo bogus >"$tmp/ctl"
+	wait "$bg"
+	exec 7<&-
+	out=$(cat "$tmp/ctl.out")
+	check "--control acknowledges like perf: ack, newline, NUL ('$ack1')" test "$ack1" = 'ack\n\0'
+	got=$(printf '%s\n' "$out" | awk -F, '$3 == "page-faults" { print $1 }')
+	check "only the enabled second burst is counted ($got, between 1000 and 2500)" \
+		test "${got:-0}" -ge 1000 -a "${got:-0}" -lt 2500
+	contains "the enabling is reported" "$out" "Events enabled"
+	contains "an unknown command is named" "$out" "unknown command 'bogus'"
+else
+	skip "--control" "needs the workload binary and mkfifo"
+fi
+run stat -D -1 -e cs -- true
+check "-D -1 without --control is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+run stat --control fifo:/nonexistent/ctl -e cs -- true
+contains "a missing control FIFO is named" "$err" "/nonexistent/ctl"
+run stat -v -e task-clock:u -- true
+contains "-v shows the attr as opened, in perf's layout" "$err" "  exclude_kernel                   1"
 done_testing
