@@ -670,6 +670,19 @@ struct pk_workload;
  */
 PK_API int pk_workload_start(char *const argv[], struct pk_workload **out);
 
+/*
+ * pk_workload_spawn - run argv at once (posix_spawnp: no copy of the
+ * caller's page tables, so cheaper than pk_workload_start).  To count it,
+ * open the events on the calling thread (pid 0) with inherit and
+ * enable_on_exec *before* spawning: the child inherits them and the kernel
+ * enables them at its exec, while the caller, which never execs, is not
+ * counted; reads of the caller's events then include the child's counts.
+ * Returns 0 with the running workload in *out (pk_workload_go is then a
+ * no-op), or the exec's negative errno with pk_last_error saying which
+ * command could not run.
+ */
+PK_API int pk_workload_spawn(char *const argv[], struct pk_workload **out);
+
 /* pk_workload_pid - the child's pid, for pk_target.threads. */
 PK_API pid_t pk_workload_pid(const struct pk_workload *w);
 

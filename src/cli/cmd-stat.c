@@ -489,7 +489,17 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	double t0;
 	int status = 0;
 
-	if (o->argv && pk_workload_start(o->argv, &w) < 0)
+	/*
+	 * The cheap way to count a command alone: events on ourselves with
+	 * inherit + enable_on_exec, then spawn it (no held fork).  Whatever
+	 * enables events by hand (-D, --control) or names threads needs the
+	 * held child instead, as does --no-inherit.
+	 */
+	bool spawn = o->argv && !o->pids && !o->tids && !o->all_cpus && !o->cpu_list &&
+		     !o->no_inherit && !o->delay_ms && !o->start_disabled && !o->control &&
+		     !o->per_thread;
+
+	if (o->argv && !spawn && pk_workload_start(o->argv, &w) < 0)
 		return cli_error("stat", NULL), -1;
 	status = make_target(o, w ? pk_workload_pid(w) : 0, &pl);
 	if (status < 0) {
@@ -524,11 +534,12 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	t0 = now();
-	if (w && pk_workload_go(w) < 0) {
+	if (spawn ? pk_workload_spawn(o->argv, &w) < 0 : w && pk_workload_go(w) < 0) {
 		cli_error("stat", NULL);
 		status = -1;
 		goto out;
 	}
+	forward_to = w;
 	if (o->delay_ms && l) {
 		/* Like perf -D: the command runs uncounted for the delay. */
 		if (!o->quiet)

@@ -11,10 +11,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 struct pk_workload {
 	pid_t pid;
@@ -88,6 +91,46 @@ fail:
 	return pk__error(-e, "start workload", "cannot fork a child for '%s': %s", argv[0], strerror(e));
 }
 
+/* Explain an exec failure, as pk_workload_go does. */
+static int cannot_run(const char *name, int e)
+{
+	pk__error(-e, "run workload", "cannot run '%s': %s", name, strerror(e));
+	if (e == ENOENT)
+		pk__error_hint("%s", "check the command's spelling, or give its full path");
+	else if (e == EACCES)
+		pk__error_hint("%s", "the file is not executable: chmod +x it, or run it through its interpreter");
+	return -e;
+}
+
+int pk_workload_spawn(char *const argv[], struct pk_workload **out)
+{
+	struct pk_workload *w;
+	int e;
+
+	pk__error_clear();
+	if (!argv || !argv[0] || !argv[0][0])
+		return pk__error(-EINVAL, "start workload", "%s", "no command given");
+	w = calloc(1, sizeof(*w));
+	if (!w || !(w->name = strdup(argv[0]))) {
+		free(w);
+		return -ENOMEM;
+	}
+	w->go_fd = w->err_fd = -1;
+	w->released = true;
+	/* glibc's posix_spawn reports a failed exec as its return value. */
+	e = posix_spawnp(&w->pid, argv[0], NULL, NULL, argv, environ);
+	if (e) {
+		char *name = w->name;
+
+		free(w);
+		e = cannot_run(name, e);
+		free(name);
+		return e;
+	}
+	*out = w;
+	return 0;
+}
+
 pid_t pk_workload_pid(const struct pk_workload *w)
 {
 	return w->pid;
@@ -133,12 +176,7 @@ int pk_workload_go(struct pk_workload *w)
 	if (n != (ssize_t)sizeof(e))
 		return 0;
 	reap(w);
-	pk__error(-e, "run workload", "cannot run '%s': %s", w->name, strerror(e));
-	if (e == ENOENT)
-		pk__error_hint("%s", "check the command's spelling, or give its full path");
-	else if (e == EACCES)
-		pk__error_hint("%s", "the file is not executable: chmod +x it, or run it through its interpreter");
-	return -e;
+	return cannot_run(w->name, e);
 }
 
 int pk_workload_try_wait(struct pk_workload *w)

@@ -14,11 +14,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "perfkit.h"
+
+/* Touch 3000 fresh pages in this process. */
+static void touch_pages_here(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	volatile char *p = mmap(NULL, 3000 * page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(p != MAP_FAILED);
+	for (int i = 0; i < 3000; i++)
+		p[i * page] = 1;
+	munmap((void *)p, 3000 * page);
+}
 
 static int run(char *const argv[])
 {
@@ -149,6 +163,56 @@ static void test_count_command(void **state)
 	pk_workload_free(w);
 }
 
+
+/* Spawned with events on ourselves (inherit + enable_on_exec): only the
+ * command is counted, including its children, and exec failures come back. */
+static void test_spawn(void **state)
+{
+	char *argv[] = { "sh", "-c", "exit 5", NULL };
+	char *missing[] = { "perfkit-no-such-command", NULL };
+	char cmd[256];
+	char *touch[] = { "sh", "-c", cmd, NULL };
+	const char *wl = getenv("PERFKIT_WORKLOAD");
+	struct pk_workload *w;
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_count pf;
+	pid_t self = 0;
+	int err;
+
+	(void)state;
+	assert_int_equal(pk_workload_spawn(argv, &w), 0);
+	assert_int_equal(pk_workload_go(w), 0);	/* already running: a no-op */
+	assert_int_equal(pk_workload_wait(w), 5);
+	pk_workload_free(w);
+	assert_int_equal(pk_workload_spawn(missing, &w), -ENOENT);
+	assert_non_null(strstr(pk_last_error()->why, "cannot run 'perfkit-no-such-command'"));
+	if (!wl)
+		skip();	/* the counting half needs the workload binary */
+	snprintf(cmd, sizeof(cmd), "%s pages 1000; %s pages 1000", wl, wl);
+	struct pk_target t = { .size = sizeof(t), .threads = &self, .nr_threads = 1, .inherit = true,
+			       .enable_on_exec = true };
+	assert_int_equal(pk_events_parse("page-faults", NULL, &ev), 1);
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	pk_events_free(ev);
+	err = pk_evlist_open(l);
+	if (err == -EACCES || err == -EPERM) {
+		pk_evlist_free(l);
+		skip();
+	}
+	assert_int_equal(err, 0);
+	touch_pages_here();	/* ours: must not count, we never exec */
+	assert_int_equal(pk_workload_spawn(touch, &w), 0);
+	assert_int_equal(pk_workload_wait(w), 0);
+	assert_int_equal(pk_evlist_read(l, 0, &pf), 0);
+	/* both children's 1000 pages, plus the shell's and their own start-up */
+	if (pf.value < 2000 || pf.value > 2600)
+		fail_msg("page-faults %llu for two children touching 1000 pages each",
+			 (unsigned long long)pf.value);
+	pk_workload_free(w);
+	pk_evlist_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_never_released),
 		cmocka_unit_test(test_forward_signal),
 		cmocka_unit_test(test_count_command),
+		cmocka_unit_test(test_spawn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
