@@ -136,14 +136,20 @@ pid_t pk_workload_pid(const struct pk_workload *w)
 	return w->pid;
 }
 
-static int reap(struct pk_workload *w)
+/* waitpid with `flags` (0 or WNOHANG): the shell-style status, or -EAGAIN
+ * when WNOHANG finds it still running. */
+static int reap(struct pk_workload *w, int flags)
 {
 	int st;
 	pid_t r;
 
+	if (w->reaped)
+		return w->status;
 	do
-		r = waitpid(w->pid, &st, 0);
+		r = waitpid(w->pid, &st, flags);
 	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return -EAGAIN;
 	if (r < 0)
 		return pk__error(-errno, "wait for the workload", "waitpid(%d): %s", (int)w->pid,
 				 strerror(errno));
@@ -175,35 +181,20 @@ int pk_workload_go(struct pk_workload *w)
 	w->err_fd = -1;
 	if (n != (ssize_t)sizeof(e))
 		return 0;
-	reap(w);
+	reap(w, 0);
 	return cannot_run(w->name, e);
 }
 
 int pk_workload_try_wait(struct pk_workload *w)
 {
-	int st;
-	pid_t r;
-
 	pk__error_clear();
-	if (w->reaped)
-		return w->status;
-	r = waitpid(w->pid, &st, WNOHANG);
-	if (r == 0)
-		return -EAGAIN;
-	if (r < 0)
-		return pk__error(-errno, "wait for the workload", "waitpid(%d): %s", (int)w->pid,
-				 strerror(errno));
-	w->reaped = true;
-	w->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
-	return w->status;
+	return reap(w, WNOHANG);
 }
 
 int pk_workload_wait(struct pk_workload *w)
 {
 	pk__error_clear();
-	if (w->reaped)
-		return w->status;
-	return reap(w);
+	return reap(w, 0);
 }
 
 int pk_workload_kill(struct pk_workload *w, int sig)
@@ -222,7 +213,7 @@ void pk_workload_free(struct pk_workload *w)
 		 * running the command; reap it so no zombie is left behind. */
 		close(w->go_fd);
 		w->go_fd = -1;
-		reap(w);
+		reap(w, 0);
 	}
 	if (w->go_fd >= 0)
 		close(w->go_fd);

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "perfkit.h"
+#include "../sys/sysfake.h"	/* put(): files in a made-up sysfs tree */
 
 static void test_cpu_lists(void **state)
 {
@@ -62,21 +63,11 @@ static void test_online_from_sysfs_root(void **state)
 	char root[] = "/tmp/perfkit-sysfs-XXXXXX", path[256];
 	int *cpus;
 	size_t nr;
-	FILE *f;
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
-	snprintf(path, sizeof(path), "%s/devices", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/devices/system", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/devices/system/cpu", root);
-	mkdir(path, 0755);
+	put(root, "devices/system/cpu/online", "0-2,5\n");
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", root);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("0-2,5\n", f);
-	fclose(f);
 	setenv("PERFKIT_SYSFS_ROOT", root, 1);
 	assert_int_equal(pk_cpus_online(&cpus, &nr), 0);
 	assert_int_equal(nr, 4);
@@ -117,23 +108,6 @@ static void test_pid_threads(void **state)
 	assert_non_null(strstr(pk_last_error()->why, "no such process"));
 }
 
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[512], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (slash = strchr(path + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
 
 /* Two sockets, the second with two dies, two NUMA nodes; CPU 3 lacks die_id. */
 static void test_topology(void **state)
