@@ -160,6 +160,8 @@ static int read_slots(struct pk_evlist *l, size_t i, struct result *r)
 
 	if (!r->per && !(r->per = calloc(nc * nt, sizeof(*r->per))))
 		return -ENOMEM;
+	if (!r->per_sum && !(r->per_sum = calloc(nc * nt, sizeof(*r->per_sum))))
+		return -ENOMEM;
 	for (size_t c = 0; c < nc; c++)
 		for (size_t t = 0; t < nt; t++) {
 			int err = pk_evlist_read_one(l, i, c, t, &r->per[c * nt + t]);
@@ -632,11 +634,19 @@ static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *
 		if (status < 0)
 			return status;
 		stat_acc_add(&sum->wall, wall_s);
-		for (size_t i = 0; i < nr; i++)
-			if (!r[i].err)
-				stat_acc_add(&r[i].val, (double)r[i].c.value);	/* already scaled */
+		for (size_t i = 0; i < nr; i++) {
+			if (r[i].err)
+				continue;
+			stat_acc_add(&r[i].val, (double)r[i].c.value);	/* already scaled */
+			for (size_t k = 0; r[i].per && k < sum->nr_cpus * sum->nr_threads; k++)
+				r[i].per_sum[k] += (double)r[i].per[k].value;
+		}
 		sum->runs++;
 	}
+	/* -r with -A or --per-*: each CPU's count is its mean over the runs. */
+	for (size_t i = 0; sum->runs > 1 && i < nr; i++)
+		for (size_t k = 0; r[i].per && k < sum->nr_cpus * sum->nr_threads; k++)
+			r[i].per[k].value = (uint64_t)(r[i].per_sum[k] / sum->runs + 0.5);
 	return status;
 }
 
@@ -681,8 +691,10 @@ done:
 		status = CLI_EXIT_EVENT;
 	}
 	/* After drop_unsupported only the first nr hold their own per arrays. */
-	for (size_t i = 0; r && i < nr; i++)
+	for (size_t i = 0; r && i < nr; i++) {
 		free(r[i].per);
+		free(r[i].per_sum);
+	}
 	free(r);
 	free(sum.cpus);
 	free(sum.tids);

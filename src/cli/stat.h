@@ -56,6 +56,7 @@ struct result {
 	int err;		/* 0, or why it has no count (-ENODATA: not supported) */
 	struct stat_acc val;	/* scaled value over the runs */
 	struct pk_count *per;	/* -A / --per-thread: cpu_idx * nr_threads + thread_idx */
+	double *per_sum;	/* -r: each slot's value summed over the runs */
 };
 
 struct stat_summary {

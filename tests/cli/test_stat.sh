@@ -249,4 +249,15 @@ run stat --control fifo:/nonexistent/ctl -e cs -- true
 contains "a missing control FIFO is named" "$err" "/nonexistent/ctl"
 run stat -v -e task-clock:u -- true
 contains "-v shows the attr as opened, in perf's layout" "$err" "  exclude_kernel                   1"
+# -r with per-CPU and per-socket output: means per CPU over the runs.
+run stat -r 3 -A -a -x, -e cpu-clock -- sleep 0.05
+n=$(printf '%s\n' "$err" | grep -c ',cpu-clock,')
+check "-r 3 -A prints one mean line per CPU ($n of $(nproc))" test "$n" -eq "$(nproc)"
+ms=$(printf '%s\n' "$err" | awk -F, '$4 == "cpu-clock" { print $2; exit }')
+check "each CPU's cpu-clock is about the 50 ms each run lasted ($ms ms)" \
+	awk -v m="${ms:-0}" 'BEGIN { exit !(m > 45 && m < 150) }'
+run stat -r 2 --per-thread -e cs -- true
+check "-r with --per-thread is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+contains "that says why" "$err" "every run has different threads"
+
 done_testing
