@@ -643,17 +643,19 @@ struct pk_metric {
 };
 
 /*
- * pk_metric_derive - perf stat's figure for event i of a list of `nr`
+ * pk_metric_derive - perf stat's figures for event i of a list of `nr`
  * counts, `wall_ns` being the elapsed time: CPUs utilized for task-clock
- * and cpu-clock; insn per cycle; GHz for cycles; branch, cache, L1, LLC and
- * TLB miss ratios against the matching accesses; frontend/backend cycles
- * idle; otherwise a rate per second of the counted clock (K/M/G scaled).
- * The denominator comes from the same list.  Returns 1 and fills *out when
- * there is a figure, 0 when perf shows none (its denominator was not
- * counted, or event i was not), -ERANGE when i >= nr.
+ * and cpu-clock; insn per cycle (and, when stalled cycles are counted, a
+ * second figure: stalled cycles per insn); GHz for cycles; branch, cache,
+ * L1, LLC and TLB miss ratios against the matching accesses;
+ * frontend/backend cycles idle; otherwise a rate per second of the counted
+ * clock (K/M/G scaled).  Denominators come from the same list.  Fills at
+ * most `max` entries of out and returns how many figures there are (0 when
+ * perf shows none: a denominator was not counted, or event i was not), or
+ * -ERANGE when i >= nr.
  */
 PK_API int pk_metric_derive(const struct pk_metric_input *in, size_t nr, size_t i, double wall_ns,
-			    struct pk_metric *out);
+			    struct pk_metric *out, size_t max);
 
 /* ------------------------------------------------------------------------ */
 /* Workloads: a command started for counting                                */

@@ -196,26 +196,53 @@ static void footer(FILE *f, const struct stat_summary *s, bool after_counts)
 
 /* Print result r[i], whose figure is derived from vals[] (the values of the
  * whole list in the same context: totals, one CPU, one aggregate). */
+/* perf's second figure (stalled cycles per insn) goes on a line of its own,
+ * under the first one's column. */
+static void extra_line(FILE *f, const struct stat_opts *o, const char *prefix,
+		       const struct pk_metric *m)
+{
+	char v[64];
+
+	snprintf(v, sizeof(v), m->format ? m->format : "%f", m->value);
+	if (o->json) {
+		fprintf(f, "{%s\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n", prefix, m->value,
+			m->unit);
+	} else if (o->sep) {
+		fputs(prefix, f);
+		for (int k = 0; k < 3 + (o->cgroup != NULL); k++)
+			fputs(o->sep, f);
+		csv_metric(f, o->sep, m);
+	} else {
+		fprintf(f, "%s%*s # %s %s\n", prefix, 49 + (o->no_aggr ? 8 : 0), "", v, m->unit);
+	}
+}
+
+/* Print result r[i], whose figures are derived from vals[] (the values of
+ * the whole list in the same context: totals, one CPU, one aggregate). */
 static void line(FILE *f, const struct stat_opts *o, const char *prefix, const struct result *r,
 		 size_t nr, size_t i, const struct result *shown, const double *vals, double wall_ns,
 		 unsigned runs)
 {
 	struct pk_metric_input in[64];
-	struct pk_metric m;
-	bool have = false;
+	struct pk_metric m[2];
+	int n = 0;
 
 	/* Figures need the whole list; lists longer than this show none. */
-	if (nr <= sizeof(in) / sizeof(in[0])) {
+	if (nr <= sizeof(in) / sizeof(in[0]) && !shown->err) {
 		for (size_t j = 0; j < nr; j++)
 			in[j] = (struct pk_metric_input){ &r[j].d->attr, vals[j], !r[j].err };
-		have = !shown->err && pk_metric_derive(in, nr, i, wall_ns, &m) == 1;
+		n = pk_metric_derive(in, nr, i, wall_ns, m, 2);
+		if (n < 0)
+			n = 0;
 	}
 	if (o->json)
-		json_line(f, prefix, shown, o->cgroup, have ? &m : NULL, runs);
+		json_line(f, prefix, shown, o->cgroup, n ? &m[0] : NULL, runs);
 	else if (o->sep)
-		csv_line(f, prefix, o->sep, shown, o->cgroup, have ? &m : NULL, runs);
+		csv_line(f, prefix, o->sep, shown, o->cgroup, n ? &m[0] : NULL, runs);
 	else
-		table_line(f, prefix, shown, o->cgroup, have ? &m : NULL, runs);
+		table_line(f, prefix, shown, o->cgroup, n ? &m[0] : NULL, runs);
+	if (n > 1)
+		extra_line(f, o, prefix, &m[1]);
 }
 
 /* The prefix perf puts before a per-CPU or per-thread line. */

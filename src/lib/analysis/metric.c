@@ -77,17 +77,29 @@ static int rate(double per_sec, struct pk_metric *out)
 	return 1;
 }
 
-int pk_metric_derive(const struct pk_metric_input *in, size_t nr, size_t i, double wall_ns,
-		     struct pk_metric *out)
+/* perf's second line under instructions: the larger of the stalled-cycle
+ * counts per instruction. */
+static int stalls_per_insn(const struct pk_metric_input *in, size_t nr, size_t i,
+			   struct pk_metric *out)
 {
-	const struct perf_event_attr *a;
+	const struct pk_metric_input *fe = find(in, nr, false, HW(STALLED_CYCLES_FRONTEND));
+	const struct pk_metric_input *be = find(in, nr, false, HW(STALLED_CYCLES_BACKEND));
+	double stalled = fe ? fe->value : 0;
+
+	if (be && be->value > stalled)
+		stalled = be->value;
+	if (!stalled || !in[i].value)
+		return 0;
+	*out = (struct pk_metric){ stalled / in[i].value, "%7.2f ", "stalled cycles per insn" };
+	return 1;
+}
+
+static int derive_one(const struct pk_metric_input *in, size_t nr, size_t i, double wall_ns,
+		      struct pk_metric *out)
+{
+	const struct perf_event_attr *a = in[i].attr;
 	const struct pk_metric_input *base;
 
-	if (i >= nr)
-		return -ERANGE;
-	if (!in[i].counted)
-		return 0;
-	a = in[i].attr;
 	if (is_clock(a)) {
 		if (!wall_ns)
 			return 0;
@@ -110,4 +122,22 @@ int pk_metric_derive(const struct pk_metric_input *in, size_t nr, size_t i, doub
 	if (!base || !base->value)
 		return 0;
 	return rate(1e9 * in[i].value / base->value, out);
+}
+
+int pk_metric_derive(const struct pk_metric_input *in, size_t nr, size_t i, double wall_ns,
+		     struct pk_metric *out, size_t max)
+{
+	struct pk_metric m[2];
+	int n;
+
+	if (i >= nr)
+		return -ERANGE;
+	if (!in[i].counted)
+		return 0;
+	n = derive_one(in, nr, i, wall_ns, &m[0]);
+	if (in[i].attr->type == PERF_TYPE_HARDWARE && in[i].attr->config == PERF_COUNT_HW_INSTRUCTIONS)
+		n += stalls_per_insn(in, nr, i, &m[n]);
+	for (int k = 0; k < n && (size_t)k < max; k++)
+		out[k] = m[k];
+	return n;
 }

@@ -32,7 +32,7 @@ static void expect(const struct pk_metric_input *in, size_t nr, size_t i, double
 {
 	struct pk_metric m;
 	char got[64];
-	int r = pk_metric_derive(in, nr, i, wall_ns, &m);
+	int r = pk_metric_derive(in, nr, i, wall_ns, &m, 1);
 
 	if (!want_text) {
 		if (r != 0)
@@ -132,10 +132,40 @@ static void test_missing_or_uncounted(void **state)
 	expect(in, 4, 3, 1e9, " 999.000", "/sec");
 	expect(in, 4, 2, 5e8, "   2.000", "CPUs utilized");
 	expect(in, 4, 2, 0, NULL, NULL);	/* no wall time */
-	assert_int_equal(pk_metric_derive(in, 4, 4, 1e9, &m), -ERANGE);
+	assert_int_equal(pk_metric_derive(in, 4, 4, 1e9, &m, 1), -ERANGE);
 	/* instructions with cycles counted as 0: perf shows nothing */
 	in[1] = (struct pk_metric_input){ &a[1], 0, true };
 	expect(in, 4, 0, 1e9, NULL, NULL);
+}
+
+
+/* Under instructions, perf adds stalled cycles per insn (the larger stall). */
+static void test_stalls_per_insn(void **state)
+{
+	struct perf_event_attr a[] = {
+		A(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES),
+		A(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS),
+		A(PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND),
+		A(PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND),
+	};
+	struct pk_metric_input in[] = {
+		{ &a[0], 1000, true }, { &a[1], 2000, true }, { &a[2], 300, true }, { &a[3], 900, true },
+	};
+	struct pk_metric m[2];
+	char got[32];
+
+	(void)state;
+	assert_int_equal(pk_metric_derive(in, 4, 1, 0, m, 2), 2);
+	snprintf(got, sizeof(got), m[0].format, m[0].value);
+	assert_string_equal(got, "   2.00 ");
+	assert_string_equal(m[0].unit, "insn per cycle");
+	snprintf(got, sizeof(got), m[1].format, m[1].value);
+	assert_string_equal(got, "   0.45 ");	/* 900 / 2000 */
+	assert_string_equal(m[1].unit, "stalled cycles per insn");
+	/* Room for one: the count says two, the first is filled. */
+	assert_int_equal(pk_metric_derive(in, 4, 1, 0, m, 1), 2);
+	/* Without stall events: just IPC. */
+	assert_int_equal(pk_metric_derive(in, 2, 1, 0, m, 2), 1);
 }
 
 int main(void)
@@ -144,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_default_set),
 		cmocka_unit_test(test_cache_and_stalls),
 		cmocka_unit_test(test_missing_or_uncounted),
+		cmocka_unit_test(test_stalls_per_insn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
