@@ -353,35 +353,44 @@ static bool control_command(const struct stat_opts *o, struct pk_evlist *l, stru
 
 /* Wait for the end while taking --control commands.  "stop" ends the
  * counting at once for -p/-t/-a/-C; with a command it waits for it. */
+/* Wait up to timeout_ms for --control input and act on every complete
+ * line; returns true when a "stop" came. */
+static bool control_poll(const struct stat_opts *o, struct pk_evlist *l, struct control *c,
+			 int timeout_ms)
+{
+	struct pollfd p = { .fd = c->fd, .events = POLLIN };
+	bool stop = false;
+	ssize_t n;
+
+	if (poll(&p, 1, timeout_ms) <= 0 || !(p.revents & POLLIN))
+		return false;
+	n = read(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len);
+	if (n <= 0)
+		return false;
+	c->len += (size_t)n;
+	c->buf[c->len] = '\0';
+	for (char *nl; (nl = memchr(c->buf, '\n', c->len));) {
+		*nl = '\0';
+		if (c->buf[0])
+			stop |= control_command(o, l, c, c->buf);
+		c->len -= (size_t)(nl + 1 - c->buf);
+		memmove(c->buf, nl + 1, c->len);
+	}
+	if (c->len == sizeof(c->buf) - 1)
+		c->len = 0;	/* a line longer than any command: drop it */
+	return stop;
+}
+
+/* Wait for the end while taking --control commands.  "stop" ends the
+ * counting at once for -p/-t/-a/-C; with a command it waits for it. */
 static int control_loop(const struct stat_opts *o, struct pk_evlist *l, struct pk_workload *w,
 			const struct plan *pl, struct control *c)
 {
 	int status = 0;
 	bool stopped = false;
 
-	while (!finished(w, pl, &status)) {
-		struct pollfd p = { .fd = c->fd, .events = POLLIN };
-		ssize_t n;
-
-		if (stopped && !w)
-			break;
-		if (poll(&p, 1, 10) <= 0 || !(p.revents & POLLIN))
-			continue;
-		n = read(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len);
-		if (n <= 0)
-			continue;
-		c->len += (size_t)n;
-		c->buf[c->len] = '\0';
-		for (char *nl; (nl = memchr(c->buf, '\n', c->len));) {
-			*nl = '\0';
-			if (c->buf[0])
-				stopped |= control_command(o, l, c, c->buf);
-			c->len -= (size_t)(nl + 1 - c->buf);
-			memmove(c->buf, nl + 1, c->len);
-		}
-		if (c->len == sizeof(c->buf) - 1)
-			c->len = 0;	/* a line longer than any command: drop it */
-	}
+	while (!finished(w, pl, &status) && !(stopped && !w))
+		stopped |= control_poll(o, l, c, 10);
 	return status;
 }
 
@@ -422,7 +431,7 @@ static void pause_until(double when, struct pk_workload *w, const struct plan *p
  * which a command still running is sent SIGTERM, like perf).  Returns the
  * command's exit status, or 0. */
 static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_evlist *l,
-		     struct pk_workload *w, const struct plan *pl, double t0)
+		     struct pk_workload *w, const struct plan *pl, double t0, struct control *ctl)
 {
 	size_t nr = pk_events_count(ev);
 	struct pk_count *prev = calloc(nr ? nr : 1, sizeof(*prev));
@@ -437,8 +446,19 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 
 		double at;
 
-		while (now() < next && !(done = finished(w, pl, &status)))
-			nap_until(next);
+		while (now() < next && !(done = finished(w, pl, &status))) {
+			int ms = (int)((next - now()) * 1000);
+
+			if (ctl->fd < 0) {
+				nap_until(next);
+				continue;
+			}
+			/* --control during -I: take commands while the interval runs. */
+			if (control_poll(o, l, ctl, ms < 1 ? 1 : ms > 10 ? 10 : ms) && !w) {
+				done = true;
+				break;
+			}
+		}
 		/* Like perf, the last interval may be short: the command ended. */
 		at = now();
 		for (size_t i = 0; l && i < nr; i++) {
@@ -559,7 +579,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	if (o->start_disabled && !o->quiet)
 		fprintf(stderr, "Events disabled\n");
 	if (o->interval_ms)
-		status = intervals(o, ev, l, w, &pl, t0);
+		status = intervals(o, ev, l, w, &pl, t0, &ctl);
 	else if (ctl.fd >= 0)
 		status = control_loop(o, l, w, &pl, &ctl);
 	else if (w)

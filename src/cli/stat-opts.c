@@ -239,12 +239,10 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	if (o->per_thread && o->repeat > 1)
 		return cli_usage("stat", "-r with --per-thread: every run has different threads; "
 				 "count one run, or drop --per-thread");
-	if (o->interval_ms && (o->repeat > 1 || o->no_aggr || o->per_thread))
-		return cli_usage("stat", "-I with -r, -A or --per-thread is not supported yet");
+	if (o->interval_ms && (o->no_aggr || o->per_thread))
+		return cli_usage("stat", "-I with -A or --per-thread is not supported yet");
 	if (o->interval_count && !o->interval_ms)
 		return cli_usage("stat", "--interval-count needs -I MS");
-	if (o->control && o->interval_ms)
-		return cli_usage("stat", "--control with -I is not supported yet");
 	if (o->start_disabled && !o->control)
 		return cli_usage("stat", "-D -1 starts disabled: give --control to enable the events");
 	if (o->delay_ms && optind >= argc)

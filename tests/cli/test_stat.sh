@@ -260,4 +260,24 @@ run stat -r 2 --per-thread -e cs -- true
 check "-r with --per-thread is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 contains "that says why" "$err" "every run has different threads"
 
+# -r with -I: every run prints its intervals.  --control with -I: commands
+# are taken between interval prints.
+run stat -r 2 -I 100 -e cs -- sleep 0.15
+headers=$(printf '%s\n' "$err" | grep -c '^#           time')
+check "-r 2 -I prints each run's intervals ($headers headers)" test "$headers" -eq 2
+if [ -n "${PERFKIT_WORKLOAD:-}" ] && command -v mkfifo >/dev/null; then
+	mkfifo "$tmp/ctl2" "$tmp/ack2"
+	"$PERFKIT" stat -I 100 -D -1 --control "fifo:$tmp/ctl2,$tmp/ack2" -x, -e page-faults -- \
+		sh -c "$PERFKIT_WORKLOAD pages 3000; sleep 1; $PERFKIT_WORKLOAD pages 1000; sleep 0.3" \
+		>"$tmp/ctl2.out" 2>&1 &
+	bg=$!
+	sleep 0.5
+	echo enable >"$tmp/ctl2"
+	wait "$bg"
+	total=$(awk -F, '$4 == "page-faults" && $2 ~ /^[0-9]+$/ { n += $2 } END { print n + 0 }' "$tmp/ctl2.out")
+	check "--control with -I: the intervals after enable hold the second burst only ($total)" \
+		test "$total" -ge 1000 -a "$total" -lt 2500
+else
+	skip "--control with -I" "needs the workload binary and mkfifo"
+fi
 done_testing
