@@ -524,8 +524,8 @@ PK_API void pk_evlist_free(struct pk_evlist *l);
 /*
  * pk_evlist_open - open every event on every CPU x thread, disabled, group
  * members with their leader's fd, all close-on-exec.  With
- * skip_unsupported, a group that the machine cannot count (ENOENT,
- * ENODEV, EOPNOTSUPP, or EINVAL for a PMU it lacks) is left closed and
+ * skip_unsupported, a group that the machine cannot count (the kernel
+ * says ENOENT, ENODEV or EOPNOTSUPP) is left closed and
  * reported by pk_evlist_supported while the rest open.  Returns 0, or the
  * first negative errno with pk_last_error explaining it; on failure nothing
  * stays open.

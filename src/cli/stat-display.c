@@ -245,6 +245,20 @@ static void line(FILE *f, const struct stat_opts *o, const char *prefix, const s
 		extra_line(f, o, prefix, &m[1]);
 }
 
+/* "thread" : "comm-tid", with the name escaped: any process can name itself. */
+static void thread_json(char *buf, size_t len, const char *comm, pid_t tid)
+{
+	char name[64], esc[400] = "\"\"";
+	FILE *m = fmemopen(esc, sizeof(esc), "w");
+
+	snprintf(name, sizeof(name), "%s-%d", comm, (int)tid);
+	if (m) {
+		json_escape(m, name);
+		fclose(m);
+	}
+	snprintf(buf, len, "\"thread\" : %s, ", esc);
+}
+
 /* The prefix perf puts before a per-CPU or per-thread line. */
 static void slot_prefix(char *buf, size_t len, const struct stat_opts *o, const struct stat_summary *s,
 			size_t c, size_t t)
@@ -254,7 +268,7 @@ static void slot_prefix(char *buf, size_t len, const struct stat_opts *o, const 
 	else if (o->no_aggr)
 		snprintf(buf, len, o->sep ? "CPU%d%s" : "CPU%-7d%s", s->cpus[c], o->sep ? o->sep : " ");
 	else if (o->json)
-		snprintf(buf, len, "\"thread\" : \"%s-%d\", ", s->comm[t], (int)s->tids[t]);
+		thread_json(buf, len, s->comm[t], s->tids[t]);
 	else if (o->sep)
 		snprintf(buf, len, "%s-%d%s", s->comm[t], (int)s->tids[t], o->sep);
 	else

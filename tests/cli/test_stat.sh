@@ -280,4 +280,24 @@ if [ -n "${PERFKIT_WORKLOAD:-}" ] && command -v mkfifo >/dev/null; then
 else
 	skip "--control with -I" "needs the workload binary and mkfifo"
 fi
+# Thread names are the process's own choice: -j must escape them.
+odd='q"x\y'
+python3 -c '
+import sys, time
+open("/proc/self/comm", "w").write(sys.argv[2])
+open(sys.argv[1], "w").close()
+time.sleep(0.5)
+' "$tmp/renamed" "$odd" &
+npid=$!
+for i in $(seq 50); do [ -e "$tmp/renamed" ] && break; sleep 0.02; done
+run stat -j --per-thread -p "$npid" -e task-clock
+escaped() {
+	printf '%s\n' "$err" | python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin if l.startswith("{")]
+want = sys.argv[2] + "-" + sys.argv[1]
+assert rows and all(r["thread"] == want for r in rows), (rows, want)
+' "$npid" "$odd"
+}
+check "-j --per-thread escapes a thread name with quotes and backslashes" escaped
 done_testing

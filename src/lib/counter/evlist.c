@@ -227,6 +227,9 @@ static void close_group(struct pk_evlist *l, size_t lead, int err)
 {
 	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++) {
 		l->ev[i].supported = err;
+		/* A fallback that did not make it open is not news for the user. */
+		free(l->ev[i].fallback);
+		l->ev[i].fallback = NULL;
 		for (size_t c = 0; c < l->nr_cpus; c++)
 			for (size_t t = 0; t < l->nr_threads; t++) {
 				int *fd = fd_at(l, i, c, t);
@@ -245,7 +248,10 @@ static int open_cgroup(struct pk_evlist *l)
 
 	if (err < 0)
 		return err;
-	snprintf(path, sizeof(path), "%s/%s", root, l->cgroup[0] == '/' ? l->cgroup + 1 : l->cgroup);
+	if (snprintf(path, sizeof(path), "%s/%s", root, l->cgroup[0] == '/' ? l->cgroup + 1 : l->cgroup) >=
+	    (int)sizeof(path))
+		return pk__error(-ENAMETOOLONG, "open cgroup", "the path of cgroup '%.100s...' is too long",
+				 l->cgroup);
 	l->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (l->cgroup_fd >= 0)
 		return 0;

@@ -14,6 +14,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,7 +22,7 @@ extern char **environ;
 
 struct pk_workload {
 	pid_t pid;
-	int go_fd;		/* write end: one byte releases the child */
+	int go_fd;		/* our end of a socket pair: one byte releases the child */
 	int err_fd;		/* read end: the exec's errno, or EOF when exec worked */
 	bool released, reaped;
 	char *name;
@@ -58,7 +59,10 @@ int pk_workload_start(char *const argv[], struct pk_workload **out)
 		free(w);
 		return -ENOMEM;
 	}
-	if (pipe2(go, O_CLOEXEC) < 0) {
+	/* A socket pair, not a pipe, so releasing a child that already died is
+	 * an EPIPE we can report (send with MSG_NOSIGNAL) instead of a SIGPIPE
+	 * that would kill the caller. */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) < 0) {
 		e = errno;
 		goto fail;
 	}
@@ -168,9 +172,12 @@ int pk_workload_go(struct pk_workload *w)
 	if (w->released)
 		return 0;
 	w->released = true;
-	if (write(w->go_fd, &c, 1) != 1)
-		return pk__error(-errno, "start workload", "cannot release '%s': %s", w->name,
-				 strerror(errno));
+	if (send(w->go_fd, &c, 1, MSG_NOSIGNAL) != 1) {
+		e = errno;
+		reap(w, 0);
+		return pk__error(-e, "start workload", "cannot release '%s': %s (it was killed "
+				 "before it could run?)", w->name, strerror(e));
+	}
 	close(w->go_fd);
 	w->go_fd = -1;
 	/* The error pipe closes on a successful exec; otherwise it carries errno. */

@@ -316,14 +316,19 @@ int pk__parse_add_libpfm(struct pk__parser *p, const struct pk__span *s)
 		pk__error_column(pk__parse_col(p, s->start));
 		return err;
 	}
+	/* pk__parse_own frees what it cannot keep; free what it never saw. */
 	d = pk__parse_add(p, s->start);
-	if (!d || !pk__parse_own(p, fstr) || !pk__parse_own(p, pmu)) {
-		if (!d) {
-			free(fstr);
-			free(pmu);
-		}
+	if (!d) {
+		free(fstr);
+		free(pmu);
 		return -ENOMEM;
 	}
+	if (!pk__parse_own(p, fstr)) {
+		free(pmu);
+		return -ENOMEM;
+	}
+	if (!pk__parse_own(p, pmu))
+		return -ENOMEM;
 	d->attr = a;
 	d->attr.size = PERF_ATTR_SIZE_VER7;
 	d->source = PK_SRC_LIBPFM;

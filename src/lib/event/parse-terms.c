@@ -525,16 +525,21 @@ int pk__parse_finish_canonical(struct pk__parser *p)
 
 int pk__parse_pmu_canonical(struct pk__parser *p, struct pk_event_desc *d)
 {
-	char base[256];
-	int n = snprintf(base, sizeof(base), "%s/config=0x%" PRIx64, d->pmu, (uint64_t)d->attr.config);
+	char c1[32] = "", c2[32] = "", c3[32] = "", *base;
+	int err;
 
+	/* The PMU name comes from sysfs (up to 255 bytes): size the string to fit. */
 	if (d->attr.config1)
-		n += snprintf(base + n, sizeof(base) - (size_t)n, ",config1=0x%" PRIx64, (uint64_t)d->attr.config1);
+		snprintf(c1, sizeof(c1), ",config1=0x%" PRIx64, (uint64_t)d->attr.config1);
 	if (d->attr.config2)
-		n += snprintf(base + n, sizeof(base) - (size_t)n, ",config2=0x%" PRIx64, (uint64_t)d->attr.config2);
+		snprintf(c2, sizeof(c2), ",config2=0x%" PRIx64, (uint64_t)d->attr.config2);
 	if (d->config3)
-		n += snprintf(base + n, sizeof(base) - (size_t)n, ",config3=0x%" PRIx64, d->config3);
-	snprintf(base + n, sizeof(base) - (size_t)n, "/");
-	return pk__parse_set_canonical(p, d, base, true);
+		snprintf(c3, sizeof(c3), ",config3=0x%" PRIx64, d->config3);
+	if (asprintf(&base, "%s/config=0x%" PRIx64 "%s%s%s/", d->pmu, (uint64_t)d->attr.config, c1, c2,
+		     c3) < 0)
+		return -ENOMEM;
+	err = pk__parse_set_canonical(p, d, base, true);
+	free(base);
+	return err;
 }
 

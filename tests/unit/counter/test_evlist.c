@@ -27,11 +27,16 @@ static struct {
 	uint32_t refuse_type;	/* perf_event_open fails with ENOENT for this type + 1 */
 	int refuse_kernel;	/* EACCES unless exclude_kernel */
 	int refuse_guest;	/* EINVAL when exclude_guest or exclude_host */
+	int refuse_user_too;	/* ENOENT even with exclude_kernel: nothing fixes it */
 	int read_zero;		/* read returns 0 (error state) */
 } k;
 
 static int fake_open(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
+	if (k.refuse_user_too && a->exclude_kernel) {
+		errno = ENOENT;
+		return -1;
+	}
 	if ((k.refuse_kernel && !a->exclude_kernel) ||
 	    (k.refuse_guest && (a->exclude_guest || a->exclude_host))) {
 		errno = k.refuse_kernel && !a->exclude_kernel ? EACCES : EINVAL;
@@ -278,6 +283,22 @@ static void test_fallbacks(void **state)
 	assert_int_equal(pk_evlist_attr(l, 0)->exclude_kernel, 1);
 	assert_int_equal(pk_evlist_attr(l, 0)->exclude_guest, 0);
 	pk_evlist_free(l);
+	/* A fallback that did not help leaves no note on a skipped event. */
+	k.refuse_kernel = 1;
+	k.refuse_user_too = 1;
+	{
+		struct pk_events *ev;
+		struct pk_target t = { .size = sizeof(t), .fallbacks = true, .skip_unsupported = true };
+
+		assert_true(pk_events_parse("task-clock", NULL, &ev) > 0);
+		assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+		pk_events_free(ev);
+	}
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_int_equal(pk_evlist_supported(l, 0), -ENOENT);
+	assert_null(pk_evlist_fallback(l, 0));
+	pk_evlist_free(l);
+	k.refuse_user_too = 0;
 	/* Something no fallback fixes still fails, with nothing changed. */
 	k.refuse_kernel = k.refuse_guest = 0;
 	k.refuse_type = PERF_TYPE_SOFTWARE + 1;

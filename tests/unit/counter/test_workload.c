@@ -213,6 +213,23 @@ static void test_spawn(void **state)
 	pk_evlist_free(l);
 }
 
+
+/* A held child killed from outside: releasing it is an error, not SIGPIPE. */
+static void test_release_dead_child(void **state)
+{
+	char *argv[] = { "true", NULL };
+	struct pk_workload *w;
+
+	(void)state;
+	assert_int_equal(pk_workload_start(argv, &w), 0);
+	kill(pk_workload_pid(w), SIGKILL);
+	usleep(50 * 1000);	/* let it die and close its end */
+	assert_int_equal(pk_workload_go(w), -EPIPE);
+	assert_non_null(strstr(pk_last_error()->why, "cannot release 'true'"));
+	assert_int_equal(pk_workload_wait(w), 128 + SIGKILL);
+	pk_workload_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_forward_signal),
 		cmocka_unit_test(test_count_command),
 		cmocka_unit_test(test_spawn),
+		cmocka_unit_test(test_release_dead_child),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "perfkit.h"
@@ -240,6 +241,47 @@ static void test_error_record_lifecycle(void **state)
 	pk_events_free(NULL);
 }
 
+
+/* A PMU name as long as sysfs allows still gives a whole canonical string. */
+static void test_long_pmu_name(void **state)
+{
+	char root[] = "/tmp/perfkit-longpmu-XXXXXX", name[251], path[1024], spec[300];
+	struct pk_events *ev;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	memset(name, 'p', 250);
+	name[250] = '\0';
+	snprintf(path, sizeof(path), "%s/bus", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/bus/event_source", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s", root, name);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/format", root, name);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type", root, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("42\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/format/event", root, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("config:0-7\n", f);
+	fclose(f);
+	setenv("PERFKIT_SYSFS_ROOT", root, 1);
+	snprintf(spec, sizeof(spec), "%s/event=1,config1=2,config2=3/", name);
+	assert_int_equal(pk_events_parse(spec, NULL, &ev), 1);
+	assert_int_equal(strlen(pk_events_desc(ev, 0)->canonical), 250 + strlen("/config=0x1,config1=0x2,config2=0x3/"));
+	assert_non_null(strstr(pk_events_desc(ev, 0)->canonical, "/config=0x1,config1=0x2,config2=0x3/"));
+	pk_events_free(ev);
+	unsetenv("PERFKIT_SYSFS_ROOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_attr_format_and_fields),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_record_lifecycle),
+		cmocka_unit_test(test_long_pmu_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
