@@ -625,6 +625,54 @@ PK_API int pk_evlist_refresh(struct pk_evlist *l, size_t i, int n);
 PK_API int pk_task_counters_enable(bool enable);
 
 /* ------------------------------------------------------------------------ */
+/* Sampling: the mmap ring buffers                                          */
+/* ------------------------------------------------------------------------ */
+
+struct pk_ring;		/* one kernel ring buffer, read from user space */
+struct pk_rings;	/* the rings of an evlist */
+
+/*
+ * pk_rings_map - map one ring buffer of `pages` data pages (a power of
+ * two) plus the control page for each CPU x thread of an open evlist, and
+ * route every other event of that CPU x thread into it
+ * (PERF_EVENT_IOC_SET_OUTPUT), as perf record does.  Returns 0 with the
+ * rings in *out (free them with pk_rings_free before the evlist); -EINVAL
+ * when pages is not a power of two or an event is not open; or the mmap's
+ * error, explained with perf_event_mlock_kb and RLIMIT_MEMLOCK when the
+ * kernel refuses the size.
+ */
+PK_API int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out);
+
+/* pk_rings_free - unmap every ring.  NULL is a no-op. */
+PK_API void pk_rings_free(struct pk_rings *rs);
+
+/* pk_rings_count / pk_rings_get - the rings, in CPU x thread order;
+ * pk_rings_get returns NULL out of range. */
+PK_API size_t pk_rings_count(const struct pk_rings *rs);
+PK_API struct pk_ring *pk_rings_get(struct pk_rings *rs, size_t idx);
+
+/*
+ * pk_ring_next - the next record the kernel wrote, in order.  Returns 1 and
+ * points *rec at it (a record that wraps the end of the buffer is copied to
+ * a scratch area first, so it is always contiguous), 0 when no record is
+ * left, or -EINVAL when the buffer holds something that is not a valid
+ * record (a size of less than a header, or more than the kernel published);
+ * the error names the offset.  *rec stays valid until the next call or
+ * pk_ring_consume.  The head is read with acquire ordering, so everything
+ * the kernel wrote before publishing it is visible.
+ */
+PK_API int pk_ring_next(struct pk_ring *r, const struct perf_event_header **rec);
+
+/*
+ * pk_ring_consume - give the space of every record returned so far back to
+ * the kernel (a release store of data_tail, after our reads of it).
+ */
+PK_API void pk_ring_consume(struct pk_ring *r);
+
+/* pk_ring_size - the data area's size in bytes. */
+PK_API size_t pk_ring_size(const struct pk_ring *r);
+
+/* ------------------------------------------------------------------------ */
 /* Derived figures: what perf stat prints to the right of a count           */
 /* ------------------------------------------------------------------------ */
 

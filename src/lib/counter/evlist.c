@@ -7,6 +7,7 @@
  */
 #include "perfkit.h"
 #include "sys/sys.h"
+#include "counter.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -501,4 +502,16 @@ int pk_evlist_read(struct pk_evlist *l, size_t i, struct pk_count *sum)
 			sum->id = one.id;
 		}
 	return 0;
+}
+
+int pk__evlist_fd(const struct pk_evlist *l, size_t i, size_t c, size_t t)
+{
+	if (i >= l->nr || c >= l->nr_cpus || t >= l->nr_threads)
+		return -1;
+	return *fd_at(l, i, c, t);
+}
+
+size_t pk__evlist_nr_events(const struct pk_evlist *l)
+{
+	return l->nr;
 }

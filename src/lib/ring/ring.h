@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ring.h - the ring layer's internal interface: a reader over one kernel
+ * ring buffer, made over any memory so tests can build rings by hand.
+ */
+#ifndef PK_RING_H
+#define PK_RING_H
+
+#include "perfkit.h"
+
+struct pk_ring {
+	struct perf_event_mmap_page *page;	/* control page: data_head, data_tail */
+	unsigned char *data;			/* size bytes */
+	uint64_t size;				/* a power of two */
+	uint64_t head;				/* the last data_head read */
+	uint64_t pos;				/* where the next record starts */
+	unsigned char *scratch;			/* a wrapped record, made contiguous */
+	size_t scratch_len;
+};
+
+/*
+ * pk__ring_init - a reader over `page` and a data area of `size` bytes
+ * (a power of two), starting at the page's data_tail.
+ */
+void pk__ring_init(struct pk_ring *r, struct perf_event_mmap_page *page, void *data, uint64_t size);
+
+/* pk__ring_fini - free the scratch area (the memory is the caller's). */
+void pk__ring_fini(struct pk_ring *r);
+
+#endif
