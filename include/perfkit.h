@@ -780,4 +780,7 @@ PK_API int pk_attr_probe(const struct perf_event_attr *attr, const char *name);
 #ifdef __cplusplus
 }
 #endif
+
+#include "perfkit/record.h"
+
 #endif /* PERFKIT_H */
