@@ -269,6 +269,16 @@ PK_API size_t pk_events_count(const struct pk_events *ev);
  * When attr->size is 136, config3 follows it in memory (see pk_event_desc). */
 PK_API const struct perf_event_attr *pk_events_attr(const struct pk_events *ev, size_t i);
 
+/*
+ * pk_events_attr_mut - the attr of event i for the caller to complete before
+ * opening: sample_type, sample_id_all, write_backward, wakeup_*, the
+ * mmap/comm/task sideband bits...  (read_format is the evlist's: see
+ * pk_evlist_attr for what an event was opened with.)  The event identity the string gave (type,
+ * config*, exclude_*, precise_ip, period/freq terms) should be left alone.
+ * NULL when i is out of range.
+ */
+PK_API struct perf_event_attr *pk_events_attr_mut(struct pk_events *ev, size_t i);
+
 /* pk_events_desc - everything known about event i, or NULL when out of range. */
 PK_API const struct pk_event_desc *pk_events_desc(const struct pk_events *ev, size_t i);
 
@@ -650,6 +660,36 @@ PK_API void pk_rings_free(struct pk_rings *rs);
  * pk_rings_get returns NULL out of range. */
 PK_API size_t pk_rings_count(const struct pk_rings *rs);
 PK_API struct pk_ring *pk_rings_get(struct pk_rings *rs, size_t idx);
+
+/*
+ * pk_rings_poll - wait up to timeout_ms (-1: forever) until a ring has data
+ * to read (the kernel's wakeup_events / wakeup_watermark decide when it
+ * wakes us) or every monitored task has exited.  Returns the number of
+ * rings with data, 0 on timeout, or a negative errno (-EINTR when a signal
+ * arrived).  After it, pk_rings_hangup says whether the tasks are all gone.
+ */
+PK_API int pk_rings_poll(struct pk_rings *rs, int timeout_ms);
+
+/* pk_rings_hangup - true once every ring reported POLLHUP: no monitored task
+ * is left, so no more data will come after what the rings hold. */
+PK_API bool pk_rings_hangup(const struct pk_rings *rs);
+
+/*
+ * pk_ring_pause - stop (true) or restart (false) the kernel's writing into
+ * the ring (PERF_EVENT_IOC_PAUSE_OUTPUT).  Records that arrive while it is
+ * paused are lost and counted by the kernel.  0 or a negative errno.
+ */
+PK_API int pk_ring_pause(struct pk_ring *r, bool pause);
+
+/*
+ * pk_ring_is_overwrite - whether the ring is an overwrite ring: its events
+ * were opened with attr.write_backward, the kernel keeps writing over the
+ * oldest records and never waits for us, and the ring is read as a
+ * snapshot: pause it, read every record from the newest to the oldest
+ * still whole with pk_ring_next (which then returns them newest first),
+ * and restart it.
+ */
+PK_API bool pk_ring_is_overwrite(const struct pk_ring *r);
 
 /*
  * pk_ring_next - the next record the kernel wrote, in order.  Returns 1 and

@@ -557,6 +557,11 @@ const struct perf_event_attr *pk_events_attr(const struct pk_events *ev, size_t 
 	return ev && i < ev->nr ? &ev->ev[i].attr : NULL;
 }
 
+struct perf_event_attr *pk_events_attr_mut(struct pk_events *ev, size_t i)
+{
+	return ev && i < ev->nr ? &ev->ev[i].attr : NULL;
+}
+
 const struct pk_event_desc *pk_events_desc(const struct pk_events *ev, size_t i)
 {
 	return ev && i < ev->nr ? &ev->ev[i] : NULL;

@@ -19,6 +19,79 @@ void pk__ring_init(struct pk_ring *r, struct perf_event_mmap_page *page, void *d
 	r->data = data;
 	r->size = size;
 	r->pos = r->head = __atomic_load_n(&page->data_tail, __ATOMIC_RELAXED);
+	r->fd = -1;
+}
+
+void pk__ring_init_backward(struct pk_ring *r, struct perf_event_mmap_page *page, void *data,
+			    uint64_t size)
+{
+	pk__ring_init(r, page, data, size);
+	r->backward = true;
+}
+
+bool pk_ring_is_overwrite(const struct pk_ring *r)
+{
+	return r->backward;
+}
+
+int pk_ring_pause(struct pk_ring *r, bool pause)
+{
+	pk__error_clear();
+	if (r->fd < 0)
+		return pk__error(-EBADF, "pause ring buffer", "%s", "the ring is not mapped on an event");
+	return pk__sys_ioctl(r->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause ? 1 : 0);
+}
+
+/* Copy a record that wraps the end of the buffer into the scratch area. */
+static const struct perf_event_header *contiguous(struct pk_ring *r, uint64_t off, uint16_t size)
+{
+	size_t first = (size_t)(r->size - off);
+
+	if (off + size <= r->size)
+		return (const struct perf_event_header *)(r->data + off);
+	if (r->scratch_len < size) {
+		unsigned char *n = realloc(r->scratch, size);
+
+		if (!n)
+			return NULL;
+		r->scratch = n;
+		r->scratch_len = size;
+	}
+	memcpy(r->scratch, r->data + off, first);
+	memcpy(r->scratch + first, r->data, size - first);
+	return (const struct perf_event_header *)r->scratch;
+}
+
+/*
+ * An overwrite ring: the kernel writes each record just below the previous
+ * one and moves data_head down to it, so the newest record is at data_head
+ * and older ones follow upward until a buffer's worth has been read, an
+ * unwritten (zero) header shows up, or a record was partly overwritten.
+ * Those ends are normal, not errors.
+ */
+static int next_backward(struct pk_ring *r, const struct perf_event_header **rec)
+{
+	const struct perf_event_header *h;
+	uint64_t off;
+
+	if (!r->reading) {
+		r->pos = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+		r->end = r->pos + r->size;
+		r->reading = true;
+	}
+	if (r->end - r->pos < sizeof(*h))
+		return 0;
+	off = r->pos & (r->size - 1);
+	h = (const struct perf_event_header *)(r->data + off);
+	if (h->size < sizeof(*h) || h->size > r->end - r->pos) {
+		r->pos = r->end;
+		return 0;
+	}
+	if (!(h = contiguous(r, off, h->size)))
+		return -ENOMEM;
+	r->pos += h->size;
+	*rec = h;
+	return 1;
 }
 
 void pk__ring_fini(struct pk_ring *r)
@@ -47,6 +120,8 @@ int pk_ring_next(struct pk_ring *r, const struct perf_event_header **rec)
 
 	if (!r->page)
 		return 0;	/* no event of this CPU x thread opened: never any data */
+	if (r->backward)
+		return next_backward(r, rec);
 	if (r->pos == r->head) {
 		/*
 		 * Acquire: the kernel writes a record, then publishes data_head
@@ -68,21 +143,8 @@ int pk_ring_next(struct pk_ring *r, const struct perf_event_header **rec)
 		return corrupt(r, h->size, "is smaller than a record header");
 	if (h->size > avail)
 		return corrupt(r, h->size, "is longer than what the kernel published");
-	if (off + h->size > r->size) {
-		size_t first = (size_t)(r->size - off);
-
-		if (r->scratch_len < h->size) {
-			unsigned char *n = realloc(r->scratch, h->size);
-
-			if (!n)
-				return -ENOMEM;
-			r->scratch = n;
-			r->scratch_len = h->size;
-		}
-		memcpy(r->scratch, r->data + off, first);
-		memcpy(r->scratch + first, r->data, h->size - first);
-		h = (const struct perf_event_header *)r->scratch;
-	}
+	if (!(h = contiguous(r, off, h->size)))
+		return -ENOMEM;
 	r->pos += h->size;
 	*rec = h;
 	return 1;
@@ -92,6 +154,11 @@ void pk_ring_consume(struct pk_ring *r)
 {
 	if (!r->page)
 		return;
+	if (r->backward) {
+		/* Read-only mapping: the next read takes a new snapshot. */
+		r->reading = false;
+		return;
+	}
 	/* Release: our reads of the records happen before the kernel may reuse them. */
 	__atomic_store_n(&r->page->data_tail, r->pos, __ATOMIC_RELEASE);
 }

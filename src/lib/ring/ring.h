@@ -16,6 +16,10 @@ struct pk_ring {
 	uint64_t pos;				/* where the next record starts */
 	unsigned char *scratch;			/* a wrapped record, made contiguous */
 	size_t scratch_len;
+	int fd;					/* the event fd it is mapped on, or -1 */
+	bool backward;				/* an overwrite ring (write_backward) */
+	bool reading;				/* backward: a snapshot read is under way */
+	uint64_t end;				/* backward: where the snapshot ends */
 };
 
 /*
@@ -23,6 +27,11 @@ struct pk_ring {
  * (a power of two), starting at the page's data_tail.
  */
 void pk__ring_init(struct pk_ring *r, struct perf_event_mmap_page *page, void *data, uint64_t size);
+
+/* pk__ring_init_backward - the same for an overwrite ring: read as
+ * snapshots from data_head, newest record first. */
+void pk__ring_init_backward(struct pk_ring *r, struct perf_event_mmap_page *page, void *data,
+			    uint64_t size);
 
 /* pk__ring_fini - free the scratch area (the memory is the caller's). */
 void pk__ring_fini(struct pk_ring *r);

@@ -9,6 +9,7 @@
 #include "sys/sys.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,6 +18,7 @@
 struct pk_rings {
 	struct pk_ring *ring;
 	void **map;
+	bool *hup;		/* POLLHUP seen on ring i */
 	size_t nr, map_len;
 };
 
@@ -31,6 +33,7 @@ void pk_rings_free(struct pk_rings *rs)
 	}
 	free(rs->ring);
 	free(rs->map);
+	free(rs->hup);
 	free(rs);
 }
 
@@ -58,10 +61,18 @@ static int map_one(struct pk_rings *rs, size_t k, struct pk_evlist *l, size_t c,
 		if (fd < 0)
 			continue;	/* not supported here: nothing to route */
 		if (out < 0) {
-			rs->map[k] = pk__sys_mmap(fd, rs->map_len, PROT_READ | PROT_WRITE, &err);
+			/* An overwrite ring is mapped read-only: that is how the kernel
+			 * knows not to wait for data_tail. */
+			bool backward = pk_evlist_attr(l, i)->write_backward;
+
+			rs->map[k] = pk__sys_mmap(fd, rs->map_len, PROT_READ | (backward ? 0 : PROT_WRITE), &err);
 			if (!rs->map[k])
 				return err;
-			pk__ring_init(&rs->ring[k], rs->map[k], (char *)rs->map[k] + page, data_len);
+			if (backward)
+				pk__ring_init_backward(&rs->ring[k], rs->map[k], (char *)rs->map[k] + page, data_len);
+			else
+				pk__ring_init(&rs->ring[k], rs->map[k], (char *)rs->map[k] + page, data_len);
+			rs->ring[k].fd = fd;
 			out = fd;
 		} else if ((err = pk__sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)out)) < 0) {
 			return err;
@@ -83,11 +94,13 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 				 "of two (1, 2, 4, ... 1048576)", pages);
 	rs = calloc(1, sizeof(*rs));
 	if (!rs || !(rs->ring = calloc(nc * nt, sizeof(*rs->ring))) ||
-	    !(rs->map = calloc(nc * nt, sizeof(*rs->map)))) {
+	    !(rs->map = calloc(nc * nt, sizeof(*rs->map))) || !(rs->hup = calloc(nc * nt, sizeof(*rs->hup)))) {
 		pk_rings_free(rs);
 		return -ENOMEM;
 	}
 	rs->nr = nc * nt;
+	for (size_t k = 0; k < rs->nr; k++)
+		rs->ring[k].fd = -1;
 	rs->map_len = (pages + 1) * (size_t)page;	/* the control page, then the data */
 	for (size_t c = 0; c < nc && !err; c++)
 		for (size_t t = 0; t < nt && !err; t++)
@@ -98,4 +111,45 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 	}
 	*out = rs;
 	return 0;
+}
+
+int pk_rings_poll(struct pk_rings *rs, int timeout_ms)
+{
+	struct pollfd *p = calloc(rs->nr ? rs->nr : 1, sizeof(*p));
+	int n, ready = 0;
+
+	pk__error_clear();
+	if (!p)
+		return -ENOMEM;
+	for (size_t k = 0; k < rs->nr; k++)
+		p[k] = (struct pollfd){ .fd = rs->ring[k].fd, .events = POLLIN };	/* -1 is ignored */
+	n = poll(p, rs->nr, timeout_ms);
+	if (n < 0) {
+		int e = errno;
+
+		free(p);
+		return e == EINTR ? -EINTR : pk__error(-e, "poll ring buffers", "%s", strerror(e));
+	}
+	for (size_t k = 0; k < rs->nr; k++) {
+		if (p[k].revents & POLLIN)
+			ready++;
+		if (p[k].revents & (POLLHUP | POLLERR))
+			rs->hup[k] = true;
+	}
+	free(p);
+	return ready;
+}
+
+bool pk_rings_hangup(const struct pk_rings *rs)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < rs->nr; k++) {
+		if (rs->ring[k].fd < 0)
+			continue;
+		if (!rs->hup[k])
+			return false;
+		any = true;
+	}
+	return any;
 }

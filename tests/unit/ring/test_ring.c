@@ -164,6 +164,58 @@ static void test_rings_map_pages(void **state)
 	pk_events_free(ev);
 }
 
+
+/* Write like the kernel into an overwrite ring: each record just below the
+ * previous one, data_head moved down to it. */
+static void put_back(struct fake *f, uint32_t type, uint16_t size)
+{
+	struct perf_event_header h = { .type = type, .size = size };
+
+	f->head -= size;
+	for (size_t i = 0; i < size; i++)
+		f->data[(f->head + i) % SIZE] = i < sizeof(h) ? ((unsigned char *)&h)[i] : (unsigned char)type;
+	f->page.data_head = f->head;
+}
+
+static void test_overwrite_snapshot(void **state)
+{
+	struct fake *f = new_fake(0);
+	struct pk_ring r;
+	const struct perf_event_header *h;
+	uint32_t types[8];
+	int n = 0;
+
+	(void)state;
+	pk__ring_init_backward(&r, &f->page, f->data, SIZE);
+	assert_true(pk_ring_is_overwrite(&r));
+	put_back(f, 1, 16);	/* oldest */
+	put_back(f, 2, 32);
+	put_back(f, 3, 24);	/* newest */
+	while (pk_ring_next(&r, &h) == 1 && n < 8)
+		types[n++] = h->type;
+	/* Newest first; the zero header after the oldest ends the snapshot. */
+	assert_int_equal(n, 3);
+	assert_int_equal(types[0], 3);
+	assert_int_equal(types[2], 1);
+	pk_ring_consume(&r);	/* read-only: nothing written back */
+	assert_int_equal(f->page.data_tail, 0);
+	/* Overflow it: 5 records of 1000 bytes in 4096; the oldest is partly
+	 * overwritten and must not be handed out. */
+	for (uint32_t t = 10; t < 15; t++)
+		put_back(f, t, 1000);
+	n = 0;
+	while (pk_ring_next(&r, &h) == 1 && n < 8) {
+		types[n++] = h->type;
+		assert_int_equal(h->size, 1000);
+		assert_int_equal(((const unsigned char *)h)[999], (unsigned char)h->type);
+	}
+	assert_int_equal(n, 4);
+	assert_int_equal(types[0], 14);
+	assert_int_equal(types[3], 11);
+	pk__ring_fini(&r);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_wrapping_record),
 		cmocka_unit_test(test_bad_buffers),
 		cmocka_unit_test(test_rings_map_pages),
+		cmocka_unit_test(test_overwrite_snapshot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
