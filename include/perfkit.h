@@ -709,6 +709,28 @@ PK_API int pk_ring_next(struct pk_ring *r, const struct perf_event_header **rec)
  */
 PK_API void pk_ring_consume(struct pk_ring *r);
 
+/*
+ * pk_rings_map_aux - map the AUX area of ring `idx`: `pages` pages (a power
+ * of two) after the data area, for PMUs that write bulk trace data there
+ * (Intel PT, ARM SPE, CoreSight).  Returns 0; -EINVAL for a bad page count
+ * or index; the kernel's refusal (EOPNOTSUPP or EINVAL when the ring's
+ * events are not on such a PMU) with the error saying so.  Unmapped by
+ * pk_rings_free.
+ */
+PK_API int pk_rings_map_aux(struct pk_rings *rs, size_t idx, size_t pages);
+
+/*
+ * pk_ring_aux_next - the next unread AUX bytes, as one contiguous chunk up
+ * to the end of the area (call again for the part after a wrap).  Returns 1
+ * with *data and *len set, 0 when nothing is unread or no AUX area is
+ * mapped.  aux_head is read with acquire ordering.
+ */
+PK_API int pk_ring_aux_next(struct pk_ring *r, const void **data, size_t *len);
+
+/* pk_ring_aux_consume - give the AUX bytes returned so far back to the
+ * kernel (a release store of aux_tail). */
+PK_API void pk_ring_aux_consume(struct pk_ring *r);
+
 /* pk_ring_size - the data area's size in bytes. */
 PK_API size_t pk_ring_size(const struct pk_ring *r);
 

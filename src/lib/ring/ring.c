@@ -162,3 +162,33 @@ void pk_ring_consume(struct pk_ring *r)
 	/* Release: our reads of the records happen before the kernel may reuse them. */
 	__atomic_store_n(&r->page->data_tail, r->pos, __ATOMIC_RELEASE);
 }
+
+int pk_ring_aux_next(struct pk_ring *r, const void **data, size_t *len)
+{
+	uint64_t off, n;
+
+	if (!r->aux)
+		return 0;
+	if (r->aux_pos == r->aux_head) {
+		/* Acquire, as for data_head: the PMU's writes precede the head. */
+		r->aux_head = __atomic_load_n(&r->page->aux_head, __ATOMIC_ACQUIRE);
+		if (r->aux_pos == r->aux_head)
+			return 0;
+	}
+	off = r->aux_pos & (r->aux_size - 1);
+	n = r->aux_head - r->aux_pos;
+	if (n > r->aux_size)
+		n = r->aux_size;	/* the PMU lapped us: hand out what the area holds */
+	if (off + n > r->aux_size)
+		n = r->aux_size - off;	/* up to the end; the rest on the next call */
+	*data = r->aux + off;
+	*len = (size_t)n;
+	r->aux_pos += n;
+	return 1;
+}
+
+void pk_ring_aux_consume(struct pk_ring *r)
+{
+	if (r->aux)
+		__atomic_store_n(&r->page->aux_tail, r->aux_pos, __ATOMIC_RELEASE);
+}

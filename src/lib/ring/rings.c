@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -27,6 +28,8 @@ void pk_rings_free(struct pk_rings *rs)
 	if (!rs)
 		return;
 	for (size_t i = 0; i < rs->nr; i++) {
+		if (rs->ring[i].aux)
+			pk__sys_munmap(rs->ring[i].aux, rs->ring[i].aux_size);
 		if (rs->map[i])
 			pk__sys_munmap(rs->map[i], rs->map_len);
 		pk__ring_fini(&rs->ring[i]);
@@ -65,7 +68,7 @@ static int map_one(struct pk_rings *rs, size_t k, struct pk_evlist *l, size_t c,
 			 * knows not to wait for data_tail. */
 			bool backward = pk_evlist_attr(l, i)->write_backward;
 
-			rs->map[k] = pk__sys_mmap(fd, rs->map_len, PROT_READ | (backward ? 0 : PROT_WRITE), &err);
+			rs->map[k] = pk__sys_mmap(fd, rs->map_len, PROT_READ | (backward ? 0 : PROT_WRITE), 0, &err);
 			if (!rs->map[k])
 				return err;
 			if (backward)
@@ -152,4 +155,44 @@ bool pk_rings_hangup(const struct pk_rings *rs)
 		any = true;
 	}
 	return any;
+}
+
+int pk_rings_map_aux(struct pk_rings *rs, size_t idx, size_t pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct pk_ring *r;
+	void *p;
+	int err = 0;
+
+	pk__error_clear();
+	if (idx >= rs->nr || !rs->ring[idx].page || rs->ring[idx].aux)
+		return pk__error(-EINVAL, "map AUX area", "ring %zu %s", idx, idx >= rs->nr ?
+				 "does not exist" : rs->ring[idx].aux ? "already has an AUX area" :
+				 "has no open event");
+	if (!pages || (pages & (pages - 1)))
+		return pk__error(-EINVAL, "map AUX area", "%zu pages: the kernel wants a power of two",
+				 pages);
+	r = &rs->ring[idx];
+	/* The kernel reads where to map the area from the control page. */
+	r->page->aux_offset = rs->map_len;
+	r->page->aux_size = pages * (uint64_t)page;
+	p = pk__sys_mmap(r->fd, (size_t)r->page->aux_size, PROT_READ | PROT_WRITE,
+			 (off_t)r->page->aux_offset, &err);
+	if (!p) {
+		if (err == -EINVAL || err == -EOPNOTSUPP) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "map the AUX area of ring %zu", idx);
+			pk__error(err, what, "the events of this ring are on a PMU without an AUX area "
+				  "(the kernel says %s)", strerror(-err));
+			pk__error_hint("%s", "only PMUs that trace into memory have one (intel_pt, "
+				       "intel_bts, arm_spe, cs_etm); open such an event for this ring");
+		}
+		r->page->aux_offset = r->page->aux_size = 0;
+		return err;
+	}
+	r->aux = p;
+	r->aux_size = r->page->aux_size;
+	r->aux_head = r->aux_pos = __atomic_load_n(&r->page->aux_tail, __ATOMIC_RELAXED);
+	return 0;
 }

@@ -279,16 +279,16 @@ int pk__sys_prctl(int option)
 
 /* ---- mmap, munmap, close -------------------------------------------------- */
 
-void *pk__sys_mmap(int fd, size_t len, int prot, int *err)
+void *pk__sys_mmap(int fd, size_t len, int prot, off_t off, int *err)
 {
 	struct pk__sys_facts f;
 	void *p;
 	int e;
 
 	if (sys_ops && sys_ops->mmap)
-		p = sys_ops->mmap(NULL, len, prot, MAP_SHARED, fd, 0);
+		p = sys_ops->mmap(NULL, len, prot, MAP_SHARED, fd, off);
 	else
-		p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
+		p = mmap(NULL, len, prot, MAP_SHARED, fd, off);
 	if (p != MAP_FAILED)
 		return p;
 	e = -errno;

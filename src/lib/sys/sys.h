@@ -89,9 +89,10 @@ int pk__sys_ioctl(int fd, unsigned long request, unsigned long arg);
 /* pk__sys_prctl - PR_TASK_PERF_EVENTS_ENABLE/DISABLE.  0 or -errno. */
 int pk__sys_prctl(int option);
 
-/* pk__sys_mmap - map an event fd.  Returns the address or NULL with *err set
- * to a negative errno (recorded, with the perf_event_mlock_kb hint). */
-void *pk__sys_mmap(int fd, size_t len, int prot, int *err);
+/* pk__sys_mmap - map `len` bytes of an event fd at file offset `off` (0 for
+ * the ring; the AUX area's aux_offset).  Returns the address or NULL with
+ * *err set to a negative errno (recorded, with the perf_event_mlock_kb hint). */
+void *pk__sys_mmap(int fd, size_t len, int prot, off_t off, int *err);
 
 /*
  * pk__sys_read - read(2) the counts of an event fd into buf.  Retries on

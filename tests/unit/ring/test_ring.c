@@ -216,6 +216,41 @@ static void test_overwrite_snapshot(void **state)
 	free(f);
 }
 
+
+/* AUX data is handed out in contiguous chunks, split at the end of the area. */
+static void test_aux_area(void **state)
+{
+	struct fake *f = new_fake(0);
+	unsigned char aux[1024];
+	struct pk_ring r;
+	const void *data;
+	size_t len;
+
+	(void)state;
+	for (int i = 0; i < 1024; i++)
+		aux[i] = (unsigned char)i;
+	pk__ring_init(&r, &f->page, f->data, SIZE);
+	assert_int_equal(pk_ring_aux_next(&r, &data, &len), 0);	/* no AUX area */
+	r.aux = aux;
+	r.aux_size = sizeof(aux);
+	r.aux_pos = r.aux_head = 1000;
+	f->page.aux_tail = f->page.aux_head = 1000;	/* nothing written yet */
+	assert_int_equal(pk_ring_aux_next(&r, &data, &len), 0);
+	f->page.aux_head = 1100;	/* 100 bytes: 24 before the end, 76 after */
+	assert_int_equal(pk_ring_aux_next(&r, &data, &len), 1);
+	assert_int_equal(len, 24);
+	assert_ptr_equal(data, aux + 1000);
+	assert_int_equal(pk_ring_aux_next(&r, &data, &len), 1);
+	assert_int_equal(len, 76);
+	assert_ptr_equal(data, aux);
+	assert_int_equal(pk_ring_aux_next(&r, &data, &len), 0);
+	assert_int_equal(f->page.aux_tail, 1000);
+	pk_ring_aux_consume(&r);
+	assert_int_equal(f->page.aux_tail, 1100);
+	pk__ring_fini(&r);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_bad_buffers),
 		cmocka_unit_test(test_rings_map_pages),
 		cmocka_unit_test(test_overwrite_snapshot),
+		cmocka_unit_test(test_aux_area),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,6 +71,10 @@ static void test_samples_through_one_ring(void **state)
 	}
 	assert_int_equal(n, 0);
 	pk_ring_consume(pk_rings_get(rs, 0));
+	/* Software events have no AUX area: the refusal says so. */
+	assert_true(pk_rings_map_aux(rs, 0, 4) < 0);
+	assert_non_null(strstr(pk_last_error()->why, "without an AUX area"));
+	assert_int_equal(pk_rings_map_aux(rs, 0, 3), -EINVAL);
 	/* 500 page-fault samples routed into task-clock's ring, plus its ticks. */
 	if (samples < 500 + 100)
 		fail_msg("%u samples (and %u other records); expected at least 600", samples, other);

@@ -221,7 +221,7 @@ static void test_other_syscalls_through_seam(void **state)
 	(void)state;
 	pk__sys_set_ops(&ops);
 	mmap_errno = EPERM;
-	assert_null(pk__sys_mmap(7, 9 * 4096, PROT_READ, &err));
+	assert_null(pk__sys_mmap(7, 9 * 4096, PROT_READ, 0, &err));
 	assert_int_equal(err, -EPERM);
 	assert_int_equal(pk_last_error()->code, -EPERM);
 	assert_string_equal(pk_last_error()->what, "mmap(fd 7, 36 KiB)");

@@ -245,10 +245,10 @@ static void test_real_fd_operations(void **state)
 	assert_int_equal(pk__sys_prctl(PR_TASK_PERF_EVENTS_DISABLE), 0);
 	assert_int_equal(pk__sys_prctl(PR_TASK_PERF_EVENTS_ENABLE), 0);
 
-	assert_null(pk__sys_mmap(fd, 4 * (size_t)page, PROT_READ | PROT_WRITE, &err));
+	assert_null(pk__sys_mmap(fd, 4 * (size_t)page, PROT_READ | PROT_WRITE, 0, &err));
 	assert_int_equal(err, -EINVAL);
 	assert_contains(pk_last_error()->why, "not 1 + 2^n pages");
-	ring = pk__sys_mmap(fd, 9 * (size_t)page, PROT_READ | PROT_WRITE, &err);
+	ring = pk__sys_mmap(fd, 9 * (size_t)page, PROT_READ | PROT_WRITE, 0, &err);
 	assert_non_null(ring);
 	assert_int_equal(pk__sys_munmap(ring, 9 * (size_t)page), 0);
 	assert_int_equal(pk__sys_close(fd), 0);
