@@ -844,5 +844,6 @@ PK_API int pk_attr_probe(const struct perf_event_attr *attr, const char *name);
 #endif
 
 #include "perfkit/record.h"
+#include "perfkit/data.h"
 
 #endif /* PERFKIT_H */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * data.h - the data layer's internal interface: the perf.data writer's
+ * state, shared by writer.c (layout, buffering, header) and features.c
+ * (the feature sections).
+ */
+#ifndef PK_DATA_H
+#define PK_DATA_H
+
+#include "perfkit.h"
+
+#define PK__ATTR_SIZE 128	/* PERF_ATTR_SIZE_VER7: the attr perf 6.1 reads */
+
+struct pk__file_section {
+	uint64_t offset, size;
+};
+
+struct pk__data_event {
+	struct perf_event_attr attr;
+	char *name;
+	uint64_t *ids;
+	size_t nr_ids;
+	uint64_t ids_offset;
+};
+
+struct pk__data_group {
+	size_t leader, nr_members;
+};
+
+struct pk_data_writer {
+	int fd;
+	char *path, *partial;
+	unsigned char *buf;
+	size_t buf_len;
+	uint64_t offset;		/* bytes already written to the file */
+	bool started;			/* header, ids and attrs are laid out */
+	uint64_t attrs_offset, data_offset, data_size;
+	struct pk__data_event *ev;
+	size_t nr_events;
+	struct pk__data_group *groups;
+	size_t nr_groups;
+	char **cmdline;
+	size_t nr_cmdline;
+	uint64_t first_sample, last_sample;
+	bool have_sample_time;
+};
+
+/* Buffered output: pk__data_put appends, pk__data_flush writes the buffer
+ * out, pk__data_pos is the file offset of the next byte put. */
+int pk__data_put(struct pk_data_writer *w, const void *p, size_t len);
+int pk__data_flush(struct pk_data_writer *w);
+uint64_t pk__data_pos(const struct pk_data_writer *w);
+
+/* pk__data_features - put the feature table and payloads after the data
+ * section and set their bits in flags[4].  0 or a negative errno. */
+int pk__data_features(struct pk_data_writer *w, uint64_t flags[4]);
+
+/* pk__data_free - release the writer (the file is left as it is). */
+void pk__data_free(struct pk_data_writer *w);
+
+#endif

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * features.c - the perf.data feature sections perfkit writes, in perf's
+ * encodings (tools/perf/Documentation/perf.data-file-format.txt): strings
+ * padded to 64 bytes, string lists, the event descriptions, the CPU
+ * topology, the PMU mappings, groups and the sample time range.
+ */
+#include "data.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+enum {
+	FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
+	FEAT_CPUDESC = 8, FEAT_CPUID = 9, FEAT_TOTAL_MEM = 10, FEAT_CMDLINE = 11,
+	FEAT_EVENT_DESC = 12, FEAT_CPU_TOPOLOGY = 13, FEAT_PMU_MAPPINGS = 16, FEAT_GROUP_DESC = 17,
+	FEAT_SAMPLE_TIME = 21, FEAT_LAST = 32,
+};
+
+struct blob {
+	unsigned char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+static void put(struct blob *b, const void *p, size_t len)
+{
+	if (b->len + len > b->cap) {
+		size_t cap = (b->cap ? b->cap * 2 : 256) + len;
+		unsigned char *n = realloc(b->p, cap);
+
+		if (!n) {
+			b->oom = true;
+			return;
+		}
+		b->p = n;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, len);
+	b->len += len;
+}
+
+static void put_u32(struct blob *b, uint32_t v) { put(b, &v, sizeof(v)); }
+static void put_u64(struct blob *b, uint64_t v) { put(b, &v, sizeof(v)); }
+
+/* perf_header_string: u32 length, then the string NUL-padded to 64 bytes. */
+static void put_string(struct blob *b, const char *s)
+{
+	static const char zeros[64];
+	size_t n = strlen(s) + 1, padded = (n + 63) & ~(size_t)63;
+
+	put_u32(b, (uint32_t)padded);
+	put(b, s, n - 1);
+	put(b, zeros, padded - (n - 1));
+}
+
+/* The first line of /proc/cpuinfo that starts with `key`, its value. */
+static void cpuinfo(const char *key, char *out, size_t len)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	snprintf(out, len, "%s", "unknown");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, key, strlen(key)) || !colon)
+			continue;
+		colon += 1 + (colon[1] == ' ');
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(out, len, "%s", colon);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
+static uint64_t mem_total_kb(void)
+{
+	char line[256];
+	unsigned long long kb = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static void event_desc(struct pk_data_writer *w, struct blob *b)
+{
+	put_u32(b, (uint32_t)w->nr_events);
+	put_u32(b, PK__ATTR_SIZE);
+	for (size_t i = 0; i < w->nr_events; i++) {
+		put(b, &w->ev[i].attr, PK__ATTR_SIZE);
+		put_u32(b, (uint32_t)w->ev[i].nr_ids);
+		put_string(b, w->ev[i].name);
+		put(b, w->ev[i].ids, w->ev[i].nr_ids * sizeof(uint64_t));
+	}
+}
+
+/* A sysfs topology list ("0-1") of a CPU, or "" when absent. */
+static void topo_list(int cpu, const char *file, char *out, size_t len)
+{
+	char rel[128], path[512];
+
+	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/%s", cpu, file);
+	if (!pk__sysfs_path(path, sizeof(path), rel) || pk__read_file(path, out, len) < 0)
+		out[0] = '\0';
+}
+
+/* Unique non-empty lists of `file` over the CPUs, as a perf string list. */
+static void sibling_lists(struct blob *b, int nr_cpus, const char *file)
+{
+	char (*seen)[256] = calloc((size_t)nr_cpus, sizeof(*seen));
+	uint32_t n = 0;
+
+	if (!seen) {
+		b->oom = true;
+		return;
+	}
+	for (int c = 0; c < nr_cpus; c++) {
+		char l[256];
+		bool dup = false;
+
+		topo_list(c, file, l, sizeof(l));
+		for (uint32_t k = 0; k < n && !dup; k++)
+			dup = !strcmp(seen[k], l);
+		if (l[0] && !dup)
+			snprintf(seen[n++], sizeof(seen[0]), "%s", l);
+	}
+	put_u32(b, n);
+	for (uint32_t k = 0; k < n; k++)
+		put_string(b, seen[k]);
+	free(seen);
+}
+
+/* Three revisions in one: sockets and threads lists, core/socket ids, dies. */
+static void cpu_topology(struct blob *b, int nr_cpus)
+{
+	sibling_lists(b, nr_cpus, "core_siblings_list");
+	sibling_lists(b, nr_cpus, "thread_siblings_list");
+	for (int c = 0; c < nr_cpus; c++) {
+		struct pk_cpu_topology t;
+		bool ok = pk_cpu_topology(c, &t) == 0;
+
+		put_u32(b, ok ? (uint32_t)t.core : (uint32_t)-1);
+		put_u32(b, ok ? (uint32_t)t.socket : (uint32_t)-1);
+	}
+	sibling_lists(b, nr_cpus, "die_cpus_list");
+	for (int c = 0; c < nr_cpus; c++) {
+		struct pk_cpu_topology t;
+
+		put_u32(b, pk_cpu_topology(c, &t) == 0 ? (uint32_t)t.die : (uint32_t)-1);
+	}
+	pk__error_clear();	/* offline CPUs without topology are not an error */
+}
+
+static void pmu_mappings(struct blob *b)
+{
+	struct pk_pmus *pmus;
+
+	if (pk_pmus_scan(&pmus) < 0) {
+		pk__error_clear();
+		put_u32(b, 0);
+		return;
+	}
+	put_u32(b, (uint32_t)pk_pmus_count(pmus));
+	for (size_t i = 0; i < pk_pmus_count(pmus); i++) {
+		put_u32(b, pk_pmu_type(pk_pmus_get(pmus, i)));
+		put_string(b, pk_pmu_name(pk_pmus_get(pmus, i)));
+	}
+	pk_pmus_free(pmus);
+}
+
+/* Build the payload of feature `f`; false when perfkit does not write it. */
+static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struct utsname *u,
+		    int nr_cpus)
+{
+	char s[512];
+
+	switch (f) {
+	case FEAT_HOSTNAME: put_string(b, u->nodename); return true;
+	case FEAT_OSRELEASE: put_string(b, u->release); return true;
+	case FEAT_VERSION:
+		snprintf(s, sizeof(s), "%s (perfkit)", pk_version());
+		put_string(b, s);
+		return true;
+	case FEAT_ARCH: put_string(b, u->machine); return true;
+	case FEAT_NRCPUS:
+		put_u32(b, (uint32_t)nr_cpus);
+		put_u32(b, (uint32_t)sysconf(_SC_NPROCESSORS_ONLN));
+		return true;
+	case FEAT_CPUDESC:
+		cpuinfo("model name", s, sizeof(s));
+		put_string(b, s);
+		return true;
+	case FEAT_CPUID: {
+		char vendor[64], family[16], model[16], stepping[16];
+
+		cpuinfo("vendor_id", vendor, sizeof(vendor));
+		cpuinfo("cpu family", family, sizeof(family));
+		cpuinfo("model\t", model, sizeof(model));
+		cpuinfo("stepping", stepping, sizeof(stepping));
+		snprintf(s, sizeof(s), "%s,%s,%s,%s", vendor, family, model, stepping);
+		put_string(b, s);
+		return true;
+	}
+	case FEAT_TOTAL_MEM: put_u64(b, mem_total_kb()); return true;
+	case FEAT_CMDLINE:
+		put_u32(b, (uint32_t)w->nr_cmdline);
+		for (size_t i = 0; i < w->nr_cmdline; i++)
+			put_string(b, w->cmdline[i]);
+		return true;
+	case FEAT_EVENT_DESC: event_desc(w, b); return true;
+	case FEAT_CPU_TOPOLOGY: cpu_topology(b, nr_cpus); return true;
+	case FEAT_PMU_MAPPINGS: pmu_mappings(b); return true;
+	case FEAT_GROUP_DESC:
+		if (!w->nr_groups)
+			return false;
+		put_u32(b, (uint32_t)w->nr_groups);
+		for (size_t g = 0; g < w->nr_groups; g++) {
+			put_string(b, "");	/* perf's group name: empty for {a,b} */
+			put_u32(b, (uint32_t)w->groups[g].leader);
+			put_u32(b, (uint32_t)w->groups[g].nr_members);
+		}
+		return true;
+	case FEAT_SAMPLE_TIME:
+		if (!w->have_sample_time)
+			return false;
+		put_u64(b, w->first_sample);
+		put_u64(b, w->last_sample);
+		return true;
+	default:
+		return false;
+	}
+}
+
+int pk__data_features(struct pk_data_writer *w, uint64_t flags[4])
+{
+	struct blob blobs[FEAT_LAST] = { { 0 } };
+	struct pk__file_section table[FEAT_LAST];
+	int nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF), err = 0, n = 0;
+	struct utsname u;
+	uint64_t at;
+
+	uname(&u);
+	for (int f = 1; f < FEAT_LAST; f++)
+		if (feature(w, f, &blobs[f], &u, nr_cpus)) {
+			flags[f / 64] |= 1ULL << (f % 64);
+			n++;
+		}
+	/* The table of sections comes right after the data; the payloads follow it. */
+	at = pk__data_pos(w) + (uint64_t)n * sizeof(table[0]);
+	n = 0;
+	for (int f = 1; f < FEAT_LAST; f++) {
+		if (!(flags[f / 64] & (1ULL << (f % 64))))
+			continue;
+		if (blobs[f].oom)
+			err = -ENOMEM;
+		table[n++] = (struct pk__file_section){ at, blobs[f].len };
+		at += blobs[f].len;
+	}
+	if (!err)
+		err = pk__data_put(w, table, (size_t)n * sizeof(table[0]));
+	for (int f = 1; f < FEAT_LAST; f++) {
+		if (!err && blobs[f].len)
+			err = pk__data_put(w, blobs[f].p, blobs[f].len);
+		free(blobs[f].p);
+	}
+	return err;
+}

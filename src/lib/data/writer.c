@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * writer.c - perf.data files, written the way perf 6.1 lays them out: the
+ * 104-byte PERFILE2 header, each event's ids, the attrs section (attr plus
+ * a section pointing at its ids), the records, then the table of feature
+ * sections and their payloads (features.c).  The file is written as
+ * "<path>.partial" and renamed into place only once it is whole.
+ */
+#include "data.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BUF_SIZE (1 << 20)
+
+struct file_header {
+	char magic[8];
+	uint64_t size;
+	uint64_t attr_size;
+	struct pk__file_section attrs, data, event_types;
+	uint64_t flags[4];
+};
+
+_Static_assert(sizeof(struct file_header) == 104, "perf_file_header is 104 bytes");
+_Static_assert(sizeof(struct perf_event_attr) == PK__ATTR_SIZE, "the 6.1 attr is 128 bytes");
+
+int pk_data_create(const char *path, struct pk_data_writer **out)
+{
+	struct pk_data_writer *w;
+
+	pk__error_clear();
+	w = calloc(1, sizeof(*w));
+	if (!w || !(w->buf = malloc(BUF_SIZE)) || asprintf(&w->partial, "%s.partial", path) < 0 ||
+	    !(w->path = strdup(path))) {
+		if (w)
+			free(w->buf);
+		free(w);
+		return -ENOMEM;
+	}
+	w->fd = open(w->partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0) {
+		int e = errno;
+
+		pk__error(-e, "create perf.data", "cannot create %s: %s", w->partial, strerror(e));
+		pk__error_hint("%s", e == EACCES ? "write it somewhere you may write (-o DIR/perf.data)"
+						 : "check the directory exists and has space");
+		pk__data_free(w);
+		return -e;
+	}
+	*out = w;
+	return 0;
+}
+
+void pk__data_free(struct pk_data_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	for (size_t i = 0; i < w->nr_events; i++) {
+		free(w->ev[i].name);
+		free(w->ev[i].ids);
+	}
+	free(w->ev);
+	free(w->groups);
+	for (size_t i = 0; i < w->nr_cmdline; i++)
+		free(w->cmdline[i]);
+	free(w->cmdline);
+	free(w->buf);
+	free(w->partial);
+	free(w->path);
+	free(w);
+}
+
+void pk_data_abort(struct pk_data_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		unlink(w->partial);
+	pk__data_free(w);
+}
+
+int pk_data_add_event(struct pk_data_writer *w, const struct perf_event_attr *attr, const char *name,
+		      const uint64_t *ids, size_t nr_ids)
+{
+	struct pk__data_event *n, *e;
+
+	if (w->started)
+		return pk__error(-EINVAL, "perf.data", "%s", "events must be added before the first records");
+	n = realloc(w->ev, (w->nr_events + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	w->ev = n;
+	e = &w->ev[w->nr_events];
+	memset(e, 0, sizeof(*e));
+	memcpy(&e->attr, attr, sizeof(e->attr));
+	/* perf 6.1 reads 128-byte attrs; config3 (a 6.3 field) does not fit. */
+	e->attr.size = PK__ATTR_SIZE;
+	e->name = strdup(name ? name : "");
+	e->ids = malloc((nr_ids ? nr_ids : 1) * sizeof(*ids));
+	if (!e->name || !e->ids) {
+		free(e->name);
+		free(e->ids);
+		return -ENOMEM;
+	}
+	memcpy(e->ids, ids, nr_ids * sizeof(*ids));
+	e->nr_ids = nr_ids;
+	w->nr_events++;
+	return 0;
+}
+
+int pk_data_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members)
+{
+	struct pk__data_group *n;
+
+	if (!nr_members || leader + nr_members > w->nr_events)
+		return pk__error(-EINVAL, "perf.data", "group of %zu events at %zu: only %zu events were added",
+				 nr_members, leader, w->nr_events);
+	n = realloc(w->groups, (w->nr_groups + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	w->groups = n;
+	w->groups[w->nr_groups++] = (struct pk__data_group){ leader, nr_members };
+	return 0;
+}
+
+int pk_data_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[])
+{
+	char **c = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	for (int i = 0; i < argc; i++)
+		if (!(c[i] = strdup(argv[i]))) {
+			while (i--)
+				free(c[i]);
+			free(c);
+			return -ENOMEM;
+		}
+	for (size_t i = 0; i < w->nr_cmdline; i++)
+		free(w->cmdline[i]);
+	free(w->cmdline);
+	w->cmdline = c;
+	w->nr_cmdline = (size_t)argc;
+	return 0;
+}
+
+void pk_data_set_sample_time(struct pk_data_writer *w, uint64_t first, uint64_t last)
+{
+	w->first_sample = first;
+	w->last_sample = last;
+	w->have_sample_time = true;
+}
+
+/* Unbuffered write of everything, retrying short writes. */
+static int write_all(struct pk_data_writer *w, const void *p, size_t len)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t n = write(w->fd, c, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n < 0 ? errno : ENOSPC;
+
+			pk__error(-e, "write perf.data", "writing %s failed: %s", w->partial, strerror(e));
+			if (e == ENOSPC)
+				pk__error_hint("%s", "the disk is full: free space, or record less (-F, -m, --duration)");
+			return -e;
+		}
+		c += n;
+		len -= (size_t)n;
+		w->offset += (uint64_t)n;
+	}
+	return 0;
+}
+
+int pk__data_flush(struct pk_data_writer *w)
+{
+	int err = write_all(w, w->buf, w->buf_len);
+
+	if (!err)
+		w->buf_len = 0;
+	return err;
+}
+
+int pk__data_put(struct pk_data_writer *w, const void *p, size_t len)
+{
+	if (w->buf_len + len > BUF_SIZE) {
+		int err = pk__data_flush(w);
+
+		if (err)
+			return err;
+		if (len > BUF_SIZE)
+			return write_all(w, p, len);
+	}
+	memcpy(w->buf + w->buf_len, p, len);
+	w->buf_len += len;
+	return 0;
+}
+
+/* The position the next byte put will have in the file. */
+uint64_t pk__data_pos(const struct pk_data_writer *w)
+{
+	return w->offset + w->buf_len;
+}
+
+/*
+ * Lay out what comes before the records, as perf does: a placeholder
+ * header, each event's ids, then the attrs section.
+ */
+static int start(struct pk_data_writer *w)
+{
+	struct file_header zero = { 0 };
+	int err = pk__data_put(w, &zero, sizeof(zero));
+
+	for (size_t i = 0; !err && i < w->nr_events; i++) {
+		w->ev[i].ids_offset = pk__data_pos(w);
+		err = pk__data_put(w, w->ev[i].ids, w->ev[i].nr_ids * sizeof(uint64_t));
+	}
+	w->attrs_offset = pk__data_pos(w);
+	for (size_t i = 0; !err && i < w->nr_events; i++) {
+		struct pk__file_section ids = { w->ev[i].ids_offset, w->ev[i].nr_ids * sizeof(uint64_t) };
+
+		err = pk__data_put(w, &w->ev[i].attr, PK__ATTR_SIZE);
+		if (!err)
+			err = pk__data_put(w, &ids, sizeof(ids));
+	}
+	w->data_offset = pk__data_pos(w);
+	w->started = true;
+	return err;
+}
+
+int pk_data_write(struct pk_data_writer *w, const void *records, size_t len)
+{
+	int err = w->started ? 0 : start(w);
+
+	if (err)
+		return err;
+	err = pk__data_put(w, records, len);
+	if (!err)
+		w->data_size += len;
+	return err;
+}
+
+uint64_t pk_data_size(const struct pk_data_writer *w)
+{
+	return w->data_size;
+}
+
+int pk_data_finish(struct pk_data_writer *w)
+{
+	struct file_header h = { .magic = "PERFILE2", .size = sizeof(h) };
+	int err = w->started ? 0 : start(w);
+
+	if (!err)
+		err = pk__data_features(w, h.flags);
+	if (!err)
+		err = pk__data_flush(w);
+	h.attr_size = PK__ATTR_SIZE + sizeof(struct pk__file_section);
+	h.attrs = (struct pk__file_section){ w->attrs_offset, w->nr_events * h.attr_size };
+	h.data = (struct pk__file_section){ w->data_offset, w->data_size };
+	/* The header goes last: until it is written the file is not a perf.data. */
+	if (!err && pwrite(w->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		err = pk__error(-errno, "write perf.data", "writing the header of %s failed: %s",
+				w->partial, strerror(errno));
+	if (!err && fsync(w->fd) < 0)
+		err = pk__error(-errno, "write perf.data", "fsync of %s failed: %s", w->partial,
+				strerror(errno));
+	if (!err && rename(w->partial, w->path) < 0)
+		err = pk__error(-errno, "write perf.data", "cannot rename %s to %s: %s", w->partial,
+				w->path, strerror(errno));
+	if (err) {
+		pk_data_abort(w);
+		return err;
+	}
+	pk__data_free(w);
+	return 0;
+}
