@@ -26,9 +26,11 @@ struct cli_cmd {
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 void cmd_list_help(FILE *f);
 void cmd_info_help(FILE *f);
 void cmd_stat_help(FILE *f);
+void cmd_record_help(FILE *f);
 
 /*
  * cli_error - print pk_last_error() as "perfkit CMD: what: why", then, when

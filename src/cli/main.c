@@ -17,6 +17,7 @@ static const struct cli_cmd commands[] = {
 	{ "list", cmd_list, "List the events this machine offers", cmd_list_help },
 	{ "info", cmd_info, "Show how event strings are encoded and whether they open", cmd_info_help },
 	{ "stat", cmd_stat, "Run a command and count events, like perf stat", cmd_stat_help },
+	{ "record", cmd_record, "Sample a command into a perf.data file, like perf record", cmd_record_help },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

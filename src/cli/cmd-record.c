@@ -1,0 +1,464 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-record.c - `perfkit record`: sample a command (or -p/-a/-C targets)
+ * into a perf.data file perf reads.  Events get perf record's sample
+ * layout (IDENTIFIER, IP, TID, TIME, PERIOD; CALLCHAIN with -g; CPU for
+ * CPU-wide targets) and the first event carries the sideband (mmap, comm,
+ * task); every ring is drained after each wake-up into the writer with a
+ * FINISHED_ROUND marker.  The file is whole whatever ends the run: the
+ * command exiting, Ctrl-C, --duration, or a full disk.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PERF_RECORD_FINISHED_ROUND 68	/* a perf.data record: no record before it is newer */
+
+struct record_opts {
+	char *events;		/* -e, joined; NULL: cycles, falling back to cpu-clock */
+	unsigned freq;		/* -F */
+	uint64_t period;	/* -c */
+	bool callgraph;		/* -g */
+	bool sample_cpu;	/* --sample-cpu */
+	bool all_cpus;		/* -a */
+	const char *cpu_list;	/* -C */
+	const char *pids;	/* -p */
+	bool no_inherit;
+	const char *output;	/* -o, default perf.data */
+	unsigned pages;		/* -m */
+	double duration;	/* --duration seconds, 0 = none */
+	bool quiet;
+	char **argv;
+};
+
+struct stats {
+	uint64_t samples, lost, wakeups;
+	int write_err;		/* the first write error: recording stops, the file is kept */
+};
+
+void cmd_record_help(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit record [-e EVENTS] [-F HZ | -c PERIOD] [-g] [-o FILE] [-m PAGES]\n"
+		"                      [-a | -C CPUS | -p PIDS] [--duration S] [-q] [--] [COMMAND...]\n"
+		"\n"
+		"Sample events into a perf.data file that perf report and perf script read.\n"
+		"\n"
+		"  -e, --event EVENTS   what to sample (default: cycles, or cpu-clock where the\n"
+		"                       machine cannot count cycles)\n"
+		"  -F, --freq HZ        samples per second (default 4000)\n"
+		"  -c, --count N        a sample every N events instead of -F\n"
+		"  -g                   record call chains (frame pointers)\n"
+		"  -o, --output FILE    write FILE (default perf.data; an existing one is kept as .old)\n"
+		"  -m, --mmap-pages N   ring buffer pages per CPU, a power of two (default 128)\n"
+		"  -a, --all-cpus       every task on every CPU   -C, --cpu CPUS  these CPUs\n"
+		"  -p, --pid PIDS       these processes\n"
+		"      --sample-cpu     record the CPU of each sample\n"
+		"      --no-inherit     do not follow the command's children\n"
+		"      --duration S     stop after S seconds\n"
+		"  -q, --quiet          no summary at the end\n");
+}
+
+static int parse_opts(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' }, { "freq", required_argument, NULL, 'F' },
+		{ "count", required_argument, NULL, 'c' }, { "output", required_argument, NULL, 'o' },
+		{ "mmap-pages", required_argument, NULL, 'm' }, { "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' }, { "pid", required_argument, NULL, 'p' },
+		{ "sample-cpu", no_argument, NULL, 0x100 }, { "no-inherit", no_argument, NULL, 0x101 },
+		{ "duration", required_argument, NULL, 0x102 }, { "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': {
+			size_t n = o->events ? strlen(o->events) + 1 : 0;
+			char *e = realloc(o->events, n + strlen(optarg) + 1);
+
+			if (!e)
+				return cli_usage("record", "out of memory");
+			if (n)
+				e[n - 1] = ',';
+			strcpy(e + n, optarg);
+			o->events = e;
+			break;
+		}
+		case 'F':
+			o->freq = (unsigned)strtoul(optarg, &end, 10);
+			if (*end || !o->freq)
+				return cli_usage("record", "-F needs a frequency in Hz, not '%s'", optarg);
+			break;
+		case 'c':
+			o->period = strtoull(optarg, &end, 0);
+			if (*end || !o->period)
+				return cli_usage("record", "-c needs a period (events per sample), not '%s'", optarg);
+			break;
+		case 'g': o->callgraph = true; break;
+		case 'o': o->output = optarg; break;
+		case 'm':
+			o->pages = (unsigned)strtoul(optarg, &end, 10);
+			if (*end || !o->pages || (o->pages & (o->pages - 1)))
+				return cli_usage("record", "-m needs a power of two number of pages, not '%s'", optarg);
+			break;
+		case 'a': o->all_cpus = true; break;
+		case 'C': o->cpu_list = optarg; break;
+		case 'p': o->pids = optarg; break;
+		case 0x100: o->sample_cpu = true; break;
+		case 0x101: o->no_inherit = true; break;
+		case 0x102:
+			o->duration = strtod(optarg, &end);
+			if (*end || o->duration <= 0)
+				return cli_usage("record", "--duration needs seconds, not '%s'", optarg);
+			break;
+		case 'q': o->quiet = true; break;
+		case 'h': cmd_record_help(stdout); return -1;
+		default: return cli_unknown_option("record", argc, argv, c);
+		}
+	}
+	if (o->freq && o->period)
+		return cli_usage("record", "-F and -c both set how often to sample: give one");
+	if ((o->pids != NULL) + (o->all_cpus || o->cpu_list) > 1)
+		return cli_usage("record", "-p and -a/-C are different targets: give one");
+	if (optind >= argc && !o->pids && !o->all_cpus && !o->cpu_list)
+		return cli_usage("record", "no command given: perfkit record [-e EVENTS] -- COMMAND, "
+				 "or a target: -p PID, -a, -C CPUS");
+	o->argv = optind < argc ? argv + optind : NULL;
+	return 0;
+}
+
+/* perf record's sample layout and sideband on every event. */
+static void setup_attrs(const struct record_opts *o, struct pk_events *ev, bool cpu_wide)
+{
+	for (size_t i = 0; i < pk_events_count(ev); i++) {
+		struct perf_event_attr *a = pk_events_attr_mut(ev, i);
+
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+				  PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+		if (o->callgraph)
+			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (cpu_wide || o->sample_cpu)
+			a->sample_type |= PERF_SAMPLE_CPU;
+		if (o->period) {
+			a->freq = 0;
+			a->sample_period = o->period;
+		} else if (o->freq || (!a->sample_period && !a->freq)) {
+			/* perf's default: 4000 samples a second, unless the event set its own */
+			a->freq = 1;
+			a->sample_freq = o->freq ? o->freq : 4000;
+		}
+		a->sample_id_all = 1;
+		if (i == 0)	/* the first event tracks the processes, as in perf */
+			a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
+	}
+}
+
+struct session {
+	const struct record_opts *o;
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_rings *rs;
+	struct pk_data_writer *w;
+	struct pk_workload *wl;
+	pid_t *threads;
+	size_t nr_threads;
+	int *cpus;
+	struct stats st;
+	uint64_t first_time, last_time;
+	bool default_event;
+};
+
+static volatile sig_atomic_t stop_signal;
+static struct pk_workload *forward_to;
+
+static void on_signal(int sig)
+{
+	if (forward_to)
+		pk_workload_kill(forward_to, sig);
+	stop_signal = sig;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Open the events; the default cycles falls back to cpu-clock, said once. */
+static int open_events(struct session *s, bool cpu_wide)
+{
+	struct pk_target t = { .size = sizeof(t), .threads = s->threads, .nr_threads = s->nr_threads,
+			       .inherit = !s->o->no_inherit && !cpu_wide, .enable_on_exec = s->wl != NULL,
+			       .fallbacks = true };
+	size_t nr_cpus = 0;
+	int err;
+
+	if (pk_cpus_online(&s->cpus, &nr_cpus) < 0)
+		return -1;
+	if (s->o->cpu_list) {
+		free(s->cpus);
+		if (pk_cpus_parse(s->o->cpu_list, &s->cpus, &nr_cpus) < 0)
+			return -1;
+	}
+	/* Per CPU even for a task: the kernel maps inherited events only per CPU. */
+	t.cpus = s->cpus;
+	t.nr_cpus = nr_cpus;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		setup_attrs(s->o, s->ev, cpu_wide);
+		if ((err = pk_evlist_new(s->ev, &t, &s->l)) < 0)
+			return err;
+		err = pk_evlist_open(s->l);
+		if (err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV)
+			return err;
+		if (!s->default_event || attempt)
+			return err;
+		/* perf's fallback where the machine has no hardware PMU. */
+		if (!s->o->quiet)
+			fprintf(stderr, "perfkit record: cycles cannot be sampled here (no hardware PMU?); "
+				"sampling cpu-clock instead\n");
+		pk_evlist_free(s->l);
+		s->l = NULL;
+		pk_events_free(s->ev);
+		s->ev = NULL;
+		if ((err = pk_events_parse("cpu-clock", NULL, &s->ev)) < 0)
+			return err;
+	}
+	return err;
+}
+
+/* Describe every event with the ids of all its fds, before any record. */
+static int add_events(struct session *s)
+{
+	size_t nc = pk_evlist_nr_cpus(s->l), nt = pk_evlist_nr_threads(s->l);
+	uint64_t *ids = calloc(nc * nt, sizeof(*ids));
+	int err = ids ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !err && i < pk_events_count(s->ev); i++) {
+		size_t n = 0;
+
+		for (size_t c = 0; c < nc; c++)
+			for (size_t t = 0; t < nt; t++)
+				if (pk_evlist_id(s->l, i, c, t, &ids[n]) == 0)
+					n++;
+		err = pk_data_add_event(s->w, pk_evlist_attr(s->l, i), pk_events_desc(s->ev, i)->name,
+					ids, n);
+	}
+	for (size_t i = 0; !err && i < pk_events_count(s->ev); i++) {
+		const struct pk_event_desc *d = pk_events_desc(s->ev, i);
+
+		if (d->leader == i && d->nr_members > 1)
+			err = pk_data_add_group(s->w, i, d->nr_members);
+	}
+	free(ids);
+	return err;
+}
+
+/* The sample's time: right after IDENTIFIER, IP and TID in our layout. */
+static void note_sample(struct session *s, const struct perf_event_header *h)
+{
+	uint64_t time;
+
+	s->st.samples++;
+	if (h->size < 40)
+		return;
+	memcpy(&time, (const char *)h + 32, sizeof(time));
+	if (!s->first_time || time < s->first_time)
+		s->first_time = time;
+	if (time > s->last_time)
+		s->last_time = time;
+}
+
+/* Move everything the rings hold into the file; a FINISHED_ROUND after it. */
+static size_t drain(struct session *s)
+{
+	static const struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(round) };
+	size_t moved = 0;
+
+	for (size_t k = 0; k < pk_rings_count(s->rs); k++) {
+		struct pk_ring *r = pk_rings_get(s->rs, k);
+		const struct perf_event_header *h;
+		int n;
+
+		while ((n = pk_ring_next(r, &h)) == 1) {
+			if (h->type == PERF_RECORD_SAMPLE)
+				note_sample(s, h);
+			else if (h->type == PERF_RECORD_LOST && h->size >= 24) {
+				uint64_t lost;
+
+				memcpy(&lost, (const char *)h + 16, sizeof(lost));
+				s->st.lost += lost;
+			}
+			if (!s->st.write_err)
+				s->st.write_err = pk_data_write(s->w, h, h->size);
+			moved++;
+		}
+		pk_ring_consume(r);
+		if (n < 0 && !s->st.write_err)
+			s->st.write_err = n;	/* a corrupt ring: stop, keep what we have */
+	}
+	if (moved && !s->st.write_err)
+		s->st.write_err = pk_data_write(s->w, &round, sizeof(round));
+	return moved;
+}
+
+/* Poll and drain until the command ends, Ctrl-C, --duration or an error. */
+static int run(struct session *s)
+{
+	double t0 = now();
+	int status = 0;
+
+	for (;;) {
+		int n = pk_rings_poll(s->rs, 100);
+
+		if (n > 0)
+			s->st.wakeups++;
+		drain(s);
+		if (s->st.write_err)
+			break;
+		if (s->wl && (status = pk_workload_try_wait(s->wl)) != -EAGAIN)
+			break;
+		if (!s->wl && (stop_signal || pk_rings_hangup(s->rs)))
+			break;
+		if (s->o->duration && now() - t0 >= s->o->duration) {
+			if (s->wl) {
+				/* Stopped as asked: not the command's failure. */
+				pk_workload_kill(s->wl, SIGTERM);
+				pk_workload_wait(s->wl);
+				status = 0;
+			}
+			break;
+		}
+	}
+	return status < 0 ? 0 : status;
+}
+
+/* Keep an existing file as FILE.old, as perf does. */
+static void keep_old(const char *path)
+{
+	char old[4096];
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return;
+	snprintf(old, sizeof(old), "%s.old", path);
+	if (rename(path, old) < 0)
+		fprintf(stderr, "perfkit record: cannot keep the old %s as %s: %s\n", path, old,
+			strerror(errno));
+}
+
+static int setup(struct session *s, int argc, char **argv)
+{
+	const struct record_opts *o = s->o;
+	bool cpu_wide = o->all_cpus || o->cpu_list;
+
+	s->default_event = !o->events;
+	if (pk_events_parse(o->events ? o->events : "cycles", NULL, &s->ev) < 0)
+		return cli_error("record", o->events);
+	if (o->argv && pk_workload_start(o->argv, &s->wl) < 0)
+		return cli_error("record", NULL);
+	if (s->wl) {
+		if (!(s->threads = malloc(sizeof(*s->threads))))
+			return CLI_EXIT_EVENT;
+		s->threads[0] = pk_workload_pid(s->wl);
+		s->nr_threads = 1;
+	} else if (o->pids) {
+		pid_t pid = (pid_t)atoi(o->pids);
+
+		if (pk_pid_threads(pid, &s->threads, &s->nr_threads) < 0)
+			return cli_error("record", NULL);
+	}
+	if (open_events(s, cpu_wide) < 0 || pk_rings_map(s->l, o->pages ? o->pages : 128, &s->rs) < 0)
+		return cli_error("record", o->events);
+	for (size_t i = 0; !o->quiet && i < pk_events_count(s->ev); i++)
+		if (pk_evlist_fallback(s->l, i))
+			fprintf(stderr, "perfkit record: %s: %s\n", pk_events_desc(s->ev, i)->name,
+				pk_evlist_fallback(s->l, i));
+	keep_old(o->output);
+	if (pk_data_create(o->output, &s->w) < 0 || add_events(s) < 0 ||
+	    pk_data_set_cmdline(s->w, argc, argv) < 0)
+		return cli_error("record", NULL);
+	return 0;
+}
+
+static void teardown(struct session *s)
+{
+	pk_data_abort(s->w);
+	pk_rings_free(s->rs);
+	pk_evlist_free(s->l);
+	pk_events_free(s->ev);
+	pk_workload_free(s->wl);
+	free(s->threads);
+	free(s->cpus);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o = { .output = "perf.data" };
+	struct session s = { .o = &o };
+	struct sigaction sa = { .sa_handler = on_signal };
+	uint64_t bytes;
+	int err, status;
+
+	err = parse_opts(argc, argv, &o);
+	if (err) {
+		free(o.events);
+		return err < 0 ? 0 : err;
+	}
+	if ((err = setup(&s, argc, argv))) {
+		teardown(&s);
+		free(o.events);
+		return err;
+	}
+	forward_to = s.wl;
+	stop_signal = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if ((s.wl && pk_workload_go(s.wl) < 0) || (!s.wl && pk_evlist_enable(s.l) < 0)) {
+		cli_error("record", NULL);
+		teardown(&s);
+		free(o.events);
+		return CLI_EXIT_EVENT;
+	}
+	status = run(&s);
+	forward_to = NULL;
+	pk_evlist_disable(s.l);
+	drain(&s);
+	bytes = pk_data_size(s.w);
+	if (s.first_time)
+		pk_data_set_sample_time(s.w, s.first_time, s.last_time);
+	if (s.st.write_err)	/* say what stopped us; what was captured is still saved */
+		cli_error("record", NULL);
+	err = pk_data_finish(s.w);
+	s.w = NULL;
+	if (err < 0) {
+		cli_error("record", NULL);
+		status = CLI_EXIT_EVENT;
+	} else if (!o.quiet) {
+		fprintf(stderr, "[ perfkit record: Woken up %llu times to write data ]\n",
+			(unsigned long long)s.st.wakeups);
+		if (s.st.lost)
+			fprintf(stderr, "perfkit record: %llu samples were lost: the rings filled up; "
+				"use a bigger -m or a lower -F\n", (unsigned long long)s.st.lost);
+		fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+			bytes / 1048576.0, o.output, (unsigned long long)s.st.samples);
+	}
+	if (s.st.write_err && !status)
+		status = CLI_EXIT_EVENT;
+	teardown(&s);
+	free(o.events);
+	return status;
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_record.sh - perfkit record end to end: perf 6.1 reads the file it
+# writes (perf script sees every sample perfkit counted, under the
+# command's name), the file is whole however the run ends (command exit,
+# Ctrl-C, --duration), an existing file is kept as .old, and bad input gets
+# one message and leaves no file behind.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+have_perf=1
+command -v perf >/dev/null || have_perf=0
+
+run record -F 2000 -- "$PERFKIT_WORKLOAD" pages 20000
+check "record of a workload exits 0 (got $rc)" test "$rc" -eq 0
+check "it writes perf.data and no partial file" test -f perf.data -a ! -e perf.data.partial
+ours=$(printf '%s\n' "$err" | sed -n 's/.*(\([0-9]*\) samples).*/\1/p')
+contains "the summary says what was written" "$err" "Captured and wrote"
+if [ "$have_perf" -eq 1 ]; then
+	script=$(perf script -i perf.data 2>/dev/null)
+	n=$(printf '%s\n' "$script" | grep -c .)
+	check "perf script reads every sample perfkit counted ($n of $ours)" test "$n" -eq "${ours:--1}"
+	check "samples carry the command's name" sh -c 'printf "%s\n" "$1" | grep -q "^ *perfkit-workloa"' sh "$script"
+	report_err=$(perf report -i perf.data --stdio 2>&1 >/dev/null | grep -v -i "kptr_restrict\|kallsyms\|kernel address\|kernel samples\|^$\|Check /proc\|As no suitable\|can.t be resolved\|^Warning:$")
+	check "perf report reads it without complaint" test -z "$report_err"
+	[ -n "$report_err" ] && diag "$report_err"
+	sym=$(perf report -i perf.data --stdio --sort sym 2>/dev/null | grep -c '\] touch')
+	check "perf report resolves the workload's own function (touch)" test "$sym" -ge 1
+else
+	skip "perf reads perfkit's perf.data" "perf is not installed"
+fi
+
+run record -o perf.data -- true
+check "an existing perf.data is kept as perf.data.old" test -f perf.data.old
+
+run record -o "$tmp/sig.data" -- sleep 5 &
+bg=$!
+sleep 0.5
+kill -INT "$(pgrep -n -f 'sleep 5')" 2>/dev/null
+wait "$bg"
+check "Ctrl-C on the command: the file is finalized" test -f "$tmp/sig.data" -a ! -e "$tmp/sig.data.partial"
+if [ "$have_perf" -eq 1 ]; then
+	check "and perf reads it" sh -c 'perf report -i "$1" --header-only >/dev/null 2>&1' sh "$tmp/sig.data"
+fi
+
+run record --duration 0.3 -o "$tmp/dur.data" -- sleep 5
+check "--duration stops the command and the recording, exit 0 (got $rc)" test "$rc" -eq 0 -a -f "$tmp/dur.data"
+
+run record -e task-clok -o "$tmp/bad.data" -- true
+check "a bad event exits 1 (got $rc)" test "$rc" -eq 1
+contains "with a near miss" "$err" "did you mean task-clock?"
+check "and leaves no file" test ! -e "$tmp/bad.data" -a ! -e "$tmp/bad.data.partial"
+
+run record -o /nonexistent-dir/x.data -- true
+check "an unwritable -o exits 1 (got $rc)" test "$rc" -eq 1
+contains "and names the file" "$err" "/nonexistent-dir/x.data"
+
+run record -- sh -c 'exit 3'
+check "the command's exit status is perfkit's (3, got $rc)" test "$rc" -eq 3
+
+run record -m 3 -- true
+check "-m must be a power of two (exit 2, got $rc)" test "$rc" -eq 2
+run record
+check "no command and no target is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+done_testing
