@@ -1,9 +1,346 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perfkit/record.h - decoding the records the kernel writes into ring
- * buffers (and perf.data files hold): included by perfkit.h.
- * (Being written: see src/lib/record/.)
+ * buffers (and perf.data files hold): one pure, bounds-checked function from
+ * (attr, bytes) to a typed record, for every PERF_RECORD_* type of the UAPI
+ * and every PERF_SAMPLE_* field, plus the helpers a reader needs around it:
+ * which event a record belongs to, names for record types, sample fields
+ * and callchain context markers, and the fields of a DATA_SRC word.
+ * Included by perfkit.h.
+ *
+ * Lifetimes: a decoded record holds no memory of its own.  Variable-length
+ * parts (strings, callchain, raw data, branch stack, registers, user stack,
+ * AUX sample data, read values, namespaces, text-poke bytes, build-id)
+ * point into the record's bytes and are valid exactly as long as those
+ * bytes are (for a ring, until pk_ring_next/pk_ring_consume moves on).
  */
 #ifndef PERFKIT_RECORD_H
 #define PERFKIT_RECORD_H
+
+#include "perfkit.h"
+
+#ifdef __cplusplus
+extern "C" {
 #endif
+
+/* pk_record_decode's return for a record type this library does not know. */
+#define PK_RECORD_UNKNOWN 1
+
+/* The PERF_SAMPLE_* bits that form the sample_id_all trailer (and the ones a
+ * SAMPLE record copies into pk_record.id). */
+#define PK_SAMPLE_ID_FIELDS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+			     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+/*
+ * The fields of union perf_mem_data_src (PERF_SAMPLE_DATA_SRC), each shifted
+ * down so it compares with the PERF_MEM_<FIELD>_* constants of the UAPI:
+ * mem_op == PERF_MEM_OP_LOAD, mem_lvl_num == PERF_MEM_LVLNUM_L3, ...
+ */
+struct pk_data_src {
+	uint32_t mem_op;	/* 5 bits: PERF_MEM_OP_* */
+	uint32_t mem_lvl;	/* 14 bits: PERF_MEM_LVL_* (hit/miss and level) */
+	uint32_t mem_snoop;	/* 5 bits: PERF_MEM_SNOOP_* */
+	uint32_t mem_lock;	/* 2 bits: PERF_MEM_LOCK_* */
+	uint32_t mem_dtlb;	/* 7 bits: PERF_MEM_TLB_* */
+	uint32_t mem_lvl_num;	/* 4 bits: PERF_MEM_LVLNUM_* */
+	uint32_t mem_remote;	/* 1 bit: PERF_MEM_REMOTE_REMOTE */
+	uint32_t mem_snoopx;	/* 2 bits: PERF_MEM_SNOOPX_* */
+	uint32_t mem_blk;	/* 3 bits: PERF_MEM_BLK_* */
+	uint32_t mem_hops;	/* 3 bits: PERF_MEM_HOPS_* */
+};
+
+/*
+ * Read values (PERF_SAMPLE_READ, PERF_RECORD_READ): the struct read_format
+ * bytes, exactly as long as attr.read_format says; nr is the number of
+ * counters they hold (1, or the group's nr).  Turn them into counts with
+ * pk_count_parse(attr->read_format, data, len, out, max).
+ */
+struct pk_read_values {
+	const void *data;
+	size_t len;
+	uint32_t nr;
+};
+
+/* Registers (PERF_SAMPLE_REGS_USER/REGS_INTR): abi is PERF_SAMPLE_REGS_ABI_*;
+ * with ABI_NONE there are none (nr 0), otherwise nr = popcount(mask) values,
+ * in increasing bit order of mask (attr.sample_regs_user/intr). */
+struct pk_sample_regs {
+	uint64_t abi;
+	uint64_t mask;
+	uint32_t nr;
+	const uint64_t *regs;
+};
+
+/*
+ * A PERF_RECORD_SAMPLE.  `fields` holds the PERF_SAMPLE_* bits of the attr
+ * that produced it, i.e. which members below were in the record; the
+ * others are 0 / NULL.
+ */
+struct pk_sample {
+	uint64_t fields;
+	uint64_t identifier;		/* IDENTIFIER */
+	uint64_t ip;			/* IP */
+	uint32_t pid, tid;		/* TID */
+	uint64_t time;			/* TIME, ns (perf clock or attr.clockid) */
+	uint64_t addr;			/* ADDR */
+	uint64_t id;			/* ID */
+	uint64_t stream_id;		/* STREAM_ID */
+	uint32_t cpu, cpu_res;		/* CPU */
+	uint64_t period;		/* PERIOD */
+	struct pk_read_values read;	/* READ, single or group form */
+	struct {			/* CALLCHAIN: nr entries, context markers */
+		uint64_t nr;		/* (PERF_CONTEXT_*, see pk_record_context_name) */
+		const uint64_t *ips;	/* included, in the kernel's order */
+	} callchain;
+	struct {			/* RAW: size bytes (padding not included) */
+		uint32_t size;
+		const void *data;
+	} raw;
+	struct {			/* BRANCH_STACK */
+		uint64_t nr;
+		bool has_hw_idx;	/* attr.branch_sample_type has BRANCH_HW_INDEX */
+		uint64_t hw_idx;	/* only when has_hw_idx */
+		const struct perf_branch_entry *entries;	/* nr entries */
+	} branch;
+	struct pk_sample_regs regs_user;	/* REGS_USER */
+	struct {			/* STACK_USER: size bytes were copied, of which */
+		uint64_t size;		/* dyn_size are meaningful; dyn_size is only */
+		const void *data;	/* in the record when size != 0 */
+		uint64_t dyn_size;
+	} stack;
+	struct {			/* WEIGHT or WEIGHT_STRUCT (one u64 either way) */
+		uint64_t full;		/* the whole word (WEIGHT) */
+		uint32_t var1;		/* WEIGHT_STRUCT: var1_dw (e.g. latency) */
+		uint16_t var2, var3;	/* WEIGHT_STRUCT: var2_w, var3_w */
+	} weight;
+	uint64_t data_src;		/* DATA_SRC, the raw word ... */
+	struct pk_data_src mem;		/* ... and its fields */
+	uint64_t transaction;		/* TRANSACTION: PERF_TXN_* flags, abort code << 32 */
+	struct pk_sample_regs regs_intr;	/* REGS_INTR */
+	uint64_t phys_addr;		/* PHYS_ADDR */
+	uint64_t cgroup;		/* CGROUP: the cgroup id (see PERF_RECORD_CGROUP) */
+	uint64_t data_page_size;	/* DATA_PAGE_SIZE */
+	uint64_t code_page_size;	/* CODE_PAGE_SIZE */
+	struct {			/* AUX: size bytes of AUX data */
+		uint64_t size;
+		const void *data;
+	} aux;
+};
+
+/*
+ * The identity of a record: for non-SAMPLE records the sample_id_all
+ * trailer, for SAMPLE records the same fields copied from the sample, so
+ * every record can be ordered by time and attributed alike.  `fields` says
+ * which are present (a subset of PK_SAMPLE_ID_FIELDS); `id` is the ID or
+ * IDENTIFIER value (they are the same number).
+ */
+struct pk_sample_id {
+	uint64_t fields;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t id;
+	uint64_t stream_id;
+	uint32_t cpu, cpu_res;
+};
+
+struct pk_rec_mmap {		/* PERF_RECORD_MMAP */
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	const char *filename;
+};
+
+struct pk_rec_mmap2 {		/* PERF_RECORD_MMAP2 */
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	bool has_build_id;		/* misc has PERF_RECORD_MISC_MMAP_BUILD_ID: */
+	uint8_t build_id_size;		/* then build_id is set and maj..ino_generation */
+	const uint8_t *build_id;	/* are 0; otherwise the reverse (20 bytes) */
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint32_t prot, flags;
+	const char *filename;
+};
+
+struct pk_rec_lost {		/* PERF_RECORD_LOST */
+	uint64_t id, lost;
+};
+
+struct pk_rec_comm {		/* PERF_RECORD_COMM (exec: misc has COMM_EXEC) */
+	uint32_t pid, tid;
+	bool exec;
+	const char *comm;
+};
+
+struct pk_rec_task {		/* PERF_RECORD_FORK and PERF_RECORD_EXIT */
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+struct pk_rec_throttle {	/* PERF_RECORD_THROTTLE and UNTHROTTLE */
+	uint64_t time, id, stream_id;
+};
+
+struct pk_rec_read {		/* PERF_RECORD_READ */
+	uint32_t pid, tid;
+	struct pk_read_values values;
+};
+
+struct pk_rec_aux {		/* PERF_RECORD_AUX */
+	uint64_t aux_offset, aux_size;
+	uint64_t flags;			/* PERF_AUX_FLAG_* */
+};
+
+struct pk_rec_itrace_start {	/* PERF_RECORD_ITRACE_START */
+	uint32_t pid, tid;
+};
+
+struct pk_rec_lost_samples {	/* PERF_RECORD_LOST_SAMPLES */
+	uint64_t lost;
+};
+
+struct pk_rec_switch {		/* PERF_RECORD_SWITCH and SWITCH_CPU_WIDE */
+	bool out;			/* misc has SWITCH_OUT: switching out, else in */
+	bool preempt;			/* misc has SWITCH_OUT_PREEMPT */
+	uint32_t next_prev_pid;		/* SWITCH_CPU_WIDE only: the task switched */
+	uint32_t next_prev_tid;		/* to (out) or from (in) */
+};
+
+struct pk_rec_namespaces {	/* PERF_RECORD_NAMESPACES */
+	uint32_t pid, tid;
+	uint64_t nr;
+	const struct perf_ns_link_info *links;	/* nr of them, indexed by *_NS_INDEX */
+};
+
+struct pk_rec_ksymbol {		/* PERF_RECORD_KSYMBOL */
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type;		/* PERF_RECORD_KSYMBOL_TYPE_* */
+	uint16_t flags;			/* PERF_RECORD_KSYMBOL_FLAGS_* */
+	const char *name;
+};
+
+struct pk_rec_bpf_event {	/* PERF_RECORD_BPF_EVENT */
+	uint16_t type;			/* PERF_BPF_EVENT_* */
+	uint16_t flags;
+	uint32_t id;			/* the BPF program id */
+	const uint8_t *tag;		/* 8 bytes (BPF_TAG_SIZE) */
+};
+
+struct pk_rec_cgroup {		/* PERF_RECORD_CGROUP */
+	uint64_t id;
+	const char *path;
+};
+
+struct pk_rec_text_poke {	/* PERF_RECORD_TEXT_POKE */
+	uint64_t addr;
+	uint16_t old_len, new_len;
+	const uint8_t *old_bytes;	/* old_len bytes, then ... */
+	const uint8_t *new_bytes;	/* ... new_len bytes */
+};
+
+struct pk_rec_aux_output_hw_id {	/* PERF_RECORD_AUX_OUTPUT_HW_ID */
+	uint64_t hw_id;
+};
+
+/* A decoded record: the header, the type's body, and its identity. */
+struct pk_record {
+	uint32_t type;			/* PERF_RECORD_* */
+	uint16_t misc;			/* PERF_RECORD_MISC_* */
+	uint16_t size;			/* bytes, header included */
+	union {
+		struct pk_sample sample;
+		struct pk_rec_mmap mmap;
+		struct pk_rec_mmap2 mmap2;
+		struct pk_rec_lost lost;
+		struct pk_rec_comm comm;
+		struct pk_rec_task task;		/* FORK, EXIT */
+		struct pk_rec_throttle throttle;	/* THROTTLE, UNTHROTTLE */
+		struct pk_rec_read read;
+		struct pk_rec_aux aux;
+		struct pk_rec_itrace_start itrace_start;
+		struct pk_rec_lost_samples lost_samples;
+		struct pk_rec_switch switch_;		/* SWITCH, SWITCH_CPU_WIDE */
+		struct pk_rec_namespaces namespaces;
+		struct pk_rec_ksymbol ksymbol;
+		struct pk_rec_bpf_event bpf_event;
+		struct pk_rec_cgroup cgroup;
+		struct pk_rec_text_poke text_poke;
+		struct pk_rec_aux_output_hw_id aux_output_hw_id;
+	};
+	struct pk_sample_id id;
+};
+
+/*
+ * pk_record_decode - decode the record at `h` (h->size bytes, which must be
+ * readable, starting 8-byte aligned as the kernel and perf.data lay them
+ * out) written for an event opened with `attr` (its sample_type,
+ * read_format, sample_regs_user/intr, branch_sample_type and sample_id_all
+ * decide the layout; NULL means an attr of all zeros).
+ *
+ * Returns 0 with *out filled; PK_RECORD_UNKNOWN (1) for a record type this
+ * library does not know (user types of perf.data, newer kernels), with only
+ * type, misc and size filled, so the caller can skip and count it; or
+ * -EINVAL when the bytes do not hold what the attr says they should (a
+ * truncated record, a count or size that runs past its end, a string with
+ * no NUL inside the record, sample_type bits this library does not know,
+ * an unaligned record), with pk_last_error naming the record type, the
+ * byte offset inside the record and what was missing there.  *out is
+ * undefined after an error.  Never reads outside [h, h + h->size).
+ */
+PK_API int pk_record_decode(const struct perf_event_header *h, const struct perf_event_attr *attr,
+			    struct pk_record *out);
+
+/*
+ * pk_record_event_id - the event ID of the record at `h`, to find the attr
+ * (of several, e.g. in a perf.data file) that decodes it, the way perf does:
+ * a SAMPLE carries it as PERF_SAMPLE_IDENTIFIER (the first u64 after the
+ * header) or else PERF_SAMPLE_ID (after IP, TID, TIME, ADDR if present);
+ * any other record in its sample_id_all trailer, as IDENTIFIER (the last
+ * u64) or else ID.  `attr` is any attr of the set: this works when all of
+ * them place the ID alike (pk_record_id_compatible).
+ * Returns 0 with *id set; -ENOENT when the attr gives the record no ID (no
+ * IDENTIFIER/ID bit, or a non-SAMPLE record without sample_id_all), or the
+ * type is not a kernel record (>= PERF_RECORD_MAX); -EINVAL when the record
+ * is too short to hold it.  Both are recorded in pk_last_error.
+ */
+PK_API int pk_record_event_id(const struct perf_event_header *h, const struct perf_event_attr *attr,
+			      uint64_t *id);
+
+/*
+ * pk_record_id_compatible - whether records of events opened with `a` and
+ * `b` carry their ID at the same place, so one pk_record_event_id call finds
+ * it whichever event wrote the record: both have PERF_SAMPLE_IDENTIFIER, or
+ * both have ID at the same position from the start (samples) and the end
+ * (trailers), with equal sample_id_all.
+ */
+PK_API bool pk_record_id_compatible(const struct perf_event_attr *a,
+				    const struct perf_event_attr *b);
+
+/*
+ * pk_record_type_name - "MMAP", "SAMPLE", "MMAP2", ... for a PERF_RECORD_*
+ * type, or NULL when the library does not know it.  Static strings.
+ */
+PK_API const char *pk_record_type_name(uint32_t type);
+
+/*
+ * pk_sample_field_name - "IP", "CALLCHAIN", "WEIGHT_STRUCT", ... for one
+ * PERF_SAMPLE_* bit, or NULL when `bit` is not exactly one known bit.
+ */
+PK_API const char *pk_sample_field_name(uint64_t bit);
+
+/*
+ * pk_record_context_name - for a callchain entry that is a context marker
+ * (>= PERF_CONTEXT_MAX): "kernel", "user", "hv", "guest", "guest-kernel",
+ * "guest-user", or "unknown" for a marker the UAPI does not name.  Returns
+ * NULL for an ordinary address, so it also answers "is this a marker?".
+ */
+PK_API const char *pk_record_context_name(uint64_t ip);
+
+/* pk_record_data_src - the fields of a PERF_SAMPLE_DATA_SRC word. */
+PK_API struct pk_data_src pk_record_data_src(uint64_t data_src);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PERFKIT_RECORD_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record.h - the record layer's internal interface: a bounds-checked cursor
+ * over one record's bytes, shared by the decoder of the record types
+ * (record.c) and of PERF_RECORD_SAMPLE (sample.c).  Every read goes through
+ * rcur_need() first, which is what makes the decoder unable to read past a
+ * record, and which writes the error naming the byte offset.
+ */
+#ifndef PK_RECORD_H
+#define PK_RECORD_H
+
+#include "perfkit.h"
+
+#include <string.h>
+
+struct pk__rcur {
+	const unsigned char *base;	/* the record, header included */
+	size_t pos;			/* the next byte to read, from base */
+	size_t end;			/* where this part ends: the trailer or the record end */
+	size_t size;			/* the record's size */
+	uint32_t type;			/* PERF_RECORD_*, for messages */
+};
+
+/*
+ * pk__rcur_fail - record -EINVAL for the record under `c`: "at offset
+ * <c->pos>: <why>".  Returns -EINVAL.
+ */
+int pk__rcur_fail(const struct pk__rcur *c, const char *why_fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * pk__rcur_need - check that `n` more bytes are there for `what` (a field
+ * name for the message).  Returns 0 or -EINVAL (recorded, with the offset,
+ * the size needed and the size left).
+ */
+int pk__rcur_need(const struct pk__rcur *c, uint64_t n, const char *what);
+
+/*
+ * pk__rcur_read_values - the struct read_format at the cursor, laid out as
+ * `read_format` says (its length depends on the group's nr, read first),
+ * checked against pk_count_parse.  Advances past it.  0 or -EINVAL.
+ */
+int pk__rcur_read_values(struct pk__rcur *c, uint64_t read_format, struct pk_read_values *v);
+
+/*
+ * pk__sample_decode - the body of a PERF_RECORD_SAMPLE at the cursor, as
+ * `attr` lays it out; also fills *id from it.  0 or -EINVAL (recorded).
+ */
+int pk__sample_decode(struct pk__rcur *c, const struct perf_event_attr *attr,
+		      struct pk_sample *s, struct pk_sample_id *id);
+
+/* Readers, used only after pk__rcur_need: the bytes need not be aligned. */
+static inline uint64_t rcur_u64(struct pk__rcur *c)
+{
+	uint64_t v;
+
+	memcpy(&v, c->base + c->pos, 8);
+	c->pos += 8;
+	return v;
+}
+
+static inline uint32_t rcur_u32(struct pk__rcur *c)
+{
+	uint32_t v;
+
+	memcpy(&v, c->base + c->pos, 4);
+	c->pos += 4;
+	return v;
+}
+
+static inline uint16_t rcur_u16(struct pk__rcur *c)
+{
+	uint16_t v;
+
+	memcpy(&v, c->base + c->pos, 2);
+	c->pos += 2;
+	return v;
+}
+
+/* The address of the next byte, for pointers into the record. */
+static inline const void *rcur_here(const struct pk__rcur *c)
+{
+	return c->base + c->pos;
+}
+
+#endif

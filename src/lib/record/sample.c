@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sample.c - decoding the body of PERF_RECORD_SAMPLE: every PERF_SAMPLE_*
+ * field, in the order the kernel's perf_output_sample() writes them (which
+ * is not bit order, and not quite the order of the UAPI header's comment:
+ * CGROUP, DATA_PAGE_SIZE and CODE_PAGE_SIZE come before AUX).  The layout
+ * is a table of steps, one per field; each step checks the bytes it needs
+ * against the record's end before it reads them.
+ */
+#include "record/record.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <stddef.h>
+
+/* Every sample_type bit this library can lay out. */
+#define X(name, bit) | (1ULL << (bit))
+static const uint64_t known_fields = 0
+#include "sample_fields.def"
+	;
+#undef X
+
+struct step;
+typedef int (*step_fn)(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+		       const struct step *st);
+
+/* One field: its bit, its name, and either a decoder or, for a plain u64,
+ * where it goes in struct pk_sample. */
+struct step {
+	uint64_t bit;
+	const char *name;
+	step_fn fn;
+	size_t off;
+};
+
+static int plain_u64(struct pk__rcur *c, const struct step *st, uint64_t *dst)
+{
+	int err = pk__rcur_need(c, 8, st->name);
+
+	if (err)
+		return err;
+	*dst = rcur_u64(c);
+	return 0;
+}
+
+static int two_u32(struct pk__rcur *c, const struct step *st, uint32_t *a, uint32_t *b)
+{
+	int err = pk__rcur_need(c, 8, st->name);
+
+	if (err)
+		return err;
+	*a = rcur_u32(c);
+	*b = rcur_u32(c);
+	return 0;
+}
+
+static int do_tid(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+		  const struct step *st)
+{
+	(void)a;
+	return two_u32(c, st, &s->pid, &s->tid);
+}
+
+static int do_cpu(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+		  const struct step *st)
+{
+	(void)a;
+	return two_u32(c, st, &s->cpu, &s->cpu_res);
+}
+
+static int do_read(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+		   const struct step *st)
+{
+	(void)st;
+	return pk__rcur_read_values(c, a->read_format, &s->read);
+}
+
+/* A count read at `at` says nr entries of `each` bytes follow: check that
+ * against the bytes left before multiplying, so a huge nr cannot wrap. */
+static int check_count(const struct pk__rcur *c, size_t at, const char *name, uint64_t nr,
+		       size_t each)
+{
+	struct pk__rcur here = *c;
+
+	if (nr <= (c->end - c->pos) / each)
+		return 0;
+	here.pos = at;
+	return pk__rcur_fail(&here, "%s says %llu entries of %zu bytes, but only %zu bytes are "
+			     "left in the record", name, (unsigned long long)nr, each,
+			     c->end - c->pos);
+}
+
+static int do_callchain(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+			const struct step *st)
+{
+	size_t at = c->pos;
+	int err = pk__rcur_need(c, 8, "CALLCHAIN nr");
+
+	(void)a;
+	if (err)
+		return err;
+	s->callchain.nr = rcur_u64(c);
+	err = check_count(c, at, st->name, s->callchain.nr, 8);
+	if (err)
+		return err;
+	s->callchain.ips = rcur_here(c);
+	c->pos += s->callchain.nr * 8;
+	return 0;
+}
+
+/* RAW is a u32 size and size bytes; the kernel counts its padding in size
+ * so the next field is 8-byte aligned, but other writers may not, so any
+ * padding up to the next 8-byte boundary is skipped. */
+static int do_raw(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+		  const struct step *st)
+{
+	size_t pad;
+	int err = pk__rcur_need(c, 4, "RAW size");
+
+	(void)a;
+	(void)st;
+	if (err)
+		return err;
+	s->raw.size = rcur_u32(c);
+	err = pk__rcur_need(c, s->raw.size, "RAW data");
+	if (err)
+		return err;
+	s->raw.data = rcur_here(c);
+	c->pos += s->raw.size;
+	pad = (8 - c->pos % 8) % 8;
+	err = pk__rcur_need(c, pad, "RAW padding");
+	if (err)
+		return err;
+	c->pos += pad;
+	return 0;
+}
+
+/* BRANCH_STACK: nr, hw_idx only when the attr asked for BRANCH_HW_INDEX
+ * (Linux 5.7+; without it the entries follow nr directly), nr entries. */
+static int do_branch(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+		     const struct step *st)
+{
+	const size_t each = sizeof(struct perf_branch_entry);
+	size_t at = c->pos;
+	int err = pk__rcur_need(c, 8, "BRANCH_STACK nr");
+
+	if (err)
+		return err;
+	s->branch.nr = rcur_u64(c);
+	s->branch.has_hw_idx = a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX;
+	if (s->branch.has_hw_idx) {
+		err = pk__rcur_need(c, 8, "BRANCH_STACK hw_idx");
+		if (err)
+			return err;
+		s->branch.hw_idx = rcur_u64(c);
+	}
+	err = check_count(c, at, st->name, s->branch.nr, each);
+	if (err)
+		return err;
+	s->branch.entries = rcur_here(c);
+	c->pos += s->branch.nr * each;
+	return 0;
+}
+
+static int regs(struct pk__rcur *c, const char *name, uint64_t mask, struct pk_sample_regs *r)
+{
+	int err = pk__rcur_need(c, 8, name);
+
+	if (err)
+		return err;
+	r->abi = rcur_u64(c);
+	if (r->abi > PERF_SAMPLE_REGS_ABI_64) {
+		c->pos -= 8;
+		return pk__rcur_fail(c, "%s abi %llu is not a PERF_SAMPLE_REGS_ABI_* value", name,
+				     (unsigned long long)r->abi);
+	}
+	if (r->abi == PERF_SAMPLE_REGS_ABI_NONE)
+		return 0;	/* no registers (e.g. a kernel thread has no user regs) */
+	r->mask = mask;
+	r->nr = (uint32_t)__builtin_popcountll(mask);
+	err = pk__rcur_need(c, (uint64_t)r->nr * 8, name);
+	if (err)
+		return err;
+	r->regs = rcur_here(c);
+	c->pos += (size_t)r->nr * 8;
+	return 0;
+}
+
+static int do_regs_user(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+			const struct step *st)
+{
+	return regs(c, st->name, a->sample_regs_user, &s->regs_user);
+}
+
+static int do_regs_intr(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+			const struct step *st)
+{
+	return regs(c, st->name, a->sample_regs_intr, &s->regs_intr);
+}
+
+/* STACK_USER: size, data[size], and dyn_size only when size != 0 (a task
+ * with no user stack gets a bare 0).  dyn_size is how much of the copy is
+ * real stack, so it cannot exceed size. */
+static int do_stack(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+		    const struct step *st)
+{
+	int err = pk__rcur_need(c, 8, "STACK_USER size");
+
+	(void)a;
+	(void)st;
+	if (err)
+		return err;
+	s->stack.size = rcur_u64(c);
+	if (!s->stack.size)
+		return 0;
+	err = pk__rcur_need(c, s->stack.size, "STACK_USER data");
+	if (err)
+		return err;
+	if (s->stack.size % 8) {
+		c->pos -= 8;
+		return pk__rcur_fail(c, "STACK_USER size %llu is not a multiple of 8",
+				     (unsigned long long)s->stack.size);
+	}
+	s->stack.data = rcur_here(c);
+	c->pos += s->stack.size;
+	err = pk__rcur_need(c, 8, "STACK_USER dyn_size");
+	if (err)
+		return err;
+	s->stack.dyn_size = rcur_u64(c);
+	if (s->stack.dyn_size > s->stack.size) {
+		c->pos -= 8;
+		return pk__rcur_fail(c, "STACK_USER dyn_size %llu exceeds the %llu bytes copied",
+				     (unsigned long long)s->stack.dyn_size,
+				     (unsigned long long)s->stack.size);
+	}
+	return 0;
+}
+
+/* WEIGHT and WEIGHT_STRUCT share one u64.  As a native u64 the struct's
+ * var1_dw is always the low 32 bits and var3_w the top 16, on either
+ * endianness (the UAPI swaps the members for big-endian). */
+static int do_weight(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+		     const struct step *st)
+{
+	int err = plain_u64(c, st, &s->weight.full);
+
+	if (err || !(a->sample_type & PERF_SAMPLE_WEIGHT_STRUCT))
+		return err;
+	s->weight.var1 = (uint32_t)s->weight.full;
+	s->weight.var2 = (uint16_t)(s->weight.full >> 32);
+	s->weight.var3 = (uint16_t)(s->weight.full >> 48);
+	return 0;
+}
+
+static int do_data_src(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+		       const struct step *st)
+{
+	int err = plain_u64(c, st, &s->data_src);
+
+	(void)a;
+	if (!err)
+		s->mem = pk_record_data_src(s->data_src);
+	return err;
+}
+
+static int do_aux(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+		  const struct step *st)
+{
+	int err = pk__rcur_need(c, 8, "AUX size");
+
+	(void)a;
+	(void)st;
+	if (err)
+		return err;
+	s->aux.size = rcur_u64(c);
+	err = pk__rcur_need(c, s->aux.size, "AUX data");
+	if (err)
+		return err;
+	s->aux.data = rcur_here(c);
+	c->pos += s->aux.size;
+	return 0;
+}
+
+#define U64(bit, field) { PERF_SAMPLE_##bit, #bit, NULL, offsetof(struct pk_sample, field) }
+#define FN(bit, fn) { PERF_SAMPLE_##bit, #bit, fn, 0 }
+
+/* The kernel's write order (perf_output_sample, Linux 5.11 and later). */
+static const struct step steps[] = {
+	U64(IDENTIFIER, identifier),
+	U64(IP, ip),
+	FN(TID, do_tid),
+	U64(TIME, time),
+	U64(ADDR, addr),
+	U64(ID, id),
+	U64(STREAM_ID, stream_id),
+	FN(CPU, do_cpu),
+	U64(PERIOD, period),
+	FN(READ, do_read),
+	FN(CALLCHAIN, do_callchain),
+	FN(RAW, do_raw),
+	FN(BRANCH_STACK, do_branch),
+	FN(REGS_USER, do_regs_user),
+	FN(STACK_USER, do_stack),
+	{ PERF_SAMPLE_WEIGHT_TYPE, "WEIGHT", do_weight, 0 },
+	FN(DATA_SRC, do_data_src),
+	U64(TRANSACTION, transaction),
+	FN(REGS_INTR, do_regs_intr),
+	U64(PHYS_ADDR, phys_addr),
+	U64(CGROUP, cgroup),
+	U64(DATA_PAGE_SIZE, data_page_size),
+	U64(CODE_PAGE_SIZE, code_page_size),
+	FN(AUX, do_aux),
+};
+
+static void copy_id(const struct pk_sample *s, struct pk_sample_id *id)
+{
+	id->fields = s->fields & PK_SAMPLE_ID_FIELDS;
+	id->pid = s->pid;
+	id->tid = s->tid;
+	id->time = s->time;
+	id->id = (s->fields & PERF_SAMPLE_IDENTIFIER) ? s->identifier : s->id;
+	id->stream_id = s->stream_id;
+	id->cpu = s->cpu;
+	id->cpu_res = s->cpu_res;
+}
+
+int pk__sample_decode(struct pk__rcur *c, const struct perf_event_attr *attr,
+		      struct pk_sample *s, struct pk_sample_id *id)
+{
+	uint64_t type = attr->sample_type;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	if (type & ~known_fields)
+		return pk__rcur_fail(c, "sample_type 0x%llx has bits this version of perfkit "
+				     "cannot lay out (0x%llx)", (unsigned long long)type,
+				     (unsigned long long)(type & ~known_fields));
+	s->fields = type;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		const struct step *st = &steps[i];
+
+		if (!(type & st->bit))
+			continue;
+		if (st->fn)
+			err = st->fn(c, attr, s, st);
+		else
+			err = plain_u64(c, st, (uint64_t *)((char *)s + st->off));
+		if (err)
+			return err;
+	}
+	copy_id(s, id);
+	return 0;
+}
