@@ -339,6 +339,41 @@ PK_API const char *pk_record_context_name(uint64_t ip);
 /* pk_record_data_src - the fields of a PERF_SAMPLE_DATA_SRC word. */
 PK_API struct pk_data_src pk_record_data_src(uint64_t data_src);
 
+/* ---- synthesized records: what existed before recording started -------- */
+
+/* Where synthesized records go: return 0 to go on, a negative errno to stop. */
+typedef int (*pk_record_sink)(void *arg, const struct perf_event_header *rec);
+
+/*
+ * pk_record_synth_kernel - the PERF_RECORD_MMAP perf writes for the kernel
+ * ("[kernel.kallsyms]_text", pid -1, from _stext to _etext in
+ * /proc/kallsyms), with the sample_id trailer `attr` asks for (its ids set
+ * to `id`), handed to `sink`.  Returns 0; -EACCES when /proc/kallsyms hides
+ * the addresses (kernel.kptr_restrict), with the error saying so; or what
+ * sink returned.
+ */
+PK_API int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id,
+				  pk_record_sink sink, void *arg);
+
+/*
+ * pk_record_synth_process - records describing process `pid` as it is now,
+ * as perf synthesizes them for -p and -a: a PERF_RECORD_COMM for every
+ * thread, and a PERF_RECORD_MMAP2 for every executable mapping in
+ * /proc/PID/maps (with data mappings too when `data` is true), each with
+ * the trailer `attr` asks for.  Returns 0; -ESRCH when the process is gone
+ * (it may exit while we read it); or what sink returned.
+ */
+PK_API int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id,
+				   bool data, pk_record_sink sink, void *arg);
+
+/*
+ * pk_record_synth_all - pk_record_synth_process for every process in /proc
+ * (for -a), skipping those that exit while being read.  Returns 0 or what
+ * sink returned.
+ */
+PK_API int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, bool data,
+			       pk_record_sink sink, void *arg);
+
 #ifdef __cplusplus
 }
 #endif

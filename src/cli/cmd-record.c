@@ -346,6 +346,42 @@ static int run(struct session *s)
 	return status < 0 ? 0 : status;
 }
 
+static int sink_to_file(void *arg, const struct perf_event_header *rec)
+{
+	return pk_data_write(arg, rec, rec->size);
+}
+
+/*
+ * What existed before recording: the kernel's map (so kernel samples get
+ * symbols), and for -p/-a the processes' names and executable maps; a
+ * command starts after us, so the kernel reports its own as it execs.
+ */
+static int synthesize(struct session *s)
+{
+	const struct perf_event_attr *a = pk_evlist_attr(s->l, 0);
+	uint64_t id = 0;
+	int err;
+
+	for (size_t c = 0; c < pk_evlist_nr_cpus(s->l) && !id; c++)
+		pk_evlist_id(s->l, 0, c, 0, &id);
+	err = pk_record_synth_kernel(a, id, sink_to_file, s->w);
+	if (err == -EACCES) {
+		if (!s->o->quiet)
+			fprintf(stderr, "perfkit record: %s; %s\n", pk_last_error()->why, pk_last_error()->hint);
+		err = 0;
+	}
+	if (!err && s->o->pids) {
+		for (const char *p = s->o->pids; *p && !err;) {
+			err = pk_record_synth_process((pid_t)atoi(p), a, id, false, sink_to_file, s->w);
+			p += strcspn(p, ",");
+			p += *p == ',';
+		}
+	} else if (!err && (s->o->all_cpus || s->o->cpu_list)) {
+		err = pk_record_synth_all(a, id, false, sink_to_file, s->w);
+	}
+	return err;
+}
+
 /* Keep an existing file as FILE.old, as perf does. */
 static void keep_old(const char *path)
 {
@@ -389,7 +425,7 @@ static int setup(struct session *s, int argc, char **argv)
 				pk_evlist_fallback(s->l, i));
 	keep_old(o->output);
 	if (pk_data_create(o->output, &s->w) < 0 || add_events(s) < 0 ||
-	    pk_data_set_cmdline(s->w, argc, argv) < 0)
+	    pk_data_set_cmdline(s->w, argc, argv) < 0 || synthesize(s) < 0)
 		return cli_error("record", NULL);
 	return 0;
 }

@@ -64,4 +64,24 @@ run record -m 3 -- true
 check "-m must be a power of two (exit 2, got $rc)" test "$rc" -eq 2
 run record
 check "no command and no target is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+# Kernel samples get symbols (the synthesized kernel map), and -p gets the
+# process's name and libraries from the synthesized COMM and MMAP2 records.
+if [ "$have_perf" -eq 1 ] && [ "$(cat /proc/sys/kernel/kptr_restrict)" = 0 ]; then
+	run record -q -o "$tmp/k.data" -- "$PERFKIT_WORKLOAD" pages 20000
+	kern=$(perf report -i "$tmp/k.data" --stdio --sort dso 2>/dev/null | grep -c 'kernel.kallsyms')
+	check "kernel samples resolve to [kernel.kallsyms]" test "$kern" -ge 1
+else
+	skip "kernel samples resolve" "perf missing or kernel.kptr_restrict hides addresses"
+fi
+"$PERFKIT_WORKLOAD" pingpong 300000 &
+wpid=$!
+sleep 0.2
+run record -q -p "$wpid" -o "$tmp/p.data" --duration 0.5
+kill "$wpid" 2>/dev/null
+wait "$wpid" 2>/dev/null
+check "-p records an existing process (exit 0, got $rc)" test "$rc" -eq 0
+if [ "$have_perf" -eq 1 ]; then
+	comms=$(perf report -i "$tmp/p.data" --stdio --sort comm 2>/dev/null | grep -c 'perfkit-workloa')
+	check "-p: samples carry the process's name from the synthesized COMM" test "$comms" -ge 1
+fi
 done_testing

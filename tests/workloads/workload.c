@@ -44,11 +44,16 @@ static void pingpong(long n)
 	}
 	pid = fork();
 	if (pid == 0) {
+		/* Only our ends: when the parent dies, read() sees EOF and we exit. */
+		close(ab[1]);
+		close(ba[0]);
 		for (long i = 0; i < n; i++)
 			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
 				_exit(1);
 		_exit(0);
 	}
+	close(ab[0]);
+	close(ba[1]);
 	for (long i = 0; i < n; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 			exit(1);
