@@ -339,6 +339,22 @@ PK_API const char *pk_record_context_name(uint64_t ip);
 /* pk_record_data_src - the fields of a PERF_SAMPLE_DATA_SRC word. */
 PK_API struct pk_data_src pk_record_data_src(uint64_t data_src);
 
+/* ---- registers (x86-64) --------------------------------------------------- */
+
+/*
+ * pk_regs_parse - a comma-separated list of register names, as perf's
+ * --user-regs/--intr-regs take them ("AX,BX,IP", any case), into a
+ * sample_regs_user/intr mask.  Returns 0, or -EINVAL naming the unknown
+ * register and its column.
+ */
+PK_API int pk_regs_parse(const char *list, uint64_t *mask);
+
+/* pk_regs_name - "AX", "R15", ... for a register's bit, or NULL. */
+PK_API const char *pk_regs_name(int bit);
+
+/* pk_regs_dwarf_mask - the registers perf samples for --call-graph dwarf. */
+PK_API uint64_t pk_regs_dwarf_mask(void);
+
 /* ---- synthesized records: what existed before recording started -------- */
 
 /* Where synthesized records go: return 0 to go on, a negative errno to stop. */

@@ -25,7 +25,15 @@ struct record_opts {
 	char *events;		/* -e, joined; NULL: cycles, falling back to cpu-clock */
 	unsigned freq;		/* -F */
 	uint64_t period;	/* -c */
-	bool callgraph;		/* -g */
+	bool callgraph;		/* -g, or --call-graph fp */
+	bool dwarf;		/* --call-graph dwarf[,size] */
+	uint32_t stack_size;	/* its user stack bytes per sample */
+	bool lbr;		/* --call-graph lbr */
+	bool data_addr;		/* -d */
+	bool raw;		/* -R */
+	uint64_t branch_type;	/* -b / -j: branch_sample_type, 0 = no branch stack */
+	uint64_t user_regs, intr_regs;	/* --user-regs / --intr-regs */
+	bool switch_events, namespaces;
 	bool sample_cpu;	/* --sample-cpu */
 	bool all_cpus;		/* -a */
 	const char *cpu_list;	/* -C */
@@ -56,6 +64,15 @@ void cmd_record_help(FILE *f)
 		"  -F, --freq HZ        samples per second (default 4000)\n"
 		"  -c, --count N        a sample every N events instead of -F\n"
 		"  -g                   record call chains (frame pointers)\n"
+		"      --call-graph MODE  fp, dwarf[,STACK_BYTES] (default 8192) or lbr\n"
+		"  -d, --data           record the data addresses of samples (and data mmaps)\n"
+		"  -T, --timestamp      record sample times (always on)\n"
+		"  -R, --raw-samples    record the raw data of tracepoint samples\n"
+		"  -b, --branch-any     record the branch stack (any taken branch)\n"
+		"  -j, --branch-filter FILTER  record the branch stack with FILTER (any,u,k,call,...)\n"
+		"      --user-regs REGS, --intr-regs REGS  sample these registers (AX,BX,IP,...)\n"
+		"      --switch-events  record context switches\n"
+		"      --namespaces     record namespace changes\n"
 		"  -o, --output FILE    write FILE (default perf.data; an existing one is kept as .old)\n"
 		"  -m, --mmap-pages N   ring buffer pages per CPU, a power of two (default 128)\n"
 		"  -a, --all-cpus       every task on every CPU   -C, --cpu CPUS  these CPUs\n"
@@ -64,6 +81,71 @@ void cmd_record_help(FILE *f)
 		"      --no-inherit     do not follow the command's children\n"
 		"      --duration S     stop after S seconds\n"
 		"  -q, --quiet          no summary at the end\n");
+}
+
+/* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
+static int parse_call_graph(struct record_opts *o, const char *arg)
+{
+	char *end;
+
+	o->callgraph = o->dwarf = o->lbr = false;
+	if (!strcmp(arg, "fp")) {
+		o->callgraph = true;
+	} else if (!strcmp(arg, "lbr")) {
+		o->lbr = true;
+	} else if (!strncmp(arg, "dwarf", 5) && (!arg[5] || arg[5] == ',')) {
+		unsigned long n = arg[5] ? strtoul(arg + 6, &end, 0) : 8192;
+
+		/* The kernel takes up to 65528 bytes, a multiple of 8. */
+		if ((arg[5] && (*end || end == arg + 6)) || !n || n > 65528 || n % 8) {
+			cli_usage("record", "dwarf stack size must be a multiple of 8 up to 65528, not '%s'",
+				  arg + 6);
+			return -1;
+		}
+		o->dwarf = true;
+		o->stack_size = (uint32_t)n;
+	} else {
+		cli_usage("record", "--call-graph takes fp, dwarf[,SIZE] or lbr, not '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* -j: perf's branch filter words, comma-separated. */
+static int parse_branch_filter(const char *arg, uint64_t *out)
+{
+	static const struct { const char *name; uint64_t bit; } words[] = {
+		{ "any", PERF_SAMPLE_BRANCH_ANY }, { "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+		{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN }, { "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
+		{ "call", PERF_SAMPLE_BRANCH_CALL }, { "cond", PERF_SAMPLE_BRANCH_COND },
+		{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP }, { "call_stack", PERF_SAMPLE_BRANCH_CALL_STACK },
+		{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX }, { "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
+		{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX }, { "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+		{ "u", PERF_SAMPLE_BRANCH_USER }, { "k", PERF_SAMPLE_BRANCH_KERNEL },
+		{ "hv", PERF_SAMPLE_BRANCH_HV },
+	};
+	const char *p = arg;
+
+	*out = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i].name) == n && !strncmp(words[i].name, p, n))
+				break;
+		if (i == sizeof(words) / sizeof(words[0])) {
+			cli_usage("record", "unknown branch filter '%.*s' (any, any_call, any_ret, ind_call, "
+				  "call, cond, ind_jmp, call_stack, u, k, hv, ...)", (int)n, p);
+			return -1;
+		}
+		*out |= words[i].bit;
+		p += n;
+		p += *p == ',';
+	}
+	/* Only privilege words: perf samples any branch at those levels. */
+	if (!(*out & ~(uint64_t)(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)))
+		*out |= PERF_SAMPLE_BRANCH_ANY;
+	return 0;
 }
 
 static int parse_opts(int argc, char **argv, struct record_opts *o)
@@ -75,6 +157,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "cpu", required_argument, NULL, 'C' }, { "pid", required_argument, NULL, 'p' },
 		{ "sample-cpu", no_argument, NULL, 0x100 }, { "no-inherit", no_argument, NULL, 0x101 },
 		{ "duration", required_argument, NULL, 0x102 }, { "quiet", no_argument, NULL, 'q' },
+		{ "call-graph", required_argument, NULL, 0x103 }, { "data", no_argument, NULL, 'd' },
+		{ "timestamp", no_argument, NULL, 'T' }, { "raw-samples", no_argument, NULL, 'R' },
+		{ "branch-any", no_argument, NULL, 'b' }, { "branch-filter", required_argument, NULL, 'j' },
+		{ "user-regs", required_argument, NULL, 0x104 }, { "intr-regs", required_argument, NULL, 0x105 },
+		{ "switch-events", no_argument, NULL, 0x106 }, { "namespaces", no_argument, NULL, 0x107 },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -82,7 +169,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:qdTRbj:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': {
 			size_t n = o->events ? strlen(o->events) + 1 : 0;
@@ -124,6 +211,25 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 				return cli_usage("record", "--duration needs seconds, not '%s'", optarg);
 			break;
 		case 'q': o->quiet = true; break;
+		case 0x103:
+			if (parse_call_graph(o, optarg))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'd': o->data_addr = true; break;
+		case 'T': break;	/* sample times are always recorded */
+		case 'R': o->raw = true; break;
+		case 'b': o->branch_type = PERF_SAMPLE_BRANCH_ANY; break;
+		case 'j':
+			if (parse_branch_filter(optarg, &o->branch_type))
+				return CLI_EXIT_USAGE;
+			break;
+		case 0x104:
+		case 0x105:
+			if (pk_regs_parse(optarg, c == 0x104 ? &o->user_regs : &o->intr_regs) < 0)
+				return cli_error("record", optarg), CLI_EXIT_USAGE;
+			break;
+		case 0x106: o->switch_events = true; break;
+		case 0x107: o->namespaces = true; break;
 		case 'h': cmd_record_help(stdout); return -1;
 		default: return cli_unknown_option("record", argc, argv, c);
 		}
@@ -147,8 +253,38 @@ static void setup_attrs(const struct record_opts *o, struct pk_events *ev, bool 
 
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 				  PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-		if (o->callgraph)
+		if (o->callgraph || o->dwarf || o->lbr)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (o->dwarf) {
+			/* perf's DWARF mode: kernel chain from the kernel, user chain
+			 * unwound later from the registers and a copy of the stack. */
+			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			a->sample_regs_user = pk_regs_dwarf_mask();
+			a->sample_stack_user = o->stack_size;
+			a->exclude_callchain_user = 1;
+		}
+		if (o->lbr) {
+			a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+			a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+						PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
+						PERF_SAMPLE_BRANCH_HW_INDEX;
+		}
+		if (o->branch_type) {
+			a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+			a->branch_sample_type = o->branch_type;
+		}
+		if (o->data_addr)
+			a->sample_type |= PERF_SAMPLE_ADDR;
+		if (o->raw)
+			a->sample_type |= PERF_SAMPLE_RAW;
+		if (o->user_regs) {
+			a->sample_type |= PERF_SAMPLE_REGS_USER;
+			a->sample_regs_user |= o->user_regs;
+		}
+		if (o->intr_regs) {
+			a->sample_type |= PERF_SAMPLE_REGS_INTR;
+			a->sample_regs_intr = o->intr_regs;
+		}
 		if (cpu_wide || o->sample_cpu)
 			a->sample_type |= PERF_SAMPLE_CPU;
 		if (o->period) {
@@ -160,8 +296,14 @@ static void setup_attrs(const struct record_opts *o, struct pk_events *ev, bool 
 			a->sample_freq = o->freq ? o->freq : 4000;
 		}
 		a->sample_id_all = 1;
-		if (i == 0)	/* the first event tracks the processes, as in perf */
+		if (i == 0) {	/* the first event tracks the processes, as in perf */
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
+			/* DWARF unwinding needs the [stack] map and the read-only
+			 * segments that hold .eh_frame: data mmaps, as perf asks. */
+			a->mmap_data = o->data_addr || o->dwarf;
+			a->context_switch = o->switch_events;
+			a->namespaces = o->namespaces;
+		}
 	}
 }
 
@@ -372,12 +514,12 @@ static int synthesize(struct session *s)
 	}
 	if (!err && s->o->pids) {
 		for (const char *p = s->o->pids; *p && !err;) {
-			err = pk_record_synth_process((pid_t)atoi(p), a, id, false, sink_to_file, s->w);
+			err = pk_record_synth_process((pid_t)atoi(p), a, id, s->o->data_addr, sink_to_file, s->w);
 			p += strcspn(p, ",");
 			p += *p == ',';
 		}
 	} else if (!err && (s->o->all_cpus || s->o->cpu_list)) {
-		err = pk_record_synth_all(a, id, false, sink_to_file, s->w);
+		err = pk_record_synth_all(a, id, s->o->data_addr, sink_to_file, s->w);
 	}
 	return err;
 }

@@ -84,4 +84,34 @@ if [ "$have_perf" -eq 1 ]; then
 	comms=$(perf report -i "$tmp/p.data" --stdio --sort comm 2>/dev/null | grep -c 'perfkit-workloa')
 	check "-p: samples carry the process's name from the synthesized COMM" test "$comms" -ge 1
 fi
+# Sampling flags: perf reads each file and sees what was asked for.
+if [ "$have_perf" -eq 1 ]; then
+	for f in "-g:CALLCHAIN" "-d:ADDR" "-R:RAW" "--user-regs=AX,BX,IP:REGS_USER" "--intr-regs=AX:REGS_INTR" \
+		 "--call-graph=dwarf,4096:STACK_USER"; do
+		flag=${f%:*} field=${f##*:}
+		run record -q "$flag" -o "$tmp/f.data" -- "$PERFKIT_WORKLOAD" pages 3000
+		st=$(perf report -i "$tmp/f.data" --header-only 2>&1 | grep '# event' | grep -o 'sample_type = [A-Z_|]*')
+		check "record $flag: exit 0 and sample_type has $field ($st)" \
+			sh -c '[ "$1" -eq 0 ] && case "$2" in *"$3"*) exit 0;; *) exit 1;; esac' sh "$rc" "$st" "$field"
+	done
+	# DWARF call chains unwind through the workload's main, as perf's do.
+	run record -q --call-graph dwarf -o "$tmp/dw.data" -- "$PERFKIT_WORKLOAD" children 20
+	frames=$(perf script -i "$tmp/dw.data" 2>/dev/null | grep -c 'main+0x')
+	check "--call-graph dwarf: perf unwinds user stacks through main ($frames frames)" test "$frames" -ge 1
+	run record -q -g -o "$tmp/fp.data" -- "$PERFKIT_WORKLOAD" pages 3000
+	depth=$(perf script -i "$tmp/fp.data" 2>/dev/null | awk '/^ *perfkit/ { n = 0; next } NF { if (++n > m) m = n } END { print m + 0 }')
+	check "-g: samples carry call chains (deepest $depth frames)" test "$depth" -ge 3
+fi
+run record --user-regs AX,ZZ -- true
+check "an unknown register is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+contains "naming it with a caret" "$err" "'ZZ' is not an x86-64 register"
+run record -j foo -- true
+check "an unknown branch filter is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+run record --call-graph dwarf,100 -- true
+check "a dwarf stack size not a multiple of 8 is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+if [ ! -d /sys/bus/event_source/devices/cpu ]; then
+	run record -b -o "$tmp/b.data" -- true
+	check "-b where no PMU records branches exits 1 (got $rc)" test "$rc" -eq 1
+	contains "and says what would" "$err" "branch stack sampling needs"
+fi
 done_testing
