@@ -645,7 +645,9 @@ struct pk_rings;	/* the rings of an evlist */
  * pk_rings_map - map one ring buffer of `pages` data pages (a power of
  * two) plus the control page for each CPU x thread of an open evlist, and
  * route every other event of that CPU x thread into it
- * (PERF_EVENT_IOC_SET_OUTPUT), as perf record does.  Returns 0 with the
+ * (PERF_EVENT_IOC_SET_OUTPUT), as perf record does; overwrite
+ * (write_backward) events get a second ring of their own per CPU x thread,
+ * since the kernel does not mix the two in one ring.  Returns 0 with the
  * rings in *out (free them with pk_rings_free before the evlist); -EINVAL
  * when pages is not a power of two or an event is not open; or the mmap's
  * error, explained with perf_event_mlock_kb and RLIMIT_MEMLOCK when the
@@ -656,8 +658,10 @@ PK_API int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out
 /* pk_rings_free - unmap every ring.  NULL is a no-op. */
 PK_API void pk_rings_free(struct pk_rings *rs);
 
-/* pk_rings_count / pk_rings_get - the rings, in CPU x thread order;
- * pk_rings_get returns NULL out of range. */
+/* pk_rings_count / pk_rings_get - the rings, in CPU x thread order; when
+ * some events write backward (overwrite mode), their rings follow, in the
+ * same order, after the normal ones (whose slots are then empty rings where
+ * no normal event exists).  pk_rings_get returns NULL out of range. */
 PK_API size_t pk_rings_count(const struct pk_rings *rs);
 PK_API struct pk_ring *pk_rings_get(struct pk_rings *rs, size_t idx);
 

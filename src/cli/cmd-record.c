@@ -34,6 +34,7 @@ struct record_opts {
 	uint64_t branch_type;	/* -b / -j: branch_sample_type, 0 = no branch stack */
 	uint64_t user_regs, intr_regs;	/* --user-regs / --intr-regs */
 	bool switch_events, namespaces;
+	bool overwrite;		/* --overwrite: keep the newest data, written on SIGUSR2 and at the end */
 	bool sample_cpu;	/* --sample-cpu */
 	bool all_cpus;		/* -a */
 	const char *cpu_list;	/* -C */
@@ -73,6 +74,8 @@ void cmd_record_help(FILE *f)
 		"      --user-regs REGS, --intr-regs REGS  sample these registers (AX,BX,IP,...)\n"
 		"      --switch-events  record context switches\n"
 		"      --namespaces     record namespace changes\n"
+		"      --overwrite      keep only the newest samples (the rings overwrite the oldest);\n"
+		"                       they are written at the end and on each SIGUSR2\n"
 		"  -o, --output FILE    write FILE (default perf.data; an existing one is kept as .old)\n"
 		"  -m, --mmap-pages N   ring buffer pages per CPU, a power of two (default 128)\n"
 		"  -a, --all-cpus       every task on every CPU   -C, --cpu CPUS  these CPUs\n"
@@ -162,6 +165,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "branch-any", no_argument, NULL, 'b' }, { "branch-filter", required_argument, NULL, 'j' },
 		{ "user-regs", required_argument, NULL, 0x104 }, { "intr-regs", required_argument, NULL, 0x105 },
 		{ "switch-events", no_argument, NULL, 0x106 }, { "namespaces", no_argument, NULL, 0x107 },
+		{ "overwrite", no_argument, NULL, 0x108 },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -230,6 +234,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 0x106: o->switch_events = true; break;
 		case 0x107: o->namespaces = true; break;
+		case 0x108: o->overwrite = true; break;
 		case 'h': cmd_record_help(stdout); return -1;
 		default: return cli_unknown_option("record", argc, argv, c);
 		}
@@ -248,6 +253,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 /* perf record's sample layout and sideband on every event. */
 static void setup_attrs(const struct record_opts *o, struct pk_events *ev, bool cpu_wide)
 {
+	/* With --overwrite the sideband goes to the dummy event added last, in a
+	 * ring of its own that is never overwritten; otherwise to the first. */
+	size_t tracking = o->overwrite ? pk_events_count(ev) - 1 : 0;
+
 	for (size_t i = 0; i < pk_events_count(ev); i++) {
 		struct perf_event_attr *a = pk_events_attr_mut(ev, i);
 
@@ -296,7 +305,8 @@ static void setup_attrs(const struct record_opts *o, struct pk_events *ev, bool 
 			a->sample_freq = o->freq ? o->freq : 4000;
 		}
 		a->sample_id_all = 1;
-		if (i == 0) {	/* the first event tracks the processes, as in perf */
+		a->write_backward = o->overwrite && i != tracking;
+		if (i == tracking) {	/* the tracking event: process sideband, as in perf */
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 			/* DWARF unwinding needs the [stack] map and the read-only
 			 * segments that hold .eh_frame: data mmaps, as perf asks. */
@@ -340,6 +350,17 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The events to open: with --overwrite, a dummy tracking event after them. */
+static const char *events_spec(const struct record_opts *o, const char *events)
+{
+	static char buf[4096];
+
+	if (!o->overwrite)
+		return events;
+	snprintf(buf, sizeof(buf), "%s,dummy", events);
+	return buf;
+}
+
 /* Open the events; the default cycles falls back to cpu-clock, said once. */
 static int open_events(struct session *s, bool cpu_wide)
 {
@@ -376,7 +397,7 @@ static int open_events(struct session *s, bool cpu_wide)
 		s->l = NULL;
 		pk_events_free(s->ev);
 		s->ev = NULL;
-		if ((err = pk_events_parse("cpu-clock", NULL, &s->ev)) < 0)
+		if ((err = pk_events_parse(events_spec(s->o, "cpu-clock"), NULL, &s->ev)) < 0)
 			return err;
 	}
 	return err;
@@ -424,8 +445,10 @@ static void note_sample(struct session *s, const struct perf_event_header *h)
 		s->last_time = time;
 }
 
-/* Move everything the rings hold into the file; a FINISHED_ROUND after it. */
-static size_t drain(struct session *s)
+/* Move everything the normal rings hold into the file (or, with
+ * snapshot, the overwrite rings, paused while read); a FINISHED_ROUND
+ * after it. */
+static size_t drain_rings(struct session *s, bool snapshot)
 {
 	static const struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(round) };
 	size_t moved = 0;
@@ -434,6 +457,11 @@ static size_t drain(struct session *s)
 		struct pk_ring *r = pk_rings_get(s->rs, k);
 		const struct perf_event_header *h;
 		int n;
+
+		if (pk_ring_is_overwrite(r) != snapshot)
+			continue;	/* overwrite rings are read only as snapshots */
+		if (snapshot && pk_ring_pause(r, true) < 0 && !s->st.write_err)
+			s->st.write_err = pk_last_error()->code;
 
 		while ((n = pk_ring_next(r, &h)) == 1) {
 			if (h->type == PERF_RECORD_SAMPLE)
@@ -449,12 +477,29 @@ static size_t drain(struct session *s)
 			moved++;
 		}
 		pk_ring_consume(r);
+		if (snapshot)
+			pk_ring_pause(r, false);
 		if (n < 0 && !s->st.write_err)
 			s->st.write_err = n;	/* a corrupt ring: stop, keep what we have */
 	}
-	if (moved && !s->st.write_err)
+	/* Overwrite snapshots come out newest first and after newer sideband:
+	 * no round markers, so perf sorts the whole file by time. */
+	if (moved && !s->st.write_err && !s->o->overwrite)
 		s->st.write_err = pk_data_write(s->w, &round, sizeof(round));
 	return moved;
+}
+
+static size_t drain(struct session *s)
+{
+	return drain_rings(s, false);
+}
+
+static volatile sig_atomic_t snapshot_request;
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	snapshot_request = 1;
 }
 
 /* Poll and drain until the command ends, Ctrl-C, --duration or an error. */
@@ -469,6 +514,10 @@ static int run(struct session *s)
 		if (n > 0)
 			s->st.wakeups++;
 		drain(s);
+		if (snapshot_request) {	/* SIGUSR2: write what the overwrite rings hold now */
+			snapshot_request = 0;
+			drain_rings(s, true);
+		}
 		if (s->st.write_err)
 			break;
 		if (s->wl && (status = pk_workload_try_wait(s->wl)) != -EAGAIN)
@@ -544,7 +593,7 @@ static int setup(struct session *s, int argc, char **argv)
 	bool cpu_wide = o->all_cpus || o->cpu_list;
 
 	s->default_event = !o->events;
-	if (pk_events_parse(o->events ? o->events : "cycles", NULL, &s->ev) < 0)
+	if (pk_events_parse(events_spec(o, o->events ? o->events : "cycles"), NULL, &s->ev) < 0)
 		return cli_error("record", o->events);
 	if (o->argv && pk_workload_start(o->argv, &s->wl) < 0)
 		return cli_error("record", NULL);
@@ -605,6 +654,12 @@ int cmd_record(int argc, char **argv)
 	stop_signal = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (o.overwrite) {
+		struct sigaction su = { .sa_handler = on_usr2 };
+
+		snapshot_request = 0;
+		sigaction(SIGUSR2, &su, NULL);
+	}
 	if ((s.wl && pk_workload_go(s.wl) < 0) || (!s.wl && pk_evlist_enable(s.l) < 0)) {
 		cli_error("record", NULL);
 		teardown(&s);
@@ -615,6 +670,8 @@ int cmd_record(int argc, char **argv)
 	forward_to = NULL;
 	pk_evlist_disable(s.l);
 	drain(&s);
+	if (o.overwrite)
+		drain_rings(&s, true);	/* the newest data, kept to the end */
 	bytes = pk_data_size(s.w);
 	if (s.first_time)
 		pk_data_set_sample_time(s.w, s.first_time, s.last_time);

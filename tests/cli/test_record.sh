@@ -114,4 +114,27 @@ if [ ! -d /sys/bus/event_source/devices/cpu ]; then
 	check "-b where no PMU records branches exits 1 (got $rc)" test "$rc" -eq 1
 	contains "and says what would" "$err" "branch stack sampling needs"
 fi
+# --overwrite keeps only the newest samples; SIGUSR2 writes a snapshot too.
+# The loop is pinned to CPU 0: each CPU has its own ring, 4 pages = 341
+# samples of 48 bytes.
+loop='i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done'
+run record --overwrite -m 4 -F 5000 -o "$tmp/ow.data" -- taskset -c 0 sh -c "$loop"
+check "--overwrite records (exit 0, got $rc)" test "$rc" -eq 0
+full=$(printf '%s\n' "$err" | sed -n 's/.*(\([0-9]*\) samples).*/\1/p')
+check "only a ring's worth of the newest samples is kept (${full:-?}: 341 a ring, plus a few taken before taskset pinned it)" \
+	test "${full:-0}" -gt 50 -a "${full:-0}" -le 360
+"$PERFKIT" record -q --overwrite -m 4 -F 5000 -o "$tmp/ow2.data" -- taskset -c 0 sh -c "$loop" &
+bg=$!
+sleep 0.2
+kill -USR2 "$bg"
+wait "$bg"
+if [ "$have_perf" -eq 1 ]; then
+	# The end snapshot covers the last ~70 ms; samples from well before that
+	# can only come from the SIGUSR2 snapshot.
+	span=$(perf script -i "$tmp/ow2.data" -F time 2>/dev/null | tr -d ' :' | sed -n '1p;$p' | paste -sd' ')
+	check "SIGUSR2 wrote a snapshot from mid-run (samples span: $span)" \
+		awk -v a="${span% *}" -v b="${span#* }" 'BEGIN { exit !(b - a > 0.15) }'
+	warn=$(perf report -i "$tmp/ow2.data" --stdio 2>&1 >/dev/null | grep -ci 'out of order\|warning: .*time')
+	check "perf sorts the snapshots without complaint" test "$warn" -eq 0
+fi
 done_testing

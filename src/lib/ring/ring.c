@@ -77,6 +77,12 @@ static int next_backward(struct pk_ring *r, const struct perf_event_header **rec
 	if (!r->reading) {
 		r->pos = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
 		r->end = r->pos + r->size;
+		/* Stop where the previous snapshot began: what lies above it was
+		 * handed out then (unless the kernel has lapped it since). */
+		if (r->have_last && r->last_head - r->pos < r->size)
+			r->end = r->last_head;
+		r->last_head = r->pos;
+		r->have_last = true;
 		r->reading = true;
 	}
 	if (r->end - r->pos < sizeof(*h))

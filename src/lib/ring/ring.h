@@ -20,6 +20,8 @@ struct pk_ring {
 	bool backward;				/* an overwrite ring (write_backward) */
 	bool reading;				/* backward: a snapshot read is under way */
 	uint64_t end;				/* backward: where the snapshot ends */
+	uint64_t last_head;			/* backward: where the previous snapshot began */
+	bool have_last;
 	unsigned char *aux;			/* the AUX area, or NULL */
 	uint64_t aux_size;			/* a power of two */
 	uint64_t aux_head, aux_pos;		/* last aux_head read; next byte to hand out */

@@ -50,36 +50,45 @@ struct pk_ring *pk_rings_get(struct pk_rings *rs, size_t idx)
 	return rs && idx < rs->nr ? &rs->ring[idx] : NULL;
 }
 
-/* Map the ring of one CPU x thread on its first open event; send the rest there. */
-static int map_one(struct pk_rings *rs, size_t k, struct pk_evlist *l, size_t c, size_t t,
-		   size_t data_len)
+/*
+ * Map the rings of one CPU x thread: one for its normal events and one for
+ * its overwrite (write_backward) events, each on the first such event, with
+ * the others of the same direction sent there.  The kernel refuses to mix
+ * directions in one ring, which is why perf keeps sideband in its own.
+ * `k` is the slot; forward rings are 0..nslots-1, backward nslots.. after.
+ */
+static int map_one(struct pk_rings *rs, size_t k, size_t nslots, struct pk_evlist *l, size_t c,
+		   size_t t, size_t data_len)
 {
 	size_t nr = pk__evlist_nr_events(l);
 	long page = sysconf(_SC_PAGESIZE);
-	int out = -1, err = 0;
+	int out[2] = { -1, -1 }, err = 0;
 
 	for (size_t i = 0; i < nr; i++) {
 		int fd = pk__evlist_fd(l, i, c, t);
+		bool backward;
+		size_t r;
 
 		if (fd < 0)
 			continue;	/* not supported here: nothing to route */
-		if (out < 0) {
-			/* An overwrite ring is mapped read-only: that is how the kernel
-			 * knows not to wait for data_tail. */
-			bool backward = pk_evlist_attr(l, i)->write_backward;
-
-			rs->map[k] = pk__sys_mmap(fd, rs->map_len, PROT_READ | (backward ? 0 : PROT_WRITE), 0, &err);
-			if (!rs->map[k])
+		backward = pk_evlist_attr(l, i)->write_backward;
+		r = backward ? nslots + k : k;
+		if (out[backward] >= 0) {
+			if ((err = pk__sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)out[backward])) < 0)
 				return err;
-			if (backward)
-				pk__ring_init_backward(&rs->ring[k], rs->map[k], (char *)rs->map[k] + page, data_len);
-			else
-				pk__ring_init(&rs->ring[k], rs->map[k], (char *)rs->map[k] + page, data_len);
-			rs->ring[k].fd = fd;
-			out = fd;
-		} else if ((err = pk__sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)out)) < 0) {
-			return err;
+			continue;
 		}
+		/* An overwrite ring is mapped read-only: that is how the kernel
+		 * knows not to wait for data_tail. */
+		rs->map[r] = pk__sys_mmap(fd, rs->map_len, PROT_READ | (backward ? 0 : PROT_WRITE), 0, &err);
+		if (!rs->map[r])
+			return err;
+		if (backward)
+			pk__ring_init_backward(&rs->ring[r], rs->map[r], (char *)rs->map[r] + page, data_len);
+		else
+			pk__ring_init(&rs->ring[r], rs->map[r], (char *)rs->map[r] + page, data_len);
+		rs->ring[r].fd = fd;
+		out[backward] = fd;
 	}
 	return 0;
 }
@@ -89,6 +98,8 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 	size_t nc = pk_evlist_nr_cpus(l), nt = pk_evlist_nr_threads(l);
 	long page = sysconf(_SC_PAGESIZE);
 	struct pk_rings *rs;
+	bool backward = false;
+	size_t nr;
 	int err = 0;
 
 	pk__error_clear();
@@ -96,18 +107,22 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 		return pk__error(-EINVAL, "map ring buffers", "%zu data pages: the kernel wants a power "
 				 "of two (1, 2, 4, ... 1048576)", pages);
 	rs = calloc(1, sizeof(*rs));
-	if (!rs || !(rs->ring = calloc(nc * nt, sizeof(*rs->ring))) ||
-	    !(rs->map = calloc(nc * nt, sizeof(*rs->map))) || !(rs->hup = calloc(nc * nt, sizeof(*rs->hup)))) {
+	/* Backward rings only when some event writes backward. */
+	for (size_t i = 0; i < pk__evlist_nr_events(l); i++)
+		backward |= pk_evlist_attr(l, i)->write_backward;
+	nr = nc * nt * (backward ? 2 : 1);
+	if (!rs || !(rs->ring = calloc(nr, sizeof(*rs->ring))) ||
+	    !(rs->map = calloc(nr, sizeof(*rs->map))) || !(rs->hup = calloc(nr, sizeof(*rs->hup)))) {
 		pk_rings_free(rs);
 		return -ENOMEM;
 	}
-	rs->nr = nc * nt;
+	rs->nr = nr;
 	for (size_t k = 0; k < rs->nr; k++)
 		rs->ring[k].fd = -1;
 	rs->map_len = (pages + 1) * (size_t)page;	/* the control page, then the data */
 	for (size_t c = 0; c < nc && !err; c++)
 		for (size_t t = 0; t < nt && !err; t++)
-			err = map_one(rs, c * nt + t, l, c, t, pages * (size_t)page);
+			err = map_one(rs, c * nt + t, nc * nt, l, c, t, pages * (size_t)page);
 	if (err < 0) {
 		pk_rings_free(rs);
 		return err;

@@ -212,6 +212,18 @@ static void test_overwrite_snapshot(void **state)
 	assert_int_equal(n, 4);
 	assert_int_equal(types[0], 14);
 	assert_int_equal(types[3], 11);
+	pk_ring_consume(&r);
+	/* A later snapshot hands out only what came after the previous one. */
+	put_back(f, 20, 16);
+	put_back(f, 21, 16);
+	n = 0;
+	while (pk_ring_next(&r, &h) == 1 && n < 8)
+		types[n++] = h->type;
+	assert_int_equal(n, 2);
+	assert_int_equal(types[0], 21);
+	assert_int_equal(types[1], 20);
+	pk_ring_consume(&r);
+	assert_int_equal(pk_ring_next(&r, &h), 0);	/* nothing new: nothing again */
 	pk__ring_fini(&r);
 	free(f);
 }

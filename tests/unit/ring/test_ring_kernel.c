@@ -121,11 +121,15 @@ static void test_overwrite_ring(void **state)
 	}
 	assert_int_equal(err, 0);
 	assert_int_equal(pk_rings_map(l, 2, &rs), 0);	/* 8 KiB: 512 samples of 16 bytes */
-	assert_true(pk_ring_is_overwrite(pk_rings_get(rs, 0)));
+	/* The normal ring of the slot (empty: no normal event), then the overwrite one. */
+	assert_int_equal(pk_rings_count(rs), 2);
+	assert_false(pk_ring_is_overwrite(pk_rings_get(rs, 0)));
+	assert_true(pk_ring_is_overwrite(pk_rings_get(rs, 1)));
 	assert_int_equal(pk_evlist_enable(l), 0);
 	busy_ms(150);		/* ~1500 samples: the ring wraps about three times */
-	assert_int_equal(pk_ring_pause(pk_rings_get(rs, 0), true), 0);
-	while (pk_ring_next(pk_rings_get(rs, 0), &h) == 1) {
+	assert_int_equal(pk_ring_next(pk_rings_get(rs, 0), &h), 0);
+	assert_int_equal(pk_ring_pause(pk_rings_get(rs, 1), true), 0);
+	while (pk_ring_next(pk_rings_get(rs, 1), &h) == 1) {
 		uint64_t time;
 
 		if (h->type != PERF_RECORD_SAMPLE)
@@ -135,8 +139,8 @@ static void test_overwrite_ring(void **state)
 		last = time;
 		n++;
 	}
-	pk_ring_consume(pk_rings_get(rs, 0));
-	assert_int_equal(pk_ring_pause(pk_rings_get(rs, 0), false), 0);
+	pk_ring_consume(pk_rings_get(rs, 1));
+	assert_int_equal(pk_ring_pause(pk_rings_get(rs, 1), false), 0);
 	/* Nearly a full ring of the newest samples, never more than fits. */
 	if (n < 400 || n > 512)
 		fail_msg("%u samples read from an 8 KiB overwrite ring", n);
@@ -192,12 +196,50 @@ static void test_poll_hangup(void **state)
 	pk_workload_free(w);
 }
 
+
+/* A normal and an overwrite event on one thread: two rings, each with its own. */
+static void test_mixed_directions(void **state)
+{
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_rings *rs;
+	struct pk_target t = { .size = sizeof(t) };
+	const struct perf_event_header *h;
+	unsigned fwd = 0, back = 0;
+	int err;
+
+	(void)state;
+	assert_int_equal(pk_events_parse("task-clock/period=100000/,cpu-clock/period=100000/", NULL, &ev), 2);
+	pk_events_attr_mut(ev, 1)->write_backward = 1;
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	pk_events_free(ev);
+	err = pk_evlist_open(l);
+	if (err == -EACCES || err == -EPERM || err == -EINVAL) {
+		pk_evlist_free(l);
+		skip();
+	}
+	assert_int_equal(err, 0);
+	assert_int_equal(pk_rings_map(l, 8, &rs), 0);
+	assert_int_equal(pk_rings_count(rs), 2);
+	assert_int_equal(pk_evlist_enable(l), 0);
+	busy_ms(20);
+	assert_int_equal(pk_evlist_disable(l), 0);
+	while (pk_ring_next(pk_rings_get(rs, 0), &h) == 1)
+		fwd += h->type == PERF_RECORD_SAMPLE;
+	while (pk_ring_next(pk_rings_get(rs, 1), &h) == 1)
+		back += h->type == PERF_RECORD_SAMPLE;
+	assert_true(fwd > 50 && back > 50);
+	pk_rings_free(rs);
+	pk_evlist_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples_through_one_ring),
 		cmocka_unit_test(test_overwrite_ring),
 		cmocka_unit_test(test_poll_hangup),
+		cmocka_unit_test(test_mixed_directions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
