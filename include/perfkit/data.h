@@ -56,6 +56,15 @@ PK_API int pk_data_set_cmdline(struct pk_data_writer *w, int argc, char *const a
 PK_API void pk_data_set_sample_time(struct pk_data_writer *w, uint64_t first, uint64_t last);
 
 /*
+ * pk_data_set_compression - compress the records with zstd at `level`
+ * (1-22) as perf record -z does: they are written as PERF_RECORD_COMPRESSED
+ * records and the COMPRESSED feature says how to read them.  Call before
+ * the first pk_data_write.  Returns 0, -EINVAL for a bad level or after
+ * writing started, or -ENOMEM.
+ */
+PK_API int pk_data_set_compression(struct pk_data_writer *w, int level);
+
+/*
  * pk_data_write - append records (whole perf_event_header records, as the
  * kernel wrote them) to the data section.  Writes are buffered.  Returns 0,
  * or the negative errno of writing (ENOSPC: the disk is full; what was

@@ -35,6 +35,7 @@ struct record_opts {
 	uint64_t user_regs, intr_regs;	/* --user-regs / --intr-regs */
 	bool switch_events, namespaces;
 	bool overwrite;		/* --overwrite: keep the newest data, written on SIGUSR2 and at the end */
+	int comp_level;		/* -z / --compression-level: zstd level, 0 = none */
 	bool sample_cpu;	/* --sample-cpu */
 	bool all_cpus;		/* -a */
 	const char *cpu_list;	/* -C */
@@ -74,6 +75,7 @@ void cmd_record_help(FILE *f)
 		"      --user-regs REGS, --intr-regs REGS  sample these registers (AX,BX,IP,...)\n"
 		"      --switch-events  record context switches\n"
 		"      --namespaces     record namespace changes\n"
+		"  -z, --compression-level[=N]  compress the records with zstd (level N, default 1)\n"
 		"      --overwrite      keep only the newest samples (the rings overwrite the oldest);\n"
 		"                       they are written at the end and on each SIGUSR2\n"
 		"  -o, --output FILE    write FILE (default perf.data; an existing one is kept as .old)\n"
@@ -166,6 +168,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "user-regs", required_argument, NULL, 0x104 }, { "intr-regs", required_argument, NULL, 0x105 },
 		{ "switch-events", no_argument, NULL, 0x106 }, { "namespaces", no_argument, NULL, 0x107 },
 		{ "overwrite", no_argument, NULL, 0x108 },
+		{ "compression-level", optional_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -173,7 +176,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:qdTRbj:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:qdTRbj:zh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': {
 			size_t n = o->events ? strlen(o->events) + 1 : 0;
@@ -235,6 +238,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		case 0x106: o->switch_events = true; break;
 		case 0x107: o->namespaces = true; break;
 		case 0x108: o->overwrite = true; break;
+		case 'z':
+			o->comp_level = optarg ? (int)strtol(optarg, &end, 10) : 1;
+			if ((optarg && *end) || o->comp_level < 1 || o->comp_level > 22)
+				return cli_usage("record", "the compression level is 1 to 22, not '%s'", optarg);
+			break;
 		case 'h': cmd_record_help(stdout); return -1;
 		default: return cli_unknown_option("record", argc, argv, c);
 		}
@@ -615,7 +623,8 @@ static int setup(struct session *s, int argc, char **argv)
 			fprintf(stderr, "perfkit record: %s: %s\n", pk_events_desc(s->ev, i)->name,
 				pk_evlist_fallback(s->l, i));
 	keep_old(o->output);
-	if (pk_data_create(o->output, &s->w) < 0 || add_events(s) < 0 ||
+	if (pk_data_create(o->output, &s->w) < 0 ||
+	    (o->comp_level && pk_data_set_compression(s->w, o->comp_level) < 0) || add_events(s) < 0 ||
 	    pk_data_set_cmdline(s->w, argc, argv) < 0 || synthesize(s) < 0)
 		return cli_error("record", NULL);
 	return 0;

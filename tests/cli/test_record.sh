@@ -137,4 +137,16 @@ if [ "$have_perf" -eq 1 ]; then
 	warn=$(perf report -i "$tmp/ow2.data" --stdio 2>&1 >/dev/null | grep -ci 'out of order\|warning: .*time')
 	check "perf sorts the snapshots without complaint" test "$warn" -eq 0
 fi
+# -z: zstd-compressed records that perf decompresses to every sample.
+run record -z -F 20000 -g -o "$tmp/z.data" -- "$PERFKIT_WORKLOAD" children 40
+zs=$(printf '%s\n' "$err" | sed -n 's/.*(\([0-9]*\) samples).*/\1/p')
+check "record -z exits 0 (got $rc)" test "$rc" -eq 0
+if [ "$have_perf" -eq 1 ]; then
+	hdr=$(perf report -i "$tmp/z.data" --header-only 2>&1 | grep -i '# compressed')
+	contains "perf sees the COMPRESSED feature" "$hdr" "Zstd, level = 1"
+	n=$(perf script -i "$tmp/z.data" 2>/dev/null | grep -c 'cpu-clock:')
+	check "perf decompresses every sample perfkit wrote ($n of ${zs:-?})" test "$n" -eq "${zs:--1}"
+fi
+run record --compression-level=23 -- true
+check "a zstd level above 22 is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 done_testing

@@ -43,7 +43,15 @@ struct pk_data_writer {
 	size_t nr_cmdline;
 	uint64_t first_sample, last_sample;
 	bool have_sample_time;
+	/* -z: records staged, then zstd-compressed into COMPRESSED records */
+	void *zcs;			/* ZSTD_CStream, or NULL */
+	int comp_level;
+	unsigned char *stage;
+	size_t stage_len;
+	uint64_t comp_in, comp_out;
 };
+
+#define PK__COMP_MMAP_LEN (512 * 1024)	/* what one COMPRESSED record may expand to */
 
 /* Buffered output: pk__data_put appends, pk__data_flush writes the buffer
  * out, pk__data_pos is the file offset of the next byte put. */

@@ -19,7 +19,7 @@ enum {
 	FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
 	FEAT_CPUDESC = 8, FEAT_CPUID = 9, FEAT_TOTAL_MEM = 10, FEAT_CMDLINE = 11,
 	FEAT_EVENT_DESC = 12, FEAT_CPU_TOPOLOGY = 13, FEAT_PMU_MAPPINGS = 16, FEAT_GROUP_DESC = 17,
-	FEAT_SAMPLE_TIME = 21, FEAT_LAST = 32,
+	FEAT_SAMPLE_TIME = 21, FEAT_COMPRESSED = 27, FEAT_LAST = 32,
 };
 
 struct blob {
@@ -237,6 +237,15 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 			return false;
 		put_u64(b, w->first_sample);
 		put_u64(b, w->last_sample);
+		return true;
+	case FEAT_COMPRESSED:
+		if (!w->zcs)
+			return false;
+		put_u32(b, 1);		/* version */
+		put_u32(b, 1);		/* type: zstd */
+		put_u32(b, (uint32_t)w->comp_level);
+		put_u32(b, w->comp_out ? (uint32_t)((w->comp_in + w->comp_out / 2) / w->comp_out) : 1);
+		put_u32(b, PK__COMP_MMAP_LEN);	/* what one record may decompress to */
 		return true;
 	default:
 		return false;

@@ -15,8 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #define BUF_SIZE (1 << 20)
+#define STAGE_SIZE (128 * 1024)		/* whole records compressed at a time */
+#define PERF_RECORD_COMPRESSED 81	/* a perf.data record: zstd-compressed records */
+#define MAX_PAYLOAD (65535 - sizeof(struct perf_event_header))
 
 struct file_header {
 	char magic[8];
@@ -74,6 +78,8 @@ void pk__data_free(struct pk_data_writer *w)
 	free(w->buf);
 	free(w->partial);
 	free(w->path);
+	free(w->stage);
+	ZSTD_freeCStream(w->zcs);
 	free(w);
 }
 
@@ -239,16 +245,84 @@ static int start(struct pk_data_writer *w)
 	return err;
 }
 
+int pk_data_set_compression(struct pk_data_writer *w, int level)
+{
+	if (w->started || level < 1 || level > ZSTD_maxCLevel())
+		return pk__error(-EINVAL, "perf.data compression", "%s", w->started ?
+				 "compression must be chosen before the first records" :
+				 "the zstd level must be 1 to 22");
+	if (!w->zcs && !(w->zcs = ZSTD_createCStream()))
+		return -ENOMEM;
+	if (!w->stage && !(w->stage = malloc(STAGE_SIZE)))
+		return -ENOMEM;
+	if (ZSTD_isError(ZSTD_initCStream(w->zcs, level)))
+		return pk__error(-EINVAL, "perf.data compression", "zstd refused level %d", level);
+	w->comp_level = level;
+	return 0;
+}
+
+/*
+ * Compress the staged records with a zstd flush, so everything so far can
+ * be decompressed, and emit the output as COMPRESSED records of at most
+ * 64 KiB (their size is 16 bits).  perf keeps one decompression stream over
+ * the whole file, so the stream is never ended.
+ */
+static int compress_stage(struct pk_data_writer *w)
+{
+	ZSTD_inBuffer in = { w->stage, w->stage_len, 0 };
+	unsigned char out[65535];
+	size_t left;
+	int err = 0;
+
+	if (!w->stage_len)
+		return 0;
+	do {
+		ZSTD_outBuffer o = { out + sizeof(struct perf_event_header), MAX_PAYLOAD, 0 };
+		struct perf_event_header h = { PERF_RECORD_COMPRESSED, 0, 0 };
+
+		left = ZSTD_compressStream2(w->zcs, &o, &in, ZSTD_e_flush);
+		if (ZSTD_isError(left))
+			return pk__error(-EIO, "compress perf.data", "zstd: %s", ZSTD_getErrorName(left));
+		if (!o.pos)
+			continue;
+		h.size = (uint16_t)(sizeof(h) + o.pos);
+		memcpy(out, &h, sizeof(h));
+		err = pk__data_put(w, out, h.size);
+		w->data_size += h.size;
+		w->comp_out += h.size;
+	} while (!err && (left || in.pos < in.size));
+	w->comp_in += w->stage_len;
+	w->stage_len = 0;
+	return err;
+}
+
 int pk_data_write(struct pk_data_writer *w, const void *records, size_t len)
 {
 	int err = w->started ? 0 : start(w);
 
 	if (err)
 		return err;
-	err = pk__data_put(w, records, len);
-	if (!err)
-		w->data_size += len;
-	return err;
+	if (!w->zcs) {
+		err = pk__data_put(w, records, len);
+		if (!err)
+			w->data_size += len;
+		return err;
+	}
+	/* Records bigger than the stage go through it in one compression each. */
+	if (w->stage_len + len > STAGE_SIZE && (err = compress_stage(w)))
+		return err;
+	if (len > STAGE_SIZE) {
+		const unsigned char *saved = w->stage;
+
+		w->stage = (unsigned char *)(uintptr_t)records;
+		w->stage_len = len;
+		err = compress_stage(w);
+		w->stage = (unsigned char *)(uintptr_t)saved;
+		return err;
+	}
+	memcpy(w->stage + w->stage_len, records, len);
+	w->stage_len += len;
+	return 0;
 }
 
 uint64_t pk_data_size(const struct pk_data_writer *w)
@@ -261,6 +335,8 @@ int pk_data_finish(struct pk_data_writer *w)
 	struct file_header h = { .magic = "PERFILE2", .size = sizeof(h) };
 	int err = w->started ? 0 : start(w);
 
+	if (!err && w->zcs)
+		err = compress_stage(w);
 	if (!err)
 		err = pk__data_features(w, h.flags);
 	if (!err)

@@ -174,6 +174,43 @@ static void test_errors(void **state)
 	pk_data_abort(NULL);
 }
 
+
+/* -z: the records come back through zstd exactly, in COMPRESSED records. */
+static void test_compressed(void **state)
+{
+	struct pk_data_writer *w;
+	struct perf_event_attr a = sample_attr();
+	uint64_t ids[] = { 77 };
+	unsigned char recs[8192], d[65536];
+	size_t n = make_records(recs), len;
+	char zpath[300];
+	FILE *f;
+
+	(void)state;
+	snprintf(zpath, sizeof(zpath), "%s/z.data", dir);
+	assert_int_equal(pk_data_create(zpath, &w), 0);
+	assert_int_equal(pk_data_set_compression(w, 0), -EINVAL);
+	assert_int_equal(pk_data_set_compression(w, 3), 0);
+	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 1), 0);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(pk_data_write(w, recs, n), 0);
+	assert_int_equal(pk_data_set_compression(w, 1), -EINVAL);	/* too late */
+	assert_int_equal(pk_data_finish(w), 0);
+	f = fopen(zpath, "rb");
+	assert_non_null(f);
+	len = fread(d, 1, sizeof(d), f);
+	fclose(f);
+	{
+		uint64_t data_off = u64_at(d, 40), data_size = u64_at(d, 48), flags = u64_at(d, 72);
+		const struct perf_event_header *h = (const void *)(d + data_off);
+
+		assert_true(data_size < 20 * n / 4);	/* repetitive records compress well */
+		assert_int_equal(h->type, 81);		/* PERF_RECORD_COMPRESSED */
+		assert_true(flags & (1ULL << 27));	/* the COMPRESSED feature */
+		assert_true(data_off + data_size < len);
+	}
+}
+
 /* perf 6.1 reads what perfkit wrote. */
 static void test_perf_reads_it(void **state)
 {
@@ -210,6 +247,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest unit[] = {
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_compressed),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_reads_it),
