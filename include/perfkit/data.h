@@ -67,8 +67,10 @@ PK_API int pk_data_set_compression(struct pk_data_writer *w, int level);
 /*
  * pk_data_write - append records (whole perf_event_header records, as the
  * kernel wrote them) to the data section.  Writes are buffered.  Returns 0,
- * or the negative errno of writing (ENOSPC: the disk is full; what was
- * written before is kept and pk_data_finish can still close the file).
+ * or the negative errno of writing.  ENOSPC (the disk is full) ends the
+ * writing: every later call returns it, and pk_data_finish still makes a
+ * whole file of the records written, cutting the last ones if it needs room
+ * for the header and features.
  */
 PK_API int pk_data_write(struct pk_data_writer *w, const void *records, size_t len);
 
@@ -78,10 +80,12 @@ PK_API uint64_t pk_data_size(const struct pk_data_writer *w);
 /*
  * pk_data_finish - write the feature sections (HOSTNAME, OSRELEASE, VERSION,
  * ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE, EVENT_DESC,
- * CPU_TOPOLOGY, PMU_MAPPINGS, GROUP_DESC, SAMPLE_TIME) and the final
- * header, flush, fsync and rename the file into place; frees the writer
- * whatever happens.  Returns 0, or a negative errno with the partial file
- * removed.
+ * CPU_TOPOLOGY, PMU_MAPPINGS, GROUP_DESC, SAMPLE_TIME, COMPRESSED) and the
+ * final header, flush, fsync and rename the file into place; frees the
+ * writer whatever happens.  On a full disk it cuts the data back to a record
+ * boundary until the rest fits.  Returns the bytes of records it had to cut
+ * (0 normally), or a negative errno with the partial file removed (when
+ * not even the header fits).
  */
 PK_API int pk_data_finish(struct pk_data_writer *w);
 

@@ -684,10 +684,17 @@ int cmd_record(int argc, char **argv)
 	bytes = pk_data_size(s.w);
 	if (s.first_time)
 		pk_data_set_sample_time(s.w, s.first_time, s.last_time);
-	if (s.st.write_err)	/* say what stopped us; what was captured is still saved */
-		cli_error("record", NULL);
+	if (s.st.write_err) {	/* say what stopped us; what was captured is still saved */
+		fprintf(stderr, "perfkit record: writing %s stopped: %s\n", o.output,
+			strerror(-s.st.write_err));
+		if (s.st.write_err == -ENOSPC)
+			fprintf(stderr, "  hint: the disk is full: free space, or record less "
+				"(-F, -m, -z, --duration)\n");
+	}
 	err = pk_data_finish(s.w);
 	s.w = NULL;
+	if (err > 0)	/* records past the full disk (and a few to make room) were cut */
+		bytes -= (uint64_t)err;
 	if (err < 0) {
 		cli_error("record", NULL);
 		status = CLI_EXIT_EVENT;
@@ -697,8 +704,12 @@ int cmd_record(int argc, char **argv)
 		if (s.st.lost)
 			fprintf(stderr, "perfkit record: %llu samples were lost: the rings filled up; "
 				"use a bigger -m or a lower -F\n", (unsigned long long)s.st.lost);
-		fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-			bytes / 1048576.0, o.output, (unsigned long long)s.st.samples);
+		if (s.st.write_err)
+			fprintf(stderr, "[ perfkit record: Captured %llu samples; wrote the %.3f MB of them that "
+				"fit in %s ]\n", (unsigned long long)s.st.samples, bytes / 1048576.0, o.output);
+		else
+			fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+				bytes / 1048576.0, o.output, (unsigned long long)s.st.samples);
 	}
 	if (s.st.write_err && !status)
 		status = CLI_EXIT_EVENT;

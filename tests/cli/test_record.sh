@@ -149,4 +149,19 @@ if [ "$have_perf" -eq 1 ]; then
 fi
 run record --compression-level=23 -- true
 check "a zstd level above 22 is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+# A disk that fills up: recording stops, and the file is still whole.
+if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/small" && mount -t tmpfs -o size=1m tmpfs "$tmp/small" 2>/dev/null; then
+	run record -F 50000 -g -o "$tmp/small/full.data" -- "$PERFKIT_WORKLOAD" children 3000
+	check "a full disk ends the recording with exit 1 (got $rc)" test "$rc" -eq 1
+	contains "and says the disk is full" "$err" "No space left on device"
+	check "the file is finalized anyway" test -f "$tmp/small/full.data" -a ! -e "$tmp/small/full.data.partial"
+	contains "the summary says what fit" "$err" "that fit in"
+	if [ "$have_perf" -eq 1 ]; then
+		n=$(perf script -i "$tmp/small/full.data" 2>/dev/null | grep -c 'cpu-clock:')
+		check "and perf reads the samples recorded before the disk filled ($n)" test "$n" -gt 100
+	fi
+	umount "$tmp/small"
+else
+	skip "full disk" "needs root to mount a small tmpfs"
+fi
 done_testing

@@ -49,6 +49,12 @@ struct pk_data_writer {
 	unsigned char *stage;
 	size_t stage_len;
 	uint64_t comp_in, comp_out;
+	/* A full disk: data sizes that end on a record, every ~64 KiB, so the
+	 * data can be cut back to one to make room for the header and features. */
+	uint64_t *marks;
+	size_t nr_marks, cap_marks;
+	bool full;			/* ENOSPC seen: no more records are taken */
+	uint64_t dropped;		/* bytes of records cut to finish the file */
 };
 
 #define PK__COMP_MMAP_LEN (512 * 1024)	/* what one COMPRESSED record may expand to */
@@ -62,6 +68,9 @@ uint64_t pk__data_pos(const struct pk_data_writer *w);
 /* pk__data_features - put the feature table and payloads after the data
  * section and set their bits in flags[4].  0 or a negative errno. */
 int pk__data_features(struct pk_data_writer *w, uint64_t flags[4]);
+
+/* pk__data_mark - note that data_size now ends on a record. */
+void pk__data_mark(struct pk_data_writer *w);
 
 /* pk__data_free - release the writer (the file is left as it is). */
 void pk__data_free(struct pk_data_writer *w);

@@ -80,7 +80,24 @@ void pk__data_free(struct pk_data_writer *w)
 	free(w->path);
 	free(w->stage);
 	ZSTD_freeCStream(w->zcs);
+	free(w->marks);
 	free(w);
+}
+
+void pk__data_mark(struct pk_data_writer *w)
+{
+	if (w->nr_marks && w->data_size - w->marks[w->nr_marks - 1] < 64 * 1024)
+		return;
+	if (w->nr_marks == w->cap_marks) {
+		size_t cap = w->cap_marks ? w->cap_marks * 2 : 64;
+		uint64_t *n = realloc(w->marks, cap * sizeof(*n));
+
+		if (!n)
+			return;	/* fewer places to cut back to; nothing worse */
+		w->marks = n;
+		w->cap_marks = cap;
+	}
+	w->marks[w->nr_marks++] = w->data_size;
 }
 
 void pk_data_abort(struct pk_data_writer *w)
@@ -178,8 +195,10 @@ static int write_all(struct pk_data_writer *w, const void *p, size_t len)
 			int e = n < 0 ? errno : ENOSPC;
 
 			pk__error(-e, "write perf.data", "writing %s failed: %s", w->partial, strerror(e));
-			if (e == ENOSPC)
+			if (e == ENOSPC) {
+				w->full = true;
 				pk__error_hint("%s", "the disk is full: free space, or record less (-F, -m, --duration)");
+			}
 			return -e;
 		}
 		c += n;
@@ -288,8 +307,11 @@ static int compress_stage(struct pk_data_writer *w)
 		h.size = (uint16_t)(sizeof(h) + o.pos);
 		memcpy(out, &h, sizeof(h));
 		err = pk__data_put(w, out, h.size);
+		if (err)
+			break;
 		w->data_size += h.size;
 		w->comp_out += h.size;
+		pk__data_mark(w);
 	} while (!err && (left || in.pos < in.size));
 	w->comp_in += w->stage_len;
 	w->stage_len = 0;
@@ -302,10 +324,14 @@ int pk_data_write(struct pk_data_writer *w, const void *records, size_t len)
 
 	if (err)
 		return err;
+	if (w->full)
+		return pk__error(-ENOSPC, "write perf.data", "%s", "the disk is full: recording stopped");
 	if (!w->zcs) {
 		err = pk__data_put(w, records, len);
-		if (!err)
+		if (!err) {
 			w->data_size += len;
+			pk__data_mark(w);
+		}
 		return err;
 	}
 	/* Records bigger than the stage go through it in one compression each. */
@@ -330,17 +356,67 @@ uint64_t pk_data_size(const struct pk_data_writer *w)
 	return w->data_size;
 }
 
+/*
+ * A full disk: drop what was not written, cut the data back to a record
+ * boundary at least `room` bytes below what is on disk (freeing that space),
+ * and carry on from there.  Returns the bytes cut, or -ENOSPC when there is
+ * nothing left to cut.
+ */
+static int64_t cut_back(struct pk_data_writer *w, uint64_t room)
+{
+	uint64_t on_disk = w->offset > w->data_offset ? w->offset - w->data_offset : 0;
+	uint64_t keep = 0, cut;
+
+	for (size_t i = w->nr_marks; i-- > 0;)
+		if (w->marks[i] + room <= on_disk && w->marks[i] <= w->data_size) {
+			keep = w->marks[i];
+			break;
+		}
+	if (!w->started || keep >= w->data_size || ftruncate(w->fd, (off_t)(w->data_offset + keep)) < 0 ||
+	    lseek(w->fd, (off_t)(w->data_offset + keep), SEEK_SET) < 0)
+		return -ENOSPC;
+	cut = w->data_size - keep;
+	w->buf_len = 0;
+	w->stage_len = 0;
+	w->offset = w->data_offset + keep;
+	w->data_size = keep;
+	while (w->nr_marks && w->marks[w->nr_marks - 1] > keep)
+		w->nr_marks--;
+	return (int64_t)cut;
+}
+
+/* The features, the buffer's last bytes and the header, in that order. */
+static int finish_file(struct pk_data_writer *w, struct file_header *h)
+{
+	int err = 0;
+
+	memset(h->flags, 0, sizeof(h->flags));
+	if (!w->full && w->zcs)
+		err = compress_stage(w);
+	if (!err)
+		err = pk__data_features(w, h->flags);
+	if (!err)
+		err = pk__data_flush(w);
+	return err;
+}
+
 int pk_data_finish(struct pk_data_writer *w)
 {
 	struct file_header h = { .magic = "PERFILE2", .size = sizeof(h) };
 	int err = w->started ? 0 : start(w);
+	int64_t dropped = 0;
 
-	if (!err && w->zcs)
-		err = compress_stage(w);
 	if (!err)
-		err = pk__data_features(w, h.flags);
-	if (!err)
-		err = pk__data_flush(w);
+		err = finish_file(w, &h);
+	/* Out of space: give records back, 256 KiB at a time, until the rest fits. */
+	for (int tries = 0; err == -ENOSPC && tries < 16; tries++) {
+		int64_t cut = cut_back(w, (uint64_t)(tries + 1) * 256 * 1024);
+
+		if (cut < 0)
+			break;
+		dropped += cut;
+		err = finish_file(w, &h);
+	}
 	h.attr_size = PK__ATTR_SIZE + sizeof(struct pk__file_section);
 	h.attrs = (struct pk__file_section){ w->attrs_offset, w->nr_events * h.attr_size };
 	h.data = (struct pk__file_section){ w->data_offset, w->data_size };
@@ -359,5 +435,5 @@ int pk_data_finish(struct pk_data_writer *w)
 		return err;
 	}
 	pk__data_free(w);
-	return 0;
+	return (int)(dropped > INT32_MAX ? INT32_MAX : dropped);
 }
