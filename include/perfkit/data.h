@@ -8,6 +8,7 @@
 #define PERFKIT_DATA_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,16 @@ PK_API int pk_data_add_event(struct pk_data_writer *w, const struct perf_event_a
  */
 PK_API int pk_data_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members);
 
+/*
+ * pk_data_add_build_id - record the build-id of a DSO samples landed in
+ * (the BUILD_ID feature, what perf buildid-list and perf report use to find
+ * the right binary later).  `name` is its path, or "[kernel.kallsyms]" /
+ * "[vdso]"; `kernel` says it is kernel text.  Returns 0, -EINVAL for a size
+ * outside 1..20 or a name of 4096 bytes or more, or -ENOMEM.
+ */
+PK_API int pk_data_add_build_id(struct pk_data_writer *w, const char *name, const uint8_t *id,
+				size_t size, bool kernel);
+
 /* pk_data_set_cmdline - the command line to store (CMDLINE feature).
  * 0 or -ENOMEM. */
 PK_API int pk_data_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[]);
@@ -78,7 +89,7 @@ PK_API int pk_data_write(struct pk_data_writer *w, const void *records, size_t l
 PK_API uint64_t pk_data_size(const struct pk_data_writer *w);
 
 /*
- * pk_data_finish - write the feature sections (HOSTNAME, OSRELEASE, VERSION,
+ * pk_data_finish - write the feature sections (BUILD_ID, HOSTNAME, OSRELEASE, VERSION,
  * ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE, EVENT_DESC,
  * CPU_TOPOLOGY, PMU_MAPPINGS, GROUP_DESC, SAMPLE_TIME, COMPRESSED) and the
  * final header, flush, fsync and rename the file into place; frees the

@@ -45,6 +45,7 @@ struct record_opts {
 	unsigned pages;		/* -m */
 	double duration;	/* --duration seconds, 0 = none */
 	bool quiet;
+	bool no_buildid;	/* -B: no BUILD_ID feature */
 	char **argv;
 };
 
@@ -85,6 +86,8 @@ void cmd_record_help(FILE *f)
 		"      --sample-cpu     record the CPU of each sample\n"
 		"      --no-inherit     do not follow the command's children\n"
 		"      --duration S     stop after S seconds\n"
+		"  -B, --no-buildid     write no build-id table (BUILD_ID lists the binaries\n"
+		"                       samples landed in, so perf report finds the same ones)\n"
 		"  -q, --quiet          no summary at the end\n");
 }
 
@@ -169,6 +172,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "switch-events", no_argument, NULL, 0x106 }, { "namespaces", no_argument, NULL, 0x107 },
 		{ "overwrite", no_argument, NULL, 0x108 },
 		{ "compression-level", optional_argument, NULL, 'z' },
+		{ "no-buildid", no_argument, NULL, 'B' }, { "no-buildid-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -176,7 +180,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:qdTRbj:zh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:qdTRbj:zBNh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': {
 			size_t n = o->events ? strlen(o->events) + 1 : 0;
@@ -243,6 +247,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			if ((optarg && *end) || o->comp_level < 1 || o->comp_level > 22)
 				return cli_usage("record", "the compression level is 1 to 22, not '%s'", optarg);
 			break;
+		case 'B': o->no_buildid = true; break;
+		case 'N': break;	/* perfkit keeps no build-id cache */
 		case 'h': cmd_record_help(stdout); return -1;
 		default: return cli_unknown_option("record", argc, argv, c);
 		}
@@ -338,6 +344,7 @@ struct session {
 	struct stats st;
 	uint64_t first_time, last_time;
 	bool default_event;
+	struct pk_maps *maps;	/* which DSOs samples hit, for BUILD_ID; NULL with -B */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -453,6 +460,36 @@ static void note_sample(struct session *s, const struct perf_event_header *h)
 		s->last_time = time;
 }
 
+/*
+ * Follow the maps and mark the DSOs samples land in, as perf does for its
+ * BUILD_ID table.  A sample's IP and PID sit at fixed offsets in our
+ * layout (IDENTIFIER, IP, TID first); sideband is decoded in full.
+ */
+static void track(struct session *s, const struct perf_event_header *h)
+{
+	struct pk_record r;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		uint64_t ip;
+		uint32_t pid;
+
+		if (h->size < 32)
+			return;
+		memcpy(&ip, (const char *)h + 16, sizeof(ip));
+		memcpy(&pid, (const char *)h + 24, sizeof(pid));
+		pk_maps_hit(s->maps, pid, ip,
+			    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL);
+		return;
+	}
+	if (h->type != PERF_RECORD_MMAP && h->type != PERF_RECORD_MMAP2 && h->type != PERF_RECORD_COMM &&
+	    h->type != PERF_RECORD_FORK)
+		return;
+	if (pk_record_decode(h, pk_evlist_attr(s->l, 0), &r) == 0 && pk_maps_process(s->maps, &r) < 0) {
+		pk_maps_free(s->maps);	/* out of memory: go on recording, without build-ids */
+		s->maps = NULL;
+	}
+}
+
 /* Move everything the normal rings hold into the file (or, with
  * snapshot, the overwrite rings, paused while read); a FINISHED_ROUND
  * after it. */
@@ -480,6 +517,8 @@ static size_t drain_rings(struct session *s, bool snapshot)
 				memcpy(&lost, (const char *)h + 16, sizeof(lost));
 				s->st.lost += lost;
 			}
+			if (s->maps)
+				track(s, h);
 			if (!s->st.write_err)
 				s->st.write_err = pk_data_write(s->w, h, h->size);
 			moved++;
@@ -547,7 +586,41 @@ static int run(struct session *s)
 
 static int sink_to_file(void *arg, const struct perf_event_header *rec)
 {
-	return pk_data_write(arg, rec, rec->size);
+	struct session *s = arg;
+
+	if (s->maps)
+		track(s, rec);
+	return pk_data_write(s->w, rec, rec->size);
+}
+
+/*
+ * The BUILD_ID table: every DSO a sample landed in, plus the vDSO, with
+ * the build-id its MMAP2 carried or read from the file, the kernel's notes
+ * or our own vDSO.  Anonymous and special maps have none.
+ */
+static int add_build_ids(struct session *s)
+{
+	int err = 0;
+
+	for (size_t i = 0; s->maps && !err && i < pk_maps_nr_dsos(s->maps); i++) {
+		struct pk_dso *d = pk_maps_dso_mut(s->maps, i);
+		bool vdso = !strcmp(d->name, "[vdso]");
+		int n = (int)d->build_id_size;
+
+		if (!d->hit && !vdso)
+			continue;
+		if (!n) {
+			if (d->kernel && !strcmp(d->name, "[kernel.kallsyms]"))
+				n = pk_build_id_kernel(d->build_id);
+			else if (vdso)
+				n = pk_build_id_vdso(d->build_id);
+			else if (d->name[0] == '/' && strncmp(d->name, "/memfd:", 7))
+				n = pk_build_id_read(d->name, d->build_id);
+		}
+		if (n > 0)
+			err = pk_data_add_build_id(s->w, d->name, d->build_id, (size_t)n, d->kernel);
+	}
+	return err;
 }
 
 /*
@@ -563,7 +636,7 @@ static int synthesize(struct session *s)
 
 	for (size_t c = 0; c < pk_evlist_nr_cpus(s->l) && !id; c++)
 		pk_evlist_id(s->l, 0, c, 0, &id);
-	err = pk_record_synth_kernel(a, id, sink_to_file, s->w);
+	err = pk_record_synth_kernel(a, id, sink_to_file, s);
 	if (err == -EACCES) {
 		if (!s->o->quiet)
 			fprintf(stderr, "perfkit record: %s; %s\n", pk_last_error()->why, pk_last_error()->hint);
@@ -571,12 +644,12 @@ static int synthesize(struct session *s)
 	}
 	if (!err && s->o->pids) {
 		for (const char *p = s->o->pids; *p && !err;) {
-			err = pk_record_synth_process((pid_t)atoi(p), a, id, s->o->data_addr, sink_to_file, s->w);
+			err = pk_record_synth_process((pid_t)atoi(p), a, id, s->o->data_addr, sink_to_file, s);
 			p += strcspn(p, ",");
 			p += *p == ',';
 		}
 	} else if (!err && (s->o->all_cpus || s->o->cpu_list)) {
-		err = pk_record_synth_all(a, id, s->o->data_addr, sink_to_file, s->w);
+		err = pk_record_synth_all(a, id, s->o->data_addr, sink_to_file, s);
 	}
 	return err;
 }
@@ -623,6 +696,8 @@ static int setup(struct session *s, int argc, char **argv)
 			fprintf(stderr, "perfkit record: %s: %s\n", pk_events_desc(s->ev, i)->name,
 				pk_evlist_fallback(s->l, i));
 	keep_old(o->output);
+	if (!o->no_buildid && pk_maps_new(&s->maps) < 0)
+		return cli_error("record", NULL);
 	if (pk_data_create(o->output, &s->w) < 0 ||
 	    (o->comp_level && pk_data_set_compression(s->w, o->comp_level) < 0) || add_events(s) < 0 ||
 	    pk_data_set_cmdline(s->w, argc, argv) < 0 || synthesize(s) < 0)
@@ -633,6 +708,7 @@ static int setup(struct session *s, int argc, char **argv)
 static void teardown(struct session *s)
 {
 	pk_data_abort(s->w);
+	pk_maps_free(s->maps);
 	pk_rings_free(s->rs);
 	pk_evlist_free(s->l);
 	pk_events_free(s->ev);
@@ -691,6 +767,9 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, "  hint: the disk is full: free space, or record less "
 				"(-F, -m, -z, --duration)\n");
 	}
+	if (add_build_ids(&s) < 0)
+		fprintf(stderr, "perfkit record: out of memory for the build-id table; %s has none\n",
+			o.output);
 	err = pk_data_finish(s.w);
 	s.w = NULL;
 	if (err > 0)	/* records past the full disk (and a few to make room) were cut */

@@ -149,6 +149,32 @@ if [ "$have_perf" -eq 1 ]; then
 fi
 run record --compression-level=23 -- true
 check "a zstd level above 22 is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+# BUILD_ID: the DSOs samples landed in, with the build-ids readelf sees;
+# the same table perf record writes for the same command.
+run record -F 5000 -o "$tmp/bid.data" -- "$PERFKIT_WORKLOAD" pages 20000
+want=$(readelf -n "$PERFKIT_WORKLOAD" | sed -n 's/.*Build ID: //p')
+if [ "$have_perf" -eq 1 ]; then
+	ids=$(perf buildid-list -i "$tmp/bid.data" 2>&1)
+	contains "the workload's build-id is in the BUILD_ID table" "$ids" "$want $PERFKIT_WORKLOAD"
+	contains "so is the kernel's, as perf buildid-list -k reads it" "$ids" "$(perf buildid-list -k) [kernel.kallsyms]"
+	perf record -q -F 5000 -o "$tmp/perf-bid.data" -- "$PERFKIT_WORKLOAD" pages 20000 >/dev/null 2>&1
+	theirs=$(perf buildid-list -i "$tmp/perf-bid.data" 2>&1 | grep -c "$want $PERFKIT_WORKLOAD")
+	check "perf's own recording lists the workload the same way ($theirs)" test "$theirs" -eq 1
+	run record -B -o "$tmp/nobid.data" -- "$PERFKIT_WORKLOAD" pages 2000
+	hdr=$(perf report --header-only -i "$tmp/nobid.data" 2>&1 | grep "missing features")
+	contains "-B writes no BUILD_ID table" "$hdr" "BUILD_ID"
+else
+	skip "perf buildid-list reads the BUILD_ID table" "perf is not installed"
+fi
+# A binary without a build-id is still recorded; it is just not listed.
+if objcopy --remove-section .note.gnu.build-id "$PERFKIT_WORKLOAD" "$tmp/nobid-workload" 2>/dev/null; then
+	run record -o "$tmp/nobid2.data" -- "$tmp/nobid-workload" pages 20000
+	check "a workload with no build-id records fine (exit 0, got $rc)" test "$rc" -eq 0
+	if [ "$have_perf" -eq 1 ]; then
+		n=$(perf buildid-list -i "$tmp/nobid2.data" 2>&1 | grep -c "nobid-workload")
+		check "and has no entry in the table ($n)" test "$n" -eq 0
+	fi
+fi
 # A disk that fills up: recording stops, and the file is still whole.
 if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/small" && mount -t tmpfs -o size=1m tmpfs "$tmp/small" 2>/dev/null; then
 	run record -F 50000 -g -o "$tmp/small/full.data" -- "$PERFKIT_WORKLOAD" children 3000

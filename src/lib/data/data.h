@@ -27,6 +27,13 @@ struct pk__data_group {
 	size_t leader, nr_members;
 };
 
+struct pk__data_build_id {
+	char *name;
+	uint8_t id[20];
+	uint8_t size;
+	bool kernel;
+};
+
 struct pk_data_writer {
 	int fd;
 	char *path, *partial;
@@ -41,6 +48,8 @@ struct pk_data_writer {
 	size_t nr_groups;
 	char **cmdline;
 	size_t nr_cmdline;
+	struct pk__data_build_id *build_ids;
+	size_t nr_build_ids;
 	uint64_t first_sample, last_sample;
 	bool have_sample_time;
 	/* -z: records staged, then zstd-compressed into COMPRESSED records */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 enum {
-	FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
+	FEAT_BUILD_ID = 2, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
 	FEAT_CPUDESC = 8, FEAT_CPUID = 9, FEAT_TOTAL_MEM = 10, FEAT_CMDLINE = 11,
 	FEAT_EVENT_DESC = 12, FEAT_CPU_TOPOLOGY = 13, FEAT_PMU_MAPPINGS = 16, FEAT_GROUP_DESC = 17,
 	FEAT_SAMPLE_TIME = 21, FEAT_COMPRESSED = 27, FEAT_LAST = 32,
@@ -180,6 +180,36 @@ static void pmu_mappings(struct blob *b)
 	pk_pmus_free(pmus);
 }
 
+/*
+ * One BUILD_ID entry, as perf writes it: a record header (misc says user or
+ * kernel, and that the size byte is valid), pid -1 (the host), 20 bytes of
+ * id, its size, two reserved fields, and the name NUL-padded to 64 bytes.
+ */
+static void build_id(struct blob *b, const struct pk__data_build_id *e)
+{
+	static const char zeros[64];
+	struct {
+		struct perf_event_header h;
+		int32_t pid;
+		uint8_t data[20];
+		uint8_t size, reserved1;
+		uint16_t reserved2;
+	} __attribute__((packed)) r = { 0 };
+	size_t n = strlen(e->name) + 1, padded = (n + 63) & ~(size_t)63;
+
+	_Static_assert(sizeof(r) == 36, "perf_record_header_build_id is 36 bytes");
+	r.h.type = 0;
+	r.h.misc = (uint16_t)((e->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER) |
+			      (1u << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE */);
+	r.h.size = (uint16_t)(sizeof(r) + padded);
+	r.pid = -1;
+	memcpy(r.data, e->id, e->size);
+	r.size = e->size;
+	put(b, &r, sizeof(r));
+	put(b, e->name, n - 1);
+	put(b, zeros, padded - (n - 1));
+}
+
 /* Build the payload of feature `f`; false when perfkit does not write it. */
 static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struct utsname *u,
 		    int nr_cpus)
@@ -187,6 +217,12 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 	char s[512];
 
 	switch (f) {
+	case FEAT_BUILD_ID:
+		if (!w->nr_build_ids)
+			return false;
+		for (size_t i = 0; i < w->nr_build_ids; i++)
+			build_id(b, &w->build_ids[i]);
+		return true;
 	case FEAT_HOSTNAME: put_string(b, u->nodename); return true;
 	case FEAT_OSRELEASE: put_string(b, u->release); return true;
 	case FEAT_VERSION:

@@ -72,6 +72,9 @@ void pk__data_free(struct pk_data_writer *w)
 	}
 	free(w->ev);
 	free(w->groups);
+	for (size_t i = 0; i < w->nr_build_ids; i++)
+		free(w->build_ids[i].name);
+	free(w->build_ids);
 	for (size_t i = 0; i < w->nr_cmdline; i++)
 		free(w->cmdline[i]);
 	free(w->cmdline);
@@ -150,6 +153,29 @@ int pk_data_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members
 		return -ENOMEM;
 	w->groups = n;
 	w->groups[w->nr_groups++] = (struct pk__data_group){ leader, nr_members };
+	return 0;
+}
+
+int pk_data_add_build_id(struct pk_data_writer *w, const char *name, const uint8_t *id, size_t size,
+			 bool kernel)
+{
+	struct pk__data_build_id *n;
+	char *copy;
+
+	if (!size || size > 20 || strlen(name) >= 4096)
+		return pk__error(-EINVAL, "perf.data", "build-id of %zu bytes for \"%.64s\": it takes 1 to 20 "
+				 "bytes and a name shorter than 4096", size, name);
+	if (!(copy = strdup(name)))
+		return -ENOMEM;
+	n = realloc(w->build_ids, (w->nr_build_ids + 1) * sizeof(*n));
+	if (!n) {
+		free(copy);
+		return -ENOMEM;
+	}
+	w->build_ids = n;
+	n = &w->build_ids[w->nr_build_ids++];
+	*n = (struct pk__data_build_id){ .name = copy, .size = (uint8_t)size, .kernel = kernel };
+	memcpy(n->id, id, size);
 	return 0;
 }
 

@@ -23,6 +23,11 @@
 
 #define NR_SAMPLES 25
 
+static const uint8_t kernel_id[20] = { 0xe4, 0xf1, 0x8d, 0x9d, 0xc1, 0xd0, 0xe6, 0xfc, 0x2b, 0x17,
+				       0xe9, 0x3e, 0x88, 0x5a, 0x64, 0x7b, 0x3c, 0x0a, 0x6f, 0xc1 };
+static const uint8_t user_id[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+#define LONG_NAME "/usr/lib/x86_64-linux-gnu/a-library-with-a-name-longer-than-64-bytes.so"
+
 static char dir[] = "/tmp/perfkit-data-XXXXXX";
 static char path[256];
 
@@ -88,6 +93,10 @@ static void write_file(void)
 	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 2), 0);
 	assert_int_equal(pk_data_add_group(w, 0, 2), -EINVAL);	/* only one event */
 	assert_int_equal(pk_data_set_cmdline(w, 4, argv), 0);
+	assert_int_equal(pk_data_add_build_id(w, "[kernel.kallsyms]", kernel_id, 20, true), 0);
+	assert_int_equal(pk_data_add_build_id(w, LONG_NAME, user_id, 8, false), 0);
+	assert_int_equal(pk_data_add_build_id(w, "/x", user_id, 0, false), -EINVAL);
+	assert_int_equal(pk_data_add_build_id(w, "/x", kernel_id, 21, false), -EINVAL);
 	pk_data_set_sample_time(w, 2000, 2000 + (NR_SAMPLES - 1) * 100000ULL);
 	assert_int_equal(pk_data_write(w, recs, n), 0);
 	assert_int_equal(pk_data_size(w), n);
@@ -141,8 +150,9 @@ static void test_layout(void **state)
 	assert_int_equal(u64_at(d, attrs_off + 136), 16);	/* two ids */
 	assert_int_equal(u64_at(d, ids_off), 77);
 	assert_int_equal(u64_at(d, ids_off + 8), 78);
-	/* HOSTNAME..EVENT_DESC, CPU_TOPOLOGY, PMU_MAPPINGS, SAMPLE_TIME; no GROUP_DESC. */
-	for (int bit = 3; bit <= 13; bit++)
+	/* BUILD_ID, HOSTNAME..EVENT_DESC, CPU_TOPOLOGY, PMU_MAPPINGS, SAMPLE_TIME;
+	 * no GROUP_DESC. */
+	for (int bit = 2; bit <= 13; bit++)
 		assert_true(flags & (1ULL << bit));
 	assert_true(flags & (1ULL << 16));
 	assert_true(flags & (1ULL << 21));
@@ -152,6 +162,32 @@ static void test_layout(void **state)
 		size_t nr = (size_t)__builtin_popcountll(flags), last = data_off + data_size + (nr - 1) * 16;
 
 		assert_int_equal(u64_at(d, last) + u64_at(d, last + 8), len);
+	}
+	/* BUILD_ID comes first: 36-byte entries, names NUL-padded to 64. */
+	{
+		size_t at = (size_t)u64_at(d, data_off + data_size), size = (size_t)u64_at(d, data_off + data_size + 8);
+		struct perf_event_header h;
+		int32_t pid;
+
+		assert_int_equal(size, (36 + 64) + (36 + 128));
+		memcpy(&h, d + at, sizeof(h));
+		memcpy(&pid, d + at + 8, sizeof(pid));
+		assert_int_equal(h.type, 0);
+		assert_int_equal(h.misc, PERF_RECORD_MISC_KERNEL | (1 << 15));
+		assert_int_equal(h.size, 36 + 64);
+		assert_int_equal(pid, -1);
+		assert_memory_equal(d + at + 12, kernel_id, 20);
+		assert_int_equal(d[at + 32], 20);
+		assert_string_equal((const char *)d + at + 36, "[kernel.kallsyms]");
+		at += h.size;
+		memcpy(&h, d + at, sizeof(h));
+		assert_int_equal(h.misc, PERF_RECORD_MISC_USER | (1 << 15));
+		assert_int_equal(h.size, 36 + 128);
+		assert_memory_equal(d + at + 12, user_id, 8);
+		assert_int_equal(d[at + 20], 0);	/* the rest of the 20 bytes is zero */
+		assert_int_equal(d[at + 32], 8);
+		assert_string_equal((const char *)d + at + 36, LONG_NAME);
+		assert_int_equal(d[at + 36 + 127], 0);
 	}
 }
 
@@ -240,6 +276,15 @@ static void test_perf_reads_it(void **state)
 			fail_msg("perf script printed an unexpected line: %s", out);
 	pclose(p);
 	assert_int_equal(lines, NR_SAMPLES);
+	/* perf buildid-list reads the BUILD_ID table back. */
+	snprintf(cmd, sizeof(cmd), "perf buildid-list -i %s 2>&1", path);
+	p = popen(cmd, "r");
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	pclose(p);
+	if (!strstr(out, "e4f18d9dc1d0e6fc2b17e93e885a647b3c0a6fc1 [kernel.kallsyms]") ||
+	    !strstr(out, "0102030405060708 ") || !strstr(out, LONG_NAME))
+		fail_msg("perf buildid-list said:\n%s", out);
 }
 
 int main(int argc, char **argv)

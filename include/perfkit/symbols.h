@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit/symbols.h - what addresses belong to: per-process memory maps
+ * built from the MMAP/MMAP2/COMM/FORK/EXIT records of a recording, the
+ * DSOs (executables, libraries, the kernel) they map, and their build-ids.
+ * Included by perfkit.h.
+ */
+#ifndef PERFKIT_SYMBOLS_H
+#define PERFKIT_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef PK_API
+#define PK_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pk_record;
+
+/* One mapped object: an executable, a library, or the kernel. */
+struct pk_dso {
+	const char *name;	/* the path, or "[kernel.kallsyms]", "[vdso]" */
+	bool kernel;		/* the kernel's own text */
+	bool hit;		/* a sample landed in it (pk_maps_hit) */
+	uint8_t build_id[20];
+	size_t build_id_size;	/* 0 when not known yet */
+};
+
+struct pk_maps;
+
+/* pk_maps_new - an empty map state.  0 with *out, or -ENOMEM. */
+PK_API int pk_maps_new(struct pk_maps **out);
+
+/* pk_maps_free - free it.  NULL is a no-op. */
+PK_API void pk_maps_free(struct pk_maps *m);
+
+/*
+ * pk_maps_process - follow one decoded record: MMAP and MMAP2 add a mapping
+ * to their process (pid -1: the kernel's), FORK copies the parent's maps to
+ * the child, COMM with the exec flag starts the process afresh, EXIT drops
+ * it; other records are ignored.  An MMAP2 carrying a build-id gives its
+ * DSO that build-id.  Returns 0 or -ENOMEM.
+ */
+PK_API int pk_maps_process(struct pk_maps *m, const struct pk_record *r);
+
+/*
+ * pk_maps_hit - mark the DSO that `ip` falls in for process `pid` (or the
+ * kernel's, when `kernel`) as hit.  Returns the DSO's index, or -ENOENT
+ * when no known mapping holds the address.
+ */
+PK_API int pk_maps_hit(struct pk_maps *m, uint32_t pid, uint64_t ip, bool kernel);
+
+/* pk_maps_nr_dsos / pk_maps_dso - every DSO seen, in order of first mapping;
+ * pk_maps_dso returns NULL out of range.  pk_maps_dso_mut lets a caller fill
+ * in a build-id it read. */
+PK_API size_t pk_maps_nr_dsos(const struct pk_maps *m);
+PK_API const struct pk_dso *pk_maps_dso(const struct pk_maps *m, size_t i);
+PK_API struct pk_dso *pk_maps_dso_mut(struct pk_maps *m, size_t i);
+
+/*
+ * pk_build_id_read - the GNU build-id of the ELF file at `path` (its
+ * NT_GNU_BUILD_ID note).  Returns the id's size (up to 20) with the bytes in
+ * id, -ENOENT when the file has none or does not exist, or -EINVAL when it
+ * is not ELF.
+ */
+PK_API int pk_build_id_read(const char *path, uint8_t id[20]);
+
+/*
+ * pk_build_id_kernel - the running kernel's build-id, from
+ * /sys/kernel/notes.  Returns its size, or -ENOENT.
+ */
+PK_API int pk_build_id_kernel(uint8_t id[20]);
+
+/*
+ * pk_build_id_vdso - the build-id of the vDSO the running kernel maps into
+ * every process ("[vdso]" in the maps).  Returns its size, or -ENOENT.
+ */
+PK_API int pk_build_id_vdso(uint8_t id[20]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_symbols.c - the symbols layer: per-process maps followed from
+ * synthetic MMAP/MMAP2/COMM/FORK records answer which DSO an address is in
+ * (boundaries, replaced mappings, forked and exec'd processes, the kernel's
+ * map, growth past the first tables), and build-ids read from ELF files
+ * and the vDSO match what the dynamic loader sees in memory.
+ */
+#include <errno.h>
+#include <link.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+
+static void mmap_(struct pk_maps *m, uint32_t pid, uint64_t addr, uint64_t len, const char *file)
+{
+	struct pk_record r = { .type = PERF_RECORD_MMAP };
+
+	r.mmap = (struct pk_rec_mmap){ .pid = pid, .tid = pid, .addr = addr, .len = len, .filename = file };
+	assert_int_equal(pk_maps_process(m, &r), 0);
+}
+
+static void fork_(struct pk_maps *m, uint32_t pid, uint32_t ppid)
+{
+	struct pk_record r = { .type = PERF_RECORD_FORK };
+
+	r.task = (struct pk_rec_task){ .pid = pid, .ppid = ppid, .tid = pid, .ptid = ppid };
+	assert_int_equal(pk_maps_process(m, &r), 0);
+}
+
+static const char *dso_at(struct pk_maps *m, uint32_t pid, uint64_t ip, bool kernel)
+{
+	int d = pk_maps_hit(m, pid, ip, kernel);
+
+	return d < 0 ? NULL : pk_maps_dso(m, (size_t)d)->name;
+}
+
+static void lookup_and_boundaries(void **state)
+{
+	struct pk_maps *m;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	mmap_(m, 10, 0x400000, 0x1000, "/bin/app");
+	mmap_(m, 10, 0x7f0000000000, 0x20000, "/lib/libc.so.6");
+	assert_string_equal(dso_at(m, 10, 0x400000, false), "/bin/app");
+	assert_string_equal(dso_at(m, 10, 0x400fff, false), "/bin/app");
+	assert_null(dso_at(m, 10, 0x401000, false));	/* the end is exclusive */
+	assert_null(dso_at(m, 10, 0x3fffff, false));
+	assert_string_equal(dso_at(m, 10, 0x7f000001ffff, false), "/lib/libc.so.6");
+	assert_null(dso_at(m, 11, 0x400000, false));	/* another process */
+	assert_null(dso_at(m, 10, 0x400000, true));	/* no kernel map yet */
+	assert_int_equal(pk_maps_nr_dsos(m), 2);
+	assert_true(pk_maps_dso(m, 0)->hit);
+	assert_true(pk_maps_dso(m, 1)->hit);
+	assert_null(pk_maps_dso(m, 2));
+	pk_maps_free(m);
+}
+
+static void unhit_dsos_stay_unhit(void **state)
+{
+	struct pk_maps *m;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	mmap_(m, 10, 0x1000, 0x1000, "/a");
+	mmap_(m, 10, 0x3000, 0x1000, "/b");
+	assert_int_equal(pk_maps_hit(m, 10, 0x2000, false), -ENOENT);	/* the hole between */
+	assert_string_equal(dso_at(m, 10, 0x3800, false), "/b");
+	assert_false(pk_maps_dso(m, 0)->hit);
+	assert_true(pk_maps_dso(m, 1)->hit);
+	pk_maps_free(m);
+}
+
+static void kernel_map_names_the_kernel(void **state)
+{
+	struct pk_maps *m;
+	const struct pk_dso *d;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	mmap_(m, UINT32_MAX, 0xffffffff81000000, 0x1000000, "[kernel.kallsyms]_text");
+	assert_string_equal(dso_at(m, 10, 0xffffffff81234567, true), "[kernel.kallsyms]");
+	assert_null(dso_at(m, 10, 0xffffffff81234567, false));	/* a user address there: none */
+	d = pk_maps_dso(m, 0);
+	assert_true(d->kernel);
+	pk_maps_free(m);
+}
+
+static void new_mapping_replaces_what_it_covers(void **state)
+{
+	struct pk_maps *m;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	mmap_(m, 10, 0x10000, 0x1000, "/old");
+	mmap_(m, 10, 0x10000, 0x4000, "/new");
+	assert_string_equal(dso_at(m, 10, 0x10800, false), "/new");
+	assert_string_equal(dso_at(m, 10, 0x13fff, false), "/new");
+	/* the same file mapped again is the same DSO */
+	mmap_(m, 10, 0x20000, 0x1000, "/old");
+	assert_int_equal(pk_maps_nr_dsos(m), 2);
+	pk_maps_free(m);
+}
+
+static void fork_copies_and_exec_forgets(void **state)
+{
+	struct pk_maps *m;
+	struct pk_record r = { .type = PERF_RECORD_COMM };
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	mmap_(m, 10, 0x400000, 0x1000, "/bin/sh");
+	fork_(m, 20, 10);
+	fork_(m, 10, 10);	/* a thread: shares its process's maps */
+	assert_string_equal(dso_at(m, 20, 0x400010, false), "/bin/sh");
+	/* the child's own mapping does not show up in the parent */
+	mmap_(m, 20, 0x500000, 0x1000, "/lib/child.so");
+	assert_null(dso_at(m, 10, 0x500000, false));
+	/* the child execs: its old maps are gone, the new program's come */
+	r.comm = (struct pk_rec_comm){ .pid = 20, .tid = 20, .exec = true, .comm = "ls" };
+	assert_int_equal(pk_maps_process(m, &r), 0);
+	assert_null(dso_at(m, 20, 0x400010, false));
+	mmap_(m, 20, 0x400000, 0x2000, "/bin/ls");
+	assert_string_equal(dso_at(m, 20, 0x401000, false), "/bin/ls");
+	assert_string_equal(dso_at(m, 10, 0x400010, false), "/bin/sh");
+	/* a fork of an unknown parent, and an exit, change nothing */
+	fork_(m, 30, 99);
+	assert_null(dso_at(m, 30, 0x400010, false));
+	pk_maps_free(m);
+}
+
+static void mmap2_build_id_is_kept(void **state)
+{
+	static const uint8_t id[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
+	struct pk_record r = { .type = PERF_RECORD_MMAP2 };
+	struct pk_maps *m;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	r.mmap2 = (struct pk_rec_mmap2){ .pid = 5, .tid = 5, .addr = 0x1000, .len = 0x1000,
+					 .has_build_id = true, .build_id_size = 20, .build_id = id,
+					 .filename = "/usr/bin/x" };
+	assert_int_equal(pk_maps_process(m, &r), 0);
+	assert_int_equal(pk_maps_dso(m, 0)->build_id_size, 20);
+	assert_memory_equal(pk_maps_dso(m, 0)->build_id, id, 20);
+	pk_maps_free(m);
+}
+
+static void many_processes_and_dsos(void **state)
+{
+	struct pk_maps *m;
+	char name[64];
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	for (uint32_t pid = 1; pid <= 500; pid++) {
+		snprintf(name, sizeof(name), "/lib/lib%u.so", pid % 100);
+		for (uint64_t k = 0; k < 20; k++)
+			mmap_(m, pid, 0x100000 * (40 - k), 0x1000, name);	/* inserted in reverse */
+	}
+	assert_int_equal(pk_maps_nr_dsos(m), 100);
+	for (uint32_t pid = 1; pid <= 500; pid++) {
+		snprintf(name, sizeof(name), "/lib/lib%u.so", pid % 100);
+		for (uint64_t k = 0; k < 20; k++)
+			assert_string_equal(dso_at(m, pid, 0x100000 * (40 - k) + 0x10, false), name);
+		assert_null(dso_at(m, pid, 0x100000 * 10, false));
+	}
+	pk_maps_free(m);
+}
+
+/* The build-id note of a loaded object, found through its program headers. */
+struct want {
+	const char *name;	/* "" for the main program */
+	uint8_t id[20];
+	int size;
+};
+
+static int find_note(struct dl_phdr_info *info, size_t sz, void *arg)
+{
+	struct want *w = arg;
+
+	(void)sz;
+	if (strcmp(info->dlpi_name, w->name))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+		size_t off = 0;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (off + 12 <= ph->p_memsz) {
+			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)(p + off);
+			const char *name = (const char *)(n + 1);
+			const uint8_t *desc = (const uint8_t *)name + ((n->n_namesz + 3) & ~3u);
+
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !strcmp(name, "GNU")) {
+				w->size = (int)n->n_descsz;
+				memcpy(w->id, desc, n->n_descsz);
+				return 1;
+			}
+			off += sizeof(*n) + ((n->n_namesz + 3) & ~3u) + ((n->n_descsz + 3) & ~3u);
+		}
+	}
+	return 0;
+}
+
+static void build_id_of_a_file(void **state)
+{
+	struct want w = { .name = "" };
+	uint8_t id[20];
+
+	(void)state;
+	dl_iterate_phdr(find_note, &w);
+	assert_int_equal(w.size, 20);	/* Debian links with --build-id */
+	assert_int_equal(pk_build_id_read("/proc/self/exe", id), 20);
+	assert_memory_equal(id, w.id, 20);
+}
+
+static void build_id_errors(void **state)
+{
+	uint8_t id[20];
+	char path[] = "/tmp/perfkit-elf-XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_int_equal(pk_build_id_read("/nonexistent/perfkit", id), -ENOENT);
+	assert_int_equal(pk_build_id_read("/etc/passwd", id), -EINVAL);	/* not ELF */
+	/* an ELF header cut short is not ELF either; it must not crash */
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "\177ELF\2\1\1", 7), 7);
+	close(fd);
+	assert_true(pk_build_id_read(path, id) < 0);
+	unlink(path);
+}
+
+static void build_id_of_vdso_and_kernel(void **state)
+{
+	struct want w = { .name = "linux-vdso.so.1" };
+	uint8_t id[20];
+	int n;
+
+	(void)state;
+	dl_iterate_phdr(find_note, &w);
+	n = pk_build_id_vdso(id);
+	if (w.size > 0) {
+		assert_int_equal(n, w.size);
+		assert_memory_equal(id, w.id, (size_t)n);
+	} else {
+		assert_int_equal(n, -ENOENT);
+	}
+	/* Debian's kernels carry a build-id note; the CLI tests compare it
+	 * with perf buildid-list -k. */
+	n = pk_build_id_kernel(id);
+	assert_true(n == 20 || (n == -ENOENT && access("/sys/kernel/notes", R_OK)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lookup_and_boundaries),
+		cmocka_unit_test(unhit_dsos_stay_unhit),
+		cmocka_unit_test(kernel_map_names_the_kernel),
+		cmocka_unit_test(new_mapping_replaces_what_it_covers),
+		cmocka_unit_test(fork_copies_and_exec_forgets),
+		cmocka_unit_test(mmap2_build_id_is_kept),
+		cmocka_unit_test(many_processes_and_dsos),
+		cmocka_unit_test(build_id_of_a_file),
+		cmocka_unit_test(build_id_errors),
+		cmocka_unit_test(build_id_of_vdso_and_kernel),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
