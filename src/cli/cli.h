@@ -40,6 +40,19 @@ void cmd_record_help(FILE *f);
  */
 int cli_error(const char *cmd, const char *spec);
 
+/*
+ * cli_parse_ids - "123,456" into ids (free *out).  A malformed list gets a
+ * usage message for `cmd` and -EINVAL.  -ENOMEM otherwise on failure.
+ */
+int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr);
+
+/*
+ * cli_pids_threads - -p: every thread of every process in `list`, in list
+ * order.  -EINVAL for a malformed list (reported), -ESRCH with
+ * pk_last_error naming a process that does not exist, or -ENOMEM.
+ */
+int cli_pids_threads(const char *cmd, const char *list, pid_t **tids, size_t *nr);
+
 /* cli_usage - print "perfkit CMD: <message>" and a hint to run --help.
  * Returns CLI_EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

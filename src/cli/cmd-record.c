@@ -40,6 +40,7 @@ struct record_opts {
 	bool all_cpus;		/* -a */
 	const char *cpu_list;	/* -C */
 	const char *pids;	/* -p */
+	const char *tids;	/* -t */
 	bool no_inherit;
 	const char *output;	/* -o, default perf.data */
 	unsigned pages;		/* -m */
@@ -58,7 +59,7 @@ void cmd_record_help(FILE *f)
 {
 	fprintf(f,
 		"usage: perfkit record [-e EVENTS] [-F HZ | -c PERIOD] [-g] [-o FILE] [-m PAGES]\n"
-		"                      [-a | -C CPUS | -p PIDS] [--duration S] [-q] [--] [COMMAND...]\n"
+		"                      [-a | -C CPUS | -p PIDS | -t TIDS] [--duration S] [-q] [--] [COMMAND...]\n"
 		"\n"
 		"Sample events into a perf.data file that perf report and perf script read.\n"
 		"\n"
@@ -82,7 +83,7 @@ void cmd_record_help(FILE *f)
 		"  -o, --output FILE    write FILE (default perf.data; an existing one is kept as .old)\n"
 		"  -m, --mmap-pages N   ring buffer pages per CPU, a power of two (default 128)\n"
 		"  -a, --all-cpus       every task on every CPU   -C, --cpu CPUS  these CPUs\n"
-		"  -p, --pid PIDS       these processes\n"
+		"  -p, --pid PIDS       these processes   -t, --tid TIDS  these threads\n"
 		"      --sample-cpu     record the CPU of each sample\n"
 		"      --no-inherit     do not follow the command's children\n"
 		"      --duration S     stop after S seconds\n"
@@ -163,6 +164,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "count", required_argument, NULL, 'c' }, { "output", required_argument, NULL, 'o' },
 		{ "mmap-pages", required_argument, NULL, 'm' }, { "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' }, { "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
 		{ "sample-cpu", no_argument, NULL, 0x100 }, { "no-inherit", no_argument, NULL, 0x101 },
 		{ "duration", required_argument, NULL, 0x102 }, { "quiet", no_argument, NULL, 'q' },
 		{ "call-graph", required_argument, NULL, 0x103 }, { "data", no_argument, NULL, 'd' },
@@ -180,7 +182,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:qdTRbj:zBNh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:t:qdTRbj:zBNh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': {
 			size_t n = o->events ? strlen(o->events) + 1 : 0;
@@ -214,6 +216,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		case 'a': o->all_cpus = true; break;
 		case 'C': o->cpu_list = optarg; break;
 		case 'p': o->pids = optarg; break;
+		case 't': o->tids = optarg; break;
 		case 0x100: o->sample_cpu = true; break;
 		case 0x101: o->no_inherit = true; break;
 		case 0x102:
@@ -255,11 +258,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	}
 	if (o->freq && o->period)
 		return cli_usage("record", "-F and -c both set how often to sample: give one");
-	if ((o->pids != NULL) + (o->all_cpus || o->cpu_list) > 1)
-		return cli_usage("record", "-p and -a/-C are different targets: give one");
-	if (optind >= argc && !o->pids && !o->all_cpus && !o->cpu_list)
+	if ((o->pids != NULL) + (o->tids != NULL) + (o->all_cpus || o->cpu_list) > 1)
+		return cli_usage("record", "-p, -t and -a/-C are different targets: give one");
+	if (optind >= argc && !o->pids && !o->tids && !o->all_cpus && !o->cpu_list)
 		return cli_usage("record", "no command given: perfkit record [-e EVENTS] -- COMMAND, "
-				 "or a target: -p PID, -a, -C CPUS");
+				 "or a target: -p PID, -t TID, -a, -C CPUS");
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;
 }
@@ -344,6 +347,7 @@ struct session {
 	struct stats st;
 	uint64_t first_time, last_time;
 	bool default_event;
+	bool wl_is_target;	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
 	struct pk_maps *maps;	/* which DSOs samples hit, for BUILD_ID; NULL with -B */
 };
 
@@ -380,7 +384,7 @@ static const char *events_spec(const struct record_opts *o, const char *events)
 static int open_events(struct session *s, bool cpu_wide)
 {
 	struct pk_target t = { .size = sizeof(t), .threads = s->threads, .nr_threads = s->nr_threads,
-			       .inherit = !s->o->no_inherit && !cpu_wide, .enable_on_exec = s->wl != NULL,
+			       .inherit = !s->o->no_inherit && !cpu_wide, .enable_on_exec = s->wl_is_target,
 			       .fallbacks = true };
 	size_t nr_cpus = 0;
 	int err;
@@ -623,6 +627,23 @@ static int add_build_ids(struct session *s)
 	return err;
 }
 
+/* The process a thread belongs to (Tgid in /proc/TID/status), or -1. */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[256];
+	pid_t tgid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
 /*
  * What existed before recording: the kernel's map (so kernel samples get
  * symbols), and for -p/-a the processes' names and executable maps; a
@@ -647,6 +668,17 @@ static int synthesize(struct session *s)
 			err = pk_record_synth_process((pid_t)atoi(p), a, id, s->o->data_addr, sink_to_file, s);
 			p += strcspn(p, ",");
 			p += *p == ',';
+		}
+	} else if (!err && s->o->tids) {
+		/* Each thread's process once: its name and maps. */
+		for (size_t i = 0; i < s->nr_threads && !err; i++) {
+			pid_t tgid = tgid_of(s->threads[i]);
+			bool seen = false;
+
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = tgid_of(s->threads[j]) == tgid;
+			if (!seen && tgid > 0)
+				err = pk_record_synth_process(tgid, a, id, s->o->data_addr, sink_to_file, s);
 		}
 	} else if (!err && (s->o->all_cpus || s->o->cpu_list)) {
 		err = pk_record_synth_all(a, id, s->o->data_addr, sink_to_file, s);
@@ -678,15 +710,20 @@ static int setup(struct session *s, int argc, char **argv)
 		return cli_error("record", o->events);
 	if (o->argv && pk_workload_start(o->argv, &s->wl) < 0)
 		return cli_error("record", NULL);
-	if (s->wl) {
+	/* With -p/-t/-a/-C a command only says how long to record, as in perf. */
+	s->wl_is_target = s->wl && !o->pids && !o->tids && !cpu_wide;
+	if (s->wl_is_target) {
 		if (!(s->threads = malloc(sizeof(*s->threads))))
 			return CLI_EXIT_EVENT;
 		s->threads[0] = pk_workload_pid(s->wl);
 		s->nr_threads = 1;
-	} else if (o->pids) {
-		pid_t pid = (pid_t)atoi(o->pids);
+	} else if (o->pids || o->tids) {
+		int err = o->pids ? cli_pids_threads("record", o->pids, &s->threads, &s->nr_threads)
+				  : cli_parse_ids("record", o->tids, &s->threads, &s->nr_threads);
 
-		if (pk_pid_threads(pid, &s->threads, &s->nr_threads) < 0)
+		if (err == -EINVAL)
+			return CLI_EXIT_USAGE;
+		if (err < 0)
 			return cli_error("record", NULL);
 	}
 	if (open_events(s, cpu_wide) < 0 || pk_rings_map(s->l, o->pages ? o->pages : 128, &s->rs) < 0)
@@ -745,7 +782,7 @@ int cmd_record(int argc, char **argv)
 		snapshot_request = 0;
 		sigaction(SIGUSR2, &su, NULL);
 	}
-	if ((s.wl && pk_workload_go(s.wl) < 0) || (!s.wl && pk_evlist_enable(s.l) < 0)) {
+	if ((!s.wl_is_target && pk_evlist_enable(s.l) < 0) || (s.wl && pk_workload_go(s.wl) < 0)) {
 		cli_error("record", NULL);
 		teardown(&s);
 		free(o.events);

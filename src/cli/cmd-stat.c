@@ -43,70 +43,6 @@ static void on_signal(int sig)
 	stop_signal = sig;	/* and no further -r runs start */
 }
 
-/* Parse "123,456" into pids; a bad list is reported here. */
-static int parse_ids(const char *list, pid_t **out, size_t *nr)
-{
-	size_t n = 1, k = 0;
-	const char *p = list;
-	pid_t *ids;
-
-	for (const char *c = list; *c; c++)
-		n += *c == ',';
-	ids = calloc(n, sizeof(*ids));
-	if (!ids)
-		return -ENOMEM;
-	while (k < n) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p || v <= 0 || v > INT32_MAX || (*end && *end != ',')) {
-			free(ids);
-			cli_usage("stat", "'%s' is not a list of process or thread ids (e.g. 1234,5678)", list);
-			return -EINVAL;
-		}
-		ids[k++] = (pid_t)v;
-		p = end + (*end == ',');
-	}
-	*out = ids;
-	*nr = n;
-	return 0;
-}
-
-/* -p: every thread of every process given. */
-static int pids_threads(const char *list, pid_t **tids, size_t *nr)
-{
-	pid_t *pids, *all = NULL;
-	size_t nr_pids, n = 0;
-
-	if (parse_ids(list, &pids, &nr_pids) < 0)
-		return -EINVAL;
-	for (size_t i = 0; i < nr_pids; i++) {
-		pid_t *t, *grown;
-		size_t k;
-
-		if (pk_pid_threads(pids[i], &t, &k) < 0) {
-			free(pids);
-			free(all);
-			return -ESRCH;
-		}
-		grown = realloc(all, (n + k) * sizeof(*all));
-		if (!grown) {
-			free(t);
-			free(pids);
-			free(all);
-			return -ENOMEM;
-		}
-		all = grown;
-		memcpy(all + n, t, k * sizeof(*t));
-		n += k;
-		free(t);
-	}
-	free(pids);
-	*tids = all;
-	*nr = n;
-	return 0;
-}
-
 struct plan {
 	struct pk_target t;
 	pid_t *threads;
@@ -125,14 +61,14 @@ static int make_target(const struct stat_opts *o, pid_t workload, struct plan *p
 	pl->t.fallbacks = true;
 	if (o->pids) {
 		pl->list_for_errors = o->pids;
-		int err = pids_threads(o->pids, &pl->threads, &n);
+		int err = cli_pids_threads("stat", o->pids, &pl->threads, &n);
 
 		if (err < 0)
 			return err == -EINVAL ? -2 : -1;
 		pl->t.threads = pl->threads, pl->t.nr_threads = n;
 	} else if (o->tids) {
 		pl->list_for_errors = o->tids;
-		if (parse_ids(o->tids, &pl->threads, &n) < 0)
+		if (cli_parse_ids("stat", o->tids, &pl->threads, &n) < 0)
 			return -2;
 		pl->t.threads = pl->threads, pl->t.nr_threads = n;
 	} else if (o->all_cpus || o->cpu_list) {

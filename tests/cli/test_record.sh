@@ -84,6 +84,40 @@ if [ "$have_perf" -eq 1 ]; then
 	comms=$(perf report -i "$tmp/p.data" --stdio --sort comm 2>/dev/null | grep -c 'perfkit-workloa')
 	check "-p: samples carry the process's name from the synthesized COMM" test "$comms" -ge 1
 fi
+# Several processes with -p, one thread with -t, and a command that only
+# times the recording when a target is given (-p/-a -- sleep), as in perf.
+sh -c 'while :; do :; done' &
+b1=$!
+sh -c 'while :; do :; done' &
+b2=$!
+sleep 0.1
+run record -q -p "$b1,$b2" -o "$tmp/pp.data" --duration 0.4
+check "-p with two processes records (exit 0, got $rc)" test "$rc" -eq 0
+run record -q -t "$b2" -o "$tmp/t.data" --duration 0.3
+check "-t records a thread (exit 0, got $rc)" test "$rc" -eq 0
+run record -q -p "$b1" -o "$tmp/pcmd.data" -- sleep 0.3
+check "-p with a command records until the command ends (exit 0, got $rc)" test "$rc" -eq 0
+run record -q -a -o "$tmp/acmd.data" -- sleep 0.3
+check "-a with a command records (exit 0, got $rc)" test "$rc" -eq 0
+kill "$b1" "$b2" 2>/dev/null
+wait "$b1" "$b2" 2>/dev/null
+if [ "$have_perf" -eq 1 ]; then
+	pids=$(perf script -i "$tmp/pp.data" -F pid 2>/dev/null | sort -u | tr -d ' ' | tr '\n' ' ')
+	check "-p $b1,$b2: samples of both processes and no other ($pids)" test "$pids" = "$b1 $b2 "
+	pids=$(perf script -i "$tmp/t.data" -F tid 2>/dev/null | sort -u | tr -d ' ' | tr '\n' ' ')
+	check "-t $b2: samples of that thread only ($pids)" test "$pids" = "$b2 "
+	pids=$(perf script -i "$tmp/pcmd.data" -F pid 2>/dev/null | sort -u | tr -d ' ' | tr '\n' ' ')
+	n=$(perf script -i "$tmp/pcmd.data" 2>/dev/null | grep -c .)
+	check "-p PID -- sleep 0.3: the process's samples, not the command's ($pids)" test "$pids" = "$b1 "
+	check "for about the 0.3 s the command ran ($n samples at 4000 Hz)" test "$n" -ge 600 -a "$n" -le 1800
+	n=$(perf script -i "$tmp/acmd.data" -F pid 2>/dev/null | grep -c -w -e "$b1" -e "$b2")
+	check "-a -- sleep 0.3: other processes' samples too ($n of the busy loops)" test "$n" -ge 200
+fi
+run record -t 12x --duration 0.1
+check "a malformed -t list is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+contains "that names the list" "$err" "'12x' is not a list of process or thread ids"
+run record -p 1 -t 1 --duration 0.1
+check "-p and -t together are a usage error (exit 2, got $rc)" test "$rc" -eq 2
 # Sampling flags: perf reads each file and sees what was asked for.
 if [ "$have_perf" -eq 1 ]; then
 	for f in "-g:CALLCHAIN" "-d:ADDR" "-R:RAW" "--user-regs=AX,BX,IP:REGS_USER" "--intr-regs=AX:REGS_INTR" \
