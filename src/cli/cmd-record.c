@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -44,6 +45,7 @@ struct record_opts {
 	bool no_inherit;
 	const char *output;	/* -o, default perf.data */
 	unsigned pages;		/* -m */
+	unsigned long long pages_asked;	/* before rounding up to a power of two */
 	double duration;	/* --duration seconds, 0 = none */
 	bool quiet;
 	bool no_buildid;	/* -B: no BUILD_ID feature */
@@ -81,7 +83,8 @@ void cmd_record_help(FILE *f)
 		"      --overwrite      keep only the newest samples (the rings overwrite the oldest);\n"
 		"                       they are written at the end and on each SIGUSR2\n"
 		"  -o, --output FILE    write FILE (default perf.data; an existing one is kept as .old)\n"
-		"  -m, --mmap-pages N   ring buffer pages per CPU, a power of two (default 128)\n"
+		"  -m, --mmap-pages N   ring buffer pages per CPU (default 128), or a size: 512K, 4M;\n"
+		"                       rounded up to a power of two pages\n"
 		"  -a, --all-cpus       every task on every CPU   -C, --cpu CPUS  these CPUs\n"
 		"  -p, --pid PIDS       these processes   -t, --tid TIDS  these threads\n"
 		"      --sample-cpu     record the CPU of each sample\n"
@@ -157,6 +160,44 @@ static int parse_branch_filter(const char *arg, uint64_t *out)
 	return 0;
 }
 
+/*
+ * -m: a number of pages, or a size with B, K, M or G ("512K", "4M"),
+ * rounded up to a power of two pages as perf does (and said).
+ */
+static int parse_pages(const char *arg, unsigned *pages, unsigned long long *asked)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10), n;
+	const char *sizes = "BKMG";
+	const char *unit = *end ? strchr(sizes, toupper((unsigned char)*end)) : NULL;
+
+	if (end == arg || arg[0] == '-' || (*end && (!unit || end[1])) || !v) {
+		if (*end == ',')
+			return cli_usage("record", "-m '%s': the ',AUX_PAGES' part is for AUX-area events "
+					 "(Intel PT, CoreSight), which perfkit record does not open; give the "
+					 "ring size alone", arg);
+		return cli_usage("record", "-m needs a number of pages or a size like 512K or 4M, not '%s'", arg);
+	}
+	if (unit) {
+		unsigned shift = (unsigned)(unit - sizes) * 10;
+
+		if (v > (1ULL << 40) >> shift)
+			return cli_usage("record", "-m %s is larger than a ring can be (at most 1G)", arg);
+		n = ((v << shift) + (unsigned long long)page - 1) / (unsigned long long)page;
+	} else {
+		n = v;
+	}
+	if (n > (1u << 18))
+		return cli_usage("record", "-m %s is %llu pages: a ring takes at most %u pages (1G)", arg, n,
+				 1u << 18);
+	*pages = 1;
+	while (*pages < n)
+		*pages <<= 1;
+	*asked = n;
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	static const struct option longopts[] = {
@@ -209,9 +250,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		case 'g': o->callgraph = true; break;
 		case 'o': o->output = optarg; break;
 		case 'm':
-			o->pages = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || !o->pages || (o->pages & (o->pages - 1)))
-				return cli_usage("record", "-m needs a power of two number of pages, not '%s'", optarg);
+			if (parse_pages(optarg, &o->pages, &o->pages_asked))
+				return CLI_EXIT_USAGE;
 			break;
 		case 'a': o->all_cpus = true; break;
 		case 'C': o->cpu_list = optarg; break;
@@ -256,6 +296,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		default: return cli_unknown_option("record", argc, argv, c);
 		}
 	}
+	if (o->pages && o->pages != o->pages_asked && !o->quiet)
+		fprintf(stderr, "perfkit record: rounding the ring size up to %u pages (%lld KiB), a power "
+			"of two\n", o->pages, (long long)o->pages * sysconf(_SC_PAGESIZE) / 1024);
 	if (o->freq && o->period)
 		return cli_usage("record", "-F and -c both set how often to sample: give one");
 	if ((o->pids != NULL) + (o->tids != NULL) + (o->all_cpus || o->cpu_list) > 1)

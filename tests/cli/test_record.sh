@@ -60,8 +60,28 @@ contains "and names the file" "$err" "/nonexistent-dir/x.data"
 run record -- sh -c 'exit 3'
 check "the command's exit status is perfkit's (3, got $rc)" test "$rc" -eq 3
 
-run record -m 3 -- true
-check "-m must be a power of two (exit 2, got $rc)" test "$rc" -eq 2
+run record -m 3 -o "$tmp/m3.data" -- true
+check "-m 3 is rounded up to 4 pages (exit 0, got $rc)" test "$rc" -eq 0
+contains "and says so" "$err" "rounding the ring size up to 4 pages (16 KiB)"
+run record -q -m 512K -o "$tmp/m512k.data" -- true
+check "-m takes a size: 512K (exit 0, got $rc)" test "$rc" -eq 0
+run record -m 12Q -- true
+check "-m with an unknown unit is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+contains "that names it" "$err" "not '12Q'"
+# Rings larger than an unprivileged user may lock: one message, before any
+# mapping, with the -m that fits (checked as nobody; root has CAP_IPC_LOCK).
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+mlock_kb=$(cat /proc/sys/kernel/perf_event_mlock_kb)
+if [ "$(id -u)" -eq 0 ] && [ "$paranoid" -le 2 ] && [ "$mlock_kb" -le 4096 ] && command -v su >/dev/null; then
+	chmod 777 "$tmp"
+	lim_out=$(su -s /bin/sh nobody -c "ulimit -l 8192; cd $tmp && '$PERFKIT' record -q -m 1G -o big.data -- true; echo rc=\$?" 2>&1)
+	contains "too big a ring for the user's locked memory exits 1" "$lim_out" "rc=1"
+	contains "and says what the rings need and what the user may lock" "$lim_out" "of locked memory; this user may lock"
+	contains "with the -m that fits" "$lim_out" "data pages each (-m "
+	check "and leaves no file" test ! -e "$tmp/big.data" -a ! -e "$tmp/big.data.partial"
+else
+	skip "locked-memory check" "needs root, su and kernel.perf_event_paranoid <= 2 (it is $paranoid)"
+fi
 run record
 check "no command and no target is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 # Kernel samples get symbols (the synthesized kernel map), and -p gets the

@@ -120,6 +120,24 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 	for (size_t k = 0; k < rs->nr; k++)
 		rs->ring[k].fd = -1;
 	rs->map_len = (pages + 1) * (size_t)page;	/* the control page, then the data */
+	/* Say up front when the rings cannot all be locked, and what would fit. */
+	{
+		size_t maps = 0;
+
+		for (size_t c = 0; c < nc; c++)
+			for (size_t t = 0; t < nt; t++) {
+				bool dir[2] = { false, false };
+
+				for (size_t i = 0; i < pk__evlist_nr_events(l); i++)
+					if (pk__evlist_fd(l, i, c, t) >= 0)
+						dir[pk_evlist_attr(l, i)->write_backward] = true;
+				maps += dir[0] + dir[1];
+			}
+		if ((err = pk__sys_lock_check(maps, rs->map_len)) < 0) {
+			pk_rings_free(rs);
+			return err;
+		}
+	}
 	for (size_t c = 0; c < nc && !err; c++)
 		for (size_t t = 0; t < nt && !err; t++)
 			err = map_one(rs, c * nt + t, nc * nt, l, c, t, pages * (size_t)page);

@@ -787,3 +787,37 @@ int pk__sys_explain_mmap_facts(int err, const struct pk__sys_facts *f, int fd, s
 	}
 	return finish(err, what, &m, strerrorname_np(-err) ? strerrorname_np(-err) : "?");
 }
+
+int pk__sys_lock_check_facts(const struct pk__sys_facts *f, size_t nr_maps, size_t map_len)
+{
+	long cpus = f->online_cpus > 0 ? f->online_cpus : 1, page = f->page_size > 0 ? f->page_size : 4096;
+	unsigned long long need_kb = (unsigned long long)nr_maps * (map_len >> 10), allow_kb;
+	size_t fit = 0;
+	char lim[32];
+
+	/* The kernel only counts locked pages against a paranoid, uncapable user. */
+	if (f->paranoid == PK__FACT_UNKNOWN || f->paranoid <= -1 || f->mlock_kb == PK__FACT_UNKNOWN ||
+	    f->mlock_kb < 0 || !f->caps_known || f->cap_ipc_lock || f->memlock_soft_kb == PK__FACT_UNKNOWN ||
+	    f->memlock_soft_kb < 0 || !nr_maps)
+		return 0;
+	allow_kb = (unsigned long long)f->mlock_kb * (unsigned long long)cpus +
+		   (unsigned long long)f->memlock_soft_kb;
+	if (need_kb <= allow_kb)
+		return 0;
+	/* The largest power of two data pages that would fit. */
+	for (size_t p = 1; p <= (1u << 20) && (unsigned long long)nr_maps * (p + 1) * (unsigned long long)page / 1024 <= allow_kb; p <<= 1)
+		fit = p;
+	snprintf(lim, sizeof(lim), "%ld KiB", f->memlock_soft_kb);
+	pk__error(-EPERM, "map ring buffers", "%zu ring buffers of %zu KiB need %llu KiB of locked memory; "
+		  "this user may lock %llu KiB: kernel.perf_event_mlock_kb (%ld KiB) x %ld online CPUs, "
+		  "plus RLIMIT_MEMLOCK (%s), and the process lacks CAP_IPC_LOCK",
+		  nr_maps, map_len >> 10, need_kb, allow_kb, f->mlock_kb, cpus, lim);
+	if (fit)
+		pk__error_hint("use smaller rings: %zu data pages each (-m %zu) fit; or raise the limit: "
+			       "sysctl -w kernel.perf_event_mlock_kb=%llu", fit, fit,
+			       (need_kb + (unsigned long long)cpus - 1) / (unsigned long long)cpus);
+	else
+		pk__error_hint("even 1-page rings do not fit: sysctl -w kernel.perf_event_mlock_kb=%llu, "
+			       "or `ulimit -l` higher", (need_kb + (unsigned long long)cpus - 1) / (unsigned long long)cpus);
+	return -EPERM;
+}

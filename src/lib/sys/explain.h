@@ -91,6 +91,16 @@ const char *pk__attr_field_name(long offset, const char **since);
  */
 int pk__sys_explain_mmap_facts(int err, const struct pk__sys_facts *f, int fd, size_t len);
 
+/*
+ * pk__sys_lock_check_facts - whether nr_maps mappings of map_len bytes fit
+ * in what the user may lock (kernel.perf_event_mlock_kb per online CPU
+ * plus RLIMIT_MEMLOCK, for a paranoid kernel and no CAP_IPC_LOCK), as the
+ * kernel's perf_mmap counts them for a user with nothing mapped yet.
+ * 0 when they fit or a fact is unknown; -EPERM, recorded with the ring
+ * size that would fit, when they cannot.
+ */
+int pk__sys_lock_check_facts(const struct pk__sys_facts *f, size_t nr_maps, size_t map_len);
+
 /* pk__sys_explain_what - "perf_event_open(<name>, pid=P, cpu=C)" into buf. */
 void pk__sys_explain_what(char *buf, size_t len, const struct perf_event_attr *attr,
 			  pid_t pid, int cpu, int group_fd, const char *name);

@@ -581,6 +581,23 @@ void pk__sys_facts_init(struct pk__sys_facts *f)
 	f->page_size = 4096;
 }
 
+int pk__sys_lock_check(size_t nr_maps, size_t map_len)
+{
+	struct pk__sys_facts f;
+	long v;
+
+	pk__sys_facts_init(&f);
+	f.paranoid = proc_long("perf_event_paranoid");
+	f.mlock_kb = proc_long("perf_event_mlock_kb");
+	probe_limits(&f);
+	probe_caps(&f);
+	v = sysconf(_SC_NPROCESSORS_ONLN);
+	f.online_cpus = v > 0 ? v : 0;
+	v = sysconf(_SC_PAGESIZE);
+	f.page_size = v > 0 ? v : 4096;
+	return pk__sys_lock_check_facts(&f, nr_maps, map_len);
+}
+
 void pk__sys_probe(struct pk__sys_facts *f, const struct perf_event_attr *attr, pid_t pid,
 		   int cpu, int group_fd)
 {

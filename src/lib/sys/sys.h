@@ -103,6 +103,11 @@ void *pk__sys_mmap(int fd, size_t len, int prot, off_t off, int *err);
  */
 ssize_t pk__sys_read(int fd, void *buf, size_t len);
 
+/* pk__sys_lock_check - before mapping nr_maps rings of map_len bytes: 0
+ * when they fit in the locked memory this user may use (or it cannot be
+ * told), else -EPERM with an error saying what fits. */
+int pk__sys_lock_check(size_t nr_maps, size_t map_len);
+
 /* pk__sys_munmap / pk__sys_close - undo mmap / close an event fd. */
 int pk__sys_munmap(void *addr, size_t len);
 int pk__sys_close(int fd);

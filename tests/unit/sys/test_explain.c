@@ -449,6 +449,43 @@ static void test_mmap_explained(void **state)
 	assert_contains(pk_last_error()->why, "already mapped with another size");
 }
 
+/* Rings checked against the lockable memory before mapping, as the kernel counts it. */
+static void test_lock_check(void **state)
+{
+	struct pk__sys_facts f;
+
+	(void)state;
+	facts_with(&f, 2, NOCAP);
+	f.mlock_kb = 516;
+	f.online_cpus = 2;
+	f.memlock_soft_kb = 8192;
+	f.page_size = 4096;
+	/* 2 x (1024 + 1) pages = 8200 KiB of 1032 + 8192: fits */
+	assert_int_equal(pk__sys_lock_check_facts(&f, 2, 1025 * 4096), 0);
+	/* 2 x (2048 + 1) pages = 16392 KiB: does not; 1024 pages would */
+	assert_int_equal(pk__sys_lock_check_facts(&f, 2, 2049 * 4096), -EPERM);
+	assert_string_equal(pk_last_error()->what, "map ring buffers");
+	assert_contains(pk_last_error()->why, "2 ring buffers of 8196 KiB need 16392 KiB of locked memory");
+	assert_contains(pk_last_error()->why, "this user may lock 9224 KiB");
+	assert_contains(pk_last_error()->hint, "1024 data pages each (-m 1024) fit");
+	assert_contains(pk_last_error()->hint, "sysctl -w kernel.perf_event_mlock_kb=8196");
+	/* so many rings that not even one page each fits */
+	assert_int_equal(pk__sys_lock_check_facts(&f, 2000, 2 * 4096), -EPERM);
+	assert_contains(pk_last_error()->hint, "even 1-page rings do not fit");
+	/* CAP_IPC_LOCK, paranoid -1, an unlimited RLIMIT_MEMLOCK or unknown facts: no limit */
+	f.cap_ipc_lock = true;
+	assert_int_equal(pk__sys_lock_check_facts(&f, 2, 2049 * 4096), 0);
+	f.cap_ipc_lock = false;
+	f.paranoid = -1;
+	assert_int_equal(pk__sys_lock_check_facts(&f, 2, 2049 * 4096), 0);
+	f.paranoid = 2;
+	f.memlock_soft_kb = -1;
+	assert_int_equal(pk__sys_lock_check_facts(&f, 2, 2049 * 4096), 0);
+	f.memlock_soft_kb = 8192;
+	f.mlock_kb = PK__FACT_UNKNOWN;
+	assert_int_equal(pk__sys_lock_check_facts(&f, 2, 2049 * 4096), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_paranoid_levels),
 		cmocka_unit_test(test_other_facts),
 		cmocka_unit_test(test_mmap_explained),
+		cmocka_unit_test(test_lock_check),
 	};
 
 	return cmocka_run_group_tests(tests, sysfake_group_setup, sysfake_group_teardown);
