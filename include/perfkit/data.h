@@ -58,6 +58,16 @@ PK_API int pk_data_add_group(struct pk_data_writer *w, size_t leader, size_t nr_
 PK_API int pk_data_add_build_id(struct pk_data_writer *w, const char *name, const uint8_t *id,
 				size_t size, bool kernel);
 
+/*
+ * pk_data_set_clock - the events' sample times are on `clockid` (attr
+ * use_clockid, perf record -k): write its resolution `res_ns` (the CLOCKID
+ * feature, left out when 0) and a reference pair taken together, the
+ * wall-clock time `tod_ns` and the clock's own `clock_ns` (CLOCK_DATA),
+ * which lets perf convert sample times to wall-clock time.
+ */
+PK_API void pk_data_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, uint64_t tod_ns,
+			      uint64_t clock_ns);
+
 /* pk_data_set_cmdline - the command line to store (CMDLINE feature).
  * 0 or -ENOMEM. */
 PK_API int pk_data_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[]);
@@ -89,10 +99,10 @@ PK_API int pk_data_write(struct pk_data_writer *w, const void *records, size_t l
 PK_API uint64_t pk_data_size(const struct pk_data_writer *w);
 
 /*
- * pk_data_finish - write the feature sections (BUILD_ID, HOSTNAME, OSRELEASE, VERSION,
- * ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE, EVENT_DESC,
- * CPU_TOPOLOGY, PMU_MAPPINGS, GROUP_DESC, SAMPLE_TIME, COMPRESSED) and the
- * final header, flush, fsync and rename the file into place; frees the
+ * pk_data_finish - write the feature sections (BUILD_ID, HOSTNAME,
+ * OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE,
+ * EVENT_DESC, CPU_TOPOLOGY, PMU_MAPPINGS, GROUP_DESC, SAMPLE_TIME, CLOCKID,
+ * COMPRESSED, CLOCK_DATA) and the final header, flush, fsync and rename the file into place; frees the
  * writer whatever happens.  On a full disk it cuts the data back to a record
  * boundary until the rest fits.  Returns the bytes of records it had to cut
  * (0 normally), or a negative errno with the partial file removed (when

@@ -16,6 +16,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,6 +51,7 @@ struct record_opts {
 	double duration;	/* --duration seconds, 0 = none */
 	bool quiet;
 	bool no_buildid;	/* -B: no BUILD_ID feature */
+	int clockid;		/* -k: the clock of sample times, -1 = perf's default */
 	char **argv;
 };
 
@@ -92,6 +95,8 @@ void cmd_record_help(FILE *f)
 		"      --duration S     stop after S seconds\n"
 		"  -B, --no-buildid     write no build-id table (BUILD_ID lists the binaries\n"
 		"                       samples landed in, so perf report finds the same ones)\n"
+		"  -k, --clockid CLOCK  time samples with CLOCK: monotonic, monotonic_raw, realtime,\n"
+		"                       boottime, tai, or a clock number\n"
 		"  -q, --quiet          no summary at the end\n");
 }
 
@@ -198,6 +203,35 @@ static int parse_pages(const char *arg, unsigned *pages, unsigned long long *ask
 	return 0;
 }
 
+/* -k: perf's clock names (with or without CLOCK_), or a clock number. */
+static int parse_clockid(const char *arg, int *out)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "monotonic_raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "boottime", CLOCK_BOOTTIME }, { "tai", CLOCK_TAI },
+		{ "mono", CLOCK_MONOTONIC }, { "raw", CLOCK_MONOTONIC_RAW }, { "real", CLOCK_REALTIME },
+		{ "boot", CLOCK_BOOTTIME },
+	};
+	const char *name = strncasecmp(arg, "CLOCK_", 6) ? arg : arg + 6;
+	struct timespec ts;
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end != arg && !*end && v >= 0 && v < 64) {
+		if (clock_getres((clockid_t)v, &ts) < 0)
+			return cli_usage("record", "-k %s: this system has no clock %ld", arg, v);
+		*out = (int)v;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(name, clocks[i].name)) {
+			*out = clocks[i].id;
+			return 0;
+		}
+	return cli_usage("record", "-k '%s' is not a clock: use monotonic, monotonic_raw, realtime, "
+			 "boottime, tai (or mono, raw, real, boot), or a clock number", arg);
+}
+
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	static const struct option longopts[] = {
@@ -215,6 +249,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "switch-events", no_argument, NULL, 0x106 }, { "namespaces", no_argument, NULL, 0x107 },
 		{ "overwrite", no_argument, NULL, 0x108 },
 		{ "compression-level", optional_argument, NULL, 'z' },
+		{ "clockid", required_argument, NULL, 'k' },
 		{ "no-buildid", no_argument, NULL, 'B' }, { "no-buildid-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
@@ -223,7 +258,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:t:qdTRbj:zBNh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:t:qdTRbj:zBNk:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': {
 			size_t n = o->events ? strlen(o->events) + 1 : 0;
@@ -291,6 +326,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 				return cli_usage("record", "the compression level is 1 to 22, not '%s'", optarg);
 			break;
 		case 'B': o->no_buildid = true; break;
+		case 'k':
+			if (parse_clockid(optarg, &o->clockid))
+				return CLI_EXIT_USAGE;
+			break;
 		case 'N': break;	/* perfkit keeps no build-id cache */
 		case 'h': cmd_record_help(stdout); return -1;
 		default: return cli_unknown_option("record", argc, argv, c);
@@ -373,6 +412,10 @@ static void setup_attrs(const struct record_opts *o, struct pk_events *ev, bool 
 			a->mmap_data = o->data_addr || o->dwarf;
 			a->context_switch = o->switch_events;
 			a->namespaces = o->namespaces;
+		}
+		if (o->clockid >= 0) {
+			a->use_clockid = 1;
+			a->clockid = o->clockid;
 		}
 	}
 }
@@ -743,6 +786,21 @@ static void keep_old(const char *path)
 			strerror(errno));
 }
 
+/* -k: the clock's resolution and a reference pair of wall-clock and clock
+ * time, so perf can show sample times as wall-clock time. */
+static void set_clock(struct pk_data_writer *w, int clockid)
+{
+	struct timespec res = { 0, 0 }, ref;
+	struct timeval tod;
+
+	clock_getres(clockid, &res);
+	gettimeofday(&tod, NULL);
+	clock_gettime(clockid, &ref);
+	pk_data_set_clock(w, clockid, (uint64_t)res.tv_sec * 1000000000 + (uint64_t)res.tv_nsec,
+			  (uint64_t)tod.tv_sec * 1000000000 + (uint64_t)tod.tv_usec * 1000,
+			  (uint64_t)ref.tv_sec * 1000000000 + (uint64_t)ref.tv_nsec);
+}
+
 static int setup(struct session *s, int argc, char **argv)
 {
 	const struct record_opts *o = s->o;
@@ -778,8 +836,11 @@ static int setup(struct session *s, int argc, char **argv)
 	keep_old(o->output);
 	if (!o->no_buildid && pk_maps_new(&s->maps) < 0)
 		return cli_error("record", NULL);
-	if (pk_data_create(o->output, &s->w) < 0 ||
-	    (o->comp_level && pk_data_set_compression(s->w, o->comp_level) < 0) || add_events(s) < 0 ||
+	if (pk_data_create(o->output, &s->w) < 0)
+		return cli_error("record", NULL);
+	if (o->clockid >= 0)
+		set_clock(s->w, o->clockid);
+	if ((o->comp_level && pk_data_set_compression(s->w, o->comp_level) < 0) || add_events(s) < 0 ||
 	    pk_data_set_cmdline(s->w, argc, argv) < 0 || synthesize(s) < 0)
 		return cli_error("record", NULL);
 	return 0;
@@ -799,7 +860,7 @@ static void teardown(struct session *s)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = { .output = "perf.data" };
+	struct record_opts o = { .output = "perf.data", .clockid = -1 };
 	struct session s = { .o = &o };
 	struct sigaction sa = { .sa_handler = on_signal };
 	uint64_t bytes;

@@ -203,6 +203,20 @@ if [ "$have_perf" -eq 1 ]; then
 fi
 run record --compression-level=23 -- true
 check "a zstd level above 22 is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+# -k: sample times on another clock, with CLOCKID and CLOCK_DATA for perf.
+run record -q -k realtime -o "$tmp/clk.data" -- "$PERFKIT_WORKLOAD" pages 2000
+check "-k realtime records (exit 0, got $rc)" test "$rc" -eq 0
+if [ "$have_perf" -eq 1 ]; then
+	hdr=$(perf report --header-only -i "$tmp/clk.data" 2>&1)
+	contains "perf reads the clock from CLOCK_DATA" "$hdr" "# clockid: realtime (0)"
+	contains "and its resolution from CLOCKID" "$hdr" "# clockid frequency:"
+	t=$(perf script -i "$tmp/clk.data" -F time 2>/dev/null | head -1 | cut -d. -f1 | tr -d ' ')
+	now=$(date +%s)
+	check "sample times are wall-clock seconds ($t, now $now)" test "${t:-0}" -gt $((now - 120)) -a "${t:-0}" -le "$now"
+fi
+run record -k bogus -- true
+check "an unknown clock is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+contains "that lists the clocks" "$err" "use monotonic, monotonic_raw, realtime"
 # BUILD_ID: the DSOs samples landed in, with the build-ids readelf sees;
 # the same table perf record writes for the same command.
 run record -F 5000 -o "$tmp/bid.data" -- "$PERFKIT_WORKLOAD" pages 20000

@@ -52,6 +52,11 @@ struct pk_data_writer {
 	size_t nr_build_ids;
 	uint64_t first_sample, last_sample;
 	bool have_sample_time;
+	/* -k: the clock sample times are on, its resolution, and a reference
+	 * pair of wall-clock and that clock's time taken together */
+	bool have_clock;
+	int32_t clockid;
+	uint64_t clock_res_ns, clock_tod_ns, clock_ns;
 	/* -z: records staged, then zstd-compressed into COMPRESSED records */
 	void *zcs;			/* ZSTD_CStream, or NULL */
 	int comp_level;

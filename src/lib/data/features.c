@@ -19,7 +19,7 @@ enum {
 	FEAT_BUILD_ID = 2, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
 	FEAT_CPUDESC = 8, FEAT_CPUID = 9, FEAT_TOTAL_MEM = 10, FEAT_CMDLINE = 11,
 	FEAT_EVENT_DESC = 12, FEAT_CPU_TOPOLOGY = 13, FEAT_PMU_MAPPINGS = 16, FEAT_GROUP_DESC = 17,
-	FEAT_SAMPLE_TIME = 21, FEAT_COMPRESSED = 27, FEAT_LAST = 32,
+	FEAT_SAMPLE_TIME = 21, FEAT_CLOCKID = 23, FEAT_COMPRESSED = 27, FEAT_CLOCK_DATA = 29, FEAT_LAST = 32,
 };
 
 struct blob {
@@ -273,6 +273,19 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 			return false;
 		put_u64(b, w->first_sample);
 		put_u64(b, w->last_sample);
+		return true;
+	case FEAT_CLOCKID:
+		if (!w->have_clock || !w->clock_res_ns)
+			return false;
+		put_u64(b, w->clock_res_ns);
+		return true;
+	case FEAT_CLOCK_DATA:
+		if (!w->have_clock)
+			return false;
+		put_u32(b, 1);		/* version */
+		put_u32(b, (uint32_t)w->clockid);
+		put_u64(b, w->clock_tod_ns);
+		put_u64(b, w->clock_ns);
 		return true;
 	case FEAT_COMPRESSED:
 		if (!w->zcs)

@@ -179,6 +179,16 @@ int pk_data_add_build_id(struct pk_data_writer *w, const char *name, const uint8
 	return 0;
 }
 
+void pk_data_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, uint64_t tod_ns,
+		       uint64_t clock_ns)
+{
+	w->have_clock = true;
+	w->clockid = clockid;
+	w->clock_res_ns = res_ns;
+	w->clock_tod_ns = tod_ns;
+	w->clock_ns = clock_ns;
+}
+
 int pk_data_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[])
 {
 	char **c = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*c));
