@@ -50,6 +50,7 @@ struct record_opts {
 	unsigned long long pages_asked;	/* before rounding up to a power of two */
 	double duration;	/* --duration seconds, 0 = none */
 	bool quiet;
+	int verbose;		/* -v: the attrs as opened and the ring size */
 	bool no_buildid;	/* -B: no BUILD_ID feature */
 	int clockid;		/* -k: the clock of sample times, -1 = perf's default */
 	char **argv;
@@ -57,6 +58,8 @@ struct record_opts {
 
 struct stats {
 	uint64_t samples, lost, wakeups;
+	uint64_t lost_samples;	/* LOST_SAMPLES: samples the kernel could not take (e.g. PEBS) */
+	uint64_t throttled;	/* THROTTLE records: the kernel slowed sampling down */
 	int write_err;		/* the first write error: recording stops, the file is kept */
 };
 
@@ -97,7 +100,8 @@ void cmd_record_help(FILE *f)
 		"                       samples landed in, so perf report finds the same ones)\n"
 		"  -k, --clockid CLOCK  time samples with CLOCK: monotonic, monotonic_raw, realtime,\n"
 		"                       boottime, tai, or a clock number\n"
-		"  -q, --quiet          no summary at the end\n");
+		"  -q, --quiet          no summary at the end\n"
+		"  -v, --verbose        print each event's perf_event_attr as opened, and the ring size\n");
 }
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -242,6 +246,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "tid", required_argument, NULL, 't' },
 		{ "sample-cpu", no_argument, NULL, 0x100 }, { "no-inherit", no_argument, NULL, 0x101 },
 		{ "duration", required_argument, NULL, 0x102 }, { "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "call-graph", required_argument, NULL, 0x103 }, { "data", no_argument, NULL, 'd' },
 		{ "timestamp", no_argument, NULL, 'T' }, { "raw-samples", no_argument, NULL, 'R' },
 		{ "branch-any", no_argument, NULL, 'b' }, { "branch-filter", required_argument, NULL, 'j' },
@@ -258,7 +263,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:t:qdTRbj:zBNk:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:t:qvdTRbj:zBNk:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': {
 			size_t n = o->events ? strlen(o->events) + 1 : 0;
@@ -300,6 +305,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 				return cli_usage("record", "--duration needs seconds, not '%s'", optarg);
 			break;
 		case 'q': o->quiet = true; break;
+		case 'v': o->verbose++; break;
 		case 0x103:
 			if (parse_call_graph(o, optarg))
 				return CLI_EXIT_USAGE;
@@ -606,6 +612,13 @@ static size_t drain_rings(struct session *s, bool snapshot)
 
 				memcpy(&lost, (const char *)h + 16, sizeof(lost));
 				s->st.lost += lost;
+			} else if (h->type == PERF_RECORD_LOST_SAMPLES && h->size >= 16) {
+				uint64_t lost;
+
+				memcpy(&lost, (const char *)h + 8, sizeof(lost));
+				s->st.lost_samples += lost;
+			} else if (h->type == PERF_RECORD_THROTTLE) {
+				s->st.throttled++;
 			}
 			if (s->maps)
 				track(s, h);
@@ -829,6 +842,17 @@ static int setup(struct session *s, int argc, char **argv)
 	}
 	if (open_events(s, cpu_wide) < 0 || pk_rings_map(s->l, o->pages ? o->pages : 128, &s->rs) < 0)
 		return cli_error("record", o->events);
+	for (size_t i = 0; o->verbose && i < pk_events_count(s->ev); i++) {
+		char buf[4096];
+
+		pk_attr_format(pk_evlist_attr(s->l, i), buf, sizeof(buf));
+		fprintf(stderr, "%s\n------------------------------------------------------------\n"
+			"perf_event_attr:\n%s", pk_events_desc(s->ev, i)->name, buf);
+	}
+	if (o->verbose)
+		fprintf(stderr, "mmap size %zuB, %zu rings\n",
+			(size_t)((o->pages ? o->pages : 128) + 1) * (size_t)sysconf(_SC_PAGESIZE),
+			pk_rings_count(s->rs));
 	for (size_t i = 0; !o->quiet && i < pk_events_count(s->ev); i++)
 		if (pk_evlist_fallback(s->l, i))
 			fprintf(stderr, "perfkit record: %s: %s\n", pk_events_desc(s->ev, i)->name,
@@ -924,6 +948,14 @@ int cmd_record(int argc, char **argv)
 		if (s.st.lost)
 			fprintf(stderr, "perfkit record: %llu samples were lost: the rings filled up; "
 				"use a bigger -m or a lower -F\n", (unsigned long long)s.st.lost);
+		if (s.st.lost_samples)
+			fprintf(stderr, "perfkit record: the kernel could not take %llu samples (LOST_SAMPLES)\n",
+				(unsigned long long)s.st.lost_samples);
+		if (s.st.throttled)
+			fprintf(stderr, "perfkit record: the kernel throttled sampling %llu times: it was using "
+				"too much CPU (kernel.perf_event_max_sample_rate, "
+				"kernel.perf_cpu_time_max_percent); use a lower -F\n",
+				(unsigned long long)s.st.throttled);
 		if (s.st.write_err)
 			fprintf(stderr, "[ perfkit record: Captured %llu samples; wrote the %.3f MB of them that "
 				"fit in %s ]\n", (unsigned long long)s.st.samples, bytes / 1048576.0, o.output);

@@ -203,6 +203,25 @@ if [ "$have_perf" -eq 1 ]; then
 fi
 run record --compression-level=23 -- true
 check "a zstd level above 22 is a usage error (exit 2, got $rc)" test "$rc" -eq 2
+# The profile itself: the shares of the hot functions in perfkit's file are
+# those of perf's own recording of the same workload, within sampling noise
+# (about 6000 samples each: a share's standard error is under 1 point).
+if [ "$have_perf" -eq 1 ]; then
+	run record -q -o "$tmp/hot.data" -- "$PERFKIT_WORKLOAD" hot 1500
+	perf record -q -o "$tmp/perf-hot.data" -- "$PERFKIT_WORKLOAD" hot 1500 >/dev/null 2>&1
+	share() { perf report -i "$1" --stdio --sort sym 2>/dev/null | awk -v f="$2" '$NF == f { sub("%", "", $1); print $1 }'; }
+	for f in hot_a hot_b; do
+		ours=$(share "$tmp/hot.data" $f)
+		theirs=$(share "$tmp/perf-hot.data" $f)
+		check "$f: perfkit's share ${ours:-?}% is perf's ${theirs:-?}% within 5 points" \
+			awk -v a="${ours:-0}" -v b="${theirs:-100}" 'BEGIN { d = a - b; exit !(d <= 5 && d >= -5 && a > 0) }'
+	done
+fi
+# -v: each attr as opened, in perf -vv's layout, and the ring size.
+run record -v -g -o "$tmp/v.data" -- true
+contains "-v prints the attr with sample_type spelled as perf does" "$err" "sample_type                      IP|TID|TIME|CALLCHAIN|PERIOD|IDENTIFIER"
+contains "with the bits set at open (enable_on_exec)" "$err" "enable_on_exec                   1"
+contains "and the ring size" "$err" "mmap size 528384B"
 # -k: sample times on another clock, with CLOCKID and CLOCK_DATA for perf.
 run record -q -k realtime -o "$tmp/clk.data" -- "$PERFKIT_WORKLOAD" pages 2000
 check "-k realtime records (exit 0, got $rc)" test "$rc" -eq 0

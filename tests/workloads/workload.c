@@ -8,6 +8,9 @@
  *                context switches: every read blocks)
  *   children K   fork K children that each touch 100 pages and exit
  *   threads K    start K threads that each touch 100 pages
+ *   hot MS       spin for roughly MS milliseconds of CPU in two identical
+ *                loops, hot_a called twice for each call of hot_b (for
+ *                comparing profile shares with perf's)
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void touch(long pages)
@@ -60,6 +64,45 @@ static void pingpong(long n)
 	waitpid(pid, NULL, 0);
 }
 
+static volatile unsigned long sink;
+
+/* Leaf functions the compiler must keep: samples land in them by name. */
+__attribute__((noinline)) void hot_a(unsigned long n);
+__attribute__((noinline)) void hot_b(unsigned long n);
+
+__attribute__((noinline)) void hot_a(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i;
+}
+
+__attribute__((noinline)) void hot_b(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i;
+}
+
+/* Calibrate a chunk of about 1 ms of CPU, then split MS of them 2:1. */
+static void hot(long ms)
+{
+	struct timespec t0, t1;
+	unsigned long chunk = 100000;
+	double took;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	hot_b(chunk);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	took = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	if (took > 0)
+		chunk = (unsigned long)((double)chunk / took);
+	for (long i = 0; i < ms; i++) {
+		if (i % 3 == 2)
+			hot_b(chunk);
+		else
+			hot_a(chunk);
+	}
+}
+
 static void *thread_main(void *arg)
 {
 	(void)arg;
@@ -72,7 +115,7 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc != 3 || n <= 0 || n > 10000000) {
-		fprintf(stderr, "usage: %s pages|pingpong|children|threads N\n", argv[0]);
+		fprintf(stderr, "usage: %s pages|pingpong|children|threads|hot N\n", argv[0]);
 		return 2;
 	}
 	if (!strcmp(argv[1], "pages")) {
@@ -89,6 +132,8 @@ int main(int argc, char **argv)
 			}
 			waitpid(pid, NULL, 0);
 		}
+	} else if (!strcmp(argv[1], "hot")) {
+		hot(n);
 	} else if (!strcmp(argv[1], "threads")) {
 		pthread_t *t = calloc((size_t)n, sizeof(*t));
 

@@ -220,6 +220,12 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 		if (fd < 0)
 			return fd;
 		*fd_at(l, i, c, t) = fd;
+		/* pk_evlist_attr shows what was opened, as perf -vv and perf.data do. */
+		e->desc.attr.read_format = READ_FORMAT |
+			(l->target.group_read && i == lead ? PERF_FORMAT_GROUP : 0);
+		e->desc.attr.disabled = i == lead;
+		e->desc.attr.inherit = l->target.inherit;
+		e->desc.attr.enable_on_exec = l->target.enable_on_exec && i == lead;
 	}
 	return 0;
 }

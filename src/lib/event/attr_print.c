@@ -60,16 +60,16 @@ static void flags(char *buf, size_t len, uint64_t v, const struct bit_name *bits
 
 static void value(char *buf, size_t len, char fmt, char fmt2, uint64_t v)
 {
+	if (fmt == 'S' && fmt2 == 'T') {	/* ST: sample_type, not a signed value */
+		flags(buf, len, v, sample_bits);
+		return;
+	}
 	switch (fmt) {
 	case 'H': snprintf(buf, len, "%#" PRIx64, v); break;
 	case 'S': snprintf(buf, len, "%" PRId64, (int64_t)v); break;
 	case 'R': flags(buf, len, v, read_bits); break;
 	case 'B': flags(buf, len, v, branch_bits); break;
-	default:
-		if (fmt2 == 'T')
-			flags(buf, len, v, sample_bits);
-		else
-			snprintf(buf, len, "%" PRIu64, v);
+	default: snprintf(buf, len, "%" PRIu64, v); break;
 	}
 }
 

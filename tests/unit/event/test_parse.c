@@ -169,6 +169,22 @@ static void test_attr_format_and_fields(void **state)
 	}
 	assert_true(seen_bp_addr && seen_config1);
 	pk_events_free(ev);
+	/* The flag fields as perf spells them, including bits no table knows. */
+	{
+		struct perf_event_attr a;
+
+		memset(&a, 0, sizeof(a));
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_IDENTIFIER;
+		a.read_format = PERF_FORMAT_ID | PERF_FORMAT_GROUP;
+		a.branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_ANY;
+		pk_attr_format(&a, buf, sizeof(buf));
+		assert_non_null(strstr(buf, "  sample_type                      IP|TID|CALLCHAIN|IDENTIFIER\n"));
+		assert_non_null(strstr(buf, "  read_format                      ID|GROUP\n"));
+		assert_non_null(strstr(buf, "  branch_sample_type               USER|ANY\n"));
+		a.sample_type = PERF_SAMPLE_IP | (1ULL << 60);
+		pk_attr_format(&a, buf, sizeof(buf));
+		assert_non_null(strstr(buf, "  sample_type                      IP|0x1000000000000000\n"));
+	}
 }
 
 struct bad {
