@@ -89,7 +89,8 @@ void cmd_record_help(FILE *f)
 		"      --overwrite      keep only the newest samples (the rings overwrite the oldest);\n"
 		"                       they are written at the end and on each SIGUSR2\n"
 		"  -o, --output FILE    write FILE (default perf.data; an existing one is kept as .old)\n"
-		"  -m, --mmap-pages N   ring buffer pages per CPU (default 128), or a size: 512K, 4M;\n"
+		"  -m, --mmap-pages N   ring buffer pages per CPU (default 128; 2048 with DWARF stacks,\n"
+		"                       where they may be locked), or a size: 512K, 4M;\n"
 		"                       rounded up to a power of two pages\n"
 		"  -a, --all-cpus       every task on every CPU   -C, --cpu CPUS  these CPUs\n"
 		"  -p, --pid PIDS       these processes   -t, --tid TIDS  these threads\n"
@@ -439,7 +440,8 @@ struct session {
 	struct stats st;
 	uint64_t first_time, last_time;
 	bool default_event;
-	bool wl_is_target;	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
+	bool wl_is_target;
+	size_t pages;		/* data pages per ring */	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
 	struct pk_maps *maps;	/* which DSOs samples hit, for BUILD_ID; NULL with -B */
 };
 
@@ -597,14 +599,18 @@ static size_t drain_rings(struct session *s, bool snapshot)
 	for (size_t k = 0; k < pk_rings_count(s->rs); k++) {
 		struct pk_ring *r = pk_rings_get(s->rs, k);
 		const struct perf_event_header *h;
-		int n;
+		/* At most a ring's worth per pass: the kernel keeps writing while
+		 * we read, and a busy ring must not keep us from the others, the
+		 * command's exit or Ctrl-C. */
+		size_t budget = pk_ring_size(r);
+		int n = 0;
 
 		if (pk_ring_is_overwrite(r) != snapshot)
 			continue;	/* overwrite rings are read only as snapshots */
 		if (snapshot && pk_ring_pause(r, true) < 0 && !s->st.write_err)
 			s->st.write_err = pk_last_error()->code;
-
-		while ((n = pk_ring_next(r, &h)) == 1) {
+		while (budget && (n = pk_ring_next(r, &h)) == 1) {
+			budget -= h->size < budget ? h->size : budget;
 			if (h->type == PERF_RECORD_SAMPLE)
 				note_sample(s, h);
 			else if (h->type == PERF_RECORD_LOST && h->size >= 24) {
@@ -624,6 +630,10 @@ static size_t drain_rings(struct session *s, bool snapshot)
 				track(s, h);
 			if (!s->st.write_err)
 				s->st.write_err = pk_data_write(s->w, h, h->size);
+			/* Give the space back at once: a write of the buffer can take
+			 * milliseconds, long enough for a busy ring to fill up. */
+			if (!snapshot)
+				pk_ring_consume(r);
 			moved++;
 		}
 		pk_ring_consume(r);
@@ -814,6 +824,21 @@ static void set_clock(struct pk_data_writer *w, int clockid)
 			  (uint64_t)ref.tv_sec * 1000000000 + (uint64_t)ref.tv_nsec);
 }
 
+/*
+ * The rings: -m, or 128 pages (512 KiB) per CPU as perf.  DWARF stacks make
+ * every sample ~8 KiB, so a 512 KiB ring fills within a millisecond at high
+ * rates and a late wake-up loses samples; there the default is 2048 pages
+ * (8 MiB), where the locked-memory limit allows it.
+ */
+static int map_rings(struct session *s)
+{
+	if (s->o->pages)
+		return pk_rings_map(s->l, s->pages = s->o->pages, &s->rs);
+	if (s->o->dwarf && pk_rings_map(s->l, s->pages = 2048, &s->rs) == 0)
+		return 0;
+	return pk_rings_map(s->l, s->pages = 128, &s->rs);
+}
+
 static int setup(struct session *s, int argc, char **argv)
 {
 	const struct record_opts *o = s->o;
@@ -840,7 +865,7 @@ static int setup(struct session *s, int argc, char **argv)
 		if (err < 0)
 			return cli_error("record", NULL);
 	}
-	if (open_events(s, cpu_wide) < 0 || pk_rings_map(s->l, o->pages ? o->pages : 128, &s->rs) < 0)
+	if (open_events(s, cpu_wide) < 0 || map_rings(s) < 0)
 		return cli_error("record", o->events);
 	for (size_t i = 0; o->verbose && i < pk_events_count(s->ev); i++) {
 		char buf[4096];
@@ -851,7 +876,7 @@ static int setup(struct session *s, int argc, char **argv)
 	}
 	if (o->verbose)
 		fprintf(stderr, "mmap size %zuB, %zu rings\n",
-			(size_t)((o->pages ? o->pages : 128) + 1) * (size_t)sysconf(_SC_PAGESIZE),
+			(s->pages + 1) * (size_t)sysconf(_SC_PAGESIZE),
 			pk_rings_count(s->rs));
 	for (size_t i = 0; !o->quiet && i < pk_events_count(s->ev); i++)
 		if (pk_evlist_fallback(s->l, i))
