@@ -317,6 +317,19 @@ PK_API bool pk_record_id_compatible(const struct perf_event_attr *a,
 				    const struct perf_event_attr *b);
 
 /*
+ * pk_sample_trim_stack - a copy of SAMPLE record `h` (written for `attr`)
+ * whose user stack (PERF_SAMPLE_STACK_USER) keeps only the dyn_size bytes
+ * the kernel could really copy, rounded up to 8.  The kernel reserves the
+ * full sample_stack_user bytes in every sample, and the rest of them is
+ * not stack; perf and perfkit read dyn_size, so the copy means the same.
+ * `out` must hold h->size bytes.  Returns the copy's size; 0 when there is
+ * nothing to cut (not a sample, no stack, or all of it valid: use `h`
+ * itself); or -EINVAL when `h` does not decode (see pk_record_decode).
+ */
+PK_API int pk_sample_trim_stack(const struct perf_event_header *h, const struct perf_event_attr *attr,
+				void *out);
+
+/*
  * pk_record_type_name - "MMAP", "SAMPLE", "MMAP2", ... for a PERF_RECORD_*
  * type, or NULL when the library does not know it.  Static strings.
  */

@@ -441,7 +441,8 @@ struct session {
 	uint64_t first_time, last_time;
 	bool default_event;
 	bool wl_is_target;
-	size_t pages;		/* data pages per ring */	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
+	size_t pages;		/* data pages per ring */
+	void *trim;		/* DWARF: room for a sample with its stack cut to dyn_size */	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
 	struct pk_maps *maps;	/* which DSOs samples hit, for BUILD_ID; NULL with -B */
 };
 
@@ -628,6 +629,9 @@ static size_t drain_rings(struct session *s, bool snapshot)
 			}
 			if (s->maps)
 				track(s, h);
+			if (s->trim && h->type == PERF_RECORD_SAMPLE &&
+			    pk_sample_trim_stack(h, pk_evlist_attr(s->l, 0), s->trim) > 0)
+				h = s->trim;
 			if (!s->st.write_err)
 				s->st.write_err = pk_data_write(s->w, h, h->size);
 			/* Give the space back at once: a write of the buffer can take
@@ -825,6 +829,27 @@ static void set_clock(struct pk_data_writer *w, int clockid)
 }
 
 /*
+ * DWARF samples carry sample_stack_user bytes of stack, of which only
+ * dyn_size are stack: the rest is cut before writing (often half of every
+ * sample).  The samples are decoded with the first event's attr, so only
+ * when every event lays samples out the same way.
+ */
+static bool same_layout(const struct session *s)
+{
+	const struct perf_event_attr *a = pk_evlist_attr(s->l, 0);
+
+	for (size_t i = 1; i < pk_events_count(s->ev); i++) {
+		const struct perf_event_attr *b = pk_evlist_attr(s->l, i);
+
+		if (b->sample_type != a->sample_type || b->read_format != a->read_format ||
+		    b->sample_regs_user != a->sample_regs_user || b->sample_regs_intr != a->sample_regs_intr ||
+		    b->branch_sample_type != a->branch_sample_type)
+			return false;
+	}
+	return true;
+}
+
+/*
  * The rings: -m, or 128 pages (512 KiB) per CPU as perf.  DWARF stacks make
  * every sample ~8 KiB, so a 512 KiB ring fills within a millisecond at high
  * rates and a late wake-up loses samples; there the default is 2048 pages
@@ -882,6 +907,8 @@ static int setup(struct session *s, int argc, char **argv)
 		if (pk_evlist_fallback(s->l, i))
 			fprintf(stderr, "perfkit record: %s: %s\n", pk_events_desc(s->ev, i)->name,
 				pk_evlist_fallback(s->l, i));
+	if (o->dwarf && same_layout(s) && !(s->trim = malloc(65536)))
+		return cli_error("record", NULL);
 	keep_old(o->output);
 	if (!o->no_buildid && pk_maps_new(&s->maps) < 0)
 		return cli_error("record", NULL);
@@ -899,6 +926,7 @@ static void teardown(struct session *s)
 {
 	pk_data_abort(s->w);
 	pk_maps_free(s->maps);
+	free(s->trim);
 	pk_rings_free(s->rs);
 	pk_evlist_free(s->l);
 	pk_events_free(s->ev);

@@ -152,6 +152,11 @@ if [ "$have_perf" -eq 1 ]; then
 	run record -q --call-graph dwarf -o "$tmp/dw.data" -- "$PERFKIT_WORKLOAD" children 20
 	frames=$(perf script -i "$tmp/dw.data" 2>/dev/null | grep -c 'main+0x')
 	check "--call-graph dwarf: perf unwinds user stacks through main ($frames frames)" test "$frames" -ge 1
+	# Each sample's stack is cut to the bytes the kernel could copy (dyn_size):
+	# perf sees stacks smaller than the 8192 asked for, and still unwinds them.
+	sizes=$(perf report -D -i "$tmp/dw.data" 2>/dev/null | awk '/ustack: size/ { s = $4 + 0; if (s > max) max = s; if (!n || s < min) min = s; n++ } END { print n + 0, min + 0, max + 0 }')
+	check "--call-graph dwarf: stacks are cut to what was valid (samples, smallest, largest: $sizes)" \
+		sh -c 'set -- $1; [ "$1" -gt 0 ] && [ "$2" -gt 0 ] && [ "$2" -lt 8192 ] && [ "$3" -le 8192 ]' sh "$sizes"
 	run record -q -g -o "$tmp/fp.data" -- "$PERFKIT_WORKLOAD" pages 3000
 	depth=$(perf script -i "$tmp/fp.data" 2>/dev/null | awk '/^ *perfkit/ { n = 0; next } NF { if (++n > m) m = n } END { print m + 0 }')
 	check "-g: samples carry call chains (deepest $depth frames)" test "$depth" -ge 3

@@ -351,3 +351,37 @@ int pk__sample_decode(struct pk__rcur *c, const struct perf_event_attr *attr,
 	copy_id(s, id);
 	return 0;
 }
+
+int pk_sample_trim_stack(const struct perf_event_header *h, const struct perf_event_attr *attr, void *out)
+{
+	struct pk_record r;
+	const unsigned char *in = (const unsigned char *)h;
+	unsigned char *o = out;
+	size_t data_off, keep, tail_off, tail_len;
+	uint64_t v;
+	int err;
+
+	if (h->type != PERF_RECORD_SAMPLE || !(attr->sample_type & PERF_SAMPLE_STACK_USER))
+		return 0;
+	if ((err = pk_record_decode(h, attr, &r)) != 0)
+		return err < 0 ? err : 0;
+	if (!r.sample.stack.size)
+		return 0;
+	keep = (size_t)((r.sample.stack.dyn_size + 7) & ~7ULL);
+	if (keep >= r.sample.stack.size)
+		return 0;	/* all of it is valid: nothing to cut */
+	/* The layout around the stack: u64 size, data[size], u64 dyn_size, then
+	 * the fields after it (WEIGHT, DATA_SRC, ...), moved up unchanged. */
+	data_off = (size_t)((const unsigned char *)r.sample.stack.data - in);
+	tail_off = data_off + (size_t)r.sample.stack.size + 8;
+	tail_len = h->size - tail_off;
+	memcpy(o, in, data_off);
+	v = keep;
+	memcpy(o + data_off - 8, &v, 8);
+	memcpy(o + data_off, r.sample.stack.data, keep);
+	v = r.sample.stack.dyn_size;
+	memcpy(o + data_off + keep, &v, 8);
+	memcpy(o + data_off + keep + 8, in + tail_off, tail_len);
+	((struct perf_event_header *)out)->size = (uint16_t)(data_off + keep + 8 + tail_len);
+	return (int)(data_off + keep + 8 + tail_len);
+}

@@ -466,6 +466,68 @@ static void test_data_src_matches_uapi(void **state)
 	}
 }
 
+/* A user stack cut to its dyn_size: the fields after it move up unchanged. */
+static void w_stack_sample(struct w *w, uint64_t size, uint64_t dyn)
+{
+	w->len = 0;
+	w_u32(w, PERF_RECORD_SAMPLE);
+	w_u16(w, PERF_RECORD_MISC_USER);
+	w_u16(w, 0);
+	w_u64(w, 42);			/* IDENTIFIER */
+	w_u64(w, 0x401000);		/* IP */
+	w_u64(w, size);			/* STACK_USER: size */
+	for (uint64_t i = 0; i < size; i++)
+		w_u8(w, i < dyn ? (uint8_t)(i + 1) : 0xaa);
+	if (size)
+		w_u64(w, dyn);		/* dyn_size */
+	w_u64(w, 777);			/* WEIGHT */
+	w_u64(w, 0x55);			/* DATA_SRC */
+	((struct perf_event_header *)w->buf)->size = (uint16_t)w->len;
+}
+
+static void test_trim_stack(void **state)
+{
+	struct perf_event_attr a;
+	struct w w;
+	_Alignas(8) unsigned char out[8192];
+	struct pk_record r;
+	int n;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_STACK_USER |
+			PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
+	w_stack_sample(&w, 4096, 12);
+	n = pk_sample_trim_stack((const void *)w.buf, &a, out);
+	assert_int_equal(n, 8 + 8 + 8 + 8 + 16 + 8 + 8 + 8);	/* 12 bytes kept as 16 */
+	assert_int_equal(((struct perf_event_header *)out)->size, n);
+	assert_int_equal(pk_record_decode((const void *)out, &a, &r), 0);
+	assert_int_equal(r.sample.identifier, 42);
+	assert_int_equal(r.sample.ip, 0x401000);
+	assert_int_equal(r.sample.stack.size, 16);
+	assert_int_equal(r.sample.stack.dyn_size, 12);
+	assert_memory_equal(r.sample.stack.data, w.buf + 32, 12);
+	assert_int_equal(r.sample.weight.full, 777);
+	assert_int_equal(r.sample.data_src, 0x55);
+	/* Nothing to cut: all of the stack valid, an empty stack, no stack
+	 * field, another record type. */
+	w_stack_sample(&w, 64, 64);
+	assert_int_equal(pk_sample_trim_stack((const void *)w.buf, &a, out), 0);
+	w_stack_sample(&w, 64, 60);	/* 60 rounds up to 64: nothing gained */
+	assert_int_equal(pk_sample_trim_stack((const void *)w.buf, &a, out), 0);
+	w_stack_sample(&w, 0, 0);
+	assert_int_equal(pk_sample_trim_stack((const void *)w.buf, &a, out), 0);
+	a.sample_type &= ~(uint64_t)PERF_SAMPLE_STACK_USER;
+	assert_int_equal(pk_sample_trim_stack((const void *)w.buf, &a, out), 0);
+	a.sample_type |= PERF_SAMPLE_STACK_USER;
+	((struct perf_event_header *)w.buf)->type = PERF_RECORD_MMAP;
+	assert_int_equal(pk_sample_trim_stack((const void *)w.buf, &a, out), 0);
+	/* A stack size that runs past the record is refused, not copied. */
+	w_stack_sample(&w, 64, 8);
+	memcpy(w.buf + 24, &(uint64_t){ 4096 }, 8);
+	assert_int_equal(pk_sample_trim_stack((const void *)w.buf, &a, out), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_attr),
 		cmocka_unit_test(test_data_src),
 		cmocka_unit_test(test_data_src_matches_uapi),
+		cmocka_unit_test(test_trim_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
