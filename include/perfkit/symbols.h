@@ -56,11 +56,18 @@ PK_API int pk_maps_process(struct pk_maps *m, const struct pk_record *r);
 PK_API int pk_maps_hit(struct pk_maps *m, uint32_t pid, uint64_t ip, bool kernel);
 
 /* pk_maps_nr_dsos / pk_maps_dso - every DSO seen, in order of first mapping;
- * pk_maps_dso returns NULL out of range.  pk_maps_dso_mut lets a caller fill
- * in a build-id it read. */
+ * pk_maps_dso returns NULL out of range. */
 PK_API size_t pk_maps_nr_dsos(const struct pk_maps *m);
 PK_API const struct pk_dso *pk_maps_dso(const struct pk_maps *m, size_t i);
-PK_API struct pk_dso *pk_maps_dso_mut(struct pk_maps *m, size_t i);
+
+/*
+ * pk_maps_read_build_ids - give every hit DSO, and the vDSO, that has no
+ * build-id yet the one its file carries: the kernel's from its notes, the
+ * vDSO's from this process's own, a path's from its ELF note.  Anonymous
+ * and special maps ("//anon", "[heap]", memfd) and files that are gone or
+ * carry no build-id keep build_id_size 0.
+ */
+PK_API void pk_maps_read_build_ids(struct pk_maps *m);
 
 /*
  * pk_build_id_read - the GNU build-id of the ELF file at `path` (its

@@ -53,6 +53,10 @@ int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr);
  */
 int cli_pids_threads(const char *cmd, const char *list, pid_t **tids, size_t *nr);
 
+/* cli_print_attrs - -v: each event's name and the perf_event_attr it was
+ * opened with, in perf -vv's layout. */
+void cli_print_attrs(FILE *f, const struct pk_evlist *l, const struct pk_events *ev);
+
 /* cli_usage - print "perfkit CMD: <message>" and a hint to run --help.
  * Returns CLI_EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

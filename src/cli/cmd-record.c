@@ -440,9 +440,9 @@ struct session {
 	struct stats st;
 	uint64_t first_time, last_time;
 	bool default_event;
-	bool wl_is_target;
+	bool wl_is_target;	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
 	size_t pages;		/* data pages per ring */
-	void *trim;		/* DWARF: room for a sample with its stack cut to dyn_size */	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
+	void *trim;		/* DWARF: room for a sample with its stack cut to dyn_size */
 	struct pk_maps *maps;	/* which DSOs samples hit, for BUILD_ID; NULL with -B */
 };
 
@@ -710,32 +710,20 @@ static int sink_to_file(void *arg, const struct perf_event_header *rec)
 	return pk_data_write(s->w, rec, rec->size);
 }
 
-/*
- * The BUILD_ID table: every DSO a sample landed in, plus the vDSO, with
- * the build-id its MMAP2 carried or read from the file, the kernel's notes
- * or our own vDSO.  Anonymous and special maps have none.
- */
+/* The BUILD_ID table, as perf writes it: every DSO a sample landed in,
+ * plus the vDSO, that has a build-id. */
 static int add_build_ids(struct session *s)
 {
 	int err = 0;
 
-	for (size_t i = 0; s->maps && !err && i < pk_maps_nr_dsos(s->maps); i++) {
-		struct pk_dso *d = pk_maps_dso_mut(s->maps, i);
-		bool vdso = !strcmp(d->name, "[vdso]");
-		int n = (int)d->build_id_size;
+	if (!s->maps)
+		return 0;
+	pk_maps_read_build_ids(s->maps);
+	for (size_t i = 0; !err && i < pk_maps_nr_dsos(s->maps); i++) {
+		const struct pk_dso *d = pk_maps_dso(s->maps, i);
 
-		if (!d->hit && !vdso)
-			continue;
-		if (!n) {
-			if (d->kernel && !strcmp(d->name, "[kernel.kallsyms]"))
-				n = pk_build_id_kernel(d->build_id);
-			else if (vdso)
-				n = pk_build_id_vdso(d->build_id);
-			else if (d->name[0] == '/' && strncmp(d->name, "/memfd:", 7))
-				n = pk_build_id_read(d->name, d->build_id);
-		}
-		if (n > 0)
-			err = pk_data_add_build_id(s->w, d->name, d->build_id, (size_t)n, d->kernel);
+		if (d->build_id_size && (d->hit || !strcmp(d->name, "[vdso]")))
+			err = pk_data_add_build_id(s->w, d->name, d->build_id, d->build_id_size, d->kernel);
 	}
 	return err;
 }
@@ -892,17 +880,11 @@ static int setup(struct session *s, int argc, char **argv)
 	}
 	if (open_events(s, cpu_wide) < 0 || map_rings(s) < 0)
 		return cli_error("record", o->events);
-	for (size_t i = 0; o->verbose && i < pk_events_count(s->ev); i++) {
-		char buf[4096];
-
-		pk_attr_format(pk_evlist_attr(s->l, i), buf, sizeof(buf));
-		fprintf(stderr, "%s\n------------------------------------------------------------\n"
-			"perf_event_attr:\n%s", pk_events_desc(s->ev, i)->name, buf);
-	}
-	if (o->verbose)
-		fprintf(stderr, "mmap size %zuB, %zu rings\n",
-			(s->pages + 1) * (size_t)sysconf(_SC_PAGESIZE),
+	if (o->verbose) {
+		cli_print_attrs(stderr, s->l, s->ev);
+		fprintf(stderr, "mmap size %zuB, %zu rings\n", (s->pages + 1) * (size_t)sysconf(_SC_PAGESIZE),
 			pk_rings_count(s->rs));
+	}
 	for (size_t i = 0; !o->quiet && i < pk_events_count(s->ev); i++)
 		if (pk_evlist_fallback(s->l, i))
 			fprintf(stderr, "perfkit record: %s: %s\n", pk_events_desc(s->ev, i)->name,

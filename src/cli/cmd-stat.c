@@ -476,13 +476,8 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	}
 	if (l && !o->quiet && sum->runs == 0)
 		report_fallbacks(l, ev);
-	for (size_t i = 0; l && o->verbose && sum->runs == 0 && i < pk_events_count(ev); i++) {
-		char buf[4096];
-
-		pk_attr_format(pk_evlist_attr(l, i), buf, sizeof(buf));
-		fprintf(stderr, "%s\n------------------------------------------------------------\n"
-			"perf_event_attr:\n%s", pk_events_desc(ev, i)->name, buf);
-	}
+	if (l && o->verbose && sum->runs == 0)
+		cli_print_attrs(stderr, l, ev);
 	/* Thread names now, while the threads exist (the command is still held). */
 	if (l && (o->no_aggr || o->per_thread || o->per) && save_slots(l, sum, o->argv, o->per) < 0) {
 		status = -1;

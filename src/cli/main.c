@@ -151,6 +151,17 @@ const char *cli_errno_name(int err)
 	return "E?";
 }
 
+void cli_print_attrs(FILE *f, const struct pk_evlist *l, const struct pk_events *ev)
+{
+	for (size_t i = 0; i < pk_events_count(ev); i++) {
+		char buf[4096];
+
+		pk_attr_format(pk_evlist_attr(l, i), buf, sizeof(buf));
+		fprintf(f, "%s\n------------------------------------------------------------\n"
+			"perf_event_attr:\n%s", pk_events_desc(ev, i)->name, buf);
+	}
+}
+
 int cli_error(const char *cmd, const char *spec)
 {
 	const struct pk_error *e = pk_last_error();

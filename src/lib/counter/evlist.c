@@ -202,11 +202,11 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++) {
 		struct evsel *e = &l->ev[i];
 		int group_fd = i == lead ? -1 : *fd_at(l, lead, c, t);
+		struct pk_event_desc d;	/* attr + config3, contiguous */
 		int fd, tries = 0;
 
 		do {
-			struct pk_event_desc d = e->desc;	/* attr + config3, contiguous */
-
+			d = e->desc;
 			d.attr.read_format = READ_FORMAT |
 				(l->target.group_read && i == lead ? PERF_FORMAT_GROUP : 0);
 			d.attr.disabled = i == lead;	/* members follow their leader */
@@ -220,12 +220,7 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 		if (fd < 0)
 			return fd;
 		*fd_at(l, i, c, t) = fd;
-		/* pk_evlist_attr shows what was opened, as perf -vv and perf.data do. */
-		e->desc.attr.read_format = READ_FORMAT |
-			(l->target.group_read && i == lead ? PERF_FORMAT_GROUP : 0);
-		e->desc.attr.disabled = i == lead;
-		e->desc.attr.inherit = l->target.inherit;
-		e->desc.attr.enable_on_exec = l->target.enable_on_exec && i == lead;
+		e->desc.attr = d.attr;	/* pk_evlist_attr: what was opened, as perf -vv shows it */
 	}
 	return 0;
 }

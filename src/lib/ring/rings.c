@@ -93,6 +93,23 @@ static int map_one(struct pk_rings *rs, size_t k, size_t nslots, struct pk_evlis
 	return 0;
 }
 
+/* How many rings map_one will map: one per direction in use per CPU x thread. */
+static size_t nr_maps(struct pk_evlist *l)
+{
+	size_t maps = 0;
+
+	for (size_t c = 0; c < pk_evlist_nr_cpus(l); c++)
+		for (size_t t = 0; t < pk_evlist_nr_threads(l); t++) {
+			bool dir[2] = { false, false };
+
+			for (size_t i = 0; i < pk__evlist_nr_events(l); i++)
+				if (pk__evlist_fd(l, i, c, t) >= 0)
+					dir[pk_evlist_attr(l, i)->write_backward] = true;
+			maps += dir[0] + dir[1];
+		}
+	return maps;
+}
+
 int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 {
 	size_t nc = pk_evlist_nr_cpus(l), nt = pk_evlist_nr_threads(l);
@@ -121,22 +138,9 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 		rs->ring[k].fd = -1;
 	rs->map_len = (pages + 1) * (size_t)page;	/* the control page, then the data */
 	/* Say up front when the rings cannot all be locked, and what would fit. */
-	{
-		size_t maps = 0;
-
-		for (size_t c = 0; c < nc; c++)
-			for (size_t t = 0; t < nt; t++) {
-				bool dir[2] = { false, false };
-
-				for (size_t i = 0; i < pk__evlist_nr_events(l); i++)
-					if (pk__evlist_fd(l, i, c, t) >= 0)
-						dir[pk_evlist_attr(l, i)->write_backward] = true;
-				maps += dir[0] + dir[1];
-			}
-		if ((err = pk__sys_lock_check(maps, rs->map_len)) < 0) {
-			pk_rings_free(rs);
-			return err;
-		}
+	if ((err = pk__sys_lock_check(nr_maps(l), rs->map_len)) < 0) {
+		pk_rings_free(rs);
+		return err;
 	}
 	for (size_t c = 0; c < nc && !err; c++)
 		for (size_t t = 0; t < nt && !err; t++)

@@ -251,7 +251,22 @@ const struct pk_dso *pk_maps_dso(const struct pk_maps *m, size_t i)
 	return i < m->nr_dsos ? &m->dsos[i] : NULL;
 }
 
-struct pk_dso *pk_maps_dso_mut(struct pk_maps *m, size_t i)
+void pk_maps_read_build_ids(struct pk_maps *m)
 {
-	return i < m->nr_dsos ? &m->dsos[i] : NULL;
+	for (size_t i = 0; i < m->nr_dsos; i++) {
+		struct pk_dso *d = &m->dsos[i];
+		bool vdso = !strcmp(d->name, "[vdso]");
+		int n = -ENOENT;
+
+		if (d->build_id_size || (!d->hit && !vdso))
+			continue;
+		if (d->kernel && !strcmp(d->name, "[kernel.kallsyms]"))
+			n = pk_build_id_kernel(d->build_id);
+		else if (vdso)
+			n = pk_build_id_vdso(d->build_id);
+		else if (d->name[0] == '/' && strncmp(d->name, "/memfd:", 7))
+			n = pk_build_id_read(d->name, d->build_id);
+		if (n > 0)
+			d->build_id_size = (size_t)n;
+	}
 }

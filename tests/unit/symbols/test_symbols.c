@@ -264,6 +264,39 @@ static void build_id_of_vdso_and_kernel(void **state)
 	assert_true(n == 20 || (n == -ENOENT && access("/sys/kernel/notes", R_OK)));
 }
 
+/* Build-ids are read for the DSOs that were hit, from where each kind keeps one. */
+static void read_build_ids_of_hit_dsos(void **state)
+{
+	struct want w = { .name = "" };
+	struct pk_maps *m;
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	(void)state;
+	assert_true(n > 0);
+	exe[n] = '\0';
+	dl_iterate_phdr(find_note, &w);
+	assert_int_equal(pk_maps_new(&m), 0);
+	mmap_(m, 10, 0x400000, 0x1000, exe);
+	mmap_(m, 10, 0x500000, 0x1000, "//anon");
+	mmap_(m, 10, 0x600000, 0x1000, "/bin/sh");			/* not hit */
+	mmap_(m, 10, 0x700000, 0x1000, "/nonexistent/lib.so");
+	mmap_(m, UINT32_MAX, 0xffffffff81000000, 0x1000000, "[kernel.kallsyms]_text");
+	pk_maps_hit(m, 10, 0x400010, false);
+	pk_maps_hit(m, 10, 0x500010, false);
+	pk_maps_hit(m, 10, 0x700010, false);
+	pk_maps_hit(m, 10, 0xffffffff81000010, true);
+	pk_maps_read_build_ids(m);
+	assert_int_equal(pk_maps_dso(m, 0)->build_id_size, (size_t)w.size);
+	assert_memory_equal(pk_maps_dso(m, 0)->build_id, w.id, (size_t)w.size);
+	assert_int_equal(pk_maps_dso(m, 1)->build_id_size, 0);	/* anonymous */
+	assert_int_equal(pk_maps_dso(m, 2)->build_id_size, 0);	/* not hit: not read */
+	assert_int_equal(pk_maps_dso(m, 3)->build_id_size, 0);	/* gone */
+	if (!access("/sys/kernel/notes", R_OK))
+		assert_int_equal(pk_maps_dso(m, 4)->build_id_size, 20);
+	pk_maps_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +310,7 @@ int main(void)
 		cmocka_unit_test(build_id_of_a_file),
 		cmocka_unit_test(build_id_errors),
 		cmocka_unit_test(build_id_of_vdso_and_kernel),
+		cmocka_unit_test(read_build_ids_of_hit_dsos),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
