@@ -36,6 +36,9 @@ struct pk__data_build_id {
 
 struct pk_data_writer {
 	int fd;
+	/* The same file opened O_DIRECT, or -1: whole 4 KiB blocks of a full
+	 * buffer go through it, past the page cache (see writer.c). */
+	int dfd;
 	char *path, *partial;
 	unsigned char *buf;
 	size_t buf_len;

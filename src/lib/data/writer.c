@@ -5,6 +5,15 @@
  * a section pointing at its ids), the records, then the table of feature
  * sections and their payloads (features.c).  The file is written as
  * "<path>.partial" and renamed into place only once it is whole.
+ *
+ * Records go through a 1 MiB buffer.  When it fills, its whole 4 KiB
+ * blocks are written with O_DIRECT where the file system allows it, and
+ * the few bytes after the last block stay at the front of the buffer.  A
+ * recording writes gigabytes that nobody reads until it ends; through the
+ * page cache each byte costs a second copy into a freshly allocated page,
+ * and that copy was three quarters of the recorder's CPU with DWARF stacks
+ * (docs/PERFORMANCE.md).  The last bytes, the features and the header go
+ * through the page cache as before.
  */
 #include "data.h"
 #include "sys/sys.h"
@@ -18,6 +27,7 @@
 #include <zstd.h>
 
 #define BUF_SIZE (1 << 20)
+#define BLOCK 4096			/* O_DIRECT's alignment: the largest logical block size */
 #define STAGE_SIZE (128 * 1024)		/* whole records compressed at a time */
 #define PERF_RECORD_COMPRESSED 81	/* a perf.data record: zstd-compressed records */
 #define MAX_PAYLOAD (65535 - sizeof(struct perf_event_header))
@@ -36,16 +46,20 @@ _Static_assert(sizeof(struct perf_event_attr) == PK__ATTR_SIZE, "the 6.1 attr is
 int pk_data_create(const char *path, struct pk_data_writer **out)
 {
 	struct pk_data_writer *w;
+	void *buf = NULL;
 
 	pk__error_clear();
 	w = calloc(1, sizeof(*w));
-	if (!w || !(w->buf = malloc(BUF_SIZE)) || asprintf(&w->partial, "%s.partial", path) < 0 ||
+	if (w && !posix_memalign(&buf, BLOCK, BUF_SIZE))
+		w->buf = buf;
+	if (!w || !w->buf || asprintf(&w->partial, "%s.partial", path) < 0 ||
 	    !(w->path = strdup(path))) {
 		if (w)
 			free(w->buf);
 		free(w);
 		return -ENOMEM;
 	}
+	w->dfd = -1;
 	w->fd = open(w->partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
 		int e = errno;
@@ -56,6 +70,8 @@ int pk_data_create(const char *path, struct pk_data_writer **out)
 		pk__data_free(w);
 		return -e;
 	}
+	/* tmpfs and some others refuse O_DIRECT: then everything is buffered. */
+	w->dfd = open(w->partial, O_WRONLY | O_DIRECT | O_CLOEXEC);
 	*out = w;
 	return 0;
 }
@@ -66,6 +82,8 @@ void pk__data_free(struct pk_data_writer *w)
 		return;
 	if (w->fd >= 0)
 		close(w->fd);
+	if (w->dfd >= 0)
+		close(w->dfd);
 	for (size_t i = 0; i < w->nr_events; i++) {
 		free(w->ev[i].name);
 		free(w->ev[i].ids);
@@ -217,16 +235,29 @@ void pk_data_set_sample_time(struct pk_data_writer *w, uint64_t first, uint64_t 
 	w->have_sample_time = true;
 }
 
-/* Unbuffered write of everything, retrying short writes. */
-static int write_all(struct pk_data_writer *w, const void *p, size_t len)
+/*
+ * Write `len` bytes at w->offset through `fd`, retrying short writes.  A
+ * direct write that fails (a file system may refuse one it opened), or
+ * comes back short and so leaves the rest off a block, is not an error
+ * yet: the rest, and everything after it, goes through the page cache,
+ * and only a failure there is reported.
+ */
+static int write_at(struct pk_data_writer *w, int fd, const void *p, size_t len)
 {
 	const char *c = p;
 
 	while (len) {
-		ssize_t n = write(w->fd, c, len);
+		ssize_t n = pwrite(fd, c, len, (off_t)w->offset);
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (fd == w->dfd && (n < 0 || (size_t)n < len)) {
+			close(w->dfd);
+			w->dfd = -1;
+			fd = w->fd;
+			if (n <= 0)
+				continue;
+		}
 		if (n <= 0) {
 			int e = n < 0 ? errno : ENOSPC;
 
@@ -244,27 +275,55 @@ static int write_all(struct pk_data_writer *w, const void *p, size_t len)
 	return 0;
 }
 
+/* Write out everything buffered, through the page cache. */
 int pk__data_flush(struct pk_data_writer *w)
 {
-	int err = write_all(w, w->buf, w->buf_len);
+	int err = write_at(w, w->fd, w->buf, w->buf_len);
 
 	if (!err)
 		w->buf_len = 0;
 	return err;
 }
 
+/*
+ * Make room in a full buffer: its whole blocks go out directly when the
+ * file offset is on a block, and the bytes after them move to the front.
+ * Otherwise (no O_DIRECT, or an offset moved off a block by cut_back) all
+ * of it goes through the page cache.
+ */
+static int drain(struct pk_data_writer *w)
+{
+	size_t blocks = w->buf_len & ~(size_t)(BLOCK - 1);
+	int err;
+
+	if (w->dfd < 0 || w->offset % BLOCK || !blocks)
+		return pk__data_flush(w);
+	err = write_at(w, w->dfd, w->buf, blocks);
+	if (!err) {
+		w->buf_len -= blocks;
+		memmove(w->buf, w->buf + blocks, w->buf_len);
+	}
+	return err;
+}
+
 int pk__data_put(struct pk_data_writer *w, const void *p, size_t len)
 {
-	if (w->buf_len + len > BUF_SIZE) {
-		int err = pk__data_flush(w);
+	const unsigned char *c = p;
 
-		if (err)
+	while (len) {
+		size_t n = BUF_SIZE - w->buf_len;
+		int err;
+
+		if (!n && (err = drain(w)))
 			return err;
-		if (len > BUF_SIZE)
-			return write_all(w, p, len);
+		n = BUF_SIZE - w->buf_len;
+		if (n > len)
+			n = len;
+		memcpy(w->buf + w->buf_len, c, n);
+		w->buf_len += n;
+		c += n;
+		len -= n;
 	}
-	memcpy(w->buf + w->buf_len, p, len);
-	w->buf_len += len;
 	return 0;
 }
 
@@ -408,8 +467,7 @@ static int64_t cut_back(struct pk_data_writer *w, uint64_t room)
 			keep = w->marks[i];
 			break;
 		}
-	if (!w->started || keep >= w->data_size || ftruncate(w->fd, (off_t)(w->data_offset + keep)) < 0 ||
-	    lseek(w->fd, (off_t)(w->data_offset + keep), SEEK_SET) < 0)
+	if (!w->started || keep >= w->data_size || ftruncate(w->fd, (off_t)(w->data_offset + keep)) < 0)
 		return -ENOSPC;
 	cut = w->data_size - keep;
 	w->buf_len = 0;

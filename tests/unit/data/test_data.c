@@ -15,11 +15,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "perfkit.h"
+#include "data/data.h"
 
 #define NR_SAMPLES 25
 
@@ -247,6 +254,169 @@ static void test_compressed(void **state)
 	}
 }
 
+/*
+ * A recording several buffers long: records of uneven sizes, so the buffer
+ * never ends on a block, written to `file`.  `hook`, when given, runs on
+ * the writer before the first record.  Returns the records, which the
+ * caller frees; their length in *len.
+ */
+static unsigned char *write_big(const char *file, void (*hook)(struct pk_data_writer *), size_t *len)
+{
+	struct pk_data_writer *w;
+	struct perf_event_attr a = sample_attr();
+	uint64_t ids[] = { 77 };
+	size_t cap = 3500 * 1024, n = 0;
+	unsigned char *all = malloc(cap);
+
+	assert_non_null(all);
+	assert_int_equal(pk_data_create(file, &w), 0);
+	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 1), 0);
+	if (hook)
+		hook(w);
+	for (uint32_t i = 0;; i++) {
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, (uint16_t)(48 + (i % 301) * 8) };
+
+		if (n + h.size > cap)
+			break;
+		memcpy(all + n, &h, sizeof(h));
+		for (size_t k = sizeof(h); k < h.size; k++)
+			all[n + k] = (unsigned char)(i * 7 + k);
+		assert_int_equal(pk_data_write(w, all + n, h.size), 0);
+		n += h.size;
+	}
+	assert_int_equal(pk_data_finish(w), 0);
+	*len = n;
+	return all;
+}
+
+/* The file's data section is exactly `recs`. */
+static void check_data(const char *file, const unsigned char *recs, size_t len)
+{
+	int fd = open(file, O_RDONLY);
+	unsigned char hdr[104], *d = malloc(len);
+	uint64_t off, size;
+
+	assert_true(fd >= 0);
+	assert_non_null(d);
+	assert_int_equal(pread(fd, hdr, sizeof(hdr), 0), sizeof(hdr));
+	off = u64_at(hdr, 40);
+	size = u64_at(hdr, 48);
+	assert_int_equal(size, len);
+	assert_int_equal(pread(fd, d, len, (off_t)off), (ssize_t)len);
+	assert_memory_equal(d, recs, len);
+	close(fd);
+	free(d);
+}
+
+/*
+ * Past the page cache: the whole blocks of a full buffer go out with
+ * O_DIRECT, so after a recording of several MiB most of the file is not
+ * in the page cache, and the bytes are still exactly the records.
+ */
+static void test_direct(void **state)
+{
+	char file[300];
+	size_t len, pages, resident = 0;
+	unsigned char *recs, *vec;
+	struct statfs fs;
+	void *m;
+	int fd;
+
+	(void)state;
+	snprintf(file, sizeof(file), "%s/big.data", dir);
+	recs = write_big(file, NULL, &len);
+	/* tmpfs takes O_DIRECT but keeps every page in memory all the same. */
+	assert_int_equal(statfs(dir, &fs), 0);
+	if (fs.f_type == 0x01021994 /* TMPFS_MAGIC */) {
+		printf("# %s is on tmpfs: page-cache residency not checked\n", dir);
+		check_data(file, recs, len);
+		free(recs);
+		return;
+	}
+	/* Before anything reads the file back into the cache. */
+	fd = open(file, O_RDONLY);
+	assert_true(fd >= 0);
+	pages = (len + 4095) / 4096;
+	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	assert_true(m != MAP_FAILED);
+	vec = malloc(pages);
+	assert_int_equal(mincore(m, len, vec), 0);
+	for (size_t i = 0; i < pages; i++)
+		resident += vec[i] & 1;
+	/* The header page and the last buffer's worth went through the cache. */
+	if (resident > pages / 3)
+		fail_msg("%zu of %zu pages of %s are in the page cache", resident, pages, file);
+	munmap(m, len);
+	free(vec);
+	close(fd);
+	check_data(file, recs, len);
+	free(recs);
+}
+
+/* A direct write that fails: the rest goes through the page cache. */
+static void break_direct(struct pk_data_writer *w)
+{
+	int ro = open(w->partial, O_RDONLY | O_CLOEXEC);
+
+	assert_true(ro >= 0 && w->dfd >= 0);
+	assert_true(dup2(ro, w->dfd) >= 0);	/* writes through it now fail with EBADF */
+	close(ro);
+}
+
+static void test_direct_fails(void **state)
+{
+	char file[300];
+	size_t len;
+	unsigned char *recs;
+
+	(void)state;
+	snprintf(file, sizeof(file), "%s/broken.data", dir);
+	recs = write_big(file, break_direct, &len);
+	check_data(file, recs, len);
+	free(recs);
+}
+
+/*
+ * A file system that refuses O_DIRECT (ramfs): everything is buffered and
+ * the file is whole.  Needs a private mount, so it runs in a child as root.
+ */
+static void test_no_direct(void **state)
+{
+	char mnt[300];
+	pid_t pid;
+	int status;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();	/* mounting ramfs needs root; CI runs as root */
+	snprintf(mnt, sizeof(mnt), "%s/ramfs", dir);
+	assert_int_equal(mkdir(mnt, 0700), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char file[400];
+		size_t len;
+		unsigned char *recs;
+		int probe;
+
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("none", mnt, "ramfs", 0, NULL))
+			_exit(2);
+		snprintf(file, sizeof(file), "%s/perf.data", mnt);
+		probe = open(file, O_WRONLY | O_CREAT | O_DIRECT, 0600);
+		if (probe >= 0 || errno != EINVAL)
+			_exit(3);	/* ramfs took O_DIRECT: the test proves nothing */
+		recs = write_big(file, NULL, &len);
+		check_data(file, recs, len);
+		free(recs);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	rmdir(mnt);
+}
+
 /* perf 6.1 reads what perfkit wrote. */
 static void test_perf_reads_it(void **state)
 {
@@ -293,6 +463,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_direct),
+		cmocka_unit_test(test_direct_fails),
+		cmocka_unit_test(test_no_direct),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_reads_it),
