@@ -163,6 +163,50 @@ if [ "$have_perf" -eq 1 ]; then
 	depth=$(perf script -i "$tmp/fp.data" 2>/dev/null | awk '/^ *perfkit/ { n = 0; next } NF { if (++n > m) m = n } END { print m + 0 }')
 	check "-g: samples carry call chains (deepest $depth frames)" test "$depth" -ge 3
 fi
+# Every option perf 6.1 reads back: the file of each gives perf script and
+# perf report nothing to warn about, and perf counts the samples perfkit
+# said it wrote.
+if [ "$have_perf" -eq 1 ]; then
+	while IFS= read -r opts; do
+		eval "set -- $opts"
+		run record "$@" -o "$tmp/o.data" -- "$PERFKIT_WORKLOAD" children 20
+		said=$(printf '%s\n' "$err" | sed -n 's/.*(\([0-9]*\) samples).*/\1/p')
+		got=$(perf report -i "$tmp/o.data" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }')
+		warn=$( { perf script -i "$tmp/o.data" 2>&1 >/dev/null; perf report -i "$tmp/o.data" --stdio 2>&1 >/dev/null; } |
+			grep -v -i "kptr_restrict\|kallsyms\|kernel address\|kernel samples\|^$\|Check /proc\|As no suitable\|can.t be resolved\|^Warning:$")
+		check "record $opts: exit 0, perf reads the ${said:-?} samples perfkit wrote (${got:-?}) without warnings" \
+			test "$rc" -eq 0 -a -n "$said" -a "${got:-x}" = "$said" -a -z "$warn"
+		[ -n "$warn" ] && diag "$warn"
+	done <<-'EOF'
+	-c 20000
+	-F 3000
+	-g
+	--call-graph fp
+	--call-graph dwarf
+	-e task-clock,page-faults
+	-e '{cpu-clock,page-faults}'
+	-d
+	-T
+	--sample-cpu
+	-R
+	--user-regs=AX,BX,IP
+	--intr-regs=AX
+	--switch-events
+	--namespaces
+	--no-inherit
+	-a
+	-C 0
+	-z
+	-k monotonic
+	-B
+	-m 16
+	EOF
+else
+	skip "perf reads the file of every option" "perf is not installed"
+fi
+run record --call-graph lbr -o "$tmp/lbr.data" -- true
+check "--call-graph lbr where no PMU records call stacks exits 1 (got $rc)" test "$rc" -eq 1
+contains "and names the other ways to take call chains" "$err" "--call-graph fp or --call-graph dwarf"
 run record --user-regs AX,ZZ -- true
 check "an unknown register is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 contains "naming it with a caret" "$err" "'ZZ' is not an x86-64 register"

@@ -612,7 +612,10 @@ static bool explain_eopnotsupp(const struct call *c)
 	} else if (a->sample_type & PERF_SAMPLE_BRANCH_STACK) {
 		WHY(c, "branch stack sampling needs Intel LBR, AMD BRS or Arm BRBE, which %s does not "
 		    "provide", pmu);
-		HINT(c, "drop -b/-j (branch_sample_type)");
+		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK)
+			HINT(c, "take call chains another way: --call-graph fp or --call-graph dwarf");
+		else
+			HINT(c, "drop -b/-j (branch_sample_type)");
 	} else if (a->sample_period) {
 		WHY(c, "%s cannot sample: it has no overflow interrupt (uncore PMUs and some "
 		    "virtual PMUs)", pmu);
