@@ -396,9 +396,12 @@ PK_API int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr
 				   bool data, pk_record_sink sink, void *arg);
 
 /*
- * pk_record_synth_all - pk_record_synth_process for every process in /proc
- * (for -a), skipping those that exit while being read.  Returns 0 or what
- * sink returned.
+ * pk_record_synth_all - the records of pk_record_synth_process for every
+ * process in /proc (for -a), each thread's COMM preceded by a
+ * PERF_RECORD_FORK as perf writes them: a leader forked from its parent
+ * (PPid in /proc/PID/status), any other thread from its leader, at time 0,
+ * with PERF_RECORD_MISC_FORK_EXEC.  Processes that exit while being read
+ * are skipped.  Returns 0 or what sink returned.
  */
 PK_API int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, bool data,
 			       pk_record_sink sink, void *arg);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * synth.c - records for what existed before recording began: the kernel's
- * text mapping from /proc/kallsyms, and each process's threads (COMM) and
- * executable mappings (MMAP2) from /proc, laid out exactly as the kernel
- * would have written them, so readers treat them like the real thing.
+ * text mapping from /proc/kallsyms, and each process's threads (FORK for
+ * -a, COMM) and executable mappings (MMAP2) from /proc, laid out exactly
+ * as the kernel would have written them, so readers treat them like the
+ * real thing.
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -143,6 +144,36 @@ static int synth_comm(pid_t pid, pid_t tid, const struct perf_event_attr *attr, 
 	return emit(&b, PERF_RECORD_COMM, 0, sink, arg);
 }
 
+/* The PPid: line of /proc/PID/status, or 0. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (pk__read_file(path, buf, sizeof(buf)) < 0 || !(p = strstr(buf, "\nPPid:")))
+		return 0;
+	return (pid_t)strtol(p + 7, NULL, 10);
+}
+
+/*
+ * The FORK perf synthesizes for a thread that already exists: the leader
+ * forked from its parent process, every other thread from the leader.
+ */
+static int synth_fork(pid_t pid, pid_t tid, pid_t ppid, const struct perf_event_attr *attr, uint64_t id,
+		      pk_record_sink sink, void *arg)
+{
+	struct builder b = { .len = sizeof(struct perf_event_header) };
+	pid_t parent = tid == pid ? ppid : pid;
+
+	add_u32(&b, (uint32_t)pid);
+	add_u32(&b, (uint32_t)parent);
+	add_u32(&b, (uint32_t)tid);
+	add_u32(&b, (uint32_t)parent);
+	add_u64(&b, 0);
+	add_trailer(&b, attr, (uint32_t)pid, (uint32_t)tid, id);
+	return emit(&b, PERF_RECORD_FORK, PERF_RECORD_MISC_FORK_EXEC, sink, arg);
+}
+
 /* One line of /proc/PID/maps as an MMAP2 record; 1 when skipped. */
 static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *attr, uint64_t id,
 		     bool data, pk_record_sink sink, void *arg)
@@ -177,10 +208,11 @@ static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *
 		    PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, sink, arg);
 }
 
-int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id, bool data,
-			    pk_record_sink sink, void *arg)
+/* A process's threads (with FORK first when `forks`), then its mappings. */
+static int synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id, bool data, bool forks,
+			 pk_record_sink sink, void *arg)
 {
-	pid_t *tids;
+	pid_t *tids, ppid = forks ? parent_of(pid) : 0;
 	size_t nr;
 	char path[64], line[4352];
 	FILE *f;
@@ -188,8 +220,12 @@ int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr, uint6
 
 	if ((err = pk_pid_threads(pid, &tids, &nr)) < 0)
 		return err;
-	for (size_t i = 0; i < nr && err >= 0; i++)
-		err = synth_comm(pid, tids[i], attr, id, sink, arg);
+	for (size_t i = 0; i < nr && err >= 0; i++) {
+		if (forks)
+			err = synth_fork(pid, tids[i], ppid, attr, id, sink, arg);
+		if (err >= 0)
+			err = synth_comm(pid, tids[i], attr, id, sink, arg);
+	}
 	free(tids);
 	if (err == -ESRCH)
 		return err;
@@ -202,6 +238,12 @@ int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr, uint6
 		err = synth_map(pid, line, attr, id, data, sink, arg);
 	fclose(f);
 	return err < 0 ? err : 0;
+}
+
+int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id, bool data,
+			    pk_record_sink sink, void *arg)
+{
+	return synth_process(pid, attr, id, data, false, sink, arg);
 }
 
 int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, bool data,
@@ -217,7 +259,7 @@ int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, bool da
 
 		if (*end || pid <= 0)
 			continue;
-		err = pk_record_synth_process((pid_t)pid, attr, id, data, sink, arg);
+		err = synth_process((pid_t)pid, attr, id, data, true, sink, arg);
 		if (err == -ESRCH)
 			err = 0;	/* it exited while we read it */
 	}

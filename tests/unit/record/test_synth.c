@@ -2,8 +2,9 @@
 /*
  * test_synth.c - synthesized records decode like the kernel's: the kernel
  * map matches /proc/kallsyms, this process gets a COMM per thread with its
- * name and an executable MMAP2 for its own binary, and every record carries
- * the trailer its attr asks for.
+ * name and an executable MMAP2 for its own binary, every record carries
+ * the trailer its attr asks for, and -a's synthesis puts a FORK before each
+ * thread's COMM with perf's parents.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -103,6 +106,82 @@ static void test_kernel(void **state)
 	assert_int_equal(s.kernel, 1);
 }
 
+/* -a: what pk_record_synth_all says of this process and one more thread. */
+struct forks {
+	const struct perf_event_attr *attr;
+	pid_t thread;
+	int leader, other, wrong, comm_before_fork, bad;
+	bool seen_fork[2];
+};
+
+static int fork_sink(void *arg, const struct perf_event_header *h)
+{
+	struct forks *f = arg;
+	struct pk_record r;
+	pid_t me = getpid();
+
+	if (pk_record_decode(h, f->attr, &r) != 0) {
+		f->bad++;
+		return 0;
+	}
+	if (r.type == PERF_RECORD_FORK && r.task.pid == (uint32_t)me) {
+		bool lead = r.task.tid == (uint32_t)me;
+
+		if (!(r.misc & PERF_RECORD_MISC_FORK_EXEC) || r.task.time || r.id.id != 7 ||
+		    r.task.ppid != r.task.ptid)
+			f->wrong++;
+		if (lead && r.task.ppid == (uint32_t)getppid())
+			f->leader++, f->seen_fork[0] = true;
+		else if (r.task.tid == (uint32_t)f->thread && r.task.ppid == (uint32_t)me)
+			f->other++, f->seen_fork[1] = true;
+		else
+			f->wrong++;
+	}
+	if (r.type == PERF_RECORD_COMM && r.comm.pid == (uint32_t)me &&
+	    !f->seen_fork[r.comm.tid == (uint32_t)me ? 0 : 1])
+		f->comm_before_fork++;
+	return 0;
+}
+
+static int ready[2], go[2];
+
+/* A second thread that exists until the test lets it go. */
+static void *waiter(void *arg)
+{
+	char c;
+
+	*(pid_t *)arg = (pid_t)syscall(SYS_gettid);
+	if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+		return NULL;
+	return NULL;
+}
+
+static void test_all_forks(void **state)
+{
+	struct perf_event_attr a = attr();
+	struct forks f = { .attr = &a };
+	pthread_t t;
+	char c;
+
+	(void)state;
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pthread_create(&t, NULL, waiter, &f.thread), 0);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	assert_int_equal(pk_record_synth_all(&a, 7, false, fork_sink, &f), 0);
+	assert_int_equal(write(go[1], "x", 1), 1);
+	pthread_join(t, NULL);
+	assert_int_equal(f.bad, 0);
+	assert_int_equal(f.wrong, 0);
+	assert_int_equal(f.leader, 1);		/* from the parent process */
+	assert_int_equal(f.other, 1);		/* the thread, from the leader */
+	assert_int_equal(f.comm_before_fork, 0);
+	/* -p's synthesis writes no FORK, as perf's does not. */
+	f = (struct forks){ .attr = &a };
+	assert_int_equal(pk_record_synth_process(getpid(), &a, 7, false, fork_sink, &f), 0);
+	assert_int_equal(f.leader + f.other + f.wrong, 0);
+}
+
 static int stop_after_one(void *arg, const struct perf_event_header *h)
 {
 	(void)h;
@@ -126,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_process),
 		cmocka_unit_test(test_kernel),
 		cmocka_unit_test(test_sink_stops),
+		cmocka_unit_test(test_all_forks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
