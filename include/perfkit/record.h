@@ -384,26 +384,33 @@ typedef int (*pk_record_sink)(void *arg, const struct perf_event_header *rec);
 PK_API int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id,
 				  pk_record_sink sink, void *arg);
 
+/* What pk_record_synth_process and pk_record_synth_all add, as flags. */
+#define PK_SYNTH_DATA		1u	/* data mappings too (perf record -d) */
+#define PK_SYNTH_NAMESPACES	2u	/* a NAMESPACES record per thread (--namespaces) */
+
 /*
  * pk_record_synth_process - records describing process `pid` as it is now,
- * as perf synthesizes them for -p and -a: a PERF_RECORD_COMM for every
- * thread, and a PERF_RECORD_MMAP2 for every executable mapping in
- * /proc/PID/maps (with data mappings too when `data` is true), each with
- * the trailer `attr` asks for.  Returns 0; -ESRCH when the process is gone
- * (it may exit while we read it); or what sink returned.
+ * as perf synthesizes them for -p: a PERF_RECORD_COMM for every thread
+ * (preceded, with PK_SYNTH_NAMESPACES, by a PERF_RECORD_NAMESPACES giving
+ * the device and inode of each of its /proc/TID/ns links in the UAPI's
+ * *_NS_INDEX order), and a PERF_RECORD_MMAP2 for every executable mapping
+ * in /proc/PID/maps (with PK_SYNTH_DATA, data mappings too), each with the
+ * trailer `attr` asks for.  `flags` is 0 or PK_SYNTH_* ORed.  Returns 0;
+ * -ESRCH when the process is gone (it may exit while we read it); or what
+ * sink returned.
  */
 PK_API int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id,
-				   bool data, pk_record_sink sink, void *arg);
+				   unsigned flags, pk_record_sink sink, void *arg);
 
 /*
  * pk_record_synth_all - the records of pk_record_synth_process for every
- * process in /proc (for -a), each thread's COMM preceded by a
+ * process in /proc (for -a), each thread's records preceded by a
  * PERF_RECORD_FORK as perf writes them: a leader forked from its parent
  * (PPid in /proc/PID/status), any other thread from its leader, at time 0,
  * with PERF_RECORD_MISC_FORK_EXEC.  Processes that exit while being read
  * are skipped.  Returns 0 or what sink returned.
  */
-PK_API int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, bool data,
+PK_API int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, unsigned flags,
 			       pk_record_sink sink, void *arg);
 
 #ifdef __cplusplus

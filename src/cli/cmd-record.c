@@ -754,6 +754,7 @@ static int synthesize(struct session *s)
 {
 	const struct perf_event_attr *a = pk_evlist_attr(s->l, 0);
 	uint64_t id = 0;
+	unsigned flags = (s->o->data_addr ? PK_SYNTH_DATA : 0) | (s->o->namespaces ? PK_SYNTH_NAMESPACES : 0);
 	int err;
 
 	for (size_t c = 0; c < pk_evlist_nr_cpus(s->l) && !id; c++)
@@ -766,7 +767,7 @@ static int synthesize(struct session *s)
 	}
 	if (!err && s->o->pids) {
 		for (const char *p = s->o->pids; *p && !err;) {
-			err = pk_record_synth_process((pid_t)atoi(p), a, id, s->o->data_addr, sink_to_file, s);
+			err = pk_record_synth_process((pid_t)atoi(p), a, id, flags, sink_to_file, s);
 			p += strcspn(p, ",");
 			p += *p == ',';
 		}
@@ -779,10 +780,10 @@ static int synthesize(struct session *s)
 			for (size_t j = 0; j < i && !seen; j++)
 				seen = tgid_of(s->threads[j]) == tgid;
 			if (!seen && tgid > 0)
-				err = pk_record_synth_process(tgid, a, id, s->o->data_addr, sink_to_file, s);
+				err = pk_record_synth_process(tgid, a, id, flags, sink_to_file, s);
 		}
 	} else if (!err && (s->o->all_cpus || s->o->cpu_list)) {
-		err = pk_record_synth_all(a, id, s->o->data_addr, sink_to_file, s);
+		err = pk_record_synth_all(a, id, flags, sink_to_file, s);
 	}
 	return err;
 }

@@ -119,6 +119,18 @@ run record -q -p "$b1" -o "$tmp/pcmd.data" -- sleep 0.3
 check "-p with a command records until the command ends (exit 0, got $rc)" test "$rc" -eq 0
 run record -q -a -o "$tmp/acmd.data" -- sleep 0.3
 check "-a with a command records (exit 0, got $rc)" test "$rc" -eq 0
+if [ "$have_perf" -eq 1 ]; then
+	# -a: a FORK for each thread that already ran, as perf synthesizes them.
+	forks=$(perf script -i "$tmp/acmd.data" --show-task-events 2>/dev/null | grep -c "PERF_RECORD_FORK($b1:$b1)")
+	check "-a: the running loop gets a synthesized FORK ($forks)" test "$forks" -eq 1
+	# --namespaces: the existing process's namespaces, as the kernel gives them.
+	run record -q --namespaces -p "$b1" -o "$tmp/ns.data" -- sleep 0.2
+	ns=$(perf script -i "$tmp/ns.data" --show-namespace-events 2>/dev/null | grep "NAMESPACES $b1/$b1 - nr_namespaces: 7")
+	check "--namespaces -p: a NAMESPACES record for the process" test -n "$ns"
+	link=$(stat -L -c '%i' "/proc/$b1/ns/mnt")
+	inode=$(perf report -D -i "$tmp/ns.data" 2>/dev/null | grep -A2 "NAMESPACES $b1/$b1" | grep -o 'mnt: [0-9]*/0x[0-9a-f]*' | sed 's/.*0x//')
+	check "with the mnt namespace's inode ($inode, /proc says $link)" test -n "$inode" -a "$((0x${inode:-0}))" = "$link"
+fi
 kill "$b1" "$b2" 2>/dev/null
 wait "$b1" "$b2" 2>/dev/null
 if [ "$have_perf" -eq 1 ]; then

@@ -2,7 +2,7 @@
 /*
  * synth.c - records for what existed before recording began: the kernel's
  * text mapping from /proc/kallsyms, and each process's threads (FORK for
- * -a, COMM) and executable mappings (MMAP2) from /proc, laid out exactly
+ * -a, NAMESPACES, COMM) and executable mappings (MMAP2) from /proc, laid out exactly
  * as the kernel would have written them, so readers treat them like the
  * real thing.
  */
@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_RECORD 8192
 
@@ -174,6 +176,41 @@ static int synth_fork(pid_t pid, pid_t tid, pid_t ppid, const struct perf_event_
 	return emit(&b, PERF_RECORD_FORK, PERF_RECORD_MISC_FORK_EXEC, sink, arg);
 }
 
+/*
+ * A thread's namespaces as the kernel reports them: the device and inode
+ * of each /proc/PID/task/TID/ns link, in the UAPI's *_NS_INDEX order.  A
+ * namespace this kernel lacks stays 0, as perf leaves it.
+ */
+static int synth_namespaces(pid_t pid, pid_t tid, const struct perf_event_attr *attr, uint64_t id,
+			    pk_record_sink sink, void *arg)
+{
+	static const char *const names[NR_NAMESPACES] = {
+		[NET_NS_INDEX] = "net", [UTS_NS_INDEX] = "uts", [IPC_NS_INDEX] = "ipc",
+		[PID_NS_INDEX] = "pid", [USER_NS_INDEX] = "user", [MNT_NS_INDEX] = "mnt",
+		[CGROUP_NS_INDEX] = "cgroup",
+	};
+	struct builder b = { .len = sizeof(struct perf_event_header) };
+
+	add_u32(&b, (uint32_t)pid);
+	add_u32(&b, (uint32_t)tid);
+	add_u64(&b, NR_NAMESPACES);
+	for (int i = 0; i < NR_NAMESPACES; i++) {
+		char path[96];
+		struct stat st = { 0 };
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", (int)pid, (int)tid, names[i]);
+		if (stat(path, &st) < 0) {
+			snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)pid, (int)tid);
+			if (access(path, F_OK) < 0)
+				return -ESRCH;	/* the thread is gone */
+		}
+		add_u64(&b, st.st_dev);
+		add_u64(&b, st.st_ino);
+	}
+	add_trailer(&b, attr, (uint32_t)pid, (uint32_t)tid, id);
+	return emit(&b, PERF_RECORD_NAMESPACES, 0, sink, arg);
+}
+
 /* One line of /proc/PID/maps as an MMAP2 record; 1 when skipped. */
 static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *attr, uint64_t id,
 		     bool data, pk_record_sink sink, void *arg)
@@ -209,9 +246,10 @@ static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *
 }
 
 /* A process's threads (with FORK first when `forks`), then its mappings. */
-static int synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id, bool data, bool forks,
-			 pk_record_sink sink, void *arg)
+static int synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id, unsigned flags,
+			 bool forks, pk_record_sink sink, void *arg)
 {
+	bool data = flags & PK_SYNTH_DATA;
 	pid_t *tids, ppid = forks ? parent_of(pid) : 0;
 	size_t nr;
 	char path[64], line[4352];
@@ -223,6 +261,8 @@ static int synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t
 	for (size_t i = 0; i < nr && err >= 0; i++) {
 		if (forks)
 			err = synth_fork(pid, tids[i], ppid, attr, id, sink, arg);
+		if (err >= 0 && (flags & PK_SYNTH_NAMESPACES))
+			err = synth_namespaces(pid, tids[i], attr, id, sink, arg);
 		if (err >= 0)
 			err = synth_comm(pid, tids[i], attr, id, sink, arg);
 	}
@@ -240,13 +280,13 @@ static int synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t
 	return err < 0 ? err : 0;
 }
 
-int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id, bool data,
+int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id, unsigned flags,
 			    pk_record_sink sink, void *arg)
 {
-	return synth_process(pid, attr, id, data, false, sink, arg);
+	return synth_process(pid, attr, id, flags, false, sink, arg);
 }
 
-int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, bool data,
+int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, unsigned flags,
 			pk_record_sink sink, void *arg)
 {
 	DIR *d = opendir("/proc");
@@ -259,7 +299,7 @@ int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, bool da
 
 		if (*end || pid <= 0)
 			continue;
-		err = synth_process((pid_t)pid, attr, id, data, true, sink, arg);
+		err = synth_process((pid_t)pid, attr, id, flags, true, sink, arg);
 		if (err == -ESRCH)
 			err = 0;	/* it exited while we read it */
 	}

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -25,7 +26,7 @@
 
 struct seen {
 	const struct perf_event_attr *attr;
-	int comm, mmap2_self, mmap2, kernel, bad;
+	int comm, mmap2_self, mmap2, kernel, bad, ns, ns_right;
 	char exe[4096];
 };
 
@@ -50,6 +51,23 @@ static int sink(void *arg, const struct perf_event_header *h)
 		s->mmap2++;
 		if (!strcmp(r.mmap2.filename, s->exe) && (r.mmap2.prot & PROT_EXEC))
 			s->mmap2_self++;
+		break;
+	case PERF_RECORD_NAMESPACES:
+		if (r.namespaces.pid == (uint32_t)getpid() && r.namespaces.tid == (uint32_t)getpid()) {
+			static const char *const names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+			bool right = r.namespaces.nr == NR_NAMESPACES;
+
+			for (uint64_t i = 0; right && i < NR_NAMESPACES; i++) {
+				char path[64];
+				struct stat st;
+
+				snprintf(path, sizeof(path), "/proc/self/ns/%s", names[i]);
+				right = stat(path, &st) == 0 && r.namespaces.links[i].dev == st.st_dev &&
+					r.namespaces.links[i].ino == st.st_ino;
+			}
+			s->ns++;
+			s->ns_right += right;
+		}
 		break;
 	case PERF_RECORD_MMAP:
 		if (r.mmap.pid == (uint32_t)-1 && !strcmp(r.mmap.filename, "[kernel.kallsyms]_text") &&
@@ -88,6 +106,12 @@ static void test_process(void **state)
 	assert_true(s.mmap2_self >= 1);
 	/* without data maps, every mapping is executable */
 	assert_int_equal(pk_record_synth_process(2147483646, &a, 99, false, sink, &s), -ESRCH);
+	assert_int_equal(s.ns, 0);
+	/* --namespaces: one NAMESPACES for the thread, as stat(2) sees its links */
+	assert_int_equal(pk_record_synth_process(getpid(), &a, 99, PK_SYNTH_NAMESPACES, sink, &s), 0);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.ns, 1);
+	assert_int_equal(s.ns_right, 1);
 }
 
 static void test_kernel(void **state)
