@@ -821,6 +821,13 @@ PK_API int pk_workload_wait(struct pk_workload *w);
  * when the command is still running. */
 PK_API int pk_workload_try_wait(struct pk_workload *w);
 
+/*
+ * pk_workload_signal - the signal that ended the command, once it has been
+ * waited for; 0 when it exited (even with status 128 + N) or is still
+ * running.
+ */
+PK_API int pk_workload_signal(const struct pk_workload *w);
+
 /* pk_workload_kill - send `sig` to the child (to forward SIGINT/SIGTERM).
  * Returns 0 or a negative errno (-ESRCH once it has been reaped). */
 PK_API int pk_workload_kill(struct pk_workload *w, int sig);

@@ -444,6 +444,7 @@ struct session {
 	size_t pages;		/* data pages per ring */
 	void *trim;		/* DWARF: room for a sample with its stack cut to dyn_size */
 	struct pk_maps *maps;	/* which DSOs samples hit, for BUILD_ID; NULL with -B */
+	bool ended_command;	/* --duration ended the command: its signal is ours */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -666,10 +667,39 @@ static void on_usr2(int sig)
 	snapshot_request = 1;
 }
 
+/* "SIGINT", or "signal 40" for one without an abbreviation.  Static buffer. */
+static const char *sig_name(int sig)
+{
+	static char buf[32];
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, sizeof(buf), "SIG%s", abbrev);
+	else
+		snprintf(buf, sizeof(buf), "signal %d", sig);
+	return buf;
+}
+
+/*
+ * After SIGINT/SIGTERM the command got the signal too; one that has not
+ * ended a moment later is ended as perf ends it, with SIGTERM, and then
+ * with SIGKILL, so the recording stops when the user asked.
+ */
+static int end_command(struct pk_workload *wl, double since)
+{
+	double t = now() - since;
+	int status = pk_workload_try_wait(wl);
+
+	if (status != -EAGAIN || t < 0.25)
+		return status;
+	pk_workload_kill(wl, t < 1.25 ? SIGTERM : SIGKILL);
+	return -EAGAIN;
+}
+
 /* Poll and drain until the command ends, Ctrl-C, --duration or an error. */
 static int run(struct session *s)
 {
-	double t0 = now();
+	double t0 = now(), stop_at = 0;
 	int status = 0;
 
 	for (;;) {
@@ -686,6 +716,12 @@ static int run(struct session *s)
 			break;
 		if (s->wl && (status = pk_workload_try_wait(s->wl)) != -EAGAIN)
 			break;
+		if (s->wl && stop_signal) {
+			if (!stop_at)
+				stop_at = now();
+			if ((status = end_command(s->wl, stop_at)) != -EAGAIN)
+				break;
+		}
 		if (!s->wl && (stop_signal || pk_rings_hangup(s->rs)))
 			break;
 		if (s->o->duration && now() - t0 >= s->o->duration) {
@@ -693,6 +729,7 @@ static int run(struct session *s)
 				/* Stopped as asked: not the command's failure. */
 				pk_workload_kill(s->wl, SIGTERM);
 				pk_workload_wait(s->wl);
+				s->ended_command = true;
 				status = 0;
 			}
 			break;
@@ -954,6 +991,12 @@ int cmd_record(int argc, char **argv)
 	}
 	status = run(&s);
 	forward_to = NULL;
+	if (!o.quiet && stop_signal)
+		fprintf(stderr, "perfkit record: stopped by %s; %s keeps everything recorded until then\n",
+			sig_name(stop_signal), o.output);
+	else if (!o.quiet && s.wl && !s.ended_command && pk_workload_signal(s.wl))
+		fprintf(stderr, "perfkit record: the command was killed by %s (%s)\n",
+			sig_name(pk_workload_signal(s.wl)), strsignal(pk_workload_signal(s.wl)));
 	pk_evlist_disable(s.l);
 	drain(&s);
 	if (o.overwrite)

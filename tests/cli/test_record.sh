@@ -45,8 +45,37 @@ if [ "$have_perf" -eq 1 ]; then
 	check "and perf reads it" sh -c 'perf report -i "$1" --header-only >/dev/null 2>&1' sh "$tmp/sig.data"
 fi
 
+# SIGINT or SIGTERM to perfkit alone stops the recording even when the
+# command ignores the signal: perfkit ends it as perf does, and says why.
+for sig in INT TERM; do
+	SECONDS=0
+	"$PERFKIT" record -o "$tmp/$sig.data" -- sh -c 'trap "" INT TERM; sleep 30' 2>"$tmp/$sig.err" &
+	bg=$!
+	sleep 0.5
+	kill -"$sig" "$bg"
+	wait "$bg"
+	check "SIG$sig to perfkit ends a command that ignores it (${SECONDS}s of 30)" test "$SECONDS" -lt 20
+	check "and finalizes the file" test -f "$tmp/$sig.data" -a ! -e "$tmp/$sig.data.partial"
+	contains "and says why it stopped" "$(cat "$tmp/$sig.err")" "stopped by SIG$sig; $tmp/$sig.data keeps everything"
+done
+# The command killed from outside: the file holds what was recorded.
+"$PERFKIT" record -o "$tmp/killed.data" -- "$PERFKIT_WORKLOAD" hot 30000 2>"$tmp/killed.err" &
+bg=$!
+sleep 0.5
+pkill -KILL -P "$bg"
+wait "$bg"
+rc=$?
+check "a command killed by SIGKILL: perfkit exits 137 (got $rc)" test "$rc" -eq 137
+contains "and says what happened" "$(cat "$tmp/killed.err")" "the command was killed by SIGKILL"
+if [ "$have_perf" -eq 1 ]; then
+	n=$(perf script -i "$tmp/killed.data" 2>/dev/null | grep -c .)
+	said=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$tmp/killed.err")
+	check "and perf reads every sample recorded until then ($n of ${said:-?})" test "$n" -gt 0 -a "$n" = "${said:-x}"
+fi
+
 run record --duration 0.3 -o "$tmp/dur.data" -- sleep 5
 check "--duration stops the command and the recording, exit 0 (got $rc)" test "$rc" -eq 0 -a -f "$tmp/dur.data"
+check "and does not call the command killed" sh -c 'case "$1" in *killed*) exit 1;; esac' sh "$err"
 
 run record -e task-clok -o "$tmp/bad.data" -- true
 check "a bad event exits 1 (got $rc)" test "$rc" -eq 1

@@ -27,6 +27,7 @@ struct pk_workload {
 	bool released, reaped;
 	char *name;
 	int status;
+	int signal;		/* the signal that ended it, or 0 */
 };
 
 /* In the child: wait for the go byte, exec, report a failed exec's errno. */
@@ -159,7 +160,13 @@ static int reap(struct pk_workload *w, int flags)
 				 strerror(errno));
 	w->reaped = true;
 	w->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
+	w->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 	return w->status;
+}
+
+int pk_workload_signal(const struct pk_workload *w)
+{
+	return w->reaped ? w->signal : 0;
 }
 
 int pk_workload_go(struct pk_workload *w)

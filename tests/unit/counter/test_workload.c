@@ -117,8 +117,10 @@ static void test_forward_signal(void **state)
 	assert_int_equal(pk_workload_start(argv, &w), 0);
 	assert_int_equal(pk_workload_go(w), 0);
 	assert_int_equal(pk_workload_try_wait(w), -EAGAIN);	/* still sleeping */
+	assert_int_equal(pk_workload_signal(w), 0);
 	assert_int_equal(pk_workload_kill(w, SIGINT), 0);
 	assert_int_equal(pk_workload_wait(w), 128 + SIGINT);
+	assert_int_equal(pk_workload_signal(w), SIGINT);
 	assert_int_equal(pk_workload_kill(w, SIGINT), -ESRCH);
 	assert_int_equal(pk_workload_try_wait(w), 128 + SIGINT);	/* reaped: kept */
 	pk_workload_free(w);
