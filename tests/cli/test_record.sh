@@ -49,7 +49,7 @@ fi
 # command ignores the signal: perfkit ends it as perf does, and says why.
 for sig in INT TERM; do
 	SECONDS=0
-	"$PERFKIT" record -o "$tmp/$sig.data" -- sh -c 'trap "" INT TERM; sleep 30' 2>"$tmp/$sig.err" &
+	"$PERFKIT" record -o "$tmp/$sig.data" -- sh -c 'trap "" INT TERM; exec sleep 30' >/dev/null 2>"$tmp/$sig.err" &
 	bg=$!
 	sleep 0.5
 	kill -"$sig" "$bg"
@@ -59,7 +59,7 @@ for sig in INT TERM; do
 	contains "and says why it stopped" "$(cat "$tmp/$sig.err")" "stopped by SIG$sig; $tmp/$sig.data keeps everything"
 done
 # The command killed from outside: the file holds what was recorded.
-"$PERFKIT" record -o "$tmp/killed.data" -- "$PERFKIT_WORKLOAD" hot 30000 2>"$tmp/killed.err" &
+"$PERFKIT" record -o "$tmp/killed.data" -- "$PERFKIT_WORKLOAD" hot 30000 >/dev/null 2>"$tmp/killed.err" &
 bg=$!
 sleep 0.5
 pkill -KILL -P "$bg"
