@@ -634,8 +634,17 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (!o.events)
 		nr = drop_unsupported(r, nr);
-	if (!o.interval_ms)	/* like perf 6.1: -I prints the intervals only */
-		stat_print(out, &o, r, nr, &sum);
+	if (!o.interval_ms) {	/* like perf 6.1: -I prints the intervals only */
+		/* stderr is unbuffered: compose the table, then write it at once. */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = out == stderr ? open_memstream(&text, &len) : NULL;
+
+		stat_print(m ? m : out, &o, r, nr, &sum);
+		if (m && fclose(m) == 0)
+			fwrite(text, 1, len, stderr);
+		free(text);
+	}
 done:
 	if (out != stderr && out && fclose(out) != 0) {
 		fprintf(stderr, "perfkit stat: writing %s failed: %s\n", o.output, strerror(errno));

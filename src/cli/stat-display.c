@@ -168,10 +168,20 @@ static void header(FILE *f, const struct stat_opts *o, unsigned runs)
 	fprintf(f, ":\n\n");
 }
 
-/* perf's get_precision: enough decimals to show the noise's first digit, plus two. */
+/*
+ * perf's get_precision: enough decimals to show the noise's first digit,
+ * plus two.  ceil(-log10(sd)) is the least k with sd * 10^k >= 1; counting
+ * it keeps libm (one more shared library to load at every start) out.
+ */
 static int precision(double sd)
 {
-	return sd >= 1 || sd <= 0 ? 2 : (int)ceil(-log10(sd)) + 2;
+	int k = 0;
+
+	if (sd >= 1 || sd <= 0)
+		return 2;
+	for (double scaled = sd; scaled < 1 && k < 40; k++)
+		scaled *= 10;
+	return k + 2;
 }
 
 static void footer(FILE *f, const struct stat_summary *s, bool after_counts)

@@ -192,7 +192,9 @@ if [ "$have_perf" -eq 1 ]; then
 	# DWARF call chains unwind through the workload's main, as perf's do.  An
 	# empty environment keeps main's stack (which ends with the environment
 	# strings) under the 8192 bytes sampled, so each sample has bytes to cut.
-	env -i PATH="$PATH" "$PERFKIT" record -q --call-graph dwarf -o "$tmp/dw.data" -- "$PERFKIT_WORKLOAD" children 20
+	# The kernel also starts the stack up to 8 KiB lower at random (ASLR),
+	# which setarch -R turns off, or one run in a few has nothing to cut.
+	env -i PATH="$PATH" setarch -R "$PERFKIT" record -q --call-graph dwarf -o "$tmp/dw.data" -- "$PERFKIT_WORKLOAD" children 20
 	frames=$(perf script -i "$tmp/dw.data" 2>/dev/null | grep -c 'main+0x')
 	check "--call-graph dwarf: perf unwinds user stacks through main ($frames frames)" test "$frames" -ge 1
 	# Each sample's stack is cut to the bytes the kernel could copy (dyn_size):
