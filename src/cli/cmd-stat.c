@@ -50,6 +50,12 @@ struct plan {
 	const char *list_for_errors;	/* the option text errors point into */
 };
 
+/* The command is what is counted (no -p, -t, -a or -C: it only times them). */
+static bool counts_command(const struct stat_opts *o)
+{
+	return !o->pids && !o->tids && !o->all_cpus && !o->cpu_list;
+}
+
 static int make_target(const struct stat_opts *o, pid_t workload, struct plan *pl)
 {
 	size_t n = 0;
@@ -366,18 +372,43 @@ static void pause_until(double when, struct pk_workload *w, const struct plan *p
 /* -I: print each interval's counts until the end (or --interval-count, after
  * which a command still running is sent SIGTERM, like perf).  Returns the
  * command's exit status, or 0. */
+/* One interval's counts of a split event: each slot's since the last, in
+ * cur->per; last[] moves on to now. */
+static int slot_deltas(struct pk_evlist *l, size_t i, struct result *cur, struct pk_count *last)
+{
+	size_t nc = pk_evlist_nr_cpus(l), nt = pk_evlist_nr_threads(l);
+
+	if (!cur->per && !(cur->per = calloc(nc * nt, sizeof(*cur->per))))
+		return -ENOMEM;
+	for (size_t k = 0; k < nc * nt; k++) {
+		struct pk_count c;
+		int err = pk_evlist_read_one(l, i, k / nt, k % nt, &c);
+
+		if (err < 0)
+			return err;
+		cur->per[k] = (struct pk_count){ c.value - last[k].value, c.enabled - last[k].enabled,
+						 c.running - last[k].running, c.id, 0 };
+		last[k] = c;
+	}
+	return 0;
+}
+
 static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_evlist *l,
-		     struct pk_workload *w, const struct plan *pl, double t0, struct control *ctl)
+		     struct pk_workload *w, const struct plan *pl, double t0, struct control *ctl,
+		     const struct stat_summary *sum)
 {
 	size_t nr = pk_events_count(ev);
+	bool split = o->no_aggr || o->per_thread || o->per;
+	size_t slots = l && split ? pk_evlist_nr_cpus(l) * pk_evlist_nr_threads(l) : 0;
 	struct pk_count *prev = calloc(nr ? nr : 1, sizeof(*prev));
+	struct pk_count *prev_per = calloc((nr ? nr : 1) * (slots ? slots : 1), sizeof(*prev_per));
 	struct result *cur = calloc(nr ? nr : 1, sizeof(*cur));
 	double tick = o->interval_ms / 1000.0, next = t0 + tick;
 	unsigned n = 0;
 	int status = 0;
 	bool done = false;
 
-	while (prev && cur && !done) {
+	while (prev && prev_per && cur && !done) {
 		size_t k = 0;
 
 		double at;
@@ -404,8 +435,10 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 			/* The default set leaves out what cannot count here. */
 			if (err == -ENODATA && !o->events)
 				continue;
-			cur[k] = (struct result){ .d = pk_events_desc(ev, i), .err = err };
+			cur[k] = (struct result){ .d = pk_events_desc(ev, i), .err = err, .per = cur[k].per };
 			shown_name(l, i, cur[k].d, cur[k].shown, sizeof(cur[k].shown));
+			if (!err && slots && slot_deltas(l, i, &cur[k], prev_per + i * slots) < 0)
+				cur[k].err = -EIO;
 			cur[k].c = (struct pk_count){ c.value - prev[i].value, c.enabled - prev[i].enabled,
 						      c.running - prev[i].running, c.id, 0 };
 			if (!err && !cur[k].c.running)
@@ -415,7 +448,7 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 				prev[i] = c;
 			k++;
 		}
-		stat_print_interval(o->out, o, cur, k, at - t0, (at - (next - tick)) * 1e9, n++ == 0);
+		stat_print_interval(o->out, o, cur, k, sum, at - t0, (at - (next - tick)) * 1e9, n++ == 0);
 		next += tick;
 		if (o->interval_count && n >= o->interval_count) {
 			if (w && !done) {
@@ -427,7 +460,10 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 			break;
 		}
 	}
+	for (size_t i = 0; cur && i < nr; i++)
+		free(cur[i].per);
 	free(prev);
+	free(prev_per);
 	free(cur);
 	return status;
 }
@@ -479,7 +515,8 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	if (l && o->verbose && sum->runs == 0)
 		cli_print_attrs(stderr, l, ev);
 	/* Thread names now, while the threads exist (the command is still held). */
-	if (l && (o->no_aggr || o->per_thread || o->per) && save_slots(l, sum, o->argv, o->per) < 0) {
+	if (l && (o->no_aggr || o->per_thread || o->per) &&
+	    save_slots(l, sum, counts_command(o) ? o->argv : NULL, o->per) < 0) {
 		status = -1;
 		goto out;
 	}
@@ -510,7 +547,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	if (o->start_disabled && !o->quiet)
 		fprintf(stderr, "Events disabled\n");
 	if (o->interval_ms)
-		status = intervals(o, ev, l, w, &pl, t0, &ctl);
+		status = intervals(o, ev, l, w, &pl, t0, &ctl, sum);
 	else if (ctl.fd >= 0)
 		status = control_loop(o, l, w, &pl, &ctl);
 	else if (w)
@@ -529,8 +566,10 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		r[i].d = pk_events_desc(ev, i);
 		shown_name(l, i, r[i].d, r[i].shown, sizeof(r[i].shown));
 		r[i].err = pk_evlist_read(l, i, &r[i].c);
-		if (!r[i].err && !pk_count_ran(&r[i].c))
-			r[i].err = -EAGAIN;	/* enabled but never scheduled: <not counted> */
+		/* Never scheduled, or its tasks never ran while it was enabled:
+		 * perf's <not counted> (stat always reads both times). */
+		if (!r[i].err && (!pk_count_ran(&r[i].c) || !r[i].c.running))
+			r[i].err = -EAGAIN;
 		if (!r[i].err && (o->no_aggr || o->per_thread || o->per) && read_slots(l, i, &r[i]) < 0) {
 			cli_error("stat", NULL);
 			status = -1;

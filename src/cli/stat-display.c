@@ -285,24 +285,92 @@ static void slot_prefix(char *buf, size_t len, const struct stat_opts *o, const 
 		snprintf(buf, len, "%16s-%-8d ", s->comm[t], (int)s->tids[t]);
 }
 
-/* -A and --per-thread: each event, then each CPU or thread, like perf. */
-static void print_slots(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
-			const struct stat_summary *s, double wall_ns, double *vals)
+/* Slot `slot` of event r as one result: <not counted> when it never ran. */
+static struct result slot_result(const struct result *r, struct pk_count c)
+{
+	struct result one = *r;
+
+	if (!r->err) {
+		one.c = c;
+		one.val = (struct stat_acc){ 1, (double)c.value, 0 };
+		if (!c.running || !c.enabled)
+			one.err = -EAGAIN;
+	}
+	return one;
+}
+
+/* Thread t of event r, summed over the CPUs (there is one unless -a). */
+static struct pk_count thread_sum(const struct result *r, const struct stat_summary *s, size_t t)
+{
+	struct pk_count sum = { 0 };
+
+	for (size_t c = 0; r->per && c < s->nr_cpus; c++) {
+		const struct pk_count *one = &r->per[c * s->nr_threads + t];
+
+		sum.value += one->value;
+		sum.enabled += one->enabled;
+		sum.running += one->running;
+	}
+	return sum;
+}
+
+/*
+ * --per-thread, as perf 6.1 prints it: for each event, its threads from the
+ * largest count down (ties in thread order); system-wide (-a), threads that
+ * counted nothing are left out.
+ */
+static void print_threads(FILE *f, const struct stat_opts *o, const char *ts, const struct result *r,
+			  size_t nr, const struct stat_summary *s, double wall_ns, double *vals)
+{
+	size_t *order = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*order));
+
+	for (size_t i = 0; order && i < nr; i++) {
+		size_t n = 0;
+
+		for (size_t t = 0; t < s->nr_threads; t++) {
+			uint64_t v = thread_sum(&r[i], s, t).value;
+			size_t at;
+
+			if (!v && o->all_cpus)
+				continue;
+			at = n++;
+			while (at && thread_sum(&r[i], s, order[at - 1]).value < v) {
+				order[at] = order[at - 1];
+				at--;
+			}
+			order[at] = t;
+		}
+		for (size_t k = 0; k < n; k++) {
+			struct result one = slot_result(&r[i], thread_sum(&r[i], s, order[k]));
+			char prefix[192];
+			size_t len;
+
+			for (size_t j = 0; j < nr; j++)
+				vals[j] = r[j].err ? 0 : (double)thread_sum(&r[j], s, order[k]).value;
+			len = (size_t)snprintf(prefix, sizeof(prefix), "%s", ts);
+			slot_prefix(prefix + len, sizeof(prefix) - len, o, s, 0, order[k]);
+			line(f, o, prefix, r, nr, i, &one, vals, wall_ns, 1);
+		}
+	}
+	free(order);
+}
+
+/* -A: each event, then each CPU, like perf. */
+static void print_cpus(FILE *f, const struct stat_opts *o, const char *ts, const struct result *r,
+		       size_t nr, const struct stat_summary *s, double wall_ns, double *vals)
 {
 	for (size_t i = 0; i < nr; i++)
 		for (size_t c = 0; c < s->nr_cpus; c++)
 			for (size_t t = 0; t < s->nr_threads; t++) {
 				size_t slot = c * s->nr_threads + t;
-				struct result one = r[i];
-				char prefix[128];
+				struct result one = slot_result(&r[i], r[i].per ? r[i].per[slot] : r[i].c);
+				char prefix[192];
+				size_t len;
 
 				for (size_t j = 0; j < nr; j++)
-					vals[j] = r[j].err ? 0 : (double)r[j].per[slot].value;
-				if (!r[i].err) {
-					one.c = r[i].per[slot];
-					one.val = (struct stat_acc){ 1, (double)one.c.value, 0 };
-				}
-				slot_prefix(prefix, sizeof(prefix), o, s, c, t);
+					vals[j] = r[j].err || !r[j].per ? 0 : (double)r[j].per[slot].value;
+				len = (size_t)snprintf(prefix, sizeof(prefix), "%s", ts);
+				slot_prefix(prefix + len, sizeof(prefix) - len, o, s, c, t);
 				line(f, o, prefix, r, nr, i, &one, vals, wall_ns, 1);
 			}
 }
@@ -361,41 +429,54 @@ static struct pk_count agg_sum(const struct result *r, const struct stat_summary
 	return sum;
 }
 
-/* --per-core/die/socket/node: each event, then each aggregate in key order. */
-static void print_aggregates(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
-			     const struct stat_summary *s, double wall_ns, double *vals)
+/*
+ * --per-core/die/socket/node, as perf 6.1 prints them: each aggregate in
+ * key order, and within it each event.
+ */
+static void print_aggregates(FILE *f, const struct stat_opts *o, const char *ts, const struct result *r,
+			     size_t nr, const struct stat_summary *s, double wall_ns, double *vals)
 {
-	for (size_t i = 0; i < nr; i++) {
-		long long last = -2;
+	long long last = -2;
 
-		for (;;) {
-			long long k = -2;
-			size_t first = 0;
-			struct result one = r[i];
-			char prefix[128];
-			int n = 0;
+	for (;;) {
+		long long k = -2;
+		size_t first = 0;
+		char prefix[192];
+		size_t len;
+		int n = 0;
 
-			/* The next key above `last`: aggregates come out sorted. */
-			for (size_t c = 0; c < s->nr_cpus; c++) {
-				long long kc = agg_key(o, &s->topo[c]);
+		/* The next key above `last`: aggregates come out sorted. */
+		for (size_t c = 0; c < s->nr_cpus; c++) {
+			long long kc = agg_key(o, &s->topo[c]);
 
-				if (kc > last && (k == -2 || kc < k))
-					k = kc, first = c;
-			}
-			if (k == -2)
-				break;
-			last = k;
-			for (size_t j = 0; j < nr; j++)
-				vals[j] = r[j].err ? 0 : (double)agg_sum(&r[j], s, o, k, &n).value;
-			agg_sum(&r[i], s, o, k, &n);
-			if (!r[i].err) {
-				one.c = agg_sum(&r[i], s, o, k, &n);
-				one.val = (struct stat_acc){ 1, (double)one.c.value, 0 };
-			}
-			agg_prefix(prefix, sizeof(prefix), o, &s->topo[first], n);
+			if (kc > last && (k == -2 || kc < k))
+				k = kc, first = c;
+		}
+		if (k == -2)
+			break;
+		last = k;
+		for (size_t j = 0; j < nr; j++)
+			vals[j] = r[j].err ? 0 : (double)agg_sum(&r[j], s, o, k, &n).value;
+		len = (size_t)snprintf(prefix, sizeof(prefix), "%s", ts);
+		agg_prefix(prefix + len, sizeof(prefix) - len, o, &s->topo[first], n);
+		for (size_t i = 0; i < nr; i++) {
+			struct result one = slot_result(&r[i], agg_sum(&r[i], s, o, k, &n));
+
 			line(f, o, prefix, r, nr, i, &one, vals, wall_ns, 1);
 		}
 	}
+}
+
+/* The counts, split the way the options ask, each line after `ts`. */
+static void print_split(FILE *f, const struct stat_opts *o, const char *ts, const struct result *r,
+			size_t nr, const struct stat_summary *s, double wall_ns, double *vals)
+{
+	if (o->per)
+		print_aggregates(f, o, ts, r, nr, s, wall_ns, vals);
+	else if (o->per_thread)
+		print_threads(f, o, ts, r, nr, s, wall_ns, vals);
+	else
+		print_cpus(f, o, ts, r, nr, s, wall_ns, vals);
 }
 
 void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
@@ -410,10 +491,8 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 	}
 	if (!o->sep && !o->json)
 		header(f, o, s->runs);
-	if (o->per) {
-		print_aggregates(f, o, r, nr, s, wall_ns, vals);
-	} else if (o->no_aggr || o->per_thread) {
-		print_slots(f, o, r, nr, s, wall_ns, vals);
+	if (o->per || o->no_aggr || o->per_thread) {
+		print_split(f, o, "", r, nr, s, wall_ns, vals);
 	} else {
 		for (size_t j = 0; j < nr; j++)
 			vals[j] = r[j].err ? 0 : r[j].val.mean;
@@ -425,8 +504,24 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 	free(vals);
 }
 
+/* perf 6.1's header over -I output, by how the counts are split. */
+static const char *interval_header(const struct stat_opts *o)
+{
+	switch (o->per) {
+	case 'n': return "#           time node   cpus             counts unit events\n";
+	case 's': return "#           time socket cpus             counts unit events\n";
+	case 'd': return "#           time die          cpus             counts unit events\n";
+	case 'c': return "#           time core            cpus             counts unit events\n";
+	}
+	if (o->no_aggr)
+		return "#           time CPU                    counts unit events\n";
+	if (o->per_thread)
+		return "#           time             comm-pid                  counts unit events\n";
+	return "#           time             counts unit events\n";
+}
+
 void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
-			 double ts, double wall_ns, bool first)
+			 const struct stat_summary *s, double ts, double wall_ns, bool first)
 {
 	char prefix[64];
 	unsigned long long ns = (unsigned long long)(ts * 1e9 + 0.5);
@@ -438,16 +533,20 @@ void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result
 		return;
 	}
 	if (first && !o->sep && !o->json)
-		fprintf(f, "#           time             counts unit events\n");
+		fputs(interval_header(o), f);
 	snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", sec, (unsigned long)(ns % 1000000000ULL),
 		 o->sep ? o->sep : " ");
 	if (o->json)
 		snprintf(prefix, sizeof(prefix), "\"interval\" : %lu.%09lu, ", sec,
 			 (unsigned long)(ns % 1000000000ULL));
-	for (size_t j = 0; j < nr; j++)
-		vals[j] = r[j].err ? 0 : r[j].val.mean;
-	for (size_t i = 0; i < nr; i++)
-		line(f, o, prefix, r, nr, i, &r[i], vals, wall_ns, 1);
+	if (o->per || o->no_aggr || o->per_thread) {
+		print_split(f, o, prefix, r, nr, s, wall_ns, vals);
+	} else {
+		for (size_t j = 0; j < nr; j++)
+			vals[j] = r[j].err ? 0 : r[j].val.mean;
+		for (size_t i = 0; i < nr; i++)
+			line(f, o, prefix, r, nr, i, &r[i], vals, wall_ns, 1);
+	}
 	free(vals);
 	fflush(f);
 }

@@ -233,14 +233,10 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	if ((o->no_aggr || o->per) && !o->all_cpus && !o->cpu_list)
 		return cli_usage("stat", "%s splits system-wide counts: use it with -a or -C",
 				 o->no_aggr ? "-A" : "--per-core/die/socket/node");
-	if (o->per && o->interval_ms)
-		return cli_usage("stat", "-I with --per-core/die/socket/node is not supported yet");
 	/* Each run is a new process with new threads: per-thread means make no sense. */
 	if (o->per_thread && o->repeat > 1)
 		return cli_usage("stat", "-r with --per-thread: every run has different threads; "
 				 "count one run, or drop --per-thread");
-	if (o->interval_ms && (o->no_aggr || o->per_thread))
-		return cli_usage("stat", "-I with -A or --per-thread is not supported yet");
 	if (o->interval_count && !o->interval_ms)
 		return cli_usage("stat", "--interval-count needs -I MS");
 	if (o->start_disabled && !o->control)

@@ -80,10 +80,12 @@ struct stat_summary {
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
 
 /* stat_print_interval - one -I interval: the counts since the previous one,
- * stamped with `ts` seconds since counting began; `first` adds perf's
- * column header in the table layout. */
+ * stamped with `ts` seconds since counting began, split as `s` says when
+ * -A, --per-thread or --per-* asked (r[i].per then holds each slot's
+ * counts for the interval); `first` adds perf's column header in the table
+ * layout. */
 void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
-			 double ts, double wall_ns, bool first);
+			 const struct stat_summary *s, double ts, double wall_ns, bool first);
 
 /* stat_print - the counts in the layout the options ask for. */
 void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
