@@ -369,9 +369,6 @@ static void pause_until(double when, struct pk_workload *w, const struct plan *p
 		nap_until(when);
 }
 
-/* -I: print each interval's counts until the end (or --interval-count, after
- * which a command still running is sent SIGTERM, like perf).  Returns the
- * command's exit status, or 0. */
 /* One interval's counts of a split event: each slot's since the last, in
  * cur->per; last[] moves on to now. */
 static int slot_deltas(struct pk_evlist *l, size_t i, struct result *cur, struct pk_count *last)
@@ -393,6 +390,9 @@ static int slot_deltas(struct pk_evlist *l, size_t i, struct result *cur, struct
 	return 0;
 }
 
+/* -I: print each interval's counts until the end (or --interval-count, after
+ * which a command still running is sent SIGTERM, like perf).  Returns the
+ * command's exit status, or 0. */
 static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_evlist *l,
 		     struct pk_workload *w, const struct plan *pl, double t0, struct control *ctl,
 		     const struct stat_summary *sum)
@@ -489,9 +489,8 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	 * enables events by hand (-D, --control) or names threads needs the
 	 * held child instead, as does --no-inherit.
 	 */
-	bool spawn = o->argv && !o->pids && !o->tids && !o->all_cpus && !o->cpu_list &&
-		     !o->no_inherit && !o->delay_ms && !o->start_disabled && !o->control &&
-		     !o->per_thread;
+	bool spawn = o->argv && counts_command(o) && !o->no_inherit && !o->delay_ms &&
+		     !o->start_disabled && !o->control && !o->per_thread;
 
 	if (o->argv && !spawn && pk_workload_start(o->argv, &w) < 0)
 		return cli_error("stat", NULL), -1;
@@ -557,7 +556,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	if (w) {
 		getrusage(RUSAGE_CHILDREN, ru);
 		/* perf shows user and sys time only when the command is what it counted. */
-		*have_ru = !o->pids && !o->tids && !o->all_cpus && !o->cpu_list;
+		*have_ru = counts_command(o);
 	}
 	if (l)
 		pk_evlist_disable(l);

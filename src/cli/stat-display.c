@@ -314,6 +314,17 @@ static struct pk_count thread_sum(const struct result *r, const struct stat_summ
 	return sum;
 }
 
+/* Threads by count (`counts`), largest first; ties keep thread order. */
+static int by_count(const void *a, const void *b, void *counts)
+{
+	const uint64_t *c = counts;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (c[x] != c[y])
+		return c[x] < c[y] ? 1 : -1;
+	return x < y ? -1 : x > y;
+}
+
 /*
  * --per-thread, as perf 6.1 prints it: for each event, its threads from the
  * largest count down (ties in thread order); system-wide (-a), threads that
@@ -322,24 +333,19 @@ static struct pk_count thread_sum(const struct result *r, const struct stat_summ
 static void print_threads(FILE *f, const struct stat_opts *o, const char *ts, const struct result *r,
 			  size_t nr, const struct stat_summary *s, double wall_ns, double *vals)
 {
-	size_t *order = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*order));
+	size_t nt = s->nr_threads ? s->nr_threads : 1;
+	size_t *order = calloc(nt, sizeof(*order));
+	uint64_t *counts = calloc(nt, sizeof(*counts));
 
-	for (size_t i = 0; order && i < nr; i++) {
+	for (size_t i = 0; order && counts && i < nr; i++) {
 		size_t n = 0;
 
 		for (size_t t = 0; t < s->nr_threads; t++) {
-			uint64_t v = thread_sum(&r[i], s, t).value;
-			size_t at;
-
-			if (!v && o->all_cpus)
-				continue;
-			at = n++;
-			while (at && thread_sum(&r[i], s, order[at - 1]).value < v) {
-				order[at] = order[at - 1];
-				at--;
-			}
-			order[at] = t;
+			counts[t] = thread_sum(&r[i], s, t).value;
+			if (counts[t] || !o->all_cpus)
+				order[n++] = t;
 		}
+		qsort_r(order, n, sizeof(*order), by_count, counts);
 		for (size_t k = 0; k < n; k++) {
 			struct result one = slot_result(&r[i], thread_sum(&r[i], s, order[k]));
 			char prefix[192];
@@ -353,6 +359,7 @@ static void print_threads(FILE *f, const struct stat_opts *o, const char *ts, co
 		}
 	}
 	free(order);
+	free(counts);
 }
 
 /* -A: each event, then each CPU, like perf. */

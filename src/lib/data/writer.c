@@ -70,7 +70,7 @@ int pk_data_create(const char *path, struct pk_data_writer **out)
 		pk__data_free(w);
 		return -e;
 	}
-	/* tmpfs and some others refuse O_DIRECT: then everything is buffered. */
+	/* ramfs and some others refuse O_DIRECT: then everything is buffered. */
 	w->dfd = open(w->partial, O_WRONLY | O_DIRECT | O_CLOEXEC);
 	*out = w;
 	return 0;
