@@ -19,6 +19,7 @@
 
 #include "perfkit.h"
 #include "../sys/sysfake.h"	/* put(): files in a made-up sysfs tree */
+#include "tmpdir.h"
 
 static void test_cpu_lists(void **state)
 {
@@ -58,14 +59,31 @@ static void test_cpu_lists(void **state)
 	}
 }
 
+/* A made-up sysfs root per test (its path in *state), removed and
+ * forgotten even when an assertion fails. */
+static int make_root(void **state)
+{
+	static char root[PATH_MAX];
+
+	if (!tmp_mkdtemp(root, sizeof(root), "perfkit-sysfs"))
+		return -1;
+	*state = root;
+	return 0;
+}
+
+static int remove_root(void **state)
+{
+	unsetenv("PERFKIT_SYSFS_ROOT");
+	return tmp_rmtree(*state) == 0 ? 0 : -1;
+}
+
 static void test_online_from_sysfs_root(void **state)
 {
-	char root[] = "/tmp/perfkit-sysfs-XXXXXX", path[256];
+	const char *root = *state;
+	char path[PATH_MAX + 64];
 	int *cpus;
 	size_t nr;
 
-	(void)state;
-	assert_non_null(mkdtemp(root));
 	put(root, "devices/system/cpu/online", "0-2,5\n");
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", root);
 	setenv("PERFKIT_SYSFS_ROOT", root, 1);
@@ -112,12 +130,11 @@ static void test_pid_threads(void **state)
 /* Two sockets, the second with two dies, two NUMA nodes; CPU 3 lacks die_id. */
 static void test_topology(void **state)
 {
-	char root[] = "/tmp/perfkit-topo-XXXXXX", rel[128];
 	static const int pkg[] = { 0, 0, 1, 1 }, die[] = { 0, 0, 1, -1 }, core[] = { 0, 1, 0, 4 };
+	const char *root = *state;
+	char rel[128];
 	struct pk_cpu_topology t;
 
-	(void)state;
-	assert_non_null(mkdtemp(root));
 	for (int c = 0; c < 4; c++) {
 		char v[16];
 
@@ -157,9 +174,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_lists),
-		cmocka_unit_test(test_online_from_sysfs_root),
+		cmocka_unit_test_setup_teardown(test_online_from_sysfs_root, make_root, remove_root),
 		cmocka_unit_test(test_pid_threads),
-		cmocka_unit_test(test_topology),
+		cmocka_unit_test_setup_teardown(test_topology, make_root, remove_root),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
