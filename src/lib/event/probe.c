@@ -8,6 +8,7 @@
  * into a file offset here, with libelf, because the kernel wants an offset.
  */
 #include "event.h"
+#include "host/host.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -302,6 +303,30 @@ static bool valid_ksym(const char *s)
 	return true;
 }
 
+/* The kallsyms walk for one name: first an exact match, then near misses. */
+struct ksym_check {
+	const char *want;
+	bool any;
+	struct near near;
+};
+
+static int ksym_is(void *arg, const struct pk__host_ksym *s)
+{
+	struct ksym_check *c = arg;
+
+	c->any = true;
+	return !strcmp(s->name, c->want);
+}
+
+static int ksym_near(void *arg, const struct pk__host_ksym *s)
+{
+	struct ksym_check *c = arg;
+
+	if (s->type == 't' || s->type == 'T')
+		near_add(&c->near, c->want, s->name);
+	return 0;
+}
+
 /*
  * Check `sym` against /proc/kallsyms when it is readable, so a typo is
  * reported with its near misses now rather than as a bare EINVAL from
@@ -309,41 +334,20 @@ static bool valid_ksym(const char *s)
  */
 static int check_kallsyms(const char *sym, const char *what)
 {
-	struct near near = { .nr = 0 };
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512];
-	bool any = false;
+	struct ksym_check c = { .want = sym, .any = false, .near = { .nr = 0 } };
+	int ret = pk__host_kallsyms_read(NULL, 0, ksym_is, &c);
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char type, name[256];
-
-		if (sscanf(line, "%*s %c %255s", &type, name) != 2)
-			continue;
-		any = true;
-		if (!strcmp(name, sym)) {
-			fclose(f);
-			return 0;
-		}
-	}
-	if (!any) {
-		fclose(f);
+	if (ret != 0 || !c.any) {
+		pk__error_clear();	/* found, or no kallsyms to check against */
 		return 0;
 	}
-	/* Missed: a second pass for the near misses among functions. */
-	rewind(f);
-	while (fgets(line, sizeof(line), f)) {
-		char type, name[256];
-
-		if (sscanf(line, "%*s %c %255s", &type, name) == 2 &&
-		    (type == 't' || type == 'T'))
-			near_add(&near, sym, name);
-	}
-	fclose(f);
+	/* Missed: a second pass for the near misses among functions.  Edit
+	 * distances are only worth computing once we know we have missed. */
+	if (pk__host_kallsyms_read(NULL, 0, ksym_near, &c) < 0)
+		c.near.nr = 0;
 	pk__error(-ENOENT, what, "the kernel has no symbol '%s' (/proc/kallsyms)", sym);
-	if (near.nr)
-		near_hint(&near, "the kernel");
+	if (c.near.nr)
+		near_hint(&c.near, "the kernel");
 	else
 		pk__error_hint("no kernel function is close to '%s'; /proc/kallsyms lists them", sym);
 	return -ENOENT;
