@@ -69,23 +69,13 @@ static int open_error(const char *path, int e)
 	return -e;
 }
 
-/* Read the rest of an overlong line, which is not a kallsyms line. */
-static void skip_line(FILE *f, const char *line)
-{
-	int c;
-
-	if (strchr(line, '\n'))
-		return;
-	while ((c = getc(f)) != EOF && c != '\n')
-		;
-}
-
 int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg)
 {
-	char line[LINE_MAX_LEN];
 	struct pk__host_ksym s;
 	bool any_addr = false, any_line = false;
-	char *big;
+	char *big, *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
 	FILE *f;
 	int ret = 0;
 
@@ -95,11 +85,10 @@ int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_c
 	big = malloc(READ_BUFFER);
 	if (big)
 		setvbuf(f, big, _IOFBF, READ_BUFFER);
-	while (!ret && fgets(line, sizeof(line), f)) {
-		bool whole = strchr(line, '\n') || feof(f);
-
-		skip_line(f, line);
-		if (!whole || pk__host_ksym_parse(line, &s) < 0)
+	/* getline: an overlong line, or one with a NUL in it, is skipped whole. */
+	while (!ret && (n = getline(&line, &cap, f)) > 0) {
+		if (n >= LINE_MAX_LEN || strlen(line) != (size_t)n ||
+		    pk__host_ksym_parse(line, &s) < 0)
 			continue;
 		any_line = true;
 		any_addr |= s.addr != 0;
@@ -108,6 +97,7 @@ int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_c
 	if (!ret && ferror(f))
 		ret = pk__error(-EIO, "read the kernel's symbols", "%s: read error", path);
 	fclose(f);
+	free(line);
 	free(big);
 	/* Hidden addresses all read 0; a walk that saw only zeros (to the end,
 	 * or to where the callback stopped) saw hidden ones. */

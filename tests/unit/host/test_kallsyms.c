@@ -2,8 +2,9 @@
 /*
  * test_kallsyms.c - the one /proc/kallsyms reader: lines (well-formed,
  * with modules, malformed), fixture files in a temp dir (a normal one, one
- * whose addresses are hidden, one missing), running out of file
- * descriptors, a callback that stops the walk, and the real file.
+ * whose addresses are hidden, one missing; overlong lines and NULs),
+ * running out of file descriptors, a callback that stops the walk, and
+ * the real file.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -108,6 +109,7 @@ static int setup(void **state)
 		      "this line is malformed\n"
 		      "ffffffff81001000 T _stext\n", f);
 		fprintf(f, "%s\n", longline);
+		fwrite("ffffffff81000600 T a\0b\n", 1, 23, f);	/* a NUL inside */
 		fputs("ffffffff81e00000 T _etext\n"
 		      "ffffffffc0a01000 t ext4_fill_super\t[ext4]\n", f);
 		fclose(f);
@@ -149,7 +151,7 @@ static void test_fixture_files(void **state)
 	struct seen all = { .nr = 0, .stop_at = 0 }, some = { .nr = 0, .stop_at = 2 };
 
 	assert_int_equal(pk__host_kallsyms_read(fx->normal, PK__KSYM_NEED_ADDRS, collect, &all), 0);
-	assert_int_equal(all.nr, 5);	/* the malformed and the overlong line skipped */
+	assert_int_equal(all.nr, 5);	/* malformed, overlong, NUL lines skipped */
 	assert_string_equal(all.names[2], "_stext");
 	assert_string_equal(all.names[3], "_etext");
 	assert_string_equal(all.names[4], "ext4_fill_super");
