@@ -91,6 +91,8 @@ static int ktext_sym(void *arg, const struct pk__host_ksym *s)
 {
 	struct ktext *t = arg;
 
+	if (s->name[0] != '_')
+		return 0;	/* the cheap test first: 100k+ lines go through here */
 	if (!strcmp(s->name, "_stext") || (!t->start && !strcmp(s->name, "_text")))
 		t->start = s->addr;
 	else if (!strcmp(s->name, "_etext"))
