@@ -53,11 +53,12 @@ int pk__host_ksym_parse(char *line, struct pk__host_ksym *s)
 		return -EINVAL;
 	s->type = end[1];
 	p = end + 3;
-	if (!*p || isspace((unsigned char)*p))
-		return -EINVAL;
 	s->name = p;
-	while ((unsigned char)*p > ' ')	/* to a blank, a newline or the end */
+	/* A name is printable (or UTF-8) up to a blank, a newline or the end. */
+	while ((unsigned char)*p > ' ' && *p != 0x7f)
 		p++;
+	if (p == s->name || (*p && *p != ' ' && *p != '\t' && *p != '\n'))
+		return -EINVAL;
 	s->module = NULL;
 	if (*p == '\n' || !*p) {
 		*p = '\0';

@@ -52,6 +52,9 @@ static void test_lines(void **state)
 		{ "ffffffffc0a01000 t foo\t[]\n", -EINVAL, 0, 0, NULL, NULL },
 		{ "ffffffffc0a01000 t foo\t[m] junk\n", -EINVAL, 0, 0, NULL, NULL },
 		{ "ffffffffc0a01000 t foo junk\n", -EINVAL, 0, 0, NULL, NULL },
+		{ "5 t \x1a", -EINVAL, 0, 0, NULL, NULL },	/* fuzzing: a control char is no name */
+		{ "5 t a\x1a\n", -EINVAL, 0, 0, NULL, NULL },
+		{ "5 t \xc3\xa9t\xc3\xa9\n", 0, 5, 't', "\xc3\xa9t\xc3\xa9", NULL },
 	};
 
 	(void)state;
