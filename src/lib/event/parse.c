@@ -125,18 +125,11 @@ const char *pk__parse_tracefs(struct pk__parser *p)
 
 /* ---- numbers ---------------------------------------------------------- */
 
-/* Parse a decimal or 0x-hex number filling [s, s+n) exactly. */
+/* A decimal or 0x-hex number filling [s, s+n) exactly, through the one
+ * checked number parser (leading zeros are decimal, as in perf's lexer). */
 bool pk__parse_num(const char *s, size_t n, uint64_t *out)
 {
-	char buf[40], *end;
-
-	if (!n || n >= sizeof(buf) || s[0] == '-' || s[0] == '+' || isspace((unsigned char)s[0]))
-		return false;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	errno = 0;
-	*out = strtoull(buf, &end, 0);
-	return !errno && *end == '\0';
+	return pk__num_u64(s, n, 0, UINT64_MAX, out) == 0;
 }
 
 bool pk__parse_hex(const char *s, size_t n, uint64_t *out)
