@@ -639,6 +639,25 @@ static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *
 	return status;
 }
 
+/*
+ * The counts are the point of stat: a table, CSV or JSON that did not reach
+ * its file (a full disk) or stderr fails the run even when the command
+ * succeeded.  Closes `out` when it is the -o file.
+ */
+static int finish_output(const struct stat_opts *o, FILE *out, int status)
+{
+	int bad;
+
+	if (out == stderr || !out)
+		return ferror(stderr) && !status ? CLI_EXIT_EVENT : status;
+	bad = cli_output_check("stat", out, o->output);
+	if (fclose(out) != 0 && !bad) {
+		cli_message(stderr, "perfkit stat: writing %s failed: %s\n", o->output, strerror(errno));
+		bad = -1;
+	}
+	return bad && !status ? CLI_EXIT_EVENT : status;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { 0 };
@@ -661,7 +680,7 @@ int cmd_stat(int argc, char **argv)
 	if (!r)
 		goto done;
 	if (o.output && !(out = fopen(o.output, o.append ? "a" : "w"))) {
-		fprintf(stderr, "perfkit stat: cannot write %s: %s\n", o.output, strerror(errno));
+		cli_message(stderr, "perfkit stat: cannot write %s: %s\n", o.output, strerror(errno));
 		goto done;
 	}
 	o.out = out;
@@ -679,15 +698,12 @@ int cmd_stat(int argc, char **argv)
 		FILE *m = out == stderr ? open_memstream(&text, &len) : NULL;
 
 		stat_print(m ? m : out, &o, r, nr, &sum);
-		if (m && fclose(m) == 0)
-			fwrite(text, 1, len, stderr);
+		if (m && fclose(m) == 0 && fwrite(text, 1, len, stderr) != len && !status)
+			status = CLI_EXIT_EVENT;	/* the counts never reached stderr */
 		free(text);
 	}
 done:
-	if (out != stderr && out && fclose(out) != 0) {
-		fprintf(stderr, "perfkit stat: writing %s failed: %s\n", o.output, strerror(errno));
-		status = CLI_EXIT_EVENT;
-	}
+	status = finish_output(&o, out, status);
 	/* After drop_unsupported only the first nr hold their own per arrays. */
 	for (size_t i = 0; r && i < nr; i++) {
 		free(r[i].per);
