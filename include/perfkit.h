@@ -161,6 +161,25 @@ PK_API const struct pk_pmu *pk_pmus_get(const struct pk_pmus *pmus, size_t i);
 /* pk_pmus_find - the PMU called `name`, or NULL when there is none. */
 PK_API const struct pk_pmu *pk_pmus_find(const struct pk_pmus *pmus, const char *name);
 
+/*
+ * pk_pmus_dir - the devices directory the snapshot was read from
+ * ("/sys/bus/event_source/devices"), for messages such as "no PMUs under
+ * DIR".  Never NULL for a snapshot; "" for NULL.
+ */
+PK_API const char *pk_pmus_dir(const struct pk_pmus *pmus);
+
+/*
+ * pk_pmus_nr_unusable / pk_pmus_unusable - the directories of the devices
+ * directory that look like PMUs but cannot be used, because their `type`
+ * file is missing, unreadable, empty or not a number: perf_event_open needs
+ * that number.  They are not among pk_pmus_get's PMUs.  pk_pmus_unusable
+ * returns the i-th one's name and sets *why (when not NULL) to the reason
+ * in a sentence ("its type file holds 'abc', not a number"); NULL when i
+ * is out of range.  The strings live as long as the snapshot.
+ */
+PK_API size_t pk_pmus_nr_unusable(const struct pk_pmus *pmus);
+PK_API const char *pk_pmus_unusable(const struct pk_pmus *pmus, size_t i, const char **why);
+
 /* pk_pmu_name - the PMU's directory name ("cpu", "software", "uncore_imc_0"). */
 PK_API const char *pk_pmu_name(const struct pk_pmu *pmu);
 

@@ -10,6 +10,7 @@
 #include "stat.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <inttypes.h>
@@ -225,7 +226,6 @@ struct control {
 static int control_open(const char *spec, struct control *c)
 {
 	char ctl[256] = "", ack[256] = "";
-	int n1 = -1, n2 = -1;
 
 	if (!strncmp(spec, "fifo:", 5)) {
 		const char *comma = strchr(spec + 5, ',');
@@ -244,9 +244,25 @@ static int control_open(const char *spec, struct control *c)
 		}
 		return 0;
 	}
-	if (sscanf(spec, "fd:%d,%d", &n1, &n2) >= 1 && n1 >= 0) {
-		c->fd = n1;
-		c->ack = n2;
+	if (!strncmp(spec, "fd:", 3)) {
+		const char *comma = strchr(spec + 3, ',');
+		uint64_t v[2] = { 0, UINT64_MAX };
+
+		snprintf(ctl, sizeof(ctl), "%.*s", (int)(comma ? comma - spec - 3 : (long)strlen(spec + 3)),
+			 spec + 3);
+		if (cli_num_u64("stat", "--control fd:N", ctl, 0, INT_MAX, &v[0]) < 0 ||
+		    (comma && cli_num_u64("stat", "--control fd:N,M", comma + 1, 0, INT_MAX, &v[1]) < 0))
+			return -1;
+		/* perf ignores a descriptor that is not open; commands would
+		 * never arrive, so say so now. */
+		for (int k = 0; k < 2; k++)
+			if (v[k] != UINT64_MAX && fcntl((int)v[k], F_GETFD) < 0) {
+				cli_usage("stat", "--control %s: file descriptor %d is not open (%s)", spec,
+					  (int)v[k], strerror(errno));
+				return -1;
+			}
+		c->fd = (int)v[0];
+		c->ack = comma ? (int)v[1] : -1;
 		return 0;
 	}
 	cli_usage("stat", "--control takes fifo:CTL[,ACK] or fd:N[,M], not '%s'", spec);

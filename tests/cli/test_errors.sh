@@ -157,6 +157,61 @@ run record -q -o "$numtmp/p.data" -F $'1\x1b]0;x\x07' -- true
 check "a bad number with escape bytes is shown escaped" test "${err//$'\x1b'/}" = "$err"
 contains "the number's bytes are shown, not sent" "$err" "'1?]0;x?'"
 
+# Smaller messages.  A directory given as the command is named as one.
+run stat -e task-clock -- /tmp
+expect_rc "a directory as the command exits 1" 1
+contains "a directory as the command is called one" "$err" "cannot run '/tmp': it is a directory"
+check "and gets no chmod +x hint" test "${err/chmod/}" = "$err"
+mkdir -p "$numtmp/path/dirprog"
+PATH="$numtmp/path:$PATH" run stat -e task-clock -- dirprog
+contains "a directory found on PATH is called one too" "$err" "cannot run 'dirprog': it is a directory"
+run record -q -o "$numtmp/p.data" -e cpu-clock -- /tmp
+contains "record says the same" "$err" "cannot run '/tmp': it is a directory"
+rm -rf "$numtmp"/*
+# --control fd:N must name open descriptors (perf ignores one that is not).
+bad_number 2 "--control fd:999: file descriptor 999 is not open" stat --control fd:999 -e task-clock -- true
+bad_number 2 "--control fd:0,999: file descriptor 999 is not open" stat --control fd:0,999 -e task-clock -- true
+bad_number 2 "--control fd:N: '3x' is not a number" stat --control fd:3x -e task-clock -- true
+run stat --control fd:0 -x, -e task-clock -- true </dev/null
+expect_rc "--control fd:0 on an open descriptor still counts" 0
+
+# A sysfs root with no PMUs, or PMUs with a bad type file, is said so.
+PERFKIT_SYSFS_ROOT=$numtmp/nothing run list --source=pmu
+expect_rc "list with a missing sysfs root still lists (exit 0)" 0
+contains "and warns that the PMU directory does not exist" "$err" \
+	"warning: scan PMUs in $numtmp/nothing/bus/event_source/devices: the directory does not exist"
+contains "naming PERFKIT_SYSFS_ROOT" "$err" "PERFKIT_SYSFS_ROOT is '$numtmp/nothing'"
+mkdir -p "$numtmp/empty/bus/event_source/devices"
+PERFKIT_SYSFS_ROOT=$numtmp/empty run list
+contains "an empty PMU directory: 'no PMUs in' it" "$err" "warning: no PMUs in $numtmp/empty/bus/event_source/devices"
+cp -r "$PERFKIT_FIXTURES/sysfs/intel" "$numtmp/bad"
+devs=$numtmp/bad/bus/event_source/devices
+echo abc >"$devs/msr/type"
+: >"$devs/power/type"
+rm "$devs/intel_cqm/type"
+PERFKIT_SYSFS_ROOT=$numtmp/bad run list --source=pmu
+check "list with good PMUs gives no PMU warning" test -z "$err"
+contains "a non-numeric type: listed as unusable with the reason" "$out" \
+	"(unusable: its type file holds 'abc', not a number from 0 to 4294967295)"
+contains "an empty type: listed as unusable" "$out" "(unusable: its type file is empty)"
+contains "a missing type: listed as unusable" "$out" "(unusable: its type file cannot be read: No such file or directory)"
+check "the unusable PMUs are listed by name" grep -Eq '^  msr +\[Kernel PMU\]' <<<"$out"
+PERFKIT_SYSFS_ROOT=$numtmp/bad run list --json --source=pmu
+json_check "list --json gives an unusable PMU with its reason" '
+m = [e for e in d if e["name"] == "msr"]
+assert len(m) == 1 and m[0]["opens"] is False and "holds" in m[0]["reason"], m'
+PERFKIT_SYSFS_ROOT=$numtmp/bad run info msr/tsc/
+expect_rc "info on an unusable PMU exits 1" 1
+contains "info says why the PMU cannot be used" "$err" "PMU 'msr' cannot be used: its type file holds 'abc'"
+chmod 000 "$devs/uncore_imc_0/type"
+if [ "$(id -u)" -ne 0 ]; then
+	PERFKIT_SYSFS_ROOT=$numtmp/bad run list --source=pmu
+	contains "an unreadable type: listed as unusable" "$out" "uncore_imc_0"
+else
+	skip "an unreadable type file" "root reads a mode-0 file"
+fi
+rm -rf "$numtmp"/*
+
 # JSON stays valid for any bytes and round-trips the event string.
 for spec in $'task\x01clock' $'tab\there' 'qu"ote\back' 'tâsk-clöck' $'\x7f'; do
 	run info --json "$spec"

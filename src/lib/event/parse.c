@@ -275,6 +275,17 @@ static int unknown_pmu(struct pk__parser *p, const struct pk__span *s, const str
 		if (n < sizeof(list))
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "", name);
 	}
+	/* A PMU the kernel lists but whose type file is unusable: say why. */
+	for (size_t i = 0; i < pk_pmus_nr_unusable(p->pmus); i++) {
+		const char *why, *name = pk_pmus_unusable(p->pmus, i, &why);
+
+		if (!strcmp(name, head)) {
+			pk__parse_error(p, s, x->head, -ENODEV, "PMU '%s' cannot be used: %s", head, why);
+			pk__error_hint("perf_event_open needs the number in %s/%s/type", pk_pmus_dir(p->pmus),
+				       head);
+			return -ENODEV;
+		}
+	}
 	pk__parse_error(p, s, x->head, -ENODEV, "no PMU named '%s' on this machine", head);
 	if (!strcmp(head, "cpu") || !strncmp(head, "cpu_", 4))
 		pk__error_hint("this machine has no hardware PMU (a virtual machine without PMU "
