@@ -462,9 +462,9 @@ static int run(const struct list_opts *o)
 	free(pr.p);
 	pk_catalog_free(cat);
 	if (!shown && (o->nr_globs || o->words) && !o->json) {
-		fprintf(stderr, "perfkit list: no event matches '%s'\n"
-			"  hint: globs use fnmatch syntax, e.g. 'sched:*'\n",
-			o->nr_globs ? o->globs[0] : "those sources");
+		cli_message(stderr, "perfkit list: no event matches '%s'\n"
+			    "  hint: globs use fnmatch syntax, e.g. 'sched:*'\n",
+			    o->nr_globs ? o->globs[0] : "those sources");
 	}
 	return 0;
 }

@@ -178,8 +178,8 @@ static void report_fallbacks(struct pk_evlist *l, struct pk_events *ev)
 		fprintf(stderr, "perfkit stat: ");
 		for (size_t j = i, n = 0; j < nr; j++)
 			if (pk_evlist_fallback(l, j) && !strcmp(pk_evlist_fallback(l, j), note))
-				fprintf(stderr, "%s%s", n++ ? ", " : "", pk_events_desc(ev, j)->name);
-		fprintf(stderr, ": %s\n", note);
+				cli_message(stderr, "%s%s", n++ ? ", " : "", pk_events_desc(ev, j)->name);
+		cli_message(stderr, ": %s\n", note);
 	}
 }
 
@@ -300,8 +300,8 @@ static bool control_command(const struct stat_opts *o, struct pk_evlist *l, stru
 		stop = true;
 	} else if (strcmp(cmd, "ping")) {
 		known = false;
-		fprintf(stderr, "perfkit stat: --control: unknown command '%s' (enable, disable, stop, ping)\n",
-			cmd);
+		cli_message(stderr, "perfkit stat: --control: unknown command '%s' (enable, disable, stop, "
+			    "ping)\n", cmd);
 	}
 	/* perf acknowledges with "ack\n" and its terminating NUL. */
 	if (known && c->ack >= 0 && write(c->ack, "ack\n", 5) < 0)

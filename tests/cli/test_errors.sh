@@ -153,6 +153,9 @@ import sys
 lines = sys.argv[1].split("\n")
 i = [k for k, l in enumerate(lines) if l.strip().startswith("task-clock/")][0]
 assert lines[i].endswith("\\x1b/:q") and lines[i + 1].index("^") == len(lines[i]) - 1, lines' "$err"
+run list $'zz\x1b[31mzz'
+check "a glob that matches nothing is echoed escaped" test "${err//$'\x1b'/}" = "$err"
+contains "with the escape byte shown" "$err" "no event matches 'zz\x1b[31mzz'"
 run record -q -o "$numtmp/p.data" -F $'1\x1b]0;x\x07' -- true
 check "a bad number with escape bytes is shown escaped" test "${err//$'\x1b'/}" = "$err"
 contains "the number's bytes are shown, not sent" "$err" "'1?]0;x?'"
