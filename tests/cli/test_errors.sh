@@ -106,6 +106,9 @@ bad_number 2 "--interval-count: '4294967296' is out of range" stat -I 100 --inte
 bad_number 2 "-D: '-2' is out of range: give a number from -1 to 100000000" stat -D -2 -- true
 bad_number 2 "-D: 'nan' is not a number" stat -D nan -- true
 bad_number 2 "-x needs a separator" stat -x '' -- true
+bad_number 2 "'0' is out of range: give a number from 1 to 2147483647" stat -p 0 -e task-clock
+bad_number 2 "'99999999999' is out of range" stat -p 1,99999999999 -e task-clock
+bad_number 2 "' 12' is not a number" record -q -o "$numtmp/p.data" -p ' 12' -e cpu-clock
 check "no file was left by a refused number" test -z "$(ls -A "$numtmp")"
 # -z takes its level attached (perf 6.1's optional argument): "-z 3" is -z
 # with the command 3, so the message is about running 3, not the level.
