@@ -81,6 +81,39 @@ PK_API const struct pk_error *pk_last_error(void);
 PK_API int pk_error_format(const struct pk_error *e, char *buf, size_t len);
 
 /* ------------------------------------------------------------------------ */
+/* Numbers                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * pk_num_parse_u64 - the whole string `s` as an unsigned number in
+ * [min, max]: decimal ("010" is ten: no octal) or hex after 0x/0X, with no
+ * sign, space or anything after the digits.  Returns 0 and sets *out on
+ * success.  Returns -EINVAL when `s` is empty, holds something other than
+ * digits, or `s`/`out` is NULL or min > max; -ERANGE when `s` is negative,
+ * does not fit in 64 bits or lies outside [min, max].  On failure *out is
+ * untouched and pk_last_error()->why quotes the value and the allowed range
+ * ("'4294967297' is out of range: give a number from 1 to 4294967295"),
+ * for the caller to prefix with the option or term it came from.
+ */
+PK_API int pk_num_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * pk_num_parse_i64 - like pk_num_parse_u64 for a signed number in
+ * [min, max], with an optional leading '-' ("-1", "-0x10").  Same results.
+ */
+PK_API int pk_num_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
+
+/*
+ * pk_num_parse_seconds - a duration in seconds written as decimal digits
+ * with at most one '.' ("2", "0.5", ".25"), in [min, max].  Returns 0 and
+ * sets *out; -EINVAL for anything else (empty, nan, inf, an exponent, a hex
+ * float, a sign other than a leading '-', junk), -ERANGE for a negative
+ * value or one outside [min, max].  pk_last_error() says which, as for
+ * pk_num_parse_u64.  Never depends on the locale.
+ */
+PK_API int pk_num_parse_seconds(const char *s, double min, double max, double *out);
+
+/* ------------------------------------------------------------------------ */
 /* PMUs (sysfs discovery)                                                   */
 /* ------------------------------------------------------------------------ */
 
@@ -127,6 +160,25 @@ PK_API const struct pk_pmu *pk_pmus_get(const struct pk_pmus *pmus, size_t i);
 
 /* pk_pmus_find - the PMU called `name`, or NULL when there is none. */
 PK_API const struct pk_pmu *pk_pmus_find(const struct pk_pmus *pmus, const char *name);
+
+/*
+ * pk_pmus_dir - the devices directory the snapshot was read from
+ * ("/sys/bus/event_source/devices"), for messages such as "no PMUs under
+ * DIR".  Never NULL for a snapshot; "" for NULL.
+ */
+PK_API const char *pk_pmus_dir(const struct pk_pmus *pmus);
+
+/*
+ * pk_pmus_nr_unusable / pk_pmus_unusable - the directories of the devices
+ * directory that look like PMUs but cannot be used, because their `type`
+ * file is missing, unreadable, empty or not a number: perf_event_open needs
+ * that number.  They are not among pk_pmus_get's PMUs.  pk_pmus_unusable
+ * returns the i-th one's name and sets *why (when not NULL) to the reason
+ * in a sentence ("its type file holds 'abc', not a number"); NULL when i
+ * is out of range.  The strings live as long as the snapshot.
+ */
+PK_API size_t pk_pmus_nr_unusable(const struct pk_pmus *pmus);
+PK_API const char *pk_pmus_unusable(const struct pk_pmus *pmus, size_t i, const char **why);
 
 /* pk_pmu_name - the PMU's directory name ("cpu", "software", "uncore_imc_0"). */
 PK_API const char *pk_pmu_name(const struct pk_pmu *pmu);

@@ -9,6 +9,7 @@
 
 #include "perfkit.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* Exit statuses: 1 for an event the library rejected, 2 for bad usage. */
@@ -67,6 +68,44 @@ int cli_unknown_option(const char *cmd, int argc, char **argv, int opt);
 /* cli_errno_name - "ENOENT" for ENOENT (positive or negative), or "E?". */
 const char *cli_errno_name(int err);
 
+/* ---- text from outside (text.c) ------------------------------------------ */
+
+/*
+ * cli_num_u64, cli_num_i64, cli_num_seconds - `arg` of option `opt` through
+ * pk_num_parse_*: 0 with *out set, or -1 after a usage message for `cmd`
+ * that names the option, the value and the allowed range.
+ */
+int cli_num_u64(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max,
+		uint64_t *out);
+int cli_num_i64(const char *cmd, const char *opt, const char *arg, int64_t min, int64_t max,
+		int64_t *out);
+int cli_num_seconds(const char *cmd, const char *opt, const char *arg, double min, double max,
+		    double *out);
+
+/* cli_utf8_len - the length of the valid UTF-8 character at p (1 for
+ * ASCII, NUL included), or 0 when p does not start one. */
+size_t cli_utf8_len(const unsigned char *p);
+
+/* cli_escape - write len bytes of s with control bytes, DEL, C1 controls
+ * and invalid UTF-8 shown as \xNN, so no user string drives the terminal. */
+void cli_escape(FILE *f, const char *s, size_t len);
+
+/* cli_escaped_width - the columns cli_escape takes for the same bytes. */
+size_t cli_escaped_width(const char *s, size_t len);
+
+/* cli_message - printf to f with every line escaped as cli_escape does
+ * (newlines in the format stay newlines).  Every message carrying user
+ * text goes through it. */
+void cli_message(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_vmessage(FILE *f, const char *fmt, va_list ap);
+
+/*
+ * cli_output_check - flush f and check that everything written to it got
+ * there.  Returns 0, or -1 after saying "perfkit CMD: cannot write NAME:
+ * <reason>" on stderr (nothing is said when f is stderr itself).
+ */
+int cli_output_check(const char *cmd, FILE *f, const char *name);
+
 /* ---- JSON writer (json.c) ------------------------------------------------- */
 
 #define JSON_MAX_DEPTH 32
@@ -100,7 +139,8 @@ void json_kv_i64(struct json *j, const char *key, int64_t v);
 void json_kv_bool(struct json *j, const char *key, bool v);
 
 /* json_escape - write `s` as a JSON string literal (quotes included):
- * control characters escaped, other bytes (UTF-8) passed through. */
+ * control characters escaped, UTF-8 passed through, any other byte
+ * written as \ufffd (the replacement character), so the JSON is valid. */
 void json_escape(FILE *f, const char *s);
 
 #endif

@@ -296,6 +296,79 @@ static void print_text_event(const struct section *s, const struct pk_event_info
 	printf("  %-50s [%s]%s\n", name, s->tag, p && p->opens ? "" : "  (does not open here)");
 }
 
+/*
+ * What the PMU directory lacks, which would otherwise only show as events
+ * missing from the list: the directory itself (a wrong PERFKIT_SYSFS_ROOT),
+ * any PMU in it, or a PMU's type number.  Warnings go to stderr now; the
+ * snapshot is returned for print_unusable.
+ */
+static struct pk_pmus *check_pmus(unsigned wanted)
+{
+	const char *root = getenv("PERFKIT_SYSFS_ROOT");
+	struct pk_pmus *pmus = NULL;
+
+	if (!(wanted & (1u << PK_SRC_PMU | 1u << PK_SRC_HARDWARE)))
+		return NULL;
+	if (pk_pmus_scan(&pmus) < 0) {
+		const struct pk_error *e = pk_last_error();
+
+		cli_message(stderr, "perfkit list: warning: %s: %s: only the generic events are listed\n",
+			    e->what, e->why);
+		if (e->hint[0])
+			cli_message(stderr, "  hint: %s\n", e->hint);
+		return NULL;
+	}
+	if (!pk_pmus_count(pmus)) {
+		cli_message(stderr, "perfkit list: warning: no PMUs in %s%s: only the generic events are "
+			    "listed\n", pk_pmus_dir(pmus),
+			    pk_pmus_nr_unusable(pmus) ? " that can be used" : "");
+		if (root && *root)
+			cli_message(stderr, "  hint: PERFKIT_SYSFS_ROOT is '%s': point it at a copy of /sys "
+				    "that holds bus/event_source/devices/*/type, or unset it\n", root);
+	}
+	return pmus;
+}
+
+/* The PMUs the kernel lists that cannot be used, each with its reason. */
+static void print_unusable(const struct list_opts *o, const struct pk_pmus *pmus, struct json *j)
+{
+	bool heading = false;
+
+	if (o->sources && !(o->sources & (1u << PK_SRC_PMU)))
+		return;
+	for (size_t i = 0; i < pk_pmus_nr_unusable(pmus); i++) {
+		const char *why, *name = pk_pmus_unusable(pmus, i, &why);
+		bool match = !o->nr_globs && (!o->words || (o->words & (1u << PK_SRC_PMU)));
+
+		for (int g = 0; g < o->nr_globs && !match; g++)
+			match = match_one(o->globs[g], name);
+		if (!match)
+			continue;
+		if (o->json) {
+			json_begin_object(j);
+			json_kv_string(j, "name", name);
+			json_key(j, "aliases");
+			json_begin_array(j);
+			json_end_array(j);
+			json_kv_string(j, "source", "pmu");
+			json_kv_string(j, "pmu", name);
+			json_kv_string(j, "desc", "unusable PMU");
+			json_kv_bool(j, "opens", false);
+			json_kv_string(j, "reason", why);
+			json_end_object(j);
+			continue;
+		}
+		if (!heading)
+			printf("\nUnusable PMUs:\n");
+		heading = true;
+		printf("  ");
+		cli_escape(stdout, name, strlen(name));
+		printf("%*s [Kernel PMU]  (unusable: ", (int)(name[0] && strlen(name) < 50 ? 50 - strlen(name) : 0), "");
+		cli_escape(stdout, why, strlen(why));
+		printf(")\n");
+	}
+}
+
 /* After the list: why the events marked "does not open here" do not,
  * once per cause, with the first event it was seen on and its hint. */
 static void print_reasons(const struct prober *pr)
@@ -336,6 +409,7 @@ static int run(const struct list_opts *o)
 	struct pk_catalog_opts co = { .size = sizeof(co), .all_libpfm = o->all_libpfm };
 	struct pk_catalog *cat = NULL;
 	struct prober pr = { 0 };
+	struct pk_pmus *pmus;
 	struct json j;
 	size_t shown = 0;
 
@@ -346,8 +420,11 @@ static int run(const struct list_opts *o)
 		wanted &= o->words;
 	co.no_tracepoints = !(wanted & (1u << PK_SRC_TRACEPOINT));
 	co.no_libpfm = !(wanted & (1u << PK_SRC_LIBPFM));
-	if (pk_catalog_new(&co, &cat) < 0)
+	pmus = check_pmus(wanted);
+	if (pk_catalog_new(&co, &cat) < 0) {
+		pk_pmus_free(pmus);
 		return cli_error("list", NULL);
+	}
 	json_init(&j, stdout);
 	if (o->json)
 		json_begin_array(&j);
@@ -374,6 +451,8 @@ static int run(const struct list_opts *o)
 			shown++;
 		}
 	}
+	print_unusable(o, pmus, &j);
+	pk_pmus_free(pmus);
 	if (o->json) {
 		json_end_array(&j);
 		json_finish(&j);
@@ -383,9 +462,9 @@ static int run(const struct list_opts *o)
 	free(pr.p);
 	pk_catalog_free(cat);
 	if (!shown && (o->nr_globs || o->words) && !o->json) {
-		fprintf(stderr, "perfkit list: no event matches '%s'\n"
-			"  hint: globs use fnmatch syntax, e.g. 'sched:*'\n",
-			o->nr_globs ? o->globs[0] : "those sources");
+		cli_message(stderr, "perfkit list: no event matches '%s'\n"
+			    "  hint: globs use fnmatch syntax, e.g. 'sched:*'\n",
+			    o->nr_globs ? o->globs[0] : "those sources");
 	}
 	return 0;
 }

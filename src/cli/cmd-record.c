@@ -85,7 +85,8 @@ void cmd_record_help(FILE *f)
 		"      --user-regs REGS, --intr-regs REGS  sample these registers (AX,BX,IP,...)\n"
 		"      --switch-events  record context switches\n"
 		"      --namespaces     record namespace changes\n"
-		"  -z, --compression-level[=N]  compress the records with zstd (level N, default 1)\n"
+		"  -z[N], --compression-level[=N]  compress the records with zstd (level N: 1 to 22,\n"
+		"                       default 1; attached: -z3)\n"
 		"      --overwrite      keep only the newest samples (the rings overwrite the oldest);\n"
 		"                       they are written at the end and on each SIGUSR2\n"
 		"  -o, --output FILE    write FILE (default perf.data; an existing one is kept as .old)\n"
@@ -108,18 +109,18 @@ void cmd_record_help(FILE *f)
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
 static int parse_call_graph(struct record_opts *o, const char *arg)
 {
-	char *end;
-
 	o->callgraph = o->dwarf = o->lbr = false;
 	if (!strcmp(arg, "fp")) {
 		o->callgraph = true;
 	} else if (!strcmp(arg, "lbr")) {
 		o->lbr = true;
 	} else if (!strncmp(arg, "dwarf", 5) && (!arg[5] || arg[5] == ',')) {
-		unsigned long n = arg[5] ? strtoul(arg + 6, &end, 0) : 8192;
+		uint64_t n = 8192;
 
 		/* The kernel takes up to 65528 bytes, a multiple of 8. */
-		if ((arg[5] && (*end || end == arg + 6)) || !n || n > 65528 || n % 8) {
+		if (arg[5] && cli_num_u64("record", "--call-graph dwarf,SIZE", arg + 6, 8, 65528, &n) < 0)
+			return -1;
+		if (n % 8) {
 			cli_usage("record", "dwarf stack size must be a multiple of 8 up to 65528, not '%s'",
 				  arg + 6);
 			return -1;
@@ -177,30 +178,35 @@ static int parse_branch_filter(const char *arg, uint64_t *out)
 static int parse_pages(const char *arg, unsigned *pages, unsigned long long *asked)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 10), n;
 	const char *sizes = "BKMG";
-	const char *unit = *end ? strchr(sizes, toupper((unsigned char)*end)) : NULL;
+	size_t len = strlen(arg);
+	const char *unit = len > 1 && isalpha((unsigned char)arg[len - 1]) ?
+			   strchr(sizes, toupper((unsigned char)arg[len - 1])) : NULL;
+	char num[32];
+	uint64_t v, n;
 
-	if (end == arg || arg[0] == '-' || (*end && (!unit || end[1])) || !v) {
-		if (*end == ',')
-			return cli_usage("record", "-m '%s': the ',AUX_PAGES' part is for AUX-area events "
-					 "(Intel PT, CoreSight), which perfkit record does not open; give the "
-					 "ring size alone", arg);
+	if (strchr(arg, ','))
+		return cli_usage("record", "-m '%s': the ',AUX_PAGES' part is for AUX-area events "
+				 "(Intel PT, CoreSight), which perfkit record does not open; give the "
+				 "ring size alone", arg);
+	if ((len > 1 && isalpha((unsigned char)arg[len - 1]) && !unit) || len >= sizeof(num))
 		return cli_usage("record", "-m needs a number of pages or a size like 512K or 4M, not '%s'", arg);
-	}
+	/* A ring holds at most 1 GiB: 2^18 pages of 4 KiB. */
+	snprintf(num, sizeof(num), "%.*s", (int)(unit ? len - 1 : len), arg);
 	if (unit) {
 		unsigned shift = (unsigned)(unit - sizes) * 10;
 
-		if (v > (1ULL << 40) >> shift)
+		if (cli_num_u64("record", "-m", num, 1, UINT64_MAX >> shift, &v) < 0)
+			return CLI_EXIT_USAGE;
+		if (v > (1ULL << 30) >> shift)
 			return cli_usage("record", "-m %s is larger than a ring can be (at most 1G)", arg);
-		n = ((v << shift) + (unsigned long long)page - 1) / (unsigned long long)page;
-	} else {
-		n = v;
+		n = ((v << shift) + (uint64_t)page - 1) / (uint64_t)page;
+	} else if (cli_num_u64("record", "-m", num, 1, UINT64_MAX, &n) < 0) {
+		return CLI_EXIT_USAGE;
 	}
 	if (n > (1u << 18))
-		return cli_usage("record", "-m %s is %llu pages: a ring takes at most %u pages (1G)", arg, n,
-				 1u << 18);
+		return cli_usage("record", "-m %s is %llu pages: a ring takes at most %u pages (1G)", arg,
+				 (unsigned long long)n, 1u << 18);
 	*pages = 1;
 	while (*pages < n)
 		*pages <<= 1;
@@ -219,12 +225,14 @@ static int parse_clockid(const char *arg, int *out)
 	};
 	const char *name = strncasecmp(arg, "CLOCK_", 6) ? arg : arg + 6;
 	struct timespec ts;
-	char *end;
-	long v = strtol(arg, &end, 10);
+	uint64_t v;
 
-	if (end != arg && !*end && v >= 0 && v < 64) {
+	if (isdigit((unsigned char)arg[0])) {
+		if (cli_num_u64("record", "-k", arg, 0, 63, &v) < 0)
+			return CLI_EXIT_USAGE;
 		if (clock_getres((clockid_t)v, &ts) < 0)
-			return cli_usage("record", "-k %s: this system has no clock %ld", arg, v);
+			return cli_usage("record", "-k %s: this system has no clock %llu", arg,
+					 (unsigned long long)v);
 		*out = (int)v;
 		return 0;
 	}
@@ -259,12 +267,12 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "no-buildid", no_argument, NULL, 'B' }, { "no-buildid-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	char *end;
+	uint64_t v;
 	int c;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:t:qvdTRbj:zBNk:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:t:qvdTRbj:z::BNk:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': {
 			size_t n = o->events ? strlen(o->events) + 1 : 0;
@@ -279,14 +287,15 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		}
 		case 'F':
-			o->freq = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || !o->freq)
-				return cli_usage("record", "-F needs a frequency in Hz, not '%s'", optarg);
+			/* perf's -F is an unsigned int of Hz; the kernel's limit is a sysctl. */
+			if (cli_num_u64("record", "-F", optarg, 1, UINT32_MAX, &v) < 0)
+				return CLI_EXIT_USAGE;
+			o->freq = (unsigned)v;
 			break;
 		case 'c':
-			o->period = strtoull(optarg, &end, 0);
-			if (*end || !o->period)
-				return cli_usage("record", "-c needs a period (events per sample), not '%s'", optarg);
+			/* perf_event_open refuses a period with bit 63 set. */
+			if (cli_num_u64("record", "-c", optarg, 1, INT64_MAX, &o->period) < 0)
+				return CLI_EXIT_USAGE;
 			break;
 		case 'g': o->callgraph = true; break;
 		case 'o': o->output = optarg; break;
@@ -301,9 +310,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		case 0x100: o->sample_cpu = true; break;
 		case 0x101: o->no_inherit = true; break;
 		case 0x102:
-			o->duration = strtod(optarg, &end);
-			if (*end || o->duration <= 0)
-				return cli_usage("record", "--duration needs seconds, not '%s'", optarg);
+			/* From a millisecond to a year: beyond that it is a typo. */
+			if (cli_num_seconds("record", "--duration", optarg, 0.001, 31536000, &o->duration) < 0)
+				return CLI_EXIT_USAGE;
 			break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose++; break;
@@ -328,9 +337,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		case 0x107: o->namespaces = true; break;
 		case 0x108: o->overwrite = true; break;
 		case 'z':
-			o->comp_level = optarg ? (int)strtol(optarg, &end, 10) : 1;
-			if ((optarg && *end) || o->comp_level < 1 || o->comp_level > 22)
-				return cli_usage("record", "the compression level is 1 to 22, not '%s'", optarg);
+			/* -z, -zN or --compression-level[=N], as perf 6.1 takes them:
+			 * the level is attached, never the next argument. */
+			if (optarg && cli_num_u64("record", "-z", optarg, 1, 22, &v) < 0)
+				return CLI_EXIT_USAGE;
+			o->comp_level = optarg ? (int)v : 1;
 			break;
 		case 'B': o->no_buildid = true; break;
 		case 'k':

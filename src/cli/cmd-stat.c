@@ -10,6 +10,7 @@
 #include "stat.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <inttypes.h>
@@ -177,8 +178,8 @@ static void report_fallbacks(struct pk_evlist *l, struct pk_events *ev)
 		fprintf(stderr, "perfkit stat: ");
 		for (size_t j = i, n = 0; j < nr; j++)
 			if (pk_evlist_fallback(l, j) && !strcmp(pk_evlist_fallback(l, j), note))
-				fprintf(stderr, "%s%s", n++ ? ", " : "", pk_events_desc(ev, j)->name);
-		fprintf(stderr, ": %s\n", note);
+				cli_message(stderr, "%s%s", n++ ? ", " : "", pk_events_desc(ev, j)->name);
+		cli_message(stderr, ": %s\n", note);
 	}
 }
 
@@ -225,7 +226,6 @@ struct control {
 static int control_open(const char *spec, struct control *c)
 {
 	char ctl[256] = "", ack[256] = "";
-	int n1 = -1, n2 = -1;
 
 	if (!strncmp(spec, "fifo:", 5)) {
 		const char *comma = strchr(spec + 5, ',');
@@ -244,9 +244,25 @@ static int control_open(const char *spec, struct control *c)
 		}
 		return 0;
 	}
-	if (sscanf(spec, "fd:%d,%d", &n1, &n2) >= 1 && n1 >= 0) {
-		c->fd = n1;
-		c->ack = n2;
+	if (!strncmp(spec, "fd:", 3)) {
+		const char *comma = strchr(spec + 3, ',');
+		uint64_t v[2] = { 0, UINT64_MAX };
+
+		snprintf(ctl, sizeof(ctl), "%.*s", (int)(comma ? comma - spec - 3 : (long)strlen(spec + 3)),
+			 spec + 3);
+		if (cli_num_u64("stat", "--control fd:N", ctl, 0, INT_MAX, &v[0]) < 0 ||
+		    (comma && cli_num_u64("stat", "--control fd:N,M", comma + 1, 0, INT_MAX, &v[1]) < 0))
+			return -1;
+		/* perf ignores a descriptor that is not open; commands would
+		 * never arrive, so say so now. */
+		for (int k = 0; k < 2; k++)
+			if (v[k] != UINT64_MAX && fcntl((int)v[k], F_GETFD) < 0) {
+				cli_usage("stat", "--control %s: file descriptor %d is not open (%s)", spec,
+					  (int)v[k], strerror(errno));
+				return -1;
+			}
+		c->fd = (int)v[0];
+		c->ack = comma ? (int)v[1] : -1;
 		return 0;
 	}
 	cli_usage("stat", "--control takes fifo:CTL[,ACK] or fd:N[,M], not '%s'", spec);
@@ -284,8 +300,8 @@ static bool control_command(const struct stat_opts *o, struct pk_evlist *l, stru
 		stop = true;
 	} else if (strcmp(cmd, "ping")) {
 		known = false;
-		fprintf(stderr, "perfkit stat: --control: unknown command '%s' (enable, disable, stop, ping)\n",
-			cmd);
+		cli_message(stderr, "perfkit stat: --control: unknown command '%s' (enable, disable, stop, "
+			    "ping)\n", cmd);
 	}
 	/* perf acknowledges with "ack\n" and its terminating NUL. */
 	if (known && c->ack >= 0 && write(c->ack, "ack\n", 5) < 0)
@@ -639,6 +655,25 @@ static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *
 	return status;
 }
 
+/*
+ * The counts are the point of stat: a table, CSV or JSON that did not reach
+ * its file (a full disk) or stderr fails the run even when the command
+ * succeeded.  Closes `out` when it is the -o file.
+ */
+static int finish_output(const struct stat_opts *o, FILE *out, int status)
+{
+	int bad;
+
+	if (out == stderr || !out)
+		return ferror(stderr) && !status ? CLI_EXIT_EVENT : status;
+	bad = cli_output_check("stat", out, o->output);
+	if (fclose(out) != 0 && !bad) {
+		cli_message(stderr, "perfkit stat: writing %s failed: %s\n", o->output, strerror(errno));
+		bad = -1;
+	}
+	return bad && !status ? CLI_EXIT_EVENT : status;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { 0 };
@@ -661,7 +696,7 @@ int cmd_stat(int argc, char **argv)
 	if (!r)
 		goto done;
 	if (o.output && !(out = fopen(o.output, o.append ? "a" : "w"))) {
-		fprintf(stderr, "perfkit stat: cannot write %s: %s\n", o.output, strerror(errno));
+		cli_message(stderr, "perfkit stat: cannot write %s: %s\n", o.output, strerror(errno));
 		goto done;
 	}
 	o.out = out;
@@ -679,15 +714,12 @@ int cmd_stat(int argc, char **argv)
 		FILE *m = out == stderr ? open_memstream(&text, &len) : NULL;
 
 		stat_print(m ? m : out, &o, r, nr, &sum);
-		if (m && fclose(m) == 0)
-			fwrite(text, 1, len, stderr);
+		if (m && fclose(m) == 0 && fwrite(text, 1, len, stderr) != len && !status)
+			status = CLI_EXIT_EVENT;	/* the counts never reached stderr */
 		free(text);
 	}
 done:
-	if (out != stderr && out && fclose(out) != 0) {
-		fprintf(stderr, "perfkit stat: writing %s failed: %s\n", o.output, strerror(errno));
-		status = CLI_EXIT_EVENT;
-	}
+	status = finish_output(&o, out, status);
 	/* After drop_unsupported only the first nr hold their own per arrays. */
 	for (size_t i = 0; r && i < nr; i++) {
 		free(r[i].per);

@@ -2,8 +2,9 @@
 /*
  * json.c - the CLI's JSON writer: a tiny streaming emitter that tracks
  * nesting so callers never place commas themselves, escapes strings per
- * RFC 8259 (quotes, backslashes and every control character) and passes
- * UTF-8 through untouched.  No external library: it is ~150 lines.
+ * RFC 8259 (quotes, backslashes and every control character), passes
+ * UTF-8 through untouched and writes any byte that is not UTF-8 as
+ * \ufffd.  No external library: it is ~150 lines.
  */
 #include "cli.h"
 
@@ -76,12 +77,18 @@ void json_escape(FILE *f, const char *s)
 		case '\n': fputs("\\n", f); break;
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
-		default:
-			/* Control characters must be escaped; DEL and UTF-8 bytes need not. */
+		default: {
+			size_t n = cli_utf8_len(p);
+
+			/* Control characters must be escaped; a byte that is not
+			 * UTF-8 cannot be in JSON at all: it becomes U+FFFD. */
 			if (*p < 0x20)
 				fprintf(f, "\\u%04x", *p);
+			else if (!n)
+				fputs("\\ufffd", f);
 			else
-				fputc(*p, f);
+				fwrite(p, 1, n, f), p += n - 1;
+		}
 		}
 	}
 	fputc('"', f);

@@ -69,7 +69,7 @@ static int unknown_command(const char *name)
 	const char *best = NULL;
 	size_t best_d = 3;
 
-	fprintf(stderr, "perfkit: '%s' is not a perfkit command\n", name);
+	cli_message(stderr, "perfkit: '%s' is not a perfkit command\n", name);
 	for (size_t i = 0; i < NR_COMMANDS; i++) {
 		size_t d = distance(name, commands[i].name);
 
@@ -100,6 +100,17 @@ static int help(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Whatever a command printed on stdout must have reached it: a full disk or
+ * a closed pipe is a failure even when the command itself went well.
+ */
+static int finish(const char *cmd, int rc)
+{
+	if (cli_output_check(cmd, stdout, "the output") < 0 && rc == 0)
+		return 1;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_cmd *c;
@@ -110,21 +121,21 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("perfkit %s\n", pk_version());
-		return 0;
+		return finish("--version", 0);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return help(1, argv);
+		return finish("help", help(1, argv));
 	if (!strcmp(argv[1], "help"))
-		return help(argc - 1, argv + 1);
+		return finish("help", help(argc - 1, argv + 1));
 	if (argv[1][0] == '-') {
-		fprintf(stderr, "perfkit: unknown option '%s'\n  hint: 'perfkit --help' shows the usage\n",
-			argv[1]);
+		cli_message(stderr, "perfkit: unknown option '%s'\n  hint: 'perfkit --help' shows the usage\n",
+			    argv[1]);
 		return CLI_EXIT_USAGE;
 	}
 	c = find_command(argv[1]);
 	if (!c)
 		return unknown_command(argv[1]);
-	return c->run(argc - 1, argv + 1);
+	return finish(c->name, c->run(argc - 1, argv + 1));
 }
 
 /* ---- reporters shared by the subcommands --------------------------------- */
@@ -166,13 +177,16 @@ int cli_error(const char *cmd, const char *spec)
 {
 	const struct pk_error *e = pk_last_error();
 
-	fprintf(stderr, "perfkit %s: %s%s%s\n", cmd, e->what, e->what[0] ? ": " : "",
-		e->why[0] ? e->why : strerror(e->code < 0 ? -e->code : EINVAL));
+	cli_message(stderr, "perfkit %s: %s%s%s\n", cmd, e->what, e->what[0] ? ": " : "",
+		    e->why[0] ? e->why : strerror(e->code < 0 ? -e->code : EINVAL));
 	if (spec && e->column > 0 && (size_t)e->column <= strlen(spec) + 1) {
-		fprintf(stderr, "    %s\n    %*s^\n", spec, e->column - 1, "");
+		/* The caret goes under the escaped form of the string. */
+		fputs("    ", stderr);
+		cli_escape(stderr, spec, strlen(spec));
+		fprintf(stderr, "\n    %*s^\n", (int)cli_escaped_width(spec, (size_t)e->column - 1), "");
 	}
 	if (e->hint[0])
-		fprintf(stderr, "  hint: %s\n", e->hint);
+		cli_message(stderr, "  hint: %s\n", e->hint);
 	return CLI_EXIT_EVENT;
 }
 
@@ -182,7 +196,7 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 
 	fprintf(stderr, "perfkit %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vmessage(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n  hint: 'perfkit %s --help' shows the usage\n", cmd);
 	return CLI_EXIT_USAGE;

@@ -68,19 +68,13 @@ static int add_events(struct stat_opts *o, const char *spec)
 	return 0;
 }
 
-/* A whole number of at least `min` for option `opt`; reports a bad one. */
-static int parse_uint(const char *opt, const char *arg, unsigned min, unsigned *out)
+/* A whole number in [min, max] for option `opt`; reports a bad one. */
+static int parse_uint(const char *opt, const char *arg, unsigned min, unsigned max, unsigned *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || *end || end == arg || arg[0] == '-' || v < min || v > 100000000) {
-		cli_usage("stat", "%s needs a whole number%s, not '%s'", opt,
-			  min == 10 ? " of milliseconds, at least 10" : min ? " of at least 1" : "", arg);
+	if (cli_num_u64("stat", opt, arg, min, max, &v) < 0)
 		return -1;
-	}
 	*out = (unsigned)v;
 	return 0;
 }
@@ -145,6 +139,8 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->cgroup = optarg;
 			break;
 		case 'x':
+			if (!*optarg)
+				return cli_usage("stat", "-x needs a separator, such as ',' or ';'");
 			o->sep = optarg;
 			break;
 		case 'o':
@@ -153,33 +149,31 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 0x100:
 			o->append = true;
 			break;
-		case 'r': {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
-
-			if (*end || !n || n > 100000 || optarg[0] == '-')
-				return cli_usage("stat", "-r needs a number of runs from 1 to 100000, not '%s'",
-						 optarg);
-			o->repeat = (unsigned)n;
+		case 'r':
+			if (parse_uint("-r", optarg, 1, 100000, &o->repeat))
+				return CLI_EXIT_USAGE;
 			break;
-		}
 		case 'n':
 			o->null_run = true;
 			break;
 		case 'I':
-			if (parse_uint("-I", optarg, 10, &o->interval_ms))
+			if (parse_uint("-I", optarg, 10, 100000000, &o->interval_ms))
 				return CLI_EXIT_USAGE;
 			break;
 		case 0x101:
-			if (parse_uint("--interval-count", optarg, 1, &o->interval_count))
+			if (parse_uint("--interval-count", optarg, 1, 100000000, &o->interval_count))
 				return CLI_EXIT_USAGE;
 			break;
-		case 'D':
-			if (!strcmp(optarg, "-1"))
-				o->start_disabled = true;
-			else if (parse_uint("-D", optarg, 0, &o->delay_ms))
+		case 'D': {
+			int64_t ms;
+
+			/* -1: start disabled, for --control (perf's meaning). */
+			if (cli_num_i64("stat", "-D", optarg, -1, 100000000, &ms) < 0)
 				return CLI_EXIT_USAGE;
+			o->start_disabled = ms == -1;
+			o->delay_ms = ms > 0 ? (unsigned)ms : 0;
 			break;
+		}
 		case 0x103:
 			o->control = optarg;
 			break;

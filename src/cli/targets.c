@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr)
@@ -21,16 +22,20 @@ int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr)
 	if (!ids)
 		return -ENOMEM;
 	while (k < n) {
-		char *end;
-		long v = strtol(p, &end, 10);
+		size_t len = strcspn(p, ",");
+		char tok[24];
+		uint64_t v;
 
-		if (end == p || v <= 0 || v > INT32_MAX || (*end && *end != ',')) {
+		/* Each id through the checked parser: no sign, space or junk. */
+		snprintf(tok, sizeof(tok), "%.*s", (int)(len < sizeof(tok) ? len : sizeof(tok) - 1), p);
+		if (len >= sizeof(tok) || pk_num_parse_u64(tok, 1, INT32_MAX, &v) < 0) {
 			free(ids);
-			cli_usage(cmd, "'%s' is not a list of process or thread ids (e.g. 1234,5678)", list);
+			cli_usage(cmd, "'%s' is not a list of process or thread ids (e.g. 1234,5678): %s", list,
+				  len >= sizeof(tok) ? "an id is too long" : pk_last_error()->why);
 			return -EINVAL;
 		}
 		ids[k++] = (pid_t)v;
-		p = end + (*end == ',');
+		p += len + (p[len] == ',');
 	}
 	*out = ids;
 	*nr = n;

@@ -12,9 +12,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -96,9 +98,38 @@ fail:
 	return pk__error(-e, "start workload", "cannot fork a child for '%s': %s", argv[0], strerror(e));
 }
 
+/*
+ * Whether exec's EACCES came from a directory: `name` itself when it holds a
+ * '/', else the first PATH entry holding it, the one execvp stopped at.
+ */
+static bool names_directory(const char *name)
+{
+	const char *path = getenv("PATH");
+	struct stat st;
+	char buf[4096];
+
+	if (strchr(name, '/'))
+		return stat(name, &st) == 0 && S_ISDIR(st.st_mode);
+	for (const char *p = path ? path : "/bin:/usr/bin"; ; p++) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)n, p, n ? "/" : "", name);
+		if (stat(buf, &st) == 0)
+			return S_ISDIR(st.st_mode);
+		p += n;
+		if (!*p)
+			return false;
+	}
+}
+
 /* Explain an exec failure, as pk_workload_go does. */
 static int cannot_run(const char *name, int e)
 {
+	if (e == EACCES && names_directory(name)) {
+		pk__error(-e, "run workload", "cannot run '%s': it is a directory", name);
+		pk__error_hint("%s", "give the program to run, such as a file inside it");
+		return -e;
+	}
 	pk__error(-e, "run workload", "cannot run '%s': %s", name, strerror(e));
 	if (e == ENOENT)
 		pk__error_hint("%s", "check the command's spelling, or give its full path");

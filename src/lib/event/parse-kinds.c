@@ -146,7 +146,7 @@ int pk__parse_add_breakpoint(struct pk__parser *p, const struct pk__span *s)
 
 	while (q < end && *q != '/' && *q != ':')
 		q++;
-	if (!pk__parse_num(t, (size_t)(q - t), &addr))
+	if (pk__num_u64(t, (size_t)(q - t), 0, UINT64_MAX, &addr) < 0)
 		return pk__parse_error(p, s, (size_t)(t - p->spec), -EINVAL, "%s",
 			      "mem: needs an address: mem:ADDR[/LEN][:rwx] (e.g. mem:0x601040/8:w)");
 	if (q < end && *q == '/') {
@@ -154,11 +154,12 @@ int pk__parse_add_breakpoint(struct pk__parser *p, const struct pk__span *s)
 
 		while (q < end && *q != ':')
 			q++;
-		/* Like perf, any length parses; the kernel decides at open time
-		 * (x86 takes 1, 2, 4 or 8) and the sys layer explains a refusal. */
-		if (!pk__parse_num(l, (size_t)(q - l), &len) || !len)
-			return pk__parse_error(p, s, (size_t)(l - p->spec), -EINVAL, "%s",
-				      "breakpoint length must be a positive number of bytes (1, 2, 4 or 8)");
+		/* perf 6.1 parses any length and drops it when the kernel refuses;
+		 * hardware watchpoints cover 1, 2, 4 or 8 bytes, so say so here. */
+		if (pk__num_u64(l, (size_t)(q - l), 1, 8, &len) < 0 || (len & (len - 1)))
+			return pk__parse_error(p, s, (size_t)(l - p->spec), -EINVAL,
+					       "breakpoint length '%.*s' is not 1, 2, 4 or 8 bytes",
+					       (int)(q - l), l);
 	}
 	d = pk__parse_add(p, s->start);
 	if (!d)

@@ -192,26 +192,42 @@ static bool term_is(const struct term *t, const char *name)
 	return strlen(name) == t->name_len && !strncmp(t->name, name, t->name_len);
 }
 
+/*
+ * The largest value of each numeric common term: what its attr field holds
+ * and the kernel takes (a period with bit 63 set is refused by
+ * perf_event_open; a user stack copy is at most 65528 bytes, like perf's
+ * --call-graph dwarf; sample_freq is compared with an int sysctl).
+ */
+static uint64_t term_max(const struct term *t)
+{
+	if (term_is(t, "period"))
+		return INT64_MAX;
+	if (term_is(t, "freq") || term_is(t, "aux-sample-size"))
+		return UINT32_MAX;
+	if (term_is(t, "stack-size"))
+		return 65528;
+	if (term_is(t, "max-stack"))
+		return INT_MAX;
+	return UINT64_MAX;
+}
+
+/* A term's value through the checked number parser; the error names the term
+ * and points at its value. */
 static int term_num(struct pk__parser *p, const struct pk__span *s, const struct term *t, uint64_t *v)
 {
-	char name[64];
+	char why[400];
+	int err;
 
 	if (!t->val) {
 		*v = 1;
 		return 0;
 	}
-	if (pk__parse_num(t->val, t->val_len, v))
+	err = pk__num_u64(t->val, t->val_len, 0, term_max(t), v);
+	if (!err)
 		return 0;
-	snprintf(name, sizeof(name), "%.*s", (int)t->name_len, t->name);
-	if (t->val_len && (strspn(t->val, "0123456789") >= t->val_len ||
-			   (t->val_len > 2 && !strncmp(t->val, "0x", 2) &&
-			    strspn(t->val + 2, "0123456789abcdefABCDEF") >= t->val_len - 2))) {
-		pk__parse_error(p, s, t->off + t->name_len + 1, -EINVAL,
-				"the value of term '%s' does not fit in 64 bits", name);
-		return -EINVAL;
-	}
-	pk__parse_error(p, s, t->off + t->name_len + 1, -EINVAL, "term '%s' needs a number (decimal or 0x hex)",
-	       name);
+	snprintf(why, sizeof(why), "%s", pk_last_error()->why);
+	pk__parse_error(p, s, t->off + t->name_len + 1, -EINVAL, "term '%.*s': %s", (int)t->name_len,
+			t->name, why);
 	return -EINVAL;
 }
 

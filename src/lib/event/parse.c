@@ -125,18 +125,11 @@ const char *pk__parse_tracefs(struct pk__parser *p)
 
 /* ---- numbers ---------------------------------------------------------- */
 
-/* Parse a decimal or 0x-hex number filling [s, s+n) exactly. */
+/* A decimal or 0x-hex number filling [s, s+n) exactly, through the one
+ * checked number parser (leading zeros are decimal, as in perf's lexer). */
 bool pk__parse_num(const char *s, size_t n, uint64_t *out)
 {
-	char buf[40], *end;
-
-	if (!n || n >= sizeof(buf) || s[0] == '-' || s[0] == '+' || isspace((unsigned char)s[0]))
-		return false;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	errno = 0;
-	*out = strtoull(buf, &end, 0);
-	return !errno && *end == '\0';
+	return pk__num_u64(s, n, 0, UINT64_MAX, out) == 0;
 }
 
 bool pk__parse_hex(const char *s, size_t n, uint64_t *out)
@@ -281,6 +274,17 @@ static int unknown_pmu(struct pk__parser *p, const struct pk__span *s, const str
 		pk__parse_consider(&b, name);
 		if (n < sizeof(list))
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "", name);
+	}
+	/* A PMU the kernel lists but whose type file is unusable: say why. */
+	for (size_t i = 0; i < pk_pmus_nr_unusable(p->pmus); i++) {
+		const char *why, *name = pk_pmus_unusable(p->pmus, i, &why);
+
+		if (!strcmp(name, head)) {
+			pk__parse_error(p, s, x->head, -ENODEV, "PMU '%s' cannot be used: %s", head, why);
+			pk__error_hint("perf_event_open needs the number in %s/%s/type", pk_pmus_dir(p->pmus),
+				       head);
+			return -ENODEV;
+		}
 	}
 	pk__parse_error(p, s, x->head, -ENODEV, "no PMU named '%s' on this machine", head);
 	if (!strcmp(head, "cpu") || !strncmp(head, "cpu_", 4))

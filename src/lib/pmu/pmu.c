@@ -48,9 +48,18 @@ struct pk_pmu {
 	int rdpmc;
 };
 
+/* A directory that looks like a PMU but has no usable type number. */
+struct unusable_pmu {
+	char *name;
+	char *why;
+};
+
 struct pk_pmus {
 	struct pk_pmu *pmus;
 	size_t nr_pmus;
+	struct unusable_pmu *unusable;
+	size_t nr_unusable;
+	char *dir;		/* the devices directory scanned */
 };
 
 /* A directory's entry names, sorted with strcmp. */
@@ -68,7 +77,11 @@ struct scan_ctx {
 	 * touching process-wide state.
 	 */
 	locale_t c_locale;
+	char why[256];		/* read_pmu's reason when it returns PMU_UNUSABLE */
 };
+
+/* read_pmu's results besides 0 and a negative errno. */
+enum { PMU_NOT_A_PMU = 1, PMU_UNUSABLE = 2 };
 
 /* ---- format text and bit packing ------------------------------------------ */
 
@@ -490,27 +503,59 @@ static void pmu_release(struct pk_pmu *pmu)
 }
 
 /*
- * read_pmu - fill *pmu from devices/<name>.  Returns 0, 1 when the entry is
- * not a PMU (not a directory, or no readable type: perf_event_open could not
- * use it anyway), or -ENOMEM.  Every other attribute is optional.
+ * The type number in a PMU's type file, or PMU_UNUSABLE with the reason in
+ * ctx->why: perf_event_open cannot use a PMU without it, but the user
+ * should hear why a PMU the kernel lists is missing.
+ */
+static int read_type(struct scan_ctx *ctx, const char *dir, uint32_t *type)
+{
+	char path[PATH_MAX], text[64];
+	size_t n;
+	uint64_t v;
+	int len;
+
+	if (!join(path, sizeof(path), dir, "type"))
+		return PMU_NOT_A_PMU;
+	len = pk__read_file(path, text, sizeof(text));
+	if (len < 0) {
+		snprintf(ctx->why, sizeof(ctx->why), "its type file cannot be read: %s", strerror(-len));
+		return PMU_UNUSABLE;
+	}
+	n = (size_t)len;
+	while (n && isspace((unsigned char)text[n - 1]))
+		n--;
+	if (!n) {
+		snprintf(ctx->why, sizeof(ctx->why), "its type file is empty");
+		return PMU_UNUSABLE;
+	}
+	if (pk__num_u64(text, n, 0, UINT32_MAX, &v) < 0) {
+		snprintf(ctx->why, sizeof(ctx->why), "its type file holds '%.*s', not a number from 0 to %u",
+			 (int)(n > 40 ? 40 : n), text, UINT32_MAX);
+		return PMU_UNUSABLE;
+	}
+	*type = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * read_pmu - fill *pmu from devices/<name>.  Returns 0, PMU_NOT_A_PMU when
+ * the entry is not a directory, PMU_UNUSABLE (the reason in ctx->why) when
+ * it has no usable type number, or -ENOMEM.  Every other attribute is
+ * optional.
  */
 static int read_pmu(struct scan_ctx *ctx, const char *devices, const char *name,
 		    struct pk_pmu *pmu)
 {
 	char dir[PATH_MAX];
-	char path[PATH_MAX];
 	struct stat st;
-	long type;
 	int err;
 
 	memset(pmu, 0, sizeof(*pmu));
 	/* stat, not lstat: on a real system every entry is a symlink to /sys/devices. */
 	if (!join(dir, sizeof(dir), devices, name) || stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return 1;
-	if (!join(path, sizeof(path), dir, "type") || pk__read_long(path, &type) ||
-	    type < 0 || (unsigned long)type > UINT32_MAX)
-		return 1;
-	pmu->type = (uint32_t)type;
+		return PMU_NOT_A_PMU;
+	if ((err = read_type(ctx, dir, &pmu->type)) != 0)
+		return err;
 	pmu->name = strdup(name);
 	if (!pmu->name)
 		return -ENOMEM;
@@ -553,6 +598,25 @@ static int no_devices(int err, const char *devices)
 	return -ENOENT;
 }
 
+static int add_unusable(struct pk_pmus *pmus, const char *name, const char *why)
+{
+	struct unusable_pmu *u = realloc(pmus->unusable, (pmus->nr_unusable + 1) * sizeof(*u));
+
+	if (!u)
+		return -ENOMEM;
+	pmus->unusable = u;
+	u += pmus->nr_unusable;
+	u->name = strdup(name);
+	u->why = strdup(why);
+	if (!u->name || !u->why) {
+		free(u->name);
+		free(u->why);
+		return -ENOMEM;
+	}
+	pmus->nr_unusable++;
+	return 0;
+}
+
 static int scan_all(struct scan_ctx *ctx, const char *devices, const struct name_list *l,
 		    struct pk_pmus *pmus)
 {
@@ -571,6 +635,8 @@ static int scan_all(struct scan_ctx *ctx, const char *devices, const struct name
 		pmu_release(pmu);
 		if (ret < 0)
 			return ret;
+		if (ret == PMU_UNUSABLE && add_unusable(pmus, l->names[i], ctx->why) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -597,6 +663,8 @@ int pk_pmus_scan(struct pk_pmus **out)
 	pmus = calloc(1, sizeof(*pmus));
 	if (!ctx || !pmus) {
 		err = -ENOMEM;
+	} else if (!(pmus->dir = strdup(devices))) {
+		err = -ENOMEM;
 	} else {
 		ctx->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 		err = scan_all(ctx, devices, &l, pmus);
@@ -619,8 +687,33 @@ void pk_pmus_free(struct pk_pmus *pmus)
 		return;
 	for (size_t i = 0; i < pmus->nr_pmus; i++)
 		pmu_release(&pmus->pmus[i]);
+	for (size_t i = 0; i < pmus->nr_unusable; i++) {
+		free(pmus->unusable[i].name);
+		free(pmus->unusable[i].why);
+	}
+	free(pmus->unusable);
 	free(pmus->pmus);
+	free(pmus->dir);
 	free(pmus);
+}
+
+const char *pk_pmus_dir(const struct pk_pmus *pmus)
+{
+	return pmus && pmus->dir ? pmus->dir : "";
+}
+
+size_t pk_pmus_nr_unusable(const struct pk_pmus *pmus)
+{
+	return pmus ? pmus->nr_unusable : 0;
+}
+
+const char *pk_pmus_unusable(const struct pk_pmus *pmus, size_t i, const char **why)
+{
+	if (!pmus || i >= pmus->nr_unusable)
+		return NULL;
+	if (why)
+		*why = pmus->unusable[i].why;
+	return pmus->unusable[i].name;
 }
 
 size_t pk_pmus_count(const struct pk_pmus *pmus)

@@ -32,6 +32,16 @@ void pk__error_column(int column);
 /* pk__error_clear - reset the record to "no error". */
 void pk__error_clear(void);
 
+/* ---- numbers (num.c) --------------------------------------------------- */
+
+/*
+ * pk__num_u64, pk__num_i64 - pk_num_parse_u64/_i64 over the `n` bytes at
+ * `s` (a span of a longer string, such as an event term's value).  Same
+ * results and error record.
+ */
+int pk__num_u64(const char *s, size_t n, uint64_t min, uint64_t max, uint64_t *out);
+int pk__num_i64(const char *s, size_t n, int64_t min, int64_t max, int64_t *out);
+
 /* ---- sysfs / procfs ---------------------------------------------------- */
 
 /*

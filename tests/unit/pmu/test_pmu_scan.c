@@ -475,6 +475,8 @@ static void build_broken(const char *root)
 	put(root, DEV "/badtype/type", "four\n");
 	dir(root, DEV "/negtype");
 	put(root, DEV "/negtype/type", "-1\n");
+	dir(root, DEV "/emptytype");
+	put(root, DEV "/emptytype/type", " \n");
 	put(root, DEV "/stray", "a file among the PMUs\n");
 	link_to(root, DEV "/ghost", "../../../devices/ghost");
 }
@@ -521,6 +523,28 @@ static void test_broken_tree(void **state)
 	assert_null(pk_pmus_find(pmus, "badtype"));
 	assert_null(pk_pmus_find(pmus, "negtype"));
 	assert_null(pk_pmus_find(pmus, "ghost"));
+
+	/* The directories without a usable type are named, each with why;
+	 * a stray file and a dangling link are not PMUs at all. */
+	{
+		static const struct { const char *name, *why; } unusable[] = {
+			{ "badtype", "its type file holds 'four', not a number from 0 to 4294967295" },
+			{ "emptytype", "its type file is empty" },
+			{ "negtype", "its type file holds '-1', not a number" },
+			{ "notype", "its type file cannot be read: No such file or directory" },
+		};
+		const char *why = NULL;
+
+		assert_int_equal(pk_pmus_nr_unusable(pmus), 4);
+		for (size_t i = 0; i < 4; i++) {
+			assert_string_equal(pk_pmus_unusable(pmus, i, &why), unusable[i].name);
+			if (!strstr(why, unusable[i].why))
+				fail_msg("%s: '%s' lacks '%s'", unusable[i].name, why, unusable[i].why);
+		}
+		assert_null(pk_pmus_unusable(pmus, 4, &why));
+		assert_non_null(strstr(pk_pmus_dir(pmus), root));
+		assert_non_null(strstr(pk_pmus_dir(pmus), DEV));
+	}
 
 	/* Bad format files are skipped, the good ones kept. */
 	assert_int_equal(pk_pmu_type(good), 42);
