@@ -330,6 +330,37 @@ PK_API int pk_sample_trim_stack(const struct perf_event_header *h, const struct 
 				void *out);
 
 /*
+ * The fixed-size fields at the start of a sample, as pk_sample_peek finds
+ * them.  `fields` holds the PERF_SAMPLE_* bits among IDENTIFIER, IP, TID,
+ * TIME, ADDR, ID, STREAM_ID, CPU and PERIOD that the record carried; the
+ * members of the others are 0.  `id` is the IDENTIFIER or ID value.
+ */
+struct pk_sample_peek {
+	uint64_t fields;
+	uint64_t id;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t addr;
+	uint32_t cpu;
+	uint64_t period;
+};
+
+/*
+ * pk_sample_peek - the leading fixed-size fields of SAMPLE record `h`
+ * (written for `attr`; NULL means all zeros), without decoding the rest:
+ * where pk_record_decode walks every field, this reads only those that
+ * come before READ in the kernel's order, so it costs the same for a
+ * sample with an 8 KiB stack as for one without.  The values are those
+ * pk_record_decode gives.  Returns 0 with *out filled, or -EINVAL (in
+ * pk_last_error, naming the offset) for a record that is not a SAMPLE or
+ * is too short for the fields `attr` says it has.  Reads only
+ * [h, h + h->size).
+ */
+PK_API int pk_sample_peek(const struct perf_event_header *h, const struct perf_event_attr *attr,
+			  struct pk_sample_peek *out);
+
+/*
  * pk_record_type_name - "MMAP", "SAMPLE", "MMAP2", ... for a PERF_RECORD_*
  * type, or NULL when the library does not know it.  Static strings.
  */
