@@ -393,6 +393,16 @@ PK_API struct pk_data_src pk_record_data_src(uint64_t data_src);
  */
 PK_API int pk_regs_parse(const char *list, uint64_t *mask);
 
+/*
+ * pk_branch_filter_parse - perf record -j's comma-separated branch filter
+ * words (any, any_call, any_ret, ind_call, call, cond, ind_jmp,
+ * call_stack, abort_tx, in_tx, no_tx, save_type, and the levels u, k, hv)
+ * into a branch_sample_type mask; levels alone mean any branch at those
+ * levels, as in perf.  Returns 0, or -EINVAL naming the unknown word and
+ * its column, with the known words as the hint.
+ */
+PK_API int pk_branch_filter_parse(const char *list, uint64_t *mask);
+
 /* pk_regs_name - "AX", "R15", ... for a register's bit, or NULL. */
 PK_API const char *pk_regs_name(int bit);
 

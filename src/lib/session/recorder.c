@@ -20,6 +20,19 @@ static int nomem(const char *what)
 	return pk__error(-ENOMEM, what, "out of memory");
 }
 
+/* How often: -c, -F, or perf's default of 4000 samples a second unless
+ * the event set its own period or frequency. */
+static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr *a)
+{
+	if (o->period) {
+		a->freq = 0;
+		a->sample_period = o->period;
+	} else if (o->freq || (!a->sample_period && !a->freq)) {
+		a->freq = 1;
+		a->sample_freq = o->freq ? o->freq : 4000;
+	}
+}
+
 /* perf record's layout and sideband for one event; `tracking` is the one
  * that carries the process sideband (mmap, comm, task). */
 static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr *a, bool cpu_wide,
@@ -61,14 +74,7 @@ static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr
 	}
 	if (cpu_wide || o->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
-	if (o->period) {
-		a->freq = 0;
-		a->sample_period = o->period;
-	} else if (o->freq || (!a->sample_period && !a->freq)) {
-		/* perf's default: 4000 samples a second, unless the event set its own */
-		a->freq = 1;
-		a->sample_freq = o->freq ? o->freq : 4000;
-	}
+	layout_rate(o, a);
 	a->sample_id_all = 1;
 	a->write_backward = o->overwrite && !tracking;
 	if (tracking) {	/* process sideband, as in perf */
