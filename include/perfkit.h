@@ -517,6 +517,13 @@ PK_API int pk_cgroup_root(char *buf, size_t len);
  */
 PK_API int pk_pid_threads(pid_t pid, pid_t **tids, size_t *nr);
 
+/*
+ * pk_pid_tgid - the process (thread group) that thread `tid` belongs to,
+ * from the Tgid: line of /proc/TID/status.  Returns the tgid (> 0), -ESRCH
+ * when no such thread exists (the error says so), or -EACCES.
+ */
+PK_API pid_t pk_pid_tgid(pid_t tid);
+
 struct pk_evlist;
 
 /*

@@ -419,8 +419,9 @@ typedef int (*pk_record_sink)(void *arg, const struct perf_event_header *rec);
  * ("[kernel.kallsyms]_text", pid -1, from _stext to _etext in
  * /proc/kallsyms), with the sample_id trailer `attr` asks for (its ids set
  * to `id`), handed to `sink`.  Returns 0; -EACCES when /proc/kallsyms hides
- * the addresses (kernel.kptr_restrict), with the error saying so; or what
- * sink returned.
+ * the addresses (kernel.kptr_restrict) or cannot be read; -ENOENT when there
+ * is no /proc/kallsyms or it lacks _stext/_etext; -EMFILE or -ENFILE when no
+ * file descriptor is left; the error says which; or what sink returned.
  */
 PK_API int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id,
 				  pk_record_sink sink, void *arg);

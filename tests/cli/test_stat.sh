@@ -7,7 +7,51 @@
 . "$(dirname "$0")/tap.sh"
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# Handshakes instead of sleeps: each test waits for the state it needs
+# (a process has exec'd, perfkit has its counters open, a workload has
+# finished a burst, an interval has been printed), never for a guess at
+# how long something takes.
+# await CMD...: polls CMD until it succeeds; 1 after 10 s (a hung test).
+await() {
+	local i=0
+	until "$@"; do
+		i=$((i + 1))
+		[ "$i" -lt 1000 ] || return 1
+		sleep 0.01
+	done
+}
+# comm_is PID NAME: PID has exec'd NAME (/proc has its own name).
+comm_is() { [ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]; }
+# counting PID: perfkit (PID) has its counters open and enabled: it holds
+# a perf event descriptor and sleeps in the loop that waits for the -p
+# tasks to end (its only nanosleep without -D: see cmd-stat.c).
+counting() {
+	ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'anon_inode:\[perf_event\]' &&
+		[ "$(cat "/proc/$1/wchan" 2>/dev/null)" = hrtimer_nanosleep ]
+}
+# lines_in FILE PATTERN N: FILE has at least N lines matching PATTERN.
+lines_in() { [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$3" ]; }
+# run_until_killed PID ARGS...: like run, for a perfkit that counts the
+# process PID (which sleeps until killed) until it exits.  PID is killed
+# once perfkit has its counters open, so they always see a live process.
+run_until_killed() {
+	local pid=$1 bg
+	shift
+	"$PERFKIT" "$@" >"$tmp/run.out" 2>"$tmp/run.err" &
+	bg=$!
+	await counting "$bg"
+	kill "$pid"
+	wait "$bg"
+	rc=$?
+	wait "$pid" 2>/dev/null
+	out=$(cat "$tmp/run.out")
+	err=$(cat "$tmp/run.err")
+	case $err in
+	*Sanitizer* | *"runtime error:"*) not_ok "sanitizer report from perfkit $*"; diag "$err" ;;
+	esac
+}
 # A workload whose page faults are known: python3 touches 2000 fresh pages.
 cat >"$tmp/touch.py" <<'PY'
 import mmap
@@ -72,9 +116,9 @@ run stat -o /nonexistent-dir/out -- true
 check "an unwritable -o exits 1 (got $rc)" test "$rc" -eq 1
 contains "and names the file" "$err" "/nonexistent-dir/out"
 # Targets: a process until it exits, CPUs while a command runs.
-sleep 0.5 &
+sleep 60 &
 spid=$!
-run stat -x, -e task-clock,cs -p "$spid"
+run_until_killed "$spid" stat -x, -e task-clock,cs -p "$spid"
 check "-p counts until the process exits (exit 0, got $rc)" test "$rc" -eq 0
 contains "-p prints the process's counts" "$err" ",task-clock,"
 run stat -e cpu-clock,cs -a -- sleep 0.2
@@ -136,30 +180,56 @@ check "-A -a prints cpu-clock once per online CPU ($cpus_seen of $(nproc))" test
 contains "-A lines start with the CPU" "$err" "CPU0,"
 run stat -A -a -e cs -- sleep 0.01
 check "-A's table puts CPU0 in perf's 11-column prefix" sh -c 'printf "%s\n" "$1" | grep -Eq "^CPU0 {7}[ 0-9]{18} "' sh "$err"
-sleep 0.3 &
+sleep 60 &
 spid=$!
-run stat --per-thread -p "$spid" -x, -e task-clock
+await comm_is "$spid" sleep
+run_until_killed "$spid" stat --per-thread -p "$spid" -x, -e task-clock
 contains "--per-thread names each thread comm-tid" "$err" "sleep-$spid,"
 run stat -A -e cs -- true
 check "-A without -a/-C is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 # Intervals and delay.
-run stat -I 100 -x, -e cs -- sleep 0.35
+# The command ends when released, after stat has printed 3 intervals: then
+# stat prints a 4th, short one, for the time since the 3rd.
+mkfifo "$tmp/go"
+"$PERFKIT" stat -I 100 -x, -e cs -- sh -c 'read x <"$0"' "$tmp/go" 2>"$tmp/i.err" &
+bg=$!
+await lines_in "$tmp/i.err" ',cs,' 3
+exec 8<>"$tmp/go"
+echo go >&8
+wait "$bg"
+rc=$?
+exec 8<&-
+err=$(cat "$tmp/i.err")
 lines=$(printf '%s\n' "$err" | grep -c ',cs,')
-# sleep 0.35 lasts at least 0.35 s: at least 3 full intervals and a short last one.
-check "-I 100 over 0.35 s prints every interval and a short last one ($lines)" test "$lines" -ge 4
-first=$(printf '%s\n' "$err" | head -1 | cut -d, -f1 | tr -d ' ')
-check "the first interval is stamped after 0.1 s, before the command ended ($first)" \
-	awk -v t="$first" 'BEGIN { exit !(t >= 0.1 && t < 0.35) }'
-run stat -I 100 --interval-count 2 -e task-clock -- sleep 5
+check "-I 100 prints every interval and a last one when the command ends (exit $rc, $lines lines)" \
+	test "$rc" -eq 0 -a "$lines" -ge 4
+stamps=$(printf '%s\n' "$err" | awk -F, '$4 == "cs" { printf "%s ", $1 }')
+check "the first interval is stamped after 0.1 s, each later one after it ($stamps)" \
+	awk -v s="$stamps" 'BEGIN { n = split(s, t, " "); ok = t[1] >= 0.1
+	     for (i = 2; i <= n; i++) ok = ok && t[i] > t[i - 1]; exit !ok }'
+run stat -I 100 --interval-count 2 -e task-clock -- sleep 60
 check "--interval-count 2 stops the command after 2 intervals (exit 0, got $rc)" test "$rc" -eq 0
 check "and prints 2 lines after perf's header" \
 	sh -c 'printf "%s\n" "$1" | grep -q "^#           time             counts unit events" &&
 	       [ "$(printf "%s\n" "$1" | grep -c "task-clock")" -eq 2 ]' sh "$err"
-# Two identical bursts of page faults a second apart: -D 300 must count the
-# second burst only (the first is over long before 300 ms).
-run stat -x, -e page-faults -- python3 "$tmp/touch.py"
+# Two identical bursts of page faults: -D 300 must count the second burst
+# only.  The first (2000 pages from a C program, a few ms) is over long
+# before 300 ms; the second starts only once stat says it is counting.
+if [ -n "${PERFKIT_WORKLOAD:-}" ]; then
+	burst="$PERFKIT_WORKLOAD pages 2000"
+else
+	burst="python3 $tmp/touch.py"
+fi
+run stat -x, -e page-faults -- $burst
 one=$(printf '%s\n' "$err" | awk -F, '$3 == "page-faults" { print $1 }')
-run stat -D 300 -x, -e page-faults -- sh -c "python3 $tmp/touch.py; sleep 1; python3 $tmp/touch.py"
+"$PERFKIT" stat -D 300 -x, -e page-faults -- sh -c "$burst; read x <'$tmp/go'; $burst" 2>"$tmp/d.err" &
+bg=$!
+await lines_in "$tmp/d.err" "Events enabled" 1
+exec 8<>"$tmp/go"
+echo go >&8
+wait "$bg"
+exec 8<&-
+err=$(cat "$tmp/d.err")
 delayed=$(printf '%s\n' "$err" | awk -F, '$3 == "page-faults" { print $1 }')
 contains "-D says when counting starts" "$err" "Events enabled"
 check "-D 300 counts the second burst only ($delayed, one burst is $one)" \
@@ -186,10 +256,12 @@ check "--per-core lists each core's events together, as perf does ($order)" \
 # when a command only times the counting.
 sh -c 'while :; do :; done' &
 bpid=$!
-sleep 0.3 &
+sleep 60 &
 spid=$!
-sleep 0.1	# both have exec'd: /proc has their own names
+await comm_is "$bpid" sh
+await comm_is "$spid" sleep
 run stat --per-thread -x, -p "$spid,$bpid" -e task-clock -- sleep 0.1
+kill "$spid"
 first=$(printf '%s\n' "$err" | awk -F, '$4 == "task-clock" { print $1; exit }')
 check "--per-thread puts the busiest thread first ($first)" test "$first" = "sh-$bpid"
 contains "and names a -p thread by its own name, not the timing command's" "$err" "sleep-$spid,"
@@ -201,9 +273,14 @@ check "-I -A: a line per interval, CPU and event ($lines of $((2 * 2 * $(nproc))
 run stat -I 100 --interval-count 1 -x, -A -a -e cs
 stamps=$(printf '%s\n' "$err" | awk -F, '$2 ~ /^CPU/ && $5 == "cs" { print $1 }' | sort -u | wc -l)
 check "-I -A -x,: every CPU's line has the interval's stamp first ($stamps stamp)" test "$stamps" -eq 1
+# Each interval's line holds that interval's time, not the running total:
+# more than nothing, and no more than the interval lasted (its stamps).
 run stat -I 100 --interval-count 2 --per-thread -x, -p "$bpid" -e task-clock
-busy=$(printf '%s\n' "$err" | awk -F, -v t="sh-$bpid" '$2 == t && $5 == "task-clock" && $3 > 50 { n++ } END { print n + 0 }')
-check "-I --per-thread: the busy thread ran most of each 100 ms interval ($busy of 2)" test "$busy" -eq 2
+busy=$(printf '%s\n' "$err" | awk -F, -v t="sh-$bpid" '$2 == t && $5 == "task-clock" {
+	ms = $3 + 0; len = ($1 - prev) * 1000; prev = $1
+	if (ms > 0 && ms <= len + 5) n++ } END { print n + 0 }')
+check "-I --per-thread: the busy thread's time in each interval, within the interval ($busy of 2)" \
+	test "$busy" -eq 2
 run stat -I 100 --interval-count 1 --per-socket -a -e cpu-clock
 contains "-I --per-socket: perf's header" "$err" "#           time socket cpus             counts unit events"
 contains "and the socket's line" "$err" " S0 "
@@ -252,25 +329,31 @@ contains "and says where it looked" "$err" "no cgroup 'perfkit-no-such-cgroup' u
 run stat -G x -e cs -- true
 check "-G without -a/-C is a usage error (exit 2, got $rc)" test "$rc" -eq 2
 # --control with -D -1: counting only between "enable" and "disable".
-# Bursts: 3000 pages, then a second later 1000 pages; enable in between.
+# Bursts: 3000 pages, then 1000 pages; enable in between.  The command
+# marks the end of each burst (b1, b2) and waits to be let go (fd 8).
 if [ -n "${PERFKIT_WORKLOAD:-}" ] && command -v mkfifo >/dev/null; then
 	mkfifo "$tmp/ctl" "$tmp/ack"
+	exec 8<>"$tmp/go"
 	"$PERFKIT" stat -D -1 --control "fifo:$tmp/ctl,$tmp/ack" -x, -e page-faults -- \
-		sh -c "$PERFKIT_WORKLOAD pages 3000; sleep 1; $PERFKIT_WORKLOAD pages 1000; sleep 1" \
+		sh -c "$PERFKIT_WORKLOAD pages 3000; : >'$tmp/b1'; read x <'$tmp/go'
+		       $PERFKIT_WORKLOAD pages 1000; : >'$tmp/b2'; read x <'$tmp/go'" \
 		>"$tmp/ctl.out" 2>&1 &
 	bg=$!
-	sleep 0.5
+	await test -e "$tmp/b1"
 	exec 7<>"$tmp/ack"
 	echo ping >"$tmp/ctl"
 	ack1=$(timeout 5 dd bs=5 count=1 <&7 2>/dev/null | od -An -c | tr -d ' ')
 	echo enable >"$tmp/ctl"
 	timeout 5 dd bs=5 count=1 <&7 >/dev/null 2>&1
-	sleep 1
+	echo go >&8
+	await test -e "$tmp/b2"
 	echo disable >"$tmp/ctl"
 	timeout 5 dd bs=5 count=1 <&7 >/dev/null 2>&1
 	echo bogus >"$tmp/ctl"
+	await lines_in "$tmp/ctl.out" "unknown command" 1
+	echo go >&8
 	wait "$bg"
-	exec 7<&-
+	exec 7<&- 8<&-
 	out=$(cat "$tmp/ctl.out")
 	check "--control acknowledges like perf: ack, newline, NUL ('$ack1')" test "$ack1" = 'ack\n\0'
 	got=$(printf '%s\n' "$out" | awk -F, '$3 == "page-faults" { print $1 }')
@@ -305,13 +388,20 @@ headers=$(printf '%s\n' "$err" | grep -c '^#           time')
 check "-r 2 -I prints each run's intervals ($headers headers)" test "$headers" -eq 2
 if [ -n "${PERFKIT_WORKLOAD:-}" ] && command -v mkfifo >/dev/null; then
 	mkfifo "$tmp/ctl2" "$tmp/ack2"
+	rm -f "$tmp/b1"
+	exec 8<>"$tmp/go"
 	"$PERFKIT" stat -I 100 -D -1 --control "fifo:$tmp/ctl2,$tmp/ack2" -x, -e page-faults -- \
-		sh -c "$PERFKIT_WORKLOAD pages 3000; sleep 1; $PERFKIT_WORKLOAD pages 1000; sleep 0.3" \
+		sh -c "$PERFKIT_WORKLOAD pages 3000; : >'$tmp/b1'; read x <'$tmp/go'
+		       $PERFKIT_WORKLOAD pages 1000" \
 		>"$tmp/ctl2.out" 2>&1 &
 	bg=$!
-	sleep 0.5
+	await test -e "$tmp/b1"
+	exec 7<>"$tmp/ack2"
 	echo enable >"$tmp/ctl2"
+	timeout 5 dd bs=5 count=1 <&7 >/dev/null 2>&1
+	echo go >&8
 	wait "$bg"
+	exec 7<&- 8<&-
 	total=$(awk -F, '$4 == "page-faults" && $2 ~ /^[0-9]+$/ { n += $2 } END { print n + 0 }' "$tmp/ctl2.out")
 	check "--control with -I: the intervals after enable hold the second burst only ($total)" \
 		test "$total" -ge 1000 -a "$total" -lt 2500
@@ -324,11 +414,11 @@ python3 -c '
 import sys, time
 open("/proc/self/comm", "w").write(sys.argv[2])
 open(sys.argv[1], "w").close()
-time.sleep(0.5)
+time.sleep(60)
 ' "$tmp/renamed" "$odd" &
 npid=$!
-for i in $(seq 50); do [ -e "$tmp/renamed" ] && break; sleep 0.02; done
-run stat -j --per-thread -p "$npid" -e task-clock
+await test -e "$tmp/renamed"
+run_until_killed "$npid" stat -j --per-thread -p "$npid" -e task-clock
 escaped() {
 	printf '%s\n' "$err" | python3 -c '
 import json, sys

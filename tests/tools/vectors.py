@@ -37,8 +37,10 @@ Usage:
   vectors.py check SET [N]                          rerun perf on N strings (default 20)
                                                     and compare with the committed TSV
 """
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -117,13 +119,26 @@ def own_modifiers(it):
 
 # --- running perf and parsing its attr blocks -------------------------------
 
+_scratch = None
+
+
+def scratch(name):
+    """A path NAME in this process's own temporary directory (under $TMPDIR),
+    which is removed, with everything in it, when the process exits."""
+    global _scratch
+    if _scratch is None:
+        _scratch = tempfile.mkdtemp(prefix="perfkit-vectors-")
+        atexit.register(shutil.rmtree, _scratch, True)
+    return os.path.join(_scratch, name)
+
+
 def shim_path():
     p = os.environ.get("PERF_OPEN_SHIM")
     if p and os.path.exists(p):
         return p
-    out = os.path.join(tempfile.gettempdir(), "perfkit-perf-open-shim.so")
-    src = os.path.join(HERE, "perf-open-shim.c")
-    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
+    out = scratch("perf-open-shim.so")
+    if not os.path.exists(out):
+        src = os.path.join(HERE, "perf-open-shim.c")
         subprocess.check_call(["cc", "-shared", "-fPIC", "-O2", "-o", out, src, "-ldl"])
     return out
 
@@ -135,7 +150,7 @@ def run_perf(s, sysfs=None, cpuid=None, record=False):
     if cpuid:
         env["PERF_CPUID"] = cpuid
     if record:
-        data = os.path.join(tempfile.gettempdir(), "perfkit-vectors.data")
+        data = scratch("perf.data")
         perf = ["perf", "record", "-vv", "-o", data, "-e", s, "true"]
     else:
         perf = ["perf", "stat", "-vv", "-e", s, "true"]
@@ -437,7 +452,7 @@ def check(setname, n):
 def pfmcheck(path):
     """Cross-check a hand-written libpfm4 vector file against the installed
     libpfm4 (pfm-encode.c); prints every disagreement, exit 1 if any."""
-    exe = os.path.join(tempfile.gettempdir(), "perfkit-pfm-encode")
+    exe = scratch("pfm-encode")
     subprocess.check_call(["cc", "-o", exe, os.path.join(HERE, "pfm-encode.c"), "-lpfm"])
     env = dict(os.environ)
     rows = []

@@ -6,6 +6,7 @@
  * topology, the PMU mappings, groups and the sample time range.
  */
 #include "data.h"
+#include "host/host.h"
 #include "sys/sys.h"
 
 #include <errno.h>
@@ -59,41 +60,6 @@ static void put_string(struct blob *b, const char *s)
 	put(b, zeros, padded - (n - 1));
 }
 
-/* The first line of /proc/cpuinfo that starts with `key`, its value. */
-static void cpuinfo(const char *key, char *out, size_t len)
-{
-	char line[512];
-	FILE *f = fopen("/proc/cpuinfo", "re");
-
-	snprintf(out, len, "%s", "unknown");
-	while (f && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, key, strlen(key)) || !colon)
-			continue;
-		colon += 1 + (colon[1] == ' ');
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(out, len, "%s", colon);
-		break;
-	}
-	if (f)
-		fclose(f);
-}
-
-static uint64_t mem_total_kb(void)
-{
-	char line[256];
-	unsigned long long kb = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
-}
-
 static void event_desc(struct pk_data_writer *w, struct blob *b)
 {
 	put_u32(b, (uint32_t)w->nr_events);
@@ -104,16 +70,6 @@ static void event_desc(struct pk_data_writer *w, struct blob *b)
 		put_string(b, w->ev[i].name);
 		put(b, w->ev[i].ids, w->ev[i].nr_ids * sizeof(uint64_t));
 	}
-}
-
-/* A sysfs topology list ("0-1") of a CPU, or "" when absent. */
-static void topo_list(int cpu, const char *file, char *out, size_t len)
-{
-	char rel[128], path[512];
-
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/%s", cpu, file);
-	if (!pk__sysfs_path(path, sizeof(path), rel) || pk__read_file(path, out, len) < 0)
-		out[0] = '\0';
 }
 
 /* Unique non-empty lists of `file` over the CPUs, as a perf string list. */
@@ -130,7 +86,7 @@ static void sibling_lists(struct blob *b, int nr_cpus, const char *file)
 		char l[256];
 		bool dup = false;
 
-		topo_list(c, file, l, sizeof(l));
+		pk__host_topology_list(c, file, l, sizeof(l));
 		for (uint32_t k = 0; k < n && !dup; k++)
 			dup = !strcmp(seen[k], l);
 		if (l[0] && !dup)
@@ -235,21 +191,21 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 		put_u32(b, (uint32_t)sysconf(_SC_NPROCESSORS_ONLN));
 		return true;
 	case FEAT_CPUDESC:
-		cpuinfo("model name", s, sizeof(s));
+		pk__host_cpuinfo("model name", s, sizeof(s));
 		put_string(b, s);
 		return true;
 	case FEAT_CPUID: {
 		char vendor[64], family[16], model[16], stepping[16];
 
-		cpuinfo("vendor_id", vendor, sizeof(vendor));
-		cpuinfo("cpu family", family, sizeof(family));
-		cpuinfo("model\t", model, sizeof(model));
-		cpuinfo("stepping", stepping, sizeof(stepping));
+		pk__host_cpuinfo("vendor_id", vendor, sizeof(vendor));
+		pk__host_cpuinfo("cpu family", family, sizeof(family));
+		pk__host_cpuinfo("model\t", model, sizeof(model));
+		pk__host_cpuinfo("stepping", stepping, sizeof(stepping));
 		snprintf(s, sizeof(s), "%s,%s,%s,%s", vendor, family, model, stepping);
 		put_string(b, s);
 		return true;
 	}
-	case FEAT_TOTAL_MEM: put_u64(b, mem_total_kb()); return true;
+	case FEAT_TOTAL_MEM: put_u64(b, pk__host_mem_total_kb()); return true;
 	case FEAT_CMDLINE:
 		put_u32(b, (uint32_t)w->nr_cmdline);
 		for (size_t i = 0; i < w->nr_cmdline; i++)

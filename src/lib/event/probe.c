@@ -5,22 +5,21 @@
  * offset or address, the PMU's `retprobe` format bit picks the return probe).
  * No tracefs probe definitions are created: the kernel makes a temporary
  * probe per event and removes it on close.  For uprobes the symbol is turned
- * into a file offset here, with libelf, because the kernel wants an offset.
+ * into a file offset (by the elf layer), because the kernel wants an offset;
+ * a kprobe's symbol is checked against /proc/kallsyms (the host layer).
  */
 #include "event.h"
+#include "elf/elf.h"
+#include "host/host.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
-#include <libelf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #define NR_NEAR 3
 
@@ -101,6 +100,13 @@ static int split_offset(char *sym, uint64_t *off, const char *what)
 	return 0;
 }
 
+/* A walk for one name (kernel or ELF symbols): the match, then near misses. */
+struct ksym_check {
+	const char *want;
+	bool any;
+	struct near near;
+};
+
 /* ---- the PMU ------------------------------------------------------------- */
 
 static int find_pmu(const struct pk_pmus *pmus, bool kprobe, bool retprobe,
@@ -133,117 +139,49 @@ static int find_pmu(const struct pk_pmus *pmus, bool kprobe, bool retprobe,
 
 /* ---- uprobes: symbol -> file offset ---------------------------------------- */
 
-/* Whether an ELF symbol name ("memcpy@@GLIBC_2.14" in some .symtab's) is `want`. */
-static bool sym_is(const char *name, const char *want)
+static int sym_near(void *arg, const struct pk__elf_sym *s)
 {
-	size_t n = strlen(want);
+	struct ksym_check *c = arg;
 
-	return !strncmp(name, want, n) && (name[n] == '\0' || name[n] == '@');
-}
-
-/*
- * Find a defined function symbol called `want` in the symbol table of type
- * `type` (SHT_SYMTAB or SHT_DYNSYM); returns 1 with *value set, else 0.
- * With `near` it matches nothing and collects the closest names instead:
- * edit distances are only worth computing once we know we have missed.
- */
-static int find_sym(Elf *elf, Elf64_Word type, const char *want, uint64_t *value,
-		    struct near *near)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data)
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *name;
-			int st;
-
-			if (!gelf_getsym(data, (int)i, &sym))
-				break;
-			st = GELF_ST_TYPE(sym.st_info);
-			if ((st != STT_FUNC && st != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || !name[0])
-				continue;
-			if (near) {
-				near_add(near, want, name);
-			} else if (sym_is(name, want)) {
-				*value = sym.st_value;
-				return 1;
-			}
-		}
-	}
+	near_add(&c->near, c->want, s->name);
 	return 0;
 }
 
-/* The file offset of virtual address `vaddr`: the PT_LOAD segment holding it. */
-static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
+static int elf_symbol_offset(const char *path, const char *sym, const char *what, uint64_t *off)
 {
-	size_t nr;
-
-	if (elf_getphdrnum(elf, &nr) < 0)
-		return -EINVAL;
-	for (size_t i = 0; i < nr; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz) {
-			*off = vaddr - ph.p_vaddr + ph.p_offset;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-static int elf_symbol_offset(int fd, const char *path, const char *sym, const char *what,
-			     uint64_t *off)
-{
-	struct near near = { .nr = 0 };
+	struct ksym_check c = { .want = sym, .any = false, .near = { .nr = 0 } };
+	struct pk__elf *e;
 	uint64_t value;
-	Elf *elf;
-	int ret;
+	int ret = pk__elf_open(path, &e);
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return pk__error(-EOPNOTSUPP, what, "libelf is unusable: %s", elf_errmsg(-1));
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		if (elf)
-			elf_end(elf);
+	if (ret == -EINVAL) {
 		pk__error(-EINVAL, what, "%s is not an ELF file", path);
 		pk__error_hint("a uprobe goes on an executable or shared library");
 		return -EINVAL;
 	}
-	/* .symtab is the complete list; stripped files keep only .dynsym. */
-	if (!find_sym(elf, SHT_SYMTAB, sym, &value, NULL) &&
-	    !find_sym(elf, SHT_DYNSYM, sym, &value, NULL)) {
-		find_sym(elf, SHT_SYMTAB, sym, &value, &near);
-		find_sym(elf, SHT_DYNSYM, sym, &value, &near);
+	if (ret < 0) {
+		char why[PATH_MAX + 64];
+
+		/* The elf layer's reason, under this probe's name. */
+		snprintf(why, sizeof(why), "%s", pk_last_error()->why);
+		return pk__error(ret, what, "%s", why);
+	}
+	ret = pk__elf_symbol_offset(e, sym, off, &value);
+	if (ret == -ENOENT) {
+		/* Edit distances are only worth computing once we know we have missed. */
+		pk__elf_symbols(e, sym_near, &c);
 		pk__error(-ENOENT, what, "%s has no function symbol '%s'", path, sym);
-		if (near.nr)
-			near_hint(&near, path);
+		if (c.near.nr)
+			near_hint(&c.near, path);
 		else
 			pk__error_hint("no function symbol of %s is close to '%s' (nm -D %s lists "
 				       "them; a stripped file needs PATH:0xOFFSET)", path, sym, path);
-		elf_end(elf);
-		return -ENOENT;
+	} else if (ret < 0) {
+		pk__error(-EINVAL, what, "'%s' (0x%" PRIx64 ") lies in no loadable segment of %s",
+			  sym, value, path);
 	}
-	ret = vaddr_to_offset(elf, value, off);
-	elf_end(elf);
-	if (ret < 0)
-		return pk__error(-EINVAL, what,
-				 "'%s' (0x%" PRIx64 ") lies in no loadable segment of %s", sym, value,
-				 path);
-	return 0;
+	pk__elf_close(e);
+	return ret;
 }
 
 /* "PATH:SYMBOL[+OFF]" or "PATH:0xOFFSET" -> absolute path and file offset. */
@@ -253,7 +191,7 @@ static int uprobe_target(char *text, const char *what, char **path_out, uint64_t
 	char real[PATH_MAX];
 	uint64_t add;
 	struct stat st;
-	int fd, ret;
+	int ret;
 
 	if (!colon || colon == text || !colon[1])
 		return pk__error(-EINVAL, what, "a uprobe is PATH:SYMBOL[+OFFSET] or PATH:0xOFFSET");
@@ -276,12 +214,7 @@ static int uprobe_target(char *text, const char *what, char **path_out, uint64_t
 			return ret;
 		if (!sym[0])
 			return pk__error(-EINVAL, what, "the symbol name is empty");
-		fd = open(real, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return pk__error(errno == EACCES ? -EACCES : -ENOENT, what,
-					 "cannot open %s: %s", real, strerror(errno));
-		ret = elf_symbol_offset(fd, real, sym, what, off);
-		close(fd);
+		ret = elf_symbol_offset(real, sym, what, off);
 		if (ret < 0)
 			return ret;
 		*off += add;
@@ -302,6 +235,23 @@ static bool valid_ksym(const char *s)
 	return true;
 }
 
+static int ksym_is(void *arg, const struct pk__host_ksym *s)
+{
+	struct ksym_check *c = arg;
+
+	c->any = true;
+	return !strcmp(s->name, c->want);
+}
+
+static int ksym_near(void *arg, const struct pk__host_ksym *s)
+{
+	struct ksym_check *c = arg;
+
+	if (s->type == 't' || s->type == 'T')
+		near_add(&c->near, c->want, s->name);
+	return 0;
+}
+
 /*
  * Check `sym` against /proc/kallsyms when it is readable, so a typo is
  * reported with its near misses now rather than as a bare EINVAL from
@@ -309,41 +259,20 @@ static bool valid_ksym(const char *s)
  */
 static int check_kallsyms(const char *sym, const char *what)
 {
-	struct near near = { .nr = 0 };
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512];
-	bool any = false;
+	struct ksym_check c = { .want = sym, .any = false, .near = { .nr = 0 } };
+	int ret = pk__host_kallsyms_read(NULL, 0, ksym_is, &c);
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char type, name[256];
-
-		if (sscanf(line, "%*s %c %255s", &type, name) != 2)
-			continue;
-		any = true;
-		if (!strcmp(name, sym)) {
-			fclose(f);
-			return 0;
-		}
-	}
-	if (!any) {
-		fclose(f);
+	if (ret != 0 || !c.any) {
+		pk__error_clear();	/* found, or no kallsyms to check against */
 		return 0;
 	}
-	/* Missed: a second pass for the near misses among functions. */
-	rewind(f);
-	while (fgets(line, sizeof(line), f)) {
-		char type, name[256];
-
-		if (sscanf(line, "%*s %c %255s", &type, name) == 2 &&
-		    (type == 't' || type == 'T'))
-			near_add(&near, sym, name);
-	}
-	fclose(f);
+	/* Missed: a second pass for the near misses among functions.  Edit
+	 * distances are only worth computing once we know we have missed. */
+	if (pk__host_kallsyms_read(NULL, 0, ksym_near, &c) < 0)
+		c.near.nr = 0;
 	pk__error(-ENOENT, what, "the kernel has no symbol '%s' (/proc/kallsyms)", sym);
-	if (near.nr)
-		near_hint(&near, "the kernel");
+	if (c.near.nr)
+		near_hint(&c.near, "the kernel");
 	else
 		pk__error_hint("no kernel function is close to '%s'; /proc/kallsyms lists them", sym);
 	return -ENOENT;

@@ -7,6 +7,7 @@
  * real thing.
  */
 #include "perfkit.h"
+#include "host/host.h"
 #include "sys/sys.h"
 
 #include <dirent.h>
@@ -81,50 +82,44 @@ static int emit(struct builder *b, uint32_t type, uint16_t misc, pk_record_sink 
 	return sink(arg, (const struct perf_event_header *)b->buf);
 }
 
+/* The kernel text's bounds, as the kallsyms walk finds them. */
+struct ktext {
+	uint64_t start, end;
+};
+
+static int ktext_sym(void *arg, const struct pk__host_ksym *s)
+{
+	struct ktext *t = arg;
+
+	if (s->name[0] != '_')
+		return 0;	/* the cheap test first: 100k+ lines go through here */
+	if (!strcmp(s->name, "_stext") || (!t->start && !strcmp(s->name, "_text")))
+		t->start = s->addr;
+	else if (!strcmp(s->name, "_etext"))
+		t->end = s->addr;
+	/* _etext sorts before the rest of the kernel's data: stop there. */
+	return t->end != 0;
+}
+
 int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink,
 			   void *arg)
 {
-	char line[512], name[256], type;
-	unsigned long long addr, start = 0, end = 0;
 	struct builder b = { .len = sizeof(struct perf_event_header) };
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char *big = malloc(1 << 18);
+	struct ktext t = { 0, 0 };
+	int err;
 
 	pk__error_clear();
-	/*
-	 * The kernel generates kallsyms on every read(2), and it has 100k+
-	 * lines: read it in big chunks (stdio's 4 KiB reads cost ~50 ms), and
-	 * stop at _etext, which sorts before the rest of the kernel's data.
-	 */
-	if (f && big)
-		setvbuf(f, big, _IOFBF, 1 << 18);
-	while (f && !end && fgets(line, sizeof(line), f)) {
-		size_t n = strlen(line);
-
-		/* Only the three names matter: skip sscanf for every other line. */
-		if (n < 7 || !strstr(line, "text\n"))
-			continue;
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3) {
-			if (!strcmp(name, "_stext") || (!start && !strcmp(name, "_text")))
-				start = addr;
-			else if (!strcmp(name, "_etext"))
-				end = addr;
-		}
-	}
-	if (f)
-		fclose(f);
-	free(big);
-	if (!start || end <= start) {
-		pk__error(-EACCES, "read /proc/kallsyms", "%s", "the kernel's addresses are hidden, so "
-			  "kernel samples cannot be given symbols");
-		pk__error_hint("%s", "as root: sysctl -w kernel.kptr_restrict=0");
-		return -EACCES;
-	}
+	err = pk__host_kallsyms_read(NULL, PK__KSYM_NEED_ADDRS, ktext_sym, &t);
+	if (err < 0)
+		return err;
+	if (!t.start || t.end <= t.start)
+		return pk__error(-ENOENT, "read /proc/kallsyms", "%s", "the kernel's text has no "
+				 "_stext.._etext range there, so kernel samples cannot be given symbols");
 	add_u32(&b, (uint32_t)-1);	/* pid -1: the kernel */
 	add_u32(&b, 0);
-	add_u64(&b, start);
-	add_u64(&b, end - start);
-	add_u64(&b, start);		/* pgoff: perf stores the start here too */
+	add_u64(&b, t.start);
+	add_u64(&b, t.end - t.start);
+	add_u64(&b, t.start);		/* pgoff: perf stores the start here too */
 	add_str(&b, "[kernel.kallsyms]_text");
 	add_trailer(&b, attr, (uint32_t)-1, 0, id);
 	return emit(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, sink, arg);
@@ -133,11 +128,10 @@ int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id, pk_r
 static int synth_comm(pid_t pid, pid_t tid, const struct perf_event_attr *attr, uint64_t id,
 		      pk_record_sink sink, void *arg)
 {
-	char path[64], comm[64] = "";
+	char comm[64] = "";
 	struct builder b = { .len = sizeof(struct perf_event_header) };
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-	if (pk__read_file(path, comm, sizeof(comm)) < 0)
+	if (pk__host_comm(pid, tid, comm, sizeof(comm)) < 0)
 		return -ESRCH;
 	add_u32(&b, (uint32_t)pid);
 	add_u32(&b, (uint32_t)tid);
@@ -149,12 +143,9 @@ static int synth_comm(pid_t pid, pid_t tid, const struct perf_event_attr *attr, 
 /* The PPid: line of /proc/PID/status, or 0. */
 static pid_t parent_of(pid_t pid)
 {
-	char path[64], buf[4096], *p;
+	long ppid;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (pk__read_file(path, buf, sizeof(buf)) < 0 || !(p = strstr(buf, "\nPPid:")))
-		return 0;
-	return (pid_t)strtol(p + 7, NULL, 10);
+	return pk__host_status_long(pid, "PPid", &ppid) < 0 ? 0 : (pid_t)ppid;
 }
 
 /*
@@ -211,49 +202,55 @@ static int synth_namespaces(pid_t pid, pid_t tid, const struct perf_event_attr *
 	return emit(&b, PERF_RECORD_NAMESPACES, 0, sink, arg);
 }
 
-/* One line of /proc/PID/maps as an MMAP2 record; 1 when skipped. */
-static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *attr, uint64_t id,
-		     bool data, pk_record_sink sink, void *arg)
-{
-	unsigned long long start, end, pgoff, ino;
-	unsigned maj, min;
-	char perms[8], file[4096] = "";
-	struct builder b = { .len = sizeof(struct perf_event_header) };
-	uint32_t prot = 0;
+/* Where the MMAP2 records of one process go. */
+struct map_ctx {
+	pid_t pid;
+	const struct perf_event_attr *attr;
+	uint64_t id;
+	bool data;
+	pk_record_sink sink;
+	void *arg;
+};
 
-	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095[^\n]", &start, &end, perms, &pgoff, &maj,
-		   &min, &ino, file) < 7)
-		return 1;
-	if (!file[0] || (perms[2] != 'x' && !data))
-		return 1;	/* anonymous, or data without -d: perf skips them too */
-	prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
-	       (perms[2] == 'x' ? PROT_EXEC : 0);
-	add_u32(&b, (uint32_t)pid);
-	add_u32(&b, (uint32_t)pid);
-	add_u64(&b, start);
-	add_u64(&b, end - start);
-	add_u64(&b, pgoff);
-	add_u32(&b, maj);
-	add_u32(&b, min);
-	add_u64(&b, ino);
+/* One line of /proc/PID/maps as an MMAP2 record; 0 (go on) when skipped. */
+static int synth_map(void *arg, const struct pk__host_map *m)
+{
+	const struct map_ctx *c = arg;
+	struct builder b = { .len = sizeof(struct perf_event_header) };
+	uint32_t prot, pid = (uint32_t)c->pid;
+	bool exec = m->perms[2] == 'x';
+	int err;
+
+	if (!m->path[0] || (!exec && !c->data))
+		return 0;	/* anonymous, or data without -d: perf skips them too */
+	prot = (m->perms[0] == 'r' ? PROT_READ : 0) | (m->perms[1] == 'w' ? PROT_WRITE : 0) |
+	       (exec ? PROT_EXEC : 0);
+	add_u32(&b, pid);
+	add_u32(&b, pid);
+	add_u64(&b, m->start);
+	add_u64(&b, m->end - m->start);
+	add_u64(&b, m->pgoff);
+	add_u32(&b, m->maj);
+	add_u32(&b, m->min);
+	add_u64(&b, m->ino);
 	add_u64(&b, 0);		/* ino_generation */
 	add_u32(&b, prot);
-	add_u32(&b, perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE);
-	add_str(&b, file);
-	add_trailer(&b, attr, (uint32_t)pid, (uint32_t)pid, id);
-	return emit(&b, PERF_RECORD_MMAP2, perms[2] == 'x' ? PERF_RECORD_MISC_USER :
-		    PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, sink, arg);
+	add_u32(&b, m->perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE);
+	add_str(&b, m->path);
+	add_trailer(&b, c->attr, pid, pid, c->id);
+	err = emit(&b, PERF_RECORD_MMAP2, exec ? PERF_RECORD_MISC_USER :
+		   PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, c->sink, c->arg);
+	/* A sink's error stops the walk; the walk stops on any non-zero. */
+	return err < 0 ? err : 0;
 }
 
 /* A process's threads (with FORK first when `forks`), then its mappings. */
 static int synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id, unsigned flags,
 			 bool forks, pk_record_sink sink, void *arg)
 {
-	bool data = flags & PK_SYNTH_DATA;
+	struct map_ctx ctx = { pid, attr, id, flags & PK_SYNTH_DATA, sink, arg };
 	pid_t *tids, ppid = forks ? parent_of(pid) : 0;
 	size_t nr;
-	char path[64], line[4352];
-	FILE *f;
 	int err;
 
 	if ((err = pk_pid_threads(pid, &tids, &nr)) < 0)
@@ -271,13 +268,7 @@ static int synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t
 		return err;
 	if (err < 0)
 		return err;
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return -ESRCH;
-	while (err >= 0 && fgets(line, sizeof(line), f))
-		err = synth_map(pid, line, attr, id, data, sink, arg);
-	fclose(f);
-	return err < 0 ? err : 0;
+	return pk__host_maps_read(pid, synth_map, &ctx);
 }
 
 int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id, unsigned flags,
@@ -300,8 +291,8 @@ int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, unsigne
 		if (*end || pid <= 0)
 			continue;
 		err = synth_process((pid_t)pid, attr, id, flags, true, sink, arg);
-		if (err == -ESRCH)
-			err = 0;	/* it exited while we read it */
+		if (err == -ESRCH || err == -EACCES)
+			err = 0;	/* it exited while we read it, or is not ours to read */
 	}
 	if (d)
 		closedir(d);

@@ -27,6 +27,7 @@
 
 #include "perfkit.h"
 #include "data/data.h"
+#include "tmpdir.h"
 
 #define NR_SAMPLES 25
 
@@ -35,8 +36,8 @@ static const uint8_t kernel_id[20] = { 0xe4, 0xf1, 0x8d, 0x9d, 0xc1, 0xd0, 0xe6,
 static const uint8_t user_id[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 #define LONG_NAME "/usr/lib/x86_64-linux-gnu/a-library-with-a-name-longer-than-64-bytes.so"
 
-static char dir[] = "/tmp/perfkit-data-XXXXXX";
-static char path[256];
+static char dir[200];	/* $TMPDIR/perfkit-data-XXXXXX: short, so paths under it fit */
+static char path[sizeof(dir) + 16];
 
 static struct perf_event_attr sample_attr(void)
 {
@@ -80,9 +81,16 @@ static size_t make_records(unsigned char *buf)
 static int setup(void **state)
 {
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	assert_non_null(tmp_mkdtemp(dir, sizeof(dir), "perfkit-data"));
 	snprintf(path, sizeof(path), "%s/perf.data", dir);
 	return 0;
+}
+
+/* Every file the tests wrote goes, whether they passed or not. */
+static int teardown(void **state)
+{
+	(void)state;
+	return tmp_rmtree(dir) == 0 ? 0 : -1;
 }
 
 static void write_file(void)
@@ -472,6 +480,6 @@ int main(int argc, char **argv)
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "oracle"))
-		return cmocka_run_group_tests(oracle, setup, NULL);
-	return cmocka_run_group_tests(unit, setup, NULL);
+		return cmocka_run_group_tests(oracle, setup, teardown);
+	return cmocka_run_group_tests(unit, setup, teardown);
 }

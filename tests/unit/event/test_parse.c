@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "perfkit.h"
+#include "tmpdir.h"
 
 static struct pk_events *parse_ok(const char *spec, int expect_nr)
 {
@@ -258,15 +259,32 @@ static void test_error_record_lifecycle(void **state)
 }
 
 
+/* A temporary sysfs root per test (its path in *state), removed even when
+ * an assertion fails. */
+static int make_tmp(void **state)
+{
+	static char root[PATH_MAX];
+
+	if (!tmp_mkdtemp(root, sizeof(root), "perfkit-longpmu"))
+		return -1;
+	*state = root;
+	return 0;
+}
+
+static int remove_tmp(void **state)
+{
+	unsetenv("PERFKIT_SYSFS_ROOT");
+	return tmp_rmtree(*state) == 0 ? 0 : -1;
+}
+
 /* A PMU name as long as sysfs allows still gives a whole canonical string. */
 static void test_long_pmu_name(void **state)
 {
-	char root[] = "/tmp/perfkit-longpmu-XXXXXX", name[251], path[1024], spec[300];
+	const char *root = *state;
+	char name[251], path[PATH_MAX + 300], spec[300];
 	struct pk_events *ev;
 	FILE *f;
 
-	(void)state;
-	assert_non_null(mkdtemp(root));
 	memset(name, 'p', 250);
 	name[250] = '\0';
 	snprintf(path, sizeof(path), "%s/bus", root);
@@ -308,7 +326,7 @@ int main(void)
 		cmocka_unit_test(test_attr_format_and_fields),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_record_lifecycle),
-		cmocka_unit_test(test_long_pmu_name),
+		cmocka_unit_test_setup_teardown(test_long_pmu_name, make_tmp, remove_tmp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,7 @@
 
 #include "perfkit.h"
 #include "pmu/pmu.h"
+#include "tmpdir.h"
 
 #define BIT(n) (1ULL << (n))
 
@@ -481,10 +482,9 @@ static void build_broken(const char *root)
 /* A temporary root per test, removed even when an assertion fails. */
 static int make_tmp(void **state)
 {
-	static char root[32];
+	static char root[PATH_MAX];
 
-	snprintf(root, sizeof(root), "/tmp/perfkit-pmu-XXXXXX");
-	if (!mkdtemp(root))
+	if (!tmp_mkdtemp(root, sizeof(root), "perfkit-pmu"))
 		return -1;
 	*state = root;
 	return 0;
@@ -492,10 +492,7 @@ static int make_tmp(void **state)
 
 static int remove_tmp(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", (const char *)*state);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmp_rmtree(*state) == 0 ? 0 : -1;
 }
 
 static void test_broken_tree(void **state)

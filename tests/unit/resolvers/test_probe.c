@@ -25,6 +25,7 @@
 
 #include "perfkit.h"
 #include "event/event.h"
+#include "tmpdir.h"
 
 /* The uprobe target: kept out of line and in the symbol table. */
 __attribute__((noinline, used)) int pk_test_probe_target(int x);
@@ -106,8 +107,7 @@ static int setup(void **state)
 	(void)state;
 	if (readlink("/proc/self/exe", self_path, sizeof(self_path) - 1) < 0)
 		return -1;
-	snprintf(tmp_root, sizeof(tmp_root), "/tmp/pk-test-probe-XXXXXX");
-	if (!mkdtemp(tmp_root))
+	if (!tmp_mkdtemp(tmp_root, sizeof(tmp_root), "perfkit-probe"))
 		return -1;
 	make_dir(tmp_root, "bare");
 	make_dir(tmp_root, "bare/bus");
@@ -129,11 +129,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmp_rmtree(tmp_root) == 0 ? 0 : -1;
 }
 
 static int encode(const struct pk_pmus *pmus, bool k, bool ret, const char *text,

@@ -22,6 +22,7 @@
 
 #include "perfkit.h"
 #include "event/event.h"
+#include "tmpdir.h"
 
 static char root[PATH_MAX];
 
@@ -60,8 +61,7 @@ static void tp(const char *sys, const char *name, const char *id)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/pk-test-tp-XXXXXX");
-	if (!mkdtemp(root))
+	if (!tmp_mkdtemp(root, sizeof(root), "perfkit-tp"))
 		return -1;
 	chmod(root, 0755);
 	dir("events");
@@ -86,11 +86,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmp_rmtree(root) == 0 ? 0 : -1;
 }
 
 struct want { const char *sys, *name; uint64_t id; };

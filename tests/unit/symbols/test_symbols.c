@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "perfkit.h"
+#include "tmpdir.h"
 
 static void mmap_(struct pk_maps *m, uint32_t pid, uint64_t addr, uint64_t len, const char *file)
 {
@@ -226,13 +227,31 @@ static void build_id_of_a_file(void **state)
 	assert_memory_equal(id, w.id, 20);
 }
 
+/* A temporary file per test (its path in *state), removed even when an
+ * assertion fails. */
+static int make_tmp_file(void **state)
+{
+	static char path[PATH_MAX];
+	int fd = tmp_mkstemp(path, sizeof(path), "perfkit-elf");
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	*state = path;
+	return 0;
+}
+
+static int remove_tmp_file(void **state)
+{
+	return tmp_rmtree(*state) == 0 ? 0 : -1;
+}
+
 static void build_id_errors(void **state)
 {
+	const char *path = *state;
 	uint8_t id[20];
-	char path[] = "/tmp/perfkit-elf-XXXXXX";
-	int fd = mkstemp(path);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 
-	(void)state;
 	assert_int_equal(pk_build_id_read("/nonexistent/perfkit", id), -ENOENT);
 	assert_int_equal(pk_build_id_read("/etc/passwd", id), -EINVAL);	/* not ELF */
 	/* an ELF header cut short is not ELF either; it must not crash */
@@ -240,7 +259,6 @@ static void build_id_errors(void **state)
 	assert_int_equal(write(fd, "\177ELF\2\1\1", 7), 7);
 	close(fd);
 	assert_true(pk_build_id_read(path, id) < 0);
-	unlink(path);
 }
 
 static void build_id_of_vdso_and_kernel(void **state)
@@ -308,7 +326,7 @@ int main(void)
 		cmocka_unit_test(mmap2_build_id_is_kept),
 		cmocka_unit_test(many_processes_and_dsos),
 		cmocka_unit_test(build_id_of_a_file),
-		cmocka_unit_test(build_id_errors),
+		cmocka_unit_test_setup_teardown(build_id_errors, make_tmp_file, remove_tmp_file),
 		cmocka_unit_test(build_id_of_vdso_and_kernel),
 		cmocka_unit_test(read_build_ids_of_hit_dsos),
 	};

@@ -4,6 +4,7 @@
  * perf_event_open/close for the seam, and assert_contains.
  */
 #include "sysfake.h"
+#include "tmpdir.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-char root_hw[64], root_nohw[64];
+char root_hw[256], root_nohw[256];
 struct sysfake fake;
 const char *row_label = "";
 
@@ -34,8 +35,7 @@ void put(const char *root, const char *rel, const char *text)
 
 static void make_tree(char *root, bool hw)
 {
-	strcpy(root, "/tmp/pk-sys-XXXXXX");
-	assert_non_null(mkdtemp(root));
+	assert_non_null(tmp_mkdtemp(root, sizeof(root_hw), "perfkit-sys"));
 	put(root, "bus/event_source/devices/software/type", "1\n");
 	put(root, "bus/event_source/devices/uncore_imc/type", "42\n");
 	if (hw)
@@ -54,11 +54,10 @@ int sysfake_group_setup(void **state)
 
 int sysfake_group_teardown(void **state)
 {
-	char cmd[200];
+	int a = tmp_rmtree(root_hw), b = tmp_rmtree(root_nohw);
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", root_hw, root_nohw);
-	return system(cmd) == 0 ? 0 : -1;
+	return a == 0 && b == 0 ? 0 : -1;
 }
 
 /* Behaves like the kernel's perf_copy_attr as far as size goes: a size it

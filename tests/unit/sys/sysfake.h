@@ -23,12 +23,12 @@
  * Both trees: CPUs 0-3 possible, 0-2 online; the software PMU (type 1) and
  * an uncore PMU "uncore_imc" (type 42).  root_hw also has a "cpu" PMU.
  */
-extern char root_hw[64], root_nohw[64];
+extern char root_hw[256], root_nohw[256];
 
 /* put - write `text` to <root>/<rel>, creating directories. */
 void put(const char *root, const char *rel, const char *text);
 
-/* cmocka group setup/teardown: build and remove both trees. */
+/* cmocka group setup/teardown: build both trees under $TMPDIR, remove them. */
 int sysfake_group_setup(void **state);
 int sysfake_group_teardown(void **state);
 

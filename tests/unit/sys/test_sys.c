@@ -47,7 +47,7 @@ static void test_read_file_and_long(void **state)
 		{ "516 \n", 0, 516 }, { "abc\n", -EINVAL, 0 }, { "12x\n", -EINVAL, 0 },
 		{ "\n", -EINVAL, 0 },
 	};
-	char path[128], buf[8];
+	char path[sizeof(root_hw) + 16], buf[8];
 	long v;
 
 	(void)state;

@@ -3,7 +3,8 @@
  * test_workload.c - starting commands for counting: exit statuses as a shell
  * reports them, a command that cannot run told apart from one that fails,
  * a held child that never runs its command, signal forwarding, and counting
- * only the command through enable_on_exec.
+ * only the command through enable_on_exec.  Scratch files go under $TMPDIR
+ * and are removed by the tests' teardowns.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,10 +17,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "perfkit.h"
+#include "tmpdir.h"
 
 /* Touch 3000 fresh pages in this process. */
 static void touch_pages_here(void)
@@ -59,15 +62,32 @@ static void test_exit_status(void **state)
 	assert_int_equal(run(k), 128 + SIGTERM);
 }
 
+/* A scratch directory per test (its path in *state), removed even when an
+ * assertion fails. */
+static int make_dir(void **state)
+{
+	static char dir[PATH_MAX];
+
+	if (!tmp_mkdtemp(dir, sizeof(dir), "perfkit-workload"))
+		return -1;
+	*state = dir;
+	return 0;
+}
+
+static int remove_dir(void **state)
+{
+	return tmp_rmtree(*state) == 0 ? 0 : -1;
+}
+
 static void test_cannot_run(void **state)
 {
 	char *argv[] = { "perfkit-no-such-command", NULL };
-	char path[] = "/tmp/perfkit-noexec-XXXXXX";
+	char path[PATH_MAX + 32];
 	char *noexec[] = { path, NULL };
 	struct pk_workload *w;
 	int fd;
 
-	(void)state;
+	snprintf(path, sizeof(path), "%s/noexec", (const char *)*state);
 	assert_int_equal(pk_workload_start(argv, &w), 0);
 	assert_int_equal(pk_workload_go(w), -ENOENT);
 	assert_non_null(strstr(pk_last_error()->why, "cannot run 'perfkit-no-such-command'"));
@@ -75,16 +95,14 @@ static void test_cannot_run(void **state)
 	assert_int_equal(pk_workload_wait(w), 127);	/* already reaped, status kept */
 	pk_workload_free(w);
 
-	fd = mkstemp(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	assert_true(fd >= 0);
 	close(fd);
-	chmod(path, 0644);
 	assert_int_equal(pk_workload_start(noexec, &w), 0);
 	/* root may execute anything with an x bit; without one, even root gets EACCES */
 	assert_int_equal(pk_workload_go(w), -EACCES);
 	assert_non_null(strstr(pk_last_error()->hint, "chmod +x"));
 	pk_workload_free(w);
-	unlink(path);
 
 	assert_int_equal(pk_workload_start((char *[]){ NULL }, &w), -EINVAL);
 }
@@ -92,17 +110,12 @@ static void test_cannot_run(void **state)
 /* A workload freed before it was released never runs its command. */
 static void test_never_released(void **state)
 {
-	char marker[] = "/tmp/perfkit-ran-XXXXXX";
-	char cmd[128];
+	char marker[PATH_MAX + 32], cmd[PATH_MAX + 64];
 	char *argv[] = { "sh", "-c", cmd, NULL };
 	struct pk_workload *w;
-	int fd = mkstemp(marker);
 
-	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(marker);
-	snprintf(cmd, sizeof(cmd), "touch %s", marker);
+	snprintf(marker, sizeof(marker), "%s/ran", (const char *)*state);
+	snprintf(cmd, sizeof(cmd), "touch '%s'", marker);
 	assert_int_equal(pk_workload_start(argv, &w), 0);
 	pk_workload_free(w);	/* reaps the held child */
 	assert_int_equal(access(marker, F_OK), -1);
@@ -127,30 +140,54 @@ static void test_forward_signal(void **state)
 }
 
 /* Counters opened on the held child with enable_on_exec count the command. */
+/* What a counting test holds, freed by its teardown even when an assertion
+ * fails half-way (so the sanitizer run reports no leak on top of it). */
+struct held {
+	struct pk_workload *w;
+	struct pk_events *ev;
+	struct pk_evlist *l;
+};
+
+static int hold(void **state)
+{
+	static struct held h;
+
+	memset(&h, 0, sizeof(h));
+	*state = &h;
+	return 0;
+}
+
+static int release(void **state)
+{
+	struct held *h = *state;
+
+	pk_evlist_free(h->l);
+	pk_events_free(h->ev);
+	pk_workload_free(h->w);
+	return 0;
+}
+
 static void test_count_command(void **state)
 {
 	char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done", NULL };
+	struct held *h = *state;
 	struct pk_workload *w;
-	struct pk_events *ev;
 	struct pk_evlist *l;
 	struct pk_count tc, pf;
 	pid_t pid;
 	int err;
 
-	(void)state;
-	assert_int_equal(pk_workload_start(argv, &w), 0);
+	assert_int_equal(pk_workload_start(argv, &h->w), 0);
+	w = h->w;
 	pid = pk_workload_pid(w);
 	struct pk_target t = { .size = sizeof(t), .threads = &pid, .nr_threads = 1,
 			       .inherit = true, .enable_on_exec = true };
-	assert_int_equal(pk_events_parse("task-clock,page-faults", NULL, &ev), 2);
-	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
-	pk_events_free(ev);
+	assert_int_equal(pk_events_parse("task-clock,page-faults", NULL, &h->ev), 2);
+	assert_int_equal(pk_evlist_new(h->ev, &t, &h->l), 0);
+	l = h->l;
 	err = pk_evlist_open(l);
-	if (err == -EACCES || err == -EPERM) {
-		pk_workload_free(w);
-		pk_evlist_free(l);
+	if (err == -EACCES || err == -EPERM)
 		skip();
-	}
 	assert_int_equal(err, 0);
 	/* Held before exec: nothing counted yet. */
 	assert_int_equal(pk_evlist_read(l, 0, &tc), 0);
@@ -161,8 +198,6 @@ static void test_count_command(void **state)
 	assert_int_equal(pk_evlist_read(l, 1, &pf), 0);
 	assert_true(tc.value > 100000);		/* more than 0.1 ms of shell loop */
 	assert_true(pf.value > 10);		/* exec maps and touches pages */
-	pk_evlist_free(l);
-	pk_workload_free(w);
 }
 
 
@@ -175,18 +210,18 @@ static void test_spawn(void **state)
 	char cmd[256];
 	char *touch[] = { "sh", "-c", cmd, NULL };
 	const char *wl = getenv("PERFKIT_WORKLOAD");
+	struct held *h = *state;
 	struct pk_workload *w;
-	struct pk_events *ev;
 	struct pk_evlist *l;
 	struct pk_count pf;
 	pid_t self = 0;
 	int err;
 
-	(void)state;
-	assert_int_equal(pk_workload_spawn(argv, &w), 0);
-	assert_int_equal(pk_workload_go(w), 0);	/* already running: a no-op */
-	assert_int_equal(pk_workload_wait(w), 5);
-	pk_workload_free(w);
+	assert_int_equal(pk_workload_spawn(argv, &h->w), 0);
+	assert_int_equal(pk_workload_go(h->w), 0);	/* already running: a no-op */
+	assert_int_equal(pk_workload_wait(h->w), 5);
+	pk_workload_free(h->w);
+	h->w = NULL;
 	assert_int_equal(pk_workload_spawn(missing, &w), -ENOENT);
 	assert_non_null(strstr(pk_last_error()->why, "cannot run 'perfkit-no-such-command'"));
 	if (!wl)
@@ -194,25 +229,21 @@ static void test_spawn(void **state)
 	snprintf(cmd, sizeof(cmd), "%s pages 1000; %s pages 1000", wl, wl);
 	struct pk_target t = { .size = sizeof(t), .threads = &self, .nr_threads = 1, .inherit = true,
 			       .enable_on_exec = true };
-	assert_int_equal(pk_events_parse("page-faults", NULL, &ev), 1);
-	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
-	pk_events_free(ev);
+	assert_int_equal(pk_events_parse("page-faults", NULL, &h->ev), 1);
+	assert_int_equal(pk_evlist_new(h->ev, &t, &h->l), 0);
+	l = h->l;
 	err = pk_evlist_open(l);
-	if (err == -EACCES || err == -EPERM) {
-		pk_evlist_free(l);
+	if (err == -EACCES || err == -EPERM)
 		skip();
-	}
 	assert_int_equal(err, 0);
 	touch_pages_here();	/* ours: must not count, we never exec */
-	assert_int_equal(pk_workload_spawn(touch, &w), 0);
-	assert_int_equal(pk_workload_wait(w), 0);
+	assert_int_equal(pk_workload_spawn(touch, &h->w), 0);
+	assert_int_equal(pk_workload_wait(h->w), 0);
 	assert_int_equal(pk_evlist_read(l, 0, &pf), 0);
 	/* both children's 1000 pages, plus the shell's and their own start-up */
 	if (pf.value < 2000 || pf.value > 2600)
 		fail_msg("page-faults %llu for two children touching 1000 pages each",
 			 (unsigned long long)pf.value);
-	pk_workload_free(w);
-	pk_evlist_free(l);
 }
 
 
@@ -221,11 +252,15 @@ static void test_release_dead_child(void **state)
 {
 	char *argv[] = { "true", NULL };
 	struct pk_workload *w;
+	siginfo_t si;
 
 	(void)state;
 	assert_int_equal(pk_workload_start(argv, &w), 0);
-	kill(pk_workload_pid(w), SIGKILL);
-	usleep(50 * 1000);	/* let it die and close its end */
+	assert_int_equal(kill(pk_workload_pid(w), SIGKILL), 0);
+	/* Wait until it is a zombie (its descriptors, the pipe's read end among
+	 * them, are closed by then), but leave it to pk_workload_wait to reap. */
+	assert_int_equal(waitid(P_PID, (id_t)pk_workload_pid(w), &si, WEXITED | WNOWAIT), 0);
+	assert_int_equal(si.si_code, CLD_KILLED);
 	assert_int_equal(pk_workload_go(w), -EPIPE);
 	assert_non_null(strstr(pk_last_error()->why, "cannot release 'true'"));
 	assert_int_equal(pk_workload_wait(w), 128 + SIGKILL);
@@ -236,11 +271,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_status),
-		cmocka_unit_test(test_cannot_run),
-		cmocka_unit_test(test_never_released),
+		cmocka_unit_test_setup_teardown(test_cannot_run, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_never_released, make_dir, remove_dir),
 		cmocka_unit_test(test_forward_signal),
-		cmocka_unit_test(test_count_command),
-		cmocka_unit_test(test_spawn),
+		cmocka_unit_test_setup_teardown(test_count_command, hold, release),
+		cmocka_unit_test_setup_teardown(test_spawn, hold, release),
 		cmocka_unit_test(test_release_dead_child),
 	};
 

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_target.c - CPU lists (perf -C and sysfs syntax), the online CPUs
- * read through PERFKIT_SYSFS_ROOT, and the threads of a process.
+ * test_host.c - the host layer: CPU lists (perf -C and sysfs syntax), the
+ * online CPUs and topology read through PERFKIT_SYSFS_ROOT, the threads,
+ * thread group, name and maps of a process, /proc status and maps lines,
+ * and /proc/kallsyms lines and files, malformed ones included.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,13 +17,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "perfkit.h"
+#include "host/host.h"
 #include "../sys/sysfake.h"	/* put(): files in a made-up sysfs tree */
+#include "tmpdir.h"
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Remove a fixture tree the test made. */
+static void rm_tree(const char *root)
+{
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+}
 
 static void test_cpu_lists(void **state)
 {
@@ -58,14 +81,31 @@ static void test_cpu_lists(void **state)
 	}
 }
 
+/* A made-up sysfs root per test (its path in *state), removed and
+ * forgotten even when an assertion fails. */
+static int make_root(void **state)
+{
+	static char root[PATH_MAX];
+
+	if (!tmp_mkdtemp(root, sizeof(root), "perfkit-sysfs"))
+		return -1;
+	*state = root;
+	return 0;
+}
+
+static int remove_root(void **state)
+{
+	unsetenv("PERFKIT_SYSFS_ROOT");
+	return tmp_rmtree(*state) == 0 ? 0 : -1;
+}
+
 static void test_online_from_sysfs_root(void **state)
 {
-	char root[] = "/tmp/perfkit-sysfs-XXXXXX", path[256];
+	const char *root = *state;
+	char path[PATH_MAX + 64];
 	int *cpus;
 	size_t nr;
 
-	(void)state;
-	assert_non_null(mkdtemp(root));
 	put(root, "devices/system/cpu/online", "0-2,5\n");
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", root);
 	setenv("PERFKIT_SYSFS_ROOT", root, 1);
@@ -77,6 +117,7 @@ static void test_online_from_sysfs_root(void **state)
 	assert_int_equal(pk_cpus_online(&cpus, &nr), -ENOENT);
 	assert_non_null(strstr(pk_last_error()->why, "online"));
 	unsetenv("PERFKIT_SYSFS_ROOT");
+	rm_tree(root);
 }
 
 static void *idle_thread(void *arg)
@@ -112,12 +153,11 @@ static void test_pid_threads(void **state)
 /* Two sockets, the second with two dies, two NUMA nodes; CPU 3 lacks die_id. */
 static void test_topology(void **state)
 {
-	char root[] = "/tmp/perfkit-topo-XXXXXX", rel[128];
 	static const int pkg[] = { 0, 0, 1, 1 }, die[] = { 0, 0, 1, -1 }, core[] = { 0, 1, 0, 4 };
+	const char *root = *state;
+	char rel[128];
 	struct pk_cpu_topology t;
 
-	(void)state;
-	assert_non_null(mkdtemp(root));
 	for (int c = 0; c < 4; c++) {
 		char v[16];
 
@@ -136,6 +176,7 @@ static void test_topology(void **state)
 	put(root, "devices/system/node/node0/cpulist", "0-1\n");
 	put(root, "devices/system/node/node1/cpulist", "2-3\n");
 	put(root, "devices/system/node/node2/cpulist", "\n");	/* a memory-only node */
+	put(root, "devices/system/cpu/cpu0/topology/core_siblings_list", "0-1\n");
 	setenv("PERFKIT_SYSFS_ROOT", root, 1);
 	assert_int_equal(pk_cpu_topology(2, &t), 0);
 	assert_int_equal(t.cpu, 2);
@@ -150,16 +191,26 @@ static void test_topology(void **state)
 	assert_int_equal(t.node, 0);
 	assert_int_equal(pk_cpu_topology(7, &t), -ENOENT);
 	assert_non_null(strstr(pk_last_error()->why, "cpu7/topology"));
+	{
+		char list[16];
+
+		assert_int_equal(pk__host_topology_list(0, "core_siblings_list", list, sizeof(list)), 0);
+		assert_string_equal(list, "0-1");
+		assert_int_equal(pk__host_topology_list(1, "core_siblings_list", list, sizeof(list)),
+				 -ENOENT);
+		assert_string_equal(list, "");
+	}
 	unsetenv("PERFKIT_SYSFS_ROOT");
+	rm_tree(root);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_lists),
-		cmocka_unit_test(test_online_from_sysfs_root),
+		cmocka_unit_test_setup_teardown(test_online_from_sysfs_root, make_root, remove_root),
 		cmocka_unit_test(test_pid_threads),
-		cmocka_unit_test(test_topology),
+		cmocka_unit_test_setup_teardown(test_topology, make_root, remove_root),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * topology.c - where each CPU sits (socket, die, core, NUMA node), read from
- * sysfs, for counts aggregated per core, die, socket or node.
+ * topology.c - where each CPU sits (socket, die, core, NUMA node, sibling
+ * lists), read from sysfs, for counts aggregated per core, die, socket or
+ * node and for perf.data's CPU_TOPOLOGY; plus the machine's CPU description
+ * and memory size from /proc/cpuinfo and /proc/meminfo.
  */
-#include "perfkit.h"
+#include "host/host.h"
 #include "sys/sys.h"
 
 #include <dirent.h>
@@ -73,4 +75,51 @@ int pk_cpu_topology(int cpu, struct pk_cpu_topology *t)
 	read_id(cpu, "die_id", &t->die);	/* absent before Linux 5.2: one die */
 	t->node = find_node(cpu);
 	return 0;
+}
+
+int pk__host_topology_list(int cpu, const char *file, char *buf, size_t len)
+{
+	char rel[128], path[512];
+
+	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/%s", cpu, file);
+	if (!pk__sysfs_path(path, sizeof(path), rel) || pk__read_file(path, buf, len) < 0) {
+		if (len)
+			buf[0] = '\0';
+		return -ENOENT;
+	}
+	return 0;
+}
+
+void pk__host_cpuinfo(const char *key, char *out, size_t len)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	snprintf(out, len, "%s", "unknown");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, key, strlen(key)) || !colon)
+			continue;
+		colon += 1 + (colon[1] == ' ');
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(out, len, "%s", colon);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
+uint64_t pk__host_mem_total_kb(void)
+{
+	char line[256];
+	unsigned long long kb = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
 }

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * elf.c - an ELF file opened once, through libelf, from a path or from
+ * memory: its function symbols, a symbol's file offset (through the
+ * PT_LOAD segment that holds it), its GNU build-id note and its
+ * .gnu_debuglink.  Files are outside input: a truncated or corrupt one
+ * fails with -EINVAL and a message, never reads past what libelf checked.
+ */
+#include "elf/elf.h"
+#include "sys/sys.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct pk__elf {
+	Elf *elf;
+	int fd;			/* -1 when opened from memory */
+	void *image;		/* our copy of an in-memory image */
+	char *name;
+};
+
+void pk__elf_close(struct pk__elf *e)
+{
+	if (!e)
+		return;
+	if (e->elf)
+		elf_end(e->elf);
+	if (e->fd >= 0)
+		close(e->fd);
+	free(e->image);
+	free(e->name);
+	free(e);
+}
+
+const char *pk__elf_name(const struct pk__elf *e)
+{
+	return e->name;
+}
+
+/* Check what elf_begin made of the bytes: an ELF file with readable headers. */
+static int finish_open(struct pk__elf *e, struct pk__elf **out)
+{
+	GElf_Ehdr eh;
+	size_t nr;
+
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &eh) ||
+	    elf_getshdrnum(e->elf, &nr) < 0 || elf_getphdrnum(e->elf, &nr) < 0) {
+		pk__error(-EINVAL, "read an ELF file", "%s is not an ELF file%s", e->name,
+			  e->elf && elf_kind(e->elf) == ELF_K_ELF ? " (its headers are corrupt)" : "");
+		pk__elf_close(e);
+		return -EINVAL;
+	}
+	*out = e;
+	return 0;
+}
+
+static struct pk__elf *new_elf(const char *name)
+{
+	struct pk__elf *e = calloc(1, sizeof(*e));
+
+	if (!e || !(e->name = strdup(name))) {
+		free(e);
+		pk__error(-ENOMEM, "read an ELF file", "out of memory opening %s", name);
+		return NULL;
+	}
+	e->fd = -1;
+	return e;
+}
+
+int pk__elf_open(const char *path, struct pk__elf **out)
+{
+	struct pk__elf *e;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return pk__error(-EOPNOTSUPP, "read an ELF file", "libelf is unusable: %s",
+				 elf_errmsg(-1));
+	if (!(e = new_elf(path)))
+		return -ENOMEM;
+	e->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (e->fd < 0) {
+		int err = errno == EACCES || errno == EPERM ? -EACCES : errno == EMFILE ? -EMFILE
+			  : -ENOENT;
+
+		pk__error(err, "read an ELF file", "cannot open %s: %s", path, strerror(errno));
+		pk__elf_close(e);
+		return err;
+	}
+	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+	return finish_open(e, out);
+}
+
+int pk__elf_open_mem(const void *image, size_t len, const char *name, struct pk__elf **out)
+{
+	struct pk__elf *e;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return pk__error(-EOPNOTSUPP, "read an ELF file", "libelf is unusable: %s",
+				 elf_errmsg(-1));
+	if (!(e = new_elf(name)))
+		return -ENOMEM;
+	/* libelf may write to the image it is given: hand it our own copy. */
+	if (!(e->image = malloc(len ? len : 1))) {
+		pk__elf_close(e);
+		return pk__error(-ENOMEM, "read an ELF file", "out of memory copying %s", name);
+	}
+	memcpy(e->image, image, len);
+	e->elf = elf_memory(e->image, len);
+	return finish_open(e, out);
+}
+
+/* ---- symbols --------------------------------------------------------------- */
+
+/* The function symbols of every section of type `type`, through cb. */
+static int walk_syms(struct pk__elf *e, Elf64_Word type, pk__elf_sym_cb cb, void *arg)
+{
+	size_t entsize = gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT);
+	Elf_Scn *scn = NULL;
+	int ret = 0;
+
+	while (!ret && entsize && (scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; !ret && i < data->d_size / entsize; i++) {
+			struct pk__elf_sym s = { .dynamic = type == SHT_DYNSYM };
+			GElf_Sym sym;
+			int st;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			st = GELF_ST_TYPE(sym.st_info);
+			if ((st != STT_FUNC && st != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
+				continue;
+			s.name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
+			if (!s.name || !s.name[0])
+				continue;
+			s.value = sym.st_value;
+			s.size = sym.st_size;
+			ret = cb(arg, &s);
+		}
+	}
+	return ret;
+}
+
+int pk__elf_symbols(struct pk__elf *e, pk__elf_sym_cb cb, void *arg)
+{
+	int ret = walk_syms(e, SHT_SYMTAB, cb, arg);
+
+	return ret ? ret : walk_syms(e, SHT_DYNSYM, cb, arg);
+}
+
+struct want {
+	const char *name;
+	uint64_t value;
+};
+
+/* Whether an ELF symbol name ("memcpy@@GLIBC_2.14" in some .symtab's) is
+ * the one wanted; stops the walk when it is. */
+static int sym_is(void *arg, const struct pk__elf_sym *s)
+{
+	struct want *w = arg;
+	size_t n = strlen(w->name);
+
+	if (strncmp(s->name, w->name, n) || (s->name[n] != '\0' && s->name[n] != '@'))
+		return 0;
+	w->value = s->value;
+	return 1;
+}
+
+/* The file offset of virtual address `vaddr`: the PT_LOAD segment holding it. */
+static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
+{
+	size_t nr;
+
+	if (elf_getphdrnum(elf, &nr) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < ph.p_filesz) {
+			*off = vaddr - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int pk__elf_symbol_offset(struct pk__elf *e, const char *name, uint64_t *off, uint64_t *value)
+{
+	struct want w = { name, 0 };
+
+	if (pk__elf_symbols(e, sym_is, &w) != 1)
+		return pk__error(-ENOENT, "find a symbol", "%s has no function symbol '%s'", e->name,
+				 name);
+	if (value)
+		*value = w.value;
+	if (vaddr_to_offset(e->elf, w.value, off) < 0)
+		return pk__error(-EINVAL, "find a symbol", "'%s' (0x%llx) lies in no loadable "
+				 "segment of %s", name, (unsigned long long)w.value, e->name);
+	return 0;
+}
+
+/* ---- build-id and debuglink --------------------------------------------------- */
+
+int pk__elf_notes_build_id(const void *notes, size_t len, uint8_t id[20])
+{
+	const unsigned char *p = notes;
+	size_t off = 0;
+
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_end;
+
+		memcpy(&namesz, p + off, 4);
+		memcpy(&descsz, p + off + 4, 4);
+		memcpy(&type, p + off + 8, 4);
+		off += 12;
+		if (namesz > len - off)
+			break;
+		name_end = off + ((namesz + 3) & ~(size_t)3);
+		if (name_end > len || descsz > len - name_end)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + off, "GNU", 4) &&
+		    descsz && descsz <= 20) {
+			memcpy(id, p + name_end, descsz);
+			return (int)descsz;
+		}
+		off = name_end + ((descsz + 3) & ~(size_t)3);
+	}
+	return -ENOENT;
+}
+
+int pk__elf_build_id(struct pk__elf *e, uint8_t id[20])
+{
+	Elf_Scn *scn = NULL;
+	size_t nr;
+	int ret = -ENOENT;
+
+	while (ret < 0 && (scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
+			continue;
+		ret = pk__elf_notes_build_id(d->d_buf, d->d_size, id);
+	}
+	/* A file stripped of its section headers still has its PT_NOTE segments. */
+	for (size_t i = 0; ret < 0 && elf_getphdrnum(e->elf, &nr) == 0 && i < nr; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+
+		if (!gelf_getphdr(e->elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		d = elf_getdata_rawchunk(e->elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+		if (d)
+			ret = pk__elf_notes_build_id(d->d_buf, d->d_size, id);
+	}
+	return ret;
+}
+
+int pk__elf_mapped_build_id(const void *base, uint8_t id[20])
+{
+	const unsigned char *b = base;
+	const ElfW(Ehdr) *eh = base;
+
+	if (!b || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_phentsize != sizeof(ElfW(Phdr)))
+		return -ENOENT;
+	for (size_t i = 0; i < eh->e_phnum; i++) {
+		const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(b + eh->e_phoff) + i;
+
+		if (ph->p_type == PT_NOTE) {
+			int n = pk__elf_notes_build_id(b + ph->p_offset, ph->p_filesz, id);
+
+			if (n > 0)
+				return n;
+		}
+	}
+	return -ENOENT;
+}
+
+/* The section called `want`, or NULL. */
+static Elf_Scn *find_section(Elf *elf, const char *want)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+int pk__elf_debuglink(struct pk__elf *e, char *name, size_t len, uint32_t *crc)
+{
+	Elf_Scn *scn = find_section(e->elf, ".gnu_debuglink");
+	Elf_Data *d = scn ? elf_rawdata(scn, NULL) : NULL;
+	const char *p;
+	size_t n, crc_at;
+	GElf_Ehdr eh;
+	uint32_t v;
+
+	if (!scn || !d || !d->d_buf)
+		return -ENOENT;
+	p = d->d_buf;
+	n = strnlen(p, d->d_size);
+	/* The name, NUL-terminated, padded to 4 bytes, then the CRC. */
+	crc_at = (n + 4) & ~(size_t)3;
+	if (n == d->d_size || !n || crc_at + 4 > d->d_size || !gelf_getehdr(e->elf, &eh))
+		return pk__error(-EINVAL, "read .gnu_debuglink", "the section of %s is malformed",
+				 e->name);
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(name, p, n + 1);
+	memcpy(&v, p + crc_at, 4);
+	/* The CRC is a word of the file's byte order. */
+	if ((eh.e_ident[EI_DATA] == ELFDATA2MSB) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap32(v);
+	*crc = v;
+	return 0;
+}

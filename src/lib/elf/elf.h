@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * elf.h - the elf layer's internal interface: an ELF file opened once (from
+ * a path or from memory) and the facts the layers above need from it:
+ * function symbols, a symbol's file offset (what a uprobe wants), the GNU
+ * build-id note and the .gnu_debuglink name and CRC.  Only this layer
+ * includes libelf; every failure is a negative errno with the error record
+ * naming the file.
+ */
+#ifndef PK_ELF_H
+#define PK_ELF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pk__elf;
+
+/* pk__elf_open - open and check the ELF file at path.  Returns 0 with *out
+ * (close it), -ENOENT / -EACCES when it cannot be opened, -EINVAL when it
+ * is not an ELF file (or is truncated before its headers), -ENOMEM. */
+int pk__elf_open(const char *path, struct pk__elf **out);
+
+/* pk__elf_open_mem - the same over a copy of len bytes at image; `name`
+ * is what error messages call it. */
+int pk__elf_open_mem(const void *image, size_t len, const char *name, struct pk__elf **out);
+
+/* pk__elf_close - release it; NULL is a no-op. */
+void pk__elf_close(struct pk__elf *e);
+
+/* pk__elf_name - the path or name it was opened with. */
+const char *pk__elf_name(const struct pk__elf *e);
+
+/* One defined function symbol (STT_FUNC or STT_GNU_IFUNC). */
+struct pk__elf_sym {
+	const char *name;	/* valid while the pk__elf is open */
+	uint64_t value, size;
+	bool dynamic;		/* from .dynsym rather than .symtab */
+};
+
+/* Called once per function symbol; a non-zero return stops the walk. */
+typedef int (*pk__elf_sym_cb)(void *arg, const struct pk__elf_sym *s);
+
+/* pk__elf_symbols - every defined, named function symbol of .symtab, then
+ * of .dynsym, through cb.  Returns 0 or the callback's stop value. */
+int pk__elf_symbols(struct pk__elf *e, pk__elf_sym_cb cb, void *arg);
+
+/* pk__elf_symbol_offset - the file offset of function `name` ("memcpy"
+ * also matches a versioned "memcpy@@GLIBC_2.14"): its value mapped
+ * through the PT_LOAD segment holding it, as the uprobe PMU wants it.
+ * .symtab is searched first (the complete list), then .dynsym.  Returns 0
+ * with *off (and *value, when not NULL), -ENOENT when no function has that
+ * name, or -EINVAL when its address lies in no loadable segment. */
+int pk__elf_symbol_offset(struct pk__elf *e, const char *name, uint64_t *off, uint64_t *value);
+
+/* pk__elf_build_id - the NT_GNU_BUILD_ID note of its SHT_NOTE sections (or
+ * PT_NOTE segments when sections are stripped).  Returns the id's size (1
+ * to 20) with the bytes in id, or -ENOENT. */
+int pk__elf_build_id(struct pk__elf *e, uint8_t id[20]);
+
+/* pk__elf_notes_build_id - the GNU build-id in a buffer of ELF notes (a
+ * note section, /sys/kernel/notes).  Returns its size or -ENOENT. */
+int pk__elf_notes_build_id(const void *notes, size_t len, uint8_t id[20]);
+
+/* pk__elf_mapped_build_id - the build-id of an ELF image the loader mapped
+ * at `base` (the vDSO), found through its program headers.  Returns its
+ * size or -ENOENT. */
+int pk__elf_mapped_build_id(const void *base, uint8_t id[20]);
+
+/* pk__elf_debuglink - the .gnu_debuglink section: the separate debug
+ * file's name and the CRC-32 of its contents.  Returns 0, -ENOENT when
+ * there is none, -EINVAL when it is malformed, -ENAMETOOLONG when the
+ * name does not fit in len bytes. */
+int pk__elf_debuglink(struct pk__elf *e, char *name, size_t len, uint32_t *crc);
+
+#endif

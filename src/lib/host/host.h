@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * host.h - the host layer's internal interface: facts about the machine
+ * and its processes, read from sysfs and /proc, for every layer above.
+ * Its public face is pk_cpus_parse, pk_cpus_online, pk_cpu_topology,
+ * pk_cgroup_root, pk_pid_threads and pk_pid_tgid (include/perfkit.h).
+ * The line parsers are pure, so they are tested with tables and fuzzed
+ * (fuzz/fuzz_host.c); the readers around them report through pk__error.
+ */
+#ifndef PK_HOST_H
+#define PK_HOST_H
+
+#include "perfkit.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---- int arrays (cpus.c) -------------------------------------------------- */
+
+/* pk__host_ints_push - append v to a malloc'd array; 0 or -ENOMEM. */
+int pk__host_ints_push(int **arr, size_t *nr, size_t *cap, int v);
+
+/* pk__host_ints_sort_unique - sort a[0..nr) ascending, drop duplicates;
+ * returns the new count. */
+size_t pk__host_ints_sort_unique(int *a, size_t nr);
+
+/* ---- topology and machine facts (topology.c) ------------------------------ */
+
+/* pk__host_topology_list - a CPU's sysfs topology list file (for example
+ * "core_siblings_list", "0-1") into buf, the newline stripped.
+ * Returns 0, or -ENOENT (no error record: absence is normal for offline
+ * CPUs and for die_cpus_list before Linux 5.2). */
+int pk__host_topology_list(int cpu, const char *file, char *buf, size_t len);
+
+/* pk__host_cpuinfo - the value of the first /proc/cpuinfo line starting with
+ * `key` ("model name"), or "unknown"; never fails. */
+void pk__host_cpuinfo(const char *key, char *out, size_t len);
+
+/* pk__host_mem_total_kb - MemTotal from /proc/meminfo in KiB, 0 if unknown. */
+uint64_t pk__host_mem_total_kb(void);
+
+/* ---- processes (proc.c) ---------------------------------------------------- */
+
+/* pk__host_status_field - find field `key` ("Tgid", "PPid") in the text of a
+ * /proc/PID/status file and copy its value, leading blanks and the newline
+ * stripped, to out.  Returns 0, -ENOENT when the field is absent, or
+ * -ENAMETOOLONG when the value does not fit (out then holds nothing). */
+int pk__host_status_field(const char *status, const char *key, char *out, size_t len);
+
+/* pk__host_status_long - field `key` of /proc/PID/status as a number.
+ * Returns 0 with *value, -ESRCH when the process is gone, -EINVAL when the
+ * field is absent or not a number. */
+int pk__host_status_long(pid_t pid, const char *key, long *value);
+
+/* pk__host_comm - thread tid of process pid's name (/proc/PID/task/TID/comm,
+ * newline stripped).  Returns 0, or -ESRCH when the thread is gone. */
+int pk__host_comm(pid_t pid, pid_t tid, char *buf, size_t len);
+
+/* One line of /proc/PID/maps. */
+struct pk__host_map {
+	uint64_t start, end, pgoff, ino;
+	unsigned int maj, min;
+	char perms[5];		/* "r-xp": read, write, exec, shared/private */
+	const char *path;	/* points into the parsed line; "" when anonymous */
+};
+
+/* pk__host_maps_parse - parse one maps line in place (the path is cut at
+ * the newline).  Returns 0, or -EINVAL for a line that is not one. */
+int pk__host_maps_parse(char *line, struct pk__host_map *m);
+
+/* Called once per mapping; a non-zero return stops the walk and is returned. */
+typedef int (*pk__host_map_cb)(void *arg, const struct pk__host_map *m);
+
+/* pk__host_maps_read - every well-formed line of /proc/PID/maps through cb,
+ * in the file's order.  Returns 0, the callback's stop value, or -ESRCH
+ * when the process is gone (error record set). */
+int pk__host_maps_read(pid_t pid, pk__host_map_cb cb, void *arg);
+
+/* ---- /proc/kallsyms (kallsyms.c) ------------------------------------------- */
+
+/* One line of /proc/kallsyms: "ffffffff81000000 T _stext [module]". */
+struct pk__host_ksym {
+	uint64_t addr;
+	char type;		/* nm's letter: 't'/'T' text, 'd' data, ... */
+	const char *name;	/* points into the parsed line */
+	const char *module;	/* the module without brackets, or NULL */
+};
+
+/* pk__host_ksym_parse - parse one kallsyms line in place.  Returns 0, or
+ * -EINVAL for a malformed line. */
+int pk__host_ksym_parse(char *line, struct pk__host_ksym *s);
+
+/* Called once per symbol; a non-zero return stops the walk and is returned. */
+typedef int (*pk__host_ksym_cb)(void *arg, const struct pk__host_ksym *s);
+
+/* The kallsyms reader's options. */
+enum pk__host_ksym_flags {
+	/* Fail with -EACCES (kptr_restrict hint) when no line read, up to the
+	 * end or to the callback's stop, had an address: the kernel hides them
+	 * all from this user. */
+	PK__KSYM_NEED_ADDRS = 1u << 0,
+};
+
+/*
+ * pk__host_kallsyms_read - every well-formed line of `path` (NULL:
+ * /proc/kallsyms) through cb; malformed lines are skipped.  Returns 0, the
+ * callback's stop value, or a negative errno with the error record set:
+ * -ENOENT (no such file: a kernel without CONFIG_KALLSYMS), -EACCES (not
+ * readable, or with PK__KSYM_NEED_ADDRS every address hidden), -EMFILE /
+ * -ENFILE (out of file descriptors), -ENOMEM.
+ */
+int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg);
+
+#endif
