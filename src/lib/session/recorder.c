@@ -355,24 +355,6 @@ const char *pk_recorder_warning(const struct pk_recorder *r)
 	return r->warning;
 }
 
-/* The process a thread belongs to (Tgid in /proc/TID/status), or -1.
- * (Here until the host layer reads /proc facts for everyone.) */
-static pid_t tgid_of(pid_t tid)
-{
-	char path[64], line[256];
-	pid_t tgid = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	if (!(f = fopen(path, "re")))
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
-	return tgid;
-}
-
 static int synth_sink(void *arg, const struct perf_event_header *h)
 {
 	struct pk_recorder *r = arg;
@@ -414,11 +396,11 @@ static int synthesize(struct pk_recorder *r)
 		err = pk_record_synth_process(r->o.pids[i], a, id, flags, synth_sink, r);
 	/* Each thread's process once: its name and maps. */
 	for (size_t i = 0; !err && i < r->o.nr_tids; i++) {
-		pid_t tgid = tgid_of(r->o.tids[i]);
+		pid_t tgid = pk_pid_tgid(r->o.tids[i]);
 		bool seen = false;
 
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = tgid_of(r->o.tids[j]) == tgid;
+			seen = pk_pid_tgid(r->o.tids[j]) == tgid;
 		if (!seen && tgid > 0)
 			err = pk_record_synth_process(tgid, a, id, flags, synth_sink, r);
 	}

@@ -43,7 +43,7 @@ static struct {
 	bool cb_decoded[16];
 } k;
 
-static char root[64];
+static char root[400];
 
 static int fake_open(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
@@ -100,11 +100,11 @@ static const struct pk__sys_ops ops = {
 
 static int group_setup(void **state)
 {
-	char dir[128], path[192];
+	char dir[512], path[600];
 	FILE *f;
 
 	(void)state;
-	strcpy(root, "/tmp/pk-recorder-XXXXXX");
+	snprintf(root, sizeof(root), "%s/pk-recorder-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	assert_non_null(mkdtemp(root));
 	snprintf(dir, sizeof(dir), "%s/devices", root);
 	mkdir(dir, 0755);
@@ -122,7 +122,7 @@ static int group_setup(void **state)
 
 static int group_teardown(void **state)
 {
-	char cmd[128];
+	char cmd[512];
 
 	(void)state;
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
@@ -480,11 +480,14 @@ static void test_pump_writer(void **state)
 	struct pk_recorder_opts o = task_opts();
 	struct pk_recorder *r;
 	struct pk_data_writer *w;
-	char path[] = "/tmp/pk-recorder-data-XXXXXX";
-	int fd = mkstemp(path);
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char path[512];
 	struct ring g;
+	int fd;
 
 	(void)state;
+	snprintf(path, sizeof(path), "%s/pk-recorder-data-XXXXXX", tmp);
+	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
 	o.pages = 1;

@@ -100,7 +100,7 @@ static void test_callback(void **state)
  * perf is not installed. */
 static long perf_script_samples(const char *path)
 {
-	char cmd[512], line[256];
+	char cmd[640], line[256];
 	long n = 0;
 	FILE *p;
 
@@ -116,13 +116,16 @@ static long perf_script_samples(const char *path)
 
 static void test_writer(void **state)
 {
-	char path[] = "/tmp/pk-recorder-kernel-XXXXXX";
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char path[512];
 	struct pk_recorder_stats st;
 	struct pk_data_writer *w;
-	int fd = mkstemp(path);
+	int fd;
 	long lines;
 
 	(void)state;
+	snprintf(path, sizeof(path), "%s/pk-recorder-kernel-XXXXXX", tmp);
+	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(pk_data_create(path, &w), 0);
