@@ -41,7 +41,9 @@ enum pk_callgraph {
  * `workload` (a command started with pk_workload_start, sampled from its
  * exec on, with its children), `pids` (every thread of these processes),
  * `tids` (these threads), `all_cpus` or `cpu_list` (every task on those
- * CPUs); none of them means the calling thread and its children.
+ * CPUs); none of them means the calling thread and its children.  The
+ * recorder copies the struct, not what it points to: pids, tids and
+ * cpu_list must stay valid until pk_recorder_start returns.
  */
 struct pk_recorder_opts {
 	size_t size;
