@@ -346,6 +346,8 @@ static int run(const struct list_opts *o)
 		wanted &= o->words;
 	co.no_tracepoints = !(wanted & (1u << PK_SRC_TRACEPOINT));
 	co.no_libpfm = !(wanted & (1u << PK_SRC_LIBPFM));
+	if (!co.no_tracepoints)
+		cli_tracefs_need(NULL);
 	if (pk_catalog_new(&co, &cat) < 0)
 		return cli_error("list", NULL);
 	json_init(&j, stdout);

@@ -896,6 +896,7 @@ static int setup(struct session *s, int argc, char **argv)
 	bool cpu_wide = o->all_cpus || o->cpu_list;
 
 	s->default_event = !o->events;
+	cli_tracefs_need(o->events ? o->events : "cycles");
 	if (pk_events_parse(events_spec(o, o->events ? o->events : "cycles"), NULL, &s->ev) < 0)
 		return cli_error("record", o->events);
 	if (o->argv && pk_workload_start(o->argv, &s->wl) < 0)
