@@ -3,8 +3,9 @@
  * format.c - the one parser of tracepoint format files
  * (events/<sys>/<name>/format): libtraceevent's, the kernel community's
  * own, whose result is copied into a plain struct pk__tp_format so that no
- * libtraceevent type leaves this file.  Field names, types, offsets, sizes,
- * signedness, array and __data_loc shapes, the id and the print format.
+ * libtraceevent type leaves this file: field names, types, offsets, sizes,
+ * signedness, array and __data_loc shapes, the id; and the print format as
+ * the kernel wrote it.
  */
 #include "tracefs.h"
 
@@ -49,7 +50,8 @@ static bool is_char_array(const struct tep_format_field *f)
 {
 	const char *c = strstr(f->type, "char");
 
-	return (f->flags & TEP_FIELD_IS_ARRAY) && c && (c == f->type || c[-1] == ' ') &&
+	return (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) && c &&
+	       (c == f->type || c[-1] == ' ') &&
 	       (c[4] == '\0' || c[4] == '[' || c[4] == ' ');
 }
 
@@ -62,7 +64,8 @@ static void copy_field(struct pack *p, const struct tep_format_field *f, bool co
 	out->size = f->size < 0 ? 0 : (unsigned int)f->size;
 	out->arraylen = f->arraylen;
 	out->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
-	out->is_array = f->flags & TEP_FIELD_IS_ARRAY;
+	/* libtraceevent marks "__data_loc T" dynamic without "[]" too. */
+	out->is_array = f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC);
 	out->is_dynamic = f->flags & TEP_FIELD_IS_DYNAMIC;
 	out->is_string = is_char_array(f);
 	out->is_common = common;
@@ -78,9 +81,10 @@ static size_t count_fields(const struct tep_format_field *f, size_t *bytes)
 }
 
 /* Copy a parsed event into one malloc'd block. */
-static int copy_event(const struct tep_event *ev, const char *sys, struct pk__tp_format **out)
+static int copy_event(const struct tep_event *ev, const char *sys, const char *pf, size_t pf_len,
+		      struct pk__tp_format **out)
 {
-	size_t bytes = str_size(sys) + str_size(ev->name) + str_size(ev->print_fmt.format);
+	size_t bytes = str_size(sys) + str_size(ev->name) + pf_len + 1;
 	size_t nc = count_fields(ev->format.common_fields, &bytes);
 	size_t nf = count_fields(ev->format.fields, &bytes);
 	size_t head = sizeof(struct pk__tp_format) + (nc + nf) * sizeof(struct pk__tp_field);
@@ -96,7 +100,10 @@ static int copy_event(const struct tep_event *ev, const char *sys, struct pk__tp
 	p.end = p.next + bytes;
 	f->sys = pack_str(&p, sys);
 	f->name = pack_str(&p, ev->name);
-	f->print_fmt = pack_str(&p, ev->print_fmt.format);
+	f->print_fmt = p.next;
+	memcpy(p.next, pf ? pf : "", pf_len);
+	p.next[pf_len] = '\0';
+	p.next += pf_len + 1;
 	f->id = ev->id < 0 ? 0 : (uint64_t)ev->id;
 	for (const struct tep_format_field *x = ev->format.common_fields; x; x = x->next)
 		copy_field(&p, x, true, &f->fields[i++]);
@@ -108,48 +115,57 @@ static int copy_event(const struct tep_event *ev, const char *sys, struct pk__tp
 }
 
 /*
- * libtraceevent 1.7 replaces a field's flags with TEP_FIELD_IS_FLAG or
- * TEP_FIELD_IS_SYMBOLIC when the print format hands the field to
- * __print_flags or __print_symbolic, losing the signed bit the file declared
- * (sched_switch's prev_state).  The fields alone, without "print fmt:",
- * parse with the flags as written; this takes the signedness from there.
+ * The text after "print fmt:" up to the end of its line, as the kernel wrote
+ * it (the quoted format, then its arguments), or NULL and *fmt_len 0 when
+ * there is none.  *head_len is the length of the text before that line.
  */
-static void fix_signedness(struct pk__tp_format *f, const char *text, size_t len, const char *sys)
+static const char *find_print_fmt(const char *text, size_t len, size_t *head_len,
+				  size_t *fmt_len)
 {
-	const char *pf = memmem(text, len, "\nprint fmt:", 11);
-	struct tep_handle *tep;
-	struct tep_event *ev = NULL;
-	size_t i = 0;
+	const char *p = memmem(text, len, "\nprint fmt:", 11), *end = text + len, *nl;
 
-	if (!pf || !(tep = tep_alloc()))
-		return;
-	if (tep_parse_format(tep, &ev, text, (unsigned long)(pf - text + 1), sys) == 0 && ev) {
-		for (const struct tep_format_field *x = ev->format.common_fields; x && i < f->nr_fields;
-		     x = x->next, i++)
-			f->fields[i].is_signed = x->flags & TEP_FIELD_IS_SIGNED;
-		for (const struct tep_format_field *x = ev->format.fields; x && i < f->nr_fields;
-		     x = x->next, i++)
-			f->fields[i].is_signed = x->flags & TEP_FIELD_IS_SIGNED;
+	*fmt_len = 0;
+	*head_len = p ? (size_t)(p - text) + 1 : len;
+	if (!p)
+		return NULL;
+	p += 11;
+	while (p < end && *p == ' ')
+		p++;
+	nl = memchr(p, '\n', (size_t)(end - p));
+	*fmt_len = (size_t)((nl ? nl : end) - p);
+	return p;
+}
+
+/* Format files are ASCII text: the names and C types of the fields. */
+static int check_text(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c != '\t' && c != '\n' && (c < 0x20 || c > 0x7e))
+			return pk__error(-EINVAL, "parse tracepoint format",
+					 "byte 0x%02x at offset %zu: a format file is ASCII text", c, i);
 	}
-	tep_free(tep);
+	return 0;
 }
 
-static bool needs_signedness_fix(const struct tep_event *ev)
-{
-	for (const struct tep_format_field *x = ev->format.fields; x; x = x->next)
-		if (x->flags & (TEP_FIELD_IS_FLAG | TEP_FIELD_IS_SYMBOLIC))
-			return true;
-	return false;
-}
-
+/*
+ * Only the fields go through libtraceevent.  Given the "print fmt:" line it
+ * also builds the arguments' expression tree, which only printing needs,
+ * and version 1.7.1 follows a NULL pointer on some malformed arguments
+ * (`"",i?q:e]`, found by fuzz_tracefs) and rewrites the flags of fields
+ * handed to __print_flags, losing their signed bit.  The printer will parse
+ * the print fmt kept here when it needs it.
+ */
 int pk__tracefs_format_parse(const char *text, size_t len, const char *sys,
 			     struct pk__tp_format **out)
 {
 	struct tep_handle *tep;
 	struct tep_event *ev = NULL;
 	enum tep_errno terr;
-	char msg[160];
-	bool fix;
+	const char *pf;
+	size_t head_len, pf_len;
+	char msg[160], *head;
 	int ret;
 
 	*out = NULL;
@@ -159,7 +175,28 @@ int pk__tracefs_format_parse(const char *text, size_t len, const char *sys,
 	tep = tep_alloc();
 	if (!tep)
 		return pk__error(-ENOMEM, "parse tracepoint format", "out of memory for libtraceevent");
-	terr = tep_parse_format(tep, &ev, text, (unsigned long)len, sys);
+	pf = find_print_fmt(text, len, &head_len, &pf_len);
+	/* libtraceevent 1.7.1's tokenizer returns a NULL token at the end of
+	 * input and for bytes it does not know, and some of its field paths
+	 * pass that to strcmp ("field:r s[" with nothing after, or with a
+	 * 0xd0 after it: fuzz_tracefs).  So it sees only text the kernel
+	 * writes (printable ASCII, tabs, newlines; a NUL ends the text), and
+	 * the text always ends on a newline. */
+	head_len = strnlen(text, head_len);
+	if ((ret = check_text(text, head_len)) < 0) {
+		tep_free(tep);
+		return ret;
+	}
+	head = malloc(head_len + 1);
+	if (!head) {
+		tep_free(tep);
+		return pk__error(-ENOMEM, "parse tracepoint format", "out of memory for %zu bytes",
+				 head_len + 1);
+	}
+	memcpy(head, text, head_len);
+	head[head_len] = '\n';
+	terr = tep_parse_format(tep, &ev, head, (unsigned long)head_len + 1, sys);
+	free(head);
 	if (terr != 0 || !ev || !ev->name) {
 		/* libtraceevent 1.7 answers a text without its "name:" line with
 		 * TEP_ERRNO__MEM_ALLOC_FAILED; a malformed file is far likelier
@@ -171,11 +208,8 @@ int pk__tracefs_format_parse(const char *text, size_t len, const char *sys,
 		tep_free(tep);
 		return pk__error(-EINVAL, "parse tracepoint format", "libtraceevent: %s", msg);
 	}
-	fix = needs_signedness_fix(ev);
-	ret = copy_event(ev, sys, out);
+	ret = copy_event(ev, sys, pf, pf_len, out);
 	tep_free(tep);
-	if (ret == 0 && fix)
-		fix_signedness(*out, text, len, sys);
 	return ret;
 }
 

@@ -76,7 +76,8 @@ struct pk__tp_format {
 	const char *sys;	/* as passed to the parser */
 	const char *name;	/* name: */
 	uint64_t id;		/* ID: */
-	const char *print_fmt;	/* the format string of "print fmt:", or "" */
+	const char *print_fmt;	/* the "print fmt:" line's text as written
+				 * (quoted format, arguments), or "" */
 	size_t nr_fields;	/* common fields first, in file order */
 	struct pk__tp_field *fields;
 };

@@ -49,7 +49,8 @@ static void test_sched_switch(void **state)
 	assert_int_equal(nr_common, 4);
 	assert_true(f->fields[0].is_common);
 	assert_string_equal(f->fields[0].name, "common_type");
-	assert_true(!strncmp(f->print_fmt, "prev_comm=%s prev_pid=%d", 24));
+	assert_true(!strncmp(f->print_fmt, "\"prev_comm=%s prev_pid=%d", 25));
+	assert_non_null(strstr(f->print_fmt, "__print_flags(REC->prev_state"));
 
 	x = field(f, "prev_comm");
 	assert_string_equal(x->type, "char[16]");
@@ -118,7 +119,12 @@ static void test_shapes(void **state)
 	x = field(f, "msg");
 	assert_true(x->is_dynamic && x->is_string);
 	assert_false(field(f, "c")->is_string);	/* one char is a number */
-	assert_string_equal(f->print_fmt, "mac=%6phC msg=%s");
+	assert_string_equal(f->print_fmt, "\"mac=%6phC msg=%s\", REC->mac, __get_rel_str(msg)");
+	pk__tp_format_free(f);
+
+	/* Arguments libtraceevent 1.7.1 crashed on (fuzz_tracefs): kept as text. */
+	f = parse_ok(HEAD "\nprint fmt:\"\",i?q:e]");
+	assert_string_equal(f->print_fmt, "\"\",i?q:e]");
 	pk__tp_format_free(f);
 
 	/* No print fmt at all: the fields still parse; print_fmt is "". */
@@ -151,7 +157,7 @@ static void test_malformed(void **state)
 	static const char *const bad[] = {
 		"",
 		"name: t\n",
-		"garbage\n\x01\x02",
+		"garbage\nmore: garbage\n",
 		"ID: 7\nname: t\n",	/* the name comes first */
 	};
 	struct pk__tp_format *f;
@@ -186,6 +192,28 @@ static void test_malformed(void **state)
 	assert_non_null(strstr(pk_last_error()->why, "events/sched/no_such_event/format"));
 }
 
+/* Inputs that crashed libtraceevent 1.7.1 (found by fuzz_tracefs) now parse
+ * or fail cleanly: the end of input, a NUL or a non-ASCII byte inside a
+ * field line. */
+static void test_libtraceevent_crashes(void **state)
+{
+	static const char eof[] = "name:i\nID:4\nformat:\nfield:r s[";
+	static const char nul[] = "name:i\nID:4\nformat:\nfield:r s[\0]; offset:8;\n";
+	static const char byte[] = "name:e\nID:4\nformat:\nfield:c r[\xd0\n";
+	struct pk__tp_format *f = NULL;
+	int ret;
+
+	(void)state;
+	ret = pk__tracefs_format_parse(eof, strlen(eof), "test", &f);
+	assert_true(ret == 0 || ret == -EINVAL);
+	pk__tp_format_free(f);
+	ret = pk__tracefs_format_parse(nul, sizeof(nul) - 1, "test", &f);
+	assert_true(ret == 0 || ret == -EINVAL);
+	pk__tp_format_free(f);
+	assert_int_equal(pk__tracefs_format_parse(byte, strlen(byte), "test", &f), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "0xd0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_length_bounded),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_libtraceevent_crashes),
 	};
 
 	snprintf(fixture, sizeof(fixture), "%s/tests/unit/catalog/tracefs",
