@@ -17,7 +17,13 @@
 #ifndef PERFKIT_RECORD_H
 #define PERFKIT_RECORD_H
 
-#include "perfkit.h"
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "perfkit/error.h"
+#include "perfkit/count.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -21,7 +21,16 @@
 #ifndef PERFKIT_RECORDER_H
 #define PERFKIT_RECORDER_H
 
-#include "perfkit.h"
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "perfkit/error.h"
+#include "perfkit/event.h"
+#include "perfkit/evlist.h"
+#include "perfkit/record.h"
+#include "perfkit/data.h"
 
 #ifdef __cplusplus
 extern "C" {
