@@ -92,11 +92,11 @@ PK_API int pk_catalog_new(const struct pk_catalog_opts *opts, struct pk_catalog 
 /* pk_catalog_free - free a catalogue.  NULL is a no-op. */
 PK_API void pk_catalog_free(struct pk_catalog *cat);
 
-/* pk_catalog_count - the number of events in the catalogue. */
-PK_API size_t pk_catalog_count(const struct pk_catalog *cat);
+/* pk_catalog_nr - the number of events in the catalogue. */
+PK_API size_t pk_catalog_nr(const struct pk_catalog *cat);
 
-/* pk_catalog_event - event i, or NULL when out of range. */
-PK_API const struct pk_event_info *pk_catalog_event(const struct pk_catalog *cat, size_t i);
+/* pk_catalog_get - event i, or NULL when out of range. */
+PK_API const struct pk_event_info *pk_catalog_get(const struct pk_catalog *cat, size_t i);
 
 /*
  * pk_catalog_find - the index of the event that `name` names: an exact

@@ -101,8 +101,8 @@ PK_API int pk_events_parse(const char *spec, const struct pk_parse_opts *opts,
 /* pk_events_free - free a parsed list.  NULL is a no-op. */
 PK_API void pk_events_free(struct pk_events *ev);
 
-/* pk_events_count - the number of events in the list. */
-PK_API size_t pk_events_count(const struct pk_events *ev);
+/* pk_events_nr - the number of events in the list. */
+PK_API size_t pk_events_nr(const struct pk_events *ev);
 
 /* pk_events_attr - the attr of event i, or NULL when i is out of range.
  * When attr->size is 136, config3 follows it in memory (see pk_event_desc). */

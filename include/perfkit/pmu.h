@@ -52,8 +52,8 @@ PK_API int pk_pmus_scan(struct pk_pmus **out);
 /* pk_pmus_free - free a snapshot and every pk_pmu in it.  NULL is a no-op. */
 PK_API void pk_pmus_free(struct pk_pmus *pmus);
 
-/* pk_pmus_count - the number of PMUs in the snapshot. */
-PK_API size_t pk_pmus_count(const struct pk_pmus *pmus);
+/* pk_pmus_nr - the number of PMUs in the snapshot. */
+PK_API size_t pk_pmus_nr(const struct pk_pmus *pmus);
 
 /* pk_pmus_get - the i-th PMU, sorted by name; NULL when i is out of range. */
 PK_API const struct pk_pmu *pk_pmus_get(const struct pk_pmus *pmus, size_t i);

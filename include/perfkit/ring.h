@@ -38,11 +38,11 @@ PK_API int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out
 /* pk_rings_free - unmap every ring.  NULL is a no-op. */
 PK_API void pk_rings_free(struct pk_rings *rs);
 
-/* pk_rings_count / pk_rings_get - the rings, in CPU x thread order; when
+/* pk_rings_nr / pk_rings_get - the rings, in CPU x thread order; when
  * some events write backward (overwrite mode), their rings follow, in the
  * same order, after the normal ones (whose slots are then empty rings where
  * no normal event exists).  pk_rings_get returns NULL out of range. */
-PK_API size_t pk_rings_count(const struct pk_rings *rs);
+PK_API size_t pk_rings_nr(const struct pk_rings *rs);
 PK_API struct pk_ring *pk_rings_get(struct pk_rings *rs, size_t idx);
 
 /*

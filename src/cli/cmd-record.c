@@ -493,7 +493,7 @@ static void say_opened(const struct session *s)
 			(pk_recorder_pages(s->rec) + 1) * (size_t)sysconf(_SC_PAGESIZE),
 			pk_recorder_nr_rings(s->rec));
 	}
-	for (size_t i = 0; !s->o->quiet && i < pk_events_count(ev); i++)
+	for (size_t i = 0; !s->o->quiet && i < pk_events_nr(ev); i++)
 		if (pk_evlist_fallback(l, i))
 			fprintf(stderr, "perfkit record: %s: %s\n", pk_events_desc(ev, i)->name,
 				pk_evlist_fallback(l, i));
@@ -515,7 +515,7 @@ static int setup(struct session *s, int argc, char **argv)
 		return cli_error("record", o->events);
 	say_opened(s);
 	keep_old(o->output);
-	if (pk_data_create(o->output, &s->w) < 0 || pk_data_set_cmdline(s->w, argc, argv) < 0 ||
+	if (pk_data_writer_create(o->output, &s->w) < 0 || pk_data_writer_set_cmdline(s->w, argc, argv) < 0 ||
 	    pk_recorder_set_writer(s->rec, s->w) < 0)
 		return cli_error("record", NULL);
 	return 0;
@@ -523,7 +523,7 @@ static int setup(struct session *s, int argc, char **argv)
 
 static void teardown(struct session *s)
 {
-	pk_data_abort(s->w);
+	pk_data_writer_abort(s->w);
 	pk_recorder_free(s->rec);
 	pk_workload_free(s->wl);
 	free(s->pids);
@@ -604,11 +604,11 @@ static int finish(struct session *s, int status)
 {
 	struct pk_recorder_stats st = { .size = sizeof(st) };
 	int err = pk_recorder_finish(s->rec);
-	uint64_t bytes = pk_data_size(s->w);
+	uint64_t bytes = pk_data_writer_size(s->w);
 
 	pk_recorder_stats(s->rec, &st);
 	say_finish_error(s, &st, err);
-	err = pk_data_finish(s->w);
+	err = pk_data_writer_finish(s->w);
 	s->w = NULL;
 	if (err > 0)	/* records past the full disk (and a few to make room) were cut */
 		bytes -= (uint64_t)err;

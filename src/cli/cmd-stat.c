@@ -165,7 +165,7 @@ static int save_slots(struct pk_evlist *l, struct stat_summary *s, char **argv, 
  * the events it applied to. */
 static void report_fallbacks(struct pk_evlist *l, struct pk_events *ev)
 {
-	size_t nr = pk_events_count(ev);
+	size_t nr = pk_events_nr(ev);
 
 	for (size_t i = 0; i < nr; i++) {
 		const char *note = pk_evlist_fallback(l, i);
@@ -413,7 +413,7 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 		     struct pk_workload *w, const struct plan *pl, double t0, struct control *ctl,
 		     const struct stat_summary *sum)
 {
-	size_t nr = pk_events_count(ev);
+	size_t nr = pk_events_nr(ev);
 	bool split = o->no_aggr || o->per_thread || o->per;
 	size_t slots = l && split ? pk_evlist_nr_cpus(l) * pk_evlist_nr_threads(l) : 0;
 	struct pk_count *prev = calloc(nr ? nr : 1, sizeof(*prev));
@@ -577,7 +577,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	if (l)
 		pk_evlist_disable(l);
 	*wall_s = now() - t0;
-	for (size_t i = 0; l && i < pk_events_count(ev); i++) {
+	for (size_t i = 0; l && i < pk_events_nr(ev); i++) {
 		r[i].d = pk_events_desc(ev, i);
 		shown_name(l, i, r[i].d, r[i].shown, sizeof(r[i].shown));
 		r[i].err = pk_evlist_read(l, i, &r[i].c);
@@ -692,7 +692,7 @@ int cmd_stat(int argc, char **argv)
 		cli_error("stat", o.events);
 		goto done;
 	}
-	nr = pk_events_count(ev);
+	nr = pk_events_nr(ev);
 	r = calloc(nr ? nr : 1, sizeof(*r));
 	if (!r)
 		goto done;

@@ -59,7 +59,7 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 	static const pid_t self = 0, any_task = -1;
 	static const int any_cpu = -1;
 	struct pk_evlist *l;
-	size_t nr = pk_events_count(ev), nfds;
+	size_t nr = pk_events_nr(ev), nfds;
 
 	pk__error_clear();
 	if (!nr || !t || t->size < sizeof(size_t))

@@ -128,8 +128,8 @@ static void pmu_mappings(struct blob *b)
 		put_u32(b, 0);
 		return;
 	}
-	put_u32(b, (uint32_t)pk_pmus_count(pmus));
-	for (size_t i = 0; i < pk_pmus_count(pmus); i++) {
+	put_u32(b, (uint32_t)pk_pmus_nr(pmus));
+	for (size_t i = 0; i < pk_pmus_nr(pmus); i++) {
 		put_u32(b, pk_pmu_type(pk_pmus_get(pmus, i)));
 		put_string(b, pk_pmu_name(pk_pmus_get(pmus, i)));
 	}
@@ -257,7 +257,7 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 	}
 }
 
-int pk__data_features(struct pk_data_writer *w, uint64_t flags[4])
+int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4])
 {
 	struct blob blobs[FEAT_LAST] = { { 0 } };
 	struct pk__file_section table[FEAT_LAST];
@@ -272,7 +272,7 @@ int pk__data_features(struct pk_data_writer *w, uint64_t flags[4])
 			n++;
 		}
 	/* The table of sections comes right after the data; the payloads follow it. */
-	at = pk__data_pos(w) + (uint64_t)n * sizeof(table[0]);
+	at = pk__data_writer_pos(w) + (uint64_t)n * sizeof(table[0]);
 	n = 0;
 	for (int f = 1; f < FEAT_LAST; f++) {
 		if (!(flags[f / 64] & (1ULL << (f % 64))))
@@ -283,10 +283,10 @@ int pk__data_features(struct pk_data_writer *w, uint64_t flags[4])
 		at += blobs[f].len;
 	}
 	if (!err)
-		err = pk__data_put(w, table, (size_t)n * sizeof(table[0]));
+		err = pk__data_writer_put(w, table, (size_t)n * sizeof(table[0]));
 	for (int f = 1; f < FEAT_LAST; f++) {
 		if (!err && blobs[f].len)
-			err = pk__data_put(w, blobs[f].p, blobs[f].len);
+			err = pk__data_writer_put(w, blobs[f].p, blobs[f].len);
 		free(blobs[f].p);
 	}
 	return err;

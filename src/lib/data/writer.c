@@ -43,7 +43,7 @@ struct file_header {
 _Static_assert(sizeof(struct file_header) == 104, "perf_file_header is 104 bytes");
 _Static_assert(sizeof(struct perf_event_attr) == PK__ATTR_SIZE, "the 6.1 attr is 128 bytes");
 
-int pk_data_create(const char *path, struct pk_data_writer **out)
+int pk_data_writer_create(const char *path, struct pk_data_writer **out)
 {
 	struct pk_data_writer *w;
 	void *buf = NULL;
@@ -67,7 +67,7 @@ int pk_data_create(const char *path, struct pk_data_writer **out)
 		pk__error(-e, "create perf.data", "cannot create %s: %s", w->partial, strerror(e));
 		pk__error_hint("%s", e == EACCES ? "write it somewhere you may write (-o DIR/perf.data)"
 						 : "check the directory exists and has space");
-		pk__data_free(w);
+		pk__data_writer_free(w);
 		return -e;
 	}
 	/* ramfs and some others refuse O_DIRECT: then everything is buffered. */
@@ -76,7 +76,7 @@ int pk_data_create(const char *path, struct pk_data_writer **out)
 	return 0;
 }
 
-void pk__data_free(struct pk_data_writer *w)
+void pk__data_writer_free(struct pk_data_writer *w)
 {
 	if (!w)
 		return;
@@ -105,7 +105,7 @@ void pk__data_free(struct pk_data_writer *w)
 	free(w);
 }
 
-void pk__data_mark(struct pk_data_writer *w)
+void pk__data_writer_mark(struct pk_data_writer *w)
 {
 	if (w->nr_marks && w->data_size - w->marks[w->nr_marks - 1] < 64 * 1024)
 		return;
@@ -121,16 +121,16 @@ void pk__data_mark(struct pk_data_writer *w)
 	w->marks[w->nr_marks++] = w->data_size;
 }
 
-void pk_data_abort(struct pk_data_writer *w)
+void pk_data_writer_abort(struct pk_data_writer *w)
 {
 	if (!w)
 		return;
 	if (w->fd >= 0)
 		unlink(w->partial);
-	pk__data_free(w);
+	pk__data_writer_free(w);
 }
 
-int pk_data_add_event(struct pk_data_writer *w, const struct perf_event_attr *attr, const char *name,
+int pk_data_writer_add_event(struct pk_data_writer *w, const struct perf_event_attr *attr, const char *name,
 		      const uint64_t *ids, size_t nr_ids)
 {
 	struct pk__data_event *n, *e;
@@ -159,7 +159,7 @@ int pk_data_add_event(struct pk_data_writer *w, const struct perf_event_attr *at
 	return 0;
 }
 
-int pk_data_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members)
+int pk_data_writer_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members)
 {
 	struct pk__data_group *n;
 
@@ -174,7 +174,7 @@ int pk_data_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members
 	return 0;
 }
 
-int pk_data_add_build_id(struct pk_data_writer *w, const char *name, const uint8_t *id, size_t size,
+int pk_data_writer_add_build_id(struct pk_data_writer *w, const char *name, const uint8_t *id, size_t size,
 			 bool kernel)
 {
 	struct pk__data_build_id *n;
@@ -197,7 +197,7 @@ int pk_data_add_build_id(struct pk_data_writer *w, const char *name, const uint8
 	return 0;
 }
 
-void pk_data_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, uint64_t tod_ns,
+void pk_data_writer_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, uint64_t tod_ns,
 		       uint64_t clock_ns)
 {
 	w->have_clock = true;
@@ -207,7 +207,7 @@ void pk_data_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, u
 	w->clock_ns = clock_ns;
 }
 
-int pk_data_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[])
+int pk_data_writer_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[])
 {
 	char **c = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*c));
 
@@ -228,7 +228,7 @@ int pk_data_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[])
 	return 0;
 }
 
-void pk_data_set_sample_time(struct pk_data_writer *w, uint64_t first, uint64_t last)
+void pk_data_writer_set_sample_time(struct pk_data_writer *w, uint64_t first, uint64_t last)
 {
 	w->first_sample = first;
 	w->last_sample = last;
@@ -276,7 +276,7 @@ static int write_at(struct pk_data_writer *w, int fd, const void *p, size_t len)
 }
 
 /* Write out everything buffered, through the page cache. */
-int pk__data_flush(struct pk_data_writer *w)
+int pk__data_writer_flush(struct pk_data_writer *w)
 {
 	int err = write_at(w, w->fd, w->buf, w->buf_len);
 
@@ -297,7 +297,7 @@ static int drain(struct pk_data_writer *w)
 	int err;
 
 	if (w->dfd < 0 || w->offset % BLOCK || !blocks)
-		return pk__data_flush(w);
+		return pk__data_writer_flush(w);
 	err = write_at(w, w->dfd, w->buf, blocks);
 	if (!err) {
 		w->buf_len -= blocks;
@@ -306,7 +306,7 @@ static int drain(struct pk_data_writer *w)
 	return err;
 }
 
-int pk__data_put(struct pk_data_writer *w, const void *p, size_t len)
+int pk__data_writer_put(struct pk_data_writer *w, const void *p, size_t len)
 {
 	const unsigned char *c = p;
 
@@ -328,7 +328,7 @@ int pk__data_put(struct pk_data_writer *w, const void *p, size_t len)
 }
 
 /* The position the next byte put will have in the file. */
-uint64_t pk__data_pos(const struct pk_data_writer *w)
+uint64_t pk__data_writer_pos(const struct pk_data_writer *w)
 {
 	return w->offset + w->buf_len;
 }
@@ -340,26 +340,26 @@ uint64_t pk__data_pos(const struct pk_data_writer *w)
 static int start(struct pk_data_writer *w)
 {
 	struct file_header zero = { 0 };
-	int err = pk__data_put(w, &zero, sizeof(zero));
+	int err = pk__data_writer_put(w, &zero, sizeof(zero));
 
 	for (size_t i = 0; !err && i < w->nr_events; i++) {
-		w->ev[i].ids_offset = pk__data_pos(w);
-		err = pk__data_put(w, w->ev[i].ids, w->ev[i].nr_ids * sizeof(uint64_t));
+		w->ev[i].ids_offset = pk__data_writer_pos(w);
+		err = pk__data_writer_put(w, w->ev[i].ids, w->ev[i].nr_ids * sizeof(uint64_t));
 	}
-	w->attrs_offset = pk__data_pos(w);
+	w->attrs_offset = pk__data_writer_pos(w);
 	for (size_t i = 0; !err && i < w->nr_events; i++) {
 		struct pk__file_section ids = { w->ev[i].ids_offset, w->ev[i].nr_ids * sizeof(uint64_t) };
 
-		err = pk__data_put(w, &w->ev[i].attr, PK__ATTR_SIZE);
+		err = pk__data_writer_put(w, &w->ev[i].attr, PK__ATTR_SIZE);
 		if (!err)
-			err = pk__data_put(w, &ids, sizeof(ids));
+			err = pk__data_writer_put(w, &ids, sizeof(ids));
 	}
-	w->data_offset = pk__data_pos(w);
+	w->data_offset = pk__data_writer_pos(w);
 	w->started = true;
 	return err;
 }
 
-int pk_data_set_compression(struct pk_data_writer *w, int level)
+int pk_data_writer_set_compression(struct pk_data_writer *w, int level)
 {
 	if (w->started || level < 1 || level > ZSTD_maxCLevel())
 		return pk__error(-EINVAL, "perf.data compression", "%s", w->started ?
@@ -401,19 +401,19 @@ static int compress_stage(struct pk_data_writer *w)
 			continue;
 		h.size = (uint16_t)(sizeof(h) + o.pos);
 		memcpy(out, &h, sizeof(h));
-		err = pk__data_put(w, out, h.size);
+		err = pk__data_writer_put(w, out, h.size);
 		if (err)
 			break;
 		w->data_size += h.size;
 		w->comp_out += h.size;
-		pk__data_mark(w);
+		pk__data_writer_mark(w);
 	} while (!err && (left || in.pos < in.size));
 	w->comp_in += w->stage_len;
 	w->stage_len = 0;
 	return err;
 }
 
-int pk_data_write(struct pk_data_writer *w, const void *records, size_t len)
+int pk_data_writer_write(struct pk_data_writer *w, const void *records, size_t len)
 {
 	int err = w->started ? 0 : start(w);
 
@@ -422,10 +422,10 @@ int pk_data_write(struct pk_data_writer *w, const void *records, size_t len)
 	if (w->full)
 		return pk__error(-ENOSPC, "write perf.data", "%s", "the disk is full: recording stopped");
 	if (!w->zcs) {
-		err = pk__data_put(w, records, len);
+		err = pk__data_writer_put(w, records, len);
 		if (!err) {
 			w->data_size += len;
-			pk__data_mark(w);
+			pk__data_writer_mark(w);
 		}
 		return err;
 	}
@@ -446,16 +446,16 @@ int pk_data_write(struct pk_data_writer *w, const void *records, size_t len)
 	return 0;
 }
 
-int pk_data_write_round(struct pk_data_writer *w)
+int pk_data_writer_write_round(struct pk_data_writer *w)
 {
 	static const struct perf_event_header round = {
 		.type = PK_DATA_RECORD_FINISHED_ROUND, .size = sizeof(round),
 	};
 
-	return pk_data_write(w, &round, sizeof(round));
+	return pk_data_writer_write(w, &round, sizeof(round));
 }
 
-uint64_t pk_data_size(const struct pk_data_writer *w)
+uint64_t pk_data_writer_size(const struct pk_data_writer *w)
 {
 	return w->data_size;
 }
@@ -497,13 +497,13 @@ static int finish_file(struct pk_data_writer *w, struct file_header *h)
 	if (!w->full && w->zcs)
 		err = compress_stage(w);
 	if (!err)
-		err = pk__data_features(w, h->flags);
+		err = pk__data_writer_features(w, h->flags);
 	if (!err)
-		err = pk__data_flush(w);
+		err = pk__data_writer_flush(w);
 	return err;
 }
 
-int pk_data_finish(struct pk_data_writer *w)
+int pk_data_writer_finish(struct pk_data_writer *w)
 {
 	struct file_header h = { .magic = "PERFILE2", .size = sizeof(h) };
 	int err = w->started ? 0 : start(w);
@@ -534,9 +534,9 @@ int pk_data_finish(struct pk_data_writer *w)
 		err = pk__error(-errno, "write perf.data", "cannot rename %s to %s: %s", w->partial,
 				w->path, strerror(errno));
 	if (err) {
-		pk_data_abort(w);
+		pk_data_writer_abort(w);
 		return err;
 	}
-	pk__data_free(w);
+	pk__data_writer_free(w);
 	return (int)(dropped > INT32_MAX ? INT32_MAX : dropped);
 }

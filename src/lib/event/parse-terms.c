@@ -163,7 +163,7 @@ void pk__parse_suggest(struct pk__parser *p, const char *typed)
 				pk__parse_consider(&b, buf);
 			}
 	if (pk__parse_pmus(p))
-		for (size_t i = 0; i < pk_pmus_count(p->pmus); i++) {
+		for (size_t i = 0; i < pk_pmus_nr(p->pmus); i++) {
 			const struct pk_pmu *pmu = pk_pmus_get(p->pmus, i);
 
 			for (size_t j = 0; j < pk_pmu_nr_aliases(pmu); j++) {

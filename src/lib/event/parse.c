@@ -204,7 +204,7 @@ static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk
 		if (pk__parse_pmus(p)) {
 			size_t before = p->ev->nr;
 
-			for (size_t i = 0; i < pk_pmus_count(p->pmus); i++) {
+			for (size_t i = 0; i < pk_pmus_nr(p->pmus); i++) {
 				const struct pk_pmu *pmu = pk_pmus_get(p->pmus, i);
 				const struct pk_pmu_alias *al = pk_pmu_find_alias(pmu, body);
 
@@ -267,7 +267,7 @@ static int unknown_pmu(struct pk__parser *p, const struct pk__span *s, const str
 	struct pk__best b = { .typed = head, .dist = SIZE_MAX };
 
 	list[0] = '\0';
-	for (size_t i = 0; p->pmus && i < pk_pmus_count(p->pmus); i++) {
+	for (size_t i = 0; p->pmus && i < pk_pmus_nr(p->pmus); i++) {
 		const char *name = pk_pmu_name(pk_pmus_get(p->pmus, i));
 
 		pk__parse_consider(&b, name);
@@ -550,7 +550,7 @@ void pk_events_free(struct pk_events *ev)
 	free(ev);
 }
 
-size_t pk_events_count(const struct pk_events *ev)
+size_t pk_events_nr(const struct pk_events *ev)
 {
 	return ev ? ev->nr : 0;
 }

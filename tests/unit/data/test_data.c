@@ -104,24 +104,24 @@ static void write_file(void)
 	char partial[300];
 	struct stat st;
 
-	assert_int_equal(pk_data_create(path, &w), 0);
-	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 2), 0);
-	assert_int_equal(pk_data_add_group(w, 0, 2), -EINVAL);	/* only one event */
-	assert_int_equal(pk_data_set_cmdline(w, 4, argv), 0);
-	assert_int_equal(pk_data_add_build_id(w, "[kernel.kallsyms]", kernel_id, 20, true), 0);
-	assert_int_equal(pk_data_add_build_id(w, LONG_NAME, user_id, 8, false), 0);
-	assert_int_equal(pk_data_add_build_id(w, "/x", user_id, 0, false), -EINVAL);
-	assert_int_equal(pk_data_add_build_id(w, "/x", kernel_id, 21, false), -EINVAL);
-	pk_data_set_sample_time(w, 2000, 2000 + (NR_SAMPLES - 1) * 100000ULL);
-	assert_int_equal(pk_data_write(w, recs, n), 0);
-	assert_int_equal(pk_data_size(w), n);
+	assert_int_equal(pk_data_writer_create(path, &w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 2), 0);
+	assert_int_equal(pk_data_writer_add_group(w, 0, 2), -EINVAL);	/* only one event */
+	assert_int_equal(pk_data_writer_set_cmdline(w, 4, argv), 0);
+	assert_int_equal(pk_data_writer_add_build_id(w, "[kernel.kallsyms]", kernel_id, 20, true), 0);
+	assert_int_equal(pk_data_writer_add_build_id(w, LONG_NAME, user_id, 8, false), 0);
+	assert_int_equal(pk_data_writer_add_build_id(w, "/x", user_id, 0, false), -EINVAL);
+	assert_int_equal(pk_data_writer_add_build_id(w, "/x", kernel_id, 21, false), -EINVAL);
+	pk_data_writer_set_sample_time(w, 2000, 2000 + (NR_SAMPLES - 1) * 100000ULL);
+	assert_int_equal(pk_data_writer_write(w, recs, n), 0);
+	assert_int_equal(pk_data_writer_size(w), n);
 	/* Too late to add events once records are written. */
-	assert_int_equal(pk_data_add_event(w, &a, "x", ids, 1), -EINVAL);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "x", ids, 1), -EINVAL);
 	/* Until finish, only the partial file exists. */
 	snprintf(partial, sizeof(partial), "%s.partial", path);
 	assert_int_equal(stat(path, &st), -1);
 	assert_int_equal(stat(partial, &st), 0);
-	assert_int_equal(pk_data_finish(w), 0);
+	assert_int_equal(pk_data_writer_finish(w), 0);
 	assert_int_equal(stat(partial, &st), -1);
 	assert_int_equal(stat(path, &st), 0);
 }
@@ -213,16 +213,16 @@ static void test_errors(void **state)
 
 	(void)state;
 	snprintf(bad, sizeof(bad), "%s/no/such/dir/perf.data", dir);
-	assert_true(pk_data_create(bad, &w) < 0);
+	assert_true(pk_data_writer_create(bad, &w) < 0);
 	assert_non_null(strstr(pk_last_error()->why, "no/such/dir/perf.data.partial"));
 	/* Abort leaves nothing behind. */
 	snprintf(bad, sizeof(bad), "%s/aborted.data", dir);
-	assert_int_equal(pk_data_create(bad, &w), 0);
-	pk_data_abort(w);
+	assert_int_equal(pk_data_writer_create(bad, &w), 0);
+	pk_data_writer_abort(w);
 	assert_int_equal(access(bad, F_OK), -1);
 	strcat(bad, ".partial");
 	assert_int_equal(access(bad, F_OK), -1);
-	pk_data_abort(NULL);
+	pk_data_writer_abort(NULL);
 }
 
 
@@ -239,14 +239,14 @@ static void test_compressed(void **state)
 
 	(void)state;
 	snprintf(zpath, sizeof(zpath), "%s/z.data", dir);
-	assert_int_equal(pk_data_create(zpath, &w), 0);
-	assert_int_equal(pk_data_set_compression(w, 0), -EINVAL);
-	assert_int_equal(pk_data_set_compression(w, 3), 0);
-	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 1), 0);
+	assert_int_equal(pk_data_writer_create(zpath, &w), 0);
+	assert_int_equal(pk_data_writer_set_compression(w, 0), -EINVAL);
+	assert_int_equal(pk_data_writer_set_compression(w, 3), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
 	for (int i = 0; i < 20; i++)
-		assert_int_equal(pk_data_write(w, recs, n), 0);
-	assert_int_equal(pk_data_set_compression(w, 1), -EINVAL);	/* too late */
-	assert_int_equal(pk_data_finish(w), 0);
+		assert_int_equal(pk_data_writer_write(w, recs, n), 0);
+	assert_int_equal(pk_data_writer_set_compression(w, 1), -EINVAL);	/* too late */
+	assert_int_equal(pk_data_writer_finish(w), 0);
 	f = fopen(zpath, "rb");
 	assert_non_null(f);
 	len = fread(d, 1, sizeof(d), f);
@@ -277,8 +277,8 @@ static unsigned char *write_big(const char *file, void (*hook)(struct pk_data_wr
 	unsigned char *all = malloc(cap);
 
 	assert_non_null(all);
-	assert_int_equal(pk_data_create(file, &w), 0);
-	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 1), 0);
+	assert_int_equal(pk_data_writer_create(file, &w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
 	if (hook)
 		hook(w);
 	for (uint32_t i = 0;; i++) {
@@ -289,10 +289,10 @@ static unsigned char *write_big(const char *file, void (*hook)(struct pk_data_wr
 		memcpy(all + n, &h, sizeof(h));
 		for (size_t k = sizeof(h); k < h.size; k++)
 			all[n + k] = (unsigned char)(i * 7 + k);
-		assert_int_equal(pk_data_write(w, all + n, h.size), 0);
+		assert_int_equal(pk_data_writer_write(w, all + n, h.size), 0);
 		n += h.size;
 	}
-	assert_int_equal(pk_data_finish(w), 0);
+	assert_int_equal(pk_data_writer_finish(w), 0);
 	*len = n;
 	return all;
 }

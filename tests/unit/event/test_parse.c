@@ -28,7 +28,7 @@ static struct pk_events *parse_ok(const char *spec, int expect_nr)
 		fail_msg("'%s' failed: %s: %s (column %d)", spec, pk_last_error()->what,
 			 pk_last_error()->why, pk_last_error()->column);
 	assert_int_equal(n, expect_nr);
-	assert_int_equal(pk_events_count(ev), (size_t)expect_nr);
+	assert_int_equal(pk_events_nr(ev), (size_t)expect_nr);
 	return ev;
 }
 

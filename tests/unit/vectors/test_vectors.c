@@ -423,10 +423,10 @@ static void test_attrs(void **state)
 		fail();
 	}
 	msg[0] = '\0';
-	if ((size_t)ret != pk_events_count(ev) || ret != l->nr_fields)
+	if ((size_t)ret != pk_events_nr(ev) || ret != l->nr_fields)
 		appendf(msg, "#   expected %d event(s), got %d (count %zu)\n", l->nr_fields, ret,
-			pk_events_count(ev));
-	for (i = 0; i < l->nr_fields && (size_t)i < pk_events_count(ev); i++) {
+			pk_events_nr(ev));
+	for (i = 0; i < l->nr_fields && (size_t)i < pk_events_nr(ev); i++) {
 		if (compare_event((size_t)i, l->fields[i], ev, msg, &skip_why) < 0) {
 			pk_events_free(ev);
 			print_message("# SKIP %s: %s\n", l->string, skip_why);
