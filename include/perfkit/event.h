@@ -47,8 +47,8 @@ struct pk_parse_opts {
 struct pk_events;	/* the result of parsing an event list */
 
 /*
- * Everything parsing knows about one event beyond its attr.  Strings are
- * owned by the pk_events object.
+ * Everything parsing knows about one event beyond its attr (for which see
+ * pk_events_attr).  Strings are owned by the pk_events object.
  */
 struct pk_event_desc {
 	size_t size;
@@ -70,12 +70,10 @@ struct pk_event_desc {
 	int time;		/* time= term: 1 or 0, or -1 when absent */
 	int overwrite;		/* overwrite/no-overwrite term: 1 or 0, or -1 when absent */
 	/*
-	 * The attr, followed in memory by config3: the two together are the
-	 * kernel's PERF_ATTR_SIZE_VER8 layout (136 bytes), which the 6.1 UAPI
-	 * header this builds against does not know.  attr.size is 136 when
-	 * config3 is non-zero and PERF_ATTR_SIZE_VER7 (128) otherwise.
+	 * config3= (Linux 6.3+), or 0.  The attr itself is pk_events_attr's:
+	 * this struct carries none, so its layout does not depend on the
+	 * caller's kernel headers.
 	 */
-	struct perf_event_attr attr;
 	uint64_t config3;
 };
 
@@ -104,8 +102,14 @@ PK_API void pk_events_free(struct pk_events *ev);
 /* pk_events_nr - the number of events in the list. */
 PK_API size_t pk_events_nr(const struct pk_events *ev);
 
-/* pk_events_attr - the attr of event i, or NULL when i is out of range.
- * When attr->size is 136, config3 follows it in memory (see pk_event_desc). */
+/*
+ * pk_events_attr - the attr of event i, or NULL when i is out of range.  Its
+ * size is PERF_ATTR_SIZE_VER7 (128) unless the event sets config3; then it
+ * is 136 (PERF_ATTR_SIZE_VER8) and the library's buffer holds config3 in
+ * the 8 bytes after the 6.1 struct, where kernels 6.3+ read it, so the attr
+ * can be passed to perf_event_open as it is.  Copying it into a 128-byte
+ * struct perf_event_attr drops config3 (pk_event_desc.config3 has it).
+ */
 PK_API const struct perf_event_attr *pk_events_attr(const struct pk_events *ev, size_t i);
 
 /*

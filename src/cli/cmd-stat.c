@@ -185,13 +185,14 @@ static void report_fallbacks(struct pk_evlist *l, struct pk_events *ev)
 
 /* perf names an event it fell back to user space for "NAME:u"; buf is left
  * empty when the event shows under its own name. */
-static void shown_name(const struct pk_evlist *l, size_t i, const struct pk_event_desc *d,
+static void shown_name(const struct pk_evlist *l, size_t i, const struct pk_events *ev,
 		       char *buf, size_t len)
 {
+	const struct pk_event_desc *d = pk_events_desc(ev, i);
 	const struct perf_event_attr *a = pk_evlist_attr(l, i);
 
 	buf[0] = '\0';
-	if (a->exclude_kernel && !d->attr.exclude_kernel && !strchr(d->name, ':') &&
+	if (a->exclude_kernel && !pk_events_attr(ev, i)->exclude_kernel && !strchr(d->name, ':') &&
 	    !strchr(d->name, '/'))
 		snprintf(buf, len, "%s:u", d->name);
 }
@@ -451,8 +452,9 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 			/* The default set leaves out what cannot count here. */
 			if (err == -ENODATA && !o->events)
 				continue;
-			cur[k] = (struct result){ .d = pk_events_desc(ev, i), .err = err, .per = cur[k].per };
-			shown_name(l, i, cur[k].d, cur[k].shown, sizeof(cur[k].shown));
+			cur[k] = (struct result){ .d = pk_events_desc(ev, i), .attr = pk_events_attr(ev, i),
+						  .err = err, .per = cur[k].per };
+			shown_name(l, i, ev, cur[k].shown, sizeof(cur[k].shown));
 			if (!err && slots && slot_deltas(l, i, &cur[k], prev_per + i * slots) < 0)
 				cur[k].err = -EIO;
 			cur[k].c = (struct pk_count){ c.value - prev[i].value, c.enabled - prev[i].enabled,
@@ -579,7 +581,8 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	*wall_s = now() - t0;
 	for (size_t i = 0; l && i < pk_events_nr(ev); i++) {
 		r[i].d = pk_events_desc(ev, i);
-		shown_name(l, i, r[i].d, r[i].shown, sizeof(r[i].shown));
+		r[i].attr = pk_events_attr(ev, i);
+		shown_name(l, i, ev, r[i].shown, sizeof(r[i].shown));
 		r[i].err = pk_evlist_read(l, i, &r[i].c);
 		/* Never scheduled, or its tasks never ran while it was enabled:
 		 * perf's <not counted> (stat always reads both times). */

@@ -20,7 +20,7 @@
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
 
 struct evsel {
-	struct pk_event_desc desc;	/* attr followed by config3, as parsed */
+	union pk__attr8 a;		/* as parsed, then as opened; config3 included */
 	char *name;
 	size_t leader;
 	int supported;			/* 0, or the errno that kept it closed */
@@ -106,7 +106,7 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 	for (size_t i = 0; i < nr; i++) {
 		const struct pk_event_desc *d = pk_events_desc(ev, i);
 
-		l->ev[i].desc = *d;
+		pk__attr8_copy(&l->ev[i].a, pk_events_attr(ev, i));
 		l->ev[i].leader = d->leader;
 		l->ev[i].name = strdup(d->name ? d->name : "event");
 		if (!l->ev[i].name) {
@@ -163,7 +163,7 @@ static bool unsupported_here(int err)
  */
 static bool fall_back(struct evsel *e, int err)
 {
-	struct perf_event_attr *a = &e->desc.attr;
+	struct perf_event_attr *a = &e->a.attr;
 	long paranoid = -1;
 	char note[300];
 
@@ -202,11 +202,11 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++) {
 		struct evsel *e = &l->ev[i];
 		int group_fd = i == lead ? -1 : *fd_at(l, lead, c, t);
-		struct pk_event_desc d;	/* attr + config3, contiguous */
+		union pk__attr8 d;	/* the attr with config3 behind it */
 		int fd, tries = 0;
 
 		do {
-			d = e->desc;
+			d = e->a;
 			d.attr.read_format = READ_FORMAT |
 				(l->target.group_read && i == lead ? PERF_FORMAT_GROUP : 0);
 			d.attr.disabled = i == lead;	/* members follow their leader */
@@ -220,7 +220,7 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 		if (fd < 0)
 			return fd;
 		*fd_at(l, i, c, t) = fd;
-		e->desc.attr = d.attr;	/* pk_evlist_attr: what was opened, as perf -vv shows it */
+		e->a = d;	/* pk_evlist_attr: what was opened, as perf -vv shows it */
 	}
 	return 0;
 }
@@ -294,7 +294,7 @@ int pk_evlist_open(struct pk_evlist *l)
 
 const struct perf_event_attr *pk_evlist_attr(const struct pk_evlist *l, size_t i)
 {
-	return i < l->nr ? &l->ev[i].desc.attr : NULL;
+	return i < l->nr ? &l->ev[i].a.attr : NULL;
 }
 
 const char *pk_evlist_fallback(const struct pk_evlist *l, size_t i)

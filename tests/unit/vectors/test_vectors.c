@@ -282,7 +282,7 @@ static int compare_event(size_t i, const char *expect, const struct pk_events *e
 			 char *msg, const char **skip)
 {
 	const struct pk_event_desc *d = pk_events_desc(ev, i);
-	const struct perf_event_attr *a = &d->attr;
+	const struct perf_event_attr *a = pk_events_attr(ev, i);
 	bool seen[NR_FIELDS] = { false };
 	char *copy = xstrdup(expect), *save = NULL, *kv;
 	size_t f;
