@@ -57,7 +57,7 @@ static void walk_sample(const struct pk_sample *s)
 
 static void walk(const struct pk_record *r, const struct perf_event_attr *a)
 {
-	struct pk_count c[4];
+	struct pk_count c[4] = { { .size = sizeof(c[0]) } };
 
 	switch (r->type) {
 	case PERF_RECORD_SAMPLE:

@@ -16,14 +16,28 @@
 extern "C" {
 #endif
 
-/* One counter's reading.  Fields the read_format did not ask for are 0. */
+/*
+ * One counter's reading.  Fields the read_format did not ask for are 0.
+ *
+ * The caller allocates it and sets size = sizeof(struct pk_count) first, so
+ * the struct can grow: the library writes only the fields that fit in
+ * `size` (and zeroes the rest of `size` bytes it does not know), and
+ * refuses with -EINVAL a size smaller than PK_COUNT_SIZE_VER0, the fields
+ * below.  In an array the stride is the first element's size: set size in
+ * out[0] (the library sets every element's size to it).  pk_count_scaled
+ * and pk_count_ran read only value, enabled and running, which every
+ * version has, and do not look at size.
+ */
 struct pk_count {
+	size_t size;		/* set by the caller: sizeof(struct pk_count) */
 	uint64_t value;		/* raw count, not scaled */
 	uint64_t enabled;	/* PERF_FORMAT_TOTAL_TIME_ENABLED, ns */
 	uint64_t running;	/* PERF_FORMAT_TOTAL_TIME_RUNNING, ns */
 	uint64_t id;		/* PERF_FORMAT_ID */
 	uint64_t lost;		/* PERF_FORMAT_LOST (Linux 6.0+) */
 };
+/* The size of the first version of struct pk_count: size through lost. */
+#define PK_COUNT_SIZE_VER0 (offsetof(struct pk_count, lost) + sizeof(uint64_t))
 
 /*
  * pk_count_parse - decode the bytes read(2) returned from an event fd opened
@@ -32,7 +46,9 @@ struct pk_count {
  * `max` entries of `out` and returns the number of counters the buffer holds,
  * which may exceed max (then only max were filled, like snprintf).  Returns
  * -EINVAL, with the error naming the offset, when `len` is not exactly the
- * size the layout needs, or read_format has bits this library does not know.
+ * size the layout needs, or read_format has bits this library does not know;
+ * -EINVAL when max > 0 and out is NULL or out[0].size is smaller than
+ * PK_COUNT_SIZE_VER0 (the stride; see struct pk_count).
  */
 PK_API int pk_count_parse(uint64_t read_format, const void *buf, size_t len,
 			  struct pk_count *out, size_t max);

@@ -107,7 +107,10 @@ static int read_slots(struct pk_evlist *l, size_t i, struct result *r)
 		return -ENOMEM;
 	for (size_t c = 0; c < nc; c++)
 		for (size_t t = 0; t < nt; t++) {
-			int err = pk_evlist_read_one(l, i, c, t, &r->per[c * nt + t]);
+			int err;
+
+			r->per[c * nt + t].size = sizeof(r->per[0]);
+			err = pk_evlist_read_one(l, i, c, t, &r->per[c * nt + t]);
 
 			if (err < 0)
 				return err;
@@ -395,12 +398,12 @@ static int slot_deltas(struct pk_evlist *l, size_t i, struct result *cur, struct
 	if (!cur->per && !(cur->per = calloc(nc * nt, sizeof(*cur->per))))
 		return -ENOMEM;
 	for (size_t k = 0; k < nc * nt; k++) {
-		struct pk_count c;
+		struct pk_count c = { .size = sizeof(c) };
 		int err = pk_evlist_read_one(l, i, k / nt, k % nt, &c);
 
 		if (err < 0)
 			return err;
-		cur->per[k] = (struct pk_count){ c.value - last[k].value, c.enabled - last[k].enabled,
+		cur->per[k] = (struct pk_count){ sizeof(c), c.value - last[k].value, c.enabled - last[k].enabled,
 						 c.running - last[k].running, c.id, 0 };
 		last[k] = c;
 	}
@@ -446,7 +449,7 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 		/* Like perf, the last interval may be short: the command ended. */
 		at = now();
 		for (size_t i = 0; l && i < nr; i++) {
-			struct pk_count c;
+			struct pk_count c = { .size = sizeof(c) };
 			int err = pk_evlist_read(l, i, &c);
 
 			/* The default set leaves out what cannot count here. */
@@ -457,7 +460,7 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 			shown_name(l, i, ev, cur[k].shown, sizeof(cur[k].shown));
 			if (!err && slots && slot_deltas(l, i, &cur[k], prev_per + i * slots) < 0)
 				cur[k].err = -EIO;
-			cur[k].c = (struct pk_count){ c.value - prev[i].value, c.enabled - prev[i].enabled,
+			cur[k].c = (struct pk_count){ sizeof(c), c.value - prev[i].value, c.enabled - prev[i].enabled,
 						      c.running - prev[i].running, c.id, 0 };
 			if (!err && !cur[k].c.running)
 				cur[k].err = -EAGAIN;	/* did not run this interval */
@@ -583,6 +586,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		r[i].d = pk_events_desc(ev, i);
 		r[i].attr = pk_events_attr(ev, i);
 		shown_name(l, i, ev, r[i].shown, sizeof(r[i].shown));
+		r[i].c.size = sizeof(r[i].c);
 		r[i].err = pk_evlist_read(l, i, &r[i].c);
 		/* Never scheduled, or its tasks never ran while it was enabled:
 		 * perf's <not counted> (stat always reads both times). */

@@ -302,7 +302,7 @@ static struct result slot_result(const struct result *r, struct pk_count c)
 /* Thread t of event r, summed over the CPUs (there is one unless -a). */
 static struct pk_count thread_sum(const struct result *r, const struct stat_summary *s, size_t t)
 {
-	struct pk_count sum = { 0 };
+	struct pk_count sum = { .size = sizeof(sum) };
 
 	for (size_t c = 0; r->per && c < s->nr_cpus; c++) {
 		const struct pk_count *one = &r->per[c * s->nr_threads + t];
@@ -418,7 +418,7 @@ static void agg_prefix(char *buf, size_t len, const struct stat_opts *o,
 static struct pk_count agg_sum(const struct result *r, const struct stat_summary *s,
 			       const struct stat_opts *o, long long k, int *nr_cpus)
 {
-	struct pk_count sum = { 0 };
+	struct pk_count sum = { .size = sizeof(sum) };
 
 	*nr_cpus = 0;
 	for (size_t c = 0; c < s->nr_cpus; c++) {

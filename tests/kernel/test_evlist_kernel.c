@@ -36,7 +36,7 @@ static void test_count_page_faults(void **state)
 	struct pk_events *ev;
 	struct pk_evlist *l;
 	struct pk_target t = { .size = sizeof(t) };
-	struct pk_count tc, pf, mn;
+	struct pk_count tc = { .size = sizeof(tc) }, pf = { .size = sizeof(pf) }, mn = { .size = sizeof(mn) };
 	int err;
 
 	(void)state;
@@ -89,7 +89,7 @@ static struct pk_evlist *open_self(const char *spec, bool group_read)
 static void test_group_read_and_ids(void **state)
 {
 	struct pk_evlist *l = open_self("{task-clock,page-faults,minor-faults},cs", true);
-	struct pk_count g[4], one;
+	struct pk_count g[4] = { { .size = sizeof(g[0]) } }, one = { .size = sizeof(one) };
 	uint64_t id0, id2;
 
 	(void)state;
@@ -119,7 +119,7 @@ static void test_group_read_and_ids(void **state)
 static void test_prctl(void **state)
 {
 	struct pk_evlist *l = open_self("page-faults", false);
-	struct pk_count c;
+	struct pk_count c = { .size = sizeof(c) };
 
 	(void)state;
 	assert_int_equal(pk_evlist_enable(l), 0);

@@ -365,6 +365,8 @@ int pk_evlist_read_group(struct pk_evlist *l, size_t lead, size_t c, size_t t, s
 	int nr, fd;
 
 	pk__error_clear();
+	if (max && pk__count_check(out, "pk_evlist_read_group") < 0)
+		return -EINVAL;
 	if (bad_index(l, lead, c, t, "pk_evlist_read_group"))
 		return -ERANGE;
 	if (!l->target.group_read || l->ev[lead].leader != lead)
@@ -377,8 +379,11 @@ int pk_evlist_read_group(struct pk_evlist *l, size_t lead, size_t c, size_t t, s
 	if (n <= 0)
 		return n == 0 ? pk__error(-EIO, l->ev[lead].name, "%s", "the group is in error state") : (int)n;
 	nr = pk_count_parse(read_format(l, lead), buf, (size_t)n, out, max);
-	for (int k = 0; k < nr && (size_t)k < max; k++)
-		out[k].value = pk_count_scaled(&out[k]);
+	for (int k = 0; k < nr && (size_t)k < max; k++) {
+		struct pk_count *o = pk__count_at(out, (size_t)k);
+
+		o->value = pk_count_scaled(o);
+	}
 	return nr;
 }
 
@@ -455,6 +460,8 @@ int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct
 	int fd;
 
 	pk__error_clear();
+	if (pk__count_check(out, "pk_evlist_read_one") < 0)
+		return -EINVAL;
 	if (i >= l->nr || c >= l->nr_cpus || t >= l->nr_threads)
 		return pk__error(-ERANGE, "pk_evlist_read_one",
 				 "no event %zu on cpu index %zu, thread index %zu: the evlist has "
@@ -486,22 +493,26 @@ int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct
 
 int pk_evlist_read(struct pk_evlist *l, size_t i, struct pk_count *sum)
 {
+	struct pk_count total = { .size = sizeof(total) };
+
 	pk__error_clear();
+	if (pk__count_check(sum, "pk_evlist_read") < 0)
+		return -EINVAL;
 	if (i >= l->nr)
 		return pk__error(-ERANGE, "pk_evlist_read", "no event %zu: the evlist has %zu", i, l->nr);
-	memset(sum, 0, sizeof(*sum));
 	for (size_t c = 0; c < l->nr_cpus; c++)
 		for (size_t t = 0; t < l->nr_threads; t++) {
-			struct pk_count one;
+			struct pk_count one = { .size = sizeof(one) };
 			int err = pk_evlist_read_one(l, i, c, t, &one);
 
 			if (err < 0)
 				return err;
-			sum->value += one.value;
-			sum->enabled += one.enabled;
-			sum->running += one.running;
-			sum->id = one.id;
+			total.value += one.value;
+			total.enabled += one.enabled;
+			total.running += one.running;
+			total.id = one.id;
 		}
+	pk__count_put(sum, &total);
 	return 0;
 }
 

@@ -136,7 +136,7 @@ static void c_throttle(const struct pk_record *r)
 static void b_read(struct w *w) { w_u32(w, 60), w_u32(w, 61), w_u64(w, 42), w_u64(w, 100), w_u64(w, 90), w_u64(w, 0x77); }
 static void c_read(const struct pk_record *r)
 {
-	struct pk_count c[2];
+	struct pk_count c[2] = { { .size = sizeof(c[0]) } };
 
 	assert_int_equal(r->read.pid, 60);
 	assert_int_equal(r->read.tid, 61);
@@ -160,7 +160,7 @@ static void b_read_group(struct w *w)
 
 static void c_read_group(const struct pk_record *r)
 {
-	struct pk_count c[2];
+	struct pk_count c[2] = { { .size = sizeof(c[0]) } };
 
 	assert_int_equal(r->read.pid, 62);
 	assert_int_equal(r->read.values.nr, 2);

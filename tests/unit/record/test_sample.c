@@ -129,7 +129,7 @@ static void w_sample(struct w *w, const struct perf_event_attr *a, const struct 
 
 static void check_read(const struct pk_sample *s, uint64_t rf)
 {
-	struct pk_count c[2];
+	struct pk_count c[2] = { { .size = sizeof(c[0]) } };
 
 	assert_int_equal(pk_count_parse(rf, s->read.data, s->read.len, c, 2), s->read.nr);
 	if (rf & PERF_FORMAT_GROUP) {
