@@ -107,13 +107,27 @@ PK_API int pk_evlist_reset(struct pk_evlist *l);
  */
 PK_API int pk_evlist_read(struct pk_evlist *l, size_t i, struct pk_count *sum);
 
-/* pk_evlist_nr_cpus / pk_evlist_cpu - the CPUs counted on: cpu index ->
- * CPU number, -1 meaning any CPU.  pk_evlist_cpu returns -1 out of range. */
+/* What pk_evlist_cpu and pk_evlist_thread return for "any CPU" and "every
+ * task on the CPU": the -1 perf_event_open takes.  -1 is never an errno the
+ * two return (out of range is -ERANGE), so the cases stay apart. */
+#define PK_CPU_ANY (-1)
+#define PK_THREAD_ANY (-1)
+
+/*
+ * pk_evlist_nr_cpus / pk_evlist_cpu - the CPUs counted on: cpu index ->
+ * CPU number (>= 0), or PK_CPU_ANY when the events count on any CPU.
+ * pk_evlist_cpu returns -ERANGE (and sets the error) when cpu_idx is out of
+ * range.
+ */
 PK_API size_t pk_evlist_nr_cpus(const struct pk_evlist *l);
 PK_API int pk_evlist_cpu(const struct pk_evlist *l, size_t cpu_idx);
 
-/* pk_evlist_nr_threads / pk_evlist_thread - the threads counted: thread
- * index -> tid, -1 meaning every task on the CPU.  Returns -1 out of range. */
+/*
+ * pk_evlist_nr_threads / pk_evlist_thread - the threads counted: thread
+ * index -> tid (>= 0; 0 is the calling thread), or PK_THREAD_ANY when the
+ * events count every task on their CPUs.  pk_evlist_thread returns -ERANGE
+ * (and sets the error) when thread_idx is out of range.
+ */
 PK_API size_t pk_evlist_nr_threads(const struct pk_evlist *l);
 PK_API pid_t pk_evlist_thread(const struct pk_evlist *l, size_t thread_idx);
 

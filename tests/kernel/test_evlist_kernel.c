@@ -43,6 +43,10 @@ static void test_count_page_faults(void **state)
 	assert_int_equal(pk_events_parse("{task-clock,page-faults},minor-faults", NULL, &ev), 3);
 	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
 	pk_events_free(ev);
+	/* The default target: the calling thread (pid 0) on any CPU. */
+	assert_int_equal(pk_evlist_cpu(l, 0), PK_CPU_ANY);
+	assert_int_equal(pk_evlist_thread(l, 0), 0);
+	assert_int_equal(pk_evlist_cpu(l, 1), -ERANGE);
 	err = pk_evlist_open(l);
 	if (err == -EACCES || err == -EPERM)
 		skip();	/* perf_event_paranoid forbids even self-counting here */

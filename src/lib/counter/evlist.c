@@ -440,7 +440,11 @@ size_t pk_evlist_nr_cpus(const struct pk_evlist *l)
 
 int pk_evlist_cpu(const struct pk_evlist *l, size_t cpu_idx)
 {
-	return cpu_idx < l->nr_cpus ? l->cpus[cpu_idx] : -1;
+	pk__error_clear();
+	if (cpu_idx >= l->nr_cpus)
+		return pk__error(-ERANGE, "pk_evlist_cpu", "no cpu index %zu: the evlist has %zu",
+				 cpu_idx, l->nr_cpus);
+	return l->cpus[cpu_idx];
 }
 
 size_t pk_evlist_nr_threads(const struct pk_evlist *l)
@@ -450,7 +454,11 @@ size_t pk_evlist_nr_threads(const struct pk_evlist *l)
 
 pid_t pk_evlist_thread(const struct pk_evlist *l, size_t thread_idx)
 {
-	return thread_idx < l->nr_threads ? l->threads[thread_idx] : -1;
+	pk__error_clear();
+	if (thread_idx >= l->nr_threads)
+		return pk__error(-ERANGE, "pk_evlist_thread", "no thread index %zu: the evlist has %zu",
+				 thread_idx, l->nr_threads);
+	return l->threads[thread_idx];
 }
 
 int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct pk_count *out)

@@ -167,9 +167,12 @@ static void test_groups_on_cpus(void **state)
 	/* One CPU's reading, scaled on its own. */
 	assert_int_equal(pk_evlist_nr_cpus(l), 2);
 	assert_int_equal(pk_evlist_cpu(l, 1), 3);
-	assert_int_equal(pk_evlist_cpu(l, 2), -1);
+	/* Out of range is an error, distinct from "any". */
+	assert_int_equal(pk_evlist_cpu(l, 2), -ERANGE);
+	assert_non_null(strstr(pk_last_error()->why, "cpu index 2"));
 	assert_int_equal(pk_evlist_nr_threads(l), 1);
-	assert_int_equal(pk_evlist_thread(l, 0), -1);
+	assert_int_equal(pk_evlist_thread(l, 0), PK_THREAD_ANY);
+	assert_int_equal(pk_evlist_thread(l, 1), -ERANGE);
 	assert_int_equal(pk_evlist_read_one(l, 1, 1, 0, &c), 0);
 	assert_int_equal(c.value, 400);
 	assert_int_equal(c.enabled, 1000);
