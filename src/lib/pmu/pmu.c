@@ -6,9 +6,8 @@
  * .unit, .per-pkg and .snapshot companions, its cpumask, caps/, mux interval
  * and rdpmc setting.  Sysfs is full of surprises (attributes that vanish,
  * read errors, drivers that print odd text), so the scan takes what it can
- * read and skips the rest instead of failing.  This file also holds the two
- * pure helpers the event layer builds on: format-text parsing and bit
- * packing of a term's value over a format's (possibly scattered) bit ranges.
+ * read and skips the rest instead of failing.  Format text, bit packing and
+ * term encoding are in format.c.
  */
 #include "pmu.h"
 
@@ -82,138 +81,6 @@ struct scan_ctx {
 
 /* read_pmu's results besides 0 and a negative errno. */
 enum { PMU_NOT_A_PMU = 1, PMU_UNUSABLE = 2 };
-
-/* ---- format text and bit packing ------------------------------------------ */
-
-static const char *const field_names[] = { "config", "config1", "config2", "config3" };
-
-static uint64_t bit_range(unsigned int lo, unsigned int hi)
-{
-	uint64_t ones = ~0ULL >> (63 - (hi - lo));
-
-	return ones << lo;
-}
-
-static int parse_bit(const char **p, unsigned int *bit)
-{
-	unsigned long v = 0;
-	const char *s = *p;
-
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	while (isdigit((unsigned char)*s)) {
-		v = v * 10 + (unsigned long)(*s - '0');
-		if (v > 63)
-			return -ERANGE;
-		s++;
-	}
-	*bit = (unsigned int)v;
-	*p = s;
-	return 0;
-}
-
-/*
- * parse_format - the grammar is FIELD ':' RANGE (',' RANGE)*, RANGE being
- * BIT or BIT '-' BIT with 0 <= BIT <= 63.  Returns 0, or the 1-based column
- * of the offending character with *why saying what was expected there.
- * Pure: the scan uses it on every format file without touching the error
- * record, since a bad file is skipped, not reported.
- */
-static int parse_format(const char *text, int *field, uint64_t *mask, const char **why)
-{
-	const char *colon = strchr(text, ':');
-	const char *p;
-	uint64_t m = 0;
-	int f = -1;
-
-	for (size_t i = 0; colon && i < sizeof(field_names) / sizeof(field_names[0]); i++) {
-		if (strlen(field_names[i]) == (size_t)(colon - text) &&
-		    !memcmp(text, field_names[i], (size_t)(colon - text)))
-			f = (int)i;
-	}
-	if (f < 0) {
-		*why = "expected config, config1, config2 or config3 followed by ':'";
-		return 1;
-	}
-	p = colon + 1;
-	for (;;) {
-		unsigned int lo, hi;
-		int err = parse_bit(&p, &lo);
-
-		if (err) {
-			*why = err == -ERANGE ? "bit numbers go from 0 to 63" : "expected a bit number";
-			return (int)(p - text) + 1;
-		}
-		hi = lo;
-		if (*p == '-') {
-			const char *start = ++p;
-
-			err = parse_bit(&p, &hi);
-			if (err || hi < lo) {
-				*why = err == -EINVAL ? "expected the range's last bit number" :
-				       err == -ERANGE ? "bit numbers go from 0 to 63" :
-						      "a range's last bit is below its first";
-				return (int)(start - text) + 1;
-			}
-		}
-		m |= bit_range(lo, hi);
-		if (*p != ',')
-			break;
-		p++;
-	}
-	/* A trailing newline or blank is how sysfs prints; anything else is not. */
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p) {
-		*why = "expected ',' or the end of the format";
-		return (int)(p - text) + 1;
-	}
-	*field = f;
-	*mask = m;
-	return 0;
-}
-
-int pk__pmu_parse_format(const char *text, int *field, uint64_t *mask)
-{
-	const char *why = "";
-	int column;
-
-	if (!text)
-		return pk__error(-EINVAL, "parse PMU format", "no format text");
-	column = parse_format(text, field, mask, &why);
-	if (!column)
-		return 0;
-	pk__error(-EINVAL, "parse PMU format", "'%s' is not a format: %s", text, why);
-	pk__error_hint("a format looks like config:0-7 or config1:1,6-10,44");
-	pk__error_column(column);
-	return -EINVAL;
-}
-
-int pk__pmu_pack(uint64_t mask, uint64_t value, uint64_t *field)
-{
-	uint64_t packed = 0;
-	uint64_t rest = value;
-
-	/* The kernel gathers a term's bits from the mask's set bits, low to high. */
-	for (unsigned int bit = 0; bit < 64; bit++) {
-		if (!(mask & (1ULL << bit)))
-			continue;
-		if (rest & 1)
-			packed |= 1ULL << bit;
-		rest >>= 1;
-	}
-	if (rest)
-		return -ERANGE;
-	*field = (*field & ~mask) | packed;
-	return 0;
-}
-
-static uint64_t mask_max(uint64_t mask)
-{
-	int nbits = __builtin_popcountll(mask);
-
-	return nbits == 64 ? UINT64_MAX : (1ULL << nbits) - 1;
-}
 
 /* ---- small file and directory helpers -------------------------------------- */
 
@@ -342,7 +209,7 @@ static int read_formats(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu
 
 		/* A file we cannot read or parse describes nothing we could encode. */
 		if (read_text(ctx, dir, l.names[i]) ||
-		    parse_format(ctx->text, &f->field, &f->mask, &why))
+		    pk__pmu_format_scan(ctx->text, &f->field, &f->mask, &why))
 			continue;
 		f->name = strdup(l.names[i]);
 		f->spec = strdup(ctx->text);
@@ -841,52 +708,4 @@ int pk_pmu_mux_interval_ms(const struct pk_pmu *pmu)
 int pk_pmu_rdpmc(const struct pk_pmu *pmu)
 {
 	return pmu ? pmu->rdpmc : -1;
-}
-
-/* Name every term in the hint so a typo is one glance away from its fix. */
-static void hint_terms(const struct pk_pmu *pmu)
-{
-	char list[512];
-	size_t used = 0;
-
-	list[0] = '\0';
-	for (size_t i = 0; i < pmu->nr_formats && used < sizeof(list); i++) {
-		int n = snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
-				 pmu->formats[i].name);
-
-		if (n < 0)
-			break;
-		used += (size_t)n;
-	}
-	if (pmu->nr_formats)
-		pk__error_hint("the terms of %s are: %s", pmu->name, list);
-	else
-		pk__error_hint("%s has no format/ terms: use one of its events instead", pmu->name);
-}
-
-int pk_pmu_encode(const struct pk_pmu *pmu, const char *term, uint64_t value, uint64_t config[4])
-{
-	const struct pk_pmu_format *f;
-	char what[256];
-
-	if (!pmu || !term || !config)
-		return pk__error(-EINVAL, "encode a PMU term", "no PMU, term or config given");
-	snprintf(what, sizeof(what), "encode %s/%s=%#llx/", pmu->name, term,
-		 (unsigned long long)value);
-	f = pk_pmu_find_format(pmu, term);
-	if (!f) {
-		pk__error(-ENOENT, what, "PMU %s has no format term '%s'", pmu->name, term);
-		hint_terms(pmu);
-		return -ENOENT;
-	}
-	if (pk__pmu_pack(f->mask, value, &config[f->field]) == -ERANGE) {
-		uint64_t max = mask_max(f->mask);
-
-		pk__error(-ERANGE, what, "%#llx does not fit in %s, which is %s (%d bits)",
-			  (unsigned long long)value, term, f->spec, __builtin_popcountll(f->mask));
-		pk__error_hint("the largest value %s takes is %#llx (%llu)", term,
-			       (unsigned long long)max, (unsigned long long)max);
-		return -ERANGE;
-	}
-	return 0;
 }
