@@ -57,8 +57,8 @@ int pk_workload_start(char *const argv[], struct pk_workload **out)
 	pk__error_clear();
 	if (!argv || !argv[0] || !argv[0][0])
 		return pk__error(-EINVAL, "start workload", "%s", "no command given");
-	w = calloc(1, sizeof(*w));
-	if (!w || !(w->name = strdup(argv[0]))) {
+	w = pk__calloc(1, sizeof(*w));
+	if (!w || !(w->name = pk__strdup(argv[0]))) {
 		free(w);
 		return -ENOMEM;
 	}
@@ -146,8 +146,8 @@ int pk_workload_spawn(char *const argv[], struct pk_workload **out)
 	pk__error_clear();
 	if (!argv || !argv[0] || !argv[0][0])
 		return pk__error(-EINVAL, "start workload", "%s", "no command given");
-	w = calloc(1, sizeof(*w));
-	if (!w || !(w->name = strdup(argv[0]))) {
+	w = pk__calloc(1, sizeof(*w));
+	if (!w || !(w->name = pk__strdup(argv[0]))) {
 		free(w);
 		return -ENOMEM;
 	}

@@ -33,7 +33,7 @@ static void put(struct blob *b, const void *p, size_t len)
 {
 	if (b->len + len > b->cap) {
 		size_t cap = (b->cap ? b->cap * 2 : 256) + len;
-		unsigned char *n = realloc(b->p, cap);
+		unsigned char *n = pk__realloc(b->p, cap);
 
 		if (!n) {
 			b->oom = true;
@@ -75,7 +75,7 @@ static void event_desc(struct pk_data_writer *w, struct blob *b)
 /* Unique non-empty lists of `file` over the CPUs, as a perf string list. */
 static void sibling_lists(struct blob *b, int nr_cpus, const char *file)
 {
-	char (*seen)[256] = calloc((size_t)nr_cpus, sizeof(*seen));
+	char (*seen)[256] = pk__calloc((size_t)nr_cpus, sizeof(*seen));
 	uint32_t n = 0;
 
 	if (!seen) {

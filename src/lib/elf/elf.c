@@ -63,9 +63,9 @@ static int finish_open(struct pk__elf *e, struct pk__elf **out)
 
 static struct pk__elf *new_elf(const char *name)
 {
-	struct pk__elf *e = calloc(1, sizeof(*e));
+	struct pk__elf *e = pk__calloc(1, sizeof(*e));
 
-	if (!e || !(e->name = strdup(name))) {
+	if (!e || !(e->name = pk__strdup(name))) {
 		free(e);
 		pk__error(-ENOMEM, "read an ELF file", "out of memory opening %s", name);
 		return NULL;
@@ -106,7 +106,7 @@ int pk__elf_open_mem(const void *image, size_t len, const char *name, struct pk_
 	if (!(e = new_elf(name)))
 		return -ENOMEM;
 	/* libelf may write to the image it is given: hand it our own copy. */
-	if (!(e->image = malloc(len ? len : 1))) {
+	if (!(e->image = pk__malloc(len ? len : 1))) {
 		pk__elf_close(e);
 		return pk__error(-ENOMEM, "read an ELF file", "out of memory copying %s", name);
 	}

@@ -157,7 +157,7 @@ int pk__cat_add_libpfm(struct pk_catalog *cat, bool all)
 	 * is a no-op that returns the first result. */
 	if (pfm_initialize() != PFM_SUCCESS)
 		return 0;
-	l = calloc(3, sizeof(*l));
+	l = pk__calloc(3, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
 	pfm_for_all_pmus(p) {

@@ -101,7 +101,7 @@ int pk__parse_add_raw(struct pk__parser *p, const struct pk__span *s, const stru
 		d->source = type == PERF_TYPE_HARDWARE ? PK_SRC_HARDWARE :
 			    type == PERF_TYPE_SOFTWARE ? PK_SRC_SOFTWARE :
 			    type == PERF_TYPE_HW_CACHE ? PK_SRC_HW_CACHE : PK_SRC_PMU;
-		if (pmu && !(d->pmu = pk__parse_own(p, strdup(pk_pmu_name(pmu)))))
+		if (pmu && !(d->pmu = pk__parse_own(p, pk__strdup(pk_pmu_name(pmu)))))
 			return -ENOMEM;
 		if (g)
 			return pk__parse_set_canonical(p, d, g->name, false);
@@ -123,7 +123,7 @@ int pk__parse_add_pmu(struct pk__parser *p, const struct pk__span *s, const stru
 	d->attr.type = pk_pmu_type(pmu);
 	d->source = PK_SRC_PMU;
 	/* The PMU snapshot is freed when parsing ends; keep our own copy. */
-	if (!(d->pmu = pk__parse_own(p, strdup(pk_pmu_name(pmu)))))
+	if (!(d->pmu = pk__parse_own(p, pk__strdup(pk_pmu_name(pmu)))))
 		return -ENOMEM;
 	if (alias && (err = pk__parse_terms(p, s, alias->terms, strlen(alias->terms), s->start, false, d,
 					 pmu, 1)) < 0)
@@ -228,7 +228,7 @@ int pk__parse_add_probe(struct pk__parser *p, const struct pk__span *s, bool kpr
 	}
 	if (!pk__parse_pmus(p))
 		return p->pmus_err;
-	text = strndup(t, n);
+	text = pk__strndup(t, n);
 	if (!text)
 		return -ENOMEM;
 	d = pk__parse_add(p, s->start);
@@ -292,7 +292,7 @@ int pk__parse_add_tracepoints(struct pk__parser *p, const struct pk__span *s, co
 		snprintf(base, sizeof(base), "%s:%s", tps[i].sys, tps[i].name);
 		if ((err = finish(p, s, x, d, NULL)) < 0)
 			break;
-		if (!d->name && !(d->name = pk__parse_own(p, strdup(base))))
+		if (!d->name && !(d->name = pk__parse_own(p, pk__strdup(base))))
 			err = -ENOMEM;
 		if (err >= 0)
 			err = pk__parse_set_canonical(p, d, base, false);
@@ -304,7 +304,7 @@ int pk__parse_add_tracepoints(struct pk__parser *p, const struct pk__span *s, co
 int pk__parse_add_libpfm(struct pk__parser *p, const struct pk__span *s)
 {
 	struct pk_event_desc *d;
-	char *text = strndup(p->spec + s->start, s->end - s->start), *fstr = NULL, *pmu = NULL;
+	char *text = pk__strndup(p->spec + s->start, s->end - s->start), *fstr = NULL, *pmu = NULL;
 	struct perf_event_attr a;
 	int err;
 

@@ -516,7 +516,7 @@ int pk__parse_set_canonical(struct pk__parser *p, struct pk_event_desc *d, const
 {
 	size_t i = (size_t)(d - p->ev->ev);
 
-	p->base[i] = pk__parse_own(p, strdup(base));
+	p->base[i] = pk__parse_own(p, pk__strdup(base));
 	p->style[i] = slash ? STYLE_SLASH : STYLE_COLON;
 	return p->base[i] ? 0 : -ENOMEM;
 }
@@ -530,7 +530,7 @@ int pk__parse_finish_canonical(struct pk__parser *p)
 		if (p->style[i] == STYLE_NONE)
 			continue;
 		mods_string(d, mods, sizeof(mods));
-		if (asprintf(&c, "%s%s%s", p->base[i], mods[0] && p->style[i] == STYLE_COLON ? ":" : "",
+		if (pk__asprintf(&c, "%s%s%s", p->base[i], mods[0] && p->style[i] == STYLE_COLON ? ":" : "",
 			     mods) < 0)
 			return -ENOMEM;
 		if (!(d->canonical = pk__parse_own(p, c)))
@@ -551,7 +551,7 @@ int pk__parse_pmu_canonical(struct pk__parser *p, struct pk_event_desc *d)
 		snprintf(c2, sizeof(c2), ",config2=0x%" PRIx64, (uint64_t)d->attr.config2);
 	if (d->config3)
 		snprintf(c3, sizeof(c3), ",config3=0x%" PRIx64, d->config3);
-	if (asprintf(&base, "%s/config=0x%" PRIx64 "%s%s%s/", d->pmu, (uint64_t)d->attr.config, c1, c2,
+	if (pk__asprintf(&base, "%s/config=0x%" PRIx64 "%s%s%s/", d->pmu, (uint64_t)d->attr.config, c1, c2,
 		     c3) < 0)
 		return -ENOMEM;
 	err = pk__parse_set_canonical(p, d, base, true);

@@ -347,7 +347,7 @@ int pk__pfm_encode(const char *text, struct perf_event_attr *attr, char **fstr, 
 		free(qualified);
 		return pk__error(-EINVAL, what, "libpfm4 encoded the event but cannot name its PMU");
 	}
-	name = strdup(pi.name);
+	name = pk__strdup(pi.name);
 	if (!name) {
 		free(qualified);
 		return -ENOMEM;

@@ -24,7 +24,7 @@ int pk__host_ints_push(int **arr, size_t *nr, size_t *cap, int v)
 {
 	if (*nr == *cap) {
 		size_t c = *cap ? *cap * 2 : 16;
-		int *n = realloc(*arr, c * sizeof(*n));
+		int *n = pk__realloc(*arr, c * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;

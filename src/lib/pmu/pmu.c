@@ -157,7 +157,7 @@ static int list_dir(const char *dir, struct name_list *l)
 			continue;
 		if (l->nr == cap) {
 			size_t ncap = cap ? cap * 2 : 32;
-			char **n = realloc(l->names, ncap * sizeof(*n));
+			char **n = pk__realloc(l->names, ncap * sizeof(*n));
 
 			if (!n) {
 				err = -ENOMEM;
@@ -166,7 +166,7 @@ static int list_dir(const char *dir, struct name_list *l)
 			l->names = n;
 			cap = ncap;
 		}
-		l->names[l->nr] = strdup(de->d_name);
+		l->names[l->nr] = pk__strdup(de->d_name);
 		if (!l->names[l->nr]) {
 			err = -ENOMEM;
 			break;
@@ -198,7 +198,7 @@ static int read_formats(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu
 
 	if (!join(dir, sizeof(dir), pmu_dir, "format") || list_dir(dir, &l))
 		return 0;	/* No format/ (software, tracepoint): nothing to encode. */
-	pmu->formats = calloc(l.nr ? l.nr : 1, sizeof(*pmu->formats));
+	pmu->formats = pk__calloc(l.nr ? l.nr : 1, sizeof(*pmu->formats));
 	if (!pmu->formats) {
 		names_free(&l);
 		return -ENOMEM;
@@ -211,8 +211,8 @@ static int read_formats(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu
 		if (read_text(ctx, dir, l.names[i]) ||
 		    pk__pmu_format_scan(ctx->text, &f->field, &f->mask, &why))
 			continue;
-		f->name = strdup(l.names[i]);
-		f->spec = strdup(ctx->text);
+		f->name = pk__strdup(l.names[i]);
+		f->spec = pk__strdup(ctx->text);
 		pmu->nr_formats++;
 		if (!f->name || !f->spec) {
 			err = -ENOMEM;
@@ -283,12 +283,12 @@ static bool parse_flag(const struct scan_ctx *ctx)
 static int fill_alias(struct scan_ctx *ctx, const char *dir, const struct name_list *l,
 		      const char *name, struct pk_pmu_alias *a)
 {
-	a->name = strdup(name);
-	a->terms = strdup(ctx->text);
+	a->name = pk__strdup(name);
+	a->terms = pk__strdup(ctx->text);
 	a->scale = 1.0;
 	if (read_companion(ctx, dir, l, name, COMP_SCALE))
 		a->scale = parse_scale(ctx);
-	a->unit = strdup(read_companion(ctx, dir, l, name, COMP_UNIT) ? ctx->text : "");
+	a->unit = pk__strdup(read_companion(ctx, dir, l, name, COMP_UNIT) ? ctx->text : "");
 	a->per_pkg = read_companion(ctx, dir, l, name, COMP_PER_PKG) && parse_flag(ctx);
 	a->snapshot = read_companion(ctx, dir, l, name, COMP_SNAPSHOT) && parse_flag(ctx);
 	return a->name && a->terms && a->unit ? 0 : -ENOMEM;
@@ -302,7 +302,7 @@ static int read_aliases(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu
 
 	if (!join(dir, sizeof(dir), pmu_dir, "events") || list_dir(dir, &l))
 		return 0;
-	pmu->aliases = calloc(l.nr ? l.nr : 1, sizeof(*pmu->aliases));
+	pmu->aliases = pk__calloc(l.nr ? l.nr : 1, sizeof(*pmu->aliases));
 	if (!pmu->aliases) {
 		names_free(&l);
 		return -ENOMEM;
@@ -324,7 +324,7 @@ static int read_caps(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu *p
 
 	if (!join(dir, sizeof(dir), pmu_dir, "caps") || list_dir(dir, &l))
 		return 0;
-	pmu->caps = calloc(l.nr ? l.nr : 1, sizeof(*pmu->caps));
+	pmu->caps = pk__calloc(l.nr ? l.nr : 1, sizeof(*pmu->caps));
 	if (!pmu->caps) {
 		names_free(&l);
 		return -ENOMEM;
@@ -334,8 +334,8 @@ static int read_caps(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu *p
 
 		if (read_text(ctx, dir, l.names[i]))
 			continue;
-		c->name = strdup(l.names[i]);
-		c->value = strdup(ctx->text);
+		c->name = pk__strdup(l.names[i]);
+		c->value = pk__strdup(ctx->text);
 		pmu->nr_caps++;
 		if (!c->name || !c->value) {
 			err = -ENOMEM;
@@ -423,14 +423,14 @@ static int read_pmu(struct scan_ctx *ctx, const char *devices, const char *name,
 		return PMU_NOT_A_PMU;
 	if ((err = read_type(ctx, dir, &pmu->type)) != 0)
 		return err;
-	pmu->name = strdup(name);
+	pmu->name = pk__strdup(name);
 	if (!pmu->name)
 		return -ENOMEM;
 	read_int(dir, "perf_event_mux_interval_ms", &pmu->mux_interval_ms);
 	read_int(dir, "rdpmc", &pmu->rdpmc);
 	/* Hybrid PMUs (cpu_core, cpu_atom) name their CPUs in `cpus`. */
 	if (!read_text(ctx, dir, "cpumask") || !read_text(ctx, dir, "cpus")) {
-		pmu->cpumask = strdup(ctx->text);
+		pmu->cpumask = pk__strdup(ctx->text);
 		if (!pmu->cpumask)
 			return -ENOMEM;
 	}
@@ -467,14 +467,14 @@ static int no_devices(int err, const char *devices)
 
 static int add_unusable(struct pk_pmus *pmus, const char *name, const char *why)
 {
-	struct unusable_pmu *u = realloc(pmus->unusable, (pmus->nr_unusable + 1) * sizeof(*u));
+	struct unusable_pmu *u = pk__realloc(pmus->unusable, (pmus->nr_unusable + 1) * sizeof(*u));
 
 	if (!u)
 		return -ENOMEM;
 	pmus->unusable = u;
 	u += pmus->nr_unusable;
-	u->name = strdup(name);
-	u->why = strdup(why);
+	u->name = pk__strdup(name);
+	u->why = pk__strdup(why);
 	if (!u->name || !u->why) {
 		free(u->name);
 		free(u->why);
@@ -487,7 +487,7 @@ static int add_unusable(struct pk_pmus *pmus, const char *name, const char *why)
 static int scan_all(struct scan_ctx *ctx, const char *devices, const struct name_list *l,
 		    struct pk_pmus *pmus)
 {
-	pmus->pmus = calloc(l->nr ? l->nr : 1, sizeof(*pmus->pmus));
+	pmus->pmus = pk__calloc(l->nr ? l->nr : 1, sizeof(*pmus->pmus));
 	if (!pmus->pmus)
 		return -ENOMEM;
 	/* The names are sorted, so the snapshot is too. */
@@ -526,11 +526,11 @@ int pk_pmus_scan(struct pk_pmus **out)
 		return pk__error(-ENOMEM, "scan PMUs", "out of memory");
 	if (err)
 		return no_devices(err, devices);
-	ctx = malloc(sizeof(*ctx));
-	pmus = calloc(1, sizeof(*pmus));
+	ctx = pk__malloc(sizeof(*ctx));
+	pmus = pk__calloc(1, sizeof(*pmus));
 	if (!ctx || !pmus) {
 		err = -ENOMEM;
-	} else if (!(pmus->dir = strdup(devices))) {
+	} else if (!(pmus->dir = pk__strdup(devices))) {
 		err = -ENOMEM;
 	} else {
 		ctx->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);

@@ -50,7 +50,7 @@ static const struct perf_event_header *contiguous(struct pk_ring *r, uint64_t of
 	if (off + size <= r->size)
 		return (const struct perf_event_header *)(r->data + off);
 	if (r->scratch_len < size) {
-		unsigned char *n = realloc(r->scratch, size);
+		unsigned char *n = pk__realloc(r->scratch, size);
 
 		if (!n)
 			return NULL;
