@@ -6,7 +6,8 @@
  * sample_id_all) followed by records as a ring holds them.  Each record is
  * copied into a heap block of exactly its header's size (so ASan sees any
  * read past it), decoded, its event ID looked up, and every pointer of the
- * result walked; a failure must leave a message naming an offset.  The same
+ * result walked, and a sample's fast peek (pk_sample_peek) compared with
+ * its full decode; a failure must leave a message naming an offset.  The same
  * function is linked into the record replay test (tests/unit/record), which
  * runs the committed corpus in tests/fixtures/records on any compiler.
  */
@@ -96,6 +97,26 @@ static void walk(const struct pk_record *r, const struct perf_event_attr *a)
 	}
 }
 
+/* The fast peek reads only the leading fields: wherever the full decode
+ * succeeds it must too, with the same values; when it fails it must say
+ * where. */
+static void check_peek(const struct perf_event_header *h, const struct perf_event_attr *a,
+		       const struct pk_record *r)
+{
+	struct pk_sample_peek pk;
+	int rc = pk_sample_peek(h, a, &pk);
+
+	if (rc < 0 && (rc != -EINVAL || !strstr(pk_last_error()->why, "at offset ")))
+		abort();
+	if (!r)
+		return;
+	if (rc != 0 || pk.ip != r->sample.ip || pk.pid != r->sample.pid || pk.tid != r->sample.tid ||
+	    pk.time != r->sample.time || pk.addr != r->sample.addr || pk.cpu != r->sample.cpu ||
+	    pk.period != r->sample.period || pk.id != r->id.id)
+		abort();
+	sink += pk.fields;
+}
+
 static void one(const unsigned char *p, size_t len, const struct perf_event_attr *a)
 {
 	struct perf_event_header *h = malloc(len);
@@ -111,6 +132,8 @@ static void one(const unsigned char *p, size_t len, const struct perf_event_attr
 	rc = pk_record_decode(h, a, &r);
 	if (rc == 0)
 		walk(&r, a);
+	if (h->type == PERF_RECORD_SAMPLE)
+		check_peek(h, a, rc == 0 ? &r : NULL);
 	else if (rc < 0 && (rc != -EINVAL || !strstr(pk_last_error()->why, "at offset ")))
 		abort();	/* every failure names its offset */
 	rc = pk_record_event_id(h, a, &id);

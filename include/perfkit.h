@@ -916,5 +916,6 @@ PK_API int pk_attr_probe(const struct perf_event_attr *attr, const char *name);
 #include "perfkit/record.h"
 #include "perfkit/data.h"
 #include "perfkit/symbols.h"
+#include "perfkit/recorder.h"
 
 #endif /* PERFKIT_H */

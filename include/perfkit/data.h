@@ -95,6 +95,17 @@ PK_API int pk_data_set_compression(struct pk_data_writer *w, int level);
  */
 PK_API int pk_data_write(struct pk_data_writer *w, const void *records, size_t len);
 
+/* perf.data's own record types (perf's user types, above the kernel's). */
+#define PK_DATA_RECORD_FINISHED_ROUND 68	/* no record before it is newer than any after */
+
+/*
+ * pk_data_write_round - append a FINISHED_ROUND record: every record
+ * written before it is older than every record written after it, which
+ * lets perf sort the file in rounds instead of all at once.  Write one
+ * after each pass over all the rings.  Returns what pk_data_write returns.
+ */
+PK_API int pk_data_write_round(struct pk_data_writer *w);
+
 /* pk_data_size - the bytes of records written so far. */
 PK_API uint64_t pk_data_size(const struct pk_data_writer *w);
 

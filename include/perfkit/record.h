@@ -330,6 +330,37 @@ PK_API int pk_sample_trim_stack(const struct perf_event_header *h, const struct 
 				void *out);
 
 /*
+ * The fixed-size fields at the start of a sample, as pk_sample_peek finds
+ * them.  `fields` holds the PERF_SAMPLE_* bits among IDENTIFIER, IP, TID,
+ * TIME, ADDR, ID, STREAM_ID, CPU and PERIOD that the record carried; the
+ * members of the others are 0.  `id` is the IDENTIFIER or ID value.
+ */
+struct pk_sample_peek {
+	uint64_t fields;
+	uint64_t id;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t addr;
+	uint32_t cpu;
+	uint64_t period;
+};
+
+/*
+ * pk_sample_peek - the leading fixed-size fields of SAMPLE record `h`
+ * (written for `attr`; NULL means all zeros), without decoding the rest:
+ * where pk_record_decode walks every field, this reads only those that
+ * come before READ in the kernel's order, so it costs the same for a
+ * sample with an 8 KiB stack as for one without.  The values are those
+ * pk_record_decode gives.  Returns 0 with *out filled, or -EINVAL (in
+ * pk_last_error, naming the offset) for a record that is not a SAMPLE or
+ * is too short for the fields `attr` says it has.  Reads only
+ * [h, h + h->size).
+ */
+PK_API int pk_sample_peek(const struct perf_event_header *h, const struct perf_event_attr *attr,
+			  struct pk_sample_peek *out);
+
+/*
  * pk_record_type_name - "MMAP", "SAMPLE", "MMAP2", ... for a PERF_RECORD_*
  * type, or NULL when the library does not know it.  Static strings.
  */
@@ -361,6 +392,16 @@ PK_API struct pk_data_src pk_record_data_src(uint64_t data_src);
  * register and its column.
  */
 PK_API int pk_regs_parse(const char *list, uint64_t *mask);
+
+/*
+ * pk_branch_filter_parse - perf record -j's comma-separated branch filter
+ * words (any, any_call, any_ret, ind_call, call, cond, ind_jmp,
+ * call_stack, abort_tx, in_tx, no_tx, save_type, and the levels u, k, hv)
+ * into a branch_sample_type mask; levels alone mean any branch at those
+ * levels, as in perf.  Returns 0, or -EINVAL naming the unknown word and
+ * its column, with the known words as the hint.
+ */
+PK_API int pk_branch_filter_parse(const char *list, uint64_t *mask);
 
 /* pk_regs_name - "AX", "R15", ... for a register's bit, or NULL. */
 PK_API const char *pk_regs_name(int bit);

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd-record.c - `perfkit record`: sample a command (or -p/-a/-C targets)
- * into a perf.data file perf reads.  Events get perf record's sample
- * layout (IDENTIFIER, IP, TID, TIME, PERIOD; CALLCHAIN with -g; CPU for
- * CPU-wide targets) and the first event carries the sideband (mmap, comm,
- * task); every ring is drained after each wake-up into the writer with a
- * FINISHED_ROUND marker.  The file is whole whatever ends the run: the
- * command exiting, Ctrl-C, --duration, or a full disk.
+ * into a perf.data file perf reads.  The options, the signals, the poll
+ * loop and the messages are here; the recording itself (perf record's
+ * sample layout, synthesis, the ring -> file pump, build-ids, loss counts)
+ * is the library's pk_recorder.  The file is whole whatever ends the run:
+ * the command exiting, Ctrl-C, --duration, or a full disk.
  */
 #include "cli.h"
 
@@ -17,50 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/time.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#define PERF_RECORD_FINISHED_ROUND 68	/* a perf.data record: no record before it is newer */
-
 struct record_opts {
 	char *events;		/* -e, joined; NULL: cycles, falling back to cpu-clock */
-	unsigned freq;		/* -F */
-	uint64_t period;	/* -c */
-	bool callgraph;		/* -g, or --call-graph fp */
-	bool dwarf;		/* --call-graph dwarf[,size] */
-	uint32_t stack_size;	/* its user stack bytes per sample */
-	bool lbr;		/* --call-graph lbr */
-	bool data_addr;		/* -d */
-	bool raw;		/* -R */
-	uint64_t branch_type;	/* -b / -j: branch_sample_type, 0 = no branch stack */
-	uint64_t user_regs, intr_regs;	/* --user-regs / --intr-regs */
-	bool switch_events, namespaces;
-	bool overwrite;		/* --overwrite: keep the newest data, written on SIGUSR2 and at the end */
-	int comp_level;		/* -z / --compression-level: zstd level, 0 = none */
-	bool sample_cpu;	/* --sample-cpu */
-	bool all_cpus;		/* -a */
-	const char *cpu_list;	/* -C */
+	struct pk_recorder_opts r;	/* the sampling options; the target is set in setup */
 	const char *pids;	/* -p */
 	const char *tids;	/* -t */
-	bool no_inherit;
 	const char *output;	/* -o, default perf.data */
 	unsigned pages;		/* -m */
 	unsigned long long pages_asked;	/* before rounding up to a power of two */
 	double duration;	/* --duration seconds, 0 = none */
 	bool quiet;
 	int verbose;		/* -v: the attrs as opened and the ring size */
-	bool no_buildid;	/* -B: no BUILD_ID feature */
-	int clockid;		/* -k: the clock of sample times, -1 = perf's default */
 	char **argv;
-};
-
-struct stats {
-	uint64_t samples, lost, wakeups;
-	uint64_t lost_samples;	/* LOST_SAMPLES: samples the kernel could not take (e.g. PEBS) */
-	uint64_t throttled;	/* THROTTLE records: the kernel slowed sampling down */
-	int write_err;		/* the first write error: recording stops, the file is kept */
 };
 
 void cmd_record_help(FILE *f)
@@ -109,11 +80,11 @@ void cmd_record_help(FILE *f)
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
 static int parse_call_graph(struct record_opts *o, const char *arg)
 {
-	o->callgraph = o->dwarf = o->lbr = false;
+	o->r.callgraph = PK_CALLGRAPH_NONE;
 	if (!strcmp(arg, "fp")) {
-		o->callgraph = true;
+		o->r.callgraph = PK_CALLGRAPH_FP;
 	} else if (!strcmp(arg, "lbr")) {
-		o->lbr = true;
+		o->r.callgraph = PK_CALLGRAPH_LBR;
 	} else if (!strncmp(arg, "dwarf", 5) && (!arg[5] || arg[5] == ',')) {
 		uint64_t n = 8192;
 
@@ -125,49 +96,12 @@ static int parse_call_graph(struct record_opts *o, const char *arg)
 				  arg + 6);
 			return -1;
 		}
-		o->dwarf = true;
-		o->stack_size = (uint32_t)n;
+		o->r.callgraph = PK_CALLGRAPH_DWARF;
+		o->r.stack_size = (uint32_t)n;
 	} else {
 		cli_usage("record", "--call-graph takes fp, dwarf[,SIZE] or lbr, not '%s'", arg);
 		return -1;
 	}
-	return 0;
-}
-
-/* -j: perf's branch filter words, comma-separated. */
-static int parse_branch_filter(const char *arg, uint64_t *out)
-{
-	static const struct { const char *name; uint64_t bit; } words[] = {
-		{ "any", PERF_SAMPLE_BRANCH_ANY }, { "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
-		{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN }, { "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
-		{ "call", PERF_SAMPLE_BRANCH_CALL }, { "cond", PERF_SAMPLE_BRANCH_COND },
-		{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP }, { "call_stack", PERF_SAMPLE_BRANCH_CALL_STACK },
-		{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX }, { "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
-		{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX }, { "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
-		{ "u", PERF_SAMPLE_BRANCH_USER }, { "k", PERF_SAMPLE_BRANCH_KERNEL },
-		{ "hv", PERF_SAMPLE_BRANCH_HV },
-	};
-	const char *p = arg;
-
-	*out = 0;
-	while (*p) {
-		size_t n = strcspn(p, ","), i;
-
-		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-			if (strlen(words[i].name) == n && !strncmp(words[i].name, p, n))
-				break;
-		if (i == sizeof(words) / sizeof(words[0])) {
-			cli_usage("record", "unknown branch filter '%.*s' (any, any_call, any_ret, ind_call, "
-				  "call, cond, ind_jmp, call_stack, u, k, hv, ...)", (int)n, p);
-			return -1;
-		}
-		*out |= words[i].bit;
-		p += n;
-		p += *p == ',';
-	}
-	/* Only privilege words: perf samples any branch at those levels. */
-	if (!(*out & ~(uint64_t)(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)))
-		*out |= PERF_SAMPLE_BRANCH_ANY;
 	return 0;
 }
 
@@ -245,70 +179,147 @@ static int parse_clockid(const char *arg, int *out)
 			 "boottime, tai (or mono, raw, real, boot), or a clock number", arg);
 }
 
+static const struct option longopts[] = {
+	{ "event", required_argument, NULL, 'e' }, { "freq", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' }, { "output", required_argument, NULL, 'o' },
+	{ "mmap-pages", required_argument, NULL, 'm' }, { "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' }, { "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "sample-cpu", no_argument, NULL, 0x100 }, { "no-inherit", no_argument, NULL, 0x101 },
+	{ "duration", required_argument, NULL, 0x102 }, { "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "call-graph", required_argument, NULL, 0x103 }, { "data", no_argument, NULL, 'd' },
+	{ "timestamp", no_argument, NULL, 'T' }, { "raw-samples", no_argument, NULL, 'R' },
+	{ "branch-any", no_argument, NULL, 'b' }, { "branch-filter", required_argument, NULL, 'j' },
+	{ "user-regs", required_argument, NULL, 0x104 }, { "intr-regs", required_argument, NULL, 0x105 },
+	{ "switch-events", no_argument, NULL, 0x106 }, { "namespaces", no_argument, NULL, 0x107 },
+	{ "overwrite", no_argument, NULL, 0x108 },
+	{ "compression-level", optional_argument, NULL, 'z' },
+	{ "clockid", required_argument, NULL, 'k' },
+	{ "no-buildid", no_argument, NULL, 'B' }, { "no-buildid-cache", no_argument, NULL, 'N' },
+	{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+};
+
+/* -e, given more than once: the lists joined with commas. */
+static int add_events(struct record_opts *o, const char *arg)
+{
+	size_t n = o->events ? strlen(o->events) + 1 : 0;
+	char *e = realloc(o->events, n + strlen(arg) + 1);
+
+	if (!e)
+		return -ENOMEM;
+	if (n)
+		e[n - 1] = ',';
+	strcpy(e + n, arg);
+	o->events = e;
+	return 0;
+}
+
+/* The options that shape the samples (struct pk_recorder_opts).  Returns 0,
+ * an exit status for a bad value, or 1 when `c` is not one of them. */
+static int parse_sampling(struct record_opts *o, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'F':
+		/* perf's -F is an unsigned int of Hz; the kernel's limit is a sysctl. */
+		if (cli_num_u64("record", "-F", arg, 1, UINT32_MAX, &v) < 0)
+			return CLI_EXIT_USAGE;
+		o->r.freq = (unsigned)v;
+		break;
+	case 'c':
+		/* perf_event_open refuses a period with bit 63 set. */
+		if (cli_num_u64("record", "-c", arg, 1, INT64_MAX, &o->r.period) < 0)
+			return CLI_EXIT_USAGE;
+		break;
+	case 'g':	/* call chains: frame pointers unless --call-graph says otherwise */
+		if (o->r.callgraph == PK_CALLGRAPH_NONE)
+			o->r.callgraph = PK_CALLGRAPH_FP;
+		break;
+	case 0x100: o->r.sample_cpu = true; break;
+	case 0x101: o->r.no_inherit = true; break;
+	case 0x103:
+		if (parse_call_graph(o, arg))
+			return CLI_EXIT_USAGE;
+		break;
+	case 'd': o->r.data_addr = true; break;
+	case 'T': break;	/* sample times are always recorded */
+	case 'R': o->r.raw = true; break;
+	case 'b': o->r.branch_type = PERF_SAMPLE_BRANCH_ANY; break;
+	case 'j':
+		if (pk_branch_filter_parse(arg, &o->r.branch_type) < 0)
+			return cli_error("record", arg), CLI_EXIT_USAGE;
+		break;
+	case 0x104:
+	case 0x105:
+		if (pk_regs_parse(arg, c == 0x104 ? &o->r.user_regs : &o->r.intr_regs) < 0)
+			return cli_error("record", arg), CLI_EXIT_USAGE;
+		break;
+	case 0x106: o->r.switch_events = true; break;
+	case 0x107: o->r.namespaces = true; break;
+	case 0x108: o->r.overwrite = true; break;
+	case 'z':
+		/* -z, -zN or --compression-level[=N], as perf 6.1 takes them:
+		 * the level is attached, never the next argument. */
+		if (arg && cli_num_u64("record", "-z", arg, 1, 22, &v) < 0)
+			return CLI_EXIT_USAGE;
+		o->r.compression = arg ? (int)v : 1;
+		break;
+	case 'B': o->r.no_build_ids = true; break;
+	case 'k':
+		if (parse_clockid(arg, &o->r.clockid))
+			return CLI_EXIT_USAGE;
+		o->r.use_clockid = true;
+		break;
+	case 'N': break;	/* perfkit keeps no build-id cache */
+	default: return 1;
+	}
+	return 0;
+}
+
+/* What the options say together, after all of them are read. */
+static int check_opts(struct record_opts *o, int argc)
+{
+	if (o->pages && o->pages != o->pages_asked && !o->quiet)
+		fprintf(stderr, "perfkit record: rounding the ring size up to %u pages (%lld KiB), a power "
+			"of two\n", o->pages, (long long)o->pages * sysconf(_SC_PAGESIZE) / 1024);
+	if (o->r.freq && o->r.period)
+		return cli_usage("record", "-F and -c both set how often to sample: give one");
+	if ((o->pids != NULL) + (o->tids != NULL) + (o->r.all_cpus || o->r.cpu_list) > 1)
+		return cli_usage("record", "-p, -t and -a/-C are different targets: give one");
+	if (optind >= argc && !o->pids && !o->tids && !o->r.all_cpus && !o->r.cpu_list)
+		return cli_usage("record", "no command given: perfkit record [-e EVENTS] -- COMMAND, "
+				 "or a target: -p PID, -t TID, -a, -C CPUS");
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' }, { "freq", required_argument, NULL, 'F' },
-		{ "count", required_argument, NULL, 'c' }, { "output", required_argument, NULL, 'o' },
-		{ "mmap-pages", required_argument, NULL, 'm' }, { "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' }, { "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "sample-cpu", no_argument, NULL, 0x100 }, { "no-inherit", no_argument, NULL, 0x101 },
-		{ "duration", required_argument, NULL, 0x102 }, { "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "call-graph", required_argument, NULL, 0x103 }, { "data", no_argument, NULL, 'd' },
-		{ "timestamp", no_argument, NULL, 'T' }, { "raw-samples", no_argument, NULL, 'R' },
-		{ "branch-any", no_argument, NULL, 'b' }, { "branch-filter", required_argument, NULL, 'j' },
-		{ "user-regs", required_argument, NULL, 0x104 }, { "intr-regs", required_argument, NULL, 0x105 },
-		{ "switch-events", no_argument, NULL, 0x106 }, { "namespaces", no_argument, NULL, 0x107 },
-		{ "overwrite", no_argument, NULL, 0x108 },
-		{ "compression-level", optional_argument, NULL, 'z' },
-		{ "clockid", required_argument, NULL, 'k' },
-		{ "no-buildid", no_argument, NULL, 'B' }, { "no-buildid-cache", no_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	uint64_t v;
-	int c;
+	int c, err;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:t:qvdTRbj:z::BNk:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e': {
-			size_t n = o->events ? strlen(o->events) + 1 : 0;
-			char *e = realloc(o->events, n + strlen(optarg) + 1);
-
-			if (!e)
-				return cli_usage("record", "out of memory");
-			if (n)
-				e[n - 1] = ',';
-			strcpy(e + n, optarg);
-			o->events = e;
-			break;
+		if ((err = parse_sampling(o, c, optarg)) != 1) {
+			if (err)
+				return err;
+			continue;
 		}
-		case 'F':
-			/* perf's -F is an unsigned int of Hz; the kernel's limit is a sysctl. */
-			if (cli_num_u64("record", "-F", optarg, 1, UINT32_MAX, &v) < 0)
-				return CLI_EXIT_USAGE;
-			o->freq = (unsigned)v;
+		switch (c) {
+		case 'e':
+			if (add_events(o, optarg))
+				return cli_usage("record", "out of memory");
 			break;
-		case 'c':
-			/* perf_event_open refuses a period with bit 63 set. */
-			if (cli_num_u64("record", "-c", optarg, 1, INT64_MAX, &o->period) < 0)
-				return CLI_EXIT_USAGE;
-			break;
-		case 'g': o->callgraph = true; break;
 		case 'o': o->output = optarg; break;
 		case 'm':
 			if (parse_pages(optarg, &o->pages, &o->pages_asked))
 				return CLI_EXIT_USAGE;
 			break;
-		case 'a': o->all_cpus = true; break;
-		case 'C': o->cpu_list = optarg; break;
+		case 'a': o->r.all_cpus = true; break;
+		case 'C': o->r.cpu_list = optarg; break;
 		case 'p': o->pids = optarg; break;
 		case 't': o->tids = optarg; break;
-		case 0x100: o->sample_cpu = true; break;
-		case 0x101: o->no_inherit = true; break;
 		case 0x102:
 			/* From a millisecond to a year: beyond that it is a typo. */
 			if (cli_num_seconds("record", "--duration", optarg, 0.001, 31536000, &o->duration) < 0)
@@ -316,145 +327,23 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose++; break;
-		case 0x103:
-			if (parse_call_graph(o, optarg))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'd': o->data_addr = true; break;
-		case 'T': break;	/* sample times are always recorded */
-		case 'R': o->raw = true; break;
-		case 'b': o->branch_type = PERF_SAMPLE_BRANCH_ANY; break;
-		case 'j':
-			if (parse_branch_filter(optarg, &o->branch_type))
-				return CLI_EXIT_USAGE;
-			break;
-		case 0x104:
-		case 0x105:
-			if (pk_regs_parse(optarg, c == 0x104 ? &o->user_regs : &o->intr_regs) < 0)
-				return cli_error("record", optarg), CLI_EXIT_USAGE;
-			break;
-		case 0x106: o->switch_events = true; break;
-		case 0x107: o->namespaces = true; break;
-		case 0x108: o->overwrite = true; break;
-		case 'z':
-			/* -z, -zN or --compression-level[=N], as perf 6.1 takes them:
-			 * the level is attached, never the next argument. */
-			if (optarg && cli_num_u64("record", "-z", optarg, 1, 22, &v) < 0)
-				return CLI_EXIT_USAGE;
-			o->comp_level = optarg ? (int)v : 1;
-			break;
-		case 'B': o->no_buildid = true; break;
-		case 'k':
-			if (parse_clockid(optarg, &o->clockid))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'N': break;	/* perfkit keeps no build-id cache */
 		case 'h': cmd_record_help(stdout); return -1;
 		default: return cli_unknown_option("record", argc, argv, c);
 		}
 	}
-	if (o->pages && o->pages != o->pages_asked && !o->quiet)
-		fprintf(stderr, "perfkit record: rounding the ring size up to %u pages (%lld KiB), a power "
-			"of two\n", o->pages, (long long)o->pages * sysconf(_SC_PAGESIZE) / 1024);
-	if (o->freq && o->period)
-		return cli_usage("record", "-F and -c both set how often to sample: give one");
-	if ((o->pids != NULL) + (o->tids != NULL) + (o->all_cpus || o->cpu_list) > 1)
-		return cli_usage("record", "-p, -t and -a/-C are different targets: give one");
-	if (optind >= argc && !o->pids && !o->tids && !o->all_cpus && !o->cpu_list)
-		return cli_usage("record", "no command given: perfkit record [-e EVENTS] -- COMMAND, "
-				 "or a target: -p PID, -t TID, -a, -C CPUS");
+	if ((err = check_opts(o, argc)))
+		return err;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;
 }
 
-/* perf record's sample layout and sideband on every event. */
-static void setup_attrs(const struct record_opts *o, struct pk_events *ev, bool cpu_wide)
-{
-	/* With --overwrite the sideband goes to the dummy event added last, in a
-	 * ring of its own that is never overwritten; otherwise to the first. */
-	size_t tracking = o->overwrite ? pk_events_count(ev) - 1 : 0;
-
-	for (size_t i = 0; i < pk_events_count(ev); i++) {
-		struct perf_event_attr *a = pk_events_attr_mut(ev, i);
-
-		a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-				  PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-		if (o->callgraph || o->dwarf || o->lbr)
-			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		if (o->dwarf) {
-			/* perf's DWARF mode: kernel chain from the kernel, user chain
-			 * unwound later from the registers and a copy of the stack. */
-			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-			a->sample_regs_user = pk_regs_dwarf_mask();
-			a->sample_stack_user = o->stack_size;
-			a->exclude_callchain_user = 1;
-		}
-		if (o->lbr) {
-			a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
-			a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
-						PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
-						PERF_SAMPLE_BRANCH_HW_INDEX;
-		}
-		if (o->branch_type) {
-			a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
-			a->branch_sample_type = o->branch_type;
-		}
-		if (o->data_addr)
-			a->sample_type |= PERF_SAMPLE_ADDR;
-		if (o->raw)
-			a->sample_type |= PERF_SAMPLE_RAW;
-		if (o->user_regs) {
-			a->sample_type |= PERF_SAMPLE_REGS_USER;
-			a->sample_regs_user |= o->user_regs;
-		}
-		if (o->intr_regs) {
-			a->sample_type |= PERF_SAMPLE_REGS_INTR;
-			a->sample_regs_intr = o->intr_regs;
-		}
-		if (cpu_wide || o->sample_cpu)
-			a->sample_type |= PERF_SAMPLE_CPU;
-		if (o->period) {
-			a->freq = 0;
-			a->sample_period = o->period;
-		} else if (o->freq || (!a->sample_period && !a->freq)) {
-			/* perf's default: 4000 samples a second, unless the event set its own */
-			a->freq = 1;
-			a->sample_freq = o->freq ? o->freq : 4000;
-		}
-		a->sample_id_all = 1;
-		a->write_backward = o->overwrite && i != tracking;
-		if (i == tracking) {	/* the tracking event: process sideband, as in perf */
-			a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
-			/* DWARF unwinding needs the [stack] map and the read-only
-			 * segments that hold .eh_frame: data mmaps, as perf asks. */
-			a->mmap_data = o->data_addr || o->dwarf;
-			a->context_switch = o->switch_events;
-			a->namespaces = o->namespaces;
-		}
-		if (o->clockid >= 0) {
-			a->use_clockid = 1;
-			a->clockid = o->clockid;
-		}
-	}
-}
-
 struct session {
-	const struct record_opts *o;
-	struct pk_events *ev;
-	struct pk_evlist *l;
-	struct pk_rings *rs;
+	struct record_opts *o;
+	struct pk_recorder *rec;
 	struct pk_data_writer *w;
 	struct pk_workload *wl;
-	pid_t *threads;
-	size_t nr_threads;
-	int *cpus;
-	struct stats st;
-	uint64_t first_time, last_time;
-	bool default_event;
+	pid_t *pids, *tids;	/* -p / -t, parsed */
 	bool wl_is_target;	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
-	size_t pages;		/* data pages per ring */
-	void *trim;		/* DWARF: room for a sample with its stack cut to dyn_size */
-	struct pk_maps *maps;	/* which DSOs samples hit, for BUILD_ID; NULL with -B */
 	bool ended_command;	/* --duration ended the command: its signal is ours */
 };
 
@@ -474,200 +363,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* The events to open: with --overwrite, a dummy tracking event after them. */
-static const char *events_spec(const struct record_opts *o, const char *events)
-{
-	static char buf[4096];
-
-	if (!o->overwrite)
-		return events;
-	snprintf(buf, sizeof(buf), "%s,dummy", events);
-	return buf;
-}
-
-/* Open the events; the default cycles falls back to cpu-clock, said once. */
-static int open_events(struct session *s, bool cpu_wide)
-{
-	struct pk_target t = { .size = sizeof(t), .threads = s->threads, .nr_threads = s->nr_threads,
-			       .inherit = !s->o->no_inherit && !cpu_wide, .enable_on_exec = s->wl_is_target,
-			       .fallbacks = true };
-	size_t nr_cpus = 0;
-	int err;
-
-	if (pk_cpus_online(&s->cpus, &nr_cpus) < 0)
-		return -1;
-	if (s->o->cpu_list) {
-		free(s->cpus);
-		if (pk_cpus_parse(s->o->cpu_list, &s->cpus, &nr_cpus) < 0)
-			return -1;
-	}
-	/* Per CPU even for a task: the kernel maps inherited events only per CPU. */
-	t.cpus = s->cpus;
-	t.nr_cpus = nr_cpus;
-	for (int attempt = 0; attempt < 2; attempt++) {
-		setup_attrs(s->o, s->ev, cpu_wide);
-		if ((err = pk_evlist_new(s->ev, &t, &s->l)) < 0)
-			return err;
-		err = pk_evlist_open(s->l);
-		if (err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV)
-			return err;
-		if (!s->default_event || attempt)
-			return err;
-		/* perf's fallback where the machine has no hardware PMU. */
-		if (!s->o->quiet)
-			fprintf(stderr, "perfkit record: cycles cannot be sampled here (no hardware PMU?); "
-				"sampling cpu-clock instead\n");
-		pk_evlist_free(s->l);
-		s->l = NULL;
-		pk_events_free(s->ev);
-		s->ev = NULL;
-		if ((err = pk_events_parse(events_spec(s->o, "cpu-clock"), NULL, &s->ev)) < 0)
-			return err;
-	}
-	return err;
-}
-
-/* Describe every event with the ids of all its fds, before any record. */
-static int add_events(struct session *s)
-{
-	size_t nc = pk_evlist_nr_cpus(s->l), nt = pk_evlist_nr_threads(s->l);
-	uint64_t *ids = calloc(nc * nt, sizeof(*ids));
-	int err = ids ? 0 : -ENOMEM;
-
-	for (size_t i = 0; !err && i < pk_events_count(s->ev); i++) {
-		size_t n = 0;
-
-		for (size_t c = 0; c < nc; c++)
-			for (size_t t = 0; t < nt; t++)
-				if (pk_evlist_id(s->l, i, c, t, &ids[n]) == 0)
-					n++;
-		err = pk_data_add_event(s->w, pk_evlist_attr(s->l, i), pk_events_desc(s->ev, i)->name,
-					ids, n);
-	}
-	for (size_t i = 0; !err && i < pk_events_count(s->ev); i++) {
-		const struct pk_event_desc *d = pk_events_desc(s->ev, i);
-
-		if (d->leader == i && d->nr_members > 1)
-			err = pk_data_add_group(s->w, i, d->nr_members);
-	}
-	free(ids);
-	return err;
-}
-
-/* The sample's time: right after IDENTIFIER, IP and TID in our layout. */
-static void note_sample(struct session *s, const struct perf_event_header *h)
-{
-	uint64_t time;
-
-	s->st.samples++;
-	if (h->size < 40)
-		return;
-	memcpy(&time, (const char *)h + 32, sizeof(time));
-	if (!s->first_time || time < s->first_time)
-		s->first_time = time;
-	if (time > s->last_time)
-		s->last_time = time;
-}
-
-/*
- * Follow the maps and mark the DSOs samples land in, as perf does for its
- * BUILD_ID table.  A sample's IP and PID sit at fixed offsets in our
- * layout (IDENTIFIER, IP, TID first); sideband is decoded in full.
- */
-static void track(struct session *s, const struct perf_event_header *h)
-{
-	struct pk_record r;
-
-	if (h->type == PERF_RECORD_SAMPLE) {
-		uint64_t ip;
-		uint32_t pid;
-
-		if (h->size < 32)
-			return;
-		memcpy(&ip, (const char *)h + 16, sizeof(ip));
-		memcpy(&pid, (const char *)h + 24, sizeof(pid));
-		pk_maps_hit(s->maps, pid, ip,
-			    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL);
-		return;
-	}
-	if (h->type != PERF_RECORD_MMAP && h->type != PERF_RECORD_MMAP2 && h->type != PERF_RECORD_COMM &&
-	    h->type != PERF_RECORD_FORK)
-		return;
-	if (pk_record_decode(h, pk_evlist_attr(s->l, 0), &r) == 0 && pk_maps_process(s->maps, &r) < 0) {
-		pk_maps_free(s->maps);	/* out of memory: go on recording, without build-ids */
-		s->maps = NULL;
-	}
-}
-
-/* Move everything the normal rings hold into the file (or, with
- * snapshot, the overwrite rings, paused while read); a FINISHED_ROUND
- * after it. */
-static size_t drain_rings(struct session *s, bool snapshot)
-{
-	static const struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(round) };
-	size_t moved = 0;
-
-	for (size_t k = 0; k < pk_rings_count(s->rs); k++) {
-		struct pk_ring *r = pk_rings_get(s->rs, k);
-		const struct perf_event_header *h;
-		/* At most a ring's worth per pass: the kernel keeps writing while
-		 * we read, and a busy ring must not keep us from the others, the
-		 * command's exit or Ctrl-C. */
-		size_t budget = pk_ring_size(r);
-		int n = 0;
-
-		if (pk_ring_is_overwrite(r) != snapshot)
-			continue;	/* overwrite rings are read only as snapshots */
-		if (snapshot && pk_ring_pause(r, true) < 0 && !s->st.write_err)
-			s->st.write_err = pk_last_error()->code;
-		while (budget && (n = pk_ring_next(r, &h)) == 1) {
-			budget -= h->size < budget ? h->size : budget;
-			if (h->type == PERF_RECORD_SAMPLE)
-				note_sample(s, h);
-			else if (h->type == PERF_RECORD_LOST && h->size >= 24) {
-				uint64_t lost;
-
-				memcpy(&lost, (const char *)h + 16, sizeof(lost));
-				s->st.lost += lost;
-			} else if (h->type == PERF_RECORD_LOST_SAMPLES && h->size >= 16) {
-				uint64_t lost;
-
-				memcpy(&lost, (const char *)h + 8, sizeof(lost));
-				s->st.lost_samples += lost;
-			} else if (h->type == PERF_RECORD_THROTTLE) {
-				s->st.throttled++;
-			}
-			if (s->maps)
-				track(s, h);
-			if (s->trim && h->type == PERF_RECORD_SAMPLE &&
-			    pk_sample_trim_stack(h, pk_evlist_attr(s->l, 0), s->trim) > 0)
-				h = s->trim;
-			if (!s->st.write_err)
-				s->st.write_err = pk_data_write(s->w, h, h->size);
-			/* Give the space back at once: a write of the buffer can take
-			 * milliseconds, long enough for a busy ring to fill up. */
-			if (!snapshot)
-				pk_ring_consume(r);
-			moved++;
-		}
-		pk_ring_consume(r);
-		if (snapshot)
-			pk_ring_pause(r, false);
-		if (n < 0 && !s->st.write_err)
-			s->st.write_err = n;	/* a corrupt ring: stop, keep what we have */
-	}
-	/* Overwrite snapshots come out newest first and after newer sideband:
-	 * no round markers, so perf sorts the whole file by time. */
-	if (moved && !s->st.write_err && !s->o->overwrite)
-		s->st.write_err = pk_data_write(s->w, &round, sizeof(round));
-	return moved;
-}
-
-static size_t drain(struct session *s)
-{
-	return drain_rings(s, false);
 }
 
 static volatile sig_atomic_t snapshot_request;
@@ -714,17 +409,16 @@ static int run(struct session *s)
 	int status = 0;
 
 	for (;;) {
-		int n = pk_rings_poll(s->rs, 100);
+		int err;
 
-		if (n > 0)
-			s->st.wakeups++;
-		drain(s);
+		pk_recorder_poll(s->rec, 100);
+		err = pk_recorder_drain(s->rec);
 		if (snapshot_request) {	/* SIGUSR2: write what the overwrite rings hold now */
 			snapshot_request = 0;
-			drain_rings(s, true);
+			err = pk_recorder_snapshot(s->rec);
 		}
-		if (s->st.write_err)
-			break;
+		if (err < 0)
+			break;	/* the file keeps what was written; finish says why */
 		if (s->wl && (status = pk_workload_try_wait(s->wl)) != -EAGAIN)
 			break;
 		if (s->wl && stop_signal) {
@@ -733,7 +427,7 @@ static int run(struct session *s)
 			if ((status = end_command(s->wl, stop_at)) != -EAGAIN)
 				break;
 		}
-		if (!s->wl && (stop_signal || pk_rings_hangup(s->rs)))
+		if (!s->wl && (stop_signal || pk_recorder_hangup(s->rec)))
 			break;
 		if (s->o->duration && now() - t0 >= s->o->duration) {
 			if (s->wl) {
@@ -747,93 +441,6 @@ static int run(struct session *s)
 		}
 	}
 	return status < 0 ? 0 : status;
-}
-
-static int sink_to_file(void *arg, const struct perf_event_header *rec)
-{
-	struct session *s = arg;
-
-	if (s->maps)
-		track(s, rec);
-	return pk_data_write(s->w, rec, rec->size);
-}
-
-/* The BUILD_ID table, as perf writes it: every DSO a sample landed in,
- * plus the vDSO, that has a build-id. */
-static int add_build_ids(struct session *s)
-{
-	int err = 0;
-
-	if (!s->maps)
-		return 0;
-	pk_maps_read_build_ids(s->maps);
-	for (size_t i = 0; !err && i < pk_maps_nr_dsos(s->maps); i++) {
-		const struct pk_dso *d = pk_maps_dso(s->maps, i);
-
-		if (d->build_id_size && (d->hit || !strcmp(d->name, "[vdso]")))
-			err = pk_data_add_build_id(s->w, d->name, d->build_id, d->build_id_size, d->kernel);
-	}
-	return err;
-}
-
-/* The process a thread belongs to (Tgid in /proc/TID/status), or -1. */
-static pid_t tgid_of(pid_t tid)
-{
-	char path[64], line[256];
-	pid_t tgid = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	if (!(f = fopen(path, "re")))
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
-	return tgid;
-}
-
-/*
- * What existed before recording: the kernel's map (so kernel samples get
- * symbols), and for -p/-a the processes' names and executable maps; a
- * command starts after us, so the kernel reports its own as it execs.
- */
-static int synthesize(struct session *s)
-{
-	const struct perf_event_attr *a = pk_evlist_attr(s->l, 0);
-	uint64_t id = 0;
-	unsigned flags = (s->o->data_addr ? PK_SYNTH_DATA : 0) | (s->o->namespaces ? PK_SYNTH_NAMESPACES : 0);
-	int err;
-
-	for (size_t c = 0; c < pk_evlist_nr_cpus(s->l) && !id; c++)
-		pk_evlist_id(s->l, 0, c, 0, &id);
-	err = pk_record_synth_kernel(a, id, sink_to_file, s);
-	if (err == -EACCES) {
-		if (!s->o->quiet)
-			fprintf(stderr, "perfkit record: %s; %s\n", pk_last_error()->why, pk_last_error()->hint);
-		err = 0;
-	}
-	if (!err && s->o->pids) {
-		for (const char *p = s->o->pids; *p && !err;) {
-			err = pk_record_synth_process((pid_t)atoi(p), a, id, flags, sink_to_file, s);
-			p += strcspn(p, ",");
-			p += *p == ',';
-		}
-	} else if (!err && s->o->tids) {
-		/* Each thread's process once: its name and maps. */
-		for (size_t i = 0; i < s->nr_threads && !err; i++) {
-			pid_t tgid = tgid_of(s->threads[i]);
-			bool seen = false;
-
-			for (size_t j = 0; j < i && !seen; j++)
-				seen = tgid_of(s->threads[j]) == tgid;
-			if (!seen && tgid > 0)
-				err = pk_record_synth_process(tgid, a, id, flags, sink_to_file, s);
-		}
-	} else if (!err && (s->o->all_cpus || s->o->cpu_list)) {
-		err = pk_record_synth_all(a, id, flags, sink_to_file, s);
-	}
-	return err;
 }
 
 /* Keep an existing file as FILE.old, as perf does. */
@@ -850,105 +457,65 @@ static void keep_old(const char *path)
 			strerror(errno));
 }
 
-/* -k: the clock's resolution and a reference pair of wall-clock and clock
- * time, so perf can show sample times as wall-clock time. */
-static void set_clock(struct pk_data_writer *w, int clockid)
+/* The target: the command, or -p/-t (parsed here), or -a/-C as given. */
+static int set_target(struct session *s, struct pk_recorder_opts *ro)
 {
-	struct timespec res = { 0, 0 }, ref;
-	struct timeval tod;
+	const struct record_opts *o = s->o;
+	int err = 0;
 
-	clock_getres(clockid, &res);
-	gettimeofday(&tod, NULL);
-	clock_gettime(clockid, &ref);
-	pk_data_set_clock(w, clockid, (uint64_t)res.tv_sec * 1000000000 + (uint64_t)res.tv_nsec,
-			  (uint64_t)tod.tv_sec * 1000000000 + (uint64_t)tod.tv_usec * 1000,
-			  (uint64_t)ref.tv_sec * 1000000000 + (uint64_t)ref.tv_nsec);
+	/* With -p/-t/-a/-C a command only says how long to record, as in perf. */
+	s->wl_is_target = s->wl && !o->pids && !o->tids && !ro->all_cpus && !ro->cpu_list;
+	if (s->wl_is_target)
+		ro->workload = pk_workload_pid(s->wl);
+	if (o->pids)
+		err = cli_parse_ids("record", o->pids, &s->pids, &ro->nr_pids);
+	else if (o->tids)
+		err = cli_parse_ids("record", o->tids, &s->tids, &ro->nr_tids);
+	ro->pids = s->pids;
+	ro->tids = s->tids;
+	if (err == -EINVAL)
+		return CLI_EXIT_USAGE;
+	return err < 0 ? cli_error("record", NULL) : 0;
 }
 
-/*
- * DWARF samples carry sample_stack_user bytes of stack, of which only
- * dyn_size are stack: the rest is cut before writing (often half of every
- * sample).  The samples are decoded with the first event's attr, so only
- * when every event lays samples out the same way.
- */
-static bool same_layout(const struct session *s)
+/* What the user should know about how the events were opened. */
+static void say_opened(const struct session *s)
 {
-	const struct perf_event_attr *a = pk_evlist_attr(s->l, 0);
+	const struct pk_events *ev = pk_recorder_events(s->rec);
+	const struct pk_evlist *l = pk_recorder_evlist(s->rec);
 
-	for (size_t i = 1; i < pk_events_count(s->ev); i++) {
-		const struct perf_event_attr *b = pk_evlist_attr(s->l, i);
-
-		if (b->sample_type != a->sample_type || b->read_format != a->read_format ||
-		    b->sample_regs_user != a->sample_regs_user || b->sample_regs_intr != a->sample_regs_intr ||
-		    b->branch_sample_type != a->branch_sample_type)
-			return false;
+	if (pk_recorder_fell_back(s->rec) && !s->o->quiet)
+		fprintf(stderr, "perfkit record: cycles cannot be sampled here (no hardware PMU?); "
+			"sampling cpu-clock instead\n");
+	if (s->o->verbose) {
+		cli_print_attrs(stderr, l, ev);
+		fprintf(stderr, "mmap size %zuB, %zu rings\n",
+			(pk_recorder_pages(s->rec) + 1) * (size_t)sysconf(_SC_PAGESIZE),
+			pk_recorder_nr_rings(s->rec));
 	}
-	return true;
-}
-
-/*
- * The rings: -m, or 128 pages (512 KiB) per CPU as perf.  DWARF stacks make
- * every sample ~8 KiB, so a 512 KiB ring fills within a millisecond at high
- * rates and a late wake-up loses samples; there the default is 2048 pages
- * (8 MiB), where the locked-memory limit allows it.
- */
-static int map_rings(struct session *s)
-{
-	if (s->o->pages)
-		return pk_rings_map(s->l, s->pages = s->o->pages, &s->rs);
-	if (s->o->dwarf && pk_rings_map(s->l, s->pages = 2048, &s->rs) == 0)
-		return 0;
-	return pk_rings_map(s->l, s->pages = 128, &s->rs);
+	for (size_t i = 0; !s->o->quiet && i < pk_events_count(ev); i++)
+		if (pk_evlist_fallback(l, i))
+			fprintf(stderr, "perfkit record: %s: %s\n", pk_events_desc(ev, i)->name,
+				pk_evlist_fallback(l, i));
 }
 
 static int setup(struct session *s, int argc, char **argv)
 {
-	const struct record_opts *o = s->o;
-	bool cpu_wide = o->all_cpus || o->cpu_list;
+	struct record_opts *o = s->o;
+	struct pk_recorder_opts ro = o->r;
+	int err;
 
-	s->default_event = !o->events;
-	if (pk_events_parse(events_spec(o, o->events ? o->events : "cycles"), NULL, &s->ev) < 0)
-		return cli_error("record", o->events);
+	ro.pages = o->pages;
 	if (o->argv && pk_workload_start(o->argv, &s->wl) < 0)
 		return cli_error("record", NULL);
-	/* With -p/-t/-a/-C a command only says how long to record, as in perf. */
-	s->wl_is_target = s->wl && !o->pids && !o->tids && !cpu_wide;
-	if (s->wl_is_target) {
-		if (!(s->threads = malloc(sizeof(*s->threads))))
-			return CLI_EXIT_EVENT;
-		s->threads[0] = pk_workload_pid(s->wl);
-		s->nr_threads = 1;
-	} else if (o->pids || o->tids) {
-		int err = o->pids ? cli_pids_threads("record", o->pids, &s->threads, &s->nr_threads)
-				  : cli_parse_ids("record", o->tids, &s->threads, &s->nr_threads);
-
-		if (err == -EINVAL)
-			return CLI_EXIT_USAGE;
-		if (err < 0)
-			return cli_error("record", NULL);
-	}
-	if (open_events(s, cpu_wide) < 0 || map_rings(s) < 0)
+	if ((err = set_target(s, &ro)))
+		return err;
+	if (pk_recorder_new(o->events, &ro, &s->rec) < 0)
 		return cli_error("record", o->events);
-	if (o->verbose) {
-		cli_print_attrs(stderr, s->l, s->ev);
-		fprintf(stderr, "mmap size %zuB, %zu rings\n", (s->pages + 1) * (size_t)sysconf(_SC_PAGESIZE),
-			pk_rings_count(s->rs));
-	}
-	for (size_t i = 0; !o->quiet && i < pk_events_count(s->ev); i++)
-		if (pk_evlist_fallback(s->l, i))
-			fprintf(stderr, "perfkit record: %s: %s\n", pk_events_desc(s->ev, i)->name,
-				pk_evlist_fallback(s->l, i));
-	if (o->dwarf && same_layout(s) && !(s->trim = malloc(65536)))
-		return cli_error("record", NULL);
+	say_opened(s);
 	keep_old(o->output);
-	if (!o->no_buildid && pk_maps_new(&s->maps) < 0)
-		return cli_error("record", NULL);
-	if (pk_data_create(o->output, &s->w) < 0)
-		return cli_error("record", NULL);
-	if (o->clockid >= 0)
-		set_clock(s->w, o->clockid);
-	if ((o->comp_level && pk_data_set_compression(s->w, o->comp_level) < 0) || add_events(s) < 0 ||
-	    pk_data_set_cmdline(s->w, argc, argv) < 0 || synthesize(s) < 0)
+	if (pk_data_create(o->output, &s->w) < 0 || pk_data_set_cmdline(s->w, argc, argv) < 0 ||
+	    pk_recorder_set_writer(s->rec, s->w) < 0)
 		return cli_error("record", NULL);
 	return 0;
 }
@@ -956,22 +523,107 @@ static int setup(struct session *s, int argc, char **argv)
 static void teardown(struct session *s)
 {
 	pk_data_abort(s->w);
-	pk_maps_free(s->maps);
-	free(s->trim);
-	pk_rings_free(s->rs);
-	pk_evlist_free(s->l);
-	pk_events_free(s->ev);
+	pk_recorder_free(s->rec);
 	pk_workload_free(s->wl);
-	free(s->threads);
-	free(s->cpus);
+	free(s->pids);
+	free(s->tids);
+	free(s->o->events);
+}
+
+/* Ctrl-C and SIGTERM end the recording (and reach the command); with
+ * --overwrite, SIGUSR2 asks for a snapshot. */
+static void catch_signals(const struct session *s)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, su = { .sa_handler = on_usr2 };
+
+	forward_to = s->wl;
+	stop_signal = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (s->o->r.overwrite) {
+		snapshot_request = 0;
+		sigaction(SIGUSR2, &su, NULL);
+	}
+}
+
+/* Why the recording ended, when it was not the command's own end. */
+static void say_ended(const struct session *s)
+{
+	if (s->o->quiet)
+		return;
+	if (stop_signal)
+		fprintf(stderr, "perfkit record: stopped by %s; %s keeps everything recorded until then\n",
+			sig_name(stop_signal), s->o->output);
+	else if (s->wl && !s->ended_command && pk_workload_signal(s->wl))
+		fprintf(stderr, "perfkit record: the command was killed by %s (%s)\n",
+			sig_name(pk_workload_signal(s->wl)), strsignal(pk_workload_signal(s->wl)));
+}
+
+/* After pk_recorder_finish: what stopped the writing, or the build-ids. */
+static void say_finish_error(const struct session *s, const struct pk_recorder_stats *st, int err)
+{
+	if (st->sink_error) {	/* say what stopped us; what was captured is still saved */
+		fprintf(stderr, "perfkit record: writing %s stopped: %s\n", s->o->output,
+			strerror(-st->sink_error));
+		if (st->sink_error == -ENOSPC)
+			fprintf(stderr, "  hint: the disk is full: free space, or record less "
+				"(-F, -m, -z, --duration)\n");
+	} else if (err < 0) {
+		fprintf(stderr, "perfkit record: out of memory for the build-id table; %s has none\n",
+			s->o->output);
+	}
+}
+
+/* perf's summary, and what was lost on the way. */
+static void say_summary(const struct session *s, const struct pk_recorder_stats *st, uint64_t bytes)
+{
+	fprintf(stderr, "[ perfkit record: Woken up %llu times to write data ]\n",
+		(unsigned long long)st->wakeups);
+	if (st->lost)
+		fprintf(stderr, "perfkit record: %llu samples were lost: the rings filled up; "
+			"use a bigger -m or a lower -F\n", (unsigned long long)st->lost);
+	if (st->lost_samples)
+		fprintf(stderr, "perfkit record: the kernel could not take %llu samples (LOST_SAMPLES)\n",
+			(unsigned long long)st->lost_samples);
+	if (st->throttled)
+		fprintf(stderr, "perfkit record: the kernel throttled sampling %llu times: it was using "
+			"too much CPU (kernel.perf_event_max_sample_rate, "
+			"kernel.perf_cpu_time_max_percent); use a lower -F\n",
+			(unsigned long long)st->throttled);
+	if (st->sink_error)
+		fprintf(stderr, "[ perfkit record: Captured %llu samples; wrote the %.3f MB of them that "
+			"fit in %s ]\n", (unsigned long long)st->samples, bytes / 1048576.0, s->o->output);
+	else
+		fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+			bytes / 1048576.0, s->o->output, (unsigned long long)st->samples);
+}
+
+/* The last drain, the file's end, the messages.  Returns the exit status. */
+static int finish(struct session *s, int status)
+{
+	struct pk_recorder_stats st = { .size = sizeof(st) };
+	int err = pk_recorder_finish(s->rec);
+	uint64_t bytes = pk_data_size(s->w);
+
+	pk_recorder_stats(s->rec, &st);
+	say_finish_error(s, &st, err);
+	err = pk_data_finish(s->w);
+	s->w = NULL;
+	if (err > 0)	/* records past the full disk (and a few to make room) were cut */
+		bytes -= (uint64_t)err;
+	if (err < 0) {
+		cli_error("record", NULL);
+		return CLI_EXIT_EVENT;
+	}
+	if (!s->o->quiet)
+		say_summary(s, &st, bytes);
+	return st.sink_error && !status ? CLI_EXIT_EVENT : status;
 }
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = { .output = "perf.data", .clockid = -1 };
+	struct record_opts o = { .output = "perf.data", .r = { .size = sizeof(o.r) } };
 	struct session s = { .o = &o };
-	struct sigaction sa = { .sa_handler = on_signal };
-	uint64_t bytes;
 	int err, status;
 
 	err = parse_opts(argc, argv, &o);
@@ -981,81 +633,20 @@ int cmd_record(int argc, char **argv)
 	}
 	if ((err = setup(&s, argc, argv))) {
 		teardown(&s);
-		free(o.events);
 		return err;
 	}
-	forward_to = s.wl;
-	stop_signal = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (o.overwrite) {
-		struct sigaction su = { .sa_handler = on_usr2 };
-
-		snapshot_request = 0;
-		sigaction(SIGUSR2, &su, NULL);
-	}
-	if ((!s.wl_is_target && pk_evlist_enable(s.l) < 0) || (s.wl && pk_workload_go(s.wl) < 0)) {
+	catch_signals(&s);
+	if (pk_recorder_start(s.rec) < 0 || (s.wl && pk_workload_go(s.wl) < 0)) {
 		cli_error("record", NULL);
 		teardown(&s);
-		free(o.events);
 		return CLI_EXIT_EVENT;
 	}
+	if (!o.quiet && pk_recorder_warning(s.rec))
+		fprintf(stderr, "perfkit record: %s\n", pk_recorder_warning(s.rec));
 	status = run(&s);
 	forward_to = NULL;
-	if (!o.quiet && stop_signal)
-		fprintf(stderr, "perfkit record: stopped by %s; %s keeps everything recorded until then\n",
-			sig_name(stop_signal), o.output);
-	else if (!o.quiet && s.wl && !s.ended_command && pk_workload_signal(s.wl))
-		fprintf(stderr, "perfkit record: the command was killed by %s (%s)\n",
-			sig_name(pk_workload_signal(s.wl)), strsignal(pk_workload_signal(s.wl)));
-	pk_evlist_disable(s.l);
-	drain(&s);
-	if (o.overwrite)
-		drain_rings(&s, true);	/* the newest data, kept to the end */
-	bytes = pk_data_size(s.w);
-	if (s.first_time)
-		pk_data_set_sample_time(s.w, s.first_time, s.last_time);
-	if (s.st.write_err) {	/* say what stopped us; what was captured is still saved */
-		fprintf(stderr, "perfkit record: writing %s stopped: %s\n", o.output,
-			strerror(-s.st.write_err));
-		if (s.st.write_err == -ENOSPC)
-			fprintf(stderr, "  hint: the disk is full: free space, or record less "
-				"(-F, -m, -z, --duration)\n");
-	}
-	if (add_build_ids(&s) < 0)
-		fprintf(stderr, "perfkit record: out of memory for the build-id table; %s has none\n",
-			o.output);
-	err = pk_data_finish(s.w);
-	s.w = NULL;
-	if (err > 0)	/* records past the full disk (and a few to make room) were cut */
-		bytes -= (uint64_t)err;
-	if (err < 0) {
-		cli_error("record", NULL);
-		status = CLI_EXIT_EVENT;
-	} else if (!o.quiet) {
-		fprintf(stderr, "[ perfkit record: Woken up %llu times to write data ]\n",
-			(unsigned long long)s.st.wakeups);
-		if (s.st.lost)
-			fprintf(stderr, "perfkit record: %llu samples were lost: the rings filled up; "
-				"use a bigger -m or a lower -F\n", (unsigned long long)s.st.lost);
-		if (s.st.lost_samples)
-			fprintf(stderr, "perfkit record: the kernel could not take %llu samples (LOST_SAMPLES)\n",
-				(unsigned long long)s.st.lost_samples);
-		if (s.st.throttled)
-			fprintf(stderr, "perfkit record: the kernel throttled sampling %llu times: it was using "
-				"too much CPU (kernel.perf_event_max_sample_rate, "
-				"kernel.perf_cpu_time_max_percent); use a lower -F\n",
-				(unsigned long long)s.st.throttled);
-		if (s.st.write_err)
-			fprintf(stderr, "[ perfkit record: Captured %llu samples; wrote the %.3f MB of them that "
-				"fit in %s ]\n", (unsigned long long)s.st.samples, bytes / 1048576.0, o.output);
-		else
-			fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-				bytes / 1048576.0, o.output, (unsigned long long)s.st.samples);
-	}
-	if (s.st.write_err && !status)
-		status = CLI_EXIT_EVENT;
+	say_ended(&s);
+	status = finish(&s, status);
 	teardown(&s);
-	free(o.events);
 	return status;
 }

@@ -446,6 +446,15 @@ int pk_data_write(struct pk_data_writer *w, const void *records, size_t len)
 	return 0;
 }
 
+int pk_data_write_round(struct pk_data_writer *w)
+{
+	static const struct perf_event_header round = {
+		.type = PK_DATA_RECORD_FINISHED_ROUND, .size = sizeof(round),
+	};
+
+	return pk_data_write(w, &round, sizeof(round));
+}
+
 uint64_t pk_data_size(const struct pk_data_writer *w)
 {
 	return w->data_size;

@@ -8,7 +8,8 @@
  * (perf_output_sample) by this file's own writer, every field checked, every
  * cut refused; then the lies a sample can tell (huge callchain and branch
  * counts, dyn_size past size, a bad regs ABI, unknown sample_type bits),
- * and DATA_SRC decoded into its fields.
+ * DATA_SRC decoded into its fields, and the fast peek (pk_sample_peek)
+ * checked against the full decode on every layout above.
  */
 #include <errno.h>
 
@@ -274,6 +275,48 @@ static const struct scase scases[] = {
 	{ "RAW empty", PERF_SAMPLE_RAW | PERF_SAMPLE_ADDR, 0, 0, { .raw_size = 4, .raw_len = 4 } },
 };
 
+#define PEEKABLE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		  PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
+		  PERF_SAMPLE_PERIOD)
+
+/*
+ * The fast peek agrees with the full decode on every leading field, and
+ * needs exactly the bytes of those fields: a record cut anywhere before
+ * their end is refused with an offset, one cut after it still peeks.
+ */
+static void check_peek(const struct w *w, const struct perf_event_attr *a, const struct pk_record *rec)
+{
+	size_t need = sizeof(struct perf_event_header) +
+		      8 * (size_t)__builtin_popcountll(a->sample_type & PEEKABLE);
+	struct pk_sample_peek pk;
+
+	assert_int_equal(pk_sample_peek((const void *)w->buf, a, &pk), 0);
+	assert_int_equal(pk.fields, a->sample_type & PEEKABLE);
+	assert_int_equal(pk.ip, rec->sample.ip);
+	assert_int_equal(pk.pid, rec->sample.pid);
+	assert_int_equal(pk.tid, rec->sample.tid);
+	assert_int_equal(pk.time, rec->sample.time);
+	assert_int_equal(pk.addr, rec->sample.addr);
+	assert_int_equal(pk.cpu, rec->sample.cpu);
+	assert_int_equal(pk.period, rec->sample.period);
+	assert_int_equal(pk.id, rec->id.id);
+	for (size_t cut = 8; cut < w->len; cut += 8) {
+		struct perf_event_header *h = malloc(cut);
+
+		assert_non_null(h);
+		memcpy(h, w->buf, cut);
+		h->size = (uint16_t)cut;
+		if (cut < need) {
+			assert_int_equal(pk_sample_peek(h, a, &pk), -EINVAL);
+			assert_non_null(strstr(pk_last_error()->why, "at offset "));
+		} else {
+			assert_int_equal(pk_sample_peek(h, a, &pk), 0);
+			assert_int_equal(pk.fields, a->sample_type & PEEKABLE);
+		}
+		free(h);
+	}
+}
+
 static void run(const char *name, const struct perf_event_attr *a, const struct ref *r)
 {
 	struct pk_record rec;
@@ -289,6 +332,7 @@ static void run(const char *name, const struct perf_event_attr *a, const struct 
 	assert_int_equal(rec.size, w.len);
 	check_sample(&rec, a, r);
 	check_truncations(&w, a);
+	check_peek(&w, a, &rec);
 }
 
 static struct perf_event_attr attr_for(uint64_t st, uint64_t rf, uint64_t bst)
@@ -414,6 +458,32 @@ static void test_wrong_attr(void **state)
 	assert_non_null(strstr(pk_last_error()->why, "at offset 24: TIME needs 8 bytes, but only 0"));
 }
 
+/* A peek is for samples only, and never trusts a size below the header's. */
+static void test_peek_refuses(void **state)
+{
+	struct perf_event_attr a = attr_for(PERF_SAMPLE_IP | PERF_SAMPLE_TID, 0, 0);
+	struct pk_sample_peek pk;
+	struct w w;
+
+	(void)state;
+	w_begin(&w, PERF_RECORD_MMAP, 0);
+	w_u32(&w, 1), w_u32(&w, 1), w_u64(&w, 0x1000), w_u64(&w, 0x1000), w_u64(&w, 0);
+	w_str(&w, "/bin/true");
+	w_end(&w);
+	assert_int_equal(pk_sample_peek((void *)w.buf, &a, &pk), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "SAMPLE"));
+	w_begin(&w, PERF_RECORD_SAMPLE, 0);
+	w_u64(&w, 0x401000), w_u32(&w, 7), w_u32(&w, 8);
+	w_end(&w);
+	((struct perf_event_header *)w.buf)->size = 4;
+	assert_int_equal(pk_sample_peek((void *)w.buf, &a, &pk), -EINVAL);
+	((struct perf_event_header *)w.buf)->size = (uint16_t)w.len;
+	assert_int_equal(pk_sample_peek((void *)w.buf, &a, &pk), 0);
+	assert_int_equal(pk.ip, 0x401000);
+	assert_int_equal(pk.pid, 7);
+	assert_int_equal(pk.tid, 8);
+}
+
 static void test_data_src(void **state)
 {
 	struct pk_data_src d = pk_record_data_src(DATA_SRC);
@@ -535,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_lies),
 		cmocka_unit_test(test_wrong_attr),
+		cmocka_unit_test(test_peek_refuses),
 		cmocka_unit_test(test_data_src),
 		cmocka_unit_test(test_data_src_matches_uapi),
 		cmocka_unit_test(test_trim_stack),

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit/recorder.h - sampling as perf record does it, as an object: the
+ * events laid out the way perf record lays out samples, opened on a target,
+ * their rings mapped, what existed before recording synthesized, and every
+ * record moved from the rings to a perf.data writer, to a callback, or to
+ * both, with perf's FINISHED_ROUND markers, DWARF stacks cut to what the
+ * kernel really copied, the DSOs samples land in marked for the BUILD_ID
+ * table, and the losses counted.  The caller keeps the loop (poll, drain,
+ * stop), the signals, the messages and the file's name and fate.
+ * Included by perfkit.h.
+ *
+ * A recording, in order:
+ *   pk_recorder_new        parse, lay out, open (disabled), map the rings
+ *   pk_recorder_set_writer / pk_recorder_set_callback   where records go
+ *   pk_recorder_start      describe the events, synthesize, enable
+ *   pk_recorder_poll + pk_recorder_drain, until the caller decides to stop
+ *   pk_recorder_finish     disable, last drain, sample times and build-ids
+ *   pk_recorder_stats, then pk_data_finish on the writer, pk_recorder_free
+ */
+#ifndef PERFKIT_RECORDER_H
+#define PERFKIT_RECORDER_H
+
+#include "perfkit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How samples get their call chains. */
+enum pk_callgraph {
+	PK_CALLGRAPH_NONE,
+	PK_CALLGRAPH_FP,	/* the kernel walks frame pointers (perf record -g) */
+	PK_CALLGRAPH_DWARF,	/* registers and a copy of the user stack, unwound later */
+	PK_CALLGRAPH_LBR,	/* the last-branch-record call stack (Intel) */
+};
+
+/*
+ * What to record and how: perf record's options.  Zero-initialise, set size
+ * = sizeof, then what differs from perf's defaults.  The target is one of:
+ * `workload` (a command started with pk_workload_start, sampled from its
+ * exec on, with its children), `pids` (every thread of these processes),
+ * `tids` (these threads), `all_cpus` or `cpu_list` (every task on those
+ * CPUs); none of them means the calling thread and its children.  The
+ * recorder copies the struct, not what it points to: pids, tids and
+ * cpu_list must stay valid until pk_recorder_start returns.
+ */
+struct pk_recorder_opts {
+	size_t size;
+	unsigned freq;			/* samples a second; 0: 4000 unless -c or the event's own */
+	uint64_t period;		/* an event count between samples instead of freq */
+	enum pk_callgraph callgraph;
+	uint32_t stack_size;		/* DWARF: user stack bytes per sample, 0 = 8192 */
+	bool data_addr;			/* PERF_SAMPLE_ADDR and data mmaps (perf record -d) */
+	bool raw;			/* PERF_SAMPLE_RAW (-R) */
+	uint64_t branch_type;		/* branch_sample_type for a branch stack, 0 = none */
+	uint64_t user_regs, intr_regs;	/* sample_regs_user / sample_regs_intr masks */
+	bool switch_events;		/* context switch records */
+	bool namespaces;		/* namespace records, synthesized ones too */
+	bool overwrite;			/* overwrite rings, read by pk_recorder_snapshot */
+	bool sample_cpu;		/* PERF_SAMPLE_CPU also for a task target */
+	bool no_inherit;		/* do not follow the target's new children */
+	pid_t workload;			/* > 0: the target is this started command */
+	const pid_t *pids;		/* the target is these processes ... */
+	size_t nr_pids;
+	const pid_t *tids;		/* ... or these threads ... */
+	size_t nr_tids;
+	bool all_cpus;			/* ... or every CPU ... */
+	const char *cpu_list;		/* ... or these ("0-3,8") */
+	size_t pages;			/* ring data pages (a power of two), 0: the policy below */
+	bool use_clockid;		/* sample times on clockid instead of perf's clock */
+	int clockid;
+	bool no_build_ids;		/* no build-id marking and no BUILD_ID table */
+	int compression;		/* zstd level 1-22 for the writer's records, 0 = none */
+};
+
+/*
+ * Where records go besides (or instead of) a writer: called for every
+ * record in the order the rings give them, and for each FINISHED_ROUND.
+ * `h` is the record as written to the file (a DWARF sample with its stack
+ * already cut); `rec` is it decoded with its own event's attr, or NULL for
+ * a FINISHED_ROUND, a record type the decoder does not know, or bytes that
+ * do not decode.  Both are valid only during the call.  Return 0 to go on,
+ * or a negative errno to stop delivery (see pk_recorder_drain).
+ */
+typedef int (*pk_recorder_cb)(void *arg, const struct perf_event_header *h,
+			      const struct pk_record *rec);
+
+/* What a recording saw, for pk_recorder_stats. */
+struct pk_recorder_stats {
+	size_t size;			/* set by the caller: sizeof(struct pk_recorder_stats) */
+	uint64_t records;		/* every record read from the rings */
+	uint64_t samples;		/* SAMPLE records among them */
+	uint64_t lost;			/* records the kernel dropped, the rings full (LOST) */
+	uint64_t lost_samples;		/* samples the kernel could not take (LOST_SAMPLES) */
+	uint64_t throttled;		/* THROTTLE records: the kernel slowed sampling down */
+	uint64_t wakeups;		/* pk_recorder_poll calls that found data */
+	uint64_t first_time;		/* the earliest and latest sample time, */
+	uint64_t last_time;		/* 0 before any sample */
+	int sink_error;			/* the first failure delivering records, or 0 */
+};
+
+struct pk_recorder;
+
+/*
+ * pk_recorder_new - get a recording ready: parse `events` (perf's grammar;
+ * NULL means perf's default, cycles, falling back to cpu-clock where the
+ * machine cannot sample cycles, see pk_recorder_fell_back), give every
+ * event perf record's sample layout (IDENTIFIER, IP, TID, TIME, PERIOD;
+ * CALLCHAIN with a call graph, REGS_USER and STACK_USER for DWARF, a
+ * branch stack for LBR; CPU for CPU targets; ADDR, RAW, regs as asked) and
+ * the first event (with overwrite, an added dummy event) the sideband,
+ * open them disabled on the target, one fd per event x CPU x thread, and
+ * map the rings: `pages` pages each, or 128 (perf's default), or for DWARF
+ * 2048 where the locked-memory limit allows it (every sample carries its
+ * stack).  Returns 0 with the recorder in *out, or a negative errno with
+ * pk_last_error set: the parser's error (its column is in `events`), the
+ * kernel's refusal to open or map, -EINVAL for more than one target, or
+ * -ESRCH for a process in pids that does not exist.
+ */
+PK_API int pk_recorder_new(const char *events, const struct pk_recorder_opts *opts,
+			   struct pk_recorder **out);
+
+/* pk_recorder_free - close the events and free everything; the writer,
+ * which the caller owns, is left alone.  NULL is a no-op. */
+PK_API void pk_recorder_free(struct pk_recorder *r);
+
+/* pk_recorder_fell_back - whether the default cycles could not be sampled
+ * and cpu-clock is sampled instead (for the caller to say so). */
+PK_API bool pk_recorder_fell_back(const struct pk_recorder *r);
+
+/* pk_recorder_events / pk_recorder_evlist - the events as parsed (with any
+ * added dummy) and as opened (attrs after fallbacks, ids, CPUs, threads);
+ * they live as long as the recorder. */
+PK_API const struct pk_events *pk_recorder_events(const struct pk_recorder *r);
+PK_API const struct pk_evlist *pk_recorder_evlist(const struct pk_recorder *r);
+
+/* pk_recorder_pages / pk_recorder_nr_rings - the data pages of each ring
+ * and how many rings are mapped. */
+PK_API size_t pk_recorder_pages(const struct pk_recorder *r);
+PK_API size_t pk_recorder_nr_rings(const struct pk_recorder *r);
+
+/*
+ * pk_recorder_set_writer - write the recording into `w`, which the caller
+ * created (and still owns: it calls pk_data_finish or pk_data_abort after
+ * pk_recorder_finish).  pk_recorder_start sets its compression and clock
+ * and describes the events to it; pk_recorder_finish adds the sample time
+ * span and the build-ids.  Returns 0, or -EINVAL after pk_recorder_start.
+ */
+PK_API int pk_recorder_set_writer(struct pk_recorder *r, struct pk_data_writer *w);
+
+/* pk_recorder_set_callback - also hand every record to `cb` with `arg`
+ * (see pk_recorder_cb).  Returns 0, or -EINVAL after pk_recorder_start. */
+PK_API int pk_recorder_set_callback(struct pk_recorder *r, pk_recorder_cb cb, void *arg);
+
+/*
+ * pk_recorder_start - describe the events and their ids to the writer,
+ * deliver the records of what exists already (the kernel's map; for pids
+ * and tids their processes' names and maps; for CPU targets every
+ * process's), then enable the events (a workload's are enabled by its
+ * exec: call pk_workload_go after this).  A kernel map that
+ * kernel.kptr_restrict hides is left out, not an error: see
+ * pk_recorder_warning.  Returns 0, or a negative errno (a sink's, or the
+ * kernel's refusal to enable) with pk_last_error set.
+ */
+PK_API int pk_recorder_start(struct pk_recorder *r);
+
+/* pk_recorder_warning - what pk_recorder_start had to leave out, as a
+ * sentence with its hint ("... ; set kernel.kptr_restrict ..."), or NULL. */
+PK_API const char *pk_recorder_warning(const struct pk_recorder *r);
+
+/*
+ * pk_recorder_poll - wait up to timeout_ms (-1: forever) for data in the
+ * rings, or for every monitored task to exit.  Returns the number of rings
+ * with data (counted as a wake-up when > 0), 0 on timeout, or a negative
+ * errno (-EINTR for a signal).
+ */
+PK_API int pk_recorder_poll(struct pk_recorder *r, int timeout_ms);
+
+/* pk_recorder_hangup - true once every monitored task is gone: after a
+ * last drain, no more records will come. */
+PK_API bool pk_recorder_hangup(const struct pk_recorder *r);
+
+/*
+ * pk_recorder_drain - move what the normal rings hold to the sinks, at
+ * most a ring's size from each per call so one busy ring cannot starve the
+ * others, giving each record's space back to the kernel at once, then a
+ * FINISHED_ROUND (not with overwrite, whose snapshots come newest first).
+ * Overwrite rings are left for pk_recorder_snapshot.  Returns 0, or the
+ * first failure of a sink (a write error such as -ENOSPC, a callback's
+ * errno) or of a ring (-EINVAL, a corrupt ring): from then on records are
+ * still read, counted and freed, but no longer delivered, and every call
+ * returns that error; the file keeps what was written before it.
+ */
+PK_API int pk_recorder_drain(struct pk_recorder *r);
+
+/*
+ * pk_recorder_snapshot - with overwrite, deliver what the overwrite rings
+ * hold now, each paused while read (newest records first).  Returns as
+ * pk_recorder_drain does; 0 without overwrite.
+ */
+PK_API int pk_recorder_snapshot(struct pk_recorder *r);
+
+/* pk_recorder_stop - disable the events (they stay open, the rings keep
+ * what they hold).  0 or a negative errno. */
+PK_API int pk_recorder_stop(struct pk_recorder *r);
+
+/*
+ * pk_recorder_finish - end the recording: disable the events, drain the
+ * rings a last time (and snapshot them with overwrite), then give the
+ * writer the first and last sample time and the BUILD_ID table (every DSO
+ * a sample landed in, and the vDSO, that has a build-id).  Returns 0; the
+ * sink error (as pk_recorder_drain); or -ENOMEM when the build-id table
+ * could not be made (the file then has none).
+ */
+PK_API int pk_recorder_finish(struct pk_recorder *r);
+
+/*
+ * pk_recorder_stats - copy what the recording saw into *out, at most
+ * out->size bytes of it (set size = sizeof(*out) first), so callers built
+ * against an older, shorter struct keep working.
+ */
+PK_API void pk_recorder_stats(const struct pk_recorder *r, struct pk_recorder_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PERFKIT_RECORDER_H */

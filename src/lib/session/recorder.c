@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * recorder.c - the first half of the recorder: perf record's sample layout
+ * for every event, the target (a command, processes, threads, CPUs), the
+ * evlist opened with perf's cycles -> cpu-clock fallback, the rings mapped
+ * with the sizing policy, the table that finds a record's event by its id,
+ * and the synthesized records of what existed before recording.  Moving
+ * records out of the rings is pump.c's.
+ */
+#include "session/session.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int nomem(const char *what)
+{
+	return pk__error(-ENOMEM, what, "out of memory");
+}
+
+/* How often: -c, -F, or perf's default of 4000 samples a second unless
+ * the event set its own period or frequency. */
+static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr *a)
+{
+	if (o->period) {
+		a->freq = 0;
+		a->sample_period = o->period;
+	} else if (o->freq || (!a->sample_period && !a->freq)) {
+		a->freq = 1;
+		a->sample_freq = o->freq ? o->freq : 4000;
+	}
+}
+
+/* perf record's layout and sideband for one event; `tracking` is the one
+ * that carries the process sideband (mmap, comm, task). */
+static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr *a, bool cpu_wide,
+			bool tracking)
+{
+	a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			  PERF_SAMPLE_PERIOD;
+	if (o->callgraph != PK_CALLGRAPH_NONE)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->callgraph == PK_CALLGRAPH_DWARF) {
+		/* perf's DWARF mode: the kernel chain from the kernel, the user
+		 * chain unwound later from the registers and a copy of the stack. */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = pk_regs_dwarf_mask();
+		a->sample_stack_user = o->stack_size ? o->stack_size : 8192;
+		a->exclude_callchain_user = 1;
+	}
+	if (o->callgraph == PK_CALLGRAPH_LBR) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+					PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
+					PERF_SAMPLE_BRANCH_HW_INDEX;
+	}
+	if (o->branch_type) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = o->branch_type;
+	}
+	if (o->data_addr)
+		a->sample_type |= PERF_SAMPLE_ADDR;
+	if (o->raw)
+		a->sample_type |= PERF_SAMPLE_RAW;
+	if (o->user_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user |= o->user_regs;
+	}
+	if (o->intr_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = o->intr_regs;
+	}
+	if (cpu_wide || o->sample_cpu)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	layout_rate(o, a);
+	a->sample_id_all = 1;
+	a->write_backward = o->overwrite && !tracking;
+	if (tracking) {	/* process sideband, as in perf */
+		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
+		/* DWARF unwinding needs the [stack] map and the read-only segments
+		 * that hold .eh_frame: data mmaps, as perf asks. */
+		a->mmap_data = o->data_addr || o->callgraph == PK_CALLGRAPH_DWARF;
+		a->context_switch = o->switch_events;
+		a->namespaces = o->namespaces;
+	}
+	if (o->use_clockid) {
+		a->use_clockid = 1;
+		a->clockid = o->clockid;
+	}
+}
+
+/* With overwrite the sideband goes to the dummy event added last, in a ring
+ * of its own that is never overwritten; otherwise to the first event. */
+static void layout_events(struct pk_recorder *r)
+{
+	size_t n = pk_events_count(r->ev), tracking = r->o.overwrite ? n - 1 : 0;
+
+	for (size_t i = 0; i < n; i++)
+		layout_attr(&r->o, pk_events_attr_mut(r->ev, i), r->cpu_wide, i == tracking);
+}
+
+/* The events to parse: with overwrite, a dummy tracking event after them. */
+static int parse_events(struct pk_recorder *r, const char *events)
+{
+	size_t len = strlen(events);
+	char *spec = malloc(len + sizeof(",dummy"));
+	int err;
+
+	if (!spec)
+		return nomem("pk_recorder_new");
+	memcpy(spec, events, len + 1);
+	if (r->o.overwrite)
+		strcat(spec, ",dummy");
+	err = pk_events_parse(spec, NULL, &r->ev);
+	free(spec);
+	return err < 0 ? err : 0;
+}
+
+/* -p: every thread of every process, in the order given. */
+static int add_process_threads(struct pk_recorder *r)
+{
+	for (size_t i = 0; i < r->o.nr_pids; i++) {
+		pid_t *t, *grown;
+		size_t k;
+		int err = pk_pid_threads(r->o.pids[i], &t, &k);
+
+		if (err < 0)
+			return err;
+		grown = realloc(r->threads, (r->nr_threads + k) * sizeof(*grown));
+		if (!grown) {
+			free(t);
+			return nomem("pk_recorder_new");
+		}
+		r->threads = grown;
+		memcpy(r->threads + r->nr_threads, t, k * sizeof(*t));
+		r->nr_threads += k;
+		free(t);
+	}
+	return 0;
+}
+
+/* The CPUs (all online ones, or the list) and the threads of the target. */
+static int build_target(struct pk_recorder *r)
+{
+	const struct pk_recorder_opts *o = &r->o;
+	int kinds = (o->workload > 0) + (o->nr_pids > 0) + (o->nr_tids > 0) + r->cpu_wide;
+	int err = o->cpu_list ? pk_cpus_parse(o->cpu_list, &r->cpus, &r->nr_cpus)
+			      : pk_cpus_online(&r->cpus, &r->nr_cpus);
+
+	if (err < 0)
+		return err;
+	if (kinds > 1)
+		return pk__error(-EINVAL, "pk_recorder_new", "the target is a command, processes, "
+				 "threads or CPUs: %d of them were given", kinds);
+	if (o->nr_pids)
+		return add_process_threads(r);
+	if (r->cpu_wide)
+		return 0;
+	r->nr_threads = o->nr_tids ? o->nr_tids : 1;
+	if (!(r->threads = calloc(r->nr_threads, sizeof(*r->threads))))
+		return nomem("pk_recorder_new");
+	if (o->nr_tids)
+		memcpy(r->threads, o->tids, o->nr_tids * sizeof(*o->tids));
+	else
+		r->threads[0] = o->workload > 0 ? o->workload : 0;	/* 0: the calling thread */
+	return 0;
+}
+
+/* Open the events; the default cycles falls back to cpu-clock, as perf
+ * does where the machine has no hardware PMU. */
+static int open_events(struct pk_recorder *r, const char *events)
+{
+	/* Per CPU even for a task: the kernel maps inherited events only per CPU. */
+	struct pk_target t = { .size = sizeof(t), .threads = r->threads, .nr_threads = r->nr_threads,
+			       .cpus = r->cpus, .nr_cpus = r->nr_cpus,
+			       .inherit = !r->o.no_inherit && !r->cpu_wide,
+			       .enable_on_exec = r->o.workload > 0, .fallbacks = true };
+	int err = parse_events(r, events ? events : "cycles");
+
+	for (int attempt = 0; !err; attempt++) {
+		layout_events(r);
+		if ((err = pk_evlist_new(r->ev, &t, &r->l)) < 0)
+			return err;
+		err = pk_evlist_open(r->l);
+		if (err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV)
+			return err;
+		if (events || attempt)
+			return err;
+		pk_evlist_free(r->l);
+		r->l = NULL;
+		pk_events_free(r->ev);
+		r->ev = NULL;
+		r->fell_back = true;
+		err = parse_events(r, "cpu-clock");
+	}
+	return err;
+}
+
+/*
+ * The rings: the pages asked for, or 128 (512 KiB) per CPU as perf.  DWARF
+ * stacks make every sample ~8 KiB, so a 512 KiB ring fills within a
+ * millisecond at high rates and a late wake-up loses samples; there the
+ * default is 2048 pages (8 MiB), where the locked-memory limit allows it.
+ */
+static int map_rings(struct pk_recorder *r)
+{
+	if (r->o.pages)
+		return pk_rings_map(r->l, r->pages = r->o.pages, &r->rs);
+	if (r->o.callgraph == PK_CALLGRAPH_DWARF && pk_rings_map(r->l, r->pages = 2048, &r->rs) == 0)
+		return 0;
+	return pk_rings_map(r->l, r->pages = 128, &r->rs);
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct pk__rec_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static bool layout_equal(const struct perf_event_attr *a, const struct perf_event_attr *b)
+{
+	return b->sample_type == a->sample_type && b->read_format == a->read_format &&
+	       b->sample_regs_user == a->sample_regs_user && b->sample_regs_intr == a->sample_regs_intr &&
+	       b->branch_sample_type == a->branch_sample_type && b->sample_id_all == a->sample_id_all;
+}
+
+/* Every fd's id -> its event, sorted, so a record finds the attr that wrote
+ * it (all events carry IDENTIFIER, so the id is always found the same way). */
+static int build_ids(struct pk_recorder *r)
+{
+	size_t ne = pk_events_count(r->ev), nc = pk_evlist_nr_cpus(r->l), nt = pk_evlist_nr_threads(r->l);
+
+	r->same_layout = true;
+	for (size_t i = 1; i < ne; i++)
+		r->same_layout &= layout_equal(pk_evlist_attr(r->l, 0), pk_evlist_attr(r->l, i));
+	if (!(r->ids = calloc(ne * nc * nt + 1, sizeof(*r->ids))))
+		return nomem("pk_recorder_new");
+	for (size_t i = 0; i < ne; i++)
+		for (size_t c = 0; c < nc; c++)
+			for (size_t t = 0; t < nt; t++)
+				if (pk_evlist_id(r->l, i, c, t, &r->ids[r->nr_ids].id) == 0)
+					r->ids[r->nr_ids++].event = i;
+	qsort(r->ids, r->nr_ids, sizeof(*r->ids), cmp_id);
+	return 0;
+}
+
+const struct perf_event_attr *pk__recorder_attr(const struct pk_recorder *r,
+						const struct perf_event_header *h)
+{
+	struct pk__rec_id key, *hit;
+
+	if (r->same_layout || pk_record_event_id(h, pk_evlist_attr(r->l, 0), &key.id) < 0)
+		return pk_evlist_attr(r->l, 0);
+	hit = bsearch(&key, r->ids, r->nr_ids, sizeof(*r->ids), cmp_id);
+	return pk_evlist_attr(r->l, hit ? hit->event : 0);
+}
+
+static int recorder_setup(struct pk_recorder *r, const char *events)
+{
+	int err;
+
+	if ((err = build_target(r)) < 0 || (err = open_events(r, events)) < 0 ||
+	    (err = map_rings(r)) < 0 || (err = build_ids(r)) < 0)
+		return err;
+	if (r->o.callgraph == PK_CALLGRAPH_DWARF && !(r->trim = malloc(65536)))
+		return nomem("pk_recorder_new");
+	if (!r->o.no_build_ids && (err = pk_maps_new(&r->maps)) < 0)
+		return nomem("pk_recorder_new");
+	return 0;
+}
+
+int pk_recorder_new(const char *events, const struct pk_recorder_opts *opts, struct pk_recorder **out)
+{
+	struct pk_recorder *r = calloc(1, sizeof(*r));
+	int err;
+
+	if (!r)
+		return nomem("pk_recorder_new");
+	if (opts)
+		memcpy(&r->o, opts, opts->size < sizeof(r->o) ? opts->size : sizeof(r->o));
+	r->o.size = sizeof(r->o);
+	r->cpu_wide = r->o.all_cpus || r->o.cpu_list;
+	r->st.size = sizeof(r->st);
+	if ((err = recorder_setup(r, events)) < 0) {
+		pk_recorder_free(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+void pk_recorder_free(struct pk_recorder *r)
+{
+	if (!r)
+		return;
+	pk_maps_free(r->maps);
+	free(r->trim);
+	free(r->ids);
+	pk_rings_free(r->rs);
+	pk_evlist_free(r->l);
+	pk_events_free(r->ev);
+	free(r->threads);
+	free(r->cpus);
+	free(r->warning);
+	free(r);
+}
+
+bool pk_recorder_fell_back(const struct pk_recorder *r)
+{
+	return r->fell_back;
+}
+
+const struct pk_events *pk_recorder_events(const struct pk_recorder *r)
+{
+	return r->ev;
+}
+
+const struct pk_evlist *pk_recorder_evlist(const struct pk_recorder *r)
+{
+	return r->l;
+}
+
+size_t pk_recorder_pages(const struct pk_recorder *r)
+{
+	return r->pages;
+}
+
+size_t pk_recorder_nr_rings(const struct pk_recorder *r)
+{
+	return pk_rings_count(r->rs);
+}
+
+int pk_recorder_set_writer(struct pk_recorder *r, struct pk_data_writer *w)
+{
+	if (r->started)
+		return pk__error(-EINVAL, "pk_recorder_set_writer", "the recording has started");
+	r->w = w;
+	return 0;
+}
+
+int pk_recorder_set_callback(struct pk_recorder *r, pk_recorder_cb cb, void *arg)
+{
+	if (r->started)
+		return pk__error(-EINVAL, "pk_recorder_set_callback", "the recording has started");
+	r->cb = cb;
+	r->cb_arg = arg;
+	return 0;
+}
+
+const char *pk_recorder_warning(const struct pk_recorder *r)
+{
+	return r->warning;
+}
+
+static int synth_sink(void *arg, const struct perf_event_header *h)
+{
+	struct pk_recorder *r = arg;
+
+	return pk__recorder_deliver(r, h, pk_evlist_attr(r->l, 0));
+}
+
+/* The kernel's map, for kernel symbols; hidden addresses are a warning. */
+static int synth_kernel(struct pk_recorder *r, uint64_t id)
+{
+	int err = pk_record_synth_kernel(pk_evlist_attr(r->l, 0), id, synth_sink, r);
+	const struct pk_error *e = pk_last_error();
+
+	if (err != -EACCES)
+		return err;
+	free(r->warning);
+	if (asprintf(&r->warning, "%s; %s", e->why, e->hint) < 0)
+		r->warning = NULL;
+	return 0;
+}
+
+/*
+ * What existed before recording: the kernel's map (so kernel samples get
+ * symbols), and for processes, threads and CPUs the processes' names and
+ * executable maps; a command starts after us, so the kernel reports its
+ * own as it execs.
+ */
+static int synthesize(struct pk_recorder *r)
+{
+	const struct perf_event_attr *a = pk_evlist_attr(r->l, 0);
+	unsigned flags = (r->o.data_addr ? PK_SYNTH_DATA : 0) | (r->o.namespaces ? PK_SYNTH_NAMESPACES : 0);
+	uint64_t id = 0;
+	int err;
+
+	for (size_t c = 0; c < pk_evlist_nr_cpus(r->l) && !id; c++)
+		pk_evlist_id(r->l, 0, c, 0, &id);
+	err = synth_kernel(r, id);
+	for (size_t i = 0; !err && i < r->o.nr_pids; i++)
+		err = pk_record_synth_process(r->o.pids[i], a, id, flags, synth_sink, r);
+	/* Each thread's process once: its name and maps. */
+	for (size_t i = 0; !err && i < r->o.nr_tids; i++) {
+		pid_t tgid = pk_pid_tgid(r->o.tids[i]);
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = pk_pid_tgid(r->o.tids[j]) == tgid;
+		if (!seen && tgid > 0)
+			err = pk_record_synth_process(tgid, a, id, flags, synth_sink, r);
+	}
+	if (!err && r->cpu_wide)
+		err = pk_record_synth_all(a, id, flags, synth_sink, r);
+	return err;
+}
+
+int pk_recorder_start(struct pk_recorder *r)
+{
+	int err;
+
+	if (r->started)
+		return pk__error(-EINVAL, "pk_recorder_start", "the recording has started already");
+	r->started = true;
+	if ((r->w && (err = pk__recorder_describe(r)) < 0) || (err = synthesize(r)) < 0)
+		return err;
+	if (r->st.sink_error)
+		return r->st.sink_error;
+	/* A command's events start at its exec (enable_on_exec). */
+	return r->o.workload > 0 ? 0 : pk_evlist_enable(r->l);
+}

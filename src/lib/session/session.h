@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - the session layer's internal interface: the recorder's state,
+ * shared by its two halves, recorder.c (layout, open, target, synthesis)
+ * and pump.c (rings -> sinks, build-ids, statistics).
+ */
+#ifndef PK_SESSION_H
+#define PK_SESSION_H
+
+#include "perfkit.h"
+
+/* An event id and the event (index) that owns it, sorted by id. */
+struct pk__rec_id {
+	uint64_t id;
+	size_t event;
+};
+
+struct pk_recorder {
+	struct pk_recorder_opts o;	/* as given (size clamped); arrays not owned */
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_rings *rs;
+	pid_t *threads;			/* the target's threads (NULL: CPU-wide) */
+	size_t nr_threads;
+	int *cpus;
+	size_t nr_cpus;
+	bool cpu_wide;
+	bool fell_back;
+	bool started;
+	size_t pages;
+	struct pk__rec_id *ids;		/* every fd's id -> its event, to find a record's attr */
+	size_t nr_ids;
+	bool same_layout;		/* every event lays records out alike: skip the lookup */
+	struct pk_data_writer *w;
+	pk_recorder_cb cb;
+	void *cb_arg;
+	void *trim;			/* DWARF: room for a sample with its stack cut */
+	struct pk_maps *maps;		/* DSOs samples hit, for BUILD_ID; NULL without */
+	struct pk_recorder_stats st;
+	char *warning;
+};
+
+/*
+ * pk__recorder_deliver - hand one record to the sinks (writer, callback),
+ * after following it for build-ids; does nothing once a sink failed.
+ * `a` is the attr of the event that wrote it.  Returns the sticky error.
+ */
+int pk__recorder_deliver(struct pk_recorder *r, const struct perf_event_header *h,
+			 const struct perf_event_attr *a);
+
+/* pk__recorder_attr - the attr that lays out record `h` (found by its id). */
+const struct perf_event_attr *pk__recorder_attr(const struct pk_recorder *r,
+						const struct perf_event_header *h);
+
+/* pk__recorder_describe - the events, their ids, groups, compression and
+ * clock into the writer.  0 or a negative errno. */
+int pk__recorder_describe(struct pk_recorder *r);
+
+#endif
