@@ -49,7 +49,7 @@ static int copy_ids(const void *src, size_t nr, size_t size, const void *dfl, vo
 {
 	*dst = pk__malloc((nr ? nr : 1) * size);
 	if (!*dst)
-		return -ENOMEM;
+		return pk__error_nomem("the event list's CPU or thread ids");
 	memcpy(*dst, src ? src : dfl, (nr ? nr : 1) * size);
 	return 0;
 }
@@ -77,7 +77,7 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 	}
 	l = pk__calloc(1, sizeof(*l));
 	if (!l)
-		return -ENOMEM;
+		return pk__error_nomem("the event list");
 	memcpy(&l->target, t, t->size < sizeof(*t) ? t->size : sizeof(*t));
 	l->cgroup_fd = -1;
 	l->target.cgroup = NULL;	/* set below from our own copy */
@@ -91,14 +91,14 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 		     (void **)&l->threads) ||
 	    copy_ids(t->cpus, t->nr_cpus, sizeof(int), &any_cpu, (void **)&l->cpus)) {
 		pk_evlist_free(l);
-		return -ENOMEM;
+		return pk__error_nomem("the event list's CPU and thread ids");
 	}
 	for (size_t i = 0; i < nfds; i++)
 		l->fds[i] = -1;
 	if (t->size >= offsetof(struct pk_target, cgroup) + sizeof(t->cgroup) && t->cgroup) {
 		if (!(l->cgroup = pk__strdup(t->cgroup))) {
 			pk_evlist_free(l);
-			return -ENOMEM;
+			return pk__error_nomem("the event list's cgroup name");
 		}
 		l->target.cgroup = l->cgroup;
 	}
@@ -111,7 +111,7 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 		l->ev[i].name = pk__strdup(d->name ? d->name : "event");
 		if (!l->ev[i].name) {
 			pk_evlist_free(l);
-			return -ENOMEM;
+			return pk__error_nomem("an event name in the event list");
 		}
 	}
 	*out = l;

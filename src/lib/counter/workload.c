@@ -60,7 +60,7 @@ int pk_workload_start(char *const argv[], struct pk_workload **out)
 	w = pk__calloc(1, sizeof(*w));
 	if (!w || !(w->name = pk__strdup(argv[0]))) {
 		free(w);
-		return -ENOMEM;
+		return pk__error_nomem("the workload");
 	}
 	/* A socket pair, not a pipe, so releasing a child that already died is
 	 * an EPIPE we can report (send with MSG_NOSIGNAL) instead of a SIGPIPE
@@ -149,7 +149,7 @@ int pk_workload_spawn(char *const argv[], struct pk_workload **out)
 	w = pk__calloc(1, sizeof(*w));
 	if (!w || !(w->name = pk__strdup(argv[0]))) {
 		free(w);
-		return -ENOMEM;
+		return pk__error_nomem("the workload");
 	}
 	w->go_fd = w->err_fd = -1;
 	w->released = true;

@@ -278,7 +278,7 @@ int pk__data_features(struct pk_data_writer *w, uint64_t flags[4])
 		if (!(flags[f / 64] & (1ULL << (f % 64))))
 			continue;
 		if (blobs[f].oom)
-			err = -ENOMEM;
+			err = pk__error_nomem("a perf.data feature section");
 		table[n++] = (struct pk__file_section){ at, blobs[f].len };
 		at += blobs[f].len;
 	}

@@ -289,7 +289,7 @@ static int apply_common_term(struct pk__parser *p, const struct pk__span *s, con
 			return pk__parse_error(p, s, t->off, -EINVAL, "%s", "this term needs a value: term=TEXT");
 		str = term_str(p, t);
 		if (!str)
-			return -ENOMEM;
+			return pk__error_nomem("a string term");
 		if (term_is(t, "name"))
 			d->name = str;
 		else if (term_is(t, "call-graph")) {
@@ -518,7 +518,7 @@ int pk__parse_set_canonical(struct pk__parser *p, struct pk_event_desc *d, const
 
 	p->base[i] = pk__parse_own(p, pk__strdup(base));
 	p->style[i] = slash ? STYLE_SLASH : STYLE_COLON;
-	return p->base[i] ? 0 : -ENOMEM;
+	return p->base[i] ? 0 : pk__error_nomem("an event's canonical name");
 }
 
 int pk__parse_finish_canonical(struct pk__parser *p)
@@ -532,9 +532,9 @@ int pk__parse_finish_canonical(struct pk__parser *p)
 		mods_string(d, mods, sizeof(mods));
 		if (pk__asprintf(&c, "%s%s%s", p->base[i], mods[0] && p->style[i] == STYLE_COLON ? ":" : "",
 			     mods) < 0)
-			return -ENOMEM;
+			return pk__error_nomem("an event's canonical name");
 		if (!(d->canonical = pk__parse_own(p, c)))
-			return -ENOMEM;
+			return pk__error_nomem("an event's canonical name");
 	}
 	return 0;
 }
@@ -553,7 +553,7 @@ int pk__parse_pmu_canonical(struct pk__parser *p, struct pk_event_desc *d)
 		snprintf(c3, sizeof(c3), ",config3=0x%" PRIx64, d->config3);
 	if (pk__asprintf(&base, "%s/config=0x%" PRIx64 "%s%s%s/", d->pmu, (uint64_t)d->attr.config, c1, c2,
 		     c3) < 0)
-		return -ENOMEM;
+		return pk__error_nomem("an event's canonical name");
 	err = pk__parse_set_canonical(p, d, base, true);
 	free(base);
 	return err;

@@ -525,7 +525,7 @@ int pk_events_parse(const char *spec, const struct pk_parse_opts *opts, struct p
 		return pk__error(-EINVAL, "event ''", "%s", "the event list is empty");
 	p.ev = pk__calloc(1, sizeof(*p.ev));
 	if (!p.ev)
-		return -ENOMEM;
+		return pk__error_nomem("the event list");
 	err = parse_list(&p);
 	if (err >= 0)
 		err = pk__parse_finish_canonical(&p);

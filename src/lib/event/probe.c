@@ -220,7 +220,7 @@ static int uprobe_target(char *text, const char *what, char **path_out, uint64_t
 		*off += add;
 	}
 	*path_out = pk__strdup(real);
-	return *path_out ? 0 : -ENOMEM;
+	return *path_out ? 0 : pk__error_nomem("a probe's binary path");
 }
 
 /* ---- kprobes -------------------------------------------------------------- */
@@ -300,7 +300,7 @@ static int kprobe_target(char *text, const char *what, char **name, uint64_t *of
 	if (ret < 0)
 		return ret;
 	*name = pk__strdup(text);
-	return *name ? 0 : -ENOMEM;
+	return *name ? 0 : pk__error_nomem("a probe name");
 }
 
 /* ---- entry point ------------------------------------------------------------ */
@@ -322,7 +322,7 @@ static int make_canonical(bool kprobe, bool retprobe, const char *name, uint64_t
 		n = pk__asprintf(canonical, "%s:%s", kind, name);
 	if (n < 0) {
 		*canonical = NULL;
-		return -ENOMEM;
+		return pk__error_nomem("a probe's canonical spec");
 	}
 	return 0;
 }
@@ -346,7 +346,7 @@ int pk__probe_encode(const struct pk_pmus *pmus, bool kprobe, bool retprobe,
 		return ret;
 	copy = pk__strdup(text);
 	if (!copy)
-		return -ENOMEM;
+		return pk__error_nomem("a probe spec");
 	ret = kprobe ? kprobe_target(copy, what, &name, &off)
 		     : uprobe_target(copy, what, &name, &off);
 	free(copy);
@@ -357,7 +357,7 @@ int pk__probe_encode(const struct pk_pmus *pmus, bool kprobe, bool retprobe,
 	 * string either way, so hand them the address text. */
 	if (ret == 0 && !name && pk__asprintf(&name, "0x%" PRIx64, off) < 0) {
 		name = NULL;
-		ret = -ENOMEM;
+		ret = pk__error_nomem("a probe name");
 	}
 	if (ret < 0) {
 		free(name);

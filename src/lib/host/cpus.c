@@ -27,7 +27,7 @@ int pk__host_ints_push(int **arr, size_t *nr, size_t *cap, int v)
 		int *n = pk__realloc(*arr, c * sizeof(*n));
 
 		if (!n)
-			return -ENOMEM;
+			return pk__error_nomem("a list of CPU or thread ids");
 		*arr = n;
 		*cap = c;
 	}

@@ -150,6 +150,8 @@ static int list_dir(const char *dir, struct name_list *l)
 
 	l->names = NULL;
 	l->nr = 0;
+	if (!d && errno == ENOMEM)
+		return pk__error_nomem("reading the directory %s", dir);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
@@ -160,7 +162,7 @@ static int list_dir(const char *dir, struct name_list *l)
 			char **n = pk__realloc(l->names, ncap * sizeof(*n));
 
 			if (!n) {
-				err = -ENOMEM;
+				err = pk__error_nomem("a sysfs directory listing");
 				break;
 			}
 			l->names = n;
@@ -168,7 +170,7 @@ static int list_dir(const char *dir, struct name_list *l)
 		}
 		l->names[l->nr] = pk__strdup(de->d_name);
 		if (!l->names[l->nr]) {
-			err = -ENOMEM;
+			err = pk__error_nomem("a sysfs directory listing");
 			break;
 		}
 		l->nr++;
@@ -196,12 +198,16 @@ static int read_formats(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu
 	struct name_list l;
 	int err = 0;
 
-	if (!join(dir, sizeof(dir), pmu_dir, "format") || list_dir(dir, &l))
-		return 0;	/* No format/ (software, tracepoint): nothing to encode. */
+	if (!join(dir, sizeof(dir), pmu_dir, "format"))
+		return 0;
+	/* No format/ (software, tracepoint): nothing to encode.  Out of
+	 * memory is an error; a missing or unreadable directory is not. */
+	if ((err = list_dir(dir, &l)) != 0)
+		return err == -ENOMEM ? err : 0;
 	pmu->formats = pk__calloc(l.nr ? l.nr : 1, sizeof(*pmu->formats));
 	if (!pmu->formats) {
 		names_free(&l);
-		return -ENOMEM;
+		return pk__error_nomem("the PMU %s's formats", pmu->name ? pmu->name : "?");
 	}
 	for (size_t i = 0; i < l.nr; i++) {
 		struct pk_pmu_format *f = &pmu->formats[pmu->nr_formats];
@@ -215,7 +221,7 @@ static int read_formats(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu
 		f->spec = pk__strdup(ctx->text);
 		pmu->nr_formats++;
 		if (!f->name || !f->spec) {
-			err = -ENOMEM;
+			err = pk__error_nomem("a PMU format");
 			break;
 		}
 	}
@@ -291,7 +297,7 @@ static int fill_alias(struct scan_ctx *ctx, const char *dir, const struct name_l
 	a->unit = pk__strdup(read_companion(ctx, dir, l, name, COMP_UNIT) ? ctx->text : "");
 	a->per_pkg = read_companion(ctx, dir, l, name, COMP_PER_PKG) && parse_flag(ctx);
 	a->snapshot = read_companion(ctx, dir, l, name, COMP_SNAPSHOT) && parse_flag(ctx);
-	return a->name && a->terms && a->unit ? 0 : -ENOMEM;
+	return a->name && a->terms && a->unit ? 0 : pk__error_nomem("a PMU event alias");
 }
 
 static int read_aliases(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu *pmu)
@@ -300,12 +306,15 @@ static int read_aliases(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu
 	struct name_list l;
 	int err = 0;
 
-	if (!join(dir, sizeof(dir), pmu_dir, "events") || list_dir(dir, &l))
+	if (!join(dir, sizeof(dir), pmu_dir, "events"))
 		return 0;
+	/* Out of memory is an error; a missing or unreadable directory is not. */
+	if ((err = list_dir(dir, &l)) != 0)
+		return err == -ENOMEM ? err : 0;
 	pmu->aliases = pk__calloc(l.nr ? l.nr : 1, sizeof(*pmu->aliases));
 	if (!pmu->aliases) {
 		names_free(&l);
-		return -ENOMEM;
+		return pk__error_nomem("a PMU's event aliases");
 	}
 	for (size_t i = 0; i < l.nr && !err; i++) {
 		if (is_companion(l.names[i]) || read_text(ctx, dir, l.names[i]))
@@ -322,12 +331,15 @@ static int read_caps(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu *p
 	struct name_list l;
 	int err = 0;
 
-	if (!join(dir, sizeof(dir), pmu_dir, "caps") || list_dir(dir, &l))
+	if (!join(dir, sizeof(dir), pmu_dir, "caps"))
 		return 0;
+	/* Out of memory is an error; a missing or unreadable directory is not. */
+	if ((err = list_dir(dir, &l)) != 0)
+		return err == -ENOMEM ? err : 0;
 	pmu->caps = pk__calloc(l.nr ? l.nr : 1, sizeof(*pmu->caps));
 	if (!pmu->caps) {
 		names_free(&l);
-		return -ENOMEM;
+		return pk__error_nomem("a PMU's caps");
 	}
 	for (size_t i = 0; i < l.nr; i++) {
 		struct pmu_cap *c = &pmu->caps[pmu->nr_caps];
@@ -338,7 +350,7 @@ static int read_caps(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu *p
 		c->value = pk__strdup(ctx->text);
 		pmu->nr_caps++;
 		if (!c->name || !c->value) {
-			err = -ENOMEM;
+			err = pk__error_nomem("a PMU cap");
 			break;
 		}
 	}
@@ -425,14 +437,14 @@ static int read_pmu(struct scan_ctx *ctx, const char *devices, const char *name,
 		return err;
 	pmu->name = pk__strdup(name);
 	if (!pmu->name)
-		return -ENOMEM;
+		return pk__error_nomem("a PMU name");
 	read_int(dir, "perf_event_mux_interval_ms", &pmu->mux_interval_ms);
 	read_int(dir, "rdpmc", &pmu->rdpmc);
 	/* Hybrid PMUs (cpu_core, cpu_atom) name their CPUs in `cpus`. */
 	if (!read_text(ctx, dir, "cpumask") || !read_text(ctx, dir, "cpus")) {
 		pmu->cpumask = pk__strdup(ctx->text);
 		if (!pmu->cpumask)
-			return -ENOMEM;
+			return pk__error_nomem("a PMU cpumask");
 	}
 	err = read_formats(ctx, dir, pmu);
 	if (!err)
@@ -470,7 +482,7 @@ static int add_unusable(struct pk_pmus *pmus, const char *name, const char *why)
 	struct unusable_pmu *u = pk__realloc(pmus->unusable, (pmus->nr_unusable + 1) * sizeof(*u));
 
 	if (!u)
-		return -ENOMEM;
+		return pk__error_nomem("the list of unusable PMUs");
 	pmus->unusable = u;
 	u += pmus->nr_unusable;
 	u->name = pk__strdup(name);
@@ -478,7 +490,7 @@ static int add_unusable(struct pk_pmus *pmus, const char *name, const char *why)
 	if (!u->name || !u->why) {
 		free(u->name);
 		free(u->why);
-		return -ENOMEM;
+		return pk__error_nomem("the list of unusable PMUs");
 	}
 	pmus->nr_unusable++;
 	return 0;
@@ -489,7 +501,7 @@ static int scan_all(struct scan_ctx *ctx, const char *devices, const struct name
 {
 	pmus->pmus = pk__calloc(l->nr ? l->nr : 1, sizeof(*pmus->pmus));
 	if (!pmus->pmus)
-		return -ENOMEM;
+		return pk__error_nomem("the PMU table");
 	/* The names are sorted, so the snapshot is too. */
 	for (size_t i = 0; i < l->nr; i++) {
 		struct pk_pmu *pmu = &pmus->pmus[pmus->nr_pmus];
@@ -503,7 +515,7 @@ static int scan_all(struct scan_ctx *ctx, const char *devices, const struct name
 		if (ret < 0)
 			return ret;
 		if (ret == PMU_UNUSABLE && add_unusable(pmus, l->names[i], ctx->why) < 0)
-			return -ENOMEM;
+			return pk__error_nomem("the list of unusable PMUs");
 	}
 	return 0;
 }
@@ -523,15 +535,15 @@ int pk_pmus_scan(struct pk_pmus **out)
 				 "the sysfs root makes a path longer than %zu bytes", sizeof(devices));
 	err = list_dir(devices, &l);
 	if (err == -ENOMEM)
-		return pk__error(-ENOMEM, "scan PMUs", "out of memory");
+		return pk__error_nomem("the list of PMU directories");
 	if (err)
 		return no_devices(err, devices);
 	ctx = pk__malloc(sizeof(*ctx));
 	pmus = pk__calloc(1, sizeof(*pmus));
 	if (!ctx || !pmus) {
-		err = -ENOMEM;
+		err = pk__error_nomem("the PMU snapshot");
 	} else if (!(pmus->dir = pk__strdup(devices))) {
-		err = -ENOMEM;
+		err = pk__error_nomem("the PMU snapshot");
 	} else {
 		ctx->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 		err = scan_all(ctx, devices, &l, pmus);

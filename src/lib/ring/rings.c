@@ -131,7 +131,7 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 	if (!rs || !(rs->ring = pk__calloc(nr, sizeof(*rs->ring))) ||
 	    !(rs->map = pk__calloc(nr, sizeof(*rs->map))) || !(rs->hup = pk__calloc(nr, sizeof(*rs->hup)))) {
 		pk_rings_free(rs);
-		return -ENOMEM;
+		return pk__error_nomem("the ring table of %zu rings", nr);
 	}
 	rs->nr = nr;
 	for (size_t k = 0; k < rs->nr; k++)
@@ -155,12 +155,13 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 
 int pk_rings_poll(struct pk_rings *rs, int timeout_ms)
 {
-	struct pollfd *p = pk__calloc(rs->nr ? rs->nr : 1, sizeof(*p));
+	struct pollfd *p;
 	int n, ready = 0;
 
 	pk__error_clear();
+	p = pk__calloc(rs->nr ? rs->nr : 1, sizeof(*p));
 	if (!p)
-		return -ENOMEM;
+		return pk__error_nomem("the poll set of %zu rings", rs->nr);
 	for (size_t k = 0; k < rs->nr; k++)
 		p[k] = (struct pollfd){ .fd = rs->ring[k].fd, .events = POLLIN };	/* -1 is ignored */
 	n = poll(p, rs->nr, timeout_ms);

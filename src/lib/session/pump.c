@@ -20,7 +20,7 @@
 static int describe_events(struct pk_recorder *r)
 {
 	size_t nc = pk_evlist_nr_cpus(r->l), nt = pk_evlist_nr_threads(r->l);
-	uint64_t *ids = calloc(nc * nt + 1, sizeof(*ids));
+	uint64_t *ids = pk__calloc(nc * nt + 1, sizeof(*ids));
 	int err = ids ? 0 : pk__error(-ENOMEM, "describe the events", "out of memory");
 
 	for (size_t i = 0; !err && i < pk_events_count(r->ev); i++) {

@@ -105,7 +105,7 @@ static void layout_events(struct pk_recorder *r)
 static int parse_events(struct pk_recorder *r, const char *events)
 {
 	size_t len = strlen(events);
-	char *spec = malloc(len + sizeof(",dummy"));
+	char *spec = pk__malloc(len + sizeof(",dummy"));
 	int err;
 
 	if (!spec)
@@ -128,7 +128,7 @@ static int add_process_threads(struct pk_recorder *r)
 
 		if (err < 0)
 			return err;
-		grown = realloc(r->threads, (r->nr_threads + k) * sizeof(*grown));
+		grown = pk__realloc(r->threads, (r->nr_threads + k) * sizeof(*grown));
 		if (!grown) {
 			free(t);
 			return nomem("pk_recorder_new");
@@ -159,7 +159,7 @@ static int build_target(struct pk_recorder *r)
 	if (r->cpu_wide)
 		return 0;
 	r->nr_threads = o->nr_tids ? o->nr_tids : 1;
-	if (!(r->threads = calloc(r->nr_threads, sizeof(*r->threads))))
+	if (!(r->threads = pk__calloc(r->nr_threads, sizeof(*r->threads))))
 		return nomem("pk_recorder_new");
 	if (o->nr_tids)
 		memcpy(r->threads, o->tids, o->nr_tids * sizeof(*o->tids));
@@ -236,7 +236,7 @@ static int build_ids(struct pk_recorder *r)
 	r->same_layout = true;
 	for (size_t i = 1; i < ne; i++)
 		r->same_layout &= layout_equal(pk_evlist_attr(r->l, 0), pk_evlist_attr(r->l, i));
-	if (!(r->ids = calloc(ne * nc * nt + 1, sizeof(*r->ids))))
+	if (!(r->ids = pk__calloc(ne * nc * nt + 1, sizeof(*r->ids))))
 		return nomem("pk_recorder_new");
 	for (size_t i = 0; i < ne; i++)
 		for (size_t c = 0; c < nc; c++)
@@ -265,7 +265,7 @@ static int recorder_setup(struct pk_recorder *r, const char *events)
 	if ((err = build_target(r)) < 0 || (err = open_events(r, events)) < 0 ||
 	    (err = map_rings(r)) < 0 || (err = build_ids(r)) < 0)
 		return err;
-	if (r->o.callgraph == PK_CALLGRAPH_DWARF && !(r->trim = malloc(65536)))
+	if (r->o.callgraph == PK_CALLGRAPH_DWARF && !(r->trim = pk__malloc(65536)))
 		return nomem("pk_recorder_new");
 	if (!r->o.no_build_ids && (err = pk_maps_new(&r->maps)) < 0)
 		return nomem("pk_recorder_new");
@@ -274,7 +274,7 @@ static int recorder_setup(struct pk_recorder *r, const char *events)
 
 int pk_recorder_new(const char *events, const struct pk_recorder_opts *opts, struct pk_recorder **out)
 {
-	struct pk_recorder *r = calloc(1, sizeof(*r));
+	struct pk_recorder *r = pk__calloc(1, sizeof(*r));
 	int err;
 
 	if (!r)
@@ -371,7 +371,7 @@ static int synth_kernel(struct pk_recorder *r, uint64_t id)
 	if (err != -EACCES)
 		return err;
 	free(r->warning);
-	if (asprintf(&r->warning, "%s; %s", e->why, e->hint) < 0)
+	if (pk__asprintf(&r->warning, "%s; %s", e->why, e->hint) < 0)
 		r->warning = NULL;
 	return 0;
 }

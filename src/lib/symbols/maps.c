@@ -39,7 +39,7 @@ int pk_maps_new(struct pk_maps **out)
 
 	if (!m || !(m->procs = pk__calloc(64, sizeof(*m->procs)))) {
 		free(m);
-		return -ENOMEM;
+		return pk__error_nomem("the address-space maps");
 	}
 	m->cap = 64;
 	*out = m;
@@ -114,16 +114,16 @@ static int dso_index(struct pk_maps *m, const char *name, bool kernel)
 		char **n;
 
 		if (!d)
-			return -ENOMEM;
+			return pk__error_nomem("the DSO table");
 		m->dsos = d;
 		n = pk__realloc(m->names, cap * sizeof(*n));
 		if (!n)
-			return -ENOMEM;
+			return pk__error_nomem("the DSO table");
 		m->names = n;
 		m->cap_dsos = cap;
 	}
 	if (!(m->names[m->nr_dsos] = pk__strdup(name)))
-		return -ENOMEM;
+		return pk__error_nomem("a DSO name");
 	/* The names array may move on growth: point at the copies afresh. */
 	for (size_t i = 0; i <= m->nr_dsos; i++)
 		m->dsos[i].name = m->names[i];
@@ -142,7 +142,7 @@ static int add_map(struct proc *p, uint64_t start, uint64_t len, size_t dso)
 		struct map *n = pk__realloc(p->maps, cap * sizeof(*n));
 
 		if (!n)
-			return -ENOMEM;
+			return pk__error_nomem("a process's maps");
 		p->maps = n;
 		p->cap = cap;
 	}
@@ -174,7 +174,7 @@ static int mmap_record(struct pk_maps *m, uint32_t pid, uint64_t addr, uint64_t 
 		m->dsos[d].build_id_size = build_id_size;
 	}
 	if (!(p = get(m, pid)))
-		return -ENOMEM;
+		return pk__error_nomem("a process in the maps");
 	return add_map(p, addr, len, (size_t)d);
 }
 
@@ -201,11 +201,11 @@ int pk_maps_process(struct pk_maps *m, const struct pk_record *r)
 			struct map *copy = pk__malloc((nr ? nr : 1) * sizeof(*copy));
 
 			if (!copy)
-				return -ENOMEM;
+				return pk__error_nomem("a forked process's maps");
 			memcpy(copy, parent->maps, nr * sizeof(*copy));
 			if (!(child = get(m, r->task.pid))) {
 				free(copy);
-				return -ENOMEM;
+				return pk__error_nomem("a forked process in the maps");
 			}
 			free(child->maps);
 			child->maps = copy;

@@ -16,9 +16,12 @@
 /* Allocations left before the one that fails; 0 means none fails. */
 static _Thread_local unsigned long fail_countdown;
 
-void pk__alloc_fail_nth(unsigned long nth)
+unsigned long pk__alloc_fail_nth(unsigned long nth)
 {
+	unsigned long left = fail_countdown;
+
 	fail_countdown = nth;
+	return left;
 }
 
 /* True when the seam says this allocation fails (it fails only once). */

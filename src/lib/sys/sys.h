@@ -66,9 +66,11 @@ int pk__asprintf(char **out, const char *fmt, ...) PK__PRINTF(2, 3);
 /*
  * pk__alloc_fail_nth - the test seam: the nth allocation through the
  * wrappers above on the calling thread from now on fails (1: the next one),
- * once; 0 turns it off.  Only tests use this.
+ * once; 0 turns it off.  Returns the allocations the previous setting
+ * still had to go, so 0 after a nonzero setting means that failure
+ * happened.  Only tests use this.
  */
-void pk__alloc_fail_nth(unsigned long nth);
+unsigned long pk__alloc_fail_nth(unsigned long nth);
 
 /* ---- numbers (num.c) --------------------------------------------------- */
 
