@@ -244,6 +244,8 @@ int pk_workload_wait(struct pk_workload *w)
 
 int pk_workload_kill(struct pk_workload *w, int sig)
 {
+	/* Called from signal handlers (the CLI forwards SIGINT): no error
+	 * record here, since formatting one is not async-signal-safe. */
 	if (w->reaped)
 		return -ESRCH;
 	return kill(w->pid, sig) < 0 ? -errno : 0;

@@ -111,7 +111,8 @@ int pk_cpus_online(int **cpus, size_t *nr)
 
 	pk__error_clear();
 	if (!pk__sysfs_path(path, sizeof(path), "devices/system/cpu/online"))
-		return -ENAMETOOLONG;
+		return pk__error(-ENAMETOOLONG, "read the online CPUs",
+				 "the sysfs root makes a path longer than %zu bytes", sizeof(path));
 	err = pk__read_file(path, buf, sizeof(buf));
 	if (err < 0)
 		return pk__error(err, "read the online CPUs", "%s: %s", path, strerror(-err));

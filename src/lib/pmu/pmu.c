@@ -704,7 +704,8 @@ size_t pk_pmu_nr_caps(const struct pk_pmu *pmu)
 int pk_pmu_cap(const struct pk_pmu *pmu, size_t i, const char **name, const char **value)
 {
 	if (!pmu || i >= pmu->nr_caps)
-		return -ERANGE;
+		return pk__error(-ERANGE, "read a PMU cap", "no cap %zu: %s has %zu", i,
+				 pmu ? pmu->name : "no PMU", pmu ? pmu->nr_caps : 0);
 	if (name)
 		*name = pmu->caps[i].name;
 	if (value)

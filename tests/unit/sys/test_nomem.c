@@ -6,7 +6,8 @@
  * an Nth allocation, and checks that the call fails with -ENOMEM, that
  * pk_last_error() says so in words naming what ran out instead of the
  * error before it, and (in the ASan build, which checks leaks) that the
- * failed call freed everything it had made.
+ * failed call freed everything it had made.  A last test covers public
+ * calls that used to fail without touching the record at all.
  */
 #include "sysfake.h"
 
@@ -220,12 +221,47 @@ static void the_message_names_what_ran_out(void **state)
 	assert_contains(msg, "out of memory for the event list");
 }
 
+/* Failures that allocate nothing also replace the previous record. */
+static void other_failures_are_recorded(void **state)
+{
+	struct pk_pmus *pmus = NULL;
+	const struct pk_pmu *pmu;
+	struct pk_metric_input in = { 0 };
+	struct pk_metric m;
+	uint8_t id[20];
+	char path[300];
+
+	(void)state;
+	assert_int_equal(pk_pmus_scan(&pmus), 0);
+	pmu = pk_pmus_find(pmus, "uncore_imc");
+	assert_non_null(pmu);
+	pk__error(-EINVAL, "an earlier call", "stale");
+	assert_int_equal(pk_pmu_cap(pmu, 5, NULL, NULL), -ERANGE);
+	assert_int_equal(pk_last_error()->code, -ERANGE);
+	assert_contains(pk_last_error()->why, "uncore_imc has 1");
+	pk_pmus_free(pmus);
+
+	pk__error(-EINVAL, "an earlier call", "stale");
+	assert_int_equal(pk_metric_derive(&in, 1, 1, 1e9, &m, 1), -ERANGE);
+	assert_int_equal(pk_last_error()->code, -ERANGE);
+	assert_contains(pk_last_error()->why, "no event 1");
+
+	/* A file that is not there: the code is the one the contract names. */
+	snprintf(path, sizeof(path), "%s/no-such-binary", root_hw);
+	pk__error(-EINVAL, "an earlier call", "stale");
+	assert_int_equal(pk_build_id_read(path, id), -ENOENT);
+	assert_int_equal(pk_last_error()->code, -ENOENT);
+	assert_contains(pk_last_error()->why, "no-such-binary");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(every_allocation_failure_is_recorded,
 						sysfake_setup, sysfake_teardown),
 		cmocka_unit_test_setup_teardown(the_message_names_what_ran_out,
+						sysfake_setup, sysfake_teardown),
+		cmocka_unit_test_setup_teardown(other_failures_are_recorded,
 						sysfake_setup, sysfake_teardown),
 	};
 
