@@ -50,7 +50,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	spec[size] = '\0';
 	memset(&opts, 0, sizeof(opts));
 	opts.size = sizeof(opts);
-	opts.no_mount = true;	/* never mount tracefs from a fuzzer */
 
 	n = pk_events_parse(spec, &opts, &ev);
 	if (n < 0) {

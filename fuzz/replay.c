@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * replay.c - runs every file of the given corpus directories through
- * LLVMFuzzerTestOneInput (fuzz_events.c) and speaks TAP, one case per file.
+ * LLVMFuzzerTestOneInput (fuzz_events.c or fuzz_tracefs.c, whichever it is
+ * linked with) and speaks TAP, one case per file.
  * This is how the fuzz corpus, including any crash a fuzzing run found and
  * committed, is checked in CI without clang or libFuzzer: a crash aborts
  * the run (Meson reports the file last announced), a clean pass prints ok.

@@ -253,8 +253,8 @@ PK_API const char *pk_event_source_name(enum pk_event_source src);
 struct pk_parse_opts {
 	size_t size;
 	bool no_libpfm;		/* do not try libpfm4 names */
-	bool no_mount;		/* never mount tracefs, even as root */
-	const char *tracefs;	/* tracefs directory to use instead of the probed one */
+	const char *tracefs;	/* tracefs directory to use instead of the probed one;
+				 * tracefs is never mounted here (pk_tracefs_mount) */
 };
 
 struct pk_events;	/* the result of parsing an event list */
@@ -917,5 +917,6 @@ PK_API int pk_attr_probe(const struct perf_event_attr *attr, const char *name);
 #include "perfkit/data.h"
 #include "perfkit/symbols.h"
 #include "perfkit/recorder.h"
+#include "perfkit/tracefs.h"
 
 #endif /* PERFKIT_H */

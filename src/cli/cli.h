@@ -54,6 +54,13 @@ int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr);
  */
 int cli_pids_threads(const char *cmd, const char *list, pid_t **tids, size_t *nr);
 
+/*
+ * cli_tracefs_need - as root, mount tracefs when it is not mounted and
+ * `spec` (an event list) may name a tracepoint, or when spec is NULL (every
+ * event is listed).  Does nothing otherwise; never reports.
+ */
+void cli_tracefs_need(const char *spec);
+
 /* cli_print_attrs - -v: each event's name and the perf_event_attr it was
  * opened with, in perf -vv's layout. */
 void cli_print_attrs(FILE *f, const struct pk_evlist *l, const struct pk_events *ev);

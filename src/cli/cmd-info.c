@@ -327,8 +327,10 @@ static bool info_json(struct info_run *r, const struct pk_events *ev)
 static int info_one(struct info_run *r, const char *spec)
 {
 	struct pk_events *ev = NULL;
-	int n = pk_events_parse(spec, NULL, &ev);
-	int ret = 0;
+	int n, ret = 0;
+
+	cli_tracefs_need(spec);
+	n = pk_events_parse(spec, NULL, &ev);
 
 	if (r->o->json) {
 		json_begin_object(&r->j);

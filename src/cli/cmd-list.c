@@ -420,6 +420,8 @@ static int run(const struct list_opts *o)
 		wanted &= o->words;
 	co.no_tracepoints = !(wanted & (1u << PK_SRC_TRACEPOINT));
 	co.no_libpfm = !(wanted & (1u << PK_SRC_LIBPFM));
+	if (!co.no_tracepoints)
+		cli_tracefs_need(NULL);
 	pmus = check_pmus(wanted);
 	if (pk_catalog_new(&co, &cat) < 0) {
 		pk_pmus_free(pmus);

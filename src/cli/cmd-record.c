@@ -505,6 +505,7 @@ static int setup(struct session *s, int argc, char **argv)
 	struct pk_recorder_opts ro = o->r;
 	int err;
 
+	cli_tracefs_need(o->events ? o->events : "cycles");
 	ro.pages = o->pages;
 	if (o->argv && pk_workload_start(o->argv, &s->wl) < 0)
 		return cli_error("record", NULL);

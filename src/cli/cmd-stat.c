@@ -687,6 +687,7 @@ int cmd_stat(int argc, char **argv)
 	err = stat_parse_opts(argc, argv, &o);
 	if (err)
 		goto done_opts;
+	cli_tracefs_need(o.events ? o.events : DEFAULT_EVENTS);
 	if (!o.null_run && pk_events_parse(o.events ? o.events : DEFAULT_EVENTS, NULL, &ev) < 0) {
 		cli_error("stat", o.events);
 		goto done;

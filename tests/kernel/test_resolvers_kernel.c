@@ -70,7 +70,8 @@ static char tracefs[PATH_MAX];
 static int setup(void **state)
 {
 	(void)state;
-	if (pk__tracefs_dir(NULL, false, tracefs, sizeof(tracefs)) < 0) {
+	(void)pk_tracefs_mount();	/* as root, as the CLI does; else a no-op */
+	if (pk__tracefs_find(NULL, tracefs, sizeof(tracefs)) < 0) {
 		print_message("# no tracefs: %s (%s)\n", pk_last_error()->why,
 			      pk_last_error()->hint);
 		tracefs[0] = '\0';
@@ -134,8 +135,8 @@ static void test_tracepoints(void **state)
 	check("sched", "sched_*", 4);
 	/* syscalls:* needs CONFIG_FTRACE_SYSCALLS, which Debian kernels have */
 	check("syscalls", "sys_enter_open*", 2);
-	assert_true(pk__tp_is_subsystem(tracefs, "sched"));
-	assert_false(pk__tp_is_subsystem(tracefs, "no_such_subsystem"));
+	assert_true(pk__tracefs_is_system(tracefs, "sched"));
+	assert_false(pk__tracefs_is_system(tracefs, "no_such_subsystem"));
 }
 
 static void test_tracepoint_miss(void **state)

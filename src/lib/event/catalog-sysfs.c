@@ -2,17 +2,16 @@
 /*
  * catalog-sysfs.c - the catalogue's kernel-described sources: every sysfs
  * PMU's events/ aliases and its raw format terms, and every tracepoint under
- * tracefs with its format fields as attributes (read on first use, since the
- * format files are the slowest thing the catalogue touches).
+ * tracefs with its format fields as attributes (read on first use through
+ * tracefs/'s format parser, since the format files are the slowest thing the
+ * catalogue touches).
  */
 #include "catalog.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---- sysfs PMUs --------------------------------------------------------- */
 
@@ -124,26 +123,31 @@ int pk__cat_add_sysfs(struct pk_catalog *cat, const struct pk_pmus *pmus)
 int pk__cat_add_tracepoints(struct pk_catalog *cat, const struct pk_catalog_opts *opts)
 {
 	char dir[512];
+	const char *tracefs;
 	struct pk__tp *tps = NULL;
 	size_t nr = 0;
 	int err = 0;
 
-	/* No tracefs, or none readable, means no tracepoints: not an error. */
-	if (pk__tracefs_dir(opts->tracefs, false, dir, sizeof(dir)) < 0)
+	/* No tracefs, or none readable, means no tracepoints: not an error.
+	 * Nothing is mounted here: the caller asks for that (pk_tracefs_mount). */
+	if (pk__tracefs_find(opts->tracefs, dir, sizeof(dir)) < 0)
 		return 0;
-	if (pk__tp_expand(dir, "*", "*", &tps, &nr) < 0)
+	if (pk__tracefs_list(dir, "*", "*", 0, "list tracepoints", &tps, &nr) < 0)
 		return 0;
+	if (!(tracefs = pk__cat_strdup(cat, dir)))
+		err = -ENOMEM;
 	for (size_t i = 0; i < nr && !err; i++) {
 		char name[256];
 		struct cat_event *e;
 
 		snprintf(name, sizeof(name), "%s:%s", tps[i].sys, tps[i].name);
 		e = pk__cat_add(cat, PK_SRC_TRACEPOINT, name, "tracepoint", "", NULL);
-		if (!e || !(e->tp_dir = pk__cat_printf(cat, "%s/events/%s/%s", dir, tps[i].sys,
-							  tps[i].name))) {
+		if (!e || !(e->tp_sys = pk__cat_strdup(cat, tps[i].sys)) ||
+		    !(e->tp_name = pk__cat_strdup(cat, tps[i].name))) {
 			err = -ENOMEM;
 			break;
 		}
+		e->tp_tracefs = tracefs;
 		e->kind = CAT_TRACEPOINT;
 		e->info.code = tps[i].id;
 	}
@@ -151,94 +155,18 @@ int pk__cat_add_tracepoints(struct pk_catalog *cat, const struct pk_catalog_opts
 	return err;
 }
 
-/* Read a whole (small) file into a malloc'd NUL-terminated buffer. */
-static char *slurp(const char *path)
+/* One field of a parsed format as an attribute: its offset is the code. */
+static bool field_attr(struct pk_catalog *cat, const struct pk__tp_field *f, struct pk_attr_info *a)
 {
-	size_t len = 0, cap = 8192;
-	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (!buf || fd < 0) {
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		char *bigger;
-
-		len += (size_t)n;
-		if (cap - len > 1 || cap >= 1 << 20)
-			continue;
-		if (!(bigger = realloc(buf, cap * 2)))
-			break;
-		buf = bigger;
-		cap *= 2;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-}
-
-/*
- * One "field:TYPE NAME[N];\toffset:N;\tsize:N;\tsigned:N;" line into *a.
- * Returns false for lines that are not a user field (common_*, blank).
- */
-static bool parse_field(struct pk_catalog *cat, const char *line, struct pk_attr_info *a)
-{
-	const char *decl = strstr(line, "field:"), *end, *nm, *arr, *word, *tl, *p, *dl;
-	unsigned long off = 0, size = 0;
-	int sign = 0;
-
-	if (!decl)
-		return false;
-	decl += 6;
-	end = strchr(decl, ';');
-	if (!end)
-		return false;
-	/* The name is the last word of the declaration, before a trailing
-	 * [N]; "__data_loc char[] name" has its brackets in the type. */
-	nm = end;
-	while (nm > decl && nm[-1] == ' ')
-		nm--;
-	arr = NULL;
-	if (nm > decl && nm[-1] == ']') {
-		while (nm > decl && nm[-1] != '[')
-			nm--;
-		if (nm > decl)
-			arr = --nm;
-	}
-	while (nm > decl && nm[-1] == ' ')
-		nm--;
-	word = nm;
-	while (word > decl && word[-1] != ' ' && word[-1] != '*')
-		word--;
-	if (word == nm || !strncmp(word, "common_", 7))
-		return false;
-	if ((p = strstr(end, "offset:")))
-		off = strtoul(p + 7, NULL, 10);
-	if ((p = strstr(end, "size:")))
-		size = strtoul(p + 5, NULL, 10);
-	if ((p = strstr(end, "signed:")))
-		sign = atoi(p + 7);
 	a->size = sizeof(*a);
-	a->name = pk__cat_printf(cat, "%.*s", (int)(nm - word), word);
-	tl = word;
-	while (tl > decl && tl[-1] == ' ')
-		tl--;
-	a->desc = pk__cat_printf(cat, "%.*s%.*s: offset %lu, size %lu, %s", (int)(tl - decl), decl,
-				 arr ? (int)(end - arr) : 0, arr ? arr : "", off, size,
-				 sign ? "signed" : "unsigned");
+	a->name = pk__cat_strdup(cat, f->name);
+	a->desc = pk__cat_printf(cat, "%s: offset %u, size %u, %s", f->type, f->offset, f->size,
+				 f->is_signed ? "signed" : "unsigned");
 	if (!a->name || !a->desc)
 		return false;
 	a->equiv = "";
-	a->code = off;
-	/* Strings: char arrays and dynamic (__data_loc) fields; the rest are numbers. */
-	dl = strstr(decl, "char");
-	a->type = dl && dl < word && (arr || !strncmp(decl, "__data_loc", 10) ||
-				     !strncmp(decl, "__rel_loc", 9))
-		  ? PK_ATTR_MOD_STR : PK_ATTR_MOD_INT;
+	a->code = f->offset;
+	a->type = f->is_string ? PK_ATTR_MOD_STR : PK_ATTR_MOD_INT;
 	a->ctrl = PK_ATTR_CTRL_PMU;
 	a->field = -1;
 	return true;
@@ -246,24 +174,20 @@ static bool parse_field(struct pk_catalog *cat, const char *line, struct pk_attr
 
 void pk__cat_load_tracepoint(struct pk_catalog *cat, struct cat_event *e)
 {
-	char path[640];
-	char *text, *line, *save = NULL;
+	struct pk__tp_format *f;
 	struct pk_attr_info *a;
-	size_t n = 0, max = 0;
+	size_t n = 0;
 
 	e->loaded = true;
-	snprintf(path, sizeof(path), "%s/format", e->tp_dir);
-	text = slurp(path);
-	if (!text)
+	if (pk__tracefs_format(e->tp_tracefs, e->tp_sys, e->tp_name, &f) < 0)
 		return;
-	for (const char *p = text; (p = strstr(p, "field:")); p += 6)
-		max++;
-	a = max ? pk__cat_alloc(cat, max * sizeof(*a)) : NULL;
+	/* The common_ fields are in every record: not the event's own. */
+	a = f->nr_fields ? pk__cat_alloc(cat, f->nr_fields * sizeof(*a)) : NULL;
 	if (a) {
-		for (line = strtok_r(text, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save))
-			if (parse_field(cat, line, &a[n]))
+		for (size_t i = 0; i < f->nr_fields; i++)
+			if (!f->fields[i].is_common && field_attr(cat, &f->fields[i], &a[n]))
 				n++;
 		pk__cat_set_own(e, a, n);
 	}
-	free(text);
+	pk__tp_format_free(f);
 }

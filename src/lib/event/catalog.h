@@ -33,7 +33,8 @@ struct cat_event {
 	bool loaded;			/* TRACEPOINT: fields read */
 	struct pk_attr_info *own;	/* nr_attrs[PK_OS_PMU] entries */
 	struct pk_attr_info *hi;	/* LIBPFM: nr_attrs[PK_OS_PERF_EXT] entries */
-	const char *tp_dir;		/* TRACEPOINT: events/<sys>/<name> under tracefs */
+	const char *tp_tracefs;		/* TRACEPOINT: the tracefs directory (shared) */
+	const char *tp_sys, *tp_name;	/* TRACEPOINT: events/<tp_sys>/<tp_name> */
 };
 
 /* A bump allocator for the catalogue's strings and attribute arrays. */
@@ -81,7 +82,8 @@ int pk__cat_add_tracepoints(struct pk_catalog *cat, const struct pk_catalog_opts
 int pk__cat_add_libpfm(struct pk_catalog *cat, bool all);
 
 /* pk__cat_load_tracepoint - read a tracepoint's format file into e->own
- * (caller holds cat->lock).  A missing or unreadable file leaves no fields. */
+ * (caller holds cat->lock), parsed by tracefs/.  A missing, unreadable or
+ * malformed file leaves no fields. */
 void pk__cat_load_tracepoint(struct pk_catalog *cat, struct cat_event *e);
 
 #endif

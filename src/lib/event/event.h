@@ -9,6 +9,7 @@
 
 #include "perfkit.h"
 #include "../pmu/pmu.h"
+#include "../tracefs/tracefs.h"
 
 /* ---- generic tables (generic.c) ------------------------------------------ */
 
@@ -49,34 +50,16 @@ int pk__cache_name(uint64_t config, char *buf, size_t len);
 
 /* ---- tracepoints (tracepoint.c) -------------------------------------------- */
 
-struct pk__tp {
-	char *sys;		/* "sched" */
-	char *name;		/* "sched_switch" */
-	uint64_t id;		/* events/<sys>/<name>/id */
-};
-
-/*
- * pk__tracefs_dir - find tracefs: `override` if non-NULL, else
- * /sys/kernel/tracing, else /sys/kernel/debug/tracing; when none is mounted
- * and we are root and !no_mount, mount tracefs at /sys/kernel/tracing.
- * Writes the directory into buf.  Returns 0, or -ENOENT/-EACCES with the
- * error record saying how to mount it.
- */
-int pk__tracefs_dir(const char *override, bool no_mount, char *buf, size_t len);
-
 /*
  * pk__tp_expand - every tracepoint whose subsystem matches `sys_glob` and
  * whose name matches `ev_glob` (fnmatch globs), sorted by sys then name.
  * On success *out is a malloc'd array of *nr entries (free with
  * pk__tp_free) and returns 0; returns -ENOENT (the error record names the
- * closest existing tracepoint) when nothing matches.
+ * closest existing tracepoint) when nothing matches, or the listing's
+ * error (tracefs/).
  */
 int pk__tp_expand(const char *tracefs, const char *sys_glob, const char *ev_glob,
 		  struct pk__tp **out, size_t *nr);
-void pk__tp_free(struct pk__tp *tps, size_t nr);
-
-/* pk__tp_is_subsystem - whether <tracefs>/events/<sys> is a directory. */
-bool pk__tp_is_subsystem(const char *tracefs, const char *sys);
 
 /* ---- uprobes and kprobes (probe.c) ---------------------------------------- */
 

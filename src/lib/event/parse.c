@@ -113,9 +113,8 @@ const struct pk_pmus *pk__parse_pmus(struct pk__parser *p)
 const char *pk__parse_tracefs(struct pk__parser *p)
 {
 	if (p->tracefs_err == 1) {
-		p->tracefs_err = pk__tracefs_dir(p->opts ? p->opts->tracefs : NULL,
-						 p->opts && p->opts->no_mount, p->tracefs,
-						 sizeof(p->tracefs));
+		p->tracefs_err = pk__tracefs_find(p->opts ? p->opts->tracefs : NULL, p->tracefs,
+						  sizeof(p->tracefs));
 		/* Keep the reason: the error record is reused for the event. */
 		if (p->tracefs_err)
 			snprintf(p->tracefs_why, sizeof(p->tracefs_why), "%s", pk_last_error()->why);
@@ -225,7 +224,7 @@ static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk
 			return pk__parse_add_raw(p, s, x, (uint32_t)v, v2);
 		}
 		if (!strstr(colon + 1, ":") && colon[1] != ':' && (dir = pk__parse_tracefs(p)) &&
-		    (is_glob(body) || pk__tp_is_subsystem(dir, body))) {
+		    (is_glob(body) || pk__tracefs_is_system(dir, body))) {
 			if (!colon[1])
 				return pk__parse_error(p, s, x->head + strlen(body) + 1, -EINVAL, "%s",
 					      "tracepoint needs an event name after the colon: subsys:event");
@@ -254,7 +253,7 @@ static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk
 		pk__parse_error(p, s, x->head, -ENOENT,
 				"'%s' looks like a tracepoint (subsys:event), but tracefs is not available: %s",
 				body, p->tracefs_why);
-		pk__error_hint("as root: mount -t tracefs nodev /sys/kernel/tracing");
+		pk__error_hint("as root: %s", PK__TRACEFS_MOUNT_HINT);
 		return -ENOENT;
 	}
 	pk__parse_suggest(p, body);

@@ -1,340 +1,47 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tracepoint.c - resolve "sys:event" tracepoint names (with fnmatch globs on
- * either side) to the ids tracefs publishes under events/<sys>/<event>/id,
- * after finding (and, for root, mounting) tracefs.  Misses are answered with
- * the nearest existing tracepoint so a typo costs one retry, not a search.
+ * either side) to the tracepoints tracefs lists (tracefs/), and answer a
+ * miss with the nearest existing tracepoint, so a typo costs one retry,
+ * not a search.
  */
 #include "event.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#define TRACEFS_PATH "/sys/kernel/tracing"
-#define DEBUGFS_TRACING_PATH "/sys/kernel/debug/tracing"
-#define MOUNT_HINT "mount -t tracefs nodev " TRACEFS_PATH
-
-/* Whether <dir>/events is a directory; errno tells why not. */
-static bool has_events_dir(const char *dir)
+/* The existing tracepoint nearest (by edit distance) to sys:ev. */
+static void nearest(const char *tracefs, const char *sys, const char *ev, char *best, size_t len)
 {
-	char path[PATH_MAX];
-	struct stat st;
+	struct pk__tp *all;
+	size_t nr, best_dist = (size_t)-1;
 
-	if (snprintf(path, sizeof(path), "%s/events", dir) >= (int)sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return false;
-	}
-	if (stat(path, &st) < 0)
-		return false;
-	if (!S_ISDIR(st.st_mode)) {
-		errno = ENOTDIR;
-		return false;
-	}
-	return true;
-}
-
-static int use_dir(const char *dir, char *buf, size_t len)
-{
-	if (snprintf(buf, len, "%s", dir) >= (int)len)
-		return pk__error(-ENAMETOOLONG, "find tracefs",
-				 "the path %s does not fit the caller's buffer", dir);
-	return 0;
-}
-
-int pk__tracefs_dir(const char *override, bool no_mount, char *buf, size_t len)
-{
-	static const char *const candidates[] = { TRACEFS_PATH, DEBUGFS_TRACING_PATH };
-	bool denied = false;
-
-	if (override) {
-		if (has_events_dir(override))
-			return use_dir(override, buf, len);
-		return pk__error(errno == EACCES ? -EACCES : -ENOENT, "find tracefs",
-				 "%s/events is not a readable directory: %s",
-				 override, strerror(errno));
-	}
-	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
-		if (has_events_dir(candidates[i]))
-			return use_dir(candidates[i], buf, len);
-		if (errno == EACCES)
-			denied = true;
-	}
-	if (denied) {
-		pk__error(-EACCES, "find tracefs",
-			  "tracefs is mounted but %s is not readable by this user",
-			  TRACEFS_PATH);
-		pk__error_hint("run as root, or as root: mount -o remount,mode=755 %s",
-			       TRACEFS_PATH);
-		return -EACCES;
-	}
-	/*
-	 * Nothing mounted.  Root can fix that on the spot, as perf does; the
-	 * mount point exists on every kernel since 4.1 (sysfs creates it).
-	 */
-	if (geteuid() == 0 && !no_mount) {
-		if (mount("nodev", TRACEFS_PATH, "tracefs", 0, NULL) == 0 &&
-		    has_events_dir(TRACEFS_PATH))
-			return use_dir(TRACEFS_PATH, buf, len);
-		pk__error(-ENOENT, "find tracefs", "tracefs is not mounted and mounting it at %s failed: %s",
-			  TRACEFS_PATH, strerror(errno));
-		pk__error_hint("check that the kernel has CONFIG_TRACING, then: %s", MOUNT_HINT);
-		return -ENOENT;
-	}
-	pk__error(-ENOENT, "find tracefs", "tracefs is not mounted at %s or %s",
-		  TRACEFS_PATH, DEBUGFS_TRACING_PATH);
-	if (geteuid() == 0)
-		pk__error_hint("mount it with: %s", MOUNT_HINT);
-	else
-		pk__error_hint("as root: %s", MOUNT_HINT);
-	return -ENOENT;
-}
-
-bool pk__tp_is_subsystem(const char *tracefs, const char *sys)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	if (!sys[0] || strchr(sys, '/') || !strcmp(sys, ".") || !strcmp(sys, ".."))
-		return false;
-	if (snprintf(path, sizeof(path), "%s/events/%s", tracefs, sys) >= (int)sizeof(path))
-		return false;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-void pk__tp_free(struct pk__tp *tps, size_t nr)
-{
-	if (!tps)
+	best[0] = '\0';
+	if (pk__tracefs_list(tracefs, "*", "*", PK__TRACEFS_NO_ID, "list tracepoints", &all, &nr) < 0)
 		return;
 	for (size_t i = 0; i < nr; i++) {
-		free(tps[i].sys);
-		free(tps[i].name);
+		size_t d = pk__edit_distance(all[i].sys, sys) + pk__edit_distance(all[i].name, ev);
+
+		if (d < best_dist &&
+		    snprintf(best, len, "%s:%s", all[i].sys, all[i].name) < (int)len)
+			best_dist = d;
 	}
-	free(tps);
-}
-
-/* ---- scanning ------------------------------------------------------------- */
-
-/*
- * The state of one expansion: the matches so far and, for the miss case,
- * the existing tracepoint nearest to what was asked.
- */
-struct scan {
-	const char *tracefs;
-	const char *sys_glob;
-	const char *ev_glob;
-	struct pk__tp *tps;
-	size_t nr, cap;
-	char best[256];		/* nearest "sys:event" seen */
-	size_t best_dist;
-	int err;		/* first hard error (-ENOMEM, -EACCES) */
-};
-
-/* Subdirectories only: events/ and events/<sys>/ also hold control files
- * (enable, filter, header_page, header_event) that are not tracepoints. */
-static bool is_subdir(int dfd, const struct dirent *d)
-{
-	struct stat st;
-
-	if (d->d_name[0] == '.')
-		return false;
-	if (d->d_type == DT_DIR)
-		return true;
-	if (d->d_type != DT_UNKNOWN)
-		return false;
-	return fstatat(dfd, d->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
-}
-
-static void consider_near_miss(struct scan *s, const char *sys, const char *ev)
-{
-	size_t dist = pk__edit_distance(sys, s->sys_glob) + pk__edit_distance(ev, s->ev_glob);
-
-	if (dist < s->best_dist &&
-	    snprintf(s->best, sizeof(s->best), "%s:%s", sys, ev) < (int)sizeof(s->best))
-		s->best_dist = dist;
-}
-
-static int add_match(struct scan *s, const char *sys, const char *ev, uint64_t id)
-{
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		struct pk__tp *n = realloc(s->tps, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->tps = n;
-		s->cap = cap;
-	}
-	s->tps[s->nr].sys = strdup(sys);
-	s->tps[s->nr].name = strdup(ev);
-	s->tps[s->nr].id = id;
-	if (!s->tps[s->nr].sys || !s->tps[s->nr].name) {
-		free(s->tps[s->nr].sys);
-		free(s->tps[s->nr].name);
-		return -ENOMEM;
-	}
-	s->nr++;
-	return 0;
-}
-
-/* Read events/<sys>/<ev>/id.  A tracepoint without a readable id (being
- * removed, or a kernel that hides it) is skipped, except for EACCES, which
- * the caller must hear about. */
-static int read_id(struct scan *s, const char *sys, const char *ev, uint64_t *id)
-{
-	char path[PATH_MAX];
-	long val;
-	int ret;
-
-	if (snprintf(path, sizeof(path), "%s/events/%s/%s/id", s->tracefs, sys, ev) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
-	ret = pk__read_long(path, &val);
-	if (ret < 0)
-		return ret;
-	if (val < 0)
-		return -EINVAL;
-	*id = (uint64_t)val;
-	return 0;
-}
-
-static int scan_subsystem(struct scan *s, int events_fd, const char *sys, bool sys_match)
-{
-	int fd = openat(events_fd, sys, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct dirent *d;
-	DIR *dir;
-
-	if (fd < 0)
-		return errno == EACCES ? -EACCES : 0;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while ((d = readdir(dir))) {
-		uint64_t id;
-		int ret;
-
-		if (!is_subdir(fd, d))
-			continue;
-		if (!sys_match || fnmatch(s->ev_glob, d->d_name, 0) != 0) {
-			consider_near_miss(s, sys, d->d_name);
-			continue;
-		}
-		ret = read_id(s, sys, d->d_name, &id);
-		if (ret == -EACCES || ret == -ENOMEM) {
-			closedir(dir);
-			return ret;
-		}
-		if (ret < 0)
-			continue;
-		ret = add_match(s, sys, d->d_name, id);
-		if (ret < 0) {
-			closedir(dir);
-			return ret;
-		}
-	}
-	closedir(dir);
-	return 0;
-}
-
-static int cmp_tp(const void *a, const void *b)
-{
-	const struct pk__tp *x = a, *y = b;
-	int c = strcmp(x->sys, y->sys);
-
-	return c ? c : strcmp(x->name, y->name);
-}
-
-static int open_events(const char *tracefs, const char *what, DIR **out)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s/events", tracefs) >= (int)sizeof(path))
-		return pk__error(-ENAMETOOLONG, what, "the tracefs path %s is too long", tracefs);
-	*out = opendir(path);
-	if (*out)
-		return 0;
-	if (errno == EACCES) {
-		pk__error(-EACCES, what, "%s is not readable by this user", path);
-		pk__error_hint("run as root, or as root: mount -o remount,mode=755 %s", tracefs);
-		return -EACCES;
-	}
-	pk__error(-ENOENT, what, "cannot open %s: %s", path, strerror(errno));
-	pk__error_hint("is tracefs mounted? as root: %s", MOUNT_HINT);
-	return -ENOENT;
-}
-
-static int scan_all(struct scan *s, DIR *events)
-{
-	int events_fd = dirfd(events);
-	struct dirent *d;
-
-	while ((d = readdir(events))) {
-		bool sys_match;
-		int ret;
-
-		if (!is_subdir(events_fd, d))
-			continue;
-		sys_match = fnmatch(s->sys_glob, d->d_name, 0) == 0;
-		/* Unmatched subsystems are read only to find a near miss,
-		 * which is only needed while nothing has matched. */
-		if (!sys_match && s->nr)
-			continue;
-		ret = scan_subsystem(s, events_fd, d->d_name, sys_match);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	pk__tp_free(all, nr);
 }
 
 int pk__tp_expand(const char *tracefs, const char *sys_glob, const char *ev_glob,
 		  struct pk__tp **out, size_t *nr)
 {
-	struct scan s = {
-		.tracefs = tracefs, .sys_glob = sys_glob, .ev_glob = ev_glob,
-		.best_dist = (size_t)-1,
-	};
-	char what[160];
-	DIR *events = NULL;
+	char what[160], best[256];
 	int ret;
 
-	*out = NULL;
-	*nr = 0;
 	snprintf(what, sizeof(what), "tracepoint %s:%s", sys_glob, ev_glob);
-	ret = open_events(tracefs, what, &events);
-	if (ret < 0)
+	ret = pk__tracefs_list(tracefs, sys_glob, ev_glob, 0, what, out, nr);
+	if (ret < 0 || *nr)
 		return ret;
-	ret = scan_all(&s, events);
-	closedir(events);
-	if (ret == -EACCES) {
-		pk__tp_free(s.tps, s.nr);
-		pk__error(-EACCES, what, "the tracepoints under %s/events are not readable by this user",
-			  tracefs);
-		pk__error_hint("run as root, or as root: mount -o remount,mode=755 %s", tracefs);
-		return -EACCES;
-	}
-	if (ret < 0) {
-		pk__tp_free(s.tps, s.nr);
-		return pk__error(ret, what, "scanning %s/events failed: %s", tracefs, strerror(-ret));
-	}
-	if (!s.nr) {
-		pk__error(-ENOENT, what, "no tracepoint matches %s:%s", sys_glob, ev_glob);
-		if (s.best[0])
-			pk__error_hint("did you mean '%s'? ('perfkit list tracepoint' lists them all)",
-				       s.best);
-		return -ENOENT;
-	}
-	qsort(s.tps, s.nr, sizeof(*s.tps), cmp_tp);
-	*out = s.tps;
-	*nr = s.nr;
-	return 0;
+	nearest(tracefs, sys_glob, ev_glob, best, sizeof(best));
+	pk__error(-ENOENT, what, "no tracepoint matches %s:%s", sys_glob, ev_glob);
+	if (best[0])
+		pk__error_hint("did you mean '%s'? ('perfkit list tracepoint' lists them all)", best);
+	return -ENOENT;
 }

@@ -171,13 +171,13 @@ static void test_misses(void **state)
 static void test_subsystem(void **state)
 {
 	(void)state;
-	assert_true(pk__tp_is_subsystem(root, "sched"));
-	assert_true(pk__tp_is_subsystem(root, "irq"));
-	assert_false(pk__tp_is_subsystem(root, "nosuch"));
-	assert_false(pk__tp_is_subsystem(root, "enable"));
-	assert_false(pk__tp_is_subsystem(root, ".."));
-	assert_false(pk__tp_is_subsystem(root, "sched/sched_switch"));
-	assert_false(pk__tp_is_subsystem(root, ""));
+	assert_true(pk__tracefs_is_system(root, "sched"));
+	assert_true(pk__tracefs_is_system(root, "irq"));
+	assert_false(pk__tracefs_is_system(root, "nosuch"));
+	assert_false(pk__tracefs_is_system(root, "enable"));
+	assert_false(pk__tracefs_is_system(root, ".."));
+	assert_false(pk__tracefs_is_system(root, "sched/sched_switch"));
+	assert_false(pk__tracefs_is_system(root, ""));
 }
 
 static void test_tracefs_dir(void **state)
@@ -185,13 +185,13 @@ static void test_tracefs_dir(void **state)
 	char buf[PATH_MAX], small[8];
 
 	(void)state;
-	assert_int_equal(pk__tracefs_dir(root, true, buf, sizeof(buf)), 0);
+	assert_int_equal(pk__tracefs_find(root, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, root);
-	assert_int_equal(pk__tracefs_dir(root, true, small, sizeof(small)), -ENAMETOOLONG);
-	assert_int_equal(pk__tracefs_dir("/nonexistent/tracefs", true, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(pk__tracefs_find(root, small, sizeof(small)), -ENAMETOOLONG);
+	assert_int_equal(pk__tracefs_find("/nonexistent/tracefs", buf, sizeof(buf)), -ENOENT);
 	assert_non_null(strstr(pk_last_error()->why, "/nonexistent/tracefs/events"));
 	/* no events/ under the directory: not tracefs */
-	assert_int_equal(pk__tracefs_dir("/tmp", true, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(pk__tracefs_find("/tmp", buf, sizeof(buf)), -ENOENT);
 	assert_int_equal(pk__tp_expand("/nonexistent/tracefs", "sched", "*",
 				       &(struct pk__tp *){ NULL }, &(size_t){ 0 }), -ENOENT);
 	assert_non_null(strstr(pk_last_error()->hint, "mount -t tracefs nodev /sys/kernel/tracing"));
@@ -229,7 +229,7 @@ static int check_denied(void)
 		return 1;
 	if (!strstr(pk_last_error()->hint, "mode=755"))
 		return 2;
-	if (pk__tracefs_dir(locked, true, buf, sizeof(buf)) != -EACCES)
+	if (pk__tracefs_find(locked, buf, sizeof(buf)) != -EACCES)
 		return 3;
 	return 0;
 }

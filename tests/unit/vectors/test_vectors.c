@@ -340,7 +340,9 @@ static struct pk_parse_opts parse_opts(void)
 
 	memset(&o, 0, sizeof(o));
 	o.size = sizeof(o);
-	o.no_mount = !cfg.live;	/* unit runs never mount tracefs */
+	/* Unit runs never mount tracefs; live runs ask for it as the CLI does. */
+	if (cfg.live)
+		(void)pk_tracefs_mount();
 	return o;
 }
 
