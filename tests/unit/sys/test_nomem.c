@@ -70,6 +70,26 @@ static int call_parse(const void *arg)
 	return err;
 }
 
+/* The tracefs fixture the catalog tests use. */
+static const char *fixture_tracefs(void)
+{
+	static char dir[512];
+	const char *src = getenv("PERFKIT_SRCDIR");
+
+	snprintf(dir, sizeof(dir), "%s/tests/unit/catalog/tracefs", src ? src : ".");
+	return dir;
+}
+
+static int call_parse_tracepoint(const void *arg)
+{
+	struct pk_parse_opts o = { .size = sizeof(o), .tracefs = fixture_tracefs() };
+	struct pk_events *ev = NULL;
+	int err = pk_events_parse(arg, &o, &ev);
+
+	pk_events_free(ev);
+	return err;
+}
+
 static int call_evlist_new(const void *arg)
 {
 	static const int cpus[] = { 0, 1 };
@@ -97,7 +117,10 @@ static int call_catalog_new(const void *arg)
 	struct pk_catalog *cat = NULL;
 	int err;
 
-	(void)arg;
+	if (arg) {
+		o.no_tracepoints = false;
+		o.tracefs = fixture_tracefs();
+	}
 	err = pk_catalog_new(&o, &cat);
 	pk_catalog_free(cat);
 	return err;
@@ -157,6 +180,9 @@ static const struct row rows[] = {
 	{ "pk_events_parse a breakpoint", call_parse, "mem:0x1000:rw" },
 	{ "pk_evlist_new", call_evlist_new, "task-clock,page-faults" },
 	{ "pk_catalog_new", call_catalog_new, NULL },
+	{ "pk_catalog_new with tracepoints", call_catalog_new, "tracefs" },
+	{ "pk_events_parse a tracepoint", call_parse_tracepoint, "sched:sched_switch" },
+	{ "pk_events_parse a tracepoint glob", call_parse_tracepoint, "sched:*,irq:irq_handler_entry" },
 	{ "pk_maps_new/process", call_maps, NULL },
 	{ "pk_cpus_parse", call_cpus_parse, "0-3,8,10-11,64-127" },
 };
