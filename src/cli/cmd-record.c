@@ -450,10 +450,16 @@ struct session {
 static volatile sig_atomic_t stop_signal;
 static struct pk_workload *forward_to;
 
+/*
+ * A terminating signal stops the recording and the file is finalized.
+ * The command gets the signals a terminal or a session sends it (INT,
+ * QUIT, HUP, TERM) as they are; for the others (USR1, ALRM, PIPE, XCPU...),
+ * which were meant for the recorder, a SIGTERM.
+ */
 static void on_signal(int sig)
 {
 	if (forward_to)
-		pk_workload_kill(forward_to, sig);
+		pk_workload_kill(forward_to, sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ? sig : SIGTERM);
 	stop_signal = sig;
 }
 
@@ -708,6 +714,8 @@ static int run(struct session *s)
 		if (n > 0)
 			s->st.wakeups++;
 		drain(s);
+		if (!s->st.write_err)	/* records reach the file at least once a second */
+			s->st.write_err = pk_data_tick(s->w);
 		if (snapshot_request) {	/* SIGUSR2: write what the overwrite rings hold now */
 			snapshot_request = 0;
 			drain_rings(s, true);
@@ -825,20 +833,6 @@ static int synthesize(struct session *s)
 	return err;
 }
 
-/* Keep an existing file as FILE.old, as perf does. */
-static void keep_old(const char *path)
-{
-	char old[4096];
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return;
-	snprintf(old, sizeof(old), "%s.old", path);
-	if (rename(path, old) < 0)
-		fprintf(stderr, "perfkit record: cannot keep the old %s as %s: %s\n", path, old,
-			strerror(errno));
-}
-
 /* -k: the clock's resolution and a reference pair of wall-clock and clock
  * time, so perf can show sample times as wall-clock time. */
 static void set_clock(struct pk_data_writer *w, int clockid)
@@ -929,10 +923,14 @@ static int setup(struct session *s, int argc, char **argv)
 				pk_evlist_fallback(s->l, i));
 	if (o->dwarf && same_layout(s) && !(s->trim = malloc(65536)))
 		return cli_error("record", NULL);
-	keep_old(o->output);
 	if (!o->no_buildid && pk_maps_new(&s->maps) < 0)
 		return cli_error("record", NULL);
-	if (pk_data_create(o->output, &s->w) < 0)
+	if (!strcmp(o->output, "-"))
+		return cli_usage("record", "-o -: pipe mode (perf.data to a pipe) is not supported yet; "
+				 "give a file");
+	/* The file (and the old one, kept as .old at the end as perf does) is
+	 * checked here, before anything is recorded. */
+	if (pk_data_create(o->output, &s->w) < 0 || pk_data_keep_old(s->w) < 0)
 		return cli_error("record", NULL);
 	if (o->clockid >= 0)
 		set_clock(s->w, o->clockid);
@@ -955,11 +953,32 @@ static void teardown(struct session *s)
 	free(s->cpus);
 }
 
+/*
+ * Every signal whose default would kill the recorder and lose the file
+ * (the hang-up of an ssh session, a timeout's SIGALRM, a closed pipe...)
+ * stops the recording as Ctrl-C does; with --overwrite, SIGUSR2 writes a
+ * snapshot instead.
+ */
+static void catch_signals(bool overwrite)
+{
+	static const int stops[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+				     SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT };
+	struct sigaction sa = { .sa_handler = on_signal }, su = { .sa_handler = on_usr2 };
+
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		sigaction(stops[i], &sa, NULL);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
+	if (overwrite) {
+		snapshot_request = 0;
+		sigaction(SIGUSR2, &su, NULL);
+	}
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { .output = "perf.data", .clockid = -1 };
 	struct session s = { .o = &o };
-	struct sigaction sa = { .sa_handler = on_signal };
 	uint64_t bytes;
 	int err, status;
 
@@ -975,14 +994,7 @@ int cmd_record(int argc, char **argv)
 	}
 	forward_to = s.wl;
 	stop_signal = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (o.overwrite) {
-		struct sigaction su = { .sa_handler = on_usr2 };
-
-		snapshot_request = 0;
-		sigaction(SIGUSR2, &su, NULL);
-	}
+	catch_signals(o.overwrite);
 	if ((!s.wl_is_target && pk_evlist_enable(s.l) < 0) || (s.wl && pk_workload_go(s.wl) < 0)) {
 		cli_error("record", NULL);
 		teardown(&s);
@@ -1044,6 +1056,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (s.st.write_err && !status)
 		status = CLI_EXIT_EVENT;
+	/* Stopped by a signal: the file is whole.  As perf, Ctrl-C exits 0 and
+	 * any other signal 128+signal, whatever it did to the command. */
+	if (stop_signal && err >= 0 && !s.st.write_err)
+		status = stop_signal == SIGINT ? 0 : 128 + stop_signal;
 	teardown(&s);
 	free(o.events);
 	return status;

@@ -109,8 +109,10 @@ static void write_file(void)
 	assert_int_equal(pk_data_size(w), n);
 	/* Too late to add events once records are written. */
 	assert_int_equal(pk_data_add_event(w, &a, "x", ids, 1), -EINVAL);
-	/* Until finish, only the partial file exists. */
-	snprintf(partial, sizeof(partial), "%s.partial", path);
+	/* Until finish, only the writer's own partial file exists. */
+	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
+	assert_int_equal(strncmp(partial, path, strlen(path)), 0);
+	assert_int_equal(strncmp(partial + strlen(path), ".partial.", 9), 0);
 	assert_int_equal(stat(path, &st), -1);
 	assert_int_equal(stat(partial, &st), 0);
 	assert_int_equal(pk_data_finish(w), 0);
@@ -201,19 +203,22 @@ static void test_layout(void **state)
 static void test_errors(void **state)
 {
 	struct pk_data_writer *w;
-	char bad[300];
+	char bad[300], partial[400];
 
 	(void)state;
 	snprintf(bad, sizeof(bad), "%s/no/such/dir/perf.data", dir);
 	assert_true(pk_data_create(bad, &w) < 0);
-	assert_non_null(strstr(pk_last_error()->why, "no/such/dir/perf.data.partial"));
+	assert_non_null(strstr(pk_last_error()->why, "no/such/dir/perf.data.partial."));
 	/* Abort leaves nothing behind. */
 	snprintf(bad, sizeof(bad), "%s/aborted.data", dir);
 	assert_int_equal(pk_data_create(bad, &w), 0);
+	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
 	pk_data_abort(w);
 	assert_int_equal(access(bad, F_OK), -1);
-	strcat(bad, ".partial");
-	assert_int_equal(access(bad, F_OK), -1);
+	assert_int_equal(access(partial, F_OK), -1);
+	/* Nothing to write to: an empty name, a directory. */
+	assert_int_equal(pk_data_create("", &w), -EINVAL);
+	assert_int_equal(pk_data_create(dir, &w), -EISDIR);
 	pk_data_abort(NULL);
 }
 
