@@ -136,7 +136,9 @@ int pk_pid_threads(pid_t pid, pid_t **tids, size_t *nr)
 		snprintf(what, sizeof(what), "threads of process %d", (int)pid);
 		pk__error(-e, what, "%s", e == ESRCH ? "no such process" : strerror(e));
 		pk__error_hint("%s", e == ESRCH ? "check the pid: it may have exited ('ps -p PID')"
-						: "reading another user's process needs root or CAP_SYS_PTRACE");
+				     : e == EMFILE ? "the process reached its limit of open files "
+						     "(RLIMIT_NOFILE): raise it with `ulimit -n`"
+				     : "reading another user's process needs root or CAP_SYS_PTRACE");
 		return -e;
 	}
 	while ((de = readdir(d))) {

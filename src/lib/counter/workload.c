@@ -103,7 +103,11 @@ int pk_workload_start(char *const argv[], struct pk_workload **out)
 fail:
 	free(w->name);
 	free(w);
-	return pk__error(-e, "start workload", "cannot fork a child for '%s': %s", argv[0], strerror(e));
+	pk__error(-e, "start workload", "cannot fork a child for '%s': %s", argv[0], strerror(e));
+	if (e == EMFILE)
+		pk__error_hint("%s", "the process reached its limit of open files (RLIMIT_NOFILE): "
+			       "raise it with `ulimit -n`");
+	return -e;
 }
 
 /* Explain an exec failure, as pk_workload_go does. */

@@ -114,6 +114,15 @@ int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id, pk_r
 	if (f)
 		fclose(f);
 	free(big);
+	if (!f) {	/* not hidden addresses: say what failed (EMFILE: out of fds) */
+		int e = errno;
+
+		pk__error(-e, "read /proc/kallsyms", "cannot open /proc/kallsyms: %s", strerror(e));
+		if (e == EMFILE)
+			pk__error_hint("%s", "the process reached its limit of open files (RLIMIT_NOFILE): "
+				       "raise it with `ulimit -n`, or open fewer events or CPUs");
+		return -e;
+	}
 	if (!start || end <= start) {
 		pk__error(-EACCES, "read /proc/kallsyms", "%s", "the kernel's addresses are hidden, so "
 			  "kernel samples cannot be given symbols");
@@ -293,7 +302,9 @@ int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, unsigne
 	struct dirent *de;
 	int err = 0;
 
-	while (d && err >= 0 && (de = readdir(d))) {
+	if (!d)
+		return pk__error(-errno, "read /proc", "cannot open /proc: %s", strerror(errno));
+	while (err >= 0 && (de = readdir(d))) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 
@@ -303,8 +314,8 @@ int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, unsigne
 		if (err == -ESRCH)
 			err = 0;	/* it exited while we read it */
 	}
-	if (d)
-		closedir(d);
-	pk__error_clear();
+	closedir(d);
+	if (err >= 0)	/* a failure keeps its error record (EMFILE, not EINVAL) */
+		pk__error_clear();
 	return err;
 }
