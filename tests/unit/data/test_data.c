@@ -314,6 +314,53 @@ static void check_data(const char *file, const unsigned char *recs, size_t len)
 }
 
 /*
+ * A recording cut short: the first pk_data_tick puts the records so far in
+ * the temporary file with a header whose data size covers them (what a
+ * killed recorder leaves), and the records written after it, through the
+ * O_DIRECT blocks that write those bytes again, still make exactly the
+ * records in the finished file.
+ */
+static void test_tick(void **state)
+{
+	struct pk_data_writer *w;
+	struct perf_event_attr a = sample_attr();
+	uint64_t ids[] = { 77 };
+	size_t cap = 3500 * 1024, n = 0, at_tick = 0;
+	unsigned char *all = malloc(cap);
+	char file[300], partial[400];
+
+	(void)state;
+	assert_non_null(all);
+	snprintf(file, sizeof(file), "%s/tick.data", dir);
+	assert_int_equal(pk_data_create(file, &w), 0);
+	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
+	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 1), 0);
+	for (uint32_t i = 0;; i++) {
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, (uint16_t)(48 + (i % 301) * 8) };
+
+		if (n + h.size > cap)
+			break;
+		memcpy(all + n, &h, sizeof(h));
+		for (size_t k = sizeof(h); k < h.size; k++)
+			all[n + k] = (unsigned char)(i * 5 + k);
+		assert_int_equal(pk_data_write(w, all + n, h.size), 0);
+		n += h.size;
+		if (i == 1000) {	/* still inside the first buffer */
+			assert_int_equal(pk_data_tick(w), 0);
+			at_tick = n;
+			check_data(partial, all, at_tick);
+		}
+	}
+	assert_true(at_tick > 0 && n > 3 * at_tick);
+	/* What the tick wrote is still readable after the buffer drained. */
+	check_data(partial, all, at_tick);
+	assert_int_equal(pk_data_finish(w), 0);
+	check_data(file, all, n);
+	assert_int_equal(access(partial, F_OK), -1);
+	free(all);
+}
+
+/*
  * Past the page cache: the whole blocks of a full buffer go out with
  * O_DIRECT, so after a recording of several MiB most of the file is not
  * in the page cache, and the bytes are still exactly the records.
@@ -471,6 +518,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_direct),
 		cmocka_unit_test(test_direct_fails),
 		cmocka_unit_test(test_no_direct),
+		cmocka_unit_test(test_tick),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_reads_it),
