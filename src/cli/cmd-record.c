@@ -957,16 +957,20 @@ static void teardown(struct session *s)
  * Every signal whose default would kill the recorder and lose the file
  * (the hang-up of an ssh session, a timeout's SIGALRM, a closed pipe...)
  * stops the recording as Ctrl-C does; with --overwrite, SIGUSR2 writes a
- * snapshot instead.
+ * snapshot instead.  A SIGHUP ignored already (nohup) stays ignored.
+ * Installed before setup, so a signal while the events open or the
+ * processes are read stops the recording before it starts.
  */
 static void catch_signals(bool overwrite)
 {
 	static const int stops[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
 				     SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT };
-	struct sigaction sa = { .sa_handler = on_signal }, su = { .sa_handler = on_usr2 };
+	struct sigaction sa = { .sa_handler = on_signal }, su = { .sa_handler = on_usr2 }, old;
 
+	stop_signal = 0;
 	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		sigaction(stops[i], &sa, NULL);
+		if (stops[i] != SIGHUP || sigaction(SIGHUP, NULL, &old) < 0 || old.sa_handler != SIG_IGN)
+			sigaction(stops[i], &sa, NULL);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		sigaction(sig, &sa, NULL);
 	if (overwrite) {
@@ -987,14 +991,13 @@ int cmd_record(int argc, char **argv)
 		free(o.events);
 		return err < 0 ? 0 : err;
 	}
+	catch_signals(o.overwrite);
 	if ((err = setup(&s, argc, argv))) {
 		teardown(&s);
 		free(o.events);
 		return err;
 	}
 	forward_to = s.wl;
-	stop_signal = 0;
-	catch_signals(o.overwrite);
 	if ((!s.wl_is_target && pk_evlist_enable(s.l) < 0) || (s.wl && pk_workload_go(s.wl) < 0)) {
 		cli_error("record", NULL);
 		teardown(&s);

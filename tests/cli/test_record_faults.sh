@@ -180,6 +180,23 @@ for sig in HUP INT QUIT TERM USR1 USR2 ALRM PIPE XCPU XFSZ VTALRM PROF; do
 	fi
 done
 
+# Under nohup (SIGHUP ignored when perfkit starts) a hang-up changes nothing:
+# the recording goes on until SIGINT stops it.
+f="$tmp/nohup.data"
+nohup "$PERFKIT" record -e cpu-clock -F 1000 -o "$f" -- \
+	sh -c '"$2" hot 100; echo >"$1"; exec "$2" hot 30000' sh "$tmp/ready" "$W" >/dev/null 2>"$f.err" </dev/null &
+bg=$!
+read -r _ <"$tmp/ready"
+ign=$(sed -n 's/^SigIgn:\t*//p' "/proc/$bg/status")
+check "nohup: perfkit leaves SIGHUP ignored (SigIgn $ign)" test $((0x$ign & 1)) -eq 1
+kill -HUP "$bg"
+kill -INT "$bg"
+wait "$bg"
+rc=$?
+check "nohup: SIGINT stops it, exit 0 (got $rc)" test "$rc" -eq 0
+contains "nohup: it says SIGINT stopped it" "$(cat "$f.err")" "stopped by SIGINT"
+check "nohup: the file is finalized" whole "$f"
+
 # SIGKILL: nothing can be finalized.  The partial file left behind is a
 # perf.data with all but about the last second of samples, and the command
 # dies with perfkit.  At three points: at once, mid-run, and while
