@@ -6,7 +6,8 @@
  * CPU-wide targets) and the first event carries the sideband (mmap, comm,
  * task); every ring is drained after each wake-up into the writer with a
  * FINISHED_ROUND marker.  The file is whole whatever ends the run: the
- * command exiting, Ctrl-C, --duration, or a full disk.
+ * command exiting, Ctrl-C or any other terminating signal, --duration, or
+ * a full disk; after SIGKILL its partial file still reads.
  */
 #include "cli.h"
 

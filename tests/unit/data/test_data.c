@@ -204,6 +204,7 @@ static void test_errors(void **state)
 {
 	struct pk_data_writer *w;
 	char bad[300], partial[400];
+	FILE *f;
 
 	(void)state;
 	snprintf(bad, sizeof(bad), "%s/no/such/dir/perf.data", dir);
@@ -219,6 +220,21 @@ static void test_errors(void **state)
 	/* Nothing to write to: an empty name, a directory. */
 	assert_int_equal(pk_data_create("", &w), -EINVAL);
 	assert_int_equal(pk_data_create(dir, &w), -EISDIR);
+	/* A directory where the old file would be kept: said before writing. */
+	snprintf(bad, sizeof(bad), "%s/kept.data", dir);
+	f = fopen(bad, "w");
+	assert_non_null(f);
+	fclose(f);
+	strcat(bad, ".old");
+	assert_int_equal(mkdir(bad, 0700), 0);
+	bad[strlen(bad) - 4] = 0;
+	assert_int_equal(pk_data_create(bad, &w), 0);
+	assert_int_equal(pk_data_keep_old(w), -EISDIR);
+	pk_data_abort(w);
+	strcat(bad, ".old");
+	assert_int_equal(rmdir(bad), 0);
+	bad[strlen(bad) - 4] = 0;
+	assert_int_equal(unlink(bad), 0);
 	pk_data_abort(NULL);
 }
 
@@ -311,6 +327,30 @@ static void check_data(const char *file, const unsigned char *recs, size_t len)
 	assert_memory_equal(d, recs, len);
 	close(fd);
 	free(d);
+}
+
+/* A device is written into, never replaced: no temporary file, and
+ * /dev/null is still /dev/null after a whole file went into it. */
+static void test_device(void **state)
+{
+	struct pk_data_writer *w;
+	struct perf_event_attr a = sample_attr();
+	uint64_t ids[] = { 77 };
+	unsigned char recs[8192];
+	size_t n = make_records(recs);
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(pk_data_create("/dev/null", &w), 0);
+	assert_null(pk_data_temp_path(w));
+	assert_int_equal(pk_data_keep_old(w), 0);
+	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 1), 0);
+	assert_int_equal(pk_data_write(w, recs, n), 0);
+	assert_int_equal(pk_data_tick(w), 0);
+	assert_int_equal(pk_data_finish(w), 0);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_int_equal(access("/dev/null.old", F_OK), -1);
 }
 
 /*
@@ -519,6 +559,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_direct_fails),
 		cmocka_unit_test(test_no_direct),
 		cmocka_unit_test(test_tick),
+		cmocka_unit_test(test_device),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_reads_it),
