@@ -286,7 +286,9 @@ int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, unsigne
 	struct dirent *de;
 	int err = 0;
 
-	while (d && err >= 0 && (de = readdir(d))) {
+	if (!d)
+		return pk__error(-errno, "read /proc", "cannot open /proc: %s", strerror(errno));
+	while (err >= 0 && (de = readdir(d))) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 
@@ -296,10 +298,8 @@ int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, unsigne
 		if (err == -ESRCH || err == -EACCES)
 			err = 0;	/* it exited while we read it, or is not ours to read */
 	}
-	if (d)
-		closedir(d);
-	/* Processes that vanished are not an error; a sink's failure is. */
-	if (err >= 0)
+	closedir(d);
+	if (err >= 0)	/* a failure keeps its error record (EMFILE, not EINVAL) */
 		pk__error_clear();
 	return err;
 }

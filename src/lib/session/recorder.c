@@ -357,13 +357,16 @@ static int synth_sink(void *arg, const struct perf_event_header *h)
 	return pk__recorder_deliver(r, h, pk_evlist_attr(r->l, 0));
 }
 
-/* The kernel's map, for kernel symbols; hidden addresses are a warning. */
+/* The kernel's map, for kernel symbols.  Hidden addresses (EACCES) or a
+ * kernel without kallsyms or its text range (ENOENT) are a warning: the
+ * recording goes on without kernel symbols.  Anything else (EMFILE) is an
+ * error. */
 static int synth_kernel(struct pk_recorder *r, uint64_t id)
 {
 	int err = pk_record_synth_kernel(pk_evlist_attr(r->l, 0), id, synth_sink, r);
 	const struct pk_error *e = pk_last_error();
 
-	if (err != -EACCES)
+	if (err != -EACCES && err != -ENOENT)
 		return err;
 	free(r->warning);
 	if (pk__asprintf(&r->warning, "%s; %s", e->why, e->hint) < 0)
