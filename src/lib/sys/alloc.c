@@ -107,3 +107,12 @@ int pk__asprintf(char **out, const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+void *pk__memalign(size_t align, size_t size)
+{
+	void *p = NULL;
+
+	if (seam_fails() || posix_memalign(&p, align, size ? size : 1))
+		return failed(size);
+	return p;
+}

@@ -59,7 +59,11 @@ void *pk__reallocarray(void *ptr, size_t nmemb, size_t size);
 char *pk__strdup(const char *s);
 char *pk__strndup(const char *s, size_t n);
 
-/* pk__asprintf - pk__asprintf(3) through pk__malloc: the length, or -1 (ENOMEM
+/* pk__memalign - posix_memalign(3) as an allocator: `size` bytes aligned to
+ * `align` (a power of two, a multiple of sizeof(void *)), or NULL (recorded). */
+void *pk__memalign(size_t align, size_t size);
+
+/* pk__asprintf - asprintf(3) through pk__malloc: the length, or -1 (ENOMEM
  * recorded; *out is then undefined, as with asprintf). */
 int pk__asprintf(char **out, const char *fmt, ...) PK__PRINTF(2, 3);
 

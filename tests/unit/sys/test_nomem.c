@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perfkit/symbols.h"
 
@@ -163,6 +164,50 @@ static int call_cpus_parse(const void *arg)
 	return err;
 }
 
+/* A whole perf.data file in root_hw (removed again): writer, events, a
+ * group, a build-id, the command line, compressed records, finish. */
+static int call_writer(const void *arg)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
+				     .sample_type = PERF_SAMPLE_IP };
+	static const uint8_t id[20] = { 1, 2, 3 };
+	char *const argv[] = { (char *)"perfkit", (char *)"record", NULL };
+	uint64_t ids[2] = { 7, 8 };
+	struct {
+		struct perf_event_header h;
+		uint64_t ip;
+	} rec = { { PERF_RECORD_SAMPLE, 0, sizeof(rec) }, 0x1234 };
+	struct pk_data_writer *w = NULL;
+	char path[400];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/nomem.data", root_hw);
+	err = pk_data_create(path, &w);
+	if (!err)
+		err = pk_data_add_event(w, &a, "task-clock", ids, 2);
+	if (!err)
+		err = pk_data_add_event(w, &a, "page-faults", ids, 1);
+	if (!err)
+		err = pk_data_add_group(w, 0, 2);
+	if (!err)
+		err = pk_data_add_build_id(w, "/usr/bin/true", id, sizeof(id), false);
+	if (!err)
+		err = pk_data_set_cmdline(w, 2, argv);
+	if (!err && arg)
+		err = pk_data_set_compression(w, 1);
+	for (int i = 0; !err && i < 4; i++)
+		err = pk_data_write(w, &rec, sizeof(rec));
+	if (!err)
+		err = pk_data_write_round(w);
+	if (!err) {
+		err = pk_data_finish(w);
+		unlink(path);
+	} else if (w) {
+		pk_data_abort(w);
+	}
+	return err;
+}
+
 struct row {
 	const char *name;
 	int (*call)(const void *arg);
@@ -185,6 +230,8 @@ static const struct row rows[] = {
 	{ "pk_events_parse a tracepoint glob", call_parse_tracepoint, "sched:*,irq:irq_handler_entry" },
 	{ "pk_maps_new/process", call_maps, NULL },
 	{ "pk_cpus_parse", call_cpus_parse, "0-3,8,10-11,64-127" },
+	{ "pk_data_* (writer)", call_writer, NULL },
+	{ "pk_data_* (writer, compressed)", call_writer, "zstd" },
 };
 
 /* Fail allocation 1, 2, 3, ... of row `r` until the call never gets to it. */
