@@ -273,6 +273,8 @@ int pk__tracefs_format(const char *tracefs, const char *sys, const char *name,
 		return pk__error(-ENAMETOOLONG, "read tracepoint format", "the path of %s:%s is too long",
 				 sys, name);
 	ret = slurp(path, &text, &len);
+	if (ret == -ENOMEM)
+		return ret;	/* the record says what ran out */
 	if (ret < 0)
 		return pk__error(ret, "read tracepoint format", "cannot read %s: %s", path,
 				 strerror(-ret));
