@@ -23,6 +23,7 @@ struct pk_workload;
  * pk_workload_start - fork a child that will run argv (argv[0] searched in
  * PATH) but is held before exec until pk_workload_go, so counters can be
  * opened on its pid with enable_on_exec first and count only the command.
+ * The child is killed (SIGKILL) when the thread that started it dies.
  * Returns 0 with the workload in *out, -EINVAL for an empty argv, or the
  * negative errno of pipe/fork.
  */

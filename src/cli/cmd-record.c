@@ -5,7 +5,8 @@
  * loop and the messages are here; the recording itself (perf record's
  * sample layout, synthesis, the ring -> file pump, build-ids, loss counts)
  * is the library's pk_recorder.  The file is whole whatever ends the run:
- * the command exiting, Ctrl-C, --duration, or a full disk.
+ * the command exiting, Ctrl-C or any other terminating signal, --duration,
+ * or a full disk; after SIGKILL its partial file still reads.
  */
 #include "cli.h"
 
@@ -345,15 +346,22 @@ struct session {
 	pid_t *pids, *tids;	/* -p / -t, parsed */
 	bool wl_is_target;	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
 	bool ended_command;	/* --duration ended the command: its signal is ours */
+	int write_err;		/* a flush of the file failed (pk_data_tick) */
 };
 
 static volatile sig_atomic_t stop_signal;
 static struct pk_workload *forward_to;
 
+/*
+ * A terminating signal stops the recording and the file is finalized.
+ * The command gets the signals a terminal or a session sends it (INT,
+ * QUIT, HUP, TERM) as they are; for the others (USR1, ALRM, PIPE, XCPU...),
+ * which were meant for the recorder, a SIGTERM.
+ */
 static void on_signal(int sig)
 {
 	if (forward_to)
-		pk_workload_kill(forward_to, sig);
+		pk_workload_kill(forward_to, sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ? sig : SIGTERM);
 	stop_signal = sig;
 }
 
@@ -413,6 +421,10 @@ static int run(struct session *s)
 
 		pk_recorder_poll(s->rec, 100);
 		err = pk_recorder_drain(s->rec);
+		/* Records reach the file at least once a second, so a recorder
+		 * killed outright leaves a file that reads. */
+		if (err >= 0 && (err = pk_data_tick(s->w)) < 0)
+			s->write_err = err;
 		if (snapshot_request) {	/* SIGUSR2: write what the overwrite rings hold now */
 			snapshot_request = 0;
 			err = pk_recorder_snapshot(s->rec);
@@ -441,20 +453,6 @@ static int run(struct session *s)
 		}
 	}
 	return status < 0 ? 0 : status;
-}
-
-/* Keep an existing file as FILE.old, as perf does. */
-static void keep_old(const char *path)
-{
-	char old[4096];
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return;
-	snprintf(old, sizeof(old), "%s.old", path);
-	if (rename(path, old) < 0)
-		fprintf(stderr, "perfkit record: cannot keep the old %s as %s: %s\n", path, old,
-			strerror(errno));
 }
 
 /* The target: the command, or -p/-t (parsed here), or -a/-C as given. */
@@ -514,9 +512,13 @@ static int setup(struct session *s, int argc, char **argv)
 	if (pk_recorder_new(o->events, &ro, &s->rec) < 0)
 		return cli_error("record", o->events);
 	say_opened(s);
-	keep_old(o->output);
-	if (pk_data_writer_create(o->output, &s->w) < 0 || pk_data_writer_set_cmdline(s->w, argc, argv) < 0 ||
-	    pk_recorder_set_writer(s->rec, s->w) < 0)
+	if (!strcmp(o->output, "-"))
+		return cli_usage("record", "-o -: pipe mode (perf.data to a pipe) is not supported yet; "
+				 "give a file");
+	/* The file (and the old one, kept as .old at the end as perf does) is
+	 * checked here, before anything is recorded. */
+	if (pk_data_writer_create(o->output, &s->w) < 0 || pk_data_keep_old(s->w) < 0 ||
+	    pk_data_writer_set_cmdline(s->w, argc, argv) < 0 || pk_recorder_set_writer(s->rec, s->w) < 0)
 		return cli_error("record", NULL);
 	return 0;
 }
@@ -529,22 +531,6 @@ static void teardown(struct session *s)
 	free(s->pids);
 	free(s->tids);
 	free(s->o->events);
-}
-
-/* Ctrl-C and SIGTERM end the recording (and reach the command); with
- * --overwrite, SIGUSR2 asks for a snapshot. */
-static void catch_signals(const struct session *s)
-{
-	struct sigaction sa = { .sa_handler = on_signal }, su = { .sa_handler = on_usr2 };
-
-	forward_to = s->wl;
-	stop_signal = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (s->o->r.overwrite) {
-		snapshot_request = 0;
-		sigaction(SIGUSR2, &su, NULL);
-	}
 }
 
 /* Why the recording ended, when it was not the command's own end. */
@@ -607,6 +593,8 @@ static int finish(struct session *s, int status)
 	uint64_t bytes = pk_data_writer_size(s->w);
 
 	pk_recorder_stats(s->rec, &st);
+	if (!st.sink_error)
+		st.sink_error = s->write_err;	/* a flush of the file failed */
 	say_finish_error(s, &st, err);
 	err = pk_data_writer_finish(s->w);
 	s->w = NULL;
@@ -618,7 +606,39 @@ static int finish(struct session *s, int status)
 	}
 	if (!s->o->quiet)
 		say_summary(s, &st, bytes);
-	return st.sink_error && !status ? CLI_EXIT_EVENT : status;
+	if (st.sink_error)
+		return status ? status : CLI_EXIT_EVENT;
+	/* Stopped by a signal: the file is whole.  As perf, Ctrl-C exits 0 and
+	 * any other signal 128+signal, whatever it did to the command. */
+	if (stop_signal)
+		return stop_signal == SIGINT ? 0 : 128 + stop_signal;
+	return status;
+}
+
+/*
+ * Every signal whose default would kill the recorder and lose the file
+ * (the hang-up of an ssh session, a timeout's SIGALRM, a closed pipe...)
+ * stops the recording as Ctrl-C does; with --overwrite, SIGUSR2 writes a
+ * snapshot instead.  A SIGHUP ignored already (nohup) stays ignored.
+ * Installed before setup, so a signal while the events open or the
+ * processes are read stops the recording before it starts.
+ */
+static void catch_signals(bool overwrite)
+{
+	static const int stops[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+				     SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT };
+	struct sigaction sa = { .sa_handler = on_signal }, su = { .sa_handler = on_usr2 }, old;
+
+	stop_signal = 0;
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		if (stops[i] != SIGHUP || sigaction(SIGHUP, NULL, &old) < 0 || old.sa_handler != SIG_IGN)
+			sigaction(stops[i], &sa, NULL);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
+	if (overwrite) {
+		snapshot_request = 0;
+		sigaction(SIGUSR2, &su, NULL);
+	}
 }
 
 int cmd_record(int argc, char **argv)
@@ -632,11 +652,12 @@ int cmd_record(int argc, char **argv)
 		free(o.events);
 		return err < 0 ? 0 : err;
 	}
+	catch_signals(o.r.overwrite);
 	if ((err = setup(&s, argc, argv))) {
 		teardown(&s);
 		return err;
 	}
-	catch_signals(&s);
+	forward_to = s.wl;
 	if (pk_recorder_start(s.rec) < 0 || (s.wl && pk_workload_go(s.wl) < 0)) {
 		cli_error("record", NULL);
 		teardown(&s);

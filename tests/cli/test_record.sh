@@ -12,10 +12,15 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 have_perf=1
 command -v perf >/dev/null || have_perf=0
+# whole FILE: FILE is there and no partial file of it is left.
+whole() { test -f "$1" && ! ls "$1".partial.* >/dev/null 2>&1; }
+# nothing FILE: neither FILE nor a partial file of it.
+nothing() { test ! -e "$1" && ! ls "$1".partial.* >/dev/null 2>&1; }
+
 
 run record -F 2000 -- "$PERFKIT_WORKLOAD" pages 20000
 check "record of a workload exits 0 (got $rc)" test "$rc" -eq 0
-check "it writes perf.data and no partial file" test -f perf.data -a ! -e perf.data.partial
+check "it writes perf.data and no partial file" whole perf.data
 ours=$(printf '%s\n' "$err" | sed -n 's/.*(\([0-9]*\) samples).*/\1/p')
 contains "the summary says what was written" "$err" "Captured and wrote"
 if [ "$have_perf" -eq 1 ]; then
@@ -35,28 +40,29 @@ fi
 run record -o perf.data -- true
 check "an existing perf.data is kept as perf.data.old" test -f perf.data.old
 
-run record -o "$tmp/sig.data" -- sleep 5 &
-bg=$!
-sleep 0.5
-kill -INT "$(pgrep -n -f 'sleep 5')" 2>/dev/null
-wait "$bg"
-check "Ctrl-C on the command: the file is finalized" test -f "$tmp/sig.data" -a ! -e "$tmp/sig.data.partial"
-if [ "$have_perf" -eq 1 ]; then
-	check "and perf reads it" sh -c 'perf report -i "$1" --header-only >/dev/null 2>&1' sh "$tmp/sig.data"
-fi
-
-# SIGINT or SIGTERM to perfkit alone stops the recording even when the
-# command ignores the signal: perfkit ends it as perf does, and says why.
+# Ctrl-C (SIGINT) or SIGTERM to perfkit while the command runs: the command
+# says it started through a FIFO (a handshake, not a sleep), so the signal
+# comes while it runs; it ignores the signal and would write "finished"
+# after 30 s, so perfkit must end it as perf does, say why, and finalize
+# the file.  Ctrl-C exits 0 as perf's does; SIGTERM 143 as perf's.
+mkfifo "$tmp/ready"
 for sig in INT TERM; do
-	SECONDS=0
-	"$PERFKIT" record -o "$tmp/$sig.data" -- sh -c 'trap "" INT TERM; exec sleep 30' >/dev/null 2>"$tmp/$sig.err" &
+	"$PERFKIT" record -o "$tmp/$sig.data" -- sh -c 'trap "" INT TERM; echo >"$1"; sleep 30; echo finished >>"$2"' \
+		sh "$tmp/ready" "$tmp/$sig.log" >/dev/null 2>"$tmp/$sig.err" &
 	bg=$!
-	sleep 0.5
+	read -r _ <"$tmp/ready"
 	kill -"$sig" "$bg"
 	wait "$bg"
-	check "SIG$sig to perfkit ends a command that ignores it (${SECONDS}s of 30)" test "$SECONDS" -lt 20
-	check "and finalizes the file" test -f "$tmp/$sig.data" -a ! -e "$tmp/$sig.data.partial"
-	contains "and says why it stopped" "$(cat "$tmp/$sig.err")" "stopped by SIG$sig; $tmp/$sig.data keeps everything"
+	rc=$?
+	want=0
+	[ "$sig" = TERM ] && want=143
+	check "SIG$sig while the command runs: perfkit exits $want (got $rc)" test "$rc" -eq "$want"
+	contains "and says it stopped by SIG$sig" "$(cat "$tmp/$sig.err")" "stopped by SIG$sig; $tmp/$sig.data keeps everything"
+	check "the command was ended, not left to finish" test ! -e "$tmp/$sig.log"
+	check "and the file is finalized" whole "$tmp/$sig.data"
+	if [ "$have_perf" -eq 1 ]; then
+		check "and perf reads it" sh -c 'perf report -i "$1" --header-only >/dev/null 2>&1' sh "$tmp/$sig.data"
+	fi
 done
 # The command killed from outside: the file holds what was recorded.
 "$PERFKIT" record -o "$tmp/killed.data" -- "$PERFKIT_WORKLOAD" hot 30000 >/dev/null 2>"$tmp/killed.err" &
@@ -80,7 +86,7 @@ check "and does not call the command killed" sh -c 'case "$1" in *killed*) exit 
 run record -e task-clok -o "$tmp/bad.data" -- true
 check "a bad event exits 1 (got $rc)" test "$rc" -eq 1
 contains "with a near miss" "$err" "did you mean task-clock?"
-check "and leaves no file" test ! -e "$tmp/bad.data" -a ! -e "$tmp/bad.data.partial"
+check "and leaves no file" nothing "$tmp/bad.data"
 
 run record -o /nonexistent-dir/x.data -- true
 check "an unwritable -o exits 1 (got $rc)" test "$rc" -eq 1
@@ -107,7 +113,7 @@ if [ "$(id -u)" -eq 0 ] && [ "$paranoid" -le 2 ] && [ "$mlock_kb" -le 4096 ] && 
 	contains "too big a ring for the user's locked memory exits 1" "$lim_out" "rc=1"
 	contains "and says what the rings need and what the user may lock" "$lim_out" "of locked memory; this user may lock"
 	contains "with the -m that fits" "$lim_out" "data pages each (-m "
-	check "and leaves no file" test ! -e "$tmp/big.data" -a ! -e "$tmp/big.data.partial"
+	check "and leaves no file" nothing "$tmp/big.data"
 else
 	skip "locked-memory check" "needs root, su and kernel.perf_event_paranoid <= 2 (it is $paranoid)"
 fi
@@ -203,9 +209,12 @@ if [ "$have_perf" -eq 1 ]; then
 	check "--call-graph dwarf: perf unwinds user stacks through main ($frames frames)" test "$frames" -ge 1
 	# Each sample's stack is cut to the bytes the kernel could copy (dyn_size):
 	# perf sees stacks smaller than the 8192 asked for, and still unwinds them.
-	sizes=$(perf report -D -i "$tmp/dw.data" 2>/dev/null | awk '/ustack: size/ { s = $4 + 0; if (s > max) max = s; if (!n || s < min) min = s; n++ } END { print n + 0, min + 0, max + 0 }')
-	check "--call-graph dwarf: stacks are cut to what was valid (samples, smallest, largest: $sizes)" \
-		sh -c 'set -- $1; [ "$1" -gt 0 ] && [ "$2" -gt 0 ] && [ "$2" -lt 8192 ] && [ "$3" -le 8192 ]' sh "$sizes"
+	# A stack of size 0 is what the kernel writes when it could copy nothing
+	# (a sample taken in the kernel just after clone, about one run in ten):
+	# those are counted apart, and the cut is judged on the others.
+	sizes=$(perf report -D -i "$tmp/dw.data" 2>/dev/null | awk '/ustack: size/ { s = $4 + 0; n++; if (!s) { z++; next } if (s > max) max = s; if (!m || s < min) min = s; m++ } END { print n + 0, m + 0, min + 0, max + 0, z + 0 }')
+	check "--call-graph dwarf: stacks are cut to what was valid (samples, with a stack, smallest, largest, empty: $sizes)" \
+		sh -c 'set -- $1; [ "$2" -gt 0 ] && [ "$5" -le $(($1 / 4)) ] && [ "$3" -lt 8192 ] && [ "$4" -le 8192 ]' sh "$sizes"
 	run record -q -g -o "$tmp/fp.data" -- "$PERFKIT_WORKLOAD" pages 3000
 	depth=$(perf script -i "$tmp/fp.data" 2>/dev/null | awk '/^ *perfkit/ { n = 0; next } NF { if (++n > m) m = n } END { print m + 0 }')
 	check "-g: samples carry call chains (deepest $depth frames)" test "$depth" -ge 3
@@ -277,7 +286,14 @@ check "only a ring's worth of the newest samples is kept (${full:-?}: 341 a ring
 	test "${full:-0}" -gt 50 -a "${full:-0}" -le 360
 "$PERFKIT" record -q --overwrite -m 4 -F 5000 -o "$tmp/ow2.data" -- taskset -c 0 sh -c "$loop" &
 bg=$!
-sleep 0.2
+# The snapshot is asked for once the loop has run 50 ms of CPU (5 ticks in
+# /proc/PID/stat), so the rings hold samples from well before the end:
+# perfkit's handlers are in place before its command starts.
+for _ in $(seq 1000); do
+	child=$(pgrep -P "$bg" | head -n 1)
+	[ -n "$child" ] && [ "$(awk '{ print $14 + $15 }' "/proc/$child/stat" 2>/dev/null || echo 0)" -ge 5 ] && break
+	sleep 0.01
+done
 kill -USR2 "$bg"
 wait "$bg"
 if [ "$have_perf" -eq 1 ]; then
@@ -365,7 +381,7 @@ if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/small" && mount -t tmpfs -o size=1m tmpfs
 	run record -F 50000 -g -o "$tmp/small/full.data" -- "$PERFKIT_WORKLOAD" children 3000
 	check "a full disk ends the recording with exit 1 (got $rc)" test "$rc" -eq 1
 	contains "and says the disk is full" "$err" "No space left on device"
-	check "the file is finalized anyway" test -f "$tmp/small/full.data" -a ! -e "$tmp/small/full.data.partial"
+	check "the file is finalized anyway" whole "$tmp/small/full.data"
 	contains "the summary says what fit" "$err" "that fit in"
 	if [ "$have_perf" -eq 1 ]; then
 		n=$(perf script -i "$tmp/small/full.data" 2>/dev/null | grep -c 'cpu-clock:')

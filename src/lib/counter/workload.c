@@ -4,6 +4,9 @@
  * before exec until the counters are open (they use enable_on_exec, so only
  * the command itself is counted, not perfkit's fork or the wait), exec, tell
  * an exec failure from the command's own exit, wait, and forward signals.
+ * A command started here dies with the process that started it
+ * (PR_SET_PDEATHSIG), so a recorder killed by SIGKILL or the OOM killer
+ * leaves no workload running on its own.
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -15,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -33,11 +37,15 @@ struct pk_workload {
 };
 
 /* In the child: wait for the go byte, exec, report a failed exec's errno. */
-static void __attribute__((noreturn)) child(char *const argv[], int go_fd, int err_fd)
+static void __attribute__((noreturn)) child(char *const argv[], int go_fd, int err_fd, pid_t parent)
 {
 	char c;
 	int e;
 
+	/* Die with the parent; if it died before this took effect, the
+	 * parent is no longer ours (getppid changed): give up now. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(127);
 	/* EOF without the byte means the parent gave up: do not run the command. */
 	if (read(go_fd, &c, 1) != 1)
 		_exit(127);
@@ -53,14 +61,15 @@ int pk_workload_start(char *const argv[], struct pk_workload **out)
 {
 	struct pk_workload *w;
 	int go[2], err[2], e;
+	pid_t parent;
 
 	pk__error_clear();
 	if (!argv || !argv[0] || !argv[0][0])
 		return pk__error(-EINVAL, "start workload", "%s", "no command given");
-	w = calloc(1, sizeof(*w));
-	if (!w || !(w->name = strdup(argv[0]))) {
+	w = pk__calloc(1, sizeof(*w));
+	if (!w || !(w->name = pk__strdup(argv[0]))) {
 		free(w);
-		return -ENOMEM;
+		return pk__error_nomem("the workload");
 	}
 	/* A socket pair, not a pipe, so releasing a child that already died is
 	 * an EPIPE we can report (send with MSG_NOSIGNAL) instead of a SIGPIPE
@@ -75,6 +84,7 @@ int pk_workload_start(char *const argv[], struct pk_workload **out)
 		close(go[1]);
 		goto fail;
 	}
+	parent = getpid();
 	w->pid = fork();
 	if (w->pid < 0) {
 		e = errno;
@@ -84,7 +94,7 @@ int pk_workload_start(char *const argv[], struct pk_workload **out)
 	if (w->pid == 0) {
 		close(go[1]);
 		close(err[0]);
-		child(argv, go[0], err[1]);
+		child(argv, go[0], err[1], parent);
 	}
 	close(go[0]);
 	close(err[1]);
@@ -95,7 +105,11 @@ int pk_workload_start(char *const argv[], struct pk_workload **out)
 fail:
 	free(w->name);
 	free(w);
-	return pk__error(-e, "start workload", "cannot fork a child for '%s': %s", argv[0], strerror(e));
+	pk__error(-e, "start workload", "cannot fork a child for '%s': %s", argv[0], strerror(e));
+	if (e == EMFILE)
+		pk__error_hint("%s", "the process reached its limit of open files (RLIMIT_NOFILE): "
+			       "raise it with `ulimit -n`");
+	return -e;
 }
 
 /*
@@ -146,10 +160,10 @@ int pk_workload_spawn(char *const argv[], struct pk_workload **out)
 	pk__error_clear();
 	if (!argv || !argv[0] || !argv[0][0])
 		return pk__error(-EINVAL, "start workload", "%s", "no command given");
-	w = calloc(1, sizeof(*w));
-	if (!w || !(w->name = strdup(argv[0]))) {
+	w = pk__calloc(1, sizeof(*w));
+	if (!w || !(w->name = pk__strdup(argv[0]))) {
 		free(w);
-		return -ENOMEM;
+		return pk__error_nomem("the workload");
 	}
 	w->go_fd = w->err_fd = -1;
 	w->released = true;
@@ -244,6 +258,8 @@ int pk_workload_wait(struct pk_workload *w)
 
 int pk_workload_kill(struct pk_workload *w, int sig)
 {
+	/* Called from signal handlers (the CLI forwards SIGINT): no error
+	 * record here, since formatting one is not async-signal-safe. */
 	if (w->reaped)
 		return -ESRCH;
 	return kill(w->pid, sig) < 0 ? -errno : 0;

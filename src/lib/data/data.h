@@ -39,9 +39,16 @@ struct pk_data_writer {
 	/* The same file opened O_DIRECT, or -1: whole 4 KiB blocks of a full
 	 * buffer go through it, past the page cache (see writer.c). */
 	int dfd;
-	char *path, *partial;
+	char *path;
+	char *partial;			/* the temporary file, or NULL when writing a device */
+	bool device;			/* path is a device, written into directly */
+	bool keep_old;			/* pk_data_keep_old: rotate a regular path to .old */
 	unsigned char *buf;
 	size_t buf_len;
+	/* The first `flushed` bytes of buf are also in the file (pk_data_tick),
+	 * but stay buffered to be written again as whole O_DIRECT blocks. */
+	size_t flushed;
+	uint64_t last_tick;		/* CLOCK_MONOTONIC ns when records last reached the file */
 	uint64_t offset;		/* bytes already written to the file */
 	bool started;			/* header, ids and attrs are laid out */
 	uint64_t attrs_offset, data_offset, data_size;

@@ -33,7 +33,7 @@ static void put(struct blob *b, const void *p, size_t len)
 {
 	if (b->len + len > b->cap) {
 		size_t cap = (b->cap ? b->cap * 2 : 256) + len;
-		unsigned char *n = realloc(b->p, cap);
+		unsigned char *n = pk__realloc(b->p, cap);
 
 		if (!n) {
 			b->oom = true;
@@ -75,7 +75,7 @@ static void event_desc(struct pk_data_writer *w, struct blob *b)
 /* Unique non-empty lists of `file` over the CPUs, as a perf string list. */
 static void sibling_lists(struct blob *b, int nr_cpus, const char *file)
 {
-	char (*seen)[256] = calloc((size_t)nr_cpus, sizeof(*seen));
+	char (*seen)[256] = pk__calloc((size_t)nr_cpus, sizeof(*seen));
 	uint32_t n = 0;
 
 	if (!seen) {
@@ -105,25 +105,37 @@ static void cpu_topology(struct blob *b, int nr_cpus)
 	sibling_lists(b, nr_cpus, "thread_siblings_list");
 	for (int c = 0; c < nr_cpus; c++) {
 		struct pk_cpu_topology t;
-		bool ok = pk_cpu_topology(c, &t) == 0;
+		int err = pk_cpu_topology(c, &t);
 
-		put_u32(b, ok ? (uint32_t)t.core : (uint32_t)-1);
-		put_u32(b, ok ? (uint32_t)t.socket : (uint32_t)-1);
+		b->oom |= err == -ENOMEM;
+		put_u32(b, err == 0 ? (uint32_t)t.core : (uint32_t)-1);
+		put_u32(b, err == 0 ? (uint32_t)t.socket : (uint32_t)-1);
 	}
 	sibling_lists(b, nr_cpus, "die_cpus_list");
 	for (int c = 0; c < nr_cpus; c++) {
 		struct pk_cpu_topology t;
+		int err = pk_cpu_topology(c, &t);
 
-		put_u32(b, pk_cpu_topology(c, &t) == 0 ? (uint32_t)t.die : (uint32_t)-1);
+		b->oom |= err == -ENOMEM;
+		put_u32(b, err == 0 ? (uint32_t)t.die : (uint32_t)-1);
 	}
-	pk__error_clear();	/* offline CPUs without topology are not an error */
+	/* Offline CPUs without topology are not an error; no memory is. */
+	if (!b->oom)
+		pk__error_clear();
 }
 
 static void pmu_mappings(struct blob *b)
 {
 	struct pk_pmus *pmus;
 
-	if (pk_pmus_scan(&pmus) < 0) {
+	int err = pk_pmus_scan(&pmus);
+
+	/* No PMUs to map is an empty table; no memory is a failed file. */
+	if (err == -ENOMEM) {
+		b->oom = true;
+		return;
+	}
+	if (err < 0) {
 		pk__error_clear();
 		put_u32(b, 0);
 		return;
@@ -166,19 +178,12 @@ static void build_id(struct blob *b, const struct pk__data_build_id *e)
 	put(b, zeros, padded - (n - 1));
 }
 
-/* Build the payload of feature `f`; false when perfkit does not write it. */
-static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struct utsname *u,
-		    int nr_cpus)
+/* The payload of a feature about this machine; false for any other. */
+static bool machine_feature(int f, struct blob *b, const struct utsname *u, int nr_cpus)
 {
 	char s[512];
 
 	switch (f) {
-	case FEAT_BUILD_ID:
-		if (!w->nr_build_ids)
-			return false;
-		for (size_t i = 0; i < w->nr_build_ids; i++)
-			build_id(b, &w->build_ids[i]);
-		return true;
 	case FEAT_HOSTNAME: put_string(b, u->nodename); return true;
 	case FEAT_OSRELEASE: put_string(b, u->release); return true;
 	case FEAT_VERSION:
@@ -206,14 +211,31 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 		return true;
 	}
 	case FEAT_TOTAL_MEM: put_u64(b, pk__host_mem_total_kb()); return true;
+	case FEAT_CPU_TOPOLOGY: cpu_topology(b, nr_cpus); return true;
+	case FEAT_PMU_MAPPINGS: pmu_mappings(b); return true;
+	default:
+		return false;
+	}
+}
+
+/* The payload of a feature about what was recorded (the writer's state);
+ * the machine's are machine_feature's.  False when perfkit does not write it. */
+static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struct utsname *u,
+		    int nr_cpus)
+{
+	switch (f) {
+	case FEAT_BUILD_ID:
+		if (!w->nr_build_ids)
+			return false;
+		for (size_t i = 0; i < w->nr_build_ids; i++)
+			build_id(b, &w->build_ids[i]);
+		return true;
 	case FEAT_CMDLINE:
 		put_u32(b, (uint32_t)w->nr_cmdline);
 		for (size_t i = 0; i < w->nr_cmdline; i++)
 			put_string(b, w->cmdline[i]);
 		return true;
 	case FEAT_EVENT_DESC: event_desc(w, b); return true;
-	case FEAT_CPU_TOPOLOGY: cpu_topology(b, nr_cpus); return true;
-	case FEAT_PMU_MAPPINGS: pmu_mappings(b); return true;
 	case FEAT_GROUP_DESC:
 		if (!w->nr_groups)
 			return false;
@@ -253,7 +275,7 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 		put_u32(b, PK__COMP_MMAP_LEN);	/* what one record may decompress to */
 		return true;
 	default:
-		return false;
+		return machine_feature(f, b, u, nr_cpus);
 	}
 }
 
@@ -278,7 +300,7 @@ int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4])
 		if (!(flags[f / 64] & (1ULL << (f % 64))))
 			continue;
 		if (blobs[f].oom)
-			err = -ENOMEM;
+			err = pk__error_nomem("a perf.data feature section");
 		table[n++] = (struct pk__file_section){ at, blobs[f].len };
 		at += blobs[f].len;
 	}

@@ -3,8 +3,15 @@
  * writer.c - perf.data files, written the way perf 6.1 lays them out: the
  * 104-byte PERFILE2 header, each event's ids, the attrs section (attr plus
  * a section pointing at its ids), the records, then the table of feature
- * sections and their payloads (features.c).  The file is written as
- * "<path>.partial" and renamed into place only once it is whole.
+ * sections and their payloads (features.c).  Each writer has its own
+ * temporary file, "<path>.partial.XXXXXX", renamed into place only once it
+ * is whole, so two recordings to one path never mix.  The header and attrs
+ * are on disk from the first record, and pk_data_tick writes the buffered
+ * records out at least once a second, then the header with the data size
+ * that covers them (perf 6.1 reads nothing of a data size of 0): a
+ * recorder killed at any moment leaves a file perf reads, short of about
+ * the last second.  A device
+ * (/dev/null) is written into directly, as perf does, and never replaced.
  *
  * Records go through a 1 MiB buffer.  When it fills, its whole 4 KiB
  * blocks are written with O_DIRECT where the file system allows it, and
@@ -23,6 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -31,6 +41,7 @@
 #define STAGE_SIZE (128 * 1024)		/* whole records compressed at a time */
 #define PERF_RECORD_COMPRESSED 81	/* a perf.data record: zstd-compressed records */
 #define MAX_PAYLOAD (65535 - sizeof(struct perf_event_header))
+#define TICK_NS 1000000000ULL		/* pk_data_tick: records reach the file at least this often */
 
 struct file_header {
 	char magic[8];
@@ -43,36 +54,138 @@ struct file_header {
 _Static_assert(sizeof(struct file_header) == 104, "perf_file_header is 104 bytes");
 _Static_assert(sizeof(struct perf_event_attr) == PK__ATTR_SIZE, "the 6.1 attr is 128 bytes");
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The error record for a file that cannot be created or opened. */
+static int cannot_create(const char *name, int e)
+{
+	struct rlimit rl;
+
+	pk__error(-e, "create perf.data", "cannot create %s: %s", name, strerror(e));
+	if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		pk__error_hint("the process has reached its limit of open files (RLIMIT_NOFILE soft %lld, "
+			       "hard %lld): raise it with `ulimit -n`, or open fewer events or CPUs",
+			       (long long)rl.rlim_cur, (long long)rl.rlim_max);
+	else if (e == EACCES || e == EROFS || e == EPERM)
+		pk__error_hint("%s", "write it somewhere you may write (-o DIR/perf.data)");
+	else
+		pk__error_hint("%s", "check the directory exists and has space");
+	return -e;
+}
+
+/*
+ * What is at `path` decides how it is written: nothing or a regular file
+ * (or a link to one) gets a temporary file renamed over it at the end; a
+ * device is written into; a directory, FIFO or socket is refused, since a
+ * perf.data file is written out of order and needs a seekable file.
+ */
+static int check_target(const char *path, bool *device)
+{
+	struct stat st;
+
+	*device = false;
+	if (!path[0])
+		return pk__error(-EINVAL, "create perf.data", "%s", "the file name is empty");
+	if (stat(path, &st) < 0)
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		pk__error(-EISDIR, "create perf.data", "%s is a directory", path);
+		pk__error_hint("name a file in it: -o %s/perf.data", path);
+		return -EISDIR;
+	}
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		pk__error(-ESPIPE, "create perf.data", "%s is a %s: a perf.data file is written out of "
+			  "order and needs a seekable file", path, S_ISFIFO(st.st_mode) ? "FIFO" : "socket");
+		pk__error_hint("%s", "write a regular file; pipe mode (-o -) is not supported yet");
+		return -ESPIPE;
+	}
+	*device = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
+	return 0;
+}
+
+/* Open the file the records go to: the device itself, or a new temporary
+ * file next to `path` (so the final rename stays on one file system). */
+static int open_target(struct pk_data_writer *w)
+{
+	if (w->device) {
+		w->fd = open(w->path, O_WRONLY | O_CLOEXEC);
+		return w->fd < 0 ? cannot_create(w->path, errno) : 0;
+	}
+	if (pk__asprintf(&w->partial, "%s.partial.XXXXXX", w->path) < 0) {
+		w->partial = NULL;
+		return pk__error_nomem("the name of %s's partial file", w->path);
+	}
+	/* mkostemp: O_EXCL and mode 0600, as perf creates perf.data. */
+	w->fd = mkostemp(w->partial, O_CLOEXEC);
+	if (w->fd < 0)
+		return cannot_create(w->partial, errno);
+	/* ramfs and some others refuse O_DIRECT: then everything is buffered. */
+	w->dfd = open(w->partial, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	return 0;
+}
+
 int pk_data_writer_create(const char *path, struct pk_data_writer **out)
 {
 	struct pk_data_writer *w;
 	void *buf = NULL;
+	bool device;
+	int err;
 
 	pk__error_clear();
-	w = calloc(1, sizeof(*w));
-	if (w && !posix_memalign(&buf, BLOCK, BUF_SIZE))
+	if ((err = check_target(path, &device)) < 0)
+		return err;
+	w = pk__calloc(1, sizeof(*w));
+	if (w && (buf = pk__memalign(BLOCK, BUF_SIZE)))
 		w->buf = buf;
-	if (!w || !w->buf || asprintf(&w->partial, "%s.partial", path) < 0 ||
-	    !(w->path = strdup(path))) {
+	if (!w || !w->buf || !(w->path = pk__strdup(path))) {
 		if (w)
 			free(w->buf);
 		free(w);
-		return -ENOMEM;
+		return pk__error_nomem("the perf.data writer");
 	}
-	w->dfd = -1;
-	w->fd = open(w->partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (w->fd < 0) {
-		int e = errno;
-
-		pk__error(-e, "create perf.data", "cannot create %s: %s", w->partial, strerror(e));
-		pk__error_hint("%s", e == EACCES ? "write it somewhere you may write (-o DIR/perf.data)"
-						 : "check the directory exists and has space");
+	w->fd = w->dfd = -1;
+	w->device = device;
+	if ((err = open_target(w)) < 0) {
 		pk__data_writer_free(w);
-		return -e;
+		return err;
 	}
-	/* ramfs and some others refuse O_DIRECT: then everything is buffered. */
-	w->dfd = open(w->partial, O_WRONLY | O_DIRECT | O_CLOEXEC);
 	*out = w;
+	return 0;
+}
+
+/* The file being written: the temporary file, or the device. */
+static const char *file_name(const struct pk_data_writer *w)
+{
+	return w->partial ? w->partial : w->path;
+}
+
+const char *pk_data_temp_path(const struct pk_data_writer *w)
+{
+	return w->partial;
+}
+
+int pk_data_keep_old(struct pk_data_writer *w)
+{
+	char old[4096];
+	struct stat st;
+
+	if (w->device)
+		return 0;
+	if (snprintf(old, sizeof(old), "%s.old", w->path) >= (int)sizeof(old))
+		return pk__error(-ENAMETOOLONG, "keep the old perf.data", "%s.old is too long a name", w->path);
+	if (stat(w->path, &st) == 0 && S_ISREG(st.st_mode) && stat(old, &st) == 0 && S_ISDIR(st.st_mode)) {
+		pk__error(-EISDIR, "keep the old perf.data", "%s is a directory: the existing %s cannot be "
+			  "kept there", old, w->path);
+		pk__error_hint("remove or rename %s, or write another file (-o)", old);
+		return -EISDIR;
+	}
+	w->keep_old = true;
 	return 0;
 }
 
@@ -111,6 +224,8 @@ void pk__data_writer_mark(struct pk_data_writer *w)
 		return;
 	if (w->nr_marks == w->cap_marks) {
 		size_t cap = w->cap_marks ? w->cap_marks * 2 : 64;
+		/* Plain realloc: failing here costs only a place to cut back to,
+		 * so it must not leave an error record behind a call that works. */
 		uint64_t *n = realloc(w->marks, cap * sizeof(*n));
 
 		if (!n)
@@ -125,7 +240,7 @@ void pk_data_writer_abort(struct pk_data_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fd >= 0)
+	if (w->fd >= 0 && w->partial)
 		unlink(w->partial);
 	pk__data_writer_free(w);
 }
@@ -137,21 +252,21 @@ int pk_data_writer_add_event(struct pk_data_writer *w, const struct perf_event_a
 
 	if (w->started)
 		return pk__error(-EINVAL, "perf.data", "%s", "events must be added before the first records");
-	n = realloc(w->ev, (w->nr_events + 1) * sizeof(*n));
+	n = pk__realloc(w->ev, (w->nr_events + 1) * sizeof(*n));
 	if (!n)
-		return -ENOMEM;
+		return pk__error_nomem("the writer's event table");
 	w->ev = n;
 	e = &w->ev[w->nr_events];
 	memset(e, 0, sizeof(*e));
 	memcpy(&e->attr, attr, sizeof(e->attr));
 	/* perf 6.1 reads 128-byte attrs; config3 (a 6.3 field) does not fit. */
 	e->attr.size = PK__ATTR_SIZE;
-	e->name = strdup(name ? name : "");
-	e->ids = malloc((nr_ids ? nr_ids : 1) * sizeof(*ids));
+	e->name = pk__strdup(name ? name : "");
+	e->ids = pk__malloc((nr_ids ? nr_ids : 1) * sizeof(*ids));
 	if (!e->name || !e->ids) {
 		free(e->name);
 		free(e->ids);
-		return -ENOMEM;
+		return pk__error_nomem("an event's name and ids");
 	}
 	memcpy(e->ids, ids, nr_ids * sizeof(*ids));
 	e->nr_ids = nr_ids;
@@ -166,9 +281,9 @@ int pk_data_writer_add_group(struct pk_data_writer *w, size_t leader, size_t nr_
 	if (!nr_members || leader + nr_members > w->nr_events)
 		return pk__error(-EINVAL, "perf.data", "group of %zu events at %zu: only %zu events were added",
 				 nr_members, leader, w->nr_events);
-	n = realloc(w->groups, (w->nr_groups + 1) * sizeof(*n));
+	n = pk__realloc(w->groups, (w->nr_groups + 1) * sizeof(*n));
 	if (!n)
-		return -ENOMEM;
+		return pk__error_nomem("the writer's group table");
 	w->groups = n;
 	w->groups[w->nr_groups++] = (struct pk__data_group){ leader, nr_members };
 	return 0;
@@ -183,12 +298,12 @@ int pk_data_writer_add_build_id(struct pk_data_writer *w, const char *name, cons
 	if (!size || size > 20 || strlen(name) >= 4096)
 		return pk__error(-EINVAL, "perf.data", "build-id of %zu bytes for \"%.64s\": it takes 1 to 20 "
 				 "bytes and a name shorter than 4096", size, name);
-	if (!(copy = strdup(name)))
-		return -ENOMEM;
-	n = realloc(w->build_ids, (w->nr_build_ids + 1) * sizeof(*n));
+	if (!(copy = pk__strdup(name)))
+		return pk__error_nomem("a build-id's name");
+	n = pk__realloc(w->build_ids, (w->nr_build_ids + 1) * sizeof(*n));
 	if (!n) {
 		free(copy);
-		return -ENOMEM;
+		return pk__error_nomem("the writer's build-id table");
 	}
 	w->build_ids = n;
 	n = &w->build_ids[w->nr_build_ids++];
@@ -209,16 +324,16 @@ void pk_data_writer_set_clock(struct pk_data_writer *w, int clockid, uint64_t re
 
 int pk_data_writer_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[])
 {
-	char **c = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*c));
+	char **c = pk__calloc((size_t)(argc > 0 ? argc : 1), sizeof(*c));
 
 	if (!c)
-		return -ENOMEM;
+		return pk__error_nomem("the command line");
 	for (int i = 0; i < argc; i++)
-		if (!(c[i] = strdup(argv[i]))) {
+		if (!(c[i] = pk__strdup(argv[i]))) {
 			while (i--)
 				free(c[i]);
 			free(c);
-			return -ENOMEM;
+			return pk__error_nomem("the command line");
 		}
 	for (size_t i = 0; i < w->nr_cmdline; i++)
 		free(w->cmdline[i]);
@@ -261,7 +376,7 @@ static int write_at(struct pk_data_writer *w, int fd, const void *p, size_t len)
 		if (n <= 0) {
 			int e = n < 0 ? errno : ENOSPC;
 
-			pk__error(-e, "write perf.data", "writing %s failed: %s", w->partial, strerror(e));
+			pk__error(-e, "write perf.data", "writing %s failed: %s", file_name(w), strerror(e));
 			if (e == ENOSPC) {
 				w->full = true;
 				pk__error_hint("%s", "the disk is full: free space, or record less (-F, -m, --duration)");
@@ -275,13 +390,36 @@ static int write_at(struct pk_data_writer *w, int fd, const void *p, size_t len)
 	return 0;
 }
 
-/* Write out everything buffered, through the page cache. */
+/* Write out everything buffered, through the page cache (the bytes
+ * copy_out wrote already too: they are rewritten, not skipped). */
 int pk__data_writer_flush(struct pk_data_writer *w)
 {
 	int err = write_at(w, w->fd, w->buf, w->buf_len);
 
 	if (!err)
-		w->buf_len = 0;
+		w->buf_len = w->flushed = 0;
+	return err;
+}
+
+/*
+ * Copy what the buffer holds beyond what is already there into the file,
+ * through the page cache, but keep it buffered: the file offset stays on
+ * a block, so the O_DIRECT path goes on, and writes these bytes again as
+ * part of its next whole blocks.  That rewrite is at most one buffer a
+ * second, and it is what makes a killed recorder's file readable.
+ */
+static int copy_out(struct pk_data_writer *w)
+{
+	uint64_t offset = w->offset;
+	int err;
+
+	if (w->flushed == w->buf_len)
+		return 0;
+	w->offset += w->flushed;
+	err = write_at(w, w->fd, w->buf + w->flushed, w->buf_len - w->flushed);
+	w->offset = offset;
+	if (!err)
+		w->flushed = w->buf_len;
 	return err;
 }
 
@@ -301,6 +439,7 @@ static int drain(struct pk_data_writer *w)
 	err = write_at(w, w->dfd, w->buf, blocks);
 	if (!err) {
 		w->buf_len -= blocks;
+		w->flushed = w->flushed > blocks ? w->flushed - blocks : 0;
 		memmove(w->buf, w->buf + blocks, w->buf_len);
 	}
 	return err;
@@ -334,13 +473,38 @@ uint64_t pk__data_writer_pos(const struct pk_data_writer *w)
 }
 
 /*
- * Lay out what comes before the records, as perf does: a placeholder
- * header, each event's ids, then the attrs section.
+ * The header as it stands: attrs, and the data section with its size so
+ * far; feature bits come only with pk_data_writer_finish.  With a data size of 0
+ * perf reads the records to the end of the file (and warns).
+ */
+static void fill_header(const struct pk_data_writer *w, struct file_header *h, uint64_t data_size)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, "PERFILE2", sizeof(h->magic));
+	h->size = sizeof(*h);
+	h->attr_size = PK__ATTR_SIZE + sizeof(struct pk__file_section);
+	h->attrs = (struct pk__file_section){ w->attrs_offset, w->nr_events * h->attr_size };
+	h->data = (struct pk__file_section){ w->data_offset, data_size };
+}
+
+/* Write the header at the start of the file, through the page cache. */
+static int write_header(struct pk_data_writer *w, const struct file_header *h)
+{
+	if (pwrite(w->fd, h, sizeof(*h), 0) == (ssize_t)sizeof(*h))
+		return 0;
+	return pk__error(errno ? -errno : -EIO, "write perf.data", "writing the header of %s failed: %s",
+			 file_name(w), strerror(errno ? errno : EIO));
+}
+
+/*
+ * Lay out what comes before the records, as perf does: the header, each
+ * event's ids, then the attrs section; and put them in the file at once,
+ * so a recording cut short at any moment leaves a file perf reads.
  */
 static int start(struct pk_data_writer *w)
 {
-	struct file_header zero = { 0 };
-	int err = pk__data_writer_put(w, &zero, sizeof(zero));
+	struct file_header h = { 0 };
+	int err = pk__data_writer_put(w, &h, sizeof(h));
 
 	for (size_t i = 0; !err && i < w->nr_events; i++) {
 		w->ev[i].ids_offset = pk__data_writer_pos(w);
@@ -356,7 +520,15 @@ static int start(struct pk_data_writer *w)
 	}
 	w->data_offset = pk__data_writer_pos(w);
 	w->started = true;
-	return err;
+	w->last_tick = 0;	/* the first tick writes the records synthesized before it */
+	if (err)
+		return err;
+	fill_header(w, &h, 0);
+	if (w->offset)		/* the ids outgrew the buffer: the header is already out */
+		err = write_header(w, &h);
+	else
+		memcpy(w->buf, &h, sizeof(h));
+	return err ? err : copy_out(w);
 }
 
 int pk_data_writer_set_compression(struct pk_data_writer *w, int level)
@@ -366,9 +538,9 @@ int pk_data_writer_set_compression(struct pk_data_writer *w, int level)
 				 "compression must be chosen before the first records" :
 				 "the zstd level must be 1 to 22");
 	if (!w->zcs && !(w->zcs = ZSTD_createCStream()))
-		return -ENOMEM;
-	if (!w->stage && !(w->stage = malloc(STAGE_SIZE)))
-		return -ENOMEM;
+		return pk__error_nomem("the zstd compressor");
+	if (!w->stage && !(w->stage = pk__malloc(STAGE_SIZE)))
+		return pk__error_nomem("the compression buffer");
 	if (ZSTD_isError(ZSTD_initCStream(w->zcs, level)))
 		return pk__error(-EINVAL, "perf.data compression", "zstd refused level %d", level);
 	w->comp_level = level;
@@ -455,6 +627,30 @@ int pk_data_writer_write_round(struct pk_data_writer *w)
 	return pk_data_writer_write(w, &round, sizeof(round));
 }
 
+int pk_data_tick(struct pk_data_writer *w)
+{
+	struct file_header h;
+	uint64_t t;
+	int err = 0;
+
+	if (!w->started || w->full || (t = now_ns()) - w->last_tick < TICK_NS)
+		return 0;
+	w->last_tick = t;
+	if (w->zcs)
+		err = compress_stage(w);
+	if (!err)
+		err = copy_out(w);
+	if (err)
+		return err;
+	/* Every record put is in the file now: the header can say so.  While
+	 * the buffer still holds the start of the file, its copy too, or the
+	 * next O_DIRECT block would put the old header back. */
+	fill_header(w, &h, w->data_size);
+	if (!w->offset)
+		memcpy(w->buf, &h, sizeof(h));
+	return write_header(w, &h);
+}
+
 uint64_t pk_data_writer_size(const struct pk_data_writer *w)
 {
 	return w->data_size;
@@ -479,7 +675,7 @@ static int64_t cut_back(struct pk_data_writer *w, uint64_t room)
 	if (!w->started || keep >= w->data_size || ftruncate(w->fd, (off_t)(w->data_offset + keep)) < 0)
 		return -ENOSPC;
 	cut = w->data_size - keep;
-	w->buf_len = 0;
+	w->buf_len = w->flushed = 0;
 	w->stage_len = 0;
 	w->offset = w->data_offset + keep;
 	w->data_size = keep;
@@ -488,29 +684,74 @@ static int64_t cut_back(struct pk_data_writer *w, uint64_t room)
 	return (int64_t)cut;
 }
 
-/* The features, the buffer's last bytes and the header, in that order. */
-static int finish_file(struct pk_data_writer *w, struct file_header *h)
+/*
+ * The records still buffered, a header that covers them (so a recorder
+ * killed while writing the features leaves a file whose data ends where
+ * the records do), then the features.  flags[] gets the feature bits.
+ */
+static int finish_file(struct pk_data_writer *w, uint64_t flags[4])
 {
+	struct file_header h;
 	int err = 0;
 
-	memset(h->flags, 0, sizeof(h->flags));
+	memset(flags, 0, 4 * sizeof(*flags));
 	if (!w->full && w->zcs)
 		err = compress_stage(w);
 	if (!err)
-		err = pk__data_writer_features(w, h->flags);
+		err = pk__data_writer_flush(w);
+	fill_header(w, &h, w->data_size);
+	if (!err)
+		err = write_header(w, &h);
+	if (!err)
+		err = pk__data_writer_features(w, flags);
 	if (!err)
 		err = pk__data_writer_flush(w);
 	return err;
 }
 
+/*
+ * Put the whole file at its path: keep a regular file found there as
+ * "<path>.old" when asked, then rename over it.  A failure keeps the
+ * temporary file and says where the recording is.
+ */
+static int place(struct pk_data_writer *w)
+{
+	char old[4096];
+	struct stat st;
+	int e;
+
+	if (w->device)
+		return 0;
+	if (stat(w->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		pk__error(-EEXIST, "write perf.data", "%s is no longer a regular file: it was left alone, "
+			  "and the recording is in %s", w->path, w->partial);
+		return -EEXIST;
+	}
+	snprintf(old, sizeof(old), "%s.old", w->path);
+	if (w->keep_old && stat(w->path, &st) == 0 && rename(w->path, old) < 0) {
+		e = errno;
+		pk__error(-e, "write perf.data", "cannot keep the old %s as %s: %s; the recording is in %s",
+			  w->path, old, strerror(e), w->partial);
+		return -e;
+	}
+	if (rename(w->partial, w->path) < 0) {
+		e = errno;
+		pk__error(-e, "write perf.data", "cannot rename %s to %s: %s", w->partial, w->path,
+			  strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 int pk_data_writer_finish(struct pk_data_writer *w)
 {
-	struct file_header h = { .magic = "PERFILE2", .size = sizeof(h) };
+	struct file_header h;
+	uint64_t flags[4];
 	int err = w->started ? 0 : start(w);
 	int64_t dropped = 0;
 
 	if (!err)
-		err = finish_file(w, &h);
+		err = finish_file(w, flags);
 	/* Out of space: give records back, 256 KiB at a time, until the rest fits. */
 	for (int tries = 0; err == -ENOSPC && tries < 16; tries++) {
 		int64_t cut = cut_back(w, (uint64_t)(tries + 1) * 256 * 1024);
@@ -518,25 +759,22 @@ int pk_data_writer_finish(struct pk_data_writer *w)
 		if (cut < 0)
 			break;
 		dropped += cut;
-		err = finish_file(w, &h);
+		err = finish_file(w, flags);
 	}
-	h.attr_size = PK__ATTR_SIZE + sizeof(struct pk__file_section);
-	h.attrs = (struct pk__file_section){ w->attrs_offset, w->nr_events * h.attr_size };
-	h.data = (struct pk__file_section){ w->data_offset, w->data_size };
-	/* The header goes last: until it is written the file is not a perf.data. */
-	if (!err && pwrite(w->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
-		err = pk__error(-errno, "write perf.data", "writing the header of %s failed: %s",
-				w->partial, strerror(errno));
-	if (!err && fsync(w->fd) < 0)
-		err = pk__error(-errno, "write perf.data", "fsync of %s failed: %s", w->partial,
+	fill_header(w, &h, w->data_size);
+	memcpy(h.flags, flags, sizeof(h.flags));
+	/* The features' bits go last: until then the file reads without them. */
+	if (!err)
+		err = write_header(w, &h);
+	/* A device (/dev/null) has nothing to sync, and may refuse. */
+	if (!err && !w->device && fsync(w->fd) < 0)
+		err = pk__error(-errno, "write perf.data", "fsync of %s failed: %s", file_name(w),
 				strerror(errno));
-	if (!err && rename(w->partial, w->path) < 0)
-		err = pk__error(-errno, "write perf.data", "cannot rename %s to %s: %s", w->partial,
-				w->path, strerror(errno));
 	if (err) {
 		pk_data_writer_abort(w);
 		return err;
 	}
+	err = place(w);
 	pk__data_writer_free(w);
-	return (int)(dropped > INT32_MAX ? INT32_MAX : dropped);
+	return err < 0 ? err : (int)(dropped > INT32_MAX ? INT32_MAX : dropped);
 }

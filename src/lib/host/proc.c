@@ -26,7 +26,9 @@ static int no_process(pid_t pid, int e, const char *what_fmt)
 	snprintf(what, sizeof(what), what_fmt, (int)pid);
 	pk__error(-e, what, "%s", e == ESRCH ? "no such process" : strerror(e));
 	pk__error_hint("%s", e == ESRCH ? "check the pid: it may have exited ('ps -p PID')"
-					: "reading another user's process needs root or CAP_SYS_PTRACE");
+			     : e == EMFILE ? "the process reached its limit of open files "
+					     "(RLIMIT_NOFILE): raise it with `ulimit -n`"
+			     : "reading another user's process needs root or CAP_SYS_PTRACE");
 	return -e;
 }
 

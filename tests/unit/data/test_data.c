@@ -117,8 +117,10 @@ static void write_file(void)
 	assert_int_equal(pk_data_writer_size(w), n);
 	/* Too late to add events once records are written. */
 	assert_int_equal(pk_data_writer_add_event(w, &a, "x", ids, 1), -EINVAL);
-	/* Until finish, only the partial file exists. */
-	snprintf(partial, sizeof(partial), "%s.partial", path);
+	/* Until finish, only the writer's own partial file exists. */
+	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
+	assert_int_equal(strncmp(partial, path, strlen(path)), 0);
+	assert_int_equal(strncmp(partial + strlen(path), ".partial.", 9), 0);
 	assert_int_equal(stat(path, &st), -1);
 	assert_int_equal(stat(partial, &st), 0);
 	assert_int_equal(pk_data_writer_finish(w), 0);
@@ -209,19 +211,38 @@ static void test_layout(void **state)
 static void test_errors(void **state)
 {
 	struct pk_data_writer *w;
-	char bad[300];
+	char bad[300], partial[400];
+	FILE *f;
 
 	(void)state;
 	snprintf(bad, sizeof(bad), "%s/no/such/dir/perf.data", dir);
 	assert_true(pk_data_writer_create(bad, &w) < 0);
-	assert_non_null(strstr(pk_last_error()->why, "no/such/dir/perf.data.partial"));
+	assert_non_null(strstr(pk_last_error()->why, "no/such/dir/perf.data.partial."));
 	/* Abort leaves nothing behind. */
 	snprintf(bad, sizeof(bad), "%s/aborted.data", dir);
 	assert_int_equal(pk_data_writer_create(bad, &w), 0);
+	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
 	pk_data_writer_abort(w);
 	assert_int_equal(access(bad, F_OK), -1);
-	strcat(bad, ".partial");
-	assert_int_equal(access(bad, F_OK), -1);
+	assert_int_equal(access(partial, F_OK), -1);
+	/* Nothing to write to: an empty name, a directory. */
+	assert_int_equal(pk_data_writer_create("", &w), -EINVAL);
+	assert_int_equal(pk_data_writer_create(dir, &w), -EISDIR);
+	/* A directory where the old file would be kept: said before writing. */
+	snprintf(bad, sizeof(bad), "%s/kept.data", dir);
+	f = fopen(bad, "w");
+	assert_non_null(f);
+	fclose(f);
+	strcat(bad, ".old");
+	assert_int_equal(mkdir(bad, 0700), 0);
+	bad[strlen(bad) - 4] = 0;
+	assert_int_equal(pk_data_writer_create(bad, &w), 0);
+	assert_int_equal(pk_data_keep_old(w), -EISDIR);
+	pk_data_writer_abort(w);
+	strcat(bad, ".old");
+	assert_int_equal(rmdir(bad), 0);
+	bad[strlen(bad) - 4] = 0;
+	assert_int_equal(unlink(bad), 0);
 	pk_data_writer_abort(NULL);
 }
 
@@ -314,6 +335,77 @@ static void check_data(const char *file, const unsigned char *recs, size_t len)
 	assert_memory_equal(d, recs, len);
 	close(fd);
 	free(d);
+}
+
+/* A device is written into, never replaced: no temporary file, and
+ * /dev/null is still /dev/null after a whole file went into it. */
+static void test_device(void **state)
+{
+	struct pk_data_writer *w;
+	struct perf_event_attr a = sample_attr();
+	uint64_t ids[] = { 77 };
+	unsigned char recs[8192];
+	size_t n = make_records(recs);
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(pk_data_writer_create("/dev/null", &w), 0);
+	assert_null(pk_data_temp_path(w));
+	assert_int_equal(pk_data_keep_old(w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
+	assert_int_equal(pk_data_writer_write(w, recs, n), 0);
+	assert_int_equal(pk_data_tick(w), 0);
+	assert_int_equal(pk_data_writer_finish(w), 0);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_int_equal(access("/dev/null.old", F_OK), -1);
+}
+
+/*
+ * A recording cut short: the first pk_data_tick puts the records so far in
+ * the temporary file with a header whose data size covers them (what a
+ * killed recorder leaves), and the records written after it, through the
+ * O_DIRECT blocks that write those bytes again, still make exactly the
+ * records in the finished file.
+ */
+static void test_tick(void **state)
+{
+	struct pk_data_writer *w;
+	struct perf_event_attr a = sample_attr();
+	uint64_t ids[] = { 77 };
+	size_t cap = 3500 * 1024, n = 0, at_tick = 0;
+	unsigned char *all = malloc(cap);
+	char file[300], partial[400];
+
+	(void)state;
+	assert_non_null(all);
+	snprintf(file, sizeof(file), "%s/tick.data", dir);
+	assert_int_equal(pk_data_writer_create(file, &w), 0);
+	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
+	for (uint32_t i = 0;; i++) {
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, (uint16_t)(48 + (i % 301) * 8) };
+
+		if (n + h.size > cap)
+			break;
+		memcpy(all + n, &h, sizeof(h));
+		for (size_t k = sizeof(h); k < h.size; k++)
+			all[n + k] = (unsigned char)(i * 5 + k);
+		assert_int_equal(pk_data_writer_write(w, all + n, h.size), 0);
+		n += h.size;
+		if (i == 1000) {	/* still inside the first buffer */
+			assert_int_equal(pk_data_tick(w), 0);
+			at_tick = n;
+			check_data(partial, all, at_tick);
+		}
+	}
+	assert_true(at_tick > 0 && n > 3 * at_tick);
+	/* What the tick wrote is still readable after the buffer drained. */
+	check_data(partial, all, at_tick);
+	assert_int_equal(pk_data_writer_finish(w), 0);
+	check_data(file, all, n);
+	assert_int_equal(access(partial, F_OK), -1);
+	free(all);
 }
 
 /*
@@ -474,6 +566,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_direct),
 		cmocka_unit_test(test_direct_fails),
 		cmocka_unit_test(test_no_direct),
+		cmocka_unit_test(test_tick),
+		cmocka_unit_test(test_device),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_reads_it),
