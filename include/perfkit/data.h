@@ -27,7 +27,7 @@ struct pk_data_writer;
  * created with O_EXCL next to `path`), renamed over `path` only by
  * pk_data_writer_finish: a reader never sees a half-written file at `path`, and
  * two writers to one path never mix.  The header and attrs reach that file
- * with the first record, and pk_data_tick keeps the data size in it up to
+ * with the first record, and pk_data_writer_tick keeps the data size in it up to
  * date, so it is a perf.data perf reads however the writer stops.  A
  * character or block device
  * (/dev/null) is written into directly and left in place, as perf does.
@@ -40,17 +40,17 @@ struct pk_data_writer;
 PK_API int pk_data_writer_create(const char *path, struct pk_data_writer **out);
 
 /*
- * pk_data_keep_old - have pk_data_writer_finish keep a regular file found at the
+ * pk_data_writer_keep_old - have pk_data_writer_finish keep a regular file found at the
  * path as "<path>.old" (replacing an older one) before putting the new
  * file there, as perf record does; a device is never moved.  Checks now
  * what can be checked: returns 0, or -EISDIR when "<path>.old" is a
  * directory and the path a regular file.
  */
-PK_API int pk_data_keep_old(struct pk_data_writer *w);
+PK_API int pk_data_writer_keep_old(struct pk_data_writer *w);
 
-/* pk_data_temp_path - the temporary file the writer writes (what a killed
+/* pk_data_writer_temp_path - the temporary file the writer writes (what a killed
  * recorder leaves behind), or NULL when it writes a device directly. */
-PK_API const char *pk_data_temp_path(const struct pk_data_writer *w);
+PK_API const char *pk_data_writer_temp_path(const struct pk_data_writer *w);
 
 /*
  * pk_data_writer_add_event - describe one event: its attr as opened, its name, and
@@ -131,7 +131,7 @@ PK_API int pk_data_writer_write_round(struct pk_data_writer *w);
 PK_API uint64_t pk_data_writer_size(const struct pk_data_writer *w);
 
 /*
- * pk_data_tick - call it from the recording loop, every wake-up and at
+ * pk_data_writer_tick - call it from the recording loop, every wake-up and at
  * least once a second: when a second or more has passed since records last
  * reached the file, writes the buffered (and, with -z, compressed) records
  * out through the page cache, then the header with a data size covering
@@ -141,14 +141,14 @@ PK_API uint64_t pk_data_writer_size(const struct pk_data_writer *w);
  * record writes at once.  Otherwise it only reads the clock.  Returns 0 or
  * the negative errno of writing (as pk_data_writer_write).
  */
-PK_API int pk_data_tick(struct pk_data_writer *w);
+PK_API int pk_data_writer_tick(struct pk_data_writer *w);
 
 /*
  * pk_data_writer_finish - write the feature sections (BUILD_ID, HOSTNAME,
  * OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE,
  * EVENT_DESC, CPU_TOPOLOGY, PMU_MAPPINGS, GROUP_DESC, SAMPLE_TIME, CLOCKID,
  * COMPRESSED, CLOCK_DATA) and the final header, flush, fsync and rename the
- * file into place (after keeping the old one, see pk_data_keep_old); frees
+ * file into place (after keeping the old one, see pk_data_writer_keep_old); frees
  * the writer whatever happens.  On a full disk it cuts the data back to a
  * record boundary until the rest fits.  Returns the bytes of records it had
  * to cut (0 normally), or a negative errno: with the temporary file removed

@@ -346,7 +346,7 @@ struct session {
 	pid_t *pids, *tids;	/* -p / -t, parsed */
 	bool wl_is_target;	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
 	bool ended_command;	/* --duration ended the command: its signal is ours */
-	int write_err;		/* a flush of the file failed (pk_data_tick) */
+	int write_err;		/* a flush of the file failed (pk_data_writer_tick) */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -423,7 +423,7 @@ static int run(struct session *s)
 		err = pk_recorder_drain(s->rec);
 		/* Records reach the file at least once a second, so a recorder
 		 * killed outright leaves a file that reads. */
-		if (err >= 0 && (err = pk_data_tick(s->w)) < 0)
+		if (err >= 0 && (err = pk_data_writer_tick(s->w)) < 0)
 			s->write_err = err;
 		if (snapshot_request) {	/* SIGUSR2: write what the overwrite rings hold now */
 			snapshot_request = 0;
@@ -517,7 +517,7 @@ static int setup(struct session *s, int argc, char **argv)
 				 "give a file");
 	/* The file (and the old one, kept as .old at the end as perf does) is
 	 * checked here, before anything is recorded. */
-	if (pk_data_writer_create(o->output, &s->w) < 0 || pk_data_keep_old(s->w) < 0 ||
+	if (pk_data_writer_create(o->output, &s->w) < 0 || pk_data_writer_keep_old(s->w) < 0 ||
 	    pk_data_writer_set_cmdline(s->w, argc, argv) < 0 || pk_recorder_set_writer(s->rec, s->w) < 0)
 		return cli_error("record", NULL);
 	return 0;

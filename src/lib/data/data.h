@@ -42,10 +42,10 @@ struct pk_data_writer {
 	char *path;
 	char *partial;			/* the temporary file, or NULL when writing a device */
 	bool device;			/* path is a device, written into directly */
-	bool keep_old;			/* pk_data_keep_old: rotate a regular path to .old */
+	bool keep_old;			/* pk_data_writer_keep_old: rotate a regular path to .old */
 	unsigned char *buf;
 	size_t buf_len;
-	/* The first `flushed` bytes of buf are also in the file (pk_data_tick),
+	/* The first `flushed` bytes of buf are also in the file (pk_data_writer_tick),
 	 * but stay buffered to be written again as whole O_DIRECT blocks. */
 	size_t flushed;
 	uint64_t last_tick;		/* CLOCK_MONOTONIC ns when records last reached the file */

@@ -6,7 +6,7 @@
  * sections and their payloads (features.c).  Each writer has its own
  * temporary file, "<path>.partial.XXXXXX", renamed into place only once it
  * is whole, so two recordings to one path never mix.  The header and attrs
- * are on disk from the first record, and pk_data_tick writes the buffered
+ * are on disk from the first record, and pk_data_writer_tick writes the buffered
  * records out at least once a second, then the header with the data size
  * that covers them (perf 6.1 reads nothing of a data size of 0): a
  * recorder killed at any moment leaves a file perf reads, short of about
@@ -41,7 +41,7 @@
 #define STAGE_SIZE (128 * 1024)		/* whole records compressed at a time */
 #define PERF_RECORD_COMPRESSED 81	/* a perf.data record: zstd-compressed records */
 #define MAX_PAYLOAD (65535 - sizeof(struct perf_event_header))
-#define TICK_NS 1000000000ULL		/* pk_data_tick: records reach the file at least this often */
+#define TICK_NS 1000000000ULL		/* pk_data_writer_tick: records reach the file at least this often */
 
 struct file_header {
 	char magic[8];
@@ -165,12 +165,12 @@ static const char *file_name(const struct pk_data_writer *w)
 	return w->partial ? w->partial : w->path;
 }
 
-const char *pk_data_temp_path(const struct pk_data_writer *w)
+const char *pk_data_writer_temp_path(const struct pk_data_writer *w)
 {
 	return w->partial;
 }
 
-int pk_data_keep_old(struct pk_data_writer *w)
+int pk_data_writer_keep_old(struct pk_data_writer *w)
 {
 	char old[4096];
 	struct stat st;
@@ -627,7 +627,7 @@ int pk_data_writer_write_round(struct pk_data_writer *w)
 	return pk_data_writer_write(w, &round, sizeof(round));
 }
 
-int pk_data_tick(struct pk_data_writer *w)
+int pk_data_writer_tick(struct pk_data_writer *w)
 {
 	struct file_header h;
 	uint64_t t;

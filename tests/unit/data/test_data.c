@@ -118,7 +118,7 @@ static void write_file(void)
 	/* Too late to add events once records are written. */
 	assert_int_equal(pk_data_writer_add_event(w, &a, "x", ids, 1), -EINVAL);
 	/* Until finish, only the writer's own partial file exists. */
-	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
+	snprintf(partial, sizeof(partial), "%s", pk_data_writer_temp_path(w));
 	assert_int_equal(strncmp(partial, path, strlen(path)), 0);
 	assert_int_equal(strncmp(partial + strlen(path), ".partial.", 9), 0);
 	assert_int_equal(stat(path, &st), -1);
@@ -221,7 +221,7 @@ static void test_errors(void **state)
 	/* Abort leaves nothing behind. */
 	snprintf(bad, sizeof(bad), "%s/aborted.data", dir);
 	assert_int_equal(pk_data_writer_create(bad, &w), 0);
-	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
+	snprintf(partial, sizeof(partial), "%s", pk_data_writer_temp_path(w));
 	pk_data_writer_abort(w);
 	assert_int_equal(access(bad, F_OK), -1);
 	assert_int_equal(access(partial, F_OK), -1);
@@ -237,7 +237,7 @@ static void test_errors(void **state)
 	assert_int_equal(mkdir(bad, 0700), 0);
 	bad[strlen(bad) - 4] = 0;
 	assert_int_equal(pk_data_writer_create(bad, &w), 0);
-	assert_int_equal(pk_data_keep_old(w), -EISDIR);
+	assert_int_equal(pk_data_writer_keep_old(w), -EISDIR);
 	pk_data_writer_abort(w);
 	strcat(bad, ".old");
 	assert_int_equal(rmdir(bad), 0);
@@ -350,11 +350,11 @@ static void test_device(void **state)
 
 	(void)state;
 	assert_int_equal(pk_data_writer_create("/dev/null", &w), 0);
-	assert_null(pk_data_temp_path(w));
-	assert_int_equal(pk_data_keep_old(w), 0);
+	assert_null(pk_data_writer_temp_path(w));
+	assert_int_equal(pk_data_writer_keep_old(w), 0);
 	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
 	assert_int_equal(pk_data_writer_write(w, recs, n), 0);
-	assert_int_equal(pk_data_tick(w), 0);
+	assert_int_equal(pk_data_writer_tick(w), 0);
 	assert_int_equal(pk_data_writer_finish(w), 0);
 	assert_int_equal(stat("/dev/null", &st), 0);
 	assert_true(S_ISCHR(st.st_mode));
@@ -362,7 +362,7 @@ static void test_device(void **state)
 }
 
 /*
- * A recording cut short: the first pk_data_tick puts the records so far in
+ * A recording cut short: the first pk_data_writer_tick puts the records so far in
  * the temporary file with a header whose data size covers them (what a
  * killed recorder leaves), and the records written after it, through the
  * O_DIRECT blocks that write those bytes again, still make exactly the
@@ -381,7 +381,7 @@ static void test_tick(void **state)
 	assert_non_null(all);
 	snprintf(file, sizeof(file), "%s/tick.data", dir);
 	assert_int_equal(pk_data_writer_create(file, &w), 0);
-	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
+	snprintf(partial, sizeof(partial), "%s", pk_data_writer_temp_path(w));
 	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
 	for (uint32_t i = 0;; i++) {
 		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, (uint16_t)(48 + (i % 301) * 8) };
@@ -394,7 +394,7 @@ static void test_tick(void **state)
 		assert_int_equal(pk_data_writer_write(w, all + n, h.size), 0);
 		n += h.size;
 		if (i == 1000) {	/* still inside the first buffer */
-			assert_int_equal(pk_data_tick(w), 0);
+			assert_int_equal(pk_data_writer_tick(w), 0);
 			at_tick = n;
 			check_data(partial, all, at_tick);
 		}
