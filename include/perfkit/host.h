@@ -29,8 +29,10 @@ PK_API int pk_cpus_parse(const char *list, int **cpus, size_t *nr);
  */
 PK_API int pk_cpus_online(int **cpus, size_t *nr);
 
-/* Where a CPU sits, from sysfs: -1 for what the kernel does not report. */
+/* Where a CPU sits, from sysfs: -1 for what the kernel does not report.
+ * The caller allocates it and sets size = sizeof(struct pk_cpu_topology). */
 struct pk_cpu_topology {
+	size_t size;		/* set by the caller: sizeof(struct pk_cpu_topology) */
 	int cpu;
 	int socket;		/* topology/physical_package_id */
 	int die;		/* topology/die_id (0 on kernels without dies) */
@@ -41,7 +43,8 @@ struct pk_cpu_topology {
 /*
  * pk_cpu_topology - read CPU `cpu`'s place from <sysfs>/devices/system
  * (PERFKIT_SYSFS_ROOT applies).  Returns 0, or -ENOENT (the error names the
- * file) when the CPU has no topology directory, or -ENOMEM.
+ * file) when the CPU has no topology directory, or -ENOMEM; -EINVAL when
+ * t->size is smaller than the struct this library fills (*t untouched).
  */
 PK_API int pk_cpu_topology(int cpu, struct pk_cpu_topology *t);
 

@@ -137,6 +137,7 @@ static int save_slots(struct pk_evlist *l, struct stat_summary *s, char **argv, 
 		return -ENOMEM;
 	for (size_t c = 0; c < nc; c++) {
 		s->cpus[c] = pk_evlist_cpu(l, c);
+		s->topo[c].size = sizeof(s->topo[c]);
 		if (topology && pk_cpu_topology(s->cpus[c], &s->topo[c]) < 0) {
 			cli_error("stat", NULL);
 			return -ENOENT;

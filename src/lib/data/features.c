@@ -104,7 +104,7 @@ static void cpu_topology(struct blob *b, int nr_cpus)
 	sibling_lists(b, nr_cpus, "core_siblings_list");
 	sibling_lists(b, nr_cpus, "thread_siblings_list");
 	for (int c = 0; c < nr_cpus; c++) {
-		struct pk_cpu_topology t;
+		struct pk_cpu_topology t = { .size = sizeof(t) };
 		int err = pk_cpu_topology(c, &t);
 
 		b->oom |= err == -ENOMEM;
@@ -113,7 +113,7 @@ static void cpu_topology(struct blob *b, int nr_cpus)
 	}
 	sibling_lists(b, nr_cpus, "die_cpus_list");
 	for (int c = 0; c < nr_cpus; c++) {
-		struct pk_cpu_topology t;
+		struct pk_cpu_topology t = { .size = sizeof(t) };
 		int err = pk_cpu_topology(c, &t);
 
 		b->oom |= err == -ENOMEM;

@@ -79,6 +79,7 @@ static void track(struct pk_recorder *r, const struct perf_event_header *h,
 {
 	struct pk_record rec;
 
+	rec.size = sizeof(rec);
 	if (h->type == PERF_RECORD_SAMPLE) {
 		if (pk && (pk->fields & PERF_SAMPLE_IP) && (pk->fields & PERF_SAMPLE_TID))
 			pk_maps_hit(r->maps, pk->pid, pk->ip,
@@ -99,7 +100,10 @@ static int to_callback(struct pk_recorder *r, const struct perf_event_header *h,
 		       const struct perf_event_attr *a)
 {
 	struct pk_record rec;
-	bool decoded = h->type != PK_DATA_RECORD_FINISHED_ROUND && pk_record_decode(h, a, &rec) == 0;
+	bool decoded;
+
+	rec.size = sizeof(rec);
+	decoded = h->type != PK_DATA_RECORD_FINISHED_ROUND && pk_record_decode(h, a, &rec) == 0;
 
 	return r->cb(r->cb_arg, h, decoded ? &rec : NULL);
 }
@@ -157,7 +161,7 @@ static void count(struct pk_recorder *r, const struct perf_event_header *h, cons
 static void move_one(struct pk_recorder *r, const struct perf_event_header *h)
 {
 	const struct perf_event_attr *a = pk__recorder_attr(r, h);
-	struct pk_sample_peek pk;
+	struct pk_sample_peek pk = { .size = sizeof(pk) };
 	bool peeked = h->type == PERF_RECORD_SAMPLE && pk_sample_peek(h, a, &pk) == 0;
 
 	count(r, h, peeked ? &pk : NULL);

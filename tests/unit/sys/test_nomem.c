@@ -130,7 +130,7 @@ static int call_catalog_new(const void *arg)
 static int call_maps(const void *arg)
 {
 	struct pk_maps *m = NULL;
-	struct pk_record r = { .type = PERF_RECORD_MMAP };
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP };
 	int err;
 
 	(void)arg;
