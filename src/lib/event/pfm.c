@@ -102,7 +102,7 @@ static bool nearest_event(const char *name, int only_pmu, char *best, size_t len
 			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
 				continue;
 			upcase(have, sizeof(have), ei.name);
-			d = pk__edit_distance(have, want);
+			d = pk__edit_distance_max(have, want, best_dist - 1);
 			if (d < best_dist) {
 				best_dist = d;
 				snprintf(best, len, "%s::%s", pi.name, ei.name);
