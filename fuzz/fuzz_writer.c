@@ -231,7 +231,8 @@ static void check_features(const unsigned char *d, size_t len, const struct give
 	for (size_t i = 0; nr && i < g->nr_bids; i++) {
 		if (!g->bid_ok[i])
 			continue;
-		uint16_t rec_size = (uint16_t)(u32_at(d, len, off + 4) & 0xffff);
+		/* perf_event_header: u32 type, u16 misc, u16 size. */
+		uint16_t rec_size = (uint16_t)(u32_at(d, len, off + 4) >> 16);
 
 		if (d[off + 32] != g->bid_size[i] || rec_size < 36 + 64 ||
 		    strcmp((const char *)d + off + 36, g->bid_names[i]))
