@@ -5,7 +5,14 @@
  * returns is walked (every desc, attr printed with pk_attr_format, the error
  * record formatted) so a bad pointer or length anywhere on those paths shows
  * up under ASan.  The same function is linked into fuzz_replay, which runs
- * the corpus as an ordinary unit test on any compiler.
+ * the corpus as an ordinary unit test on any compiler.  The fixture sysfs
+ * tree is scanned once, in LLVMFuzzerInitialize, and every parse gets that
+ * snapshot through opts.pmus; kprobe symbols are checked against the small
+ * fuzz/kallsyms.txt and tracepoints against the fixture tracefs tree.
+ * Rescanning sysfs and reading this machine's 120,000-line /proc/kallsyms
+ * (twice, with edit distances, for each unknown kprobe symbol) per input
+ * held the target to about 90 inputs a second, and made what it did depend
+ * on the machine.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +24,11 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The PMU snapshot every input is parsed against; a fuzz process lives for
+ * one target, so it is freed at exit. */
+static struct pk_pmus *fuzz_pmus;
+static char fuzz_kallsyms[4096], fuzz_tracefs[4096];
+
 /*
  * Parse against a fixed sysfs (the Intel fixture tree) rather than whatever
  * machine runs the fuzzer, so a crash reproduces everywhere; PERFKIT_SYSFS_ROOT
@@ -25,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *fx = getenv("PERFKIT_FIXTURES");
+	const char *src = getenv("PERFKIT_SRCDIR");
 	char root[4096];
 
 	(void)argc;
@@ -32,6 +45,22 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!getenv("PERFKIT_SYSFS_ROOT") && fx) {
 		snprintf(root, sizeof(root), "%s/sysfs/intel", fx);
 		setenv("PERFKIT_SYSFS_ROOT", root, 1);
+	}
+	if (!src && fx) {
+		/* PERFKIT_FIXTURES is <srcdir>/tests/fixtures. */
+		snprintf(root, sizeof(root), "%s/../..", fx);
+		src = root;
+	}
+	if (!src)
+		src = ".";
+	if (snprintf(fuzz_kallsyms, sizeof(fuzz_kallsyms), "%s/fuzz/kallsyms.txt", src) >=
+		    (int)sizeof(fuzz_kallsyms) ||
+	    snprintf(fuzz_tracefs, sizeof(fuzz_tracefs), "%s/tests/unit/catalog/tracefs", src) >=
+		    (int)sizeof(fuzz_tracefs))
+		abort();	/* a source tree path this long is not worth supporting */
+	if (pk_pmus_scan(&fuzz_pmus) < 0) {
+		fprintf(stderr, "fuzz_events: %s: %s\n", pk_last_error()->what, pk_last_error()->why);
+		abort();	/* a run without PMUs would fuzz nothing of interest */
 	}
 	return 0;
 }
@@ -50,6 +79,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	spec[size] = '\0';
 	memset(&opts, 0, sizeof(opts));
 	opts.size = sizeof(opts);
+	opts.pmus = fuzz_pmus;
+	opts.kallsyms = fuzz_kallsyms;
+	opts.tracefs = fuzz_tracefs;
 
 	n = pk_events_parse(spec, &opts, &ev);
 	if (n < 0) {

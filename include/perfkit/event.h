@@ -42,6 +42,11 @@ struct pk_parse_opts {
 	bool no_libpfm;		/* do not try libpfm4 names */
 	const char *tracefs;	/* tracefs directory to use instead of the probed one;
 				 * tracefs is never mounted here (pk_tracefs_mount) */
+	const char *kallsyms;	/* file in /proc/kallsyms' format to check kprobe
+				 * symbols against instead of /proc/kallsyms */
+	const struct pk_pmus *pmus;	/* a snapshot from pk_pmus_scan to parse against
+				 * instead of scanning sysfs on each call; still the
+				 * caller's, and must outlive the call only */
 };
 
 struct pk_events;	/* the result of parsing an event list */
@@ -80,7 +85,10 @@ struct pk_event_desc {
 /*
  * pk_events_parse - parse `spec`, a comma-separated list of events and
  * {groups} in perf's grammar (see docs/EVENTS.md), into attrs.
- * `opts` may be NULL.  Each attr is ready for perf_event_open except for
+ * `opts` may be NULL.  PMU names, aliases and formats come from
+ * opts->pmus when set (the snapshot is only read, and may be shared by
+ * threads parsing at once), else from one sysfs scan made for this call.
+ * Each attr is ready for perf_event_open except for
  * read_format, sample_type and disabled, which are the caller's choice; its
  * size is PERF_ATTR_SIZE_VER7 (128, what perf 6.1 uses) unless config3 is set.
  * On success stores the list in *out and returns the number of events (> 0).

@@ -42,7 +42,7 @@ static void test_uprobe_counts_calls(void **state)
 	unsetenv("PERFKIT_SYSFS_ROOT");
 	assert_int_equal(pk_pmus_scan(&pmus), 0);
 	memset(&a, 0, sizeof(a));
-	ret = pk__probe_encode(pmus, false, false, "/proc/self/exe:pk_test_counted", &a, &owned,
+	ret = pk__probe_encode(pmus, NULL, false, false, "/proc/self/exe:pk_test_counted", &a, &owned,
 			       &canonical);
 	if (ret == -ENODEV) {
 		pk_pmus_free(pmus);

@@ -278,7 +278,8 @@ int pk_data_writer_add_group(struct pk_data_writer *w, size_t leader, size_t nr_
 {
 	struct pk__data_group *n;
 
-	if (!nr_members || leader + nr_members > w->nr_events)
+	/* Not leader + nr_members: SIZE_MAX and 2 would wrap to 1 and pass. */
+	if (!nr_members || leader >= w->nr_events || nr_members > w->nr_events - leader)
 		return pk__error(-EINVAL, "perf.data", "group of %zu events at %zu: only %zu events were added",
 				 nr_members, leader, w->nr_events);
 	n = pk__realloc(w->groups, (w->nr_groups + 1) * sizeof(*n));

@@ -591,7 +591,7 @@ static int not_found(const struct pk_catalog *cat, const char *name)
 
 	pk__error(-ENOENT, name, "no such event in the catalogue of this machine");
 	for (size_t i = 0; i < cat->nr; i++) {
-		size_t d = pk__edit_distance(name, cat->ev[i].info.name);
+		size_t d = pk__edit_distance_max(name, cat->ev[i].info.name, limit);
 
 		if (d < best) {
 			best = d;

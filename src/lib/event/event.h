@@ -77,8 +77,9 @@ int pk__tp_expand(const char *tracefs, const char *sys_glob, const char *ev_glob
  * a heap string like "uprobe:/usr/bin/bash:0x2f410".  Returns 0, -ENODEV
  * when the PMU is missing (message names the kernel option), -ENOENT when
  * the file or symbol does not exist (with a near-miss hint), or -EINVAL.
+ * A kprobe symbol is looked up in `kallsyms` (NULL: /proc/kallsyms).
  */
-int pk__probe_encode(const struct pk_pmus *pmus, bool kprobe, bool retprobe,
+int pk__probe_encode(const struct pk_pmus *pmus, const char *kallsyms, bool kprobe, bool retprobe,
 		     const char *text, struct perf_event_attr *attr, char **owned,
 		     char **canonical);
 
@@ -123,5 +124,14 @@ struct pk_events {
 
 /* pk__edit_distance - Levenshtein distance between two strings (case-sensitive). */
 size_t pk__edit_distance(const char *a, const char *b);
+
+/*
+ * pk__edit_distance_max - the same distance when it is at most `max`, else
+ * max + 1 (possibly less than the true distance).  Suggestions only care
+ * about near misses, and this gives up as soon as one is out of reach
+ * (lengths too far apart, or a whole row of the table above max), so
+ * comparing a long mistyped string against thousands of names stays cheap.
+ */
+size_t pk__edit_distance_max(const char *a, const char *b, size_t max);
 
 #endif

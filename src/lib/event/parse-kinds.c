@@ -236,7 +236,8 @@ int pk__parse_add_probe(struct pk__parser *p, const struct pk__span *s, bool kpr
 		free(text);
 		return pk__error_nomem("the event list");
 	}
-	err = pk__probe_encode(p->pmus, kprobe, ret, text, &d->a.attr, &owned, &canonical);
+	err = pk__probe_encode(p->pmus, pk__parse_kallsyms(p), kprobe, ret, text, &d->a.attr, &owned,
+			       &canonical);
 	if (err < 0) {
 		/* Point at the part that is wrong: the file when it is missing,
 		 * otherwise the symbol after the last colon. */

@@ -137,7 +137,8 @@ bool pk__parse_looks_like_mods(const char *m, size_t n)
 
 void pk__parse_consider(struct pk__best *b, const char *cand)
 {
-	size_t d = pk__edit_distance(b->typed, cand);
+	/* Only a distance of 3 or less becomes a hint (pk__parse_suggest). */
+	size_t d = pk__edit_distance_max(b->typed, cand, b->dist > 4 ? 4 : b->dist);
 
 	if (d < b->dist) {
 		b->dist = d;

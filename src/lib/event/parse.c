@@ -103,11 +103,31 @@ struct pk__event *pk__parse_add(struct pk__parser *p, size_t start)
 	return d;
 }
 
+/* The caller's snapshot when opts carries one (a caller parsing many
+ * strings scans sysfs once), else one scan per parse, made on first use. */
 const struct pk_pmus *pk__parse_pmus(struct pk__parser *p)
 {
-	if (!p->pmus && !p->pmus_err)
-		p->pmus_err = pk_pmus_scan(&p->pmus);
+	const struct pk_parse_opts *o = p->opts;
+
+	if (p->pmus || p->pmus_err)
+		return p->pmus;
+	if (o && o->size >= offsetof(struct pk_parse_opts, pmus) + sizeof(o->pmus) && o->pmus) {
+		p->pmus = o->pmus;
+		return p->pmus;
+	}
+	p->pmus_err = pk_pmus_scan(&p->pmus_owned);
+	p->pmus = p->pmus_owned;
 	return p->pmus;
+}
+
+/* opts->kallsyms when the caller's opts have it, else NULL (/proc/kallsyms). */
+const char *pk__parse_kallsyms(const struct pk__parser *p)
+{
+	const struct pk_parse_opts *o = p->opts;
+
+	if (o && o->size >= offsetof(struct pk_parse_opts, kallsyms) + sizeof(o->kallsyms))
+		return o->kallsyms;
+	return NULL;
 }
 
 const char *pk__parse_tracefs(struct pk__parser *p)
@@ -528,7 +548,7 @@ int pk_events_parse(const char *spec, const struct pk_parse_opts *opts, struct p
 	err = parse_list(&p);
 	if (err >= 0)
 		err = pk__parse_finish_canonical(&p);
-	pk_pmus_free(p.pmus);
+	pk_pmus_free(p.pmus_owned);
 	free(p.base);
 	free(p.style);
 	if (err < 0) {

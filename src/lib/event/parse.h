@@ -16,7 +16,8 @@ struct pk__parser {
 	const struct pk_parse_opts *opts;
 	struct pk_events *ev;
 	size_t cap;
-	struct pk_pmus *pmus;		/* scanned on first use */
+	const struct pk_pmus *pmus;	/* opts->pmus, or scanned on first use */
+	struct pk_pmus *pmus_owned;	/* the scan, when this parse made it */
 	int pmus_err;
 	char tracefs[512];		/* found on first use */
 	int tracefs_err;		/* 1 = not looked up yet */
@@ -54,6 +55,7 @@ char *pk__parse_own_copy(struct pk__parser *p, const char *s, size_t n);
 struct pk__event *pk__parse_add(struct pk__parser *p, size_t start);
 const struct pk_pmus *pk__parse_pmus(struct pk__parser *p);
 const char *pk__parse_tracefs(struct pk__parser *p);
+const char *pk__parse_kallsyms(const struct pk__parser *p);
 int pk__parse_col(const struct pk__parser *p, size_t off);
 int pk__parse_error(const struct pk__parser *p, const struct pk__span *s, size_t off, int err,
 		    const char *fmt, ...) PK__PRINTF(5, 6);

@@ -86,9 +86,10 @@ static void upcase(char *dst, size_t len, const char *src)
 static bool nearest_event(const char *name, int only_pmu, char *best, size_t len)
 {
 	char want[256];
-	size_t best_dist = strlen(name) / 3 + 1;
+	size_t best_dist = strlen(name) / 3 + 1, want_len;
 
 	upcase(want, sizeof(want), name);
+	want_len = strlen(want);
 	for (int p = 0; p < NR_PFM_PMUS; p++) {
 		pfm_pmu_info_t pi;
 
@@ -97,12 +98,17 @@ static bool nearest_event(const char *name, int only_pmu, char *best, size_t len
 		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
 			pfm_event_info_t ei = { .size = sizeof(ei) };
 			char have[256];
-			size_t d;
+			size_t d, have_len;
 
 			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
 				continue;
+			/* Names whose lengths alone put them out of reach are
+			 * most of the thousands: skip them before copying. */
+			have_len = strlen(ei.name);
+			if ((have_len > want_len ? have_len - want_len : want_len - have_len) >= best_dist)
+				continue;
 			upcase(have, sizeof(have), ei.name);
-			d = pk__edit_distance(have, want);
+			d = pk__edit_distance_max(have, want, best_dist - 1);
 			if (d < best_dist) {
 				best_dist = d;
 				snprintf(best, len, "%s::%s", pi.name, ei.name);

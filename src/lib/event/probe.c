@@ -32,11 +32,12 @@ struct near {
 
 static void near_add(struct near *n, const char *want, const char *name)
 {
-	size_t d = pk__edit_distance(name, want);
+	/* Beyond half the name it is a different name, not a typo. */
+	size_t limit = strlen(want) / 2 + 1;
+	size_t d = pk__edit_distance_max(name, want, limit);
 	size_t i;
 
-	/* Beyond half the name it is a different name, not a typo. */
-	if (d > strlen(want) / 2 + 1)
+	if (d > limit)
 		return;
 	for (i = 0; i < n->nr; i++)
 		if (!strcmp(n->name[i], name))
@@ -257,10 +258,10 @@ static int ksym_near(void *arg, const struct pk__host_ksym *s)
  * reported with its near misses now rather than as a bare EINVAL from
  * perf_event_open later.  Without kallsyms the kernel has the last word.
  */
-static int check_kallsyms(const char *sym, const char *what)
+static int check_kallsyms(const char *path, const char *sym, const char *what)
 {
 	struct ksym_check c = { .want = sym, .any = false, .near = { .nr = 0 } };
-	int ret = pk__host_kallsyms_read(NULL, 0, ksym_is, &c);
+	int ret = pk__host_kallsyms_read(path, 0, ksym_is, &c);
 
 	if (ret != 0 || !c.any) {
 		pk__error_clear();	/* found, or no kallsyms to check against */
@@ -268,18 +269,21 @@ static int check_kallsyms(const char *sym, const char *what)
 	}
 	/* Missed: a second pass for the near misses among functions.  Edit
 	 * distances are only worth computing once we know we have missed. */
-	if (pk__host_kallsyms_read(NULL, 0, ksym_near, &c) < 0)
+	if (pk__host_kallsyms_read(path, 0, ksym_near, &c) < 0)
 		c.near.nr = 0;
-	pk__error(-ENOENT, what, "the kernel has no symbol '%s' (/proc/kallsyms)", sym);
+	pk__error(-ENOENT, what, "the kernel has no symbol '%s' (%s)", sym,
+		  path ? path : "/proc/kallsyms");
 	if (c.near.nr)
 		near_hint(&c.near, "the kernel");
 	else
-		pk__error_hint("no kernel function is close to '%s'; /proc/kallsyms lists them", sym);
+		pk__error_hint("no kernel function is close to '%s'; %s lists them", sym,
+			       path ? path : "/proc/kallsyms");
 	return -ENOENT;
 }
 
 /* "SYMBOL[+OFF]" or "0xADDRESS" -> name (NULL for an address) and offset/address. */
-static int kprobe_target(char *text, const char *what, char **name, uint64_t *off)
+static int kprobe_target(const char *kallsyms, char *text, const char *what, char **name,
+			 uint64_t *off)
 {
 	int ret;
 
@@ -296,7 +300,7 @@ static int kprobe_target(char *text, const char *what, char **name, uint64_t *of
 		pk__error_hint("a kprobe is SYMBOL[+OFFSET] or 0xADDRESS");
 		return -EINVAL;
 	}
-	ret = check_kallsyms(text, what);
+	ret = check_kallsyms(kallsyms, text, what);
 	if (ret < 0)
 		return ret;
 	*name = pk__strdup(text);
@@ -327,7 +331,7 @@ static int make_canonical(bool kprobe, bool retprobe, const char *name, uint64_t
 	return 0;
 }
 
-int pk__probe_encode(const struct pk_pmus *pmus, bool kprobe, bool retprobe,
+int pk__probe_encode(const struct pk_pmus *pmus, const char *kallsyms, bool kprobe, bool retprobe,
 		     const char *text, struct perf_event_attr *attr, char **owned,
 		     char **canonical)
 {
@@ -347,7 +351,7 @@ int pk__probe_encode(const struct pk_pmus *pmus, bool kprobe, bool retprobe,
 	copy = pk__strdup(text);
 	if (!copy)
 		return pk__error_nomem("a probe spec");
-	ret = kprobe ? kprobe_target(copy, what, &name, &off)
+	ret = kprobe ? kprobe_target(kallsyms, copy, what, &name, &off)
 		     : uprobe_target(copy, what, &name, &off);
 	free(copy);
 	if (ret < 0)

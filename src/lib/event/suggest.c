@@ -1,17 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * suggest.c - near-miss detection for "did you mean ...?" hints: the edit
- * distance between what was typed and the names we know.
+ * distance between what was typed and the names we know, optionally given up
+ * once it exceeds a bound.
  */
 #include "event.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 size_t pk__edit_distance(const char *a, const char *b)
 {
+	return pk__edit_distance_max(a, b, SIZE_MAX - 1);
+}
+
+size_t pk__edit_distance_max(const char *a, const char *b, size_t max)
+{
 	size_t la = strlen(a), lb = strlen(b);
 	size_t small[64], *row = small;
+
+	if (max == SIZE_MAX)
+		max = SIZE_MAX - 1;	/* so that max + 1 cannot wrap */
+	/* Every length difference costs one insertion or deletion. */
+	if ((la > lb ? la - lb : lb - la) > max)
+		return max + 1;
 
 	/* One row of the dynamic-programming table; names are short. */
 	if (lb + 1 > sizeof(small) / sizeof(small[0])) {
@@ -22,9 +35,10 @@ size_t pk__edit_distance(const char *a, const char *b)
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
+		size_t diag = row[0], row_min;
 
 		row[0] = i;
+		row_min = i;
 		for (size_t j = 1; j <= lb; j++) {
 			size_t up = row[j];
 			size_t best = diag + (a[i - 1] != b[j - 1]);
@@ -35,9 +49,16 @@ size_t pk__edit_distance(const char *a, const char *b)
 				best = row[j - 1] + 1;
 			row[j] = best;
 			diag = up;
+			if (best < row_min)
+				row_min = best;
+		}
+		/* Distances never shrink from one row to the next. */
+		if (row_min > max) {
+			row[lb] = max + 1;
+			break;
 		}
 	}
-	size_t d = row[lb];
+	size_t d = row[lb] > max ? max + 1 : row[lb];
 
 	if (row != small)
 		free(row);

@@ -42,12 +42,16 @@ int pk_ring_pause(struct pk_ring *r, bool pause)
 	return pk__sys_ioctl(r->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause ? 1 : 0);
 }
 
-/* Copy a record that wraps the end of the buffer into the scratch area. */
+/*
+ * Copy a record that wraps the end of the buffer into the scratch area, and
+ * one at an offset that is not 8-byte aligned (only a corrupt buffer has
+ * one): callers read its fields as u64s.  realloc's memory is aligned.
+ */
 static const struct perf_event_header *contiguous(struct pk_ring *r, uint64_t off, uint16_t size)
 {
 	size_t first = (size_t)(r->size - off);
 
-	if (off + size <= r->size)
+	if (off + size <= r->size && !(off & 7))
 		return (const struct perf_event_header *)(r->data + off);
 	if (r->scratch_len < size) {
 		unsigned char *n = pk__realloc(r->scratch, size);
@@ -57,9 +61,31 @@ static const struct perf_event_header *contiguous(struct pk_ring *r, uint64_t of
 		r->scratch = n;
 		r->scratch_len = size;
 	}
+	if (first > size)
+		first = size;
 	memcpy(r->scratch, r->data + off, first);
 	memcpy(r->scratch + first, r->data, size - first);
 	return (const struct perf_event_header *)r->scratch;
+}
+
+/*
+ * The size field of the header at `off`.  The kernel keeps records 8-byte
+ * aligned, so a header never wraps the end of a power-of-two buffer; but a
+ * head or tail at an odd offset, or a corrupt size that leads to one, must
+ * not make us read past the end: take the header's bytes across the wrap.
+ */
+static uint16_t header_size(const struct pk_ring *r, uint64_t off)
+{
+	struct perf_event_header h;
+	unsigned char *b = (unsigned char *)&h;
+
+	if (off + sizeof(h) <= r->size) {
+		memcpy(&h, r->data + off, sizeof(h));	/* off may be unaligned */
+		return h.size;
+	}
+	for (size_t i = 0; i < sizeof(h); i++)
+		b[i] = r->data[(off + i) & (r->size - 1)];
+	return h.size;
 }
 
 /*
@@ -73,6 +99,7 @@ static int next_backward(struct pk_ring *r, const struct perf_event_header **rec
 {
 	const struct perf_event_header *h;
 	uint64_t off;
+	uint16_t size;
 
 	if (!r->reading) {
 		r->pos = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
@@ -88,12 +115,12 @@ static int next_backward(struct pk_ring *r, const struct perf_event_header **rec
 	if (r->end - r->pos < sizeof(*h))
 		return 0;
 	off = r->pos & (r->size - 1);
-	h = (const struct perf_event_header *)(r->data + off);
-	if (h->size < sizeof(*h) || h->size > r->end - r->pos) {
+	size = header_size(r, off);
+	if (size < sizeof(*h) || size > r->end - r->pos) {
 		r->pos = r->end;
 		return 0;
 	}
-	if (!(h = contiguous(r, off, h->size)))
+	if (!(h = contiguous(r, off, size)))
 		return pk__error_nomem("a copy of a record that wraps the ring's end");
 	r->pos += h->size;
 	*rec = h;
@@ -123,6 +150,7 @@ int pk_ring_next(struct pk_ring *r, const struct perf_event_header **rec)
 {
 	const struct perf_event_header *h;
 	uint64_t off, avail;
+	uint16_t size;
 
 	if (!r->page)
 		return 0;	/* no event of this CPU x thread opened: never any data */
@@ -143,13 +171,12 @@ int pk_ring_next(struct pk_ring *r, const struct perf_event_header **rec)
 		return corrupt(r, avail, avail > r->size ? "is behind a head that ran past the buffer" :
 			       "is cut: less than a header was published");
 	off = r->pos & (r->size - 1);
-	/* Records are 8-byte aligned in a power-of-two buffer: a header never wraps. */
-	h = (const struct perf_event_header *)(r->data + off);
-	if (h->size < sizeof(*h))
-		return corrupt(r, h->size, "is smaller than a record header");
-	if (h->size > avail)
-		return corrupt(r, h->size, "is longer than what the kernel published");
-	if (!(h = contiguous(r, off, h->size)))
+	size = header_size(r, off);
+	if (size < sizeof(*h))
+		return corrupt(r, size, "is smaller than a record header");
+	if (size > avail)
+		return corrupt(r, size, "is longer than what the kernel published");
+	if (!(h = contiguous(r, off, size)))
 		return pk__error_nomem("a copy of a record that wraps the ring's end");
 	r->pos += h->size;
 	*rec = h;

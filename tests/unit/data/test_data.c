@@ -107,6 +107,9 @@ static void write_file(void)
 	assert_int_equal(pk_data_writer_create(path, &w), 0);
 	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 2), 0);
 	assert_int_equal(pk_data_writer_add_group(w, 0, 2), -EINVAL);	/* only one event */
+	/* Found by fuzz_writer: a range whose end wraps to within the events. */
+	assert_int_equal(pk_data_writer_add_group(w, SIZE_MAX, 2), -EINVAL);
+	assert_int_equal(pk_data_writer_add_group(w, 1, SIZE_MAX), -EINVAL);
 	assert_int_equal(pk_data_writer_set_cmdline(w, 4, argv), 0);
 	assert_int_equal(pk_data_writer_add_build_id(w, "[kernel.kallsyms]", kernel_id, 20, true), 0);
 	assert_int_equal(pk_data_writer_add_build_id(w, LONG_NAME, user_id, 8, false), 0);

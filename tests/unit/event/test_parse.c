@@ -6,6 +6,7 @@
  * malformed strings.  Encodings of individual events against perf 6.1 live in
  * tests/unit/vectors; this file covers what those vectors cannot.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -375,6 +376,77 @@ static void test_config3(void **state)
 	unsetenv("PERFKIT_SYSFS_ROOT");
 }
 
+/*
+ * A snapshot passed in opts->pmus is what the parser resolves PMU names and
+ * aliases against: with the sysfs root gone, the snapshot still encodes
+ * cpu/mem-loads/ exactly as the tree it was read from said, while a parse
+ * without it (or from a caller whose opts predate the field) fails.
+ */
+static void test_caller_snapshot(void **state)
+{
+	const char *fx = getenv("PERFKIT_FIXTURES");
+	struct pk_parse_opts opts = { .size = sizeof(opts) };
+	struct pk_events *ev = NULL;
+	struct pk_pmus *pmus = NULL;
+	char root[PATH_MAX];
+
+	(void)state;
+	assert_non_null(fx);
+	snprintf(root, sizeof(root), "%s/sysfs/intel", fx);
+	setenv("PERFKIT_SYSFS_ROOT", root, 1);
+	assert_int_equal(pk_pmus_scan(&pmus), 0);
+	setenv("PERFKIT_SYSFS_ROOT", "/nonexistent/perfkit-sysfs", 1);
+	opts.pmus = pmus;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(pk_events_parse("cpu/mem-loads,ldlat=3/u", &opts, &ev), 1);
+		assert_int_equal(pk_events_attr(ev, 0)->type, 4);
+		assert_int_equal(pk_events_attr(ev, 0)->config, 0x1cd);
+		assert_int_equal(pk_events_attr(ev, 0)->config1, 3);
+		assert_string_equal(pk_events_desc(ev, 0)->pmu, "cpu");
+		pk_events_free(ev);
+		ev = NULL;
+	}
+	assert_true(pk_events_parse("cpu/mem-loads/", NULL, &ev) < 0);
+	assert_null(ev);
+	opts.size = offsetof(struct pk_parse_opts, pmus);
+	assert_true(pk_events_parse("cpu/mem-loads/", &opts, &ev) < 0);
+	unsetenv("PERFKIT_SYSFS_ROOT");
+	pk_pmus_free(pmus);
+}
+
+/*
+ * opts->kallsyms replaces /proc/kallsyms for kprobe symbols: a symbol only
+ * that file has is accepted, a typo of it is refused with the file named and
+ * the symbol as the near miss.
+ */
+static void test_kallsyms_option(void **state)
+{
+	const char *fx = getenv("PERFKIT_FIXTURES");
+	struct pk_parse_opts opts = { .size = sizeof(opts) };
+	char root[PATH_MAX], path[PATH_MAX + 16];
+	struct pk_events *ev = NULL;
+	FILE *f;
+
+	assert_non_null(fx);
+	snprintf(path, sizeof(path), "%s/kallsyms", (const char *)*state);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("ffffffff81000000 T pk_only_here\nffffffff81000100 t other_fn\n", f);
+	fclose(f);
+	snprintf(root, sizeof(root), "%s/sysfs/intel", fx);
+	setenv("PERFKIT_SYSFS_ROOT", root, 1);
+	opts.kallsyms = path;
+	assert_int_equal(pk_events_parse("kprobe:pk_only_here", &opts, &ev), 1);
+	assert_string_equal(pk_events_desc(ev, 0)->canonical, "kprobe:pk_only_here");
+	pk_events_free(ev);
+	ev = NULL;
+	assert_int_equal(pk_events_parse("kprobe:pk_only_hera", &opts, &ev), -ENOENT);
+	assert_null(ev);
+	assert_non_null(strstr(pk_last_error()->why, path));
+	assert_non_null(strstr(pk_last_error()->hint, "pk_only_here"));
+	unsetenv("PERFKIT_SYSFS_ROOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +457,8 @@ int main(void)
 		cmocka_unit_test(test_attr_format_and_fields),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_record_lifecycle),
+		cmocka_unit_test(test_caller_snapshot),
+		cmocka_unit_test_setup_teardown(test_kallsyms_option, make_tmp, remove_tmp),
 		cmocka_unit_test_setup_teardown(test_long_pmu_name, make_tmp, remove_tmp),
 		cmocka_unit_test_setup_teardown(test_config3, make_tmp, remove_tmp),
 	};

@@ -137,7 +137,7 @@ static int encode(const struct pk_pmus *pmus, bool k, bool ret, const char *text
 		  struct perf_event_attr *a, char **owned, char **canonical)
 {
 	memset(a, 0, sizeof(*a));
-	return pk__probe_encode(pmus, k, ret, text, a, owned, canonical);
+	return pk__probe_encode(pmus, NULL, k, ret, text, a, owned, canonical);
 }
 
 static void test_uprobe_symbol(void **state)
@@ -328,6 +328,46 @@ static void test_kprobe_errors(void **state)
 	pk_pmus_free(pmus);
 }
 
+/*
+ * The bounded edit distance behind every near-miss hint agrees with the full
+ * one up to its bound and answers bound + 1 beyond it, whichever way the
+ * strings differ (length alone, or a row of the table already past it).
+ */
+static void test_edit_distance_bound(void **state)
+{
+	static const struct {
+		const char *a, *b;
+		size_t full;
+	} cases[] = {
+		{ "schedule", "schedule", 0 },
+		{ "schedulx", "schedule", 1 },
+		{ "shcedule", "schedule", 2 },
+		{ "", "vfs_read", 8 },
+		{ "vfs_read", "vfs_write", 4 },
+		{ "kitten", "sitting", 3 },
+		{ "abcdefgh", "zyxwvuts", 8 },
+		{ "do_sys_open", "do_sys_openat2", 3 },
+	};
+	char longer[300];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(pk__edit_distance(cases[i].a, cases[i].b), cases[i].full);
+		assert_int_equal(pk__edit_distance(cases[i].b, cases[i].a), cases[i].full);
+		for (size_t max = 0; max < 10; max++) {
+			size_t want = cases[i].full <= max ? cases[i].full : max + 1;
+
+			assert_int_equal(pk__edit_distance_max(cases[i].a, cases[i].b, max), want);
+		}
+		assert_int_equal(pk__edit_distance_max(cases[i].a, cases[i].b, SIZE_MAX),
+				 cases[i].full);
+	}
+	memset(longer, 'q', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	assert_int_equal(pk__edit_distance(longer, "qqq"), sizeof(longer) - 4);
+	assert_int_equal(pk__edit_distance_max(longer, "qqq", 3), 4);
+}
+
 /* This machine's own sysfs: a kprobe PMU is either there or explained. */
 static void test_kprobe_real_machine(void **state)
 {
@@ -361,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_kprobe_retprobe_bit_from_format),
 		cmocka_unit_test(test_kprobe_errors),
 		cmocka_unit_test(test_kprobe_real_machine),
+		cmocka_unit_test(test_edit_distance_bound),
 	};
 
 	return cmocka_run_group_tests_name("probe", tests, setup, teardown);

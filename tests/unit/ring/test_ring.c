@@ -228,6 +228,43 @@ static void test_overwrite_snapshot(void **state)
 	free(f);
 }
 
+/*
+ * Found by fuzz_ring: a head or tail at an offset that is not 8-byte
+ * aligned (only a corrupt ring has one) put a header across the end of the
+ * buffer, and the reader read its size past the end.  Now the header is
+ * read across the wrap and the record handed out whole and aligned, in
+ * both directions.
+ */
+static void test_unaligned_header_across_the_end(void **state)
+{
+	struct fake *f = new_fake(SIZE - 4);
+	const struct perf_event_header *h;
+	struct pk_ring r;
+
+	(void)state;
+	pk__ring_init(&r, &f->page, f->data, SIZE);
+	put(f, PERF_RECORD_COMM, 20);
+	assert_int_equal(pk_ring_next(&r, &h), 1);
+	assert_int_equal(h->type, PERF_RECORD_COMM);
+	assert_int_equal(h->size, 20);
+	assert_int_equal((uintptr_t)h % 8, 0);
+	assert_int_equal(((const unsigned char *)h)[19], 11);
+	assert_int_equal(pk_ring_next(&r, &h), 0);
+	pk_ring_consume(&r);
+	assert_int_equal(f->page.data_tail, SIZE + 16);
+	pk__ring_fini(&r);
+	free(f);
+
+	f = new_fake(12);
+	pk__ring_init_backward(&r, &f->page, f->data, SIZE);
+	put_back(f, 7, 16);	/* at SIZE - 4: its header crosses the end */
+	assert_int_equal(pk_ring_next(&r, &h), 1);
+	assert_int_equal(h->type, 7);
+	assert_int_equal(h->size, 16);
+	assert_int_equal((uintptr_t)h % 8, 0);
+	pk__ring_fini(&r);
+	free(f);
+}
 
 /* AUX data is handed out in contiguous chunks, split at the end of the area. */
 static void test_aux_area(void **state)
@@ -271,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_bad_buffers),
 		cmocka_unit_test(test_rings_map_pages),
 		cmocka_unit_test(test_overwrite_snapshot),
+		cmocka_unit_test(test_unaligned_header_across_the_end),
 		cmocka_unit_test(test_aux_area),
 	};
 
