@@ -35,49 +35,6 @@ struct record_opts {
 	char **argv;
 };
 
-void cmd_record_help(FILE *f)
-{
-	fprintf(f,
-		"usage: perfkit record [-e EVENTS] [-F HZ | -c PERIOD] [-g] [-o FILE] [-m PAGES]\n"
-		"                      [-a | -C CPUS | -p PIDS | -t TIDS] [--duration S] [-q] [--] [COMMAND...]\n"
-		"\n"
-		"Sample events into a perf.data file that perf report and perf script read.\n"
-		"\n"
-		"  -e, --event EVENTS   what to sample (default: cycles, or cpu-clock where the\n"
-		"                       machine cannot count cycles)\n"
-		"  -F, --freq HZ        samples per second (default 4000)\n"
-		"  -c, --count N        a sample every N events instead of -F\n"
-		"  -g                   record call chains (frame pointers)\n"
-		"      --call-graph MODE  fp, dwarf[,STACK_BYTES] (default 8192) or lbr\n"
-		"  -d, --data           record the data addresses of samples (and data mmaps)\n"
-		"  -T, --timestamp      record sample times (always on)\n"
-		"  -R, --raw-samples    record the raw data of tracepoint samples\n"
-		"  -b, --branch-any     record the branch stack (any taken branch)\n"
-		"  -j, --branch-filter FILTER  record the branch stack with FILTER (any,u,k,call,...)\n"
-		"      --user-regs REGS, --intr-regs REGS  sample these registers (AX,BX,IP,...)\n"
-		"      --switch-events  record context switches\n"
-		"      --namespaces     record namespace changes\n"
-		"  -z[N], --compression-level[=N]  compress the records with zstd (level N: 1 to 22,\n"
-		"                       default 1; attached: -z3)\n"
-		"      --overwrite      keep only the newest samples (the rings overwrite the oldest);\n"
-		"                       they are written at the end and on each SIGUSR2\n"
-		"  -o, --output FILE    write FILE (default perf.data; an existing one is kept as .old)\n"
-		"  -m, --mmap-pages N   ring buffer pages per CPU (default 128; 2048 with DWARF stacks,\n"
-		"                       where they may be locked), or a size: 512K, 4M;\n"
-		"                       rounded up to a power of two pages\n"
-		"  -a, --all-cpus       every task on every CPU   -C, --cpu CPUS  these CPUs\n"
-		"  -p, --pid PIDS       these processes   -t, --tid TIDS  these threads\n"
-		"      --sample-cpu     record the CPU of each sample\n"
-		"      --no-inherit     do not follow the command's children\n"
-		"      --duration S     stop after S seconds\n"
-		"  -B, --no-buildid     write no build-id table (BUILD_ID lists the binaries\n"
-		"                       samples landed in, so perf report finds the same ones)\n"
-		"  -k, --clockid CLOCK  time samples with CLOCK: monotonic, monotonic_raw, realtime,\n"
-		"                       boottime, tai, or a clock number\n"
-		"  -q, --quiet          no summary at the end\n"
-		"  -v, --verbose        print each event's perf_event_attr as opened, and the ring size\n");
-}
-
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
 static int parse_call_graph(struct record_opts *o, const char *arg)
 {
@@ -180,25 +137,66 @@ static int parse_clockid(const char *arg, int *out)
 			 "boottime, tai (or mono, raw, real, boot), or a clock number", arg);
 }
 
-static const struct option longopts[] = {
-	{ "event", required_argument, NULL, 'e' }, { "freq", required_argument, NULL, 'F' },
-	{ "count", required_argument, NULL, 'c' }, { "output", required_argument, NULL, 'o' },
-	{ "mmap-pages", required_argument, NULL, 'm' }, { "all-cpus", no_argument, NULL, 'a' },
-	{ "cpu", required_argument, NULL, 'C' }, { "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 't' },
-	{ "sample-cpu", no_argument, NULL, 0x100 }, { "no-inherit", no_argument, NULL, 0x101 },
-	{ "duration", required_argument, NULL, 0x102 }, { "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "call-graph", required_argument, NULL, 0x103 }, { "data", no_argument, NULL, 'd' },
-	{ "timestamp", no_argument, NULL, 'T' }, { "raw-samples", no_argument, NULL, 'R' },
-	{ "branch-any", no_argument, NULL, 'b' }, { "branch-filter", required_argument, NULL, 'j' },
-	{ "user-regs", required_argument, NULL, 0x104 }, { "intr-regs", required_argument, NULL, 0x105 },
-	{ "switch-events", no_argument, NULL, 0x106 }, { "namespaces", no_argument, NULL, 0x107 },
-	{ "overwrite", no_argument, NULL, 0x108 },
-	{ "compression-level", optional_argument, NULL, 'z' },
-	{ "clockid", required_argument, NULL, 'k' },
-	{ "no-buildid", no_argument, NULL, 'B' }, { "no-buildid-cache", no_argument, NULL, 'N' },
-	{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+static const struct cli_opt record_options[] = {
+	{ "event", 'e', CLI_ARG_REQUIRED, 'e', "EVENTS",
+	  "what to sample (default: cycles, or cpu-clock where the machine cannot count cycles)" },
+	{ "freq", 'F', CLI_ARG_REQUIRED, 'F', "HZ", "samples per second (default 4000)" },
+	{ "count", 'c', CLI_ARG_REQUIRED, 'c', "N", "a sample every N events instead of -F" },
+	{ NULL, 'g', CLI_ARG_NONE, 'g', NULL, "record call chains (frame pointers)" },
+	{ "call-graph", 0, CLI_ARG_REQUIRED, 0x103, "MODE",
+	  "fp, dwarf[,STACK_BYTES] (default 8192) or lbr" },
+	{ "data", 'd', CLI_ARG_NONE, 'd', NULL,
+	  "record the data addresses of samples (and data mmaps)" },
+	{ "timestamp", 'T', CLI_ARG_NONE, 'T', NULL, "record sample times (always on)" },
+	{ "raw-samples", 'R', CLI_ARG_NONE, 'R', NULL, "record the raw data of tracepoint samples" },
+	{ "branch-any", 'b', CLI_ARG_NONE, 'b', NULL, "record the branch stack (any taken branch)" },
+	{ "branch-filter", 'j', CLI_ARG_REQUIRED, 'j', "FILTER",
+	  "record the branch stack with FILTER (any,u,k,call,...)" },
+	{ "user-regs", 0, CLI_ARG_REQUIRED, 0x104, "REGS", NULL, .with_next = true },
+	{ "intr-regs", 0, CLI_ARG_REQUIRED, 0x105, "REGS", "sample these registers (AX,BX,IP,...)" },
+	{ "switch-events", 0, CLI_ARG_NONE, 0x106, NULL, "record context switches" },
+	{ "namespaces", 0, CLI_ARG_NONE, 0x107, NULL, "record namespace changes" },
+	{ "compression-level", 'z', CLI_ARG_OPTIONAL, 'z', "N",
+	  "compress the records with zstd (level N: 1 to 22, default 1; attached: -z3)" },
+	{ "overwrite", 0, CLI_ARG_NONE, 0x108, NULL,
+	  "keep only the newest samples (the rings overwrite the oldest); they are written at the "
+	  "end and on each SIGUSR2" },
+	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE",
+	  "write FILE (default perf.data; an existing one is kept as .old)" },
+	{ "mmap-pages", 'm', CLI_ARG_REQUIRED, 'm', "N",
+	  "ring buffer pages per CPU (default 128; 2048 with DWARF stacks, where they may be "
+	  "locked), or a size: 512K, 4M; rounded up to a power of two pages" },
+	{ "all-cpus", 'a', CLI_ARG_NONE, 'a', NULL, "every task on every CPU" },
+	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS", "every task on these CPUs" },
+	{ "pid", 'p', CLI_ARG_REQUIRED, 'p', "PIDS", "these processes" },
+	{ "tid", 't', CLI_ARG_REQUIRED, 't', "TIDS", "these threads" },
+	{ "sample-cpu", 0, CLI_ARG_NONE, 0x100, NULL, "record the CPU of each sample" },
+	{ "no-inherit", 0, CLI_ARG_NONE, 0x101, NULL, "do not follow the command's children" },
+	{ "duration", 0, CLI_ARG_REQUIRED, 0x102, "S", "stop after S seconds" },
+	{ "no-buildid", 'B', CLI_ARG_NONE, 'B', NULL,
+	  "write no build-id table (BUILD_ID lists the binaries samples landed in, so perf report "
+	  "finds the same ones)" },
+	{ "no-buildid-cache", 'N', CLI_ARG_NONE, 'N', NULL, "perfkit keeps no build-id cache",
+	  .hidden = true },
+	{ "clockid", 'k', CLI_ARG_REQUIRED, 'k', "CLOCK",
+	  "time samples with CLOCK: monotonic, monotonic_raw, realtime, boottime, tai, or a clock "
+	  "number" },
+	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "no summary at the end" },
+	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL,
+	  "print each event's perf_event_attr as opened, and the ring size" },
+	CLI_OPT_HELP_ENTRY,
+	{ 0 },
+};
+
+const struct cli_optset cmd_record_opts = {
+	.cmd = "record",
+	.usage = "usage: perfkit record [-e EVENTS] [-F HZ | -c PERIOD] [-g] [-o FILE] [-m PAGES]\n"
+		 "                      [-a | -C CPUS | -p PIDS | -t TIDS] [--duration S] [-q]\n"
+		 "                      [--] [COMMAND...]\n"
+		 "\n"
+		 "Sample events into a perf.data file that perf report and perf script read.\n",
+	.opts = record_options,
+	.stop_at_operand = true,
 };
 
 /* -e, given more than once: the lists joined with commas. */
@@ -295,44 +293,44 @@ static int check_opts(struct record_opts *o, int argc)
 	return 0;
 }
 
+/* One option into *o (cli_opt_fn). */
+static int record_option(void *ctx, int id, const char *arg)
+{
+	struct record_opts *o = ctx;
+	int err = parse_sampling(o, id, arg);
+
+	if (err != 1)
+		return err;
+	switch (id) {
+	case 'e':
+		if (add_events(o, arg))
+			return cli_usage("record", "out of memory");
+		break;
+	case 'o': o->output = arg; break;
+	case 'm':
+		if (parse_pages(arg, &o->pages, &o->pages_asked))
+			return CLI_EXIT_USAGE;
+		break;
+	case 'a': o->r.all_cpus = true; break;
+	case 'C': o->r.cpu_list = arg; break;
+	case 'p': o->pids = arg; break;
+	case 't': o->tids = arg; break;
+	case 0x102:
+		/* From a millisecond to a year: beyond that it is a typo. */
+		if (cli_num_seconds("record", "--duration", arg, 0.001, 31536000, &o->duration) < 0)
+			return CLI_EXIT_USAGE;
+		break;
+	case 'q': o->quiet = true; break;
+	case 'v': o->verbose++; break;
+	}
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
-	int c, err;
+	int err = cli_opts_parse(&cmd_record_opts, argc, argv, record_option, o);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:t:qvdTRbj:z::BNk:h", longopts, NULL)) != -1) {
-		if ((err = parse_sampling(o, c, optarg)) != 1) {
-			if (err)
-				return err;
-			continue;
-		}
-		switch (c) {
-		case 'e':
-			if (add_events(o, optarg))
-				return cli_usage("record", "out of memory");
-			break;
-		case 'o': o->output = optarg; break;
-		case 'm':
-			if (parse_pages(optarg, &o->pages, &o->pages_asked))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'a': o->r.all_cpus = true; break;
-		case 'C': o->r.cpu_list = optarg; break;
-		case 'p': o->pids = optarg; break;
-		case 't': o->tids = optarg; break;
-		case 0x102:
-			/* From a millisecond to a year: beyond that it is a typo. */
-			if (cli_num_seconds("record", "--duration", optarg, 0.001, 31536000, &o->duration) < 0)
-				return CLI_EXIT_USAGE;
-			break;
-		case 'q': o->quiet = true; break;
-		case 'v': o->verbose++; break;
-		case 'h': cmd_record_help(stdout); return -1;
-		default: return cli_unknown_option("record", argc, argv, c);
-		}
-	}
-	if ((err = check_opts(o, argc)))
+	if (err || (err = check_opts(o, argc)))
 		return err;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;
