@@ -112,6 +112,70 @@ int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr);
 int cli_pids_threads(const char *cmd, const char *list, pid_t **tids, size_t *nr);
 
 /*
+ * The target stat and record share: -p, -t, -a, -C as given, and what
+ * cli_target_build made of them.  Nothing given: the command is the target.
+ */
+struct cli_target {
+	const char *pids;	/* -p PID[,PID...] */
+	const char *tids;	/* -t TID[,TID...] */
+	const char *cpu_list;	/* -C LIST */
+	bool all_cpus;		/* -a */
+	pid_t *threads;		/* built: -p's processes' threads (or their pids), or -t's */
+	size_t nr_threads;
+	int *cpus;		/* built: -a's online CPUs or -C's */
+	size_t nr_cpus;
+};
+
+/* cli_target_option - take -p, -t, -a or -C (ids 'p', 't', 'a', 'C') into
+ * t.  Returns 0, or 1 when id is none of them. */
+int cli_target_option(struct cli_target *t, int id, const char *arg);
+
+/* cli_target_given - whether -p, -t, -a or -C was given. */
+bool cli_target_given(const struct cli_target *t);
+
+/*
+ * cli_target_check - the target and the command together: one target at
+ * most, and a command when there is none.  Returns 0, or CLI_EXIT_USAGE
+ * after the message for `cmd`.
+ */
+int cli_target_check(const char *cmd, const struct cli_target *t, bool have_command);
+
+/*
+ * cli_target_build - parse the lists: -p into every thread of its
+ * processes (or, without `threads_of_pids`, the pids themselves), -t into
+ * its threads, -a or -C into CPUs (only with `cpus`).  Returns 0, or an
+ * exit status after the message for `cmd`: CLI_EXIT_USAGE for a malformed
+ * -p/-t list, CLI_EXIT_EVENT for one the library rejects (a bad -C, with a
+ * caret; a process that does not exist).  cli_target_list is the list an
+ * error points into; cli_target_free frees what was built.
+ */
+int cli_target_build(const char *cmd, struct cli_target *t, bool threads_of_pids, bool cpus);
+const char *cli_target_list(const struct cli_target *t);
+void cli_target_free(struct cli_target *t);
+
+/* ---- around a run (run.c) ---------------------------------------------------- */
+
+/* cli_now - monotonic seconds. */
+double cli_now(void);
+
+/* cli_events_add - -e, given once or more: arg joined to *events with a
+ * comma.  Returns 0, or CLI_EXIT_USAGE after a message for `cmd` (an empty
+ * list, or out of memory). */
+int cli_events_add(const char *cmd, char **events, const char *arg);
+
+/*
+ * cli_stop_catch - make `sig` stop the run: cli_stop_signal() returns it
+ * from then on, and the command set by cli_stop_forward gets INT, QUIT or
+ * HUP as they are and SIGTERM for any other signal.  A SIGHUP that is
+ * ignored already (nohup) stays ignored.  cli_stop_reset forgets the
+ * signal (before another -r run).
+ */
+void cli_stop_catch(int sig);
+void cli_stop_forward(struct pk_workload *w);
+int cli_stop_signal(void);
+void cli_stop_reset(void);
+
+/*
  * cli_tracefs_need - as root, mount tracefs when it is not mounted and
  * `spec` (an event list) may name a tracepoint, or when spec is NULL (every
  * event is listed).  Does nothing otherwise; never reports.

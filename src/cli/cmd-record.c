@@ -24,8 +24,7 @@
 struct record_opts {
 	char *events;		/* -e, joined; NULL: cycles, falling back to cpu-clock */
 	struct pk_recorder_opts r;	/* the sampling options; the target is set in setup */
-	const char *pids;	/* -p */
-	const char *tids;	/* -t */
+	struct cli_target target;	/* -p, -t, -a, -C */
 	const char *output;	/* -o, default perf.data */
 	unsigned pages;		/* -m */
 	unsigned long long pages_asked;	/* before rounding up to a power of two */
@@ -199,21 +198,6 @@ const struct cli_optset cmd_record_opts = {
 	.stop_at_operand = true,
 };
 
-/* -e, given more than once: the lists joined with commas. */
-static int add_events(struct record_opts *o, const char *arg)
-{
-	size_t n = o->events ? strlen(o->events) + 1 : 0;
-	char *e = realloc(o->events, n + strlen(arg) + 1);
-
-	if (!e)
-		return -ENOMEM;
-	if (n)
-		e[n - 1] = ',';
-	strcpy(e + n, arg);
-	o->events = e;
-	return 0;
-}
-
 /* The options that shape the samples (struct pk_recorder_opts).  Returns 0,
  * an exit status for a bad value, or 1 when `c` is not one of them. */
 static int parse_sampling(struct record_opts *o, int c, const char *arg)
@@ -285,12 +269,7 @@ static int check_opts(struct record_opts *o, int argc)
 			"of two\n", o->pages, (long long)o->pages * sysconf(_SC_PAGESIZE) / 1024);
 	if (o->r.freq && o->r.period)
 		return cli_usage("record", "-F and -c both set how often to sample: give one");
-	if ((o->pids != NULL) + (o->tids != NULL) + (o->r.all_cpus || o->r.cpu_list) > 1)
-		return cli_usage("record", "-p, -t and -a/-C are different targets: give one");
-	if (optind >= argc && !o->pids && !o->tids && !o->r.all_cpus && !o->r.cpu_list)
-		return cli_usage("record", "no command given: perfkit record [-e EVENTS] -- COMMAND, "
-				 "or a target: -p PID, -t TID, -a, -C CPUS");
-	return 0;
+	return cli_target_check("record", &o->target, optind < argc);
 }
 
 /* One option into *o (cli_opt_fn). */
@@ -299,22 +278,18 @@ static int record_option(void *ctx, int id, const char *arg)
 	struct record_opts *o = ctx;
 	int err = parse_sampling(o, id, arg);
 
+	if (err == 1)
+		err = cli_target_option(&o->target, id, arg);
 	if (err != 1)
 		return err;
 	switch (id) {
 	case 'e':
-		if (add_events(o, arg))
-			return cli_usage("record", "out of memory");
-		break;
+		return cli_events_add("record", &o->events, arg);
 	case 'o': o->output = arg; break;
 	case 'm':
 		if (parse_pages(arg, &o->pages, &o->pages_asked))
 			return CLI_EXIT_USAGE;
 		break;
-	case 'a': o->r.all_cpus = true; break;
-	case 'C': o->r.cpu_list = arg; break;
-	case 'p': o->pids = arg; break;
-	case 't': o->tids = arg; break;
 	case 0x102:
 		/* From a millisecond to a year: beyond that it is a typo. */
 		if (cli_num_seconds("record", "--duration", arg, 0.001, 31536000, &o->duration) < 0)
@@ -341,35 +316,10 @@ struct session {
 	struct pk_recorder *rec;
 	struct pk_data_writer *w;
 	struct pk_workload *wl;
-	pid_t *pids, *tids;	/* -p / -t, parsed */
 	bool wl_is_target;	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
 	bool ended_command;	/* --duration ended the command: its signal is ours */
 	int write_err;		/* a flush of the file failed (pk_data_tick) */
 };
-
-static volatile sig_atomic_t stop_signal;
-static struct pk_workload *forward_to;
-
-/*
- * A terminating signal stops the recording and the file is finalized.
- * The command gets the signals a terminal or a session sends it (INT,
- * QUIT, HUP, TERM) as they are; for the others (USR1, ALRM, PIPE, XCPU...),
- * which were meant for the recorder, a SIGTERM.
- */
-static void on_signal(int sig)
-{
-	if (forward_to)
-		pk_workload_kill(forward_to, sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ? sig : SIGTERM);
-	stop_signal = sig;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static volatile sig_atomic_t snapshot_request;
 
@@ -399,7 +349,7 @@ static const char *sig_name(int sig)
  */
 static int end_command(struct pk_workload *wl, double since)
 {
-	double t = now() - since;
+	double t = cli_now() - since;
 	int status = pk_workload_try_wait(wl);
 
 	if (status != -EAGAIN || t < 0.25)
@@ -411,7 +361,7 @@ static int end_command(struct pk_workload *wl, double since)
 /* Poll and drain until the command ends, Ctrl-C, --duration or an error. */
 static int run(struct session *s)
 {
-	double t0 = now(), stop_at = 0;
+	double t0 = cli_now(), stop_at = 0;
 	int status = 0;
 
 	for (;;) {
@@ -431,15 +381,15 @@ static int run(struct session *s)
 			break;	/* the file keeps what was written; finish says why */
 		if (s->wl && (status = pk_workload_try_wait(s->wl)) != -EAGAIN)
 			break;
-		if (s->wl && stop_signal) {
+		if (s->wl && cli_stop_signal()) {
 			if (!stop_at)
-				stop_at = now();
+				stop_at = cli_now();
 			if ((status = end_command(s->wl, stop_at)) != -EAGAIN)
 				break;
 		}
-		if (!s->wl && (stop_signal || pk_recorder_hangup(s->rec)))
+		if (!s->wl && (cli_stop_signal() || pk_recorder_hangup(s->rec)))
 			break;
-		if (s->o->duration && now() - t0 >= s->o->duration) {
+		if (s->o->duration && cli_now() - t0 >= s->o->duration) {
 			if (s->wl) {
 				/* Stopped as asked: not the command's failure. */
 				pk_workload_kill(s->wl, SIGTERM);
@@ -456,22 +406,23 @@ static int run(struct session *s)
 /* The target: the command, or -p/-t (parsed here), or -a/-C as given. */
 static int set_target(struct session *s, struct pk_recorder_opts *ro)
 {
-	const struct record_opts *o = s->o;
-	int err = 0;
+	struct cli_target *t = &s->o->target;
+	int err;
 
 	/* With -p/-t/-a/-C a command only says how long to record, as in perf. */
-	s->wl_is_target = s->wl && !o->pids && !o->tids && !ro->all_cpus && !ro->cpu_list;
+	s->wl_is_target = s->wl && !cli_target_given(t);
 	if (s->wl_is_target)
 		ro->workload = pk_workload_pid(s->wl);
-	if (o->pids)
-		err = cli_parse_ids("record", o->pids, &s->pids, &ro->nr_pids);
-	else if (o->tids)
-		err = cli_parse_ids("record", o->tids, &s->tids, &ro->nr_tids);
-	ro->pids = s->pids;
-	ro->tids = s->tids;
-	if (err == -EINVAL)
-		return CLI_EXIT_USAGE;
-	return err < 0 ? cli_error("record", NULL) : 0;
+	/* The recorder reads the processes' threads itself. */
+	if ((err = cli_target_build("record", t, false, false)))
+		return err;
+	ro->pids = t->pids ? t->threads : NULL;
+	ro->nr_pids = t->pids ? t->nr_threads : 0;
+	ro->tids = t->tids ? t->threads : NULL;
+	ro->nr_tids = t->tids ? t->nr_threads : 0;
+	ro->all_cpus = t->all_cpus;
+	ro->cpu_list = t->cpu_list;
+	return 0;
 }
 
 /* What the user should know about how the events were opened. */
@@ -526,8 +477,7 @@ static void teardown(struct session *s)
 	pk_data_abort(s->w);
 	pk_recorder_free(s->rec);
 	pk_workload_free(s->wl);
-	free(s->pids);
-	free(s->tids);
+	cli_target_free(&s->o->target);
 	free(s->o->events);
 }
 
@@ -536,9 +486,9 @@ static void say_ended(const struct session *s)
 {
 	if (s->o->quiet)
 		return;
-	if (stop_signal)
+	if (cli_stop_signal())
 		fprintf(stderr, "perfkit record: stopped by %s; %s keeps everything recorded until then\n",
-			sig_name(stop_signal), s->o->output);
+			sig_name(cli_stop_signal()), s->o->output);
 	else if (s->wl && !s->ended_command && pk_workload_signal(s->wl))
 		fprintf(stderr, "perfkit record: the command was killed by %s (%s)\n",
 			sig_name(pk_workload_signal(s->wl)), strsignal(pk_workload_signal(s->wl)));
@@ -587,7 +537,7 @@ static void say_summary(const struct session *s, const struct pk_recorder_stats 
 static int finish(struct session *s, int status)
 {
 	struct pk_recorder_stats st = { .size = sizeof(st) };
-	int err = pk_recorder_finish(s->rec);
+	int err = pk_recorder_finish(s->rec), sig;
 	uint64_t bytes = pk_data_size(s->w);
 
 	pk_recorder_stats(s->rec, &st);
@@ -608,8 +558,8 @@ static int finish(struct session *s, int status)
 		return status ? status : CLI_EXIT_EVENT;
 	/* Stopped by a signal: the file is whole.  As perf, Ctrl-C exits 0 and
 	 * any other signal 128+signal, whatever it did to the command. */
-	if (stop_signal)
-		return stop_signal == SIGINT ? 0 : 128 + stop_signal;
+	if ((sig = cli_stop_signal()))
+		return sig == SIGINT ? 0 : 128 + sig;
 	return status;
 }
 
@@ -625,14 +575,13 @@ static void catch_signals(bool overwrite)
 {
 	static const int stops[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
 				     SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT };
-	struct sigaction sa = { .sa_handler = on_signal }, su = { .sa_handler = on_usr2 }, old;
+	struct sigaction su = { .sa_handler = on_usr2 };
 
-	stop_signal = 0;
+	cli_stop_reset();
 	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		if (stops[i] != SIGHUP || sigaction(SIGHUP, NULL, &old) < 0 || old.sa_handler != SIG_IGN)
-			sigaction(stops[i], &sa, NULL);
+		cli_stop_catch(stops[i]);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		sigaction(sig, &sa, NULL);
+		cli_stop_catch(sig);
 	if (overwrite) {
 		snapshot_request = 0;
 		sigaction(SIGUSR2, &su, NULL);
@@ -655,7 +604,7 @@ int cmd_record(int argc, char **argv)
 		teardown(&s);
 		return err;
 	}
-	forward_to = s.wl;
+	cli_stop_forward(s.wl);
 	if (pk_recorder_start(s.rec) < 0 || (s.wl && pk_workload_go(s.wl) < 0)) {
 		cli_error("record", NULL);
 		teardown(&s);
@@ -664,7 +613,7 @@ int cmd_record(int argc, char **argv)
 	if (!o.quiet && pk_recorder_warning(s.rec))
 		fprintf(stderr, "perfkit record: %s\n", pk_recorder_warning(s.rec));
 	status = run(&s);
-	forward_to = NULL;
+	cli_stop_forward(NULL);
 	say_ended(&s);
 	status = finish(&s, status);
 	teardown(&s);

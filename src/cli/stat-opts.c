@@ -68,20 +68,6 @@ const struct cli_optset cmd_stat_opts = {
 	.stop_at_operand = true,
 };
 
-static int add_events(struct stat_opts *o, const char *spec)
-{
-	size_t n = o->events ? strlen(o->events) + 1 : 0;
-	char *e = realloc(o->events, n + strlen(spec) + 1);
-
-	if (!e)
-		return -1;
-	if (n)
-		e[n - 1] = ',';
-	strcpy(e + n, spec);
-	o->events = e;
-	return 0;
-}
-
 /* A whole number in [min, max] for option `opt`; reports a bad one. */
 static int parse_uint(const char *opt, const char *arg, unsigned min, unsigned max, unsigned *out)
 {
@@ -124,15 +110,13 @@ static int stat_option(void *ctx, int id, const char *arg)
 	struct stat_opts *o = ctx;
 	int err = stat_number(o, id, arg);
 
+	if (err == 1)
+		err = cli_target_option(&o->target, id, arg);
 	if (err != 1)
 		return err;
 	switch (id) {
 	case 'e':
-		if (!*arg)
-			return cli_usage("stat", "-e needs an event list");
-		if (add_events(o, arg))
-			return cli_usage("stat", "out of memory");
-		break;
+		return cli_events_add("stat", &o->events, arg);
 	case 'x':
 		if (!*arg)
 			return cli_usage("stat", "-x needs a separator, such as ',' or ';'");
@@ -146,10 +130,6 @@ static int stat_option(void *ctx, int id, const char *arg)
 			return cli_usage("stat", "give one of --per-core, --per-die, --per-socket, --per-node");
 		o->per = (char)(id - 0x110);
 		break;
-	case 'p': o->pids = arg; break;
-	case 't': o->tids = arg; break;
-	case 'a': o->all_cpus = true; break;
-	case 'C': o->cpu_list = arg; break;
 	case 'G': o->cgroup = arg; break;
 	case 'o': o->output = arg; break;
 	case 0x100: o->append = true; break;
@@ -168,11 +148,10 @@ static int stat_option(void *ctx, int id, const char *arg)
 /* What the options say together, after all of them are read. */
 static int check_opts(const struct stat_opts *o, int argc)
 {
-	if ((o->pids != NULL) + (o->tids != NULL) + (o->all_cpus || o->cpu_list) > 1)
-		return cli_usage("stat", "-p, -t and -a/-C are different targets: give one of them");
-	if (optind >= argc && !o->pids && !o->tids && !o->all_cpus && !o->cpu_list)
-		return cli_usage("stat", "no command given: perfkit stat [-e EVENTS] -- COMMAND, "
-				 "or a target: -p PID, -t TID, -a, -C CPUS");
+	int err = cli_target_check("stat", &o->target, optind < argc);
+
+	if (err)
+		return err;
 	if (o->append && !o->output)
 		return cli_usage("stat", "--append needs -o FILE");
 	if (o->sep && o->json)
@@ -180,9 +159,9 @@ static int check_opts(const struct stat_opts *o, int argc)
 	if (o->no_aggr + o->per_thread + !!o->per > 1)
 		return cli_usage("stat", "-A, --per-thread and --per-core/die/socket/node are different "
 				 "ways to split the counts: give one");
-	if (o->cgroup && !o->all_cpus && !o->cpu_list)
+	if (o->cgroup && !o->target.all_cpus && !o->target.cpu_list)
 		return cli_usage("stat", "-G counts a cgroup on every CPU: use it with -a or -C");
-	if ((o->no_aggr || o->per) && !o->all_cpus && !o->cpu_list)
+	if ((o->no_aggr || o->per) && !o->target.all_cpus && !o->target.cpu_list)
 		return cli_usage("stat", "%s splits system-wide counts: use it with -a or -C",
 				 o->no_aggr ? "-A" : "--per-core/die/socket/node");
 	/* Each run is a new process with new threads: per-thread means make no sense. */
