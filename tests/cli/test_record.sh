@@ -209,9 +209,12 @@ if [ "$have_perf" -eq 1 ]; then
 	check "--call-graph dwarf: perf unwinds user stacks through main ($frames frames)" test "$frames" -ge 1
 	# Each sample's stack is cut to the bytes the kernel could copy (dyn_size):
 	# perf sees stacks smaller than the 8192 asked for, and still unwinds them.
-	sizes=$(perf report -D -i "$tmp/dw.data" 2>/dev/null | awk '/ustack: size/ { s = $4 + 0; if (s > max) max = s; if (!n || s < min) min = s; n++ } END { print n + 0, min + 0, max + 0 }')
-	check "--call-graph dwarf: stacks are cut to what was valid (samples, smallest, largest: $sizes)" \
-		sh -c 'set -- $1; [ "$1" -gt 0 ] && [ "$2" -gt 0 ] && [ "$2" -lt 8192 ] && [ "$3" -le 8192 ]' sh "$sizes"
+	# A stack of size 0 is what the kernel writes when it could copy nothing
+	# (a sample taken in the kernel just after clone, about one run in ten):
+	# those are counted apart, and the cut is judged on the others.
+	sizes=$(perf report -D -i "$tmp/dw.data" 2>/dev/null | awk '/ustack: size/ { s = $4 + 0; n++; if (!s) { z++; next } if (s > max) max = s; if (!m || s < min) min = s; m++ } END { print n + 0, m + 0, min + 0, max + 0, z + 0 }')
+	check "--call-graph dwarf: stacks are cut to what was valid (samples, with a stack, smallest, largest, empty: $sizes)" \
+		sh -c 'set -- $1; [ "$2" -gt 0 ] && [ "$5" -le $(($1 / 4)) ] && [ "$3" -lt 8192 ] && [ "$4" -le 8192 ]' sh "$sizes"
 	run record -q -g -o "$tmp/fp.data" -- "$PERFKIT_WORKLOAD" pages 3000
 	depth=$(perf script -i "$tmp/fp.data" 2>/dev/null | awk '/^ *perfkit/ { n = 0; next } NF { if (++n > m) m = n } END { print m + 0 }')
 	check "-g: samples carry call chains (deepest $depth frames)" test "$depth" -ge 3
@@ -283,7 +286,14 @@ check "only a ring's worth of the newest samples is kept (${full:-?}: 341 a ring
 	test "${full:-0}" -gt 50 -a "${full:-0}" -le 360
 "$PERFKIT" record -q --overwrite -m 4 -F 5000 -o "$tmp/ow2.data" -- taskset -c 0 sh -c "$loop" &
 bg=$!
-sleep 0.2
+# The snapshot is asked for once the loop has run 50 ms of CPU (5 ticks in
+# /proc/PID/stat), so the rings hold samples from well before the end:
+# perfkit's handlers are in place before its command starts.
+for _ in $(seq 1000); do
+	child=$(pgrep -P "$bg" | head -n 1)
+	[ -n "$child" ] && [ "$(awk '{ print $14 + $15 }' "/proc/$child/stat" 2>/dev/null || echo 0)" -ge 5 ] && break
+	sleep 0.01
+done
 kill -USR2 "$bg"
 wait "$bg"
 if [ "$have_perf" -eq 1 ]; then
