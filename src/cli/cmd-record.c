@@ -34,6 +34,12 @@ struct record_opts {
 	char **argv;
 };
 
+/* The ids of the long-only options (the others' are their letters). */
+enum {
+	OPT_SAMPLE_CPU = 0x100, OPT_NO_INHERIT, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
+	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE,
+};
+
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
 static int parse_call_graph(struct record_opts *o, const char *arg)
 {
@@ -142,7 +148,7 @@ static const struct cli_opt record_options[] = {
 	{ "freq", 'F', CLI_ARG_REQUIRED, 'F', "HZ", "samples per second (default 4000)" },
 	{ "count", 'c', CLI_ARG_REQUIRED, 'c', "N", "a sample every N events instead of -F" },
 	{ NULL, 'g', CLI_ARG_NONE, 'g', NULL, "record call chains (frame pointers)" },
-	{ "call-graph", 0, CLI_ARG_REQUIRED, 0x103, "MODE",
+	{ "call-graph", 0, CLI_ARG_REQUIRED, OPT_CALL_GRAPH, "MODE",
 	  "fp, dwarf[,STACK_BYTES] (default 8192) or lbr" },
 	{ "data", 'd', CLI_ARG_NONE, 'd', NULL,
 	  "record the data addresses of samples (and data mmaps)" },
@@ -151,13 +157,13 @@ static const struct cli_opt record_options[] = {
 	{ "branch-any", 'b', CLI_ARG_NONE, 'b', NULL, "record the branch stack (any taken branch)" },
 	{ "branch-filter", 'j', CLI_ARG_REQUIRED, 'j', "FILTER",
 	  "record the branch stack with FILTER (any,u,k,call,...)" },
-	{ "user-regs", 0, CLI_ARG_REQUIRED, 0x104, "REGS", NULL, .with_next = true },
-	{ "intr-regs", 0, CLI_ARG_REQUIRED, 0x105, "REGS", "sample these registers (AX,BX,IP,...)" },
-	{ "switch-events", 0, CLI_ARG_NONE, 0x106, NULL, "record context switches" },
-	{ "namespaces", 0, CLI_ARG_NONE, 0x107, NULL, "record namespace changes" },
+	{ "user-regs", 0, CLI_ARG_REQUIRED, OPT_USER_REGS, "REGS", NULL, .with_next = true },
+	{ "intr-regs", 0, CLI_ARG_REQUIRED, OPT_INTR_REGS, "REGS", "sample these registers (AX,BX,IP,...)" },
+	{ "switch-events", 0, CLI_ARG_NONE, OPT_SWITCH_EVENTS, NULL, "record context switches" },
+	{ "namespaces", 0, CLI_ARG_NONE, OPT_NAMESPACES, NULL, "record namespace changes" },
 	{ "compression-level", 'z', CLI_ARG_OPTIONAL, 'z', "N",
 	  "compress the records with zstd (level N: 1 to 22, default 1; attached: -z3)" },
-	{ "overwrite", 0, CLI_ARG_NONE, 0x108, NULL,
+	{ "overwrite", 0, CLI_ARG_NONE, OPT_OVERWRITE, NULL,
 	  "keep only the newest samples (the rings overwrite the oldest); they are written at the "
 	  "end and on each SIGUSR2" },
 	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE",
@@ -169,9 +175,9 @@ static const struct cli_opt record_options[] = {
 	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS", "every task on these CPUs" },
 	{ "pid", 'p', CLI_ARG_REQUIRED, 'p', "PIDS", "these processes" },
 	{ "tid", 't', CLI_ARG_REQUIRED, 't', "TIDS", "these threads" },
-	{ "sample-cpu", 0, CLI_ARG_NONE, 0x100, NULL, "record the CPU of each sample" },
-	{ "no-inherit", 0, CLI_ARG_NONE, 0x101, NULL, "do not follow the command's children" },
-	{ "duration", 0, CLI_ARG_REQUIRED, 0x102, "S", "stop after S seconds" },
+	{ "sample-cpu", 0, CLI_ARG_NONE, OPT_SAMPLE_CPU, NULL, "record the CPU of each sample" },
+	{ "no-inherit", 0, CLI_ARG_NONE, OPT_NO_INHERIT, NULL, "do not follow the command's children" },
+	{ "duration", 0, CLI_ARG_REQUIRED, OPT_DURATION, "S", "stop after S seconds" },
 	{ "no-buildid", 'B', CLI_ARG_NONE, 'B', NULL,
 	  "write no build-id table (BUILD_ID lists the binaries samples landed in, so perf report "
 	  "finds the same ones)" },
@@ -220,9 +226,9 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 		if (o->r.callgraph == PK_CALLGRAPH_NONE)
 			o->r.callgraph = PK_CALLGRAPH_FP;
 		break;
-	case 0x100: o->r.sample_cpu = true; break;
-	case 0x101: o->r.no_inherit = true; break;
-	case 0x103:
+	case OPT_SAMPLE_CPU: o->r.sample_cpu = true; break;
+	case OPT_NO_INHERIT: o->r.no_inherit = true; break;
+	case OPT_CALL_GRAPH:
 		if (parse_call_graph(o, arg))
 			return CLI_EXIT_USAGE;
 		break;
@@ -234,14 +240,14 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 		if (pk_branch_filter_parse(arg, &o->r.branch_type) < 0)
 			return cli_error("record", arg), CLI_EXIT_USAGE;
 		break;
-	case 0x104:
-	case 0x105:
-		if (pk_regs_parse(arg, c == 0x104 ? &o->r.user_regs : &o->r.intr_regs) < 0)
+	case OPT_USER_REGS:
+	case OPT_INTR_REGS:
+		if (pk_regs_parse(arg, c == OPT_USER_REGS ? &o->r.user_regs : &o->r.intr_regs) < 0)
 			return cli_error("record", arg), CLI_EXIT_USAGE;
 		break;
-	case 0x106: o->r.switch_events = true; break;
-	case 0x107: o->r.namespaces = true; break;
-	case 0x108: o->r.overwrite = true; break;
+	case OPT_SWITCH_EVENTS: o->r.switch_events = true; break;
+	case OPT_NAMESPACES: o->r.namespaces = true; break;
+	case OPT_OVERWRITE: o->r.overwrite = true; break;
 	case 'z':
 		/* -z, -zN or --compression-level[=N], as perf 6.1 takes them:
 		 * the level is attached, never the next argument. */
@@ -290,7 +296,7 @@ static int record_option(void *ctx, int id, const char *arg)
 		if (parse_pages(arg, &o->pages, &o->pages_asked))
 			return CLI_EXIT_USAGE;
 		break;
-	case 0x102:
+	case OPT_DURATION:
 		/* From a millisecond to a year: beyond that it is a typo. */
 		if (cli_num_seconds("record", "--duration", arg, 0.001, 31536000, &o->duration) < 0)
 			return CLI_EXIT_USAGE;

@@ -455,13 +455,62 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 	return status;
 }
 
+/* Open the events on the plan's target and say what the user should know
+ * about them; 0, or -1 after the message. */
+static int open_events(const struct stat_opts *o, struct pk_events *ev, struct plan *pl,
+		       struct pk_evlist **l, struct stat_summary *sum)
+{
+	if (pk_evlist_new(ev, &pl->t, l) < 0 || pk_evlist_open(*l) < 0)
+		return cli_error("stat", o->events), -1;
+	if (!o->quiet && sum->runs == 0)
+		report_fallbacks(*l, ev);
+	if (o->verbose && sum->runs == 0)
+		cli_print_attrs(stderr, *l, ev);
+	/* Thread names now, while the threads exist (the command is still held). */
+	if ((o->no_aggr || o->per_thread || o->per) &&
+	    save_slots(*l, sum, counts_command(o) ? o->argv : NULL, o->per) < 0)
+		return -1;
+	return 0;
+}
+
+/* Like perf -D: the command runs uncounted for the delay.  Returns when
+ * counting starts. */
+static double delay(const struct stat_opts *o, struct pk_workload *w, const struct plan *pl,
+		    double t0)
+{
+	if (!o->quiet)
+		fprintf(stderr, "Events disabled\n");
+	pause_until(t0 + o->delay_ms / 1000.0, w, pl);
+	if (!o->quiet)
+		fprintf(stderr, "Events enabled\n");
+	return cli_now();
+}
+
+/* Every event's count into r (and each slot's, when the output splits
+ * them); 0, or -1 after the message. */
+static int read_results(const struct stat_opts *o, struct pk_events *ev, struct pk_evlist *l,
+			struct result *r)
+{
+	for (size_t i = 0; i < pk_events_count(ev); i++) {
+		r[i].d = pk_events_desc(ev, i);
+		shown_name(l, i, r[i].d, r[i].shown, sizeof(r[i].shown));
+		r[i].err = pk_evlist_read(l, i, &r[i].c);
+		/* Never scheduled, or its tasks never ran while it was enabled:
+		 * perf's <not counted> (stat always reads both times). */
+		if (!r[i].err && (!pk_count_ran(&r[i].c) || !r[i].c.running))
+			r[i].err = -EAGAIN;
+		if (!r[i].err && (o->no_aggr || o->per_thread || o->per) && read_slots(l, i, &r[i]) < 0)
+			return cli_error("stat", NULL), -1;
+	}
+	return 0;
+}
+
 /* Count; fills results and returns the command's exit status (0 without
- * one), or -1 after reporting an error (-2 for a usage error).  *have_ru says whether a command ran. */
+ * one), or -1 after reporting an error (-2 for a usage error).
+ * sum->have_ru says whether a command ran. */
 static int count(const struct stat_opts *o, struct pk_events *ev, struct result *r,
 		 double *wall_s, struct stat_summary *sum)
 {
-	struct rusage *ru = &sum->ru;
-	bool *have_ru = &sum->have_ru;
 	struct pk_workload *w = NULL;
 	struct pk_evlist *l = NULL;
 	struct control ctl = { -1, -1, 0, "" };
@@ -489,18 +538,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		status = -2;
 		goto out;
 	}
-	if (ev && (pk_evlist_new(ev, &pl.t, &l) < 0 || pk_evlist_open(l) < 0)) {
-		cli_error("stat", o->events);
-		status = -1;
-		goto out;
-	}
-	if (l && !o->quiet && sum->runs == 0)
-		report_fallbacks(l, ev);
-	if (l && o->verbose && sum->runs == 0)
-		cli_print_attrs(stderr, l, ev);
-	/* Thread names now, while the threads exist (the command is still held). */
-	if (l && (o->no_aggr || o->per_thread || o->per) &&
-	    save_slots(l, sum, counts_command(o) ? o->argv : NULL, o->per) < 0) {
+	if (ev && open_events(o, ev, &pl, &l, sum) < 0) {
 		status = -1;
 		goto out;
 	}
@@ -515,15 +553,8 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		goto out;
 	}
 	cli_stop_forward(w);
-	if (o->delay_ms && l) {
-		/* Like perf -D: the command runs uncounted for the delay. */
-		if (!o->quiet)
-			fprintf(stderr, "Events disabled\n");
-		pause_until(t0 + o->delay_ms / 1000.0, w, &pl);
-		if (!o->quiet)
-			fprintf(stderr, "Events enabled\n");
-		t0 = cli_now();
-	}
+	if (o->delay_ms && l)
+		t0 = delay(o, w, &pl, t0);
 	if (l && !pl.t.enable_on_exec && !o->start_disabled && pk_evlist_enable(l) < 0) {
 		cli_error("stat", NULL);
 		status = -1;
@@ -540,28 +571,15 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	else
 		wait_for_stop(&pl);
 	if (w) {
-		getrusage(RUSAGE_CHILDREN, ru);
+		getrusage(RUSAGE_CHILDREN, &sum->ru);
 		/* perf shows user and sys time only when the command is what it counted. */
-		*have_ru = counts_command(o);
+		sum->have_ru = counts_command(o);
 	}
 	if (l)
 		pk_evlist_disable(l);
 	*wall_s = cli_now() - t0;
-	for (size_t i = 0; l && i < pk_events_count(ev); i++) {
-		r[i].d = pk_events_desc(ev, i);
-		shown_name(l, i, r[i].d, r[i].shown, sizeof(r[i].shown));
-		r[i].err = pk_evlist_read(l, i, &r[i].c);
-		/* Never scheduled, or its tasks never ran while it was enabled:
-		 * perf's <not counted> (stat always reads both times). */
-		if (!r[i].err && (!pk_count_ran(&r[i].c) || !r[i].c.running))
-			r[i].err = -EAGAIN;
-		if (!r[i].err && (o->no_aggr || o->per_thread || o->per) && read_slots(l, i, &r[i]) < 0) {
-			cli_error("stat", NULL);
-			status = -1;
-			goto out;
-		}
-	}
-
+	if (l && read_results(o, ev, l, r) < 0)
+		status = -1;
 out:
 	control_close(&ctl);
 	cli_stop_forward(NULL);

@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The ids of the long-only options (the others' are their letters);
+ * --per-core/die/socket/node are OPT_PER + 'c', 'd', 's', 'n'. */
+enum { OPT_APPEND = 0x100, OPT_INTERVAL_COUNT, OPT_NO_INHERIT, OPT_CONTROL, OPT_PER = 0x110 };
+
 static const struct cli_opt stat_options[] = {
 	{ "event", 'e', CLI_ARG_REQUIRED, 'e', "EVENTS",
 	  "events to count (perf's syntax; repeatable); default: task-clock, context-switches, "
@@ -28,28 +32,28 @@ static const struct cli_opt stat_options[] = {
 	{ "null-run", 'n', CLI_ARG_NONE, 'n', NULL, "open no counters: time the command only" },
 	{ "interval-print", 'I', CLI_ARG_REQUIRED, 'I', "MS",
 	  "print the counts of every MS milliseconds (10 or more)" },
-	{ "interval-count", 0, CLI_ARG_REQUIRED, 0x101, "N", "stop after N intervals" },
+	{ "interval-count", 0, CLI_ARG_REQUIRED, OPT_INTERVAL_COUNT, "N", "stop after N intervals" },
 	{ "delay", 'D', CLI_ARG_REQUIRED, 'D', "MS",
 	  "start counting MS milliseconds after the command starts; -1: start disabled, for "
 	  "--control to enable" },
-	{ "control", 0, CLI_ARG_REQUIRED, 0x103, "fifo:CTL[,ACK] | fd:N[,M]",
+	{ "control", 0, CLI_ARG_REQUIRED, OPT_CONTROL, "fifo:CTL[,ACK] | fd:N[,M]",
 	  "take enable, disable, stop and ping commands, one per line, from CTL; answer each with "
 	  "ack on ACK (like perf)" },
 	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL, "show each event's perf_event_attr as opened" },
-	{ "no-inherit", 0, CLI_ARG_NONE, 0x102, NULL, "do not count the command's children" },
+	{ "no-inherit", 0, CLI_ARG_NONE, OPT_NO_INHERIT, NULL, "do not count the command's children" },
 	{ "no-aggr", 'A', CLI_ARG_NONE, 'A', NULL, "one line per CPU (with -a or -C)" },
 	{ "per-thread", 0, CLI_ARG_NONE, 'T', NULL, "one line per thread" },
-	{ "per-core", 0, CLI_ARG_NONE, 0x110 + 'c', NULL, NULL, .with_next = true },
-	{ "per-die", 0, CLI_ARG_NONE, 0x110 + 'd', NULL, NULL, .with_next = true },
-	{ "per-socket", 0, CLI_ARG_NONE, 0x110 + 's', NULL, NULL, .with_next = true },
-	{ "per-node", 0, CLI_ARG_NONE, 0x110 + 'n', NULL,
+	{ "per-core", 0, CLI_ARG_NONE, OPT_PER + 'c', NULL, NULL, .with_next = true },
+	{ "per-die", 0, CLI_ARG_NONE, OPT_PER + 'd', NULL, NULL, .with_next = true },
+	{ "per-socket", 0, CLI_ARG_NONE, OPT_PER + 's', NULL, NULL, .with_next = true },
+	{ "per-node", 0, CLI_ARG_NONE, OPT_PER + 'n', NULL,
 	  "one line per core, die, socket or NUMA node (with -a or -C)" },
 	{ "field-separator", 'x', CLI_ARG_REQUIRED, 'x', "SEP",
 	  "print perf's CSV with SEP between fields" },
 	{ "json-output", 'j', CLI_ARG_NONE, 'j', NULL, "print one JSON object per event, like perf -j" },
 	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "print no counts (the exit status still tells)" },
 	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE", "write the counts to FILE instead of stderr" },
-	{ "append", 0, CLI_ARG_NONE, 0x100, NULL, "append to FILE instead of replacing it" },
+	{ "append", 0, CLI_ARG_NONE, OPT_APPEND, NULL, "append to FILE instead of replacing it" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -90,7 +94,7 @@ static int stat_number(struct stat_opts *o, int id, const char *arg)
 		return parse_uint("-r", arg, 1, 100000, &o->repeat) ? CLI_EXIT_USAGE : 0;
 	case 'I':
 		return parse_uint("-I", arg, 10, 100000000, &o->interval_ms) ? CLI_EXIT_USAGE : 0;
-	case 0x101:
+	case OPT_INTERVAL_COUNT:
 		return parse_uint("--interval-count", arg, 1, 100000000, &o->interval_count) ?
 		       CLI_EXIT_USAGE : 0;
 	case 'D':
@@ -122,21 +126,21 @@ static int stat_option(void *ctx, int id, const char *arg)
 			return cli_usage("stat", "-x needs a separator, such as ',' or ';'");
 		o->sep = arg;
 		break;
-	case 0x110 + 'c':
-	case 0x110 + 'd':
-	case 0x110 + 's':
-	case 0x110 + 'n':
-		if (o->per && o->per != id - 0x110)
+	case OPT_PER + 'c':
+	case OPT_PER + 'd':
+	case OPT_PER + 's':
+	case OPT_PER + 'n':
+		if (o->per && o->per != id - OPT_PER)
 			return cli_usage("stat", "give one of --per-core, --per-die, --per-socket, --per-node");
-		o->per = (char)(id - 0x110);
+		o->per = (char)(id - OPT_PER);
 		break;
 	case 'G': o->cgroup = arg; break;
 	case 'o': o->output = arg; break;
-	case 0x100: o->append = true; break;
+	case OPT_APPEND: o->append = true; break;
 	case 'n': o->null_run = true; break;
-	case 0x103: o->control = arg; break;
+	case OPT_CONTROL: o->control = arg; break;
 	case 'v': o->verbose = true; break;
-	case 0x102: o->no_inherit = true; break;
+	case OPT_NO_INHERIT: o->no_inherit = true; break;
 	case 'A': o->no_aggr = true; break;
 	case 'T': o->per_thread = true; break;
 	case 'j': o->json = true; break;
