@@ -550,7 +550,7 @@ struct pk_cpu_topology {
 /*
  * pk_cpu_topology - read CPU `cpu`'s place from <sysfs>/devices/system
  * (PERFKIT_SYSFS_ROOT applies).  Returns 0, or -ENOENT (the error names the
- * file) when the CPU has no topology directory.
+ * file) when the CPU has no topology directory, or -ENOMEM.
  */
 PK_API int pk_cpu_topology(int cpu, struct pk_cpu_topology *t);
 

@@ -6,6 +6,7 @@
  * that has its own figure; everything else gets a rate.
  */
 #include "perfkit.h"
+#include "sys/sys.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -131,7 +132,7 @@ int pk_metric_derive(const struct pk_metric_input *in, size_t nr, size_t i, doub
 	int n;
 
 	if (i >= nr)
-		return -ERANGE;
+		return pk__error(-ERANGE, "derive a metric", "no event %zu in a list of %zu", i, nr);
 	if (!in[i].counted)
 		return 0;
 	n = derive_one(in, nr, i, wall_ns, &m[0]);

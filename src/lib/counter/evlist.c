@@ -47,9 +47,9 @@ static int *fd_at(const struct pk_evlist *l, size_t ev, size_t cpu_idx, size_t t
 
 static int copy_ids(const void *src, size_t nr, size_t size, const void *dfl, void **dst)
 {
-	*dst = malloc((nr ? nr : 1) * size);
+	*dst = pk__malloc((nr ? nr : 1) * size);
 	if (!*dst)
-		return -ENOMEM;
+		return pk__error_nomem("the event list's CPU or thread ids");
 	memcpy(*dst, src ? src : dfl, (nr ? nr : 1) * size);
 	return 0;
 }
@@ -75,30 +75,30 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 		pk__error_hint("%s", "with perfkit stat, add -a or -C");
 		return -EINVAL;
 	}
-	l = calloc(1, sizeof(*l));
+	l = pk__calloc(1, sizeof(*l));
 	if (!l)
-		return -ENOMEM;
+		return pk__error_nomem("the event list");
 	memcpy(&l->target, t, t->size < sizeof(*t) ? t->size : sizeof(*t));
 	l->cgroup_fd = -1;
 	l->target.cgroup = NULL;	/* set below from our own copy */
 	l->nr_threads = t->nr_threads ? t->nr_threads : 1;
 	l->nr_cpus = t->nr_cpus ? t->nr_cpus : 1;
 	nfds = nr * l->nr_threads * l->nr_cpus;
-	l->ev = calloc(nr, sizeof(*l->ev));
-	l->fds = malloc(nfds * sizeof(*l->fds));
+	l->ev = pk__calloc(nr, sizeof(*l->ev));
+	l->fds = pk__malloc(nfds * sizeof(*l->fds));
 	if (!l->ev || !l->fds ||
 	    copy_ids(t->threads, t->nr_threads, sizeof(pid_t), t->nr_cpus ? &any_task : &self,
 		     (void **)&l->threads) ||
 	    copy_ids(t->cpus, t->nr_cpus, sizeof(int), &any_cpu, (void **)&l->cpus)) {
 		pk_evlist_free(l);
-		return -ENOMEM;
+		return pk__error_nomem("the event list's CPU and thread ids");
 	}
 	for (size_t i = 0; i < nfds; i++)
 		l->fds[i] = -1;
 	if (t->size >= offsetof(struct pk_target, cgroup) + sizeof(t->cgroup) && t->cgroup) {
-		if (!(l->cgroup = strdup(t->cgroup))) {
+		if (!(l->cgroup = pk__strdup(t->cgroup))) {
 			pk_evlist_free(l);
-			return -ENOMEM;
+			return pk__error_nomem("the event list's cgroup name");
 		}
 		l->target.cgroup = l->cgroup;
 	}
@@ -108,10 +108,10 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 
 		l->ev[i].desc = *d;
 		l->ev[i].leader = d->leader;
-		l->ev[i].name = strdup(d->name ? d->name : "event");
+		l->ev[i].name = pk__strdup(d->name ? d->name : "event");
 		if (!l->ev[i].name) {
 			pk_evlist_free(l);
-			return -ENOMEM;
+			return pk__error_nomem("an event name in the event list");
 		}
 	}
 	*out = l;
@@ -186,11 +186,11 @@ static bool fall_back(struct evsel *e, int err)
 	if (e->fallback) {
 		char *both;
 
-		if (asprintf(&both, "%s; and %s", e->fallback, note) < 0)
+		if (pk__asprintf(&both, "%s; and %s", e->fallback, note) < 0)
 			return false;
 		free(e->fallback);
 		e->fallback = both;
-	} else if (!(e->fallback = strdup(note))) {
+	} else if (!(e->fallback = pk__strdup(note))) {
 		return false;
 	}
 	return true;

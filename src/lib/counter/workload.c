@@ -66,10 +66,10 @@ int pk_workload_start(char *const argv[], struct pk_workload **out)
 	pk__error_clear();
 	if (!argv || !argv[0] || !argv[0][0])
 		return pk__error(-EINVAL, "start workload", "%s", "no command given");
-	w = calloc(1, sizeof(*w));
-	if (!w || !(w->name = strdup(argv[0]))) {
+	w = pk__calloc(1, sizeof(*w));
+	if (!w || !(w->name = pk__strdup(argv[0]))) {
 		free(w);
-		return -ENOMEM;
+		return pk__error_nomem("the workload");
 	}
 	/* A socket pair, not a pipe, so releasing a child that already died is
 	 * an EPIPE we can report (send with MSG_NOSIGNAL) instead of a SIGPIPE
@@ -160,10 +160,10 @@ int pk_workload_spawn(char *const argv[], struct pk_workload **out)
 	pk__error_clear();
 	if (!argv || !argv[0] || !argv[0][0])
 		return pk__error(-EINVAL, "start workload", "%s", "no command given");
-	w = calloc(1, sizeof(*w));
-	if (!w || !(w->name = strdup(argv[0]))) {
+	w = pk__calloc(1, sizeof(*w));
+	if (!w || !(w->name = pk__strdup(argv[0]))) {
 		free(w);
-		return -ENOMEM;
+		return pk__error_nomem("the workload");
 	}
 	w->go_fd = w->err_fd = -1;
 	w->released = true;
@@ -258,6 +258,8 @@ int pk_workload_wait(struct pk_workload *w)
 
 int pk_workload_kill(struct pk_workload *w, int sig)
 {
+	/* Called from signal handlers (the CLI forwards SIGINT): no error
+	 * record here, since formatting one is not async-signal-safe. */
 	if (w->reaped)
 		return -ESRCH;
 	return kill(w->pid, sig) < 0 ? -errno : 0;

@@ -33,7 +33,7 @@ static void put(struct blob *b, const void *p, size_t len)
 {
 	if (b->len + len > b->cap) {
 		size_t cap = (b->cap ? b->cap * 2 : 256) + len;
-		unsigned char *n = realloc(b->p, cap);
+		unsigned char *n = pk__realloc(b->p, cap);
 
 		if (!n) {
 			b->oom = true;
@@ -75,7 +75,7 @@ static void event_desc(struct pk_data_writer *w, struct blob *b)
 /* Unique non-empty lists of `file` over the CPUs, as a perf string list. */
 static void sibling_lists(struct blob *b, int nr_cpus, const char *file)
 {
-	char (*seen)[256] = calloc((size_t)nr_cpus, sizeof(*seen));
+	char (*seen)[256] = pk__calloc((size_t)nr_cpus, sizeof(*seen));
 	uint32_t n = 0;
 
 	if (!seen) {
@@ -105,25 +105,37 @@ static void cpu_topology(struct blob *b, int nr_cpus)
 	sibling_lists(b, nr_cpus, "thread_siblings_list");
 	for (int c = 0; c < nr_cpus; c++) {
 		struct pk_cpu_topology t;
-		bool ok = pk_cpu_topology(c, &t) == 0;
+		int err = pk_cpu_topology(c, &t);
 
-		put_u32(b, ok ? (uint32_t)t.core : (uint32_t)-1);
-		put_u32(b, ok ? (uint32_t)t.socket : (uint32_t)-1);
+		b->oom |= err == -ENOMEM;
+		put_u32(b, err == 0 ? (uint32_t)t.core : (uint32_t)-1);
+		put_u32(b, err == 0 ? (uint32_t)t.socket : (uint32_t)-1);
 	}
 	sibling_lists(b, nr_cpus, "die_cpus_list");
 	for (int c = 0; c < nr_cpus; c++) {
 		struct pk_cpu_topology t;
+		int err = pk_cpu_topology(c, &t);
 
-		put_u32(b, pk_cpu_topology(c, &t) == 0 ? (uint32_t)t.die : (uint32_t)-1);
+		b->oom |= err == -ENOMEM;
+		put_u32(b, err == 0 ? (uint32_t)t.die : (uint32_t)-1);
 	}
-	pk__error_clear();	/* offline CPUs without topology are not an error */
+	/* Offline CPUs without topology are not an error; no memory is. */
+	if (!b->oom)
+		pk__error_clear();
 }
 
 static void pmu_mappings(struct blob *b)
 {
 	struct pk_pmus *pmus;
 
-	if (pk_pmus_scan(&pmus) < 0) {
+	int err = pk_pmus_scan(&pmus);
+
+	/* No PMUs to map is an empty table; no memory is a failed file. */
+	if (err == -ENOMEM) {
+		b->oom = true;
+		return;
+	}
+	if (err < 0) {
 		pk__error_clear();
 		put_u32(b, 0);
 		return;
@@ -278,7 +290,7 @@ int pk__data_features(struct pk_data_writer *w, uint64_t flags[4])
 		if (!(flags[f / 64] & (1ULL << (f % 64))))
 			continue;
 		if (blobs[f].oom)
-			err = -ENOMEM;
+			err = pk__error_nomem("a perf.data feature section");
 		table[n++] = (struct pk__file_section){ at, blobs[f].len };
 		at += blobs[f].len;
 	}

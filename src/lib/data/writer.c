@@ -117,9 +117,9 @@ static int open_target(struct pk_data_writer *w)
 		w->fd = open(w->path, O_WRONLY | O_CLOEXEC);
 		return w->fd < 0 ? cannot_create(w->path, errno) : 0;
 	}
-	if (asprintf(&w->partial, "%s.partial.XXXXXX", w->path) < 0) {
+	if (pk__asprintf(&w->partial, "%s.partial.XXXXXX", w->path) < 0) {
 		w->partial = NULL;
-		return -ENOMEM;
+		return pk__error_nomem("the name of %s's partial file", w->path);
 	}
 	/* mkostemp: O_EXCL and mode 0600, as perf creates perf.data. */
 	w->fd = mkostemp(w->partial, O_CLOEXEC);
@@ -140,14 +140,14 @@ int pk_data_create(const char *path, struct pk_data_writer **out)
 	pk__error_clear();
 	if ((err = check_target(path, &device)) < 0)
 		return err;
-	w = calloc(1, sizeof(*w));
-	if (w && !posix_memalign(&buf, BLOCK, BUF_SIZE))
+	w = pk__calloc(1, sizeof(*w));
+	if (w && (buf = pk__memalign(BLOCK, BUF_SIZE)))
 		w->buf = buf;
-	if (!w || !w->buf || !(w->path = strdup(path))) {
+	if (!w || !w->buf || !(w->path = pk__strdup(path))) {
 		if (w)
 			free(w->buf);
 		free(w);
-		return -ENOMEM;
+		return pk__error_nomem("the perf.data writer");
 	}
 	w->fd = w->dfd = -1;
 	w->device = device;
@@ -224,6 +224,8 @@ void pk__data_mark(struct pk_data_writer *w)
 		return;
 	if (w->nr_marks == w->cap_marks) {
 		size_t cap = w->cap_marks ? w->cap_marks * 2 : 64;
+		/* Plain realloc: failing here costs only a place to cut back to,
+		 * so it must not leave an error record behind a call that works. */
 		uint64_t *n = realloc(w->marks, cap * sizeof(*n));
 
 		if (!n)
@@ -250,21 +252,21 @@ int pk_data_add_event(struct pk_data_writer *w, const struct perf_event_attr *at
 
 	if (w->started)
 		return pk__error(-EINVAL, "perf.data", "%s", "events must be added before the first records");
-	n = realloc(w->ev, (w->nr_events + 1) * sizeof(*n));
+	n = pk__realloc(w->ev, (w->nr_events + 1) * sizeof(*n));
 	if (!n)
-		return -ENOMEM;
+		return pk__error_nomem("the writer's event table");
 	w->ev = n;
 	e = &w->ev[w->nr_events];
 	memset(e, 0, sizeof(*e));
 	memcpy(&e->attr, attr, sizeof(e->attr));
 	/* perf 6.1 reads 128-byte attrs; config3 (a 6.3 field) does not fit. */
 	e->attr.size = PK__ATTR_SIZE;
-	e->name = strdup(name ? name : "");
-	e->ids = malloc((nr_ids ? nr_ids : 1) * sizeof(*ids));
+	e->name = pk__strdup(name ? name : "");
+	e->ids = pk__malloc((nr_ids ? nr_ids : 1) * sizeof(*ids));
 	if (!e->name || !e->ids) {
 		free(e->name);
 		free(e->ids);
-		return -ENOMEM;
+		return pk__error_nomem("an event's name and ids");
 	}
 	memcpy(e->ids, ids, nr_ids * sizeof(*ids));
 	e->nr_ids = nr_ids;
@@ -279,9 +281,9 @@ int pk_data_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members
 	if (!nr_members || leader + nr_members > w->nr_events)
 		return pk__error(-EINVAL, "perf.data", "group of %zu events at %zu: only %zu events were added",
 				 nr_members, leader, w->nr_events);
-	n = realloc(w->groups, (w->nr_groups + 1) * sizeof(*n));
+	n = pk__realloc(w->groups, (w->nr_groups + 1) * sizeof(*n));
 	if (!n)
-		return -ENOMEM;
+		return pk__error_nomem("the writer's group table");
 	w->groups = n;
 	w->groups[w->nr_groups++] = (struct pk__data_group){ leader, nr_members };
 	return 0;
@@ -296,12 +298,12 @@ int pk_data_add_build_id(struct pk_data_writer *w, const char *name, const uint8
 	if (!size || size > 20 || strlen(name) >= 4096)
 		return pk__error(-EINVAL, "perf.data", "build-id of %zu bytes for \"%.64s\": it takes 1 to 20 "
 				 "bytes and a name shorter than 4096", size, name);
-	if (!(copy = strdup(name)))
-		return -ENOMEM;
-	n = realloc(w->build_ids, (w->nr_build_ids + 1) * sizeof(*n));
+	if (!(copy = pk__strdup(name)))
+		return pk__error_nomem("a build-id's name");
+	n = pk__realloc(w->build_ids, (w->nr_build_ids + 1) * sizeof(*n));
 	if (!n) {
 		free(copy);
-		return -ENOMEM;
+		return pk__error_nomem("the writer's build-id table");
 	}
 	w->build_ids = n;
 	n = &w->build_ids[w->nr_build_ids++];
@@ -322,16 +324,16 @@ void pk_data_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, u
 
 int pk_data_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[])
 {
-	char **c = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*c));
+	char **c = pk__calloc((size_t)(argc > 0 ? argc : 1), sizeof(*c));
 
 	if (!c)
-		return -ENOMEM;
+		return pk__error_nomem("the command line");
 	for (int i = 0; i < argc; i++)
-		if (!(c[i] = strdup(argv[i]))) {
+		if (!(c[i] = pk__strdup(argv[i]))) {
 			while (i--)
 				free(c[i]);
 			free(c);
-			return -ENOMEM;
+			return pk__error_nomem("the command line");
 		}
 	for (size_t i = 0; i < w->nr_cmdline; i++)
 		free(w->cmdline[i]);
@@ -536,9 +538,9 @@ int pk_data_set_compression(struct pk_data_writer *w, int level)
 				 "compression must be chosen before the first records" :
 				 "the zstd level must be 1 to 22");
 	if (!w->zcs && !(w->zcs = ZSTD_createCStream()))
-		return -ENOMEM;
-	if (!w->stage && !(w->stage = malloc(STAGE_SIZE)))
-		return -ENOMEM;
+		return pk__error_nomem("the zstd compressor");
+	if (!w->stage && !(w->stage = pk__malloc(STAGE_SIZE)))
+		return pk__error_nomem("the compression buffer");
 	if (ZSTD_isError(ZSTD_initCStream(w->zcs, level)))
 		return pk__error(-EINVAL, "perf.data compression", "zstd refused level %d", level);
 	w->comp_level = level;

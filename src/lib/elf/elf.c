@@ -63,11 +63,11 @@ static int finish_open(struct pk__elf *e, struct pk__elf **out)
 
 static struct pk__elf *new_elf(const char *name)
 {
-	struct pk__elf *e = calloc(1, sizeof(*e));
+	struct pk__elf *e = pk__calloc(1, sizeof(*e));
 
-	if (!e || !(e->name = strdup(name))) {
+	if (!e || !(e->name = pk__strdup(name))) {
 		free(e);
-		pk__error(-ENOMEM, "read an ELF file", "out of memory opening %s", name);
+		pk__error_nomem("the ELF file %s", name);
 		return NULL;
 	}
 	e->fd = -1;
@@ -82,7 +82,7 @@ int pk__elf_open(const char *path, struct pk__elf **out)
 		return pk__error(-EOPNOTSUPP, "read an ELF file", "libelf is unusable: %s",
 				 elf_errmsg(-1));
 	if (!(e = new_elf(path)))
-		return -ENOMEM;
+		return pk__error_nomem("the ELF file %s", path);
 	e->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (e->fd < 0) {
 		int err = errno == EACCES || errno == EPERM ? -EACCES : errno == EMFILE ? -EMFILE
@@ -104,9 +104,9 @@ int pk__elf_open_mem(const void *image, size_t len, const char *name, struct pk_
 		return pk__error(-EOPNOTSUPP, "read an ELF file", "libelf is unusable: %s",
 				 elf_errmsg(-1));
 	if (!(e = new_elf(name)))
-		return -ENOMEM;
+		return pk__error_nomem("the ELF image %s", name);
 	/* libelf may write to the image it is given: hand it our own copy. */
-	if (!(e->image = malloc(len ? len : 1))) {
+	if (!(e->image = pk__malloc(len ? len : 1))) {
 		pk__elf_close(e);
 		return pk__error(-ENOMEM, "read an ELF file", "out of memory copying %s", name);
 	}

@@ -34,7 +34,7 @@ static int copy_attr(struct pk_catalog *cat, const pfm_event_attr_info_t *in, st
 	a->desc = pk__cat_strdup(cat, in->desc);
 	a->equiv = pk__cat_strdup(cat, in->equiv);
 	if (!a->name || !a->desc || !a->equiv)
-		return -ENOMEM;
+		return pk__error_nomem("a libpfm4 attribute");
 	a->code = in->code;
 	a->type = map_type(in->type);
 	a->ctrl = in->ctrl == PFM_ATTR_CTRL_PERF_EVENT ? PK_ATTR_CTRL_PERF_EVENT : PK_ATTR_CTRL_PMU;
@@ -97,7 +97,7 @@ static int build_attrs(struct pk_catalog *cat, struct cat_event *e, int idx, str
 	e->own = n0 ? pk__cat_alloc(cat, n0 * sizeof(*e->own)) : NULL;
 	e->hi = pk__cat_alloc(cat, (size_t)(l0->n + l1->n + l2->n + 1) * sizeof(*e->hi));
 	if ((n0 && !e->own) || !e->hi)
-		return -ENOMEM;
+		return pk__error_nomem("a libpfm4 event's attributes");
 	for (size_t i = 0; i < n0; i++) {
 		const pfm_event_attr_info_t *hi = layer_find(l2, l0->a[i].name);
 
@@ -105,7 +105,7 @@ static int build_attrs(struct pk_catalog *cat, struct cat_event *e, int idx, str
 			hi = layer_find(l1, l0->a[i].name);
 		if (copy_attr(cat, &l0->a[i], &e->own[i]) ||
 		    copy_attr(cat, hi ? hi : &l0->a[i], &e->hi[n2++]))
-			return -ENOMEM;
+			return pk__error_nomem("a libpfm4 attribute");
 	}
 	for (int i = 0; i < l1->n; i++) {
 		const pfm_event_attr_info_t *hi = layer_find(l2, l1->a[i].name);
@@ -113,14 +113,14 @@ static int build_attrs(struct pk_catalog *cat, struct cat_event *e, int idx, str
 		if (layer_find(l0, l1->a[i].name))
 			continue;
 		if (copy_attr(cat, hi ? hi : &l1->a[i], &e->hi[n2++]))
-			return -ENOMEM;
+			return pk__error_nomem("a libpfm4 attribute");
 	}
 	n1 = n2;
 	for (int i = 0; i < l2->n; i++) {
 		if (layer_find(l0, l2->a[i].name) || layer_find(l1, l2->a[i].name))
 			continue;
 		if (copy_attr(cat, &l2->a[i], &e->hi[n2++]))
-			return -ENOMEM;
+			return pk__error_nomem("a libpfm4 attribute");
 	}
 	e->info.nr_attrs[PK_OS_PMU] = n0;
 	e->info.nr_attrs[PK_OS_PERF] = n1;
@@ -140,7 +140,7 @@ static int add_event(struct pk_catalog *cat, const pfm_pmu_info_t *pi, int idx, 
 	snprintf(canon, sizeof(canon), "%s::%s", pi->name, ei.name);
 	e = pk__cat_add(cat, PK_SRC_LIBPFM, ei.name, pmu, ei.desc, canon);
 	if (!e || !(e->info.equiv = pk__cat_strdup(cat, ei.equiv)))
-		return -ENOMEM;
+		return pk__error_nomem("a libpfm4 catalog entry");
 	e->kind = CAT_LIBPFM;
 	e->info.code = ei.code;
 	e->info.is_precise = ei.is_precise;
@@ -157,9 +157,9 @@ int pk__cat_add_libpfm(struct pk_catalog *cat, bool all)
 	 * is a no-op that returns the first result. */
 	if (pfm_initialize() != PFM_SUCCESS)
 		return 0;
-	l = calloc(3, sizeof(*l));
+	l = pk__calloc(3, sizeof(*l));
 	if (!l)
-		return -ENOMEM;
+		return pk__error_nomem("libpfm4 attribute layers");
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t pi = { .size = sizeof(pi) };
 

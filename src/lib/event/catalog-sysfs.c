@@ -63,10 +63,10 @@ static int add_alias(struct pk_catalog *cat, const struct pk_pmu *pmu, const str
 		snprintf(desc + len, sizeof(desc) - (size_t)len, ", counted per package");
 	e = pk__cat_add(cat, PK_SRC_PMU, name, pn, desc, NULL);
 	if (!e)
-		return -ENOMEM;
+		return pk__error_nomem("a catalog entry for a PMU event");
 	e->info.equiv = pk__cat_printf(cat, "%s/%s/", pn, al->terms);
 	if (!e->info.equiv || pk__cat_format_attrs(cat, pmu, al->terms, &a, &n))
-		return -ENOMEM;
+		return pk__error_nomem("a catalog entry for a PMU event");
 	e->info.code = alias_config(pmu, al->terms);
 	pk__cat_set_own(e, a, n);
 	return 0;
@@ -87,7 +87,7 @@ static int add_pmu_raw(struct pk_catalog *cat, const struct pk_pmu *pmu)
 	snprintf(canon, sizeof(canon), "%s/config=0/", pn);
 	e = pk__cat_add(cat, PK_SRC_RAW, name, pn, desc, canon);
 	if (!e || pk__cat_format_attrs(cat, pmu, NULL, &a, &n))
-		return -ENOMEM;
+		return pk__error_nomem("a catalog entry for a PMU");
 	pk__cat_set_own(e, a, n);
 	return 0;
 }
@@ -132,10 +132,12 @@ int pk__cat_add_tracepoints(struct pk_catalog *cat, const struct pk_catalog_opts
 	 * Nothing is mounted here: the caller asks for that (pk_tracefs_mount). */
 	if (pk__tracefs_find(opts->tracefs, dir, sizeof(dir)) < 0)
 		return 0;
-	if (pk__tracefs_list(dir, "*", "*", 0, "list tracepoints", &tps, &nr) < 0)
-		return 0;
+	/* Out of memory is an error, though, not an unreadable tracefs. */
+	err = pk__tracefs_list(dir, "*", "*", 0, "list tracepoints", &tps, &nr);
+	if (err < 0)
+		return err == -ENOMEM ? err : 0;
 	if (!(tracefs = pk__cat_strdup(cat, dir)))
-		err = -ENOMEM;
+		err = pk__error_nomem("the catalog's tracefs path");
 	for (size_t i = 0; i < nr && !err; i++) {
 		char name[256];
 		struct cat_event *e;
@@ -144,7 +146,7 @@ int pk__cat_add_tracepoints(struct pk_catalog *cat, const struct pk_catalog_opts
 		e = pk__cat_add(cat, PK_SRC_TRACEPOINT, name, "tracepoint", "", NULL);
 		if (!e || !(e->tp_sys = pk__cat_strdup(cat, tps[i].sys)) ||
 		    !(e->tp_name = pk__cat_strdup(cat, tps[i].name))) {
-			err = -ENOMEM;
+			err = pk__error_nomem("a catalog entry for a tracepoint");
 			break;
 		}
 		e->tp_tracefs = tracefs;

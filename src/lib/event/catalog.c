@@ -34,7 +34,7 @@ void *pk__cat_alloc(struct pk_catalog *cat, size_t size)
 	if (!b || b->cap - b->used < size) {
 		size_t cap = size > CAT_BLOCK_SIZE ? size : CAT_BLOCK_SIZE;
 
-		b = malloc(sizeof(*b) + cap);
+		b = pk__malloc(sizeof(*b) + cap);
 		if (!b)
 			return NULL;
 		b->used = 0;
@@ -121,7 +121,7 @@ struct cat_event *pk__cat_add(struct pk_catalog *cat, enum pk_event_source src, 
 
 	if (cat->nr == cat->alloc) {
 		size_t alloc = cat->alloc ? cat->alloc * 2 : 256;
-		struct cat_event *ev = realloc(cat->ev, alloc * sizeof(*ev));
+		struct cat_event *ev = pk__realloc(cat->ev, alloc * sizeof(*ev));
 
 		if (!ev)
 			return NULL;
@@ -187,7 +187,7 @@ int pk__cat_format_attrs(struct pk_catalog *cat, const struct pk_pmu *pmu, const
 	struct pk_attr_info *a = NULL;
 
 	if (nr && !(a = pk__cat_alloc(cat, nr * sizeof(*a))))
-		return -ENOMEM;
+		return pk__error_nomem("a catalog entry's attributes");
 	for (size_t i = 0; i < nr; i++) {
 		const struct pk_pmu_format *f = pk_pmu_format(pmu, i);
 
@@ -196,7 +196,7 @@ int pk__cat_format_attrs(struct pk_catalog *cat, const struct pk_pmu *pmu, const
 		a[i].name = pk__cat_strdup(cat, f->name);
 		a[i].desc = pk__cat_printf(cat, "%s bits %s", pk_pmu_name(pmu), f->spec);
 		if (!a[i].name || !a[i].desc)
-			return -ENOMEM;
+			return pk__error_nomem("a catalog entry's attributes");
 		a[i].equiv = "";
 		a[i].code = f->mask;
 		a[i].type = popcount64(f->mask) == 1 ? PK_ATTR_MOD_BOOL : PK_ATTR_MOD_INT;
@@ -222,7 +222,7 @@ static int add_generic(struct pk_catalog *cat, uint32_t type)
 		e = pk__cat_add(cat, type == PERF_TYPE_HARDWARE ? PK_SRC_HARDWARE : PK_SRC_SOFTWARE,
 				g->name, type == PERF_TYPE_HARDWARE ? "cpu" : "software", g->desc, NULL);
 		if (!e)
-			return -ENOMEM;
+			return pk__error_nomem("a catalog entry");
 		e->info.equiv = g->alias;
 		e->info.code = g->config;
 	}
@@ -258,7 +258,7 @@ static int add_cache(struct pk_catalog *cat)
 						 cache_op_desc[op][1]);
 				e = pk__cat_add(cat, PK_SRC_HW_CACHE, name, "cpu", desc, NULL);
 				if (!e)
-					return -ENOMEM;
+					return pk__error_nomem("a catalog entry");
 				e->info.code = config;
 			}
 		}
@@ -271,7 +271,7 @@ static int add_raw(struct pk_catalog *cat)
 	struct cat_event *e = pk__cat_add(cat, PK_SRC_RAW, "rNNN", "cpu",
 					  "Raw PMU event: NNN is the hexadecimal config", "r0");
 
-	return e ? 0 : -ENOMEM;
+	return e ? 0 : pk__error_nomem("a catalog entry");
 }
 
 /* Breakpoint attributes: the access letters of mem:ADDR[/LEN][:rwx] and the
@@ -293,7 +293,7 @@ static int own_copy(struct pk_catalog *cat, struct cat_event *e, const struct pk
 	struct pk_attr_info *a = pk__cat_alloc(cat, n * sizeof(*a));
 
 	if (!a)
-		return -ENOMEM;
+		return pk__error_nomem("a catalog entry's attributes");
 	for (size_t i = 0; i < n; i++) {
 		a[i] = src[i];
 		a[i].size = sizeof(a[i]);
@@ -311,7 +311,7 @@ static int add_breakpoint(struct pk_catalog *cat)
 					  "Hardware breakpoint: mem:ADDR[/LEN][:rwx]", "mem:0x0");
 
 	if (!e)
-		return -ENOMEM;
+		return pk__error_nomem("a catalog entry");
 	return own_copy(cat, e, bp_attrs, sizeof(bp_attrs) / sizeof(bp_attrs[0]),
 			PK_ATTR_CTRL_PERF_EVENT);
 }
@@ -345,7 +345,7 @@ static int add_probes(struct pk_catalog *cat, const struct pk_pmus *pmus)
 		e = pk__cat_add(cat, probes[i].src, probes[i].name, probes[i].pmu, probes[i].desc,
 				probes[i].canonical);
 		if (!e || pk__cat_format_attrs(cat, pmu, NULL, &a, &n))
-			return -ENOMEM;
+			return pk__error_nomem("a catalog entry");
 		e->info.code = pk_pmu_type(pmu);
 		pk__cat_set_own(e, a, n);
 	}
@@ -396,9 +396,9 @@ int pk_catalog_new(const struct pk_catalog_opts *opts, struct pk_catalog **out)
 
 		memcpy(&o, opts, n);
 	}
-	cat = calloc(1, sizeof(*cat));
+	cat = pk__calloc(1, sizeof(*cat));
 	if (!cat)
-		return pk__error(-ENOMEM, "pk_catalog_new", "out of memory");
+		return pk__error_nomem("the event catalog");
 	pthread_mutex_init(&cat->lock, NULL);
 	err = build(cat, &o);
 	if (err) {

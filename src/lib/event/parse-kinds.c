@@ -38,7 +38,7 @@ static int set_name(struct pk__parser *p, const struct pk__span *s, struct pk_ev
 {
 	if (!d->name)
 		d->name = pk__parse_own_copy(p, p->spec + s->start, s->end - s->start);
-	return d->name ? 0 : -ENOMEM;
+	return d->name ? 0 : pk__error_nomem("an event name");
 }
 
 int pk__parse_add_generic(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x,
@@ -48,7 +48,7 @@ int pk__parse_add_generic(struct pk__parser *p, const struct pk__span *s, const 
 	int err;
 
 	if (!d)
-		return -ENOMEM;
+		return pk__error_nomem("the event list");
 	d->attr.type = g->type;
 	d->attr.config = g->config;
 	d->source = g->type == PERF_TYPE_HARDWARE ? PK_SRC_HARDWARE : PK_SRC_SOFTWARE;
@@ -65,7 +65,7 @@ int pk__parse_add_cache(struct pk__parser *p, const struct pk__span *s, const st
 	int err;
 
 	if (!d)
-		return -ENOMEM;
+		return pk__error_nomem("the event list");
 	d->attr.type = PERF_TYPE_HW_CACHE;
 	d->attr.config = config;
 	d->source = PK_SRC_HW_CACHE;
@@ -84,7 +84,7 @@ int pk__parse_add_raw(struct pk__parser *p, const struct pk__span *s, const stru
 	int err;
 
 	if (!d)
-		return -ENOMEM;
+		return pk__error_nomem("the event list");
 	d->attr.type = type;
 	d->attr.config = config;
 	d->source = PK_SRC_RAW;
@@ -101,8 +101,8 @@ int pk__parse_add_raw(struct pk__parser *p, const struct pk__span *s, const stru
 		d->source = type == PERF_TYPE_HARDWARE ? PK_SRC_HARDWARE :
 			    type == PERF_TYPE_SOFTWARE ? PK_SRC_SOFTWARE :
 			    type == PERF_TYPE_HW_CACHE ? PK_SRC_HW_CACHE : PK_SRC_PMU;
-		if (pmu && !(d->pmu = pk__parse_own(p, strdup(pk_pmu_name(pmu)))))
-			return -ENOMEM;
+		if (pmu && !(d->pmu = pk__parse_own(p, pk__strdup(pk_pmu_name(pmu)))))
+			return pk__error_nomem("an event's PMU name");
 		if (g)
 			return pk__parse_set_canonical(p, d, g->name, false);
 		snprintf(base, sizeof(base), "%u:0x%" PRIx64, type, (uint64_t)d->attr.config);
@@ -119,12 +119,12 @@ int pk__parse_add_pmu(struct pk__parser *p, const struct pk__span *s, const stru
 	int err;
 
 	if (!d)
-		return -ENOMEM;
+		return pk__error_nomem("the event list");
 	d->attr.type = pk_pmu_type(pmu);
 	d->source = PK_SRC_PMU;
 	/* The PMU snapshot is freed when parsing ends; keep our own copy. */
-	if (!(d->pmu = pk__parse_own(p, strdup(pk_pmu_name(pmu)))))
-		return -ENOMEM;
+	if (!(d->pmu = pk__parse_own(p, pk__strdup(pk_pmu_name(pmu)))))
+		return pk__error_nomem("an event's PMU name");
 	if (alias && (err = pk__parse_terms(p, s, alias->terms, strlen(alias->terms), s->start, false, d,
 					 pmu, 1)) < 0)
 		return err;
@@ -163,7 +163,7 @@ int pk__parse_add_breakpoint(struct pk__parser *p, const struct pk__span *s)
 	}
 	d = pk__parse_add(p, s->start);
 	if (!d)
-		return -ENOMEM;
+		return pk__error_nomem("the event list");
 	d->attr.type = PERF_TYPE_BREAKPOINT;
 	d->attr.sample_period = 1;
 	d->source = PK_SRC_BREAKPOINT;
@@ -228,13 +228,13 @@ int pk__parse_add_probe(struct pk__parser *p, const struct pk__span *s, bool kpr
 	}
 	if (!pk__parse_pmus(p))
 		return p->pmus_err;
-	text = strndup(t, n);
+	text = pk__strndup(t, n);
 	if (!text)
-		return -ENOMEM;
+		return pk__error_nomem("a probe spec");
 	d = pk__parse_add(p, s->start);
 	if (!d) {
 		free(text);
-		return -ENOMEM;
+		return pk__error_nomem("the event list");
 	}
 	err = pk__probe_encode(p->pmus, kprobe, ret, text, &d->attr, &owned, &canonical);
 	if (err < 0) {
@@ -254,7 +254,7 @@ int pk__parse_add_probe(struct pk__parser *p, const struct pk__span *s, bool kpr
 	}
 	free(text);
 	if (!pk__parse_own(p, owned) || !pk__parse_own(p, canonical))
-		return -ENOMEM;
+		return pk__error_nomem("a probe event's names");
 	d->source = kprobe ? PK_SRC_KPROBE : PK_SRC_UPROBE;
 	d->pmu = kprobe ? "kprobe" : "uprobe";
 	d->attr.sample_period = 1;
@@ -281,7 +281,7 @@ int pk__parse_add_tracepoints(struct pk__parser *p, const struct pk__span *s, co
 		char base[300];
 
 		if (!d) {
-			err = -ENOMEM;
+			err = pk__error_nomem("the event list");
 			break;
 		}
 		d->attr.type = PERF_TYPE_TRACEPOINT;
@@ -292,8 +292,8 @@ int pk__parse_add_tracepoints(struct pk__parser *p, const struct pk__span *s, co
 		snprintf(base, sizeof(base), "%s:%s", tps[i].sys, tps[i].name);
 		if ((err = finish(p, s, x, d, NULL)) < 0)
 			break;
-		if (!d->name && !(d->name = pk__parse_own(p, strdup(base))))
-			err = -ENOMEM;
+		if (!d->name && !(d->name = pk__parse_own(p, pk__strdup(base))))
+			err = pk__error_nomem("an event name");
 		if (err >= 0)
 			err = pk__parse_set_canonical(p, d, base, false);
 	}
@@ -304,12 +304,12 @@ int pk__parse_add_tracepoints(struct pk__parser *p, const struct pk__span *s, co
 int pk__parse_add_libpfm(struct pk__parser *p, const struct pk__span *s)
 {
 	struct pk_event_desc *d;
-	char *text = strndup(p->spec + s->start, s->end - s->start), *fstr = NULL, *pmu = NULL;
+	char *text = pk__strndup(p->spec + s->start, s->end - s->start), *fstr = NULL, *pmu = NULL;
 	struct perf_event_attr a;
 	int err;
 
 	if (!text)
-		return -ENOMEM;
+		return pk__error_nomem("a tracepoint spec");
 	memset(&a, 0, sizeof(a));
 	err = pk__pfm_encode(text, &a, &fstr, &pmu);
 	free(text);
@@ -322,14 +322,14 @@ int pk__parse_add_libpfm(struct pk__parser *p, const struct pk__span *s)
 	if (!d) {
 		free(fstr);
 		free(pmu);
-		return -ENOMEM;
+		return pk__error_nomem("the event list");
 	}
 	if (!pk__parse_own(p, fstr)) {
 		free(pmu);
-		return -ENOMEM;
+		return pk__error_nomem("a tracepoint filter");
 	}
 	if (!pk__parse_own(p, pmu))
-		return -ENOMEM;
+		return pk__error_nomem("a PMU name");
 	d->attr = a;
 	d->attr.size = PERF_ATTR_SIZE_VER7;
 	d->source = PK_SRC_LIBPFM;

@@ -289,7 +289,7 @@ static int apply_common_term(struct pk__parser *p, const struct pk__span *s, con
 			return pk__parse_error(p, s, t->off, -EINVAL, "%s", "this term needs a value: term=TEXT");
 		str = term_str(p, t);
 		if (!str)
-			return -ENOMEM;
+			return pk__error_nomem("a string term");
 		if (term_is(t, "name"))
 			d->name = str;
 		else if (term_is(t, "call-graph")) {
@@ -516,9 +516,9 @@ int pk__parse_set_canonical(struct pk__parser *p, struct pk_event_desc *d, const
 {
 	size_t i = (size_t)(d - p->ev->ev);
 
-	p->base[i] = pk__parse_own(p, strdup(base));
+	p->base[i] = pk__parse_own(p, pk__strdup(base));
 	p->style[i] = slash ? STYLE_SLASH : STYLE_COLON;
-	return p->base[i] ? 0 : -ENOMEM;
+	return p->base[i] ? 0 : pk__error_nomem("an event's canonical name");
 }
 
 int pk__parse_finish_canonical(struct pk__parser *p)
@@ -530,11 +530,11 @@ int pk__parse_finish_canonical(struct pk__parser *p)
 		if (p->style[i] == STYLE_NONE)
 			continue;
 		mods_string(d, mods, sizeof(mods));
-		if (asprintf(&c, "%s%s%s", p->base[i], mods[0] && p->style[i] == STYLE_COLON ? ":" : "",
+		if (pk__asprintf(&c, "%s%s%s", p->base[i], mods[0] && p->style[i] == STYLE_COLON ? ":" : "",
 			     mods) < 0)
-			return -ENOMEM;
+			return pk__error_nomem("an event's canonical name");
 		if (!(d->canonical = pk__parse_own(p, c)))
-			return -ENOMEM;
+			return pk__error_nomem("an event's canonical name");
 	}
 	return 0;
 }
@@ -551,9 +551,9 @@ int pk__parse_pmu_canonical(struct pk__parser *p, struct pk_event_desc *d)
 		snprintf(c2, sizeof(c2), ",config2=0x%" PRIx64, (uint64_t)d->attr.config2);
 	if (d->config3)
 		snprintf(c3, sizeof(c3), ",config3=0x%" PRIx64, d->config3);
-	if (asprintf(&base, "%s/config=0x%" PRIx64 "%s%s%s/", d->pmu, (uint64_t)d->attr.config, c1, c2,
+	if (pk__asprintf(&base, "%s/config=0x%" PRIx64 "%s%s%s/", d->pmu, (uint64_t)d->attr.config, c1, c2,
 		     c3) < 0)
-		return -ENOMEM;
+		return pk__error_nomem("an event's canonical name");
 	err = pk__parse_set_canonical(p, d, base, true);
 	free(base);
 	return err;

@@ -49,7 +49,7 @@ char *pk__parse_own(struct pk__parser *p, char *s)
 
 	if (!s)
 		return NULL;
-	n = realloc(p->ev->owned, (p->ev->nr_owned + 1) * sizeof(*n));
+	n = pk__realloc(p->ev->owned, (p->ev->nr_owned + 1) * sizeof(*n));
 	if (!n) {
 		free(s);
 		return NULL;
@@ -61,7 +61,7 @@ char *pk__parse_own(struct pk__parser *p, char *s)
 
 char *pk__parse_own_copy(struct pk__parser *p, const char *s, size_t n)
 {
-	return pk__parse_own(p, strndup(s, n));
+	return pk__parse_own(p, pk__strndup(s, n));
 }
 
 struct pk_event_desc *pk__parse_add(struct pk__parser *p, size_t start)
@@ -70,18 +70,18 @@ struct pk_event_desc *pk__parse_add(struct pk__parser *p, size_t start)
 
 	if (p->ev->nr == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 8;
-		struct pk_event_desc *n = realloc(p->ev->ev, cap * sizeof(*n));
+		struct pk_event_desc *n = pk__realloc(p->ev->ev, cap * sizeof(*n));
 		const char **b;
 		char *st;
 
 		if (!n)
 			return NULL;
 		p->ev->ev = n;
-		b = realloc(p->base, cap * sizeof(*b));
+		b = pk__realloc(p->base, cap * sizeof(*b));
 		if (!b)
 			return NULL;
 		p->base = b;
-		st = realloc(p->style, cap);
+		st = pk__realloc(p->style, cap);
 		if (!st)
 			return NULL;
 		p->style = st;
@@ -522,9 +522,9 @@ int pk_events_parse(const char *spec, const struct pk_parse_opts *opts, struct p
 		return pk__error(-EINVAL, "pk_events_parse", "%s", "no event string given");
 	if (!*spec)
 		return pk__error(-EINVAL, "event ''", "%s", "the event list is empty");
-	p.ev = calloc(1, sizeof(*p.ev));
+	p.ev = pk__calloc(1, sizeof(*p.ev));
 	if (!p.ev)
-		return -ENOMEM;
+		return pk__error_nomem("the event list");
 	err = parse_list(&p);
 	if (err >= 0)
 		err = pk__parse_finish_canonical(&p);

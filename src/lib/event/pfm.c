@@ -296,7 +296,7 @@ static int map_error(const char *text, int code, const char *what)
 	case PFM_ERR_FEATCOMB:
 		return bad_attr(text, code, what);
 	case PFM_ERR_NOMEM:
-		return -ENOMEM;
+		return pk__error_nomem("libpfm4's encoding of %s", text);
 	case PFM_ERR_NOINIT:
 	case PFM_ERR_NOTSUPP:
 		return pk__error(-EOPNOTSUPP, what, "libpfm4: %s", pfm_strerror(code));
@@ -341,16 +341,16 @@ int pk__pfm_encode(const char *text, struct perf_event_attr *attr, char **fstr, 
 	}
 	/* libpfm4 allocates the string; a NULL one only comes from its OOM. */
 	if (!qualified)
-		return -ENOMEM;
+		return pk__error_nomem("libpfm4's name of %s", text);
 	if (pfm_get_event_info(arg.idx, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS ||
 	    !pmu_info(ei.pmu, &pi)) {
 		free(qualified);
 		return pk__error(-EINVAL, what, "libpfm4 encoded the event but cannot name its PMU");
 	}
-	name = strdup(pi.name);
+	name = pk__strdup(pi.name);
 	if (!name) {
 		free(qualified);
-		return -ENOMEM;
+		return pk__error_nomem("an event name");
 	}
 	copy_attr(attr, &a);
 	*fstr = qualified;

@@ -219,8 +219,8 @@ static int uprobe_target(char *text, const char *what, char **path_out, uint64_t
 			return ret;
 		*off += add;
 	}
-	*path_out = strdup(real);
-	return *path_out ? 0 : -ENOMEM;
+	*path_out = pk__strdup(real);
+	return *path_out ? 0 : pk__error_nomem("a probe's binary path");
 }
 
 /* ---- kprobes -------------------------------------------------------------- */
@@ -299,8 +299,8 @@ static int kprobe_target(char *text, const char *what, char **name, uint64_t *of
 	ret = check_kallsyms(text, what);
 	if (ret < 0)
 		return ret;
-	*name = strdup(text);
-	return *name ? 0 : -ENOMEM;
+	*name = pk__strdup(text);
+	return *name ? 0 : pk__error_nomem("a probe name");
 }
 
 /* ---- entry point ------------------------------------------------------------ */
@@ -313,16 +313,16 @@ static int make_canonical(bool kprobe, bool retprobe, const char *name, uint64_t
 	int n;
 
 	if (!kprobe)
-		n = asprintf(canonical, "%s:%s:0x%" PRIx64, kind, name, off);
+		n = pk__asprintf(canonical, "%s:%s:0x%" PRIx64, kind, name, off);
 	else if (!name)
-		n = asprintf(canonical, "%s:0x%" PRIx64, kind, off);
+		n = pk__asprintf(canonical, "%s:0x%" PRIx64, kind, off);
 	else if (off)
-		n = asprintf(canonical, "%s:%s+0x%" PRIx64, kind, name, off);
+		n = pk__asprintf(canonical, "%s:%s+0x%" PRIx64, kind, name, off);
 	else
-		n = asprintf(canonical, "%s:%s", kind, name);
+		n = pk__asprintf(canonical, "%s:%s", kind, name);
 	if (n < 0) {
 		*canonical = NULL;
-		return -ENOMEM;
+		return pk__error_nomem("a probe's canonical spec");
 	}
 	return 0;
 }
@@ -344,9 +344,9 @@ int pk__probe_encode(const struct pk_pmus *pmus, bool kprobe, bool retprobe,
 	ret = find_pmu(pmus, kprobe, retprobe, what, attr);
 	if (ret < 0)
 		return ret;
-	copy = strdup(text);
+	copy = pk__strdup(text);
 	if (!copy)
-		return -ENOMEM;
+		return pk__error_nomem("a probe spec");
 	ret = kprobe ? kprobe_target(copy, what, &name, &off)
 		     : uprobe_target(copy, what, &name, &off);
 	free(copy);
@@ -355,9 +355,9 @@ int pk__probe_encode(const struct pk_pmus *pmus, bool kprobe, bool retprobe,
 	ret = make_canonical(kprobe, retprobe, name, off, canonical);
 	/* An address probe has no name: config1 stays NULL, but callers own a
 	 * string either way, so hand them the address text. */
-	if (ret == 0 && !name && asprintf(&name, "0x%" PRIx64, off) < 0) {
+	if (ret == 0 && !name && pk__asprintf(&name, "0x%" PRIx64, off) < 0) {
 		name = NULL;
-		ret = -ENOMEM;
+		ret = pk__error_nomem("a probe name");
 	}
 	if (ret < 0) {
 		free(name);

@@ -17,7 +17,7 @@ size_t pk__edit_distance(const char *a, const char *b)
 
 	/* One row of the dynamic-programming table; names are short. */
 	if (lb + 1 > sizeof(small) / sizeof(small[0])) {
-		row = malloc((lb + 1) * sizeof(*row));
+		row = pk__malloc((lb + 1) * sizeof(*row));
 		if (!row)
 			return la > lb ? la : lb;
 	}

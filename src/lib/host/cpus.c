@@ -24,10 +24,10 @@ int pk__host_ints_push(int **arr, size_t *nr, size_t *cap, int v)
 {
 	if (*nr == *cap) {
 		size_t c = *cap ? *cap * 2 : 16;
-		int *n = realloc(*arr, c * sizeof(*n));
+		int *n = pk__realloc(*arr, c * sizeof(*n));
 
 		if (!n)
-			return -ENOMEM;
+			return pk__error_nomem("a list of CPU or thread ids");
 		*arr = n;
 		*cap = c;
 	}
@@ -111,7 +111,8 @@ int pk_cpus_online(int **cpus, size_t *nr)
 
 	pk__error_clear();
 	if (!pk__sysfs_path(path, sizeof(path), "devices/system/cpu/online"))
-		return -ENAMETOOLONG;
+		return pk__error(-ENAMETOOLONG, "read the online CPUs",
+				 "the sysfs root makes a path longer than %zu bytes", sizeof(path));
 	err = pk__read_file(path, buf, sizeof(buf));
 	if (err < 0)
 		return pk__error(err, "read the online CPUs", "%s: %s", path, strerror(-err));

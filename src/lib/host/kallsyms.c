@@ -168,7 +168,7 @@ int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_c
 	path = path ? path : "/proc/kallsyms";
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return open_error(path, errno);
-	if (!(buf = malloc(READ_BUFFER))) {
+	if (!(buf = pk__malloc(READ_BUFFER))) {
 		close(fd);
 		return pk__error(-ENOMEM, "read the kernel's symbols", "out of memory for %s", path);
 	}

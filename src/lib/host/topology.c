@@ -28,7 +28,8 @@ static int read_id(int cpu, const char *file, int *out)
 	return 0;
 }
 
-/* The node whose cpulist holds `cpu`, or -1 (no NUMA information). */
+/* The node whose cpulist holds `cpu`, -1 (no NUMA information), or
+ * -ENOMEM (recorded). */
 static int find_node(int cpu)
 {
 	char path[512], list[4096];
@@ -40,14 +41,20 @@ static int find_node(int cpu)
 		return -1;
 	while (node < 0 && (de = readdir(d))) {
 		char rel[300];
-		int *cpus, n;
+		int *cpus, n, err;
 		size_t nr;
 
 		if (sscanf(de->d_name, "node%d", &n) != 1)
 			continue;
 		snprintf(rel, sizeof(rel), "devices/system/node/%s/cpulist", de->d_name);
-		if (!pk__sysfs_path(path, sizeof(path), rel) || pk__read_file(path, list, sizeof(list)) <= 0 ||
-		    pk_cpus_parse(list, &cpus, &nr) < 0)
+		if (!pk__sysfs_path(path, sizeof(path), rel) || pk__read_file(path, list, sizeof(list)) <= 0)
+			continue;
+		err = pk_cpus_parse(list, &cpus, &nr);
+		if (err == -ENOMEM) {
+			node = err;
+			break;
+		}
+		if (err < 0)
 			continue;
 		for (size_t i = 0; i < nr; i++)
 			if (cpus[i] == cpu)
@@ -55,7 +62,8 @@ static int find_node(int cpu)
 		free(cpus);
 	}
 	closedir(d);
-	pk__error_clear();	/* an empty node's cpulist is not an error */
+	if (node != -ENOMEM)
+		pk__error_clear();	/* an empty node's cpulist is not an error */
 	return node;
 }
 
@@ -74,6 +82,10 @@ int pk_cpu_topology(int cpu, struct pk_cpu_topology *t)
 	}
 	read_id(cpu, "die_id", &t->die);	/* absent before Linux 5.2: one die */
 	t->node = find_node(cpu);
+	if (t->node == -ENOMEM) {
+		t->node = -1;
+		return -ENOMEM;
+	}
 	return 0;
 }
 

@@ -6,9 +6,8 @@
  * .unit, .per-pkg and .snapshot companions, its cpumask, caps/, mux interval
  * and rdpmc setting.  Sysfs is full of surprises (attributes that vanish,
  * read errors, drivers that print odd text), so the scan takes what it can
- * read and skips the rest instead of failing.  This file also holds the two
- * pure helpers the event layer builds on: format-text parsing and bit
- * packing of a term's value over a format's (possibly scattered) bit ranges.
+ * read and skips the rest instead of failing.  Format text, bit packing and
+ * term encoding are in format.c.
  */
 #include "pmu.h"
 
@@ -83,138 +82,6 @@ struct scan_ctx {
 /* read_pmu's results besides 0 and a negative errno. */
 enum { PMU_NOT_A_PMU = 1, PMU_UNUSABLE = 2 };
 
-/* ---- format text and bit packing ------------------------------------------ */
-
-static const char *const field_names[] = { "config", "config1", "config2", "config3" };
-
-static uint64_t bit_range(unsigned int lo, unsigned int hi)
-{
-	uint64_t ones = ~0ULL >> (63 - (hi - lo));
-
-	return ones << lo;
-}
-
-static int parse_bit(const char **p, unsigned int *bit)
-{
-	unsigned long v = 0;
-	const char *s = *p;
-
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	while (isdigit((unsigned char)*s)) {
-		v = v * 10 + (unsigned long)(*s - '0');
-		if (v > 63)
-			return -ERANGE;
-		s++;
-	}
-	*bit = (unsigned int)v;
-	*p = s;
-	return 0;
-}
-
-/*
- * parse_format - the grammar is FIELD ':' RANGE (',' RANGE)*, RANGE being
- * BIT or BIT '-' BIT with 0 <= BIT <= 63.  Returns 0, or the 1-based column
- * of the offending character with *why saying what was expected there.
- * Pure: the scan uses it on every format file without touching the error
- * record, since a bad file is skipped, not reported.
- */
-static int parse_format(const char *text, int *field, uint64_t *mask, const char **why)
-{
-	const char *colon = strchr(text, ':');
-	const char *p;
-	uint64_t m = 0;
-	int f = -1;
-
-	for (size_t i = 0; colon && i < sizeof(field_names) / sizeof(field_names[0]); i++) {
-		if (strlen(field_names[i]) == (size_t)(colon - text) &&
-		    !memcmp(text, field_names[i], (size_t)(colon - text)))
-			f = (int)i;
-	}
-	if (f < 0) {
-		*why = "expected config, config1, config2 or config3 followed by ':'";
-		return 1;
-	}
-	p = colon + 1;
-	for (;;) {
-		unsigned int lo, hi;
-		int err = parse_bit(&p, &lo);
-
-		if (err) {
-			*why = err == -ERANGE ? "bit numbers go from 0 to 63" : "expected a bit number";
-			return (int)(p - text) + 1;
-		}
-		hi = lo;
-		if (*p == '-') {
-			const char *start = ++p;
-
-			err = parse_bit(&p, &hi);
-			if (err || hi < lo) {
-				*why = err == -EINVAL ? "expected the range's last bit number" :
-				       err == -ERANGE ? "bit numbers go from 0 to 63" :
-						      "a range's last bit is below its first";
-				return (int)(start - text) + 1;
-			}
-		}
-		m |= bit_range(lo, hi);
-		if (*p != ',')
-			break;
-		p++;
-	}
-	/* A trailing newline or blank is how sysfs prints; anything else is not. */
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p) {
-		*why = "expected ',' or the end of the format";
-		return (int)(p - text) + 1;
-	}
-	*field = f;
-	*mask = m;
-	return 0;
-}
-
-int pk__pmu_parse_format(const char *text, int *field, uint64_t *mask)
-{
-	const char *why = "";
-	int column;
-
-	if (!text)
-		return pk__error(-EINVAL, "parse PMU format", "no format text");
-	column = parse_format(text, field, mask, &why);
-	if (!column)
-		return 0;
-	pk__error(-EINVAL, "parse PMU format", "'%s' is not a format: %s", text, why);
-	pk__error_hint("a format looks like config:0-7 or config1:1,6-10,44");
-	pk__error_column(column);
-	return -EINVAL;
-}
-
-int pk__pmu_pack(uint64_t mask, uint64_t value, uint64_t *field)
-{
-	uint64_t packed = 0;
-	uint64_t rest = value;
-
-	/* The kernel gathers a term's bits from the mask's set bits, low to high. */
-	for (unsigned int bit = 0; bit < 64; bit++) {
-		if (!(mask & (1ULL << bit)))
-			continue;
-		if (rest & 1)
-			packed |= 1ULL << bit;
-		rest >>= 1;
-	}
-	if (rest)
-		return -ERANGE;
-	*field = (*field & ~mask) | packed;
-	return 0;
-}
-
-static uint64_t mask_max(uint64_t mask)
-{
-	int nbits = __builtin_popcountll(mask);
-
-	return nbits == 64 ? UINT64_MAX : (1ULL << nbits) - 1;
-}
-
 /* ---- small file and directory helpers -------------------------------------- */
 
 static bool join(char *buf, size_t len, const char *dir, const char *name)
@@ -283,6 +150,8 @@ static int list_dir(const char *dir, struct name_list *l)
 
 	l->names = NULL;
 	l->nr = 0;
+	if (!d && errno == ENOMEM)
+		return pk__error_nomem("reading the directory %s", dir);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
@@ -290,18 +159,18 @@ static int list_dir(const char *dir, struct name_list *l)
 			continue;
 		if (l->nr == cap) {
 			size_t ncap = cap ? cap * 2 : 32;
-			char **n = realloc(l->names, ncap * sizeof(*n));
+			char **n = pk__realloc(l->names, ncap * sizeof(*n));
 
 			if (!n) {
-				err = -ENOMEM;
+				err = pk__error_nomem("a sysfs directory listing");
 				break;
 			}
 			l->names = n;
 			cap = ncap;
 		}
-		l->names[l->nr] = strdup(de->d_name);
+		l->names[l->nr] = pk__strdup(de->d_name);
 		if (!l->names[l->nr]) {
-			err = -ENOMEM;
+			err = pk__error_nomem("a sysfs directory listing");
 			break;
 		}
 		l->nr++;
@@ -329,12 +198,16 @@ static int read_formats(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu
 	struct name_list l;
 	int err = 0;
 
-	if (!join(dir, sizeof(dir), pmu_dir, "format") || list_dir(dir, &l))
-		return 0;	/* No format/ (software, tracepoint): nothing to encode. */
-	pmu->formats = calloc(l.nr ? l.nr : 1, sizeof(*pmu->formats));
+	if (!join(dir, sizeof(dir), pmu_dir, "format"))
+		return 0;
+	/* No format/ (software, tracepoint): nothing to encode.  Out of
+	 * memory is an error; a missing or unreadable directory is not. */
+	if ((err = list_dir(dir, &l)) != 0)
+		return err == -ENOMEM ? err : 0;
+	pmu->formats = pk__calloc(l.nr ? l.nr : 1, sizeof(*pmu->formats));
 	if (!pmu->formats) {
 		names_free(&l);
-		return -ENOMEM;
+		return pk__error_nomem("the PMU %s's formats", pmu->name ? pmu->name : "?");
 	}
 	for (size_t i = 0; i < l.nr; i++) {
 		struct pk_pmu_format *f = &pmu->formats[pmu->nr_formats];
@@ -342,13 +215,13 @@ static int read_formats(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu
 
 		/* A file we cannot read or parse describes nothing we could encode. */
 		if (read_text(ctx, dir, l.names[i]) ||
-		    parse_format(ctx->text, &f->field, &f->mask, &why))
+		    pk__pmu_format_scan(ctx->text, &f->field, &f->mask, &why))
 			continue;
-		f->name = strdup(l.names[i]);
-		f->spec = strdup(ctx->text);
+		f->name = pk__strdup(l.names[i]);
+		f->spec = pk__strdup(ctx->text);
 		pmu->nr_formats++;
 		if (!f->name || !f->spec) {
-			err = -ENOMEM;
+			err = pk__error_nomem("a PMU format");
 			break;
 		}
 	}
@@ -416,15 +289,15 @@ static bool parse_flag(const struct scan_ctx *ctx)
 static int fill_alias(struct scan_ctx *ctx, const char *dir, const struct name_list *l,
 		      const char *name, struct pk_pmu_alias *a)
 {
-	a->name = strdup(name);
-	a->terms = strdup(ctx->text);
+	a->name = pk__strdup(name);
+	a->terms = pk__strdup(ctx->text);
 	a->scale = 1.0;
 	if (read_companion(ctx, dir, l, name, COMP_SCALE))
 		a->scale = parse_scale(ctx);
-	a->unit = strdup(read_companion(ctx, dir, l, name, COMP_UNIT) ? ctx->text : "");
+	a->unit = pk__strdup(read_companion(ctx, dir, l, name, COMP_UNIT) ? ctx->text : "");
 	a->per_pkg = read_companion(ctx, dir, l, name, COMP_PER_PKG) && parse_flag(ctx);
 	a->snapshot = read_companion(ctx, dir, l, name, COMP_SNAPSHOT) && parse_flag(ctx);
-	return a->name && a->terms && a->unit ? 0 : -ENOMEM;
+	return a->name && a->terms && a->unit ? 0 : pk__error_nomem("a PMU event alias");
 }
 
 static int read_aliases(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu *pmu)
@@ -433,12 +306,15 @@ static int read_aliases(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu
 	struct name_list l;
 	int err = 0;
 
-	if (!join(dir, sizeof(dir), pmu_dir, "events") || list_dir(dir, &l))
+	if (!join(dir, sizeof(dir), pmu_dir, "events"))
 		return 0;
-	pmu->aliases = calloc(l.nr ? l.nr : 1, sizeof(*pmu->aliases));
+	/* Out of memory is an error; a missing or unreadable directory is not. */
+	if ((err = list_dir(dir, &l)) != 0)
+		return err == -ENOMEM ? err : 0;
+	pmu->aliases = pk__calloc(l.nr ? l.nr : 1, sizeof(*pmu->aliases));
 	if (!pmu->aliases) {
 		names_free(&l);
-		return -ENOMEM;
+		return pk__error_nomem("a PMU's event aliases");
 	}
 	for (size_t i = 0; i < l.nr && !err; i++) {
 		if (is_companion(l.names[i]) || read_text(ctx, dir, l.names[i]))
@@ -455,23 +331,26 @@ static int read_caps(struct scan_ctx *ctx, const char *pmu_dir, struct pk_pmu *p
 	struct name_list l;
 	int err = 0;
 
-	if (!join(dir, sizeof(dir), pmu_dir, "caps") || list_dir(dir, &l))
+	if (!join(dir, sizeof(dir), pmu_dir, "caps"))
 		return 0;
-	pmu->caps = calloc(l.nr ? l.nr : 1, sizeof(*pmu->caps));
+	/* Out of memory is an error; a missing or unreadable directory is not. */
+	if ((err = list_dir(dir, &l)) != 0)
+		return err == -ENOMEM ? err : 0;
+	pmu->caps = pk__calloc(l.nr ? l.nr : 1, sizeof(*pmu->caps));
 	if (!pmu->caps) {
 		names_free(&l);
-		return -ENOMEM;
+		return pk__error_nomem("a PMU's caps");
 	}
 	for (size_t i = 0; i < l.nr; i++) {
 		struct pmu_cap *c = &pmu->caps[pmu->nr_caps];
 
 		if (read_text(ctx, dir, l.names[i]))
 			continue;
-		c->name = strdup(l.names[i]);
-		c->value = strdup(ctx->text);
+		c->name = pk__strdup(l.names[i]);
+		c->value = pk__strdup(ctx->text);
 		pmu->nr_caps++;
 		if (!c->name || !c->value) {
-			err = -ENOMEM;
+			err = pk__error_nomem("a PMU cap");
 			break;
 		}
 	}
@@ -556,16 +435,16 @@ static int read_pmu(struct scan_ctx *ctx, const char *devices, const char *name,
 		return PMU_NOT_A_PMU;
 	if ((err = read_type(ctx, dir, &pmu->type)) != 0)
 		return err;
-	pmu->name = strdup(name);
+	pmu->name = pk__strdup(name);
 	if (!pmu->name)
-		return -ENOMEM;
+		return pk__error_nomem("a PMU name");
 	read_int(dir, "perf_event_mux_interval_ms", &pmu->mux_interval_ms);
 	read_int(dir, "rdpmc", &pmu->rdpmc);
 	/* Hybrid PMUs (cpu_core, cpu_atom) name their CPUs in `cpus`. */
 	if (!read_text(ctx, dir, "cpumask") || !read_text(ctx, dir, "cpus")) {
-		pmu->cpumask = strdup(ctx->text);
+		pmu->cpumask = pk__strdup(ctx->text);
 		if (!pmu->cpumask)
-			return -ENOMEM;
+			return pk__error_nomem("a PMU cpumask");
 	}
 	err = read_formats(ctx, dir, pmu);
 	if (!err)
@@ -600,18 +479,18 @@ static int no_devices(int err, const char *devices)
 
 static int add_unusable(struct pk_pmus *pmus, const char *name, const char *why)
 {
-	struct unusable_pmu *u = realloc(pmus->unusable, (pmus->nr_unusable + 1) * sizeof(*u));
+	struct unusable_pmu *u = pk__realloc(pmus->unusable, (pmus->nr_unusable + 1) * sizeof(*u));
 
 	if (!u)
-		return -ENOMEM;
+		return pk__error_nomem("the list of unusable PMUs");
 	pmus->unusable = u;
 	u += pmus->nr_unusable;
-	u->name = strdup(name);
-	u->why = strdup(why);
+	u->name = pk__strdup(name);
+	u->why = pk__strdup(why);
 	if (!u->name || !u->why) {
 		free(u->name);
 		free(u->why);
-		return -ENOMEM;
+		return pk__error_nomem("the list of unusable PMUs");
 	}
 	pmus->nr_unusable++;
 	return 0;
@@ -620,9 +499,9 @@ static int add_unusable(struct pk_pmus *pmus, const char *name, const char *why)
 static int scan_all(struct scan_ctx *ctx, const char *devices, const struct name_list *l,
 		    struct pk_pmus *pmus)
 {
-	pmus->pmus = calloc(l->nr ? l->nr : 1, sizeof(*pmus->pmus));
+	pmus->pmus = pk__calloc(l->nr ? l->nr : 1, sizeof(*pmus->pmus));
 	if (!pmus->pmus)
-		return -ENOMEM;
+		return pk__error_nomem("the PMU table");
 	/* The names are sorted, so the snapshot is too. */
 	for (size_t i = 0; i < l->nr; i++) {
 		struct pk_pmu *pmu = &pmus->pmus[pmus->nr_pmus];
@@ -636,7 +515,7 @@ static int scan_all(struct scan_ctx *ctx, const char *devices, const struct name
 		if (ret < 0)
 			return ret;
 		if (ret == PMU_UNUSABLE && add_unusable(pmus, l->names[i], ctx->why) < 0)
-			return -ENOMEM;
+			return pk__error_nomem("the list of unusable PMUs");
 	}
 	return 0;
 }
@@ -656,15 +535,15 @@ int pk_pmus_scan(struct pk_pmus **out)
 				 "the sysfs root makes a path longer than %zu bytes", sizeof(devices));
 	err = list_dir(devices, &l);
 	if (err == -ENOMEM)
-		return pk__error(-ENOMEM, "scan PMUs", "out of memory");
+		return pk__error_nomem("the list of PMU directories");
 	if (err)
 		return no_devices(err, devices);
-	ctx = malloc(sizeof(*ctx));
-	pmus = calloc(1, sizeof(*pmus));
+	ctx = pk__malloc(sizeof(*ctx));
+	pmus = pk__calloc(1, sizeof(*pmus));
 	if (!ctx || !pmus) {
-		err = -ENOMEM;
-	} else if (!(pmus->dir = strdup(devices))) {
-		err = -ENOMEM;
+		err = pk__error_nomem("the PMU snapshot");
+	} else if (!(pmus->dir = pk__strdup(devices))) {
+		err = pk__error_nomem("the PMU snapshot");
 	} else {
 		ctx->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 		err = scan_all(ctx, devices, &l, pmus);
@@ -825,7 +704,8 @@ size_t pk_pmu_nr_caps(const struct pk_pmu *pmu)
 int pk_pmu_cap(const struct pk_pmu *pmu, size_t i, const char **name, const char **value)
 {
 	if (!pmu || i >= pmu->nr_caps)
-		return -ERANGE;
+		return pk__error(-ERANGE, "read a PMU cap", "no cap %zu: %s has %zu", i,
+				 pmu ? pmu->name : "no PMU", pmu ? pmu->nr_caps : 0);
 	if (name)
 		*name = pmu->caps[i].name;
 	if (value)
@@ -841,52 +721,4 @@ int pk_pmu_mux_interval_ms(const struct pk_pmu *pmu)
 int pk_pmu_rdpmc(const struct pk_pmu *pmu)
 {
 	return pmu ? pmu->rdpmc : -1;
-}
-
-/* Name every term in the hint so a typo is one glance away from its fix. */
-static void hint_terms(const struct pk_pmu *pmu)
-{
-	char list[512];
-	size_t used = 0;
-
-	list[0] = '\0';
-	for (size_t i = 0; i < pmu->nr_formats && used < sizeof(list); i++) {
-		int n = snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
-				 pmu->formats[i].name);
-
-		if (n < 0)
-			break;
-		used += (size_t)n;
-	}
-	if (pmu->nr_formats)
-		pk__error_hint("the terms of %s are: %s", pmu->name, list);
-	else
-		pk__error_hint("%s has no format/ terms: use one of its events instead", pmu->name);
-}
-
-int pk_pmu_encode(const struct pk_pmu *pmu, const char *term, uint64_t value, uint64_t config[4])
-{
-	const struct pk_pmu_format *f;
-	char what[256];
-
-	if (!pmu || !term || !config)
-		return pk__error(-EINVAL, "encode a PMU term", "no PMU, term or config given");
-	snprintf(what, sizeof(what), "encode %s/%s=%#llx/", pmu->name, term,
-		 (unsigned long long)value);
-	f = pk_pmu_find_format(pmu, term);
-	if (!f) {
-		pk__error(-ENOENT, what, "PMU %s has no format term '%s'", pmu->name, term);
-		hint_terms(pmu);
-		return -ENOENT;
-	}
-	if (pk__pmu_pack(f->mask, value, &config[f->field]) == -ERANGE) {
-		uint64_t max = mask_max(f->mask);
-
-		pk__error(-ERANGE, what, "%#llx does not fit in %s, which is %s (%d bits)",
-			  (unsigned long long)value, term, f->spec, __builtin_popcountll(f->mask));
-		pk__error_hint("the largest value %s takes is %#llx (%llu)", term,
-			       (unsigned long long)max, (unsigned long long)max);
-		return -ERANGE;
-	}
-	return 0;
 }

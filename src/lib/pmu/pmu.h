@@ -18,6 +18,15 @@
 int pk__pmu_parse_format(const char *text, int *field, uint64_t *mask);
 
 /*
+ * pk__pmu_format_scan - pk__pmu_parse_format without the error record: the
+ * grammar is FIELD ':' RANGE (',' RANGE)*, RANGE being BIT or BIT '-' BIT
+ * with 0 <= BIT <= 63.  Returns 0, or the 1-based column of the offending
+ * character with *why saying what was expected there.  The scan uses it on
+ * every format file, since a bad file is skipped, not reported.
+ */
+int pk__pmu_format_scan(const char *text, int *field, uint64_t *mask, const char **why);
+
+/*
  * pk__pmu_pack - scatter `value` over the set bits of `mask` (lowest bit of
  * value into the lowest set bit of mask), replacing those bits of *field.
  * Returns 0, or -ERANGE when value has more significant bits than mask has

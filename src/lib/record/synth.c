@@ -132,7 +132,8 @@ static int synth_comm(pid_t pid, pid_t tid, const struct perf_event_attr *attr, 
 	struct builder b = { .len = sizeof(struct perf_event_header) };
 
 	if (pk__host_comm(pid, tid, comm, sizeof(comm)) < 0)
-		return -ESRCH;
+		return pk__error(-ESRCH, "synthesize a COMM record", "thread %d of process %d is gone",
+				 (int)tid, (int)pid);
 	add_u32(&b, (uint32_t)pid);
 	add_u32(&b, (uint32_t)tid);
 	add_str(&b, comm);
@@ -193,7 +194,8 @@ static int synth_namespaces(pid_t pid, pid_t tid, const struct perf_event_attr *
 		if (stat(path, &st) < 0) {
 			snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)pid, (int)tid);
 			if (access(path, F_OK) < 0)
-				return -ESRCH;	/* the thread is gone */
+				return pk__error(-ESRCH, "synthesize a NAMESPACES record",
+						 "thread %d of process %d is gone", (int)tid, (int)pid);
 		}
 		add_u64(&b, st.st_dev);
 		add_u64(&b, st.st_ino);

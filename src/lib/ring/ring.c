@@ -50,7 +50,7 @@ static const struct perf_event_header *contiguous(struct pk_ring *r, uint64_t of
 	if (off + size <= r->size)
 		return (const struct perf_event_header *)(r->data + off);
 	if (r->scratch_len < size) {
-		unsigned char *n = realloc(r->scratch, size);
+		unsigned char *n = pk__realloc(r->scratch, size);
 
 		if (!n)
 			return NULL;
@@ -94,7 +94,7 @@ static int next_backward(struct pk_ring *r, const struct perf_event_header **rec
 		return 0;
 	}
 	if (!(h = contiguous(r, off, h->size)))
-		return -ENOMEM;
+		return pk__error_nomem("a copy of a record that wraps the ring's end");
 	r->pos += h->size;
 	*rec = h;
 	return 1;
@@ -150,7 +150,7 @@ int pk_ring_next(struct pk_ring *r, const struct perf_event_header **rec)
 	if (h->size > avail)
 		return corrupt(r, h->size, "is longer than what the kernel published");
 	if (!(h = contiguous(r, off, h->size)))
-		return -ENOMEM;
+		return pk__error_nomem("a copy of a record that wraps the ring's end");
 	r->pos += h->size;
 	*rec = h;
 	return 1;

@@ -123,15 +123,15 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 	if (!pages || (pages & (pages - 1)) || pages > (1u << 20))
 		return pk__error(-EINVAL, "map ring buffers", "%zu data pages: the kernel wants a power "
 				 "of two (1, 2, 4, ... 1048576)", pages);
-	rs = calloc(1, sizeof(*rs));
+	rs = pk__calloc(1, sizeof(*rs));
 	/* Backward rings only when some event writes backward. */
 	for (size_t i = 0; i < pk__evlist_nr_events(l); i++)
 		backward |= pk_evlist_attr(l, i)->write_backward;
 	nr = nc * nt * (backward ? 2 : 1);
-	if (!rs || !(rs->ring = calloc(nr, sizeof(*rs->ring))) ||
-	    !(rs->map = calloc(nr, sizeof(*rs->map))) || !(rs->hup = calloc(nr, sizeof(*rs->hup)))) {
+	if (!rs || !(rs->ring = pk__calloc(nr, sizeof(*rs->ring))) ||
+	    !(rs->map = pk__calloc(nr, sizeof(*rs->map))) || !(rs->hup = pk__calloc(nr, sizeof(*rs->hup)))) {
 		pk_rings_free(rs);
-		return -ENOMEM;
+		return pk__error_nomem("the ring table of %zu rings", nr);
 	}
 	rs->nr = nr;
 	for (size_t k = 0; k < rs->nr; k++)
@@ -155,12 +155,13 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 
 int pk_rings_poll(struct pk_rings *rs, int timeout_ms)
 {
-	struct pollfd *p = calloc(rs->nr ? rs->nr : 1, sizeof(*p));
+	struct pollfd *p;
 	int n, ready = 0;
 
 	pk__error_clear();
+	p = pk__calloc(rs->nr ? rs->nr : 1, sizeof(*p));
 	if (!p)
-		return -ENOMEM;
+		return pk__error_nomem("the poll set of %zu rings", rs->nr);
 	for (size_t k = 0; k < rs->nr; k++)
 		p[k] = (struct pollfd){ .fd = rs->ring[k].fd, .events = POLLIN };	/* -1 is ignored */
 	n = poll(p, rs->nr, timeout_ms);

@@ -20,8 +20,8 @@
 static int describe_events(struct pk_recorder *r)
 {
 	size_t nc = pk_evlist_nr_cpus(r->l), nt = pk_evlist_nr_threads(r->l);
-	uint64_t *ids = calloc(nc * nt + 1, sizeof(*ids));
-	int err = ids ? 0 : pk__error(-ENOMEM, "describe the events", "out of memory");
+	uint64_t *ids = pk__calloc(nc * nt + 1, sizeof(*ids));
+	int err = ids ? 0 : pk__error_nomem("the ids of %zu event fds", nc * nt);
 
 	for (size_t i = 0; !err && i < pk_events_count(r->ev); i++) {
 		size_t n = 0;
@@ -276,7 +276,7 @@ int pk_recorder_finish(struct pk_recorder *r)
 	if (r->st.first_time)
 		pk_data_set_sample_time(r->w, r->st.first_time, r->st.last_time);
 	if (!r->o.no_build_ids && !r->maps)
-		err = pk__error(-ENOMEM, "mark the DSOs samples hit", "out of memory");
+		err = pk__error_nomem("marking the DSOs samples hit");
 	else
 		err = r->maps ? add_build_ids(r) : 0;
 	return r->st.sink_error ? r->st.sink_error : err;

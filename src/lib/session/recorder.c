@@ -15,11 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int nomem(const char *what)
-{
-	return pk__error(-ENOMEM, what, "out of memory");
-}
-
 /* How often: -c, -F, or perf's default of 4000 samples a second unless
  * the event set its own period or frequency. */
 static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr *a)
@@ -105,11 +100,11 @@ static void layout_events(struct pk_recorder *r)
 static int parse_events(struct pk_recorder *r, const char *events)
 {
 	size_t len = strlen(events);
-	char *spec = malloc(len + sizeof(",dummy"));
+	char *spec = pk__malloc(len + sizeof(",dummy"));
 	int err;
 
 	if (!spec)
-		return nomem("pk_recorder_new");
+		return pk__error_nomem("the event list with its dummy event");
 	memcpy(spec, events, len + 1);
 	if (r->o.overwrite)
 		strcat(spec, ",dummy");
@@ -128,10 +123,10 @@ static int add_process_threads(struct pk_recorder *r)
 
 		if (err < 0)
 			return err;
-		grown = realloc(r->threads, (r->nr_threads + k) * sizeof(*grown));
+		grown = pk__realloc(r->threads, (r->nr_threads + k) * sizeof(*grown));
 		if (!grown) {
 			free(t);
-			return nomem("pk_recorder_new");
+			return pk__error_nomem("the recorder's thread list");
 		}
 		r->threads = grown;
 		memcpy(r->threads + r->nr_threads, t, k * sizeof(*t));
@@ -159,8 +154,8 @@ static int build_target(struct pk_recorder *r)
 	if (r->cpu_wide)
 		return 0;
 	r->nr_threads = o->nr_tids ? o->nr_tids : 1;
-	if (!(r->threads = calloc(r->nr_threads, sizeof(*r->threads))))
-		return nomem("pk_recorder_new");
+	if (!(r->threads = pk__calloc(r->nr_threads, sizeof(*r->threads))))
+		return pk__error_nomem("the recorder's thread list");
 	if (o->nr_tids)
 		memcpy(r->threads, o->tids, o->nr_tids * sizeof(*o->tids));
 	else
@@ -236,8 +231,8 @@ static int build_ids(struct pk_recorder *r)
 	r->same_layout = true;
 	for (size_t i = 1; i < ne; i++)
 		r->same_layout &= layout_equal(pk_evlist_attr(r->l, 0), pk_evlist_attr(r->l, i));
-	if (!(r->ids = calloc(ne * nc * nt + 1, sizeof(*r->ids))))
-		return nomem("pk_recorder_new");
+	if (!(r->ids = pk__calloc(ne * nc * nt + 1, sizeof(*r->ids))))
+		return pk__error_nomem("the recorder's sample-id table");
 	for (size_t i = 0; i < ne; i++)
 		for (size_t c = 0; c < nc; c++)
 			for (size_t t = 0; t < nt; t++)
@@ -265,20 +260,20 @@ static int recorder_setup(struct pk_recorder *r, const char *events)
 	if ((err = build_target(r)) < 0 || (err = open_events(r, events)) < 0 ||
 	    (err = map_rings(r)) < 0 || (err = build_ids(r)) < 0)
 		return err;
-	if (r->o.callgraph == PK_CALLGRAPH_DWARF && !(r->trim = malloc(65536)))
-		return nomem("pk_recorder_new");
+	if (r->o.callgraph == PK_CALLGRAPH_DWARF && !(r->trim = pk__malloc(65536)))
+		return pk__error_nomem("the DWARF stack trimming buffer");
 	if (!r->o.no_build_ids && (err = pk_maps_new(&r->maps)) < 0)
-		return nomem("pk_recorder_new");
+		return err;
 	return 0;
 }
 
 int pk_recorder_new(const char *events, const struct pk_recorder_opts *opts, struct pk_recorder **out)
 {
-	struct pk_recorder *r = calloc(1, sizeof(*r));
+	struct pk_recorder *r = pk__calloc(1, sizeof(*r));
 	int err;
 
 	if (!r)
-		return nomem("pk_recorder_new");
+		return pk__error_nomem("the recorder");
 	if (opts)
 		memcpy(&r->o, opts, opts->size < sizeof(r->o) ? opts->size : sizeof(r->o));
 	r->o.size = sizeof(r->o);
@@ -374,7 +369,7 @@ static int synth_kernel(struct pk_recorder *r, uint64_t id)
 	if (err != -EACCES && err != -ENOENT)
 		return err;
 	free(r->warning);
-	if (asprintf(&r->warning, "%s; %s", e->why, e->hint) < 0)
+	if (pk__asprintf(&r->warning, "%s; %s", e->why, e->hint) < 0)
 		r->warning = NULL;
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
 
@@ -18,10 +19,18 @@ int pk_build_id_read(const char *path, uint8_t id[20])
 	struct pk__elf *e;
 	int ret = pk__elf_open(path, &e);
 
-	if (ret < 0)
-		return ret == -EINVAL ? -EINVAL : -ENOENT;
+	if (ret < 0) {
+		int mapped = ret == -EINVAL ? -EINVAL : -ENOENT;
+
+		/* The contract promises ENOENT; keep the record's code in step. */
+		if (mapped != ret)
+			pk__error(mapped, "read a build-id", "%s: %s", path, strerror(-ret));
+		return mapped;
+	}
 	ret = pk__elf_build_id(e, id);
 	pk__elf_close(e);
+	if (ret < 0)
+		return pk__error(ret, "read a build-id", "%s has no GNU build-id note", path);
 	return ret;
 }
 
@@ -32,14 +41,28 @@ int pk_build_id_kernel(uint8_t id[20])
 	ssize_t n;
 
 	if (fd < 0)
-		return -ENOENT;
+		return pk__error(-ENOENT, "read the kernel's build-id", "/sys/kernel/notes: %s",
+				 strerror(errno));
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
-	return n > 0 ? pk__elf_notes_build_id(buf, (size_t)n, id) : -ENOENT;
+	if (n <= 0)
+		return pk__error(-ENOENT, "read the kernel's build-id", "/sys/kernel/notes: %s",
+				 n < 0 ? strerror(errno) : "empty");
+	n = pk__elf_notes_build_id(buf, (size_t)n, id);
+	if (n < 0)
+		return pk__error(-ENOENT, "read the kernel's build-id",
+				 "/sys/kernel/notes has no GNU build-id note");
+	return (int)n;
 }
 
 int pk_build_id_vdso(uint8_t id[20])
 {
 	/* The vDSO is one image for every process of this kernel: read ours. */
-	return pk__elf_mapped_build_id((const void *)getauxval(AT_SYSINFO_EHDR), id);
+	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
+	int ret = base ? pk__elf_mapped_build_id(base, id) : -ENOENT;
+
+	if (ret < 0)
+		return pk__error(-ENOENT, "read the vDSO's build-id", "%s",
+				 base ? "the vDSO has no GNU build-id note" : "this process has no vDSO");
+	return ret;
 }

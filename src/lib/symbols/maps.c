@@ -35,11 +35,11 @@ struct pk_maps {
 
 int pk_maps_new(struct pk_maps **out)
 {
-	struct pk_maps *m = calloc(1, sizeof(*m));
+	struct pk_maps *m = pk__calloc(1, sizeof(*m));
 
-	if (!m || !(m->procs = calloc(64, sizeof(*m->procs)))) {
+	if (!m || !(m->procs = pk__calloc(64, sizeof(*m->procs)))) {
 		free(m);
-		return -ENOMEM;
+		return pk__error_nomem("the address-space maps");
 	}
 	m->cap = 64;
 	*out = m;
@@ -82,7 +82,7 @@ static struct proc *get(struct pk_maps *m, uint32_t pid)
 
 	if ((m->nr_procs + 1) * 2 > m->cap) {	/* keep it half empty */
 		size_t cap = m->cap * 2;
-		struct proc *n = calloc(cap, sizeof(*n));
+		struct proc *n = pk__calloc(cap, sizeof(*n));
 
 		if (!n)
 			return NULL;
@@ -110,20 +110,20 @@ static int dso_index(struct pk_maps *m, const char *name, bool kernel)
 			return (int)i;
 	if (m->nr_dsos == m->cap_dsos) {
 		size_t cap = m->cap_dsos ? m->cap_dsos * 2 : 32;
-		struct pk_dso *d = realloc(m->dsos, cap * sizeof(*d));
+		struct pk_dso *d = pk__realloc(m->dsos, cap * sizeof(*d));
 		char **n;
 
 		if (!d)
-			return -ENOMEM;
+			return pk__error_nomem("the DSO table");
 		m->dsos = d;
-		n = realloc(m->names, cap * sizeof(*n));
+		n = pk__realloc(m->names, cap * sizeof(*n));
 		if (!n)
-			return -ENOMEM;
+			return pk__error_nomem("the DSO table");
 		m->names = n;
 		m->cap_dsos = cap;
 	}
-	if (!(m->names[m->nr_dsos] = strdup(name)))
-		return -ENOMEM;
+	if (!(m->names[m->nr_dsos] = pk__strdup(name)))
+		return pk__error_nomem("a DSO name");
 	/* The names array may move on growth: point at the copies afresh. */
 	for (size_t i = 0; i <= m->nr_dsos; i++)
 		m->dsos[i].name = m->names[i];
@@ -139,10 +139,10 @@ static int add_map(struct proc *p, uint64_t start, uint64_t len, size_t dso)
 
 	if (p->nr == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 16;
-		struct map *n = realloc(p->maps, cap * sizeof(*n));
+		struct map *n = pk__realloc(p->maps, cap * sizeof(*n));
 
 		if (!n)
-			return -ENOMEM;
+			return pk__error_nomem("a process's maps");
 		p->maps = n;
 		p->cap = cap;
 	}
@@ -174,7 +174,7 @@ static int mmap_record(struct pk_maps *m, uint32_t pid, uint64_t addr, uint64_t 
 		m->dsos[d].build_id_size = build_id_size;
 	}
 	if (!(p = get(m, pid)))
-		return -ENOMEM;
+		return pk__error_nomem("a process in the maps");
 	return add_map(p, addr, len, (size_t)d);
 }
 
@@ -198,14 +198,14 @@ int pk_maps_process(struct pk_maps *m, const struct pk_record *r)
 			return 0;
 		{
 			size_t nr = parent->nr;
-			struct map *copy = malloc((nr ? nr : 1) * sizeof(*copy));
+			struct map *copy = pk__malloc((nr ? nr : 1) * sizeof(*copy));
 
 			if (!copy)
-				return -ENOMEM;
+				return pk__error_nomem("a forked process's maps");
 			memcpy(copy, parent->maps, nr * sizeof(*copy));
 			if (!(child = get(m, r->task.pid))) {
 				free(copy);
-				return -ENOMEM;
+				return pk__error_nomem("a forked process in the maps");
 			}
 			free(child->maps);
 			child->maps = copy;

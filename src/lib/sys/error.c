@@ -6,6 +6,7 @@
  */
 #include "sys.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,17 @@ int pk__error(int err, const char *what, const char *why_fmt, ...)
 	s->pub.why = s->why;
 	s->pub.hint = s->hint;
 	return err;
+}
+
+int pk__error_nomem(const char *what_fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, what_fmt);
+	vformat(what, sizeof(what), what_fmt, ap);
+	va_end(ap);
+	return pk__error(-ENOMEM, "allocate memory", "out of memory for %s", what);
 }
 
 void pk__error_hint(const char *fmt, ...)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * explain.c - turns a failed perf_event_open (or mmap of an event fd) into a
- * message for people: what was attempted, why it failed, and exactly what
- * to run to fix it.  The errno table is errno.def; the functions here pick
- * the cause from facts sys.c probed (paranoid level, capabilities, limits,
- * which PMUs exist) and the attr, and are pure so tests can choose the facts.
+ * explain.c - turns a failed perf_event_open into a message for people:
+ * what was attempted, why it failed, and exactly what to run to fix it.
+ * The errno table is errno.def; the functions here pick the cause from
+ * facts sys.c probed (paranoid level, capabilities, limits, which PMUs
+ * exist) and the attr, and are pure so tests can choose the facts.  Ring
+ * buffer mappings are explained in explain-mmap.c.
  */
 #include "explain.h"
 
@@ -748,79 +749,4 @@ int pk__sys_explain_e2big(const struct perf_event_attr *attr, uint32_t orig_size
 		snprintf(m.hint, sizeof(m.hint), "zero the attr past byte %u", kernel_size);
 	}
 	return finish(-E2BIG, what, &m, "E2BIG");
-}
-
-int pk__sys_explain_mmap_facts(int err, const struct pk__sys_facts *f, int fd, size_t len)
-{
-	char what[96];
-	struct msg m = { "", "" };
-	struct call c = { .f = f, .m = &m };
-	size_t kb = len >> 10, pages = f->page_size > 0 ? len / (size_t)f->page_size : 0;
-
-	snprintf(what, sizeof(what), "mmap(fd %d, %zu KiB)", fd, kb);
-	if ((err == -EPERM || err == -ENOMEM) && f->mlock_kb != PK__FACT_UNKNOWN &&
-	    !(f->caps_known && f->cap_ipc_lock)) {
-		long total = f->mlock_kb * (f->online_cpus > 0 ? f->online_cpus : 1);
-		long want = (long)kb > 2 * f->mlock_kb ? (long)kb : 2 * f->mlock_kb;
-		char lim[32];
-
-		if (f->memlock_soft_kb < 0)
-			snprintf(lim, sizeof(lim), "unlimited");
-		else
-			snprintf(lim, sizeof(lim), "%ld KiB", f->memlock_soft_kb);
-		WHY(&c, "the ring buffer (%zu KiB) does not fit in the memory this user may lock: "
-		    "kernel.perf_event_mlock_kb is %ld KiB per CPU (%ld KiB for %ld online CPUs, shared by "
-		    "all of the user's ring buffers) plus RLIMIT_MEMLOCK (%s), and the process lacks "
-		    "CAP_IPC_LOCK", kb, f->mlock_kb, total, f->online_cpus, lim);
-		HINT(&c, "map fewer pages (-m), run `sysctl -w kernel.perf_event_mlock_kb=%ld`, or raise "
-		     "`ulimit -l`", want);
-	} else if (err == -EINVAL && (len % (size_t)f->page_size || (pages > 1 &&
-					((pages - 1) & (pages - 2))))) {
-		WHY(&c, "the length %zu is not 1 + 2^n pages of %ld bytes", len, f->page_size);
-		HINT(&c, "map 1 + 2^n pages, e.g. %ld bytes for 8 data pages", 9 * f->page_size);
-	} else if (err == -EINVAL) {
-		WHY(&c, "the event is already mapped with another size, or cannot be mapped (an "
-		    "inherited per-task event with a ring buffer on a CPU-wide event)");
-		HINT(&c, "map each event once, or redirect it with PERF_EVENT_IOC_SET_OUTPUT");
-	} else if (err == -ENODEV || err == -EBADF || err == -EACCES) {
-		WHY(&c, "fd %d is not an open perf event fd (or not opened for reading)", fd);
-		HINT(&c, "map the fd perf_event_open returned");
-	} else {
-		WHY(&c, "%s", strerror(-err));
-	}
-	return finish(err, what, &m, strerrorname_np(-err) ? strerrorname_np(-err) : "?");
-}
-
-int pk__sys_lock_check_facts(const struct pk__sys_facts *f, size_t nr_maps, size_t map_len)
-{
-	long cpus = f->online_cpus > 0 ? f->online_cpus : 1, page = f->page_size > 0 ? f->page_size : 4096;
-	unsigned long long need_kb = (unsigned long long)nr_maps * (map_len >> 10), allow_kb;
-	size_t fit = 0;
-	char lim[32];
-
-	/* The kernel only counts locked pages against a paranoid, uncapable user. */
-	if (f->paranoid == PK__FACT_UNKNOWN || f->paranoid <= -1 || f->mlock_kb == PK__FACT_UNKNOWN ||
-	    f->mlock_kb < 0 || !f->caps_known || f->cap_ipc_lock || f->memlock_soft_kb == PK__FACT_UNKNOWN ||
-	    f->memlock_soft_kb < 0 || !nr_maps)
-		return 0;
-	allow_kb = (unsigned long long)f->mlock_kb * (unsigned long long)cpus +
-		   (unsigned long long)f->memlock_soft_kb;
-	if (need_kb <= allow_kb)
-		return 0;
-	/* The largest power of two data pages that would fit. */
-	for (size_t p = 1; p <= (1u << 20) && (unsigned long long)nr_maps * (p + 1) * (unsigned long long)page / 1024 <= allow_kb; p <<= 1)
-		fit = p;
-	snprintf(lim, sizeof(lim), "%ld KiB", f->memlock_soft_kb);
-	pk__error(-EPERM, "map ring buffers", "%zu ring buffers of %zu KiB need %llu KiB of locked memory; "
-		  "this user may lock %llu KiB: kernel.perf_event_mlock_kb (%ld KiB) x %ld online CPUs, "
-		  "plus RLIMIT_MEMLOCK (%s), and the process lacks CAP_IPC_LOCK",
-		  nr_maps, map_len >> 10, need_kb, allow_kb, f->mlock_kb, cpus, lim);
-	if (fit)
-		pk__error_hint("use smaller rings: %zu data pages each (-m %zu) fit; or raise the limit: "
-			       "sysctl -w kernel.perf_event_mlock_kb=%llu", fit, fit,
-			       (need_kb + (unsigned long long)cpus - 1) / (unsigned long long)cpus);
-	else
-		pk__error_hint("even 1-page rings do not fit: sysctl -w kernel.perf_event_mlock_kb=%llu, "
-			       "or `ulimit -l` higher", (need_kb + (unsigned long long)cpus - 1) / (unsigned long long)cpus);
-	return -EPERM;
 }

@@ -11,6 +11,8 @@
 #include "perfkit.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #define PK__PRINTF(a, b) __attribute__((format(printf, a, b)))
 
@@ -23,6 +25,14 @@
  */
 int pk__error(int err, const char *what, const char *why_fmt, ...) PK__PRINTF(3, 4);
 
+/*
+ * pk__error_nomem - record -ENOMEM naming what ran out, `what_fmt` being a
+ * printf format for the thing that could not be allocated ("the event
+ * list", "%zu ring maps").  Returns -ENOMEM, so callers write
+ * `return pk__error_nomem("the event list")`.
+ */
+int pk__error_nomem(const char *what_fmt, ...) PK__PRINTF(1, 2);
+
 /* pk__error_hint - set the current record's hint (printf format). */
 void pk__error_hint(const char *fmt, ...) PK__PRINTF(1, 2);
 
@@ -31,6 +41,40 @@ void pk__error_column(int column);
 
 /* pk__error_clear - reset the record to "no error". */
 void pk__error_clear(void);
+
+/* ---- memory (alloc.c) ------------------------------------------------- */
+
+/*
+ * pk__malloc, pk__calloc, pk__realloc, pk__reallocarray, pk__strdup,
+ * pk__strndup - the libc calls, through which every library allocation
+ * goes.  On failure they return NULL with errno ENOMEM and an error record
+ * saying how many bytes could not be allocated, which pk__error_nomem then
+ * refines.  A zero size still allocates (a unique pointer to free).
+ * pk__reallocarray fails on nmemb * size overflow.
+ */
+void *pk__malloc(size_t size);
+void *pk__calloc(size_t nmemb, size_t size);
+void *pk__realloc(void *ptr, size_t size);
+void *pk__reallocarray(void *ptr, size_t nmemb, size_t size);
+char *pk__strdup(const char *s);
+char *pk__strndup(const char *s, size_t n);
+
+/* pk__memalign - posix_memalign(3) as an allocator: `size` bytes aligned to
+ * `align` (a power of two, a multiple of sizeof(void *)), or NULL (recorded). */
+void *pk__memalign(size_t align, size_t size);
+
+/* pk__asprintf - asprintf(3) through pk__malloc: the length, or -1 (ENOMEM
+ * recorded; *out is then undefined, as with asprintf). */
+int pk__asprintf(char **out, const char *fmt, ...) PK__PRINTF(2, 3);
+
+/*
+ * pk__alloc_fail_nth - the test seam: the nth allocation through the
+ * wrappers above on the calling thread from now on fails (1: the next one),
+ * once; 0 turns it off.  Returns the allocations the previous setting
+ * still had to go, so 0 after a nonzero setting means that failure
+ * happened.  Only tests use this.
+ */
+unsigned long pk__alloc_fail_nth(unsigned long nth);
 
 /* ---- numbers (num.c) --------------------------------------------------- */
 

@@ -88,7 +88,7 @@ static int copy_event(const struct tep_event *ev, const char *sys, const char *p
 	size_t nc = count_fields(ev->format.common_fields, &bytes);
 	size_t nf = count_fields(ev->format.fields, &bytes);
 	size_t head = sizeof(struct pk__tp_format) + (nc + nf) * sizeof(struct pk__tp_field);
-	struct pk__tp_format *f = calloc(1, head + bytes);
+	struct pk__tp_format *f = pk__calloc(1, head + bytes);
 	struct pack p;
 	size_t i = 0;
 
@@ -187,7 +187,7 @@ int pk__tracefs_format_parse(const char *text, size_t len, const char *sys,
 		tep_free(tep);
 		return ret;
 	}
-	head = malloc(head_len + 1);
+	head = pk__malloc(head_len + 1);
 	if (!head) {
 		tep_free(tep);
 		return pk__error(-ENOMEM, "parse tracepoint format", "out of memory for %zu bytes",
@@ -223,15 +223,15 @@ static int slurp(const char *path, char **out, size_t *len)
 
 	if (fd < 0)
 		return -errno;
-	buf = malloc(cap);
+	buf = pk__malloc(cap);
 	while (buf) {
 		if (n + 1 == cap) {
 			if (cap > FORMAT_MAX) {
 				err = -EFBIG;
 				break;
 			}
-			if (!(bigger = realloc(buf, cap * 2))) {
-				err = -ENOMEM;
+			if (!(bigger = pk__realloc(buf, cap * 2))) {
+				err = pk__error_nomem("a tracepoint format file");
 				break;
 			}
 			buf = bigger;
@@ -248,7 +248,7 @@ static int slurp(const char *path, char **out, size_t *len)
 	}
 	close(fd);
 	if (!buf)
-		err = -ENOMEM;
+		err = pk__error_nomem("a tracepoint format file");
 	if (err) {
 		free(buf);
 		return err;
@@ -273,6 +273,8 @@ int pk__tracefs_format(const char *tracefs, const char *sys, const char *name,
 		return pk__error(-ENAMETOOLONG, "read tracepoint format", "the path of %s:%s is too long",
 				 sys, name);
 	ret = slurp(path, &text, &len);
+	if (ret == -ENOMEM)
+		return ret;	/* the record says what ran out */
 	if (ret < 0)
 		return pk__error(ret, "read tracepoint format", "cannot read %s: %s", path,
 				 strerror(-ret));

@@ -157,20 +157,20 @@ static int add_match(struct scan *s, const char *sys, const char *ev, uint64_t i
 {
 	if (s->nr == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 16;
-		struct pk__tp *n = realloc(s->tps, cap * sizeof(*n));
+		struct pk__tp *n = pk__realloc(s->tps, cap * sizeof(*n));
 
 		if (!n)
-			return -ENOMEM;
+			return pk__error_nomem("the tracepoint list");
 		s->tps = n;
 		s->cap = cap;
 	}
-	s->tps[s->nr].sys = strdup(sys);
-	s->tps[s->nr].name = strdup(ev);
+	s->tps[s->nr].sys = pk__strdup(sys);
+	s->tps[s->nr].name = pk__strdup(ev);
 	s->tps[s->nr].id = id;
 	if (!s->tps[s->nr].sys || !s->tps[s->nr].name) {
 		free(s->tps[s->nr].sys);
 		free(s->tps[s->nr].name);
-		return -ENOMEM;
+		return pk__error_nomem("a tracepoint name");
 	}
 	s->nr++;
 	return 0;
@@ -209,7 +209,7 @@ static int scan_system(struct scan *s, int events_fd, const char *sys)
 	dir = fdopendir(fd);
 	if (!dir) {
 		close(fd);
-		return -ENOMEM;
+		return pk__error_nomem("reading the tracepoints of %s", sys);
 	}
 	while (ret >= 0 && (d = readdir(dir))) {
 		uint64_t id = 0;
@@ -292,6 +292,8 @@ int pk__tracefs_list(const char *tracefs, const char *sys_glob, const char *ev_g
 	closedir(events);
 	if (ret < 0) {
 		pk__tp_free(s.tps, s.nr);
+		if (ret == -ENOMEM)
+			return ret;	/* the record says what ran out */
 		if (ret != -EACCES)
 			return pk__error(ret, what, "scanning %s/events failed: %s", tracefs,
 					 strerror(-ret));
