@@ -33,7 +33,9 @@ run: build
 # Every test: every suite on the normal build, then every suite again under
 # ASan+UBSan (the CLI suite runs the sanitized perfkit).  Each test runs in
 # a private TMPDIR under <build>/tests-tmp/ and fails if it leaves anything
-# there (tests/tools/tmpguard.sh).  The last line is "N passed, N failed".
+# there (tests/tools/tmpguard.sh).  The 'valgrind' suite (the CLI under
+# memcheck) exists in the normal build only.  The last line is "N passed,
+# N failed".
 check: build asan
 	@rm -rf $(BUILD)/tests-tmp $(ASAN_BUILD)/tests-tmp
 	@meson test -C $(BUILD) --no-rebuild --print-errorlogs >/dev/null 2>&1 || true

@@ -178,19 +178,12 @@ static void build_id(struct blob *b, const struct pk__data_build_id *e)
 	put(b, zeros, padded - (n - 1));
 }
 
-/* Build the payload of feature `f`; false when perfkit does not write it. */
-static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struct utsname *u,
-		    int nr_cpus)
+/* The payload of a feature about this machine; false for any other. */
+static bool machine_feature(int f, struct blob *b, const struct utsname *u, int nr_cpus)
 {
 	char s[512];
 
 	switch (f) {
-	case FEAT_BUILD_ID:
-		if (!w->nr_build_ids)
-			return false;
-		for (size_t i = 0; i < w->nr_build_ids; i++)
-			build_id(b, &w->build_ids[i]);
-		return true;
 	case FEAT_HOSTNAME: put_string(b, u->nodename); return true;
 	case FEAT_OSRELEASE: put_string(b, u->release); return true;
 	case FEAT_VERSION:
@@ -218,14 +211,31 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 		return true;
 	}
 	case FEAT_TOTAL_MEM: put_u64(b, pk__host_mem_total_kb()); return true;
+	case FEAT_CPU_TOPOLOGY: cpu_topology(b, nr_cpus); return true;
+	case FEAT_PMU_MAPPINGS: pmu_mappings(b); return true;
+	default:
+		return false;
+	}
+}
+
+/* The payload of a feature about what was recorded (the writer's state);
+ * the machine's are machine_feature's.  False when perfkit does not write it. */
+static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struct utsname *u,
+		    int nr_cpus)
+{
+	switch (f) {
+	case FEAT_BUILD_ID:
+		if (!w->nr_build_ids)
+			return false;
+		for (size_t i = 0; i < w->nr_build_ids; i++)
+			build_id(b, &w->build_ids[i]);
+		return true;
 	case FEAT_CMDLINE:
 		put_u32(b, (uint32_t)w->nr_cmdline);
 		for (size_t i = 0; i < w->nr_cmdline; i++)
 			put_string(b, w->cmdline[i]);
 		return true;
 	case FEAT_EVENT_DESC: event_desc(w, b); return true;
-	case FEAT_CPU_TOPOLOGY: cpu_topology(b, nr_cpus); return true;
-	case FEAT_PMU_MAPPINGS: pmu_mappings(b); return true;
 	case FEAT_GROUP_DESC:
 		if (!w->nr_groups)
 			return false;
@@ -265,7 +275,7 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 		put_u32(b, PK__COMP_MMAP_LEN);	/* what one record may decompress to */
 		return true;
 	default:
-		return false;
+		return machine_feature(f, b, u, nr_cpus);
 	}
 }
 
