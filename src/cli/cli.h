@@ -169,9 +169,13 @@ int cli_events_add(const char *cmd, char **events, const char *arg);
  * HUP as they are and SIGTERM for any other signal.  A SIGHUP that is
  * ignored already (nohup) stays ignored.  cli_stop_reset forgets the
  * signal (before another -r run).
+ *
+ * cli_stop_forward - pass stop signals on to w from now on (NULL: to no
+ * one).  With pass_pending, a stop that arrived before (while a command
+ * was being spawned already running) is passed on to w now, once.
  */
 void cli_stop_catch(int sig);
-void cli_stop_forward(struct pk_workload *w);
+void cli_stop_forward(struct pk_workload *w, bool pass_pending);
 int cli_stop_signal(void);
 void cli_stop_reset(void);
 

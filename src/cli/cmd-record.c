@@ -610,7 +610,7 @@ int cmd_record(int argc, char **argv)
 		teardown(&s);
 		return err;
 	}
-	cli_stop_forward(s.wl);
+	cli_stop_forward(s.wl, false);
 	if (pk_recorder_start(s.rec) < 0 || (s.wl && pk_workload_go(s.wl) < 0)) {
 		cli_error("record", NULL);
 		teardown(&s);
@@ -619,7 +619,7 @@ int cmd_record(int argc, char **argv)
 	if (!o.quiet && pk_recorder_warning(s.rec))
 		fprintf(stderr, "perfkit record: %s\n", pk_recorder_warning(s.rec));
 	status = run(&s);
-	cli_stop_forward(NULL);
+	cli_stop_forward(NULL, false);
 	say_ended(&s);
 	status = finish(&s, status);
 	teardown(&s);

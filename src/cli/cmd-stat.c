@@ -543,7 +543,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		goto out;
 	}
 	/* Ctrl-C stops counting; with a command, the command gets it (like perf). */
-	cli_stop_forward(w);
+	cli_stop_forward(w, false);
 	cli_stop_catch(SIGINT);
 	cli_stop_catch(SIGTERM);
 	t0 = cli_now();
@@ -552,7 +552,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		status = -1;
 		goto out;
 	}
-	cli_stop_forward(w);
+	cli_stop_forward(w, true);
 	if (o->delay_ms && l)
 		t0 = delay(o, w, &pl, t0);
 	if (l && !pl.t.enable_on_exec && !o->start_disabled && pk_evlist_enable(l) < 0) {
@@ -582,7 +582,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		status = -1;
 out:
 	control_close(&ctl);
-	cli_stop_forward(NULL);
+	cli_stop_forward(NULL, false);
 	pk_evlist_free(l);
 	pk_workload_free(w);
 	free(pl.threads);

@@ -47,12 +47,17 @@ static struct pk_workload *volatile forward_to;
  * QUIT, HUP, TERM) as they are; for the others (USR1, ALRM, PIPE, XCPU...),
  * which were meant for perfkit, a SIGTERM.
  */
+static int passed_on(int sig)
+{
+	return sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ? sig : SIGTERM;
+}
+
 static void on_stop(int sig)
 {
 	struct pk_workload *w = forward_to;
 
 	if (w)
-		pk_workload_kill(w, sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ? sig : SIGTERM);
+		pk_workload_kill(w, passed_on(sig));
 	stop_signal = sig;
 }
 
@@ -66,9 +71,18 @@ void cli_stop_catch(int sig)
 	sigaction(sig, &sa, NULL);
 }
 
-void cli_stop_forward(struct pk_workload *w)
+void cli_stop_forward(struct pk_workload *w, bool pass_pending)
 {
+	sigset_t all, old;
+
+	/* With every signal held, a stop seen here came before w was set:
+	 * the handler passed it to no one, or to another command. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (pass_pending && w && w != forward_to && stop_signal)
+		pk_workload_kill(w, passed_on(stop_signal));
 	forward_to = w;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 int cli_stop_signal(void)
