@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();	/* the error record must describe this failure */
 		pk_error_format(NULL, buf, sizeof(buf));
 	} else {
-		if ((size_t)n != pk_events_count(ev))
+		if ((size_t)n != pk_events_nr(ev))
 			abort();
 		for (i = 0; i < n; i++) {
 			const struct pk_event_desc *d = pk_events_desc(ev, (size_t)i);

@@ -57,7 +57,7 @@ static void walk_sample(const struct pk_sample *s)
 
 static void walk(const struct pk_record *r, const struct perf_event_attr *a)
 {
-	struct pk_count c[4];
+	struct pk_count c[4] = { { .size = sizeof(c[0]) } };
 
 	switch (r->type) {
 	case PERF_RECORD_SAMPLE:
@@ -103,7 +103,7 @@ static void walk(const struct pk_record *r, const struct perf_event_attr *a)
 static void check_peek(const struct perf_event_header *h, const struct perf_event_attr *a,
 		       const struct pk_record *r)
 {
-	struct pk_sample_peek pk;
+	struct pk_sample_peek pk = { .size = sizeof(pk) };
 	int rc = pk_sample_peek(h, a, &pk);
 
 	if (rc < 0 && (rc != -EINVAL || !strstr(pk_last_error()->why, "at offset ")))
@@ -120,7 +120,7 @@ static void check_peek(const struct perf_event_header *h, const struct perf_even
 static void one(const unsigned char *p, size_t len, const struct perf_event_attr *a)
 {
 	struct perf_event_header *h = malloc(len);
-	struct pk_record r;
+	struct pk_record r = { .size = sizeof(r) };
 	uint64_t id;
 	int rc;
 

@@ -12,9 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef PK_API
-#define PK_API __attribute__((visibility("default")))
-#endif
+#include "perfkit/error.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,13 +21,13 @@ extern "C" {
 struct pk_data_writer;
 
 /*
- * pk_data_create - start a perf.data file at `path`.  When `path` is
+ * pk_data_writer_create - start a perf.data file at `path`.  When `path` is
  * nothing yet, a regular file or a symbolic link, everything is written to
  * a temporary file of this writer's own, "<path>.partial.XXXXXX" (0600,
  * created with O_EXCL next to `path`), renamed over `path` only by
- * pk_data_finish: a reader never sees a half-written file at `path`, and
+ * pk_data_writer_finish: a reader never sees a half-written file at `path`, and
  * two writers to one path never mix.  The header and attrs reach that file
- * with the first record, and pk_data_tick keeps the data size in it up to
+ * with the first record, and pk_data_writer_tick keeps the data size in it up to
  * date, so it is a perf.data perf reads however the writer stops.  A
  * character or block device
  * (/dev/null) is written into directly and left in place, as perf does.
@@ -39,101 +37,101 @@ struct pk_data_writer;
  * errno of creating the file (-EMFILE with the RLIMIT_NOFILE hint); the
  * error names the file.
  */
-PK_API int pk_data_create(const char *path, struct pk_data_writer **out);
+PK_API int pk_data_writer_create(const char *path, struct pk_data_writer **out);
 
 /*
- * pk_data_keep_old - have pk_data_finish keep a regular file found at the
+ * pk_data_writer_keep_old - have pk_data_writer_finish keep a regular file found at the
  * path as "<path>.old" (replacing an older one) before putting the new
  * file there, as perf record does; a device is never moved.  Checks now
  * what can be checked: returns 0, or -EISDIR when "<path>.old" is a
  * directory and the path a regular file.
  */
-PK_API int pk_data_keep_old(struct pk_data_writer *w);
+PK_API int pk_data_writer_keep_old(struct pk_data_writer *w);
 
-/* pk_data_temp_path - the temporary file the writer writes (what a killed
+/* pk_data_writer_temp_path - the temporary file the writer writes (what a killed
  * recorder leaves behind), or NULL when it writes a device directly. */
-PK_API const char *pk_data_temp_path(const struct pk_data_writer *w);
+PK_API const char *pk_data_writer_temp_path(const struct pk_data_writer *w);
 
 /*
- * pk_data_add_event - describe one event: its attr as opened, its name, and
+ * pk_data_writer_add_event - describe one event: its attr as opened, its name, and
  * the kernel ids of its fds (PERF_EVENT_IOC_ID), which records carry.  Call
- * for every event, in order, before the first pk_data_write.  The attr is
+ * for every event, in order, before the first pk_data_writer_write.  The attr is
  * stored as the 128-byte layout perf 6.1 reads.  Returns 0, -EINVAL after
  * writing started, or -ENOMEM.
  */
-PK_API int pk_data_add_event(struct pk_data_writer *w, const struct perf_event_attr *attr,
+PK_API int pk_data_writer_add_event(struct pk_data_writer *w, const struct perf_event_attr *attr,
 		      const char *name, const uint64_t *ids, size_t nr_ids);
 
 /*
- * pk_data_add_group - record that events leader .. leader+nr_members-1 form
+ * pk_data_writer_add_group - record that events leader .. leader+nr_members-1 form
  * a group (the GROUP_DESC feature, "{a,b}" in perf's output).  Returns 0,
  * -EINVAL for a range of events not added, or -ENOMEM.
  */
-PK_API int pk_data_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members);
+PK_API int pk_data_writer_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members);
 
 /*
- * pk_data_add_build_id - record the build-id of a DSO samples landed in
+ * pk_data_writer_add_build_id - record the build-id of a DSO samples landed in
  * (the BUILD_ID feature, what perf buildid-list and perf report use to find
  * the right binary later).  `name` is its path, or "[kernel.kallsyms]" /
  * "[vdso]"; `kernel` says it is kernel text.  Returns 0, -EINVAL for a size
  * outside 1..20 or a name of 4096 bytes or more, or -ENOMEM.
  */
-PK_API int pk_data_add_build_id(struct pk_data_writer *w, const char *name, const uint8_t *id,
+PK_API int pk_data_writer_add_build_id(struct pk_data_writer *w, const char *name, const uint8_t *id,
 				size_t size, bool kernel);
 
 /*
- * pk_data_set_clock - the events' sample times are on `clockid` (attr
+ * pk_data_writer_set_clock - the events' sample times are on `clockid` (attr
  * use_clockid, perf record -k): write its resolution `res_ns` (the CLOCKID
  * feature, left out when 0) and a reference pair taken together, the
  * wall-clock time `tod_ns` and the clock's own `clock_ns` (CLOCK_DATA),
  * which lets perf convert sample times to wall-clock time.
  */
-PK_API void pk_data_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, uint64_t tod_ns,
+PK_API void pk_data_writer_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, uint64_t tod_ns,
 			      uint64_t clock_ns);
 
-/* pk_data_set_cmdline - the command line to store (CMDLINE feature).
+/* pk_data_writer_set_cmdline - the command line to store (CMDLINE feature).
  * 0 or -ENOMEM. */
-PK_API int pk_data_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[]);
+PK_API int pk_data_writer_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[]);
 
-/* pk_data_set_sample_time - the times of the first and last sample
+/* pk_data_writer_set_sample_time - the times of the first and last sample
  * (SAMPLE_TIME feature), when the caller tracked them. */
-PK_API void pk_data_set_sample_time(struct pk_data_writer *w, uint64_t first, uint64_t last);
+PK_API void pk_data_writer_set_sample_time(struct pk_data_writer *w, uint64_t first, uint64_t last);
 
 /*
- * pk_data_set_compression - compress the records with zstd at `level`
+ * pk_data_writer_set_compression - compress the records with zstd at `level`
  * (1-22) as perf record -z does: they are written as PERF_RECORD_COMPRESSED
  * records and the COMPRESSED feature says how to read them.  Call before
- * the first pk_data_write.  Returns 0, -EINVAL for a bad level or after
+ * the first pk_data_writer_write.  Returns 0, -EINVAL for a bad level or after
  * writing started, or -ENOMEM.
  */
-PK_API int pk_data_set_compression(struct pk_data_writer *w, int level);
+PK_API int pk_data_writer_set_compression(struct pk_data_writer *w, int level);
 
 /*
- * pk_data_write - append records (whole perf_event_header records, as the
+ * pk_data_writer_write - append records (whole perf_event_header records, as the
  * kernel wrote them) to the data section.  Writes are buffered.  Returns 0,
  * or the negative errno of writing.  ENOSPC (the disk is full) ends the
- * writing: every later call returns it, and pk_data_finish still makes a
+ * writing: every later call returns it, and pk_data_writer_finish still makes a
  * whole file of the records written, cutting the last ones if it needs room
  * for the header and features.
  */
-PK_API int pk_data_write(struct pk_data_writer *w, const void *records, size_t len);
+PK_API int pk_data_writer_write(struct pk_data_writer *w, const void *records, size_t len);
 
 /* perf.data's own record types (perf's user types, above the kernel's). */
 #define PK_DATA_RECORD_FINISHED_ROUND 68	/* no record before it is newer than any after */
 
 /*
- * pk_data_write_round - append a FINISHED_ROUND record: every record
+ * pk_data_writer_write_round - append a FINISHED_ROUND record: every record
  * written before it is older than every record written after it, which
  * lets perf sort the file in rounds instead of all at once.  Write one
- * after each pass over all the rings.  Returns what pk_data_write returns.
+ * after each pass over all the rings.  Returns what pk_data_writer_write returns.
  */
-PK_API int pk_data_write_round(struct pk_data_writer *w);
+PK_API int pk_data_writer_write_round(struct pk_data_writer *w);
 
-/* pk_data_size - the bytes of records written so far. */
-PK_API uint64_t pk_data_size(const struct pk_data_writer *w);
+/* pk_data_writer_size - the bytes of records written so far. */
+PK_API uint64_t pk_data_writer_size(const struct pk_data_writer *w);
 
 /*
- * pk_data_tick - call it from the recording loop, every wake-up and at
+ * pk_data_writer_tick - call it from the recording loop, every wake-up and at
  * least once a second: when a second or more has passed since records last
  * reached the file, writes the buffered (and, with -z, compressed) records
  * out through the page cache, then the header with a data size covering
@@ -141,27 +139,27 @@ PK_API uint64_t pk_data_size(const struct pk_data_writer *w);
  * syscalls a second at most).  A recording killed at any moment then
  * keeps all but about its last second.  The first call after the first
  * record writes at once.  Otherwise it only reads the clock.  Returns 0 or
- * the negative errno of writing (as pk_data_write).
+ * the negative errno of writing (as pk_data_writer_write).
  */
-PK_API int pk_data_tick(struct pk_data_writer *w);
+PK_API int pk_data_writer_tick(struct pk_data_writer *w);
 
 /*
- * pk_data_finish - write the feature sections (BUILD_ID, HOSTNAME,
+ * pk_data_writer_finish - write the feature sections (BUILD_ID, HOSTNAME,
  * OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE,
  * EVENT_DESC, CPU_TOPOLOGY, PMU_MAPPINGS, GROUP_DESC, SAMPLE_TIME, CLOCKID,
  * COMPRESSED, CLOCK_DATA) and the final header, flush, fsync and rename the
- * file into place (after keeping the old one, see pk_data_keep_old); frees
+ * file into place (after keeping the old one, see pk_data_writer_keep_old); frees
  * the writer whatever happens.  On a full disk it cuts the data back to a
  * record boundary until the rest fits.  Returns the bytes of records it had
  * to cut (0 normally), or a negative errno: with the temporary file removed
  * when not even the header could be written, or kept (the error names it)
  * when only putting it at the path failed.
  */
-PK_API int pk_data_finish(struct pk_data_writer *w);
+PK_API int pk_data_writer_finish(struct pk_data_writer *w);
 
-/* pk_data_abort - remove the partial file and free the writer.  NULL is a
+/* pk_data_writer_abort - remove the partial file and free the writer.  NULL is a
  * no-op. */
-PK_API void pk_data_abort(struct pk_data_writer *w);
+PK_API void pk_data_writer_abort(struct pk_data_writer *w);
 
 #ifdef __cplusplus
 }

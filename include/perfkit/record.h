@@ -17,7 +17,13 @@
 #ifndef PERFKIT_RECORD_H
 #define PERFKIT_RECORD_H
 
-#include "perfkit.h"
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "perfkit/error.h"
+#include "perfkit/count.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -242,11 +248,17 @@ struct pk_rec_aux_output_hw_id {	/* PERF_RECORD_AUX_OUTPUT_HW_ID */
 	uint64_t hw_id;
 };
 
-/* A decoded record: the header, the type's body, and its identity. */
+/*
+ * A decoded record: the header, the type's body, and its identity.  The
+ * caller allocates it and sets size = sizeof(struct pk_record) before
+ * pk_record_decode, so the struct can grow; the record's own length is
+ * `len`.
+ */
 struct pk_record {
+	size_t size;			/* set by the caller: sizeof(struct pk_record) */
 	uint32_t type;			/* PERF_RECORD_* */
 	uint16_t misc;			/* PERF_RECORD_MISC_* */
-	uint16_t size;			/* bytes, header included */
+	uint16_t len;			/* the record's bytes, header included (its header's size) */
 	union {
 		struct pk_sample sample;
 		struct pk_rec_mmap mmap;
@@ -286,6 +298,9 @@ struct pk_record {
  * an unaligned record), with pk_last_error naming the record type, the
  * byte offset inside the record and what was missing there.  *out is
  * undefined after an error.  Never reads outside [h, h + h->size).
+ * out->size must be at least the sizeof(struct pk_record) this library was
+ * built with: otherwise -EINVAL, with the error saying so, and *out is not
+ * written.  out->size is kept; the rest of *out is overwritten.
  */
 PK_API int pk_record_decode(const struct perf_event_header *h, const struct perf_event_attr *attr,
 			    struct pk_record *out);
@@ -334,8 +349,10 @@ PK_API int pk_sample_trim_stack(const struct perf_event_header *h, const struct 
  * them.  `fields` holds the PERF_SAMPLE_* bits among IDENTIFIER, IP, TID,
  * TIME, ADDR, ID, STREAM_ID, CPU and PERIOD that the record carried; the
  * members of the others are 0.  `id` is the IDENTIFIER or ID value.
+ * The caller allocates it and sets size = sizeof(struct pk_sample_peek).
  */
 struct pk_sample_peek {
+	size_t size;		/* set by the caller: sizeof(struct pk_sample_peek) */
 	uint64_t fields;
 	uint64_t id;
 	uint64_t ip;
@@ -355,7 +372,8 @@ struct pk_sample_peek {
  * pk_record_decode gives.  Returns 0 with *out filled, or -EINVAL (in
  * pk_last_error, naming the offset) for a record that is not a SAMPLE or
  * is too short for the fields `attr` says it has.  Reads only
- * [h, h + h->size).
+ * [h, h + h->size).  -EINVAL, *out untouched, when out->size is smaller
+ * than the struct this library fills.
  */
 PK_API int pk_sample_peek(const struct perf_event_header *h, const struct perf_event_attr *attr,
 			  struct pk_sample_peek *out);

@@ -16,12 +16,21 @@
  *   pk_recorder_start      describe the events, synthesize, enable
  *   pk_recorder_poll + pk_recorder_drain, until the caller decides to stop
  *   pk_recorder_finish     disable, last drain, sample times and build-ids
- *   pk_recorder_stats, then pk_data_finish on the writer, pk_recorder_free
+ *   pk_recorder_stats, then pk_data_writer_finish on the writer, pk_recorder_free
  */
 #ifndef PERFKIT_RECORDER_H
 #define PERFKIT_RECORDER_H
 
-#include "perfkit.h"
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "perfkit/error.h"
+#include "perfkit/event.h"
+#include "perfkit/evlist.h"
+#include "perfkit/record.h"
+#include "perfkit/data.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -142,7 +151,7 @@ PK_API size_t pk_recorder_nr_rings(const struct pk_recorder *r);
 
 /*
  * pk_recorder_set_writer - write the recording into `w`, which the caller
- * created (and still owns: it calls pk_data_finish or pk_data_abort after
+ * created (and still owns: it calls pk_data_writer_finish or pk_data_writer_abort after
  * pk_recorder_finish).  pk_recorder_start sets its compression and clock
  * and describes the events to it; pk_recorder_finish adds the sample time
  * span and the build-ids.  Returns 0, or -EINVAL after pk_recorder_start.

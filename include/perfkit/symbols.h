@@ -12,9 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef PK_API
-#define PK_API __attribute__((visibility("default")))
-#endif
+#include "perfkit/error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,9 +9,7 @@
 #ifndef PERFKIT_TRACEFS_H
 #define PERFKIT_TRACEFS_H
 
-#ifndef PK_API
-#define PK_API __attribute__((visibility("default")))
-#endif
+#include "perfkit/error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -121,7 +121,7 @@ static int catalog_index(struct info_run *r, const struct pk_event_desc *d)
 
 static void print_attributes_text(struct info_run *r, int ci)
 {
-	const struct pk_event_info *in = pk_catalog_event(r->cat, (size_t)ci);
+	const struct pk_event_info *in = pk_catalog_get(r->cat, (size_t)ci);
 	static const char *const layer[] = { "pmu", "perf", "perf-ext" };
 
 	printf("  catalogue    %s%s%s\n", in->source == PK_SRC_LIBPFM ? in->canonical : in->name,
@@ -163,7 +163,7 @@ static bool info_text(struct info_run *r, const struct pk_events *ev)
 {
 	bool all_open = true;
 
-	for (size_t i = 0; i < pk_events_count(ev); i++) {
+	for (size_t i = 0; i < pk_events_nr(ev); i++) {
 		const struct pk_event_desc *d = pk_events_desc(ev, i);
 		int ci = catalog_index(r, d);
 		char why[2048];
@@ -186,7 +186,7 @@ static bool info_text(struct info_run *r, const struct pk_events *ev)
 			pk_error_format(NULL, why, sizeof(why));
 			printf("  opens here   no: %s\n", why);
 		}
-		if (i + 1 < pk_events_count(ev))
+		if (i + 1 < pk_events_nr(ev))
 			printf("\n");
 	}
 	return all_open;
@@ -209,7 +209,7 @@ static void json_error(struct json *j, const struct pk_error *e)
 
 static void json_attributes(struct info_run *r, int ci)
 {
-	const struct pk_event_info *in = ci >= 0 ? pk_catalog_event(r->cat, (size_t)ci) : NULL;
+	const struct pk_event_info *in = ci >= 0 ? pk_catalog_get(r->cat, (size_t)ci) : NULL;
 
 	json_key(&r->j, "attributes");
 	json_begin_array(&r->j);
@@ -270,7 +270,7 @@ static bool info_json(struct info_run *r, const struct pk_events *ev)
 	bool all_open = true;
 	size_t len = 0;
 
-	for (size_t i = 0; i < pk_events_count(ev) && len < sizeof(canon); i++)
+	for (size_t i = 0; i < pk_events_nr(ev) && len < sizeof(canon); i++)
 		len += (size_t)snprintf(canon + len, sizeof(canon) - len, "%s%s", i ? "," : "",
 					pk_events_desc(ev, i)->canonical);
 	json_kv_string(j, "canonical", canon);
@@ -279,7 +279,7 @@ static bool info_json(struct info_run *r, const struct pk_events *ev)
 	json_attributes(r, catalog_index(r, d0));
 	json_key(j, "attrs");
 	json_begin_array(j);
-	for (size_t i = 0; i < pk_events_count(ev); i++) {
+	for (size_t i = 0; i < pk_events_nr(ev); i++) {
 		const struct pk_event_desc *d = pk_events_desc(ev, i);
 		bool opens = pk_attr_probe(pk_events_attr(ev, i), d->name) == 0;
 

@@ -313,7 +313,7 @@ static struct pk_pmus *check_pmus(unsigned wanted)
 			cli_message(stderr, "  hint: %s\n", e->hint);
 		return NULL;
 	}
-	if (!pk_pmus_count(pmus)) {
+	if (!pk_pmus_nr(pmus)) {
 		cli_message(stderr, "perfkit list: warning: no PMUs in %s%s: only the generic events are "
 			    "listed\n", pk_pmus_dir(pmus),
 			    pk_pmus_nr_unusable(pmus) ? " that can be used" : "");
@@ -430,8 +430,8 @@ static int run(const struct list_opts *o)
 	for (size_t s = 0; s < NR_SECTIONS; s++) {
 		bool heading = false;
 
-		for (size_t i = 0; i < pk_catalog_count(cat); i++) {
-			const struct pk_event_info *in = pk_catalog_event(cat, i);
+		for (size_t i = 0; i < pk_catalog_nr(cat); i++) {
+			const struct pk_event_info *in = pk_catalog_get(cat, i);
 			const struct probe *p;
 
 			if (!(sections[s].mask & (1u << in->source)) || !selected(o, in))

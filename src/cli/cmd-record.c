@@ -324,7 +324,7 @@ struct session {
 	struct pk_workload *wl;
 	bool wl_is_target;	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
 	bool ended_command;	/* --duration ended the command: its signal is ours */
-	int write_err;		/* a flush of the file failed (pk_data_tick) */
+	int write_err;		/* a flush of the file failed (pk_data_writer_tick) */
 };
 
 static volatile sig_atomic_t snapshot_request;
@@ -377,7 +377,7 @@ static int run(struct session *s)
 		err = pk_recorder_drain(s->rec);
 		/* Records reach the file at least once a second, so a recorder
 		 * killed outright leaves a file that reads. */
-		if (err >= 0 && (err = pk_data_tick(s->w)) < 0)
+		if (err >= 0 && (err = pk_data_writer_tick(s->w)) < 0)
 			s->write_err = err;
 		if (snapshot_request) {	/* SIGUSR2: write what the overwrite rings hold now */
 			snapshot_request = 0;
@@ -446,7 +446,7 @@ static void say_opened(const struct session *s)
 			(pk_recorder_pages(s->rec) + 1) * (size_t)sysconf(_SC_PAGESIZE),
 			pk_recorder_nr_rings(s->rec));
 	}
-	for (size_t i = 0; !s->o->quiet && i < pk_events_count(ev); i++)
+	for (size_t i = 0; !s->o->quiet && i < pk_events_nr(ev); i++)
 		if (pk_evlist_fallback(l, i))
 			fprintf(stderr, "perfkit record: %s: %s\n", pk_events_desc(ev, i)->name,
 				pk_evlist_fallback(l, i));
@@ -472,15 +472,15 @@ static int setup(struct session *s, int argc, char **argv)
 				 "give a file");
 	/* The file (and the old one, kept as .old at the end as perf does) is
 	 * checked here, before anything is recorded. */
-	if (pk_data_create(o->output, &s->w) < 0 || pk_data_keep_old(s->w) < 0 ||
-	    pk_data_set_cmdline(s->w, argc, argv) < 0 || pk_recorder_set_writer(s->rec, s->w) < 0)
+	if (pk_data_writer_create(o->output, &s->w) < 0 || pk_data_writer_keep_old(s->w) < 0 ||
+	    pk_data_writer_set_cmdline(s->w, argc, argv) < 0 || pk_recorder_set_writer(s->rec, s->w) < 0)
 		return cli_error("record", NULL);
 	return 0;
 }
 
 static void teardown(struct session *s)
 {
-	pk_data_abort(s->w);
+	pk_data_writer_abort(s->w);
 	pk_recorder_free(s->rec);
 	pk_workload_free(s->wl);
 	cli_target_free(&s->o->target);
@@ -544,13 +544,13 @@ static int finish(struct session *s, int status)
 {
 	struct pk_recorder_stats st = { .size = sizeof(st) };
 	int err = pk_recorder_finish(s->rec), sig;
-	uint64_t bytes = pk_data_size(s->w);
+	uint64_t bytes = pk_data_writer_size(s->w);
 
 	pk_recorder_stats(s->rec, &st);
 	if (!st.sink_error)
 		st.sink_error = s->write_err;	/* a flush of the file failed */
 	say_finish_error(s, &st, err);
-	err = pk_data_finish(s->w);
+	err = pk_data_writer_finish(s->w);
 	s->w = NULL;
 	if (err > 0)	/* records past the full disk (and a few to make room) were cut */
 		bytes -= (uint64_t)err;

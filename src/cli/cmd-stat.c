@@ -78,7 +78,10 @@ static int read_slots(struct pk_evlist *l, size_t i, struct result *r)
 		return -ENOMEM;
 	for (size_t c = 0; c < nc; c++)
 		for (size_t t = 0; t < nt; t++) {
-			int err = pk_evlist_read_one(l, i, c, t, &r->per[c * nt + t]);
+			int err;
+
+			r->per[c * nt + t].size = sizeof(r->per[0]);
+			err = pk_evlist_read_one(l, i, c, t, &r->per[c * nt + t]);
 
 			if (err < 0)
 				return err;
@@ -105,6 +108,7 @@ static int save_slots(struct pk_evlist *l, struct stat_summary *s, char **argv, 
 		return -ENOMEM;
 	for (size_t c = 0; c < nc; c++) {
 		s->cpus[c] = pk_evlist_cpu(l, c);
+		s->topo[c].size = sizeof(s->topo[c]);
 		if (topology && pk_cpu_topology(s->cpus[c], &s->topo[c]) < 0) {
 			cli_error("stat", NULL);
 			return -ENOENT;
@@ -136,7 +140,7 @@ static int save_slots(struct pk_evlist *l, struct stat_summary *s, char **argv, 
  * the events it applied to. */
 static void report_fallbacks(struct pk_evlist *l, struct pk_events *ev)
 {
-	size_t nr = pk_events_count(ev);
+	size_t nr = pk_events_nr(ev);
 
 	for (size_t i = 0; i < nr; i++) {
 		const char *note = pk_evlist_fallback(l, i);
@@ -156,13 +160,14 @@ static void report_fallbacks(struct pk_evlist *l, struct pk_events *ev)
 
 /* perf names an event it fell back to user space for "NAME:u"; buf is left
  * empty when the event shows under its own name. */
-static void shown_name(const struct pk_evlist *l, size_t i, const struct pk_event_desc *d,
+static void shown_name(const struct pk_evlist *l, size_t i, const struct pk_events *ev,
 		       char *buf, size_t len)
 {
+	const struct pk_event_desc *d = pk_events_desc(ev, i);
 	const struct perf_event_attr *a = pk_evlist_attr(l, i);
 
 	buf[0] = '\0';
-	if (a->exclude_kernel && !d->attr.exclude_kernel && !strchr(d->name, ':') &&
+	if (a->exclude_kernel && !pk_events_attr(ev, i)->exclude_kernel && !strchr(d->name, ':') &&
 	    !strchr(d->name, '/'))
 		snprintf(buf, len, "%s:u", d->name);
 }
@@ -365,12 +370,12 @@ static int slot_deltas(struct pk_evlist *l, size_t i, struct result *cur, struct
 	if (!cur->per && !(cur->per = calloc(nc * nt, sizeof(*cur->per))))
 		return -ENOMEM;
 	for (size_t k = 0; k < nc * nt; k++) {
-		struct pk_count c;
+		struct pk_count c = { .size = sizeof(c) };
 		int err = pk_evlist_read_one(l, i, k / nt, k % nt, &c);
 
 		if (err < 0)
 			return err;
-		cur->per[k] = (struct pk_count){ c.value - last[k].value, c.enabled - last[k].enabled,
+		cur->per[k] = (struct pk_count){ sizeof(c), c.value - last[k].value, c.enabled - last[k].enabled,
 						 c.running - last[k].running, c.id, 0 };
 		last[k] = c;
 	}
@@ -384,7 +389,7 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 		     struct pk_workload *w, const struct plan *pl, double t0, struct control *ctl,
 		     const struct stat_summary *sum)
 {
-	size_t nr = pk_events_count(ev);
+	size_t nr = pk_events_nr(ev);
 	bool split = o->no_aggr || o->per_thread || o->per;
 	size_t slots = l && split ? pk_evlist_nr_cpus(l) * pk_evlist_nr_threads(l) : 0;
 	struct pk_count *prev = calloc(nr ? nr : 1, sizeof(*prev));
@@ -416,17 +421,18 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 		/* Like perf, the last interval may be short: the command ended. */
 		at = cli_now();
 		for (size_t i = 0; l && i < nr; i++) {
-			struct pk_count c;
+			struct pk_count c = { .size = sizeof(c) };
 			int err = pk_evlist_read(l, i, &c);
 
 			/* The default set leaves out what cannot count here. */
 			if (err == -ENODATA && !o->events)
 				continue;
-			cur[k] = (struct result){ .d = pk_events_desc(ev, i), .err = err, .per = cur[k].per };
-			shown_name(l, i, cur[k].d, cur[k].shown, sizeof(cur[k].shown));
+			cur[k] = (struct result){ .d = pk_events_desc(ev, i), .attr = pk_events_attr(ev, i),
+						  .err = err, .per = cur[k].per };
+			shown_name(l, i, ev, cur[k].shown, sizeof(cur[k].shown));
 			if (!err && slots && slot_deltas(l, i, &cur[k], prev_per + i * slots) < 0)
 				cur[k].err = -EIO;
-			cur[k].c = (struct pk_count){ c.value - prev[i].value, c.enabled - prev[i].enabled,
+			cur[k].c = (struct pk_count){ sizeof(c), c.value - prev[i].value, c.enabled - prev[i].enabled,
 						      c.running - prev[i].running, c.id, 0 };
 			if (!err && !cur[k].c.running)
 				cur[k].err = -EAGAIN;	/* did not run this interval */
@@ -491,9 +497,11 @@ static double delay(const struct stat_opts *o, struct pk_workload *w, const stru
 static int read_results(const struct stat_opts *o, struct pk_events *ev, struct pk_evlist *l,
 			struct result *r)
 {
-	for (size_t i = 0; i < pk_events_count(ev); i++) {
+	for (size_t i = 0; i < pk_events_nr(ev); i++) {
 		r[i].d = pk_events_desc(ev, i);
-		shown_name(l, i, r[i].d, r[i].shown, sizeof(r[i].shown));
+		r[i].attr = pk_events_attr(ev, i);
+		shown_name(l, i, ev, r[i].shown, sizeof(r[i].shown));
+		r[i].c.size = sizeof(r[i].c);
 		r[i].err = pk_evlist_read(l, i, &r[i].c);
 		/* Never scheduled, or its tasks never ran while it was enabled:
 		 * perf's <not counted> (stat always reads both times). */
@@ -680,7 +688,7 @@ int cmd_stat(int argc, char **argv)
 		cli_error("stat", o.events);
 		goto done;
 	}
-	nr = pk_events_count(ev);
+	nr = pk_events_nr(ev);
 	r = calloc(nr ? nr : 1, sizeof(*r));
 	if (!r)
 		goto done;

@@ -130,7 +130,7 @@ const char *cli_errno_name(int err)
 
 void cli_print_attrs(FILE *f, const struct pk_evlist *l, const struct pk_events *ev)
 {
-	for (size_t i = 0; i < pk_events_count(ev); i++) {
+	for (size_t i = 0; i < pk_events_nr(ev); i++) {
 		char buf[4096];
 
 		pk_attr_format(pk_evlist_attr(l, i), buf, sizeof(buf));

@@ -34,10 +34,10 @@ double stat_acc_noise_pct(const struct stat_acc *a)
 
 #define NAME(r) ((r)->shown[0] ? (r)->shown : (r)->d->name)
 
-static bool is_clock(const struct pk_event_desc *d)
+static bool is_clock(const struct perf_event_attr *a)
 {
-	return d->attr.type == PERF_TYPE_SOFTWARE &&
-	       (d->attr.config == PERF_COUNT_SW_TASK_CLOCK || d->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
 static const char *no_count(const struct result *r)
@@ -55,13 +55,13 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, cons
 {
 	fputs(prefix, f);
 	if (r->err) {
-		fprintf(f, "%18s %-4s %-25s", no_count(r), is_clock(r->d) ? "msec" : "", NAME(r));
+		fprintf(f, "%18s %-4s %-25s", no_count(r), is_clock(r->attr) ? "msec" : "", NAME(r));
 		if (cgroup)
 			fprintf(f, " %s", cgroup);
 		fprintf(f, "%-35s\n", "");
 		return;
 	}
-	if (is_clock(r->d))
+	if (is_clock(r->attr))
 		fprintf(f, "%18.2f %-4s %-32s", r->val.mean / 1e6, "msec", NAME(r));
 	else
 		fprintf(f, "%18.0f %-4s %-32s", r->val.mean, "", NAME(r));
@@ -106,7 +106,7 @@ static void csv_line(FILE *f, const char *prefix, const char *sep, const struct 
 	fputs(prefix, f);
 	if (r->err)
 		fprintf(f, "%s%s%s%s", no_count(r), sep, sep, NAME(r));
-	else if (is_clock(r->d))
+	else if (is_clock(r->attr))
 		fprintf(f, "%.2f%smsec%s%s", r->val.mean / 1e6, sep, sep, NAME(r));
 	else
 		fprintf(f, "%.0f%s%s%s", r->val.mean, sep, sep, NAME(r));
@@ -131,8 +131,8 @@ static void json_line(FILE *f, const char *prefix, const struct result *r, const
 	if (r->err)
 		fprintf(f, "%s", no_count(r));
 	else
-		fprintf(f, "%f", is_clock(r->d) ? r->val.mean / 1e6 : r->val.mean);
-	fprintf(f, "\", \"unit\" : \"%s\", \"event\" : ", !r->err && is_clock(r->d) ? "msec" : "");
+		fprintf(f, "%f", is_clock(r->attr) ? r->val.mean / 1e6 : r->val.mean);
+	fprintf(f, "\", \"unit\" : \"%s\", \"event\" : ", !r->err && is_clock(r->attr) ? "msec" : "");
 	json_init(&j, f);
 	json_string(&j, NAME(r));	/* escaped: event names are user input */
 	if (cgroup) {
@@ -240,7 +240,7 @@ static void line(FILE *f, const struct stat_opts *o, const char *prefix, const s
 	/* Figures need the whole list; lists longer than this show none. */
 	if (nr <= sizeof(in) / sizeof(in[0]) && !shown->err) {
 		for (size_t j = 0; j < nr; j++)
-			in[j] = (struct pk_metric_input){ &r[j].d->attr, vals[j], !r[j].err };
+			in[j] = (struct pk_metric_input){ r[j].attr, vals[j], !r[j].err };
 		n = pk_metric_derive(in, nr, i, wall_ns, m, 2);
 		if (n < 0)
 			n = 0;
@@ -302,7 +302,7 @@ static struct result slot_result(const struct result *r, struct pk_count c)
 /* Thread t of event r, summed over the CPUs (there is one unless -a). */
 static struct pk_count thread_sum(const struct result *r, const struct stat_summary *s, size_t t)
 {
-	struct pk_count sum = { 0 };
+	struct pk_count sum = { .size = sizeof(sum) };
 
 	for (size_t c = 0; r->per && c < s->nr_cpus; c++) {
 		const struct pk_count *one = &r->per[c * s->nr_threads + t];
@@ -418,7 +418,7 @@ static void agg_prefix(char *buf, size_t len, const struct stat_opts *o,
 static struct pk_count agg_sum(const struct result *r, const struct stat_summary *s,
 			       const struct stat_opts *o, long long k, int *nr_cpus)
 {
-	struct pk_count sum = { 0 };
+	struct pk_count sum = { .size = sizeof(sum) };
 
 	*nr_cpus = 0;
 	for (size_t c = 0; c < s->nr_cpus; c++) {

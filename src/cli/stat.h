@@ -48,6 +48,7 @@ double stat_acc_noise_pct(const struct stat_acc *a);
 
 struct result {
 	const struct pk_event_desc *d;
+	const struct perf_event_attr *attr;	/* as parsed (pk_events_attr) */
 	char shown[160];	/* the name shown when not d->name ("cycles:u" after perf's fallback) */
 	struct pk_count c;	/* the last run's reading */
 	int err;		/* 0, or why it has no count (-ENODATA: not supported) */

@@ -36,13 +36,17 @@ static void test_count_page_faults(void **state)
 	struct pk_events *ev;
 	struct pk_evlist *l;
 	struct pk_target t = { .size = sizeof(t) };
-	struct pk_count tc, pf, mn;
+	struct pk_count tc = { .size = sizeof(tc) }, pf = { .size = sizeof(pf) }, mn = { .size = sizeof(mn) };
 	int err;
 
 	(void)state;
 	assert_int_equal(pk_events_parse("{task-clock,page-faults},minor-faults", NULL, &ev), 3);
 	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
 	pk_events_free(ev);
+	/* The default target: the calling thread (pid 0) on any CPU. */
+	assert_int_equal(pk_evlist_cpu(l, 0), PK_CPU_ANY);
+	assert_int_equal(pk_evlist_thread(l, 0), 0);
+	assert_int_equal(pk_evlist_cpu(l, 1), -ERANGE);
 	err = pk_evlist_open(l);
 	if (err == -EACCES || err == -EPERM)
 		skip();	/* perf_event_paranoid forbids even self-counting here */
@@ -89,7 +93,7 @@ static struct pk_evlist *open_self(const char *spec, bool group_read)
 static void test_group_read_and_ids(void **state)
 {
 	struct pk_evlist *l = open_self("{task-clock,page-faults,minor-faults},cs", true);
-	struct pk_count g[4], one;
+	struct pk_count g[4] = { { .size = sizeof(g[0]) } }, one = { .size = sizeof(one) };
 	uint64_t id0, id2;
 
 	(void)state;
@@ -119,7 +123,7 @@ static void test_group_read_and_ids(void **state)
 static void test_prctl(void **state)
 {
 	struct pk_evlist *l = open_self("page-faults", false);
-	struct pk_count c;
+	struct pk_count c = { .size = sizeof(c) };
 
 	(void)state;
 	assert_int_equal(pk_evlist_enable(l), 0);

@@ -41,7 +41,7 @@ static int record_once(const char *dir, unsigned long *records)
 	int err;
 
 	snprintf(path, sizeof(path), "%s/nomem.data", dir);
-	err = pk_data_create(path, &w);
+	err = pk_data_writer_create(path, &w);
 	if (!err)
 		err = pk_recorder_new("task-clock,page-faults", &o, &r);
 	if (!err)
@@ -54,10 +54,10 @@ static int record_once(const char *dir, unsigned long *records)
 		err = pk_recorder_finish(r);
 	pk_recorder_free(r);
 	if (!err) {
-		err = pk_data_finish(w);
+		err = pk_data_writer_finish(w);
 		unlink(path);
 	} else if (w) {
-		pk_data_abort(w);
+		pk_data_writer_abort(w);
 	}
 	return err;
 }

@@ -67,8 +67,8 @@ static void test_every_type(void **state)
 	struct pk_pmus *pmus = scan_real();
 
 	(void)state;
-	assert_true(pk_pmus_count(pmus) >= 3);
-	for (size_t i = 0; i < pk_pmus_count(pmus); i++) {
+	assert_true(pk_pmus_nr(pmus) >= 3);
+	for (size_t i = 0; i < pk_pmus_nr(pmus); i++) {
 		const struct pk_pmu *pmu = pk_pmus_get(pmus, i);
 		char path[PATH_MAX];
 		unsigned int type;

@@ -64,7 +64,7 @@ static void test_decode_live_samples(void **state)
 	struct perf_event_attr attr;
 	struct pk_ring r;
 	const struct perf_event_header *h;
-	struct pk_record rec;
+	struct pk_record rec = { .size = sizeof(rec) };
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t ev_id = 0, id, last_time = 0;
 	unsigned samples = 0, others = 0;

@@ -128,9 +128,9 @@ static void test_writer(void **state)
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(pk_data_create(path, &w), 0);
+	assert_int_equal(pk_data_writer_create(path, &w), 0);
 	record_hot(w, NULL, &st);
-	assert_int_equal(pk_data_finish(w), 0);
+	assert_int_equal(pk_data_writer_finish(w), 0);
 	assert_true(st.samples > 10);
 	lines = perf_script_samples(path);
 	unlink(path);

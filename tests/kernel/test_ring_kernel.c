@@ -57,7 +57,7 @@ static void test_samples_through_one_ring(void **state)
 	}
 	assert_int_equal(err, 0);
 	assert_int_equal(pk_rings_map(l, 64, &rs), 0);
-	assert_int_equal(pk_rings_count(rs), 1);	/* one CPU x thread: one ring for both */
+	assert_int_equal(pk_rings_nr(rs), 1);	/* one CPU x thread: one ring for both */
 	assert_int_equal(pk_ring_size(pk_rings_get(rs, 0)), 64 * sysconf(_SC_PAGESIZE));
 	assert_int_equal(pk_evlist_enable(l), 0);
 	busy_and_touch();
@@ -124,7 +124,7 @@ static void test_overwrite_ring(void **state)
 	assert_int_equal(err, 0);
 	assert_int_equal(pk_rings_map(l, 2, &rs), 0);	/* 8 KiB: 512 samples of 16 bytes */
 	/* The normal ring of the slot (empty: no normal event), then the overwrite one. */
-	assert_int_equal(pk_rings_count(rs), 2);
+	assert_int_equal(pk_rings_nr(rs), 2);
 	assert_false(pk_ring_is_overwrite(pk_rings_get(rs, 0)));
 	assert_true(pk_ring_is_overwrite(pk_rings_get(rs, 1)));
 	assert_int_equal(pk_evlist_enable(l), 0);
@@ -222,7 +222,7 @@ static void test_mixed_directions(void **state)
 	}
 	assert_int_equal(err, 0);
 	assert_int_equal(pk_rings_map(l, 8, &rs), 0);
-	assert_int_equal(pk_rings_count(rs), 2);
+	assert_int_equal(pk_rings_nr(rs), 2);
 	assert_int_equal(pk_evlist_enable(l), 0);
 	busy_ms(20);
 	assert_int_equal(pk_evlist_disable(l), 0);

@@ -33,7 +33,7 @@ struct seen {
 static int sink(void *arg, const struct perf_event_header *h)
 {
 	struct seen *s = arg;
-	struct pk_record r;
+	struct pk_record r = { .size = sizeof(r) };
 
 	if (pk_record_decode(h, s->attr, &r) != 0) {
 		s->bad++;
@@ -141,7 +141,7 @@ struct forks {
 static int fork_sink(void *arg, const struct perf_event_header *h)
 {
 	struct forks *f = arg;
-	struct pk_record r;
+	struct pk_record r = { .size = sizeof(r) };
 	pid_t me = getpid();
 
 	if (pk_record_decode(h, f->attr, &r) != 0) {

@@ -173,7 +173,7 @@ static void test_count_command(void **state)
 	struct held *h = *state;
 	struct pk_workload *w;
 	struct pk_evlist *l;
-	struct pk_count tc, pf;
+	struct pk_count tc = { .size = sizeof(tc) }, pf = { .size = sizeof(pf) };
 	pid_t pid;
 	int err;
 
@@ -213,7 +213,7 @@ static void test_spawn(void **state)
 	struct held *h = *state;
 	struct pk_workload *w;
 	struct pk_evlist *l;
-	struct pk_count pf;
+	struct pk_count pf = { .size = sizeof(pf) };
 	pid_t self = 0;
 	int err;
 

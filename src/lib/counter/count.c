@@ -8,6 +8,7 @@
  */
 #include "perfkit.h"
 #include "sys/sys.h"
+#include "counter.h"
 
 #include <errno.h>
 #include <string.h>
@@ -17,6 +18,34 @@
 #define PK_FORMAT_LOST (1ULL << 4)
 #define PK_FORMAT_KNOWN (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | \
 			 PERF_FORMAT_ID | PERF_FORMAT_GROUP | PK_FORMAT_LOST)
+
+int pk__count_check(const struct pk_count *c, const char *what)
+{
+	if (!c)
+		return pk__error(-EINVAL, what, "%s", "the struct pk_count pointer is NULL");
+	if (c->size < PK_COUNT_SIZE_VER0)
+		return pk__error(-EINVAL, what, "struct pk_count.size is %zu, less than the %zu bytes "
+				 "of its first version: set size = sizeof(struct pk_count)",
+				 c->size, (size_t)PK_COUNT_SIZE_VER0);
+	return 0;
+}
+
+struct pk_count *pk__count_at(struct pk_count *base, size_t i)
+{
+	return (struct pk_count *)((char *)base + i * base->size);
+}
+
+void pk__count_put(struct pk_count *dst, const struct pk_count *src)
+{
+	size_t size = dst->size;
+
+	/* A caller built against a larger struct gets zeroes in what this
+	 * version does not know; one built against a smaller one (it is at
+	 * least PK_COUNT_SIZE_VER0) gets only what fits. */
+	memset(dst, 0, size);
+	memcpy(dst, src, size < sizeof(*src) ? size : sizeof(*src));
+	dst->size = size;
+}
 
 static uint64_t get(const unsigned char *buf, size_t i)
 {
@@ -38,6 +67,8 @@ int pk_count_parse(uint64_t read_format, const void *buf, size_t len, struct pk_
 	uint64_t enabled = 0, running = 0;
 
 	pk__error_clear();
+	if (max && pk__count_check(out, "pk_count_parse") < 0)
+		return -EINVAL;
 	if (read_format & ~PK_FORMAT_KNOWN)
 		return pk__error(-EINVAL, "decode read(2) data",
 				 "read_format 0x%llx has bits this version of perfkit does not know",
@@ -53,12 +84,14 @@ int pk_count_parse(uint64_t read_format, const void *buf, size_t len, struct pk_
 					 "read_format 0x%llx needs %zu bytes, the buffer has %zu",
 					 (unsigned long long)read_format, need * 8, len);
 		if (max) {
-			memset(out, 0, sizeof(*out));
-			out->value = get(b, i++);
-			out->enabled = te ? get(b, i++) : 0;
-			out->running = tr ? get(b, i++) : 0;
-			out->id = id ? get(b, i++) : 0;
-			out->lost = lost ? get(b, i++) : 0;
+			struct pk_count c = { .size = sizeof(c) };
+
+			c.value = get(b, i++);
+			c.enabled = te ? get(b, i++) : 0;
+			c.running = tr ? get(b, i++) : 0;
+			c.id = id ? get(b, i++) : 0;
+			c.lost = lost ? get(b, i++) : 0;
+			pk__count_put(out, &c);
 		}
 		return 1;
 	}
@@ -75,13 +108,17 @@ int pk_count_parse(uint64_t read_format, const void *buf, size_t len, struct pk_
 	enabled = te ? get(b, i++) : 0;
 	running = tr ? get(b, i++) : 0;
 	for (size_t k = 0; k < nr; k++) {
-		struct pk_count c = { .enabled = enabled, .running = running };
+		struct pk_count c = { .size = sizeof(c), .enabled = enabled, .running = running };
 
 		c.value = get(b, i++);
 		c.id = id ? get(b, i++) : 0;
 		c.lost = lost ? get(b, i++) : 0;
-		if (k < max)
-			out[k] = c;
+		if (k < max) {
+			struct pk_count *o = pk__count_at(out, k);
+
+			o->size = out->size;
+			pk__count_put(o, &c);
+		}
 	}
 	return (int)nr;
 }

@@ -12,6 +12,18 @@
  * not open (or out of range). */
 int pk__evlist_fd(const struct pk_evlist *l, size_t i, size_t cpu_idx, size_t thread_idx);
 
+/*
+ * Caller-allocated counts (struct pk_count's contract): pk__count_check
+ * returns 0, or -EINVAL with the error naming `what` when c is NULL or its
+ * size is below PK_COUNT_SIZE_VER0.  pk__count_at is element i of an array
+ * whose stride is base->size.  pk__count_put stores src into dst: the
+ * fields that fit in dst->size, the rest of dst->size bytes zeroed, size
+ * left as it is.
+ */
+int pk__count_check(const struct pk_count *c, const char *what);
+struct pk_count *pk__count_at(struct pk_count *base, size_t i);
+void pk__count_put(struct pk_count *dst, const struct pk_count *src);
+
 /* pk__evlist_nr_events - the number of events. */
 size_t pk__evlist_nr_events(const struct pk_evlist *l);
 

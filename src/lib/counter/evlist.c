@@ -20,7 +20,7 @@
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
 
 struct evsel {
-	struct pk_event_desc desc;	/* attr followed by config3, as parsed */
+	union pk__attr8 a;		/* as parsed, then as opened; config3 included */
 	char *name;
 	size_t leader;
 	int supported;			/* 0, or the errno that kept it closed */
@@ -59,7 +59,7 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 	static const pid_t self = 0, any_task = -1;
 	static const int any_cpu = -1;
 	struct pk_evlist *l;
-	size_t nr = pk_events_count(ev), nfds;
+	size_t nr = pk_events_nr(ev), nfds;
 
 	pk__error_clear();
 	if (!nr || !t || t->size < sizeof(size_t))
@@ -106,7 +106,7 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 	for (size_t i = 0; i < nr; i++) {
 		const struct pk_event_desc *d = pk_events_desc(ev, i);
 
-		l->ev[i].desc = *d;
+		pk__attr8_copy(&l->ev[i].a, pk_events_attr(ev, i));
 		l->ev[i].leader = d->leader;
 		l->ev[i].name = pk__strdup(d->name ? d->name : "event");
 		if (!l->ev[i].name) {
@@ -163,7 +163,7 @@ static bool unsupported_here(int err)
  */
 static bool fall_back(struct evsel *e, int err)
 {
-	struct perf_event_attr *a = &e->desc.attr;
+	struct perf_event_attr *a = &e->a.attr;
 	long paranoid = -1;
 	char note[300];
 
@@ -202,11 +202,11 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++) {
 		struct evsel *e = &l->ev[i];
 		int group_fd = i == lead ? -1 : *fd_at(l, lead, c, t);
-		struct pk_event_desc d;	/* attr + config3, contiguous */
+		union pk__attr8 d;	/* the attr with config3 behind it */
 		int fd, tries = 0;
 
 		do {
-			d = e->desc;
+			d = e->a;
 			d.attr.read_format = READ_FORMAT |
 				(l->target.group_read && i == lead ? PERF_FORMAT_GROUP : 0);
 			d.attr.disabled = i == lead;	/* members follow their leader */
@@ -220,7 +220,7 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 		if (fd < 0)
 			return fd;
 		*fd_at(l, i, c, t) = fd;
-		e->desc.attr = d.attr;	/* pk_evlist_attr: what was opened, as perf -vv shows it */
+		e->a = d;	/* pk_evlist_attr: what was opened, as perf -vv shows it */
 	}
 	return 0;
 }
@@ -294,7 +294,7 @@ int pk_evlist_open(struct pk_evlist *l)
 
 const struct perf_event_attr *pk_evlist_attr(const struct pk_evlist *l, size_t i)
 {
-	return i < l->nr ? &l->ev[i].desc.attr : NULL;
+	return i < l->nr ? &l->ev[i].a.attr : NULL;
 }
 
 const char *pk_evlist_fallback(const struct pk_evlist *l, size_t i)
@@ -365,6 +365,8 @@ int pk_evlist_read_group(struct pk_evlist *l, size_t lead, size_t c, size_t t, s
 	int nr, fd;
 
 	pk__error_clear();
+	if (max && pk__count_check(out, "pk_evlist_read_group") < 0)
+		return -EINVAL;
 	if (bad_index(l, lead, c, t, "pk_evlist_read_group"))
 		return -ERANGE;
 	if (!l->target.group_read || l->ev[lead].leader != lead)
@@ -377,8 +379,11 @@ int pk_evlist_read_group(struct pk_evlist *l, size_t lead, size_t c, size_t t, s
 	if (n <= 0)
 		return n == 0 ? pk__error(-EIO, l->ev[lead].name, "%s", "the group is in error state") : (int)n;
 	nr = pk_count_parse(read_format(l, lead), buf, (size_t)n, out, max);
-	for (int k = 0; k < nr && (size_t)k < max; k++)
-		out[k].value = pk_count_scaled(&out[k]);
+	for (int k = 0; k < nr && (size_t)k < max; k++) {
+		struct pk_count *o = pk__count_at(out, (size_t)k);
+
+		o->value = pk_count_scaled(o);
+	}
 	return nr;
 }
 
@@ -435,7 +440,11 @@ size_t pk_evlist_nr_cpus(const struct pk_evlist *l)
 
 int pk_evlist_cpu(const struct pk_evlist *l, size_t cpu_idx)
 {
-	return cpu_idx < l->nr_cpus ? l->cpus[cpu_idx] : -1;
+	pk__error_clear();
+	if (cpu_idx >= l->nr_cpus)
+		return pk__error(-ERANGE, "pk_evlist_cpu", "no cpu index %zu: the evlist has %zu",
+				 cpu_idx, l->nr_cpus);
+	return l->cpus[cpu_idx];
 }
 
 size_t pk_evlist_nr_threads(const struct pk_evlist *l)
@@ -445,7 +454,11 @@ size_t pk_evlist_nr_threads(const struct pk_evlist *l)
 
 pid_t pk_evlist_thread(const struct pk_evlist *l, size_t thread_idx)
 {
-	return thread_idx < l->nr_threads ? l->threads[thread_idx] : -1;
+	pk__error_clear();
+	if (thread_idx >= l->nr_threads)
+		return pk__error(-ERANGE, "pk_evlist_thread", "no thread index %zu: the evlist has %zu",
+				 thread_idx, l->nr_threads);
+	return l->threads[thread_idx];
 }
 
 int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct pk_count *out)
@@ -455,6 +468,8 @@ int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct
 	int fd;
 
 	pk__error_clear();
+	if (pk__count_check(out, "pk_evlist_read_one") < 0)
+		return -EINVAL;
 	if (i >= l->nr || c >= l->nr_cpus || t >= l->nr_threads)
 		return pk__error(-ERANGE, "pk_evlist_read_one",
 				 "no event %zu on cpu index %zu, thread index %zu: the evlist has "
@@ -486,22 +501,26 @@ int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct
 
 int pk_evlist_read(struct pk_evlist *l, size_t i, struct pk_count *sum)
 {
+	struct pk_count total = { .size = sizeof(total) };
+
 	pk__error_clear();
+	if (pk__count_check(sum, "pk_evlist_read") < 0)
+		return -EINVAL;
 	if (i >= l->nr)
 		return pk__error(-ERANGE, "pk_evlist_read", "no event %zu: the evlist has %zu", i, l->nr);
-	memset(sum, 0, sizeof(*sum));
 	for (size_t c = 0; c < l->nr_cpus; c++)
 		for (size_t t = 0; t < l->nr_threads; t++) {
-			struct pk_count one;
+			struct pk_count one = { .size = sizeof(one) };
 			int err = pk_evlist_read_one(l, i, c, t, &one);
 
 			if (err < 0)
 				return err;
-			sum->value += one.value;
-			sum->enabled += one.enabled;
-			sum->running += one.running;
-			sum->id = one.id;
+			total.value += one.value;
+			total.enabled += one.enabled;
+			total.running += one.running;
+			total.id = one.id;
 		}
+	pk__count_put(sum, &total);
 	return 0;
 }
 

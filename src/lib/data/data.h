@@ -42,10 +42,10 @@ struct pk_data_writer {
 	char *path;
 	char *partial;			/* the temporary file, or NULL when writing a device */
 	bool device;			/* path is a device, written into directly */
-	bool keep_old;			/* pk_data_keep_old: rotate a regular path to .old */
+	bool keep_old;			/* pk_data_writer_keep_old: rotate a regular path to .old */
 	unsigned char *buf;
 	size_t buf_len;
-	/* The first `flushed` bytes of buf are also in the file (pk_data_tick),
+	/* The first `flushed` bytes of buf are also in the file (pk_data_writer_tick),
 	 * but stay buffered to be written again as whole O_DIRECT blocks. */
 	size_t flushed;
 	uint64_t last_tick;		/* CLOCK_MONOTONIC ns when records last reached the file */
@@ -83,20 +83,20 @@ struct pk_data_writer {
 
 #define PK__COMP_MMAP_LEN (512 * 1024)	/* what one COMPRESSED record may expand to */
 
-/* Buffered output: pk__data_put appends, pk__data_flush writes the buffer
- * out, pk__data_pos is the file offset of the next byte put. */
-int pk__data_put(struct pk_data_writer *w, const void *p, size_t len);
-int pk__data_flush(struct pk_data_writer *w);
-uint64_t pk__data_pos(const struct pk_data_writer *w);
+/* Buffered output: pk__data_writer_put appends, pk__data_writer_flush writes the buffer
+ * out, pk__data_writer_pos is the file offset of the next byte put. */
+int pk__data_writer_put(struct pk_data_writer *w, const void *p, size_t len);
+int pk__data_writer_flush(struct pk_data_writer *w);
+uint64_t pk__data_writer_pos(const struct pk_data_writer *w);
 
-/* pk__data_features - put the feature table and payloads after the data
+/* pk__data_writer_features - put the feature table and payloads after the data
  * section and set their bits in flags[4].  0 or a negative errno. */
-int pk__data_features(struct pk_data_writer *w, uint64_t flags[4]);
+int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4]);
 
-/* pk__data_mark - note that data_size now ends on a record. */
-void pk__data_mark(struct pk_data_writer *w);
+/* pk__data_writer_mark - note that data_size now ends on a record. */
+void pk__data_writer_mark(struct pk_data_writer *w);
 
-/* pk__data_free - release the writer (the file is left as it is). */
-void pk__data_free(struct pk_data_writer *w);
+/* pk__data_writer_free - release the writer (the file is left as it is). */
+void pk__data_writer_free(struct pk_data_writer *w);
 
 #endif

@@ -104,7 +104,7 @@ static void cpu_topology(struct blob *b, int nr_cpus)
 	sibling_lists(b, nr_cpus, "core_siblings_list");
 	sibling_lists(b, nr_cpus, "thread_siblings_list");
 	for (int c = 0; c < nr_cpus; c++) {
-		struct pk_cpu_topology t;
+		struct pk_cpu_topology t = { .size = sizeof(t) };
 		int err = pk_cpu_topology(c, &t);
 
 		b->oom |= err == -ENOMEM;
@@ -113,7 +113,7 @@ static void cpu_topology(struct blob *b, int nr_cpus)
 	}
 	sibling_lists(b, nr_cpus, "die_cpus_list");
 	for (int c = 0; c < nr_cpus; c++) {
-		struct pk_cpu_topology t;
+		struct pk_cpu_topology t = { .size = sizeof(t) };
 		int err = pk_cpu_topology(c, &t);
 
 		b->oom |= err == -ENOMEM;
@@ -140,8 +140,8 @@ static void pmu_mappings(struct blob *b)
 		put_u32(b, 0);
 		return;
 	}
-	put_u32(b, (uint32_t)pk_pmus_count(pmus));
-	for (size_t i = 0; i < pk_pmus_count(pmus); i++) {
+	put_u32(b, (uint32_t)pk_pmus_nr(pmus));
+	for (size_t i = 0; i < pk_pmus_nr(pmus); i++) {
 		put_u32(b, pk_pmu_type(pk_pmus_get(pmus, i)));
 		put_string(b, pk_pmu_name(pk_pmus_get(pmus, i)));
 	}
@@ -279,7 +279,7 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 	}
 }
 
-int pk__data_features(struct pk_data_writer *w, uint64_t flags[4])
+int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4])
 {
 	struct blob blobs[FEAT_LAST] = { { 0 } };
 	struct pk__file_section table[FEAT_LAST];
@@ -294,7 +294,7 @@ int pk__data_features(struct pk_data_writer *w, uint64_t flags[4])
 			n++;
 		}
 	/* The table of sections comes right after the data; the payloads follow it. */
-	at = pk__data_pos(w) + (uint64_t)n * sizeof(table[0]);
+	at = pk__data_writer_pos(w) + (uint64_t)n * sizeof(table[0]);
 	n = 0;
 	for (int f = 1; f < FEAT_LAST; f++) {
 		if (!(flags[f / 64] & (1ULL << (f % 64))))
@@ -305,10 +305,10 @@ int pk__data_features(struct pk_data_writer *w, uint64_t flags[4])
 		at += blobs[f].len;
 	}
 	if (!err)
-		err = pk__data_put(w, table, (size_t)n * sizeof(table[0]));
+		err = pk__data_writer_put(w, table, (size_t)n * sizeof(table[0]));
 	for (int f = 1; f < FEAT_LAST; f++) {
 		if (!err && blobs[f].len)
-			err = pk__data_put(w, blobs[f].p, blobs[f].len);
+			err = pk__data_writer_put(w, blobs[f].p, blobs[f].len);
 		free(blobs[f].p);
 	}
 	return err;

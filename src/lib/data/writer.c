@@ -6,7 +6,7 @@
  * sections and their payloads (features.c).  Each writer has its own
  * temporary file, "<path>.partial.XXXXXX", renamed into place only once it
  * is whole, so two recordings to one path never mix.  The header and attrs
- * are on disk from the first record, and pk_data_tick writes the buffered
+ * are on disk from the first record, and pk_data_writer_tick writes the buffered
  * records out at least once a second, then the header with the data size
  * that covers them (perf 6.1 reads nothing of a data size of 0): a
  * recorder killed at any moment leaves a file perf reads, short of about
@@ -41,7 +41,7 @@
 #define STAGE_SIZE (128 * 1024)		/* whole records compressed at a time */
 #define PERF_RECORD_COMPRESSED 81	/* a perf.data record: zstd-compressed records */
 #define MAX_PAYLOAD (65535 - sizeof(struct perf_event_header))
-#define TICK_NS 1000000000ULL		/* pk_data_tick: records reach the file at least this often */
+#define TICK_NS 1000000000ULL		/* pk_data_writer_tick: records reach the file at least this often */
 
 struct file_header {
 	char magic[8];
@@ -130,7 +130,7 @@ static int open_target(struct pk_data_writer *w)
 	return 0;
 }
 
-int pk_data_create(const char *path, struct pk_data_writer **out)
+int pk_data_writer_create(const char *path, struct pk_data_writer **out)
 {
 	struct pk_data_writer *w;
 	void *buf = NULL;
@@ -152,7 +152,7 @@ int pk_data_create(const char *path, struct pk_data_writer **out)
 	w->fd = w->dfd = -1;
 	w->device = device;
 	if ((err = open_target(w)) < 0) {
-		pk__data_free(w);
+		pk__data_writer_free(w);
 		return err;
 	}
 	*out = w;
@@ -165,12 +165,12 @@ static const char *file_name(const struct pk_data_writer *w)
 	return w->partial ? w->partial : w->path;
 }
 
-const char *pk_data_temp_path(const struct pk_data_writer *w)
+const char *pk_data_writer_temp_path(const struct pk_data_writer *w)
 {
 	return w->partial;
 }
 
-int pk_data_keep_old(struct pk_data_writer *w)
+int pk_data_writer_keep_old(struct pk_data_writer *w)
 {
 	char old[4096];
 	struct stat st;
@@ -189,7 +189,7 @@ int pk_data_keep_old(struct pk_data_writer *w)
 	return 0;
 }
 
-void pk__data_free(struct pk_data_writer *w)
+void pk__data_writer_free(struct pk_data_writer *w)
 {
 	if (!w)
 		return;
@@ -218,7 +218,7 @@ void pk__data_free(struct pk_data_writer *w)
 	free(w);
 }
 
-void pk__data_mark(struct pk_data_writer *w)
+void pk__data_writer_mark(struct pk_data_writer *w)
 {
 	if (w->nr_marks && w->data_size - w->marks[w->nr_marks - 1] < 64 * 1024)
 		return;
@@ -236,16 +236,16 @@ void pk__data_mark(struct pk_data_writer *w)
 	w->marks[w->nr_marks++] = w->data_size;
 }
 
-void pk_data_abort(struct pk_data_writer *w)
+void pk_data_writer_abort(struct pk_data_writer *w)
 {
 	if (!w)
 		return;
 	if (w->fd >= 0 && w->partial)
 		unlink(w->partial);
-	pk__data_free(w);
+	pk__data_writer_free(w);
 }
 
-int pk_data_add_event(struct pk_data_writer *w, const struct perf_event_attr *attr, const char *name,
+int pk_data_writer_add_event(struct pk_data_writer *w, const struct perf_event_attr *attr, const char *name,
 		      const uint64_t *ids, size_t nr_ids)
 {
 	struct pk__data_event *n, *e;
@@ -274,7 +274,7 @@ int pk_data_add_event(struct pk_data_writer *w, const struct perf_event_attr *at
 	return 0;
 }
 
-int pk_data_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members)
+int pk_data_writer_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members)
 {
 	struct pk__data_group *n;
 
@@ -289,7 +289,7 @@ int pk_data_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members
 	return 0;
 }
 
-int pk_data_add_build_id(struct pk_data_writer *w, const char *name, const uint8_t *id, size_t size,
+int pk_data_writer_add_build_id(struct pk_data_writer *w, const char *name, const uint8_t *id, size_t size,
 			 bool kernel)
 {
 	struct pk__data_build_id *n;
@@ -312,7 +312,7 @@ int pk_data_add_build_id(struct pk_data_writer *w, const char *name, const uint8
 	return 0;
 }
 
-void pk_data_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, uint64_t tod_ns,
+void pk_data_writer_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, uint64_t tod_ns,
 		       uint64_t clock_ns)
 {
 	w->have_clock = true;
@@ -322,7 +322,7 @@ void pk_data_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, u
 	w->clock_ns = clock_ns;
 }
 
-int pk_data_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[])
+int pk_data_writer_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[])
 {
 	char **c = pk__calloc((size_t)(argc > 0 ? argc : 1), sizeof(*c));
 
@@ -343,7 +343,7 @@ int pk_data_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[])
 	return 0;
 }
 
-void pk_data_set_sample_time(struct pk_data_writer *w, uint64_t first, uint64_t last)
+void pk_data_writer_set_sample_time(struct pk_data_writer *w, uint64_t first, uint64_t last)
 {
 	w->first_sample = first;
 	w->last_sample = last;
@@ -392,7 +392,7 @@ static int write_at(struct pk_data_writer *w, int fd, const void *p, size_t len)
 
 /* Write out everything buffered, through the page cache (the bytes
  * copy_out wrote already too: they are rewritten, not skipped). */
-int pk__data_flush(struct pk_data_writer *w)
+int pk__data_writer_flush(struct pk_data_writer *w)
 {
 	int err = write_at(w, w->fd, w->buf, w->buf_len);
 
@@ -435,7 +435,7 @@ static int drain(struct pk_data_writer *w)
 	int err;
 
 	if (w->dfd < 0 || w->offset % BLOCK || !blocks)
-		return pk__data_flush(w);
+		return pk__data_writer_flush(w);
 	err = write_at(w, w->dfd, w->buf, blocks);
 	if (!err) {
 		w->buf_len -= blocks;
@@ -445,7 +445,7 @@ static int drain(struct pk_data_writer *w)
 	return err;
 }
 
-int pk__data_put(struct pk_data_writer *w, const void *p, size_t len)
+int pk__data_writer_put(struct pk_data_writer *w, const void *p, size_t len)
 {
 	const unsigned char *c = p;
 
@@ -467,14 +467,14 @@ int pk__data_put(struct pk_data_writer *w, const void *p, size_t len)
 }
 
 /* The position the next byte put will have in the file. */
-uint64_t pk__data_pos(const struct pk_data_writer *w)
+uint64_t pk__data_writer_pos(const struct pk_data_writer *w)
 {
 	return w->offset + w->buf_len;
 }
 
 /*
  * The header as it stands: attrs, and the data section with its size so
- * far; feature bits come only with pk_data_finish.  With a data size of 0
+ * far; feature bits come only with pk_data_writer_finish.  With a data size of 0
  * perf reads the records to the end of the file (and warns).
  */
 static void fill_header(const struct pk_data_writer *w, struct file_header *h, uint64_t data_size)
@@ -504,21 +504,21 @@ static int write_header(struct pk_data_writer *w, const struct file_header *h)
 static int start(struct pk_data_writer *w)
 {
 	struct file_header h = { 0 };
-	int err = pk__data_put(w, &h, sizeof(h));
+	int err = pk__data_writer_put(w, &h, sizeof(h));
 
 	for (size_t i = 0; !err && i < w->nr_events; i++) {
-		w->ev[i].ids_offset = pk__data_pos(w);
-		err = pk__data_put(w, w->ev[i].ids, w->ev[i].nr_ids * sizeof(uint64_t));
+		w->ev[i].ids_offset = pk__data_writer_pos(w);
+		err = pk__data_writer_put(w, w->ev[i].ids, w->ev[i].nr_ids * sizeof(uint64_t));
 	}
-	w->attrs_offset = pk__data_pos(w);
+	w->attrs_offset = pk__data_writer_pos(w);
 	for (size_t i = 0; !err && i < w->nr_events; i++) {
 		struct pk__file_section ids = { w->ev[i].ids_offset, w->ev[i].nr_ids * sizeof(uint64_t) };
 
-		err = pk__data_put(w, &w->ev[i].attr, PK__ATTR_SIZE);
+		err = pk__data_writer_put(w, &w->ev[i].attr, PK__ATTR_SIZE);
 		if (!err)
-			err = pk__data_put(w, &ids, sizeof(ids));
+			err = pk__data_writer_put(w, &ids, sizeof(ids));
 	}
-	w->data_offset = pk__data_pos(w);
+	w->data_offset = pk__data_writer_pos(w);
 	w->started = true;
 	w->last_tick = 0;	/* the first tick writes the records synthesized before it */
 	if (err)
@@ -531,7 +531,7 @@ static int start(struct pk_data_writer *w)
 	return err ? err : copy_out(w);
 }
 
-int pk_data_set_compression(struct pk_data_writer *w, int level)
+int pk_data_writer_set_compression(struct pk_data_writer *w, int level)
 {
 	if (w->started || level < 1 || level > ZSTD_maxCLevel())
 		return pk__error(-EINVAL, "perf.data compression", "%s", w->started ?
@@ -573,19 +573,19 @@ static int compress_stage(struct pk_data_writer *w)
 			continue;
 		h.size = (uint16_t)(sizeof(h) + o.pos);
 		memcpy(out, &h, sizeof(h));
-		err = pk__data_put(w, out, h.size);
+		err = pk__data_writer_put(w, out, h.size);
 		if (err)
 			break;
 		w->data_size += h.size;
 		w->comp_out += h.size;
-		pk__data_mark(w);
+		pk__data_writer_mark(w);
 	} while (!err && (left || in.pos < in.size));
 	w->comp_in += w->stage_len;
 	w->stage_len = 0;
 	return err;
 }
 
-int pk_data_write(struct pk_data_writer *w, const void *records, size_t len)
+int pk_data_writer_write(struct pk_data_writer *w, const void *records, size_t len)
 {
 	int err = w->started ? 0 : start(w);
 
@@ -594,10 +594,10 @@ int pk_data_write(struct pk_data_writer *w, const void *records, size_t len)
 	if (w->full)
 		return pk__error(-ENOSPC, "write perf.data", "%s", "the disk is full: recording stopped");
 	if (!w->zcs) {
-		err = pk__data_put(w, records, len);
+		err = pk__data_writer_put(w, records, len);
 		if (!err) {
 			w->data_size += len;
-			pk__data_mark(w);
+			pk__data_writer_mark(w);
 		}
 		return err;
 	}
@@ -618,16 +618,16 @@ int pk_data_write(struct pk_data_writer *w, const void *records, size_t len)
 	return 0;
 }
 
-int pk_data_write_round(struct pk_data_writer *w)
+int pk_data_writer_write_round(struct pk_data_writer *w)
 {
 	static const struct perf_event_header round = {
 		.type = PK_DATA_RECORD_FINISHED_ROUND, .size = sizeof(round),
 	};
 
-	return pk_data_write(w, &round, sizeof(round));
+	return pk_data_writer_write(w, &round, sizeof(round));
 }
 
-int pk_data_tick(struct pk_data_writer *w)
+int pk_data_writer_tick(struct pk_data_writer *w)
 {
 	struct file_header h;
 	uint64_t t;
@@ -651,7 +651,7 @@ int pk_data_tick(struct pk_data_writer *w)
 	return write_header(w, &h);
 }
 
-uint64_t pk_data_size(const struct pk_data_writer *w)
+uint64_t pk_data_writer_size(const struct pk_data_writer *w)
 {
 	return w->data_size;
 }
@@ -698,14 +698,14 @@ static int finish_file(struct pk_data_writer *w, uint64_t flags[4])
 	if (!w->full && w->zcs)
 		err = compress_stage(w);
 	if (!err)
-		err = pk__data_flush(w);
+		err = pk__data_writer_flush(w);
 	fill_header(w, &h, w->data_size);
 	if (!err)
 		err = write_header(w, &h);
 	if (!err)
-		err = pk__data_features(w, flags);
+		err = pk__data_writer_features(w, flags);
 	if (!err)
-		err = pk__data_flush(w);
+		err = pk__data_writer_flush(w);
 	return err;
 }
 
@@ -743,7 +743,7 @@ static int place(struct pk_data_writer *w)
 	return 0;
 }
 
-int pk_data_finish(struct pk_data_writer *w)
+int pk_data_writer_finish(struct pk_data_writer *w)
 {
 	struct file_header h;
 	uint64_t flags[4];
@@ -771,10 +771,10 @@ int pk_data_finish(struct pk_data_writer *w)
 		err = pk__error(-errno, "write perf.data", "fsync of %s failed: %s", file_name(w),
 				strerror(errno));
 	if (err) {
-		pk_data_abort(w);
+		pk_data_writer_abort(w);
 		return err;
 	}
 	err = place(w);
-	pk__data_free(w);
+	pk__data_writer_free(w);
 	return err < 0 ? err : (int)(dropped > INT32_MAX ? INT32_MAX : dropped);
 }

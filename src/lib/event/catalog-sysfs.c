@@ -104,7 +104,7 @@ static bool pmu_has_own_source(const struct pk_pmu *pmu)
 
 int pk__cat_add_sysfs(struct pk_catalog *cat, const struct pk_pmus *pmus)
 {
-	for (size_t i = 0; i < pk_pmus_count(pmus); i++) {
+	for (size_t i = 0; i < pk_pmus_nr(pmus); i++) {
 		const struct pk_pmu *pmu = pk_pmus_get(pmus, i);
 
 		if (pmu_has_own_source(pmu))

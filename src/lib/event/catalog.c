@@ -419,7 +419,7 @@ void pk_catalog_free(struct pk_catalog *cat)
 	free(cat);
 }
 
-size_t pk_catalog_count(const struct pk_catalog *cat)
+size_t pk_catalog_nr(const struct pk_catalog *cat)
 {
 	return cat ? cat->nr : 0;
 }
@@ -444,7 +444,7 @@ static const struct cat_event *entry(const struct pk_catalog *cat, size_t i)
 	return e;
 }
 
-const struct pk_event_info *pk_catalog_event(const struct pk_catalog *cat, size_t i)
+const struct pk_event_info *pk_catalog_get(const struct pk_catalog *cat, size_t i)
 {
 	const struct cat_event *e = entry(cat, i);
 
@@ -460,7 +460,7 @@ int pk_catalog_attr(const struct pk_catalog *cat, size_t ev, size_t idx, enum pk
 
 	if (!e)
 		return pk__error(-ERANGE, "pk_catalog_attr", "event index %zu is out of range (%zu events)",
-				 ev, pk_catalog_count(cat));
+				 ev, pk_catalog_nr(cat));
 	if ((unsigned)os > PK_OS_PERF_EXT)
 		return pk__error(-ERANGE, "pk_catalog_attr", "OS layer %d does not exist", (int)os);
 	if (idx >= e->info.nr_attrs[os])

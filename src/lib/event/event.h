@@ -9,6 +9,7 @@
 
 #include "perfkit.h"
 #include "../pmu/pmu.h"
+#include "../sys/sys.h"
 #include "../tracefs/tracefs.h"
 
 /* ---- generic tables (generic.c) ------------------------------------------ */
@@ -99,8 +100,20 @@ int pk__pfm_encode(const char *text, struct perf_event_attr *attr, char **fstr, 
 
 /* ---- the parsed list (parse.c) ---------------------------------------------- */
 
+/*
+ * One parsed event: what pk_events_desc shows, and its attr in the kernel's
+ * VER8 layout (sys.h), so config3 sits at byte 128 of the attr
+ * pk_events_attr returns whatever UAPI header the caller built against.
+ * The parser writes config3 into the attr only; pk_events_parse copies it
+ * into desc.config3 when parsing succeeds.
+ */
+struct pk__event {
+	struct pk_event_desc desc;
+	union pk__attr8 a;
+};
+
 struct pk_events {
-	struct pk_event_desc *ev;	/* nr entries */
+	struct pk__event *ev;	/* nr entries */
 	size_t nr;
 	char **owned;			/* strings referenced by attrs and descs */
 	size_t nr_owned;

@@ -20,7 +20,7 @@
 
 
 static int finish(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x,
-		  struct pk_event_desc *d, const struct pk_pmu *pmu)
+		  struct pk__event *d, const struct pk_pmu *pmu)
 {
 	int err;
 
@@ -34,25 +34,25 @@ static int finish(struct pk__parser *p, const struct pk__span *s, const struct p
 	return 0;
 }
 
-static int set_name(struct pk__parser *p, const struct pk__span *s, struct pk_event_desc *d)
+static int set_name(struct pk__parser *p, const struct pk__span *s, struct pk__event *d)
 {
-	if (!d->name)
-		d->name = pk__parse_own_copy(p, p->spec + s->start, s->end - s->start);
-	return d->name ? 0 : pk__error_nomem("an event name");
+	if (!d->desc.name)
+		d->desc.name = pk__parse_own_copy(p, p->spec + s->start, s->end - s->start);
+	return d->desc.name ? 0 : pk__error_nomem("an event name");
 }
 
 int pk__parse_add_generic(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x,
 		       const struct pk__generic *g)
 {
-	struct pk_event_desc *d = pk__parse_add(p, s->start);
+	struct pk__event *d = pk__parse_add(p, s->start);
 	int err;
 
 	if (!d)
 		return pk__error_nomem("the event list");
-	d->attr.type = g->type;
-	d->attr.config = g->config;
-	d->source = g->type == PERF_TYPE_HARDWARE ? PK_SRC_HARDWARE : PK_SRC_SOFTWARE;
-	d->pmu = g->type == PERF_TYPE_HARDWARE ? "cpu" : "software";
+	d->a.attr.type = g->type;
+	d->a.attr.config = g->config;
+	d->desc.source = g->type == PERF_TYPE_HARDWARE ? PK_SRC_HARDWARE : PK_SRC_SOFTWARE;
+	d->desc.pmu = g->type == PERF_TYPE_HARDWARE ? "cpu" : "software";
 	if ((err = finish(p, s, x, d, NULL)) < 0 || (err = set_name(p, s, d)) < 0)
 		return err;
 	return pk__parse_set_canonical(p, d, g->name, false);
@@ -60,16 +60,16 @@ int pk__parse_add_generic(struct pk__parser *p, const struct pk__span *s, const 
 
 int pk__parse_add_cache(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x, uint64_t config)
 {
-	struct pk_event_desc *d = pk__parse_add(p, s->start);
+	struct pk__event *d = pk__parse_add(p, s->start);
 	char base[64];
 	int err;
 
 	if (!d)
 		return pk__error_nomem("the event list");
-	d->attr.type = PERF_TYPE_HW_CACHE;
-	d->attr.config = config;
-	d->source = PK_SRC_HW_CACHE;
-	d->pmu = "cpu";
+	d->a.attr.type = PERF_TYPE_HW_CACHE;
+	d->a.attr.config = config;
+	d->desc.source = PK_SRC_HW_CACHE;
+	d->desc.pmu = "cpu";
 	if ((err = finish(p, s, x, d, NULL)) < 0 || (err = set_name(p, s, d)) < 0)
 		return err;
 	pk__cache_name(config, base, sizeof(base));
@@ -79,16 +79,16 @@ int pk__parse_add_cache(struct pk__parser *p, const struct pk__span *s, const st
 int pk__parse_add_raw(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x, uint32_t type,
 		   uint64_t config)
 {
-	struct pk_event_desc *d = pk__parse_add(p, s->start);
+	struct pk__event *d = pk__parse_add(p, s->start);
 	char base[64];
 	int err;
 
 	if (!d)
 		return pk__error_nomem("the event list");
-	d->attr.type = type;
-	d->attr.config = config;
-	d->source = PK_SRC_RAW;
-	d->pmu = "cpu";
+	d->a.attr.type = type;
+	d->a.attr.config = config;
+	d->desc.source = PK_SRC_RAW;
+	d->desc.pmu = "cpu";
 	if ((err = finish(p, s, x, d, NULL)) < 0 || (err = set_name(p, s, d)) < 0)
 		return err;
 	if (type != PERF_TYPE_RAW) {
@@ -96,42 +96,42 @@ int pk__parse_add_raw(struct pk__parser *p, const struct pk__span *s, const stru
 		const struct pk__generic *g = NULL;
 
 		for (size_t i = 0; i < pk__nr_generic_events; i++)
-			if (pk__generic_events[i].type == type && pk__generic_events[i].config == d->attr.config)
+			if (pk__generic_events[i].type == type && pk__generic_events[i].config == d->a.attr.config)
 				g = &pk__generic_events[i];
-		d->source = type == PERF_TYPE_HARDWARE ? PK_SRC_HARDWARE :
+		d->desc.source = type == PERF_TYPE_HARDWARE ? PK_SRC_HARDWARE :
 			    type == PERF_TYPE_SOFTWARE ? PK_SRC_SOFTWARE :
 			    type == PERF_TYPE_HW_CACHE ? PK_SRC_HW_CACHE : PK_SRC_PMU;
-		if (pmu && !(d->pmu = pk__parse_own(p, pk__strdup(pk_pmu_name(pmu)))))
+		if (pmu && !(d->desc.pmu = pk__parse_own(p, pk__strdup(pk_pmu_name(pmu)))))
 			return pk__error_nomem("an event's PMU name");
 		if (g)
 			return pk__parse_set_canonical(p, d, g->name, false);
-		snprintf(base, sizeof(base), "%u:0x%" PRIx64, type, (uint64_t)d->attr.config);
+		snprintf(base, sizeof(base), "%u:0x%" PRIx64, type, (uint64_t)d->a.attr.config);
 		return pk__parse_set_canonical(p, d, base, false);
 	}
-	snprintf(base, sizeof(base), "r%" PRIx64, (uint64_t)d->attr.config);
+	snprintf(base, sizeof(base), "r%" PRIx64, (uint64_t)d->a.attr.config);
 	return pk__parse_set_canonical(p, d, base, false);
 }
 
 int pk__parse_add_pmu(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x,
 			 const struct pk_pmu *pmu, const struct pk_pmu_alias *alias)
 {
-	struct pk_event_desc *d = pk__parse_add(p, s->start);
+	struct pk__event *d = pk__parse_add(p, s->start);
 	int err;
 
 	if (!d)
 		return pk__error_nomem("the event list");
-	d->attr.type = pk_pmu_type(pmu);
-	d->source = PK_SRC_PMU;
+	d->a.attr.type = pk_pmu_type(pmu);
+	d->desc.source = PK_SRC_PMU;
 	/* The PMU snapshot is freed when parsing ends; keep our own copy. */
-	if (!(d->pmu = pk__parse_own(p, pk__strdup(pk_pmu_name(pmu)))))
+	if (!(d->desc.pmu = pk__parse_own(p, pk__strdup(pk_pmu_name(pmu)))))
 		return pk__error_nomem("an event's PMU name");
 	if (alias && (err = pk__parse_terms(p, s, alias->terms, strlen(alias->terms), s->start, false, d,
 					 pmu, 1)) < 0)
 		return err;
 	if ((err = finish(p, s, x, d, pmu)) < 0 || (err = set_name(p, s, d)) < 0)
 		return err;
-	if (d->config3)
-		d->attr.size = PERF_ATTR_SIZE_VER7 + 8;
+	if (d->a.word[PK__ATTR8_CONFIG3])
+		d->a.attr.size = PERF_ATTR_SIZE_VER7 + 8;
 	return pk__parse_pmu_canonical(p, d);
 }
 
@@ -141,7 +141,7 @@ int pk__parse_add_breakpoint(struct pk__parser *p, const struct pk__span *s)
 	uint64_t addr, len = 0;
 	const char *q = t;
 	char type[4] = "", base[96];
-	struct pk_event_desc *d;
+	struct pk__event *d;
 	int err;
 
 	while (q < end && *q != '/' && *q != ':')
@@ -164,28 +164,28 @@ int pk__parse_add_breakpoint(struct pk__parser *p, const struct pk__span *s)
 	d = pk__parse_add(p, s->start);
 	if (!d)
 		return pk__error_nomem("the event list");
-	d->attr.type = PERF_TYPE_BREAKPOINT;
-	d->attr.sample_period = 1;
-	d->source = PK_SRC_BREAKPOINT;
-	d->pmu = "breakpoint";
-	d->attr.bp_addr = addr;
-	d->attr.bp_type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
+	d->a.attr.type = PERF_TYPE_BREAKPOINT;
+	d->a.attr.sample_period = 1;
+	d->desc.source = PK_SRC_BREAKPOINT;
+	d->desc.pmu = "breakpoint";
+	d->a.attr.bp_addr = addr;
+	d->a.attr.bp_type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
 	if (q < end) {		/* ':' then rwx and/or modifiers */
 		const char *m = q + 1, *me = m;
 
 		while (me < end && *me != ':')
 			me++;
 		if (me > m && strspn(m, "rwx") >= (size_t)(me - m) && me - m <= 3) {
-			d->attr.bp_type = 0;
+			d->a.attr.bp_type = 0;
 			for (const char *c = m; c < me; c++) {
 				unsigned bit = *c == 'r' ? HW_BREAKPOINT_R : *c == 'w' ? HW_BREAKPOINT_W : HW_BREAKPOINT_X;
 
-				if (d->attr.bp_type & bit)
+				if (d->a.attr.bp_type & bit)
 					return pk__parse_error(p, s, (size_t)(c - p->spec), -EINVAL, "%s",
 						      "breakpoint access type repeats a letter");
-				d->attr.bp_type |= bit;
+				d->a.attr.bp_type |= bit;
 			}
-			if (d->attr.bp_type & HW_BREAKPOINT_X && d->attr.bp_type != HW_BREAKPOINT_X)
+			if (d->a.attr.bp_type & HW_BREAKPOINT_X && d->a.attr.bp_type != HW_BREAKPOINT_X)
 				return pk__parse_error(p, s, (size_t)(m - p->spec), -EINVAL, "%s",
 					      "an execute breakpoint (x) cannot also watch reads or writes");
 			m = me < end ? me + 1 : me;
@@ -200,12 +200,12 @@ int pk__parse_add_breakpoint(struct pk__parser *p, const struct pk__span *s)
 			return err;
 	}
 	if (!len)
-		len = d->attr.bp_type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
-	d->attr.bp_len = len;
+		len = d->a.attr.bp_type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
+	d->a.attr.bp_len = len;
 	if ((err = set_name(p, s, d)) < 0)
 		return err;
-	snprintf(type, sizeof(type), "%s%s%s", d->attr.bp_type & HW_BREAKPOINT_R ? "r" : "",
-		 d->attr.bp_type & HW_BREAKPOINT_W ? "w" : "", d->attr.bp_type & HW_BREAKPOINT_X ? "x" : "");
+	snprintf(type, sizeof(type), "%s%s%s", d->a.attr.bp_type & HW_BREAKPOINT_R ? "r" : "",
+		 d->a.attr.bp_type & HW_BREAKPOINT_W ? "w" : "", d->a.attr.bp_type & HW_BREAKPOINT_X ? "x" : "");
 	snprintf(base, sizeof(base), "mem:0x%" PRIx64 "/%" PRIu64 ":%s", addr, len, type);
 	return pk__parse_set_canonical(p, d, base, false);
 }
@@ -214,7 +214,7 @@ int pk__parse_add_probe(struct pk__parser *p, const struct pk__span *s, bool kpr
 {
 	const char *t = p->spec + s->start + prefix;
 	size_t n = s->end - s->start - prefix;
-	struct pk_event_desc *d;
+	struct pk__event *d;
 	char *owned = NULL, *canonical = NULL, *text;
 	const char *colon = memrchr(t, ':', n);
 	size_t mods = 0;
@@ -236,7 +236,7 @@ int pk__parse_add_probe(struct pk__parser *p, const struct pk__span *s, bool kpr
 		free(text);
 		return pk__error_nomem("the event list");
 	}
-	err = pk__probe_encode(p->pmus, kprobe, ret, text, &d->attr, &owned, &canonical);
+	err = pk__probe_encode(p->pmus, kprobe, ret, text, &d->a.attr, &owned, &canonical);
 	if (err < 0) {
 		/* Point at the part that is wrong: the file when it is missing,
 		 * otherwise the symbol after the last colon. */
@@ -255,9 +255,9 @@ int pk__parse_add_probe(struct pk__parser *p, const struct pk__span *s, bool kpr
 	free(text);
 	if (!pk__parse_own(p, owned) || !pk__parse_own(p, canonical))
 		return pk__error_nomem("a probe event's names");
-	d->source = kprobe ? PK_SRC_KPROBE : PK_SRC_UPROBE;
-	d->pmu = kprobe ? "kprobe" : "uprobe";
-	d->attr.sample_period = 1;
+	d->desc.source = kprobe ? PK_SRC_KPROBE : PK_SRC_UPROBE;
+	d->desc.pmu = kprobe ? "kprobe" : "uprobe";
+	d->a.attr.sample_period = 1;
 	if (mods && (err = pk__parse_mods(p, s, s->end - mods, mods, d, false, true)) < 0)
 		return err;
 	if ((err = set_name(p, s, d)) < 0)
@@ -277,22 +277,22 @@ int pk__parse_add_tracepoints(struct pk__parser *p, const struct pk__span *s, co
 		return err;
 	}
 	for (size_t i = 0; i < nr && err >= 0; i++) {
-		struct pk_event_desc *d = pk__parse_add(p, s->start);
+		struct pk__event *d = pk__parse_add(p, s->start);
 		char base[300];
 
 		if (!d) {
 			err = pk__error_nomem("the event list");
 			break;
 		}
-		d->attr.type = PERF_TYPE_TRACEPOINT;
-		d->attr.config = tps[i].id;
-		d->attr.sample_period = 1;
-		d->source = PK_SRC_TRACEPOINT;
-		d->pmu = "tracepoint";
+		d->a.attr.type = PERF_TYPE_TRACEPOINT;
+		d->a.attr.config = tps[i].id;
+		d->a.attr.sample_period = 1;
+		d->desc.source = PK_SRC_TRACEPOINT;
+		d->desc.pmu = "tracepoint";
 		snprintf(base, sizeof(base), "%s:%s", tps[i].sys, tps[i].name);
 		if ((err = finish(p, s, x, d, NULL)) < 0)
 			break;
-		if (!d->name && !(d->name = pk__parse_own(p, pk__strdup(base))))
+		if (!d->desc.name && !(d->desc.name = pk__parse_own(p, pk__strdup(base))))
 			err = pk__error_nomem("an event name");
 		if (err >= 0)
 			err = pk__parse_set_canonical(p, d, base, false);
@@ -303,7 +303,7 @@ int pk__parse_add_tracepoints(struct pk__parser *p, const struct pk__span *s, co
 
 int pk__parse_add_libpfm(struct pk__parser *p, const struct pk__span *s)
 {
-	struct pk_event_desc *d;
+	struct pk__event *d;
 	char *text = pk__strndup(p->spec + s->start, s->end - s->start), *fstr = NULL, *pmu = NULL;
 	struct perf_event_attr a;
 	int err;
@@ -330,11 +330,11 @@ int pk__parse_add_libpfm(struct pk__parser *p, const struct pk__span *s)
 	}
 	if (!pk__parse_own(p, pmu))
 		return pk__error_nomem("a PMU name");
-	d->attr = a;
-	d->attr.size = PERF_ATTR_SIZE_VER7;
-	d->source = PK_SRC_LIBPFM;
-	d->pmu = pmu;
-	d->canonical = fstr;
+	d->a.attr = a;
+	d->a.attr.size = PERF_ATTR_SIZE_VER7;
+	d->desc.source = PK_SRC_LIBPFM;
+	d->desc.pmu = pmu;
+	d->desc.canonical = fstr;
 	return set_name(p, s, d);
 }
 

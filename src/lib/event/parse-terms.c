@@ -30,18 +30,18 @@ struct mods {
  * modifiers combine with the members' own), otherwise from nothing.
  */
 int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, size_t n,
-		      struct pk_event_desc *d, bool add, bool leader)
+		      struct pk__event *d, bool add, bool leader)
 {
 	const char *m = p->spec + off;
-	struct perf_event_attr *a = &d->attr;
+	struct perf_event_attr *a = &d->a.attr;
 	struct mods x = { 0 };
 	int exclude;
 
 	if (add) {
 		x = (struct mods){ a->exclude_user, a->exclude_kernel, a->exclude_hv,
 				   a->exclude_host, a->exclude_guest, a->exclude_idle,
-				   a->precise_ip, d->precise_max, d->sample_read, a->pinned,
-				   a->exclusive, d->weak, d->bpf_counter,
+				   a->precise_ip, d->desc.precise_max, d->desc.sample_read, a->pinned,
+				   a->exclusive, d->desc.weak, d->desc.bpf_counter,
 				   a->exclude_host || a->exclude_guest };
 	}
 	exclude = x.eu | x.ek | x.eh;
@@ -106,10 +106,10 @@ int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, s
 	a->exclude_guest = x.eG;
 	a->exclude_idle = x.eI;
 	a->precise_ip = x.precise;
-	d->precise_max = x.precise_max;
-	d->sample_read = x.sample_read;
-	d->weak = x.weak;
-	d->bpf_counter = x.bpf;
+	d->desc.precise_max = x.precise_max;
+	d->desc.sample_read = x.sample_read;
+	d->desc.weak = x.weak;
+	d->desc.bpf_counter = x.bpf;
 	if (leader) {
 		a->pinned = x.pinned;
 		a->exclusive = x.exclusive;
@@ -163,7 +163,7 @@ void pk__parse_suggest(struct pk__parser *p, const char *typed)
 				pk__parse_consider(&b, buf);
 			}
 	if (pk__parse_pmus(p))
-		for (size_t i = 0; i < pk_pmus_count(p->pmus); i++) {
+		for (size_t i = 0; i < pk_pmus_nr(p->pmus); i++) {
 			const struct pk_pmu *pmu = pk_pmus_get(p->pmus, i);
 
 			for (size_t j = 0; j < pk_pmu_nr_aliases(pmu); j++) {
@@ -258,14 +258,14 @@ static const struct {
 };
 
 static int term_branch_type(struct pk__parser *p, const struct pk__span *s, const struct term *t,
-			    struct pk_event_desc *d)
+			    struct pk__event *d)
 {
 	const char *v = t->val;
 	size_t n = t->val ? t->val_len : 0;
 
 	for (size_t i = 0; i < sizeof(branch_types) / sizeof(branch_types[0]); i++)
 		if (strlen(branch_types[i].name) == n && !strncmp(branch_types[i].name, v, n)) {
-			d->attr.branch_sample_type |= branch_types[i].bit;
+			d->a.attr.branch_sample_type |= branch_types[i].bit;
 			return 0;
 		}
 	pk__parse_error(p, s, t->off, -EINVAL, "%s", "unknown branch_type");
@@ -276,9 +276,9 @@ static int term_branch_type(struct pk__parser *p, const struct pk__span *s, cons
 
 /* Terms every event accepts: perf's "common" terms plus config*. */
 static int apply_common_term(struct pk__parser *p, const struct pk__span *s, const struct term *t,
-			     struct pk_event_desc *d)
+			     struct pk__event *d)
 {
-	struct perf_event_attr *a = &d->attr;
+	struct perf_event_attr *a = &d->a.attr;
 	uint64_t v = 0;
 	int err;
 
@@ -291,7 +291,7 @@ static int apply_common_term(struct pk__parser *p, const struct pk__span *s, con
 		if (!str)
 			return pk__error_nomem("a string term");
 		if (term_is(t, "name"))
-			d->name = str;
+			d->desc.name = str;
 		else if (term_is(t, "call-graph")) {
 			if (strcmp(str, "fp") && strcmp(str, "dwarf") && strcmp(str, "lbr") &&
 			    strcmp(str, "no")) {
@@ -300,7 +300,7 @@ static int apply_common_term(struct pk__parser *p, const struct pk__span *s, con
 				pk__error_hint("call-graph is fp, dwarf, lbr or no");
 				return -EINVAL;
 			}
-			d->call_graph = str;
+			d->desc.call_graph = str;
 		}
 		return 0;
 	}
@@ -315,7 +315,7 @@ static int apply_common_term(struct pk__parser *p, const struct pk__span *s, con
 	else if (term_is(t, "config2"))
 		a->config2 = v;
 	else if (term_is(t, "config3"))
-		d->config3 = v;
+		d->a.word[PK__ATTR8_CONFIG3] = v;
 	else if (term_is(t, "period")) {
 		a->sample_period = v;
 		a->freq = 0;
@@ -323,16 +323,16 @@ static int apply_common_term(struct pk__parser *p, const struct pk__span *s, con
 		a->sample_freq = v;
 		a->freq = 1;
 	} else if (term_is(t, "time"))
-		d->time = v != 0;
+		d->desc.time = v != 0;
 	else if (term_is(t, "stack-size"))
-		d->stack_size = (uint32_t)v;
+		d->desc.stack_size = (uint32_t)v;
 	else if (term_is(t, "max-stack"))
-		d->max_stack = v > INT_MAX ? INT_MAX : (int)v;
+		d->desc.max_stack = v > INT_MAX ? INT_MAX : (int)v;
 	else if (term_is(t, "inherit") || term_is(t, "no-inherit")) {
 		a->inherit = term_is(t, "inherit") ? v != 0 : 0;
-		d->no_inherit_set = true;
+		d->desc.no_inherit_set = true;
 	} else if (term_is(t, "overwrite") || term_is(t, "no-overwrite"))
-		d->overwrite = term_is(t, "overwrite") ? v != 0 : 0;
+		d->desc.overwrite = term_is(t, "overwrite") ? v != 0 : 0;
 	else if (term_is(t, "aux-output"))
 		a->aux_output = v != 0;
 	else if (term_is(t, "aux-sample-size"))
@@ -343,11 +343,11 @@ static int apply_common_term(struct pk__parser *p, const struct pk__span *s, con
 }
 
 static int apply_pmu_term(struct pk__parser *p, const struct pk__span *s, const struct term *t,
-			  struct pk_event_desc *d, const struct pk_pmu *pmu, int depth);
+			  struct pk__event *d, const struct pk_pmu *pmu, int depth);
 
 /* Split "a=1,b,c=x" at commas and apply each term. */
 int pk__parse_terms(struct pk__parser *p, const struct pk__span *s, const char *text, size_t n,
-		       size_t off, bool in_spec, struct pk_event_desc *d, const struct pk_pmu *pmu,
+		       size_t off, bool in_spec, struct pk__event *d, const struct pk_pmu *pmu,
 		       int depth)
 {
 	size_t i = 0;
@@ -402,9 +402,9 @@ static void list_pmu_terms(const struct pk_pmu *pmu, char *buf, size_t len)
 }
 
 static int apply_pmu_term(struct pk__parser *p, const struct pk__span *s, const struct term *t,
-			  struct pk_event_desc *d, const struct pk_pmu *pmu, int depth)
+			  struct pk__event *d, const struct pk_pmu *pmu, int depth)
 {
-	uint64_t cfg[4] = { d->attr.config, d->attr.config1, d->attr.config2, d->config3 };
+	uint64_t cfg[4] = { d->a.attr.config, d->a.attr.config1, d->a.attr.config2, d->a.word[PK__ATTR8_CONFIG3] };
 	const struct pk_pmu_alias *alias;
 	char name[64], list[400];
 	uint64_t v;
@@ -427,17 +427,17 @@ static int apply_pmu_term(struct pk__parser *p, const struct pk__span *s, const 
 				pk__error_hint("%s", hint);
 			return err == -ERANGE ? -EINVAL : err;
 		}
-		d->attr.config = cfg[0];
-		d->attr.config1 = cfg[1];
-		d->attr.config2 = cfg[2];
-		d->config3 = cfg[3];
+		d->a.attr.config = cfg[0];
+		d->a.attr.config1 = cfg[1];
+		d->a.attr.config2 = cfg[2];
+		d->a.word[PK__ATTR8_CONFIG3] = cfg[3];
 		return 0;
 	}
 	/* "r0x1a8" inside the slashes is a raw config, like perf's. */
 	if (name[0] == 'r' && !t->val &&
 	    (pk__parse_hex(name + 1, strlen(name + 1), &v) ||
 	     (!strncmp(name, "r0x", 3) && pk__parse_hex(name + 3, strlen(name + 3), &v)))) {
-		d->attr.config = v;
+		d->a.attr.config = v;
 		return 0;
 	}
 	alias = pk_pmu_find_alias(pmu, name);
@@ -450,7 +450,7 @@ static int apply_pmu_term(struct pk__parser *p, const struct pk__span *s, const 
 		const struct pk__generic *g = pk__generic_find(name);
 
 		if (g && g->type == PERF_TYPE_SOFTWARE) {
-			d->attr.config = g->config;
+			d->a.attr.config = g->config;
 			return 0;
 		}
 	}
@@ -471,9 +471,9 @@ static int apply_pmu_term(struct pk__parser *p, const struct pk__span *s, const 
 
 /* ---- canonical strings ---------------------------------------------------- */
 
-static void mods_string(const struct pk_event_desc *d, char *buf, size_t len)
+static void mods_string(const struct pk__event *d, char *buf, size_t len)
 {
-	const struct perf_event_attr *a = &d->attr;
+	const struct perf_event_attr *a = &d->a.attr;
 	size_t n = 0;
 	bool priv = a->exclude_user || a->exclude_kernel || a->exclude_hv;
 	bool implied_eg = (priv && !a->exclude_user) || a->precise_ip;
@@ -495,24 +495,24 @@ static void mods_string(const struct pk_event_desc *d, char *buf, size_t len)
 		PUT('I');
 	for (unsigned i = 0; i < a->precise_ip; i++)
 		PUT('p');
-	if (d->precise_max)
+	if (d->desc.precise_max)
 		PUT('P');
-	if (d->sample_read)
+	if (d->desc.sample_read)
 		PUT('S');
 	if (a->pinned)
 		PUT('D');
 	if (a->exclusive)
 		PUT('e');
-	if (d->weak)
+	if (d->desc.weak)
 		PUT('W');
-	if (d->bpf_counter)
+	if (d->desc.bpf_counter)
 		PUT('b');
 #undef PUT
 	buf[n] = '\0';
 }
 
 /* Remember the canonical base of event d; modifiers are appended at the end. */
-int pk__parse_set_canonical(struct pk__parser *p, struct pk_event_desc *d, const char *base, bool slash)
+int pk__parse_set_canonical(struct pk__parser *p, struct pk__event *d, const char *base, bool slash)
 {
 	size_t i = (size_t)(d - p->ev->ev);
 
@@ -524,7 +524,7 @@ int pk__parse_set_canonical(struct pk__parser *p, struct pk_event_desc *d, const
 int pk__parse_finish_canonical(struct pk__parser *p)
 {
 	for (size_t i = 0; i < p->ev->nr; i++) {
-		struct pk_event_desc *d = &p->ev->ev[i];
+		struct pk__event *d = &p->ev->ev[i];
 		char mods[32], *c;
 
 		if (p->style[i] == STYLE_NONE)
@@ -533,25 +533,25 @@ int pk__parse_finish_canonical(struct pk__parser *p)
 		if (pk__asprintf(&c, "%s%s%s", p->base[i], mods[0] && p->style[i] == STYLE_COLON ? ":" : "",
 			     mods) < 0)
 			return pk__error_nomem("an event's canonical name");
-		if (!(d->canonical = pk__parse_own(p, c)))
+		if (!(d->desc.canonical = pk__parse_own(p, c)))
 			return pk__error_nomem("an event's canonical name");
 	}
 	return 0;
 }
 
-int pk__parse_pmu_canonical(struct pk__parser *p, struct pk_event_desc *d)
+int pk__parse_pmu_canonical(struct pk__parser *p, struct pk__event *d)
 {
 	char c1[32] = "", c2[32] = "", c3[32] = "", *base;
 	int err;
 
 	/* The PMU name comes from sysfs (up to 255 bytes): size the string to fit. */
-	if (d->attr.config1)
-		snprintf(c1, sizeof(c1), ",config1=0x%" PRIx64, (uint64_t)d->attr.config1);
-	if (d->attr.config2)
-		snprintf(c2, sizeof(c2), ",config2=0x%" PRIx64, (uint64_t)d->attr.config2);
-	if (d->config3)
-		snprintf(c3, sizeof(c3), ",config3=0x%" PRIx64, d->config3);
-	if (pk__asprintf(&base, "%s/config=0x%" PRIx64 "%s%s%s/", d->pmu, (uint64_t)d->attr.config, c1, c2,
+	if (d->a.attr.config1)
+		snprintf(c1, sizeof(c1), ",config1=0x%" PRIx64, (uint64_t)d->a.attr.config1);
+	if (d->a.attr.config2)
+		snprintf(c2, sizeof(c2), ",config2=0x%" PRIx64, (uint64_t)d->a.attr.config2);
+	if (d->a.word[PK__ATTR8_CONFIG3])
+		snprintf(c3, sizeof(c3), ",config3=0x%" PRIx64, d->a.word[PK__ATTR8_CONFIG3]);
+	if (pk__asprintf(&base, "%s/config=0x%" PRIx64 "%s%s%s/", d->desc.pmu, (uint64_t)d->a.attr.config, c1, c2,
 		     c3) < 0)
 		return pk__error_nomem("an event's canonical name");
 	err = pk__parse_set_canonical(p, d, base, true);

@@ -64,13 +64,13 @@ char *pk__parse_own_copy(struct pk__parser *p, const char *s, size_t n)
 	return pk__parse_own(p, pk__strndup(s, n));
 }
 
-struct pk_event_desc *pk__parse_add(struct pk__parser *p, size_t start)
+struct pk__event *pk__parse_add(struct pk__parser *p, size_t start)
 {
-	struct pk_event_desc *d;
+	struct pk__event *d;
 
 	if (p->ev->nr == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 8;
-		struct pk_event_desc *n = pk__realloc(p->ev->ev, cap * sizeof(*n));
+		struct pk__event *n = pk__realloc(p->ev->ev, cap * sizeof(*n));
 		const char **b;
 		char *st;
 
@@ -89,14 +89,14 @@ struct pk_event_desc *pk__parse_add(struct pk__parser *p, size_t start)
 	}
 	d = &p->ev->ev[p->ev->nr];
 	memset(d, 0, sizeof(*d));
-	d->size = sizeof(*d);
-	d->leader = p->ev->nr;
-	d->nr_members = 1;
-	d->column = pk__parse_col(p, start);
-	d->max_stack = -1;
-	d->time = -1;
-	d->overwrite = -1;
-	d->attr.size = PERF_ATTR_SIZE_VER7;
+	d->desc.size = sizeof(d->desc);
+	d->desc.leader = p->ev->nr;
+	d->desc.nr_members = 1;
+	d->desc.column = pk__parse_col(p, start);
+	d->desc.max_stack = -1;
+	d->desc.time = -1;
+	d->desc.overwrite = -1;
+	d->a.attr.size = PERF_ATTR_SIZE_VER7;
 	p->base[p->ev->nr] = NULL;
 	p->style[p->ev->nr] = STYLE_NONE;
 	p->ev->nr++;
@@ -204,7 +204,7 @@ static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk
 		if (pk__parse_pmus(p)) {
 			size_t before = p->ev->nr;
 
-			for (size_t i = 0; i < pk_pmus_count(p->pmus); i++) {
+			for (size_t i = 0; i < pk_pmus_nr(p->pmus); i++) {
 				const struct pk_pmu *pmu = pk_pmus_get(p->pmus, i);
 				const struct pk_pmu_alias *al = pk_pmu_find_alias(pmu, body);
 
@@ -267,7 +267,7 @@ static int unknown_pmu(struct pk__parser *p, const struct pk__span *s, const str
 	struct pk__best b = { .typed = head, .dist = SIZE_MAX };
 
 	list[0] = '\0';
-	for (size_t i = 0; p->pmus && i < pk_pmus_count(p->pmus); i++) {
+	for (size_t i = 0; p->pmus && i < pk_pmus_nr(p->pmus); i++) {
 		const char *name = pk_pmu_name(pk_pmus_get(p->pmus, i));
 
 		pk__parse_consider(&b, name);
@@ -458,8 +458,8 @@ static int parse_group(struct pk__parser *p, size_t *pos)
 		i = e;
 	}
 	for (size_t k = first; k < p->ev->nr; k++)
-		p->ev->ev[k].leader = first;
-	p->ev->ev[first].nr_members = p->ev->nr - first;
+		p->ev->ev[k].desc.leader = first;
+	p->ev->ev[first].desc.nr_members = p->ev->nr - first;
 	*pos = i;
 	return 0;
 }
@@ -535,6 +535,8 @@ int pk_events_parse(const char *spec, const struct pk_parse_opts *opts, struct p
 		pk_events_free(p.ev);
 		return err;
 	}
+	for (size_t i = 0; i < p.ev->nr; i++)
+		p.ev->ev[i].desc.config3 = p.ev->ev[i].a.word[PK__ATTR8_CONFIG3];
 	*out = p.ev;
 	return (int)p.ev->nr;
 }
@@ -550,24 +552,24 @@ void pk_events_free(struct pk_events *ev)
 	free(ev);
 }
 
-size_t pk_events_count(const struct pk_events *ev)
+size_t pk_events_nr(const struct pk_events *ev)
 {
 	return ev ? ev->nr : 0;
 }
 
 const struct perf_event_attr *pk_events_attr(const struct pk_events *ev, size_t i)
 {
-	return ev && i < ev->nr ? &ev->ev[i].attr : NULL;
+	return ev && i < ev->nr ? &ev->ev[i].a.attr : NULL;
 }
 
 struct perf_event_attr *pk_events_attr_mut(struct pk_events *ev, size_t i)
 {
-	return ev && i < ev->nr ? &ev->ev[i].attr : NULL;
+	return ev && i < ev->nr ? &ev->ev[i].a.attr : NULL;
 }
 
 const struct pk_event_desc *pk_events_desc(const struct pk_events *ev, size_t i)
 {
-	return ev && i < ev->nr ? &ev->ev[i] : NULL;
+	return ev && i < ev->nr ? &ev->ev[i].desc : NULL;
 }
 
 const char *pk_event_source_name(enum pk_event_source src)

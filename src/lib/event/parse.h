@@ -51,7 +51,7 @@ struct pk__best {
 
 char *pk__parse_own(struct pk__parser *p, char *s);
 char *pk__parse_own_copy(struct pk__parser *p, const char *s, size_t n);
-struct pk_event_desc *pk__parse_add(struct pk__parser *p, size_t start);
+struct pk__event *pk__parse_add(struct pk__parser *p, size_t start);
 const struct pk_pmus *pk__parse_pmus(struct pk__parser *p);
 const char *pk__parse_tracefs(struct pk__parser *p);
 int pk__parse_col(const struct pk__parser *p, size_t off);
@@ -60,16 +60,16 @@ int pk__parse_error(const struct pk__parser *p, const struct pk__span *s, size_t
 bool pk__parse_num(const char *s, size_t n, uint64_t *out);
 bool pk__parse_hex(const char *s, size_t n, uint64_t *out);
 int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, size_t n,
-		      struct pk_event_desc *d, bool add, bool leader);
+		      struct pk__event *d, bool add, bool leader);
 bool pk__parse_looks_like_mods(const char *m, size_t n);
 void pk__parse_consider(struct pk__best *b, const char *cand);
 void pk__parse_suggest(struct pk__parser *p, const char *typed);
 int pk__parse_terms(struct pk__parser *p, const struct pk__span *s, const char *text, size_t n,
-		       size_t off, bool in_spec, struct pk_event_desc *d, const struct pk_pmu *pmu,
+		       size_t off, bool in_spec, struct pk__event *d, const struct pk_pmu *pmu,
 		       int depth);
-int pk__parse_set_canonical(struct pk__parser *p, struct pk_event_desc *d, const char *base, bool slash);
+int pk__parse_set_canonical(struct pk__parser *p, struct pk__event *d, const char *base, bool slash);
 int pk__parse_finish_canonical(struct pk__parser *p);
-int pk__parse_pmu_canonical(struct pk__parser *p, struct pk_event_desc *d);
+int pk__parse_pmu_canonical(struct pk__parser *p, struct pk__event *d);
 int pk__parse_add_generic(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x,
 		       const struct pk__generic *g);
 int pk__parse_add_cache(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x, uint64_t config);

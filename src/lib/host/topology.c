@@ -72,6 +72,10 @@ int pk_cpu_topology(int cpu, struct pk_cpu_topology *t)
 	char what[64];
 
 	pk__error_clear();
+	if (t->size < sizeof(*t))
+		return pk__error(-EINVAL, "pk_cpu_topology", "struct pk_cpu_topology.size is %zu, less "
+				 "than the %zu bytes this library fills: set size = "
+				 "sizeof(struct pk_cpu_topology)", t->size, sizeof(*t));
 	t->cpu = cpu;
 	t->die = 0;
 	if (read_id(cpu, "physical_package_id", &t->socket) < 0 ||

@@ -595,7 +595,7 @@ const char *pk_pmus_unusable(const struct pk_pmus *pmus, size_t i, const char **
 	return pmus->unusable[i].name;
 }
 
-size_t pk_pmus_count(const struct pk_pmus *pmus)
+size_t pk_pmus_nr(const struct pk_pmus *pmus)
 {
 	return pmus ? pmus->nr_pmus : 0;
 }

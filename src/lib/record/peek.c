@@ -9,6 +9,7 @@
  * on every field it returns (the record fuzz target checks that).
  */
 #include "record/record.h"
+#include "sys/sys.h"
 
 #include <errno.h>
 
@@ -66,11 +67,18 @@ int pk_sample_peek(const struct perf_event_header *h, const struct perf_event_at
 	static const struct perf_event_attr zero;
 	struct pk__rcur c = { .base = (const unsigned char *)h, .pos = sizeof(*h), .type = h->type };
 	uint64_t type;
+	size_t size;
 
+	if (out->size < sizeof(*out))
+		return pk__error(-EINVAL, "pk_sample_peek", "struct pk_sample_peek.size is %zu, less "
+				 "than the %zu bytes this library fills: set size = "
+				 "sizeof(struct pk_sample_peek)", out->size, sizeof(*out));
 	if (!attr)
 		attr = &zero;
 	type = attr->sample_type;
+	size = out->size;
 	memset(out, 0, sizeof(*out));
+	out->size = size;
 	c.end = c.size = h->size;
 	if (h->size < sizeof(*h)) {
 		c.end = c.size = 0;

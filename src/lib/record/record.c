@@ -380,12 +380,19 @@ int pk_record_decode(const struct perf_event_header *h, const struct perf_event_
 	const struct perf_event_attr *a = attr ? attr : &zero_attr;
 	struct pk__rcur c = { .base = (const unsigned char *)h, .pos = 0, .size = h->size,
 			      .type = h->type };
+	size_t size;
 	int err;
 
+	if (!out || out->size < sizeof(*out))
+		return pk__error(-EINVAL, "pk_record_decode", "struct pk_record.size is %zu, less than "
+				 "the %zu bytes this library fills: set size = sizeof(struct pk_record)",
+				 out ? out->size : 0, sizeof(*out));
+	size = out->size;
 	memset(out, 0, sizeof(*out));
+	out->size = size;
 	out->type = h->type;
 	out->misc = h->misc;
-	out->size = h->size;
+	out->len = h->size;
 	if ((uintptr_t)h % 8)
 		return pk__rcur_fail(&c, "the record is not 8-byte aligned in memory; copy it to "
 				     "aligned memory first");

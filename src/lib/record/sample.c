@@ -363,6 +363,7 @@ int pk_sample_trim_stack(const struct perf_event_header *h, const struct perf_ev
 
 	if (h->type != PERF_RECORD_SAMPLE || !(attr->sample_type & PERF_SAMPLE_STACK_USER))
 		return 0;
+	r.size = sizeof(r);
 	if ((err = pk_record_decode(h, attr, &r)) != 0)
 		return err < 0 ? err : 0;
 	if (!r.sample.stack.size)

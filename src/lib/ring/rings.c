@@ -40,7 +40,7 @@ void pk_rings_free(struct pk_rings *rs)
 	free(rs);
 }
 
-size_t pk_rings_count(const struct pk_rings *rs)
+size_t pk_rings_nr(const struct pk_rings *rs)
 {
 	return rs ? rs->nr : 0;
 }

@@ -23,21 +23,21 @@ static int describe_events(struct pk_recorder *r)
 	uint64_t *ids = pk__calloc(nc * nt + 1, sizeof(*ids));
 	int err = ids ? 0 : pk__error_nomem("the ids of %zu event fds", nc * nt);
 
-	for (size_t i = 0; !err && i < pk_events_count(r->ev); i++) {
+	for (size_t i = 0; !err && i < pk_events_nr(r->ev); i++) {
 		size_t n = 0;
 
 		for (size_t c = 0; c < nc; c++)
 			for (size_t t = 0; t < nt; t++)
 				if (pk_evlist_id(r->l, i, c, t, &ids[n]) == 0)
 					n++;
-		err = pk_data_add_event(r->w, pk_evlist_attr(r->l, i), pk_events_desc(r->ev, i)->name,
+		err = pk_data_writer_add_event(r->w, pk_evlist_attr(r->l, i), pk_events_desc(r->ev, i)->name,
 					ids, n);
 	}
-	for (size_t i = 0; !err && i < pk_events_count(r->ev); i++) {
+	for (size_t i = 0; !err && i < pk_events_nr(r->ev); i++) {
 		const struct pk_event_desc *d = pk_events_desc(r->ev, i);
 
 		if (d->leader == i && d->nr_members > 1)
-			err = pk_data_add_group(r->w, i, d->nr_members);
+			err = pk_data_writer_add_group(r->w, i, d->nr_members);
 	}
 	free(ids);
 	return err;
@@ -53,7 +53,7 @@ static void describe_clock(struct pk_recorder *r)
 	clock_getres(r->o.clockid, &res);
 	gettimeofday(&tod, NULL);
 	clock_gettime(r->o.clockid, &ref);
-	pk_data_set_clock(r->w, r->o.clockid, (uint64_t)res.tv_sec * 1000000000 + (uint64_t)res.tv_nsec,
+	pk_data_writer_set_clock(r->w, r->o.clockid, (uint64_t)res.tv_sec * 1000000000 + (uint64_t)res.tv_nsec,
 			  (uint64_t)tod.tv_sec * 1000000000 + (uint64_t)tod.tv_usec * 1000,
 			  (uint64_t)ref.tv_sec * 1000000000 + (uint64_t)ref.tv_nsec);
 }
@@ -64,7 +64,7 @@ int pk__recorder_describe(struct pk_recorder *r)
 
 	if (r->o.use_clockid)
 		describe_clock(r);
-	if (r->o.compression && (err = pk_data_set_compression(r->w, r->o.compression)) < 0)
+	if (r->o.compression && (err = pk_data_writer_set_compression(r->w, r->o.compression)) < 0)
 		return err;
 	return describe_events(r);
 }
@@ -79,6 +79,7 @@ static void track(struct pk_recorder *r, const struct perf_event_header *h,
 {
 	struct pk_record rec;
 
+	rec.size = sizeof(rec);
 	if (h->type == PERF_RECORD_SAMPLE) {
 		if (pk && (pk->fields & PERF_SAMPLE_IP) && (pk->fields & PERF_SAMPLE_TID))
 			pk_maps_hit(r->maps, pk->pid, pk->ip,
@@ -99,7 +100,10 @@ static int to_callback(struct pk_recorder *r, const struct perf_event_header *h,
 		       const struct perf_event_attr *a)
 {
 	struct pk_record rec;
-	bool decoded = h->type != PK_DATA_RECORD_FINISHED_ROUND && pk_record_decode(h, a, &rec) == 0;
+	bool decoded;
+
+	rec.size = sizeof(rec);
+	decoded = h->type != PK_DATA_RECORD_FINISHED_ROUND && pk_record_decode(h, a, &rec) == 0;
 
 	return r->cb(r->cb_arg, h, decoded ? &rec : NULL);
 }
@@ -114,7 +118,7 @@ static int deliver(struct pk_recorder *r, const struct perf_event_header *h,
 	if (r->st.sink_error)
 		return r->st.sink_error;
 	if (r->w)
-		err = pk_data_write(r->w, h, h->size);
+		err = pk_data_writer_write(r->w, h, h->size);
 	if (!err && r->cb)
 		err = to_callback(r, h, a);
 	if (err)
@@ -157,7 +161,7 @@ static void count(struct pk_recorder *r, const struct perf_event_header *h, cons
 static void move_one(struct pk_recorder *r, const struct perf_event_header *h)
 {
 	const struct perf_event_attr *a = pk__recorder_attr(r, h);
-	struct pk_sample_peek pk;
+	struct pk_sample_peek pk = { .size = sizeof(pk) };
 	bool peeked = h->type == PERF_RECORD_SAMPLE && pk_sample_peek(h, a, &pk) == 0;
 
 	count(r, h, peeked ? &pk : NULL);
@@ -201,7 +205,7 @@ static int drain_rings(struct pk_recorder *r, bool snapshot)
 	};
 	size_t moved = 0;
 
-	for (size_t k = 0; k < pk_rings_count(r->rs); k++) {
+	for (size_t k = 0; k < pk_rings_nr(r->rs); k++) {
 		struct pk_ring *ring = pk_rings_get(r->rs, k);
 
 		/* Overwrite rings are read only as snapshots. */
@@ -212,7 +216,7 @@ static int drain_rings(struct pk_recorder *r, bool snapshot)
 	 * no round markers, so perf sorts the whole file by time. */
 	if (!moved || r->o.overwrite || r->st.sink_error)
 		return r->st.sink_error;
-	if (r->w && (r->st.sink_error = pk_data_write_round(r->w)) < 0)
+	if (r->w && (r->st.sink_error = pk_data_writer_write_round(r->w)) < 0)
 		return r->st.sink_error;
 	if (r->cb && (r->st.sink_error = r->cb(r->cb_arg, &round, NULL)) > 0)
 		r->st.sink_error = -EINVAL;
@@ -259,7 +263,7 @@ static int add_build_ids(struct pk_recorder *r)
 		const struct pk_dso *d = pk_maps_dso(r->maps, i);
 
 		if (d->build_id_size && (d->hit || !strcmp(d->name, "[vdso]")))
-			err = pk_data_add_build_id(r->w, d->name, d->build_id, d->build_id_size, d->kernel);
+			err = pk_data_writer_add_build_id(r->w, d->name, d->build_id, d->build_id_size, d->kernel);
 	}
 	return err;
 }
@@ -274,7 +278,7 @@ int pk_recorder_finish(struct pk_recorder *r)
 	if (!r->w)
 		return r->st.sink_error;
 	if (r->st.first_time)
-		pk_data_set_sample_time(r->w, r->st.first_time, r->st.last_time);
+		pk_data_writer_set_sample_time(r->w, r->st.first_time, r->st.last_time);
 	if (!r->o.no_build_ids && !r->maps)
 		err = pk__error_nomem("marking the DSOs samples hit");
 	else

@@ -90,7 +90,7 @@ static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr
  * of its own that is never overwritten; otherwise to the first event. */
 static void layout_events(struct pk_recorder *r)
 {
-	size_t n = pk_events_count(r->ev), tracking = r->o.overwrite ? n - 1 : 0;
+	size_t n = pk_events_nr(r->ev), tracking = r->o.overwrite ? n - 1 : 0;
 
 	for (size_t i = 0; i < n; i++)
 		layout_attr(&r->o, pk_events_attr_mut(r->ev, i), r->cpu_wide, i == tracking);
@@ -226,7 +226,7 @@ static bool layout_equal(const struct perf_event_attr *a, const struct perf_even
  * it (all events carry IDENTIFIER, so the id is always found the same way). */
 static int build_ids(struct pk_recorder *r)
 {
-	size_t ne = pk_events_count(r->ev), nc = pk_evlist_nr_cpus(r->l), nt = pk_evlist_nr_threads(r->l);
+	size_t ne = pk_events_nr(r->ev), nc = pk_evlist_nr_cpus(r->l), nt = pk_evlist_nr_threads(r->l);
 
 	r->same_layout = true;
 	for (size_t i = 1; i < ne; i++)
@@ -325,7 +325,7 @@ size_t pk_recorder_pages(const struct pk_recorder *r)
 
 size_t pk_recorder_nr_rings(const struct pk_recorder *r)
 {
-	return pk_rings_count(r->rs);
+	return pk_rings_nr(r->rs);
 }
 
 int pk_recorder_set_writer(struct pk_recorder *r, struct pk_data_writer *w)

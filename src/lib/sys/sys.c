@@ -152,6 +152,14 @@ static int negotiate(struct perf_event_attr *attr, uint32_t orig, pid_t pid, int
 	return pk__sys_explain(err, attr, pid, cpu, group_fd, flags, name);
 }
 
+void pk__attr8_copy(union pk__attr8 *dst, const struct perf_event_attr *src)
+{
+	size_t n = src->size > sizeof(*src) ? src->size : sizeof(*src);
+
+	memset(dst, 0, sizeof(*dst));
+	memcpy(dst, src, n < sizeof(*dst) ? n : sizeof(*dst));
+}
+
 int pk__sys_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		 unsigned long flags, const char *name)
 {

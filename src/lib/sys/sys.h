@@ -126,6 +126,29 @@ struct pk__sys_ops {
 void pk__sys_set_ops(const struct pk__sys_ops *ops);
 
 /*
+ * An attr in the kernel's PERF_ATTR_SIZE_VER8 layout (136 bytes: config3 at
+ * byte 128, Linux 6.3+), whatever UAPI header this is built against: the
+ * 6.1 header's struct stops at 128 bytes, so config3 is a word of the
+ * buffer, never a field placed after the struct.  The library keeps every
+ * attr it hands out (pk_events_attr, pk_evlist_attr) in one of these, so an
+ * attr whose size is 136 really has its config3 behind it.  Internal: no
+ * public struct has this layout.
+ */
+#define PK__ATTR_SIZE_VER8 136
+union pk__attr8 {
+	struct perf_event_attr attr;
+	uint64_t word[PK__ATTR_SIZE_VER8 / 8];
+};
+#define PK__ATTR8_CONFIG3 16	/* word[] index of config3 */
+
+/*
+ * pk__attr8_copy - copy `src` into `dst`: the struct, plus the bytes past it
+ * up to 136 when src->size says the caller's attr holds them (config3);
+ * the rest of dst is zeroed.
+ */
+void pk__attr8_copy(union pk__attr8 *dst, const struct perf_event_attr *src);
+
+/*
  * pk__sys_open - perf_event_open(attr, pid, cpu, group_fd, flags).
  * If attr->size is 0 it is set to PERF_ATTR_SIZE_VER7 (128).  On E2BIG the kernel
  * writes back the size it knows: when every byte past that size is zero the

@@ -45,7 +45,7 @@ static const struct pk_event_info *find(const struct pk_catalog *cat, const char
 
 	if (i < 0)
 		fail_msg("pk_catalog_find(%s) = %d: %s", name, i, pk_last_error()->why);
-	return pk_catalog_event(cat, (size_t)i);
+	return pk_catalog_get(cat, (size_t)i);
 }
 
 /* Attribute `name` of event `ev` at layer os, or fail. */
@@ -57,7 +57,7 @@ static struct pk_attr_info attr_named(const struct pk_catalog *cat, const char *
 	struct pk_attr_info a;
 
 	assert_true(e >= 0);
-	in = pk_catalog_event(cat, (size_t)e);
+	in = pk_catalog_get(cat, (size_t)e);
 	for (size_t i = 0; i < in->nr_attrs[os]; i++) {
 		assert_int_equal(pk_catalog_attr(cat, (size_t)e, i, os, &a), 0);
 		if (!strcmp(a.name, name)) {
@@ -168,8 +168,8 @@ static size_t count_source(const struct pk_catalog *cat, enum pk_event_source sr
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < pk_catalog_count(cat); i++)
-		n += pk_catalog_event(cat, i)->source == src;
+	for (size_t i = 0; i < pk_catalog_nr(cat); i++)
+		n += pk_catalog_get(cat, i)->source == src;
 	return n;
 }
 
@@ -204,8 +204,8 @@ static void test_layers(void **state)
 	static const char *const perf_mods[] = { "u", "k", "h", "H", "G", "I", "p", "D", "e" };
 	struct pk_catalog *cat = catalog_of("intel");
 	int ti = pk_catalog_find(cat, "task-clock"), ri = pk_catalog_find(cat, "cpu/raw");
-	const struct pk_event_info *tc = pk_catalog_event(cat, (size_t)ti);
-	const struct pk_event_info *raw = pk_catalog_event(cat, (size_t)ri);
+	const struct pk_event_info *tc = pk_catalog_get(cat, (size_t)ti);
+	const struct pk_event_info *raw = pk_catalog_get(cat, (size_t)ri);
 	struct pk_attr_info a, b;
 	size_t idx;
 
@@ -235,8 +235,8 @@ static void test_layers(void **state)
 	/* Out of range at a layer, valid at the next. */
 	assert_int_equal(pk_catalog_attr(cat, (size_t)ti, 9, PK_OS_PERF, &a), -ERANGE);
 	assert_int_equal(pk_catalog_attr(cat, (size_t)ti, 9, PK_OS_PERF_EXT, &a), 0);
-	assert_int_equal(pk_catalog_attr(cat, pk_catalog_count(cat), 0, PK_OS_PERF, &a), -ERANGE);
-	assert_null(pk_catalog_event(cat, pk_catalog_count(cat)));
+	assert_int_equal(pk_catalog_attr(cat, pk_catalog_nr(cat), 0, PK_OS_PERF, &a), -ERANGE);
+	assert_null(pk_catalog_get(cat, pk_catalog_nr(cat)));
 	pk_catalog_free(cat);
 }
 
@@ -398,7 +398,7 @@ static void test_libpfm_skl(void **state)
 	ei = pk_catalog_find(cat, "skl::INST_RETIRED");
 	assert_true(ei >= 0);
 	assert_int_equal(pk_catalog_find(cat, "INST_RETIRED:ANY_P:u"), ei);
-	in = pk_catalog_event(cat, (size_t)ei);
+	in = pk_catalog_get(cat, (size_t)ei);
 	assert_int_equal(in->source, PK_SRC_LIBPFM);
 	assert_string_equal(in->pmu, "libpfm4:skl");
 	assert_string_equal(in->canonical, "skl::INST_RETIRED");
@@ -430,8 +430,8 @@ static void test_libpfm_skl(void **state)
 	assert_int_equal(a.ctrl, PK_ATTR_CTRL_PERF_EVENT);
 	attr_named(cat, "skl::INST_RETIRED", "precise", PK_OS_PERF_EXT, NULL);
 	/* Only the forced PMU's events: no other core PMU sneaks in. */
-	for (size_t i = 0; i < pk_catalog_count(cat); i++) {
-		in = pk_catalog_event(cat, i);
+	for (size_t i = 0; i < pk_catalog_nr(cat); i++) {
+		in = pk_catalog_get(cat, i);
 		if (in->source == PK_SRC_LIBPFM)
 			assert_string_equal(in->pmu, "libpfm4:skl");
 	}

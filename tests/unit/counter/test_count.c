@@ -6,6 +6,7 @@
  * whose product with the enabled time overflows 64 bits.
  */
 #include <setjmp.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #define ID PERF_FORMAT_ID
 #define GR PERF_FORMAT_GROUP
 #define LO (1ULL << 4)
+#define SZ sizeof(struct pk_count)
 
 /* Build the layout the man page documents, independently of the decoder. */
 static size_t layout(uint64_t rf, const struct pk_count *c, size_t nr, uint64_t *w)
@@ -48,7 +50,7 @@ static size_t layout(uint64_t rf, const struct pk_count *c, size_t nr, uint64_t 
 static void test_every_read_format(void **state)
 {
 	const struct pk_count in[3] = {
-		{ 111, 9000, 4500, 7, 1 }, { 222, 9000, 4500, 8, 2 }, { 333, 9000, 4500, 9, 3 },
+		{ SZ, 111, 9000, 4500, 7, 1 }, { SZ, 222, 9000, 4500, 8, 2 }, { SZ, 333, 9000, 4500, 9, 3 },
 	};
 
 	(void)state;
@@ -59,6 +61,7 @@ static void test_every_read_format(void **state)
 		int got;
 
 		memset(out, 0xa5, sizeof(out));
+		out[0].size = SZ;
 		got = pk_count_parse(rf, w, n * 8, out, 4);
 		if (got != (int)nr)
 			fail_msg("read_format 0x%llx: got %d counters, want %zu (%s)",
@@ -79,9 +82,9 @@ static void test_every_read_format(void **state)
 
 static void test_group_more_than_max(void **state)
 {
-	const struct pk_count in[3] = { { 1 }, { 2 }, { 3 } };
+	const struct pk_count in[3] = { { SZ, 1 }, { SZ, 2 }, { SZ, 3 } };
 	uint64_t w[8];
-	struct pk_count out[2];
+	struct pk_count out[2] = { { .size = SZ } };
 	size_t n = layout(GR, in, 3, w);
 
 	(void)state;
@@ -94,7 +97,7 @@ static void test_group_more_than_max(void **state)
 static void test_bad_buffers(void **state)
 {
 	uint64_t w[4] = { UINT64_MAX, 1, 2, 3 };	/* a group claiming 2^64-1 counters */
-	struct pk_count out[1];
+	struct pk_count out[1] = { { .size = SZ } };
 
 	(void)state;
 	assert_int_equal(pk_count_parse(GR | TE, w, sizeof(w), out, 1), -22);
@@ -113,16 +116,16 @@ static void test_scaling(void **state)
 		uint64_t scaled;
 		bool ran;
 	} t[] = {
-		{ { 1000, 0, 0 }, 1000, true },			/* times not read */
-		{ { 1000, 500, 500 }, 1000, true },		/* ran all the time */
-		{ { 1000, 1000, 250 }, 4000, true },		/* a quarter of the time */
-		{ { 1000, 3, 2 }, 1500, true },
-		{ { 10, 3, 4 }, 7, true },			/* rounded down */
-		{ { 1000, 800, 0 }, 0, false },			/* never scheduled */
+		{ { SZ, 1000, 0, 0 }, 1000, true },			/* times not read */
+		{ { SZ, 1000, 500, 500 }, 1000, true },		/* ran all the time */
+		{ { SZ, 1000, 1000, 250 }, 4000, true },		/* a quarter of the time */
+		{ { SZ, 1000, 3, 2 }, 1500, true },
+		{ { SZ, 10, 3, 4 }, 7, true },			/* rounded down */
+		{ { SZ, 1000, 800, 0 }, 0, false },			/* never scheduled */
 		/* value * enabled overflows 64 bits; the result does not. */
-		{ { UINT64_MAX / 2, 1ULL << 40, 1ULL << 39 }, UINT64_MAX - 1, true },
-		{ { UINT64_MAX, 3, 1 }, UINT64_MAX, true },	/* saturates */
-		{ { 0x123456789abcdef, 0xfedcba987654321, 0xfedcba987654321 / 3 },
+		{ { SZ, UINT64_MAX / 2, 1ULL << 40, 1ULL << 39 }, UINT64_MAX - 1, true },
+		{ { SZ, UINT64_MAX, 3, 1 }, UINT64_MAX, true },	/* saturates */
+		{ { SZ, 0x123456789abcdef, 0xfedcba987654321, 0xfedcba987654321 / 3 },
 		  0x369d0369d0369cd, true },
 	};
 
@@ -136,6 +139,45 @@ static void test_scaling(void **state)
 	}
 }
 
+/*
+ * struct pk_count starts with its size.  Too small (a caller that never set
+ * it) is refused with a message that says what to set; an array's stride is
+ * the first element's size, so a caller built against a larger, later
+ * struct gets every count in the right element and zeroes in the fields
+ * this version does not know.
+ */
+static void test_size_and_stride(void **state)
+{
+	const struct pk_count in[3] = { { SZ, 1, 10, 5, 7, 0 }, { SZ, 2, 10, 5, 8, 0 },
+					{ SZ, 3, 10, 5, 9, 0 } };
+	struct later { struct pk_count c; uint64_t added; } big[3];
+	struct pk_count out[1] = { { .size = 0 } };
+	uint64_t w[16];
+	size_t n = layout(GR | TE | TR | ID, in, 3, w);
+
+	(void)state;
+	assert_int_equal(pk_count_parse(GR | TE | TR | ID, w, n * 8, out, 1), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "sizeof(struct pk_count)"));
+	out[0].size = PK_COUNT_SIZE_VER0 - 8;
+	assert_int_equal(pk_count_parse(GR | TE | TR | ID, w, n * 8, out, 1), -EINVAL);
+	assert_int_equal(pk_count_parse(GR | TE | TR | ID, w, n * 8, NULL, 1), -EINVAL);
+	/* Nothing to fill: no struct needed. */
+	assert_int_equal(pk_count_parse(GR | TE | TR | ID, w, n * 8, NULL, 0), 3);
+
+	memset(big, 0xa5, sizeof(big));
+	big[0].c.size = sizeof(big[0]);
+	assert_int_equal(pk_count_parse(GR | TE | TR | ID, w, n * 8, &big[0].c, 3), 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(big[i].c.size, sizeof(big[0]));
+		assert_int_equal(big[i].c.value, i + 1);
+		assert_int_equal(big[i].c.enabled, 10);
+		assert_int_equal(big[i].c.running, 5);
+		assert_int_equal(big[i].c.id, 7 + i);
+		assert_int_equal(big[i].c.lost, 0);
+		assert_int_equal(big[i].added, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_group_more_than_max),
 		cmocka_unit_test(test_bad_buffers),
 		cmocka_unit_test(test_scaling),
+		cmocka_unit_test(test_size_and_stride),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,7 +119,7 @@ static void test_groups_on_cpus(void **state)
 {
 	static const int cpus[] = { 0, 3 };
 	struct pk_evlist *l = make("{task-clock,page-faults},cs", cpus, 2, false);
-	struct pk_count c;
+	struct pk_count c = { .size = sizeof(c) };
 
 	(void)state;
 	assert_int_equal(pk_evlist_open(l), 0);
@@ -155,12 +155,24 @@ static void test_groups_on_cpus(void **state)
 	assert_int_equal(c.enabled, 2000);
 	assert_int_equal(c.running, 500);
 	assert_int_equal(pk_evlist_read(l, 3, &c), -ERANGE);
+	/* A count whose size was never set is refused, and left alone. */
+	{
+		struct pk_count unsized = { .value = 12345 };
+
+		assert_int_equal(pk_evlist_read(l, 1, &unsized), -EINVAL);
+		assert_non_null(strstr(pk_last_error()->why, "size"));
+		assert_int_equal(pk_evlist_read_one(l, 1, 0, 0, &unsized), -EINVAL);
+		assert_int_equal(unsized.value, 12345);
+	}
 	/* One CPU's reading, scaled on its own. */
 	assert_int_equal(pk_evlist_nr_cpus(l), 2);
 	assert_int_equal(pk_evlist_cpu(l, 1), 3);
-	assert_int_equal(pk_evlist_cpu(l, 2), -1);
+	/* Out of range is an error, distinct from "any". */
+	assert_int_equal(pk_evlist_cpu(l, 2), -ERANGE);
+	assert_non_null(strstr(pk_last_error()->why, "cpu index 2"));
 	assert_int_equal(pk_evlist_nr_threads(l), 1);
-	assert_int_equal(pk_evlist_thread(l, 0), -1);
+	assert_int_equal(pk_evlist_thread(l, 0), PK_THREAD_ANY);
+	assert_int_equal(pk_evlist_thread(l, 1), -ERANGE);
 	assert_int_equal(pk_evlist_read_one(l, 1, 1, 0, &c), 0);
 	assert_int_equal(c.value, 400);
 	assert_int_equal(c.enabled, 1000);
@@ -173,7 +185,7 @@ static void test_groups_on_cpus(void **state)
 static void test_skip_unsupported(void **state)
 {
 	struct pk_evlist *l = make("{cycles,instructions},task-clock", NULL, 0, true);
-	struct pk_count c;
+	struct pk_count c = { .size = sizeof(c) };
 
 	(void)state;
 	k.refuse_type = PERF_TYPE_HARDWARE + 1;
@@ -208,7 +220,7 @@ static void test_failure_closes_everything(void **state)
 static void test_pinned_error_state(void **state)
 {
 	struct pk_evlist *l = make("task-clock:D", NULL, 0, false);
-	struct pk_count c;
+	struct pk_count c = { .size = sizeof(c) };
 
 	(void)state;
 	assert_int_equal(pk_evlist_open(l), 0);

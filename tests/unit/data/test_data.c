@@ -104,26 +104,26 @@ static void write_file(void)
 	char partial[300];
 	struct stat st;
 
-	assert_int_equal(pk_data_create(path, &w), 0);
-	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 2), 0);
-	assert_int_equal(pk_data_add_group(w, 0, 2), -EINVAL);	/* only one event */
-	assert_int_equal(pk_data_set_cmdline(w, 4, argv), 0);
-	assert_int_equal(pk_data_add_build_id(w, "[kernel.kallsyms]", kernel_id, 20, true), 0);
-	assert_int_equal(pk_data_add_build_id(w, LONG_NAME, user_id, 8, false), 0);
-	assert_int_equal(pk_data_add_build_id(w, "/x", user_id, 0, false), -EINVAL);
-	assert_int_equal(pk_data_add_build_id(w, "/x", kernel_id, 21, false), -EINVAL);
-	pk_data_set_sample_time(w, 2000, 2000 + (NR_SAMPLES - 1) * 100000ULL);
-	assert_int_equal(pk_data_write(w, recs, n), 0);
-	assert_int_equal(pk_data_size(w), n);
+	assert_int_equal(pk_data_writer_create(path, &w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 2), 0);
+	assert_int_equal(pk_data_writer_add_group(w, 0, 2), -EINVAL);	/* only one event */
+	assert_int_equal(pk_data_writer_set_cmdline(w, 4, argv), 0);
+	assert_int_equal(pk_data_writer_add_build_id(w, "[kernel.kallsyms]", kernel_id, 20, true), 0);
+	assert_int_equal(pk_data_writer_add_build_id(w, LONG_NAME, user_id, 8, false), 0);
+	assert_int_equal(pk_data_writer_add_build_id(w, "/x", user_id, 0, false), -EINVAL);
+	assert_int_equal(pk_data_writer_add_build_id(w, "/x", kernel_id, 21, false), -EINVAL);
+	pk_data_writer_set_sample_time(w, 2000, 2000 + (NR_SAMPLES - 1) * 100000ULL);
+	assert_int_equal(pk_data_writer_write(w, recs, n), 0);
+	assert_int_equal(pk_data_writer_size(w), n);
 	/* Too late to add events once records are written. */
-	assert_int_equal(pk_data_add_event(w, &a, "x", ids, 1), -EINVAL);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "x", ids, 1), -EINVAL);
 	/* Until finish, only the writer's own partial file exists. */
-	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
+	snprintf(partial, sizeof(partial), "%s", pk_data_writer_temp_path(w));
 	assert_int_equal(strncmp(partial, path, strlen(path)), 0);
 	assert_int_equal(strncmp(partial + strlen(path), ".partial.", 9), 0);
 	assert_int_equal(stat(path, &st), -1);
 	assert_int_equal(stat(partial, &st), 0);
-	assert_int_equal(pk_data_finish(w), 0);
+	assert_int_equal(pk_data_writer_finish(w), 0);
 	assert_int_equal(stat(partial, &st), -1);
 	assert_int_equal(stat(path, &st), 0);
 }
@@ -216,18 +216,18 @@ static void test_errors(void **state)
 
 	(void)state;
 	snprintf(bad, sizeof(bad), "%s/no/such/dir/perf.data", dir);
-	assert_true(pk_data_create(bad, &w) < 0);
+	assert_true(pk_data_writer_create(bad, &w) < 0);
 	assert_non_null(strstr(pk_last_error()->why, "no/such/dir/perf.data.partial."));
 	/* Abort leaves nothing behind. */
 	snprintf(bad, sizeof(bad), "%s/aborted.data", dir);
-	assert_int_equal(pk_data_create(bad, &w), 0);
-	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
-	pk_data_abort(w);
+	assert_int_equal(pk_data_writer_create(bad, &w), 0);
+	snprintf(partial, sizeof(partial), "%s", pk_data_writer_temp_path(w));
+	pk_data_writer_abort(w);
 	assert_int_equal(access(bad, F_OK), -1);
 	assert_int_equal(access(partial, F_OK), -1);
 	/* Nothing to write to: an empty name, a directory. */
-	assert_int_equal(pk_data_create("", &w), -EINVAL);
-	assert_int_equal(pk_data_create(dir, &w), -EISDIR);
+	assert_int_equal(pk_data_writer_create("", &w), -EINVAL);
+	assert_int_equal(pk_data_writer_create(dir, &w), -EISDIR);
 	/* A directory where the old file would be kept: said before writing. */
 	snprintf(bad, sizeof(bad), "%s/kept.data", dir);
 	f = fopen(bad, "w");
@@ -236,14 +236,14 @@ static void test_errors(void **state)
 	strcat(bad, ".old");
 	assert_int_equal(mkdir(bad, 0700), 0);
 	bad[strlen(bad) - 4] = 0;
-	assert_int_equal(pk_data_create(bad, &w), 0);
-	assert_int_equal(pk_data_keep_old(w), -EISDIR);
-	pk_data_abort(w);
+	assert_int_equal(pk_data_writer_create(bad, &w), 0);
+	assert_int_equal(pk_data_writer_keep_old(w), -EISDIR);
+	pk_data_writer_abort(w);
 	strcat(bad, ".old");
 	assert_int_equal(rmdir(bad), 0);
 	bad[strlen(bad) - 4] = 0;
 	assert_int_equal(unlink(bad), 0);
-	pk_data_abort(NULL);
+	pk_data_writer_abort(NULL);
 }
 
 
@@ -260,14 +260,14 @@ static void test_compressed(void **state)
 
 	(void)state;
 	snprintf(zpath, sizeof(zpath), "%s/z.data", dir);
-	assert_int_equal(pk_data_create(zpath, &w), 0);
-	assert_int_equal(pk_data_set_compression(w, 0), -EINVAL);
-	assert_int_equal(pk_data_set_compression(w, 3), 0);
-	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 1), 0);
+	assert_int_equal(pk_data_writer_create(zpath, &w), 0);
+	assert_int_equal(pk_data_writer_set_compression(w, 0), -EINVAL);
+	assert_int_equal(pk_data_writer_set_compression(w, 3), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
 	for (int i = 0; i < 20; i++)
-		assert_int_equal(pk_data_write(w, recs, n), 0);
-	assert_int_equal(pk_data_set_compression(w, 1), -EINVAL);	/* too late */
-	assert_int_equal(pk_data_finish(w), 0);
+		assert_int_equal(pk_data_writer_write(w, recs, n), 0);
+	assert_int_equal(pk_data_writer_set_compression(w, 1), -EINVAL);	/* too late */
+	assert_int_equal(pk_data_writer_finish(w), 0);
 	f = fopen(zpath, "rb");
 	assert_non_null(f);
 	len = fread(d, 1, sizeof(d), f);
@@ -298,8 +298,8 @@ static unsigned char *write_big(const char *file, void (*hook)(struct pk_data_wr
 	unsigned char *all = malloc(cap);
 
 	assert_non_null(all);
-	assert_int_equal(pk_data_create(file, &w), 0);
-	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 1), 0);
+	assert_int_equal(pk_data_writer_create(file, &w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
 	if (hook)
 		hook(w);
 	for (uint32_t i = 0;; i++) {
@@ -310,10 +310,10 @@ static unsigned char *write_big(const char *file, void (*hook)(struct pk_data_wr
 		memcpy(all + n, &h, sizeof(h));
 		for (size_t k = sizeof(h); k < h.size; k++)
 			all[n + k] = (unsigned char)(i * 7 + k);
-		assert_int_equal(pk_data_write(w, all + n, h.size), 0);
+		assert_int_equal(pk_data_writer_write(w, all + n, h.size), 0);
 		n += h.size;
 	}
-	assert_int_equal(pk_data_finish(w), 0);
+	assert_int_equal(pk_data_writer_finish(w), 0);
 	*len = n;
 	return all;
 }
@@ -349,20 +349,20 @@ static void test_device(void **state)
 	struct stat st;
 
 	(void)state;
-	assert_int_equal(pk_data_create("/dev/null", &w), 0);
-	assert_null(pk_data_temp_path(w));
-	assert_int_equal(pk_data_keep_old(w), 0);
-	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 1), 0);
-	assert_int_equal(pk_data_write(w, recs, n), 0);
-	assert_int_equal(pk_data_tick(w), 0);
-	assert_int_equal(pk_data_finish(w), 0);
+	assert_int_equal(pk_data_writer_create("/dev/null", &w), 0);
+	assert_null(pk_data_writer_temp_path(w));
+	assert_int_equal(pk_data_writer_keep_old(w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
+	assert_int_equal(pk_data_writer_write(w, recs, n), 0);
+	assert_int_equal(pk_data_writer_tick(w), 0);
+	assert_int_equal(pk_data_writer_finish(w), 0);
 	assert_int_equal(stat("/dev/null", &st), 0);
 	assert_true(S_ISCHR(st.st_mode));
 	assert_int_equal(access("/dev/null.old", F_OK), -1);
 }
 
 /*
- * A recording cut short: the first pk_data_tick puts the records so far in
+ * A recording cut short: the first pk_data_writer_tick puts the records so far in
  * the temporary file with a header whose data size covers them (what a
  * killed recorder leaves), and the records written after it, through the
  * O_DIRECT blocks that write those bytes again, still make exactly the
@@ -380,9 +380,9 @@ static void test_tick(void **state)
 	(void)state;
 	assert_non_null(all);
 	snprintf(file, sizeof(file), "%s/tick.data", dir);
-	assert_int_equal(pk_data_create(file, &w), 0);
-	snprintf(partial, sizeof(partial), "%s", pk_data_temp_path(w));
-	assert_int_equal(pk_data_add_event(w, &a, "task-clock", ids, 1), 0);
+	assert_int_equal(pk_data_writer_create(file, &w), 0);
+	snprintf(partial, sizeof(partial), "%s", pk_data_writer_temp_path(w));
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
 	for (uint32_t i = 0;; i++) {
 		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, (uint16_t)(48 + (i % 301) * 8) };
 
@@ -391,10 +391,10 @@ static void test_tick(void **state)
 		memcpy(all + n, &h, sizeof(h));
 		for (size_t k = sizeof(h); k < h.size; k++)
 			all[n + k] = (unsigned char)(i * 5 + k);
-		assert_int_equal(pk_data_write(w, all + n, h.size), 0);
+		assert_int_equal(pk_data_writer_write(w, all + n, h.size), 0);
 		n += h.size;
 		if (i == 1000) {	/* still inside the first buffer */
-			assert_int_equal(pk_data_tick(w), 0);
+			assert_int_equal(pk_data_writer_tick(w), 0);
 			at_tick = n;
 			check_data(partial, all, at_tick);
 		}
@@ -402,7 +402,7 @@ static void test_tick(void **state)
 	assert_true(at_tick > 0 && n > 3 * at_tick);
 	/* What the tick wrote is still readable after the buffer drained. */
 	check_data(partial, all, at_tick);
-	assert_int_equal(pk_data_finish(w), 0);
+	assert_int_equal(pk_data_writer_finish(w), 0);
 	check_data(file, all, n);
 	assert_int_equal(access(partial, F_OK), -1);
 	free(all);

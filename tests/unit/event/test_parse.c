@@ -28,7 +28,7 @@ static struct pk_events *parse_ok(const char *spec, int expect_nr)
 		fail_msg("'%s' failed: %s: %s (column %d)", spec, pk_last_error()->what,
 			 pk_last_error()->why, pk_last_error()->column);
 	assert_int_equal(n, expect_nr);
-	assert_int_equal(pk_events_count(ev), (size_t)expect_nr);
+	assert_int_equal(pk_events_nr(ev), (size_t)expect_nr);
 	return ev;
 }
 
@@ -43,13 +43,13 @@ static void test_group_structure(void **state)
 	for (size_t i = 1; i <= 3; i++) {
 		d = pk_events_desc(ev, i);
 		assert_int_equal(d->leader, 1);
-		assert_int_equal(d->attr.exclude_kernel, 1);
-		assert_int_equal(d->attr.exclude_hv, 1);
-		assert_int_equal(d->attr.exclude_user, 0);
+		assert_int_equal(pk_events_attr(ev, i)->exclude_kernel, 1);
+		assert_int_equal(pk_events_attr(ev, i)->exclude_hv, 1);
+		assert_int_equal(pk_events_attr(ev, i)->exclude_user, 0);
 	}
 	assert_int_equal(pk_events_desc(ev, 1)->nr_members, 3);
 	assert_int_equal(pk_events_desc(ev, 4)->leader, 4);
-	assert_int_equal(pk_events_desc(ev, 4)->attr.exclude_kernel, 0);
+	assert_int_equal(pk_events_attr(ev, 4)->exclude_kernel, 0);
 	assert_null(pk_events_desc(ev, 5));
 	assert_null(pk_events_attr(ev, 5));
 	pk_events_free(ev);
@@ -79,19 +79,20 @@ static void test_terms(void **state)
 	struct pk_events *ev = parse_ok("task-clock/period=1000,name=tc,call-graph=dwarf,stack-size=4096,"
 					"no-inherit,time=0/,cpu-clock/freq=99,max-stack=7,overwrite/", 2);
 	const struct pk_event_desc *d = pk_events_desc(ev, 0), *e = pk_events_desc(ev, 1);
+	const struct perf_event_attr *da = pk_events_attr(ev, 0), *ea = pk_events_attr(ev, 1);
 
 	(void)state;
-	assert_int_equal(d->attr.sample_period, 1000);
-	assert_int_equal(d->attr.freq, 0);
+	assert_int_equal(da->sample_period, 1000);
+	assert_int_equal(da->freq, 0);
 	assert_string_equal(d->name, "tc");
 	assert_string_equal(d->call_graph, "dwarf");
 	assert_int_equal(d->stack_size, 4096);
 	assert_true(d->no_inherit_set);
-	assert_int_equal(d->attr.inherit, 0);
+	assert_int_equal(da->inherit, 0);
 	assert_int_equal(d->time, 0);
 	assert_int_equal(d->max_stack, -1);
-	assert_int_equal(e->attr.sample_freq, 99);
-	assert_int_equal(e->attr.freq, 1);
+	assert_int_equal(ea->sample_freq, 99);
+	assert_int_equal(ea->freq, 1);
 	assert_int_equal(e->max_stack, 7);
 	assert_int_equal(e->overwrite, 1);
 	assert_int_equal(e->time, -1);
@@ -137,7 +138,7 @@ static void test_sources_and_names(void **state)
 		assert_string_equal(d->name, t[i].spec);
 		/* The canonical string is itself a spec for the same attr. */
 		again = parse_ok(d->canonical, 1);
-		assert_memory_equal(pk_events_attr(again, 0), &d->attr, sizeof(d->attr));
+		assert_memory_equal(pk_events_attr(again, 0), pk_events_attr(ev, 0), sizeof(struct perf_event_attr));
 		pk_events_free(again);
 		pk_events_free(ev);
 	}
@@ -316,6 +317,64 @@ static void test_long_pmu_name(void **state)
 	unsetenv("PERFKIT_SYSFS_ROOT");
 }
 
+static void put_file(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX + 300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * config3 (Linux 6.3+) is an ordinary field of the desc, and the attr the
+ * library hands out (parsed, and as the evlist will open it) is 136 bytes
+ * with config3 at byte 128, where the kernel reads it, whatever the
+ * caller's UAPI header says.
+ */
+static void test_config3(void **state)
+{
+	const char *root = *state;
+	static const char *const dirs[] = { "bus", "bus/event_source", "bus/event_source/devices",
+					    "bus/event_source/devices/p3",
+					    "bus/event_source/devices/p3/format" };
+	char path[PATH_MAX + 300];
+	struct pk_target t = { .size = sizeof(t) };
+	struct pk_evlist *l = NULL;
+	struct pk_events *ev;
+	uint64_t word;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, dirs[i]);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+	put_file(root, "bus/event_source/devices/p3/type", "43\n");
+	put_file(root, "bus/event_source/devices/p3/format/event", "config:0-7\n");
+	put_file(root, "bus/event_source/devices/p3/format/ext", "config3:4-11\n");
+	setenv("PERFKIT_SYSFS_ROOT", root, 1);
+	assert_int_equal(pk_events_parse("p3/event=1,ext=0x5a/,p3/event=2/", NULL, &ev), 2);
+	assert_int_equal(pk_events_desc(ev, 0)->config3, 0x5a0);
+	assert_int_equal(pk_events_attr(ev, 0)->size, 136);
+	memcpy(&word, (const char *)pk_events_attr(ev, 0) + 128, sizeof(word));
+	assert_int_equal(word, 0x5a0);
+	assert_non_null(strstr(pk_events_desc(ev, 0)->canonical, "config3=0x5a0"));
+	/* Without config3 the attr stays at perf 6.1's 128 bytes. */
+	assert_int_equal(pk_events_desc(ev, 1)->config3, 0);
+	assert_int_equal(pk_events_attr(ev, 1)->size, 128);
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	pk_events_free(ev);
+	/* The evlist keeps its own 136-byte copy. */
+	assert_int_equal(pk_evlist_attr(l, 0)->size, 136);
+	memcpy(&word, (const char *)pk_evlist_attr(l, 0) + 128, sizeof(word));
+	assert_int_equal(word, 0x5a0);
+	assert_int_equal(pk_evlist_attr(l, 0)->config, 1);
+	pk_evlist_free(l);
+	unsetenv("PERFKIT_SYSFS_ROOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_record_lifecycle),
 		cmocka_unit_test_setup_teardown(test_long_pmu_name, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_config3, make_tmp, remove_tmp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

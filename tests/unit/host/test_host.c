@@ -156,7 +156,7 @@ static void test_topology(void **state)
 	static const int pkg[] = { 0, 0, 1, 1 }, die[] = { 0, 0, 1, -1 }, core[] = { 0, 1, 0, 4 };
 	const char *root = *state;
 	char rel[128];
-	struct pk_cpu_topology t;
+	struct pk_cpu_topology t = { .size = sizeof(t) };
 
 	for (int c = 0; c < 4; c++) {
 		char v[16];
@@ -191,6 +191,14 @@ static void test_topology(void **state)
 	assert_int_equal(t.node, 0);
 	assert_int_equal(pk_cpu_topology(7, &t), -ENOENT);
 	assert_non_null(strstr(pk_last_error()->why, "cpu7/topology"));
+	/* A struct whose size was never set is refused and left alone. */
+	{
+		struct pk_cpu_topology unsized = { .cpu = 99 };
+
+		assert_int_equal(pk_cpu_topology(2, &unsized), -EINVAL);
+		assert_non_null(strstr(pk_last_error()->why, "sizeof(struct pk_cpu_topology)"));
+		assert_int_equal(unsized.cpu, 99);
+	}
 	{
 		char list[16];
 

@@ -93,7 +93,7 @@ static void test_pmus(void **state)
 		const struct pk_pmu *pmu = pk_pmus_find(pmus, v->pmu);
 
 		print_message("# %s/%s\n", v->tree, v->pmu);
-		assert_int_equal(pk_pmus_count(pmus), tree_pmu_count(v->tree));
+		assert_int_equal(pk_pmus_nr(pmus), tree_pmu_count(v->tree));
 		assert_non_null(pmu);
 		assert_string_equal(pk_pmu_name(pmu), v->pmu);
 		assert_int_equal(pk_pmu_type(pmu), v->type);
@@ -119,7 +119,7 @@ static void test_sorted(void **state)
 	(void)state;
 	for (size_t t = 0; t < 2; t++) {
 		struct pk_pmus *pmus = scan_tree(trees[t]);
-		size_t n = pk_pmus_count(pmus);
+		size_t n = pk_pmus_nr(pmus);
 
 		for (size_t i = 0; i < n; i++) {
 			const struct pk_pmu *pmu = pk_pmus_get(pmus, i);
@@ -512,7 +512,7 @@ static void test_broken_tree(void **state)
 	assert_int_equal(pk_pmus_scan(&pmus), 0);
 
 	/* Only directories with a numeric type are PMUs. */
-	assert_int_equal(pk_pmus_count(pmus), 3);
+	assert_int_equal(pk_pmus_nr(pmus), 3);
 	good = pk_pmus_find(pmus, "good");
 	partial = pk_pmus_find(pmus, "partial");
 	linked = pk_pmus_find(pmus, "linked");
@@ -636,7 +636,7 @@ static void test_free_null(void **state)
 {
 	(void)state;
 	pk_pmus_free(NULL);
-	assert_int_equal(pk_pmus_count(NULL), 0);
+	assert_int_equal(pk_pmus_nr(NULL), 0);
 	assert_null(pk_pmus_get(NULL, 0));
 }
 

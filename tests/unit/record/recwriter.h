@@ -74,7 +74,7 @@ static inline void check_truncations(const struct w *w, const struct perf_event_
 {
 	for (size_t cut = 8; cut < w->len; cut += 8) {
 		struct perf_event_header *h = malloc(cut);
-		struct pk_record r;
+		struct pk_record r = { .size = sizeof(r) };
 		const char *at;
 		int rc;
 

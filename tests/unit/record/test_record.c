@@ -136,7 +136,7 @@ static void c_throttle(const struct pk_record *r)
 static void b_read(struct w *w) { w_u32(w, 60), w_u32(w, 61), w_u64(w, 42), w_u64(w, 100), w_u64(w, 90), w_u64(w, 0x77); }
 static void c_read(const struct pk_record *r)
 {
-	struct pk_count c[2];
+	struct pk_count c[2] = { { .size = sizeof(c[0]) } };
 
 	assert_int_equal(r->read.pid, 60);
 	assert_int_equal(r->read.tid, 61);
@@ -160,7 +160,7 @@ static void b_read_group(struct w *w)
 
 static void c_read_group(const struct pk_record *r)
 {
-	struct pk_count c[2];
+	struct pk_count c[2] = { { .size = sizeof(c[0]) } };
 
 	assert_int_equal(r->read.pid, 62);
 	assert_int_equal(r->read.values.nr, 2);
@@ -354,7 +354,7 @@ static void test_every_record_type(void **state)
 			struct perf_event_attr a = { .sample_type = trailers[t] | PERF_SAMPLE_IP,
 						     .sample_id_all = sid,
 						     .read_format = k->read_format };
-			struct pk_record r;
+			struct pk_record r = { .size = sizeof(r) };
 			struct w w;
 			uint64_t id;
 
@@ -366,7 +366,7 @@ static void test_every_record_type(void **state)
 			assert_int_equal(pk_record_decode((void *)w.buf, &a, &r), 0);
 			assert_int_equal(r.type, k->type);
 			assert_int_equal(r.misc, k->misc);
-			assert_int_equal(r.size, w.len);
+			assert_int_equal(r.len, w.len);
 			assert_string_equal(pk_record_type_name(r.type), k->name);
 			k->check(&r);
 			check_trailer(&r.id, sid ? trailers[t] : 0);
@@ -389,7 +389,7 @@ static void test_every_record_type(void **state)
 
 static void expect_einval(const struct w *w, const struct perf_event_attr *a, const char *why_part)
 {
-	struct pk_record r;
+	struct pk_record r = { .size = sizeof(r) };
 
 	assert_int_equal(pk_record_decode((const void *)w->buf, a, &r), -EINVAL);
 	assert_int_equal(pk_last_error()->code, -EINVAL);
@@ -474,7 +474,7 @@ static void test_unknown_type(void **state)
 {
 	static const uint32_t types[] = { 0, PERF_RECORD_MAX, 22, 64, 68, 0xffffffff };
 	struct perf_event_attr a = { .sample_type = ID_ALL, .sample_id_all = 1 };
-	struct pk_record r;
+	struct pk_record r = { .size = sizeof(r) };
 	struct w w;
 	uint64_t id;
 
@@ -486,7 +486,7 @@ static void test_unknown_type(void **state)
 		assert_int_equal(pk_record_decode((void *)w.buf, &a, &r), PK_RECORD_UNKNOWN);
 		assert_int_equal(r.type, types[i]);
 		assert_int_equal(r.misc, 7);
-		assert_int_equal(r.size, 16);
+		assert_int_equal(r.len, 16);
 		assert_int_equal(pk_record_event_id((void *)w.buf, &a, &id), -ENOENT);
 	}
 }
@@ -495,7 +495,7 @@ static void test_bad_header(void **state)
 {
 	_Alignas(8) unsigned char buf[32] = { 0 };
 	struct perf_event_header h = { .type = PERF_RECORD_LOST, .size = 4 };
-	struct pk_record r;
+	struct pk_record r = { .size = sizeof(r) };
 
 	(void)state;
 	assert_int_equal(pk_record_decode(&h, NULL, &r), -EINVAL);
@@ -504,6 +504,19 @@ static void test_bad_header(void **state)
 	memcpy(buf + 4, &h, sizeof(h));
 	assert_int_equal(pk_record_decode((void *)(buf + 4), NULL, &r), -EINVAL);
 	assert_non_null(strstr(pk_last_error()->why, "not 8-byte aligned"));
+	/* A valid record into a pk_record whose size was never set: refused,
+	 * and the struct is not written. */
+	{
+		_Alignas(8) struct { struct perf_event_header h; uint64_t id, lost; } lost = {
+			{ PERF_RECORD_LOST, 0, sizeof(lost) }, 7, 3 };
+		struct pk_record unsized = { .type = 12345 };
+
+		assert_int_equal(pk_record_decode(&lost.h, NULL, &r), 0);
+		assert_int_equal(r.lost.lost, 3);
+		assert_int_equal(pk_record_decode(&lost.h, NULL, &unsized), -EINVAL);
+		assert_non_null(strstr(pk_last_error()->why, "sizeof(struct pk_record)"));
+		assert_int_equal(unsized.type, 12345);
+	}
 }
 
 /* ---- finding the event ---- */

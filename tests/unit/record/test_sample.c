@@ -129,7 +129,7 @@ static void w_sample(struct w *w, const struct perf_event_attr *a, const struct 
 
 static void check_read(const struct pk_sample *s, uint64_t rf)
 {
-	struct pk_count c[2];
+	struct pk_count c[2] = { { .size = sizeof(c[0]) } };
 
 	assert_int_equal(pk_count_parse(rf, s->read.data, s->read.len, c, 2), s->read.nr);
 	if (rf & PERF_FORMAT_GROUP) {
@@ -288,7 +288,7 @@ static void check_peek(const struct w *w, const struct perf_event_attr *a, const
 {
 	size_t need = sizeof(struct perf_event_header) +
 		      8 * (size_t)__builtin_popcountll(a->sample_type & PEEKABLE);
-	struct pk_sample_peek pk;
+	struct pk_sample_peek pk = { .size = sizeof(pk) };
 
 	assert_int_equal(pk_sample_peek((const void *)w->buf, a, &pk), 0);
 	assert_int_equal(pk.fields, a->sample_type & PEEKABLE);
@@ -319,7 +319,7 @@ static void check_peek(const struct w *w, const struct perf_event_attr *a, const
 
 static void run(const char *name, const struct perf_event_attr *a, const struct ref *r)
 {
-	struct pk_record rec;
+	struct pk_record rec = { .size = sizeof(rec) };
 	struct w w;
 
 	print_message("# %s (sample_type 0x%llx)\n", name, (unsigned long long)a->sample_type);
@@ -329,7 +329,7 @@ static void run(const char *name, const struct perf_event_attr *a, const struct 
 	assert_int_equal(pk_record_decode((void *)w.buf, a, &rec), 0);
 	assert_int_equal(rec.type, PERF_RECORD_SAMPLE);
 	assert_int_equal(rec.misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP);
-	assert_int_equal(rec.size, w.len);
+	assert_int_equal(rec.len, w.len);
 	check_sample(&rec, a, r);
 	check_truncations(&w, a);
 	check_peek(&w, a, &rec);
@@ -376,7 +376,7 @@ static void test_combinations(void **state)
 static void expect_einval(const struct w *w, const struct perf_event_attr *a, const char *part,
 			  const char *offset)
 {
-	struct pk_record rec;
+	struct pk_record rec = { .size = sizeof(rec) };
 
 	assert_int_equal(pk_record_decode((const void *)w->buf, a, &rec), -EINVAL);
 	if (!strstr(pk_last_error()->why, part) || !strstr(pk_last_error()->why, offset))
@@ -447,7 +447,7 @@ static void test_wrong_attr(void **state)
 	struct perf_event_attr reader = attr_for(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 						 PERF_SAMPLE_TIME, 0, 0);
 	const struct ref r = REF_DEFAULT;
-	struct pk_record rec;
+	struct pk_record rec = { .size = sizeof(rec) };
 	struct w w;
 
 	(void)state;
@@ -462,7 +462,7 @@ static void test_wrong_attr(void **state)
 static void test_peek_refuses(void **state)
 {
 	struct perf_event_attr a = attr_for(PERF_SAMPLE_IP | PERF_SAMPLE_TID, 0, 0);
-	struct pk_sample_peek pk;
+	struct pk_sample_peek pk = { .size = sizeof(pk) };
 	struct w w;
 
 	(void)state;
@@ -482,6 +482,12 @@ static void test_peek_refuses(void **state)
 	assert_int_equal(pk.ip, 0x401000);
 	assert_int_equal(pk.pid, 7);
 	assert_int_equal(pk.tid, 8);
+	/* A peek whose size was never set is refused and left alone. */
+	pk.size = 0;
+	pk.ip = 1;
+	assert_int_equal(pk_sample_peek((void *)w.buf, &a, &pk), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "sizeof(struct pk_sample_peek)"));
+	assert_int_equal(pk.ip, 1);
 }
 
 static void test_data_src(void **state)
@@ -560,7 +566,7 @@ static void test_trim_stack(void **state)
 	struct perf_event_attr a;
 	struct w w;
 	_Alignas(8) unsigned char out[8192];
-	struct pk_record r;
+	struct pk_record r = { .size = sizeof(r) };
 	int n;
 
 	(void)state;

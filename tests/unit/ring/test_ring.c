@@ -157,7 +157,7 @@ static void test_rings_map_pages(void **state)
 	assert_non_null(strstr(pk_last_error()->why, "power of two"));
 	assert_int_equal(pk_rings_map(l, 0, &rs), -EINVAL);
 	assert_null(rs);
-	assert_int_equal(pk_rings_count(NULL), 0);
+	assert_int_equal(pk_rings_nr(NULL), 0);
 	assert_null(pk_rings_get(NULL, 0));
 	pk_rings_free(NULL);
 	pk_evlist_free(l);

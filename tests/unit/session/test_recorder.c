@@ -251,7 +251,7 @@ static void test_layout_overwrite(void **state)
 	(void)state;
 	o.overwrite = true;
 	assert_int_equal(pk_recorder_new("task-clock", &o, &r), 0);
-	assert_int_equal(pk_events_count(pk_recorder_events(r)), 2);
+	assert_int_equal(pk_events_nr(pk_recorder_events(r)), 2);
 	assert_string_equal(pk_events_desc(pk_recorder_events(r), 1)->name, "dummy");
 	assert_true(k.attr[0].write_backward);
 	assert_false(k.attr[0].mmap);
@@ -492,18 +492,18 @@ static void test_pump_writer(void **state)
 	close(fd);
 	o.pages = 1;
 	assert_int_equal(pk_recorder_new("task-clock", &o, &r), 0);
-	assert_int_equal(pk_data_create(path, &w), 0);
+	assert_int_equal(pk_data_writer_create(path, &w), 0);
 	assert_int_equal(pk_recorder_set_writer(r, w), 0);
 	assert_int_equal(pk__recorder_describe(r), 0);
 	g = ring_of(0);
 	put_sample(&g, 42, 300);
 	put_sample(&g, 42, 301);
 	assert_int_equal(pk_recorder_drain(r), 0);
-	assert_int_equal(pk_data_size(w), 2 * 48 + 8);	/* 48-byte samples, a round */
+	assert_int_equal(pk_data_writer_size(w), 2 * 48 + 8);	/* 48-byte samples, a round */
 	put_sample(&g, 42, 302);
 	assert_int_equal(pk_recorder_finish(r), 0);
-	assert_int_equal(pk_data_size(w), 3 * 48 + 2 * 8);
-	assert_true(pk_data_finish(w) >= 0);
+	assert_int_equal(pk_data_writer_size(w), 3 * 48 + 2 * 8);
+	assert_true(pk_data_writer_finish(w) >= 0);
 	pk_recorder_free(r);
 	unlink(path);
 }

@@ -23,7 +23,7 @@
 
 static void mmap_(struct pk_maps *m, uint32_t pid, uint64_t addr, uint64_t len, const char *file)
 {
-	struct pk_record r = { .type = PERF_RECORD_MMAP };
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP };
 
 	r.mmap = (struct pk_rec_mmap){ .pid = pid, .tid = pid, .addr = addr, .len = len, .filename = file };
 	assert_int_equal(pk_maps_process(m, &r), 0);
@@ -31,7 +31,7 @@ static void mmap_(struct pk_maps *m, uint32_t pid, uint64_t addr, uint64_t len, 
 
 static void fork_(struct pk_maps *m, uint32_t pid, uint32_t ppid)
 {
-	struct pk_record r = { .type = PERF_RECORD_FORK };
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_FORK };
 
 	r.task = (struct pk_rec_task){ .pid = pid, .ppid = ppid, .tid = pid, .ptid = ppid };
 	assert_int_equal(pk_maps_process(m, &r), 0);
@@ -115,7 +115,7 @@ static void new_mapping_replaces_what_it_covers(void **state)
 static void fork_copies_and_exec_forgets(void **state)
 {
 	struct pk_maps *m;
-	struct pk_record r = { .type = PERF_RECORD_COMM };
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_COMM };
 
 	(void)state;
 	assert_int_equal(pk_maps_new(&m), 0);
@@ -142,7 +142,7 @@ static void fork_copies_and_exec_forgets(void **state)
 static void mmap2_build_id_is_kept(void **state)
 {
 	static const uint8_t id[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
-	struct pk_record r = { .type = PERF_RECORD_MMAP2 };
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP2 };
 	struct pk_maps *m;
 
 	(void)state;

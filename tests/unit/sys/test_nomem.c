@@ -130,7 +130,7 @@ static int call_catalog_new(const void *arg)
 static int call_maps(const void *arg)
 {
 	struct pk_maps *m = NULL;
-	struct pk_record r = { .type = PERF_RECORD_MMAP };
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP };
 	int err;
 
 	(void)arg;
@@ -182,28 +182,28 @@ static int call_writer(const void *arg)
 	int err;
 
 	snprintf(path, sizeof(path), "%s/nomem.data", root_hw);
-	err = pk_data_create(path, &w);
+	err = pk_data_writer_create(path, &w);
 	if (!err)
-		err = pk_data_add_event(w, &a, "task-clock", ids, 2);
+		err = pk_data_writer_add_event(w, &a, "task-clock", ids, 2);
 	if (!err)
-		err = pk_data_add_event(w, &a, "page-faults", ids, 1);
+		err = pk_data_writer_add_event(w, &a, "page-faults", ids, 1);
 	if (!err)
-		err = pk_data_add_group(w, 0, 2);
+		err = pk_data_writer_add_group(w, 0, 2);
 	if (!err)
-		err = pk_data_add_build_id(w, "/usr/bin/true", id, sizeof(id), false);
+		err = pk_data_writer_add_build_id(w, "/usr/bin/true", id, sizeof(id), false);
 	if (!err)
-		err = pk_data_set_cmdline(w, 2, argv);
+		err = pk_data_writer_set_cmdline(w, 2, argv);
 	if (!err && arg)
-		err = pk_data_set_compression(w, 1);
+		err = pk_data_writer_set_compression(w, 1);
 	for (int i = 0; !err && i < 4; i++)
-		err = pk_data_write(w, &rec, sizeof(rec));
+		err = pk_data_writer_write(w, &rec, sizeof(rec));
 	if (!err)
-		err = pk_data_write_round(w);
+		err = pk_data_writer_write_round(w);
 	if (!err) {
-		err = pk_data_finish(w);
+		err = pk_data_writer_finish(w);
 		unlink(path);
 	} else if (w) {
-		pk_data_abort(w);
+		pk_data_writer_abort(w);
 	}
 	return err;
 }

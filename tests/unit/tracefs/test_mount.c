@@ -73,8 +73,8 @@ static int checks(void)
 		return 2;
 	if (pk_catalog_new(&co, &cat) < 0)
 		return 3;
-	for (size_t i = 0; i < pk_catalog_count(cat); i++)
-		if (pk_catalog_event(cat, i)->source == PK_SRC_TRACEPOINT)
+	for (size_t i = 0; i < pk_catalog_nr(cat); i++)
+		if (pk_catalog_get(cat, i)->source == PK_SRC_TRACEPOINT)
 			return 4;
 	pk_catalog_free(cat);
 	if (mounted() || nr_tracefs_mounts() != 0)

@@ -282,7 +282,7 @@ static int compare_event(size_t i, const char *expect, const struct pk_events *e
 			 char *msg, const char **skip)
 {
 	const struct pk_event_desc *d = pk_events_desc(ev, i);
-	const struct perf_event_attr *a = &d->attr;
+	const struct perf_event_attr *a = pk_events_attr(ev, i);
 	bool seen[NR_FIELDS] = { false };
 	char *copy = xstrdup(expect), *save = NULL, *kv;
 	size_t f;
@@ -423,10 +423,10 @@ static void test_attrs(void **state)
 		fail();
 	}
 	msg[0] = '\0';
-	if ((size_t)ret != pk_events_count(ev) || ret != l->nr_fields)
+	if ((size_t)ret != pk_events_nr(ev) || ret != l->nr_fields)
 		appendf(msg, "#   expected %d event(s), got %d (count %zu)\n", l->nr_fields, ret,
-			pk_events_count(ev));
-	for (i = 0; i < l->nr_fields && (size_t)i < pk_events_count(ev); i++) {
+			pk_events_nr(ev));
+	for (i = 0; i < l->nr_fields && (size_t)i < pk_events_nr(ev); i++) {
 		if (compare_event((size_t)i, l->fields[i], ev, msg, &skip_why) < 0) {
 			pk_events_free(ev);
 			print_message("# SKIP %s: %s\n", l->string, skip_why);
