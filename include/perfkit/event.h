@@ -162,6 +162,17 @@ PK_API int pk_attr_field(const struct perf_event_attr *attr, size_t i, const cha
  */
 PK_API int pk_attr_probe(const struct perf_event_attr *attr, const char *name);
 
+/*
+ * pk_suggest - the candidate nearest to `word` by edit distance (one
+ * insertion, deletion or substitution each, case-sensitive), for a "did
+ * you mean" hint: one of candidates[0..n), or NULL when none is close
+ * enough to be a typo of it (at most 2 edits, or a third of word's length
+ * when that is more, and always fewer edits than word has characters).
+ * Among equally near candidates the first wins.  A NULL entry is skipped.
+ * Reads only its arguments; never fails, never touches pk_last_error().
+ */
+PK_API const char *pk_suggest(const char *word, const char *const *candidates, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

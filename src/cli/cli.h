@@ -16,22 +16,79 @@
 #define CLI_EXIT_EVENT 1
 #define CLI_EXIT_USAGE 2
 
+/* ---- the option table (opts.c) ------------------------------------------- */
+
+enum cli_arg { CLI_ARG_NONE, CLI_ARG_REQUIRED, CLI_ARG_OPTIONAL };	/* getopt's 0, 1, 2 */
+
+/* Descriptions start at this column of --help. */
+#define CLI_HELP_COLUMN 23
+
+/* The id of -h/--help, which cli_opts_parse answers itself. */
+#define CLI_OPT_HELP 'h'
+#define CLI_OPT_HELP_ENTRY { "help", 'h', CLI_ARG_NONE, CLI_OPT_HELP, NULL, "this help" }
+
+/*
+ * One option: a long name and/or a short letter, whether it takes a value,
+ * the id the handler gets (the letter, or a value from 0x100 for a
+ * long-only option), and its --help row.  The metavar names the value
+ * ("EVENTS"); one starting with '=' is printed as "--name=VALUE".  help
+ * may hold '\n' to break a line; with_next lists the option with the next
+ * one in one row (which carries the description); hidden ones are parsed
+ * but not shown.  A table ends with an entry of all zeros.
+ */
+struct cli_opt {
+	const char *name;
+	int letter;
+	enum cli_arg arg;
+	int id;
+	const char *metavar;
+	const char *help;
+	bool with_next;
+	bool hidden;
+};
+
+/* A subcommand's command line: its table and the text around it. */
+struct cli_optset {
+	const char *cmd;	/* "stat": messages say "perfkit stat: ..." */
+	const char *usage;	/* the usage lines and description, printed first */
+	const struct cli_opt *opts;
+	const char *epilogue;	/* after the options, or NULL */
+	bool stop_at_operand;	/* options end at the first operand (the command) */
+};
+
+/* The handler: 0 to go on, or an exit status after its own message. */
+typedef int cli_opt_fn(void *ctx, int id, const char *arg);
+
+/*
+ * cli_opts_parse - run getopt_long over argv with set's table, calling
+ * handle for every option.  Returns 0 with optind at the first operand,
+ * -1 after printing --help (exit 0), or an exit status: the handler's, or
+ * CLI_EXIT_USAGE after one message naming an unknown option (with the
+ * nearest known one), an ambiguous or a value-less one, and the hint to run
+ * the subcommand's --help.
+ */
+int cli_opts_parse(const struct cli_optset *set, int argc, char **argv, cli_opt_fn *handle,
+		   void *ctx);
+
+/* cli_opts_help - --help: the usage, the options aligned and wrapped to
+ * 79 columns, the epilogue. */
+void cli_opts_help(const struct cli_optset *set, FILE *f);
+
+/* ---- subcommands ------------------------------------------------------------ */
+
 /* A subcommand: argv[0] is its name; returns the exit status. */
 struct cli_cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;
-	void (*help)(FILE *f);
+	const struct cli_optset *opts;	/* for `perfkit help NAME` */
 };
 
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
-void cmd_list_help(FILE *f);
-void cmd_info_help(FILE *f);
-void cmd_stat_help(FILE *f);
-void cmd_record_help(FILE *f);
+extern const struct cli_optset cmd_list_opts, cmd_info_opts, cmd_stat_opts, cmd_record_opts;
 
 /*
  * cli_error - print pk_last_error() as "perfkit CMD: what: why", then, when
@@ -55,6 +112,74 @@ int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr);
 int cli_pids_threads(const char *cmd, const char *list, pid_t **tids, size_t *nr);
 
 /*
+ * The target stat and record share: -p, -t, -a, -C as given, and what
+ * cli_target_build made of them.  Nothing given: the command is the target.
+ */
+struct cli_target {
+	const char *pids;	/* -p PID[,PID...] */
+	const char *tids;	/* -t TID[,TID...] */
+	const char *cpu_list;	/* -C LIST */
+	bool all_cpus;		/* -a */
+	pid_t *threads;		/* built: -p's processes' threads (or their pids), or -t's */
+	size_t nr_threads;
+	int *cpus;		/* built: -a's online CPUs or -C's */
+	size_t nr_cpus;
+};
+
+/* cli_target_option - take -p, -t, -a or -C (ids 'p', 't', 'a', 'C') into
+ * t.  Returns 0, or 1 when id is none of them. */
+int cli_target_option(struct cli_target *t, int id, const char *arg);
+
+/* cli_target_given - whether -p, -t, -a or -C was given. */
+bool cli_target_given(const struct cli_target *t);
+
+/*
+ * cli_target_check - the target and the command together: one target at
+ * most, and a command when there is none.  Returns 0, or CLI_EXIT_USAGE
+ * after the message for `cmd`.
+ */
+int cli_target_check(const char *cmd, const struct cli_target *t, bool have_command);
+
+/*
+ * cli_target_build - parse the lists: -p into every thread of its
+ * processes (or, without `threads_of_pids`, the pids themselves), -t into
+ * its threads, -a or -C into CPUs (only with `cpus`).  Returns 0, or an
+ * exit status after the message for `cmd`: CLI_EXIT_USAGE for a malformed
+ * -p/-t list, CLI_EXIT_EVENT for one the library rejects (a bad -C, with a
+ * caret; a process that does not exist).  cli_target_list is the list an
+ * error points into; cli_target_free frees what was built.
+ */
+int cli_target_build(const char *cmd, struct cli_target *t, bool threads_of_pids, bool cpus);
+const char *cli_target_list(const struct cli_target *t);
+void cli_target_free(struct cli_target *t);
+
+/* ---- around a run (run.c) ---------------------------------------------------- */
+
+/* cli_now - monotonic seconds. */
+double cli_now(void);
+
+/* cli_events_add - -e, given once or more: arg joined to *events with a
+ * comma.  Returns 0, or CLI_EXIT_USAGE after a message for `cmd` (an empty
+ * list, or out of memory). */
+int cli_events_add(const char *cmd, char **events, const char *arg);
+
+/*
+ * cli_stop_catch - make `sig` stop the run: cli_stop_signal() returns it
+ * from then on, and the command set by cli_stop_forward gets INT, QUIT or
+ * HUP as they are and SIGTERM for any other signal.  A SIGHUP that is
+ * ignored already (nohup) stays ignored.  cli_stop_reset forgets the
+ * signal (before another -r run).
+ *
+ * cli_stop_forward - pass stop signals on to w from now on (NULL: to no
+ * one).  With pass_pending, a stop that arrived before (while a command
+ * was being spawned already running) is passed on to w now, once.
+ */
+void cli_stop_catch(int sig);
+void cli_stop_forward(struct pk_workload *w, bool pass_pending);
+int cli_stop_signal(void);
+void cli_stop_reset(void);
+
+/*
  * cli_tracefs_need - as root, mount tracefs when it is not mounted and
  * `spec` (an event list) may name a tracepoint, or when spec is NULL (every
  * event is listed).  Does nothing otherwise; never reports.
@@ -68,9 +193,6 @@ void cli_print_attrs(FILE *f, const struct pk_evlist *l, const struct pk_events 
 /* cli_usage - print "perfkit CMD: <message>" and a hint to run --help.
  * Returns CLI_EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* cli_unknown_option - report getopt's '?' for argv[optind - 1]. */
-int cli_unknown_option(const char *cmd, int argc, char **argv, int opt);
 
 /* cli_errno_name - "ENOENT" for ENOENT (positive or negative), or "E?". */
 const char *cli_errno_name(int err);

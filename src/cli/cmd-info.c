@@ -29,61 +29,53 @@ struct info_run {
 	struct json j;
 };
 
-void cmd_info_help(FILE *f)
+static const struct cli_opt info_options[] = {
+	{ "json", 0, CLI_ARG_NONE, 'j', NULL, "one object per event string, attr fields as numbers" },
+	{ "os", 0, CLI_ARG_REQUIRED, 'o', "=LAYER",
+	  "attributes of the PMU only (pmu), plus perf_events' modifiers (perf, the default), "
+	  "plus its terms (perf-ext)" },
+	CLI_OPT_HELP_ENTRY,
+	{ 0 },
+};
+
+const struct cli_optset cmd_info_opts = {
+	.cmd = "info",
+	.usage = "usage: perfkit info EVENT... [--json] [--os=pmu|perf|perf-ext]\n"
+		 "\n"
+		 "For each event string (perf's syntax: 'task-clock:u', 'msr/tsc/',\n"
+		 "'{task-clock,page-faults}', 'sched:sched_switch', 'skl::INST_RETIRED:ANY_P'),\n"
+		 "show its canonical form, its source and PMU, the attributes that refine\n"
+		 "it, the perf_event_attr it becomes, and whether it opens here.\n",
+	.opts = info_options,
+	.epilogue = "Exit status: 0 when every string parses (even if it does not open here),\n"
+		    "1 when one does not, 2 for bad usage.",
+};
+
+static int info_option(void *ctx, int id, const char *arg)
 {
-	fprintf(f,
-		"usage: perfkit info EVENT... [--json] [--os=pmu|perf|perf-ext]\n"
-		"\n"
-		"For each event string (perf's syntax: 'task-clock:u', 'msr/tsc/',\n"
-		"'{task-clock,page-faults}', 'sched:sched_switch', 'skl::INST_RETIRED:ANY_P'),\n"
-		"show its canonical form, its source and PMU, the attributes that refine\n"
-		"it, the perf_event_attr it becomes, and whether it opens here.\n"
-		"\n"
-		"  --json              one object per event string, attr fields as numbers\n"
-		"  --os=LAYER          attributes of the PMU only (pmu), plus perf_events'\n"
-		"                      modifiers (perf, the default), plus its terms (perf-ext)\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"Exit status: 0 when every string parses (even if it does not open here),\n"
-		"1 when one does not, 2 for bad usage.\n");
+	struct info_opts *o = ctx;
+
+	if (id == 'j') {
+		o->json = true;
+	} else if (!strcmp(arg, "pmu")) {
+		o->os = PK_OS_PMU;
+	} else if (!strcmp(arg, "perf")) {
+		o->os = PK_OS_PERF;
+	} else if (!strcmp(arg, "perf-ext")) {
+		o->os = PK_OS_PERF_EXT;
+	} else {
+		return cli_usage("info", "unknown OS layer '%s' (use pmu, perf or perf-ext)", arg);
+	}
+	return 0;
 }
 
 static int parse_opts(int argc, char **argv, struct info_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "os", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	int err;
 
 	o->os = PK_OS_PERF;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'o':
-			if (!strcmp(optarg, "pmu"))
-				o->os = PK_OS_PMU;
-			else if (!strcmp(optarg, "perf"))
-				o->os = PK_OS_PERF;
-			else if (!strcmp(optarg, "perf-ext"))
-				o->os = PK_OS_PERF_EXT;
-			else
-				return cli_usage("info", "unknown OS layer '%s' (use pmu, perf or perf-ext)",
-						 optarg);
-			break;
-		case 'h':
-			cmd_info_help(stdout);
-			return -1;
-		default:
-			return cli_unknown_option("info", argc, argv, c);
-		}
-	}
+	if ((err = cli_opts_parse(&cmd_info_opts, argc, argv, info_option, o)))
+		return err;
 	o->events = argv + optind;
 	o->nr_events = argc - optind;
 	if (!o->nr_events)

@@ -64,26 +64,6 @@ struct prober {
 	size_t nr, alloc;
 };
 
-void cmd_list_help(FILE *f)
-{
-	fprintf(f,
-		"usage: perfkit list [GLOB...] [--json] [--source=SOURCE[,SOURCE...]]\n"
-		"\n"
-		"List every event this machine offers, grouped by source, each marked\n"
-		"with whether it opens here.  A GLOB (fnmatch syntax, e.g. 'sched:*')\n"
-		"keeps the events whose name matches; a word without * ? or [ keeps the\n"
-		"names that contain it; a source's name (hw, sw, cache, pmu, raw,\n"
-		"breakpoint, probe, tracepoint, libpfm or pfm) keeps that source.\n"
-		"\n"
-		"  --json              an array of {name, aliases, source, pmu, desc, opens, reason?}\n"
-		"  --source=LIST       only these sources: hw, sw, cache, pmu, raw, breakpoint,\n"
-		"                      probe, tracepoint, libpfm\n"
-		"  --all-libpfm        include every libpfm4 PMU, not only the detected ones\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"PERFKIT_SYSFS_ROOT=DIR describes the PMUs of another machine's sysfs tree.\n");
-}
-
 static int parse_sources(const char *arg, unsigned *mask)
 {
 	char *copy = strdup(arg), *save = NULL;
@@ -125,38 +105,53 @@ static unsigned category(const char *word)
 	return 0;
 }
 
+static const struct cli_opt list_options[] = {
+	{ "json", 0, CLI_ARG_NONE, 'j', NULL,
+	  "an array of {name, aliases, source, pmu, desc, opens, reason?}" },
+	{ "source", 0, CLI_ARG_REQUIRED, 's', "=LIST",
+	  "only these sources: hw, sw, cache, pmu, raw, breakpoint, probe, tracepoint, libpfm" },
+	{ "all-libpfm", 0, CLI_ARG_NONE, 'a', NULL,
+	  "include every libpfm4 PMU, not only the detected ones" },
+	CLI_OPT_HELP_ENTRY,
+	{ 0 },
+};
+
+const struct cli_optset cmd_list_opts = {
+	.cmd = "list",
+	.usage = "usage: perfkit list [GLOB...] [--json] [--source=SOURCE[,SOURCE...]]\n"
+		 "\n"
+		 "List every event this machine offers, grouped by source, each marked\n"
+		 "with whether it opens here.  A GLOB (fnmatch syntax, e.g. 'sched:*')\n"
+		 "keeps the events whose name matches; a word without * ? or [ keeps the\n"
+		 "names that contain it; a source's name (hw, sw, cache, pmu, raw,\n"
+		 "breakpoint, probe, tracepoint, libpfm or pfm) keeps that source.\n",
+	.opts = list_options,
+	.epilogue = "PERFKIT_SYSFS_ROOT=DIR describes the PMUs of another machine's sysfs tree.",
+};
+
+static int list_option(void *ctx, int id, const char *arg)
+{
+	struct list_opts *o = ctx;
+
+	switch (id) {
+	case 'j':
+		o->json = true;
+		break;
+	case 's':
+		return parse_sources(arg, &o->sources) ? CLI_EXIT_USAGE : 0;
+	case 'a':
+		o->all_libpfm = true;
+		break;
+	}
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct list_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "source", required_argument, NULL, 's' },
-		{ "all-libpfm", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	int err = cli_opts_parse(&cmd_list_opts, argc, argv, list_option, o);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case 's':
-			if (parse_sources(optarg, &o->sources))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'a':
-			o->all_libpfm = true;
-			break;
-		case 'h':
-			cmd_list_help(stdout);
-			return -1;
-		default:
-			return cli_unknown_option("list", argc, argv, c);
-		}
-	}
+	if (err)
+		return err;
 	/* Like perf list, a source's name as an argument selects that source;
 	 * the other arguments are globs. */
 	o->globs = argv + optind;

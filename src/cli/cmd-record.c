@@ -24,8 +24,7 @@
 struct record_opts {
 	char *events;		/* -e, joined; NULL: cycles, falling back to cpu-clock */
 	struct pk_recorder_opts r;	/* the sampling options; the target is set in setup */
-	const char *pids;	/* -p */
-	const char *tids;	/* -t */
+	struct cli_target target;	/* -p, -t, -a, -C */
 	const char *output;	/* -o, default perf.data */
 	unsigned pages;		/* -m */
 	unsigned long long pages_asked;	/* before rounding up to a power of two */
@@ -35,48 +34,11 @@ struct record_opts {
 	char **argv;
 };
 
-void cmd_record_help(FILE *f)
-{
-	fprintf(f,
-		"usage: perfkit record [-e EVENTS] [-F HZ | -c PERIOD] [-g] [-o FILE] [-m PAGES]\n"
-		"                      [-a | -C CPUS | -p PIDS | -t TIDS] [--duration S] [-q] [--] [COMMAND...]\n"
-		"\n"
-		"Sample events into a perf.data file that perf report and perf script read.\n"
-		"\n"
-		"  -e, --event EVENTS   what to sample (default: cycles, or cpu-clock where the\n"
-		"                       machine cannot count cycles)\n"
-		"  -F, --freq HZ        samples per second (default 4000)\n"
-		"  -c, --count N        a sample every N events instead of -F\n"
-		"  -g                   record call chains (frame pointers)\n"
-		"      --call-graph MODE  fp, dwarf[,STACK_BYTES] (default 8192) or lbr\n"
-		"  -d, --data           record the data addresses of samples (and data mmaps)\n"
-		"  -T, --timestamp      record sample times (always on)\n"
-		"  -R, --raw-samples    record the raw data of tracepoint samples\n"
-		"  -b, --branch-any     record the branch stack (any taken branch)\n"
-		"  -j, --branch-filter FILTER  record the branch stack with FILTER (any,u,k,call,...)\n"
-		"      --user-regs REGS, --intr-regs REGS  sample these registers (AX,BX,IP,...)\n"
-		"      --switch-events  record context switches\n"
-		"      --namespaces     record namespace changes\n"
-		"  -z[N], --compression-level[=N]  compress the records with zstd (level N: 1 to 22,\n"
-		"                       default 1; attached: -z3)\n"
-		"      --overwrite      keep only the newest samples (the rings overwrite the oldest);\n"
-		"                       they are written at the end and on each SIGUSR2\n"
-		"  -o, --output FILE    write FILE (default perf.data; an existing one is kept as .old)\n"
-		"  -m, --mmap-pages N   ring buffer pages per CPU (default 128; 2048 with DWARF stacks,\n"
-		"                       where they may be locked), or a size: 512K, 4M;\n"
-		"                       rounded up to a power of two pages\n"
-		"  -a, --all-cpus       every task on every CPU   -C, --cpu CPUS  these CPUs\n"
-		"  -p, --pid PIDS       these processes   -t, --tid TIDS  these threads\n"
-		"      --sample-cpu     record the CPU of each sample\n"
-		"      --no-inherit     do not follow the command's children\n"
-		"      --duration S     stop after S seconds\n"
-		"  -B, --no-buildid     write no build-id table (BUILD_ID lists the binaries\n"
-		"                       samples landed in, so perf report finds the same ones)\n"
-		"  -k, --clockid CLOCK  time samples with CLOCK: monotonic, monotonic_raw, realtime,\n"
-		"                       boottime, tai, or a clock number\n"
-		"  -q, --quiet          no summary at the end\n"
-		"  -v, --verbose        print each event's perf_event_attr as opened, and the ring size\n");
-}
+/* The ids of the long-only options (the others' are their letters). */
+enum {
+	OPT_SAMPLE_CPU = 0x100, OPT_NO_INHERIT, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
+	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE,
+};
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
 static int parse_call_graph(struct record_opts *o, const char *arg)
@@ -180,41 +142,67 @@ static int parse_clockid(const char *arg, int *out)
 			 "boottime, tai (or mono, raw, real, boot), or a clock number", arg);
 }
 
-static const struct option longopts[] = {
-	{ "event", required_argument, NULL, 'e' }, { "freq", required_argument, NULL, 'F' },
-	{ "count", required_argument, NULL, 'c' }, { "output", required_argument, NULL, 'o' },
-	{ "mmap-pages", required_argument, NULL, 'm' }, { "all-cpus", no_argument, NULL, 'a' },
-	{ "cpu", required_argument, NULL, 'C' }, { "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 't' },
-	{ "sample-cpu", no_argument, NULL, 0x100 }, { "no-inherit", no_argument, NULL, 0x101 },
-	{ "duration", required_argument, NULL, 0x102 }, { "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "call-graph", required_argument, NULL, 0x103 }, { "data", no_argument, NULL, 'd' },
-	{ "timestamp", no_argument, NULL, 'T' }, { "raw-samples", no_argument, NULL, 'R' },
-	{ "branch-any", no_argument, NULL, 'b' }, { "branch-filter", required_argument, NULL, 'j' },
-	{ "user-regs", required_argument, NULL, 0x104 }, { "intr-regs", required_argument, NULL, 0x105 },
-	{ "switch-events", no_argument, NULL, 0x106 }, { "namespaces", no_argument, NULL, 0x107 },
-	{ "overwrite", no_argument, NULL, 0x108 },
-	{ "compression-level", optional_argument, NULL, 'z' },
-	{ "clockid", required_argument, NULL, 'k' },
-	{ "no-buildid", no_argument, NULL, 'B' }, { "no-buildid-cache", no_argument, NULL, 'N' },
-	{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+static const struct cli_opt record_options[] = {
+	{ "event", 'e', CLI_ARG_REQUIRED, 'e', "EVENTS",
+	  "what to sample (default: cycles, or cpu-clock where the machine cannot count cycles)" },
+	{ "freq", 'F', CLI_ARG_REQUIRED, 'F', "HZ", "samples per second (default 4000)" },
+	{ "count", 'c', CLI_ARG_REQUIRED, 'c', "N", "a sample every N events instead of -F" },
+	{ NULL, 'g', CLI_ARG_NONE, 'g', NULL, "record call chains (frame pointers)" },
+	{ "call-graph", 0, CLI_ARG_REQUIRED, OPT_CALL_GRAPH, "MODE",
+	  "fp, dwarf[,STACK_BYTES] (default 8192) or lbr" },
+	{ "data", 'd', CLI_ARG_NONE, 'd', NULL,
+	  "record the data addresses of samples (and data mmaps)" },
+	{ "timestamp", 'T', CLI_ARG_NONE, 'T', NULL, "record sample times (always on)" },
+	{ "raw-samples", 'R', CLI_ARG_NONE, 'R', NULL, "record the raw data of tracepoint samples" },
+	{ "branch-any", 'b', CLI_ARG_NONE, 'b', NULL, "record the branch stack (any taken branch)" },
+	{ "branch-filter", 'j', CLI_ARG_REQUIRED, 'j', "FILTER",
+	  "record the branch stack with FILTER (any,u,k,call,...)" },
+	{ "user-regs", 0, CLI_ARG_REQUIRED, OPT_USER_REGS, "REGS", NULL, .with_next = true },
+	{ "intr-regs", 0, CLI_ARG_REQUIRED, OPT_INTR_REGS, "REGS", "sample these registers (AX,BX,IP,...)" },
+	{ "switch-events", 0, CLI_ARG_NONE, OPT_SWITCH_EVENTS, NULL, "record context switches" },
+	{ "namespaces", 0, CLI_ARG_NONE, OPT_NAMESPACES, NULL, "record namespace changes" },
+	{ "compression-level", 'z', CLI_ARG_OPTIONAL, 'z', "N",
+	  "compress the records with zstd (level N: 1 to 22, default 1; attached: -z3)" },
+	{ "overwrite", 0, CLI_ARG_NONE, OPT_OVERWRITE, NULL,
+	  "keep only the newest samples (the rings overwrite the oldest); they are written at the "
+	  "end and on each SIGUSR2" },
+	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE",
+	  "write FILE (default perf.data; an existing one is kept as .old)" },
+	{ "mmap-pages", 'm', CLI_ARG_REQUIRED, 'm', "N",
+	  "ring buffer pages per CPU (default 128; 2048 with DWARF stacks, where they may be "
+	  "locked), or a size: 512K, 4M; rounded up to a power of two pages" },
+	{ "all-cpus", 'a', CLI_ARG_NONE, 'a', NULL, "every task on every CPU" },
+	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS", "every task on these CPUs" },
+	{ "pid", 'p', CLI_ARG_REQUIRED, 'p', "PIDS", "these processes" },
+	{ "tid", 't', CLI_ARG_REQUIRED, 't', "TIDS", "these threads" },
+	{ "sample-cpu", 0, CLI_ARG_NONE, OPT_SAMPLE_CPU, NULL, "record the CPU of each sample" },
+	{ "no-inherit", 0, CLI_ARG_NONE, OPT_NO_INHERIT, NULL, "do not follow the command's children" },
+	{ "duration", 0, CLI_ARG_REQUIRED, OPT_DURATION, "S", "stop after S seconds" },
+	{ "no-buildid", 'B', CLI_ARG_NONE, 'B', NULL,
+	  "write no build-id table (BUILD_ID lists the binaries samples landed in, so perf report "
+	  "finds the same ones)" },
+	{ "no-buildid-cache", 'N', CLI_ARG_NONE, 'N', NULL, "perfkit keeps no build-id cache",
+	  .hidden = true },
+	{ "clockid", 'k', CLI_ARG_REQUIRED, 'k', "CLOCK",
+	  "time samples with CLOCK: monotonic, monotonic_raw, realtime, boottime, tai, or a clock "
+	  "number" },
+	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "no summary at the end" },
+	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL,
+	  "print each event's perf_event_attr as opened, and the ring size" },
+	CLI_OPT_HELP_ENTRY,
+	{ 0 },
 };
 
-/* -e, given more than once: the lists joined with commas. */
-static int add_events(struct record_opts *o, const char *arg)
-{
-	size_t n = o->events ? strlen(o->events) + 1 : 0;
-	char *e = realloc(o->events, n + strlen(arg) + 1);
-
-	if (!e)
-		return -ENOMEM;
-	if (n)
-		e[n - 1] = ',';
-	strcpy(e + n, arg);
-	o->events = e;
-	return 0;
-}
+const struct cli_optset cmd_record_opts = {
+	.cmd = "record",
+	.usage = "usage: perfkit record [-e EVENTS] [-F HZ | -c PERIOD] [-g] [-o FILE] [-m PAGES]\n"
+		 "                      [-a | -C CPUS | -p PIDS | -t TIDS] [--duration S] [-q]\n"
+		 "                      [--] [COMMAND...]\n"
+		 "\n"
+		 "Sample events into a perf.data file that perf report and perf script read.\n",
+	.opts = record_options,
+	.stop_at_operand = true,
+};
 
 /* The options that shape the samples (struct pk_recorder_opts).  Returns 0,
  * an exit status for a bad value, or 1 when `c` is not one of them. */
@@ -238,9 +226,9 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 		if (o->r.callgraph == PK_CALLGRAPH_NONE)
 			o->r.callgraph = PK_CALLGRAPH_FP;
 		break;
-	case 0x100: o->r.sample_cpu = true; break;
-	case 0x101: o->r.no_inherit = true; break;
-	case 0x103:
+	case OPT_SAMPLE_CPU: o->r.sample_cpu = true; break;
+	case OPT_NO_INHERIT: o->r.no_inherit = true; break;
+	case OPT_CALL_GRAPH:
 		if (parse_call_graph(o, arg))
 			return CLI_EXIT_USAGE;
 		break;
@@ -252,14 +240,14 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 		if (pk_branch_filter_parse(arg, &o->r.branch_type) < 0)
 			return cli_error("record", arg), CLI_EXIT_USAGE;
 		break;
-	case 0x104:
-	case 0x105:
-		if (pk_regs_parse(arg, c == 0x104 ? &o->r.user_regs : &o->r.intr_regs) < 0)
+	case OPT_USER_REGS:
+	case OPT_INTR_REGS:
+		if (pk_regs_parse(arg, c == OPT_USER_REGS ? &o->r.user_regs : &o->r.intr_regs) < 0)
 			return cli_error("record", arg), CLI_EXIT_USAGE;
 		break;
-	case 0x106: o->r.switch_events = true; break;
-	case 0x107: o->r.namespaces = true; break;
-	case 0x108: o->r.overwrite = true; break;
+	case OPT_SWITCH_EVENTS: o->r.switch_events = true; break;
+	case OPT_NAMESPACES: o->r.namespaces = true; break;
+	case OPT_OVERWRITE: o->r.overwrite = true; break;
 	case 'z':
 		/* -z, -zN or --compression-level[=N], as perf 6.1 takes them:
 		 * the level is attached, never the next argument. */
@@ -287,52 +275,43 @@ static int check_opts(struct record_opts *o, int argc)
 			"of two\n", o->pages, (long long)o->pages * sysconf(_SC_PAGESIZE) / 1024);
 	if (o->r.freq && o->r.period)
 		return cli_usage("record", "-F and -c both set how often to sample: give one");
-	if ((o->pids != NULL) + (o->tids != NULL) + (o->r.all_cpus || o->r.cpu_list) > 1)
-		return cli_usage("record", "-p, -t and -a/-C are different targets: give one");
-	if (optind >= argc && !o->pids && !o->tids && !o->r.all_cpus && !o->r.cpu_list)
-		return cli_usage("record", "no command given: perfkit record [-e EVENTS] -- COMMAND, "
-				 "or a target: -p PID, -t TID, -a, -C CPUS");
+	return cli_target_check("record", &o->target, optind < argc);
+}
+
+/* One option into *o (cli_opt_fn). */
+static int record_option(void *ctx, int id, const char *arg)
+{
+	struct record_opts *o = ctx;
+	int err = parse_sampling(o, id, arg);
+
+	if (err == 1)
+		err = cli_target_option(&o->target, id, arg);
+	if (err != 1)
+		return err;
+	switch (id) {
+	case 'e':
+		return cli_events_add("record", &o->events, arg);
+	case 'o': o->output = arg; break;
+	case 'm':
+		if (parse_pages(arg, &o->pages, &o->pages_asked))
+			return CLI_EXIT_USAGE;
+		break;
+	case OPT_DURATION:
+		/* From a millisecond to a year: beyond that it is a typo. */
+		if (cli_num_seconds("record", "--duration", arg, 0.001, 31536000, &o->duration) < 0)
+			return CLI_EXIT_USAGE;
+		break;
+	case 'q': o->quiet = true; break;
+	case 'v': o->verbose++; break;
+	}
 	return 0;
 }
 
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
-	int c, err;
+	int err = cli_opts_parse(&cmd_record_opts, argc, argv, record_option, o);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:go:m:aC:p:t:qvdTRbj:z::BNk:h", longopts, NULL)) != -1) {
-		if ((err = parse_sampling(o, c, optarg)) != 1) {
-			if (err)
-				return err;
-			continue;
-		}
-		switch (c) {
-		case 'e':
-			if (add_events(o, optarg))
-				return cli_usage("record", "out of memory");
-			break;
-		case 'o': o->output = optarg; break;
-		case 'm':
-			if (parse_pages(optarg, &o->pages, &o->pages_asked))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'a': o->r.all_cpus = true; break;
-		case 'C': o->r.cpu_list = optarg; break;
-		case 'p': o->pids = optarg; break;
-		case 't': o->tids = optarg; break;
-		case 0x102:
-			/* From a millisecond to a year: beyond that it is a typo. */
-			if (cli_num_seconds("record", "--duration", optarg, 0.001, 31536000, &o->duration) < 0)
-				return CLI_EXIT_USAGE;
-			break;
-		case 'q': o->quiet = true; break;
-		case 'v': o->verbose++; break;
-		case 'h': cmd_record_help(stdout); return -1;
-		default: return cli_unknown_option("record", argc, argv, c);
-		}
-	}
-	if ((err = check_opts(o, argc)))
+	if (err || (err = check_opts(o, argc)))
 		return err;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;
@@ -343,35 +322,10 @@ struct session {
 	struct pk_recorder *rec;
 	struct pk_data_writer *w;
 	struct pk_workload *wl;
-	pid_t *pids, *tids;	/* -p / -t, parsed */
 	bool wl_is_target;	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
 	bool ended_command;	/* --duration ended the command: its signal is ours */
 	int write_err;		/* a flush of the file failed (pk_data_writer_tick) */
 };
-
-static volatile sig_atomic_t stop_signal;
-static struct pk_workload *forward_to;
-
-/*
- * A terminating signal stops the recording and the file is finalized.
- * The command gets the signals a terminal or a session sends it (INT,
- * QUIT, HUP, TERM) as they are; for the others (USR1, ALRM, PIPE, XCPU...),
- * which were meant for the recorder, a SIGTERM.
- */
-static void on_signal(int sig)
-{
-	if (forward_to)
-		pk_workload_kill(forward_to, sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ? sig : SIGTERM);
-	stop_signal = sig;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static volatile sig_atomic_t snapshot_request;
 
@@ -401,7 +355,7 @@ static const char *sig_name(int sig)
  */
 static int end_command(struct pk_workload *wl, double since)
 {
-	double t = now() - since;
+	double t = cli_now() - since;
 	int status = pk_workload_try_wait(wl);
 
 	if (status != -EAGAIN || t < 0.25)
@@ -413,7 +367,7 @@ static int end_command(struct pk_workload *wl, double since)
 /* Poll and drain until the command ends, Ctrl-C, --duration or an error. */
 static int run(struct session *s)
 {
-	double t0 = now(), stop_at = 0;
+	double t0 = cli_now(), stop_at = 0;
 	int status = 0;
 
 	for (;;) {
@@ -433,15 +387,15 @@ static int run(struct session *s)
 			break;	/* the file keeps what was written; finish says why */
 		if (s->wl && (status = pk_workload_try_wait(s->wl)) != -EAGAIN)
 			break;
-		if (s->wl && stop_signal) {
+		if (s->wl && cli_stop_signal()) {
 			if (!stop_at)
-				stop_at = now();
+				stop_at = cli_now();
 			if ((status = end_command(s->wl, stop_at)) != -EAGAIN)
 				break;
 		}
-		if (!s->wl && (stop_signal || pk_recorder_hangup(s->rec)))
+		if (!s->wl && (cli_stop_signal() || pk_recorder_hangup(s->rec)))
 			break;
-		if (s->o->duration && now() - t0 >= s->o->duration) {
+		if (s->o->duration && cli_now() - t0 >= s->o->duration) {
 			if (s->wl) {
 				/* Stopped as asked: not the command's failure. */
 				pk_workload_kill(s->wl, SIGTERM);
@@ -458,22 +412,23 @@ static int run(struct session *s)
 /* The target: the command, or -p/-t (parsed here), or -a/-C as given. */
 static int set_target(struct session *s, struct pk_recorder_opts *ro)
 {
-	const struct record_opts *o = s->o;
-	int err = 0;
+	struct cli_target *t = &s->o->target;
+	int err;
 
 	/* With -p/-t/-a/-C a command only says how long to record, as in perf. */
-	s->wl_is_target = s->wl && !o->pids && !o->tids && !ro->all_cpus && !ro->cpu_list;
+	s->wl_is_target = s->wl && !cli_target_given(t);
 	if (s->wl_is_target)
 		ro->workload = pk_workload_pid(s->wl);
-	if (o->pids)
-		err = cli_parse_ids("record", o->pids, &s->pids, &ro->nr_pids);
-	else if (o->tids)
-		err = cli_parse_ids("record", o->tids, &s->tids, &ro->nr_tids);
-	ro->pids = s->pids;
-	ro->tids = s->tids;
-	if (err == -EINVAL)
-		return CLI_EXIT_USAGE;
-	return err < 0 ? cli_error("record", NULL) : 0;
+	/* The recorder reads the processes' threads itself. */
+	if ((err = cli_target_build("record", t, false, false)))
+		return err;
+	ro->pids = t->pids ? t->threads : NULL;
+	ro->nr_pids = t->pids ? t->nr_threads : 0;
+	ro->tids = t->tids ? t->threads : NULL;
+	ro->nr_tids = t->tids ? t->nr_threads : 0;
+	ro->all_cpus = t->all_cpus;
+	ro->cpu_list = t->cpu_list;
+	return 0;
 }
 
 /* What the user should know about how the events were opened. */
@@ -528,8 +483,7 @@ static void teardown(struct session *s)
 	pk_data_writer_abort(s->w);
 	pk_recorder_free(s->rec);
 	pk_workload_free(s->wl);
-	free(s->pids);
-	free(s->tids);
+	cli_target_free(&s->o->target);
 	free(s->o->events);
 }
 
@@ -538,9 +492,9 @@ static void say_ended(const struct session *s)
 {
 	if (s->o->quiet)
 		return;
-	if (stop_signal)
+	if (cli_stop_signal())
 		fprintf(stderr, "perfkit record: stopped by %s; %s keeps everything recorded until then\n",
-			sig_name(stop_signal), s->o->output);
+			sig_name(cli_stop_signal()), s->o->output);
 	else if (s->wl && !s->ended_command && pk_workload_signal(s->wl))
 		fprintf(stderr, "perfkit record: the command was killed by %s (%s)\n",
 			sig_name(pk_workload_signal(s->wl)), strsignal(pk_workload_signal(s->wl)));
@@ -589,7 +543,7 @@ static void say_summary(const struct session *s, const struct pk_recorder_stats 
 static int finish(struct session *s, int status)
 {
 	struct pk_recorder_stats st = { .size = sizeof(st) };
-	int err = pk_recorder_finish(s->rec);
+	int err = pk_recorder_finish(s->rec), sig;
 	uint64_t bytes = pk_data_writer_size(s->w);
 
 	pk_recorder_stats(s->rec, &st);
@@ -610,8 +564,8 @@ static int finish(struct session *s, int status)
 		return status ? status : CLI_EXIT_EVENT;
 	/* Stopped by a signal: the file is whole.  As perf, Ctrl-C exits 0 and
 	 * any other signal 128+signal, whatever it did to the command. */
-	if (stop_signal)
-		return stop_signal == SIGINT ? 0 : 128 + stop_signal;
+	if ((sig = cli_stop_signal()))
+		return sig == SIGINT ? 0 : 128 + sig;
 	return status;
 }
 
@@ -627,14 +581,13 @@ static void catch_signals(bool overwrite)
 {
 	static const int stops[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
 				     SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT };
-	struct sigaction sa = { .sa_handler = on_signal }, su = { .sa_handler = on_usr2 }, old;
+	struct sigaction su = { .sa_handler = on_usr2 };
 
-	stop_signal = 0;
+	cli_stop_reset();
 	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		if (stops[i] != SIGHUP || sigaction(SIGHUP, NULL, &old) < 0 || old.sa_handler != SIG_IGN)
-			sigaction(stops[i], &sa, NULL);
+		cli_stop_catch(stops[i]);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		sigaction(sig, &sa, NULL);
+		cli_stop_catch(sig);
 	if (overwrite) {
 		snapshot_request = 0;
 		sigaction(SIGUSR2, &su, NULL);
@@ -657,7 +610,7 @@ int cmd_record(int argc, char **argv)
 		teardown(&s);
 		return err;
 	}
-	forward_to = s.wl;
+	cli_stop_forward(s.wl, false);
 	if (pk_recorder_start(s.rec) < 0 || (s.wl && pk_workload_go(s.wl) < 0)) {
 		cli_error("record", NULL);
 		teardown(&s);
@@ -666,7 +619,7 @@ int cmd_record(int argc, char **argv)
 	if (!o.quiet && pk_recorder_warning(s.rec))
 		fprintf(stderr, "perfkit record: %s\n", pk_recorder_warning(s.rec));
 	status = run(&s);
-	forward_to = NULL;
+	cli_stop_forward(NULL, false);
 	say_ended(&s);
 	status = finish(&s, status);
 	teardown(&s);

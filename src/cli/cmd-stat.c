@@ -25,74 +25,45 @@
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults," \
 		       "cycles,instructions,branches,branch-misses"
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static struct pk_workload *forward_to;
-static volatile sig_atomic_t stop_signal;
-
-/* Ctrl-C stops counting; with a command, the command gets it (like perf). */
-static void on_signal(int sig)
-{
-	if (forward_to)
-		pk_workload_kill(forward_to, sig);
-	stop_signal = sig;	/* and no further -r runs start */
-}
-
 struct plan {
 	struct pk_target t;
-	pid_t *threads;
-	int *cpus;
-	const char *list_for_errors;	/* the option text errors point into */
+	struct cli_target tg;	/* -p/-t/-a/-C, built for this run */
+	pid_t *threads;		/* the command's pid, when it is the target */
 };
 
 /* The command is what is counted (no -p, -t, -a or -C: it only times them). */
 static bool counts_command(const struct stat_opts *o)
 {
-	return !o->pids && !o->tids && !o->all_cpus && !o->cpu_list;
+	return !cli_target_given(&o->target);
 }
 
+/* The run's target: 0, or an exit status after the message. */
 static int make_target(const struct stat_opts *o, pid_t workload, struct plan *pl)
 {
-	size_t n = 0;
+	int err;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->t.size = sizeof(pl->t);
 	pl->t.inherit = !o->no_inherit;
 	pl->t.skip_unsupported = true;
 	pl->t.fallbacks = true;
-	if (o->pids) {
-		pl->list_for_errors = o->pids;
-		int err = cli_pids_threads("stat", o->pids, &pl->threads, &n);
-
-		if (err < 0)
-			return err == -EINVAL ? -2 : -1;
-		pl->t.threads = pl->threads, pl->t.nr_threads = n;
-	} else if (o->tids) {
-		pl->list_for_errors = o->tids;
-		if (cli_parse_ids("stat", o->tids, &pl->threads, &n) < 0)
-			return -2;
-		pl->t.threads = pl->threads, pl->t.nr_threads = n;
-	} else if (o->all_cpus || o->cpu_list) {
-		pl->list_for_errors = o->cpu_list;
-		if ((o->cpu_list ? pk_cpus_parse(o->cpu_list, &pl->cpus, &n) : pk_cpus_online(&pl->cpus, &n)) < 0)
-			return -1;
-		pl->t.cpus = pl->cpus, pl->t.nr_cpus = n;
-		pl->t.cgroup = o->cgroup;
-	} else {
+	pl->tg = o->target;
+	if (counts_command(o)) {
 		pl->threads = malloc(sizeof(*pl->threads));
 		if (!pl->threads)
-			return -1;
+			return cli_usage("stat", "out of memory");
 		pl->threads[0] = workload;
 		pl->t.threads = pl->threads, pl->t.nr_threads = 1;
 		/* Count the command only, from its exec; -D enables later by hand. */
 		pl->t.enable_on_exec = !o->delay_ms && !o->start_disabled;
+		return 0;
 	}
+	if ((err = cli_target_build("stat", &pl->tg, true, true)))
+		return err;
+	pl->t.threads = pl->tg.threads, pl->t.nr_threads = pl->tg.nr_threads;
+	pl->t.cpus = pl->tg.cpus, pl->t.nr_cpus = pl->tg.nr_cpus;
+	if (pl->tg.cpus)
+		pl->t.cgroup = o->cgroup;
 	return 0;
 }
 
@@ -213,7 +184,7 @@ static bool finished(struct pk_workload *w, const struct plan *pl, int *status)
 		*status = st;
 		return true;
 	}
-	if (stop_signal)
+	if (cli_stop_signal())
 		return true;
 	for (size_t i = 0; i < pl->t.nr_threads; i++)
 		if (kill(pl->t.threads[i], 0) == 0 || errno == EPERM)
@@ -359,7 +330,7 @@ static int control_loop(const struct stat_opts *o, struct pk_evlist *l, struct p
 
 static void nap_until(double when)
 {
-	double left = when - now();
+	double left = when - cli_now();
 	struct timespec ts;
 
 	if (left <= 0)
@@ -386,7 +357,7 @@ static void pause_until(double when, struct pk_workload *w, const struct plan *p
 {
 	int st;
 
-	while (now() < when && !finished(w, pl, &st) && !stop_signal)
+	while (cli_now() < when && !finished(w, pl, &st) && !cli_stop_signal())
 		nap_until(when);
 }
 
@@ -434,8 +405,8 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 
 		double at;
 
-		while (now() < next && !(done = finished(w, pl, &status))) {
-			int ms = (int)((next - now()) * 1000);
+		while (cli_now() < next && !(done = finished(w, pl, &status))) {
+			int ms = (int)((next - cli_now()) * 1000);
 
 			if (ctl->fd < 0) {
 				nap_until(next);
@@ -448,7 +419,7 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 			}
 		}
 		/* Like perf, the last interval may be short: the command ended. */
-		at = now();
+		at = cli_now();
 		for (size_t i = 0; l && i < nr; i++) {
 			struct pk_count c = { .size = sizeof(c) };
 			int err = pk_evlist_read(l, i, &c);
@@ -490,16 +461,66 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 	return status;
 }
 
+/* Open the events on the plan's target and say what the user should know
+ * about them; 0, or -1 after the message. */
+static int open_events(const struct stat_opts *o, struct pk_events *ev, struct plan *pl,
+		       struct pk_evlist **l, struct stat_summary *sum)
+{
+	if (pk_evlist_new(ev, &pl->t, l) < 0 || pk_evlist_open(*l) < 0)
+		return cli_error("stat", o->events), -1;
+	if (!o->quiet && sum->runs == 0)
+		report_fallbacks(*l, ev);
+	if (o->verbose && sum->runs == 0)
+		cli_print_attrs(stderr, *l, ev);
+	/* Thread names now, while the threads exist (the command is still held). */
+	if ((o->no_aggr || o->per_thread || o->per) &&
+	    save_slots(*l, sum, counts_command(o) ? o->argv : NULL, o->per) < 0)
+		return -1;
+	return 0;
+}
+
+/* Like perf -D: the command runs uncounted for the delay.  Returns when
+ * counting starts. */
+static double delay(const struct stat_opts *o, struct pk_workload *w, const struct plan *pl,
+		    double t0)
+{
+	if (!o->quiet)
+		fprintf(stderr, "Events disabled\n");
+	pause_until(t0 + o->delay_ms / 1000.0, w, pl);
+	if (!o->quiet)
+		fprintf(stderr, "Events enabled\n");
+	return cli_now();
+}
+
+/* Every event's count into r (and each slot's, when the output splits
+ * them); 0, or -1 after the message. */
+static int read_results(const struct stat_opts *o, struct pk_events *ev, struct pk_evlist *l,
+			struct result *r)
+{
+	for (size_t i = 0; i < pk_events_nr(ev); i++) {
+		r[i].d = pk_events_desc(ev, i);
+		r[i].attr = pk_events_attr(ev, i);
+		shown_name(l, i, ev, r[i].shown, sizeof(r[i].shown));
+		r[i].c.size = sizeof(r[i].c);
+		r[i].err = pk_evlist_read(l, i, &r[i].c);
+		/* Never scheduled, or its tasks never ran while it was enabled:
+		 * perf's <not counted> (stat always reads both times). */
+		if (!r[i].err && (!pk_count_ran(&r[i].c) || !r[i].c.running))
+			r[i].err = -EAGAIN;
+		if (!r[i].err && (o->no_aggr || o->per_thread || o->per) && read_slots(l, i, &r[i]) < 0)
+			return cli_error("stat", NULL), -1;
+	}
+	return 0;
+}
+
 /* Count; fills results and returns the command's exit status (0 without
- * one), or -1 after reporting an error (-2 for a usage error).  *have_ru says whether a command ran. */
+ * one), or -1 after reporting an error (-2 for a usage error).
+ * sum->have_ru says whether a command ran. */
 static int count(const struct stat_opts *o, struct pk_events *ev, struct result *r,
 		 double *wall_s, struct stat_summary *sum)
 {
-	struct rusage *ru = &sum->ru;
-	bool *have_ru = &sum->have_ru;
 	struct pk_workload *w = NULL;
 	struct pk_evlist *l = NULL;
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct control ctl = { -1, -1, 0, "" };
 	struct plan pl;
 	double t0;
@@ -517,49 +538,31 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	if (o->argv && !spawn && pk_workload_start(o->argv, &w) < 0)
 		return cli_error("stat", NULL), -1;
 	status = make_target(o, w ? pk_workload_pid(w) : 0, &pl);
-	if (status < 0) {
-		if (status == -1)	/* -2: already reported as a usage error */
-			cli_error("stat", pl.list_for_errors);
+	if (status) {	/* reported */
+		status = status == CLI_EXIT_USAGE ? -2 : -1;
 		goto out;
 	}
 	if (o->control && control_open(o->control, &ctl) < 0) {
 		status = -2;
 		goto out;
 	}
-	if (ev && (pk_evlist_new(ev, &pl.t, &l) < 0 || pk_evlist_open(l) < 0)) {
-		cli_error("stat", o->events);
+	if (ev && open_events(o, ev, &pl, &l, sum) < 0) {
 		status = -1;
 		goto out;
 	}
-	if (l && !o->quiet && sum->runs == 0)
-		report_fallbacks(l, ev);
-	if (l && o->verbose && sum->runs == 0)
-		cli_print_attrs(stderr, l, ev);
-	/* Thread names now, while the threads exist (the command is still held). */
-	if (l && (o->no_aggr || o->per_thread || o->per) &&
-	    save_slots(l, sum, counts_command(o) ? o->argv : NULL, o->per) < 0) {
-		status = -1;
-		goto out;
-	}
-	forward_to = w;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	t0 = now();
+	/* Ctrl-C stops counting; with a command, the command gets it (like perf). */
+	cli_stop_forward(w, false);
+	cli_stop_catch(SIGINT);
+	cli_stop_catch(SIGTERM);
+	t0 = cli_now();
 	if (spawn ? pk_workload_spawn(o->argv, &w) < 0 : w && pk_workload_go(w) < 0) {
 		cli_error("stat", NULL);
 		status = -1;
 		goto out;
 	}
-	forward_to = w;
-	if (o->delay_ms && l) {
-		/* Like perf -D: the command runs uncounted for the delay. */
-		if (!o->quiet)
-			fprintf(stderr, "Events disabled\n");
-		pause_until(t0 + o->delay_ms / 1000.0, w, &pl);
-		if (!o->quiet)
-			fprintf(stderr, "Events enabled\n");
-		t0 = now();
-	}
+	cli_stop_forward(w, true);
+	if (o->delay_ms && l)
+		t0 = delay(o, w, &pl, t0);
 	if (l && !pl.t.enable_on_exec && !o->start_disabled && pk_evlist_enable(l) < 0) {
 		cli_error("stat", NULL);
 		status = -1;
@@ -576,37 +579,22 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	else
 		wait_for_stop(&pl);
 	if (w) {
-		getrusage(RUSAGE_CHILDREN, ru);
+		getrusage(RUSAGE_CHILDREN, &sum->ru);
 		/* perf shows user and sys time only when the command is what it counted. */
-		*have_ru = counts_command(o);
+		sum->have_ru = counts_command(o);
 	}
 	if (l)
 		pk_evlist_disable(l);
-	*wall_s = now() - t0;
-	for (size_t i = 0; l && i < pk_events_nr(ev); i++) {
-		r[i].d = pk_events_desc(ev, i);
-		r[i].attr = pk_events_attr(ev, i);
-		shown_name(l, i, ev, r[i].shown, sizeof(r[i].shown));
-		r[i].c.size = sizeof(r[i].c);
-		r[i].err = pk_evlist_read(l, i, &r[i].c);
-		/* Never scheduled, or its tasks never ran while it was enabled:
-		 * perf's <not counted> (stat always reads both times). */
-		if (!r[i].err && (!pk_count_ran(&r[i].c) || !r[i].c.running))
-			r[i].err = -EAGAIN;
-		if (!r[i].err && (o->no_aggr || o->per_thread || o->per) && read_slots(l, i, &r[i]) < 0) {
-			cli_error("stat", NULL);
-			status = -1;
-			goto out;
-		}
-	}
-
+	*wall_s = cli_now() - t0;
+	if (l && read_results(o, ev, l, r) < 0)
+		status = -1;
 out:
 	control_close(&ctl);
-	forward_to = NULL;
+	cli_stop_forward(NULL, false);
 	pk_evlist_free(l);
 	pk_workload_free(w);
 	free(pl.threads);
-	free(pl.cpus);
+	cli_target_free(&pl.tg);
 	return status;
 }
 
@@ -639,8 +627,8 @@ static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *
 	unsigned n = o->repeat ? o->repeat : 1;
 	int status = 0;
 
-	stop_signal = 0;
-	for (unsigned run = 0; run < n && !stop_signal; run++) {
+	cli_stop_reset();
+	for (unsigned run = 0; run < n && !cli_stop_signal(); run++) {
 		double wall_s = 0;
 
 		status = count(o, ev, r, &wall_s, sum);

@@ -8,16 +8,15 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const struct cli_cmd commands[] = {
-	{ "list", cmd_list, "List the events this machine offers", cmd_list_help },
-	{ "info", cmd_info, "Show how event strings are encoded and whether they open", cmd_info_help },
-	{ "stat", cmd_stat, "Run a command and count events, like perf stat", cmd_stat_help },
-	{ "record", cmd_record, "Sample a command into a perf.data file, like perf record", cmd_record_help },
+	{ "list", cmd_list, "List the events this machine offers", &cmd_list_opts },
+	{ "info", cmd_info, "Show how event strings are encoded and whether they open", &cmd_info_opts },
+	{ "stat", cmd_stat, "Run a command and count events, like perf stat", &cmd_stat_opts },
+	{ "record", cmd_record, "Sample a command into a perf.data file, like perf record", &cmd_record_opts },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -37,47 +36,14 @@ static const struct cli_cmd *find_command(const char *name)
 	return NULL;
 }
 
-/* Levenshtein distance, for "did you mean" on a mistyped command. */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[64];
-
-	if (lb >= 64)
-		return (size_t)-1;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
 static int unknown_command(const char *name)
 {
-	const char *best = NULL;
-	size_t best_d = 3;
+	const char *names[NR_COMMANDS], *best;
 
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		names[i] = commands[i].name;
+	best = pk_suggest(name, names, NR_COMMANDS);
 	cli_message(stderr, "perfkit: '%s' is not a perfkit command\n", name);
-	for (size_t i = 0; i < NR_COMMANDS; i++) {
-		size_t d = distance(name, commands[i].name);
-
-		if (d < best_d) {
-			best_d = d;
-			best = commands[i].name;
-		}
-	}
 	if (best)
 		fprintf(stderr, "  hint: did you mean 'perfkit %s'?\n", best);
 	else
@@ -96,7 +62,7 @@ static int help(int argc, char **argv)
 	c = find_command(argv[1]);
 	if (!c)
 		return unknown_command(argv[1]);
-	c->help(stdout);
+	cli_opts_help(c->opts, stdout);
 	return 0;
 }
 
@@ -200,15 +166,4 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n  hint: 'perfkit %s --help' shows the usage\n", cmd);
 	return CLI_EXIT_USAGE;
-}
-
-int cli_unknown_option(const char *cmd, int argc, char **argv, int opt)
-{
-	const char *arg = optind - 1 < argc && optind > 0 ? argv[optind - 1] : "?";
-
-	if (opt == ':')
-		return cli_usage(cmd, "option '%s' needs a value", arg);
-	if (optopt && optopt != '?' && arg[0] == '-' && arg[1] != '-')
-		return cli_usage(cmd, "unknown option '-%c'", optopt);
-	return cli_usage(cmd, "unknown option '%s'", arg);
 }

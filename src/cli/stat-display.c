@@ -149,13 +149,13 @@ static void json_line(FILE *f, const char *prefix, const struct result *r, const
 
 static void header(FILE *f, const struct stat_opts *o, unsigned runs)
 {
-	if (o->pids)
-		fprintf(f, "\n Performance counter stats for process id '%s'", o->pids);
-	else if (o->tids)
-		fprintf(f, "\n Performance counter stats for thread id '%s'", o->tids);
-	else if (o->cpu_list)
-		fprintf(f, "\n Performance counter stats for 'CPU(s) %s'", o->cpu_list);
-	else if (o->all_cpus)
+	if (o->target.pids)
+		fprintf(f, "\n Performance counter stats for process id '%s'", o->target.pids);
+	else if (o->target.tids)
+		fprintf(f, "\n Performance counter stats for thread id '%s'", o->target.tids);
+	else if (o->target.cpu_list)
+		fprintf(f, "\n Performance counter stats for 'CPU(s) %s'", o->target.cpu_list);
+	else if (o->target.all_cpus)
 		fprintf(f, "\n Performance counter stats for 'system wide'");
 	else {
 		fprintf(f, "\n Performance counter stats for '");
@@ -342,7 +342,7 @@ static void print_threads(FILE *f, const struct stat_opts *o, const char *ts, co
 
 		for (size_t t = 0; t < s->nr_threads; t++) {
 			counts[t] = thread_sum(&r[i], s, t).value;
-			if (counts[t] || !o->all_cpus)
+			if (counts[t] || !o->target.all_cpus)
 				order[n++] = t;
 		}
 		qsort_r(order, n, sizeof(*order), by_count, counts);

@@ -12,10 +12,7 @@
 
 struct stat_opts {
 	char *events;		/* joined -e arguments, or NULL for the default set */
-	const char *pids;	/* -p PID[,PID...] */
-	const char *tids;	/* -t TID[,TID...] */
-	const char *cpu_list;	/* -C LIST */
-	bool all_cpus;		/* -a */
+	struct cli_target target;	/* -p, -t, -a, -C as given (each run builds its own) */
 	const char *cgroup;	/* -G NAME: only tasks in this cgroup */
 	const char *sep;	/* -x: CSV separator, or NULL for the table */
 	bool json;		/* -j */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * targets.c - the task lists -p and -t take, shared by stat and record.
+ * targets.c - the target stat and record share: the task lists -p and -t
+ * take, the CPUs of -a and -C, and the checks on them together.
  */
 #include "cli.h"
 
@@ -74,4 +75,72 @@ int cli_pids_threads(const char *cmd, const char *list, pid_t **tids, size_t *nr
 	*tids = all;
 	*nr = n;
 	return 0;
+}
+
+/* ---- the target -p/-t/-a/-C make -------------------------------------------- */
+
+int cli_target_option(struct cli_target *t, int id, const char *arg)
+{
+	switch (id) {
+	case 'p': t->pids = arg; break;
+	case 't': t->tids = arg; break;
+	case 'a': t->all_cpus = true; break;
+	case 'C': t->cpu_list = arg; break;
+	default: return 1;
+	}
+	return 0;
+}
+
+bool cli_target_given(const struct cli_target *t)
+{
+	return t->pids || t->tids || t->all_cpus || t->cpu_list;
+}
+
+int cli_target_check(const char *cmd, const struct cli_target *t, bool have_command)
+{
+	if ((t->pids != NULL) + (t->tids != NULL) + (t->all_cpus || t->cpu_list) > 1)
+		return cli_usage(cmd, "-p, -t and -a/-C are different targets: give one of them");
+	if (!have_command && !cli_target_given(t))
+		return cli_usage(cmd, "no command given: perfkit %s [-e EVENTS] -- COMMAND, "
+				 "or a target: -p PID, -t TID, -a, -C CPUS", cmd);
+	return 0;
+}
+
+/* The lists into ids and CPUs: 0, -EINVAL for a malformed -p/-t list
+ * (reported), or another error with pk_last_error set. */
+static int build(const char *cmd, struct cli_target *t, bool threads_of_pids, bool cpus)
+{
+	if (t->pids && threads_of_pids)
+		return cli_pids_threads(cmd, t->pids, &t->threads, &t->nr_threads);
+	if (t->pids || t->tids)
+		return cli_parse_ids(cmd, t->pids ? t->pids : t->tids, &t->threads, &t->nr_threads);
+	/* The library's rejection of a CPU list is not a usage error: not -EINVAL. */
+	if (cpus && t->cpu_list)
+		return pk_cpus_parse(t->cpu_list, &t->cpus, &t->nr_cpus) < 0 ? -ENODEV : 0;
+	if (cpus && t->all_cpus)
+		return pk_cpus_online(&t->cpus, &t->nr_cpus) < 0 ? -ENODEV : 0;
+	return 0;
+}
+
+int cli_target_build(const char *cmd, struct cli_target *t, bool threads_of_pids, bool cpus)
+{
+	int err = build(cmd, t, threads_of_pids, cpus);
+
+	if (err == -EINVAL)
+		return CLI_EXIT_USAGE;
+	return err < 0 ? cli_error(cmd, cli_target_list(t)) : 0;
+}
+
+const char *cli_target_list(const struct cli_target *t)
+{
+	return t->pids ? t->pids : t->tids ? t->tids : t->cpu_list;
+}
+
+void cli_target_free(struct cli_target *t)
+{
+	free(t->threads);
+	free(t->cpus);
+	t->threads = NULL;
+	t->cpus = NULL;
+	t->nr_threads = t->nr_cpus = 0;
 }

@@ -11,6 +11,52 @@ contains "unknown command: did you mean" "$err" "did you mean 'perfkit list'"
 run list --bogus
 expect_rc "unknown list option exits 2" 2
 contains "unknown option is named" "$err" "perfkit list: unknown option '--bogus'"
+# Options: one table per command, one set of messages for every command.
+# Each row: the message the user must see, then the arguments; every row
+# exits 2, says it in one line and points at that command's --help.
+bad_option() {
+	local needle=$1 cmd=$2
+	shift
+	run "$@"
+	if [ "$rc" -eq 2 ] && [[ $err == *"perfkit $cmd: $needle"* ]] &&
+		[[ $err == *"'perfkit $cmd --help' shows the usage"* ]] && [ "$(grep -c . <<<"$err")" -eq 2 ]; then
+		ok "$* -> 2, '$needle'"
+	else
+		not_ok "$* -> 2, '$needle'"
+		diag "exit status $rc" "$err"
+	fi
+}
+bad_option "unknown option '--frq': did you mean '--freq'?" record --frq 99 -- true
+bad_option "unknown option '--jsno': did you mean '--json'?" list --jsno
+bad_option "unknown option '--os-layer'" info --os-layer=pmu task-clock
+bad_option "unknown option '--bogus'" stat --bogus -- true
+bad_option "unknown option '-Z'" stat -qZ -- true
+bad_option "unknown option '-Z'" record -Z -- true
+bad_option "option '-e' needs a value" stat -e
+bad_option "option '--event' needs a value" record --event
+bad_option "option '--os' needs a value" info --os
+bad_option "option '--per' is ambiguous" stat -a --per
+bad_option "option '--json' takes no value" list --json=yes
+bad_option "option '--quiet' takes no value" stat --quiet=1 -- true
+# --help of each command comes from its table: every option is listed.
+for cmd in list info stat record; do
+	run "$cmd" --help
+	if [ "$rc" -eq 0 ] && [[ $out == "usage: perfkit $cmd"* ]] && [[ $out == *"-h, --help"* ]] &&
+		! grep -q '.\{80\}' <<<"$out"; then
+		ok "$cmd --help: usage first, --help listed, no line past 79 columns"
+	else
+		not_ok "$cmd --help: usage first, --help listed, no line past 79 columns"
+		diag "$out"
+	fi
+done
+run stat --help
+contains "stat --help lists the long-only options" "$out" "--interval-count N"
+contains "stat --help joins the --per-* options in one row" "$out" "--per-core, --per-die, --per-socket, --per-node"
+run record --help
+contains "record --help shows an optional value" "$out" "-z[N], --compression-level[=N]"
+run help record
+contains "'perfkit help record' is record --help" "$out" "usage: perfkit record"
+
 run info
 expect_rc "info without events exits 2" 2
 contains "info without events says so" "$err" "no event given"

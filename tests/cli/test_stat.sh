@@ -428,4 +428,21 @@ assert rows and all(r["thread"] == want for r in rows), (rows, want)
 ' "$npid" "$odd"
 }
 check "-j --per-thread escapes a thread name with quotes and backslashes" escaped
+# Ctrl-C or SIGTERM: stat stops, passes the signal on to the command (so a
+# command that would run for half a minute ends now), prints what it counted,
+# and exits as the command did.  The command says it has started through
+# a FIFO before the signal is sent; without the signal it would exit 0.
+for sig in INT TERM; do
+	mkfifo "$tmp/up-$sig"
+	"$PERFKIT" stat -e task-clock -- sh -c "echo up > '$tmp/up-$sig'; exec sleep 30" \
+		2>"$tmp/sig-$sig.err" &
+	spid=$!
+	read -r _ <"$tmp/up-$sig"
+	kill -"$sig" "$spid"
+	wait "$spid"
+	rc=$?
+	want=$((128 + $(kill -l "$sig")))
+	check "SIG$sig reaches the command: stat exits $want as it did (got $rc)" test "$rc" -eq "$want"
+	check "SIG$sig: the counts are still printed" grep -q 'task-clock' "$tmp/sig-$sig.err"
+done
 done_testing

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * suggest.c - near-miss detection for "did you mean ...?" hints: the edit
- * distance between what was typed and the names we know, optionally given up
- * once it exceeds a bound.
+ * distance between what was typed and the names we know (optionally given
+ * up once it exceeds a bound), and pk_suggest, the nearest of a caller's
+ * names (the CLI's commands and options).
  */
 #include "event.h"
 
@@ -63,4 +64,27 @@ size_t pk__edit_distance_max(const char *a, const char *b, size_t max)
 	if (row != small)
 		free(row);
 	return d;
+}
+
+const char *pk_suggest(const char *word, const char *const *candidates, size_t n)
+{
+	size_t len = strlen(word), limit = len / 3 > 2 ? len / 3 : 2;
+	size_t best_d = SIZE_MAX;
+	const char *best = NULL;
+
+	/* A word replaced letter by letter is another word, not a typo. */
+	if (limit >= len)
+		limit = len ? len - 1 : 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t d;
+
+		if (!candidates[i])
+			continue;
+		d = pk__edit_distance(word, candidates[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	return best_d <= limit ? best : NULL;
 }
