@@ -22,6 +22,28 @@ struct mods {
 	int exclude_GH;
 };
 
+/* Modifier i of the string at off: a known letter, given once ('p' may
+ * repeat).  Returns 0, or -EINVAL with the column pointing at it. */
+static int check_mod(struct pk__parser *p, const struct pk__span *s, size_t off, size_t i)
+{
+	const char *m = p->spec + off;
+	char c = m[i], q[8];
+
+	snprintf(q, sizeof(q), "%c", c);
+	if (!strchr(MODIFIER_CHARS, c) || !c) {
+		pk__parse_error(p, s, off + i, -EINVAL, "unknown modifier '%s'", q);
+		pk__error_hint("modifiers are u (user), k (kernel), h (hypervisor), G (guest), "
+			       "H (host), I (not idle), p/pp/ppp (precise), P (max precise), "
+			       "S (sample read), D (pinned), e (exclusive), W (weak group), b (BPF counter)");
+		return -EINVAL;
+	}
+	if (c != 'p' && memchr(m, c, i)) {
+		pk__parse_error(p, s, off + i, -EINVAL, "modifier '%s' is given twice", q);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * Apply a modifier string with perf's semantics: the first of u/k/h excludes
  * all three privilege levels and each letter then re-includes its own; G/H
@@ -48,23 +70,8 @@ int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, s
 	for (size_t i = 0; i < n; i++) {
 		char c = m[i];
 
-		if (!strchr(MODIFIER_CHARS, c) || !c) {
-			char q[8];
-
-			snprintf(q, sizeof(q), "%c", c);
-			pk__parse_error(p, s, off + i, -EINVAL, "unknown modifier '%s'", q);
-			pk__error_hint("modifiers are u (user), k (kernel), h (hypervisor), G (guest), "
-				       "H (host), I (not idle), p/pp/ppp (precise), P (max precise), "
-				       "S (sample read), D (pinned), e (exclusive), W (weak group), b (BPF counter)");
+		if (check_mod(p, s, off, i) < 0)
 			return -EINVAL;
-		}
-		if (c != 'p' && memchr(m, c, i)) {
-			char q[8];
-
-			snprintf(q, sizeof(q), "%c", c);
-			pk__parse_error(p, s, off + i, -EINVAL, "modifier '%s' is given twice", q);
-			return -EINVAL;
-		}
 		switch (c) {
 		case 'u':
 		case 'k':

@@ -189,6 +189,61 @@ static bool looks_like_pfm(const char *name)
 	return n > 0;
 }
 
+/* A sysfs alias without its PMU: one event per PMU that has it.  Returns
+ * 1 when any was added, 0 when no PMU has it, or a negative errno. */
+static int add_bare_alias(struct pk__parser *p, const struct pk__span *s, struct pk__parts *x,
+			  const char *body)
+{
+	size_t before = p->ev->nr;
+	int err;
+
+	if (!pk__parse_pmus(p))
+		return 0;
+	for (size_t i = 0; i < pk_pmus_nr(p->pmus); i++) {
+		const struct pk_pmu *pmu = pk_pmus_get(p->pmus, i);
+		const struct pk_pmu_alias *al = pk_pmu_find_alias(pmu, body);
+
+		if (al && (err = pk__parse_add_pmu(p, s, x, pmu, al)) < 0)
+			return err;
+	}
+	return p->ev->nr > before;
+}
+
+/* A plain name nothing else knew: libpfm4's last, then the message with
+ * the nearest known name. */
+static int unknown_plain(struct pk__parser *p, const struct pk__span *s, struct pk__parts *x,
+			 const char *body, bool has_colon)
+{
+	int err;
+
+	if (!p->opts || !p->opts->no_libpfm) {
+		char pfm_why[768], pfm_hint[768];
+
+		err = pk__parse_add_libpfm(p, s);
+		if (err != -ENOENT)
+			return err;
+		/* For names shaped like libpfm4's ("INST_RETIRED", "pmu::name"),
+		 * what libpfm4 knows is the useful part of the message. */
+		snprintf(pfm_why, sizeof(pfm_why), "%s", pk_last_error()->why);
+		snprintf(pfm_hint, sizeof(pfm_hint), "%s", pk_last_error()->hint);
+		if (strstr(body, "::") || looks_like_pfm(body)) {
+			pk__parse_error(p, s, x->head, -ENOENT, "unknown event '%s'", body);
+			pk__error_hint("%s%s%s", pfm_why, pfm_hint[0] ? "; " : "", pfm_hint);
+			return -ENOENT;
+		}
+	}
+	pk__parse_error(p, s, x->head, -ENOENT, "unknown event '%s'", body);
+	if (has_colon && p->tracefs_err && p->tracefs_err != 1) {
+		pk__parse_error(p, s, x->head, -ENOENT,
+				"'%s' looks like a tracepoint (subsys:event), but tracefs is not available: %s",
+				body, p->tracefs_why);
+		pk__error_hint("as root: %s", PK__TRACEFS_MOUNT_HINT);
+		return -ENOENT;
+	}
+	pk__parse_suggest(p, body);
+	return -ENOENT;
+}
+
 /* A name without slashes: generic, cache, raw, numeric, alias, tracepoint, libpfm. */
 static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk__parts *x)
 {
@@ -220,20 +275,8 @@ static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk
 		if (body[0] == 'r' && (pk__parse_hex(body + 1, strlen(body + 1), &v) ||
 				       (!strncmp(body, "r0x", 3) && pk__parse_hex(body + 3, strlen(body + 3), &v))))
 			return pk__parse_add_raw(p, s, x, PERF_TYPE_RAW, v);
-		/* A sysfs alias without its PMU: one event per PMU that has it. */
-		if (pk__parse_pmus(p)) {
-			size_t before = p->ev->nr;
-
-			for (size_t i = 0; i < pk_pmus_nr(p->pmus); i++) {
-				const struct pk_pmu *pmu = pk_pmus_get(p->pmus, i);
-				const struct pk_pmu_alias *al = pk_pmu_find_alias(pmu, body);
-
-				if (al && (err = pk__parse_add_pmu(p, s, x, pmu, al)) < 0)
-					return err;
-			}
-			if (p->ev->nr > before)
-				return 0;
-		}
+		if ((err = add_bare_alias(p, s, x, body)) != 0)
+			return err < 0 ? err : 0;
 		if (g)
 			return pk__parse_add_generic(p, s, x, g);
 	} else {
@@ -252,32 +295,7 @@ static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk
 		}
 		*colon = ':';
 	}
-	if (!p->opts || !p->opts->no_libpfm) {
-		char pfm_why[768], pfm_hint[768];
-
-		err = pk__parse_add_libpfm(p, s);
-		if (err != -ENOENT)
-			return err;
-		/* For names shaped like libpfm4's ("INST_RETIRED", "pmu::name"),
-		 * what libpfm4 knows is the useful part of the message. */
-		snprintf(pfm_why, sizeof(pfm_why), "%s", pk_last_error()->why);
-		snprintf(pfm_hint, sizeof(pfm_hint), "%s", pk_last_error()->hint);
-		if (strstr(body, "::") || looks_like_pfm(body)) {
-			pk__parse_error(p, s, x->head, -ENOENT, "unknown event '%s'", body);
-			pk__error_hint("%s%s%s", pfm_why, pfm_hint[0] ? "; " : "", pfm_hint);
-			return -ENOENT;
-		}
-	}
-	pk__parse_error(p, s, x->head, -ENOENT, "unknown event '%s'", body);
-	if (colon && p->tracefs_err && p->tracefs_err != 1) {
-		pk__parse_error(p, s, x->head, -ENOENT,
-				"'%s' looks like a tracepoint (subsys:event), but tracefs is not available: %s",
-				body, p->tracefs_why);
-		pk__error_hint("as root: %s", PK__TRACEFS_MOUNT_HINT);
-		return -ENOENT;
-	}
-	pk__parse_suggest(p, body);
-	return -ENOENT;
+	return unknown_plain(p, s, x, body, colon != NULL);
 }
 
 static int unknown_pmu(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x, const char *head)
