@@ -234,13 +234,13 @@ static void line(FILE *f, const struct stat_opts *o, const char *prefix, const s
 		 unsigned runs)
 {
 	struct pk_metric_input in[64];
-	struct pk_metric m[2];
+	struct pk_metric m[2] = { { .size = sizeof(m[0]) } };
 	int n = 0;
 
 	/* Figures need the whole list; lists longer than this show none. */
 	if (nr <= sizeof(in) / sizeof(in[0]) && !shown->err) {
 		for (size_t j = 0; j < nr; j++)
-			in[j] = (struct pk_metric_input){ r[j].attr, vals[j], !r[j].err };
+			in[j] = (struct pk_metric_input){ sizeof(in[j]), r[j].attr, vals[j], !r[j].err };
 		n = pk_metric_derive(in, nr, i, wall_ns, m, 2);
 		if (n < 0)
 			n = 0;

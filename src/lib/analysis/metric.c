@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define HW(c) PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c
 #define CACHE(t, r) PERF_TYPE_HW_CACHE, \
@@ -91,7 +93,7 @@ static int stalls_per_insn(const struct pk_metric_input *in, size_t nr, size_t i
 		stalled = be->value;
 	if (!stalled || !in[i].value)
 		return 0;
-	*out = (struct pk_metric){ stalled / in[i].value, "%7.2f ", "stalled cycles per insn" };
+	*out = (struct pk_metric){ 0, stalled / in[i].value, "%7.2f ", "stalled cycles per insn" };
 	return 1;
 }
 
@@ -104,7 +106,7 @@ static int derive_one(const struct pk_metric_input *in, size_t nr, size_t i, dou
 	if (is_clock(a)) {
 		if (!wall_ns)
 			return 0;
-		*out = (struct pk_metric){ in[i].value / wall_ns, "%8.3f", "CPUs utilized" };
+		*out = (struct pk_metric){ 0, in[i].value / wall_ns, "%8.3f", "CPUs utilized" };
 		return 1;
 	}
 	for (size_t r = 0; r < sizeof(rules) / sizeof(rules[0]); r++) {
@@ -115,7 +117,7 @@ static int derive_one(const struct pk_metric_input *in, size_t nr, size_t i, dou
 		base = find(in, nr, ru->base == BY_CLOCK, ru->btype, ru->bconfig);
 		if (!base || (!base->value && ru->zero_is_blank))
 			return 0;
-		*out = (struct pk_metric){ base->value ? in[i].value * ru->scale / base->value : 0,
+		*out = (struct pk_metric){ 0, base->value ? in[i].value * ru->scale / base->value : 0,
 					   ru->format, ru->unit };
 		return 1;
 	}
@@ -125,20 +127,53 @@ static int derive_one(const struct pk_metric_input *in, size_t nr, size_t i, dou
 	return rate(1e9 * in[i].value / base->value, out);
 }
 
+/* Check the caller's size fields; copy its inputs into this version's
+ * layout (the array strides by in[0].size). */
+static int inputs(const struct pk_metric_input *in, size_t nr, const struct pk_metric *out, size_t max,
+		  struct pk_metric_input **copy)
+{
+	size_t stride = in->size;
+
+	if (stride < PK_METRIC_INPUT_SIZE_VER0)
+		return pk__error(-EINVAL, "derive a metric", "struct pk_metric_input.size is %zu, less "
+				 "than the %zu bytes of its first version: set size = sizeof(struct "
+				 "pk_metric_input)", stride, (size_t)PK_METRIC_INPUT_SIZE_VER0);
+	if (max && out->size < PK_METRIC_SIZE_VER0)
+		return pk__error(-EINVAL, "derive a metric", "struct pk_metric.size is %zu, less than "
+				 "the %zu bytes of its first version: set out[0].size = sizeof(struct "
+				 "pk_metric)", out->size, (size_t)PK_METRIC_SIZE_VER0);
+	if (!(*copy = pk__calloc(nr, sizeof(**copy))))
+		return pk__error_nomem("a copy of %zu metric inputs", nr);
+	for (size_t j = 0; j < nr; j++)
+		memcpy(&(*copy)[j], (const char *)in + j * stride,
+		       stride < sizeof(**copy) ? stride : sizeof(**copy));
+	return 0;
+}
+
 int pk_metric_derive(const struct pk_metric_input *in, size_t nr, size_t i, double wall_ns,
 		     struct pk_metric *out, size_t max)
 {
 	struct pk_metric m[2];
-	int n;
+	struct pk_metric_input *c;
+	size_t osize = max ? out->size : 0;
+	int n, err;
 
 	if (i >= nr)
 		return pk__error(-ERANGE, "derive a metric", "no event %zu in a list of %zu", i, nr);
-	if (!in[i].counted)
-		return 0;
-	n = derive_one(in, nr, i, wall_ns, &m[0]);
-	if (in[i].attr->type == PERF_TYPE_HARDWARE && in[i].attr->config == PERF_COUNT_HW_INSTRUCTIONS)
-		n += stalls_per_insn(in, nr, i, &m[n]);
-	for (int k = 0; k < n && (size_t)k < max; k++)
-		out[k] = m[k];
+	if ((err = inputs(in, nr, out, max, &c)) < 0)
+		return err;
+	n = 0;
+	if (c[i].counted) {
+		n = derive_one(c, nr, i, wall_ns, &m[0]);
+		if (c[i].attr->type == PERF_TYPE_HARDWARE && c[i].attr->config == PERF_COUNT_HW_INSTRUCTIONS)
+			n += stalls_per_insn(c, nr, i, &m[n]);
+	}
+	free(c);
+	for (int k = 0; k < n && (size_t)k < max; k++) {
+		struct pk_metric *o = (struct pk_metric *)((char *)out + (size_t)k * osize);
+
+		m[k].size = osize;
+		memcpy(o, &m[k], osize < sizeof(m[k]) ? osize : sizeof(m[k]));
+	}
 	return n;
 }

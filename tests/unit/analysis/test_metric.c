@@ -24,13 +24,16 @@ static struct perf_event_attr A(uint32_t type, uint64_t config)
 	return a;
 }
 
+/* One input: the size first, as every caller must set it. */
+#define IN(attr, value, counted) { sizeof(struct pk_metric_input), attr, value, counted }
+
 #define C(t, op, r) (PERF_COUNT_HW_CACHE_##t | PERF_COUNT_HW_CACHE_OP_##op << 8 | \
 		     PERF_COUNT_HW_CACHE_RESULT_##r << 16)
 
 static void expect(const struct pk_metric_input *in, size_t nr, size_t i, double wall_ns,
 		   const char *want_text, const char *want_unit)
 {
-	struct pk_metric m;
+	struct pk_metric m = { .size = sizeof(m) };
 	char got[64];
 	int r = pk_metric_derive(in, nr, i, wall_ns, &m, 1);
 
@@ -59,8 +62,8 @@ static void test_default_set(void **state)
 	/* 2 ms of task time in 4 ms; 5e6 cycles (2.5 GHz), 1.1e7 instructions,
 	 * 2e6 branches, 30000 misses (1.5%). */
 	struct pk_metric_input in[] = {
-		{ &a[0], 2e6, true }, { &a[1], 50, true }, { &a[2], 5e6, true },
-		{ &a[3], 1.1e7, true }, { &a[4], 2e6, true }, { &a[5], 3e4, true },
+		IN(&a[0], 2e6, true), IN(&a[1], 50, true), IN(&a[2], 5e6, true),
+		IN(&a[3], 1.1e7, true), IN(&a[4], 2e6, true), IN(&a[5], 3e4, true),
 	};
 
 	(void)state;
@@ -89,9 +92,9 @@ static void test_cache_and_stalls(void **state)
 		A(PERF_TYPE_HW_CACHE, C(ITLB, READ, MISS)),
 	};
 	struct pk_metric_input in[] = {
-		{ &a[0], 1000, true }, { &a[1], 125, true }, { &a[2], 400, true }, { &a[3], 0, true },
-		{ &a[4], 0, true }, { &a[5], 7, true }, { &a[6], 3000, true }, { &a[7], 1000, true },
-		{ &a[8], 8000, true }, { &a[9], 2000, true }, { &a[10], 4000, true }, { &a[11], 5, true },
+		IN(&a[0], 1000, true), IN(&a[1], 125, true), IN(&a[2], 400, true), IN(&a[3], 0, true),
+		IN(&a[4], 0, true), IN(&a[5], 7, true), IN(&a[6], 3000, true), IN(&a[7], 1000, true),
+		IN(&a[8], 8000, true), IN(&a[9], 2000, true), IN(&a[10], 4000, true), IN(&a[11], 5, true),
 	};
 
 	(void)state;
@@ -119,9 +122,9 @@ static void test_missing_or_uncounted(void **state)
 		A(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS),
 	};
 	struct pk_metric_input in[] = {
-		{ &a[0], 100, true }, { &a[1], 0, false }, { &a[2], 1e9, true }, { &a[3], 999, true },
+		IN(&a[0], 100, true), IN(&a[1], 0, false), IN(&a[2], 1e9, true), IN(&a[3], 999, true),
 	};
-	struct pk_metric m;
+	struct pk_metric m = { .size = sizeof(m) };
 
 	(void)state;
 	/* cycles not supported: no IPC (perf prints nothing, not 0). */
@@ -134,7 +137,7 @@ static void test_missing_or_uncounted(void **state)
 	expect(in, 4, 2, 0, NULL, NULL);	/* no wall time */
 	assert_int_equal(pk_metric_derive(in, 4, 4, 1e9, &m, 1), -ERANGE);
 	/* instructions with cycles counted as 0: perf shows nothing */
-	in[1] = (struct pk_metric_input){ &a[1], 0, true };
+	in[1] = (struct pk_metric_input)IN(&a[1], 0, true);
 	expect(in, 4, 0, 1e9, NULL, NULL);
 }
 
@@ -149,9 +152,9 @@ static void test_stalls_per_insn(void **state)
 		A(PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND),
 	};
 	struct pk_metric_input in[] = {
-		{ &a[0], 1000, true }, { &a[1], 2000, true }, { &a[2], 300, true }, { &a[3], 900, true },
+		IN(&a[0], 1000, true), IN(&a[1], 2000, true), IN(&a[2], 300, true), IN(&a[3], 900, true),
 	};
-	struct pk_metric m[2];
+	struct pk_metric m[2] = { { .size = sizeof(m[0]) } };
 	char got[32];
 
 	(void)state;
@@ -168,6 +171,41 @@ static void test_stalls_per_insn(void **state)
 	assert_int_equal(pk_metric_derive(in, 2, 1, 0, m, 2), 1);
 }
 
+/*
+ * The size fields: a caller that sets none is refused with a message that
+ * says what to set; a caller built against later, larger structs (a field
+ * this version does not know after each element) gets the same figures,
+ * each written into its own element.
+ */
+static void test_sizes(void **state)
+{
+	struct perf_event_attr a[] = {
+		A(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK),
+		A(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES),
+	};
+	struct later_input { struct pk_metric_input in; uint64_t later; } big[2] = {
+		{ { sizeof(big[0]), &a[0], 2e6, true }, 0xdead },
+		{ { sizeof(big[0]), &a[1], 50, true }, 0xbeef },
+	};
+	struct later_metric { struct pk_metric m; uint64_t later; } out[2] = { { { .size = sizeof(out[0]) }, 7 } };
+	struct pk_metric_input none[] = { { 0 } };
+	struct pk_metric m = { .size = sizeof(m) };
+
+	(void)state;
+	assert_int_equal(pk_metric_derive(none, 1, 0, 1e9, &m, 1), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "set size = sizeof(struct pk_metric_input)"));
+	m.size = 0;
+	assert_int_equal(pk_metric_derive(&big[0].in, 2, 0, 4e6, &m, 1), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "pk_metric"));
+	assert_int_equal(pk_metric_derive(&big[0].in, 2, 1, 4e6, &out[0].m, 2), 1);
+	assert_string_equal(out[0].m.unit, "K/sec");
+	assert_true(fabs(out[0].m.value - 25.0) < 1e-9);
+	assert_int_equal(out[0].m.size, sizeof(out[0]));
+	assert_int_equal(out[0].later, 7);	/* what this version does not know is left alone */
+	assert_int_equal(pk_metric_derive(&big[0].in, 2, 0, 4e6, &out[0].m, 2), 1);
+	assert_string_equal(out[0].m.unit, "CPUs utilized");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_cache_and_stalls),
 		cmocka_unit_test(test_missing_or_uncounted),
 		cmocka_unit_test(test_stalls_per_insn),
+		cmocka_unit_test(test_sizes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -299,8 +299,8 @@ static void other_failures_are_recorded(void **state)
 {
 	struct pk_pmus *pmus = NULL;
 	const struct pk_pmu *pmu;
-	struct pk_metric_input in = { 0 };
-	struct pk_metric m;
+	struct pk_metric_input in = { .size = sizeof(in) };
+	struct pk_metric m = { .size = sizeof(m) };
 	uint8_t id[20];
 	char path[300];
 
