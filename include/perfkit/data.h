@@ -152,8 +152,9 @@ PK_API int pk_data_writer_tick(struct pk_data_writer *w);
  * the writer whatever happens.  On a full disk it cuts the data back to a
  * record boundary until the rest fits.  Returns the bytes of records it had
  * to cut (0 normally), or a negative errno: with the temporary file removed
- * when not even the header could be written, or kept (the error names it)
- * when only putting it at the path failed.
+ * when not even the header and attrs could be written, and otherwise kept
+ * (the error names it) with every record up to the last flush, so a failed
+ * finish or rename never loses what was recorded.
  */
 PK_API int pk_data_writer_finish(struct pk_data_writer *w);
 

@@ -771,8 +771,16 @@ int pk_data_writer_finish(struct pk_data_writer *w)
 	if (!err && !w->device && fsync(w->fd) < 0)
 		err = pk__error(-errno, "write perf.data", "fsync of %s failed: %s", file_name(w),
 				strerror(errno));
-	if (err) {
+	if (err && (!w->started || w->device || !w->partial)) {
 		pk_data_writer_abort(w);
+		return err;
+	}
+	if (err) {
+		/* The header and attrs are out, and the header counts every record
+		 * up to the last flush: what was recorded stays readable. */
+		pk__error_hint("what was recorded until then is kept in %s, which perf reads",
+			       w->partial);
+		pk__data_writer_free(w);
 		return err;
 	}
 	err = place(w);

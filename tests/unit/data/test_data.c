@@ -18,7 +18,9 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
@@ -340,6 +342,48 @@ static void check_data(const char *file, const unsigned char *recs, size_t len)
 	free(d);
 }
 
+/*
+ * A finish that fails once the records are out (here the file may not grow
+ * past them, RLIMIT_FSIZE, so the feature sections cannot be written)
+ * keeps the temporary file with every record, names it in the error, and
+ * puts nothing at the path: a failed finish never loses the recording.
+ */
+static void test_finish_fails(void **state)
+{
+	struct pk_data_writer *w;
+	struct perf_event_attr a = sample_attr();
+	uint64_t ids[] = { 77 };
+	unsigned char recs[8192];
+	size_t n = make_records(recs);
+	char file[300], partial[400];
+	struct rlimit old, lim;
+	struct stat st;
+	void (*oldh)(int);
+	int err;
+
+	(void)state;
+	snprintf(file, sizeof(file), "%s/fsize.data", dir);
+	assert_int_equal(pk_data_writer_create(file, &w), 0);
+	snprintf(partial, sizeof(partial), "%s", pk_data_writer_temp_path(w));
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
+	assert_int_equal(pk_data_writer_write(w, recs, n), 0);
+	assert_int_equal(pk_data_writer_tick(w), 0);
+	assert_int_equal(stat(partial, &st), 0);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = (rlim_t)st.st_size;
+	oldh = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	err = pk_data_writer_finish(w);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, oldh);
+	assert_int_equal(err, -EFBIG);
+	assert_non_null(strstr(pk_last_error()->hint, partial));
+	check_data(partial, recs, n);
+	assert_int_equal(access(file, F_OK), -1);
+	assert_int_equal(unlink(partial), 0);
+}
+
 /* A device is written into, never replaced: no temporary file, and
  * /dev/null is still /dev/null after a whole file went into it. */
 static void test_device(void **state)
@@ -571,6 +615,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_no_direct),
 		cmocka_unit_test(test_tick),
 		cmocka_unit_test(test_device),
+		cmocka_unit_test(test_finish_fails),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_reads_it),
