@@ -221,7 +221,9 @@ if [ "$have_perf" -eq 1 ]; then
 fi
 # Every option perf 6.1 reads back: the file of each gives perf script and
 # perf report nothing to warn about, and perf counts the samples perfkit
-# said it wrote.
+# said it wrote.  A line ending "# TEXT" also wants TEXT in perf script's
+# output: a tracepoint's fields, which perf prints only from the file's
+# tracing data (the event format files).
 if [ "$have_perf" -eq 1 ]; then
 	while IFS= read -r opts; do
 		eval "set -- $opts"
@@ -233,6 +235,14 @@ if [ "$have_perf" -eq 1 ]; then
 		check "record $opts: exit 0, perf reads the ${said:-?} samples perfkit wrote (${got:-?}) without warnings" \
 			test "$rc" -eq 0 -a -n "$said" -a "${got:-x}" = "$said" -a -z "$warn"
 		[ -n "$warn" ] && diag "$warn"
+		case "$opts" in
+		*'# '*)
+			want=${opts##*# }
+			n=$(perf script -i "$tmp/o.data" 2>/dev/null | grep -c -F -- "$want")
+			check "record ${opts%% #*}: perf script prints the tracepoint fields ($n lines with $want)" \
+				test "$n" -ge 1
+			;;
+		esac
 	done <<-'EOF'
 	-c 20000
 	-F 3000
@@ -256,6 +266,11 @@ if [ "$have_perf" -eq 1 ]; then
 	-k monotonic
 	-B
 	-m 16
+	-e sched:sched_switch -a # prev_comm=
+	-e sched:sched_switch -a -R # prev_comm=
+	-e sched:sched_switch -a -g # prev_comm=
+	-e 'syscalls:sys_enter_exit*' -e syscalls:sys_exit_wait4 # error_code:
+	-e sched:sched_process_fork -e 'syscalls:sys_enter_exit*' -a # child_pid=
 	EOF
 else
 	skip "perf reads the file of every option" "perf is not installed"

@@ -93,6 +93,17 @@ uint64_t pk__data_writer_pos(const struct pk_data_writer *w);
  * section and set their bits in flags[4].  0 or a negative errno. */
 int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4]);
 
+/*
+ * pk__data_writer_tracing - the HEADER_TRACING_DATA payload for the
+ * tracepoint events among ev[0..nr_ev) (tracing.c), reading format files
+ * from `tracefs` (NULL: find it).  Returns 0 with a malloc'd payload in *out
+ * and its length in *len, or 0 with NULL and 0 when no event is a
+ * tracepoint; a negative errno with the error record set when tracefs or a
+ * format file cannot be read, or memory runs out.
+ */
+int pk__data_writer_tracing(const char *tracefs, const struct pk__data_event *ev, size_t nr_ev,
+			    unsigned char **out, size_t *len);
+
 /* pk__data_writer_mark - note that data_size now ends on a record. */
 void pk__data_writer_mark(struct pk_data_writer *w);
 

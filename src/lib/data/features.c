@@ -3,7 +3,8 @@
  * features.c - the perf.data feature sections perfkit writes, in perf's
  * encodings (tools/perf/Documentation/perf.data-file-format.txt): strings
  * padded to 64 bytes, string lists, the event descriptions, the CPU
- * topology, the PMU mappings, groups and the sample time range.
+ * topology, the PMU mappings, groups, the sample time range and, for
+ * tracepoints, the tracing data (tracing.c).
  */
 #include "data.h"
 #include "host/host.h"
@@ -17,7 +18,7 @@
 #include <unistd.h>
 
 enum {
-	FEAT_BUILD_ID = 2, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
+	FEAT_TRACING_DATA = 1, FEAT_BUILD_ID = 2, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
 	FEAT_CPUDESC = 8, FEAT_CPUID = 9, FEAT_TOTAL_MEM = 10, FEAT_CMDLINE = 11,
 	FEAT_EVENT_DESC = 12, FEAT_CPU_TOPOLOGY = 13, FEAT_PMU_MAPPINGS = 16, FEAT_GROUP_DESC = 17,
 	FEAT_SAMPLE_TIME = 21, FEAT_CLOCKID = 23, FEAT_COMPRESSED = 27, FEAT_CLOCK_DATA = 29, FEAT_LAST = 32,
@@ -218,12 +219,35 @@ static bool machine_feature(int f, struct blob *b, const struct utsname *u, int 
 	}
 }
 
+/*
+ * HEADER_TRACING_DATA when a tracepoint was recorded (tracing.c).  Without
+ * tracefs the section is left out rather than the recording lost: perf then
+ * refuses the file, but perfkit can still read it.
+ */
+static bool tracing_data(struct pk_data_writer *w, struct blob *b)
+{
+	unsigned char *p;
+	size_t len;
+	int err = pk__data_writer_tracing(NULL, w->ev, w->nr_events, &p, &len);
+
+	if (err == -ENOMEM)
+		b->oom = true;
+	else if (err < 0)
+		pk__error_clear();
+	if (err < 0 || !len)
+		return false;
+	put(b, p, len);
+	free(p);
+	return true;
+}
+
 /* The payload of a feature about what was recorded (the writer's state);
  * the machine's are machine_feature's.  False when perfkit does not write it. */
 static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struct utsname *u,
 		    int nr_cpus)
 {
 	switch (f) {
+	case FEAT_TRACING_DATA: return tracing_data(w, b);
 	case FEAT_BUILD_ID:
 		if (!w->nr_build_ids)
 			return false;

@@ -57,7 +57,8 @@ static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr
 	}
 	if (o->data_addr)
 		a->sample_type |= PERF_SAMPLE_ADDR;
-	if (o->raw)
+	/* A tracepoint's fields are its raw data: perf records them always. */
+	if (o->raw || a->type == PERF_TYPE_TRACEPOINT)
 		a->sample_type |= PERF_SAMPLE_RAW;
 	if (o->user_regs) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER;

@@ -259,25 +259,59 @@ static int slurp(const char *path, char **out, size_t *len)
 	return 0;
 }
 
-int pk__tracefs_format(const char *tracefs, const char *sys, const char *name,
-		       struct pk__tp_format **out)
+/* Read <tracefs>/events/<a>[/<b>/format]; the record names the path. */
+static int read_text(const char *tracefs, const char *a, const char *b, char **out,
+		     size_t *len)
 {
 	char path[PATH_MAX];
-	char *text = NULL;
-	size_t len = 0;
-	int ret;
+	int n, ret;
 
 	*out = NULL;
-	if (snprintf(path, sizeof(path), "%s/events/%s/%s/format", tracefs, sys, name) >=
-	    (int)sizeof(path))
-		return pk__error(-ENAMETOOLONG, "read tracepoint format", "the path of %s:%s is too long",
-				 sys, name);
-	ret = slurp(path, &text, &len);
+	*len = 0;
+	if (b)
+		n = snprintf(path, sizeof(path), "%s/events/%s/%s/format", tracefs, a, b);
+	else
+		n = snprintf(path, sizeof(path), "%s/events/%s", tracefs, a);
+	if (n < 0 || n >= (int)sizeof(path))
+		return pk__error(-ENAMETOOLONG, "read tracepoint format", "the path of %s%s%s is too long",
+				 a, b ? ":" : "", b ? b : "");
+	ret = slurp(path, out, len);
 	if (ret == -ENOMEM)
 		return ret;	/* the record says what ran out */
 	if (ret < 0)
 		return pk__error(ret, "read tracepoint format", "cannot read %s: %s", path,
 				 strerror(-ret));
+	return 0;
+}
+
+int pk__tracefs_format_text(const char *tracefs, const char *sys, const char *name,
+			    char **out, size_t *len)
+{
+	return read_text(tracefs, sys, name, out, len);
+}
+
+int pk__tracefs_header_text(const char *tracefs, const char *file, char **out, size_t *len)
+{
+	if (strcmp(file, "header_page") && strcmp(file, "header_event")) {
+		*out = NULL;
+		*len = 0;
+		return pk__error(-EINVAL, "read tracefs header", "%s is not header_page or header_event",
+				 file);
+	}
+	return read_text(tracefs, file, NULL, out, len);
+}
+
+int pk__tracefs_format(const char *tracefs, const char *sys, const char *name,
+		       struct pk__tp_format **out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	*out = NULL;
+	ret = read_text(tracefs, sys, name, &text, &len);
+	if (ret < 0)
+		return ret;
 	ret = pk__tracefs_format_parse(text, len, sys, out);
 	free(text);
 	return ret;

@@ -99,6 +99,24 @@ int pk__tracefs_format_parse(const char *text, size_t len, const char *sys,
 int pk__tracefs_format(const char *tracefs, const char *sys, const char *name,
 		       struct pk__tp_format **out);
 
+/*
+ * pk__tracefs_format_text - the raw text of <tracefs>/events/<sys>/<name>/format,
+ * as the kernel wrote it (what perf.data's tracing data carries).  Returns 0
+ * with a malloc'd, NUL-terminated copy in *out and its length (without the
+ * NUL) in *len, or the read's negative errno / -ENOMEM with the error record
+ * set.
+ */
+int pk__tracefs_format_text(const char *tracefs, const char *sys, const char *name,
+			    char **out, size_t *len);
+
+/*
+ * pk__tracefs_header_text - the raw text of <tracefs>/events/<file>, where
+ * `file` is "header_page" or "header_event" (the ring buffer page and event
+ * header layouts).  Returns as pk__tracefs_format_text; -EINVAL for any
+ * other name.
+ */
+int pk__tracefs_header_text(const char *tracefs, const char *file, char **out, size_t *len);
+
 /* pk__tp_format_free - free a parsed format.  NULL is a no-op. */
 void pk__tp_format_free(struct pk__tp_format *f);
 
