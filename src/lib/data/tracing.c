@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -165,6 +166,95 @@ static int build(struct out *o, const char *root, const struct pk__tp *tps, cons
 	return o->err;
 }
 
+static int cmp_tp(const void *a, const void *b)
+{
+	const struct pk__tp *x = a, *y = b;
+	int c = strcmp(x->sys, y->sys);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* Move the one tracepoint in `one` (when it has this id) onto tps[]. */
+static int take_one(struct pk__tp *one, size_t nr_one, uint64_t id, struct pk__tp **tps,
+		    size_t *nr)
+{
+	struct pk__tp *n;
+
+	if (nr_one != 1 || one->id != id)
+		return -ENOENT;
+	n = pk__reallocarray(*tps, *nr + 1, sizeof(*n));
+	if (!n)
+		return pk__error_nomem("the tracing data section");
+	*tps = n;
+	n[(*nr)++] = *one;
+	free(one);	/* the strings now belong to tps[] */
+	return 0;
+}
+
+/*
+ * The recorded tracepoints found by their events' names ("sys:name", as
+ * the event list names them): a few id files read instead of thousands.
+ * -ENOENT when a name does not lead to its attr's id (a renamed or
+ * differently named event); then the caller scans every id.
+ */
+static int by_name(const char *root, const struct pk__data_event *ev, size_t nr_ev,
+		   struct pk__tp **tps, size_t *nr)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < nr_ev; i++) {
+		char sys[256], name[256];
+		struct pk__tp *one = NULL;
+		size_t nr_one = 0;
+		bool seen = false;
+
+		if (ev[i].attr.type != PERF_TYPE_TRACEPOINT)
+			continue;
+		for (size_t k = 0; k < *nr; k++)
+			seen |= (*tps)[k].id == ev[i].attr.config;
+		if (seen)
+			continue;
+		if (!ev[i].name || sscanf(ev[i].name, "%255[^:]:%255[^:]", sys, name) != 2)
+			return -ENOENT;
+		err = pk__tracefs_list(root, sys, name, 0, "write the tracing data", &one, &nr_one);
+		if (!err)
+			err = take_one(one, nr_one, ev[i].attr.config, tps, nr);
+		if (err < 0)
+			pk__tp_free(one, nr_one);
+	}
+	if (!err && *nr)
+		qsort(*tps, *nr, sizeof(**tps), cmp_tp);
+	return err;
+}
+
+/* The tracepoints recorded, sorted by subsystem: by name when every name
+ * leads to its id, else from every tracepoint's id.  used[] marks them. */
+static int lookup(const char *root, const struct pk__data_event *ev, size_t nr_ev,
+		  struct pk__tp **tps, size_t *nr, bool **used)
+{
+	int err = by_name(root, ev, nr_ev, tps, nr);
+
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		pk__tp_free(*tps, *nr);
+		*tps = NULL;
+		*nr = 0;
+		pk__error_clear();
+		err = pk__tracefs_list(root, "*", "*", 0, "write the tracing data", tps, nr);
+		if (err < 0)
+			return err;
+	}
+	*used = pk__calloc(*nr ? *nr : 1, sizeof(**used));
+	if (!*used) {
+		pk__tp_free(*tps, *nr);
+		return pk__error_nomem("the tracing data section");
+	}
+	for (size_t i = 0; i < *nr; i++)
+		(*used)[i] = recorded(ev, nr_ev, (*tps)[i].id);
+	return 0;
+}
+
 int pk__data_writer_tracing(const char *tracefs, const struct pk__data_event *ev, size_t nr_ev,
 			    unsigned char **out, size_t *len)
 {
@@ -172,12 +262,11 @@ int pk__data_writer_tracing(const char *tracefs, const struct pk__data_event *ev
 	struct pk__tp *tps = NULL;
 	char root[PATH_MAX];
 	size_t nr = 0;
-	bool *used, any = false;
+	bool *used = NULL, any = false;
 	int err;
 
 	*out = NULL;
 	*len = 0;
-
 	for (size_t i = 0; i < nr_ev; i++)
 		any |= ev[i].attr.type == PERF_TYPE_TRACEPOINT;
 	if (!any)
@@ -185,17 +274,9 @@ int pk__data_writer_tracing(const char *tracefs, const struct pk__data_event *ev
 	err = pk__tracefs_find(tracefs, root, sizeof(root));
 	if (err < 0)
 		return err;
-	/* Attrs carry ids only: every tracepoint's id maps them to names. */
-	err = pk__tracefs_list(root, "*", "*", 0, "write the tracing data", &tps, &nr);
+	err = lookup(root, ev, nr_ev, &tps, &nr, &used);
 	if (err < 0)
 		return err;
-	used = pk__calloc(nr ? nr : 1, sizeof(*used));
-	if (!used) {
-		pk__tp_free(tps, nr);
-		return pk__error_nomem("the tracing data section");
-	}
-	for (size_t i = 0; i < nr; i++)
-		used[i] = recorded(ev, nr_ev, tps[i].id);
 	err = build(&o, root, tps, used, nr);
 	free(used);
 	pk__tp_free(tps, nr);

@@ -83,20 +83,24 @@ static void take_file(struct cur *c, const char *rel)
 	free(want);
 }
 
-static void test_section(void **state)
+/* The section for sched_switch, cpu-clock and irq_handler_entry, named
+ * `a`, "cpu-clock" and `b`: the same bytes whatever the names say. */
+static void check_section(const char *a, const char *b)
 {
 	struct pk__data_event ev[3] = { 0 };
 	unsigned char *out;
 	size_t len;
 	struct cur c;
 
-	(void)state;
 	ev[0].attr.type = PERF_TYPE_TRACEPOINT;
 	ev[0].attr.config = fixture_id("events/sched/sched_switch/id");
+	ev[0].name = (char *)a;
 	ev[1].attr.type = PERF_TYPE_SOFTWARE;	/* not a tracepoint: no format */
 	ev[1].attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	ev[1].name = (char *)"cpu-clock";
 	ev[2].attr.type = PERF_TYPE_TRACEPOINT;
 	ev[2].attr.config = fixture_id("events/irq/irq_handler_entry/id");
+	ev[2].name = (char *)b;
 	assert_int_equal(pk__data_writer_tracing(fixture, ev, 3, &out, &len), 0);
 	assert_non_null(out);
 	c = (struct cur){ out, len };
@@ -122,6 +126,15 @@ static void test_section(void **state)
 	assert_int_equal(take_u64(&c), 0);		/* saved_cmdlines */
 	assert_int_equal(c.left, 0);
 	free(out);
+}
+
+static void test_section(void **state)
+{
+	(void)state;
+	check_section("sched:sched_switch", "irq:irq_handler_entry");	/* found by name */
+	check_section("sched:sched_switch", "irq:renamed");		/* by every id */
+	check_section(NULL, "");
+	check_section("irq:irq_handler_entry", "sched:sched_switch");	/* names that lie */
 }
 
 static void test_no_tracepoints(void **state)
