@@ -181,6 +181,47 @@ static void test_records(void **state)
 	pk_data_reader_free(r);
 }
 
+/* Records of the largest size (65528 bytes) mixed with small ones come back
+ * whole across the refills of the reader's buffer. */
+static void test_big_records(void **state)
+{
+	enum { NR = 24, BIG = 65528 };
+	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	struct pk_data_writer *w;
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	unsigned char *rec = malloc(BIG);
+	uint64_t id = 77;
+	int ret, n = 0;
+
+	(void)state;
+	assert_non_null(rec);
+	assert_int_equal(pk_data_writer_create(path, &w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", &id, 1), 0);
+	for (int i = 0; i < NR; i++) {
+		struct perf_event_header hd = { 70, 0, (uint16_t)(i % 3 ? BIG : 16) };
+
+		memset(rec, i, BIG);
+		memcpy(rec, &hd, sizeof(hd));
+		assert_int_equal(pk_data_writer_write(w, rec, hd.size), 0);
+	}
+	assert_int_equal(pk_data_writer_finish(w), 0);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		const unsigned char *b = (const unsigned char *)h;
+
+		assert_int_equal(h->type, 70);
+		assert_int_equal(h->size, n % 3 ? BIG : 16);
+		assert_int_equal(b[8], n);
+		assert_int_equal(b[h->size - 1], n);
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, NR);
+	pk_data_reader_free(r);
+	free(rec);
+}
+
 static uint64_t file_u64(const char *p, long off)
 {
 	FILE *f = fopen(p, "rb");
@@ -251,6 +292,8 @@ static void test_header_damage(void **state)
 	(void)state;
 	write_file();
 	data_off = file_u64(path, 40);
+	assert_int_equal(unlink(copy) == 0 || errno == ENOENT, 1);
+	expect_open_error(-ENOENT, "cannot open");
 	make_copy(0, 0, NULL, 0);
 	expect_open_error(-EINVAL, "shorter than perf.data's 104-byte header");
 	make_copy(60, 0, NULL, 0);
@@ -259,6 +302,10 @@ static void test_header_damage(void **state)
 	expect_open_error(-EINVAL, "no \"PERFILE2\" magic at offset 0");
 	make_copy(-1, 0, &swapped, 8);
 	expect_open_error(-EOPNOTSUPP, "other byte order");
+	make_copy(-1, 8, &(uint64_t){ 16 }, 8);
+	expect_open_error(-EOPNOTSUPP, "pipe-mode stream");
+	make_copy(-1, 8, &(uint64_t){ 112 }, 8);
+	expect_open_error(-EINVAL, "header size at offset 8 is 112");
 	make_copy(-1, 16, &huge, 8);
 	expect_open_error(-EINVAL, "attr size at offset 16 is 1099511627776");
 	/* Cut inside the attrs and ids, which come before the data. */
@@ -364,6 +411,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest unit[] = {
 		cmocka_unit_test(test_events_and_features),
 		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_big_records),
 		cmocka_unit_test(test_header_damage),
 		cmocka_unit_test(test_record_damage),
 	};
