@@ -178,6 +178,17 @@ static void test_records(void **state)
 	assert_int_equal(ret, 0);
 	assert_int_equal(n, NR_SAMPLES);
 	assert_int_equal(pk_data_reader_next(r, &h), 0);	/* the end stays the end */
+	/* An id no event has, and perf's own record types, belong to none. */
+	{
+		uint64_t other[REC_SIZE / 8];
+		struct perf_event_header round = { PK_DATA_RECORD_FINISHED_ROUND, 0, 8 };
+
+		memcpy(other, recs, REC_SIZE);
+		other[1] = 999;
+		assert_int_equal(pk_data_reader_event_of(r, (void *)other), -ENOENT);
+		assert_null(pk_data_reader_attr_of(r, (void *)other));
+		assert_int_equal(pk_data_reader_event_of(r, &round), -ENOENT);
+	}
 	pk_data_reader_free(r);
 }
 
