@@ -49,6 +49,7 @@
 #include "perfkit/tracefs.h"
 #include "perfkit/record.h"
 #include "perfkit/data.h"
+#include "perfkit/reader.h"
 #include "perfkit/symbols.h"
 #include "perfkit/recorder.h"
 

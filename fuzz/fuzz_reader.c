@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_reader.c - libFuzzer target for the perf.data reader: the input is a
+ * whole file, handed to pk_data_reader_open through a memfd.  Whatever the
+ * bytes, opening either fails with an error record or gives a reader whose
+ * accessors hold what they promise (names NUL-terminated, ids in range),
+ * and pk_data_reader_next delivers only whole, 8-aligned records inside the
+ * file, each decoded with the attr its id names, until it ends or reports
+ * damage.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perfkit.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+static volatile unsigned char sink;	/* makes the reads below happen */
+
+/* Everything the reader hands out comes from the file: no name or string
+ * is longer than the input, and all the bytes promised are readable. */
+static void check_events(struct pk_data_reader *r, size_t size)
+{
+	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++) {
+		const struct perf_event_attr *a = pk_data_reader_attr(r, i);
+		const char *name = pk_data_reader_name(r, i);
+		size_t nr;
+		const uint64_t *ids = pk_data_reader_ids(r, i, &nr);
+
+		if (!a || (nr && !ids) || nr > size / 8 || (name && strlen(name) >= size))
+			abort();
+		for (size_t j = 0; j < nr; j++)
+			sink ^= (unsigned char)ids[j];
+		sink ^= ((const unsigned char *)a)[PK_DATA_READER_ATTR_SIZE - 1];
+	}
+	for (unsigned int id = 0; id < PK_DATA_FEAT_LAST; id++) {
+		const char *s = pk_data_reader_string(r, id);
+		const void *p;
+		size_t len;
+
+		if (s && strlen(s) >= size)
+			abort();
+		if (pk_data_reader_feature(r, id, &p, &len) == 0 && len) {
+			if (len > size)
+				abort();
+			sink ^= ((const unsigned char *)p)[len - 1];
+		}
+	}
+}
+
+static void check_records(struct pk_data_reader *r, size_t size)
+{
+	const struct perf_event_header *h;
+	struct pk_record d = { .size = sizeof(d) };
+	size_t total = 0;
+	int ret;
+
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		if ((uintptr_t)h % 8 || h->size < 8 || h->size % 8)
+			abort();
+		total += h->size;
+		if (total > size)
+			abort();	/* more record bytes than the file has */
+		(void)pk_record_decode(h, pk_data_reader_attr_of(r, h), &d);
+	}
+	if (ret < 0 && (!pk_last_error()->why || !*pk_last_error()->why))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pk_data_reader *r;
+	char path[64];
+	int fd = memfd_create("fuzz_reader", MFD_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		abort();
+	if (size && write(fd, data, size) != (ssize_t)size)
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	ret = pk_data_reader_open(path, &r);
+	if (ret < 0) {
+		if (r || !pk_last_error()->why || !*pk_last_error()->why)
+			abort();
+	} else {
+		check_events(r, size);
+		check_records(r, size);
+		pk_data_reader_free(r);
+	}
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit/reader.h - reading perf.data files (PERFILE2, the byte order of
+ * this machine): the header, the events with their attrs, ids and names,
+ * the feature sections, and the records, streamed.  Included by perfkit.h.
+ */
+#ifndef PERFKIT_READER_H
+#define PERFKIT_READER_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfkit/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pk_data_reader;
+
+/* The feature sections, by their bit in perf.data's feature bitmap (perf
+ * 6.1's HEADER_* numbers; the library's list is src/lib/data/features.def). */
+enum pk_data_feature {
+	PK_DATA_FEAT_TRACING_DATA = 1, PK_DATA_FEAT_BUILD_ID = 2, PK_DATA_FEAT_HOSTNAME = 3,
+	PK_DATA_FEAT_OSRELEASE = 4, PK_DATA_FEAT_VERSION = 5, PK_DATA_FEAT_ARCH = 6,
+	PK_DATA_FEAT_NRCPUS = 7, PK_DATA_FEAT_CPUDESC = 8, PK_DATA_FEAT_CPUID = 9,
+	PK_DATA_FEAT_TOTAL_MEM = 10, PK_DATA_FEAT_CMDLINE = 11, PK_DATA_FEAT_EVENT_DESC = 12,
+	PK_DATA_FEAT_CPU_TOPOLOGY = 13, PK_DATA_FEAT_NUMA_TOPOLOGY = 14,
+	PK_DATA_FEAT_BRANCH_STACK = 15, PK_DATA_FEAT_PMU_MAPPINGS = 16,
+	PK_DATA_FEAT_GROUP_DESC = 17, PK_DATA_FEAT_AUXTRACE = 18, PK_DATA_FEAT_STAT = 19,
+	PK_DATA_FEAT_CACHE = 20, PK_DATA_FEAT_SAMPLE_TIME = 21, PK_DATA_FEAT_MEM_TOPOLOGY = 22,
+	PK_DATA_FEAT_CLOCKID = 23, PK_DATA_FEAT_DIR_FORMAT = 24, PK_DATA_FEAT_BPF_PROG_INFO = 25,
+	PK_DATA_FEAT_BPF_BTF = 26, PK_DATA_FEAT_COMPRESSED = 27, PK_DATA_FEAT_CPU_PMU_CAPS = 28,
+	PK_DATA_FEAT_CLOCK_DATA = 29, PK_DATA_FEAT_HYBRID_TOPOLOGY = 30, PK_DATA_FEAT_PMU_CAPS = 31,
+	PK_DATA_FEAT_LAST = 32,		/* HEADER_LAST_FEATURE of perf 6.1 */
+};
+
+/* The bytes of attr storage the reader keeps per event: PERF_ATTR_SIZE_VER8,
+ * so config3 of newer files is kept; smaller attrs are zero-extended. */
+#define PK_DATA_READER_ATTR_SIZE 136
+
+/*
+ * pk_data_reader_open - open the perf.data file at `path` and read its
+ * header, attrs, ids and feature sections (not the records).  Memory is
+ * bounded by the header's parts, never by the size of the data section.
+ * Returns 0 with the reader in *out, or a negative errno with pk_last_error
+ * naming the file, the file offset and what is wrong there: the errno of
+ * open(2)/read(2); -EINVAL for a file too short for the header, a magic
+ * other than "PERFILE2", a header or attr size that is absurd, an attrs,
+ * ids, data or feature section that lies outside the file, or a feature
+ * section that does not decode; -EOPNOTSUPP for a file written on the
+ * other byte order, an old PERFILE1 file or a pipe-mode stream (not read
+ * yet); -ENOMEM.  A data section that runs past the end of the file (a
+ * recording killed before it finished) is not an error here: the records
+ * that are there are delivered and pk_data_reader_next reports the
+ * truncation at the end.
+ */
+PK_API int pk_data_reader_open(const char *path, struct pk_data_reader **out);
+
+/* pk_data_reader_free - close the file and free the reader and everything its
+ * accessors returned.  NULL is a no-op. */
+PK_API void pk_data_reader_free(struct pk_data_reader *r);
+
+/* pk_data_reader_nr_events - the number of events (attrs) in the file. */
+PK_API size_t pk_data_reader_nr_events(const struct pk_data_reader *r);
+
+/*
+ * pk_data_reader_attr - event `idx`'s attr, as stored in the file and
+ * zero-extended to PK_DATA_READER_ATTR_SIZE bytes (all of which may be
+ * read; attr->size keeps the size the file gave).  Owned by the reader.
+ * NULL for idx out of range.
+ */
+PK_API const struct perf_event_attr *pk_data_reader_attr(const struct pk_data_reader *r, size_t idx);
+
+/* pk_data_reader_ids - event `idx`'s kernel ids (what its records carry), with
+ * their number in *nr; NULL with *nr 0 for none or idx out of range. */
+PK_API const uint64_t *pk_data_reader_ids(const struct pk_data_reader *r, size_t idx, size_t *nr);
+
+/* pk_data_reader_name - event `idx`'s name from the EVENT_DESC feature
+ * ("task-clock"), or NULL when the file does not name it. */
+PK_API const char *pk_data_reader_name(const struct pk_data_reader *r, size_t idx);
+
+/* pk_data_reader_has_feature - whether the file has feature section `id`
+ * (enum pk_data_feature). */
+PK_API bool pk_data_reader_has_feature(const struct pk_data_reader *r, unsigned int id);
+
+/* pk_data_reader_feature_name - perf's name for feature `id` ("hostname"),
+ * or NULL for an id perf 6.1 does not define. */
+PK_API const char *pk_data_reader_feature_name(unsigned int id);
+
+/*
+ * pk_data_reader_feature - the raw bytes of feature section `id` in *ptr
+ * and *len (read from the file on the first call, then kept by the reader
+ * until pk_data_reader_free).  Returns 0; -ENOENT when the file has no
+ * such section; or the negative errno of reading it (-EINVAL when the
+ * file ended early), -ENOMEM.
+ */
+PK_API int pk_data_reader_feature(struct pk_data_reader *r, unsigned int id, const void **ptr,
+				  size_t *len);
+
+/*
+ * pk_data_reader_string - the decoded text of string feature `id`:
+ * HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC or CPUID as perf wrote it,
+ * CMDLINE as its arguments joined by single spaces.  NULL when the file
+ * has no such section or `id` is not a string feature.  Owned by the reader.
+ */
+PK_API const char *pk_data_reader_string(const struct pk_data_reader *r, unsigned int id);
+
+/* pk_data_reader_nr_cpus - the NRCPUS feature: CPUs available and online
+ * when the file was recorded.  0, or -ENOENT when the file has no NRCPUS. */
+PK_API int pk_data_reader_nr_cpus(const struct pk_data_reader *r, uint32_t *available,
+				  uint32_t *online);
+
+/*
+ * pk_data_reader_next - the next record of the data section, in file order,
+ * in *rec (8-byte aligned, rec->size bytes, valid until the next call).
+ * Records are read with plain reads into a bounded buffer, so memory does
+ * not grow with the file.  This step does not sort records by time across
+ * FINISHED_ROUND rounds nor expand COMPRESSED records: both are delivered
+ * as they are.  Returns 1 per record; 0 at the end of the data section;
+ * or a negative errno, with pk_last_error naming the file offset and why,
+ * after every record before the damage was delivered: -EINVAL for a
+ * record whose size is 0, under 8 or not a multiple of 8, one that runs
+ * past the data section, or a data section cut short by the end of the
+ * file; the errno of read(2).  After an error every call returns it again.
+ */
+PK_API int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header **rec);
+
+/*
+ * pk_data_reader_event_of - the index of the event record `rec` belongs
+ * to, found by its id (PERF_SAMPLE_IDENTIFIER or PERF_SAMPLE_ID's place,
+ * see pk_record_event_id) among the events' ids; when the file has one
+ * event, always that one.  Returns the index (>= 0), or -ENOENT when the
+ * record carries no id or an id of no event (perf's own record types).
+ */
+PK_API int pk_data_reader_event_of(const struct pk_data_reader *r, const struct perf_event_header *rec);
+
+/* pk_data_reader_attr_of - the attr to decode `rec` with (pk_record_decode):
+ * that of pk_data_reader_event_of, or NULL when no event is found. */
+PK_API const struct perf_event_attr *pk_data_reader_attr_of(const struct pk_data_reader *r,
+							    const struct perf_event_header *rec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,634 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader.c - the perf.data reader: validates the PERFILE2 header, reads the
+ * attrs with their ids and the feature section table after the data, decodes
+ * the string features and EVENT_DESC's names, and streams the records of
+ * the data section through a bounded buffer with plain reads, so a file of
+ * any size is read in constant memory.  Every malformed part of a file
+ * becomes a named error with its file offset, never a read outside the file.
+ */
+#include "data.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HEADER_SIZE 104
+#define MAGIC2 0x32454c4946524550ULL	/* "PERFILE2" read as a little-endian u64 */
+#define MAGIC1 0x454c494652455050ULL	/* "PERFFILE", perf's first format */
+#define MAX_ATTR 4096			/* an attr is at most a page (the kernel's limit) */
+#define MAX_RECORD 65536		/* perf_event_header.size is a u16 */
+#define BUF_SIZE (4 * MAX_RECORD)
+
+#define PK__FEAT(id, NAME, name) _Static_assert(PK_DATA_FEAT_##NAME == (id), "features.def and reader.h agree");
+#include "features.def"
+#undef PK__FEAT
+
+static const char *const feat_names[PK_DATA_FEAT_LAST] = {
+#define PK__FEAT(id, NAME, name) [id] = name,
+#include "features.def"
+#undef PK__FEAT
+};
+
+struct rd_event {
+	_Alignas(8) unsigned char attr[PK_DATA_READER_ATTR_SIZE];
+	uint64_t *ids;
+	size_t nr_ids;
+	char *name;
+};
+
+struct pk_data_reader {
+	int fd;
+	char *path;
+	uint64_t file_size;
+	uint64_t data_offset, data_end;	/* data_end clamped to the file */
+	uint64_t data_end_said;		/* where the header says the data ends */
+	uint64_t flags[4];
+	struct pk__file_section feat[PK_DATA_FEAT_LAST];
+	void *feat_data[PK_DATA_FEAT_LAST];
+	char *strings[PK_DATA_FEAT_LAST];
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	bool have_nr_cpus;
+	struct rd_event *ev;
+	size_t nr_events;
+	/* the record stream: buf[0, buf_len) holds the file from buf_off */
+	unsigned char *buf;
+	size_t buf_len, buf_pos;
+	uint64_t buf_off;
+	int err;			/* the damage met, returned again */
+};
+
+static uint64_t get_u64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Read exactly len bytes at off; a short read is the file ending early. */
+static int read_at(struct pk_data_reader *r, void *p, size_t len, uint64_t off, const char *what)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(r->fd, (char *)p + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return pk__error(-errno, "read perf.data", "%s: reading %s at offset %llu: %s", r->path,
+					 what, (unsigned long long)(off + done), strerror(errno));
+		if (n == 0)
+			return pk__error(-EINVAL, "read perf.data",
+					 "%s: the file ends at offset %llu, inside %s (truncated?)", r->path,
+					 (unsigned long long)(off + done), what);
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* A section must lie wholly inside the file (and not wrap around). */
+static int check_section(const struct pk_data_reader *r, const struct pk__file_section *s, const char *what)
+{
+	if (s->offset > r->file_size || s->size > r->file_size - s->offset)
+		return pk__error(-EINVAL, "read perf.data",
+				 "%s: %s at offset %llu, %llu bytes, lies outside the file of %llu bytes",
+				 r->path, what, (unsigned long long)s->offset, (unsigned long long)s->size,
+				 (unsigned long long)r->file_size);
+	return 0;
+}
+
+static int check_magic(const struct pk_data_reader *r, uint64_t magic, uint64_t size)
+{
+	const char *why = NULL;
+
+	if (magic == __builtin_bswap64(MAGIC2))
+		why = "was written on a machine of the other byte order, which this reader does not read yet";
+	else if (magic == MAGIC1)
+		why = "is perf's old PERFFILE format, which this reader does not read";
+	else if (magic == MAGIC2 && size == 16)
+		why = "is a pipe-mode stream (perf record -o -), which this reader does not read yet";
+	if (why)
+		return pk__error(-EOPNOTSUPP, "read perf.data", "%s %s", r->path, why);
+	if (magic != MAGIC2)
+		return pk__error(-EINVAL, "read perf.data",
+				 "%s: no \"PERFILE2\" magic at offset 0: not a perf.data file", r->path);
+	if (size != HEADER_SIZE)
+		return pk__error(-EINVAL, "read perf.data",
+				 "%s: the header size at offset 8 is %llu, where perf.data's is %d", r->path,
+				 (unsigned long long)size, HEADER_SIZE);
+	return 0;
+}
+
+static int read_ids(struct pk_data_reader *r, struct rd_event *e, const struct pk__file_section *s)
+{
+	int err = check_section(r, s, "an event's ids");
+
+	if (err)
+		return err;
+	if (s->size % 8)
+		return pk__error(-EINVAL, "read perf.data", "%s: the ids at offset %llu are %llu bytes, not whole u64s",
+				 r->path, (unsigned long long)s->offset, (unsigned long long)s->size);
+	e->nr_ids = (size_t)(s->size / 8);
+	if (!e->nr_ids)
+		return 0;
+	e->ids = pk__malloc((size_t)s->size);
+	if (!e->ids)
+		return pk__error_nomem("%zu event ids", e->nr_ids);
+	return read_at(r, e->ids, (size_t)s->size, s->offset, "an event's ids");
+}
+
+static int read_attrs(struct pk_data_reader *r, uint64_t attr_size, const struct pk__file_section *attrs)
+{
+	unsigned char entry[MAX_ATTR + 16];
+	int err = check_section(r, attrs, "the attrs section");
+
+	if (err)
+		return err;
+	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > sizeof(entry) || attr_size % 8)
+		return pk__error(-EINVAL, "read perf.data", "%s: the attr size at offset 16 is %llu, which no perf writes",
+				 r->path, (unsigned long long)attr_size);
+	if (attrs->size % attr_size)
+		return pk__error(-EINVAL, "read perf.data",
+				 "%s: the attrs section at offset %llu (%llu bytes) is not whole %llu-byte attrs",
+				 r->path, (unsigned long long)attrs->offset, (unsigned long long)attrs->size,
+				 (unsigned long long)attr_size);
+	r->nr_events = (size_t)(attrs->size / attr_size);
+	r->ev = pk__calloc(r->nr_events ? r->nr_events : 1, sizeof(*r->ev));
+	if (!r->ev)
+		return pk__error_nomem("%zu events", r->nr_events);
+	for (size_t i = 0; i < r->nr_events; i++) {
+		size_t len = (size_t)attr_size - 16;
+		struct pk__file_section ids;
+
+		err = read_at(r, entry, (size_t)attr_size, attrs->offset + i * attr_size, "the attrs");
+		if (err)
+			return err;
+		memcpy(r->ev[i].attr, entry, len < PK_DATA_READER_ATTR_SIZE ? len : PK_DATA_READER_ATTR_SIZE);
+		ids.offset = get_u64(entry + len);
+		ids.size = get_u64(entry + len + 8);
+		err = read_ids(r, &r->ev[i], &ids);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The feature table: one section per bit set, in bit order, after the data. */
+static int read_feature_table(struct pk_data_reader *r)
+{
+	uint64_t at = r->data_end;
+
+	for (unsigned int id = 0; id < 256; id++) {
+		unsigned char s[16];
+		int err;
+
+		if (!(r->flags[id / 64] & (1ULL << (id % 64))))
+			continue;
+		err = read_at(r, s, sizeof(s), at, "the feature section table");
+		if (err)
+			return err;
+		if (id < PK_DATA_FEAT_LAST) {
+			r->feat[id].offset = get_u64(s);
+			r->feat[id].size = get_u64(s + 8);
+			err = check_section(r, &r->feat[id], feat_names[id] ? feat_names[id] : "a feature section");
+			if (err)
+				return err;
+		}
+		at += 16;
+	}
+	return 0;
+}
+
+/* perf_header_string at p (len bytes left): u32 length, then the string
+ * NUL-padded.  Returns its length with the string in *s, or 0 when bad. */
+static size_t header_string(const unsigned char *p, size_t left, const char **s)
+{
+	uint32_t n;
+
+	if (left < 4)
+		return 0;
+	n = get_u32(p);
+	if (n == 0 || n > left - 4 || !memchr(p + 4, 0, n))
+		return 0;
+	*s = (const char *)p + 4;
+	return 4 + (size_t)n;
+}
+
+static int bad_feature(const struct pk_data_reader *r, unsigned int id)
+{
+	return pk__error(-EINVAL, "read perf.data", "%s: the %s feature at offset %llu does not decode", r->path,
+			 feat_names[id], (unsigned long long)r->feat[id].offset);
+}
+
+static int decode_string(struct pk_data_reader *r, unsigned int id)
+{
+	const void *p;
+	const char *s;
+	size_t len;
+	int err = pk_data_reader_feature(r, id, &p, &len);
+
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	if (!header_string(p, len, &s))
+		return bad_feature(r, id);
+	r->strings[id] = pk__strdup(s);
+	return r->strings[id] ? 0 : pk__error_nomem("the %s string", feat_names[id]);
+}
+
+static int decode_cmdline(struct pk_data_reader *r)
+{
+	const unsigned char *p;
+	const void *v;
+	size_t len, at = 4, out = 0;
+	int err = pk_data_reader_feature(r, PK_DATA_FEAT_CMDLINE, &v, &len);
+	char *line;
+
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	p = v;
+	if (len < 4)
+		return bad_feature(r, PK_DATA_FEAT_CMDLINE);
+	line = pk__malloc(len + 1);	/* the strings and their separators fit in the section */
+	if (!line)
+		return pk__error_nomem("the command line");
+	line[0] = 0;
+	for (uint32_t i = 0, nr = get_u32(p); i < nr; i++) {
+		const char *s;
+		size_t n = header_string(p + at, len - at, &s), sl;
+
+		if (!n) {
+			free(line);
+			return bad_feature(r, PK_DATA_FEAT_CMDLINE);
+		}
+		sl = strlen(s);
+		if (out)
+			line[out++] = ' ';
+		memcpy(line + out, s, sl + 1);
+		out += sl;
+		at += n;
+	}
+	r->strings[PK_DATA_FEAT_CMDLINE] = line;
+	return 0;
+}
+
+static struct rd_event *event_by_id(const struct pk_data_reader *r, uint64_t id)
+{
+	for (size_t i = 0; i < r->nr_events; i++)
+		for (size_t j = 0; j < r->ev[i].nr_ids; j++)
+			if (r->ev[i].ids[j] == id)
+				return &r->ev[i];
+	return NULL;
+}
+
+/* EVENT_DESC: u32 nr, u32 attr_size, then per event its attr, u32 nr_ids,
+ * its name as a header string and its ids.  A name goes to the event
+ * holding its first id, or by position when it lists none. */
+static int decode_event_desc(struct pk_data_reader *r)
+{
+	const unsigned char *p;
+	const void *v;
+	size_t len, at = 8;
+	int err = pk_data_reader_feature(r, PK_DATA_FEAT_EVENT_DESC, &v, &len);
+	uint32_t nr, asz;
+
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	p = v;
+	if (len < 8)
+		return bad_feature(r, PK_DATA_FEAT_EVENT_DESC);
+	nr = get_u32(p);
+	asz = get_u32(p + 4);
+	for (uint32_t i = 0; i < nr; i++) {
+		const char *name;
+		uint32_t nr_ids;
+		size_t n;
+		struct rd_event *e;
+
+		if (asz > len - at || len - at - asz < 4)
+			return bad_feature(r, PK_DATA_FEAT_EVENT_DESC);
+		at += asz;
+		nr_ids = get_u32(p + at);
+		at += 4;
+		n = header_string(p + at, len - at, &name);
+		if (!n || (len - at - n) / 8 < nr_ids)
+			return bad_feature(r, PK_DATA_FEAT_EVENT_DESC);
+		at += n;
+		e = nr_ids ? event_by_id(r, get_u64(p + at)) : (i < r->nr_events ? &r->ev[i] : NULL);
+		at += (size_t)nr_ids * 8;
+		if (!e || e->name)
+			continue;
+		e->name = pk__strdup(name);
+		if (!e->name)
+			return pk__error_nomem("an event name");
+	}
+	return 0;
+}
+
+static int decode_features(struct pk_data_reader *r)
+{
+	static const unsigned int strings[] = { PK_DATA_FEAT_HOSTNAME, PK_DATA_FEAT_OSRELEASE, PK_DATA_FEAT_VERSION,
+						PK_DATA_FEAT_ARCH, PK_DATA_FEAT_CPUDESC, PK_DATA_FEAT_CPUID };
+	const void *p;
+	size_t len;
+	int err;
+
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		err = decode_string(r, strings[i]);
+		if (err)
+			return err;
+	}
+	err = pk_data_reader_feature(r, PK_DATA_FEAT_NRCPUS, &p, &len);
+	if (err && err != -ENOENT)
+		return err;
+	if (!err) {
+		if (len < 8)
+			return bad_feature(r, PK_DATA_FEAT_NRCPUS);
+		/* perf writes the CPUs available (max present), then those online */
+		r->nr_cpus_avail = get_u32(p);
+		r->nr_cpus_online = get_u32((const unsigned char *)p + 4);
+		r->have_nr_cpus = true;
+	}
+	err = decode_cmdline(r);
+	return err ? err : decode_event_desc(r);
+}
+
+static int read_header(struct pk_data_reader *r)
+{
+	unsigned char h[HEADER_SIZE];
+	struct pk__file_section attrs, data;
+	int err;
+
+	if (r->file_size < HEADER_SIZE)
+		return pk__error(-EINVAL, "read perf.data",
+				 "%s is %llu bytes, shorter than perf.data's %d-byte header (truncated?)", r->path,
+				 (unsigned long long)r->file_size, HEADER_SIZE);
+	err = read_at(r, h, sizeof(h), 0, "the header");
+	if (!err)
+		err = check_magic(r, get_u64(h), get_u64(h + 8));
+	if (err)
+		return err;
+	attrs.offset = get_u64(h + 24);
+	attrs.size = get_u64(h + 32);
+	data.offset = get_u64(h + 40);
+	data.size = get_u64(h + 48);
+	memcpy(r->flags, h + 72, sizeof(r->flags));
+	err = read_attrs(r, get_u64(h + 16), &attrs);
+	if (err)
+		return err;
+	if (data.offset < HEADER_SIZE || data.offset > r->file_size || data.offset % 8 ||
+	    data.size > UINT64_MAX - data.offset)
+		return pk__error(-EINVAL, "read perf.data", "%s: the data section's offset %llu at offset 40 %s",
+				 r->path, (unsigned long long)data.offset,
+				 data.offset % 8 ? "is not 8-aligned" : "lies outside the file");
+	r->data_offset = data.offset;
+	r->data_end_said = data.offset + data.size;
+	r->data_end = r->data_end_said <= r->file_size ? r->data_end_said : r->file_size;
+	/* A data section cut by the end of the file (a killed recording) still
+	 * gives its records; the feature table that followed it is gone. */
+	if (r->data_end_said > r->file_size)
+		memset(r->flags, 0, sizeof(r->flags));
+	err = read_feature_table(r);
+	return err ? err : decode_features(r);
+}
+
+int pk_data_reader_open(const char *path, struct pk_data_reader **out)
+{
+	struct pk_data_reader *r;
+	struct stat st;
+	int err;
+
+	*out = NULL;
+	r = pk__calloc(1, sizeof(*r));
+	if (!r)
+		return pk__error_nomem("a perf.data reader");
+	r->fd = -1;
+	r->path = pk__strdup(path);
+	r->buf = pk__malloc(BUF_SIZE);
+	if (!r->path || !r->buf) {
+		pk_data_reader_free(r);
+		return pk__error_nomem("a perf.data reader");
+	}
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0 || fstat(r->fd, &st) < 0) {
+		err = -errno;
+		pk_data_reader_free(r);
+		return pk__error(err, "open perf.data", "cannot open %s: %s", path, strerror(-err));
+	}
+	r->file_size = (uint64_t)st.st_size;
+	err = read_header(r);
+	if (err) {
+		pk_data_reader_free(r);
+		return err;
+	}
+	r->buf_off = r->data_offset;
+	*out = r;
+	return 0;
+}
+
+void pk_data_reader_free(struct pk_data_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	for (size_t i = 0; r->ev && i < r->nr_events; i++) {
+		free(r->ev[i].ids);
+		free(r->ev[i].name);
+	}
+	for (unsigned int i = 0; i < PK_DATA_FEAT_LAST; i++) {
+		free(r->feat_data[i]);
+		free(r->strings[i]);
+	}
+	free(r->ev);
+	free(r->buf);
+	free(r->path);
+	free(r);
+}
+
+size_t pk_data_reader_nr_events(const struct pk_data_reader *r)
+{
+	return r->nr_events;
+}
+
+const struct perf_event_attr *pk_data_reader_attr(const struct pk_data_reader *r, size_t idx)
+{
+	return idx < r->nr_events ? (const struct perf_event_attr *)(const void *)r->ev[idx].attr : NULL;
+}
+
+const uint64_t *pk_data_reader_ids(const struct pk_data_reader *r, size_t idx, size_t *nr)
+{
+	*nr = idx < r->nr_events ? r->ev[idx].nr_ids : 0;
+	return *nr ? r->ev[idx].ids : NULL;
+}
+
+const char *pk_data_reader_name(const struct pk_data_reader *r, size_t idx)
+{
+	return idx < r->nr_events ? r->ev[idx].name : NULL;
+}
+
+bool pk_data_reader_has_feature(const struct pk_data_reader *r, unsigned int id)
+{
+	return id < 256 && (r->flags[id / 64] & (1ULL << (id % 64)));
+}
+
+const char *pk_data_reader_feature_name(unsigned int id)
+{
+	return id < PK_DATA_FEAT_LAST ? feat_names[id] : NULL;
+}
+
+int pk_data_reader_feature(struct pk_data_reader *r, unsigned int id, const void **ptr, size_t *len)
+{
+	const struct pk__file_section *s;
+
+	if (id >= PK_DATA_FEAT_LAST || !pk_data_reader_has_feature(r, id))
+		return -ENOENT;
+	s = &r->feat[id];
+	if (!r->feat_data[id]) {
+		int err;
+
+		r->feat_data[id] = pk__malloc(s->size ? (size_t)s->size : 1);
+		if (!r->feat_data[id])
+			return pk__error_nomem("the %s feature (%llu bytes)", feat_names[id],
+					       (unsigned long long)s->size);
+		err = read_at(r, r->feat_data[id], (size_t)s->size, s->offset, feat_names[id]);
+		if (err) {
+			free(r->feat_data[id]);
+			r->feat_data[id] = NULL;
+			return err;
+		}
+	}
+	*ptr = r->feat_data[id];
+	*len = (size_t)s->size;
+	return 0;
+}
+
+const char *pk_data_reader_string(const struct pk_data_reader *r, unsigned int id)
+{
+	return id < PK_DATA_FEAT_LAST ? r->strings[id] : NULL;
+}
+
+int pk_data_reader_nr_cpus(const struct pk_data_reader *r, uint32_t *available, uint32_t *online)
+{
+	if (!r->have_nr_cpus)
+		return -ENOENT;
+	*available = r->nr_cpus_avail;
+	*online = r->nr_cpus_online;
+	return 0;
+}
+
+/* Make buf hold at least `want` bytes from the current record on (or all
+ * that is left of the data section).  The record moves to buf[0], which
+ * keeps it 8-aligned: records are whole multiples of 8 bytes. */
+static int fill(struct pk_data_reader *r, size_t want)
+{
+	uint64_t pos = r->buf_off + r->buf_pos;
+	uint64_t left = r->data_end - pos;
+	size_t have = r->buf_len - r->buf_pos, get;
+	int err;
+
+	if (have >= want || have >= left)
+		return 0;
+	memmove(r->buf, r->buf + r->buf_pos, have);
+	r->buf_off = pos;
+	r->buf_pos = 0;
+	r->buf_len = have;
+	get = BUF_SIZE - have;
+	if (get > left - have)
+		get = (size_t)(left - have);
+	err = read_at(r, r->buf + have, get, pos + have, "the data section");
+	if (err)
+		return err;
+	r->buf_len += get;
+	return 0;
+}
+
+static int damage(struct pk_data_reader *r, uint64_t at, const char *why, unsigned int size)
+{
+	r->err = pk__error(-EINVAL, "read perf.data", "%s: the record at offset %llu %s (size %u)", r->path,
+			   (unsigned long long)at, why, size);
+	return r->err;
+}
+
+int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
+	struct perf_event_header h;
+	uint64_t at = r->buf_off + r->buf_pos;
+	int err;
+
+	if (r->err)
+		return r->err;
+	if (at >= r->data_end) {
+		if (r->data_end == r->data_end_said)
+			return 0;
+		r->err = pk__error(-EINVAL, "read perf.data",
+				   "%s: the file ends at offset %llu, inside the data section that should end at %llu (truncated)",
+				   r->path, (unsigned long long)r->data_end, (unsigned long long)r->data_end_said);
+		return r->err;
+	}
+	err = fill(r, sizeof(h));
+	if (err)
+		return r->err = err;
+	if (r->data_end - at < sizeof(h))
+		return damage(r, at, "has no room for its header before the end of the data section", 0);
+	memcpy(&h, r->buf + r->buf_pos, sizeof(h));
+	if (h.size < sizeof(h))
+		return damage(r, at, h.size ? "is shorter than its 8-byte header" : "has size 0", h.size);
+	if (h.size % 8)
+		return damage(r, at, "has a size that is not a multiple of 8", h.size);
+	if (h.size > r->data_end - at)
+		return damage(r, at,
+			      r->data_end < r->data_end_said ? "runs past the end of the file (truncated)"
+							     : "runs past the end of the data section",
+			      h.size);
+	err = fill(r, h.size);
+	if (err)
+		return r->err = err;
+	*rec = (const struct perf_event_header *)(const void *)(r->buf + r->buf_pos);
+	r->buf_pos += h.size;
+	return 1;
+}
+
+int pk_data_reader_event_of(const struct pk_data_reader *r, const struct perf_event_header *rec)
+{
+	uint64_t id;
+
+	if (r->nr_events == 1)
+		return 0;
+	if (!r->nr_events || rec->type >= PERF_RECORD_MAX)
+		return -ENOENT;
+	if (pk_record_event_id(rec, pk_data_reader_attr(r, 0), &id) < 0)
+		return -ENOENT;
+	for (size_t i = 0; i < r->nr_events; i++)
+		for (size_t j = 0; j < r->ev[i].nr_ids; j++)
+			if (r->ev[i].ids[j] == id)
+				return (int)i;
+	return -ENOENT;
+}
+
+const struct perf_event_attr *pk_data_reader_attr_of(const struct pk_data_reader *r,
+						     const struct perf_event_header *rec)
+{
+	int i = pk_data_reader_event_of(r, rec);
+
+	return i < 0 ? NULL : pk_data_reader_attr(r, (size_t)i);
+}

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_reader.c - the perf.data reader: a file the perfkit writer made is
+ * read back event by event and record by record exactly (across several
+ * refills of the reader's buffer); damaged copies (truncated at several
+ * points, a wrong or byte-swapped magic, an absurd attr size, records of
+ * size 0, unaligned or running past the data) give errors naming the file
+ * offset, after every record before the damage.  With the argument
+ * "oracle", a file perf 6.1 itself records is read: its event name, its
+ * host name and as many samples as perf script prints.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+#include "tmpdir.h"
+
+#define NR_SAMPLES 12000	/* 40 bytes each: several times the reader's buffer */
+#define REC_SIZE 40
+
+static char dir[200];
+static char path[sizeof(dir) + 16], copy[sizeof(dir) + 16];
+static unsigned char *recs;	/* the records written, in order */
+static size_t recs_len;
+
+static struct perf_event_attr attr_of(uint64_t type, uint64_t config)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.type = (uint32_t)type;
+	a.config = config;
+	a.size = sizeof(a);
+	a.sample_period = 100000;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.sample_id_all = 1;
+	return a;
+}
+
+/* Samples alternating between event 0 (ids 77, 78) and event 1 (id 90). */
+static void make_records(void)
+{
+	static const uint64_t ids[] = { 77, 90, 78 };
+
+	recs_len = (size_t)NR_SAMPLES * REC_SIZE;
+	recs = malloc(recs_len);
+	assert_non_null(recs);
+	for (size_t i = 0; i < NR_SAMPLES; i++) {
+		struct { struct perf_event_header h; uint64_t id, ip; uint32_t pid, tid; uint64_t time; } s = {
+			{ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, REC_SIZE }, ids[i % 3], 0x400000 + i,
+			4242, 4243, 1000 + i };
+
+		_Static_assert(sizeof(s) == REC_SIZE, "sample layout");
+		memcpy(recs + i * REC_SIZE, &s, REC_SIZE);
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	assert_non_null(tmp_mkdtemp(dir, sizeof(dir), "perfkit-reader"));
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	snprintf(copy, sizeof(copy), "%s/bad.data", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(recs);
+	return tmp_rmtree(dir) == 0 ? 0 : -1;
+}
+
+static void write_file(void)
+{
+	struct pk_data_writer *w;
+	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	struct perf_event_attr b = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	uint64_t ids_a[] = { 77, 78 }, ids_b[] = { 90 };
+	char *argv[] = { "perfkit", "record", "--", "true" };
+
+	if (!recs)
+		make_records();
+	assert_int_equal(pk_data_writer_create(path, &w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids_a, 2), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &b, "page-faults", ids_b, 1), 0);
+	assert_int_equal(pk_data_writer_set_cmdline(w, 4, argv), 0);
+	assert_int_equal(pk_data_writer_write(w, recs, recs_len), 0);
+	assert_int_equal(pk_data_writer_finish(w), 0);
+}
+
+static void test_events_and_features(void **state)
+{
+	struct pk_data_reader *r;
+	const struct perf_event_attr *a;
+	const uint64_t *ids;
+	const void *raw;
+	size_t nr, len;
+	uint32_t avail, online;
+	struct utsname u;
+
+	(void)state;
+	write_file();
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	assert_int_equal(pk_data_reader_nr_events(r), 2);
+	a = pk_data_reader_attr(r, 0);
+	assert_int_equal(a->type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(a->config, PERF_COUNT_SW_TASK_CLOCK);
+	assert_int_equal(a->sample_type, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
+	assert_int_equal(a->sample_period, 100000);
+	assert_int_equal(pk_data_reader_attr(r, 1)->config, PERF_COUNT_SW_PAGE_FAULTS);
+	assert_null(pk_data_reader_attr(r, 2));
+	ids = pk_data_reader_ids(r, 0, &nr);
+	assert_int_equal(nr, 2);
+	assert_int_equal(ids[0], 77);
+	assert_int_equal(ids[1], 78);
+	ids = pk_data_reader_ids(r, 1, &nr);
+	assert_int_equal(nr, 1);
+	assert_int_equal(ids[0], 90);
+	assert_string_equal(pk_data_reader_name(r, 0), "task-clock");
+	assert_string_equal(pk_data_reader_name(r, 1), "page-faults");
+	/* The features the writer writes, decoded. */
+	assert_true(pk_data_reader_has_feature(r, PK_DATA_FEAT_EVENT_DESC));
+	assert_false(pk_data_reader_has_feature(r, PK_DATA_FEAT_GROUP_DESC));
+	assert_false(pk_data_reader_has_feature(r, PK_DATA_FEAT_TRACING_DATA));
+	assert_string_equal(pk_data_reader_string(r, PK_DATA_FEAT_CMDLINE), "perfkit record -- true");
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(pk_data_reader_string(r, PK_DATA_FEAT_HOSTNAME), u.nodename);
+	assert_string_equal(pk_data_reader_string(r, PK_DATA_FEAT_OSRELEASE), u.release);
+	assert_string_equal(pk_data_reader_string(r, PK_DATA_FEAT_ARCH), u.machine);
+	assert_non_null(pk_data_reader_string(r, PK_DATA_FEAT_VERSION));
+	assert_null(pk_data_reader_string(r, PK_DATA_FEAT_BUILD_ID));	/* not a string feature */
+	assert_int_equal(pk_data_reader_nr_cpus(r, &avail, &online), 0);
+	assert_int_equal(online, (uint32_t)sysconf(_SC_NPROCESSORS_ONLN));
+	assert_true(avail >= online);
+	assert_int_equal(pk_data_reader_feature(r, PK_DATA_FEAT_HOSTNAME, &raw, &len), 0);
+	assert_true(len >= 4 + strlen(u.nodename) + 1);
+	assert_string_equal((const char *)raw + 4, u.nodename);
+	assert_int_equal(pk_data_reader_feature(r, PK_DATA_FEAT_GROUP_DESC, &raw, &len), -ENOENT);
+	assert_string_equal(pk_data_reader_feature_name(PK_DATA_FEAT_CPU_TOPOLOGY), "cpu_topology");
+	assert_null(pk_data_reader_feature_name(PK_DATA_FEAT_LAST));
+	pk_data_reader_free(r);
+}
+
+/* Every record back, in order and byte for byte, with the event its id names. */
+static void test_records(void **state)
+{
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	struct pk_record d = { .size = sizeof(d) };
+	size_t n = 0;
+	int ret;
+
+	(void)state;
+	write_file();
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		assert_true(n < NR_SAMPLES);
+		assert_int_equal((uintptr_t)h % 8, 0);
+		assert_int_equal(h->size, REC_SIZE);
+		assert_memory_equal(h, recs + n * REC_SIZE, REC_SIZE);
+		assert_int_equal(pk_data_reader_event_of(r, h), n % 3 == 1 ? 1 : 0);
+		assert_int_equal(pk_record_decode(h, pk_data_reader_attr_of(r, h), &d), 0);
+		assert_int_equal(d.sample.ip, 0x400000 + n);
+		assert_int_equal(d.sample.tid, 4243);
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, NR_SAMPLES);
+	assert_int_equal(pk_data_reader_next(r, &h), 0);	/* the end stays the end */
+	/* An id no event has, and perf's own record types, belong to none. */
+	{
+		uint64_t other[REC_SIZE / 8];
+		struct perf_event_header round = { PK_DATA_RECORD_FINISHED_ROUND, 0, 8 };
+
+		memcpy(other, recs, REC_SIZE);
+		other[1] = 999;
+		assert_int_equal(pk_data_reader_event_of(r, (void *)other), -ENOENT);
+		assert_null(pk_data_reader_attr_of(r, (void *)other));
+		assert_int_equal(pk_data_reader_event_of(r, &round), -ENOENT);
+	}
+	pk_data_reader_free(r);
+}
+
+/* Records of the largest size (65528 bytes) mixed with small ones come back
+ * whole across the refills of the reader's buffer. */
+static void test_big_records(void **state)
+{
+	enum { NR = 24, BIG = 65528 };
+	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	struct pk_data_writer *w;
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	unsigned char *rec = malloc(BIG);
+	uint64_t id = 77;
+	int ret, n = 0;
+
+	(void)state;
+	assert_non_null(rec);
+	assert_int_equal(pk_data_writer_create(path, &w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", &id, 1), 0);
+	for (int i = 0; i < NR; i++) {
+		struct perf_event_header hd = { 70, 0, (uint16_t)(i % 3 ? BIG : 16) };
+
+		memset(rec, i, BIG);
+		memcpy(rec, &hd, sizeof(hd));
+		assert_int_equal(pk_data_writer_write(w, rec, hd.size), 0);
+	}
+	assert_int_equal(pk_data_writer_finish(w), 0);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		const unsigned char *b = (const unsigned char *)h;
+
+		assert_int_equal(h->type, 70);
+		assert_int_equal(h->size, n % 3 ? BIG : 16);
+		assert_int_equal(b[8], n);
+		assert_int_equal(b[h->size - 1], n);
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, NR);
+	pk_data_reader_free(r);
+	free(rec);
+}
+
+static uint64_t file_u64(const char *p, long off)
+{
+	FILE *f = fopen(p, "rb");
+	uint64_t v = 0;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, off, SEEK_SET), 0);
+	assert_int_equal(fread(&v, sizeof(v), 1, f), 1);
+	fclose(f);
+	return v;
+}
+
+/* copy = the file cut to `len` bytes, with `patch` (if any) written at `at`. */
+static void make_copy(off_t len, long at, const void *patch, size_t plen)
+{
+	char cmd[600];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "cp %s %s", path, copy);
+	assert_int_equal(system(cmd), 0);
+	if (len >= 0)
+		assert_int_equal(truncate(copy, len), 0);
+	if (!patch)
+		return;
+	f = fopen(copy, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, at, SEEK_SET), 0);
+	assert_int_equal(fwrite(patch, 1, plen, f), plen);
+	fclose(f);
+}
+
+static void expect_open_error(int code, const char *why)
+{
+	struct pk_data_reader *r = (void *)1;
+
+	assert_int_equal(pk_data_reader_open(copy, &r), code);
+	assert_null(r);
+	if (!strstr(pk_last_error()->why, why))
+		fail_msg("expected \"%s\" in: %s", why, pk_last_error()->why);
+}
+
+/* Reads the copy: `good` records exactly as written, then error `why`. */
+static void expect_records_then(size_t good, const char *why)
+{
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	size_t n = 0;
+	int ret;
+
+	assert_int_equal(pk_data_reader_open(copy, &r), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		assert_memory_equal(h, recs + n * REC_SIZE, REC_SIZE);
+		n++;
+	}
+	assert_int_equal(ret, -EINVAL);
+	assert_int_equal(n, good);
+	if (!strstr(pk_last_error()->why, why))
+		fail_msg("expected \"%s\" in: %s", why, pk_last_error()->why);
+	assert_int_equal(pk_data_reader_next(r, &h), -EINVAL);	/* it stays damaged */
+	pk_data_reader_free(r);
+}
+
+static void test_header_damage(void **state)
+{
+	uint64_t swapped = __builtin_bswap64(file_u64(path, 0)), huge = 1ULL << 40, data_off;
+	char at[64];
+
+	(void)state;
+	write_file();
+	data_off = file_u64(path, 40);
+	assert_int_equal(unlink(copy) == 0 || errno == ENOENT, 1);
+	expect_open_error(-ENOENT, "cannot open");
+	make_copy(0, 0, NULL, 0);
+	expect_open_error(-EINVAL, "shorter than perf.data's 104-byte header");
+	make_copy(60, 0, NULL, 0);
+	expect_open_error(-EINVAL, "is 60 bytes, shorter");
+	make_copy(-1, 0, "PERFILE3", 8);
+	expect_open_error(-EINVAL, "no \"PERFILE2\" magic at offset 0");
+	make_copy(-1, 0, &swapped, 8);
+	expect_open_error(-EOPNOTSUPP, "other byte order");
+	make_copy(-1, 8, &(uint64_t){ 16 }, 8);
+	expect_open_error(-EOPNOTSUPP, "pipe-mode stream");
+	make_copy(-1, 8, &(uint64_t){ 112 }, 8);
+	expect_open_error(-EINVAL, "header size at offset 8 is 112");
+	make_copy(-1, 16, &huge, 8);
+	expect_open_error(-EINVAL, "attr size at offset 16 is 1099511627776");
+	/* Cut inside the attrs and ids, which come before the data. */
+	make_copy((off_t)data_off - 8, 0, NULL, 0);
+	expect_open_error(-EINVAL, "lies outside the file");
+	/* The data section placed past the end of the file. */
+	make_copy(-1, 40, &huge, 8);
+	snprintf(at, sizeof(at), "offset %llu", (unsigned long long)huge);
+	expect_open_error(-EINVAL, at);
+	/* Cut inside the feature table after complete data. */
+	make_copy((off_t)(data_off + recs_len + 8), 0, NULL, 0);
+	expect_open_error(-EINVAL, "inside the feature section table");
+}
+
+static void test_record_damage(void **state)
+{
+	uint64_t data_off;
+	uint16_t size;
+	char why[200];
+
+	(void)state;
+	write_file();
+	data_off = file_u64(path, 40);
+	/* Truncated on a record boundary, and inside a record. */
+	make_copy((off_t)(data_off + 100 * REC_SIZE), 0, NULL, 0);
+	snprintf(why, sizeof(why), "the file ends at offset %llu, inside the data section that should end at %llu",
+		 (unsigned long long)(data_off + 100 * REC_SIZE), (unsigned long long)(data_off + recs_len));
+	expect_records_then(100, why);
+	make_copy((off_t)(data_off + 7000 * REC_SIZE + 20), 0, NULL, 0);
+	snprintf(why, sizeof(why), "record at offset %llu runs past the end of the file",
+		 (unsigned long long)(data_off + 7000 * REC_SIZE));
+	expect_records_then(7000, why);
+	make_copy((off_t)(data_off + 5 * REC_SIZE + 4), 0, NULL, 0);
+	expect_records_then(5, "has no room for its header");
+	/* A record of size 0, one of 12 bytes, one running past the data. */
+	size = 0;
+	make_copy(-1, (long)(data_off + 3 * REC_SIZE + 6), &size, 2);
+	snprintf(why, sizeof(why), "record at offset %llu has size 0", (unsigned long long)(data_off + 3 * REC_SIZE));
+	expect_records_then(3, why);
+	size = 12;
+	make_copy(-1, (long)(data_off + 9000 * REC_SIZE + 6), &size, 2);
+	expect_records_then(9000, "not a multiple of 8 (size 12)");
+	size = 4;
+	make_copy(-1, (long)(data_off + 6), &size, 2);
+	expect_records_then(0, "shorter than its 8-byte header (size 4)");
+	size = 2 * REC_SIZE;
+	make_copy(-1, (long)(data_off + (NR_SAMPLES - 1) * REC_SIZE + 6), &size, 2);
+	expect_records_then(NR_SAMPLES - 1, "runs past the end of the data section");
+}
+
+/* A file perf 6.1 recorded: its event, its host, all its samples. */
+static void test_perf_file(void **state)
+{
+	char cmd[800], line[512];
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	struct pk_record d = { .size = sizeof(d) };
+	size_t samples = 0, script = 0, task_clock = SIZE_MAX;
+	struct utsname u;
+	FILE *p;
+	int ret;
+
+	(void)state;
+	if (system("perf --version >/dev/null 2>&1") != 0)
+		skip();
+	snprintf(cmd, sizeof(cmd),
+		 "perf record -q -N -e task-clock -c 100000 -o %s -- "
+		 "sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done' >/dev/null 2>&1", path);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "perf script -i %s 2>/dev/null", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p))
+		script++;
+	pclose(p);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++)
+		if (pk_data_reader_name(r, i) && !strcmp(pk_data_reader_name(r, i), "task-clock"))
+			task_clock = i;
+	assert_true(task_clock != SIZE_MAX);
+	assert_int_equal(pk_data_reader_attr(r, task_clock)->config, PERF_COUNT_SW_TASK_CLOCK);
+	assert_int_equal(pk_data_reader_attr(r, task_clock)->sample_period, 100000);	/* -c */
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(pk_data_reader_string(r, PK_DATA_FEAT_HOSTNAME), u.nodename);
+	assert_non_null(strstr(pk_data_reader_string(r, PK_DATA_FEAT_CMDLINE), "-e task-clock"));
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		assert_int_equal(pk_data_reader_event_of(r, h), (int)task_clock);
+		assert_int_equal(pk_record_decode(h, pk_data_reader_attr_of(r, h), &d), 0);
+		assert_true(d.sample.pid > 0);
+		samples++;
+	}
+	assert_int_equal(ret, 0);
+	assert_true(samples > 0);
+	assert_int_equal(samples, script);
+	pk_data_reader_free(r);
+	assert_int_equal(unlink(path), 0);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest unit[] = {
+		cmocka_unit_test(test_events_and_features),
+		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_big_records),
+		cmocka_unit_test(test_header_damage),
+		cmocka_unit_test(test_record_damage),
+	};
+	const struct CMUnitTest oracle[] = {
+		cmocka_unit_test(test_perf_file),
+	};
+
+	if (argc > 1 && !strcmp(argv[1], "oracle"))
+		return cmocka_run_group_tests(oracle, setup, teardown);
+	return cmocka_run_group_tests(unit, setup, teardown);
+}
