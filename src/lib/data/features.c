@@ -17,11 +17,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+/* The feature ids, from the list the reader shares (features.def). */
 enum {
-	FEAT_TRACING_DATA = 1, FEAT_BUILD_ID = 2, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4, FEAT_VERSION = 5, FEAT_ARCH = 6, FEAT_NRCPUS = 7,
-	FEAT_CPUDESC = 8, FEAT_CPUID = 9, FEAT_TOTAL_MEM = 10, FEAT_CMDLINE = 11,
-	FEAT_EVENT_DESC = 12, FEAT_CPU_TOPOLOGY = 13, FEAT_PMU_MAPPINGS = 16, FEAT_GROUP_DESC = 17,
-	FEAT_SAMPLE_TIME = 21, FEAT_CLOCKID = 23, FEAT_COMPRESSED = 27, FEAT_CLOCK_DATA = 29, FEAT_LAST = 32,
+#define PK__FEAT(id, NAME, name) FEAT_##NAME = (id),
+#include "features.def"
+#undef PK__FEAT
+	FEAT_LAST = 32,		/* the bitmap's bits perf 6.1 reserves */
 };
 
 struct blob {
