@@ -51,6 +51,7 @@
 #include "perfkit/data.h"
 #include "perfkit/reader.h"
 #include "perfkit/symbols.h"
+#include "perfkit/unwind.h"
 #include "perfkit/recorder.h"
 
 #endif /* PERFKIT_H */

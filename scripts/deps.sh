@@ -3,7 +3,7 @@
 # deps.sh - install the Debian packages perfkit needs to build and test.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
-PKGS="meson ninja-build pkg-config gcc python3 libpfm4-dev libelf-dev libdw-dev
+PKGS="meson ninja-build pkg-config gcc python3 libpfm4-dev libelf-dev libdw-dev libbz2-dev liblzma-dev
 libtraceevent-dev libzstd-dev libcmocka-dev linux-perf manpages-dev valgrind"
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * unwind.c - DWARF unwinding of sampled user stacks with elfutils libdwfl.
+ * Each process gets one Dwfl, attached once, whose modules (the mapped
+ * files) are reported when a frame first lands in them and kept, so libdw's
+ * per-module CFI stays cached from sample to sample; perf 6.1 builds a new
+ * Dwfl for every sample.  The sample being unwound is the process's
+ * `cur`, read by the thread callbacks: registers from the sample, memory
+ * from the stack copy or, outside it, from the mapped file.
+ */
+#include "perfkit.h"
+#include "sys/sys.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* perf's PERF_REG_X86_* bits for DWARF's x86_64 registers 0..16: rax rdx
+ * rcx rbx rsi rdi rbp rsp r8..r15, and the return address (rip). */
+static const int dwarf_to_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
+#define PERF_REG_IP 8
+#define PERF_REG_SP 7
+
+struct umap {
+	uint64_t start, end, pgoff;
+	char *path;
+	int fd;			/* for reads outside the stack copy; -1 until needed */
+};
+
+struct sample_state {
+	uint32_t tid;
+	const uint64_t *regs;
+	uint64_t mask;
+	const unsigned char *stack;
+	size_t stack_size;
+	uint64_t sp;
+	uint64_t *ips;
+	size_t max, nr;
+};
+
+struct uproc {
+	uint32_t pid;
+	struct umap *maps;	/* sorted by start, not overlapping */
+	size_t nr, cap;
+	Dwfl *dwfl;		/* NULL until the first unwind, or after the maps changed */
+	bool attached;		/* dwfl_attach_state done on dwfl */
+	struct sample_state cur;
+};
+
+struct pk_unwinder {
+	struct uproc **procs;	/* open addressing on pid */
+	size_t cap, nr;
+};
+
+static char *debuginfo_path;	/* NULL: libdwfl's default (/usr/lib/debug) */
+static const Dwfl_Callbacks offline = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+int pk_unwinder_new(struct pk_unwinder **out)
+{
+	struct pk_unwinder *u = pk__calloc(1, sizeof(*u));
+
+	if (!u || !(u->procs = pk__calloc(64, sizeof(*u->procs)))) {
+		free(u);
+		return pk__error_nomem("the unwinder");
+	}
+	u->cap = 64;
+	*out = u;
+	return 0;
+}
+
+static void proc_clear(struct uproc *p)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		free(p->maps[i].path);
+		if (p->maps[i].fd >= 0)
+			close(p->maps[i].fd);
+	}
+	p->nr = 0;
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->attached = false;
+}
+
+void pk_unwinder_free(struct pk_unwinder *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < u->cap; i++) {
+		if (u->procs[i]) {
+			proc_clear(u->procs[i]);
+			free(u->procs[i]->maps);
+			free(u->procs[i]);
+		}
+	}
+	free(u->procs);
+	free(u);
+}
+
+static struct uproc **slot(struct uproc **procs, size_t cap, uint32_t pid)
+{
+	size_t i = (pid * 2654435761u) & (cap - 1);
+
+	while (procs[i] && procs[i]->pid != pid)
+		i = (i + 1) & (cap - 1);
+	return &procs[i];
+}
+
+static struct uproc *find(struct pk_unwinder *u, uint32_t pid)
+{
+	return *slot(u->procs, u->cap, pid);
+}
+
+static struct uproc *get(struct pk_unwinder *u, uint32_t pid)
+{
+	struct uproc **s;
+
+	if ((u->nr + 1) * 2 > u->cap) {	/* keep it half empty */
+		size_t cap = u->cap * 2;
+		struct uproc **n = pk__calloc(cap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < u->cap; i++)
+			if (u->procs[i])
+				*slot(n, cap, u->procs[i]->pid) = u->procs[i];
+		free(u->procs);
+		u->procs = n;
+		u->cap = cap;
+	}
+	s = slot(u->procs, u->cap, pid);
+	if (!*s) {
+		if (!(*s = pk__calloc(1, sizeof(**s))))
+			return NULL;
+		(*s)->pid = pid;
+		u->nr++;
+	}
+	return *s;
+}
+
+/* Make room for `more` maps. */
+static int reserve(struct uproc *p, size_t more)
+{
+	if (p->nr + more > p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 32;
+		struct umap *m;
+
+		while (cap < p->nr + more)
+			cap *= 2;
+		if (!(m = pk__reallocarray(p->maps, cap, sizeof(*m))))
+			return -ENOMEM;
+		p->maps = m;
+		p->cap = cap;
+	}
+	return 0;
+}
+
+/* A map that reaches past [start, end) on both sides becomes two: the
+ * part from its start to `end`, trimmed by cut(), and the part after.
+ * Needs room for one more map. */
+static int split(struct uproc *p, uint64_t start, uint64_t end)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		struct umap *m = &p->maps[i], hi;
+
+		if (m->start >= start || m->end <= end)
+			continue;
+		hi = *m;
+		if (!(hi.path = pk__strdup(m->path)))
+			return -ENOMEM;
+		hi.fd = -1;
+		hi.pgoff += end - m->start;
+		hi.start = end;
+		m->end = end;
+		memmove(&p->maps[i + 2], &p->maps[i + 1], (p->nr - i - 1) * sizeof(hi));
+		p->maps[i + 1] = hi;
+		p->nr++;
+		break;
+	}
+	return 0;
+}
+
+/* Cut [start, end) out of the maps: drop those inside it, trim those that
+ * overlap it (after split()). */
+static void cut(struct uproc *p, uint64_t start, uint64_t end)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->nr; i++) {
+		struct umap m = p->maps[i];
+
+		if (m.end > start && m.start < end) {
+			if (m.start < start) {
+				m.end = start;
+			} else if (m.end > end) {
+				m.pgoff += end - m.start;
+				m.start = end;
+			} else {
+				free(m.path);
+				if (m.fd >= 0)
+					close(m.fd);
+				continue;
+			}
+		}
+		p->maps[k++] = m;
+	}
+	p->nr = k;
+}
+
+int pk_unwinder_map(struct pk_unwinder *u, uint32_t pid, uint64_t start, uint64_t end,
+		    uint64_t pgoff, const char *path)
+{
+	struct uproc *p;
+	size_t i;
+	char *copy;
+
+	if (end <= start || !path || !*path)
+		return pk__error(-EINVAL, "a mapping for the unwinder", "the range or the path is empty");
+	if (!(p = get(u, pid)) || reserve(p, 2) < 0 || split(p, start, end) < 0 ||
+	    !(copy = pk__strdup(path)))
+		return pk__error_nomem("the unwinder's maps");
+	cut(p, start, end);
+	for (i = p->nr; i > 0 && p->maps[i - 1].start > start; i--)
+		p->maps[i] = p->maps[i - 1];
+	p->maps[i] = (struct umap){ .start = start, .end = end, .pgoff = pgoff, .path = copy, .fd = -1 };
+	p->nr++;
+	if (p->dwfl) {		/* its modules describe the old maps */
+		dwfl_end(p->dwfl);
+		p->dwfl = NULL;
+		p->attached = false;
+	}
+	return 0;
+}
+
+void pk_unwinder_forget(struct pk_unwinder *u, uint32_t pid)
+{
+	struct uproc *p = find(u, pid);
+
+	if (p)
+		proc_clear(p);
+}
+
+static struct umap *map_of(struct uproc *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < p->maps[mid].start)
+			hi = mid;
+		else if (addr >= p->maps[mid].end)
+			lo = mid + 1;
+		else
+			return &p->maps[mid];
+	}
+	return NULL;
+}
+
+/* Make sure libdwfl knows the file mapped at addr, as a module loaded at
+ * the map's start less its file offset (the file's load base).  Only
+ * absolute paths of files that still exist become modules. */
+static bool report_module(struct uproc *p, uint64_t addr)
+{
+	struct umap *m = map_of(p, addr);
+	Dwfl_Module *mod;
+	Dwarf_Addr base, low;
+
+	if (!m || m->path[0] != '/')
+		return false;
+	base = m->start - m->pgoff;
+	mod = dwfl_addrmodule(p->dwfl, addr);
+	if (mod) {
+		dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
+		if (low == base)
+			return true;
+	}
+	dwfl_report_begin_add(p->dwfl);
+	mod = dwfl_report_elf(p->dwfl, m->path, m->path, -1, base, false);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	return mod && dwfl_addrmodule(p->dwfl, addr) == mod;
+}
+
+/* A word of the process's memory that is not on the stack copy: read from
+ * the file mapped there (read-only data, as perf does). */
+static bool read_file_word(struct uproc *p, uint64_t addr, Dwarf_Word *out)
+{
+	struct umap *m = map_of(p, addr);
+
+	if (!m || addr + sizeof(*out) > m->end || m->path[0] != '/')
+		return false;
+	if (m->fd < 0 && (m->fd = open(m->path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	return pread(m->fd, out, sizeof(*out), (off_t)(addr - m->start + m->pgoff)) == sizeof(*out);
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct uproc *p = arg;
+	struct sample_state *s = &p->cur;
+
+	(void)dwfl;
+	if (addr + sizeof(*result) < addr)
+		return false;
+	if (addr >= s->sp && addr + sizeof(*result) <= s->sp + s->stack_size) {
+		memcpy(result, s->stack + (addr - s->sp), sizeof(*result));
+		return true;
+	}
+	return read_file_word(p, addr, result);
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct uproc *p = arg;
+
+	(void)dwfl;
+	if (*thread_argp)	/* one thread: the sample's */
+		return 0;
+	*thread_argp = p;
+	return (pid_t)p->cur.tid;
+}
+
+/* The value of perf register `bit` in the sample, if it has it. */
+static bool reg(const struct sample_state *s, int bit, uint64_t *v)
+{
+	if (!(s->mask & (1ull << bit)))
+		return false;
+	*v = s->regs[__builtin_popcountll(s->mask & ((1ull << bit) - 1))];
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	struct uproc *p = thread_arg;
+	uint64_t v;
+
+	for (unsigned int d = 0; d < 17; d++) {
+		Dwarf_Word w;
+
+		if (!reg(&p->cur, dwarf_to_perf[d], &v))
+			continue;
+		w = v;
+		if (!dwfl_thread_state_registers(thread, (int)d, 1, &w))
+			return false;
+	}
+	if (!reg(&p->cur, PERF_REG_IP, &v))
+		return false;
+	dwfl_thread_state_register_pc(thread, v);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* One frame: keep its pc (a caller's return address less one, so it
+ * points into the call) if its module is known; stop at the first that
+ * is not, or when ips is full. */
+static int frame(Dwfl_Frame *state, void *arg)
+{
+	struct uproc *p = arg;
+	struct sample_state *s = &p->cur;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, NULL) || !report_module(p, pc) ||
+	    !dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	if (!activation)
+		pc--;
+	s->ips[s->nr++] = pc;
+	return s->nr == s->max ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+/* The process's Dwfl, made on first use; attached to our thread
+ * callbacks once it has a module, whose ELF tells libdwfl the machine. */
+static int attach(struct uproc *p, uint64_t ip, bool *known)
+{
+	if (!p->dwfl && !(p->dwfl = dwfl_begin(&offline)))
+		return pk__error_nomem("libdwfl's state for process %u", p->pid);
+	*known = report_module(p, ip);
+	if (*known && !p->attached) {
+		if (!dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid, &thread_callbacks, p)) {
+			*known = false;	/* not an ELF libdwfl can unwind: no frames */
+			return 0;
+		}
+		p->attached = true;
+	}
+	return 0;
+}
+
+int pk_unwinder_unwind(struct pk_unwinder *u, uint32_t pid, uint32_t tid, const uint64_t *regs,
+		       uint64_t regs_mask, const void *stack, size_t stack_size, uint64_t *ips,
+		       size_t max, size_t *nr)
+{
+	struct uproc *p;
+	uint64_t ip = 0;
+	bool known;
+	int err;
+
+	*nr = 0;
+	if (!(regs_mask & (1ull << PERF_REG_IP)) || !(regs_mask & (1ull << PERF_REG_SP)) || !max)
+		return pk__error(-EINVAL, "unwinding a sample",
+				 "%s", max ? "the sample's registers lack IP or SP" : "no room for frames");
+	p = find(u, pid);
+	if (!p || !p->nr)
+		return 0;	/* no maps known: nothing can be unwound */
+	p->cur = (struct sample_state){ .tid = tid ? tid : pid, .regs = regs, .mask = regs_mask,
+					.stack = stack, .stack_size = stack ? stack_size : 0,
+					.ips = ips, .max = max };
+	reg(&p->cur, PERF_REG_SP, &p->cur.sp);
+	reg(&p->cur, PERF_REG_IP, &ip);
+	if ((err = attach(p, ip, &known)) < 0)
+		return err;
+	if (known)
+		dwfl_getthread_frames(p->dwfl, (pid_t)p->cur.tid, frame, p);
+	*nr = p->cur.nr;
+	p->cur = (struct sample_state){ 0 };
+	return 0;
+}

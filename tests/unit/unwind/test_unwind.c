@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_unwind.c - DWARF unwinding (unwind/).  Unit: this test's own stack,
+ * captured in a chain of functions built without frame pointers, unwinds
+ * back through each of them to main; bad input is refused; an unknown
+ * process gives no frames.  With the argument "oracle": perf 6.1 records
+ * the unwind-target workload with --call-graph dwarf, and for every sample
+ * the frames perfkit unwinds from the file's registers and stack are the
+ * frames `perf script -F ip` prints, address for address.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+#include "elf/elf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define STACK_BYTES 8192
+#define MAX_FRAMES 64
+
+/* ---- unit: our own stack -------------------------------------------------- */
+
+/* The registers perf samples for DWARF unwinding, captured here: bits of
+ * PERF_REG_X86_{BX,BP,SP,IP,R12..R15}, the ones the CFI of compiled code
+ * needs (callee-saved, stack and instruction pointers). */
+static const uint64_t captured_mask = (1ull << 1) | (1ull << 6) | (1ull << 7) | (1ull << 8) |
+				      (1ull << 20) | (1ull << 21) | (1ull << 22) | (1ull << 23);
+
+struct capture {
+	uint64_t regs[8];	/* BX BP SP IP R12 R13 R14 R15: increasing bit order */
+	unsigned char stack[STACK_BYTES];
+	size_t stack_size;
+};
+
+static struct capture cap;
+static uint64_t stack_end;	/* the end of the [stack] mapping */
+
+/* Find where the main thread's stack mapping ends, so the copy stops there. */
+static void find_stack_end(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end;
+
+		if (strstr(line, "[stack]") && sscanf(line, "%llx-%llx", &start, &end) == 2)
+			stack_end = end;
+	}
+	fclose(f);
+	assert_true(stack_end != 0);
+}
+
+/* Copy live stack bytes, redzones of sanitized frames included: a plain
+ * loop, which the sanitizers are told to leave alone. */
+__attribute__((noinline, no_sanitize("address", "undefined"))) static void copy_stack(uint64_t sp)
+{
+	const volatile unsigned char *from = (const volatile unsigned char *)(uintptr_t)sp;
+
+	for (size_t i = 0; i < cap.stack_size; i++)
+		cap.stack[i] = from[i];
+}
+
+__attribute__((noinline)) static void take(void)
+{
+	uint64_t *r = cap.regs;
+
+	__asm__ volatile("movq %%rbx, 0(%0)\n\t"
+			 "movq %%rbp, 8(%0)\n\t"
+			 "movq %%rsp, 16(%0)\n\t"
+			 "leaq 0(%%rip), %%rax\n\t"
+			 "movq %%rax, 24(%0)\n\t"
+			 "movq %%r12, 32(%0)\n\t"
+			 "movq %%r13, 40(%0)\n\t"
+			 "movq %%r14, 48(%0)\n\t"
+			 "movq %%r15, 56(%0)\n\t"
+			 : : "r"(r) : "rax", "memory");
+	/* The stack from SP up to what is mapped, at most STACK_BYTES. */
+	cap.stack_size = stack_end - r[2] < STACK_BYTES ? stack_end - r[2] : STACK_BYTES;
+	copy_stack(r[2]);
+}
+
+__attribute__((noinline)) static int level3(int x) { take(); return x + 3; }
+__attribute__((noinline)) static int level2(int x) { return level3(x * 2) + 1; }
+__attribute__((noinline)) static int level1(int x) { return level2(x + 1) * 3; }
+
+/* Feed this process's file mappings to the unwinder. */
+static void map_self(struct pk_unwinder *u)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off;
+		char path[3000] = "";
+
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %2999s", &start, &end, &off, path) >= 3 &&
+		    path[0] == '/')
+			assert_int_equal(pk_unwinder_map(u, (uint32_t)getpid(), start, end, off, path), 0);
+	}
+	fclose(f);
+}
+
+struct range {
+	const char *name;
+	uint64_t lo, hi;	/* file addresses */
+};
+
+static int find_sym(void *arg, const struct pk__elf_sym *s)
+{
+	struct range *r = arg;
+
+	if (!strcmp(s->name, r->name)) {
+		r->lo = s->value;
+		r->hi = s->value + s->size;
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether runtime address ip lies in function `name` of this executable. */
+static bool in_function(const char *name, uint64_t ip, uint64_t load_bias)
+{
+	struct pk__elf *e;
+	struct range r = { .name = name };
+
+	assert_int_equal(pk__elf_open("/proc/self/exe", &e), 0);
+	pk__elf_symbols(e, find_sym, &r);
+	pk__elf_close(e);
+	assert_true(r.hi > r.lo);
+	return ip - load_bias >= r.lo && ip - load_bias < r.hi;
+}
+
+/* Where this executable was loaded: level1's address less its symbol's. */
+static uint64_t load_bias(void)
+{
+	struct pk__elf *e;
+	struct range r = { .name = "level1" };
+
+	assert_int_equal(pk__elf_open("/proc/self/exe", &e), 0);
+	pk__elf_symbols(e, find_sym, &r);
+	pk__elf_close(e);
+	return (uint64_t)(uintptr_t)&level1 - r.lo;
+}
+
+static void test_own_stack(void **state)
+{
+	struct pk_unwinder *u;
+	uint64_t ips[MAX_FRAMES], bias;
+	size_t nr = 0;
+
+	(void)state;
+	find_stack_end();
+	assert_int_equal(level1(1), 3 * (2 * 2 + 3 + 1));
+	assert_int_equal(pk_unwinder_new(&u), 0);
+	map_self(u);
+	assert_int_equal(pk_unwinder_unwind(u, (uint32_t)getpid(), (uint32_t)getpid(), cap.regs,
+					    captured_mask, cap.stack, cap.stack_size, ips, MAX_FRAMES, &nr), 0);
+	/* take, level3, level2, level1, the test function, ... main */
+	assert_true(nr >= 5);
+	bias = load_bias();
+	assert_int_equal(ips[0], cap.regs[3]);
+	assert_true(in_function("take", ips[0], bias));
+	assert_true(in_function("level3", ips[1], bias));
+	assert_true(in_function("level2", ips[2], bias));
+	assert_true(in_function("level1", ips[3], bias));
+	assert_true(in_function("test_own_stack", ips[4], bias));
+	pk_unwinder_free(u);
+}
+
+static void test_bad_input(void **state)
+{
+	struct pk_unwinder *u;
+	uint64_t regs[2] = { 0x1000, 0x2000 }, ips[4];
+	size_t nr = 99;
+
+	(void)state;
+	assert_int_equal(pk_unwinder_new(&u), 0);
+	/* no SP */
+	assert_int_equal(pk_unwinder_unwind(u, 1, 1, regs, 1ull << 8, NULL, 0, ips, 4, &nr), -EINVAL);
+	assert_int_equal(nr, 0);
+	assert_non_null(strstr(pk_last_error()->why, "IP or SP"));
+	/* no room */
+	assert_int_equal(pk_unwinder_unwind(u, 1, 1, regs, (1ull << 7) | (1ull << 8), NULL, 0, ips, 0, &nr),
+			 -EINVAL);
+	/* a process never mapped: nothing to unwind, not an error */
+	assert_int_equal(pk_unwinder_unwind(u, 1, 1, regs, (1ull << 7) | (1ull << 8), NULL, 0, ips, 4, &nr), 0);
+	assert_int_equal(nr, 0);
+	assert_int_equal(pk_unwinder_map(u, 1, 0x2000, 0x1000, 0, "/bin/true"), -EINVAL);
+	assert_int_equal(pk_unwinder_map(u, 1, 0x1000, 0x2000, 0, ""), -EINVAL);
+	/* an ip in no map, then in a mapped file that has no code there */
+	assert_int_equal(pk_unwinder_map(u, 1, 0x400000, 0x800000, 0, "/bin/true"), 0);
+	assert_int_equal(pk_unwinder_unwind(u, 1, 1, regs, (1ull << 7) | (1ull << 8), NULL, 0, ips, 4, &nr), 0);
+	assert_int_equal(nr, 0);
+	pk_unwinder_forget(u, 1);
+	pk_unwinder_forget(u, 12345);
+	pk_unwinder_free(u);
+	pk_unwinder_free(NULL);
+}
+
+/* Mappings that overlap replace what they cover: the stack of this
+ * process still unwinds after its text map is split by an unrelated
+ * mapping placed over a part of it and then restored. */
+static void test_overlapping_maps(void **state)
+{
+	struct pk_unwinder *u;
+	uint64_t ips[MAX_FRAMES];
+	size_t nr;
+
+	(void)state;
+	find_stack_end();
+	level1(2);
+	assert_int_equal(pk_unwinder_new(&u), 0);
+	map_self(u);
+	/* a file over the middle of everything, then everything again */
+	assert_int_equal(pk_unwinder_map(u, (uint32_t)getpid(), 0x1000, UINT64_MAX - 0x1000, 0, "/bin/true"),
+			 0);
+	assert_int_equal(pk_unwinder_unwind(u, (uint32_t)getpid(), 0, cap.regs, captured_mask, cap.stack,
+					    cap.stack_size, ips, MAX_FRAMES, &nr), 0);
+	assert_true(nr <= 1);
+	map_self(u);
+	assert_int_equal(pk_unwinder_unwind(u, (uint32_t)getpid(), 0, cap.regs, captured_mask, cap.stack,
+					    cap.stack_size, ips, MAX_FRAMES, &nr), 0);
+	assert_true(nr >= 5);
+	/* max frames is honoured */
+	assert_int_equal(pk_unwinder_unwind(u, (uint32_t)getpid(), 0, cap.regs, captured_mask, cap.stack,
+					    cap.stack_size, ips, 2, &nr), 0);
+	assert_int_equal(nr, 2);
+	pk_unwinder_free(u);
+}
+
+/* ---- oracle: perf's own recording --------------------------------------- */
+
+struct fmap {
+	uint32_t pid;
+	uint64_t start, end, pgoff;
+};
+
+struct oracle {
+	struct pk_unwinder *u;
+	struct fmap maps[256];
+	size_t nr_maps;
+	FILE *out;		/* our frames, in perf script -F ip's layout */
+	int samples, deep;	/* samples, and those unwound 4 frames or more */
+};
+
+/* perf script prints an address inside a file mapping as the file offset. */
+static uint64_t relative(const struct oracle *o, uint32_t pid, uint64_t ip)
+{
+	for (size_t i = o->nr_maps; i-- > 0;)
+		if (o->maps[i].pid == pid && ip >= o->maps[i].start && ip < o->maps[i].end)
+			return ip - o->maps[i].start + o->maps[i].pgoff;
+	return ip;
+}
+
+static void oracle_record(struct oracle *o, const struct pk_record *rec)
+{
+	if (rec->type == PERF_RECORD_MMAP2 && rec->mmap2.filename[0] == '/') {
+		const struct pk_rec_mmap2 *m = &rec->mmap2;
+
+		assert_int_equal(pk_unwinder_map(o->u, m->pid, m->addr, m->addr + m->len, m->pgoff, m->filename), 0);
+		assert_true(o->nr_maps < 256);
+		o->maps[o->nr_maps++] = (struct fmap){ m->pid, m->addr, m->addr + m->len, m->pgoff };
+	} else if (rec->type == PERF_RECORD_SAMPLE) {
+		const struct pk_sample *s = &rec->sample;
+		uint64_t ips[MAX_FRAMES];
+		size_t nr;
+
+		assert_int_equal(pk_unwinder_unwind(o->u, s->pid, s->tid, s->regs_user.regs, s->regs_user.mask,
+						    s->stack.data, s->stack.dyn_size, ips, MAX_FRAMES, &nr), 0);
+		o->samples++;
+		o->deep += nr >= 4;
+		fputc('\n', o->out);
+		for (size_t i = 0; i < nr; i++)
+			fprintf(o->out, "\t%16" PRIx64 "\n", relative(o, s->pid, ips[i]));
+		fputc('\n', o->out);
+	}
+}
+
+/* Compare two files of frames, after dropping perf's " (inlined)" marks. */
+static void compare(const char *ours, const char *perfs)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd), "sed 's/ (inlined)$//' %s | diff -q - %s >/dev/null", perfs, ours);
+	if (system(cmd) != 0) {
+		snprintf(cmd, sizeof(cmd), "sed 's/ (inlined)$//' %s | diff - %s | head -40 >&2", perfs, ours);
+		(void)system(cmd);
+		fail_msg("perfkit's frames differ from perf script's");
+	}
+}
+
+static void test_oracle_perf_dwarf(void **state)
+{
+	const char *target = getenv("PERFKIT_UNWIND_TARGET"), *tmp = getenv("TMPDIR");
+	char dir[512], cmd[2048], data[600], ours[600], perfs[600];
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	struct oracle o = { 0 };
+	int n;
+
+	(void)state;
+	assert_non_null(target);
+	snprintf(dir, sizeof(dir), "%s/unwind.XXXXXX", tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	snprintf(data, sizeof(data), "%s/u.data", dir);
+	snprintf(ours, sizeof(ours), "%s/ours", dir);
+	snprintf(perfs, sizeof(perfs), "%s/perfs", dir);
+	snprintf(cmd, sizeof(cmd), "perf record -q --call-graph dwarf -e task-clock:u -c 1000000 -o %s -- %s "
+		 "30000000 2>&1 && perf script -F ip -i %s > %s 2>/dev/null", data, target, data, perfs);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(pk_unwinder_new(&o.u), 0);
+	assert_non_null(o.out = fopen(ours, "w"));
+	assert_int_equal(pk_data_reader_open(data, &r), 0);
+	while ((n = pk_data_reader_next(r, &h)) == 1) {
+		struct pk_record rec = { .size = sizeof(rec) };
+		const struct perf_event_attr *attr = pk_data_reader_attr_of(r, h);
+
+		if (h->type >= 64)	/* PERF_RECORD_USER_TYPE_START */
+			continue;	/* perf's own records */
+		assert_int_equal(pk_record_decode(h, attr ? attr : pk_data_reader_attr(r, 0), &rec), 0);
+		oracle_record(&o, &rec);
+	}
+	assert_int_equal(n, 0);
+	fclose(o.out);
+	/* inner, middle, outer, main at least, for nearly every sample */
+	assert_true(o.samples > 5);
+	assert_true(o.deep >= o.samples * 9 / 10);
+	compare(ours, perfs);
+	pk_data_reader_free(r);
+	pk_unwinder_free(o.u);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest unit[] = {
+		cmocka_unit_test(test_own_stack),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_overlapping_maps),
+	};
+	const struct CMUnitTest oracle[] = {
+		cmocka_unit_test(test_oracle_perf_dwarf),
+	};
+
+	if (argc > 1 && !strcmp(argv[1], "oracle"))
+		return cmocka_run_group_tests(oracle, NULL, NULL);
+	return cmocka_run_group_tests(unit, NULL, NULL);
+}
