@@ -317,7 +317,7 @@ static void test_oracle_perf_dwarf(void **state)
 	snprintf(ours, sizeof(ours), "%s/ours", dir);
 	snprintf(perfs, sizeof(perfs), "%s/perfs", dir);
 	snprintf(cmd, sizeof(cmd), "perf record -q --call-graph dwarf -e task-clock:u -c 1000000 -o %s -- %s "
-		 "30000000 2>&1 && perf script -F ip -i %s > %s 2>/dev/null", data, target, data, perfs);
+		 "30000000 2>&1 && perf script -F ip --no-inline -i %s > %s 2>/dev/null", data, target, data, perfs);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(pk_unwinder_new(&o.u), 0);
 	assert_non_null(o.out = fopen(ours, "w"));
