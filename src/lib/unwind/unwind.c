@@ -10,6 +10,7 @@
  */
 #include "perfkit.h"
 #include "sys/sys.h"
+#include "unwind/unwind.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -17,43 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* perf's PERF_REG_X86_* bits for DWARF's x86_64 registers 0..16: rax rdx
- * rcx rbx rsi rdi rbp rsp r8..r15, and the return address (rip). */
-static const int dwarf_to_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
-#define PERF_REG_IP 8
-#define PERF_REG_SP 7
-
-struct umap {
-	uint64_t start, end, pgoff;
-	char *path;
-	int fd;			/* for reads outside the stack copy; -1 until needed */
-};
-
-struct sample_state {
-	uint32_t tid;
-	const uint64_t *regs;
-	uint64_t mask;
-	const unsigned char *stack;
-	size_t stack_size;
-	uint64_t sp;
-	uint64_t *ips;
-	size_t max, nr;
-};
-
-struct uproc {
-	uint32_t pid;
-	struct umap *maps;	/* sorted by start, not overlapping */
-	size_t nr, cap;
-	Dwfl *dwfl;		/* NULL until the first unwind, or after the maps changed */
-	bool attached;		/* dwfl_attach_state done on dwfl */
-	struct sample_state cur;
-};
-
-struct pk_unwinder {
-	struct uproc **procs;	/* open addressing on pid */
-	size_t cap, nr;
-};
 
 static char *debuginfo_path;	/* NULL: libdwfl's default (/usr/lib/debug) */
 static const Dwfl_Callbacks offline = {
@@ -75,6 +39,20 @@ int pk_unwinder_new(struct pk_unwinder **out)
 	return 0;
 }
 
+/* End p's Dwfl (its modules describe maps that changed); the maps forget
+ * their modules. */
+static void end_dwfl(struct uproc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->attached = false;
+	for (size_t i = 0; i < p->nr; i++) {
+		p->maps[i].tried = false;
+		p->maps[i].mod = NULL;
+	}
+}
+
 static void proc_clear(struct uproc *p)
 {
 	for (size_t i = 0; i < p->nr; i++) {
@@ -83,10 +61,7 @@ static void proc_clear(struct uproc *p)
 			close(p->maps[i].fd);
 	}
 	p->nr = 0;
-	if (p->dwfl)
-		dwfl_end(p->dwfl);
-	p->dwfl = NULL;
-	p->attached = false;
+	end_dwfl(p);
 }
 
 void pk_unwinder_free(struct pk_unwinder *u)
@@ -101,6 +76,7 @@ void pk_unwinder_free(struct pk_unwinder *u)
 		}
 	}
 	free(u->procs);
+	pk__unwind_rules_free(u);
 	free(u);
 }
 
@@ -220,22 +196,22 @@ int pk_unwinder_map(struct pk_unwinder *u, uint32_t pid, uint64_t start, uint64_
 	struct uproc *p;
 	size_t i;
 	char *copy;
+	int dso;
 
 	if (end <= start || !path || !*path)
 		return pk__error(-EINVAL, "a mapping for the unwinder", "the range or the path is empty");
+	if ((dso = pk__unwind_path_id(u, path)) < 0)
+		return dso;
 	if (!(p = get(u, pid)) || reserve(p, 2) < 0 || split(p, start, end) < 0 ||
 	    !(copy = pk__strdup(path)))
 		return pk__error_nomem("the unwinder's maps");
 	cut(p, start, end);
 	for (i = p->nr; i > 0 && p->maps[i - 1].start > start; i--)
 		p->maps[i] = p->maps[i - 1];
-	p->maps[i] = (struct umap){ .start = start, .end = end, .pgoff = pgoff, .path = copy, .fd = -1 };
+	p->maps[i] = (struct umap){ .start = start, .end = end, .pgoff = pgoff, .path = copy, .fd = -1,
+				  .dso = (uint32_t)dso };
 	p->nr++;
-	if (p->dwfl) {		/* its modules describe the old maps */
-		dwfl_end(p->dwfl);
-		p->dwfl = NULL;
-		p->attached = false;
-	}
+	end_dwfl(p);		/* its modules describe the old maps */
 	return 0;
 }
 
@@ -247,7 +223,7 @@ void pk_unwinder_forget(struct pk_unwinder *u, uint32_t pid)
 		proc_clear(p);
 }
 
-static struct umap *map_of(struct uproc *p, uint64_t addr)
+struct umap *pk__unwind_map_of(struct uproc *p, uint64_t addr)
 {
 	size_t lo = 0, hi = p->nr;
 
@@ -264,35 +240,39 @@ static struct umap *map_of(struct uproc *p, uint64_t addr)
 	return NULL;
 }
 
-/* Make sure libdwfl knows the file mapped at addr, as a module loaded at
- * the map's start less its file offset (the file's load base).  Only
- * absolute paths of files that still exist become modules. */
-static bool report_module(struct uproc *p, uint64_t addr)
+/* A file mapping becomes a libdwfl module loaded at the map's start less
+ * its file offset (the file's load base), once per Dwfl; only absolute
+ * paths of files that still exist do. */
+bool pk__unwind_report_module(struct uproc *p, uint64_t addr)
 {
-	struct umap *m = map_of(p, addr);
+	struct umap *m = pk__unwind_map_of(p, addr);
 	Dwfl_Module *mod;
 	Dwarf_Addr base, low;
 
 	if (!m || m->path[0] != '/')
 		return false;
+	if (m->tried)
+		return m->mod != NULL;
+	m->tried = true;
 	base = m->start - m->pgoff;
 	mod = dwfl_addrmodule(p->dwfl, addr);
 	if (mod) {
 		dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
 		if (low == base)
-			return true;
+			return (m->mod = mod) != NULL;
 	}
 	dwfl_report_begin_add(p->dwfl);
 	mod = dwfl_report_elf(p->dwfl, m->path, m->path, -1, base, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
-	return mod && dwfl_addrmodule(p->dwfl, addr) == mod;
+	m->mod = mod && dwfl_addrmodule(p->dwfl, addr) == mod ? mod : NULL;
+	return m->mod != NULL;
 }
 
 /* A word of the process's memory that is not on the stack copy: read from
  * the file mapped there (read-only data, as perf does). */
-static bool read_file_word(struct uproc *p, uint64_t addr, Dwarf_Word *out)
+bool pk__unwind_read_file_word(struct uproc *p, uint64_t addr, Dwarf_Word *out)
 {
-	struct umap *m = map_of(p, addr);
+	struct umap *m = pk__unwind_map_of(p, addr);
 
 	if (!m || addr + sizeof(*out) > m->end || m->path[0] != '/')
 		return false;
@@ -313,7 +293,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		memcpy(result, s->stack + (addr - s->sp), sizeof(*result));
 		return true;
 	}
-	return read_file_word(p, addr, result);
+	return pk__unwind_read_file_word(p, addr, result);
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -328,7 +308,7 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 }
 
 /* The value of perf register `bit` in the sample, if it has it. */
-static bool reg(const struct sample_state *s, int bit, uint64_t *v)
+bool pk__unwind_reg(const struct sample_state *s, int bit, uint64_t *v)
 {
 	if (!(s->mask & (1ull << bit)))
 		return false;
@@ -344,13 +324,13 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 	for (unsigned int d = 0; d < 17; d++) {
 		Dwarf_Word w;
 
-		if (!reg(&p->cur, dwarf_to_perf[d], &v))
+		if (!pk__unwind_reg(&p->cur, dwarf_to_perf[d], &v))
 			continue;
 		w = v;
 		if (!dwfl_thread_state_registers(thread, (int)d, 1, &w))
 			return false;
 	}
-	if (!reg(&p->cur, PERF_REG_IP, &v))
+	if (!pk__unwind_reg(&p->cur, PERF_REG_IP, &v))
 		return false;
 	dwfl_thread_state_register_pc(thread, v);
 	return true;
@@ -372,7 +352,7 @@ static int frame(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
-	if (!dwfl_frame_pc(state, &pc, NULL) || !report_module(p, pc) ||
+	if (!dwfl_frame_pc(state, &pc, NULL) || !pk__unwind_report_module(p, pc) ||
 	    !dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	if (!activation)
@@ -387,7 +367,7 @@ static int attach(struct uproc *p, uint64_t ip, bool *known)
 {
 	if (!p->dwfl && !(p->dwfl = dwfl_begin(&offline)))
 		return pk__error_nomem("libdwfl's state for process %u", p->pid);
-	*known = report_module(p, ip);
+	*known = pk__unwind_report_module(p, ip);
 	if (*known && !p->attached) {
 		if (!dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid, &thread_callbacks, p)) {
 			*known = false;	/* not an ELF libdwfl can unwind: no frames */
@@ -417,11 +397,11 @@ int pk_unwinder_unwind(struct pk_unwinder *u, uint32_t pid, uint32_t tid, const 
 	p->cur = (struct sample_state){ .tid = tid ? tid : pid, .regs = regs, .mask = regs_mask,
 					.stack = stack, .stack_size = stack ? stack_size : 0,
 					.ips = ips, .max = max };
-	reg(&p->cur, PERF_REG_SP, &p->cur.sp);
-	reg(&p->cur, PERF_REG_IP, &ip);
+	pk__unwind_reg(&p->cur, PERF_REG_SP, &p->cur.sp);
+	pk__unwind_reg(&p->cur, PERF_REG_IP, &ip);
 	if ((err = attach(p, ip, &known)) < 0)
 		return err;
-	if (known)
+	if (known && !pk__unwind_fast(u, p, ip))
 		dwfl_getthread_frames(p->dwfl, (pid_t)p->cur.tid, frame, p);
 	*nr = p->cur.nr;
 	p->cur = (struct sample_state){ 0 };

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * unwind.h - the unwind layer's internal interface: a process's mappings
+ * and libdwfl state (unwind.c), shared with the fast path that evaluates
+ * cached CFI rules itself (cfi.c), and falls back to libdwfl's unwinder for
+ * any frame whose rules it does not take.
+ */
+#ifndef PK_UNWIND_INTERNAL_H
+#define PK_UNWIND_INTERNAL_H
+
+#include <elfutils/libdwfl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* perf's PERF_REG_X86_* bits for DWARF's x86_64 registers 0..16: rax rdx
+ * rcx rbx rsi rdi rbp rsp r8..r15, and the return address (rip). */
+static const int dwarf_to_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
+#define PERF_REG_IP 8
+#define PERF_REG_SP 7
+
+struct umap {
+	uint64_t start, end, pgoff;
+	char *path;
+	int fd;			/* for reads outside the stack copy; -1 until needed */
+	uint32_t dso;		/* the path's number in the unwinder's rule cache */
+	bool tried;		/* mod looked up in the current Dwfl */
+	Dwfl_Module *mod;	/* its module there, or NULL */
+};
+
+struct sample_state {
+	uint32_t tid;
+	const uint64_t *regs;
+	uint64_t mask;
+	const unsigned char *stack;
+	size_t stack_size;
+	uint64_t sp;
+	uint64_t *ips;
+	size_t max, nr;
+};
+
+struct uproc {
+	uint32_t pid;
+	struct umap *maps;	/* sorted by start, not overlapping */
+	size_t nr, cap;
+	Dwfl *dwfl;		/* NULL until the first unwind, or after the maps changed */
+	bool attached;		/* dwfl_attach_state done on dwfl */
+	struct sample_state cur;
+};
+
+struct pk__unwind_rule;
+
+struct pk_unwinder {
+	struct uproc **procs;	/* open addressing on pid */
+	size_t cap, nr;
+	char **paths;		/* the rule cache's DSOs, by number; open addressing */
+	uint32_t *path_slots;	/* on the path's hash: number + 1, 0 empty */
+	size_t nr_paths, cap_paths;
+	struct pk__unwind_rule *rules;	/* open addressing on (dso, pc) */
+	size_t nr_rules, cap_rules;
+};
+
+/* The mapping holding addr, or NULL. */
+struct umap *pk__unwind_map_of(struct uproc *p, uint64_t addr);
+
+/* Make sure libdwfl has the file mapped at addr as a module of p->dwfl;
+ * false when no file mapping holds addr or libdwfl cannot read it. */
+bool pk__unwind_report_module(struct uproc *p, uint64_t addr);
+
+/* A word of memory that is not on the stack copy, from the mapped file. */
+bool pk__unwind_read_file_word(struct uproc *p, uint64_t addr, Dwarf_Word *out);
+
+/* The value of perf register `bit` in the sample, if it has it. */
+bool pk__unwind_reg(const struct sample_state *s, int bit, uint64_t *v);
+
+/* The number of `path` in u's rule cache, added when new; -ENOMEM. */
+int pk__unwind_path_id(struct pk_unwinder *u, const char *path);
+
+/* Unwind p->cur with the cached rules.  Returns 1 when done (p->cur.ips
+ * and nr filled exactly as libdwfl's unwinder would), 0 when a frame needs
+ * what only libdwfl does (no CFI there, an expression, a signal frame):
+ * then p->cur.nr is 0 again and the caller unwinds with libdwfl. */
+int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip);
+
+/* Free the rule cache. */
+void pk__unwind_rules_free(struct pk_unwinder *u);
+
+#endif
