@@ -300,7 +300,9 @@ static void compare(const char *ours, const char *perfs)
 	}
 }
 
-static void test_oracle_perf_dwarf(void **state)
+/* perf records the target in `mode` ("cfi", or "nocfi": one frame has no
+ * CFI and unwinds by its frame pointer); perfkit's frames must be perf's. */
+static void oracle_mode(const char *mode)
 {
 	const char *target = getenv("PERFKIT_UNWIND_TARGET"), *tmp = getenv("TMPDIR");
 	char dir[512], cmd[2048], data[600], ours[600], perfs[600];
@@ -309,7 +311,6 @@ static void test_oracle_perf_dwarf(void **state)
 	struct oracle o = { 0 };
 	int n;
 
-	(void)state;
 	assert_non_null(target);
 	snprintf(dir, sizeof(dir), "%s/unwind.XXXXXX", tmp ? tmp : "/tmp");
 	assert_non_null(mkdtemp(dir));
@@ -317,7 +318,8 @@ static void test_oracle_perf_dwarf(void **state)
 	snprintf(ours, sizeof(ours), "%s/ours", dir);
 	snprintf(perfs, sizeof(perfs), "%s/perfs", dir);
 	snprintf(cmd, sizeof(cmd), "perf record -q --call-graph dwarf -e task-clock:u -c 1000000 -o %s -- %s "
-		 "30000000 2>&1 && perf script -F ip --no-inline -i %s > %s 2>/dev/null", data, target, data, perfs);
+		 "30000000 %s 2>&1 && perf script -F ip --no-inline -i %s > %s 2>/dev/null", data, target, mode, data,
+		 perfs);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(pk_unwinder_new(&o.u), 0);
 	assert_non_null(o.out = fopen(ours, "w"));
@@ -343,6 +345,18 @@ static void test_oracle_perf_dwarf(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static void test_oracle_perf_dwarf(void **state)
+{
+	(void)state;
+	oracle_mode("cfi");
+}
+
+static void test_oracle_perf_dwarf_no_cfi(void **state)
+{
+	(void)state;
+	oracle_mode("nocfi");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest unit[] = {
@@ -352,6 +366,7 @@ int main(int argc, char **argv)
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_oracle_perf_dwarf),
+		cmocka_unit_test(test_oracle_perf_dwarf_no_cfi),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "oracle"))
