@@ -6,7 +6,9 @@
  * process gives no frames.  With the argument "oracle": perf 6.1 records
  * the unwind-target workload with --call-graph dwarf, and for every sample
  * the frames perfkit unwinds from the file's registers and stack are the
- * frames `perf script -F ip` prints, address for address.
+ * frames `perf script -F ip` prints, address for address: once with CFI
+ * everywhere (the fast path), once through a frame that has none (libdwfl's
+ * frame-pointer fallback, which perfkit hands such samples to).
  */
 #include <stdarg.h>
 #include <stddef.h>
