@@ -469,6 +469,32 @@ static void expect_records_then(size_t good, const char *why)
 	pk_data_reader_free(r);
 }
 
+/* A COMPRESSED record zstd cannot read is damage at its offset, in both
+ * orders; in time order after the records read before it. */
+static void test_compressed_damage(void **state)
+{
+	static const unsigned char junk[4] = { 0xde, 0xad, 0xbe, 0xef };
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	char want[100];
+	long data;
+
+	(void)state;
+	write_rounds(path, 3);
+	data = (long)file_u64(path, 40);
+	make_copy(-1, data + 8, junk, sizeof(junk));	/* the zstd frame's magic */
+	snprintf(want, sizeof(want), "the COMPRESSED record at offset %ld does not decompress", data);
+	for (int order = PK_DATA_ORDER_TIME; order <= PK_DATA_ORDER_FILE; order++) {
+		assert_int_equal(pk_data_reader_open(copy, &r), 0);
+		assert_int_equal(pk_data_reader_set_order(r, (enum pk_data_order)order), 0);
+		assert_int_equal(pk_data_reader_next(r, &h), -EINVAL);
+		if (!strstr(pk_last_error()->why, want))
+			fail_msg("expected \"%s\" in: %s", want, pk_last_error()->why);
+		assert_int_equal(pk_data_reader_next(r, &h), -EINVAL);
+		pk_data_reader_free(r);
+	}
+}
+
 static void test_header_damage(void **state)
 {
 	uint64_t swapped = __builtin_bswap64(file_u64(path, 0)), huge = 1ULL << 40, data_off;
@@ -704,6 +730,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_compressed_spanning),
 		cmocka_unit_test(test_header_damage),
 		cmocka_unit_test(test_record_damage),
+		cmocka_unit_test(test_compressed_damage),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_file),
