@@ -2,7 +2,9 @@
 /*
  * perfkit/reader.h - reading perf.data files (PERFILE2, the byte order of
  * this machine): the header, the events with their attrs, ids and names,
- * the feature sections, and the records, streamed.  Included by perfkit.h.
+ * the feature sections, and the records, streamed in time order as perf
+ * report and perf script see them (or in file order), COMPRESSED records
+ * expanded.  Included by perfkit.h.
  */
 #ifndef PERFKIT_READER_H
 #define PERFKIT_READER_H
@@ -113,20 +115,78 @@ PK_API const char *pk_data_reader_string(const struct pk_data_reader *r, unsigne
 PK_API int pk_data_reader_nr_cpus(const struct pk_data_reader *r, uint32_t *available,
 				  uint32_t *online);
 
+/* The order pk_data_reader_next delivers records in. */
+enum pk_data_order {
+	PK_DATA_ORDER_TIME = 0,	/* perf report's and perf script's (the default) */
+	PK_DATA_ORDER_FILE = 1,	/* as the file holds them (perf report -D) */
+};
+
 /*
- * pk_data_reader_next - the next record of the data section, in file order,
- * in *rec (8-byte aligned, rec->size bytes, valid until the next call).
- * Records are read with plain reads into a bounded buffer, so memory does
- * not grow with the file.  This step does not sort records by time across
- * FINISHED_ROUND rounds nor expand COMPRESSED records: both are delivered
- * as they are.  Returns 1 per record; 0 at the end of the data section;
- * or a negative errno, with pk_last_error naming the file offset and why,
- * after every record before the damage was delivered: -EINVAL for a
- * record whose size is 0, under 8 or not a multiple of 8, one that runs
- * past the data section, or a data section cut short by the end of the
- * file; the errno of read(2).  After an error every call returns it again.
+ * pk_data_reader_set_order - choose the order of pk_data_reader_next, before
+ * its first call.  Returns 0; -EINVAL for a value not in enum
+ * pk_data_order; -EBUSY once records were read.
+ */
+PK_API int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order order);
+
+/*
+ * pk_data_reader_next - the next record of the data section in *rec
+ * (8-byte aligned, rec->size bytes, valid until the next call).
+ *
+ * In time order (the default), records are delivered as perf's
+ * ordered_events delivers them to perf report and perf script: a record
+ * whose event has PERF_SAMPLE_TIME (and, not being a SAMPLE,
+ * sample_id_all) and whose time is neither 0 nor ~0 waits in a queue; at
+ * each FINISHED_ROUND record the queued records no later than the latest
+ * time read before the previous FINISHED_ROUND are delivered, by time and,
+ * at equal times, in file order, then the FINISHED_ROUND itself; at the
+ * end of the data section all that is left.  Every other record (perf's
+ * user records, records of no known event, times of 0 such as the
+ * synthesized ones) is delivered as soon as it is read.  The queue holds
+ * about two rounds; a file without rounds is delivered in halves of the
+ * queued time span once 256 MiB are queued.  In file order, records come
+ * as the file holds them.
+ *
+ * In both orders a COMPRESSED record (perf record -z) is not delivered:
+ * the records it expands to are, in its place (one zstd stream over the
+ * file, records may span two COMPRESSED records), then ordered like the
+ * rest.  Records are read with plain reads into bounded buffers, so memory
+ * does not grow with the file.
+ *
+ * Returns 1 per record; 0 at the end of the data section; or a negative
+ * errno, with pk_last_error naming the file offset and why, after every
+ * record before the damage was delivered (in time order: every record read
+ * before it): -EINVAL for a record whose size is 0, under 8 or not a
+ * multiple of 8 (COMPRESSED records excepted, perf does not pad them), one
+ * that runs past the data section, a data section cut short by the end of
+ * the file, a COMPRESSED record that does not decompress, expands to a
+ * record of an impossible size or leaves a cut record at the end, or one
+ * of a compression type other than zstd; the errno of read(2); -ENOMEM.
+ * After an error every call returns it again.
  */
 PK_API int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header **rec);
+
+/* pk_data_reader_nr_unordered - how many records, so far, had a time
+ * earlier than a record already delivered in time order (perf's "out of
+ * order events"): the rounds did not hold them back long enough. */
+PK_API uint64_t pk_data_reader_nr_unordered(const struct pk_data_reader *r);
+
+/* The COMPRESSED feature: how perf record -z compressed the records. */
+struct pk_data_compression {
+	size_t size;		/* set by the caller: sizeof(struct pk_data_compression) */
+	uint32_t version;
+	uint32_t type;		/* 1: zstd, the only one */
+	uint32_t level;		/* the zstd level, -z's argument */
+	uint32_t ratio;		/* bytes in per byte out, as perf computed it */
+	uint32_t mmap_len;	/* the ring size: what one round expands to at most */
+};
+
+/*
+ * pk_data_reader_compression - the COMPRESSED feature in *out.  Returns 0;
+ * -ENOENT when the file has none (its records were not compressed); -EINVAL
+ * when out->size is smaller than the struct this library fills (in
+ * pk_last_error; *out untouched).  out->size is kept.
+ */
+PK_API int pk_data_reader_compression(const struct pk_data_reader *r, struct pk_data_compression *out);
 
 /*
  * pk_data_reader_event_of - the index of the event record `rec` belongs

@@ -2,12 +2,12 @@
 /*
  * reader.c - the perf.data reader: validates the PERFILE2 header, reads the
  * attrs with their ids and the feature section table after the data, decodes
- * the string features and EVENT_DESC's names, and streams the records of
- * the data section through a bounded buffer with plain reads, so a file of
- * any size is read in constant memory.  Every malformed part of a file
- * becomes a named error with its file offset, never a read outside the file.
+ * the string features, EVENT_DESC's names and the COMPRESSED parameters,
+ * and answers the accessors; the records come from reader-stream.c and
+ * reader-order.c.  Every malformed part of a file becomes a named error
+ * with its file offset, never a read outside the file.
  */
-#include "data.h"
+#include "reader-int.h"
 #include "sys/sys.h"
 
 #include <errno.h>
@@ -21,8 +21,6 @@
 #define MAGIC2 0x32454c4946524550ULL	/* "PERFILE2" read as a little-endian u64 */
 #define MAGIC1 0x454c494652455050ULL	/* "PERFFILE", perf's first format */
 #define MAX_ATTR 4096			/* an attr is at most a page (the kernel's limit) */
-#define MAX_RECORD 65536		/* perf_event_header.size is a u16 */
-#define BUF_SIZE (4 * MAX_RECORD)
 
 #define PK__FEAT(id, NAME, name) _Static_assert(PK_DATA_FEAT_##NAME == (id), "features.def and reader.h agree");
 #include "features.def"
@@ -32,34 +30,6 @@ static const char *const feat_names[PK_DATA_FEAT_LAST] = {
 #define PK__FEAT(id, NAME, name) [id] = name,
 #include "features.def"
 #undef PK__FEAT
-};
-
-struct rd_event {
-	_Alignas(8) unsigned char attr[PK_DATA_READER_ATTR_SIZE];
-	uint64_t *ids;
-	size_t nr_ids;
-	char *name;
-};
-
-struct pk_data_reader {
-	int fd;
-	char *path;
-	uint64_t file_size;
-	uint64_t data_offset, data_end;	/* data_end clamped to the file */
-	uint64_t data_end_said;		/* where the header says the data ends */
-	uint64_t flags[4];
-	struct pk__file_section feat[PK_DATA_FEAT_LAST];
-	void *feat_data[PK_DATA_FEAT_LAST];
-	char *strings[PK_DATA_FEAT_LAST];
-	uint32_t nr_cpus_avail, nr_cpus_online;
-	bool have_nr_cpus;
-	struct rd_event *ev;
-	size_t nr_events;
-	/* the record stream: buf[0, buf_len) holds the file from buf_off */
-	unsigned char *buf;
-	size_t buf_len, buf_pos;
-	uint64_t buf_off;
-	int err;			/* the damage met, returned again */
 };
 
 static uint64_t get_u64(const unsigned char *p)
@@ -79,7 +49,7 @@ static uint32_t get_u32(const unsigned char *p)
 }
 
 /* Read exactly len bytes at off; a short read is the file ending early. */
-static int read_at(struct pk_data_reader *r, void *p, size_t len, uint64_t off, const char *what)
+int pk__reader_read_at(struct pk_data_reader *r, void *p, size_t len, uint64_t off, const char *what)
 {
 	size_t done = 0;
 
@@ -148,7 +118,7 @@ static int read_ids(struct pk_data_reader *r, struct rd_event *e, const struct p
 	e->ids = pk__malloc((size_t)s->size);
 	if (!e->ids)
 		return pk__error_nomem("%zu event ids", e->nr_ids);
-	return read_at(r, e->ids, (size_t)s->size, s->offset, "an event's ids");
+	return pk__reader_read_at(r, e->ids, (size_t)s->size, s->offset, "an event's ids");
 }
 
 static int read_attrs(struct pk_data_reader *r, uint64_t attr_size, const struct pk__file_section *attrs)
@@ -174,7 +144,7 @@ static int read_attrs(struct pk_data_reader *r, uint64_t attr_size, const struct
 		size_t len = (size_t)attr_size - 16;
 		struct pk__file_section ids;
 
-		err = read_at(r, entry, (size_t)attr_size, attrs->offset + i * attr_size, "the attrs");
+		err = pk__reader_read_at(r, entry, (size_t)attr_size, attrs->offset + i * attr_size, "the attrs");
 		if (err)
 			return err;
 		memcpy(r->ev[i].attr, entry, len < PK_DATA_READER_ATTR_SIZE ? len : PK_DATA_READER_ATTR_SIZE);
@@ -198,7 +168,7 @@ static int read_feature_table(struct pk_data_reader *r)
 
 		if (!(r->flags[id / 64] & (1ULL << (id % 64))))
 			continue;
-		err = read_at(r, s, sizeof(s), at, "the feature section table");
+		err = pk__reader_read_at(r, s, sizeof(s), at, "the feature section table");
 		if (err)
 			return err;
 		if (id < PK_DATA_FEAT_LAST) {
@@ -344,6 +314,30 @@ static int decode_event_desc(struct pk_data_reader *r)
 	return 0;
 }
 
+/* COMPRESSED: u32 version, type (1: zstd), level, ratio, mmap_len. */
+static int decode_compressed(struct pk_data_reader *r)
+{
+	const unsigned char *p;
+	const void *v;
+	size_t len;
+	int err = pk_data_reader_feature(r, PK_DATA_FEAT_COMPRESSED, &v, &len);
+
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	if (len < 20)
+		return bad_feature(r, PK_DATA_FEAT_COMPRESSED);
+	p = v;
+	r->comp.version = get_u32(p);
+	r->comp.type = get_u32(p + 4);
+	r->comp.level = get_u32(p + 8);
+	r->comp.ratio = get_u32(p + 12);
+	r->comp.mmap_len = get_u32(p + 16);
+	r->have_comp = true;
+	return 0;
+}
+
 static int decode_features(struct pk_data_reader *r)
 {
 	static const unsigned int strings[] = { PK_DATA_FEAT_HOSTNAME, PK_DATA_FEAT_OSRELEASE, PK_DATA_FEAT_VERSION,
@@ -368,7 +362,9 @@ static int decode_features(struct pk_data_reader *r)
 		r->nr_cpus_online = get_u32((const unsigned char *)p + 4);
 		r->have_nr_cpus = true;
 	}
-	err = decode_cmdline(r);
+	err = decode_compressed(r);
+	if (!err)
+		err = decode_cmdline(r);
 	return err ? err : decode_event_desc(r);
 }
 
@@ -382,7 +378,7 @@ static int read_header(struct pk_data_reader *r)
 		return pk__error(-EINVAL, "read perf.data",
 				 "%s is %llu bytes, shorter than perf.data's %d-byte header (truncated?)", r->path,
 				 (unsigned long long)r->file_size, HEADER_SIZE);
-	err = read_at(r, h, sizeof(h), 0, "the header");
+	err = pk__reader_read_at(r, h, sizeof(h), 0, "the header");
 	if (!err)
 		err = check_magic(r, get_u64(h), get_u64(h + 8));
 	if (err)
@@ -423,7 +419,7 @@ int pk_data_reader_open(const char *path, struct pk_data_reader **out)
 		return pk__error_nomem("a perf.data reader");
 	r->fd = -1;
 	r->path = pk__strdup(path);
-	r->buf = pk__malloc(BUF_SIZE);
+	r->buf = pk__malloc(PK__READER_BUF_SIZE);
 	if (!r->path || !r->buf) {
 		pk_data_reader_free(r);
 		return pk__error_nomem("a perf.data reader");
@@ -459,6 +455,8 @@ void pk_data_reader_free(struct pk_data_reader *r)
 		free(r->feat_data[i]);
 		free(r->strings[i]);
 	}
+	pk__reader_stream_free(r);
+	pk__reader_order_free(r);
 	free(r->ev);
 	free(r->buf);
 	free(r->path);
@@ -510,7 +508,7 @@ int pk_data_reader_feature(struct pk_data_reader *r, unsigned int id, const void
 		if (!r->feat_data[id])
 			return pk__error_nomem("the %s feature (%llu bytes)", feat_names[id],
 					       (unsigned long long)s->size);
-		err = read_at(r, r->feat_data[id], (size_t)s->size, s->offset, feat_names[id]);
+		err = pk__reader_read_at(r, r->feat_data[id], (size_t)s->size, s->offset, feat_names[id]);
 		if (err) {
 			free(r->feat_data[id]);
 			r->feat_data[id] = NULL;
@@ -536,76 +534,19 @@ int pk_data_reader_nr_cpus(const struct pk_data_reader *r, uint32_t *available, 
 	return 0;
 }
 
-/* Make buf hold at least `want` bytes from the current record on (or all
- * that is left of the data section).  The record moves to buf[0], which
- * keeps it 8-aligned: records are whole multiples of 8 bytes. */
-static int fill(struct pk_data_reader *r, size_t want)
+int pk_data_reader_compression(const struct pk_data_reader *r, struct pk_data_compression *out)
 {
-	uint64_t pos = r->buf_off + r->buf_pos;
-	uint64_t left = r->data_end - pos;
-	size_t have = r->buf_len - r->buf_pos, get;
-	int err;
+	size_t size = out->size;
 
-	if (have >= want || have >= left)
-		return 0;
-	memmove(r->buf, r->buf + r->buf_pos, have);
-	r->buf_off = pos;
-	r->buf_pos = 0;
-	r->buf_len = have;
-	get = BUF_SIZE - have;
-	if (get > left - have)
-		get = (size_t)(left - have);
-	err = read_at(r, r->buf + have, get, pos + have, "the data section");
-	if (err)
-		return err;
-	r->buf_len += get;
+	if (size < sizeof(*out))
+		return pk__error(-EINVAL, "pk_data_reader_compression",
+				 "struct pk_data_compression.size is %zu, less than the %zu bytes this "
+				 "library fills", size, sizeof(*out));
+	if (!r->have_comp)
+		return -ENOENT;
+	*out = r->comp;
+	out->size = size;
 	return 0;
-}
-
-static int damage(struct pk_data_reader *r, uint64_t at, const char *why, unsigned int size)
-{
-	r->err = pk__error(-EINVAL, "read perf.data", "%s: the record at offset %llu %s (size %u)", r->path,
-			   (unsigned long long)at, why, size);
-	return r->err;
-}
-
-int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header **rec)
-{
-	struct perf_event_header h;
-	uint64_t at = r->buf_off + r->buf_pos;
-	int err;
-
-	if (r->err)
-		return r->err;
-	if (at >= r->data_end) {
-		if (r->data_end == r->data_end_said)
-			return 0;
-		r->err = pk__error(-EINVAL, "read perf.data",
-				   "%s: the file ends at offset %llu, inside the data section that should end at %llu (truncated)",
-				   r->path, (unsigned long long)r->data_end, (unsigned long long)r->data_end_said);
-		return r->err;
-	}
-	err = fill(r, sizeof(h));
-	if (err)
-		return r->err = err;
-	if (r->data_end - at < sizeof(h))
-		return damage(r, at, "has no room for its header before the end of the data section", 0);
-	memcpy(&h, r->buf + r->buf_pos, sizeof(h));
-	if (h.size < sizeof(h))
-		return damage(r, at, h.size ? "is shorter than its 8-byte header" : "has size 0", h.size);
-	if (h.size % 8)
-		return damage(r, at, "has a size that is not a multiple of 8", h.size);
-	if (h.size > r->data_end - at)
-		return damage(r, at,
-			      r->data_end < r->data_end_said ? "runs past the end of the file (truncated)"
-							     : "runs past the end of the data section",
-			      h.size);
-	err = fill(r, h.size);
-	if (err)
-		return r->err = err;
-	*rec = (const struct perf_event_header *)(const void *)(r->buf + r->buf_pos);
-	r->buf_pos += h.size;
-	return 1;
 }
 
 int pk_data_reader_event_of(const struct pk_data_reader *r, const struct perf_event_header *rec)

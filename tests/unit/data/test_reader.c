@@ -233,6 +233,180 @@ static void test_big_records(void **state)
 	free(rec);
 }
 
+/* A sample of event 0 (id 77) at `time`, ip 0x1000 + time. */
+static void put_sample(struct pk_data_writer *w, uint64_t time)
+{
+	struct { struct perf_event_header h; uint64_t id, ip; uint32_t pid, tid; uint64_t time; } s = {
+		{ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, REC_SIZE }, 77, 0x1000 + time, 4242, 4243, time };
+
+	assert_int_equal(pk_data_writer_write(w, &s, sizeof(s)), 0);
+}
+
+/* A COMM with its sample_id_all trailer (TID, TIME, IDENTIFIER) at `time`. */
+static void put_comm(struct pk_data_writer *w, uint64_t time)
+{
+	struct { struct perf_event_header h; uint32_t pid, tid; char comm[8]; uint32_t tpid, ttid;
+		 uint64_t time, id; } c = { { PERF_RECORD_COMM, 0, 48 }, 4242, 4243, "worker", 4242, 4243,
+					    time, 77 };
+
+	_Static_assert(sizeof(c) == 48, "comm layout");
+	assert_int_equal(pk_data_writer_write(w, &c, sizeof(c)), 0);
+}
+
+/* Three rounds, out of order inside each, a COMM among the samples, a
+ * sample with time 0 (as perf's synthesized records have) and one that
+ * comes after a later one was delivered (15 in the last round). */
+static void write_rounds(const char *p, int level)
+{
+	enum { END = 99 };
+	static const uint64_t rounds[3][5] = { { 30, 10, 0, 20, END }, { 25, 5, 22, 40, END }, { 35, 15, 50, END } };
+	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	struct pk_data_writer *w;
+	uint64_t id = 77;
+
+	assert_int_equal(pk_data_writer_create(p, &w), 0);
+	if (level)
+		assert_int_equal(pk_data_writer_set_compression(w, level), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", &id, 1), 0);
+	for (int i = 0; i < 3; i++) {
+		for (int j = 0; rounds[i][j] != END; j++) {
+			if (rounds[i][j] == 22)
+				put_comm(w, 22);
+			else
+				put_sample(w, rounds[i][j]);
+		}
+		if (i < 2)
+			assert_int_equal(pk_data_writer_write_round(w), 0);
+	}
+	assert_int_equal(pk_data_writer_finish(w), 0);
+}
+
+/* The records of `p` in `order` as "S<time>", "C<time>" or "R", joined. */
+static void sequence(const char *p, enum pk_data_order order, char *out, size_t len)
+{
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	size_t at = 0;
+	int ret;
+
+	assert_int_equal(pk_data_reader_open(p, &r), 0);
+	assert_int_equal(pk_data_reader_set_order(r, order), 0);
+	out[0] = 0;
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		const uint64_t *u = (const uint64_t *)(const void *)h;
+
+		assert_int_equal((uintptr_t)h % 8, 0);
+		if (h->type == PERF_RECORD_SAMPLE)
+			at += (size_t)snprintf(out + at, len - at, "S%llu ", (unsigned long long)u[4]);
+		else if (h->type == PERF_RECORD_COMM)
+			at += (size_t)snprintf(out + at, len - at, "C%llu ", (unsigned long long)u[4]);
+		else
+			at += (size_t)snprintf(out + at, len - at, "%s ",
+					       h->type == PK_DATA_RECORD_FINISHED_ROUND ? "R" : "?");
+		assert_true(at < len);
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(pk_data_reader_set_order(r, PK_DATA_ORDER_FILE), -EBUSY);
+	assert_int_equal(pk_data_reader_nr_unordered(r), order == PK_DATA_ORDER_TIME ? 1 : 0);
+	pk_data_reader_free(r);
+}
+
+/* perf's ordered_events: at each round, what is no later than the newest
+ * time of the round before; time 0 at once; the rest at the end.  File
+ * order gives the records as written. */
+static void test_time_order(void **state)
+{
+	char got[400];
+
+	(void)state;
+	write_rounds(path, 0);
+	sequence(path, PK_DATA_ORDER_TIME, got, sizeof(got));
+	assert_string_equal(got, "S0 R S5 S10 S20 C22 S25 S30 R S15 S35 S40 S50 ");
+	sequence(path, PK_DATA_ORDER_FILE, got, sizeof(got));
+	assert_string_equal(got, "S30 S10 S0 S20 R S25 S5 C22 S40 R S35 S15 S50 ");
+}
+
+/* perfkit record -z's files: the COMPRESSED records expand to the same
+ * records, in the same orders, and the feature says how they were made. */
+static void test_compressed(void **state)
+{
+	struct pk_data_compression c = { .size = sizeof(c) };
+	struct pk_data_reader *r;
+	char got[400];
+
+	(void)state;
+	write_rounds(path, 3);
+	sequence(path, PK_DATA_ORDER_TIME, got, sizeof(got));
+	assert_string_equal(got, "S0 R S5 S10 S20 C22 S25 S30 R S15 S35 S40 S50 ");
+	sequence(path, PK_DATA_ORDER_FILE, got, sizeof(got));
+	assert_string_equal(got, "S30 S10 S0 S20 R S25 S5 C22 S40 R S35 S15 S50 ");
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	assert_int_equal(pk_data_reader_compression(r, &c), 0);
+	assert_int_equal(c.type, 1);
+	assert_int_equal(c.level, 3);
+	assert_int_equal(c.size, sizeof(c));
+	c.size = 4;
+	assert_int_equal(pk_data_reader_compression(r, &c), -EINVAL);
+	pk_data_reader_free(r);
+	write_file();
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	c.size = sizeof(c);
+	assert_int_equal(pk_data_reader_compression(r, &c), -ENOENT);
+	pk_data_reader_free(r);
+}
+
+/* Bytes zstd cannot shrink, the same for the same seed. */
+static void noise(unsigned char *p, size_t len, uint64_t seed)
+{
+	for (size_t i = 0; i < len; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		p[i] = (unsigned char)seed;
+	}
+}
+
+/* Records of the largest size that zstd cannot shrink make COMPRESSED
+ * records that each hold part of one: they come back whole, byte for byte. */
+static void test_compressed_spanning(void **state)
+{
+	enum { NR = 12, BIG = 65528 };
+	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	struct pk_data_writer *w;
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	unsigned char *rec = malloc(BIG);
+	uint64_t id = 77;
+	int ret, n = 0;
+
+	(void)state;
+	assert_non_null(rec);
+	assert_int_equal(pk_data_writer_create(path, &w), 0);
+	assert_int_equal(pk_data_writer_set_compression(w, 1), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", &id, 1), 0);
+	for (int i = 0; i < NR; i++) {
+		struct perf_event_header hd = { 70, 0, (uint16_t)(i % 4 ? BIG : 24) };
+
+		noise(rec, BIG, (uint64_t)i + 1);
+		memcpy(rec, &hd, sizeof(hd));
+		assert_int_equal(pk_data_writer_write(w, rec, hd.size), 0);
+	}
+	assert_int_equal(pk_data_writer_finish(w), 0);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		assert_true(n < NR);
+		assert_int_equal(h->type, 70);
+		assert_int_equal(h->size, n % 4 ? BIG : 24);
+		noise(rec, BIG, (uint64_t)n + 1);
+		assert_memory_equal((const unsigned char *)h + 8, rec + 8, h->size - 8);
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, NR);
+	pk_data_reader_free(r);
+	free(rec);
+}
+
 static uint64_t file_u64(const char *p, long off)
 {
 	FILE *f = fopen(p, "rb");
@@ -293,6 +467,32 @@ static void expect_records_then(size_t good, const char *why)
 		fail_msg("expected \"%s\" in: %s", why, pk_last_error()->why);
 	assert_int_equal(pk_data_reader_next(r, &h), -EINVAL);	/* it stays damaged */
 	pk_data_reader_free(r);
+}
+
+/* A COMPRESSED record zstd cannot read is damage at its offset, in both
+ * orders; in time order after the records read before it. */
+static void test_compressed_damage(void **state)
+{
+	static const unsigned char junk[4] = { 0xde, 0xad, 0xbe, 0xef };
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	char want[100];
+	long data;
+
+	(void)state;
+	write_rounds(path, 3);
+	data = (long)file_u64(path, 40);
+	make_copy(-1, data + 8, junk, sizeof(junk));	/* the zstd frame's magic */
+	snprintf(want, sizeof(want), "the COMPRESSED record at offset %ld does not decompress", data);
+	for (int order = PK_DATA_ORDER_TIME; order <= PK_DATA_ORDER_FILE; order++) {
+		assert_int_equal(pk_data_reader_open(copy, &r), 0);
+		assert_int_equal(pk_data_reader_set_order(r, (enum pk_data_order)order), 0);
+		assert_int_equal(pk_data_reader_next(r, &h), -EINVAL);
+		if (!strstr(pk_last_error()->why, want))
+			fail_msg("expected \"%s\" in: %s", want, pk_last_error()->why);
+		assert_int_equal(pk_data_reader_next(r, &h), -EINVAL);
+		pk_data_reader_free(r);
+	}
 }
 
 static void test_header_damage(void **state)
@@ -417,17 +617,124 @@ static void test_perf_file(void **state)
 	assert_int_equal(unlink(path), 0);
 }
 
+struct cti { unsigned int cpu; unsigned long long time, ip; };
+
+/* perf script's samples of `file`, in its order. */
+static struct cti *script_samples(const char *file, size_t *nr)
+{
+	char cmd[600], line[512];
+	struct cti *v = NULL;
+	size_t cap = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "perf script -i %s -F cpu,time,ip --ns 2>/dev/null", file);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	*nr = 0;
+	while (fgets(line, sizeof(line), p)) {
+		unsigned long long sec, ns;
+		struct cti c;
+
+		assert_int_equal(sscanf(line, " [%u] %llu.%llu: %llx", &c.cpu, &sec, &ns, &c.ip), 4);
+		c.time = sec * 1000000000ULL + ns;
+		if (*nr == cap) {
+			cap = cap ? 2 * cap : 1024;
+			v = realloc(v, cap * sizeof(*v));
+			assert_non_null(v);
+		}
+		v[(*nr)++] = c;
+	}
+	assert_int_equal(pclose(p), 0);
+	return v;
+}
+
+/* The reader's samples of `file` in `order`: as many as perf script's and,
+ * in time order, the same ones in the same order.  Returns how many came
+ * before one of an earlier time. */
+static size_t compare_with_script(const char *file, enum pk_data_order order, const struct cti *want, size_t nr)
+{
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	size_t n = 0, inversions = 0;
+	uint64_t last = 0;
+	int ret;
+
+	assert_int_equal(pk_data_reader_open(file, &r), 0);
+	assert_int_equal(pk_data_reader_set_order(r, order), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		struct pk_sample_peek s = { .size = sizeof(s) };
+
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		assert_int_equal(pk_sample_peek(h, pk_data_reader_attr_of(r, h), &s), 0);
+		assert_true(s.fields & PERF_SAMPLE_CPU);
+		assert_true(n < nr);
+		if (order == PK_DATA_ORDER_TIME) {
+			assert_int_equal(s.time, want[n].time);
+			assert_int_equal(s.cpu, want[n].cpu);
+			assert_int_equal(s.ip, want[n].ip);
+		}
+		inversions += s.time < last;
+		last = s.time;
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, nr);
+	pk_data_reader_free(r);
+	return inversions;
+}
+
+/* perf record -a over every CPU, plain and with -z: the reader's samples in
+ * time order are perf script's, one for one; in file order they are not
+ * (the rings are drained one CPU after the other), which is the point. */
+static void test_perf_time_order(void **state)
+{
+	static const char *const opts[] = { "", "-z" };
+	char cmd[800];
+
+	(void)state;
+	if (system("perf --version >/dev/null 2>&1") != 0)
+		skip();
+	for (size_t i = 0; i < 2; i++) {
+		struct pk_data_compression c = { .size = sizeof(c) };
+		struct pk_data_reader *r;
+		struct cti *want;
+		size_t nr;
+
+		snprintf(cmd, sizeof(cmd), "perf record -q %s -a -e cpu-clock -F 2000 -o %s -- sleep 0.3 "
+			 ">/dev/null 2>&1", opts[i], path);
+		assert_int_equal(system(cmd), 0);
+		want = script_samples(path, &nr);
+		assert_true(nr > 100);
+		assert_int_equal(compare_with_script(path, PK_DATA_ORDER_TIME, want, nr), 0);
+		if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
+			assert_true(compare_with_script(path, PK_DATA_ORDER_FILE, want, nr) > 0);
+		assert_int_equal(pk_data_reader_open(path, &r), 0);
+		assert_int_equal(pk_data_reader_compression(r, &c), i ? 0 : -ENOENT);
+		if (i)
+			assert_int_equal(c.type, 1);
+		pk_data_reader_free(r);
+		free(want);
+		assert_int_equal(unlink(path), 0);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest unit[] = {
 		cmocka_unit_test(test_events_and_features),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_big_records),
+		cmocka_unit_test(test_time_order),
+		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_compressed_spanning),
 		cmocka_unit_test(test_header_damage),
 		cmocka_unit_test(test_record_damage),
+		cmocka_unit_test(test_compressed_damage),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_file),
+		cmocka_unit_test(test_perf_time_order),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "oracle"))

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader-stream.c - the records of a perf.data data section in file order:
+ * read with plain reads through a bounded buffer, so a file of any size is
+ * read in constant memory, each record checked before it is handed out;
+ * COMPRESSED records (perf record -z) are expanded with one zstd stream per
+ * reader, as perf writes one stream per file, and the records inside them
+ * are handed out in their place, whole even when they span two COMPRESSED
+ * records.  Memory stays bounded here too: the expansion runs a buffer at
+ * a time as the records are taken.
+ */
+#include "reader-int.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+/* Make buf hold at least `want` bytes from the current record on (or all
+ * that is left of the data section).  The record moves to buf[0], which
+ * keeps it 8-aligned. */
+static int fill(struct pk_data_reader *r, size_t want)
+{
+	uint64_t pos = r->buf_off + r->buf_pos;
+	uint64_t left = r->data_end - pos;
+	size_t have = r->buf_len - r->buf_pos, get;
+	int err;
+
+	if (have >= want || have >= left)
+		return 0;
+	memmove(r->buf, r->buf + r->buf_pos, have);
+	r->buf_off = pos;
+	r->buf_pos = 0;
+	r->buf_len = have;
+	get = PK__READER_BUF_SIZE - have;
+	if (get > left - have)
+		get = (size_t)(left - have);
+	err = pk__reader_read_at(r, r->buf + have, get, pos + have, "the data section");
+	if (err)
+		return err;
+	r->buf_len += get;
+	return 0;
+}
+
+/* COMPRESSED records are as long as their payload (perf 6.1 does not pad
+ * them), so the record after one can start off the 8-byte grid: move what
+ * is buffered back onto it, once per such record. */
+static void realign(struct pk_data_reader *r)
+{
+	if (!(r->buf_pos % 8))
+		return;
+	memmove(r->buf, r->buf + r->buf_pos, r->buf_len - r->buf_pos);
+	r->buf_off += r->buf_pos;
+	r->buf_len -= r->buf_pos;
+	r->buf_pos = 0;
+}
+
+static int damage(struct pk_data_reader *r, uint64_t at, const char *why, unsigned int size)
+{
+	r->err = pk__error(-EINVAL, "read perf.data", "%s: the record at offset %llu %s (size %u)", r->path,
+			   (unsigned long long)at, why, size);
+	return r->err;
+}
+
+static int truncated(struct pk_data_reader *r)
+{
+	r->err = pk__error(-EINVAL, "read perf.data",
+			   "%s: the file ends at offset %llu, inside the data section that should end at %llu (truncated)",
+			   r->path, (unsigned long long)r->data_end, (unsigned long long)r->data_end_said);
+	return r->err;
+}
+
+/* The next record as the file holds it, with its file offset in *at. */
+static int raw_next(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at)
+{
+	struct perf_event_header h;
+	int err;
+
+	realign(r);
+	*at = r->buf_off + r->buf_pos;
+	if (*at >= r->data_end)
+		return r->data_end == r->data_end_said ? 0 : truncated(r);
+	err = fill(r, sizeof(h));
+	if (err)
+		return r->err = err;
+	if (r->data_end - *at < sizeof(h))
+		return damage(r, *at, "has no room for its header before the end of the data section", 0);
+	memcpy(&h, r->buf + r->buf_pos, sizeof(h));
+	if (h.size < sizeof(h))
+		return damage(r, *at, h.size ? "is shorter than its 8-byte header" : "has size 0", h.size);
+	if (h.size % 8 && h.type != PK__RECORD_COMPRESSED)
+		return damage(r, *at, "has a size that is not a multiple of 8", h.size);
+	if (h.size > r->data_end - *at)
+		return damage(r, *at,
+			      r->data_end < r->data_end_said ? "runs past the end of the file (truncated)"
+							     : "runs past the end of the data section",
+			      h.size);
+	err = fill(r, h.size);
+	if (err)
+		return r->err = err;
+	*rec = (const struct perf_event_header *)(const void *)(r->buf + r->buf_pos);
+	r->buf_pos += h.size;
+	return 1;
+}
+
+static int bad_compressed(struct pk_data_reader *r, const char *fmt, ...) PK__PRINTF(2, 3);
+
+static int bad_compressed(struct pk_data_reader *r, const char *fmt, ...)
+{
+	char why[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	r->err = pk__error(-EINVAL, "read perf.data", "%s: the COMPRESSED record at offset %llu %s", r->path,
+			   (unsigned long long)r->dbuf_at, why);
+	return r->err;
+}
+
+/* The next whole record expanded from COMPRESSED records: 1, or 0 when
+ * dbuf holds none whole yet.  Records inside are kernel records, whole
+ * multiples of 8 bytes, so dbuf_pos stays 8-aligned. */
+static int inner_next(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
+	size_t have = r->dbuf_len - r->dbuf_pos;
+	struct perf_event_header h;
+
+	if (have < sizeof(h))
+		return 0;
+	memcpy(&h, r->dbuf + r->dbuf_pos, sizeof(h));
+	if (h.size < sizeof(h) || h.size % 8 || h.type == PK__RECORD_COMPRESSED)
+		return bad_compressed(r, "expands to a record %sof size %u, which no record has",
+				      h.type == PK__RECORD_COMPRESSED ? "that is COMPRESSED again, " : "", h.size);
+	if (h.size > have)
+		return 0;
+	*rec = (const struct perf_event_header *)(const void *)(r->dbuf + r->dbuf_pos);
+	r->dbuf_pos += h.size;
+	return 1;
+}
+
+static int start_inflate(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t at)
+{
+	r->dbuf_at = at;
+	if (r->have_comp && r->comp.type != 1)
+		return bad_compressed(r, "uses compression type %u, where perf 6.1 knows only zstd (1)",
+				      r->comp.type);
+	if (!r->zds) {
+		r->zds = ZSTD_createDStream();
+		r->dbuf = pk__malloc(PK__READER_BUF_SIZE);
+		if (!r->zds || !r->dbuf)
+			return r->err = pk__error_nomem("the zstd decompressor");
+		r->dbuf_cap = PK__READER_BUF_SIZE;
+		if (ZSTD_isError(ZSTD_initDStream(r->zds)))
+			return r->err = pk__error_nomem("the zstd decompressor");
+	}
+	r->zin = (const unsigned char *)(h + 1);
+	r->zin_len = h->size - sizeof(*h);
+	r->zin_pos = 0;
+	return 0;
+}
+
+/* Expand as much as dbuf takes.  What is left of a record cut at the end
+ * of the last expansion moves to the front first: it is under 64 KiB
+ * (sizes are 16 bits), so a quarter of a megabyte always has room. */
+static int inflate_some(struct pk_data_reader *r)
+{
+	ZSTD_inBuffer in = { r->zin, r->zin_len, r->zin_pos };
+	ZSTD_outBuffer out;
+	size_t ret;
+
+	memmove(r->dbuf, r->dbuf + r->dbuf_pos, r->dbuf_len - r->dbuf_pos);
+	r->dbuf_len -= r->dbuf_pos;
+	r->dbuf_pos = 0;
+	out = (ZSTD_outBuffer){ r->dbuf, r->dbuf_cap, r->dbuf_len };
+	ret = ZSTD_decompressStream(r->zds, &out, &in);
+	if (ZSTD_isError(ret))
+		return bad_compressed(r, "does not decompress (zstd: %s)", ZSTD_getErrorName(ret));
+	if (in.pos == r->zin_pos && out.pos == r->dbuf_len && r->zin_pos < r->zin_len)
+		return bad_compressed(r, "stalls the zstd decompressor");
+	r->zout_full = out.pos == out.size;
+	r->zin_pos = in.pos;
+	r->dbuf_len = out.pos;
+	return 0;
+}
+
+int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
+	uint64_t at;
+	int ret;
+
+	for (;;) {
+		if (r->err)
+			return r->err;
+		ret = inner_next(r, rec);
+		if (ret)
+			return ret;
+		if (r->zin_pos < r->zin_len || r->zout_full) {
+			ret = inflate_some(r);
+			if (ret)
+				return ret;
+			continue;
+		}
+		ret = raw_next(r, rec, &at);
+		if (ret == 0 && r->dbuf_pos < r->dbuf_len)
+			return bad_compressed(r, "expands to a cut record at the end of the data: "
+					      "%zu bytes of it, the rest missing", r->dbuf_len - r->dbuf_pos);
+		if (ret <= 0 || (*rec)->type != PK__RECORD_COMPRESSED)
+			return ret;
+		ret = start_inflate(r, *rec, at);
+		if (ret)
+			return ret;
+	}
+}
+
+void pk__reader_stream_free(struct pk_data_reader *r)
+{
+	ZSTD_freeDStream(r->zds);
+	free(r->dbuf);
+}
