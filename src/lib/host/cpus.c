@@ -56,11 +56,53 @@ static int bad_list(const char *list, const char *at, const char *why)
 	return -EINVAL;
 }
 
+struct range {
+	long lo, hi;
+};
+
+static int cmp_range(const void *a, const void *b)
+{
+	long x = ((const struct range *)a)->lo, y = ((const struct range *)b)->lo;
+
+	return (x > y) - (x < y);
+}
+
+/* The CPUs of the ranges, sorted and once each: the ranges are sorted and
+ * merged first, so repeated or overlapping big ranges cost nothing more
+ * than one (a list of a thousand "0-1000000" would otherwise sort a
+ * billion numbers). */
+static int expand(struct range *r, size_t nr_ranges, int **cpus, size_t *nr)
+{
+	size_t k = 0, total = 0, n = 0;
+	int *a;
+
+	qsort(r, nr_ranges, sizeof(*r), cmp_range);
+	for (size_t i = 0; i < nr_ranges; i++) {
+		if (k && r[i].lo <= r[k - 1].hi + 1) {
+			if (r[i].hi > r[k - 1].hi)
+				r[k - 1].hi = r[i].hi;
+		} else {
+			r[k++] = r[i];
+		}
+	}
+	for (size_t i = 0; i < k; i++)
+		total += (size_t)(r[i].hi - r[i].lo + 1);
+	if (!(a = pk__malloc(total * sizeof(*a))))
+		return pk__error(-ENOMEM, "CPU list", "out of memory for %zu CPUs", total);
+	for (size_t i = 0; i < k; i++)
+		for (long c = r[i].lo; c <= r[i].hi; c++)
+			a[n++] = (int)c;
+	*cpus = a;
+	*nr = n;
+	return 0;
+}
+
 int pk_cpus_parse(const char *list, int **cpus, size_t *nr)
 {
 	const char *p = list;
-	int *a = NULL;
+	struct range *r = NULL;
 	size_t n = 0, cap = 0;
+	int err;
 
 	pk__error_clear();
 	if (!list || !*list)
@@ -81,26 +123,30 @@ int pk_cpus_parse(const char *list, int **cpus, size_t *nr)
 			hi = strtol(end + 1, &end, 10);
 		}
 		if (hi < lo || hi > 1 << 20) {
-			free(a);
+			free(r);
 			return bad_list(list, p, hi < lo ? "a range runs backwards" : "CPU number too large");
 		}
-		for (long c = lo; c <= hi; c++)
-			if (pk__host_ints_push(&a, &n, &cap, (int)c)) {
-				free(a);
-				return pk__error(-ENOMEM, "CPU list", "out of memory for %ld CPUs",
-						 hi - lo + 1);
+		if (n == cap) {
+			struct range *m = pk__reallocarray(r, cap = cap ? cap * 2 : 16, sizeof(*m));
+
+			if (!m) {
+				free(r);
+				return pk__error_nomem("a CPU list");
 			}
+			r = m;
+		}
+		r[n++] = (struct range){ lo, hi };
 		p = end;
 		if (*p == ',' && p[1])
 			p++;
 		else if (*p)
 			goto bad;
 	}
-	*nr = pk__host_ints_sort_unique(a, n);
-	*cpus = a;
-	return 0;
+	err = expand(r, n, cpus, nr);
+	free(r);
+	return err;
 bad:
-	free(a);
+	free(r);
 	return bad_list(list, p, "expected a CPU number");
 }
 

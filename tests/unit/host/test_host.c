@@ -54,6 +54,8 @@ static void test_cpu_lists(void **state)
 		{ "0-3,8", 0, 0, "0 1 2 3 8" },
 		{ "8,3,1-2,3", 0, 0, "1 2 3 8" },	/* sorted, duplicates dropped */
 		{ "10-11", 0, 0, "10 11" },
+		{ "0-3,2-5,7,6", 0, 0, "0 1 2 3 4 5 6 7" },	/* overlapping and adjacent ranges */
+		{ "5,5,5", 0, 0, "5" },
 		{ "", -EINVAL, 1, NULL },
 		{ "1-", -EINVAL, 3, NULL },
 		{ "3-1", -EINVAL, 1, NULL },
@@ -79,6 +81,27 @@ static void test_cpu_lists(void **state)
 				 pk_last_error()->column, t[i].err, t[i].cpus ? t[i].cpus : "", t[i].column);
 		free(cpus);
 	}
+}
+
+/* Repeated big ranges are merged before they are expanded: the fuzzer's
+ * list of many "0-560808" once took seconds to sort.  Each CPU once. */
+static void test_cpus_parse_repeated_ranges(void **state)
+{
+	char list[4096] = "";
+	int *cpus = NULL;
+	size_t nr = 0, n = 0;
+
+	(void)state;
+	for (int i = 0; i < 200; i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s0-%d", i ? "," : "", 1000000 - i);
+	assert_int_equal(pk_cpus_parse(list, &cpus, &nr), 0);
+	assert_int_equal(nr, 1000001);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[nr - 1], 1000000);
+	for (size_t i = 1; i < nr; i++)
+		if (cpus[i] != cpus[i - 1] + 1)
+			fail_msg("cpus[%zu] = %d after %d", i, cpus[i], cpus[i - 1]);
+	free(cpus);
 }
 
 /* A made-up sysfs root per test (its path in *state), removed and
@@ -216,6 +239,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_lists),
+		cmocka_unit_test(test_cpus_parse_repeated_ranges),
 		cmocka_unit_test_setup_teardown(test_online_from_sysfs_root, make_root, remove_root),
 		cmocka_unit_test(test_pid_threads),
 		cmocka_unit_test_setup_teardown(test_topology, make_root, remove_root),
