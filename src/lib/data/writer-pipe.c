@@ -221,7 +221,9 @@ static int put_name(struct pk_data_writer *w, const struct pk__data_event *e)
 	uint64_t head[2] = { EVENT_UPDATE_NAME, 0 };
 	int err;
 
-	if (!e->nr_ids || !e->name[0])
+	/* No id to name it by, or a name too long for a record: perf's reader
+	 * then names the event from its attr. */
+	if (!e->nr_ids || !e->name[0] || sizeof(struct perf_event_header) + len > MAX_RECORD)
 		return 0;
 	head[1] = e->ids[0];
 	if (!(body = pk__calloc(1, len)))
