@@ -169,7 +169,7 @@ static const struct cli_opt record_options[] = {
 	  "keep only the newest samples (the rings overwrite the oldest); they are written at the "
 	  "end and on each SIGUSR2" },
 	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE",
-	  "write FILE (default perf.data; an existing one is kept as .old)" },
+	  "write FILE (default perf.data; an existing one is kept as .old); - streams perf's pipe format to stdout" },
 	{ "mmap-pages", 'm', CLI_ARG_REQUIRED, 'm', "N",
 	  "ring buffer pages per CPU (default 128; 2048 with DWARF stacks, where they may be "
 	  "locked), or a size: 512K, 4M; rounded up to a power of two pages" },
