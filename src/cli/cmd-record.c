@@ -526,9 +526,12 @@ static void say_ended(const struct session *s)
 {
 	if (s->o->quiet)
 		return;
-	if (cli_stop_signal())
-		fprintf(stderr, "perfkit record: stopped by %s; %s everything recorded until then\n",
-			sig_name(cli_stop_signal()), streaming(s) ? "the stream carried" : s->o->output);
+	if (cli_stop_signal() && streaming(s))
+		fprintf(stderr, "perfkit record: stopped by %s; the stream carries everything recorded "
+			"until then\n", sig_name(cli_stop_signal()));
+	else if (cli_stop_signal())
+		fprintf(stderr, "perfkit record: stopped by %s; %s keeps everything recorded until then\n",
+			sig_name(cli_stop_signal()), s->o->output);
 	else if (s->wl && !s->ended_command && pk_workload_signal(s->wl))
 		fprintf(stderr, "perfkit record: the command was killed by %s (%s)\n",
 			sig_name(pk_workload_signal(s->wl)), strsignal(pk_workload_signal(s->wl)));
