@@ -12,9 +12,16 @@
  * temporary directory on tmpfs when there is one, removed at exit) must
  * parse: the header's sections inside the file, the feature table after
  * the data, and EVENT_DESC, CMDLINE, GROUP_DESC and BUILD_ID holding what
- * was given.
+ * was given.  The same input is then written in pipe mode
+ * (pk_data_writer_create_pipe into a file) and the stream must parse: the
+ * 16-byte pipe header, then whole records only (feature records need not be
+ * 8-aligned, as perf's are not), one HEADER_ATTR per event
+ * with its id, the CMDLINE and GROUP_DESC features as given, the
+ * end-of-features mark, an EVENT_UPDATE naming each event that fits one,
+ * the FINISHED_ROUND written, and a HEADER_BUILD_ID per build-id accepted.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -267,6 +274,108 @@ static void check_file(const struct given *g)
 	free(d);
 }
 
+/* What a pipe stream held, counted while walking its records. */
+struct seen {
+	size_t attrs, names, rounds, build_ids, features_end;
+	bool cmdline, group_desc;
+};
+
+/* One HEADER_FEATURE record's payload at off, size bytes after its id. */
+static void check_pipe_feature(const unsigned char *d, size_t len, uint64_t off, const struct given *g,
+			       struct seen *s)
+{
+	uint64_t f = u64_at(d, len, off + 8), nr = 0;
+
+	off += 16;
+	if (f == 32) {
+		s->features_end++;
+	} else if (f == 11) {
+		s->cmdline = true;
+		if (u32_at(d, len, off) != (uint32_t)g->argc)
+			abort();
+		off += 4;
+		for (int i = 0; i < g->argc; i++)
+			expect_string(d, len, &off, g->argv[i]);
+	} else if (f == 17) {
+		for (size_t i = 0; i < g->nr_groups; i++)
+			nr += g->group_ok[i];
+		s->group_desc = true;
+		if (u32_at(d, len, off) != nr)
+			abort();
+	}
+}
+
+/* One record of the stream at off (its size checked by the caller). */
+static void check_pipe_record(const unsigned char *d, size_t len, uint64_t off, uint16_t size,
+			      const struct given *g, struct seen *s)
+{
+	uint32_t type = u32_at(d, len, off);
+
+	if (type == 64) {		/* HEADER_ATTR: attr, then the event's one id */
+		if (size != 8 + 128 + 8 || s->attrs >= g->nr_events || u64_at(d, len, off + 136) != 100 + s->attrs)
+			abort();
+		s->attrs++;
+	} else if (type == 80) {
+		if (s->features_end)
+			abort();	/* a feature after the end mark */
+		check_pipe_feature(d, len, off, g, s);
+	} else if (type == 78) {	/* EVENT_UPDATE: type NAME, the id, the name */
+		uint64_t id = u64_at(d, len, off + 16);
+
+		if (u64_at(d, len, off + 8) != 2 || id < 100 || id >= 100 + g->nr_events ||
+		    strnlen((const char *)d + off + 24, size - 24u) == size - 24u ||
+		    strcmp((const char *)d + off + 24, g->names[id - 100]))
+			abort();
+		s->names++;
+	} else if (type == PK_DATA_RECORD_FINISHED_ROUND) {
+		s->rounds++;
+	} else if (type == 67) {	/* HEADER_BUILD_ID, as in the feature */
+		size_t k = s->build_ids;
+
+		while (k < g->nr_bids && !g->bid_ok[k])
+			k++;
+		if (k >= g->nr_bids || d[off + 32] != g->bid_size[k] || strcmp((const char *)d + off + 36,
+									   g->bid_names[k]))
+			abort();
+		s->build_ids = k + 1;
+	} else {
+		abort();	/* nothing else was written */
+	}
+}
+
+static void check_pipe(int fd, const struct given *g)
+{
+	struct seen s = { 0 };
+	size_t named = 0, groups = 0;
+	unsigned char *d;
+	off_t len = lseek(fd, 0, SEEK_END);
+
+	if (len < 16 || !(d = malloc((size_t)len)) || pread(fd, d, (size_t)len, 0) != len)
+		abort();
+	if (memcmp(d, "PERFILE2", 8) || u64_at(d, (size_t)len, 8) != 16)
+		abort();
+	for (uint64_t off = 16; off < (uint64_t)len;) {
+		uint16_t size = (uint16_t)(u32_at(d, (size_t)len, off + 4) >> 16);
+
+		/* Not 8-aligned: perf's own HEADER_FEATURE records are not. */
+		if (size < 8 || size > (uint64_t)len - off)
+			abort();	/* a record that is not whole */
+		check_pipe_record(d, (size_t)len, off, size, g, &s);
+		off += size;
+	}
+	for (size_t i = 0; i < g->nr_events; i++)
+		named += g->names[i][0] && ((40 + strlen(g->names[i]) + 1 + 7) & ~(size_t)7) <= 65535;
+	for (size_t i = 0; i < g->nr_groups; i++)
+		groups += g->group_ok[i];
+	if (s.attrs != g->nr_events || s.features_end != 1 || !s.cmdline || s.rounds != 1 ||
+	    s.group_desc != (groups > 0) || s.names != named)
+		abort();
+	for (size_t i = s.build_ids; i < g->nr_bids; i++)
+		if (g->bid_ok[i])
+			abort();	/* a build-id accepted but not sent */
+	free(d);
+}
+
 static void add_all(struct pk_data_writer *w, struct given *g)
 {
 	static const uint8_t id[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 };
@@ -320,6 +429,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pk_data_writer_write(w, &rec, sizeof(rec)) != 0 || pk_data_writer_finish(w) != 0)
 		abort();
 	check_file(&g);
+	unlink(file);
+	/* The same in pipe mode, into a file the writer owns the fd of. */
+	int fd = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), rfd = open(file, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || rfd < 0 || pk_data_writer_create_pipe(fd, &w) != 0)
+		abort();
+	add_all(w, &g);
+	if (pk_data_writer_write(w, &rec, sizeof(rec)) != 0 || pk_data_writer_finish(w) != 0)
+		abort();
+	check_pipe(rfd, &g);
+	close(rfd);
 	unlink(file);
 	free(copy);
 	return 0;

@@ -2,7 +2,7 @@
 /*
  * perfkit/data.h - writing perf.data files that perf itself reads: the
  * PERFILE2 header, the attrs with their ids, the records, and the feature
- * sections.  Included by perfkit.h.
+ * sections; or the same as a stream in perf's pipe mode.  Included by perfkit.h.
  */
 #ifndef PERFKIT_DATA_H
 #define PERFKIT_DATA_H
@@ -38,6 +38,26 @@ struct pk_data_writer;
  * error names the file.
  */
 PK_API int pk_data_writer_create(const char *path, struct pk_data_writer **out);
+
+/*
+ * pk_data_writer_create_pipe - stream perf.data's pipe format into `fd` (a
+ * pipe, a socket, a terminal or any file, written strictly in order, as
+ * perf record -o - writes stdout), for a reader such as perf report -i -.
+ * With the first record go the 16-byte pipe header and, as records of
+ * perf's user types, the attrs with their ids, the feature sections perf
+ * sends down a pipe, the tracing data of tracepoint events and each
+ * event's name; then the records as written, sent at every
+ * pk_data_writer_tick and whenever the 1 MiB buffer fills.  Finish adds
+ * the build-ids as HEADER_BUILD_ID records.  Nothing is renamed, rotated
+ * or rewritten; pk_data_writer_keep_old does nothing and
+ * pk_data_writer_temp_path is NULL.  The writer owns `fd` from here on
+ * and closes it when it is freed.  The first failed write (-EPIPE when the
+ * reader went away; the caller should ignore or catch SIGPIPE) ends the
+ * stream: every later write and the finish return it.  Returns 0 with the
+ * writer in *out, -EBADF for an fd that is not open (left to the caller),
+ * or -ENOMEM.
+ */
+PK_API int pk_data_writer_create_pipe(int fd, struct pk_data_writer **out);
 
 /*
  * pk_data_writer_keep_old - have pk_data_writer_finish keep a regular file found at the

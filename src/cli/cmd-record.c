@@ -6,12 +6,14 @@
  * sample layout, synthesis, the ring -> file pump, build-ids, loss counts)
  * is the library's pk_recorder.  The file is whole whatever ends the run:
  * the command exiting, Ctrl-C or any other terminating signal, --duration,
- * or a full disk; after SIGKILL its partial file still reads.
+ * or a full disk; after SIGKILL its partial file still reads.  With -o -
+ * the recording streams perf's pipe format to stdout instead.
  */
 #include "cli.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -167,7 +169,7 @@ static const struct cli_opt record_options[] = {
 	  "keep only the newest samples (the rings overwrite the oldest); they are written at the "
 	  "end and on each SIGUSR2" },
 	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE",
-	  "write FILE (default perf.data; an existing one is kept as .old)" },
+	  "write FILE (default perf.data; an existing one is kept as .old); - streams perf's pipe format to stdout" },
 	{ "mmap-pages", 'm', CLI_ARG_REQUIRED, 'm', "N",
 	  "ring buffer pages per CPU (default 128; 2048 with DWARF stacks, where they may be "
 	  "locked), or a size: 512K, 4M; rounded up to a power of two pages" },
@@ -452,6 +454,38 @@ static void say_opened(const struct session *s)
 				pk_evlist_fallback(l, i));
 }
 
+static bool streaming(const struct session *s)
+{
+	return !strcmp(s->o->output, "-");
+}
+
+/*
+ * -o -: perf's pipe format on stdout, on a descriptor of its own; stdout
+ * itself becomes stderr, before the command is forked, so the command's
+ * output goes to stderr (as perf does) and nothing but the stream reaches
+ * the reader.  A terminal is refused: the stream is binary.
+ */
+static int open_stream(struct session *s)
+{
+	int fd;
+
+	if (isatty(STDOUT_FILENO))
+		return cli_usage("record", "-o - writes a binary stream to stdout, which is a terminal: "
+				 "pipe it (| perf report -i -) or redirect it (> FILE)");
+	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "perfkit record: -o -: cannot take over stdout: %s\n", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return CLI_EXIT_EVENT;
+	}
+	if (pk_data_writer_create_pipe(fd, &s->w) < 0) {
+		close(fd);
+		return cli_error("record", NULL);
+	}
+	return 0;
+}
+
 static int setup(struct session *s, int argc, char **argv)
 {
 	struct record_opts *o = s->o;
@@ -459,6 +493,8 @@ static int setup(struct session *s, int argc, char **argv)
 	int err;
 
 	cli_tracefs_need(o->events ? o->events : "cycles");
+	if (streaming(s) && (err = open_stream(s)))
+		return err;
 	ro.pages = o->pages;
 	if (o->argv && pk_workload_start(o->argv, &s->wl) < 0)
 		return cli_error("record", NULL);
@@ -467,13 +503,11 @@ static int setup(struct session *s, int argc, char **argv)
 	if (pk_recorder_new(o->events, &ro, &s->rec) < 0)
 		return cli_error("record", o->events);
 	say_opened(s);
-	if (!strcmp(o->output, "-"))
-		return cli_usage("record", "-o -: pipe mode (perf.data to a pipe) is not supported yet; "
-				 "give a file");
 	/* The file (and the old one, kept as .old at the end as perf does) is
 	 * checked here, before anything is recorded. */
-	if (pk_data_writer_create(o->output, &s->w) < 0 || pk_data_writer_keep_old(s->w) < 0 ||
-	    pk_data_writer_set_cmdline(s->w, argc, argv) < 0 || pk_recorder_set_writer(s->rec, s->w) < 0)
+	if (!s->w && (pk_data_writer_create(o->output, &s->w) < 0 || pk_data_writer_keep_old(s->w) < 0))
+		return cli_error("record", NULL);
+	if (pk_data_writer_set_cmdline(s->w, argc, argv) < 0 || pk_recorder_set_writer(s->rec, s->w) < 0)
 		return cli_error("record", NULL);
 	return 0;
 }
@@ -492,7 +526,10 @@ static void say_ended(const struct session *s)
 {
 	if (s->o->quiet)
 		return;
-	if (cli_stop_signal())
+	if (cli_stop_signal() && streaming(s))
+		fprintf(stderr, "perfkit record: stopped by %s; the stream carries everything recorded "
+			"until then\n", sig_name(cli_stop_signal()));
+	else if (cli_stop_signal())
 		fprintf(stderr, "perfkit record: stopped by %s; %s keeps everything recorded until then\n",
 			sig_name(cli_stop_signal()), s->o->output);
 	else if (s->wl && !s->ended_command && pk_workload_signal(s->wl))
@@ -549,9 +586,18 @@ static int finish(struct session *s, int status)
 	pk_recorder_stats(s->rec, &st);
 	if (!st.sink_error)
 		st.sink_error = s->write_err;	/* a flush of the file failed */
-	say_finish_error(s, &st, err);
+	if (st.sink_error != -EPIPE)
+		say_finish_error(s, &st, err);
 	err = pk_data_writer_finish(s->w);
 	s->w = NULL;
+	/* -o -: the reader went away.  perf dies of the SIGPIPE; we stop, say
+	 * so, and exit with the status that death would give. */
+	if (err == -EPIPE || st.sink_error == -EPIPE) {
+		if (!s->o->quiet)
+			fprintf(stderr, "perfkit record: the reader of the stream went away (broken pipe); "
+				"recording stopped after %llu samples\n", (unsigned long long)st.samples);
+		return 128 + SIGPIPE;
+	}
 	if (err > 0)	/* records past the full disk (and a few to make room) were cut */
 		bytes -= (uint64_t)err;
 	if (err < 0) {

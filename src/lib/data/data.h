@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * data.h - the data layer's internal interface: the perf.data writer's
- * state, shared by writer.c (layout, buffering, header) and features.c
- * (the feature sections).
+ * state, shared by writer.c (the file: layout, buffering, header),
+ * writer-pipe.c (the stream), writer-desc.c (what the writer is told) and
+ * features.c (the feature sections).
  */
 #ifndef PK_DATA_H
 #define PK_DATA_H
@@ -78,9 +79,14 @@ struct pk_data_writer {
 	uint64_t *marks;
 	size_t nr_marks, cap_marks;
 	bool full;			/* ENOSPC seen: no more records are taken */
+	/* pk_data_writer_create_pipe: a stream written in order (writer-pipe.c),
+	 * and the first error writing it, which every later write returns. */
+	bool pipe;
+	int pipe_err;
 	uint64_t dropped;		/* bytes of records cut to finish the file */
 };
 
+#define PK__DATA_BUF_SIZE (1 << 20)	/* the writer's buffer */
 #define PK__COMP_MMAP_LEN (512 * 1024)	/* what one COMPRESSED record may expand to */
 
 /* Buffered output: pk__data_writer_put appends, pk__data_writer_flush writes the buffer
@@ -103,6 +109,22 @@ int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4]);
  */
 int pk__data_writer_tracing(const char *tracefs, const struct pk__data_event *ev, size_t nr_ev,
 			    unsigned char **out, size_t *len);
+
+/*
+ * pk__data_writer_feature - the payload of feature `f` (a features.def id)
+ * as the feature section carries it, for pipe mode's HEADER_FEATURE
+ * records.  Returns 1 with a malloc'd payload in *p and its length in *len,
+ * 0 (and NULL) when the writer has nothing to say for `f`, or -ENOMEM.
+ */
+int pk__data_writer_feature(struct pk_data_writer *w, int f, unsigned char **p, size_t *len);
+
+/* Pipe mode (writer-pipe.c): what goes before the first record (the pipe
+ * header, HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA, EVENT_UPDATE
+ * names), writing the buffer out in order, and the end (HEADER_BUILD_ID
+ * records, the last flush).  0 or a negative errno. */
+int pk__data_writer_pipe_start(struct pk_data_writer *w);
+int pk__data_writer_pipe_flush(struct pk_data_writer *w);
+int pk__data_writer_pipe_end(struct pk_data_writer *w);
 
 /* pk__data_writer_mark - note that data_size now ends on a record. */
 void pk__data_writer_mark(struct pk_data_writer *w);

@@ -338,3 +338,26 @@ int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4])
 	}
 	return err;
 }
+
+int pk__data_writer_feature(struct pk_data_writer *w, int f, unsigned char **p, size_t *len)
+{
+	struct blob b = { 0 };
+	struct utsname u;
+	bool has;
+
+	*p = NULL;
+	*len = 0;
+	uname(&u);
+	has = feature(w, f, &b, &u, (int)sysconf(_SC_NPROCESSORS_CONF));
+	if (has && b.oom) {
+		free(b.p);
+		return pk__error_nomem("a perf.data feature section");
+	}
+	if (!has) {
+		free(b.p);
+		return 0;
+	}
+	*p = b.p;
+	*len = b.len;
+	return 1;
+}

@@ -20,7 +20,8 @@
  * page cache each byte costs a second copy into a freshly allocated page,
  * and that copy was three quarters of the recorder's CPU with DWARF stacks
  * (docs/PERFORMANCE.md).  The last bytes, the features and the header go
- * through the page cache as before.
+ * through the page cache as before.  Pipe mode, a stream written strictly
+ * in order, shares the buffer and the compression and is writer-pipe.c's.
  */
 #include "data.h"
 #include "sys/sys.h"
@@ -36,7 +37,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#define BUF_SIZE (1 << 20)
+#define BUF_SIZE PK__DATA_BUF_SIZE
 #define BLOCK 4096			/* O_DIRECT's alignment: the largest logical block size */
 #define STAGE_SIZE (128 * 1024)		/* whole records compressed at a time */
 #define PERF_RECORD_COMPRESSED 81	/* a perf.data record: zstd-compressed records */
@@ -102,7 +103,8 @@ static int check_target(const char *path, bool *device)
 	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
 		pk__error(-ESPIPE, "create perf.data", "%s is a %s: a perf.data file is written out of "
 			  "order and needs a seekable file", path, S_ISFIFO(st.st_mode) ? "FIFO" : "socket");
-		pk__error_hint("%s", "write a regular file; pipe mode (-o -) is not supported yet");
+		pk__error_hint("%s", "write a regular file, or stream perf's pipe format to it "
+			       "(pk_data_writer_create_pipe; perfkit record -o - > FIFO)");
 		return -ESPIPE;
 	}
 	*device = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
@@ -175,7 +177,7 @@ int pk_data_writer_keep_old(struct pk_data_writer *w)
 	char old[4096];
 	struct stat st;
 
-	if (w->device)
+	if (w->device || w->pipe)
 		return 0;
 	if (snprintf(old, sizeof(old), "%s.old", w->path) >= (int)sizeof(old))
 		return pk__error(-ENAMETOOLONG, "keep the old perf.data", "%s.old is too long a name", w->path);
@@ -245,112 +247,6 @@ void pk_data_writer_abort(struct pk_data_writer *w)
 	pk__data_writer_free(w);
 }
 
-int pk_data_writer_add_event(struct pk_data_writer *w, const struct perf_event_attr *attr, const char *name,
-		      const uint64_t *ids, size_t nr_ids)
-{
-	struct pk__data_event *n, *e;
-
-	if (w->started)
-		return pk__error(-EINVAL, "perf.data", "%s", "events must be added before the first records");
-	n = pk__realloc(w->ev, (w->nr_events + 1) * sizeof(*n));
-	if (!n)
-		return pk__error_nomem("the writer's event table");
-	w->ev = n;
-	e = &w->ev[w->nr_events];
-	memset(e, 0, sizeof(*e));
-	memcpy(&e->attr, attr, sizeof(e->attr));
-	/* perf 6.1 reads 128-byte attrs; config3 (a 6.3 field) does not fit. */
-	e->attr.size = PK__ATTR_SIZE;
-	e->name = pk__strdup(name ? name : "");
-	e->ids = pk__malloc((nr_ids ? nr_ids : 1) * sizeof(*ids));
-	if (!e->name || !e->ids) {
-		free(e->name);
-		free(e->ids);
-		return pk__error_nomem("an event's name and ids");
-	}
-	memcpy(e->ids, ids, nr_ids * sizeof(*ids));
-	e->nr_ids = nr_ids;
-	w->nr_events++;
-	return 0;
-}
-
-int pk_data_writer_add_group(struct pk_data_writer *w, size_t leader, size_t nr_members)
-{
-	struct pk__data_group *n;
-
-	/* Not leader + nr_members: SIZE_MAX and 2 would wrap to 1 and pass. */
-	if (!nr_members || leader >= w->nr_events || nr_members > w->nr_events - leader)
-		return pk__error(-EINVAL, "perf.data", "group of %zu events at %zu: only %zu events were added",
-				 nr_members, leader, w->nr_events);
-	n = pk__realloc(w->groups, (w->nr_groups + 1) * sizeof(*n));
-	if (!n)
-		return pk__error_nomem("the writer's group table");
-	w->groups = n;
-	w->groups[w->nr_groups++] = (struct pk__data_group){ leader, nr_members };
-	return 0;
-}
-
-int pk_data_writer_add_build_id(struct pk_data_writer *w, const char *name, const uint8_t *id, size_t size,
-			 bool kernel)
-{
-	struct pk__data_build_id *n;
-	char *copy;
-
-	if (!size || size > 20 || strlen(name) >= 4096)
-		return pk__error(-EINVAL, "perf.data", "build-id of %zu bytes for \"%.64s\": it takes 1 to 20 "
-				 "bytes and a name shorter than 4096", size, name);
-	if (!(copy = pk__strdup(name)))
-		return pk__error_nomem("a build-id's name");
-	n = pk__realloc(w->build_ids, (w->nr_build_ids + 1) * sizeof(*n));
-	if (!n) {
-		free(copy);
-		return pk__error_nomem("the writer's build-id table");
-	}
-	w->build_ids = n;
-	n = &w->build_ids[w->nr_build_ids++];
-	*n = (struct pk__data_build_id){ .name = copy, .size = (uint8_t)size, .kernel = kernel };
-	memcpy(n->id, id, size);
-	return 0;
-}
-
-void pk_data_writer_set_clock(struct pk_data_writer *w, int clockid, uint64_t res_ns, uint64_t tod_ns,
-		       uint64_t clock_ns)
-{
-	w->have_clock = true;
-	w->clockid = clockid;
-	w->clock_res_ns = res_ns;
-	w->clock_tod_ns = tod_ns;
-	w->clock_ns = clock_ns;
-}
-
-int pk_data_writer_set_cmdline(struct pk_data_writer *w, int argc, char *const argv[])
-{
-	char **c = pk__calloc((size_t)(argc > 0 ? argc : 1), sizeof(*c));
-
-	if (!c)
-		return pk__error_nomem("the command line");
-	for (int i = 0; i < argc; i++)
-		if (!(c[i] = pk__strdup(argv[i]))) {
-			while (i--)
-				free(c[i]);
-			free(c);
-			return pk__error_nomem("the command line");
-		}
-	for (size_t i = 0; i < w->nr_cmdline; i++)
-		free(w->cmdline[i]);
-	free(w->cmdline);
-	w->cmdline = c;
-	w->nr_cmdline = (size_t)argc;
-	return 0;
-}
-
-void pk_data_writer_set_sample_time(struct pk_data_writer *w, uint64_t first, uint64_t last)
-{
-	w->first_sample = first;
-	w->last_sample = last;
-	w->have_sample_time = true;
-}
-
 /*
  * Write `len` bytes at w->offset through `fd`, retrying short writes.  A
  * direct write that fails (a file system may refuse one it opened), or
@@ -395,7 +291,7 @@ static int write_at(struct pk_data_writer *w, int fd, const void *p, size_t len)
  * copy_out wrote already too: they are rewritten, not skipped). */
 int pk__data_writer_flush(struct pk_data_writer *w)
 {
-	int err = write_at(w, w->fd, w->buf, w->buf_len);
+	int err = w->pipe ? pk__data_writer_pipe_flush(w) : write_at(w, w->fd, w->buf, w->buf_len);
 
 	if (!err)
 		w->buf_len = w->flushed = 0;
@@ -505,7 +401,11 @@ static int write_header(struct pk_data_writer *w, const struct file_header *h)
 static int start(struct pk_data_writer *w)
 {
 	struct file_header h = { 0 };
-	int err = pk__data_writer_put(w, &h, sizeof(h));
+	int err;
+
+	if (w->pipe)
+		return pk__data_writer_pipe_start(w);
+	err = pk__data_writer_put(w, &h, sizeof(h));
 
 	for (size_t i = 0; !err && i < w->nr_events; i++) {
 		w->ev[i].ids_offset = pk__data_writer_pos(w);
@@ -590,7 +490,7 @@ int pk_data_writer_write(struct pk_data_writer *w, const void *records, size_t l
 {
 	int err = w->started ? 0 : start(w);
 
-	if (err)
+	if (err || (err = w->pipe_err))
 		return err;
 	if (w->full)
 		return pk__error(-ENOSPC, "write perf.data", "%s", "the disk is full: recording stopped");
@@ -639,9 +539,10 @@ int pk_data_writer_tick(struct pk_data_writer *w)
 	w->last_tick = t;
 	if (w->zcs)
 		err = compress_stage(w);
+	/* A pipe: the reader gets the records now; there is no header to update. */
 	if (!err)
-		err = copy_out(w);
-	if (err)
+		err = w->pipe ? pk__data_writer_flush(w) : copy_out(w);
+	if (err || w->pipe)
 		return err;
 	/* Every record put is in the file now: the header can say so.  While
 	 * the buffer still holds the start of the file, its copy too, or the
@@ -744,13 +645,29 @@ static int place(struct pk_data_writer *w)
 	return 0;
 }
 
+/* The end of a stream: what is staged and buffered, then the build-ids. */
+static int finish_pipe(struct pk_data_writer *w)
+{
+	int err = w->started ? 0 : start(w);
+
+	if (!err && w->zcs)
+		err = compress_stage(w);
+	if (!err)
+		err = pk__data_writer_pipe_end(w);
+	pk__data_writer_free(w);
+	return err;
+}
+
 int pk_data_writer_finish(struct pk_data_writer *w)
 {
 	struct file_header h;
 	uint64_t flags[4];
-	int err = w->started ? 0 : start(w);
+	int err;
 	int64_t dropped = 0;
 
+	if (w->pipe)
+		return finish_pipe(w);
+	err = w->started ? 0 : start(w);
 	if (!err)
 		err = finish_file(w, flags);
 	/* Out of space: give records back, 256 KiB at a time, until the rest fits. */
