@@ -13,6 +13,17 @@
 
 /* The ids of the long-only options (the others' are their letters);
  * --per-core/die/socket/node are OPT_PER + 'c', 'd', 's', 'n'. */
+/* perf's default set, and what -d, -dd and -ddd append to any list (perf
+ * 6.1's detailed_attrs, very_detailed_attrs, very_very_detailed_attrs). */
+#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults," \
+		       "cycles,instructions,branches,branch-misses"
+#define NR_DEFAULT_EVENTS 8
+static const char *const detailed_sets[3] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
 enum { OPT_APPEND = 0x100, OPT_INTERVAL_COUNT, OPT_NO_INHERIT, OPT_CONTROL, OPT_PER = 0x110 };
 
 static const struct cli_opt stat_options[] = {
@@ -20,6 +31,9 @@ static const struct cli_opt stat_options[] = {
 	  "events to count (perf's syntax; repeatable); default: task-clock, context-switches, "
 	  "cpu-migrations, page-faults, cycles, instructions, branches, branch-misses (those that "
 	  "this machine can count)" },
+	{ "detailed", 'd', CLI_ARG_NONE, 'd', NULL,
+	  "add perf's detailed events: L1 data and last-level cache loads and misses; -dd adds "
+	  "L1 instruction cache and TLBs, -ddd L1 data prefetches" },
 	{ "pid", 'p', CLI_ARG_REQUIRED, 'p', "PIDS",
 	  "count these processes (all their threads), comma-separated" },
 	{ "tid", 't', CLI_ARG_REQUIRED, 't', "TIDS", "count these threads only" },
@@ -134,6 +148,10 @@ static int stat_option(void *ctx, int id, const char *arg)
 			return cli_usage("stat", "give one of --per-core, --per-die, --per-socket, --per-node");
 		o->per = (char)(id - OPT_PER);
 		break;
+	case 'd':
+		if (o->detailed < 3)
+			o->detailed++;
+		break;
 	case 'G': o->cgroup = arg; break;
 	case 'o': o->output = arg; break;
 	case OPT_APPEND: o->append = true; break;
@@ -185,11 +203,27 @@ static int check_opts(const struct stat_opts *o, int argc)
 	return 0;
 }
 
+/* The list to count: -e's (or the default set), then -d's sets. */
+static int make_spec(struct stat_opts *o)
+{
+	o->nr_default = o->events ? 0 : NR_DEFAULT_EVENTS;
+	o->spec = strdup(o->events ? o->events : DEFAULT_EVENTS);
+	for (unsigned k = 0; o->spec && k < o->detailed; k++) {
+		char *longer;
+
+		if (asprintf(&longer, "%s,%s", o->spec, detailed_sets[k]) < 0)
+			longer = NULL;
+		free(o->spec);
+		o->spec = longer;
+	}
+	return o->spec ? 0 : cli_usage("stat", "out of memory");
+}
+
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	int err = cli_opts_parse(&cmd_stat_opts, argc, argv, stat_option, o);
 
-	if (err || (err = check_opts(o, argc)))
+	if (err || (err = check_opts(o, argc)) || (err = make_spec(o)))
 		return err;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;

@@ -12,6 +12,10 @@
 
 struct stat_opts {
 	char *events;		/* joined -e arguments, or NULL for the default set */
+	unsigned detailed;	/* -d, -dd, -ddd: perf's detailed event sets appended */
+	char *spec;		/* what is counted: events (or the default set) and -d's */
+	size_t nr_default;	/* events of the default set at the head of spec (0 with -e):
+				 * left out where they cannot count */
 	struct cli_target target;	/* -p, -t, -a, -C as given (each run builds its own) */
 	const char *cgroup;	/* -G NAME: only tasks in this cgroup */
 	const char *sep;	/* -x: CSV separator, or NULL for the table */
