@@ -686,6 +686,7 @@ int cmd_stat(int argc, char **argv)
 		cli_error("stat", o.spec);
 		goto done;
 	}
+	stat_apply_space(&o, ev);
 	nr = pk_events_nr(ev);
 	r = calloc(nr ? nr : 1, sizeof(*r));
 	if (!r)

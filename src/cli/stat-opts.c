@@ -24,7 +24,8 @@ static const char *const detailed_sets[3] = {
 	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
 };
 
-enum { OPT_APPEND = 0x100, OPT_INTERVAL_COUNT, OPT_NO_INHERIT, OPT_CONTROL, OPT_PER = 0x110 };
+enum { OPT_APPEND = 0x100, OPT_INTERVAL_COUNT, OPT_NO_INHERIT, OPT_CONTROL, OPT_ALL_USER,
+       OPT_ALL_KERNEL, OPT_PER = 0x110 };
 
 static const struct cli_opt stat_options[] = {
 	{ "event", 'e', CLI_ARG_REQUIRED, 'e', "EVENTS",
@@ -55,6 +56,10 @@ static const struct cli_opt stat_options[] = {
 	  "ack on ACK (like perf)" },
 	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL, "show each event's perf_event_attr as opened" },
 	{ "no-inherit", 0, CLI_ARG_NONE, OPT_NO_INHERIT, NULL, "do not count the command's children" },
+	{ "all-user", 0, CLI_ARG_NONE, OPT_ALL_USER, NULL,
+	  "count every event in user space only (exclude_kernel), like perf" },
+	{ "all-kernel", 0, CLI_ARG_NONE, OPT_ALL_KERNEL, NULL,
+	  "count every event in kernel space only (exclude_user), like perf" },
 	{ "no-aggr", 'A', CLI_ARG_NONE, 'A', NULL, "one line per CPU (with -a or -C)" },
 	{ "per-thread", 0, CLI_ARG_NONE, 'T', NULL, "one line per thread" },
 	{ "per-core", 0, CLI_ARG_NONE, OPT_PER + 'c', NULL, NULL, .with_next = true },
@@ -159,6 +164,8 @@ static int stat_option(void *ctx, int id, const char *arg)
 	case OPT_CONTROL: o->control = arg; break;
 	case 'v': o->verbose = true; break;
 	case OPT_NO_INHERIT: o->no_inherit = true; break;
+	case OPT_ALL_USER: o->all_user = true; break;
+	case OPT_ALL_KERNEL: o->all_kernel = true; break;
 	case 'A': o->no_aggr = true; break;
 	case 'T': o->per_thread = true; break;
 	case 'j': o->json = true; break;
@@ -176,6 +183,8 @@ static int check_opts(const struct stat_opts *o, int argc)
 		return err;
 	if (o->append && !o->output)
 		return cli_usage("stat", "--append needs -o FILE");
+	if (o->all_user && o->all_kernel)
+		return cli_usage("stat", "--all-user and --all-kernel exclude each other: give one");
 	if (o->sep && o->json)
 		return cli_usage("stat", "-x and -j are two output formats: give one");
 	if (o->no_aggr + o->per_thread + !!o->per > 1)
@@ -201,6 +210,16 @@ static int check_opts(const struct stat_opts *o, int argc)
 	if (o->null_run && optind >= argc)
 		return cli_usage("stat", "-n times a command: give one after --");
 	return 0;
+}
+
+void stat_apply_space(const struct stat_opts *o, struct pk_events *ev)
+{
+	for (size_t i = 0; (o->all_user || o->all_kernel) && i < pk_events_nr(ev); i++) {
+		struct perf_event_attr *a = pk_events_attr_mut(ev, i);
+
+		a->exclude_kernel = o->all_user;
+		a->exclude_user = o->all_kernel;
+	}
 }
 
 /* The list to count: -e's (or the default set), then -d's sets. */
