@@ -30,10 +30,23 @@ enum pk_event_source {
 	PK_SRC_UPROBE,		/* uprobe:/path:symbol[+off], uretprobe:... */
 	PK_SRC_KPROBE,		/* kprobe:symbol[+off], kretprobe:... */
 	PK_SRC_LIBPFM,		/* a libpfm4 name: INST_RETIRED:ANY_P:u */
+	PK_SRC_TOOL,		/* perf's tool events: duration_time, user_time, system_time */
+};
+
+/*
+ * perf's tool events: figures the tool measures itself rather than the
+ * kernel, counted in nanoseconds.  Their attr is a software dummy event
+ * (what perf 6.1 puts there), which the evlist never opens.
+ */
+enum pk_tool_event {
+	PK_TOOL_NONE,			/* a kernel event */
+	PK_TOOL_DURATION_TIME,		/* wall-clock time while the evlist is enabled */
+	PK_TOOL_USER_TIME,		/* user CPU time of the children reaped meanwhile */
+	PK_TOOL_SYSTEM_TIME,		/* system CPU time of the children reaped meanwhile */
 };
 
 /* pk_event_source_name - "hardware", "software", "hw-cache", "raw", "pmu",
- * "tracepoint", "breakpoint", "uprobe", "kprobe" or "libpfm4". */
+ * "tracepoint", "breakpoint", "uprobe", "kprobe", "libpfm4" or "tool". */
 PK_API const char *pk_event_source_name(enum pk_event_source src);
 
 /* Options for pk_events_parse.  Zero-initialise and set size = sizeof. */
@@ -80,6 +93,7 @@ struct pk_event_desc {
 	 * caller's kernel headers.
 	 */
 	uint64_t config3;
+	enum pk_tool_event tool;	/* PK_TOOL_NONE unless source is PK_SRC_TOOL */
 };
 
 /*

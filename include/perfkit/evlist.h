@@ -54,6 +54,12 @@ struct pk_evlist;
  * Copies what it needs of both (ev may be freed afterwards).  Opens nothing
  * yet.  Returns 0 with the evlist in *out, -EINVAL for an empty or
  * inconsistent target (the error says which), or -ENOMEM.
+ * Tool events (PK_SRC_TOOL) are never opened: the evlist measures them, in
+ * ns, from pk_evlist_enable (or pk_evlist_open with enable_on_exec) to
+ * pk_evlist_disable; user and system time are those of the children the
+ * process reaps meanwhile (getrusage RUSAGE_CHILDREN, process-wide).  A
+ * read gives their figure on cpu_idx 0, thread_idx 0 (zeros elsewhere),
+ * with enabled and running equal to the value.
  */
 PK_API int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t,
 			 struct pk_evlist **out);

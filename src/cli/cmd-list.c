@@ -25,6 +25,7 @@ static const struct section {
 } sections[] = {
 	{ "hw", "Hardware events", "Hardware event", 1u << PK_SRC_HARDWARE, true },
 	{ "sw", "Software events", "Software event", 1u << PK_SRC_SOFTWARE, true },
+	{ "tool", "Tool events", "Tool event", 1u << PK_SRC_TOOL, false },
 	{ "cache", "Hardware cache events", "Hardware cache event", 1u << PK_SRC_HW_CACHE, true },
 	{ "pmu", "Kernel PMU events", "Kernel PMU event", 1u << PK_SRC_PMU, false },
 	{ "raw", "Raw event descriptors", "Raw hardware event descriptor", 1u << PK_SRC_RAW, false },
@@ -78,7 +79,7 @@ static int parse_sources(const char *arg, unsigned *mask)
 			if (!strcmp(w, sections[i].key))
 				break;
 		if (i == NR_SECTIONS) {
-			err = cli_usage("list", "unknown source '%s' (known: hw, sw, cache, pmu, raw, "
+			err = cli_usage("list", "unknown source '%s' (known: hw, sw, tool, cache, pmu, raw, "
 					"breakpoint, probe, tracepoint, libpfm)", w);
 			break;
 		}
@@ -109,7 +110,7 @@ static const struct cli_opt list_options[] = {
 	{ "json", 0, CLI_ARG_NONE, 'j', NULL,
 	  "an array of {name, aliases, source, pmu, desc, opens, reason?}" },
 	{ "source", 0, CLI_ARG_REQUIRED, 's', "=LIST",
-	  "only these sources: hw, sw, cache, pmu, raw, breakpoint, probe, tracepoint, libpfm" },
+	  "only these sources: hw, sw, tool, cache, pmu, raw, breakpoint, probe, tracepoint, libpfm" },
 	{ "all-libpfm", 0, CLI_ARG_NONE, 'a', NULL,
 	  "include every libpfm4 PMU, not only the detected ones" },
 	CLI_OPT_HELP_ENTRY,
@@ -123,7 +124,7 @@ const struct cli_optset cmd_list_opts = {
 		 "List every event this machine offers, grouped by source, each marked\n"
 		 "with whether it opens here.  A GLOB (fnmatch syntax, e.g. 'sched:*')\n"
 		 "keeps the events whose name matches; a word without * ? or [ keeps the\n"
-		 "names that contain it; a source's name (hw, sw, cache, pmu, raw,\n"
+		 "names that contain it; a source's name (hw, sw, tool, cache, pmu, raw,\n"
 		 "breakpoint, probe, tracepoint, libpfm or pfm) keeps that source.\n",
 	.opts = list_options,
 	.epilogue = "PERFKIT_SYSFS_ROOT=DIR describes the PMUs of another machine's sysfs tree.",

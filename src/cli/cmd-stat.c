@@ -22,9 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults," \
-		       "cycles,instructions,branches,branch-misses"
-
 struct plan {
 	struct pk_target t;
 	struct cli_target tg;	/* -p/-t/-a/-C, built for this run */
@@ -425,7 +422,7 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 			int err = pk_evlist_read(l, i, &c);
 
 			/* The default set leaves out what cannot count here. */
-			if (err == -ENODATA && !o->events)
+			if (err == -ENODATA && i < o->nr_default)
 				continue;
 			cur[k] = (struct result){ .d = pk_events_desc(ev, i), .attr = pk_events_attr(ev, i),
 						  .err = err, .per = cur[k].per };
@@ -467,7 +464,7 @@ static int open_events(const struct stat_opts *o, struct pk_events *ev, struct p
 		       struct pk_evlist **l, struct stat_summary *sum)
 {
 	if (pk_evlist_new(ev, &pl->t, l) < 0 || pk_evlist_open(*l) < 0)
-		return cli_error("stat", o->events), -1;
+		return cli_error("stat", o->spec), -1;
 	if (!o->quiet && sum->runs == 0)
 		report_fallbacks(*l, ev);
 	if (o->verbose && sum->runs == 0)
@@ -598,14 +595,15 @@ out:
 	return status;
 }
 
-/* The default set shows only what counts here, and says what it dropped. */
-static size_t drop_unsupported(struct result *r, size_t nr)
+/* The default set (the first nr_default) shows only what counts here, and
+ * says what it dropped. */
+static size_t drop_unsupported(struct result *r, size_t nr, size_t nr_default)
 {
 	char dropped[256] = "";
 	size_t k = 0, n = 0;
 
 	for (size_t i = 0; i < nr; i++) {
-		if (r[i].err == -ENODATA) {
+		if (r[i].err == -ENODATA && i < nr_default) {
 			n += (size_t)snprintf(dropped + n, n < sizeof(dropped) ? sizeof(dropped) - n : 0,
 					      "%s%s", n ? ", " : "", r[i].d->name);
 			continue;
@@ -683,11 +681,12 @@ int cmd_stat(int argc, char **argv)
 	err = stat_parse_opts(argc, argv, &o);
 	if (err)
 		goto done_opts;
-	cli_tracefs_need(o.events ? o.events : DEFAULT_EVENTS);
-	if (!o.null_run && pk_events_parse(o.events ? o.events : DEFAULT_EVENTS, NULL, &ev) < 0) {
-		cli_error("stat", o.events);
+	cli_tracefs_need(o.spec);
+	if (!o.null_run && pk_events_parse(o.spec, NULL, &ev) < 0) {
+		cli_error("stat", o.spec);
 		goto done;
 	}
+	stat_apply_space(&o, ev);
 	nr = pk_events_nr(ev);
 	r = calloc(nr ? nr : 1, sizeof(*r));
 	if (!r)
@@ -702,8 +701,7 @@ int cmd_stat(int argc, char **argv)
 		status = status == -2 ? CLI_EXIT_USAGE : CLI_EXIT_EVENT;
 		goto done;
 	}
-	if (!o.events)
-		nr = drop_unsupported(r, nr);
+	nr = drop_unsupported(r, nr, o.nr_default);
 	if (!o.interval_ms) {	/* like perf 6.1: -I prints the intervals only */
 		/* stderr is unbuffered: compose the table, then write it at once. */
 		char *text = NULL;
@@ -729,8 +727,10 @@ done:
 	free(sum.topo);
 	pk_events_free(ev);
 	free(o.events);
+	free(o.spec);
 	return status;
 done_opts:
 	free(o.events);
+	free(o.spec);
 	return err < 0 ? 0 : err;
 }

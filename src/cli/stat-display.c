@@ -40,6 +40,14 @@ static bool is_clock(const struct perf_event_attr *a)
 	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
+/* The unit column: perf's msec for the clocks, ns for the tool events. */
+static const char *unit(const struct result *r)
+{
+	if (is_clock(r->attr))
+		return "msec";
+	return r->d->tool != PK_TOOL_NONE ? "ns" : "";
+}
+
 static const char *no_count(const struct result *r)
 {
 	return r->err == -ENODATA ? "<not supported>" : "<not counted>";
@@ -55,7 +63,7 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, cons
 {
 	fputs(prefix, f);
 	if (r->err) {
-		fprintf(f, "%18s %-4s %-25s", no_count(r), is_clock(r->attr) ? "msec" : "", NAME(r));
+		fprintf(f, "%18s %-4s %-25s", no_count(r), unit(r), NAME(r));
 		if (cgroup)
 			fprintf(f, " %s", cgroup);
 		fprintf(f, "%-35s\n", "");
@@ -64,7 +72,7 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, cons
 	if (is_clock(r->attr))
 		fprintf(f, "%18.2f %-4s %-32s", r->val.mean / 1e6, "msec", NAME(r));
 	else
-		fprintf(f, "%18.0f %-4s %-32s", r->val.mean, "", NAME(r));
+		fprintf(f, "%18.0f %-4s %-32s", r->val.mean, unit(r), NAME(r));
 	if (cgroup)	/* perf's cgroup column follows the event's */
 		fprintf(f, " %s", cgroup);
 	if (m && m->format) {
@@ -105,11 +113,11 @@ static void csv_line(FILE *f, const char *prefix, const char *sep, const struct 
 {
 	fputs(prefix, f);
 	if (r->err)
-		fprintf(f, "%s%s%s%s", no_count(r), sep, sep, NAME(r));
+		fprintf(f, "%s%s%s%s%s", no_count(r), sep, unit(r), sep, NAME(r));
 	else if (is_clock(r->attr))
 		fprintf(f, "%.2f%smsec%s%s", r->val.mean / 1e6, sep, sep, NAME(r));
 	else
-		fprintf(f, "%.0f%s%s%s", r->val.mean, sep, sep, NAME(r));
+		fprintf(f, "%.0f%s%s%s%s", r->val.mean, sep, unit(r), sep, NAME(r));
 	if (cgroup)
 		fprintf(f, "%s%s", sep, cgroup);
 	if (runs > 1)
@@ -132,7 +140,7 @@ static void json_line(FILE *f, const char *prefix, const struct result *r, const
 		fprintf(f, "%s", no_count(r));
 	else
 		fprintf(f, "%f", is_clock(r->attr) ? r->val.mean / 1e6 : r->val.mean);
-	fprintf(f, "\", \"unit\" : \"%s\", \"event\" : ", !r->err && is_clock(r->attr) ? "msec" : "");
+	fprintf(f, "\", \"unit\" : \"%s\", \"event\" : ", !r->err || !is_clock(r->attr) ? unit(r) : "");
 	json_init(&j, f);
 	json_string(&j, NAME(r));	/* escaped: event names are user input */
 	if (cgroup) {
@@ -351,6 +359,8 @@ static void print_threads(FILE *f, const struct stat_opts *o, const char *ts, co
 			char prefix[192];
 			size_t len;
 
+			if (r[i].d->tool != PK_TOOL_NONE && order[k])
+				continue;	/* a tool event's one figure is on the first thread */
 			for (size_t j = 0; j < nr; j++)
 				vals[j] = r[j].err ? 0 : (double)thread_sum(&r[j], s, order[k]).value;
 			len = (size_t)snprintf(prefix, sizeof(prefix), "%s", ts);
@@ -374,6 +384,9 @@ static void print_cpus(FILE *f, const struct stat_opts *o, const char *ts, const
 				char prefix[192];
 				size_t len;
 
+				/* Like perf, a tool event shows on the first CPU only. */
+				if (r[i].d->tool != PK_TOOL_NONE && slot)
+					continue;
 				for (size_t j = 0; j < nr; j++)
 					vals[j] = r[j].err || !r[j].per ? 0 : (double)r[j].per[slot].value;
 				len = (size_t)snprintf(prefix, sizeof(prefix), "%s", ts);

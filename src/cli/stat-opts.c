@@ -13,13 +13,28 @@
 
 /* The ids of the long-only options (the others' are their letters);
  * --per-core/die/socket/node are OPT_PER + 'c', 'd', 's', 'n'. */
-enum { OPT_APPEND = 0x100, OPT_INTERVAL_COUNT, OPT_NO_INHERIT, OPT_CONTROL, OPT_PER = 0x110 };
+/* perf's default set, and what -d, -dd and -ddd append to any list (perf
+ * 6.1's detailed_attrs, very_detailed_attrs, very_very_detailed_attrs). */
+#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults," \
+		       "cycles,instructions,branches,branch-misses"
+#define NR_DEFAULT_EVENTS 8
+static const char *const detailed_sets[3] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+enum { OPT_APPEND = 0x100, OPT_INTERVAL_COUNT, OPT_NO_INHERIT, OPT_CONTROL, OPT_ALL_USER,
+       OPT_ALL_KERNEL, OPT_PER = 0x110 };
 
 static const struct cli_opt stat_options[] = {
 	{ "event", 'e', CLI_ARG_REQUIRED, 'e', "EVENTS",
 	  "events to count (perf's syntax; repeatable); default: task-clock, context-switches, "
 	  "cpu-migrations, page-faults, cycles, instructions, branches, branch-misses (those that "
 	  "this machine can count)" },
+	{ "detailed", 'd', CLI_ARG_NONE, 'd', NULL,
+	  "add perf's detailed events: L1 data and last-level cache loads and misses; -dd adds "
+	  "L1 instruction cache and TLBs, -ddd L1 data prefetches" },
 	{ "pid", 'p', CLI_ARG_REQUIRED, 'p', "PIDS",
 	  "count these processes (all their threads), comma-separated" },
 	{ "tid", 't', CLI_ARG_REQUIRED, 't', "TIDS", "count these threads only" },
@@ -41,6 +56,10 @@ static const struct cli_opt stat_options[] = {
 	  "ack on ACK (like perf)" },
 	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL, "show each event's perf_event_attr as opened" },
 	{ "no-inherit", 0, CLI_ARG_NONE, OPT_NO_INHERIT, NULL, "do not count the command's children" },
+	{ "all-user", 0, CLI_ARG_NONE, OPT_ALL_USER, NULL,
+	  "count every event in user space only (exclude_kernel), like perf" },
+	{ "all-kernel", 0, CLI_ARG_NONE, OPT_ALL_KERNEL, NULL,
+	  "count every event in kernel space only (exclude_user), like perf" },
 	{ "no-aggr", 'A', CLI_ARG_NONE, 'A', NULL, "one line per CPU (with -a or -C)" },
 	{ "per-thread", 0, CLI_ARG_NONE, 'T', NULL, "one line per thread" },
 	{ "per-core", 0, CLI_ARG_NONE, OPT_PER + 'c', NULL, NULL, .with_next = true },
@@ -134,6 +153,10 @@ static int stat_option(void *ctx, int id, const char *arg)
 			return cli_usage("stat", "give one of --per-core, --per-die, --per-socket, --per-node");
 		o->per = (char)(id - OPT_PER);
 		break;
+	case 'd':
+		if (o->detailed < 3)
+			o->detailed++;
+		break;
 	case 'G': o->cgroup = arg; break;
 	case 'o': o->output = arg; break;
 	case OPT_APPEND: o->append = true; break;
@@ -141,6 +164,8 @@ static int stat_option(void *ctx, int id, const char *arg)
 	case OPT_CONTROL: o->control = arg; break;
 	case 'v': o->verbose = true; break;
 	case OPT_NO_INHERIT: o->no_inherit = true; break;
+	case OPT_ALL_USER: o->all_user = true; break;
+	case OPT_ALL_KERNEL: o->all_kernel = true; break;
 	case 'A': o->no_aggr = true; break;
 	case 'T': o->per_thread = true; break;
 	case 'j': o->json = true; break;
@@ -158,6 +183,8 @@ static int check_opts(const struct stat_opts *o, int argc)
 		return err;
 	if (o->append && !o->output)
 		return cli_usage("stat", "--append needs -o FILE");
+	if (o->all_user && o->all_kernel)
+		return cli_usage("stat", "--all-user and --all-kernel exclude each other: give one");
 	if (o->sep && o->json)
 		return cli_usage("stat", "-x and -j are two output formats: give one");
 	if (o->no_aggr + o->per_thread + !!o->per > 1)
@@ -185,11 +212,37 @@ static int check_opts(const struct stat_opts *o, int argc)
 	return 0;
 }
 
+void stat_apply_space(const struct stat_opts *o, struct pk_events *ev)
+{
+	for (size_t i = 0; (o->all_user || o->all_kernel) && i < pk_events_nr(ev); i++) {
+		struct perf_event_attr *a = pk_events_attr_mut(ev, i);
+
+		a->exclude_kernel = o->all_user;
+		a->exclude_user = o->all_kernel;
+	}
+}
+
+/* The list to count: -e's (or the default set), then -d's sets. */
+static int make_spec(struct stat_opts *o)
+{
+	o->nr_default = o->events ? 0 : NR_DEFAULT_EVENTS;
+	o->spec = strdup(o->events ? o->events : DEFAULT_EVENTS);
+	for (unsigned k = 0; o->spec && k < o->detailed; k++) {
+		char *longer;
+
+		if (asprintf(&longer, "%s,%s", o->spec, detailed_sets[k]) < 0)
+			longer = NULL;
+		free(o->spec);
+		o->spec = longer;
+	}
+	return o->spec ? 0 : cli_usage("stat", "out of memory");
+}
+
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	int err = cli_opts_parse(&cmd_stat_opts, argc, argv, stat_option, o);
 
-	if (err || (err = check_opts(o, argc)))
+	if (err || (err = check_opts(o, argc)) || (err = make_spec(o)))
 		return err;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;

@@ -12,6 +12,10 @@
 
 struct stat_opts {
 	char *events;		/* joined -e arguments, or NULL for the default set */
+	unsigned detailed;	/* -d, -dd, -ddd: perf's detailed event sets appended */
+	char *spec;		/* what is counted: events (or the default set) and -d's */
+	size_t nr_default;	/* events of the default set at the head of spec (0 with -e):
+				 * left out where they cannot count */
 	struct cli_target target;	/* -p, -t, -a, -C as given (each run builds its own) */
 	const char *cgroup;	/* -G NAME: only tasks in this cgroup */
 	const char *sep;	/* -x: CSV separator, or NULL for the table */
@@ -20,6 +24,8 @@ struct stat_opts {
 	bool append;
 	bool quiet;		/* -q: print no counts */
 	bool null_run;		/* -n: open no counters, time the command only */
+	bool all_user;		/* --all-user: every event counts user space only */
+	bool all_kernel;	/* --all-kernel: every event counts kernel space only */
 	bool no_inherit;	/* --no-inherit: children are not counted */
 	bool no_aggr;		/* -A: one line per CPU */
 	bool per_thread;	/* --per-thread: one line per thread */
@@ -76,6 +82,10 @@ struct stat_summary {
  * printing the usage error.
  */
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
+
+/* stat_apply_space - --all-user / --all-kernel on every parsed attr, as perf
+ * sets them: exclude_kernel or exclude_user, the other cleared. */
+void stat_apply_space(const struct stat_opts *o, struct pk_events *ev);
 
 /* stat_print_interval - one -I interval: the counts since the previous one,
  * stamped with `ts` seconds since counting began, split as `s` says when

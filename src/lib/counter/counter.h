@@ -24,6 +24,22 @@ int pk__count_check(const struct pk_count *c, const char *what);
 struct pk_count *pk__count_at(struct pk_count *base, size_t i);
 void pk__count_put(struct pk_count *dst, const struct pk_count *src);
 
+/*
+ * The clock of an evlist's tool events (tool.c): start and stop follow the
+ * evlist's enable and disable (start again while running is a no-op),
+ * reset zeroes what accumulated, and value is a tool event's figure in ns
+ * so far (0 for PK_TOOL_NONE).  start[] and acc[] hold duration, user and
+ * system time in that order.
+ */
+struct pk__tool_clock {
+	bool running;
+	uint64_t start[3], acc[3];
+};
+void pk__tool_clock_start(struct pk__tool_clock *c);
+void pk__tool_clock_stop(struct pk__tool_clock *c);
+void pk__tool_clock_reset(struct pk__tool_clock *c);
+uint64_t pk__tool_clock_value(const struct pk__tool_clock *c, enum pk_tool_event t);
+
 /* pk__evlist_nr_events - the number of events. */
 size_t pk__evlist_nr_events(const struct pk_evlist *l);
 

@@ -25,6 +25,7 @@ struct evsel {
 	size_t leader;
 	int supported;			/* 0, or the errno that kept it closed */
 	char *fallback;			/* what had to change for it to open, or NULL */
+	enum pk_tool_event tool;	/* a tool event: measured here, never opened */
 };
 
 struct pk_evlist {
@@ -38,6 +39,7 @@ struct pk_evlist {
 	char *cgroup;			/* target.cgroup, copied */
 	int cgroup_fd;			/* open while the events are, or -1 */
 	int *fds;			/* nr x nr_cpus x nr_threads, -1 = closed */
+	struct pk__tool_clock clock;	/* for the tool events (tool.c) */
 };
 
 static int *fd_at(const struct pk_evlist *l, size_t ev, size_t cpu_idx, size_t thr_idx)
@@ -108,6 +110,7 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 
 		pk__attr8_copy(&l->ev[i].a, pk_events_attr(ev, i));
 		l->ev[i].leader = d->leader;
+		l->ev[i].tool = d->tool;
 		l->ev[i].name = pk__strdup(d->name ? d->name : "event");
 		if (!l->ev[i].name) {
 			pk_evlist_free(l);
@@ -275,7 +278,7 @@ int pk_evlist_open(struct pk_evlist *l)
 	for (size_t lead = 0; lead < l->nr; lead++) {
 		int err = 0;
 
-		if (l->ev[lead].leader != lead)
+		if (l->ev[lead].leader != lead || l->ev[lead].tool != PK_TOOL_NONE)
 			continue;
 		for (size_t c = 0; c < l->nr_cpus && !err; c++)
 			for (size_t t = 0; t < l->nr_threads && !err; t++)
@@ -289,6 +292,10 @@ int pk_evlist_open(struct pk_evlist *l)
 		close_all(l);
 		return err;
 	}
+	/* enable_on_exec needs no pk_evlist_enable: the tool events' clock
+	 * starts now, a fork and an exec before the kernel's. */
+	if (l->target.enable_on_exec)
+		pk__tool_clock_start(&l->clock);
 	return 0;
 }
 
@@ -329,16 +336,21 @@ static int group_ioctl(struct pk_evlist *l, unsigned long request)
 
 int pk_evlist_enable(struct pk_evlist *l)
 {
+	pk__tool_clock_start(&l->clock);
 	return group_ioctl(l, PERF_EVENT_IOC_ENABLE);
 }
 
 int pk_evlist_disable(struct pk_evlist *l)
 {
-	return group_ioctl(l, PERF_EVENT_IOC_DISABLE);
+	int err = group_ioctl(l, PERF_EVENT_IOC_DISABLE);
+
+	pk__tool_clock_stop(&l->clock);
+	return err;
 }
 
 int pk_evlist_reset(struct pk_evlist *l)
 {
+	pk__tool_clock_reset(&l->clock);
 	return group_ioctl(l, PERF_EVENT_IOC_RESET);
 }
 
@@ -369,6 +381,8 @@ int pk_evlist_read_group(struct pk_evlist *l, size_t lead, size_t c, size_t t, s
 		return -EINVAL;
 	if (bad_index(l, lead, c, t, "pk_evlist_read_group"))
 		return -ERANGE;
+	if (l->ev[lead].tool != PK_TOOL_NONE && max)	/* always alone in its group */
+		return pk_evlist_read_one(l, lead, c, t, out) < 0 ? pk_last_error()->code : 1;
 	if (!l->target.group_read || l->ev[lead].leader != lead)
 		return pk__error(-EINVAL, l->ev[lead].name, "%s", !l->target.group_read ?
 				 "group reads need pk_target.group_read" : "the event does not lead a group");
@@ -477,6 +491,14 @@ int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct
 	if (l->ev[i].supported)
 		return pk__error(-ENODATA, l->ev[i].name, "%s",
 				 "the event is not counting: it could not be opened here");
+	if (l->ev[i].tool != PK_TOOL_NONE) {
+		/* Like perf, a tool event has one figure, on the first CPU x thread;
+		 * enabled and running equal it, so 0 reads as not counted. */
+		uint64_t v = c || t ? 0 : pk__tool_clock_value(&l->clock, l->ev[i].tool);
+
+		pk__count_put(out, &(struct pk_count){ sizeof(*out), v, v, v, 0, 0 });
+		return 0;
+	}
 	fd = *fd_at(l, i, c, t);
 	if (fd < 0)
 		return pk__error(-ENODATA, l->ev[i].name, "%s",

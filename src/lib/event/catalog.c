@@ -229,6 +229,20 @@ static int add_generic(struct pk_catalog *cat, uint32_t type)
 	return 0;
 }
 
+/* perf's tool events, which perf list shows after the software events. */
+static int add_tools(struct pk_catalog *cat)
+{
+	for (int t = PK_TOOL_DURATION_TIME; t <= PK_TOOL_SYSTEM_TIME; t++) {
+		struct cat_event *e = pk__cat_add(cat, PK_SRC_TOOL, pk__tool_name((enum pk_tool_event)t),
+						  "tool", pk__tool_desc((enum pk_tool_event)t), NULL);
+
+		if (!e)
+			return pk__error_nomem("a catalog entry");
+		e->info.code = (uint64_t)t;
+	}
+	return 0;
+}
+
 /* Words for generated cache descriptions, indexed like the perf enums. */
 static const char *const cache_type_desc[PERF_COUNT_HW_CACHE_MAX] = {
 	"Level 1 data cache", "Level 1 instruction cache", "Last-level cache", "Data TLB",
@@ -366,6 +380,8 @@ static int build(struct pk_catalog *cat, const struct pk_catalog_opts *o)
 	err = add_generic(cat, PERF_TYPE_HARDWARE);
 	if (!err)
 		err = add_generic(cat, PERF_TYPE_SOFTWARE);
+	if (!err)
+		err = add_tools(cat);
 	if (!err)
 		err = add_cache(cat);
 	if (!err)

@@ -49,6 +49,15 @@ int64_t pk__cache_parse(const char *name);
  * ("L1-dcache-load-misses", "LLC-loads"); writes into buf. */
 int pk__cache_name(uint64_t config, char *buf, size_t len);
 
+/* ---- tool events (tool.c) ------------------------------------------------ */
+
+/* pk__tool_find - the tool event named exactly `name`, or PK_TOOL_NONE.
+ * pk__tool_name, pk__tool_desc - its name and description; NULL for
+ * PK_TOOL_NONE. */
+enum pk_tool_event pk__tool_find(const char *name);
+const char *pk__tool_name(enum pk_tool_event t);
+const char *pk__tool_desc(enum pk_tool_event t);
+
 /* ---- tracepoints (tracepoint.c) -------------------------------------------- */
 
 /*

@@ -260,6 +260,8 @@ static int parse_plain(struct pk__parser *p, const struct pk__span *s, struct pk
 	body[x->head_len] = '\0';
 	colon = strchr(body, ':');
 	if (!colon) {
+		if (pk__tool_find(body) != PK_TOOL_NONE)
+			return pk__parse_add_tool(p, s, x, pk__tool_find(body));
 		/* perf's exact spellings first; other cases ("CYCLES") only after
 		 * the sysfs aliases, which perf matches ignoring case. */
 		if ((g = pk__generic_find(body)) &&
@@ -498,6 +500,8 @@ static int parse_group(struct pk__parser *p, size_t *pos)
 	for (size_t k = first; k < p->ev->nr; k++)
 		p->ev->ev[k].desc.leader = first;
 	p->ev->ev[first].desc.nr_members = p->ev->nr - first;
+	if ((err = pk__tool_check_group(p, &gs, first)) < 0)
+		return err;
 	*pos = i;
 	return 0;
 }
@@ -618,6 +622,7 @@ const char *pk_event_source_name(enum pk_event_source src)
 		[PK_SRC_PMU] = "pmu", [PK_SRC_TRACEPOINT] = "tracepoint",
 		[PK_SRC_BREAKPOINT] = "breakpoint", [PK_SRC_UPROBE] = "uprobe",
 		[PK_SRC_KPROBE] = "kprobe", [PK_SRC_LIBPFM] = "libpfm4",
+		[PK_SRC_TOOL] = "tool",
 	};
 
 	return (unsigned)src < sizeof(names) / sizeof(names[0]) ? names[src] : "unknown";

@@ -85,4 +85,10 @@ int pk__parse_add_tracepoints(struct pk__parser *p, const struct pk__span *s, co
 			   const char *dir, const char *sys, const char *name);
 int pk__parse_add_libpfm(struct pk__parser *p, const struct pk__span *s);
 
+/* Tool events (tool.c): adding one; refusing one inside a group of more
+ * than one event (perf would leave the group uncounted). */
+int pk__parse_add_tool(struct pk__parser *p, const struct pk__span *s, const struct pk__parts *x,
+		       enum pk_tool_event t);
+int pk__tool_check_group(const struct pk__parser *p, const struct pk__span *gs, size_t first);
+
 #endif
