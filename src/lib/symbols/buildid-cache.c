@@ -441,7 +441,7 @@ static int find_entry(int root, const char *dir, const char *hex, char *path, si
 	int leaf, n;
 
 	if ((n = read_id_link(root, hex, target, sizeof(target))) < 0)
-		return n;
+		return n == -ELOOP ? -EXDEV : n;
 	if (!(rel = link_rel(target, hex)))
 		return -EXDEV;
 	file = entry_file[!strncmp(rel, "/[kernel.kallsyms]/", 19) ? KIND_KALLSYMS :
