@@ -569,8 +569,9 @@ static int finish(struct session *s, int status)
 	if (!s->o->quiet)
 		say_summary(s, &st, bytes);
 	if (st.buildid_cache_failed && !s->o->quiet)
-		fprintf(stderr, "perfkit record: warning: %llu binaries could not be put into the build-id "
-			"cache: %s\n", (unsigned long long)st.buildid_cache_failed, pk_recorder_warning(s->rec));
+		fprintf(stderr, "perfkit record: warning: %llu of the binaries could not be put into the "
+			"build-id cache (the recording is whole); the first: %s\n",
+			(unsigned long long)st.buildid_cache_failed, pk_recorder_warning(s->rec));
 	if (st.sink_error)
 		return status ? status : CLI_EXIT_EVENT;
 	/* Stopped by a signal: the file is whole.  As perf, Ctrl-C exits 0 and

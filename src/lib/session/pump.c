@@ -267,7 +267,8 @@ static void cache_build_id(struct pk_recorder *r, const struct pk_dso *d)
 	if (ret >= 0 || r->st.buildid_cache_failed++)
 		return;
 	free(r->warning);
-	if (pk__asprintf(&r->warning, "%s: %s", pk_last_error()->what, pk_last_error()->why) < 0)
+	if (pk__asprintf(&r->warning, "%s%s%s", pk_last_error()->why, *pk_last_error()->hint ? "; " : "",
+			 pk_last_error()->hint) < 0)
 		r->warning = NULL;
 }
 
