@@ -81,6 +81,9 @@ struct pk_recorder_opts {
 	int clockid;
 	bool no_build_ids;		/* no build-id marking and no BUILD_ID table */
 	int compression;		/* zstd level 1-22 for the writer's records, 0 = none */
+	const char *buildid_dir;	/* the build-id cache to fill at the end (perf's
+					 * ~/.debug layout), NULL: none; unused with
+					 * no_build_ids.  Must stay valid until finish */
 };
 
 /*
@@ -107,6 +110,9 @@ struct pk_recorder_stats {
 	uint64_t first_time;		/* the earliest and latest sample time, */
 	uint64_t last_time;		/* 0 before any sample */
 	int sink_error;			/* the first failure delivering records, or 0 */
+	uint64_t buildid_cached;	/* DSOs newly put into the build-id cache */
+	uint64_t buildid_cache_failed;	/* DSOs the cache could not take (the first
+					 * one's reason: pk_recorder_warning) */
 };
 
 struct pk_recorder;
@@ -175,7 +181,9 @@ PK_API int pk_recorder_set_callback(struct pk_recorder *r, pk_recorder_cb cb, vo
 PK_API int pk_recorder_start(struct pk_recorder *r);
 
 /* pk_recorder_warning - what pk_recorder_start had to leave out, as a
- * sentence with its hint ("... ; set kernel.kptr_restrict ..."), or NULL. */
+ * sentence with its hint ("... ; set kernel.kptr_restrict ..."), or NULL;
+ * after pk_recorder_finish, why the first DSO the build-id cache could not
+ * take was refused, when one was (stats: buildid_cache_failed). */
 PK_API const char *pk_recorder_warning(const struct pk_recorder *r);
 
 /*
@@ -218,7 +226,10 @@ PK_API int pk_recorder_stop(struct pk_recorder *r);
  * pk_recorder_finish - end the recording: disable the events, drain the
  * rings a last time (and snapshot them with overwrite), then give the
  * writer the first and last sample time and the BUILD_ID table (every DSO
- * a sample landed in, and the vDSO, that has a build-id).  Returns 0; the
+ * a sample landed in, and the vDSO, that has a build-id), and with
+ * buildid_dir put each of those DSOs into the build-id cache there
+ * (pk_buildid_cache_add; a DSO it cannot take is counted in the stats and
+ * never fails the recording).  Returns 0; the
  * sink error (as pk_recorder_drain); or -ENOMEM when the build-id table
  * could not be made (the file then has none).
  */

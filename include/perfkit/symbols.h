@@ -87,6 +87,52 @@ PK_API int pk_build_id_kernel(uint8_t id[20]);
  */
 PK_API int pk_build_id_vdso(uint8_t id[20]);
 
+/* ---- the build-id cache (buildid-cache.c) -------------------------------- */
+
+/*
+ * The build-id cache keeps a copy of every binary a recording sampled,
+ * under its build-id, in perf's layout, so a report made after the binary
+ * was rebuilt or removed still finds the one that ran, and perf and
+ * perfkit share the cache: DIR/<real path>/<id hex>/elf,
+ * DIR/[kernel.kallsyms]/<id>/kallsyms (a copy of /proc/kallsyms with its
+ * addresses), DIR/[vdso]/<id>/vdso, and DIR/.build-id/<2 hex>/<rest> a
+ * relative link to the entry's directory.  DIR is the caller's (perf's
+ * default is ~/.debug; the CLI finds it): the library reads no variable
+ * for it.  Nothing below DIR is reached through a symbolic link.
+ */
+
+/*
+ * pk_buildid_cache_add - put DSO `name` with build-id `id` (id_size bytes,
+ * 1 to 20) into the cache at `dir`, creating dir if it is missing.  `name`
+ * is a file path (the file is hard-linked when the kernel allows it, else
+ * copied), "[kernel.kallsyms]" (a copy of /proc/kallsyms, only when the
+ * running kernel has that build-id and shows its addresses) or "[vdso]"
+ * (this process's own vDSO image, only when it has that build-id).  The
+ * file is written under a temporary name, checked to carry `id`, and
+ * renamed into place.  An entry already there is kept when its build-id
+ * is `id` (a kallsyms entry always) and replaced when not; one that is
+ * not a regular file is left alone.  Returns 1 when something was added,
+ * 0 when all was there already, or a negative errno with pk_last_error
+ * set: -EINVAL for another kind of name, -ENOENT for a file that is gone,
+ * -ESTALE when the file (or kernel, or vDSO) no longer has that build-id,
+ * -ELOOP when a directory in the cache is a symbolic link, -EEXIST for an
+ * entry that is not a regular file, -EACCES and the like from the file
+ * system.  What is in the cache is never left half-written.
+ */
+PK_API int pk_buildid_cache_add(const char *dir, const char *name, const uint8_t *id, size_t id_size);
+
+/*
+ * pk_buildid_cache_lookup - the cached file for build-id `id` in the cache
+ * at `dir` (the elf, kallsyms or vdso file of its entry, whoever wrote
+ * it), written to path (len bytes, NUL-terminated).  Returns the path's
+ * length, or a negative errno with pk_last_error set: -ENOENT when there is
+ * no entry, -EXDEV when the entry's link or a directory leads out of the
+ * cache (it is not followed), -ENAMETOOLONG when the path does not fit,
+ * -EINVAL for bad arguments.
+ */
+PK_API int pk_buildid_cache_lookup(const char *dir, const uint8_t *id, size_t id_size, char *path,
+				   size_t len);
+
 #ifdef __cplusplus
 }
 #endif

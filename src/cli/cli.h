@@ -197,6 +197,13 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* cli_errno_name - "ENOENT" for ENOENT (positive or negative), or "E?". */
 const char *cli_errno_name(int err);
 
+/* ---- settings shared with perf (perfconfig.c) ----------------------------- */
+
+/* cli_buildid_dir - the build-id cache directory: $PERFKIT_BUILDID_DIR,
+ * else $PERF_BUILDID_DIR, else perf's buildid.dir setting (perf's config
+ * files), else $HOME/.debug.  Returns buf, or NULL when it does not fit. */
+const char *cli_buildid_dir(char *buf, size_t len);
+
 /* ---- text from outside (text.c) ------------------------------------------ */
 
 /*

@@ -32,6 +32,8 @@ struct record_opts {
 	unsigned long long pages_asked;	/* before rounding up to a power of two */
 	double duration;	/* --duration seconds, 0 = none */
 	bool quiet;
+	bool no_cache;		/* -N: no build-id cache */
+	char cache_dir[4096];	/* the build-id cache, when used */
 	int verbose;		/* -v: the attrs as opened and the ring size */
 	char **argv;
 };
@@ -183,8 +185,10 @@ static const struct cli_opt record_options[] = {
 	{ "no-buildid", 'B', CLI_ARG_NONE, 'B', NULL,
 	  "write no build-id table (BUILD_ID lists the binaries samples landed in, so perf report "
 	  "finds the same ones)" },
-	{ "no-buildid-cache", 'N', CLI_ARG_NONE, 'N', NULL, "perfkit keeps no build-id cache",
-	  .hidden = true },
+	{ "no-buildid-cache", 'N', CLI_ARG_NONE, 'N', NULL,
+	  "do not copy the binaries samples landed in into the build-id cache ($PERFKIT_BUILDID_DIR, "
+	  "$PERF_BUILDID_DIR, perf's buildid.dir or ~/.debug), which lets a report find them after "
+	  "they are rebuilt" },
 	{ "clockid", 'k', CLI_ARG_REQUIRED, 'k', "CLOCK",
 	  "time samples with CLOCK: monotonic, monotonic_raw, realtime, boottime, tai, or a clock "
 	  "number" },
@@ -263,7 +267,7 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 			return CLI_EXIT_USAGE;
 		o->r.use_clockid = true;
 		break;
-	case 'N': break;	/* perfkit keeps no build-id cache */
+	case 'N': o->no_cache = true; break;
 	default: return 1;
 	}
 	return 0;
@@ -496,6 +500,10 @@ static int setup(struct session *s, int argc, char **argv)
 	if (streaming(s) && (err = open_stream(s)))
 		return err;
 	ro.pages = o->pages;
+	if (!o->no_cache && !(ro.buildid_dir = cli_buildid_dir(o->cache_dir, sizeof(o->cache_dir))) &&
+	    !o->quiet)
+		fprintf(stderr, "perfkit record: warning: the build-id cache directory's name is too "
+			"long; no build-id cache\n");
 	if (o->argv && pk_workload_start(o->argv, &s->wl) < 0)
 		return cli_error("record", NULL);
 	if ((err = set_target(s, &ro)))
@@ -606,6 +614,10 @@ static int finish(struct session *s, int status)
 	}
 	if (!s->o->quiet)
 		say_summary(s, &st, bytes);
+	if (st.buildid_cache_failed && !s->o->quiet)
+		fprintf(stderr, "perfkit record: warning: %llu of the binaries could not be put into the "
+			"build-id cache (the recording is whole); the first: %s\n",
+			(unsigned long long)st.buildid_cache_failed, pk_recorder_warning(s->rec));
 	if (st.sink_error)
 		return status ? status : CLI_EXIT_EVENT;
 	/* Stopped by a signal: the file is whole.  As perf, Ctrl-C exits 0 and

@@ -252,8 +252,28 @@ int pk_recorder_stop(struct pk_recorder *r)
 	return pk_evlist_disable(r->l);
 }
 
+/* One DSO into the build-id cache, as perf record does at its end: a
+ * failure is counted and its reason kept, never the recording's. */
+static void cache_build_id(struct pk_recorder *r, const struct pk_dso *d)
+{
+	int ret;
+
+	/* Kernel modules and special maps have no file to keep. */
+	if (d->name[0] != '/' && strcmp(d->name, "[kernel.kallsyms]") && strcmp(d->name, "[vdso]"))
+		return;
+	ret = pk_buildid_cache_add(r->o.buildid_dir, d->name, d->build_id, d->build_id_size);
+	if (ret > 0)
+		r->st.buildid_cached++;
+	if (ret >= 0 || r->st.buildid_cache_failed++)
+		return;
+	free(r->warning);
+	if (pk__asprintf(&r->warning, "%s%s%s", pk_last_error()->why, *pk_last_error()->hint ? "; " : "",
+			 pk_last_error()->hint) < 0)
+		r->warning = NULL;
+}
+
 /* The BUILD_ID table, as perf writes it: every DSO a sample landed in,
- * plus the vDSO, that has a build-id. */
+ * plus the vDSO, that has a build-id; and the cache, when asked. */
 static int add_build_ids(struct pk_recorder *r)
 {
 	int err = 0;
@@ -262,8 +282,11 @@ static int add_build_ids(struct pk_recorder *r)
 	for (size_t i = 0; !err && i < pk_maps_nr_dsos(r->maps); i++) {
 		const struct pk_dso *d = pk_maps_dso(r->maps, i);
 
-		if (d->build_id_size && (d->hit || !strcmp(d->name, "[vdso]")))
-			err = pk_data_writer_add_build_id(r->w, d->name, d->build_id, d->build_id_size, d->kernel);
+		if (!d->build_id_size || !(d->hit || !strcmp(d->name, "[vdso]")))
+			continue;
+		err = pk_data_writer_add_build_id(r->w, d->name, d->build_id, d->build_id_size, d->kernel);
+		if (!err && r->o.buildid_dir)
+			cache_build_id(r, d);
 	}
 	return err;
 }
