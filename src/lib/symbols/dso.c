@@ -121,20 +121,41 @@ static int add_sym(void *arg, const struct pk__elf_sym *s)
 	return f->err < 0;
 }
 
-/* Read the symbols and PT_LOAD segments of an opened file into d. */
-static void read_elf(struct pk__dso *d, struct pk__elf *e, bool symtab)
+/* The PT_LOAD segments of the file the process mapped.  A separate debug
+ * file keeps the offsets and addresses but not the sizes (objcopy
+ * --only-keep-debug leaves p_filesz 0): its are used, by p_memsz, only
+ * when the mapped file is gone or is another build. */
+static void read_segments(struct pk__dso *d, struct pk__elf *symfile)
 {
 	struct pk__elf_seg segs[MAX_SEGS];
-	struct fill f = { .symtab = symtab };
-	int nr = pk__elf_load_segments(e, segs, MAX_SEGS);
+	struct pk__elf *e = NULL;
+	bool mismatch = false;
+	int nr;
+
+	if (d->name[0] == '/' && pk__elf_open(d->name, &e) == 0 && !same_build_id(d, e, &mismatch)) {
+		pk__elf_close(e);
+		e = NULL;
+	}
+	nr = pk__elf_load_segments(e ? e : symfile, segs, MAX_SEGS);
+	pk__elf_close(e);
 
 	if (nr > MAX_SEGS)
 		nr = MAX_SEGS;
 	if (nr > 0 && (d->segs = pk__calloc((size_t)nr, sizeof(*d->segs)))) {
 		for (int i = 0; i < nr; i++)
-			d->segs[i] = (struct pk__seg){ segs[i].offset, segs[i].filesz, segs[i].vaddr };
+			d->segs[i] = (struct pk__seg){ segs[i].offset,
+						       segs[i].filesz ? segs[i].filesz : segs[i].memsz,
+						       segs[i].vaddr };
 		d->nr_segs = (size_t)nr;
 	}
+}
+
+/* Read the symbols of an opened file into d. */
+static void read_elf(struct pk__dso *d, struct pk__elf *e, bool symtab)
+{
+	struct fill f = { .symtab = symtab };
+
+	read_segments(d, e);
 	if (pk__symtab_new(&f.t) < 0)
 		return;
 	pk__elf_symbols(e, add_sym, &f);

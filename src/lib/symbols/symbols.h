@@ -39,8 +39,8 @@ int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const ch
 /* pk__symtab_finish - sort, keep one symbol per start address (perf's
  * choice: sized over zero-sized, strong over weak, global over local,
  * fewer leading underscores, the longer name), and give each zero-sized
- * symbol the room up to the next one (the last: to the end of the page
- * after its start's), as perf does.  Call once, before any find. */
+ * symbol the room up to the next one (the last: to its start rounded up
+ * to a page, plus a page), as perf does.  Call once, before any find. */
 void pk__symtab_finish(struct pk__symtab *t);
 
 /* pk__symtab_find - the symbol holding addr, or NULL. */

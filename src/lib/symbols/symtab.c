@@ -152,8 +152,8 @@ void pk__symtab_finish(struct pk__symtab *t)
 		t->syms[++k] = t->syms[i];
 	}
 	t->nr = k + 1;
-	/* A zero-sized symbol reaches to the next one; the last, to the end
-	 * of the page after the one it starts in (perf's symbols__fixup_end). */
+	/* A zero-sized symbol reaches to the next one; the last, to its start
+	 * rounded up to a page, plus a page (perf's symbols__fixup_end). */
 	for (size_t i = 0; i + 1 < t->nr; i++)
 		if (t->syms[i].end == t->syms[i].start)
 			t->syms[i].end = t->syms[i + 1].start;
