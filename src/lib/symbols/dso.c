@@ -163,7 +163,7 @@ static void read_elf(struct pk__dso *d, struct pk__elf *e, bool symtab)
 		pk__symtab_free(f.t);
 		return;
 	}
-	pk__symtab_finish(f.t);
+	pk__symtab_finish(f.t, false);
 	d->syms = f.t;
 	d->symfile = pk__strdup(pk__elf_name(e));
 }

@@ -73,7 +73,7 @@ static void install(struct pk__dso *d, struct pk__symtab *t, const char *path)
 {
 	if (!t)
 		return;
-	pk__symtab_finish(t);
+	pk__symtab_finish(t, true);
 	d->syms = t;
 	d->symfile = pk__strdup(path);
 }

@@ -439,7 +439,10 @@ static void load_kernel(struct pk_maps *m, const struct pk__sym_dirs *dirs)
 
 	if (!mods)
 		return;	/* out of memory: the next resolve tries again */
+	/* Only those not loaded yet: a module mapped later gets its turn. */
 	for (size_t i = 0; i < m->nr_dsos; i++) {
+		if (m->dsos[i]->loaded)
+			continue;
 		if (m->dsos[i]->kind == PK__DSO_KERNEL)
 			k.kernel = m->dsos[i];
 		else if (m->dsos[i]->kind == PK__DSO_MODULE)
@@ -447,9 +450,14 @@ static void load_kernel(struct pk_maps *m, const struct pk__sym_dirs *dirs)
 	}
 	k.modules = mods;
 	pk__kernel_load(&k, dirs);
-	for (size_t i = 0; i < m->nr_dsos; i++)
-		if (m->dsos[i]->kind == PK__DSO_KERNEL || m->dsos[i]->kind == PK__DSO_MODULE)
-			m->dsos[i]->loaded = true;
+	for (size_t i = 0; i < m->nr_dsos; i++) {
+		struct pk__dso *d = m->dsos[i];
+
+		if (d->kind == PK__DSO_KERNEL || d->kind == PK__DSO_MODULE) {
+			d->loaded = true;
+			d->pub.symfile = d->symfile;
+		}
+	}
 	free(mods);
 }
 

@@ -79,7 +79,7 @@ int pk__perfmap_load(const char *path, struct pk__symtab **out)
 		pk__symtab_free(t);
 		return ret;
 	}
-	pk__symtab_finish(t);
+	pk__symtab_finish(t, false);
 	*out = t;
 	return 0;
 }

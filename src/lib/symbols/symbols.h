@@ -22,6 +22,7 @@ struct pk__sym {
 	uint64_t start, end;
 	const char *name;	/* owned by the table */
 	unsigned char binding;	/* STB_LOCAL, STB_GLOBAL or STB_WEAK */
+	uint32_t seq;		/* order of addition */
 };
 
 struct pk__symtab;
@@ -38,10 +39,11 @@ int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const ch
 
 /* pk__symtab_finish - sort, keep one symbol per start address (perf's
  * choice: sized over zero-sized, strong over weak, global over local,
- * fewer leading underscores, the longer name), and give each zero-sized
+ * fewer leading underscores, the longer name; for kallsyms, where perf
+ * sizes the symbols first, the last one added), and give each zero-sized
  * symbol the room up to the next one (the last: to its start rounded up
  * to a page, plus a page), as perf does.  Call once, before any find. */
-void pk__symtab_finish(struct pk__symtab *t);
+void pk__symtab_finish(struct pk__symtab *t, bool kallsyms);
 
 /* pk__symtab_find - the symbol holding addr, or NULL. */
 const struct pk__sym *pk__symtab_find(const struct pk__symtab *t, uint64_t addr);

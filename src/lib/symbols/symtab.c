@@ -92,7 +92,7 @@ int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const ch
 		return pk__error_nomem("a symbol name");
 	/* An end past the address space is clamped, not wrapped. */
 	t->syms[t->nr++] = (struct pk__sym){ start, size > UINT64_MAX - start ? UINT64_MAX : start + size,
-					     copy, binding };
+					     copy, binding, (uint32_t)t->nr };
 	return 0;
 }
 
@@ -100,10 +100,10 @@ static int by_start(const void *a, const void *b)
 {
 	const struct pk__sym *x = a, *y = b;
 
-	/* Names break ties: qsort is not stable, the choice must not vary. */
+	/* Ties keep the order of addition: qsort is not stable. */
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static size_t underscores(const char *s)
@@ -136,7 +136,7 @@ static bool better(const struct pk__sym *a, const struct pk__sym *b)
 	return la >= lb;
 }
 
-void pk__symtab_finish(struct pk__symtab *t)
+void pk__symtab_finish(struct pk__symtab *t, bool kallsyms)
 {
 	size_t k = 0;
 
@@ -145,7 +145,9 @@ void pk__symtab_finish(struct pk__symtab *t)
 	qsort(t->syms, t->nr, sizeof(*t->syms), by_start);
 	for (size_t i = 1; i < t->nr; i++) {
 		if (t->syms[i].start == t->syms[k].start) {
-			if (!better(&t->syms[k], &t->syms[i]))
+			/* perf sizes kallsyms before it drops duplicates: of those
+			 * at one address only the last one added has a size. */
+			if (kallsyms || !better(&t->syms[k], &t->syms[i]))
 				t->syms[k] = t->syms[i];
 			continue;
 		}

@@ -266,8 +266,8 @@ static void kernel_and_modules(void **state)
 	snprintf(path, sizeof(path), "%s/kallsyms", dir);
 	write_file(path, "ffffffff81000000 T _text\n"
 			 "ffffffff81000000 T startup_64\n"
-			 "ffffffff81001000 t do_syscall_64\n"
-			 "ffffffff81001000 T __do_syscall_64\n"
+			 "ffffffff81001000 T do_syscall_64\n"
+			 "ffffffff81001000 t __do_syscall_64\n"
 			 "ffffffff81002000 r some_rodata\n"
 			 "ffffffff81003000 T last_text\n"
 			 "ffffffffc0001000 t foo_rx\t[foo_bar]\n"
@@ -286,7 +286,7 @@ static void kernel_and_modules(void **state)
 					 &loc), 0);
 	assert_string_equal(loc.dso->name, "[kernel.kallsyms]");
 	assert_true(loc.kernel);
-	/* Same address: global beats local, then fewer underscores. */
+	/* Same address: perf keeps the last kallsyms lists (it sizes them first). */
 	assert_string_equal(loc.sym, "__do_syscall_64");
 	assert_int_equal(loc.sym_start, 0xffffffff81001000 + moved);
 	assert_int_equal(loc.symoff, 0x10);
@@ -304,6 +304,14 @@ static void kernel_and_modules(void **state)
 	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffffc0001080, PERF_RECORD_MISC_KERNEL, &loc), 0);
 	assert_string_equal(loc.dso->name, "[foo_bar]");
 	assert_string_equal(loc.sym, "foo_rx");
+	assert_string_equal(loc.dso->symfile, path);
+	/* A module mapped after kallsyms was read gets its symbols too. */
+	r.mmap = (struct pk_rec_mmap){ .pid = UINT32_MAX, .addr = 0xffffffffc0100000, .len = 0x1000,
+				       .filename = "/lib/modules/6.1.0/kernel/not_mapped.ko.xz" };
+	assert_int_equal(pk_maps_process(m, &r), 0);
+	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffffc0100010, PERF_RECORD_MISC_KERNEL, &loc), 0);
+	assert_string_equal(loc.dso->name, "[not_mapped]");
+	assert_string_equal(loc.sym, "other_fn");
 	/* A user-mode sample at a kernel address finds no map. */
 	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffffc0001080, PERF_RECORD_MISC_USER, &loc), -ENOENT);
 	assert_null(loc.dso);
