@@ -4,7 +4,7 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 PKGS="meson ninja-build pkg-config gcc python3 libpfm4-dev libelf-dev libdw-dev libbz2-dev liblzma-dev
-libtraceevent-dev libzstd-dev libcmocka-dev linux-perf manpages-dev valgrind"
+libtraceevent-dev libzstd-dev libiberty-dev libcmocka-dev linux-perf manpages-dev valgrind"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -2,7 +2,8 @@
 /*
  * perfkit/symbols.h - what addresses belong to: per-process memory maps
  * built from the MMAP/MMAP2/COMM/FORK/EXIT records of a recording, the
- * DSOs (executables, libraries, the kernel) they map, and their build-ids.
+ * DSOs (executables, libraries, the kernel and its modules, the vDSO, JIT
+ * code) they map, their build-ids, and the function each address is in.
  * Included by perfkit.h.
  */
 #ifndef PERFKIT_SYMBOLS_H
@@ -27,6 +28,22 @@ struct pk_dso {
 	bool hit;		/* a sample landed in it (pk_maps_hit) */
 	uint8_t build_id[20];
 	size_t build_id_size;	/* 0 when not known yet */
+	/* Set once its symbols were looked for (by pk_maps_resolve): */
+	bool build_id_mismatch;	/* the only file found has another build-id:
+				 * the DSO stays unresolved rather than wrong */
+	const char *symfile;	/* the file its symbols came from, or NULL */
+};
+
+/* Where an address is: what pk_maps_resolve fills in. */
+struct pk_location {
+	size_t size;			/* caller sets sizeof(struct pk_location) */
+	const struct pk_dso *dso;	/* NULL when no map holds the address */
+	const char *sym;		/* demangled function name, or NULL when unresolved */
+	uint64_t sym_start;		/* the symbol's start, in the DSO's address space */
+	uint64_t addr;			/* ip in the DSO's address space (what perf prints
+					 * as [unknown] 0x...) */
+	uint64_t symoff;		/* ip - sym start, for perf's sym+0x1f (symoff) key */
+	bool kernel;			/* resolved in kernel space */
 };
 
 struct pk_maps;
@@ -36,6 +53,33 @@ PK_API int pk_maps_new(struct pk_maps **out);
 
 /* pk_maps_free - free it.  NULL is a no-op. */
 PK_API void pk_maps_free(struct pk_maps *m);
+
+/* Directories and files the symbol loaders read; see pk_maps_set_dir. */
+enum pk_maps_dir {
+	PK_MAPS_DIR_DEBUG,	/* separate debug files: "/usr/lib/debug" */
+	PK_MAPS_DIR_TMP,	/* where JITs write perf-PID.map: "/tmp" */
+	PK_MAPS_DIR_KALLSYMS,	/* the kernel's symbols: "/proc/kallsyms" (a file) */
+};
+
+/*
+ * pk_maps_set_dir - read `which` from `path` instead of its default (NULL
+ * restores the default); the path is copied.  Takes effect for DSOs whose
+ * symbols are not loaded yet.  Returns 0, -EINVAL for an unknown `which`,
+ * or -ENOMEM.
+ */
+PK_API int pk_maps_set_dir(struct pk_maps *m, enum pk_maps_dir which, const char *path);
+
+/*
+ * A lookup of a DSO's file by its build-id, consulted before the system
+ * paths (this is where the build-id cache, ~/.debug, plugs in): write the
+ * path of a file holding the DSO's symbols into path (len bytes) and
+ * return 0, or return a negative errno when there is none.
+ */
+typedef int (*pk_maps_lookup_cb)(void *arg, const struct pk_dso *dso, char *path, size_t len);
+
+/* pk_maps_set_lookup - consult cb (with arg) first when looking for a DSO's
+ * file; NULL removes it. */
+PK_API void pk_maps_set_lookup(struct pk_maps *m, pk_maps_lookup_cb cb, void *arg);
 
 /*
  * pk_maps_process - follow one decoded record: MMAP and MMAP2 add a mapping
@@ -47,11 +91,43 @@ PK_API void pk_maps_free(struct pk_maps *m);
 PK_API int pk_maps_process(struct pk_maps *m, const struct pk_record *r);
 
 /*
+ * pk_maps_resolve - where `ip`, sampled in process `pid` with `cpumode`
+ * (the PERF_RECORD_MISC_CPUMODE_MASK bits of the sample's header.misc),
+ * is: the map live for it now (follow records in time order), its DSO,
+ * and the function holding it.  Kernel samples look in the kernel's maps;
+ * guest and hypervisor samples find none.  A DSO's symbols are loaded on
+ * its first resolve and shared by every process mapping it: an ELF file's
+ * .symtab (else .dynsym), preferring a separate debug file found by the
+ * lookup hook, by build-id under the debug directory or by
+ * .gnu_debuglink; kallsyms for the kernel and its modules; this process's
+ * own vDSO when the build-ids match; perf-PID.map for anonymous
+ * executable memory.  A file whose build-id differs from the recorded one
+ * is not used (the DSO's build_id_mismatch says so).  C++ and Rust names
+ * are demangled, without parameters, as perf prints them.
+ *
+ * Returns 0 when a map holds ip (loc->sym may still be NULL: no symbol
+ * covers it), -ENOENT when none does (loc->dso NULL, loc->addr = ip), or
+ * -EINVAL when loc->size is smaller than this library's struct.
+ * loc->dso and loc->sym stay valid until pk_maps_free.
+ */
+PK_API int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
+			   struct pk_location *loc);
+
+/*
  * pk_maps_hit - mark the DSO that `ip` falls in for process `pid` (or the
  * kernel's, when `kernel`) as hit.  Returns the DSO's index, or -ENOENT
  * when no known mapping holds the address.
  */
 PK_API int pk_maps_hit(struct pk_maps *m, uint32_t pid, uint64_t ip, bool kernel);
+
+/*
+ * pk_maps_set_build_id - give the DSO called `name` (a path,
+ * "[kernel.kallsyms]", "[vdso]", a module "[name]"; made when not seen
+ * yet) the build-id recorded for it, as perf.data's HEADER_BUILD_ID lists
+ * them, so its files are checked against it.  Returns 0, -EINVAL for a
+ * size of 0 or over 20, or -ENOMEM.
+ */
+PK_API int pk_maps_set_build_id(struct pk_maps *m, const char *name, const uint8_t *id, size_t size);
 
 /* pk_maps_nr_dsos / pk_maps_dso - every DSO seen, in order of first mapping;
  * pk_maps_dso returns NULL out of range. */

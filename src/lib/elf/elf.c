@@ -115,6 +115,24 @@ int pk__elf_open_mem(const void *image, size_t len, const char *name, struct pk_
 	return finish_open(e, out);
 }
 
+int pk__elf_open_mapped(const void *base, const char *name, struct pk__elf **out)
+{
+	const unsigned char *b = base;
+	const ElfW(Ehdr) *eh = base;
+	size_t len;
+
+	if (!b || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_phentsize != sizeof(ElfW(Phdr)))
+		return pk__error(-EINVAL, "read an ELF image", "%s is not an ELF image", name);
+	len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	for (size_t i = 0; i < eh->e_phnum; i++) {
+		const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(b + eh->e_phoff) + i;
+
+		if (ph->p_offset + ph->p_filesz > len)
+			len = ph->p_offset + ph->p_filesz;
+	}
+	return pk__elf_open_mem(base, len, name, out);
+}
+
 /* ---- symbols --------------------------------------------------------------- */
 
 /* The function symbols of every section of type `type`, through cb. */
@@ -145,6 +163,7 @@ static int walk_syms(struct pk__elf *e, Elf64_Word type, pk__elf_sym_cb cb, void
 				continue;
 			s.value = sym.st_value;
 			s.size = sym.st_size;
+			s.binding = GELF_ST_BIND(sym.st_info);
 			ret = cb(arg, &s);
 		}
 	}
@@ -156,6 +175,39 @@ int pk__elf_symbols(struct pk__elf *e, pk__elf_sym_cb cb, void *arg)
 	int ret = walk_syms(e, SHT_SYMTAB, cb, arg);
 
 	return ret ? ret : walk_syms(e, SHT_DYNSYM, cb, arg);
+}
+
+bool pk__elf_has_symtab(struct pk__elf *e)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_size > sh.sh_entsize)
+			return true;	/* more than the null symbol */
+	}
+	return false;
+}
+
+int pk__elf_load_segments(struct pk__elf *e, struct pk__elf_seg *segs, size_t max)
+{
+	size_t nr, n = 0;
+
+	if (elf_getphdrnum(e->elf, &nr) < 0)
+		return pk__error(-EINVAL, "read an ELF file", "%s: unreadable program headers",
+				 e->name);
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (n < max)
+			segs[n] = (struct pk__elf_seg){ ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz,
+							ph.p_flags };
+		n++;
+	}
+	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
 struct want {

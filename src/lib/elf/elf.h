@@ -25,6 +25,11 @@ int pk__elf_open(const char *path, struct pk__elf **out);
  * is what error messages call it. */
 int pk__elf_open_mem(const void *image, size_t len, const char *name, struct pk__elf **out);
 
+/* pk__elf_open_mapped - pk__elf_open_mem over an image the loader mapped
+ * at base (the vDSO), its length taken from its own headers (the end of
+ * its section headers or of its last segment, whichever is further). */
+int pk__elf_open_mapped(const void *base, const char *name, struct pk__elf **out);
+
 /* pk__elf_close - release it; NULL is a no-op. */
 void pk__elf_close(struct pk__elf *e);
 
@@ -36,6 +41,7 @@ struct pk__elf_sym {
 	const char *name;	/* valid while the pk__elf is open */
 	uint64_t value, size;
 	bool dynamic;		/* from .dynsym rather than .symtab */
+	unsigned char binding;	/* STB_LOCAL, STB_GLOBAL, STB_WEAK, ... */
 };
 
 /* Called once per function symbol; a non-zero return stops the walk. */
@@ -44,6 +50,22 @@ typedef int (*pk__elf_sym_cb)(void *arg, const struct pk__elf_sym *s);
 /* pk__elf_symbols - every defined, named function symbol of .symtab, then
  * of .dynsym, through cb.  Returns 0 or the callback's stop value. */
 int pk__elf_symbols(struct pk__elf *e, pk__elf_sym_cb cb, void *arg);
+
+/* pk__elf_has_symtab - whether it has a .symtab section with symbols in
+ * it (a file not stripped, or a separate debug file). */
+bool pk__elf_has_symtab(struct pk__elf *e);
+
+/* One PT_LOAD program header: the bytes at [offset, offset + filesz) of
+ * the file are loaded at [vaddr, vaddr + filesz). */
+struct pk__elf_seg {
+	uint64_t vaddr, offset, filesz, memsz;
+	uint32_t flags;		/* PF_X, PF_W, PF_R */
+};
+
+/* pk__elf_load_segments - its PT_LOAD headers, in file order, the first
+ * `max` of them into segs.  Returns how many there are (it may exceed
+ * max), or -EINVAL when the program headers are unreadable. */
+int pk__elf_load_segments(struct pk__elf *e, struct pk__elf_seg *segs, size_t max);
 
 /* pk__elf_symbol_offset - the file offset of function `name` ("memcpy"
  * also matches a versioned "memcpy@@GLIBC_2.14"): its value mapped

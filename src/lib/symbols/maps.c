@@ -1,21 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * maps.c - per-process memory maps followed from a recording's records
- * (MMAP, MMAP2, COMM exec, FORK, EXIT), so an address can be traced to the
- * DSO it belongs to; kept sorted per process for binary search.
+ * (MMAP, MMAP2, COMM exec, FORK), with perf's semantics: each map keeps
+ * its file offset, protection and flags, a new mapping splits or replaces
+ * the ones it overlaps, so an address resolves to the map live at the
+ * sample's time when records are followed in time order; the DSO table
+ * the maps point into; and pk_maps_resolve, address -> DSO -> symbol.
  */
 #include "perfkit.h"
+#include "symbols/symbols.h"
 #include "sys/sys.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define KERNEL_PID UINT32_MAX	/* the kernel's maps: pid -1 in the records */
 
 struct map {
-	uint64_t start, end;
-	size_t dso;
+	uint64_t start, end, pgoff;
+	uint32_t prot, flags;
+	struct pk__dso *dso;
 };
 
 struct proc {
@@ -28,9 +35,12 @@ struct proc {
 struct pk_maps {
 	struct proc *procs;	/* open addressing on pid */
 	size_t cap, nr_procs;
-	struct pk_dso *dsos;
-	char **names;		/* owned copies of the DSO names */
+	struct pk__dso **dsos;	/* each allocated alone: pointers stay valid */
 	size_t nr_dsos, cap_dsos;
+	char *dir[PK_MAPS_DIR_KALLSYMS + 1];
+	pk_maps_lookup_cb lookup;
+	void *lookup_arg;
+	bool kernel_loaded;
 };
 
 int pk_maps_new(struct pk_maps **out)
@@ -46,6 +56,15 @@ int pk_maps_new(struct pk_maps **out)
 	return 0;
 }
 
+static void dso_free(struct pk__dso *d)
+{
+	pk__symtab_free(d->syms);
+	free(d->segs);
+	free(d->symfile);
+	free(d->name);
+	free(d);
+}
+
 void pk_maps_free(struct pk_maps *m)
 {
 	if (!m)
@@ -53,11 +72,31 @@ void pk_maps_free(struct pk_maps *m)
 	for (size_t i = 0; i < m->cap; i++)
 		free(m->procs[i].maps);
 	for (size_t i = 0; i < m->nr_dsos; i++)
-		free(m->names[i]);
+		dso_free(m->dsos[i]);
+	for (size_t i = 0; i <= PK_MAPS_DIR_KALLSYMS; i++)
+		free(m->dir[i]);
 	free(m->procs);
 	free(m->dsos);
-	free(m->names);
 	free(m);
+}
+
+int pk_maps_set_dir(struct pk_maps *m, enum pk_maps_dir which, const char *path)
+{
+	char *copy = NULL;
+
+	if ((unsigned int)which > PK_MAPS_DIR_KALLSYMS)
+		return pk__error(-EINVAL, "set a symbol directory", "no directory kind %d", (int)which);
+	if (path && !(copy = pk__strdup(path)))
+		return pk__error_nomem("a symbol directory");
+	free(m->dir[which]);
+	m->dir[which] = copy;
+	return 0;
+}
+
+void pk_maps_set_lookup(struct pk_maps *m, pk_maps_lookup_cb cb, void *arg)
+{
+	m->lookup = cb;
+	m->lookup_arg = arg;
 }
 
 static struct proc *slot(struct proc *procs, size_t cap, uint32_t pid)
@@ -103,132 +142,235 @@ static struct proc *get(struct pk_maps *m, uint32_t pid)
 	return p;
 }
 
-static int dso_index(struct pk_maps *m, const char *name, bool kernel)
+static struct pk__dso *dso_get(struct pk_maps *m, const char *name, enum pk__dso_kind kind)
 {
+	struct pk__dso *d;
+
 	for (size_t i = 0; i < m->nr_dsos; i++)
-		if (!strcmp(m->names[i], name))
-			return (int)i;
+		if (!strcmp(m->dsos[i]->name, name))
+			return m->dsos[i];
 	if (m->nr_dsos == m->cap_dsos) {
 		size_t cap = m->cap_dsos ? m->cap_dsos * 2 : 32;
-		struct pk_dso *d = pk__realloc(m->dsos, cap * sizeof(*d));
-		char **n;
+		struct pk__dso **n = pk__realloc(m->dsos, cap * sizeof(*n));
 
-		if (!d)
-			return pk__error_nomem("the DSO table");
-		m->dsos = d;
-		n = pk__realloc(m->names, cap * sizeof(*n));
 		if (!n)
-			return pk__error_nomem("the DSO table");
-		m->names = n;
+			return NULL;
+		m->dsos = n;
 		m->cap_dsos = cap;
 	}
-	if (!(m->names[m->nr_dsos] = pk__strdup(name)))
-		return pk__error_nomem("a DSO name");
-	/* The names array may move on growth: point at the copies afresh. */
-	for (size_t i = 0; i <= m->nr_dsos; i++)
-		m->dsos[i].name = m->names[i];
-	m->dsos[m->nr_dsos] = (struct pk_dso){ .name = m->names[m->nr_dsos], .kernel = kernel };
-	return (int)m->nr_dsos++;
+	if (!(d = pk__calloc(1, sizeof(*d))) || !(d->name = pk__strdup(name))) {
+		free(d);
+		return NULL;
+	}
+	d->kind = kind;
+	d->idx = m->nr_dsos;
+	d->pub.name = d->name;
+	d->pub.kernel = kind == PK__DSO_KERNEL || kind == PK__DSO_MODULE;
+	m->dsos[m->nr_dsos++] = d;
+	return d;
 }
 
-/* Insert a mapping, keeping the process's maps sorted and dropping those
- * the new one covers entirely (an mmap over them replaced them). */
-static int add_map(struct proc *p, uint64_t start, uint64_t len, size_t dso)
+/* Insert nm into a process's sorted maps.  What it overlaps is cut back
+ * to the parts outside it (perf's maps__fixup_overlappings): a piece left
+ * of it keeps its pgoff, a piece right of it moves its pgoff by as much as
+ * its start moved.  Built into a new array: one split adds at most two. */
+static int add_map(struct proc *p, const struct map *nm)
 {
-	size_t i = 0, k = 0;
+	size_t cap = p->cap > p->nr + 2 ? p->cap : (p->nr + 2) * 2, k = 0;
+	struct map *n = pk__malloc(cap * sizeof(*n));
+	bool placed = false;
 
-	if (p->nr == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 16;
-		struct map *n = pk__realloc(p->maps, cap * sizeof(*n));
+	if (!n)
+		return pk__error_nomem("a process's maps");
+	for (size_t j = 0; j < p->nr; j++) {
+		struct map old = p->maps[j];
 
-		if (!n)
-			return pk__error_nomem("a process's maps");
-		p->maps = n;
-		p->cap = cap;
+		if (old.end <= nm->start) {
+			n[k++] = old;
+			continue;
+		}
+		if (old.start < nm->start) {
+			n[k] = old;
+			n[k++].end = nm->start;
+		}
+		if (!placed) {
+			n[k++] = *nm;
+			placed = true;
+		}
+		if (old.end > nm->end) {
+			if (old.start < nm->end) {
+				old.pgoff += nm->end - old.start;
+				old.start = nm->end;
+			}
+			n[k++] = old;
+		}
 	}
-	for (size_t j = 0; j < p->nr; j++)
-		if (!(p->maps[j].start >= start && p->maps[j].end <= start + len))
-			p->maps[k++] = p->maps[j];
+	if (!placed)
+		n[k++] = *nm;
+	free(p->maps);
+	p->maps = n;
 	p->nr = k;
-	while (i < p->nr && p->maps[i].start < start)
-		i++;
-	memmove(&p->maps[i + 1], &p->maps[i], (p->nr - i) * sizeof(*p->maps));
-	p->maps[i] = (struct map){ start, start + len, dso };
-	p->nr++;
+	p->cap = cap;
 	return 0;
 }
 
-static int mmap_record(struct pk_maps *m, uint32_t pid, uint64_t addr, uint64_t len, const char *file,
-		       const uint8_t *build_id, size_t build_id_size)
+/* The name and kind of the DSO a kernel mapping holds: the kernel's text
+ * ("[kernel.kallsyms]_text") or a module, named "[name]" as perf shows it
+ * from its .ko path ("/lib/modules/.../virtio-net.ko.xz" -> "[virtio_net]"). */
+static enum pk__dso_kind kernel_name(const char *file, char *name, size_t len)
 {
-	bool kernel = pid == KERNEL_PID;
-	/* The kernel's map is named "[kernel.kallsyms]_text": the DSO is the kernel. */
-	int d = dso_index(m, kernel && !strncmp(file, "[kernel.kallsyms]", 17) ? "[kernel.kallsyms]" : file,
-			  kernel);
+	const char *base = strrchr(file, '/');
+	size_t n;
+
+	if (!strncmp(file, "[kernel.kallsyms]", 17)) {
+		snprintf(name, len, "[kernel.kallsyms]");
+		return PK__DSO_KERNEL;
+	}
+	if (file[0] == '[') {	/* already a module's short name */
+		snprintf(name, len, "%s", file);
+		return PK__DSO_MODULE;
+	}
+	base = base ? base + 1 : file;
+	n = strcspn(base, ".");
+	snprintf(name, len, "[%.*s]", (int)(n < len - 3 ? n : len - 3), base);
+	for (char *c = name; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return PK__DSO_MODULE;
+}
+
+/* The DSO a user mapping holds, the way perf's map__new names it:
+ * anonymous and DSO-less executable memory is the JIT's perf-PID.map. */
+static enum pk__dso_kind user_name(uint32_t pid, const char *file, uint32_t prot, uint32_t flags,
+				   char *name, size_t len)
+{
+	bool anon = !strcmp(file, "//anon") || !strncmp(file, "/dev/zero", 9) ||
+		    !strncmp(file, "/anon_hugepage", 14) || (flags & MAP_HUGETLB);
+	bool no_dso = !strncmp(file, "[stack", 6) || !strncmp(file, "/SYSV", 5) ||
+		      !strcmp(file, "[heap]");
+
+	if ((anon || no_dso) && (prot & PROT_EXEC)) {
+		snprintf(name, len, "/tmp/perf-%u.map", pid);
+		return PK__DSO_PERFMAP;
+	}
+	snprintf(name, len, "%s", file);
+	if (anon || no_dso)
+		return PK__DSO_NONE;
+	return !strcmp(file, "[vdso]") ? PK__DSO_VDSO : PK__DSO_FILE;
+}
+
+static int mmap_record(struct pk_maps *m, const struct pk_rec_mmap2 *r, const uint8_t *build_id,
+		       size_t build_id_size)
+{
+	char name[4096 + 32];
+	enum pk__dso_kind kind;
+	struct map map = { r->addr, r->addr + r->len, r->pgoff, r->prot, r->flags, NULL };
 	struct proc *p;
 
-	if (d < 0)
-		return d;
+	if (r->len == 0 || r->addr + r->len < r->addr)
+		map.end = UINT64_MAX;	/* a kernel map "to the end": ~0 - start */
+	if (r->pid == KERNEL_PID)
+		kind = kernel_name(r->filename, name, sizeof(name));
+	else
+		kind = user_name(r->pid, r->filename, r->prot, r->flags, name, sizeof(name));
+	if (kind == PK__DSO_VDSO)
+		map.pgoff = 0;	/* perf: the vDSO image starts at its map */
+	if (!(map.dso = dso_get(m, name, kind)))
+		return pk__error_nomem("a DSO");
 	if (build_id && build_id_size && build_id_size <= 20) {
-		memcpy(m->dsos[d].build_id, build_id, build_id_size);
-		m->dsos[d].build_id_size = build_id_size;
+		memcpy(map.dso->pub.build_id, build_id, build_id_size);
+		map.dso->pub.build_id_size = build_id_size;
 	}
-	if (!(p = get(m, pid)))
+	if (kind == PK__DSO_KERNEL && r->pgoff)
+		map.dso->text_start = r->pgoff;	/* perf writes _text's address there */
+	if (!(p = get(m, r->pid)))
 		return pk__error_nomem("a process in the maps");
-	return add_map(p, addr, len, (size_t)d);
+	return add_map(p, &map);
+}
+
+int pk_maps_set_build_id(struct pk_maps *m, const char *name, const uint8_t *id, size_t size)
+{
+	struct pk__dso *d;
+	char kname[4096 + 32];
+	enum pk__dso_kind kind;
+
+	if (!size || size > 20)
+		return pk__error(-EINVAL, "set a build-id", "%s: a build-id of %zu bytes", name, size);
+	if (name[0] == '[' && strcmp(name, "[vdso]"))
+		kind = kernel_name(name, kname, sizeof(kname));
+	else
+		kind = user_name(0, name, PROT_EXEC, 0, kname, sizeof(kname));
+	if (!(d = dso_get(m, kname, kind)))
+		return pk__error_nomem("a DSO");
+	memcpy(d->pub.build_id, id, size);
+	d->pub.build_id_size = size;
+	return 0;
+}
+
+static int fork_record(struct pk_maps *m, const struct pk_rec_task *t)
+{
+	struct proc *parent, *child;
+	struct map *copy;
+	size_t nr;
+
+	/* A new thread shares the maps; a new process starts with a copy. */
+	if (t->pid == t->ppid || !(parent = find(m, t->ppid)))
+		return 0;
+	nr = parent->nr;
+	if (!(copy = pk__malloc((nr ? nr : 1) * sizeof(*copy))))
+		return pk__error_nomem("a forked process's maps");
+	memcpy(copy, parent->maps, nr * sizeof(*copy));
+	if (!(child = get(m, t->pid))) {
+		free(copy);
+		return pk__error_nomem("a forked process in the maps");
+	}
+	free(child->maps);
+	child->maps = copy;
+	child->nr = nr;
+	child->cap = nr ? nr : 1;
+	return 0;
 }
 
 int pk_maps_process(struct pk_maps *m, const struct pk_record *r)
 {
-	struct proc *parent, *child;
+	struct proc *p;
 
 	switch (r->type) {
-	case PERF_RECORD_MMAP:
-		return mmap_record(m, r->mmap.pid, r->mmap.addr, r->mmap.len, r->mmap.filename, NULL, 0);
+	case PERF_RECORD_MMAP: {
+		/* MMAP has no prot: perf writes it for executable maps unless
+		 * misc says data. */
+		struct pk_rec_mmap2 m2 = {
+			.pid = r->mmap.pid, .tid = r->mmap.tid, .addr = r->mmap.addr,
+			.len = r->mmap.len, .pgoff = r->mmap.pgoff, .filename = r->mmap.filename,
+			.prot = (r->misc & PERF_RECORD_MISC_MMAP_DATA) ? PROT_READ : PROT_READ | PROT_EXEC,
+		};
+
+		return mmap_record(m, &m2, NULL, 0);
+	}
 	case PERF_RECORD_MMAP2:
-		return mmap_record(m, r->mmap2.pid, r->mmap2.addr, r->mmap2.len, r->mmap2.filename,
-				   r->mmap2.has_build_id ? r->mmap2.build_id : NULL, r->mmap2.build_id_size);
+		return mmap_record(m, &r->mmap2, r->mmap2.has_build_id ? r->mmap2.build_id : NULL,
+				   r->mmap2.build_id_size);
 	case PERF_RECORD_COMM:
-		if (r->comm.exec && r->comm.pid == r->comm.tid && (child = find(m, r->comm.pid)))
-			child->nr = 0;	/* a new program: the old maps are gone */
+		if (r->comm.exec && r->comm.pid == r->comm.tid && (p = find(m, r->comm.pid)))
+			p->nr = 0;	/* a new program: the old maps are gone */
 		return 0;
 	case PERF_RECORD_FORK:
-		/* A new thread shares the maps; a new process starts with a copy. */
-		if (r->task.pid == r->task.ppid || !(parent = find(m, r->task.ppid)))
-			return 0;
-		{
-			size_t nr = parent->nr;
-			struct map *copy = pk__malloc((nr ? nr : 1) * sizeof(*copy));
-
-			if (!copy)
-				return pk__error_nomem("a forked process's maps");
-			memcpy(copy, parent->maps, nr * sizeof(*copy));
-			if (!(child = get(m, r->task.pid))) {
-				free(copy);
-				return pk__error_nomem("a forked process in the maps");
-			}
-			free(child->maps);
-			child->maps = copy;
-			child->nr = child->cap = nr;
-			if (!nr)
-				child->cap = 1;
-		}
-		return 0;
+		return fork_record(m, &r->task);
 	default:
 		return 0;	/* EXIT: samples may still arrive out of order; keep the maps */
 	}
 }
 
-int pk_maps_hit(struct pk_maps *m, uint32_t pid, uint64_t ip, bool kernel)
+static const struct map *map_at(struct pk_maps *m, uint32_t pid, uint64_t ip)
 {
-	struct proc *p = find(m, kernel ? KERNEL_PID : pid);
+	struct proc *p = find(m, pid);
 	size_t lo = 0, hi;
 
 	if (!p)
-		return -ENOENT;
+		return NULL;
 	hi = p->nr;
 	while (lo < hi) {	/* the last map that starts at or below ip */
-		size_t mid = (lo + hi) / 2;
+		size_t mid = lo + (hi - lo) / 2;
 
 		if (p->maps[mid].start <= ip)
 			lo = mid + 1;
@@ -236,9 +378,18 @@ int pk_maps_hit(struct pk_maps *m, uint32_t pid, uint64_t ip, bool kernel)
 			hi = mid;
 	}
 	if (!lo || ip >= p->maps[lo - 1].end)
+		return NULL;
+	return &p->maps[lo - 1];
+}
+
+int pk_maps_hit(struct pk_maps *m, uint32_t pid, uint64_t ip, bool kernel)
+{
+	const struct map *map = map_at(m, kernel ? KERNEL_PID : pid, ip);
+
+	if (!map)
 		return -ENOENT;
-	m->dsos[p->maps[lo - 1].dso].hit = true;
-	return (int)p->maps[lo - 1].dso;
+	map->dso->pub.hit = true;
+	return (int)map->dso->idx;
 }
 
 size_t pk_maps_nr_dsos(const struct pk_maps *m)
@@ -248,25 +399,123 @@ size_t pk_maps_nr_dsos(const struct pk_maps *m)
 
 const struct pk_dso *pk_maps_dso(const struct pk_maps *m, size_t i)
 {
-	return i < m->nr_dsos ? &m->dsos[i] : NULL;
+	return i < m->nr_dsos ? &m->dsos[i]->pub : NULL;
 }
 
 void pk_maps_read_build_ids(struct pk_maps *m)
 {
 	for (size_t i = 0; i < m->nr_dsos; i++) {
-		struct pk_dso *d = &m->dsos[i];
-		bool vdso = !strcmp(d->name, "[vdso]");
+		struct pk_dso *d = &m->dsos[i]->pub;
+		enum pk__dso_kind kind = m->dsos[i]->kind;
 		int n = -ENOENT;
 
-		if (d->build_id_size || (!d->hit && !vdso))
+		if (d->build_id_size || (!d->hit && kind != PK__DSO_VDSO))
 			continue;
-		if (d->kernel && !strcmp(d->name, "[kernel.kallsyms]"))
+		if (kind == PK__DSO_KERNEL)
 			n = pk_build_id_kernel(d->build_id);
-		else if (vdso)
+		else if (kind == PK__DSO_VDSO)
 			n = pk_build_id_vdso(d->build_id);
-		else if (d->name[0] == '/' && strncmp(d->name, "/memfd:", 7))
+		else if (kind == PK__DSO_FILE && d->name[0] == '/' && strncmp(d->name, "/memfd:", 7))
 			n = pk_build_id_read(d->name, d->build_id);
 		if (n > 0)
 			d->build_id_size = (size_t)n;
 	}
+}
+
+static void sym_dirs(const struct pk_maps *m, struct pk__sym_dirs *dirs)
+{
+	dirs->debug = m->dir[PK_MAPS_DIR_DEBUG] ? m->dir[PK_MAPS_DIR_DEBUG] : "/usr/lib/debug";
+	dirs->tmp = m->dir[PK_MAPS_DIR_TMP] ? m->dir[PK_MAPS_DIR_TMP] : "/tmp";
+	dirs->kallsyms = m->dir[PK_MAPS_DIR_KALLSYMS];
+	dirs->lookup = m->lookup;
+	dirs->lookup_arg = m->lookup_arg;
+}
+
+/* kallsyms is read once for the kernel and every module together. */
+static void load_kernel(struct pk_maps *m, const struct pk__sym_dirs *dirs)
+{
+	struct pk__kernel_dsos k = { 0 };
+	struct pk__dso **mods = pk__calloc(m->nr_dsos ? m->nr_dsos : 1, sizeof(*mods));
+
+	if (!mods)
+		return;	/* out of memory: the next resolve tries again */
+	/* Only those not loaded yet: a module mapped later gets its turn. */
+	for (size_t i = 0; i < m->nr_dsos; i++) {
+		if (m->dsos[i]->loaded)
+			continue;
+		if (m->dsos[i]->kind == PK__DSO_KERNEL)
+			k.kernel = m->dsos[i];
+		else if (m->dsos[i]->kind == PK__DSO_MODULE)
+			mods[k.nr_modules++] = m->dsos[i];
+	}
+	k.modules = mods;
+	pk__kernel_load(&k, dirs);
+	for (size_t i = 0; i < m->nr_dsos; i++) {
+		struct pk__dso *d = m->dsos[i];
+
+		if (d->kind == PK__DSO_KERNEL || d->kind == PK__DSO_MODULE) {
+			d->loaded = true;
+			d->pub.symfile = d->symfile;
+		}
+	}
+	free(mods);
+}
+
+static void load(struct pk_maps *m, struct pk__dso *d)
+{
+	struct pk__sym_dirs dirs;
+
+	if (d->loaded)
+		return;
+	sym_dirs(m, &dirs);
+	if (d->kind == PK__DSO_KERNEL || d->kind == PK__DSO_MODULE)
+		load_kernel(m, &dirs);
+	else
+		pk__dso_load(d, &dirs);
+	d->pub.symfile = d->symfile;
+}
+
+/* The address a map's ip has in its DSO: an ELF file's virtual address,
+ * through the file offset; the ip itself for the kernel, the JIT's map
+ * and memory without a file (perf's identity map). */
+static uint64_t dso_addr(const struct map *map, uint64_t ip)
+{
+	switch (map->dso->kind) {
+	case PK__DSO_FILE:
+	case PK__DSO_VDSO:
+		return pk__dso_file_vaddr(map->dso, ip - map->start + map->pgoff);
+	default:
+		return ip;
+	}
+}
+
+int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		    struct pk_location *loc)
+{
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	const struct map *map = NULL;
+	const struct pk__sym *sym = NULL;
+	struct pk__dso *d;
+
+	if (loc->size < sizeof(struct pk_location))
+		return pk__error(-EINVAL, "resolve an address", "struct pk_location of %zu bytes, "
+				 "not %zu", loc->size, sizeof(struct pk_location));
+	*loc = (struct pk_location){ .size = loc->size, .addr = ip, .kernel = kernel };
+	/* Guest and hypervisor samples have no maps here, as in perf without --guest. */
+	if (kernel || cpumode == PERF_RECORD_MISC_USER)
+		map = map_at(m, kernel ? KERNEL_PID : pid, ip);
+	if (!map)
+		return -ENOENT;
+	d = map->dso;
+	load(m, d);
+	loc->dso = &d->pub;
+	loc->addr = dso_addr(map, ip);
+	if (d->syms)
+		sym = pk__symtab_find(d->syms, loc->addr - d->text_delta);
+	if (sym) {
+		loc->sym = sym->name;
+		loc->sym_start = sym->start + d->text_delta;
+		loc->symoff = loc->addr - loc->sym_start;
+	}
+	return 0;
 }

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_symbols.c - libFuzzer target for what the symbols layer reads from
+ * outside.  The first byte picks one: 'p' a JIT's perf-PID.map file, 'k'
+ * a kallsyms file for a kernel and a module map, 'e' an ELF file mapped
+ * as a DSO (symbol tables, PT_LOAD segments, debuglink, build-id), 'd' a
+ * name for the demangler.  Each is loaded through pk_maps_resolve as a
+ * report would, then addresses taken from the input are resolved; every
+ * answer is checked against the contract (a symbol holds its address,
+ * names are terminated).  fuzz_replay_symbols runs fuzz/corpus/symbols.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perfkit.h"
+#include "symbols/symbols.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+static volatile size_t sink;
+
+static void mmap2(struct pk_maps *m, uint32_t pid, uint64_t addr, uint64_t len, uint32_t prot,
+		  const char *file)
+{
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP2 };
+
+	r.mmap2 = (struct pk_rec_mmap2){ .pid = pid, .tid = pid, .addr = addr, .len = len,
+					 .prot = prot, .filename = file };
+	pk_maps_process(m, &r);
+}
+
+/* Resolve addresses spread over [base, base + span) and from the input. */
+static void probe(struct pk_maps *m, uint32_t pid, uint16_t cpumode, uint64_t base, uint64_t span,
+		  const uint8_t *data, size_t size)
+{
+	for (size_t i = 0; i < 64; i++) {
+		struct pk_location loc = { .size = sizeof(loc) };
+		uint64_t ip = base + span / 64 * i;
+
+		if (i >= 32 && size >= 8) {
+			uint64_t v;
+
+			memcpy(&v, data + (i * 7) % (size - 7), 8);
+			ip = base + v % (span ? span : 1);
+		}
+		if (pk_maps_resolve(m, pid, ip, cpumode, &loc) < 0)
+			continue;
+		if (!loc.dso || (loc.sym && loc.symoff != loc.addr - loc.sym_start))
+			abort();
+		sink += strlen(loc.dso->name) + (loc.sym ? strlen(loc.sym) : 0);
+	}
+}
+
+/* The input as a file under a memfd; its path into path. */
+static int as_file(const uint8_t *data, size_t size, char *path, size_t len)
+{
+	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return -1;
+	}
+	snprintf(path, len, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+/* perf-PID.map through the loader pk_maps_resolve uses (the file name is
+ * the pid's, so the loader is driven directly), then lookups. */
+static void perf_map(const uint8_t *data, size_t size)
+{
+	char path[64];
+	struct pk__symtab *t;
+	int fd = as_file(data, size, path, sizeof(path));
+
+	if (fd < 0)
+		return;
+	if (pk__perfmap_load(path, &t) == 0) {
+		for (size_t i = 0; i + 8 <= size; i += 8) {
+			uint64_t v;
+			const struct pk__sym *s;
+
+			memcpy(&v, data + i, 8);
+			if ((s = pk__symtab_find(t, v)) && (v < s->start || v >= s->end || !s->name[0]))
+				abort();
+		}
+		sink += pk__symtab_nr(t);
+		pk__symtab_free(t);
+	}
+	close(fd);
+}
+
+static void kallsyms(const uint8_t *data, size_t size)
+{
+	char path[64];
+	struct pk_maps *m;
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP };
+	int fd = as_file(data, size, path, sizeof(path));
+
+	if (fd < 0)
+		return;
+	if (pk_maps_new(&m) == 0) {
+		pk_maps_set_dir(m, PK_MAPS_DIR_KALLSYMS, path);
+		r.mmap = (struct pk_rec_mmap){ .pid = UINT32_MAX, .addr = 0xffffffff80000000,
+					       .len = 0x40000000, .pgoff = 0xffffffff81000000,
+					       .filename = "[kernel.kallsyms]_text" };
+		pk_maps_process(m, &r);
+		r.mmap = (struct pk_rec_mmap){ .pid = UINT32_MAX, .addr = 0xffffffffc0000000,
+					       .len = 0x1000000, .filename = "/lib/modules/x/m.ko" };
+		pk_maps_process(m, &r);
+		probe(m, 1, PERF_RECORD_MISC_KERNEL, 0xffffffff80000000, 0x41000000, data, size);
+		pk_maps_free(m);
+	}
+	close(fd);
+}
+
+static void elf_file(const uint8_t *data, size_t size)
+{
+	char path[64];
+	struct pk_maps *m;
+	int fd = as_file(data, size, path, sizeof(path));
+
+	if (fd < 0)
+		return;
+	if (pk_maps_new(&m) == 0) {
+		pk_maps_set_dir(m, PK_MAPS_DIR_DEBUG, "/nonexistent");
+		mmap2(m, 1, 0x400000, 0x100000, PROT_EXEC, path);
+		probe(m, 1, PERF_RECORD_MISC_USER, 0x400000, 0x100000, data, size);
+		pk_maps_free(m);
+	}
+	close(fd);
+}
+
+static void demangle(const uint8_t *data, size_t size)
+{
+	char *name = malloc(size + 1), buf[512];
+	const char *out;
+
+	if (!name)
+		return;
+	memcpy(name, data, size);
+	name[size] = '\0';
+	out = pk__demangle(name, buf, sizeof(buf));
+	if (out && (out != buf || strnlen(buf, sizeof(buf)) == sizeof(buf)))
+		abort();
+	free(name);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!size)
+		return 0;
+	switch (data[0]) {
+	case 'p':
+		perf_map(data + 1, size - 1);
+		break;
+	case 'k':
+		kallsyms(data + 1, size - 1);
+		break;
+	case 'e':
+		elf_file(data + 1, size - 1);
+		break;
+	case 'd':
+		demangle(data + 1, size - 1);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}

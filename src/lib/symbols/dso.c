@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dso.c - a user-space DSO's symbols, loaded once: the file is found the
+ * way perf finds it (the build-id lookup hook, the debug directory by
+ * build-id, .gnu_debuglink next to the file, in its .debug/ and under the
+ * debug directory, then the file itself), one with .symtab preferred over
+ * one with only .dynsym, and a file whose build-id differs from the
+ * recorded one is never used; the vDSO from this process's own image when
+ * the build-ids match; perf-PID.map for JIT code.
+ */
+#include "elf/elf.h"
+#include "symbols/symbols.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+
+#define MAX_SEGS 16
+
+struct candidate {
+	struct pk__elf *elf;
+	bool symtab;
+};
+
+/* Whether a file's build-id agrees with the DSO's recorded one (a DSO
+ * with none recorded takes any file, as perf does). */
+static bool same_build_id(const struct pk__dso *d, struct pk__elf *e, bool *mismatch)
+{
+	uint8_t id[20];
+	int n;
+
+	if (!d->pub.build_id_size)
+		return true;
+	n = pk__elf_build_id(e, id);
+	if (n == (int)d->pub.build_id_size && !memcmp(id, d->pub.build_id, (size_t)n))
+		return true;
+	*mismatch = true;
+	return false;
+}
+
+/* Try one path: keep it in *best when it is better than what is there
+ * (a .symtab beats a .dynsym; otherwise the first found stays). */
+static void consider(const struct pk__dso *d, const char *path, struct candidate *best,
+		     bool *mismatch)
+{
+	struct pk__elf *e;
+	bool symtab;
+
+	if (best->symtab || pk__elf_open(path, &e) < 0)
+		return;
+	if (!same_build_id(d, e, mismatch)) {
+		pk__elf_close(e);
+		return;
+	}
+	symtab = pk__elf_has_symtab(e);
+	if (best->elf && !symtab) {
+		pk__elf_close(e);
+		return;
+	}
+	pk__elf_close(best->elf);
+	best->elf = e;
+	best->symtab = symtab;
+}
+
+static void by_build_id(const uint8_t *id, size_t size, const char *debug, char *path, size_t len)
+{
+	int n = snprintf(path, len, "%s/.build-id/%02x/", debug, id[0]);
+
+	for (size_t i = 1; i < size && n > 0 && (size_t)n + 3 < len; i++)
+		n += snprintf(path + n, len - (size_t)n, "%02x", id[i]);
+	if (n > 0 && (size_t)n + 7 < len)
+		snprintf(path + n, len - (size_t)n, ".debug");
+}
+
+/* The .gnu_debuglink places: the file's directory, its .debug/, and the
+ * same directory under the debug root. */
+static void by_debuglink(const struct pk__dso *d, const char *debug, char *path, size_t len,
+			 struct candidate *best, bool *mismatch)
+{
+	char link[NAME_MAX + 1], dir[PATH_MAX];
+	struct pk__elf *e;
+	const char *slash = strrchr(d->name, '/');
+	uint32_t crc;
+	int ret;
+
+	if (!slash || pk__elf_open(d->name, &e) < 0)
+		return;
+	ret = pk__elf_debuglink(e, link, sizeof(link), &crc);
+	pk__elf_close(e);
+	if (ret < 0 || strchr(link, '/'))
+		return;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - d->name), d->name);
+	if (snprintf(path, len, "%s/%s", dir, link) < (int)len && strcmp(path, d->name))
+		consider(d, path, best, mismatch);
+	if (snprintf(path, len, "%s/.debug/%s", dir, link) < (int)len)
+		consider(d, path, best, mismatch);
+	if (snprintf(path, len, "%s%s/%s", debug, dir, link) < (int)len)
+		consider(d, path, best, mismatch);
+}
+
+struct fill {
+	struct pk__symtab *t;
+	bool symtab;		/* the file has .symtab: skip its .dynsym */
+	int err;
+};
+
+static int add_sym(void *arg, const struct pk__elf_sym *s)
+{
+	struct fill *f = arg;
+	char buf[1024];
+	const char *name;
+
+	if (f->symtab && s->dynamic)
+		return 1;	/* .symtab is complete: perf reads .dynsym only without it */
+	name = pk__demangle(s->name, buf, sizeof(buf));
+	f->err = pk__symtab_add(f->t, s->value, s->size, name ? name : s->name, s->binding);
+	return f->err < 0;
+}
+
+/* The PT_LOAD segments of the file the process mapped.  A separate debug
+ * file keeps the offsets and addresses but not the sizes (objcopy
+ * --only-keep-debug leaves p_filesz 0): its are used, by p_memsz, only
+ * when the mapped file is gone or is another build. */
+static void read_segments(struct pk__dso *d, struct pk__elf *symfile)
+{
+	struct pk__elf_seg segs[MAX_SEGS];
+	struct pk__elf *e = NULL;
+	bool mismatch = false;
+	int nr;
+
+	if (d->name[0] == '/' && pk__elf_open(d->name, &e) == 0 && !same_build_id(d, e, &mismatch)) {
+		pk__elf_close(e);
+		e = NULL;
+	}
+	nr = pk__elf_load_segments(e ? e : symfile, segs, MAX_SEGS);
+	pk__elf_close(e);
+
+	if (nr > MAX_SEGS)
+		nr = MAX_SEGS;
+	if (nr > 0 && (d->segs = pk__calloc((size_t)nr, sizeof(*d->segs)))) {
+		for (int i = 0; i < nr; i++)
+			d->segs[i] = (struct pk__seg){ segs[i].offset,
+						       segs[i].filesz ? segs[i].filesz : segs[i].memsz,
+						       segs[i].vaddr };
+		d->nr_segs = (size_t)nr;
+	}
+}
+
+/* Read the symbols of an opened file into d. */
+static void read_elf(struct pk__dso *d, struct pk__elf *e, bool symtab)
+{
+	struct fill f = { .symtab = symtab };
+
+	read_segments(d, e);
+	if (pk__symtab_new(&f.t) < 0)
+		return;
+	pk__elf_symbols(e, add_sym, &f);
+	if (f.err < 0) {
+		pk__symtab_free(f.t);
+		return;
+	}
+	pk__symtab_finish(f.t, false);
+	d->syms = f.t;
+	d->symfile = pk__strdup(pk__elf_name(e));
+}
+
+static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
+{
+	struct candidate best = { 0 };
+	char path[PATH_MAX];
+	bool mismatch = false;
+
+	if (dirs->lookup && dirs->lookup(dirs->lookup_arg, &d->pub, path, sizeof(path)) == 0)
+		consider(d, path, &best, &mismatch);
+	if (d->pub.build_id_size) {
+		by_build_id(d->pub.build_id, d->pub.build_id_size, dirs->debug, path, sizeof(path));
+		consider(d, path, &best, &mismatch);
+	} else if (d->name[0] == '/') {
+		/* None recorded: the file's own leads to its debug file, as in perf. */
+		uint8_t id[20];
+		struct pk__elf *e;
+		int n = pk__elf_open(d->name, &e) < 0 ? -ENOENT : pk__elf_build_id(e, id);
+
+		if (n >= 0)
+			pk__elf_close(e);
+		if (n > 0) {
+			by_build_id(id, (size_t)n, dirs->debug, path, sizeof(path));
+			consider(d, path, &best, &mismatch);
+		}
+	}
+	if (d->name[0] == '/') {
+		by_debuglink(d, dirs->debug, path, sizeof(path), &best, &mismatch);
+		consider(d, d->name, &best, &mismatch);
+	}
+	if (best.elf) {
+		read_elf(d, best.elf, best.symtab);
+		pk__elf_close(best.elf);
+		return;
+	}
+	/* Only files with another build-id were found: say so, use none. */
+	d->pub.build_id_mismatch = mismatch;
+}
+
+static void load_vdso(struct pk__dso *d)
+{
+	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
+	struct pk__elf *e;
+	bool mismatch = false;
+
+	if (!base || !d->pub.build_id_size || pk__elf_open_mapped(base, "[vdso]", &e) < 0)
+		return;
+	if (same_build_id(d, e, &mismatch))
+		read_elf(d, e, pk__elf_has_symtab(e));
+	d->pub.build_id_mismatch = mismatch;
+	pk__elf_close(e);
+}
+
+static void load_perfmap(struct pk__dso *d, const struct pk__sym_dirs *dirs)
+{
+	char path[PATH_MAX];
+	const char *base = strrchr(d->name, '/');
+
+	/* d->name is "/tmp/perf-PID.map"; the directory may be another. */
+	if (!base || snprintf(path, sizeof(path), "%s%s", dirs->tmp, base) >= (int)sizeof(path))
+		return;
+	if (pk__perfmap_load(path, &d->syms) == 0)
+		d->symfile = pk__strdup(path);
+}
+
+void pk__dso_load(struct pk__dso *d, const struct pk__sym_dirs *dirs)
+{
+	if (d->loaded)
+		return;
+	d->loaded = true;
+	if (d->kind == PK__DSO_FILE)
+		load_file(d, dirs);
+	else if (d->kind == PK__DSO_VDSO)
+		load_vdso(d);
+	else if (d->kind == PK__DSO_PERFMAP)
+		load_perfmap(d, dirs);
+}
+
+uint64_t pk__dso_file_vaddr(const struct pk__dso *d, uint64_t off)
+{
+	for (size_t i = 0; i < d->nr_segs; i++) {
+		const struct pk__seg *s = &d->segs[i];
+
+		if (off >= s->offset && off - s->offset < s->filesz)
+			return off - s->offset + s->vaddr;
+	}
+	return off;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel.c - the kernel's and its modules' symbols from kallsyms, read
+ * once for all of them (through the host layer's reader): perf's filter
+ * (text, weak, data and bss symbols), module symbols to their module's
+ * table, and the kernel's table moved by the difference between the
+ * _text address the recording saw and this kallsyms' (a reboot with KASLR).
+ * A recording of another kernel (its build-id differs from this one's)
+ * gets no kernel symbols: wrong names are worse than none.
+ */
+#include "host/host.h"
+#include "symbols/symbols.h"
+#include "sys/sys.h"
+
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct kload {
+	struct pk__kernel_dsos *k;
+	struct pk__symtab *kernel;
+	struct pk__symtab **mods;	/* parallel to k->modules */
+	uint64_t text;			/* _text in this kallsyms */
+	int err;
+};
+
+static struct pk__symtab **module_table(struct kload *l, const char *module)
+{
+	for (size_t i = 0; i < l->k->nr_modules; i++) {
+		const char *n = l->k->modules[i]->name;	/* "[name]" */
+		size_t len = strlen(module);
+
+		if (!strncmp(n + 1, module, len) && n[len + 1] == ']' && !n[len + 2])
+			return &l->mods[i];
+	}
+	return NULL;
+}
+
+static int add_ksym(void *arg, const struct pk__host_ksym *s)
+{
+	struct kload *l = arg;
+	char t = (char)toupper((unsigned char)s->type);
+	struct pk__symtab **tab = &l->kernel;
+	unsigned char bind = t == 'W' ? STB_WEAK : isupper((unsigned char)s->type) ? STB_GLOBAL
+			     : STB_LOCAL;
+
+	if (!s->module && !strcmp(s->name, "_text"))
+		l->text = s->addr;
+	if ((t != 'T' && t != 'W' && t != 'D' && t != 'B') || s->name[0] == '$')
+		return 0;
+	if (s->module && !(tab = module_table(l, s->module)))
+		return 0;	/* a module the recording never mapped */
+	if (!*tab && (l->err = pk__symtab_new(tab)) < 0)
+		return 1;
+	l->err = pk__symtab_add(*tab, s->addr, 0, s->name, bind);
+	return l->err < 0;
+}
+
+/* Whether the kernel DSO was recorded from another kernel than this one. */
+static bool other_kernel(const struct pk__dso *d)
+{
+	uint8_t id[20];
+	int n;
+
+	if (!d->pub.build_id_size || (n = pk_build_id_kernel(id)) < 0)
+		return false;
+	return (size_t)n != d->pub.build_id_size || memcmp(id, d->pub.build_id, (size_t)n);
+}
+
+static void install(struct pk__dso *d, struct pk__symtab *t, const char *path)
+{
+	if (!t)
+		return;
+	pk__symtab_finish(t, true);
+	d->syms = t;
+	d->symfile = pk__strdup(path);
+}
+
+void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
+{
+	struct kload l = { .k = k };
+	const char *path = dirs->kallsyms ? dirs->kallsyms : "/proc/kallsyms";
+
+	if (k->kernel && other_kernel(k->kernel)) {
+		k->kernel->pub.build_id_mismatch = true;
+		k->kernel = NULL;
+	}
+	if (!(l.mods = pk__calloc(k->nr_modules ? k->nr_modules : 1, sizeof(*l.mods))))
+		return;
+	if (pk__host_kallsyms_read(path, PK__KSYM_NEED_ADDRS, add_ksym, &l) != 0 || l.err < 0) {
+		pk__symtab_free(l.kernel);
+		for (size_t i = 0; i < k->nr_modules; i++)
+			pk__symtab_free(l.mods[i]);
+		free(l.mods);
+		return;
+	}
+	if (k->kernel) {
+		install(k->kernel, l.kernel, path);
+		if (k->kernel->text_start && l.text)
+			k->kernel->text_delta = k->kernel->text_start - l.text;
+	} else
+		pk__symtab_free(l.kernel);
+	for (size_t i = 0; i < k->nr_modules; i++)
+		install(k->modules[i], l.mods[i], path);
+	free(l.mods);
+}

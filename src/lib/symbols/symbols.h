@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * symbols.h - the symbols layer's internal interface: sorted symbol tables
+ * (symtab.c), the per-DSO state behind the public struct pk_dso and the
+ * loaders that fill a DSO's table from an ELF file (dso.c), from kallsyms
+ * (kernel.c) or from a JIT's /tmp/perf-PID.map (perfmap.c), and the
+ * demangler (demangle.c).
+ */
+#ifndef PK_SYMBOLS_INTERNAL_H
+#define PK_SYMBOLS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfkit.h"
+
+/* ---- symtab.c ---------------------------------------------------------------- */
+
+/* One symbol: [start, end) in its DSO's address space. */
+struct pk__sym {
+	uint64_t start, end;
+	const char *name;	/* owned by the table */
+	unsigned char binding;	/* STB_LOCAL, STB_GLOBAL or STB_WEAK */
+	uint32_t seq;		/* order of addition */
+};
+
+struct pk__symtab;
+
+/* pk__symtab_new - an empty table.  0 with *out, or -ENOMEM. */
+int pk__symtab_new(struct pk__symtab **out);
+
+/* pk__symtab_free - free it and its names; NULL is a no-op. */
+void pk__symtab_free(struct pk__symtab *t);
+
+/* pk__symtab_add - add a symbol, copying its name.  0 or -ENOMEM. */
+int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
+		   unsigned char binding);
+
+/* pk__symtab_finish - sort, keep one symbol per start address (perf's
+ * choice: sized over zero-sized, strong over weak, global over local,
+ * fewer leading underscores, the longer name; for kallsyms, where perf
+ * sizes the symbols first, the last one added), and give each zero-sized
+ * symbol the room up to the next one (the last: to its start rounded up
+ * to a page, plus a page), as perf does.  Call once, before any find. */
+void pk__symtab_finish(struct pk__symtab *t, bool kallsyms);
+
+/* pk__symtab_find - the symbol holding addr, or NULL. */
+const struct pk__sym *pk__symtab_find(const struct pk__symtab *t, uint64_t addr);
+
+/* pk__symtab_nr - how many symbols it holds. */
+size_t pk__symtab_nr(const struct pk__symtab *t);
+
+/* ---- the DSO state (maps.c owns the table, dso.c loads) ---------------------- */
+
+enum pk__dso_kind {
+	PK__DSO_FILE,		/* an ELF file by path */
+	PK__DSO_KERNEL,		/* [kernel.kallsyms] */
+	PK__DSO_MODULE,		/* a kernel module: [name] */
+	PK__DSO_VDSO,		/* [vdso] */
+	PK__DSO_PERFMAP,	/* /tmp/perf-PID.map: anonymous executable memory */
+	PK__DSO_NONE,		/* [heap], [stack], //anon data: no symbols */
+};
+
+/* One PT_LOAD segment, for file offset -> ELF virtual address. */
+struct pk__seg {
+	uint64_t offset, filesz, vaddr;
+};
+
+struct pk__dso {
+	struct pk_dso pub;	/* what pk_maps_dso hands out; stays put */
+	char *name;
+	enum pk__dso_kind kind;
+	size_t idx;		/* its place in the maps' DSO table */
+	bool loaded;		/* a load was tried (successful or not) */
+	struct pk__symtab *syms;	/* NULL when nothing could be loaded */
+	struct pk__seg *segs;
+	size_t nr_segs;
+	uint64_t text_start;	/* kernel: _text when recorded (its MMAP's pgoff) */
+	uint64_t text_delta;	/* kernel: recorded _text minus this kallsyms' */
+	char *symfile;		/* where the symbols came from */
+};
+
+/* Where the loaders look; set through pk_maps_set_dir. */
+struct pk__sym_dirs {
+	const char *debug;	/* "/usr/lib/debug" */
+	const char *tmp;	/* "/tmp" for perf-PID.map */
+	const char *kallsyms;	/* "/proc/kallsyms" */
+	pk_maps_lookup_cb lookup;	/* the build-id cache, or NULL */
+	void *lookup_arg;
+};
+
+/* pk__dso_load - load a user-space DSO's symbols (kind FILE, VDSO or
+ * PERFMAP) once: find its file (the lookup hook, /usr/lib/debug by
+ * build-id, .gnu_debuglink, the path), check its build-id, read .symtab
+ * (else .dynsym) and the PT_LOAD segments.  Failure leaves d->syms NULL;
+ * a build-id mismatch sets d->pub.build_id_mismatch.  Never fails louder:
+ * an unresolvable DSO is normal. */
+void pk__dso_load(struct pk__dso *d, const struct pk__sym_dirs *dirs);
+
+/* pk__dso_file_vaddr - the ELF virtual address at file offset off, through
+ * the PT_LOAD segment holding it; off itself when none does. */
+uint64_t pk__dso_file_vaddr(const struct pk__dso *d, uint64_t off);
+
+/* pk__perfmap_load - read a perf-PID.map file into a new table: lines
+ * "START SIZE name" in hex; malformed lines are skipped.  0 with *out, a
+ * negative errno when the file cannot be read. */
+int pk__perfmap_load(const char *path, struct pk__symtab **out);
+
+/* pk__perfmap_line - parse one line in place: 0 with start, size and
+ * name (NUL-terminated, pointing into line), or -EINVAL. */
+int pk__perfmap_line(char *line, uint64_t *start, uint64_t *size, const char **name);
+
+/* Kernel DSOs by module name, for pk__kernel_load to fill. */
+struct pk__kernel_dsos {
+	struct pk__dso *kernel;		/* [kernel.kallsyms], or NULL */
+	struct pk__dso **modules;	/* kind MODULE */
+	size_t nr_modules;
+};
+
+/* pk__kernel_load - read kallsyms once, giving the kernel DSO and every
+ * module DSO in k its table (perf's filter: text, weak, data and bss
+ * symbols).  A kernel DSO whose build-id differs from the running
+ * kernel's is marked mismatched and gets no symbols. */
+void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs);
+
+/* ---- demangle.c ----------------------------------------------------------------- */
+
+/* pk__demangle - the demangled name of a C++ or Rust (legacy or v0)
+ * symbol, without parameters as perf prints it, into buf; returns buf, or
+ * NULL when name is not mangled (or does not fit). */
+const char *pk__demangle(const char *name, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * symtab.c - a DSO's symbol table: symbols collected in any order, then
+ * sorted once by address with perf's rules for duplicates and zero sizes,
+ * and searched by binary search.  Names live in a few large blocks, not
+ * one allocation each: kallsyms alone has 100k+ of them.
+ */
+#include "symbols/symbols.h"
+#include "sys/sys.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_SIZE (64 * 1024)
+#define PAGE 4096u
+
+struct block {
+	struct block *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct pk__symtab {
+	struct pk__sym *syms;
+	size_t nr, cap;
+	struct block *blocks;
+};
+
+int pk__symtab_new(struct pk__symtab **out)
+{
+	struct pk__symtab *t = pk__calloc(1, sizeof(*t));
+
+	if (!t)
+		return pk__error_nomem("a symbol table");
+	*out = t;
+	return 0;
+}
+
+void pk__symtab_free(struct pk__symtab *t)
+{
+	if (!t)
+		return;
+	while (t->blocks) {
+		struct block *b = t->blocks;
+
+		t->blocks = b->next;
+		free(b);
+	}
+	free(t->syms);
+	free(t);
+}
+
+static const char *copy_name(struct pk__symtab *t, const char *name)
+{
+	size_t n = strlen(name) + 1;
+	struct block *b = t->blocks;
+	char *p;
+
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > BLOCK_SIZE ? n : BLOCK_SIZE;
+
+		if (!(b = pk__malloc(sizeof(*b) + cap)))
+			return NULL;
+		b->next = t->blocks;
+		b->used = 0;
+		b->cap = cap;
+		t->blocks = b;
+	}
+	p = b->data + b->used;
+	memcpy(p, name, n);
+	b->used += n;
+	return p;
+}
+
+int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
+		   unsigned char binding)
+{
+	const char *copy;
+
+	if (t->nr == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct pk__sym *n = pk__realloc(t->syms, cap * sizeof(*n));
+
+		if (!n)
+			return pk__error_nomem("a symbol table");
+		t->syms = n;
+		t->cap = cap;
+	}
+	if (!(copy = copy_name(t, name)))
+		return pk__error_nomem("a symbol name");
+	/* An end past the address space is clamped, not wrapped. */
+	t->syms[t->nr++] = (struct pk__sym){ start, size > UINT64_MAX - start ? UINT64_MAX : start + size,
+					     copy, binding, (uint32_t)t->nr };
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct pk__sym *x = a, *y = b;
+
+	/* Ties keep the order of addition: qsort is not stable. */
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Whether a is the better of two symbols at one address (perf's order). */
+static bool better(const struct pk__sym *a, const struct pk__sym *b)
+{
+	bool asized = a->end > a->start, bsized = b->end > b->start;
+	size_t ua, ub, la, lb;
+
+	if (asized != bsized)
+		return asized;
+	if ((a->binding == STB_WEAK) != (b->binding == STB_WEAK))
+		return b->binding == STB_WEAK;
+	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
+		return a->binding == STB_GLOBAL;
+	ua = underscores(a->name);
+	ub = underscores(b->name);
+	if (ua != ub)
+		return ua < ub;
+	la = strlen(a->name);
+	lb = strlen(b->name);
+	return la >= lb;
+}
+
+void pk__symtab_finish(struct pk__symtab *t, bool kallsyms)
+{
+	size_t k = 0;
+
+	if (!t->nr)
+		return;
+	qsort(t->syms, t->nr, sizeof(*t->syms), by_start);
+	for (size_t i = 1; i < t->nr; i++) {
+		if (t->syms[i].start == t->syms[k].start) {
+			/* perf sizes kallsyms before it drops duplicates: of those
+			 * at one address only the last one added has a size. */
+			if (kallsyms || !better(&t->syms[k], &t->syms[i]))
+				t->syms[k] = t->syms[i];
+			continue;
+		}
+		t->syms[++k] = t->syms[i];
+	}
+	t->nr = k + 1;
+	/* A zero-sized symbol reaches to the next one; the last, to its start
+	 * rounded up to a page, plus a page (perf's symbols__fixup_end). */
+	for (size_t i = 0; i + 1 < t->nr; i++)
+		if (t->syms[i].end == t->syms[i].start)
+			t->syms[i].end = t->syms[i + 1].start;
+	if (t->syms[t->nr - 1].end == t->syms[t->nr - 1].start) {
+		uint64_t s = t->syms[t->nr - 1].start;
+		uint64_t up = (s + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+
+		t->syms[t->nr - 1].end = up > UINT64_MAX - PAGE ? UINT64_MAX : up + PAGE;
+	}
+}
+
+const struct pk__sym *pk__symtab_find(const struct pk__symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nr;
+
+	while (lo < hi) {	/* the last symbol starting at or below addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= t->syms[lo - 1].end)
+		return NULL;
+	return &t->syms[lo - 1];
+}
+
+size_t pk__symtab_nr(const struct pk__symtab *t)
+{
+	return t->nr;
+}

@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_resolve.c - pk_maps_resolve on real ELF files built in the test
+ * tree (the PIE workload, a non-PIE build of it, a stripped copy whose
+ * symbols are found through .gnu_debuglink or a build-id directory, a
+ * build-id that does not match), this process's own PIE and libc mapped
+ * as /proc/self/maps says, a JIT's perf-PID.map, a fixture kallsyms with
+ * a module and a moved kernel, perf's map splitting, and the demangler.
+ * argv: workload, non-PIE workload, stripped + debuglink copy, its debug file.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+#include "elf/elf.h"
+#include "symbols/symbols.h"
+#include "tmpdir.h"
+
+static char **paths;	/* workload, nopie, stripped-linked, debug */
+
+static void mmap2(struct pk_maps *m, uint32_t pid, uint64_t addr, uint64_t len, uint64_t pgoff,
+		  uint32_t prot, const char *file)
+{
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP2 };
+
+	r.mmap2 = (struct pk_rec_mmap2){ .pid = pid, .tid = pid, .addr = addr, .len = len,
+					 .pgoff = pgoff, .prot = prot, .filename = file };
+	assert_int_equal(pk_maps_process(m, &r), 0);
+}
+
+static int user(struct pk_maps *m, uint32_t pid, uint64_t ip, struct pk_location *loc)
+{
+	*loc = (struct pk_location){ .size = sizeof(*loc) };
+	return pk_maps_resolve(m, pid, ip, PERF_RECORD_MISC_USER, loc);
+}
+
+/* Map the executable segment of `file` at base + its vaddr, the way the
+ * loader does (page-aligned, pgoff its file offset), and return the ip of
+ * function `fn` in it, with its ELF value in *value. */
+/* (symfile: an unstripped build of file, where fn's offset is found.) */
+static uint64_t map_text(struct pk_maps *m, uint32_t pid, const char *file, const char *symfile,
+			 uint64_t base, const char *fn, uint64_t *value)
+{
+	struct pk__elf *e;
+	struct pk__elf_seg segs[8];
+	uint64_t off;
+	int nr;
+
+	assert_int_equal(pk__elf_open(symfile, &e), 0);
+	assert_int_equal(pk__elf_symbol_offset(e, fn, &off, value), 0);
+	pk__elf_close(e);
+	assert_int_equal(pk__elf_open(file, &e), 0);
+	nr = pk__elf_load_segments(e, segs, 8);
+	pk__elf_close(e);
+	for (int i = 0; i < nr && i < 8; i++) {
+		uint64_t start = (base + segs[i].vaddr) & ~0xfffull, pgoff = segs[i].offset & ~0xfffull;
+
+		if (!(segs[i].flags & 1))	/* PF_X */
+			continue;
+		mmap2(m, pid, start, segs[i].filesz + 0x1000, pgoff, PROT_READ | PROT_EXEC, file);
+		return start + (off - pgoff);
+	}
+	fail_msg("%s has no executable segment", file);
+	return 0;
+}
+
+static void check_fn(const char *file, const char *symfile, uint64_t base, const char *expect_symfile)
+{
+	struct pk_maps *m;
+	struct pk_location loc;
+	uint64_t value, ip;
+
+	assert_int_equal(pk_maps_new(&m), 0);
+	ip = map_text(m, 7, file, symfile, base, "hot_a", &value);
+	assert_int_equal(user(m, 7, ip + 3, &loc), 0);
+	assert_string_equal(loc.dso->name, file);
+	assert_non_null(loc.sym);
+	assert_string_equal(loc.sym, "hot_a");
+	assert_int_equal(loc.sym_start, value);
+	assert_int_equal(loc.addr, value + 3);
+	assert_int_equal(loc.symoff, 3);
+	assert_false(loc.kernel);
+	assert_string_equal(loc.dso->symfile, expect_symfile);
+	/* Shared: another process mapping the same file at another place. */
+	ip = map_text(m, 8, file, symfile, 0x7f0000000000, "hot_b", &value);
+	assert_int_equal(user(m, 8, ip, &loc), 0);
+	assert_string_equal(loc.sym, "hot_b");
+	assert_int_equal(pk_maps_nr_dsos(m), 1);
+	pk_maps_free(m);
+}
+
+static void pie_executable(void **state)
+{
+	(void)state;
+	check_fn(paths[0], paths[0], 0x555555554000, paths[0]);
+}
+
+static void non_pie_executable(void **state)
+{
+	(void)state;
+	check_fn(paths[1], paths[1], 0, paths[1]);
+}
+
+static void stripped_with_debuglink(void **state)
+{
+	(void)state;
+	check_fn(paths[2], paths[0], 0x555555554000, paths[3]);
+}
+
+/* The stripped copy's debug file found under <debug>/.build-id/xx/yyyy.debug. */
+static void debug_file_by_build_id(void **state)
+{
+	char dir[4096], path[8192], cmd[16384];
+	uint8_t id[20];
+	int n = pk_build_id_read(paths[3], id);
+	struct pk_maps *m;
+	struct pk_location loc;
+	uint64_t value, ip;
+
+	(void)state;
+	assert_true(n > 1);
+	assert_non_null(tmp_mkdtemp(dir, sizeof(dir), "debugdir"));
+	snprintf(path, sizeof(path), "%s/.build-id/%02x/", dir, id[0]);
+	for (int i = 1; i < n; i++)
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), "%02x", id[i]);
+	strcat(path, ".debug");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/.build-id/%02x && cp %s %s && cp %s %s/stripped", dir,
+		 id[0], paths[3], path, paths[2], dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(pk_maps_new(&m), 0);
+	assert_int_equal(pk_maps_set_dir(m, PK_MAPS_DIR_DEBUG, dir), 0);
+	snprintf(cmd, sizeof(cmd), "%s/stripped", dir);	/* its debuglink leads nowhere here */
+	ip = map_text(m, 7, cmd, paths[0], 0x555555554000, "hot_a", &value);
+	assert_int_equal(user(m, 7, ip, &loc), 0);
+	assert_string_equal(loc.sym, "hot_a");
+	assert_string_equal(loc.dso->symfile, path);
+	pk_maps_free(m);
+	assert_int_equal(tmp_rmtree(dir), 0);
+}
+
+static void build_id_mismatch_is_refused(void **state)
+{
+	uint8_t wrong[20];
+	struct pk_maps *m;
+	struct pk_location loc;
+	uint64_t value, ip;
+
+	(void)state;
+	assert_true(pk_build_id_read(paths[0], wrong) > 0);
+	wrong[0] ^= 0xff;
+	assert_int_equal(pk_maps_new(&m), 0);
+	assert_int_equal(pk_maps_set_build_id(m, paths[0], wrong, 20), 0);
+	ip = map_text(m, 7, paths[0], paths[0], 0x555555554000, "hot_a", &value);
+	assert_int_equal(user(m, 7, ip, &loc), 0);
+	assert_non_null(loc.dso);
+	assert_null(loc.sym);	/* never the symbols of another build */
+	assert_true(loc.dso->build_id_mismatch);
+	assert_null(loc.dso->symfile);
+	assert_int_equal(loc.addr, value);	/* perf's [unknown] address */
+	pk_maps_free(m);
+}
+
+__attribute__((noinline)) static int local_function(int x)
+{
+	return x * 3 + 1;
+}
+
+/* This process as /proc/self/maps shows it: its own PIE and libc. */
+static void this_process(void **state)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[8192], file[4096];
+	struct pk_maps *m;
+	struct pk_location loc;
+	uint32_t pid = (uint32_t)getpid();
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(pk_maps_new(&m), 0);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, pgoff;
+		char perms[8];
+
+		file[0] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &start, &end, perms, &pgoff, file) < 4)
+			continue;
+		mmap2(m, pid, start, end - start, pgoff,
+		      (perms[0] == 'r' ? PROT_READ : 0) | (perms[2] == 'x' ? PROT_EXEC : 0),
+		      file[0] ? file : "//anon");
+	}
+	fclose(f);
+	assert_int_equal(user(m, pid, (uint64_t)(uintptr_t)&local_function + 1, &loc), 0);
+	assert_string_equal(loc.sym, "local_function");
+	assert_int_equal(loc.symoff, 1);
+	assert_int_equal(local_function(1), 4);
+	assert_int_equal(user(m, pid, (uint64_t)(uintptr_t)&getpid, &loc), 0);
+	assert_non_null(strstr(loc.dso->name, "libc.so"));
+	assert_non_null(loc.sym);
+	assert_non_null(strstr(loc.sym, "getpid"));
+	assert_int_equal(loc.symoff, 0);
+	pk_maps_free(m);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void jit_perf_map(void **state)
+{
+	char dir[4096], path[8192];
+	struct pk_maps *m;
+	struct pk_location loc;
+
+	(void)state;
+	assert_non_null(tmp_mkdtemp(dir, sizeof(dir), "jit"));
+	snprintf(path, sizeof(path), "%s/perf-4242.map", dir);
+	write_file(path, "7f0000001000 40 LazyCompile:*fib /app.js:3\n"
+			 "not a line\n"
+			 "0x7f0000001040 0x20 Builtin: ArgumentsAdaptor\n");
+	assert_int_equal(pk_maps_new(&m), 0);
+	assert_int_equal(pk_maps_set_dir(m, PK_MAPS_DIR_TMP, dir), 0);
+	mmap2(m, 4242, 0x7f0000000000, 0x10000, 0, PROT_READ | PROT_EXEC, "//anon");
+	mmap2(m, 4242, 0x7f0000100000, 0x10000, 0, PROT_READ | PROT_WRITE, "//anon");
+	assert_int_equal(user(m, 4242, 0x7f0000001010, &loc), 0);
+	assert_string_equal(loc.dso->name, "/tmp/perf-4242.map");
+	assert_string_equal(loc.sym, "LazyCompile:*fib /app.js:3");
+	assert_int_equal(loc.addr, 0x7f0000001010);
+	assert_int_equal(user(m, 4242, 0x7f0000001050, &loc), 0);
+	assert_string_equal(loc.sym, "Builtin: ArgumentsAdaptor");
+	assert_int_equal(user(m, 4242, 0x7f0000001060, &loc), 0);
+	assert_null(loc.sym);	/* past the last function: a gap */
+	assert_int_equal(user(m, 4242, 0x7f0000100010, &loc), 0);
+	assert_string_equal(loc.dso->name, "//anon");	/* data: no JIT symbols */
+	assert_null(loc.sym);
+	pk_maps_free(m);
+	unlink(path);
+	assert_int_equal(tmp_rmtree(dir), 0);
+}
+
+static void kernel_and_modules(void **state)
+{
+	char dir[4096], path[8192];
+	struct pk_maps *m;
+	struct pk_location loc = { .size = sizeof(loc) };
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP };
+	/* The recording saw _text 0x200000 higher than this kallsyms (KASLR). */
+	const uint64_t moved = 0x200000;
+
+	(void)state;
+	assert_non_null(tmp_mkdtemp(dir, sizeof(dir), "kallsyms"));
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	write_file(path, "ffffffff81000000 T _text\n"
+			 "ffffffff81000000 T startup_64\n"
+			 "ffffffff81001000 T do_syscall_64\n"
+			 "ffffffff81001000 t __do_syscall_64\n"
+			 "ffffffff81002000 r some_rodata\n"
+			 "ffffffff81003000 T last_text\n"
+			 "ffffffffc0001000 t foo_rx\t[foo_bar]\n"
+			 "ffffffffc0001100 T foo_tx\t[foo_bar]\n"
+			 "ffffffffc0100000 t other_fn\t[not_mapped]\n");
+	assert_int_equal(pk_maps_new(&m), 0);
+	assert_int_equal(pk_maps_set_dir(m, PK_MAPS_DIR_KALLSYMS, path), 0);
+	r.mmap = (struct pk_rec_mmap){ .pid = UINT32_MAX, .addr = 0xffffffff81000000 + moved,
+				       .len = 0x3effffff, .pgoff = 0xffffffff81000000 + moved,
+				       .filename = "[kernel.kallsyms]_text" };
+	assert_int_equal(pk_maps_process(m, &r), 0);
+	r.mmap = (struct pk_rec_mmap){ .pid = UINT32_MAX, .addr = 0xffffffffc0000000, .len = 0x10000,
+				       .filename = "/lib/modules/6.1.0/kernel/drivers/foo-bar.ko" };
+	assert_int_equal(pk_maps_process(m, &r), 0);
+	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffff81001010 + moved, PERF_RECORD_MISC_KERNEL,
+					 &loc), 0);
+	assert_string_equal(loc.dso->name, "[kernel.kallsyms]");
+	assert_true(loc.kernel);
+	/* Same address: perf keeps the last kallsyms lists (it sizes them first). */
+	assert_string_equal(loc.sym, "__do_syscall_64");
+	assert_int_equal(loc.sym_start, 0xffffffff81001000 + moved);
+	assert_int_equal(loc.symoff, 0x10);
+	/* Read-only data is not a kernel symbol perf keeps: the text before it reaches on. */
+	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffff81002010 + moved, PERF_RECORD_MISC_KERNEL,
+					 &loc), 0);
+	assert_string_equal(loc.sym, "__do_syscall_64");
+	/* The last symbol reaches one page past its (page-aligned) start. */
+	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffff81003fff + moved, PERF_RECORD_MISC_KERNEL,
+					 &loc), 0);
+	assert_string_equal(loc.sym, "last_text");
+	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffff81004000 + moved, PERF_RECORD_MISC_KERNEL,
+					 &loc), 0);
+	assert_null(loc.sym);
+	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffffc0001080, PERF_RECORD_MISC_KERNEL, &loc), 0);
+	assert_string_equal(loc.dso->name, "[foo_bar]");
+	assert_string_equal(loc.sym, "foo_rx");
+	assert_string_equal(loc.dso->symfile, path);
+	/* A module mapped after kallsyms was read gets its symbols too. */
+	r.mmap = (struct pk_rec_mmap){ .pid = UINT32_MAX, .addr = 0xffffffffc0100000, .len = 0x1000,
+				       .filename = "/lib/modules/6.1.0/kernel/not_mapped.ko.xz" };
+	assert_int_equal(pk_maps_process(m, &r), 0);
+	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffffc0100010, PERF_RECORD_MISC_KERNEL, &loc), 0);
+	assert_string_equal(loc.dso->name, "[not_mapped]");
+	assert_string_equal(loc.sym, "other_fn");
+	/* A user-mode sample at a kernel address finds no map. */
+	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffffc0001080, PERF_RECORD_MISC_USER, &loc), -ENOENT);
+	assert_null(loc.dso);
+	assert_int_equal(loc.addr, 0xffffffffc0001080);
+	pk_maps_free(m);
+	unlink(path);
+	assert_int_equal(tmp_rmtree(dir), 0);
+}
+
+/* perf's maps__fixup_overlappings: the pieces of a split map keep their
+ * place in the file. */
+static void overlapping_map_splits(void **state)
+{
+	struct pk_maps *m;
+	struct pk_location loc;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	mmap2(m, 5, 0x10000, 0x5000, 0x3000, PROT_EXEC, "/nonexistent/a");
+	mmap2(m, 5, 0x12000, 0x1000, 0, PROT_EXEC, "/nonexistent/b");
+	assert_int_equal(user(m, 5, 0x11800, &loc), 0);
+	assert_string_equal(loc.dso->name, "/nonexistent/a");
+	assert_int_equal(loc.addr, 0x4800);
+	assert_int_equal(user(m, 5, 0x12800, &loc), 0);
+	assert_string_equal(loc.dso->name, "/nonexistent/b");
+	assert_int_equal(loc.addr, 0x800);
+	assert_int_equal(user(m, 5, 0x13800, &loc), 0);
+	assert_string_equal(loc.dso->name, "/nonexistent/a");
+	assert_int_equal(loc.addr, 0x6800);	/* the right piece's pgoff moved with it */
+	assert_int_equal(user(m, 5, 0x15000, &loc), -ENOENT);
+	/* One covering both replaces them. */
+	mmap2(m, 5, 0x10000, 0x8000, 0, PROT_EXEC, "/nonexistent/c");
+	assert_int_equal(user(m, 5, 0x13800, &loc), 0);
+	assert_string_equal(loc.dso->name, "/nonexistent/c");
+	loc.size = 8;
+	assert_int_equal(pk_maps_resolve(m, 5, 0x13800, PERF_RECORD_MISC_USER, &loc), -EINVAL);
+	pk_maps_free(m);
+}
+
+static void demangling(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "_ZN2ns1WIlE4spinEl", "ns::W<long>::spin" },	/* perf: no parameters */
+		{ "_Z4workli", "work" },
+		{ "_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write" },	/* Rust legacy */
+		{ "_RNvCs15kBYyAo9fc_7mycrate7example", "mycrate::example" },	/* Rust v0 */
+	};
+	char buf[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = pk__demangle(cases[i][0], buf, sizeof(buf));
+
+		assert_non_null(got);
+		assert_string_equal(got, cases[i][1]);
+	}
+	assert_null(pk__demangle("main", buf, sizeof(buf)));
+	assert_null(pk__demangle("_Znot mangled", buf, sizeof(buf)));
+	assert_null(pk__demangle("_ZN2ns1WIlE4spinEl", buf, 8));	/* does not fit */
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pie_executable),
+		cmocka_unit_test(non_pie_executable),
+		cmocka_unit_test(stripped_with_debuglink),
+		cmocka_unit_test(debug_file_by_build_id),
+		cmocka_unit_test(build_id_mismatch_is_refused),
+		cmocka_unit_test(this_process),
+		cmocka_unit_test(jit_perf_map),
+		cmocka_unit_test(kernel_and_modules),
+		cmocka_unit_test(overlapping_map_splits),
+		cmocka_unit_test(demangling),
+	};
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s WORKLOAD NOPIE STRIPPED-LINKED DEBUG\n", argv[0]);
+		return 2;
+	}
+	paths = argv + 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
