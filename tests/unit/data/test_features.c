@@ -556,6 +556,61 @@ static void test_writer_round_trip(void **state)
 	assert_int_equal(unlink(path), 0);
 }
 
+/* A machine with two NUMA nodes, from the fixture tree sysfs/numa. */
+static void test_fixture_machine(void **state)
+{
+	char root[512];
+	const char *fixtures = getenv("PERFKIT_FIXTURES");
+	struct pk_data_reader *r;
+	struct pk_feature *f;
+	const struct pk_feature_numa_topology *n;
+	const struct pk_feature_mem_topology *m;
+	const struct pk_feature_cache *c;
+	bool two_cpus = sysconf(_SC_NPROCESSORS_CONF) >= 2;
+
+	(void)state;
+	if (!fixtures)
+		skip();
+	snprintf(root, sizeof(root), "%s/sysfs/numa", fixtures);
+	assert_int_equal(setenv("PERFKIT_SYSFS_ROOT", root, 1), 0);
+	write_file();
+	unsetenv("PERFKIT_SYSFS_ROOT");
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	f = decode(r, PK_DATA_FEAT_NUMA_TOPOLOGY);
+	n = pk_feature_numa_topology(f);
+	assert_int_equal(n->nr, 2);
+	assert_int_equal(n->nodes[0].mem_total_kb, 1000);
+	assert_int_equal(n->nodes[0].mem_free_kb, 400);
+	assert_int_equal(n->nodes[1].node, 2);
+	assert_int_equal(n->nodes[1].mem_total_kb, 2048);
+	assert_string_equal(n->nodes[1].cpus, "2-3");
+	pk_feature_free(f);
+	f = decode(r, PK_DATA_FEAT_MEM_TOPOLOGY);
+	m = pk_feature_mem_topology(f);
+	assert_int_equal(m->block_size, 0x8000000);
+	assert_int_equal(m->nr, 2);
+	assert_int_equal(m->nodes[0].nr_bits, 71);
+	assert_int_equal(m->nodes[0].bits[0], 3);
+	assert_int_equal(m->nodes[0].bits[1], 1ULL << 6);
+	assert_int_equal(m->nodes[1].node, 2);
+	assert_int_equal(m->nodes[1].bits[0], 1ULL << 3);
+	pk_feature_free(f);
+	/* Ordered by level, the shared L2 once. */
+	f = decode(r, PK_DATA_FEAT_CACHE);
+	c = pk_feature_cache(f);
+	assert_int_equal(c->nr, two_cpus ? 3 : 2);
+	assert_int_equal(c->caches[0].level, 1);
+	assert_string_equal(c->caches[0].map, "0");
+	if (two_cpus)
+		assert_string_equal(c->caches[1].map, "1");
+	assert_int_equal(c->caches[c->nr - 1].level, 2);
+	assert_int_equal(c->caches[c->nr - 1].sets, 2048);
+	assert_string_equal(c->caches[c->nr - 1].size, "1024K");
+	pk_feature_free(f);
+	pk_data_reader_free(r);
+	assert_int_equal(unlink(path), 0);
+}
+
 /* ---- a file perf 6.1 records ------------------------------------------------ */
 
 static char *perf_header(void)
@@ -690,6 +745,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_every_truncation),
 		cmocka_unit_test(test_absurd_counts),
 		cmocka_unit_test(test_writer_round_trip),
+		cmocka_unit_test(test_fixture_machine),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_file),
