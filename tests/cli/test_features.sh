@@ -6,7 +6,8 @@
 # features" line) and the same machine facts (host, CPUs, topology, NUMA
 # nodes, caches, memory blocks, PMUs).  Lines that differ by nature are
 # normalised: times, offsets and sizes, the version and command line, the
-# events, a node's free memory, and the order of the PMU mappings.
+# events, a node's free memory, and the order of the PMU mappings.  And
+# perfkit's -a recording has perf's side-band event, dummy:HG.
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -54,4 +55,15 @@ else
 	not_ok "perf shows the same features and machine facts for both files"
 	diag "$(cat diff.txt)"
 fi
+# The side-band event of -a: perf's dummy:HG, carrying the process records
+# and the kernel symbol and BPF program records, and sampling nothing.
+sideband() {
+	perf evlist -v -i "$1" 2>/dev/null | grep '^dummy:HG:' |
+		sed -e 's/read_format: [A-Z_|]*, //' -e 's/disabled: 1, //' -e 's/inherit: 1, //'
+}
+want=$(sideband perf.data)
+got=$(sideband perfkit.data)
+check "perfkit's -a recording has perf's side-band event (dummy:HG)" test -n "$got" -a "$got" = "$want"
+[ "$got" = "$want" ] || diag "perf:    $want" "perfkit: $got"
+contains "and it asks for ksymbol and bpf_event records" "$got" "ksymbol: 1, bpf_event: 1"
 done_testing

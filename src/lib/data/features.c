@@ -26,6 +26,18 @@ enum {
 	FEAT_LAST = 32,		/* the bitmap's bits perf 6.1 reserves */
 };
 
+/* perf's name of feature f, for messages. */
+static const char *feat_name(int f)
+{
+	static const char *const names[FEAT_LAST] = {
+#define PK__FEAT(id, NAME, name) [id] = name,
+#include "features.def"
+#undef PK__FEAT
+	};
+
+	return f > 0 && f < FEAT_LAST && names[f] ? names[f] : "unknown";
+}
+
 struct blob {
 	unsigned char *p;
 	size_t len, cap;
@@ -526,14 +538,16 @@ int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4])
 	pk_pmus_free(m.pmus);
 	if (pmus_oom)
 		err = pk__error_nomem("the PMU list for perf.data's PMU features");
+	/* A section left out because memory ran out fails the file too. */
+	for (int f = 1; f < FEAT_LAST && !err; f++)
+		if (blobs[f].oom)
+			err = pk__error_nomem("the perf.data %s feature section", feat_name(f));
 	/* The table of sections comes right after the data; the payloads follow it. */
 	at = pk__data_writer_pos(w) + (uint64_t)n * sizeof(table[0]);
 	n = 0;
 	for (int f = 1; f < FEAT_LAST; f++) {
 		if (!(flags[f / 64] & (1ULL << (f % 64))))
 			continue;
-		if (blobs[f].oom)
-			err = pk__error_nomem("a perf.data feature section");
 		table[n++] = (struct pk__file_section){ at, blobs[f].len };
 		at += blobs[f].len;
 	}
