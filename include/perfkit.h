@@ -50,6 +50,7 @@
 #include "perfkit/record.h"
 #include "perfkit/data.h"
 #include "perfkit/reader.h"
+#include "perfkit/features.h"
 #include "perfkit/symbols.h"
 #include "perfkit/unwind.h"
 #include "perfkit/recorder.h"

@@ -3,8 +3,9 @@
  * features.c - the perf.data feature sections perfkit writes, in perf's
  * encodings (tools/perf/Documentation/perf.data-file-format.txt): strings
  * padded to 64 bytes, string lists, the event descriptions, the CPU
- * topology, the PMU mappings, groups, the sample time range and, for
- * tracepoints, the tracing data (tracing.c).
+ * topology, the NUMA nodes, caches and memory blocks, the PMU mappings
+ * and caps, groups, the sample time range and, for tracepoints, the
+ * tracing data (tracing.c).
  */
 #include "data.h"
 #include "host/host.h"
@@ -24,6 +25,18 @@ enum {
 #undef PK__FEAT
 	FEAT_LAST = 32,		/* the bitmap's bits perf 6.1 reserves */
 };
+
+/* perf's name of feature f, for messages. */
+static const char *feat_name(int f)
+{
+	static const char *const names[FEAT_LAST] = {
+#define PK__FEAT(id, NAME, name) [id] = name,
+#include "features.def"
+#undef PK__FEAT
+	};
+
+	return f > 0 && f < FEAT_LAST && names[f] ? names[f] : "unknown";
+}
 
 struct blob {
 	unsigned char *p;
@@ -126,28 +139,190 @@ static void cpu_topology(struct blob *b, int nr_cpus)
 		pk__error_clear();
 }
 
-static void pmu_mappings(struct blob *b)
+/* The PMUs, scanned once for PMU_MAPPINGS, PMU_CAPS and CPU_PMU_CAPS; NULL
+ * when there are none to scan (then those features say so); no memory
+ * fails the file. */
+static struct pk_pmus *scan_pmus(bool *oom)
 {
 	struct pk_pmus *pmus;
-
 	int err = pk_pmus_scan(&pmus);
 
-	/* No PMUs to map is an empty table; no memory is a failed file. */
-	if (err == -ENOMEM) {
-		b->oom = true;
-		return;
-	}
+	*oom |= err == -ENOMEM;
 	if (err < 0) {
-		pk__error_clear();
-		put_u32(b, 0);
-		return;
+		if (err != -ENOMEM)
+			pk__error_clear();
+		return NULL;
 	}
-	put_u32(b, (uint32_t)pk_pmus_nr(pmus));
-	for (size_t i = 0; i < pk_pmus_nr(pmus); i++) {
+	return pmus;
+}
+
+static void pmu_mappings(struct blob *b, const struct pk_pmus *pmus)
+{
+	size_t nr = pmus ? pk_pmus_nr(pmus) : 0;
+
+	put_u32(b, (uint32_t)nr);
+	for (size_t i = 0; i < nr; i++) {
 		put_u32(b, pk_pmu_type(pk_pmus_get(pmus, i)));
 		put_string(b, pk_pmu_name(pk_pmus_get(pmus, i)));
 	}
-	pk_pmus_free(pmus);
+}
+
+/* One PMU's caps: their number, name/value string pairs, then (for
+ * PMU_CAPS, not CPU_PMU_CAPS) the PMU's name. */
+static void pmu_caps_of(struct blob *b, const struct pk_pmu *pmu, bool with_name)
+{
+	put_u32(b, (uint32_t)pk_pmu_nr_caps(pmu));
+	for (size_t i = 0; i < pk_pmu_nr_caps(pmu); i++) {
+		const char *name, *value;
+
+		pk_pmu_cap(pmu, i, &name, &value);
+		put_string(b, name);
+		put_string(b, value);
+	}
+	if (with_name)
+		put_string(b, pk_pmu_name(pmu));
+}
+
+/* PMU_CAPS: every PMU but "cpu" that has caps (perf 6.1 writes it with a
+ * count of 0 when none has).  Hybrid PMUs would come first; perfkit does
+ * not know hybrid machines yet. */
+static void pmu_caps(struct blob *b, const struct pk_pmus *pmus)
+{
+	size_t nr = pmus ? pk_pmus_nr(pmus) : 0;
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		n += strcmp(pk_pmu_name(pk_pmus_get(pmus, i)), "cpu") &&
+		     pk_pmu_nr_caps(pk_pmus_get(pmus, i)) > 0;
+	put_u32(b, n);
+	for (size_t i = 0; i < nr; i++) {
+		const struct pk_pmu *pmu = pk_pmus_get(pmus, i);
+
+		if (strcmp(pk_pmu_name(pmu), "cpu") && pk_pmu_nr_caps(pmu) > 0)
+			pmu_caps_of(b, pmu, true);
+	}
+}
+
+/* NUMA_TOPOLOGY: per online node its id, MemTotal and MemFree (KiB) and
+ * CPU list.  False (no section) without NUMA information, as perf. */
+static bool numa_topology(struct blob *b)
+{
+	int *nodes;
+	size_t nr;
+	int err = pk__host_nodes(&nodes, &nr);
+
+	b->oom |= err == -ENOMEM;
+	if (err < 0)
+		return false;
+	put_u32(b, (uint32_t)nr);
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t total = 0, avail = 0;
+		char cpus[4096];
+
+		pk__host_node_mem(nodes[i], &total, &avail);
+		pk__host_node_cpulist(nodes[i], cpus, sizeof(cpus));
+		put_u32(b, (uint32_t)nodes[i]);
+		put_u64(b, total);
+		put_u64(b, avail);
+		put_string(b, cpus);
+	}
+	free(nodes);
+	return true;
+}
+
+/* MEM_TOPOLOGY: version 1, the block size, and per node its id and bitmap
+ * of memory blocks (a bit count, then u64 words).  False without memory
+ * hotplug information, as perf. */
+static bool mem_topology(struct blob *b)
+{
+	uint64_t bsize;
+	int *nodes;
+	size_t nr;
+	int err;
+
+	if (pk__host_mem_block_size(&bsize) < 0)
+		return false;
+	err = pk__host_nodes(&nodes, &nr);
+	b->oom |= err == -ENOMEM;
+	if (err < 0)
+		return false;
+	put_u64(b, 1);
+	put_u64(b, bsize);
+	put_u64(b, nr);
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t *bits, nr_bits;
+
+		err = pk__host_node_blocks(nodes[i], &bits, &nr_bits);
+		b->oom |= err == -ENOMEM;
+		put_u64(b, (uint64_t)nodes[i]);
+		put_u64(b, nr_bits);
+		put_u64(b, nr_bits);
+		if (bits)
+			put(b, bits, (size_t)(nr_bits + 63) / 64 * sizeof(uint64_t));
+		free(bits);
+	}
+	free(nodes);
+	return true;
+}
+
+#define MAX_CACHE_IDX 4		/* perf 6.1 looks at cache index0..index3 */
+
+static bool same_cache(const struct pk__host_cache *a, const struct pk__host_cache *c)
+{
+	return a->level == c->level && a->line_size == c->line_size && a->sets == c->sets &&
+	       a->ways == c->ways && !strcmp(a->type, c->type) && !strcmp(a->size, c->size) &&
+	       !strcmp(a->map, c->map);
+}
+
+static void put_cache(struct blob *b, const struct pk__host_cache *c)
+{
+	put_u32(b, c->level);
+	put_u32(b, c->line_size);
+	put_u32(b, c->sets);
+	put_u32(b, c->ways);
+	put_string(b, c->type);
+	put_string(b, c->size);
+	put_string(b, c->map);
+}
+
+/* CACHE: version 1, then each distinct cache of CPUs 0..nr_cpus-1 ordered
+ * by level, first seen first within a level.  False when a cache index
+ * cannot be read, as perf leaves the section out then. */
+static bool caches(struct blob *b, int nr_cpus)
+{
+	size_t cap = (size_t)nr_cpus * MAX_CACHE_IDX, n = 0;
+	struct pk__host_cache *c = pk__calloc(cap ? cap : 1, sizeof(*c));
+	bool ok = c != NULL;
+
+	b->oom |= !c;
+	for (int cpu = 0; ok && cpu < nr_cpus; cpu++)
+		for (int idx = 0; ok && idx < MAX_CACHE_IDX; idx++) {
+			size_t k = 0;
+			int err = pk__host_cache(cpu, idx, &c[n]);
+
+			if (err == 1)
+				break;
+			ok = err == 0;
+			while (ok && k < n && !same_cache(&c[k], &c[n]))
+				k++;
+			n += ok && k == n;
+		}
+	if (ok) {
+		put_u32(b, 1);
+		put_u32(b, (uint32_t)n);
+		/* A stable insertion sort by level (a handful of entries). */
+		for (size_t k = 1; k < n; k++)
+			for (size_t j = k; j > 0 && c[j - 1].level > c[j].level; j--) {
+				struct pk__host_cache t = c[j];
+
+				c[j] = c[j - 1];
+				c[j - 1] = t;
+			}
+		for (size_t k = 0; k < n; k++)
+			put_cache(b, &c[k]);
+	}
+	free(c);
+	return ok;
 }
 
 /*
@@ -180,9 +355,37 @@ static void build_id(struct blob *b, const struct pk__data_build_id *e)
 	put(b, zeros, padded - (n - 1));
 }
 
-/* The payload of a feature about this machine; false for any other. */
-static bool machine_feature(int f, struct blob *b, const struct utsname *u, int nr_cpus)
+/*
+ * BPF_PROG_INFO and BPF_BTF: perf 6.1 describes each BPF program loaded at
+ * the start of the recording (and the BTF of those that have one), or
+ * writes a count of 0 when there are none or it may not look (its walk
+ * fails with EPERM without CAP_SYS_ADMIN).  perfkit does the same when
+ * there are none to describe, and leaves both out, rather than claim none,
+ * when programs are loaded: describing them is not written yet.
+ */
+static bool bpf_none(struct blob *b)
 {
+	uint32_t next;
+
+	if (pk__sys_bpf_prog_next_id(0, &next) == 0)
+		return false;
+	put_u32(b, 0);
+	return true;
+}
+
+/* What the machine features are written from, read once per file. */
+struct machine {
+	struct utsname u;
+	int nr_cpus;
+	struct pk_pmus *pmus;	/* NULL when none could be scanned */
+};
+
+/* The payload of a feature about this machine; false for any other. */
+static bool machine_feature(int f, struct blob *b, const struct machine *m)
+{
+	const struct utsname *u = &m->u;
+	int nr_cpus = m->nr_cpus;
+
 	char s[512];
 
 	switch (f) {
@@ -214,7 +417,20 @@ static bool machine_feature(int f, struct blob *b, const struct utsname *u, int 
 	}
 	case FEAT_TOTAL_MEM: put_u64(b, pk__host_mem_total_kb()); return true;
 	case FEAT_CPU_TOPOLOGY: cpu_topology(b, nr_cpus); return true;
-	case FEAT_PMU_MAPPINGS: pmu_mappings(b); return true;
+	case FEAT_PMU_MAPPINGS: pmu_mappings(b, m->pmus); return true;
+	case FEAT_NUMA_TOPOLOGY: return numa_topology(b);
+	case FEAT_MEM_TOPOLOGY: return mem_topology(b);
+	case FEAT_CACHE: return caches(b, nr_cpus);
+	case FEAT_PMU_CAPS: pmu_caps(b, m->pmus); return true;
+	case FEAT_BPF_PROG_INFO:
+	case FEAT_BPF_BTF: return bpf_none(b);
+	case FEAT_CPU_PMU_CAPS: {
+		const struct pk_pmu *cpu = m->pmus ? pk_pmus_find(m->pmus, "cpu") : NULL;
+
+		if (cpu)
+			pmu_caps_of(b, cpu, false);
+		return cpu != NULL;
+	}
 	default:
 		return false;
 	}
@@ -244,8 +460,7 @@ static bool tracing_data(struct pk_data_writer *w, struct blob *b)
 
 /* The payload of a feature about what was recorded (the writer's state);
  * the machine's are machine_feature's.  False when perfkit does not write it. */
-static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struct utsname *u,
-		    int nr_cpus)
+static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struct machine *m)
 {
 	switch (f) {
 	case FEAT_TRACING_DATA: return tracing_data(w, b);
@@ -300,7 +515,7 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 		put_u32(b, PK__COMP_MMAP_LEN);	/* what one record may decompress to */
 		return true;
 	default:
-		return machine_feature(f, b, u, nr_cpus);
+		return machine_feature(f, b, m);
 	}
 }
 
@@ -308,24 +523,31 @@ int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4])
 {
 	struct blob blobs[FEAT_LAST] = { { 0 } };
 	struct pk__file_section table[FEAT_LAST];
-	int nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF), err = 0, n = 0;
-	struct utsname u;
+	struct machine m = { .nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF) };
+	bool pmus_oom = false;
+	int err = 0, n = 0;
 	uint64_t at;
 
-	uname(&u);
+	uname(&m.u);
+	m.pmus = scan_pmus(&pmus_oom);
 	for (int f = 1; f < FEAT_LAST; f++)
-		if (feature(w, f, &blobs[f], &u, nr_cpus)) {
+		if (feature(w, f, &blobs[f], &m)) {
 			flags[f / 64] |= 1ULL << (f % 64);
 			n++;
 		}
+	pk_pmus_free(m.pmus);
+	if (pmus_oom)
+		err = pk__error_nomem("the PMU list for perf.data's PMU features");
+	/* A section left out because memory ran out fails the file too. */
+	for (int f = 1; f < FEAT_LAST && !err; f++)
+		if (blobs[f].oom)
+			err = pk__error_nomem("the perf.data %s feature section", feat_name(f));
 	/* The table of sections comes right after the data; the payloads follow it. */
 	at = pk__data_writer_pos(w) + (uint64_t)n * sizeof(table[0]);
 	n = 0;
 	for (int f = 1; f < FEAT_LAST; f++) {
 		if (!(flags[f / 64] & (1ULL << (f % 64))))
 			continue;
-		if (blobs[f].oom)
-			err = pk__error_nomem("a perf.data feature section");
 		table[n++] = (struct pk__file_section){ at, blobs[f].len };
 		at += blobs[f].len;
 	}

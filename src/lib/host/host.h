@@ -40,6 +40,43 @@ void pk__host_cpuinfo(const char *key, char *out, size_t len);
 /* pk__host_mem_total_kb - MemTotal from /proc/meminfo in KiB, 0 if unknown. */
 uint64_t pk__host_mem_total_kb(void);
 
+/* ---- NUMA nodes, memory blocks, caches (nodes.c) --------------------------- */
+
+/* pk__host_nodes - the online NUMA nodes (devices/system/node/online) as a
+ * malloc'd sorted array.  Returns 0, -ENOENT (no error record: a kernel
+ * without NUMA information), or -ENOMEM. */
+int pk__host_nodes(int **nodes, size_t *nr);
+
+/* pk__host_node_mem - a node's MemTotal and MemFree in KiB (nodeN/meminfo).
+ * Returns 0, or -ENOENT (no error record) when either is missing. */
+int pk__host_node_mem(int node, uint64_t *total_kb, uint64_t *free_kb);
+
+/* pk__host_node_cpulist - a node's cpulist ("0-1", "" for a node without
+ * CPUs) into buf.  Returns 0, or -ENOENT (no error record). */
+int pk__host_node_cpulist(int node, char *buf, size_t len);
+
+/* pk__host_mem_block_size - devices/system/memory/block_size_bytes.
+ * Returns 0, or -ENOENT (no error record) without memory hotplug. */
+int pk__host_mem_block_size(uint64_t *bytes);
+
+/* pk__host_node_blocks - the memory blocks (memoryN entries) of a node as a
+ * malloc'd bitmap of *nr_bits bits (the largest block number plus one).
+ * Returns 0, -ENOENT (no error record) without such a node, or -ENOMEM. */
+int pk__host_node_blocks(int node, uint64_t **bits, uint64_t *nr_bits);
+
+/* One cache of one CPU (devices/system/cpu/cpuN/cache/indexM). */
+struct pk__host_cache {
+	uint32_t level, line_size, sets, ways;
+	char type[32];		/* "Data", "Instruction", "Unified" */
+	char size[32];		/* as sysfs says it: "32K" */
+	char map[256];		/* shared_cpu_list: "0-1" */
+};
+
+/* pk__host_cache - CPU cpu's cache index idx.  Returns 0; 1 when the CPU
+ * has no such index (the end of its list); -ENOENT (no error record) when
+ * a file of the index is missing or malformed. */
+int pk__host_cache(int cpu, int idx, struct pk__host_cache *c);
+
 /* ---- processes (proc.c) ---------------------------------------------------- */
 
 /* pk__host_status_field - find field `key` ("Tgid", "PPid") in the text of a

@@ -75,6 +75,9 @@ static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr
 	a->write_backward = o->overwrite && !tracking;
 	if (tracking) {	/* process sideband, as in perf */
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
+		/* Kernel symbols that come and go (BPF programs, JIT-ed code)
+		 * and BPF program loads, so they can be resolved later. */
+		a->ksymbol = a->bpf_event = 1;
 		/* DWARF unwinding needs the [stack] map and the read-only segments
 		 * that hold .eh_frame: data mmaps, as perf asks. */
 		a->mmap_data = o->data_addr || o->callgraph == PK_CALLGRAPH_DWARF;
@@ -87,21 +90,30 @@ static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr
 	}
 }
 
-/* With overwrite the sideband goes to the dummy event added last, in a ring
- * of its own that is never overwritten; otherwise to the first event. */
+/* The sideband goes to a dummy event added last: with overwrite, in a ring
+ * of its own that is never overwritten; for CPUs (-a, -C), as perf 6.1's
+ * `dummy:HG`, which samples nothing (period 1, no PERIOD field).  Otherwise
+ * it goes to the first event. */
 static void layout_events(struct pk_recorder *r)
 {
-	size_t n = pk_events_nr(r->ev), tracking = r->o.overwrite ? n - 1 : 0;
+	size_t n = pk_events_nr(r->ev), tracking = r->o.overwrite || r->cpu_wide ? n - 1 : 0;
 
 	for (size_t i = 0; i < n; i++)
 		layout_attr(&r->o, pk_events_attr_mut(r->ev, i), r->cpu_wide, i == tracking);
+	if (r->cpu_wide && !r->o.overwrite) {
+		struct perf_event_attr *a = pk_events_attr_mut(r->ev, tracking);
+
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+		a->freq = 0;
+		a->sample_period = 1;
+	}
 }
 
-/* The events to parse: with overwrite, a dummy tracking event after them. */
+/* The events to parse, and the dummy sideband event of layout_events. */
 static int parse_events(struct pk_recorder *r, const char *events)
 {
 	size_t len = strlen(events);
-	char *spec = pk__malloc(len + sizeof(",dummy"));
+	char *spec = pk__malloc(len + sizeof(",dummy:HG"));
 	int err;
 
 	if (!spec)
@@ -109,6 +121,8 @@ static int parse_events(struct pk_recorder *r, const char *events)
 	memcpy(spec, events, len + 1);
 	if (r->o.overwrite)
 		strcat(spec, ",dummy");
+	else if (r->cpu_wide)
+		strcat(spec, ",dummy:HG");
 	err = pk_events_parse(spec, NULL, &r->ev);
 	free(spec);
 	return err < 0 ? err : 0;

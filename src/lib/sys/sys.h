@@ -186,6 +186,12 @@ ssize_t pk__sys_read(int fd, void *buf, size_t len);
 int pk__sys_lock_check(size_t nr_maps, size_t map_len);
 
 /* pk__sys_munmap / pk__sys_close - undo mmap / close an event fd. */
+/* pk__sys_bpf_prog_next_id - bpf(BPF_PROG_GET_NEXT_ID): the id of the first
+ * loaded BPF program after `id` in *next (bpf.c).  Returns 0; -ENOENT after
+ * the last; -EPERM without CAP_SYS_ADMIN; -ENOSYS without bpf(2).  No
+ * error record: every answer is one the caller expects. */
+int pk__sys_bpf_prog_next_id(uint32_t id, uint32_t *next);
+
 int pk__sys_munmap(void *addr, size_t len);
 int pk__sys_close(int fd);
 

@@ -219,21 +219,33 @@ static void test_layout(void **state)
 		const struct lcase *c = &lcases[i];
 		struct pk_recorder_opts o = merge(&c->o);
 		struct pk_recorder *r;
-		const struct perf_event_attr *a;
+		const struct perf_event_attr *a, *t;
 
 		print_message("# %s\n", c->name);
 		k.nr_open = k.nr_map = 0;
 		assert_int_equal(pk_recorder_new("task-clock", &o, &r), 0);
 		a = &k.attr[0];
+		/* For CPUs the sideband is perf's dummy:HG, opened after the event. */
+		t = c->o.cpu_list ? &k.attr[1] : a;
 		assert_int_equal(a->sample_type, c->sample_type);
-		assert_int_equal(a->mmap && a->mmap2 && a->comm && a->task && a->sample_id_all, 1);
-		assert_int_equal(a->mmap_data, c->mmap_data);
+		assert_int_equal(t->mmap && t->mmap2 && t->comm && t->task && t->sample_id_all, 1);
+		assert_int_equal(t->ksymbol && t->bpf_event, 1);
+		assert_int_equal(t->mmap_data, c->mmap_data);
 		assert_int_equal(a->exclude_callchain_user, c->exclude_callchain_user);
 		assert_int_equal(a->inherit, c->inherit);
 		assert_int_equal(a->freq, c->freq);
 		assert_int_equal(a->sample_period, c->period_or_freq);
 		assert_int_equal(pk_recorder_pages(r), c->pages);
 		assert_int_equal(pk_recorder_nr_rings(r), 1);
+		if (c->o.cpu_list) {
+			assert_int_equal(pk_events_nr(pk_recorder_events(r)), 2);
+			assert_string_equal(pk_events_desc(pk_recorder_events(r), 1)->name, "dummy:HG");
+			assert_false(a->mmap || a->comm || a->task || a->ksymbol);
+			assert_int_equal(t->config, PERF_COUNT_SW_DUMMY);
+			assert_int_equal(t->sample_period, 1);
+			assert_false(t->freq);
+			assert_int_equal(t->sample_type, c->sample_type & ~(uint64_t)PERF_SAMPLE_PERIOD);
+		}
 		if (c->o.callgraph == PK_CALLGRAPH_DWARF)
 			assert_int_equal(a->sample_stack_user, 8192);
 		assert_false(pk_recorder_fell_back(r));
