@@ -564,14 +564,16 @@ int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4])
 int pk__data_writer_feature(struct pk_data_writer *w, int f, unsigned char **p, size_t *len)
 {
 	struct blob b = { 0 };
-	struct utsname u;
-	bool has;
+	struct machine m = { .nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF) };
+	bool has, pmus_oom = false;
 
 	*p = NULL;
 	*len = 0;
-	uname(&u);
-	has = feature(w, f, &b, &u, (int)sysconf(_SC_NPROCESSORS_CONF));
-	if (has && b.oom) {
+	uname(&m.u);
+	m.pmus = scan_pmus(&pmus_oom);
+	has = feature(w, f, &b, &m);
+	pk_pmus_free(m.pmus);
+	if (pmus_oom || (has && b.oom)) {
 		free(b.p);
 		return pk__error_nomem("a perf.data feature section");
 	}
