@@ -172,6 +172,18 @@ PK_API int pk_evlist_period(struct pk_evlist *l, size_t i, uint64_t period);
 PK_API int pk_evlist_refresh(struct pk_evlist *l, size_t i, int n);
 
 /*
+ * pk_evlist_fd - the file descriptor of event i on one CPU x thread, for
+ * callers who poll, epoll, fcntl or ioctl it themselves (overflow signals,
+ * tracepoint filters, an event loop of their own).  The evlist keeps owning
+ * it: do not close it or dup2 over it, and stop using it before
+ * pk_evlist_free closes it (its number may then name another file).  Flags
+ * and owners the caller sets with fcntl stay until then.  Returns the fd
+ * (>= 0); -ENODATA when the event is not open (before pk_evlist_open, or
+ * unsupported); -ERANGE for an index out of range.
+ */
+PK_API int pk_evlist_fd(const struct pk_evlist *l, size_t i, size_t cpu_idx, size_t thread_idx);
+
+/*
  * pk_task_counters_enable - enable (true) or disable every counter attached
  * to the calling process, whoever opened it: prctl(PR_TASK_PERF_EVENTS_*).
  * 0 or a negative errno.

@@ -524,6 +524,17 @@ int pk_evlist_read(struct pk_evlist *l, size_t i, struct pk_count *sum)
 	return 0;
 }
 
+int pk_evlist_fd(const struct pk_evlist *l, size_t i, size_t c, size_t t)
+{
+	pk__error_clear();
+	if (bad_index(l, i, c, t, "pk_evlist_fd"))
+		return -ERANGE;
+	if (*fd_at(l, i, c, t) < 0)
+		return pk__error(-ENODATA, l->ev[i].name, "%s", l->ev[i].supported ?
+				 "the event could not be opened here" : "the event is not open: call pk_evlist_open first");
+	return *fd_at(l, i, c, t);
+}
+
 int pk__evlist_fd(const struct pk_evlist *l, size_t i, size_t c, size_t t)
 {
 	if (i >= l->nr || c >= l->nr_cpus || t >= l->nr_threads)
