@@ -51,8 +51,8 @@ struct pk_evlist;
 
 /*
  * pk_evlist_new - prepare to count the events of `ev` on target `t`.
- * Copies what it needs of both (ev may be freed afterwards).  Opens nothing
- * yet.  Returns 0 with the evlist in *out, -EINVAL for an empty or
+ * Copies what it needs of both (ev may be freed afterwards), so from then on
+ * pk_events_attr_mut(ev, ...) refuses with -EBUSY.  Opens nothing yet.  Returns 0 with the evlist in *out, -EINVAL for an empty or
  * inconsistent target (the error says which), or -ENOMEM.
  */
 PK_API int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t,

@@ -8,6 +8,7 @@
 #include "perfkit.h"
 #include "sys/sys.h"
 #include "counter.h"
+#include "event/event.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -114,6 +115,7 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 			return pk__error_nomem("an event name in the event list");
 		}
 	}
+	pk__events_freeze(ev);	/* pk_events_attr_mut now fails loudly */
 	*out = l;
 	return 0;
 }
