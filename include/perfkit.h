@@ -53,5 +53,6 @@
 #include "perfkit/symbols.h"
 #include "perfkit/recorder.h"
 #include "perfkit/selfmon.h"
+#include "perfkit/overflow.h"
 
 #endif /* PERFKIT_H */
