@@ -26,6 +26,7 @@ struct frame {
 /* One thread: its region, its stack of begun regions, a buffer for reads. */
 struct slot {
 	pid_t tid;
+	size_t idx;		/* in m->slots */
 	struct pk_region *r;
 	struct frame *stack;
 	uint64_t *starts;	/* depth x (1 + nr): time enabled, then each scaled value */
@@ -44,6 +45,10 @@ struct pk_markers {
 	size_t nr;
 	char **event_names;
 	pthread_mutex_t mu;	/* guards slots, names and rows */
+	/* Each thread's slot, found without a syscall: a key of this object's
+	 * own (a thread that reuses a dead thread's pthread_t starts empty). */
+	pthread_key_t key;
+	bool has_key;
 	struct slot **slots;
 	size_t nr_slots;
 	char **names;
@@ -68,6 +73,12 @@ int pk_markers_new(const char *events, struct pk_markers **out)
 		return pk__error_nomem("the markers");
 	}
 	pthread_mutex_init(&m->mu, NULL);
+	if ((err = -pthread_key_create(&m->key, NULL)) < 0) {
+		pk_events_free(ev);
+		pk_markers_free(m);
+		return pk__error(err, "pk_markers_new", "%s", "no thread-specific key left (PTHREAD_KEYS_MAX)");
+	}
+	m->has_key = true;
 	m->nr = pk_events_nr(ev);
 	m->events = pk__strdup(events);
 	m->event_names = pk__calloc(m->nr, sizeof(*m->event_names));
@@ -111,39 +122,39 @@ void pk_markers_free(struct pk_markers *m)
 	free(m->names);
 	free(m->rows);
 	free(m->events);
+	if (m->has_key)
+		pthread_key_delete(m->key);
 	pthread_mutex_destroy(&m->mu);
 	free(m);
 }
 
 /* The calling thread's slot, made (and its counters opened and started) on
  * its first call.  Under m->mu. */
-static int find_slot(struct pk_markers *m, pid_t tid, size_t *idx)
+static int find_slot(struct pk_markers *m, struct slot **out)
 {
-	struct slot *s, **grown;
+	struct slot *s = pthread_getspecific(m->key), **grown;
 	int err;
 
-	for (size_t i = 0; i < m->nr_slots; i++)
-		if (m->slots[i]->tid == tid) {
-			*idx = i;
-			return 0;
-		}
+	if ((*out = s))
+		return 0;
 	if (!(s = pk__calloc(1, sizeof(*s))) || !(s->now = pk__calloc(m->nr, sizeof(*s->now)))) {
 		slot_free(s);
 		return pk__error_nomem("a thread's markers");
 	}
-	s->tid = tid;
+	s->tid = gettid();
 	s->now[0].size = sizeof(s->now[0]);
 	if ((err = pk_region_open(m->events, NULL, &s->r)) < 0 || (err = pk_region_start(s->r)) < 0) {
 		slot_free(s);
 		return err;
 	}
-	if (!(grown = pk__reallocarray(m->slots, m->nr_slots + 1, sizeof(*grown)))) {
+	if (!(grown = pk__reallocarray(m->slots, m->nr_slots + 1, sizeof(*grown))) ||
+	    (m->slots = grown, pthread_setspecific(m->key, s))) {
 		slot_free(s);
 		return pk__error_nomem("the markers' thread table");
 	}
-	m->slots = grown;
-	m->slots[m->nr_slots] = s;
-	*idx = m->nr_slots++;
+	s->idx = m->nr_slots;
+	m->slots[m->nr_slots++] = s;
+	*out = s;
 	return 0;
 }
 
@@ -199,8 +210,8 @@ static int read_now(struct pk_markers *m, struct slot *s)
 
 int pk_markers_begin(struct pk_markers *m, const char *name)
 {
-	size_t si = 0, ni = 0;
-	struct slot *s;
+	size_t ni = 0;
+	struct slot *s = NULL;
 	uint64_t *start;
 	int err, d;
 
@@ -208,10 +219,9 @@ int pk_markers_begin(struct pk_markers *m, const char *name)
 	if (!name)
 		return pk__error(-EINVAL, "pk_markers_begin", "%s", "the region name is NULL");
 	pthread_mutex_lock(&m->mu);
-	err = find_slot(m, gettid(), &si);
+	err = find_slot(m, &s);
 	if (!err)
 		err = intern(m, name, &ni);
-	s = err ? NULL : m->slots[si];
 	pthread_mutex_unlock(&m->mu);
 	if (err < 0)
 		return err;
@@ -257,31 +267,14 @@ static struct row *find_row(struct pk_markers *m, size_t name_idx, size_t slot_i
 	return r;
 }
 
-static struct slot *own_slot(struct pk_markers *m, size_t *idx)
-{
-	pid_t tid = gettid();
-	struct slot *s = NULL;
-
-	pthread_mutex_lock(&m->mu);
-	for (size_t i = 0; i < m->nr_slots && !s; i++)
-		if (m->slots[i]->tid == tid) {
-			s = m->slots[i];
-			*idx = i;
-		}
-	pthread_mutex_unlock(&m->mu);
-	return s;
-}
-
 int pk_markers_end(struct pk_markers *m, const char *name)
 {
-	size_t si = 0;
-	struct slot *s;
+	struct slot *s = pthread_getspecific(m->key);	/* only this thread writes it */
 	const uint64_t *start;
 	struct row *r;
 	int err;
 
 	pk__error_clear();
-	s = own_slot(m, &si);
 	if (!name || !s || !s->depth || strcmp(s->stack[s->depth - 1].name, name))
 		return pk__error(-EINVAL, "pk_markers_end", "end(\"%s\") but the innermost region "
 				 "this thread has begun is %s%s%s", name ? name : "(null)",
@@ -291,7 +284,7 @@ int pk_markers_end(struct pk_markers *m, const char *name)
 		return err;
 	start = s->starts + (s->depth - 1) * (1 + m->nr);
 	pthread_mutex_lock(&m->mu);
-	r = find_row(m, s->stack[s->depth - 1].name_idx, si);
+	r = find_row(m, s->stack[s->depth - 1].name_idx, s->idx);
 	if (r) {
 		r->calls++;
 		r->time_ns += s->now[0].enabled - start[0];
