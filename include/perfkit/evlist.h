@@ -172,6 +172,17 @@ PK_API int pk_evlist_period(struct pk_evlist *l, size_t i, uint64_t period);
 PK_API int pk_evlist_refresh(struct pk_evlist *l, size_t i, int n);
 
 /*
+ * pk_evlist_filter - set the tracepoint filter of event i on every CPU x
+ * thread (PERF_EVENT_IOC_SET_FILTER), in ftrace's filter syntax over the
+ * tracepoint's fields ("count == 7 && fd > 2").  The event must be open and
+ * a tracepoint, and the kernel takes one filter per event: a second one is
+ * refused with -EEXIST (open the event again to change it).  0, -EINVAL
+ * when the filter does not parse for this tracepoint or the event is not
+ * one (the error says so), -ENODATA when not open, -ERANGE for i.
+ */
+PK_API int pk_evlist_filter(struct pk_evlist *l, size_t i, const char *filter);
+
+/*
  * pk_evlist_fd - the file descriptor of event i on one CPU x thread, for
  * callers who poll, epoll, fcntl or ioctl it themselves (overflow signals,
  * tracepoint filters, an event loop of their own).  The evlist keeps owning

@@ -429,6 +429,22 @@ int pk_evlist_refresh(struct pk_evlist *l, size_t i, int n)
 	return event_ioctl(l, i, PERF_EVENT_IOC_REFRESH, (unsigned long)n);
 }
 
+int pk_evlist_filter(struct pk_evlist *l, size_t i, const char *filter)
+{
+	if (!filter)
+		return pk__error(-EINVAL, "pk_evlist_filter", "%s", "the filter is NULL");
+	int err = event_ioctl(l, i, PERF_EVENT_IOC_SET_FILTER, (unsigned long)filter);
+
+	/* The kernel keeps the first filter a perf event is given (Linux 6.1's
+	 * ftrace_profile_set_filter): say so rather than "File exists". */
+	if (err == -EEXIST) {
+		pk__error(-EEXIST, l->ev[i].name, "%s", "the event already has a filter, and the "
+			  "kernel does not replace a perf event's filter");
+		pk__error_hint("%s", "give the filter once; for another one, open the event again");
+	}
+	return err;
+}
+
 int pk_task_counters_enable(bool enable)
 {
 	pk__error_clear();
