@@ -60,7 +60,8 @@ PK_API int pk_overflow_arm(struct pk_overflow *o, size_t i, int signo, pid_t tid
 
 /*
  * pk_overflow_handle - call from the signal handler with its siginfo:
- * when si_fd is one of the evlist's fds, calls the function given to
+ * when si_code is a POLL_* code (the kernel's overflow signal, not kill or
+ * sigqueue) and si_fd is an armed fd of the evlist, calls the function given to
  * pk_overflow_new with the event and returns 1; returns 0 for any other
  * signal (chain to the previous handler then).  Async-signal-safe: it
  * allocates nothing, takes no lock and leaves the error record alone.

@@ -164,11 +164,21 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(pk_overflow_arm(o, 7, SIGRTMIN, 0), -ERANGE);
 	/* A signal for another fd is not ours. */
 	memset(&si, 0, sizeof(si));
+	si.si_code = POLL_IN;
 	si.si_fd = 12345;
 	assert_int_equal(pk_overflow_handle(o, &si), 0);
 	/* Not armed: its own fd is not dispatched either. */
+	si.si_code = POLL_IN;
 	si.si_fd = pk_evlist_fd(l, 0, 0, 0);
 	assert_int_equal(pk_overflow_handle(o, &si), 0);
+	/* Armed, with the kernel's code: dispatched; from kill(2): not ours. */
+	assert_int_equal(pk_overflow_arm(o, 0, SIGRTMIN, 0), 0);
+	nr_in = 0;
+	assert_int_equal(pk_overflow_handle(o, &si), 1);
+	assert_int_equal(nr_in, 1);
+	si.si_code = SI_USER;
+	assert_int_equal(pk_overflow_handle(o, &si), 0);
+	assert_int_equal(nr_in, 1);
 	assert_int_equal(pk_evlist_fd(l, 3, 0, 0), -ERANGE);
 	pk_overflow_free(o);
 	pk_evlist_free(l);

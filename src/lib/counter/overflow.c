@@ -101,7 +101,9 @@ int pk_overflow_arm(struct pk_overflow *o, size_t i, int signo, pid_t tid)
 
 int pk_overflow_handle(const struct pk_overflow *o, const siginfo_t *si)
 {
-	if (!o || !si)
+	/* Only the kernel's SIGPOLL-style codes carry si_fd; a signal sent by
+	 * kill or sigqueue has garbage there. */
+	if (!o || !si || si->si_code < POLL_IN || si->si_code > POLL_HUP)
 		return 0;
 	for (size_t k = 0; k < o->nr; k++) {
 		const struct slot *s = &o->slot[k];
