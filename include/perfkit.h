@@ -54,5 +54,7 @@
 #include "perfkit/symbols.h"
 #include "perfkit/unwind.h"
 #include "perfkit/recorder.h"
+#include "perfkit/selfmon.h"
+#include "perfkit/overflow.h"
 
 #endif /* PERFKIT_H */

@@ -140,7 +140,10 @@ PK_API const struct perf_event_attr *pk_events_attr(const struct pk_events *ev, 
  * mmap/comm/task sideband bits...  (read_format is the evlist's: see
  * pk_evlist_attr for what an event was opened with.)  The event identity the string gave (type,
  * config*, exclude_*, precise_ip, period/freq terms) should be left alone.
- * NULL when i is out of range.
+ * NULL when i is out of range, and NULL with pk_last_error() saying -EBUSY
+ * once the list has been given to pk_evlist_new: the evlist copied the
+ * attrs, so a change would silently not take effect (complete the attrs
+ * first, or parse the list again for a differently laid out evlist).
  */
 PK_API struct perf_event_attr *pk_events_attr_mut(struct pk_events *ev, size_t i);
 

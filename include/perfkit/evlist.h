@@ -51,8 +51,8 @@ struct pk_evlist;
 
 /*
  * pk_evlist_new - prepare to count the events of `ev` on target `t`.
- * Copies what it needs of both (ev may be freed afterwards).  Opens nothing
- * yet.  Returns 0 with the evlist in *out, -EINVAL for an empty or
+ * Copies what it needs of both (ev may be freed afterwards), so from then on
+ * pk_events_attr_mut(ev, ...) refuses with -EBUSY.  Opens nothing yet.  Returns 0 with the evlist in *out, -EINVAL for an empty or
  * inconsistent target (the error says which), or -ENOMEM.
  * Tool events (PK_SRC_TOOL) are never opened: the evlist measures them, in
  * ns, from pk_evlist_enable (or pk_evlist_open with enable_on_exec) to
@@ -176,6 +176,29 @@ PK_API int pk_evlist_period(struct pk_evlist *l, size_t i, uint64_t period);
  * refuses it for inherited events (EINVAL).
  */
 PK_API int pk_evlist_refresh(struct pk_evlist *l, size_t i, int n);
+
+/*
+ * pk_evlist_filter - set the tracepoint filter of event i on every CPU x
+ * thread (PERF_EVENT_IOC_SET_FILTER), in ftrace's filter syntax over the
+ * tracepoint's fields ("count == 7 && fd > 2").  The event must be open and
+ * a tracepoint, and the kernel takes one filter per event: a second one is
+ * refused with -EEXIST (open the event again to change it).  0, -EINVAL
+ * when the filter does not parse for this tracepoint or the event is not
+ * one (the error says so), -ENODATA when not open, -ERANGE for i.
+ */
+PK_API int pk_evlist_filter(struct pk_evlist *l, size_t i, const char *filter);
+
+/*
+ * pk_evlist_fd - the file descriptor of event i on one CPU x thread, for
+ * callers who poll, epoll, fcntl or ioctl it themselves (overflow signals,
+ * tracepoint filters, an event loop of their own).  The evlist keeps owning
+ * it: do not close it or dup2 over it, and stop using it before
+ * pk_evlist_free closes it (its number may then name another file).  Flags
+ * and owners the caller sets with fcntl stay until then.  Returns the fd
+ * (>= 0); -ENODATA when the event is not open (before pk_evlist_open, or
+ * unsupported); -ERANGE for an index out of range.
+ */
+PK_API int pk_evlist_fd(const struct pk_evlist *l, size_t i, size_t cpu_idx, size_t thread_idx);
 
 /*
  * pk_task_counters_enable - enable (true) or disable every counter attached

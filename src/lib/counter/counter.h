@@ -43,4 +43,30 @@ uint64_t pk__tool_clock_value(const struct pk__tool_clock *c, enum pk_tool_event
 /* pk__evlist_nr_events - the number of events. */
 size_t pk__evlist_nr_events(const struct pk_evlist *l);
 
+/* ---- the mmap page (selfmon.c) ----------------------------------------- */
+
+struct perf_event_mmap_page;
+
+/* What one consistent look at an event's mmap page gave. */
+struct pk__page_reading {
+	uint64_t value;		/* offset + the sign-extended rdpmc value */
+	uint64_t enabled;	/* time_enabled brought up to now with the TSC, ns */
+	uint64_t running;	/* time_running likewise */
+	uint64_t time;		/* the perf clock now (time_zero), or 0 */
+	bool has_time;		/* cap_user_time_zero: time is set */
+	unsigned int tries;	/* passes of the seqlock loop (1 when no writer interfered) */
+};
+
+/*
+ * pk__page_read - read a counter of the calling thread from its mmap'ed
+ * first page as perf_event_open(2) describes, without a syscall.  Returns
+ * 0 with *out filled, or -EAGAIN when the page cannot give the count and
+ * the caller must read(2) the fd: index 0 (not on a hardware counter now,
+ * and always for software events, whose offset may be a time slice stale),
+ * no cap_user_rdpmc or cap_user_time, a pmc_width outside 1..64, an
+ * architecture without rdpmc, or a lock that kept changing.  Never sets
+ * the error record.  Only the thread the counter measures may call it.
+ */
+int pk__page_read(const struct perf_event_mmap_page *pc, struct pk__page_reading *out);
+
 #endif

@@ -8,6 +8,7 @@
 #include "perfkit.h"
 #include "sys/sys.h"
 #include "counter.h"
+#include "event/event.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -117,6 +118,7 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 			return pk__error_nomem("an event name in the event list");
 		}
 	}
+	pk__events_freeze(ev);	/* pk_events_attr_mut now fails loudly */
 	*out = l;
 	return 0;
 }
@@ -441,6 +443,22 @@ int pk_evlist_refresh(struct pk_evlist *l, size_t i, int n)
 	return event_ioctl(l, i, PERF_EVENT_IOC_REFRESH, (unsigned long)n);
 }
 
+int pk_evlist_filter(struct pk_evlist *l, size_t i, const char *filter)
+{
+	if (!filter)
+		return pk__error(-EINVAL, "pk_evlist_filter", "%s", "the filter is NULL");
+	int err = event_ioctl(l, i, PERF_EVENT_IOC_SET_FILTER, (unsigned long)filter);
+
+	/* The kernel keeps the first filter a perf event is given (Linux 6.1's
+	 * ftrace_profile_set_filter): say so rather than "File exists". */
+	if (err == -EEXIST) {
+		pk__error(-EEXIST, l->ev[i].name, "%s", "the event already has a filter, and the "
+			  "kernel does not replace a perf event's filter");
+		pk__error_hint("%s", "give the filter once; for another one, open the event again");
+	}
+	return err;
+}
+
 int pk_task_counters_enable(bool enable)
 {
 	pk__error_clear();
@@ -544,6 +562,17 @@ int pk_evlist_read(struct pk_evlist *l, size_t i, struct pk_count *sum)
 		}
 	pk__count_put(sum, &total);
 	return 0;
+}
+
+int pk_evlist_fd(const struct pk_evlist *l, size_t i, size_t c, size_t t)
+{
+	pk__error_clear();
+	if (bad_index(l, i, c, t, "pk_evlist_fd"))
+		return -ERANGE;
+	if (*fd_at(l, i, c, t) < 0)
+		return pk__error(-ENODATA, l->ev[i].name, "%s", l->ev[i].supported ?
+				 "the event could not be opened here" : "the event is not open: call pk_evlist_open first");
+	return *fd_at(l, i, c, t);
 }
 
 int pk__evlist_fd(const struct pk_evlist *l, size_t i, size_t c, size_t t)

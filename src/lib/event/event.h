@@ -127,7 +127,15 @@ struct pk_events {
 	size_t nr;
 	char **owned;			/* strings referenced by attrs and descs */
 	size_t nr_owned;
+	bool frozen;			/* given to pk_evlist_new: attrs no longer mutable */
 };
+
+/*
+ * pk__events_freeze - the evlist has copied the attrs of `ev`: from now on
+ * pk_events_attr_mut refuses (NULL, -EBUSY), since a change would no
+ * longer take effect.  The list itself is not changed otherwise.
+ */
+void pk__events_freeze(const struct pk_events *ev);
 
 /* ---- near misses (suggest.c) ---------------------------------------------- */
 

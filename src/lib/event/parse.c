@@ -606,7 +606,20 @@ const struct perf_event_attr *pk_events_attr(const struct pk_events *ev, size_t 
 
 struct perf_event_attr *pk_events_attr_mut(struct pk_events *ev, size_t i)
 {
+	if (ev && __atomic_load_n(&ev->frozen, __ATOMIC_RELAXED)) {
+		pk__error(-EBUSY, "pk_events_attr_mut", "%s", "the event list was given to "
+			  "pk_evlist_new, which copied its attrs: a change now would not take effect");
+		pk__error_hint("%s", "complete the attrs before pk_evlist_new, or parse the list again");
+		return NULL;
+	}
 	return ev && i < ev->nr ? &ev->ev[i].a.attr : NULL;
+}
+
+void pk__events_freeze(const struct pk_events *ev)
+{
+	/* The list was allocated mutable by pk_events_parse; the const is the
+	 * evlist's promise not to change what it copies. */
+	__atomic_store_n(&((struct pk_events *)ev)->frozen, true, __ATOMIC_RELAXED);
 }
 
 const struct pk_event_desc *pk_events_desc(const struct pk_events *ev, size_t i)

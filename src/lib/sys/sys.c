@@ -362,6 +362,67 @@ int pk__sys_close(int fd)
 	return pk__error(-ret, what, "%s", strerror(ret));
 }
 
+/* ---- self-monitoring instructions, fcntl ---------------------------------- */
+
+bool pk__sys_rdpmc(unsigned int counter, uint64_t *val)
+{
+	if (sys_ops && sys_ops->rdpmc) {
+		*val = sys_ops->rdpmc(counter);
+		return true;
+	}
+#if defined(__x86_64__) || defined(__i386__)
+	{
+		uint32_t lo, hi;
+
+		/* Faults (SIGSEGV) if CR4.PCE is off; the kernel sets it for
+		 * tasks that have a page with cap_user_rdpmc mapped. */
+		__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+		*val = (uint64_t)hi << 32 | lo;
+		return true;
+	}
+#else
+	(void)counter;
+	(void)val;
+	return false;
+#endif
+}
+
+bool pk__sys_rdtsc(uint64_t *val)
+{
+	if (sys_ops && sys_ops->rdtsc) {
+		*val = sys_ops->rdtsc();
+		return true;
+	}
+#if defined(__x86_64__) || defined(__i386__)
+	{
+		uint32_t lo, hi;
+
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		*val = (uint64_t)hi << 32 | lo;
+		return true;
+	}
+#else
+	(void)val;
+	return false;
+#endif
+}
+
+int pk__sys_fcntl(int fd, int cmd, unsigned long arg)
+{
+	char what[64];
+	int ret;
+
+	if (sys_ops && sys_ops->fcntl)
+		ret = sys_ops->fcntl(fd, cmd, arg);
+	else
+		ret = fcntl(fd, cmd, arg);
+	if (ret >= 0)
+		return ret;
+	ret = errno;
+	snprintf(what, sizeof(what), "fcntl(fd %d, cmd %d)", fd, cmd);
+	return pk__error(-ret, what, "%s", strerror(ret));
+}
+
 /* ---- pk_attr_probe ---------------------------------------------------------- */
 
 /* Room for any attr a kernel could want: the struct is 136 bytes in 6.3+. */

@@ -122,6 +122,11 @@ struct pk__sys_ops {
 	int (*munmap)(void *addr, size_t len);
 	int (*close)(int fd);
 	ssize_t (*read)(int fd, void *buf, size_t len);
+	/* The self-monitoring instructions (x86 rdpmc and rdtsc), so that tests
+	 * can drive the mmap-page read without a hardware PMU. */
+	uint64_t (*rdpmc)(unsigned int counter);
+	uint64_t (*rdtsc)(void);
+	int (*fcntl)(int fd, int cmd, unsigned long arg);
 };
 void pk__sys_set_ops(const struct pk__sys_ops *ops);
 
@@ -184,6 +189,21 @@ ssize_t pk__sys_read(int fd, void *buf, size_t len);
  * when they fit in the locked memory this user may use (or it cannot be
  * told), else -EPERM with an error saying what fits. */
 int pk__sys_lock_check(size_t nr_maps, size_t map_len);
+
+/*
+ * pk__sys_rdpmc / pk__sys_rdtsc - execute rdpmc on hardware counter
+ * `counter` (the mmap page's index - 1) / read the time-stamp counter,
+ * storing the value in *val.  Return false when this architecture has no
+ * such instruction in perfkit (then the caller reads with read(2)).  Never
+ * fail otherwise and never touch the error record: they sit on the
+ * self-monitoring fast path.
+ */
+bool pk__sys_rdpmc(unsigned int counter, uint64_t *val);
+bool pk__sys_rdtsc(uint64_t *val);
+
+/* pk__sys_fcntl - fcntl(fd, cmd, arg) on an event fd (F_SETOWN_EX, F_SETSIG,
+ * F_GETFL/F_SETFL).  Returns >= 0 or -errno (recorded, naming the command). */
+int pk__sys_fcntl(int fd, int cmd, unsigned long arg);
 
 /* pk__sys_munmap / pk__sys_close - undo mmap / close an event fd. */
 /* pk__sys_bpf_prog_next_id - bpf(BPF_PROG_GET_NEXT_ID): the id of the first

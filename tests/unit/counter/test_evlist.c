@@ -362,6 +362,27 @@ static void test_cgroup_target(void **state)
 	pk_events_free(ev);
 }
 
+/* pk_events_attr_mut takes effect before pk_evlist_new and fails loudly after. */
+static void test_attr_mut_after_new_fails(void **state)
+{
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_target t = { .size = sizeof(t) };
+
+	(void)state;
+	assert_true(pk_events_parse("task-clock", NULL, &ev) > 0);
+	pk_events_attr_mut(ev, 0)->sample_type = PERF_SAMPLE_TIME;
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	assert_int_equal(pk_evlist_attr(l, 0)->sample_type, PERF_SAMPLE_TIME);
+	assert_null(pk_events_attr_mut(ev, 0));
+	assert_int_equal(pk_last_error()->code, -EBUSY);
+	assert_non_null(strstr(pk_last_error()->why, "pk_evlist_new"));
+	/* Reading the list stays allowed, and shows the attr the evlist copied. */
+	assert_int_equal(pk_events_attr(ev, 0)->sample_type, PERF_SAMPLE_TIME);
+	pk_evlist_free(l);
+	pk_events_free(ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +393,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fallbacks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_attr_mut_after_new_fails, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
