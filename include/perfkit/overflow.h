@@ -12,7 +12,6 @@
 #ifndef PERFKIT_OVERFLOW_H
 #define PERFKIT_OVERFLOW_H
 
-#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include "perfkit/error.h"
@@ -59,14 +58,15 @@ PK_API int pk_overflow_new(struct pk_evlist *l,
 PK_API int pk_overflow_arm(struct pk_overflow *o, size_t i, int signo, pid_t tid);
 
 /*
- * pk_overflow_handle - call from the signal handler with its siginfo:
- * when si_code is a POLL_* code (the kernel's overflow signal, not kill or
+ * pk_overflow_handle - call from the signal handler with its siginfo (the
+ * siginfo_t * an SA_SIGINFO handler receives; declared as void * so this
+ * header needs no POSIX feature macros under strict ISO C): when si_code is a POLL_* code (the kernel's overflow signal, not kill or
  * sigqueue) and si_fd is an armed fd of the evlist, calls the function given to
  * pk_overflow_new with the event and returns 1; returns 0 for any other
  * signal (chain to the previous handler then).  Async-signal-safe: it
  * allocates nothing, takes no lock and leaves the error record alone.
  */
-PK_API int pk_overflow_handle(const struct pk_overflow *o, const siginfo_t *si);
+PK_API int pk_overflow_handle(const struct pk_overflow *o, const void *siginfo);
 
 /* pk_overflow_free - stop the armed fds signalling (O_ASYNC off) and free.
  * NULL is a no-op. */

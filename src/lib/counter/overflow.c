@@ -11,6 +11,7 @@
 #include "counter.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -99,8 +100,10 @@ int pk_overflow_arm(struct pk_overflow *o, size_t i, int signo, pid_t tid)
 	return 0;
 }
 
-int pk_overflow_handle(const struct pk_overflow *o, const siginfo_t *si)
+int pk_overflow_handle(const struct pk_overflow *o, const void *siginfo)
 {
+	const siginfo_t *si = siginfo;
+
 	/* Only the kernel's SIGPOLL-style codes carry si_fd; a signal sent by
 	 * kill or sigqueue has garbage there. */
 	if (!o || !si || si->si_code < POLL_IN || si->si_code > POLL_HUP)
