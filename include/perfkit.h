@@ -52,5 +52,6 @@
 #include "perfkit/reader.h"
 #include "perfkit/symbols.h"
 #include "perfkit/recorder.h"
+#include "perfkit/hist.h"
 
 #endif /* PERFKIT_H */

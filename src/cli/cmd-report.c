@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-report.c - `perfkit report`: read a perf.data file (perf's or
+ * perfkit's), follow its threads and maps, count every sample into one
+ * histogram per event by the --sort keys, and print perf report's --stdio
+ * table (report-print.c).  The options, perf's ownership check, the
+ * filters, and what a damaged file gets: the rows before the damage and a
+ * warning naming the offset.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum {
+	OPT_STDIO = 0x100, OPT_TOTAL_PERIOD, OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN,
+	OPT_PID, OPT_TID,
+};
+
+static const struct cli_opt report_options[] = {
+	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
+	{ "stdio", 0, CLI_ARG_NONE, OPT_STDIO, NULL, "the text table (the only interface so far)" },
+	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
+	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period "
+	  "(default comm,dso,sym)" },
+	{ "show-nr-samples", 'n', CLI_ARG_NONE, 'n', NULL, "a Samples column" },
+	{ "show-total-period", 0, CLI_ARG_NONE, OPT_TOTAL_PERIOD, NULL, "a Period column" },
+	{ "percent-limit", 0, CLI_ARG_REQUIRED, OPT_PERCENT_LIMIT, "PERCENT",
+	  "leave out entries under PERCENT of the total" },
+	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines" },
+	{ "children", 0, CLI_ARG_NONE, OPT_CHILDREN, NULL, "accepted; children totals are not computed yet" },
+	{ "no-children", 0, CLI_ARG_NONE, OPT_NO_CHILDREN, NULL, "self overhead only" },
+	{ "comms", 'c', CLI_ARG_REQUIRED, 'c', "COMMS", "only samples of these commands" },
+	{ "pid", 0, CLI_ARG_REQUIRED, OPT_PID, "PIDS", "only samples of these processes" },
+	{ "tid", 0, CLI_ARG_REQUIRED, OPT_TID, "TIDS", "only samples of these threads" },
+	{ "dsos", 'd', CLI_ARG_REQUIRED, 'd', "DSOS", "only samples in these objects" },
+	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS",
+	  "only samples taken on these CPUs (the others count nowhere)" },
+	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
+	CLI_OPT_HELP_ENTRY,
+	{ 0 },
+};
+
+const struct cli_optset cmd_report_opts = {
+	.cmd = "report",
+	.usage = "usage: perfkit report [-i FILE] [--stdio] [--sort KEYS] [OPTIONS]\n"
+		 "\n"
+		 "Read a perf.data file (from perf record or perfkit record) and print\n"
+		 "where the samples fell, as perf report --stdio prints it.\n",
+	.opts = report_options,
+	.epilogue = "Exit status: 0 (also for a file damaged after its header: the rows\n"
+		    "before the damage and a warning), 1 for a file that cannot be read,\n"
+		    "2 for bad usage.",
+};
+
+static const struct {
+	const char *name;
+	enum pk_hist_key key;
+} sort_keys[] = {
+	{ "comm", PK_HIST_KEY_COMM }, { "pid", PK_HIST_KEY_PID }, { "tid", PK_HIST_KEY_TID },
+	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
+	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD },
+};
+#define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
+
+static int parse_sort(struct report_opts *o, const char *arg)
+{
+	const char *names[NR_SORT_KEYS], *p = arg;
+
+	o->nr_keys = 0;
+	for (size_t i = 0; i < NR_SORT_KEYS; i++)
+		names[i] = sort_keys[i].name;
+	while (*p) {
+		size_t len = strcspn(p, ","), k;
+		char word[32];
+
+		snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) ? len : sizeof(word) - 1), p);
+		for (k = 0; k < NR_SORT_KEYS && (len >= sizeof(word) || strcmp(word, names[k])); k++)
+			;
+		if (k == NR_SORT_KEYS) {
+			const char *near = len && len < sizeof(word) ? pk_suggest(word, names, NR_SORT_KEYS) : NULL;
+
+			if (near)
+				return cli_usage("report", "unknown --sort key '%.*s': did you mean '%s'?",
+						 (int)len, p, near);
+			return cli_usage("report", "unknown --sort key '%.*s' (keys: comm, pid, tid, dso, "
+					 "sym, cpu, period)", (int)len, p);
+		}
+		if (o->nr_keys == PK_HIST_MAX_KEYS)
+			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
+		o->keys[o->nr_keys++] = sort_keys[k].key;
+		p += len + (p[len] == ',');
+	}
+	if (!o->nr_keys)
+		return cli_usage("report", "--sort needs at least one key");
+	return 0;
+}
+
+static void free_list(char **list)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* "a,b,c" into a NULL-terminated list of copies (freed with free_list). */
+static int split_list(const char *arg, char ***out)
+{
+	size_t n = 1, k = 0;
+	char **list;
+
+	for (const char *p = arg; *p; p++)
+		n += *p == ',';
+	if (!(list = calloc(n + 1, sizeof(*list))))
+		return cli_usage("report", "out of memory");
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (len && !(list[k++] = strndup(p, len))) {
+			for (size_t i = 0; i < k; i++)
+				free(list[i]);
+			free(list);
+			return cli_usage("report", "out of memory");
+		}
+		p += len;
+		if (!*p)
+			break;
+	}
+	free_list(*out);
+	*out = list;
+	return 0;
+}
+
+static int report_option(void *ctx, int id, const char *arg)
+{
+	struct report_opts *o = ctx;
+
+	switch (id) {
+	case 'i': o->input = arg; return 0;
+	case 's': return parse_sort(o, arg);
+	case 'n': o->show_nr = true; return 0;
+	case 'q': o->quiet = true; return 0;
+	case 'f': o->force = true; return 0;
+	case OPT_STDIO: case OPT_NO_CHILDREN: case OPT_CHILDREN: return 0;
+	case OPT_TOTAL_PERIOD: o->show_period = true; return 0;
+	case OPT_PERCENT_LIMIT:
+		if (cli_num_seconds("report", "--percent-limit", arg, 0, 100, &o->percent_limit) < 0)
+			return CLI_EXIT_USAGE;
+		return 0;
+	case 'c': return split_list(arg, &o->comms);
+	case 'd': return split_list(arg, &o->dsos);
+	case OPT_PID: return cli_parse_ids("report", arg, &o->pids, &o->nr_pids) ? CLI_EXIT_USAGE : 0;
+	case OPT_TID: return cli_parse_ids("report", arg, &o->tids, &o->nr_tids) ? CLI_EXIT_USAGE : 0;
+	case 'C':
+		if (pk_cpus_parse(arg, &o->cpus, &o->nr_cpus) < 0)
+			return cli_error("report", arg);
+		return 0;
+	default: return 0;
+	}
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+/* Everything one run follows while it reads the file. */
+struct report_run {
+	const struct report_opts *o;
+	struct pk_data_reader *r;
+	struct pk_threads *threads;
+	struct pk_maps *maps;
+	struct report_event *ev;
+	size_t nr_ev;
+	char **dso_names;	/* perf's short name of each pk_maps DSO, by index */
+	size_t nr_dso_names;
+	uint64_t lost_samples;
+};
+
+/* The short name perf shows for a DSO: a path's last component. */
+static const char *dso_name(struct report_run *run, int idx)
+{
+	if (idx < 0)
+		return NULL;
+	while ((size_t)idx >= run->nr_dso_names) {
+		const struct pk_dso *d = pk_maps_dso(run->maps, run->nr_dso_names);
+		const char *slash = d->name[0] == '/' ? strrchr(d->name, '/') : NULL;
+		char **n = realloc(run->dso_names, (run->nr_dso_names + 1) * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		run->dso_names = n;
+		if (!(n[run->nr_dso_names] = strdup(slash ? slash + 1 : d->name)))
+			return NULL;
+		run->nr_dso_names++;
+	}
+	return run->dso_names[idx];
+}
+
+static bool in_ids(const pid_t *ids, size_t nr, uint32_t id)
+{
+	for (size_t i = 0; i < nr; i++)
+		if ((uint32_t)ids[i] == id)
+			return true;
+	return false;
+}
+
+static bool in_list(char *const *list, const char *s)
+{
+	for (size_t i = 0; s && list[i]; i++)
+		if (!strcmp(list[i], s))
+			return true;
+	return false;
+}
+
+/* Whether --comms, --pid, --tid or --dsos hide the sample (perf still
+ * counts it in the totals). */
+static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s)
+{
+	return (o->comms && !in_list(o->comms, s->comm)) || (o->dsos && !in_list(o->dsos, s->dso)) ||
+	       (o->pids && !in_ids(o->pids, o->nr_pids, s->pid)) ||
+	       (o->tids && !in_ids(o->tids, o->nr_tids, s->tid));
+}
+
+static char level_of(uint16_t misc)
+{
+	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL: return 'k';
+	case PERF_RECORD_MISC_USER: return '.';
+	case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
+	case PERF_RECORD_MISC_GUEST_USER: return 'u';
+	default: return 'H';
+	}
+}
+
+static int sample(struct report_run *run, const struct perf_event_header *rec)
+{
+	int ev = pk_data_reader_event_of(run->r, rec), dso;
+	struct pk_sample_peek p = { .size = sizeof(p) };
+	struct pk_hist_sample s = { .size = sizeof(s) };
+	const struct perf_event_attr *attr;
+	int64_t pid;
+
+	if (ev < 0 || (size_t)ev >= run->nr_ev)
+		return 0;	/* perf drops samples of no known event too */
+	attr = pk_data_reader_attr(run->r, (size_t)ev);
+	if (pk_sample_peek(rec, attr, &p) < 0)
+		return -EINVAL;
+	s.cpu = p.fields & PERF_SAMPLE_CPU ? (int32_t)p.cpu : -1;
+	if (run->o->cpus && !in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)s.cpu))
+		return 0;	/* perf's --cpu drops the sample altogether */
+	s.period = p.fields & PERF_SAMPLE_PERIOD ? p.period : attr->sample_period;
+	s.tid = p.tid;
+	s.ip = p.ip;
+	s.level = level_of(rec->misc);
+	if (!(s.comm = pk_threads_comm(run->threads, p.pid, p.tid)))
+		return -ENOMEM;
+	pid = pk_threads_pid(run->threads, p.tid);
+	s.pid = pid >= 0 ? (uint32_t)pid : p.pid;
+	dso = pk_maps_hit(run->maps, p.pid, p.ip, s.level == 'k' || s.level == 'g');
+	/* perf looks a user-mode address it cannot place up in the kernel's maps. */
+	if (dso < 0 && s.level == '.' && p.ip >= 0xffff800000000000ull)
+		dso = pk_maps_hit(run->maps, p.pid, p.ip, true);
+	s.dso = dso_name(run, dso);
+	if (dso >= 0 && !s.dso)
+		return -ENOMEM;
+	if (filtered(run->o, &s)) {
+		pk_hist_add_filtered(run->ev[ev].hist, s.period);
+		return 0;
+	}
+	return pk_hist_add(run->ev[ev].hist, &s);
+}
+
+/* COMM, FORK, EXIT, MMAP, MMAP2 and LOST_SAMPLES: the state samples need. */
+static int side_record(struct report_run *run, const struct perf_event_header *rec)
+{
+	struct pk_record d = { .size = sizeof(d) };
+	const struct perf_event_attr *attr = pk_data_reader_attr_of(run->r, rec);
+	int err;
+
+	if (!attr)
+		attr = pk_data_reader_attr(run->r, 0);
+	if (pk_record_decode(rec, attr, &d) != 0)
+		return 0;	/* a record of no known layout changes nothing here */
+	if (d.type == PERF_RECORD_LOST_SAMPLES) {
+		run->lost_samples += d.lost_samples.lost;
+		return 0;
+	}
+	if ((err = pk_threads_process(run->threads, &d)) < 0)
+		return err;
+	return pk_maps_process(run->maps, &d);
+}
+
+/* Read every record.  Returns 0, 1 after a warning about damage in the
+ * data section (the rows before it stand), or a negative errno. */
+static int read_records(struct report_run *run)
+{
+	const struct perf_event_header *rec;
+	int rc, err = 0;
+
+	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0) {
+		switch (rec->type) {
+		case PERF_RECORD_SAMPLE:
+			err = sample(run, rec);
+			break;
+		case PERF_RECORD_COMM: case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
+		case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2: case PERF_RECORD_LOST_SAMPLES:
+			err = side_record(run, rec);
+			break;
+		default:
+			break;
+		}
+	}
+	if (err == -EINVAL) {
+		cli_error("report", NULL);
+		return 1;
+	}
+	if (err < 0)
+		return err;
+	if (rc < 0) {
+		const struct pk_error *e = pk_last_error();
+
+		cli_message(stderr, "perfkit report: warning: %s: %s; the rows below stop there\n",
+			    e->what, e->why);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- the command -------------------------------------------------------------- */
+
+/* perf's checks before reading: the file is there and ours (or root's). */
+static int check_file(const struct report_opts *o, bool defaulted)
+{
+	struct stat st;
+
+	if (stat(o->input, &st) < 0) {
+		cli_message(stderr, "perfkit report: failed to open %s: %s%s\n", o->input, strerror(errno),
+			    defaulted && errno == ENOENT ? "  (try 'perfkit record' first)" : "");
+		return CLI_EXIT_EVENT;
+	}
+	if (!o->force && st.st_uid && st.st_uid != geteuid()) {
+		cli_message(stderr, "perfkit report: File %s not owned by current user or root "
+			    "(use -f to override)\n", o->input);
+		return CLI_EXIT_EVENT;
+	}
+	return 0;
+}
+
+static int setup(struct report_run *run)
+{
+	size_t nr = pk_data_reader_nr_events(run->r);
+	int err;
+
+	if ((err = pk_threads_new(&run->threads)) < 0 || (err = pk_maps_new(&run->maps)) < 0)
+		return err;
+	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = pk_data_reader_name(run->r, i);
+
+		run->ev[i].name = name ? name : "unknown";
+		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0)
+			return err;
+		run->nr_ev++;
+	}
+	return 0;
+}
+
+static void teardown(struct report_run *run)
+{
+	for (size_t i = 0; i < run->nr_ev; i++)
+		pk_hist_free(run->ev[i].hist);
+	free(run->ev);
+	for (size_t i = 0; i < run->nr_dso_names; i++)
+		free(run->dso_names[i]);
+	free(run->dso_names);
+	pk_maps_free(run->maps);
+	pk_threads_free(run->threads);
+	pk_data_reader_free(run->r);
+}
+
+static int report(struct report_opts *o, bool defaulted)
+{
+	struct report_run run = { .o = o };
+	int rc;
+
+	if ((rc = check_file(o, defaulted)))
+		return rc;
+	if (pk_data_reader_open(o->input, &run.r) < 0)
+		return cli_error("report", NULL);
+	if ((rc = setup(&run)) >= 0)
+		rc = read_records(&run);
+	if (rc >= 0) {
+		for (size_t i = 0; i < run.nr_ev; i++)
+			pk_hist_sort(run.ev[i].hist);
+		report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples, run.threads);
+		rc = 0;
+	} else {
+		rc = cli_error("report", NULL);
+	}
+	teardown(&run);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o = { .input = NULL };
+	bool defaulted;
+	int rc;
+
+	rc = parse_sort(&o, "comm,dso,sym");
+	if (!rc)
+		rc = cli_opts_parse(&cmd_report_opts, argc, argv, report_option, &o);
+	if (!rc && optind < argc)
+		rc = cli_usage("report", "unexpected argument '%s'", argv[optind]);
+	if (!rc) {
+		defaulted = !o.input;
+		if (defaulted)
+			o.input = "perf.data";
+		rc = report(&o, defaulted);
+	}
+	free_list(o.comms);
+	free_list(o.dsos);
+	free(o.pids);
+	free(o.tids);
+	free(o.cpus);
+	return rc < 0 ? 0 : rc;
+}
