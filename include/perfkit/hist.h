@@ -53,11 +53,17 @@ struct pk_hist_sample {
 	uint64_t ip;
 	char level;
 	uint64_t period;
+	bool filtered;		/* a filter (--comms, --pid, --tid, --dsos) hides it */
 };
 
-/* One entry: the key fields of its first sample and the sums. */
+/*
+ * One entry: the key fields of its first sample and the sums.  As in perf,
+ * the first sample decides whether the whole entry is filtered out (which
+ * matters only when the filter's field is not a key, so that samples of
+ * both kinds share entries).
+ */
 struct pk_hist_entry {
-	struct pk_hist_sample s;	/* fields outside the keys: the first sample's */
+	struct pk_hist_sample s;	/* fields outside the keys, filtered: the first sample's */
 	uint64_t period;		/* the sum of its samples' periods */
 	uint64_t nr_samples;
 };
@@ -76,19 +82,13 @@ PK_API void pk_hist_free(struct pk_hist *h);
 
 /*
  * pk_hist_add - count sample `s` (s->size set) in the entry its key fields
- * select, making the entry on first sight.  Adding to an existing entry
+ * select, making the entry on first sight; filtered samples count too, in
+ * their entries and in the totals percentages are taken of, as in perf.  Adding to an existing entry
  * allocates nothing; new entries grow tables by doubling.  Counts toward
  * the totals.  Returns 0; -EINVAL for a short s->size; -ENOMEM.  Entries
  * must not be added after pk_hist_sort (-EINVAL).
  */
 PK_API int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s);
-
-/*
- * pk_hist_add_filtered - count a sample that a filter (--comms, --pids,
- * --tids, --dsos) hides: it adds to the totals the percentages are taken
- * of, as perf's do, and to no entry.
- */
-PK_API void pk_hist_add_filtered(struct pk_hist *h, uint64_t period);
 
 /*
  * pk_hist_sort - put the entries in perf report's order: by period,
@@ -104,7 +104,7 @@ PK_API size_t pk_hist_nr(const struct pk_hist *h);
 PK_API const struct pk_hist_entry *pk_hist_get(const struct pk_hist *h, size_t idx);
 
 /* pk_hist_total_period / pk_hist_nr_samples - the sums over every sample
- * added, filtered ones included. */
+ * added, filtered ones included (perf's default, --percentage absolute). */
 PK_API uint64_t pk_hist_total_period(const struct pk_hist *h);
 PK_API uint64_t pk_hist_nr_samples(const struct pk_hist *h);
 

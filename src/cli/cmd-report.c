@@ -214,7 +214,7 @@ static bool in_list(char *const *list, const char *s)
 }
 
 /* Whether --comms, --pid, --tid or --dsos hide the sample (perf still
- * counts it in the totals). */
+ * counts it, in the totals and in its entry). */
 static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s)
 {
 	return (o->comms && !in_list(o->comms, s->comm)) || (o->dsos && !in_list(o->dsos, s->dso)) ||
@@ -264,10 +264,7 @@ static int sample(struct report_run *run, const struct perf_event_header *rec)
 	s.dso = dso_name(run, dso);
 	if (dso >= 0 && !s.dso)
 		return -ENOMEM;
-	if (filtered(run->o, &s)) {
-		pk_hist_add_filtered(run->ev[ev].hist, s.period);
-		return 0;
-	}
+	s.filtered = filtered(run->o, &s);
 	return pk_hist_add(run->ev[ev].hist, &s);
 }
 

@@ -19,6 +19,7 @@ struct col {
 	enum col_kind kind;
 	enum pk_hist_key key;		/* COL_KEY */
 	int width;
+	bool elide;			/* a one-name filter stands for the column */
 };
 
 /* The width the printf of an unresolved address takes (perf's BITS_PER_LONG / 4). */
@@ -74,9 +75,11 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 	for (size_t i = 0; i < pk_hist_nr(h); i++) {
 		const struct pk_hist_entry *e = pk_hist_get(h, i);
 		/* perf sizes by the thread's comm at the end, not the sample's. */
-		const char *comm = pk_threads_comm(threads, e->s.pid, e->s.tid);
+		const char *comm = e->s.filtered ? NULL : pk_threads_comm(threads, e->s.pid, e->s.tid);
 		int len = comm ? (int)strlen(comm) : 0;
 
+		if (e->s.filtered)
+			continue;
 		if (len > w.comm) {
 			w.comm = len;
 			w.thread = len + 8;
@@ -94,6 +97,32 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 		}
 	}
 	return w;
+}
+
+static size_t nr_names(char *const *list)
+{
+	size_t n = 0;
+
+	while (list && list[n])
+		n++;
+	return n;
+}
+
+/* perf's elision: a key whose filter names one value loses its column
+ * (unless every key would), the value going into the header. */
+static void elide(const struct report_opts *o, struct col *cols, size_t n)
+{
+	bool all = true;
+
+	for (size_t i = 0; i < n; i++) {
+		if (cols[i].kind != COL_KEY)
+			continue;
+		cols[i].elide = (cols[i].key == PK_HIST_KEY_COMM && nr_names(o->comms) == 1) ||
+				(cols[i].key == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1);
+		all &= cols[i].elide;
+	}
+	for (size_t i = 0; all && i < n; i++)
+		cols[i].elide = false;
 }
 
 static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
@@ -124,26 +153,36 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 		c.width = max_int(c.width, (int)strlen(key_header(c.key)));
 		cols[n++] = c;
 	}
+	elide(o, cols, n);
 	return n;
 }
 
 static void print_headers(FILE *f, const struct col *cols, size_t n)
 {
+	bool first = true;
+
 	fputs("# ", f);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = col_header(&cols[i]);
 
-		if (i)
+		if (cols[i].elide)
+			continue;
+		if (!first)
 			fputs("  ", f);
+		first = false;
 		if (right_aligned(&cols[i]))
 			fprintf(f, "%*s", cols[i].width, name);
 		else
 			fprintf(f, "%-*.*s", cols[i].width, cols[i].width, name);
 	}
 	fputs("\n# ", f);
+	first = true;
 	for (size_t i = 0; i < n; i++) {
-		if (i)
+		if (cols[i].elide)
+			continue;
+		if (!first)
 			fputs("  ", f);
+		first = false;
 		for (int k = 0; k < cols[i].width; k++)
 			fputc('.', f);
 	}
@@ -196,6 +235,8 @@ static void print_row(FILE *f, const struct pk_hist *h, const struct pk_hist_ent
 		      const struct col *cols, size_t n, struct pk_threads *threads)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (cols[i].elide)
+			continue;
 		fputs("  ", f);
 		switch (cols[i].kind) {
 		case COL_OVERHEAD:
@@ -246,7 +287,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 	for (size_t i = 0; i < pk_hist_nr(ev->hist); i++) {
 		const struct pk_hist_entry *e = pk_hist_get(ev->hist, i);
 
-		if (!pk_hist_below_limit(ev->hist, e, o->percent_limit))
+		if (!e->s.filtered && !pk_hist_below_limit(ev->hist, e, o->percent_limit))
 			print_row(f, ev->hist, e, cols, n, threads);
 	}
 	fputs("\n\n", f);
@@ -257,6 +298,12 @@ void report_print(FILE *f, const struct report_opts *o, const struct report_even
 {
 	if (!o->quiet) {
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
+		for (size_t i = 0; i < o->nr_keys; i++) {
+			if (o->keys[i] == PK_HIST_KEY_COMM && nr_names(o->comms) == 1)
+				cli_message(f, "# comm: %s\n", o->comms[0]);
+			if (o->keys[i] == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1)
+				cli_message(f, "# dso: %s\n", o->dsos[0]);
+		}
 		fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
 	}
 	for (size_t i = 0; i < nr_ev; i++)

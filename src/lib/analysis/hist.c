@@ -182,12 +182,6 @@ int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 	return 0;
 }
 
-void pk_hist_add_filtered(struct pk_hist *h, uint64_t period)
-{
-	h->total_period += period;
-	h->nr_samples++;
-}
-
 static int cmp_str(const char *a, const char *b)
 {
 	if (!a || !b)	/* perf: an entry with the name sorts after one without */
