@@ -172,29 +172,67 @@ struct report_run {
 	struct pk_maps *maps;
 	struct report_event *ev;
 	size_t nr_ev;
-	char **dso_names;	/* perf's short name of each pk_maps DSO, by index */
+	const char **dso_names;	/* perf's short name of each pk_maps DSO, by index */
 	size_t nr_dso_names;
+	char **unique;		/* the names dso_names point to, each once */
+	size_t nr_unique;
 	uint64_t lost_samples;
 };
 
-/* The short name perf shows for a DSO: a path's last component. */
-static const char *dso_name(struct report_run *run, int idx)
+/* `name`, shared: one copy per distinct name, freed at the end. */
+static const char *intern(struct report_run *run, const char *name)
 {
+	char **u;
+
+	for (size_t i = 0; i < run->nr_unique; i++)
+		if (!strcmp(run->unique[i], name))
+			return run->unique[i];
+	if (!(u = realloc(run->unique, (run->nr_unique + 1) * sizeof(*u))))
+		return NULL;
+	run->unique = u;
+	if (!(u[run->nr_unique] = strdup(name)))
+		return NULL;
+	return u[run->nr_unique++];
+}
+
+/* Memory perf gives no object: anonymous, stack, heap, SysV shared. */
+static bool anon_name(const char *n)
+{
+	return !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) || !strncmp(n, "/anon_hugepage", 14) ||
+	       !strncmp(n, "[stack", 6) || !strncmp(n, "/SYSV", 5) || !strcmp(n, "[heap]");
+}
+
+/*
+ * The short name perf shows for DSO `idx` in process `pid`: a path's last
+ * component; for code in anonymous memory, perf's "[JIT] tid PID" (the
+ * name it gives /tmp/perf-PID.map).  Names are shared: perf tells DSOs
+ * apart by this name, so two builds of one program in different
+ * directories are one entry.
+ */
+static const char *dso_name(struct report_run *run, int idx, uint32_t pid)
+{
+	char jit[32];
+
 	if (idx < 0)
 		return NULL;
 	while ((size_t)idx >= run->nr_dso_names) {
 		const struct pk_dso *d = pk_maps_dso(run->maps, run->nr_dso_names);
 		const char *slash = d->name[0] == '/' ? strrchr(d->name, '/') : NULL;
-		char **n = realloc(run->dso_names, (run->nr_dso_names + 1) * sizeof(*n));
+		const char **n = realloc(run->dso_names, (run->nr_dso_names + 1) * sizeof(*n));
 
 		if (!n)
 			return NULL;
 		run->dso_names = n;
-		if (!(n[run->nr_dso_names] = strdup(slash ? slash + 1 : d->name)))
+		/* NULL marks anonymous memory, named per process below. */
+		n[run->nr_dso_names] = anon_name(d->name) ? NULL : intern(run, slash ? slash + 1 : d->name);
+		if (!anon_name(d->name) && !n[run->nr_dso_names])
 			return NULL;
 		run->nr_dso_names++;
 	}
-	return run->dso_names[idx];
+	if (run->dso_names[idx])
+		return run->dso_names[idx];
+	snprintf(jit, sizeof(jit), "[JIT] tid %d", (int)pid);
+	return intern(run, jit);
 }
 
 static bool in_ids(const pid_t *ids, size_t nr, uint32_t id)
@@ -261,7 +299,7 @@ static int sample(struct report_run *run, const struct perf_event_header *rec)
 	/* perf looks a user-mode address it cannot place up in the kernel's maps. */
 	if (dso < 0 && s.level == '.' && p.ip >= 0xffff800000000000ull)
 		dso = pk_maps_hit(run->maps, p.pid, p.ip, true);
-	s.dso = dso_name(run, dso);
+	s.dso = dso_name(run, dso, s.pid);
 	if (dso >= 0 && !s.dso)
 		return -ENOMEM;
 	s.filtered = filtered(run->o, &s);
@@ -288,26 +326,53 @@ static int side_record(struct report_run *run, const struct perf_event_header *r
 	return pk_maps_process(run->maps, &d);
 }
 
+static int deliver(void *arg, const struct perf_event_header *rec)
+{
+	struct report_run *run = arg;
+
+	return rec->type == PERF_RECORD_SAMPLE ? sample(run, rec) : side_record(run, rec);
+}
+
+/* The record's time (0 for none), which orders it; -1 for a record the
+ * report has no use for. */
+static int64_t time_of(const struct report_run *run, const struct perf_event_header *rec)
+{
+	const struct perf_event_attr *attr = pk_data_reader_attr_of(run->r, rec);
+	struct pk_sample_peek p = { .size = sizeof(p) };
+	struct pk_record d = { .size = sizeof(d) };
+
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		if (!attr || pk_sample_peek(rec, attr, &p) < 0)
+			return 0;	/* delivered at once, where sample() says what is wrong */
+		return p.fields & PERF_SAMPLE_TIME ? (int64_t)p.time : 0;
+	case PERF_RECORD_COMM: case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
+	case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2: case PERF_RECORD_LOST_SAMPLES:
+		if (pk_record_decode(rec, attr ? attr : pk_data_reader_attr(run->r, 0), &d) != 0)
+			return -1;
+		return d.id.fields & PERF_SAMPLE_TIME ? (int64_t)d.id.time : 0;
+	case PK_DATA_RECORD_FINISHED_ROUND:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 /* Read every record.  Returns 0, 1 after a warning about damage in the
  * data section (the rows before it stand), or a negative errno. */
 static int read_records(struct report_run *run)
 {
 	const struct perf_event_header *rec;
-	int rc, err = 0;
+	struct report_queue *q = report_queue_new();
+	int rc = 0, err = q ? 0 : -ENOMEM;
+	int64_t t;
 
-	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0) {
-		switch (rec->type) {
-		case PERF_RECORD_SAMPLE:
-			err = sample(run, rec);
-			break;
-		case PERF_RECORD_COMM: case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
-		case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2: case PERF_RECORD_LOST_SAMPLES:
-			err = side_record(run, rec);
-			break;
-		default:
-			break;
-		}
-	}
+	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0)
+		if ((t = time_of(run, rec)) >= 0)
+			err = report_queue_add(q, rec, (uint64_t)t, deliver, run);
+	if (!err)
+		err = report_queue_finish(q, deliver, run);
+	report_queue_free(q);
 	if (err == -EINVAL) {
 		cli_error("report", NULL);
 		return 1;
@@ -317,8 +382,8 @@ static int read_records(struct report_run *run)
 	if (rc < 0) {
 		const struct pk_error *e = pk_last_error();
 
-		cli_message(stderr, "perfkit report: warning: %s: %s; the rows below stop there\n",
-			    e->what, e->why);
+		cli_message(stderr, "perfkit report: warning: %s: %s; the report covers the records "
+			    "before it\n", e->what, e->why);
 		return 1;
 	}
 	return 0;
@@ -341,6 +406,18 @@ static int check_file(const struct report_opts *o, bool defaulted)
 			    "(use -f to override)\n", o->input);
 		return CLI_EXIT_EVENT;
 	}
+	return 0;
+}
+
+/* perf's check for --cpu: every event must record the CPU. */
+static int check_cpus(const struct report_run *run)
+{
+	for (size_t i = 0; run->o->cpus && i < pk_data_reader_nr_events(run->r); i++)
+		if (!(pk_data_reader_attr(run->r, i)->sample_type & PERF_SAMPLE_CPU)) {
+			cli_message(stderr, "perfkit report: %s does not contain CPU events: remove --cpu "
+				    "to proceed\n", run->o->input);
+			return CLI_EXIT_EVENT;
+		}
 	return 0;
 }
 
@@ -369,8 +446,9 @@ static void teardown(struct report_run *run)
 	for (size_t i = 0; i < run->nr_ev; i++)
 		pk_hist_free(run->ev[i].hist);
 	free(run->ev);
-	for (size_t i = 0; i < run->nr_dso_names; i++)
-		free(run->dso_names[i]);
+	for (size_t i = 0; i < run->nr_unique; i++)
+		free(run->unique[i]);
+	free(run->unique);
 	free(run->dso_names);
 	pk_maps_free(run->maps);
 	pk_threads_free(run->threads);
@@ -386,6 +464,10 @@ static int report(struct report_opts *o, bool defaulted)
 		return rc;
 	if (pk_data_reader_open(o->input, &run.r) < 0)
 		return cli_error("report", NULL);
+	if ((rc = check_cpus(&run))) {
+		pk_data_reader_free(run.r);
+		return rc;
+	}
 	if ((rc = setup(&run)) >= 0)
 		rc = read_records(&run);
 	if (rc >= 0) {

@@ -40,4 +40,31 @@ struct report_event {
 void report_print(FILE *f, const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
 		  uint64_t lost_samples, struct pk_threads *threads);
 
+/* ---- records in time order (report-order.c) ------------------------------- */
+
+/* Records held back until their round is complete, as perf orders them. */
+struct report_queue;
+
+/* Where delivered records go: 0 to go on, or an error to stop. */
+typedef int report_deliver_fn(void *arg, const struct perf_event_header *rec);
+
+/* report_queue_new / report_queue_free: an empty queue (NULL when out of
+ * memory) and its end (NULL is a no-op). */
+struct report_queue *report_queue_new(void);
+void report_queue_free(struct report_queue *q);
+
+/*
+ * report_queue_add - one record of the file, in file order, with its time
+ * (0 when it has none) and the callback that gets records in order.
+ * FINISHED_ROUND delivers, by time (file order among equal times), every
+ * queued record no later than the latest time seen before the previous
+ * round ended; a record without a time is delivered at once; both as perf
+ * report does.  Returns 0, -ENOMEM, or what deliver returned.
+ */
+int report_queue_add(struct report_queue *q, const struct perf_event_header *rec, uint64_t time,
+		     report_deliver_fn *deliver, void *arg);
+
+/* report_queue_finish - deliver everything still queued, by time. */
+int report_queue_finish(struct report_queue *q, report_deliver_fn *deliver, void *arg);
+
 #endif
