@@ -271,39 +271,56 @@ static char level_of(uint16_t misc)
 	}
 }
 
-static int sample(struct report_run *run, const struct perf_event_header *rec)
+/* What the report needs of SAMPLE `rec`, and its time (0 for none).
+ * Returns 1; 0 for a sample of no known event (perf drops those too);
+ * -EINVAL when it does not decode. */
+static int peek_sample(const struct report_run *run, const struct perf_event_header *rec,
+		       struct report_sample *out, uint64_t *time)
 {
-	int ev = pk_data_reader_event_of(run->r, rec), dso;
+	int ev = pk_data_reader_event_of(run->r, rec);
 	struct pk_sample_peek p = { .size = sizeof(p) };
-	struct pk_hist_sample s = { .size = sizeof(s) };
 	const struct perf_event_attr *attr;
-	int64_t pid;
 
 	if (ev < 0 || (size_t)ev >= run->nr_ev)
-		return 0;	/* perf drops samples of no known event too */
+		return 0;
 	attr = pk_data_reader_attr(run->r, (size_t)ev);
 	if (pk_sample_peek(rec, attr, &p) < 0)
 		return -EINVAL;
-	s.cpu = p.fields & PERF_SAMPLE_CPU ? (int32_t)p.cpu : -1;
-	if (run->o->cpus && !in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)s.cpu))
+	*out = (struct report_sample){
+		.ip = p.ip, .pid = p.pid, .tid = p.tid, .ev = (uint32_t)ev, .misc = rec->misc,
+		.cpu = p.fields & PERF_SAMPLE_CPU ? (int32_t)p.cpu : -1,
+		.period = p.fields & PERF_SAMPLE_PERIOD ? p.period : attr->sample_period,
+	};
+	*time = p.fields & PERF_SAMPLE_TIME ? p.time : 0;
+	return 1;
+}
+
+static int sample(struct report_run *run, const struct report_sample *rs)
+{
+	struct pk_hist_sample s = { .size = sizeof(s) };
+	int64_t pid;
+	int dso;
+
+	if (run->o->cpus && !in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)rs->cpu))
 		return 0;	/* perf's --cpu drops the sample altogether */
-	s.period = p.fields & PERF_SAMPLE_PERIOD ? p.period : attr->sample_period;
-	s.tid = p.tid;
-	s.ip = p.ip;
-	s.level = level_of(rec->misc);
-	if (!(s.comm = pk_threads_comm(run->threads, p.pid, p.tid)))
+	s.cpu = rs->cpu;
+	s.period = rs->period;
+	s.tid = rs->tid;
+	s.ip = rs->ip;
+	s.level = level_of(rs->misc);
+	if (!(s.comm = pk_threads_comm(run->threads, rs->pid, rs->tid)))
 		return -ENOMEM;
-	pid = pk_threads_pid(run->threads, p.tid);
-	s.pid = pid >= 0 ? (uint32_t)pid : p.pid;
-	dso = pk_maps_hit(run->maps, p.pid, p.ip, s.level == 'k' || s.level == 'g');
+	pid = pk_threads_pid(run->threads, rs->tid);
+	s.pid = pid >= 0 ? (uint32_t)pid : rs->pid;
+	dso = pk_maps_hit(run->maps, rs->pid, rs->ip, s.level == 'k' || s.level == 'g');
 	/* perf looks a user-mode address it cannot place up in the kernel's maps. */
-	if (dso < 0 && s.level == '.' && p.ip >= 0xffff800000000000ull)
-		dso = pk_maps_hit(run->maps, p.pid, p.ip, true);
+	if (dso < 0 && s.level == '.' && rs->ip >= 0xffff800000000000ull)
+		dso = pk_maps_hit(run->maps, rs->pid, rs->ip, true);
 	s.dso = dso_name(run, dso, s.pid);
 	if (dso >= 0 && !s.dso)
 		return -ENOMEM;
 	s.filtered = filtered(run->o, &s);
-	return pk_hist_add(run->ev[ev].hist, &s);
+	return pk_hist_add(run->ev[rs->ev].hist, &s);
 }
 
 /* COMM, FORK, EXIT, MMAP, MMAP2 and LOST_SAMPLES: the state samples need. */
@@ -326,26 +343,21 @@ static int side_record(struct report_run *run, const struct perf_event_header *r
 	return pk_maps_process(run->maps, &d);
 }
 
-static int deliver(void *arg, const struct perf_event_header *rec)
+static int deliver(void *arg, const struct perf_event_header *rec, const struct report_sample *s)
 {
 	struct report_run *run = arg;
 
-	return rec->type == PERF_RECORD_SAMPLE ? sample(run, rec) : side_record(run, rec);
+	return s ? sample(run, s) : side_record(run, rec);
 }
 
-/* The record's time (0 for none), which orders it; -1 for a record the
- * report has no use for. */
+/* The time of a record other than a sample (0 for none), which orders
+ * it; -1 for a record the report has no use for. */
 static int64_t time_of(const struct report_run *run, const struct perf_event_header *rec)
 {
 	const struct perf_event_attr *attr = pk_data_reader_attr_of(run->r, rec);
-	struct pk_sample_peek p = { .size = sizeof(p) };
 	struct pk_record d = { .size = sizeof(d) };
 
 	switch (rec->type) {
-	case PERF_RECORD_SAMPLE:
-		if (!attr || pk_sample_peek(rec, attr, &p) < 0)
-			return 0;	/* delivered at once, where sample() says what is wrong */
-		return p.fields & PERF_SAMPLE_TIME ? (int64_t)p.time : 0;
 	case PERF_RECORD_COMM: case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
 	case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2: case PERF_RECORD_LOST_SAMPLES:
 		if (pk_record_decode(rec, attr ? attr : pk_data_reader_attr(run->r, 0), &d) != 0)
@@ -358,6 +370,24 @@ static int64_t time_of(const struct report_run *run, const struct perf_event_hea
 	}
 }
 
+/* One record of the file into the queue. */
+static int queue_record(struct report_run *run, struct report_queue *q, const struct perf_event_header *rec)
+{
+	struct report_sample s;
+	uint64_t time;
+	int64_t t;
+	int rc;
+
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if ((rc = peek_sample(run, rec, &s, &time)) <= 0)
+			return rc;
+		return report_queue_add(q, NULL, &s, time, deliver, run);
+	}
+	if ((t = time_of(run, rec)) < 0)
+		return 0;
+	return report_queue_add(q, rec, NULL, (uint64_t)t, deliver, run);
+}
+
 /* Read every record.  Returns 0, 1 after a warning about damage in the
  * data section (the rows before it stand), or a negative errno. */
 static int read_records(struct report_run *run)
@@ -365,13 +395,11 @@ static int read_records(struct report_run *run)
 	const struct perf_event_header *rec;
 	struct report_queue *q = report_queue_new();
 	int rc = 0, err = q ? 0 : -ENOMEM;
-	int64_t t;
 
 	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0)
-		if ((t = time_of(run, rec)) >= 0)
-			err = report_queue_add(q, rec, (uint64_t)t, deliver, run);
-	if (!err)
-		err = report_queue_finish(q, deliver, run);
+		err = queue_record(run, q, rec);
+	if (!err || err == -EINVAL)	/* what came before a bad sample still counts */
+		err = report_queue_finish(q, deliver, run) ?: err;
 	report_queue_free(q);
 	if (err == -EINVAL) {
 		cli_error("report", NULL);

@@ -17,8 +17,12 @@
 
 struct item {
 	uint64_t time;
-	size_t seq;	/* file order, for equal times */
-	size_t off;	/* in the arena */
+	size_t seq;		/* file order, for equal times */
+	bool is_sample;
+	union {
+		struct report_sample s;
+		size_t off;	/* another record: its bytes in the arena */
+	};
 };
 
 struct arena {
@@ -27,7 +31,7 @@ struct arena {
 };
 
 struct report_queue {
-	struct item *items;
+	struct item *items, *tmp;	/* tmp: the merge sort's other half */
 	size_t nr, cap, seq;
 	struct arena a, spare;
 	uint64_t max_time, next_flush;
@@ -43,6 +47,7 @@ void report_queue_free(struct report_queue *q)
 	if (!q)
 		return;
 	free(q->items);
+	free(q->tmp);
 	free(q->a.buf);
 	free(q->spare.buf);
 	free(q);
@@ -52,7 +57,7 @@ void report_queue_free(struct report_queue *q)
 static int reserve(struct arena *a, size_t len)
 {
 	if (a->len + len > a->cap) {
-		size_t cap = a->cap ? a->cap : 1 << 20;
+		size_t cap = a->cap ? a->cap : 1 << 16;
 		unsigned char *b;
 
 		while (cap < a->len + len)
@@ -65,32 +70,74 @@ static int reserve(struct arena *a, size_t len)
 	return 0;
 }
 
-static int push(struct report_queue *q, const struct perf_event_header *rec, uint64_t time)
+static struct item *push(struct report_queue *q, uint64_t time)
 {
 	if (q->nr == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 4096;
-		struct item *n = realloc(q->items, cap * sizeof(*n));
+		struct item *n = realloc(q->items, cap * sizeof(*n)), *t;
 
 		if (!n)
-			return -ENOMEM;
+			return NULL;
 		q->items = n;
+		if (!(t = realloc(q->tmp, cap * sizeof(*t))))
+			return NULL;
+		q->tmp = t;
 		q->cap = cap;
 	}
-	if (reserve(&q->a, rec->size) < 0)
-		return -ENOMEM;
-	memcpy(q->a.buf + q->a.len, rec, rec->size);
-	q->items[q->nr++] = (struct item){ time, q->seq++, q->a.len };
-	q->a.len += rec->size;
-	return 0;
+	q->items[q->nr] = (struct item){ .time = time, .seq = q->seq++ };
+	return &q->items[q->nr++];
 }
 
-static int by_time(const void *pa, const void *pb)
+static bool before(const struct item *a, const struct item *b)
 {
-	const struct item *a = pa, *b = pb;
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
 
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+static size_t run_end(const struct item *v, size_t i, size_t n)
+{
+	while (++i < n && !before(&v[i], &v[i - 1]))
+		;
+	return i;
+}
+
+/*
+ * Sort by time, file order among equals: a natural merge sort, since a
+ * round is a few runs already in order (one per CPU's buffer) and what
+ * was kept from the round before is one more.
+ */
+static void sort_items(struct report_queue *q)
+{
+	struct item *src = q->items, *dst = q->tmp;
+	size_t runs = 2;
+
+	while (runs > 1) {
+		runs = 0;
+		for (size_t i = 0; i < q->nr; runs++) {
+			size_t mid = run_end(src, i, q->nr), end = mid < q->nr ? run_end(src, mid, q->nr) : mid;
+			size_t a = i, b = mid, k = i;
+
+			if (runs == 0 && end == q->nr && mid == q->nr)
+				return;	/* one run from the start: sorted, in place */
+			while (a < mid && b < end)
+				dst[k++] = before(&src[b], &src[a]) ? src[b++] : src[a++];
+			memcpy(&dst[k], &src[a], (mid - a) * sizeof(*dst));
+			k += mid - a;
+			memcpy(&dst[k], &src[b], (end - b) * sizeof(*dst));
+			i = end;
+		}
+		q->items = dst;
+		q->tmp = src;
+		dst = src;
+		src = q->items;
+	}
+}
+
+static int deliver_item(const struct report_queue *q, const struct item *it, report_deliver_fn *deliver,
+			void *arg)
+{
+	if (it->is_sample)
+		return deliver(arg, NULL, &it->s);
+	return deliver(arg, (const struct perf_event_header *)(q->a.buf + it->off), NULL);
 }
 
 /* Deliver the queued records no later than `limit`, keep the rest. */
@@ -100,22 +147,25 @@ static int flush(struct report_queue *q, uint64_t limit, report_deliver_fn *deli
 	struct arena t;
 	int err = 0;
 
-	qsort(q->items, q->nr, sizeof(*q->items), by_time);
+	sort_items(q);
 	for (; i < q->nr && q->items[i].time <= limit && !err; i++)
-		err = deliver(arg, (const struct perf_event_header *)(q->a.buf + q->items[i].off));
+		err = deliver_item(q, &q->items[i], deliver, arg);
 	if (err)
 		return err;
-	/* The rest moves to the spare arena, which becomes the arena. */
+	/* The rest moves to the front, and their bytes to the spare arena,
+	 * which becomes the arena. */
 	q->spare.len = 0;
 	for (; i < q->nr; i++, k++) {
-		const struct perf_event_header *h = (const void *)(q->a.buf + q->items[i].off);
-
-		if (reserve(&q->spare, h->size) < 0)
-			return -ENOMEM;
-		memcpy(q->spare.buf + q->spare.len, h, h->size);
 		q->items[k] = q->items[i];
-		q->items[k].off = q->spare.len;
-		q->spare.len += h->size;
+		if (!q->items[k].is_sample) {
+			const struct perf_event_header *h = (const void *)(q->a.buf + q->items[i].off);
+
+			if (reserve(&q->spare, h->size) < 0)
+				return -ENOMEM;
+			memcpy(q->spare.buf + q->spare.len, h, h->size);
+			q->items[k].off = q->spare.len;
+			q->spare.len += h->size;
+		}
 	}
 	q->nr = k;
 	t = q->a;
@@ -124,12 +174,13 @@ static int flush(struct report_queue *q, uint64_t limit, report_deliver_fn *deli
 	return 0;
 }
 
-int report_queue_add(struct report_queue *q, const struct perf_event_header *rec, uint64_t time,
-		     report_deliver_fn *deliver, void *arg)
+int report_queue_add(struct report_queue *q, const struct perf_event_header *rec,
+		     const struct report_sample *s, uint64_t time, report_deliver_fn *deliver, void *arg)
 {
+	struct item *it;
 	int err;
 
-	if (rec->type == PK_DATA_RECORD_FINISHED_ROUND) {
+	if (rec && rec->type == PK_DATA_RECORD_FINISHED_ROUND) {
 		if ((err = flush(q, q->next_flush, deliver, arg)) < 0)
 			return err;
 		q->next_flush = q->max_time;
@@ -137,10 +188,20 @@ int report_queue_add(struct report_queue *q, const struct perf_event_header *rec
 	}
 	/* perf delivers a record without a time (or at time 0) at once. */
 	if (!time || time == UINT64_MAX)
-		return deliver(arg, rec);
+		return deliver(arg, rec, s);
 	if (time > q->max_time)
 		q->max_time = time;
-	return push(q, rec, time);
+	if (!(it = push(q, time)) || (rec && reserve(&q->a, rec->size) < 0))
+		return -ENOMEM;
+	if (s) {
+		it->is_sample = true;
+		it->s = *s;
+		return 0;
+	}
+	memcpy(q->a.buf + q->a.len, rec, rec->size);
+	it->off = q->a.len;
+	q->a.len += rec->size;
+	return 0;
 }
 
 int report_queue_finish(struct report_queue *q, report_deliver_fn *deliver, void *arg)

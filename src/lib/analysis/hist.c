@@ -32,6 +32,7 @@ struct pk_hist {
 	size_t table_cap;
 	uint64_t total_period, nr_samples;
 	bool sorted;		/* pk_hist_sort ran: ekeys no longer match entries */
+	uint32_t last;		/* the entry of the last sample + 1: runs of samples share one */
 };
 
 int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **out)
@@ -163,6 +164,10 @@ int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 	if (h->sorted)
 		return pk__error(-EINVAL, "a histogram sample", "added after pk_hist_sort");
 	k = make_key(h, s);
+	if (h->last && key_eq(&h->ekeys[h->last - 1], &k)) {
+		e = &h->entries[h->last - 1];
+		goto count;
+	}
 	slot = table_slot(h, h->table, h->table_cap, &k);
 	if (!*slot) {
 		if (h->nr >= UINT32_MAX - 1)
@@ -174,7 +179,9 @@ int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 		h->ekeys[h->nr] = k;
 		*slot = (uint32_t)++h->nr;
 	}
+	h->last = *slot;
 	e = &h->entries[*slot - 1];
+count:
 	e->period += s->period;
 	e->nr_samples++;
 	h->total_period += s->period;
