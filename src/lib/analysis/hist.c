@@ -242,7 +242,8 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 
 int pk_hist_sort(struct pk_hist *h)
 {
-	qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_entries, h);
+	if (h->nr)	/* an empty histogram has no array at all */
+		qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_entries, h);
 	/* The table indexes the old order: no entry may be added any more. */
 	h->sorted = true;
 	return 0;

@@ -127,6 +127,10 @@ static void growth_and_errors(void **state)
 	assert_int_equal(pk_hist_new(&bad, 1, &h), -EINVAL);
 	assert_int_equal(pk_hist_new(keys, 1, &h), 0);
 	assert_int_equal(pk_hist_add(h, &s), -EINVAL);
+	assert_int_equal(pk_hist_sort(h), 0);	/* empty: nothing to sort */
+	assert_int_equal(pk_hist_nr(h), 0);
+	pk_hist_free(h);
+	assert_int_equal(pk_hist_new(keys, 1, &h), 0);
 	for (int round = 0; round < 2; round++)
 		for (uint64_t ip = 1; ip <= 100000; ip++)
 			add(h, A, 1, LIBC, ip, 0, ip);
