@@ -74,8 +74,9 @@ else
 	same_as_perf all.data --sort comm,cpu --percent-limit 1
 	same_as_perf all.data --sort cpu,comm --cpu 1
 	same_as_perf all.data --sort cpu,dso,comm --dsos '[kernel.kallsyms]'
-	ours=$("$PERFKIT" report -i all.data --stdio --sort comm,dso | grep -c '^# Samples: .* of event ')
-	check "all.data: one section per event ($ours)" test "$ours" -eq 2
+	ours=$("$PERFKIT" report -i all.data --stdio --sort comm,dso | grep '^# Samples: .* of event ')
+	theirs=$(perf report -i all.data --stdio --sort comm,dso 2>/dev/null | grep '^# Samples: .* of event ')
+	check "all.data: one section per event with samples, as perf's" test -n "$ours" -a "$ours" = "$theirs"
 
 	# tid, a key perf 6.1 lacks: the same threads and counts as its pid key.
 	theirs=$(perf report -i threads.data --stdio -q -n --sort pid 2>/dev/null |
@@ -88,8 +89,8 @@ else
 	check "--sort sym: user addresses as '[.] 0x' and 16 digits" grep -Eq '^ +[0-9.]+%  \[\.\] 0x[0-9a-f]{16}$' sym.txt
 	run report -i plain.data --stdio --sort sym
 	contains "--sort sym: the column is as wide as perf makes it for an address" "$out" "# Overhead  Symbol                "
-	run report -i plain.data --stdio
-	contains "perf's default keys: comm, dso, sym" "$out" "# Overhead  Command          Shared Object      Symbol"
+	"$PERFKIT" report -i plain.data --stdio >default.txt
+	check "perf's default keys: comm, dso, sym" grep -Eq '^# Overhead  Command +Shared Object +Symbol +$' default.txt
 
 	# A data section damaged half-way: the record size of the middle record
 	# becomes 3.  The rows before it, a warning naming its offset, exit 0.
