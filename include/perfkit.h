@@ -56,5 +56,6 @@
 #include "perfkit/recorder.h"
 #include "perfkit/selfmon.h"
 #include "perfkit/overflow.h"
+#include "perfkit/hist.h"
 
 #endif /* PERFKIT_H */

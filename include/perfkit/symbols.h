@@ -209,6 +209,44 @@ PK_API int pk_buildid_cache_add(const char *dir, const char *name, const uint8_t
 PK_API int pk_buildid_cache_lookup(const char *dir, const uint8_t *id, size_t id_size, char *path,
 				   size_t len);
 
+/* ---- threads: comm and process of every thread of a recording ----------- */
+
+struct pk_threads;
+
+/* pk_threads_new - an empty thread table.  0 with *out, or -ENOMEM. */
+PK_API int pk_threads_new(struct pk_threads **out);
+
+/* pk_threads_free - free it and every name it handed out.  NULL is a no-op. */
+PK_API void pk_threads_free(struct pk_threads *t);
+
+/*
+ * pk_threads_process - follow one decoded record the way perf does: COMM
+ * names its thread (an exec or a prctl rename alike), FORK starts the
+ * child afresh (a tid seen before is a new thread now) with the comm of
+ * the thread that forked it when that one was named, EXIT marks the
+ * thread exited (it keeps its comm: samples may still arrive for it);
+ * other records are ignored.  Returns 0 or -ENOMEM.
+ */
+PK_API int pk_threads_process(struct pk_threads *t, const struct pk_record *r);
+
+/*
+ * pk_threads_comm - thread `tid`'s current comm, or perf's ":TID" for a
+ * thread no record named (the thread is created then, in process `pid`).
+ * Names are interned: equal names are the same pointer, valid until
+ * pk_threads_free, so callers may compare and key on the pointer.
+ * NULL only when out of memory (pk_last_error says so).
+ */
+PK_API const char *pk_threads_comm(struct pk_threads *t, uint32_t pid, uint32_t tid);
+
+/*
+ * pk_threads_pid - the process thread `tid` belongs to (from its COMM,
+ * FORK or first sample), or -ENOENT for a tid never seen.
+ */
+PK_API int64_t pk_threads_pid(const struct pk_threads *t, uint32_t tid);
+
+/* pk_threads_exited - whether an EXIT was seen for `tid` (and no FORK since). */
+PK_API bool pk_threads_exited(const struct pk_threads *t, uint32_t tid);
+
 #ifdef __cplusplus
 }
 #endif

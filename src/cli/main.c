@@ -17,6 +17,7 @@ static const struct cli_cmd commands[] = {
 	{ "info", cmd_info, "Show how event strings are encoded and whether they open", &cmd_info_opts },
 	{ "stat", cmd_stat, "Run a command and count events, like perf stat", &cmd_stat_opts },
 	{ "record", cmd_record, "Sample a command into a perf.data file, like perf record", &cmd_record_opts },
+	{ "report", cmd_report, "Show where the samples of a perf.data file fell, like perf report", &cmd_report_opts },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

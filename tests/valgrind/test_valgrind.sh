@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test_valgrind.sh - the CLI's main paths (list, info, stat, record) under
+# test_valgrind.sh - the CLI's main paths (list, info, stat, record, report) under
 # valgrind memcheck, on perfkit-dyn: the CLI linked dynamically against libc
 # (src/cli/meson.build), since valgrind cannot replace malloc/free in the
 # shipped, fully static perfkit.  Each run must end without a memcheck error
@@ -107,6 +107,12 @@ vrun 0 record --call-graph dwarf -F 1000 -o "$data" -- "${wl[@]}"
 check "record --call-graph dwarf wrote samples" samples
 vrun 0 record -a --duration 0.2 -o "$data"
 check "record -a --duration 0.2 wrote samples" samples
+# report: every sort key of that -a file, filters, and its error paths.
+vrun 0 report -i "$data" --stdio -n --show-total-period --sort comm,pid,tid,dso,sym,cpu,period
+contains "report of the -a file prints its table" "$out" "# Samples: "
+vrun 0 report -i "$data" --stdio --sort comm,dso --comms perfkit-workloa,sh --dsos '[kernel.kallsyms]'
+vrun 2 report -i "$data" --stdio --sort nosuch
+vrun 1 report -i "$data.missing" --stdio
 if [ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/tracing/events/sched/sched_switch/format ]; then
 	vrun 0 record -e sched:sched_switch -a --duration 0.2 -o "$data"
 	check "record of a tracepoint wrote samples" samples

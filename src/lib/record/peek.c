@@ -93,7 +93,8 @@ int pk_sample_peek(const struct perf_event_header *h, const struct perf_event_at
 
 		if (!(type & bit))
 			continue;
-		if ((err = pk__rcur_need(&c, 8, pk_sample_field_name(bit))) != 0)
+		/* The field's name only for the message: it costs a lookup per field. */
+		if (c.end - c.pos < 8 && (err = pk__rcur_need(&c, 8, pk_sample_field_name(bit))) != 0)
 			return err;
 		peek_store(&c, out, bit);
 		out->fields |= bit;

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit/hist.h - histograms of samples, as perf report builds them:
+ * entries keyed by a list of sort keys (comm, pid, tid, dso, sym, cpu),
+ * each summing its samples and their periods, sorted in perf's order, with
+ * perf's percentages and --percent-limit.  Included by perfkit.h.
+ */
+#ifndef PERFKIT_HIST_H
+#define PERFKIT_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfkit/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The sort keys.  PERIOD groups nothing: it shows (and sorts by) the period. */
+enum pk_hist_key {
+	PK_HIST_KEY_COMM,	/* the thread's comm at the sample */
+	PK_HIST_KEY_PID,	/* perf's "pid": the thread (tid) and its comm */
+	PK_HIST_KEY_TID,	/* the thread id alone */
+	PK_HIST_KEY_DSO,	/* the object the ip falls in */
+	PK_HIST_KEY_SYM,	/* the symbol, or the address when unresolved */
+	PK_HIST_KEY_CPU,
+	PK_HIST_KEY_PERIOD,
+	PK_HIST_KEY_NR,
+};
+
+/* The most keys one histogram takes. */
+#define PK_HIST_MAX_KEYS 16
+
+/*
+ * What a sample resolved to: the fields the keys group by.  Strings are
+ * the caller's and must stay valid, unchanged, for the histogram's life;
+ * entries key on the pointers (equal strings must be the same pointer, as
+ * pk_threads_comm and pk_maps give them).  `dso` NULL means no known
+ * mapping holds the ip; `sym` NULL means no symbol does (then `ip` tells
+ * entries apart).  `level` is perf's privilege mark: '.' user, 'k' kernel,
+ * 'H' hypervisor, 'g' guest kernel, 'u' guest user.
+ */
+struct pk_hist_sample {
+	size_t size;		/* set by the caller: sizeof(struct pk_hist_sample) */
+	const char *comm;
+	uint32_t pid, tid;
+	int32_t cpu;		/* -1 when the samples carry no CPU */
+	const char *dso;
+	const char *sym;
+	uint64_t sym_start;	/* the symbol's start: two symbols of one name differ */
+	uint64_t ip;
+	char level;
+	uint64_t period;
+	bool filtered;		/* a filter (--comms, --pid, --tid, --dsos) hides it */
+};
+
+/*
+ * One entry: the key fields of its first sample and the sums.  As in perf,
+ * the first sample decides whether the whole entry is filtered out (which
+ * matters only when the filter's field is not a key, so that samples of
+ * both kinds share entries).
+ */
+struct pk_hist_entry {
+	struct pk_hist_sample s;	/* fields outside the keys, filtered: the first sample's */
+	uint64_t period;		/* the sum of its samples' periods */
+	uint64_t nr_samples;
+};
+
+struct pk_hist;
+
+/*
+ * pk_hist_new - an empty histogram grouping by `keys` (nr_keys of them, in
+ * the order perf's --sort gives them; 1 to PK_HIST_MAX_KEYS).  Returns 0
+ * with *out; -EINVAL for no keys, too many or an unknown one; -ENOMEM.
+ */
+PK_API int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **out);
+
+/* pk_hist_free - free it.  NULL is a no-op. */
+PK_API void pk_hist_free(struct pk_hist *h);
+
+/*
+ * pk_hist_add - count sample `s` (s->size set) in the entry its key fields
+ * select, making the entry on first sight; filtered samples count too, in
+ * their entries and in the totals percentages are taken of, as in perf.  Adding to an existing entry
+ * allocates nothing; new entries grow tables by doubling.  Counts toward
+ * the totals.  Returns 0; -EINVAL for a short s->size; -ENOMEM.  Entries
+ * must not be added after pk_hist_sort (-EINVAL).
+ */
+PK_API int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s);
+
+/*
+ * pk_hist_sort - put the entries in perf report's order: by period,
+ * largest first, then by each key in turn (comm, dso and symbol names
+ * ascending; pid, tid and cpu ascending), then, for unresolved symbols,
+ * by address, highest first.  Returns 0.
+ */
+PK_API int pk_hist_sort(struct pk_hist *h);
+
+/* pk_hist_nr / pk_hist_get - the entries (in order after pk_hist_sort);
+ * pk_hist_get returns NULL out of range.  Owned by the histogram. */
+PK_API size_t pk_hist_nr(const struct pk_hist *h);
+PK_API const struct pk_hist_entry *pk_hist_get(const struct pk_hist *h, size_t idx);
+
+/* pk_hist_total_period / pk_hist_nr_samples - the sums over every sample
+ * added, filtered ones included (perf's default, --percentage absolute). */
+PK_API uint64_t pk_hist_total_period(const struct pk_hist *h);
+PK_API uint64_t pk_hist_nr_samples(const struct pk_hist *h);
+
+/* pk_hist_percent - entry e's share of the total period, in percent, as
+ * perf computes it (0 for an empty total). */
+PK_API double pk_hist_percent(const struct pk_hist *h, const struct pk_hist_entry *e);
+
+/*
+ * pk_hist_below_limit - whether entry e falls under --percent-limit
+ * `limit`, compared in single precision as perf does (so an entry perf
+ * hides at the limit is hidden here too).
+ */
+PK_API bool pk_hist_below_limit(const struct pk_hist *h, const struct pk_hist_entry *e, double limit);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

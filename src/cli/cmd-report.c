@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-report.c - `perfkit report`: read a perf.data file (perf's or
+ * perfkit's), follow its threads and maps, count every sample into one
+ * histogram per event by the --sort keys, and print perf report's --stdio
+ * table (report-print.c).  The options, perf's ownership check, the
+ * filters, and what a damaged file gets: the rows before the damage and a
+ * warning naming the offset.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum {
+	OPT_STDIO = 0x100, OPT_TOTAL_PERIOD, OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN,
+	OPT_PID, OPT_TID,
+};
+
+static const struct cli_opt report_options[] = {
+	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
+	{ "stdio", 0, CLI_ARG_NONE, OPT_STDIO, NULL, "the text table (the only interface so far)" },
+	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
+	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period "
+	  "(default comm,dso,sym)" },
+	{ "show-nr-samples", 'n', CLI_ARG_NONE, 'n', NULL, "a Samples column" },
+	{ "show-total-period", 0, CLI_ARG_NONE, OPT_TOTAL_PERIOD, NULL, "a Period column" },
+	{ "percent-limit", 0, CLI_ARG_REQUIRED, OPT_PERCENT_LIMIT, "PERCENT",
+	  "leave out entries under PERCENT of the total" },
+	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines" },
+	{ "children", 0, CLI_ARG_NONE, OPT_CHILDREN, NULL, "accepted; children totals are not computed yet" },
+	{ "no-children", 0, CLI_ARG_NONE, OPT_NO_CHILDREN, NULL, "self overhead only" },
+	{ "comms", 'c', CLI_ARG_REQUIRED, 'c', "COMMS", "only samples of these commands" },
+	{ "pid", 0, CLI_ARG_REQUIRED, OPT_PID, "PIDS", "only samples of these processes" },
+	{ "tid", 0, CLI_ARG_REQUIRED, OPT_TID, "TIDS", "only samples of these threads" },
+	{ "dsos", 'd', CLI_ARG_REQUIRED, 'd', "DSOS", "only samples in these objects" },
+	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS",
+	  "only samples taken on these CPUs (the others count nowhere)" },
+	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
+	CLI_OPT_HELP_ENTRY,
+	{ 0 },
+};
+
+const struct cli_optset cmd_report_opts = {
+	.cmd = "report",
+	.usage = "usage: perfkit report [-i FILE] [--stdio] [--sort KEYS] [OPTIONS]\n"
+		 "\n"
+		 "Read a perf.data file (from perf record or perfkit record) and print\n"
+		 "where the samples fell, as perf report --stdio prints it.\n",
+	.opts = report_options,
+	.epilogue = "Exit status: 0 (also for a file damaged after its header: the rows\n"
+		    "before the damage and a warning), 1 for a file that cannot be read,\n"
+		    "2 for bad usage.",
+};
+
+static const struct {
+	const char *name;
+	enum pk_hist_key key;
+} sort_keys[] = {
+	{ "comm", PK_HIST_KEY_COMM }, { "pid", PK_HIST_KEY_PID }, { "tid", PK_HIST_KEY_TID },
+	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
+	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD },
+};
+#define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
+
+static int parse_sort(struct report_opts *o, const char *arg)
+{
+	const char *names[NR_SORT_KEYS], *p = arg;
+
+	o->nr_keys = 0;
+	for (size_t i = 0; i < NR_SORT_KEYS; i++)
+		names[i] = sort_keys[i].name;
+	while (*p) {
+		size_t len = strcspn(p, ","), k;
+		char word[32];
+
+		snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) ? len : sizeof(word) - 1), p);
+		for (k = 0; k < NR_SORT_KEYS && (len >= sizeof(word) || strcmp(word, names[k])); k++)
+			;
+		if (k == NR_SORT_KEYS) {
+			const char *near = len && len < sizeof(word) ? pk_suggest(word, names, NR_SORT_KEYS) : NULL;
+
+			if (near)
+				return cli_usage("report", "unknown --sort key '%.*s': did you mean '%s'?",
+						 (int)len, p, near);
+			return cli_usage("report", "unknown --sort key '%.*s' (keys: comm, pid, tid, dso, "
+					 "sym, cpu, period)", (int)len, p);
+		}
+		if (o->nr_keys == PK_HIST_MAX_KEYS)
+			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
+		o->keys[o->nr_keys++] = sort_keys[k].key;
+		p += len + (p[len] == ',');
+	}
+	if (!o->nr_keys)
+		return cli_usage("report", "--sort needs at least one key");
+	return 0;
+}
+
+static void free_list(char **list)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* "a,b,c" into a NULL-terminated list of copies (freed with free_list). */
+static int split_list(const char *arg, char ***out)
+{
+	size_t n = 1, k = 0;
+	char **list;
+
+	for (const char *p = arg; *p; p++)
+		n += *p == ',';
+	if (!(list = calloc(n + 1, sizeof(*list))))
+		return cli_usage("report", "out of memory");
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (len && !(list[k++] = strndup(p, len))) {
+			for (size_t i = 0; i < k; i++)
+				free(list[i]);
+			free(list);
+			return cli_usage("report", "out of memory");
+		}
+		p += len;
+		if (!*p)
+			break;
+	}
+	free_list(*out);
+	*out = list;
+	return 0;
+}
+
+static int report_option(void *ctx, int id, const char *arg)
+{
+	struct report_opts *o = ctx;
+
+	switch (id) {
+	case 'i': o->input = arg; return 0;
+	case 's': return parse_sort(o, arg);
+	case 'n': o->show_nr = true; return 0;
+	case 'q': o->quiet = true; return 0;
+	case 'f': o->force = true; return 0;
+	case OPT_STDIO: case OPT_NO_CHILDREN: case OPT_CHILDREN: return 0;
+	case OPT_TOTAL_PERIOD: o->show_period = true; return 0;
+	case OPT_PERCENT_LIMIT:
+		if (cli_num_seconds("report", "--percent-limit", arg, 0, 100, &o->percent_limit) < 0)
+			return CLI_EXIT_USAGE;
+		return 0;
+	case 'c': return split_list(arg, &o->comms);
+	case 'd': return split_list(arg, &o->dsos);
+	case OPT_PID: return cli_parse_ids("report", arg, &o->pids, &o->nr_pids) ? CLI_EXIT_USAGE : 0;
+	case OPT_TID: return cli_parse_ids("report", arg, &o->tids, &o->nr_tids) ? CLI_EXIT_USAGE : 0;
+	case 'C':
+		if (pk_cpus_parse(arg, &o->cpus, &o->nr_cpus) < 0)
+			return cli_error("report", arg);
+		return 0;
+	default: return 0;
+	}
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+/* Everything one run follows while it reads the file. */
+struct report_run {
+	const struct report_opts *o;
+	struct pk_data_reader *r;
+	struct pk_threads *threads;
+	struct pk_maps *maps;
+	struct report_event *ev;
+	size_t nr_ev;
+	const char **dso_names;	/* perf's short name of each pk_maps DSO, by index */
+	size_t nr_dso_names;
+	char **unique;		/* the names dso_names point to, each once */
+	size_t nr_unique;
+	uint64_t lost_samples;
+};
+
+/* `name`, shared: one copy per distinct name, freed at the end. */
+static const char *intern(struct report_run *run, const char *name)
+{
+	char **u;
+
+	for (size_t i = 0; i < run->nr_unique; i++)
+		if (!strcmp(run->unique[i], name))
+			return run->unique[i];
+	if (!(u = realloc(run->unique, (run->nr_unique + 1) * sizeof(*u))))
+		return NULL;
+	run->unique = u;
+	if (!(u[run->nr_unique] = strdup(name)))
+		return NULL;
+	return u[run->nr_unique++];
+}
+
+/* Memory perf gives no object: anonymous, stack, heap, SysV shared. */
+static bool anon_name(const char *n)
+{
+	return !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) || !strncmp(n, "/anon_hugepage", 14) ||
+	       !strncmp(n, "[stack", 6) || !strncmp(n, "/SYSV", 5) || !strcmp(n, "[heap]");
+}
+
+/*
+ * The short name perf shows for DSO `idx` in process `pid`: a path's last
+ * component; for code in anonymous memory, perf's "[JIT] tid PID" (the
+ * name it gives /tmp/perf-PID.map).  Names are shared: perf tells DSOs
+ * apart by this name, so two builds of one program in different
+ * directories are one entry.
+ */
+static const char *dso_name(struct report_run *run, int idx, uint32_t pid)
+{
+	char jit[32];
+
+	if (idx < 0)
+		return NULL;
+	while ((size_t)idx >= run->nr_dso_names) {
+		const struct pk_dso *d = pk_maps_dso(run->maps, run->nr_dso_names);
+		const char *slash = d->name[0] == '/' ? strrchr(d->name, '/') : NULL;
+		const char **n = realloc(run->dso_names, (run->nr_dso_names + 1) * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		run->dso_names = n;
+		/* NULL marks anonymous memory, named per process below. */
+		n[run->nr_dso_names] = anon_name(d->name) ? NULL : intern(run, slash ? slash + 1 : d->name);
+		if (!anon_name(d->name) && !n[run->nr_dso_names])
+			return NULL;
+		run->nr_dso_names++;
+	}
+	if (run->dso_names[idx])
+		return run->dso_names[idx];
+	snprintf(jit, sizeof(jit), "[JIT] tid %d", (int)pid);
+	return intern(run, jit);
+}
+
+static bool in_ids(const pid_t *ids, size_t nr, uint32_t id)
+{
+	for (size_t i = 0; i < nr; i++)
+		if ((uint32_t)ids[i] == id)
+			return true;
+	return false;
+}
+
+static bool in_list(char *const *list, const char *s)
+{
+	for (size_t i = 0; s && list[i]; i++)
+		if (!strcmp(list[i], s))
+			return true;
+	return false;
+}
+
+/* Whether --comms, --pid, --tid or --dsos hide the sample (perf still
+ * counts it, in the totals and in its entry). */
+static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s)
+{
+	return (o->comms && !in_list(o->comms, s->comm)) || (o->dsos && !in_list(o->dsos, s->dso)) ||
+	       (o->pids && !in_ids(o->pids, o->nr_pids, s->pid)) ||
+	       (o->tids && !in_ids(o->tids, o->nr_tids, s->tid));
+}
+
+static char level_of(uint16_t misc)
+{
+	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL: return 'k';
+	case PERF_RECORD_MISC_USER: return '.';
+	case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
+	case PERF_RECORD_MISC_GUEST_USER: return 'u';
+	default: return 'H';
+	}
+}
+
+/* What the report needs of SAMPLE `rec`, and its time (0 for none).
+ * Returns 1; 0 for a sample of no known event (perf drops those too);
+ * -EINVAL when it does not decode. */
+static int peek_sample(const struct report_run *run, const struct perf_event_header *rec,
+		       struct report_sample *out, uint64_t *time)
+{
+	int ev = pk_data_reader_event_of(run->r, rec);
+	struct pk_sample_peek p = { .size = sizeof(p) };
+	const struct perf_event_attr *attr;
+
+	if (ev < 0 || (size_t)ev >= run->nr_ev)
+		return 0;
+	attr = pk_data_reader_attr(run->r, (size_t)ev);
+	if (pk_sample_peek(rec, attr, &p) < 0)
+		return -EINVAL;
+	*out = (struct report_sample){
+		.ip = p.ip, .pid = p.pid, .tid = p.tid, .ev = (uint32_t)ev, .misc = rec->misc,
+		.cpu = p.fields & PERF_SAMPLE_CPU ? (int32_t)p.cpu : -1,
+		.period = p.fields & PERF_SAMPLE_PERIOD ? p.period : attr->sample_period,
+	};
+	*time = p.fields & PERF_SAMPLE_TIME ? p.time : 0;
+	return 1;
+}
+
+static int sample(struct report_run *run, const struct report_sample *rs)
+{
+	struct pk_hist_sample s = { .size = sizeof(s) };
+	int64_t pid;
+	int dso;
+
+	if (run->o->cpus && !in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)rs->cpu))
+		return 0;	/* perf's --cpu drops the sample altogether */
+	s.cpu = rs->cpu;
+	s.period = rs->period;
+	s.tid = rs->tid;
+	s.ip = rs->ip;
+	s.level = level_of(rs->misc);
+	if (!(s.comm = pk_threads_comm(run->threads, rs->pid, rs->tid)))
+		return -ENOMEM;
+	pid = pk_threads_pid(run->threads, rs->tid);
+	s.pid = pid >= 0 ? (uint32_t)pid : rs->pid;
+	dso = pk_maps_hit(run->maps, rs->pid, rs->ip, s.level == 'k' || s.level == 'g');
+	/* perf looks a user-mode address it cannot place up in the kernel's maps. */
+	if (dso < 0 && s.level == '.' && rs->ip >= 0xffff800000000000ull)
+		dso = pk_maps_hit(run->maps, rs->pid, rs->ip, true);
+	s.dso = dso_name(run, dso, s.pid);
+	if (dso >= 0 && !s.dso)
+		return -ENOMEM;
+	s.filtered = filtered(run->o, &s);
+	return pk_hist_add(run->ev[rs->ev].hist, &s);
+}
+
+/* COMM, FORK, EXIT, MMAP, MMAP2 and LOST_SAMPLES: the state samples need. */
+static int side_record(struct report_run *run, const struct perf_event_header *rec)
+{
+	struct pk_record d = { .size = sizeof(d) };
+	const struct perf_event_attr *attr = pk_data_reader_attr_of(run->r, rec);
+	int err;
+
+	if (!attr)
+		attr = pk_data_reader_attr(run->r, 0);
+	if (pk_record_decode(rec, attr, &d) != 0)
+		return 0;	/* a record of no known layout changes nothing here */
+	if (d.type == PERF_RECORD_LOST_SAMPLES) {
+		run->lost_samples += d.lost_samples.lost;
+		return 0;
+	}
+	if ((err = pk_threads_process(run->threads, &d)) < 0)
+		return err;
+	return pk_maps_process(run->maps, &d);
+}
+
+static int deliver(void *arg, const struct perf_event_header *rec, const struct report_sample *s)
+{
+	struct report_run *run = arg;
+
+	return s ? sample(run, s) : side_record(run, rec);
+}
+
+/* The time of a record other than a sample (0 for none), which orders
+ * it; -1 for a record the report has no use for. */
+static int64_t time_of(const struct report_run *run, const struct perf_event_header *rec)
+{
+	const struct perf_event_attr *attr = pk_data_reader_attr_of(run->r, rec);
+	struct pk_record d = { .size = sizeof(d) };
+
+	switch (rec->type) {
+	case PERF_RECORD_COMM: case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
+	case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2: case PERF_RECORD_LOST_SAMPLES:
+		if (pk_record_decode(rec, attr ? attr : pk_data_reader_attr(run->r, 0), &d) != 0)
+			return -1;
+		return d.id.fields & PERF_SAMPLE_TIME ? (int64_t)d.id.time : 0;
+	case PK_DATA_RECORD_FINISHED_ROUND:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* One record of the file into the queue. */
+static int queue_record(struct report_run *run, struct report_queue *q, const struct perf_event_header *rec)
+{
+	struct report_sample s;
+	uint64_t time;
+	int64_t t;
+	int rc;
+
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if ((rc = peek_sample(run, rec, &s, &time)) <= 0)
+			return rc;
+		return report_queue_add(q, NULL, &s, time, deliver, run);
+	}
+	if ((t = time_of(run, rec)) < 0)
+		return 0;
+	return report_queue_add(q, rec, NULL, (uint64_t)t, deliver, run);
+}
+
+/* Read every record.  Returns 0, 1 after a warning about damage in the
+ * data section (the rows before it stand), or a negative errno. */
+static int read_records(struct report_run *run)
+{
+	const struct perf_event_header *rec;
+	struct report_queue *q = report_queue_new();
+	int rc = 0, err = q ? 0 : -ENOMEM;
+
+	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0)
+		err = queue_record(run, q, rec);
+	if (!err || err == -EINVAL)	/* what came before a bad sample still counts */
+		err = report_queue_finish(q, deliver, run) ?: err;
+	report_queue_free(q);
+	if (err == -EINVAL) {
+		cli_error("report", NULL);
+		return 1;
+	}
+	if (err < 0)
+		return err;
+	if (rc < 0) {
+		const struct pk_error *e = pk_last_error();
+
+		cli_message(stderr, "perfkit report: warning: %s: %s; the report covers the records "
+			    "before it\n", e->what, e->why);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- the command -------------------------------------------------------------- */
+
+/* perf's checks before reading: the file is there and ours (or root's). */
+static int check_file(const struct report_opts *o, bool defaulted)
+{
+	struct stat st;
+
+	if (stat(o->input, &st) < 0) {
+		cli_message(stderr, "perfkit report: failed to open %s: %s%s\n", o->input, strerror(errno),
+			    defaulted && errno == ENOENT ? "  (try 'perfkit record' first)" : "");
+		return CLI_EXIT_EVENT;
+	}
+	if (!o->force && st.st_uid && st.st_uid != geteuid()) {
+		cli_message(stderr, "perfkit report: File %s not owned by current user or root "
+			    "(use -f to override)\n", o->input);
+		return CLI_EXIT_EVENT;
+	}
+	return 0;
+}
+
+/* perf's check for --cpu: every event must record the CPU. */
+static int check_cpus(const struct report_run *run)
+{
+	for (size_t i = 0; run->o->cpus && i < pk_data_reader_nr_events(run->r); i++)
+		if (!(pk_data_reader_attr(run->r, i)->sample_type & PERF_SAMPLE_CPU)) {
+			cli_message(stderr, "perfkit report: %s does not contain CPU events: remove --cpu "
+				    "to proceed\n", run->o->input);
+			return CLI_EXIT_EVENT;
+		}
+	return 0;
+}
+
+static int setup(struct report_run *run)
+{
+	size_t nr = pk_data_reader_nr_events(run->r);
+	int err;
+
+	if ((err = pk_threads_new(&run->threads)) < 0 || (err = pk_maps_new(&run->maps)) < 0)
+		return err;
+	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = pk_data_reader_name(run->r, i);
+
+		run->ev[i].name = name ? name : "unknown";
+		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0)
+			return err;
+		run->nr_ev++;
+	}
+	return 0;
+}
+
+static void teardown(struct report_run *run)
+{
+	for (size_t i = 0; i < run->nr_ev; i++)
+		pk_hist_free(run->ev[i].hist);
+	free(run->ev);
+	for (size_t i = 0; i < run->nr_unique; i++)
+		free(run->unique[i]);
+	free(run->unique);
+	free(run->dso_names);
+	pk_maps_free(run->maps);
+	pk_threads_free(run->threads);
+	pk_data_reader_free(run->r);
+}
+
+static int report(struct report_opts *o, bool defaulted)
+{
+	struct report_run run = { .o = o };
+	int rc;
+
+	if ((rc = check_file(o, defaulted)))
+		return rc;
+	if (pk_data_reader_open(o->input, &run.r) < 0)
+		return cli_error("report", NULL);
+	if ((rc = check_cpus(&run))) {
+		pk_data_reader_free(run.r);
+		return rc;
+	}
+	if ((rc = setup(&run)) >= 0)
+		rc = read_records(&run);
+	if (rc >= 0) {
+		for (size_t i = 0; i < run.nr_ev; i++)
+			pk_hist_sort(run.ev[i].hist);
+		report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples, run.threads);
+		rc = 0;
+	} else {
+		rc = cli_error("report", NULL);
+	}
+	teardown(&run);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o = { .input = NULL };
+	bool defaulted;
+	int rc;
+
+	rc = parse_sort(&o, "comm,dso,sym");
+	if (!rc)
+		rc = cli_opts_parse(&cmd_report_opts, argc, argv, report_option, &o);
+	if (!rc && optind < argc)
+		rc = cli_usage("report", "unexpected argument '%s'", argv[optind]);
+	if (!rc) {
+		defaulted = !o.input;
+		if (defaulted)
+			o.input = "perf.data";
+		rc = report(&o, defaulted);
+	}
+	free_list(o.comms);
+	free_list(o.dsos);
+	free(o.pids);
+	free(o.tids);
+	free(o.cpus);
+	return rc < 0 ? 0 : rc;
+}

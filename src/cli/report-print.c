@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-print.c - perf report's --stdio table, byte for byte: the header
+ * comments, one section per event with "# Samples:" (perf's K/M/G
+ * rounding) and "# Event count (approx.):", the column headers and dotted
+ * rules with perf's widths (each column as wide as its header and its
+ * widest entry, with perf's rules for the Pid:Command and unresolved
+ * symbol columns), and the rows in perf's formats.
+ */
+#include "report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* The columns: perf's output fields first, then the sort keys. */
+enum col_kind { COL_OVERHEAD, COL_SAMPLES, COL_PERIOD, COL_KEY };
+
+struct col {
+	enum col_kind kind;
+	enum pk_hist_key key;		/* COL_KEY */
+	int width;
+	bool elide;			/* a one-name filter stands for the column */
+};
+
+/* The width the printf of an unresolved address takes (perf's BITS_PER_LONG / 4). */
+#define ADDR_DIGITS 16
+
+static const char *key_header(enum pk_hist_key k)
+{
+	switch (k) {
+	case PK_HIST_KEY_COMM: return "Command";
+	case PK_HIST_KEY_PID: return "    Pid:Command";
+	case PK_HIST_KEY_TID: return "    Tid";
+	case PK_HIST_KEY_DSO: return "Shared Object";
+	case PK_HIST_KEY_SYM: return "Symbol";
+	case PK_HIST_KEY_CPU: return "CPU";
+	case PK_HIST_KEY_PERIOD: return "Period";
+	default: return "?";
+	}
+}
+
+static const char *col_header(const struct col *c)
+{
+	switch (c->kind) {
+	case COL_OVERHEAD: return "Overhead";
+	case COL_SAMPLES: return "Samples";
+	case COL_PERIOD: return "Period";
+	default: return key_header(c->key);
+	}
+}
+
+static bool right_aligned(const struct col *c)
+{
+	return c->kind != COL_KEY || c->key == PK_HIST_KEY_PERIOD;
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* The widest entry of each kind, as perf's hists__calc_col_len finds them. */
+struct widths {
+	int comm, thread, dso, sym;
+};
+
+static struct widths entry_widths(const struct pk_hist *h, const struct report_opts *o,
+				  struct pk_threads *threads)
+{
+	struct widths w = { 0, 0, 0, 0 };
+	bool sym_shown = false;
+
+	for (size_t i = 0; i < o->nr_keys; i++)
+		sym_shown |= o->keys[i] == PK_HIST_KEY_SYM;
+	for (size_t i = 0; i < pk_hist_nr(h); i++) {
+		const struct pk_hist_entry *e = pk_hist_get(h, i);
+		/* perf sizes by the thread's comm at the end, not the sample's. */
+		const char *comm = e->s.filtered ? NULL : pk_threads_comm(threads, e->s.pid, e->s.tid);
+		int len = comm ? (int)strlen(comm) : 0;
+
+		if (e->s.filtered)
+			continue;
+		if (len > w.comm) {
+			w.comm = len;
+			w.thread = len + 8;
+		}
+		if (e->s.dso)
+			w.dso = max_int(w.dso, (int)strlen(e->s.dso));
+		if (e->s.sym) {
+			w.sym = max_int(w.sym, (int)strlen(e->s.sym) + 4);
+		} else if (sym_shown) {
+			/* "[.] 0x" and the digits; an object column at least that wide.
+			 * perf does this for every entry it could not resolve; until
+			 * symbols resolve here, only where the symbol is shown. */
+			w.sym = max_int(w.sym, ADDR_DIGITS + 4 + 2);
+			w.dso = max_int(w.dso, !o->dsos ? ADDR_DIGITS : 0);
+		}
+	}
+	return w;
+}
+
+static size_t nr_names(char *const *list)
+{
+	size_t n = 0;
+
+	while (list && list[n])
+		n++;
+	return n;
+}
+
+/* perf's elision: a key whose filter names one value loses its column
+ * (unless every key would), the value going into the header. */
+static void elide(const struct report_opts *o, struct col *cols, size_t n)
+{
+	bool all = true;
+
+	for (size_t i = 0; i < n; i++) {
+		if (cols[i].kind != COL_KEY)
+			continue;
+		cols[i].elide = (cols[i].key == PK_HIST_KEY_COMM && nr_names(o->comms) == 1) ||
+				(cols[i].key == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1);
+		all &= cols[i].elide;
+	}
+	for (size_t i = 0; all && i < n; i++)
+		cols[i].elide = false;
+}
+
+static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
+			struct pk_threads *threads, struct col *cols)
+{
+	struct widths w = entry_widths(h, o, threads);
+	bool period_key = false;
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->nr_keys; i++)
+		period_key |= o->keys[i] == PK_HIST_KEY_PERIOD;
+	cols[n++] = (struct col){ COL_OVERHEAD, 0, 8 };
+	if (o->show_nr)
+		cols[n++] = (struct col){ COL_SAMPLES, 0, 12 };
+	if (o->show_period && !period_key)
+		cols[n++] = (struct col){ COL_PERIOD, 0, 12 };
+	for (size_t i = 0; i < o->nr_keys; i++) {
+		struct col c = { COL_KEY, o->keys[i], 0 };
+
+		switch (c.key) {
+		case PK_HIST_KEY_COMM: c.width = w.comm; break;
+		case PK_HIST_KEY_PID: c.width = w.thread; break;
+		case PK_HIST_KEY_DSO: c.width = w.dso; break;
+		case PK_HIST_KEY_SYM: c.width = w.sym; break;
+		case PK_HIST_KEY_PERIOD: c.width = 12; break;
+		default: break;
+		}
+		c.width = max_int(c.width, (int)strlen(key_header(c.key)));
+		cols[n++] = c;
+	}
+	elide(o, cols, n);
+	return n;
+}
+
+static void print_headers(FILE *f, const struct col *cols, size_t n)
+{
+	bool first = true;
+
+	fputs("# ", f);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = col_header(&cols[i]);
+
+		if (cols[i].elide)
+			continue;
+		if (!first)
+			fputs("  ", f);
+		first = false;
+		if (right_aligned(&cols[i]))
+			fprintf(f, "%*s", cols[i].width, name);
+		else
+			fprintf(f, "%-*.*s", cols[i].width, cols[i].width, name);
+	}
+	fputs("\n# ", f);
+	first = true;
+	for (size_t i = 0; i < n; i++) {
+		if (cols[i].elide)
+			continue;
+		if (!first)
+			fputs("  ", f);
+		first = false;
+		for (int k = 0; k < cols[i].width; k++)
+			fputc('.', f);
+	}
+	fputs("\n#\n", f);
+}
+
+/* One sort key's cell; `last` leaves a symbol unpadded, as perf does. */
+static void print_key(FILE *f, const struct col *c, const struct pk_hist_entry *e,
+		      struct pk_threads *threads, bool last)
+{
+	int w = c->width, n;
+	const char *comm;
+
+	switch (c->key) {
+	case PK_HIST_KEY_COMM:
+		fprintf(f, "%-*.*s", w, w, e->s.comm);
+		break;
+	case PK_HIST_KEY_PID:
+		comm = pk_threads_comm(threads, e->s.pid, e->s.tid);
+		w = max_int(7, w) - 8;
+		fprintf(f, "%7d:%-*.*s", (int)e->s.tid, w, w, comm ? comm : "");
+		break;
+	case PK_HIST_KEY_TID:
+		fprintf(f, "%*d", w, (int)e->s.tid);
+		break;
+	case PK_HIST_KEY_DSO:
+		fprintf(f, "%-*.*s", w, w, e->s.dso ? e->s.dso : "[unknown]");
+		break;
+	case PK_HIST_KEY_CPU:
+		fprintf(f, "%*.*d", w, w, (int)e->s.cpu);
+		break;
+	case PK_HIST_KEY_PERIOD:
+		fprintf(f, "%*" PRIu64, w, e->period);
+		break;
+	case PK_HIST_KEY_SYM:
+		n = fprintf(f, "[%c] ", e->s.level);
+		if (e->s.sym)
+			n += fprintf(f, "%.*s", max_int(w - n, 0), e->s.sym);
+		else
+			n += fprintf(f, "%-#.*llx", ADDR_DIGITS, (unsigned long long)e->s.ip);
+		if (!last && n < w)
+			fprintf(f, "%*s", w - n, "");
+		break;
+	default:
+		break;
+	}
+}
+
+static void print_row(FILE *f, const struct pk_hist *h, const struct pk_hist_entry *e,
+		      const struct col *cols, size_t n, struct pk_threads *threads)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (cols[i].elide)
+			continue;
+		fputs("  ", f);
+		switch (cols[i].kind) {
+		case COL_OVERHEAD:
+			fprintf(f, "%*.2f%%", cols[i].width - 1, pk_hist_percent(h, e));
+			break;
+		case COL_SAMPLES:
+			fprintf(f, "%*" PRIu64, cols[i].width, e->nr_samples);
+			break;
+		case COL_PERIOD:
+			fprintf(f, "%*" PRIu64, cols[i].width, e->period);
+			break;
+		case COL_KEY:
+			print_key(f, &cols[i], e, threads, i + 1 == n);
+			break;
+		}
+	}
+	fputc('\n', f);
+}
+
+/* perf's convert_unit: the count in thousands (K), millions (M), billions
+ * (G) once above 1000, truncated; ' ' for none. */
+static uint64_t short_count(uint64_t n, char *unit)
+{
+	double v = (double)n;
+
+	*unit = ' ';
+	for (const char *u = "KMG"; *u && v > 1000.0; u++) {
+		v /= 1000.0;
+		*unit = *u;
+	}
+	return (uint64_t)v;
+}
+
+static void print_section(FILE *f, const struct report_opts *o, const struct report_event *ev,
+			  struct pk_threads *threads)
+{
+	struct col cols[PK_HIST_MAX_KEYS + 3];
+	size_t n = make_cols(ev->hist, o, threads, cols);
+	char unit;
+
+	if (!o->quiet) {
+		uint64_t nr = short_count(pk_hist_nr_samples(ev->hist), &unit);
+
+		cli_message(f, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, ev->name);
+		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", pk_hist_total_period(ev->hist));
+		print_headers(f, cols, n);
+	}
+	for (size_t i = 0; i < pk_hist_nr(ev->hist); i++) {
+		const struct pk_hist_entry *e = pk_hist_get(ev->hist, i);
+
+		if (!e->s.filtered && !pk_hist_below_limit(ev->hist, e, o->percent_limit))
+			print_row(f, ev->hist, e, cols, n, threads);
+	}
+	fputs("\n\n", f);
+}
+
+void report_print(FILE *f, const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
+		  uint64_t lost_samples, struct pk_threads *threads)
+{
+	if (!o->quiet) {
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
+		for (size_t i = 0; i < o->nr_keys; i++) {
+			if (o->keys[i] == PK_HIST_KEY_COMM && nr_names(o->comms) == 1)
+				cli_message(f, "# comm: %s\n", o->comms[0]);
+			if (o->keys[i] == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1)
+				cli_message(f, "# dso: %s\n", o->dsos[0]);
+		}
+		fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
+	}
+	for (size_t i = 0; i < nr_ev; i++)
+		if (pk_hist_nr_samples(ev[i].hist))	/* perf skips events with no samples */
+			print_section(f, o, &ev[i], threads);
+	if (!o->quiet)
+		fputs("#\n# (Tip: perfkit report --sort comm,dso gives a higher-level overview)\n#\n", f);
+}

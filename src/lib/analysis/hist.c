@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hist.c - the histogram behind perf report's table: samples grouped into
+ * entries by the fields their sort keys select (a small key struct, hashed
+ * into an open-addressing table, so counting a sample into an existing
+ * entry allocates nothing), the period and sample sums, and perf's output
+ * order and percentages.
+ */
+#include "perfkit.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The fields one entry is told apart by; those of keys not in use are 0. */
+struct key {
+	const char *comm, *dso, *sym;
+	uint64_t sym_start, ip;
+	uint32_t tid;
+	int32_t cpu;
+};
+
+struct pk_hist {
+	enum pk_hist_key keys[PK_HIST_MAX_KEYS];
+	size_t nr_keys;
+	bool use[PK_HIST_KEY_NR];
+	struct pk_hist_entry *entries;
+	struct key *ekeys;	/* entries[i]'s key */
+	size_t nr, cap;
+	uint32_t *table;	/* entry index + 1, 0 empty; at most half full */
+	size_t table_cap;
+	uint64_t total_period, nr_samples;
+	bool sorted;		/* pk_hist_sort ran: ekeys no longer match entries */
+	uint32_t last;		/* the entry of the last sample + 1: runs of samples share one */
+};
+
+int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **out)
+{
+	struct pk_hist *h;
+
+	if (!nr_keys || nr_keys > PK_HIST_MAX_KEYS)
+		return pk__error(-EINVAL, "a histogram", "%zu sort keys (1 to %d)", nr_keys,
+				 PK_HIST_MAX_KEYS);
+	for (size_t i = 0; i < nr_keys; i++)
+		if ((unsigned)keys[i] >= PK_HIST_KEY_NR)
+			return pk__error(-EINVAL, "a histogram", "unknown sort key %d", (int)keys[i]);
+	if (!(h = pk__calloc(1, sizeof(*h))) || !(h->table = pk__calloc(1024, sizeof(*h->table)))) {
+		free(h);
+		return pk__error_nomem("a histogram");
+	}
+	h->table_cap = 1024;
+	memcpy(h->keys, keys, nr_keys * sizeof(*keys));
+	h->nr_keys = nr_keys;
+	for (size_t i = 0; i < nr_keys; i++)
+		h->use[keys[i]] = true;
+	*out = h;
+	return 0;
+}
+
+void pk_hist_free(struct pk_hist *h)
+{
+	if (!h)
+		return;
+	free(h->entries);
+	free(h->ekeys);
+	free(h->table);
+	free(h);
+}
+
+static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample *s)
+{
+	struct key k = { 0 };
+
+	if (h->use[PK_HIST_KEY_COMM])
+		k.comm = s->comm;
+	if (h->use[PK_HIST_KEY_PID] || h->use[PK_HIST_KEY_TID])
+		k.tid = s->tid;
+	if (h->use[PK_HIST_KEY_DSO])
+		k.dso = s->dso;
+	if (h->use[PK_HIST_KEY_CPU])
+		k.cpu = s->cpu;
+	if (h->use[PK_HIST_KEY_SYM]) {
+		/* perf tells unresolved symbols apart by address alone, and a
+		 * symbol by its object and start. */
+		if (s->sym) {
+			k.sym = s->sym;
+			k.sym_start = s->sym_start;
+			k.dso = s->dso;
+		} else {
+			k.ip = s->ip;
+		}
+	}
+	return k;
+}
+
+static uint64_t key_hash(const struct key *k)
+{
+	uint64_t v[] = { (uintptr_t)k->comm, (uintptr_t)k->dso, (uintptr_t)k->sym, k->sym_start,
+			 k->ip, ((uint64_t)k->tid << 32) | (uint32_t)k->cpu };
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		x ^= v[i] + 0x9e3779b97f4a7c15ull + (x << 6) + (x >> 2);
+		x *= 0xff51afd7ed558ccdull;
+	}
+	return x ^ (x >> 33);
+}
+
+static bool key_eq(const struct key *a, const struct key *b)
+{
+	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
+	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu;
+}
+
+static uint32_t *table_slot(const struct pk_hist *h, uint32_t *table, size_t cap, const struct key *k)
+{
+	size_t i = (size_t)key_hash(k) & (cap - 1);
+
+	while (table[i] && !key_eq(&h->ekeys[table[i] - 1], k))
+		i = (i + 1) & (cap - 1);
+	return &table[i];
+}
+
+static int grow(struct pk_hist *h)
+{
+	if (h->nr == h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 256;
+		struct pk_hist_entry *e = pk__reallocarray(h->entries, cap, sizeof(*e));
+		struct key *k;
+
+		if (!e)
+			return pk__error_nomem("histogram entries");
+		h->entries = e;
+		if (!(k = pk__reallocarray(h->ekeys, cap, sizeof(*k))))
+			return pk__error_nomem("histogram entries");
+		h->ekeys = k;
+		h->cap = cap;
+	}
+	if ((h->nr + 1) * 2 > h->table_cap) {
+		size_t cap = h->table_cap * 2;
+		uint32_t *t = pk__calloc(cap, sizeof(*t));
+
+		if (!t)
+			return pk__error_nomem("the histogram's table");
+		for (size_t i = 0; i < h->nr; i++)
+			*table_slot(h, t, cap, &h->ekeys[i]) = (uint32_t)(i + 1);
+		free(h->table);
+		h->table = t;
+		h->table_cap = cap;
+	}
+	return 0;
+}
+
+int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
+{
+	struct key k;
+	uint32_t *slot;
+	struct pk_hist_entry *e;
+	int err;
+
+	if (s->size < sizeof(*s))
+		return pk__error(-EINVAL, "a histogram sample", "size %zu, want %zu", s->size, sizeof(*s));
+	if (h->sorted)
+		return pk__error(-EINVAL, "a histogram sample", "added after pk_hist_sort");
+	k = make_key(h, s);
+	if (h->last && key_eq(&h->ekeys[h->last - 1], &k)) {
+		e = &h->entries[h->last - 1];
+		goto count;
+	}
+	slot = table_slot(h, h->table, h->table_cap, &k);
+	if (!*slot) {
+		if (h->nr >= UINT32_MAX - 1)
+			return pk__error(-ENOMEM, "a histogram", "more than %u entries", UINT32_MAX - 1);
+		if ((err = grow(h)) < 0)
+			return err;
+		slot = table_slot(h, h->table, h->table_cap, &k);
+		h->entries[h->nr] = (struct pk_hist_entry){ .s = *s };
+		h->ekeys[h->nr] = k;
+		*slot = (uint32_t)++h->nr;
+	}
+	h->last = *slot;
+	e = &h->entries[*slot - 1];
+count:
+	e->period += s->period;
+	e->nr_samples++;
+	h->total_period += s->period;
+	h->nr_samples++;
+	return 0;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	if (!a || !b)	/* perf: an entry with the name sorts after one without */
+		return a ? -1 : b ? 1 : 0;
+	return strcmp(a, b);
+}
+
+static int cmp_num(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* Key `key` of a and b in perf's output order: < 0 when a comes first. */
+static int cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	switch (key) {
+	case PK_HIST_KEY_COMM:
+		return cmp_str(a->s.comm, b->s.comm);
+	case PK_HIST_KEY_PID:
+	case PK_HIST_KEY_TID:
+		return cmp_num(a->s.tid, b->s.tid);
+	case PK_HIST_KEY_DSO:
+		return cmp_str(a->s.dso, b->s.dso);
+	case PK_HIST_KEY_CPU:
+		return cmp_num(a->s.cpu, b->s.cpu);
+	case PK_HIST_KEY_SYM:
+		/* Resolved before unresolved; two unresolved ones tie here. */
+		return cmp_str(a->s.sym, b->s.sym);
+	default:
+		return 0;
+	}
+}
+
+static int cmp_entries(const void *pa, const void *pb, void *arg)
+{
+	const struct pk_hist_entry *a = pa, *b = pb;
+	const struct pk_hist *sorting = arg;
+	int c;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	for (size_t i = 0; i < sorting->nr_keys; i++)
+		if ((c = cmp_key(sorting->keys[i], a, b)))
+			return c;
+	/* perf keeps its collapsed order for the rest: unresolved symbols by
+	 * address, highest first. */
+	if (sorting->use[PK_HIST_KEY_SYM] && !a->s.sym && a->s.ip != b->s.ip)
+		return a->s.ip > b->s.ip ? -1 : 1;
+	return 0;
+}
+
+int pk_hist_sort(struct pk_hist *h)
+{
+	if (h->nr)	/* an empty histogram has no array at all */
+		qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_entries, h);
+	/* The table indexes the old order: no entry may be added any more. */
+	h->sorted = true;
+	return 0;
+}
+
+size_t pk_hist_nr(const struct pk_hist *h)
+{
+	return h->nr;
+}
+
+const struct pk_hist_entry *pk_hist_get(const struct pk_hist *h, size_t idx)
+{
+	return idx < h->nr ? &h->entries[idx] : NULL;
+}
+
+uint64_t pk_hist_total_period(const struct pk_hist *h)
+{
+	return h->total_period;
+}
+
+uint64_t pk_hist_nr_samples(const struct pk_hist *h)
+{
+	return h->nr_samples;
+}
+
+double pk_hist_percent(const struct pk_hist *h, const struct pk_hist_entry *e)
+{
+	return h->total_period ? 100.0 * (double)e->period / (double)h->total_period : 0.0;
+}
+
+bool pk_hist_below_limit(const struct pk_hist *h, const struct pk_hist_entry *e, double limit)
+{
+	float pct = h->total_period ? (float)((double)e->period * 100.0 / (double)h->total_period) : 0.0f;
+
+	return pct < (float)limit;
+}
