@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * reader.c - the perf.data reader: validates the PERFILE2 header, reads the
- * attrs with their ids and the feature section table after the data, decodes
- * the string features, EVENT_DESC's names and the COMPRESSED parameters,
- * and answers the accessors; the records come from reader-stream.c and
+ * reader.c - the perf.data reader: opens a file or a file descriptor, tells
+ * a PERFILE2 file from a pipe-mode stream (whose header records
+ * reader-pipe.c reads), validates the file's header, reads the attrs with
+ * their ids and the feature section table after the data, decodes the
+ * string features, EVENT_DESC's names and the COMPRESSED parameters, and
+ * answers the accessors; the records come from reader-stream.c and
  * reader-order.c.  Every malformed part of a file becomes a named error
  * with its file offset, never a read outside the file.
  */
@@ -89,8 +91,6 @@ static int check_magic(const struct pk_data_reader *r, uint64_t magic, uint64_t 
 		why = "was written on a machine of the other byte order, which this reader does not read yet";
 	else if (magic == MAGIC1)
 		why = "is perf's old PERFFILE format, which this reader does not read";
-	else if (magic == MAGIC2 && size == 16)
-		why = "is a pipe-mode stream (perf record -o -), which this reader does not read yet";
 	if (why)
 		return pk__error(-EOPNOTSUPP, "read perf.data", "%s %s", r->path, why);
 	if (magic != MAGIC2)
@@ -103,22 +103,54 @@ static int check_magic(const struct pk_data_reader *r, uint64_t magic, uint64_t 
 	return 0;
 }
 
-static int read_ids(struct pk_data_reader *r, struct rd_event *e, const struct pk__file_section *s)
+int pk__reader_add_event(struct pk_data_reader *r, const void *attr, size_t len, uint64_t *ids, size_t nr_ids)
+{
+	struct rd_event *e;
+
+	if (r->nr_events == r->cap_events) {
+		size_t cap = r->cap_events ? 2 * r->cap_events : 8;
+		struct rd_event **n = pk__realloc(r->ev, cap * sizeof(*n));
+
+		if (!n) {
+			free(ids);
+			return pk__error_nomem("%zu events", cap);
+		}
+		r->ev = n;
+		r->cap_events = cap;
+	}
+	e = pk__calloc(1, sizeof(*e));
+	if (!e) {
+		free(ids);
+		return pk__error_nomem("an event");
+	}
+	memcpy(e->attr, attr, len < PK_DATA_READER_ATTR_SIZE ? len : PK_DATA_READER_ATTR_SIZE);
+	e->ids = ids;
+	e->nr_ids = nr_ids;
+	r->ev[r->nr_events++] = e;
+	return 0;
+}
+
+static int read_ids(struct pk_data_reader *r, const struct pk__file_section *s, uint64_t **ids)
 {
 	int err = check_section(r, s, "an event's ids");
 
+	*ids = NULL;
 	if (err)
 		return err;
 	if (s->size % 8)
 		return pk__error(-EINVAL, "read perf.data", "%s: the ids at offset %llu are %llu bytes, not whole u64s",
 				 r->path, (unsigned long long)s->offset, (unsigned long long)s->size);
-	e->nr_ids = (size_t)(s->size / 8);
-	if (!e->nr_ids)
+	if (!s->size)
 		return 0;
-	e->ids = pk__malloc((size_t)s->size);
-	if (!e->ids)
-		return pk__error_nomem("%zu event ids", e->nr_ids);
-	return pk__reader_read_at(r, e->ids, (size_t)s->size, s->offset, "an event's ids");
+	*ids = pk__malloc((size_t)s->size);
+	if (!*ids)
+		return pk__error_nomem("%llu event ids", (unsigned long long)s->size / 8);
+	err = pk__reader_read_at(r, *ids, (size_t)s->size, s->offset, "an event's ids");
+	if (err) {
+		free(*ids);
+		*ids = NULL;
+	}
+	return err;
 }
 
 static int read_attrs(struct pk_data_reader *r, uint64_t attr_size, const struct pk__file_section *attrs)
@@ -136,21 +168,19 @@ static int read_attrs(struct pk_data_reader *r, uint64_t attr_size, const struct
 				 "%s: the attrs section at offset %llu (%llu bytes) is not whole %llu-byte attrs",
 				 r->path, (unsigned long long)attrs->offset, (unsigned long long)attrs->size,
 				 (unsigned long long)attr_size);
-	r->nr_events = (size_t)(attrs->size / attr_size);
-	r->ev = pk__calloc(r->nr_events ? r->nr_events : 1, sizeof(*r->ev));
-	if (!r->ev)
-		return pk__error_nomem("%zu events", r->nr_events);
-	for (size_t i = 0; i < r->nr_events; i++) {
+	for (uint64_t i = 0; i < attrs->size / attr_size; i++) {
 		size_t len = (size_t)attr_size - 16;
-		struct pk__file_section ids;
+		struct pk__file_section s;
+		uint64_t *ids;
 
 		err = pk__reader_read_at(r, entry, (size_t)attr_size, attrs->offset + i * attr_size, "the attrs");
 		if (err)
 			return err;
-		memcpy(r->ev[i].attr, entry, len < PK_DATA_READER_ATTR_SIZE ? len : PK_DATA_READER_ATTR_SIZE);
-		ids.offset = get_u64(entry + len);
-		ids.size = get_u64(entry + len + 8);
-		err = read_ids(r, &r->ev[i], &ids);
+		s.offset = get_u64(entry + len);
+		s.size = get_u64(entry + len + 8);
+		err = read_ids(r, &s, &ids);
+		if (!err)
+			err = pk__reader_add_event(r, entry, len, ids, (size_t)(s.size / 8));
 		if (err)
 			return err;
 	}
@@ -262,9 +292,9 @@ static int decode_cmdline(struct pk_data_reader *r)
 static struct rd_event *event_by_id(const struct pk_data_reader *r, uint64_t id)
 {
 	for (size_t i = 0; i < r->nr_events; i++)
-		for (size_t j = 0; j < r->ev[i].nr_ids; j++)
-			if (r->ev[i].ids[j] == id)
-				return &r->ev[i];
+		for (size_t j = 0; j < r->ev[i]->nr_ids; j++)
+			if (r->ev[i]->ids[j] == id)
+				return r->ev[i];
 	return NULL;
 }
 
@@ -303,7 +333,7 @@ static int decode_event_desc(struct pk_data_reader *r)
 		if (!n || (len - at - n) / 8 < nr_ids)
 			return bad_feature(r, PK_DATA_FEAT_EVENT_DESC);
 		at += n;
-		e = nr_ids ? event_by_id(r, get_u64(p + at)) : (i < r->nr_events ? &r->ev[i] : NULL);
+		e = nr_ids ? event_by_id(r, get_u64(p + at)) : (i < r->nr_events ? r->ev[i] : NULL);
 		at += (size_t)nr_ids * 8;
 		if (!e || e->name)
 			continue;
@@ -338,34 +368,56 @@ static int decode_compressed(struct pk_data_reader *r)
 	return 0;
 }
 
-static int decode_features(struct pk_data_reader *r)
+static int decode_nr_cpus(struct pk_data_reader *r)
 {
-	static const unsigned int strings[] = { PK_DATA_FEAT_HOSTNAME, PK_DATA_FEAT_OSRELEASE, PK_DATA_FEAT_VERSION,
-						PK_DATA_FEAT_ARCH, PK_DATA_FEAT_CPUDESC, PK_DATA_FEAT_CPUID };
 	const void *p;
 	size_t len;
-	int err;
+	int err = pk_data_reader_feature(r, PK_DATA_FEAT_NRCPUS, &p, &len);
 
-	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
-		err = decode_string(r, strings[i]);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	if (len < 8)
+		return bad_feature(r, PK_DATA_FEAT_NRCPUS);
+	/* perf writes the CPUs available (max present), then those online */
+	r->nr_cpus_avail = get_u32(p);
+	r->nr_cpus_online = get_u32((const unsigned char *)p + 4);
+	r->have_nr_cpus = true;
+	return 0;
+}
+
+int pk__reader_decode_feature(struct pk_data_reader *r, unsigned int id)
+{
+	switch (id) {
+	case PK_DATA_FEAT_HOSTNAME: case PK_DATA_FEAT_OSRELEASE: case PK_DATA_FEAT_VERSION:
+	case PK_DATA_FEAT_ARCH: case PK_DATA_FEAT_CPUDESC: case PK_DATA_FEAT_CPUID:
+		return decode_string(r, id);
+	case PK_DATA_FEAT_NRCPUS:
+		return decode_nr_cpus(r);
+	case PK_DATA_FEAT_COMPRESSED:
+		return decode_compressed(r);
+	case PK_DATA_FEAT_CMDLINE:
+		return decode_cmdline(r);
+	case PK_DATA_FEAT_EVENT_DESC:
+		return decode_event_desc(r);
+	default:
+		return 0;
+	}
+}
+
+const char *pk__reader_feature_name(unsigned int id)
+{
+	return id < PK_DATA_FEAT_LAST && feat_names[id] ? feat_names[id] : "an unknown feature";
+}
+
+static int decode_features(struct pk_data_reader *r)
+{
+	for (unsigned int id = 0; id < PK_DATA_FEAT_LAST; id++) {
+		int err = pk__reader_decode_feature(r, id);
+
 		if (err)
 			return err;
 	}
-	err = pk_data_reader_feature(r, PK_DATA_FEAT_NRCPUS, &p, &len);
-	if (err && err != -ENOENT)
-		return err;
-	if (!err) {
-		if (len < 8)
-			return bad_feature(r, PK_DATA_FEAT_NRCPUS);
-		/* perf writes the CPUs available (max present), then those online */
-		r->nr_cpus_avail = get_u32(p);
-		r->nr_cpus_online = get_u32((const unsigned char *)p + 4);
-		r->have_nr_cpus = true;
-	}
-	err = decode_compressed(r);
-	if (!err)
-		err = decode_cmdline(r);
-	return err ? err : decode_event_desc(r);
+	return 0;
 }
 
 static int read_header(struct pk_data_reader *r)
@@ -407,49 +459,121 @@ static int read_header(struct pk_data_reader *r)
 	return err ? err : decode_features(r);
 }
 
-int pk_data_reader_open(const char *path, struct pk_data_reader **out)
+/* The first 16 bytes, whichever the kind of fd: a PERFILE2 file's
+ * magic and header size, or all of a pipe-mode stream's header. */
+static int read_start(struct pk_data_reader *r, unsigned char *h)
+{
+	size_t done = 0;
+
+	if (r->seekable)
+		return pk__reader_read_at(r, h, 16, 0, "the header");
+	while (done < 16) {
+		ssize_t n = read(r->fd, h + done, 16 - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return pk__error(-errno, "read perf.data", "%s: reading the header: %s", r->path,
+					 strerror(errno));
+		if (n == 0)
+			return pk__error(-EINVAL, "read perf.data",
+					 "%s ends at offset %zu, inside the 16-byte header of a pipe-mode stream",
+					 r->path, done);
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static int start(struct pk_data_reader *r)
+{
+	unsigned char h[16];
+	struct stat st;
+	int err;
+
+	if (fstat(r->fd, &st) < 0)
+		return pk__error(-errno, "read perf.data", "cannot stat %s: %s", r->path, strerror(errno));
+	/* A regular file is read at its offsets; anything else in stream order. */
+	r->seekable = S_ISREG(st.st_mode);
+	r->file_size = r->seekable ? (uint64_t)st.st_size : UINT64_MAX;
+	if (r->seekable && r->file_size < 16)
+		return pk__error(-EINVAL, "read perf.data",
+				 "%s is %llu bytes, shorter than perf.data's %d-byte header (truncated?)", r->path,
+				 (unsigned long long)r->file_size, HEADER_SIZE);
+	err = read_start(r, h);
+	if (err)
+		return err;
+	if (get_u64(h) == MAGIC2 && get_u64(h + 8) == 16) {
+		r->pipe = true;
+		r->data_offset = r->buf_off = 16;
+		r->data_end = r->data_end_said = UINT64_MAX;	/* known at the end of the stream */
+		return pk__reader_pipe_open(r);
+	}
+	err = check_magic(r, get_u64(h), get_u64(h + 8));
+	if (!err && !r->seekable)
+		err = pk__error(-ESPIPE, "read perf.data",
+				"%s is a perf.data file, which can only be read from a file: its header points "
+				"forward and back; record with -o - for a stream that can be piped", r->path);
+	if (!err)
+		err = read_header(r);
+	r->buf_off = r->data_offset;
+	return err;
+}
+
+int pk_data_reader_open_fd(int fd, const char *name, struct pk_data_reader **out)
 {
 	struct pk_data_reader *r;
-	struct stat st;
 	int err;
 
 	*out = NULL;
 	r = pk__calloc(1, sizeof(*r));
 	if (!r)
 		return pk__error_nomem("a perf.data reader");
-	r->fd = -1;
-	r->path = pk__strdup(path);
+	r->fd = fd;
+	r->path = pk__strdup(name ? name : "perf.data");
 	r->buf = pk__malloc(PK__READER_BUF_SIZE);
 	if (!r->path || !r->buf) {
 		pk_data_reader_free(r);
 		return pk__error_nomem("a perf.data reader");
 	}
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0 || fstat(r->fd, &st) < 0) {
-		err = -errno;
-		pk_data_reader_free(r);
-		return pk__error(err, "open perf.data", "cannot open %s: %s", path, strerror(-err));
-	}
-	r->file_size = (uint64_t)st.st_size;
-	err = read_header(r);
+	err = start(r);
 	if (err) {
 		pk_data_reader_free(r);
 		return err;
 	}
-	r->buf_off = r->data_offset;
 	*out = r;
 	return 0;
+}
+
+int pk_data_reader_open(const char *path, struct pk_data_reader **out)
+{
+	int fd, err;
+
+	*out = NULL;
+	if (!strcmp(path, "-"))
+		return pk_data_reader_open_fd(STDIN_FILENO, "stdin", out);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		return pk__error(err, "open perf.data", "cannot open %s: %s", path, strerror(-err));
+	}
+	err = pk_data_reader_open_fd(fd, path, out);
+	if (err)
+		close(fd);
+	else
+		(*out)->own_fd = true;
+	return err;
 }
 
 void pk_data_reader_free(struct pk_data_reader *r)
 {
 	if (!r)
 		return;
-	if (r->fd >= 0)
+	if (r->own_fd)
 		close(r->fd);
-	for (size_t i = 0; r->ev && i < r->nr_events; i++) {
-		free(r->ev[i].ids);
-		free(r->ev[i].name);
+	for (size_t i = 0; i < r->nr_events; i++) {
+		free(r->ev[i]->ids);
+		free(r->ev[i]->name);
+		free(r->ev[i]);
 	}
 	for (unsigned int i = 0; i < PK_DATA_FEAT_LAST; i++) {
 		free(r->feat_data[i]);
@@ -470,18 +594,18 @@ size_t pk_data_reader_nr_events(const struct pk_data_reader *r)
 
 const struct perf_event_attr *pk_data_reader_attr(const struct pk_data_reader *r, size_t idx)
 {
-	return idx < r->nr_events ? (const struct perf_event_attr *)(const void *)r->ev[idx].attr : NULL;
+	return idx < r->nr_events ? (const struct perf_event_attr *)(const void *)r->ev[idx]->attr : NULL;
 }
 
 const uint64_t *pk_data_reader_ids(const struct pk_data_reader *r, size_t idx, size_t *nr)
 {
-	*nr = idx < r->nr_events ? r->ev[idx].nr_ids : 0;
-	return *nr ? r->ev[idx].ids : NULL;
+	*nr = idx < r->nr_events ? r->ev[idx]->nr_ids : 0;
+	return *nr ? r->ev[idx]->ids : NULL;
 }
 
 const char *pk_data_reader_name(const struct pk_data_reader *r, size_t idx)
 {
-	return idx < r->nr_events ? r->ev[idx].name : NULL;
+	return idx < r->nr_events ? r->ev[idx]->name : NULL;
 }
 
 bool pk_data_reader_has_feature(const struct pk_data_reader *r, unsigned int id)
@@ -560,8 +684,8 @@ int pk_data_reader_event_of(const struct pk_data_reader *r, const struct perf_ev
 	if (pk_record_event_id(rec, pk_data_reader_attr(r, 0), &id) < 0)
 		return -ENOENT;
 	for (size_t i = 0; i < r->nr_events; i++)
-		for (size_t j = 0; j < r->ev[i].nr_ids; j++)
-			if (r->ev[i].ids[j] == id)
+		for (size_t j = 0; j < r->ev[i]->nr_ids; j++)
+			if (r->ev[i]->ids[j] == id)
 				return (int)i;
 	return -ENOENT;
 }
