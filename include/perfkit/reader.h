@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perfkit/reader.h - reading perf.data files (PERFILE2, the byte order of
- * this machine) and pipe-mode streams (perf record -o -): the header, the
+ * perfkit/reader.h - reading perf.data files (PERFILE2, in either byte
+ * order) and pipe-mode streams (perf record -o -): the header, the
  * events with their attrs, ids and names,
  * the feature sections, and the records, streamed in time order as perf
  * report and perf script see them (or in file order), COMPRESSED records
@@ -91,14 +91,25 @@ PK_API int pk_data_reader_open(const char *path, struct pk_data_reader **out);
  * that does not decode, or in a stream a header record that is malformed
  * or cut by the end of the stream (a stream that ends cleanly after its
  * header records opens, and has no records); -ESPIPE for a PERFILE2 file
- * given as a pipe; -EOPNOTSUPP for a file written on the other byte order
- * or an old PERFILE1 file; -ENOMEM.
+ * given as a pipe; -EOPNOTSUPP for an old PERFFILE file; -ENOMEM.
+ *
+ * Either format may have been written on a machine of the other byte
+ * order (its magic reads "2ELIFREP"): the header, attrs (perf's rule for
+ * the flag bit-fields: each byte's bits reversed), ids, feature table, the
+ * features the accessors decode, and every record are brought to this
+ * machine's order, so attrs, ids, names, strings and records read as if
+ * written here (see pk_data_reader_next); pk_data_reader_swapped says so.
  */
 PK_API int pk_data_reader_open_fd(int fd, const char *name, struct pk_data_reader **out);
 
 /* pk_data_reader_free - close the file and free the reader and everything its
  * accessors returned.  NULL is a no-op. */
 PK_API void pk_data_reader_free(struct pk_data_reader *r);
+
+/* pk_data_reader_swapped - whether the file or stream was written on a
+ * machine of the other byte order: its records and attrs are delivered in
+ * this machine's order, its raw feature bytes are not. */
+PK_API bool pk_data_reader_swapped(const struct pk_data_reader *r);
 
 /* pk_data_reader_nr_events - the number of events (attrs) in the file. */
 PK_API size_t pk_data_reader_nr_events(const struct pk_data_reader *r);
@@ -129,6 +140,7 @@ PK_API const char *pk_data_reader_feature_name(unsigned int id);
 
 /*
  * pk_data_reader_feature - the raw bytes of feature section `id` in *ptr
+ * (in the file's byte order, see pk_data_reader_swapped)
  * and *len (read from the file on the first call, then kept by the reader
  * until pk_data_reader_free; in a pipe-mode stream, the bytes of its
  * HEADER_FEATURE record, or of HEADER_TRACING_DATA's payload, kept as they
@@ -194,6 +206,16 @@ PK_API int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order
  * file, records may span two COMPRESSED records), then ordered like the
  * rest.  Records are read with plain reads into bounded buffers, so memory
  * does not grow with the file.
+ *
+ * In a file of the other byte order every record is delivered in this
+ * machine's order, field by field in its own width (u32 pairs such as
+ * pid/tid and cpu/res in their places, the sample_id_all trailer
+ * included, records expanded from COMPRESSED ones too), except bytes that
+ * are not numbers, kept as the file has them: names and paths, the
+ * tracepoint data of PERF_SAMPLE_RAW (in the order its TRACING_DATA
+ * says, as perf leaves it), the user stack of PERF_SAMPLE_STACK_USER and
+ * PERF_SAMPLE_AUX data.  Branch entries' flags are swapped as one u64.
+ * Records of types perf 6.1 does not define keep their bodies unswapped.
  *
  * Returns 1 per record; 0 at the end of the data section; or a negative
  * errno, with pk_last_error naming the file offset and why, after every

@@ -55,6 +55,7 @@ struct pk_data_reader {
 	bool pipe;			/* a pipe-mode stream: header records in the data */
 	bool seekable;			/* pread works; else plain reads in stream order */
 	bool eof;			/* a pipe-mode stream ended: data_end is where */
+	bool swap;			/* written on the other byte order (reader-swap.c) */
 	char *path;
 	uint64_t file_size;
 	uint64_t data_offset, data_end;	/* data_end clamped to the file */
@@ -105,14 +106,22 @@ bool pk__reader_pipe_header(uint32_t type);
 int pk__reader_pipe_take(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at);
 int pk__reader_event_update(struct pk_data_reader *r, const struct perf_event_header *rec);
 
+/* reader-swap.c: a record of the other byte order, header and all, made
+ * this machine's in place (its events must be known for the layout of
+ * samples and of the sample_id_all trailer); a header alone; an attr of
+ * `len` bytes, fields within its own size only. */
+void pk__reader_swap_record(struct pk_data_reader *r, struct perf_event_header *h);
+void pk__reader_swap_header(struct perf_event_header *h);
+void pk__reader_swap_attr(void *attr, size_t len);
+
 /* reader-stream.c: the next record in file order, COMPRESSED ones expanded:
  * 1 with *rec (8-aligned, valid until the next call), 0 at the end, or a
  * negative errno (kept in r->err and returned again). */
 int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_header **rec);
 void pk__reader_stream_free(struct pk_data_reader *r);
-/* The record last handed out by the stream (not a COMPRESSED one's inner
- * record) read again by the next call: how pipe-mode open looks ahead. */
-void pk__reader_stream_unread(struct pk_data_reader *r, const struct perf_event_header *rec);
+/* The record last handed out by pk__reader_stream_raw, of `size` bytes,
+ * read again by the next call: how pipe-mode open looks ahead. */
+void pk__reader_stream_unread(struct pk_data_reader *r, size_t size);
 /* The next `len` bytes of a stream after the record last handed out (a
  * pipe-mode TRACING_DATA's payload) into p; -EINVAL when the stream ends. */
 int pk__reader_stream_read(struct pk_data_reader *r, void *p, size_t len, const char *what);

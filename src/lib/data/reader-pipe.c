@@ -133,6 +133,14 @@ static int take_build_id(struct pk_data_reader *r, const struct perf_event_heade
 	if (!d)
 		return r->err = pk__error_nomem("the build-ids (%llu bytes)", (unsigned long long)len + rec->size);
 	memcpy(d + len, rec, rec->size);
+	if (r->swap) {		/* the section's bytes stay the file's, as a file's do */
+		uint32_t pid;
+
+		pk__reader_swap_header((struct perf_event_header *)(void *)(d + len));
+		memcpy(&pid, d + len + sizeof(*rec), sizeof(pid));
+		pid = __builtin_bswap32(pid);
+		memcpy(d + len + sizeof(*rec), &pid, sizeof(pid));
+	}
 	set_feature(r, PK_DATA_FEAT_BUILD_ID, d, len + rec->size, had ? s->offset : at);
 	return 1;
 }
@@ -175,17 +183,24 @@ int pk__reader_pipe_open(struct pk_data_reader *r)
 
 		if (ret < 0 && r->buf_len - r->buf_pos >= sizeof(h)) {
 			memcpy(&h, r->buf + r->buf_pos, sizeof(h));	/* the damaged record is still there */
+			if (r->swap)
+				pk__reader_swap_header(&h);
 			return pk__reader_pipe_header(h.type) ? ret : 0;
 		}
 		if (ret <= 0)
 			return ret < 0 ? 0 : ret;
+		h = *rec;
+		if (r->swap)
+			pk__reader_swap_header(&h);
+		if (!pk__reader_pipe_header(h.type)) {
+			pk__reader_stream_unread(r, h.size);	/* the first record to deliver, as it is */
+			return 0;
+		}
+		if (r->swap)
+			pk__reader_swap_record(r, (struct perf_event_header *)(uintptr_t)rec);
 		ret = pk__reader_pipe_take(r, rec, at);
 		if (ret < 0)
 			return ret;
-		if (ret == 0) {
-			pk__reader_stream_unread(r, rec);	/* the first record to deliver */
-			return 0;
-		}
 	}
 }
 

@@ -121,6 +121,8 @@ static int raw_next(struct pk_data_reader *r, const struct perf_event_header **r
 		return damage(r, *at, r->pipe ? "has no room for its header before the end of the stream"
 				      : "has no room for its header before the end of the data section", 0);
 	memcpy(&h, r->buf + r->buf_pos, sizeof(h));
+	if (r->swap)
+		pk__reader_swap_header(&h);	/* the record itself is swapped when taken */
 	if (h.size < sizeof(h))
 		return damage(r, *at, h.size ? "is shorter than its 8-byte header" : "has size 0", h.size);
 	/* perf does not pad COMPRESSED records, nor a pipe's header records
@@ -167,6 +169,8 @@ static int inner_next(struct pk_data_reader *r, const struct perf_event_header *
 	if (have < sizeof(h))
 		return 0;
 	memcpy(&h, r->dbuf + r->dbuf_pos, sizeof(h));
+	if (r->swap)
+		pk__reader_swap_header(&h);
 	if (h.size < sizeof(h) || h.size % 8 || h.type == PK__RECORD_COMPRESSED)
 		return bad_compressed(r, "expands to a record %sof size %u, which no record has",
 				      h.type == PK__RECORD_COMPRESSED ? "that is COMPRESSED again, " : "", h.size);
@@ -174,6 +178,8 @@ static int inner_next(struct pk_data_reader *r, const struct perf_event_header *
 		return 0;
 	*rec = (const struct perf_event_header *)(const void *)(r->dbuf + r->dbuf_pos);
 	r->dbuf_pos += h.size;
+	if (r->swap)
+		pk__reader_swap_record(r, (struct perf_event_header *)(void *)(r->dbuf + r->dbuf_pos - h.size));
 	return 1;
 }
 
@@ -227,9 +233,9 @@ int pk__reader_stream_raw(struct pk_data_reader *r, const struct perf_event_head
 	return r->err ? r->err : raw_next(r, rec, at);
 }
 
-void pk__reader_stream_unread(struct pk_data_reader *r, const struct perf_event_header *rec)
+void pk__reader_stream_unread(struct pk_data_reader *r, size_t size)
 {
-	r->buf_pos -= rec->size;
+	r->buf_pos -= size;
 }
 
 int pk__reader_stream_read(struct pk_data_reader *r, void *p, size_t len, const char *what)
@@ -275,6 +281,8 @@ int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_hea
 		if (ret == 0 && r->dbuf_pos < r->dbuf_len)
 			return bad_compressed(r, "expands to a cut record at the end of the data: "
 					      "%zu bytes of it, the rest missing", r->dbuf_len - r->dbuf_pos);
+		if (ret > 0 && r->swap)
+			pk__reader_swap_record(r, (struct perf_event_header *)(uintptr_t)*rec);
 		if (ret > 0 && r->pipe) {
 			ret = pk__reader_pipe_take(r, *rec, at);
 			if (ret)

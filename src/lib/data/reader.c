@@ -2,7 +2,9 @@
 /*
  * reader.c - the perf.data reader: opens a file or a file descriptor, tells
  * a PERFILE2 file from a pipe-mode stream (whose header records
- * reader-pipe.c reads), validates the file's header, reads the attrs with
+ * reader-pipe.c reads) and either from one of the other byte order (read
+ * through get_u32/get_u64 and reader-swap.c), validates the file's
+ * header, reads the attrs with
  * their ids and the feature section table after the data, decodes the
  * string features, EVENT_DESC's names and the COMPRESSED parameters, and
  * answers the accessors; the records come from reader-stream.c and
@@ -34,20 +36,21 @@ static const char *const feat_names[PK_DATA_FEAT_LAST] = {
 #undef PK__FEAT
 };
 
-static uint64_t get_u64(const unsigned char *p)
+/* A u64 or u32 of the file, in the file's byte order. */
+static uint64_t get_u64(const struct pk_data_reader *r, const unsigned char *p)
 {
 	uint64_t v;
 
 	memcpy(&v, p, sizeof(v));
-	return v;
+	return r->swap ? __builtin_bswap64(v) : v;
 }
 
-static uint32_t get_u32(const unsigned char *p)
+static uint32_t get_u32(const struct pk_data_reader *r, const unsigned char *p)
 {
 	uint32_t v;
 
 	memcpy(&v, p, sizeof(v));
-	return v;
+	return r->swap ? __builtin_bswap32(v) : v;
 }
 
 /* Read exactly len bytes at off; a short read is the file ending early. */
@@ -87,9 +90,7 @@ static int check_magic(const struct pk_data_reader *r, uint64_t magic, uint64_t 
 {
 	const char *why = NULL;
 
-	if (magic == __builtin_bswap64(MAGIC2))
-		why = "was written on a machine of the other byte order, which this reader does not read yet";
-	else if (magic == MAGIC1)
+	if (magic == MAGIC1 || magic == __builtin_bswap64(MAGIC1))
 		why = "is perf's old PERFFILE format, which this reader does not read";
 	if (why)
 		return pk__error(-EOPNOTSUPP, "read perf.data", "%s %s", r->path, why);
@@ -146,6 +147,8 @@ static int read_ids(struct pk_data_reader *r, const struct pk__file_section *s, 
 	if (!*ids)
 		return pk__error_nomem("%llu event ids", (unsigned long long)s->size / 8);
 	err = pk__reader_read_at(r, *ids, (size_t)s->size, s->offset, "an event's ids");
+	for (uint64_t i = 0; !err && r->swap && i < s->size / 8; i++)
+		(*ids)[i] = __builtin_bswap64((*ids)[i]);
 	if (err) {
 		free(*ids);
 		*ids = NULL;
@@ -176,9 +179,11 @@ static int read_attrs(struct pk_data_reader *r, uint64_t attr_size, const struct
 		err = pk__reader_read_at(r, entry, (size_t)attr_size, attrs->offset + i * attr_size, "the attrs");
 		if (err)
 			return err;
-		s.offset = get_u64(entry + len);
-		s.size = get_u64(entry + len + 8);
+		s.offset = get_u64(r, entry + len);
+		s.size = get_u64(r, entry + len + 8);
 		err = read_ids(r, &s, &ids);
+		if (r->swap)
+			pk__reader_swap_attr(entry, len);
 		if (!err)
 			err = pk__reader_add_event(r, entry, len, ids, (size_t)(s.size / 8));
 		if (err)
@@ -202,8 +207,8 @@ static int read_feature_table(struct pk_data_reader *r)
 		if (err)
 			return err;
 		if (id < PK_DATA_FEAT_LAST) {
-			r->feat[id].offset = get_u64(s);
-			r->feat[id].size = get_u64(s + 8);
+			r->feat[id].offset = get_u64(r, s);
+			r->feat[id].size = get_u64(r, s + 8);
 			err = check_section(r, &r->feat[id], feat_names[id] ? feat_names[id] : "a feature section");
 			if (err)
 				return err;
@@ -215,13 +220,13 @@ static int read_feature_table(struct pk_data_reader *r)
 
 /* perf_header_string at p (len bytes left): u32 length, then the string
  * NUL-padded.  Returns its length with the string in *s, or 0 when bad. */
-static size_t header_string(const unsigned char *p, size_t left, const char **s)
+static size_t header_string(const struct pk_data_reader *r, const unsigned char *p, size_t left, const char **s)
 {
 	uint32_t n;
 
 	if (left < 4)
 		return 0;
-	n = get_u32(p);
+	n = get_u32(r, p);
 	if (n == 0 || n > left - 4 || !memchr(p + 4, 0, n))
 		return 0;
 	*s = (const char *)p + 4;
@@ -245,7 +250,7 @@ static int decode_string(struct pk_data_reader *r, unsigned int id)
 		return 0;
 	if (err)
 		return err;
-	if (!header_string(p, len, &s))
+	if (!header_string(r, p, len, &s))
 		return bad_feature(r, id);
 	r->strings[id] = pk__strdup(s);
 	return r->strings[id] ? 0 : pk__error_nomem("the %s string", feat_names[id]);
@@ -270,9 +275,9 @@ static int decode_cmdline(struct pk_data_reader *r)
 	if (!line)
 		return pk__error_nomem("the command line");
 	line[0] = 0;
-	for (uint32_t i = 0, nr = get_u32(p); i < nr; i++) {
+	for (uint32_t i = 0, nr = get_u32(r, p); i < nr; i++) {
 		const char *s;
-		size_t n = header_string(p + at, len - at, &s), sl;
+		size_t n = header_string(r, p + at, len - at, &s), sl;
 
 		if (!n) {
 			free(line);
@@ -316,8 +321,8 @@ static int decode_event_desc(struct pk_data_reader *r)
 	p = v;
 	if (len < 8)
 		return bad_feature(r, PK_DATA_FEAT_EVENT_DESC);
-	nr = get_u32(p);
-	asz = get_u32(p + 4);
+	nr = get_u32(r, p);
+	asz = get_u32(r, p + 4);
 	for (uint32_t i = 0; i < nr; i++) {
 		const char *name;
 		uint32_t nr_ids;
@@ -327,13 +332,13 @@ static int decode_event_desc(struct pk_data_reader *r)
 		if (asz > len - at || len - at - asz < 4)
 			return bad_feature(r, PK_DATA_FEAT_EVENT_DESC);
 		at += asz;
-		nr_ids = get_u32(p + at);
+		nr_ids = get_u32(r, p + at);
 		at += 4;
-		n = header_string(p + at, len - at, &name);
+		n = header_string(r, p + at, len - at, &name);
 		if (!n || (len - at - n) / 8 < nr_ids)
 			return bad_feature(r, PK_DATA_FEAT_EVENT_DESC);
 		at += n;
-		e = nr_ids ? event_by_id(r, get_u64(p + at)) : (i < r->nr_events ? r->ev[i] : NULL);
+		e = nr_ids ? event_by_id(r, get_u64(r, p + at)) : (i < r->nr_events ? r->ev[i] : NULL);
 		at += (size_t)nr_ids * 8;
 		if (!e || e->name)
 			continue;
@@ -359,11 +364,11 @@ static int decode_compressed(struct pk_data_reader *r)
 	if (len < 20)
 		return bad_feature(r, PK_DATA_FEAT_COMPRESSED);
 	p = v;
-	r->comp.version = get_u32(p);
-	r->comp.type = get_u32(p + 4);
-	r->comp.level = get_u32(p + 8);
-	r->comp.ratio = get_u32(p + 12);
-	r->comp.mmap_len = get_u32(p + 16);
+	r->comp.version = get_u32(r, p);
+	r->comp.type = get_u32(r, p + 4);
+	r->comp.level = get_u32(r, p + 8);
+	r->comp.ratio = get_u32(r, p + 12);
+	r->comp.mmap_len = get_u32(r, p + 16);
 	r->have_comp = true;
 	return 0;
 }
@@ -379,8 +384,8 @@ static int decode_nr_cpus(struct pk_data_reader *r)
 	if (len < 8)
 		return bad_feature(r, PK_DATA_FEAT_NRCPUS);
 	/* perf writes the CPUs available (max present), then those online */
-	r->nr_cpus_avail = get_u32(p);
-	r->nr_cpus_online = get_u32((const unsigned char *)p + 4);
+	r->nr_cpus_avail = get_u32(r, p);
+	r->nr_cpus_online = get_u32(r, (const unsigned char *)p + 4);
 	r->have_nr_cpus = true;
 	return 0;
 }
@@ -432,15 +437,16 @@ static int read_header(struct pk_data_reader *r)
 				 (unsigned long long)r->file_size, HEADER_SIZE);
 	err = pk__reader_read_at(r, h, sizeof(h), 0, "the header");
 	if (!err)
-		err = check_magic(r, get_u64(h), get_u64(h + 8));
+		err = check_magic(r, get_u64(r, h), get_u64(r, h + 8));
 	if (err)
 		return err;
-	attrs.offset = get_u64(h + 24);
-	attrs.size = get_u64(h + 32);
-	data.offset = get_u64(h + 40);
-	data.size = get_u64(h + 48);
-	memcpy(r->flags, h + 72, sizeof(r->flags));
-	err = read_attrs(r, get_u64(h + 16), &attrs);
+	attrs.offset = get_u64(r, h + 24);
+	attrs.size = get_u64(r, h + 32);
+	data.offset = get_u64(r, h + 40);
+	data.size = get_u64(r, h + 48);
+	for (int i = 0; i < 4; i++)
+		r->flags[i] = get_u64(r, h + 72 + 8 * i);
+	err = read_attrs(r, get_u64(r, h + 16), &attrs);
 	if (err)
 		return err;
 	if (data.offset < HEADER_SIZE || data.offset > r->file_size || data.offset % 8 ||
@@ -502,13 +508,14 @@ static int start(struct pk_data_reader *r)
 	err = read_start(r, h);
 	if (err)
 		return err;
-	if (get_u64(h) == MAGIC2 && get_u64(h + 8) == 16) {
+	r->swap = get_u64(r, h) == __builtin_bswap64(MAGIC2);	/* get_u64 swaps from here on */
+	if (get_u64(r, h) == MAGIC2 && get_u64(r, h + 8) == 16) {
 		r->pipe = true;
 		r->data_offset = r->buf_off = 16;
 		r->data_end = r->data_end_said = UINT64_MAX;	/* known at the end of the stream */
 		return pk__reader_pipe_open(r);
 	}
-	err = check_magic(r, get_u64(h), get_u64(h + 8));
+	err = check_magic(r, get_u64(r, h), get_u64(r, h + 8));
 	if (!err && !r->seekable)
 		err = pk__error(-ESPIPE, "read perf.data",
 				"%s is a perf.data file, which can only be read from a file: its header points "
@@ -585,6 +592,11 @@ void pk_data_reader_free(struct pk_data_reader *r)
 	free(r->buf);
 	free(r->path);
 	free(r);
+}
+
+bool pk_data_reader_swapped(const struct pk_data_reader *r)
+{
+	return r->swap;
 }
 
 size_t pk_data_reader_nr_events(const struct pk_data_reader *r)
