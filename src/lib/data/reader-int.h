@@ -83,6 +83,8 @@ struct pk_data_reader {
 	size_t zin_len, zin_pos;
 	bool zout_full;			/* zstd may hold more output for the same input */
 	int err;			/* the damage met, returned again */
+	bool err_kept;			/* its error record, told again with it: */
+	char err_what[128], err_why[600];	/* decoding in between may replace it */
 	struct rd_order order;
 };
 
@@ -113,6 +115,11 @@ int pk__reader_event_update(struct pk_data_reader *r, const struct perf_event_he
 void pk__reader_swap_record(struct pk_data_reader *r, struct perf_event_header *h);
 void pk__reader_swap_header(struct perf_event_header *h);
 void pk__reader_swap_attr(void *attr, size_t len);
+
+/* reader-stream.c: keep the error record of the damage just met (the
+ * first one only); tell it again, returning r->err. */
+void pk__reader_keep(struct pk_data_reader *r);
+int pk__reader_again(struct pk_data_reader *r);
 
 /* reader-stream.c: the next record in file order, COMPRESSED ones expanded:
  * 1 with *rec (8-aligned, valid until the next call), 0 at the end, or a

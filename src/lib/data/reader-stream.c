@@ -228,9 +228,32 @@ static int inflate_some(struct pk_data_reader *r)
 	return 0;
 }
 
+void pk__reader_keep(struct pk_data_reader *r)
+{
+	const struct pk_error *e = pk_last_error();
+
+	if (r->err_kept)
+		return;
+	r->err_kept = true;
+	snprintf(r->err_what, sizeof(r->err_what), "%s", e->what ? e->what : "");
+	snprintf(r->err_why, sizeof(r->err_why), "%s", e->why ? e->why : "");
+}
+
+int pk__reader_again(struct pk_data_reader *r)
+{
+	return r->err_kept ? pk__error(r->err, r->err_what, "%s", r->err_why) : r->err;
+}
+
 int pk__reader_stream_raw(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at)
 {
-	return r->err ? r->err : raw_next(r, rec, at);
+	int ret;
+
+	if (r->err)
+		return pk__reader_again(r);
+	ret = raw_next(r, rec, at);
+	if (ret < 0)
+		pk__reader_keep(r);
+	return ret;
 }
 
 void pk__reader_stream_unread(struct pk_data_reader *r, size_t size)
@@ -260,7 +283,7 @@ int pk__reader_stream_read(struct pk_data_reader *r, void *p, size_t len, const 
 	return 0;
 }
 
-int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_header **rec)
+static int stream_next(struct pk_data_reader *r, const struct perf_event_header **rec)
 {
 	uint64_t at;
 	int ret;
@@ -301,6 +324,20 @@ int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_hea
 		if (ret)
 			return ret;
 	}
+}
+
+int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
+	int ret;
+
+	if (r->err)
+		return pk__reader_again(r);
+	ret = stream_next(r, rec);
+	if (ret < 0) {
+		r->err = ret;
+		pk__reader_keep(r);
+	}
+	return ret;
 }
 
 void pk__reader_stream_free(struct pk_data_reader *r)
