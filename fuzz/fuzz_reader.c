@@ -5,7 +5,10 @@
  * An even first byte hands it to pk_data_reader_open as a file (a memfd),
  * where a stream is read with pread; an odd one writes it into a pipe
  * whose read end goes to pk_data_reader_open_fd, read as perf record -o -
- * | ... is (inputs too large for a pipe's buffer go as files).  Whatever the
+ * | ... is (inputs too large for a pipe's buffer go as files).  Files and
+ * streams of the other byte order come from their magic, as in a real
+ * file; the corpus has seeds of both (swapped copies of perf 6.1's, made
+ * as tests/unit/data/test_reader_swap.c makes them).  Whatever the
  * bytes, opening either fails with an error record or gives a reader whose
  * accessors hold what they promise (names NUL-terminated, ids in range),
  * and pk_data_reader_next delivers only whole, 8-aligned records, each

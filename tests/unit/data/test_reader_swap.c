@@ -308,11 +308,49 @@ static unsigned char *slurp(const char *p, size_t *len)
 	return b;
 }
 
-/* The features the reader decodes: their u32s and u64s swapped. */
+/* A feature the reader decodes: its u32s and u64s swapped. */
+static void feature_swap(unsigned int id, unsigned char *sec)
+{
+	if (id >= PK_DATA_FEAT_HOSTNAME && id <= PK_DATA_FEAT_CPUID && id != PK_DATA_FEAT_NRCPUS) {
+		s32(sec);
+	} else if (id == PK_DATA_FEAT_NRCPUS) {
+		s32(sec);
+		s32(sec + 4);
+	} else if (id == PK_DATA_FEAT_CMDLINE) {
+		size_t at = 4;
+
+		for (uint32_t i = 0, nr = g32(sec); i < nr; i++) {
+			uint32_t n = g32(sec + at);
+
+			s32(sec + at);
+			at += 4 + n;
+		}
+		s32(sec);
+	} else if (id == PK_DATA_FEAT_EVENT_DESC) {
+		uint32_t nr = g32(sec), asz = g32(sec + 4);
+		size_t at = 8;
+
+		for (uint32_t i = 0; i < nr; i++) {
+			uint32_t nids, n;
+
+			attr_swap(sec + at);
+			at += asz;
+			nids = g32(sec + at);
+			s32(sec + at);
+			n = g32(sec + at + 4);
+			s32(sec + at + 4);
+			at += 8 + n;
+			for (uint32_t j = 0; j < nids; j++, at += 8)
+				s64(sec + at);
+		}
+		s32(sec);
+		s32(sec + 4);
+	}
+}
+
 static void features_swap(unsigned char *f, uint64_t flags0, size_t len, unsigned char *file)
 {
 	for (unsigned int id = 0, k = 0; id < 64; id++) {
-		unsigned char *sec;
 		uint64_t off, size;
 
 		if (!(flags0 & (1ull << id)))
@@ -321,42 +359,7 @@ static void features_swap(unsigned char *f, uint64_t flags0, size_t len, unsigne
 		size = s64(f + 16 * k + 8);
 		k++;
 		assert_true(off + size <= len);
-		sec = file + off;
-		if (id >= PK_DATA_FEAT_HOSTNAME && id <= PK_DATA_FEAT_CPUID && id != PK_DATA_FEAT_NRCPUS) {
-			s32(sec);
-		} else if (id == PK_DATA_FEAT_NRCPUS) {
-			s32(sec);
-			s32(sec + 4);
-		} else if (id == PK_DATA_FEAT_CMDLINE) {
-			size_t at = 4;
-
-			for (uint32_t i = 0, nr = g32(sec); i < nr; i++) {
-				uint32_t n = g32(sec + at);
-
-				s32(sec + at);
-				at += 4 + n;
-			}
-			s32(sec);
-		} else if (id == PK_DATA_FEAT_EVENT_DESC) {
-			uint32_t nr = g32(sec), asz = g32(sec + 4);
-			size_t at = 8;
-
-			for (uint32_t i = 0; i < nr; i++) {
-				uint32_t nids, n;
-
-				attr_swap(sec + at);
-				at += asz;
-				nids = g32(sec + at);
-				s32(sec + at);
-				n = g32(sec + at + 4);
-				s32(sec + at + 4);
-				at += 8 + n;
-				for (uint32_t j = 0; j < nids; j++, at += 8)
-					s64(sec + at);
-			}
-			s32(sec);
-			s32(sec + 4);
-		}
+		feature_swap(id, file + off);
 	}
 }
 
@@ -399,16 +402,12 @@ static void swap_copy(const char *src, const char *dst)
 }
 
 /* The copy reads as the original: events, features, every record. */
-static void compare(const char *a, const char *b, size_t *nr_samples)
+static void compare_readers(struct pk_data_reader *x, struct pk_data_reader *y, size_t *nr_samples)
 {
-	struct pk_data_reader *x, *y;
 	const struct perf_event_header *hx, *hy;
 	uint32_t ax, ox, ay, oy;
 	int rx, ry;
 
-	swap_copy(a, b);
-	assert_int_equal(pk_data_reader_open(a, &x), 0);
-	assert_int_equal(pk_data_reader_open(b, &y), 0);
 	assert_false(pk_data_reader_swapped(x));
 	assert_true(pk_data_reader_swapped(y));
 	assert_int_equal(pk_data_reader_nr_events(x), pk_data_reader_nr_events(y));
@@ -443,6 +442,87 @@ static void compare(const char *a, const char *b, size_t *nr_samples)
 	assert_int_equal(ry, 0);
 	pk_data_reader_free(x);
 	pk_data_reader_free(y);
+}
+
+static void compare(const char *a, const char *b, size_t *nr_samples)
+{
+	struct pk_data_reader *x, *y;
+
+	swap_copy(a, b);
+	assert_int_equal(pk_data_reader_open(a, &x), 0);
+	assert_int_equal(pk_data_reader_open(b, &y), 0);
+	compare_readers(x, y, nr_samples);
+}
+
+/* A pipe-mode stream's header records, this machine's order to the other. */
+static size_t header_record_swap(unsigned char *p)
+{
+	struct perf_event_header h;
+	size_t skip = 0;
+
+	memcpy(&h, p, sizeof(h));
+	switch (h.type) {
+	case 64: {		/* HEADER_ATTR: the attr, then u64 ids after attr.size */
+		uint32_t asz = g32(p + 8 + 4);
+
+		for (size_t at = 8 + asz; at + 8 <= h.size; at += 8)
+			s64(p + at);
+		attr_swap(p + 8);
+		break;
+	}
+	case 80:		/* HEADER_FEATURE: u64 id, the section */
+		feature_swap((unsigned int)g64(p + 8), p + 16);
+		s64(p + 8);
+		break;
+	case 66:		/* HEADER_TRACING_DATA: u32 size of the bytes after it */
+		skip = g32(p + 8);
+		s32(p + 8);
+		break;
+	case 67:		/* HEADER_BUILD_ID: pid, bytes */
+		s32(p + 8);
+		break;
+	default:
+		fail_msg("header record type %u: the test's swap does not know it", h.type);
+	}
+	s32(p);
+	s16(p + 4);
+	s16(p + 6);
+	return h.size + skip;
+}
+
+/* The other byte order's copy of the pipe-mode stream in `src`. */
+static void swap_stream(const char *src, const char *dst)
+{
+	size_t len, at = 16;
+	unsigned char *b = slurp(src, &len);
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	FILE *f;
+
+	assert_int_equal(pk_data_reader_open(src, &r), 0);
+	assert_int_equal(pk_data_reader_set_order(r, PK_DATA_ORDER_FILE), 0);
+	while (at < len) {
+		struct perf_event_header rh;
+
+		memcpy(&rh, b + at, sizeof(rh));
+		if ((rh.type >= 64 && rh.type <= 67) || rh.type == 80) {
+			at += header_record_swap(b + at);
+			continue;
+		}
+		assert_int_equal(pk_data_reader_next(r, &h), 1);
+		assert_memory_equal(b + at, h, h->size);
+		record_swap(b + at, pk_data_reader_attr_of(r, h));
+		at += rh.size;
+	}
+	assert_int_equal(pk_data_reader_next(r, &h), 0);
+	memcpy(b, "2ELIFREP", 8);
+	s64(b + 8);
+	f = fopen(dst, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	pk_data_reader_free(r);
+	free(b);
 }
 
 static int setup(void **state)
@@ -528,6 +608,34 @@ static void test_swapped_perf_files(void **state)
 	record_and_compare(cmd);
 }
 
+/* perf record -o -: the swapped stream, read through a pipe, gives what
+ * the original gives. */
+static void test_swapped_perf_stream(void **state)
+{
+	struct pk_data_reader *x, *y;
+	char cmd[800];
+	size_t n;
+	FILE *p;
+
+	(void)state;
+	if (system("perf --version >/dev/null 2>&1") != 0)
+		skip();
+	snprintf(cmd, sizeof(cmd), "perf record -q -g --sample-cpu -e task-clock/period=100000/ "
+		 "-e sched:sched_process_exec -e sched:sched_process_exit -o - -- sh -c "
+		 "'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; /bin/true' 2>/dev/null > %s", path);
+	assert_int_equal(system(cmd), 0);
+	swap_stream(path, swapped);
+	snprintf(cmd, sizeof(cmd), "cat %s", swapped);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_int_equal(pk_data_reader_open(path, &x), 0);
+	assert_int_equal(pk_data_reader_open_fd(fileno(p), "swapped stream", &y), 0);
+	assert_true(pk_data_reader_has_feature(y, PK_DATA_FEAT_TRACING_DATA));
+	compare_readers(x, y, &n);
+	assert_int_equal(pclose(p), 0);
+	assert_true(n > 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest unit[] = {
@@ -535,6 +643,7 @@ int main(int argc, char **argv)
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_swapped_perf_files),
+		cmocka_unit_test(test_swapped_perf_stream),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "oracle"))
