@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_reader.c - libFuzzer target for the perf.data reader: the input is a
- * whole file, handed to pk_data_reader_open through a memfd.  Whatever the
+ * byte choosing how the rest comes, then a whole file or pipe-mode stream.
+ * An even first byte hands it to pk_data_reader_open as a file (a memfd),
+ * where a stream is read with pread; an odd one writes it into a pipe
+ * whose read end goes to pk_data_reader_open_fd, read as perf record -o -
+ * | ... is (inputs too large for a pipe's buffer go as files).  Files and
+ * streams of the other byte order come from their magic, as in a real
+ * file; the corpus has seeds of both (swapped copies of perf 6.1's, made
+ * as tests/unit/data/test_reader_swap.c makes them).  Whatever the
  * bytes, opening either fails with an error record or gives a reader whose
  * accessors hold what they promise (names NUL-terminated, ids in range),
  * and pk_data_reader_next delivers only whole, 8-aligned records, each
@@ -17,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -84,19 +92,44 @@ static void check_records(struct pk_data_reader *r, size_t size, bool compressed
 		abort();
 }
 
+/* Opens the input as a file at `path`, or when `pipe_fd` is not NULL from
+ * a pipe holding it (its read end in *pipe_fd, to close after). */
+static int open_input(const char *path, const uint8_t *data, size_t size, int *pipe_fd,
+		      struct pk_data_reader **r)
+{
+	int fds[2];
+
+	if (!pipe_fd)
+		return pk_data_reader_open(path, r);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		abort();
+	if (size && write(fds[1], data, size) != (ssize_t)size)
+		abort();	/* the caller keeps size within the pipe's buffer */
+	close(fds[1]);
+	*pipe_fd = fds[0];
+	return pk_data_reader_open_fd(fds[0], "fuzz pipe", r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pk_data_reader *r;
 	char path[64];
-	int fd = memfd_create("fuzz_reader", MFD_CLOEXEC);
-	int ret;
+	int fd, ret, pfd = -1, *pipe_fd;
 
+	if (!size)
+		return 0;
+	pipe_fd = (data[0] & 1) && size - 1 <= 65536 ? &pfd : NULL;
+	data++;
+	size--;
+	fd = memfd_create("fuzz_reader", MFD_CLOEXEC);
 	if (fd < 0)
 		abort();
 	if (size && write(fd, data, size) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	ret = pk_data_reader_open(path, &r);
+	ret = open_input(path, data, size, pipe_fd, &r);
+	if (pfd >= 0 && ret < 0)
+		close(pfd);
 	if (ret < 0) {
 		if (r || !pk_last_error()->why || !*pk_last_error()->why)
 			abort();
@@ -106,11 +139,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		check_events(r, size);
 		check_records(r, size, compressed);
+		check_events(r, size);	/* a stream's late header records */
 		pk_data_reader_free(r);
-		if (pk_data_reader_open(path, &r) < 0 || pk_data_reader_set_order(r, PK_DATA_ORDER_FILE) < 0)
+		if (pfd >= 0)
+			close(pfd);
+		if (open_input(path, data, size, pipe_fd, &r) < 0 || pk_data_reader_set_order(r, PK_DATA_ORDER_FILE) < 0)
 			abort();	/* it opened once */
 		check_records(r, size, compressed);
 		pk_data_reader_free(r);
+		if (pfd >= 0)
+			close(pfd);
 	}
 	close(fd);
 	return 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perfkit/reader.h - reading perf.data files (PERFILE2, the byte order of
- * this machine): the header, the events with their attrs, ids and names,
+ * perfkit/reader.h - reading perf.data files (PERFILE2, in either byte
+ * order) and pipe-mode streams (perf record -o -): the header, the
+ * events with their attrs, ids and names,
  * the feature sections, and the records, streamed in time order as perf
  * report and perf script see them (or in file order), COMPRESSED records
  * expanded.  Included by perfkit.h.
@@ -44,26 +45,71 @@ enum pk_data_feature {
 #define PK_DATA_READER_ATTR_SIZE 136
 
 /*
- * pk_data_reader_open - open the perf.data file at `path` and read its
- * header, attrs, ids and feature sections (not the records).  Memory is
- * bounded by the header's parts, never by the size of the data section.
- * Returns 0 with the reader in *out, or a negative errno with pk_last_error
- * naming the file, the file offset and what is wrong there: the errno of
- * open(2)/read(2); -EINVAL for a file too short for the header, a magic
- * other than "PERFILE2", a header or attr size that is absurd, an attrs,
- * ids, data or feature section that lies outside the file, or a feature
- * section that does not decode; -EOPNOTSUPP for a file written on the
- * other byte order, an old PERFILE1 file or a pipe-mode stream (not read
- * yet); -ENOMEM.  A data section that runs past the end of the file (a
- * recording killed before it finished) is not an error here: the records
- * that are there are delivered and pk_data_reader_next reports the
- * truncation at the end.
+ * pk_data_reader_open - open the perf.data file at `path`, or standard
+ * input for "-" (as perf's -i -), and read what precedes the records (see
+ * pk_data_reader_open_fd).  Returns 0 with the reader in *out, or a
+ * negative errno with pk_last_error naming the file, the file offset and
+ * what is wrong there: the errno of open(2)/read(2), or those of
+ * pk_data_reader_open_fd.  The file is closed by pk_data_reader_free
+ * (standard input is not).
  */
 PK_API int pk_data_reader_open(const char *path, struct pk_data_reader **out);
+
+/*
+ * pk_data_reader_open_fd - read perf.data from `fd`, named `name` in
+ * messages ("perf.data" when NULL).  The fd stays the caller's: it is not
+ * closed, and must stay open until pk_data_reader_free.  Two formats:
+ *
+ * A PERFILE2 file (a regular file, read at its own offsets whatever fd's
+ * position): the header, attrs, ids and feature sections are read here,
+ * not the records.  Memory is bounded by the header's parts, never by the
+ * size of the data section.  A data section that runs past the end of the
+ * file (a recording killed before it finished) is not an error here: the
+ * records that are there are delivered and pk_data_reader_next reports
+ * the truncation at the end.
+ *
+ * A pipe-mode stream (perf record -o -: a 16-byte header, then records;
+ * from a pipe, a socket or a regular file), read once, in order, with
+ * plain reads.  What a file has in its header comes as records: the
+ * HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA, HEADER_BUILD_ID and
+ * HEADER_EVENT_TYPE records before the first other record are read here,
+ * so the events (attrs, ids, EVENT_DESC's names) and the features perf
+ * sends first (every one perf record 6.1 sends; TRACING_DATA's payload
+ * included) are known when this returns.  Such records met later (as
+ * perf inject may write them: HEADER_BUILD_ID at the end) are taken as
+ * pk_data_reader_next reads past them: their events and features are
+ * known from then on, and all of them once pk_data_reader_next returned
+ * 0.  They are never delivered as records.  A feature sent twice keeps
+ * its first section.  An event without a name takes the one of the first
+ * EVENT_UPDATE record naming it once that record is delivered.
+ *
+ * Returns 0 with the reader in *out, or a negative errno with pk_last_error
+ * naming the file or stream, the offset and what is wrong there: the errno
+ * of read(2); -EINVAL for a file too short for the header, a magic other
+ * than "PERFILE2", a header or attr size that is absurd, an attrs, ids,
+ * data or feature section that lies outside the file, a feature section
+ * that does not decode, or in a stream a header record that is malformed
+ * or cut by the end of the stream (a stream that ends cleanly after its
+ * header records opens, and has no records); -ESPIPE for a PERFILE2 file
+ * given as a pipe; -EOPNOTSUPP for an old PERFFILE file; -ENOMEM.
+ *
+ * Either format may have been written on a machine of the other byte
+ * order (its magic reads "2ELIFREP"): the header, attrs (perf's rule for
+ * the flag bit-fields: each byte's bits reversed), ids, feature table, the
+ * features the accessors decode, and every record are brought to this
+ * machine's order, so attrs, ids, names, strings and records read as if
+ * written here (see pk_data_reader_next); pk_data_reader_swapped says so.
+ */
+PK_API int pk_data_reader_open_fd(int fd, const char *name, struct pk_data_reader **out);
 
 /* pk_data_reader_free - close the file and free the reader and everything its
  * accessors returned.  NULL is a no-op. */
 PK_API void pk_data_reader_free(struct pk_data_reader *r);
+
+/* pk_data_reader_swapped - whether the file or stream was written on a
+ * machine of the other byte order: its records and attrs are delivered in
+ * this machine's order, its raw feature bytes are not. */
+PK_API bool pk_data_reader_swapped(const struct pk_data_reader *r);
 
 /* pk_data_reader_nr_events - the number of events (attrs) in the file. */
 PK_API size_t pk_data_reader_nr_events(const struct pk_data_reader *r);
@@ -94,10 +140,16 @@ PK_API const char *pk_data_reader_feature_name(unsigned int id);
 
 /*
  * pk_data_reader_feature - the raw bytes of feature section `id` in *ptr
+ * (in the file's byte order, see pk_data_reader_swapped)
  * and *len (read from the file on the first call, then kept by the reader
- * until pk_data_reader_free).  Returns 0; -ENOENT when the file has no
- * such section; or the negative errno of reading it (-EINVAL when the
- * file ended early), -ENOMEM.
+ * until pk_data_reader_free; in a pipe-mode stream, the bytes of its
+ * HEADER_FEATURE record, or of HEADER_TRACING_DATA's payload, kept as they
+ * came).  In a stream, BUILD_ID is its HEADER_BUILD_ID records one after
+ * the other, as a file's section holds them; it grows as they come, so its
+ * pointer is valid until the next pk_data_reader_next.  Returns 0; -ENOENT
+ * when the file has no such section (in a stream: none came so far); or
+ * the negative errno of reading it (-EINVAL when the file ended early),
+ * -ENOMEM.
  */
 PK_API int pk_data_reader_feature(struct pk_data_reader *r, unsigned int id, const void **ptr,
 				  size_t *len);
@@ -130,7 +182,10 @@ PK_API int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order
 
 /*
  * pk_data_reader_next - the next record of the data section in *rec
- * (8-byte aligned, rec->size bytes, valid until the next call).
+ * (8-byte aligned, rec->size bytes, valid until the next call).  In a
+ * pipe-mode stream, the data section is the stream after its header, less
+ * the header records the reader takes (see pk_data_reader_open_fd); its
+ * end is the end of the stream, and a record cut by it is damage (-EINVAL).
  *
  * In time order (the default), records are delivered as perf's
  * ordered_events delivers them to perf report and perf script: a record
@@ -151,6 +206,16 @@ PK_API int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order
  * file, records may span two COMPRESSED records), then ordered like the
  * rest.  Records are read with plain reads into bounded buffers, so memory
  * does not grow with the file.
+ *
+ * In a file of the other byte order every record is delivered in this
+ * machine's order, field by field in its own width (u32 pairs such as
+ * pid/tid and cpu/res in their places, the sample_id_all trailer
+ * included, records expanded from COMPRESSED ones too), except bytes that
+ * are not numbers, kept as the file has them: names and paths, the
+ * tracepoint data of PERF_SAMPLE_RAW (in the order its TRACING_DATA
+ * says, as perf leaves it), the user stack of PERF_SAMPLE_STACK_USER and
+ * PERF_SAMPLE_AUX data.  Branch entries' flags are swapped as one u64.
+ * Records of types perf 6.1 does not define keep their bodies unswapped.
  *
  * Returns 1 per record; 0 at the end of the data section; or a negative
  * errno, with pk_last_error naming the file offset and why, after every

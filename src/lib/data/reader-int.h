@@ -10,7 +10,14 @@
 
 #include "data.h"
 
-#define PK__RECORD_FINISHED_ROUND 68	/* perf.data's user record types */
+/* perf.data's user record types (perf's PERF_RECORD_HEADER_* and friends) */
+#define PK__RECORD_HEADER_ATTR 64
+#define PK__RECORD_HEADER_EVENT_TYPE 65
+#define PK__RECORD_HEADER_TRACING_DATA 66
+#define PK__RECORD_HEADER_BUILD_ID 67
+#define PK__RECORD_FINISHED_ROUND 68
+#define PK__RECORD_EVENT_UPDATE 78
+#define PK__RECORD_HEADER_FEATURE 80
 #define PK__RECORD_COMPRESSED 81
 #define PK__READER_BUF_SIZE (4 * 65536)	/* perf_event_header.size is a u16 */
 
@@ -44,6 +51,11 @@ struct rd_order {
 
 struct pk_data_reader {
 	int fd;
+	bool own_fd;			/* opened by the reader, closed by pk_data_reader_free */
+	bool pipe;			/* a pipe-mode stream: header records in the data */
+	bool seekable;			/* pread works; else plain reads in stream order */
+	bool eof;			/* a pipe-mode stream ended: data_end is where */
+	bool swap;			/* written on the other byte order (reader-swap.c) */
 	char *path;
 	uint64_t file_size;
 	uint64_t data_offset, data_end;	/* data_end clamped to the file */
@@ -56,8 +68,8 @@ struct pk_data_reader {
 	bool have_nr_cpus;
 	struct pk_data_compression comp;
 	bool have_comp;
-	struct rd_event *ev;
-	size_t nr_events;
+	struct rd_event **ev;		/* one allocation each: attr pointers stay valid */
+	size_t nr_events, cap_events;
 	/* the record stream: buf[0, buf_len) holds the file from buf_off */
 	unsigned char *buf;
 	size_t buf_len, buf_pos;
@@ -71,17 +83,58 @@ struct pk_data_reader {
 	size_t zin_len, zin_pos;
 	bool zout_full;			/* zstd may hold more output for the same input */
 	int err;			/* the damage met, returned again */
+	bool err_kept;			/* its error record, told again with it: */
+	char err_what[128], err_why[600];	/* decoding in between may replace it */
 	struct rd_order order;
 };
 
 /* reader.c */
 int pk__reader_read_at(struct pk_data_reader *r, void *p, size_t len, uint64_t off, const char *what);
+/* Add an event: `len` bytes of attr (zero-extended or cut to the reader's
+ * size) and its ids; the attr's bytes are copied, the ids taken over. */
+int pk__reader_add_event(struct pk_data_reader *r, const void *attr, size_t len, uint64_t *ids, size_t nr_ids);
+/* Decode what the accessors answer from feature `id` (strings, NRCPUS,
+ * COMPRESSED, CMDLINE, EVENT_DESC's names); 0 for the others. */
+int pk__reader_decode_feature(struct pk_data_reader *r, unsigned int id);
+const char *pk__reader_feature_name(unsigned int id);
+
+/* reader-pipe.c: pipe-mode streams (perf record -o -).  The header records
+ * before the first other record are taken at open; later ones as they
+ * come.  _take returns 1 when `rec` (at stream offset `at`) was a header
+ * record and is taken (not delivered), 0 when it is not one, or a negative
+ * errno.  _event_update takes an EVENT_UPDATE's name, in either mode. */
+int pk__reader_pipe_open(struct pk_data_reader *r);
+bool pk__reader_pipe_header(uint32_t type);
+int pk__reader_pipe_take(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at);
+int pk__reader_event_update(struct pk_data_reader *r, const struct perf_event_header *rec);
+
+/* reader-swap.c: a record of the other byte order, header and all, made
+ * this machine's in place (its events must be known for the layout of
+ * samples and of the sample_id_all trailer); a header alone; an attr of
+ * `len` bytes, fields within its own size only. */
+void pk__reader_swap_record(struct pk_data_reader *r, struct perf_event_header *h);
+void pk__reader_swap_header(struct perf_event_header *h);
+void pk__reader_swap_attr(void *attr, size_t len);
+
+/* reader-stream.c: keep the error record of the damage just met (the
+ * first one only); tell it again, returning r->err. */
+void pk__reader_keep(struct pk_data_reader *r);
+int pk__reader_again(struct pk_data_reader *r);
 
 /* reader-stream.c: the next record in file order, COMPRESSED ones expanded:
  * 1 with *rec (8-aligned, valid until the next call), 0 at the end, or a
  * negative errno (kept in r->err and returned again). */
 int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_header **rec);
 void pk__reader_stream_free(struct pk_data_reader *r);
+/* The record last handed out by pk__reader_stream_raw, of `size` bytes,
+ * read again by the next call: how pipe-mode open looks ahead. */
+void pk__reader_stream_unread(struct pk_data_reader *r, size_t size);
+/* The next `len` bytes of a stream after the record last handed out (a
+ * pipe-mode TRACING_DATA's payload) into p; -EINVAL when the stream ends. */
+int pk__reader_stream_read(struct pk_data_reader *r, void *p, size_t len, const char *what);
+/* One record of the raw stream in file order (COMPRESSED not expanded,
+ * pipe header records not taken), with its offset in *at. */
+int pk__reader_stream_raw(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at);
 
 /* reader-order.c */
 void pk__reader_order_free(struct pk_data_reader *r);

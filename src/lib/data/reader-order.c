@@ -185,8 +185,11 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *h, con
 		return 1;
 	}
 	err = enqueue(r, h, t);
-	if (err)
-		return r->err = o->src_end = err;
+	if (err) {
+		r->err = o->src_end = err;
+		pk__reader_keep(r);
+		return err;
+	}
 	if (o->arena_len > QUEUE_MAX) {
 		flush(o, UINT64_MAX);	/* sorts; then half of the span goes */
 		flush(o, o->q[0].time + (o->q[o->nr_q - 1].time - o->q[0].time) / 2);
@@ -220,7 +223,7 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 		}
 		if (o->src_end) {
 			if (!o->nr_q)
-				return o->src_end > 0 ? 0 : o->src_end;
+				return o->src_end > 0 ? 0 : pk__reader_again(r);
 			flush(o, UINT64_MAX);	/* perf's final flush; damage comes after */
 			continue;
 		}

@@ -7,17 +7,33 @@
  * reader, as perf writes one stream per file, and the records inside them
  * are handed out in their place, whole even when they span two COMPRESSED
  * records.  Memory stays bounded here too: the expansion runs a buffer at
- * a time as the records are taken.
+ * a time as the records are taken.  A pipe-mode stream is read the same
+ * way, in stream order with plain reads when it is a pipe, its end found
+ * when the reads end; its header records go to reader-pipe.c on the way.
  */
 #include "reader-int.h"
 #include "sys/sys.h"
 
 #include <errno.h>
 #include <stdarg.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+
+/* A pipe-mode stream's next bytes at stream offset `off`: what one read
+ * gives (pread on a file), 0 at the end. */
+static ssize_t stream_read(struct pk_data_reader *r, void *p, size_t len, uint64_t off)
+{
+	for (;;) {
+		ssize_t n = r->seekable ? pread(r->fd, p, len, (off_t)off) : read(r->fd, p, len);
+
+		if (n >= 0 || errno != EINTR)
+			return n < 0 ? pk__error(-errno, "read perf.data", "%s: reading at offset %llu: %s",
+						 r->path, (unsigned long long)off, strerror(errno)) : n;
+	}
+}
 
 /* Make buf hold at least `want` bytes from the current record on (or all
  * that is left of the data section).  The record moves to buf[0], which
@@ -35,6 +51,21 @@ static int fill(struct pk_data_reader *r, size_t want)
 	r->buf_off = pos;
 	r->buf_pos = 0;
 	r->buf_len = have;
+	if (r->pipe) {
+		while (r->buf_len < want && !r->eof) {
+			ssize_t n = stream_read(r, r->buf + r->buf_len, PK__READER_BUF_SIZE - r->buf_len,
+						r->buf_off + r->buf_len);
+
+			if (n < 0)
+				return (int)n;
+			if (n == 0) {
+				r->eof = true;
+				r->data_end = r->data_end_said = r->buf_off + r->buf_len;
+			}
+			r->buf_len += (size_t)n;
+		}
+		return 0;
+	}
 	get = PK__READER_BUF_SIZE - have;
 	if (get > left - have)
 		get = (size_t)(left - have);
@@ -81,26 +112,32 @@ static int raw_next(struct pk_data_reader *r, const struct perf_event_header **r
 
 	realign(r);
 	*at = r->buf_off + r->buf_pos;
-	if (*at >= r->data_end)
-		return r->data_end == r->data_end_said ? 0 : truncated(r);
-	err = fill(r, sizeof(h));
+	err = fill(r, sizeof(h));	/* first: a pipe-mode stream's end is found by reading */
 	if (err)
 		return r->err = err;
+	if (*at >= r->data_end)
+		return r->data_end == r->data_end_said ? 0 : truncated(r);
 	if (r->data_end - *at < sizeof(h))
-		return damage(r, *at, "has no room for its header before the end of the data section", 0);
+		return damage(r, *at, r->pipe ? "has no room for its header before the end of the stream"
+				      : "has no room for its header before the end of the data section", 0);
 	memcpy(&h, r->buf + r->buf_pos, sizeof(h));
+	if (r->swap)
+		pk__reader_swap_header(&h);	/* the record itself is swapped when taken */
 	if (h.size < sizeof(h))
 		return damage(r, *at, h.size ? "is shorter than its 8-byte header" : "has size 0", h.size);
-	if (h.size % 8 && h.type != PK__RECORD_COMPRESSED)
+	/* perf does not pad COMPRESSED records, nor a pipe's header records
+	 * (HEADER_FEATURE, HEADER_BUILD_ID: perf's pipe reader takes any size) */
+	if (h.size % 8 && h.type != PK__RECORD_COMPRESSED && !(r->pipe && pk__reader_pipe_header(h.type)))
 		return damage(r, *at, "has a size that is not a multiple of 8", h.size);
-	if (h.size > r->data_end - *at)
-		return damage(r, *at,
-			      r->data_end < r->data_end_said ? "runs past the end of the file (truncated)"
-							     : "runs past the end of the data section",
-			      h.size);
 	err = fill(r, h.size);
 	if (err)
 		return r->err = err;
+	if (h.size > r->data_end - *at)
+		return damage(r, *at,
+			      r->pipe ? "runs past the end of the stream (cut short?)"
+			      : r->data_end < r->data_end_said ? "runs past the end of the file (truncated)"
+			      : "runs past the end of the data section",
+			      h.size);
 	*rec = (const struct perf_event_header *)(const void *)(r->buf + r->buf_pos);
 	r->buf_pos += h.size;
 	return 1;
@@ -132,6 +169,8 @@ static int inner_next(struct pk_data_reader *r, const struct perf_event_header *
 	if (have < sizeof(h))
 		return 0;
 	memcpy(&h, r->dbuf + r->dbuf_pos, sizeof(h));
+	if (r->swap)
+		pk__reader_swap_header(&h);
 	if (h.size < sizeof(h) || h.size % 8 || h.type == PK__RECORD_COMPRESSED)
 		return bad_compressed(r, "expands to a record %sof size %u, which no record has",
 				      h.type == PK__RECORD_COMPRESSED ? "that is COMPRESSED again, " : "", h.size);
@@ -139,6 +178,8 @@ static int inner_next(struct pk_data_reader *r, const struct perf_event_header *
 		return 0;
 	*rec = (const struct perf_event_header *)(const void *)(r->dbuf + r->dbuf_pos);
 	r->dbuf_pos += h.size;
+	if (r->swap)
+		pk__reader_swap_record(r, (struct perf_event_header *)(void *)(r->dbuf + r->dbuf_pos - h.size));
 	return 1;
 }
 
@@ -187,7 +228,62 @@ static int inflate_some(struct pk_data_reader *r)
 	return 0;
 }
 
-int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_header **rec)
+void pk__reader_keep(struct pk_data_reader *r)
+{
+	const struct pk_error *e = pk_last_error();
+
+	if (r->err_kept)
+		return;
+	r->err_kept = true;
+	snprintf(r->err_what, sizeof(r->err_what), "%s", e->what ? e->what : "");
+	snprintf(r->err_why, sizeof(r->err_why), "%s", e->why ? e->why : "");
+}
+
+int pk__reader_again(struct pk_data_reader *r)
+{
+	return r->err_kept ? pk__error(r->err, r->err_what, "%s", r->err_why) : r->err;
+}
+
+int pk__reader_stream_raw(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at)
+{
+	int ret;
+
+	if (r->err)
+		return pk__reader_again(r);
+	ret = raw_next(r, rec, at);
+	if (ret < 0)
+		pk__reader_keep(r);
+	return ret;
+}
+
+void pk__reader_stream_unread(struct pk_data_reader *r, size_t size)
+{
+	r->buf_pos -= size;
+}
+
+int pk__reader_stream_read(struct pk_data_reader *r, void *p, size_t len, const char *what)
+{
+	while (len) {
+		size_t n = len < PK__READER_BUF_SIZE ? len : PK__READER_BUF_SIZE, have;
+		int err = fill(r, n);
+
+		if (err)
+			return r->err = err;
+		have = r->buf_len - r->buf_pos;
+		if (!have)
+			return r->err = pk__error(-EINVAL, "read perf.data", "%s ends at offset %llu, inside %s",
+						  r->path, (unsigned long long)(r->buf_off + r->buf_pos), what);
+		if (n > have)
+			n = have;
+		memcpy(p, r->buf + r->buf_pos, n);
+		r->buf_pos += n;
+		p = (char *)p + n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int stream_next(struct pk_data_reader *r, const struct perf_event_header **rec)
 {
 	uint64_t at;
 	int ret;
@@ -208,12 +304,40 @@ int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_hea
 		if (ret == 0 && r->dbuf_pos < r->dbuf_len)
 			return bad_compressed(r, "expands to a cut record at the end of the data: "
 					      "%zu bytes of it, the rest missing", r->dbuf_len - r->dbuf_pos);
+		if (ret > 0 && r->swap)
+			pk__reader_swap_record(r, (struct perf_event_header *)(uintptr_t)*rec);
+		if (ret > 0 && r->pipe) {
+			ret = pk__reader_pipe_take(r, *rec, at);
+			if (ret)
+				continue;	/* taken, or the damage now in r->err */
+			ret = 1;
+		}
+		if (ret > 0 && (*rec)->type == PK__RECORD_EVENT_UPDATE) {
+			int err = pk__reader_event_update(r, *rec);
+
+			if (err)
+				return r->err = err;
+		}
 		if (ret <= 0 || (*rec)->type != PK__RECORD_COMPRESSED)
 			return ret;
 		ret = start_inflate(r, *rec, at);
 		if (ret)
 			return ret;
 	}
+}
+
+int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
+	int ret;
+
+	if (r->err)
+		return pk__reader_again(r);
+	ret = stream_next(r, rec);
+	if (ret < 0) {
+		r->err = ret;
+		pk__reader_keep(r);
+	}
+	return ret;
 }
 
 void pk__reader_stream_free(struct pk_data_reader *r)

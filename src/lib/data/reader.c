@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * reader.c - the perf.data reader: validates the PERFILE2 header, reads the
- * attrs with their ids and the feature section table after the data, decodes
- * the string features, EVENT_DESC's names and the COMPRESSED parameters,
- * and answers the accessors; the records come from reader-stream.c and
+ * reader.c - the perf.data reader: opens a file or a file descriptor, tells
+ * a PERFILE2 file from a pipe-mode stream (whose header records
+ * reader-pipe.c reads) and either from one of the other byte order (read
+ * through get_u32/get_u64 and reader-swap.c), validates the file's
+ * header, reads the attrs with
+ * their ids and the feature section table after the data, decodes the
+ * string features, EVENT_DESC's names and the COMPRESSED parameters, and
+ * answers the accessors; the records come from reader-stream.c and
  * reader-order.c.  Every malformed part of a file becomes a named error
  * with its file offset, never a read outside the file.
  */
@@ -32,20 +36,21 @@ static const char *const feat_names[PK_DATA_FEAT_LAST] = {
 #undef PK__FEAT
 };
 
-static uint64_t get_u64(const unsigned char *p)
+/* A u64 or u32 of the file, in the file's byte order. */
+static uint64_t get_u64(const struct pk_data_reader *r, const unsigned char *p)
 {
 	uint64_t v;
 
 	memcpy(&v, p, sizeof(v));
-	return v;
+	return r->swap ? __builtin_bswap64(v) : v;
 }
 
-static uint32_t get_u32(const unsigned char *p)
+static uint32_t get_u32(const struct pk_data_reader *r, const unsigned char *p)
 {
 	uint32_t v;
 
 	memcpy(&v, p, sizeof(v));
-	return v;
+	return r->swap ? __builtin_bswap32(v) : v;
 }
 
 /* Read exactly len bytes at off; a short read is the file ending early. */
@@ -85,12 +90,8 @@ static int check_magic(const struct pk_data_reader *r, uint64_t magic, uint64_t 
 {
 	const char *why = NULL;
 
-	if (magic == __builtin_bswap64(MAGIC2))
-		why = "was written on a machine of the other byte order, which this reader does not read yet";
-	else if (magic == MAGIC1)
+	if (magic == MAGIC1 || magic == __builtin_bswap64(MAGIC1))
 		why = "is perf's old PERFFILE format, which this reader does not read";
-	else if (magic == MAGIC2 && size == 16)
-		why = "is a pipe-mode stream (perf record -o -), which this reader does not read yet";
 	if (why)
 		return pk__error(-EOPNOTSUPP, "read perf.data", "%s %s", r->path, why);
 	if (magic != MAGIC2)
@@ -103,22 +104,56 @@ static int check_magic(const struct pk_data_reader *r, uint64_t magic, uint64_t 
 	return 0;
 }
 
-static int read_ids(struct pk_data_reader *r, struct rd_event *e, const struct pk__file_section *s)
+int pk__reader_add_event(struct pk_data_reader *r, const void *attr, size_t len, uint64_t *ids, size_t nr_ids)
+{
+	struct rd_event *e;
+
+	if (r->nr_events == r->cap_events) {
+		size_t cap = r->cap_events ? 2 * r->cap_events : 8;
+		struct rd_event **n = pk__realloc(r->ev, cap * sizeof(*n));
+
+		if (!n) {
+			free(ids);
+			return pk__error_nomem("%zu events", cap);
+		}
+		r->ev = n;
+		r->cap_events = cap;
+	}
+	e = pk__calloc(1, sizeof(*e));
+	if (!e) {
+		free(ids);
+		return pk__error_nomem("an event");
+	}
+	memcpy(e->attr, attr, len < PK_DATA_READER_ATTR_SIZE ? len : PK_DATA_READER_ATTR_SIZE);
+	e->ids = ids;
+	e->nr_ids = nr_ids;
+	r->ev[r->nr_events++] = e;
+	return 0;
+}
+
+static int read_ids(struct pk_data_reader *r, const struct pk__file_section *s, uint64_t **ids)
 {
 	int err = check_section(r, s, "an event's ids");
 
+	*ids = NULL;
 	if (err)
 		return err;
 	if (s->size % 8)
 		return pk__error(-EINVAL, "read perf.data", "%s: the ids at offset %llu are %llu bytes, not whole u64s",
 				 r->path, (unsigned long long)s->offset, (unsigned long long)s->size);
-	e->nr_ids = (size_t)(s->size / 8);
-	if (!e->nr_ids)
+	if (!s->size)
 		return 0;
-	e->ids = pk__malloc((size_t)s->size);
-	if (!e->ids)
-		return pk__error_nomem("%zu event ids", e->nr_ids);
-	return pk__reader_read_at(r, e->ids, (size_t)s->size, s->offset, "an event's ids");
+	*ids = pk__malloc((size_t)s->size);
+	if (!*ids)
+		return pk__error_nomem("%llu event ids", (unsigned long long)s->size / 8);
+	err = pk__reader_read_at(r, *ids, (size_t)s->size, s->offset, "an event's ids");
+	for (uint64_t i = 0; !err && r->swap && i < s->size / 8; i++)
+		(*ids)[i] = __builtin_bswap64((*ids)[i]);
+	if (err) {
+		free(*ids);
+		*ids = NULL;
+	}
+	return err;
 }
 
 static int read_attrs(struct pk_data_reader *r, uint64_t attr_size, const struct pk__file_section *attrs)
@@ -136,21 +171,21 @@ static int read_attrs(struct pk_data_reader *r, uint64_t attr_size, const struct
 				 "%s: the attrs section at offset %llu (%llu bytes) is not whole %llu-byte attrs",
 				 r->path, (unsigned long long)attrs->offset, (unsigned long long)attrs->size,
 				 (unsigned long long)attr_size);
-	r->nr_events = (size_t)(attrs->size / attr_size);
-	r->ev = pk__calloc(r->nr_events ? r->nr_events : 1, sizeof(*r->ev));
-	if (!r->ev)
-		return pk__error_nomem("%zu events", r->nr_events);
-	for (size_t i = 0; i < r->nr_events; i++) {
+	for (uint64_t i = 0; i < attrs->size / attr_size; i++) {
 		size_t len = (size_t)attr_size - 16;
-		struct pk__file_section ids;
+		struct pk__file_section s;
+		uint64_t *ids;
 
 		err = pk__reader_read_at(r, entry, (size_t)attr_size, attrs->offset + i * attr_size, "the attrs");
 		if (err)
 			return err;
-		memcpy(r->ev[i].attr, entry, len < PK_DATA_READER_ATTR_SIZE ? len : PK_DATA_READER_ATTR_SIZE);
-		ids.offset = get_u64(entry + len);
-		ids.size = get_u64(entry + len + 8);
-		err = read_ids(r, &r->ev[i], &ids);
+		s.offset = get_u64(r, entry + len);
+		s.size = get_u64(r, entry + len + 8);
+		err = read_ids(r, &s, &ids);
+		if (r->swap)
+			pk__reader_swap_attr(entry, len);
+		if (!err)
+			err = pk__reader_add_event(r, entry, len, ids, (size_t)(s.size / 8));
 		if (err)
 			return err;
 	}
@@ -172,8 +207,8 @@ static int read_feature_table(struct pk_data_reader *r)
 		if (err)
 			return err;
 		if (id < PK_DATA_FEAT_LAST) {
-			r->feat[id].offset = get_u64(s);
-			r->feat[id].size = get_u64(s + 8);
+			r->feat[id].offset = get_u64(r, s);
+			r->feat[id].size = get_u64(r, s + 8);
 			err = check_section(r, &r->feat[id], feat_names[id] ? feat_names[id] : "a feature section");
 			if (err)
 				return err;
@@ -185,13 +220,13 @@ static int read_feature_table(struct pk_data_reader *r)
 
 /* perf_header_string at p (len bytes left): u32 length, then the string
  * NUL-padded.  Returns its length with the string in *s, or 0 when bad. */
-static size_t header_string(const unsigned char *p, size_t left, const char **s)
+static size_t header_string(const struct pk_data_reader *r, const unsigned char *p, size_t left, const char **s)
 {
 	uint32_t n;
 
 	if (left < 4)
 		return 0;
-	n = get_u32(p);
+	n = get_u32(r, p);
 	if (n == 0 || n > left - 4 || !memchr(p + 4, 0, n))
 		return 0;
 	*s = (const char *)p + 4;
@@ -215,7 +250,7 @@ static int decode_string(struct pk_data_reader *r, unsigned int id)
 		return 0;
 	if (err)
 		return err;
-	if (!header_string(p, len, &s))
+	if (!header_string(r, p, len, &s))
 		return bad_feature(r, id);
 	r->strings[id] = pk__strdup(s);
 	return r->strings[id] ? 0 : pk__error_nomem("the %s string", feat_names[id]);
@@ -240,9 +275,9 @@ static int decode_cmdline(struct pk_data_reader *r)
 	if (!line)
 		return pk__error_nomem("the command line");
 	line[0] = 0;
-	for (uint32_t i = 0, nr = get_u32(p); i < nr; i++) {
+	for (uint32_t i = 0, nr = get_u32(r, p); i < nr; i++) {
 		const char *s;
-		size_t n = header_string(p + at, len - at, &s), sl;
+		size_t n = header_string(r, p + at, len - at, &s), sl;
 
 		if (!n) {
 			free(line);
@@ -262,9 +297,9 @@ static int decode_cmdline(struct pk_data_reader *r)
 static struct rd_event *event_by_id(const struct pk_data_reader *r, uint64_t id)
 {
 	for (size_t i = 0; i < r->nr_events; i++)
-		for (size_t j = 0; j < r->ev[i].nr_ids; j++)
-			if (r->ev[i].ids[j] == id)
-				return &r->ev[i];
+		for (size_t j = 0; j < r->ev[i]->nr_ids; j++)
+			if (r->ev[i]->ids[j] == id)
+				return r->ev[i];
 	return NULL;
 }
 
@@ -286,8 +321,8 @@ static int decode_event_desc(struct pk_data_reader *r)
 	p = v;
 	if (len < 8)
 		return bad_feature(r, PK_DATA_FEAT_EVENT_DESC);
-	nr = get_u32(p);
-	asz = get_u32(p + 4);
+	nr = get_u32(r, p);
+	asz = get_u32(r, p + 4);
 	for (uint32_t i = 0; i < nr; i++) {
 		const char *name;
 		uint32_t nr_ids;
@@ -297,13 +332,13 @@ static int decode_event_desc(struct pk_data_reader *r)
 		if (asz > len - at || len - at - asz < 4)
 			return bad_feature(r, PK_DATA_FEAT_EVENT_DESC);
 		at += asz;
-		nr_ids = get_u32(p + at);
+		nr_ids = get_u32(r, p + at);
 		at += 4;
-		n = header_string(p + at, len - at, &name);
+		n = header_string(r, p + at, len - at, &name);
 		if (!n || (len - at - n) / 8 < nr_ids)
 			return bad_feature(r, PK_DATA_FEAT_EVENT_DESC);
 		at += n;
-		e = nr_ids ? event_by_id(r, get_u64(p + at)) : (i < r->nr_events ? &r->ev[i] : NULL);
+		e = nr_ids ? event_by_id(r, get_u64(r, p + at)) : (i < r->nr_events ? r->ev[i] : NULL);
 		at += (size_t)nr_ids * 8;
 		if (!e || e->name)
 			continue;
@@ -329,43 +364,65 @@ static int decode_compressed(struct pk_data_reader *r)
 	if (len < 20)
 		return bad_feature(r, PK_DATA_FEAT_COMPRESSED);
 	p = v;
-	r->comp.version = get_u32(p);
-	r->comp.type = get_u32(p + 4);
-	r->comp.level = get_u32(p + 8);
-	r->comp.ratio = get_u32(p + 12);
-	r->comp.mmap_len = get_u32(p + 16);
+	r->comp.version = get_u32(r, p);
+	r->comp.type = get_u32(r, p + 4);
+	r->comp.level = get_u32(r, p + 8);
+	r->comp.ratio = get_u32(r, p + 12);
+	r->comp.mmap_len = get_u32(r, p + 16);
 	r->have_comp = true;
 	return 0;
 }
 
-static int decode_features(struct pk_data_reader *r)
+static int decode_nr_cpus(struct pk_data_reader *r)
 {
-	static const unsigned int strings[] = { PK_DATA_FEAT_HOSTNAME, PK_DATA_FEAT_OSRELEASE, PK_DATA_FEAT_VERSION,
-						PK_DATA_FEAT_ARCH, PK_DATA_FEAT_CPUDESC, PK_DATA_FEAT_CPUID };
 	const void *p;
 	size_t len;
-	int err;
+	int err = pk_data_reader_feature(r, PK_DATA_FEAT_NRCPUS, &p, &len);
 
-	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
-		err = decode_string(r, strings[i]);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	if (len < 8)
+		return bad_feature(r, PK_DATA_FEAT_NRCPUS);
+	/* perf writes the CPUs available (max present), then those online */
+	r->nr_cpus_avail = get_u32(r, p);
+	r->nr_cpus_online = get_u32(r, (const unsigned char *)p + 4);
+	r->have_nr_cpus = true;
+	return 0;
+}
+
+int pk__reader_decode_feature(struct pk_data_reader *r, unsigned int id)
+{
+	switch (id) {
+	case PK_DATA_FEAT_HOSTNAME: case PK_DATA_FEAT_OSRELEASE: case PK_DATA_FEAT_VERSION:
+	case PK_DATA_FEAT_ARCH: case PK_DATA_FEAT_CPUDESC: case PK_DATA_FEAT_CPUID:
+		return decode_string(r, id);
+	case PK_DATA_FEAT_NRCPUS:
+		return decode_nr_cpus(r);
+	case PK_DATA_FEAT_COMPRESSED:
+		return decode_compressed(r);
+	case PK_DATA_FEAT_CMDLINE:
+		return decode_cmdline(r);
+	case PK_DATA_FEAT_EVENT_DESC:
+		return decode_event_desc(r);
+	default:
+		return 0;
+	}
+}
+
+const char *pk__reader_feature_name(unsigned int id)
+{
+	return id < PK_DATA_FEAT_LAST && feat_names[id] ? feat_names[id] : "an unknown feature";
+}
+
+static int decode_features(struct pk_data_reader *r)
+{
+	for (unsigned int id = 0; id < PK_DATA_FEAT_LAST; id++) {
+		int err = pk__reader_decode_feature(r, id);
+
 		if (err)
 			return err;
 	}
-	err = pk_data_reader_feature(r, PK_DATA_FEAT_NRCPUS, &p, &len);
-	if (err && err != -ENOENT)
-		return err;
-	if (!err) {
-		if (len < 8)
-			return bad_feature(r, PK_DATA_FEAT_NRCPUS);
-		/* perf writes the CPUs available (max present), then those online */
-		r->nr_cpus_avail = get_u32(p);
-		r->nr_cpus_online = get_u32((const unsigned char *)p + 4);
-		r->have_nr_cpus = true;
-	}
-	err = decode_compressed(r);
-	if (!err)
-		err = decode_cmdline(r);
-	return err ? err : decode_event_desc(r);
+	return 0;
 }
 
 static int read_header(struct pk_data_reader *r)
@@ -380,15 +437,16 @@ static int read_header(struct pk_data_reader *r)
 				 (unsigned long long)r->file_size, HEADER_SIZE);
 	err = pk__reader_read_at(r, h, sizeof(h), 0, "the header");
 	if (!err)
-		err = check_magic(r, get_u64(h), get_u64(h + 8));
+		err = check_magic(r, get_u64(r, h), get_u64(r, h + 8));
 	if (err)
 		return err;
-	attrs.offset = get_u64(h + 24);
-	attrs.size = get_u64(h + 32);
-	data.offset = get_u64(h + 40);
-	data.size = get_u64(h + 48);
-	memcpy(r->flags, h + 72, sizeof(r->flags));
-	err = read_attrs(r, get_u64(h + 16), &attrs);
+	attrs.offset = get_u64(r, h + 24);
+	attrs.size = get_u64(r, h + 32);
+	data.offset = get_u64(r, h + 40);
+	data.size = get_u64(r, h + 48);
+	for (int i = 0; i < 4; i++)
+		r->flags[i] = get_u64(r, h + 72 + 8 * i);
+	err = read_attrs(r, get_u64(r, h + 16), &attrs);
 	if (err)
 		return err;
 	if (data.offset < HEADER_SIZE || data.offset > r->file_size || data.offset % 8 ||
@@ -407,49 +465,122 @@ static int read_header(struct pk_data_reader *r)
 	return err ? err : decode_features(r);
 }
 
-int pk_data_reader_open(const char *path, struct pk_data_reader **out)
+/* The first 16 bytes, whichever the kind of fd: a PERFILE2 file's
+ * magic and header size, or all of a pipe-mode stream's header. */
+static int read_start(struct pk_data_reader *r, unsigned char *h)
+{
+	size_t done = 0;
+
+	if (r->seekable)
+		return pk__reader_read_at(r, h, 16, 0, "the header");
+	while (done < 16) {
+		ssize_t n = read(r->fd, h + done, 16 - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return pk__error(-errno, "read perf.data", "%s: reading the header: %s", r->path,
+					 strerror(errno));
+		if (n == 0)
+			return pk__error(-EINVAL, "read perf.data",
+					 "%s ends at offset %zu, inside the 16-byte header of a pipe-mode stream",
+					 r->path, done);
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static int start(struct pk_data_reader *r)
+{
+	unsigned char h[16];
+	struct stat st;
+	int err;
+
+	if (fstat(r->fd, &st) < 0)
+		return pk__error(-errno, "read perf.data", "cannot stat %s: %s", r->path, strerror(errno));
+	/* A regular file is read at its offsets; anything else in stream order. */
+	r->seekable = S_ISREG(st.st_mode);
+	r->file_size = r->seekable ? (uint64_t)st.st_size : UINT64_MAX;
+	if (r->seekable && r->file_size < 16)
+		return pk__error(-EINVAL, "read perf.data",
+				 "%s is %llu bytes, shorter than perf.data's %d-byte header (truncated?)", r->path,
+				 (unsigned long long)r->file_size, HEADER_SIZE);
+	err = read_start(r, h);
+	if (err)
+		return err;
+	r->swap = get_u64(r, h) == __builtin_bswap64(MAGIC2);	/* get_u64 swaps from here on */
+	if (get_u64(r, h) == MAGIC2 && get_u64(r, h + 8) == 16) {
+		r->pipe = true;
+		r->data_offset = r->buf_off = 16;
+		r->data_end = r->data_end_said = UINT64_MAX;	/* known at the end of the stream */
+		return pk__reader_pipe_open(r);
+	}
+	err = check_magic(r, get_u64(r, h), get_u64(r, h + 8));
+	if (!err && !r->seekable)
+		err = pk__error(-ESPIPE, "read perf.data",
+				"%s is a perf.data file, which can only be read from a file: its header points "
+				"forward and back; record with -o - for a stream that can be piped", r->path);
+	if (!err)
+		err = read_header(r);
+	r->buf_off = r->data_offset;
+	return err;
+}
+
+int pk_data_reader_open_fd(int fd, const char *name, struct pk_data_reader **out)
 {
 	struct pk_data_reader *r;
-	struct stat st;
 	int err;
 
 	*out = NULL;
 	r = pk__calloc(1, sizeof(*r));
 	if (!r)
 		return pk__error_nomem("a perf.data reader");
-	r->fd = -1;
-	r->path = pk__strdup(path);
+	r->fd = fd;
+	r->path = pk__strdup(name ? name : "perf.data");
 	r->buf = pk__malloc(PK__READER_BUF_SIZE);
 	if (!r->path || !r->buf) {
 		pk_data_reader_free(r);
 		return pk__error_nomem("a perf.data reader");
 	}
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0 || fstat(r->fd, &st) < 0) {
-		err = -errno;
-		pk_data_reader_free(r);
-		return pk__error(err, "open perf.data", "cannot open %s: %s", path, strerror(-err));
-	}
-	r->file_size = (uint64_t)st.st_size;
-	err = read_header(r);
+	err = start(r);
 	if (err) {
 		pk_data_reader_free(r);
 		return err;
 	}
-	r->buf_off = r->data_offset;
 	*out = r;
 	return 0;
+}
+
+int pk_data_reader_open(const char *path, struct pk_data_reader **out)
+{
+	int fd, err;
+
+	*out = NULL;
+	if (!strcmp(path, "-"))
+		return pk_data_reader_open_fd(STDIN_FILENO, "stdin", out);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		return pk__error(err, "open perf.data", "cannot open %s: %s", path, strerror(-err));
+	}
+	err = pk_data_reader_open_fd(fd, path, out);
+	if (err)
+		close(fd);
+	else
+		(*out)->own_fd = true;
+	return err;
 }
 
 void pk_data_reader_free(struct pk_data_reader *r)
 {
 	if (!r)
 		return;
-	if (r->fd >= 0)
+	if (r->own_fd)
 		close(r->fd);
-	for (size_t i = 0; r->ev && i < r->nr_events; i++) {
-		free(r->ev[i].ids);
-		free(r->ev[i].name);
+	for (size_t i = 0; i < r->nr_events; i++) {
+		free(r->ev[i]->ids);
+		free(r->ev[i]->name);
+		free(r->ev[i]);
 	}
 	for (unsigned int i = 0; i < PK_DATA_FEAT_LAST; i++) {
 		free(r->feat_data[i]);
@@ -463,6 +594,11 @@ void pk_data_reader_free(struct pk_data_reader *r)
 	free(r);
 }
 
+bool pk_data_reader_swapped(const struct pk_data_reader *r)
+{
+	return r->swap;
+}
+
 size_t pk_data_reader_nr_events(const struct pk_data_reader *r)
 {
 	return r->nr_events;
@@ -470,18 +606,18 @@ size_t pk_data_reader_nr_events(const struct pk_data_reader *r)
 
 const struct perf_event_attr *pk_data_reader_attr(const struct pk_data_reader *r, size_t idx)
 {
-	return idx < r->nr_events ? (const struct perf_event_attr *)(const void *)r->ev[idx].attr : NULL;
+	return idx < r->nr_events ? (const struct perf_event_attr *)(const void *)r->ev[idx]->attr : NULL;
 }
 
 const uint64_t *pk_data_reader_ids(const struct pk_data_reader *r, size_t idx, size_t *nr)
 {
-	*nr = idx < r->nr_events ? r->ev[idx].nr_ids : 0;
-	return *nr ? r->ev[idx].ids : NULL;
+	*nr = idx < r->nr_events ? r->ev[idx]->nr_ids : 0;
+	return *nr ? r->ev[idx]->ids : NULL;
 }
 
 const char *pk_data_reader_name(const struct pk_data_reader *r, size_t idx)
 {
-	return idx < r->nr_events ? r->ev[idx].name : NULL;
+	return idx < r->nr_events ? r->ev[idx]->name : NULL;
 }
 
 bool pk_data_reader_has_feature(const struct pk_data_reader *r, unsigned int id)
@@ -560,8 +696,8 @@ int pk_data_reader_event_of(const struct pk_data_reader *r, const struct perf_ev
 	if (pk_record_event_id(rec, pk_data_reader_attr(r, 0), &id) < 0)
 		return -ENOENT;
 	for (size_t i = 0; i < r->nr_events; i++)
-		for (size_t j = 0; j < r->ev[i].nr_ids; j++)
-			if (r->ev[i].ids[j] == id)
+		for (size_t j = 0; j < r->ev[i]->nr_ids; j++)
+			if (r->ev[i]->ids[j] == id)
 				return (int)i;
 	return -ENOENT;
 }

@@ -511,10 +511,13 @@ static void test_header_damage(void **state)
 	expect_open_error(-EINVAL, "is 60 bytes, shorter");
 	make_copy(-1, 0, "PERFILE3", 8);
 	expect_open_error(-EINVAL, "no \"PERFILE2\" magic at offset 0");
+	/* The magic of the other byte order alone: the rest reads swapped. */
 	make_copy(-1, 0, &swapped, 8);
-	expect_open_error(-EOPNOTSUPP, "other byte order");
+	expect_open_error(-EINVAL, "the header size at offset 8 is 7493989779944505344");
+	/* A header size of 16 makes it a pipe-mode stream, whose first record
+	 * (the attr size and nothing) has size 0: no records. */
 	make_copy(-1, 8, &(uint64_t){ 16 }, 8);
-	expect_open_error(-EOPNOTSUPP, "pipe-mode stream");
+	expect_records_then(0, "the record at offset 16 has size 0");
 	make_copy(-1, 8, &(uint64_t){ 112 }, 8);
 	expect_open_error(-EINVAL, "header size at offset 8 is 112");
 	make_copy(-1, 16, &huge, 8);

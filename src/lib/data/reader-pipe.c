@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader-pipe.c - pipe-mode streams (perf record -o -, "Pipe-mode data" in
+ * perf's perf.data-file-format.txt): after a 16-byte header, what a file
+ * keeps in its header comes as records in the stream.  HEADER_ATTR (an
+ * attr and its ids), HEADER_FEATURE (one feature section, perf's
+ * HEADER_LAST_FEATURE id as the end mark), HEADER_TRACING_DATA (its payload
+ * follows the record, padded to 8 bytes), HEADER_BUILD_ID (one entry of a
+ * file's BUILD_ID section) and the obsolete HEADER_EVENT_TYPE are taken
+ * here, kept for the accessors, as a pipe cannot be read twice, and not
+ * delivered.  The ones before the first other record are taken at open,
+ * later ones as the records pass.  EVENT_UPDATE records, which files carry
+ * in their data too, are delivered, and an event without a name takes the
+ * one they give.
+ */
+#include "reader-int.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EVENT_UPDATE_NAME 2	/* perf's PERF_EVENT_UPDATE__NAME */
+
+static int bad(struct pk_data_reader *r, uint64_t at, const char *what, const char *why)
+{
+	return r->err = pk__error(-EINVAL, "read perf.data", "%s: the %s record at offset %llu %s", r->path, what,
+				  (unsigned long long)at, why);
+}
+
+static void set_feature(struct pk_data_reader *r, unsigned int id, void *data, uint64_t len, uint64_t at)
+{
+	r->feat_data[id] = data;
+	r->feat[id].offset = at;
+	r->feat[id].size = len;
+	r->flags[id / 64] |= 1ULL << (id % 64);
+}
+
+/* HEADER_ATTR: the attr, attr.size bytes as perf reads it, then the ids. */
+static int take_attr(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at)
+{
+	const unsigned char *p = (const unsigned char *)(rec + 1);
+	size_t len = rec->size - sizeof(*rec), nr;
+	uint64_t *ids = NULL;
+	uint32_t asz;
+	int err;
+
+	if (len < PERF_ATTR_SIZE_VER0)
+		return bad(r, at, "HEADER_ATTR", "is too short for an attr");
+	memcpy(&asz, p + offsetof(struct perf_event_attr, size), sizeof(asz));
+	if (asz < PERF_ATTR_SIZE_VER0 || asz > len)
+		return bad(r, at, "HEADER_ATTR", "gives an attr size that is not between perf's first attr and the record's end");
+	nr = (len - asz) / 8;
+	if (nr) {
+		ids = pk__malloc(nr * 8);
+		if (!ids)
+			return r->err = pk__error_nomem("%zu event ids", nr);
+		memcpy(ids, p + asz, nr * 8);
+	}
+	err = pk__reader_add_event(r, p, asz, ids, nr);
+	return err ? (r->err = err) : 1;
+}
+
+/* HEADER_FEATURE: u64 feature id, then the section's bytes.  A repeated
+ * feature is left out: the first stays, so what the accessors gave stays
+ * valid. */
+static int take_feature(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at)
+{
+	size_t len = rec->size - sizeof(*rec) - sizeof(uint64_t);
+	uint64_t id;
+	void *data;
+	int err;
+
+	if (rec->size < sizeof(*rec) + sizeof(id))
+		return bad(r, at, "HEADER_FEATURE", "is too short for its feature id");
+	memcpy(&id, rec + 1, sizeof(id));
+	if (id >= PK_DATA_FEAT_LAST || pk_data_reader_has_feature(r, (unsigned int)id))
+		return 1;	/* perf's end mark, an id perf 6.1 does not know, or a repeat */
+	data = pk__malloc(len ? len : 1);
+	if (!data)
+		return r->err = pk__error_nomem("the %s feature (%zu bytes)", pk__reader_feature_name((unsigned int)id), len);
+	memcpy(data, (const unsigned char *)(rec + 1) + sizeof(id), len);
+	set_feature(r, (unsigned int)id, data, len, at + sizeof(*rec) + sizeof(id));
+	err = pk__reader_decode_feature(r, (unsigned int)id);
+	return err ? (r->err = err) : 1;
+}
+
+/* HEADER_TRACING_DATA: u32 size, u32 pad, then `size` bytes after the
+ * record.  They are read as they come, so a size the stream does not hold
+ * costs no more memory than the stream. */
+static int take_tracing(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at)
+{
+	unsigned char *data = NULL;
+	uint32_t size;
+	size_t have = 0, cap = 0;
+	int err = 0;
+
+	if (rec->size < sizeof(*rec) + 8)
+		return bad(r, at, "HEADER_TRACING_DATA", "is too short for its size");
+	memcpy(&size, rec + 1, sizeof(size));	/* rec is gone after the reads below */
+	while (have < size && !err) {
+		size_t n = size - have < PK__READER_BUF_SIZE ? size - have : PK__READER_BUF_SIZE;
+
+		if (have + n > cap) {
+			unsigned char *d = pk__realloc(data, cap = cap ? 2 * cap : PK__READER_BUF_SIZE);
+
+			if (!d) {
+				free(data);
+				return r->err = pk__error_nomem("the tracing data (%u bytes)", size);
+			}
+			data = d;
+		}
+		err = pk__reader_stream_read(r, data + have, n, "the tracing data that follows HEADER_TRACING_DATA");
+		have += n;
+	}
+	if (err || pk_data_reader_has_feature(r, PK_DATA_FEAT_TRACING_DATA)) {
+		free(data);
+		return err ? err : 1;
+	}
+	set_feature(r, PK_DATA_FEAT_TRACING_DATA, data ? data : pk__malloc(1), size, at + sizeof(*rec) + 8);
+	return r->feat_data[PK_DATA_FEAT_TRACING_DATA] ? 1 : (r->err = pk__error_nomem("the tracing data"));
+}
+
+/* HEADER_BUILD_ID: the record as a file's BUILD_ID section holds it, so
+ * the section is these records one after the other. */
+static int take_build_id(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at)
+{
+	struct pk__file_section *s = &r->feat[PK_DATA_FEAT_BUILD_ID];
+	bool had = pk_data_reader_has_feature(r, PK_DATA_FEAT_BUILD_ID);
+	uint64_t len = had ? s->size : 0;
+	unsigned char *d = pk__realloc(r->feat_data[PK_DATA_FEAT_BUILD_ID], (size_t)len + rec->size);
+
+	if (!d)
+		return r->err = pk__error_nomem("the build-ids (%llu bytes)", (unsigned long long)len + rec->size);
+	memcpy(d + len, rec, rec->size);
+	if (r->swap) {		/* the section's bytes stay the file's, as a file's do */
+		uint32_t pid;
+
+		pk__reader_swap_header((struct perf_event_header *)(void *)(d + len));
+		memcpy(&pid, d + len + sizeof(*rec), sizeof(pid));
+		pid = __builtin_bswap32(pid);
+		memcpy(d + len + sizeof(*rec), &pid, sizeof(pid));
+	}
+	set_feature(r, PK_DATA_FEAT_BUILD_ID, d, len + rec->size, had ? s->offset : at);
+	return 1;
+}
+
+bool pk__reader_pipe_header(uint32_t type)
+{
+	return (type >= PK__RECORD_HEADER_ATTR && type <= PK__RECORD_HEADER_BUILD_ID) ||
+	       type == PK__RECORD_HEADER_FEATURE;
+}
+
+int pk__reader_pipe_take(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at)
+{
+	switch (rec->type) {
+	case PK__RECORD_HEADER_ATTR:
+		return take_attr(r, rec, at);
+	case PK__RECORD_HEADER_FEATURE:
+		return take_feature(r, rec, at);
+	case PK__RECORD_HEADER_TRACING_DATA:
+		return take_tracing(r, rec, at);
+	case PK__RECORD_HEADER_BUILD_ID:
+		return take_build_id(r, rec, at);
+	case PK__RECORD_HEADER_EVENT_TYPE:
+		return 1;	/* perf's old event-type names; perf 6.1 ignores them too */
+	default:
+		return 0;
+	}
+}
+
+/* The header records before the first other record.  Damage in one of
+ * them fails the open; damage in a record that is not one, or whose type
+ * the stream ends before, is the records' damage: pk_data_reader_next
+ * reports it (r->err keeps it). */
+int pk__reader_pipe_open(struct pk_data_reader *r)
+{
+	for (;;) {
+		const struct perf_event_header *rec;
+		struct perf_event_header h;
+		uint64_t at;
+		int ret = pk__reader_stream_raw(r, &rec, &at);
+
+		if (ret < 0 && r->buf_len - r->buf_pos >= sizeof(h)) {
+			memcpy(&h, r->buf + r->buf_pos, sizeof(h));	/* the damaged record is still there */
+			if (r->swap)
+				pk__reader_swap_header(&h);
+			return pk__reader_pipe_header(h.type) ? ret : 0;
+		}
+		if (ret <= 0)
+			return ret < 0 ? 0 : ret;
+		h = *rec;
+		if (r->swap)
+			pk__reader_swap_header(&h);
+		if (!pk__reader_pipe_header(h.type)) {
+			pk__reader_stream_unread(r, h.size);	/* the first record to deliver, as it is */
+			return 0;
+		}
+		if (r->swap)
+			pk__reader_swap_record(r, (struct perf_event_header *)(uintptr_t)rec);
+		ret = pk__reader_pipe_take(r, rec, at);
+		if (ret < 0)
+			return ret;
+	}
+}
+
+/* EVENT_UPDATE: u64 type, u64 id, then for a name the NUL-terminated name. */
+int pk__reader_event_update(struct pk_data_reader *r, const struct perf_event_header *rec)
+{
+	const unsigned char *p = (const unsigned char *)(rec + 1);
+	size_t len = rec->size - sizeof(*rec);
+	uint64_t type, id;
+
+	if (len <= 16)
+		return 0;
+	memcpy(&type, p, 8);
+	memcpy(&id, p + 8, 8);
+	if (type != EVENT_UPDATE_NAME || !memchr(p + 16, 0, len - 16))
+		return 0;
+	for (size_t i = 0; i < r->nr_events; i++)
+		for (size_t j = 0; j < r->ev[i]->nr_ids; j++) {
+			if (r->ev[i]->ids[j] != id || r->ev[i]->name)
+				continue;
+			r->ev[i]->name = pk__strdup((const char *)p + 16);
+			return r->ev[i]->name ? 0 : pk__error_nomem("an event name");
+		}
+	return 0;
+}
