@@ -28,6 +28,10 @@ struct session {
 	bool wl_is_target;	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
 	bool ended_command;	/* --duration ended the command: its signal is ours */
 	int write_err;		/* a flush of the file failed (pk_data_writer_tick) */
+	char **filters;		/* --filter per event (record_filters) */
+	size_t nr_filters;
+	double enable_at;	/* -D: when to enable the events, 0 = not pending */
+	struct cli_control ctl;	/* --control, fd -1 without */
 };
 
 static volatile sig_atomic_t snapshot_request;
@@ -67,6 +71,59 @@ static int end_command(struct pk_workload *wl, double since)
 	return -EAGAIN;
 }
 
+/* One --control command; returns true for "stop". */
+static bool control_command(struct session *s, const char *cmd)
+{
+	bool quiet = s->o->quiet;
+
+	if (!strcmp(cmd, "enable")) {
+		s->enable_at = 0;	/* enabled now: a pending -D is done */
+		pk_recorder_enable(s->rec);
+		if (!quiet)
+			fprintf(stderr, "Events enabled\n");
+	} else if (!strcmp(cmd, "disable")) {
+		pk_recorder_stop(s->rec);
+		if (!quiet)
+			fprintf(stderr, "Events disabled\n");
+	} else if (!strcmp(cmd, "snapshot")) {
+		if (s->o->r.overwrite)
+			pk_recorder_snapshot(s->rec);
+		else
+			fprintf(stderr, "perfkit record: --control: snapshot writes what the rings hold "
+				"with --overwrite; without it every record is written already\n");
+	} else if (strcmp(cmd, "stop") && strcmp(cmd, "ping")) {
+		cli_message(stderr, "perfkit record: --control: unknown command '%s' (enable, disable, "
+			    "snapshot, stop, ping)\n", cmd);
+		return false;
+	}
+	cli_control_ack("record", &s->ctl);
+	return !strcmp(cmd, "stop");
+}
+
+/* -D's time and --control's commands, once per pass; true for "stop". */
+static bool control_pass(struct session *s)
+{
+	bool stop = false;
+
+	if (s->enable_at && cli_now() >= s->enable_at) {
+		s->enable_at = 0;
+		pk_recorder_enable(s->rec);
+		if (!s->o->quiet)
+			fprintf(stderr, "Events enabled\n");
+	}
+	for (const char *cmd; s->ctl.fd >= 0 && (cmd = cli_control_next(&s->ctl, 0));)
+		stop |= control_command(s, cmd);
+	return stop;
+}
+
+/* How long a poll may wait: 100 ms, less when -D's time comes sooner. */
+static int poll_ms(const struct session *s)
+{
+	double left = s->enable_at ? (s->enable_at - cli_now()) * 1000 : 100;
+
+	return s->ctl.fd >= 0 ? 10 : left <= 0 ? 0 : left < 100 ? (int)left + 1 : 100;
+}
+
 /* Poll and drain until the command ends, Ctrl-C, --duration or an error. */
 static int run(struct session *s)
 {
@@ -76,7 +133,9 @@ static int run(struct session *s)
 	for (;;) {
 		int err;
 
-		pk_recorder_poll(s->rec, 100);
+		pk_recorder_poll(s->rec, poll_ms(s));
+		if (control_pass(s))
+			break;	/* --control stop */
 		err = pk_recorder_drain(s->rec);
 		/* Records reach the file at least once a second, so a recorder
 		 * killed outright leaves a file that reads. */
@@ -142,7 +201,7 @@ static void say_opened(const struct session *s)
 
 	if (pk_recorder_fell_back(s->rec) && !s->o->quiet)
 		fprintf(stderr, "perfkit record: cycles cannot be sampled here (no hardware PMU?); "
-			"sampling cpu-clock instead\n");
+			"sampling cpu-clock instead, as perf does\n");
 	if (s->o->verbose) {
 		cli_print_attrs(stderr, l, ev);
 		fprintf(stderr, "mmap size %zuB, %zu rings\n",
@@ -187,6 +246,28 @@ static int open_stream(struct session *s)
 	return 0;
 }
 
+/* -F max: the kernel's limit, kernel.perf_event_max_sample_rate, said as
+ * perf says it. */
+static int freq_max(const struct record_opts *o, unsigned *freq)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	unsigned v = 0;
+	int ok = f && fscanf(f, "%u", &v) == 1 && v > 0;
+
+	if (f)
+		fclose(f);
+	if (!ok) {
+		fprintf(stderr, "perfkit record: -F max: cannot read "
+			"/proc/sys/kernel/perf_event_max_sample_rate: %s\n",
+			f ? "not a number" : strerror(errno));
+		return CLI_EXIT_EVENT;
+	}
+	if (!o->quiet)
+		fprintf(stderr, "info: Using a maximum frequency rate of %u Hz\n", v);
+	*freq = v;
+	return 0;
+}
+
 static int setup(struct session *s, int argc, char **argv)
 {
 	struct record_opts *o = s->o;
@@ -195,6 +276,14 @@ static int setup(struct session *s, int argc, char **argv)
 
 	cli_tracefs_need(o->events ? o->events : "cycles");
 	if (streaming(s) && (err = open_stream(s)))
+		return err;
+	if (o->control && cli_control_open("record", o->control, &s->ctl) < 0)
+		return CLI_EXIT_USAGE;
+	if ((err = record_filters(o, &s->filters, &s->nr_filters)))
+		return err;
+	ro.filters = (const char *const *)s->filters;
+	ro.nr_filters = s->nr_filters;
+	if (o->freq_max && (err = freq_max(o, &ro.freq)))
 		return err;
 	ro.pages = o->pages;
 	if (!o->no_cache && !(ro.buildid_dir = cli_buildid_dir(o->cache_dir, sizeof(o->cache_dir))) &&
@@ -223,7 +312,11 @@ static void teardown(struct session *s)
 	pk_recorder_free(s->rec);
 	pk_workload_free(s->wl);
 	cli_target_free(&s->o->target);
-	free(s->o->events);
+	for (size_t i = 0; i < s->nr_filters; i++)
+		free(s->filters[i]);
+	free(s->filters);
+	cli_control_close(&s->ctl);
+	record_free_opts(s->o);
 }
 
 /* Why the recording ended, when it was not the command's own end. */
@@ -352,12 +445,12 @@ static void catch_signals(bool overwrite)
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { .output = "perf.data", .r = { .size = sizeof(o.r) } };
-	struct session s = { .o = &o };
+	struct session s = { .o = &o, .ctl = { .fd = -1, .ack = -1 } };
 	int err, status;
 
 	err = record_parse_opts(argc, argv, &o);
 	if (err) {
-		free(o.events);
+		record_free_opts(&o);
 		return err < 0 ? 0 : err;
 	}
 	catch_signals(o.r.overwrite);
@@ -373,6 +466,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!o.quiet && pk_recorder_warning(s.rec))
 		fprintf(stderr, "perfkit record: %s\n", pk_recorder_warning(s.rec));
+	/* -D: from the start of the command (or of the recording). */
+	if (o.delay_ms)
+		s.enable_at = cli_now() + o.delay_ms / 1000.0;
+	else if (o.r.start_disabled && !o.quiet)
+		fprintf(stderr, "Events disabled\n");
 	status = run(&s);
 	cli_stop_forward(NULL, false);
 	say_ended(&s);

@@ -8,6 +8,7 @@
 #include "record.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,9 @@
 /* The ids of the long-only options (the others' are their letters). */
 enum {
 	OPT_SAMPLE_CPU = 0x100, OPT_NO_INHERIT, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
-	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE,
+	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE, OPT_FILTER, OPT_CONTROL,
+	OPT_ALL_USER, OPT_ALL_KERNEL, OPT_PER_THREAD, OPT_DATA_PAGE_SIZE, OPT_CODE_PAGE_SIZE,
+	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -126,11 +129,26 @@ static int parse_clockid(const char *arg, int *out)
 static const struct cli_opt record_options[] = {
 	{ "event", 'e', CLI_ARG_REQUIRED, 'e', "EVENTS",
 	  "what to sample (default: cycles, or cpu-clock where the machine cannot count cycles)" },
-	{ "freq", 'F', CLI_ARG_REQUIRED, 'F', "HZ", "samples per second (default 4000)" },
+	{ "filter", 0, CLI_ARG_REQUIRED, OPT_FILTER, "FILTER",
+	  "a tracepoint filter (ftrace syntax: 'prev_pid == 1') for the events of the -e before it" },
+	{ "freq", 'F', CLI_ARG_REQUIRED, 'F', "HZ",
+	  "samples per second (default 4000; max: kernel.perf_event_max_sample_rate)" },
 	{ "count", 'c', CLI_ARG_REQUIRED, 'c', "N", "a sample every N events instead of -F" },
 	{ NULL, 'g', CLI_ARG_NONE, 'g', NULL, "record call chains (frame pointers)" },
 	{ "call-graph", 0, CLI_ARG_REQUIRED, OPT_CALL_GRAPH, "MODE",
 	  "fp, dwarf[,STACK_BYTES] (default 8192) or lbr" },
+	{ "user-callchains", 0, CLI_ARG_NONE, OPT_USER_CALLCHAINS, NULL,
+	  "call chains of user space only" },
+	{ "kernel-callchains", 0, CLI_ARG_NONE, OPT_KERNEL_CALLCHAINS, NULL,
+	  "call chains of kernel space only" },
+	{ "all-user", 0, CLI_ARG_NONE, OPT_ALL_USER, NULL, "every event samples user space only" },
+	{ "all-kernel", 0, CLI_ARG_NONE, OPT_ALL_KERNEL, NULL, "every event samples kernel space only" },
+	{ "weight", 'W', CLI_ARG_NONE, 'W', NULL, "record each sample's weight (its cost, e.g. latency)" },
+	{ "period", 'P', CLI_ARG_NONE, 'P', NULL, "record each sample's period (always on)" },
+	{ "data-page-size", 0, CLI_ARG_NONE, OPT_DATA_PAGE_SIZE, NULL,
+	  "record the page size of each sample's data address" },
+	{ "code-page-size", 0, CLI_ARG_NONE, OPT_CODE_PAGE_SIZE, NULL,
+	  "record the page size of each sample's code address" },
 	{ "data", 'd', CLI_ARG_NONE, 'd', NULL,
 	  "record the data addresses of samples (and data mmaps)" },
 	{ "timestamp", 'T', CLI_ARG_NONE, 'T', NULL, "record sample times (always on)" },
@@ -158,7 +176,16 @@ static const struct cli_opt record_options[] = {
 	{ "tid", 't', CLI_ARG_REQUIRED, 't', "TIDS", "these threads" },
 	{ "sample-cpu", 0, CLI_ARG_NONE, OPT_SAMPLE_CPU, NULL, "record the CPU of each sample" },
 	{ "no-inherit", 0, CLI_ARG_NONE, OPT_NO_INHERIT, NULL, "do not follow the command's children" },
+	{ "per-thread", 0, CLI_ARG_NONE, OPT_PER_THREAD, NULL,
+	  "one ring per thread, its events on any CPU (not following children)" },
+	{ "cgroup", 'G', CLI_ARG_REQUIRED, 'G', "NAME",
+	  "only tasks in this cgroup (with -a or -C; a path under the perf_event or cgroup2 mount)" },
 	{ "duration", 0, CLI_ARG_REQUIRED, OPT_DURATION, "S", "stop after S seconds" },
+	{ "delay", 'D', CLI_ARG_REQUIRED, 'D', "MS",
+	  "start sampling MS milliseconds after the start; -1: start disabled, for --control to enable" },
+	{ "control", 0, CLI_ARG_REQUIRED, OPT_CONTROL, "fifo:CTL[,ACK] | fd:N[,M]",
+	  "take commands there: enable, disable, snapshot (--overwrite), stop, ping; each acked "
+	  "with 'ack' on ACK" },
 	{ "no-buildid", 'B', CLI_ARG_NONE, 'B', NULL,
 	  "write no build-id table (BUILD_ID lists the binaries samples landed in, so perf report "
 	  "finds the same ones)" },
@@ -196,6 +223,11 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 	switch (c) {
 	case 'F':
 		/* perf's -F is an unsigned int of Hz; the kernel's limit is a sysctl. */
+		if (!strcmp(arg, "max")) {
+			o->freq_max = true;
+			break;
+		}
+		o->freq_max = false;
 		if (cli_num_u64("record", "-F", arg, 1, UINT32_MAX, &v) < 0)
 			return CLI_EXIT_USAGE;
 		o->r.freq = (unsigned)v;
@@ -245,6 +277,16 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 		o->r.use_clockid = true;
 		break;
 	case 'N': o->no_cache = true; break;
+	case 'W': o->r.weight = true; break;
+	case 'P': break;	/* the period is always recorded */
+	case OPT_ALL_USER: o->r.all_user = true; break;
+	case OPT_ALL_KERNEL: o->r.all_kernel = true; break;
+	case OPT_DATA_PAGE_SIZE: o->r.data_page_size = true; break;
+	case OPT_CODE_PAGE_SIZE: o->r.code_page_size = true; break;
+	case OPT_USER_CALLCHAINS: o->r.user_callchains = true; break;
+	case OPT_KERNEL_CALLCHAINS: o->r.kernel_callchains = true; break;
+	case OPT_PER_THREAD: o->r.per_thread = true; break;
+	case 'G': o->r.cgroup = arg; break;
 	default: return 1;
 	}
 	return 0;
@@ -256,9 +298,47 @@ static int check_opts(struct record_opts *o, int argc)
 	if (o->pages && o->pages != o->pages_asked && !o->quiet)
 		fprintf(stderr, "perfkit record: rounding the ring size up to %u pages (%lld KiB), a power "
 			"of two\n", o->pages, (long long)o->pages * sysconf(_SC_PAGESIZE) / 1024);
-	if (o->r.freq && o->r.period)
+	if ((o->r.freq || o->freq_max) && o->r.period)
 		return cli_usage("record", "-F and -c both set how often to sample: give one");
+	if (o->r.all_user && o->r.all_kernel)
+		return cli_usage("record", "--all-user and --all-kernel exclude each other: give one");
+	if (o->r.user_callchains && o->r.kernel_callchains)
+		return cli_usage("record", "--user-callchains and --kernel-callchains exclude each other "
+				 "(give neither for both)");
+	if (o->r.start_disabled && !o->delay_ms && !o->control)
+		return cli_usage("record", "-D -1 starts disabled: give --control to enable the events");
+	if (o->r.per_thread && (o->target.all_cpus || o->target.cpu_list))
+		return cli_usage("record", "--per-thread follows threads: it does not go with -a or -C");
+	if (o->r.cgroup && !o->target.all_cpus && !o->target.cpu_list)
+		return cli_usage("record", "-G samples a cgroup on CPUs: give -a or -C with it");
 	return cli_target_check("record", &o->target, optind < argc);
+}
+
+/* -e: joined into one list, and kept as given for --filter. */
+static int add_event_arg(struct record_opts *o, const char *arg)
+{
+	const char **grown = realloc(o->e_args, (o->nr_e + 1) * sizeof(*grown));
+
+	if (!grown)
+		return cli_usage("record", "out of memory for the -e list");
+	o->e_args = grown;
+	o->e_args[o->nr_e++] = arg;
+	return cli_events_add("record", &o->events, arg);
+}
+
+/* --filter: for the events of the -e just before it, as perf attaches it. */
+static int add_filter(struct record_opts *o, const char *arg)
+{
+	struct record_filter *grown;
+
+	if (!o->nr_e)
+		return cli_usage("record", "--filter '%s' follows no -e: give it after the -e of the "
+				 "tracepoints it filters", arg);
+	if (!(grown = realloc(o->filters, (o->nr_filters + 1) * sizeof(*grown))))
+		return cli_usage("record", "out of memory for the filters");
+	o->filters = grown;
+	o->filters[o->nr_filters++] = (struct record_filter){ o->nr_e - 1, arg };
+	return 0;
 }
 
 /* One option into *o (cli_opt_fn). */
@@ -273,7 +353,20 @@ static int record_option(void *ctx, int id, const char *arg)
 		return err;
 	switch (id) {
 	case 'e':
-		return cli_events_add("record", &o->events, arg);
+		return add_event_arg(o, arg);
+	case OPT_FILTER:
+		return add_filter(o, arg);
+	case 'D': {
+		int64_t ms;
+
+		/* -1: start disabled (perf's meaning); up to a day otherwise. */
+		if (cli_num_i64("record", "-D", arg, -1, 86400000, &ms) < 0)
+			return CLI_EXIT_USAGE;
+		o->r.start_disabled = ms != 0;
+		o->delay_ms = ms > 0 ? (unsigned)ms : 0;
+		break;
+	}
+	case OPT_CONTROL: o->control = arg; break;
 	case 'o': o->output = arg; break;
 	case 'm':
 		if (parse_pages(arg, &o->pages, &o->pages_asked))
@@ -298,4 +391,66 @@ int record_parse_opts(int argc, char **argv, struct record_opts *o)
 		return err;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;
+}
+
+/* Filter `f` onto *slot, joined to one there as perf joins them:
+ * "(old) && (new)".  0 or -ENOMEM. */
+static int join_filter(char **slot, const char *f)
+{
+	char *both;
+
+	if (!*slot)
+		return (*slot = strdup(f)) ? 0 : -ENOMEM;
+	if (asprintf(&both, "(%s) && (%s)", *slot, f) < 0)
+		return -ENOMEM;
+	free(*slot);
+	*slot = both;
+	return 0;
+}
+
+int record_filters(const struct record_opts *o, char ***out, size_t *nr)
+{
+	size_t first = 0, total = 0;
+	char **f = NULL;
+	int err = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!o->nr_filters)
+		return 0;
+	/* Each -e's events follow those of the ones before it. */
+	for (size_t k = 0; k < o->nr_e && !err; k++, first = total) {
+		struct pk_events *ev;
+		int n = pk_events_parse(o->e_args[k], NULL, &ev);
+		char **grown;
+
+		if (n < 0)	/* pk_recorder_new says what is wrong with it */
+			break;
+		pk_events_free(ev);
+		total += (size_t)n;
+		if (!(grown = realloc(f, total * sizeof(*f)))) {
+			err = -ENOMEM;
+			break;
+		}
+		f = grown;
+		memset(f + first, 0, (size_t)n * sizeof(*f));
+		for (size_t i = 0; i < o->nr_filters && !err; i++)
+			for (size_t e = first; o->filters[i].e == k && e < total && !err; e++)
+				err = join_filter(&f[e], o->filters[i].filter);
+	}
+	*out = f;
+	*nr = f ? total : 0;
+	if (err)
+		return cli_usage("record", "out of memory for the filters");
+	return 0;
+}
+
+void record_free_opts(struct record_opts *o)
+{
+	free(o->events);
+	free(o->e_args);
+	free(o->filters);
+	o->events = NULL;
+	o->e_args = NULL;
+	o->filters = NULL;
 }
