@@ -32,6 +32,7 @@ struct session {
 	size_t nr_filters;
 	double enable_at;	/* -D: when to enable the events, 0 = not pending */
 	struct cli_control ctl;	/* --control, fd -1 without */
+	bool stop_asked;	/* --control stop came */
 };
 
 static volatile sig_atomic_t snapshot_request;
@@ -134,8 +135,8 @@ static int run(struct session *s)
 		int err;
 
 		pk_recorder_poll(s->rec, poll_ms(s));
-		if (control_pass(s))
-			break;	/* --control stop */
+		/* --control stop ends the recording as --duration does. */
+		s->stop_asked |= control_pass(s);
 		err = pk_recorder_drain(s->rec);
 		/* Records reach the file at least once a second, so a recorder
 		 * killed outright leaves a file that reads. */
@@ -157,7 +158,7 @@ static int run(struct session *s)
 		}
 		if (!s->wl && (cli_stop_signal() || pk_recorder_hangup(s->rec)))
 			break;
-		if (s->o->duration && cli_now() - t0 >= s->o->duration) {
+		if (s->stop_asked || (s->o->duration && cli_now() - t0 >= s->o->duration)) {
 			if (s->wl) {
 				/* Stopped as asked: not the command's failure. */
 				pk_workload_kill(s->wl, SIGTERM);

@@ -99,6 +99,20 @@ check "--control stop ends a -a recording: exit 0 (got $rc)" test "$rc" -eq 0
 if [ "$have_perf" -eq 1 ]; then
 	check "and perf reads the file" sh -c 'perf report -i stop.data --header-only >/dev/null 2>&1'
 fi
+# "stop" with a command that would run 30 s: the command is ended (as
+# --duration ends it) and the recording finishes at once, exit 0.
+"$PERFKIT" record --control fifo:ctl,ack -e cpu-clock -o stopcmd.data -- sh -c 'sleep 30; echo finished >"$1"' \
+	sh "$tmp/stopcmd.log" >/dev/null 2>stopcmd.err &
+bg=$!
+echo stop >ctl
+read -r answer <ack
+wait "$bg"
+rc=$?
+check "--control stop ends a recording of a command: exit 0 (got $rc)" test "$rc" -eq 0
+check "the command was ended, not left to finish" test ! -e "$tmp/stopcmd.log"
+if [ "$have_perf" -eq 1 ]; then
+	check "and perf reads the file" sh -c 'perf report -i stopcmd.data --header-only >/dev/null 2>&1'
+fi
 run record -D -1 -o x.data -- true
 expect_rc "-D -1 without --control is a usage error" 2
 run record --control fifo:/nonexistent/ctl -o x.data -- true
