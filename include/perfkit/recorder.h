@@ -84,6 +84,23 @@ struct pk_recorder_opts {
 	const char *buildid_dir;	/* the build-id cache to fill at the end (perf's
 					 * ~/.debug layout), NULL: none; unused with
 					 * no_build_ids.  Must stay valid until finish */
+	/* Appended later; zero keeps perf record's defaults. */
+	const char *cgroup;		/* sample only tasks in this cgroup (a path in
+					 * the perf_event hierarchy); CPU targets only */
+	const char *const *filters;	/* filters[i]: tracepoint filter for event i (the
+					 * kernel's ftrace syntax), NULL for none */
+	size_t nr_filters;
+	bool start_disabled;		/* pk_recorder_start leaves the events disabled
+					 * (and a workload's too): pk_recorder_enable */
+	bool all_user;			/* every event samples user space only */
+	bool all_kernel;		/* every event samples kernel space only */
+	bool weight;			/* PERF_SAMPLE_WEIGHT_STRUCT (perf record -W) */
+	bool data_page_size;		/* PERF_SAMPLE_DATA_PAGE_SIZE */
+	bool code_page_size;		/* PERF_SAMPLE_CODE_PAGE_SIZE */
+	bool user_callchains;		/* call chains of user space only */
+	bool kernel_callchains;		/* call chains of kernel space only */
+	bool per_thread;		/* one event per thread on any CPU (task targets;
+					 * no inherit), one ring each */
 };
 
 /*
@@ -140,8 +157,9 @@ PK_API int pk_recorder_new(const char *events, const struct pk_recorder_opts *op
  * which the caller owns, is left alone.  NULL is a no-op. */
 PK_API void pk_recorder_free(struct pk_recorder *r);
 
-/* pk_recorder_fell_back - whether the default cycles could not be sampled
- * and cpu-clock is sampled instead (for the caller to say so). */
+/* pk_recorder_fell_back - whether cycles (the default, or an event asked
+ * for) could not be sampled here and cpu-clock is sampled in its place, as
+ * perf does (for the caller to say so; pk_recorder_event_name). */
 PK_API bool pk_recorder_fell_back(const struct pk_recorder *r);
 
 /* pk_recorder_events / pk_recorder_evlist - the events as parsed (with any
@@ -217,6 +235,15 @@ PK_API int pk_recorder_drain(struct pk_recorder *r);
  * pk_recorder_drain does; 0 without overwrite.
  */
 PK_API int pk_recorder_snapshot(struct pk_recorder *r);
+
+/* pk_recorder_enable - enable the events (after start_disabled, or
+ * pk_recorder_stop).  0 or a negative errno. */
+PK_API int pk_recorder_enable(struct pk_recorder *r);
+
+/* pk_recorder_event_name - the name event i is recorded under: as parsed,
+ * or after a fallback its new name ("cpu-clock" for "cycles"); NULL when i
+ * is out of range. */
+PK_API const char *pk_recorder_event_name(const struct pk_recorder *r, size_t i);
 
 /* pk_recorder_stop - disable the events (they stay open, the rings keep
  * what they hold).  0 or a negative errno. */

@@ -199,6 +199,29 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* cli_errno_name - "ENOENT" for ENOENT (positive or negative), or "E?". */
 const char *cli_errno_name(int err);
 
+/* ---- --control, shared by stat and record (control.c) -------------------- */
+
+/* perf's control channel: commands in, acknowledgements out. */
+struct cli_control {
+	int fd, ack;		/* -1 when absent */
+	size_t len, taken;	/* bytes in buf; of them, already handed out */
+	char buf[256];
+};
+
+/* cli_control_open - open `spec` (fifo:CTL[,ACK] or fd:N[,M]).  Returns 0,
+ * or -1 after a usage message for `cmd`. */
+int cli_control_open(const char *cmd, const char *spec, struct cli_control *c);
+
+/* cli_control_next - the next command line (without its newline; valid
+ * until the next call), waiting up to timeout_ms for input when none is
+ * buffered, or NULL.  Call until NULL to take every command that came. */
+const char *cli_control_next(struct cli_control *c, int timeout_ms);
+
+/* cli_control_ack - acknowledge a command as perf does ("ack\n"), when
+ * there is an ACK channel.  cli_control_close closes what open opened. */
+void cli_control_ack(const char *cmd, struct cli_control *c);
+void cli_control_close(struct cli_control *c);
+
 /* ---- settings shared with perf (perfconfig.c) ----------------------------- */
 
 /* cli_buildid_dir - the build-id cache directory: $PERFKIT_BUILDID_DIR,

@@ -9,319 +9,16 @@
  * or a full disk; after SIGKILL its partial file still reads.  With -o -
  * the recording streams perf's pipe format to stdout instead.
  */
-#include "cli.h"
+#include "record.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-struct record_opts {
-	char *events;		/* -e, joined; NULL: cycles, falling back to cpu-clock */
-	struct pk_recorder_opts r;	/* the sampling options; the target is set in setup */
-	struct cli_target target;	/* -p, -t, -a, -C */
-	const char *output;	/* -o, default perf.data */
-	unsigned pages;		/* -m */
-	unsigned long long pages_asked;	/* before rounding up to a power of two */
-	double duration;	/* --duration seconds, 0 = none */
-	bool quiet;
-	bool no_cache;		/* -N: no build-id cache */
-	char cache_dir[4096];	/* the build-id cache, when used */
-	int verbose;		/* -v: the attrs as opened and the ring size */
-	char **argv;
-};
-
-/* The ids of the long-only options (the others' are their letters). */
-enum {
-	OPT_SAMPLE_CPU = 0x100, OPT_NO_INHERIT, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
-	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE,
-};
-
-/* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
-static int parse_call_graph(struct record_opts *o, const char *arg)
-{
-	o->r.callgraph = PK_CALLGRAPH_NONE;
-	if (!strcmp(arg, "fp")) {
-		o->r.callgraph = PK_CALLGRAPH_FP;
-	} else if (!strcmp(arg, "lbr")) {
-		o->r.callgraph = PK_CALLGRAPH_LBR;
-	} else if (!strncmp(arg, "dwarf", 5) && (!arg[5] || arg[5] == ',')) {
-		uint64_t n = 8192;
-
-		/* The kernel takes up to 65528 bytes, a multiple of 8. */
-		if (arg[5] && cli_num_u64("record", "--call-graph dwarf,SIZE", arg + 6, 8, 65528, &n) < 0)
-			return -1;
-		if (n % 8) {
-			cli_usage("record", "dwarf stack size must be a multiple of 8 up to 65528, not '%s'",
-				  arg + 6);
-			return -1;
-		}
-		o->r.callgraph = PK_CALLGRAPH_DWARF;
-		o->r.stack_size = (uint32_t)n;
-	} else {
-		cli_usage("record", "--call-graph takes fp, dwarf[,SIZE] or lbr, not '%s'", arg);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * -m: a number of pages, or a size with B, K, M or G ("512K", "4M"),
- * rounded up to a power of two pages as perf does (and said).
- */
-static int parse_pages(const char *arg, unsigned *pages, unsigned long long *asked)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	const char *sizes = "BKMG";
-	size_t len = strlen(arg);
-	const char *unit = len > 1 && isalpha((unsigned char)arg[len - 1]) ?
-			   strchr(sizes, toupper((unsigned char)arg[len - 1])) : NULL;
-	char num[32];
-	uint64_t v, n;
-
-	if (strchr(arg, ','))
-		return cli_usage("record", "-m '%s': the ',AUX_PAGES' part is for AUX-area events "
-				 "(Intel PT, CoreSight), which perfkit record does not open; give the "
-				 "ring size alone", arg);
-	if ((len > 1 && isalpha((unsigned char)arg[len - 1]) && !unit) || len >= sizeof(num))
-		return cli_usage("record", "-m needs a number of pages or a size like 512K or 4M, not '%s'", arg);
-	/* A ring holds at most 1 GiB: 2^18 pages of 4 KiB. */
-	snprintf(num, sizeof(num), "%.*s", (int)(unit ? len - 1 : len), arg);
-	if (unit) {
-		unsigned shift = (unsigned)(unit - sizes) * 10;
-
-		if (cli_num_u64("record", "-m", num, 1, UINT64_MAX >> shift, &v) < 0)
-			return CLI_EXIT_USAGE;
-		if (v > (1ULL << 30) >> shift)
-			return cli_usage("record", "-m %s is larger than a ring can be (at most 1G)", arg);
-		n = ((v << shift) + (uint64_t)page - 1) / (uint64_t)page;
-	} else if (cli_num_u64("record", "-m", num, 1, UINT64_MAX, &n) < 0) {
-		return CLI_EXIT_USAGE;
-	}
-	if (n > (1u << 18))
-		return cli_usage("record", "-m %s is %llu pages: a ring takes at most %u pages (1G)", arg,
-				 (unsigned long long)n, 1u << 18);
-	*pages = 1;
-	while (*pages < n)
-		*pages <<= 1;
-	*asked = n;
-	return 0;
-}
-
-/* -k: perf's clock names (with or without CLOCK_), or a clock number. */
-static int parse_clockid(const char *arg, int *out)
-{
-	static const struct { const char *name; int id; } clocks[] = {
-		{ "monotonic", CLOCK_MONOTONIC }, { "monotonic_raw", CLOCK_MONOTONIC_RAW },
-		{ "realtime", CLOCK_REALTIME }, { "boottime", CLOCK_BOOTTIME }, { "tai", CLOCK_TAI },
-		{ "mono", CLOCK_MONOTONIC }, { "raw", CLOCK_MONOTONIC_RAW }, { "real", CLOCK_REALTIME },
-		{ "boot", CLOCK_BOOTTIME },
-	};
-	const char *name = strncasecmp(arg, "CLOCK_", 6) ? arg : arg + 6;
-	struct timespec ts;
-	uint64_t v;
-
-	if (isdigit((unsigned char)arg[0])) {
-		if (cli_num_u64("record", "-k", arg, 0, 63, &v) < 0)
-			return CLI_EXIT_USAGE;
-		if (clock_getres((clockid_t)v, &ts) < 0)
-			return cli_usage("record", "-k %s: this system has no clock %llu", arg,
-					 (unsigned long long)v);
-		*out = (int)v;
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
-		if (!strcasecmp(name, clocks[i].name)) {
-			*out = clocks[i].id;
-			return 0;
-		}
-	return cli_usage("record", "-k '%s' is not a clock: use monotonic, monotonic_raw, realtime, "
-			 "boottime, tai (or mono, raw, real, boot), or a clock number", arg);
-}
-
-static const struct cli_opt record_options[] = {
-	{ "event", 'e', CLI_ARG_REQUIRED, 'e', "EVENTS",
-	  "what to sample (default: cycles, or cpu-clock where the machine cannot count cycles)" },
-	{ "freq", 'F', CLI_ARG_REQUIRED, 'F', "HZ", "samples per second (default 4000)" },
-	{ "count", 'c', CLI_ARG_REQUIRED, 'c', "N", "a sample every N events instead of -F" },
-	{ NULL, 'g', CLI_ARG_NONE, 'g', NULL, "record call chains (frame pointers)" },
-	{ "call-graph", 0, CLI_ARG_REQUIRED, OPT_CALL_GRAPH, "MODE",
-	  "fp, dwarf[,STACK_BYTES] (default 8192) or lbr" },
-	{ "data", 'd', CLI_ARG_NONE, 'd', NULL,
-	  "record the data addresses of samples (and data mmaps)" },
-	{ "timestamp", 'T', CLI_ARG_NONE, 'T', NULL, "record sample times (always on)" },
-	{ "raw-samples", 'R', CLI_ARG_NONE, 'R', NULL, "record the raw data of tracepoint samples" },
-	{ "branch-any", 'b', CLI_ARG_NONE, 'b', NULL, "record the branch stack (any taken branch)" },
-	{ "branch-filter", 'j', CLI_ARG_REQUIRED, 'j', "FILTER",
-	  "record the branch stack with FILTER (any,u,k,call,...)" },
-	{ "user-regs", 0, CLI_ARG_REQUIRED, OPT_USER_REGS, "REGS", NULL, .with_next = true },
-	{ "intr-regs", 0, CLI_ARG_REQUIRED, OPT_INTR_REGS, "REGS", "sample these registers (AX,BX,IP,...)" },
-	{ "switch-events", 0, CLI_ARG_NONE, OPT_SWITCH_EVENTS, NULL, "record context switches" },
-	{ "namespaces", 0, CLI_ARG_NONE, OPT_NAMESPACES, NULL, "record namespace changes" },
-	{ "compression-level", 'z', CLI_ARG_OPTIONAL, 'z', "N",
-	  "compress the records with zstd (level N: 1 to 22, default 1; attached: -z3)" },
-	{ "overwrite", 0, CLI_ARG_NONE, OPT_OVERWRITE, NULL,
-	  "keep only the newest samples (the rings overwrite the oldest); they are written at the "
-	  "end and on each SIGUSR2" },
-	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE",
-	  "write FILE (default perf.data; an existing one is kept as .old); - streams perf's pipe format to stdout" },
-	{ "mmap-pages", 'm', CLI_ARG_REQUIRED, 'm', "N",
-	  "ring buffer pages per CPU (default 128; 2048 with DWARF stacks, where they may be "
-	  "locked), or a size: 512K, 4M; rounded up to a power of two pages" },
-	{ "all-cpus", 'a', CLI_ARG_NONE, 'a', NULL, "every task on every CPU" },
-	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS", "every task on these CPUs" },
-	{ "pid", 'p', CLI_ARG_REQUIRED, 'p', "PIDS", "these processes" },
-	{ "tid", 't', CLI_ARG_REQUIRED, 't', "TIDS", "these threads" },
-	{ "sample-cpu", 0, CLI_ARG_NONE, OPT_SAMPLE_CPU, NULL, "record the CPU of each sample" },
-	{ "no-inherit", 0, CLI_ARG_NONE, OPT_NO_INHERIT, NULL, "do not follow the command's children" },
-	{ "duration", 0, CLI_ARG_REQUIRED, OPT_DURATION, "S", "stop after S seconds" },
-	{ "no-buildid", 'B', CLI_ARG_NONE, 'B', NULL,
-	  "write no build-id table (BUILD_ID lists the binaries samples landed in, so perf report "
-	  "finds the same ones)" },
-	{ "no-buildid-cache", 'N', CLI_ARG_NONE, 'N', NULL,
-	  "do not copy the binaries samples landed in into the build-id cache ($PERFKIT_BUILDID_DIR, "
-	  "$PERF_BUILDID_DIR, perf's buildid.dir or ~/.debug), which lets a report find them after "
-	  "they are rebuilt" },
-	{ "clockid", 'k', CLI_ARG_REQUIRED, 'k', "CLOCK",
-	  "time samples with CLOCK: monotonic, monotonic_raw, realtime, boottime, tai, or a clock "
-	  "number" },
-	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "no summary at the end" },
-	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL,
-	  "print each event's perf_event_attr as opened, and the ring size" },
-	CLI_OPT_HELP_ENTRY,
-	{ 0 },
-};
-
-const struct cli_optset cmd_record_opts = {
-	.cmd = "record",
-	.usage = "usage: perfkit record [-e EVENTS] [-F HZ | -c PERIOD] [-g] [-o FILE] [-m PAGES]\n"
-		 "                      [-a | -C CPUS | -p PIDS | -t TIDS] [--duration S] [-q]\n"
-		 "                      [--] [COMMAND...]\n"
-		 "\n"
-		 "Sample events into a perf.data file that perf report and perf script read.\n",
-	.opts = record_options,
-	.stop_at_operand = true,
-};
-
-/* The options that shape the samples (struct pk_recorder_opts).  Returns 0,
- * an exit status for a bad value, or 1 when `c` is not one of them. */
-static int parse_sampling(struct record_opts *o, int c, const char *arg)
-{
-	uint64_t v;
-
-	switch (c) {
-	case 'F':
-		/* perf's -F is an unsigned int of Hz; the kernel's limit is a sysctl. */
-		if (cli_num_u64("record", "-F", arg, 1, UINT32_MAX, &v) < 0)
-			return CLI_EXIT_USAGE;
-		o->r.freq = (unsigned)v;
-		break;
-	case 'c':
-		/* perf_event_open refuses a period with bit 63 set. */
-		if (cli_num_u64("record", "-c", arg, 1, INT64_MAX, &o->r.period) < 0)
-			return CLI_EXIT_USAGE;
-		break;
-	case 'g':	/* call chains: frame pointers unless --call-graph says otherwise */
-		if (o->r.callgraph == PK_CALLGRAPH_NONE)
-			o->r.callgraph = PK_CALLGRAPH_FP;
-		break;
-	case OPT_SAMPLE_CPU: o->r.sample_cpu = true; break;
-	case OPT_NO_INHERIT: o->r.no_inherit = true; break;
-	case OPT_CALL_GRAPH:
-		if (parse_call_graph(o, arg))
-			return CLI_EXIT_USAGE;
-		break;
-	case 'd': o->r.data_addr = true; break;
-	case 'T': break;	/* sample times are always recorded */
-	case 'R': o->r.raw = true; break;
-	case 'b': o->r.branch_type = PERF_SAMPLE_BRANCH_ANY; break;
-	case 'j':
-		if (pk_branch_filter_parse(arg, &o->r.branch_type) < 0)
-			return cli_error("record", arg), CLI_EXIT_USAGE;
-		break;
-	case OPT_USER_REGS:
-	case OPT_INTR_REGS:
-		if (pk_regs_parse(arg, c == OPT_USER_REGS ? &o->r.user_regs : &o->r.intr_regs) < 0)
-			return cli_error("record", arg), CLI_EXIT_USAGE;
-		break;
-	case OPT_SWITCH_EVENTS: o->r.switch_events = true; break;
-	case OPT_NAMESPACES: o->r.namespaces = true; break;
-	case OPT_OVERWRITE: o->r.overwrite = true; break;
-	case 'z':
-		/* -z, -zN or --compression-level[=N], as perf 6.1 takes them:
-		 * the level is attached, never the next argument. */
-		if (arg && cli_num_u64("record", "-z", arg, 1, 22, &v) < 0)
-			return CLI_EXIT_USAGE;
-		o->r.compression = arg ? (int)v : 1;
-		break;
-	case 'B': o->r.no_build_ids = true; break;
-	case 'k':
-		if (parse_clockid(arg, &o->r.clockid))
-			return CLI_EXIT_USAGE;
-		o->r.use_clockid = true;
-		break;
-	case 'N': o->no_cache = true; break;
-	default: return 1;
-	}
-	return 0;
-}
-
-/* What the options say together, after all of them are read. */
-static int check_opts(struct record_opts *o, int argc)
-{
-	if (o->pages && o->pages != o->pages_asked && !o->quiet)
-		fprintf(stderr, "perfkit record: rounding the ring size up to %u pages (%lld KiB), a power "
-			"of two\n", o->pages, (long long)o->pages * sysconf(_SC_PAGESIZE) / 1024);
-	if (o->r.freq && o->r.period)
-		return cli_usage("record", "-F and -c both set how often to sample: give one");
-	return cli_target_check("record", &o->target, optind < argc);
-}
-
-/* One option into *o (cli_opt_fn). */
-static int record_option(void *ctx, int id, const char *arg)
-{
-	struct record_opts *o = ctx;
-	int err = parse_sampling(o, id, arg);
-
-	if (err == 1)
-		err = cli_target_option(&o->target, id, arg);
-	if (err != 1)
-		return err;
-	switch (id) {
-	case 'e':
-		return cli_events_add("record", &o->events, arg);
-	case 'o': o->output = arg; break;
-	case 'm':
-		if (parse_pages(arg, &o->pages, &o->pages_asked))
-			return CLI_EXIT_USAGE;
-		break;
-	case OPT_DURATION:
-		/* From a millisecond to a year: beyond that it is a typo. */
-		if (cli_num_seconds("record", "--duration", arg, 0.001, 31536000, &o->duration) < 0)
-			return CLI_EXIT_USAGE;
-		break;
-	case 'q': o->quiet = true; break;
-	case 'v': o->verbose++; break;
-	}
-	return 0;
-}
-
-static int parse_opts(int argc, char **argv, struct record_opts *o)
-{
-	int err = cli_opts_parse(&cmd_record_opts, argc, argv, record_option, o);
-
-	if (err || (err = check_opts(o, argc)))
-		return err;
-	o->argv = optind < argc ? argv + optind : NULL;
-	return 0;
-}
 
 struct session {
 	struct record_opts *o;
@@ -331,6 +28,11 @@ struct session {
 	bool wl_is_target;	/* the command is what is sampled (not -p/-t/-a/-C with a command) */
 	bool ended_command;	/* --duration ended the command: its signal is ours */
 	int write_err;		/* a flush of the file failed (pk_data_writer_tick) */
+	char **filters;		/* --filter per event (record_filters) */
+	size_t nr_filters;
+	double enable_at;	/* -D: when to enable the events, 0 = not pending */
+	struct cli_control ctl;	/* --control, fd -1 without */
+	bool stop_asked;	/* --control stop came */
 };
 
 static volatile sig_atomic_t snapshot_request;
@@ -370,6 +72,59 @@ static int end_command(struct pk_workload *wl, double since)
 	return -EAGAIN;
 }
 
+/* One --control command; returns true for "stop". */
+static bool control_command(struct session *s, const char *cmd)
+{
+	bool quiet = s->o->quiet;
+
+	if (!strcmp(cmd, "enable")) {
+		s->enable_at = 0;	/* enabled now: a pending -D is done */
+		pk_recorder_enable(s->rec);
+		if (!quiet)
+			fprintf(stderr, "Events enabled\n");
+	} else if (!strcmp(cmd, "disable")) {
+		pk_recorder_stop(s->rec);
+		if (!quiet)
+			fprintf(stderr, "Events disabled\n");
+	} else if (!strcmp(cmd, "snapshot")) {
+		if (s->o->r.overwrite)
+			pk_recorder_snapshot(s->rec);
+		else
+			fprintf(stderr, "perfkit record: --control: snapshot writes what the rings hold "
+				"with --overwrite; without it every record is written already\n");
+	} else if (strcmp(cmd, "stop") && strcmp(cmd, "ping")) {
+		cli_message(stderr, "perfkit record: --control: unknown command '%s' (enable, disable, "
+			    "snapshot, stop, ping)\n", cmd);
+		return false;
+	}
+	cli_control_ack("record", &s->ctl);
+	return !strcmp(cmd, "stop");
+}
+
+/* -D's time and --control's commands, once per pass; true for "stop". */
+static bool control_pass(struct session *s)
+{
+	bool stop = false;
+
+	if (s->enable_at && cli_now() >= s->enable_at) {
+		s->enable_at = 0;
+		pk_recorder_enable(s->rec);
+		if (!s->o->quiet)
+			fprintf(stderr, "Events enabled\n");
+	}
+	for (const char *cmd; s->ctl.fd >= 0 && (cmd = cli_control_next(&s->ctl, 0));)
+		stop |= control_command(s, cmd);
+	return stop;
+}
+
+/* How long a poll may wait: 100 ms, less when -D's time comes sooner. */
+static int poll_ms(const struct session *s)
+{
+	double left = s->enable_at ? (s->enable_at - cli_now()) * 1000 : 100;
+
+	return s->ctl.fd >= 0 ? 10 : left <= 0 ? 0 : left < 100 ? (int)left + 1 : 100;
+}
+
 /* Poll and drain until the command ends, Ctrl-C, --duration or an error. */
 static int run(struct session *s)
 {
@@ -379,7 +134,9 @@ static int run(struct session *s)
 	for (;;) {
 		int err;
 
-		pk_recorder_poll(s->rec, 100);
+		pk_recorder_poll(s->rec, poll_ms(s));
+		/* --control stop ends the recording as --duration does. */
+		s->stop_asked |= control_pass(s);
 		err = pk_recorder_drain(s->rec);
 		/* Records reach the file at least once a second, so a recorder
 		 * killed outright leaves a file that reads. */
@@ -401,7 +158,7 @@ static int run(struct session *s)
 		}
 		if (!s->wl && (cli_stop_signal() || pk_recorder_hangup(s->rec)))
 			break;
-		if (s->o->duration && cli_now() - t0 >= s->o->duration) {
+		if (s->stop_asked || (s->o->duration && cli_now() - t0 >= s->o->duration)) {
 			if (s->wl) {
 				/* Stopped as asked: not the command's failure. */
 				pk_workload_kill(s->wl, SIGTERM);
@@ -445,7 +202,7 @@ static void say_opened(const struct session *s)
 
 	if (pk_recorder_fell_back(s->rec) && !s->o->quiet)
 		fprintf(stderr, "perfkit record: cycles cannot be sampled here (no hardware PMU?); "
-			"sampling cpu-clock instead\n");
+			"sampling cpu-clock instead, as perf does\n");
 	if (s->o->verbose) {
 		cli_print_attrs(stderr, l, ev);
 		fprintf(stderr, "mmap size %zuB, %zu rings\n",
@@ -490,6 +247,28 @@ static int open_stream(struct session *s)
 	return 0;
 }
 
+/* -F max: the kernel's limit, kernel.perf_event_max_sample_rate, said as
+ * perf says it. */
+static int freq_max(const struct record_opts *o, unsigned *freq)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	unsigned v = 0;
+	int ok = f && fscanf(f, "%u", &v) == 1 && v > 0;
+
+	if (f)
+		fclose(f);
+	if (!ok) {
+		fprintf(stderr, "perfkit record: -F max: cannot read "
+			"/proc/sys/kernel/perf_event_max_sample_rate: %s\n",
+			f ? "not a number" : strerror(errno));
+		return CLI_EXIT_EVENT;
+	}
+	if (!o->quiet)
+		fprintf(stderr, "info: Using a maximum frequency rate of %u Hz\n", v);
+	*freq = v;
+	return 0;
+}
+
 static int setup(struct session *s, int argc, char **argv)
 {
 	struct record_opts *o = s->o;
@@ -498,6 +277,14 @@ static int setup(struct session *s, int argc, char **argv)
 
 	cli_tracefs_need(o->events ? o->events : "cycles");
 	if (streaming(s) && (err = open_stream(s)))
+		return err;
+	if (o->control && cli_control_open("record", o->control, &s->ctl) < 0)
+		return CLI_EXIT_USAGE;
+	if ((err = record_filters(o, &s->filters, &s->nr_filters)))
+		return err;
+	ro.filters = (const char *const *)s->filters;
+	ro.nr_filters = s->nr_filters;
+	if (o->freq_max && (err = freq_max(o, &ro.freq)))
 		return err;
 	ro.pages = o->pages;
 	if (!o->no_cache && !(ro.buildid_dir = cli_buildid_dir(o->cache_dir, sizeof(o->cache_dir))) &&
@@ -526,7 +313,11 @@ static void teardown(struct session *s)
 	pk_recorder_free(s->rec);
 	pk_workload_free(s->wl);
 	cli_target_free(&s->o->target);
-	free(s->o->events);
+	for (size_t i = 0; i < s->nr_filters; i++)
+		free(s->filters[i]);
+	free(s->filters);
+	cli_control_close(&s->ctl);
+	record_free_opts(s->o);
 }
 
 /* Why the recording ended, when it was not the command's own end. */
@@ -655,12 +446,12 @@ static void catch_signals(bool overwrite)
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { .output = "perf.data", .r = { .size = sizeof(o.r) } };
-	struct session s = { .o = &o };
+	struct session s = { .o = &o, .ctl = { .fd = -1, .ack = -1 } };
 	int err, status;
 
-	err = parse_opts(argc, argv, &o);
+	err = record_parse_opts(argc, argv, &o);
 	if (err) {
-		free(o.events);
+		record_free_opts(&o);
 		return err < 0 ? 0 : err;
 	}
 	catch_signals(o.r.overwrite);
@@ -676,6 +467,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!o.quiet && pk_recorder_warning(s.rec))
 		fprintf(stderr, "perfkit record: %s\n", pk_recorder_warning(s.rec));
+	/* -D: from the start of the command (or of the recording). */
+	if (o.delay_ms)
+		s.enable_at = cli_now() + o.delay_ms / 1000.0;
+	else if (o.r.start_disabled && !o.quiet)
+		fprintf(stderr, "Events disabled\n");
 	status = run(&s);
 	cli_stop_forward(NULL, false);
 	say_ended(&s);

@@ -189,70 +189,8 @@ static bool finished(struct pk_workload *w, const struct plan *pl, int *status)
 	return pl->t.nr_threads > 0;
 }
 
-/* --control: perf's protocol on a FIFO pair or inherited fds. */
-struct control {
-	int fd, ack;
-	size_t len;
-	char buf[256];	/* a partly read line */
-};
-
-static int control_open(const char *spec, struct control *c)
-{
-	char ctl[256] = "", ack[256] = "";
-
-	if (!strncmp(spec, "fifo:", 5)) {
-		const char *comma = strchr(spec + 5, ',');
-
-		snprintf(ctl, sizeof(ctl), "%.*s", (int)(comma ? comma - spec - 5 : (long)strlen(spec + 5)),
-			 spec + 5);
-		if (comma)
-			snprintf(ack, sizeof(ack), "%s", comma + 1);
-		/* O_RDWR|O_NONBLOCK: neither end needs a writer or reader yet, as in perf. */
-		c->fd = ctl[0] ? open(ctl, O_RDWR | O_NONBLOCK | O_CLOEXEC) : -1;
-		c->ack = ack[0] ? open(ack, O_RDWR | O_NONBLOCK | O_CLOEXEC) : -1;
-		if (c->fd < 0 || (ack[0] && c->ack < 0)) {
-			cli_usage("stat", "--control: cannot open %s: %s (make it with mkfifo)",
-				  c->fd < 0 ? (ctl[0] ? ctl : "(no file)") : ack, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (!strncmp(spec, "fd:", 3)) {
-		const char *comma = strchr(spec + 3, ',');
-		uint64_t v[2] = { 0, UINT64_MAX };
-
-		snprintf(ctl, sizeof(ctl), "%.*s", (int)(comma ? comma - spec - 3 : (long)strlen(spec + 3)),
-			 spec + 3);
-		if (cli_num_u64("stat", "--control fd:N", ctl, 0, INT_MAX, &v[0]) < 0 ||
-		    (comma && cli_num_u64("stat", "--control fd:N,M", comma + 1, 0, INT_MAX, &v[1]) < 0))
-			return -1;
-		/* perf ignores a descriptor that is not open; commands would
-		 * never arrive, so say so now. */
-		for (int k = 0; k < 2; k++)
-			if (v[k] != UINT64_MAX && fcntl((int)v[k], F_GETFD) < 0) {
-				cli_usage("stat", "--control %s: file descriptor %d is not open (%s)", spec,
-					  (int)v[k], strerror(errno));
-				return -1;
-			}
-		c->fd = (int)v[0];
-		c->ack = comma ? (int)v[1] : -1;
-		return 0;
-	}
-	cli_usage("stat", "--control takes fifo:CTL[,ACK] or fd:N[,M], not '%s'", spec);
-	return -1;
-}
-
-static void control_close(struct control *c)
-{
-	if (c->fd > 2)
-		close(c->fd);
-	if (c->ack > 2)
-		close(c->ack);
-	c->fd = c->ack = -1;
-}
-
 /* Act on one command line; returns true for "stop". */
-static bool control_command(const struct stat_opts *o, struct pk_evlist *l, struct control *c,
+static bool control_command(const struct stat_opts *o, struct pk_evlist *l, struct cli_control *c,
 			    const char *cmd)
 {
 	bool stop = false, known = true;
@@ -276,9 +214,8 @@ static bool control_command(const struct stat_opts *o, struct pk_evlist *l, stru
 		cli_message(stderr, "perfkit stat: --control: unknown command '%s' (enable, disable, stop, "
 			    "ping)\n", cmd);
 	}
-	/* perf acknowledges with "ack\n" and its terminating NUL. */
-	if (known && c->ack >= 0 && write(c->ack, "ack\n", 5) < 0)
-		fprintf(stderr, "perfkit stat: --control: cannot write the ack: %s\n", strerror(errno));
+	if (known)
+		cli_control_ack("stat", c);
 	return stop;
 }
 
@@ -286,36 +223,20 @@ static bool control_command(const struct stat_opts *o, struct pk_evlist *l, stru
  * counting at once for -p/-t/-a/-C; with a command it waits for it. */
 /* Wait up to timeout_ms for --control input and act on every complete
  * line; returns true when a "stop" came. */
-static bool control_poll(const struct stat_opts *o, struct pk_evlist *l, struct control *c,
+static bool control_poll(const struct stat_opts *o, struct pk_evlist *l, struct cli_control *c,
 			 int timeout_ms)
 {
-	struct pollfd p = { .fd = c->fd, .events = POLLIN };
 	bool stop = false;
-	ssize_t n;
 
-	if (poll(&p, 1, timeout_ms) <= 0 || !(p.revents & POLLIN))
-		return false;
-	n = read(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len);
-	if (n <= 0)
-		return false;
-	c->len += (size_t)n;
-	c->buf[c->len] = '\0';
-	for (char *nl; (nl = memchr(c->buf, '\n', c->len));) {
-		*nl = '\0';
-		if (c->buf[0])
-			stop |= control_command(o, l, c, c->buf);
-		c->len -= (size_t)(nl + 1 - c->buf);
-		memmove(c->buf, nl + 1, c->len);
-	}
-	if (c->len == sizeof(c->buf) - 1)
-		c->len = 0;	/* a line longer than any command: drop it */
+	for (const char *cmd; (cmd = cli_control_next(c, timeout_ms)); timeout_ms = 0)
+		stop |= control_command(o, l, c, cmd);
 	return stop;
 }
 
 /* Wait for the end while taking --control commands.  "stop" ends the
  * counting at once for -p/-t/-a/-C; with a command it waits for it. */
 static int control_loop(const struct stat_opts *o, struct pk_evlist *l, struct pk_workload *w,
-			const struct plan *pl, struct control *c)
+			const struct plan *pl, struct cli_control *c)
 {
 	int status = 0;
 	bool stopped = false;
@@ -383,7 +304,7 @@ static int slot_deltas(struct pk_evlist *l, size_t i, struct result *cur, struct
  * which a command still running is sent SIGTERM, like perf).  Returns the
  * command's exit status, or 0. */
 static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_evlist *l,
-		     struct pk_workload *w, const struct plan *pl, double t0, struct control *ctl,
+		     struct pk_workload *w, const struct plan *pl, double t0, struct cli_control *ctl,
 		     const struct stat_summary *sum)
 {
 	size_t nr = pk_events_nr(ev);
@@ -518,7 +439,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 {
 	struct pk_workload *w = NULL;
 	struct pk_evlist *l = NULL;
-	struct control ctl = { -1, -1, 0, "" };
+	struct cli_control ctl = { .fd = -1, .ack = -1 };
 	struct plan pl;
 	double t0;
 	int status = 0;
@@ -539,7 +460,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		status = status == CLI_EXIT_USAGE ? -2 : -1;
 		goto out;
 	}
-	if (o->control && control_open(o->control, &ctl) < 0) {
+	if (o->control && cli_control_open("stat", o->control, &ctl) < 0) {
 		status = -2;
 		goto out;
 	}
@@ -586,7 +507,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	if (l && read_results(o, ev, l, r) < 0)
 		status = -1;
 out:
-	control_close(&ctl);
+	cli_control_close(&ctl);
 	cli_stop_forward(NULL, false);
 	pk_evlist_free(l);
 	pk_workload_free(w);

@@ -30,7 +30,7 @@ static int describe_events(struct pk_recorder *r)
 			for (size_t t = 0; t < nt; t++)
 				if (pk_evlist_id(r->l, i, c, t, &ids[n]) == 0)
 					n++;
-		err = pk_data_writer_add_event(r->w, pk_evlist_attr(r->l, i), pk_events_desc(r->ev, i)->name,
+		err = pk_data_writer_add_event(r->w, pk_evlist_attr(r->l, i), pk_recorder_event_name(r, i),
 					ids, n);
 	}
 	for (size_t i = 0; !err && i < pk_events_nr(r->ev); i++) {
@@ -245,6 +245,11 @@ int pk_recorder_poll(struct pk_recorder *r, int timeout_ms)
 bool pk_recorder_hangup(const struct pk_recorder *r)
 {
 	return pk_rings_hangup(r->rs);
+}
+
+int pk_recorder_enable(struct pk_recorder *r)
+{
+	return pk_evlist_enable(r->l);
 }
 
 int pk_recorder_stop(struct pk_recorder *r)

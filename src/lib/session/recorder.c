@@ -8,6 +8,7 @@
  * records out of the rings is pump.c's.
  */
 #include "session/session.h"
+#include "counter/counter.h"
 #include "sys/sys.h"
 
 #include <errno.h>
@@ -26,6 +27,31 @@ static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr
 		a->freq = 1;
 		a->sample_freq = o->freq ? o->freq : 4000;
 	}
+}
+
+/* The flags perf record adds on top of its layout (-W, --data-page-size,
+ * --code-page-size, --all-user, --all-kernel, --user/kernel-callchains),
+ * set as perf 6.1's evsel__config sets them. */
+static void layout_extras(const struct pk_recorder_opts *o, struct perf_event_attr *a)
+{
+	if (o->weight)
+		a->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+	if (o->data_page_size)
+		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (o->code_page_size)
+		a->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
+	if (o->all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	}
+	if (o->all_kernel) {
+		a->exclude_kernel = 0;
+		a->exclude_user = 1;
+	}
+	if (o->callgraph != PK_CALLGRAPH_NONE && o->kernel_callchains)
+		a->exclude_callchain_user = 1;
+	if (o->callgraph != PK_CALLGRAPH_NONE && o->user_callchains)
+		a->exclude_callchain_kernel = 1;
 }
 
 /* perf record's layout and sideband for one event; `tracking` is the one
@@ -70,6 +96,7 @@ static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr
 	}
 	if (cpu_wide || o->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
+	layout_extras(o, a);
 	layout_rate(o, a);
 	a->sample_id_all = 1;
 	a->write_backward = o->overwrite && !tracking;
@@ -164,6 +191,13 @@ static int build_target(struct pk_recorder *r)
 	if (kinds > 1)
 		return pk__error(-EINVAL, "pk_recorder_new", "the target is a command, processes, "
 				 "threads or CPUs: %d of them were given", kinds);
+	if (o->per_thread && r->cpu_wide)
+		return pk__error(-EINVAL, "pk_recorder_new", "per_thread is for a command, processes or "
+				 "threads, not CPUs");
+	if (o->per_thread) {	/* any CPU: the events follow their thread */
+		r->nr_cpus = 1;
+		r->cpus[0] = -1;
+	}
 	if (o->nr_pids)
 		return add_process_threads(r);
 	if (r->cpu_wide)
@@ -178,15 +212,45 @@ static int build_target(struct pk_recorder *r)
 	return 0;
 }
 
-/* Open the events; the default cycles falls back to cpu-clock, as perf
- * does where the machine has no hardware PMU. */
+/*
+ * perf's cycles fallback: where the kernel cannot sample cycles (no
+ * hardware PMU), every cycles event, the default or one asked for, is
+ * sampled as cpu-clock with the same modifiers, under the name perf gives
+ * it ("cycles:u" becomes "cpu-clock:u").  Returns whether any changed.
+ */
+static bool cycles_to_cpu_clock(struct pk_recorder *r)
+{
+	size_t n = pk_events_nr(r->ev);
+	bool changed = false;
+
+	for (size_t i = 0; i < n; i++) {
+		struct perf_event_attr *a = pk_events_attr_mut(r->ev, i);
+		const char *name = pk_events_desc(r->ev, i)->name, *mods = strchr(name, ':');
+
+		if (a->type != PERF_TYPE_HARDWARE || a->config != PERF_COUNT_HW_CPU_CYCLES)
+			continue;
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
+		if (!r->names && !(r->names = pk__calloc(n, sizeof(*r->names))))
+			return false;
+		free(r->names[i]);
+		if (pk__asprintf(&r->names[i], "cpu-clock%s", mods ? mods : "") < 0)
+			r->names[i] = NULL;
+		changed = true;
+	}
+	return changed;
+}
+
+/* Open the events, with perf's cycles -> cpu-clock fallback. */
 static int open_events(struct pk_recorder *r, const char *events)
 {
 	/* Per CPU even for a task: the kernel maps inherited events only per CPU. */
 	struct pk_target t = { .size = sizeof(t), .threads = r->threads, .nr_threads = r->nr_threads,
 			       .cpus = r->cpus, .nr_cpus = r->nr_cpus,
-			       .inherit = !r->o.no_inherit && !r->cpu_wide,
-			       .enable_on_exec = r->o.workload > 0, .fallbacks = true };
+			       .inherit = !r->o.no_inherit && !r->cpu_wide && !r->o.per_thread,
+			       .enable_on_exec = r->o.workload > 0 && !r->o.start_disabled,
+			       .fallbacks = true,
+			       .cgroup = r->o.cgroup };
 	int err = parse_events(r, events ? events : "cycles");
 
 	for (int attempt = 0; !err; attempt++) {
@@ -194,18 +258,52 @@ static int open_events(struct pk_recorder *r, const char *events)
 		if ((err = pk_evlist_new(r->ev, &t, &r->l)) < 0)
 			return err;
 		err = pk_evlist_open(r->l);
-		if (err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV)
+		if (err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV && err != -ENXIO)
 			return err;
-		if (events || attempt)
+		if (attempt || !cycles_to_cpu_clock(r))
 			return err;
 		pk_evlist_free(r->l);
 		r->l = NULL;
-		pk_events_free(r->ev);
-		r->ev = NULL;
 		r->fell_back = true;
-		err = parse_events(r, "cpu-clock");
+		err = 0;
 	}
 	return err;
+}
+
+/*
+ * Tracepoint filters (PERF_EVENT_IOC_SET_FILTER) on every fd of their
+ * event.  The kernel says only EINVAL for a filter it cannot parse or a
+ * field the tracepoint lacks: name the filter and the event.
+ */
+static int set_filters(struct pk_recorder *r)
+{
+	size_t nc = pk_evlist_nr_cpus(r->l), nt = pk_evlist_nr_threads(r->l);
+
+	for (size_t i = 0; i < r->o.nr_filters && i < pk_events_nr(r->ev); i++) {
+		const char *f = r->o.filters[i], *name = pk_recorder_event_name(r, i);
+
+		if (!f)
+			continue;
+		if (pk_evlist_attr(r->l, i)->type != PERF_TYPE_TRACEPOINT)
+			return pk__error(-EINVAL, "setting a tracepoint filter", "'%s' is not a tracepoint: filters are for "
+					 "tracepoints", name);
+		for (size_t c = 0; c < nc; c++)
+			for (size_t t = 0; t < nt; t++) {
+				int fd = pk__evlist_fd(r->l, i, c, t);
+				int err = fd < 0 ? 0 : pk__sys_ioctl(fd, PERF_EVENT_IOC_SET_FILTER,
+								     (unsigned long)f);
+
+				if (err == -EINVAL) {
+					pk__error(err, "setting a tracepoint filter", "the kernel refused the filter \"%s\" on %s",
+						  f, name);
+					pk__error_hint("check the field names and syntax against the "
+						       "event's format (perfkit info %s)", name);
+				}
+				if (err < 0)
+					return err;
+			}
+	}
+	return 0;
 }
 
 /*
@@ -273,7 +371,7 @@ static int recorder_setup(struct pk_recorder *r, const char *events)
 	int err;
 
 	if ((err = build_target(r)) < 0 || (err = open_events(r, events)) < 0 ||
-	    (err = map_rings(r)) < 0 || (err = build_ids(r)) < 0)
+	    (err = set_filters(r)) < 0 || (err = map_rings(r)) < 0 || (err = build_ids(r)) < 0)
 		return err;
 	if (r->o.callgraph == PK_CALLGRAPH_DWARF && !(r->trim = pk__malloc(65536)))
 		return pk__error_nomem("the DWARF stack trimming buffer");
@@ -311,6 +409,9 @@ void pk_recorder_free(struct pk_recorder *r)
 	free(r->ids);
 	pk_rings_free(r->rs);
 	pk_evlist_free(r->l);
+	for (size_t i = 0; r->names && i < pk_events_nr(r->ev); i++)
+		free(r->names[i]);
+	free(r->names);
 	pk_events_free(r->ev);
 	free(r->threads);
 	free(r->cpus);
@@ -321,6 +422,13 @@ void pk_recorder_free(struct pk_recorder *r)
 bool pk_recorder_fell_back(const struct pk_recorder *r)
 {
 	return r->fell_back;
+}
+
+const char *pk_recorder_event_name(const struct pk_recorder *r, size_t i)
+{
+	if (i >= pk_events_nr(r->ev))
+		return NULL;
+	return r->names && r->names[i] ? r->names[i] : pk_events_desc(r->ev, i)->name;
 }
 
 const struct pk_events *pk_recorder_events(const struct pk_recorder *r)
@@ -434,5 +542,5 @@ int pk_recorder_start(struct pk_recorder *r)
 	if (r->st.sink_error)
 		return r->st.sink_error;
 	/* A command's events start at its exec (enable_on_exec). */
-	return r->o.workload > 0 ? 0 : pk_evlist_enable(r->l);
+	return r->o.workload > 0 || r->o.start_disabled ? 0 : pk_evlist_enable(r->l);
 }

@@ -26,6 +26,7 @@ struct pk_recorder {
 	size_t nr_cpus;
 	bool cpu_wide;
 	bool fell_back;
+	char **names;			/* per event: its name after a fallback, or NULL */
 	bool started;
 	size_t pages;
 	struct pk__rec_id *ids;		/* every fd's id -> its event, to find a record's attr */

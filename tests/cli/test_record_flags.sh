@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_record_flags.sh - perf record's everyday flags in perfkit record,
+# side by side with perf 6.1 where it runs here: an explicit -e cycles
+# falling back to cpu-clock as perf's does, --filter on the tracepoints of
+# the -e before it (and a bad filter explained), -D and --control (enable,
+# stop, the acks) driven through FIFOs, and the attr flags (-W,
+# --data-page-size, --code-page-size, --all-user, --all-kernel,
+# --user-callchains, --kernel-callchains, -F max, --per-thread, -G) as
+# perf opens them, in files perf reads.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+have_perf=1
+command -v perf >/dev/null || have_perf=0
+W=$PERFKIT_WORKLOAD
+# attr_line FIELD TEXT: the value of FIELD in a -v / -vv attr dump.
+attr_line() { printf '%s\n' "$2" | sed -n "s/^  $1  *//p" | head -1; }
+
+# 1. -e cycles: where perf falls back to cpu-clock, so does perfkit, and
+# says so; the file names the event as perf's does.
+if [ "$have_perf" -eq 1 ]; then
+	perf_err=$(perf record -e cycles:u -o perf-cycles.data -- true 2>&1)
+	perf_name=$(perf evlist -i perf-cycles.data 2>/dev/null)
+else
+	perf_err="" perf_name=""
+fi
+run record -e cycles:u -o cycles.data -- "$W" hot 50
+case $perf_err in
+*"fall back to cpu-clock"*)
+	expect_rc "-e cycles:u where cycles cannot be sampled records anyway, as perf" 0
+	contains "and says it samples cpu-clock instead" "$err" "sampling cpu-clock instead"
+	name=$(perf evlist -i cycles.data 2>/dev/null)
+	check "the file names it cpu-clock:u ($name; perf: $perf_name)" test "$name" = cpu-clock:u
+	n=$(perf script -i cycles.data 2>/dev/null | grep -c .)
+	check "perf reads its samples ($n)" test "$n" -gt 0
+	;;
+*) skip "the cycles fallback" "cycles can be sampled here (or no perf)" ;;
+esac
+
+# 2. --filter: attached to the events of the -e just before it.
+run record -e sched:sched_process_exec,sched:sched_process_exit --filter 'common_pid < 0' \
+	-e sched:sched_process_fork -o filter.data -- sh -c '/bin/true; /bin/true'
+expect_rc "--filter on tracepoints records (got $rc)" 0
+if [ "$have_perf" -eq 1 ]; then
+	events=$(perf script -i filter.data -F event 2>/dev/null | sort | uniq -c)
+	check "the filtered -e's events are all filtered out" \
+		sh -c '! printf "%s\n" "$1" | grep -q "sched_process_e"' sh "$events"
+	check "the next -e's event is not filtered (two forks)" \
+		sh -c 'printf "%s\n" "$1" | grep -q "2 sched:sched_process_fork"' sh "$events"
+	[ -n "$events" ] && diag "$events"
+	run record -e sched:sched_process_exec --filter 'common_pid > 0' --filter 'common_pid != 0' \
+		-o filter2.data -- /bin/true
+	n=$(perf script -i filter2.data 2>/dev/null | grep -c sched_process_exec)
+	check "two --filters on one -e join with && as perf's ($n exec)" test "$n" -eq 1
+fi
+run record -e sched:sched_switch --filter 'prev_pidd == 1' -o bad.data -- true
+expect_rc "a filter the kernel refuses exits 1" 1
+contains "and the message shows the filter and the event" "$err" \
+	'the kernel refused the filter "prev_pidd == 1" on sched:sched_switch'
+check "and leaves no file" test ! -e bad.data
+run record --filter 'common_pid > 0' -o nofilter.data -- true
+expect_rc "--filter before any -e is a usage error" 2
+contains "that says so" "$err" "follows no -e"
+run record -e cpu-clock --filter 'common_pid > 0' -o nofilter.data -- true
+expect_rc "--filter on a non-tracepoint exits 1" 1
+contains "and says it is not a tracepoint" "$err" "'cpu-clock' is not a tracepoint"
+
+# 3. -D -1 with --control: nothing is sampled until "enable" comes; the
+# command waits on a FIFO until the ack says the events are enabled.
+mkfifo ctl ack go
+"$PERFKIT" record -D -1 --control fifo:ctl,ack -e cpu-clock -o ctl.data -- \
+	sh -c 'read -r _ <go; exec "$1" hot 100' sh "$W" >/dev/null 2>ctl.err &
+bg=$!
+echo enable >ctl
+read -r answer <ack
+echo go >go
+wait "$bg"
+rc=$?
+check "--control enable: perfkit exits 0 (got $rc)" test "$rc" -eq 0
+check "and acknowledges the command with 'ack' ($answer)" test "$answer" = ack
+contains "it says the events start disabled, then enabled" "$(cat ctl.err)" "Events disabled"
+contains "and enabled" "$(cat ctl.err)" "Events enabled"
+ours=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' ctl.err)
+check "samples come once enabled (${ours:-none})" test "${ours:-0}" -gt 0
+"$PERFKIT" record -D -1 --control fifo:ctl -e cpu-clock -o off.data -- "$W" hot 100 >/dev/null 2>off.err
+ours=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' off.err)
+check "-D -1 with no enable samples nothing (${ours:-?} samples)" test "${ours:-x}" = 0
+# "stop" ends a -a recording that has no command, with a whole file.
+"$PERFKIT" record -a --control fifo:ctl,ack -e cpu-clock -o stop.data >/dev/null 2>stop.err &
+bg=$!
+echo stop >ctl
+read -r answer <ack
+wait "$bg"
+rc=$?
+check "--control stop ends a -a recording: exit 0 (got $rc)" test "$rc" -eq 0
+if [ "$have_perf" -eq 1 ]; then
+	check "and perf reads the file" sh -c 'perf report -i stop.data --header-only >/dev/null 2>&1'
+fi
+# "stop" with a command that would run 30 s: the command is ended (as
+# --duration ends it) and the recording finishes at once, exit 0.
+"$PERFKIT" record --control fifo:ctl,ack -e cpu-clock -o stopcmd.data -- sh -c 'sleep 30; echo finished >"$1"' \
+	sh "$tmp/stopcmd.log" >/dev/null 2>stopcmd.err &
+bg=$!
+echo stop >ctl
+read -r answer <ack
+wait "$bg"
+rc=$?
+check "--control stop ends a recording of a command: exit 0 (got $rc)" test "$rc" -eq 0
+check "the command was ended, not left to finish" test ! -e "$tmp/stopcmd.log"
+if [ "$have_perf" -eq 1 ]; then
+	check "and perf reads the file" sh -c 'perf report -i stopcmd.data --header-only >/dev/null 2>&1'
+fi
+run record -D -1 -o x.data -- true
+expect_rc "-D -1 without --control is a usage error" 2
+run record --control fifo:/nonexistent/ctl -o x.data -- true
+expect_rc "--control on a FIFO that is not there is a usage error" 2
+contains "naming it" "$err" "cannot open /nonexistent/ctl"
+run record -D 50 -e cpu-clock -o delay.data -- "$W" hot 100
+expect_rc "-D 50 records (got $rc)" 0
+contains "and says when the events are enabled" "$err" "Events enabled"
+
+# 4. The attr flags, as perf 6.1 opens them.
+sample_flags="-W --data-page-size --code-page-size"
+run record -v $sample_flags -e cpu-clock -o w.data -- "$W" hot 50
+st=$(attr_line sample_type "$err")
+for f in WEIGHT_STRUCT DATA_PAGE_SIZE CODE_PAGE_SIZE; do
+	contains "$sample_flags: sample_type has $f" "$st" "$f"
+done
+if [ "$have_perf" -eq 1 ]; then
+	pst=$(attr_line sample_type "$(perf record -vv $sample_flags -e cpu-clock -o pw.data -- true 2>&1)")
+	check "perf opens the same sample_type bits ($pst)" \
+		test "$(printf '%s' "$st" | sed 's/IDENTIFIER|//; s/|IDENTIFIER//')" = "$pst"
+	n=$(perf script -i w.data -F ip,weight 2>/dev/null | grep -c .)
+	check "perf script reads the weights ($n samples)" test "$n" -gt 0
+fi
+for flags in --all-user --all-kernel "-g --user-callchains" "-g --kernel-callchains"; do
+	run record -v $flags -e cpu-clock -o a.data -- true
+	ours=$(printf '%s\n' "$err" | grep -E '^  exclude_(user|kernel|callchain_user|callchain_kernel) ' | sed 's/  */ /g')
+	if [ "$have_perf" -eq 1 ]; then
+		theirs=$(perf record -vv $flags -e cpu-clock -o pa.data -- true 2>&1 |
+			grep -E '^  exclude_(user|kernel|callchain_user|callchain_kernel) ' | sort -u | sed 's/  */ /g')
+		check "$flags: the exclude bits perf opens (${theirs//$'\n'/, })" test "$ours" = "$theirs"
+	else
+		check "$flags sets an exclude bit" test -n "$ours"
+	fi
+done
+run record --all-user --all-kernel -o x.data -- true
+expect_rc "--all-user with --all-kernel is a usage error" 2
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+run record -v -F max -e cpu-clock -o max.data -- true
+check "-F max samples at kernel.perf_event_max_sample_rate ($max)" \
+	test "$(attr_line '{ sample_period, sample_freq }' "$err")" = "$max"
+contains "and says so as perf does" "$err" "info: Using a maximum frequency rate of $max Hz"
+run record -v --per-thread -e cpu-clock -o pt.data -- "$W" hot 50
+check "--per-thread: no inherit, one ring for the command's one thread" \
+	sh -c '! printf "%s\n" "$1" | grep -q "^  inherit " && printf "%s\n" "$1" | grep -q ", 1 rings"' sh "$err"
+if [ "$have_perf" -eq 1 ]; then
+	n=$(perf script -i pt.data 2>/dev/null | grep -c perfkit-workloa)
+	check "and perf reads its samples ($n)" test "$n" -gt 0
+fi
+run record --per-thread -a -o x.data -- true
+expect_rc "--per-thread with -a is a usage error" 2
+run record -G / -o x.data -- true
+expect_rc "-G without -a or -C is a usage error" 2
+run record -a -G / -e cpu-clock -o cg.data -- "$W" hot 50
+expect_rc "-a -G / records the root cgroup (got $rc)" 0
+if [ "$have_perf" -eq 1 ]; then
+	n=$(perf script -i cg.data 2>/dev/null | grep -c perfkit-workloa)
+	check "with the command's samples in it ($n)" test "$n" -gt 0
+fi
+run record -a -G no/such/cgroup -o x.data -- true
+check "-G with a cgroup that is not there fails (got $rc)" test "$rc" -ne 0
+
+done_testing
