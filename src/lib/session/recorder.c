@@ -241,7 +241,20 @@ static bool cycles_to_cpu_clock(struct pk_recorder *r)
 	return changed;
 }
 
-/* Open the events, with perf's cycles -> cpu-clock fallback. */
+/* Whether any event is cycles (the fallback's candidates). */
+static bool has_cycles(const struct pk_events *ev)
+{
+	for (size_t i = 0; i < pk_events_nr(ev); i++) {
+		const struct perf_event_attr *a = pk_events_attr(ev, i);
+
+		if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES)
+			return true;
+	}
+	return false;
+}
+
+/* Open the events, with perf's cycles -> cpu-clock fallback.  An event
+ * list is frozen once an evlist has it, so the fallback parses it afresh. */
 static int open_events(struct pk_recorder *r, const char *events)
 {
 	/* Per CPU even for a task: the kernel maps inherited events only per CPU. */
@@ -260,12 +273,17 @@ static int open_events(struct pk_recorder *r, const char *events)
 		err = pk_evlist_open(r->l);
 		if (err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV && err != -ENXIO)
 			return err;
-		if (attempt || !cycles_to_cpu_clock(r))
+		if (attempt || !has_cycles(r->ev))
 			return err;
 		pk_evlist_free(r->l);
 		r->l = NULL;
+		pk_events_free(r->ev);
+		r->ev = NULL;
+		if ((err = parse_events(r, events ? events : "cycles")) < 0)
+			return err;
+		if (!cycles_to_cpu_clock(r))
+			return pk__error_nomem("the fallback's event names");
 		r->fell_back = true;
-		err = 0;
 	}
 	return err;
 }
