@@ -11,14 +11,14 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <fcntl.h>
-#include <poll.h>
+#include <locale.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -189,139 +189,16 @@ static bool finished(struct pk_workload *w, const struct plan *pl, int *status)
 	return pl->t.nr_threads > 0;
 }
 
-/* --control: perf's protocol on a FIFO pair or inherited fds. */
-struct control {
-	int fd, ack;
-	size_t len;
-	char buf[256];	/* a partly read line */
-};
-
-static int control_open(const char *spec, struct control *c)
-{
-	char ctl[256] = "", ack[256] = "";
-
-	if (!strncmp(spec, "fifo:", 5)) {
-		const char *comma = strchr(spec + 5, ',');
-
-		snprintf(ctl, sizeof(ctl), "%.*s", (int)(comma ? comma - spec - 5 : (long)strlen(spec + 5)),
-			 spec + 5);
-		if (comma)
-			snprintf(ack, sizeof(ack), "%s", comma + 1);
-		/* O_RDWR|O_NONBLOCK: neither end needs a writer or reader yet, as in perf. */
-		c->fd = ctl[0] ? open(ctl, O_RDWR | O_NONBLOCK | O_CLOEXEC) : -1;
-		c->ack = ack[0] ? open(ack, O_RDWR | O_NONBLOCK | O_CLOEXEC) : -1;
-		if (c->fd < 0 || (ack[0] && c->ack < 0)) {
-			cli_usage("stat", "--control: cannot open %s: %s (make it with mkfifo)",
-				  c->fd < 0 ? (ctl[0] ? ctl : "(no file)") : ack, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (!strncmp(spec, "fd:", 3)) {
-		const char *comma = strchr(spec + 3, ',');
-		uint64_t v[2] = { 0, UINT64_MAX };
-
-		snprintf(ctl, sizeof(ctl), "%.*s", (int)(comma ? comma - spec - 3 : (long)strlen(spec + 3)),
-			 spec + 3);
-		if (cli_num_u64("stat", "--control fd:N", ctl, 0, INT_MAX, &v[0]) < 0 ||
-		    (comma && cli_num_u64("stat", "--control fd:N,M", comma + 1, 0, INT_MAX, &v[1]) < 0))
-			return -1;
-		/* perf ignores a descriptor that is not open; commands would
-		 * never arrive, so say so now. */
-		for (int k = 0; k < 2; k++)
-			if (v[k] != UINT64_MAX && fcntl((int)v[k], F_GETFD) < 0) {
-				cli_usage("stat", "--control %s: file descriptor %d is not open (%s)", spec,
-					  (int)v[k], strerror(errno));
-				return -1;
-			}
-		c->fd = (int)v[0];
-		c->ack = comma ? (int)v[1] : -1;
-		return 0;
-	}
-	cli_usage("stat", "--control takes fifo:CTL[,ACK] or fd:N[,M], not '%s'", spec);
-	return -1;
-}
-
-static void control_close(struct control *c)
-{
-	if (c->fd > 2)
-		close(c->fd);
-	if (c->ack > 2)
-		close(c->ack);
-	c->fd = c->ack = -1;
-}
-
-/* Act on one command line; returns true for "stop". */
-static bool control_command(const struct stat_opts *o, struct pk_evlist *l, struct control *c,
-			    const char *cmd)
-{
-	bool stop = false, known = true;
-
-	if (!strcmp(cmd, "enable")) {
-		if (l)
-			pk_evlist_enable(l);
-		if (!o->quiet)
-			fprintf(stderr, "Events enabled\n");
-	} else if (!strcmp(cmd, "disable")) {
-		if (l)
-			pk_evlist_disable(l);
-		if (!o->quiet)
-			fprintf(stderr, "Events disabled\n");
-	} else if (!strcmp(cmd, "stop")) {
-		if (l)
-			pk_evlist_disable(l);
-		stop = true;
-	} else if (strcmp(cmd, "ping")) {
-		known = false;
-		cli_message(stderr, "perfkit stat: --control: unknown command '%s' (enable, disable, stop, "
-			    "ping)\n", cmd);
-	}
-	/* perf acknowledges with "ack\n" and its terminating NUL. */
-	if (known && c->ack >= 0 && write(c->ack, "ack\n", 5) < 0)
-		fprintf(stderr, "perfkit stat: --control: cannot write the ack: %s\n", strerror(errno));
-	return stop;
-}
-
-/* Wait for the end while taking --control commands.  "stop" ends the
- * counting at once for -p/-t/-a/-C; with a command it waits for it. */
-/* Wait up to timeout_ms for --control input and act on every complete
- * line; returns true when a "stop" came. */
-static bool control_poll(const struct stat_opts *o, struct pk_evlist *l, struct control *c,
-			 int timeout_ms)
-{
-	struct pollfd p = { .fd = c->fd, .events = POLLIN };
-	bool stop = false;
-	ssize_t n;
-
-	if (poll(&p, 1, timeout_ms) <= 0 || !(p.revents & POLLIN))
-		return false;
-	n = read(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len);
-	if (n <= 0)
-		return false;
-	c->len += (size_t)n;
-	c->buf[c->len] = '\0';
-	for (char *nl; (nl = memchr(c->buf, '\n', c->len));) {
-		*nl = '\0';
-		if (c->buf[0])
-			stop |= control_command(o, l, c, c->buf);
-		c->len -= (size_t)(nl + 1 - c->buf);
-		memmove(c->buf, nl + 1, c->len);
-	}
-	if (c->len == sizeof(c->buf) - 1)
-		c->len = 0;	/* a line longer than any command: drop it */
-	return stop;
-}
-
 /* Wait for the end while taking --control commands.  "stop" ends the
  * counting at once for -p/-t/-a/-C; with a command it waits for it. */
 static int control_loop(const struct stat_opts *o, struct pk_evlist *l, struct pk_workload *w,
-			const struct plan *pl, struct control *c)
+			const struct plan *pl, struct stat_control *c)
 {
 	int status = 0;
 	bool stopped = false;
 
 	while (!finished(w, pl, &status) && !(stopped && !w))
-		stopped |= control_poll(o, l, c, 10);
+		stopped |= stat_control_poll(o, l, c, 10);
 	return status;
 }
 
@@ -383,7 +260,7 @@ static int slot_deltas(struct pk_evlist *l, size_t i, struct result *cur, struct
  * which a command still running is sent SIGTERM, like perf).  Returns the
  * command's exit status, or 0. */
 static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_evlist *l,
-		     struct pk_workload *w, const struct plan *pl, double t0, struct control *ctl,
+		     struct pk_workload *w, const struct plan *pl, double t0, struct stat_control *ctl,
 		     const struct stat_summary *sum)
 {
 	size_t nr = pk_events_nr(ev);
@@ -410,7 +287,7 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 				continue;
 			}
 			/* --control during -I: take commands while the interval runs. */
-			if (control_poll(o, l, ctl, ms < 1 ? 1 : ms > 10 ? 10 : ms) && !w) {
+			if (stat_control_poll(o, l, ctl, ms < 1 ? 1 : ms > 10 ? 10 : ms) && !w) {
 				done = true;
 				break;
 			}
@@ -518,7 +395,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 {
 	struct pk_workload *w = NULL;
 	struct pk_evlist *l = NULL;
-	struct control ctl = { -1, -1, 0, "" };
+	struct stat_control ctl = { -1, -1, 0, "" };
 	struct plan pl;
 	double t0;
 	int status = 0;
@@ -539,7 +416,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		status = status == CLI_EXIT_USAGE ? -2 : -1;
 		goto out;
 	}
-	if (o->control && control_open(o->control, &ctl) < 0) {
+	if (o->control && stat_control_open(o->control, &ctl) < 0) {
 		status = -2;
 		goto out;
 	}
@@ -586,7 +463,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	if (l && read_results(o, ev, l, r) < 0)
 		status = -1;
 out:
-	control_close(&ctl);
+	stat_control_close(&ctl);
 	cli_stop_forward(NULL, false);
 	pk_evlist_free(l);
 	pk_workload_free(w);
@@ -616,9 +493,33 @@ static size_t drop_unsupported(struct result *r, size_t nr, size_t nr_default)
 	return k;
 }
 
+/* --pre / --post: CMD through the shell, as perf runs them (system(3));
+ * 0, or -1 after saying how it failed. */
+static int shell(const char *opt, const char *cmd)
+{
+	int st;
+
+	fflush(NULL);	/* what stat printed comes before what CMD prints */
+	st = system(cmd);
+	if (st == 0)
+		return 0;
+	if (st == -1)
+		cli_message(stderr, "perfkit stat: %s '%s': cannot run the shell: %s\n", opt, cmd,
+			    strerror(errno));
+	else if (WIFEXITED(st))
+		cli_message(stderr, "perfkit stat: %s '%s' failed (exit status %d): stopping\n", opt,
+			    cmd, WEXITSTATUS(st));
+	else
+		cli_message(stderr, "perfkit stat: %s '%s' was killed by signal %d: stopping\n", opt,
+			    cmd, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return -1;
+}
+
 /* Run the command o->repeat times (or count the target once), accumulating
  * each event's scaled value and the wall time.  Returns the last exit status
- * or a negative error (-1 event error, -2 usage error), already reported. */
+ * or a negative error (-1 event error, -2 usage error), already reported;
+ * -3 when --pre or --post failed after some runs were counted (they are
+ * printed, and the exit status is 1). */
 static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *r, size_t nr,
 		struct stat_summary *sum)
 {
@@ -629,6 +530,8 @@ static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *
 	for (unsigned run = 0; run < n && !cli_stop_signal(); run++) {
 		double wall_s = 0;
 
+		if (o->pre_cmd && shell("--pre", o->pre_cmd) < 0)
+			return sum->runs ? -3 : -1;
 		status = count(o, ev, r, &wall_s, sum);
 		if (status < 0)
 			return status;
@@ -641,6 +544,10 @@ static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *
 				r[i].per_sum[k] += (double)r[i].per[k].value;
 		}
 		sum->runs++;
+		if (o->post_cmd && shell("--post", o->post_cmd) < 0) {
+			status = -3;
+			break;
+		}
 	}
 	/* -r with -A or --per-*: each CPU's count is its mean over the runs. */
 	for (size_t i = 0; sum->runs > 1 && i < nr; i++)
@@ -681,6 +588,10 @@ int cmd_stat(int argc, char **argv)
 	err = stat_parse_opts(argc, argv, &o);
 	if (err)
 		goto done_opts;
+	/* perf takes the thousands' separator from the locale (LC_NUMERIC);
+	 * only the table uses it, so CSV and JSON keep C's numbers. */
+	if (o.big_num)
+		setlocale(LC_NUMERIC, "");
 	cli_tracefs_need(o.spec);
 	if (!o.null_run && pk_events_parse(o.spec, NULL, &ev) < 0) {
 		cli_error("stat", o.spec);
@@ -697,12 +608,15 @@ int cmd_stat(int argc, char **argv)
 	}
 	o.out = out;
 	status = runs(&o, ev, r, nr, &sum);
-	if (status < 0) {
+	if (status == -3) {
+		status = CLI_EXIT_EVENT;	/* --pre/--post failed: show what was counted */
+	} else if (status < 0) {
 		status = status == -2 ? CLI_EXIT_USAGE : CLI_EXIT_EVENT;
 		goto done;
 	}
 	nr = drop_unsupported(r, nr, o.nr_default);
-	if (!o.interval_ms) {	/* like perf 6.1: -I prints the intervals only */
+	/* like perf 6.1: -I prints the intervals only, unless --summary */
+	if (!o.interval_ms || o.summary) {
 		/* stderr is unbuffered: compose the table, then write it at once. */
 		char *text = NULL;
 		size_t len = 0;

@@ -59,7 +59,7 @@ static double running_pct(const struct result *r)
 }
 
 static void table_line(FILE *f, const char *prefix, const struct result *r, const char *cgroup,
-		       const struct pk_metric *m, unsigned runs)
+		       const struct pk_metric *m, unsigned runs, bool big_num)
 {
 	fputs(prefix, f);
 	if (r->err) {
@@ -69,10 +69,13 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, cons
 		fprintf(f, "%-35s\n", "");
 		return;
 	}
+	/* -B: the ' flag groups thousands as LC_NUMERIC says (none in C). */
 	if (is_clock(r->attr))
-		fprintf(f, "%18.2f %-4s %-32s", r->val.mean / 1e6, "msec", NAME(r));
+		fprintf(f, big_num ? "%'18.2f %-4s %-32s" : "%18.2f %-4s %-32s", r->val.mean / 1e6, "msec",
+			NAME(r));
 	else
-		fprintf(f, "%18.0f %-4s %-32s", r->val.mean, unit(r), NAME(r));
+		fprintf(f, big_num ? "%'18.0f %-4s %-32s" : "%18.0f %-4s %-32s", r->val.mean, unit(r),
+			NAME(r));
 	if (cgroup)	/* perf's cgroup column follows the event's */
 		fprintf(f, " %s", cgroup);
 	if (m && m->format) {
@@ -258,7 +261,7 @@ static void line(FILE *f, const struct stat_opts *o, const char *prefix, const s
 	else if (o->sep)
 		csv_line(f, prefix, o->sep, shown, o->cgroup, n ? &m[0] : NULL, runs);
 	else
-		table_line(f, prefix, shown, o->cgroup, n ? &m[0] : NULL, runs);
+		table_line(f, prefix, shown, o->cgroup, n ? &m[0] : NULL, runs, o->big_num);
 	if (n > 1)
 		extra_line(f, o, prefix, &m[1]);
 }
@@ -504,20 +507,24 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 {
 	double wall_ns = s->wall.mean * 1e9;
 	double *vals = calloc(nr ? nr : 1, sizeof(*vals));
+	char prefix[64] = "";
 
 	if (o->quiet || !vals) {
 		free(vals);
 		return;
 	}
+	/* --summary's totals after -I: perf's CSV marks each line (JSON not). */
+	if (o->interval_ms && o->sep && !o->no_csv_summary)
+		snprintf(prefix, sizeof(prefix), "%16s%s", "summary", o->sep);
 	if (!o->sep && !o->json)
 		header(f, o, s->runs);
 	if (o->per || o->no_aggr || o->per_thread) {
-		print_split(f, o, "", r, nr, s, wall_ns, vals);
+		print_split(f, o, prefix, r, nr, s, wall_ns, vals);
 	} else {
 		for (size_t j = 0; j < nr; j++)
 			vals[j] = r[j].err ? 0 : r[j].val.mean;
 		for (size_t i = 0; i < nr; i++)
-			line(f, o, "", r, nr, i, &r[i], vals, wall_ns, s->runs);
+			line(f, o, prefix, r, nr, i, &r[i], vals, wall_ns, s->runs);
 	}
 	if (!o->sep && !o->json)
 		footer(f, s, nr > 0);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stat.h - what cmd-stat.c (options, counting, runs) and stat-display.c
- * (perf's table, CSV and JSON layouts) share.
+ * stat.h - what the pieces of perfkit stat share: cmd-stat.c (counting,
+ * runs), stat-opts.c (options), stat-control.c (--control), stat-display.c
+ * (perf's table, CSV and JSON layouts) and stat-metric-only.c
+ * (--metric-only).
  */
 #ifndef PK_CLI_STAT_H
 #define PK_CLI_STAT_H
@@ -37,6 +39,13 @@ struct stat_opts {
 	bool start_disabled;	/* -D -1: start disabled; --control enables */
 	const char *control;	/* --control fifo:CTL[,ACK] or fd:N[,M] */
 	bool verbose;		/* -v: show the attrs as opened */
+	int big_num_opt;	/* -B 1, --no-big-num 0, neither -1 */
+	bool big_num;		/* thousands' separators in the table (perf's default) */
+	bool summary;		/* --summary: the totals after the -I intervals */
+	bool no_csv_summary;	/* --no-csv-summary: no "summary" column in -x/-j's totals */
+	bool metric_only;	/* --metric-only: the derived figures only, one line */
+	const char *pre_cmd;	/* --pre CMD: run by the shell before each run */
+	const char *post_cmd;	/* --post CMD: run by the shell after each run */
 	FILE *out;		/* where the counts go (stderr, or -o FILE) */
 	char **argv;		/* the command, or NULL */
 };
@@ -82,6 +91,26 @@ struct stat_summary {
  * printing the usage error.
  */
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
+
+/* --control: perf's protocol on a FIFO pair or inherited fds. */
+struct stat_control {
+	int fd, ack;
+	size_t len;
+	char buf[256];	/* a partly read line */
+};
+
+/* stat_control_open - open --control's spec into *c.  Returns 0, or -1
+ * after printing the usage error. */
+int stat_control_open(const char *spec, struct stat_control *c);
+
+/* stat_control_close - close what stat_control_open opened (not 0-2). */
+void stat_control_close(struct stat_control *c);
+
+/* stat_control_poll - wait up to timeout_ms for --control input and act on
+ * every complete line (enabling or disabling l, which may be NULL);
+ * returns true when a "stop" came. */
+bool stat_control_poll(const struct stat_opts *o, struct pk_evlist *l, struct stat_control *c,
+		       int timeout_ms);
 
 /* stat_apply_space - --all-user / --all-kernel on every parsed attr, as perf
  * sets them: exclude_kernel or exclude_user, the other cleared. */
