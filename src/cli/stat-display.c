@@ -215,8 +215,22 @@ static void footer(FILE *f, const struct stat_summary *s, bool after_counts)
 	fprintf(f, "%18.9f seconds sys\n\n", s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
 }
 
-/* Print result r[i], whose figure is derived from vals[] (the values of the
- * whole list in the same context: totals, one CPU, one aggregate). */
+int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals, double wall_ns,
+		 struct pk_metric m[2])
+{
+	struct pk_metric_input in[64];
+	int n;
+
+	/* Figures need the whole list; lists longer than this show none. */
+	if (nr > sizeof(in) / sizeof(in[0]))
+		return 0;
+	for (size_t j = 0; j < nr; j++)
+		in[j] = (struct pk_metric_input){ sizeof(in[j]), r[j].attr, vals[j], !r[j].err };
+	m[0] = (struct pk_metric){ .size = sizeof(m[0]) };
+	n = pk_metric_derive(in, nr, i, wall_ns, m, 2);
+	return n < 0 ? 0 : n;
+}
+
 /* perf's second figure (stalled cycles per insn) goes on a line of its own,
  * under the first one's column. */
 static void extra_line(FILE *f, const struct stat_opts *o, const char *prefix,
@@ -244,18 +258,9 @@ static void line(FILE *f, const struct stat_opts *o, const char *prefix, const s
 		 size_t nr, size_t i, const struct result *shown, const double *vals, double wall_ns,
 		 unsigned runs)
 {
-	struct pk_metric_input in[64];
-	struct pk_metric m[2] = { { .size = sizeof(m[0]) } };
-	int n = 0;
+	struct pk_metric m[2];
+	int n = shown->err ? 0 : stat_figures(r, nr, i, vals, wall_ns, m);
 
-	/* Figures need the whole list; lists longer than this show none. */
-	if (nr <= sizeof(in) / sizeof(in[0]) && !shown->err) {
-		for (size_t j = 0; j < nr; j++)
-			in[j] = (struct pk_metric_input){ sizeof(in[j]), r[j].attr, vals[j], !r[j].err };
-		n = pk_metric_derive(in, nr, i, wall_ns, m, 2);
-		if (n < 0)
-			n = 0;
-	}
 	if (o->json)
 		json_line(f, prefix, shown, o->cgroup, n ? &m[0] : NULL, runs);
 	else if (o->sep)
@@ -518,7 +523,12 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 		snprintf(prefix, sizeof(prefix), "%16s%s", "summary", o->sep);
 	if (!o->sep && !o->json)
 		header(f, o, s->runs);
-	if (o->per || o->no_aggr || o->per_thread) {
+	if (o->metric_only) {
+		for (size_t j = 0; j < nr; j++)
+			vals[j] = r[j].err ? 0 : r[j].val.mean;
+		stat_metric_only_header(f, o, r, nr, vals, wall_ns, NULL);
+		stat_metric_only_values(f, o, r, nr, vals, wall_ns, NULL);
+	} else if (o->per || o->no_aggr || o->per_thread) {
 		print_split(f, o, prefix, r, nr, s, wall_ns, vals);
 	} else {
 		for (size_t j = 0; j < nr; j++)
@@ -559,14 +569,23 @@ void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result
 		free(vals);
 		return;
 	}
-	if (first && !o->sep && !o->json)
+	if (first && !o->sep && !o->json && !o->metric_only)
 		fputs(interval_header(o), f);
 	snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", sec, (unsigned long)(ns % 1000000000ULL),
 		 o->sep ? o->sep : " ");
 	if (o->json)
 		snprintf(prefix, sizeof(prefix), "\"interval\" : %lu.%09lu, ", sec,
 			 (unsigned long)(ns % 1000000000ULL));
-	if (o->per || o->no_aggr || o->per_thread) {
+	if (o->metric_only) {
+		for (size_t j = 0; j < nr; j++)
+			vals[j] = r[j].err ? 0 : r[j].val.mean;
+		if (first)
+			stat_metric_only_header(f, o, r, nr, vals, wall_ns, "");
+		if (o->json)	/* perf's -j -I --metric-only stamps the line so */
+			snprintf(prefix, sizeof(prefix), "{\"interval\" : %lu.%09lu}", sec,
+				 (unsigned long)(ns % 1000000000ULL));
+		stat_metric_only_values(f, o, r, nr, vals, wall_ns, prefix);
+	} else if (o->per || o->no_aggr || o->per_thread) {
 		print_split(f, o, prefix, r, nr, s, wall_ns, vals);
 	} else {
 		for (size_t j = 0; j < nr; j++)

@@ -124,6 +124,22 @@ void stat_apply_space(const struct stat_opts *o, struct pk_events *ev);
 void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 			 const struct stat_summary *s, double ts, double wall_ns, bool first);
 
+/* stat_figures - perf's derived figures for r[i] (at most two, into m),
+ * from vals[] (each event's value in the same context); returns how many. */
+int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals, double wall_ns,
+		 struct pk_metric m[2]);
+
+/* stat_metric_only_header - --metric-only's column headings, one per
+ * figure, as perf lays them out; `interval` is NULL outside -I, else the
+ * first interval's line starts "#           time" (CSV "time,"). */
+void stat_metric_only_header(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
+			     const double *vals, double wall_ns, const char *interval);
+
+/* stat_metric_only_values - --metric-only's one line of figures after
+ * `prefix` (the -I timestamp, or NULL). */
+void stat_metric_only_values(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
+			     const double *vals, double wall_ns, const char *prefix);
+
 /* stat_print - the counts in the layout the options ask for. */
 void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 		const struct stat_summary *s);

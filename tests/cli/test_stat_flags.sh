@@ -120,4 +120,51 @@ if have_perf; then
 else
 	skip "perf runs them in the same order" "perf is not installed"
 fi
+# --metric-only: no counts, only figures.  Here no hardware counts, so no
+# figure is shown (rates and CPUs utilized never are): what is left is
+# perf's frame, and an empty column for each event that did not count.
+nosec() { printf '%s\n' "$1" | grep -v 'seconds'; }
+run stat --metric-only -e page-faults,task-clock -- true
+expect_rc "--metric-only runs" 0
+check "no counts and no rates are printed" sh -c '! printf "%s\n" "$1" | grep -Eq "page-faults|task-clock|/sec|CPUs"' sh "$err"
+mine_sw=$(nosec "$err")
+run stat --metric-only -e instructions,cycles,branch-misses,page-faults -- true
+vline=$(printf '%s\n' "$err" | sed -n 5p)
+check "one empty 21-wide column per event that did not count (3 here)" test "${#vline}" -eq 63
+hline=$(printf '%s\n' "$err" | sed -n 4p)
+check "... under empty headings of the same width" test "${#hline}" -eq 63
+run stat --metric-only -x, -e instructions,cycles,page-faults -- true
+mine_csv=$(printf '%s\n' "$err" | sed -n 2p)
+check "CSV: an empty field for each" test "$mine_csv" = ",,"
+run stat --metric-only -j -e instructions,cycles,page-faults -- true
+mine_json=$(printf '%s\n' "$err" | sed -n 2p)
+check "JSON: an empty metric-value for each" test "$mine_json" = '{"metric-value" : ""}{"metric-value" : ""}'
+check "JSON: the headings parse as one object" \
+	python3 -c 'import json,sys; json.loads(sys.argv[1].splitlines()[0])' "$err"
+run stat --metric-only -I 100 -e instructions,page-faults -- sleep 0.15
+mine_iv=$(printf '%s\n' "$err" | awk 'NR == 2 { sub(/^ +[0-9.]+/, ""); print }')
+check "-I: the headings start with perf's '#           time'" \
+	sh -c 'printf "%s\n" "$1" | head -1 | grep -q "^#           time "' sh "$err"
+run stat --metric-only -r 2 -e page-faults -- true
+expect_rc "--metric-only with -r is refused" 2
+contains "... in perf's words" "$err" "--metric-only is not supported with -r"
+run stat --metric-only --per-thread -e page-faults -- true
+contains "--metric-only with --per-thread: perf's words" "$err" "--metric-only is not supported with --per-thread"
+run stat --metric-only -a -A -e page-faults -- true
+expect_rc "--metric-only with -A is refused (not yet)" 2
+if have_perf; then
+	theirs=$(nosec "$(perf stat --metric-only -e page-faults,task-clock -- true 2>&1)")
+	check "without figures, the layout is perf's line for line" test "$mine_sw" = "$theirs"
+	theirs=$(perf stat --metric-only -e instructions,cycles,branch-misses,page-faults -- true 2>&1 | sed -n 5p)
+	check "the empty columns are perf's" test "$vline" = "$theirs"
+	theirs=$(perf stat --metric-only -x, -e instructions,cycles,page-faults -- true 2>&1 | sed -n 2p)
+	check "the CSV line is perf's" test "$mine_csv" = "$theirs"
+	theirs=$(perf stat --metric-only -j -e instructions,cycles,page-faults -- true 2>&1 | sed -n 2p)
+	check "the JSON line is perf's" test "$mine_json" = "$theirs"
+	theirs=$(perf stat --metric-only -I 100 -e instructions,page-faults -- sleep 0.15 2>&1 |
+		awk 'NR == 2 { sub(/^ +[0-9.]+/, ""); print }')
+	check "-I: each interval's line is perf's" test "$mine_iv" = "$theirs"
+else
+	for d in layout columns CSV JSON -I; do skip "--metric-only $d as perf's" "perf is not installed"; done
+fi
 done_testing
