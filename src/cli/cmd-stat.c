@@ -586,7 +586,7 @@ int cmd_stat(int argc, char **argv)
 	size_t nr = 0;
 
 	err = stat_parse_opts(argc, argv, &o);
-	if (err)
+	if (err || (err = stat_topdown_check(&o)))
 		goto done_opts;
 	/* perf takes the thousands' separator from the locale (LC_NUMERIC);
 	 * only the table uses it, so CSV and JSON keep C's numbers. */

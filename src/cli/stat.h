@@ -44,6 +44,8 @@ struct stat_opts {
 	bool summary;		/* --summary: the totals after the -I intervals */
 	bool no_csv_summary;	/* --no-csv-summary: no "summary" column in -x/-j's totals */
 	bool metric_only;	/* --metric-only: the derived figures only, one line */
+	bool topdown;		/* --topdown */
+	unsigned td_level;	/* --td-level N */
 	const char *pre_cmd;	/* --pre CMD: run by the shell before each run */
 	const char *post_cmd;	/* --post CMD: run by the shell after each run */
 	FILE *out;		/* where the counts go (stderr, or -o FILE) */
@@ -111,6 +113,12 @@ void stat_control_close(struct stat_control *c);
  * returns true when a "stop" came. */
 bool stat_control_poll(const struct stat_opts *o, struct pk_evlist *l, struct stat_control *c,
 		       int timeout_ms);
+
+/* stat_topdown_check - --topdown: perf's refusal where the core PMU has no
+ * topdown events, and perfkit's own where it has (the metrics are not
+ * computed yet).  0 without --topdown, else an exit status after the
+ * message. */
+int stat_topdown_check(const struct stat_opts *o);
 
 /* stat_apply_space - --all-user / --all-kernel on every parsed attr, as perf
  * sets them: exclude_kernel or exclude_user, the other cleared. */

@@ -3,7 +3,8 @@
 # test_stat_flags.sh - perfkit stat -B/--no-big-num (thousands' separators
 # from the locale, as perf 6.1 prints them), --summary after -I (table, CSV
 # with and without the summary column, JSON), and --pre/--post around each
-# -r run, side by side with perf where it runs here.
+# -r run, --metric-only, and --topdown's refusals, side by side with perf
+# where it runs here.
 . "$(dirname "$0")/tap.sh"
 
 tmp=$(mktemp -d)
@@ -21,6 +22,7 @@ pf() { printf '%s\n' "$1" | awk '$2 == "page-faults" { print $1 }'; }
 
 # -B: a bare Debian 12 has only C and C.UTF-8, which group nothing; build
 # en_US.UTF-8 (the locale sources ship with libc) to see separators.
+mkdir -p "$tmp/loc"
 if localedef -i en_US -f UTF-8 "$tmp/loc/en_US.UTF-8" >/dev/null 2>&1 ||
 	[ -d "$tmp/loc/en_US.UTF-8" ]; then
 	export LOCPATH=$tmp/loc
@@ -166,5 +168,27 @@ if have_perf; then
 	check "-I: each interval's line is perf's" test "$mine_iv" = "$theirs"
 else
 	for d in layout columns CSV JSON -I; do skip "--metric-only $d as perf's" "perf is not installed"; done
+fi
+# --topdown: perf 6.1 computes it from the core PMU's topdown events,
+# system-wide only.  This machine has no core PMU: perf's refusal.
+run stat --topdown -e page-faults -- true
+expect_rc "--topdown without -a is a usage error" 2
+contains "... in perf's words" "$err" "top down event configuration requires system-wide mode (-a)"
+run stat --td-level 1 -e page-faults -- true
+expect_rc "--td-level without --topdown is a usage error" 2
+mkdir -p "$tmp/none/bus/event_source/devices/software"
+echo 1 >"$tmp/none/bus/event_source/devices/software/type"
+PERFKIT_SYSFS_ROOT=$tmp/none run stat -a --topdown -- true
+expect_rc "no topdown events: exit status 1" 1
+contains "... with perf's message" "$err" "System does not support topdown"
+PERFKIT_SYSFS_ROOT=$PERFKIT_FIXTURES/sysfs/intel run stat -a --topdown -- true
+expect_rc "Intel's topdown events (fixture): refused, exit status 1" 1
+contains "... saying the metrics are not computed yet" "$err" "not compute the top-down metrics yet"
+if have_perf && [ ! -d /sys/bus/event_source/devices/cpu ]; then
+	run stat -a --topdown -- true
+	theirs=$(perf stat -a --topdown -- true 2>&1)
+	check "here, the same refusal as perf ($theirs)" test "$err" = "$theirs"
+else
+	skip "here, the same refusal as perf" "no perf, or this machine has a core PMU"
 fi
 done_testing
