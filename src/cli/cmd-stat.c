@@ -11,14 +11,14 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <fcntl.h>
-#include <poll.h>
+#include <locale.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -189,50 +189,6 @@ static bool finished(struct pk_workload *w, const struct plan *pl, int *status)
 	return pl->t.nr_threads > 0;
 }
 
-/* Act on one command line; returns true for "stop". */
-static bool control_command(const struct stat_opts *o, struct pk_evlist *l, struct cli_control *c,
-			    const char *cmd)
-{
-	bool stop = false, known = true;
-
-	if (!strcmp(cmd, "enable")) {
-		if (l)
-			pk_evlist_enable(l);
-		if (!o->quiet)
-			fprintf(stderr, "Events enabled\n");
-	} else if (!strcmp(cmd, "disable")) {
-		if (l)
-			pk_evlist_disable(l);
-		if (!o->quiet)
-			fprintf(stderr, "Events disabled\n");
-	} else if (!strcmp(cmd, "stop")) {
-		if (l)
-			pk_evlist_disable(l);
-		stop = true;
-	} else if (strcmp(cmd, "ping")) {
-		known = false;
-		cli_message(stderr, "perfkit stat: --control: unknown command '%s' (enable, disable, stop, "
-			    "ping)\n", cmd);
-	}
-	if (known)
-		cli_control_ack("stat", c);
-	return stop;
-}
-
-/* Wait for the end while taking --control commands.  "stop" ends the
- * counting at once for -p/-t/-a/-C; with a command it waits for it. */
-/* Wait up to timeout_ms for --control input and act on every complete
- * line; returns true when a "stop" came. */
-static bool control_poll(const struct stat_opts *o, struct pk_evlist *l, struct cli_control *c,
-			 int timeout_ms)
-{
-	bool stop = false;
-
-	for (const char *cmd; (cmd = cli_control_next(c, timeout_ms)); timeout_ms = 0)
-		stop |= control_command(o, l, c, cmd);
-	return stop;
-}
-
 /* Wait for the end while taking --control commands.  "stop" ends the
  * counting at once for -p/-t/-a/-C; with a command it waits for it. */
 static int control_loop(const struct stat_opts *o, struct pk_evlist *l, struct pk_workload *w,
@@ -242,7 +198,7 @@ static int control_loop(const struct stat_opts *o, struct pk_evlist *l, struct p
 	bool stopped = false;
 
 	while (!finished(w, pl, &status) && !(stopped && !w))
-		stopped |= control_poll(o, l, c, 10);
+		stopped |= stat_control_poll(o, l, c, 10);
 	return status;
 }
 
@@ -331,7 +287,7 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 				continue;
 			}
 			/* --control during -I: take commands while the interval runs. */
-			if (control_poll(o, l, ctl, ms < 1 ? 1 : ms > 10 ? 10 : ms) && !w) {
+			if (stat_control_poll(o, l, ctl, ms < 1 ? 1 : ms > 10 ? 10 : ms) && !w) {
 				done = true;
 				break;
 			}
@@ -537,9 +493,33 @@ static size_t drop_unsupported(struct result *r, size_t nr, size_t nr_default)
 	return k;
 }
 
+/* --pre / --post: CMD through the shell, as perf runs them (system(3));
+ * 0, or -1 after saying how it failed. */
+static int shell(const char *opt, const char *cmd)
+{
+	int st;
+
+	fflush(NULL);	/* what stat printed comes before what CMD prints */
+	st = system(cmd);
+	if (st == 0)
+		return 0;
+	if (st == -1)
+		cli_message(stderr, "perfkit stat: %s '%s': cannot run the shell: %s\n", opt, cmd,
+			    strerror(errno));
+	else if (WIFEXITED(st))
+		cli_message(stderr, "perfkit stat: %s '%s' failed (exit status %d): stopping\n", opt,
+			    cmd, WEXITSTATUS(st));
+	else
+		cli_message(stderr, "perfkit stat: %s '%s' was killed by signal %d: stopping\n", opt,
+			    cmd, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return -1;
+}
+
 /* Run the command o->repeat times (or count the target once), accumulating
  * each event's scaled value and the wall time.  Returns the last exit status
- * or a negative error (-1 event error, -2 usage error), already reported. */
+ * or a negative error (-1 event error, -2 usage error), already reported;
+ * -3 when --pre or --post failed after some runs were counted (they are
+ * printed, and the exit status is 1). */
 static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *r, size_t nr,
 		struct stat_summary *sum)
 {
@@ -550,6 +530,8 @@ static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *
 	for (unsigned run = 0; run < n && !cli_stop_signal(); run++) {
 		double wall_s = 0;
 
+		if (o->pre_cmd && shell("--pre", o->pre_cmd) < 0)
+			return sum->runs ? -3 : -1;
 		status = count(o, ev, r, &wall_s, sum);
 		if (status < 0)
 			return status;
@@ -562,6 +544,10 @@ static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *
 				r[i].per_sum[k] += (double)r[i].per[k].value;
 		}
 		sum->runs++;
+		if (o->post_cmd && shell("--post", o->post_cmd) < 0) {
+			status = -3;
+			break;
+		}
 	}
 	/* -r with -A or --per-*: each CPU's count is its mean over the runs. */
 	for (size_t i = 0; sum->runs > 1 && i < nr; i++)
@@ -600,8 +586,12 @@ int cmd_stat(int argc, char **argv)
 	size_t nr = 0;
 
 	err = stat_parse_opts(argc, argv, &o);
-	if (err)
+	if (err || (err = stat_topdown_check(&o)))
 		goto done_opts;
+	/* perf takes the thousands' separator from the locale (LC_NUMERIC);
+	 * only the table uses it, so CSV and JSON keep C's numbers. */
+	if (o.big_num)
+		setlocale(LC_NUMERIC, "");
 	cli_tracefs_need(o.spec);
 	if (!o.null_run && pk_events_parse(o.spec, NULL, &ev) < 0) {
 		cli_error("stat", o.spec);
@@ -618,12 +608,15 @@ int cmd_stat(int argc, char **argv)
 	}
 	o.out = out;
 	status = runs(&o, ev, r, nr, &sum);
-	if (status < 0) {
+	if (status == -3) {
+		status = CLI_EXIT_EVENT;	/* --pre/--post failed: show what was counted */
+	} else if (status < 0) {
 		status = status == -2 ? CLI_EXIT_USAGE : CLI_EXIT_EVENT;
 		goto done;
 	}
 	nr = drop_unsupported(r, nr, o.nr_default);
-	if (!o.interval_ms) {	/* like perf 6.1: -I prints the intervals only */
+	/* like perf 6.1: -I prints the intervals only, unless --summary */
+	if (!o.interval_ms || o.summary) {
 		/* stderr is unbuffered: compose the table, then write it at once. */
 		char *text = NULL;
 		size_t len = 0;

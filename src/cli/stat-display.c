@@ -59,7 +59,7 @@ static double running_pct(const struct result *r)
 }
 
 static void table_line(FILE *f, const char *prefix, const struct result *r, const char *cgroup,
-		       const struct pk_metric *m, unsigned runs)
+		       const struct pk_metric *m, unsigned runs, bool big_num)
 {
 	fputs(prefix, f);
 	if (r->err) {
@@ -69,10 +69,13 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, cons
 		fprintf(f, "%-35s\n", "");
 		return;
 	}
+	/* -B: the ' flag groups thousands as LC_NUMERIC says (none in C). */
 	if (is_clock(r->attr))
-		fprintf(f, "%18.2f %-4s %-32s", r->val.mean / 1e6, "msec", NAME(r));
+		fprintf(f, big_num ? "%'18.2f %-4s %-32s" : "%18.2f %-4s %-32s", r->val.mean / 1e6, "msec",
+			NAME(r));
 	else
-		fprintf(f, "%18.0f %-4s %-32s", r->val.mean, unit(r), NAME(r));
+		fprintf(f, big_num ? "%'18.0f %-4s %-32s" : "%18.0f %-4s %-32s", r->val.mean, unit(r),
+			NAME(r));
 	if (cgroup)	/* perf's cgroup column follows the event's */
 		fprintf(f, " %s", cgroup);
 	if (m && m->format) {
@@ -212,8 +215,22 @@ static void footer(FILE *f, const struct stat_summary *s, bool after_counts)
 	fprintf(f, "%18.9f seconds sys\n\n", s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
 }
 
-/* Print result r[i], whose figure is derived from vals[] (the values of the
- * whole list in the same context: totals, one CPU, one aggregate). */
+int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals, double wall_ns,
+		 struct pk_metric m[2])
+{
+	struct pk_metric_input in[64];
+	int n;
+
+	/* Figures need the whole list; lists longer than this show none. */
+	if (nr > sizeof(in) / sizeof(in[0]))
+		return 0;
+	for (size_t j = 0; j < nr; j++)
+		in[j] = (struct pk_metric_input){ sizeof(in[j]), r[j].attr, vals[j], !r[j].err };
+	m[0] = (struct pk_metric){ .size = sizeof(m[0]) };
+	n = pk_metric_derive(in, nr, i, wall_ns, m, 2);
+	return n < 0 ? 0 : n;
+}
+
 /* perf's second figure (stalled cycles per insn) goes on a line of its own,
  * under the first one's column. */
 static void extra_line(FILE *f, const struct stat_opts *o, const char *prefix,
@@ -241,24 +258,15 @@ static void line(FILE *f, const struct stat_opts *o, const char *prefix, const s
 		 size_t nr, size_t i, const struct result *shown, const double *vals, double wall_ns,
 		 unsigned runs)
 {
-	struct pk_metric_input in[64];
-	struct pk_metric m[2] = { { .size = sizeof(m[0]) } };
-	int n = 0;
+	struct pk_metric m[2];
+	int n = shown->err ? 0 : stat_figures(r, nr, i, vals, wall_ns, m);
 
-	/* Figures need the whole list; lists longer than this show none. */
-	if (nr <= sizeof(in) / sizeof(in[0]) && !shown->err) {
-		for (size_t j = 0; j < nr; j++)
-			in[j] = (struct pk_metric_input){ sizeof(in[j]), r[j].attr, vals[j], !r[j].err };
-		n = pk_metric_derive(in, nr, i, wall_ns, m, 2);
-		if (n < 0)
-			n = 0;
-	}
 	if (o->json)
 		json_line(f, prefix, shown, o->cgroup, n ? &m[0] : NULL, runs);
 	else if (o->sep)
 		csv_line(f, prefix, o->sep, shown, o->cgroup, n ? &m[0] : NULL, runs);
 	else
-		table_line(f, prefix, shown, o->cgroup, n ? &m[0] : NULL, runs);
+		table_line(f, prefix, shown, o->cgroup, n ? &m[0] : NULL, runs, o->big_num);
 	if (n > 1)
 		extra_line(f, o, prefix, &m[1]);
 }
@@ -504,20 +512,29 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 {
 	double wall_ns = s->wall.mean * 1e9;
 	double *vals = calloc(nr ? nr : 1, sizeof(*vals));
+	char prefix[64] = "";
 
 	if (o->quiet || !vals) {
 		free(vals);
 		return;
 	}
+	/* --summary's totals after -I: perf's CSV marks each line (JSON not). */
+	if (o->interval_ms && o->sep && !o->no_csv_summary)
+		snprintf(prefix, sizeof(prefix), "%16s%s", "summary", o->sep);
 	if (!o->sep && !o->json)
 		header(f, o, s->runs);
-	if (o->per || o->no_aggr || o->per_thread) {
-		print_split(f, o, "", r, nr, s, wall_ns, vals);
+	if (o->metric_only) {
+		for (size_t j = 0; j < nr; j++)
+			vals[j] = r[j].err ? 0 : r[j].val.mean;
+		stat_metric_only_header(f, o, r, nr, vals, wall_ns, NULL);
+		stat_metric_only_values(f, o, r, nr, vals, wall_ns, NULL);
+	} else if (o->per || o->no_aggr || o->per_thread) {
+		print_split(f, o, prefix, r, nr, s, wall_ns, vals);
 	} else {
 		for (size_t j = 0; j < nr; j++)
 			vals[j] = r[j].err ? 0 : r[j].val.mean;
 		for (size_t i = 0; i < nr; i++)
-			line(f, o, "", r, nr, i, &r[i], vals, wall_ns, s->runs);
+			line(f, o, prefix, r, nr, i, &r[i], vals, wall_ns, s->runs);
 	}
 	if (!o->sep && !o->json)
 		footer(f, s, nr > 0);
@@ -552,14 +569,23 @@ void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result
 		free(vals);
 		return;
 	}
-	if (first && !o->sep && !o->json)
+	if (first && !o->sep && !o->json && !o->metric_only)
 		fputs(interval_header(o), f);
 	snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", sec, (unsigned long)(ns % 1000000000ULL),
 		 o->sep ? o->sep : " ");
 	if (o->json)
 		snprintf(prefix, sizeof(prefix), "\"interval\" : %lu.%09lu, ", sec,
 			 (unsigned long)(ns % 1000000000ULL));
-	if (o->per || o->no_aggr || o->per_thread) {
+	if (o->metric_only) {
+		for (size_t j = 0; j < nr; j++)
+			vals[j] = r[j].err ? 0 : r[j].val.mean;
+		if (first)
+			stat_metric_only_header(f, o, r, nr, vals, wall_ns, "");
+		if (o->json)	/* perf's -j -I --metric-only stamps the line so */
+			snprintf(prefix, sizeof(prefix), "{\"interval\" : %lu.%09lu}", sec,
+				 (unsigned long)(ns % 1000000000ULL));
+		stat_metric_only_values(f, o, r, nr, vals, wall_ns, prefix);
+	} else if (o->per || o->no_aggr || o->per_thread) {
 		print_split(f, o, prefix, r, nr, s, wall_ns, vals);
 	} else {
 		for (size_t j = 0; j < nr; j++)

@@ -25,7 +25,8 @@ static const char *const detailed_sets[3] = {
 };
 
 enum { OPT_APPEND = 0x100, OPT_INTERVAL_COUNT, OPT_NO_INHERIT, OPT_CONTROL, OPT_ALL_USER,
-       OPT_ALL_KERNEL, OPT_PER = 0x110 };
+       OPT_ALL_KERNEL, OPT_NO_BIG_NUM, OPT_SUMMARY, OPT_NO_CSV_SUMMARY, OPT_METRIC_ONLY, OPT_PRE,
+       OPT_POST, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_PER = 0x120 };
 
 static const struct cli_opt stat_options[] = {
 	{ "event", 'e', CLI_ARG_REQUIRED, 'e', "EVENTS",
@@ -48,6 +49,14 @@ static const struct cli_opt stat_options[] = {
 	{ "interval-print", 'I', CLI_ARG_REQUIRED, 'I', "MS",
 	  "print the counts of every MS milliseconds (10 or more)" },
 	{ "interval-count", 0, CLI_ARG_REQUIRED, OPT_INTERVAL_COUNT, "N", "stop after N intervals" },
+	{ "summary", 0, CLI_ARG_NONE, OPT_SUMMARY, NULL,
+	  "with -I: print the totals of the whole run after the intervals" },
+	{ "no-csv-summary", 0, CLI_ARG_NONE, OPT_NO_CSV_SUMMARY, NULL,
+	  "with --summary and -x or -j: leave out the 'summary' column of the totals" },
+	{ "pre", 0, CLI_ARG_REQUIRED, OPT_PRE, "CMD",
+	  "run CMD with the shell before each run (-r); a failing CMD stops stat" },
+	{ "post", 0, CLI_ARG_REQUIRED, OPT_POST, "CMD",
+	  "run CMD with the shell after each run (-r); a failing CMD stops stat" },
 	{ "delay", 'D', CLI_ARG_REQUIRED, 'D', "MS",
 	  "start counting MS milliseconds after the command starts; -1: start disabled, for "
 	  "--control to enable" },
@@ -67,6 +76,16 @@ static const struct cli_opt stat_options[] = {
 	{ "per-socket", 0, CLI_ARG_NONE, OPT_PER + 's', NULL, NULL, .with_next = true },
 	{ "per-node", 0, CLI_ARG_NONE, OPT_PER + 'n', NULL,
 	  "one line per core, die, socket or NUMA node (with -a or -C)" },
+	{ "big-num", 'B', CLI_ARG_NONE, 'B', NULL,
+	  "print large counts with the locale's thousands' separators (the default for the "
+	  "table; not with -x)" },
+	{ "no-big-num", 0, CLI_ARG_NONE, OPT_NO_BIG_NUM, NULL, "print counts without separators" },
+	{ "metric-only", 0, CLI_ARG_NONE, OPT_METRIC_ONLY, NULL,
+	  "print only the derived figures (insn per cycle, miss ratios, ...), one column each" },
+	{ "topdown", 0, CLI_ARG_NONE, OPT_TOPDOWN, NULL,
+	  "Intel's top-down level 1 (with -a): refused with perf's message where the CPU has no "
+	  "topdown events; not supported yet where it has" },
+	{ "td-level", 0, CLI_ARG_REQUIRED, OPT_TD_LEVEL, "N", "the top-down level for --topdown" },
 	{ "field-separator", 'x', CLI_ARG_REQUIRED, 'x', "SEP",
 	  "print perf's CSV with SEP between fields" },
 	{ "json-output", 'j', CLI_ARG_NONE, 'j', NULL, "print one JSON object per event, like perf -j" },
@@ -116,6 +135,8 @@ static int stat_number(struct stat_opts *o, int id, const char *arg)
 	case OPT_INTERVAL_COUNT:
 		return parse_uint("--interval-count", arg, 1, 100000000, &o->interval_count) ?
 		       CLI_EXIT_USAGE : 0;
+	case OPT_TD_LEVEL:
+		return parse_uint("--td-level", arg, 0, 2, &o->td_level) ? CLI_EXIT_USAGE : 0;
 	case 'D':
 		/* -1: start disabled, for --control (perf's meaning). */
 		if (cli_num_i64("stat", "-D", arg, -1, 100000000, &ms) < 0)
@@ -163,6 +184,14 @@ static int stat_option(void *ctx, int id, const char *arg)
 	case 'n': o->null_run = true; break;
 	case OPT_CONTROL: o->control = arg; break;
 	case 'v': o->verbose = true; break;
+	case 'B': o->big_num_opt = 1; break;
+	case OPT_NO_BIG_NUM: o->big_num_opt = 0; break;
+	case OPT_SUMMARY: o->summary = true; break;
+	case OPT_NO_CSV_SUMMARY: o->no_csv_summary = true; break;
+	case OPT_METRIC_ONLY: o->metric_only = true; break;
+	case OPT_PRE: o->pre_cmd = arg; break;
+	case OPT_POST: o->post_cmd = arg; break;
+	case OPT_TOPDOWN: o->topdown = true; break;
 	case OPT_NO_INHERIT: o->no_inherit = true; break;
 	case OPT_ALL_USER: o->all_user = true; break;
 	case OPT_ALL_KERNEL: o->all_kernel = true; break;
@@ -187,6 +216,16 @@ static int check_opts(const struct stat_opts *o, int argc)
 		return cli_usage("stat", "--all-user and --all-kernel exclude each other: give one");
 	if (o->sep && o->json)
 		return cli_usage("stat", "-x and -j are two output formats: give one");
+	/* perf's words for these refusals. */
+	if (o->sep && o->big_num_opt == 1)
+		return cli_usage("stat", "-B option not supported with -x");
+	if (o->metric_only && o->per_thread)
+		return cli_usage("stat", "--metric-only is not supported with --per-thread");
+	if (o->metric_only && (o->no_aggr || o->per))
+		return cli_usage("stat", "--metric-only with -A or --per-core/die/socket/node is not "
+				 "supported yet: drop one of them");
+	if (o->metric_only && o->repeat > 1)
+		return cli_usage("stat", "--metric-only is not supported with -r");
 	if (o->no_aggr + o->per_thread + !!o->per > 1)
 		return cli_usage("stat", "-A, --per-thread and --per-core/die/socket/node are different "
 				 "ways to split the counts: give one");
@@ -199,6 +238,14 @@ static int check_opts(const struct stat_opts *o, int argc)
 	if (o->per_thread && o->repeat > 1)
 		return cli_usage("stat", "-r with --per-thread: every run has different threads; "
 				 "count one run, or drop --per-thread");
+	if ((o->summary || o->no_csv_summary) && !o->interval_ms)
+		return cli_usage("stat", "%s is about -I's output: give -I MS",
+				 o->summary ? "--summary" : "--no-csv-summary");
+	if (o->td_level && !o->topdown)
+		return cli_usage("stat", "--td-level sets the level of --topdown: give --topdown");
+	/* perf's words: its topdown events count per core, never per task. */
+	if (o->topdown && !o->target.all_cpus)
+		return cli_usage("stat", "top down event configuration requires system-wide mode (-a)");
 	if (o->interval_count && !o->interval_ms)
 		return cli_usage("stat", "--interval-count needs -I MS");
 	if (o->start_disabled && !o->control)
@@ -222,6 +269,31 @@ void stat_apply_space(const struct stat_opts *o, struct pk_events *ev)
 	}
 }
 
+int stat_topdown_check(const struct stat_opts *o)
+{
+	struct pk_pmus *pmus = NULL;
+	const struct pk_pmu *cpu;
+	bool have;
+
+	if (!o->topdown)
+		return 0;
+	if (pk_pmus_scan(&pmus) < 0)
+		return cli_error("stat", NULL);
+	/* perf 6.1 looks for the topdown events of the core PMU: the slots
+	 * events (before Ice Lake) or the perf-metrics ones (Ice Lake on). */
+	cpu = pk_pmus_find(pmus, "cpu");
+	have = cpu && (pk_pmu_find_alias(cpu, "topdown-total-slots") ||
+		       pk_pmu_find_alias(cpu, "topdown-retiring"));
+	pk_pmus_free(pmus);
+	if (!have) {
+		fprintf(stderr, "System does not support topdown\n");	/* perf's words */
+		return CLI_EXIT_EVENT;
+	}
+	cli_message(stderr, "perfkit stat: --topdown: this CPU has topdown events, but perfkit does "
+		    "not compute the top-down metrics yet\n");
+	return CLI_EXIT_EVENT;
+}
+
 /* The list to count: -e's (or the default set), then -d's sets. */
 static int make_spec(struct stat_opts *o)
 {
@@ -240,10 +312,14 @@ static int make_spec(struct stat_opts *o)
 
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 {
-	int err = cli_opts_parse(&cmd_stat_opts, argc, argv, stat_option, o);
+	int err;
 
+	o->big_num_opt = -1;
+	err = cli_opts_parse(&cmd_stat_opts, argc, argv, stat_option, o);
 	if (err || (err = check_opts(o, argc)) || (err = make_spec(o)))
 		return err;
+	/* perf: separators in the table unless --no-big-num; never in CSV or JSON. */
+	o->big_num = o->big_num_opt != 0 && !o->sep && !o->json;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;
 }

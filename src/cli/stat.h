@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stat.h - what cmd-stat.c (options, counting, runs) and stat-display.c
- * (perf's table, CSV and JSON layouts) share.
+ * stat.h - what the pieces of perfkit stat share: cmd-stat.c (counting,
+ * runs), stat-opts.c (options), stat-control.c (--control), stat-display.c
+ * (perf's table, CSV and JSON layouts) and stat-metric-only.c
+ * (--metric-only).
  */
 #ifndef PK_CLI_STAT_H
 #define PK_CLI_STAT_H
@@ -37,6 +39,15 @@ struct stat_opts {
 	bool start_disabled;	/* -D -1: start disabled; --control enables */
 	const char *control;	/* --control fifo:CTL[,ACK] or fd:N[,M] */
 	bool verbose;		/* -v: show the attrs as opened */
+	int big_num_opt;	/* -B 1, --no-big-num 0, neither -1 */
+	bool big_num;		/* thousands' separators in the table (perf's default) */
+	bool summary;		/* --summary: the totals after the -I intervals */
+	bool no_csv_summary;	/* --no-csv-summary: no "summary" column in -x/-j's totals */
+	bool metric_only;	/* --metric-only: the derived figures only, one line */
+	bool topdown;		/* --topdown */
+	unsigned td_level;	/* --td-level N */
+	const char *pre_cmd;	/* --pre CMD: run by the shell before each run */
+	const char *post_cmd;	/* --post CMD: run by the shell after each run */
 	FILE *out;		/* where the counts go (stderr, or -o FILE) */
 	char **argv;		/* the command, or NULL */
 };
@@ -83,6 +94,18 @@ struct stat_summary {
  */
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
 
+/* stat_control_poll - wait up to timeout_ms for --control input and act on
+ * every complete line (enabling or disabling l, which may be NULL);
+ * returns true when a "stop" came. */
+bool stat_control_poll(const struct stat_opts *o, struct pk_evlist *l, struct cli_control *c,
+		       int timeout_ms);
+
+/* stat_topdown_check - --topdown: perf's refusal where the core PMU has no
+ * topdown events, and perfkit's own where it has (the metrics are not
+ * computed yet).  0 without --topdown, else an exit status after the
+ * message. */
+int stat_topdown_check(const struct stat_opts *o);
+
 /* stat_apply_space - --all-user / --all-kernel on every parsed attr, as perf
  * sets them: exclude_kernel or exclude_user, the other cleared. */
 void stat_apply_space(const struct stat_opts *o, struct pk_events *ev);
@@ -94,6 +117,22 @@ void stat_apply_space(const struct stat_opts *o, struct pk_events *ev);
  * layout. */
 void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 			 const struct stat_summary *s, double ts, double wall_ns, bool first);
+
+/* stat_figures - perf's derived figures for r[i] (at most two, into m),
+ * from vals[] (each event's value in the same context); returns how many. */
+int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals, double wall_ns,
+		 struct pk_metric m[2]);
+
+/* stat_metric_only_header - --metric-only's column headings, one per
+ * figure, as perf lays them out; `interval` is NULL outside -I, else the
+ * first interval's line starts "#           time" (CSV "time,"). */
+void stat_metric_only_header(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
+			     const double *vals, double wall_ns, const char *interval);
+
+/* stat_metric_only_values - --metric-only's one line of figures after
+ * `prefix` (the -I timestamp, or NULL). */
+void stat_metric_only_values(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
+			     const double *vals, double wall_ns, const char *prefix);
 
 /* stat_print - the counts in the layout the options ask for. */
 void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
