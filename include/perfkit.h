@@ -53,6 +53,7 @@
 #include "perfkit/features.h"
 #include "perfkit/symbols.h"
 #include "perfkit/unwind.h"
+#include "perfkit/resolve.h"
 #include "perfkit/recorder.h"
 #include "perfkit/selfmon.h"
 #include "perfkit/overflow.h"
