@@ -277,6 +277,70 @@ static void flat_and_folded(void **state)
 	expect(print(HOT_B, PK_CALLCHAIN_FOLDED, false, false), "48.52% hot_b;main;__libc_start_call_main\n");
 }
 
+static struct pk_hist_sample hsample(int sym)
+{
+	return (struct pk_hist_sample){ .size = sizeof(struct pk_hist_sample), .comm = WL, .pid = 1, .tid = 1,
+					.dso = syms[sym].dso, .sym = syms[sym].name, .sym_start = syms[sym].start,
+					.ip = syms[sym].start, .level = syms[sym].dso == KERNEL ? 'k' : '.',
+					.period = PERIOD };
+}
+
+/* --children through the histogram: perf's Children and Self, its order, its trees. */
+static void children_in_hist(void **state)
+{
+	enum pk_hist_key keys[] = { PK_HIST_KEY_COMM, PK_HIST_KEY_DSO, PK_HIST_KEY_SYM };
+	static const struct { int sym; const char *children, *self; } want[] = {
+		{ L, "99.65", "0.00" }, { MAIN, "99.65", "0.00" }, { HOT_A, "50.09", "49.39" },
+		{ HOT_B, "49.57", "48.52" }, { ASM_SYSVEC, "1.74", "0.00" }, { IRQEXIT_USER, "1.04", "0.70" },
+	};
+	struct report_cg cg = { .mode = PK_CALLCHAIN_GRAPH_ABS, .min_percent = 0.5, .caller = true };
+	struct pk_hist *h;
+	char buf[32], *text = NULL, *want_text;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(pk_hist_new(keys, 3, &h), 0);
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		struct pk_callchain_frame chain[12];
+		struct pk_hist_sample frames[12], s;
+		size_t n = chain_of(i, true, chain);
+
+		for (size_t k = 0; k < n; k++)
+			frames[k] = hsample(samples[i].chain[k]);
+		s = frames[n - 1];
+		for (unsigned r = 0; r < samples[i].nr; r++)
+			assert_int_equal(pk_hist_add_chain(h, &s, frames, chain, n, true), 0);
+	}
+	for (int i = 0; i < 2; i++) {	/* the two samples outside these chains */
+		struct pk_hist_sample s = hsample(SB_UPDATE);
+
+		s.sym = NULL;
+		s.ip = (uint64_t)i;
+		assert_int_equal(pk_hist_add(h, &s), 0);
+	}
+	assert_int_equal(pk_hist_total_period(h), TOTAL);
+	assert_int_equal(pk_hist_sort(h), 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct pk_hist_entry *e = pk_hist_get(h, i);
+
+		assert_string_equal(e->s.sym, syms[want[i].sym].name);
+		snprintf(buf, sizeof(buf), "%.2f", pk_hist_percent_acc(h, e));
+		assert_string_equal(buf, want[i].children);
+		snprintf(buf, sizeof(buf), "%.2f", pk_hist_percent(h, e));
+		assert_string_equal(buf, want[i].self);
+	}
+	/* The root's tree is perf's, built by the histogram this time. */
+	assert_int_equal(pk_callchain_sort(pk_hist_get(h, 0)->chain, cg.mode, TOTAL / 200, 0.5), 0);
+	assert_non_null(f = open_memstream(&text, &len));
+	report_callchain_print(f, &cg, pk_hist_get(h, 0)->chain, TOTAL, pk_hist_get(h, 0)->period_acc, false);
+	fclose(f);
+	want_text = print(L, PK_CALLCHAIN_GRAPH_ABS, true, true);
+	expect(text, want_text);
+	free(want_text);
+	pk_hist_free(h);
+}
+
 static void append_after_sort_refused(void **state)
 {
 	struct pk_callchain *cc;
@@ -298,6 +362,7 @@ int main(void)
 		cmocka_unit_test(graph_single_chain), cmocka_unit_test(graph_children_tree),
 		cmocka_unit_test(graph_two_roots),    cmocka_unit_test(fractal),
 		cmocka_unit_test(flat_and_folded),    cmocka_unit_test(append_after_sort_refused),
+		cmocka_unit_test(children_in_hist),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
