@@ -51,7 +51,9 @@ void report_print(FILE *f, const struct report_opts *o, const struct report_even
 /*
  * report_callchain_print - the call graph under one entry, in cg's mode,
  * from tree `cc` (sorted for that mode): percentages of `total` (the
- * event's period), or for fractal of `parent_total` (the entry's own).
+ * event's period), or for fractal of `parent_total` (the entry's period,
+ * its Children period with --children); a lone chain carrying exactly
+ * `parent_total` prints under "---" with no percentage.
  * `skip_first` leaves out a lone chain's first frame (perf does when the
  * sort starts with sym, as the row names it already).
  */
