@@ -58,5 +58,6 @@
 #include "perfkit/selfmon.h"
 #include "perfkit/overflow.h"
 #include "perfkit/hist.h"
+#include "perfkit/callchain.h"
 
 #endif /* PERFKIT_H */
