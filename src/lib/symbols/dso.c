@@ -5,13 +5,15 @@
  * build-id, .gnu_debuglink next to the file, in its .debug/ and under the
  * debug directory, then the file itself), one with .symtab preferred over
  * one with only .dynsym, and a file whose build-id differs from the
- * recorded one is never used; the vDSO from this process's own image when
+ * recorded one is never used; the "name@plt" entries perf 6.1 makes up
+ * for the PLT of the file that runs; the vDSO from this process's own image when
  * the build-ids match; perf-PID.map for JIT code.
  */
 #include "elf/elf.h"
 #include "symbols/symbols.h"
 #include "sys/sys.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -24,6 +26,8 @@
 struct candidate {
 	struct pk__elf *elf;
 	bool symtab;
+	char runtime[PATH_MAX];	/* the first file with a real .dynsym, or "":
+				 * where perf 6.1 takes the PLT entries from */
 };
 
 /* Whether a file's build-id agrees with the DSO's recorded one (a DSO
@@ -43,21 +47,24 @@ static bool same_build_id(const struct pk__dso *d, struct pk__elf *e, bool *mism
 }
 
 /* Try one path: keep it in *best when it is better than what is there
- * (a .symtab beats a .dynsym; otherwise the first found stays). */
+ * (a .symtab beats a .dynsym; otherwise the first found stays), and note
+ * it as the runtime file when it is the first with a real .dynsym. */
 static void consider(const struct pk__dso *d, const char *path, struct candidate *best,
 		     bool *mismatch)
 {
 	struct pk__elf *e;
 	bool symtab;
 
-	if (best->symtab || pk__elf_open(path, &e) < 0)
+	if ((best->symtab && best->runtime[0]) || pk__elf_open(path, &e) < 0)
 		return;
 	if (!same_build_id(d, e, mismatch)) {
 		pk__elf_close(e);
 		return;
 	}
+	if (!best->runtime[0] && pk__elf_has_dynsym(e))
+		snprintf(best->runtime, sizeof(best->runtime), "%s", path);
 	symtab = pk__elf_has_symtab(e);
-	if (best->elf && !symtab) {
+	if (best->symtab || (best->elf && !symtab)) {
 		pk__elf_close(e);
 		return;
 	}
@@ -168,6 +175,42 @@ static void read_elf(struct pk__dso *d, struct pk__elf *e, bool symtab)
 	d->symfile = pk__strdup(pk__elf_name(e));
 }
 
+static int add_plt(void *arg, const struct pk__elf_plt *p)
+{
+	struct fill *f = arg;
+	char buf[1024], name[1024 + 8];
+	const char *dm = pk__demangle(p->name, buf, sizeof(buf));
+
+	snprintf(name, sizeof(name), "%s@plt", dm ? dm : p->name);
+	f->err = pk__symtab_add(f->t, p->vaddr, p->size, name, STB_GLOBAL);
+	return f->err < 0;
+}
+
+/* perf 6.1 names the PLT entries of the runtime file "sym@plt" once the
+ * symbol file gave any symbol (dso__synthesize_plt_symbols), after it
+ * fixed the others' ends: they are a table of their own here. */
+static void read_plt(struct pk__dso *d, struct candidate *best)
+{
+	struct fill f = { 0 };
+	struct pk__elf *e = best->elf;
+
+	if (!d->syms || !pk__symtab_nr(d->syms) || !best->runtime[0])
+		return;
+	if (strcmp(best->runtime, pk__elf_name(e)) && pk__elf_open(best->runtime, &e) < 0)
+		return;
+	if (pk__symtab_new(&f.t) == 0) {
+		pk__elf_plt_entries(e, add_plt, &f);
+		if (f.err < 0 || !pk__symtab_nr(f.t)) {
+			pk__symtab_free(f.t);
+		} else {
+			pk__symtab_finish(f.t, false);
+			d->plt = f.t;
+		}
+	}
+	if (e != best->elf)
+		pk__elf_close(e);
+}
+
 static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 {
 	struct candidate best = { 0 };
@@ -198,6 +241,7 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	}
 	if (best.elf) {
 		read_elf(d, best.elf, best.symtab);
+		read_plt(d, &best);
 		pk__elf_close(best.elf);
 		return;
 	}

@@ -59,6 +59,7 @@ int pk_maps_new(struct pk_maps **out)
 static void dso_free(struct pk__dso *d)
 {
 	pk__symtab_free(d->syms);
+	pk__symtab_free(d->plt);
 	free(d->segs);
 	free(d->symfile);
 	free(d->name);
@@ -510,7 +511,9 @@ int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	load(m, d);
 	loc->dso = &d->pub;
 	loc->addr = dso_addr(map, ip);
-	if (d->syms)
+	if (d->plt)
+		sym = pk__symtab_find(d->plt, loc->addr);
+	if (!sym && d->syms)
 		sym = pk__symtab_find(d->syms, loc->addr - d->text_delta);
 	if (sym) {
 		loc->sym = sym->name;

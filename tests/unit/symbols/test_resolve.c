@@ -117,6 +117,48 @@ static void stripped_with_debuglink(void **state)
 	check_fn(paths[2], paths[0], 0x555555554000, paths[3]);
 }
 
+/* PLT entries: every "<name@plt>" objdump names in .plt resolves to
+ * name@plt at its start, as perf 6.1 names them, both in the file itself
+ * and in the stripped copy whose symbols come from its debug file (the
+ * PLT is taken from the file that runs: the debug file's is NOBITS). */
+static void check_plt(const char *file)
+{
+	char cmd[8192], line[1024];
+	struct pk_maps *m;
+	struct pk_location loc;
+	size_t nr = 0;
+	FILE *f;
+
+	assert_int_equal(pk_maps_new(&m), 0);
+	map_text(m, 7, file, paths[0], 0x555555554000, "hot_a", NULL);
+	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt '%s'", file);
+	assert_non_null(f = popen(cmd, "r"));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char name[512];
+
+		if (sscanf(line, "%llx <%511[^>]>:", &addr, name) != 2 || !strstr(name, "@plt") ||
+		    strstr(name, "@plt-"))
+			continue;
+		assert_int_equal(user(m, 7, 0x555555554000 + addr + 4, &loc), 0);
+		assert_non_null(loc.sym);
+		assert_string_equal(loc.sym, name);
+		assert_int_equal(loc.sym_start, addr);
+		assert_int_equal(loc.symoff, 4);
+		nr++;
+	}
+	assert_int_equal(pclose(f), 0);
+	assert_true(nr > 5);	/* free, write, clock_gettime, ... */
+	pk_maps_free(m);
+}
+
+static void plt_entries(void **state)
+{
+	(void)state;
+	check_plt(paths[0]);
+	check_plt(paths[2]);
+}
+
 /* The stripped copy's debug file found under <debug>/.build-id/xx/yyyy.debug. */
 static void debug_file_by_build_id(void **state)
 {
@@ -379,6 +421,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(pie_executable),
 		cmocka_unit_test(non_pie_executable),
 		cmocka_unit_test(stripped_with_debuglink),
+		cmocka_unit_test(plt_entries),
 		cmocka_unit_test(debug_file_by_build_id),
 		cmocka_unit_test(build_id_mismatch_is_refused),
 		cmocka_unit_test(this_process),
