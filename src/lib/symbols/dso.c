@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dso.c - a user-space DSO's symbols, loaded once: the file is found the
- * way perf finds it (the build-id lookup hook, the debug directory by
- * build-id, .gnu_debuglink next to the file, in its .debug/ and under the
- * debug directory, then the file itself), one with .symtab preferred over
- * one with only .dynsym, and a file whose build-id differs from the
- * recorded one is never used; the "name@plt" entries perf 6.1 makes up
- * for the PLT of the file that runs; the vDSO from this process's own image when
- * the build-ids match; perf-PID.map for JIT code.
+ * way perf finds it (the build-id lookup hook, the build-id cache, the
+ * debug directory by build-id, .gnu_debuglink next to the file, in its
+ * .debug/ and under the debug directory, then the file itself), one with
+ * .symtab preferred over one with only .dynsym, and a file whose build-id
+ * differs from the recorded one is never used; the "name@plt" entries
+ * perf 6.1 makes up for the PLT of the file that runs; the vDSO from this
+ * process's own image when the build-ids match, else from the cache;
+ * perf-PID.map for JIT code.
  */
 #include "elf/elf.h"
 #include "symbols/symbols.h"
@@ -175,6 +176,15 @@ static void read_elf(struct pk__dso *d, struct pk__elf *e, bool symtab)
 	d->symfile = pk__strdup(pk__elf_name(e));
 }
 
+/* The build-id cache's copy of the DSO, by its recorded build-id. */
+static bool from_cache(const struct pk__dso *d, const struct pk__sym_dirs *dirs, char *path,
+		       size_t len)
+{
+	return dirs->cache && d->pub.build_id_size &&
+	       pk_buildid_cache_lookup(dirs->cache, d->pub.build_id, d->pub.build_id_size, path,
+				       len) > 0;
+}
+
 static int add_plt(void *arg, const struct pk__elf_plt *p)
 {
 	struct fill *f = arg;
@@ -219,6 +229,8 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 
 	if (dirs->lookup && dirs->lookup(dirs->lookup_arg, &d->pub, path, sizeof(path)) == 0)
 		consider(d, path, &best, &mismatch);
+	if (from_cache(d, dirs, path, sizeof(path)))
+		consider(d, path, &best, &mismatch);
 	if (d->pub.build_id_size) {
 		by_build_id(d->pub.build_id, d->pub.build_id_size, dirs->debug, path, sizeof(path));
 		consider(d, path, &best, &mismatch);
@@ -249,18 +261,28 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	d->pub.build_id_mismatch = mismatch;
 }
 
-static void load_vdso(struct pk__dso *d)
+/* The vDSO: this process's own image when it has the recorded build-id
+ * (the same kernel), else the build-id cache's copy of that image. */
+static void load_vdso(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 {
 	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
 	struct pk__elf *e;
+	char path[PATH_MAX];
 	bool mismatch = false;
 
-	if (!base || !d->pub.build_id_size || pk__elf_open_mapped(base, "[vdso]", &e) < 0)
+	if (!d->pub.build_id_size)
 		return;
-	if (same_build_id(d, e, &mismatch))
-		read_elf(d, e, pk__elf_has_symtab(e));
-	d->pub.build_id_mismatch = mismatch;
-	pk__elf_close(e);
+	if (base && pk__elf_open_mapped(base, "[vdso]", &e) == 0) {
+		if (same_build_id(d, e, &mismatch))
+			read_elf(d, e, pk__elf_has_symtab(e));
+		pk__elf_close(e);
+	}
+	if (!d->syms && from_cache(d, dirs, path, sizeof(path)) && pk__elf_open(path, &e) == 0) {
+		if (same_build_id(d, e, &mismatch))
+			read_elf(d, e, pk__elf_has_symtab(e));
+		pk__elf_close(e);
+	}
+	d->pub.build_id_mismatch = mismatch && !d->syms;
 }
 
 static void load_perfmap(struct pk__dso *d, const struct pk__sym_dirs *dirs)
@@ -283,7 +305,7 @@ void pk__dso_load(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	if (d->kind == PK__DSO_FILE)
 		load_file(d, dirs);
 	else if (d->kind == PK__DSO_VDSO)
-		load_vdso(d);
+		load_vdso(d, dirs);
 	else if (d->kind == PK__DSO_PERFMAP)
 		load_perfmap(d, dirs);
 }

@@ -89,8 +89,9 @@ struct pk__sym_dirs {
 	const char *debug;	/* "/usr/lib/debug" */
 	const char *tmp;	/* "/tmp" for perf-PID.map */
 	const char *kallsyms;	/* "/proc/kallsyms" */
-	pk_maps_lookup_cb lookup;	/* the build-id cache, or NULL */
+	pk_maps_lookup_cb lookup;	/* the caller's lookup hook, or NULL */
 	void *lookup_arg;
+	const char *cache;	/* the build-id cache's directory, or NULL */
 };
 
 /* pk__dso_load - load a user-space DSO's symbols (kind FILE, VDSO or
