@@ -237,11 +237,10 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	} else if (d->name[0] == '/') {
 		/* None recorded: the file's own leads to its debug file, as in perf. */
 		uint8_t id[20];
-		struct pk__elf *e;
+		struct pk__elf *e = NULL;
 		int n = pk__elf_open(d->name, &e) < 0 ? -ENOENT : pk__elf_build_id(e, id);
 
-		if (n >= 0)
-			pk__elf_close(e);
+		pk__elf_close(e);	/* opened with or without a build-id */
 		if (n > 0) {
 			by_build_id(id, (size_t)n, dirs->debug, path, sizeof(path));
 			consider(d, path, &best, &mismatch);
