@@ -121,4 +121,10 @@ int pk__elf_mapped_build_id(const void *base, uint8_t id[20]);
  * name does not fit in len bytes. */
 int pk__elf_debuglink(struct pk__elf *e, char *name, size_t len, uint32_t *crc);
 
+/* pk__elf_file_crc32 - the CRC-32 .gnu_debuglink carries for a debug
+ * file: the IEEE 802.3 CRC (zlib's crc32, gdb's gnu_debuglink_crc32) of
+ * every byte of the file at path.  Returns 0 with *crc, or -ENOENT /
+ * -EACCES / -EIO when it cannot be read. */
+int pk__elf_file_crc32(const char *path, uint32_t *crc);
+
 #endif

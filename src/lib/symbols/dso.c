@@ -3,12 +3,12 @@
  * dso.c - a user-space DSO's symbols, loaded once: the file is found the
  * way perf finds it (the build-id lookup hook, the build-id cache, the
  * debug directory by build-id, .gnu_debuglink next to the file, in its
- * .debug/ and under the debug directory, then the file itself), one with
- * .symtab preferred over one with only .dynsym, and a file whose build-id
- * differs from the recorded one is never used; the "name@plt" entries
- * perf 6.1 makes up for the PLT of the file that runs; the vDSO from this
- * process's own image when the build-ids match, else from the cache;
- * perf-PID.map for JIT code.
+ * .debug/ and under the debug directory, checked by build-id or else by
+ * its CRC-32, then the file itself), one with .symtab preferred over one
+ * with only .dynsym, and a file whose build-id differs from the recorded
+ * one is never used; the "name@plt" entries perf 6.1 makes up for the
+ * PLT of the file that runs; the vDSO from this process's own image when
+ * the build-ids match, else from the cache; perf-PID.map for JIT code.
  */
 #include "elf/elf.h"
 #include "symbols/symbols.h"
@@ -84,30 +84,66 @@ static void by_build_id(const uint8_t *id, size_t size, const char *debug, char 
 		snprintf(path + n, len - (size_t)n, ".debug");
 }
 
+/* What decides whether a file found by .gnu_debuglink belongs to the DSO. */
+struct link {
+	uint32_t crc;		/* the CRC-32 the link carries */
+	uint8_t id[20];		/* the mapped file's own build-id */
+	int id_size;		/* <= 0 when it has none */
+};
+
+/* A build-id decides when there is one on both sides (consider() checks
+ * a recorded one); otherwise the file's CRC-32 must be the link's, as gdb
+ * checks it, so a stale debug file left next to a rebuilt one is not used. */
+static bool link_matches(const struct pk__dso *d, const struct link *l, const char *path)
+{
+	struct pk__elf *e;
+	uint8_t id[20];
+	uint32_t crc;
+	int n;
+
+	if (d->pub.build_id_size)
+		return true;
+	if (l->id_size > 0 && pk__elf_open(path, &e) == 0) {
+		n = pk__elf_build_id(e, id);
+		pk__elf_close(e);
+		if (n > 0)
+			return n == l->id_size && !memcmp(id, l->id, (size_t)n);
+	}
+	return pk__elf_file_crc32(path, &crc) == 0 && crc == l->crc;
+}
+
+static void consider_link(const struct pk__dso *d, const struct link *l, const char *path,
+			  struct candidate *best, bool *mismatch)
+{
+	if (!(best->symtab && best->runtime[0]) && link_matches(d, l, path))
+		consider(d, path, best, mismatch);
+}
+
 /* The .gnu_debuglink places: the file's directory, its .debug/, and the
  * same directory under the debug root. */
 static void by_debuglink(const struct pk__dso *d, const char *debug, char *path, size_t len,
 			 struct candidate *best, bool *mismatch)
 {
-	char link[NAME_MAX + 1], dir[PATH_MAX];
+	char name[NAME_MAX + 1], dir[PATH_MAX];
 	struct pk__elf *e;
 	const char *slash = strrchr(d->name, '/');
-	uint32_t crc;
+	struct link l;
 	int ret;
 
 	if (!slash || pk__elf_open(d->name, &e) < 0)
 		return;
-	ret = pk__elf_debuglink(e, link, sizeof(link), &crc);
+	ret = pk__elf_debuglink(e, name, sizeof(name), &l.crc);
+	l.id_size = pk__elf_build_id(e, l.id);
 	pk__elf_close(e);
-	if (ret < 0 || strchr(link, '/'))
+	if (ret < 0 || strchr(name, '/'))
 		return;
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - d->name), d->name);
-	if (snprintf(path, len, "%s/%s", dir, link) < (int)len && strcmp(path, d->name))
-		consider(d, path, best, mismatch);
-	if (snprintf(path, len, "%s/.debug/%s", dir, link) < (int)len)
-		consider(d, path, best, mismatch);
-	if (snprintf(path, len, "%s%s/%s", debug, dir, link) < (int)len)
-		consider(d, path, best, mismatch);
+	if (snprintf(path, len, "%s/%s", dir, name) < (int)len && strcmp(path, d->name))
+		consider_link(d, &l, path, best, mismatch);
+	if (snprintf(path, len, "%s/.debug/%s", dir, name) < (int)len)
+		consider_link(d, &l, path, best, mismatch);
+	if (snprintf(path, len, "%s%s/%s", debug, dir, name) < (int)len)
+		consider_link(d, &l, path, best, mismatch);
 }
 
 struct fill {
