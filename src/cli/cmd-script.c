@@ -227,9 +227,13 @@ static int setup(struct script_run *run)
 	size_t nr = pk_data_reader_nr_events(run->r);
 	const void *td;
 	size_t td_len;
-	int err, rc;
+	int rc;
+	char dir[4096];
 
-	if ((err = pk_threads_new(&run->c.threads)) < 0 || (err = pk_maps_new(&run->c.maps)) < 0)
+	if (pk_resolver_new(run->r, &run->c.res) < 0)
+		return cli_error("script", NULL);
+	/* perf script finds the binaries in the build-id cache first */
+	if (cli_buildid_dir(dir, sizeof(dir)) && pk_resolver_set_buildid_dir(run->c.res, dir) < 0)
 		return cli_error("script", NULL);
 	if (pk_data_reader_feature(run->r, PK_DATA_FEAT_TRACING_DATA, &td, &td_len) == 0 &&
 	    pk_tracing_data_parse(td, td_len, &run->c.tracing) < 0)
@@ -271,21 +275,17 @@ static int sample(struct script_run *run, const struct perf_event_header *rec)
 	a = pk_data_reader_attr(run->r, (size_t)ev);
 	if ((err = pk_record_decode(rec, a, &d)) != 0)
 		return err < 0 ? err : -EINVAL;
-	return script_print_sample(stdout, &run->c, a, pk_data_reader_name(run->r, (size_t)ev), rec->misc,
-				   &d.sample);
+	return script_print_sample(stdout, &run->c, a, pk_data_reader_name(run->r, (size_t)ev), &d);
 }
 
 static int side_record(struct script_run *run, const struct perf_event_header *rec)
 {
 	struct pk_record d = { .size = sizeof(d) };
 	const struct perf_event_attr *a = pk_data_reader_attr_of(run->r, rec);
-	int err;
 
 	if (pk_record_decode(rec, a ? a : pk_data_reader_attr(run->r, 0), &d) != 0)
 		return 0;
-	if ((err = pk_threads_process(run->c.threads, &d)) < 0)
-		return err;
-	return pk_maps_process(run->c.maps, &d);
+	return pk_resolver_process(run->c.res, &d);
 }
 
 static int read_records(struct script_run *run)
@@ -348,8 +348,7 @@ int cmd_script(int argc, char **argv)
 		rc = read_records(&run);
 	free(run.c.trace_buf);
 	pk_tracing_free(run.c.tracing);
-	pk_maps_free(run.c.maps);
-	pk_threads_free(run.c.threads);
+	pk_resolver_free(run.c.res);
 	pk_data_reader_free(run.r);
 	return rc;
 }
