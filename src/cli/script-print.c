@@ -100,6 +100,77 @@ static int print_trace(FILE *f, struct script_ctx *c, const struct pk_sample *s)
 	return n == -ENOMEM ? n : 0;
 }
 
+/* What perf prints after "PERF_RECORD_<TYPE>" for a side-band record. */
+static void print_side_body(FILE *f, const struct pk_record *rec)
+{
+	const struct pk_rec_mmap2 *m2 = &rec->mmap2;
+	const struct pk_rec_mmap *m = &rec->mmap;
+
+	switch (rec->type) {
+	case PERF_RECORD_COMM:
+		fprintf(f, "COMM%s: %s:%d/%d\n", rec->comm.exec ? " exec" : "", rec->comm.comm,
+			(int)rec->comm.pid, (int)rec->comm.tid);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		fprintf(f, "%s(%d:%d):(%d:%d)\n", rec->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
+			(int)rec->task.pid, (int)rec->task.tid, (int)rec->task.ppid, (int)rec->task.ptid);
+		break;
+	case PERF_RECORD_MMAP:
+		fprintf(f, "MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n", (int)m->pid,
+			(int)m->tid, m->addr, m->len, m->pgoff,
+			rec->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x', m->filename);
+		break;
+	default:
+		fprintf(f, "MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64, (int)m2->pid, (int)m2->tid,
+			m2->addr, m2->len, m2->pgoff);
+		if (m2->has_build_id) {
+			fputs(" <", f);
+			for (unsigned int i = 0; i < m2->build_id_size; i++)
+				fprintf(f, "%02x", m2->build_id[i]);
+			fputc('>', f);
+		} else {
+			fprintf(f, " %02x:%02x %" PRIu64 " %" PRIu64, m2->maj, m2->min, m2->ino,
+				m2->ino_generation);
+		}
+		fprintf(f, "]: %c%c%c%c %s\n", m2->prot & 1 ? 'r' : '-', m2->prot & 2 ? 'w' : '-',
+			m2->prot & 4 ? 'x' : '-', m2->flags & 1 ? 's' : 'p', m2->filename);
+		break;
+	}
+}
+
+int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_attr *attr,
+		      const struct pk_record *rec)
+{
+	const struct script_type *t;
+	struct pk_sample s = { .pid = rec->id.pid, .tid = rec->id.tid, .cpu = rec->id.cpu,
+			       .time = rec->id.time };
+	uint32_t pid, tid;
+	const char *comm = NULL;
+
+	switch (rec->type) {
+	case PERF_RECORD_COMM: pid = rec->comm.pid; tid = rec->comm.tid; break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: pid = rec->task.pid; tid = rec->task.tid; break;
+	case PERF_RECORD_MMAP: pid = rec->mmap.pid; tid = rec->mmap.tid; break;
+	default: pid = rec->mmap2.pid; tid = rec->mmap2.tid; break;
+	}
+	if (attr) {
+		/* perf's stand-ins when the records carry no sample id */
+		if (!attr->sample_id_all)
+			s = (struct pk_sample){ .pid = pid, .tid = tid, .time = rec->type == PERF_RECORD_FORK ||
+						rec->type == PERF_RECORD_EXIT ? rec->task.time : 0 };
+		if (tid != (uint32_t)-1 && !(comm = pk_threads_comm(pk_resolver_threads(c->res), pid, tid)))
+			return -ENOMEM;
+		t = &c->o->type[script_type_of(attr->type)];
+		print_start(f, c, t, &s, comm ? comm : ":-1",
+			    c->callchains && (attr->sample_type & PERF_SAMPLE_CALLCHAIN));
+	}
+	fputs("PERF_RECORD_", f);
+	print_side_body(f, rec);
+	return 0;
+}
+
 int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_attr *attr,
 			const char *name, const struct pk_record *rec)
 {

@@ -61,4 +61,16 @@ struct script_ctx {
 int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_attr *attr,
 			const char *name, const struct pk_record *rec);
 
+/*
+ * script_print_side - the line perf script's --show-task-events (COMM,
+ * FORK, EXIT) or --show-mmap-events (MMAP, MMAP2) prints for the decoded
+ * side-band record `rec` of the event `attr` (NULL: none is known, and
+ * perf prints only the record): the sample's start fields, then
+ * "PERF_RECORD_<TYPE>" and the record.  Call it after c->res followed the
+ * record, except for EXIT (perf prints before it forgets the thread).
+ * Returns 0 or -ENOMEM.
+ */
+int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_attr *attr,
+		      const struct pk_record *rec);
+
 #endif

@@ -5,7 +5,8 @@
 # forking and a threaded workload, -a with sched:sched_switch) and by
 # perfkit record (plain, and the tracepoint with its tracing data), in the
 # default layout, with --ns and with -F lists (set, +/-, type:); and perf's
-# refusal of a field the samples lack; --call-graph dwarf recordings (perf's
+# refusal of a field the samples lack; --show-task-events and
+# --show-mmap-events; --call-graph dwarf recordings (perf's
 # and perfkit's) of the unwinding target, whose user frames are unwound.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
@@ -45,6 +46,12 @@ else
 	done
 	same_as_perf g.data
 	same_as_perf plain.data --ns
+	# the side-band records (perf's synthesized ones take the first event's fields)
+	for f in fork.data tp.data perfkit.data perfkit-tp.data; do
+		same_as_perf "$f" --show-task-events
+		same_as_perf "$f" --show-mmap-events
+	done
+	same_as_perf fork.data --show-task-events --show-mmap-events -F comm,pid,tid,time
 	# --call-graph dwarf: the user frames come from unwinding the stack
 	# copy.  perf 6.1 by default also asks addr2line for inline frames,
 	# which perfkit does not do yet: compared with perf's --no-inline.
