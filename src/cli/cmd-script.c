@@ -25,13 +25,15 @@ static const struct cli_opt script_options[] = {
 	  "period); +field/-field edit the default; type is hw, sw, trace, raw or break" },
 	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
+	{ "show-task-events", 0, CLI_ARG_NONE, OPT_SHOW_TASK, NULL, "also print the COMM, FORK and EXIT records" },
+	{ "show-mmap-events", 0, CLI_ARG_NONE, OPT_SHOW_MMAP, NULL, "also print the MMAP and MMAP2 records" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
 
 const struct cli_optset cmd_script_opts = {
 	.cmd = "script",
-	.usage = "usage: perfkit script [-i FILE] [-F FIELDS] [--ns]\n"
+	.usage = "usage: perfkit script [-i FILE] [-F FIELDS] [--ns] [--show-task-events] [--show-mmap-events]\n"
 		 "\n"
 		 "Print every sample of a perf.data file (from perf record or perfkit\n"
 		 "record) as a line of text, as perf script prints it.\n",
@@ -155,6 +157,8 @@ static int script_option(void *ctx, int id, const char *arg)
 	case 'F': return parse_fields(o, arg);
 	case 'f': o->force = true; return 0;
 	case OPT_NS: o->ns = true; return 0;
+	case OPT_SHOW_TASK: o->show_task = true; return 0;
+	case OPT_SHOW_MMAP: o->show_mmap = true; return 0;
 	default: return 0;
 	}
 }
@@ -227,9 +231,18 @@ static int setup(struct script_run *run)
 	size_t nr = pk_data_reader_nr_events(run->r);
 	const void *td;
 	size_t td_len;
-	int err, rc;
+	struct pk_record swapper = { .size = sizeof(swapper), .type = PERF_RECORD_COMM,
+				     .comm = { .comm = "swapper" } };
+	int rc;
+	char dir[4096];
 
-	if ((err = pk_threads_new(&run->c.threads)) < 0 || (err = pk_maps_new(&run->c.maps)) < 0)
+	if (pk_resolver_new(run->r, &run->c.res) < 0)
+		return cli_error("script", NULL);
+	/* perf's machine starts with thread 0 named "swapper" */
+	if (pk_resolver_process(run->c.res, &swapper) < 0)
+		return cli_error("script", NULL);
+	/* perf script finds the binaries in the build-id cache first */
+	if (cli_buildid_dir(dir, sizeof(dir)) && pk_resolver_set_buildid_dir(run->c.res, dir) < 0)
 		return cli_error("script", NULL);
 	if (pk_data_reader_feature(run->r, PK_DATA_FEAT_TRACING_DATA, &td, &td_len) == 0 &&
 	    pk_tracing_data_parse(td, td_len, &run->c.tracing) < 0)
@@ -271,21 +284,30 @@ static int sample(struct script_run *run, const struct perf_event_header *rec)
 	a = pk_data_reader_attr(run->r, (size_t)ev);
 	if ((err = pk_record_decode(rec, a, &d)) != 0)
 		return err < 0 ? err : -EINVAL;
-	return script_print_sample(stdout, &run->c, a, pk_data_reader_name(run->r, (size_t)ev), rec->misc,
-				   &d.sample);
+	return script_print_sample(stdout, &run->c, a, pk_data_reader_name(run->r, (size_t)ev), &d);
 }
 
 static int side_record(struct script_run *run, const struct perf_event_header *rec)
 {
 	struct pk_record d = { .size = sizeof(d) };
 	const struct perf_event_attr *a = pk_data_reader_attr_of(run->r, rec);
+	bool task = rec->type == PERF_RECORD_COMM || rec->type == PERF_RECORD_FORK ||
+		    rec->type == PERF_RECORD_EXIT;
+	bool mmap = rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2;
+	bool show = (task && run->o->show_task) || (mmap && run->o->show_mmap);
 	int err;
 
 	if (pk_record_decode(rec, a ? a : pk_data_reader_attr(run->r, 0), &d) != 0)
 		return 0;
-	if ((err = pk_threads_process(run->c.threads, &d)) < 0)
+	/* perf takes the first event for a record of id 0 (perf's synthesized
+	 * ones) or of a file with one event */
+	if (!a && (pk_data_reader_nr_events(run->r) == 1 || !d.id.id))
+		a = pk_data_reader_attr(run->r, 0);
+	if (show && rec->type == PERF_RECORD_EXIT && (err = script_print_side(stdout, &run->c, a, &d)) < 0)
 		return err;
-	return pk_maps_process(run->c.maps, &d);
+	if ((err = pk_resolver_process(run->c.res, &d)) < 0)
+		return err;
+	return show && rec->type != PERF_RECORD_EXIT ? script_print_side(stdout, &run->c, a, &d) : 0;
 }
 
 static int read_records(struct script_run *run)
@@ -348,8 +370,7 @@ int cmd_script(int argc, char **argv)
 		rc = read_records(&run);
 	free(run.c.trace_buf);
 	pk_tracing_free(run.c.tracing);
-	pk_maps_free(run.c.maps);
-	pk_threads_free(run.c.threads);
+	pk_resolver_free(run.c.res);
 	pk_data_reader_free(run.r);
 	return rc;
 }

@@ -60,39 +60,21 @@ static void print_where(FILE *f, const struct script_type *t, const struct pk_lo
 
 /* An address, and where it is.  A call chain's user-space frames show the
  * address inside their DSO, as perf does ("binary offset"). */
-static void print_ip(FILE *f, struct script_ctx *c, const struct script_type *t, uint32_t pid,
-		     uint64_t ip, uint16_t cpumode, bool frame)
+static void print_ip(FILE *f, const struct script_type *t, uint64_t ip, const struct pk_location *loc,
+		     bool frame)
 {
-	struct pk_location loc = { .size = sizeof(loc) };
-	bool found = pk_maps_resolve(c->maps, pid, ip, cpumode, &loc) == 0;
+	bool found = loc->dso != NULL;
 
-	fprintf(f, "%16" PRIx64, frame && found && !loc.kernel && !loc.dso->kernel ? loc.addr : ip);
-	print_where(f, t, &loc, found);
+	fprintf(f, "%16" PRIx64, frame && found && !loc->kernel && !loc->dso->kernel ? loc->addr : ip);
+	print_where(f, t, loc, found);
 }
 
-/* The call chain, a frame a line; the context markers switch the mode the
- * frames after them are resolved in, as perf does. */
-static void print_chain(FILE *f, struct script_ctx *c, const struct script_type *t,
-			const struct pk_sample *s)
+/* The call chain the resolver built, a frame a line. */
+static void print_chain(FILE *f, const struct script_type *t, const struct pk_resolved_sample *r)
 {
-	uint16_t mode = PERF_RECORD_MISC_USER;
-
-	for (uint64_t i = 0; i < s->callchain.nr; i++) {
-		uint64_t ip = s->callchain.ips[i];
-
-		if (ip >= PERF_CONTEXT_MAX) {
-			switch (ip) {
-			case PERF_CONTEXT_KERNEL: mode = PERF_RECORD_MISC_KERNEL; break;
-			case PERF_CONTEXT_USER: mode = PERF_RECORD_MISC_USER; break;
-			case PERF_CONTEXT_GUEST_KERNEL: mode = PERF_RECORD_MISC_GUEST_KERNEL; break;
-			case PERF_CONTEXT_GUEST_USER: mode = PERF_RECORD_MISC_GUEST_USER; break;
-			case PERF_CONTEXT_HV: mode = PERF_RECORD_MISC_HYPERVISOR; break;
-			default: break;
-			}
-			continue;
-		}
+	for (size_t i = 0; i < r->nr_frames; i++) {
 		fputc('\t', f);
-		print_ip(f, c, t, s->pid, ip, mode, true);
+		print_ip(f, t, r->frames[i].ip, &r->frames[i].loc, true);
 		fputc('\n', f);
 	}
 }
@@ -118,19 +100,91 @@ static int print_trace(FILE *f, struct script_ctx *c, const struct pk_sample *s)
 	return n == -ENOMEM ? n : 0;
 }
 
+/* What perf prints after "PERF_RECORD_<TYPE>" for a side-band record. */
+static void print_side_body(FILE *f, const struct pk_record *rec)
+{
+	const struct pk_rec_mmap2 *m2 = &rec->mmap2;
+	const struct pk_rec_mmap *m = &rec->mmap;
+
+	switch (rec->type) {
+	case PERF_RECORD_COMM:
+		fprintf(f, "COMM%s: %s:%d/%d\n", rec->comm.exec ? " exec" : "", rec->comm.comm,
+			(int)rec->comm.pid, (int)rec->comm.tid);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		fprintf(f, "%s(%d:%d):(%d:%d)\n", rec->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
+			(int)rec->task.pid, (int)rec->task.tid, (int)rec->task.ppid, (int)rec->task.ptid);
+		break;
+	case PERF_RECORD_MMAP:
+		fprintf(f, "MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n", (int)m->pid,
+			(int)m->tid, m->addr, m->len, m->pgoff,
+			rec->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x', m->filename);
+		break;
+	default:
+		fprintf(f, "MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64, (int)m2->pid, (int)m2->tid,
+			m2->addr, m2->len, m2->pgoff);
+		if (m2->has_build_id) {
+			fputs(" <", f);
+			for (unsigned int i = 0; i < m2->build_id_size; i++)
+				fprintf(f, "%02x", m2->build_id[i]);
+			fputc('>', f);
+		} else {
+			fprintf(f, " %02x:%02x %" PRIu64 " %" PRIu64, m2->maj, m2->min, m2->ino,
+				m2->ino_generation);
+		}
+		fprintf(f, "]: %c%c%c%c %s\n", m2->prot & 1 ? 'r' : '-', m2->prot & 2 ? 'w' : '-',
+			m2->prot & 4 ? 'x' : '-', m2->flags & 1 ? 's' : 'p', m2->filename);
+		break;
+	}
+}
+
+int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_attr *attr,
+		      const struct pk_record *rec)
+{
+	const struct script_type *t;
+	struct pk_sample s = { .pid = rec->id.pid, .tid = rec->id.tid, .cpu = rec->id.cpu,
+			       .time = rec->id.time };
+	uint32_t pid, tid;
+	const char *comm = NULL;
+
+	switch (rec->type) {
+	case PERF_RECORD_COMM: pid = rec->comm.pid; tid = rec->comm.tid; break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: pid = rec->task.pid; tid = rec->task.tid; break;
+	case PERF_RECORD_MMAP: pid = rec->mmap.pid; tid = rec->mmap.tid; break;
+	default: pid = rec->mmap2.pid; tid = rec->mmap2.tid; break;
+	}
+	if (attr) {
+		/* perf's stand-ins when the records carry no sample id */
+		if (!attr->sample_id_all)
+			s = (struct pk_sample){ .pid = pid, .tid = tid, .time = rec->type == PERF_RECORD_FORK ||
+						rec->type == PERF_RECORD_EXIT ? rec->task.time : 0 };
+		if (tid != (uint32_t)-1 && !(comm = pk_threads_comm(pk_resolver_threads(c->res), pid, tid)))
+			return -ENOMEM;
+		t = &c->o->type[script_type_of(attr->type)];
+		print_start(f, c, t, &s, comm ? comm : ":-1",
+			    c->callchains && (attr->sample_type & PERF_SAMPLE_CALLCHAIN));
+	}
+	fputs("PERF_RECORD_", f);
+	print_side_body(f, rec);
+	return 0;
+}
+
 int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_attr *attr,
-			const char *name, uint16_t misc, const struct pk_sample *s)
+			const char *name, const struct pk_record *rec)
 {
 	const struct script_type *t = &c->o->type[script_type_of(attr->type)];
+	const struct pk_sample *s = &rec->sample;
+	struct pk_resolved_sample r = { .size = sizeof(r) };
 	bool chain = c->callchains && (s->fields & PERF_SAMPLE_CALLCHAIN);
-	const char *comm;
 	int err;
 
 	if (!t->fields)
 		return 0;
-	if (!(comm = pk_threads_comm(c->threads, s->pid, s->tid)))
-		return -ENOMEM;
-	print_start(f, c, t, s, comm, chain);
+	if ((err = pk_resolver_resolve(c->res, rec, &r)) < 0)
+		return err;
+	print_start(f, c, t, s, r.comm, chain);
 	if (HAS(t, PERIOD))
 		fprintf(f, "%10" PRIu64 " ", (uint64_t)(s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period));
 	if (HAS(t, EVNAME))
@@ -142,10 +196,10 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 	if (HAS(t, IP)) {
 		if (chain) {
 			fputc('\n', f);
-			print_chain(f, c, t, s);
+			print_chain(f, t, &r);
 		} else {
 			fputc(' ', f);
-			print_ip(f, c, t, s->pid, s->ip, misc & PERF_RECORD_MISC_CPUMODE_MASK, false);
+			print_ip(f, t, s->ip, &r.loc, false);
 		}
 	}
 	fputc('\n', f);

@@ -45,8 +45,7 @@ static inline int script_type_of(uint32_t attr_type)
 /* Everything the printer needs for one sample. */
 struct script_ctx {
 	const struct script_opts *o;
-	struct pk_maps *maps;
-	struct pk_threads *threads;
+	struct pk_resolver *res;	/* comms, maps and call chains */
 	struct pk_tracing *tracing;	/* NULL: the file has no tracing data */
 	int name_width;			/* the longest event name */
 	bool callchains;		/* some event records call chains */
@@ -55,10 +54,23 @@ struct script_ctx {
 };
 
 /*
- * script_print_sample - the line(s) perf script prints for sample `s` of
- * event `name` (attr `attr`, header misc `misc`).  Returns 0 or -ENOMEM.
+ * script_print_sample - the line(s) perf script prints for the decoded
+ * sample `rec` of event `name` (attr `attr`), resolved through c->res.
+ * Returns 0, -ENOMEM, or the resolver's error.
  */
 int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_attr *attr,
-			const char *name, uint16_t misc, const struct pk_sample *s);
+			const char *name, const struct pk_record *rec);
+
+/*
+ * script_print_side - the line perf script's --show-task-events (COMM,
+ * FORK, EXIT) or --show-mmap-events (MMAP, MMAP2) prints for the decoded
+ * side-band record `rec` of the event `attr` (NULL: none is known, and
+ * perf prints only the record): the sample's start fields, then
+ * "PERF_RECORD_<TYPE>" and the record.  Call it after c->res followed the
+ * record, except for EXIT (perf prints before it forgets the thread).
+ * Returns 0 or -ENOMEM.
+ */
+int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_attr *attr,
+		      const struct pk_record *rec);
 
 #endif

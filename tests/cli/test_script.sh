@@ -5,7 +5,9 @@
 # forking and a threaded workload, -a with sched:sched_switch) and by
 # perfkit record (plain, and the tracepoint with its tracing data), in the
 # default layout, with --ns and with -F lists (set, +/-, type:); and perf's
-# refusal of a field the samples lack.
+# refusal of a field the samples lack; --show-task-events and
+# --show-mmap-events; --call-graph dwarf recordings (perf's
+# and perfkit's) of the unwinding target, whose user frames are unwound.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -44,6 +46,34 @@ else
 	done
 	same_as_perf g.data
 	same_as_perf plain.data --ns
+	# the side-band records (perf's synthesized ones take the first event's fields)
+	for f in fork.data tp.data perfkit.data perfkit-tp.data; do
+		same_as_perf "$f" --show-task-events
+		same_as_perf "$f" --show-mmap-events
+	done
+	same_as_perf fork.data --show-task-events --show-mmap-events -F comm,pid,tid,time
+	# --call-graph dwarf: the user frames come from unwinding the stack
+	# copy.  perf 6.1 by default also asks addr2line for inline frames,
+	# which perfkit does not do yet: compared with perf's --no-inline.
+	# LD_BIND_NOW: no sample inside lazy binding, where perfkit's unwinder
+	# stops at _dl_runtime_resolve (the resolver's oracle test shows it).
+	U=${PERFKIT_UNWIND_TARGET:?PERFKIT_UNWIND_TARGET must name the unwinding target}
+	export LD_BIND_NOW=1
+	perf record -q --call-graph dwarf -e task-clock -c 1000000 -o dwarf.data -- "$U" 20000000 >/dev/null 2>&1
+	"$PERFKIT" record --call-graph dwarf -e task-clock -c 1000000 -o perfkit-dwarf.data -- "$U" 20000000 \
+		>/dev/null 2>&1
+	unset LD_BIND_NOW
+	for f in dwarf.data perfkit-dwarf.data; do
+		theirs=$(perf script -i "$f" --no-inline 2>/dev/null)
+		ours=$("$PERFKIT" script -i "$f" 2>&1)
+		if [ "$theirs" = "$ours" ] &&
+		   grep -Pzq 'inner\+0x[0-9a-f]+ \(\S+\)\n\t\s+[0-9a-f]+ middle\+0x[0-9a-f]+ \(\S+\)\n\t\s+[0-9a-f]+ outer\+' <<<"$ours"; then
+			ok "$f: the unwound chains (inner, middle, outer, ...) equal perf's ($(wc -l <<<"$ours") lines)"
+		else
+			not_ok "$f: the unwound chains equal perf's"
+			diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
+		fi
+	done
 	same_as_perf tp.data --ns
 	same_as_perf plain.data -F comm,tid,time,period
 	same_as_perf plain.data -F -period,+pid

@@ -206,6 +206,34 @@ static int read_events(struct in *in, struct tep_handle *tep)
 	return 0;
 }
 
+/*
+ * Keep only the printk_formats lines the kernel writes ("0xaddr : \"fmt\"")
+ * with a format of at least two characters inside its quotes.
+ * libtraceevent 1.7.1 reads before the start of a shorter one
+ * (tep_register_print_string looks two bytes back from its end) and past
+ * the end of a line with no ':' (it skips the space after the colon
+ * unchecked); the other lines are dropped, in place.
+ */
+static void keep_kernel_printk(char *text)
+{
+	char *in = text, *out = text;
+
+	while (*in) {
+		size_t len = strcspn(in, "\n");
+		const char *colon = memchr(in, ':', len);
+		size_t fmt_len = colon ? len - (size_t)(colon + 2 - in) : 0;
+
+		if (colon && (size_t)(colon - in) + 2 <= len && colon[1] == ' ' && fmt_len >= 4 &&
+		    colon[2] == '"' && in[len - 1] == '"') {
+			memmove(out, in, len);
+			out += len;
+			*out++ = '\n';
+		}
+		in += len + (in[len] == '\n');
+	}
+	*out = 0;
+}
+
 /* kallsyms and printk formats (u32 sizes), saved_cmdlines (u64, 0.6). */
 static int read_tail(struct in *in, struct tep_handle *tep, bool cmdlines)
 {
@@ -227,8 +255,10 @@ static int read_tail(struct in *in, struct tep_handle *tep, bool cmdlines)
 			return err;
 		if (i == 0)
 			tep_parse_kallsyms(tep, text);
-		else if (i == 1)
+		else if (i == 1) {
+			keep_kernel_printk(text);
 			tep_parse_printk_formats(tep, text);
+		}
 		else
 			tep_parse_saved_cmdlines(tep, text);
 		free(text);
