@@ -13,6 +13,7 @@
 #include "unwind/unwind.h"
 
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -243,6 +244,18 @@ struct umap *pk__unwind_map_of(struct uproc *p, uint64_t addr)
 /* A file mapping becomes a libdwfl module loaded at the map's start less
  * its file offset (the file's load base), once per Dwfl; only absolute
  * paths of files that still exist do. */
+/* Only x86_64 ELF files are unwound: a module of another machine would
+ * give libdwfl that machine's register set (its fuzz target found one
+ * that trips an assertion inside libdw). */
+static bool x86_64(Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	GElf_Ehdr eh;
+
+	return elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_X86_64;
+}
+
 bool pk__unwind_report_module(struct uproc *p, uint64_t addr)
 {
 	struct umap *m = pk__unwind_map_of(p, addr);
@@ -259,12 +272,12 @@ bool pk__unwind_report_module(struct uproc *p, uint64_t addr)
 	if (mod) {
 		dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
 		if (low == base)
-			return (m->mod = mod) != NULL;
+			return (m->mod = x86_64(mod) ? mod : NULL) != NULL;
 	}
 	dwfl_report_begin_add(p->dwfl);
 	mod = dwfl_report_elf(p->dwfl, m->path, m->path, -1, base, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
-	m->mod = mod && dwfl_addrmodule(p->dwfl, addr) == mod ? mod : NULL;
+	m->mod = mod && dwfl_addrmodule(p->dwfl, addr) == mod && x86_64(mod) ? mod : NULL;
 	return m->mod != NULL;
 }
 
@@ -369,7 +382,12 @@ static int attach(struct uproc *p, uint64_t ip, bool *known)
 		return pk__error_nomem("libdwfl's state for process %u", p->pid);
 	*known = pk__unwind_report_module(p, ip);
 	if (*known && !p->attached) {
-		if (!dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid, &thread_callbacks, p)) {
+		/* The machine comes from the IP's module (x86_64, checked), never
+		 * from whichever module libdwfl would take first. */
+		Dwarf_Addr bias;
+		Elf *elf = dwfl_module_getelf(pk__unwind_map_of(p, ip)->mod, &bias);
+
+		if (!dwfl_attach_state(p->dwfl, elf, (pid_t)p->pid, &thread_callbacks, p)) {
 			*known = false;	/* not an ELF libdwfl can unwind: no frames */
 			return 0;
 		}
