@@ -57,5 +57,6 @@
 #include "perfkit/selfmon.h"
 #include "perfkit/overflow.h"
 #include "perfkit/hist.h"
+#include "perfkit/export.h"
 
 #endif /* PERFKIT_H */
