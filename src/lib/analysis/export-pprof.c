@@ -244,7 +244,10 @@ static void label(struct pb *b, struct pb *sub, uint32_t key, uint32_t str, int6
 {
 	pb_uint(sub, 1, key);
 	pb_uint(sub, 2, str);
-	pb_uint(sub, 3, (uint64_t)num);
+	if (!str) {	/* a numeric label keeps its value even when 0 */
+		pb_varint(sub, 3 << 3);
+		pb_varint(sub, (uint64_t)num);
+	}
 	pb_msg(b, 3, sub);
 }
 
