@@ -7,8 +7,8 @@
  * nanoseconds: app (pid 100) main;work;compute 60 x 3 ms on tid 100,
  * main;work;parse (inlined) 30 x 1 ms on tid 101, main;work;do_sys_open
  * (kernel) 10 x 1 ms, main;[libc.so.6] 5 x 1 ms; java (pid 200)
- * interpreter;jit_hot (JIT) 20 x 1 ms; and 100 frames main;tiny_N of 1 ns
- * each, too narrow to draw alone.  Total 245,000,100 ns.
+ * interpreter;jit_hot (JIT) 20 x 1 ms; and 100 frames main;tiny_N of 20 us
+ * each, under the flame graph's 0.01% to draw alone.  Total 247 ms.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +75,7 @@ static int fill(struct pk_exporter *ex)
 						  fr("main", 0x401010, APP, PK_FRAME_USER) };
 
 		snprintf(name, sizeof(name), "tiny_%d", i);
-		rc |= add(ex, "app", 100, 100, 1, 1, tiny, 2, &clock);
+		rc |= add(ex, "app", 100, 100, 20000, 1, tiny, 2, &clock);
 	}
 	return rc;
 }
