@@ -113,7 +113,8 @@ int pk_exporter_new(const struct pk_export_opts *opts, struct pk_exporter **out)
 /*
  * Add one sample (copying what it needs of its strings).  Returns 0;
  * -EINVAL for an event index out of range or a sample without frames,
- * -ENOMEM.  A failed add leaves the exporter as it was before the call.
+ * -ENOMEM.  A failed add adds no sample (strings and frames it interned
+ * before failing stay, unused).
  */
 int pk_exporter_add(struct pk_exporter *ex, const struct pk_export_sample *s);
 
