@@ -53,10 +53,12 @@
 #include "perfkit/features.h"
 #include "perfkit/symbols.h"
 #include "perfkit/unwind.h"
+#include "perfkit/resolve.h"
 #include "perfkit/recorder.h"
 #include "perfkit/selfmon.h"
 #include "perfkit/overflow.h"
 #include "perfkit/hist.h"
+#include "perfkit/callchain.h"
 #include "perfkit/export.h"
 
 #endif /* PERFKIT_H */

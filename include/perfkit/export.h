@@ -108,7 +108,7 @@ struct pk_exporter;
  * Make an exporter for `opts`.  Returns 0 and sets *out (freed with
  * pk_exporter_free); -EINVAL for an unknown format or no events, -ENOMEM.
  */
-int pk_exporter_new(const struct pk_export_opts *opts, struct pk_exporter **out);
+PK_API int pk_exporter_new(const struct pk_export_opts *opts, struct pk_exporter **out);
 
 /*
  * Add one sample (copying what it needs of its strings).  Returns 0;
@@ -116,21 +116,23 @@ int pk_exporter_new(const struct pk_export_opts *opts, struct pk_exporter **out)
  * -ENOMEM.  A failed add adds no sample (strings and frames it interned
  * before failing stay, unused).
  */
-int pk_exporter_add(struct pk_exporter *ex, const struct pk_export_sample *s);
+PK_API int pk_exporter_add(struct pk_exporter *ex, const struct pk_export_sample *s);
 
 /*
  * Write everything added so far to `f` in the exporter's format (the
  * exporter can go on collecting and write again).  Returns 0; -EIO when
  * writing fails, -ENOMEM.
  */
-int pk_exporter_write(struct pk_exporter *ex, FILE *f);
+PK_API int pk_exporter_write(struct pk_exporter *ex, FILE *f);
 
-/* The number of samples and their total weight added so far. */
-uint64_t pk_exporter_nr_samples(const struct pk_exporter *ex);
-uint64_t pk_exporter_total_weight(const struct pk_exporter *ex);
+/* The number of samples added so far. */
+PK_API uint64_t pk_exporter_nr_samples(const struct pk_exporter *ex);
+
+/* The total weight of the samples added so far. */
+PK_API uint64_t pk_exporter_total_weight(const struct pk_exporter *ex);
 
 /* Free the exporter; NULL is a no-op. */
-void pk_exporter_free(struct pk_exporter *ex);
+PK_API void pk_exporter_free(struct pk_exporter *ex);
 
 #ifdef __cplusplus
 }

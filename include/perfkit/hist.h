@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perfkit/callchain.h"
 #include "perfkit/error.h"
 
 #ifdef __cplusplus
@@ -66,6 +67,11 @@ struct pk_hist_entry {
 	struct pk_hist_sample s;	/* fields outside the keys, filtered: the first sample's */
 	uint64_t period;		/* the sum of its samples' periods */
 	uint64_t nr_samples;
+	/* With pk_hist_add_chain: perf's Children total (the period of every
+	 * sample whose chain passes through the entry, once per sample) and
+	 * the call-chain tree of the entry (NULL when no chain was added). */
+	uint64_t period_acc;
+	struct pk_callchain *chain;
 };
 
 struct pk_hist;
@@ -91,7 +97,26 @@ PK_API void pk_hist_free(struct pk_hist *h);
 PK_API int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s);
 
 /*
- * pk_hist_sort - put the entries in perf report's order: by period,
+ * pk_hist_add_chain - count sample `s` as pk_hist_add does, with its call
+ * chain: `frames` (nr of them, in the order the chains print: perf's
+ * caller or callee order) each as a pk_hist_sample (the sample's fields
+ * with the frame's dso, sym, sym_start, ip and level: the key of the
+ * entry a frame counts in) and as a pk_callchain_frame in `chain`.  The
+ * sample's entry gets the whole chain in its tree.  With `children`, as
+ * perf's --children: every frame's entry (made with no period of its own
+ * when new) gets the sample's period in period_acc and chain[k..nr) in its
+ * tree, once per sample however often the entry recurs in the chain, and
+ * the sample's own entry gets it in period_acc too; pk_hist_sort then
+ * orders by period_acc first.  Strings as for pk_hist_add.  Returns 0,
+ * -EINVAL (short sizes, after pk_hist_sort), -ENOMEM.
+ */
+PK_API int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s,
+			     const struct pk_hist_sample *frames, const struct pk_callchain_frame *chain,
+			     size_t nr, bool children);
+
+/*
+ * pk_hist_sort - put the entries in perf report's order: by period_acc
+ * when children were added, then by period,
  * largest first, then by each key in turn (comm, dso and symbol names
  * ascending; pid, tid and cpu ascending), then, for unresolved symbols,
  * by address, highest first.  Returns 0.
@@ -107,6 +132,9 @@ PK_API const struct pk_hist_entry *pk_hist_get(const struct pk_hist *h, size_t i
  * added, filtered ones included (perf's default, --percentage absolute). */
 PK_API uint64_t pk_hist_total_period(const struct pk_hist *h);
 PK_API uint64_t pk_hist_nr_samples(const struct pk_hist *h);
+
+/* pk_hist_percent_acc - the same for the entry's period_acc. */
+PK_API double pk_hist_percent_acc(const struct pk_hist *h, const struct pk_hist_entry *e);
 
 /* pk_hist_percent - entry e's share of the total period, in percent, as
  * perf computes it (0 for an empty total). */

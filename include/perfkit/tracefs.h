@@ -9,6 +9,8 @@
 #ifndef PERFKIT_TRACEFS_H
 #define PERFKIT_TRACEFS_H
 
+#include <stddef.h>
+
 #include "perfkit/error.h"
 
 #ifdef __cplusplus
@@ -27,6 +29,44 @@ extern "C" {
  * with pk_last_error saying how to mount it by hand.
  */
 PK_API int pk_tracefs_mount(void);
+
+/* ---- reading a recording's tracing data (tracing-read.c) ----------------- */
+
+/* The tracepoint formats a recording carried, ready to print its samples. */
+struct pk_tracing;
+
+/*
+ * pk_tracing_data_parse - read `len` bytes of perf.data's
+ * HEADER_TRACING_DATA section (as pk_data_reader_feature gives them, in
+ * the file's byte order): tracing version, byte order, long and page
+ * sizes, header_page, header_event, ftrace and event format files,
+ * kallsyms, printk formats and saved_cmdlines, each taken into
+ * libtraceevent.  Returns 0 with *out (free with pk_tracing_free);
+ * -EINVAL when the bytes are not such a section (a length past its end,
+ * no magic, a format file libtraceevent refuses or that holds bytes the
+ * kernel never writes), naming the offset in pk_last_error; -ENOMEM.
+ */
+PK_API int pk_tracing_data_parse(const void *bytes, size_t len, struct pk_tracing **out);
+
+/* pk_tracing_free - free it.  NULL is a no-op. */
+PK_API void pk_tracing_free(struct pk_tracing *t);
+
+/*
+ * pk_tracing_format - the fields of one tracepoint sample (its
+ * PERF_SAMPLE_RAW bytes, `size` of them, taken on `cpu`) as its format's
+ * print fmt renders them, the text perf script prints after the event name
+ * ("prev_comm=sh prev_pid=12 ... ==> next_comm=swapper/1 ..."), written
+ * into buf (len bytes, always NUL-terminated when len > 0, cut short when
+ * it does not fit).  Returns the text's full length (snprintf's rule);
+ * -ENOENT when the tracing data holds no format for the sample's event id
+ * (or the bytes are too short to hold one); -ENOMEM.
+ */
+PK_API int pk_tracing_format(struct pk_tracing *t, const void *raw, size_t size, int cpu, char *buf,
+			     size_t len);
+
+/* pk_tracing_event_name - the name of the sample's event in its format
+ * ("sched_switch"), owned by t; NULL when the data holds none for it. */
+PK_API const char *pk_tracing_event_name(struct pk_tracing *t, const void *raw, size_t size);
 
 #ifdef __cplusplus
 }

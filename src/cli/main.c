@@ -18,6 +18,7 @@ static const struct cli_cmd commands[] = {
 	{ "stat", cmd_stat, "Run a command and count events, like perf stat", &cmd_stat_opts },
 	{ "record", cmd_record, "Sample a command into a perf.data file, like perf record", &cmd_record_opts },
 	{ "report", cmd_report, "Show where the samples of a perf.data file fell, like perf report", &cmd_report_opts },
+	{ "script", cmd_script, "Print every sample of a perf.data file, like perf script", &cmd_script_opts },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

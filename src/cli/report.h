@@ -8,6 +8,14 @@
 
 #include "cli.h"
 
+/* -g: how call graphs print (perf's print_type, threshold, print_limit, order). */
+struct report_cg {
+	enum pk_callchain_mode mode;
+	double min_percent;		/* the threshold, in percent */
+	uint32_t print_limit;		/* 0: no limit */
+	bool caller;			/* chains root first (perf's "caller") */
+};
+
 /* The options of one report run. */
 struct report_opts {
 	const char *input;		/* -i, default perf.data */
@@ -39,6 +47,18 @@ struct report_event {
  */
 void report_print(FILE *f, const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
 		  uint64_t lost_samples, struct pk_threads *threads);
+
+/*
+ * report_callchain_print - the call graph under one entry, in cg's mode,
+ * from tree `cc` (sorted for that mode): percentages of `total` (the
+ * event's period), or for fractal of `parent_total` (the entry's period,
+ * its Children period with --children); a lone chain carrying exactly
+ * `parent_total` prints under "---" with no percentage.
+ * `skip_first` leaves out a lone chain's first frame (perf does when the
+ * sort starts with sym, as the row names it already).
+ */
+void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk_callchain *cc,
+			    uint64_t total, uint64_t parent_total, bool skip_first);
 
 /* ---- records in time order (report-order.c) ------------------------------- */
 

@@ -32,6 +32,7 @@ struct pk_hist {
 	size_t table_cap;
 	uint64_t total_period, nr_samples;
 	bool sorted;		/* pk_hist_sort ran: ekeys no longer match entries */
+	bool children;		/* pk_hist_add_chain added children: sort by period_acc */
 	uint32_t last;		/* the entry of the last sample + 1: runs of samples share one */
 };
 
@@ -62,6 +63,8 @@ void pk_hist_free(struct pk_hist *h)
 {
 	if (!h)
 		return;
+	for (size_t i = 0; i < h->nr; i++)
+		pk_callchain_free(h->entries[i].chain);
 	free(h->entries);
 	free(h->ekeys);
 	free(h->table);
@@ -152,21 +155,25 @@ static int grow(struct pk_hist *h)
 	return 0;
 }
 
-int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
+static int check_sample(const struct pk_hist *h, const struct pk_hist_sample *s)
 {
-	struct key k;
-	uint32_t *slot;
-	struct pk_hist_entry *e;
-	int err;
-
 	if (s->size < sizeof(*s))
 		return pk__error(-EINVAL, "a histogram sample", "size %zu, want %zu", s->size, sizeof(*s));
 	if (h->sorted)
 		return pk__error(-EINVAL, "a histogram sample", "added after pk_hist_sort");
-	k = make_key(h, s);
+	return 0;
+}
+
+/* The index of the entry s's key fields select, made on first sight. */
+static int find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx)
+{
+	struct key k = make_key(h, s);
+	uint32_t *slot;
+	int err;
+
 	if (h->last && key_eq(&h->ekeys[h->last - 1], &k)) {
-		e = &h->entries[h->last - 1];
-		goto count;
+		*idx = h->last - 1;
+		return 0;
 	}
 	slot = table_slot(h, h->table, h->table_cap, &k);
 	if (!*slot) {
@@ -180,13 +187,66 @@ int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 		*slot = (uint32_t)++h->nr;
 	}
 	h->last = *slot;
-	e = &h->entries[*slot - 1];
-count:
-	e->period += s->period;
-	e->nr_samples++;
+	*idx = *slot - 1;
+	return 0;
+}
+
+int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
+{
+	uint32_t idx;
+	int err;
+
+	if ((err = check_sample(h, s)) < 0 || (err = find(h, s, &idx)) < 0)
+		return err;
+	h->entries[idx].period += s->period;
+	h->entries[idx].nr_samples++;
 	h->total_period += s->period;
 	h->nr_samples++;
 	return 0;
+}
+
+static int append(struct pk_hist_entry *e, const struct pk_callchain_frame *chain, size_t nr, uint64_t period)
+{
+	int err;
+
+	if (!e->chain && (err = pk_callchain_new(&e->chain)) < 0)
+		return err;
+	return pk_callchain_append(e->chain, chain, nr, period);
+}
+
+int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const struct pk_hist_sample *frames,
+		      const struct pk_callchain_frame *chain, size_t nr, bool children)
+{
+	uint32_t self, idx, *seen;
+	size_t nr_seen = 1;
+	int err;
+
+	if ((err = pk_hist_add(h, s)) < 0)
+		return err;
+	self = h->last - 1;
+	if ((err = append(&h->entries[self], chain, nr, s->period)) < 0 || !children)
+		return err;
+	h->children = true;
+	h->entries[self].period_acc += s->period;
+	if (!(seen = pk__reallocarray(NULL, nr + 1, sizeof(*seen))))
+		return pk__error_nomem("a sample's chain");
+	seen[0] = self;
+	for (size_t k = 0; k < nr && !err; k++) {
+		size_t i = 0;
+
+		if ((err = check_sample(h, &frames[k])) < 0 || (err = find(h, &frames[k], &idx)) < 0)
+			break;
+		/* perf counts an entry once per sample: recursion adds nothing. */
+		while (i < nr_seen && seen[i] != idx)
+			i++;
+		if (i < nr_seen)
+			continue;
+		seen[nr_seen++] = idx;
+		h->entries[idx].period_acc += s->period;
+		err = append(&h->entries[idx], chain + k, nr - k, s->period);
+	}
+	free(seen);
+	return err;
 }
 
 static int cmp_str(const char *a, const char *b)
@@ -228,6 +288,8 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 	const struct pk_hist *sorting = arg;
 	int c;
 
+	if (sorting->children && a->period_acc != b->period_acc)
+		return a->period_acc > b->period_acc ? -1 : 1;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	for (size_t i = 0; i < sorting->nr_keys; i++)
@@ -267,6 +329,11 @@ uint64_t pk_hist_total_period(const struct pk_hist *h)
 uint64_t pk_hist_nr_samples(const struct pk_hist *h)
 {
 	return h->nr_samples;
+}
+
+double pk_hist_percent_acc(const struct pk_hist *h, const struct pk_hist_entry *e)
+{
+	return h->total_period ? 100.0 * (double)e->period_acc / (double)h->total_period : 0.0;
 }
 
 double pk_hist_percent(const struct pk_hist *h, const struct pk_hist_entry *e)

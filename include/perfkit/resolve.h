@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit/resolve.h - the resolver: follows the side-band records of a
+ * recording (COMM, FORK, EXIT, MMAP, MMAP2) in the order they are read
+ * and turns each sample into what a report or a script shows of it: its
+ * thread's comm, its process, where its ip is (DSO, symbol, offset), and
+ * its call chain as resolved frames, built as perf 6.1 builds them
+ * (PERF_SAMPLE_CALLCHAIN with its context markers, and for --call-graph
+ * dwarf samples the user stack unwound).  It owns the thread table, the
+ * memory maps and the unwinder.  Included by perfkit.h.
+ */
+#ifndef PERFKIT_RESOLVE_H
+#define PERFKIT_RESOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfkit/error.h"
+#include "perfkit/reader.h"
+#include "perfkit/record.h"
+#include "perfkit/symbols.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One frame of a call chain: its address and where that is. */
+struct pk_frame {
+	uint64_t ip;
+	uint16_t cpumode;		/* the mode it was resolved in (PERF_RECORD_MISC_*) */
+	struct pk_location loc;
+};
+
+/* A sample, resolved (see pk_resolver_resolve). */
+struct pk_resolved_sample {
+	size_t size;			/* caller sets sizeof(struct pk_resolved_sample) */
+	const char *comm;		/* the thread's comm, interned as pk_threads_comm's */
+	uint32_t pid, tid;		/* pid: the thread's process as the records tell it */
+	uint16_t cpumode;		/* the sample's header.misc & CPUMODE_MASK */
+	struct pk_location loc;		/* the sample's ip */
+	const struct pk_frame *frames;	/* the call chain, innermost first, no markers */
+	size_t nr_frames;		/* 0 for a sample without a call chain */
+};
+
+struct pk_resolver;
+
+/*
+ * pk_resolver_new - a resolver for the recording `r` reads (NULL: for
+ * records of no file, such as a live recording's): the DSO build-ids of
+ * r's BUILD_ID feature are taken now (pk_maps_set_build_id), so that files
+ * with other build-ids are not used.  r is not kept.  Returns 0 with
+ * *out; -ENOMEM; or the errno of decoding r's BUILD_ID section (-EINVAL
+ * with pk_last_error naming where it stops making sense).
+ */
+PK_API int pk_resolver_new(struct pk_data_reader *r, struct pk_resolver **out);
+
+/* pk_resolver_free - free it and every name and frame it handed out.
+ * NULL is a no-op. */
+PK_API void pk_resolver_free(struct pk_resolver *res);
+
+/*
+ * pk_resolver_set_buildid_dir - look DSOs up by build-id in the build-id
+ * cache at `dir` (perf's ~/.debug; the caller finds it) before the
+ * system's paths; NULL stops it.  Takes effect for DSOs whose symbols are
+ * not loaded yet: call it before the first resolve.  The path is copied.
+ * Returns 0 or -ENOMEM.
+ */
+PK_API int pk_resolver_set_buildid_dir(struct pk_resolver *res, const char *dir);
+
+/*
+ * pk_resolver_set_max_stack - keep at most `max` addresses of the
+ * PERF_SAMPLE_CALLCHAIN part of a chain, and at most `max` unwound user
+ * frames, as perf's --max-stack does (default 127, perf's
+ * PERF_MAX_STACK_DEPTH); 0 is taken as 1.
+ */
+PK_API void pk_resolver_set_max_stack(struct pk_resolver *res, unsigned int max);
+
+/*
+ * pk_resolver_process - follow one decoded record, in the order the
+ * reader delivers them (time order): COMM, FORK and EXIT for the threads
+ * and maps, MMAP and MMAP2 for the maps and, when they map a file, the
+ * unwinder (a FORK of a new process gives it its parent's, an exec starts
+ * it afresh).  Other records are ignored.  Returns 0 or -ENOMEM.
+ */
+PK_API int pk_resolver_process(struct pk_resolver *res, const struct pk_record *rec);
+
+/*
+ * pk_resolver_resolve - resolve the decoded SAMPLE `rec` into *out
+ * (out->size set by the caller).  comm and pid come from the records
+ * followed so far (perf's ":TID" for a thread none named); loc is where
+ * the ip is for the sample's cpumode, a user-mode ip no map holds being
+ * looked up in the kernel's maps, as perf's report finds it.
+ *
+ * The frames are perf's callee-order chain: the PERF_SAMPLE_CALLCHAIN
+ * entries in order, up to max_stack of them, each context marker
+ * switching the mode the following entries resolve in (the chain starts
+ * in user mode; kernel, user and hypervisor markers switch; any other
+ * marker makes perf discard the chain, and so it is here), markers left
+ * out; then, when the sample has REGS_USER and a non-empty STACK_USER,
+ * the user frames pk_unwinder_unwind finds (the user ip first, callers'
+ * return addresses minus one), resolved in user mode.  A sample with
+ * neither has no frames.
+ *
+ * Returns 0; -EINVAL when rec is not a sample or out->size is smaller
+ * than this library's struct; -ENOMEM.  The comm, locations' names and
+ * the frames stay valid until the next pk_resolver_resolve (the names
+ * until pk_resolver_free).
+ */
+PK_API int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
+			       struct pk_resolved_sample *out);
+
+/* pk_resolver_maps / pk_resolver_threads - the resolver's own map and
+ * thread state, for questions the resolved sample does not answer (every
+ * DSO seen, whether a thread exited).  Owned by the resolver. */
+PK_API struct pk_maps *pk_resolver_maps(struct pk_resolver *res);
+PK_API struct pk_threads *pk_resolver_threads(struct pk_resolver *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-script.c - `perfkit script`: every sample of a perf.data file (perf's
+ * or perfkit's) as a line of text, in time order, as perf script prints it
+ * (script-print.c): the default fields per event type, -F with perf's
+ * rules (a list replaces, +field/-field edit, "type:" names one type, a
+ * field the samples do not carry is refused when asked for by name and
+ * silently dropped otherwise), --ns, and the tracepoint fields through the
+ * file's own tracing data.
+ */
+#include "script.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP };
+
+static const struct cli_opt script_options[] = {
+	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
+	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
+	  "[type:]field,... (comm, tid, pid, time, cpu, event, trace, ip, sym, dso, addr, symoff, "
+	  "period); +field/-field edit the default; type is hw, sw, trace, raw or break" },
+	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
+	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
+	CLI_OPT_HELP_ENTRY,
+	{ 0 },
+};
+
+const struct cli_optset cmd_script_opts = {
+	.cmd = "script",
+	.usage = "usage: perfkit script [-i FILE] [-F FIELDS] [--ns]\n"
+		 "\n"
+		 "Print every sample of a perf.data file (from perf record or perfkit\n"
+		 "record) as a line of text, as perf script prints it.\n",
+	.opts = script_options,
+	.epilogue = "Exit status: 0; 1 for a file that cannot be read or fields its samples\n"
+		    "do not carry; 2 for bad usage.",
+};
+
+static const struct { const char *name; uint32_t bit; } field_names[] = {
+	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID }, { "time", SF_TIME },
+	{ "cpu", SF_CPU }, { "event", SF_EVNAME }, { "trace", SF_TRACE }, { "ip", SF_IP },
+	{ "sym", SF_SYM }, { "dso", SF_DSO }, { "addr", SF_ADDR }, { "symoff", SF_SYMOFF },
+	{ "period", SF_PERIOD },
+};
+#define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
+
+static const char *field_name(uint32_t bit)
+{
+	for (size_t i = 0; i < NR_FIELDS; i++)
+		if (field_names[i].bit & bit)
+			return field_names[i].name;
+	return "";
+}
+
+static const char *type_name(int type)
+{
+	static const char *const names[] = { "hardware", "software", "tracepoint", "hardware-cache",
+					     "raw", "breakpoint" };
+
+	return type < PERF_TYPE_MAX ? names[type] : "unknown";
+}
+
+/* perf script's defaults for each type. */
+static void set_defaults(struct script_opts *o)
+{
+	const uint32_t base = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME | SF_IP | SF_SYM |
+			      SF_SYMOFF | SF_DSO | SF_PERIOD;
+
+	for (int i = 0; i < SCRIPT_NR_TYPES; i++)
+		o->type[i] = (struct script_type){ .fields = base, .invalid = SF_TRACE };
+	o->type[PERF_TYPE_TRACEPOINT] = (struct script_type){
+		.fields = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME | SF_TRACE };
+	o->type[PERF_TYPE_RAW].fields |= SF_ADDR;
+}
+
+static int parse_type(const char *s, size_t len)
+{
+	static const char *const names[] = { "hw", "sw", "trace", "raw", "break" };
+	static const int types[] = { PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE, PERF_TYPE_TRACEPOINT,
+				     PERF_TYPE_RAW, PERF_TYPE_BREAKPOINT };
+
+	for (size_t i = 0; i < 5; i++)
+		if (strlen(names[i]) == len && !strncmp(s, names[i], len))
+			return types[i];
+	return -1;
+}
+
+/* One field of a -F list into type `type` (-1: every type it is valid for). */
+static int apply_field(struct script_opts *o, int type, uint32_t bit, bool remove, const char *word)
+{
+	for (int j = type < 0 ? 0 : type; j < (type < 0 ? SCRIPT_NR_TYPES : type + 1); j++) {
+		struct script_type *t = &o->type[j];
+
+		if (t->invalid & bit) {
+			if (type >= 0)
+				return cli_usage("script", "'%s' not valid for %s events", word, type_name(j));
+			continue;
+		}
+		t->fields = remove ? t->fields & ~bit : t->fields | bit;
+		if (type < 0)
+			t->user_fields = remove ? t->user_fields & ~bit : t->user_fields | bit;
+		t->user_set = true;
+		t->wildcard = true;
+	}
+	return 0;
+}
+
+/* perf's -F: [type:]a,b,c replaces the fields; +a,-b edits them. */
+static int parse_fields(struct script_opts *o, const char *arg)
+{
+	const char *colon = strchr(arg, ':'), *p = colon ? colon + 1 : arg;
+	int type = -1, change = 0;	/* 0 none yet, 1 set, 2 edit */
+
+	if (colon && (type = parse_type(arg, (size_t)(colon - arg))) < 0)
+		return cli_usage("script", "invalid event type in -F '%s' (hw, sw, trace, raw, break)", arg);
+	if (!colon && !*arg)
+		return cli_usage("script", "cannot set fields to 'none' for all event types");
+	if (!strpbrk(p, "+-")) {
+		for (int j = type < 0 ? 0 : type; j < (type < 0 ? SCRIPT_NR_TYPES : type + 1); j++)
+			o->type[j] = (struct script_type){ .invalid = o->type[j].invalid, .user_set = true,
+							   .wildcard = type < 0 };
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		bool edit = *p == '+' || *p == '-', remove = *p == '-';
+		const char *w = p + edit;
+		size_t wl = len - edit, k;
+		int err;
+
+		if ((change == 1 && edit) || (change == 2 && !edit))
+			return cli_usage("script", "cannot mix +-field with overridden fields");
+		change = edit ? 2 : 1;
+		for (k = 0; k < NR_FIELDS && (strlen(field_names[k].name) != wl ||
+					      strncmp(w, field_names[k].name, wl)); k++)
+			;
+		if (k == NR_FIELDS)
+			return cli_usage("script", "invalid field requested: '%.*s'", (int)wl, w);
+		if ((err = apply_field(o, type, field_names[k].bit, remove, field_names[k].name)))
+			return err;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+static int script_option(void *ctx, int id, const char *arg)
+{
+	struct script_opts *o = ctx;
+
+	switch (id) {
+	case 'i': o->input = arg; return 0;
+	case 'F': return parse_fields(o, arg);
+	case 'f': o->force = true; return 0;
+	case OPT_NS: o->ns = true; return 0;
+	default: return 0;
+	}
+}
+
+/* ---- checking the fields against the file ------------------------------------ */
+
+/* perf's check of one field against the samples' layout: refused when
+ * asked for by name, dropped from the defaults otherwise. */
+static int check_stype(struct script_type *t, const struct perf_event_attr *a, const char *name,
+		       uint64_t sample_bit, const char *what, uint32_t field)
+{
+	if (!(t->fields & field) || (a->sample_type & sample_bit))
+		return 0;
+	if (t->user_fields & field) {
+		cli_message(stderr, "Samples for '%s' event do not have %s attribute set. "
+			    "Cannot print '%s' field.\n", name, what, field_name(field));
+		return CLI_EXIT_EVENT;
+	}
+	t->fields &= ~field;
+	return 0;
+}
+
+static int check_event(struct script_opts *o, const struct perf_event_attr *a, const char *name,
+		       bool has_tracing)
+{
+	struct script_type *t = &o->type[script_type_of(a->type)];
+	int rc;
+
+	if (!t->fields)
+		return 0;
+	if ((t->fields & SF_TRACE) && !has_tracing) {
+		cli_message(stderr, "perfkit script: %s has no tracing data: 'trace' cannot be printed\n",
+			    o->input);
+		return CLI_EXIT_EVENT;
+	}
+	if ((rc = check_stype(t, a, name, PERF_SAMPLE_IP, "IP", SF_IP)) ||
+	    (rc = check_stype(t, a, name, PERF_SAMPLE_ADDR, "ADDR", SF_ADDR)))
+		return rc;
+	if ((t->fields & (SF_SYM | SF_DSO)) && !(a->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+		cli_message(stderr, "perfkit script: symbols or DSOs requested but the samples of '%s' "
+			    "carry neither IP nor address\n", name);
+		return CLI_EXIT_EVENT;
+	}
+	if ((t->fields & SF_SYMOFF) && !(t->fields & SF_SYM)) {
+		cli_message(stderr, "Display of offsets requested but symbol is not selected.\n");
+		return CLI_EXIT_EVENT;
+	}
+	if ((rc = check_stype(t, a, name, PERF_SAMPLE_TID, "TID", SF_TID | SF_PID)) ||
+	    (rc = check_stype(t, a, name, PERF_SAMPLE_TIME, "TIME", SF_TIME)) ||
+	    (rc = check_stype(t, a, name, PERF_SAMPLE_CPU, "CPU", SF_CPU)))
+		return rc;
+	return 0;
+}
+
+/* ---- reading ------------------------------------------------------------------ */
+
+struct script_run {
+	struct script_opts *o;
+	struct pk_data_reader *r;
+	struct script_ctx c;
+};
+
+static bool is_dummy(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+}
+
+static int setup(struct script_run *run)
+{
+	size_t nr = pk_data_reader_nr_events(run->r);
+	const void *td;
+	size_t td_len;
+	int err, rc;
+
+	if ((err = pk_threads_new(&run->c.threads)) < 0 || (err = pk_maps_new(&run->c.maps)) < 0)
+		return cli_error("script", NULL);
+	if (pk_data_reader_feature(run->r, PK_DATA_FEAT_TRACING_DATA, &td, &td_len) == 0 &&
+	    pk_tracing_data_parse(td, td_len, &run->c.tracing) < 0)
+		cli_message(stderr, "perfkit script: warning: %s: %s; tracepoint fields are left out\n",
+			    pk_last_error()->what, pk_last_error()->why);
+	for (size_t i = 0; i < nr; i++) {
+		const struct perf_event_attr *a = pk_data_reader_attr(run->r, i);
+		const char *name = pk_data_reader_name(run->r, i);
+		int len = (int)strlen(name ? name : "[unknown]");
+
+		if (len > run->c.name_width)
+			run->c.name_width = len;
+		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+			run->c.callchains = true;
+	}
+	/* perf shows a tracepoint's ip, sym and dso when it has call chains. */
+	if (run->c.callchains && !run->o->type[PERF_TYPE_TRACEPOINT].user_set)
+		run->o->type[PERF_TYPE_TRACEPOINT].fields |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
+	for (size_t i = 0; i < nr; i++) {
+		const struct perf_event_attr *a = pk_data_reader_attr(run->r, i);
+		const char *name = pk_data_reader_name(run->r, i);
+
+		if (!is_dummy(a) && (rc = check_event(run->o, a, name ? name : "[unknown]",
+						      run->c.tracing != NULL)))
+			return rc;
+	}
+	return 0;
+}
+
+static int sample(struct script_run *run, const struct perf_event_header *rec)
+{
+	int ev = pk_data_reader_event_of(run->r, rec);
+	struct pk_record d = { .size = sizeof(d) };
+	const struct perf_event_attr *a;
+	int err;
+
+	if (ev < 0)
+		return 0;
+	a = pk_data_reader_attr(run->r, (size_t)ev);
+	if ((err = pk_record_decode(rec, a, &d)) != 0)
+		return err < 0 ? err : -EINVAL;
+	return script_print_sample(stdout, &run->c, a, pk_data_reader_name(run->r, (size_t)ev), rec->misc,
+				   &d.sample);
+}
+
+static int side_record(struct script_run *run, const struct perf_event_header *rec)
+{
+	struct pk_record d = { .size = sizeof(d) };
+	const struct perf_event_attr *a = pk_data_reader_attr_of(run->r, rec);
+	int err;
+
+	if (pk_record_decode(rec, a ? a : pk_data_reader_attr(run->r, 0), &d) != 0)
+		return 0;
+	if ((err = pk_threads_process(run->c.threads, &d)) < 0)
+		return err;
+	return pk_maps_process(run->c.maps, &d);
+}
+
+static int read_records(struct script_run *run)
+{
+	const struct perf_event_header *rec;
+	int rc, err = 0;
+
+	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0)
+		err = rec->type == PERF_RECORD_SAMPLE ? sample(run, rec) : side_record(run, rec);
+	fflush(stdout);
+	if (err < 0)
+		return cli_error("script", NULL);
+	if (rc < 0) {
+		const struct pk_error *e = pk_last_error();
+
+		cli_message(stderr, "perfkit script: warning: %s: %s; the lines above cover the records "
+			    "before it\n", e->what, e->why);
+	}
+	return 0;
+}
+
+static int check_file(const struct script_opts *o, bool defaulted)
+{
+	struct stat st;
+
+	if (stat(o->input, &st) < 0) {
+		cli_message(stderr, "perfkit script: failed to open %s: %s%s\n", o->input, strerror(errno),
+			    defaulted && errno == ENOENT ? "  (try 'perfkit record' first)" : "");
+		return CLI_EXIT_EVENT;
+	}
+	if (!o->force && st.st_uid && st.st_uid != geteuid()) {
+		cli_message(stderr, "perfkit script: File %s not owned by current user or root "
+			    "(use -f to override)\n", o->input);
+		return CLI_EXIT_EVENT;
+	}
+	return 0;
+}
+
+int cmd_script(int argc, char **argv)
+{
+	struct script_opts o = { .input = NULL };
+	struct script_run run = { .o = &o, .c = { .o = &o } };
+	bool defaulted;
+	int rc;
+
+	set_defaults(&o);
+	rc = cli_opts_parse(&cmd_script_opts, argc, argv, script_option, &o);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (optind < argc)
+		return cli_usage("script", "unexpected argument '%s'", argv[optind]);
+	defaulted = !o.input;
+	if (defaulted)
+		o.input = "perf.data";
+	if ((rc = check_file(&o, defaulted)))
+		return rc;
+	if (pk_data_reader_open(o.input, &run.r) < 0)
+		return cli_error("script", NULL);
+	if (!(rc = setup(&run)))
+		rc = read_records(&run);
+	free(run.c.trace_buf);
+	pk_tracing_free(run.c.tracing);
+	pk_maps_free(run.c.maps);
+	pk_threads_free(run.c.threads);
+	pk_data_reader_free(run.r);
+	return rc;
+}

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-callchain.c - perf report's --stdio call graphs under an entry,
+ * as perf 6.1 prints them: the graph and fractal trees with their "---"
+ * and "|--N%--" art, the pipes that link a level until its last child and
+ * the "[...]" line for what fractal's threshold left out; flat chains with
+ * their percentage above them; folded lines ("N% a;b;c").
+ */
+#include "report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* The frames of one node. */
+static void frame_name(FILE *f, const struct pk_callchain_frame *fr)
+{
+	if (fr->sym)
+		fputs(fr->sym, f);
+	else
+		fprintf(f, "%#" PRIx64, fr->ip);
+}
+
+static void percent(FILE *f, uint64_t period, uint64_t total)
+{
+	fprintf(f, "%.2f%%", total ? (double)period * 100.0 / (double)total : 0.0);
+}
+
+/* Bit i of a depth mask; perf's mask is an int, so deeper levels have no pipe. */
+static bool bit(uint64_t mask, int i)
+{
+	return i < 64 && (mask >> i) & 1;
+}
+
+static uint64_t without(uint64_t mask, int i)
+{
+	return i >= 0 && i < 64 ? mask & ~(1ull << i) : mask;
+}
+
+static uint64_t with(uint64_t mask, int i)
+{
+	return i < 64 ? mask | (1ull << i) : mask;
+}
+
+static void margin(FILE *f, int left)
+{
+	fprintf(f, "            %*s", left, "");
+}
+
+static void graph_line(FILE *f, int depth, uint64_t mask, int left)
+{
+	margin(f, left);
+	for (int i = 0; i < depth; i++)
+		fputs(bit(mask, i) ? "|          " : "           ", f);
+	fputc('\n', f);
+}
+
+/* One frame in the tree: the first of a node carries its percentage. */
+static void graph_frame(FILE *f, const char *name, const struct pk_callchain_frame *fr, uint64_t value,
+			int depth, uint64_t mask, bool first, uint64_t total, int left)
+{
+	margin(f, left);
+	for (int i = 0; i < depth; i++) {
+		fputc(bit(mask, i) ? '|' : ' ', f);
+		if (first && i == depth - 1) {
+			fputs("--", f);
+			percent(f, value, total);
+			fputs("--", f);
+		} else {
+			fputs("          ", f);
+		}
+	}
+	if (name)
+		fputs(name, f);
+	else
+		frame_name(f, fr);
+	fputc('\n', f);
+}
+
+static void graph(FILE *f, const struct report_cg *cg, const struct pk_callchain_node *n, uint64_t total,
+		  int depth, uint64_t mask, int left)
+{
+	bool rel = cg->mode == PK_CALLCHAIN_GRAPH_REL;
+	size_t nr = pk_callchain_node_nr_children(n), printed = 0;
+	uint64_t remaining = total, new_mask = mask;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct pk_callchain_node *c = pk_callchain_node_child(n, i);
+
+		remaining -= pk_callchain_node_cumul(c);
+		/* The last child ends its level's pipe, unless a "[...]" line follows. */
+		if (i + 1 == nr && (!rel || !remaining))
+			new_mask = without(new_mask, depth - 1);
+		graph_line(f, depth, mask, left);
+		for (size_t k = 0; k < pk_callchain_node_nr_frames(c); k++)
+			graph_frame(f, NULL, pk_callchain_node_frame(c, k), pk_callchain_node_cumul(c), depth,
+				    new_mask, k == 0, total, left);
+		graph(f, cg, c, rel ? pk_callchain_node_cumul(c) - pk_callchain_node_self(c) : total, depth + 1,
+		      with(new_mask, depth), left);
+		if (++printed == cg->print_limit)
+			break;
+	}
+	if (rel && remaining && remaining != total)
+		graph_frame(f, "[...]", NULL, remaining, depth, without(new_mask, depth - 1), true, total, left);
+}
+
+static void print_graph(FILE *f, const struct report_cg *cg, const struct pk_callchain *cc, uint64_t total,
+			uint64_t parent_total, bool skip_first)
+{
+	const struct pk_callchain_node *n = pk_callchain_root(cc), *only = pk_callchain_node_child(n, 0);
+	int left = 0;
+	bool printed = false;
+	size_t nr_printed = 0;
+
+	/* A single chain carrying the entry's whole period prints without a
+	 * percentage, its frames under "---". */
+	if (only && pk_callchain_node_nr_children(n) == 1 && pk_callchain_node_cumul(only) == parent_total) {
+		for (size_t k = 0; k < pk_callchain_node_nr_frames(only); k++) {
+			if (!k && skip_first)
+				continue;
+			margin(f, left);
+			if (!printed) {
+				fputs("|\n", f);
+				margin(f, left);
+				fputs("---", f);
+				left += 3;
+				printed = true;
+			}
+			frame_name(f, pk_callchain_node_frame(only, k));
+			fputc('\n', f);
+			if (++nr_printed == cg->print_limit)
+				break;
+		}
+		n = only;
+	}
+	if (cg->mode == PK_CALLCHAIN_GRAPH_REL)
+		total = parent_total;
+	graph(f, cg, n, total, 1, 1, left);
+	if (printed || pk_callchain_node_nr_children(n))	/* no blank line for nothing */
+		fputc('\n', f);
+}
+
+/* A flat or folded chain: its nodes' frames from the root down. */
+static void chain_frames(FILE *f, const struct pk_callchain_node *n, const char *before, const char *sep,
+			 bool *first)
+{
+	if (!pk_callchain_node_parent(n))
+		return;
+	chain_frames(f, pk_callchain_node_parent(n), before, sep, first);
+	for (size_t k = 0; k < pk_callchain_node_nr_frames(n); k++) {
+		fputs(*first ? before : sep, f);
+		frame_name(f, pk_callchain_node_frame(n, k));
+		*first = false;
+	}
+}
+
+void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk_callchain *cc,
+			    uint64_t total, uint64_t parent_total, bool skip_first)
+{
+	size_t nr = pk_callchain_nr_flat(cc);
+
+	switch (cg->mode) {
+	case PK_CALLCHAIN_GRAPH_ABS:
+	case PK_CALLCHAIN_GRAPH_REL:
+		print_graph(f, cg, cc, total, parent_total, skip_first);
+		return;
+	case PK_CALLCHAIN_FLAT:
+		for (size_t i = 0; i < nr && (!cg->print_limit || i < cg->print_limit); i++) {
+			bool first = true;
+
+			fputs("           ", f);
+			percent(f, pk_callchain_node_cumul(pk_callchain_flat(cc, i)), total);
+			fputc('\n', f);
+			chain_frames(f, pk_callchain_flat(cc, i), "                ", "\n                ", &first);
+			fputs(first ? "\n" : "\n\n", f);
+		}
+		return;
+	case PK_CALLCHAIN_FOLDED:
+		for (size_t i = 0; i < nr && (!cg->print_limit || i < cg->print_limit); i++) {
+			bool first = true;
+
+			percent(f, pk_callchain_node_self(pk_callchain_flat(cc, i)), total);
+			fputc(' ', f);
+			chain_frames(f, pk_callchain_flat(cc, i), "", ";", &first);
+			fputc('\n', f);
+		}
+		return;
+	}
+}

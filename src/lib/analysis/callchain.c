@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * callchain.c - the call-chain tree behind perf report's -g output: chains
+ * merged into nodes of shared frames (a node matched in part is split, as
+ * perf's callchain tree does), each node's children kept in perf's match
+ * order (object, then symbol start or address, highest first), and the
+ * orders perf prints them in: children by their period and below for the
+ * graph modes, nodes by their own period for flat and folded, ties in
+ * match order, under perf's thresholds.
+ */
+#include "perfkit.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pk_callchain_node {
+	struct pk_callchain_node *parent;
+	struct pk_callchain_frame *frames;
+	size_t nr_frames;
+	uint64_t hit, children_hit;
+	struct pk_callchain_node **children;	/* match order */
+	size_t nr_children;
+	struct pk_callchain_node **sorted;	/* what graph printing shows */
+	size_t nr_sorted;
+};
+
+struct pk_callchain {
+	struct pk_callchain_node root;
+	struct pk_callchain_node **flat;
+	size_t nr_flat, cap_flat;
+	bool sorted;		/* pk_callchain_sort ran: no more appends */
+};
+
+int pk_callchain_new(struct pk_callchain **out)
+{
+	if (!(*out = pk__calloc(1, sizeof(**out))))
+		return pk__error_nomem("a call-chain tree");
+	return 0;
+}
+
+static void node_free(struct pk_callchain_node *n)
+{
+	for (size_t i = 0; i < n->nr_children; i++) {
+		node_free(n->children[i]);
+		free(n->children[i]);
+	}
+	free(n->children);
+	free(n->sorted);
+	free(n->frames);
+}
+
+void pk_callchain_free(struct pk_callchain *cc)
+{
+	if (!cc)
+		return;
+	node_free(&cc->root);
+	free(cc->flat);
+	free(cc);
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* perf's match of two frames: 0 equal, < 0 when `a` orders before `b`. */
+static int frame_cmp(const struct pk_callchain_frame *a, const struct pk_callchain_frame *b)
+{
+	if (a->dso != b->dso)
+		return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+	if (a->sym && b->sym)
+		return cmp_u64(a->sym_start, b->sym_start);
+	return cmp_u64(a->ip, b->ip);
+}
+
+/*
+ * Where a child whose first frame is `f` sits among n's children, which
+ * perf keeps with the highest frame first; *found when one matches.
+ */
+static size_t child_pos(const struct pk_callchain_node *n, const struct pk_callchain_frame *f, bool *found)
+{
+	size_t lo = 0, hi = n->nr_children;
+
+	*found = false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = frame_cmp(&n->children[mid]->frames[0], f);
+
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int insert_child(struct pk_callchain_node *parent, struct pk_callchain_node *child, size_t pos)
+{
+	struct pk_callchain_node **c = pk__reallocarray(parent->children, parent->nr_children + 1, sizeof(*c));
+
+	if (!c)
+		return pk__error_nomem("a call-chain node");
+	parent->children = c;
+	memmove(&c[pos + 1], &c[pos], (parent->nr_children - pos) * sizeof(*c));
+	c[pos] = child;
+	parent->nr_children++;
+	child->parent = parent;
+	return 0;
+}
+
+/* A new node for frames[0..nr) with `period` ending in it. */
+static struct pk_callchain_node *new_node(const struct pk_callchain_frame *frames, size_t nr, uint64_t period)
+{
+	struct pk_callchain_node *n = pk__calloc(1, sizeof(*n));
+
+	if (n && !(n->frames = pk__reallocarray(NULL, nr, sizeof(*frames)))) {
+		free(n);
+		n = NULL;
+	}
+	if (!n) {
+		pk__error_nomem("a call-chain node");
+		return NULL;
+	}
+	memcpy(n->frames, frames, nr * sizeof(*frames));
+	n->nr_frames = nr;
+	n->hit = period;
+	return n;
+}
+
+static int add_child(struct pk_callchain_node *parent, const struct pk_callchain_frame *frames, size_t nr,
+		     uint64_t period, size_t pos)
+{
+	struct pk_callchain_node *n = new_node(frames, nr, period);
+	int err;
+
+	if (!n)
+		return -ENOMEM;
+	if ((err = insert_child(parent, n, pos)) < 0) {
+		node_free(n);
+		free(n);
+	}
+	return err;
+}
+
+/*
+ * Node n matched only its first `k` frames: its tail, period and children
+ * move to one new child, and the rest of the chain (if any) becomes a
+ * second child, in match order.
+ */
+static int split(struct pk_callchain_node *n, size_t k, const struct pk_callchain_frame *rest, size_t nr_rest,
+		 uint64_t period)
+{
+	struct pk_callchain_node *tail = new_node(n->frames + k, n->nr_frames - k, n->hit);
+	bool found;
+
+	if (!tail)
+		return -ENOMEM;
+	tail->children_hit = n->children_hit;
+	tail->children = n->children;
+	tail->nr_children = n->nr_children;
+	for (size_t i = 0; i < tail->nr_children; i++)
+		tail->children[i]->parent = tail;
+	n->children = NULL;
+	n->nr_children = 0;
+	n->nr_frames = k;
+	if (insert_child(n, tail, 0) < 0) {
+		/* Undo: the node is whole again. */
+		n->children = tail->children;
+		n->nr_children = tail->nr_children;
+		for (size_t i = 0; i < n->nr_children; i++)
+			n->children[i]->parent = n;
+		n->nr_frames += tail->nr_frames;
+		free(tail->frames);
+		free(tail);
+		return -ENOMEM;
+	}
+	n->children_hit = tail->hit + tail->children_hit;
+	if (!nr_rest) {
+		n->hit = period;
+		return 0;
+	}
+	n->hit = 0;
+	n->children_hit += period;
+	return add_child(n, rest, nr_rest, period, child_pos(n, rest, &found));
+}
+
+static int append_children(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
+			   uint64_t period);
+
+/* Merge a chain whose first frame matches n's first frame into n. */
+static int append_node(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
+		       uint64_t period)
+{
+	size_t k = 1;
+
+	while (k < n->nr_frames && k < nr && !frame_cmp(&n->frames[k], &frames[k]))
+		k++;
+	if (k < n->nr_frames)
+		return split(n, k, frames + k, nr - k, period);
+	if (k == nr) {
+		n->hit += period;
+		return 0;
+	}
+	return append_children(n, frames + k, nr - k, period);
+}
+
+static int append_children(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
+			   uint64_t period)
+{
+	bool found;
+	size_t pos = child_pos(n, &frames[0], &found);
+	int err = found ? append_node(n->children[pos], frames, nr, period)
+			: add_child(n, frames, nr, period, pos);
+
+	if (!err)
+		n->children_hit += period;
+	return err;
+}
+
+int pk_callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
+			uint64_t period)
+{
+	if (cc->sorted)
+		return pk__error(-EINVAL, "a call chain", "appended after pk_callchain_sort");
+	return nr ? append_children(&cc->root, frames, nr, period) : 0;
+}
+
+static uint64_t cumul(const struct pk_callchain_node *n)
+{
+	return n->hit + n->children_hit;
+}
+
+/* Stable insertion by a key, largest first: perf's rb-tree puts ties to the right. */
+static void insert_sorted(struct pk_callchain_node **v, size_t nr, struct pk_callchain_node *n, bool own)
+{
+	uint64_t key = own ? n->hit : cumul(n);
+	size_t i = nr;
+
+	while (i && (own ? v[i - 1]->hit : cumul(v[i - 1])) < key) {
+		v[i] = v[i - 1];
+		i--;
+	}
+	v[i] = n;
+}
+
+static int sort_graph(struct pk_callchain_node *n, bool rel, uint64_t min_hit, double min_fraction)
+{
+	int err;
+
+	free(n->sorted);
+	n->sorted = NULL;
+	n->nr_sorted = 0;
+	if (rel)
+		min_hit = (uint64_t)ceil((double)n->children_hit * min_fraction);
+	if (n->nr_children && !(n->sorted = pk__reallocarray(NULL, n->nr_children, sizeof(*n->sorted))))
+		return pk__error_nomem("a call-chain tree's order");
+	for (size_t i = 0; i < n->nr_children; i++) {
+		struct pk_callchain_node *c = n->children[i];
+
+		if ((err = sort_graph(c, rel, min_hit, min_fraction)) < 0)
+			return err;
+		if (cumul(c) >= min_hit)
+			insert_sorted(n->sorted, n->nr_sorted++, c, false);
+	}
+	return 0;
+}
+
+/* perf's flat order: every node after its children (in match order). */
+static int sort_flat(struct pk_callchain *cc, struct pk_callchain_node *n, uint64_t min_hit)
+{
+	int err;
+
+	for (size_t i = 0; i < n->nr_children; i++)
+		if ((err = sort_flat(cc, n->children[i], min_hit)) < 0)
+			return err;
+	if (!n->hit || n->hit < min_hit)
+		return 0;
+	if (cc->nr_flat == cc->cap_flat) {
+		size_t cap = cc->cap_flat ? cc->cap_flat * 2 : 16;
+		struct pk_callchain_node **v = pk__reallocarray(cc->flat, cap, sizeof(*v));
+
+		if (!v)
+			return pk__error_nomem("a call-chain tree's order");
+		cc->flat = v;
+		cc->cap_flat = cap;
+	}
+	insert_sorted(cc->flat, cc->nr_flat++, n, true);
+	return 0;
+}
+
+int pk_callchain_sort(struct pk_callchain *cc, enum pk_callchain_mode mode, uint64_t min_hit,
+		      double min_percent)
+{
+	cc->sorted = true;
+	switch (mode) {
+	case PK_CALLCHAIN_GRAPH_ABS:
+	case PK_CALLCHAIN_GRAPH_REL:
+		return sort_graph(&cc->root, mode == PK_CALLCHAIN_GRAPH_REL, min_hit, min_percent / 100.0);
+	case PK_CALLCHAIN_FLAT:
+	case PK_CALLCHAIN_FOLDED:
+		cc->nr_flat = 0;
+		return sort_flat(cc, &cc->root, min_hit);
+	default:
+		return pk__error(-EINVAL, "a call-chain tree", "unknown mode %d", (int)mode);
+	}
+}
+
+const struct pk_callchain_node *pk_callchain_root(const struct pk_callchain *cc)
+{
+	return &cc->root;
+}
+
+size_t pk_callchain_nr_flat(const struct pk_callchain *cc)
+{
+	return cc->nr_flat;
+}
+
+const struct pk_callchain_node *pk_callchain_flat(const struct pk_callchain *cc, size_t idx)
+{
+	return idx < cc->nr_flat ? cc->flat[idx] : NULL;
+}
+
+size_t pk_callchain_node_nr_frames(const struct pk_callchain_node *n)
+{
+	return n->nr_frames;
+}
+
+const struct pk_callchain_frame *pk_callchain_node_frame(const struct pk_callchain_node *n, size_t idx)
+{
+	return idx < n->nr_frames ? &n->frames[idx] : NULL;
+}
+
+const struct pk_callchain_node *pk_callchain_node_parent(const struct pk_callchain_node *n)
+{
+	return n->parent;
+}
+
+uint64_t pk_callchain_node_self(const struct pk_callchain_node *n)
+{
+	return n->hit;
+}
+
+uint64_t pk_callchain_node_cumul(const struct pk_callchain_node *n)
+{
+	return cumul(n);
+}
+
+size_t pk_callchain_node_nr_children(const struct pk_callchain_node *n)
+{
+	return n->nr_sorted;
+}
+
+const struct pk_callchain_node *pk_callchain_node_child(const struct pk_callchain_node *n, size_t idx)
+{
+	return idx < n->nr_sorted ? n->sorted[idx] : NULL;
+}

@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * resolve.c - the resolver shared by report, script and the exporters: it
+ * follows a recording's side-band records into its thread table, memory
+ * maps and unwinder, and turns a sample into its comm, its location and
+ * its call chain, which it builds as perf 6.1's thread__resolve_callchain
+ * does in callee order (the kernel's chain with its context markers, then
+ * the user stack unwound for --call-graph dwarf samples).
+ */
+#include "perfkit.h"
+#include "sys/sys.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* perf's PERF_MAX_STACK_DEPTH: its --max-stack default for perf script. */
+#define DEFAULT_MAX_STACK 127
+
+/* A file mapping, kept so that a forked process can be given its
+ * parent's: the unwinder has no FORK of its own. */
+struct file_map {
+	uint32_t pid;
+	uint64_t start, end, pgoff;
+	char *path;
+};
+
+struct pk_resolver {
+	struct pk_threads *threads;
+	struct pk_maps *maps;
+	struct pk_unwinder *unwinder;
+	char *buildid_dir;
+	unsigned int max_stack;
+	struct file_map *fmaps;
+	size_t nr_fmaps, cap_fmaps;
+	struct pk_frame *frames;
+	size_t cap_frames;
+	uint64_t *ips;			/* the unwinder's output, max_stack of them */
+	size_t cap_ips;
+};
+
+/* ---- construction ----------------------------------------------------------- */
+
+/* The DSO build-ids the file lists, so mismatching files are refused. */
+static int take_build_ids(struct pk_resolver *res, struct pk_data_reader *r)
+{
+	const struct pk_feature_build_ids *ids;
+	struct pk_feature *f;
+	int err = pk_data_reader_decode(r, PK_DATA_FEAT_BUILD_ID, &f);
+
+	if (err == -ENOENT)
+		return 0;
+	if (err < 0)
+		return err;
+	ids = pk_feature_build_ids(f);
+	for (uint32_t i = 0; ids && i < ids->nr && err >= 0; i++) {
+		const struct pk_feature_build_id *b = &ids->ids[i];
+
+		if (b->filename && b->size > 0 && b->size <= 20)
+			err = pk_maps_set_build_id(res->maps, b->filename, b->id, b->size);
+	}
+	pk_feature_free(f);
+	return err < 0 ? err : 0;
+}
+
+int pk_resolver_new(struct pk_data_reader *r, struct pk_resolver **out)
+{
+	struct pk_resolver *res = calloc(1, sizeof(*res));
+	int err = -ENOMEM;
+
+	*out = NULL;
+	if (!res)
+		return pk__error_nomem("pk_resolver_new");
+	res->max_stack = DEFAULT_MAX_STACK;
+	if ((err = pk_threads_new(&res->threads)) < 0 || (err = pk_maps_new(&res->maps)) < 0 ||
+	    (err = pk_unwinder_new(&res->unwinder)) < 0 || (r && (err = take_build_ids(res, r)) < 0)) {
+		pk_resolver_free(res);
+		return err;
+	}
+	*out = res;
+	return 0;
+}
+
+void pk_resolver_free(struct pk_resolver *res)
+{
+	if (!res)
+		return;
+	for (size_t i = 0; i < res->nr_fmaps; i++)
+		free(res->fmaps[i].path);
+	free(res->fmaps);
+	free(res->frames);
+	free(res->ips);
+	free(res->buildid_dir);
+	pk_unwinder_free(res->unwinder);
+	pk_maps_free(res->maps);
+	pk_threads_free(res->threads);
+	free(res);
+}
+
+/* pk_maps' lookup hook: the build-id cache's file for the DSO's id. */
+static int cache_lookup(void *arg, const struct pk_dso *dso, char *path, size_t len)
+{
+	const struct pk_resolver *res = arg;
+	int rc;
+
+	if (!dso->build_id_size)
+		return -ENOENT;
+	rc = pk_buildid_cache_lookup(res->buildid_dir, dso->build_id, dso->build_id_size, path, len);
+	return rc < 0 ? rc : 0;
+}
+
+int pk_resolver_set_buildid_dir(struct pk_resolver *res, const char *dir)
+{
+	char *copy = NULL;
+
+	if (dir && !(copy = strdup(dir)))
+		return pk__error_nomem("pk_resolver_set_buildid_dir(%s)", dir);
+	free(res->buildid_dir);
+	res->buildid_dir = copy;
+	pk_maps_set_lookup(res->maps, copy ? cache_lookup : NULL, copy ? res : NULL);
+	return 0;
+}
+
+void pk_resolver_set_max_stack(struct pk_resolver *res, unsigned int max)
+{
+	res->max_stack = max ? max : 1;
+}
+
+struct pk_maps *pk_resolver_maps(struct pk_resolver *res)
+{
+	return res->maps;
+}
+
+struct pk_threads *pk_resolver_threads(struct pk_resolver *res)
+{
+	return res->threads;
+}
+
+/* ---- side-band records -------------------------------------------------------- */
+
+/* Remember a file mapping of `pid` and tell the unwinder. */
+static int add_fmap(struct pk_resolver *res, uint32_t pid, uint64_t start, uint64_t len,
+		    uint64_t pgoff, const char *path)
+{
+	struct file_map *m;
+	int err;
+
+	if (!len || !path || path[0] != '/')
+		return 0;	/* anonymous memory and special maps hold no CFI */
+	if (res->nr_fmaps == res->cap_fmaps) {
+		size_t cap = res->cap_fmaps ? 2 * res->cap_fmaps : 64;
+
+		if (!(m = realloc(res->fmaps, cap * sizeof(*m))))
+			return pk__error_nomem("pk_resolver_process(mmap %s)", path);
+		res->fmaps = m;
+		res->cap_fmaps = cap;
+	}
+	m = &res->fmaps[res->nr_fmaps];
+	*m = (struct file_map){ pid, start, start + len, pgoff, strdup(path) };
+	if (!m->path)
+		return pk__error_nomem("pk_resolver_process(mmap %s)", path);
+	if ((err = pk_unwinder_map(res->unwinder, pid, start, start + len, pgoff, path)) < 0 &&
+	    err != -EINVAL) {
+		free(m->path);
+		return err;
+	}
+	res->nr_fmaps++;
+	return 0;
+}
+
+/* Drop everything `pid` mapped (its exec starts afresh). */
+static void forget_pid(struct pk_resolver *res, uint32_t pid)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < res->nr_fmaps; i++) {
+		if (res->fmaps[i].pid == pid)
+			free(res->fmaps[i].path);
+		else
+			res->fmaps[k++] = res->fmaps[i];
+	}
+	res->nr_fmaps = k;
+	pk_unwinder_forget(res->unwinder, pid);
+}
+
+/* A new process starts with its parent's mappings, in their order. */
+static int fork_pid(struct pk_resolver *res, uint32_t pid, uint32_t ppid)
+{
+	size_t n;
+	int err = 0;
+
+	forget_pid(res, pid);
+	n = res->nr_fmaps;
+	for (size_t i = 0; i < n && !err; i++) {
+		const struct file_map m = res->fmaps[i];
+
+		if (m.pid == ppid)
+			err = add_fmap(res, pid, m.start, m.end - m.start, m.pgoff, m.path);
+	}
+	return err;
+}
+
+static int follow_unwinder(struct pk_resolver *res, const struct pk_record *rec)
+{
+	switch (rec->type) {
+	case PERF_RECORD_MMAP:
+		if (rec->mmap.pid == (uint32_t)-1)
+			return 0;
+		return add_fmap(res, rec->mmap.pid, rec->mmap.addr, rec->mmap.len, rec->mmap.pgoff,
+				rec->mmap.filename);
+	case PERF_RECORD_MMAP2:
+		if (rec->mmap2.pid == (uint32_t)-1)
+			return 0;
+		return add_fmap(res, rec->mmap2.pid, rec->mmap2.addr, rec->mmap2.len, rec->mmap2.pgoff,
+				rec->mmap2.filename);
+	case PERF_RECORD_COMM:
+		if (rec->comm.exec && rec->comm.pid == rec->comm.tid)
+			forget_pid(res, rec->comm.pid);
+		return 0;
+	case PERF_RECORD_FORK:
+		if (rec->task.pid != rec->task.ppid)
+			return fork_pid(res, rec->task.pid, rec->task.ppid);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int pk_resolver_process(struct pk_resolver *res, const struct pk_record *rec)
+{
+	int err;
+
+	if ((err = pk_threads_process(res->threads, rec)) < 0 ||
+	    (err = pk_maps_process(res->maps, rec)) < 0)
+		return err;
+	return follow_unwinder(res, rec);
+}
+
+/* ---- samples ------------------------------------------------------------------ */
+
+/* Where `ip` is for `cpumode` in process `pid`. */
+static void locate(struct pk_resolver *res, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		   struct pk_location *loc)
+{
+	*loc = (struct pk_location){ .size = sizeof(*loc) };
+	pk_maps_resolve(res->maps, pid, ip, cpumode, loc);
+}
+
+static int push_frame(struct pk_resolver *res, size_t *nr, uint32_t pid, uint64_t ip, uint16_t cpumode)
+{
+	struct pk_frame *f;
+
+	if (*nr == res->cap_frames) {
+		size_t cap = res->cap_frames ? 2 * res->cap_frames : 64;
+
+		if (!(f = realloc(res->frames, cap * sizeof(*f))))
+			return pk__error_nomem("pk_resolver_resolve(%zu frames)", cap);
+		res->frames = f;
+		res->cap_frames = cap;
+	}
+	f = &res->frames[(*nr)++];
+	f->ip = ip;
+	f->cpumode = cpumode;
+	locate(res, pid, ip, cpumode, &f->loc);
+	return 0;
+}
+
+/*
+ * PERF_SAMPLE_CALLCHAIN as perf's thread__resolve_callchain_sample walks
+ * it in callee order: the mode starts as user, kernel/user/hypervisor
+ * markers switch it, any other marker discards the chain (perf takes it
+ * as corrupt), and at most max_stack addresses are taken.
+ */
+static int chain_frames(struct pk_resolver *res, const struct pk_sample *s, size_t *nr)
+{
+	uint16_t mode = PERF_RECORD_MISC_USER;
+	unsigned int taken = 0;
+	int err;
+
+	for (uint64_t i = 0; i < s->callchain.nr && taken < res->max_stack; i++) {
+		uint64_t ip = s->callchain.ips[i];
+
+		if (ip < PERF_CONTEXT_MAX) {
+			taken++;
+			if ((err = push_frame(res, nr, s->pid, ip, mode)) < 0)
+				return err;
+			continue;
+		}
+		switch (ip) {
+		case PERF_CONTEXT_HV: mode = PERF_RECORD_MISC_HYPERVISOR; break;
+		case PERF_CONTEXT_KERNEL: mode = PERF_RECORD_MISC_KERNEL; break;
+		case PERF_CONTEXT_USER: mode = PERF_RECORD_MISC_USER; break;
+		default:
+			*nr = 0;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* The user stack of a --call-graph dwarf sample, unwound (perf's
+ * thread__resolve_callchain_unwind: only with registers and a stack; the
+ * size perf checks is the dyn_size, 0 when the kernel copied none). */
+static int unwound_frames(struct pk_resolver *res, const struct pk_sample *s, size_t *nr)
+{
+	size_t n = 0;
+	int err;
+
+	if (!(s->fields & PERF_SAMPLE_REGS_USER) || !(s->fields & PERF_SAMPLE_STACK_USER) ||
+	    !s->regs_user.nr || !s->stack.dyn_size)
+		return 0;
+	if (res->cap_ips < res->max_stack) {
+		uint64_t *ips = realloc(res->ips, res->max_stack * sizeof(*ips));
+
+		if (!ips)
+			return pk__error_nomem("pk_resolver_resolve(unwind %u)", res->max_stack);
+		res->ips = ips;
+		res->cap_ips = res->max_stack;
+	}
+	err = pk_unwinder_unwind(res->unwinder, s->pid, s->tid, s->regs_user.regs, s->regs_user.mask,
+				 s->stack.data, s->stack.dyn_size, res->ips, res->max_stack, &n);
+	if (err == -EINVAL)
+		return 0;	/* no IP or SP among the registers: nothing to unwind */
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < n; i++)
+		if ((err = push_frame(res, nr, s->pid, res->ips[i], PERF_RECORD_MISC_USER)) < 0)
+			return err;
+	return 0;
+}
+
+int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
+			struct pk_resolved_sample *out)
+{
+	const struct pk_sample *s = &rec->sample;
+	size_t nr = 0;
+	int64_t pid;
+	int err;
+
+	if (rec->type != PERF_RECORD_SAMPLE || out->size < sizeof(*out))
+		return pk__error(-EINVAL, "pk_resolver_resolve",
+				 rec->type != PERF_RECORD_SAMPLE ? "the record is not a sample"
+								 : "out->size is too small");
+	out->comm = pk_threads_comm(res->threads, s->pid, s->tid);
+	if (!out->comm)
+		return -ENOMEM;
+	pid = pk_threads_pid(res->threads, s->tid);
+	out->pid = pid >= 0 ? (uint32_t)pid : s->pid;
+	out->tid = s->tid;
+	out->cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	locate(res, s->pid, s->ip, out->cpumode, &out->loc);
+	/* A user-mode ip no process map holds is looked for in the kernel's. */
+	if (!out->loc.dso && out->cpumode == PERF_RECORD_MISC_USER && s->ip >= 0xffff800000000000ull)
+		locate(res, s->pid, s->ip, PERF_RECORD_MISC_KERNEL, &out->loc);
+	if ((err = chain_frames(res, s, &nr)) < 0 || (err = unwound_frames(res, s, &nr)) < 0)
+		return err;
+	out->frames = res->frames;
+	out->nr_frames = nr;
+	return 0;
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_script.sh - perfkit script against perf script 6.1 on the same
+# files, line for line: recorded by perf (plain, -g, --no-inherit, a
+# forking and a threaded workload, -a with sched:sched_switch) and by
+# perfkit record (plain, and the tracepoint with its tracing data), in the
+# default layout, with --ns and with -F lists (set, +/-, type:); and perf's
+# refusal of a field the samples lack.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+
+# same_as_perf FILE ARGS...: perfkit script prints what perf script prints
+# and exits as it does.
+same_as_perf() {
+	local file=$1 theirs ours rt ro
+	shift
+	theirs=$(perf script -i "$file" "$@" 2>/dev/null); rt=$?
+	ours=$("$PERFKIT" script -i "$file" "$@" 2>"$tmp/err"); ro=$?
+	if [ "$theirs" = "$ours" ] && [ -n "$ours" ] && [ "$rt" = "$ro" ]; then
+		ok "$file: script $* equals perf's ($(printf '%s\n' "$ours" | wc -l) lines)"
+	else
+		not_ok "$file: script $* equals perf's (exit $ro, perf $rt)"
+		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)" "$(cat "$tmp/err")"
+	fi
+}
+
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf script" "perf is not installed"
+else
+	perf record -q -e cpu-clock -F 999 -o plain.data -- "$W" hot 100 >/dev/null 2>&1
+	perf record -q -g -e cpu-clock -F 999 -o g.data -- "$W" hot 100 >/dev/null 2>&1
+	perf record -q -e task-clock -F 2000 --no-inherit -o noinherit.data -- "$W" children 10 >/dev/null 2>&1
+	perf record -q -e cpu-clock -F 5000 -o fork.data -- "$W" children 10 >/dev/null 2>&1
+	perf record -q -e cpu-clock -F 5000 -o threads.data -- "$W" threads 4 >/dev/null 2>&1
+	perf record -q -e sched:sched_switch -a -o tp.data -- "$W" children 10 >/dev/null 2>&1
+	"$PERFKIT" record -F 999 -o perfkit.data -- "$W" hot 100 >/dev/null 2>&1
+	"$PERFKIT" record -e sched:sched_switch -a -o perfkit-tp.data -- "$W" children 10 >/dev/null 2>&1
+	for f in plain.data noinherit.data fork.data threads.data tp.data perfkit.data perfkit-tp.data; do
+		same_as_perf "$f"
+	done
+	same_as_perf g.data
+	same_as_perf plain.data --ns
+	same_as_perf tp.data --ns
+	same_as_perf plain.data -F comm,tid,time,period
+	same_as_perf plain.data -F -period,+pid
+	same_as_perf fork.data -F pid,tid,event,ip,sym,dso
+	same_as_perf threads.data -F sw:comm,tid,ip,sym,symoff
+	same_as_perf tp.data -F trace:comm,cpu,trace
+	same_as_perf tp.data -F comm,tid,cpu
+	# perf's refusal of a field asked for by name that the samples lack
+	# (perf exits 255, perfkit 1); nothing on stdout
+	out=$("$PERFKIT" script -i plain.data -F comm,cpu 2>&1 >"$tmp/stdout"); rc=$?
+	if [ "$rc" = 1 ] && [ ! -s "$tmp/stdout" ] &&
+	   [[ $out == *"Samples for 'cpu-clock' event do not have CPU attribute set. Cannot print 'cpu' field."* ]]; then
+		ok "a field the samples lack is refused with perf's message"
+	else
+		not_ok "a field the samples lack is refused with perf's message"; diag "exit $rc: $out"
+	fi
+fi
+
+out=$("$PERFKIT" script -i nosuch.data 2>&1); rc=$?
+check "a missing file: exit 1 and its name" [ "$rc" = 1 -a -n "$(grep -F nosuch.data <<<"$out")" ]
+"$PERFKIT" script -F nosuch >/dev/null 2>&1; rc=$?
+check "an unknown -F field: exit 2" [ "$rc" = 2 ]
+"$PERFKIT" script -F comm,+pid >/dev/null 2>&1; rc=$?
+check "mixing set and +field: exit 2" [ "$rc" = 2 ]
+done_testing

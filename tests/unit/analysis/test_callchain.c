@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_callchain.c - the call-chain tree and perf report's --stdio call
+ * graphs: the chains of a real `perf record -g` run of the workload's
+ * `hot` loops (575 cpu-clock samples of 250000 ns, taken from perf script),
+ * merged into the trees of the entries perf 6.1 shows, printed in every
+ * mode and compared with perf report's own text for that file.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+#include "report.h"
+
+#define PERIOD 250000ull
+
+static const char WL[] = "wl", LIBC[] = "libc.so.6", KERNEL[] = "[kernel.kallsyms]";
+
+/* The symbols of the chains, each with its object and a start of its own. */
+enum sym_id {
+	L, MAIN, HOT_A, HOT_B, ASM_SYSVEC, IRQEXIT_USER, SYSVEC, IRQ_EXIT_RCU, SOFTIRQS, RCU_CORE,
+	SPIN_UNLOCK, RSEQ, SCHEDULE, __SCHEDULE, FINISH_TS, SB_DOMAINS, SB_RQ, SB_FIND, SD_LB, SB_SOFTIRQ,
+	SB_UPDATE, NR_SYMS, END = -1,
+};
+
+static const struct {
+	const char *name, *dso;
+	uint64_t start;		/* an address in it: the order perf matches frames in */
+} syms[NR_SYMS] = {
+	[L] = { "__libc_start_call_main", LIBC, 0x2724aull }, [MAIN] = { "main", WL, 0x174eull }, [HOT_A] = { "hot_a", WL, 0x1459ull },
+	[HOT_B] = { "hot_b", WL, 0x147eull }, [ASM_SYSVEC] = { "asm_sysvec_apic_timer_interrupt", KERNEL, 0xffffffff81000e06ull },
+	[IRQEXIT_USER] = { "irqentry_exit_to_user_mode", KERNEL, 0xffffffff821f5b65ull },
+	[SYSVEC] = { "sysvec_apic_timer_interrupt", KERNEL, 0xffffffff821f46a1ull }, [IRQ_EXIT_RCU] = { "__irq_exit_rcu", KERNEL, 0xffffffff8136238eull },
+	[SOFTIRQS] = { "handle_softirqs", KERNEL, 0xffffffff8136213dull }, [RCU_CORE] = { "rcu_core", KERNEL, 0xffffffff8140a54full },
+	[SPIN_UNLOCK] = { "_raw_spin_unlock_irqrestore", KERNEL, 0xffffffff82203249ull },
+	[RSEQ] = { "__rseq_handle_notify_resume", KERNEL, 0xffffffff81589579ull }, [SCHEDULE] = { "schedule", KERNEL, 0xffffffff821fb643ull },
+	[__SCHEDULE] = { "__schedule", KERNEL, 0xffffffff821faa94ull }, [FINISH_TS] = { "finish_task_switch.isra.0", KERNEL, 0xffffffff813a4413ull },
+	[SB_DOMAINS] = { "sched_balance_domains", KERNEL, 0xffffffff813bdbdbull }, [SB_RQ] = { "sched_balance_rq", KERNEL, 0xffffffff813bc5bcull },
+	[SB_FIND] = { "sched_balance_find_src_group", KERNEL, 0xffffffff813bbe60ull },
+	[SD_LB] = { "update_sd_lb_stats.constprop.0", KERNEL, 0xffffffff813bbd1cull },
+	[SB_SOFTIRQ] = { "sched_balance_softirq", KERNEL, 0xffffffff813be08full },
+	[SB_UPDATE] = { "sched_balance_update_blocked_averages", KERNEL, 0xffffffff813b0840ull },
+};
+
+/* The sampled chains, root first, with how many samples took each. */
+static const struct {
+	unsigned nr;
+	int chain[12];
+} samples[] = {
+	{ 279, { L, MAIN, HOT_B, END } },
+	{ 284, { L, MAIN, HOT_A, END } },
+	{ 4, { L, MAIN, HOT_B, ASM_SYSVEC, IRQEXIT_USER, END } },
+	{ 1, { L, MAIN, HOT_B, ASM_SYSVEC, SYSVEC, IRQ_EXIT_RCU, SOFTIRQS, RCU_CORE, SPIN_UNLOCK, END } },
+	{ 1, { L, MAIN, HOT_B, ASM_SYSVEC, SYSVEC, IRQ_EXIT_RCU, SOFTIRQS, END } },
+	{ 1, { L, MAIN, HOT_A, ASM_SYSVEC, IRQEXIT_USER, RSEQ, END } },
+	{ 1, { L, MAIN, HOT_A, ASM_SYSVEC, SYSVEC, IRQ_EXIT_RCU, SOFTIRQS, SB_DOMAINS, SB_RQ, SB_FIND, SD_LB,
+	       END } },
+	{ 1, { L, MAIN, HOT_A, ASM_SYSVEC, SYSVEC, IRQ_EXIT_RCU, SOFTIRQS, SB_SOFTIRQ, SB_UPDATE, END } },
+	{ 1, { L, MAIN, HOT_A, ASM_SYSVEC, IRQEXIT_USER, SCHEDULE, __SCHEDULE, FINISH_TS, END } },
+};
+
+#define TOTAL (575 * PERIOD)	/* two more samples outside these chains */
+
+static size_t chain_of(size_t i, bool caller, struct pk_callchain_frame *out)
+{
+	size_t n = 0;
+
+	while (samples[i].chain[n] != END)
+		n++;
+	for (size_t k = 0; k < n; k++) {
+		int s = samples[i].chain[caller ? k : n - 1 - k];
+
+		out[k] = (struct pk_callchain_frame){ .sym = syms[s].name, .dso = syms[s].dso,
+						      .sym_start = syms[s].start, .ip = 0x10 };
+	}
+	return n;
+}
+
+static int position(size_t i, int sym)
+{
+	for (int k = 0; samples[i].chain[k] != END; k++)
+		if (samples[i].chain[k] == sym)
+			return k;
+	return -1;
+}
+
+/*
+ * The tree of `sym`'s entry: with `self`, the chains of the samples that
+ * ended in it; with `children`, as perf's children mode adds them, the
+ * part of every chain from `sym` on (caller order) for the samples that
+ * passed through it.  Returns the entry's period.
+ */
+static uint64_t build(struct pk_callchain *cc, int sym, bool caller, bool children)
+{
+	struct pk_callchain_frame f[12];
+	uint64_t period = 0;
+
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		size_t n = chain_of(i, caller, f);
+		int at = position(i, sym);
+
+		if (at < 0)
+			continue;
+		if ((size_t)at == n - 1) {
+			assert_int_equal(pk_callchain_append(cc, f, n, samples[i].nr * PERIOD), 0);
+			period += samples[i].nr * PERIOD;
+		} else if (children) {
+			assert_true(caller);
+			assert_int_equal(pk_callchain_append(cc, f + at, n - (size_t)at, samples[i].nr * PERIOD), 0);
+			period += samples[i].nr * PERIOD;
+		}
+	}
+	return period;
+}
+
+/* The text of sym's call graph in `mode`, perf's default threshold. */
+static char *print(int sym, enum pk_callchain_mode mode, bool caller, bool children)
+{
+	struct report_cg cg = { .mode = mode, .min_percent = 0.5, .caller = caller };
+	struct pk_callchain *cc;
+	uint64_t period;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	assert_int_equal(pk_callchain_new(&cc), 0);
+	period = build(cc, sym, caller, children);
+	assert_int_equal(pk_callchain_sort(cc, mode, (uint64_t)((double)TOTAL * (cg.min_percent / 100)),
+					   cg.min_percent), 0);
+	report_callchain_print(f, &cg, cc, TOTAL, period, false);
+	fclose(f);
+	pk_callchain_free(cc);
+	return text;
+}
+
+static void expect(char *text, const char *want)
+{
+	assert_string_equal(text, want);
+	free(text);
+}
+
+static void graph_single_chain(void **state)
+{
+	(void)state;
+	expect(print(HOT_A, PK_CALLCHAIN_GRAPH_ABS, false, false),
+	       "            |\n"
+	       "            ---hot_a\n"
+	       "               main\n"
+	       "               __libc_start_call_main\n\n");
+	expect(print(IRQEXIT_USER, PK_CALLCHAIN_GRAPH_ABS, true, false),
+	       "            |\n"
+	       "            ---__libc_start_call_main\n"
+	       "               main\n"
+	       "               hot_b\n"
+	       "               asm_sysvec_apic_timer_interrupt\n"
+	       "               irqentry_exit_to_user_mode\n\n");
+}
+
+/* perf report (children, graph,0.5,caller) on the file: the root entry. */
+static void graph_children_tree(void **state)
+{
+	(void)state;
+	expect(print(L, PK_CALLCHAIN_GRAPH_ABS, true, true),
+	       "            |\n"
+	       "            ---__libc_start_call_main\n"
+	       "               main\n"
+	       "               |          \n"
+	       "               |--50.09%--hot_a\n"
+	       "               |          |          \n"
+	       "               |           --0.70%--asm_sysvec_apic_timer_interrupt\n"
+	       "               |          \n"
+	       "                --49.57%--hot_b\n"
+	       "                          |          \n"
+	       "                           --1.04%--asm_sysvec_apic_timer_interrupt\n"
+	       "                                     |          \n"
+	       "                                      --0.70%--irqentry_exit_to_user_mode\n\n");
+}
+
+/* An entry whose period comes from two roots: no "---", a percentage each. */
+static void graph_two_roots(void **state)
+{
+	(void)state;
+	expect(print(HOT_A, PK_CALLCHAIN_GRAPH_ABS, true, true),
+	       "            |          \n"
+	       "            |--49.39%--__libc_start_call_main\n"
+	       "            |          main\n"
+	       "            |          hot_a\n"
+	       "            |          \n"
+	       "             --0.70%--hot_a\n"
+	       "                       asm_sysvec_apic_timer_interrupt\n\n");
+	expect(print(HOT_B, PK_CALLCHAIN_GRAPH_ABS, true, true),
+	       "            |          \n"
+	       "            |--48.52%--__libc_start_call_main\n"
+	       "            |          main\n"
+	       "            |          hot_b\n"
+	       "            |          \n"
+	       "             --1.04%--hot_b\n"
+	       "                       asm_sysvec_apic_timer_interrupt\n"
+	       "                       |          \n"
+	       "                        --0.70%--irqentry_exit_to_user_mode\n\n");
+}
+
+/* -g fractal: each level's percentages of its parent, threshold per parent. */
+static void fractal(void **state)
+{
+	(void)state;
+	expect(print(L, PK_CALLCHAIN_GRAPH_REL, true, true),
+	       "            |\n"
+	       "            ---__libc_start_call_main\n"
+	       "               main\n"
+	       "               |          \n"
+	       "               |--50.26%--hot_a\n"
+	       "               |          |          \n"
+	       "               |           --100.00%--asm_sysvec_apic_timer_interrupt\n"
+	       "               |                     |          \n"
+	       "               |                     |--50.00%--irqentry_exit_to_user_mode\n"
+	       "               |                     |          |          \n"
+	       "               |                     |          |--50.00%--schedule\n"
+	       "               |                     |          |          __schedule\n"
+	       "               |                     |          |          finish_task_switch.isra.0\n"
+	       "               |                     |          |          \n"
+	       "               |                     |           --50.00%--__rseq_handle_notify_resume\n"
+	       "               |                     |          \n"
+	       "               |                      --50.00%--sysvec_apic_timer_interrupt\n"
+	       "               |                                __irq_exit_rcu\n"
+	       "               |                                handle_softirqs\n"
+	       "               |                                |          \n"
+	       "               |                                |--50.00%--sched_balance_softirq\n"
+	       "               |                                |          sched_balance_update_blocked_averages\n"
+	       "               |                                |          \n"
+	       "               |                                 --50.00%--sched_balance_domains\n"
+	       "               |                                           sched_balance_rq\n"
+	       "               |                                           sched_balance_find_src_group\n"
+	       "               |                                           update_sd_lb_stats.constprop.0\n"
+	       "               |          \n"
+	       "                --49.74%--hot_b\n"
+	       "                          |          \n"
+	       "                           --100.00%--asm_sysvec_apic_timer_interrupt\n"
+	       "                                     |          \n"
+	       "                                     |--66.67%--irqentry_exit_to_user_mode\n"
+	       "                                     |          \n"
+	       "                                      --33.33%--sysvec_apic_timer_interrupt\n"
+	       "                                                __irq_exit_rcu\n"
+	       "                                                handle_softirqs\n"
+	       "                                                |          \n"
+	       "                                                 --100.00%--rcu_core\n"
+	       "                                                           _raw_spin_unlock_irqrestore\n\n");
+}
+
+/* -g flat and -g folded: the chains that end somewhere, largest first. */
+static void flat_and_folded(void **state)
+{
+	(void)state;
+	expect(print(IRQEXIT_USER, PK_CALLCHAIN_FLAT, false, false),
+	       "           0.70%\n"
+	       "                irqentry_exit_to_user_mode\n"
+	       "                asm_sysvec_apic_timer_interrupt\n"
+	       "                hot_b\n"
+	       "                main\n"
+	       "                __libc_start_call_main\n\n");
+	expect(print(L, PK_CALLCHAIN_FLAT, true, true),
+	       "           50.09%\n"
+	       "                __libc_start_call_main\n                main\n                hot_a\n\n"
+	       "           49.57%\n"
+	       "                __libc_start_call_main\n                main\n                hot_b\n\n"
+	       "           0.70%\n"
+	       "                __libc_start_call_main\n                main\n                hot_b\n"
+	       "                asm_sysvec_apic_timer_interrupt\n                irqentry_exit_to_user_mode\n\n");
+	expect(print(HOT_B, PK_CALLCHAIN_FOLDED, false, false), "48.52% hot_b;main;__libc_start_call_main\n");
+}
+
+static struct pk_hist_sample hsample(int sym)
+{
+	return (struct pk_hist_sample){ .size = sizeof(struct pk_hist_sample), .comm = WL, .pid = 1, .tid = 1,
+					.dso = syms[sym].dso, .sym = syms[sym].name, .sym_start = syms[sym].start,
+					.ip = syms[sym].start, .level = syms[sym].dso == KERNEL ? 'k' : '.',
+					.period = PERIOD };
+}
+
+/* --children through the histogram: perf's Children and Self, its order, its trees. */
+static void children_in_hist(void **state)
+{
+	enum pk_hist_key keys[] = { PK_HIST_KEY_COMM, PK_HIST_KEY_DSO, PK_HIST_KEY_SYM };
+	static const struct { int sym; const char *children, *self; } want[] = {
+		{ L, "99.65", "0.00" }, { MAIN, "99.65", "0.00" }, { HOT_A, "50.09", "49.39" },
+		{ HOT_B, "49.57", "48.52" }, { ASM_SYSVEC, "1.74", "0.00" }, { IRQEXIT_USER, "1.04", "0.70" },
+	};
+	struct report_cg cg = { .mode = PK_CALLCHAIN_GRAPH_ABS, .min_percent = 0.5, .caller = true };
+	struct pk_hist *h;
+	char buf[32], *text = NULL, *want_text;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(pk_hist_new(keys, 3, &h), 0);
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		struct pk_callchain_frame chain[12];
+		struct pk_hist_sample frames[12], s;
+		size_t n = chain_of(i, true, chain);
+
+		for (size_t k = 0; k < n; k++)
+			frames[k] = hsample(samples[i].chain[k]);
+		s = frames[n - 1];
+		for (unsigned r = 0; r < samples[i].nr; r++)
+			assert_int_equal(pk_hist_add_chain(h, &s, frames, chain, n, true), 0);
+	}
+	for (int i = 0; i < 2; i++) {	/* the two samples outside these chains */
+		struct pk_hist_sample s = hsample(SB_UPDATE);
+
+		s.sym = NULL;
+		s.ip = (uint64_t)i;
+		assert_int_equal(pk_hist_add(h, &s), 0);
+	}
+	assert_int_equal(pk_hist_total_period(h), TOTAL);
+	assert_int_equal(pk_hist_sort(h), 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct pk_hist_entry *e = pk_hist_get(h, i);
+
+		assert_string_equal(e->s.sym, syms[want[i].sym].name);
+		snprintf(buf, sizeof(buf), "%.2f", pk_hist_percent_acc(h, e));
+		assert_string_equal(buf, want[i].children);
+		snprintf(buf, sizeof(buf), "%.2f", pk_hist_percent(h, e));
+		assert_string_equal(buf, want[i].self);
+	}
+	/* The root's tree is perf's, built by the histogram this time. */
+	assert_int_equal(pk_callchain_sort(pk_hist_get(h, 0)->chain, cg.mode, TOTAL / 200, 0.5), 0);
+	assert_non_null(f = open_memstream(&text, &len));
+	report_callchain_print(f, &cg, pk_hist_get(h, 0)->chain, TOTAL, pk_hist_get(h, 0)->period_acc, false);
+	fclose(f);
+	want_text = print(L, PK_CALLCHAIN_GRAPH_ABS, true, true);
+	expect(text, want_text);
+	free(want_text);
+	pk_hist_free(h);
+}
+
+static void append_after_sort_refused(void **state)
+{
+	struct pk_callchain *cc;
+	struct pk_callchain_frame f = { .sym = "x", .dso = WL, .sym_start = 1 };
+
+	(void)state;
+	assert_int_equal(pk_callchain_new(&cc), 0);
+	assert_int_equal(pk_callchain_append(cc, &f, 0, 5), 0);	/* an empty chain: nothing */
+	assert_int_equal(pk_callchain_node_cumul(pk_callchain_root(cc)), 0);
+	assert_int_equal(pk_callchain_sort(cc, PK_CALLCHAIN_FLAT, 0, 0.5), 0);
+	assert_int_equal(pk_callchain_append(cc, &f, 1, 5), -EINVAL);
+	pk_callchain_free(cc);
+	pk_callchain_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(graph_single_chain), cmocka_unit_test(graph_children_tree),
+		cmocka_unit_test(graph_two_roots),    cmocka_unit_test(fractal),
+		cmocka_unit_test(flat_and_folded),    cmocka_unit_test(append_after_sort_refused),
+		cmocka_unit_test(children_in_hist),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_resolver.c - pk_resolver: call chains built from this process's
+ * own maps (context markers switch the mode and are left out, max_stack
+ * cuts, a guest marker discards the chain, comms and processes follow
+ * the records), and, with the argument "oracle", against perf 6.1: per
+ * sample of a `perf record -g` and a `--call-graph dwarf` recording of
+ * the workload, the frames' (symbol, dso) are the lines `perf script -F
+ * ip,sym,dso` prints for it (skipped without perf or root).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+#include "tmpdir.h"
+
+__attribute__((noinline)) int resolver_fn_a(int x);
+__attribute__((noinline)) int resolver_fn_b(int x);
+
+__attribute__((noinline)) int resolver_fn_a(int x)
+{
+	return x * 3 + 1;
+}
+
+__attribute__((noinline)) int resolver_fn_b(int x)
+{
+	return resolver_fn_a(x) + 2;
+}
+
+static void process(struct pk_resolver *res, struct pk_record *r)
+{
+	r->size = sizeof(*r);
+	assert_int_equal(pk_resolver_process(res, r), 0);
+}
+
+/* A resolver that knows this process's maps, as /proc/self/maps has them. */
+static struct pk_resolver *this_process(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[8192], file[4096];
+	struct pk_resolver *res;
+	uint32_t pid = (uint32_t)getpid();
+
+	assert_non_null(f);
+	assert_int_equal(pk_resolver_new(NULL, &res), 0);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, pgoff;
+		char perms[8];
+		struct pk_record r = { .type = PERF_RECORD_MMAP2 };
+
+		file[0] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &start, &end, perms, &pgoff, file) < 4)
+			continue;
+		r.mmap2 = (struct pk_rec_mmap2){ .pid = pid, .tid = pid, .addr = start, .len = end - start,
+						 .pgoff = pgoff, .filename = file[0] ? file : "//anon",
+						 .prot = (perms[0] == 'r' ? PROT_READ : 0) |
+							 (perms[2] == 'x' ? PROT_EXEC : 0) };
+		process(res, &r);
+	}
+	fclose(f);
+	return res;
+}
+
+static struct pk_record sample_with(const uint64_t *chain, size_t nr, uint16_t misc)
+{
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_SAMPLE, .misc = misc };
+
+	r.sample.fields = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+	r.sample.pid = r.sample.tid = (uint32_t)getpid();
+	for (size_t i = nr; i-- > 0;)	/* the innermost address */
+		if (chain[i] < PERF_CONTEXT_MAX)
+			r.sample.ip = chain[i];
+	r.sample.callchain.nr = nr;
+	r.sample.callchain.ips = chain;
+	return r;
+}
+
+static void markers_switch_modes_and_are_left_out(void **state)
+{
+	struct pk_resolver *res = this_process();
+	uint64_t a = (uint64_t)(uintptr_t)&resolver_fn_a, b = (uint64_t)(uintptr_t)&resolver_fn_b;
+	const uint64_t chain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000010ull, PERF_CONTEXT_USER,
+				   a + 1, b + 4 };
+	struct pk_record r = sample_with(chain, 5, PERF_RECORD_MISC_KERNEL);
+	struct pk_resolved_sample s = { .size = sizeof(s) };
+
+	(void)state;
+	assert_int_equal(resolver_fn_b(1), 6);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.cpumode, PERF_RECORD_MISC_KERNEL);
+	assert_int_equal(s.pid, getpid());
+	assert_int_equal(s.nr_frames, 3);
+	assert_int_equal(s.frames[0].ip, 0xffffffff81000010ull);
+	assert_int_equal(s.frames[0].cpumode, PERF_RECORD_MISC_KERNEL);
+	assert_null(s.frames[0].loc.dso);	/* no kernel map was given */
+	assert_int_equal(s.frames[1].cpumode, PERF_RECORD_MISC_USER);
+	assert_string_equal(s.frames[1].loc.sym, "resolver_fn_a");
+	assert_int_equal(s.frames[1].loc.symoff, 1);
+	assert_string_equal(s.frames[2].loc.sym, "resolver_fn_b");
+	assert_non_null(s.frames[2].loc.dso);
+	assert_false(s.frames[2].loc.dso->kernel);
+	/* A chain without a leading marker starts in user mode. */
+	r = sample_with(chain + 3, 2, PERF_RECORD_MISC_USER);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 2);
+	assert_string_equal(s.loc.sym, "resolver_fn_a");
+	assert_string_equal(s.frames[1].loc.sym, "resolver_fn_b");
+	pk_resolver_free(res);
+}
+
+static void max_stack_cuts_and_guest_marker_discards(void **state)
+{
+	struct pk_resolver *res = this_process();
+	uint64_t a = (uint64_t)(uintptr_t)&resolver_fn_a, b = (uint64_t)(uintptr_t)&resolver_fn_b;
+	const uint64_t chain[] = { PERF_CONTEXT_USER, a, b, b + 1, b + 2 };
+	const uint64_t guest[] = { PERF_CONTEXT_USER, a, PERF_CONTEXT_GUEST, b };
+	struct pk_record r = sample_with(chain, 5, PERF_RECORD_MISC_USER);
+	struct pk_resolved_sample s = { .size = sizeof(s) };
+
+	(void)state;
+	pk_resolver_set_max_stack(res, 2);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 2);
+	assert_string_equal(s.frames[1].loc.sym, "resolver_fn_b");
+	pk_resolver_set_max_stack(res, 127);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 4);
+	r = sample_with(guest, 4, PERF_RECORD_MISC_USER);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 0);
+	assert_string_equal(s.loc.sym, "resolver_fn_a");
+	pk_resolver_free(res);
+}
+
+static void comm_and_process_follow_records(void **state)
+{
+	struct pk_resolver *res;
+	struct pk_record r = { .type = PERF_RECORD_COMM };
+	struct pk_record smp = { .size = sizeof(smp), .type = PERF_RECORD_SAMPLE,
+				 .misc = PERF_RECORD_MISC_USER };
+	struct pk_resolved_sample s = { .size = sizeof(s) };
+
+	(void)state;
+	assert_int_equal(pk_resolver_new(NULL, &res), 0);
+	r.comm = (struct pk_rec_comm){ .pid = 100, .tid = 100, .exec = true, .comm = "worker" };
+	process(res, &r);
+	r = (struct pk_record){ .type = PERF_RECORD_FORK };
+	r.task = (struct pk_rec_task){ .pid = 100, .ppid = 100, .tid = 101, .ptid = 100 };
+	process(res, &r);
+	smp.sample.fields = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	smp.sample.pid = 100;
+	smp.sample.tid = 101;
+	smp.sample.ip = 0x1000;
+	assert_int_equal(pk_resolver_resolve(res, &smp, &s), 0);
+	assert_string_equal(s.comm, "worker");
+	assert_int_equal(s.pid, 100);
+	assert_int_equal(s.tid, 101);
+	assert_null(s.loc.dso);
+	assert_null(s.loc.sym);
+	assert_int_equal(s.nr_frames, 0);
+	smp.sample.tid = 102;
+	assert_int_equal(pk_resolver_resolve(res, &smp, &s), 0);
+	assert_string_equal(s.comm, ":102");
+	/* Only samples resolve, and only into a struct of this library's size. */
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), -EINVAL);
+	s.size = sizeof(s) - 1;
+	assert_int_equal(pk_resolver_resolve(res, &smp, &s), -EINVAL);
+	pk_resolver_free(res);
+	pk_resolver_free(NULL);
+}
+
+/* ---- the oracle ------------------------------------------------------------- */
+
+static int run(const char *cmd)
+{
+	int st = system(cmd);
+
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* One frame as perf script prints it: "\t    addr sym+0x.. (dso)". */
+struct perf_line {
+	uint64_t addr;
+	char sym[1024], dso[1024];
+};
+
+static void parse_frame(char *line, struct perf_line *l)
+{
+	char *p = line + strspn(line, " \t"), *open, *close;
+
+	l->addr = strtoull(p, &p, 16);
+	p += strspn(p, " ");
+	open = strrchr(p, '(');
+	close = strrchr(p, ')');
+	assert_true(open && close && close > open);
+	snprintf(l->dso, sizeof(l->dso), "%.*s", (int)(close - open - 1), open + 1);
+	while (open > p && open[-1] == ' ')
+		open--;
+	snprintf(l->sym, sizeof(l->sym), "%.*s", (int)(open - p), p);
+	p = strstr(l->sym, "+0x");
+	if (p)
+		*p = '\0';
+}
+
+struct tally {
+	size_t samples, frames, differ, plt, inlined, labels;
+};
+
+/* perf's lines for one address: the inline frames perf adds for DWARF
+ * unwound addresses (its append_inlines, which this resolver does not
+ * do) share the frame's address; the one not marked "(inlined)", when
+ * there is one, is the frame itself. */
+static const struct perf_line *frame_line(const struct perf_line *lines, size_t n, size_t *next)
+{
+	const struct perf_line *frame = NULL;
+	size_t k = *next;
+
+	for (; k < n && lines[k].addr == lines[*next].addr; k++)
+		if (strcmp(lines[k].dso, "inlined"))
+			frame = &lines[k];
+	*next = k;
+	return frame;
+}
+
+static void compare_frame(const struct perf_line *l, const struct pk_frame *fr, struct tally *t)
+{
+	const char *sym = fr->loc.sym ? fr->loc.sym : "[unknown]";
+	const char *dso = fr->loc.dso ? fr->loc.dso->name : "[unknown]";
+
+	t->frames++;
+	if (!strcmp(l->sym, sym) && !strcmp(l->dso, dso))
+		return;
+	/* perf makes "name@plt" from .rela.plt, pk_maps does not yet. */
+	if (strstr(l->sym, "@plt") && !strcmp(l->dso, dso)) {
+		t->plt++;
+		return;
+	}
+	/* perf also names code by zero-size NOTYPE labels (ld.so's _start,
+	 * _dl_start_user), which pk_maps does not load yet: counted, shown. */
+	if (!fr->loc.sym && !strcmp(l->dso, dso)) {
+		if (t->labels++ < 3)
+			print_message("# perf's label %s (%s) unresolved here\n", l->sym, l->dso);
+		return;
+	}
+	if (t->differ++ < 10)
+		print_message("# sample %zu: perf %s (%s), ours %s (%s)\n", t->samples, l->sym, l->dso,
+			      sym, dso);
+}
+
+/* Compare one sample's frames with perf's next block of lines. */
+static void compare_sample(FILE *f, const struct pk_resolved_sample *s, struct tally *t)
+{
+	static struct perf_line lines[1024];
+	char line[4096];
+	size_t n = 0, next = 0, i = 0;
+
+	/* perf prints each sample's chain between two empty lines. */
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "\n");
+	while (fgets(line, sizeof(line), f) && line[0] != '\n') {
+		assert_true(n < 1024);
+		parse_frame(line, &lines[n++]);
+	}
+	while (next < n) {
+		const struct perf_line *l = frame_line(lines, n, &next);
+
+		if (i >= s->nr_frames) {
+			i++;
+			continue;
+		}
+		if (l)
+			compare_frame(l, &s->frames[i], t);
+		else
+			t->inlined++;	/* only perf's inline names for it: not compared */
+		i++;
+	}
+	if (i != s->nr_frames) {
+		for (size_t k = 0; k < n; k++)
+			print_message("# perf: %s (%s)\n", lines[k].sym, lines[k].dso);
+		for (size_t k = 0; k < s->nr_frames; k++)
+			print_message("# ours: %llx %s (%s)\n", (unsigned long long)s->frames[k].ip,
+				      s->frames[k].loc.sym ? s->frames[k].loc.sym : "[unknown]",
+				      s->frames[k].loc.dso ? s->frames[k].loc.dso->name : "[unknown]");
+	}
+	assert_int_equal(i, s->nr_frames);
+	t->samples++;
+}
+
+static void oracle(const char *callgraph, const char *args)
+{
+	char dir[4096], cmd[8192];
+	const char *workload = getenv("PERFKIT_WORKLOAD");
+	const struct perf_event_header *h;
+	struct pk_data_reader *r;
+	struct pk_resolver *res;
+	struct tally t = { 0 };
+	FILE *f;
+	int rc;
+
+	if (geteuid() != 0 || !workload || run("perf version >/dev/null 2>&1") != 0)
+		skip();
+	assert_non_null(tmp_mkdtemp(dir, sizeof(dir), "resolver-oracle"));
+	snprintf(cmd, sizeof(cmd), "perf record -q -F 4000 %s -o %s/perf.data -- %s %s >/dev/null 2>&1",
+		 callgraph, dir, workload, args);
+	assert_int_equal(run(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "perf script -i %s/perf.data -F ip,sym,dso 2>/dev/null", dir);
+	assert_non_null(f = popen(cmd, "r"));
+	snprintf(cmd, sizeof(cmd), "%s/perf.data", dir);
+	assert_int_equal(pk_data_reader_open(cmd, &r), 0);
+	assert_int_equal(pk_resolver_new(r, &res), 0);
+	while ((rc = pk_data_reader_next(r, &h)) == 1) {
+		struct pk_record rec = { .size = sizeof(rec) };
+		struct pk_resolved_sample s = { .size = sizeof(s) };
+
+		if (pk_record_decode(h, pk_data_reader_attr_of(r, h), &rec) != 0)
+			continue;
+		if (rec.type != PERF_RECORD_SAMPLE) {
+			assert_int_equal(pk_resolver_process(res, &rec), 0);
+			continue;
+		}
+		assert_int_equal(pk_resolver_resolve(res, &rec, &s), 0);
+		compare_sample(f, &s, &t);
+	}
+	assert_int_equal(rc, 0);
+	pclose(f);
+	pk_resolver_free(res);
+	pk_data_reader_free(r);
+	assert_int_equal(tmp_rmtree(dir), 0);
+	print_message("# %s %s: %zu samples, %zu frames, %zu differ, %zu in PLT entries, %zu inlined "
+		      "(perf's, not compared), %zu at labels\n", callgraph, args, t.samples, t.frames,
+		      t.differ, t.plt, t.inlined, t.labels);
+	assert_true(t.labels <= t.samples / 100 + 2);
+	assert_true(t.samples > 50);
+	assert_true(t.frames > t.samples);
+	assert_int_equal(t.differ, 0);
+}
+
+static void frame_pointers_as_perf(void **state)
+{
+	(void)state;
+	oracle("-g", "hot 200");
+	oracle("-g", "children 2000");
+}
+
+static void dwarf_as_perf(void **state)
+{
+	(void)state;
+	oracle("--call-graph dwarf", "hot 200");
+	oracle("--call-graph dwarf", "children 2000");
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest unit[] = {
+		cmocka_unit_test(markers_switch_modes_and_are_left_out),
+		cmocka_unit_test(max_stack_cuts_and_guest_marker_discards),
+		cmocka_unit_test(comm_and_process_follow_records),
+	};
+	const struct CMUnitTest perf[] = {
+		cmocka_unit_test(frame_pointers_as_perf),
+		cmocka_unit_test(dwarf_as_perf),
+	};
+
+	if (argc > 1 && !strcmp(argv[1], "oracle"))
+		return cmocka_run_group_tests(perf, NULL, NULL);
+	return cmocka_run_group_tests(unit, NULL, NULL);
+}
