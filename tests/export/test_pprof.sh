@@ -6,16 +6,7 @@
 # of the same profile: every function's flat time, every stack with its
 # labels.
 . "$PERFKIT_SRCDIR/tests/export/tap.sh"
-tools="$PERFKIT_TOOLS_DIR"
-pprof="$tools/pprof"
-if [ ! -x "$pprof" ]; then
-	[ -d /usr/share/gocode/src/github.com/google/pprof ] && command -v go >/dev/null ||
-		{ echo "Bail out! golang-go and golang-github-google-pprof-dev are missing: run scripts/deps.sh"; exit 1; }
-	mkdir -p "$tools"
-	GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$tools/gocache" GOFLAGS= HOME="$tools" \
-		go build -o "$pprof.new" github.com/google/pprof || { echo "Bail out! building pprof failed"; exit 1; }
-	mv "$pprof.new" "$pprof"
-fi
+need_pprof || done_testing
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 "$PERFKIT_EXPORT_SYNTH" pprof "$d/p.pb.gz" && "$PERFKIT_EXPORT_SYNTH" folded "$d/folded"
