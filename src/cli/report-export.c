@@ -99,9 +99,14 @@ static void put_frame(struct export_run *run, size_t i, uint64_t ip, const struc
 {
 	const struct pk_dso *d = loc->dso;
 
-	run->bids[i][0] = 0;
-	for (size_t b = 0; d && b < d->build_id_size && b < 20; b++)
-		snprintf(run->bids[i] + 2 * b, 3, "%02x", d->build_id[b]);
+	static const char hex[] = "0123456789abcdef";
+	size_t b;
+
+	for (b = 0; d && b < d->build_id_size && b < 20; b++) {
+		run->bids[i][2 * b] = hex[d->build_id[b] >> 4];
+		run->bids[i][2 * b + 1] = hex[d->build_id[b] & 15];
+	}
+	run->bids[i][2 * b] = 0;
 	run->frames[i] = (struct pk_export_frame){ .name = loc->sym, .addr = ip, .dso = d ? d->name : NULL,
 						   .build_id = run->bids[i][0] ? run->bids[i] : NULL,
 						   .file_offset = loc->addr, .kind = kind_of(loc) };

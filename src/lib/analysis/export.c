@@ -132,14 +132,27 @@ static int64_t intern(struct pk_exporter *ex, const char *s)
 
 /* ---- frames and stacks ----------------------------------------------------- */
 
+/* A frame's identity is every field but its label, which follows from
+ * them (so a known frame is found before its label is made). */
 static uint64_t frame_hash(const struct pk__xframe *f)
 {
-	return hash_bytes(0xcbf29ce484222325ull, f, sizeof(*f));
+	uint64_t v[] = { (uint64_t)f->name << 32 | f->dso, (uint64_t)f->build_id << 32 | f->file,
+			 (uint64_t)f->line << 32 | f->kind, f->addr, f->map_start, f->map_end, f->map_pgoff,
+			 f->file_offset };
+	uint64_t h = 0;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		h = mix(h ^ v[i]) + i;	/* word by word: a frame is hashed per sample */
+	return h;
 }
 
 static bool frame_eq(const void *ctx, uint32_t id, const void *key)
 {
-	return !memcmp(&((const struct pk_exporter *)ctx)->frames[id], key, sizeof(struct pk__xframe));
+	const struct pk__xframe *a = &((const struct pk_exporter *)ctx)->frames[id], *b = key;
+
+	return a->name == b->name && a->dso == b->dso && a->build_id == b->build_id && a->file == b->file &&
+	       a->line == b->line && a->kind == b->kind && a->addr == b->addr && a->map_start == b->map_start &&
+	       a->map_end == b->map_end && a->map_pgoff == b->map_pgoff && a->file_offset == b->file_offset;
 }
 
 static uint64_t frame_rehash(const void *ctx, uint32_t id)
@@ -179,22 +192,24 @@ static int64_t add_frame(struct pk_exporter *ex, const struct pk_export_frame *f
 	struct pk__xframe x = { .line = f->line, .kind = f->kind, .addr = f->addr,
 				.map_start = f->map_start, .map_end = f->map_end,
 				.map_pgoff = f->map_pgoff, .file_offset = f->file_offset };
-	int64_t ids[5];
+	int64_t ids[4], label;
 	uint32_t *slot;
 	int err;
 
 	if ((ids[0] = intern(ex, f->name)) < 0 || (ids[1] = intern(ex, f->dso)) < 0 ||
-	    (ids[2] = intern(ex, f->build_id)) < 0 || (ids[3] = intern(ex, f->file)) < 0 ||
-	    (ids[4] = frame_label(ex, f)) < 0)
+	    (ids[2] = intern(ex, f->build_id)) < 0 || (ids[3] = intern(ex, f->file)) < 0)
 		return pk__error_nomem("a frame");
 	x.name = (uint32_t)ids[0], x.dso = (uint32_t)ids[1], x.build_id = (uint32_t)ids[2];
-	x.file = (uint32_t)ids[3], x.label = (uint32_t)ids[4];
+	x.file = (uint32_t)ids[3];
 	if ((err = idtab_grow(&ex->frame_tab, ex->nr_frames, frame_rehash, ex)) < 0 ||
 	    (err = grow((void **)&ex->frames, &ex->cap_frames, ex->nr_frames, sizeof(x))) < 0)
 		return err;
 	slot = idtab_find(&ex->frame_tab, frame_hash(&x), frame_eq, ex, &x);
 	if (*slot)
 		return *slot - 1;
+	if ((label = frame_label(ex, f)) < 0)
+		return label;
+	x.label = (uint32_t)label;
 	ex->frames[ex->nr_frames] = x;
 	*slot = (uint32_t)ex->nr_frames + 1;
 	return (int64_t)ex->nr_frames++;
