@@ -259,9 +259,13 @@ static int write_out(struct export_run *run)
 int report_export(const struct report_opts *o, struct pk_data_reader *r)
 {
 	struct export_run run = { .o = o, .r = r };
+	char dir[4096];
 	int err, rc;
 
-	if ((err = pk_resolver_new(r, &run.res)) < 0 || (err = make_exporter(&run)) < 0 ||
+	/* symbols from the build-id cache first, as report's table finds them */
+	if ((err = pk_resolver_new(r, &run.res)) < 0 ||
+	    (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run.res, dir)) < 0) ||
+	    (err = make_exporter(&run)) < 0 ||
 	    (err = read_all(&run)) < 0)
 		rc = cli_error("report", NULL);
 	else
