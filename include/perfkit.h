@@ -61,5 +61,6 @@
 #include "perfkit/watch.h"
 #include "perfkit/hist.h"
 #include "perfkit/callchain.h"
+#include "perfkit/export.h"
 
 #endif /* PERFKIT_H */

@@ -17,7 +17,7 @@
 
 enum {
 	OPT_STDIO = 0x100, OPT_TOTAL_PERIOD, OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN,
-	OPT_PID, OPT_TID,
+	OPT_PID, OPT_TID, OPT_FORMAT,
 };
 
 static const struct cli_opt report_options[] = {
@@ -40,6 +40,10 @@ static const struct cli_opt report_options[] = {
 	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS",
 	  "only samples taken on these CPUs (the others count nowhere)" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
+	{ "format", 0, CLI_ARG_REQUIRED, OPT_FORMAT, "FORMAT",
+	  "stdio (the table), or an export of the samples with their call chains: folded, pprof, "
+	  "speedscope, flamegraph" },
+	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE", "write the --format export to FILE (default stdout)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -144,6 +148,8 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'n': o->show_nr = true; return 0;
 	case 'q': o->quiet = true; return 0;
 	case 'f': o->force = true; return 0;
+	case 'o': o->output = arg; return 0;
+	case OPT_FORMAT: return report_export_format(arg, &o->format);
 	case OPT_STDIO: case OPT_NO_CHILDREN: case OPT_CHILDREN: return 0;
 	case OPT_TOTAL_PERIOD: o->show_period = true; return 0;
 	case OPT_PERCENT_LIMIT:
@@ -431,6 +437,8 @@ static int report(struct report_opts *o, bool defaulted)
 		pk_data_reader_free(run.r);
 		return rc;
 	}
+	if (o->format >= 0)
+		return report_export(o, run.r);
 	if ((rc = setup(&run)) >= 0)
 		rc = read_records(&run);
 	if (rc >= 0) {
@@ -447,7 +455,7 @@ static int report(struct report_opts *o, bool defaulted)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_opts o = { .input = NULL };
+	struct report_opts o = { .input = NULL, .format = -1 };
 	bool defaulted;
 	int rc;
 

@@ -31,6 +31,8 @@ struct report_opts {
 	size_t nr_pids, nr_tids;
 	int *cpus;			/* --cpu */
 	size_t nr_cpus;
+	int format;			/* --format: -1 stdio, else an enum pk_export_format */
+	const char *output;		/* -o, for --format other than stdio */
 };
 
 /* One event's section: its name and histogram. */
@@ -59,5 +61,16 @@ void report_print(FILE *f, const struct report_opts *o, const struct report_even
  */
 void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk_callchain *cc,
 			    uint64_t total, uint64_t parent_total, bool skip_first);
+
+/* ---- exports (report-export.c) -------------------------------------------- */
+
+/* report_export_format - --format's argument into *format (-1 for stdio).
+ * 0, or CLI_EXIT_USAGE after saying why. */
+int report_export_format(const char *arg, int *format);
+
+/* report_export - read every record of `r` (which it frees) through the
+ * resolver and write o->format to o->output (stdout when NULL or "-").
+ * Returns the exit status. */
+int report_export(const struct report_opts *o, struct pk_data_reader *r);
 
 #endif

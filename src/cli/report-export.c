@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-export.c - `perfkit report --format=folded|pprof|speedscope|
+ * flamegraph [-o FILE]`: every sample of the file, resolved by the
+ * library's resolver (comm, location, call chain as perf builds it),
+ * through report's filters, handed to a pk_exporter and written to FILE
+ * (a temporary name next to it, renamed into place when whole) or to
+ * standard output.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct export_run {
+	const struct report_opts *o;
+	struct pk_data_reader *r;
+	struct pk_resolver *res;
+	struct pk_exporter *ex;
+	struct pk_export_frame *frames;
+	size_t cap_frames;
+	char (*bids)[41];	/* each frame's build-id in hex */
+};
+
+static const struct {
+	const char *name;
+	enum pk_export_format format;
+} formats[] = {
+	{ "folded", PK_EXPORT_FOLDED }, { "pprof", PK_EXPORT_PPROF },
+	{ "speedscope", PK_EXPORT_SPEEDSCOPE }, { "flamegraph", PK_EXPORT_FLAMEGRAPH },
+};
+
+int report_export_format(const char *arg, int *format)
+{
+	if (!strcmp(arg, "stdio")) {
+		*format = -1;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(arg, formats[i].name)) {
+			*format = (int)formats[i].format;
+			return 0;
+		}
+	return cli_usage("report", "unknown --format '%s' (stdio, folded, pprof, speedscope, flamegraph)",
+			 arg);
+}
+
+static bool in_ids(const pid_t *ids, size_t nr, int64_t id)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+static bool in_list(char *const *list, const char *s)
+{
+	for (size_t i = 0; s && list[i]; i++)
+		if (!strcmp(list[i], s))
+			return true;
+	return false;
+}
+
+static const char *short_name(const struct pk_dso *d)
+{
+	const char *slash;
+
+	if (!d)
+		return NULL;
+	slash = d->name[0] == '/' ? strrchr(d->name, '/') : NULL;
+	return slash ? slash + 1 : d->name;
+}
+
+/* Whether report's filters keep the sample (--cpu, --comms, --pid, --tid, --dsos). */
+static bool kept(const struct report_opts *o, const struct pk_sample *s, const struct pk_resolved_sample *rs)
+{
+	return !((o->cpus && !in_ids(o->cpus, o->nr_cpus, s->cpu)) || (o->comms && !in_list(o->comms, rs->comm)) ||
+		 (o->pids && !in_ids(o->pids, o->nr_pids, rs->pid)) ||
+		 (o->tids && !in_ids(o->tids, o->nr_tids, rs->tid)) ||
+		 (o->dsos && !in_list(o->dsos, short_name(rs->loc.dso))));
+}
+
+static enum pk_frame_kind kind_of(const struct pk_location *loc)
+{
+	const char *n = loc->dso ? loc->dso->name : "";
+
+	if (loc->kernel)
+		return PK_FRAME_KERNEL;
+	if (!strncmp(n, "//anon", 6) || !strncmp(n, "/tmp/perf-", 10) || !strncmp(n, "[JIT]", 5))
+		return PK_FRAME_JIT;
+	return PK_FRAME_USER;
+}
+
+static void put_frame(struct export_run *run, size_t i, uint64_t ip, const struct pk_location *loc)
+{
+	const struct pk_dso *d = loc->dso;
+
+	static const char hex[] = "0123456789abcdef";
+	size_t b;
+
+	for (b = 0; d && b < d->build_id_size && b < 20; b++) {
+		run->bids[i][2 * b] = hex[d->build_id[b] >> 4];
+		run->bids[i][2 * b + 1] = hex[d->build_id[b] & 15];
+	}
+	run->bids[i][2 * b] = 0;
+	run->frames[i] = (struct pk_export_frame){ .name = loc->sym, .addr = ip, .dso = d ? d->name : NULL,
+						   .build_id = run->bids[i][0] ? run->bids[i] : NULL,
+						   .file_offset = loc->addr, .kind = kind_of(loc) };
+}
+
+static int add_sample(struct export_run *run, const struct perf_event_header *rec)
+{
+	int ev = pk_data_reader_event_of(run->r, rec);
+	struct pk_record d = { .size = sizeof(d) };
+	struct pk_resolved_sample rs = { .size = sizeof(rs) };
+	const struct perf_event_attr *a;
+	size_t n;
+	int err;
+
+	if (ev < 0)
+		return 0;	/* a sample of no known event: perf drops it too */
+	a = pk_data_reader_attr(run->r, (size_t)ev);
+	if ((err = pk_record_decode(rec, a, &d)) != 0)
+		return err < 0 ? err : -EINVAL;
+	if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0)
+		return err;
+	if (!kept(run->o, &d.sample, &rs))
+		return 0;
+	n = rs.nr_frames ? rs.nr_frames : 1;
+	if (n > run->cap_frames) {
+		free(run->frames);
+		free(run->bids);
+		run->frames = calloc(n, sizeof(*run->frames));
+		run->bids = calloc(n, sizeof(*run->bids));
+		run->cap_frames = run->frames && run->bids ? n : 0;
+		if (!run->cap_frames)
+			return -ENOMEM;
+	}
+	if (!rs.nr_frames)
+		put_frame(run, 0, d.sample.ip, &rs.loc);
+	for (size_t i = 0; i < rs.nr_frames; i++)
+		put_frame(run, i, rs.frames[i].ip, &rs.frames[i].loc);
+	struct pk_export_sample s = {
+		.size = sizeof(s), .ev = (uint32_t)ev, .pid = rs.pid, .tid = rs.tid, .comm = rs.comm,
+		.weight = d.sample.fields & PERF_SAMPLE_PERIOD ? d.sample.period : a->sample_period,
+		.cpu = d.sample.fields & PERF_SAMPLE_CPU ? (int32_t)d.sample.cpu : -1,
+		.has_time = d.sample.fields & PERF_SAMPLE_TIME, .time = d.sample.time,
+		.frames = run->frames, .nr_frames = n,
+	};
+	return pk_exporter_add(run->ex, &s);
+}
+
+static int read_all(struct export_run *run)
+{
+	const struct perf_event_header *rec;
+	int rc, err = 0;
+
+	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0) {
+		struct pk_record d = { .size = sizeof(d) };
+		const struct perf_event_attr *a;
+
+		if (rec->type == PERF_RECORD_SAMPLE) {
+			err = add_sample(run, rec);
+			continue;
+		}
+		a = pk_data_reader_attr_of(run->r, rec);
+		if (pk_record_decode(rec, a ? a : pk_data_reader_attr(run->r, 0), &d) == 0)
+			err = pk_resolver_process(run->res, &d);
+	}
+	if (err < 0)
+		return err;
+	if (rc < 0) {
+		const struct pk_error *e = pk_last_error();
+
+		cli_message(stderr, "perfkit report: warning: %s: %s; the export covers the records "
+			    "before it\n", e->what, e->why);
+	}
+	return 0;
+}
+
+/* A clock event's weights are nanoseconds; any other's are counts. */
+static const char *unit_of(const struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_SOFTWARE &&
+	    (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK))
+		return "nanoseconds";
+	return "count";
+}
+
+static int make_exporter(struct export_run *run)
+{
+	size_t nr = pk_data_reader_nr_events(run->r);
+	struct pk_export_event *ev = calloc(nr ? nr : 1, sizeof(*ev));
+	struct pk_export_opts eo = { .size = sizeof(eo), .format = (enum pk_export_format)run->o->format,
+				     .events = ev, .nr_events = nr, .title = run->o->input };
+	int err;
+
+	if (!ev)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = pk_data_reader_name(run->r, i);
+
+		ev[i] = (struct pk_export_event){ name ? name : "unknown", unit_of(pk_data_reader_attr(run->r, i)) };
+	}
+	err = pk_exporter_new(&eo, &run->ex);
+	free(ev);
+	return err;
+}
+
+/* Write the profile to o->output through a temporary name renamed into
+ * place when whole (a failed export leaves no file behind), or to stdout. */
+static int write_out(struct export_run *run)
+{
+	const char *path = run->o->output;
+	char *tmp = NULL;
+	FILE *f = stdout;
+	int fd, err;
+
+	if (!path || !strcmp(path, "-")) {
+		if (run->o->format == PK_EXPORT_PPROF && isatty(STDOUT_FILENO))
+			return cli_usage("report", "--format=pprof writes gzipped protobuf: give -o FILE");
+		err = pk_exporter_write(run->ex, stdout);
+		return err < 0 ? cli_error("report", NULL) : 0;
+	}
+	if (asprintf(&tmp, "%s.partial.XXXXXX", path) < 0)
+		return cli_usage("report", "out of memory");
+	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
+		cli_message(stderr, "perfkit report: cannot create %s: %s\n", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		return CLI_EXIT_EVENT;
+	}
+	{
+		mode_t mask = umask(0);	/* mkstemp made it 0600: give it a new file's mode */
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	err = pk_exporter_write(run->ex, f);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err < 0) {
+		unlink(tmp);
+		cli_message(stderr, "perfkit report: writing %s failed: %s\n", path, strerror(-err));
+	}
+	free(tmp);
+	return err < 0 ? CLI_EXIT_EVENT : 0;
+}
+
+int report_export(const struct report_opts *o, struct pk_data_reader *r)
+{
+	struct export_run run = { .o = o, .r = r };
+	char dir[4096];
+	int err, rc;
+
+	/* symbols from the build-id cache first, as report's table finds them */
+	if ((err = pk_resolver_new(r, &run.res)) < 0 ||
+	    (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run.res, dir)) < 0) ||
+	    (err = make_exporter(&run)) < 0 ||
+	    (err = read_all(&run)) < 0)
+		rc = cli_error("report", NULL);
+	else
+		rc = write_out(&run);
+	free(run.frames);
+	free(run.bids);
+	pk_exporter_free(run.ex);
+	pk_resolver_free(run.res);
+	pk_data_reader_free(r);
+	return rc;
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * export-flamegraph.c - one self-contained interactive SVG flame graph:
+ * the call tree merged by label (comm at the bottom), frames narrower than
+ * opts.min_share of the total merged into one "[merged]" box per parent so
+ * a million samples stay a small file, written as compact JSON inside the
+ * SVG with a script of ours that lays it out and gives it hover details
+ * (name, weight, share), click-to-zoom, search with the matches' total
+ * share, reset, and the icicle orientation; colours by kind: user warm,
+ * kernel orange, JIT green, inlined blue, comm grey.
+ */
+#include "perfkit.h"
+#include "sys/sys.h"
+#include "analysis/export-int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { KIND_COMM = PK_FRAME_KIND_NR, KIND_MERGED };
+
+struct fg {
+	const struct pk_exporter *ex;
+	const struct pk__ltree *t;
+	FILE *f;
+	uint32_t *name_ix;	/* label id -> index in the names array + 1 */
+	uint32_t nr_out, nr_names, max_depth;
+	uint64_t min_total;
+};
+
+/* A JSON string that is also safe inside CDATA and HTML. */
+static void put_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&')
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void put_names(struct fg *g, uint32_t i)
+{
+	const struct pk__tnode *n = &g->t->n[i];
+
+	if (i && n->total >= g->min_total && !g->name_ix[n->label]) {
+		g->name_ix[n->label] = ++g->nr_names;
+		fputc(g->nr_names > 1 ? ',' : '[', g->f);
+		put_str(g->f, pk__export_str(g->ex, n->label));
+	}
+	for (uint32_t c = n->first_child; c; c = g->t->n[c].next_sibling)
+		put_names(g, c);
+}
+
+/* Node `i` as [parent, name, kind, total, self] (the root is "all"), then its
+ * children, the narrow ones as one merged box. */
+static void put_node(struct fg *g, uint32_t i, uint32_t parent_out, uint32_t depth)
+{
+	const struct pk__tnode *n = &g->t->n[i];
+	uint32_t me = g->nr_out++;
+	uint64_t merged = 0;
+
+	if (depth > g->max_depth)
+		g->max_depth = depth;
+	fprintf(g->f, "%s%u,%u,%d,%llu,%llu", me ? "," : "", i ? parent_out : 0, i ? g->name_ix[n->label] : 0,
+		i ? (int)n->kind : KIND_COMM, (unsigned long long)n->total, (unsigned long long)n->self);
+	for (uint32_t c = n->first_child; c; c = g->t->n[c].next_sibling) {
+		if (g->t->n[c].total >= g->min_total)
+			put_node(g, c, me, depth + 1);
+		else
+			merged += g->t->n[c].total;
+	}
+	if (merged) {
+		fprintf(g->f, ",%u,%u,%d,%llu,%llu", me, g->nr_names + 1, KIND_MERGED,
+			(unsigned long long)merged, (unsigned long long)merged);
+		g->nr_out++;
+		if (depth + 1 > g->max_depth)
+			g->max_depth = depth + 1;
+	}
+}
+
+int pk__export_flamegraph(const struct pk_exporter *ex, FILE *f)
+{
+	struct pk__ltree t;
+	struct fg g = { .ex = ex, .t = &t, .f = f };
+	double share = ex->opts.min_share > 0 ? ex->opts.min_share : 0.0001;
+	int err;
+
+	if ((err = pk__ltree_build(ex, &t)) < 0)
+		return err;
+	if (!(g.name_ix = pk__calloc(ex->nr_strs, sizeof(*g.name_ix)))) {
+		pk__ltree_free(&t);
+		return pk__error_nomem("a flame graph");
+	}
+	g.min_total = (uint64_t)((double)t.n[0].total * share);
+	g.min_total = g.min_total ? g.min_total : 1;
+	fputs("<?xml version=\"1.0\" standalone=\"no\"?>\n"
+	      "<svg version=\"1.1\" width=\"1200\" height=\"400\" onload=\"pkInit(evt)\" "
+	      "viewBox=\"0 0 1200 400\" xmlns=\"http://www.w3.org/2000/svg\" "
+	      "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
+	      "<style>text{font-family:Verdana,sans-serif;font-size:12px;fill:#000}"
+	      "#frames text{font-size:11px;pointer-events:none}#frames rect{stroke:none}"
+	      "#frames g:hover rect{stroke:#000;stroke-width:0.5}.btn{cursor:pointer;fill:#336}</style>\n"
+	      "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f0\"/>\n"
+	      "<script type=\"text/ecmascript\"><![CDATA[\nvar PK = {title:", f);
+	put_str(f, ex->opts.title);
+	fprintf(f, ",icicle:%s,unit:", ex->opts.icicle ? "true" : "false");
+	put_str(f, ex->events[0].unit);
+	fputs(",names:", f);
+	put_names(&g, 0);
+	fputs(g.nr_names ? ",\"[merged]\"]" : "[\"[merged]\"]", f);
+	fputs(",nodes:[", f);
+	put_node(&g, 0, 0, 0);
+	fprintf(f, "],depth:%u};\n", g.max_depth);
+	fputs(pk__flamegraph_js, f);
+	fputs("]]></script>\n<g id=\"frames\"></g>\n</svg>\n", f);
+	free(g.name_ix);
+	pk__ltree_free(&t);
+	return 0;
+}

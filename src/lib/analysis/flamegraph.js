@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+// perfkit's flame graph script, embedded in every SVG perfkit writes
+// (export-flamegraph.c): lays out PK.nodes ([parent, name, kind, total,
+// self] per node, parents first) and gives them hover details, click to
+// zoom, search with the matches' total share, reset, and the icicle form.
+var W = 1200, FH = 16, TOP = 40, BOTTOM = 26, NS = 'http://www.w3.org/2000/svg';
+var N = [], zoomed = 0, matchRe = null, svg, details, matched, resetBtn;
+
+function pkText(x, y, s, anchor, id, cls) {
+	var t = document.createElementNS(NS, 'text');
+	t.setAttribute('x', x); t.setAttribute('y', y);
+	if (anchor) t.setAttribute('text-anchor', anchor);
+	if (id) t.setAttribute('id', id);
+	if (cls) t.setAttribute('class', cls);
+	t.textContent = s;
+	svg.appendChild(t);
+	return t;
+}
+
+function pkInit() {
+	svg = document.documentElement;
+	var a = PK.nodes, n = a.length / 5, i;
+	for (i = 0; i < n; i++)
+		N.push({ p: a[i * 5], name: a[i * 5 + 1] ? PK.names[a[i * 5 + 1] - 1] : 'all',
+			 kind: a[i * 5 + 2], total: a[i * 5 + 3], self: a[i * 5 + 4], kids: [], depth: 0 });
+	for (i = 1; i < n; i++) {
+		N[N[i].p].kids.push(i);
+		N[i].depth = N[N[i].p].depth + 1;
+	}
+	var h = TOP + (PK.depth + 1) * FH + BOTTOM;
+	svg.setAttribute('height', h);
+	svg.setAttribute('viewBox', '0 0 ' + W + ' ' + h);
+	pkText(W / 2, 20, PK.title, 'middle', 'title').setAttribute('style', 'font-size:17px');
+	resetBtn = pkText(10, 20, 'Reset Zoom', null, 'reset', 'btn');
+	resetBtn.setAttribute('visibility', 'hidden');
+	resetBtn.onclick = pkReset;
+	pkText(W - 10, 20, 'Search', 'end', 'search', 'btn').onclick = function () {
+		if (matchRe) { pkSearch(null); return; }
+		var term = prompt('Search for (a regular expression):', '');
+		if (term) pkSearch(term);
+	};
+	details = pkText(10, h - 8, ' ', null, 'details');
+	matched = pkText(W - 10, h - 8, ' ', 'end', 'matched');
+	pkDraw();
+}
+
+function pkHash(s) {
+	var h = 0;
+	for (var i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) >>> 0;
+	return (h % 1000) / 1000;
+}
+
+// user warm, kernel orange, JIT green, inlined blue, comm grey, merged pale.
+function pkColour(nd) {
+	var v = pkHash(nd.name), r, g, b;
+	if (matchRe && matchRe.test(nd.name)) return 'rgb(230,0,230)';
+	switch (nd.kind) {
+	case 0: r = 205 + 50 * v; g = 40 + 150 * v; b = 40; break;
+	case 1: r = 235 + 20 * v; g = 140 + 30 * v; b = 20; break;
+	case 2: r = 50 + 40 * v; g = 190 + 50 * v; b = 60 + 30 * v; break;
+	case 3: r = 70 + 40 * v; g = 150 + 40 * v; b = 225 + 30 * v; break;
+	case 4: r = g = b = 175 + 40 * v; break;
+	default: r = g = b = 225;
+	}
+	return 'rgb(' + Math.round(r) + ',' + Math.round(g) + ',' + Math.round(b) + ')';
+}
+
+function pkShare(v) {
+	return (100 * v / (N[0].total || 1)).toFixed(2) + '%';
+}
+
+function pkFrame(parent, i, x, w, faded) {
+	var nd = N[i], y = PK.icicle ? TOP + nd.depth * FH : TOP + (PK.depth - nd.depth) * FH;
+	var g = document.createElementNS(NS, 'g'), r = document.createElementNS(NS, 'rect');
+	var info = nd.name + ' (' + nd.total + ' ' + PK.unit + ', ' + pkShare(nd.total) + ')';
+	var title = document.createElementNS(NS, 'title');
+	title.textContent = info;
+	g.appendChild(title);
+	r.setAttribute('x', x); r.setAttribute('y', y);
+	r.setAttribute('width', Math.max(w - 0.5, 0.1)); r.setAttribute('height', FH - 1);
+	r.setAttribute('rx', 2); r.setAttribute('fill', pkColour(nd));
+	if (faded) r.setAttribute('fill-opacity', 0.5);
+	g.appendChild(r);
+	if (w > 24) {
+		var t = document.createElementNS(NS, 'text'), fit = Math.floor((w - 6) / 7);
+		t.setAttribute('x', x + 3); t.setAttribute('y', y + FH - 5);
+		t.textContent = nd.name.length <= fit ? nd.name : nd.name.substring(0, fit - 2) + '..';
+		g.appendChild(t);
+	}
+	g.onmouseover = function () { details.textContent = info; };
+	g.onmouseout = function () { details.textContent = ' '; };
+	g.onclick = function () { pkZoom(i); };
+	parent.appendChild(g);
+}
+
+function pkPlace(parent, i, x, w) {
+	if (w < 0.3) return;
+	pkFrame(parent, i, x, w, false);
+	var cx = x, nd = N[i];
+	for (var k = 0; k < nd.kids.length; k++) {
+		var cw = w * N[nd.kids[k]].total / (nd.total || 1);
+		pkPlace(parent, nd.kids[k], cx, cw);
+		cx += cw;
+	}
+}
+
+function pkDraw() {
+	var frames = document.getElementById('frames');
+	while (frames.firstChild) frames.removeChild(frames.firstChild);
+	for (var a = N[zoomed].p; zoomed; a = N[a].p) {
+		pkFrame(frames, a, 10, W - 20, true);
+		if (!a) break;
+	}
+	pkPlace(frames, zoomed, 10, W - 20);
+	resetBtn.setAttribute('visibility', zoomed ? 'visible' : 'hidden');
+}
+
+function pkZoom(i) { zoomed = i; pkDraw(); }
+function pkReset() { zoomed = 0; pkDraw(); }
+
+// Highlight frames matching `term`; their total share counts each sample
+// once (a match inside a match adds nothing).
+function pkSearch(term) {
+	matchRe = term ? new RegExp(term) : null;
+	var sum = 0, inMatch = [];
+	for (var i = 0; i < N.length; i++) {
+		inMatch[i] = i && inMatch[N[i].p];
+		if (matchRe && i && !inMatch[i] && matchRe.test(N[i].name)) {
+			sum += N[i].total;
+			inMatch[i] = true;
+		}
+	}
+	matched.textContent = matchRe ? 'Matched: ' + pkShare(sum) : ' ';
+	document.getElementById('search').textContent = matchRe ? 'Clear search' : 'Search';
+	pkDraw();
+}
