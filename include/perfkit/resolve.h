@@ -48,7 +48,8 @@ struct pk_resolver;
  * pk_resolver_new - a resolver for the recording `r` reads (NULL: for
  * records of no file, such as a live recording's): the DSO build-ids of
  * r's BUILD_ID feature are taken now (pk_maps_set_build_id), so that files
- * with other build-ids are not used.  r is not kept.  Returns 0 with
+ * with other build-ids are not used.  Thread 0 is perf's idle thread,
+ * "swapper".  r is not kept.  Returns 0 with
  * *out; -ENOMEM; or the errno of decoding r's BUILD_ID section (-EINVAL
  * with pk_last_error naming where it stops making sense).
  */

@@ -168,14 +168,13 @@ static int report_option(void *ctx, int id, const char *arg)
 struct report_run {
 	const struct report_opts *o;
 	struct pk_data_reader *r;
-	struct pk_threads *threads;
-	struct pk_maps *maps;
+	struct pk_resolver *res;
 	struct report_event *ev;
 	size_t nr_ev;
-	const char **dso_names;	/* perf's short name of each pk_maps DSO, by index */
-	size_t nr_dso_names;
-	char **unique;		/* the names dso_names point to, each once */
+	char **unique;		/* every DSO short name handed out, each once */
 	size_t nr_unique;
+	const struct pk_dso *last_dso;	/* the last DSO named, and its name */
+	const char *last_name;
 	uint64_t lost_samples;
 };
 
@@ -203,36 +202,32 @@ static bool anon_name(const char *n)
 }
 
 /*
- * The short name perf shows for DSO `idx` in process `pid`: a path's last
+ * The short name perf shows for DSO `d` in process `pid`: a path's last
  * component; for code in anonymous memory, perf's "[JIT] tid PID" (the
  * name it gives /tmp/perf-PID.map).  Names are shared: perf tells DSOs
  * apart by this name, so two builds of one program in different
- * directories are one entry.
+ * directories are one entry.  *nomem is set when out of memory.
  */
-static const char *dso_name(struct report_run *run, int idx, uint32_t pid)
+static const char *dso_name(struct report_run *run, const struct pk_dso *d, uint32_t pid, bool *nomem)
 {
+	const char *slash, *name;
 	char jit[32];
 
-	if (idx < 0)
+	if (!d)
 		return NULL;
-	while ((size_t)idx >= run->nr_dso_names) {
-		const struct pk_dso *d = pk_maps_dso(run->maps, run->nr_dso_names);
-		const char *slash = d->name[0] == '/' ? strrchr(d->name, '/') : NULL;
-		const char **n = realloc(run->dso_names, (run->nr_dso_names + 1) * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		run->dso_names = n;
-		/* NULL marks anonymous memory, named per process below. */
-		n[run->nr_dso_names] = anon_name(d->name) ? NULL : intern(run, slash ? slash + 1 : d->name);
-		if (!anon_name(d->name) && !n[run->nr_dso_names])
-			return NULL;
-		run->nr_dso_names++;
+	if (d == run->last_dso)
+		return run->last_name;
+	if (anon_name(d->name)) {
+		snprintf(jit, sizeof(jit), "[JIT] tid %d", (int)pid);
+		name = intern(run, jit);
+	} else {
+		slash = d->name[0] == '/' ? strrchr(d->name, '/') : NULL;
+		name = intern(run, slash ? slash + 1 : d->name);
+		run->last_dso = name ? d : NULL;
+		run->last_name = name;
 	}
-	if (run->dso_names[idx])
-		return run->dso_names[idx];
-	snprintf(jit, sizeof(jit), "[JIT] tid %d", (int)pid);
-	return intern(run, jit);
+	*nomem = !name;
+	return name;
 }
 
 static bool in_ids(const pid_t *ids, size_t nr, uint32_t id)
@@ -260,9 +255,9 @@ static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s
 	       (o->tids && !in_ids(o->tids, o->nr_tids, s->tid));
 }
 
-static char level_of(uint16_t misc)
+static char level_of(uint16_t cpumode)
 {
-	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	switch (cpumode) {
 	case PERF_RECORD_MISC_KERNEL: return 'k';
 	case PERF_RECORD_MISC_USER: return '.';
 	case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
@@ -271,121 +266,62 @@ static char level_of(uint16_t misc)
 	}
 }
 
-/* What the report needs of SAMPLE `rec`, and its time (0 for none).
- * Returns 1; 0 for a sample of no known event (perf drops those too);
- * -EINVAL when it does not decode. */
-static int peek_sample(const struct report_run *run, const struct perf_event_header *rec,
-		       struct report_sample *out, uint64_t *time)
+/*
+ * One sample of event `ev`, resolved: into its event's histogram.  This
+ * is the one place a report sees a sample with its location and frames in
+ * hand (rs->frames), where per-sample additions hook in.
+ */
+static int report_sample(struct report_run *run, size_t ev, const struct pk_sample *smp,
+			 const struct pk_resolved_sample *rs)
 {
-	int ev = pk_data_reader_event_of(run->r, rec);
-	struct pk_sample_peek p = { .size = sizeof(p) };
-	const struct perf_event_attr *attr;
-
-	if (ev < 0 || (size_t)ev >= run->nr_ev)
-		return 0;
-	attr = pk_data_reader_attr(run->r, (size_t)ev);
-	if (pk_sample_peek(rec, attr, &p) < 0)
-		return -EINVAL;
-	*out = (struct report_sample){
-		.ip = p.ip, .pid = p.pid, .tid = p.tid, .ev = (uint32_t)ev, .misc = rec->misc,
-		.cpu = p.fields & PERF_SAMPLE_CPU ? (int32_t)p.cpu : -1,
-		.period = p.fields & PERF_SAMPLE_PERIOD ? p.period : attr->sample_period,
-	};
-	*time = p.fields & PERF_SAMPLE_TIME ? p.time : 0;
-	return 1;
-}
-
-static int sample(struct report_run *run, const struct report_sample *rs)
-{
+	const struct perf_event_attr *attr = pk_data_reader_attr(run->r, ev);
 	struct pk_hist_sample s = { .size = sizeof(s) };
-	int64_t pid;
-	int dso;
+	bool nomem = false;
 
-	if (run->o->cpus && !in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)rs->cpu))
+	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
+	if (run->o->cpus && !in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)s.cpu))
 		return 0;	/* perf's --cpu drops the sample altogether */
-	s.cpu = rs->cpu;
-	s.period = rs->period;
+	s.period = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : attr->sample_period;
+	s.comm = rs->comm;
+	s.pid = rs->pid;
 	s.tid = rs->tid;
-	s.ip = rs->ip;
-	s.level = level_of(rs->misc);
-	if (!(s.comm = pk_threads_comm(run->threads, rs->pid, rs->tid)))
-		return -ENOMEM;
-	pid = pk_threads_pid(run->threads, rs->tid);
-	s.pid = pid >= 0 ? (uint32_t)pid : rs->pid;
-	dso = pk_maps_hit(run->maps, rs->pid, rs->ip, s.level == 'k' || s.level == 'g');
-	/* perf looks a user-mode address it cannot place up in the kernel's maps. */
-	if (dso < 0 && s.level == '.' && rs->ip >= 0xffff800000000000ull)
-		dso = pk_maps_hit(run->maps, rs->pid, rs->ip, true);
-	s.dso = dso_name(run, dso, s.pid);
-	if (dso >= 0 && !s.dso)
+	s.level = level_of(rs->cpumode);
+	s.sym = rs->loc.sym;
+	s.sym_start = rs->loc.sym_start;
+	/* perf shows an unresolved address relative to its map, when there is one. */
+	s.ip = rs->loc.dso ? rs->loc.addr : smp->ip;
+	s.dso = dso_name(run, rs->loc.dso, s.pid, &nomem);
+	if (nomem)
 		return -ENOMEM;
 	s.filtered = filtered(run->o, &s);
-	return pk_hist_add(run->ev[rs->ev].hist, &s);
+	return pk_hist_add(run->ev[ev].hist, &s);
 }
 
-/* COMM, FORK, EXIT, MMAP, MMAP2 and LOST_SAMPLES: the state samples need. */
-static int side_record(struct report_run *run, const struct perf_event_header *rec)
+/* One record, in time order: samples into the histograms, the rest to
+ * the resolver (and LOST_SAMPLES counted).  A record that does not
+ * decode changes nothing, as in perf; a sample that does not is damage. */
+static int report_record(struct report_run *run, const struct perf_event_header *h)
 {
+	int ev = pk_data_reader_event_of(run->r, h);
+	const struct perf_event_attr *attr = ev >= 0 ? pk_data_reader_attr(run->r, (size_t)ev) : NULL;
 	struct pk_record d = { .size = sizeof(d) };
-	const struct perf_event_attr *attr = pk_data_reader_attr_of(run->r, rec);
+	struct pk_resolved_sample rs = { .size = sizeof(rs) };
 	int err;
 
-	if (!attr)
-		attr = pk_data_reader_attr(run->r, 0);
-	if (pk_record_decode(rec, attr, &d) != 0)
-		return 0;	/* a record of no known layout changes nothing here */
-	if (d.type == PERF_RECORD_LOST_SAMPLES) {
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (ev < 0 || (size_t)ev >= run->nr_ev)
+			return 0;	/* a sample of no known event: perf drops those too */
+		if (pk_record_decode(h, attr, &d) != 0)
+			return -EINVAL;
+		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0)
+			return err;
+		return report_sample(run, (size_t)ev, &d.sample, &rs);
+	}
+	if (pk_record_decode(h, attr ? attr : pk_data_reader_attr(run->r, 0), &d) != 0)
+		return 0;
+	if (d.type == PERF_RECORD_LOST_SAMPLES)
 		run->lost_samples += d.lost_samples.lost;
-		return 0;
-	}
-	if ((err = pk_threads_process(run->threads, &d)) < 0)
-		return err;
-	return pk_maps_process(run->maps, &d);
-}
-
-static int deliver(void *arg, const struct perf_event_header *rec, const struct report_sample *s)
-{
-	struct report_run *run = arg;
-
-	return s ? sample(run, s) : side_record(run, rec);
-}
-
-/* The time of a record other than a sample (0 for none), which orders
- * it; -1 for a record the report has no use for. */
-static int64_t time_of(const struct report_run *run, const struct perf_event_header *rec)
-{
-	const struct perf_event_attr *attr = pk_data_reader_attr_of(run->r, rec);
-	struct pk_record d = { .size = sizeof(d) };
-
-	switch (rec->type) {
-	case PERF_RECORD_COMM: case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
-	case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2: case PERF_RECORD_LOST_SAMPLES:
-		if (pk_record_decode(rec, attr ? attr : pk_data_reader_attr(run->r, 0), &d) != 0)
-			return -1;
-		return d.id.fields & PERF_SAMPLE_TIME ? (int64_t)d.id.time : 0;
-	case PK_DATA_RECORD_FINISHED_ROUND:
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-/* One record of the file into the queue. */
-static int queue_record(struct report_run *run, struct report_queue *q, const struct perf_event_header *rec)
-{
-	struct report_sample s;
-	uint64_t time;
-	int64_t t;
-	int rc;
-
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		if ((rc = peek_sample(run, rec, &s, &time)) <= 0)
-			return rc;
-		return report_queue_add(q, NULL, &s, time, deliver, run);
-	}
-	if ((t = time_of(run, rec)) < 0)
-		return 0;
-	return report_queue_add(q, rec, NULL, (uint64_t)t, deliver, run);
+	return pk_resolver_process(run->res, &d);
 }
 
 /* Read every record.  Returns 0, 1 after a warning about damage in the
@@ -393,15 +329,11 @@ static int queue_record(struct report_run *run, struct report_queue *q, const st
 static int read_records(struct report_run *run)
 {
 	const struct perf_event_header *rec;
-	struct report_queue *q = report_queue_new();
-	int rc = 0, err = q ? 0 : -ENOMEM;
+	int rc, err = 0;
 
 	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0)
-		err = queue_record(run, q, rec);
-	if (!err || err == -EINVAL)	/* what came before a bad sample still counts */
-		err = report_queue_finish(q, deliver, run) ?: err;
-	report_queue_free(q);
-	if (err == -EINVAL) {
+		err = report_record(run, rec);
+	if (err == -EINVAL) {	/* what came before a bad sample still counts */
 		cli_error("report", NULL);
 		return 1;
 	}
@@ -454,7 +386,7 @@ static int setup(struct report_run *run)
 	size_t nr = pk_data_reader_nr_events(run->r);
 	int err;
 
-	if ((err = pk_threads_new(&run->threads)) < 0 || (err = pk_maps_new(&run->maps)) < 0)
+	if ((err = pk_resolver_new(run->r, &run->res)) < 0)
 		return err;
 	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
 		return -ENOMEM;
@@ -477,9 +409,7 @@ static void teardown(struct report_run *run)
 	for (size_t i = 0; i < run->nr_unique; i++)
 		free(run->unique[i]);
 	free(run->unique);
-	free(run->dso_names);
-	pk_maps_free(run->maps);
-	pk_threads_free(run->threads);
+	pk_resolver_free(run->res);
 	pk_data_reader_free(run->r);
 }
 
@@ -501,7 +431,7 @@ static int report(struct report_opts *o, bool defaulted)
 	if (rc >= 0) {
 		for (size_t i = 0; i < run.nr_ev; i++)
 			pk_hist_sort(run.ev[i].hist);
-		report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples, run.threads);
+		report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples, pk_resolver_threads(run.res));
 		rc = 0;
 	} else {
 		rc = cli_error("report", NULL);

@@ -60,43 +60,4 @@ void report_print(FILE *f, const struct report_opts *o, const struct report_even
 void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk_callchain *cc,
 			    uint64_t total, uint64_t parent_total, bool skip_first);
 
-/* ---- records in time order (report-order.c) ------------------------------- */
-
-/* What the report needs of a sample, taken from it once (pk_sample_peek). */
-struct report_sample {
-	uint64_t ip, period;
-	uint32_t pid, tid;
-	int32_t cpu;		/* -1: the sample carries none */
-	uint32_t ev;		/* the event's index in the file */
-	uint16_t misc;		/* the record header's misc (cpumode) */
-};
-
-/* Records held back until their round is complete, as perf orders them. */
-struct report_queue;
-
-/* Where delivered records go: a sample as `s` (rec NULL) or any other
- * record as `rec` (s NULL).  0 to go on, or an error to stop. */
-typedef int report_deliver_fn(void *arg, const struct perf_event_header *rec,
-			      const struct report_sample *s);
-
-/* report_queue_new / report_queue_free: an empty queue (NULL when out of
- * memory) and its end (NULL is a no-op). */
-struct report_queue *report_queue_new(void);
-void report_queue_free(struct report_queue *q);
-
-/*
- * report_queue_add - one record of the file, in file order, with its time
- * (0 when it has none): a sample as `s` (rec NULL, nothing copied but s),
- * any other record as `rec` (its bytes are copied), FINISHED_ROUND as
- * `rec` too.  FINISHED_ROUND delivers, by time (file order among equal
- * times), every queued record no later than the latest time seen before
- * the previous round ended; a record without a time is delivered at once;
- * both as perf report does.  Returns 0, -ENOMEM, or what deliver returned.
- */
-int report_queue_add(struct report_queue *q, const struct perf_event_header *rec,
-		     const struct report_sample *s, uint64_t time, report_deliver_fn *deliver, void *arg);
-
-/* report_queue_finish - deliver everything still queued, by time. */
-int report_queue_finish(struct report_queue *q, report_deliver_fn *deliver, void *arg);
-
 #endif

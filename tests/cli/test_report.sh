@@ -84,11 +84,14 @@ else
 	ours=$("$PERFKIT" report -i threads.data --stdio -q -n --sort tid | awk 'NF { print $3, $2 }' | sort)
 	check "--sort tid: each thread's samples as perf's pid key counts them" test -n "$ours" -a "$theirs" = "$ours"
 
-	# sym: unresolved addresses as perf prints them ([.] or [k], 0x and 16 digits).
-	"$PERFKIT" report -i plain.data --stdio -q --sort sym >sym.txt
-	check "--sort sym: user addresses as '[.] 0x' and 16 digits" grep -Eq '^ +[0-9.]+%  \[\.\] 0x[0-9a-f]{16}$' sym.txt
-	run report -i plain.data --stdio --sort sym
-	contains "--sort sym: the column is as wide as perf makes it for an address" "$out" "# Overhead  Symbol                "
+	# sym: resolved as perf prints them ([.] main, [k] do_syscall_64),
+	# unresolved addresses relative to their map.
+	for f in plain.data fork.data threads.data perfkit.data; do
+		same_as_perf "$f" --sort comm,dso,sym
+		same_as_perf "$f" --sort sym -n
+		same_as_perf "$f" --sort pid,comm,dso,sym
+	done
+	same_as_perf all.data --sort comm,dso,sym --comms perfkit-workloa
 	"$PERFKIT" report -i plain.data --stdio >default.txt
 	check "perf's default keys: comm, dso, sym" grep -Eq '^# Overhead  Command +Shared Object +Symbol +$' default.txt
 

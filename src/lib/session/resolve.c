@@ -63,6 +63,15 @@ static int take_build_ids(struct pk_resolver *res, struct pk_data_reader *r)
 	return err < 0 ? err : 0;
 }
 
+/* perf's idle thread: pid 0, tid 0, "swapper" (perf_session__register_idle_thread). */
+static int register_idle(struct pk_resolver *res)
+{
+	struct pk_record idle = { .size = sizeof(idle), .type = PERF_RECORD_COMM };
+
+	idle.comm = (struct pk_rec_comm){ .pid = 0, .tid = 0, .comm = "swapper" };
+	return pk_threads_process(res->threads, &idle);
+}
+
 int pk_resolver_new(struct pk_data_reader *r, struct pk_resolver **out)
 {
 	struct pk_resolver *res = calloc(1, sizeof(*res));
@@ -73,7 +82,8 @@ int pk_resolver_new(struct pk_data_reader *r, struct pk_resolver **out)
 		return pk__error_nomem("pk_resolver_new");
 	res->max_stack = DEFAULT_MAX_STACK;
 	if ((err = pk_threads_new(&res->threads)) < 0 || (err = pk_maps_new(&res->maps)) < 0 ||
-	    (err = pk_unwinder_new(&res->unwinder)) < 0 || (r && (err = take_build_ids(res, r)) < 0)) {
+	    (err = pk_unwinder_new(&res->unwinder)) < 0 || (err = register_idle(res)) < 0 ||
+	    (r && (err = take_build_ids(res, r)) < 0)) {
 		pk_resolver_free(res);
 		return err;
 	}
