@@ -17,7 +17,7 @@
 
 enum {
 	OPT_STDIO = 0x100, OPT_TOTAL_PERIOD, OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN,
-	OPT_PID, OPT_TID,
+	OPT_PID, OPT_TID, OPT_MAX_STACK,
 };
 
 static const struct cli_opt report_options[] = {
@@ -31,8 +31,17 @@ static const struct cli_opt report_options[] = {
 	{ "percent-limit", 0, CLI_ARG_REQUIRED, OPT_PERCENT_LIMIT, "PERCENT",
 	  "leave out entries under PERCENT of the total" },
 	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines" },
-	{ "children", 0, CLI_ARG_NONE, OPT_CHILDREN, NULL, "accepted; children totals are not computed yet" },
+	{ "children", 0, CLI_ARG_NONE, OPT_CHILDREN, NULL,
+	  "a Children column: the period of every sample whose call chain passes through the entry "
+	  "(the default when the samples carry call chains)" },
 	{ "no-children", 0, CLI_ARG_NONE, OPT_NO_CHILDREN, NULL, "self overhead only" },
+	{ "call-graph", 'g', CLI_ARG_OPTIONAL, 'g', "PARAMS",
+	  "call graphs under each entry: print type (graph, fractal, flat, folded, none), "
+	  "threshold, print limit, order (caller, callee); default graph,0.5,caller "
+	  "(callee with --no-children)" },
+	{ "inverted", 'G', CLI_ARG_NONE, 'G', NULL, "caller order (perf's inverted call graph)" },
+	{ "max-stack", 0, CLI_ARG_REQUIRED, OPT_MAX_STACK, "N",
+	  "use at most N frames of each call chain (default 127)" },
 	{ "comms", 'c', CLI_ARG_REQUIRED, 'c', "COMMS", "only samples of these commands" },
 	{ "pid", 0, CLI_ARG_REQUIRED, OPT_PID, "PIDS", "only samples of these processes" },
 	{ "tid", 0, CLI_ARG_REQUIRED, OPT_TID, "TIDS", "only samples of these threads" },
@@ -71,6 +80,7 @@ static int parse_sort(struct report_opts *o, const char *arg)
 	const char *names[NR_SORT_KEYS], *p = arg;
 
 	o->nr_keys = 0;
+	o->sort_sym = !strncmp(arg, "sym", 3);	/* perf's strstarts(sort_order, "sym") */
 	for (size_t i = 0; i < NR_SORT_KEYS; i++)
 		names[i] = sort_keys[i].name;
 	while (*p) {
@@ -144,7 +154,19 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'n': o->show_nr = true; return 0;
 	case 'q': o->quiet = true; return 0;
 	case 'f': o->force = true; return 0;
-	case OPT_STDIO: case OPT_NO_CHILDREN: case OPT_CHILDREN: return 0;
+	case OPT_STDIO: return 0;
+	case OPT_CHILDREN: o->children_opt = 1; return 0;
+	case OPT_NO_CHILDREN: o->children_opt = 0; return 0;
+	case 'g': return report_cg_parse(o, arg);
+	case 'G': o->inverted = true; return 0;
+	case OPT_MAX_STACK: {
+		uint64_t v;
+
+		if (cli_num_u64("report", "--max-stack", arg, 0, UINT32_MAX, &v) < 0)
+			return CLI_EXIT_USAGE;
+		o->max_stack = (unsigned int)v;
+		return 0;
+	}
 	case OPT_TOTAL_PERIOD: o->show_period = true; return 0;
 	case OPT_PERCENT_LIMIT:
 		if (cli_num_seconds("report", "--percent-limit", arg, 0, 100, &o->percent_limit) < 0)
@@ -176,6 +198,7 @@ struct report_run {
 	const struct pk_dso *last_dso;	/* the last DSO named, and its name */
 	const char *last_name;
 	uint64_t lost_samples;
+	struct report_chains chains;	/* add_chain's buffers */
 };
 
 /* `name`, shared: one copy per distinct name, freed at the end. */
@@ -267,6 +290,47 @@ static char level_of(uint16_t cpumode)
 }
 
 /*
+ * Sample `s` with its call chain: each frame as the entry it counts in
+ * (for Children) and as a frame of the tree, in the order the graphs
+ * print (callee first, or caller first), into pk_hist_add_chain.
+ */
+static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sample *s,
+		     const struct pk_resolved_sample *rs)
+{
+	struct report_chains *c = &run->chains;
+	size_t nr = rs->nr_frames;
+	bool nomem = false;
+
+	if (nr > c->cap) {
+		struct pk_hist_sample *hs = realloc(c->samples, nr * sizeof(*hs));
+		struct pk_callchain_frame *cf = hs ? realloc(c->frames, nr * sizeof(*cf)) : NULL;
+
+		if (hs)
+			c->samples = hs;
+		if (!cf)
+			return -ENOMEM;
+		c->frames = cf;
+		c->cap = nr;
+	}
+	for (size_t k = 0; k < nr; k++) {
+		const struct pk_frame *f = &rs->frames[run->o->cg.caller ? nr - 1 - k : k];
+		struct pk_hist_sample *fs = &c->samples[k];
+
+		*fs = *s;
+		fs->level = level_of(f->cpumode);
+		fs->sym = f->loc.sym;
+		fs->sym_start = f->loc.sym_start;
+		fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
+		fs->dso = dso_name(run, f->loc.dso, s->pid, &nomem);
+		if (nomem)
+			return -ENOMEM;
+		fs->filtered = filtered(run->o, fs);
+		c->frames[k] = (struct pk_callchain_frame){ fs->sym, fs->dso, fs->sym_start, f->ip };
+	}
+	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, run->o->children);
+}
+
+/*
  * One sample of event `ev`, resolved: into its event's histogram.  This
  * is the one place a report sees a sample with its location and frames in
  * hand (rs->frames), where per-sample additions hook in.
@@ -294,7 +358,7 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	if (nomem)
 		return -ENOMEM;
 	s.filtered = filtered(run->o, &s);
-	return pk_hist_add(run->ev[ev].hist, &s);
+	return run->o->callchain ? add_chain(run, ev, &s, rs) : pk_hist_add(run->ev[ev].hist, &s);
 }
 
 /* One record, in time order: samples into the histograms, the rest to
@@ -388,6 +452,7 @@ static int setup(struct report_run *run)
 
 	if ((err = pk_resolver_new(run->r, &run->res)) < 0)
 		return err;
+	pk_resolver_set_max_stack(run->res, run->o->max_stack);
 	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
@@ -409,6 +474,8 @@ static void teardown(struct report_run *run)
 	for (size_t i = 0; i < run->nr_unique; i++)
 		free(run->unique[i]);
 	free(run->unique);
+	free(run->chains.samples);
+	free(run->chains.frames);
 	pk_resolver_free(run->res);
 	pk_data_reader_free(run->r);
 }
@@ -422,7 +489,7 @@ static int report(struct report_opts *o, bool defaulted)
 		return rc;
 	if (pk_data_reader_open(o->input, &run.r) < 0)
 		return cli_error("report", NULL);
-	if ((rc = check_cpus(&run))) {
+	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;
 	}
@@ -442,7 +509,11 @@ static int report(struct report_opts *o, bool defaulted)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_opts o = { .input = NULL };
+	struct report_opts o = {
+		.cg = { .mode = PK_CALLCHAIN_GRAPH_ABS, .min_percent = 0.5 },
+		.children_opt = -1,
+		.max_stack = 127,	/* perf's PERF_MAX_STACK_DEPTH */
+	};
 	bool defaulted;
 	int rc;
 
