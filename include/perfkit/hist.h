@@ -143,7 +143,8 @@ PK_API double pk_hist_percent(const struct pk_hist *h, const struct pk_hist_entr
 /*
  * pk_hist_below_limit - whether entry e falls under --percent-limit
  * `limit`, compared in single precision as perf does (so an entry perf
- * hides at the limit is hidden here too).
+ * hides at the limit is hidden here too); by its period_acc when
+ * pk_hist_add_chain added children, as perf's --children does.
  */
 PK_API bool pk_hist_below_limit(const struct pk_hist *h, const struct pk_hist_entry *e, double limit);
 

@@ -35,7 +35,7 @@ static const struct cli_opt report_options[] = {
 	  "a Children column: the period of every sample whose call chain passes through the entry "
 	  "(the default when the samples carry call chains)" },
 	{ "no-children", 0, CLI_ARG_NONE, OPT_NO_CHILDREN, NULL, "self overhead only" },
-	{ "call-graph", 'g', CLI_ARG_OPTIONAL, 'g', "PARAMS",
+	{ "call-graph", 'g', CLI_ARG_REQUIRED, 'g', "PARAMS",
 	  "call graphs under each entry: print type (graph, fractal, flat, folded, none), "
 	  "threshold, print limit, order (caller, callee); default graph,0.5,caller "
 	  "(callee with --no-children)" },
@@ -171,6 +171,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case OPT_PERCENT_LIMIT:
 		if (cli_num_seconds("report", "--percent-limit", arg, 0, 100, &o->percent_limit) < 0)
 			return CLI_EXIT_USAGE;
+		o->cg.min_percent = (float)o->percent_limit;	/* perf's limit is the graphs' threshold too */
 		return 0;
 	case 'c': return split_list(arg, &o->comms);
 	case 'd': return split_list(arg, &o->dsos);
@@ -298,9 +299,14 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		     const struct pk_resolved_sample *rs)
 {
 	struct report_chains *c = &run->chains;
-	size_t nr = rs->nr_frames;
+	size_t nr = rs->nr_frames, from = 0;
 	bool nomem = false;
 
+	/* perf's --max-stack keeps the outermost frames in caller order. */
+	if (run->o->cg.caller && nr > run->o->max_stack) {
+		from = nr - run->o->max_stack;
+		nr = run->o->max_stack;
+	}
 	if (nr > c->cap) {
 		struct pk_hist_sample *hs = realloc(c->samples, nr * sizeof(*hs));
 		struct pk_callchain_frame *cf = hs ? realloc(c->frames, nr * sizeof(*cf)) : NULL;
@@ -313,7 +319,7 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		c->cap = nr;
 	}
 	for (size_t k = 0; k < nr; k++) {
-		const struct pk_frame *f = &rs->frames[run->o->cg.caller ? nr - 1 - k : k];
+		const struct pk_frame *f = &rs->frames[run->o->cg.caller ? from + nr - 1 - k : k];
 		struct pk_hist_sample *fs = &c->samples[k];
 
 		*fs = *s;
@@ -452,7 +458,8 @@ static int setup(struct report_run *run)
 
 	if ((err = pk_resolver_new(run->r, &run->res)) < 0)
 		return err;
-	pk_resolver_set_max_stack(run->res, run->o->max_stack);
+	if (!run->o->cg.caller)	/* caller order cuts in add_chain */
+		pk_resolver_set_max_stack(run->res, run->o->max_stack);
 	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
@@ -517,6 +524,11 @@ int cmd_report(int argc, char **argv)
 	bool defaulted;
 	int rc;
 
+	/* perf's -g takes the next word, and its defaults when last. */
+	if (argc > 1 && (!strcmp(argv[argc - 1], "-g") || !strcmp(argv[argc - 1], "--call-graph"))) {
+		o.cg_given = true;
+		argc--;
+	}
 	rc = parse_sort(&o, "comm,dso,sym");
 	if (!rc)
 		rc = cli_opts_parse(&cmd_report_opts, argc, argv, report_option, &o);

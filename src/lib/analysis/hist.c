@@ -343,7 +343,9 @@ double pk_hist_percent(const struct pk_hist *h, const struct pk_hist_entry *e)
 
 bool pk_hist_below_limit(const struct pk_hist *h, const struct pk_hist_entry *e, double limit)
 {
-	float pct = h->total_period ? (float)((double)e->period * 100.0 / (double)h->total_period) : 0.0f;
+	/* perf measures an entry by its Children period when it has one. */
+	uint64_t period = h->children ? e->period_acc : e->period;
+	float pct = h->total_period ? (float)((double)period * 100.0 / (double)h->total_period) : 0.0f;
 
 	return pct < (float)limit;
 }
