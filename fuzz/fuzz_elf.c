@@ -2,8 +2,8 @@
 /*
  * fuzz_elf.c - libFuzzer target for the elf layer: each input is an ELF
  * image opened from memory (libelf gets its own copy), then asked for its
- * function symbols, the file offset of "main", its build-id and its
- * .gnu_debuglink; the raw input also goes through the build-id note
+ * function symbols, its PLT entries, the file offset of "main", its
+ * build-id and its .gnu_debuglink; the raw input also goes through the build-id note
  * parser as /sys/kernel/notes would.  Answers are checked against their
  * contracts.  fuzz_replay_elf runs the committed corpus (fuzz/corpus/elf).
  */
@@ -36,6 +36,15 @@ static int sym(void *arg, const struct pk__elf_sym *s)
 	return 0;
 }
 
+static int plt(void *arg, const struct pk__elf_plt *p)
+{
+	(void)arg;
+	if (!p->name || !p->size)
+		abort();	/* "" for no symbol; no entry of size 0 */
+	sink += strlen(p->name) + (size_t)p->vaddr;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pk__elf *e;
@@ -51,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pk__elf_open_mem(data, size, "fuzz", &e) < 0)
 		return 0;
 	pk__elf_symbols(e, sym, NULL);
+	pk__elf_plt_entries(e, plt, NULL);
 	if (pk__elf_symbol_offset(e, "main", &off, NULL) == 0)
 		sink += (size_t)off;
 	n = pk__elf_build_id(e, id);

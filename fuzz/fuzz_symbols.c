@@ -3,8 +3,9 @@
  * fuzz_symbols.c - libFuzzer target for what the symbols layer reads from
  * outside.  The first byte picks one: 'p' a JIT's perf-PID.map file, 'k'
  * a kallsyms file for a kernel and a module map, 'e' an ELF file mapped
- * as a DSO (symbol tables, PT_LOAD segments, debuglink, build-id), 'd' a
- * name for the demangler.  Each is loaded through pk_maps_resolve as a
+ * as a DSO (symbol tables, PLT entries, PT_LOAD segments, debuglink,
+ * build-id), 'd' a name for the demangler, 'b' a perf.data BUILD_ID
+ * feature section handed to the maps.  Each is loaded through pk_maps_resolve as a
  * report would, then addresses taken from the input are resolved; every
  * answer is checked against the contract (a symbol holds its address,
  * names are terminated).  fuzz_replay_symbols runs fuzz/corpus/symbols.
@@ -160,6 +161,28 @@ static void demangle(const uint8_t *data, size_t size)
 	free(name);
 }
 
+/* A BUILD_ID section: never more DSOs than entries of the smallest size,
+ * every build-id 1 to 20 bytes, every name terminated. */
+static void build_ids(const uint8_t *data, size_t size)
+{
+	struct pk_maps *m;
+	int n;
+
+	if (pk_maps_new(&m) < 0)
+		return;
+	n = pk_maps_set_build_ids(m, data, size);
+	if (n > 0 && (size_t)n > size / 37)
+		abort();
+	for (size_t i = 0; i < pk_maps_nr_dsos(m); i++) {
+		const struct pk_dso *d = pk_maps_dso(m, i);
+
+		if (!d->build_id_size || d->build_id_size > 20)
+			abort();
+		sink += strlen(d->name);
+	}
+	pk_maps_free(m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!size)
@@ -176,6 +199,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 'd':
 		demangle(data + 1, size - 1);
+		break;
+	case 'b':
+		build_ids(data + 1, size - 1);
 		break;
 	default:
 		break;

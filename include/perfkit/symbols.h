@@ -82,6 +82,20 @@ typedef int (*pk_maps_lookup_cb)(void *arg, const struct pk_dso *dso, char *path
 PK_API void pk_maps_set_lookup(struct pk_maps *m, pk_maps_lookup_cb cb, void *arg);
 
 /*
+ * pk_maps_set_buildid_cache - consult the build-id cache at `dir` (perf's
+ * layout, as pk_buildid_cache_add writes it; ~/.debug is perf's default,
+ * the caller finds it) for every DSO with a known build-id, as perf report
+ * does: after the lookup hook and before the system paths, a file or
+ * library that was rebuilt or removed since the recording resolves from
+ * the cached copy with its build-id; the vDSO from its cached image; and
+ * the kernel, when the recording's build-id is not the running kernel's,
+ * from that kernel's cached kallsyms (its modules too).  The path is
+ * copied; NULL stops consulting it.  Takes effect for DSOs whose symbols
+ * are not loaded yet.  Returns 0 or -ENOMEM.
+ */
+PK_API int pk_maps_set_buildid_cache(struct pk_maps *m, const char *dir);
+
+/*
  * pk_maps_process - follow one decoded record: MMAP and MMAP2 add a mapping
  * to their process (pid -1: the kernel's), FORK copies the parent's maps to
  * the child, COMM with the exec flag starts the process afresh, EXIT drops
@@ -98,12 +112,13 @@ PK_API int pk_maps_process(struct pk_maps *m, const struct pk_record *r);
  * guest and hypervisor samples find none.  A DSO's symbols are loaded on
  * its first resolve and shared by every process mapping it: an ELF file's
  * .symtab (else .dynsym), preferring a separate debug file found by the
- * lookup hook, by build-id under the debug directory or by
- * .gnu_debuglink; kallsyms for the kernel and its modules; this process's
- * own vDSO when the build-ids match; perf-PID.map for anonymous
+ * lookup hook, in the build-id cache (pk_maps_set_buildid_cache), by
+ * build-id under the debug directory or by .gnu_debuglink; kallsyms for the kernel and its modules; this process's
+ * own vDSO when the build-ids match (else the cached one); perf-PID.map for anonymous
  * executable memory.  A file whose build-id differs from the recorded one
  * is not used (the DSO's build_id_mismatch says so).  C++ and Rust names
- * are demangled, without parameters, as perf prints them.
+ * are demangled, without parameters, as perf prints them; PLT entries are
+ * "name@plt", as perf 6.1 makes them up from .rela.plt.
  *
  * Returns 0 when a map holds ip (loc->sym may still be NULL: no symbol
  * covers it), -ENOENT when none does (loc->dso NULL, loc->addr = ip), or
@@ -128,6 +143,18 @@ PK_API int pk_maps_hit(struct pk_maps *m, uint32_t pid, uint64_t ip, bool kernel
  * size of 0 or over 20, or -ENOMEM.
  */
 PK_API int pk_maps_set_build_id(struct pk_maps *m, const char *name, const uint8_t *id, size_t size);
+
+/*
+ * pk_maps_set_build_ids - every build-id of a perf.data file's BUILD_ID
+ * feature section (the bytes pk_data_reader_feature gives for
+ * PK_DATA_FEAT_BUILD_ID, in this machine's byte order) through
+ * pk_maps_set_build_id: the kernel's, the vDSO's and each file's, so
+ * resolving checks files against them and finds cached copies by them.
+ * Entries of guests and of kernel modules by path are passed over (module
+ * symbols come from kallsyms).  Returns how many were set, -EINVAL when
+ * an entry runs past the section (those before it are set), or -ENOMEM.
+ */
+PK_API int pk_maps_set_build_ids(struct pk_maps *m, const void *section, size_t len);
 
 /* pk_maps_nr_dsos / pk_maps_dso - every DSO seen, in order of first mapping;
  * pk_maps_dso returns NULL out of range. */

@@ -456,10 +456,15 @@ static int setup(struct report_run *run)
 	size_t nr = pk_data_reader_nr_events(run->r);
 	int err;
 
+	char dir[4096];
+
 	if ((err = pk_resolver_new(run->r, &run->res)) < 0)
 		return err;
 	if (!run->o->cg.caller)	/* caller order cuts in add_chain */
 		pk_resolver_set_max_stack(run->res, run->o->max_stack);
+	/* perf reads the binaries that ran from the build-id cache first. */
+	if (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run->res, dir)) < 0)
+		return err;
 	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {

@@ -91,7 +91,6 @@ else
 		same_as_perf "$f" --sort sym -n
 		same_as_perf "$f" --sort pid,comm,dso,sym
 	done
-	same_as_perf all.data --sort comm,dso,sym --comms perfkit-workloa
 	"$PERFKIT" report -i plain.data --stdio >default.txt
 	check "perf's default keys: comm, dso, sym" grep -Eq '^# Overhead  Command +Shared Object +Symbol +$' default.txt
 

@@ -137,9 +137,11 @@ static int take_build_id(struct pk_data_reader *r, const struct perf_event_heade
 		uint32_t pid;
 
 		pk__reader_swap_header((struct perf_event_header *)(void *)(d + len));
-		memcpy(&pid, d + len + sizeof(*rec), sizeof(pid));
-		pid = __builtin_bswap32(pid);
-		memcpy(d + len + sizeof(*rec), &pid, sizeof(pid));
+		if (rec->size >= sizeof(*rec) + sizeof(pid)) {	/* a record too short has none */
+			memcpy(&pid, d + len + sizeof(*rec), sizeof(pid));
+			pid = __builtin_bswap32(pid);
+			memcpy(d + len + sizeof(*rec), &pid, sizeof(pid));
+		}
 	}
 	set_feature(r, PK_DATA_FEAT_BUILD_ID, d, len + rec->size, had ? s->offset : at);
 	return 1;

@@ -2,8 +2,8 @@
 /*
  * elf.c - an ELF file opened once, through libelf, from a path or from
  * memory: its function symbols, a symbol's file offset (through the
- * PT_LOAD segment that holds it), its GNU build-id note and its
- * .gnu_debuglink.  Files are outside input: a truncated or corrupt one
+ * PT_LOAD segment that holds it), its GNU build-id note, its
+ * .gnu_debuglink and the CRC-32 that checks a debug file against it.  Files are outside input: a truncated or corrupt one
  * fails with -EINVAL and a message, never reads past what libelf checked.
  */
 #include "elf/elf.h"
@@ -133,6 +133,24 @@ int pk__elf_open_mapped(const void *base, const char *name, struct pk__elf **out
 	return pk__elf_open_mem(base, len, name, out);
 }
 
+/* The first section called `want` with its header, or NULL. */
+static Elf_Scn *find_section(Elf *elf, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (gelf_getshdr(scn, sh) && (name = elf_strptr(elf, shstrndx, sh->sh_name)) &&
+		    !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
 /* ---- symbols --------------------------------------------------------------- */
 
 /* The function symbols of every section of type `type`, through cb. */
@@ -175,6 +193,86 @@ int pk__elf_symbols(struct pk__elf *e, pk__elf_sym_cb cb, void *arg)
 	int ret = walk_syms(e, SHT_SYMTAB, cb, arg);
 
 	return ret ? ret : walk_syms(e, SHT_DYNSYM, cb, arg);
+}
+
+bool pk__elf_has_dynsym(struct pk__elf *e)
+{
+	GElf_Shdr sh;
+
+	return find_section(e->elf, ".dynsym", &sh) && sh.sh_type == SHT_DYNSYM;
+}
+
+/* The size of .plt's header (PLT0) and of each entry after it, by machine,
+ * as perf 6.1 has them; other machines use .plt's sh_entsize for both. */
+static void plt_sizes(const GElf_Ehdr *eh, const GElf_Shdr *plt, uint64_t *hdr, uint64_t *ent)
+{
+	static const struct { uint16_t machine; uint8_t hdr, ent; } sizes[] = {
+		{ EM_ARM, 20, 12 }, { EM_AARCH64, 32, 16 }, { EM_SPARC, 48, 12 },
+		{ EM_SPARCV9, 128, 32 },
+	};
+
+	*hdr = *ent = plt->sh_entsize;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i].machine == eh->e_machine) {
+			*hdr = sizes[i].hdr;
+			*ent = sizes[i].ent;
+		}
+}
+
+/* The .dynsym name of relocation i's symbol; "" when it names none. */
+static const char *rel_sym_name(Elf *elf, Elf_Data *rel, bool rela, size_t i, Elf_Data *dynsym,
+				size_t strndx)
+{
+	GElf_Rela ra;
+	GElf_Rel r;
+	GElf_Sym sym;
+	uint64_t info;
+	const char *name;
+
+	if (rela ? !gelf_getrela(rel, (int)i, &ra) : !gelf_getrel(rel, (int)i, &r))
+		return "";
+	info = rela ? ra.r_info : r.r_info;
+	if (GELF_R_SYM(info) > INT32_MAX || !gelf_getsym(dynsym, (int)GELF_R_SYM(info), &sym))
+		return "";
+	name = elf_strptr(elf, strndx, sym.st_name);
+	return name ? name : "";
+}
+
+int pk__elf_plt_entries(struct pk__elf *e, pk__elf_plt_cb cb, void *arg)
+{
+	GElf_Shdr dyn, rel, plt;
+	GElf_Ehdr eh;
+	Elf_Scn *dscn = find_section(e->elf, ".dynsym", &dyn), *rscn;
+	Elf_Data *rdata, *ddata;
+	uint64_t hdr, ent, nr;
+	int ret = 0;
+
+	if (!dscn || dyn.sh_type != SHT_DYNSYM || !gelf_getehdr(e->elf, &eh))
+		return 0;
+	if (!(rscn = find_section(e->elf, ".rela.plt", &rel)) &&
+	    !(rscn = find_section(e->elf, ".rel.plt", &rel)))
+		return 0;
+	/* A debug file's PLT sections are NOBITS: they name nothing. */
+	if ((rel.sh_type != SHT_RELA && rel.sh_type != SHT_REL) ||
+	    rel.sh_link != elf_ndxscn(dscn) || !rel.sh_entsize ||
+	    !find_section(e->elf, ".plt", &plt) || !(rdata = elf_getdata(rscn, NULL)) ||
+	    !(ddata = elf_getdata(dscn, NULL)))
+		return 0;
+	plt_sizes(&eh, &plt, &hdr, &ent);
+	if (!ent)
+		return 0;	/* perf 6.1 would stack them all at one address */
+	/* The relocations libelf has in hand: a size past the file reads nothing. */
+	nr = (rdata->d_size < rel.sh_size ? rdata->d_size : rel.sh_size) / rel.sh_entsize;
+	for (uint64_t i = 0; !ret && i < nr && i < INT32_MAX; i++) {
+		struct pk__elf_plt p = {
+			rel_sym_name(e->elf, rdata, rel.sh_type == SHT_RELA, (size_t)i, ddata,
+				     dyn.sh_link),
+			plt.sh_addr + hdr + i * ent, ent,
+		};
+
+		ret = cb(arg, &p);
+	}
+	return ret;
 }
 
 bool pk__elf_has_symtab(struct pk__elf *e)
@@ -341,28 +439,10 @@ int pk__elf_mapped_build_id(const void *base, uint8_t id[20])
 	return -ENOENT;
 }
 
-/* The section called `want`, or NULL. */
-static Elf_Scn *find_section(Elf *elf, const char *want)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
-		    !strcmp(name, want))
-			return scn;
-	}
-	return NULL;
-}
-
 int pk__elf_debuglink(struct pk__elf *e, char *name, size_t len, uint32_t *crc)
 {
-	Elf_Scn *scn = find_section(e->elf, ".gnu_debuglink");
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_section(e->elf, ".gnu_debuglink", &sh);
 	Elf_Data *d = scn ? elf_rawdata(scn, NULL) : NULL;
 	const char *p;
 	size_t n, crc_at;
@@ -386,5 +466,34 @@ int pk__elf_debuglink(struct pk__elf *e, char *name, size_t len, uint32_t *crc)
 	if ((eh.e_ident[EI_DATA] == ELFDATA2MSB) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
 		v = __builtin_bswap32(v);
 	*crc = v;
+	return 0;
+}
+
+int pk__elf_file_crc32(const char *path, uint32_t *crc)
+{
+	uint32_t table[256], c = 0xffffffffu;
+	unsigned char buf[65536];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return pk__error(errno == EACCES ? -EACCES : -ENOENT, "check a debug file's CRC",
+				 "cannot open %s: %s", path, strerror(errno));
+	/* The reflected polynomial's table, made per call: no global state. */
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t v = i;
+
+		for (int k = 0; k < 8; k++)
+			v = (v >> 1) ^ (0xedb88320u & (0u - (v & 1)));
+		table[i] = v;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			c = table[(c ^ buf[i]) & 0xff] ^ (c >> 8);
+	close(fd);
+	if (n < 0)
+		return pk__error(-EIO, "check a debug file's CRC", "reading %s: %s", path,
+				 strerror(errno));
+	*crc = c ^ 0xffffffffu;
 	return 0;
 }

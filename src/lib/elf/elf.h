@@ -51,6 +51,32 @@ typedef int (*pk__elf_sym_cb)(void *arg, const struct pk__elf_sym *s);
  * of .dynsym, through cb.  Returns 0 or the callback's stop value. */
 int pk__elf_symbols(struct pk__elf *e, pk__elf_sym_cb cb, void *arg);
 
+/* One PLT entry as perf 6.1 names it (dso__synthesize_plt_symbols): the
+ * .dynsym name of the symbol its .rela.plt (or .rel.plt) relocation binds,
+ * "" for one that binds none (an IRELATIVE), and the place of the entry in
+ * .plt that the relocation's position gives it. */
+struct pk__elf_plt {
+	const char *name;	/* valid while the pk__elf is open */
+	uint64_t vaddr, size;
+};
+
+/* Called once per PLT entry; a non-zero return stops the walk. */
+typedef int (*pk__elf_plt_cb)(void *arg, const struct pk__elf_plt *p);
+
+/* pk__elf_plt_entries - the PLT entries of a file with a real .dynsym
+ * (not a debug file's NOBITS one), .plt and a .rela.plt/.rel.plt linked
+ * to .dynsym, in relocation order, through cb: the n-th relocation is
+ * the n-th entry after .plt's header (its size and the entries' by
+ * machine: ARM 20/12, AArch64 32/16, SPARC 48/12, SPARCv9 128/32, else
+ * .plt's sh_entsize for both).  Returns the callback's stop value, or 0
+ * (also when there is no such PLT, or its sizes are 0). */
+int pk__elf_plt_entries(struct pk__elf *e, pk__elf_plt_cb cb, void *arg);
+
+/* pk__elf_has_dynsym - whether it has a .dynsym section of type
+ * SHT_DYNSYM: the file that runs, not a separate debug file (whose
+ * .dynsym is NOBITS).  perf takes PLT entries only from such a file. */
+bool pk__elf_has_dynsym(struct pk__elf *e);
+
 /* pk__elf_has_symtab - whether it has a .symtab section with symbols in
  * it (a file not stripped, or a separate debug file). */
 bool pk__elf_has_symtab(struct pk__elf *e);
@@ -94,5 +120,11 @@ int pk__elf_mapped_build_id(const void *base, uint8_t id[20]);
  * there is none, -EINVAL when it is malformed, -ENAMETOOLONG when the
  * name does not fit in len bytes. */
 int pk__elf_debuglink(struct pk__elf *e, char *name, size_t len, uint32_t *crc);
+
+/* pk__elf_file_crc32 - the CRC-32 .gnu_debuglink carries for a debug
+ * file: the IEEE 802.3 CRC (zlib's crc32, gdb's gnu_debuglink_crc32) of
+ * every byte of the file at path.  Returns 0 with *crc, or -ENOENT /
+ * -EACCES / -EIO when it cannot be read. */
+int pk__elf_file_crc32(const char *path, uint32_t *crc);
 
 #endif

@@ -2,7 +2,9 @@
 /*
  * buildid.c - GNU build-ids: an ELF file's NT_GNU_BUILD_ID note, the
  * running kernel's from /sys/kernel/notes, and the vDSO's from this
- * process's own mapping of it; the ELF reading is the elf layer's.
+ * process's own mapping of it (the ELF reading is the elf layer's); and
+ * the build-ids a perf.data file's BUILD_ID feature lists, handed to the
+ * maps.
  */
 #include "perfkit.h"
 #include "elf/elf.h"
@@ -65,4 +67,45 @@ int pk_build_id_vdso(uint8_t id[20])
 		return pk__error(-ENOENT, "read the vDSO's build-id", "%s",
 				 base ? "the vDSO has no GNU build-id note" : "this process has no vDSO");
 	return ret;
+}
+
+/* A BUILD_ID feature entry (perf's struct perf_record_header_build_id):
+ * a record header, the pid, 20 bytes of id with its size in the 21st when
+ * misc has PERF_RECORD_MISC_BUILD_ID_SIZE (else 20), 3 reserved bytes, and
+ * the NUL-padded file name up to the header's size. */
+#define BID_NAME_AT 36
+#define MISC_BUILD_ID_SIZE (1u << 15)
+
+int pk_maps_set_build_ids(struct pk_maps *m, const void *section, size_t len)
+{
+	const unsigned char *p = section;
+	size_t off = 0;
+	int nr = 0;
+
+	while (len - off >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+		uint16_t mode;
+		const char *name;
+		size_t size = 20;
+		int ret;
+
+		memcpy(&h, p + off, sizeof(h));
+		if (h.size < BID_NAME_AT + 1 || h.size > len - off)
+			return pk__error(-EINVAL, "read the BUILD_ID feature", "the entry at byte %zu "
+					 "has a size of %u (%zu bytes left)", off, h.size, len - off);
+		if (h.misc & MISC_BUILD_ID_SIZE)
+			size = p[off + 12 + 20];
+		name = (const char *)p + off + BID_NAME_AT;
+		mode = h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		/* The name must end inside the entry; guests and modules by path pass. */
+		if (memchr(name, '\0', h.size - BID_NAME_AT) && size && size <= 20 &&
+		    (mode == PERF_RECORD_MISC_USER ||
+		     (mode == PERF_RECORD_MISC_KERNEL && name[0] == '['))) {
+			if ((ret = pk_maps_set_build_id(m, name, p + off + 12, size)) < 0)
+				return ret;
+			nr++;
+		}
+		off += h.size;
+	}
+	return nr;
 }

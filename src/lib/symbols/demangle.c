@@ -28,6 +28,8 @@ static void append(const char *s, size_t n, void *arg)
 {
 	struct out *o = arg;
 
+	if (!n)
+		return;	/* libiberty's Rust demangler hands out (NULL, 0) pieces */
 	if (o->overflow || n >= o->len - o->used) {
 		o->overflow = true;
 		return;

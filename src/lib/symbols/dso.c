@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dso.c - a user-space DSO's symbols, loaded once: the file is found the
- * way perf finds it (the build-id lookup hook, the debug directory by
- * build-id, .gnu_debuglink next to the file, in its .debug/ and under the
- * debug directory, then the file itself), one with .symtab preferred over
- * one with only .dynsym, and a file whose build-id differs from the
- * recorded one is never used; the vDSO from this process's own image when
- * the build-ids match; perf-PID.map for JIT code.
+ * way perf finds it (the build-id lookup hook, the build-id cache, the
+ * debug directory by build-id, .gnu_debuglink next to the file, in its
+ * .debug/ and under the debug directory, checked by build-id or else by
+ * its CRC-32, then the file itself), one with .symtab preferred over one
+ * with only .dynsym, and a file whose build-id differs from the recorded
+ * one is never used; the "name@plt" entries perf 6.1 makes up for the
+ * PLT of the file that runs; the vDSO from this process's own image when
+ * the build-ids match, else from the cache; perf-PID.map for JIT code.
  */
 #include "elf/elf.h"
 #include "symbols/symbols.h"
 #include "sys/sys.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -24,6 +27,8 @@
 struct candidate {
 	struct pk__elf *elf;
 	bool symtab;
+	char runtime[PATH_MAX];	/* the first file with a real .dynsym, or "":
+				 * where perf 6.1 takes the PLT entries from */
 };
 
 /* Whether a file's build-id agrees with the DSO's recorded one (a DSO
@@ -43,21 +48,24 @@ static bool same_build_id(const struct pk__dso *d, struct pk__elf *e, bool *mism
 }
 
 /* Try one path: keep it in *best when it is better than what is there
- * (a .symtab beats a .dynsym; otherwise the first found stays). */
+ * (a .symtab beats a .dynsym; otherwise the first found stays), and note
+ * it as the runtime file when it is the first with a real .dynsym. */
 static void consider(const struct pk__dso *d, const char *path, struct candidate *best,
 		     bool *mismatch)
 {
 	struct pk__elf *e;
 	bool symtab;
 
-	if (best->symtab || pk__elf_open(path, &e) < 0)
+	if ((best->symtab && best->runtime[0]) || pk__elf_open(path, &e) < 0)
 		return;
 	if (!same_build_id(d, e, mismatch)) {
 		pk__elf_close(e);
 		return;
 	}
+	if (!best->runtime[0] && pk__elf_has_dynsym(e))
+		snprintf(best->runtime, sizeof(best->runtime), "%s", path);
 	symtab = pk__elf_has_symtab(e);
-	if (best->elf && !symtab) {
+	if (best->symtab || (best->elf && !symtab)) {
 		pk__elf_close(e);
 		return;
 	}
@@ -76,30 +84,66 @@ static void by_build_id(const uint8_t *id, size_t size, const char *debug, char 
 		snprintf(path + n, len - (size_t)n, ".debug");
 }
 
+/* What decides whether a file found by .gnu_debuglink belongs to the DSO. */
+struct link {
+	uint32_t crc;		/* the CRC-32 the link carries */
+	uint8_t id[20];		/* the mapped file's own build-id */
+	int id_size;		/* <= 0 when it has none */
+};
+
+/* A build-id decides when there is one on both sides (consider() checks
+ * a recorded one); otherwise the file's CRC-32 must be the link's, as gdb
+ * checks it, so a stale debug file left next to a rebuilt one is not used. */
+static bool link_matches(const struct pk__dso *d, const struct link *l, const char *path)
+{
+	struct pk__elf *e;
+	uint8_t id[20];
+	uint32_t crc;
+	int n;
+
+	if (d->pub.build_id_size)
+		return true;
+	if (l->id_size > 0 && pk__elf_open(path, &e) == 0) {
+		n = pk__elf_build_id(e, id);
+		pk__elf_close(e);
+		if (n > 0)
+			return n == l->id_size && !memcmp(id, l->id, (size_t)n);
+	}
+	return pk__elf_file_crc32(path, &crc) == 0 && crc == l->crc;
+}
+
+static void consider_link(const struct pk__dso *d, const struct link *l, const char *path,
+			  struct candidate *best, bool *mismatch)
+{
+	if (!(best->symtab && best->runtime[0]) && link_matches(d, l, path))
+		consider(d, path, best, mismatch);
+}
+
 /* The .gnu_debuglink places: the file's directory, its .debug/, and the
  * same directory under the debug root. */
 static void by_debuglink(const struct pk__dso *d, const char *debug, char *path, size_t len,
 			 struct candidate *best, bool *mismatch)
 {
-	char link[NAME_MAX + 1], dir[PATH_MAX];
+	char name[NAME_MAX + 1], dir[PATH_MAX];
 	struct pk__elf *e;
 	const char *slash = strrchr(d->name, '/');
-	uint32_t crc;
+	struct link l;
 	int ret;
 
 	if (!slash || pk__elf_open(d->name, &e) < 0)
 		return;
-	ret = pk__elf_debuglink(e, link, sizeof(link), &crc);
+	ret = pk__elf_debuglink(e, name, sizeof(name), &l.crc);
+	l.id_size = pk__elf_build_id(e, l.id);
 	pk__elf_close(e);
-	if (ret < 0 || strchr(link, '/'))
+	if (ret < 0 || strchr(name, '/'))
 		return;
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - d->name), d->name);
-	if (snprintf(path, len, "%s/%s", dir, link) < (int)len && strcmp(path, d->name))
-		consider(d, path, best, mismatch);
-	if (snprintf(path, len, "%s/.debug/%s", dir, link) < (int)len)
-		consider(d, path, best, mismatch);
-	if (snprintf(path, len, "%s%s/%s", debug, dir, link) < (int)len)
-		consider(d, path, best, mismatch);
+	if (snprintf(path, len, "%s/%s", dir, name) < (int)len && strcmp(path, d->name))
+		consider_link(d, &l, path, best, mismatch);
+	if (snprintf(path, len, "%s/.debug/%s", dir, name) < (int)len)
+		consider_link(d, &l, path, best, mismatch);
+	if (snprintf(path, len, "%s%s/%s", debug, dir, name) < (int)len)
+		consider_link(d, &l, path, best, mismatch);
 }
 
 struct fill {
@@ -168,6 +212,51 @@ static void read_elf(struct pk__dso *d, struct pk__elf *e, bool symtab)
 	d->symfile = pk__strdup(pk__elf_name(e));
 }
 
+/* The build-id cache's copy of the DSO, by its recorded build-id. */
+static bool from_cache(const struct pk__dso *d, const struct pk__sym_dirs *dirs, char *path,
+		       size_t len)
+{
+	return dirs->cache && d->pub.build_id_size &&
+	       pk_buildid_cache_lookup(dirs->cache, d->pub.build_id, d->pub.build_id_size, path,
+				       len) > 0;
+}
+
+static int add_plt(void *arg, const struct pk__elf_plt *p)
+{
+	struct fill *f = arg;
+	char buf[1024], name[1024 + 8];
+	const char *dm = pk__demangle(p->name, buf, sizeof(buf));
+
+	snprintf(name, sizeof(name), "%s@plt", dm ? dm : p->name);
+	f->err = pk__symtab_add(f->t, p->vaddr, p->size, name, STB_GLOBAL);
+	return f->err < 0;
+}
+
+/* perf 6.1 names the PLT entries of the runtime file "sym@plt" once the
+ * symbol file gave any symbol (dso__synthesize_plt_symbols), after it
+ * fixed the others' ends: they are a table of their own here. */
+static void read_plt(struct pk__dso *d, struct candidate *best)
+{
+	struct fill f = { 0 };
+	struct pk__elf *e = best->elf;
+
+	if (!d->syms || !pk__symtab_nr(d->syms) || !best->runtime[0])
+		return;
+	if (strcmp(best->runtime, pk__elf_name(e)) && pk__elf_open(best->runtime, &e) < 0)
+		return;
+	if (pk__symtab_new(&f.t) == 0) {
+		pk__elf_plt_entries(e, add_plt, &f);
+		if (f.err < 0 || !pk__symtab_nr(f.t)) {
+			pk__symtab_free(f.t);
+		} else {
+			pk__symtab_finish(f.t, false);
+			d->plt = f.t;
+		}
+	}
+	if (e != best->elf)
+		pk__elf_close(e);
+}
+
 static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 {
 	struct candidate best = { 0 };
@@ -176,17 +265,18 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 
 	if (dirs->lookup && dirs->lookup(dirs->lookup_arg, &d->pub, path, sizeof(path)) == 0)
 		consider(d, path, &best, &mismatch);
+	if (from_cache(d, dirs, path, sizeof(path)))
+		consider(d, path, &best, &mismatch);
 	if (d->pub.build_id_size) {
 		by_build_id(d->pub.build_id, d->pub.build_id_size, dirs->debug, path, sizeof(path));
 		consider(d, path, &best, &mismatch);
 	} else if (d->name[0] == '/') {
 		/* None recorded: the file's own leads to its debug file, as in perf. */
 		uint8_t id[20];
-		struct pk__elf *e;
+		struct pk__elf *e = NULL;
 		int n = pk__elf_open(d->name, &e) < 0 ? -ENOENT : pk__elf_build_id(e, id);
 
-		if (n >= 0)
-			pk__elf_close(e);
+		pk__elf_close(e);	/* opened with or without a build-id */
 		if (n > 0) {
 			by_build_id(id, (size_t)n, dirs->debug, path, sizeof(path));
 			consider(d, path, &best, &mismatch);
@@ -198,6 +288,7 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	}
 	if (best.elf) {
 		read_elf(d, best.elf, best.symtab);
+		read_plt(d, &best);
 		pk__elf_close(best.elf);
 		return;
 	}
@@ -205,18 +296,28 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	d->pub.build_id_mismatch = mismatch;
 }
 
-static void load_vdso(struct pk__dso *d)
+/* The vDSO: this process's own image when it has the recorded build-id
+ * (the same kernel), else the build-id cache's copy of that image. */
+static void load_vdso(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 {
 	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
 	struct pk__elf *e;
+	char path[PATH_MAX];
 	bool mismatch = false;
 
-	if (!base || !d->pub.build_id_size || pk__elf_open_mapped(base, "[vdso]", &e) < 0)
+	if (!d->pub.build_id_size)
 		return;
-	if (same_build_id(d, e, &mismatch))
-		read_elf(d, e, pk__elf_has_symtab(e));
-	d->pub.build_id_mismatch = mismatch;
-	pk__elf_close(e);
+	if (base && pk__elf_open_mapped(base, "[vdso]", &e) == 0) {
+		if (same_build_id(d, e, &mismatch))
+			read_elf(d, e, pk__elf_has_symtab(e));
+		pk__elf_close(e);
+	}
+	if (!d->syms && from_cache(d, dirs, path, sizeof(path)) && pk__elf_open(path, &e) == 0) {
+		if (same_build_id(d, e, &mismatch))
+			read_elf(d, e, pk__elf_has_symtab(e));
+		pk__elf_close(e);
+	}
+	d->pub.build_id_mismatch = mismatch && !d->syms;
 }
 
 static void load_perfmap(struct pk__dso *d, const struct pk__sym_dirs *dirs)
@@ -239,7 +340,7 @@ void pk__dso_load(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	if (d->kind == PK__DSO_FILE)
 		load_file(d, dirs);
 	else if (d->kind == PK__DSO_VDSO)
-		load_vdso(d);
+		load_vdso(d, dirs);
 	else if (d->kind == PK__DSO_PERFMAP)
 		load_perfmap(d, dirs);
 }

@@ -6,7 +6,8 @@
  * table, and the kernel's table moved by the difference between the
  * _text address the recording saw and this kallsyms' (a reboot with KASLR).
  * A recording of another kernel (its build-id differs from this one's)
- * gets no kernel symbols: wrong names are worse than none.
+ * reads that kernel's kallsyms from the build-id cache, or gets no kernel
+ * symbols: wrong names are worse than none.
  */
 #include "host/host.h"
 #include "symbols/symbols.h"
@@ -15,6 +16,7 @@
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,10 +84,19 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 {
 	struct kload l = { .k = k };
 	const char *path = dirs->kallsyms ? dirs->kallsyms : "/proc/kallsyms";
+	char cached[PATH_MAX];
 
+	/* Another kernel's recording: its kallsyms from the build-id cache,
+	 * as perf's dso__find_kallsyms, modules and all; else none. */
 	if (k->kernel && other_kernel(k->kernel)) {
-		k->kernel->pub.build_id_mismatch = true;
-		k->kernel = NULL;
+		if (dirs->cache && pk_buildid_cache_lookup(dirs->cache, k->kernel->pub.build_id,
+							   k->kernel->pub.build_id_size, cached,
+							   sizeof(cached)) > 0) {
+			path = cached;
+		} else {
+			k->kernel->pub.build_id_mismatch = true;
+			k->kernel = NULL;
+		}
 	}
 	if (!(l.mods = pk__calloc(k->nr_modules ? k->nr_modules : 1, sizeof(*l.mods))))
 		return;

@@ -40,6 +40,7 @@ struct pk_maps {
 	char *dir[PK_MAPS_DIR_KALLSYMS + 1];
 	pk_maps_lookup_cb lookup;
 	void *lookup_arg;
+	char *cache;		/* the build-id cache's directory */
 	bool kernel_loaded;
 };
 
@@ -59,6 +60,7 @@ int pk_maps_new(struct pk_maps **out)
 static void dso_free(struct pk__dso *d)
 {
 	pk__symtab_free(d->syms);
+	pk__symtab_free(d->plt);
 	free(d->segs);
 	free(d->symfile);
 	free(d->name);
@@ -75,6 +77,7 @@ void pk_maps_free(struct pk_maps *m)
 		dso_free(m->dsos[i]);
 	for (size_t i = 0; i <= PK_MAPS_DIR_KALLSYMS; i++)
 		free(m->dir[i]);
+	free(m->cache);
 	free(m->procs);
 	free(m->dsos);
 	free(m);
@@ -97,6 +100,17 @@ void pk_maps_set_lookup(struct pk_maps *m, pk_maps_lookup_cb cb, void *arg)
 {
 	m->lookup = cb;
 	m->lookup_arg = arg;
+}
+
+int pk_maps_set_buildid_cache(struct pk_maps *m, const char *dir)
+{
+	char *copy = NULL;
+
+	if (dir && !(copy = pk__strdup(dir)))
+		return pk__error_nomem("the build-id cache's directory");
+	free(m->cache);
+	m->cache = copy;
+	return 0;
 }
 
 static struct proc *slot(struct proc *procs, size_t cap, uint32_t pid)
@@ -429,6 +443,7 @@ static void sym_dirs(const struct pk_maps *m, struct pk__sym_dirs *dirs)
 	dirs->kallsyms = m->dir[PK_MAPS_DIR_KALLSYMS];
 	dirs->lookup = m->lookup;
 	dirs->lookup_arg = m->lookup_arg;
+	dirs->cache = m->cache;
 }
 
 /* kallsyms is read once for the kernel and every module together. */
@@ -510,7 +525,9 @@ int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	load(m, d);
 	loc->dso = &d->pub;
 	loc->addr = dso_addr(map, ip);
-	if (d->syms)
+	if (d->plt)
+		sym = pk__symtab_find(d->plt, loc->addr);
+	if (!sym && d->syms)
 		sym = pk__symtab_find(d->syms, loc->addr - d->text_delta);
 	if (sym) {
 		loc->sym = sym->name;

@@ -74,6 +74,9 @@ struct pk__dso {
 	size_t idx;		/* its place in the maps' DSO table */
 	bool loaded;		/* a load was tried (successful or not) */
 	struct pk__symtab *syms;	/* NULL when nothing could be loaded */
+	struct pk__symtab *plt;	/* "name@plt" entries perf 6.1 makes up, or NULL:
+				 * looked in first (they sit inside the room a
+				 * zero-sized _init was given up to the next symbol) */
 	struct pk__seg *segs;
 	size_t nr_segs;
 	uint64_t text_start;	/* kernel: _text when recorded (its MMAP's pgoff) */
@@ -86,8 +89,9 @@ struct pk__sym_dirs {
 	const char *debug;	/* "/usr/lib/debug" */
 	const char *tmp;	/* "/tmp" for perf-PID.map */
 	const char *kallsyms;	/* "/proc/kallsyms" */
-	pk_maps_lookup_cb lookup;	/* the build-id cache, or NULL */
+	pk_maps_lookup_cb lookup;	/* the caller's lookup hook, or NULL */
 	void *lookup_arg;
+	const char *cache;	/* the build-id cache's directory, or NULL */
 };
 
 /* pk__dso_load - load a user-space DSO's symbols (kind FILE, VDSO or

@@ -6,7 +6,8 @@
  * build-id that does not match), this process's own PIE and libc mapped
  * as /proc/self/maps says, a JIT's perf-PID.map, a fixture kallsyms with
  * a module and a moved kernel, perf's map splitting, and the demangler.
- * argv: workload, non-PIE workload, stripped + debuglink copy, its debug file.
+ * argv: workload, non-PIE workload, stripped + debuglink copy, its debug
+ * file, and a build without build-ids: stripped + debuglink, debug, whole.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -26,7 +27,9 @@
 #include "symbols/symbols.h"
 #include "tmpdir.h"
 
-static char **paths;	/* workload, nopie, stripped-linked, debug */
+/* workload, nopie, stripped-linked, debug; the same three without build-ids
+ * (stripped-linked, debug, unstripped) */
+static char **paths;
 
 static void mmap2(struct pk_maps *m, uint32_t pid, uint64_t addr, uint64_t len, uint64_t pgoff,
 		  uint32_t prot, const char *file)
@@ -117,6 +120,48 @@ static void stripped_with_debuglink(void **state)
 	check_fn(paths[2], paths[0], 0x555555554000, paths[3]);
 }
 
+/* PLT entries: every "<name@plt>" objdump names in .plt resolves to
+ * name@plt at its start, as perf 6.1 names them, both in the file itself
+ * and in the stripped copy whose symbols come from its debug file (the
+ * PLT is taken from the file that runs: the debug file's is NOBITS). */
+static void check_plt(const char *file)
+{
+	char cmd[8192], line[1024];
+	struct pk_maps *m;
+	struct pk_location loc;
+	size_t nr = 0;
+	FILE *f;
+
+	assert_int_equal(pk_maps_new(&m), 0);
+	map_text(m, 7, file, paths[0], 0x555555554000, "hot_a", NULL);
+	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt '%s'", file);
+	assert_non_null(f = popen(cmd, "r"));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char name[512];
+
+		if (sscanf(line, "%llx <%511[^>]>:", &addr, name) != 2 || !strstr(name, "@plt") ||
+		    strstr(name, "@plt-"))
+			continue;
+		assert_int_equal(user(m, 7, 0x555555554000 + addr + 4, &loc), 0);
+		assert_non_null(loc.sym);
+		assert_string_equal(loc.sym, name);
+		assert_int_equal(loc.sym_start, addr);
+		assert_int_equal(loc.symoff, 4);
+		nr++;
+	}
+	assert_int_equal(pclose(f), 0);
+	assert_true(nr > 5);	/* free, write, clock_gettime, ... */
+	pk_maps_free(m);
+}
+
+static void plt_entries(void **state)
+{
+	(void)state;
+	check_plt(paths[0]);
+	check_plt(paths[2]);
+}
+
 /* The stripped copy's debug file found under <debug>/.build-id/xx/yyyy.debug. */
 static void debug_file_by_build_id(void **state)
 {
@@ -145,6 +190,49 @@ static void debug_file_by_build_id(void **state)
 	assert_string_equal(loc.sym, "hot_a");
 	assert_string_equal(loc.dso->symfile, path);
 	pk_maps_free(m);
+	assert_int_equal(tmp_rmtree(dir), 0);
+}
+
+/* No build-id on either side: .gnu_debuglink's CRC-32 decides.  The
+ * right debug file next to the stripped copy gives its symbols; a stale
+ * one of the same name (another build) is passed over, as gdb does. */
+static void debuglink_crc(void **state)
+{
+	char dir[4096], prog[4200], dbg[4200], cmd[20000];
+	const char *base = strrchr(paths[5], '/') + 1;
+	struct pk_location loc;
+	struct pk_maps *m;
+	uint8_t id[20];
+
+	(void)state;
+	assert_int_equal(pk_build_id_read(paths[4], id), -ENOENT);
+	assert_non_null(tmp_mkdtemp(dir, sizeof(dir), "crc"));
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(dbg, sizeof(dbg), "%s/%s", dir, base);
+	for (int stale = 0; stale < 2; stale++) {
+		/* The stale one: the debug file with a section dropped, as another
+		 * build of the same program would differ. */
+		if (stale)
+			snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && objcopy --remove-section=.comment "
+				 "'%s' '%s'", paths[4], prog, paths[5], dbg);
+		else
+			snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && cp '%s' '%s'", paths[4], prog,
+				 paths[5], dbg);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(pk_maps_new(&m), 0);
+		assert_int_equal(pk_maps_set_dir(m, PK_MAPS_DIR_DEBUG, "/nonexistent"), 0);
+		assert_int_equal(user(m, 7, map_text(m, 7, prog, paths[6], 0x555555554000, "hot_a",
+						     NULL) + 1, &loc), 0);
+		if (stale) {
+			assert_true(!loc.sym || strcmp(loc.sym, "hot_a"));
+			assert_string_equal(loc.dso->symfile, prog);	/* its .dynsym */
+		} else {
+			assert_non_null(loc.sym);
+			assert_string_equal(loc.sym, "hot_a");
+			assert_string_equal(loc.dso->symfile, dbg);
+		}
+		pk_maps_free(m);
+	}
 	assert_int_equal(tmp_rmtree(dir), 0);
 }
 
@@ -379,7 +467,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(pie_executable),
 		cmocka_unit_test(non_pie_executable),
 		cmocka_unit_test(stripped_with_debuglink),
+		cmocka_unit_test(plt_entries),
 		cmocka_unit_test(debug_file_by_build_id),
+		cmocka_unit_test(debuglink_crc),
 		cmocka_unit_test(build_id_mismatch_is_refused),
 		cmocka_unit_test(this_process),
 		cmocka_unit_test(jit_perf_map),
@@ -388,8 +478,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(demangling),
 	};
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s WORKLOAD NOPIE STRIPPED-LINKED DEBUG\n", argv[0]);
+	if (argc != 8) {
+		fprintf(stderr, "usage: %s WORKLOAD NOPIE STRIPPED-LINKED DEBUG NOBID-STRIPPED-LINKED "
+			"NOBID-DEBUG NOBID\n", argv[0]);
 		return 2;
 	}
 	paths = argv + 1;

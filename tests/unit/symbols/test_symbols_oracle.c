@@ -5,7 +5,8 @@
  * files, the kernel through kallsyms, forked children); every sample of
  * the file is resolved by following the file's MMAP/MMAP2/COMM/FORK
  * records in time order, and its (dso, symbol) must be the one
- * `perf script -F ip,sym,dso` prints for it.  Skipped without perf or
+ * `perf script -F ip,sym,dso` prints for it; also for a program rebuilt
+ * after the recording, which both resolve from the build-id cache.  Skipped without perf or
  * without root (kernel samples need kallsyms addresses).
  */
 #include <errno.h>
@@ -77,18 +78,24 @@ static void resolve_one(struct pk_maps *m, const struct pk_record *rec, struct g
 
 /* Resolve every sample of the file, records taken in time order (perf
  * script's); returns how many. */
-static size_t resolve_file(const char *path, struct got *out, size_t max)
+static size_t resolve_file(const char *path, const char *cache, struct got *out, size_t max,
+			   struct pk_maps **keep)
 {
 	struct pk_data_reader *r;
 	struct pk_maps *m;
 	const struct perf_event_header *h;
 	struct rec *recs = calloc(1u << 20, sizeof(*recs));
-	size_t n = 0, nr = 0;
+	size_t n = 0, nr = 0, len;
+	const void *ids;
 	int ret;
 
 	assert_non_null(recs);
 	assert_int_equal(pk_data_reader_open(path, &r), 0);
 	assert_int_equal(pk_maps_new(&m), 0);
+	/* The file's build-ids, as perf report checks files against them. */
+	assert_int_equal(pk_data_reader_feature(r, PK_DATA_FEAT_BUILD_ID, &ids, &len), 0);
+	assert_true(pk_maps_set_build_ids(m, ids, len) > 0);
+	assert_int_equal(pk_maps_set_buildid_cache(m, cache), 0);
 	while ((ret = pk_data_reader_next(r, &h)) == 1) {
 		struct pk_record rec = { .size = sizeof(rec) };
 		const struct perf_event_attr *attr = pk_data_reader_attr_of(r, h);
@@ -116,7 +123,10 @@ static size_t resolve_file(const char *path, struct got *out, size_t max)
 		free(recs[i].h);
 	}
 	free(recs);
-	pk_maps_free(m);
+	if (keep)
+		*keep = m;
+	else
+		pk_maps_free(m);
 	pk_data_reader_free(r);
 	return n;
 }
@@ -144,30 +154,82 @@ static int parse_perf(char *line, struct got *g)
 	return 0;
 }
 
-static const char *cxx_program;	/* argv[1]: the C++ workload, when built */
+static const char *plt_program;	/* argv[1]: the PLT workload */
+static const char *rebuilt_v1, *rebuilt_v2;	/* argv[2], argv[3]: one program, two builds */
+static const char *cxx_program;	/* argv[4]: the C++ workload, when built */
 
-/* Record `args` of the workload (or of `program`) with perf and compare;
- * returns the number of samples perf resolved in the kernel, and counts
- * in *named those whose symbol is `name`. */
-static size_t compare(const char *program, const char *args, const char *name, size_t *named)
+/* Resolve the file without a build-id cache: how many samples of DSO
+ * `dso` get a symbol, and whether that DSO is flagged as mismatched. */
+static size_t count_resolved(const char *path, const char *dso, bool *flagged)
 {
-	char dir[4096], cmd[16384], line[4096];
+	static struct got got[MAX_SAMPLES];
+	struct pk_maps *m;
+	size_t n = resolve_file(path, NULL, got, MAX_SAMPLES, &m), nr = 0;
+
+	for (size_t i = 0; i < n; i++)
+		nr += !strcmp(got[i].dso, dso) && strcmp(got[i].sym, "[unknown]");
+	*flagged = false;
+	for (size_t i = 0; i < pk_maps_nr_dsos(m); i++)
+		if (!strcmp(pk_maps_dso(m, i)->name, dso))
+			*flagged = pk_maps_dso(m, i)->build_id_mismatch;
+	pk_maps_free(m);
+	return nr;
+}
+
+/* What perf printed for the samples of one recording. */
+struct tally {
+	size_t kernel;	/* resolved in the kernel */
+	size_t named;	/* whose symbol is the name asked for */
+	size_t plt;	/* in PLT entries: "name@plt" */
+};
+
+/* Record `args` of the workload (or of `program`) with perf and compare
+ * every sample's (dso, symbol) with perf script's; returns the tally,
+ * counting in named the samples whose symbol is `name`.  With `rebuilt`,
+ * program runs as DIR/prog with its build-id cache in DIR/.debug, and is
+ * then replaced by `rebuilt` (a new file, as a linker writes one) before
+ * perf script and pk_maps_resolve, both told of the cache, read the file;
+ * *without then counts the samples of DIR/prog that resolve without the
+ * cache, and *flagged whether its DSO says build_id_mismatch. */
+static struct tally compare_rebuilt(const char *program, const char *args, const char *name,
+				    const char *rebuilt, size_t *without, bool *flagged)
+{
+	struct tally t = { 0 };
+	char dir[4096], cmd[16384], line[4096], env[4200] = "", prog[4200], cache[4200];
 	const char *workload = getenv("PERFKIT_WORKLOAD");
 	static struct got ours[MAX_SAMPLES], perfs[MAX_SAMPLES];
-	size_t n, i = 0, mismatches = 0, resolved = 0, kernel = 0, plt = 0;
+	size_t n, i = 0, mismatches = 0, resolved = 0;
 	FILE *f;
 
 	if (geteuid() != 0 || !workload || run("perf version >/dev/null 2>&1") != 0)
 		skip();
 	assert_non_null(tmp_mkdtemp(dir, sizeof(dir), "sym-oracle"));
-	snprintf(cmd, sizeof(cmd), "perf record -q -F 4000 -o %s/perf.data -- %s %s "
-		 ">/dev/null 2>&1", dir, program ? program : workload, args);
+	snprintf(prog, sizeof(prog), "%s", program ? program : workload);
+	if (rebuilt) {
+		snprintf(prog, sizeof(prog), "%s/prog", dir);
+		/* perf's cache is HOME/.debug (no system perfconfig moving it). */
+		snprintf(env, sizeof(env), "HOME=%s PERF_CONFIG_NOSYSTEM=1 ", dir);
+		snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", program, prog);
+		assert_int_equal(run(cmd), 0);
+	}
+	snprintf(cmd, sizeof(cmd), "%sperf record -q -F 4000 -o %s/perf.data -- %s %s "
+		 ">/dev/null 2>&1", env, dir, prog, args);
 	assert_int_equal(run(cmd), 0);
-	snprintf(cmd, sizeof(cmd), "%s/perf.data", dir);
-	n = resolve_file(cmd, ours, MAX_SAMPLES);
+	if (rebuilt) {
+		snprintf(cmd, sizeof(cmd), "cp '%s' '%s.new' && mv '%s.new' '%s'", rebuilt, prog,
+			 prog, prog);
+		assert_int_equal(run(cmd), 0);
+		snprintf(cache, sizeof(cache), "%s/.debug", dir);
+		snprintf(cmd, sizeof(cmd), "%s/perf.data", dir);
+		*without = count_resolved(cmd, prog, flagged);
+		n = resolve_file(cmd, cache, ours, MAX_SAMPLES, NULL);
+	} else {
+		snprintf(cmd, sizeof(cmd), "%s/perf.data", dir);
+		n = resolve_file(cmd, NULL, ours, MAX_SAMPLES, NULL);
+	}
 	assert_true(n > 100);
-	snprintf(cmd, sizeof(cmd), "perf script -i %s/perf.data -F ip,sym,dso 2>/dev/null",
-		 dir);
+	snprintf(cmd, sizeof(cmd), "%sperf script -i %s/perf.data -F ip,sym,dso 2>/dev/null",
+		 env, dir);
 	assert_non_null(f = popen(cmd, "r"));
 	while (fgets(line, sizeof(line), f)) {
 		struct got g;
@@ -178,8 +240,8 @@ static size_t compare(const char *program, const char *args, const char *name, s
 		assert_true(i < n);
 		perfs[i++] = g;
 		resolved += strcmp(g.sym, "[unknown]") != 0;
-		kernel += strcmp(g.sym, "[unknown]") && !strcmp(g.dso, "[kernel.kallsyms]");
-		*named += name && !strcmp(g.sym, name);
+		t.kernel += strcmp(g.sym, "[unknown]") && !strcmp(g.dso, "[kernel.kallsyms]");
+		t.named += name && !strcmp(g.sym, name);
 	}
 	pclose(f);
 	assert_int_equal(i, n);
@@ -189,14 +251,10 @@ static size_t compare(const char *program, const char *args, const char *name, s
 	qsort(perfs, n, sizeof(*perfs), by_ip);
 	for (i = 0; i < n; i++) {
 		assert_int_equal(perfs[i].ip, ours[i].ip);
+		/* perf's "name@plt" entries, made up from .rela.plt, are compared too. */
+		t.plt += strstr(perfs[i].sym, "@plt") != NULL;
 		if (!strcmp(perfs[i].dso, ours[i].dso) && !strcmp(perfs[i].sym, ours[i].sym))
 			continue;
-		/* perf makes "name@plt" symbols from .rela.plt; pk_maps_resolve
-		 * does not yet: counted and shown, not compared. */
-		if (strstr(perfs[i].sym, "@plt") && !strcmp(perfs[i].dso, ours[i].dso)) {
-			plt++;
-			continue;
-		}
 		if (mismatches++ < 10)
 			print_message("# %llx: perf %s (%s), ours %s (%s)\n",
 				      (unsigned long long)perfs[i].ip, perfs[i].sym, perfs[i].dso,
@@ -204,29 +262,43 @@ static size_t compare(const char *program, const char *args, const char *name, s
 	}
 	assert_int_equal(tmp_rmtree(dir), 0);
 	print_message("# %s: %zu samples, %zu resolved by perf (%zu in the kernel), %zu differ, "
-		      "%zu in PLT entries\n", args, n, resolved, kernel, mismatches, plt);
+		      "%zu in PLT entries\n", args, n, resolved, t.kernel, mismatches, t.plt);
 	assert_true(resolved > n / 2);
 	assert_int_equal(mismatches, 0);
-	return kernel;
+	return t;
+}
+
+static struct tally compare(const char *program, const char *args, const char *name)
+{
+	return compare_rebuilt(program, args, name, NULL, NULL, NULL);
 }
 
 static size_t same_as_perf_script(const char *args)
 {
-	size_t named = 0;
-
-	return compare(NULL, args, NULL, &named);
+	return compare(NULL, args, NULL).kernel;
 }
 
 /* C++: perf 6.1 shows demangled names without their parameters. */
 static void cxx_code(void **state)
 {
-	size_t named = 0;
-
 	(void)state;
 	if (!cxx_program)
 		skip();
-	compare(cxx_program, "", "ns::W<long>::spin", &named);
-	assert_true(named > 50);
+	assert_true(compare(cxx_program, "", "ns::W<long>::spin").named > 50);
+}
+
+/* PLT entries: perf 6.1 names them "labs@plt" from the program's
+ * .rela.plt, and "@plt" for libc's own IRELATIVE entries. */
+static void plt_entries(void **state)
+{
+	struct tally t;
+
+	(void)state;
+	if (!plt_program)
+		skip();
+	t = compare(plt_program, "30000000", "labs@plt");
+	assert_true(t.named > 5);
+	assert_true(t.plt > t.named);
 }
 
 static void user_code(void **state)
@@ -248,6 +320,23 @@ static void forked_children(void **state)
 	same_as_perf_script("children 500");
 }
 
+/* A program rebuilt after the recording (another build-id, its function
+ * renamed): perf report and pk_maps_resolve find the one that ran in the
+ * build-id cache perf record filled; without the cache it is refused. */
+static void rebuilt_program(void **state)
+{
+	size_t without = 0;
+	bool flagged = false;
+
+	(void)state;
+	if (!rebuilt_v1 || !rebuilt_v2)
+		skip();
+	assert_true(compare_rebuilt(rebuilt_v1, "", "spin_v1", rebuilt_v2, &without,
+				    &flagged).named > 50);
+	assert_int_equal(without, 0);
+	assert_true(flagged);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,8 +344,13 @@ int main(int argc, char **argv)
 		cmocka_unit_test(kernel_code),
 		cmocka_unit_test(forked_children),
 		cmocka_unit_test(cxx_code),
+		cmocka_unit_test(plt_entries),
+		cmocka_unit_test(rebuilt_program),
 	};
 
-	cxx_program = argc > 1 ? argv[1] : NULL;
+	plt_program = argc > 1 ? argv[1] : NULL;
+	rebuilt_v1 = argc > 2 ? argv[2] : NULL;
+	rebuilt_v2 = argc > 3 ? argv[3] : NULL;
+	cxx_program = argc > 4 ? argv[4] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
