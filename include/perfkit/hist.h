@@ -72,6 +72,7 @@ struct pk_hist_entry {
 	 * the call-chain tree of the entry (NULL when no chain was added). */
 	uint64_t period_acc;
 	struct pk_callchain *chain;
+	uint32_t max_depth;	/* the most frames of one chain added to the tree */
 };
 
 struct pk_hist;
@@ -115,8 +116,18 @@ PK_API int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s,
 			     size_t nr, bool children);
 
 /*
+ * pk_hist_set_caller_first - tell the histogram the order of the chains
+ * pk_hist_add_chain gets: caller first (true) or callee first (false,
+ * the default, perf's).  pk_hist_sort breaks ties of period_acc by it.
+ */
+PK_API void pk_hist_set_caller_first(struct pk_hist *h, bool caller_first);
+
+/*
  * pk_hist_sort - put the entries in perf report's order: by period_acc
- * when children were added, then by period,
+ * when children were added (among equal ones of one thread, when sym is a
+ * key, the caller above the callee, as perf puts them: the entry whose
+ * longest chain is longer first in caller order, shorter first in callee
+ * order), then by period,
  * largest first, then by each key in turn (comm, dso and symbol names
  * ascending; pid, tid and cpu ascending), then, for unresolved symbols,
  * by address, highest first.  Returns 0.

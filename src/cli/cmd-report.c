@@ -473,6 +473,7 @@ static int setup(struct report_run *run)
 		run->ev[i].name = name ? name : "unknown";
 		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0)
 			return err;
+		pk_hist_set_caller_first(run->ev[i].hist, run->o->cg.caller);
 		run->nr_ev++;
 	}
 	return 0;

@@ -33,6 +33,7 @@ struct pk_hist {
 	uint64_t total_period, nr_samples;
 	bool sorted;		/* pk_hist_sort ran: ekeys no longer match entries */
 	bool children;		/* pk_hist_add_chain added children: sort by period_acc */
+	bool caller_first;	/* the chains come caller first (pk_hist_set_caller_first) */
 	uint32_t last;		/* the entry of the last sample + 1: runs of samples share one */
 };
 
@@ -211,6 +212,8 @@ static int append(struct pk_hist_entry *e, const struct pk_callchain_frame *chai
 
 	if (!e->chain && (err = pk_callchain_new(&e->chain)) < 0)
 		return err;
+	if (nr > e->max_depth)
+		e->max_depth = (uint32_t)nr;
 	return pk_callchain_append(e->chain, chain, nr, period);
 }
 
@@ -290,6 +293,10 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 
 	if (sorting->children && a->period_acc != b->period_acc)
 		return a->period_acc > b->period_acc ? -1 : 1;
+	/* perf: of one thread's entries, the caller above the callee. */
+	if (sorting->children && sorting->use[PK_HIST_KEY_SYM] && a->s.pid == b->s.pid &&
+	    a->s.tid == b->s.tid && a->max_depth != b->max_depth)
+		return (a->max_depth > b->max_depth) == sorting->caller_first ? -1 : 1;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	for (size_t i = 0; i < sorting->nr_keys; i++)
@@ -300,6 +307,11 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 	if (sorting->use[PK_HIST_KEY_SYM] && !a->s.sym && a->s.ip != b->s.ip)
 		return a->s.ip > b->s.ip ? -1 : 1;
 	return 0;
+}
+
+void pk_hist_set_caller_first(struct pk_hist *h, bool caller_first)
+{
+	h->caller_first = caller_first;
 }
 
 int pk_hist_sort(struct pk_hist *h)
