@@ -124,8 +124,8 @@ PK_API void pk_hist_set_caller_first(struct pk_hist *h, bool caller_first);
 
 /*
  * pk_hist_sort - put the entries in perf report's order: by period_acc
- * when children were added (among equal ones of one thread, when sym is a
- * key, the caller above the callee, as perf puts them: the entry whose
+ * when children were added (among equal ones of one thread, the caller
+ * above the callee, as perf puts them: the entry whose
  * longest chain is longer first in caller order, shorter first in callee
  * order), then by period,
  * largest first, then by each key in turn (comm, dso and symbol names

@@ -6,10 +6,10 @@
 # perfkit record -g, in the default table (Children and Self, a graph in
 # caller order under each row), --no-children, -g flat, folded, fractal,
 # caller and callee, --max-stack 3, -G, --sort sym; and -g on a file
-# without call chains refused.  Rows under 5% are left out
-# (--percent-limit 5, also the graphs' threshold): entries of equal
-# Children and Self periods are ordered by perf's internal trees, and the
-# kernel's interrupt frames make such ties among the small rows.
+# without call chains refused.  The graphs are cut at 5% (a -g threshold,
+# or --percent-limit 5, which is the graphs' threshold too): perf orders
+# branches of equal period by the addresses of its DSO objects in memory,
+# and the kernel's interrupt frames make such ties among the small ones.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -46,6 +46,14 @@ else
 		same_as_perf "$f" -g callee --percent-limit 5
 		same_as_perf "$f" --max-stack 3 --percent-limit 5
 		same_as_perf "$f" -G --no-children --percent-limit 5
+	done
+	# Every row, graphs cut at 5%: equal Children of one thread put the
+	# caller above the callee as perf does (the sort keys decide the rest).
+	for f in g.data kg.data; do
+		same_as_perf "$f" -g graph,5
+		same_as_perf "$f" --sort comm,dso -g graph,5
+		same_as_perf "$f" --sort pid,sym -g callee,5
+		same_as_perf "$f" --no-children -g folded,5
 	done
 	same_as_perf g.data -g fractal --percent-limit 5
 	same_as_perf g.data --call-graph=graph,0.5,callee --no-children --percent-limit 5

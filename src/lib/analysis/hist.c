@@ -294,8 +294,8 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 	if (sorting->children && a->period_acc != b->period_acc)
 		return a->period_acc > b->period_acc ? -1 : 1;
 	/* perf: of one thread's entries, the caller above the callee. */
-	if (sorting->children && sorting->use[PK_HIST_KEY_SYM] && a->s.pid == b->s.pid &&
-	    a->s.tid == b->s.tid && a->max_depth != b->max_depth)
+	if (sorting->children && a->s.pid == b->s.pid && a->s.tid == b->s.tid &&
+	    a->max_depth != b->max_depth)
 		return (a->max_depth > b->max_depth) == sorting->caller_first ? -1 : 1;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
