@@ -364,7 +364,9 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	if (nomem)
 		return -ENOMEM;
 	s.filtered = filtered(run->o, &s);
-	return run->o->callchain ? add_chain(run, ev, &s, rs) : pk_hist_add(run->ev[ev].hist, &s);
+	if (run->o->callchain || run->o->children)
+		return add_chain(run, ev, &s, rs);
+	return pk_hist_add(run->ev[ev].hist, &s);
 }
 
 /* One record, in time order: samples into the histograms, the rest to

@@ -87,7 +87,7 @@ int report_cg_setup(struct report_opts *o, struct pk_data_reader *r)
 	}
 	o->callchain = (type & PERF_SAMPLE_CALLCHAIN) && !o->cg_none;
 	/* perf: Children on by default, and silently off without call chains. */
-	o->children = o->callchain && o->children_opt != 0;
+	o->children = (type & PERF_SAMPLE_CALLCHAIN) && o->children_opt != 0;
 	if ((o->children && !o->order_set) || o->inverted)
 		o->cg.caller = true;
 	return 0;

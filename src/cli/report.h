@@ -53,7 +53,7 @@ int report_cg_parse(struct report_opts *o, const char *arg);
 /*
  * report_cg_setup - once the file is open, what perf decides from it:
  * call graphs shown when its samples carry call chains (unless -g none),
- * Children totals by default then, caller order with them (unless -g
+ * Children totals by default then (-g none too), caller order with them (unless -g
  * named the order) and with -G.  0, or CLI_EXIT_EVENT after a message
  * for -g on a file without call chains.
  */

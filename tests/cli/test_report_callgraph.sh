@@ -5,7 +5,7 @@
 # recordings with frame-pointer call chains by perf record -g and by
 # perfkit record -g, in the default table (Children and Self, a graph in
 # caller order under each row), --no-children, -g flat, folded, fractal,
-# caller and callee, --max-stack 3, -G, --sort sym; and -g on a file
+# caller and callee, none, --max-stack 3, -G, --sort sym; and -g on a file
 # without call chains refused.  The graphs are cut at 5% (a -g threshold,
 # or --percent-limit 5, which is the graphs' threshold too): perf orders
 # branches of equal period by the addresses of its DSO objects in memory,
@@ -55,6 +55,7 @@ else
 		same_as_perf "$f" --sort pid,sym -g callee,5
 		same_as_perf "$f" --no-children -g folded,5
 	done
+	same_as_perf g.data -g none
 	same_as_perf g.data -g fractal --percent-limit 5
 	same_as_perf g.data --call-graph=graph,0.5,callee --no-children --percent-limit 5
 	same_as_perf g.data --sort sym --percent-limit 5
