@@ -57,6 +57,8 @@
 #include "perfkit/recorder.h"
 #include "perfkit/selfmon.h"
 #include "perfkit/overflow.h"
+#include "perfkit/sigtrap.h"
+#include "perfkit/watch.h"
 #include "perfkit/hist.h"
 #include "perfkit/callchain.h"
 

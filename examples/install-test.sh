@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# install-test.sh BUILDDIR SRCDIR - `meson install` into a DESTDIR under
+# $TMPDIR, check that the library (versioned .so and .a), the headers,
+# perfkit.pc, the CLI and the man pages are in place, then build two
+# examples against the installed tree with pkg-config alone and run them
+# on the installed shared library.
+set -eu
+build=$1 src=$2
+dest=$(mktemp -d "${TMPDIR:-/tmp}/pk-install.XXXXXX")
+trap 'rm -rf "$dest"' EXIT
+meson install -C "$build" --no-rebuild --quiet --destdir "$dest" >/dev/null
+
+need() {	# need WHAT FIND-ARGS...: exactly one installed file matches
+	what=$1; shift
+	n=$(find "$dest" "$@" | wc -l)
+	[ "$n" -ge 1 ] || { echo "not installed: $what"; exit 1; }
+	echo "installed: $what"
+}
+need "perfkit.h" -path '*/include/perfkit.h'
+for h in "$src"/include/perfkit/*.h; do
+	need "perfkit/$(basename "$h")" -path "*/include/perfkit/$(basename "$h")"
+done
+need "libperfkit.so.0.1.0" -name libperfkit.so.0.1.0 -type f
+need "libperfkit.so.0" -name libperfkit.so.0 -type l
+need "libperfkit.so" -name libperfkit.so -type l
+need "libperfkit.a" -name libperfkit.a
+need "perfkit.pc" -name perfkit.pc
+need "bin/perfkit" -path '*/bin/perfkit' -type f
+for m in perfkit perfkit-list perfkit-info perfkit-stat perfkit-record perfkit-report; do
+	need "man1/$m.1" -path "*/man/man1/$m.1"
+done
+
+pcdir=$(dirname "$(find "$dest" -name perfkit.pc)")
+libdir=$(dirname "$(find "$dest" -name libperfkit.so.0.1.0)")
+export PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$dest"
+flags=$(pkg-config --cflags --libs perfkit)
+echo "pkg-config: $flags"
+for ex in region watchpoint; do
+	${CC:-cc} -std=gnu11 -Wall -Werror -o "$dest/$ex" "$src/examples/$ex.c" $flags
+	LD_LIBRARY_PATH="$libdir" ldd "$dest/$ex" | grep -q "$libdir/libperfkit.so.0" ||
+		{ echo "$ex does not load the installed libperfkit"; exit 1; }
+done
+out=$(LD_LIBRARY_PATH="$libdir" "$dest/region")
+echo "$out"
+echo "$out" | awk '$1 == "page-faults" && $2 >= 4096 { ok = 1 } END { exit !ok }'
+out=$(LD_LIBRARY_PATH="$libdir" "$dest/watchpoint")
+echo "$out"
+echo "$out" | grep -qx "moved, limit written: 2 hits, at &limit"
+"$(find "$dest" -path '*/bin/perfkit' -type f)" --version
