@@ -115,17 +115,24 @@ PK_API int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s,
 			     const struct pk_hist_sample *frames, const struct pk_callchain_frame *chain,
 			     size_t nr, bool children);
 
+/* The order of the chains pk_hist_add_chain gets, for pk_hist_sort's ties. */
+enum pk_hist_chain_order {
+	PK_HIST_CHAIN_UNORDERED,	/* the default: no tie rule (perf without call graphs shown) */
+	PK_HIST_CHAIN_CALLEE_FIRST,
+	PK_HIST_CHAIN_CALLER_FIRST,
+};
+
 /*
- * pk_hist_set_caller_first - tell the histogram the order of the chains
- * pk_hist_add_chain gets: caller first (true) or callee first (false,
- * the default, perf's).  pk_hist_sort breaks ties of period_acc by it.
+ * pk_hist_set_chain_order - tell the histogram the order of the chains
+ * pk_hist_add_chain gets, which turns on perf's rule for entries of equal
+ * period_acc (see pk_hist_sort); PK_HIST_CHAIN_UNORDERED turns it off.
  */
-PK_API void pk_hist_set_caller_first(struct pk_hist *h, bool caller_first);
+PK_API void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order order);
 
 /*
  * pk_hist_sort - put the entries in perf report's order: by period_acc
- * when children were added (among equal ones of one thread, the caller
- * above the callee, as perf puts them: the entry whose
+ * when children were added (among equal ones of one thread, with a chain
+ * order set, the caller above the callee, as perf puts them: the entry whose
  * longest chain is longer first in caller order, shorter first in callee
  * order), then by period,
  * largest first, then by each key in turn (comm, dso and symbol names

@@ -475,7 +475,10 @@ static int setup(struct report_run *run)
 		run->ev[i].name = name ? name : "unknown";
 		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0)
 			return err;
-		pk_hist_set_caller_first(run->ev[i].hist, run->o->cg.caller);
+		/* perf's tie rule holds while call graphs are shown. */
+		if (run->o->callchain)
+			pk_hist_set_chain_order(run->ev[i].hist, run->o->cg.caller ? PK_HIST_CHAIN_CALLER_FIRST
+										 : PK_HIST_CHAIN_CALLEE_FIRST);
 		run->nr_ev++;
 	}
 	return 0;

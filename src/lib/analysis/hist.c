@@ -33,7 +33,7 @@ struct pk_hist {
 	uint64_t total_period, nr_samples;
 	bool sorted;		/* pk_hist_sort ran: ekeys no longer match entries */
 	bool children;		/* pk_hist_add_chain added children: sort by period_acc */
-	bool caller_first;	/* the chains come caller first (pk_hist_set_caller_first) */
+	enum pk_hist_chain_order order;	/* pk_hist_set_chain_order */
 	uint32_t last;		/* the entry of the last sample + 1: runs of samples share one */
 };
 
@@ -294,9 +294,9 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 	if (sorting->children && a->period_acc != b->period_acc)
 		return a->period_acc > b->period_acc ? -1 : 1;
 	/* perf: of one thread's entries, the caller above the callee. */
-	if (sorting->children && a->s.pid == b->s.pid && a->s.tid == b->s.tid &&
-	    a->max_depth != b->max_depth)
-		return (a->max_depth > b->max_depth) == sorting->caller_first ? -1 : 1;
+	if (sorting->children && sorting->order != PK_HIST_CHAIN_UNORDERED && a->s.pid == b->s.pid &&
+	    a->s.tid == b->s.tid && a->max_depth != b->max_depth)
+		return (a->max_depth > b->max_depth) == (sorting->order == PK_HIST_CHAIN_CALLER_FIRST) ? -1 : 1;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	for (size_t i = 0; i < sorting->nr_keys; i++)
@@ -309,9 +309,9 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 	return 0;
 }
 
-void pk_hist_set_caller_first(struct pk_hist *h, bool caller_first)
+void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order order)
 {
-	h->caller_first = caller_first;
+	h->order = order;
 }
 
 int pk_hist_sort(struct pk_hist *h)
