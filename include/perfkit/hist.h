@@ -72,6 +72,7 @@ struct pk_hist_entry {
 	 * the call-chain tree of the entry (NULL when no chain was added). */
 	uint64_t period_acc;
 	struct pk_callchain *chain;
+	uint32_t max_depth;	/* the most frames of one chain added to the tree */
 };
 
 struct pk_hist;
@@ -114,9 +115,26 @@ PK_API int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s,
 			     const struct pk_hist_sample *frames, const struct pk_callchain_frame *chain,
 			     size_t nr, bool children);
 
+/* The order of the chains pk_hist_add_chain gets, for pk_hist_sort's ties. */
+enum pk_hist_chain_order {
+	PK_HIST_CHAIN_UNORDERED,	/* the default: no tie rule (perf without call graphs shown) */
+	PK_HIST_CHAIN_CALLEE_FIRST,
+	PK_HIST_CHAIN_CALLER_FIRST,
+};
+
+/*
+ * pk_hist_set_chain_order - tell the histogram the order of the chains
+ * pk_hist_add_chain gets, which turns on perf's rule for entries of equal
+ * period_acc (see pk_hist_sort); PK_HIST_CHAIN_UNORDERED turns it off.
+ */
+PK_API void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order order);
+
 /*
  * pk_hist_sort - put the entries in perf report's order: by period_acc
- * when children were added, then by period,
+ * when children were added (among equal ones of one thread, with a chain
+ * order set, the caller above the callee, as perf puts them: the entry whose
+ * longest chain is longer first in caller order, shorter first in callee
+ * order), then by period,
  * largest first, then by each key in turn (comm, dso and symbol names
  * ascending; pid, tid and cpu ascending), then, for unresolved symbols,
  * by address, highest first.  Returns 0.
@@ -143,7 +161,8 @@ PK_API double pk_hist_percent(const struct pk_hist *h, const struct pk_hist_entr
 /*
  * pk_hist_below_limit - whether entry e falls under --percent-limit
  * `limit`, compared in single precision as perf does (so an entry perf
- * hides at the limit is hidden here too).
+ * hides at the limit is hidden here too); by its period_acc when
+ * pk_hist_add_chain added children, as perf's --children does.
  */
 PK_API bool pk_hist_below_limit(const struct pk_hist *h, const struct pk_hist_entry *e, double limit);
 

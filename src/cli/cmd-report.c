@@ -17,7 +17,7 @@
 
 enum {
 	OPT_STDIO = 0x100, OPT_TOTAL_PERIOD, OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN,
-	OPT_PID, OPT_TID, OPT_FORMAT,
+	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK,
 };
 
 static const struct cli_opt report_options[] = {
@@ -31,8 +31,17 @@ static const struct cli_opt report_options[] = {
 	{ "percent-limit", 0, CLI_ARG_REQUIRED, OPT_PERCENT_LIMIT, "PERCENT",
 	  "leave out entries under PERCENT of the total" },
 	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines" },
-	{ "children", 0, CLI_ARG_NONE, OPT_CHILDREN, NULL, "accepted; children totals are not computed yet" },
+	{ "children", 0, CLI_ARG_NONE, OPT_CHILDREN, NULL,
+	  "a Children column: the period of every sample whose call chain passes through the entry "
+	  "(the default when the samples carry call chains)" },
 	{ "no-children", 0, CLI_ARG_NONE, OPT_NO_CHILDREN, NULL, "self overhead only" },
+	{ "call-graph", 'g', CLI_ARG_REQUIRED, 'g', "PARAMS",
+	  "call graphs under each entry: print type (graph, fractal, flat, folded, none), "
+	  "threshold, print limit, order (caller, callee); default graph,0.5,caller "
+	  "(callee with --no-children)" },
+	{ "inverted", 'G', CLI_ARG_NONE, 'G', NULL, "caller order (perf's inverted call graph)" },
+	{ "max-stack", 0, CLI_ARG_REQUIRED, OPT_MAX_STACK, "N",
+	  "use at most N frames of each call chain (default 127)" },
 	{ "comms", 'c', CLI_ARG_REQUIRED, 'c', "COMMS", "only samples of these commands" },
 	{ "pid", 0, CLI_ARG_REQUIRED, OPT_PID, "PIDS", "only samples of these processes" },
 	{ "tid", 0, CLI_ARG_REQUIRED, OPT_TID, "TIDS", "only samples of these threads" },
@@ -75,6 +84,7 @@ static int parse_sort(struct report_opts *o, const char *arg)
 	const char *names[NR_SORT_KEYS], *p = arg;
 
 	o->nr_keys = 0;
+	o->sort_sym = !strncmp(arg, "sym", 3);	/* perf's strstarts(sort_order, "sym") */
 	for (size_t i = 0; i < NR_SORT_KEYS; i++)
 		names[i] = sort_keys[i].name;
 	while (*p) {
@@ -150,11 +160,24 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'f': o->force = true; return 0;
 	case 'o': o->output = arg; return 0;
 	case OPT_FORMAT: return report_export_format(arg, &o->format);
-	case OPT_STDIO: case OPT_NO_CHILDREN: case OPT_CHILDREN: return 0;
+	case OPT_STDIO: return 0;
+	case OPT_CHILDREN: o->children_opt = 1; return 0;
+	case OPT_NO_CHILDREN: o->children_opt = 0; return 0;
+	case 'g': return report_cg_parse(o, arg);
+	case 'G': o->inverted = true; return 0;
+	case OPT_MAX_STACK: {
+		uint64_t v;
+
+		if (cli_num_u64("report", "--max-stack", arg, 0, UINT32_MAX, &v) < 0)
+			return CLI_EXIT_USAGE;
+		o->max_stack = (unsigned int)v;
+		return 0;
+	}
 	case OPT_TOTAL_PERIOD: o->show_period = true; return 0;
 	case OPT_PERCENT_LIMIT:
 		if (cli_num_seconds("report", "--percent-limit", arg, 0, 100, &o->percent_limit) < 0)
 			return CLI_EXIT_USAGE;
+		o->cg.min_percent = (float)o->percent_limit;	/* perf's limit is the graphs' threshold too */
 		return 0;
 	case 'c': return split_list(arg, &o->comms);
 	case 'd': return split_list(arg, &o->dsos);
@@ -182,6 +205,7 @@ struct report_run {
 	const struct pk_dso *last_dso;	/* the last DSO named, and its name */
 	const char *last_name;
 	uint64_t lost_samples;
+	struct report_chains chains;	/* add_chain's buffers */
 };
 
 /* `name`, shared: one copy per distinct name, freed at the end. */
@@ -273,6 +297,52 @@ static char level_of(uint16_t cpumode)
 }
 
 /*
+ * Sample `s` with its call chain: each frame as the entry it counts in
+ * (for Children) and as a frame of the tree, in the order the graphs
+ * print (callee first, or caller first), into pk_hist_add_chain.
+ */
+static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sample *s,
+		     const struct pk_resolved_sample *rs)
+{
+	struct report_chains *c = &run->chains;
+	size_t nr = rs->nr_frames, from = 0;
+	bool nomem = false;
+
+	/* perf's --max-stack keeps the outermost frames in caller order. */
+	if (run->o->cg.caller && nr > run->o->max_stack) {
+		from = nr - run->o->max_stack;
+		nr = run->o->max_stack;
+	}
+	if (nr > c->cap) {
+		struct pk_hist_sample *hs = realloc(c->samples, nr * sizeof(*hs));
+		struct pk_callchain_frame *cf = hs ? realloc(c->frames, nr * sizeof(*cf)) : NULL;
+
+		if (hs)
+			c->samples = hs;
+		if (!cf)
+			return -ENOMEM;
+		c->frames = cf;
+		c->cap = nr;
+	}
+	for (size_t k = 0; k < nr; k++) {
+		const struct pk_frame *f = &rs->frames[run->o->cg.caller ? from + nr - 1 - k : k];
+		struct pk_hist_sample *fs = &c->samples[k];
+
+		*fs = *s;
+		fs->level = level_of(f->cpumode);
+		fs->sym = f->loc.sym;
+		fs->sym_start = f->loc.sym_start;
+		fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
+		fs->dso = dso_name(run, f->loc.dso, s->pid, &nomem);
+		if (nomem)
+			return -ENOMEM;
+		fs->filtered = filtered(run->o, fs);
+		c->frames[k] = (struct pk_callchain_frame){ fs->sym, fs->dso, fs->sym_start, f->ip };
+	}
+	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, run->o->children);
+}
+
+/*
  * One sample of event `ev`, resolved: into its event's histogram.  This
  * is the one place a report sees a sample with its location and frames in
  * hand (rs->frames), where per-sample additions hook in.
@@ -300,6 +370,8 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	if (nomem)
 		return -ENOMEM;
 	s.filtered = filtered(run->o, &s);
+	if (run->o->callchain || run->o->children)
+		return add_chain(run, ev, &s, rs);
 	return pk_hist_add(run->ev[ev].hist, &s);
 }
 
@@ -396,6 +468,8 @@ static int setup(struct report_run *run)
 
 	if ((err = pk_resolver_new(run->r, &run->res)) < 0)
 		return err;
+	if (!run->o->cg.caller)	/* caller order cuts in add_chain */
+		pk_resolver_set_max_stack(run->res, run->o->max_stack);
 	/* perf reads the binaries that ran from the build-id cache first. */
 	if (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run->res, dir)) < 0)
 		return err;
@@ -407,6 +481,10 @@ static int setup(struct report_run *run)
 		run->ev[i].name = name ? name : "unknown";
 		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0)
 			return err;
+		/* perf's tie rule holds while call graphs are shown. */
+		if (run->o->callchain)
+			pk_hist_set_chain_order(run->ev[i].hist, run->o->cg.caller ? PK_HIST_CHAIN_CALLER_FIRST
+										 : PK_HIST_CHAIN_CALLEE_FIRST);
 		run->nr_ev++;
 	}
 	return 0;
@@ -420,6 +498,8 @@ static void teardown(struct report_run *run)
 	for (size_t i = 0; i < run->nr_unique; i++)
 		free(run->unique[i]);
 	free(run->unique);
+	free(run->chains.samples);
+	free(run->chains.frames);
 	pk_resolver_free(run->res);
 	pk_data_reader_free(run->r);
 }
@@ -433,7 +513,7 @@ static int report(struct report_opts *o, bool defaulted)
 		return rc;
 	if (pk_data_reader_open(o->input, &run.r) < 0)
 		return cli_error("report", NULL);
-	if ((rc = check_cpus(&run))) {
+	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;
 	}
@@ -455,10 +535,20 @@ static int report(struct report_opts *o, bool defaulted)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_opts o = { .input = NULL, .format = -1 };
+	struct report_opts o = {
+		.cg = { .mode = PK_CALLCHAIN_GRAPH_ABS, .min_percent = 0.5 },
+		.children_opt = -1,
+		.max_stack = 127,
+		.format = -1,	/* perf's PERF_MAX_STACK_DEPTH */
+	};
 	bool defaulted;
 	int rc;
 
+	/* perf's -g takes the next word, and its defaults when last. */
+	if (argc > 1 && (!strcmp(argv[argc - 1], "-g") || !strcmp(argv[argc - 1], "--call-graph"))) {
+		o.cg_given = true;
+		argc--;
+	}
 	rc = parse_sort(&o, "comm,dso,sym");
 	if (!rc)
 		rc = cli_opts_parse(&cmd_report_opts, argc, argv, report_option, &o);

@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* The columns: perf's output fields first, then the sort keys. */
-enum col_kind { COL_OVERHEAD, COL_SAMPLES, COL_PERIOD, COL_KEY };
+enum col_kind { COL_CHILDREN, COL_OVERHEAD, COL_SAMPLES, COL_PERIOD, COL_KEY };
 
 struct col {
 	enum col_kind kind;
@@ -39,10 +39,11 @@ static const char *key_header(enum pk_hist_key k)
 	}
 }
 
-static const char *col_header(const struct col *c)
+static const char *col_header(const struct report_opts *o, const struct col *c)
 {
 	switch (c->kind) {
-	case COL_OVERHEAD: return "Overhead";
+	case COL_CHILDREN: return "Children";
+	case COL_OVERHEAD: return o->children ? "Self" : "Overhead";
 	case COL_SAMPLES: return "Samples";
 	case COL_PERIOD: return "Period";
 	default: return key_header(c->key);
@@ -134,6 +135,8 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 
 	for (size_t i = 0; i < o->nr_keys; i++)
 		period_key |= o->keys[i] == PK_HIST_KEY_PERIOD;
+	if (o->children)
+		cols[n++] = (struct col){ COL_CHILDREN, 0, 8 };
 	cols[n++] = (struct col){ COL_OVERHEAD, 0, 8 };
 	if (o->show_nr)
 		cols[n++] = (struct col){ COL_SAMPLES, 0, 12 };
@@ -157,13 +160,13 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 	return n;
 }
 
-static void print_headers(FILE *f, const struct col *cols, size_t n)
+static void print_headers(FILE *f, const struct report_opts *o, const struct col *cols, size_t n)
 {
 	bool first = true;
 
 	fputs("# ", f);
 	for (size_t i = 0; i < n; i++) {
-		const char *name = col_header(&cols[i]);
+		const char *name = col_header(o, &cols[i]);
 
 		if (cols[i].elide)
 			continue;
@@ -239,6 +242,9 @@ static void print_row(FILE *f, const struct pk_hist *h, const struct pk_hist_ent
 			continue;
 		fputs("  ", f);
 		switch (cols[i].kind) {
+		case COL_CHILDREN:
+			fprintf(f, "%*.2f%%", cols[i].width - 1, pk_hist_percent_acc(h, e));
+			break;
 		case COL_OVERHEAD:
 			fprintf(f, "%*.2f%%", cols[i].width - 1, pk_hist_percent(h, e));
 			break;
@@ -254,6 +260,25 @@ static void print_row(FILE *f, const struct pk_hist *h, const struct pk_hist_ent
 		}
 	}
 	fputc('\n', f);
+}
+
+/*
+ * The call graph under entry e, as perf sorts and prints it: graph, flat
+ * and folded keep what reaches min_percent of the event's period (rounded
+ * down, as perf's u64 does), fractal of each parent's; percentages of the
+ * event's period, and a lone chain is measured against the entry's own
+ * (Children) period.
+ */
+static void print_chain(FILE *f, const struct report_opts *o, const struct pk_hist *h,
+			const struct pk_hist_entry *e)
+{
+	uint64_t total = pk_hist_total_period(h);
+	uint64_t min_hit = (uint64_t)((double)total * (o->cg.min_percent / 100));
+	uint64_t parent = o->children ? e->period_acc : e->period;
+
+	if (pk_callchain_sort(e->chain, o->cg.mode, min_hit, o->cg.min_percent) < 0)
+		return;	/* out of memory: the row stands without its graph */
+	report_callchain_print(f, &o->cg, e->chain, total, parent, o->sort_sym);
 }
 
 /* perf's convert_unit: the count in thousands (K), millions (M), billions
@@ -282,13 +307,16 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 
 		cli_message(f, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, ev->name);
 		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", pk_hist_total_period(ev->hist));
-		print_headers(f, cols, n);
+		print_headers(f, o, cols, n);
 	}
 	for (size_t i = 0; i < pk_hist_nr(ev->hist); i++) {
 		const struct pk_hist_entry *e = pk_hist_get(ev->hist, i);
 
-		if (!e->s.filtered && !pk_hist_below_limit(ev->hist, e, o->percent_limit))
-			print_row(f, ev->hist, e, cols, n, threads);
+		if (e->s.filtered || pk_hist_below_limit(ev->hist, e, o->percent_limit))
+			continue;
+		print_row(f, ev->hist, e, cols, n, threads);
+		if (o->callchain && e->chain)
+			print_chain(f, o, ev->hist, e);
 	}
 	fputs("\n\n", f);
 }

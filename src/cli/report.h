@@ -33,6 +33,39 @@ struct report_opts {
 	size_t nr_cpus;
 	int format;			/* --format: -1 stdio, else an enum pk_export_format */
 	const char *output;		/* -o, for --format other than stdio */
+	bool sort_sym;			/* --sort begins with sym (perf then skips a frame) */
+	/* Call graphs: -g, --children, -G, --max-stack. */
+	struct report_cg cg;
+	bool cg_given, cg_none;		/* -g given; -g none */
+	bool order_set, inverted;	/* -g caller/callee given; -G */
+	int children_opt;		/* --children 1, --no-children 0, else -1 */
+	unsigned int max_stack;		/* --max-stack */
+	bool callchain;			/* report_cg_setup: the graphs are shown */
+	bool children;			/* report_cg_setup: Children totals are */
+};
+
+/*
+ * report_cg_parse - perf's -g string into o: print type (graph, flat,
+ * fractal, folded, none), order (caller, callee), function, percent, then
+ * numbers: the threshold and the print limit; each word may be shortened
+ * as perf allows.  0, or CLI_EXIT_USAGE after a message.
+ */
+int report_cg_parse(struct report_opts *o, const char *arg);
+
+/*
+ * report_cg_setup - once the file is open, what perf decides from it:
+ * call graphs shown when its samples carry call chains (unless -g none),
+ * Children totals by default then (-g none too), caller order with them (unless -g
+ * named the order) and with -G.  0, or CLI_EXIT_EVENT after a message
+ * for -g on a file without call chains.
+ */
+int report_cg_setup(struct report_opts *o, struct pk_data_reader *r);
+
+/* Per-sample frame buffers of cmd-report.c's chain hook. */
+struct report_chains {
+	struct pk_hist_sample *samples;
+	struct pk_callchain_frame *frames;
+	size_t cap;
 };
 
 /* One event's section: its name and histogram. */

@@ -33,6 +33,7 @@ struct pk_hist {
 	uint64_t total_period, nr_samples;
 	bool sorted;		/* pk_hist_sort ran: ekeys no longer match entries */
 	bool children;		/* pk_hist_add_chain added children: sort by period_acc */
+	enum pk_hist_chain_order order;	/* pk_hist_set_chain_order */
 	uint32_t last;		/* the entry of the last sample + 1: runs of samples share one */
 };
 
@@ -211,6 +212,8 @@ static int append(struct pk_hist_entry *e, const struct pk_callchain_frame *chai
 
 	if (!e->chain && (err = pk_callchain_new(&e->chain)) < 0)
 		return err;
+	if (nr > e->max_depth)
+		e->max_depth = (uint32_t)nr;
 	return pk_callchain_append(e->chain, chain, nr, period);
 }
 
@@ -290,6 +293,10 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 
 	if (sorting->children && a->period_acc != b->period_acc)
 		return a->period_acc > b->period_acc ? -1 : 1;
+	/* perf: of one thread's entries, the caller above the callee. */
+	if (sorting->children && sorting->order != PK_HIST_CHAIN_UNORDERED && a->s.pid == b->s.pid &&
+	    a->s.tid == b->s.tid && a->max_depth != b->max_depth)
+		return (a->max_depth > b->max_depth) == (sorting->order == PK_HIST_CHAIN_CALLER_FIRST) ? -1 : 1;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	for (size_t i = 0; i < sorting->nr_keys; i++)
@@ -300,6 +307,11 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 	if (sorting->use[PK_HIST_KEY_SYM] && !a->s.sym && a->s.ip != b->s.ip)
 		return a->s.ip > b->s.ip ? -1 : 1;
 	return 0;
+}
+
+void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order order)
+{
+	h->order = order;
 }
 
 int pk_hist_sort(struct pk_hist *h)
@@ -343,7 +355,9 @@ double pk_hist_percent(const struct pk_hist *h, const struct pk_hist_entry *e)
 
 bool pk_hist_below_limit(const struct pk_hist *h, const struct pk_hist_entry *e, double limit)
 {
-	float pct = h->total_period ? (float)((double)e->period * 100.0 / (double)h->total_period) : 0.0f;
+	/* perf measures an entry by its Children period when it has one. */
+	uint64_t period = h->children ? e->period_acc : e->period;
+	float pct = h->total_period ? (float)((double)period * 100.0 / (double)h->total_period) : 0.0f;
 
 	return pct < (float)limit;
 }

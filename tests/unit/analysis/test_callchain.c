@@ -301,6 +301,9 @@ static void children_in_hist(void **state)
 
 	(void)state;
 	assert_int_equal(pk_hist_new(keys, 3, &h), 0);
+	/* Caller first, as the chains below come: __libc_start_call_main then
+	 * sits above main at their equal Children, as in perf. */
+	pk_hist_set_chain_order(h, PK_HIST_CHAIN_CALLER_FIRST);
 	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
 		struct pk_callchain_frame chain[12];
 		struct pk_hist_sample frames[12], s;

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-cg.c - report's call-graph options as perf 6.1 takes them: the
+ * -g string (print type, order, threshold, print limit, each word
+ * shortened as perf allows) and what the file decides once open (graphs
+ * when its samples carry call chains, Children by default with them,
+ * caller order with Children or -G, -g refused without chains).
+ */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether `word` is `name` or a start of it (perf's strncmp(word, name, strlen(word))). */
+static bool abbrev(const char *word, const char *name)
+{
+	return !strncmp(word, name, strlen(word));
+}
+
+static bool cg_word(struct report_opts *o, const char *w)
+{
+	static const struct {
+		const char *name;
+		enum pk_callchain_mode mode;
+	} modes[] = {
+		{ "graph", PK_CALLCHAIN_GRAPH_ABS }, { "flat", PK_CALLCHAIN_FLAT },
+		{ "fractal", PK_CALLCHAIN_GRAPH_REL }, { "folded", PK_CALLCHAIN_FOLDED },
+	};
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (abbrev(w, modes[i].name)) {
+			o->cg.mode = modes[i].mode;
+			return true;
+		}
+	if (abbrev(w, "caller") || abbrev(w, "callee")) {
+		o->cg.caller = abbrev(w, "caller");
+		o->order_set = true;
+		return true;
+	}
+	return abbrev(w, "function") || abbrev(w, "percent");
+}
+
+int report_cg_parse(struct report_opts *o, const char *arg)
+{
+	const char *p = arg ? arg : "";
+	int numbers = 0;
+
+	o->cg_given = true;
+	o->cg_none = false;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const char *start = p;
+		char w[32], *end;
+
+		snprintf(w, sizeof(w), "%.*s", (int)(len < sizeof(w) ? len : sizeof(w) - 1), p);
+		p += len + (p[len] == ',');
+		if (!len)
+			continue;
+		if (len < sizeof(w) && abbrev(w, "none")) {
+			o->cg_none = true;
+			return 0;
+		}
+		if (len < sizeof(w) && cg_word(o, w))
+			continue;
+		if (numbers == 0)
+			o->cg.min_percent = strtod(w, &end);
+		else
+			o->cg.print_limit = (uint32_t)strtoul(w, &end, 0);
+		if (end == w || *end || numbers++ == 2 || len >= sizeof(w))
+			return cli_usage("report", "bad -g word '%.*s' (print type graph, flat, fractal, "
+					 "folded or none; caller or callee; a threshold; a print limit)",
+					 (int)len, start);
+	}
+	return 0;
+}
+
+int report_cg_setup(struct report_opts *o, struct pk_data_reader *r)
+{
+	uint64_t type = 0;
+
+	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++)
+		type |= pk_data_reader_attr(r, i)->sample_type;
+	if (!(type & PERF_SAMPLE_CALLCHAIN) && o->cg_given && !o->cg_none) {
+		cli_message(stderr, "perfkit report: -g given, but %s has no call chains (record with -g)\n",
+			    o->input);
+		return CLI_EXIT_EVENT;
+	}
+	o->callchain = (type & PERF_SAMPLE_CALLCHAIN) && !o->cg_none;
+	/* perf: Children on by default, and silently off without call chains. */
+	o->children = (type & PERF_SAMPLE_CALLCHAIN) && o->children_opt != 0;
+	if ((o->children && !o->order_set) || o->inverted)
+		o->cg.caller = true;
+	return 0;
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_report_callgraph.sh - perfkit report's call graphs against perf
+# report 6.1 on the same files, line for line with symbols resolved:
+# recordings with frame-pointer call chains by perf record -g and by
+# perfkit record -g, in the default table (Children and Self, a graph in
+# caller order under each row), --no-children, -g flat, folded, fractal,
+# caller and callee, none, --max-stack 3, -G, --sort sym; and -g on a file
+# without call chains refused.  The graphs are cut at 5% (a -g threshold,
+# or --percent-limit 5, which is the graphs' threshold too): perf orders
+# branches of equal period by the addresses of its DSO objects in memory,
+# and the kernel's interrupt frames make such ties among the small ones.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+
+# same_as_perf FILE ARGS...: perfkit report prints what perf report prints,
+# but for the tip line (perf picks one at random).
+same_as_perf() {
+	local file=$1 theirs ours
+	shift
+	theirs=$(perf report -i "$file" --stdio "$@" 2>/dev/null | grep -v '^# (')
+	ours=$("$PERFKIT" report -i "$file" --stdio "$@" 2>"$tmp/err" | grep -v '^# (')
+	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
+		ok "$file: report $* equals perf's"
+	else
+		not_ok "$file: report $* equals perf's"
+		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)" "$(cat "$tmp/err")"
+	fi
+}
+
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf report" "perf is not installed"
+else
+	perf record -q -g -e cpu-clock -F 999 -o g.data -- "$W" hot 150 >/dev/null 2>&1
+	"$PERFKIT" record -g -F 999 -o kg.data -- "$W" hot 150 >/dev/null 2>&1
+	for f in g.data kg.data; do
+		same_as_perf "$f" --percent-limit 5
+		same_as_perf "$f" --no-children --percent-limit 5
+		same_as_perf "$f" -g flat --percent-limit 5
+		same_as_perf "$f" -g folded --percent-limit 5
+		same_as_perf "$f" -g caller --no-children --percent-limit 5
+		same_as_perf "$f" -g callee --percent-limit 5
+		same_as_perf "$f" --max-stack 3 --percent-limit 5
+		same_as_perf "$f" -G --no-children --percent-limit 5
+	done
+	# Every row, graphs cut at 5%: equal Children of one thread put the
+	# caller above the callee as perf does (the sort keys decide the rest).
+	for f in g.data kg.data; do
+		same_as_perf "$f" -g graph,5
+		same_as_perf "$f" --sort comm,dso -g graph,5
+		same_as_perf "$f" --sort pid,sym -g callee,5
+		same_as_perf "$f" --no-children -g folded,5
+	done
+	same_as_perf g.data -g none
+	same_as_perf g.data -g fractal --percent-limit 5
+	same_as_perf g.data --call-graph=graph,0.5,callee --no-children --percent-limit 5
+	same_as_perf g.data --sort sym --percent-limit 5
+	same_as_perf g.data --sort dso,sym -g folded --percent-limit 5
+
+	# The folded chains end in the workload's two hot functions.
+	out=$("$PERFKIT" report -i g.data --stdio --no-children -g folded,caller -q 2>/dev/null)
+	if printf '%s\n' "$out" | grep -q ';hot_a$' && printf '%s\n' "$out" | grep -q ';hot_b$'; then
+		ok "folded chains end in hot_a and hot_b"
+	else
+		not_ok "folded chains end in hot_a and hot_b"
+		diag "$out"
+	fi
+
+	perf record -q -e cpu-clock -F 999 -o plain.data -- "$W" hot 50 >/dev/null 2>&1
+	"$PERFKIT" report -i plain.data --stdio -g graph >/dev/null 2>err
+	rc=$?
+	if [ "$rc" = 1 ] && grep -q 'no call chains' err; then
+		ok "-g on a file without call chains is refused"
+	else
+		not_ok "-g on a file without call chains is refused"
+		diag "exit $rc" "$(cat err)"
+	fi
+	same_as_perf plain.data --sort comm,dso
+fi
+done_testing
