@@ -260,15 +260,15 @@ static const char *dso_name(struct report_run *run, const struct pk_dso *d, uint
 	return name;
 }
 
-static bool in_ids(const pid_t *ids, size_t nr, uint32_t id)
+bool report_in_ids(const pid_t *ids, size_t nr, int64_t id)
 {
 	for (size_t i = 0; i < nr; i++)
-		if ((uint32_t)ids[i] == id)
+		if (ids[i] == id)
 			return true;
 	return false;
 }
 
-static bool in_list(char *const *list, const char *s)
+bool report_in_list(char *const *list, const char *s)
 {
 	for (size_t i = 0; s && list[i]; i++)
 		if (!strcmp(list[i], s))
@@ -280,9 +280,10 @@ static bool in_list(char *const *list, const char *s)
  * counts it, in the totals and in its entry). */
 static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s)
 {
-	return (o->comms && !in_list(o->comms, s->comm)) || (o->dsos && !in_list(o->dsos, s->dso)) ||
-	       (o->pids && !in_ids(o->pids, o->nr_pids, s->pid)) ||
-	       (o->tids && !in_ids(o->tids, o->nr_tids, s->tid));
+	return (o->comms && !report_in_list(o->comms, s->comm)) ||
+	       (o->dsos && !report_in_list(o->dsos, s->dso)) ||
+	       (o->pids && !report_in_ids(o->pids, o->nr_pids, s->pid)) ||
+	       (o->tids && !report_in_ids(o->tids, o->nr_tids, s->tid));
 }
 
 static char level_of(uint16_t cpumode)
@@ -355,7 +356,7 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	bool nomem = false;
 
 	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
-	if (run->o->cpus && !in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)s.cpu))
+	if (run->o->cpus && !report_in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)s.cpu))
 		return 0;	/* perf's --cpu drops the sample altogether */
 	s.period = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : attr->sample_period;
 	s.comm = rs->comm;

@@ -49,22 +49,6 @@ int report_export_format(const char *arg, int *format)
 			 arg);
 }
 
-static bool in_ids(const pid_t *ids, size_t nr, int64_t id)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (ids[i] == id)
-			return true;
-	return false;
-}
-
-static bool in_list(char *const *list, const char *s)
-{
-	for (size_t i = 0; s && list[i]; i++)
-		if (!strcmp(list[i], s))
-			return true;
-	return false;
-}
-
 static const char *short_name(const struct pk_dso *d)
 {
 	const char *slash;
@@ -78,10 +62,11 @@ static const char *short_name(const struct pk_dso *d)
 /* Whether report's filters keep the sample (--cpu, --comms, --pid, --tid, --dsos). */
 static bool kept(const struct report_opts *o, const struct pk_sample *s, const struct pk_resolved_sample *rs)
 {
-	return !((o->cpus && !in_ids(o->cpus, o->nr_cpus, s->cpu)) || (o->comms && !in_list(o->comms, rs->comm)) ||
-		 (o->pids && !in_ids(o->pids, o->nr_pids, rs->pid)) ||
-		 (o->tids && !in_ids(o->tids, o->nr_tids, rs->tid)) ||
-		 (o->dsos && !in_list(o->dsos, short_name(rs->loc.dso))));
+	return !((o->cpus && !report_in_ids(o->cpus, o->nr_cpus, s->cpu)) ||
+		 (o->comms && !report_in_list(o->comms, rs->comm)) ||
+		 (o->pids && !report_in_ids(o->pids, o->nr_pids, rs->pid)) ||
+		 (o->tids && !report_in_ids(o->tids, o->nr_tids, rs->tid)) ||
+		 (o->dsos && !report_in_list(o->dsos, short_name(rs->loc.dso))));
 }
 
 static enum pk_frame_kind kind_of(const struct pk_location *loc)

@@ -97,6 +97,12 @@ void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk
 
 /* ---- exports (report-export.c) -------------------------------------------- */
 
+/* report_in_ids / report_in_list - whether id is one of ids[0..nr), and
+ * whether s is one of the NULL-terminated list (s NULL: no): the filters
+ * --pid/--tid and --comms/--dsos, shared by the table and the exports. */
+bool report_in_ids(const pid_t *ids, size_t nr, int64_t id);
+bool report_in_list(char *const *list, const char *s);
+
 /* report_export_format - --format's argument into *format (-1 for stdio).
  * 0, or CLI_EXIT_USAGE after saying why. */
 int report_export_format(const char *arg, int *format);
