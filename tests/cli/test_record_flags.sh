@@ -118,7 +118,9 @@ expect_rc "-D -1 without --control is a usage error" 2
 run record --control fifo:/nonexistent/ctl -o x.data -- true
 expect_rc "--control on a FIFO that is not there is a usage error" 2
 contains "naming it" "$err" "cannot open /nonexistent/ctl"
-run record -D 50 -e cpu-clock -o delay.data -- "$W" hot 100
+# The command runs well past the delay (600 ms against 50), so the events
+# are enabled before it ends even on a slow, sanitized, loaded run.
+run record -D 50 -e cpu-clock -o delay.data -- "$W" hot 600
 expect_rc "-D 50 records (got $rc)" 0
 contains "and says when the events are enabled" "$err" "Events enabled"
 
