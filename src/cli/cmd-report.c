@@ -525,7 +525,9 @@ static int report(struct report_opts *o, bool defaulted)
 	if (rc >= 0) {
 		for (size_t i = 0; i < run.nr_ev; i++)
 			pk_hist_sort(run.ev[i].hist);
-		report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples, pk_resolver_threads(run.res));
+		if (!report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
+				  pk_resolver_threads(run.res)))
+			cli_message(stderr, "perfkit report: %s has no samples (after the filters)\n", o->input);
 		rc = 0;
 	} else {
 		rc = cli_error("report", NULL);

@@ -321,9 +321,18 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 	fputs("\n\n", f);
 }
 
-void report_print(FILE *f, const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
+bool report_print(FILE *f, const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
 		  uint64_t lost_samples, struct pk_threads *threads)
 {
+	bool any = false;
+
+	for (size_t i = 0; i < nr_ev; i++)
+		any |= pk_hist_nr_samples(ev[i].hist) != 0;
+	if (!any) {	/* perf prints its first line only, and says so on stderr */
+		if (!o->quiet)
+			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
+		return false;
+	}
 	if (!o->quiet) {
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
 		for (size_t i = 0; i < o->nr_keys; i++) {
@@ -339,4 +348,5 @@ void report_print(FILE *f, const struct report_opts *o, const struct report_even
 			print_section(f, o, &ev[i], threads);
 	if (!o->quiet)
 		fputs("#\n# (Tip: perfkit report --sort comm,dso gives a higher-level overview)\n#\n", f);
+	return true;
 }

@@ -78,9 +78,11 @@ struct report_event {
  * report_print - the --stdio output for every event with samples: the
  * header comments perf prints (unless quiet), each section's table, and
  * the closing comment.  `threads` gives each entry's thread's final comm,
- * which perf sizes the Command columns by.
+ * which perf sizes the Command columns by.  When no event has a sample
+ * left (filters such as --cpu can remove them all), only perf's first
+ * line is printed and false returned, for the caller to say so.
  */
-void report_print(FILE *f, const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
+bool report_print(FILE *f, const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
 		  uint64_t lost_samples, struct pk_threads *threads);
 
 /*

@@ -15,20 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 W=$PERFKIT_WORKLOAD
 
-# same_as_perf FILE ARGS...: perfkit report prints what perf report prints,
-# but for the tip line (perf picks one at random).
-same_as_perf() {
-	local file=$1 theirs ours
-	shift
-	theirs=$(perf report -i "$file" --stdio "$@" 2>/dev/null | grep -v '^# (')
-	ours=$("$PERFKIT" report -i "$file" --stdio "$@" 2>"$tmp/err" | grep -v '^# (')
-	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
-		ok "$file: report $* equals perf's"
-	else
-		not_ok "$file: report $* equals perf's"
-		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)" "$(cat "$tmp/err")"
-	fi
-}
+. "$(dirname "$0")/report-perf.sh"
 
 # a file's first row's tid for --sort pid (perf's "TID:comm")
 first_tid() { perf report -i "$1" --stdio -q --sort pid 2>/dev/null | awk 'NR == 1 { sub(/:.*/, "", $2); print $2 }'; }
@@ -74,6 +61,10 @@ else
 	same_as_perf all.data --sort comm,cpu --percent-limit 1
 	same_as_perf all.data --sort cpu,comm --cpu 1
 	same_as_perf all.data --sort cpu,dso,comm --dsos '[kernel.kallsyms]'
+	# --cpu that leaves no sample: perf's first line only, and a word on stderr
+	perf record -q -C 0 -e cpu-clock -F 999 -o cpu0.data -- "$W" hot 100 >/dev/null 2>&1
+	same_as_perf cpu0.data --sort cpu,comm --cpu 1
+	contains "cpu0.data: --cpu 1 says no sample is left" "$(cat "$tmp/err")" "has no samples (after the filters)"
 	ours=$("$PERFKIT" report -i all.data --stdio --sort comm,dso | grep '^# Samples: .* of event ')
 	theirs=$(perf report -i all.data --stdio --sort comm,dso 2>/dev/null | grep '^# Samples: .* of event ')
 	check "all.data: one section per event with samples, as perf's" test -n "$ours" -a "$ours" = "$theirs"

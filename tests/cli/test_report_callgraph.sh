@@ -17,20 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 W=$PERFKIT_WORKLOAD
 
-# same_as_perf FILE ARGS...: perfkit report prints what perf report prints,
-# but for the tip line (perf picks one at random).
-same_as_perf() {
-	local file=$1 theirs ours
-	shift
-	theirs=$(perf report -i "$file" --stdio "$@" 2>/dev/null | grep -v '^# (')
-	ours=$("$PERFKIT" report -i "$file" --stdio "$@" 2>"$tmp/err" | grep -v '^# (')
-	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
-		ok "$file: report $* equals perf's"
-	else
-		not_ok "$file: report $* equals perf's"
-		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)" "$(cat "$tmp/err")"
-	fi
-}
+. "$(dirname "$0")/report-perf.sh"
 
 if ! command -v perf >/dev/null; then
 	skip "comparisons with perf report" "perf is not installed"
