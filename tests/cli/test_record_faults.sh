@@ -45,6 +45,21 @@ except ProcessLookupError:
 sys.exit(0 if select.select([fd], [], [], 10)[0] else 1)
 EOF
 }
+# hear FIFO: wait for a line on FIFO; after 120 s without one, stop the
+# test with what the recorders said, rather than hang until the timeout.
+hear() {
+	read -r -t 120 _ <>"$1" && return 0
+	echo "Bail out! nothing came through $1 within 120 s"
+	cat "$tmp"/*.err >&2 2>/dev/null
+	exit 1
+}
+# tell FIFO: send a line to whoever waits on FIFO, within 120 s.
+tell() {
+	timeout 120 sh -c 'echo >"$1"' sh "$1" && return 0
+	echo "Bail out! nobody was waiting on $1 for 120 s"
+	cat "$tmp"/*.err >&2 2>/dev/null
+	exit 1
+}
 mkfifo "$tmp/ready"
 
 # ---- -o PATH that is not a regular file ---------------------------------
@@ -133,12 +148,12 @@ for who in A B; do
 		sh -c 'echo >"$1"; read -r _ <"$2"; exec "$3" hot 300' sh "$tmp/ready" "$tmp/go$who" "$W" \
 		>/dev/null 2>"$tmp/$who.err" &
 	eval "pid$who=\$!"
-	read -r _ <"$tmp/ready"
+	hear "$tmp/ready"
 done
-echo >"$tmp/goA"
+tell "$tmp/goA"
 wait "$pidA"
 rcA=$?
-echo >"$tmp/goB"
+tell "$tmp/goB"
 wait "$pidB"
 rcB=$?
 check "two recordings to one file both exit 0 ($rcA, $rcB)" test "$rcA" -eq 0 -a "$rcB" -eq 0
@@ -163,7 +178,7 @@ for sig in HUP INT QUIT TERM USR1 USR2 ALRM PIPE XCPU XFSZ VTALRM PROF; do
 	"$PERFKIT" record -e cpu-clock -F 1000 -o "$f" -- \
 		sh -c '"$2" hot 300; echo >"$1"; exec "$2" hot 30000' sh "$tmp/ready" "$W" >/dev/null 2>"$f.err" &
 	bg=$!
-	read -r _ <"$tmp/ready"
+	hear "$tmp/ready"
 	kill -"$sig" "$bg"
 	wait "$bg"
 	rc=$?
@@ -188,7 +203,7 @@ f="$tmp/nohup.data"
 nohup "$PERFKIT" record -e cpu-clock -F 1000 -o "$f" -- \
 	sh -c '"$2" hot 100; echo >"$1"; exec "$2" hot 30000' sh "$tmp/ready" "$W" >/dev/null 2>"$f.err" </dev/null &
 bg=$!
-read -r _ <"$tmp/ready"
+hear "$tmp/ready"
 ign=$(sed -n 's/^SigIgn:\t*//p' "/proc/$bg/status")
 check "nohup: perfkit leaves SIGHUP ignored (SigIgn $ign)" test $((0x$ign & 1)) -eq 1
 kill -HUP "$bg"
@@ -211,7 +226,7 @@ kill9() {
 		sh -c 'echo $$ >"$1.pid"; "$2" hot "$3"; echo >"$4"; exec "$2" hot 30000' \
 		sh "$f" "$W" "$ms" "$tmp/ready" >/dev/null 2>"$f.err" &
 	bg=$!
-	read -r _ <"$tmp/ready"
+	hear "$tmp/ready"
 	kill -KILL "$bg"
 	wait "$bg"
 	wpid=$(cat "$f.pid")
@@ -295,7 +310,7 @@ target=$!
 "$PERFKIT" record -e cpu-clock -F 1000 -p "$target" -o "$tmp/p.data" >/dev/null 2>"$tmp/p.err" &
 bg=$!
 until ls "$tmp"/p.data.partial.* >/dev/null 2>&1 || ! kill -0 "$bg" 2>/dev/null; do sleep 0.02; done
-echo >"$tmp/goP"
+tell "$tmp/goP"
 wait "$target"
 wait "$bg"
 rc=$?
