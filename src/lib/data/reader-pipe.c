@@ -134,9 +134,12 @@ static int take_build_id(struct pk_data_reader *r, const struct perf_event_heade
 		return r->err = pk__error_nomem("the build-ids (%llu bytes)", (unsigned long long)len + rec->size);
 	memcpy(d + len, rec, rec->size);
 	if (r->swap) {		/* the section's bytes stay the file's, as a file's do */
+		struct perf_event_header h;	/* len need not be aligned: copy */
 		uint32_t pid;
 
-		pk__reader_swap_header((struct perf_event_header *)(void *)(d + len));
+		memcpy(&h, d + len, sizeof(h));
+		pk__reader_swap_header(&h);
+		memcpy(d + len, &h, sizeof(h));
 		if (rec->size >= sizeof(*rec) + sizeof(pid)) {	/* a record too short has none */
 			memcpy(&pid, d + len + sizeof(*rec), sizeof(pid));
 			pid = __builtin_bswap32(pid);
