@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * script-fields.c - the optional -F fields of perf script 6.1 that a
  * sample carries beyond where it ran: misc (the cpumode letters), weight,

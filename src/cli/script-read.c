@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * script-read.c - perf script's view of PERF_SAMPLE_READ samples: perf
  * 6.1's session delivers such a sample once per counter it reads (the

@@ -61,6 +61,9 @@ perf record -q -s -e cpu-clock -o stat.data -- "$W" hot 50 >/dev/null 2>&1
 same_as_perf stat.data
 perf record -q --group -e cpu-clock,task-clock -o nols.data -- "$W" hot 50 >/dev/null 2>&1
 same_as_perf nols.data
+# misc on side-band records too: E for an exec's COMM, M for data maps
+same_as_perf group.data --show-task-events -F +misc
+same_as_perf group.data --show-mmap-events -F +misc,-period
 
 # Registers and misc.
 perf record -q -e cpu-clock --user-regs=ip,sp -I -o regs.data -- "$W" hot 50 >/dev/null 2>&1
@@ -74,6 +77,9 @@ done
 ours=$("$PERFKIT" script -i perfkit-regs.data -F iregs | head -1)
 check "perfkit-regs.data: iregs prints the ABI and the registers asked for" \
 	grep -Eq '^ ABI:2 +AX:0x[0-9a-f]+ +BX:0x[0-9a-f]+ +R15:0x[0-9a-f]+ $' <<<"$ours"
+# a DWARF call graph's samples carry the user registers it unwinds from
+perf record -q --call-graph dwarf,4096 -e cpu-clock -o dwarf.data -- "$W" hot 30 >/dev/null 2>&1
+same_as_perf dwarf.data -F comm,tid,uregs
 refused group.data +iregs IREGS
 refused group.data +uregs UREGS
 refused group.data +weight WEIGHT
