@@ -44,6 +44,11 @@ struct pk_location {
 					 * as [unknown] 0x...) */
 	uint64_t symoff;		/* ip - sym start, for perf's sym+0x1f (symoff) key */
 	bool kernel;			/* resolved in kernel space */
+	uint64_t map_ip;		/* perf's map_ip: ip - map start + pgoff in a file's
+					 * map (the file offset, also for non-PIE
+					 * executables: what perf script prints for a user
+					 * frame), ip - map start in the kernel's and
+					 * modules' maps, ip in JIT and anonymous memory */
 };
 
 struct pk_maps;

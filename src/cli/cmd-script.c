@@ -9,6 +9,7 @@
  * file's own tracing data.
  */
 #include "script.h"
+#include "script-fields.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,7 +23,8 @@ static const struct cli_opt script_options[] = {
 	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "[type:]field,... (comm, tid, pid, time, cpu, event, trace, ip, sym, dso, addr, symoff, "
-	  "period); +field/-field edit the default; type is hw, sw, trace, raw or break" },
+	  "period, misc, weight, iregs, uregs, brstack, brstacksym, brstackoff, phys_addr, "
+	  "data_page_size, code_page_size); +field/-field edit the default; type is hw, sw, trace, raw or break" },
 	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
 	{ "show-task-events", 0, CLI_ARG_NONE, OPT_SHOW_TASK, NULL, "also print the COMM, FORK and EXIT records" },
@@ -46,7 +48,10 @@ static const struct { const char *name; uint32_t bit; } field_names[] = {
 	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID }, { "time", SF_TIME },
 	{ "cpu", SF_CPU }, { "event", SF_EVNAME }, { "trace", SF_TRACE }, { "ip", SF_IP },
 	{ "sym", SF_SYM }, { "dso", SF_DSO }, { "addr", SF_ADDR }, { "symoff", SF_SYMOFF },
-	{ "period", SF_PERIOD },
+	{ "period", SF_PERIOD }, { "misc", SF_MISC }, { "weight", SF_WEIGHT }, { "iregs", SF_IREGS },
+	{ "uregs", SF_UREGS }, { "brstack", SF_BRSTACK }, { "brstacksym", SF_BRSTACKSYM },
+	{ "brstackoff", SF_BRSTACKOFF }, { "phys_addr", SF_PHYS_ADDR },
+	{ "data_page_size", SF_DATA_PAGE_SIZE }, { "code_page_size", SF_CODE_PAGE_SIZE },
 };
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -210,7 +215,7 @@ static int check_event(struct script_opts *o, const struct perf_event_attr *a, c
 	    (rc = check_stype(t, a, name, PERF_SAMPLE_TIME, "TIME", SF_TIME)) ||
 	    (rc = check_stype(t, a, name, PERF_SAMPLE_CPU, "CPU", SF_CPU)))
 		return rc;
-	return 0;
+	return script_fields_check(t, a, name);
 }
 
 /* ---- reading ------------------------------------------------------------------ */
@@ -236,7 +241,7 @@ static int setup(struct script_run *run)
 	int rc;
 	char dir[4096];
 
-	if (pk_resolver_new(run->r, &run->c.res) < 0)
+	if (pk_resolver_new(run->r, &run->c.res) < 0 || script_reads_new(run->r, &run->c.reads) < 0)
 		return cli_error("script", NULL);
 	/* perf's machine starts with thread 0 named "swapper" */
 	if (pk_resolver_process(run->c.res, &swapper) < 0)
@@ -284,6 +289,8 @@ static int sample(struct script_run *run, const struct perf_event_header *rec)
 	a = pk_data_reader_attr(run->r, (size_t)ev);
 	if ((err = pk_record_decode(rec, a, &d)) != 0)
 		return err < 0 ? err : -EINVAL;
+	if (a->sample_type & PERF_SAMPLE_READ)
+		return script_print_read(stdout, &run->c, run->c.reads, run->r, a, &d);
 	return script_print_sample(stdout, &run->c, a, pk_data_reader_name(run->r, (size_t)ev), &d);
 }
 
@@ -371,6 +378,7 @@ int cmd_script(int argc, char **argv)
 	free(run.c.trace_buf);
 	pk_tracing_free(run.c.tracing);
 	pk_resolver_free(run.c.res);
+	script_reads_free(run.c.reads);
 	pk_data_reader_free(run.r);
 	return rc;
 }

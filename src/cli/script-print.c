@@ -8,6 +8,7 @@
  * chain one frame a line ("\t%16lx sym+0xoff (dso)") and a blank line.
  */
 #include "script.h"
+#include "script-fields.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,7 +18,8 @@
 #define HAS(t, x) ((t)->fields & SF_##x)
 
 static void print_start(FILE *f, const struct script_ctx *c, const struct script_type *t,
-			const struct pk_sample *s, const char *comm, bool chain)
+			const struct pk_sample *s, const char *comm, bool chain, uint16_t misc,
+			uint32_t rec_type)
 {
 	if (HAS(t, COMM))
 		fprintf(f, chain && HAS(t, IP) ? "%s " : "%16s ", comm);
@@ -29,6 +31,8 @@ static void print_start(FILE *f, const struct script_ctx *c, const struct script
 		fprintf(f, "%5d ", (int)s->tid);
 	if (HAS(t, CPU))
 		fprintf(f, "[%03u] ", s->cpu);
+	if (HAS(t, MISC))
+		script_print_misc(f, misc, rec_type);
 	if (HAS(t, TIME)) {
 		uint64_t secs = s->time / 1000000000u, ns = s->time % 1000000000u;
 		char buf[48];
@@ -59,14 +63,34 @@ static void print_where(FILE *f, const struct script_type *t, const struct pk_lo
 }
 
 /* An address, and where it is.  A call chain's user-space frames show the
- * address inside their DSO, as perf does ("binary offset"). */
+ * address inside their DSO's file as perf does ("binary offset"): ip -
+ * map start + pgoff, the file offset, which for a non-PIE executable is
+ * not the symbol's virtual address. */
 static void print_ip(FILE *f, const struct script_type *t, uint64_t ip, const struct pk_location *loc,
 		     bool frame)
 {
 	bool found = loc->dso != NULL;
 
-	fprintf(f, "%16" PRIx64, frame && found && !loc->kernel && !loc->dso->kernel ? loc->addr : ip);
+	fprintf(f, "%16" PRIx64, frame && found && !loc->kernel && !loc->dso->kernel ? loc->map_ip : ip);
 	print_where(f, t, loc, found);
+}
+
+/* The sample's data address; for page faults, the only events perf
+ * correlates it with code for, also the symbol and DSO that hold it. */
+static void print_addr(FILE *f, struct script_ctx *c, const struct script_type *t,
+		       const struct perf_event_attr *a, const struct pk_sample *s,
+		       const struct pk_resolved_sample *r)
+{
+	struct pk_location loc = { .size = sizeof(loc) };
+	bool found;
+
+	fprintf(f, "%16" PRIx64, s->addr);
+	if (a->type != PERF_TYPE_SOFTWARE || (a->config != PERF_COUNT_SW_PAGE_FAULTS &&
+					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MIN &&
+					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MAJ))
+		return;
+	found = pk_maps_resolve(pk_resolver_maps(c->res), r->pid, s->addr, r->cpumode, &loc) == 0;
+	print_where(f, t, &loc, found);
 }
 
 /* The call chain the resolver built, a frame a line. */
@@ -164,7 +188,7 @@ int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_att
 			return -ENOMEM;
 		t = &c->o->type[script_type_of(attr->type)];
 		print_start(f, c, t, &s, comm ? comm : ":-1",
-			    c->callchains && (attr->sample_type & PERF_SAMPLE_CALLCHAIN));
+			    c->callchains && (attr->sample_type & PERF_SAMPLE_CALLCHAIN), rec->misc, rec->type);
 	}
 	fputs("PERF_RECORD_", f);
 	print_side_body(f, rec);
@@ -184,7 +208,7 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 		return 0;
 	if ((err = pk_resolver_resolve(c->res, rec, &r)) < 0)
 		return err;
-	print_start(f, c, t, s, r.comm, chain);
+	print_start(f, c, t, s, r.comm, chain, rec->misc, PERF_RECORD_SAMPLE);
 	if (HAS(t, PERIOD))
 		fprintf(f, "%10" PRIu64 " ", (uint64_t)(s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period));
 	if (HAS(t, EVNAME))
@@ -192,7 +216,8 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 	if (HAS(t, TRACE) && (err = print_trace(f, c, s)) < 0)
 		return err;
 	if (HAS(t, ADDR))
-		fprintf(f, "%16" PRIx64, s->addr);
+		print_addr(f, c, t, attr, s, &r);
+	script_print_weight(f, t, s);
 	if (HAS(t, IP)) {
 		if (chain) {
 			fputc('\n', f);
@@ -202,6 +227,7 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 			print_ip(f, t, s->ip, &r.loc, false);
 		}
 	}
+	script_print_tail(f, c, t, attr, s, r.pid, r.cpumode);
 	fputc('\n', f);
 	return 0;
 }

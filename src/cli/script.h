@@ -13,7 +13,9 @@ enum script_field {
 	SF_COMM = 1u << 0, SF_TID = 1u << 1, SF_PID = 1u << 2, SF_TIME = 1u << 3,
 	SF_CPU = 1u << 4, SF_EVNAME = 1u << 5, SF_TRACE = 1u << 6, SF_IP = 1u << 7,
 	SF_SYM = 1u << 8, SF_DSO = 1u << 9, SF_ADDR = 1u << 10, SF_SYMOFF = 1u << 11,
-	SF_PERIOD = 1u << 12,
+	SF_PERIOD = 1u << 12, SF_MISC = 1u << 13, SF_WEIGHT = 1u << 14, SF_IREGS = 1u << 15,
+	SF_UREGS = 1u << 16, SF_BRSTACK = 1u << 17, SF_BRSTACKSYM = 1u << 18, SF_BRSTACKOFF = 1u << 19,
+	SF_PHYS_ADDR = 1u << 20, SF_DATA_PAGE_SIZE = 1u << 21, SF_CODE_PAGE_SIZE = 1u << 22,
 };
 
 /* The output types perf keys -F by: the attr types below PERF_TYPE_MAX, then
@@ -49,6 +51,7 @@ struct script_ctx {
 	struct pk_tracing *tracing;	/* NULL: the file has no tracing data */
 	int name_width;			/* the longest event name */
 	bool callchains;		/* some event records call chains */
+	struct script_reads *reads;	/* PERF_SAMPLE_READ values (script-read.c) */
 	char *trace_buf;
 	size_t trace_len;
 };

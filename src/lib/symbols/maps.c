@@ -504,6 +504,24 @@ static uint64_t dso_addr(const struct map *map, uint64_t ip)
 	}
 }
 
+/* perf's map_ip: the offset into the mapped file; the kernel's maps count
+ * from their start (perf keeps the kernel map's pgoff, _text's address, as
+ * its relocation reference instead); JIT and anonymous memory are
+ * identity maps. */
+static uint64_t map_ip(const struct map *map, uint64_t ip)
+{
+	switch (map->dso->kind) {
+	case PK__DSO_FILE:
+	case PK__DSO_VDSO:
+		return ip - map->start + map->pgoff;
+	case PK__DSO_KERNEL:
+	case PK__DSO_MODULE:
+		return ip - map->start;
+	default:
+		return ip;
+	}
+}
+
 int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		    struct pk_location *loc)
 {
@@ -515,7 +533,7 @@ int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	if (loc->size < sizeof(struct pk_location))
 		return pk__error(-EINVAL, "resolve an address", "struct pk_location of %zu bytes, "
 				 "not %zu", loc->size, sizeof(struct pk_location));
-	*loc = (struct pk_location){ .size = loc->size, .addr = ip, .kernel = kernel };
+	*loc = (struct pk_location){ .size = loc->size, .addr = ip, .kernel = kernel, .map_ip = ip };
 	/* Guest and hypervisor samples have no maps here, as in perf without --guest. */
 	if (kernel || cpumode == PERF_RECORD_MISC_USER)
 		map = map_at(m, kernel ? KERNEL_PID : pid, ip);
@@ -525,6 +543,7 @@ int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	load(m, d);
 	loc->dso = &d->pub;
 	loc->addr = dso_addr(map, ip);
+	loc->map_ip = map_ip(map, ip);
 	if (d->plt)
 		sym = pk__symtab_find(d->plt, loc->addr);
 	if (!sym && d->syms)

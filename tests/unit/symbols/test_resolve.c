@@ -81,12 +81,19 @@ static void check_fn(const char *file, const char *symfile, uint64_t base, const
 {
 	struct pk_maps *m;
 	struct pk_location loc;
-	uint64_t value, ip;
+	struct pk__elf *e;
+	uint64_t value, ip, off;
 
+	assert_int_equal(pk__elf_open(symfile, &e), 0);
+	assert_int_equal(pk__elf_symbol_offset(e, "hot_a", &off, &value), 0);
+	pk__elf_close(e);
 	assert_int_equal(pk_maps_new(&m), 0);
 	ip = map_text(m, 7, file, symfile, base, "hot_a", &value);
 	assert_int_equal(user(m, 7, ip + 3, &loc), 0);
 	assert_string_equal(loc.dso->name, file);
+	/* perf's map_ip is the file offset, PIE or not (a non-PIE
+	 * executable's differs from its virtual address) */
+	assert_int_equal(loc.map_ip, off + 3);
 	assert_non_null(loc.sym);
 	assert_string_equal(loc.sym, "hot_a");
 	assert_int_equal(loc.sym_start, value);
@@ -328,6 +335,7 @@ static void jit_perf_map(void **state)
 	assert_string_equal(loc.dso->name, "/tmp/perf-4242.map");
 	assert_string_equal(loc.sym, "LazyCompile:*fib /app.js:3");
 	assert_int_equal(loc.addr, 0x7f0000001010);
+	assert_int_equal(loc.map_ip, 0x7f0000001010);	/* an identity map, as perf's */
 	assert_int_equal(user(m, 4242, 0x7f0000001050, &loc), 0);
 	assert_string_equal(loc.sym, "Builtin: ArgumentsAdaptor");
 	assert_int_equal(user(m, 4242, 0x7f0000001060, &loc), 0);
@@ -378,6 +386,8 @@ static void kernel_and_modules(void **state)
 	assert_string_equal(loc.sym, "__do_syscall_64");
 	assert_int_equal(loc.sym_start, 0xffffffff81001000 + moved);
 	assert_int_equal(loc.symoff, 0x10);
+	/* perf's kernel map counts from its start (pgoff is _text's address) */
+	assert_int_equal(loc.map_ip, 0x1010);
 	/* Read-only data is not a kernel symbol perf keeps: the text before it reaches on. */
 	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffff81002010 + moved, PERF_RECORD_MISC_KERNEL,
 					 &loc), 0);
@@ -392,6 +402,7 @@ static void kernel_and_modules(void **state)
 	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffffc0001080, PERF_RECORD_MISC_KERNEL, &loc), 0);
 	assert_string_equal(loc.dso->name, "[foo_bar]");
 	assert_string_equal(loc.sym, "foo_rx");
+	assert_int_equal(loc.map_ip, 0x1080);
 	assert_string_equal(loc.dso->symfile, path);
 	/* A module mapped after kallsyms was read gets its symbols too. */
 	r.mmap = (struct pk_rec_mmap){ .pid = UINT32_MAX, .addr = 0xffffffffc0100000, .len = 0x1000,

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * script-fields.h - perf script's optional fields (script-fields.c: misc,
+ * weight, registers, branch stacks, physical address, page sizes) and its
+ * split of PERF_SAMPLE_READ samples into one line per counter
+ * (script-read.c).
+ */
+#ifndef PK_CLI_SCRIPT_FIELDS_H
+#define PK_CLI_SCRIPT_FIELDS_H
+
+#include "script.h"
+
+/*
+ * script_fields_check - perf's check of the optional fields of type `t`
+ * against event `name`'s attr `a`: a field whose sample bit the event lacks
+ * is refused (message, CLI_EXIT_EVENT) when -F asked for it by name, and
+ * dropped otherwise.  Returns 0 or CLI_EXIT_EVENT.
+ */
+int script_fields_check(struct script_type *t, const struct perf_event_attr *a, const char *name);
+
+/* script_print_misc - perf's misc column: K, U, H, G, g and the record's
+ * own letter (M for MMAP data, E for COMM exec, S/Sp for a switch out),
+ * padded to six columns.  `rec_type` is the PERF_RECORD_* printed. */
+void script_print_misc(FILE *f, uint16_t misc, uint32_t rec_type);
+
+/* script_print_weight - perf's weight column (WEIGHT, or WEIGHT_STRUCT's
+ * var1), when t asks for it. */
+void script_print_weight(FILE *f, const struct script_type *t, const struct pk_sample *s);
+
+/*
+ * script_print_tail - what perf prints after the ip and sym of a sample,
+ * as t asks: iregs, uregs, brstack/brstacksym/brstackoff (addresses looked
+ * up in process `pid`'s maps, `cpumode` first), phys_addr and the page
+ * sizes.
+ */
+void script_print_tail(FILE *f, struct script_ctx *c, const struct script_type *t,
+		       const struct perf_event_attr *a, const struct pk_sample *s, uint32_t pid,
+		       uint16_t cpumode);
+
+/* The counters' last values, to split PERF_SAMPLE_READ samples as perf does. */
+struct script_reads;
+
+/* script_reads_new - the state for reader `r`'s events and their ids.
+ * Returns 0 or -ENOMEM. */
+int script_reads_new(const struct pk_data_reader *r, struct script_reads **out);
+
+/* script_reads_free - free it; NULL is a no-op. */
+void script_reads_free(struct script_reads *sr);
+
+/*
+ * script_print_read - perf script's lines for the PERF_SAMPLE_READ sample
+ * `rec`: one per counter it reads (the leader's alone or its group's), as
+ * a sample of that counter's event whose period is the counter's growth
+ * since its last sample, and none for a counter that did not grow or
+ * whose id no event of the file has.  Returns 0, -EINVAL for read values
+ * that do not parse, -ENOMEM, or the printer's error.
+ */
+int script_print_read(FILE *f, struct script_ctx *c, struct script_reads *sr,
+		      const struct pk_data_reader *r, const struct perf_event_attr *a,
+		      const struct pk_record *rec);
+
+#endif

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""brstack-craft.py IN OUT: a copy of the perf.data file IN whose samples
+carry a branch stack (PERF_SAMPLE_BRANCH_STACK), for machines without LBR.
+
+Every sample gets three entries built from its own ip and the previous
+sample's (so both ends resolve to real symbols), one from an address no map
+holds, with flags that cover perf script's columns: predicted/mispredicted,
+in a transaction, aborted, cycles and the branch types (an extended one).
+IN must be a single-event file whose sample_type has nothing after
+BRANCH_STACK in the kernel's order (perf record -e cpu-clock's layout), in
+this machine's byte order; the sections after the data move with it.
+"""
+import struct
+import sys
+
+SAMPLE_BRANCH_STACK = 1 << 11
+# what the kernel writes after the branch stack (IDENTIFIER, bit 16, comes first)
+AFTER_BRANCH_STACK = ((1 << 25) - 1) & ~((1 << 12) - 1) & ~(1 << 16)
+BRANCH_USER, BRANCH_ANY = 1 << 0, 1 << 3
+RECORD_SAMPLE = 9
+HEADER = struct.Struct("<8sQQ2Q2Q2Q32s")  # attr_size: an attr and its ids section
+
+
+def flags(mispred=0, predicted=0, in_tx=0, abort=0, cycles=0, btype=0, new_type=0):
+    return (mispred | predicted << 1 | in_tx << 2 | abort << 3 | cycles << 4 |
+            btype << 20 | new_type << 26)
+
+
+def entries(ip, prev):
+    return [(prev, ip, flags(predicted=1, cycles=7, btype=1)),           # COND
+            (ip, prev, flags(mispred=1, in_tx=1, cycles=300, btype=4)),  # CALL
+            (0x1234, ip, flags(abort=1, btype=15, new_type=1))]          # FAULT_DATA
+
+
+def main(src, dst):
+    buf = bytearray(open(src, 'rb').read())
+    (magic, hsize, attr_size, attrs_off, attrs_size, data_off, data_size,
+     types_off, types_size, feats) = HEADER.unpack_from(buf, 0)
+    if magic != b'PERFILE2' or attrs_size != attr_size:
+        sys.exit('brstack-craft: need a single-event PERFILE2 file in this byte order')
+    stype, = struct.unpack_from('<Q', buf, attrs_off + 24)
+    if stype & AFTER_BRANCH_STACK:
+        sys.exit('brstack-craft: sample_type 0x%x has fields after BRANCH_STACK' % stype)
+    struct.pack_into('<Q', buf, attrs_off + 24, stype | SAMPLE_BRANCH_STACK)
+    struct.pack_into('<Q', buf, attrs_off + 72, BRANCH_ANY | BRANCH_USER)
+    out, pos, prev = bytearray(), data_off, None
+    while pos < data_off + data_size:
+        rtype, misc, size = struct.unpack_from('<IHH', buf, pos)
+        rec = bytearray(buf[pos:pos + size])
+        if rtype == RECORD_SAMPLE:
+            ip, = struct.unpack_from('<Q', rec, 8)
+            br = entries(ip, prev if prev is not None else ip)
+            rec += struct.pack('<Q', len(br)) + b''.join(struct.pack('<QQQ', *e) for e in br)
+            struct.pack_into('<H', rec, 6, len(rec))
+            prev = ip
+        out += rec
+        pos += size
+    grow = len(out) - data_size
+    rest = buf[data_off + data_size:]
+    # the feature index right after the data: every section it names moves
+    nfeat = bin(int.from_bytes(feats, 'little')).count('1')
+    for i in range(nfeat):
+        off, = struct.unpack_from('<Q', rest, i * 16)
+        struct.pack_into('<Q', rest, i * 16, off + grow)
+    head = buf[:data_off]
+    HEADER.pack_into(head, 0, magic, hsize, attr_size, attrs_off, attrs_size, data_off,
+                     len(out), types_off, types_size, feats)
+    open(dst, 'wb').write(bytes(head) + bytes(out) + bytes(rest))
+
+
+if __name__ == '__main__':
+    main(sys.argv[1], sys.argv[2])

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_script_fields.sh - perfkit script's group reads, optional fields and
+# file offsets against perf script 6.1 on the same files, line for line:
+# a {cpu-clock,task-clock}:S group (one line per counter, its growth as the
+# period), -s and --group recordings; iregs/uregs (perf's and perfkit's
+# --user-regs/--intr-regs recordings); misc; addr, phys_addr and the page
+# sizes of page faults; brstack, brstacksym and brstackoff on files whose
+# samples brstack-craft.py gave a branch stack (no LBR here); and a non-PIE
+# executable's call chains, whose user frames perf prints as file offsets.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+: "${PERFKIT_WORKLOAD_NOPIE:?PERFKIT_WORKLOAD_NOPIE must name the non-PIE workload}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+CRAFT=$(dirname "$0")/brstack-craft.py
+
+# same_as_perf FILE ARGS...: perfkit script prints what perf script prints
+# (something) and exits as it does.
+same_as_perf() {
+	local file=$1 theirs ours rt ro
+	shift
+	theirs=$(perf script -i "$file" "$@" 2>/dev/null); rt=$?
+	ours=$("$PERFKIT" script -i "$file" "$@" 2>"$tmp/err"); ro=$?
+	if [ "$theirs" = "$ours" ] && [ -n "$ours" ] && [ "$rt" = "$ro" ]; then
+		ok "$file: script $* equals perf's ($(printf '%s\n' "$ours" | wc -l) lines)"
+	else
+		not_ok "$file: script $* equals perf's (exit $ro, perf $rt)"
+		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)" "$(cat "$tmp/err")"
+	fi
+}
+
+# refused FILE FIELDS WHAT: -F FIELDS is refused with perf's message.
+refused() {
+	local out rc
+	out=$("$PERFKIT" script -i "$1" -F "$2" 2>&1 >"$tmp/stdout"); rc=$?
+	if [ "$rc" = 1 ] && [ ! -s "$tmp/stdout" ] && [[ $out == *"do not have $3 attribute set"* ]]; then
+		ok "$1: -F $2 is refused: no $3 in the samples"
+	else
+		not_ok "$1: -F $2 is refused: no $3 in the samples"; diag "exit $rc: $out"
+	fi
+}
+
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf script" "perf is not installed"
+	done_testing
+	exit 0
+fi
+
+# Group reads: one line per counter of the group.
+perf record -q -e '{cpu-clock,task-clock}:S' -o group.data -- "$W" hot 100 >/dev/null 2>&1
+same_as_perf group.data
+same_as_perf group.data -F comm,tid,time,event,period
+ours=$("$PERFKIT" script -i group.data -F event)
+n_cpu=$(grep -c ' cpu-clock:' <<<"$ours"); n_task=$(grep -c 'task-clock:' <<<"$ours")
+check "group.data: lines for both counters of the group ($n_cpu cpu-clock, $n_task task-clock)" \
+	[ "$n_cpu" -gt 10 -a "$n_task" -gt 10 ]
+perf record -q -s -e cpu-clock -o stat.data -- "$W" hot 50 >/dev/null 2>&1
+same_as_perf stat.data
+perf record -q --group -e cpu-clock,task-clock -o nols.data -- "$W" hot 50 >/dev/null 2>&1
+same_as_perf nols.data
+# misc on side-band records too: E for an exec's COMM, M for data maps
+same_as_perf group.data --show-task-events -F +misc
+same_as_perf group.data --show-mmap-events -F +misc,-period
+
+# Registers and misc.
+perf record -q -e cpu-clock --user-regs=ip,sp -I -o regs.data -- "$W" hot 50 >/dev/null 2>&1
+"$PERFKIT" record -e cpu-clock --user-regs=ip,sp --intr-regs=ax,bx,r15 -o perfkit-regs.data -- "$W" hot 50 \
+	>/dev/null 2>&1
+for f in regs.data perfkit-regs.data; do
+	same_as_perf "$f" -F +iregs,+uregs
+	same_as_perf "$f" -F ip,uregs
+	same_as_perf "$f" -F +misc,-period
+done
+ours=$("$PERFKIT" script -i perfkit-regs.data -F iregs | head -1)
+check "perfkit-regs.data: iregs prints the ABI and the registers asked for" \
+	grep -Eq '^ ABI:2 +AX:0x[0-9a-f]+ +BX:0x[0-9a-f]+ +R15:0x[0-9a-f]+ $' <<<"$ours"
+# a DWARF call graph's samples carry the user registers it unwinds from
+perf record -q --call-graph dwarf,4096 -e cpu-clock -o dwarf.data -- "$W" hot 30 >/dev/null 2>&1
+same_as_perf dwarf.data -F comm,tid,uregs
+refused group.data +iregs IREGS
+refused group.data +uregs UREGS
+refused group.data +weight WEIGHT
+refused group.data +phys_addr PHYS_ADDR
+
+# Page faults: the data address, its physical address, the page sizes.
+F=comm,tid,time,event,ip,addr,phys_addr,data_page_size,code_page_size,misc
+perf record -q -d --phys-data --data-page-size --code-page-size -e page-faults -c 1 -o pf.data \
+	-- "$W" pages 50 >/dev/null 2>&1
+same_as_perf pf.data -F $F
+"$PERFKIT" record -d --data-page-size --code-page-size -e page-faults -c 1 -o perfkit-pf.data \
+	-- "$W" pages 50 >/dev/null 2>&1
+same_as_perf perfkit-pf.data -F ${F/phys_addr,/}
+
+# Branch stacks, on recordings given one (this machine has no LBR).
+perf record -q -e cpu-clock -o plain.data -- "$W" hot 100 >/dev/null 2>&1
+"$PERFKIT" record -e cpu-clock -o perfkit-plain.data -- "$W" hot 100 >/dev/null 2>&1
+for f in plain perfkit-plain; do
+	if ! python3 "$CRAFT" "$f.data" "$f-br.data" 2>"$tmp/err"; then
+		not_ok "brstack-craft.py gives $f.data a branch stack"; diag "$(cat "$tmp/err")"
+		continue
+	fi
+	for fields in +brstack +brstacksym +brstackoff +brstack,-dso +brstacksym,-dso ip,brstackoff,dso \
+		      +brstack,+brstacksym; do
+		same_as_perf "$f-br.data" -F $fields
+	done
+done
+ours=$("$PERFKIT" script -i plain-br.data -F brstacksym | head -1)
+check "plain-br.data: brstacksym prints sym+off/sym+off/P/-/-/7/COND ... [unknown]/.../A/0/FAULT_DATA" \
+	grep -Eq '^[^/ ]+\+0x[0-9a-f]+/[^/ ]+\+0x[0-9a-f]+/P/-/-/7/COND .*/M/X/-/300/CALL \[unknown\]/[^/ ]+/-/-/A/0/FAULT_DATA $' \
+	<<<"$ours"
+same_as_perf plain.data -F +brstack
+
+# A non-PIE executable: call-chain frames at file offsets.
+perf record -q -g -e cpu-clock -o nopie.data -- "$PERFKIT_WORKLOAD_NOPIE" hot 100 >/dev/null 2>&1
+# The chains through the dynamic loader are left out: perf 6.1 also names
+# its untyped .text labels (_dl_start_user), which perfkit's symbol tables
+# do not hold yet.
+for fields in "" "-F ip,sym,dso"; do
+	theirs=$(perf script -i nopie.data $fields 2>/dev/null | awk -v RS= -v ORS='\n\n' '!/ld-linux/')
+	ours=$("$PERFKIT" script -i nopie.data $fields 2>&1 | awk -v RS= -v ORS='\n\n' '!/ld-linux/')
+	if [ "$theirs" = "$ours" ] && grep -q "(${PERFKIT_WORKLOAD_NOPIE})" <<<"$ours"; then
+		ok "nopie.data: script $fields equals perf's outside the loader ($(wc -l <<<"$ours") lines)"
+	else
+		not_ok "nopie.data: script $fields equals perf's outside the loader"
+		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
+	fi
+done
+ours=$("$PERFKIT" script -i nopie.data -F ip,dso | grep -F "($PERFKIT_WORKLOAD_NOPIE)" | head -1)
+check "nopie.data: a frame in the executable is printed as a file offset, not 0x40xxxx ($ours)" \
+	grep -Eq '^\s+[0-9a-f]{1,5} \(' <<<"$ours"
+
+"$PERFKIT" script -i plain.data -F brstack,nosuch >/dev/null 2>&1; rc=$?
+check "an unknown field after a new one: exit 2" [ "$rc" = 2 ]
+done_testing
