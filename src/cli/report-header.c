@@ -457,27 +457,25 @@ static int print_features(const struct hdr *h, bool full)
 	return 0;
 }
 
-/* The first lines: when the file was written and where its parts are. */
-static int print_layout(const struct hdr *h, const char *path, const char *cmd)
+/* The first lines: when the file was written (its modification time, as
+ * perf's fstat gives it) and where its parts are. */
+static int print_layout(const struct hdr *h, const struct pk_data_layout *l, const char *path,
+			const char *cmd)
 {
-	struct pk_data_layout l = { .size = sizeof(l) };
 	struct stat st;
 	char when[64];
-	int err;
 
 	if ((strcmp(path, "-") ? stat(path, &st) : fstat(0, &st)) < 0) {
 		cli_message(stderr, "perfkit %s: cannot stat %s: %s\n", cmd, path, strerror(errno));
 		return CLI_EXIT_EVENT;
 	}
-	if ((err = pk_data_reader_layout(h->r, &l)) < 0)
-		return cli_error(cmd, NULL);
 	if (!ctime_r(&st.st_mtime, when))
 		snprintf(when, sizeof(when), "?\n");
 	fprintf(h->f, "# captured on    : %s", when);
-	fprintf(h->f, "# header version : %u\n", l.version);
-	fprintf(h->f, "# data offset    : %" PRIu64 "\n", l.data_offset);
-	fprintf(h->f, "# data size      : %" PRIu64 "\n", l.data_size);
-	fprintf(h->f, "# feat offset    : %" PRIu64 "\n", l.feat_offset);
+	fprintf(h->f, "# header version : %u\n", l->version);
+	fprintf(h->f, "# data offset    : %" PRIu64 "\n", l->data_offset);
+	fprintf(h->f, "# data size      : %" PRIu64 "\n", l->data_size);
+	fprintf(h->f, "# feat offset    : %" PRIu64 "\n", l->feat_offset);
 	return 0;
 }
 
@@ -488,12 +486,13 @@ int report_header_print(FILE *f, struct pk_data_reader *r, const char *path, boo
 	bool pipe;
 	int err;
 
-	pk_data_reader_layout(r, &l);
+	if (pk_data_reader_layout(r, &l) < 0)
+		return cli_error(cmd, NULL);
 	pipe = l.data_offset == 0;	/* a pipe-mode stream has no layout */
 	fputs("# ========\n", f);
-	if ((err = print_layout(&h, path, cmd)))
+	if ((err = print_layout(&h, &l, path, cmd)))
 		return err;
-	if (!pipe && (err = print_features(&h, full)) < 0)
+	if (!pipe && print_features(&h, full) < 0)
 		return cli_error(cmd, NULL);
 	if (!pipe) {
 		fputs("# missing features: ", f);
@@ -509,7 +508,7 @@ int report_header_print(FILE *f, struct pk_data_reader *r, const char *path, boo
 	}
 	fputs("# ========\n#\n", f);
 	/* perf prints a stream's features as their records come, after the block. */
-	if (pipe && (err = print_features(&h, full)) < 0)
+	if (pipe && print_features(&h, full) < 0)
 		return cli_error(cmd, NULL);
 	return 0;
 }

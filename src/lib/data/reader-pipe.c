@@ -173,10 +173,11 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *rec, u
 
 int pk__reader_pipe_take(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at)
 {
+	uint32_t type = rec->type;	/* taking TRACING_DATA reads on: rec may not survive */
 	int ret = take(r, rec, at);
 
 	if (ret > 0)	/* for pk_data_reader_nr_taken: take() knows types 64 to 68 only */
-		r->nr_taken[rec->type - 64]++;
+		r->nr_taken[type - 64]++;
 	return ret;
 }
 
