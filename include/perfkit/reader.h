@@ -167,6 +167,24 @@ PK_API const char *pk_data_reader_string(const struct pk_data_reader *r, unsigne
 PK_API int pk_data_reader_nr_cpus(const struct pk_data_reader *r, uint32_t *available,
 				  uint32_t *online);
 
+/* Where a PERFILE2 file keeps its parts (perf report --header's first lines). */
+struct pk_data_layout {
+	size_t size;		/* set by the caller: sizeof(struct pk_data_layout) */
+	uint32_t version;	/* perf's header version: 1 for PERFILE2 */
+	uint64_t data_offset;	/* the data section, as the header says */
+	uint64_t data_size;
+	uint64_t feat_offset;	/* the feature table: data_offset + data_size */
+};
+
+/*
+ * pk_data_reader_layout - the header's offsets and sizes in *out, as the
+ * file says them (a data section cut by the end of the file keeps the size
+ * the header gives).  A pipe-mode stream has none: all 0 but version.
+ * Returns 0; -EINVAL when out->size is smaller than the struct this
+ * library fills (in pk_last_error; *out untouched).  out->size is kept.
+ */
+PK_API int pk_data_reader_layout(const struct pk_data_reader *r, struct pk_data_layout *out);
+
 /* The order pk_data_reader_next delivers records in. */
 enum pk_data_order {
 	PK_DATA_ORDER_TIME = 0,	/* perf report's and perf script's (the default) */
@@ -234,6 +252,17 @@ PK_API int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event
  * earlier than a record already delivered in time order (perf's "out of
  * order events"): the rounds did not hold them back long enough. */
 PK_API uint64_t pk_data_reader_nr_unordered(const struct pk_data_reader *r);
+
+/*
+ * pk_data_reader_nr_taken - how many records of perf's type `type` (a
+ * user type, from 64) the reader read so far without delivering them: in
+ * a pipe-mode stream the header records it takes (HEADER_ATTR,
+ * HEADER_FEATURE, HEADER_TRACING_DATA, HEADER_BUILD_ID, HEADER_EVENT_TYPE),
+ * in either format the COMPRESSED records whose records it delivers
+ * instead.  With the delivered ones, every record perf counts (perf
+ * report --stats).  0 for any other type.
+ */
+PK_API uint64_t pk_data_reader_nr_taken(const struct pk_data_reader *r, uint32_t type);
 
 /* The COMPRESSED feature: how perf record -z compressed the records. */
 struct pk_data_compression {

@@ -8,6 +8,7 @@
  * warning naming the offset.
  */
 #include "report.h"
+#include "report-header.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 
 enum {
 	OPT_STDIO = 0x100, OPT_TOTAL_PERIOD, OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN,
-	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK,
+	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK, OPT_HEADER, OPT_HEADER_ONLY, OPT_STATS,
 };
 
 static const struct cli_opt report_options[] = {
@@ -53,6 +54,11 @@ static const struct cli_opt report_options[] = {
 	  "stdio (the table), or an export of the samples with their call chains: folded, pprof, "
 	  "speedscope, flamegraph" },
 	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE", "write the --format export to FILE (default stdout)" },
+	{ "header", 0, CLI_ARG_NONE, OPT_HEADER, NULL, "the file's header block (perf's) before the report" },
+	{ "header-only", 0, CLI_ARG_NONE, OPT_HEADER_ONLY, NULL, "the file's header block only" },
+	{ "show-info", 'I', CLI_ARG_NONE, 'I', NULL,
+	  "the header block in full: CPU and NUMA topology, caches, memory nodes" },
+	{ "stats", 0, CLI_ARG_NONE, OPT_STATS, NULL, "the number of records of each type, and of samples per event" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -161,6 +167,10 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'o': o->output = arg; return 0;
 	case OPT_FORMAT: return report_export_format(arg, &o->format);
 	case OPT_STDIO: return 0;
+	case OPT_HEADER: o->header = true; return 0;
+	case OPT_HEADER_ONLY: o->header_only = true; return 0;
+	case 'I': o->show_info = true; return 0;
+	case OPT_STATS: o->stats = true; return 0;
 	case OPT_CHILDREN: o->children_opt = 1; return 0;
 	case OPT_NO_CHILDREN: o->children_opt = 0; return 0;
 	case 'g': return report_cg_parse(o, arg);
@@ -435,6 +445,8 @@ static int check_file(const struct report_opts *o, bool defaulted)
 {
 	struct stat st;
 
+	if (!strcmp(o->input, "-"))
+		return 0;	/* standard input (perf record -o -): nothing to check */
 	if (stat(o->input, &st) < 0) {
 		cli_message(stderr, "perfkit report: failed to open %s: %s%s\n", o->input, strerror(errno),
 			    defaulted && errno == ENOENT ? "  (try 'perfkit record' first)" : "");
@@ -514,6 +526,10 @@ static int report(struct report_opts *o, bool defaulted)
 		return rc;
 	if (pk_data_reader_open(o->input, &run.r) < 0)
 		return cli_error("report", NULL);
+	if (o->stats || o->header || o->header_only) {
+		if ((rc = report_info(o, run.r)) != -1)
+			return rc;	/* --stats, --header-only: done, the reader freed */
+	}
 	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;

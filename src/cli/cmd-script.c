@@ -9,6 +9,7 @@
  * file's own tracing data.
  */
 #include "script.h"
+#include "report-header.h"
 #include "script-fields.h"
 
 #include <errno.h>
@@ -17,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP };
+enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_HEADER, OPT_HEADER_ONLY };
 
 static const struct cli_opt script_options[] = {
 	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
@@ -29,6 +30,10 @@ static const struct cli_opt script_options[] = {
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
 	{ "show-task-events", 0, CLI_ARG_NONE, OPT_SHOW_TASK, NULL, "also print the COMM, FORK and EXIT records" },
 	{ "show-mmap-events", 0, CLI_ARG_NONE, OPT_SHOW_MMAP, NULL, "also print the MMAP and MMAP2 records" },
+	{ "header", 0, CLI_ARG_NONE, OPT_HEADER, NULL, "the file's header block (perf's) before the lines" },
+	{ "header-only", 0, CLI_ARG_NONE, OPT_HEADER_ONLY, NULL, "the file's header block only" },
+	{ "show-info", 'I', CLI_ARG_NONE, 'I', NULL,
+	  "the header block in full: CPU and NUMA topology, caches, memory nodes" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -164,6 +169,9 @@ static int script_option(void *ctx, int id, const char *arg)
 	case OPT_NS: o->ns = true; return 0;
 	case OPT_SHOW_TASK: o->show_task = true; return 0;
 	case OPT_SHOW_MMAP: o->show_mmap = true; return 0;
+	case OPT_HEADER: o->header = true; return 0;
+	case OPT_HEADER_ONLY: o->header_only = true; return 0;
+	case 'I': o->show_info = true; return 0;
 	default: return 0;
 	}
 }
@@ -373,7 +381,9 @@ int cmd_script(int argc, char **argv)
 		return rc;
 	if (pk_data_reader_open(o.input, &run.r) < 0)
 		return cli_error("script", NULL);
-	if (!(rc = setup(&run)))
+	if (o.header || o.header_only)
+		rc = report_header_print(stdout, run.r, o.input, o.show_info, "script");
+	if (!rc && !o.header_only && !(rc = setup(&run)))
 		rc = read_records(&run);
 	free(run.c.trace_buf);
 	pk_tracing_free(run.c.tracing);

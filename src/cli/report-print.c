@@ -329,12 +329,13 @@ bool report_print(FILE *f, const struct report_opts *o, const struct report_even
 	for (size_t i = 0; i < nr_ev; i++)
 		any |= pk_hist_nr_samples(ev[i].hist) != 0;
 	if (!any) {	/* perf prints its first line only, and says so on stderr */
-		if (!o->quiet)
+		if (!o->quiet && !o->header)
 			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
 		return false;
 	}
 	if (!o->quiet) {
-		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
+		if (!o->header)
+			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
 		for (size_t i = 0; i < o->nr_keys; i++) {
 			if (o->keys[i] == PK_HIST_KEY_COMM && nr_names(o->comms) == 1)
 				cli_message(f, "# comm: %s\n", o->comms[0]);

@@ -42,6 +42,9 @@ struct report_opts {
 	unsigned int max_stack;		/* --max-stack */
 	bool callchain;			/* report_cg_setup: the graphs are shown */
 	bool children;			/* report_cg_setup: Children totals are */
+	bool header, header_only;	/* --header, --header-only (report-header.c) */
+	bool show_info;			/* -I */
+	bool stats;			/* --stats (report-stats.c) */
 };
 
 /*
@@ -113,5 +116,13 @@ int report_export_format(const char *arg, int *format);
  * resolver and write o->format to o->output (stdout when NULL or "-").
  * Returns the exit status. */
 int report_export(const struct report_opts *o, struct pk_data_reader *r);
+
+/* ---- --header, --header-only, --stats (report-header.c) --------------------- */
+
+/* report_info - what comes before the table or instead of it: --stats
+ * (the counts), --header-only (the header block), both ending the run
+ * with the reader freed and the exit status returned; --header prints
+ * the block (unless -q) and returns -1 for the table to follow. */
+int report_info(const struct report_opts *o, struct pk_data_reader *r);
 
 #endif

@@ -35,6 +35,8 @@ struct script_opts {
 	bool ns;			/* --ns */
 	bool force;			/* -f */
 	bool show_task, show_mmap;	/* --show-task-events, --show-mmap-events */
+	bool header, header_only;	/* --header, --header-only (report-header.c) */
+	bool show_info;			/* -I */
 	struct script_type type[SCRIPT_NR_TYPES];
 };
 

@@ -49,6 +49,8 @@ struct rd_order {
 	int src_end;			/* 0 while records come; then 1 (end) or the error */
 };
 
+#define PK__READER_NR_TAKEN 32
+
 struct pk_data_reader {
 	int fd;
 	bool own_fd;			/* opened by the reader, closed by pk_data_reader_free */
@@ -82,6 +84,7 @@ struct pk_data_reader {
 	const unsigned char *zin;	/* that record's payload, in buf, not all expanded yet */
 	size_t zin_len, zin_pos;
 	bool zout_full;			/* zstd may hold more output for the same input */
+	uint64_t nr_taken[PK__READER_NR_TAKEN];	/* user types (from 64) read, not delivered */
 	int err;			/* the damage met, returned again */
 	bool err_kept;			/* its error record, told again with it: */
 	char err_what[128], err_why[600];	/* decoding in between may replace it */

@@ -156,7 +156,7 @@ bool pk__reader_pipe_header(uint32_t type)
 	       type == PK__RECORD_HEADER_FEATURE;
 }
 
-int pk__reader_pipe_take(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at)
+static int take(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at)
 {
 	switch (rec->type) {
 	case PK__RECORD_HEADER_ATTR:
@@ -172,6 +172,16 @@ int pk__reader_pipe_take(struct pk_data_reader *r, const struct perf_event_heade
 	default:
 		return 0;
 	}
+}
+
+int pk__reader_pipe_take(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at)
+{
+	uint32_t type = rec->type;	/* taking TRACING_DATA reads on: rec may not survive */
+	int ret = take(r, rec, at);
+
+	if (ret > 0)	/* for pk_data_reader_nr_taken: take() knows types 64 to 68 only */
+		r->nr_taken[type - 64]++;
+	return ret;
 }
 
 /* The header records before the first other record.  Damage in one of

@@ -320,6 +320,7 @@ static int stream_next(struct pk_data_reader *r, const struct perf_event_header 
 		}
 		if (ret <= 0 || (*rec)->type != PK__RECORD_COMPRESSED)
 			return ret;
+		r->nr_taken[PK__RECORD_COMPRESSED - 64]++;
 		ret = start_inflate(r, *rec, at);
 		if (ret)
 			return ret;

@@ -685,6 +685,28 @@ int pk_data_reader_compression(const struct pk_data_reader *r, struct pk_data_co
 	return 0;
 }
 
+int pk_data_reader_layout(const struct pk_data_reader *r, struct pk_data_layout *out)
+{
+	size_t size = out->size;
+
+	if (size < sizeof(*out))
+		return pk__error(-EINVAL, "pk_data_reader_layout",
+				 "struct pk_data_layout.size is %zu, less than the %zu bytes this "
+				 "library fills", size, sizeof(*out));
+	*out = (struct pk_data_layout){ .size = size, .version = 1 };
+	if (!r->pipe) {
+		out->data_offset = r->data_offset;
+		out->data_size = r->data_end_said - r->data_offset;
+		out->feat_offset = r->data_end_said;
+	}
+	return 0;
+}
+
+uint64_t pk_data_reader_nr_taken(const struct pk_data_reader *r, uint32_t type)
+{
+	return type >= 64 && type - 64 < PK__READER_NR_TAKEN ? r->nr_taken[type - 64] : 0;
+}
+
 int pk_data_reader_event_of(const struct pk_data_reader *r, const struct perf_event_header *rec)
 {
 	uint64_t id;

@@ -2,7 +2,8 @@
 /*
  * test_reader.c - the perf.data reader: a file the perfkit writer made is
  * read back event by event and record by record exactly (across several
- * refills of the reader's buffer); damaged copies (truncated at several
+ * refills of the reader's buffer), with the header's layout as its bytes
+ * say it and every COMPRESSED record counted; damaged copies (truncated at several
  * points, a wrong or byte-swapped magic, an absurd attr size, records of
  * size 0, unaligned or running past the data) give errors naming the file
  * offset, after every record before the damage.  With the argument
@@ -99,6 +100,25 @@ static void write_file(void)
 	assert_int_equal(pk_data_writer_finish(w), 0);
 }
 
+static uint64_t file_u64(const char *p, long off);	/* defined with the damage tests */
+
+/* The header's layout, as the file's bytes say it (offsets 40 and 48). */
+static void check_layout(struct pk_data_reader *r)
+{
+	struct pk_data_layout l = { .size = sizeof(l) };
+
+	assert_int_equal(pk_data_reader_layout(r, &l), 0);
+	assert_int_equal(l.size, sizeof(l));
+	assert_int_equal(l.version, 1);
+	assert_int_equal(l.data_offset, file_u64(path, 40));
+	assert_int_equal(l.data_size, file_u64(path, 48));
+	assert_true(l.data_size > 0);
+	assert_int_equal(l.feat_offset, l.data_offset + l.data_size);
+	l.size = 8;
+	assert_int_equal(pk_data_reader_layout(r, &l), -EINVAL);
+	assert_int_equal(l.size, 8);	/* untouched */
+}
+
 static void test_events_and_features(void **state)
 {
 	struct pk_data_reader *r;
@@ -149,6 +169,7 @@ static void test_events_and_features(void **state)
 	assert_int_equal(pk_data_reader_feature(r, PK_DATA_FEAT_GROUP_DESC, &raw, &len), -ENOENT);
 	assert_string_equal(pk_data_reader_feature_name(PK_DATA_FEAT_CPU_TOPOLOGY), "cpu_topology");
 	assert_null(pk_data_reader_feature_name(PK_DATA_FEAT_LAST));
+	check_layout(r);
 	pk_data_reader_free(r);
 }
 
@@ -326,11 +347,30 @@ static void test_time_order(void **state)
 	assert_string_equal(got, "S30 S10 S0 S20 R S25 S5 C22 S40 R S35 S15 S50 ");
 }
 
+#define RECORD_COMPRESSED 81	/* perf's PERF_RECORD_COMPRESSED */
+
+/* The COMPRESSED records in the data section of file `p`, counted by
+ * walking its record headers (perf does not pad them). */
+static uint64_t nr_compressed(const char *p)
+{
+	uint64_t at = file_u64(p, 40), end = at + file_u64(p, 48), n = 0;
+
+	while (at < end) {
+		uint64_t h = file_u64(p, (long)at);	/* type u32, misc u16, size u16 */
+
+		n += (uint32_t)h == RECORD_COMPRESSED;
+		assert_true(h >> 48 >= 8);
+		at += h >> 48;
+	}
+	return n;
+}
+
 /* perfkit record -z's files: the COMPRESSED records expand to the same
  * records, in the same orders, and the feature says how they were made. */
 static void test_compressed(void **state)
 {
 	struct pk_data_compression c = { .size = sizeof(c) };
+	const struct perf_event_header *h;
 	struct pk_data_reader *r;
 	char got[400];
 
@@ -347,6 +387,12 @@ static void test_compressed(void **state)
 	assert_int_equal(c.size, sizeof(c));
 	c.size = 4;
 	assert_int_equal(pk_data_reader_compression(r, &c), -EINVAL);
+	/* Every COMPRESSED record read is counted, none delivered. */
+	while (pk_data_reader_next(r, &h) == 1)
+		assert_int_not_equal(h->type, RECORD_COMPRESSED);
+	assert_int_equal(pk_data_reader_nr_taken(r, RECORD_COMPRESSED), nr_compressed(path));
+	assert_true(pk_data_reader_nr_taken(r, RECORD_COMPRESSED) > 0);
+	assert_int_equal(pk_data_reader_nr_taken(r, PERF_RECORD_SAMPLE), 0);	/* not a user type */
 	pk_data_reader_free(r);
 	write_file();
 	assert_int_equal(pk_data_reader_open(path, &r), 0);

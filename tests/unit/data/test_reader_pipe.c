@@ -4,8 +4,8 @@
  * record -o -).  A stream built here byte by byte, with perf's unpadded
  * HEADER_FEATURE and HEADER_BUILD_ID records, tracing data after its
  * record and header records after the samples, read through a pipe and as
- * a file: the events, features and records it holds, known when the
- * contract says.  The same stream cut at every byte: an error naming what
+ * a file: the events, features and records it holds, and the header
+ * records taken, known when the contract says.  The same stream cut at every byte: an error naming what
  * is wrong or a clean end, never a hang or a crash.  With the argument
  * "oracle", streams perf 6.1 writes, piped straight into the reader and
  * compared with perf's own reading of them and with the same workload
@@ -223,6 +223,17 @@ static void check_stream(struct pk_data_reader *r)
 	assert_int_equal(pk_data_reader_feature(r, PK_DATA_FEAT_TRACING_DATA, &p, &len), 0);
 	assert_int_equal(len, 16);
 	assert_memory_equal(p, "tracing-data-16b", 16);
+	/* The header records taken so far; a stream has no layout. */
+	assert_int_equal(pk_data_reader_nr_taken(r, 64), 2);	/* HEADER_ATTR */
+	assert_int_equal(pk_data_reader_nr_taken(r, 80), 4);	/* HEADER_FEATURE, the end mark too */
+	assert_int_equal(pk_data_reader_nr_taken(r, 66), 1);	/* HEADER_TRACING_DATA */
+	assert_int_equal(pk_data_reader_nr_taken(r, 67), 0);
+	{
+		struct pk_data_layout l = { .size = sizeof(l) };
+
+		assert_int_equal(pk_data_reader_layout(r, &l), 0);
+		assert_int_equal(l.data_offset + l.data_size + l.feat_offset, 0);
+	}
 	/* What comes after the records is not known yet. */
 	assert_null(pk_data_reader_name(r, 1));
 	assert_null(pk_data_reader_string(r, PK_DATA_FEAT_OSRELEASE));
@@ -242,6 +253,8 @@ static void check_stream(struct pk_data_reader *r)
 	assert_int_equal(ret, 0);
 	assert_int_equal(n, 7);
 	assert_string_equal(pk_data_reader_name(r, 1), "page-faults");	/* from EVENT_UPDATE */
+	assert_int_equal(pk_data_reader_nr_taken(r, 80), 5);	/* the late OSRELEASE */
+	assert_int_equal(pk_data_reader_nr_taken(r, 67), 1);	/* the late HEADER_BUILD_ID */
 	assert_string_equal(pk_data_reader_string(r, PK_DATA_FEAT_OSRELEASE), "6.1.0-test");
 	assert_int_equal(pk_data_reader_feature(r, PK_DATA_FEAT_BUILD_ID, &p, &len), 0);
 	assert_int_equal(len, 100);	/* the record as a file's section holds it */
