@@ -8,6 +8,7 @@
  * warning naming the offset.
  */
 #include "report.h"
+#include "report-dump.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@ enum {
 static const struct cli_opt report_options[] = {
 	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
 	{ "stdio", 0, CLI_ARG_NONE, OPT_STDIO, NULL, "the text table (the only interface so far)" },
+	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, as perf report -D" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period "
 	  "(default comm,dso,sym)" },
@@ -154,6 +156,7 @@ static int report_option(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case 'i': o->input = arg; return 0;
+	case 'D': o->dump = true; return 0;
 	case 's': return parse_sort(o, arg);
 	case 'n': o->show_nr = true; return 0;
 	case 'q': o->quiet = true; return 0;
@@ -520,6 +523,8 @@ static int report(struct report_opts *o, bool defaulted)
 	}
 	if (o->format >= 0)
 		return report_export(o, run.r);
+	if (o->dump)
+		return report_dump_run("report", o->input, run.r);
 	if ((rc = setup(&run)) >= 0)
 		rc = read_records(&run);
 	if (rc >= 0) {

@@ -16,6 +16,8 @@
 #define PK__RECORD_HEADER_TRACING_DATA 66
 #define PK__RECORD_HEADER_BUILD_ID 67
 #define PK__RECORD_FINISHED_ROUND 68
+#define PK__RECORD_AUXTRACE_INFO 70
+#define PK__RECORD_AUXTRACE 71
 #define PK__RECORD_EVENT_UPDATE 78
 #define PK__RECORD_HEADER_FEATURE 80
 #define PK__RECORD_COMPRESSED 81
@@ -32,10 +34,13 @@ struct rd_event {
 struct rd_queued {
 	uint64_t time, seq;	/* seq keeps records of equal time in file order */
 	size_t off;
+	uint64_t file_off;	/* where the file holds it (pk_data_reader_offset) */
 };
 
 struct rd_order {
 	bool file_order, started;
+	bool round_first;		/* PK_DATA_ORDER_TIME_ROUND_FIRST */
+	uint64_t round_off;		/* the pending FINISHED_ROUND's file offset */
 	unsigned char *arena, *spare;	/* the queued records' bytes, and the next arena */
 	size_t arena_len, arena_cap, spare_cap;
 	struct rd_queued *q;
@@ -82,6 +87,10 @@ struct pk_data_reader {
 	const unsigned char *zin;	/* that record's payload, in buf, not all expanded yet */
 	size_t zin_len, zin_pos;
 	bool zout_full;			/* zstd may hold more output for the same input */
+	uint64_t rec_off;		/* file offset of the record stream_next handed out */
+	uint64_t cur_off;		/* that of the record pk_data_reader_next delivered */
+	uint64_t skip, skip_at;		/* an AUXTRACE's trace data still to skip, and where it is */
+	struct pk_data_reader_stats stats;	/* the AUX area records skipped */
 	int err;			/* the damage met, returned again */
 	bool err_kept;			/* its error record, told again with it: */
 	char err_what[128], err_why[600];	/* decoding in between may replace it */
