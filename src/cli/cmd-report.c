@@ -527,6 +527,8 @@ static int report(struct report_opts *o, bool defaulted)
 		return report_dump_run("report", o->input, run.r);
 	if ((rc = setup(&run)) >= 0)
 		rc = read_records(&run);
+	if (rc >= 0)
+		report_warn_skipped(stderr, run.r);
 	if (rc >= 0) {
 		for (size_t i = 0; i < run.nr_ev; i++)
 			pk_hist_sort(run.ev[i].hist);

@@ -124,10 +124,12 @@ static int skip_payload(struct pk_data_reader *r)
 			return r->err = err;
 		have = r->buf_len - r->buf_pos;
 		if (!have || (!r->pipe && r->skip > r->data_end - pos)) {
-			r->err = pk__error(-EINVAL, "read perf.data", "%s: the AUXTRACE record at offset %llu is "
-					   "followed by %llu more bytes of trace data than the %s holds",
-					   r->path, (unsigned long long)r->skip_at, (unsigned long long)r->skip,
-					   r->pipe ? "stream" : "data section");
+			uint64_t left = r->pipe ? 0 : r->data_end - pos;
+
+			r->err = pk__error(-EINVAL, "read perf.data", "%s: the AUXTRACE record at offset %llu "
+					   "announces trace data after it that the %s ends %llu bytes short of",
+					   r->path, (unsigned long long)r->skip_at, r->pipe ? "stream" : "data section",
+					   (unsigned long long)(r->skip - left));
 			return r->err;
 		}
 		n = have < r->skip ? have : r->skip;
