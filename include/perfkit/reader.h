@@ -247,7 +247,7 @@ PK_API uint64_t pk_data_reader_offset(const struct pk_data_reader *r);
 struct pk_data_reader_stats {
 	size_t size;		/* set by the caller: sizeof(struct pk_data_reader_stats) */
 	uint64_t nr_auxtrace;	/* PERF_RECORD_AUXTRACE records (perf's user type 71) */
-	uint64_t auxtrace_bytes;	/* the trace data that follows them, skipped too */
+	uint64_t auxtrace_bytes;	/* the trace data after them, skipped too (so far) */
 	uint64_t nr_auxtrace_info;	/* PERF_RECORD_AUXTRACE_INFO (70) */
 	uint64_t nr_aux;	/* the kernel's PERF_RECORD_AUX */
 	uint64_t nr_itrace_start;	/* the kernel's PERF_RECORD_ITRACE_START */

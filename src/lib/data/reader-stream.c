@@ -116,6 +116,7 @@ static int skip_payload(struct pk_data_reader *r)
 		if (!r->pipe && r->skip > r->buf_len - r->buf_pos && r->skip <= r->data_end - pos) {
 			r->buf_off = pos + r->skip;
 			r->buf_pos = r->buf_len = 0;
+			r->stats.auxtrace_bytes += r->skip;
 			r->skip = 0;
 			break;
 		}
@@ -135,6 +136,7 @@ static int skip_payload(struct pk_data_reader *r)
 		n = have < r->skip ? have : r->skip;
 		r->buf_pos += (size_t)n;
 		r->skip -= n;
+		r->stats.auxtrace_bytes += n;
 	}
 	return 0;
 }
@@ -151,7 +153,6 @@ static void note_auxtrace(struct pk_data_reader *r, const struct perf_event_head
 	memcpy(&size, p + 8, sizeof(size));
 	r->skip = r->swap ? __builtin_bswap64(size) : size;
 	r->skip_at = at;
-	r->stats.auxtrace_bytes += r->skip;
 }
 
 /* The next record as the file holds it, with its file offset in *at. */
@@ -313,10 +314,8 @@ int pk__reader_stream_raw(struct pk_data_reader *r, const struct perf_event_head
 
 void pk__reader_stream_unread(struct pk_data_reader *r, size_t size)
 {
-	if (r->skip && r->skip_at == r->buf_off + r->buf_pos - size) {
-		r->stats.auxtrace_bytes -= r->skip;	/* counted again when read again */
-		r->skip = 0;
-	}
+	if (r->skip && r->skip_at == r->buf_off + r->buf_pos - size)
+		r->skip = 0;	/* announced again when read again */
 	r->buf_pos -= size;
 }
 
