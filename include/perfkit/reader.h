@@ -47,7 +47,14 @@ enum pk_data_feature {
 /*
  * pk_data_reader_open - open the perf.data file at `path`, or standard
  * input for "-" (as perf's -i -), and read what precedes the records (see
- * pk_data_reader_open_fd).  Returns 0 with the reader in *out, or a
+ * pk_data_reader_open_fd).  A directory is perf's directory format (perf
+ * record --threads): its `data` file is read as a perf.data file (header,
+ * events, features, and the records of its data section), then the
+ * records of every non-empty `data.N` file (records with no header), in
+ * the order of N, as if they followed that data section: in time order
+ * they are merged as perf merges them; a record cut by the end of its
+ * file is damage (-EINVAL).  `data` must be a whole perf.data file
+ * (-EINVAL); a `data.N` that cannot be opened gives open(2)'s errno.  Returns 0 with the reader in *out, or a
  * negative errno with pk_last_error naming the file, the file offset and
  * what is wrong there: the errno of open(2)/read(2), or those of
  * pk_data_reader_open_fd.  The file is closed by pk_data_reader_free
@@ -235,11 +242,17 @@ PK_API int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event
 
 /*
  * pk_data_reader_offset - the file offset of the record pk_data_reader_next
- * delivered last (for a record expanded from a COMPRESSED one, that
+ * delivered last, in pk_data_reader_file (for a record expanded from a COMPRESSED one, that
  * COMPRESSED record's offset, as perf -D tells it; in a pipe-mode stream,
  * the offset in the stream).  0 before the first record.
  */
 PK_API uint64_t pk_data_reader_offset(const struct pk_data_reader *r);
+
+/* pk_data_reader_file - the path of the file holding the record
+ * pk_data_reader_next delivered last, which pk_data_reader_offset is an
+ * offset in: the path opened, or for a directory DIR/data or DIR/data.N
+ * (perf -D's "offset@file").  Owned by the reader. */
+PK_API const char *pk_data_reader_file(const struct pk_data_reader *r);
 
 /* The records pk_data_reader_next does not deliver: AUX area tracing,
  * skipped as this library does not decode it (no AUX PMU decoder), and

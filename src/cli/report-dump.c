@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #define NR_TYPES 83		/* perf 6.1's PERF_RECORD_HEADER_MAX */
 
@@ -58,6 +59,7 @@ struct dump {
 	struct pk_data_reader *r;
 	struct pk_resolver *res;
 	const char *path;
+	bool dir;			/* path is perf's directory format */
 	uint64_t sample_type;		/* every event's, or'ed: what the time stamp shows */
 	bool sample_id_all;		/* the first event's */
 	uint32_t nr[NR_TYPES];
@@ -358,7 +360,9 @@ static int dump_one(struct dump *d, const struct perf_event_header *h)
 
 	d->nr[0]++;
 	d->nr[h->type < NR_TYPES ? h->type : 0]++;
-	fprintf(d->f, "\n%#" PRIx64 "@%s [%#x]: event: %u\n", off, d->path, h->size, h->type);
+	/* a directory's records name their file (perf's DIR/data.N) */
+	fprintf(d->f, "\n%#" PRIx64 "@%s [%#x]: event: %u\n", off, d->dir ? pk_data_reader_file(d->r) : d->path,
+		h->size, h->type);
 	hex_dump(d->f, (const unsigned char *)h, h->size);
 	if (h->type == PERF_RECORD_SAMPLE)
 		tstamp(d, h->type, decoded ? rec.sample.cpu : 0, decoded ? rec.sample.time : 0);
@@ -413,7 +417,8 @@ static void print_stats(struct dump *d)
 
 int report_dump(FILE *f, struct pk_data_reader *r, const char *path)
 {
-	struct dump d = { .f = f, .r = r, .path = path };
+	struct stat st;
+	struct dump d = { .f = f, .r = r, .path = path, .dir = !stat(path, &st) && S_ISDIR(st.st_mode) };
 	size_t nr_ev = pk_data_reader_nr_events(r);
 	const struct perf_event_header *h;
 	int err;

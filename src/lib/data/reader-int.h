@@ -54,6 +54,14 @@ struct rd_order {
 	int src_end;			/* 0 while records come; then 1 (end) or the error */
 };
 
+/* A stretch of a directory's records (reader-dir.c): virtual offsets
+ * [vstart, vend) of the data section are the file's from foff on. */
+struct rd_seg {
+	int fd;				/* -1: the reader's own fd (DIR/data) */
+	uint64_t vstart, vend, foff;
+	char *path;
+};
+
 struct pk_data_reader {
 	int fd;
 	bool own_fd;			/* opened by the reader, closed by pk_data_reader_free */
@@ -95,6 +103,8 @@ struct pk_data_reader {
 	bool err_kept;			/* its error record, told again with it: */
 	char err_what[128], err_why[600];	/* decoding in between may replace it */
 	struct rd_order order;
+	struct rd_seg *segs;		/* a directory's files, in order; none for a file */
+	size_t nr_segs;
 };
 
 /* reader.c */
@@ -144,6 +154,14 @@ int pk__reader_stream_read(struct pk_data_reader *r, void *p, size_t len, const 
 /* One record of the raw stream in file order (COMPRESSED not expanded,
  * pipe header records not taken), with its offset in *at. */
 int pk__reader_stream_raw(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at);
+
+/* reader-dir.c: perf's directory format.  _open reads DIR/data and lays
+ * DIR/data.N after its data section; _seg finds the file of a virtual
+ * offset; _seg_read reads across them. */
+int pk__reader_dir_open(const char *dir, struct pk_data_reader **out);
+const struct rd_seg *pk__reader_seg(const struct pk_data_reader *r, uint64_t at);
+int pk__reader_seg_read(struct pk_data_reader *r, void *p, size_t len, uint64_t at);
+void pk__reader_dir_free(struct pk_data_reader *r);
 
 /* reader-order.c */
 void pk__reader_order_free(struct pk_data_reader *r);

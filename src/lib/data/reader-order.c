@@ -42,11 +42,6 @@ int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order order)
 	return 0;
 }
 
-uint64_t pk_data_reader_offset(const struct pk_data_reader *r)
-{
-	return r->cur_off;
-}
-
 int pk_data_reader_stats(const struct pk_data_reader *r, struct pk_data_reader_stats *out)
 {
 	size_t size = out->size;

@@ -69,7 +69,8 @@ static int fill(struct pk_data_reader *r, size_t want)
 	get = PK__READER_BUF_SIZE - have;
 	if (get > left - have)
 		get = (size_t)(left - have);
-	err = pk__reader_read_at(r, r->buf + have, get, pos + have, "the data section");
+	err = r->nr_segs ? pk__reader_seg_read(r, r->buf + have, get, pos + have)
+			 : pk__reader_read_at(r, r->buf + have, get, pos + have, "the data section");
 	if (err)
 		return err;
 	r->buf_len += get;
@@ -192,6 +193,8 @@ static int raw_next(struct pk_data_reader *r, const struct perf_event_header **r
 			      : r->data_end < r->data_end_said ? "runs past the end of the file (truncated)"
 			      : "runs past the end of the data section",
 			      h.size);
+	if (r->nr_segs && h.size > pk__reader_seg(r, *at)->vend - *at)
+		return damage(r, *at, "runs past the end of its file of the directory", h.size);
 	*rec = (const struct perf_event_header *)(const void *)(r->buf + r->buf_pos);
 	note_auxtrace(r, &h, r->buf + r->buf_pos, *at);
 	r->buf_pos += h.size;

@@ -8,6 +8,10 @@
  * the data is damage; pk_data_reader_offset gives each record's offset in
  * the file whichever the order, and PK_DATA_ORDER_TIME_ROUND_FIRST puts a
  * FINISHED_ROUND before the records it releases (perf -D's order).
+ * A directory in perf's --threads format (DIR/data and headerless
+ * DIR/data.N files) reads as one recording, its records merged in time
+ * order, each with its own file and offset; a record cut by the end of
+ * its data.N is damage.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -27,7 +32,7 @@
 #define PAYLOAD 4096
 
 static char dir[200];
-static char path[sizeof(dir) + 16];
+static char path[sizeof(dir) + 64];
 
 struct sample {
 	struct perf_event_header h;
@@ -253,12 +258,83 @@ static void test_offsets_and_rounds(void **state)
 	}
 }
 
+/* DIR/data.N: raw samples at these times. */
+static void write_raw(const char *name, const uint64_t *times, size_t nr, size_t cut)
+{
+	char p[sizeof(dir) + 32];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/d.data/%s", dir, name);
+	f = fopen(p, "wb");
+	assert_non_null(f);
+	for (size_t i = 0; i < nr; i++) {
+		struct sample s = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(s) }, 77, 0x1000 + times[i],
+				    42, 43, times[i] };
+
+		assert_int_equal(fwrite(&s, 1, i + 1 == nr ? sizeof(s) - cut : sizeof(s), f),
+				 i + 1 == nr ? sizeof(s) - cut : sizeof(s));
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_directory(void **state)
+{
+	static const uint64_t t0[] = { 15, 35 }, t2[] = { 5, 25, 45 }, want[] = { 5, 10, 15, 25, 35, 45 };
+	char d[sizeof(dir) + 16], main_path[sizeof(dir) + 32];
+	struct pk_data_writer *w;
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	size_t n = 0;
+	int ret;
+
+	(void)state;
+	snprintf(d, sizeof(d), "%s/d.data", dir);
+	snprintf(main_path, sizeof(main_path), "%s/data", d);
+	assert_int_equal(mkdir(d, 0700), 0);
+	snprintf(path, sizeof(path), "%s", main_path);
+	w = new_file(false);
+	put_sample(w, 10);
+	assert_int_equal(pk_data_writer_finish(w), 0);
+	write_raw("data.0", t0, 2, 0);
+	write_raw("data.1", t0, 0, 0);	/* empty: skipped, as perf does */
+	write_raw("data.2", t2, 3, 0);
+	assert_int_equal(pk_data_reader_open(d, &r), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		const struct sample *s = (const void *)h;
+		const char *file = pk_data_reader_file(r);
+
+		assert_int_equal(s->time, want[n]);
+		/* data.N records sit at multiples of 32 in their own file */
+		if (s->time == 10) {
+			assert_string_equal(file, main_path);
+		} else {
+			bool in2 = s->time == 5 || s->time == 25 || s->time == 45;
+
+			assert_non_null(strstr(file, in2 ? "d.data/data.2" : "d.data/data.0"));
+			assert_int_equal(pk_data_reader_offset(r) % sizeof(*s), 0);
+		}
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, 6);
+	pk_data_reader_free(r);
+	write_raw("data.0", t0, 2, 8);	/* its last sample cut: not made whole by data.2's bytes */
+	assert_int_equal(pk_data_reader_open(d, &r), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1)
+		;
+	assert_int_equal(ret, -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "runs past the end of its file"));
+	pk_data_reader_free(r);
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_auxtrace_skipped),
 		cmocka_unit_test(test_auxtrace_cut),
 		cmocka_unit_test(test_offsets_and_rounds),
+		cmocka_unit_test(test_directory),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
