@@ -9,6 +9,7 @@
  * file's own tracing data.
  */
 #include "script.h"
+#include "report-dump.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ static const struct cli_opt script_options[] = {
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
 	{ "show-task-events", 0, CLI_ARG_NONE, OPT_SHOW_TASK, NULL, "also print the COMM, FORK and EXIT records" },
 	{ "show-mmap-events", 0, CLI_ARG_NONE, OPT_SHOW_MMAP, NULL, "also print the MMAP and MMAP2 records" },
+	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, before its lines" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -156,6 +158,7 @@ static int script_option(void *ctx, int id, const char *arg)
 	case 'i': o->input = arg; return 0;
 	case 'F': return parse_fields(o, arg);
 	case 'f': o->force = true; return 0;
+	case 'D': o->dump = true; return 0;
 	case OPT_NS: o->ns = true; return 0;
 	case OPT_SHOW_TASK: o->show_task = true; return 0;
 	case OPT_SHOW_MMAP: o->show_mmap = true; return 0;
@@ -329,6 +332,24 @@ static int read_records(struct script_run *run)
 	return 0;
 }
 
+/* -D: report-dump.c prints each record, then the lines above print its own. */
+static int dump_hook(void *ctx, const struct perf_event_header *rec)
+{
+	struct script_run *run = ctx;
+
+	return rec->type == PERF_RECORD_SAMPLE ? sample(run, rec) : side_record(run, rec);
+}
+
+static int dump_records(struct script_run *run)
+{
+	struct report_dump_opts d = { .script = true, .hook = dump_hook, .ctx = run };
+	int err = report_dump(stdout, run->r, run->o->input, &d);
+
+	fflush(stdout);
+	report_warn_skipped(stderr, run->r);
+	return err < 0 ? cli_error("script", NULL) : 0;
+}
+
 static int check_file(const struct script_opts *o, bool defaulted)
 {
 	struct stat st;
@@ -367,7 +388,7 @@ int cmd_script(int argc, char **argv)
 	if (pk_data_reader_open(o.input, &run.r) < 0)
 		return cli_error("script", NULL);
 	if (!(rc = setup(&run)))
-		rc = read_records(&run);
+		rc = o.dump ? dump_records(&run) : read_records(&run);
 	free(run.c.trace_buf);
 	pk_tracing_free(run.c.tracing);
 	pk_resolver_free(run.c.res);

@@ -59,6 +59,7 @@ struct dump {
 	struct pk_data_reader *r;
 	struct pk_resolver *res;
 	const char *path;
+	bool script;			/* perf script -D (struct report_dump_opts) */
 	bool dir;			/* path is perf's directory format */
 	uint64_t sample_type;		/* every event's, or'ed: what the time stamp shows */
 	bool sample_id_all;		/* the first event's */
@@ -294,14 +295,14 @@ static void print_id_index(FILE *f, const unsigned char *p, size_t len)
 	}
 }
 
-static void print_thread_map(FILE *f, const unsigned char *p, size_t len)
+static void print_thread_map(FILE *f, const unsigned char *p, size_t len, bool script)
 {
 	uint64_t nr = len >= 16 ? u64_at(p + 8) : 0;
 
 	fprintf(f, " nr: %" PRIu64 " thread%s: ", nr, nr > 1 ? "s" : "");
 	for (uint64_t i = 0; i < nr && 16 + (i + 1) * 24 <= len; i++)
 		fprintf(f, "%s%d", i ? ", " : "", (int)u64_at(p + 16 + i * 24));
-	fputs("\n: unhandled!\n", f);
+	fputs(script ? "\n" : "\n: unhandled!\n", f);
 }
 
 static void print_event_update(FILE *f, const unsigned char *p, size_t len)
@@ -327,17 +328,17 @@ static void print_event_update(FILE *f, const unsigned char *p, size_t len)
 
 /* What perf's report prints after "PERF_RECORD_<TYPE>" for its own
  * record types. */
-static void print_user(FILE *f, const struct perf_event_header *h)
+static void print_user(FILE *f, const struct perf_event_header *h, bool script)
 {
 	const unsigned char *p = (const unsigned char *)h;
 
 	switch (h->type) {
 	case T_ID_INDEX: print_id_index(f, p, h->size); break;
-	case T_THREAD_MAP: print_thread_map(f, p, h->size); break;
+	case T_THREAD_MAP: print_thread_map(f, p, h->size, script); break;
 	case T_CPU_MAP:
 		fputs(": ", f);
 		print_cpu_map(f, p + 8, h->size - 8u);
-		fputs(": unhandled!\n", f);
+		fputs(script ? "" : ": unhandled!\n", f);
 		break;
 	case T_EVENT_UPDATE: print_event_update(f, p, h->size); break;
 	case T_FINISHED_INIT: fputs(": unhandled!\n", f); break;
@@ -370,7 +371,7 @@ static int dump_one(struct dump *d, const struct perf_event_header *h)
 		tstamp(d, h->type, decoded ? rec.id.cpu : 0, decoded ? rec.id.time : 0);
 	fprintf(d->f, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, h->size, type_name(h->type));
 	if (h->type >= PERF_RECORD_MAX) {
-		print_user(d->f, h);
+		print_user(d->f, h, d->script);
 		return 0;
 	}
 	if (!decoded) {
@@ -415,10 +416,11 @@ static void print_stats(struct dump *d)
 	}
 }
 
-int report_dump(FILE *f, struct pk_data_reader *r, const char *path)
+int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struct report_dump_opts *o)
 {
 	struct stat st;
-	struct dump d = { .f = f, .r = r, .path = path, .dir = !stat(path, &st) && S_ISDIR(st.st_mode) };
+	struct dump d = { .f = f, .r = r, .path = path, .dir = !stat(path, &st) && S_ISDIR(st.st_mode),
+			  .script = o && o->script };
 	size_t nr_ev = pk_data_reader_nr_events(r);
 	const struct perf_event_header *h;
 	int err;
@@ -434,11 +436,12 @@ int report_dump(FILE *f, struct pk_data_reader *r, const char *path)
 		free(d.nr_samples);
 		return err;
 	}
-	fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
+	if (!d.script)
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
 	while ((err = pk_data_reader_next(r, &h)) > 0)
-		if ((err = dump_one(&d, h)) < 0)
+		if ((err = dump_one(&d, h)) < 0 || (o && o->hook && (err = o->hook(o->ctx, h)) < 0))
 			break;
-	if (err == 0)
+	if (err == 0 && !d.script)
 		print_stats(&d);
 	pk_resolver_free(d.res);
 	free(d.nr_samples);
@@ -461,7 +464,7 @@ void report_warn_skipped(FILE *f, const struct pk_data_reader *r)
 
 int report_dump_run(const char *cmd, const char *path, struct pk_data_reader *r)
 {
-	int err = report_dump(stdout, r, path);
+	int err = report_dump(stdout, r, path, NULL);
 
 	fflush(stdout);
 	report_warn_skipped(stderr, r);

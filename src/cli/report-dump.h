@@ -17,10 +17,21 @@
  * size and type, the raw bytes in perf's hex dump, then the decoded line
  * (the sample's thread and DSO from a resolver fed with the records so
  * far); then perf's "Aggregated stats" block and each event's sample
- * count.  Returns 0, or a negative errno with pk_last_error set (the
- * records before the damage are printed).
+ * count.  `o` NULL is perf report's -D, else see struct report_dump_opts.
+ * Returns 0, or a negative errno with pk_last_error set (the records
+ * before the damage are printed), or the hook's negative return.
  */
-int report_dump(FILE *f, struct pk_data_reader *r, const char *path);
+/* What perf script -D does differently: no header comment and no stats,
+ * its own THREAD_MAP and CPU_MAP handlers (no ": unhandled!"), and its
+ * lines for each record after the dump's (the hook, given each record
+ * once its dump is printed; a negative return stops the dump). */
+struct report_dump_opts {
+	bool script;
+	int (*hook)(void *ctx, const struct perf_event_header *h);
+	void *ctx;
+};
+
+int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struct report_dump_opts *o);
 
 /* report_dump_run - `cmd` -D: report_dump of `r` (read from `path`) to
  * stdout, then the skipped AUX area records' warning; frees r.  Returns

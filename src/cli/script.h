@@ -32,6 +32,7 @@ struct script_opts {
 	const char *input;		/* -i, default perf.data */
 	bool ns;			/* --ns */
 	bool force;			/* -f */
+	bool dump;			/* -D (report-dump.c) */
 	bool show_task, show_mmap;	/* --show-task-events, --show-mmap-events */
 	struct script_type type[SCRIPT_NR_TYPES];
 };

@@ -4,7 +4,8 @@
 # the same files, whole outputs compared byte for byte: files recorded by
 # perf (-c, -F with call chains, -z, a tracepoint system-wide with two
 # events, a forking workload, --threads' directory format) and by
-# perfkit record (with call chains); report's table on the directory too.
+# perfkit record (with call chains); report's table on the directory too;
+# perfkit script -D against perf script -D on the same files.
 # No difference is accepted.  Then AUX area tracing, which this machine
 # cannot record: an AUXTRACE record with 4 KiB of trace data (shaped like
 # samples) spliced into a perfkit file is skipped, trace data and all, so
@@ -57,6 +58,19 @@ else
 	else
 		skip "perf's directory format" "perf record --threads wrote no data.N files"
 	fi
+	# script -D: the same dump with script's own lines after each record.
+	# Accepted difference: on files with call chains, script's frame lines
+	# (tab-indented) are left out of the comparison: plain perfkit script
+	# differs from perf script there too (symbols perf finds in
+	# ld-linux's _start/_dl_start_user, non-PIE addresses), which is the
+	# resolver's, not the dump's.
+	for f in count.data zstd.data fork.data trace.data graph.data perfkit.data dir.data; do
+		[ -e "$f" ] || continue
+		perf script -D -i "$f" 2>/dev/null | grep -v "^$(printf '\t')" >theirs.txt
+		"$PERFKIT" script -D -i "$f" 2>err.txt | grep -v "^$(printf '\t')" >ours.txt
+		if [ -s ours.txt ] && cmp -s theirs.txt ours.txt; then ok "$f: script -D equals perf's"
+		else not_ok "$f: script -D equals perf's"; diag "$(diff theirs.txt ours.txt | head -20)" "$(cat err.txt)"; fi
+	done
 	# perf prints records in time order with their file offsets: the
 	# offsets are not sorted where rounds reorder records
 	"$PERFKIT" report -D -i fork.data | sed -n 's/^\(0x[0-9a-f]*\)@.*/\1/p' >offs.txt
