@@ -16,7 +16,10 @@
  * time order (the queue, the rounds, the final flush) and again in file
  * order, COMPRESSED records expanded in both.  Outside COMPRESSED records
  * no more record bytes come out than the file holds; zstd can expand a
- * few bytes to many, so inside them only the framing is checked.
+ * few bytes to many, so inside them only the framing is checked.  Each
+ * record's offset (pk_data_reader_offset) lies inside the file, no AUX
+ * area record is delivered, and the AUXTRACE trace data skipped is no
+ * more than the file holds.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -77,6 +80,7 @@ static void check_records(struct pk_data_reader *r, size_t size, bool compressed
 {
 	const struct perf_event_header *h;
 	struct pk_record d = { .size = sizeof(d) };
+	struct pk_data_reader_stats st;
 	size_t total = 0;
 	int ret;
 
@@ -86,8 +90,16 @@ static void check_records(struct pk_data_reader *r, size_t size, bool compressed
 		total += h->size;
 		if (!compressed && total > size)
 			abort();	/* more record bytes than the file has */
+		if (pk_data_reader_offset(r) + (compressed ? 8 : h->size) > size)
+			abort();	/* an offset outside the file */
+		if (h->type == 70 || h->type == 71 || h->type == PERF_RECORD_AUX ||
+		    h->type == PERF_RECORD_ITRACE_START)
+			abort();	/* AUX area records are skipped */
 		(void)pk_record_decode(h, pk_data_reader_attr_of(r, h), &d);
 	}
+	st.size = sizeof(st);
+	if (pk_data_reader_stats(r, &st) != 0 || (!compressed && st.auxtrace_bytes > size))
+		abort();	/* trace data skipped that the file does not hold */
 	if (ret < 0 && (!pk_last_error()->why || !*pk_last_error()->why))
 		abort();
 }

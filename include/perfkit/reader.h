@@ -47,7 +47,14 @@ enum pk_data_feature {
 /*
  * pk_data_reader_open - open the perf.data file at `path`, or standard
  * input for "-" (as perf's -i -), and read what precedes the records (see
- * pk_data_reader_open_fd).  Returns 0 with the reader in *out, or a
+ * pk_data_reader_open_fd).  A directory is perf's directory format (perf
+ * record --threads): its `data` file is read as a perf.data file (header,
+ * events, features, and the records of its data section), then the
+ * records of every non-empty `data.N` file (records with no header), in
+ * the order of N, as if they followed that data section: in time order
+ * they are merged as perf merges them; a record cut by the end of its
+ * file is damage (-EINVAL).  `data` must be a whole perf.data file
+ * (-EINVAL); a `data.N` that cannot be opened gives open(2)'s errno.  Returns 0 with the reader in *out, or a
  * negative errno with pk_last_error naming the file, the file offset and
  * what is wrong there: the errno of open(2)/read(2), or those of
  * pk_data_reader_open_fd.  The file is closed by pk_data_reader_free
@@ -188,7 +195,10 @@ PK_API int pk_data_reader_layout(const struct pk_data_reader *r, struct pk_data_
 /* The order pk_data_reader_next delivers records in. */
 enum pk_data_order {
 	PK_DATA_ORDER_TIME = 0,	/* perf report's and perf script's (the default) */
-	PK_DATA_ORDER_FILE = 1,	/* as the file holds them (perf report -D) */
+	PK_DATA_ORDER_FILE = 1,	/* as the file holds them */
+	/* time order, but a FINISHED_ROUND comes as it is read, before the
+	 * records it releases (the order perf report -D prints them in) */
+	PK_DATA_ORDER_TIME_ROUND_FIRST = 2,
 };
 
 /*
@@ -247,6 +257,44 @@ PK_API int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order
  * After an error every call returns it again.
  */
 PK_API int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header **rec);
+
+/*
+ * pk_data_reader_offset - the file offset of the record pk_data_reader_next
+ * delivered last, in pk_data_reader_file (for a record expanded from a COMPRESSED one, that
+ * COMPRESSED record's offset, as perf -D tells it; in a pipe-mode stream,
+ * the offset in the stream).  0 before the first record.
+ */
+PK_API uint64_t pk_data_reader_offset(const struct pk_data_reader *r);
+
+/* pk_data_reader_file - the path of the file holding the record
+ * pk_data_reader_next delivered last, which pk_data_reader_offset is an
+ * offset in: the path opened, or for a directory DIR/data or DIR/data.N
+ * (perf -D's "offset@file").  Owned by the reader. */
+PK_API const char *pk_data_reader_file(const struct pk_data_reader *r);
+
+/* The records pk_data_reader_next does not deliver: AUX area tracing,
+ * skipped as this library does not decode it (no AUX PMU decoder), and
+ * COMPRESSED records, delivered as the records they expand to. */
+struct pk_data_reader_stats {
+	size_t size;		/* set by the caller: sizeof(struct pk_data_reader_stats) */
+	uint64_t nr_auxtrace;	/* PERF_RECORD_AUXTRACE records (perf's user type 71) */
+	uint64_t auxtrace_bytes;	/* the trace data after them, skipped too (so far) */
+	uint64_t nr_auxtrace_info;	/* PERF_RECORD_AUXTRACE_INFO (70) */
+	uint64_t nr_aux;	/* the kernel's PERF_RECORD_AUX */
+	uint64_t nr_itrace_start;	/* the kernel's PERF_RECORD_ITRACE_START */
+	uint64_t nr_compressed;	/* COMPRESSED records expanded (not skipped: not delivered) */
+};
+
+/*
+ * pk_data_reader_stats - how many records of each skipped kind
+ * pk_data_reader_next met so far, in *out.  An AUXTRACE record is followed
+ * by its `size` field's bytes of trace data, outside its header's size:
+ * they are skipped with it (a data section that ends inside them is
+ * damage, -EINVAL from pk_data_reader_next).  Returns 0; -EINVAL when
+ * out->size is smaller than the struct this library fills (in
+ * pk_last_error; *out untouched).  out->size is kept.
+ */
+PK_API int pk_data_reader_stats(const struct pk_data_reader *r, struct pk_data_reader_stats *out);
 
 /* pk_data_reader_nr_unordered - how many records, so far, had a time
  * earlier than a record already delivered in time order (perf's "out of

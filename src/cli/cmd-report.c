@@ -9,6 +9,7 @@
  */
 #include "report.h"
 #include "report-header.h"
+#include "report-dump.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ enum {
 static const struct cli_opt report_options[] = {
 	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
 	{ "stdio", 0, CLI_ARG_NONE, OPT_STDIO, NULL, "the text table (the only interface so far)" },
+	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, as perf report -D" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period "
 	  "(default comm,dso,sym)" },
@@ -160,6 +162,7 @@ static int report_option(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case 'i': o->input = arg; return 0;
+	case 'D': o->dump = true; return 0;
 	case 's': return parse_sort(o, arg);
 	case 'n': o->show_nr = true; return 0;
 	case 'q': o->quiet = true; return 0;
@@ -536,8 +539,12 @@ static int report(struct report_opts *o, bool defaulted)
 	}
 	if (o->format >= 0)
 		return report_export(o, run.r);
+	if (o->dump)
+		return report_dump_run("report", o->input, run.r);
 	if ((rc = setup(&run)) >= 0)
 		rc = read_records(&run);
+	if (rc >= 0)
+		report_warn_skipped(stderr, run.r);
 	if (rc >= 0) {
 		for (size_t i = 0; i < run.nr_ev; i++)
 			pk_hist_sort(run.ev[i].hist);

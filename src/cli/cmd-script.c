@@ -11,6 +11,7 @@
 #include "script.h"
 #include "report-header.h"
 #include "script-fields.h"
+#include "report-dump.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ static const struct cli_opt script_options[] = {
 	{ "header-only", 0, CLI_ARG_NONE, OPT_HEADER_ONLY, NULL, "the file's header block only" },
 	{ "show-info", 'I', CLI_ARG_NONE, 'I', NULL,
 	  "the header block in full: CPU and NUMA topology, caches, memory nodes" },
+	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, before its lines" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -166,6 +168,7 @@ static int script_option(void *ctx, int id, const char *arg)
 	case 'i': o->input = arg; return 0;
 	case 'F': return parse_fields(o, arg);
 	case 'f': o->force = true; return 0;
+	case 'D': o->dump = true; return 0;
 	case OPT_NS: o->ns = true; return 0;
 	case OPT_SHOW_TASK: o->show_task = true; return 0;
 	case OPT_SHOW_MMAP: o->show_mmap = true; return 0;
@@ -344,6 +347,24 @@ static int read_records(struct script_run *run)
 	return 0;
 }
 
+/* -D: report-dump.c prints each record, then the lines above print its own. */
+static int dump_hook(void *ctx, const struct perf_event_header *rec)
+{
+	struct script_run *run = ctx;
+
+	return rec->type == PERF_RECORD_SAMPLE ? sample(run, rec) : side_record(run, rec);
+}
+
+static int dump_records(struct script_run *run)
+{
+	struct report_dump_opts d = { .script = true, .hook = dump_hook, .ctx = run };
+	int err = report_dump(stdout, run->r, run->o->input, &d);
+
+	fflush(stdout);
+	report_warn_skipped(stderr, run->r);
+	return err < 0 ? cli_error("script", NULL) : 0;
+}
+
 static int check_file(const struct script_opts *o, bool defaulted)
 {
 	struct stat st;
@@ -384,7 +405,7 @@ int cmd_script(int argc, char **argv)
 	if (o.header || o.header_only)
 		rc = report_header_print(stdout, run.r, o.input, o.show_info, "script");
 	if (!rc && !o.header_only && !(rc = setup(&run)))
-		rc = read_records(&run);
+		rc = o.dump ? dump_records(&run) : read_records(&run);
 	free(run.c.trace_buf);
 	pk_tracing_free(run.c.tracing);
 	pk_resolver_free(run.c.res);

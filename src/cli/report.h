@@ -20,6 +20,7 @@ struct report_cg {
 struct report_opts {
 	const char *input;		/* -i, default perf.data */
 	bool force;			/* -f */
+	bool dump;			/* -D: every record, raw (report-dump.c) */
 	bool quiet;			/* -q */
 	bool show_nr;			/* -n */
 	bool show_period;		/* --show-total-period */

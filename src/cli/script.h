@@ -34,6 +34,7 @@ struct script_opts {
 	const char *input;		/* -i, default perf.data */
 	bool ns;			/* --ns */
 	bool force;			/* -f */
+	bool dump;			/* -D (report-dump.c) */
 	bool show_task, show_mmap;	/* --show-task-events, --show-mmap-events */
 	bool header, header_only;	/* --header, --header-only (report-header.c) */
 	bool show_info;			/* -I */

@@ -16,6 +16,8 @@
 #define PK__RECORD_HEADER_TRACING_DATA 66
 #define PK__RECORD_HEADER_BUILD_ID 67
 #define PK__RECORD_FINISHED_ROUND 68
+#define PK__RECORD_AUXTRACE_INFO 70
+#define PK__RECORD_AUXTRACE 71
 #define PK__RECORD_EVENT_UPDATE 78
 #define PK__RECORD_HEADER_FEATURE 80
 #define PK__RECORD_COMPRESSED 81
@@ -32,10 +34,13 @@ struct rd_event {
 struct rd_queued {
 	uint64_t time, seq;	/* seq keeps records of equal time in file order */
 	size_t off;
+	uint64_t file_off;	/* where the file holds it (pk_data_reader_offset) */
 };
 
 struct rd_order {
 	bool file_order, started;
+	bool round_first;		/* PK_DATA_ORDER_TIME_ROUND_FIRST */
+	uint64_t round_off;		/* the pending FINISHED_ROUND's file offset */
 	unsigned char *arena, *spare;	/* the queued records' bytes, and the next arena */
 	size_t arena_len, arena_cap, spare_cap;
 	struct rd_queued *q;
@@ -50,6 +55,13 @@ struct rd_order {
 };
 
 #define PK__READER_NR_TAKEN 32
+/* A stretch of a directory's records (reader-dir.c): virtual offsets
+ * [vstart, vend) of the data section are the file's from foff on. */
+struct rd_seg {
+	int fd;				/* -1: the reader's own fd (DIR/data) */
+	uint64_t vstart, vend, foff;
+	char *path;
+};
 
 struct pk_data_reader {
 	int fd;
@@ -85,10 +97,16 @@ struct pk_data_reader {
 	size_t zin_len, zin_pos;
 	bool zout_full;			/* zstd may hold more output for the same input */
 	uint64_t nr_taken[PK__READER_NR_TAKEN];	/* user types (from 64) read, not delivered */
+	uint64_t rec_off;		/* file offset of the record stream_next handed out */
+	uint64_t cur_off;		/* that of the record pk_data_reader_next delivered */
+	uint64_t skip, skip_at;		/* an AUXTRACE's trace data still to skip, and where it is */
+	struct pk_data_reader_stats stats;	/* the AUX area records skipped */
 	int err;			/* the damage met, returned again */
 	bool err_kept;			/* its error record, told again with it: */
 	char err_what[128], err_why[600];	/* decoding in between may replace it */
 	struct rd_order order;
+	struct rd_seg *segs;		/* a directory's files, in order; none for a file */
+	size_t nr_segs;
 };
 
 /* reader.c */
@@ -138,6 +156,14 @@ int pk__reader_stream_read(struct pk_data_reader *r, void *p, size_t len, const 
 /* One record of the raw stream in file order (COMPRESSED not expanded,
  * pipe header records not taken), with its offset in *at. */
 int pk__reader_stream_raw(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at);
+
+/* reader-dir.c: perf's directory format.  _open reads DIR/data and lays
+ * DIR/data.N after its data section; _seg finds the file of a virtual
+ * offset; _seg_read reads across them. */
+int pk__reader_dir_open(const char *dir, struct pk_data_reader **out);
+const struct rd_seg *pk__reader_seg(const struct pk_data_reader *r, uint64_t at);
+int pk__reader_seg_read(struct pk_data_reader *r, void *p, size_t len, uint64_t at);
+void pk__reader_dir_free(struct pk_data_reader *r);
 
 /* reader-order.c */
 void pk__reader_order_free(struct pk_data_reader *r);

@@ -32,12 +32,26 @@ void pk__reader_order_free(struct pk_data_reader *r)
 
 int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order order)
 {
-	if (order != PK_DATA_ORDER_TIME && order != PK_DATA_ORDER_FILE)
+	if (order != PK_DATA_ORDER_TIME && order != PK_DATA_ORDER_FILE && order != PK_DATA_ORDER_TIME_ROUND_FIRST)
 		return pk__error(-EINVAL, "pk_data_reader_set_order", "%d is not an enum pk_data_order", (int)order);
 	if (r->order.started)
 		return pk__error(-EBUSY, "pk_data_reader_set_order", "%s: records were read already: choose the "
 				 "order before the first pk_data_reader_next", r->path);
 	r->order.file_order = order == PK_DATA_ORDER_FILE;
+	r->order.round_first = order == PK_DATA_ORDER_TIME_ROUND_FIRST;
+	return 0;
+}
+
+int pk_data_reader_stats(const struct pk_data_reader *r, struct pk_data_reader_stats *out)
+{
+	size_t size = out->size;
+
+	if (size < sizeof(*out))
+		return pk__error(-EINVAL, "pk_data_reader_stats",
+				 "struct pk_data_reader_stats.size is %zu, less than the %zu bytes this "
+				 "library fills", size, sizeof(*out));
+	*out = r->stats;
+	out->size = size;
 	return 0;
 }
 
@@ -103,7 +117,7 @@ static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, 
 	if (t > o->max_time)
 		o->max_time = t;
 	memcpy(o->arena + o->arena_len, h, h->size);
-	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, o->arena_len };
+	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, o->arena_len, r->rec_off };
 	o->arena_len += h->size;
 	return 0;
 }
@@ -147,7 +161,7 @@ static int compact(struct pk_data_reader *r)
 		const struct perf_event_header *h = (const void *)(o->arena + o->q[i].off);
 
 		memcpy(o->spare + len, h, h->size);
-		o->q[i - o->nr_ready] = (struct rd_queued){ o->q[i].time, o->q[i].seq, len };
+		o->q[i - o->nr_ready] = (struct rd_queued){ o->q[i].time, o->q[i].seq, len, o->q[i].file_off };
 		len += h->size;
 	}
 	o->nr_q -= o->nr_ready;
@@ -177,6 +191,7 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *h, con
 			flush(o, o->next_flush);
 		o->next_flush = o->max_time;
 		o->round = *h;
+		o->round_off = r->rec_off;
 		o->round_pending = true;
 		return 0;
 	}
@@ -197,6 +212,14 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *h, con
 	return 0;
 }
 
+static int deliver_round(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
+	r->order.round_pending = false;
+	r->cur_off = r->order.round_off;
+	*rec = &r->order.round;
+	return 1;
+}
+
 int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header **rec)
 {
 	struct rd_order *o = &r->order;
@@ -204,23 +227,24 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 	int ret;
 
 	o->started = true;
-	if (o->file_order)
-		return pk__reader_stream_next(r, rec);
+	if (o->file_order) {
+		ret = pk__reader_stream_next(r, rec);
+		r->cur_off = r->rec_off;
+		return ret;
+	}
 	for (;;) {
+		if (o->round_pending && (o->round_first || o->next_ready == o->nr_ready))
+			return deliver_round(r, rec);
 		if (o->next_ready < o->nr_ready) {
 			const struct rd_queued *e = &o->q[o->next_ready++];
 
 			o->last_flush = e->time;
+			r->cur_off = e->file_off;
 			*rec = (const struct perf_event_header *)(const void *)(o->arena + e->off);
 			return 1;
 		}
 		if (o->nr_ready && (ret = compact(r)) < 0)
 			return ret;
-		if (o->round_pending) {
-			o->round_pending = false;
-			*rec = &o->round;
-			return 1;
-		}
 		if (o->src_end) {
 			if (!o->nr_q)
 				return o->src_end > 0 ? 0 : pk__reader_again(r);
@@ -230,7 +254,9 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 		ret = pk__reader_stream_next(r, &h);
 		if (ret <= 0)
 			o->src_end = ret ? ret : 1;
-		else if ((ret = take(r, h, rec)) != 0)
+		else if ((ret = take(r, h, rec)) != 0) {
+			r->cur_off = r->rec_off;
 			return ret;
+		}
 	}
 }

@@ -69,7 +69,8 @@ static int fill(struct pk_data_reader *r, size_t want)
 	get = PK__READER_BUF_SIZE - have;
 	if (get > left - have)
 		get = (size_t)(left - have);
-	err = pk__reader_read_at(r, r->buf + have, get, pos + have, "the data section");
+	err = r->nr_segs ? pk__reader_seg_read(r, r->buf + have, get, pos + have)
+			 : pk__reader_read_at(r, r->buf + have, get, pos + have, "the data section");
 	if (err)
 		return err;
 	r->buf_len += get;
@@ -104,12 +105,66 @@ static int truncated(struct pk_data_reader *r)
 	return r->err;
 }
 
+/* Step over the trace data an AUXTRACE record announced: a jump in a
+ * file, reads thrown away in a pipe. */
+static int skip_payload(struct pk_data_reader *r)
+{
+	while (r->skip) {
+		uint64_t pos = r->buf_off + r->buf_pos, n;
+		size_t have;
+		int err;
+
+		if (!r->pipe && r->skip > r->buf_len - r->buf_pos && r->skip <= r->data_end - pos) {
+			r->buf_off = pos + r->skip;
+			r->buf_pos = r->buf_len = 0;
+			r->stats.auxtrace_bytes += r->skip;
+			r->skip = 0;
+			break;
+		}
+		err = fill(r, r->skip < PK__READER_BUF_SIZE ? (size_t)r->skip : PK__READER_BUF_SIZE);
+		if (err)
+			return r->err = err;
+		have = r->buf_len - r->buf_pos;
+		if (!have || (!r->pipe && r->skip > r->data_end - pos)) {
+			uint64_t left = r->pipe ? 0 : r->data_end - pos;
+
+			r->err = pk__error(-EINVAL, "read perf.data", "%s: the AUXTRACE record at offset %llu "
+					   "announces trace data after it that the %s ends %llu bytes short of",
+					   r->path, (unsigned long long)r->skip_at, r->pipe ? "stream" : "data section",
+					   (unsigned long long)(r->skip - left));
+			return r->err;
+		}
+		n = have < r->skip ? have : r->skip;
+		r->buf_pos += (size_t)n;
+		r->skip -= n;
+		r->stats.auxtrace_bytes += n;
+	}
+	return 0;
+}
+
+/* An AUXTRACE record (its header `h` in this machine's order, at `p`):
+ * the u64 after its header is the size of the trace data after it. */
+static void note_auxtrace(struct pk_data_reader *r, const struct perf_event_header *h, const unsigned char *p,
+			  uint64_t at)
+{
+	uint64_t size;
+
+	if (h->type != PK__RECORD_AUXTRACE || h->size < 16)
+		return;
+	memcpy(&size, p + 8, sizeof(size));
+	r->skip = r->swap ? __builtin_bswap64(size) : size;
+	r->skip_at = at;
+}
+
 /* The next record as the file holds it, with its file offset in *at. */
 static int raw_next(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at)
 {
 	struct perf_event_header h;
 	int err;
 
+	err = skip_payload(r);
+	if (err)
+		return err;
 	realign(r);
 	*at = r->buf_off + r->buf_pos;
 	err = fill(r, sizeof(h));	/* first: a pipe-mode stream's end is found by reading */
@@ -138,7 +193,10 @@ static int raw_next(struct pk_data_reader *r, const struct perf_event_header **r
 			      : r->data_end < r->data_end_said ? "runs past the end of the file (truncated)"
 			      : "runs past the end of the data section",
 			      h.size);
+	if (r->nr_segs && h.size > pk__reader_seg(r, *at)->vend - *at)
+		return damage(r, *at, "runs past the end of its file of the directory", h.size);
 	*rec = (const struct perf_event_header *)(const void *)(r->buf + r->buf_pos);
+	note_auxtrace(r, &h, r->buf + r->buf_pos, *at);
 	r->buf_pos += h.size;
 	return 1;
 }
@@ -186,6 +244,7 @@ static int inner_next(struct pk_data_reader *r, const struct perf_event_header *
 static int start_inflate(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t at)
 {
 	r->dbuf_at = at;
+	r->stats.nr_compressed++;
 	if (r->have_comp && r->comp.type != 1)
 		return bad_compressed(r, "uses compression type %u, where perf 6.1 knows only zstd (1)",
 				      r->comp.type);
@@ -258,6 +317,8 @@ int pk__reader_stream_raw(struct pk_data_reader *r, const struct perf_event_head
 
 void pk__reader_stream_unread(struct pk_data_reader *r, size_t size)
 {
+	if (r->skip && r->skip_at == r->buf_off + r->buf_pos - size)
+		r->skip = 0;	/* announced again when read again */
 	r->buf_pos -= size;
 }
 
@@ -283,6 +344,19 @@ int pk__reader_stream_read(struct pk_data_reader *r, void *p, size_t len, const 
 	return 0;
 }
 
+/* AUX area tracing records are counted and not delivered: nothing here
+ * decodes them (an AUXTRACE's trace data is skipped by raw_next). */
+static bool skipped(struct pk_data_reader *r, uint32_t type)
+{
+	switch (type) {
+	case PK__RECORD_AUXTRACE: r->stats.nr_auxtrace++; return true;
+	case PK__RECORD_AUXTRACE_INFO: r->stats.nr_auxtrace_info++; return true;
+	case PERF_RECORD_AUX: r->stats.nr_aux++; return true;
+	case PERF_RECORD_ITRACE_START: r->stats.nr_itrace_start++; return true;
+	default: return false;
+	}
+}
+
 static int stream_next(struct pk_data_reader *r, const struct perf_event_header **rec)
 {
 	uint64_t at;
@@ -292,6 +366,8 @@ static int stream_next(struct pk_data_reader *r, const struct perf_event_header 
 		if (r->err)
 			return r->err;
 		ret = inner_next(r, rec);
+		if (ret > 0)
+			r->rec_off = r->dbuf_at;
 		if (ret)
 			return ret;
 		if (r->zin_pos < r->zin_len || r->zout_full) {
@@ -312,6 +388,10 @@ static int stream_next(struct pk_data_reader *r, const struct perf_event_header 
 				continue;	/* taken, or the damage now in r->err */
 			ret = 1;
 		}
+		if (ret > 0 && skipped(r, (*rec)->type))
+			continue;
+		if (ret > 0)
+			r->rec_off = at;
 		if (ret > 0 && (*rec)->type == PK__RECORD_EVENT_UPDATE) {
 			int err = pk__reader_event_update(r, *rec);
 

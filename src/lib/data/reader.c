@@ -553,11 +553,14 @@ int pk_data_reader_open_fd(int fd, const char *name, struct pk_data_reader **out
 
 int pk_data_reader_open(const char *path, struct pk_data_reader **out)
 {
+	struct stat st;
 	int fd, err;
 
 	*out = NULL;
 	if (!strcmp(path, "-"))
 		return pk_data_reader_open_fd(STDIN_FILENO, "stdin", out);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return pk__reader_dir_open(path, out);	/* perf record --threads */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
@@ -588,6 +591,7 @@ void pk_data_reader_free(struct pk_data_reader *r)
 	}
 	pk__reader_stream_free(r);
 	pk__reader_order_free(r);
+	pk__reader_dir_free(r);
 	free(r->ev);
 	free(r->buf);
 	free(r->path);

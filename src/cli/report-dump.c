@@ -1,0 +1,473 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-dump.c - perf report -D (--dump-raw-trace) and perf script -D:
+ * each record of a perf.data file in the order perf 6.1 dumps them (time
+ * order, a FINISHED_ROUND before the records it releases), as perf lays
+ * it out: "<offset>@<file> [<size>]: event: <type>", the raw bytes in
+ * perf's hex dump, then the time stamp, the offset again and the decoded
+ * line (samples with their call chain and the thread and DSO a resolver
+ * fed with the records so far finds); at the end perf's aggregated count
+ * per record type and each event's sample count.  The layout follows perf
+ * 6.1's util/session.c and util/event.c, written anew here.
+ */
+#include "report-dump.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#define NR_TYPES 83		/* perf 6.1's PERF_RECORD_HEADER_MAX */
+
+/* perf's user record types this file decodes. */
+enum {
+	T_FINISHED_ROUND = 68, T_ID_INDEX = 69, T_THREAD_MAP = 73, T_CPU_MAP = 74,
+	T_EVENT_UPDATE = 78, T_FINISHED_INIT = 82,
+};
+
+static const char *const type_names[NR_TYPES] = {
+	[0] = "TOTAL", [PERF_RECORD_MMAP] = "MMAP", [PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_LOST] = "LOST", [PERF_RECORD_COMM] = "COMM", [PERF_RECORD_EXIT] = "EXIT",
+	[PERF_RECORD_THROTTLE] = "THROTTLE", [PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+	[PERF_RECORD_FORK] = "FORK", [PERF_RECORD_READ] = "READ", [PERF_RECORD_SAMPLE] = "SAMPLE",
+	[PERF_RECORD_AUX] = "AUX", [PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES", [PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE", [PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL", [PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP", [PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[64] = "ATTR", [65] = "EVENT_TYPE", [66] = "TRACING_DATA", [67] = "BUILD_ID",
+	[68] = "FINISHED_ROUND", [69] = "ID_INDEX", [70] = "AUXTRACE_INFO", [71] = "AUXTRACE",
+	[72] = "AUXTRACE_ERROR", [73] = "THREAD_MAP", [74] = "CPU_MAP", [75] = "STAT_CONFIG",
+	[76] = "STAT", [77] = "STAT_ROUND", [78] = "EVENT_UPDATE", [79] = "TIME_CONV",
+	[80] = "FEATURE", [81] = "COMPRESSED", [82] = "FINISHED_INIT",
+};
+
+/* perf_event__name: "INVALID" past the table, "UNKNOWN" for a hole. */
+static const char *type_name(uint32_t type)
+{
+	if (type >= NR_TYPES)
+		return "INVALID";
+	return type_names[type] ? type_names[type] : "UNKNOWN";
+}
+
+struct dump {
+	FILE *f;
+	struct pk_data_reader *r;
+	struct pk_resolver *res;
+	const char *path;
+	bool script;			/* perf script -D (struct report_dump_opts) */
+	bool dir;			/* path is perf's directory format */
+	uint64_t sample_type;		/* every event's, or'ed: what the time stamp shows */
+	bool sample_id_all;		/* the first event's */
+	uint32_t nr[NR_TYPES];
+	uint32_t *nr_samples;		/* per event */
+};
+
+/* perf's print_binary with trace_event_printer: 16 bytes a line. */
+static void hex_dump(FILE *f, const unsigned char *p, size_t len)
+{
+	fprintf(f, ".\n. ... raw event: size %zu bytes\n", len);
+	for (size_t at = 0; at < len; at += 16) {
+		fprintf(f, ".  %04zx: ", at);
+		for (size_t i = at; i < at + 16; i++)
+			i < len ? fprintf(f, " %02x", p[i]) : fputs("   ", f);
+		fputs("  ", f);
+		for (size_t i = at; i < at + 16; i++)
+			fputc(i >= len ? ' ' : isprint(p[i]) && isascii(p[i]) ? p[i] : '.', f);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/* evlist__print_tstamp: the cpu and time the events' sample_type shows. */
+static void tstamp(const struct dump *d, uint32_t type, uint32_t cpu, uint64_t time)
+{
+	if (type != PERF_RECORD_SAMPLE && !d->sample_id_all) {
+		fputs("-1 -1 ", d->f);
+		return;
+	}
+	if (d->sample_type & PERF_SAMPLE_CPU)
+		fprintf(d->f, "%u ", cpu);
+	if (d->sample_type & PERF_SAMPLE_TIME)
+		fprintf(d->f, "%" PRIu64 " ", time);
+}
+
+static void print_mmap2(FILE *f, const struct pk_rec_mmap2 *m)
+{
+	fprintf(f, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64, (int)m->pid, (int)m->tid, m->addr,
+		m->len, m->pgoff);
+	if (m->has_build_id) {
+		fputs(" <", f);
+		for (unsigned int i = 0; i < m->build_id_size; i++)
+			fprintf(f, "%02x", m->build_id[i]);
+		fputc('>', f);
+	} else {
+		fprintf(f, " %02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min, m->ino, m->ino_generation);
+	}
+	fprintf(f, "]: %c%c%c%c %s\n", m->prot & PROT_READ ? 'r' : '-', m->prot & PROT_WRITE ? 'w' : '-',
+		m->prot & PROT_EXEC ? 'x' : '-', m->flags & MAP_SHARED ? 's' : 'p', m->filename);
+}
+
+static void print_switch(FILE *f, const struct pk_record *d)
+{
+	const char *in_out = !d->switch_.out ? "IN         " : !d->switch_.preempt ? "OUT        " : "OUT preempt";
+
+	if (d->type == PERF_RECORD_SWITCH)
+		fprintf(f, " %s\n", in_out);
+	else
+		fprintf(f, " %s  %s pid/tid: %5d/%-5d\n", in_out, d->switch_.out ? "next" : "prev",
+			(int)d->switch_.next_prev_pid, (int)d->switch_.next_prev_tid);
+}
+
+/* What perf's report prints after "PERF_RECORD_<TYPE>" for a kernel
+ * record other than a sample. */
+static void print_kernel(FILE *f, const struct pk_record *d)
+{
+	switch (d->type) {
+	case PERF_RECORD_MMAP:
+		fprintf(f, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n", (int)d->mmap.pid,
+			(int)d->mmap.tid, d->mmap.addr, d->mmap.len, d->mmap.pgoff,
+			d->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x', d->mmap.filename);
+		break;
+	case PERF_RECORD_MMAP2:
+		print_mmap2(f, &d->mmap2);
+		break;
+	case PERF_RECORD_COMM:
+		fprintf(f, "%s: %s:%d/%d\n", d->comm.exec ? " exec" : "", d->comm.comm, (int)d->comm.pid,
+			(int)d->comm.tid);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		fprintf(f, "(%d:%d):(%d:%d)\n", (int)d->task.pid, (int)d->task.tid, (int)d->task.ppid,
+			(int)d->task.ptid);
+		break;
+	case PERF_RECORD_LOST:
+		fprintf(f, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", d->lost.id, d->lost.lost);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		fprintf(f, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", d->id.id, d->lost_samples.lost);
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		print_switch(f, d);
+		break;
+	case PERF_RECORD_KSYMBOL:
+		fprintf(f, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", d->ksymbol.addr,
+			d->ksymbol.len, d->ksymbol.ksym_type, d->ksymbol.flags, d->ksymbol.name);
+		break;
+	default:
+		fputc('\n', f);
+	}
+}
+
+/* sample_read__printf, from the READ words (read_format's layout). */
+static void print_read(FILE *f, const struct pk_read_values *v, uint64_t fmt)
+{
+	const uint64_t *w = v->data;
+	size_t n = v->len / 8, at = 0, nr = 1;
+	bool group = fmt & PERF_FORMAT_GROUP;
+	uint64_t val = 0;
+
+	if (n && !group)
+		val = w[at++];
+	else if (n)
+		nr = (size_t)w[at++];
+	fputs("... sample_read:\n", f);
+	if ((fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) && at < n)
+		fprintf(f, "...... time enabled %016" PRIx64 "\n", w[at++]);
+	if ((fmt & PERF_FORMAT_TOTAL_TIME_RUNNING) && at < n)
+		fprintf(f, "...... time running %016" PRIx64 "\n", w[at++]);
+	if (group)
+		fprintf(f, ".... group nr %zu\n", nr);
+	for (size_t i = 0; i < nr && at <= n; i++) {
+		uint64_t id = 0, lost = 0;
+
+		if (group && at < n)
+			val = w[at++];
+		if ((fmt & PERF_FORMAT_ID) && at < n)
+			id = w[at++];
+		if ((fmt & PERF_FORMAT_LOST) && at < n)
+			lost = w[at++];
+		fprintf(f, "..... id %016" PRIx64 ", value %016" PRIx64, id, val);
+		if (fmt & PERF_FORMAT_LOST)
+			fprintf(f, ", lost %" PRIu64, lost);
+		fputc('\n', f);
+	}
+}
+
+/* dump_sample, then machine__resolve's thread and DSO lines. */
+static int print_sample(struct dump *d, const struct pk_record *rec, const struct perf_event_attr *a, int ev)
+{
+	const struct pk_sample *s = &rec->sample;
+	struct pk_resolved_sample rs = { .size = sizeof(rs) };
+	int err;
+
+	fprintf(d->f, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n", rec->misc,
+		(int)s->pid, (int)s->tid, s->ip,
+		/* perf's default: the attr's period (or frequency) without PERIOD */
+		a->sample_type & PERF_SAMPLE_PERIOD ? s->period : (uint64_t)a->sample_period, s->addr);
+	if (a->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		fprintf(d->f, "... FP chain: nr:%" PRIu64 "\n", s->callchain.nr);
+		for (uint64_t i = 0; i < s->callchain.nr; i++)
+			fprintf(d->f, "..... %2d: %016" PRIx64 "\n", (int)i, s->callchain.ips[i]);
+	}
+	if (a->sample_type & PERF_SAMPLE_READ)
+		print_read(d->f, &s->read, a->read_format);
+	if ((err = pk_resolver_resolve(d->res, rec, &rs)) < 0)
+		return err;
+	fprintf(d->f, " ... thread: %s:%d\n", rs.comm, (int)rs.tid);
+	fprintf(d->f, " ...... dso: %s\n", rs.loc.dso ? rs.loc.dso->name
+		: rs.cpumode == PERF_RECORD_MISC_HYPERVISOR ? "[hypervisor]" : "<not found>");
+	d->nr_samples[ev]++;
+	return 0;
+}
+
+static uint64_t u64_at(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint16_t u16_at(const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* cpu_map__snprint: runs of consecutive CPUs as "a-b", joined by commas. */
+static void print_cpus(FILE *f, const int *cpu, size_t nr)
+{
+	for (size_t i = 0, start = 0; i < nr; i++) {
+		if (i + 1 < nr && cpu[i + 1] == cpu[i] + 1)
+			continue;
+		fprintf(f, "%s%d", start ? "," : "", cpu[start]);
+		if (i > start)
+			fprintf(f, "-%d", cpu[i]);
+		start = i + 1;
+	}
+	fputc('\n', f);
+}
+
+/* perf_record_cpu_map_data at p (len bytes): a list (type 0), a mask (1:
+ * u16 nr, u16 long size, then nr longs) or a range (2). */
+static void print_cpu_map(FILE *f, const unsigned char *p, size_t len)
+{
+	int cpu[1024];
+	size_t nr = 0;
+	uint16_t type = len >= 2 ? u16_at(p) : 0xffff;
+
+	if (type == 0 && len >= 4) {
+		for (size_t i = 0; i < u16_at(p + 2) && 6 + 2 * i <= len && nr < 1024; i++)
+			cpu[nr++] = (int16_t)u16_at(p + 4 + 2 * i);
+	} else if (type == 1 && len >= 6) {
+		size_t words = u16_at(p + 2), lsz = u16_at(p + 4), base = lsz == 8 ? 8 : 6;
+
+		for (size_t b = 0; b < words * lsz * 8 && base + b / 8 < len && nr < 1024; b++)
+			if (p[base + b / 8] & (1u << (b % 8)))
+				cpu[nr++] = (int)b;
+	} else if (type == 2 && len >= 8) {
+		if (p[2])
+			cpu[nr++] = -1;
+		for (int c = u16_at(p + 4); c <= u16_at(p + 6) && nr < 1024; c++)
+			cpu[nr++] = c;
+	}
+	print_cpus(f, cpu, nr);
+}
+
+static void print_id_index(FILE *f, const unsigned char *p, size_t len)
+{
+	uint64_t nr = len >= 16 ? u64_at(p + 8) : 0;
+
+	fprintf(f, " nr: %" PRIu64 "\n", nr);
+	for (uint64_t i = 0; i < nr && 16 + (i + 1) * 32 <= len; i++) {
+		const unsigned char *e = p + 16 + i * 32;
+
+		fprintf(f, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64 "\n",
+			u64_at(e), u64_at(e + 8), (int64_t)u64_at(e + 16), (int64_t)u64_at(e + 24));
+	}
+}
+
+static void print_thread_map(FILE *f, const unsigned char *p, size_t len, bool script)
+{
+	uint64_t nr = len >= 16 ? u64_at(p + 8) : 0;
+
+	fprintf(f, " nr: %" PRIu64 " thread%s: ", nr, nr > 1 ? "s" : "");
+	for (uint64_t i = 0; i < nr && 16 + (i + 1) * 24 <= len; i++)
+		fprintf(f, "%s%d", i ? ", " : "", (int)u64_at(p + 16 + i * 24));
+	fputs(script ? "\n" : "\n: unhandled!\n", f);
+}
+
+static void print_event_update(FILE *f, const unsigned char *p, size_t len)
+{
+	double scale;
+
+	if (len < 24) {
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "\n... id:    %" PRIu64 "\n", u64_at(p + 16));
+	switch (u64_at(p + 8)) {
+	case 0: fprintf(f, "... unit:  %.*s\n", (int)(len - 24), (const char *)p + 24); break;
+	case 1:
+		memcpy(&scale, p + 24, len >= 32 ? sizeof(scale) : 0);
+		fprintf(f, "... scale: %f\n", len >= 32 ? scale : 0.0);
+		break;
+	case 2: fprintf(f, "... name:  %.*s\n", (int)(len - 24), (const char *)p + 24); break;
+	case 3: fputs("... ", f); print_cpu_map(f, p + 24, len - 24); break;
+	default: fputs("... unknown type\n", f);
+	}
+}
+
+/* What perf's report prints after "PERF_RECORD_<TYPE>" for its own
+ * record types. */
+static void print_user(FILE *f, const struct perf_event_header *h, bool script)
+{
+	const unsigned char *p = (const unsigned char *)h;
+
+	switch (h->type) {
+	case T_ID_INDEX: print_id_index(f, p, h->size); break;
+	case T_THREAD_MAP: print_thread_map(f, p, h->size, script); break;
+	case T_CPU_MAP:
+		fputs(": ", f);
+		print_cpu_map(f, p + 8, h->size - 8u);
+		fputs(script ? "" : ": unhandled!\n", f);
+		break;
+	case T_EVENT_UPDATE: print_event_update(f, p, h->size); break;
+	case T_FINISHED_INIT: fputs(": unhandled!\n", f); break;
+	default: fputc('\n', f);
+	}
+}
+
+/* One record: perf's dump_event, then what its handler prints. */
+static int dump_one(struct dump *d, const struct perf_event_header *h)
+{
+	struct pk_record rec = { .size = sizeof(rec) };
+	int ev = pk_data_reader_event_of(d->r, h);
+	/* perf decodes a record of no known id with the first event's attr
+	 * (evlist__event2evsel), a sample excepted */
+	const struct perf_event_attr *a = pk_data_reader_attr(d->r, ev >= 0 ? (size_t)ev : 0);
+	bool decoded = h->type < PERF_RECORD_MAX && a && (ev >= 0 || h->type != PERF_RECORD_SAMPLE) &&
+		       pk_record_decode(h, a, &rec) == 0;
+	uint64_t off = pk_data_reader_offset(d->r);
+	int err;
+
+	d->nr[0]++;
+	d->nr[h->type < NR_TYPES ? h->type : 0]++;
+	/* a directory's records name their file (perf's DIR/data.N) */
+	fprintf(d->f, "\n%#" PRIx64 "@%s [%#x]: event: %u\n", off, d->dir ? pk_data_reader_file(d->r) : d->path,
+		h->size, h->type);
+	hex_dump(d->f, (const unsigned char *)h, h->size);
+	if (h->type == PERF_RECORD_SAMPLE)
+		tstamp(d, h->type, decoded ? rec.sample.cpu : 0, decoded ? rec.sample.time : 0);
+	else
+		tstamp(d, h->type, decoded ? rec.id.cpu : 0, decoded ? rec.id.time : 0);
+	fprintf(d->f, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, h->size, type_name(h->type));
+	if (h->type >= PERF_RECORD_MAX) {
+		print_user(d->f, h, d->script);
+		return 0;
+	}
+	if (!decoded) {
+		fputc('\n', d->f);
+		return 0;
+	}
+	if (h->type == PERF_RECORD_SAMPLE)
+		return print_sample(d, &rec, a, ev);
+	print_kernel(d->f, &rec);
+	return (err = pk_resolver_process(d->res, &rec)) < 0 ? err : 0;
+}
+
+/* perf_session__fprintf_nr_events and evlist__fprintf_nr_events. */
+static void print_stats(struct dump *d)
+{
+	struct pk_data_reader_stats st = { .size = sizeof(st) };
+
+	/* perf counts the COMPRESSED records as it reads them */
+	if (pk_data_reader_stats(d->r, &st) == 0) {
+		d->nr[0] += (uint32_t)st.nr_compressed;
+		d->nr[81] += (uint32_t)st.nr_compressed;
+	}
+	fprintf(d->f, "\nAggregated stats:%s\n",
+		pk_data_reader_has_feature(d->r, PK_DATA_FEAT_AUXTRACE)
+		? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
+	for (uint32_t i = 0; i < NR_TYPES; i++) {
+		if (!type_names[i] || !d->nr[i])
+			continue;
+		if (i && d->nr[0])
+			fprintf(d->f, "%16s events: %10u  (%4.1f%%)\n", type_names[i], d->nr[i],
+				100.0 * d->nr[i] / d->nr[0]);
+		else
+			fprintf(d->f, "%16s events: %10u\n", type_names[i], d->nr[i]);
+	}
+	for (size_t i = 0; i < pk_data_reader_nr_events(d->r); i++) {
+		const char *name = pk_data_reader_name(d->r, i);
+
+		if (!d->nr_samples[i])
+			continue;
+		fprintf(d->f, "%s stats:\n", name ? name : "unknown");
+		fprintf(d->f, "%16s events: %10u\n", "SAMPLE", d->nr_samples[i]);
+	}
+}
+
+int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struct report_dump_opts *o)
+{
+	struct stat st;
+	struct dump d = { .f = f, .r = r, .path = path, .dir = !stat(path, &st) && S_ISDIR(st.st_mode),
+			  .script = o && o->script };
+	size_t nr_ev = pk_data_reader_nr_events(r);
+	const struct perf_event_header *h;
+	int err;
+
+	if ((err = pk_data_reader_set_order(r, PK_DATA_ORDER_TIME_ROUND_FIRST)) < 0)
+		return err;
+	for (size_t i = 0; i < nr_ev; i++)
+		d.sample_type |= pk_data_reader_attr(r, i)->sample_type;
+	d.sample_id_all = nr_ev && pk_data_reader_attr(r, 0)->sample_id_all;
+	if (!(d.nr_samples = calloc(nr_ev ? nr_ev : 1, sizeof(*d.nr_samples))))
+		return -ENOMEM;
+	if ((err = pk_resolver_new(r, &d.res)) < 0) {
+		free(d.nr_samples);
+		return err;
+	}
+	if (!d.script)
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
+	while ((err = pk_data_reader_next(r, &h)) > 0)
+		if ((err = dump_one(&d, h)) < 0 || (o && o->hook && (err = o->hook(o->ctx, h)) < 0))
+			break;
+	if (err == 0 && !d.script)
+		print_stats(&d);
+	pk_resolver_free(d.res);
+	free(d.nr_samples);
+	return err;
+}
+
+void report_warn_skipped(FILE *f, const struct pk_data_reader *r)
+{
+	struct pk_data_reader_stats st = { .size = sizeof(st) };
+
+	if (pk_data_reader_stats(r, &st) < 0)
+		return;
+	if (st.nr_auxtrace)
+		fprintf(f, "Warning: %" PRIu64 " AUXTRACE records skipped (%" PRIu64 " bytes of AUX area trace "
+			"data: perfkit does not decode it)\n", st.nr_auxtrace, st.auxtrace_bytes);
+	if (st.nr_auxtrace_info + st.nr_aux + st.nr_itrace_start)
+		fprintf(f, "Warning: %" PRIu64 " AUXTRACE_INFO, %" PRIu64 " AUX and %" PRIu64
+			" ITRACE_START records skipped\n", st.nr_auxtrace_info, st.nr_aux, st.nr_itrace_start);
+}
+
+int report_dump_run(const char *cmd, const char *path, struct pk_data_reader *r)
+{
+	int err = report_dump(stdout, r, path, NULL);
+
+	fflush(stdout);
+	report_warn_skipped(stderr, r);
+	pk_data_reader_free(r);
+	return err < 0 ? cli_error(cmd, NULL) : 0;
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_report_dump.sh - perfkit report -D against perf report -D 6.1 on
+# the same files, whole outputs compared byte for byte: files recorded by
+# perf (-c, -F with call chains, -z, a tracepoint system-wide with two
+# events, a forking workload, --threads' directory format) and by
+# perfkit record (with call chains); report's table on the directory too;
+# perfkit script -D against perf script -D on the same files.
+# No difference is accepted.  Then AUX area tracing, which this machine
+# cannot record: an AUXTRACE record with 4 KiB of trace data (shaped like
+# samples) spliced into a perfkit file is skipped, trace data and all, so
+# report prints the same table as on the file without it, warns, and -D
+# prints the same records.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+
+# same_dump FILE: perfkit report -D prints what perf report -D prints.
+same_dump() {
+	perf report -D -i "$1" >theirs.txt 2>/dev/null
+	"$PERFKIT" report -D -i "$1" >ours.txt 2>err.txt
+	if [ -s ours.txt ] && cmp -s theirs.txt ours.txt; then
+		ok "$1: report -D equals perf's ($(grep -c '^0x' ours.txt) records)"
+	else
+		not_ok "$1: report -D equals perf's"
+		diag "$(diff theirs.txt ours.txt | head -20)" "$(cat err.txt)"
+	fi
+}
+
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf report -D" "perf is not installed"
+else
+	perf record -q -e task-clock -c 100000 -o count.data -- "$W" hot 50 >/dev/null 2>&1
+	perf record -q -e cpu-clock -F 999 -g -o graph.data -- "$W" hot 50 >/dev/null 2>&1
+	perf record -q -z -e task-clock -c 100000 -o zstd.data -- "$W" hot 50 >/dev/null 2>&1
+	perf record -q -e cpu-clock -F 2000 -o fork.data -- "$W" children 5 >/dev/null 2>&1
+	perf record -q -a -e sched:sched_switch -o trace.data -- sleep 0.1 >/dev/null 2>&1
+	"$PERFKIT" record -q -e task-clock -c 100000 -g -o perfkit.data -- "$W" hot 50 >/dev/null 2>&1
+	for f in count.data graph.data zstd.data fork.data trace.data perfkit.data; do
+		same_dump "$f"
+	done
+	# perf's directory format (perf record --threads): DIR/data and
+	# DIR/data.N, read as one recording
+	perf record -q --threads -e cpu-clock -F 2000 -g -o dir.data -- "$W" threads 50 >/dev/null 2>&1
+	if [ -s dir.data/data.0 ] || [ -s dir.data/data.1 ]; then
+		same_dump dir.data
+		# the table without call graphs: the graphs' own differences
+		# ([k]/[.] of [unknown] parents, _dl_start_user) are the
+		# resolver's and show on plain files too
+		theirs=$(perf report -i dir.data --stdio --no-children -g none 2>/dev/null | grep -v '^# (')
+		run report -i dir.data --stdio --no-children -g none
+		ours=$(printf '%s\n' "$out" | grep -v '^# (')
+		if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then ok "dir.data: report equals perf's"
+		else not_ok "dir.data: report equals perf's"; diag "$(diff <(echo "$theirs") <(echo "$ours") | head)"; fi
+	else
+		skip "perf's directory format" "perf record --threads wrote no data.N files"
+	fi
+	# script -D: the same dump with script's own lines after each record.
+	# Accepted difference: on files with call chains, script's frame lines
+	# (tab-indented) are left out of the comparison: plain perfkit script
+	# differs from perf script there too (symbols perf finds in
+	# ld-linux's _start/_dl_start_user, non-PIE addresses), which is the
+	# resolver's, not the dump's.
+	for f in count.data zstd.data fork.data trace.data graph.data perfkit.data dir.data; do
+		[ -e "$f" ] || continue
+		perf script -D -i "$f" 2>/dev/null | grep -v "^$(printf '\t')" >theirs.txt
+		"$PERFKIT" script -D -i "$f" 2>err.txt | grep -v "^$(printf '\t')" >ours.txt
+		if [ -s ours.txt ] && cmp -s theirs.txt ours.txt; then ok "$f: script -D equals perf's"
+		else not_ok "$f: script -D equals perf's"; diag "$(diff theirs.txt ours.txt | head -20)" "$(cat err.txt)"; fi
+	done
+	# perf prints records in time order with their file offsets: the
+	# offsets are not sorted where rounds reorder records
+	"$PERFKIT" report -D -i fork.data | sed -n 's/^\(0x[0-9a-f]*\)@.*/\1/p' >offs.txt
+	check "every record of fork.data is dumped once" \
+		test "$(sort -u offs.txt | wc -l)" -eq "$(wc -l <offs.txt)"
+fi
+
+# A perfkit file with an AUXTRACE record (and 4 KiB of trace data after
+# it, outside its size) spliced in at the start of the data section.
+"$PERFKIT" record -q -e task-clock -c 100000 -o plain.data -- "$W" hot 50 >/dev/null 2>&1
+python3 - plain.data aux.data <<'EOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+off, size = struct.unpack_from('<QQ', b, 40)
+payload = 4096
+rec = struct.pack('<IHHQQQIIII', 71, 0, 48, payload, 0, 0x1234, 0, 0, 0, 0)
+# trace data shaped like samples: a reader that took it as records would count them
+sample = struct.pack('<IHHQIIQ', 9, 2, 32, 0xdeadbeef, 1, 1, 99)
+ins = rec + sample * (payload // len(sample))
+end = off + size
+feat = bytearray(b[end:])
+flags = struct.unpack_from('<4Q', b, 72)
+for i in range(sum(bin(f).count('1') for f in flags)):	# the feature table: its sections move
+    o, = struct.unpack_from('<Q', feat, 16 * i)
+    struct.pack_into('<Q', feat, 16 * i, o + len(ins))
+out = b[:off] + ins + b[off:end]
+struct.pack_into('<Q', out, 48, size + len(ins))
+open(sys.argv[2], 'wb').write(out + feat)
+EOF
+run report -i plain.data --stdio
+want=$out
+run report -i aux.data --stdio
+expect_rc "report reads a file with an AUXTRACE record" 0
+if [ "$out" = "$want" ] && [ -n "$out" ]; then ok "the AUXTRACE record and its trace data are skipped whole"
+else not_ok "the AUXTRACE record and its trace data are skipped whole"; diag "$(diff <(echo "$want") <(echo "$out") | head)"; fi
+contains "report says it skipped it" "$err" "Warning: 1 AUXTRACE records skipped (4096 bytes"
+run report -D -i aux.data
+a=$(printf '%s\n' "$out" | grep -c '^0x')
+run report -D -i plain.data
+b=$(printf '%s\n' "$out" | grep -c '^0x')
+check "-D prints every record but the AUXTRACE ($a, $b)" test "$a" -eq "$b" -a "$a" -gt 0
+
+echo "1..$tap_n"
+exit $tap_fail
