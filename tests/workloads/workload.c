@@ -11,6 +11,8 @@
  *   hot MS       spin for roughly MS milliseconds of CPU in two identical
  *                loops, hot_a called twice for each call of hot_b (for
  *                comparing profile shares with perf's)
+ *   hotb MS      the same split the other way round: hot_b twice for each
+ *                call of hot_a (two profiles to compare with perf diff)
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -82,8 +84,9 @@ __attribute__((noinline)) void hot_b(unsigned long n)
 		sink += i;
 }
 
-/* Calibrate a chunk of about 1 ms of CPU, then split MS of them 2:1. */
-static void hot(long ms)
+/* Calibrate a chunk of about 1 ms of CPU, then split MS of them 2:1
+ * (hot_a the larger share, or hot_b with `b_first`). */
+static void hot(long ms, int b_first)
 {
 	struct timespec t0, t1;
 	unsigned long chunk = 100000;
@@ -96,7 +99,7 @@ static void hot(long ms)
 	if (took > 0)
 		chunk = (unsigned long)((double)chunk / took);
 	for (long i = 0; i < ms; i++) {
-		if (i % 3 == 2)
+		if ((i % 3 == 2) != !!b_first)
 			hot_b(chunk);
 		else
 			hot_a(chunk);
@@ -115,7 +118,7 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc != 3 || n <= 0 || n > 10000000) {
-		fprintf(stderr, "usage: %s pages|pingpong|children|threads|hot N\n", argv[0]);
+		fprintf(stderr, "usage: %s pages|pingpong|children|threads|hot|hotb N\n", argv[0]);
 		return 2;
 	}
 	if (!strcmp(argv[1], "pages")) {
@@ -133,7 +136,9 @@ int main(int argc, char **argv)
 			waitpid(pid, NULL, 0);
 		}
 	} else if (!strcmp(argv[1], "hot")) {
-		hot(n);
+		hot(n, 0);
+	} else if (!strcmp(argv[1], "hotb")) {
+		hot(n, 1);
 	} else if (!strcmp(argv[1], "threads")) {
 		pthread_t *t = calloc((size_t)n, sizeof(*t));
 
