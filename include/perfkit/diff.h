@@ -13,7 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "perfkit/error.h"
+#include "perfkit/export.h"
 #include "perfkit/hist.h"
 
 #ifdef __cplusplus
@@ -86,6 +89,20 @@ PK_API uint64_t pk_diff_pair_total(const struct pk_diff *d);
 
 /* pk_diff_base_percent - row e's Baseline percentage (0 without a base). */
 PK_API double pk_diff_base_percent(const struct pk_diff *d, const struct pk_diff_entry *e);
+
+/*
+ * pk_diff_export - profile `old_prof` compared with `new_prof` (two
+ * exporters, their formats not used) written to f: PK_EXPORT_FOLDED as
+ * folded stacks with both weights, `comm;a;b;c OLD NEW` (each stack of
+ * either, sorted; the lines FlameGraph's difffolded.pl writes), or
+ * PK_EXPORT_FLAMEGRAPH as new_prof's interactive flame graph (its title and
+ * unit) with each box's old total, coloured by the change of its share of
+ * all samples: red grew, blue shrank, white unchanged; its details show
+ * both totals and the change.  Returns 0; -EINVAL for another format;
+ * -EIO when writing fails; -ENOMEM.
+ */
+PK_API int pk_diff_export(const struct pk_exporter *old_prof, const struct pk_exporter *new_prof,
+			  enum pk_export_format format, FILE *f);
 
 #ifdef __cplusplus
 }

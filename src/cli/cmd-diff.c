@@ -4,8 +4,10 @@
  * perfkit's) read into one histogram per event (diff-read.c), each event
  * of the old file paired with the new file's event of the same type and
  * config, the histograms compared by pk_diff as perf diff compares them,
- * and perf diff's --stdio table printed (diff-print.c).  The options, and
- * a clear refusal of perf diff's options perfkit does not take.
+ * and perf diff's --stdio table printed (diff-print.c).  The options,
+ * a clear refusal of perf diff's options perfkit does not take, and
+ * --format: both files' stacks as folded lines with two weights or as a
+ * differential flame graph (pk_diff_export), to --output or stdout.
  */
 #include "diff.h"
 
@@ -13,8 +15,10 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-enum { OPT_PERCENTAGE = 0x100 };
+enum { OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT };
 
 static const struct cli_opt diff_options[] = {
 	{ "compute", 'c', CLI_ARG_REQUIRED, 'c', "METHOD",
@@ -30,6 +34,11 @@ static const struct cli_opt diff_options[] = {
 	  "relative or absolute (the same without filters, which perfkit diff has none of yet)" },
 	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read files another user owns" },
+	{ "format", 0, CLI_ARG_REQUIRED, OPT_FORMAT, "FORMAT",
+	  "stdio (the table), folded (each stack with its old and new weight) or flamegraph "
+	  "(the new profile's SVG coloured by the change)" },
+	{ "output", 0, CLI_ARG_REQUIRED, OPT_OUTPUT, "FILE",
+	  "write the --format output to FILE (default stdout; -o is perf's --order)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -143,6 +152,17 @@ static int diff_option(void *ctx, int id, const char *arg)
 			return CLI_EXIT_USAGE;
 		o->d.order = (unsigned int)v;
 		return 0;
+	case OPT_OUTPUT: o->output = arg; return 0;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "stdio"))
+			o->format = DIFF_FORMAT_STDIO;
+		else if (!strcmp(arg, "folded"))
+			o->format = DIFF_FORMAT_FOLDED;
+		else if (!strcmp(arg, "flamegraph"))
+			o->format = DIFF_FORMAT_FLAMEGRAPH;
+		else
+			return cli_usage("diff", "unknown --format '%s' (stdio, folded, flamegraph)", arg);
+		return 0;
 	case OPT_PERCENTAGE:
 		if (strcmp(arg, "relative") && strcmp(arg, "absolute"))
 			return cli_usage("diff", "invalid --percentage '%s' (relative or absolute)", arg);
@@ -182,15 +202,59 @@ static int compare(const struct diff_opts *o, struct diff_file *of, struct diff_
 	return err < 0 ? cli_error("diff", NULL) : 0;
 }
 
+/* --format's output to o->output through a temporary name renamed into
+ * place when whole (a failed write leaves no file behind), or to stdout. */
+static int export(const struct diff_opts *o, const struct diff_file *of, const struct diff_file *nf)
+{
+	enum pk_export_format fmt = o->format == DIFF_FORMAT_FOLDED ? PK_EXPORT_FOLDED : PK_EXPORT_FLAMEGRAPH;
+	char *tmp = NULL;
+	FILE *f = NULL;
+	mode_t mask;
+	int fd, err;
+
+	if (!o->output || !strcmp(o->output, "-"))
+		return pk_diff_export(of->ex, nf->ex, fmt, stdout) < 0 ? cli_error("diff", NULL) : 0;
+	if (asprintf(&tmp, "%s.partial.XXXXXX", o->output) < 0)
+		return cli_usage("diff", "out of memory");
+	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
+		cli_message(stderr, "perfkit diff: cannot create %s: %s\n", o->output, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		return CLI_EXIT_EVENT;
+	}
+	mask = umask(0);	/* mkstemp made it 0600: give it a new file's mode */
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	err = pk_diff_export(of->ex, nf->ex, fmt, f);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (!err && rename(tmp, o->output) < 0)
+		err = -errno;
+	if (err < 0) {
+		unlink(tmp);
+		cli_message(stderr, "perfkit diff: writing %s failed: %s\n", o->output, strerror(-err));
+	}
+	free(tmp);
+	return err < 0 ? CLI_EXIT_EVENT : 0;
+}
+
 static int diff(struct diff_opts *o)
 {
 	struct diff_file of = { .path = o->old_path }, nf = { .path = o->new_path };
-	int rc = diff_file_read(&of, o->keys, o->nr_keys, o->force);
+	char *title = NULL;
+	int rc;
 
+	if (asprintf(&title, "%s against %s", o->new_path, o->old_path) < 0)
+		return cli_usage("diff", "out of memory");
+	rc = diff_file_read(&of, o, title);
 	if (!rc)
-		rc = diff_file_read(&nf, o->keys, o->nr_keys, o->force);
+		rc = diff_file_read(&nf, o, title);
 	if (!rc)
-		rc = compare(o, &of, &nf);
+		rc = o->format == DIFF_FORMAT_STDIO ? compare(o, &of, &nf) : export(o, &of, &nf);
+	free(title);
 	diff_file_free(&of);
 	diff_file_free(&nf);
 	return rc;

@@ -4,7 +4,8 @@
  * reads it: records in time order, side-band records followed by the
  * resolver, every sample counted into its event's histogram with perf's
  * short DSO names (a path's last component, "[JIT] tid PID" for
- * anonymous code), so that the two files' entries pair by name.
+ * anonymous code), so that the two files' entries pair by name; or,
+ * for --format, every sample's stack into an exporter.
  */
 #include "diff.h"
 
@@ -67,6 +68,52 @@ static char level_of(uint16_t cpumode)
 	}
 }
 
+static enum pk_frame_kind kind_of(const struct pk_location *loc)
+{
+	const char *n = loc->dso ? loc->dso->name : "";
+
+	if (loc->kernel)
+		return PK_FRAME_KERNEL;
+	if (!strncmp(n, "//anon", 6) || !strncmp(n, "/tmp/perf-", 10) || !strncmp(n, "[JIT]", 5))
+		return PK_FRAME_JIT;
+	return PK_FRAME_USER;
+}
+
+static struct pk_export_frame frame_of(uint64_t ip, const struct pk_location *loc)
+{
+	return (struct pk_export_frame){ .name = loc->sym, .addr = ip, .dso = loc->dso ? loc->dso->name : NULL,
+					 .file_offset = loc->addr, .kind = kind_of(loc) };
+}
+
+/* A sample's stack (its call chain, or its ip alone) into the exporter. */
+static int export_sample(struct diff_file *f, size_t ev, const struct pk_sample *smp,
+			 const struct pk_resolved_sample *rs)
+{
+	const struct perf_event_attr *a = pk_data_reader_attr(f->r, ev);
+	size_t n = rs->nr_frames ? rs->nr_frames : 1;
+	struct pk_export_sample s = {
+		.size = sizeof(s), .ev = (uint32_t)ev, .pid = rs->pid, .tid = rs->tid, .comm = rs->comm,
+		.weight = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period,
+		.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1,
+		.has_time = smp->fields & PERF_SAMPLE_TIME, .time = smp->time, .nr_frames = n,
+	};
+
+	if (n > f->cap_frames) {
+		struct pk_export_frame *fr = realloc(f->frames, n * sizeof(*fr));
+
+		if (!fr)
+			return -ENOMEM;
+		f->frames = fr;
+		f->cap_frames = n;
+	}
+	if (!rs->nr_frames)
+		f->frames[0] = frame_of(smp->ip, &rs->loc);
+	for (size_t i = 0; i < rs->nr_frames; i++)
+		f->frames[i] = frame_of(rs->frames[i].ip, &rs->frames[i].loc);
+	s.frames = f->frames;
+	return pk_exporter_add(f->ex, &s);
+}
+
 static int add_sample(struct diff_file *f, size_t ev, const struct pk_sample *smp,
 		      const struct pk_resolved_sample *rs)
 {
@@ -74,6 +121,8 @@ static int add_sample(struct diff_file *f, size_t ev, const struct pk_sample *sm
 	struct pk_hist_sample s = { .size = sizeof(s) };
 	bool nomem = false;
 
+	if (f->ex)
+		return export_sample(f, ev, smp, rs);
 	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
 	s.period = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : attr->sample_period;
 	s.comm = rs->comm;
@@ -129,7 +178,36 @@ static int check_file(const char *path, bool force)
 	return 0;
 }
 
-static int setup(struct diff_file *f, const enum pk_hist_key *keys, size_t nr_keys)
+/* A clock event's weights are nanoseconds; any other's are counts. */
+static const char *unit_of(const struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_SOFTWARE &&
+	    (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK))
+		return "nanoseconds";
+	return "count";
+}
+
+static int make_exporter(struct diff_file *f, const char *title)
+{
+	size_t nr = pk_data_reader_nr_events(f->r);
+	struct pk_export_event *ev = calloc(nr ? nr : 1, sizeof(*ev));
+	struct pk_export_opts eo = { .size = sizeof(eo), .format = PK_EXPORT_FLAMEGRAPH, .events = ev,
+				     .nr_events = nr, .title = title };
+	int err;
+
+	if (!ev)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = pk_data_reader_name(f->r, i);
+
+		ev[i] = (struct pk_export_event){ name ? name : "unknown", unit_of(pk_data_reader_attr(f->r, i)) };
+	}
+	err = pk_exporter_new(&eo, &f->ex);
+	free(ev);
+	return err;
+}
+
+static int setup(struct diff_file *f, const struct diff_opts *o, const char *title)
 {
 	size_t nr = pk_data_reader_nr_events(f->r);
 	char dir[4096];
@@ -139,22 +217,26 @@ static int setup(struct diff_file *f, const enum pk_hist_key *keys, size_t nr_ke
 		return err;
 	if (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(f->res, dir)) < 0)
 		return err;
+	if (o->format != DIFF_FORMAT_STDIO) {
+		f->nr_ev = nr;
+		return make_exporter(f, title);
+	}
 	if (!(f->hist = calloc(nr ? nr : 1, sizeof(*f->hist))))
 		return -ENOMEM;
 	for (; f->nr_ev < nr; f->nr_ev++)
-		if ((err = pk_hist_new(keys, nr_keys, &f->hist[f->nr_ev])) < 0)
+		if ((err = pk_hist_new(o->keys, o->nr_keys, &f->hist[f->nr_ev])) < 0)
 			return err;
 	return 0;
 }
 
-int diff_file_read(struct diff_file *f, const enum pk_hist_key *keys, size_t nr_keys, bool force)
+int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *title)
 {
 	const struct perf_event_header *rec;
 	int rc, err = 0;
 
-	if ((rc = check_file(f->path, force)))
+	if ((rc = check_file(f->path, o->force)))
 		return rc;
-	if (pk_data_reader_open(f->path, &f->r) < 0 || setup(f, keys, nr_keys) < 0)
+	if (pk_data_reader_open(f->path, &f->r) < 0 || setup(f, o, title) < 0)
 		return cli_error("diff", NULL);
 	while (!err && (rc = pk_data_reader_next(f->r, &rec)) > 0)
 		err = add_record(f, rec);
@@ -171,8 +253,10 @@ int diff_file_read(struct diff_file *f, const enum pk_hist_key *keys, size_t nr_
 
 void diff_file_free(struct diff_file *f)
 {
-	for (size_t i = 0; i < f->nr_ev; i++)
+	for (size_t i = 0; f->hist && i < f->nr_ev; i++)
 		pk_hist_free(f->hist[i]);
+	pk_exporter_free(f->ex);
+	free(f->frames);
 	free(f->hist);
 	for (size_t i = 0; i < f->nr_names; i++)
 		free(f->names[i]);

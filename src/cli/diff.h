@@ -26,24 +26,29 @@ struct diff_opts {
 	const char *output;		/* --output, for the folded and flamegraph formats */
 };
 
-/* One file read: an event list and one histogram per event. */
+/* One file read: an event list and one histogram per event, or (for
+ * --format folded and flamegraph) an exporter of every sample's stack. */
 struct diff_file {
 	const char *path;
 	struct pk_data_reader *r;
 	struct pk_resolver *res;
 	struct pk_hist **hist;		/* one per event of r */
 	size_t nr_ev;
+	struct pk_exporter *ex;		/* instead of hist, with a --format */
+	struct pk_export_frame *frames;	/* a sample's frames for ex */
+	size_t cap_frames;
 	char **names;			/* every DSO short name handed out, each once */
 	size_t nr_names;
 };
 
 /*
- * diff_file_read - open f->path (perf's ownership check unless `force`)
- * and count every sample into its event's histogram by `keys`, as perf
- * diff does.  Returns 0, or an exit status after the message; the file is
- * freed by diff_file_free either way.
+ * diff_file_read - open f->path (perf's ownership check unless o->force)
+ * and count every sample into its event's histogram by o's keys, as perf
+ * diff does, or with o->format into an exporter (whose flame graph is
+ * titled `title`).  Returns 0, or an exit status after the message; the
+ * file is freed by diff_file_free either way.
  */
-int diff_file_read(struct diff_file *f, const enum pk_hist_key *keys, size_t nr_keys, bool force);
+int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *title);
 void diff_file_free(struct diff_file *f);
 
 /*

@@ -5,7 +5,10 @@
 # for each hot_b; hotb: the other way round), recorded by perf and by
 # perfkit record, compared line for line for the default delta-abs, -c
 # delta, ratio and wdiff, -p, -F, -b, -o 0, -q and other sort keys, two
-# events per file, and the default file names; and bad usage.
+# events per file, and the default file names; --format folded (each
+# column's total is its file's event count, as perf report gives it;
+# with -c, samples x period) and flamegraph (an SVG of both profiles);
+# and bad usage.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -29,10 +32,10 @@ same_as_perf() {
 if ! command -v perf >/dev/null; then
 	skip "comparisons with perf diff" "perf is not installed"
 else
-	perf record -q -e cpu-clock -F 999 -o old.data -- "$W" hot 300 >/dev/null 2>&1
-	perf record -q -e cpu-clock -F 999 -o new.data -- "$W" hotb 300 >/dev/null 2>&1
-	"$PERFKIT" record -F 999 -o pk-old.data -- "$W" hot 300 >/dev/null 2>&1
-	"$PERFKIT" record -F 999 -o pk-new.data -- "$W" hotb 300 >/dev/null 2>&1
+	perf record -q -e cpu-clock -F 999 -o old.data -- "$W" hot 200 >/dev/null 2>&1
+	perf record -q -e cpu-clock -F 999 -o new.data -- "$W" hotb 200 >/dev/null 2>&1
+	"$PERFKIT" record -F 999 -o pk-old.data -- "$W" hot 200 >/dev/null 2>&1
+	"$PERFKIT" record -F 999 -o pk-new.data -- "$W" hotb 200 >/dev/null 2>&1
 	perf record -q -e cpu-clock,task-clock -F 999 -o two-old.data -- "$W" hot 150 >/dev/null 2>&1
 	perf record -q -e task-clock,cpu-clock -F 999 -o two-new.data -- "$W" hotb 150 >/dev/null 2>&1
 
@@ -61,6 +64,32 @@ else
 	same_as_perf -c ratio -p two-new.data two-old.data
 	same_as_perf new.data new.data
 
+	# --format folded: each stack with the old and the new weight; the
+	# columns add up to each file's event count.
+	perf record -q -g -e cpu-clock -c 1000000 -o g-old.data -- "$W" hot 200 >/dev/null 2>&1
+	"$PERFKIT" record -g -e cpu-clock -c 1000000 -o g-new.data -- "$W" hotb 200 >/dev/null 2>&1
+	for pair in "old.data new.data" "g-old.data g-new.data"; do
+		set -- $pair
+		run diff --format folded "$1" "$2"
+		sums=$(printf '%s\n' "$out" | awk '{ a += $(NF - 1); b += $NF } END { print a + 0, b + 0 }')
+		want=$(for f in "$1" "$2"; do perf report -i "$f" --stdio 2>/dev/null |
+			awk '/^# Event count/ { print $NF }'; done | paste -sd' ')
+		check "folded $pair: the columns add up to the event counts ($want)" [ "$sums" = "$want" ]
+	done
+	nsamples() { perf script -i "$1" -F tid 2>/dev/null | grep -c .; }
+	check "folded g-*.data: with -c 1000000, samples x period" \
+		[ "$sums" = "$(($(nsamples g-old.data) * 1000000)) $(($(nsamples g-new.data) * 1000000))" ]
+	contains "a stack of hot_b in both columns" "$out" ";hot_b "
+	bad=$(printf '%s\n' "$out" | awk 'NF < 2 || $(NF - 1) !~ /^[0-9]+$/ || $NF !~ /^[0-9]+$/')
+	check "every folded line ends in two counts" [ -z "$bad" ]
+
+	# --format flamegraph: the new profile's SVG with the old totals.
+	run diff --format flamegraph --output diff.svg g-old.data g-new.data
+	expect_rc "--format flamegraph --output: exit 0" 0
+	check "the SVG is written" grep -q '<svg' diff.svg
+	check "with the old profile's total" grep -q "oldTotal:$(echo "$sums" | cut -d' ' -f1)}" diff.svg
+	check "and no temporary file left" [ -z "$(ls diff.svg.partial.* 2>/dev/null)" ]
+
 	# No file named: perf.data.old against perf.data; one: perf.data.old against it.
 	cp old.data perf.data.old
 	cp new.data perf.data
@@ -86,6 +115,8 @@ run diff a b c
 expect_rc "three files: exit 2" 2
 run diff --sort nosuch a b
 expect_rc "an unknown sort key: exit 2" 2
+run diff --format pprof a b
+expect_rc "a --format diff cannot write: exit 2" 2
 run diff nosuch.data nosuch2.data
 expect_rc "a missing file: exit 1" 1
 contains "named" "$err" "nosuch.data"
