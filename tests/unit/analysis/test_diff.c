@@ -5,7 +5,7 @@
  * file's entries of one name counted as one, entries of one side only
  * (perf's dummies and unpaired rows), the delta, ratio and wdiff, -b's
  * totals, perf diff's order for each computation and -o 0, and the
- * errors.
+ * errors; and two exporters' stacks as folded lines with both weights.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -164,6 +165,46 @@ static void errors(void **state)
 	pk_hist_free(c);
 }
 
+/* Two exporters: folded lines of both, sorted, with 0 where a side has none. */
+static int add_stack(struct pk_exporter *ex, const char *leaf, uint64_t weight)
+{
+	struct pk_export_frame f[] = { { .name = leaf, .dso = "/bin/w" }, { .name = "main", .dso = "/bin/w" } };
+	struct pk_export_sample s = { .size = sizeof(s), .weight = weight, .pid = 1, .tid = 1, .comm = "w",
+				      .cpu = -1, .frames = f, .nr_frames = 2 };
+
+	return pk_exporter_add(ex, &s);
+}
+
+static void export_folded_both_weights(void **state)
+{
+	struct pk_export_event ev = { "cpu-clock", "nanoseconds" };
+	struct pk_export_opts eo = { .size = sizeof(eo), .format = PK_EXPORT_FOLDED, .events = &ev, .nr_events = 1 };
+	struct pk_exporter *o, *n;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(pk_exporter_new(&eo, &o), 0);
+	assert_int_equal(pk_exporter_new(&eo, &n), 0);
+	assert_int_equal(add_stack(o, "a", 10), 0);
+	assert_int_equal(add_stack(o, "c", 5), 0);
+	assert_int_equal(add_stack(o, "a", 10), 0);
+	assert_int_equal(add_stack(n, "b", 7), 0);
+	assert_int_equal(add_stack(n, "a", 3), 0);
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(pk_diff_export(o, n, PK_EXPORT_FOLDED, f), 0);
+	fclose(f);
+	assert_string_equal(buf, "w;main;a 20 3\nw;main;b 0 7\nw;main;c 5 0\n");
+	free(buf);
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(pk_diff_export(o, n, PK_EXPORT_PPROF, f), -EINVAL);
+	fclose(f);
+	free(buf);
+	pk_exporter_free(o);
+	pk_exporter_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +212,7 @@ int main(void)
 		cmocka_unit_test(each_computation_orders),
 		cmocka_unit_test(baseline_only_keeps_pairs),
 		cmocka_unit_test(errors),
+		cmocka_unit_test(export_folded_both_weights),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
