@@ -60,6 +60,7 @@
 #include "perfkit/sigtrap.h"
 #include "perfkit/watch.h"
 #include "perfkit/hist.h"
+#include "perfkit/diff.h"
 #include "perfkit/callchain.h"
 #include "perfkit/export.h"
 

@@ -90,8 +90,9 @@ int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 extern const struct cli_optset cmd_list_opts, cmd_info_opts, cmd_stat_opts, cmd_record_opts,
-	cmd_report_opts, cmd_script_opts;
+	cmd_report_opts, cmd_script_opts, cmd_diff_opts;
 
 /*
  * cli_error - print pk_last_error() as "perfkit CMD: what: why", then, when

@@ -19,6 +19,7 @@ static const struct cli_cmd commands[] = {
 	{ "record", cmd_record, "Sample a command into a perf.data file, like perf record", &cmd_record_opts },
 	{ "report", cmd_report, "Show where the samples of a perf.data file fell, like perf report", &cmd_report_opts },
 	{ "script", cmd_script, "Print every sample of a perf.data file, like perf script", &cmd_script_opts },
+	{ "diff", cmd_diff, "Compare the profiles of two perf.data files, like perf diff", &cmd_diff_opts },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

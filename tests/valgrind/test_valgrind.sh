@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test_valgrind.sh - the CLI's main paths (list, info, stat, record, report) under
+# test_valgrind.sh - the CLI's main paths (list, info, stat, record, report, diff) under
 # valgrind memcheck, on perfkit-dyn: the CLI linked dynamically against libc
 # (src/cli/meson.build), since valgrind cannot replace malloc/free in the
 # shipped, fully static perfkit.  Each run must end without a memcheck error
@@ -113,6 +113,13 @@ contains "report of the -a file prints its table" "$out" "# Samples: "
 vrun 0 report -i "$data" --stdio --sort comm,dso --comms perfkit-workloa,sh --dsos '[kernel.kallsyms]'
 vrun 2 report -i "$data" --stdio --sort nosuch
 vrun 1 report -i "$data.missing" --stdio
+# diff: the DWARF recording (kept as .old) against the -a file, the table
+# with every column and both --format outputs.
+vrun 0 diff -c ratio -p -F "$data.old" "$data"
+contains "diff prints perf diff's table" "$out" "# Baseline"
+vrun 0 diff --format folded "$data.old" "$data"
+vrun 0 diff --format flamegraph --output "$data.svg" "$data.old" "$data"
+rm -f "$data.svg"
 if [ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/tracing/events/sched/sched_switch/format ]; then
 	vrun 0 record -e sched:sched_switch -a --duration 0.2 -o "$data"
 	check "record of a tracepoint wrote samples" samples

@@ -11,6 +11,8 @@
  *   hot MS       spin for roughly MS milliseconds of CPU in two identical
  *                loops, hot_a called twice for each call of hot_b (for
  *                comparing profile shares with perf's)
+ *   hotb MS      the same split the other way round: hot_b twice for each
+ *                call of hot_a (two profiles to compare with perf diff)
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -103,6 +105,29 @@ static void hot(long ms)
 	}
 }
 
+/* hot's split the other way round.  A function of its own, so that hot and
+ * main compile as they did before it came (other tests' call chains walk
+ * their frames). */
+__attribute__((noinline)) static void hot_reversed(long ms)
+{
+	struct timespec t0, t1;
+	unsigned long chunk = 100000;
+	double took;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	hot_a(chunk);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	took = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	if (took > 0)
+		chunk = (unsigned long)((double)chunk / took);
+	for (long i = 0; i < ms; i++) {
+		if (i % 3 == 2)
+			hot_a(chunk);
+		else
+			hot_b(chunk);
+	}
+}
+
 static void *thread_main(void *arg)
 {
 	(void)arg;
@@ -115,7 +140,7 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc != 3 || n <= 0 || n > 10000000) {
-		fprintf(stderr, "usage: %s pages|pingpong|children|threads|hot N\n", argv[0]);
+		fprintf(stderr, "usage: %s pages|pingpong|children|threads|hot|hotb N\n", argv[0]);
 		return 2;
 	}
 	if (!strcmp(argv[1], "pages")) {
@@ -134,6 +159,8 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(argv[1], "hot")) {
 		hot(n);
+	} else if (!strcmp(argv[1], "hotb")) {
+		hot_reversed(n);
 	} else if (!strcmp(argv[1], "threads")) {
 		pthread_t *t = calloc((size_t)n, sizeof(*t));
 

@@ -7,7 +7,10 @@
  * SVG with a script of ours that lays it out and gives it hover details
  * (name, weight, share), click-to-zoom, search with the matches' total
  * share, reset, and the icicle orientation; colours by kind: user warm,
- * kernel orange, JIT green, inlined blue, comm grey.
+ * kernel orange, JIT green, inlined blue, comm grey.  The differential
+ * graph of `perfkit diff` (export-diff.c) is the same SVG with each box's
+ * total in the old profile beside it: the script then colours by the
+ * change and shows both totals.
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -26,6 +29,10 @@ struct fg {
 	uint32_t *name_ix;	/* label id -> index in the names array + 1 */
 	uint32_t nr_out, nr_names, max_depth;
 	uint64_t min_total;
+	/* The differential graph: each tree node's old total, and each box's
+	 * as written (nr_out of them); NULL for a plain graph. */
+	const uint64_t *old;
+	uint64_t *old_out;
 };
 
 /* A JSON string that is also safe inside CDATA and HTML. */
@@ -62,19 +69,25 @@ static void put_node(struct fg *g, uint32_t i, uint32_t parent_out, uint32_t dep
 {
 	const struct pk__tnode *n = &g->t->n[i];
 	uint32_t me = g->nr_out++;
-	uint64_t merged = 0;
+	uint64_t merged = 0, merged_old = 0;
 
 	if (depth > g->max_depth)
 		g->max_depth = depth;
+	if (g->old)
+		g->old_out[me] = g->old[i];
 	fprintf(g->f, "%s%u,%u,%d,%llu,%llu", me ? "," : "", i ? parent_out : 0, i ? g->name_ix[n->label] : 0,
 		i ? (int)n->kind : KIND_COMM, (unsigned long long)n->total, (unsigned long long)n->self);
 	for (uint32_t c = n->first_child; c; c = g->t->n[c].next_sibling) {
-		if (g->t->n[c].total >= g->min_total)
+		if (g->t->n[c].total >= g->min_total) {
 			put_node(g, c, me, depth + 1);
-		else
+		} else {
 			merged += g->t->n[c].total;
+			merged_old += g->old ? g->old[c] : 0;
+		}
 	}
 	if (merged) {
+		if (g->old)
+			g->old_out[g->nr_out] = merged_old;
 		fprintf(g->f, ",%u,%u,%d,%llu,%llu", me, g->nr_names + 1, KIND_MERGED,
 			(unsigned long long)merged, (unsigned long long)merged);
 		g->nr_out++;
@@ -83,20 +96,28 @@ static void put_node(struct fg *g, uint32_t i, uint32_t parent_out, uint32_t dep
 	}
 }
 
-int pk__export_flamegraph(const struct pk_exporter *ex, FILE *f)
+/* The differential graph's extra data: each box's old total and the old
+ * profile's whole. */
+static void put_old(const struct fg *g, uint64_t old_all)
 {
-	struct pk__ltree t;
-	struct fg g = { .ex = ex, .t = &t, .f = f };
-	double share = ex->opts.min_share > 0 ? ex->opts.min_share : 0.0001;
-	int err;
+	fputs(",old:[", g->f);
+	for (uint32_t i = 0; i < g->nr_out; i++)
+		fprintf(g->f, "%s%llu", i ? "," : "", (unsigned long long)g->old_out[i]);
+	fprintf(g->f, "],oldTotal:%llu", (unsigned long long)old_all);
+}
 
-	if ((err = pk__ltree_build(ex, &t)) < 0)
-		return err;
-	if (!(g.name_ix = pk__calloc(ex->nr_strs, sizeof(*g.name_ix)))) {
-		pk__ltree_free(&t);
+int pk__flamegraph_write(const struct pk_exporter *ex, const struct pk__ltree *t, const uint64_t *old,
+			 uint64_t old_all, FILE *f)
+{
+	struct fg g = { .ex = ex, .t = t, .f = f, .old = old };
+	double share = ex->opts.min_share > 0 ? ex->opts.min_share : 0.0001;
+
+	if (!(g.name_ix = pk__calloc(ex->nr_strs, sizeof(*g.name_ix))) ||
+	    (old && !(g.old_out = pk__calloc(2 * t->nr, sizeof(*g.old_out))))) {
+		free(g.name_ix);
 		return pk__error_nomem("a flame graph");
 	}
-	g.min_total = (uint64_t)((double)t.n[0].total * share);
+	g.min_total = (uint64_t)((double)t->n[0].total * share);
 	g.min_total = g.min_total ? g.min_total : 1;
 	fputs("<?xml version=\"1.0\" standalone=\"no\"?>\n"
 	      "<svg version=\"1.1\" width=\"1200\" height=\"400\" onload=\"pkInit(evt)\" "
@@ -115,10 +136,25 @@ int pk__export_flamegraph(const struct pk_exporter *ex, FILE *f)
 	fputs(g.nr_names ? ",\"[merged]\"]" : "[\"[merged]\"]", f);
 	fputs(",nodes:[", f);
 	put_node(&g, 0, 0, 0);
-	fprintf(f, "],depth:%u};\n", g.max_depth);
+	fprintf(f, "],depth:%u", g.max_depth);
+	if (old)
+		put_old(&g, old_all);
+	fputs("};\n", f);
 	fputs(pk__flamegraph_js, f);
 	fputs("]]></script>\n<g id=\"frames\"></g>\n</svg>\n", f);
 	free(g.name_ix);
-	pk__ltree_free(&t);
+	free(g.old_out);
 	return 0;
+}
+
+int pk__export_flamegraph(const struct pk_exporter *ex, FILE *f)
+{
+	struct pk__ltree t;
+	int err;
+
+	if ((err = pk__ltree_build(ex, &t)) < 0)
+		return err;
+	err = pk__flamegraph_write(ex, &t, NULL, 0, f);
+	pk__ltree_free(&t);
+	return err;
 }

@@ -92,6 +92,12 @@ int pk__export_pprof(const struct pk_exporter *ex, FILE *f);
 int pk__export_speedscope(const struct pk_exporter *ex, FILE *f);
 int pk__export_flamegraph(const struct pk_exporter *ex, FILE *f);
 
+/* The flame graph of tree t (built from ex); with `old` (each node of t's
+ * total in another profile whose whole is old_all) the differential one
+ * perfkit diff draws.  0 or -ENOMEM. */
+int pk__flamegraph_write(const struct pk_exporter *ex, const struct pk__ltree *t, const uint64_t *old,
+			 uint64_t old_all, FILE *f);
+
 /* The flame graph's script (flamegraph.js, made a C string at build time). */
 extern const char pk__flamegraph_js[];
 

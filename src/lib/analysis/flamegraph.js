@@ -3,6 +3,7 @@
 // (export-flamegraph.c): lays out PK.nodes ([parent, name, kind, total,
 // self] per node, parents first) and gives them hover details, click to
 // zoom, search with the matches' total share, reset, and the icicle form.
+// With PK.old (perfkit diff) it is a differential graph: see the end.
 var W = 1200, FH = 16, TOP = 40, BOTTOM = 26, NS = 'http://www.w3.org/2000/svg';
 var N = [], zoomed = 0, matchRe = null, svg, details, matched, resetBtn;
 
@@ -27,6 +28,7 @@ function pkInit() {
 		N[N[i].p].kids.push(i);
 		N[i].depth = N[N[i].p].depth + 1;
 	}
+	if (PK.old) pkDiffInit();
 	var h = TOP + (PK.depth + 1) * FH + BOTTOM;
 	svg.setAttribute('height', h);
 	svg.setAttribute('viewBox', '0 0 ' + W + ' ' + h);
@@ -54,6 +56,7 @@ function pkHash(s) {
 function pkColour(nd) {
 	var v = pkHash(nd.name), r, g, b;
 	if (matchRe && matchRe.test(nd.name)) return 'rgb(230,0,230)';
+	if (PK.old) return pkDiffColour(nd);
 	switch (nd.kind) {
 	case 0: r = 205 + 50 * v; g = 40 + 150 * v; b = 40; break;
 	case 1: r = 235 + 20 * v; g = 140 + 30 * v; b = 20; break;
@@ -72,7 +75,7 @@ function pkShare(v) {
 function pkFrame(parent, i, x, w, faded) {
 	var nd = N[i], y = PK.icicle ? TOP + nd.depth * FH : TOP + (PK.depth - nd.depth) * FH;
 	var g = document.createElementNS(NS, 'g'), r = document.createElementNS(NS, 'rect');
-	var info = nd.name + ' (' + nd.total + ' ' + PK.unit + ', ' + pkShare(nd.total) + ')';
+	var info = PK.old ? pkDiffInfo(nd) : nd.name + ' (' + nd.total + ' ' + PK.unit + ', ' + pkShare(nd.total) + ')';
 	var title = document.createElementNS(NS, 'title');
 	title.textContent = info;
 	g.appendChild(title);
@@ -133,4 +136,35 @@ function pkSearch(term) {
 	matched.textContent = matchRe ? 'Matched: ' + pkShare(sum) : ' ';
 	document.getElementById('search').textContent = matchRe ? 'Clear search' : 'Search';
 	pkDraw();
+}
+
+// ---- the differential graph (perfkit diff --format=flamegraph) ----------
+// PK.old[i] is box i's total in the old profile and PK.oldTotal that
+// profile's whole.  A box is coloured by the change of its share of all
+// samples, old to new: red grew, blue shrank, white unchanged, the
+// strongest colour for the largest change in the graph.
+var diffMax = 0;
+
+function pkDelta(nd) {
+	return nd.total / (N[0].total || 1) - nd.old / (PK.oldTotal || 1);
+}
+
+function pkDiffInit() {
+	for (var i = 0; i < N.length; i++) N[i].old = PK.old[i];
+	for (i = 1; i < N.length; i++) diffMax = Math.max(diffMax, Math.abs(pkDelta(N[i])));
+}
+
+function pkDiffColour(nd) {
+	var d = pkDelta(nd), t = diffMax ? Math.min(1, Math.abs(d) / diffMax) : 0;
+	var c = Math.round(255 * (1 - t));
+	if (d > 0) return 'rgb(255,' + c + ',' + c + ')';
+	if (d < 0) return 'rgb(' + c + ',' + c + ',255)';
+	return 'rgb(255,255,255)';
+}
+
+function pkDiffInfo(nd) {
+	var d = 100 * pkDelta(nd);
+	return nd.name + ' (old ' + nd.old + ' ' + PK.unit + ', ' + (100 * nd.old / (PK.oldTotal || 1)).toFixed(2) +
+		'%; new ' + nd.total + ' ' + PK.unit + ', ' + pkShare(nd.total) + '; ' + (d >= 0 ? '+' : '') +
+		d.toFixed(2) + '%)';
 }

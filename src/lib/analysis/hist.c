@@ -8,6 +8,7 @@
  */
 #include "perfkit.h"
 #include "sys/sys.h"
+#include "hist-int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -360,4 +361,10 @@ bool pk_hist_below_limit(const struct pk_hist *h, const struct pk_hist_entry *e,
 	float pct = h->total_period ? (float)((double)period * 100.0 / (double)h->total_period) : 0.0f;
 
 	return pct < (float)limit;
+}
+
+const enum pk_hist_key *pk__hist_keys(const struct pk_hist *h, size_t *nr)
+{
+	*nr = h->nr_keys;
+	return h->keys;
 }

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-diff.c - `perfkit diff [OLD [NEW]]`: two perf.data files (perf's or
+ * perfkit's) read into one histogram per event (diff-read.c), each event
+ * of the old file paired with the new file's event of the same type and
+ * config, the histograms compared by pk_diff as perf diff compares them,
+ * and perf diff's --stdio table printed (diff-print.c).  The options,
+ * a clear refusal of perf diff's options perfkit does not take, and
+ * --format: both files' stacks as folded lines with two weights or as a
+ * differential flame graph (pk_diff_export), to --output or stdout.
+ */
+#include "diff.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT };
+
+static const struct cli_opt diff_options[] = {
+	{ "compute", 'c', CLI_ARG_REQUIRED, 'c', "METHOD",
+	  "what to compute for each pair: delta-abs (the default), delta, ratio, wdiff:W1,W2" },
+	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
+	  "pair and group by these keys, comma-separated: comm, pid, dso, sym, cpu (default dso,sym)" },
+	{ "period", 'p', CLI_ARG_NONE, 'p', NULL, "the Base period and Period columns" },
+	{ "formula", 'F', CLI_ARG_NONE, 'F', NULL, "a Formula column: how each value was computed" },
+	{ "baseline-only", 'b', CLI_ARG_NONE, 'b', NULL, "only entries found in both files" },
+	{ "order", 'o', CLI_ARG_REQUIRED, 'o', "N",
+	  "order by the computed column first (1, the default) or by the baseline (0)" },
+	{ "percentage", 0, CLI_ARG_REQUIRED, OPT_PERCENTAGE, "HOW",
+	  "relative or absolute (the same without filters, which perfkit diff has none of yet)" },
+	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines" },
+	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read files another user owns" },
+	{ "format", 0, CLI_ARG_REQUIRED, OPT_FORMAT, "FORMAT",
+	  "stdio (the table), folded (each stack with its old and new weight) or flamegraph "
+	  "(the new profile's SVG coloured by the change)" },
+	{ "output", 0, CLI_ARG_REQUIRED, OPT_OUTPUT, "FILE",
+	  "write the --format output to FILE (default stdout; -o is perf's --order)" },
+	CLI_OPT_HELP_ENTRY,
+	{ 0 },
+};
+
+const struct cli_optset cmd_diff_opts = {
+	.cmd = "diff",
+	.usage = "usage: perfkit diff [OPTIONS] [OLD [NEW]]\n"
+		 "\n"
+		 "Compare two perf.data files (default perf.data.old and perf.data) as\n"
+		 "perf diff --stdio does: each symbol's share of the old file (Baseline)\n"
+		 "and how it changed in the new one, symbols paired by name.\n",
+	.opts = diff_options,
+	.epilogue = "Exit status: 0, 1 for a file that cannot be read, 2 for bad usage.",
+};
+
+/* perf diff's options perfkit does not take, refused by name. */
+static const char *const refused[] = {
+	"--cycles-hist", "--dump-raw-trace", "-D", "--kallsyms", "--modules", "-m", "--dsos", "-d",
+	"--comms", "-C", "--symbols", "-S", "--field-separator", "-t", "--symfs", "--time", "--cpu",
+	"--pid", "--tid", "--stream", "--verbose", "-v",
+};
+
+static int check_refused(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++) {
+			size_t len = strlen(refused[k]);
+
+			if (!strncmp(argv[i], refused[k], len) && (!argv[i][len] || argv[i][len] == '='))
+				return cli_usage("diff", "perf diff's %s is not implemented by perfkit diff",
+						 refused[k]);
+		}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	enum pk_hist_key key;
+} sort_keys[] = {
+	{ "comm", PK_HIST_KEY_COMM }, { "pid", PK_HIST_KEY_PID },
+	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
+	{ "cpu", PK_HIST_KEY_CPU },
+};
+#define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
+
+static int parse_sort(struct diff_opts *o, const char *arg)
+{
+	o->nr_keys = 0;
+	for (const char *p = arg; *p; p += *p == ',') {
+		size_t len = strcspn(p, ","), k;
+
+		for (k = 0; k < NR_SORT_KEYS; k++)
+			if (strlen(sort_keys[k].name) == len && !strncmp(p, sort_keys[k].name, len))
+				break;
+		if (k == NR_SORT_KEYS)
+			return cli_usage("diff", "unknown --sort key '%.*s' (keys: comm, pid, dso, sym, cpu)",
+					 (int)len, p);
+		if (o->nr_keys == PK_HIST_MAX_KEYS)
+			return cli_usage("diff", "more than %d --sort keys", PK_HIST_MAX_KEYS);
+		o->keys[o->nr_keys++] = sort_keys[k].key;
+		p += len;
+	}
+	if (!o->nr_keys)
+		return cli_usage("diff", "--sort needs at least one key");
+	return 0;
+}
+
+/* perf's -c: delta, delta-abs, ratio, wdiff:W1,W2 (non-zero weights). */
+static int parse_compute(struct diff_opts *o, const char *arg)
+{
+	static const char *const names[] = { "delta-abs", "delta", "ratio", "wdiff" };
+	size_t len = strcspn(arg, ":");
+	const char *opt = arg[len] ? arg + len + 1 : NULL;
+	char *end;
+
+	if (!strcmp(arg, "cycles"))
+		return cli_usage("diff", "-c cycles compares branch stacks' cycles, which perfkit diff "
+				 "does not read");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strlen(names[i]) != len || strncmp(arg, names[i], len))
+			continue;
+		o->d.compute = (enum pk_diff_compute)i;
+		if (o->d.compute != PK_DIFF_WDIFF)
+			return opt ? cli_usage("diff", "-c %s takes no ':%s'", names[i], opt) : 0;
+		if (opt) {
+			o->d.w1 = strtoll(opt, &end, 10);
+			o->d.w2 = *end == ',' ? strtoll(end + 1, &end, 10) : 0;
+		}
+		if (!opt || *end || !o->d.w1 || !o->d.w2)
+			return cli_usage("diff", "wrong weights in '%s': use wdiff:W1,W2 (non-zero integers)", arg);
+		return 0;
+	}
+	return cli_usage("diff", "'%s' is not a computation (delta, delta-abs, ratio or wdiff:W1,W2)", arg);
+}
+
+static int diff_option(void *ctx, int id, const char *arg)
+{
+	struct diff_opts *o = ctx;
+	uint64_t v;
+
+	switch (id) {
+	case 'c': return parse_compute(o, arg);
+	case 's': return parse_sort(o, arg);
+	case 'p': o->period = true; return 0;
+	case 'F': o->formula = true; return 0;
+	case 'b': o->d.baseline_only = true; return 0;
+	case 'q': o->quiet = true; return 0;
+	case 'f': o->force = true; return 0;
+	case 'o':
+		if (cli_num_u64("diff", "--order", arg, 0, UINT32_MAX, &v) < 0)
+			return CLI_EXIT_USAGE;
+		o->d.order = (unsigned int)v;
+		return 0;
+	case OPT_OUTPUT: o->output = arg; return 0;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "stdio"))
+			o->format = DIFF_FORMAT_STDIO;
+		else if (!strcmp(arg, "folded"))
+			o->format = DIFF_FORMAT_FOLDED;
+		else if (!strcmp(arg, "flamegraph"))
+			o->format = DIFF_FORMAT_FLAMEGRAPH;
+		else
+			return cli_usage("diff", "unknown --format '%s' (stdio, folded, flamegraph)", arg);
+		return 0;
+	case OPT_PERCENTAGE:
+		if (strcmp(arg, "relative") && strcmp(arg, "absolute"))
+			return cli_usage("diff", "invalid --percentage '%s' (relative or absolute)", arg);
+		return 0;
+	default: return 0;
+	}
+}
+
+/* The new file's event perf pairs with old event `attr`: the same type and config. */
+static int match_event(const struct diff_file *nf, const struct perf_event_attr *attr)
+{
+	for (size_t i = 0; i < nf->nr_ev; i++) {
+		const struct perf_event_attr *a = pk_data_reader_attr(nf->r, i);
+
+		if (a->type == attr->type && a->config == attr->config)
+			return (int)i;
+	}
+	return -1;
+}
+
+static int compare(const struct diff_opts *o, struct diff_file *of, struct diff_file *nf)
+{
+	struct pk_hist *none = NULL;
+	int err = pk_hist_new(o->keys, o->nr_keys, &none);
+
+	for (size_t i = 0; !err && i < of->nr_ev; i++) {
+		int k = match_event(nf, pk_data_reader_attr(of->r, i));
+		const char *name = pk_data_reader_name(of->r, i);
+		struct pk_diff *d = NULL;
+
+		if ((err = pk_diff_new(of->hist[i], k >= 0 ? nf->hist[k] : none, &o->d, &d)) < 0)
+			break;
+		diff_print_event(stdout, o, name ? name : "unknown", d, i == 0);
+		pk_diff_free(d);
+	}
+	pk_hist_free(none);
+	return err < 0 ? cli_error("diff", NULL) : 0;
+}
+
+/* --format's output to o->output through a temporary name renamed into
+ * place when whole (a failed write leaves no file behind), or to stdout. */
+static int export(const struct diff_opts *o, const struct diff_file *of, const struct diff_file *nf)
+{
+	enum pk_export_format fmt = o->format == DIFF_FORMAT_FOLDED ? PK_EXPORT_FOLDED : PK_EXPORT_FLAMEGRAPH;
+	char *tmp = NULL;
+	FILE *f = NULL;
+	mode_t mask;
+	int fd, err;
+
+	if (!o->output || !strcmp(o->output, "-"))
+		return pk_diff_export(of->ex, nf->ex, fmt, stdout) < 0 ? cli_error("diff", NULL) : 0;
+	if (asprintf(&tmp, "%s.partial.XXXXXX", o->output) < 0)
+		return cli_usage("diff", "out of memory");
+	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
+		cli_message(stderr, "perfkit diff: cannot create %s: %s\n", o->output, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		return CLI_EXIT_EVENT;
+	}
+	mask = umask(0);	/* mkstemp made it 0600: give it a new file's mode */
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	err = pk_diff_export(of->ex, nf->ex, fmt, f);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (!err && rename(tmp, o->output) < 0)
+		err = -errno;
+	if (err < 0) {
+		unlink(tmp);
+		cli_message(stderr, "perfkit diff: writing %s failed: %s\n", o->output, strerror(-err));
+	}
+	free(tmp);
+	return err < 0 ? CLI_EXIT_EVENT : 0;
+}
+
+static int diff(struct diff_opts *o)
+{
+	struct diff_file of = { .path = o->old_path }, nf = { .path = o->new_path };
+	char *title = NULL;
+	int rc;
+
+	if (asprintf(&title, "%s against %s", o->new_path, o->old_path) < 0)
+		return cli_usage("diff", "out of memory");
+	rc = diff_file_read(&of, o, title);
+	if (!rc)
+		rc = diff_file_read(&nf, o, title);
+	if (!rc)
+		rc = o->format == DIFF_FORMAT_STDIO ? compare(o, &of, &nf) : export(o, &of, &nf);
+	free(title);
+	diff_file_free(&of);
+	diff_file_free(&nf);
+	return rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_opts o = {
+		.old_path = "perf.data.old",
+		.new_path = "perf.data",
+		.d = { .size = sizeof(o.d), .compute = PK_DIFF_DELTA_ABS, .w1 = 1, .w2 = 1, .order = 1 },
+	};
+	int rc = check_refused(argc, argv);
+
+	if (!rc)
+		rc = parse_sort(&o, "dso,sym");
+	if (!rc)
+		rc = cli_opts_parse(&cmd_diff_opts, argc, argv, diff_option, &o);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (argc - optind > 2)
+		return cli_usage("diff", "perfkit diff compares two files, not %d", argc - optind);
+	if (argc - optind == 2)
+		o.old_path = argv[optind++];
+	if (argc - optind == 1)
+		o.new_path = argv[optind];
+	if (o.d.order > 1)
+		return cli_usage("diff", "Order option out of limit: -o %u (two files: 0 or 1)", o.d.order);
+	return diff(&o);
+}

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diff-read.c - one perf.data file of `perfkit diff` read as perf diff
+ * reads it: records in time order, side-band records followed by the
+ * resolver, every sample counted into its event's histogram with perf's
+ * short DSO names (a path's last component, "[JIT] tid PID" for
+ * anonymous code), so that the two files' entries pair by name; or,
+ * for --format, every sample's stack into an exporter.
+ */
+#include "diff.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* `name`, one shared copy per distinct name (entries key on the pointer). */
+static const char *intern(struct diff_file *f, const char *name)
+{
+	char **u;
+
+	for (size_t i = 0; i < f->nr_names; i++)
+		if (!strcmp(f->names[i], name))
+			return f->names[i];
+	if (!(u = realloc(f->names, (f->nr_names + 1) * sizeof(*u))))
+		return NULL;
+	f->names = u;
+	if (!(u[f->nr_names] = strdup(name)))
+		return NULL;
+	return u[f->nr_names++];
+}
+
+/* Memory perf gives no object: anonymous, stack, heap, SysV shared. */
+static bool anon_name(const char *n)
+{
+	return !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) || !strncmp(n, "/anon_hugepage", 14) ||
+	       !strncmp(n, "[stack", 6) || !strncmp(n, "/SYSV", 5) || !strcmp(n, "[heap]");
+}
+
+/* perf's short name of DSO d in process pid; *nomem when out of memory. */
+static const char *dso_name(struct diff_file *f, const struct pk_dso *d, uint32_t pid, bool *nomem)
+{
+	const char *slash, *name;
+	char jit[32];
+
+	if (!d)
+		return NULL;
+	if (anon_name(d->name)) {
+		snprintf(jit, sizeof(jit), "[JIT] tid %d", (int)pid);
+		name = intern(f, jit);
+	} else {
+		slash = d->name[0] == '/' ? strrchr(d->name, '/') : NULL;
+		name = intern(f, slash ? slash + 1 : d->name);
+	}
+	*nomem = !name;
+	return name;
+}
+
+static char level_of(uint16_t cpumode)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL: return 'k';
+	case PERF_RECORD_MISC_USER: return '.';
+	case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
+	case PERF_RECORD_MISC_GUEST_USER: return 'u';
+	default: return 'H';
+	}
+}
+
+static enum pk_frame_kind kind_of(const struct pk_location *loc)
+{
+	const char *n = loc->dso ? loc->dso->name : "";
+
+	if (loc->kernel)
+		return PK_FRAME_KERNEL;
+	if (!strncmp(n, "//anon", 6) || !strncmp(n, "/tmp/perf-", 10) || !strncmp(n, "[JIT]", 5))
+		return PK_FRAME_JIT;
+	return PK_FRAME_USER;
+}
+
+static struct pk_export_frame frame_of(uint64_t ip, const struct pk_location *loc)
+{
+	return (struct pk_export_frame){ .name = loc->sym, .addr = ip, .dso = loc->dso ? loc->dso->name : NULL,
+					 .file_offset = loc->addr, .kind = kind_of(loc) };
+}
+
+/* A sample's stack (its call chain, or its ip alone) into the exporter. */
+static int export_sample(struct diff_file *f, size_t ev, const struct pk_sample *smp,
+			 const struct pk_resolved_sample *rs)
+{
+	const struct perf_event_attr *a = pk_data_reader_attr(f->r, ev);
+	size_t n = rs->nr_frames ? rs->nr_frames : 1;
+	struct pk_export_sample s = {
+		.size = sizeof(s), .ev = (uint32_t)ev, .pid = rs->pid, .tid = rs->tid, .comm = rs->comm,
+		.weight = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period,
+		.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1,
+		.has_time = smp->fields & PERF_SAMPLE_TIME, .time = smp->time, .nr_frames = n,
+	};
+
+	if (n > f->cap_frames) {
+		struct pk_export_frame *fr = realloc(f->frames, n * sizeof(*fr));
+
+		if (!fr)
+			return -ENOMEM;
+		f->frames = fr;
+		f->cap_frames = n;
+	}
+	if (!rs->nr_frames)
+		f->frames[0] = frame_of(smp->ip, &rs->loc);
+	for (size_t i = 0; i < rs->nr_frames; i++)
+		f->frames[i] = frame_of(rs->frames[i].ip, &rs->frames[i].loc);
+	s.frames = f->frames;
+	return pk_exporter_add(f->ex, &s);
+}
+
+static int add_sample(struct diff_file *f, size_t ev, const struct pk_sample *smp,
+		      const struct pk_resolved_sample *rs)
+{
+	const struct perf_event_attr *attr = pk_data_reader_attr(f->r, ev);
+	struct pk_hist_sample s = { .size = sizeof(s) };
+	bool nomem = false;
+
+	if (f->ex)
+		return export_sample(f, ev, smp, rs);
+	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
+	s.period = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : attr->sample_period;
+	s.comm = rs->comm;
+	s.pid = rs->pid;
+	s.tid = rs->tid;
+	s.level = level_of(rs->cpumode);
+	s.sym = rs->loc.sym;
+	s.sym_start = rs->loc.sym_start;
+	s.ip = rs->loc.dso ? rs->loc.addr : smp->ip;
+	s.dso = dso_name(f, rs->loc.dso, s.pid, &nomem);
+	if (nomem)
+		return -ENOMEM;
+	return pk_hist_add(f->hist[ev], &s);
+}
+
+/* One record: a sample into its histogram, the rest to the resolver. */
+static int add_record(struct diff_file *f, const struct perf_event_header *h)
+{
+	int ev = pk_data_reader_event_of(f->r, h);
+	const struct perf_event_attr *attr = ev >= 0 ? pk_data_reader_attr(f->r, (size_t)ev) : NULL;
+	struct pk_record d = { .size = sizeof(d) };
+	struct pk_resolved_sample rs = { .size = sizeof(rs) };
+	int err;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (ev < 0 || (size_t)ev >= f->nr_ev)
+			return 0;	/* a sample of no known event: perf drops those too */
+		if (pk_record_decode(h, attr, &d) != 0)
+			return -EINVAL;
+		if ((err = pk_resolver_resolve(f->res, &d, &rs)) < 0)
+			return err;
+		return add_sample(f, (size_t)ev, &d.sample, &rs);
+	}
+	if (pk_record_decode(h, attr ? attr : pk_data_reader_attr(f->r, 0), &d) != 0)
+		return 0;
+	return pk_resolver_process(f->res, &d);
+}
+
+/* perf's checks before reading: the file is there and ours (or root's). */
+static int check_file(const char *path, bool force)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		cli_message(stderr, "perfkit diff: failed to open %s: %s\n", path, strerror(errno));
+		return CLI_EXIT_EVENT;
+	}
+	if (!force && st.st_uid && st.st_uid != geteuid()) {
+		cli_message(stderr, "perfkit diff: File %s not owned by current user or root "
+			    "(use -f to override)\n", path);
+		return CLI_EXIT_EVENT;
+	}
+	return 0;
+}
+
+/* A clock event's weights are nanoseconds; any other's are counts. */
+static const char *unit_of(const struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_SOFTWARE &&
+	    (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK))
+		return "nanoseconds";
+	return "count";
+}
+
+static int make_exporter(struct diff_file *f, const char *title)
+{
+	size_t nr = pk_data_reader_nr_events(f->r);
+	struct pk_export_event *ev = calloc(nr ? nr : 1, sizeof(*ev));
+	struct pk_export_opts eo = { .size = sizeof(eo), .format = PK_EXPORT_FLAMEGRAPH, .events = ev,
+				     .nr_events = nr, .title = title };
+	int err;
+
+	if (!ev)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = pk_data_reader_name(f->r, i);
+
+		ev[i] = (struct pk_export_event){ name ? name : "unknown", unit_of(pk_data_reader_attr(f->r, i)) };
+	}
+	err = pk_exporter_new(&eo, &f->ex);
+	free(ev);
+	return err;
+}
+
+static int setup(struct diff_file *f, const struct diff_opts *o, const char *title)
+{
+	size_t nr = pk_data_reader_nr_events(f->r);
+	char dir[4096];
+	int err;
+
+	if ((err = pk_resolver_new(f->r, &f->res)) < 0)
+		return err;
+	if (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(f->res, dir)) < 0)
+		return err;
+	if (o->format != DIFF_FORMAT_STDIO) {
+		f->nr_ev = nr;
+		return make_exporter(f, title);
+	}
+	if (!(f->hist = calloc(nr ? nr : 1, sizeof(*f->hist))))
+		return -ENOMEM;
+	for (; f->nr_ev < nr; f->nr_ev++)
+		if ((err = pk_hist_new(o->keys, o->nr_keys, &f->hist[f->nr_ev])) < 0)
+			return err;
+	return 0;
+}
+
+int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *title)
+{
+	const struct perf_event_header *rec;
+	int rc, err = 0;
+
+	if ((rc = check_file(f->path, o->force)))
+		return rc;
+	if (pk_data_reader_open(f->path, &f->r) < 0 || setup(f, o, title) < 0)
+		return cli_error("diff", NULL);
+	while (!err && (rc = pk_data_reader_next(f->r, &rec)) > 0)
+		err = add_record(f, rec);
+	if (err < 0 && err != -EINVAL)
+		return cli_error("diff", NULL);
+	if (err == -EINVAL || rc < 0) {	/* the samples before the damage stand, as in report */
+		const struct pk_error *e = pk_last_error();
+
+		cli_message(stderr, "perfkit diff: warning: %s: %s: %s; the comparison covers the records "
+			    "before it\n", f->path, e->what, e->why);
+	}
+	return 0;
+}
+
+void diff_file_free(struct diff_file *f)
+{
+	for (size_t i = 0; f->hist && i < f->nr_ev; i++)
+		pk_hist_free(f->hist[i]);
+	pk_exporter_free(f->ex);
+	free(f->frames);
+	free(f->hist);
+	for (size_t i = 0; i < f->nr_names; i++)
+		free(f->names[i]);
+	free(f->names);
+	pk_resolver_free(f->res);
+	pk_data_reader_free(f->r);
+}

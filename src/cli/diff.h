@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diff.h - what the files of `perfkit diff` share: cmd-diff.c (options,
+ * pairing the events), diff-read.c (a file into one histogram per event)
+ * and diff-print.c (perf diff's --stdio table).
+ */
+#ifndef PK_CLI_DIFF_H
+#define PK_CLI_DIFF_H
+
+#include "cli.h"
+
+/* --format: perf's table, or the two files' stacks. */
+enum diff_format { DIFF_FORMAT_STDIO, DIFF_FORMAT_FOLDED, DIFF_FORMAT_FLAMEGRAPH };
+
+/* The options of one diff run. */
+struct diff_opts {
+	const char *old_path, *new_path;
+	struct pk_diff_opts d;		/* -c, -o, -b */
+	enum pk_hist_key keys[PK_HIST_MAX_KEYS];	/* -s */
+	size_t nr_keys;
+	bool quiet;			/* -q */
+	bool period;			/* -p */
+	bool formula;			/* -F */
+	bool force;			/* -f */
+	enum diff_format format;	/* --format */
+	const char *output;		/* --output, for the folded and flamegraph formats */
+};
+
+/* One file read: an event list and one histogram per event, or (for
+ * --format folded and flamegraph) an exporter of every sample's stack. */
+struct diff_file {
+	const char *path;
+	struct pk_data_reader *r;
+	struct pk_resolver *res;
+	struct pk_hist **hist;		/* one per event of r */
+	size_t nr_ev;
+	struct pk_exporter *ex;		/* instead of hist, with a --format */
+	struct pk_export_frame *frames;	/* a sample's frames for ex */
+	size_t cap_frames;
+	char **names;			/* every DSO short name handed out, each once */
+	size_t nr_names;
+};
+
+/*
+ * diff_file_read - open f->path (perf's ownership check unless o->force)
+ * and count every sample into its event's histogram by o's keys, as perf
+ * diff does, or with o->format into an exporter (whose flame graph is
+ * titled `title`).  Returns 0, or an exit status after the message; the
+ * file is freed by diff_file_free either way.
+ */
+int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *title);
+void diff_file_free(struct diff_file *f);
+
+/*
+ * diff_print_event - one event's section of perf diff --stdio: the
+ * "# Event" lines (unless quiet; `first` leaves out the blank line before
+ * it), the column headers and the rows of d.
+ */
+void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, const struct pk_diff *d,
+		      bool first);
+
+#endif

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_diff.sh - perfkit diff against perf diff 6.1 on the same files: two
+# recordings of the workload whose hot function moves (hot: hot_a twice
+# for each hot_b; hotb: the other way round), recorded by perf and by
+# perfkit record, compared line for line for the default delta-abs, -c
+# delta, ratio and wdiff, -p, -F, -b, -o 0, -q and other sort keys, two
+# events per file, and the default file names; --format folded (each
+# column's total is its file's event count, as perf report gives it;
+# with -c, samples x period) and flamegraph (an SVG of both profiles);
+# and bad usage.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+
+# same_as_perf ARGS...: perfkit diff prints what perf diff prints.
+same_as_perf() {
+	local theirs ours
+	theirs=$(perf diff "$@" 2>/dev/null)
+	ours=$("$PERFKIT" diff "$@" 2>"$tmp/err")
+	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
+		ok "diff $* equals perf's"
+	else
+		not_ok "diff $* equals perf's"
+		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)" "$(cat "$tmp/err")"
+	fi
+}
+
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf diff" "perf is not installed"
+else
+	perf record -q -e cpu-clock -F 999 -o old.data -- "$W" hot 200 >/dev/null 2>&1
+	perf record -q -e cpu-clock -F 999 -o new.data -- "$W" hotb 200 >/dev/null 2>&1
+	"$PERFKIT" record -F 999 -o pk-old.data -- "$W" hot 200 >/dev/null 2>&1
+	"$PERFKIT" record -F 999 -o pk-new.data -- "$W" hotb 200 >/dev/null 2>&1
+	perf record -q -e cpu-clock,task-clock -F 999 -o two-old.data -- "$W" hot 150 >/dev/null 2>&1
+	perf record -q -e task-clock,cpu-clock -F 999 -o two-new.data -- "$W" hotb 150 >/dev/null 2>&1
+
+	# The workload's hot function moved: with -c delta the one that grew
+	# most is on the first row, the one that shrank most on the last of
+	# the pairs.
+	run diff -c delta old.data new.data
+	rows=$(printf '%s\n' "$out" | grep -v '^#')
+	first=$(printf '%s\n' "$rows" | head -1)
+	shrank=$(printf '%s\n' "$rows" | grep 'hot_a$')
+	contains "hot_b grew most and leads -c delta's order" "$first" "[.] hot_b"
+	case $first in *" +"[1-9]*) ok "by a positive delta" ;; *) not_ok "by a positive delta"; diag "$first" ;; esac
+	case $shrank in *" -"[1-9]*) ok "hot_a shrank" ;; *) not_ok "hot_a shrank"; diag "$shrank" ;; esac
+
+	for args in "" "-c delta" "-c ratio" "-c wdiff:1,2" "-c wdiff:3,-2" "-p" "-F" "-c ratio -p -F" \
+		"-c delta -F" "-b" "-b -F" "-o 0" "-q" "-s sym" "-s comm,dso" "-s dso" "-s cpu,sym" \
+		"-s pid,sym" "--percentage relative"; do
+		# shellcheck disable=SC2086
+		same_as_perf $args old.data new.data
+	done
+	same_as_perf pk-old.data pk-new.data
+	same_as_perf -c ratio -F pk-old.data pk-new.data
+	same_as_perf old.data pk-new.data
+	same_as_perf -c delta pk-new.data new.data
+	same_as_perf two-old.data two-new.data
+	same_as_perf -c ratio -p two-new.data two-old.data
+	same_as_perf new.data new.data
+
+	# --format folded: each stack with the old and the new weight; the
+	# columns add up to each file's event count.
+	perf record -q -g -e cpu-clock -c 1000000 -o g-old.data -- "$W" hot 200 >/dev/null 2>&1
+	"$PERFKIT" record -g -e cpu-clock -c 1000000 -o g-new.data -- "$W" hotb 200 >/dev/null 2>&1
+	for pair in "old.data new.data" "g-old.data g-new.data"; do
+		set -- $pair
+		run diff --format folded "$1" "$2"
+		sums=$(printf '%s\n' "$out" | awk '{ a += $(NF - 1); b += $NF } END { print a + 0, b + 0 }')
+		want=$(for f in "$1" "$2"; do perf report -i "$f" --stdio 2>/dev/null |
+			awk '/^# Event count/ { print $NF }'; done | paste -sd' ')
+		check "folded $pair: the columns add up to the event counts ($want)" [ "$sums" = "$want" ]
+	done
+	nsamples() { perf script -i "$1" -F tid 2>/dev/null | grep -c .; }
+	check "folded g-*.data: with -c 1000000, samples x period" \
+		[ "$sums" = "$(($(nsamples g-old.data) * 1000000)) $(($(nsamples g-new.data) * 1000000))" ]
+	contains "a stack of hot_b in both columns" "$out" ";hot_b "
+	bad=$(printf '%s\n' "$out" | awk 'NF < 2 || $(NF - 1) !~ /^[0-9]+$/ || $NF !~ /^[0-9]+$/')
+	check "every folded line ends in two counts" [ -z "$bad" ]
+
+	# --format flamegraph: the new profile's SVG with the old totals.
+	run diff --format flamegraph --output diff.svg g-old.data g-new.data
+	expect_rc "--format flamegraph --output: exit 0" 0
+	check "the SVG is written" grep -q '<svg' diff.svg
+	check "with the old profile's total" grep -q "oldTotal:$(echo "$sums" | cut -d' ' -f1)}" diff.svg
+	check "and no temporary file left" [ -z "$(ls diff.svg.partial.* 2>/dev/null)" ]
+
+	# No file named: perf.data.old against perf.data; one: perf.data.old against it.
+	cp old.data perf.data.old
+	cp new.data perf.data
+	same_as_perf
+	same_as_perf pk-new.data
+	rm -f perf.data.old perf.data
+fi
+
+run diff -c nosuch a b
+expect_rc "an unknown -c: exit 2" 2
+contains "names the computations" "$err" "is not a computation"
+run diff -c wdiff:1,0 a b
+expect_rc "a zero wdiff weight: exit 2" 2
+run diff -c cycles a b
+expect_rc "-c cycles is refused: exit 2" 2
+contains "saying why" "$err" "branch stacks"
+run diff --stream a b
+expect_rc "perf's --stream is refused: exit 2" 2
+contains "by name" "$err" "--stream is not implemented"
+run diff -o 2 a b
+expect_rc "-o beyond two files: exit 2" 2
+run diff a b c
+expect_rc "three files: exit 2" 2
+run diff --sort nosuch a b
+expect_rc "an unknown sort key: exit 2" 2
+run diff --format pprof a b
+expect_rc "a --format diff cannot write: exit 2" 2
+run diff nosuch.data nosuch2.data
+expect_rc "a missing file: exit 1" 1
+contains "named" "$err" "nosuch.data"
+done_testing

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_diff.c - two histograms compared as perf diff compares them:
+ * symbols paired by name whatever their address or string pointer, one
+ * file's entries of one name counted as one, entries of one side only
+ * (perf's dummies and unpaired rows), the delta, ratio and wdiff, -b's
+ * totals, perf diff's order for each computation and -o 0, and the
+ * errors; and two exporters' stacks as folded lines with both weights.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+
+static const enum pk_hist_key keys[] = { PK_HIST_KEY_DSO, PK_HIST_KEY_SYM };
+
+static void add(struct pk_hist *h, const char *dso, const char *sym, uint64_t start, uint64_t period)
+{
+	struct pk_hist_sample s = { .size = sizeof(s), .comm = "w", .pid = 1, .tid = 1, .dso = dso,
+				    .sym = sym, .sym_start = start, .ip = start, .level = '.', .period = period };
+
+	assert_int_equal(pk_hist_add(h, &s), 0);
+}
+
+/* Old: a 60, b 30, c 10.  New: a 20, b 60 (in two places), d 20.
+ * Names are copies: pairing must compare the strings. */
+static void two(struct pk_hist **old, struct pk_hist **new)
+{
+	static char a2[] = "a", b2[] = "b", w2[] = "w";
+
+	assert_int_equal(pk_hist_new(keys, 2, old), 0);
+	assert_int_equal(pk_hist_new(keys, 2, new), 0);
+	add(*old, "w", "a", 0x100, 60);
+	add(*old, "w", "b", 0x200, 30);
+	add(*old, "w", "c", 0x300, 10);
+	add(*new, w2, a2, 0x1100, 20);
+	add(*new, w2, b2, 0x1200, 40);
+	add(*new, w2, b2, 0x1800, 20);	/* another b: counts with the first */
+	add(*new, w2, "d", 0x1900, 20);
+}
+
+static const struct pk_diff_entry *row(const struct pk_diff *d, size_t i, const char *sym)
+{
+	const struct pk_diff_entry *e = pk_diff_get(d, i);
+	const struct pk_hist_entry *k;
+
+	assert_non_null(e);
+	k = e->base ? e->base : e->pair;
+	assert_string_equal(k->s.sym, sym);
+	return e;
+}
+
+static void delta_abs_pairs_by_name(void **state)
+{
+	struct pk_hist *o, *n;
+	struct pk_diff *d;
+	const struct pk_diff_entry *e;
+
+	(void)state;
+	two(&o, &n);
+	assert_int_equal(pk_diff_new(o, n, NULL, &d), 0);
+	assert_int_equal(pk_diff_nr(d), 4);
+	/* |delta|: a -40, b +30, d +20 (no baseline), then c alone. */
+	e = row(d, 0, "a");
+	assert_true(e->base && e->pair);
+	assert_true(e->delta > -40.0001 && e->delta < -39.9999);
+	e = row(d, 1, "b");
+	assert_int_equal(e->pair_period, 60);
+	assert_int_equal(e->pair_samples, 2);
+	assert_true(e->delta > 29.9999 && e->delta < 30.0001);
+	e = row(d, 2, "d");
+	assert_null(e->base);
+	assert_true(pk_diff_base_percent(d, e) == 0.0);
+	e = row(d, 3, "c");
+	assert_null(e->pair);
+	assert_int_equal(pk_diff_base_total(d), 100);
+	assert_int_equal(pk_diff_pair_total(d), 100);
+	assert_null(pk_diff_get(d, 4));
+	pk_diff_free(d);
+	pk_hist_free(o);
+	pk_hist_free(n);
+}
+
+static void each_computation_orders(void **state)
+{
+	struct pk_diff_opts opts = { .size = sizeof(opts), .w1 = 1, .w2 = 3, .order = 1 };
+	struct pk_hist *o, *n;
+	struct pk_diff *d;
+
+	(void)state;
+	two(&o, &n);
+	opts.compute = PK_DIFF_DELTA;	/* growth first: b +30, d +20, a -40 */
+	assert_int_equal(pk_diff_new(o, n, &opts, &d), 0);
+	row(d, 0, "b"), row(d, 1, "d"), row(d, 2, "a"), row(d, 3, "c");
+	pk_diff_free(d);
+	opts.compute = PK_DIFF_RATIO;	/* b 2.0, a 0.33; d has no baseline: after them */
+	assert_int_equal(pk_diff_new(o, n, &opts, &d), 0);
+	assert_true(row(d, 0, "b")->ratio == 2.0);
+	row(d, 1, "a"), row(d, 2, "d"), row(d, 3, "c");
+	pk_diff_free(d);
+	opts.compute = PK_DIFF_WDIFF;	/* b 60*3-30 = 150, a 20*3-60 = 0 */
+	assert_int_equal(pk_diff_new(o, n, &opts, &d), 0);
+	assert_int_equal(row(d, 0, "b")->wdiff, 150);
+	assert_int_equal(row(d, 1, "a")->wdiff, 0);
+	pk_diff_free(d);
+	opts.compute = PK_DIFF_DELTA_ABS;
+	opts.order = 0;	/* by the baseline: a 60, b 30, c 10, d none */
+	assert_int_equal(pk_diff_new(o, n, &opts, &d), 0);
+	row(d, 0, "a"), row(d, 1, "b"), row(d, 2, "c"), row(d, 3, "d");
+	pk_diff_free(d);
+	pk_hist_free(o);
+	pk_hist_free(n);
+}
+
+static void baseline_only_keeps_pairs(void **state)
+{
+	struct pk_diff_opts opts = { .size = sizeof(opts), .compute = PK_DIFF_DELTA_ABS, .order = 1,
+				     .baseline_only = true };
+	struct pk_hist *o, *n;
+	struct pk_diff *d;
+
+	(void)state;
+	two(&o, &n);
+	assert_int_equal(pk_diff_new(o, n, &opts, &d), 0);
+	assert_int_equal(pk_diff_nr(d), 2);
+	/* The Baseline column takes the rows left (90); the delta took all 100. */
+	assert_int_equal(pk_diff_base_total(d), 90);
+	assert_true(pk_diff_base_percent(d, row(d, 0, "a")) > 66.66 &&
+		    pk_diff_base_percent(d, row(d, 0, "a")) < 66.67);
+	assert_true(row(d, 0, "a")->delta > -40.0001 && row(d, 0, "a")->delta < -39.9999);
+	pk_diff_free(d);
+	pk_hist_free(o);
+	pk_hist_free(n);
+}
+
+static void errors(void **state)
+{
+	enum pk_hist_key other[] = { PK_HIST_KEY_COMM };
+	struct pk_diff_opts opts = { .size = sizeof(opts), .compute = PK_DIFF_WDIFF, .w1 = 0, .w2 = 1 };
+	struct pk_hist *o, *n, *c;
+	struct pk_diff *d = NULL;
+
+	(void)state;
+	two(&o, &n);
+	assert_int_equal(pk_hist_new(other, 1, &c), 0);
+	assert_int_equal(pk_diff_new(o, c, NULL, &d), -EINVAL);
+	assert_int_equal(pk_diff_new(o, n, &opts, &d), -EINVAL);	/* a zero weight */
+	opts.compute = PK_DIFF_DELTA;
+	opts.order = 2;
+	assert_int_equal(pk_diff_new(o, n, &opts, &d), -EINVAL);
+	opts.order = 0;
+	opts.size = 4;
+	assert_int_equal(pk_diff_new(o, n, &opts, &d), -EINVAL);
+	assert_null(d);
+	pk_diff_free(NULL);
+	pk_hist_free(o);
+	pk_hist_free(n);
+	pk_hist_free(c);
+}
+
+/* Two exporters: folded lines of both, sorted, with 0 where a side has none. */
+static int add_stack(struct pk_exporter *ex, const char *leaf, uint64_t weight)
+{
+	struct pk_export_frame f[] = { { .name = leaf, .dso = "/bin/w" }, { .name = "main", .dso = "/bin/w" } };
+	struct pk_export_sample s = { .size = sizeof(s), .weight = weight, .pid = 1, .tid = 1, .comm = "w",
+				      .cpu = -1, .frames = f, .nr_frames = 2 };
+
+	return pk_exporter_add(ex, &s);
+}
+
+static void export_folded_both_weights(void **state)
+{
+	struct pk_export_event ev = { "cpu-clock", "nanoseconds" };
+	struct pk_export_opts eo = { .size = sizeof(eo), .format = PK_EXPORT_FOLDED, .events = &ev, .nr_events = 1 };
+	struct pk_exporter *o, *n;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(pk_exporter_new(&eo, &o), 0);
+	assert_int_equal(pk_exporter_new(&eo, &n), 0);
+	assert_int_equal(add_stack(o, "a", 10), 0);
+	assert_int_equal(add_stack(o, "c", 5), 0);
+	assert_int_equal(add_stack(o, "a", 10), 0);
+	assert_int_equal(add_stack(n, "b", 7), 0);
+	assert_int_equal(add_stack(n, "a", 3), 0);
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(pk_diff_export(o, n, PK_EXPORT_FOLDED, f), 0);
+	fclose(f);
+	assert_string_equal(buf, "w;main;a 20 3\nw;main;b 0 7\nw;main;c 5 0\n");
+	free(buf);
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(pk_diff_export(o, n, PK_EXPORT_PPROF, f), -EINVAL);
+	fclose(f);
+	free(buf);
+	pk_exporter_free(o);
+	pk_exporter_free(n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(delta_abs_pairs_by_name),
+		cmocka_unit_test(each_computation_orders),
+		cmocka_unit_test(baseline_only_keeps_pairs),
+		cmocka_unit_test(errors),
+		cmocka_unit_test(export_folded_both_weights),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
