@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP };
+enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_INLINE, OPT_NO_INLINE };
 
 static const struct cli_opt script_options[] = {
 	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
@@ -27,6 +27,9 @@ static const struct cli_opt script_options[] = {
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
 	{ "show-task-events", 0, CLI_ARG_NONE, OPT_SHOW_TASK, NULL, "also print the COMM, FORK and EXIT records" },
 	{ "show-mmap-events", 0, CLI_ARG_NONE, OPT_SHOW_MMAP, NULL, "also print the MMAP and MMAP2 records" },
+	{ "inline", 0, CLI_ARG_NONE, OPT_INLINE, NULL,
+	  "inlined functions as frames of DWARF-unwound call chains (the default)" },
+	{ "no-inline", 0, CLI_ARG_NONE, OPT_NO_INLINE, NULL, "no inlined frames in call chains" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -159,6 +162,8 @@ static int script_option(void *ctx, int id, const char *arg)
 	case OPT_NS: o->ns = true; return 0;
 	case OPT_SHOW_TASK: o->show_task = true; return 0;
 	case OPT_SHOW_MMAP: o->show_mmap = true; return 0;
+	case OPT_INLINE: o->no_inline = false; return 0;
+	case OPT_NO_INLINE: o->no_inline = true; return 0;
 	default: return 0;
 	}
 }
@@ -241,6 +246,7 @@ static int setup(struct script_run *run)
 	/* perf's machine starts with thread 0 named "swapper" */
 	if (pk_resolver_process(run->c.res, &swapper) < 0)
 		return cli_error("script", NULL);
+	pk_resolver_set_inline(run->c.res, !run->o->no_inline);
 	/* perf script finds the binaries in the build-id cache first */
 	if (cli_buildid_dir(dir, sizeof(dir)) && pk_resolver_set_buildid_dir(run->c.res, dir) < 0)
 		return cli_error("script", NULL);

@@ -69,12 +69,20 @@ static void print_ip(FILE *f, const struct script_type *t, uint64_t ip, const st
 	print_where(f, t, loc, found);
 }
 
-/* The call chain the resolver built, a frame a line. */
+/* The call chain the resolver built, a frame a line; an inlined
+ * function's frame says "(inlined)" where its DSO would be, as perf. */
 static void print_chain(FILE *f, const struct script_type *t, const struct pk_resolved_sample *r)
 {
 	for (size_t i = 0; i < r->nr_frames; i++) {
+		const struct pk_frame *fr = &r->frames[i];
+		struct script_type noso = *t;
+
 		fputc('\t', f);
-		print_ip(f, t, r->frames[i].ip, &r->frames[i].loc, true);
+		if (fr->inlined)
+			noso.fields &= ~(uint32_t)SF_DSO;
+		print_ip(f, fr->inlined ? &noso : t, fr->ip, &fr->loc, true);
+		if (fr->inlined)
+			fputs(" (inlined)", f);
 		fputc('\n', f);
 	}
 }

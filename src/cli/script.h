@@ -33,6 +33,7 @@ struct script_opts {
 	bool ns;			/* --ns */
 	bool force;			/* -f */
 	bool show_task, show_mmap;	/* --show-task-events, --show-mmap-events */
+	bool no_inline;			/* --no-inline */
 	struct script_type type[SCRIPT_NR_TYPES];
 };
 
