@@ -133,6 +133,7 @@ struct pk_srcline_frame {
 	const char *func;	/* its name, demangled; NULL when the DWARF names none */
 	const char *file;	/* the source file's path, as the DWARF names it, or NULL */
 	unsigned int line;	/* 0 when not known */
+	const char *file_addr2line;	/* file as addr2line names it (see pk_srcline) */
 };
 
 /* The source of an address: what pk_maps_srcline fills in. */
@@ -147,6 +148,11 @@ struct pk_srcline {
 	 * function around the address. */
 	const struct pk_srcline_frame *frames;
 	size_t nr_frames;
+	/* `file` as GNU addr2line 2.40 (and so perf 6.1) names it: the same,
+	 * but for a DWARF 5 row of file 1, which addr2line takes for file 0
+	 * (gcc writes the two alike; a table rewritten afterwards, as in
+	 * Debian's glibc debug files, may not).  For output that matches perf. */
+	const char *file_addr2line;
 };
 
 /*

@@ -101,8 +101,8 @@ static void srcline_text(struct pk_maps *maps, const struct pk_location *loc, bo
 
 	file[0] = '\0';
 	if (err == 0) {
-		snprintf(buf, len, "%s:%u", base_name(sl.file), sl.line);
-		snprintf(file, file_len, "%s", base_name(sl.file));
+		snprintf(buf, len, "%s:%u", base_name(sl.file_addr2line), sl.line);
+		snprintf(file, file_len, "%s", base_name(sl.file_addr2line));
 	} else if (!loc->dso || (err == -ENODATA && loc->sym)) {
 		/* addr2line's "??:?" (a symbol, no line) reads as "??:0" in perf. */
 		snprintf(buf, len, "??:0");
@@ -138,6 +138,7 @@ int report_srcline_frame(struct report_srclines **tp, const struct report_opts *
 			 struct pk_maps *maps, const struct pk_frame *f, struct pk_hist_sample *s)
 {
 	struct pk_location loc = f->loc;
+	const char *file;
 	char line[4096];
 	int n;
 
@@ -157,7 +158,7 @@ int report_srcline_frame(struct report_srclines **tp, const struct report_opts *
 	if ((n = fill(tp, o, maps, &loc, f->ip == f->loc.addr, s)) < 0 || !f->inl || !wants(o))
 		return n;
 	/* The function's own srcline is addr2line's record for it. */
-	snprintf(line, sizeof(line), "%s:%u", f->inl->file ? base_name(f->inl->file) : "??",
-		 f->inl->line);
+	file = f->inl->file_addr2line;
+	snprintf(line, sizeof(line), "%s:%u", file ? base_name(file) : "??", f->inl->line);
 	return (s->srcline = intern(*tp, line)) ? 0 : -ENOMEM;
 }

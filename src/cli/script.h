@@ -13,7 +13,7 @@ enum script_field {
 	SF_COMM = 1u << 0, SF_TID = 1u << 1, SF_PID = 1u << 2, SF_TIME = 1u << 3,
 	SF_CPU = 1u << 4, SF_EVNAME = 1u << 5, SF_TRACE = 1u << 6, SF_IP = 1u << 7,
 	SF_SYM = 1u << 8, SF_DSO = 1u << 9, SF_ADDR = 1u << 10, SF_SYMOFF = 1u << 11,
-	SF_PERIOD = 1u << 12,
+	SF_PERIOD = 1u << 12, SF_SRCLINE = 1u << 13,
 };
 
 /* The output types perf keys -F by: the attr types below PERF_TYPE_MAX, then
@@ -53,6 +53,15 @@ struct script_ctx {
 	char *trace_buf;
 	size_t trace_len;
 };
+
+/*
+ * script_print_srcline - perf's "\n  file.c:123" for a location (a
+ * sample's, or frame fr's, NULL for the sample's own) as -F srcline
+ * prints it; `inline_on`: the resolver gives inline frames (perf's
+ * --inline), which decides whether a line-less unwound frame shows ??:0.
+ */
+void script_print_srcline(FILE *f, struct pk_resolver *res, const struct pk_location *loc,
+			  const struct pk_frame *fr, bool inline_on);
 
 /*
  * script_print_sample - the line(s) perf script prints for the decoded

@@ -4,12 +4,12 @@
 # 6.1 (which asks a forked addr2line; perfkit reads the DWARF itself) on
 # recordings of the inline target (-O2 -g, functions inlined two deep):
 # --sort srcline and srcfile, alone and with other keys, with and without
-# Children, on frame-pointer (-g) and --call-graph dwarf files; the dwarf
-# file's call graphs in report and script with perf's "(inlined)" frames,
-# and without them under --no-inline.  The dwarf file's srcline rows are compared without
-# Children: there perf's addr2line (binutils 2.40) names the including
-# file for lines of a header in glibc's DWARF 5, where the line table
-# names the header.
+# Children, on frame-pointer (-g) and --call-graph dwarf files; script -F
+# srcline on both and on a file without call chains; the dwarf file's call
+# graphs in report and script with perf's "(inlined)" frames, and without
+# them under --no-inline.  glibc's frames are in every chain: their lines
+# come from Debian's debug files, whose rewritten DWARF 5 line tables
+# addr2line reads its own way (pk_srcline.file_addr2line).
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_INLINE_TARGET:?PERFKIT_INLINE_TARGET must name the inline target}"
 tmp=$(mktemp -d)
@@ -26,6 +26,7 @@ if ! command -v perf >/dev/null; then
 fi
 perf record -q -g -e cpu-clock -F 999 -o g.data -- "$T" 60 >/dev/null 2>&1
 perf record -q --call-graph dwarf -e cpu-clock -F 999 -o d.data -- "$T" 60 >/dev/null 2>&1
+perf record -q -e cpu-clock -F 999 -o plain.data -- "$T" 30 >/dev/null 2>&1
 
 # Lines of the workload's own source, whatever perf says.
 out=$("$PERFKIT" report -i g.data --stdio --no-children --sort srcline -q -g none 2>&1)
@@ -42,7 +43,7 @@ for args in "--sort srcline" "--sort srcline --no-children" "--sort srcfile" \
 	# shellcheck disable=SC2086
 	same_as_perf g.data $args
 done
-for args in "--sort srcline --no-children" "--sort srcline,sym --no-children" \
+for args in "--sort srcline" "--sort srcline --no-children" "--sort srcline,sym --no-children" \
 	"--sort srcfile" "--sort srcfile --no-children -g none"; do
 	# shellcheck disable=SC2086
 	same_as_perf d.data $args
@@ -54,19 +55,30 @@ same_as_perf d.data --no-children
 same_as_perf d.data -g caller
 same_as_perf d.data --no-children -g folded
 same_as_perf d.data --no-inline --no-children
-# perf script prints them "mix+0x39 (inlined)", the DSO left out.
-for args in "" "--no-inline" "-F comm,ip,sym"; do
-	# shellcheck disable=SC2086
-	theirs=$(perf script -i d.data $args 2>/dev/null)
-	# shellcheck disable=SC2086
-	ours=$("$PERFKIT" script -i d.data $args 2>&1)
+# script_same FILE ARGS...: perfkit script prints what perf script prints.
+script_same() {
+	local file=$1 theirs ours
+	shift
+	theirs=$(perf script -i "$file" "$@" 2>/dev/null)
+	ours=$("$PERFKIT" script -i "$file" "$@" 2>&1)
 	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
-		ok "d.data: script $args equals perf's"
+		ok "$file: script $* equals perf's"
 	else
-		not_ok "d.data: script $args equals perf's"
+		not_ok "$file: script $* equals perf's"
 		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
 	fi
+}
+# perf script prints inlined frames "mix+0x39 (inlined)", the DSO left out,
+# and -F srcline a "  file.c:123" line under each address.
+script_same d.data
+script_same d.data --no-inline
+script_same d.data -F comm,ip,sym
+for f in d.data g.data plain.data; do
+	script_same "$f" -F +srcline
+	script_same "$f" -F ip,sym,srcline --no-inline
 done
+check "script -F +srcline names the inlined lines" \
+	grep -q '^  inline-target\.c:24 (inlined)$' <<<"$("$PERFKIT" script -i d.data -F +srcline 2>&1)"
 check "script shows inlined frames" grep -q 'mix+0x[0-9a-f]* (inlined)$' <<<"$("$PERFKIT" script -i d.data 2>&1)"
 
 out=$("$PERFKIT" report -i d.data --stdio --no-children 2>&1)

@@ -31,6 +31,7 @@ struct answer {
 	bool used;
 	bool found;			/* a line-table row covers addr */
 	const char *file;		/* libdw's string: lives as long as dw */
+	const char *file_a2l;		/* the file as GNU addr2line names it */
 	unsigned int line;
 	struct pk_srcline_frame *frames;	/* names owned here */
 	size_t nr_frames;
@@ -151,22 +152,45 @@ static char *func_name(Dwarf_Die *die)
 	return pk__strdup(dem ? dem : name);
 }
 
+/* The file GNU addr2line 2.40 names for a row of `file`: in a DWARF 5
+ * line table it takes file 1 for file 0 (gcc writes the two the same; a
+ * table rewritten after the fact, as Debian's glibc debug files are, may
+ * not), so perf 6.1 prints file 0's name there. */
+static const char *a2l_file(Dwarf_Die *cu, const char *file)
+{
+	Dwarf_Files *files;
+	Dwarf_Die unit;
+	Dwarf_Half version = 0;
+	const char *zero;
+	size_t nfiles;
+
+	if (dwarf_cu_die(cu->cu, &unit, &version, NULL, NULL, NULL, NULL, NULL) == NULL ||
+	    version < 5 || dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || nfiles < 2 ||
+	    dwarf_filesrc(files, 1, NULL, NULL) != file)
+		return file;
+	zero = dwarf_filesrc(files, 0, NULL, NULL);
+	return zero ? zero : file;
+}
+
 /* Where an inlined instance was called from: its DW_AT_call_file and
  * DW_AT_call_line, the file named through the unit's file table. */
-static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, unsigned int *line)
+static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, const char **file_a2l,
+		      unsigned int *line)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word idx = 0, ln = 0;
 	Dwarf_Files *files;
 	size_t nfiles;
 
-	*file = NULL;
+	*file = *file_a2l = NULL;
 	*line = 0;
 	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &ln) == 0)
 		*line = (unsigned int)ln;
 	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &idx) == 0 &&
-	    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && idx < nfiles)
+	    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && idx < nfiles) {
 		*file = dwarf_filesrc(files, idx, NULL, NULL);
+		*file_a2l = *file ? a2l_file(cu, *file) : NULL;
+	}
 }
 
 /* The concrete DIEs holding addr, outermost first, down from the unit:
@@ -213,7 +237,7 @@ static int scope_path(Dwarf_Die *cu, uint64_t addr, Dwarf_Die **out, size_t *nr)
 static int inline_chain(Dwarf_Die *cu, uint64_t addr, struct answer *a)
 {
 	Dwarf_Die *path = NULL;
-	const char *file = a->file;
+	const char *file = a->file, *file_a2l = a->file_a2l;
 	unsigned int line = a->line;
 	size_t n = 0;
 	int err = scope_path(cu, addr, &path, &n);
@@ -233,10 +257,11 @@ static int inline_chain(Dwarf_Die *cu, uint64_t addr, struct answer *a)
 		f = &a->frames[a->nr_frames++];
 		f->func = func_name(&path[i]);
 		f->file = file;
+		f->file_addr2line = file_a2l;
 		f->line = line;
 		if (tag == DW_TAG_subprogram)
 			break;
-		call_site(cu, &path[i], &file, &line);
+		call_site(cu, &path[i], &file, &file_a2l, &line);
 	}
 	free(path);
 	return 0;
@@ -253,6 +278,7 @@ static int answer_fill(struct pk__srcline *s, uint64_t addr, struct answer *a)
 	a->file = dwarf_linesrc(l, NULL, NULL);
 	if (!a->file)
 		return 0;
+	a->file_a2l = a2l_file(&cu, a->file);
 	dwarf_lineno(l, &lineno);
 	a->line = lineno > 0 ? (unsigned int)lineno : 0;
 	a->found = true;
@@ -283,6 +309,7 @@ static int srcline_find(struct pk__srcline **sp, const char *path, uint64_t addr
 	if (!a->found)
 		return -ENODATA;
 	out->file = a->file;
+	out->file_addr2line = a->file_a2l;
 	out->line = a->line;
 	out->frames = a->frames;
 	out->nr_frames = a->nr_frames;
