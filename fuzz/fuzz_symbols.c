@@ -8,7 +8,8 @@
  * feature section handed to the maps.  Each is loaded through pk_maps_resolve as a
  * report would, then addresses taken from the input are resolved; every
  * answer is checked against the contract (a symbol holds its address,
- * names are terminated).  fuzz_replay_symbols runs fuzz/corpus/symbols.
+ * names are terminated), and so is the DWARF line reader's (pk_maps_srcline:
+ * file, line and inline frames) for every address resolved.  fuzz_replay_symbols runs fuzz/corpus/symbols.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -43,6 +44,25 @@ static void mmap2(struct pk_maps *m, uint32_t pid, uint64_t addr, uint64_t len, 
 	pk_maps_process(m, &r);
 }
 
+/* The DWARF line reader on the same location: a line found names its
+ * file, every frame's strings are terminated, and asking again gives the
+ * cached answer, the same. */
+static void check_srcline(struct pk_maps *m, const struct pk_location *loc)
+{
+	struct pk_srcline a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
+	int err = pk_maps_srcline(m, loc, &a);
+
+	if (err == -ENOENT || err == -ENODATA || err == -ENOMEM)
+		return;
+	if (err != 0 || !a.file || (a.nr_frames && !a.frames) || pk_maps_srcline(m, loc, &b) != 0 ||
+	    b.file != a.file || b.line != a.line || b.nr_frames != a.nr_frames)
+		abort();
+	sink += strlen(a.file);
+	for (size_t i = 0; i < a.nr_frames; i++)
+		sink += (a.frames[i].func ? strlen(a.frames[i].func) : 0) +
+			(a.frames[i].file ? strlen(a.frames[i].file) : 0) + a.frames[i].line;
+}
+
 /* Resolve addresses spread over [base, base + span) and from the input. */
 static void probe(struct pk_maps *m, uint32_t pid, uint16_t cpumode, uint64_t base, uint64_t span,
 		  const uint8_t *data, size_t size)
@@ -62,6 +82,7 @@ static void probe(struct pk_maps *m, uint32_t pid, uint16_t cpumode, uint64_t ba
 		if (!loc.dso || (loc.sym && loc.symoff != loc.addr - loc.sym_start))
 			abort();
 		sink += strlen(loc.dso->name) + (loc.sym ? strlen(loc.sym) : 0);
+		check_srcline(m, &loc);
 	}
 }
 
@@ -141,6 +162,8 @@ static void elf_file(const uint8_t *data, size_t size)
 		pk_maps_set_dir(m, PK_MAPS_DIR_DEBUG, "/nonexistent");
 		mmap2(m, 1, 0x400000, 0x100000, PROT_EXEC, path);
 		probe(m, 1, PERF_RECORD_MISC_USER, 0x400000, 0x100000, data, size);
+		/* Closer together where a small file's text is. */
+		probe(m, 1, PERF_RECORD_MISC_USER, 0x400000, 0x4000, data, size);
 		pk_maps_free(m);
 	}
 	close(fd);

@@ -10,6 +10,7 @@
 #ifndef PERFKIT_CALLCHAIN_H
 #define PERFKIT_CALLCHAIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,9 @@ struct pk_callchain_frame {
 	const char *dso;	/* NULL: no known object */
 	uint64_t sym_start;
 	uint64_t ip;
+	bool inlined;		/* an inlined function's frame: matched by name, as
+				 * perf matches its inline symbols (they share the
+				 * start of the function they are inlined into) */
 };
 
 /* How pk_callchain_sort orders and prunes (perf's -g print types). */

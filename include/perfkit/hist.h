@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perfkit/hist.h - histograms of samples, as perf report builds them:
- * entries keyed by a list of sort keys (comm, pid, tid, dso, sym, cpu),
+ * entries keyed by a list of sort keys (comm, pid, tid, dso, sym, cpu, srcline, srcfile),
  * each summing its samples and their periods, sorted in perf's order, with
  * perf's percentages and --percent-limit.  Included by perfkit.h.
  */
@@ -28,6 +28,8 @@ enum pk_hist_key {
 	PK_HIST_KEY_SYM,	/* the symbol, or the address when unresolved */
 	PK_HIST_KEY_CPU,
 	PK_HIST_KEY_PERIOD,
+	PK_HIST_KEY_SRCLINE,	/* the sample's srcline string (perf's "file.c:123") */
+	PK_HIST_KEY_SRCFILE,	/* the sample's source file name ("" when unknown) */
 	PK_HIST_KEY_NR,
 };
 
@@ -55,6 +57,8 @@ struct pk_hist_sample {
 	char level;
 	uint64_t period;
 	bool filtered;		/* a filter (--comms, --pid, --tid, --dsos) hides it */
+	const char *srcline;	/* for PK_HIST_KEY_SRCLINE: interned like comm */
+	const char *srcfile;	/* for PK_HIST_KEY_SRCFILE: interned like comm */
 };
 
 /*

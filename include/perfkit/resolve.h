@@ -12,6 +12,7 @@
 #ifndef PERFKIT_RESOLVE_H
 #define PERFKIT_RESOLVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,15 @@ struct pk_frame {
 	uint64_t ip;
 	uint16_t cpumode;		/* the mode it was resolved in (PERF_RECORD_MISC_*) */
 	struct pk_location loc;
+	bool unwound;			/* found by DWARF unwinding, not in PERF_SAMPLE_CALLCHAIN */
+	/* With inline frames on (pk_resolver_set_inline), an unwound frame
+	 * whose address has inlined functions is given as one frame per
+	 * function, all with the same ip and loc, innermost first: `inl` is
+	 * the function's entry of pk_maps_srcline (its name, and the file:line
+	 * inside it), NULL for every other frame; `inlined` is set when the
+	 * function is not loc.sym (perf's "(inlined)" frames, named inl->func). */
+	const struct pk_srcline_frame *inl;
+	bool inlined;
 };
 
 /* A sample, resolved (see pk_resolver_resolve). */
@@ -75,6 +85,16 @@ PK_API int pk_resolver_set_buildid_dir(struct pk_resolver *res, const char *dir)
  * PERF_MAX_STACK_DEPTH); 0 is taken as 1.
  */
 PK_API void pk_resolver_set_max_stack(struct pk_resolver *res, unsigned int max);
+
+/*
+ * pk_resolver_set_inline - give the DWARF-unwound frames of a call chain
+ * their inlined functions as perf 6.1 does (on by default, perf's
+ * --inline; off: --no-inline): each unwound address whose DWARF puts it in
+ * inlined functions becomes one frame per function, innermost first (see
+ * struct pk_frame), from pk_maps_srcline.  PERF_SAMPLE_CALLCHAIN frames
+ * are never expanded, as in perf.
+ */
+PK_API void pk_resolver_set_inline(struct pk_resolver *res, bool on);
 
 /*
  * pk_resolver_process - follow one decoded record, in the order the

@@ -133,6 +133,53 @@ PK_API int pk_maps_process(struct pk_maps *m, const struct pk_record *r);
 PK_API int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 			   struct pk_location *loc);
 
+/* One function at an address (see pk_maps_srcline). */
+struct pk_srcline_frame {
+	const char *func;	/* its name, demangled; NULL when the DWARF names none */
+	const char *file;	/* the source file's path, as the DWARF names it, or NULL */
+	unsigned int line;	/* 0 when not known */
+	const char *file_addr2line;	/* file as addr2line names it (see pk_srcline) */
+};
+
+/* The source of an address: what pk_maps_srcline fills in. */
+struct pk_srcline {
+	size_t size;		/* caller sets sizeof(struct pk_srcline) */
+	const char *file;	/* the line table's file for the address (a path) */
+	unsigned int line;	/* its line, 0 when the row has none */
+	/* Every function the address is in, innermost first, as addr2line -i
+	 * lists them: inlined instances, then the function they were inlined
+	 * into (the last).  frames[0] has file and line above; each next one
+	 * the call site of the one before it.  0 frames when the DWARF has no
+	 * function around the address. */
+	const struct pk_srcline_frame *frames;
+	size_t nr_frames;
+	/* `file` as GNU addr2line 2.40 (and so perf 6.1) names it: the same,
+	 * but for a DWARF 5 row of file 1, which addr2line takes for file 0
+	 * (gcc writes the two alike; a table rewritten afterwards, as in
+	 * Debian's glibc debug files, may not).  For output that matches perf. */
+	const char *file_addr2line;
+};
+
+/*
+ * pk_maps_srcline - the source file, line and inlined frames of the
+ * resolved location `loc` (from pk_maps_resolve on the same maps), read
+ * from the DWARF of the file its DSO's symbols came from (a separate
+ * debug file when one was found, so the same search as for symbols:
+ * build-id cache, debug directory by build-id, .gnu_debuglink).  Each
+ * DSO's DWARF is opened once, its line tables read once by libdw, and
+ * every address's answer kept, so a lookup repeated is a hash probe.
+ * Only ELF files have lines: the kernel, its modules, the vDSO and JIT
+ * code have none here, as in perf 6.1 without a vmlinux.
+ *
+ * Returns 0 with *out filled (out->size set by the caller); -ENODATA
+ * when the DSO's file was found but no line covers the address (no DWARF,
+ * or none for it: addr2line's "??:?"); -ENOENT when there is no file to
+ * read (no DSO, the kernel, the vDSO, JIT code, a file not found);
+ * -EINVAL when loc->size or out->size is smaller than this library's
+ * struct; -ENOMEM.  The strings and frames stay valid until pk_maps_free.
+ */
+PK_API int pk_maps_srcline(struct pk_maps *m, const struct pk_location *loc, struct pk_srcline *out);
+
 /*
  * pk_maps_hit - mark the DSO that `ip` falls in for process `pid` (or the
  * kernel's, when `kernel`) as hit.  Returns the DSO's index, or -ENOENT

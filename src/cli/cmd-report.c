@@ -19,7 +19,7 @@
 
 enum {
 	OPT_STDIO = 0x100, OPT_TOTAL_PERIOD, OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN,
-	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK, OPT_HEADER, OPT_HEADER_ONLY, OPT_STATS,
+	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK, OPT_HEADER, OPT_HEADER_ONLY, OPT_STATS, OPT_INLINE, OPT_NO_INLINE,
 };
 
 static const struct cli_opt report_options[] = {
@@ -27,8 +27,8 @@ static const struct cli_opt report_options[] = {
 	{ "stdio", 0, CLI_ARG_NONE, OPT_STDIO, NULL, "the text table (the only interface so far)" },
 	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, as perf report -D" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
-	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period "
-	  "(default comm,dso,sym)" },
+	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, "
+	  "srcline, srcfile (default comm,dso,sym)" },
 	{ "show-nr-samples", 'n', CLI_ARG_NONE, 'n', NULL, "a Samples column" },
 	{ "show-total-period", 0, CLI_ARG_NONE, OPT_TOTAL_PERIOD, NULL, "a Period column" },
 	{ "percent-limit", 0, CLI_ARG_REQUIRED, OPT_PERCENT_LIMIT, "PERCENT",
@@ -42,6 +42,9 @@ static const struct cli_opt report_options[] = {
 	  "call graphs under each entry: print type (graph, fractal, flat, folded, none), "
 	  "threshold, print limit, order (caller, callee); default graph,0.5,caller "
 	  "(callee with --no-children)" },
+	{ "inline", 0, CLI_ARG_NONE, OPT_INLINE, NULL,
+	  "inlined functions as frames of DWARF-unwound call chains (the default)" },
+	{ "no-inline", 0, CLI_ARG_NONE, OPT_NO_INLINE, NULL, "no inlined frames in call chains" },
 	{ "inverted", 'G', CLI_ARG_NONE, 'G', NULL, "caller order (perf's inverted call graph)" },
 	{ "max-stack", 0, CLI_ARG_REQUIRED, OPT_MAX_STACK, "N",
 	  "use at most N frames of each call chain (default 127)" },
@@ -84,6 +87,7 @@ static const struct {
 	{ "comm", PK_HIST_KEY_COMM }, { "pid", PK_HIST_KEY_PID }, { "tid", PK_HIST_KEY_TID },
 	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
 	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD },
+	{ "srcline", PK_HIST_KEY_SRCLINE }, { "srcfile", PK_HIST_KEY_SRCFILE },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
@@ -176,6 +180,8 @@ static int report_option(void *ctx, int id, const char *arg)
 	case OPT_STATS: o->stats = true; return 0;
 	case OPT_CHILDREN: o->children_opt = 1; return 0;
 	case OPT_NO_CHILDREN: o->children_opt = 0; return 0;
+	case OPT_INLINE: o->no_inline = false; return 0;
+	case OPT_NO_INLINE: o->no_inline = true; return 0;
 	case 'g': return report_cg_parse(o, arg);
 	case 'G': o->inverted = true; return 0;
 	case OPT_MAX_STACK: {
@@ -219,6 +225,7 @@ struct report_run {
 	const char *last_name;
 	uint64_t lost_samples;
 	struct report_chains chains;	/* add_chain's buffers */
+	struct report_srclines *src;	/* --sort srcline/srcfile strings */
 };
 
 /* `name`, shared: one copy per distinct name, freed at the end. */
@@ -348,10 +355,12 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		fs->sym_start = f->loc.sym_start;
 		fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
 		fs->dso = dso_name(run, f->loc.dso, s->pid, &nomem);
-		if (nomem)
+		if (nomem || report_srcline_frame(&run->src, run->o, pk_resolver_maps(run->res), f,
+						  fs) < 0)
 			return -ENOMEM;
 		fs->filtered = filtered(run->o, fs);
-		c->frames[k] = (struct pk_callchain_frame){ fs->sym, fs->dso, fs->sym_start, f->ip };
+		c->frames[k] = (struct pk_callchain_frame){ fs->sym, fs->dso, fs->sym_start, f->ip,
+							    f->inlined };
 	}
 	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, run->o->children);
 }
@@ -381,7 +390,8 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	/* perf shows an unresolved address relative to its map, when there is one. */
 	s.ip = rs->loc.dso ? rs->loc.addr : smp->ip;
 	s.dso = dso_name(run, rs->loc.dso, s.pid, &nomem);
-	if (nomem)
+	if (nomem || report_srcline_fill(&run->src, run->o, pk_resolver_maps(run->res), &rs->loc,
+					 &s) < 0)
 		return -ENOMEM;
 	s.filtered = filtered(run->o, &s);
 	if (run->o->callchain || run->o->children)
@@ -486,6 +496,7 @@ static int setup(struct report_run *run)
 		return err;
 	if (!run->o->cg.caller)	/* caller order cuts in add_chain */
 		pk_resolver_set_max_stack(run->res, run->o->max_stack);
+	pk_resolver_set_inline(run->res, !run->o->no_inline);
 	/* perf reads the binaries that ran from the build-id cache first. */
 	if (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run->res, dir)) < 0)
 		return err;
@@ -516,6 +527,7 @@ static void teardown(struct report_run *run)
 	free(run->unique);
 	free(run->chains.samples);
 	free(run->chains.frames);
+	report_srclines_free(run->src);
 	pk_resolver_free(run->res);
 	pk_data_reader_free(run->r);
 }

@@ -19,14 +19,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_HEADER, OPT_HEADER_ONLY };
+enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_HEADER, OPT_HEADER_ONLY, OPT_INLINE, OPT_NO_INLINE };
 
 static const struct cli_opt script_options[] = {
 	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "[type:]field,... (comm, tid, pid, time, cpu, event, trace, ip, sym, dso, addr, symoff, "
 	  "period, misc, weight, iregs, uregs, brstack, brstacksym, brstackoff, phys_addr, "
-	  "data_page_size, code_page_size); +field/-field edit the default; type is hw, sw, trace, raw or break" },
+	  "data_page_size, code_page_size, srcline); +field/-field edit the default; type is hw, sw, trace, raw or break" },
 	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
 	{ "show-task-events", 0, CLI_ARG_NONE, OPT_SHOW_TASK, NULL, "also print the COMM, FORK and EXIT records" },
@@ -36,6 +36,9 @@ static const struct cli_opt script_options[] = {
 	{ "show-info", 'I', CLI_ARG_NONE, 'I', NULL,
 	  "the header block in full: CPU and NUMA topology, caches, memory nodes" },
 	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, before its lines" },
+	{ "inline", 0, CLI_ARG_NONE, OPT_INLINE, NULL,
+	  "inlined functions as frames of DWARF-unwound call chains (the default)" },
+	{ "no-inline", 0, CLI_ARG_NONE, OPT_NO_INLINE, NULL, "no inlined frames in call chains" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -58,7 +61,7 @@ static const struct { const char *name; uint32_t bit; } field_names[] = {
 	{ "period", SF_PERIOD }, { "misc", SF_MISC }, { "weight", SF_WEIGHT }, { "iregs", SF_IREGS },
 	{ "uregs", SF_UREGS }, { "brstack", SF_BRSTACK }, { "brstacksym", SF_BRSTACKSYM },
 	{ "brstackoff", SF_BRSTACKOFF }, { "phys_addr", SF_PHYS_ADDR },
-	{ "data_page_size", SF_DATA_PAGE_SIZE }, { "code_page_size", SF_CODE_PAGE_SIZE },
+	{ "data_page_size", SF_DATA_PAGE_SIZE }, { "code_page_size", SF_CODE_PAGE_SIZE }, { "srcline", SF_SRCLINE },
 };
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -175,6 +178,8 @@ static int script_option(void *ctx, int id, const char *arg)
 	case OPT_HEADER: o->header = true; return 0;
 	case OPT_HEADER_ONLY: o->header_only = true; return 0;
 	case 'I': o->show_info = true; return 0;
+	case OPT_INLINE: o->no_inline = false; return 0;
+	case OPT_NO_INLINE: o->no_inline = true; return 0;
 	default: return 0;
 	}
 }
@@ -257,6 +262,7 @@ static int setup(struct script_run *run)
 	/* perf's machine starts with thread 0 named "swapper" */
 	if (pk_resolver_process(run->c.res, &swapper) < 0)
 		return cli_error("script", NULL);
+	pk_resolver_set_inline(run->c.res, !run->o->no_inline);
 	/* perf script finds the binaries in the build-id cache first */
 	if (cli_buildid_dir(dir, sizeof(dir)) && pk_resolver_set_buildid_dir(run->c.res, dir) < 0)
 		return cli_error("script", NULL);

@@ -80,7 +80,24 @@ static enum pk_frame_kind kind_of(const struct pk_location *loc)
 	return PK_FRAME_USER;
 }
 
-static void put_frame(struct export_run *run, size_t i, uint64_t ip, const struct pk_location *loc)
+/* A frame's source line: an inlined function's own (inl), else the line
+ * table's for its address, when the DWARF has one. */
+static void put_line(struct export_run *run, struct pk_export_frame *f, const struct pk_location *loc,
+		     const struct pk_srcline_frame *inl)
+{
+	struct pk_srcline sl = { .size = sizeof(sl) };
+
+	if (inl) {
+		f->file = inl->file;
+		f->line = inl->line;
+	} else if (loc->dso && pk_maps_srcline(pk_resolver_maps(run->res), loc, &sl) == 0) {
+		f->file = sl.file;
+		f->line = sl.line;
+	}
+}
+
+static void put_frame(struct export_run *run, size_t i, uint64_t ip, const struct pk_location *loc,
+		      const struct pk_srcline_frame *inl)
 {
 	const struct pk_dso *d = loc->dso;
 
@@ -95,6 +112,7 @@ static void put_frame(struct export_run *run, size_t i, uint64_t ip, const struc
 	run->frames[i] = (struct pk_export_frame){ .name = loc->sym, .addr = ip, .dso = d ? d->name : NULL,
 						   .build_id = run->bids[i][0] ? run->bids[i] : NULL,
 						   .file_offset = loc->addr, .kind = kind_of(loc) };
+	put_line(run, &run->frames[i], loc, inl);
 }
 
 static int add_sample(struct export_run *run, const struct perf_event_header *rec)
@@ -126,9 +144,9 @@ static int add_sample(struct export_run *run, const struct perf_event_header *re
 			return -ENOMEM;
 	}
 	if (!rs.nr_frames)
-		put_frame(run, 0, d.sample.ip, &rs.loc);
+		put_frame(run, 0, d.sample.ip, &rs.loc, NULL);
 	for (size_t i = 0; i < rs.nr_frames; i++)
-		put_frame(run, i, rs.frames[i].ip, &rs.frames[i].loc);
+		put_frame(run, i, rs.frames[i].ip, &rs.frames[i].loc, rs.frames[i].inl);
 	struct pk_export_sample s = {
 		.size = sizeof(s), .ev = (uint32_t)ev, .pid = rs.pid, .tid = rs.tid, .comm = rs.comm,
 		.weight = d.sample.fields & PERF_SAMPLE_PERIOD ? d.sample.period : a->sample_period,

@@ -35,6 +35,8 @@ static const char *key_header(enum pk_hist_key k)
 	case PK_HIST_KEY_SYM: return "Symbol";
 	case PK_HIST_KEY_CPU: return "CPU";
 	case PK_HIST_KEY_PERIOD: return "Period";
+	case PK_HIST_KEY_SRCLINE: return "Source:Line";
+	case PK_HIST_KEY_SRCFILE: return "Source File";
 	default: return "?";
 	}
 }
@@ -60,15 +62,26 @@ static int max_int(int a, int b)
 	return a > b ? a : b;
 }
 
+/* A symbol's width: perf sizes an inline symbol by its name, without the
+ * " (inlined)" it prints after it. */
+static int sym_len(const char *sym)
+{
+	size_t n = strlen(sym), suffix = strlen(" (inlined)");
+
+	if (n > suffix && !strcmp(sym + n - suffix, " (inlined)"))
+		n -= suffix;
+	return (int)n;
+}
+
 /* The widest entry of each kind, as perf's hists__calc_col_len finds them. */
 struct widths {
-	int comm, thread, dso, sym;
+	int comm, thread, dso, sym, srcline, srcfile;
 };
 
 static struct widths entry_widths(const struct pk_hist *h, const struct report_opts *o,
 				  struct pk_threads *threads)
 {
-	struct widths w = { 0, 0, 0, 0 };
+	struct widths w = { 0, 0, 0, 0, 0, 0 };
 	bool sym_shown = false;
 
 	for (size_t i = 0; i < o->nr_keys; i++)
@@ -87,8 +100,12 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 		}
 		if (e->s.dso)
 			w.dso = max_int(w.dso, (int)strlen(e->s.dso));
+		if (e->s.srcline)
+			w.srcline = max_int(w.srcline, (int)strlen(e->s.srcline));
+		if (e->s.srcfile)
+			w.srcfile = max_int(w.srcfile, (int)strlen(e->s.srcfile));
 		if (e->s.sym) {
-			w.sym = max_int(w.sym, (int)strlen(e->s.sym) + 4);
+			w.sym = max_int(w.sym, sym_len(e->s.sym) + 4);
 		} else if (sym_shown) {
 			/* "[.] 0x" and the digits; an object column at least that wide.
 			 * perf does this for every entry it could not resolve; until
@@ -151,6 +168,8 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 		case PK_HIST_KEY_DSO: c.width = w.dso; break;
 		case PK_HIST_KEY_SYM: c.width = w.sym; break;
 		case PK_HIST_KEY_PERIOD: c.width = 12; break;
+		case PK_HIST_KEY_SRCLINE: c.width = w.srcline; break;
+		case PK_HIST_KEY_SRCFILE: c.width = w.srcfile; break;
 		default: break;
 		}
 		c.width = max_int(c.width, (int)strlen(key_header(c.key)));
@@ -220,10 +239,17 @@ static void print_key(FILE *f, const struct col *c, const struct pk_hist_entry *
 	case PK_HIST_KEY_PERIOD:
 		fprintf(f, "%*" PRIu64, w, e->period);
 		break;
+	case PK_HIST_KEY_SRCLINE:
+	case PK_HIST_KEY_SRCFILE:
+		/* Padded to the column but for the last one, as perf prints them. */
+		fprintf(f, "%-*.*s", last ? 0 : w, w,
+			c->key == PK_HIST_KEY_SRCLINE ? e->s.srcline : e->s.srcfile);
+		break;
 	case PK_HIST_KEY_SYM:
 		n = fprintf(f, "[%c] ", e->s.level);
-		if (e->s.sym)
-			n += fprintf(f, "%.*s", max_int(w - n, 0), e->s.sym);
+		if (e->s.sym)	/* an inline symbol's suffix goes past the width */
+			n += fprintf(f, "%.*s", max_int(w - n, 0) + (int)strlen(e->s.sym) -
+				     sym_len(e->s.sym), e->s.sym);
 		else
 			n += fprintf(f, "%-#.*llx", ADDR_DIGITS, (unsigned long long)e->s.ip);
 		if (!last && n < w)

@@ -41,6 +41,7 @@ struct report_opts {
 	bool order_set, inverted;	/* -g caller/callee given; -G */
 	int children_opt;		/* --children 1, --no-children 0, else -1 */
 	unsigned int max_stack;		/* --max-stack */
+	bool no_inline;			/* --no-inline */
 	bool callchain;			/* report_cg_setup: the graphs are shown */
 	bool children;			/* report_cg_setup: Children totals are */
 	bool header, header_only;	/* --header, --header-only (report-header.c) */
@@ -64,6 +65,31 @@ int report_cg_parse(struct report_opts *o, const char *arg);
  * for -g on a file without call chains.
  */
 int report_cg_setup(struct report_opts *o, struct pk_data_reader *r);
+
+/* report-srcline.c: the srcline and srcfile keys' strings, interned. */
+struct report_srclines;
+
+/*
+ * report_srcline_fill - when o sorts by srcline or srcfile, set
+ * s->srcline and s->srcfile for location `loc` (s->dso already set) as
+ * perf 6.1 prints them, from a table made on first use in *tp.  0, or
+ * -ENOMEM.
+ */
+int report_srcline_fill(struct report_srclines **tp, const struct report_opts *o,
+			struct pk_maps *maps, const struct pk_location *loc, struct pk_hist_sample *s);
+
+/*
+ * report_srcline_frame - the same for a call-chain frame's entry, as perf
+ * 6.1 makes it: from the frame's address as sampled, not the one in its
+ * DSO, so that in a relocated DSO (PIE, a library) no line is found and
+ * the offset of the fallback "sym+OFFSET" is the sampled address minus
+ * the symbol's start.  0, or -ENOMEM.
+ */
+int report_srcline_frame(struct report_srclines **tp, const struct report_opts *o,
+			 struct pk_maps *maps, const struct pk_frame *f, struct pk_hist_sample *s);
+
+/* report_srclines_free - free the table; NULL is a no-op. */
+void report_srclines_free(struct report_srclines *t);
 
 /* Per-sample frame buffers of cmd-report.c's chain hook. */
 struct report_chains {

@@ -93,12 +93,23 @@ static void print_addr(FILE *f, struct script_ctx *c, const struct script_type *
 	print_where(f, t, &loc, found);
 }
 
-/* The call chain the resolver built, a frame a line. */
-static void print_chain(FILE *f, const struct script_type *t, const struct pk_resolved_sample *r)
+/* The call chain the resolver built, a frame a line; an inlined
+ * function's frame says "(inlined)" where its DSO would be, as perf. */
+static void print_chain(FILE *f, const struct script_ctx *c, const struct script_type *t,
+			const struct pk_resolved_sample *r)
 {
 	for (size_t i = 0; i < r->nr_frames; i++) {
+		const struct pk_frame *fr = &r->frames[i];
+		struct script_type noso = *t;
+
 		fputc('\t', f);
-		print_ip(f, t, r->frames[i].ip, &r->frames[i].loc, true);
+		if (fr->inlined)
+			noso.fields &= ~(uint32_t)SF_DSO;
+		print_ip(f, fr->inlined ? &noso : t, fr->ip, &fr->loc, true);
+		if (HAS(t, SRCLINE))
+			script_print_srcline(f, c->res, &fr->loc, fr, !c->o->no_inline);
+		if (fr->inlined)
+			fputs(" (inlined)", f);
 		fputc('\n', f);
 	}
 }
@@ -221,10 +232,12 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 	if (HAS(t, IP)) {
 		if (chain) {
 			fputc('\n', f);
-			print_chain(f, t, &r);
+			print_chain(f, c, t, &r);
 		} else {
 			fputc(' ', f);
 			print_ip(f, t, s->ip, &r.loc, false);
+			if (HAS(t, SRCLINE))
+				script_print_srcline(f, c->res, &r.loc, NULL, !c->o->no_inline);
 		}
 	}
 	script_print_tail(f, c, t, attr, s, r.pid, r.cpumode);

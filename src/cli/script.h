@@ -15,7 +15,7 @@ enum script_field {
 	SF_SYM = 1u << 8, SF_DSO = 1u << 9, SF_ADDR = 1u << 10, SF_SYMOFF = 1u << 11,
 	SF_PERIOD = 1u << 12, SF_MISC = 1u << 13, SF_WEIGHT = 1u << 14, SF_IREGS = 1u << 15,
 	SF_UREGS = 1u << 16, SF_BRSTACK = 1u << 17, SF_BRSTACKSYM = 1u << 18, SF_BRSTACKOFF = 1u << 19,
-	SF_PHYS_ADDR = 1u << 20, SF_DATA_PAGE_SIZE = 1u << 21, SF_CODE_PAGE_SIZE = 1u << 22,
+	SF_PHYS_ADDR = 1u << 20, SF_DATA_PAGE_SIZE = 1u << 21, SF_CODE_PAGE_SIZE = 1u << 22, SF_SRCLINE = 1u << 23,
 };
 
 /* The output types perf keys -F by: the attr types below PERF_TYPE_MAX, then
@@ -38,6 +38,7 @@ struct script_opts {
 	bool show_task, show_mmap;	/* --show-task-events, --show-mmap-events */
 	bool header, header_only;	/* --header, --header-only (report-header.c) */
 	bool show_info;			/* -I */
+	bool no_inline;			/* --no-inline */
 	struct script_type type[SCRIPT_NR_TYPES];
 };
 
@@ -58,6 +59,15 @@ struct script_ctx {
 	char *trace_buf;
 	size_t trace_len;
 };
+
+/*
+ * script_print_srcline - perf's "\n  file.c:123" for a location (a
+ * sample's, or frame fr's, NULL for the sample's own) as -F srcline
+ * prints it; `inline_on`: the resolver gives inline frames (perf's
+ * --inline), which decides whether a line-less unwound frame shows ??:0.
+ */
+void script_print_srcline(FILE *f, struct pk_resolver *res, const struct pk_location *loc,
+			  const struct pk_frame *fr, bool inline_on);
 
 /*
  * script_print_sample - the line(s) perf script prints for the decoded

@@ -53,8 +53,8 @@ else
 	done
 	same_as_perf fork.data --show-task-events --show-mmap-events -F comm,pid,tid,time
 	# --call-graph dwarf: the user frames come from unwinding the stack
-	# copy.  perf 6.1 by default also asks addr2line for inline frames,
-	# which perfkit does not do yet: compared with perf's --no-inline.
+	# copy.  Both without inline frames (--no-inline; test_srcline.sh
+	# compares them).
 	# LD_BIND_NOW: no sample inside lazy binding, where perfkit's unwinder
 	# stops at _dl_runtime_resolve (the resolver's oracle test shows it).
 	U=${PERFKIT_UNWIND_TARGET:?PERFKIT_UNWIND_TARGET must name the unwinding target}
@@ -65,7 +65,7 @@ else
 	unset LD_BIND_NOW
 	for f in dwarf.data perfkit-dwarf.data; do
 		theirs=$(perf script -i "$f" --no-inline 2>/dev/null)
-		ours=$("$PERFKIT" script -i "$f" 2>&1)
+		ours=$("$PERFKIT" script -i "$f" --no-inline 2>&1)
 		if [ "$theirs" = "$ours" ] &&
 		   grep -Pzq 'inner\+0x[0-9a-f]+ \(\S+\)\n\t\s+[0-9a-f]+ middle\+0x[0-9a-f]+ \(\S+\)\n\t\s+[0-9a-f]+ outer\+' <<<"$ours"; then
 			ok "$f: the unwound chains (inner, middle, outer, ...) equal perf's ($(wc -l <<<"$ours") lines)"

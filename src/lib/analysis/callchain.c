@@ -69,6 +69,10 @@ static int cmp_u64(uint64_t a, uint64_t b)
 /* perf's match of two frames: 0 equal, < 0 when `a` orders before `b`. */
 static int frame_cmp(const struct pk_callchain_frame *a, const struct pk_callchain_frame *b)
 {
+	int c;
+
+	if (a->sym && b->sym && (a->inlined || b->inlined))
+		return (c = strcmp(a->sym, b->sym)) < 0 ? -1 : c > 0;
 	if (a->dso != b->dso)
 		return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
 	if (a->sym && b->sym)

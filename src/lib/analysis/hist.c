@@ -16,7 +16,7 @@
 
 /* The fields one entry is told apart by; those of keys not in use are 0. */
 struct key {
-	const char *comm, *dso, *sym;
+	const char *comm, *dso, *sym, *srcline, *srcfile;
 	uint64_t sym_start, ip;
 	uint32_t tid;
 	int32_t cpu;
@@ -85,6 +85,10 @@ static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample 
 		k.dso = s->dso;
 	if (h->use[PK_HIST_KEY_CPU])
 		k.cpu = s->cpu;
+	if (h->use[PK_HIST_KEY_SRCLINE])
+		k.srcline = s->srcline;
+	if (h->use[PK_HIST_KEY_SRCFILE])
+		k.srcfile = s->srcfile;
 	if (h->use[PK_HIST_KEY_SYM]) {
 		/* perf tells unresolved symbols apart by address alone, and a
 		 * symbol by its object and start. */
@@ -102,7 +106,8 @@ static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample 
 static uint64_t key_hash(const struct key *k)
 {
 	uint64_t v[] = { (uintptr_t)k->comm, (uintptr_t)k->dso, (uintptr_t)k->sym, k->sym_start,
-			 k->ip, ((uint64_t)k->tid << 32) | (uint32_t)k->cpu };
+			 k->ip, ((uint64_t)k->tid << 32) | (uint32_t)k->cpu, (uintptr_t)k->srcline,
+			 (uintptr_t)k->srcfile };
 	uint64_t x = 0x9e3779b97f4a7c15ull;
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -115,7 +120,8 @@ static uint64_t key_hash(const struct key *k)
 static bool key_eq(const struct key *a, const struct key *b)
 {
 	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
-	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu;
+	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu &&
+	       a->srcline == b->srcline && a->srcfile == b->srcfile;
 }
 
 static uint32_t *table_slot(const struct pk_hist *h, uint32_t *table, size_t cap, const struct key *k)
@@ -281,6 +287,10 @@ static int cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const st
 	case PK_HIST_KEY_SYM:
 		/* Resolved before unresolved; two unresolved ones tie here. */
 		return cmp_str(a->s.sym, b->s.sym);
+	case PK_HIST_KEY_SRCLINE:
+		return cmp_str(a->s.srcline, b->s.srcline);
+	case PK_HIST_KEY_SRCFILE:
+		return cmp_str(a->s.srcfile, b->s.srcfile);
 	default:
 		return 0;
 	}

@@ -37,6 +37,7 @@ struct pk_resolver {
 	size_t cap_frames;
 	uint64_t *ips;			/* the unwinder's output, max_stack of them */
 	size_t cap_ips;
+	bool no_inline;			/* pk_resolver_set_inline(false) */
 };
 
 /* ---- construction ----------------------------------------------------------- */
@@ -269,9 +270,58 @@ static int push_frame(struct pk_resolver *res, size_t *nr, uint32_t pid, uint64_
 		res->cap_frames = cap;
 	}
 	f = &res->frames[(*nr)++];
-	f->ip = ip;
-	f->cpumode = cpumode;
+	*f = (struct pk_frame){ .ip = ip, .cpumode = cpumode };
 	locate(res, pid, ip, cpumode, &f->loc);
+	return 0;
+}
+
+/* Room for `more` frames past nr. */
+static int reserve_frames(struct pk_resolver *res, size_t nr, size_t more)
+{
+	struct pk_frame *f;
+	size_t cap = res->cap_frames ? res->cap_frames : 64;
+
+	while (cap < nr + more)
+		cap *= 2;
+	if (cap == res->cap_frames)
+		return 0;
+	if (!(f = realloc(res->frames, cap * sizeof(*f))))
+		return pk__error_nomem("pk_resolver_resolve(%zu frames)", cap);
+	res->frames = f;
+	res->cap_frames = cap;
+	return 0;
+}
+
+/*
+ * The unwound frame at res->frames[*nr - 1] as perf's append_inlines
+ * gives it: one frame per function addr2line -i lists at its address,
+ * innermost first, a function whose name is not the symbol's marked
+ * inlined (perf compares the names, so a DWARF name that differs from the
+ * ELF symbol's, such as an alias, is an "(inlined)" frame too).
+ */
+static int expand_inlines(struct pk_resolver *res, size_t *nr)
+{
+	struct pk_srcline sl = { .size = sizeof(sl) };
+	struct pk_frame base = res->frames[*nr - 1];
+	int err;
+
+	if (res->no_inline || !base.loc.sym || pk_maps_srcline(res->maps, &base.loc, &sl) < 0 ||
+	    !sl.nr_frames)
+		return 0;
+	if ((err = reserve_frames(res, *nr, sl.nr_frames)) < 0)
+		return err;
+	*nr -= 1;
+	for (size_t i = 0; i < sl.nr_frames; i++) {
+		struct pk_frame *f = &res->frames[(*nr)++];
+		const char *name = sl.frames[i].func ? sl.frames[i].func : "??";
+
+		*f = base;
+		f->inl = &sl.frames[i];
+		if (strcmp(name, base.loc.sym)) {
+			f->inlined = true;
+			f->loc.sym = name;
+		}
+	}
 	return 0;
 }
 
@@ -333,10 +383,19 @@ static int unwound_frames(struct pk_resolver *res, const struct pk_sample *s, si
 		return 0;	/* no IP or SP among the registers: nothing to unwind */
 	if (err < 0)
 		return err;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if ((err = push_frame(res, nr, s->pid, res->ips[i], PERF_RECORD_MISC_USER)) < 0)
 			return err;
+		res->frames[*nr - 1].unwound = true;
+		if ((err = expand_inlines(res, nr)) < 0)
+			return err;
+	}
 	return 0;
+}
+
+void pk_resolver_set_inline(struct pk_resolver *res, bool on)
+{
+	res->no_inline = !on;
 }
 
 int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,

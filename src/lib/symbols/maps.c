@@ -61,6 +61,7 @@ static void dso_free(struct pk__dso *d)
 {
 	pk__symtab_free(d->syms);
 	pk__symtab_free(d->plt);
+	pk__srcline_free(d->srcline);
 	free(d->segs);
 	free(d->symfile);
 	free(d->name);

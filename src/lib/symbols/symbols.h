@@ -82,6 +82,7 @@ struct pk__dso {
 	uint64_t text_start;	/* kernel: _text when recorded (its MMAP's pgoff) */
 	uint64_t text_delta;	/* kernel: recorded _text minus this kallsyms' */
 	char *symfile;		/* where the symbols came from */
+	struct pk__srcline *srcline;	/* its DWARF lines, opened on the first lookup */
 };
 
 /* Where the loaders look; set through pk_maps_set_dir. */
@@ -127,6 +128,13 @@ struct pk__kernel_dsos {
  * symbols).  A kernel DSO whose build-id differs from the running
  * kernel's is marked mismatched and gets no symbols. */
 void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs);
+
+/* ---- srcline.c ----------------------------------------------------------------- */
+
+struct pk__srcline;
+
+/* pk__srcline_free - close a DSO's DWARF and drop its answers; NULL is a no-op. */
+void pk__srcline_free(struct pk__srcline *s);
 
 /* ---- demangle.c ----------------------------------------------------------------- */
 

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * srcline.c - source lines and inlined frames of an address in a DSO, as
+ * `addr2line -i -f` gives them to perf 6.1, read in this process through
+ * libdw: the DSO's DWARF is opened once, from the file its symbols came
+ * from (a separate debug file when one was found), each compilation
+ * unit's line table is read once by libdw and searched by binary search
+ * (dwarf_getsrc_die), the inline chain comes from the scopes around the
+ * address (dwarf_getscopes), and every answer is kept per address so a
+ * recording's repeated ips cost one hash probe.  Only ELF files by path
+ * have lines here: the kernel, modules and the vDSO have none, as in
+ * perf without a vmlinux.
+ */
+#include "symbols/symbols.h"
+#include "sys/sys.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* perf stops at this many inline frames (MAX_INLINE_NEST), and so do we. */
+#define MAX_FRAMES 1024
+
+/* One address's answer, kept for the DSO's life. */
+struct answer {
+	uint64_t addr;
+	bool used;
+	bool found;			/* a line-table row covers addr */
+	const char *file;		/* libdw's string: lives as long as dw */
+	const char *file_a2l;		/* the file as GNU addr2line names it */
+	unsigned int line;
+	struct pk_srcline_frame *frames;	/* names owned here */
+	size_t nr_frames;
+};
+
+struct pk__srcline {
+	int fd;
+	Dwarf *dw;			/* NULL: the file has no DWARF (or none was found) */
+	struct answer *tab;		/* open addressing on addr */
+	size_t cap, nr;
+};
+
+static void answer_free(struct answer *a)
+{
+	for (size_t i = 0; i < a->nr_frames; i++)
+		free((char *)a->frames[i].func);
+	free(a->frames);
+}
+
+void pk__srcline_free(struct pk__srcline *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->tab[i].used)
+			answer_free(&s->tab[i]);
+	free(s->tab);
+	if (s->dw)
+		dwarf_end(s->dw);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s);
+}
+
+/* Open the DWARF of `path` once; a file without any is remembered as such. */
+static int srcline_open(const char *path, struct pk__srcline **out)
+{
+	struct pk__srcline *s = pk__calloc(1, sizeof(*s));
+
+	if (!s || !(s->tab = pk__calloc(64, sizeof(*s->tab)))) {
+		free(s);
+		return pk__error_nomem("the source-line table of %s", path);
+	}
+	s->cap = 64;
+	s->fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (s->fd >= 0)
+		s->dw = dwarf_begin(s->fd, DWARF_C_READ);
+	*out = s;
+	return 0;
+}
+
+static uint64_t hash_addr(uint64_t a)
+{
+	a ^= a >> 33;
+	a *= 0xff51afd7ed558ccdULL;
+	return a ^ (a >> 33);
+}
+
+static struct answer *slot(struct pk__srcline *s, uint64_t addr)
+{
+	size_t i = hash_addr(addr) & (s->cap - 1);
+
+	while (s->tab[i].used && s->tab[i].addr != addr)
+		i = (i + 1) & (s->cap - 1);
+	return &s->tab[i];
+}
+
+static int grow(struct pk__srcline *s)
+{
+	struct answer *old = s->tab;
+	size_t old_cap = s->cap;
+
+	s->tab = pk__calloc(old_cap * 2, sizeof(*s->tab));
+	if (!s->tab) {
+		s->tab = old;
+		return pk__error_nomem("the source-line cache");
+	}
+	s->cap = old_cap * 2;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].used)
+			*slot(s, old[i].addr) = old[i];
+	free(old);
+	return 0;
+}
+
+/* The compilation unit holding addr: by .debug_aranges, else by walking
+ * the units' ranges (a producer may leave aranges out). */
+static bool unit_at(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (dwarf_addrdie(dw, addr, cu))
+		return true;
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr) > 0)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+/* A function's name as addr2line prints it (the linkage name first),
+ * demangled as perf demangles it; NULL when DWARF names none. */
+static char *func_name(Dwarf_Die *die)
+{
+	static const unsigned int names[] = { DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name };
+	Dwarf_Attribute attr;
+	const char *name = NULL, *dem;
+	char buf[1024];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !name; i++)
+		if (dwarf_attr_integrate(die, names[i], &attr))
+			name = dwarf_formstring(&attr);
+	if (!name)
+		return NULL;
+	dem = pk__demangle(name, buf, sizeof(buf));
+	return pk__strdup(dem ? dem : name);
+}
+
+/* The file GNU addr2line 2.40 names for a row of `file`: in a DWARF 5
+ * line table it takes file 1 for file 0 (gcc writes the two the same; a
+ * table rewritten after the fact, as Debian's glibc debug files are, may
+ * not), so perf 6.1 prints file 0's name there. */
+static const char *a2l_file(Dwarf_Die *cu, const char *file)
+{
+	Dwarf_Files *files;
+	Dwarf_Die unit;
+	Dwarf_Half version = 0;
+	const char *zero;
+	size_t nfiles;
+
+	if (dwarf_cu_die(cu->cu, &unit, &version, NULL, NULL, NULL, NULL, NULL) == NULL ||
+	    version < 5 || dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || nfiles < 2 ||
+	    dwarf_filesrc(files, 1, NULL, NULL) != file)
+		return file;
+	zero = dwarf_filesrc(files, 0, NULL, NULL);
+	return zero ? zero : file;
+}
+
+/* Where an inlined instance was called from: its DW_AT_call_file and
+ * DW_AT_call_line, the file named through the unit's file table. */
+static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, const char **file_a2l,
+		      unsigned int *line)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx = 0, ln = 0;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*file = *file_a2l = NULL;
+	*line = 0;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &ln) == 0)
+		*line = (unsigned int)ln;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &idx) == 0 &&
+	    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && idx < nfiles) {
+		*file = dwarf_filesrc(files, idx, NULL, NULL);
+		*file_a2l = *file ? a2l_file(cu, *file) : NULL;
+	}
+}
+
+/* The concrete DIEs holding addr, outermost first, down from the unit:
+ * functions, their inlined instances and the blocks between them (the
+ * abstract definitions an inlined instance points to are not followed,
+ * which is where dwarf_getscopes goes). */
+static int scope_path(Dwarf_Die *cu, uint64_t addr, Dwarf_Die **out, size_t *nr)
+{
+	Dwarf_Die *path = NULL, *grown, child, *parent = cu;
+	size_t n = 0, cap = 0;
+	bool found = true;
+
+	while (found && dwarf_child(parent, &child) == 0) {
+		found = false;
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine &&
+			     tag != DW_TAG_lexical_block) || dwarf_haspc(&child, addr) <= 0)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 8;
+				if (!(grown = pk__reallocarray(path, cap, sizeof(*path)))) {
+					free(path);
+					return pk__error_nomem("the scopes at %#llx", (unsigned long long)addr);
+				}
+				path = grown;
+			}
+			path[n++] = child;
+			parent = &path[n - 1];
+			found = true;
+			break;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	*out = path;
+	*nr = n;
+	return 0;
+}
+
+/* The functions around addr, innermost first: each inlined instance and
+ * then the function they are all in, each with the file:line inside it
+ * (the line table's for the first, the call site of the one before for
+ * the others), as addr2line -i lists them. */
+static int inline_chain(Dwarf_Die *cu, uint64_t addr, struct answer *a)
+{
+	Dwarf_Die *path = NULL;
+	const char *file = a->file, *file_a2l = a->file_a2l;
+	unsigned int line = a->line;
+	size_t n = 0;
+	int err = scope_path(cu, addr, &path, &n);
+
+	if (err < 0 || !n)
+		return err;
+	if (!(a->frames = pk__calloc(n, sizeof(*a->frames)))) {
+		free(path);
+		return pk__error_nomem("the inlined frames at %#llx", (unsigned long long)addr);
+	}
+	for (size_t i = n; i-- > 0 && a->nr_frames < MAX_FRAMES;) {
+		int tag = dwarf_tag(&path[i]);
+		struct pk_srcline_frame *f;
+
+		if (tag == DW_TAG_lexical_block)
+			continue;
+		f = &a->frames[a->nr_frames++];
+		f->func = func_name(&path[i]);
+		f->file = file;
+		f->file_addr2line = file_a2l;
+		f->line = line;
+		if (tag == DW_TAG_subprogram)
+			break;
+		call_site(cu, &path[i], &file, &file_a2l, &line);
+	}
+	free(path);
+	return 0;
+}
+
+static int answer_fill(struct pk__srcline *s, uint64_t addr, struct answer *a)
+{
+	Dwarf_Die cu;
+	Dwarf_Line *l;
+	int lineno = 0;
+
+	if (!s->dw || !unit_at(s->dw, addr, &cu) || !(l = dwarf_getsrc_die(&cu, addr)))
+		return 0;
+	a->file = dwarf_linesrc(l, NULL, NULL);
+	if (!a->file)
+		return 0;
+	a->file_a2l = a2l_file(&cu, a->file);
+	dwarf_lineno(l, &lineno);
+	a->line = lineno > 0 ? (unsigned int)lineno : 0;
+	a->found = true;
+	return inline_chain(&cu, addr, a);
+}
+
+static int srcline_find(struct pk__srcline **sp, const char *path, uint64_t addr,
+			struct pk_srcline *out)
+{
+	struct answer *a;
+	int err;
+
+	if (!*sp && (err = srcline_open(path, sp)) < 0)
+		return err;
+	if ((*sp)->nr * 2 >= (*sp)->cap && (err = grow(*sp)) < 0)
+		return err;
+	a = slot(*sp, addr);
+	if (!a->used) {
+		*a = (struct answer){ .addr = addr };
+		if ((err = answer_fill(*sp, addr, a)) < 0) {
+			answer_free(a);
+			*a = (struct answer){ 0 };
+			return err;
+		}
+		a->used = true;
+		(*sp)->nr++;
+	}
+	if (!a->found)
+		return -ENODATA;
+	out->file = a->file;
+	out->file_addr2line = a->file_a2l;
+	out->line = a->line;
+	out->frames = a->frames;
+	out->nr_frames = a->nr_frames;
+	return 0;
+}
+
+int pk_maps_srcline(struct pk_maps *m, const struct pk_location *loc, struct pk_srcline *out)
+{
+	struct pk__dso *d;
+
+	(void)m;	/* the DSO is the maps', reached through loc */
+	if (loc->size < sizeof(struct pk_location) || out->size < sizeof(struct pk_srcline))
+		return pk__error(-EINVAL, "look up a source line", "struct pk_location of %zu bytes "
+				 "or struct pk_srcline of %zu bytes is too small", loc->size, out->size);
+	*out = (struct pk_srcline){ .size = out->size };
+	if (!loc->dso)
+		return -ENOENT;
+	/* pub is the first member of the maps' own DSO state. */
+	d = (struct pk__dso *)(uintptr_t)loc->dso;
+	if (d->kind != PK__DSO_FILE || !d->loaded || !d->symfile)
+		return -ENOENT;
+	return srcline_find(&d->srcline, d->symfile, loc->addr, out);
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_srcline.sh - source lines and inlined frames against perf report
+# 6.1 (which asks a forked addr2line; perfkit reads the DWARF itself) on
+# recordings of the inline target (-O2 -g, functions inlined two deep):
+# --sort srcline and srcfile, alone and with other keys, with and without
+# Children, on frame-pointer (-g) and --call-graph dwarf files; script -F
+# srcline on both and on a file without call chains; the dwarf file's call
+# graphs in report and script with perf's "(inlined)" frames, and without
+# them under --no-inline.  glibc's frames are in every chain: their lines
+# come from Debian's debug files, whose rewritten DWARF 5 line tables
+# addr2line reads its own way (pk_srcline.file_addr2line).
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_INLINE_TARGET:?PERFKIT_INLINE_TARGET must name the inline target}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+T=$PERFKIT_INLINE_TARGET
+
+. "$(dirname "$0")/report-perf.sh"
+
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf report" "perf is not installed"
+	done_testing
+	exit 0
+fi
+perf record -q -g -e cpu-clock -F 999 -o g.data -- "$T" 60 >/dev/null 2>&1
+perf record -q --call-graph dwarf -e cpu-clock -F 999 -o d.data -- "$T" 60 >/dev/null 2>&1
+perf record -q -e cpu-clock -F 999 -o plain.data -- "$T" 30 >/dev/null 2>&1
+
+# Lines of the workload's own source, whatever perf says.
+out=$("$PERFKIT" report -i g.data --stdio --no-children --sort srcline -q -g none 2>&1)
+if printf '%s\n' "$out" | grep -Eq '%  inline-target\.c:1[678]$'; then
+	ok "the hot lines are mix()'s, inlined: inline-target.c:16-18"
+else
+	not_ok "the hot lines are mix()'s, inlined: inline-target.c:16-18"
+	diag "$out"
+fi
+
+for args in "--sort srcline" "--sort srcline --no-children" "--sort srcfile" \
+	"--sort srcline,sym --no-children -g none" "--sort comm,srcline -g none" \
+	"--sort srcfile,srcline -g none"; do
+	# shellcheck disable=SC2086
+	same_as_perf g.data $args
+done
+for args in "--sort srcline" "--sort srcline --no-children" "--sort srcline,sym --no-children" \
+	"--sort srcfile" "--sort srcfile --no-children -g none"; do
+	# shellcheck disable=SC2086
+	same_as_perf d.data $args
+done
+
+# perf's inline frames in DWARF-unwound call chains, on by default.
+same_as_perf d.data
+same_as_perf d.data --no-children
+same_as_perf d.data -g caller
+same_as_perf d.data --no-children -g folded
+same_as_perf d.data --no-inline --no-children
+# script_same FILE ARGS...: perfkit script prints what perf script prints.
+script_same() {
+	local file=$1 theirs ours
+	shift
+	theirs=$(perf script -i "$file" "$@" 2>/dev/null)
+	ours=$("$PERFKIT" script -i "$file" "$@" 2>&1)
+	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
+		ok "$file: script $* equals perf's"
+	else
+		not_ok "$file: script $* equals perf's"
+		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
+	fi
+}
+# perf script prints inlined frames "mix+0x39 (inlined)", the DSO left out,
+# and -F srcline a "  file.c:123" line under each address.
+script_same d.data
+script_same d.data --no-inline
+script_same d.data -F comm,ip,sym
+for f in d.data g.data plain.data; do
+	script_same "$f" -F +srcline
+	script_same "$f" -F ip,sym,srcline --no-inline
+done
+check "script -F +srcline names the inlined lines" \
+	grep -q '^  inline-target\.c:24 (inlined)$' <<<"$("$PERFKIT" script -i d.data -F +srcline 2>&1)"
+check "script shows inlined frames" grep -q 'mix+0x[0-9a-f]* (inlined)$' <<<"$("$PERFKIT" script -i d.data 2>&1)"
+
+out=$("$PERFKIT" report -i d.data --stdio --no-children 2>&1)
+if printf '%s\n' "$out" | grep -q 'mix (inlined)' && printf '%s\n' "$out" | grep -q 'step (inlined)'; then
+	ok "the call graph has mix and step as inlined frames"
+else
+	not_ok "the call graph has mix and step as inlined frames"
+	diag "$out"
+fi
+out=$("$PERFKIT" report -i d.data --stdio --no-children --no-inline 2>&1)
+if printf '%s\n' "$out" | grep -q '(inlined)'; then
+	not_ok "--no-inline leaves the inlined frames out"
+	diag "$out"
+else
+	ok "--no-inline leaves the inlined frames out"
+fi
+done_testing

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_srcline.c - pk_maps_srcline on the inline target (-O2 -g, mix()
+ * inlined into step() inlined into spin()): every address of spin() has a
+ * line of the target's source, the hot loop's addresses have the chain
+ * mix, step, spin with perf's call sites (addr2line -i's lines 24 and 34),
+ * answers are cached, a copy without DWARF has symbols but no lines
+ * (-ENODATA), and the kernel and unmapped addresses have none (-ENOENT).
+ * argv: the inline target, a copy of it with its debug sections stripped.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+#include "elf/elf.h"
+
+static char **paths;
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* Map the executable segment of `file` as the loader does; the ip of
+ * function `fn` in it. */
+static uint64_t map_fn(struct pk_maps *m, const char *file, const char *fn)
+{
+	struct pk__elf *e;
+	struct pk__elf_seg segs[8];
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP2 };
+	uint64_t off, value, base = 0x555555554000ull;
+	int nr;
+
+	assert_int_equal(pk__elf_open(file, &e), 0);
+	assert_int_equal(pk__elf_symbol_offset(e, fn, &off, &value), 0);
+	nr = pk__elf_load_segments(e, segs, 8);
+	pk__elf_close(e);
+	for (int i = 0; i < nr && i < 8; i++) {
+		uint64_t start = (base + segs[i].vaddr) & ~0xfffull, pgoff = segs[i].offset & ~0xfffull;
+
+		if (!(segs[i].flags & 1))	/* PF_X */
+			continue;
+		r.mmap2 = (struct pk_rec_mmap2){ .pid = 7, .tid = 7, .addr = start,
+						 .len = segs[i].filesz + 0x1000, .pgoff = pgoff,
+						 .prot = PROT_READ | PROT_EXEC, .filename = file };
+		assert_int_equal(pk_maps_process(m, &r), 0);
+		return start + (off - pgoff);
+	}
+	fail_msg("%s has no executable segment", file);
+	return 0;
+}
+
+static int at(struct pk_maps *m, uint64_t ip, struct pk_location *loc, struct pk_srcline *sl)
+{
+	*loc = (struct pk_location){ .size = sizeof(*loc) };
+	*sl = (struct pk_srcline){ .size = sizeof(*sl) };
+	if (pk_maps_resolve(m, 7, ip, PERF_RECORD_MISC_USER, loc) < 0)
+		return -ESRCH;
+	return pk_maps_srcline(m, loc, sl);
+}
+
+static void spin_lines_and_inlines(void **state)
+{
+	struct pk_maps *m;
+	struct pk_location loc;
+	struct pk_srcline sl, again;
+	uint64_t ip;
+	size_t nr = 0, chains = 0;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	ip = map_fn(m, paths[0], "spin");
+	for (;; ip++) {
+		assert_int_equal(at(m, ip, &loc, &sl), 0);
+		if (!loc.sym || strcmp(loc.sym, "spin"))
+			break;
+		nr++;
+		assert_true(ends_with(sl.file, "inline-target.c"));
+		assert_in_range(sl.line, 14, 37);	/* mix(), step() or spin() */
+		assert_true(sl.nr_frames >= 1);
+		assert_string_equal(sl.frames[sl.nr_frames - 1].func, "spin");
+		assert_ptr_equal(sl.frames[0].file, sl.file);
+		assert_int_equal(sl.frames[0].line, sl.line);
+		if (sl.nr_frames == 3) {	/* mix() inlined in step() inlined in spin() */
+			chains++;
+			assert_string_equal(sl.frames[0].func, "mix");
+			assert_in_range(sl.line, 16, 19);
+			assert_string_equal(sl.frames[1].func, "step");
+			assert_int_equal(sl.frames[1].line, 24);
+			assert_string_equal(sl.frames[2].func, "spin");
+			assert_int_equal(sl.frames[2].line, 34);
+			assert_true(ends_with(sl.frames[2].file, "inline-target.c"));
+		}
+		/* The second answer is the cached one. */
+		again = (struct pk_srcline){ .size = sizeof(again) };
+		assert_int_equal(pk_maps_srcline(m, &loc, &again), 0);
+		assert_ptr_equal(again.file, sl.file);
+		assert_ptr_equal(again.frames, sl.frames);
+	}
+	assert_true(nr > 16);
+	assert_true(chains > 0);
+	pk_maps_free(m);
+}
+
+static void no_dwarf_no_lines(void **state)
+{
+	struct pk_maps *m;
+	struct pk_location loc;
+	struct pk_srcline sl;
+	uint64_t ip;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	ip = map_fn(m, paths[1], "spin");
+	assert_int_equal(at(m, ip + 4, &loc, &sl), -ENODATA);
+	assert_string_equal(loc.sym, "spin");	/* the symbols are there */
+	assert_null(sl.file);
+	assert_int_equal(sl.nr_frames, 0);
+	pk_maps_free(m);
+}
+
+static void nothing_to_read(void **state)
+{
+	struct pk_maps *m;
+	struct pk_location loc = { .size = sizeof(loc) };
+	struct pk_srcline sl = { .size = sizeof(sl) };
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	map_fn(m, paths[0], "spin");
+	/* No map holds it. */
+	assert_int_equal(pk_maps_resolve(m, 7, 0x1000, PERF_RECORD_MISC_USER, &loc), -ENOENT);
+	assert_int_equal(pk_maps_srcline(m, &loc, &sl), -ENOENT);
+	/* Structs older than this library's. */
+	sl.size = sizeof(sl) - 1;
+	assert_int_equal(pk_maps_srcline(m, &loc, &sl), -EINVAL);
+	pk_maps_free(m);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(spin_lines_and_inlines),
+		cmocka_unit_test(no_dwarf_no_lines),
+		cmocka_unit_test(nothing_to_read),
+	};
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s INLINE-TARGET STRIPPED-COPY\n", argv[0]);
+		return 2;
+	}
+	paths = argv + 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
