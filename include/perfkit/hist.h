@@ -63,6 +63,11 @@ struct pk_hist_sample {
  * matters only when the filter's field is not a key, so that samples of
  * both kinds share entries).
  */
+/* A group member's sums in its leader's entry (pk_hist_link). */
+struct pk_hist_pair {
+	uint64_t period, period_acc, nr_samples;
+};
+
 struct pk_hist_entry {
 	struct pk_hist_sample s;	/* fields outside the keys, filtered: the first sample's */
 	uint64_t period;		/* the sum of its samples' periods */
@@ -73,6 +78,10 @@ struct pk_hist_entry {
 	uint64_t period_acc;
 	struct pk_callchain *chain;
 	uint32_t max_depth;	/* the most frames of one chain added to the tree */
+	/* With pk_hist_link: each linked member's sums, by its slot (NULL
+	 * before the first link).  An entry only a member had is in the
+	 * leader with no samples of its own. */
+	struct pk_hist_pair *pairs;
 };
 
 struct pk_hist;
@@ -140,6 +149,28 @@ PK_API void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order 
  * by address, highest first.  Returns 0.
  */
 PK_API int pk_hist_sort(struct pk_hist *h);
+
+/*
+ * pk_hist_link - perf's event group view: make `leader` (not yet sorted)
+ * carry `member`'s sums (same keys; strings the same pointers) in slot
+ * `slot` of `nr_slots` (the same nr_slots on every call): each member
+ * entry is matched to the leader's entry of the same key, made with no
+ * samples of its own when the leader has none (perf's hists__link), and
+ * its sums go into that entry's pairs[slot]; the member's totals are
+ * kept for pk_hist_pair_percent.  pk_hist_sort then breaks ties of period
+ * by the pairs' periods in slot order, as perf sorts a group's Overhead.
+ * The member is not changed.  Returns 0; -EINVAL for a slot out of range,
+ * a changed nr_slots, differing keys or a sorted leader; -ENOMEM.
+ */
+PK_API int pk_hist_link(struct pk_hist *leader, const struct pk_hist *member, size_t slot,
+			size_t nr_slots);
+
+/* pk_hist_pair_percent / pk_hist_pair_percent_acc - entry e's slot
+ * `slot` period (period_acc) as a share of that member's total period,
+ * in percent (0 for an empty total, an unlinked slot or no pairs). */
+PK_API double pk_hist_pair_percent(const struct pk_hist *h, const struct pk_hist_entry *e, size_t slot);
+PK_API double pk_hist_pair_percent_acc(const struct pk_hist *h, const struct pk_hist_entry *e,
+				       size_t slot);
 
 /* pk_hist_nr / pk_hist_get - the entries (in order after pk_hist_sort);
  * pk_hist_get returns NULL out of range.  Owned by the histogram. */

@@ -17,7 +17,7 @@
 
 enum {
 	OPT_STDIO = 0x100, OPT_TOTAL_PERIOD, OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN,
-	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK,
+	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
 };
 
 static const struct cli_opt report_options[] = {
@@ -53,6 +53,10 @@ static const struct cli_opt report_options[] = {
 	  "stdio (the table), or an export of the samples with their call chains: folded, pprof, "
 	  "speedscope, flamegraph" },
 	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE", "write the --format export to FILE (default stdout)" },
+	{ "group", 0, CLI_ARG_NONE, OPT_GROUP, NULL,
+	  "one section per event group, a column per member (the default for a file's groups; "
+	  "on a file without groups, all events as one group)" },
+	{ "no-group", 0, CLI_ARG_NONE, OPT_NO_GROUP, NULL, "each event of a group in its own section" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -161,6 +165,8 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'o': o->output = arg; return 0;
 	case OPT_FORMAT: return report_export_format(arg, &o->format);
 	case OPT_STDIO: return 0;
+	case OPT_GROUP: o->group_opt = 1; return 0;
+	case OPT_NO_GROUP: o->group_opt = 0; return 0;
 	case OPT_CHILDREN: o->children_opt = 1; return 0;
 	case OPT_NO_CHILDREN: o->children_opt = 0; return 0;
 	case 'g': return report_cg_parse(o, arg);
@@ -206,6 +212,7 @@ struct report_run {
 	const char *last_name;
 	uint64_t lost_samples;
 	struct report_chains chains;	/* add_chain's buffers */
+	struct report_reads reads;	/* PERF_SAMPLE_READ's last readings */
 };
 
 /* `name`, shared: one copy per distinct name, freed at the end. */
@@ -349,16 +356,15 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
  * hand (rs->frames), where per-sample additions hook in.
  */
 static int report_sample(struct report_run *run, size_t ev, const struct pk_sample *smp,
-			 const struct pk_resolved_sample *rs)
+			 const struct pk_resolved_sample *rs, uint64_t period)
 {
-	const struct perf_event_attr *attr = pk_data_reader_attr(run->r, ev);
 	struct pk_hist_sample s = { .size = sizeof(s) };
 	bool nomem = false;
 
 	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
 	if (run->o->cpus && !report_in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)s.cpu))
 		return 0;	/* perf's --cpu drops the sample altogether */
-	s.period = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : attr->sample_period;
+	s.period = period;
 	s.comm = rs->comm;
 	s.pid = rs->pid;
 	s.tid = rs->tid;
@@ -374,6 +380,22 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	if (run->o->callchain || run->o->children)
 		return add_chain(run, ev, &s, rs);
 	return pk_hist_add(run->ev[ev].hist, &s);
+}
+
+/* A sample with its counters read (PERF_SAMPLE_READ): one sample per
+ * counter that grew, each of its own event (report-group.c). */
+static int split_sample(struct report_run *run, const struct perf_event_attr *attr,
+			const struct pk_sample *smp, const struct pk_resolved_sample *rs)
+{
+	struct report_read out[64];
+	int n = report_reads_split(&run->reads, attr, &smp->read, out, 64), err = 0;
+
+	if (n == -ENOMEM)
+		return n;
+	for (int i = 0; i < n && !err; i++)
+		if (out[i].ev < run->nr_ev)
+			err = report_sample(run, out[i].ev, smp, rs, out[i].period);
+	return n < 0 ? -EINVAL : err;
 }
 
 /* One record, in time order: samples into the histograms, the rest to
@@ -394,7 +416,10 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 			return -EINVAL;
 		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0)
 			return err;
-		return report_sample(run, (size_t)ev, &d.sample, &rs);
+		if (attr->sample_type & PERF_SAMPLE_READ)
+			return split_sample(run, attr, &d.sample, &rs);
+		return report_sample(run, (size_t)ev, &d.sample, &rs,
+				     d.sample.fields & PERF_SAMPLE_PERIOD ? d.sample.period : attr->sample_period);
 	}
 	if (pk_record_decode(h, attr ? attr : pk_data_reader_attr(run->r, 0), &d) != 0)
 		return 0;
@@ -488,14 +513,19 @@ static int setup(struct report_run *run)
 										 : PK_HIST_CHAIN_CALLEE_FIRST);
 		run->nr_ev++;
 	}
-	return 0;
+	if ((err = report_reads_init(&run->reads, run->r)) < 0)
+		return err;
+	return report_group_setup(run->o, run->r, run->ev, run->nr_ev);
 }
 
 static void teardown(struct report_run *run)
 {
-	for (size_t i = 0; i < run->nr_ev; i++)
+	for (size_t i = 0; i < run->nr_ev; i++) {
 		pk_hist_free(run->ev[i].hist);
+		free(run->ev[i].group_desc);
+	}
 	free(run->ev);
+	report_reads_free(&run->reads);
 	for (size_t i = 0; i < run->nr_unique; i++)
 		free(run->unique[i]);
 	free(run->unique);
@@ -522,6 +552,8 @@ static int report(struct report_opts *o, bool defaulted)
 		return report_export(o, run.r);
 	if ((rc = setup(&run)) >= 0)
 		rc = read_records(&run);
+	if (rc >= 0)
+		rc = report_group_link(o, run.ev, run.nr_ev);
 	if (rc >= 0) {
 		for (size_t i = 0; i < run.nr_ev; i++)
 			pk_hist_sort(run.ev[i].hist);
@@ -543,6 +575,7 @@ int cmd_report(int argc, char **argv)
 		.children_opt = -1,
 		.max_stack = 127,
 		.format = -1,	/* perf's PERF_MAX_STACK_DEPTH */
+		.group_opt = -1,
 	};
 	bool defaulted;
 	int rc;

@@ -127,7 +127,7 @@ static void elide(const struct report_opts *o, struct col *cols, size_t n)
 }
 
 static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
-			struct pk_threads *threads, struct col *cols)
+			struct pk_threads *threads, struct col *cols, int nr_members)
 {
 	struct widths w = entry_widths(h, o, threads);
 	bool period_key = false;
@@ -135,13 +135,14 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 
 	for (size_t i = 0; i < o->nr_keys; i++)
 		period_key |= o->keys[i] == PK_HIST_KEY_PERIOD;
+	/* A group's columns hold a value per member, each as wide as one. */
 	if (o->children)
-		cols[n++] = (struct col){ COL_CHILDREN, 0, 8 };
-	cols[n++] = (struct col){ COL_OVERHEAD, 0, 8 };
+		cols[n++] = (struct col){ COL_CHILDREN, 0, 8 * nr_members };
+	cols[n++] = (struct col){ COL_OVERHEAD, 0, 8 * nr_members };
 	if (o->show_nr)
-		cols[n++] = (struct col){ COL_SAMPLES, 0, 12 };
+		cols[n++] = (struct col){ COL_SAMPLES, 0, 12 * nr_members };
 	if (o->show_period && !period_key)
-		cols[n++] = (struct col){ COL_PERIOD, 0, 12 };
+		cols[n++] = (struct col){ COL_PERIOD, 0, 12 * nr_members };
 	for (size_t i = 0; i < o->nr_keys; i++) {
 		struct col c = { COL_KEY, o->keys[i], 0 };
 
@@ -235,24 +236,30 @@ static void print_key(FILE *f, const struct col *c, const struct pk_hist_entry *
 }
 
 static void print_row(FILE *f, const struct pk_hist *h, const struct pk_hist_entry *e,
-		      const struct col *cols, size_t n, struct pk_threads *threads)
+		      const struct col *cols, size_t n, struct pk_threads *threads, uint32_t nr_members)
 {
 	for (size_t i = 0; i < n; i++) {
+		int w = cols[i].width / (int)nr_members;
+
 		if (cols[i].elide)
 			continue;
 		fputs("  ", f);
 		switch (cols[i].kind) {
 		case COL_CHILDREN:
-			fprintf(f, "%*.2f%%", cols[i].width - 1, pk_hist_percent_acc(h, e));
+			fprintf(f, "%*.2f%%", w - 1, pk_hist_percent_acc(h, e));
+			report_group_cells(f, REPORT_CELL_CHILDREN, w, h, e, nr_members);
 			break;
 		case COL_OVERHEAD:
-			fprintf(f, "%*.2f%%", cols[i].width - 1, pk_hist_percent(h, e));
+			fprintf(f, "%*.2f%%", w - 1, pk_hist_percent(h, e));
+			report_group_cells(f, REPORT_CELL_OVERHEAD, w, h, e, nr_members);
 			break;
 		case COL_SAMPLES:
-			fprintf(f, "%*" PRIu64, cols[i].width, e->nr_samples);
+			fprintf(f, "%*" PRIu64, w, e->nr_samples);
+			report_group_cells(f, REPORT_CELL_SAMPLES, w, h, e, nr_members);
 			break;
 		case COL_PERIOD:
-			fprintf(f, "%*" PRIu64, cols[i].width, e->period);
+			fprintf(f, "%*" PRIu64, w, e->period);
+			report_group_cells(f, REPORT_CELL_PERIOD, w, h, e, nr_members);
 			break;
 		case COL_KEY:
 			print_key(f, &cols[i], e, threads, i + 1 == n);
@@ -298,15 +305,19 @@ static uint64_t short_count(uint64_t n, char *unit)
 static void print_section(FILE *f, const struct report_opts *o, const struct report_event *ev,
 			  struct pk_threads *threads)
 {
-	struct col cols[PK_HIST_MAX_KEYS + 3];
-	size_t n = make_cols(ev->hist, o, threads, cols);
+	struct col cols[PK_HIST_MAX_KEYS + 4];
+	uint32_t nr_members = report_group_view(o, ev) ? ev->nr_members : 1;
+	size_t n = make_cols(ev->hist, o, threads, cols, (int)nr_members);
+	uint64_t nr, period;
 	char unit;
 
 	if (!o->quiet) {
-		uint64_t nr = short_count(pk_hist_nr_samples(ev->hist), &unit);
-
-		cli_message(f, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, ev->name);
-		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", pk_hist_total_period(ev->hist));
+		report_group_totals(o, ev, &nr, &period);
+		nr = short_count(nr, &unit);
+		/* perf says "events" for a group's leader, shown as a group or not. */
+		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'\n", nr, unit,
+			    ev->nr_members > 1 ? "s" : "", nr_members > 1 ? ev->group_desc : ev->name);
+		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", period);
 		print_headers(f, o, cols, n);
 	}
 	for (size_t i = 0; i < pk_hist_nr(ev->hist); i++) {
@@ -314,7 +325,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 
 		if (e->s.filtered || pk_hist_below_limit(ev->hist, e, o->percent_limit))
 			continue;
-		print_row(f, ev->hist, e, cols, n, threads);
+		print_row(f, ev->hist, e, cols, n, threads, nr_members);
 		if (o->callchain && e->chain)
 			print_chain(f, o, ev->hist, e);
 	}
@@ -344,7 +355,8 @@ bool report_print(FILE *f, const struct report_opts *o, const struct report_even
 		fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
 	}
 	for (size_t i = 0; i < nr_ev; i++)
-		if (pk_hist_nr_samples(ev[i].hist))	/* perf skips events with no samples */
+		/* perf skips events with no samples, and a shown group's members. */
+		if (pk_hist_nr_samples(ev[i].hist) && (ev[i].leader == i || !report_group_view(o, &ev[ev[i].leader])))
 			print_section(f, o, &ev[i], threads);
 	if (!o->quiet)
 		fputs("#\n# (Tip: perfkit report --sort comm,dso gives a higher-level overview)\n#\n", f);

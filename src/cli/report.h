@@ -42,6 +42,7 @@ struct report_opts {
 	unsigned int max_stack;		/* --max-stack */
 	bool callchain;			/* report_cg_setup: the graphs are shown */
 	bool children;			/* report_cg_setup: Children totals are */
+	int group_opt;			/* --group 1, --no-group 0, else -1 (perf's default: groups shown) */
 };
 
 /*
@@ -68,11 +69,77 @@ struct report_chains {
 	size_t cap;
 };
 
-/* One event's section: its name and histogram. */
+/* One event's section: its name and histogram, and its group. */
 struct report_event {
 	const char *name;
 	struct pk_hist *hist;
+	size_t leader;			/* its group's leader (itself when alone) */
+	uint32_t nr_members;		/* a leader's group size (1 alone; members: 1) */
+	char *group_desc;		/* a group leader's perf name for the group */
 };
+
+/* ---- groups (report-group.c) ------------------------------------------------ */
+
+/* PERF_SAMPLE_READ: every counter id of the file, its event and its last reading. */
+struct report_read_id {
+	uint64_t id, last;
+	size_t ev;
+};
+struct report_reads {
+	struct report_read_id *ids;	/* sorted by id */
+	size_t nr;
+};
+/* One member's share of a sample: its event and period. */
+struct report_read {
+	size_t ev;
+	uint64_t period;
+};
+
+/* report_reads_init / report_reads_free - the ids of every event of r,
+ * each with no reading yet.  0 or -ENOMEM. */
+int report_reads_init(struct report_reads *rd, struct pk_data_reader *r);
+void report_reads_free(struct report_reads *rd);
+
+/*
+ * report_reads_split - what one PERF_SAMPLE_READ sample (its event's
+ * attr, its read values rv) stands for, as perf delivers it: one sample
+ * per counter read whose id an event has, with the counter's growth
+ * since that id's last reading as the period, none for a counter that
+ * did not grow (nor for values without ids).  At most max into out.
+ * Returns the number, or a negative errno for values that do not parse.
+ */
+int report_reads_split(struct report_reads *rd, const struct perf_event_attr *attr,
+		       const struct pk_read_values *rv, struct report_read *out, size_t max);
+
+/*
+ * report_group_setup - each event's group (leader, nr_members, group_desc)
+ * from the file's GROUP_DESC; with --group on a file without groups, all
+ * events in one group led by the first, as perf forces it.  0 or -ENOMEM.
+ * The caller frees group_desc.
+ */
+int report_group_setup(const struct report_opts *o, struct pk_data_reader *r, struct report_event *ev,
+		       size_t nr_ev);
+
+/* report_group_view - whether leader ev's section shows its group (one
+ * column per member): perf's default for a group, unless --no-group. */
+bool report_group_view(const struct report_opts *o, const struct report_event *ev);
+
+/* report_group_link - for each group shown, the members' histograms
+ * linked into the leader's (before it is sorted).  0 or a negative errno. */
+int report_group_link(const struct report_opts *o, struct report_event *ev, size_t nr_ev);
+
+/* report_group_totals - the samples and period a section's header counts:
+ * the group's when shown as one (ev is its leader), else the event's. */
+void report_group_totals(const struct report_opts *o, const struct report_event *ev, uint64_t *nr_samples,
+			 uint64_t *period);
+
+/* The columns that show one value per member. */
+enum report_cell { REPORT_CELL_CHILDREN, REPORT_CELL_OVERHEAD, REPORT_CELL_SAMPLES, REPORT_CELL_PERIOD };
+
+/* report_group_cells - entry e's cells of column `kind` for the members
+ * after the leader (nr_members - 1 of them), each `width` wide. */
+void report_group_cells(FILE *f, enum report_cell kind, int width, const struct pk_hist *h,
+			const struct pk_hist_entry *e, uint32_t nr_members);
 
 /*
  * report_print - the --stdio output for every event with samples: the

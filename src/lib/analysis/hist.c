@@ -35,6 +35,8 @@ struct pk_hist {
 	bool children;		/* pk_hist_add_chain added children: sort by period_acc */
 	enum pk_hist_chain_order order;	/* pk_hist_set_chain_order */
 	uint32_t last;		/* the entry of the last sample + 1: runs of samples share one */
+	size_t nr_slots;	/* pk_hist_link's members, and their total periods */
+	uint64_t *slot_total;
 };
 
 int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **out)
@@ -64,8 +66,11 @@ void pk_hist_free(struct pk_hist *h)
 {
 	if (!h)
 		return;
-	for (size_t i = 0; i < h->nr; i++)
+	for (size_t i = 0; i < h->nr; i++) {
 		pk_callchain_free(h->entries[i].chain);
+		free(h->entries[i].pairs);
+	}
+	free(h->slot_total);
 	free(h->entries);
 	free(h->ekeys);
 	free(h->table);
@@ -299,6 +304,10 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 		return (a->max_depth > b->max_depth) == (sorting->order == PK_HIST_CHAIN_CALLER_FIRST) ? -1 : 1;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
+	/* perf's group Overhead: then each member's period in turn. */
+	for (size_t i = 0; a->pairs && b->pairs && i < sorting->nr_slots; i++)
+		if (a->pairs[i].period != b->pairs[i].period)
+			return a->pairs[i].period > b->pairs[i].period ? -1 : 1;
 	for (size_t i = 0; i < sorting->nr_keys; i++)
 		if ((c = cmp_key(sorting->keys[i], a, b)))
 			return c;
@@ -321,6 +330,72 @@ int pk_hist_sort(struct pk_hist *h)
 	/* The table indexes the old order: no entry may be added any more. */
 	h->sorted = true;
 	return 0;
+}
+
+static int link_check(const struct pk_hist *leader, const struct pk_hist *member, size_t slot,
+		      size_t nr_slots)
+{
+	if (slot >= nr_slots || (leader->nr_slots && leader->nr_slots != nr_slots))
+		return pk__error(-EINVAL, "linking a group member", "slot %zu of %zu (%zu before)", slot,
+				 nr_slots, leader->nr_slots);
+	if (leader->sorted || leader->nr_keys != member->nr_keys ||
+	    memcmp(leader->keys, member->keys, leader->nr_keys * sizeof(*leader->keys)))
+		return pk__error(-EINVAL, "linking a group member", "%s",
+				 leader->sorted ? "the leader is sorted" : "the sort keys differ");
+	return 0;
+}
+
+/* Every entry of h with its pairs, as new entries come. */
+static int give_pairs(struct pk_hist *h)
+{
+	for (size_t i = 0; i < h->nr; i++)
+		if (!h->entries[i].pairs &&
+		    !(h->entries[i].pairs = pk__calloc(h->nr_slots, sizeof(struct pk_hist_pair))))
+			return pk__error_nomem("a group's entries");
+	return 0;
+}
+
+int pk_hist_link(struct pk_hist *leader, const struct pk_hist *member, size_t slot, size_t nr_slots)
+{
+	uint32_t idx;
+	int err;
+
+	if ((err = link_check(leader, member, slot, nr_slots)) < 0)
+		return err;
+	if (!leader->slot_total && !(leader->slot_total = pk__calloc(nr_slots, sizeof(uint64_t))))
+		return pk__error_nomem("a group");
+	leader->nr_slots = nr_slots;
+	if ((err = give_pairs(leader)) < 0)
+		return err;
+	leader->slot_total[slot] = member->total_period;
+	for (size_t i = 0; i < member->nr; i++) {
+		const struct pk_hist_entry *m = &member->entries[i];
+		struct pk_hist_pair *p;
+
+		if ((err = find(leader, &m->s, &idx)) < 0)
+			return err;
+		if (!leader->entries[idx].pairs && (err = give_pairs(leader)) < 0)
+			return err;
+		p = &leader->entries[idx].pairs[slot];
+		p->period += m->period;
+		p->period_acc += m->period_acc;
+		p->nr_samples += m->nr_samples;
+	}
+	return 0;
+}
+
+double pk_hist_pair_percent(const struct pk_hist *h, const struct pk_hist_entry *e, size_t slot)
+{
+	if (slot >= h->nr_slots || !e->pairs || !h->slot_total[slot])
+		return 0.0;
+	return 100.0 * (double)e->pairs[slot].period / (double)h->slot_total[slot];
+}
+
+double pk_hist_pair_percent_acc(const struct pk_hist *h, const struct pk_hist_entry *e, size_t slot)
+{
+	if (slot >= h->nr_slots || !e->pairs || !h->slot_total[slot])
+		return 0.0;
+	return 100.0 * (double)e->pairs[slot].period_acc / (double)h->slot_total[slot];
 }
 
 size_t pk_hist_nr(const struct pk_hist *h)

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-group.c - event groups in `perfkit report`, as perf report 6.1
+ * shows them: the groups of the file's GROUP_DESC (or, with --group on a
+ * file without any, every event in one group led by the first), the
+ * samples of PERF_SAMPLE_READ split into one per member with the growth
+ * of its counter since that counter's last reading as the period (what
+ * makes `-e '{a,b}:S'` report every member), the members' histograms
+ * linked into their leader's for one section per group, and the cells of
+ * a group's Overhead/Samples/Period columns: one value per member.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct report_read_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int report_reads_init(struct report_reads *rd, struct pk_data_reader *r)
+{
+	size_t n = 0, nr_ev = pk_data_reader_nr_events(r), nr;
+
+	for (size_t i = 0; i < nr_ev; i++) {
+		pk_data_reader_ids(r, i, &nr);
+		n += nr;
+	}
+	rd->nr = 0;
+	if (!(rd->ids = calloc(n ? n : 1, sizeof(*rd->ids))))
+		return -ENOMEM;
+	for (size_t i = 0; i < nr_ev; i++) {
+		const uint64_t *ids = pk_data_reader_ids(r, i, &nr);
+
+		for (size_t k = 0; k < nr; k++)
+			rd->ids[rd->nr++] = (struct report_read_id){ ids[k], 0, i };
+	}
+	qsort(rd->ids, rd->nr, sizeof(*rd->ids), cmp_id);
+	return 0;
+}
+
+void report_reads_free(struct report_reads *rd)
+{
+	free(rd->ids);
+	rd->ids = NULL;
+	rd->nr = 0;
+}
+
+/* One counter's reading: the event its id names and the growth since
+ * that id's last reading, as perf's deliver_sample_value takes it.
+ * False for an id no event has (perf counts those as unknown ids). */
+static bool take(struct report_reads *rd, const struct pk_count *c, struct report_read *out)
+{
+	struct report_read_id key = { .id = c->id }, *id;
+
+	if (!(id = bsearch(&key, rd->ids, rd->nr, sizeof(*rd->ids), cmp_id)))
+		return false;
+	out->ev = id->ev;
+	out->period = c->value - id->last;
+	id->last = c->value;
+	return true;
+}
+
+int report_reads_split(struct report_reads *rd, const struct perf_event_attr *attr,
+		       const struct pk_read_values *rv, struct report_read *out, size_t max)
+{
+	struct pk_count stack[8], *c = stack;
+	size_t n = 0;
+	int nr;
+
+	stack[0].size = sizeof(stack[0]);
+	if (!(attr->read_format & PERF_FORMAT_ID))
+		return 0;	/* no id: perf cannot tell whose reading it is, and drops it */
+	nr = pk_count_parse(attr->read_format, rv->data, rv->len, c, 8);
+	if (nr > 8) {
+		if (!(c = calloc((size_t)nr, sizeof(*c))))
+			return -ENOMEM;
+		c[0].size = sizeof(*c);
+		nr = pk_count_parse(attr->read_format, rv->data, rv->len, c, (size_t)nr);
+	}
+	for (int i = 0; i < nr && n < max; i++)
+		/* perf delivers nothing for a member whose counter did not move. */
+		if (take(rd, &c[i], &out[n]) && out[n].period)
+			n++;
+	if (c != stack)
+		free(c);
+	return nr < 0 ? nr : (int)n;
+}
+
+/* The name perf gives a group: "anon group { a, b }", or "NAME { a, b }";
+ * for the group --group forces, "a, b". */
+static char *describe(const struct report_event *ev, size_t leader, const char *name, bool forced)
+{
+	size_t len = strlen(name) + 8;
+	char *s, *p;
+
+	for (size_t i = 0; i < ev[leader].nr_members; i++)
+		len += strlen(ev[leader + i].name) + 2;
+	if (!(p = s = malloc(len)))
+		return NULL;
+	if (!forced)
+		p += sprintf(p, "%s { ", name);
+	for (size_t i = 0; i < ev[leader].nr_members; i++)
+		p += sprintf(p, "%s%s", i ? ", " : "", ev[leader + i].name);
+	if (!forced)
+		strcpy(p, " }");
+	return s;
+}
+
+/* Make events [leader, leader + nr) one group. */
+static int set_group(struct report_event *ev, size_t leader, size_t nr, const char *name, bool forced)
+{
+	for (size_t i = 0; i < nr; i++)
+		ev[leader + i].leader = leader;
+	ev[leader].nr_members = (uint32_t)nr;
+	if (!(ev[leader].group_desc = describe(ev, leader, name, forced)))
+		return -ENOMEM;
+	return 0;
+}
+
+int report_group_setup(const struct report_opts *o, struct pk_data_reader *r, struct report_event *ev,
+		       size_t nr_ev)
+{
+	const struct pk_feature_group_desc *gd;
+	struct pk_feature *f = NULL;
+	size_t nr_groups = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < nr_ev; i++) {
+		ev[i].leader = i;
+		ev[i].nr_members = 1;
+	}
+	if (pk_data_reader_decode(r, PK_DATA_FEAT_GROUP_DESC, &f) == 0 && (gd = pk_feature_group_desc(f))) {
+		nr_groups = gd->nr;
+		for (uint32_t g = 0; g < gd->nr && !err; g++) {
+			const struct pk_feature_group *grp = &gd->groups[g];
+			const char *name = grp->name ? grp->name : "";
+
+			/* A group that names events the file lacks is left out. */
+			if (grp->nr_members < 2 || grp->leader_idx >= nr_ev ||
+			    grp->nr_members > nr_ev - grp->leader_idx)
+				continue;
+			/* perf's name for an unnamed group is "{anon_group}"; any
+			 * other, even "", is the group's name. */
+			err = set_group(ev, grp->leader_idx, grp->nr_members,
+					strcmp(name, "{anon_group}") ? name : "anon group", false);
+		}
+	}
+	pk_feature_free(f);
+	/* perf's --group (and --no-group: its "events" in the first header
+	 * tells) on a file without groups: all events under the first. */
+	if (!err && o->group_opt >= 0 && !nr_groups && nr_ev > 1)
+		err = set_group(ev, 0, nr_ev, "", true);
+	return err;
+}
+
+bool report_group_view(const struct report_opts *o, const struct report_event *ev)
+{
+	return o->group_opt != 0 && ev->nr_members > 1;
+}
+
+int report_group_link(const struct report_opts *o, struct report_event *ev, size_t nr_ev)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < nr_ev && !err; i++) {
+		size_t l = ev[i].leader;
+
+		if (l != i && report_group_view(o, &ev[l]))
+			err = pk_hist_link(ev[l].hist, ev[i].hist, i - l - 1, ev[l].nr_members - 1);
+	}
+	return err;
+}
+
+void report_group_totals(const struct report_opts *o, const struct report_event *ev, uint64_t *nr_samples,
+			 uint64_t *period)
+{
+	size_t n = report_group_view(o, ev) ? ev->nr_members : 1;
+
+	*nr_samples = *period = 0;
+	for (size_t i = 0; i < n; i++) {
+		*nr_samples += pk_hist_nr_samples(ev[i].hist);
+		*period += pk_hist_total_period(ev[i].hist);
+	}
+}
+
+void report_group_cells(FILE *f, enum report_cell kind, int width, const struct pk_hist *h,
+			const struct pk_hist_entry *e, uint32_t nr_members)
+{
+	for (uint32_t i = 0; i + 1 < nr_members; i++) {
+		const struct pk_hist_pair none = { 0, 0, 0 }, *p = e->pairs ? &e->pairs[i] : &none;
+
+		switch (kind) {
+		case REPORT_CELL_CHILDREN:
+			fprintf(f, "%*.2f%%", width - 1, pk_hist_pair_percent_acc(h, e, i));
+			break;
+		case REPORT_CELL_OVERHEAD:
+			fprintf(f, "%*.2f%%", width - 1, pk_hist_pair_percent(h, e, i));
+			break;
+		case REPORT_CELL_SAMPLES:
+			fprintf(f, "%*" PRIu64, width, p->nr_samples);
+			break;
+		case REPORT_CELL_PERIOD:
+			fprintf(f, "%*" PRIu64, width, p->period);
+			break;
+		}
+	}
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_report_group.sh - perfkit report's event groups against perf report
+# 6.1 on the same files, byte for byte but perf's random tip: a leader-
+# sampled group ('{a,b}:S', PERF_SAMPLE_READ: every member's samples come
+# from the leader's readings), a group sampled by each member, two events
+# without a group (--group makes them one), perfkit record's groups; each
+# as perf's default (a column per member), --group and --no-group (a
+# section per event), with -n, --show-total-period, --percent-limit, -q,
+# call graphs and a three-member group.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+
+. "$(dirname "$0")/report-perf.sh"
+
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf report" "perf is not installed"
+	done_testing
+fi
+
+perf record -q -e '{cpu-clock,task-clock}:S' -F 999 -o leader.data -- "$W" hot 200 >/dev/null 2>&1
+perf record -q --group -e cpu-clock,task-clock -F 999 -o group.data -- "$W" hot 200 >/dev/null 2>&1
+perf record -q -e cpu-clock,task-clock -F 999 -o two.data -- "$W" hot 200 >/dev/null 2>&1
+perf record -q -g -e '{cpu-clock,task-clock,page-faults}:S' -F 999 -o three.data -- "$W" hot 200 >/dev/null 2>&1
+"$PERFKIT" record -e '{cpu-clock,task-clock}:S' -F 999 -o pk-leader.data -- "$W" hot 200 >/dev/null 2>&1
+"$PERFKIT" record -e '{cpu-clock,task-clock}' -F 999 -o pk-group.data -- "$W" hot 200 >/dev/null 2>&1
+
+for f in leader.data group.data two.data pk-leader.data pk-group.data; do
+	same_as_perf "$f"
+	same_as_perf "$f" --group
+	same_as_perf "$f" --no-group
+	same_as_perf "$f" --group -n --show-total-period --sort comm,dso
+done
+same_as_perf leader.data --group --percent-limit 0.2 --sort sym
+same_as_perf two.data --group -q --sort pid,sym
+same_as_perf three.data
+same_as_perf three.data --no-children --sort dso,sym
+same_as_perf three.data -g none --no-group
+
+# What a user sees, not only that it matches: one section with a column
+# per member, and the member's own share (not the leader's) in it.
+run report -i leader.data --stdio --sort dso
+contains "a leader-sampled group is one section" "$out" "of events 'anon group { cpu-clock, task-clock }'"
+check "with two Overhead cells per row" bash -c "printf '%s\n' \"\$1\" | grep -Eq '^ +[0-9.]+%  +[0-9.]+%  perfkit-workload'" _ "$out"
+run report -i leader.data --stdio --no-group --sort dso
+contains "--no-group: the member has its own section" "$out" "of event 'task-clock'"
+run report -i two.data --stdio --group --sort dso
+contains "--group on a file without groups: perf's forced group" "$out" "of events 'cpu-clock, task-clock'"
+done_testing
