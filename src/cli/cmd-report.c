@@ -57,6 +57,8 @@ static const struct cli_opt report_options[] = {
 	  "one section per event group, a column per member (the default for a file's groups; "
 	  "on a file without groups, all events as one group)" },
 	{ "no-group", 0, CLI_ARG_NONE, OPT_NO_GROUP, NULL, "each event of a group in its own section" },
+	{ "threads", 'T', CLI_ARG_NONE, 'T', NULL,
+	  "after the table, the counts each thread's PERF_RECORD_READ gave (perf record -s)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -166,6 +168,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case OPT_FORMAT: return report_export_format(arg, &o->format);
 	case OPT_STDIO: return 0;
 	case OPT_GROUP: o->group_opt = 1; return 0;
+	case 'T': o->show_threads = true; return 0;
 	case OPT_NO_GROUP: o->group_opt = 0; return 0;
 	case OPT_CHILDREN: o->children_opt = 1; return 0;
 	case OPT_NO_CHILDREN: o->children_opt = 0; return 0;
@@ -213,6 +216,7 @@ struct report_run {
 	uint64_t lost_samples;
 	struct report_chains chains;	/* add_chain's buffers */
 	struct report_reads reads;	/* PERF_SAMPLE_READ's last readings */
+	struct report_thread_counts thread_counts;	/* -T */
 };
 
 /* `name`, shared: one copy per distinct name, freed at the end. */
@@ -425,6 +429,9 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 		return 0;
 	if (d.type == PERF_RECORD_LOST_SAMPLES)
 		run->lost_samples += d.lost_samples.lost;
+	if (d.type == PERF_RECORD_READ && run->o->show_threads &&
+	    (err = report_threads_add(&run->thread_counts, ev >= 0 ? (size_t)ev : 0, &d.read)) < 0)
+		return err;
 	return pk_resolver_process(run->res, &d);
 }
 
@@ -513,7 +520,8 @@ static int setup(struct report_run *run)
 										 : PK_HIST_CHAIN_CALLEE_FIRST);
 		run->nr_ev++;
 	}
-	if ((err = report_reads_init(&run->reads, run->r)) < 0)
+	if ((err = report_reads_init(&run->reads, run->r)) < 0 ||
+	    (err = report_threads_init(&run->thread_counts, nr)) < 0)
 		return err;
 	return report_group_setup(run->o, run->r, run->ev, run->nr_ev);
 }
@@ -526,6 +534,7 @@ static void teardown(struct report_run *run)
 	}
 	free(run->ev);
 	report_reads_free(&run->reads);
+	report_threads_free(&run->thread_counts);
 	for (size_t i = 0; i < run->nr_unique; i++)
 		free(run->unique[i]);
 	free(run->unique);
@@ -560,7 +569,9 @@ static int report(struct report_opts *o, bool defaulted)
 		if (!report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
 				  pk_resolver_threads(run.res)))
 			cli_message(stderr, "perfkit report: %s has no samples (after the filters)\n", o->input);
-		rc = 0;
+		else if (o->show_threads && report_threads_print(stdout, &run.thread_counts, run.ev) < 0)
+			rc = cli_usage("report", "out of memory");
+		rc = rc > 0 ? rc : 0;
 	} else {
 		rc = cli_error("report", NULL);
 	}

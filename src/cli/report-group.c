@@ -7,7 +7,8 @@
  * of its counter since that counter's last reading as the period (what
  * makes `-e '{a,b}:S'` report every member), the members' histograms
  * linked into their leader's for one section per group, and the cells of
- * a group's Overhead/Samples/Period columns: one value per member.
+ * a group's Overhead/Samples/Period columns: one value per member; and
+ * -T's table of the counts PERF_RECORD_READ gives each thread.
  */
 #include "report.h"
 
@@ -210,4 +211,101 @@ void report_group_cells(FILE *f, enum report_cell kind, int width, const struct 
 			break;
 		}
 	}
+}
+
+/* ---- -T: the counts PERF_RECORD_READ gives per thread ------------------------ */
+
+/* The row of thread pid/tid, made (all zero) on first sight. */
+static int thread_row(struct report_thread_counts *tc, uint32_t pid, uint32_t tid, size_t *row)
+{
+	uint64_t *v;
+	struct report_thread_row *t;
+
+	for (*row = 0; *row < tc->nr_rows; (*row)++)
+		if (tc->rows[*row].pid == pid && tc->rows[*row].tid == tid)
+			return 0;
+	if (!(t = realloc(tc->rows, (tc->nr_rows + 1) * sizeof(*t))))
+		return -ENOMEM;
+	tc->rows = t;
+	if (!(v = calloc(tc->nr_ev ? tc->nr_ev : 1, sizeof(*v))))
+		return -ENOMEM;
+	t[tc->nr_rows++] = (struct report_thread_row){ pid, tid, v };
+	return 0;
+}
+
+int report_threads_add(struct report_thread_counts *tc, size_t ev, const struct pk_rec_read *rd)
+{
+	uint64_t value = 0;
+	size_t row;
+	int err;
+
+	if (ev >= tc->nr_ev)
+		return 0;
+	/* perf takes the record's first u64: the count, for one counter. */
+	if (rd->values.len >= sizeof(value))
+		memcpy(&value, rd->values.data, sizeof(value));
+	if ((err = thread_row(tc, rd->pid, rd->tid, &row)) < 0)
+		return err;
+	if (!tc->seen[ev]) {
+		tc->seen[ev] = true;
+		tc->order[tc->nr_cols++] = ev;
+	}
+	tc->rows[row].value[ev] += value;
+	return 0;
+}
+
+static int digits(int64_t v, bool is_signed)
+{
+	return is_signed ? snprintf(NULL, 0, "%" PRId64, v) : snprintf(NULL, 0, "%" PRIu64, (uint64_t)v);
+}
+
+static int widest(int w, int v)
+{
+	return v > w ? v : w;
+}
+
+int report_threads_print(FILE *f, const struct report_thread_counts *tc, const struct report_event *ev)
+{
+	int pidw = 3, tidw = 3, *w = calloc(tc->nr_cols ? tc->nr_cols : 1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	for (size_t c = 0; c < tc->nr_cols; c++)
+		w[c] = (int)strlen(ev[tc->order[c]].name);
+	for (size_t r = 0; r < tc->nr_rows; r++) {
+		pidw = widest(pidw, digits((int32_t)tc->rows[r].pid, true));
+		tidw = widest(tidw, digits((int32_t)tc->rows[r].tid, true));
+		for (size_t c = 0; c < tc->nr_cols; c++)
+			w[c] = widest(w[c], digits((int64_t)tc->rows[r].value[tc->order[c]], false));
+	}
+	fprintf(f, "# %*s  %*s", pidw, "PID", tidw, "TID");
+	for (size_t c = 0; c < tc->nr_cols; c++)
+		cli_message(f, "  %*s", w[c], ev[tc->order[c]].name);
+	fputc('\n', f);
+	for (size_t r = 0; r < tc->nr_rows; r++) {
+		fprintf(f, "  %*d  %*d", pidw, (int)tc->rows[r].pid, tidw, (int)tc->rows[r].tid);
+		for (size_t c = 0; c < tc->nr_cols; c++)
+			fprintf(f, "  %*" PRIu64, w[c], tc->rows[r].value[tc->order[c]]);
+		fputc('\n', f);
+	}
+	free(w);
+	return 0;
+}
+
+int report_threads_init(struct report_thread_counts *tc, size_t nr_ev)
+{
+	*tc = (struct report_thread_counts){ .nr_ev = nr_ev };
+	tc->seen = calloc(nr_ev ? nr_ev : 1, sizeof(*tc->seen));
+	tc->order = calloc(nr_ev ? nr_ev : 1, sizeof(*tc->order));
+	return tc->seen && tc->order ? 0 : -ENOMEM;
+}
+
+void report_threads_free(struct report_thread_counts *tc)
+{
+	for (size_t r = 0; r < tc->nr_rows; r++)
+		free(tc->rows[r].value);
+	free(tc->rows);
+	free(tc->seen);
+	free(tc->order);
+	*tc = (struct report_thread_counts){ 0 };
 }

@@ -43,6 +43,7 @@ struct report_opts {
 	bool callchain;			/* report_cg_setup: the graphs are shown */
 	bool children;			/* report_cg_setup: Children totals are */
 	int group_opt;			/* --group 1, --no-group 0, else -1 (perf's default: groups shown) */
+	bool show_threads;		/* -T */
 };
 
 /*
@@ -180,5 +181,34 @@ int report_export_format(const char *arg, int *format);
  * resolver and write o->format to o->output (stdout when NULL or "-").
  * Returns the exit status. */
 int report_export(const struct report_opts *o, struct pk_data_reader *r);
+
+/* ---- -T: per-thread counts (report-group.c) ------------------------------------ */
+
+struct report_thread_row {
+	uint32_t pid, tid;
+	uint64_t *value;		/* by event index */
+};
+struct report_thread_counts {
+	size_t nr_ev;
+	struct report_thread_row *rows;	/* in the order threads first came */
+	size_t nr_rows;
+	bool *seen;			/* by event: has a column */
+	size_t *order;			/* the columns' events, in the order they first came */
+	size_t nr_cols;
+};
+
+/* report_threads_init / report_threads_free - an empty table for nr_ev
+ * events.  0 or -ENOMEM. */
+int report_threads_init(struct report_thread_counts *tc, size_t nr_ev);
+void report_threads_free(struct report_thread_counts *tc);
+
+/* report_threads_add - PERF_RECORD_READ `rd` of event ev (perf report
+ * -T): its count added to its thread's row in its event's column.  0 or
+ * -ENOMEM. */
+int report_threads_add(struct report_thread_counts *tc, size_t ev, const struct pk_rec_read *rd);
+
+/* report_threads_print - perf's -T table: "# PID  TID  EVENT..." and a
+ * row per thread, each column as wide as its widest cell.  0 or -ENOMEM. */
+int report_threads_print(FILE *f, const struct report_thread_counts *tc, const struct report_event *ev);
 
 #endif

@@ -7,7 +7,8 @@
 # without a group (--group makes them one), perfkit record's groups; each
 # as perf's default (a column per member), --group and --no-group (a
 # section per event), with -n, --show-total-period, --percent-limit, -q,
-# call graphs and a three-member group.
+# call graphs and a three-member group; and -T's table of the counts
+# each thread's PERF_RECORD_READ gave (perf record -s).
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -25,6 +26,7 @@ fi
 perf record -q -e '{cpu-clock,task-clock}:S' -F 999 -o leader.data -- "$W" hot 200 >/dev/null 2>&1
 perf record -q --group -e cpu-clock,task-clock -F 999 -o group.data -- "$W" hot 200 >/dev/null 2>&1
 perf record -q -e cpu-clock,task-clock -F 999 -o two.data -- "$W" hot 200 >/dev/null 2>&1
+perf record -q -s -e task-clock -c 100000 -o stat.data -- "$W" children 50 >/dev/null 2>&1
 perf record -q -g -e '{cpu-clock,task-clock,page-faults}:S' -F 999 -o three.data -- "$W" hot 200 >/dev/null 2>&1
 "$PERFKIT" record -e '{cpu-clock,task-clock}:S' -F 999 -o pk-leader.data -- "$W" hot 200 >/dev/null 2>&1
 "$PERFKIT" record -e '{cpu-clock,task-clock}' -F 999 -o pk-group.data -- "$W" hot 200 >/dev/null 2>&1
@@ -41,6 +43,10 @@ same_as_perf three.data
 same_as_perf three.data --no-children --sort dso,sym
 same_as_perf three.data -g none --no-group
 
+same_as_perf stat.data -T
+same_as_perf stat.data -T -q --sort pid
+same_as_perf leader.data -T
+
 # What a user sees, not only that it matches: one section with a column
 # per member, and the member's own share (not the leader's) in it.
 run report -i leader.data --stdio --sort dso
@@ -50,4 +56,8 @@ run report -i leader.data --stdio --no-group --sort dso
 contains "--no-group: the member has its own section" "$out" "of event 'task-clock'"
 run report -i two.data --stdio --group --sort dso
 contains "--group on a file without groups: perf's forced group" "$out" "of events 'cpu-clock, task-clock'"
+run report -i stat.data --stdio -T -q
+printf '%s\n' "$out" >threads.txt
+check "-T: a row per thread that exited, each with a task-clock count" \
+	awk '/^# +PID +TID +task-clock$/ { h = 1; next } h && $3 > 0 { n++ } END { exit !(h && n >= 2) }' threads.txt
 done_testing
