@@ -18,6 +18,7 @@
 enum {
 	OPT_STDIO = 0x100, OPT_TOTAL_PERIOD, OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN,
 	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
+	OPT_STDIO_COLOR,
 };
 
 static const struct cli_opt report_options[] = {
@@ -57,6 +58,9 @@ static const struct cli_opt report_options[] = {
 	  "one section per event group, a column per member (the default for a file's groups; "
 	  "on a file without groups, all events as one group)" },
 	{ "no-group", 0, CLI_ARG_NONE, OPT_NO_GROUP, NULL, "each event of a group in its own section" },
+	{ "stdio-color", 0, CLI_ARG_OPTIONAL, OPT_STDIO_COLOR, "MODE",
+	  "colour the percentages (red from 5%, green above 0.5%): always (the default for the flag), "
+	  "never, or auto (on a terminal or through the pager: the default)" },
 	{ "threads", 'T', CLI_ARG_NONE, 'T', NULL,
 	  "after the table, the counts each thread's PERF_RECORD_READ gave (perf record -s)" },
 	CLI_OPT_HELP_ENTRY,
@@ -169,6 +173,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case OPT_STDIO: return 0;
 	case OPT_GROUP: o->group_opt = 1; return 0;
 	case 'T': o->show_threads = true; return 0;
+	case OPT_STDIO_COLOR: return cli_color_parse("report", arg, &o->color_mode);
 	case OPT_NO_GROUP: o->group_opt = 0; return 0;
 	case OPT_CHILDREN: o->children_opt = 1; return 0;
 	case OPT_NO_CHILDREN: o->children_opt = 0; return 0;
@@ -217,6 +222,8 @@ struct report_run {
 	struct report_chains chains;	/* add_chain's buffers */
 	struct report_reads reads;	/* PERF_SAMPLE_READ's last readings */
 	struct report_thread_counts thread_counts;	/* -T */
+	struct cli_progress progress;	/* on a terminal, for a slow file */
+	uint64_t first_time, last_time, time;	/* SAMPLE_TIME's span, the last sample's time */
 };
 
 /* `name`, shared: one copy per distinct name, freed at the end. */
@@ -420,6 +427,8 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 			return -EINVAL;
 		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0)
 			return err;
+		if (d.sample.fields & PERF_SAMPLE_TIME)
+			run->time = d.sample.time;
 		if (attr->sample_type & PERF_SAMPLE_READ)
 			return split_sample(run, attr, &d.sample, &rs);
 		return report_sample(run, (size_t)ev, &d.sample, &rs,
@@ -442,8 +451,15 @@ static int read_records(struct report_run *run)
 	const struct perf_event_header *rec;
 	int rc, err = 0;
 
-	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0)
+	cli_progress_init(&run->progress);
+	report_time_span(run->r, &run->first_time, &run->last_time);
+	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0) {
 		err = report_record(run, rec);
+		/* How far through the recording's time the samples are. */
+		cli_progress_update(&run->progress, run->time > run->first_time ? run->time - run->first_time : 0,
+				    run->last_time - run->first_time);
+	}
+	cli_progress_done(&run->progress);
 	if (err == -EINVAL) {	/* what came before a bad sample still counts */
 		cli_error("report", NULL);
 		return 1;
@@ -566,6 +582,8 @@ static int report(struct report_opts *o, bool defaulted)
 	if (rc >= 0) {
 		for (size_t i = 0; i < run.nr_ev; i++)
 			pk_hist_sort(run.ev[i].hist);
+		cli_pager_start();	/* on a terminal, as perf does */
+		o->color = cli_color_use(o->color_mode);
 		if (!report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
 				  pk_resolver_threads(run.res)))
 			cli_message(stderr, "perfkit report: %s has no samples (after the filters)\n", o->input);
@@ -576,6 +594,7 @@ static int report(struct report_opts *o, bool defaulted)
 		rc = cli_error("report", NULL);
 	}
 	teardown(&run);
+	cli_pager_finish();
 	return rc;
 }
 

@@ -190,18 +190,26 @@ void report_group_totals(const struct report_opts *o, const struct report_event 
 	}
 }
 
+void report_percent_cell(FILE *f, int width, double pct, bool color)
+{
+	const char *c = color ? cli_percent_color(pct) : NULL;
+
+	/* perf colours the whole cell, its padding included. */
+	fprintf(f, "%s%*.2f%%%s", c ? c : "", width - 1, pct, c ? CLI_COLOR_RESET : "");
+}
+
 void report_group_cells(FILE *f, enum report_cell kind, int width, const struct pk_hist *h,
-			const struct pk_hist_entry *e, uint32_t nr_members)
+			const struct pk_hist_entry *e, uint32_t nr_members, bool color)
 {
 	for (uint32_t i = 0; i + 1 < nr_members; i++) {
 		const struct pk_hist_pair none = { 0, 0, 0 }, *p = e->pairs ? &e->pairs[i] : &none;
 
 		switch (kind) {
 		case REPORT_CELL_CHILDREN:
-			fprintf(f, "%*.2f%%", width - 1, pk_hist_pair_percent_acc(h, e, i));
+			report_percent_cell(f, width, pk_hist_pair_percent_acc(h, e, i), color);
 			break;
 		case REPORT_CELL_OVERHEAD:
-			fprintf(f, "%*.2f%%", width - 1, pk_hist_pair_percent(h, e, i));
+			report_percent_cell(f, width, pk_hist_pair_percent(h, e, i), color);
 			break;
 		case REPORT_CELL_SAMPLES:
 			fprintf(f, "%*" PRIu64, width, p->nr_samples);
@@ -211,6 +219,20 @@ void report_group_cells(FILE *f, enum report_cell kind, int width, const struct 
 			break;
 		}
 	}
+}
+
+void report_time_span(struct pk_data_reader *r, uint64_t *first, uint64_t *last)
+{
+	const struct pk_feature_sample_time *st;
+	struct pk_feature *f = NULL;
+
+	*first = *last = 0;
+	if (pk_data_reader_decode(r, PK_DATA_FEAT_SAMPLE_TIME, &f) == 0 && (st = pk_feature_sample_time(f)) &&
+	    st->last_ns >= st->first_ns) {
+		*first = st->first_ns;
+		*last = st->last_ns;
+	}
+	pk_feature_free(f);
 }
 
 /* ---- -T: the counts PERF_RECORD_READ gives per thread ------------------------ */

@@ -235,8 +235,9 @@ static void print_key(FILE *f, const struct col *c, const struct pk_hist_entry *
 	}
 }
 
-static void print_row(FILE *f, const struct pk_hist *h, const struct pk_hist_entry *e,
-		      const struct col *cols, size_t n, struct pk_threads *threads, uint32_t nr_members)
+static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist *h,
+		      const struct pk_hist_entry *e, const struct col *cols, size_t n,
+		      struct pk_threads *threads, uint32_t nr_members)
 {
 	for (size_t i = 0; i < n; i++) {
 		int w = cols[i].width / (int)nr_members;
@@ -246,20 +247,20 @@ static void print_row(FILE *f, const struct pk_hist *h, const struct pk_hist_ent
 		fputs("  ", f);
 		switch (cols[i].kind) {
 		case COL_CHILDREN:
-			fprintf(f, "%*.2f%%", w - 1, pk_hist_percent_acc(h, e));
-			report_group_cells(f, REPORT_CELL_CHILDREN, w, h, e, nr_members);
+			report_percent_cell(f, w, pk_hist_percent_acc(h, e), o->color);
+			report_group_cells(f, REPORT_CELL_CHILDREN, w, h, e, nr_members, o->color);
 			break;
 		case COL_OVERHEAD:
-			fprintf(f, "%*.2f%%", w - 1, pk_hist_percent(h, e));
-			report_group_cells(f, REPORT_CELL_OVERHEAD, w, h, e, nr_members);
+			report_percent_cell(f, w, pk_hist_percent(h, e), o->color);
+			report_group_cells(f, REPORT_CELL_OVERHEAD, w, h, e, nr_members, o->color);
 			break;
 		case COL_SAMPLES:
 			fprintf(f, "%*" PRIu64, w, e->nr_samples);
-			report_group_cells(f, REPORT_CELL_SAMPLES, w, h, e, nr_members);
+			report_group_cells(f, REPORT_CELL_SAMPLES, w, h, e, nr_members, false);
 			break;
 		case COL_PERIOD:
 			fprintf(f, "%*" PRIu64, w, e->period);
-			report_group_cells(f, REPORT_CELL_PERIOD, w, h, e, nr_members);
+			report_group_cells(f, REPORT_CELL_PERIOD, w, h, e, nr_members, false);
 			break;
 		case COL_KEY:
 			print_key(f, &cols[i], e, threads, i + 1 == n);
@@ -325,7 +326,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 
 		if (e->s.filtered || pk_hist_below_limit(ev->hist, e, o->percent_limit))
 			continue;
-		print_row(f, ev->hist, e, cols, n, threads, nr_members);
+		print_row(f, o, ev->hist, e, cols, n, threads, nr_members);
 		if (o->callchain && e->chain)
 			print_chain(f, o, ev->hist, e);
 	}

@@ -7,6 +7,7 @@
 #define PK_CLI_REPORT_H
 
 #include "cli.h"
+#include "pager.h"
 
 /* -g: how call graphs print (perf's print_type, threshold, print_limit, order). */
 struct report_cg {
@@ -44,6 +45,8 @@ struct report_opts {
 	bool children;			/* report_cg_setup: Children totals are */
 	int group_opt;			/* --group 1, --no-group 0, else -1 (perf's default: groups shown) */
 	bool show_threads;		/* -T */
+	enum cli_color color_mode;	/* --stdio-color */
+	bool color;			/* report(): colour the percentages */
 };
 
 /*
@@ -138,9 +141,14 @@ void report_group_totals(const struct report_opts *o, const struct report_event 
 enum report_cell { REPORT_CELL_CHILDREN, REPORT_CELL_OVERHEAD, REPORT_CELL_SAMPLES, REPORT_CELL_PERIOD };
 
 /* report_group_cells - entry e's cells of column `kind` for the members
- * after the leader (nr_members - 1 of them), each `width` wide. */
+ * after the leader (nr_members - 1 of them), each `width` wide;
+ * percentages in perf's colours with `color`. */
 void report_group_cells(FILE *f, enum report_cell kind, int width, const struct pk_hist *h,
-			const struct pk_hist_entry *e, uint32_t nr_members);
+			const struct pk_hist_entry *e, uint32_t nr_members, bool color);
+
+/* report_percent_cell - a percentage `width` wide ("%*.2f%%"), in perf's
+ * colour for it (red from 5%, green above 0.5%) with `color`. */
+void report_percent_cell(FILE *f, int width, double pct, bool color);
 
 /*
  * report_print - the --stdio output for every event with samples: the
@@ -181,6 +189,10 @@ int report_export_format(const char *arg, int *format);
  * resolver and write o->format to o->output (stdout when NULL or "-").
  * Returns the exit status. */
 int report_export(const struct report_opts *o, struct pk_data_reader *r);
+
+/* report_time_span - the recording's first and last sample times (the
+ * SAMPLE_TIME feature), for the progress line; both 0 when unknown. */
+void report_time_span(struct pk_data_reader *r, uint64_t *first, uint64_t *last);
 
 /* ---- -T: per-thread counts (report-group.c) ------------------------------------ */
 

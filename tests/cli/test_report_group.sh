@@ -8,7 +8,10 @@
 # as perf's default (a column per member), --group and --no-group (a
 # section per event), with -n, --show-total-period, --percent-limit, -q,
 # call graphs and a three-member group; and -T's table of the counts
-# each thread's PERF_RECORD_READ gave (perf record -s).
+# each thread's PERF_RECORD_READ gave (perf record -s).  On a terminal
+# (a pty from script(1)): perf's pager (PERF_PAGER, LESS=FRSX, none when
+# stdout is not a terminal or with perfkit --no-pager), --stdio-color's
+# colours as perf's, and a progress line for a file slow to read.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -23,6 +26,7 @@ if ! command -v perf >/dev/null; then
 	done_testing
 fi
 
+perf record -q -e cpu-clock -F 999 -o plain.data -- "$W" hot 200 >/dev/null 2>&1
 perf record -q -e '{cpu-clock,task-clock}:S' -F 999 -o leader.data -- "$W" hot 200 >/dev/null 2>&1
 perf record -q --group -e cpu-clock,task-clock -F 999 -o group.data -- "$W" hot 200 >/dev/null 2>&1
 perf record -q -e cpu-clock,task-clock -F 999 -o two.data -- "$W" hot 200 >/dev/null 2>&1
@@ -60,4 +64,52 @@ run report -i stat.data --stdio -T -q
 printf '%s\n' "$out" >threads.txt
 check "-T: a row per thread that exited, each with a task-clock count" \
 	awk '/^# +PID +TID +task-clock$/ { h = 1; next } h && $3 > 0 { n++ } END { exit !(h && n >= 2) }' threads.txt
+
+# ---- on a terminal ------------------------------------------------------------
+if ! command -v script >/dev/null; then
+	skip "pager, colour and progress on a terminal" "script(1) is not installed"
+	done_testing
+fi
+cat >pager.sh <<'PAGER'
+#!/bin/sh
+echo "LESS=${LESS-unset}"
+sed 's/^/P| /'
+PAGER
+chmod +x pager.sh
+# in_pty CMD: CMD's output with stdout and stderr on a terminal, the tip
+# line left out (perf picks it at random).
+in_pty() { script -qec "$1" /dev/null </dev/null | grep -av 'Tip\|perfkit report --sort comm'; }
+theirs=$(PERF_PAGER=$PWD/pager.sh in_pty "perf report -i plain.data --stdio --sort dso,sym")
+ours=$(PERF_PAGER=$PWD/pager.sh in_pty "$PERFKIT report -i plain.data --stdio --sort dso,sym")
+check "on a terminal: through PERF_PAGER in colour, as perf" test "$theirs" = "$ours"
+contains "the pager gets LESS=FRSX" "$ours" "LESS=FRSX"
+contains "every line goes through it" "$ours" "P| # Overhead  Shared Object"
+contains "percentages from 5% in red" "$ours" $'P|   \e[31m'
+ours=$(LESS=-R PERF_PAGER=$PWD/pager.sh in_pty "$PERFKIT report -i plain.data --stdio")
+contains "a LESS of the user's is kept" "$ours" "LESS=-R"
+ours=$(PERF_PAGER=$PWD/pager.sh "$PERFKIT" report -i plain.data --stdio | cat)
+check "stdout not a terminal: no pager, no colour" bash -c '! printf "%s" "$1" | grep -aq "P| \|LESS=\|"$'"'"'\e'"'"'' _ "$ours"
+theirs=$(PERF_PAGER=$PWD/pager.sh in_pty "perf --no-pager report -i plain.data --stdio")
+ours=$(PERF_PAGER=$PWD/pager.sh in_pty "$PERFKIT --no-pager report -i plain.data --stdio")
+check "perfkit --no-pager: no pager, as perf --no-pager" test "$theirs" = "$ours"
+contains "and still in colour on the terminal" "$ours" $'\e[31m'
+theirs=$(PERF_PAGER=cat in_pty "perf report -i leader.data --stdio --stdio-color=never -n")
+ours=$(PERF_PAGER=cat in_pty "$PERFKIT report -i leader.data --stdio --stdio-color=never -n")
+check "--stdio-color=never on a terminal: as perf, no colour" test "$theirs" = "$ours"
+check "(no escape at all)" bash -c '! printf "%s" "$1" | grep -aq $'"'"'\e'"'"'' _ "$ours"
+
+# A file slow to arrive (a FIFO fed in two halves 1.5 s apart: the read
+# takes longer than a second whatever the machine's load).
+perf record -q -e cpu-clock -F 999 -o - -- "$W" hot 100 >stream.data 2>/dev/null
+half=$(($(stat -c %s stream.data) / 2))
+feed() { mkfifo "$1"; { head -c "$half" stream.data; sleep 1.5; tail -c +$((half + 1)) stream.data; } >"$1" & }
+feed slow1
+ours=$(PERF_PAGER=cat script -qec "$PERFKIT report -i slow1 --stdio" /dev/null </dev/null)
+wait
+contains "a slow file on a terminal: a progress line on stderr" "$ours" $'\rProcessing events...'
+contains "erased before the table" "$ours" $'\r\e[K# To display the perf.data header info'
+feed slow2
+PERF_PAGER=cat script -qec "$PERFKIT report -i slow2 --stdio 2>progress.err" /dev/null </dev/null >/dev/null
+wait
+check "stderr not a terminal: no progress line" test ! -s progress.err
 done_testing
