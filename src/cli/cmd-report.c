@@ -47,6 +47,7 @@ static const struct cli_opt report_options[] = {
 	{ "pid", 0, CLI_ARG_REQUIRED, OPT_PID, "PIDS", "only samples of these processes" },
 	{ "tid", 0, CLI_ARG_REQUIRED, OPT_TID, "TIDS", "only samples of these threads" },
 	{ "dsos", 'd', CLI_ARG_REQUIRED, 'd', "DSOS", "only samples in these objects" },
+	{ "symbols", 'S', CLI_ARG_REQUIRED, 'S', "SYMS", "only samples in these functions (names as the Symbol column shows them)" },
 	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS",
 	  "only samples taken on these CPUs (the others count nowhere)" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
@@ -195,6 +196,7 @@ static int report_option(void *ctx, int id, const char *arg)
 		return 0;
 	case 'c': return split_list(arg, &o->comms);
 	case 'd': return split_list(arg, &o->dsos);
+	case 'S': return split_list(arg, &o->syms);
 	case OPT_PID: return cli_parse_ids("report", arg, &o->pids, &o->nr_pids) ? CLI_EXIT_USAGE : 0;
 	case OPT_TID: return cli_parse_ids("report", arg, &o->tids, &o->nr_tids) ? CLI_EXIT_USAGE : 0;
 	case 'C':
@@ -294,12 +296,13 @@ bool report_in_list(char *const *list, const char *s)
 	return false;
 }
 
-/* Whether --comms, --pid, --tid or --dsos hide the sample (perf still
+/* Whether --comms, --pid, --tid, --dsos or --symbols hide the sample (perf still
  * counts it, in the totals and in its entry). */
 static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s)
 {
 	return (o->comms && !report_in_list(o->comms, s->comm)) ||
 	       (o->dsos && !report_in_list(o->dsos, s->dso)) ||
+	       (o->syms && !report_in_list(o->syms, s->sym)) ||
 	       (o->pids && !report_in_ids(o->pids, o->nr_pids, s->pid)) ||
 	       (o->tids && !report_in_ids(o->tids, o->nr_tids, s->tid));
 }
@@ -355,7 +358,9 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		fs->dso = dso_name(run, f->loc.dso, s->pid, &nomem);
 		if (nomem)
 			return -ENOMEM;
-		fs->filtered = filtered(run->o, fs);
+		/* perf's frame entries carry the sample's filter state: its
+		 * addr_location, with the frame's symbol and map filled in. */
+		fs->filtered = s->filtered;
 		c->frames[k] = (struct pk_callchain_frame){ fs->sym, fs->dso, fs->sym_start, f->ip };
 	}
 	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, run->o->children);
@@ -628,6 +633,7 @@ int cmd_report(int argc, char **argv)
 	}
 	free_list(o.comms);
 	free_list(o.dsos);
+	free_list(o.syms);
 	free(o.pids);
 	free(o.tids);
 	free(o.cpus);

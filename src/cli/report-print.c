@@ -119,7 +119,8 @@ static void elide(const struct report_opts *o, struct col *cols, size_t n)
 		if (cols[i].kind != COL_KEY)
 			continue;
 		cols[i].elide = (cols[i].key == PK_HIST_KEY_COMM && nr_names(o->comms) == 1) ||
-				(cols[i].key == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1);
+				(cols[i].key == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1) ||
+				(cols[i].key == PK_HIST_KEY_SYM && nr_names(o->syms) == 1);
 		all &= cols[i].elide;
 	}
 	for (size_t i = 0; all && i < n; i++)
@@ -352,6 +353,8 @@ bool report_print(FILE *f, const struct report_opts *o, const struct report_even
 				cli_message(f, "# comm: %s\n", o->comms[0]);
 			if (o->keys[i] == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1)
 				cli_message(f, "# dso: %s\n", o->dsos[0]);
+			if (o->keys[i] == PK_HIST_KEY_SYM && nr_names(o->syms) == 1)
+				cli_message(f, "# symbol: %s\n", o->syms[0]);
 		}
 		fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
 	}

@@ -27,7 +27,7 @@ struct report_opts {
 	double percent_limit;		/* --percent-limit */
 	enum pk_hist_key keys[PK_HIST_MAX_KEYS];
 	size_t nr_keys;
-	char **comms, **dsos;		/* --comms, --dsos: NULL-terminated lists */
+	char **comms, **dsos, **syms;	/* --comms, --dsos, --symbols: NULL-terminated lists */
 	pid_t *pids, *tids;		/* --pid, --tid */
 	size_t nr_pids, nr_tids;
 	int *cpus;			/* --cpu */

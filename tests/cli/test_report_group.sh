@@ -7,7 +7,7 @@
 # without a group (--group makes them one), perfkit record's groups; each
 # as perf's default (a column per member), --group and --no-group (a
 # section per event), with -n, --show-total-period, --percent-limit, -q,
-# call graphs and a three-member group; and -T's table of the counts
+# call graphs and a three-member group; --symbols; -T's table of the counts
 # each thread's PERF_RECORD_READ gave (perf record -s).  On a terminal
 # (a pty from script(1)): perf's pager (PERF_PAGER, LESS=FRSX, none when
 # stdout is not a terminal or with perfkit --no-pager), --stdio-color's
@@ -46,6 +46,22 @@ same_as_perf two.data --group -q --sort pid,sym
 same_as_perf three.data
 same_as_perf three.data --no-children --sort dso,sym
 same_as_perf three.data -g none --no-group
+
+# --symbols (-S): the table's filter by function name, a frame's entry
+# hidden or shown with its sample (perf's --children entries).
+perf record -q -g -e cpu-clock -F 2999 -o cg.data -- "$W" children 30 >/dev/null 2>&1
+same_as_perf plain.data --symbols hot_a
+same_as_perf plain.data -S hot_a,hot_b --sort dso
+same_as_perf plain.data -S hot_a --sort sym
+same_as_perf plain.data -S nosuch
+same_as_perf three.data --symbols hot_a
+same_as_perf three.data -S hot_b --sort comm,sym,dso
+same_as_perf cg.data -S main
+same_as_perf cg.data --dsos libc.so.6
+same_as_perf cg.data -S main,hot_a --no-children
+run report -i plain.data --stdio -S hot_a --sort comm,dso,sym
+contains "-S with one name: the symbol in the header" "$out" "# symbol: hot_a"
+check "and only its row" test "$(printf '%s\n' "$out" | grep -c '^ *[0-9.]*%')" = 1
 
 same_as_perf stat.data -T
 same_as_perf stat.data -T -q --sort pid
