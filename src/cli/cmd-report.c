@@ -27,6 +27,10 @@ static const struct cli_opt report_options[] = {
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period "
 	  "(default comm,dso,sym)" },
+	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
+	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
+	  "sample, period and sort keys (the rows sort by them unless --sort is given); "
+	  "+FIELDS adds to the default ones" },
 	{ "show-nr-samples", 'n', CLI_ARG_NONE, 'n', NULL, "a Samples column" },
 	{ "show-total-period", 0, CLI_ARG_NONE, OPT_TOTAL_PERIOD, NULL, "a Period column" },
 	{ "percent-limit", 0, CLI_ARG_REQUIRED, OPT_PERCENT_LIMIT, "PERCENT",
@@ -165,7 +169,8 @@ static int report_option(void *ctx, int id, const char *arg)
 
 	switch (id) {
 	case 'i': o->input = arg; return 0;
-	case 's': return parse_sort(o, arg);
+	case 's': o->sort_given = true; return parse_sort(o, arg);
+	case 'F': o->fields_arg = arg; return 0;
 	case 'n': o->show_nr = true; return 0;
 	case 'q': o->quiet = true; return 0;
 	case 'f': o->force = true; return 0;
@@ -533,7 +538,8 @@ static int setup(struct report_run *run)
 		const char *name = pk_data_reader_name(run->r, i);
 
 		run->ev[i].name = name ? name : "unknown";
-		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0)
+		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0 ||
+		    (err = pk_hist_set_order(run->ev[i].hist, run->o->sort_by, run->o->nr_sort_by)) < 0)
 			return err;
 		/* perf's tie rule holds while call graphs are shown. */
 		if (run->o->callchain)
@@ -574,7 +580,7 @@ static int report(struct report_opts *o, bool defaulted)
 		return rc;
 	if (pk_data_reader_open(o->input, &run.r) < 0)
 		return cli_error("report", NULL);
-	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r))) {
+	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o))) {
 		pk_data_reader_free(run.r);
 		return rc;
 	}

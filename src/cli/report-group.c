@@ -198,11 +198,22 @@ void report_percent_cell(FILE *f, int width, double pct, bool color)
 	fprintf(f, "%s%*.2f%%%s", c ? c : "", width - 1, pct, c ? CLI_COLOR_RESET : "");
 }
 
+/* A member's period in one mode (-F overhead_sys...), as a share of its total. */
+static double mode_share(const struct pk_hist *h, const struct pk_hist_pair *p, enum report_cell kind,
+			 size_t slot)
+{
+	uint64_t total = pk_hist_pair_total(h, slot);
+	uint64_t v = kind == REPORT_CELL_SYS ? p->period_sys : kind == REPORT_CELL_US ? p->period_us :
+		     kind == REPORT_CELL_GUEST_SYS ? p->period_guest_sys : p->period_guest_us;
+
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
 void report_group_cells(FILE *f, enum report_cell kind, int width, const struct pk_hist *h,
 			const struct pk_hist_entry *e, uint32_t nr_members, bool color)
 {
 	for (uint32_t i = 0; i + 1 < nr_members; i++) {
-		const struct pk_hist_pair none = { 0, 0, 0 }, *p = e->pairs ? &e->pairs[i] : &none;
+		const struct pk_hist_pair none = { 0 }, *p = e->pairs ? &e->pairs[i] : &none;
 
 		switch (kind) {
 		case REPORT_CELL_CHILDREN:
@@ -216,6 +227,9 @@ void report_group_cells(FILE *f, enum report_cell kind, int width, const struct 
 			break;
 		case REPORT_CELL_PERIOD:
 			fprintf(f, "%*" PRIu64, width, p->period);
+			break;
+		default:
+			report_percent_cell(f, width, mode_share(h, p, kind, i), color);
 			break;
 		}
 	}

@@ -13,7 +13,8 @@
 #include <string.h>
 
 /* The columns: perf's output fields first, then the sort keys. */
-enum col_kind { COL_CHILDREN, COL_OVERHEAD, COL_SAMPLES, COL_PERIOD, COL_KEY };
+enum col_kind { COL_CHILDREN, COL_OVERHEAD, COL_SAMPLES, COL_PERIOD, COL_KEY, COL_SYS, COL_US, COL_GUEST_SYS,
+		COL_GUEST_US };
 
 struct col {
 	enum col_kind kind;
@@ -43,9 +44,13 @@ static const char *col_header(const struct report_opts *o, const struct col *c)
 {
 	switch (c->kind) {
 	case COL_CHILDREN: return "Children";
-	case COL_OVERHEAD: return o->children ? "Self" : "Overhead";
+	case COL_OVERHEAD: return (o->fields_arg ? o->self_header : o->children) ? "Self" : "Overhead";
 	case COL_SAMPLES: return "Samples";
 	case COL_PERIOD: return "Period";
+	case COL_SYS: return "sys";
+	case COL_US: return "usr";
+	case COL_GUEST_SYS: return "guest sys";
+	case COL_GUEST_US: return "guest usr";
 	default: return key_header(c->key);
 	}
 }
@@ -127,6 +132,46 @@ static void elide(const struct report_opts *o, struct col *cols, size_t n)
 		cols[i].elide = false;
 }
 
+static struct col key_col(enum pk_hist_key key, const struct widths *w)
+{
+	struct col c = { COL_KEY, key, 0 };
+
+	switch (c.key) {
+	case PK_HIST_KEY_COMM: c.width = w->comm; break;
+	case PK_HIST_KEY_PID: c.width = w->thread; break;
+	case PK_HIST_KEY_DSO: c.width = w->dso; break;
+	case PK_HIST_KEY_SYM: c.width = w->sym; break;
+	case PK_HIST_KEY_PERIOD: c.width = 12; break;
+	default: break;
+	}
+	c.width = max_int(c.width, (int)strlen(key_header(c.key)));
+	return c;
+}
+
+/* -F's columns (report-fields.c), in its order. */
+static size_t field_cols(const struct report_opts *o, const struct widths *w, struct col *cols, int nr_members)
+{
+	static const struct { int item; enum col_kind kind; int width; } kinds[] = {
+		{ PK_HIST_ORDER_OVERHEAD, COL_OVERHEAD, 8 }, { PK_HIST_ORDER_OVERHEAD_SYS, COL_SYS, 8 },
+		{ PK_HIST_ORDER_OVERHEAD_US, COL_US, 8 }, { PK_HIST_ORDER_OVERHEAD_GUEST_SYS, COL_GUEST_SYS, 9 },
+		{ PK_HIST_ORDER_OVERHEAD_GUEST_US, COL_GUEST_US, 9 }, { PK_HIST_ORDER_CHILDREN, COL_CHILDREN, 8 },
+		{ PK_HIST_ORDER_SAMPLES, COL_SAMPLES, 12 }, { PK_HIST_ORDER_PERIOD, COL_PERIOD, 12 },
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->nr_out; i++) {
+		if (o->out[i] >= PK_HIST_ORDER_KEY(0)) {
+			cols[n++] = key_col((enum pk_hist_key)(o->out[i] - PK_HIST_ORDER_KEY(0)), w);
+			continue;
+		}
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			if (kinds[k].item == o->out[i])
+				cols[n++] = (struct col){ kinds[k].kind, 0, kinds[k].width * nr_members };
+	}
+	elide(o, cols, n);
+	return n;
+}
+
 static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 			struct pk_threads *threads, struct col *cols, int nr_members)
 {
@@ -134,6 +179,8 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 	bool period_key = false;
 	size_t n = 0;
 
+	if (o->fields_arg)
+		return field_cols(o, &w, cols, nr_members);
 	for (size_t i = 0; i < o->nr_keys; i++)
 		period_key |= o->keys[i] == PK_HIST_KEY_PERIOD;
 	/* A group's columns hold a value per member, each as wide as one. */
@@ -144,20 +191,8 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 		cols[n++] = (struct col){ COL_SAMPLES, 0, 12 * nr_members };
 	if (o->show_period && !period_key)
 		cols[n++] = (struct col){ COL_PERIOD, 0, 12 * nr_members };
-	for (size_t i = 0; i < o->nr_keys; i++) {
-		struct col c = { COL_KEY, o->keys[i], 0 };
-
-		switch (c.key) {
-		case PK_HIST_KEY_COMM: c.width = w.comm; break;
-		case PK_HIST_KEY_PID: c.width = w.thread; break;
-		case PK_HIST_KEY_DSO: c.width = w.dso; break;
-		case PK_HIST_KEY_SYM: c.width = w.sym; break;
-		case PK_HIST_KEY_PERIOD: c.width = 12; break;
-		default: break;
-		}
-		c.width = max_int(c.width, (int)strlen(key_header(c.key)));
-		cols[n++] = c;
-	}
+	for (size_t i = 0; i < o->nr_keys; i++)
+		cols[n++] = key_col(o->keys[i], &w);
 	elide(o, cols, n);
 	return n;
 }
@@ -236,6 +271,16 @@ static void print_key(FILE *f, const struct col *c, const struct pk_hist_entry *
 	}
 }
 
+/* An entry's period in one mode, as a share of the event's total. */
+static double mode_percent(const struct pk_hist *h, const struct pk_hist_entry *e, enum col_kind kind)
+{
+	uint64_t total = pk_hist_total_period(h);
+	uint64_t v = kind == COL_SYS ? e->period_sys : kind == COL_US ? e->period_us :
+		     kind == COL_GUEST_SYS ? e->period_guest_sys : e->period_guest_us;
+
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
 static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist *h,
 		      const struct pk_hist_entry *e, const struct col *cols, size_t n,
 		      struct pk_threads *threads, uint32_t nr_members)
@@ -248,12 +293,24 @@ static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist
 		fputs("  ", f);
 		switch (cols[i].kind) {
 		case COL_CHILDREN:
+			if (!o->children) {	/* -F asked for it on a file without chains */
+				fprintf(f, "%*s%*s", w, "N/A", cols[i].width - w, "");
+				break;
+			}
 			report_percent_cell(f, w, pk_hist_percent_acc(h, e), o->color);
 			report_group_cells(f, REPORT_CELL_CHILDREN, w, h, e, nr_members, o->color);
 			break;
 		case COL_OVERHEAD:
 			report_percent_cell(f, w, pk_hist_percent(h, e), o->color);
 			report_group_cells(f, REPORT_CELL_OVERHEAD, w, h, e, nr_members, o->color);
+			break;
+		case COL_SYS:
+		case COL_US:
+		case COL_GUEST_SYS:
+		case COL_GUEST_US:
+			report_percent_cell(f, w, mode_percent(h, e, cols[i].kind), o->color);
+			report_group_cells(f, (enum report_cell)(REPORT_CELL_SYS + (cols[i].kind - COL_SYS)), w, h, e,
+					   nr_members, o->color);
 			break;
 		case COL_SAMPLES:
 			fprintf(f, "%*" PRIu64, w, e->nr_samples);
@@ -307,7 +364,7 @@ static uint64_t short_count(uint64_t n, char *unit)
 static void print_section(FILE *f, const struct report_opts *o, const struct report_event *ev,
 			  struct pk_threads *threads)
 {
-	struct col cols[PK_HIST_MAX_KEYS + 4];
+	struct col cols[3 * PK_HIST_MAX_KEYS];
 	uint32_t nr_members = report_group_view(o, ev) ? ev->nr_members : 1;
 	size_t n = make_cols(ev->hist, o, threads, cols, (int)nr_members);
 	uint64_t nr, period;

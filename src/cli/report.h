@@ -46,6 +46,13 @@ struct report_opts {
 	int group_opt;			/* --group 1, --no-group 0, else -1 (perf's default: groups shown) */
 	bool show_threads;		/* -T */
 	enum cli_color color_mode;	/* --stdio-color */
+	bool sort_given;		/* --sort was given */
+	const char *fields_arg;		/* -F */
+	int out[2 * PK_HIST_MAX_KEYS];	/* report_fields_setup: the columns (pk_hist_set_order items) */
+	size_t nr_out;
+	int sort_by[2 * PK_HIST_MAX_KEYS];	/* ... and the order of the rows */
+	size_t nr_sort_by;
+	bool self_header;		/* ... Overhead is headed "Self" */
 	bool color;			/* report(): colour the percentages */
 };
 
@@ -138,7 +145,10 @@ void report_group_totals(const struct report_opts *o, const struct report_event 
 			 uint64_t *period);
 
 /* The columns that show one value per member. */
-enum report_cell { REPORT_CELL_CHILDREN, REPORT_CELL_OVERHEAD, REPORT_CELL_SAMPLES, REPORT_CELL_PERIOD };
+enum report_cell {
+	REPORT_CELL_CHILDREN, REPORT_CELL_OVERHEAD, REPORT_CELL_SAMPLES, REPORT_CELL_PERIOD,
+	REPORT_CELL_SYS, REPORT_CELL_US, REPORT_CELL_GUEST_SYS, REPORT_CELL_GUEST_US,
+};
 
 /* report_group_cells - entry e's cells of column `kind` for the members
  * after the leader (nr_members - 1 of them), each `width` wide;
@@ -172,6 +182,14 @@ bool report_print(FILE *f, const struct report_opts *o, const struct report_even
  */
 void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk_callchain *cc,
 			    uint64_t total, uint64_t parent_total, bool skip_first);
+
+/*
+ * report_fields_setup - with -F (o->fields_arg), once the file decided
+ * o->children: the columns (o->out), the rows' order (o->sort_by) and the
+ * keys the histogram groups by (o->keys), by perf's rules; nothing
+ * without -F.  0, or CLI_EXIT_USAGE after naming an unknown field.
+ */
+int report_fields_setup(struct report_opts *o);
 
 /* ---- exports (report-export.c) -------------------------------------------- */
 

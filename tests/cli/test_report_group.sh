@@ -7,7 +7,7 @@
 # without a group (--group makes them one), perfkit record's groups; each
 # as perf's default (a column per member), --group and --no-group (a
 # section per event), with -n, --show-total-period, --percent-limit, -q,
-# call graphs and a three-member group; --symbols; -T's table of the counts
+# call graphs and a three-member group; --symbols; -F; -T's table of the counts
 # each thread's PERF_RECORD_READ gave (perf record -s).  On a terminal
 # (a pty from script(1)): perf's pager (PERF_PAGER, LESS=FRSX, none when
 # stdout is not a terminal or with perfkit --no-pager), --stdio-color's
@@ -62,6 +62,24 @@ same_as_perf cg.data -S main,hot_a --no-children
 run report -i plain.data --stdio -S hot_a --sort comm,dso,sym
 contains "-S with one name: the symbol in the header" "$out" "# symbol: hot_a"
 check "and only its row" test "$(printf '%s\n' "$out" | grep -c '^ *[0-9.]*%')" = 1
+
+# -F: perf's output fields and its rules for the order of the rows.
+for fields in overhead,comm comm,overhead overhead,sample,period,dso +period overhead_sys,overhead_us,sym \
+	sample overhead_children,overhead,sym; do
+	same_as_perf plain.data -F "$fields"
+done
+same_as_perf plain.data -F comm --sort dso
+same_as_perf plain.data -F overhead,comm --sort comm,dso
+same_as_perf plain.data -F +sample,overhead_sys --sort dso
+same_as_perf plain.data -F dso,overhead_us --percent-limit 5
+same_as_perf leader.data -F overhead_us,sample,period,comm,dso
+same_as_perf leader.data -F overhead_children,sample,sym
+same_as_perf three.data -F overhead_sys,dso -q
+same_as_perf three.data -F overhead_children,overhead,sym
+same_as_perf three.data -F sym,overhead --sort dso
+run report -i plain.data --stdio -F overhead,nosuch
+expect_rc "-F with an unknown field: usage error" 2
+contains "naming it" "$err" "unknown -F field 'nosuch'"
 
 same_as_perf stat.data -T
 same_as_perf stat.data -T -q --sort pid

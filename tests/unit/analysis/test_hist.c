@@ -124,7 +124,7 @@ static void growth_and_errors(void **state)
 	struct pk_hist_sample s = { .size = 8 };
 
 	(void)state;
-	assert_int_equal(pk_hist_new(keys, 0, &h), -EINVAL);
+	assert_int_equal(pk_hist_new(keys, PK_HIST_MAX_KEYS + 1, &h), -EINVAL);
 	assert_int_equal(pk_hist_new(&bad, 1, &h), -EINVAL);
 	assert_int_equal(pk_hist_new(keys, 1, &h), 0);
 	assert_int_equal(pk_hist_add(h, &s), -EINVAL);
@@ -191,6 +191,49 @@ static void group_link(void **state)
 	pk_hist_free(bad);
 }
 
+/* perf's -F order: exactly the fields given, in turn; no keys at all
+ * make one entry of every sample. */
+static void set_order(void **state)
+{
+	enum pk_hist_key keys[] = { PK_HIST_KEY_COMM, PK_HIST_KEY_DSO };
+	int by_dso_then_samples[] = { PK_HIST_ORDER_KEY(PK_HIST_KEY_DSO), PK_HIST_ORDER_SAMPLES };
+	int by_us[] = { PK_HIST_ORDER_OVERHEAD_SYS, PK_HIST_ORDER_OVERHEAD_US }, bad[] = { 77 };
+	struct pk_hist_sample k = { .size = sizeof(k), .comm = A, .dso = "[kernel.kallsyms]", .level = 'k',
+				    .period = 5 };
+	struct pk_hist *h;
+
+	(void)state;
+	assert_int_equal(pk_hist_new(keys, 2, &h), 0);
+	assert_int_equal(pk_hist_set_order(h, bad, 1), -EINVAL);
+	add(h, A, 1, LIBC, 0x10, 0, 100);
+	add(h, B, 1, LIBC, 0x10, 0, 10);
+	add(h, B, 1, LIBC, 0x10, 0, 10);
+	assert_int_equal(pk_hist_add(h, &k), 0);
+	assert_int_equal(pk_hist_set_order(h, by_dso_then_samples, 2), 0);
+	assert_int_equal(pk_hist_sort(h), 0);
+	/* "[kernel.kallsyms]" < "libc.so.6"; then B's two samples beat A's one. */
+	assert_int_equal(pk_hist_get(h, 0)->period_sys, 5);
+	assert_ptr_equal(pk_hist_get(h, 1)->s.comm, B);
+	assert_int_equal(pk_hist_get(h, 1)->period_us, 20);
+	assert_ptr_equal(pk_hist_get(h, 2)->s.comm, A);
+	pk_hist_free(h);
+
+	assert_int_equal(pk_hist_new(keys, 2, &h), 0);
+	add(h, A, 1, LIBC, 0x10, 0, 100);
+	assert_int_equal(pk_hist_add(h, &k), 0);
+	assert_int_equal(pk_hist_set_order(h, by_us, 2), 0);
+	assert_int_equal(pk_hist_sort(h), 0);
+	assert_int_equal(pk_hist_get(h, 0)->period_sys, 5);	/* sys first, though smaller */
+	pk_hist_free(h);
+
+	assert_int_equal(pk_hist_new(NULL, 0, &h), 0);
+	add(h, A, 1, LIBC, 0x10, 0, 100);
+	add(h, B, 2, NULL, 0x20, 1, 50);
+	assert_int_equal(pk_hist_nr(h), 1);
+	assert_int_equal(pk_hist_get(h, 0)->nr_samples, 2);
+	pk_hist_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +243,7 @@ int main(void)
 		cmocka_unit_test(filtered_first_sample_decides),
 		cmocka_unit_test(growth_and_errors),
 		cmocka_unit_test(group_link),
+		cmocka_unit_test(set_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
