@@ -28,6 +28,7 @@ enum pk_hist_key {
 	PK_HIST_KEY_SYM,	/* the symbol, or the address when unresolved */
 	PK_HIST_KEY_CPU,
 	PK_HIST_KEY_PERIOD,
+	PK_HIST_KEY_PARENT,	/* perf's "parent": the sample's parent symbol, or "[other]" */
 	PK_HIST_KEY_NR,
 };
 
@@ -55,6 +56,8 @@ struct pk_hist_sample {
 	char level;
 	uint64_t period;
 	bool filtered;		/* a filter (--comms, --pid, --tid, --dsos) hides it */
+	const char *parent;	/* PARENT: the chain's first frame matching perf's parent
+				 * regex (equal names the same pointer); NULL: none */
 };
 
 /*

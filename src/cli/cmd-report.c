@@ -25,7 +25,7 @@ static const struct cli_opt report_options[] = {
 	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
 	{ "stdio", 0, CLI_ARG_NONE, OPT_STDIO, NULL, "the text table (the only interface so far)" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
-	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period "
+	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, parent "
 	  "(default comm,dso,sym)" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
@@ -51,6 +51,10 @@ static const struct cli_opt report_options[] = {
 	{ "pid", 0, CLI_ARG_REQUIRED, OPT_PID, "PIDS", "only samples of these processes" },
 	{ "tid", 0, CLI_ARG_REQUIRED, OPT_TID, "TIDS", "only samples of these threads" },
 	{ "dsos", 'd', CLI_ARG_REQUIRED, 'd', "DSOS", "only samples in these objects" },
+	{ "parent", 'p', CLI_ARG_REQUIRED, 'p', "REGEX",
+	  "the parent of a sample (--sort parent, added by -p) is the first frame of its call chain "
+	  "whose symbol matches REGEX (default ^sys_|^do_page_fault)" },
+	{ "exclude-other", 'x', CLI_ARG_NONE, 'x', NULL, "only samples with a parent" },
 	{ "symbols", 'S', CLI_ARG_REQUIRED, 'S', "SYMS", "only samples in these functions (names as the Symbol column shows them)" },
 	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS",
 	  "only samples taken on these CPUs (the others count nowhere)" },
@@ -90,7 +94,7 @@ static const struct {
 } sort_keys[] = {
 	{ "comm", PK_HIST_KEY_COMM }, { "pid", PK_HIST_KEY_PID }, { "tid", PK_HIST_KEY_TID },
 	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
-	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD },
+	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD }, { "parent", PK_HIST_KEY_PARENT },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
@@ -116,7 +120,7 @@ static int parse_sort(struct report_opts *o, const char *arg)
 				return cli_usage("report", "unknown --sort key '%.*s': did you mean '%s'?",
 						 (int)len, p, near);
 			return cli_usage("report", "unknown --sort key '%.*s' (keys: comm, pid, tid, dso, "
-					 "sym, cpu, period)", (int)len, p);
+					 "sym, cpu, period, parent)", (int)len, p);
 		}
 		if (o->nr_keys == PK_HIST_MAX_KEYS)
 			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
@@ -126,6 +130,14 @@ static int parse_sort(struct report_opts *o, const char *arg)
 	if (!o->nr_keys)
 		return cli_usage("report", "--sort needs at least one key");
 	return 0;
+}
+
+static bool has_key(const struct report_opts *o, enum pk_hist_key key)
+{
+	for (size_t i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == key)
+			return true;
+	return false;
 }
 
 static void free_list(char **list)
@@ -171,6 +183,8 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'i': o->input = arg; return 0;
 	case 's': o->sort_given = true; return parse_sort(o, arg);
 	case 'F': o->fields_arg = arg; return 0;
+	case 'p': o->parent_arg = arg; return 0;
+	case 'x': o->exclude_other = true; return 0;
 	case 'n': o->show_nr = true; return 0;
 	case 'q': o->quiet = true; return 0;
 	case 'f': o->force = true; return 0;
@@ -397,7 +411,13 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	s.dso = dso_name(run, rs->loc.dso, s.pid, &nomem);
 	if (nomem)
 		return -ENOMEM;
-	s.filtered = filtered(run->o, &s);
+	if (run->o->parent_on) {
+		const char *parent = report_parent_of(run->o, rs);
+
+		if (parent && !(s.parent = intern(run, parent)))
+			return -ENOMEM;
+	}
+	s.filtered = filtered(run->o, &s) || (run->o->exclude_other && !s.parent);
 	if (run->o->callchain || run->o->children)
 		return add_chain(run, ev, &s, rs);
 	return pk_hist_add(run->ev[ev].hist, &s);
@@ -580,7 +600,8 @@ static int report(struct report_opts *o, bool defaulted)
 		return rc;
 	if (pk_data_reader_open(o->input, &run.r) < 0)
 		return cli_error("report", NULL);
-	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o))) {
+	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
+	    (rc = report_parent_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;
 	}
@@ -629,6 +650,13 @@ int cmd_report(int argc, char **argv)
 	rc = parse_sort(&o, "comm,dso,sym");
 	if (!rc)
 		rc = cli_opts_parse(&cmd_report_opts, argc, argv, report_option, &o);
+	/* perf's -p adds the parent key when --sort lacks it. */
+	if (!rc && o.parent_arg && !has_key(&o, PK_HIST_KEY_PARENT)) {
+		if (o.nr_keys == PK_HIST_MAX_KEYS)
+			rc = cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
+		else
+			o.keys[o.nr_keys++] = PK_HIST_KEY_PARENT;
+	}
 	if (!rc && optind < argc)
 		rc = cli_usage("report", "unexpected argument '%s'", argv[optind]);
 	if (!rc) {
@@ -643,5 +671,6 @@ int cmd_report(int argc, char **argv)
 	free(o.pids);
 	free(o.tids);
 	free(o.cpus);
+	report_parent_free(&o);
 	return rc < 0 ? 0 : rc;
 }

@@ -10,6 +10,9 @@
  */
 #include "report.h"
 
+#include <errno.h>
+#include <regex.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -31,6 +34,7 @@ static const struct {
 	{ "sym", PK_HIST_ORDER_KEY(PK_HIST_KEY_SYM) },
 	{ "symbol", PK_HIST_ORDER_KEY(PK_HIST_KEY_SYM) },
 	{ "cpu", PK_HIST_ORDER_KEY(PK_HIST_KEY_CPU) },
+	{ "parent", PK_HIST_ORDER_KEY(PK_HIST_KEY_PARENT) },
 };
 #define NR_FIELD_NAMES (sizeof(field_names) / sizeof(field_names[0]))
 #define MAX_ITEMS (sizeof(((struct report_opts *)0)->out) / sizeof(int))
@@ -135,4 +139,53 @@ int report_fields_setup(struct report_opts *o)
 	/* perf names the Overhead column Self beside Children only by default. */
 	o->self_header = o->children && !strict;
 	return 0;
+}
+
+/* ---- --sort parent, -p, -x ------------------------------------------------------ */
+
+int report_parent_setup(struct report_opts *o, struct pk_data_reader *r)
+{
+	bool want = false, chains = false;
+	int err;
+
+	for (size_t i = 0; i < o->nr_keys; i++)
+		want |= o->keys[i] == PK_HIST_KEY_PARENT;
+	if (!want)	/* perf finds parents for the key only (-x alone hides all) */
+		return 0;
+	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++)
+		chains |= (pk_data_reader_attr(r, i)->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+	if (!chains) {
+		cli_message(stderr, "perfkit report: --sort parent needs call chains, and %s has none "
+			    "(record with -g)\n", o->input);
+		return CLI_EXIT_EVENT;
+	}
+	if ((err = regcomp(&o->parent_re, o->parent_arg ? o->parent_arg : "^sys_|^do_page_fault",
+			   REG_EXTENDED | REG_NOSUB))) {
+		char why[128];
+
+		regerror(err, &o->parent_re, why, sizeof(why));
+		return cli_usage("report", "-p '%s' is not a regular expression: %s",
+				 o->parent_arg ? o->parent_arg : "", why);
+	}
+	o->parent_on = true;
+	return 0;
+}
+
+const char *report_parent_of(const struct report_opts *o, const struct pk_resolved_sample *rs)
+{
+	for (size_t k = 0; o->parent_on && k < rs->nr_frames; k++) {
+		/* perf looks in the order the chains print: callers first in caller order. */
+		const struct pk_frame *f = &rs->frames[o->cg.caller ? rs->nr_frames - 1 - k : k];
+
+		if (f->loc.sym && !regexec(&o->parent_re, f->loc.sym, 0, NULL, 0))
+			return f->loc.sym;
+	}
+	return NULL;
+}
+
+void report_parent_free(struct report_opts *o)
+{
+	if (o->parent_on)
+		regfree(&o->parent_re);
+	o->parent_on = false;
 }

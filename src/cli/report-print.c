@@ -35,6 +35,7 @@ static const char *key_header(enum pk_hist_key k)
 	case PK_HIST_KEY_DSO: return "Shared Object";
 	case PK_HIST_KEY_SYM: return "Symbol";
 	case PK_HIST_KEY_CPU: return "CPU";
+	case PK_HIST_KEY_PARENT: return "Parent symbol";
 	case PK_HIST_KEY_PERIOD: return "Period";
 	default: return "?";
 	}
@@ -67,13 +68,13 @@ static int max_int(int a, int b)
 
 /* The widest entry of each kind, as perf's hists__calc_col_len finds them. */
 struct widths {
-	int comm, thread, dso, sym;
+	int comm, thread, dso, sym, parent;
 };
 
 static struct widths entry_widths(const struct pk_hist *h, const struct report_opts *o,
 				  struct pk_threads *threads)
 {
-	struct widths w = { 0, 0, 0, 0 };
+	struct widths w = { 0, 0, 0, 0, 0 };
 	bool sym_shown = false;
 
 	for (size_t i = 0; i < o->nr_keys; i++)
@@ -92,6 +93,8 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 		}
 		if (e->s.dso)
 			w.dso = max_int(w.dso, (int)strlen(e->s.dso));
+		if (e->s.parent)
+			w.parent = max_int(w.parent, (int)strlen(e->s.parent));
 		if (e->s.sym) {
 			w.sym = max_int(w.sym, (int)strlen(e->s.sym) + 4);
 		} else if (sym_shown) {
@@ -141,6 +144,7 @@ static struct col key_col(enum pk_hist_key key, const struct widths *w)
 	case PK_HIST_KEY_PID: c.width = w->thread; break;
 	case PK_HIST_KEY_DSO: c.width = w->dso; break;
 	case PK_HIST_KEY_SYM: c.width = w->sym; break;
+	case PK_HIST_KEY_PARENT: c.width = w->parent; break;
 	case PK_HIST_KEY_PERIOD: c.width = 12; break;
 	default: break;
 	}
@@ -253,6 +257,9 @@ static void print_key(FILE *f, const struct col *c, const struct pk_hist_entry *
 		break;
 	case PK_HIST_KEY_CPU:
 		fprintf(f, "%*.*d", w, w, (int)e->s.cpu);
+		break;
+	case PK_HIST_KEY_PARENT:
+		fprintf(f, "%-*.*s", w, w, e->s.parent ? e->s.parent : "[other]");
 		break;
 	case PK_HIST_KEY_PERIOD:
 		fprintf(f, "%*" PRIu64, w, e->period);

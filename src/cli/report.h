@@ -9,6 +9,8 @@
 #include "cli.h"
 #include "pager.h"
 
+#include <regex.h>
+
 /* -g: how call graphs print (perf's print_type, threshold, print_limit, order). */
 struct report_cg {
 	enum pk_callchain_mode mode;
@@ -53,6 +55,10 @@ struct report_opts {
 	int sort_by[2 * PK_HIST_MAX_KEYS];	/* ... and the order of the rows */
 	size_t nr_sort_by;
 	bool self_header;		/* ... Overhead is headed "Self" */
+	const char *parent_arg;		/* -p */
+	bool exclude_other;		/* -x */
+	bool parent_on;			/* report_parent_setup compiled parent_re */
+	regex_t parent_re;
 	bool color;			/* report(): colour the percentages */
 };
 
@@ -190,6 +196,21 @@ void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk
  * without -F.  0, or CLI_EXIT_USAGE after naming an unknown field.
  */
 int report_fields_setup(struct report_opts *o);
+
+/*
+ * report_parent_setup - for --sort parent (or -x), once the file is
+ * open: perf's parent regex (-p, default "^sys_|^do_page_fault")
+ * compiled.  0; CLI_EXIT_EVENT after a message when the file has no call
+ * chains, CLI_EXIT_USAGE for a bad regex.
+ */
+int report_parent_setup(struct report_opts *o, struct pk_data_reader *r);
+
+/* report_parent_of - a resolved sample's parent: the first frame, in the
+ * chains' print order, whose symbol the regex matches; NULL ("[other]"). */
+const char *report_parent_of(const struct report_opts *o, const struct pk_resolved_sample *rs);
+
+/* report_parent_free - the regex, if compiled. */
+void report_parent_free(struct report_opts *o);
 
 /* ---- exports (report-export.c) -------------------------------------------- */
 

@@ -7,7 +7,8 @@
 # without a group (--group makes them one), perfkit record's groups; each
 # as perf's default (a column per member), --group and --no-group (a
 # section per event), with -n, --show-total-period, --percent-limit, -q,
-# call graphs and a three-member group; --symbols; -F; -T's table of the counts
+# call graphs and a three-member group; --symbols; -F; --sort parent
+# with -p and -x; -T's table of the counts
 # each thread's PERF_RECORD_READ gave (perf record -s).  On a terminal
 # (a pty from script(1)): perf's pager (PERF_PAGER, LESS=FRSX, none when
 # stdout is not a terminal or with perfkit --no-pager), --stdio-color's
@@ -80,6 +81,22 @@ same_as_perf three.data -F sym,overhead --sort dso
 run report -i plain.data --stdio -F overhead,nosuch
 expect_rc "-F with an unknown field: usage error" 2
 contains "naming it" "$err" "unknown -F field 'nosuch'"
+
+# --sort parent, -p REGEX (adds the key), -x: a sample's parent is the
+# first frame of its chain (in the print order) the regex matches.
+for args in "--sort parent" "--sort parent,sym --no-children" "-p hot --no-children" \
+	"-p main -x --no-children" "-p _fault -G --no-children" "-p ^do_ --no-children --sort parent,dso" \
+	"-F parent,overhead -p fault --no-children"; do
+	# shellcheck disable=SC2086
+	same_as_perf three.data $args
+done
+same_as_perf cg.data --sort parent
+same_as_perf cg.data -p main -x
+run report -i plain.data --stdio --sort parent
+expect_rc "--sort parent on a file without call chains: exit 1" 1
+contains "saying why" "$err" "needs call chains"
+run report -i three.data --stdio -p '('
+expect_rc "-p with a bad regex: usage error" 2
 
 same_as_perf stat.data -T
 same_as_perf stat.data -T -q --sort pid

@@ -15,7 +15,7 @@
 
 /* The fields one entry is told apart by; those of keys not in use are 0. */
 struct key {
-	const char *comm, *dso, *sym;
+	const char *comm, *dso, *sym, *parent;
 	uint64_t sym_start, ip;
 	uint32_t tid;
 	int32_t cpu;
@@ -92,6 +92,8 @@ static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample 
 		k.dso = s->dso;
 	if (h->use[PK_HIST_KEY_CPU])
 		k.cpu = s->cpu;
+	if (h->use[PK_HIST_KEY_PARENT])
+		k.parent = s->parent;
 	if (h->use[PK_HIST_KEY_SYM]) {
 		/* perf tells unresolved symbols apart by address alone, and a
 		 * symbol by its object and start. */
@@ -108,7 +110,7 @@ static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample 
 
 static uint64_t key_hash(const struct key *k)
 {
-	uint64_t v[] = { (uintptr_t)k->comm, (uintptr_t)k->dso, (uintptr_t)k->sym, k->sym_start,
+	uint64_t v[] = { (uintptr_t)k->comm, (uintptr_t)k->dso, (uintptr_t)k->sym, (uintptr_t)k->parent, k->sym_start,
 			 k->ip, ((uint64_t)k->tid << 32) | (uint32_t)k->cpu };
 	uint64_t x = 0x9e3779b97f4a7c15ull;
 
@@ -121,7 +123,7 @@ static uint64_t key_hash(const struct key *k)
 
 static bool key_eq(const struct key *a, const struct key *b)
 {
-	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
+	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym && a->parent == b->parent &&
 	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu;
 }
 
@@ -297,6 +299,8 @@ static int cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const st
 	case PK_HIST_KEY_SYM:
 		/* Resolved before unresolved; two unresolved ones tie here. */
 		return cmp_str(a->s.sym, b->s.sym);
+	case PK_HIST_KEY_PARENT:
+		return cmp_str(a->s.parent, b->s.parent);
 	default:
 		return 0;
 	}
