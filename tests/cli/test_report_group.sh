@@ -90,8 +90,6 @@ for args in "--sort parent" "--sort parent,sym --no-children" "-p hot --no-child
 	# shellcheck disable=SC2086
 	same_as_perf three.data $args
 done
-same_as_perf cg.data --sort parent
-same_as_perf cg.data -p main -x
 run report -i plain.data --stdio --sort parent
 expect_rc "--sort parent on a file without call chains: exit 1" 1
 contains "saying why" "$err" "needs call chains"
