@@ -30,6 +30,7 @@ enum pk_hist_key {
 	PK_HIST_KEY_PERIOD,
 	PK_HIST_KEY_SRCLINE,	/* the sample's srcline string (perf's "file.c:123") */
 	PK_HIST_KEY_SRCFILE,	/* the sample's source file name ("" when unknown) */
+	PK_HIST_KEY_PARENT,	/* perf's "parent": the sample's parent symbol, or "[other]" */
 	PK_HIST_KEY_NR,
 };
 
@@ -59,6 +60,8 @@ struct pk_hist_sample {
 	bool filtered;		/* a filter (--comms, --pid, --tid, --dsos) hides it */
 	const char *srcline;	/* for PK_HIST_KEY_SRCLINE: interned like comm */
 	const char *srcfile;	/* for PK_HIST_KEY_SRCFILE: interned like comm */
+	const char *parent;	/* PARENT: the chain's first frame matching perf's parent
+				 * regex (equal names the same pointer); NULL: none */
 };
 
 /*
@@ -67,6 +70,12 @@ struct pk_hist_sample {
  * matters only when the filter's field is not a key, so that samples of
  * both kinds share entries).
  */
+/* A group member's sums in its leader's entry (pk_hist_link). */
+struct pk_hist_pair {
+	uint64_t period, period_acc, nr_samples;
+	uint64_t period_sys, period_us, period_guest_sys, period_guest_us;
+};
+
 struct pk_hist_entry {
 	struct pk_hist_sample s;	/* fields outside the keys, filtered: the first sample's */
 	uint64_t period;		/* the sum of its samples' periods */
@@ -77,14 +86,22 @@ struct pk_hist_entry {
 	uint64_t period_acc;
 	struct pk_callchain *chain;
 	uint32_t max_depth;	/* the most frames of one chain added to the tree */
+	/* With pk_hist_link: each linked member's sums, by its slot (NULL
+	 * before the first link).  An entry only a member had is in the
+	 * leader with no samples of its own. */
+	struct pk_hist_pair *pairs;
+	/* The period by the sample's mode (level 'k', '.', 'g', 'u'): perf's
+	 * overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us. */
+	uint64_t period_sys, period_us, period_guest_sys, period_guest_us;
 };
 
 struct pk_hist;
 
 /*
  * pk_hist_new - an empty histogram grouping by `keys` (nr_keys of them, in
- * the order perf's --sort gives them; 1 to PK_HIST_MAX_KEYS).  Returns 0
- * with *out; -EINVAL for no keys, too many or an unknown one; -ENOMEM.
+ * the order perf's --sort gives them; 0 to PK_HIST_MAX_KEYS: with none,
+ * every sample counts in one entry).  Returns 0 with *out; -EINVAL for
+ * too many keys or an unknown one; -ENOMEM.
  */
 PK_API int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **out);
 
@@ -144,6 +161,55 @@ PK_API void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order 
  * by address, highest first.  Returns 0.
  */
 PK_API int pk_hist_sort(struct pk_hist *h);
+
+/*
+ * pk_hist_link - perf's event group view: make `leader` (not yet sorted)
+ * carry `member`'s sums (same keys; strings the same pointers) in slot
+ * `slot` of `nr_slots` (the same nr_slots on every call): each member
+ * entry is matched to the leader's entry of the same key, made with no
+ * samples of its own when the leader has none (perf's hists__link), and
+ * its sums go into that entry's pairs[slot]; the member's totals are
+ * kept for pk_hist_pair_percent.  pk_hist_sort then breaks ties of period
+ * by the pairs' periods in slot order, as perf sorts a group's Overhead.
+ * The member is not changed.  Returns 0; -EINVAL for a slot out of range,
+ * a changed nr_slots, differing keys or a sorted leader; -ENOMEM.
+ */
+PK_API int pk_hist_link(struct pk_hist *leader, const struct pk_hist *member, size_t slot,
+			size_t nr_slots);
+
+/* pk_hist_pair_total - slot `slot`'s member's total period (0 out of range). */
+PK_API uint64_t pk_hist_pair_total(const struct pk_hist *h, size_t slot);
+
+/* pk_hist_pair_percent / pk_hist_pair_percent_acc - entry e's slot
+ * `slot` period (period_acc) as a share of that member's total period,
+ * in percent (0 for an empty total, an unlinked slot or no pairs). */
+PK_API double pk_hist_pair_percent(const struct pk_hist *h, const struct pk_hist_entry *e, size_t slot);
+PK_API double pk_hist_pair_percent_acc(const struct pk_hist *h, const struct pk_hist_entry *e,
+				       size_t slot);
+
+/* What pk_hist_set_order can sort by: perf's output fields, largest
+ * first, and (PK_HIST_ORDER_KEY(k)) the sort keys. */
+enum pk_hist_order {
+	PK_HIST_ORDER_OVERHEAD,		/* period; all but CHILDREN then compare pk_hist_link's pairs */
+	PK_HIST_ORDER_OVERHEAD_SYS,
+	PK_HIST_ORDER_OVERHEAD_US,
+	PK_HIST_ORDER_OVERHEAD_GUEST_SYS,
+	PK_HIST_ORDER_OVERHEAD_GUEST_US,
+	PK_HIST_ORDER_CHILDREN,		/* period_acc, with the chain order's tie rule */
+	PK_HIST_ORDER_SAMPLES,
+	PK_HIST_ORDER_PERIOD,
+	PK_HIST_ORDER_NR,
+};
+#define PK_HIST_ORDER_KEY(k) (0x100 + (int)(k))
+
+/*
+ * pk_hist_set_order - sort by exactly `order` (nr of them, at most
+ * 2 * PK_HIST_MAX_KEYS: enum pk_hist_order values and PK_HIST_ORDER_KEY
+ * of any key), in turn, instead of pk_hist_sort's default; as perf's
+ * output order when -F is given.  Unresolved symbols still end in
+ * address order.  The array is copied.  Returns 0 or -EINVAL.
+ */
+PK_API int pk_hist_set_order(struct pk_hist *h, const int *order, size_t nr);
 
 /* pk_hist_nr / pk_hist_get - the entries (in order after pk_hist_sort);
  * pk_hist_get returns NULL out of range.  Owned by the histogram. */

@@ -20,6 +20,8 @@
 enum {
 	OPT_STDIO = 0x100, OPT_TOTAL_PERIOD, OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN,
 	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK, OPT_HEADER, OPT_HEADER_ONLY, OPT_STATS, OPT_INLINE, OPT_NO_INLINE,
+	OPT_GROUP, OPT_NO_GROUP,
+	OPT_STDIO_COLOR,
 };
 
 static const struct cli_opt report_options[] = {
@@ -27,8 +29,12 @@ static const struct cli_opt report_options[] = {
 	{ "stdio", 0, CLI_ARG_NONE, OPT_STDIO, NULL, "the text table (the only interface so far)" },
 	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, as perf report -D" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
-	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, "
+	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, parent, "
 	  "srcline, srcfile (default comm,dso,sym)" },
+	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
+	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
+	  "sample, period and sort keys (the rows sort by them unless --sort is given); "
+	  "+FIELDS adds to the default ones" },
 	{ "show-nr-samples", 'n', CLI_ARG_NONE, 'n', NULL, "a Samples column" },
 	{ "show-total-period", 0, CLI_ARG_NONE, OPT_TOTAL_PERIOD, NULL, "a Period column" },
 	{ "percent-limit", 0, CLI_ARG_REQUIRED, OPT_PERCENT_LIMIT, "PERCENT",
@@ -52,6 +58,11 @@ static const struct cli_opt report_options[] = {
 	{ "pid", 0, CLI_ARG_REQUIRED, OPT_PID, "PIDS", "only samples of these processes" },
 	{ "tid", 0, CLI_ARG_REQUIRED, OPT_TID, "TIDS", "only samples of these threads" },
 	{ "dsos", 'd', CLI_ARG_REQUIRED, 'd', "DSOS", "only samples in these objects" },
+	{ "parent", 'p', CLI_ARG_REQUIRED, 'p', "REGEX",
+	  "the parent of a sample (--sort parent, added by -p) is the first frame of its call chain "
+	  "whose symbol matches REGEX (default ^sys_|^do_page_fault)" },
+	{ "exclude-other", 'x', CLI_ARG_NONE, 'x', NULL, "only samples with a parent" },
+	{ "symbols", 'S', CLI_ARG_REQUIRED, 'S', "SYMS", "only samples in these functions (names as the Symbol column shows them)" },
 	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS",
 	  "only samples taken on these CPUs (the others count nowhere)" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
@@ -64,6 +75,15 @@ static const struct cli_opt report_options[] = {
 	{ "show-info", 'I', CLI_ARG_NONE, 'I', NULL,
 	  "the header block in full: CPU and NUMA topology, caches, memory nodes" },
 	{ "stats", 0, CLI_ARG_NONE, OPT_STATS, NULL, "the number of records of each type, and of samples per event" },
+	{ "group", 0, CLI_ARG_NONE, OPT_GROUP, NULL,
+	  "one section per event group, a column per member (the default for a file's groups; "
+	  "on a file without groups, all events as one group)" },
+	{ "no-group", 0, CLI_ARG_NONE, OPT_NO_GROUP, NULL, "each event of a group in its own section" },
+	{ "stdio-color", 0, CLI_ARG_OPTIONAL, OPT_STDIO_COLOR, "MODE",
+	  "colour the percentages (red from 5%, green above 0.5%): always (the default for the flag), "
+	  "never, or auto (on a terminal or through the pager: the default)" },
+	{ "threads", 'T', CLI_ARG_NONE, 'T', NULL,
+	  "after the table, the counts each thread's PERF_RECORD_READ gave (perf record -s)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -86,7 +106,7 @@ static const struct {
 } sort_keys[] = {
 	{ "comm", PK_HIST_KEY_COMM }, { "pid", PK_HIST_KEY_PID }, { "tid", PK_HIST_KEY_TID },
 	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
-	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD },
+	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD }, { "parent", PK_HIST_KEY_PARENT },
 	{ "srcline", PK_HIST_KEY_SRCLINE }, { "srcfile", PK_HIST_KEY_SRCFILE },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
@@ -113,7 +133,7 @@ static int parse_sort(struct report_opts *o, const char *arg)
 				return cli_usage("report", "unknown --sort key '%.*s': did you mean '%s'?",
 						 (int)len, p, near);
 			return cli_usage("report", "unknown --sort key '%.*s' (keys: comm, pid, tid, dso, "
-					 "sym, cpu, period)", (int)len, p);
+					 "sym, cpu, period, parent)", (int)len, p);
 		}
 		if (o->nr_keys == PK_HIST_MAX_KEYS)
 			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
@@ -123,6 +143,14 @@ static int parse_sort(struct report_opts *o, const char *arg)
 	if (!o->nr_keys)
 		return cli_usage("report", "--sort needs at least one key");
 	return 0;
+}
+
+static bool has_key(const struct report_opts *o, enum pk_hist_key key)
+{
+	for (size_t i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == key)
+			return true;
+	return false;
 }
 
 static void free_list(char **list)
@@ -167,7 +195,10 @@ static int report_option(void *ctx, int id, const char *arg)
 	switch (id) {
 	case 'i': o->input = arg; return 0;
 	case 'D': o->dump = true; return 0;
-	case 's': return parse_sort(o, arg);
+	case 's': o->sort_given = true; return parse_sort(o, arg);
+	case 'F': o->fields_arg = arg; return 0;
+	case 'p': o->parent_arg = arg; return 0;
+	case 'x': o->exclude_other = true; return 0;
 	case 'n': o->show_nr = true; return 0;
 	case 'q': o->quiet = true; return 0;
 	case 'f': o->force = true; return 0;
@@ -178,6 +209,10 @@ static int report_option(void *ctx, int id, const char *arg)
 	case OPT_HEADER_ONLY: o->header_only = true; return 0;
 	case 'I': o->show_info = true; return 0;
 	case OPT_STATS: o->stats = true; return 0;
+	case OPT_GROUP: o->group_opt = 1; return 0;
+	case 'T': o->show_threads = true; return 0;
+	case OPT_STDIO_COLOR: return cli_color_parse("report", arg, &o->color_mode);
+	case OPT_NO_GROUP: o->group_opt = 0; return 0;
 	case OPT_CHILDREN: o->children_opt = 1; return 0;
 	case OPT_NO_CHILDREN: o->children_opt = 0; return 0;
 	case OPT_INLINE: o->no_inline = false; return 0;
@@ -200,6 +235,7 @@ static int report_option(void *ctx, int id, const char *arg)
 		return 0;
 	case 'c': return split_list(arg, &o->comms);
 	case 'd': return split_list(arg, &o->dsos);
+	case 'S': return split_list(arg, &o->syms);
 	case OPT_PID: return cli_parse_ids("report", arg, &o->pids, &o->nr_pids) ? CLI_EXIT_USAGE : 0;
 	case OPT_TID: return cli_parse_ids("report", arg, &o->tids, &o->nr_tids) ? CLI_EXIT_USAGE : 0;
 	case 'C':
@@ -226,6 +262,10 @@ struct report_run {
 	uint64_t lost_samples;
 	struct report_chains chains;	/* add_chain's buffers */
 	struct report_srclines *src;	/* --sort srcline/srcfile strings */
+	struct report_reads reads;	/* PERF_SAMPLE_READ's last readings */
+	struct report_thread_counts thread_counts;	/* -T */
+	struct cli_progress progress;	/* on a terminal, for a slow file */
+	uint64_t first_time, last_time, time;	/* SAMPLE_TIME's span, the last sample's time */
 };
 
 /* `name`, shared: one copy per distinct name, freed at the end. */
@@ -296,12 +336,13 @@ bool report_in_list(char *const *list, const char *s)
 	return false;
 }
 
-/* Whether --comms, --pid, --tid or --dsos hide the sample (perf still
+/* Whether --comms, --pid, --tid, --dsos or --symbols hide the sample (perf still
  * counts it, in the totals and in its entry). */
 static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s)
 {
 	return (o->comms && !report_in_list(o->comms, s->comm)) ||
 	       (o->dsos && !report_in_list(o->dsos, s->dso)) ||
+	       (o->syms && !report_in_list(o->syms, s->sym)) ||
 	       (o->pids && !report_in_ids(o->pids, o->nr_pids, s->pid)) ||
 	       (o->tids && !report_in_ids(o->tids, o->nr_tids, s->tid));
 }
@@ -358,7 +399,9 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		if (nomem || report_srcline_frame(&run->src, run->o, pk_resolver_maps(run->res), f,
 						  fs) < 0)
 			return -ENOMEM;
-		fs->filtered = filtered(run->o, fs);
+		/* perf's frame entries carry the sample's filter state: its
+		 * addr_location, with the frame's symbol and map filled in. */
+		fs->filtered = s->filtered;
 		c->frames[k] = (struct pk_callchain_frame){ fs->sym, fs->dso, fs->sym_start, f->ip,
 							    f->inlined };
 	}
@@ -371,16 +414,15 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
  * hand (rs->frames), where per-sample additions hook in.
  */
 static int report_sample(struct report_run *run, size_t ev, const struct pk_sample *smp,
-			 const struct pk_resolved_sample *rs)
+			 const struct pk_resolved_sample *rs, uint64_t period)
 {
-	const struct perf_event_attr *attr = pk_data_reader_attr(run->r, ev);
 	struct pk_hist_sample s = { .size = sizeof(s) };
 	bool nomem = false;
 
 	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
 	if (run->o->cpus && !report_in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)s.cpu))
 		return 0;	/* perf's --cpu drops the sample altogether */
-	s.period = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : attr->sample_period;
+	s.period = period;
 	s.comm = rs->comm;
 	s.pid = rs->pid;
 	s.tid = rs->tid;
@@ -393,10 +435,32 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	if (nomem || report_srcline_fill(&run->src, run->o, pk_resolver_maps(run->res), &rs->loc,
 					 &s) < 0)
 		return -ENOMEM;
-	s.filtered = filtered(run->o, &s);
+	if (run->o->parent_on) {
+		const char *parent = report_parent_of(run->o, rs);
+
+		if (parent && !(s.parent = intern(run, parent)))
+			return -ENOMEM;
+	}
+	s.filtered = filtered(run->o, &s) || (run->o->exclude_other && !s.parent);
 	if (run->o->callchain || run->o->children)
 		return add_chain(run, ev, &s, rs);
 	return pk_hist_add(run->ev[ev].hist, &s);
+}
+
+/* A sample with its counters read (PERF_SAMPLE_READ): one sample per
+ * counter that grew, each of its own event (report-group.c). */
+static int split_sample(struct report_run *run, const struct perf_event_attr *attr,
+			const struct pk_sample *smp, const struct pk_resolved_sample *rs)
+{
+	struct report_read out[64];
+	int n = report_reads_split(&run->reads, attr, &smp->read, out, 64), err = 0;
+
+	if (n == -ENOMEM)
+		return n;
+	for (int i = 0; i < n && !err; i++)
+		if (out[i].ev < run->nr_ev)
+			err = report_sample(run, out[i].ev, smp, rs, out[i].period);
+	return n < 0 ? -EINVAL : err;
 }
 
 /* One record, in time order: samples into the histograms, the rest to
@@ -417,12 +481,20 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 			return -EINVAL;
 		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0)
 			return err;
-		return report_sample(run, (size_t)ev, &d.sample, &rs);
+		if (d.sample.fields & PERF_SAMPLE_TIME)
+			run->time = d.sample.time;
+		if (attr->sample_type & PERF_SAMPLE_READ)
+			return split_sample(run, attr, &d.sample, &rs);
+		return report_sample(run, (size_t)ev, &d.sample, &rs,
+				     d.sample.fields & PERF_SAMPLE_PERIOD ? d.sample.period : attr->sample_period);
 	}
 	if (pk_record_decode(h, attr ? attr : pk_data_reader_attr(run->r, 0), &d) != 0)
 		return 0;
 	if (d.type == PERF_RECORD_LOST_SAMPLES)
 		run->lost_samples += d.lost_samples.lost;
+	if (d.type == PERF_RECORD_READ && run->o->show_threads &&
+	    (err = report_threads_add(&run->thread_counts, ev >= 0 ? (size_t)ev : 0, &d.read)) < 0)
+		return err;
 	return pk_resolver_process(run->res, &d);
 }
 
@@ -433,8 +505,15 @@ static int read_records(struct report_run *run)
 	const struct perf_event_header *rec;
 	int rc, err = 0;
 
-	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0)
+	cli_progress_init(&run->progress);
+	report_time_span(run->r, &run->first_time, &run->last_time);
+	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0) {
 		err = report_record(run, rec);
+		/* How far through the recording's time the samples are. */
+		cli_progress_update(&run->progress, run->time > run->first_time ? run->time - run->first_time : 0,
+				    run->last_time - run->first_time);
+	}
+	cli_progress_done(&run->progress);
 	if (err == -EINVAL) {	/* what came before a bad sample still counts */
 		cli_error("report", NULL);
 		return 1;
@@ -506,7 +585,8 @@ static int setup(struct report_run *run)
 		const char *name = pk_data_reader_name(run->r, i);
 
 		run->ev[i].name = name ? name : "unknown";
-		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0)
+		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0 ||
+		    (err = pk_hist_set_order(run->ev[i].hist, run->o->sort_by, run->o->nr_sort_by)) < 0)
 			return err;
 		/* perf's tie rule holds while call graphs are shown. */
 		if (run->o->callchain)
@@ -514,14 +594,21 @@ static int setup(struct report_run *run)
 										 : PK_HIST_CHAIN_CALLEE_FIRST);
 		run->nr_ev++;
 	}
-	return 0;
+	if ((err = report_reads_init(&run->reads, run->r)) < 0 ||
+	    (err = report_threads_init(&run->thread_counts, nr)) < 0)
+		return err;
+	return report_group_setup(run->o, run->r, run->ev, run->nr_ev);
 }
 
 static void teardown(struct report_run *run)
 {
-	for (size_t i = 0; i < run->nr_ev; i++)
+	for (size_t i = 0; i < run->nr_ev; i++) {
 		pk_hist_free(run->ev[i].hist);
+		free(run->ev[i].group_desc);
+	}
 	free(run->ev);
+	report_reads_free(&run->reads);
+	report_threads_free(&run->thread_counts);
 	for (size_t i = 0; i < run->nr_unique; i++)
 		free(run->unique[i]);
 	free(run->unique);
@@ -545,7 +632,8 @@ static int report(struct report_opts *o, bool defaulted)
 		if ((rc = report_info(o, run.r)) != -1)
 			return rc;	/* --stats, --header-only: done, the reader freed */
 	}
-	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r))) {
+	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
+	    (rc = report_parent_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;
 	}
@@ -557,17 +645,24 @@ static int report(struct report_opts *o, bool defaulted)
 		rc = read_records(&run);
 	if (rc >= 0)
 		report_warn_skipped(stderr, run.r);
+	if (rc >= 0)
+		rc = report_group_link(o, run.ev, run.nr_ev);
 	if (rc >= 0) {
 		for (size_t i = 0; i < run.nr_ev; i++)
 			pk_hist_sort(run.ev[i].hist);
+		cli_pager_start();	/* on a terminal, as perf does */
+		o->color = cli_color_use(o->color_mode);
 		if (!report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
 				  pk_resolver_threads(run.res)))
 			cli_message(stderr, "perfkit report: %s has no samples (after the filters)\n", o->input);
-		rc = 0;
+		else if (o->show_threads && report_threads_print(stdout, &run.thread_counts, run.ev) < 0)
+			rc = cli_usage("report", "out of memory");
+		rc = rc > 0 ? rc : 0;
 	} else {
 		rc = cli_error("report", NULL);
 	}
 	teardown(&run);
+	cli_pager_finish();
 	return rc;
 }
 
@@ -578,6 +673,7 @@ int cmd_report(int argc, char **argv)
 		.children_opt = -1,
 		.max_stack = 127,
 		.format = -1,	/* perf's PERF_MAX_STACK_DEPTH */
+		.group_opt = -1,
 	};
 	bool defaulted;
 	int rc;
@@ -590,6 +686,13 @@ int cmd_report(int argc, char **argv)
 	rc = parse_sort(&o, "comm,dso,sym");
 	if (!rc)
 		rc = cli_opts_parse(&cmd_report_opts, argc, argv, report_option, &o);
+	/* perf's -p adds the parent key when --sort lacks it. */
+	if (!rc && o.parent_arg && !has_key(&o, PK_HIST_KEY_PARENT)) {
+		if (o.nr_keys == PK_HIST_MAX_KEYS)
+			rc = cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
+		else
+			o.keys[o.nr_keys++] = PK_HIST_KEY_PARENT;
+	}
 	if (!rc && optind < argc)
 		rc = cli_usage("report", "unexpected argument '%s'", argv[optind]);
 	if (!rc) {
@@ -600,8 +703,10 @@ int cmd_report(int argc, char **argv)
 	}
 	free_list(o.comms);
 	free_list(o.dsos);
+	free_list(o.syms);
 	free(o.pids);
 	free(o.tids);
 	free(o.cpus);
+	report_parent_free(&o);
 	return rc < 0 ? 0 : rc;
 }

@@ -25,7 +25,7 @@ static const struct cli_cmd commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: perfkit [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	fprintf(f, "usage: perfkit [--version] [--help] [--no-pager] COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'perfkit COMMAND --help' describes a command.\n");
@@ -84,6 +84,13 @@ int main(int argc, char **argv)
 {
 	const struct cli_cmd *c;
 
+	/* perf's --no-pager: what the commands' pager (pager.c) reads as none. */
+	if (argc > 1 && !strcmp(argv[1], "--no-pager")) {
+		setenv("PERF_PAGER", "cat", 1);
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;

@@ -59,14 +59,15 @@ static const char *short_name(const struct pk_dso *d)
 	return slash ? slash + 1 : d->name;
 }
 
-/* Whether report's filters keep the sample (--cpu, --comms, --pid, --tid, --dsos). */
+/* Whether report's filters keep the sample (--cpu, --comms, --pid, --tid, --dsos, --symbols). */
 static bool kept(const struct report_opts *o, const struct pk_sample *s, const struct pk_resolved_sample *rs)
 {
 	return !((o->cpus && !report_in_ids(o->cpus, o->nr_cpus, s->cpu)) ||
 		 (o->comms && !report_in_list(o->comms, rs->comm)) ||
 		 (o->pids && !report_in_ids(o->pids, o->nr_pids, rs->pid)) ||
 		 (o->tids && !report_in_ids(o->tids, o->nr_tids, rs->tid)) ||
-		 (o->dsos && !report_in_list(o->dsos, short_name(rs->loc.dso))));
+		 (o->dsos && !report_in_list(o->dsos, short_name(rs->loc.dso))) ||
+		 (o->syms && !report_in_list(o->syms, rs->loc.sym)));
 }
 
 static enum pk_frame_kind kind_of(const struct pk_location *loc)

@@ -13,7 +13,8 @@
 #include <string.h>
 
 /* The columns: perf's output fields first, then the sort keys. */
-enum col_kind { COL_CHILDREN, COL_OVERHEAD, COL_SAMPLES, COL_PERIOD, COL_KEY };
+enum col_kind { COL_CHILDREN, COL_OVERHEAD, COL_SAMPLES, COL_PERIOD, COL_KEY, COL_SYS, COL_US, COL_GUEST_SYS,
+		COL_GUEST_US };
 
 struct col {
 	enum col_kind kind;
@@ -34,6 +35,7 @@ static const char *key_header(enum pk_hist_key k)
 	case PK_HIST_KEY_DSO: return "Shared Object";
 	case PK_HIST_KEY_SYM: return "Symbol";
 	case PK_HIST_KEY_CPU: return "CPU";
+	case PK_HIST_KEY_PARENT: return "Parent symbol";
 	case PK_HIST_KEY_PERIOD: return "Period";
 	case PK_HIST_KEY_SRCLINE: return "Source:Line";
 	case PK_HIST_KEY_SRCFILE: return "Source File";
@@ -45,9 +47,13 @@ static const char *col_header(const struct report_opts *o, const struct col *c)
 {
 	switch (c->kind) {
 	case COL_CHILDREN: return "Children";
-	case COL_OVERHEAD: return o->children ? "Self" : "Overhead";
+	case COL_OVERHEAD: return (o->fields_arg ? o->self_header : o->children) ? "Self" : "Overhead";
 	case COL_SAMPLES: return "Samples";
 	case COL_PERIOD: return "Period";
+	case COL_SYS: return "sys";
+	case COL_US: return "usr";
+	case COL_GUEST_SYS: return "guest sys";
+	case COL_GUEST_US: return "guest usr";
 	default: return key_header(c->key);
 	}
 }
@@ -75,13 +81,13 @@ static int sym_len(const char *sym)
 
 /* The widest entry of each kind, as perf's hists__calc_col_len finds them. */
 struct widths {
-	int comm, thread, dso, sym, srcline, srcfile;
+	int comm, thread, dso, sym, srcline, srcfile, parent;
 };
 
 static struct widths entry_widths(const struct pk_hist *h, const struct report_opts *o,
 				  struct pk_threads *threads)
 {
-	struct widths w = { 0, 0, 0, 0, 0, 0 };
+	struct widths w = { 0, 0, 0, 0, 0, 0, 0 };
 	bool sym_shown = false;
 
 	for (size_t i = 0; i < o->nr_keys; i++)
@@ -104,6 +110,8 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 			w.srcline = max_int(w.srcline, (int)strlen(e->s.srcline));
 		if (e->s.srcfile)
 			w.srcfile = max_int(w.srcfile, (int)strlen(e->s.srcfile));
+		if (e->s.parent)
+			w.parent = max_int(w.parent, (int)strlen(e->s.parent));
 		if (e->s.sym) {
 			w.sym = max_int(w.sym, sym_len(e->s.sym) + 4);
 		} else if (sym_shown) {
@@ -136,45 +144,78 @@ static void elide(const struct report_opts *o, struct col *cols, size_t n)
 		if (cols[i].kind != COL_KEY)
 			continue;
 		cols[i].elide = (cols[i].key == PK_HIST_KEY_COMM && nr_names(o->comms) == 1) ||
-				(cols[i].key == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1);
+				(cols[i].key == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1) ||
+				(cols[i].key == PK_HIST_KEY_SYM && nr_names(o->syms) == 1);
 		all &= cols[i].elide;
 	}
 	for (size_t i = 0; all && i < n; i++)
 		cols[i].elide = false;
 }
 
+static struct col key_col(enum pk_hist_key key, const struct widths *w)
+{
+	struct col c = { COL_KEY, key, 0 };
+
+	switch (c.key) {
+	case PK_HIST_KEY_COMM: c.width = w->comm; break;
+	case PK_HIST_KEY_PID: c.width = w->thread; break;
+	case PK_HIST_KEY_DSO: c.width = w->dso; break;
+	case PK_HIST_KEY_SYM: c.width = w->sym; break;
+	case PK_HIST_KEY_PARENT: c.width = w->parent; break;
+	case PK_HIST_KEY_SRCLINE: c.width = w->srcline; break;
+	case PK_HIST_KEY_SRCFILE: c.width = w->srcfile; break;
+	case PK_HIST_KEY_PERIOD: c.width = 12; break;
+	default: break;
+	}
+	c.width = max_int(c.width, (int)strlen(key_header(c.key)));
+	return c;
+}
+
+/* -F's columns (report-fields.c), in its order. */
+static size_t field_cols(const struct report_opts *o, const struct widths *w, struct col *cols, int nr_members)
+{
+	static const struct { int item; enum col_kind kind; int width; } kinds[] = {
+		{ PK_HIST_ORDER_OVERHEAD, COL_OVERHEAD, 8 }, { PK_HIST_ORDER_OVERHEAD_SYS, COL_SYS, 8 },
+		{ PK_HIST_ORDER_OVERHEAD_US, COL_US, 8 }, { PK_HIST_ORDER_OVERHEAD_GUEST_SYS, COL_GUEST_SYS, 9 },
+		{ PK_HIST_ORDER_OVERHEAD_GUEST_US, COL_GUEST_US, 9 }, { PK_HIST_ORDER_CHILDREN, COL_CHILDREN, 8 },
+		{ PK_HIST_ORDER_SAMPLES, COL_SAMPLES, 12 }, { PK_HIST_ORDER_PERIOD, COL_PERIOD, 12 },
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->nr_out; i++) {
+		if (o->out[i] >= PK_HIST_ORDER_KEY(0)) {
+			cols[n++] = key_col((enum pk_hist_key)(o->out[i] - PK_HIST_ORDER_KEY(0)), w);
+			continue;
+		}
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			if (kinds[k].item == o->out[i])
+				cols[n++] = (struct col){ kinds[k].kind, 0, kinds[k].width * nr_members };
+	}
+	elide(o, cols, n);
+	return n;
+}
+
 static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
-			struct pk_threads *threads, struct col *cols)
+			struct pk_threads *threads, struct col *cols, int nr_members)
 {
 	struct widths w = entry_widths(h, o, threads);
 	bool period_key = false;
 	size_t n = 0;
 
+	if (o->fields_arg)
+		return field_cols(o, &w, cols, nr_members);
 	for (size_t i = 0; i < o->nr_keys; i++)
 		period_key |= o->keys[i] == PK_HIST_KEY_PERIOD;
+	/* A group's columns hold a value per member, each as wide as one. */
 	if (o->children)
-		cols[n++] = (struct col){ COL_CHILDREN, 0, 8 };
-	cols[n++] = (struct col){ COL_OVERHEAD, 0, 8 };
+		cols[n++] = (struct col){ COL_CHILDREN, 0, 8 * nr_members };
+	cols[n++] = (struct col){ COL_OVERHEAD, 0, 8 * nr_members };
 	if (o->show_nr)
-		cols[n++] = (struct col){ COL_SAMPLES, 0, 12 };
+		cols[n++] = (struct col){ COL_SAMPLES, 0, 12 * nr_members };
 	if (o->show_period && !period_key)
-		cols[n++] = (struct col){ COL_PERIOD, 0, 12 };
-	for (size_t i = 0; i < o->nr_keys; i++) {
-		struct col c = { COL_KEY, o->keys[i], 0 };
-
-		switch (c.key) {
-		case PK_HIST_KEY_COMM: c.width = w.comm; break;
-		case PK_HIST_KEY_PID: c.width = w.thread; break;
-		case PK_HIST_KEY_DSO: c.width = w.dso; break;
-		case PK_HIST_KEY_SYM: c.width = w.sym; break;
-		case PK_HIST_KEY_PERIOD: c.width = 12; break;
-		case PK_HIST_KEY_SRCLINE: c.width = w.srcline; break;
-		case PK_HIST_KEY_SRCFILE: c.width = w.srcfile; break;
-		default: break;
-		}
-		c.width = max_int(c.width, (int)strlen(key_header(c.key)));
-		cols[n++] = c;
-	}
+		cols[n++] = (struct col){ COL_PERIOD, 0, 12 * nr_members };
+	for (size_t i = 0; i < o->nr_keys; i++)
+		cols[n++] = key_col(o->keys[i], &w);
 	elide(o, cols, n);
 	return n;
 }
@@ -236,6 +277,9 @@ static void print_key(FILE *f, const struct col *c, const struct pk_hist_entry *
 	case PK_HIST_KEY_CPU:
 		fprintf(f, "%*.*d", w, w, (int)e->s.cpu);
 		break;
+	case PK_HIST_KEY_PARENT:
+		fprintf(f, "%-*.*s", w, w, e->s.parent ? e->s.parent : "[other]");
+		break;
 	case PK_HIST_KEY_PERIOD:
 		fprintf(f, "%*" PRIu64, w, e->period);
 		break;
@@ -260,25 +304,54 @@ static void print_key(FILE *f, const struct col *c, const struct pk_hist_entry *
 	}
 }
 
-static void print_row(FILE *f, const struct pk_hist *h, const struct pk_hist_entry *e,
-		      const struct col *cols, size_t n, struct pk_threads *threads)
+/* An entry's period in one mode, as a share of the event's total. */
+static double mode_percent(const struct pk_hist *h, const struct pk_hist_entry *e, enum col_kind kind)
+{
+	uint64_t total = pk_hist_total_period(h);
+	uint64_t v = kind == COL_SYS ? e->period_sys : kind == COL_US ? e->period_us :
+		     kind == COL_GUEST_SYS ? e->period_guest_sys : e->period_guest_us;
+
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist *h,
+		      const struct pk_hist_entry *e, const struct col *cols, size_t n,
+		      struct pk_threads *threads, uint32_t nr_members)
 {
 	for (size_t i = 0; i < n; i++) {
+		int w = cols[i].width / (int)nr_members;
+
 		if (cols[i].elide)
 			continue;
 		fputs("  ", f);
 		switch (cols[i].kind) {
 		case COL_CHILDREN:
-			fprintf(f, "%*.2f%%", cols[i].width - 1, pk_hist_percent_acc(h, e));
+			if (!o->children) {	/* -F asked for it on a file without chains */
+				fprintf(f, "%*s%*s", w, "N/A", cols[i].width - w, "");
+				break;
+			}
+			report_percent_cell(f, w, pk_hist_percent_acc(h, e), o->color);
+			report_group_cells(f, REPORT_CELL_CHILDREN, w, h, e, nr_members, o->color);
 			break;
 		case COL_OVERHEAD:
-			fprintf(f, "%*.2f%%", cols[i].width - 1, pk_hist_percent(h, e));
+			report_percent_cell(f, w, pk_hist_percent(h, e), o->color);
+			report_group_cells(f, REPORT_CELL_OVERHEAD, w, h, e, nr_members, o->color);
+			break;
+		case COL_SYS:
+		case COL_US:
+		case COL_GUEST_SYS:
+		case COL_GUEST_US:
+			report_percent_cell(f, w, mode_percent(h, e, cols[i].kind), o->color);
+			report_group_cells(f, (enum report_cell)(REPORT_CELL_SYS + (cols[i].kind - COL_SYS)), w, h, e,
+					   nr_members, o->color);
 			break;
 		case COL_SAMPLES:
-			fprintf(f, "%*" PRIu64, cols[i].width, e->nr_samples);
+			fprintf(f, "%*" PRIu64, w, e->nr_samples);
+			report_group_cells(f, REPORT_CELL_SAMPLES, w, h, e, nr_members, false);
 			break;
 		case COL_PERIOD:
-			fprintf(f, "%*" PRIu64, cols[i].width, e->period);
+			fprintf(f, "%*" PRIu64, w, e->period);
+			report_group_cells(f, REPORT_CELL_PERIOD, w, h, e, nr_members, false);
 			break;
 		case COL_KEY:
 			print_key(f, &cols[i], e, threads, i + 1 == n);
@@ -324,15 +397,19 @@ static uint64_t short_count(uint64_t n, char *unit)
 static void print_section(FILE *f, const struct report_opts *o, const struct report_event *ev,
 			  struct pk_threads *threads)
 {
-	struct col cols[PK_HIST_MAX_KEYS + 3];
-	size_t n = make_cols(ev->hist, o, threads, cols);
+	struct col cols[3 * PK_HIST_MAX_KEYS];
+	uint32_t nr_members = report_group_view(o, ev) ? ev->nr_members : 1;
+	size_t n = make_cols(ev->hist, o, threads, cols, (int)nr_members);
+	uint64_t nr, period;
 	char unit;
 
 	if (!o->quiet) {
-		uint64_t nr = short_count(pk_hist_nr_samples(ev->hist), &unit);
-
-		cli_message(f, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, ev->name);
-		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", pk_hist_total_period(ev->hist));
+		report_group_totals(o, ev, &nr, &period);
+		nr = short_count(nr, &unit);
+		/* perf says "events" for a group's leader, shown as a group or not. */
+		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'\n", nr, unit,
+			    ev->nr_members > 1 ? "s" : "", nr_members > 1 ? ev->group_desc : ev->name);
+		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", period);
 		print_headers(f, o, cols, n);
 	}
 	for (size_t i = 0; i < pk_hist_nr(ev->hist); i++) {
@@ -340,7 +417,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 
 		if (e->s.filtered || pk_hist_below_limit(ev->hist, e, o->percent_limit))
 			continue;
-		print_row(f, ev->hist, e, cols, n, threads);
+		print_row(f, o, ev->hist, e, cols, n, threads, nr_members);
 		if (o->callchain && e->chain)
 			print_chain(f, o, ev->hist, e);
 	}
@@ -367,11 +444,14 @@ bool report_print(FILE *f, const struct report_opts *o, const struct report_even
 				cli_message(f, "# comm: %s\n", o->comms[0]);
 			if (o->keys[i] == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1)
 				cli_message(f, "# dso: %s\n", o->dsos[0]);
+			if (o->keys[i] == PK_HIST_KEY_SYM && nr_names(o->syms) == 1)
+				cli_message(f, "# symbol: %s\n", o->syms[0]);
 		}
 		fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
 	}
 	for (size_t i = 0; i < nr_ev; i++)
-		if (pk_hist_nr_samples(ev[i].hist))	/* perf skips events with no samples */
+		/* perf skips events with no samples, and a shown group's members. */
+		if (pk_hist_nr_samples(ev[i].hist) && (ev[i].leader == i || !report_group_view(o, &ev[ev[i].leader])))
 			print_section(f, o, &ev[i], threads);
 	if (!o->quiet)
 		fputs("#\n# (Tip: perfkit report --sort comm,dso gives a higher-level overview)\n#\n", f);

@@ -7,6 +7,9 @@
 #define PK_CLI_REPORT_H
 
 #include "cli.h"
+#include "pager.h"
+
+#include <regex.h>
 
 /* -g: how call graphs print (perf's print_type, threshold, print_limit, order). */
 struct report_cg {
@@ -27,7 +30,7 @@ struct report_opts {
 	double percent_limit;		/* --percent-limit */
 	enum pk_hist_key keys[PK_HIST_MAX_KEYS];
 	size_t nr_keys;
-	char **comms, **dsos;		/* --comms, --dsos: NULL-terminated lists */
+	char **comms, **dsos, **syms;	/* --comms, --dsos, --symbols: NULL-terminated lists */
 	pid_t *pids, *tids;		/* --pid, --tid */
 	size_t nr_pids, nr_tids;
 	int *cpus;			/* --cpu */
@@ -47,6 +50,21 @@ struct report_opts {
 	bool header, header_only;	/* --header, --header-only (report-header.c) */
 	bool show_info;			/* -I */
 	bool stats;			/* --stats (report-stats.c) */
+	int group_opt;			/* --group 1, --no-group 0, else -1 (perf's default: groups shown) */
+	bool show_threads;		/* -T */
+	enum cli_color color_mode;	/* --stdio-color */
+	bool sort_given;		/* --sort was given */
+	const char *fields_arg;		/* -F */
+	int out[2 * PK_HIST_MAX_KEYS];	/* report_fields_setup: the columns (pk_hist_set_order items) */
+	size_t nr_out;
+	int sort_by[2 * PK_HIST_MAX_KEYS];	/* ... and the order of the rows */
+	size_t nr_sort_by;
+	bool self_header;		/* ... Overhead is headed "Self" */
+	const char *parent_arg;		/* -p */
+	bool exclude_other;		/* -x */
+	bool parent_on;			/* report_parent_setup compiled parent_re */
+	regex_t parent_re;
+	bool color;			/* report(): colour the percentages */
 };
 
 /*
@@ -98,11 +116,85 @@ struct report_chains {
 	size_t cap;
 };
 
-/* One event's section: its name and histogram. */
+/* One event's section: its name and histogram, and its group. */
 struct report_event {
 	const char *name;
 	struct pk_hist *hist;
+	size_t leader;			/* its group's leader (itself when alone) */
+	uint32_t nr_members;		/* a leader's group size (1 alone; members: 1) */
+	char *group_desc;		/* a group leader's perf name for the group */
 };
+
+/* ---- groups (report-group.c) ------------------------------------------------ */
+
+/* PERF_SAMPLE_READ: every counter id of the file, its event and its last reading. */
+struct report_read_id {
+	uint64_t id, last;
+	size_t ev;
+};
+struct report_reads {
+	struct report_read_id *ids;	/* sorted by id */
+	size_t nr;
+};
+/* One member's share of a sample: its event and period. */
+struct report_read {
+	size_t ev;
+	uint64_t period;
+};
+
+/* report_reads_init / report_reads_free - the ids of every event of r,
+ * each with no reading yet.  0 or -ENOMEM. */
+int report_reads_init(struct report_reads *rd, struct pk_data_reader *r);
+void report_reads_free(struct report_reads *rd);
+
+/*
+ * report_reads_split - what one PERF_SAMPLE_READ sample (its event's
+ * attr, its read values rv) stands for, as perf delivers it: one sample
+ * per counter read whose id an event has, with the counter's growth
+ * since that id's last reading as the period, none for a counter that
+ * did not grow (nor for values without ids).  At most max into out.
+ * Returns the number, or a negative errno for values that do not parse.
+ */
+int report_reads_split(struct report_reads *rd, const struct perf_event_attr *attr,
+		       const struct pk_read_values *rv, struct report_read *out, size_t max);
+
+/*
+ * report_group_setup - each event's group (leader, nr_members, group_desc)
+ * from the file's GROUP_DESC; with --group on a file without groups, all
+ * events in one group led by the first, as perf forces it.  0 or -ENOMEM.
+ * The caller frees group_desc.
+ */
+int report_group_setup(const struct report_opts *o, struct pk_data_reader *r, struct report_event *ev,
+		       size_t nr_ev);
+
+/* report_group_view - whether leader ev's section shows its group (one
+ * column per member): perf's default for a group, unless --no-group. */
+bool report_group_view(const struct report_opts *o, const struct report_event *ev);
+
+/* report_group_link - for each group shown, the members' histograms
+ * linked into the leader's (before it is sorted).  0 or a negative errno. */
+int report_group_link(const struct report_opts *o, struct report_event *ev, size_t nr_ev);
+
+/* report_group_totals - the samples and period a section's header counts:
+ * the group's when shown as one (ev is its leader), else the event's. */
+void report_group_totals(const struct report_opts *o, const struct report_event *ev, uint64_t *nr_samples,
+			 uint64_t *period);
+
+/* The columns that show one value per member. */
+enum report_cell {
+	REPORT_CELL_CHILDREN, REPORT_CELL_OVERHEAD, REPORT_CELL_SAMPLES, REPORT_CELL_PERIOD,
+	REPORT_CELL_SYS, REPORT_CELL_US, REPORT_CELL_GUEST_SYS, REPORT_CELL_GUEST_US,
+};
+
+/* report_group_cells - entry e's cells of column `kind` for the members
+ * after the leader (nr_members - 1 of them), each `width` wide;
+ * percentages in perf's colours with `color`. */
+void report_group_cells(FILE *f, enum report_cell kind, int width, const struct pk_hist *h,
+			const struct pk_hist_entry *e, uint32_t nr_members, bool color);
+
+/* report_percent_cell - a percentage `width` wide ("%*.2f%%"), in perf's
+ * colour for it (red from 5%, green above 0.5%) with `color`. */
+void report_percent_cell(FILE *f, int width, double pct, bool color);
 
 /*
  * report_print - the --stdio output for every event with samples: the
@@ -126,6 +218,29 @@ bool report_print(FILE *f, const struct report_opts *o, const struct report_even
  */
 void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk_callchain *cc,
 			    uint64_t total, uint64_t parent_total, bool skip_first);
+
+/*
+ * report_fields_setup - with -F (o->fields_arg), once the file decided
+ * o->children: the columns (o->out), the rows' order (o->sort_by) and the
+ * keys the histogram groups by (o->keys), by perf's rules; nothing
+ * without -F.  0, or CLI_EXIT_USAGE after naming an unknown field.
+ */
+int report_fields_setup(struct report_opts *o);
+
+/*
+ * report_parent_setup - for --sort parent (or -x), once the file is
+ * open: perf's parent regex (-p, default "^sys_|^do_page_fault")
+ * compiled.  0; CLI_EXIT_EVENT after a message when the file has no call
+ * chains, CLI_EXIT_USAGE for a bad regex.
+ */
+int report_parent_setup(struct report_opts *o, struct pk_data_reader *r);
+
+/* report_parent_of - a resolved sample's parent: the first frame, in the
+ * chains' print order, whose symbol the regex matches; NULL ("[other]"). */
+const char *report_parent_of(const struct report_opts *o, const struct pk_resolved_sample *rs);
+
+/* report_parent_free - the regex, if compiled. */
+void report_parent_free(struct report_opts *o);
 
 /* ---- exports (report-export.c) -------------------------------------------- */
 
@@ -151,5 +266,37 @@ int report_export(const struct report_opts *o, struct pk_data_reader *r);
  * with the reader freed and the exit status returned; --header prints
  * the block (unless -q) and returns -1 for the table to follow. */
 int report_info(const struct report_opts *o, struct pk_data_reader *r);
+/* report_time_span - the recording's first and last sample times (the
+ * SAMPLE_TIME feature), for the progress line; both 0 when unknown. */
+void report_time_span(struct pk_data_reader *r, uint64_t *first, uint64_t *last);
+
+/* ---- -T: per-thread counts (report-group.c) ------------------------------------ */
+
+struct report_thread_row {
+	uint32_t pid, tid;
+	uint64_t *value;		/* by event index */
+};
+struct report_thread_counts {
+	size_t nr_ev;
+	struct report_thread_row *rows;	/* in the order threads first came */
+	size_t nr_rows;
+	bool *seen;			/* by event: has a column */
+	size_t *order;			/* the columns' events, in the order they first came */
+	size_t nr_cols;
+};
+
+/* report_threads_init / report_threads_free - an empty table for nr_ev
+ * events.  0 or -ENOMEM. */
+int report_threads_init(struct report_thread_counts *tc, size_t nr_ev);
+void report_threads_free(struct report_thread_counts *tc);
+
+/* report_threads_add - PERF_RECORD_READ `rd` of event ev (perf report
+ * -T): its count added to its thread's row in its event's column.  0 or
+ * -ENOMEM. */
+int report_threads_add(struct report_thread_counts *tc, size_t ev, const struct pk_rec_read *rd);
+
+/* report_threads_print - perf's -T table: "# PID  TID  EVENT..." and a
+ * row per thread, each column as wide as its widest cell.  0 or -ENOMEM. */
+int report_threads_print(FILE *f, const struct report_thread_counts *tc, const struct report_event *ev);
 
 #endif

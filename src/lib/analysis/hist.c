@@ -16,7 +16,7 @@
 
 /* The fields one entry is told apart by; those of keys not in use are 0. */
 struct key {
-	const char *comm, *dso, *sym, *srcline, *srcfile;
+	const char *comm, *dso, *sym, *srcline, *srcfile, *parent;
 	uint64_t sym_start, ip;
 	uint32_t tid;
 	int32_t cpu;
@@ -36,14 +36,18 @@ struct pk_hist {
 	bool children;		/* pk_hist_add_chain added children: sort by period_acc */
 	enum pk_hist_chain_order order;	/* pk_hist_set_chain_order */
 	uint32_t last;		/* the entry of the last sample + 1: runs of samples share one */
+	int sort_by[2 * PK_HIST_MAX_KEYS];	/* pk_hist_set_order; nr_sort_by 0: the default */
+	size_t nr_sort_by;
+	size_t nr_slots;	/* pk_hist_link's members, and their total periods */
+	uint64_t *slot_total;
 };
 
 int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **out)
 {
 	struct pk_hist *h;
 
-	if (!nr_keys || nr_keys > PK_HIST_MAX_KEYS)
-		return pk__error(-EINVAL, "a histogram", "%zu sort keys (1 to %d)", nr_keys,
+	if (nr_keys > PK_HIST_MAX_KEYS)
+		return pk__error(-EINVAL, "a histogram", "%zu sort keys (0 to %d)", nr_keys,
 				 PK_HIST_MAX_KEYS);
 	for (size_t i = 0; i < nr_keys; i++)
 		if ((unsigned)keys[i] >= PK_HIST_KEY_NR)
@@ -53,7 +57,8 @@ int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **o
 		return pk__error_nomem("a histogram");
 	}
 	h->table_cap = 1024;
-	memcpy(h->keys, keys, nr_keys * sizeof(*keys));
+	if (nr_keys)
+		memcpy(h->keys, keys, nr_keys * sizeof(*keys));
 	h->nr_keys = nr_keys;
 	for (size_t i = 0; i < nr_keys; i++)
 		h->use[keys[i]] = true;
@@ -65,8 +70,11 @@ void pk_hist_free(struct pk_hist *h)
 {
 	if (!h)
 		return;
-	for (size_t i = 0; i < h->nr; i++)
+	for (size_t i = 0; i < h->nr; i++) {
 		pk_callchain_free(h->entries[i].chain);
+		free(h->entries[i].pairs);
+	}
+	free(h->slot_total);
 	free(h->entries);
 	free(h->ekeys);
 	free(h->table);
@@ -89,6 +97,8 @@ static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample 
 		k.srcline = s->srcline;
 	if (h->use[PK_HIST_KEY_SRCFILE])
 		k.srcfile = s->srcfile;
+	if (h->use[PK_HIST_KEY_PARENT])
+		k.parent = s->parent;
 	if (h->use[PK_HIST_KEY_SYM]) {
 		/* perf tells unresolved symbols apart by address alone, and a
 		 * symbol by its object and start. */
@@ -107,7 +117,7 @@ static uint64_t key_hash(const struct key *k)
 {
 	uint64_t v[] = { (uintptr_t)k->comm, (uintptr_t)k->dso, (uintptr_t)k->sym, k->sym_start,
 			 k->ip, ((uint64_t)k->tid << 32) | (uint32_t)k->cpu, (uintptr_t)k->srcline,
-			 (uintptr_t)k->srcfile };
+			 (uintptr_t)k->srcfile, (uintptr_t)k->parent };
 	uint64_t x = 0x9e3779b97f4a7c15ull;
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -121,7 +131,8 @@ static bool key_eq(const struct key *a, const struct key *b)
 {
 	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
 	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu &&
-	       a->srcline == b->srcline && a->srcfile == b->srcfile;
+	       a->srcline == b->srcline && a->srcfile == b->srcfile &&
+	       a->parent == b->parent;
 }
 
 static uint32_t *table_slot(const struct pk_hist *h, uint32_t *table, size_t cap, const struct key *k)
@@ -201,13 +212,22 @@ static int find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx
 
 int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 {
+	struct pk_hist_entry *e;
 	uint32_t idx;
 	int err;
 
 	if ((err = check_sample(h, s)) < 0 || (err = find(h, s, &idx)) < 0)
 		return err;
-	h->entries[idx].period += s->period;
-	h->entries[idx].nr_samples++;
+	e = &h->entries[idx];
+	e->period += s->period;
+	e->nr_samples++;
+	switch (s->level) {	/* perf's he_stat__add_cpumode_period */
+	case 'k': e->period_sys += s->period; break;
+	case '.': e->period_us += s->period; break;
+	case 'g': e->period_guest_sys += s->period; break;
+	case 'u': e->period_guest_us += s->period; break;
+	default: break;
+	}
 	h->total_period += s->period;
 	h->nr_samples++;
 	return 0;
@@ -291,9 +311,76 @@ static int cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const st
 		return cmp_str(a->s.srcline, b->s.srcline);
 	case PK_HIST_KEY_SRCFILE:
 		return cmp_str(a->s.srcfile, b->s.srcfile);
+	case PK_HIST_KEY_PARENT:
+		return cmp_str(a->s.parent, b->s.parent);
 	default:
 		return 0;
 	}
+}
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a == b ? 0 : a > b ? -1 : 1;
+}
+
+/* perf's caller-above-callee rule for equal period_acc of one thread. */
+static int cmp_depth(const struct pk_hist *sorting, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	if (sorting->children && sorting->order != PK_HIST_CHAIN_UNORDERED && a->s.pid == b->s.pid &&
+	    a->s.tid == b->s.tid && a->max_depth != b->max_depth)
+		return (a->max_depth > b->max_depth) == (sorting->order == PK_HIST_CHAIN_CALLER_FIRST) ? -1 : 1;
+	return 0;
+}
+
+/* An output field's value in an entry, and in a member's pair. */
+static uint64_t field_value(int what, const struct pk_hist_entry *e)
+{
+	switch (what) {
+	case PK_HIST_ORDER_OVERHEAD_SYS: return e->period_sys;
+	case PK_HIST_ORDER_OVERHEAD_US: return e->period_us;
+	case PK_HIST_ORDER_OVERHEAD_GUEST_SYS: return e->period_guest_sys;
+	case PK_HIST_ORDER_OVERHEAD_GUEST_US: return e->period_guest_us;
+	case PK_HIST_ORDER_SAMPLES: return e->nr_samples;
+	default: return e->period;
+	}
+}
+
+static uint64_t pair_value(int what, const struct pk_hist_pair *p)
+{
+	switch (what) {
+	case PK_HIST_ORDER_OVERHEAD_SYS: return p->period_sys;
+	case PK_HIST_ORDER_OVERHEAD_US: return p->period_us;
+	case PK_HIST_ORDER_OVERHEAD_GUEST_SYS: return p->period_guest_sys;
+	case PK_HIST_ORDER_OVERHEAD_GUEST_US: return p->period_guest_us;
+	case PK_HIST_ORDER_SAMPLES: return p->nr_samples;
+	default: return p->period;
+	}
+}
+
+/* perf's __hpp__sort: the field, then (a group) each member's in turn. */
+static int cmp_field(const struct pk_hist *sorting, int what, const struct pk_hist_entry *a,
+		     const struct pk_hist_entry *b)
+{
+	int c = cmp_u64_desc(field_value(what, a), field_value(what, b));
+
+	for (size_t i = 0; !c && a->pairs && b->pairs && i < sorting->nr_slots; i++)
+		c = cmp_u64_desc(pair_value(what, &a->pairs[i]), pair_value(what, &b->pairs[i]));
+	return c;
+}
+
+/* One item of pk_hist_set_order's list. */
+static int cmp_order(const struct pk_hist *sorting, int what, const struct pk_hist_entry *a,
+		     const struct pk_hist_entry *b)
+{
+	int c;
+
+	if (what == PK_HIST_ORDER_CHILDREN) {
+		c = cmp_u64_desc(a->period_acc, b->period_acc);
+		return c ? c : cmp_depth(sorting, a, b);
+	}
+	if (what < PK_HIST_ORDER_NR)
+		return cmp_field(sorting, what, a, b);
+	return cmp_key((enum pk_hist_key)(what - PK_HIST_ORDER_KEY(0)), a, b);
 }
 
 static int cmp_entries(const void *pa, const void *pb, void *arg)
@@ -302,21 +389,38 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 	const struct pk_hist *sorting = arg;
 	int c;
 
-	if (sorting->children && a->period_acc != b->period_acc)
-		return a->period_acc > b->period_acc ? -1 : 1;
-	/* perf: of one thread's entries, the caller above the callee. */
-	if (sorting->children && sorting->order != PK_HIST_CHAIN_UNORDERED && a->s.pid == b->s.pid &&
-	    a->s.tid == b->s.tid && a->max_depth != b->max_depth)
-		return (a->max_depth > b->max_depth) == (sorting->order == PK_HIST_CHAIN_CALLER_FIRST) ? -1 : 1;
-	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
-	for (size_t i = 0; i < sorting->nr_keys; i++)
-		if ((c = cmp_key(sorting->keys[i], a, b)))
+	if (sorting->nr_sort_by) {
+		for (size_t i = 0; i < sorting->nr_sort_by; i++)
+			if ((c = cmp_order(sorting, sorting->sort_by[i], a, b)))
+				return c;
+	} else {
+		if (sorting->children && a->period_acc != b->period_acc)
+			return a->period_acc > b->period_acc ? -1 : 1;
+		/* perf: of one thread's entries, the caller above the callee. */
+		if ((c = cmp_depth(sorting, a, b)) || (c = cmp_field(sorting, PK_HIST_ORDER_OVERHEAD, a, b)))
 			return c;
+		for (size_t i = 0; i < sorting->nr_keys; i++)
+			if ((c = cmp_key(sorting->keys[i], a, b)))
+				return c;
+	}
 	/* perf keeps its collapsed order for the rest: unresolved symbols by
 	 * address, highest first. */
 	if (sorting->use[PK_HIST_KEY_SYM] && !a->s.sym && a->s.ip != b->s.ip)
 		return a->s.ip > b->s.ip ? -1 : 1;
+	return 0;
+}
+
+int pk_hist_set_order(struct pk_hist *h, const int *order, size_t nr)
+{
+	if (nr > sizeof(h->sort_by) / sizeof(h->sort_by[0]))
+		return pk__error(-EINVAL, "a histogram's order", "%zu fields (at most %zu)", nr,
+				 sizeof(h->sort_by) / sizeof(h->sort_by[0]));
+	for (size_t i = 0; i < nr; i++)
+		if ((order[i] < 0 || order[i] >= PK_HIST_ORDER_NR) &&
+		    (order[i] < PK_HIST_ORDER_KEY(0) || order[i] >= PK_HIST_ORDER_KEY(PK_HIST_KEY_NR)))
+			return pk__error(-EINVAL, "a histogram's order", "unknown field %d", order[i]);
+	memcpy(h->sort_by, order, nr * sizeof(*order));
+	h->nr_sort_by = nr;
 	return 0;
 }
 
@@ -332,6 +436,81 @@ int pk_hist_sort(struct pk_hist *h)
 	/* The table indexes the old order: no entry may be added any more. */
 	h->sorted = true;
 	return 0;
+}
+
+static int link_check(const struct pk_hist *leader, const struct pk_hist *member, size_t slot,
+		      size_t nr_slots)
+{
+	if (slot >= nr_slots || (leader->nr_slots && leader->nr_slots != nr_slots))
+		return pk__error(-EINVAL, "linking a group member", "slot %zu of %zu (%zu before)", slot,
+				 nr_slots, leader->nr_slots);
+	if (leader->sorted || leader->nr_keys != member->nr_keys ||
+	    memcmp(leader->keys, member->keys, leader->nr_keys * sizeof(*leader->keys)))
+		return pk__error(-EINVAL, "linking a group member", "%s",
+				 leader->sorted ? "the leader is sorted" : "the sort keys differ");
+	return 0;
+}
+
+/* Every entry of h with its pairs, as new entries come. */
+static int give_pairs(struct pk_hist *h)
+{
+	for (size_t i = 0; i < h->nr; i++)
+		if (!h->entries[i].pairs &&
+		    !(h->entries[i].pairs = pk__calloc(h->nr_slots, sizeof(struct pk_hist_pair))))
+			return pk__error_nomem("a group's entries");
+	return 0;
+}
+
+int pk_hist_link(struct pk_hist *leader, const struct pk_hist *member, size_t slot, size_t nr_slots)
+{
+	uint32_t idx;
+	int err;
+
+	if ((err = link_check(leader, member, slot, nr_slots)) < 0)
+		return err;
+	if (!leader->slot_total && !(leader->slot_total = pk__calloc(nr_slots, sizeof(uint64_t))))
+		return pk__error_nomem("a group");
+	leader->nr_slots = nr_slots;
+	if ((err = give_pairs(leader)) < 0)
+		return err;
+	leader->slot_total[slot] = member->total_period;
+	for (size_t i = 0; i < member->nr; i++) {
+		const struct pk_hist_entry *m = &member->entries[i];
+		struct pk_hist_pair *p;
+
+		if ((err = find(leader, &m->s, &idx)) < 0)
+			return err;
+		if (!leader->entries[idx].pairs && (err = give_pairs(leader)) < 0)
+			return err;
+		p = &leader->entries[idx].pairs[slot];
+		p->period += m->period;
+		p->period_acc += m->period_acc;
+		p->nr_samples += m->nr_samples;
+		p->period_sys += m->period_sys;
+		p->period_us += m->period_us;
+		p->period_guest_sys += m->period_guest_sys;
+		p->period_guest_us += m->period_guest_us;
+	}
+	return 0;
+}
+
+uint64_t pk_hist_pair_total(const struct pk_hist *h, size_t slot)
+{
+	return slot < h->nr_slots ? h->slot_total[slot] : 0;
+}
+
+double pk_hist_pair_percent(const struct pk_hist *h, const struct pk_hist_entry *e, size_t slot)
+{
+	if (slot >= h->nr_slots || !e->pairs || !h->slot_total[slot])
+		return 0.0;
+	return 100.0 * (double)e->pairs[slot].period / (double)h->slot_total[slot];
+}
+
+double pk_hist_pair_percent_acc(const struct pk_hist *h, const struct pk_hist_entry *e, size_t slot)
+{
+	if (slot >= h->nr_slots || !e->pairs || !h->slot_total[slot])
+		return 0.0;
+	return 100.0 * (double)e->pairs[slot].period_acc / (double)h->slot_total[slot];
 }
 
 size_t pk_hist_nr(const struct pk_hist *h)

@@ -5,7 +5,8 @@
  * (period, then each key, then unresolved addresses highest first),
  * percentages and --percent-limit in perf's single precision, filtered
  * samples counted in the totals and hidden with their entry, growth past
- * the first tables, and the errors.
+ * the first tables, the errors, and a group's members linked into their
+ * leader (perf's --group).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -123,7 +124,7 @@ static void growth_and_errors(void **state)
 	struct pk_hist_sample s = { .size = 8 };
 
 	(void)state;
-	assert_int_equal(pk_hist_new(keys, 0, &h), -EINVAL);
+	assert_int_equal(pk_hist_new(keys, PK_HIST_MAX_KEYS + 1, &h), -EINVAL);
 	assert_int_equal(pk_hist_new(&bad, 1, &h), -EINVAL);
 	assert_int_equal(pk_hist_new(keys, 1, &h), 0);
 	assert_int_equal(pk_hist_add(h, &s), -EINVAL);
@@ -143,6 +144,96 @@ static void growth_and_errors(void **state)
 	pk_hist_free(NULL);
 }
 
+/* perf's group view: member entries matched to the leader's by key, an
+ * entry only a member has made in the leader with no samples, ties of
+ * the leader's period broken by the members' in slot order. */
+static void group_link(void **state)
+{
+	enum pk_hist_key keys[] = { PK_HIST_KEY_COMM }, other[] = { PK_HIST_KEY_DSO };
+	struct pk_hist *lead, *m1, *m2, *bad;
+	const struct pk_hist_entry *e;
+
+	(void)state;
+	assert_int_equal(pk_hist_new(keys, 1, &lead), 0);
+	assert_int_equal(pk_hist_new(keys, 1, &m1), 0);
+	assert_int_equal(pk_hist_new(keys, 1, &m2), 0);
+	assert_int_equal(pk_hist_new(other, 1, &bad), 0);
+	add(lead, A, 1, LIBC, 0x10, 0, 100);
+	add(lead, B, 2, LIBC, 0x10, 0, 100);
+	add(m1, A, 1, LIBC, 0x10, 0, 30);
+	add(m1, B, 2, LIBC, 0x10, 0, 10);
+	add(m1, B, 2, LIBC, 0x10, 0, 60);	/* B beats A on the first member */
+	add(m2, LIBC, 9, LIBC, 0x10, 0, 40);	/* a comm only the second member saw */
+	assert_int_equal(pk_hist_link(lead, m1, 0, 2), 0);
+	assert_int_equal(pk_hist_link(lead, m2, 1, 2), 0);
+	assert_int_equal(pk_hist_link(lead, m2, 2, 2), -EINVAL);	/* no slot 2 */
+	assert_int_equal(pk_hist_link(lead, m2, 0, 3), -EINVAL);	/* nr_slots changed */
+	assert_int_equal(pk_hist_link(lead, bad, 0, 2), -EINVAL);	/* other keys */
+	assert_int_equal(pk_hist_nr(lead), 3);
+	assert_int_equal(pk_hist_total_period(lead), 200);	/* the leader's own */
+	assert_int_equal(pk_hist_sort(lead), 0);
+	e = pk_hist_get(lead, 0);
+	assert_ptr_equal(e->s.comm, B);
+	assert_int_equal(e->pairs[0].period, 70);
+	assert_int_equal(e->pairs[0].nr_samples, 2);
+	assert_true(pk_hist_pair_percent(lead, e, 0) == 70.0);
+	assert_true(pk_hist_pair_percent(lead, e, 1) == 0.0);
+	e = pk_hist_get(lead, 2);
+	assert_ptr_equal(e->s.comm, LIBC);
+	assert_int_equal(e->period, 0);
+	assert_int_equal(e->nr_samples, 0);
+	assert_true(pk_hist_pair_percent(lead, e, 1) == 100.0);
+	assert_true(pk_hist_pair_percent(lead, e, 5) == 0.0);	/* out of range */
+	assert_int_equal(pk_hist_link(lead, m1, 0, 2), -EINVAL);	/* sorted */
+	pk_hist_free(lead);
+	pk_hist_free(m1);
+	pk_hist_free(m2);
+	pk_hist_free(bad);
+}
+
+/* perf's -F order: exactly the fields given, in turn; no keys at all
+ * make one entry of every sample. */
+static void set_order(void **state)
+{
+	enum pk_hist_key keys[] = { PK_HIST_KEY_COMM, PK_HIST_KEY_DSO };
+	int by_dso_then_samples[] = { PK_HIST_ORDER_KEY(PK_HIST_KEY_DSO), PK_HIST_ORDER_SAMPLES };
+	int by_us[] = { PK_HIST_ORDER_OVERHEAD_SYS, PK_HIST_ORDER_OVERHEAD_US }, bad[] = { 77 };
+	struct pk_hist_sample k = { .size = sizeof(k), .comm = A, .dso = "[kernel.kallsyms]", .level = 'k',
+				    .period = 5 };
+	struct pk_hist *h;
+
+	(void)state;
+	assert_int_equal(pk_hist_new(keys, 2, &h), 0);
+	assert_int_equal(pk_hist_set_order(h, bad, 1), -EINVAL);
+	add(h, A, 1, LIBC, 0x10, 0, 100);
+	add(h, B, 1, LIBC, 0x10, 0, 10);
+	add(h, B, 1, LIBC, 0x10, 0, 10);
+	assert_int_equal(pk_hist_add(h, &k), 0);
+	assert_int_equal(pk_hist_set_order(h, by_dso_then_samples, 2), 0);
+	assert_int_equal(pk_hist_sort(h), 0);
+	/* "[kernel.kallsyms]" < "libc.so.6"; then B's two samples beat A's one. */
+	assert_int_equal(pk_hist_get(h, 0)->period_sys, 5);
+	assert_ptr_equal(pk_hist_get(h, 1)->s.comm, B);
+	assert_int_equal(pk_hist_get(h, 1)->period_us, 20);
+	assert_ptr_equal(pk_hist_get(h, 2)->s.comm, A);
+	pk_hist_free(h);
+
+	assert_int_equal(pk_hist_new(keys, 2, &h), 0);
+	add(h, A, 1, LIBC, 0x10, 0, 100);
+	assert_int_equal(pk_hist_add(h, &k), 0);
+	assert_int_equal(pk_hist_set_order(h, by_us, 2), 0);
+	assert_int_equal(pk_hist_sort(h), 0);
+	assert_int_equal(pk_hist_get(h, 0)->period_sys, 5);	/* sys first, though smaller */
+	pk_hist_free(h);
+
+	assert_int_equal(pk_hist_new(NULL, 0, &h), 0);
+	add(h, A, 1, LIBC, 0x10, 0, 100);
+	add(h, B, 2, NULL, 0x20, 1, 50);
+	assert_int_equal(pk_hist_nr(h), 1);
+	assert_int_equal(pk_hist_get(h, 0)->nr_samples, 2);
+	pk_hist_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +242,8 @@ int main(void)
 		cmocka_unit_test(percent_and_limit),
 		cmocka_unit_test(filtered_first_sample_decides),
 		cmocka_unit_test(growth_and_errors),
+		cmocka_unit_test(group_link),
+		cmocka_unit_test(set_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
