@@ -105,6 +105,9 @@ void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk
 bool report_in_ids(const pid_t *ids, size_t nr, int64_t id);
 bool report_in_list(char *const *list, const char *s);
 
+/* --format=json: the table's rows as JSON (report-json.c), not an exporter. */
+#define REPORT_FORMAT_JSON 1000
+
 /* report_export_format - --format's argument into *format (-1 for stdio).
  * 0, or CLI_EXIT_USAGE after saying why. */
 int report_export_format(const char *arg, int *format);
@@ -113,5 +116,12 @@ int report_export_format(const char *arg, int *format);
  * resolver and write o->format to o->output (stdout when NULL or "-").
  * Returns the exit status. */
 int report_export(const struct report_opts *o, struct pk_data_reader *r);
+
+/* report_json - the sorted histograms of `ev` as perfkit's JSON report
+ * (pk_hist_write_json) to o->output, or stdout when NULL or "-"; a file
+ * is written under a temporary name renamed into place when whole.
+ * Returns the exit status. */
+int report_json(const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
+		uint64_t lost_samples);
 
 #endif
