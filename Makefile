@@ -26,9 +26,10 @@ build: deps $(BUILD)/build.ninja
 asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 
-# perfkit's main job on a bundled demo: what this machine can measure.
+# perfkit's main job on a bundled demo: profile the workload with call chains,
+# print the top of the report, write a flame graph, pprof and JSON to build/demo/.
 run: build
-	@sh scripts/demo.sh $(PERFKIT)
+	@sh scripts/demo.sh $(PERFKIT) $(BUILD)/tests/perfkit-workload $(BUILD)/demo
 
 # Every test: every suite on the normal build, then every suite again under
 # ASan+UBSan (the CLI suite runs the sanitized perfkit).  Each test runs in

@@ -1,35 +1,40 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# demo.sh - what `make run` shows: the events this machine offers
-# (`perfkit list`, without the long tracepoint list) and what perfkit makes
-# of a few of them (`perfkit info`): a software event with a modifier, a
-# group, a tracepoint, a breakpoint, and a hardware event, which on a VM
-# without a PMU explains why it does not open.  $1 is the perfkit binary.
+# demo.sh - what `make run` shows: perfkit profiling the bundled workload
+# (tests/workloads/workload.c, two hot functions) with call chains on the
+# cpu-clock event (this VM has no hardware PMU), the top of the report,
+# the report as JSON, and a flame graph and a pprof profile written into
+# the build directory, with where they are.  $1 is the perfkit binary, $2
+# the workload, $3 the directory the files go to.
 set -u
-PERFKIT=${1:?usage: demo.sh PATH-TO-PERFKIT}
+PERFKIT=${1:?usage: demo.sh PERFKIT WORKLOAD OUTDIR}
+WORKLOAD=${2:?usage: demo.sh PERFKIT WORKLOAD OUTDIR}
+OUT=${3:?usage: demo.sh PERFKIT WORKLOAD OUTDIR}
 
 section() {
 	printf '\n==== %s ====\n\n' "$*"
 }
 
-section "perfkit --version"
-"$PERFKIT" --version
+mkdir -p "$OUT" || exit 1
+data="$OUT/perf.data"
 
-section "perfkit list (all sources but tracepoints; 'perfkit list tracepoint' has those)"
-"$PERFKIT" list hw sw cache pmu raw breakpoint probe libpfm
+section "perfkit record -g -e cpu-clock -- $(basename "$WORKLOAD") hot 300"
+"$PERFKIT" record -g -e cpu-clock -o "$data" -- "$WORKLOAD" hot 300 || exit 1
 
-section "perfkit list 'sched:sched_s*'"
-"$PERFKIT" list 'sched:sched_s*'
+section "perfkit report --no-children (the top 10 rows)"
+"$PERFKIT" report -i "$data" --stdio --no-children -g none | grep -v '^#' | grep -v '^$' | head -10
 
-for ev in task-clock:u '{task-clock,page-faults}' sched:sched_switch 'mem:0x1000/8:w' cycles; do
-	section "perfkit info '$ev'"
-	"$PERFKIT" info "$ev"
-done
+section "perfkit report (call graphs, Children totals; the top)"
+"$PERFKIT" report -i "$data" --stdio --percent-limit 5 | grep -v '^#' | head -30
 
-section "perfkit info --json cs:k"
-"$PERFKIT" info --json cs:k | head -40
-echo "  ..."
+"$PERFKIT" report -i "$data" --format=flamegraph -o "$OUT/flame.svg" || exit 1
+"$PERFKIT" report -i "$data" --format=pprof -o "$OUT/profile.pb.gz" || exit 1
+"$PERFKIT" report -i "$data" --format=json -o "$OUT/report.json" || exit 1
 
-section "a typo: perfkit info task-clok (exits 1)"
-"$PERFKIT" info task-clok || true
+section "files"
+echo "recording:   $data"
+echo "flame graph: $OUT/flame.svg          (open it in a browser)"
+echo "pprof:       $OUT/profile.pb.gz     (pprof -top $OUT/profile.pb.gz, or pprof -http=: ...)"
+echo "JSON report: $OUT/report.json       (schema: docs/EXPORTS.md)"
+echo "more:        $PERFKIT report -i $data --stdio"
 exit 0

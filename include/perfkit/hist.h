@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "perfkit/callchain.h"
 #include "perfkit/error.h"
@@ -235,6 +236,49 @@ PK_API double pk_hist_percent(const struct pk_hist *h, const struct pk_hist_entr
  * pk_hist_add_chain added children, as perf's --children does.
  */
 PK_API bool pk_hist_below_limit(const struct pk_hist *h, const struct pk_hist_entry *e, double limit);
+
+
+/* ---- JSON (analysis/export-json.c) ---------------------------------------- */
+
+/* One event's section of pk_hist_write_json: its name, its histogram
+ * (sorted) and the samples the kernel lost for it (0 when unknown). */
+struct pk_hist_json_event {
+	const char *name;
+	struct pk_hist *hist;
+	uint64_t lost;
+};
+
+/*
+ * What pk_hist_write_json writes: `file` names the input (may be NULL);
+ * `keys` (nr_keys of them) are the histogram's sort keys, each a member
+ * of every row's "keys"; rows under `percent_limit` (as pk_hist_below_limit)
+ * and filtered entries are left out, as the table leaves them out; with
+ * `children` rows carry their Children share and period; with `callchain`
+ * each row carries its call-chain tree, sorted in `cg_mode` with the
+ * threshold `cg_min_percent` as perf report's -g does.
+ */
+struct pk_hist_json_opts {
+	size_t size;		/* set by the caller: sizeof(struct pk_hist_json_opts) */
+	const char *file;
+	const enum pk_hist_key *keys;
+	size_t nr_keys;
+	double percent_limit;
+	bool children;
+	bool callchain;
+	enum pk_callchain_mode cg_mode;
+	double cg_min_percent;
+};
+
+/*
+ * pk_hist_write_json - the report of events `ev` (nr_ev of them; events
+ * without samples are left out, as in the table) as one JSON document on
+ * `f` (schema: docs/EXPORTS.md).  Strings are escaped per RFC 8259; a byte
+ * that is not part of valid UTF-8 is written as \ufffd.  Returns 0;
+ * -EINVAL for a short opts->size or a NULL argument; -ENOMEM; -EIO when
+ * writing fails.
+ */
+PK_API int pk_hist_write_json(FILE *f, const struct pk_hist_json_opts *opts,
+			      const struct pk_hist_json_event *ev, size_t nr_ev);
 
 #ifdef __cplusplus
 }

@@ -67,8 +67,8 @@ static const struct cli_opt report_options[] = {
 	  "only samples taken on these CPUs (the others count nowhere)" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
 	{ "format", 0, CLI_ARG_REQUIRED, OPT_FORMAT, "FORMAT",
-	  "stdio (the table), or an export of the samples with their call chains: folded, pprof, "
-	  "speedscope, flamegraph" },
+	  "stdio (the table), json (the table's rows and call trees), or an export of the samples "
+	  "with their call chains: folded, pprof, speedscope, flamegraph" },
 	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE", "write the --format export to FILE (default stdout)" },
 	{ "header", 0, CLI_ARG_NONE, OPT_HEADER, NULL, "the file's header block (perf's) before the report" },
 	{ "header-only", 0, CLI_ARG_NONE, OPT_HEADER_ONLY, NULL, "the file's header block only" },
@@ -637,7 +637,7 @@ static int report(struct report_opts *o, bool defaulted)
 		pk_data_reader_free(run.r);
 		return rc;
 	}
-	if (o->format >= 0)
+	if (o->format >= 0 && o->format != REPORT_FORMAT_JSON)
 		return report_export(o, run.r);
 	if (o->dump)
 		return report_dump_run("report", o->input, run.r);
@@ -650,14 +650,18 @@ static int report(struct report_opts *o, bool defaulted)
 	if (rc >= 0) {
 		for (size_t i = 0; i < run.nr_ev; i++)
 			pk_hist_sort(run.ev[i].hist);
-		cli_pager_start();	/* on a terminal, as perf does */
-		o->color = cli_color_use(o->color_mode);
-		if (!report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
-				  pk_resolver_threads(run.res)))
-			cli_message(stderr, "perfkit report: %s has no samples (after the filters)\n", o->input);
-		else if (o->show_threads && report_threads_print(stdout, &run.thread_counts, run.ev) < 0)
-			rc = cli_usage("report", "out of memory");
-		rc = rc > 0 ? rc : 0;
+		if (o->format == REPORT_FORMAT_JSON) {
+			rc = report_json(o, run.ev, run.nr_ev, run.lost_samples);
+		} else {
+			cli_pager_start();	/* on a terminal, as perf does */
+			o->color = cli_color_use(o->color_mode);
+			if (!report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
+					  pk_resolver_threads(run.res)))
+				cli_message(stderr, "perfkit report: %s has no samples (after the filters)\n", o->input);
+			else if (o->show_threads && report_threads_print(stdout, &run.thread_counts, run.ev) < 0)
+				rc = cli_usage("report", "out of memory");
+			rc = rc > 0 ? rc : 0;
+		}
 	} else {
 		rc = cli_error("report", NULL);
 	}

@@ -36,8 +36,8 @@ static const struct {
 
 int report_export_format(const char *arg, int *format)
 {
-	if (!strcmp(arg, "stdio")) {
-		*format = -1;
+	if (!strcmp(arg, "stdio") || !strcmp(arg, "json")) {
+		*format = arg[0] == 's' ? -1 : REPORT_FORMAT_JSON;
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
@@ -45,7 +45,7 @@ int report_export_format(const char *arg, int *format)
 			*format = (int)formats[i].format;
 			return 0;
 		}
-	return cli_usage("report", "unknown --format '%s' (stdio, folded, pprof, speedscope, flamegraph)",
+	return cli_usage("report", "unknown --format '%s' (stdio, json, folded, pprof, speedscope, flamegraph)",
 			 arg);
 }
 

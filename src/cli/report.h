@@ -250,6 +250,9 @@ void report_parent_free(struct report_opts *o);
 bool report_in_ids(const pid_t *ids, size_t nr, int64_t id);
 bool report_in_list(char *const *list, const char *s);
 
+/* --format=json: the table's rows as JSON (report-json.c), not an exporter. */
+#define REPORT_FORMAT_JSON 1000
+
 /* report_export_format - --format's argument into *format (-1 for stdio).
  * 0, or CLI_EXIT_USAGE after saying why. */
 int report_export_format(const char *arg, int *format);
@@ -298,5 +301,12 @@ int report_threads_add(struct report_thread_counts *tc, size_t ev, const struct 
 /* report_threads_print - perf's -T table: "# PID  TID  EVENT..." and a
  * row per thread, each column as wide as its widest cell.  0 or -ENOMEM. */
 int report_threads_print(FILE *f, const struct report_thread_counts *tc, const struct report_event *ev);
+
+/* report_json - the sorted histograms of `ev` as perfkit's JSON report
+ * (pk_hist_write_json) to o->output, or stdout when NULL or "-"; a file
+ * is written under a temporary name renamed into place when whole.
+ * Returns the exit status. */
+int report_json(const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
+		uint64_t lost_samples);
 
 #endif
