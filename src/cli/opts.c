@@ -151,7 +151,8 @@ static size_t names(char *buf, size_t size, const struct cli_opt *o, bool indent
 			     opt ? "]" : "");
 	else
 		n = snprintf(buf, size, "%s%s%s%s%s%s--%s%s%s%s%s", indent && !o->letter ? "    " : "",
-			     shrt, opt ? "[" : "", opt ? mv : "", opt ? "]" : "", o->letter ? ", " : "",
+			     shrt, opt && o->letter ? "[" : "", opt && o->letter ? mv : "",
+			     opt && o->letter ? "]" : "", o->letter ? ", " : "",
 			     o->name, opt ? "[" : "", sep, mv, opt ? "]" : "");
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
