@@ -309,13 +309,13 @@ static int setup(struct session *s, int argc, char **argv)
 	struct pk_recorder_opts ro = o->r;
 	int err;
 
+	if ((err = record_out_check(o)))
+		return err;
 	cli_tracefs_need(o->events ? o->events : "cycles");
 	if (streaming(s) && (err = open_stream(s)))
 		return err;
 	if (o->control && cli_control_open("record", o->control, &s->ctl) < 0)
 		return CLI_EXIT_USAGE;
-	if ((err = record_out_check(o)))
-		return err;
 	s->out.argc = argc;
 	s->out.argv = argv;
 	s->switched_at = cli_now();
