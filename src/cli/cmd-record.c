@@ -174,8 +174,9 @@ static int run(struct session *s)
 			s->write_err = err;
 		usr2 = snapshot_request;
 		snapshot_request = 0;
-		/* SIGUSR2: write what the overwrite rings hold now (a switch does too) */
-		if (usr2 && !s->o->switch_signal)
+		/* SIGUSR2: write what the overwrite rings hold now (a switch does
+		 * too); with a size or time switch it does nothing, as in perf. */
+		if (usr2 && !s->o->switch_signal && s->o->r.overwrite)
 			err = pk_recorder_snapshot(s->rec);
 		if (err >= 0 && (err = output_pass(s, usr2 && s->o->switch_signal)) > 0)
 			s->stop_asked = true;
@@ -473,7 +474,9 @@ static int finish(struct session *s, int status)
  * Every signal whose default would kill the recorder and lose the file
  * (the hang-up of an ssh session, a timeout's SIGALRM, a closed pipe...)
  * stops the recording as Ctrl-C does; with --overwrite, SIGUSR2 writes a
- * snapshot instead.  A SIGHUP ignored already (nohup) stays ignored.
+ * snapshot instead, and with --switch-output it switches (or, switching
+ * by size or time, is ignored as perf ignores it).  A SIGHUP ignored
+ * already (nohup) stays ignored.
  * Installed before setup, so a signal while the events open or the
  * processes are read stops the recording before it starts.
  */
@@ -505,7 +508,7 @@ int cmd_record(int argc, char **argv)
 		record_free_opts(&o);
 		return err < 0 ? 0 : err;
 	}
-	catch_signals(o.r.overwrite || o.switch_signal);
+	catch_signals(o.r.overwrite || o.switch_output);
 	if ((err = setup(&s, argc, argv))) {
 		teardown(&s);
 		return err;
