@@ -140,10 +140,15 @@ static int output_pass(struct session *s, bool usr2)
 
 	if (o->switch_output && (usr2 || (o->switch_size && bytes >= o->switch_size) ||
 				 (o->switch_secs && cli_now() - s->switched_at >= o->switch_secs))) {
+		int err;
+
 		pk_recorder_stats(s->rec, &st);
 		s->switched_at = cli_now();
+		err = record_out_switch(&s->out, o, s->rec, &s->w, st.wakeups);
+		/* After the switch's drain: its samples were the old file's. */
+		pk_recorder_stats(s->rec, &st);
 		s->out.samples = st.samples;
-		return record_out_switch(&s->out, o, s->rec, &s->w, st.wakeups);
+		return err;
 	}
 	if (o->max_size && bytes >= o->max_size) {
 		if (!o->quiet)
