@@ -68,6 +68,19 @@ PK_API int pk_data_writer_create_pipe(int fd, struct pk_data_writer **out);
  */
 PK_API int pk_data_writer_keep_old(struct pk_data_writer *w);
 
+/*
+ * pk_data_writer_set_path - have pk_data_writer_finish put the file at
+ * `path` instead of the path it was created with (perf record's
+ * --switch-output and --timestamp-filename name a file when it ends).
+ * The temporary file stays where it is, so `path` should be in the same
+ * directory.  A file at `path` is never replaced: finish then fails with
+ * -EEXIST and keeps the recording in the temporary file, and no ".old" is
+ * kept (pk_data_writer_keep_old is undone).  Returns 0, -EINVAL for an
+ * empty path or a writer of a device or a stream (written in place), or
+ * -ENOMEM.
+ */
+PK_API int pk_data_writer_set_path(struct pk_data_writer *w, const char *path);
+
 /* pk_data_writer_temp_path - the temporary file the writer writes (what a killed
  * recorder leaves behind), or NULL when it writes a device directly. */
 PK_API const char *pk_data_writer_temp_path(const struct pk_data_writer *w);

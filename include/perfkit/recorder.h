@@ -101,6 +101,10 @@ struct pk_recorder_opts {
 	bool kernel_callchains;		/* call chains of kernel space only */
 	bool per_thread;		/* one event per thread on any CPU (task targets;
 					 * no inherit), one ring each */
+	size_t mmap_flush;		/* pk_recorder_drain leaves a ring alone until it
+					 * holds this many bytes (perf's --mmap-flush);
+					 * 0 or 1: any; at most a quarter of a ring (see
+					 * pk_recorder_mmap_flush) */
 };
 
 /*
@@ -181,6 +185,29 @@ PK_API size_t pk_recorder_nr_rings(const struct pk_recorder *r);
  * span and the build-ids.  Returns 0, or -EINVAL after pk_recorder_start.
  */
 PK_API int pk_recorder_set_writer(struct pk_recorder *r, struct pk_data_writer *w);
+
+/*
+ * pk_recorder_switch - go on recording into `w`, a new writer the caller
+ * created, and give the current one back whole (perf record
+ * --switch-output): drain the rings (all they hold, whatever mmap_flush
+ * says; with overwrite a snapshot too), give the current writer its sample
+ * time span and BUILD_ID table as pk_recorder_finish does, then describe
+ * the events to `w` and deliver to it the records of what exists now
+ * (the kernel's map; the processes' names and maps of the target: a
+ * command's process, pids, tids, or every process for CPU targets), so
+ * each file reads alone.  The caller then finishes the writer it had set
+ * (pk_data_writer_set_path to name it, pk_data_writer_finish) and owns `w`
+ * as it owned that one.  Returns 0; -EINVAL before pk_recorder_start or
+ * without a writer, with nothing switched; or the sink error (as
+ * pk_recorder_drain), after which records still go to `w` and the old
+ * writer keeps what reached it.
+ */
+PK_API int pk_recorder_switch(struct pk_recorder *r, struct pk_data_writer *w);
+
+/* pk_recorder_mmap_flush - the bytes a ring must hold before
+ * pk_recorder_drain moves them: opts.mmap_flush, at least 1 and at most a
+ * quarter of a ring, as perf clamps it. */
+PK_API size_t pk_recorder_mmap_flush(const struct pk_recorder *r);
 
 /* pk_recorder_set_callback - also hand every record to `cb` with `arg`
  * (see pk_recorder_cb).  Returns 0, or -EINVAL after pk_recorder_start. */

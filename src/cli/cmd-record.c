@@ -33,6 +33,8 @@ struct session {
 	double enable_at;	/* -D: when to enable the events, 0 = not pending */
 	struct cli_control ctl;	/* --control, fd -1 without */
 	bool stop_asked;	/* --control stop came */
+	struct record_out out;	/* --switch-output, --timestamp-filename */
+	double switched_at;	/* when the current file began */
 };
 
 static volatile sig_atomic_t snapshot_request;
@@ -125,6 +127,38 @@ static int poll_ms(const struct session *s)
 	return s->ctl.fd >= 0 ? 10 : left <= 0 ? 0 : left < 100 ? (int)left + 1 : 100;
 }
 
+/*
+ * --switch-output (SIGUSR2, a size, a time) and --max-size, after a drain.
+ * Returns 1 to stop (the size limit), 0, or a negative errno (the switch
+ * failed: stop, finish says what the file kept).
+ */
+static int output_pass(struct session *s, bool usr2)
+{
+	struct record_opts *o = s->o;
+	struct pk_recorder_stats st = { .size = sizeof(st) };
+	uint64_t bytes = pk_data_writer_size(s->w);
+
+	if (o->switch_output && (usr2 || (o->switch_size && bytes >= o->switch_size) ||
+				 (o->switch_secs && cli_now() - s->switched_at >= o->switch_secs))) {
+		int err;
+
+		pk_recorder_stats(s->rec, &st);
+		s->switched_at = cli_now();
+		err = record_out_switch(&s->out, o, s->rec, &s->w, st.wakeups);
+		/* After the switch's drain: its samples were the old file's. */
+		pk_recorder_stats(s->rec, &st);
+		s->out.samples = st.samples;
+		return err;
+	}
+	if (o->max_size && bytes >= o->max_size) {
+		if (!o->quiet)
+			fprintf(stderr, "[ perfkit record: size limit reached (%llu KB), stopping session ]\n",
+				(unsigned long long)(bytes >> 10));
+		return 1;
+	}
+	return 0;
+}
+
 /* Poll and drain until the command ends, Ctrl-C, --duration or an error. */
 static int run(struct session *s)
 {
@@ -133,6 +167,7 @@ static int run(struct session *s)
 
 	for (;;) {
 		int err;
+		bool usr2;
 
 		pk_recorder_poll(s->rec, poll_ms(s));
 		/* --control stop ends the recording as --duration does. */
@@ -142,10 +177,14 @@ static int run(struct session *s)
 		 * killed outright leaves a file that reads. */
 		if (err >= 0 && (err = pk_data_writer_tick(s->w)) < 0)
 			s->write_err = err;
-		if (snapshot_request) {	/* SIGUSR2: write what the overwrite rings hold now */
-			snapshot_request = 0;
+		usr2 = snapshot_request;
+		snapshot_request = 0;
+		/* SIGUSR2: write what the overwrite rings hold now (a switch does
+		 * too); with a size or time switch it does nothing, as in perf. */
+		if (usr2 && !s->o->switch_signal && s->o->r.overwrite)
 			err = pk_recorder_snapshot(s->rec);
-		}
+		if (err >= 0 && (err = output_pass(s, usr2 && s->o->switch_signal)) > 0)
+			s->stop_asked = true;
 		if (err < 0)
 			break;	/* the file keeps what was written; finish says why */
 		if (s->wl && (status = pk_workload_try_wait(s->wl)) != -EAGAIN)
@@ -208,6 +247,7 @@ static void say_opened(const struct session *s)
 		fprintf(stderr, "mmap size %zuB, %zu rings\n",
 			(pk_recorder_pages(s->rec) + 1) * (size_t)sysconf(_SC_PAGESIZE),
 			pk_recorder_nr_rings(s->rec));
+		fprintf(stderr, "mmap flush: %zu\n", pk_recorder_mmap_flush(s->rec));
 	}
 	for (size_t i = 0; !s->o->quiet && i < pk_events_nr(ev); i++)
 		if (pk_evlist_fallback(l, i))
@@ -275,11 +315,16 @@ static int setup(struct session *s, int argc, char **argv)
 	struct pk_recorder_opts ro = o->r;
 	int err;
 
+	if ((err = record_out_check(o)))
+		return err;
 	cli_tracefs_need(o->events ? o->events : "cycles");
 	if (streaming(s) && (err = open_stream(s)))
 		return err;
 	if (o->control && cli_control_open("record", o->control, &s->ctl) < 0)
 		return CLI_EXIT_USAGE;
+	s->out.argc = argc;
+	s->out.argv = argv;
+	s->switched_at = cli_now();
 	if ((err = record_filters(o, &s->filters, &s->nr_filters)))
 		return err;
 	ro.filters = (const char *const *)s->filters;
@@ -300,7 +345,8 @@ static int setup(struct session *s, int argc, char **argv)
 	say_opened(s);
 	/* The file (and the old one, kept as .old at the end as perf does) is
 	 * checked here, before anything is recorded. */
-	if (!s->w && (pk_data_writer_create(o->output, &s->w) < 0 || pk_data_writer_keep_old(s->w) < 0))
+	if (!s->w && (pk_data_writer_create(o->output, &s->w) < 0 ||
+		      (!o->timestamp_filename && pk_data_writer_keep_old(s->w) < 0)))
 		return cli_error("record", NULL);
 	if (pk_data_writer_set_cmdline(s->w, argc, argv) < 0 || pk_recorder_set_writer(s->rec, s->w) < 0)
 		return cli_error("record", NULL);
@@ -317,6 +363,7 @@ static void teardown(struct session *s)
 		free(s->filters[i]);
 	free(s->filters);
 	cli_control_close(&s->ctl);
+	record_out_free(&s->out, s->o);
 	record_free_opts(s->o);
 }
 
@@ -354,8 +401,13 @@ static void say_finish_error(const struct session *s, const struct pk_recorder_s
 /* perf's summary, and what was lost on the way. */
 static void say_summary(const struct session *s, const struct pk_recorder_stats *st, uint64_t bytes)
 {
+	const char *tail = s->o->timestamp_filename ? ".<timestamp>" : "";
+	uint64_t samples = st->samples - s->out.samples;	/* this file's */
+
 	fprintf(stderr, "[ perfkit record: Woken up %llu times to write data ]\n",
-		(unsigned long long)st->wakeups);
+		(unsigned long long)(st->wakeups - s->out.wakeups));
+	if (s->o->timestamp_filename && s->out.name[0])
+		fprintf(stderr, "[ perfkit record: Dump %s ]\n", s->out.name);
 	if (st->lost)
 		fprintf(stderr, "perfkit record: %llu samples were lost: the rings filled up; "
 			"use a bigger -m or a lower -F\n", (unsigned long long)st->lost);
@@ -369,10 +421,10 @@ static void say_summary(const struct session *s, const struct pk_recorder_stats 
 			(unsigned long long)st->throttled);
 	if (st->sink_error)
 		fprintf(stderr, "[ perfkit record: Captured %llu samples; wrote the %.3f MB of them that "
-			"fit in %s ]\n", (unsigned long long)st->samples, bytes / 1048576.0, s->o->output);
+			"fit in %s%s ]\n", (unsigned long long)samples, bytes / 1048576.0, s->o->output, tail);
 	else
-		fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-			bytes / 1048576.0, s->o->output, (unsigned long long)st->samples);
+		fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s%s (%llu samples) ]\n",
+			bytes / 1048576.0, s->o->output, tail, (unsigned long long)samples);
 }
 
 /* The last drain, the file's end, the messages.  Returns the exit status. */
@@ -380,6 +432,7 @@ static int finish(struct session *s, int status)
 {
 	struct pk_recorder_stats st = { .size = sizeof(st) };
 	int err = pk_recorder_finish(s->rec), sig;
+	bool named;
 	uint64_t bytes = pk_data_writer_size(s->w);
 
 	pk_recorder_stats(s->rec, &st);
@@ -387,8 +440,12 @@ static int finish(struct session *s, int status)
 		st.sink_error = s->write_err;	/* a flush of the file failed */
 	if (st.sink_error != -EPIPE)
 		say_finish_error(s, &st, err);
+	/* --timestamp-filename (and the last file of --switch-output). */
+	named = s->o->timestamp_filename && record_out_name(&s->out, s->o, s->w) == 0;
 	err = pk_data_writer_finish(s->w);
 	s->w = NULL;
+	if (named && err >= 0)
+		record_out_done(&s->out, s->o, false);
 	/* -o -: the reader went away.  perf dies of the SIGPIPE; we stop, say
 	 * so, and exit with the status that death would give. */
 	if (err == -EPIPE || st.sink_error == -EPIPE) {
@@ -422,11 +479,13 @@ static int finish(struct session *s, int status)
  * Every signal whose default would kill the recorder and lose the file
  * (the hang-up of an ssh session, a timeout's SIGALRM, a closed pipe...)
  * stops the recording as Ctrl-C does; with --overwrite, SIGUSR2 writes a
- * snapshot instead.  A SIGHUP ignored already (nohup) stays ignored.
+ * snapshot instead, and with --switch-output it switches (or, switching
+ * by size or time, is ignored as perf ignores it).  A SIGHUP ignored
+ * already (nohup) stays ignored.
  * Installed before setup, so a signal while the events open or the
  * processes are read stops the recording before it starts.
  */
-static void catch_signals(bool overwrite)
+static void catch_signals(bool usr2)
 {
 	static const int stops[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
 				     SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT };
@@ -437,7 +496,7 @@ static void catch_signals(bool overwrite)
 		cli_stop_catch(stops[i]);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		cli_stop_catch(sig);
-	if (overwrite) {
+	if (usr2) {
 		snapshot_request = 0;
 		sigaction(SIGUSR2, &su, NULL);
 	}
@@ -454,7 +513,7 @@ int cmd_record(int argc, char **argv)
 		record_free_opts(&o);
 		return err < 0 ? 0 : err;
 	}
-	catch_signals(o.r.overwrite);
+	catch_signals(o.r.overwrite || o.switch_output);
 	if ((err = setup(&s, argc, argv))) {
 		teardown(&s);
 		return err;

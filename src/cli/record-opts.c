@@ -21,7 +21,8 @@ enum {
 	OPT_SAMPLE_CPU = 0x100, OPT_NO_INHERIT, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
 	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE, OPT_FILTER, OPT_CONTROL,
 	OPT_ALL_USER, OPT_ALL_KERNEL, OPT_PER_THREAD, OPT_DATA_PAGE_SIZE, OPT_CODE_PAGE_SIZE,
-	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS,
+	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_MAX_FILES,
+	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -170,6 +171,18 @@ static const struct cli_opt record_options[] = {
 	{ "mmap-pages", 'm', CLI_ARG_REQUIRED, 'm', "N",
 	  "ring buffer pages per CPU (default 128; 2048 with DWARF stacks, where they may be "
 	  "locked), or a size: 512K, 4M; rounded up to a power of two pages" },
+	{ "mmap-flush", 0, CLI_ARG_REQUIRED, OPT_MMAP_FLUSH, "N",
+	  "drain a ring only once it holds N bytes (or B, K, M, G; default 1, at most a quarter "
+	  "of a ring)" },
+	{ "switch-output", 0, CLI_ARG_OPTIONAL, OPT_SWITCH_OUTPUT, "signal|SIZE|TIME",
+	  "end the file and start a new one on SIGUSR2 (signal, the default), at SIZE bytes of "
+	  "records (10M) or every TIME (30s, 5m); each file is named FILE.<timestamp>" },
+	{ "switch-max-files", 0, CLI_ARG_REQUIRED, OPT_SWITCH_MAX_FILES, "N",
+	  "with --switch-output, keep only the N newest files (deletes older ones this run made)" },
+	{ "timestamp-filename", 0, CLI_ARG_NONE, OPT_TIMESTAMP_FILENAME, NULL,
+	  "name the file FILE.<timestamp> (YYYYmmddHHMMSScc) when it ends" },
+	{ "max-size", 0, CLI_ARG_REQUIRED, OPT_MAX_SIZE, "SIZE",
+	  "stop when the file holds SIZE bytes of records (or B, K, M, G)" },
 	{ "all-cpus", 'a', CLI_ARG_NONE, 'a', NULL, "every task on every CPU" },
 	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS", "every task on these CPUs" },
 	{ "pid", 'p', CLI_ARG_REQUIRED, 'p', "PIDS", "these processes" },
@@ -309,6 +322,8 @@ static int check_opts(struct record_opts *o, int argc)
 		return cli_usage("record", "-D -1 starts disabled: give --control to enable the events");
 	if (o->r.per_thread && (o->target.all_cpus || o->target.cpu_list))
 		return cli_usage("record", "--per-thread follows threads: it does not go with -a or -C");
+	if (o->switch_output)	/* as perf: every file gets its time */
+		o->timestamp_filename = true;
 	if (o->r.cgroup && !o->target.all_cpus && !o->target.cpu_list)
 		return cli_usage("record", "-G samples a cgroup on CPUs: give -a or -C with it");
 	return cli_target_check("record", &o->target, optind < argc);
@@ -367,6 +382,27 @@ static int record_option(void *ctx, int id, const char *arg)
 		break;
 	}
 	case OPT_CONTROL: o->control = arg; break;
+	case OPT_SWITCH_OUTPUT:
+		return record_parse_switch(o, arg);
+	case OPT_SWITCH_MAX_FILES: {
+		uint64_t n;
+
+		if (cli_num_u64("record", "--switch-max-files", arg, 0, 1000000, &n) < 0)
+			return CLI_EXIT_USAGE;
+		o->switch_max_files = (int)n;
+		break;
+	}
+	case OPT_TIMESTAMP_FILENAME: o->timestamp_filename = true; break;
+	case OPT_MAX_SIZE:
+		return record_parse_size("--max-size", arg, &o->max_size);
+	case OPT_MMAP_FLUSH: {
+		uint64_t n;
+
+		if (record_parse_size("--mmap-flush", arg, &n))
+			return CLI_EXIT_USAGE;
+		o->r.mmap_flush = n > SIZE_MAX ? SIZE_MAX : (size_t)n;
+		break;
+	}
 	case 'o': o->output = arg; break;
 	case 'm':
 		if (parse_pages(arg, &o->pages, &o->pages_asked))

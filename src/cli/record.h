@@ -8,6 +8,8 @@
 
 #include "cli.h"
 
+#include <sys/types.h>
+
 struct record_opts {
 	char *events;		/* -e, joined; NULL: cycles, falling back to cpu-clock */
 	struct pk_recorder_opts r;	/* the sampling options; the target is set in setup */
@@ -28,7 +30,64 @@ struct record_opts {
 	unsigned delay_ms;	/* -D MS: enable the events MS after the start */
 	bool freq_max;		/* -F max: perf_event_max_sample_rate */
 	const char *control;	/* --control fifo:CTL[,ACK] or fd:N[,M] */
+	bool switch_output;	/* --switch-output: one of the three below */
+	bool switch_signal;	/* ... on SIGUSR2 */
+	uint64_t switch_size;	/* ... when a file has this many bytes of records */
+	unsigned switch_secs;	/* ... every this many seconds */
+	int switch_max_files;	/* --switch-max-files: keep the N newest, 0 all */
+	bool timestamp_filename;	/* --timestamp-filename (implied by --switch-output) */
+	uint64_t max_size;	/* --max-size: stop at this many bytes of records, 0 none */
 };
+
+/* A file this run made (--switch-max-files), as it was made. */
+struct record_file {
+	char *name;
+	dev_t dev;
+	ino_t ino;
+};
+
+/* The state of timestamped and switched output (record-output.c). */
+struct record_out {
+	int argc;		/* the command line each new file stores */
+	char **argv;
+	uint64_t wakeups;	/* the wake-ups before the current file */
+	uint64_t samples;	/* the samples before the current file */
+	char name[4096];	/* the name the last file got */
+	struct record_file *files;	/* --switch-max-files slots, oldest at next */
+	size_t next;
+};
+
+/* record_parse_size - `arg` of option `opt` as bytes (B/K/M/G or none)
+ * into *out; 0, or an exit status after a usage message. */
+int record_parse_size(const char *opt, const char *arg, uint64_t *out);
+
+/* record_parse_switch - --switch-output's value (NULL: signal) into o;
+ * 0, or an exit status after a usage message. */
+int record_parse_switch(struct record_opts *o, const char *arg);
+
+/* record_out_check - refuse timestamped or switched output to a stream or
+ * a device (perf would rename the device).  0 or an exit status. */
+int record_out_check(const struct record_opts *o);
+
+/* record_out_name - name writer w's file PATH.<timestamp> (out->name).
+ * 0, or a negative errno after a message. */
+int record_out_name(struct record_out *out, const struct record_opts *o, struct pk_data_writer *w);
+
+/* record_out_done - out->name is in place: perf's Dump line (when `say`),
+ * and with --switch-max-files the oldest file this run made deleted. */
+void record_out_done(struct record_out *out, const struct record_opts *o, bool say);
+
+/*
+ * record_out_switch - a new file at o->output for the recorder, the
+ * current one (*w) finished under its timestamped name; *w becomes the new
+ * writer.  `wakeups`: the recorder's count so far.  0, or a negative errno
+ * after a message (the recording should stop; *w is still to be finished).
+ */
+int record_out_switch(struct record_out *out, const struct record_opts *o, struct pk_recorder *rec,
+		      struct pk_data_writer **w, uint64_t wakeups);
+
+/* record_out_free - free what out holds. */
+void record_out_free(struct record_out *out, const struct record_opts *o);
 
 /* --filter FILTER after the -e at index e (of e_args). */
 struct record_filter {

@@ -44,6 +44,7 @@ struct pk_data_writer {
 	char *partial;			/* the temporary file, or NULL when writing a device */
 	bool device;			/* path is a device, written into directly */
 	bool keep_old;			/* pk_data_writer_keep_old: rotate a regular path to .old */
+	bool no_replace;		/* pk_data_writer_set_path: never rename over a file */
 	unsigned char *buf;
 	size_t buf_len;
 	/* The first `flushed` bytes of buf are also in the file (pk_data_writer_tick),

@@ -191,6 +191,24 @@ int pk_data_writer_keep_old(struct pk_data_writer *w)
 	return 0;
 }
 
+int pk_data_writer_set_path(struct pk_data_writer *w, const char *path)
+{
+	char *p;
+
+	if (w->device || w->pipe)
+		return pk__error(-EINVAL, "pk_data_writer_set_path", "%s is written in place: it has no "
+				 "file to rename", w->pipe ? "a stream" : w->path);
+	if (!path || !path[0])
+		return pk__error(-EINVAL, "pk_data_writer_set_path", "the new name is empty");
+	if (!(p = pk__strdup(path)))
+		return pk__error_nomem("the name %s", path);
+	free(w->path);
+	w->path = p;
+	w->keep_old = false;
+	w->no_replace = true;
+	return 0;
+}
+
 void pk__data_writer_free(struct pk_data_writer *w)
 {
 	if (!w)
@@ -629,6 +647,15 @@ static int place(struct pk_data_writer *w)
 			  "and the recording is in %s", w->path, w->partial);
 		return -EEXIST;
 	}
+	/* A name chosen by set_path never replaces a file found there. */
+	if (w->no_replace && renameat2(AT_FDCWD, w->partial, AT_FDCWD, w->path, RENAME_NOREPLACE) < 0) {
+		e = errno;
+		pk__error(-e, "write perf.data", "cannot rename %s to %s: %s", w->partial, w->path,
+			  e == EEXIST ? "a file of that name appeared" : strerror(e));
+		return -e;
+	}
+	if (w->no_replace)
+		return 0;
 	snprintf(old, sizeof(old), "%s.old", w->path);
 	if (w->keep_old && stat(w->path, &st) == 0 && rename(w->path, old) < 0) {
 		e = errno;

@@ -139,6 +139,15 @@ size_t pk_ring_size(const struct pk_ring *r)
 	return (size_t)r->size;
 }
 
+uint64_t pk__ring_pending(struct pk_ring *r)
+{
+	if (!r->page || r->backward)
+		return 0;
+	/* Acquire, as in pk_ring_next: the head read here may be read from. */
+	r->head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	return r->head - r->pos;
+}
+
 static int corrupt(const struct pk_ring *r, uint64_t size, const char *why)
 {
 	return pk__error(-EINVAL, "read ring buffer", "the record at offset %llu (head %llu) %s "

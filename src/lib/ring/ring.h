@@ -38,6 +38,10 @@ void pk__ring_init(struct pk_ring *r, struct perf_event_mmap_page *page, void *d
 void pk__ring_init_backward(struct pk_ring *r, struct perf_event_mmap_page *page, void *data,
 			    uint64_t size);
 
+/* pk__ring_pending - the bytes the kernel has published and this reader
+ * has not read yet (0 for a ring with no event, or an overwrite ring). */
+uint64_t pk__ring_pending(struct pk_ring *r);
+
 /* pk__ring_fini - free the scratch area (the memory is the caller's). */
 void pk__ring_fini(struct pk_ring *r);
 

@@ -8,6 +8,7 @@
  * counted; and describing the events to the writer before the first record.
  */
 #include "session/session.h"
+#include "ring/ring.h"
 #include "sys/sys.h"
 
 #include <errno.h>
@@ -146,6 +147,10 @@ static void count(struct pk_recorder *r, const struct perf_event_header *h, cons
 			r->st.first_time = pk->time;
 		if (pk->time > r->st.last_time)
 			r->st.last_time = pk->time;
+		if (!r->file_first || pk->time < r->file_first)
+			r->file_first = pk->time;
+		if (pk->time > r->file_last)
+			r->file_last = pk->time;
 	} else if (h->type == PERF_RECORD_LOST && h->size >= 24) {
 		memcpy(&v, (const char *)h + 16, sizeof(v));	/* u64 id, u64 lost */
 		r->st.lost += v;
@@ -198,7 +203,14 @@ static size_t drain_ring(struct pk_recorder *r, struct pk_ring *ring, bool snaps
 	return moved;
 }
 
-static int drain_rings(struct pk_recorder *r, bool snapshot)
+/* perf's --mmap-flush: a ring holding less than the flush size is left
+ * for a later pass (fewer, larger writes), unless everything must go. */
+static bool worth_draining(struct pk_recorder *r, struct pk_ring *ring, bool all)
+{
+	return all || r->flush <= 1 || pk__ring_pending(ring) >= r->flush;
+}
+
+static int drain_rings(struct pk_recorder *r, bool snapshot, bool all)
 {
 	static const struct perf_event_header round = {
 		.type = PK_DATA_RECORD_FINISHED_ROUND, .size = sizeof(round),
@@ -209,7 +221,7 @@ static int drain_rings(struct pk_recorder *r, bool snapshot)
 		struct pk_ring *ring = pk_rings_get(r->rs, k);
 
 		/* Overwrite rings are read only as snapshots. */
-		if (pk_ring_is_overwrite(ring) == snapshot)
+		if (pk_ring_is_overwrite(ring) == snapshot && (snapshot || worth_draining(r, ring, all)))
 			moved += drain_ring(r, ring, snapshot);
 	}
 	/* Overwrite snapshots come out newest first and after newer sideband:
@@ -225,12 +237,18 @@ static int drain_rings(struct pk_recorder *r, bool snapshot)
 
 int pk_recorder_drain(struct pk_recorder *r)
 {
-	return drain_rings(r, false);
+	return drain_rings(r, false, false);
 }
 
 int pk_recorder_snapshot(struct pk_recorder *r)
 {
-	return r->o.overwrite ? drain_rings(r, true) : r->st.sink_error;
+	return r->o.overwrite ? drain_rings(r, true, true) : r->st.sink_error;
+}
+
+int pk__recorder_drain_all(struct pk_recorder *r)
+{
+	drain_rings(r, false, true);
+	return pk_recorder_snapshot(r);
 }
 
 int pk_recorder_poll(struct pk_recorder *r, int timeout_ms)
@@ -296,22 +314,25 @@ static int add_build_ids(struct pk_recorder *r)
 	return err;
 }
 
-int pk_recorder_finish(struct pk_recorder *r)
+int pk__recorder_end_file(struct pk_recorder *r)
 {
 	int err;
 
-	pk_evlist_disable(r->l);
-	pk_recorder_drain(r);
-	pk_recorder_snapshot(r);	/* with overwrite, the newest data, kept to the end */
-	if (!r->w)
-		return r->st.sink_error;
-	if (r->st.first_time)
-		pk_data_writer_set_sample_time(r->w, r->st.first_time, r->st.last_time);
+	if (r->file_first)
+		pk_data_writer_set_sample_time(r->w, r->file_first, r->file_last);
 	if (!r->o.no_build_ids && !r->maps)
 		err = pk__error_nomem("marking the DSOs samples hit");
 	else
 		err = r->maps ? add_build_ids(r) : 0;
 	return r->st.sink_error ? r->st.sink_error : err;
+}
+
+int pk_recorder_finish(struct pk_recorder *r)
+{
+	pk_evlist_disable(r->l);
+	/* with overwrite, the newest data, kept to the end */
+	pk__recorder_drain_all(r);
+	return r->w ? pk__recorder_end_file(r) : r->st.sink_error;
 }
 
 void pk_recorder_stats(const struct pk_recorder *r, struct pk_recorder_stats *out)

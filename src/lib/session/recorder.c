@@ -391,6 +391,10 @@ static int recorder_setup(struct pk_recorder *r, const char *events)
 	if ((err = build_target(r)) < 0 || (err = open_events(r, events)) < 0 ||
 	    (err = set_filters(r)) < 0 || (err = map_rings(r)) < 0 || (err = build_ids(r)) < 0)
 		return err;
+	/* perf's --mmap-flush limit: a quarter of a ring. */
+	r->flush = r->o.mmap_flush ? r->o.mmap_flush : 1;
+	if (pk_rings_nr(r->rs) && r->flush > pk_ring_size(pk_rings_get(r->rs, 0)) / 4)
+		r->flush = pk_ring_size(pk_rings_get(r->rs, 0)) / 4;
 	if (r->o.callgraph == PK_CALLGRAPH_DWARF && !(r->trim = pk__malloc(65536)))
 		return pk__error_nomem("the DWARF stack trimming buffer");
 	if (!r->o.no_build_ids && (err = pk_maps_new(&r->maps)) < 0)
@@ -519,9 +523,11 @@ static int synth_kernel(struct pk_recorder *r, uint64_t id)
  * What existed before recording: the kernel's map (so kernel samples get
  * symbols), and for processes, threads and CPUs the processes' names and
  * executable maps; a command starts after us, so the kernel reports its
- * own as it execs.
+ * own as it execs.  `again`: for a file after a switch, which must read
+ * alone, so a command's process is told too (one gone already has
+ * nothing left to tell).
  */
-static int synthesize(struct pk_recorder *r)
+static int synthesize(struct pk_recorder *r, bool again)
 {
 	const struct perf_event_attr *a = pk_evlist_attr(r->l, 0);
 	unsigned flags = (r->o.data_addr ? PK_SYNTH_DATA : 0) | (r->o.namespaces ? PK_SYNTH_NAMESPACES : 0);
@@ -545,6 +551,11 @@ static int synthesize(struct pk_recorder *r)
 	}
 	if (!err && r->cpu_wide)
 		err = pk_record_synth_all(a, id, flags, synth_sink, r);
+	if (!err && again && r->o.workload > 0) {
+		err = pk_record_synth_process(r->o.workload, a, id, flags, synth_sink, r);
+		if (err == -ESRCH || err == -ENOENT)
+			err = 0;
+	}
 	return err;
 }
 
@@ -555,10 +566,36 @@ int pk_recorder_start(struct pk_recorder *r)
 	if (r->started)
 		return pk__error(-EINVAL, "pk_recorder_start", "the recording has started already");
 	r->started = true;
-	if ((r->w && (err = pk__recorder_describe(r)) < 0) || (err = synthesize(r)) < 0)
+	if ((r->w && (err = pk__recorder_describe(r)) < 0) || (err = synthesize(r, false)) < 0)
 		return err;
 	if (r->st.sink_error)
 		return r->st.sink_error;
 	/* A command's events start at its exec (enable_on_exec). */
 	return r->o.workload > 0 || r->o.start_disabled ? 0 : pk_evlist_enable(r->l);
+}
+
+int pk_recorder_switch(struct pk_recorder *r, struct pk_data_writer *w)
+{
+	int err;
+
+	if (!r->started || !r->w || !w)
+		return pk__error(-EINVAL, "pk_recorder_switch", "%s", !r->started ?
+				 "the recording has not started" : "a switch is from one writer to another");
+	/* From here on records go to `w`, even after a failure: the caller
+	 * finishes the old writer whatever is said. */
+	err = pk__recorder_drain_all(r);
+	if (!err)
+		err = pk__recorder_end_file(r);
+	r->w = w;
+	if (err < 0)
+		return err;
+	r->file_first = r->file_last = 0;
+	if ((err = pk__recorder_describe(r)) < 0 || (err = synthesize(r, true)) < 0)
+		return err;
+	return r->st.sink_error;
+}
+
+size_t pk_recorder_mmap_flush(const struct pk_recorder *r)
+{
+	return r->flush;
 }

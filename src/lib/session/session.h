@@ -39,6 +39,8 @@ struct pk_recorder {
 	struct pk_maps *maps;		/* DSOs samples hit, for BUILD_ID; NULL without */
 	struct pk_recorder_stats st;
 	char *warning;
+	size_t flush;			/* opts.mmap_flush clamped: bytes a ring must hold */
+	uint64_t file_first, file_last;	/* the sample time span of the current file */
 };
 
 /*
@@ -56,5 +58,13 @@ const struct perf_event_attr *pk__recorder_attr(const struct pk_recorder *r,
 /* pk__recorder_describe - the events, their ids, groups, compression and
  * clock into the writer.  0 or a negative errno. */
 int pk__recorder_describe(struct pk_recorder *r);
+
+/* pk__recorder_drain_all - every ring's records to the sinks, whatever
+ * the flush size, with overwrite a snapshot too.  The sticky error. */
+int pk__recorder_drain_all(struct pk_recorder *r);
+
+/* pk__recorder_end_file - give the writer the current file's sample time
+ * span and the BUILD_ID table.  0, the sink error, or -ENOMEM. */
+int pk__recorder_end_file(struct pk_recorder *r);
 
 #endif

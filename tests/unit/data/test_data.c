@@ -409,6 +409,57 @@ static void test_device(void **state)
 }
 
 /*
+ * pk_data_writer_set_path: the file ends under the new name (the name it
+ * was created with stays free), never over a file already there (the
+ * recording then stays in the temporary file, which the error names), and
+ * a device has no name to change.
+ */
+static void test_set_path(void **state)
+{
+	struct pk_data_writer *w;
+	struct perf_event_attr a = sample_attr();
+	uint64_t ids[] = { 77 };
+	unsigned char recs[8192];
+	size_t n = make_records(recs);
+	char file[300], named[320], partial[400], keep[8] = "";
+	int fd;
+
+	(void)state;
+	snprintf(file, sizeof(file), "%s/sp.data", dir);
+	snprintf(named, sizeof(named), "%s.2026112521234567", file);
+	for (int taken = 0; taken < 2; taken++) {
+		if (taken) {	/* someone else's file at the new name */
+			assert_true((fd = open(named, O_WRONLY | O_CREAT | O_TRUNC, 0600)) >= 0);
+			assert_int_equal(write(fd, "mine", 4), 4);
+			close(fd);
+		}
+		assert_int_equal(pk_data_writer_create(file, &w), 0);
+		snprintf(partial, sizeof(partial), "%s", pk_data_writer_temp_path(w));
+		assert_int_equal(pk_data_writer_set_path(w, named), 0);
+		assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", ids, 1), 0);
+		assert_int_equal(pk_data_writer_write(w, recs, n), 0);
+		assert_int_equal(pk_data_writer_finish(w), taken ? -EEXIST : 0);
+		assert_int_equal(access(file, F_OK), -1);
+		if (!taken) {
+			check_data(named, recs, n);
+			assert_int_equal(access(partial, F_OK), -1);
+			continue;
+		}
+		assert_true((fd = open(named, O_RDONLY)) >= 0);
+		assert_int_equal(read(fd, keep, sizeof(keep)), 4);
+		close(fd);
+		assert_string_equal(keep, "mine");
+		check_data(partial, recs, n);
+		assert_int_equal(unlink(partial), 0);
+	}
+	assert_int_equal(unlink(named), 0);
+	assert_int_equal(pk_data_writer_create("/dev/null", &w), 0);
+	assert_int_equal(pk_data_writer_set_path(w, named), -EINVAL);
+	pk_data_writer_abort(w);
+	assert_int_equal(access(named, F_OK), -1);
+}
+
+/*
  * A recording cut short: the first pk_data_writer_tick puts the records so far in
  * the temporary file with a header whose data size covers them (what a
  * killed recorder leaves), and the records written after it, through the
@@ -615,6 +666,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_no_direct),
 		cmocka_unit_test(test_tick),
 		cmocka_unit_test(test_device),
+		cmocka_unit_test(test_set_path),
 		cmocka_unit_test(test_finish_fails),
 	};
 	const struct CMUnitTest oracle[] = {
