@@ -62,5 +62,6 @@
 #include "perfkit/hist.h"
 #include "perfkit/callchain.h"
 #include "perfkit/export.h"
+#include "perfkit/offcpu.h"
 
 #endif /* PERFKIT_H */
