@@ -17,7 +17,7 @@
 
 enum {
 	OPT_STDIO = 0x100, OPT_TOTAL_PERIOD, OPT_PERCENT_LIMIT, OPT_CHILDREN, OPT_NO_CHILDREN,
-	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK,
+	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK, OPT_OFF_CPU,
 };
 
 static const struct cli_opt report_options[] = {
@@ -53,6 +53,10 @@ static const struct cli_opt report_options[] = {
 	  "stdio (the table), or an export of the samples with their call chains: folded, pprof, "
 	  "speedscope, flamegraph" },
 	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE", "write the --format export to FILE (default stdout)" },
+	{ "off-cpu", 0, CLI_ARG_REQUIRED, OPT_OFF_CPU, "MODE",
+	  "wall-clock time of a perfkit record --off-cpu file: each wait (sched_switch to the next "
+	  "switch-in) weighted by its nanoseconds under an [off-cpu: STATE] frame, merge (with the "
+	  "on-CPU clock samples) or split (an offcpu-time section)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -160,6 +164,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'f': o->force = true; return 0;
 	case 'o': o->output = arg; return 0;
 	case OPT_FORMAT: return report_export_format(arg, &o->format);
+	case OPT_OFF_CPU: return report_offcpu_parse(arg, &o->off_cpu);
 	case OPT_STDIO: return 0;
 	case OPT_CHILDREN: o->children_opt = 1; return 0;
 	case OPT_NO_CHILDREN: o->children_opt = 0; return 0;
@@ -206,6 +211,7 @@ struct report_run {
 	const char *last_name;
 	uint64_t lost_samples;
 	struct report_chains chains;	/* add_chain's buffers */
+	struct report_offcpu *offcpu;	/* --off-cpu */
 };
 
 /* `name`, shared: one copy per distinct name, freed at the end. */
@@ -376,6 +382,22 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	return pk_hist_add(run->ev[ev].hist, &s);
 }
 
+/* --off-cpu (report-offcpu.c): a switch-out waits for its thread to run
+ * again; an interval that ends is a sample of its own.  Returns 1 when
+ * the record counts only that way, 0, or a negative errno. */
+static int offcpu(struct report_run *run, int ev, const struct pk_record *d,
+		  const struct pk_resolved_sample *rs)
+{
+	struct report_offcpu_out out;
+	int rc = rs ? report_offcpu_sample(run->offcpu, (size_t)ev, d, rs, &out)
+		    : report_offcpu_record(run->offcpu, d, &out);
+	int err;
+
+	if (rc > 0 && (rc & REPORT_OFFCPU_EMIT) && (err = report_sample(run, out.ev, &out.smp, &out.rs)) < 0)
+		return err;
+	return rc < 0 ? rc : rc & REPORT_OFFCPU_CONSUMED;
+}
+
 /* One record, in time order: samples into the histograms, the rest to
  * the resolver (and LOST_SAMPLES counted).  A record that does not
  * decode changes nothing, as in perf; a sample that does not is damage. */
@@ -394,10 +416,14 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 			return -EINVAL;
 		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0)
 			return err;
+		if (run->offcpu && (err = offcpu(run, ev, &d, &rs)) != 0)
+			return err < 0 ? err : 0;
 		return report_sample(run, (size_t)ev, &d.sample, &rs);
 	}
 	if (pk_record_decode(h, attr ? attr : pk_data_reader_attr(run->r, 0), &d) != 0)
 		return 0;
+	if (run->offcpu && (err = offcpu(run, ev, &d, NULL)) < 0)
+		return err;
 	if (d.type == PERF_RECORD_LOST_SAMPLES)
 		run->lost_samples += d.lost_samples.lost;
 	return pk_resolver_process(run->res, &d);
@@ -479,7 +505,7 @@ static int setup(struct report_run *run)
 	for (size_t i = 0; i < nr; i++) {
 		const char *name = pk_data_reader_name(run->r, i);
 
-		run->ev[i].name = name ? name : "unknown";
+		run->ev[i].name = report_offcpu_name(run->offcpu, i, name ? name : "unknown");
 		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0)
 			return err;
 		/* perf's tie rule holds while call graphs are shown. */
@@ -502,6 +528,7 @@ static void teardown(struct report_run *run)
 	free(run->chains.samples);
 	free(run->chains.frames);
 	pk_resolver_free(run->res);
+	report_offcpu_free(run->offcpu);
 	pk_data_reader_free(run->r);
 }
 
@@ -520,7 +547,11 @@ static int report(struct report_opts *o, bool defaulted)
 	}
 	if (o->format >= 0)
 		return report_export(o, run.r);
-	if ((rc = setup(&run)) >= 0)
+	if ((rc = report_offcpu_new(o, run.r, &run.offcpu)) > 0) {
+		pk_data_reader_free(run.r);
+		return rc;
+	}
+	if (!rc && (rc = setup(&run)) >= 0)
 		rc = read_records(&run);
 	if (rc >= 0) {
 		for (size_t i = 0; i < run.nr_ev; i++)

@@ -28,6 +28,7 @@ struct record_opts {
 	unsigned delay_ms;	/* -D MS: enable the events MS after the start */
 	bool freq_max;		/* -F max: perf_event_max_sample_rate */
 	const char *control;	/* --control fifo:CTL[,ACK] or fd:N[,M] */
+	bool off_cpu;		/* --off-cpu: sched_switch samples and switch records too */
 };
 
 /* --filter FILTER after the -e at index e (of e_args). */
@@ -43,6 +44,13 @@ struct record_filter {
  * --filter), or an exit status after a message.
  */
 int record_filters(const struct record_opts *o, char ***out, size_t *nr);
+
+/*
+ * record_offcpu_setup - --off-cpu (record-offcpu.c): the default on-CPU
+ * event when none was given, sched:sched_switch and context-switch
+ * records added to o.  0, or an exit status after a message.
+ */
+int record_offcpu_setup(struct record_opts *o);
 
 /* record_free_opts - free what parsing allocated. */
 void record_free_opts(struct record_opts *o);
