@@ -58,7 +58,8 @@ PK_API void pk_offcpu_free(struct pk_offcpu *oc);
  * sched_switch sample.  The frames and the location are copied; the
  * strings and DSOs they point at are not and must outlive the tracker's
  * intervals (the resolver's do, until pk_resolver_free).  A thread already
- * off CPU (its switch-in was lost) starts over from this one.  Returns 0;
+ * off CPU (its switch-in was lost) starts over from this one.  The idle
+ * threads (tid 0, one per CPU, which share the tid) are ignored.  Returns 0;
  * -EINVAL for rs NULL or a size smaller than this library's struct;
  * -ENOMEM.
  */

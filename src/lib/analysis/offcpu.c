@@ -115,6 +115,10 @@ int pk_offcpu_switch_out(struct pk_offcpu *oc, const struct pk_resolved_sample *
 	if (!rs || rs->size < sizeof(*rs))
 		return pk__error(-EINVAL, "pk_offcpu_switch_out", "no resolved sample, or one of an older "
 				 "layout");
+	/* The idle threads are all tid 0, one per CPU: one CPU's switch-out
+	 * and another's switch-in would make an interval of nothing. */
+	if (!rs->tid)
+		return 0;
 	if (!(s = get(oc, rs->tid)))
 		return -ENOMEM;
 	if (rs->nr_frames > s->cap) {

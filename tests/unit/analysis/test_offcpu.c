@@ -134,6 +134,11 @@ static void lost_switch_in_and_exit(void **state)
 	r.id.fields = PERF_SAMPLE_TID;
 	assert_int_equal(pk_offcpu_record(oc, &r, &iv), 0);
 	assert_int_equal(pk_offcpu_nr_pending(oc), 1);
+	/* The idle threads share tid 0 across CPUs: they give no intervals. */
+	rs.tid = 0;
+	assert_int_equal(pk_offcpu_switch_out(oc, &rs, 900, 0, 'R'), 0);
+	assert_int_equal(pk_offcpu_nr_pending(oc), 1);
+	assert_int_equal(pk_offcpu_switch_in(oc, 0, 950, &iv), 0);
 	pk_offcpu_free(oc);
 }
 
