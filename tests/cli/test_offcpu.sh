@@ -5,7 +5,8 @@
 # CPU time in spinner(); report --off-cpu=merge gives waiter's stack at
 # least the 500 ms it slept, under an [off-cpu: S] frame, and spinner its
 # on-CPU time; split gives an offcpu-time section; every export carries
-# the off-CPU frames; perf 6.1 reads the file; and the usage errors.
+# the off-CPU frames; so with -a; perf 6.1 reads the file; and the usage
+# errors.
 # The bounds are generous: a loaded machine only makes sleeps longer.
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
@@ -128,6 +129,14 @@ else
 		diag "$(cat script.err)"
 	fi
 fi
+
+# Every CPU (SWITCH_CPU_WIDE records, every thread's switches): the
+# workload's own waits are the same.
+run record --off-cpu -g -a -q -o a.data -- ./work
+check "record --off-cpu -g -a succeeds" test "$rc" -eq 0
+"$PERFKIT" report -i a.data --off-cpu=merge --comms work --format folded >a.folded 2>/dev/null
+between "$(sum_folded a.folded '^work;.*;waiter;.*\[off-cpu: S\] $')" 450000000 20000000000 \
+	"-a: waiter's stack waited at least 5 x 100 ms asleep (ns)"
 
 run record -q -o plain.data -e cpu-clock -- ./work
 run report -i plain.data --off-cpu=merge
