@@ -22,6 +22,7 @@ enum {
 	OPT_PID, OPT_TID, OPT_FORMAT, OPT_MAX_STACK, OPT_HEADER, OPT_HEADER_ONLY, OPT_STATS, OPT_INLINE, OPT_NO_INLINE,
 	OPT_GROUP, OPT_NO_GROUP,
 	OPT_STDIO_COLOR,
+	OPT_OFF_CPU,
 };
 
 static const struct cli_opt report_options[] = {
@@ -84,6 +85,10 @@ static const struct cli_opt report_options[] = {
 	  "never, or auto (on a terminal or through the pager: the default)" },
 	{ "threads", 'T', CLI_ARG_NONE, 'T', NULL,
 	  "after the table, the counts each thread's PERF_RECORD_READ gave (perf record -s)" },
+	{ "off-cpu", 0, CLI_ARG_REQUIRED, OPT_OFF_CPU, "MODE",
+	  "wall-clock time of a perfkit record --off-cpu file: each wait (sched_switch to the next "
+	  "switch-in) weighted by its nanoseconds under an [off-cpu: STATE] frame, merge (with the "
+	  "on-CPU clock samples) or split (an offcpu-time section)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -204,6 +209,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'f': o->force = true; return 0;
 	case 'o': o->output = arg; return 0;
 	case OPT_FORMAT: return report_export_format(arg, &o->format);
+	case OPT_OFF_CPU: return report_offcpu_parse(arg, &o->off_cpu);
 	case OPT_STDIO: return 0;
 	case OPT_HEADER: o->header = true; return 0;
 	case OPT_HEADER_ONLY: o->header_only = true; return 0;
@@ -266,6 +272,7 @@ struct report_run {
 	struct report_thread_counts thread_counts;	/* -T */
 	struct cli_progress progress;	/* on a terminal, for a slow file */
 	uint64_t first_time, last_time, time;	/* SAMPLE_TIME's span, the last sample's time */
+	struct report_offcpu *offcpu;	/* --off-cpu */
 };
 
 /* `name`, shared: one copy per distinct name, freed at the end. */
@@ -463,6 +470,23 @@ static int split_sample(struct report_run *run, const struct perf_event_attr *at
 	return n < 0 ? -EINVAL : err;
 }
 
+/* --off-cpu (report-offcpu.c): a switch-out waits for its thread to run
+ * again; an interval that ends is a sample of its own.  Returns 1 when
+ * the record counts only that way, 0, or a negative errno. */
+static int offcpu(struct report_run *run, int ev, const struct pk_record *d,
+		  const struct pk_resolved_sample *rs)
+{
+	struct report_offcpu_out out;
+	int rc = rs ? report_offcpu_sample(run->offcpu, (size_t)ev, d, rs, &out)
+		    : report_offcpu_record(run->offcpu, d, &out);
+	int err;
+
+	if (rc > 0 && (rc & REPORT_OFFCPU_EMIT) &&
+	    (err = report_sample(run, out.ev, &out.smp, &out.rs, out.smp.period)) < 0)
+		return err;
+	return rc < 0 ? rc : rc & REPORT_OFFCPU_CONSUMED;
+}
+
 /* One record, in time order: samples into the histograms, the rest to
  * the resolver (and LOST_SAMPLES counted).  A record that does not
  * decode changes nothing, as in perf; a sample that does not is damage. */
@@ -483,6 +507,8 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 			return err;
 		if (d.sample.fields & PERF_SAMPLE_TIME)
 			run->time = d.sample.time;
+		if (run->offcpu && (err = offcpu(run, ev, &d, &rs)) != 0)
+			return err < 0 ? err : 0;
 		if (attr->sample_type & PERF_SAMPLE_READ)
 			return split_sample(run, attr, &d.sample, &rs);
 		return report_sample(run, (size_t)ev, &d.sample, &rs,
@@ -490,6 +516,8 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 	}
 	if (pk_record_decode(h, attr ? attr : pk_data_reader_attr(run->r, 0), &d) != 0)
 		return 0;
+	if (run->offcpu && (err = offcpu(run, ev, &d, NULL)) < 0)
+		return err;
 	if (d.type == PERF_RECORD_LOST_SAMPLES)
 		run->lost_samples += d.lost_samples.lost;
 	if (d.type == PERF_RECORD_READ && run->o->show_threads &&
@@ -584,7 +612,7 @@ static int setup(struct report_run *run)
 	for (size_t i = 0; i < nr; i++) {
 		const char *name = pk_data_reader_name(run->r, i);
 
-		run->ev[i].name = name ? name : "unknown";
+		run->ev[i].name = report_offcpu_name(run->offcpu, i, name ? name : "unknown");
 		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0 ||
 		    (err = pk_hist_set_order(run->ev[i].hist, run->o->sort_by, run->o->nr_sort_by)) < 0)
 			return err;
@@ -616,6 +644,7 @@ static void teardown(struct report_run *run)
 	free(run->chains.frames);
 	report_srclines_free(run->src);
 	pk_resolver_free(run->res);
+	report_offcpu_free(run->offcpu);
 	pk_data_reader_free(run->r);
 }
 
@@ -641,7 +670,11 @@ static int report(struct report_opts *o, bool defaulted)
 		return report_export(o, run.r);
 	if (o->dump)
 		return report_dump_run("report", o->input, run.r);
-	if ((rc = setup(&run)) >= 0)
+	if ((rc = report_offcpu_new(o, run.r, &run.offcpu)) > 0) {
+		pk_data_reader_free(run.r);
+		return rc;
+	}
+	if (!rc && (rc = setup(&run)) >= 0)
 		rc = read_records(&run);
 	if (rc >= 0)
 		report_warn_skipped(stderr, run.r);

@@ -22,7 +22,7 @@ enum {
 	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE, OPT_FILTER, OPT_CONTROL,
 	OPT_ALL_USER, OPT_ALL_KERNEL, OPT_PER_THREAD, OPT_DATA_PAGE_SIZE, OPT_CODE_PAGE_SIZE,
 	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_MAX_FILES,
-	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH,
+	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -161,6 +161,9 @@ static const struct cli_opt record_options[] = {
 	{ "intr-regs", 0, CLI_ARG_REQUIRED, OPT_INTR_REGS, "REGS", "sample these registers (AX,BX,IP,...)" },
 	{ "switch-events", 0, CLI_ARG_NONE, OPT_SWITCH_EVENTS, NULL, "record context switches" },
 	{ "namespaces", 0, CLI_ARG_NONE, OPT_NAMESPACES, NULL, "record namespace changes" },
+	{ "off-cpu", 0, CLI_ARG_NONE, OPT_OFF_CPU, NULL,
+	  "also record where threads wait: sched:sched_switch (with -g, their call chains) and "
+	  "context switches, for perfkit report --off-cpu (no BPF needed)" },
 	{ "compression-level", 'z', CLI_ARG_OPTIONAL, 'z', "N",
 	  "compress the records with zstd (level N: 1 to 22, default 1; attached: -z3)" },
 	{ "overwrite", 0, CLI_ARG_NONE, OPT_OVERWRITE, NULL,
@@ -415,6 +418,7 @@ static int record_option(void *ctx, int id, const char *arg)
 		break;
 	case 'q': o->quiet = true; break;
 	case 'v': o->verbose++; break;
+	case OPT_OFF_CPU: o->off_cpu = true; break;
 	}
 	return 0;
 }
@@ -423,7 +427,7 @@ int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	int err = cli_opts_parse(&cmd_record_opts, argc, argv, record_option, o);
 
-	if (err || (err = check_opts(o, argc)))
+	if (err || (err = check_opts(o, argc)) || (o->off_cpu && (err = record_offcpu_setup(o))))
 		return err;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;

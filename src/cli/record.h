@@ -37,6 +37,7 @@ struct record_opts {
 	int switch_max_files;	/* --switch-max-files: keep the N newest, 0 all */
 	bool timestamp_filename;	/* --timestamp-filename (implied by --switch-output) */
 	uint64_t max_size;	/* --max-size: stop at this many bytes of records, 0 none */
+	bool off_cpu;		/* --off-cpu: sched_switch samples and switch records too */
 };
 
 /* A file this run made (--switch-max-files), as it was made. */
@@ -102,6 +103,13 @@ struct record_filter {
  * --filter), or an exit status after a message.
  */
 int record_filters(const struct record_opts *o, char ***out, size_t *nr);
+
+/*
+ * record_offcpu_setup - --off-cpu (record-offcpu.c): the default on-CPU
+ * event when none was given, sched:sched_switch and context-switch
+ * records added to o.  0, or an exit status after a message.
+ */
+int record_offcpu_setup(struct record_opts *o);
 
 /* record_free_opts - free what parsing allocated. */
 void record_free_opts(struct record_opts *o);

@@ -24,6 +24,7 @@ struct export_run {
 	struct pk_export_frame *frames;
 	size_t cap_frames;
 	char (*bids)[41];	/* each frame's build-id in hex */
+	struct report_offcpu *offcpu;	/* --off-cpu */
 };
 
 static const struct {
@@ -116,25 +117,16 @@ static void put_frame(struct export_run *run, size_t i, uint64_t ip, const struc
 	put_line(run, &run->frames[i], loc, inl);
 }
 
-static int add_sample(struct export_run *run, const struct perf_event_header *rec)
+/* Sample `smp` of event ev, resolved as `rs`, into the exporter. */
+static int export_sample(struct export_run *run, size_t ev, const struct pk_sample *smp,
+			 const struct pk_resolved_sample *rs)
 {
-	int ev = pk_data_reader_event_of(run->r, rec);
-	struct pk_record d = { .size = sizeof(d) };
-	struct pk_resolved_sample rs = { .size = sizeof(rs) };
-	const struct perf_event_attr *a;
+	const struct perf_event_attr *a = pk_data_reader_attr(run->r, ev);
 	size_t n;
-	int err;
 
-	if (ev < 0)
-		return 0;	/* a sample of no known event: perf drops it too */
-	a = pk_data_reader_attr(run->r, (size_t)ev);
-	if ((err = pk_record_decode(rec, a, &d)) != 0)
-		return err < 0 ? err : -EINVAL;
-	if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0)
-		return err;
-	if (!kept(run->o, &d.sample, &rs))
+	if (!kept(run->o, smp, rs))
 		return 0;
-	n = rs.nr_frames ? rs.nr_frames : 1;
+	n = rs->nr_frames ? rs->nr_frames : 1;
 	if (n > run->cap_frames) {
 		free(run->frames);
 		free(run->bids);
@@ -144,18 +136,52 @@ static int add_sample(struct export_run *run, const struct perf_event_header *re
 		if (!run->cap_frames)
 			return -ENOMEM;
 	}
-	if (!rs.nr_frames)
-		put_frame(run, 0, d.sample.ip, &rs.loc, NULL);
-	for (size_t i = 0; i < rs.nr_frames; i++)
-		put_frame(run, i, rs.frames[i].ip, &rs.frames[i].loc, rs.frames[i].inl);
+	if (!rs->nr_frames)
+		put_frame(run, 0, smp->ip, &rs->loc, NULL);
+	for (size_t i = 0; i < rs->nr_frames; i++)
+		put_frame(run, i, rs->frames[i].ip, &rs->frames[i].loc, rs->frames[i].inl);
 	struct pk_export_sample s = {
-		.size = sizeof(s), .ev = (uint32_t)ev, .pid = rs.pid, .tid = rs.tid, .comm = rs.comm,
-		.weight = d.sample.fields & PERF_SAMPLE_PERIOD ? d.sample.period : a->sample_period,
-		.cpu = d.sample.fields & PERF_SAMPLE_CPU ? (int32_t)d.sample.cpu : -1,
-		.has_time = d.sample.fields & PERF_SAMPLE_TIME, .time = d.sample.time,
+		.size = sizeof(s), .ev = (uint32_t)ev, .pid = rs->pid, .tid = rs->tid, .comm = rs->comm,
+		.weight = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period,
+		.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1,
+		.has_time = smp->fields & PERF_SAMPLE_TIME, .time = smp->time,
 		.frames = run->frames, .nr_frames = n,
 	};
 	return pk_exporter_add(run->ex, &s);
+}
+
+/* --off-cpu (report-offcpu.c): an interval that ends is a sample of its
+ * own.  Returns 1 when the record counts only that way, 0, or a negative
+ * errno. */
+static int offcpu(struct export_run *run, int ev, const struct pk_record *d,
+		  const struct pk_resolved_sample *rs)
+{
+	struct report_offcpu_out out;
+	int rc = rs ? report_offcpu_sample(run->offcpu, (size_t)ev, d, rs, &out)
+		    : report_offcpu_record(run->offcpu, d, &out);
+	int err;
+
+	if (rc > 0 && (rc & REPORT_OFFCPU_EMIT) && (err = export_sample(run, out.ev, &out.smp, &out.rs)) < 0)
+		return err;
+	return rc < 0 ? rc : rc & REPORT_OFFCPU_CONSUMED;
+}
+
+static int add_sample(struct export_run *run, const struct perf_event_header *rec)
+{
+	int ev = pk_data_reader_event_of(run->r, rec);
+	struct pk_record d = { .size = sizeof(d) };
+	struct pk_resolved_sample rs = { .size = sizeof(rs) };
+	int err;
+
+	if (ev < 0)
+		return 0;	/* a sample of no known event: perf drops it too */
+	if ((err = pk_record_decode(rec, pk_data_reader_attr(run->r, (size_t)ev), &d)) != 0)
+		return err < 0 ? err : -EINVAL;
+	if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0)
+		return err;
+	if (run->offcpu && (err = offcpu(run, ev, &d, &rs)) != 0)
+		return err < 0 ? err : 0;
+	return export_sample(run, (size_t)ev, &d.sample, &rs);
 }
 
 static int read_all(struct export_run *run)
@@ -172,8 +198,9 @@ static int read_all(struct export_run *run)
 			continue;
 		}
 		a = pk_data_reader_attr_of(run->r, rec);
-		if (pk_record_decode(rec, a ? a : pk_data_reader_attr(run->r, 0), &d) == 0)
-			err = pk_resolver_process(run->res, &d);
+		if (pk_record_decode(rec, a ? a : pk_data_reader_attr(run->r, 0), &d) == 0 &&
+		    !(err = pk_resolver_process(run->res, &d)) && run->offcpu)
+			err = offcpu(run, -1, &d, NULL);
 	}
 	if (err < 0)
 		return err;
@@ -208,7 +235,11 @@ static int make_exporter(struct export_run *run)
 	for (size_t i = 0; i < nr; i++) {
 		const char *name = pk_data_reader_name(run->r, i);
 
-		ev[i] = (struct pk_export_event){ name ? name : "unknown", unit_of(pk_data_reader_attr(run->r, i)) };
+		const char *base = name ? name : "unknown", *shown = report_offcpu_name(run->offcpu, i, base);
+
+		/* The event off-CPU intervals count in is in nanoseconds. */
+		ev[i] = (struct pk_export_event){ shown, shown != base ? "nanoseconds"
+								       : unit_of(pk_data_reader_attr(run->r, i)) };
 	}
 	err = pk_exporter_new(&eo, &run->ex);
 	free(ev);
@@ -267,7 +298,11 @@ int report_export(const struct report_opts *o, struct pk_data_reader *r)
 	int err, rc;
 
 	/* symbols from the build-id cache first, as report's table finds them */
-	if ((err = pk_resolver_new(r, &run.res)) < 0 ||
+	if ((rc = report_offcpu_new(o, r, &run.offcpu)) > 0) {
+		pk_data_reader_free(r);
+		return rc;
+	}
+	if ((err = rc) < 0 || (err = pk_resolver_new(r, &run.res)) < 0 ||
 	    (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run.res, dir)) < 0) ||
 	    (err = make_exporter(&run)) < 0 ||
 	    (err = read_all(&run)) < 0)
@@ -278,6 +313,7 @@ int report_export(const struct report_opts *o, struct pk_data_reader *r)
 	free(run.bids);
 	pk_exporter_free(run.ex);
 	pk_resolver_free(run.res);
+	report_offcpu_free(run.offcpu);
 	pk_data_reader_free(r);
 	return rc;
 }

@@ -65,6 +65,8 @@ struct report_opts {
 	bool parent_on;			/* report_parent_setup compiled parent_re */
 	regex_t parent_re;
 	bool color;			/* report(): colour the percentages */
+
+	int off_cpu;			/* --off-cpu: 0 no, else an enum report_offcpu_mode */
 };
 
 /*
@@ -308,5 +310,57 @@ int report_threads_print(FILE *f, const struct report_thread_counts *tc, const s
  * Returns the exit status. */
 int report_json(const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
 		uint64_t lost_samples);
+
+/* ---- off-CPU time (report-offcpu.c) --------------------------------------- */
+
+enum report_offcpu_mode { REPORT_OFFCPU_MERGE = 1, REPORT_OFFCPU_SPLIT };
+
+/* What report_offcpu_sample and report_offcpu_record return (or'ed). */
+enum {
+	REPORT_OFFCPU_CONSUMED = 1,	/* a switch-out: it counts only as off-CPU time */
+	REPORT_OFFCPU_EMIT = 2,		/* an interval ended: *out is its sample */
+};
+
+/* An off-CPU interval as a sample of event `ev` (valid until the next call). */
+struct report_offcpu_out {
+	size_t ev;
+	struct pk_sample smp;
+	struct pk_resolved_sample rs;
+};
+
+struct report_offcpu;
+
+/* report_offcpu_parse - --off-cpu's argument (merge, split) into *mode.
+ * 0, or CLI_EXIT_USAGE after a message. */
+int report_offcpu_parse(const char *arg, int *mode);
+
+/*
+ * report_offcpu_new - for o->off_cpu, the tracker of `r`'s switches in
+ * *out (NULL without --off-cpu).  0; CLI_EXIT_EVENT after a message when
+ * the file has no sched:sched_switch event (or, to merge, no clock event);
+ * -ENOMEM.
+ */
+int report_offcpu_new(const struct report_opts *o, struct pk_data_reader *r, struct report_offcpu **out);
+
+/* report_offcpu_free - free it; NULL is a no-op. */
+void report_offcpu_free(struct report_offcpu *ro);
+
+/* report_offcpu_name - the name event `ev` (named `name` in the file) is
+ * shown under: the section intervals count in is renamed. */
+const char *report_offcpu_name(const struct report_offcpu *ro, size_t ev, const char *name);
+
+/*
+ * report_offcpu_sample - one resolved sample `d` of event `ev`: a
+ * sched_switch sample starts an interval (CONSUMED: not counted itself),
+ * another sample of a thread off CPU ends its interval (EMIT, *out).
+ * Returns those bits, 0, or a negative errno.
+ */
+int report_offcpu_sample(struct report_offcpu *ro, size_t ev, const struct pk_record *d,
+			 const struct pk_resolved_sample *rs, struct report_offcpu_out *out);
+
+/* report_offcpu_record - one decoded non-sample record: a switch-in ends
+ * its thread's interval (EMIT, *out), an EXIT drops it.  0, EMIT, or a
+ * negative errno. */
+int report_offcpu_record(struct report_offcpu *ro, const struct pk_record *d, struct report_offcpu_out *out);
 
 #endif

@@ -52,11 +52,14 @@ function pkHash(s) {
 	return (h % 1000) / 1000;
 }
 
-// user warm, kernel orange, JIT green, inlined blue, comm grey, merged pale.
+// user warm, kernel orange, JIT green, inlined blue, comm grey, merged pale;
+// perfkit report's off-CPU marker frames ("[off-cpu: S]") violet.
 function pkColour(nd) {
 	var v = pkHash(nd.name), r, g, b;
 	if (matchRe && matchRe.test(nd.name)) return 'rgb(230,0,230)';
 	if (PK.old) return pkDiffColour(nd);
+	if (nd.name.lastIndexOf('[off-cpu', 0) === 0)
+		return 'rgb(' + Math.round(130 + 30 * v) + ',' + Math.round(90 + 30 * v) + ',220)';
 	switch (nd.kind) {
 	case 0: r = 205 + 50 * v; g = 40 + 150 * v; b = 40; break;
 	case 1: r = 235 + 20 * v; g = 140 + 30 * v; b = 20; break;
