@@ -101,6 +101,8 @@ struct pk_recorder_opts {
 	bool kernel_callchains;		/* call chains of kernel space only */
 	bool per_thread;		/* one event per thread on any CPU (task targets;
 					 * no inherit), one ring each */
+	bool inherit_stat;		/* a child's counts written as a READ record
+					 * when it exits (perf record -s) */
 };
 
 /*

@@ -5,6 +5,7 @@
 # -e (PERF_SAMPLE_READ, a group read, members that do not sample, no
 # inherit), every leader sample carries every member's count, and perf
 # script / perf report --group read the file as they read perf's own.
+# And -s (--stat): each exiting child's counts, as perf report -T shows.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 W=$(realpath "$PERFKIT_WORKLOAD")
@@ -68,5 +69,21 @@ perf record -e '{cpu-clock,task-clock}:S' -o perf-s.data -- "$W" hot 20 >/dev/nu
 hdr_theirs=$(perf report -i perf-s.data --group --stdio --sort dso 2>/dev/null | grep '^# *Overhead')
 hdr_ours=$(grep '^# *Overhead' rep.txt)
 check "with the header perf's own file gets ($hdr_theirs)" test -n "$hdr_theirs" -a "$hdr_ours" = "$hdr_theirs"
+
+# -s: inherit_stat, and the kernel's READ record for each exiting child.
+perf record -q -s -e cpu-clock -o perf-stat.data -- "$W" children 4 >/dev/null 2>&1
+run record -q -s -e cpu-clock -o stat.data -- "$W" children 4
+expect_rc "perfkit record -s (got $rc)" 0
+st=$(perf evlist -v -i stat.data 2>/dev/null)
+contains "-s sets inherit_stat as perf does" "$st" "inherit_stat: 1"
+contains "with the times and id in read_format" "$st" "read_format: TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID"
+reads() { perf report -i "$1" --stats 2>/dev/null | awk '$1 == "READ" {print $3}'; }
+r_ours=$(reads stat.data) r_theirs=$(reads perf-stat.data)
+check "as many READ records as perf's file has ($r_ours, perf: $r_theirs)" \
+	test -n "$r_ours" -a "$r_ours" = "$r_theirs"
+counted() { perf report -i "$1" -T --stdio 2>/dev/null | awk '/^# +PID +TID/ {on = 1; next} on && $3 > 0 {n++} END {print n + 0}'; }
+t_ours=$(counted stat.data) t_theirs=$(counted perf-stat.data)
+check "perf report -T lists as many threads with counts as for perf's file ($t_ours, perf: $t_theirs)" \
+	test "$t_ours" -gt 1 -a "$t_ours" = "$t_theirs"
 
 done_testing

@@ -98,6 +98,9 @@ static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr
 		a->sample_type |= PERF_SAMPLE_CPU;
 	layout_extras(o, a);
 	layout_rate(o, a);
+	/* -s: the kernel writes each inherited copy's counts as it exits (the
+	 * evlist's read_format has the times and id perf adds for it). */
+	a->inherit_stat = o->inherit_stat;
 	a->sample_id_all = 1;
 	a->write_backward = o->overwrite && !tracking;
 	if (tracking) {	/* process sideband, as in perf */
