@@ -94,6 +94,7 @@ struct pk_event_desc {
 	 */
 	uint64_t config3;
 	enum pk_tool_event tool;	/* PK_TOOL_NONE unless source is PK_SRC_TOOL */
+	bool rate_set;		/* period= or freq= term present */
 };
 
 /*

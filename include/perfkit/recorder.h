@@ -105,6 +105,8 @@ struct pk_recorder_opts {
 					 * holds this many bytes (perf's --mmap-flush);
 					 * 0 or 1: any; at most a quarter of a ring (see
 					 * pk_recorder_mmap_flush) */
+	bool inherit_stat;		/* a child's counts written as a READ record
+					 * when it exits (perf record -s) */
 };
 
 /*

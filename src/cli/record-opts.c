@@ -192,6 +192,8 @@ static const struct cli_opt record_options[] = {
 	{ "tid", 't', CLI_ARG_REQUIRED, 't', "TIDS", "these threads" },
 	{ "sample-cpu", 0, CLI_ARG_NONE, OPT_SAMPLE_CPU, NULL, "record the CPU of each sample" },
 	{ "no-inherit", 0, CLI_ARG_NONE, OPT_NO_INHERIT, NULL, "do not follow the command's children" },
+	{ "stat", 's', CLI_ARG_NONE, 's', NULL,
+	  "per-thread counts: each child's counts are recorded when it exits (inherit_stat)" },
 	{ "per-thread", 0, CLI_ARG_NONE, OPT_PER_THREAD, NULL,
 	  "one ring per thread, its events on any CPU (not following children)" },
 	{ "cgroup", 'G', CLI_ARG_REQUIRED, 'G', "NAME",
@@ -259,6 +261,7 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 		break;
 	case OPT_SAMPLE_CPU: o->r.sample_cpu = true; break;
 	case OPT_NO_INHERIT: o->r.no_inherit = true; break;
+	case 's': o->r.inherit_stat = true; break;
 	case OPT_CALL_GRAPH:
 		if (parse_call_graph(o, arg))
 			return CLI_EXIT_USAGE;

@@ -119,6 +119,40 @@ static void test_group_read_and_ids(void **state)
 	pk_evlist_free(l);
 }
 
+/* A group opened to sample its reads (PERF_SAMPLE_READ, PERF_FORMAT_GROUP
+ * on every event, as the recorder opens an S group): each event read alone
+ * gives its own count and id, not its leader's, and inherit is off. */
+static void test_sample_read_group_members(void **state)
+{
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_target t = { .size = sizeof(t), .inherit = true };
+	struct pk_count c[2] = { { .size = sizeof(c[0]) }, { .size = sizeof(c[1]) } };
+	uint64_t id[2];
+
+	(void)state;
+	assert_true(pk_events_parse("{task-clock,page-faults}", NULL, &ev) > 0);
+	for (size_t i = 0; i < 2; i++) {
+		pk_events_attr_mut(ev, i)->sample_type |= PERF_SAMPLE_READ;
+		pk_events_attr_mut(ev, i)->read_format |= PERF_FORMAT_GROUP;
+	}
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	pk_events_free(ev);
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_int_equal(pk_evlist_enable(l), 0);
+	touch_fresh_pages();
+	assert_int_equal(pk_evlist_disable(l), 0);
+	for (size_t i = 0; i < 2; i++) {
+		assert_true(pk_evlist_attr(l, i)->read_format & PERF_FORMAT_GROUP);
+		assert_false(pk_evlist_attr(l, i)->inherit);
+		assert_int_equal(pk_evlist_id(l, i, 0, 0, &id[i]), 0);
+		assert_int_equal(pk_evlist_read_one(l, i, 0, 0, &c[i]), 0);
+		assert_int_equal(c[i].id, id[i]);
+	}
+	assert_true(c[1].value >= PAGES && c[1].value <= PAGES + 64);
+	pk_evlist_free(l);
+}
+
 /* prctl stops every counter on this process, whoever opened it. */
 static void test_prctl(void **state)
 {
@@ -156,6 +190,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_count_page_faults),
+		cmocka_unit_test(test_sample_read_group_members),
 		cmocka_unit_test(test_group_read_and_ids),
 		cmocka_unit_test(test_prctl),
 		cmocka_unit_test(test_period_refresh),

@@ -201,7 +201,19 @@ static bool fall_back(struct evsel *e, int err)
 	return true;
 }
 
-/* Open group `lead` (the leader and its members) on one CPU x thread. */
+/* What event i's fd returns: a group leader with group_read reads its group,
+ * and so does an event whose attr asks for it (a recorder's leader sampling,
+ * the S modifier: the kernel reads the whole group from any of its fds). */
+static uint64_t read_format(const struct pk_evlist *l, size_t i)
+{
+	return READ_FORMAT | (l->ev[i].a.attr.read_format & PERF_FORMAT_GROUP) |
+	       (l->target.group_read && l->ev[i].leader == i ? PERF_FORMAT_GROUP : 0);
+}
+
+/* Open group `lead` (the leader and its members) on one CPU x thread.  A
+ * group read into samples (PERF_SAMPLE_READ with PERF_FORMAT_GROUP) is
+ * opened without inherit, as perf does: a child's copies would sample
+ * counts of a group the parent's samples never see. */
 static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 {
 	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++) {
@@ -212,10 +224,11 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 
 		do {
 			d = e->a;
-			d.attr.read_format = READ_FORMAT |
-				(l->target.group_read && i == lead ? PERF_FORMAT_GROUP : 0);
+			d.attr.read_format = read_format(l, i);
 			d.attr.disabled = i == lead;	/* members follow their leader */
-			d.attr.inherit = l->target.inherit;
+			d.attr.inherit = l->target.inherit &&
+				!((d.attr.sample_type & PERF_SAMPLE_READ) &&
+				  (d.attr.read_format & PERF_FORMAT_GROUP));
 			d.attr.enable_on_exec = l->target.enable_on_exec && i == lead;
 			/* A cgroup is given as its directory fd in place of a pid. */
 			fd = pk__sys_open(&d.attr, l->cgroup ? l->cgroup_fd : l->threads[t], l->cpus[c],
@@ -356,12 +369,6 @@ int pk_evlist_reset(struct pk_evlist *l)
 	return group_ioctl(l, PERF_EVENT_IOC_RESET);
 }
 
-/* What event i's fd returns: a group leader with group_read reads its group. */
-static uint64_t read_format(const struct pk_evlist *l, size_t i)
-{
-	return READ_FORMAT | (l->target.group_read && l->ev[i].leader == i ? PERF_FORMAT_GROUP : 0);
-}
-
 static bool bad_index(const struct pk_evlist *l, size_t i, size_t c, size_t t, const char *what)
 {
 	if (i < l->nr && c < l->nr_cpus && t < l->nr_threads)
@@ -493,6 +500,24 @@ pid_t pk_evlist_thread(const struct pk_evlist *l, size_t thread_idx)
 	return l->threads[thread_idx];
 }
 
+/* Event i's count from what its fd returned: a member that reads its
+ * group (leader sampling) finds its own entry, which is its place in the
+ * group, after the leader's. */
+static int read_one_count(const struct pk_evlist *l, size_t i, const uint64_t *buf, size_t len,
+			  struct pk_count *out)
+{
+	struct pk_count all[64] = { { .size = sizeof(all[0]) } };
+	uint64_t rf = read_format(l, i);
+	size_t k = rf & PERF_FORMAT_GROUP ? i - l->ev[i].leader : 0;
+
+	if (!k)
+		return pk_count_parse(rf, buf, len, out, 1) < 1 ? -EIO : 0;
+	if (k >= 64 || pk_count_parse(rf, buf, len, all, k + 1) <= (int)k)
+		return pk__error(-EIO, l->ev[i].name, "the group read has no count for member %zu", k);
+	pk__count_put(out, &all[k]);
+	return 0;
+}
+
 int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct pk_count *out)
 {
 	uint64_t buf[3 + 2 * 64];	/* a group read of up to 64 members */
@@ -533,7 +558,7 @@ int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct
 	}
 	if (n < 0)
 		return (int)n;
-	if (pk_count_parse(read_format(l, i), buf, (size_t)n, out, 1) < 1)
+	if (read_one_count(l, i, buf, (size_t)n, out) < 0)
 		return pk_last_error()->code;
 	out->value = pk_count_scaled(out);
 	return 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * elf.c - an ELF file opened once, through libelf, from a path or from
- * memory: its function symbols, a symbol's file offset (through the
+ * memory: its symbols as perf 6.1 loads them, a function's file offset (through the
  * PT_LOAD segment that holds it), its GNU build-id note, its
  * .gnu_debuglink and the CRC-32 that checks a debug file against it.  Files are outside input: a truncated or corrupt one
  * fails with -EINVAL and a message, never reads past what libelf checked.
@@ -153,13 +153,49 @@ static Elf_Scn *find_section(Elf *elf, const char *want, GElf_Shdr *sh)
 
 /* ---- symbols --------------------------------------------------------------- */
 
-/* The function symbols of every section of type `type`, through cb. */
+/* ARM's mapping symbols ($a, $d, $t, $x, alone or with a '.' suffix) mark
+ * code and data runs, not functions: perf 6.1 drops them. */
+static bool arm_mapping_symbol(const GElf_Ehdr *eh, const char *name)
+{
+	return (eh->e_machine == EM_ARM || eh->e_machine == EM_AARCH64) && name[0] == '$' &&
+	       name[1] && strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.');
+}
+
+/* Whether perf 6.1's dso__load_sym keeps the symbol: a named function or
+ * object, or a label that is not hidden or internal, defined in a section
+ * of the loaded image (SHF_ALLOC: not absolute, common or out of range);
+ * a label only in a section named like text or data. */
+static bool kept_symbol(Elf *elf, size_t shstrndx, const GElf_Sym *sym)
+{
+	int st = GELF_ST_TYPE(sym->st_info), vis = GELF_ST_VISIBILITY(sym->st_other);
+	bool label = st == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
+	const char *sec;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (!sym->st_name || sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
+		return false;
+	if (!label && st != STT_FUNC && st != STT_GNU_IFUNC && st != STT_OBJECT)
+		return false;
+	if (!(scn = elf_getscn(elf, sym->st_shndx)) || !gelf_getshdr(scn, &sh) ||
+	    !(sh.sh_flags & SHF_ALLOC))
+		return false;
+	if (!label)
+		return true;
+	sec = elf_strptr(elf, shstrndx, sh.sh_name);
+	return sec && (strstr(sec, "text") || strstr(sec, "data"));
+}
+
+/* The kept symbols of every section of type `type`, through cb. */
 static int walk_syms(struct pk__elf *e, Elf64_Word type, pk__elf_sym_cb cb, void *arg)
 {
-	size_t entsize = gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT);
+	size_t entsize = gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT), shstrndx;
 	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
 	int ret = 0;
 
+	if (elf_getshdrstrndx(e->elf, &shstrndx) < 0 || !gelf_getehdr(e->elf, &eh))
+		return 0;
 	while (!ret && entsize && (scn = elf_nextscn(e->elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *data;
@@ -169,19 +205,18 @@ static int walk_syms(struct pk__elf *e, Elf64_Word type, pk__elf_sym_cb cb, void
 		for (size_t i = 0; !ret && i < data->d_size / entsize; i++) {
 			struct pk__elf_sym s = { .dynamic = type == SHT_DYNSYM };
 			GElf_Sym sym;
-			int st;
 
 			if (!gelf_getsym(data, (int)i, &sym))
 				break;
-			st = GELF_ST_TYPE(sym.st_info);
-			if ((st != STT_FUNC && st != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
+			if (!kept_symbol(e->elf, shstrndx, &sym))
 				continue;
 			s.name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
-			if (!s.name || !s.name[0])
+			if (!s.name || !s.name[0] || arm_mapping_symbol(&eh, s.name))
 				continue;
 			s.value = sym.st_value;
 			s.size = sym.st_size;
 			s.binding = GELF_ST_BIND(sym.st_info);
+			s.type = GELF_ST_TYPE(sym.st_info);
 			ret = cb(arg, &s);
 		}
 	}
@@ -320,8 +355,9 @@ static int sym_is(void *arg, const struct pk__elf_sym *s)
 	struct want *w = arg;
 	size_t n = strlen(w->name);
 
-	if (strncmp(s->name, w->name, n) || (s->name[n] != '\0' && s->name[n] != '@'))
-		return 0;
+	if ((s->type != STT_FUNC && s->type != STT_GNU_IFUNC) || strncmp(s->name, w->name, n) ||
+	    (s->name[n] != '\0' && s->name[n] != '@'))
+		return 0;	/* a function of that name, not an object or a label */
 	w->value = s->value;
 	return 1;
 }

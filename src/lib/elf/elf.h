@@ -36,19 +36,26 @@ void pk__elf_close(struct pk__elf *e);
 /* pk__elf_name - the path or name it was opened with. */
 const char *pk__elf_name(const struct pk__elf *e);
 
-/* One defined function symbol (STT_FUNC or STT_GNU_IFUNC). */
+/* One defined symbol of the loaded image: a function (STT_FUNC or
+ * STT_GNU_IFUNC), an object (STT_OBJECT) or a label (STT_NOTYPE). */
 struct pk__elf_sym {
 	const char *name;	/* valid while the pk__elf is open */
 	uint64_t value, size;
 	bool dynamic;		/* from .dynsym rather than .symtab */
 	unsigned char binding;	/* STB_LOCAL, STB_GLOBAL, STB_WEAK, ... */
+	unsigned char type;	/* STT_FUNC, STT_GNU_IFUNC, STT_OBJECT or STT_NOTYPE */
 };
 
-/* Called once per function symbol; a non-zero return stops the walk. */
+/* Called once per symbol; a non-zero return stops the walk. */
 typedef int (*pk__elf_sym_cb)(void *arg, const struct pk__elf_sym *s);
 
-/* pk__elf_symbols - every defined, named function symbol of .symtab, then
- * of .dynsym, through cb.  Returns 0 or the callback's stop value. */
+/* pk__elf_symbols - the symbols perf 6.1 loads for a DSO, of .symtab, then
+ * of .dynsym, through cb: every named function and object defined in an
+ * allocated section, and every label (STT_NOTYPE, not hidden or internal)
+ * of a section whose name has "text" or "data" in it, such as _start or
+ * ld.so's _dl_start_user; none absolute, none of ARM's mapping symbols
+ * ($a, $d, $t, $x).  A caller after functions only checks `type`.
+ * Returns 0 or the callback's stop value. */
 int pk__elf_symbols(struct pk__elf *e, pk__elf_sym_cb cb, void *arg);
 
 /* One PLT entry as perf 6.1 names it (dso__synthesize_plt_symbols): the

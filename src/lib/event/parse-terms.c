@@ -327,9 +327,11 @@ static int apply_common_term(struct pk__parser *p, const struct pk__span *s, con
 	else if (term_is(t, "period")) {
 		a->sample_period = v;
 		a->freq = 0;
+		d->desc.rate_set = true;
 	} else if (term_is(t, "freq")) {
 		a->sample_freq = v;
 		a->freq = 1;
+		d->desc.rate_set = true;
 	} else if (term_is(t, "time"))
 		d->desc.time = v != 0;
 	else if (term_is(t, "stack-size"))

@@ -13,6 +13,7 @@
 #include "host/host.h"
 
 #include <ctype.h>
+#include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -144,7 +145,8 @@ static int sym_near(void *arg, const struct pk__elf_sym *s)
 {
 	struct ksym_check *c = arg;
 
-	near_add(&c->near, c->want, s->name);
+	if (s->type == STT_FUNC || s->type == STT_GNU_IFUNC)	/* the functions only */
+		near_add(&c->near, c->want, s->name);
 	return 0;
 }
 

@@ -98,6 +98,9 @@ static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr
 		a->sample_type |= PERF_SAMPLE_CPU;
 	layout_extras(o, a);
 	layout_rate(o, a);
+	/* -s: the kernel writes each inherited copy's counts as it exits (the
+	 * evlist's read_format has the times and id perf adds for it). */
+	a->inherit_stat = o->inherit_stat;
 	a->sample_id_all = 1;
 	a->write_backward = o->overwrite && !tracking;
 	if (tracking) {	/* process sideband, as in perf */
@@ -117,16 +120,50 @@ static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr
 	}
 }
 
+/*
+ * The S modifier, as perf 6.1's evsel__config and leader sampling: an event
+ * with it samples PERF_SAMPLE_READ, and in a group of more than one also
+ * reads the group (PERF_FORMAT_GROUP), so each sample carries the count of
+ * every member; the evlist then opens it without inherit, as perf does.
+ * When the leader has it, the members sample nothing (no period or
+ * frequency unless their own terms set one, no backward ring unless their
+ * own overwrite term says so) and take the leader's sample layout, so a
+ * reader decodes them alike.
+ */
+static void layout_sample_read(struct pk_recorder *r, size_t i)
+{
+	const struct pk_event_desc *d = pk_events_desc(r->ev, i), *lead = pk_events_desc(r->ev, d->leader);
+	struct perf_event_attr *a = pk_events_attr_mut(r->ev, i);
+
+	if (d->sample_read) {
+		a->sample_type |= PERF_SAMPLE_READ;
+		if (lead->nr_members > 1)
+			a->read_format |= PERF_FORMAT_GROUP;
+	}
+	if (d->leader == i || !lead->sample_read)
+		return;
+	if (!d->rate_set) {
+		a->freq = 0;
+		a->sample_period = 0;
+	}
+	if (d->overwrite < 0)
+		a->write_backward = 0;
+	a->sample_type |= pk_events_attr(r->ev, d->leader)->sample_type;
+}
+
 /* The sideband goes to a dummy event added last: with overwrite, in a ring
  * of its own that is never overwritten; for CPUs (-a, -C), as perf 6.1's
  * `dummy:HG`, which samples nothing (period 1, no PERIOD field).  Otherwise
- * it goes to the first event. */
+ * it goes to the first event.  A leader comes before its members, so its
+ * layout is final when theirs copies it. */
 static void layout_events(struct pk_recorder *r)
 {
 	size_t n = pk_events_nr(r->ev), tracking = r->o.overwrite || r->cpu_wide ? n - 1 : 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		layout_attr(&r->o, pk_events_attr_mut(r->ev, i), r->cpu_wide, i == tracking);
+		layout_sample_read(r, i);
+	}
 	if (r->cpu_wide && !r->o.overwrite) {
 		struct perf_event_attr *a = pk_events_attr_mut(r->ev, tracking);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * maps.c - per-process memory maps followed from a recording's records
- * (MMAP, MMAP2, COMM exec, FORK), with perf's semantics: each map keeps
+ * (MMAP, MMAP2, FORK; an exec's COMM forgets nothing), with perf's semantics: each map keeps
  * its file offset, protection and flags, a new mapping splits or replaces
  * the ones it overlaps, so an address resolves to the map live at the
  * sample's time when records are followed in time order; the DSO table
@@ -348,8 +348,6 @@ static int fork_record(struct pk_maps *m, const struct pk_rec_task *t)
 
 int pk_maps_process(struct pk_maps *m, const struct pk_record *r)
 {
-	struct proc *p;
-
 	switch (r->type) {
 	case PERF_RECORD_MMAP: {
 		/* MMAP has no prot: perf writes it for executable maps unless
@@ -366,8 +364,9 @@ int pk_maps_process(struct pk_maps *m, const struct pk_record *r)
 		return mmap_record(m, &r->mmap2, r->mmap2.has_build_id ? r->mmap2.build_id : NULL,
 				   r->mmap2.build_id_size);
 	case PERF_RECORD_COMM:
-		if (r->comm.exec && r->comm.pid == r->comm.tid && (p = find(m, r->comm.pid)))
-			p->nr = 0;	/* a new program: the old maps are gone */
+		/* An exec keeps the old maps until new mappings replace them, as
+		 * perf 6.1 keeps them: a sample taken inside execve, after the
+		 * COMM, still has the old program's user stack (its execve call). */
 		return 0;
 	case PERF_RECORD_FORK:
 		return fork_record(m, &r->task);

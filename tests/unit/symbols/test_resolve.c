@@ -7,7 +7,8 @@
  * as /proc/self/maps says, a JIT's perf-PID.map, a fixture kallsyms with
  * a module and a moved kernel, perf's map splitting, and the demangler.
  * argv: workload, non-PIE workload, stripped + debuglink copy, its debug
- * file, and a build without build-ids: stripped + debuglink, debug, whole.
+ * file, a build without build-ids: stripped + debuglink, debug, whole, and
+ * a program linked stripped whose .dynsym defines only an object.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -167,6 +168,9 @@ static void plt_entries(void **state)
 	(void)state;
 	check_plt(paths[0]);
 	check_plt(paths[2]);
+	/* Linked stripped, with only an object (environ) defined in .dynsym:
+	 * perf 6.1 still names the PLT entries, as in /bin/dash. */
+	check_plt(paths[7]);
 }
 
 /* The stripped copy's debug file found under <debug>/.build-id/xx/yyyy.debug. */
@@ -489,9 +493,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(demangling),
 	};
 
-	if (argc != 8) {
+	if (argc != 9) {
 		fprintf(stderr, "usage: %s WORKLOAD NOPIE STRIPPED-LINKED DEBUG NOBID-STRIPPED-LINKED "
-			"NOBID-DEBUG NOBID\n", argv[0]);
+			"NOBID-DEBUG NOBID PLT-STRIPPED\n", argv[0]);
 		return 2;
 	}
 	paths = argv + 1;
