@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stat-metric.c - perfkit stat -M: the metrics and groups named are looked
+ * up in perfkit's table for this CPU (its cpuid from /proc/cpuinfo, or
+ * PERFKIT_CPUID as perf takes PERF_CPUID), their events added to the
+ * counted list (grouped per metric unless --metric-no-group), and after
+ * counting each metric's value shown in the comment column of its first
+ * event, as perf 6.1 does.  A name matching nothing, and a metric whose
+ * events this kernel does not have, get perf's messages and are left out.
+ */
+#include "stat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* perf's x86 cpuid string: vendor-family-MODEL(hex)-stepping. */
+static void host_cpuid(char *buf, size_t len)
+{
+	const char *env = getenv("PERFKIT_CPUID");
+	char line[256], vendor[64] = "";
+	unsigned fam = 0, model = 0, step = 0;
+	FILE *f;
+
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return;
+	}
+	snprintf(buf, len, "unknown");
+	if (!(f = fopen("/proc/cpuinfo", "r")))
+		return;
+	while (fgets(line, sizeof(line), f) && strcmp(line, "\n")) {
+		sscanf(line, "vendor_id : %63s", vendor);
+		sscanf(line, "cpu family : %u", &fam);
+		sscanf(line, "model : %u", &model);
+		sscanf(line, "stepping : %u", &step);
+	}
+	fclose(f);
+	if (vendor[0])
+		snprintf(buf, len, "%s-%u-%X-%X", vendor, fam, model, step);
+}
+
+static bool in_groups(const char *groups, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *g = groups; *g;) {
+		size_t glen = strcspn(g, ";");
+
+		if (glen == n && !strncasecmp(g, name, n))
+			return true;
+		g += glen + (g[glen] == ';');
+	}
+	return false;
+}
+
+/* Appends each event name the expression uses, once, to *list (','-joined). */
+static int collect(void *arg, const char *name, size_t len, double *v)
+{
+	char **list = arg, *longer;
+	size_t have = *list ? strlen(*list) : 0;
+
+	*v = 1;
+	for (const char *p = *list; p && *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && !strncmp(p, name, len))
+			return 0;
+		p += n + (p[n] == ',');
+	}
+	if (!(longer = realloc(*list, have + len + 2)))
+		return -ENOMEM;
+	if (have)
+		longer[have++] = ',';
+	memcpy(longer + have, name, len);
+	longer[have + len] = 0;
+	*list = longer;
+	return 0;
+}
+
+/* The metric's events, or NULL after perf's message when one is missing. */
+static char *metric_events(const struct stat_opts *o, const struct pk_metric_def *m)
+{
+	char *list = NULL, *spec = NULL;
+	struct pk_events *ev = NULL;
+	double v;
+
+	if (pk_metric_expr_eval(m->expr, collect, &list, &v) < 0 || !list)
+		return free(list), NULL;
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		char one[128];
+
+		snprintf(one, sizeof(one), "%.*s", (int)n, p);
+		if (pk_events_parse(one, NULL, &ev) < 0) {
+			cli_message(stderr, "event syntax error: '%s'\n"
+				    "                     \\___ Cannot find PMU `%s'. "
+				    "Missing kernel support?\n", m->expr, one);
+			return free(list), NULL;
+		}
+		pk_events_free(ev);
+		p += n + (p[n] == ',');
+	}
+	if (asprintf(&spec, o->metric_no_group ? "%s" : "{%s}", list) < 0)
+		spec = NULL;
+	free(list);
+	return spec;
+}
+
+static int add_metric(struct stat_opts *o, const struct pk_metric_def *m)
+{
+	char *spec, *joined;
+
+	for (size_t k = 0; k < o->nr_mdefs; k++)
+		if (o->mdefs[k] == m)
+			return 0;
+	if (!(spec = metric_events(o, m)))
+		return 0;
+	if (o->events ? asprintf(&joined, "%s,%s", o->events, spec) < 0 : !(joined = strdup(spec))) {
+		free(spec);
+		return -ENOMEM;
+	}
+	free(spec);
+	free(o->events);
+	o->events = joined;
+	o->mdefs[o->nr_mdefs++] = m;
+	return 0;
+}
+
+/* One -M name: every metric of that name or in that group, for this CPU. */
+static int expand_one(struct stat_opts *o, const char *name, const char *cpuid)
+{
+	const struct pk_metric_def *m;
+	bool found = false;
+	int err;
+
+	for (size_t i = 0; (m = pk_metric_def_get(i)); i++) {
+		if (pk_metric_def_matches(m, cpuid) != 1 ||
+		    (strcasecmp(m->name, name) && !in_groups(m->groups, name)))
+			continue;
+		found = true;
+		if ((err = add_metric(o, m)) < 0)
+			return err;
+	}
+	if (!found)
+		cli_message(stderr, "Cannot find metric or group `%s'\n", name);
+	return 0;
+}
+
+int stat_metric_expand(struct stat_opts *o)
+{
+	char cpuid[128], *names, *save = NULL;
+	size_t nr = 0;
+	int err = 0;
+
+	if (!o->metric_arg)
+		return 0;
+	while (pk_metric_def_get(nr))
+		nr++;
+	if (!(o->mdefs = calloc(nr ? nr : 1, sizeof(*o->mdefs))) || !(names = strdup(o->metric_arg)))
+		return -ENOMEM;
+	host_cpuid(cpuid, sizeof(cpuid));
+	for (char *n = strtok_r(names, ",", &save); n && !err; n = strtok_r(NULL, ",", &save))
+		err = expand_one(o, n, cpuid);
+	free(names);
+	return err;
+}
+
+void stat_metric_attach(const struct stat_opts *o, struct result *r, size_t nr)
+{
+	for (size_t k = 0; k < o->nr_mdefs; k++) {
+		char *first = NULL;
+		double v;
+
+		if (pk_metric_expr_eval(o->mdefs[k]->expr, collect, &first, &v) < 0 || !first)
+			continue;
+		first[strcspn(first, ",")] = 0;
+		for (size_t i = 0; i < nr; i++) {
+			if (!r[i].metric && !strcmp(r[i].d->name, first)) {
+				const struct pk_metric_def *d = o->mdefs[k];
+
+				r[i].metric = d;
+				/* perf: with a unit, "UNIT  NAME"; without, NAME. */
+				snprintf(r[i].metric_unit, sizeof(r[i].metric_unit),
+					 d->unit[0] ? "%s  %s" : "%.0s%s", d->unit, d->name);
+				break;
+			}
+		}
+		free(first);
+	}
+}
+
+struct lookup_ctx {
+	const struct result *r;
+	size_t nr;
+	const double *vals;
+};
+
+static int lookup(void *arg, const char *name, size_t len, double *v)
+{
+	const struct lookup_ctx *c = arg;
+
+	for (size_t i = 0; i < c->nr; i++) {
+		if (strlen(c->r[i].d->name) == len && !strncmp(c->r[i].d->name, name, len)) {
+			if (c->r[i].err)
+				return -ENODATA;
+			*v = c->vals[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int stat_metric_figure(const struct result *r, size_t nr, size_t i, const double *vals,
+		       struct pk_metric *m)
+{
+	const struct pk_metric_def *def = r[i].metric;
+	struct lookup_ctx c = { r, nr, vals };
+	double v;
+
+	if (!def || pk_metric_expr_eval(def->expr, lookup, &c, &v) < 0)
+		return 0;
+	/* perf's formats: "%8.1f" with a unit, "%8.2f" without. */
+	*m = (struct pk_metric){ sizeof(*m), v * def->scale, def->unit[0] ? "%8.1f" : "%8.2f",
+				 r[i].metric_unit };
+	return 1;
+}
