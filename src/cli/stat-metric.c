@@ -227,3 +227,67 @@ int stat_metric_figure(const struct result *r, size_t nr, size_t i, const double
 				 r[i].metric_unit };
 	return 1;
 }
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Adds each of the row's groups to names[] unless there already. */
+static void add_groups(const char **names, char (*store)[64], size_t *nr, size_t max,
+		       const char *groups)
+{
+	for (const char *g = groups; *g && *nr < max;) {
+		size_t n = strcspn(g, ";"), k;
+
+		snprintf(store[*nr], sizeof(store[0]), "%.*s", (int)n, g);
+		for (k = 0; k < *nr && strcmp(names[k], store[*nr]); k++)
+			;
+		if (k == *nr) {
+			names[*nr] = store[*nr];
+			(*nr)++;
+		}
+		g += n + (g[n] == ';');
+	}
+}
+
+int stat_metric_list(FILE *f, bool groups)
+{
+	char cpuid[128], (*store)[64];
+	const struct pk_metric_def *m;
+	const char **names;
+	size_t nr = 0, max = 0;
+
+	while (pk_metric_def_get(max))
+		max++;
+	max *= 4;	/* room for several groups per row */
+	names = calloc(max ? max : 1, sizeof(*names));
+	store = calloc(max ? max : 1, sizeof(*store));
+	if (!names || !store)
+		return free(names), free(store), CLI_EXIT_EVENT;
+	host_cpuid(cpuid, sizeof(cpuid));
+	for (size_t i = 0; (m = pk_metric_def_get(i)); i++) {
+		if (pk_metric_def_matches(m, cpuid) != 1)
+			continue;
+		if (groups)
+			add_groups(names, store, &nr, max, m->groups);
+		else if (nr < max)
+			names[nr++] = m->name;
+	}
+	qsort(names, nr, sizeof(*names), by_name);
+	/* perf list's layout: a heading, then names (metrics with their
+	 * description under them). */
+	fprintf(f, "\n%s:\n\n", groups ? "Metric Groups" : "Metrics");
+	for (size_t i = 0; i < nr; i++) {
+		if (groups) {
+			fprintf(f, "%s\n", names[i]);
+			continue;
+		}
+		for (size_t j = 0; (m = pk_metric_def_get(j)); j++)
+			if (m->name == names[i])
+				fprintf(f, "  %s\n       [%s]\n", m->name, m->desc);
+	}
+	free(names);
+	free(store);
+	return 0;
+}

@@ -154,6 +154,11 @@ void stat_metric_attach(const struct stat_opts *o, struct result *r, size_t nr);
 int stat_metric_figure(const struct result *r, size_t nr, size_t i, const double *vals,
 		       struct pk_metric *m);
 
+/* stat_metric_list - perf list metric / metricgroups: the metrics (with
+ * descriptions) or groups of perfkit's table for this CPU, sorted, in perf
+ * list's layout.  0, or an exit status. */
+int stat_metric_list(FILE *f, bool groups);
+
 /* stat_print - the counts in the layout the options ask for. */
 void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 		const struct stat_summary *s);

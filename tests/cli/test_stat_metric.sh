@@ -47,4 +47,24 @@ PERFKIT_CPUID=$SKL LIBPFM_FORCE_PMU=skl run stat -M branch_misprediction_ratio -
 contains "a Zen 3 metric is not offered on a Skylake" "$err" \
 	"Cannot find metric or group \`branch_misprediction_ratio'"
 
+PERFKIT_CPUID=$SKL run list metric
+check "list metric on a Skylake: perf's layout, CPI and IPC with descriptions" test "$out" = "$(printf '\n%s\n\n%s\n' 'Metrics:' \
+	'  CPI
+       [Cycles Per Instruction (per Logical Processor)]
+  IPC
+       [Instructions Per Cycle (per Logical Processor)]')"
+PERFKIT_CPUID=$ZEN3 run list metricgroups
+check "list metricgroups on a Zen 3: each group once, sorted" test "$out" = "$(printf '\n%s\n\n%s\n' \
+	'Metric Groups:' 'branch_prediction
+l2_cache
+tlb')"
+if command -v perf >/dev/null; then
+	pk=$(PERFKIT_CPUID=$ZEN3 "$PERFKIT" list metricgroups | sed 1,3d)
+	pf=$(PERF_CPUID=$ZEN3 perf list metricgroups 2>/dev/null | sed 1,3d)
+	check "every Zen 3 group perfkit lists, perf 6.1 lists too" \
+		test -z "$(comm -23 <(printf '%s\n' "$pk") <(printf '%s\n' "$pf"))"
+else
+	skip "every Zen 3 group perfkit lists, perf 6.1 lists too" "no perf"
+fi
+
 done_testing

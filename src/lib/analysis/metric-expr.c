@@ -128,6 +128,7 @@ static int number(struct parser *ps, double *v)
 static int primary(struct parser *ps, double *v)
 {
 	const char *s;
+	size_t len;
 	int err;
 
 	skip_space(ps);
@@ -144,12 +145,14 @@ static int primary(struct parser *ps, double *v)
 	s = ps->p;
 	while (ident_char(*ps->p))
 		ps->p++;
-	if ((size_t)(ps->p - s) == 7 && !strncmp(s, "d_ratio", 7)) {
+	len = (size_t)(ps->p - s);
+	/* "d_ratio" not followed by '(' is an event of that name. */
+	if (len == 7 && !strncmp(s, "d_ratio", 7)) {
 		skip_space(ps);
 		if (*ps->p == '(')
 			return d_ratio(ps, v);
 	}
-	return ps->lookup(ps->arg, s, (size_t)(ps->p - s), v);
+	return ps->lookup(ps->arg, s, len, v);
 }
 
 static int unary(struct parser *ps, double *v)

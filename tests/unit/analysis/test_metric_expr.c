@@ -72,6 +72,10 @@ static void test_d_ratio(void **state)
 	assert_true(eval_ok("d_ratio(m, t)", &c) == 0.025);
 	assert_true(eval_ok("d_ratio(m, z)", &c) == 0);
 	assert_true(eval_ok("100 * d_ratio(m + m, t - 100)", &c) == 10);
+	/* Not followed by '(': an event named d_ratio, the space not its. */
+	c.names[2] = "d_ratio";
+	c.vals[2] = 4;
+	assert_true(eval_ok("d_ratio + m", &c) == 9);
 }
 
 static void test_errors(void **state)
