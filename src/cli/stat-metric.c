@@ -5,7 +5,8 @@
  * PERFKIT_CPUID as perf takes PERF_CPUID), their events added to the
  * counted list (grouped per metric unless --metric-no-group), and after
  * counting each metric's value shown in the comment column of its first
- * event, as perf 6.1 does.  A name matching nothing, and a metric whose
+ * event, as perf 6.1 does (stat-metric-show.c); perf list metric and
+ * metricgroups.  A name matching nothing, and a metric whose
  * events this kernel does not have, get perf's messages and are left out.
  */
 #include "stat.h"
@@ -166,66 +167,6 @@ int stat_metric_expand(struct stat_opts *o)
 		err = expand_one(o, n, cpuid);
 	free(names);
 	return err;
-}
-
-void stat_metric_attach(const struct stat_opts *o, struct result *r, size_t nr)
-{
-	for (size_t k = 0; k < o->nr_mdefs; k++) {
-		char *first = NULL;
-		double v;
-
-		if (pk_metric_expr_eval(o->mdefs[k]->expr, collect, &first, &v) < 0 || !first)
-			continue;
-		first[strcspn(first, ",")] = 0;
-		for (size_t i = 0; i < nr; i++) {
-			if (!r[i].metric && !strcmp(r[i].d->name, first)) {
-				const struct pk_metric_def *d = o->mdefs[k];
-
-				r[i].metric = d;
-				/* perf: with a unit, "UNIT  NAME"; without, NAME. */
-				snprintf(r[i].metric_unit, sizeof(r[i].metric_unit),
-					 d->unit[0] ? "%s  %s" : "%.0s%s", d->unit, d->name);
-				break;
-			}
-		}
-		free(first);
-	}
-}
-
-struct lookup_ctx {
-	const struct result *r;
-	size_t nr;
-	const double *vals;
-};
-
-static int lookup(void *arg, const char *name, size_t len, double *v)
-{
-	const struct lookup_ctx *c = arg;
-
-	for (size_t i = 0; i < c->nr; i++) {
-		if (strlen(c->r[i].d->name) == len && !strncmp(c->r[i].d->name, name, len)) {
-			if (c->r[i].err)
-				return -ENODATA;
-			*v = c->vals[i];
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-int stat_metric_figure(const struct result *r, size_t nr, size_t i, const double *vals,
-		       struct pk_metric *m)
-{
-	const struct pk_metric_def *def = r[i].metric;
-	struct lookup_ctx c = { r, nr, vals };
-	double v;
-
-	if (!def || pk_metric_expr_eval(def->expr, lookup, &c, &v) < 0)
-		return 0;
-	/* perf's formats: "%8.1f" with a unit, "%8.2f" without. */
-	*m = (struct pk_metric){ sizeof(*m), v * def->scale, def->unit[0] ? "%8.1f" : "%8.2f",
-				 r[i].metric_unit };
-	return 1;
 }
 
 static int by_name(const void *a, const void *b)
