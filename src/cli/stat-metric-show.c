@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * stat-metric-show.c - perfkit stat -M after counting: each metric marked
  * on the line of its first event, and its value evaluated on the counts of

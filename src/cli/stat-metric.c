@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * stat-metric.c - perfkit stat -M: the metrics and groups named are looked
  * up in perfkit's table for this CPU (its cpuid from /proc/cpuinfo, or

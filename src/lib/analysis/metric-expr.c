@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * metric-expr.c - named metrics for perfkit stat -M: the table
  * (metrics.def), matching a row to the CPU by its cpuid regex, and the
