@@ -57,6 +57,49 @@ struct pk_metric {
 PK_API int pk_metric_derive(const struct pk_metric_input *in, size_t nr, size_t i, double wall_ns,
 			    struct pk_metric *out, size_t max);
 
+/* One named metric of perfkit's table (perfkit stat -M NAME). */
+struct pk_metric_def {
+	size_t size;
+	const char *name;	/* "branch_misprediction_ratio" */
+	const char *groups;	/* ';'-separated groups: "branch_prediction" */
+	const char *expr;	/* over event names: "d_ratio(ex_ret_brn_misp, ex_ret_brn)" */
+	double scale;		/* the value shown is expr * scale ... */
+	const char *unit;	/* ... followed by this ("%", or "") */
+	const char *cpuid;	/* extended regex over the whole cpuid string */
+	const char *desc;
+};
+
+/*
+ * pk_metric_def_get - row idx of perfkit's metric table, or NULL past its
+ * end.  The rows are static: never freed.  Which models are covered is in
+ * docs/EVENTS.md.
+ */
+PK_API const struct pk_metric_def *pk_metric_def_get(size_t idx);
+
+/*
+ * pk_metric_def_matches - 1 when metric m applies to the CPU whose cpuid
+ * string (perf's form, "AuthenticAMD-25-11-1" or "GenuineIntel-6-5E-3") is
+ * `cpuid`, as perf matches: the row's regex must cover the whole string,
+ * less its stepping when the regex names none (a regex that names one needs
+ * a cpuid with one); 0 when not; -EINVAL when either is NULL.
+ */
+PK_API int pk_metric_def_matches(const struct pk_metric_def *m, const char *cpuid);
+
+/*
+ * pk_metric_expr_eval - evaluate a metric expression: numbers, event names
+ * (letters, digits, '_', '.', ':' for modifiers), + - * / with the usual
+ * precedence, parentheses, unary minus and d_ratio(a, b) (a / b, 0 when b
+ * is 0).  lookup(arg, name, len, &value) is called for every event name in
+ * the order it appears (name is not NUL-terminated) and returns 0 or a
+ * negative errno, which is passed back as is; a caller can use it to
+ * collect the names.  On success *out holds the value and 0 is returned;
+ * -EINVAL for a malformed expression or NULL argument, -E2BIG when nested
+ * deeper than 64, -EDOM on division by zero ('/', not d_ratio).
+ */
+PK_API int pk_metric_expr_eval(const char *expr,
+			       int (*lookup)(void *arg, const char *name, size_t len, double *value),
+			       void *arg, double *out);
+
 #ifdef __cplusplus
 }
 #endif

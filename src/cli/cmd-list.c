@@ -8,6 +8,7 @@
  * cache events, whose support varies event by event.
  */
 #include "cli.h"
+#include "stat.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -470,8 +471,12 @@ static int run(const struct list_opts *o)
 int cmd_list(int argc, char **argv)
 {
 	struct list_opts o = { 0 };
-	int err = parse_opts(argc, argv, &o);
+	int err;
 
+	/* perf list metric / metricgroups: perfkit's metric table (stat -M). */
+	if (argc == 2 && (!strcmp(argv[1], "metric") || !strcmp(argv[1], "metricgroups")))
+		return stat_metric_list(stdout, argv[1][6] == 'g');
+	err = parse_opts(argc, argv, &o);
 	if (err)
 		return err < 0 ? 0 : err;
 	return run(&o);

@@ -615,6 +615,7 @@ int cmd_stat(int argc, char **argv)
 		goto done;
 	}
 	nr = drop_unsupported(r, nr, o.nr_default);
+	stat_metric_attach(&o, r, nr);
 	/* like perf 6.1: -I prints the intervals only, unless --summary */
 	if (!o.interval_ms || o.summary) {
 		/* stderr is unbuffered: compose the table, then write it at once. */
@@ -641,10 +642,14 @@ done:
 	free(sum.topo);
 	pk_events_free(ev);
 	free(o.events);
+	free(o.metric_arg);
+	free(o.mdefs);
 	free(o.spec);
 	return status;
 done_opts:
 	free(o.events);
+	free(o.metric_arg);
+	free(o.mdefs);
 	free(o.spec);
 	return err < 0 ? 0 : err;
 }

@@ -221,6 +221,8 @@ int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals
 	struct pk_metric_input in[64];
 	int n;
 
+	if (r[i].metric)
+		return stat_metric_figure(r, nr, i, vals, &m[0]);
 	/* Figures need the whole list; lists longer than this show none. */
 	if (nr > sizeof(in) / sizeof(in[0]))
 		return 0;

@@ -26,7 +26,8 @@ static const char *const detailed_sets[3] = {
 
 enum { OPT_APPEND = 0x100, OPT_INTERVAL_COUNT, OPT_NO_INHERIT, OPT_CONTROL, OPT_ALL_USER,
        OPT_ALL_KERNEL, OPT_NO_BIG_NUM, OPT_SUMMARY, OPT_NO_CSV_SUMMARY, OPT_METRIC_ONLY, OPT_PRE,
-       OPT_POST, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_PER = 0x120 };
+       OPT_POST, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_METRIC_NO_GROUP, OPT_METRIC_NO_MERGE,
+       OPT_PER = 0x120 };
 
 static const struct cli_opt stat_options[] = {
 	{ "event", 'e', CLI_ARG_REQUIRED, 'e', "EVENTS",
@@ -80,6 +81,13 @@ static const struct cli_opt stat_options[] = {
 	  "print large counts with the locale's thousands' separators (the default for the "
 	  "table; not with -x)" },
 	{ "no-big-num", 0, CLI_ARG_NONE, OPT_NO_BIG_NUM, NULL, "print counts without separators" },
+	{ "metrics", 'M', CLI_ARG_REQUIRED, 'M', "METRIC[,METRIC|GROUP]",
+	  "count the events of the named metrics or metric groups and show each metric's value "
+	  "(perfkit list metric lists those known for this CPU)" },
+	{ "metric-no-group", 0, CLI_ARG_NONE, OPT_METRIC_NO_GROUP, NULL,
+	  "count a metric's events ungrouped rather than as one group" },
+	{ "metric-no-merge", 0, CLI_ARG_NONE, OPT_METRIC_NO_MERGE, NULL,
+	  "do not share events between metric groups (perfkit never does)" },
 	{ "metric-only", 0, CLI_ARG_NONE, OPT_METRIC_ONLY, NULL,
 	  "print only the derived figures (insn per cycle, miss ratios, ...), one column each" },
 	{ "topdown", 0, CLI_ARG_NONE, OPT_TOPDOWN, NULL,
@@ -189,6 +197,9 @@ static int stat_option(void *ctx, int id, const char *arg)
 	case OPT_SUMMARY: o->summary = true; break;
 	case OPT_NO_CSV_SUMMARY: o->no_csv_summary = true; break;
 	case OPT_METRIC_ONLY: o->metric_only = true; break;
+	case 'M': return cli_events_add("stat", &o->metric_arg, arg);
+	case OPT_METRIC_NO_GROUP: o->metric_no_group = true; break;
+	case OPT_METRIC_NO_MERGE: o->metric_no_merge = true; break;
 	case OPT_PRE: o->pre_cmd = arg; break;
 	case OPT_POST: o->post_cmd = arg; break;
 	case OPT_TOPDOWN: o->topdown = true; break;
@@ -297,6 +308,8 @@ int stat_topdown_check(const struct stat_opts *o)
 /* The list to count: -e's (or the default set), then -d's sets. */
 static int make_spec(struct stat_opts *o)
 {
+	if (stat_metric_expand(o) < 0)
+		return cli_usage("stat", "out of memory");
 	o->nr_default = o->events ? 0 : NR_DEFAULT_EVENTS;
 	o->spec = strdup(o->events ? o->events : DEFAULT_EVENTS);
 	for (unsigned k = 0; o->spec && k < o->detailed; k++) {

@@ -43,6 +43,11 @@ struct stat_opts {
 	bool big_num;		/* thousands' separators in the table (perf's default) */
 	bool summary;		/* --summary: the totals after the -I intervals */
 	bool no_csv_summary;	/* --no-csv-summary: no "summary" column in -x/-j's totals */
+	char *metric_arg;	/* -M: joined metric and group names */
+	bool metric_no_group;	/* --metric-no-group: a metric's events are not grouped */
+	bool metric_no_merge;	/* --metric-no-merge: accepted; metrics never share events here */
+	const struct pk_metric_def **mdefs;	/* the metrics -M added, in order */
+	size_t nr_mdefs;
 	bool metric_only;	/* --metric-only: the derived figures only, one line */
 	bool topdown;		/* --topdown */
 	unsigned td_level;	/* --td-level N */
@@ -72,6 +77,8 @@ struct result {
 	struct stat_acc val;	/* scaled value over the runs */
 	struct pk_count *per;	/* -A / --per-thread: cpu_idx * nr_threads + thread_idx */
 	double *per_sum;	/* -r: each slot's value summed over the runs */
+	const struct pk_metric_def *metric;	/* -M: the metric shown on this line */
+	char metric_unit[96];	/* its unit column: "%  NAME" or NAME */
 };
 
 struct stat_summary {
@@ -133,6 +140,24 @@ void stat_metric_only_header(FILE *f, const struct stat_opts *o, const struct re
  * `prefix` (the -I timestamp, or NULL). */
 void stat_metric_only_values(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 			     const double *vals, double wall_ns, const char *prefix);
+
+/* stat_metric_expand - -M: add the named metrics' events to o->events and
+ * their rows to o->mdefs, with perf's message for a name that matches
+ * nothing here or a metric whose events this kernel lacks.  0, or -ENOMEM. */
+int stat_metric_expand(struct stat_opts *o);
+
+/* stat_metric_attach - mark the line of each -M metric's first event. */
+void stat_metric_attach(const struct stat_opts *o, struct result *r, size_t nr);
+
+/* stat_metric_figure - r[i]'s -M metric evaluated on vals, into *m: 1, or
+ * 0 when r[i] shows none or an event of it was not counted. */
+int stat_metric_figure(const struct result *r, size_t nr, size_t i, const double *vals,
+		       struct pk_metric *m);
+
+/* stat_metric_list - perf list metric / metricgroups: the metrics (with
+ * descriptions) or groups of perfkit's table for this CPU, sorted, in perf
+ * list's layout.  0, or an exit status. */
+int stat_metric_list(FILE *f, bool groups);
 
 /* stat_print - the counts in the layout the options ask for. */
 void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,

@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# perfkit stat -M: metric and group names looked up for the CPU perf's way
+# (PERFKIT_CPUID standing in for the host's cpuid, LIBPFM_FORCE_PMU for its
+# PMU), the events a metric adds and the attrs opened for them, perf's
+# message for a name that matches nothing (compared with perf's own line on
+# this machine) and for a metric whose events the PMU lacks.
+. "$(dirname "$0")/tap.sh"
+
+SKL=GenuineIntel-6-5E-3
+ZEN3=AuthenticAMD-25-11-1
+
+run stat -M NO_SUCH_METRIC -- true
+expect_rc "an unknown metric is not fatal (perf goes on with its default events)" 0
+contains "perf's message for an unknown metric" "$err" "Cannot find metric or group \`NO_SUCH_METRIC'"
+contains "the default events are counted instead" "$err" "task-clock"
+if command -v perf >/dev/null; then
+	want=$(perf stat -M NO_SUCH_METRIC -- true 2>&1 | head -1)
+	contains "the message is perf's, word for word" "$err" "$want"
+else
+	skip "the message is perf's, word for word" "no perf"
+fi
+
+PERFKIT_CPUID=$SKL LIBPFM_FORCE_PMU=skl run stat -v -M IPC -- true
+expect_rc "IPC on a Skylake counts" 0
+check "IPC opens INST_RETIRED:ANY_P (0xc0) then CPU_CLK_UNHALTED:THREAD_P (0x3c), raw" \
+	test "$(printf '%s\n' "$err" | awk '/^  type /{t=$2} /^  config /{print t "/" $2}' | tr '\n' ' ')" \
+	= "4/0xc0 4/0x3c "
+contains "IPC's events are shown by name" "$err" "CPU_CLK_UNHALTED:THREAD_P"
+check "no default events when a metric matched" eval '! printf "%s" "$err" | grep -q context-switches'
+
+PERFKIT_CPUID=$SKL LIBPFM_FORCE_PMU=skl run stat -j -M summary,CPI -- true
+check "a group (any case) and a metric: IPC's then CPI's events, each metric its own" test "$(printf '%s\n' "$err" |
+	sed -n 's/.*"event" : "\([^"]*\)".*/\1/p' | tr '\n' ' ')" = \
+	"INST_RETIRED:ANY_P CPU_CLK_UNHALTED:THREAD_P CPU_CLK_UNHALTED:THREAD_P INST_RETIRED:ANY_P "
+
+PERFKIT_CPUID=$ZEN3 LIBPFM_FORCE_PMU=amd64_fam19h_zen3 run stat -v -M branch_misprediction_ratio -- true
+check "Zen 3 branch_misprediction_ratio opens PMCx0C3 and PMCx0C2" \
+	test "$(printf '%s\n' "$err" | awk '/^  config /{print $2}' | tr '\n' ' ')" = "0xc3 0xc2 "
+
+PERFKIT_CPUID=$ZEN3 LIBPFM_FORCE_PMU=skl run stat -M branch_misprediction_ratio -- true
+expect_rc "a metric whose events the PMU lacks is left out" 0
+contains "perf's message names the missing event" "$err" \
+	"Cannot find PMU \`RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED'. Missing kernel support?"
+
+PERFKIT_CPUID=$SKL LIBPFM_FORCE_PMU=skl run stat -M branch_misprediction_ratio -- true
+contains "a Zen 3 metric is not offered on a Skylake" "$err" \
+	"Cannot find metric or group \`branch_misprediction_ratio'"
+
+PERFKIT_CPUID=$SKL run list metric
+check "list metric on a Skylake: perf's layout, CPI and IPC with descriptions" test "$out" = "$(printf '\n%s\n\n%s\n' 'Metrics:' \
+	'  CPI
+       [Cycles Per Instruction (per Logical Processor)]
+  IPC
+       [Instructions Per Cycle (per Logical Processor)]')"
+PERFKIT_CPUID=$ZEN3 run list metricgroups
+check "list metricgroups on a Zen 3: each group once, sorted" test "$out" = "$(printf '\n%s\n\n%s\n' \
+	'Metric Groups:' 'branch_prediction
+l2_cache
+tlb')"
+if command -v perf >/dev/null; then
+	pk=$(PERFKIT_CPUID=$ZEN3 "$PERFKIT" list metricgroups | sed 1,3d)
+	pf=$(PERF_CPUID=$ZEN3 perf list metricgroups 2>/dev/null | sed 1,3d)
+	check "every Zen 3 group perfkit lists, perf 6.1 lists too" \
+		test -z "$(comm -23 <(printf '%s\n' "$pk") <(printf '%s\n' "$pf"))"
+else
+	skip "every Zen 3 group perfkit lists, perf 6.1 lists too" "no perf"
+fi
+
+done_testing
