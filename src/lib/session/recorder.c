@@ -517,7 +517,7 @@ static int synth_kernel(struct pk_recorder *r, uint64_t id)
 
 /*
  * What existed before recording: the kernel's map (so kernel samples get
- * symbols), and for processes, threads and CPUs the processes' names and
+ * symbols), the loaded BPF programs, and for processes, threads and CPUs the processes' names and
  * executable maps; a command starts after us, so the kernel reports its
  * own as it execs.
  */
@@ -545,6 +545,9 @@ static int synthesize(struct pk_recorder *r)
 	}
 	if (!err && r->cpu_wide)
 		err = pk_record_synth_all(a, id, flags, synth_sink, r);
+	/* The loaded BPF programs, for every target as perf does. */
+	if (!err)
+		err = pk_record_synth_bpf(a, id, synth_sink, r);
 	return err;
 }
 
