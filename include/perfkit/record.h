@@ -473,6 +473,19 @@ PK_API int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr
 PK_API int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, unsigned flags,
 			       pk_record_sink sink, void *arg);
 
+/*
+ * pk_record_synth_bpf - the records perf synthesizes for the BPF programs
+ * loaded now: for each jited program a PERF_RECORD_KSYMBOL (type BPF) per
+ * function, named "bpf_prog_<tag>_<name>" as perf names it (the name from
+ * the program's BTF function info, else its own name), then a
+ * PERF_RECORD_BPF_EVENT (PROG_LOAD, its id and tag), each with the trailer
+ * `attr` asks for (pid and tid 0, ids `id`).  Programs it may not see (no
+ * CAP_SYS_ADMIN: none) or that unload meanwhile are skipped.  Returns 0;
+ * -ENOMEM; or what sink returned.
+ */
+PK_API int pk_record_synth_bpf(const struct perf_event_attr *attr, uint64_t id,
+			       pk_record_sink sink, void *arg);
+
 #ifdef __cplusplus
 }
 #endif

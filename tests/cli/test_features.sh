@@ -6,8 +6,12 @@
 # features" line) and the same machine facts (host, CPUs, topology, NUMA
 # nodes, caches, memory blocks, PMUs).  Lines that differ by nature are
 # normalised: times, offsets and sizes, the version and command line, the
-# events, a node's free memory, and the order of the PMU mappings.  And
-# perfkit's -a recording has perf's side-band event, dummy:HG.
+# events, a node's free memory, and the order of the PMU mappings; BPF
+# programs, which other tests may load meanwhile, are compared apart.  And
+# perfkit's -a recording has perf's side-band event, dummy:HG.  With two BPF
+# programs loaded (tests/cli/bpf-load.c), one named by its BTF, perf lists
+# them the same in both files' BPF_PROG_INFO and BPF_BTF, and finds the
+# same KSYMBOL and BPF_EVENT records for them.
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -18,7 +22,7 @@ header() {
 	perf report --header-only -I -i "$1" 2>/dev/null | grep -v \
 		-e '^# captured on' -e '^# data offset' -e '^# data size' -e '^# feat offset' \
 		-e '^# perf version' -e '^# cmdline' -e '^# event :' -e '^# time of' \
-		-e '^# sample duration' |
+		-e '^# sample duration' -e '^# bpf_prog_info' -e '^# btf info' -e '^# 	sub_prog' |
 		sed -e 's/\(meminfo  : total = [0-9]* kB\), free = [0-9]* kB/\1/' |
 		python3 -c '
 import sys
@@ -66,4 +70,40 @@ got=$(sideband perfkit.data)
 check "perfkit's -a recording has perf's side-band event (dummy:HG)" test -n "$got" -a "$got" = "$want"
 [ "$got" = "$want" ] || diag "perf:    $want" "perfkit: $got"
 contains "and it asks for ksymbol and bpf_event records" "$got" "ksymbol: 1, bpf_event: 1"
+
+# bpf_lines FILE: perf's view of our programs in FILE: the BPF_PROG_INFO and
+# BPF_BTF lines of the header, then the KSYMBOL and BPF_EVENT records.
+bpf_lines() {
+	perf report --header-only -I -i "$1" 2>/dev/null |
+		grep -E "^# bpf_prog_info ($plain|$withbtf)[: ]|^# btf info of id $btf\$"
+	perf script --show-bpf-events -i "$1" 2>/dev/null |
+		grep -E "PERF_RECORD_KSYMBOL .* name bpf_prog_[0-9a-f]{16}_pk_(plain|btf_func_long_name)\$|PERF_RECORD_BPF_EVENT .* id ($plain|$withbtf)\$"
+}
+mkfifo bpf.in bpf.out
+"$PERFKIT_BPF_LOAD" <bpf.in >bpf.out 2>bpf.err &
+loader=$!
+exec 3>bpf.in	# the loader exits when this closes
+read -r plain withbtf btf <bpf.out
+if [ -z "$btf" ]; then
+	exec 3>&-
+	wait "$loader"
+	skip "perf and perfkit describe the same BPF programs" "bpf-load: $(cat bpf.err)"
+	done_testing
+	exit 0
+fi
+perf record -q -a -o perf-bpf.data -- sleep 0.1 >/dev/null 2>&1
+run record -a -o perfkit-bpf.data -- sleep 0.1
+exec 3>&-
+wait "$loader"
+check "perfkit record -a with BPF programs loaded exits 0 (got $rc)" test "$rc" -eq 0
+want=$(bpf_lines perf-bpf.data)
+got=$(bpf_lines perfkit-bpf.data)
+contains "perf's file lists the program named by its own name" "$want" "_pk_plain addr 0x"
+contains "and the one named by its BTF, with the BTF" "$want" "_pk_btf_func_long_name addr 0x"
+check "perf reads the same BPF programs, BTF and their records in perfkit's file" \
+	test -n "$got" -a "$got" = "$want"
+[ "$got" = "$want" ] || diag "perf:" "$want" "perfkit:" "$got"
+contains "perfkit's file has a KSYMBOL for the program named by BTF" "$got" \
+	"PERF_RECORD_KSYMBOL addr"
+contains "and the BPF_EVENT of its load" "$got" "PERF_RECORD_BPF_EVENT type 1, flags 0, id $withbtf"
 done_testing

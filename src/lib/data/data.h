@@ -100,6 +100,18 @@ uint64_t pk__data_writer_pos(const struct pk_data_writer *w);
  * section and set their bits in flags[4].  0 or a negative errno. */
 int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4]);
 
+/* Appends len bytes at p to the feature payload b. */
+typedef void (*pk__data_put_fn)(void *b, const void *p, size_t len);
+
+/*
+ * pk__data_bpf_feature - the BPF_PROG_INFO payload (btf false) or the
+ * BPF_BTF one (btf true) for the BPF programs loaded now, through put
+ * (features-bpf.c).  A count of 0 when there are none or they may not be
+ * read (no CAP_SYS_ADMIN), as perf writes.  Returns 0 or -ENOMEM (no
+ * error record; nothing was put).
+ */
+int pk__data_bpf_feature(int btf, pk__data_put_fn put, void *b);
+
 /*
  * pk__data_writer_tracing - the HEADER_TRACING_DATA payload for the
  * tracepoint events among ev[0..nr_ev) (tracing.c), reading format files

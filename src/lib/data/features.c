@@ -4,8 +4,8 @@
  * encodings (tools/perf/Documentation/perf.data-file-format.txt): strings
  * padded to 64 bytes, string lists, the event descriptions, the CPU
  * topology, the NUMA nodes, caches and memory blocks, the PMU mappings
- * and caps, groups, the sample time range and, for tracepoints, the
- * tracing data (tracing.c).
+ * and caps, groups, the sample time range, the BPF programs
+ * (features-bpf.c) and, for tracepoints, the tracing data (tracing.c).
  */
 #include "data.h"
 #include "host/host.h"
@@ -355,21 +355,13 @@ static void build_id(struct blob *b, const struct pk__data_build_id *e)
 	put(b, zeros, padded - (n - 1));
 }
 
-/*
- * BPF_PROG_INFO and BPF_BTF: perf 6.1 describes each BPF program loaded at
- * the start of the recording (and the BTF of those that have one), or
- * writes a count of 0 when there are none or it may not look (its walk
- * fails with EPERM without CAP_SYS_ADMIN).  perfkit does the same when
- * there are none to describe, and leaves both out, rather than claim none,
- * when programs are loaded: describing them is not written yet.
- */
-static bool bpf_none(struct blob *b)
-{
-	uint32_t next;
+/* BPF_PROG_INFO and BPF_BTF (features-bpf.c), through put(). */
+static void put_any(void *b, const void *p, size_t len) { put(b, p, len); }
 
-	if (pk__sys_bpf_prog_next_id(0, &next) == 0)
-		return false;
-	put_u32(b, 0);
+static bool bpf_feature(struct blob *b, bool btf)
+{
+	if (pk__data_bpf_feature(btf, put_any, b) < 0)
+		b->oom = true;
 	return true;
 }
 
@@ -422,8 +414,8 @@ static bool machine_feature(int f, struct blob *b, const struct machine *m)
 	case FEAT_MEM_TOPOLOGY: return mem_topology(b);
 	case FEAT_CACHE: return caches(b, nr_cpus);
 	case FEAT_PMU_CAPS: pmu_caps(b, m->pmus); return true;
-	case FEAT_BPF_PROG_INFO:
-	case FEAT_BPF_BTF: return bpf_none(b);
+	case FEAT_BPF_PROG_INFO: return bpf_feature(b, false);
+	case FEAT_BPF_BTF: return bpf_feature(b, true);
 	case FEAT_CPU_PMU_CAPS: {
 		const struct pk_pmu *cpu = m->pmus ? pk_pmus_find(m->pmus, "cpu") : NULL;
 

@@ -83,4 +83,41 @@ static inline const void *rcur_here(const struct pk__rcur *c)
 	return c->base + c->pos;
 }
 
+/*
+ * pk__btf_type_name - the name of type `type_id` in the raw BTF blob `btf`
+ * of `len` bytes (native byte order), pointing into the blob; NULL when
+ * the blob is not BTF, lacks the type, or the name runs out of it (btf.c).
+ */
+const char *pk__btf_type_name(const void *btf, size_t len, uint32_t type_id);
+
+struct pk__bpf_prog;
+
+/*
+ * pk__bpf_prog_array - `bytes` bytes of program p's array whose offset is
+ * `off` (the info's pointer field), or NULL when they are not all in
+ * p->data (btf.c).
+ */
+const void *pk__bpf_prog_array(const struct pk__bpf_prog *p, uint64_t off, uint64_t bytes);
+
+/*
+ * pk__bpf_func_name - perf's name for jited function `sub` of program p
+ * into buf (n bytes): "bpf_prog_<tag>_<name>", the name from BTF function
+ * info when `btf` (btf_len bytes, the program's BTF) has it, else the
+ * program's own name when it is a single function, else "F" (btf.c).
+ * Returns the name's length; -EINVAL when p lacks the tags or BTF the
+ * function.
+ */
+int pk__bpf_func_name(const struct pk__bpf_prog *p, const void *btf, size_t btf_len,
+		      uint32_t sub, char *buf, size_t n);
+
+/*
+ * pk__bpf_prog_described - whether perf describes program p (KSYMBOL and
+ * BPF_EVENT records, BPF_PROG_INFO): it is jited, its symbols, their
+ * lengths and tags agree in number, and so does its BTF function info when
+ * it has some (pk__bpf_prog_has_btf: a BTF id, function info records and
+ * their size), whose BTF perf then keeps in BPF_BTF (btf.c).
+ */
+bool pk__bpf_prog_described(const struct pk__bpf_prog *p);
+bool pk__bpf_prog_has_btf(const struct pk__bpf_prog *p);
+
 #endif

@@ -2,17 +2,20 @@
 /*
  * synth.c - records for what existed before recording began: the kernel's
  * text mapping from /proc/kallsyms, and each process's threads (FORK for
- * -a, NAMESPACES, COMM) and executable mappings (MMAP2) from /proc, laid out exactly
- * as the kernel would have written them, so readers treat them like the
+ * -a, NAMESPACES, COMM) and executable mappings (MMAP2) from /proc, and the
+ * loaded BPF programs (KSYMBOL, BPF_EVENT), laid out exactly as the kernel
+ * would have written them, so readers treat them like the
  * real thing.
  */
 #include "perfkit.h"
 #include "host/host.h"
+#include "record/record.h"
 #include "sys/sys.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/bpf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,4 +305,86 @@ int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, unsigne
 	if (err >= 0)	/* a failure keeps its error record (EMFILE, not EINVAL) */
 		pk__error_clear();
 	return err;
+}
+
+/* A KSYMBOL for each of program p's jited functions, perf's way. */
+static int synth_ksymbols(const struct pk__bpf_prog *p, const void *btf, size_t btf_len,
+			  const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink,
+			  void *arg)
+{
+	const struct bpf_prog_info *info = (const void *)p->info;
+	uint32_t n = info->nr_jited_ksyms;
+	const unsigned char *addrs = pk__bpf_prog_array(p, info->jited_ksyms, 8ull * n);
+	const unsigned char *lens = pk__bpf_prog_array(p, info->jited_func_lens, 4ull * n);
+	int err = 0;
+
+	for (uint32_t i = 0; addrs && lens && i < n && err >= 0; i++) {
+		struct builder b = { .len = sizeof(struct perf_event_header) };
+		uint16_t type = PERF_RECORD_KSYMBOL_TYPE_BPF, flags = 0;
+		char name[512];
+		uint64_t addr;
+		uint32_t len;
+
+		if (pk__bpf_func_name(p, btf, btf_len, i, name, sizeof(name)) < 0)
+			return 0;
+		memcpy(&addr, addrs + 8 * i, 8);
+		memcpy(&len, lens + 4 * i, 4);
+		add_u64(&b, addr);
+		add_u32(&b, len);
+		add(&b, &type, 2);
+		add(&b, &flags, 2);
+		add_str(&b, name);
+		add_trailer(&b, attr, 0, 0, id);	/* perf's trailer: pid 0, tid 0, time 0 */
+		err = emit(&b, PERF_RECORD_KSYMBOL, 0, sink, arg);
+	}
+	return err;
+}
+
+/* Program p's records: its functions' KSYMBOLs, then its PROG_LOAD. */
+static int synth_bpf_prog(const struct pk__bpf_prog *p, const struct perf_event_attr *attr,
+			  uint64_t id, pk_record_sink sink, void *arg)
+{
+	const struct bpf_prog_info *info = (const void *)p->info;
+	struct builder b = { .len = sizeof(struct perf_event_header) };
+	uint16_t type = PERF_BPF_EVENT_PROG_LOAD, flags = 0;
+	uint32_t btf_len = 0;
+	void *btf = NULL;
+	int err;
+
+	if (!pk__bpf_prog_described(p) ||
+	    (pk__bpf_prog_has_btf(p) && pk__sys_bpf_btf(info->btf_id, &btf, &btf_len) < 0))
+		return 0;
+	err = synth_ksymbols(p, btf, btf_len, attr, id, sink, arg);
+	free(btf);
+	if (err < 0)
+		return err;
+	add(&b, &type, 2);
+	add(&b, &flags, 2);
+	add_u32(&b, info->id);
+	add(&b, info->tag, BPF_TAG_SIZE);
+	add_trailer(&b, attr, 0, 0, id);
+	return emit(&b, PERF_RECORD_BPF_EVENT, 0, sink, arg);
+}
+
+int pk_record_synth_bpf(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink,
+			void *arg)
+{
+	uint32_t prog = 0;
+	int err;
+
+	while ((err = pk__sys_bpf_prog_next_id(prog, &prog)) == 0) {
+		struct pk__bpf_prog *p;
+
+		err = pk__sys_bpf_prog_info(prog, PK__BPIL_PERF, &p);
+		if (err == -ENOMEM)
+			return pk__error(err, "read the BPF programs", "%s", "out of memory");
+		if (err < 0)
+			continue;	/* unloaded since, or not ours to see */
+		err = synth_bpf_prog(p, attr, id, sink, arg);
+		free(p);
+		if (err < 0)
+			return err;
+	}
+	/* The end of the list, or no right to walk it (perf records on). */
+	return 0;
 }

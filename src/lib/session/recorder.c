@@ -558,7 +558,7 @@ static int synth_kernel(struct pk_recorder *r, uint64_t id)
 
 /*
  * What existed before recording: the kernel's map (so kernel samples get
- * symbols), and for processes, threads and CPUs the processes' names and
+ * symbols), the loaded BPF programs, and for processes, threads and CPUs the processes' names and
  * executable maps; a command starts after us, so the kernel reports its
  * own as it execs.  `again`: for a file after a switch, which must read
  * alone, so a command's process is told too (one gone already has
@@ -593,6 +593,9 @@ static int synthesize(struct pk_recorder *r, bool again)
 		if (err == -ESRCH || err == -ENOENT)
 			err = 0;
 	}
+	/* The loaded BPF programs, for every target as perf does. */
+	if (!err)
+		err = pk_record_synth_bpf(a, id, synth_sink, r);
 	return err;
 }
 

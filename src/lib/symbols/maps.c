@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * maps.c - per-process memory maps followed from a recording's records
- * (MMAP, MMAP2, FORK; an exec's COMM forgets nothing), with perf's semantics: each map keeps
+ * (MMAP, MMAP2, FORK; an exec's COMM forgets nothing; KSYMBOL for the kernel's
+ * BPF programs and other code that comes and goes), with perf's semantics: each map keeps
  * its file offset, protection and flags, a new mapping splits or replaces
  * the ones it overlaps, so an address resolves to the map live at the
  * sample's time when records are followed in time order; the DSO table
@@ -11,6 +12,7 @@
 #include "symbols/symbols.h"
 #include "sys/sys.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,7 +182,7 @@ static struct pk__dso *dso_get(struct pk_maps *m, const char *name, enum pk__dso
 	d->kind = kind;
 	d->idx = m->nr_dsos;
 	d->pub.name = d->name;
-	d->pub.kernel = kind == PK__DSO_KERNEL || kind == PK__DSO_MODULE;
+	d->pub.kernel = kind == PK__DSO_KERNEL || kind == PK__DSO_MODULE || kind == PK__DSO_KSYMBOL;
 	m->dsos[m->nr_dsos++] = d;
 	return d;
 }
@@ -322,6 +324,39 @@ int pk_maps_set_build_id(struct pk_maps *m, const char *name, const uint8_t *id,
 	return 0;
 }
 
+/*
+ * A KSYMBOL registering code (perf's machine__process_ksymbol_register):
+ * a kernel map of its own, [addr, addr + len), whose DSO is named after the
+ * symbol and holds it, so samples there resolve to "bpf_prog_<tag>_<name>"
+ * in that DSO as perf shows them.  An unregistered one keeps its map, as an
+ * exited process does (samples may come out of order); code registered
+ * there later replaces it.
+ */
+static int ksymbol_record(struct pk_maps *m, const struct pk_rec_ksymbol *k)
+{
+	struct map map = { k->addr, k->addr + k->len, 0, PROT_READ | PROT_EXEC, 0, NULL };
+	struct proc *p;
+	struct pk__dso *d;
+	int err;
+
+	if ((k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) || !k->len || map.end < map.start ||
+	    !k->name[0])
+		return 0;
+	if (!(d = map.dso = dso_get(m, k->name, PK__DSO_KSYMBOL)))
+		return pk__error_nomem("a DSO");
+	if (d->kind != PK__DSO_KSYMBOL)
+		return 0;	/* a file of that name: not ours to give symbols */
+	d->loaded = true;
+	if (!d->syms && pk__symtab_new(&d->syms) < 0)
+		return pk__error_nomem("a symbol table");
+	if ((err = pk__symtab_add(d->syms, k->addr, k->len, k->name, STB_GLOBAL)) < 0)
+		return err;
+	pk__symtab_finish(d->syms, false);
+	if (!(p = get(m, KERNEL_PID)))
+		return pk__error_nomem("the kernel's maps");
+	return add_map(p, &map);
+}
+
 static int fork_record(struct pk_maps *m, const struct pk_rec_task *t)
 {
 	struct proc *parent, *child;
@@ -370,6 +405,8 @@ int pk_maps_process(struct pk_maps *m, const struct pk_record *r)
 		return 0;
 	case PERF_RECORD_FORK:
 		return fork_record(m, &r->task);
+	case PERF_RECORD_KSYMBOL:
+		return ksymbol_record(m, &r->ksymbol);
 	default:
 		return 0;	/* EXIT: samples may still arrive out of order; keep the maps */
 	}
@@ -516,6 +553,7 @@ static uint64_t map_ip(const struct map *map, uint64_t ip)
 		return ip - map->start + map->pgoff;
 	case PK__DSO_KERNEL:
 	case PK__DSO_MODULE:
+	case PK__DSO_KSYMBOL:
 		return ip - map->start;
 	default:
 		return ip;

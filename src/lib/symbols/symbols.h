@@ -60,6 +60,7 @@ enum pk__dso_kind {
 	PK__DSO_VDSO,		/* [vdso] */
 	PK__DSO_PERFMAP,	/* /tmp/perf-PID.map: anonymous executable memory */
 	PK__DSO_NONE,		/* [heap], [stack], //anon data: no symbols */
+	PK__DSO_KSYMBOL,	/* a KSYMBOL's code (a BPF program): named after it */
 };
 
 /* One PT_LOAD segment, for file offset -> ELF virtual address. */

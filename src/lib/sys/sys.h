@@ -212,6 +212,39 @@ int pk__sys_fcntl(int fd, int cmd, unsigned long arg);
  * error record: every answer is one the caller expects. */
 int pk__sys_bpf_prog_next_id(uint32_t id, uint32_t *next);
 
+/* The arrays of struct bpf_prog_info perf's perf_bpil framing carries, by
+ * their bit in its `arrays` mask (perf's PERF_BPIL_* order). */
+enum {
+	PK__BPIL_JITED_INSNS, PK__BPIL_XLATED_INSNS, PK__BPIL_MAP_IDS, PK__BPIL_JITED_KSYMS,
+	PK__BPIL_JITED_FUNC_LENS, PK__BPIL_FUNC_INFO, PK__BPIL_LINE_INFO,
+	PK__BPIL_JITED_LINE_INFO, PK__BPIL_PROG_TAGS, PK__BPIL_NR
+};
+/* The arrays perf 6.1 record asks for (util/bpf-event.c). */
+#define PK__BPIL_PERF ((1ull << PK__BPIL_JITED_KSYMS) | (1ull << PK__BPIL_JITED_FUNC_LENS) | \
+		       (1ull << PK__BPIL_FUNC_INFO) | (1ull << PK__BPIL_PROG_TAGS) | \
+		       (1ull << PK__BPIL_JITED_INSNS) | (1ull << PK__BPIL_LINE_INFO) | \
+		       (1ull << PK__BPIL_JITED_LINE_INFO))
+
+/* One program as perf.data's BPF_PROG_INFO holds it: info_len bytes of
+ * struct bpf_prog_info whose array pointers are offsets into data, then
+ * data_len bytes of arrays, each padded to 8 bytes. */
+struct pk__bpf_prog {
+	uint32_t info_len, data_len;
+	uint64_t arrays;
+	uint64_t info[32];	/* struct bpf_prog_info (<linux/bpf.h>), 8-aligned */
+	unsigned char data[];
+};
+
+/* pk__sys_bpf_prog_info - program `id`'s info with the arrays in mask
+ * `arrays` (1 << PK__BPIL_*; those the kernel does not know are dropped
+ * from it) in a new *out for free().  Returns 0; -ENOENT when it was
+ * unloaded; -EPERM without CAP_SYS_ADMIN; -ENOMEM.  No error record. */
+int pk__sys_bpf_prog_info(uint32_t id, uint64_t arrays, struct pk__bpf_prog **out);
+
+/* pk__sys_bpf_btf - the raw BTF of BTF object `id` in a new *data (free())
+ * of *size bytes.  Returns 0; -ENOENT; -EPERM; -ENOMEM.  No error record. */
+int pk__sys_bpf_btf(uint32_t id, void **data, uint32_t *size);
+
 int pk__sys_munmap(void *addr, size_t len);
 int pk__sys_close(int fd);
 

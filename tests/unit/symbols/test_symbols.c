@@ -3,7 +3,8 @@
  * test_symbols.c - the symbols layer: per-process maps followed from
  * synthetic MMAP/MMAP2/COMM/FORK records answer which DSO an address is in
  * (boundaries, replaced mappings, forked and exec'd processes, the kernel's
- * map, growth past the first tables), and build-ids read from ELF files
+ * map, growth past the first tables, BPF programs from KSYMBOL records,
+ * resolved to their names as perf names them), and build-ids read from ELF files
  * and the vDSO match what the dynamic loader sees in memory.
  */
 #include <errno.h>
@@ -140,6 +141,51 @@ static void fork_copies_and_exec_keeps(void **state)
 	/* a fork of an unknown parent, and an exit, change nothing */
 	fork_(m, 30, 99);
 	assert_null(dso_at(m, 30, 0x400010, false));
+	pk_maps_free(m);
+}
+
+static void ksymbol_(struct pk_maps *m, uint64_t addr, uint32_t len, uint16_t flags,
+		     const char *name)
+{
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_KSYMBOL };
+
+	r.ksymbol = (struct pk_rec_ksymbol){ .addr = addr, .len = len, .flags = flags,
+					     .ksym_type = PERF_RECORD_KSYMBOL_TYPE_BPF, .name = name };
+	assert_int_equal(pk_maps_process(m, &r), 0);
+}
+
+static void ksymbol_names_a_bpf_program(void **state)
+{
+	const char *prog = "bpf_prog_59f4a931744dcdc6_pk_plain";
+	struct pk_location loc = { .size = sizeof(loc) };
+	struct pk_maps *m;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	mmap_(m, (uint32_t)-1, 0xffffffff81000000, 0x1000000, "[kernel.kallsyms]_text");
+	ksymbol_(m, 0xffffffffc0022064, 0x20, 0, prog);
+	ksymbol_(m, 0xffffffffc0022088, 0x10, 0, "bpf_prog_0123456789abcdef_F");
+	/* A kernel sample in the program: its own DSO, named after it. */
+	assert_int_equal(pk_maps_resolve(m, 10, 0xffffffffc0022068, PERF_RECORD_MISC_KERNEL, &loc), 0);
+	assert_non_null(loc.dso);
+	assert_string_equal(loc.dso->name, prog);
+	assert_true(loc.dso->kernel);
+	assert_string_equal(loc.sym, prog);
+	assert_int_equal(loc.symoff, 4);
+	assert_int_equal(loc.map_ip, 4);	/* perf's map_ip: from the map's start */
+	assert_string_equal(dso_at(m, 10, 0xffffffffc0022090, true), "bpf_prog_0123456789abcdef_F");
+	assert_null(dso_at(m, 10, 0xffffffffc0022084, true));	/* between the two */
+	assert_null(dso_at(m, 10, 0xffffffffc0022068, false));	/* not a user address */
+	/* Unregistered: kept for samples that come late; code loaded there
+	 * later takes its place. */
+	ksymbol_(m, 0xffffffffc0022064, 0x20, PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, prog);
+	assert_string_equal(dso_at(m, 10, 0xffffffffc0022064, true), prog);
+	ksymbol_(m, 0xffffffffc0022060, 0x28, 0, "bpf_prog_1111111111111111_next");
+	assert_int_equal(pk_maps_resolve(m, 10, 0xffffffffc0022070, PERF_RECORD_MISC_KERNEL, &loc), 0);
+	assert_string_equal(loc.sym, "bpf_prog_1111111111111111_next");
+	assert_int_equal(loc.symoff, 0x10);
+	/* The kernel's own text is untouched. */
+	assert_string_equal(dso_at(m, 10, 0xffffffff81000010, true), "[kernel.kallsyms]");
 	pk_maps_free(m);
 }
 
@@ -328,6 +374,7 @@ int main(void)
 		cmocka_unit_test(new_mapping_replaces_what_it_covers),
 		cmocka_unit_test(fork_copies_and_exec_keeps),
 		cmocka_unit_test(mmap2_build_id_is_kept),
+		cmocka_unit_test(ksymbol_names_a_bpf_program),
 		cmocka_unit_test(many_processes_and_dsos),
 		cmocka_unit_test(build_id_of_a_file),
 		cmocka_unit_test_setup_teardown(build_id_errors, make_tmp_file, remove_tmp_file),
