@@ -21,7 +21,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${FUZZ_BUILD:-$SRC/build-fuzz}
 OUT=${FUZZ_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/fuzz-all.XXXXXX")}
 JOBS=${FUZZ_JOBS:-2}
-TARGETS=${*:-events tracefs tracing host elf num record ring lists pmu writer reader unwind symbols cli}
+TARGETS=${*:-events tracefs tracing host elf num record ring lists pmu writer reader unwind symbols features cli}
 
 command -v clang >/dev/null || { echo "needs clang (apt-get install clang)" >&2; exit 1; }
 if [ ! -f "$BUILD/build.ninja" ]; then
