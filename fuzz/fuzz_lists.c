@@ -9,7 +9,7 @@
  * PERF_SAMPLE_BRANCH_* bits and be non-zero; a failure must be -EINVAL with
  * an error record whose column lies inside the list.  CPU lists are
  * fuzz_host's ('c').  The CLI's -m, --call-graph and --control parsers are
- * static functions of src/cli (see README.md).
+ * fuzz_cli's (see README.md).
  */
 #include <errno.h>
 #include <stdint.h>

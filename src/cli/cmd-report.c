@@ -128,6 +128,10 @@ static int parse_sort(struct report_opts *o, const char *arg)
 		size_t len = strcspn(p, ","), k;
 		char word[32];
 
+		if (!len) {	/* an empty word, skipped as perf's tokenizer does */
+			p++;
+			continue;
+		}
 		snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) ? len : sizeof(word) - 1), p);
 		for (k = 0; k < NR_SORT_KEYS && (len >= sizeof(word) || strcmp(word, names[k])); k++)
 			;

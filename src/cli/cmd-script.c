@@ -148,6 +148,10 @@ static int parse_fields(struct script_opts *o, const char *arg)
 		size_t wl = len - edit, k;
 		int err;
 
+		if (!len) {	/* an empty word, skipped as perf's strtok does */
+			p++;
+			continue;
+		}
 		if ((change == 1 && edit) || (change == 2 && !edit))
 			return cli_usage("script", "cannot mix +-field with overridden fields");
 		change = edit ? 2 : 1;

@@ -39,6 +39,8 @@ else
 	for key in comm pid dso cpu period; do
 		same_as_perf plain.data --sort "$key" -n
 	done
+	# empty words in --sort are skipped, as perf's tokenizer skips them
+	same_as_perf plain.data --sort ,comm,,dso,
 	same_as_perf plain.data --sort comm,dso --percent-limit 5 --show-total-period
 	same_as_perf perfkit.data --sort dso,comm --percent-limit 5
 	same_as_perf fork.data -q --sort pid,dso

@@ -104,8 +104,8 @@ same_as_perf leader.data -T
 # per member, and the member's own share (not the leader's) in it.
 run report -i leader.data --stdio --sort dso
 contains "a leader-sampled group is one section" "$out" "of events 'anon group { cpu-clock, task-clock }'"
-check "with two Overhead cells per row" bash -c "printf '%s\n' \"\$1\" | grep -Eq '^ +[0-9.]+%  +[0-9.]+%  perfkit-workload'" _ "$out"
-printf '%s\n' "$out" | grep -Eq '^ +[0-9.]+%  +[0-9.]+%  perfkit-workload' || diag "the table:" "$out" "stderr:" "$err"
+check "with two Overhead cells per row" bash -c "printf '%s\n' \"\$1\" | grep -Eq '^ +[0-9.]+% +[0-9.]+%  perfkit-workload'" _ "$out"
+printf '%s\n' "$out" | grep -Eq '^ +[0-9.]+% +[0-9.]+%  perfkit-workload' || diag "the table:" "$out" "stderr:" "$err"
 run report -i leader.data --stdio --no-group --sort dso
 contains "--no-group: the member has its own section" "$out" "of event 'task-clock'"
 run report -i two.data --stdio --group --sort dso

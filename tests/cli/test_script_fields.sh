@@ -64,6 +64,9 @@ same_as_perf nols.data
 # misc on side-band records too: E for an exec's COMM, M for data maps
 same_as_perf group.data --show-task-events -F +misc
 same_as_perf group.data --show-mmap-events -F +misc,-period
+# empty words in -F lists are skipped, as perf's strtok skips them
+same_as_perf group.data -F comm,,tid,time
+same_as_perf group.data -F +misc,,-period
 
 # Registers and misc.
 perf record -q -e cpu-clock --user-regs=ip,sp -I -o regs.data -- "$W" hot 50 >/dev/null 2>&1
