@@ -10,6 +10,7 @@
 #include "report.h"
 #include "report-header.h"
 #include "report-dump.h"
+#include "dso-names.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -265,8 +266,7 @@ struct report_run {
 	struct pk_resolver *res;
 	struct report_event *ev;
 	size_t nr_ev;
-	char **unique;		/* every DSO short name handed out, each once */
-	size_t nr_unique;
+	struct cli_names names;	/* every DSO short name handed out, each once */
 	const struct pk_dso *last_dso;	/* the last DSO named, and its name */
 	const char *last_name;
 	uint64_t lost_samples;
@@ -279,55 +279,22 @@ struct report_run {
 	struct report_offcpu *offcpu;	/* --off-cpu */
 };
 
-/* `name`, shared: one copy per distinct name, freed at the end. */
-static const char *intern(struct report_run *run, const char *name)
-{
-	char **u;
-
-	for (size_t i = 0; i < run->nr_unique; i++)
-		if (!strcmp(run->unique[i], name))
-			return run->unique[i];
-	if (!(u = realloc(run->unique, (run->nr_unique + 1) * sizeof(*u))))
-		return NULL;
-	run->unique = u;
-	if (!(u[run->nr_unique] = strdup(name)))
-		return NULL;
-	return u[run->nr_unique++];
-}
-
-/* Memory perf gives no object: anonymous, stack, heap, SysV shared. */
-static bool anon_name(const char *n)
-{
-	return !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) || !strncmp(n, "/anon_hugepage", 14) ||
-	       !strncmp(n, "[stack", 6) || !strncmp(n, "/SYSV", 5) || !strcmp(n, "[heap]");
-}
-
 /*
- * The short name perf shows for DSO `d` in process `pid`: a path's last
- * component; for code in anonymous memory, perf's "[JIT] tid PID" (the
- * name it gives /tmp/perf-PID.map).  Names are shared: perf tells DSOs
- * apart by this name, so two builds of one program in different
- * directories are one entry.  *nomem is set when out of memory.
+ * The short name perf shows for DSO `d` in process `pid` (dso-names.c),
+ * the last one remembered: samples come in runs of one DSO.  *nomem is set
+ * when out of memory.
  */
 static const char *dso_name(struct report_run *run, const struct pk_dso *d, uint32_t pid, bool *nomem)
 {
-	const char *slash, *name;
-	char jit[32];
+	const char *name;
 
-	if (!d)
-		return NULL;
-	if (d == run->last_dso)
+	if (d && d == run->last_dso)
 		return run->last_name;
-	if (anon_name(d->name)) {
-		snprintf(jit, sizeof(jit), "[JIT] tid %d", (int)pid);
-		name = intern(run, jit);
-	} else {
-		slash = d->name[0] == '/' ? strrchr(d->name, '/') : NULL;
-		name = intern(run, slash ? slash + 1 : d->name);
+	name = cli_dso_short_name(&run->names, d, pid, nomem);
+	if (d && !cli_dso_is_jit(d)) {
 		run->last_dso = name ? d : NULL;
 		run->last_name = name;
 	}
-	*nomem = !name;
 	return name;
 }
 
@@ -356,17 +323,6 @@ static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s
 	       (o->syms && !report_in_list(o->syms, s->sym)) ||
 	       (o->pids && !report_in_ids(o->pids, o->nr_pids, s->pid)) ||
 	       (o->tids && !report_in_ids(o->tids, o->nr_tids, s->tid));
-}
-
-static char level_of(uint16_t cpumode)
-{
-	switch (cpumode) {
-	case PERF_RECORD_MISC_KERNEL: return 'k';
-	case PERF_RECORD_MISC_USER: return '.';
-	case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
-	case PERF_RECORD_MISC_GUEST_USER: return 'u';
-	default: return 'H';
-	}
 }
 
 /*
@@ -402,7 +358,7 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		struct pk_hist_sample *fs = &c->samples[k];
 
 		*fs = *s;
-		fs->level = level_of(f->cpumode);
+		fs->level = cli_sample_level(f->cpumode);
 		fs->sym = f->loc.sym;
 		fs->sym_start = f->loc.sym_start;
 		fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
@@ -437,7 +393,7 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	s.comm = rs->comm;
 	s.pid = rs->pid;
 	s.tid = rs->tid;
-	s.level = level_of(rs->cpumode);
+	s.level = cli_sample_level(rs->cpumode);
 	s.sym = rs->loc.sym;
 	s.sym_start = rs->loc.sym_start;
 	/* perf shows an unresolved address relative to its map, when there is one. */
@@ -449,7 +405,7 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	if (run->o->parent_on) {
 		const char *parent = report_parent_of(run->o, rs);
 
-		if (parent && !(s.parent = intern(run, parent)))
+		if (parent && !(s.parent = cli_names_intern(&run->names, parent)))
 			return -ENOMEM;
 	}
 	s.filtered = filtered(run->o, &s) || (run->o->exclude_other && !s.parent);
@@ -641,9 +597,7 @@ static void teardown(struct report_run *run)
 	free(run->ev);
 	report_reads_free(&run->reads);
 	report_threads_free(&run->thread_counts);
-	for (size_t i = 0; i < run->nr_unique; i++)
-		free(run->unique[i]);
-	free(run->unique);
+	cli_names_free(&run->names);
 	free(run->chains.samples);
 	free(run->chains.frames);
 	report_srclines_free(run->src);

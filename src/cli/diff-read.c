@@ -8,65 +8,13 @@
  * for --format, every sample's stack into an exporter.
  */
 #include "diff.h"
+#include "dso-names.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* `name`, one shared copy per distinct name (entries key on the pointer). */
-static const char *intern(struct diff_file *f, const char *name)
-{
-	char **u;
-
-	for (size_t i = 0; i < f->nr_names; i++)
-		if (!strcmp(f->names[i], name))
-			return f->names[i];
-	if (!(u = realloc(f->names, (f->nr_names + 1) * sizeof(*u))))
-		return NULL;
-	f->names = u;
-	if (!(u[f->nr_names] = strdup(name)))
-		return NULL;
-	return u[f->nr_names++];
-}
-
-/* Memory perf gives no object: anonymous, stack, heap, SysV shared. */
-static bool anon_name(const char *n)
-{
-	return !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) || !strncmp(n, "/anon_hugepage", 14) ||
-	       !strncmp(n, "[stack", 6) || !strncmp(n, "/SYSV", 5) || !strcmp(n, "[heap]");
-}
-
-/* perf's short name of DSO d in process pid; *nomem when out of memory. */
-static const char *dso_name(struct diff_file *f, const struct pk_dso *d, uint32_t pid, bool *nomem)
-{
-	const char *slash, *name;
-	char jit[32];
-
-	if (!d)
-		return NULL;
-	if (anon_name(d->name)) {
-		snprintf(jit, sizeof(jit), "[JIT] tid %d", (int)pid);
-		name = intern(f, jit);
-	} else {
-		slash = d->name[0] == '/' ? strrchr(d->name, '/') : NULL;
-		name = intern(f, slash ? slash + 1 : d->name);
-	}
-	*nomem = !name;
-	return name;
-}
-
-static char level_of(uint16_t cpumode)
-{
-	switch (cpumode) {
-	case PERF_RECORD_MISC_KERNEL: return 'k';
-	case PERF_RECORD_MISC_USER: return '.';
-	case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
-	case PERF_RECORD_MISC_GUEST_USER: return 'u';
-	default: return 'H';
-	}
-}
 
 static enum pk_frame_kind kind_of(const struct pk_location *loc)
 {
@@ -128,11 +76,11 @@ static int add_sample(struct diff_file *f, size_t ev, const struct pk_sample *sm
 	s.comm = rs->comm;
 	s.pid = rs->pid;
 	s.tid = rs->tid;
-	s.level = level_of(rs->cpumode);
+	s.level = cli_sample_level(rs->cpumode);
 	s.sym = rs->loc.sym;
 	s.sym_start = rs->loc.sym_start;
 	s.ip = rs->loc.dso ? rs->loc.addr : smp->ip;
-	s.dso = dso_name(f, rs->loc.dso, s.pid, &nomem);
+	s.dso = cli_dso_short_name(&f->names, rs->loc.dso, s.pid, &nomem);
 	if (nomem)
 		return -ENOMEM;
 	return pk_hist_add(f->hist[ev], &s);
@@ -258,9 +206,7 @@ void diff_file_free(struct diff_file *f)
 	pk_exporter_free(f->ex);
 	free(f->frames);
 	free(f->hist);
-	for (size_t i = 0; i < f->nr_names; i++)
-		free(f->names[i]);
-	free(f->names);
+	cli_names_free(&f->names);
 	pk_resolver_free(f->res);
 	pk_data_reader_free(f->r);
 }

@@ -8,6 +8,7 @@
 #define PK_CLI_DIFF_H
 
 #include "cli.h"
+#include "dso-names.h"
 
 /* --format: perf's table, or the two files' stacks. */
 enum diff_format { DIFF_FORMAT_STDIO, DIFF_FORMAT_FOLDED, DIFF_FORMAT_FLAMEGRAPH };
@@ -37,8 +38,7 @@ struct diff_file {
 	struct pk_exporter *ex;		/* instead of hist, with a --format */
 	struct pk_export_frame *frames;	/* a sample's frames for ex */
 	size_t cap_frames;
-	char **names;			/* every DSO short name handed out, each once */
-	size_t nr_names;
+	struct cli_names names;		/* every DSO short name handed out, each once */
 };
 
 /*
