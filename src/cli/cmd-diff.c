@@ -10,6 +10,7 @@
  * differential flame graph (pk_diff_export), to --output or stdout.
  */
 #include "diff.h"
+#include "output.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -202,43 +203,24 @@ static int compare(const struct diff_opts *o, struct diff_file *of, struct diff_
 	return err < 0 ? cli_error("diff", NULL) : 0;
 }
 
-/* --format's output to o->output through a temporary name renamed into
- * place when whole (a failed write leaves no file behind), or to stdout. */
+struct diff_out {
+	const struct diff_file *of, *nf;
+	enum pk_export_format fmt;
+};
+
+static int write_cb(FILE *f, void *ctx)
+{
+	const struct diff_out *d = ctx;
+
+	return pk_diff_export(d->of->ex, d->nf->ex, d->fmt, f);
+}
+
+/* --format's output to o->output (output.c), or to stdout. */
 static int export(const struct diff_opts *o, const struct diff_file *of, const struct diff_file *nf)
 {
-	enum pk_export_format fmt = o->format == DIFF_FORMAT_FOLDED ? PK_EXPORT_FOLDED : PK_EXPORT_FLAMEGRAPH;
-	char *tmp = NULL;
-	FILE *f = NULL;
-	mode_t mask;
-	int fd, err;
+	struct diff_out d = { of, nf, o->format == DIFF_FORMAT_FOLDED ? PK_EXPORT_FOLDED : PK_EXPORT_FLAMEGRAPH };
 
-	if (!o->output || !strcmp(o->output, "-"))
-		return pk_diff_export(of->ex, nf->ex, fmt, stdout) < 0 ? cli_error("diff", NULL) : 0;
-	if (asprintf(&tmp, "%s.partial.XXXXXX", o->output) < 0)
-		return cli_usage("diff", "out of memory");
-	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
-		cli_message(stderr, "perfkit diff: cannot create %s: %s\n", o->output, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return CLI_EXIT_EVENT;
-	}
-	mask = umask(0);	/* mkstemp made it 0600: give it a new file's mode */
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	err = pk_diff_export(of->ex, nf->ex, fmt, f);
-	if (fclose(f) && !err)
-		err = -EIO;
-	if (!err && rename(tmp, o->output) < 0)
-		err = -errno;
-	if (err < 0) {
-		unlink(tmp);
-		cli_message(stderr, "perfkit diff: writing %s failed: %s\n", o->output, strerror(-err));
-	}
-	free(tmp);
-	return err < 0 ? CLI_EXIT_EVENT : 0;
+	return cli_output_write("diff", o->output, write_cb, &d);
 }
 
 static int diff(struct diff_opts *o)

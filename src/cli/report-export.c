@@ -8,6 +8,7 @@
  * standard output.
  */
 #include "report.h"
+#include "output.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -246,49 +247,19 @@ static int make_exporter(struct export_run *run)
 	return err;
 }
 
-/* Write the profile to o->output through a temporary name renamed into
- * place when whole (a failed export leaves no file behind), or to stdout. */
+static int write_profile(FILE *f, void *ctx)
+{
+	return pk_exporter_write(((struct export_run *)ctx)->ex, f);
+}
+
+/* Write the profile to o->output (output.c), or to stdout. */
 static int write_out(struct export_run *run)
 {
 	const char *path = run->o->output;
-	char *tmp = NULL;
-	FILE *f = stdout;
-	int fd, err;
 
-	if (!path || !strcmp(path, "-")) {
-		if (run->o->format == PK_EXPORT_PPROF && isatty(STDOUT_FILENO))
-			return cli_usage("report", "--format=pprof writes gzipped protobuf: give -o FILE");
-		err = pk_exporter_write(run->ex, stdout);
-		return err < 0 ? cli_error("report", NULL) : 0;
-	}
-	if (asprintf(&tmp, "%s.partial.XXXXXX", path) < 0)
-		return cli_usage("report", "out of memory");
-	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
-		cli_message(stderr, "perfkit report: cannot create %s: %s\n", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return CLI_EXIT_EVENT;
-	}
-	{
-		mode_t mask = umask(0);	/* mkstemp made it 0600: give it a new file's mode */
-
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
-	err = pk_exporter_write(run->ex, f);
-	if (fclose(f) && !err)
-		err = -EIO;
-	if (!err && rename(tmp, path) < 0)
-		err = -errno;
-	if (err < 0) {
-		unlink(tmp);
-		cli_message(stderr, "perfkit report: writing %s failed: %s\n", path, strerror(-err));
-	}
-	free(tmp);
-	return err < 0 ? CLI_EXIT_EVENT : 0;
+	if ((!path || !strcmp(path, "-")) && run->o->format == PK_EXPORT_PPROF && isatty(STDOUT_FILENO))
+		return cli_usage("report", "--format=pprof writes gzipped protobuf: give -o FILE");
+	return cli_output_write("report", path, write_profile, run);
 }
 
 int report_export(const struct report_opts *o, struct pk_data_reader *r)

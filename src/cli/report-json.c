@@ -7,6 +7,7 @@
  * whole, or to standard output.
  */
 #include "report.h"
+#include "output.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -36,40 +37,24 @@ static int write_json(FILE *f, const struct report_opts *o, const struct report_
 	return err;
 }
 
+struct json_out {
+	const struct report_opts *o;
+	const struct report_event *ev;
+	size_t nr_ev;
+	uint64_t lost_samples;
+};
+
+static int write_cb(FILE *f, void *ctx)
+{
+	const struct json_out *j = ctx;
+
+	return write_json(f, j->o, j->ev, j->nr_ev, j->lost_samples);
+}
+
 int report_json(const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
 		uint64_t lost_samples)
 {
-	const char *path = o->output;
-	char *tmp = NULL;
-	FILE *f;
-	int fd, err;
+	struct json_out j = { o, ev, nr_ev, lost_samples };
 
-	if (!path || !strcmp(path, "-"))
-		return write_json(stdout, o, ev, nr_ev, lost_samples) < 0 ? cli_error("report", NULL) : 0;
-	if (asprintf(&tmp, "%s.partial.XXXXXX", path) < 0)
-		return cli_usage("report", "out of memory");
-	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
-		cli_message(stderr, "perfkit report: cannot create %s: %s\n", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return CLI_EXIT_EVENT;
-	}
-	mode_t mask = umask(0);	/* mkstemp made it 0600: give it a new file's mode */
-
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	err = write_json(f, o, ev, nr_ev, lost_samples);
-	if (fclose(f) && !err)
-		err = -EIO;
-	if (!err && rename(tmp, path) < 0)
-		err = -errno;
-	if (err < 0) {
-		unlink(tmp);
-		cli_message(stderr, "perfkit report: writing %s failed: %s\n", path, strerror(-err));
-	}
-	free(tmp);
-	return err < 0 ? CLI_EXIT_EVENT : 0;
+	return cli_output_write("report", o->output, write_cb, &j);
 }

@@ -120,6 +120,23 @@ EOF
 	else
 		skip "the ownership check" "not root, or chown failed"
 	fi
+
+	# --format -o DEVICE: written into, never replaced by a regular file
+	# (as root, -o /dev/null must leave the machine's /dev/null alone).
+	if [ "$(id -u)" -eq 0 ] && mknod fakenull c 1 3; then
+		for fmt in folded json pprof; do
+			run report -i plain.data --format=$fmt -o fakenull
+			check "--format=$fmt -o DEVICE: exit 0, still a character device, no partial file" \
+				sh -c 'test "$1" -eq 0 -a -c fakenull && ! ls fakenull.* >/dev/null 2>&1' sh "$rc"
+		done
+		"$PERFKIT" diff plain.data plain.data --format=folded --output fakenull >/dev/null 2>&1
+		check "diff --output DEVICE: exit 0, still a character device ($?)" test -c fakenull
+		run report -i plain.data --format=folded -o plain.folded
+		check "--format=folded -o FILE: a regular file with the stacks" \
+			sh -c 'test -f plain.folded && grep -q "hot_a" plain.folded'
+	else
+		skip "--format -o DEVICE" "needs root for mknod"
+	fi
 fi
 
 run report -i missing.data --stdio
