@@ -63,5 +63,6 @@
 #include "perfkit/diff.h"
 #include "perfkit/callchain.h"
 #include "perfkit/export.h"
+#include "perfkit/health.h"
 
 #endif /* PERFKIT_H */

@@ -219,6 +219,7 @@ struct report_run {
 	const char *last_name;
 	uint64_t lost_samples;
 	struct report_chains chains;	/* add_chain's buffers */
+	struct pk_stack_health *health;	/* report-health.c's count */
 };
 
 /* `name`, shared: one copy per distinct name, freed at the end. */
@@ -367,7 +368,10 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	const struct perf_event_attr *attr = pk_data_reader_attr(run->r, ev);
 	struct pk_hist_sample s = { .size = sizeof(s) };
 	bool nomem = false;
+	int err;
 
+	if ((err = pk_stack_health_add(run->health, attr, smp, rs)) < 0)
+		return err;
 	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
 	if (run->o->cpus && !report_in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)s.cpu))
 		return 0;	/* perf's --cpu drops the sample altogether */
@@ -482,7 +486,7 @@ static int setup(struct report_run *run)
 
 	char dir[4096];
 
-	if ((err = pk_resolver_new(run->r, &run->res)) < 0)
+	if ((err = pk_resolver_new(run->r, &run->res)) < 0 || (err = report_health_new(run->o, &run->health)) < 0)
 		return err;
 	if (!run->o->cg.caller)	/* caller order cuts in add_chain */
 		pk_resolver_set_max_stack(run->res, run->o->max_stack);
@@ -517,6 +521,7 @@ static void teardown(struct report_run *run)
 	free(run->chains.samples);
 	free(run->chains.frames);
 	pk_resolver_free(run->res);
+	pk_stack_health_free(run->health);
 	pk_data_reader_free(run->r);
 }
 
@@ -531,7 +536,7 @@ static int report(struct report_opts *o, bool defaulted)
 		return cli_error("report", NULL);
 	if (o->stats || o->header || o->header_only) {
 		if ((rc = report_info(o, run.r)) != -1)
-			return rc;	/* --stats, --header-only: done, the reader freed */
+			return !rc && o->stats ? report_health_stats(o) : rc;	/* --stats, --header-only: done, the reader freed */
 	}
 	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
@@ -551,6 +556,7 @@ static int report(struct report_opts *o, bool defaulted)
 		if (!report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
 				  pk_resolver_threads(run.res)))
 			cli_message(stderr, "perfkit report: %s has no samples (after the filters)\n", o->input);
+		report_health_print(stderr, run.health, o);
 		rc = 0;
 	} else {
 		rc = cli_error("report", NULL);
