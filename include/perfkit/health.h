@@ -32,6 +32,7 @@ enum pk_stack_health_problem {
 	PK_STACK_HEALTH_NO_SYMBOLS = 1u << 0,	/* addresses in it resolve to no symbol */
 	PK_STACK_HEALTH_BUILD_ID = 1u << 1,	/* the file found has another build-id */
 	PK_STACK_HEALTH_NO_FRAME_POINTER = 1u << 2,	/* frame-pointer chains end in it */
+	PK_STACK_HEALTH_NO_UNWIND_TABLE = 1u << 3,	/* DWARF unwinding stops in it, the copy not full */
 };
 
 /* The totals (pk_stack_health_get). */
@@ -46,6 +47,7 @@ struct pk_stack_health_figures {
 					 * two above dwarf_size, at most PK_STACK_HEALTH_MAX_DWARF_SIZE;
 					 * 0 when no chain was cut so */
 	uint64_t nr_fp_cut;		/* frame-pointer chains cut short in user space */
+	uint64_t nr_unwind_cut;		/* DWARF chains cut short with the stack all copied */
 	uint64_t nr_max_stack;		/* chains as long as the limit */
 	unsigned int max_stack;		/* that limit (pk_stack_health_set_max_stack) */
 	uint64_t nr_dso_samples;	/* samples with a frame in a DSO of pk_stack_health_dso */
@@ -58,6 +60,7 @@ struct pk_stack_health_dso {
 	unsigned int problems;		/* enum pk_stack_health_problem bits */
 	uint64_t nr_samples;		/* samples with an unresolved frame (or the ip) in it */
 	uint64_t nr_fp_cut;		/* samples whose frame-pointer chain ended in it */
+	uint64_t nr_unwind_cut;		/* samples whose DWARF unwinding stopped in it */
 };
 
 struct pk_stack_health;
@@ -81,10 +84,14 @@ PK_API void pk_stack_health_set_max_stack(struct pk_stack_health *h, unsigned in
  * pk_stack_health_add - count one sample: `attr` its event's attr, `smp`
  * the decoded sample and `rs` what pk_resolver_resolve made of it.  A
  * sample with a user stack copy (STACK_USER) counts as cut by the copy's
- * size when the copy was full (dyn_size == size) and its last user frame
+ * size when the copy was full (dyn_size == size == attr.sample_stack_user,
+ * or within 1 KiB of perf's cap, where the kernel shrinks it to fit the
+ * record; a smaller copy is the whole stack) and its last user frame
  * is not a stack root (_start, __libc_start_main, clone, start_thread and
- * their kin); a frame-pointer chain (CALLCHAIN without STACK_USER) counts
- * as cut when a user frame maps to nothing (a junk frame pointer; the
+ * their kin), and when the copy was not full but the unwinding still
+ * stopped short of a root in a file, that file is blamed for lacking
+ * unwind tables (CFI) there; a frame-pointer chain (CALLCHAIN without
+ * STACK_USER) counts as cut when a user frame maps to nothing (a junk frame pointer; the
  * DSO of the frame before it is blamed) or when its user part ends after
  * one or two frames in a file not at a root (that file is blamed).
  * Every frame (and the ip) in a file or the kernel that resolves to no

@@ -102,6 +102,13 @@ static void print_summary(FILE *f, struct pk_stack_health *h, const struct pk_st
 		print_dsos(f, h, s->nr_dsos, PK_STACK_HEALTH_NO_FRAME_POINTER, max_named);
 		fputs(": build with -fno-omit-frame-pointer or record with --call-graph dwarf\n", f);
 	}
+	if (s->nr_unwind_cut) {
+		fprintf(f, PFX "%" PRIu64 " of %" PRIu64 " samples (%.2f%%) have --call-graph dwarf chains "
+			"cut short, unwind tables missing in ", s->nr_unwind_cut, s->nr_samples,
+			pct(s->nr_unwind_cut, s->nr_samples));
+		print_dsos(f, h, s->nr_dsos, PK_STACK_HEALTH_NO_UNWIND_TABLE, max_named);
+		fputs(": build with -fasynchronous-unwind-tables and keep its .eh_frame\n", f);
+	}
 	if (s->nr_max_stack)
 		fprintf(f, PFX "%" PRIu64 " of %" PRIu64 " samples (%.2f%%) have call chains of %u frames, "
 			"the limit: %s\n", s->nr_max_stack, s->nr_samples, pct(s->nr_max_stack, s->nr_samples),
@@ -127,7 +134,7 @@ static void print_summary(FILE *f, struct pk_stack_health *h, const struct pk_st
 
 static bool anything_wrong(const struct pk_stack_health_figures *s)
 {
-	return s->nr_dwarf_cut || s->nr_fp_cut || s->nr_max_stack || s->nr_dsos;
+	return s->nr_dwarf_cut || s->nr_fp_cut || s->nr_unwind_cut || s->nr_max_stack || s->nr_dsos;
 }
 
 void report_health_print(FILE *f, struct pk_stack_health *h, const struct report_opts *o)
@@ -148,9 +155,9 @@ static void print_full(FILE *f, struct pk_stack_health *h, const struct report_o
 		return;
 	fprintf(f, PFX "%" PRIu64 " samples, %" PRIu64 " with call chains, %" PRIu64 " with a "
 		"--call-graph dwarf stack copy; chains cut: %" PRIu64 " by the copy's size, %" PRIu64
-		" by missing frame pointers, %" PRIu64 " at the %u-frame limit; %" PRIu64 " samples in "
+		" by missing frame pointers, %" PRIu64 " by missing unwind tables, %" PRIu64 " at the %u-frame limit; %" PRIu64 " samples in "
 		"DSOs with problems\n", s.nr_samples, s.nr_chains, s.nr_dwarf, s.nr_dwarf_cut, s.nr_fp_cut,
-		s.nr_max_stack, s.max_stack, s.nr_dso_samples);
+		s.nr_unwind_cut, 		s.nr_max_stack, s.max_stack, s.nr_dso_samples);
 	if (!anything_wrong(&s)) {
 		fputs(PFX "no call stack was cut\n", f);
 		return;

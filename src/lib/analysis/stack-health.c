@@ -165,28 +165,58 @@ static uint64_t next_pow2_above(uint64_t v)
 	return p;
 }
 
-/* A --call-graph dwarf sample: the copy was full and the unwinding did
- * not reach a root, so a bigger copy would have gone further. */
-static void count_dwarf(struct pk_stack_health *h, const struct pk_sample *smp,
-			const struct pk_resolved_sample *rs)
+/* A frame with the whole stack in hand that unwinding could not pass:
+ * its file has no unwind table for it (as with .eh_frame stripped). */
+static int blame_unwind(struct pk_stack_health *h, const struct pk_frame *last)
 {
+	struct dso_count *e;
+
+	if (!is_file(last->loc.dso) || last->loc.dso->kernel)
+		return 0;	/* JIT code or anonymous memory: no file to fix */
+	if (!(e = dso_entry(h, last->loc.dso)))
+		return -ENOMEM;
+	h->fig.nr_unwind_cut++;
+	e->pub.problems |= PK_STACK_HEALTH_NO_UNWIND_TABLE;
+	e->pub.nr_unwind_cut++;
+	if (e->last_seq != h->seq) {
+		e->last_seq = h->seq;
+		e->pub.nr_samples++;
+	}
+	return 0;
+}
+
+/* A --call-graph dwarf sample: when the unwinding did not reach a root,
+ * either the copy was full, so a bigger copy would have gone further,
+ * or the stack was all there and a frame's file lacks unwind tables. */
+static int count_dwarf(struct pk_stack_health *h, const struct perf_event_attr *attr,
+		       const struct pk_sample *smp, const struct pk_resolved_sample *rs)
+{
+	/* The kernel copies less than asked when the stack ends sooner (the
+	 * copy is then the whole stack) and, near perf's cap, to fit the
+	 * record in its 16-bit size: a copy is full when it is what was
+	 * asked for or within a kilobyte of the cap, and all of it valid. */
+	uint64_t asked = attr->sample_stack_user;
+	bool full = smp->stack.dyn_size == smp->stack.size &&
+		    (smp->stack.size >= asked ||
+		     (asked + 1024 > PK_STACK_HEALTH_MAX_DWARF_SIZE && smp->stack.size + 1024 > asked));
 	size_t first, nr;
 	uint64_t suggest;
 
 	h->fig.nr_dwarf++;
 	if (smp->stack.size > h->fig.dwarf_size)
 		h->fig.dwarf_size = smp->stack.size;
-	if (smp->stack.dyn_size < smp->stack.size)
-		return;	/* the whole stack fit */
 	user_part(rs, &first, &nr);
-	if (nr && is_root(&rs->frames[first + nr - 1]))
-		return;
+	if (!nr || !smp->stack.dyn_size || is_root(&rs->frames[first + nr - 1]))
+		return 0;	/* nothing unwound, or the stack whole */
+	if (!full)
+		return blame_unwind(h, &rs->frames[first + nr - 1]);
 	h->fig.nr_dwarf_cut++;
 	suggest = next_pow2_above(smp->stack.size);
 	if (suggest > PK_STACK_HEALTH_MAX_DWARF_SIZE)
 		suggest = PK_STACK_HEALTH_MAX_DWARF_SIZE;
 	if (suggest > h->fig.dwarf_suggest)
 		h->fig.dwarf_suggest = suggest;
+	return 0;
 }
 
 int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr *attr,
@@ -201,8 +231,8 @@ int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr 
 	h->fig.nr_samples++;
 	if (rs->nr_frames)
 		h->fig.nr_chains++;
-	if (dwarf)
-		count_dwarf(h, smp, rs);
+	if (dwarf && (err = count_dwarf(h, attr, smp, rs)) < 0)
+		return err;
 	if (!dwarf && (attr->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		const struct pk_dso *d = fp_cut(rs);
 		struct dso_count *e;

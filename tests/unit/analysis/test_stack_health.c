@@ -3,7 +3,8 @@
  * test_stack_health.c - the stack-health count on synthetic resolved
  * samples: a full --call-graph dwarf copy that stops short of a root is
  * cut and the size to try is suggested (capped at perf's 65528), a copy
- * that reaches _start or does not fill is not; frame-pointer chains that
+ * that reaches _start is not, one that does not fill and stops blames
+ * the file's unwind tables; frame-pointer chains that
  * end after a frame in a file or go into junk blame that file, a chain
  * that reaches __libc_start_main does not; the stack limit; DSOs without
  * symbols and with another build-id counted once per sample, most first.
@@ -70,13 +71,15 @@ static void dwarf_copy_too_small(void **state)
 	const struct pk_frame cut[] = { user(&exe, "recurse"), user(&exe, "recurse") };
 	const struct pk_frame whole[] = { user(&exe, "inner"), user(&exe, "main"),
 					  user(&libc, "__libc_start_main@@GLIBC_2.34"), user(&exe, "_start") };
+	const struct pk_frame jit[] = { user(&vdso, NULL) };
+	struct pk_stack_health_dso d;
 	struct pk_stack_health_figures s;
 
 	(void)state;
 	assert_int_equal(pk_stack_health_new(&h), 0);
 	feed(h, &dwarf_attr, 512, 512, cut, 2);		/* full, not at a root: cut */
 	feed(h, &dwarf_attr, 512, 512, whole, 4);	/* full but reached _start */
-	feed(h, &dwarf_attr, 512, 300, cut, 2);		/* the stack fit: stopped for another reason */
+	feed(h, &dwarf_attr, 512, 300, cut, 2);		/* the stack fit: no unwind table in exe */
 	s = figures(h);
 	assert_int_equal(s.nr_samples, 3);
 	assert_int_equal(s.nr_dwarf, 3);
@@ -84,7 +87,20 @@ static void dwarf_copy_too_small(void **state)
 	assert_int_equal(s.dwarf_size, 512);
 	assert_int_equal(s.dwarf_suggest, 1024);
 	assert_int_equal(s.nr_fp_cut, 0);	/* dwarf samples are never blamed on frame pointers */
-	assert_int_equal(s.nr_dsos, 0);
+	assert_int_equal(s.nr_unwind_cut, 1);
+	assert_int_equal(s.nr_dsos, 1);
+	assert_int_equal(pk_stack_health_dso(h, 0, &d), 0);
+	assert_ptr_equal(d.dso, &exe);
+	assert_int_equal(d.problems, PK_STACK_HEALTH_NO_UNWIND_TABLE);
+	assert_int_equal(d.nr_unwind_cut, 1);
+	/* A copy smaller than asked, all valid, is the whole stack: the
+	 * kernel stopped at its end, so the size is not to blame. */
+	feed(h, &dwarf_attr, 304, 304, cut, 2);
+	assert_int_equal(figures(h).nr_dwarf_cut, 1);
+	assert_int_equal(figures(h).nr_unwind_cut, 2);
+	/* Stopped in memory of no file: nothing to rebuild, nothing blamed. */
+	feed(h, &dwarf_attr, 512, 100, jit, 1);
+	assert_int_equal(figures(h).nr_unwind_cut, 2);
 	/* At 65528 bytes the suggestion stays at perf's most. */
 	feed(h, &dwarf_attr, 65528, 65528, cut, 2);
 	assert_int_equal(figures(h).dwarf_suggest, PK_STACK_HEALTH_MAX_DWARF_SIZE);
