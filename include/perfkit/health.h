@@ -58,7 +58,8 @@ struct pk_stack_health_figures {
 struct pk_stack_health_dso {
 	const struct pk_dso *dso;	/* the resolver's, valid while it lives */
 	unsigned int problems;		/* enum pk_stack_health_problem bits */
-	uint64_t nr_samples;		/* samples with an unresolved frame (or the ip) in it */
+	uint64_t nr_samples;		/* samples with an address in it (the ip or a frame)
+					 * that resolves to no symbol */
 	uint64_t nr_fp_cut;		/* samples whose frame-pointer chain ended in it */
 	uint64_t nr_unwind_cut;		/* samples whose DWARF unwinding stopped in it */
 };
@@ -106,7 +107,7 @@ PK_API int pk_stack_health_get(const struct pk_stack_health *h, struct pk_stack_
 
 /*
  * pk_stack_health_dso - the i-th DSO with problems into *out, most
- * samples first (ties by name).  Returns 0, or -ERANGE when i >= nr_dsos.
+ * samples first (nr_samples + nr_fp_cut + nr_unwind_cut; ties by name).  Returns 0, or -ERANGE when i >= nr_dsos.
  */
 PK_API int pk_stack_health_dso(struct pk_stack_health *h, size_t i, struct pk_stack_health_dso *out);
 

@@ -119,7 +119,7 @@ static void print_summary(FILE *f, struct pk_stack_health *h, const struct pk_st
 		struct pk_stack_health_dso d;
 
 		for (size_t i = 0, n = 0; i < s->nr_dsos && pk_stack_health_dso(h, i, &d) == 0; i++) {
-			if (!(d.problems & bit) || (max_named && n++ == max_named))
+			if (!(d.problems & bit) || (max_named && n++ >= max_named))
 				continue;
 			cli_message(f, PFX "%" PRIu64 " of %" PRIu64 " samples (%.2f%%) have addresses in %s %s: %s\n",
 				    d.nr_samples, s->nr_samples, pct(d.nr_samples, s->nr_samples), d.dso->name,

@@ -17,7 +17,7 @@
 
 struct dso_count {
 	struct pk_stack_health_dso pub;
-	uint64_t last_seq;	/* the sample that last counted it: once per sample */
+	uint64_t last_seq;	/* the sample that last counted it unresolved: once per sample */
 };
 
 struct pk_stack_health {
@@ -25,6 +25,7 @@ struct pk_stack_health {
 	struct dso_count *dsos;	/* every DSO met with a problem */
 	size_t nr_dsos, cap;
 	uint64_t seq;		/* samples fed, 1-based, for last_seq */
+	bool dso_hit;		/* the sample being added touched a DSO with problems */
 	bool sorted;
 };
 
@@ -117,6 +118,7 @@ static int count_location(struct pk_stack_health *h, const struct pk_location *l
 		e->last_seq = h->seq;
 		e->pub.nr_samples++;
 	}
+	h->dso_hit = true;
 	return 0;
 }
 
@@ -178,10 +180,7 @@ static int blame_unwind(struct pk_stack_health *h, const struct pk_frame *last)
 	h->fig.nr_unwind_cut++;
 	e->pub.problems |= PK_STACK_HEALTH_NO_UNWIND_TABLE;
 	e->pub.nr_unwind_cut++;
-	if (e->last_seq != h->seq) {
-		e->last_seq = h->seq;
-		e->pub.nr_samples++;
-	}
+	h->dso_hit = true;
 	return 0;
 }
 
@@ -224,10 +223,10 @@ int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr 
 {
 	bool dwarf = (attr->sample_type & PERF_SAMPLE_STACK_USER) && (smp->fields & PERF_SAMPLE_STACK_USER) &&
 		     smp->stack.size;
-	bool dso_hit = false;
 	int err;
 
 	h->seq++;
+	h->dso_hit = false;
 	h->fig.nr_samples++;
 	if (rs->nr_frames)
 		h->fig.nr_chains++;
@@ -243,9 +242,7 @@ int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr 
 				return -ENOMEM;
 			e->pub.problems |= PK_STACK_HEALTH_NO_FRAME_POINTER;
 			e->pub.nr_fp_cut++;
-			e->last_seq = h->seq;
-			e->pub.nr_samples++;
-			dso_hit = true;
+			h->dso_hit = true;
 		}
 	}
 	if (rs->nr_frames >= h->fig.max_stack)
@@ -255,9 +252,7 @@ int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr 
 	for (size_t i = 0; i < rs->nr_frames; i++)
 		if ((err = count_location(h, &rs->frames[i].loc)) < 0)
 			return err;
-	for (size_t i = 0; !dso_hit && i < h->nr_dsos; i++)
-		dso_hit = h->dsos[i].last_seq == h->seq;
-	if (dso_hit)
+	if (h->dso_hit)
 		h->fig.nr_dso_samples++;
 	return 0;
 }
@@ -276,8 +271,11 @@ static int by_samples(const void *a, const void *b)
 	const struct pk_stack_health_dso *x = &((const struct dso_count *)a)->pub;
 	const struct pk_stack_health_dso *y = &((const struct dso_count *)b)->pub;
 
-	if (x->nr_samples != y->nr_samples)
-		return x->nr_samples > y->nr_samples ? -1 : 1;
+	uint64_t nx = x->nr_samples + x->nr_fp_cut + x->nr_unwind_cut;
+	uint64_t ny = y->nr_samples + y->nr_fp_cut + y->nr_unwind_cut;
+
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
 	return strcmp(x->dso->name, y->dso->name);
 }
 

@@ -21,7 +21,8 @@
 
 #include "perfkit.h"
 
-static struct pk_dso exe = { .name = "/opt/app/bin/app", .symfile = "/opt/app/bin/app" };
+/* Named after libc, so the order by samples is not the order by name. */
+static struct pk_dso exe = { .name = "/x/app", .symfile = "/x/app" };
 static struct pk_dso libc = { .name = "/usr/lib/x86_64-linux-gnu/libc.so.6", .symfile = "libc.so.6" };
 static struct pk_dso stripped = { .name = "/opt/app/lib/libz.so" };
 static struct pk_dso changed = { .name = "/opt/app/bin/old", .build_id_mismatch = true };
@@ -133,6 +134,7 @@ static void frame_pointers_missing(void **state)
 	assert_ptr_equal(d.dso, &exe);
 	assert_int_equal(d.problems, PK_STACK_HEALTH_NO_FRAME_POINTER);
 	assert_int_equal(d.nr_fp_cut, 2);
+	assert_int_equal(d.nr_samples, 0);	/* its symbols resolved */
 	assert_int_equal(pk_stack_health_dso(h, 1, &d), 0);
 	assert_ptr_equal(d.dso, &libc);	/* the frame before the junk lost the chain */
 	assert_int_equal(d.nr_fp_cut, 1);
