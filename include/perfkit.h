@@ -64,5 +64,6 @@
 #include "perfkit/callchain.h"
 #include "perfkit/export.h"
 #include "perfkit/offcpu.h"
+#include "perfkit/health.h"
 
 #endif /* PERFKIT_H */

@@ -277,6 +277,7 @@ struct report_run {
 	struct cli_progress progress;	/* on a terminal, for a slow file */
 	uint64_t first_time, last_time, time;	/* SAMPLE_TIME's span, the last sample's time */
 	struct report_offcpu *offcpu;	/* --off-cpu */
+	struct pk_stack_health *health;	/* report-health.c's count */
 };
 
 /*
@@ -463,7 +464,8 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 			return 0;	/* a sample of no known event: perf drops those too */
 		if (pk_record_decode(h, attr, &d) != 0)
 			return -EINVAL;
-		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0)
+		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0 ||
+		    (err = pk_stack_health_add(run->health, attr, &d.sample, &rs)) < 0)
 			return err;
 		if (d.sample.fields & PERF_SAMPLE_TIME)
 			run->time = d.sample.time;
@@ -559,7 +561,7 @@ static int setup(struct report_run *run)
 
 	char dir[4096];
 
-	if ((err = pk_resolver_new(run->r, &run->res)) < 0)
+	if ((err = pk_resolver_new(run->r, &run->res)) < 0 || (err = report_health_new(run->o, &run->health)) < 0)
 		return err;
 	if (!run->o->cg.caller)	/* caller order cuts in add_chain */
 		pk_resolver_set_max_stack(run->res, run->o->max_stack);
@@ -603,6 +605,7 @@ static void teardown(struct report_run *run)
 	report_srclines_free(run->src);
 	pk_resolver_free(run->res);
 	report_offcpu_free(run->offcpu);
+	pk_stack_health_free(run->health);
 	pk_data_reader_free(run->r);
 }
 
@@ -617,7 +620,7 @@ static int report(struct report_opts *o, bool defaulted)
 		return cli_error("report", NULL);
 	if (o->stats || o->header || o->header_only) {
 		if ((rc = report_info(o, run.r)) != -1)
-			return rc;	/* --stats, --header-only: done, the reader freed */
+			return !rc && o->stats ? report_health_stats(o) : rc;	/* --stats, --header-only: done, the reader freed */
 	}
 	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
 	    (rc = report_parent_setup(o, run.r))) {
@@ -653,6 +656,7 @@ static int report(struct report_opts *o, bool defaulted)
 				rc = cli_usage("report", "out of memory");
 			rc = rc > 0 ? rc : 0;
 		}
+		report_health_print(stderr, run.health, o);
 	} else {
 		rc = cli_error("report", NULL);
 	}

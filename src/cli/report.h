@@ -244,6 +244,22 @@ const char *report_parent_of(const struct report_opts *o, const struct pk_resolv
 /* report_parent_free - the regex, if compiled. */
 void report_parent_free(struct report_opts *o);
 
+/* ---- stack health (report-health.c) ------------------------------------------ */
+
+/* report_health_new - the stack-health count for a run with options o,
+ * its limit the smaller of --max-stack and the kernel's
+ * perf_event_max_stack.  0 with *out, or -ENOMEM. */
+int report_health_new(const struct report_opts *o, struct pk_stack_health **out);
+
+/* report_health_print - the summary on f, a line per kind of cut stack,
+ * when something is wrong and not -q; h NULL prints nothing. */
+void report_health_print(FILE *f, struct pk_stack_health *h, const struct report_opts *o);
+
+/* report_health_stats - --stats' part: read o->input again through the
+ * resolver and print every figure on stderr (nothing for standard
+ * input, read once already).  Returns the exit status. */
+int report_health_stats(const struct report_opts *o);
+
 /* ---- exports (report-export.c) -------------------------------------------- */
 
 /* report_in_ids / report_in_list - whether id is one of ids[0..nr), and

@@ -4,7 +4,9 @@
  * main -> outer -> middle -> inner, where inner spins for argv[1] rounds.
  * Built with -O2 -fomit-frame-pointer, so only DWARF CFI can unwind it.
  * With a second argument "nocfi", middle is replaced by nocfi_middle, a
- * frame without CFI (unwind-target-nocfi.c).
+ * frame without CFI (unwind-target-nocfi.c).  With "deep", outer calls
+ * inner through 48 frames of recurse, each with 128 bytes of locals, a
+ * stack deeper than a --call-graph dwarf,512 copy holds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +27,28 @@ __attribute__((noinline)) static void middle(unsigned long n)
 	sink++;
 }
 
-static int use_nocfi;
+static int use_nocfi, use_deep;
+
+/* The buffer is written and read after the call, so the frame stays and
+ * the call is not a tail call. */
+__attribute__((noinline)) static void recurse(unsigned int depth, unsigned long n)
+{
+	volatile unsigned char buf[128];
+
+	buf[depth % sizeof(buf)] = (unsigned char)depth;
+	if (depth)
+		recurse(depth - 1, n);
+	else
+		inner(n);
+	sink += buf[depth % sizeof(buf)];
+}
 
 __attribute__((noinline)) static void outer(unsigned long n)
 {
 	if (use_nocfi)
 		nocfi_middle(inner, n);
+	else if (use_deep)
+		recurse(48, n);
 	else
 		middle(n);
 	sink++;
@@ -39,6 +57,7 @@ __attribute__((noinline)) static void outer(unsigned long n)
 int main(int argc, char **argv)
 {
 	use_nocfi = argc > 2 && !strcmp(argv[2], "nocfi");
+	use_deep = argc > 2 && !strcmp(argv[2], "deep");
 	outer(argc > 1 ? strtoul(argv[1], NULL, 0) : 100000000ul);
 	return 0;
 }
