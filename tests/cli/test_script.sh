@@ -52,6 +52,22 @@ else
 		same_as_perf "$f" --show-mmap-events
 	done
 	same_as_perf fork.data --show-task-events --show-mmap-events -F comm,pid,tid,time
+	# A format file whose print fmt names a field it no longer has (found by
+	# fuzz_tracing): libtraceevent 1.7.1 follows a NULL pointer on it (perf
+	# script crashes), perfkit says what is damaged and reads on.
+	python3 - perfkit-tp.data damaged-fmt.data <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+old = b'field:long prev_state;'
+assert old in d
+open(sys.argv[2], 'wb').write(d.replace(old, b'field:long prevSTA_PR;', 1))
+PY
+	"$PERFKIT" script -i damaged-fmt.data >/dev/null 2>damaged.err; rc=$?
+	check "a damaged print fmt: no crash (exit $rc)" [ "$rc" -lt 128 ]
+	check "it names the field the print fmt wants" grep -q "prints REC->prev_state, which is not a field" damaged.err
+	"$PERFKIT" report --stdio -i damaged-fmt.data >damaged.out 2>&1; rc=$?
+	check "report reads the samples all the same" [ "$rc" = 0 ]
+	check "with the table" grep -q "of event 'sched:sched_switch'" damaged.out
 	# --call-graph dwarf: the user frames come from unwinding the stack
 	# copy.  Both without inline frames (--no-inline; test_srcline.sh
 	# compares them).

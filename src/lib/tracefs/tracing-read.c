@@ -116,7 +116,7 @@ static bool kernel_text(const char *t, size_t len)
 static int read_format(struct in *in, struct tep_handle *tep, const char *sys)
 {
 	uint64_t size;
-	char *text;
+	char *text, why[128], msg[192];
 	int err;
 
 	if ((err = take_u64(in, &size)) || (err = take_text(in, size, &text)))
@@ -124,6 +124,13 @@ static int read_format(struct in *in, struct tep_handle *tep, const char *sys)
 	if (!kernel_text(text, (size_t)size)) {
 		free(text);
 		return bad(in, "a format file holds bytes the kernel does not write");
+	}
+	if ((err = pk__tracefs_print_fmt_check(text, (size_t)size, why, sizeof(why))) < 0) {
+		free(text);
+		if (err == -ENOMEM)
+			return pk__error(err, "read tracing data", "out of memory");
+		snprintf(msg, sizeof(msg), "the print fmt of a format file is damaged: %s", why);
+		return bad(in, msg);
 	}
 	if (tep_parse_event(tep, text, (unsigned long)size, sys) != 0) {
 		free(text);

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * print-fmt.c - the sanity check a format file's "print fmt:" line passes
+ * before libtraceevent parses it.
+ *
+ * libtraceevent 1.7.1 builds an expression tree from the print fmt's
+ * arguments and follows NULL pointers on some malformed ones: an argument
+ * REC->x where x is not a field of the event (it looks the field up for
+ * __print_flags and writes through the result), or brackets that do not
+ * pair (`"",i?q:e]`).  Both were found by fuzzing a recording's tracing
+ * data (fuzz_tracing, fuzz_tracefs).  The kernel writes neither, so a
+ * format file that has them is damaged and is refused here with the reason.
+ */
+#include "tracefs.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIELDS 256
+#define MAX_DEPTH 64
+#define NAME_MAX_LEN 64
+
+struct names {
+	char name[MAX_FIELDS][NAME_MAX_LEN];
+	size_t nr;
+};
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * A "field:TYPE NAME[N];" line's NAME: the identifier that ends the text
+ * before the ';', once a trailing "[...]" is taken off.  Empty when the
+ * line has no ';' or no identifier there.
+ */
+static void field_name(const char *p, const char *end, char *out)
+{
+	const char *semi = memchr(p, ';', (size_t)(end - p)), *e, *s;
+
+	out[0] = 0;
+	if (!semi)
+		return;
+	e = semi;
+	while (e > p && e[-1] == ' ')
+		e--;
+	if (e > p && e[-1] == ']') {
+		while (e > p && e[-1] != '[')
+			e--;
+		if (e > p)
+			e--;
+	}
+	for (s = e; s > p && ident_char(s[-1]); s--)
+		;
+	if (e > s && (size_t)(e - s) < NAME_MAX_LEN) {
+		memcpy(out, s, (size_t)(e - s));
+		out[e - s] = 0;
+	}
+}
+
+/* Every "field:" line's name, up to the "print fmt:" line. */
+static void collect_fields(const char *text, const char *end, struct names *n)
+{
+	const char *p = text, *nl;
+
+	n->nr = 0;
+	for (; p < end; p = nl + 1) {
+		const char *f;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		f = memmem(p, (size_t)(nl - p), "field:", 6);
+		if (f && n->nr < MAX_FIELDS) {
+			field_name(f + 6, nl, n->name[n->nr]);
+			if (n->name[n->nr][0])
+				n->nr++;
+		}
+	}
+}
+
+static bool has_field(const struct names *n, const char *s, size_t len)
+{
+	for (size_t i = 0; i < n->nr; i++)
+		if (strlen(n->name[i]) == len && !memcmp(n->name[i], s, len))
+			return true;
+	return false;
+}
+
+/* Past a quoted string starting at *p (on its '"'); false when it does not
+ * end before `end`. */
+static bool skip_string(const char **p, const char *end)
+{
+	const char *s = *p + 1;
+
+	for (; s < end && *s != '"'; s++)
+		if (*s == '\\' && s + 1 < end)
+			s++;
+	if (s >= end)
+		return false;
+	*p = s + 1;
+	return true;
+}
+
+static int refuse(char *why, size_t why_len, const char *fmt, const char *s, size_t len)
+{
+	snprintf(why, why_len, fmt, (int)len, s);
+	return -EINVAL;
+}
+
+/* The arguments after the quoted format: strings closed, brackets paired,
+ * every REC->name a field.  A string may hold newlines, as the kernel
+ * writes them. */
+static int check_args(const char *p, const char *end, const struct names *n, char *why,
+		      size_t why_len)
+{
+	const char *start = p;
+	char stack[MAX_DEPTH];
+	size_t depth = 0;
+
+	while (p < end) {
+		char c = *p;
+
+		if (c == '"') {
+			if (!skip_string(&p, end))
+				return refuse(why, why_len, "a string in its arguments is not closed%.*s", "", 0);
+			continue;
+		}
+		if (c == '(' || c == '[' || c == '{') {
+			if (depth == MAX_DEPTH)
+				return refuse(why, why_len, "its arguments nest too deep%.*s", "", 0);
+			stack[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
+		} else if (c == ')' || c == ']' || c == '}') {
+			if (!depth || stack[--depth] != c)
+				return refuse(why, why_len, "a '%.*s' in its arguments closes nothing", p, 1);
+		} else if (c == 'R' && (size_t)(end - p) >= 5 && !memcmp(p, "REC->", 5) &&
+			   (p == start || !ident_char(p[-1]))) {
+			const char *s = p + 5, *e = s;
+
+			while (e < end && ident_char(*e))
+				e++;
+			if (!has_field(n, s, (size_t)(e - s)))
+				return refuse(why, why_len, "it prints REC->%.*s, which is not a field", s,
+					      (size_t)(e - s));
+			p = e;
+			continue;
+		}
+		p++;
+	}
+	if (depth)
+		return refuse(why, why_len, "a '%.*s' in its arguments is never closed", &stack[depth - 1], 1);
+	return 0;
+}
+
+int pk__tracefs_print_fmt_check(const char *text, size_t len, char *why, size_t why_len)
+{
+	const char *end = text + len, *p = memmem(text, len, "\nprint fmt:", 11), *fmt;
+	struct names *n;
+	int err;
+
+	if (!p)
+		return 0;	/* nothing for libtraceevent to build */
+	p += 11;
+	while (p < end && *p == ' ')
+		p++;
+	/* To the end of the text: the kernel writes a format string's
+	 * newlines as they are (ext4_fc_stats, ext4_fsmap_*). */
+	while (end > p && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\0'))
+		end--;
+	if (p == end)
+		return 0;
+	fmt = p;
+	if (*p != '"' || !skip_string(&p, end))
+		return refuse(why, why_len, "it does not start with a closed quoted format%.*s", "", 0);
+	n = pk__malloc(sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	collect_fields(text, fmt, n);
+	err = check_args(p, end, n, why, why_len);
+	free(n);
+	return err;
+}
