@@ -225,7 +225,7 @@ static void check_features(const unsigned char *d, size_t len, const struct give
 	for (size_t i = 0; nr && i < g->nr_groups; i++) {
 		if (!g->group_ok[i])
 			continue;
-		expect_string(d, len, &off, "");
+		expect_string(d, len, &off, "{anon_group}");
 		if (u32_at(d, len, off) != g->groups[i][0] || u32_at(d, len, off + 4) != g->groups[i][1])
 			abort();
 		off += 8;

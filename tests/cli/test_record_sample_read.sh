@@ -64,7 +64,7 @@ check "perfkit script prints the file as perf script does ($(grep -c . perf-scri
 perf report -i s.data --group --stdio --sort dso 2>/dev/null >rep.txt
 cols=$(awk '/%.*%/ {print NF; exit}' rep.txt)
 check "perf report --group shows both members' columns ($cols fields a line)" test "$cols" = 3
-contains "and names the group" "$(cat rep.txt)" "of events ' { cpu-clock, task-clock }'"
+contains "and names the group as its own (perf's {anon_group})" "$(cat rep.txt)" "of events 'anon group { cpu-clock, task-clock }'"
 perf record -e '{cpu-clock,task-clock}:S' -o perf-s.data -- "$W" hot 20 >/dev/null 2>&1
 hdr_theirs=$(perf report -i perf-s.data --group --stdio --sort dso 2>/dev/null | grep '^# *Overhead')
 hdr_ours=$(grep '^# *Overhead' rep.txt)

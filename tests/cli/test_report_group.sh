@@ -42,6 +42,10 @@ for f in leader.data group.data two.data pk-leader.data pk-group.data; do
 	same_as_perf "$f" --no-group
 	same_as_perf "$f" --group -n --show-total-period --sort comm,dso
 done
+# An unnamed group is "{anon_group}" in GROUP_DESC, as perf writes it: perf
+# then calls perfkit's group what it calls its own.
+check "perf names perfkit's unnamed group as its own" \
+	grep -q "of events 'anon group { cpu-clock, task-clock }'" <(perf report -i pk-group.data --stdio --group 2>/dev/null)
 same_as_perf leader.data --group --percent-limit 0.2 --sort sym
 same_as_perf two.data --group -q --sort pid,sym
 same_as_perf three.data

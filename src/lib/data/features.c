@@ -473,7 +473,7 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 			return false;
 		put_u32(b, (uint32_t)w->nr_groups);
 		for (size_t g = 0; g < w->nr_groups; g++) {
-			put_string(b, "");	/* perf's group name: empty for {a,b} */
+			put_string(b, "{anon_group}");	/* perf 6.1's name for an unnamed {a,b} */
 			put_u32(b, (uint32_t)w->groups[g].leader);
 			put_u32(b, (uint32_t)w->groups[g].nr_members);
 		}

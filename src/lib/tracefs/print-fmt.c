@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * print-fmt.c - the sanity check a format file's "print fmt:" line passes
  * before libtraceevent parses it.
