@@ -139,8 +139,17 @@ static int export_sample(struct export_run *run, size_t ev, const struct pk_samp
 	}
 	if (!rs->nr_frames)
 		put_frame(run, 0, smp->ip, &rs->loc, NULL);
-	for (size_t i = 0; i < rs->nr_frames; i++)
-		put_frame(run, i, rs->frames[i].ip, &rs->frames[i].loc, rs->frames[i].inl);
+	for (size_t i = 0; i < rs->nr_frames; i++) {
+		const struct pk_frame *fr = &rs->frames[i];
+
+		put_frame(run, i, fr->ip, &fr->loc, fr->inl);
+		/* A function inlined into the next frame out: the resolver gives
+		 * an address's functions as consecutive entries of one srcline
+		 * list (a recursive call at the same address starts the list
+		 * again, so it is not taken for one). */
+		if (fr->inl && i + 1 < rs->nr_frames && rs->frames[i + 1].inl == fr->inl + 1)
+			run->frames[i].kind = PK_FRAME_INLINED;
+	}
 	struct pk_export_sample s = {
 		.size = sizeof(s), .ev = (uint32_t)ev, .pid = rs->pid, .tid = rs->tid, .comm = rs->comm,
 		.weight = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period,
