@@ -44,6 +44,7 @@ struct pk__xsample {
 struct pk__tnode {
 	uint32_t parent, label, first_child, next_sibling, depth;
 	enum pk_frame_kind kind;	/* PK_FRAME_KIND_NR for a comm */
+	uint32_t file, line;	/* the hottest source line under it (0: none) */
 	uint64_t self, total;
 };
 
