@@ -267,6 +267,9 @@ struct pk_hist_json_opts {
 	bool callchain;
 	enum pk_callchain_mode cg_mode;
 	double cg_min_percent;
+	/* The stack health of the samples read (include/perfkit/health.h),
+	 * written as the document's "stack_health"; NULL leaves it out. */
+	struct pk_stack_health *health;
 };
 
 /*
@@ -277,6 +280,8 @@ struct pk_hist_json_opts {
  * -EINVAL for a short opts->size or a NULL argument; -ENOMEM; -EIO when
  * writing fails.
  */
+struct pk_stack_health;
+
 PK_API int pk_hist_write_json(FILE *f, const struct pk_hist_json_opts *opts,
 			      const struct pk_hist_json_event *ev, size_t nr_ev);
 
