@@ -96,6 +96,11 @@ PK_API const struct pk_callchain_node *pk_callchain_node_parent(const struct pk_
 PK_API uint64_t pk_callchain_node_self(const struct pk_callchain_node *n);
 PK_API uint64_t pk_callchain_node_cumul(const struct pk_callchain_node *n);
 
+/* pk_callchain_node_count - the number of chains (samples) that end in the
+ * node; pk_callchain_node_cumul_count - those and every chain below it. */
+PK_API uint64_t pk_callchain_node_count(const struct pk_callchain_node *n);
+PK_API uint64_t pk_callchain_node_cumul_count(const struct pk_callchain_node *n);
+
 /* pk_callchain_node_nr_children / pk_callchain_node_child - the children
  * graph printing shows, in order (after pk_callchain_sort in a graph
  * mode); NULL out of range. */

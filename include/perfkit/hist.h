@@ -257,6 +257,8 @@ struct pk_hist_json_event {
  * each row carries its call-chain tree, sorted in `cg_mode` with the
  * threshold `cg_min_percent` as perf report's -g does.
  */
+struct pk_stack_health;
+
 struct pk_hist_json_opts {
 	size_t size;		/* set by the caller: sizeof(struct pk_hist_json_opts) */
 	const char *file;
@@ -267,6 +269,9 @@ struct pk_hist_json_opts {
 	bool callchain;
 	enum pk_callchain_mode cg_mode;
 	double cg_min_percent;
+	/* The stack health of the samples read (include/perfkit/health.h),
+	 * written as the document's "stack_health"; NULL leaves it out. */
+	struct pk_stack_health *health;
 };
 
 /*

@@ -645,7 +645,7 @@ static int report(struct report_opts *o, bool defaulted)
 		for (size_t i = 0; i < run.nr_ev; i++)
 			pk_hist_sort(run.ev[i].hist);
 		if (o->format == REPORT_FORMAT_JSON) {
-			rc = report_json(o, run.ev, run.nr_ev, run.lost_samples);
+			rc = report_json(o, run.ev, run.nr_ev, run.lost_samples, run.health);
 		} else {
 			cli_pager_start();	/* on a terminal, as perf does */
 			o->color = cli_color_use(o->color_mode);

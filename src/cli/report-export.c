@@ -25,6 +25,7 @@ struct export_run {
 	struct pk_export_frame *frames;
 	size_t cap_frames;
 	char (*bids)[41];	/* each frame's build-id in hex */
+	const struct pk_dso **bid_dso;	/* the DSO bids[i] was made for */
 	struct report_offcpu *offcpu;	/* --off-cpu */
 };
 
@@ -107,15 +108,18 @@ static void put_frame(struct export_run *run, size_t i, uint64_t ip, const struc
 	static const char hex[] = "0123456789abcdef";
 	size_t b;
 
-	for (b = 0; d && b < d->build_id_size && b < 20; b++) {
+	for (b = 0; d != run->bid_dso[i] && d && b < d->build_id_size && b < 20; b++) {
 		run->bids[i][2 * b] = hex[d->build_id[b] >> 4];
 		run->bids[i][2 * b + 1] = hex[d->build_id[b] & 15];
 	}
-	run->bids[i][2 * b] = 0;
+	if (d != run->bid_dso[i])
+		run->bids[i][2 * b] = 0;
+	run->bid_dso[i] = d;
 	run->frames[i] = (struct pk_export_frame){ .name = loc->sym, .addr = ip, .dso = d ? d->name : NULL,
 						   .build_id = run->bids[i][0] ? run->bids[i] : NULL,
 						   .file_offset = loc->addr, .kind = kind_of(loc) };
-	put_line(run, &run->frames[i], loc, inl);
+	if (run->o->format != PK_EXPORT_FOLDED)	/* folded stacks name no lines: skip the look-ups */
+		put_line(run, &run->frames[i], loc, inl);
 }
 
 /* Sample `smp` of event ev, resolved as `rs`, into the exporter. */
@@ -131,16 +135,27 @@ static int export_sample(struct export_run *run, size_t ev, const struct pk_samp
 	if (n > run->cap_frames) {
 		free(run->frames);
 		free(run->bids);
+		free(run->bid_dso);
 		run->frames = calloc(n, sizeof(*run->frames));
 		run->bids = calloc(n, sizeof(*run->bids));
-		run->cap_frames = run->frames && run->bids ? n : 0;
+		run->bid_dso = calloc(n, sizeof(*run->bid_dso));
+		run->cap_frames = run->frames && run->bids && run->bid_dso ? n : 0;
 		if (!run->cap_frames)
 			return -ENOMEM;
 	}
 	if (!rs->nr_frames)
 		put_frame(run, 0, smp->ip, &rs->loc, NULL);
-	for (size_t i = 0; i < rs->nr_frames; i++)
-		put_frame(run, i, rs->frames[i].ip, &rs->frames[i].loc, rs->frames[i].inl);
+	for (size_t i = 0; i < rs->nr_frames; i++) {
+		const struct pk_frame *fr = &rs->frames[i];
+
+		put_frame(run, i, fr->ip, &fr->loc, fr->inl);
+		/* A function inlined into the next frame out: the resolver gives
+		 * an address's functions as consecutive entries of one srcline
+		 * list (a recursive call at the same address starts the list
+		 * again, so it is not taken for one). */
+		if (fr->inl && i + 1 < rs->nr_frames && rs->frames[i + 1].inl == fr->inl + 1)
+			run->frames[i].kind = PK_FRAME_INLINED;
+	}
 	struct pk_export_sample s = {
 		.size = sizeof(s), .ev = (uint32_t)ev, .pid = rs->pid, .tid = rs->tid, .comm = rs->comm,
 		.weight = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period,
@@ -282,6 +297,7 @@ int report_export(const struct report_opts *o, struct pk_data_reader *r)
 		rc = write_out(&run);
 	free(run.frames);
 	free(run.bids);
+	free(run.bid_dso);
 	pk_exporter_free(run.ex);
 	pk_resolver_free(run.res);
 	report_offcpu_free(run.offcpu);

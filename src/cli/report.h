@@ -321,11 +321,12 @@ int report_threads_add(struct report_thread_counts *tc, size_t ev, const struct 
 int report_threads_print(FILE *f, const struct report_thread_counts *tc, const struct report_event *ev);
 
 /* report_json - the sorted histograms of `ev` as perfkit's JSON report
- * (pk_hist_write_json) to o->output, or stdout when NULL or "-"; a file
- * is written under a temporary name renamed into place when whole.
+ * (pk_hist_write_json), with the stack health `health` counted during the
+ * read (NULL: none), to o->output, or stdout when NULL or "-"; a file is
+ * written under a temporary name renamed into place when whole.
  * Returns the exit status. */
 int report_json(const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
-		uint64_t lost_samples);
+		uint64_t lost_samples, struct pk_stack_health *health);
 
 /* ---- off-CPU time (report-offcpu.c) --------------------------------------- */
 

@@ -82,8 +82,15 @@ async function flameGraph(browser) {
 	ok(merged && (await box(page, 'tiny_0')) === null, 'the 100 tiny frames are one [merged] box');
 
 	await page.mouse.move(compute.cx, compute.cy);
-	ok((await text(page, 'details')) === 'compute (180000000 nanoseconds, 72.87%)', 'hovering shows name, weight and share',
-		await text(page, 'details'));
+	ok((await text(page, 'details')) === 'compute (app.c:48) (180000000 nanoseconds, 72.87%)',
+		'hovering shows name, source line, weight and share', await text(page, 'details'));
+	const wk0 = await box(page, 'work');
+	await page.mouse.move(wk0.cx, wk0.cy);
+	ok((await text(page, 'details')) === 'work (app.c:32) (220000000 nanoseconds, 89.07%)',
+		'hovering a caller shows the line most of its time passes through', await text(page, 'details'));
+	await page.mouse.move(sys.cx, sys.cy);
+	ok((await text(page, 'details')) === 'do_sys_open (10000000 nanoseconds, 4.05%)',
+		'a frame without a source line shows none', await text(page, 'details'));
 
 	const work = await box(page, 'work');
 	await page.mouse.click(work.cx, work.cy);

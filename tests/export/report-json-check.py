@@ -16,18 +16,39 @@ def fail(msg):
 def check_node(n, path):
     if not isinstance(n, dict):
         fail(f"{path}: not an object")
-    for k, t in (("name", str), ("period", int), ("self", int), ("children", list)):
+    for k, t in (("name", str), ("period", int), ("self", int), ("samples", int), ("self_samples", int),
+                 ("children", list)):
         if not isinstance(n.get(k), t):
             fail(f"{path}: {k} is not {t.__name__}: {n.get(k)!r}")
     if n["dso"] is not None and not isinstance(n["dso"], str):
         fail(f"{path}: dso")
     if n["self"] > n["period"] or sum(c["period"] for c in n["children"]) > n["period"]:
         fail(f"{path}: periods do not add up")
+    if n["self_samples"] > n["samples"] or sum(c["samples"] for c in n["children"]) > n["samples"] or \
+            (n["samples"] == 0) != (n["period"] == 0):
+        fail(f"{path}: sample counts do not add up")
     for i, c in enumerate(n["children"]):
         check_node(c, f"{path}.children[{i}]")
 
 
+HEALTH = ("samples", "chains", "dwarf", "dwarf_cut", "dwarf_size", "dwarf_suggest", "fp_cut", "unwind_cut",
+          "max_stack_reached", "max_stack", "dso_samples")
+PROBLEMS = {"no_symbols", "build_id", "no_frame_pointer", "no_unwind_table"}
+
+
+def check_health(h):
+    if not isinstance(h, dict) or not all(isinstance(h.get(k), int) for k in HEALTH):
+        fail(f"stack_health: {h!r}")
+    if h["chains"] > h["samples"] or h["dwarf"] > h["chains"] or h["dwarf_cut"] > h["dwarf"]:
+        fail(f"stack_health: counts do not nest: {h!r}")
+    for x in h["dsos"]:
+        if not isinstance(x.get("dso"), str) or not set(x["problems"]) <= PROBLEMS or not x["problems"] or \
+                not all(isinstance(x.get(k), int) for k in ("samples", "fp_cut", "unwind_cut")):
+            fail(f"stack_health dso: {x!r}")
+
+
 def check_schema(d):
+    check_health(d.get("stack_health"))
     if d.get("perfkit_report") != 1 or not isinstance(d.get("events"), list):
         fail("no perfkit_report 1 or events")
     for ev in d["events"]:
@@ -42,7 +63,8 @@ def check_schema(d):
                     fail(f"row {k}: {r!r}")
             for i, n in enumerate(r.get("callchain", [])):
                 if "frames" in n:
-                    if not isinstance(n["period"], int) or not all(isinstance(f["name"], str) for f in n["frames"]):
+                    if not isinstance(n["period"], int) or not isinstance(n.get("samples"), int) or \
+                            not all(isinstance(f["name"], str) for f in n["frames"]):
                         fail(f"flat chain: {n!r}")
                 else:
                     check_node(n, f"callchain[{i}]")

@@ -31,12 +31,16 @@ ok $? "pprof's total is perfkit's ($total ns)" "$(grep Total "$d/top")"
 
 HOME="$d" "$pprof" -traces -unit=ns "$d/p.pb.gz" >"$d/traces" 2>"$d/err"
 ok $? "pprof -traces reads it" "$(cat "$d/err")"
+awk '$2 == "parse" && $3 == "(inline)" { p = NR } NR == p + 1 && $1 == "work" && NF == 1 { f = 1 } END { exit !f }' \
+	"$d/traces"
+ok $? "an inlined frame is a line of its caller's location: pprof marks parse (inline) above work" \
+	"$(grep -B1 -A3 parse "$d/traces" | head)"
 # each trace back into a folded line (comm first, root first)
-awk '/^-+\+/ { if (n) { s = comm; for (i = n; i >= 1; i--) s = s ";" f[i]; print s, v }; n = 0; next }
+sed 's/ (inline)$//' "$d/traces" | awk '/^-+\+/ { if (n) { s = comm; for (i = n; i >= 1; i--) s = s ";" f[i]; print s, v }; n = 0; next }
      $1 == "comm:" { comm = $2; next } $1 ~ /:$/ { next }
      n == 0 && NF == 2 { v = $1; sub(/ns$/, "", v); f[++n] = $2; next }
      NF == 1 && n { f[++n] = $1 }
-     END { if (n) { s = comm; for (i = n; i >= 1; i--) s = s ";" f[i]; print s, v } }' "$d/traces" |
+     END { if (n) { s = comm; for (i = n; i >= 1; i--) s = s ";" f[i]; print s, v } }' |
 	awk '{ c[$1] += $2 } END { for (k in c) print k, c[k] }' | sort >"$d/got"
 sort "$d/folded" >"$d/want"
 cmp -s "$d/want" "$d/got"

@@ -26,6 +26,36 @@ assert hot["callchain"] and any(n["name"] == "hot_a" or any(c["name"] == "hot_a"
 assert sum(r["period"] for r in ev["rows"]) == ev["event_count"], "the self periods add up to the event count"' 2>err
 ok $? "hot_a's row has its keys and its call tree; the periods add up" "$(cat err)"
 
+# Sample counts per call-tree node: with no pruning the top nodes of a
+# row's callee tree hold every one of its samples, and the first event's
+# stack health is that of report --stats.
+"$PERFKIT" report --format=json --no-children -g graph,0 -i perf.data >g.json 2>err &&
+python3 -c 'import json
+ev = json.load(open("g.json"))["events"][0]
+rows = [r for r in ev["rows"] if r.get("callchain")]
+assert rows, ev["rows"][:2]
+for r in rows:
+    top = r["callchain"]
+    assert sum(n["samples"] for n in top) == r["samples"], (r["keys"], r["samples"], [n["samples"] for n in top])
+    assert sum(n["period"] for n in top) == r["period"], r["keys"]
+    def walk(n):
+        assert n["self_samples"] + sum(c["samples"] for c in n["children"]) == n["samples"], n["name"]
+        for c in n["children"]:
+            walk(c)
+    for n in top:
+        walk(n)' 2>>err
+ok $? "each call-tree node counts its samples: a row's add up to its -n column, a node's to its children's" \
+	"$(cat err)"
+"$PERFKIT" report --stats -i perf.data >stats 2>&1
+python3 -c 'import json, re, sys
+h = json.load(open("r.json"))["stack_health"]
+line = [l for l in open("stats") if "with call chains" in l][0]
+n = [int(x) for x in re.findall(r"[0-9]+", line)]
+want = [h[k] for k in ("samples", "chains", "dwarf", "dwarf_cut", "fp_cut", "unwind_cut", "max_stack_reached", "max_stack", "dso_samples")]
+assert n == want, (line, want)
+assert h["samples"] == json.load(open("r.json"))["events"][0]["samples"], h' 2>err
+ok $? "stack_health has report --stats' figures" "$(cat err; grep -i chains stats)"
+
 n=0
 while IFS= read -r opts; do
 	n=$((n + 1))

@@ -21,6 +21,7 @@ struct pk_callchain_node {
 	struct pk_callchain_frame *frames;
 	size_t nr_frames;
 	uint64_t hit, children_hit;
+	uint64_t count, children_count;	/* the same in samples (chains appended) */
 	struct pk_callchain_node **children;	/* match order */
 	size_t nr_children;
 	struct pk_callchain_node **sorted;	/* what graph printing shows */
@@ -135,6 +136,7 @@ static struct pk_callchain_node *new_node(const struct pk_callchain_frame *frame
 	memcpy(n->frames, frames, nr * sizeof(*frames));
 	n->nr_frames = nr;
 	n->hit = period;
+	n->count = 1;
 	return n;
 }
 
@@ -167,6 +169,8 @@ static int split(struct pk_callchain_node *n, size_t k, const struct pk_callchai
 	if (!tail)
 		return -ENOMEM;
 	tail->children_hit = n->children_hit;
+	tail->count = n->count;
+	tail->children_count = n->children_count;
 	tail->children = n->children;
 	tail->nr_children = n->nr_children;
 	for (size_t i = 0; i < tail->nr_children; i++)
@@ -186,12 +190,16 @@ static int split(struct pk_callchain_node *n, size_t k, const struct pk_callchai
 		return -ENOMEM;
 	}
 	n->children_hit = tail->hit + tail->children_hit;
+	n->children_count = tail->count + tail->children_count;
 	if (!nr_rest) {
 		n->hit = period;
+		n->count = 1;
 		return 0;
 	}
 	n->hit = 0;
+	n->count = 0;
 	n->children_hit += period;
+	n->children_count++;
 	return add_child(n, rest, nr_rest, period, child_pos(n, rest, &found));
 }
 
@@ -210,6 +218,7 @@ static int append_node(struct pk_callchain_node *n, const struct pk_callchain_fr
 		return split(n, k, frames + k, nr - k, period);
 	if (k == nr) {
 		n->hit += period;
+		n->count++;
 		return 0;
 	}
 	return append_children(n, frames + k, nr - k, period);
@@ -223,8 +232,10 @@ static int append_children(struct pk_callchain_node *n, const struct pk_callchai
 	int err = found ? append_node(n->children[pos], frames, nr, period)
 			: add_child(n, frames, nr, period, pos);
 
-	if (!err)
+	if (!err) {
 		n->children_hit += period;
+		n->children_count++;
+	}
 	return err;
 }
 
@@ -354,6 +365,16 @@ uint64_t pk_callchain_node_self(const struct pk_callchain_node *n)
 uint64_t pk_callchain_node_cumul(const struct pk_callchain_node *n)
 {
 	return cumul(n);
+}
+
+uint64_t pk_callchain_node_count(const struct pk_callchain_node *n)
+{
+	return n->count;
+}
+
+uint64_t pk_callchain_node_cumul_count(const struct pk_callchain_node *n)
+{
+	return n->count + n->children_count;
 }
 
 size_t pk_callchain_node_nr_children(const struct pk_callchain_node *n)

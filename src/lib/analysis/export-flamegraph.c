@@ -5,7 +5,7 @@
  * opts.min_share of the total merged into one "[merged]" box per parent so
  * a million samples stay a small file, written as compact JSON inside the
  * SVG with a script of ours that lays it out and gives it hover details
- * (name, weight, share), click-to-zoom, search with the matches' total
+ * (name, source line when the profile has lines, weight, share), click-to-zoom, search with the matches' total
  * share, reset, and the icicle orientation; colours by kind: user warm,
  * kernel orange, JIT green, inlined blue, comm grey.  The differential
  * graph of `perfkit diff` (export-diff.c) is the same SVG with each box's
@@ -33,6 +33,9 @@ struct fg {
 	 * as written (nr_out of them); NULL for a plain graph. */
 	const uint64_t *old;
 	uint64_t *old_out;
+	/* Each box's source line as written: its file (an index into the
+	 * files array + 1, 0 for none) and line; file_ix maps string ids. */
+	uint32_t *src_out, *file_ix, nr_files;
 };
 
 /* A JSON string that is also safe inside CDATA and HTML. */
@@ -75,6 +78,8 @@ static void put_node(struct fg *g, uint32_t i, uint32_t parent_out, uint32_t dep
 		g->max_depth = depth;
 	if (g->old)
 		g->old_out[me] = g->old[i];
+	g->src_out[2 * me] = n->line ? n->file : 0;
+	g->src_out[2 * me + 1] = n->line;
 	fprintf(g->f, "%s%u,%u,%d,%llu,%llu", me ? "," : "", i ? parent_out : 0, i ? g->name_ix[n->label] : 0,
 		i ? (int)n->kind : KIND_COMM, (unsigned long long)n->total, (unsigned long long)n->self);
 	for (uint32_t c = n->first_child; c; c = g->t->n[c].next_sibling) {
@@ -88,6 +93,7 @@ static void put_node(struct fg *g, uint32_t i, uint32_t parent_out, uint32_t dep
 	if (merged) {
 		if (g->old)
 			g->old_out[g->nr_out] = merged_old;
+		g->src_out[2 * g->nr_out] = g->src_out[2 * g->nr_out + 1] = 0;
 		fprintf(g->f, ",%u,%u,%d,%llu,%llu", me, g->nr_names + 1, KIND_MERGED,
 			(unsigned long long)merged, (unsigned long long)merged);
 		g->nr_out++;
@@ -106,6 +112,36 @@ static void put_old(const struct fg *g, uint64_t old_all)
 	fprintf(g->f, "],oldTotal:%llu", (unsigned long long)old_all);
 }
 
+/* Each box's source line, as [file, line] pairs into a files array of
+ * base names ("app.c"), when any box has one: the hover shows it. */
+static void put_src(struct fg *g)
+{
+	bool any = false;
+
+	for (uint32_t i = 0; i < g->nr_out; i++) {
+		uint32_t *f = &g->src_out[2 * i];
+		const char *path, *base;
+
+		if (!*f)
+			continue;
+		if (!g->file_ix[*f]) {
+			path = pk__export_str(g->ex, *f);
+			base = strrchr(path, '/');
+			fputs(g->nr_files ? "," : ",files:[", g->f);
+			put_str(g->f, base && base[1] ? base + 1 : path);
+			g->file_ix[*f] = ++g->nr_files;
+		}
+		*f = g->file_ix[*f];
+		any = true;
+	}
+	if (!any)
+		return;
+	fputs("],src:[", g->f);
+	for (uint32_t i = 0; i < 2 * g->nr_out; i++)
+		fprintf(g->f, "%s%u", i ? "," : "", g->src_out[i]);
+	fputc(']', g->f);
+}
+
 int pk__flamegraph_write(const struct pk_exporter *ex, const struct pk__ltree *t, const uint64_t *old,
 			 uint64_t old_all, FILE *f)
 {
@@ -113,8 +149,12 @@ int pk__flamegraph_write(const struct pk_exporter *ex, const struct pk__ltree *t
 	double share = ex->opts.min_share > 0 ? ex->opts.min_share : 0.0001;
 
 	if (!(g.name_ix = pk__calloc(ex->nr_strs, sizeof(*g.name_ix))) ||
+	    !(g.file_ix = pk__calloc(ex->nr_strs, sizeof(*g.file_ix))) ||
+	    !(g.src_out = pk__calloc(4 * t->nr, sizeof(*g.src_out))) ||
 	    (old && !(g.old_out = pk__calloc(2 * t->nr, sizeof(*g.old_out))))) {
 		free(g.name_ix);
+		free(g.file_ix);
+		free(g.src_out);
 		return pk__error_nomem("a flame graph");
 	}
 	g.min_total = (uint64_t)((double)t->n[0].total * share);
@@ -137,12 +177,15 @@ int pk__flamegraph_write(const struct pk_exporter *ex, const struct pk__ltree *t
 	fputs(",nodes:[", f);
 	put_node(&g, 0, 0, 0);
 	fprintf(f, "],depth:%u", g.max_depth);
+	put_src(&g);
 	if (old)
 		put_old(&g, old_all);
 	fputs("};\n", f);
 	fputs(pk__flamegraph_js, f);
 	fputs("]]></script>\n<g id=\"frames\"></g>\n</svg>\n", f);
 	free(g.name_ix);
+	free(g.file_ix);
+	free(g.src_out);
 	free(g.old_out);
 	return 0;
 }

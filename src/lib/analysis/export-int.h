@@ -44,6 +44,7 @@ struct pk__xsample {
 struct pk__tnode {
 	uint32_t parent, label, first_child, next_sibling, depth;
 	enum pk_frame_kind kind;	/* PK_FRAME_KIND_NR for a comm */
+	uint32_t file, line;	/* the hottest source line under it (0: none) */
 	uint64_t self, total;
 };
 
@@ -69,8 +70,13 @@ struct pk_exporter {
 	size_t nr_samples, cap_samples;
 	uint64_t total;
 	uint32_t label_key[4];	/* "pid", "tid", "comm", "cpu" */
+	/* Frames recently added, direct-mapped by address: a frame seen
+	 * again is checked field by field against it instead of hashed. */
+	uint32_t *recent;	/* PK__EXPORT_RECENT frame ids, 0 = none */
 	uint32_t *ev_name, *ev_unit;	/* each event's strings */
 };
+
+#define PK__EXPORT_RECENT 4096u
 
 /* String `id`'s text. */
 static inline const char *pk__export_str(const struct pk_exporter *ex, uint32_t id)

@@ -104,8 +104,10 @@ static void put_node(FILE *f, const struct pk_callchain_node *n)
 	for (size_t i = 0; i < nr; i++) {
 		fputc('{', f);
 		put_frame(f, pk_callchain_node_frame(n, i));
-		fprintf(f, ",\"period\":%" PRIu64 ",\"self\":%" PRIu64 ",\"children\":[",
-			pk_callchain_node_cumul(n), i + 1 == nr ? pk_callchain_node_self(n) : 0);
+		fprintf(f, ",\"period\":%" PRIu64 ",\"self\":%" PRIu64 ",\"samples\":%" PRIu64
+			",\"self_samples\":%" PRIu64 ",\"children\":[",
+			pk_callchain_node_cumul(n), i + 1 == nr ? pk_callchain_node_self(n) : 0,
+			pk_callchain_node_cumul_count(n), i + 1 == nr ? pk_callchain_node_count(n) : 0);
 	}
 	for (size_t k = 0; k < kids; k++) {
 		if (k)
@@ -147,8 +149,8 @@ static int put_chain(FILE *f, const struct pk_hist_json_opts *o, const struct pk
 			const struct pk_callchain_node *n = pk_callchain_flat(e->chain, i);
 			bool first = true;
 
-			fprintf(f, "%s{\"period\":%" PRIu64 ",\"frames\":[", i ? "," : "",
-				pk_callchain_node_self(n));
+			fprintf(f, "%s{\"period\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"frames\":[",
+				i ? "," : "", pk_callchain_node_self(n), pk_callchain_node_count(n));
 			put_path(f, n, &first);
 			fputs("]}", f);
 		}
@@ -229,6 +231,42 @@ static int put_event(FILE *f, const struct pk_hist_json_opts *o, const struct pk
 	return 0;
 }
 
+/* "stack_health": health.h's figures, and the DSOs with problems. */
+static int put_health(FILE *f, struct pk_stack_health *h)
+{
+	static const char *const problems[] = { "no_symbols", "build_id", "no_frame_pointer", "no_unwind_table" };
+	struct pk_stack_health_figures s = { .size = sizeof(s) };
+	int err;
+
+	if ((err = pk_stack_health_get(h, &s)) < 0)
+		return err;
+	fprintf(f, ",\n\"stack_health\":{\"samples\":%" PRIu64 ",\"chains\":%" PRIu64 ",\"dwarf\":%" PRIu64
+		",\"dwarf_cut\":%" PRIu64 ",\"dwarf_size\":%" PRIu64 ",\"dwarf_suggest\":%" PRIu64
+		",\"fp_cut\":%" PRIu64 ",\"unwind_cut\":%" PRIu64 ",\"max_stack_reached\":%" PRIu64
+		",\"max_stack\":%u,\"dso_samples\":%" PRIu64 ",\"dsos\":[",
+		s.nr_samples, s.nr_chains, s.nr_dwarf, s.nr_dwarf_cut, s.dwarf_size, s.dwarf_suggest, s.nr_fp_cut,
+		s.nr_unwind_cut, s.nr_max_stack, s.max_stack, s.nr_dso_samples);
+	for (size_t i = 0; i < s.nr_dsos; i++) {
+		struct pk_stack_health_dso d;
+		bool first = true;
+
+		if ((err = pk_stack_health_dso(h, i, &d)) < 0)
+			return err;
+		fputs(i ? ",{" : "{", f);
+		put_key(f, "dso", d.dso ? d.dso->name : NULL);
+		fputs(",\"problems\":[", f);
+		for (size_t b = 0; b < sizeof(problems) / sizeof(problems[0]); b++)
+			if (d.problems & (1u << b)) {
+				fprintf(f, "%s\"%s\"", first ? "" : ",", problems[b]);
+				first = false;
+			}
+		fprintf(f, "],\"samples\":%" PRIu64 ",\"fp_cut\":%" PRIu64 ",\"unwind_cut\":%" PRIu64 "}",
+			d.nr_samples, d.nr_fp_cut, d.nr_unwind_cut);
+	}
+	fputs("]}", f);
+	return 0;
+}
+
 int pk_hist_write_json(FILE *f, const struct pk_hist_json_opts *opts, const struct pk_hist_json_event *ev,
 		       size_t nr_ev)
 {
@@ -248,7 +286,10 @@ int pk_hist_write_json(FILE *f, const struct pk_hist_json_opts *opts, const stru
 		if ((err = put_event(f, opts, &ev[i])) < 0)
 			return pk__error(err, "JSON report", "sorting a call graph");
 	}
-	fputs("]}\n", f);
+	fputc(']', f);
+	if (opts->health && (err = put_health(f, opts->health)) < 0)
+		return pk__error(err, "JSON report", "reading the stack health");
+	fputs("}\n", f);
 	if (ferror(f))
 		return pk__error(-EIO, "JSON report", "writing failed");
 	return 0;

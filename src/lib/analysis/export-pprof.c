@@ -4,7 +4,9 @@
  * format is varints and length-delimited fields, nothing more is needed)
  * and gzipped with zlib as pprof expects: one sample type per event with
  * its unit, a location per distinct frame with its mapping (path,
- * build-id, range, file offset) and function (name, file, line), samples
+ * build-id, range, file offset) and a line per function (name, file,
+ * line): the functions inlined into a frame are lines of its location,
+ * innermost first, not locations of their own; samples
  * of one stack and thread summed, labelled with pid, tid, comm and CPU.
  * Field numbers are those of pprof's proto/profile.proto.
  */
@@ -136,6 +138,7 @@ struct pprof {
 	struct pb out, sub, sub2;
 	uint32_t *frame_map;	/* frame id -> mapping id (0 none) */
 	uint32_t *frame_fn;	/* frame id -> function id */
+	struct locs *locs;
 };
 
 /* The mappings: one per distinct path, build-id and range (few enough
@@ -180,9 +183,8 @@ static int mappings(struct pprof *pp)
 	return 0;
 }
 
-/* Functions, one per name and file, then a location per frame (its id is
- * the frame's). */
-static int functions_and_locations(struct pprof *pp)
+/* Functions, one per name and file (frame_fn maps each frame to its). */
+static int functions(struct pprof *pp)
 {
 	const struct pk_exporter *ex = pp->ex;
 	struct keymap fns = { 0 };
@@ -196,6 +198,7 @@ static int functions_and_locations(struct pprof *pp)
 			keymap_free(&fns);
 			return (int)id;
 		}
+		pp->frame_fn[i] = (uint32_t)id;
 		if (fns.nr != before) {
 			pb_uint(&pp->sub, 1, (uint64_t)id);
 			pb_uint(&pp->sub, 2, f->label);
@@ -203,16 +206,146 @@ static int functions_and_locations(struct pprof *pp)
 			pb_uint(&pp->sub, 4, f->file);
 			pb_msg(&pp->out, 5, &pp->sub);
 		}
-		pb_uint(&pp->sub2, 1, (uint64_t)id);
-		pb_uint(&pp->sub2, 2, f->line);
-		pb_uint(&pp->sub, 1, i);
-		pb_uint(&pp->sub, 2, pp->frame_map[i]);
-		pb_uint(&pp->sub, 3, f->addr);
-		pb_msg(&pp->sub, 4, &pp->sub2);
-		pb_msg(&pp->out, 4, &pp->sub);
 	}
 	keymap_free(&fns);
 	return 0;
+}
+
+/*
+ * A location per distinct run of frames: a frame and the functions
+ * inlined into it (PK_FRAME_INLINED frames just inside it) are ONE
+ * location whose lines run innermost first, as profile.proto has it.
+ * Each trie node's run (from it outwards) is found once: node_loc is its
+ * location id, node_next the node past the run.
+ */
+struct locs {
+	uint32_t *node_loc, *node_next;
+	uint32_t *seq;		/* every location's frames, innermost first */
+	size_t nr_seq, cap_seq;
+	size_t *off;		/* location k (from 1): seq[off[k - 1]..off[k]) */
+	size_t nr, cap;
+	uint32_t *tab;		/* open addressing: location ids by their run */
+	size_t tab_cap;
+};
+
+static uint64_t run_hash(const uint32_t *f, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ f[i]) * 0x100000001b3ull;
+	return h * 0x9e3779b97f4a7c15ull >> 20;
+}
+
+static uint32_t *run_slot(const struct locs *l, const uint32_t *f, size_t n)
+{
+	size_t mask = l->tab_cap - 1, i = run_hash(f, n) & mask;
+
+	for (; l->tab[i]; i = (i + 1) & mask) {
+		size_t a = l->off[l->tab[i] - 1], b = l->off[l->tab[i]];
+
+		if (b - a == n && !memcmp(&l->seq[a], f, n * sizeof(*f)))
+			break;
+	}
+	return &l->tab[i];
+}
+
+static int locs_grow(struct locs *l)
+{
+	size_t cap = l->cap ? l->cap * 2 : 1024;
+	size_t *off = pk__reallocarray(l->off, cap + 1, sizeof(*off));
+	uint32_t *tab;
+
+	if (!off)
+		return pk__error_nomem("a pprof profile");
+	if (!l->cap)
+		off[0] = 0;
+	l->off = off;
+	l->cap = cap;
+	if (!(tab = pk__calloc(2 * cap, sizeof(*tab))))
+		return pk__error_nomem("a pprof profile");
+	free(l->tab);
+	l->tab = tab;
+	l->tab_cap = 2 * cap;
+	for (size_t k = 1; k <= l->nr; k++)
+		*run_slot(l, &l->seq[l->off[k - 1]], l->off[k] - l->off[k - 1]) = (uint32_t)k;
+	return 0;
+}
+
+/* The location of the run just appended at seq[nr_seq - n..]: a known
+ * one (the copy dropped) or a new one. */
+static int64_t run_loc(struct locs *l, size_t n)
+{
+	uint32_t *slot;
+	int err;
+
+	if (l->nr + 1 >= l->cap && (err = locs_grow(l)) < 0)
+		return err;
+	slot = run_slot(l, &l->seq[l->nr_seq - n], n);
+	if (*slot) {
+		l->nr_seq -= n;
+		return *slot;
+	}
+	*slot = (uint32_t)++l->nr;
+	l->off[l->nr] = l->nr_seq;
+	return l->nr;
+}
+
+/* The location of the run from trie node `node` outwards. */
+static int64_t loc_of(const struct pk_exporter *ex, struct locs *l, uint32_t node)
+{
+	uint32_t n = node;
+	size_t len = 0;
+	int64_t loc;
+
+	if (l->node_loc[node])
+		return l->node_loc[node];
+	for (;;) {
+		if (l->nr_seq == l->cap_seq) {
+			size_t cap = l->cap_seq ? l->cap_seq * 2 : 4096;
+			uint32_t *seq = pk__reallocarray(l->seq, cap, sizeof(*seq));
+
+			if (!seq)
+				return pk__error_nomem("a pprof profile");
+			l->seq = seq, l->cap_seq = cap;
+		}
+		l->seq[l->nr_seq++] = ex->nodes[n].frame;
+		len++;
+		if (ex->frames[ex->nodes[n].frame].kind != PK_FRAME_INLINED || !ex->nodes[n].parent)
+			break;
+		n = ex->nodes[n].parent;
+	}
+	if ((loc = run_loc(l, len)) < 0)
+		return loc;
+	l->node_loc[node] = (uint32_t)loc;
+	l->node_next[node] = ex->nodes[n].parent;
+	return loc;
+}
+
+/* Location k: its outermost frame's mapping and address, a line per frame. */
+static void put_location(struct pprof *pp, const struct locs *l, size_t k)
+{
+	const struct pk_exporter *ex = pp->ex;
+	uint32_t outer = l->seq[l->off[k] - 1];
+
+	pb_uint(&pp->sub, 1, k);
+	pb_uint(&pp->sub, 2, pp->frame_map[outer]);
+	pb_uint(&pp->sub, 3, ex->frames[outer].addr);
+	for (size_t i = l->off[k - 1]; i < l->off[k]; i++) {
+		pb_uint(&pp->sub2, 1, pp->frame_fn[l->seq[i]]);
+		pb_uint(&pp->sub2, 2, ex->frames[l->seq[i]].line);
+		pb_msg(&pp->sub, 4, &pp->sub2);
+	}
+	pb_msg(&pp->out, 4, &pp->sub);
+}
+
+static void locs_free(struct locs *l)
+{
+	free(l->node_loc);
+	free(l->node_next);
+	free(l->seq);
+	free(l->off);
+	free(l->tab);
 }
 
 /* ---- samples ------------------------------------------------------------------- */
@@ -254,10 +387,10 @@ static void label(struct pb *b, struct pb *sub, uint32_t key, uint32_t str, int6
 static void put_sample(struct pprof *pp, const struct agg *a, struct pb *packed)
 {
 	const struct pk_exporter *ex = pp->ex;
-	uint32_t n = a->first->node;
+	const struct locs *l = pp->locs;
 
-	for (; n; n = ex->nodes[n].parent)
-		pb_varint(packed, ex->nodes[n].frame);
+	for (uint32_t n = a->first->node; n; n = l->node_next[n])
+		pb_varint(packed, l->node_loc[n]);
 	pb_msg(&pp->sub, 1, packed);
 	for (size_t e = 0; e < ex->opts.nr_events; e++)
 		pb_varint(packed, a->values[e]);
@@ -299,7 +432,18 @@ static int samples(struct pprof *pp)
 		}
 		aggs[tab[j] - 1].values[s->ev] += s->weight;
 	}
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr && packed.err >= 0; i++)
+		for (uint32_t n = aggs[i].first->node; n; n = pp->locs->node_next[n]) {
+			int64_t loc = loc_of(ex, pp->locs, n);
+
+			if (loc < 0) {
+				packed.err = (int)loc;
+				break;
+			}
+		}
+	for (size_t k = 1; k <= pp->locs->nr && packed.err >= 0; k++)
+		put_location(pp, pp->locs, k);
+	for (size_t i = 0; i < nr && packed.err >= 0; i++)
 		put_sample(pp, &aggs[i], &packed);
 	free(packed.p);
 	free(tab);
@@ -357,14 +501,22 @@ static void header(struct pprof *pp)
 
 int pk__export_pprof(const struct pk_exporter *ex, FILE *f)
 {
-	struct pprof pp = { .ex = ex };
+	struct locs locs = { 0 };
+	struct pprof pp = { .ex = ex, .locs = &locs };
 	int err = 0;
 
 	pp.frame_map = pk__calloc(ex->nr_frames, sizeof(*pp.frame_map));
-	if (!pp.frame_map)
+	pp.frame_fn = pk__calloc(ex->nr_frames, sizeof(*pp.frame_fn));
+	locs.node_loc = pk__calloc(ex->nr_nodes, sizeof(*locs.node_loc));
+	locs.node_next = pk__calloc(ex->nr_nodes, sizeof(*locs.node_next));
+	if (!pp.frame_map || !pp.frame_fn || !locs.node_loc || !locs.node_next) {
+		free(pp.frame_map);
+		free(pp.frame_fn);
+		locs_free(&locs);
 		return pk__error_nomem("a pprof profile");
+	}
 	header(&pp);
-	if ((err = mappings(&pp)) >= 0 && (err = functions_and_locations(&pp)) >= 0)
+	if ((err = mappings(&pp)) >= 0 && (err = functions(&pp)) >= 0)
 		err = samples(&pp);
 	for (size_t i = 0; i < ex->nr_strs && !err; i++)
 		pb_bytes(&pp.out, 6, ex->strs[i], strlen(ex->strs[i]));
@@ -375,5 +527,7 @@ int pk__export_pprof(const struct pk_exporter *ex, FILE *f)
 	free(pp.sub.p);
 	free(pp.sub2.p);
 	free(pp.frame_map);
+	free(pp.frame_fn);
+	locs_free(&locs);
 	return err;
 }

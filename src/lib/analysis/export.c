@@ -187,7 +187,44 @@ static int64_t frame_label(struct pk_exporter *ex, const struct pk_export_frame 
 	return id;
 }
 
+/* Whether the caller's string `s` is string `id` (NULL and "" are 0). */
+static bool same_str(const struct pk_exporter *ex, uint32_t id, const char *s)
+{
+	return (!s || !*s) ? !id : id && !strcmp(ex->strs[id], s);
+}
+
+/* Whether frame `id` is the caller's frame f. */
+static bool same_frame(const struct pk_exporter *ex, uint32_t id, const struct pk_export_frame *f)
+{
+	const struct pk__xframe *x = &ex->frames[id];
+
+	return x->addr == f->addr && x->line == f->line && x->kind == f->kind && x->file_offset == f->file_offset &&
+	       x->map_start == f->map_start && x->map_end == f->map_end && x->map_pgoff == f->map_pgoff &&
+	       same_str(ex, x->name, f->name) && same_str(ex, x->dso, f->dso) &&
+	       same_str(ex, x->build_id, f->build_id) && same_str(ex, x->file, f->file);
+}
+
+static uint32_t *recent_slot(const struct pk_exporter *ex, const struct pk_export_frame *f)
+{
+	return &ex->recent[mix(f->addr ^ f->file_offset ^ f->kind) & (PK__EXPORT_RECENT - 1)];
+}
+
+static int64_t add_frame_new(struct pk_exporter *ex, const struct pk_export_frame *f);
+
+/* The id of frame f: a recent one when it matches, else interned. */
 static int64_t add_frame(struct pk_exporter *ex, const struct pk_export_frame *f)
+{
+	uint32_t *r = recent_slot(ex, f);
+	int64_t id;
+
+	if (*r && same_frame(ex, *r, f))
+		return *r;
+	if ((id = add_frame_new(ex, f)) > 0)
+		*r = (uint32_t)id;
+	return id;
+}
+
+static int64_t add_frame_new(struct pk_exporter *ex, const struct pk_export_frame *f)
 {
 	struct pk__xframe x = { .line = f->line, .kind = f->kind, .addr = f->addr,
 				.map_start = f->map_start, .map_end = f->map_end,
@@ -311,7 +348,8 @@ int pk_exporter_new(const struct pk_export_opts *opts, struct pk_exporter **out)
 	ex->opts.title = NULL;
 	if (!(ex->strs = pk__calloc(64, sizeof(*ex->strs))) || !(ex->strs[0] = pk__strdup("")) ||
 	    !(ex->nodes = pk__calloc(64, sizeof(*ex->nodes))) ||
-	    !(ex->frames = pk__calloc(64, sizeof(*ex->frames)))) {
+	    !(ex->frames = pk__calloc(64, sizeof(*ex->frames))) ||
+	    !(ex->recent = pk__calloc(PK__EXPORT_RECENT, sizeof(*ex->recent)))) {
 		pk_exporter_free(ex);
 		return pk__error_nomem("an exporter");
 	}
@@ -388,6 +426,7 @@ void pk_exporter_free(struct pk_exporter *ex)
 	free(ex->str_tab.slots);
 	free(ex->frames);
 	free(ex->frame_tab.slots);
+	free(ex->recent);
 	free(ex->nodes);
 	free(ex->node_tab.slots);
 	free(ex->samples);

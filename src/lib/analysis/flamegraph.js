@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // perfkit's flame graph script, embedded in every SVG perfkit writes
 // (export-flamegraph.c): lays out PK.nodes ([parent, name, kind, total,
-// self] per node, parents first) and gives them hover details, click to
+// self] per node, parents first; PK.src: [file, line] per node into
+// PK.files, when the profile has source lines) and gives them hover
+// details (name, file:line of its hottest line, weight, share), click to
 // zoom, search with the matches' total share, reset, and the icicle form.
 // With PK.old (perfkit diff) it is a differential graph: see the end.
 var W = 1200, FH = 16, TOP = 40, BOTTOM = 26, NS = 'http://www.w3.org/2000/svg';
@@ -23,7 +25,8 @@ function pkInit() {
 	var a = PK.nodes, n = a.length / 5, i;
 	for (i = 0; i < n; i++)
 		N.push({ p: a[i * 5], name: a[i * 5 + 1] ? PK.names[a[i * 5 + 1] - 1] : 'all',
-			 kind: a[i * 5 + 2], total: a[i * 5 + 3], self: a[i * 5 + 4], kids: [], depth: 0 });
+			 kind: a[i * 5 + 2], total: a[i * 5 + 3], self: a[i * 5 + 4], kids: [], depth: 0,
+			 src: PK.src && PK.src[2 * i] ? PK.files[PK.src[2 * i] - 1] + ':' + PK.src[2 * i + 1] : '' });
 	for (i = 1; i < n; i++) {
 		N[N[i].p].kids.push(i);
 		N[i].depth = N[N[i].p].depth + 1;
@@ -78,7 +81,7 @@ function pkShare(v) {
 function pkFrame(parent, i, x, w, faded) {
 	var nd = N[i], y = PK.icicle ? TOP + nd.depth * FH : TOP + (PK.depth - nd.depth) * FH;
 	var g = document.createElementNS(NS, 'g'), r = document.createElementNS(NS, 'rect');
-	var info = PK.old ? pkDiffInfo(nd) : nd.name + ' (' + nd.total + ' ' + PK.unit + ', ' + pkShare(nd.total) + ')';
+	var info = PK.old ? pkDiffInfo(nd) : nd.name + (nd.src ? ' (' + nd.src + ')' : '') + ' (' + nd.total + ' ' + PK.unit + ', ' + pkShare(nd.total) + ')';
 	var title = document.createElementNS(NS, 'title');
 	title.textContent = info;
 	g.appendChild(title);

@@ -62,7 +62,7 @@ static void rows_and_tree(void **state)
 				 "{\"overhead\":66.67,\"samples\":1,\"period\":200,"
 				 "\"keys\":{\"comm\":\"w\\\"k\",\"sym\":\"main\",\"level\":\".\"},"
 				 "\"callchain\":[{\"name\":\"main\",\"dso\":\"lib\",\"period\":200,\"self\":200,"
-				 "\"children\":[]}]}]}]}\n");
+				 "\"samples\":1,\"self_samples\":1,\"children\":[]}]}]}]}\n");
 	free(doc);
 }
 
