@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # install-test.sh BUILDDIR SRCDIR - `meson install` into a DESTDIR under
 # $TMPDIR, check that the library (versioned .so and .a), the headers,
-# perfkit.pc, the CLI, the man pages (sections 1 and 3) are in place, then build two
+# perfkit.pc, the CLI, the man pages (sections 1 and 3) and the bash and
+# zsh completion are in place, then build two
 # examples against the installed tree with pkg-config alone and run them
 # on the installed shared library.
 set -eu
@@ -40,6 +41,10 @@ for h in "$src"/include/perfkit/*.h; do
 	m=pk_$(basename "$h" .h)
 	need "man3/$m.3" -path "*/man/man3/$m.3"
 done
+
+# Shell completion where bash-completion and zsh look for it.
+need "bash completion" -path '*/share/bash-completion/completions/perfkit' -type f
+need "zsh completion" -path '*/share/zsh/site-functions/_perfkit' -type f
 
 pcdir=$(dirname "$(find "$dest" -name perfkit.pc)")
 libdir=$(dirname "$(find "$dest" -name libperfkit.so.0.1.0)")
