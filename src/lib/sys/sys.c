@@ -326,12 +326,15 @@ ssize_t pk__sys_read(int fd, void *buf, size_t len)
 	char what[64];
 	ssize_t n;
 
-	snprintf(what, sizeof(what), "read(event fd %d)", fd);
 	do {
 		n = sys_ops && sys_ops->read ? sys_ops->read(fd, buf, len) : read(fd, buf, len);
 	} while (n < 0 && errno == EINTR);
 	if (n > 0)
 		return n;
+	/* Named only on failure: a counter read is a hot path (pk_region_read),
+	 * where formatting this cost as much as the rest of the read's user
+	 * space work.  snprintf leaves errno alone when it succeeds. */
+	snprintf(what, sizeof(what), "read(event fd %d)", fd);
 	if (n == 0) {
 		/* The kernel returns 0 for a pinned event it could not keep on the PMU. */
 		pk__error(0, what, "%s", "the counter is in error state: it was pinned and could "
