@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # install-test.sh BUILDDIR SRCDIR - `meson install` into a DESTDIR under
 # $TMPDIR, check that the library (versioned .so and .a), the headers,
-# perfkit.pc, the CLI and the man pages are in place, then build two
+# perfkit.pc, the CLI, the man pages (sections 1 and 3) and the bash and
+# zsh completion are in place, then build two
 # examples against the installed tree with pkg-config alone and run them
 # on the installed shared library.
 set -eu
@@ -27,9 +28,23 @@ need "libperfkit.so" -name libperfkit.so -type l
 need "libperfkit.a" -name libperfkit.a
 need "perfkit.pc" -name perfkit.pc
 need "bin/perfkit" -path '*/bin/perfkit' -type f
-for m in perfkit perfkit-list perfkit-info perfkit-stat perfkit-record perfkit-report; do
-	need "man1/$m.1" -path "*/man/man1/$m.1"
+# perfkit(1) and a page for every command the CLI lists.
+need "man1/perfkit.1" -path "*/man/man1/perfkit.1"
+cmds=$("$build/src/cli/perfkit" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z-]*\)  .*/\1/p')
+[ -n "$cmds" ] || { echo "perfkit --help lists no commands"; exit 1; }
+for c in $cmds; do
+	need "man1/perfkit-$c.1" -path "*/man/man1/perfkit-$c.1"
 done
+# libperfkit(3) and a page for every public header.
+need "man3/libperfkit.3" -path "*/man/man3/libperfkit.3"
+for h in "$src"/include/perfkit/*.h; do
+	m=pk_$(basename "$h" .h)
+	need "man3/$m.3" -path "*/man/man3/$m.3"
+done
+
+# Shell completion where bash-completion and zsh look for it.
+need "bash completion" -path '*/share/bash-completion/completions/perfkit' -type f
+need "zsh completion" -path '*/share/zsh/site-functions/_perfkit' -type f
 
 pcdir=$(dirname "$(find "$dest" -name perfkit.pc)")
 libdir=$(dirname "$(find "$dest" -name libperfkit.so.0.1.0)")

@@ -8,6 +8,21 @@
  * and keeps no global state: the caller's SA_SIGINFO handler passes the
  * siginfo to pk_overflow_handle, which calls the caller's function with
  * the event that overflowed.  Included by perfkit.h.
+ *
+ * A sampler's handler reads the samples written since its last call from
+ * the event's ring: map the rings (pk_rings_map) and make them safe to read
+ * in a handler (pk_rings_reserve) before arming, then in the function
+ *
+ *	struct pk_ring *r = pk_rings_at(rs, ev->cpu_idx, ev->thread_idx);
+ *	while (pk_ring_next(r, &h) > 0)
+ *		... pk_sample_peek(h, pk_evlist_attr(l, ev->event), &s) ...
+ *	pk_ring_consume(r);
+ *
+ * The kernel writes an overflow's sample before it signals, so each call
+ * finds at least the sample of its own overflow.  Code outside the handler
+ * that reads the same ring blocks the signal around its reads.  Or defer:
+ * let the handler only note that the ring has data, and read it where the
+ * program is ready to (the ring keeps the samples until consumed).
  */
 #ifndef PERFKIT_OVERFLOW_H
 #define PERFKIT_OVERFLOW_H

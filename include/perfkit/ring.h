@@ -46,6 +46,27 @@ PK_API size_t pk_rings_nr(const struct pk_rings *rs);
 PK_API struct pk_ring *pk_rings_get(struct pk_rings *rs, size_t idx);
 
 /*
+ * pk_rings_at - the ring that the events on (cpu_idx, thread_idx) of the
+ * evlist write into (the indices of pk_evlist_fd and of a
+ * pk_overflow_event), or NULL when out of range.  An overwrite event's
+ * ring is not this one (see pk_rings_get).
+ */
+PK_API struct pk_ring *pk_rings_at(struct pk_rings *rs, size_t cpu_idx, size_t thread_idx);
+
+/*
+ * pk_rings_reserve - make reading these rings safe inside a signal
+ * handler, so an overflow handler (perfkit/overflow.h) can read the
+ * samples written since its last call: gives every ring now the copy area
+ * that pk_ring_next would otherwise allocate for a record that wraps the
+ * buffer's end, so from then on pk_ring_next and pk_ring_consume allocate
+ * nothing and take no lock (only a corrupt ring makes pk_ring_next write
+ * the error record).  A ring has one reader at a time: while the handler
+ * may read a ring, any other code that reads it must block the signal
+ * around its reads (pthread_sigmask).  0 or -ENOMEM.
+ */
+PK_API int pk_rings_reserve(struct pk_rings *rs);
+
+/*
  * pk_rings_poll - wait up to timeout_ms (-1: forever) until a ring has data
  * to read (the kernel's wakeup_events / wakeup_watermark decide when it
  * wakes us) or every monitored task has exited.  Returns the number of

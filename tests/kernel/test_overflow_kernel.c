@@ -151,6 +151,94 @@ static void test_refresh_counts_down_to_hup(void **state)
 	pk_evlist_free(l);
 }
 
+/* The handler that reads the samples since its last call from the ring. */
+static struct pk_rings *rings;
+static const struct perf_event_attr *ring_attr;
+static volatile sig_atomic_t nr_samples, nr_bad;
+
+static void on_overflow_read(const struct pk_overflow_event *ev, void *arg)
+{
+	struct pk_ring *r = pk_rings_at(rings, ev->cpu_idx, ev->thread_idx);
+	const struct perf_event_header *h;
+
+	(void)arg;
+	nr_in++;
+	if (!r)
+		return (void)nr_bad++;
+	while (pk_ring_next(r, &h) > 0) {
+		struct pk_sample_peek s = { .size = sizeof(s) };
+
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		if (pk_sample_peek(h, ring_attr, &s) < 0 || s.pid != (uint32_t)getpid() || !s.ip ||
+		    s.period != PERIOD || !s.time)
+			nr_bad++;
+		else
+			nr_samples++;
+	}
+	pk_ring_consume(r);
+}
+
+/*
+ * An overflow handler reads the samples written since its last call: every
+ * signal comes after the kernel wrote the overflow's sample, so by the k-th
+ * call at least k samples were read, all of this process, whole and
+ * decoded, though a one-page ring makes records wrap its end all the time.
+ */
+static void test_handler_reads_samples(void **state)
+{
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_target t = { .size = sizeof(t) };
+	struct sigaction sa = { .sa_sigaction = handler, .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct perf_event_attr *a;
+	sigset_t rt, old;
+	const struct perf_event_header *h;
+	int left = 0;
+
+	(void)state;
+	assert_int_equal(sigaction(SIGRTMIN, &sa, NULL), 0);
+	assert_true(pk_events_parse("task-clock", NULL, &ev) > 0);
+	a = pk_events_attr_mut(ev, 0);
+	a->sample_period = PERIOD;
+	a->exclude_kernel = 0;
+	/* 40 bytes a sample: not a divisor of the page, so records wrap. */
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	pk_events_free(ev);
+	assert_int_equal(pk_evlist_open(l), 0);
+	ring_attr = pk_evlist_attr(l, 0);
+	assert_int_equal(pk_rings_map(l, 1, &rings), 0);
+	assert_int_equal(pk_rings_reserve(rings), 0);
+	assert_ptr_equal(pk_rings_at(rings, 0, 0), pk_rings_get(rings, 0));
+	assert_null(pk_rings_at(rings, 1, 0));
+	assert_null(pk_rings_at(rings, 0, 1));
+	nr_in = nr_hup = nr_other = nr_samples = nr_bad = 0;
+	assert_int_equal(pk_overflow_new(l, on_overflow_read, NULL, &ovf), 0);
+	assert_int_equal(pk_overflow_arm(ovf, 0, SIGRTMIN, 0), 0);
+	assert_int_equal(pk_evlist_enable(l), 0);
+	spin_until(l, &nr_in, 200);	/* 200 x 40 bytes: the 4 KiB ring wrapped */
+	assert_int_equal(pk_evlist_disable(l), 0);
+	assert_true(nr_in >= 200);
+	assert_true(nr_samples >= nr_in);
+	assert_int_equal(nr_bad, 0);
+	assert_int_equal(nr_other, 0);
+	/* The pattern for reading outside the handler: block the signal. */
+	sigemptyset(&rt);
+	sigaddset(&rt, SIGRTMIN);
+	assert_int_equal(sigprocmask(SIG_BLOCK, &rt, &old), 0);
+	while (pk_ring_next(pk_rings_at(rings, 0, 0), &h) > 0)
+		left++;
+	pk_ring_consume(pk_rings_at(rings, 0, 0));
+	assert_int_equal(sigprocmask(SIG_SETMASK, &old, NULL), 0);
+	assert_true(left < 200);	/* the handler kept up: what is left is the tail */
+	pk_overflow_free(ovf);
+	ovf = NULL;
+	pk_rings_free(rings);
+	rings = NULL;
+	pk_evlist_free(l);
+}
+
 static void test_bad_arguments(void **state)
 {
 	struct pk_evlist *l = open_sampler();
@@ -189,6 +277,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_signal_at_each_overflow),
 		cmocka_unit_test(test_refresh_counts_down_to_hup),
+		cmocka_unit_test(test_handler_reads_samples),
 		cmocka_unit_test(test_bad_arguments),
 	};
 

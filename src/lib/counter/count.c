@@ -42,6 +42,11 @@ void pk__count_put(struct pk_count *dst, const struct pk_count *src)
 	/* A caller built against a larger struct gets zeroes in what this
 	 * version does not know; one built against a smaller one (it is at
 	 * least PK_COUNT_SIZE_VER0) gets only what fits. */
+	if (size == sizeof(*src)) {	/* the common case, a plain copy: reads are hot */
+		*dst = *src;
+		dst->size = size;
+		return;
+	}
 	memset(dst, 0, size);
 	memcpy(dst, src, size < sizeof(*src) ? size : sizeof(*src));
 	dst->size = size;

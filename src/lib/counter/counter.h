@@ -32,6 +32,7 @@ void pk__count_put(struct pk_count *dst, const struct pk_count *src);
  * system time in that order.
  */
 struct pk__tool_clock {
+	bool used;		/* some event is a tool event: else the clock never runs */
 	bool running;
 	uint64_t start[3], acc[3];
 };

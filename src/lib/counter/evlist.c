@@ -112,6 +112,7 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 		pk__attr8_copy(&l->ev[i].a, pk_events_attr(ev, i));
 		l->ev[i].leader = d->leader;
 		l->ev[i].tool = d->tool;
+		l->clock.used |= d->tool != PK_TOOL_NONE;
 		l->ev[i].name = pk__strdup(d->name ? d->name : "event");
 		if (!l->ev[i].name) {
 			pk_evlist_free(l);

@@ -127,6 +127,19 @@ static int next_backward(struct pk_ring *r, const struct perf_event_header **rec
 	return 1;
 }
 
+int pk__ring_reserve(struct pk_ring *r, size_t len)
+{
+	unsigned char *n;
+
+	if (!r->page || r->scratch_len >= len)
+		return 0;
+	if (!(n = pk__realloc(r->scratch, len)))
+		return pk__error_nomem("a %zu-byte copy area for records that wrap the ring's end", len);
+	r->scratch = n;
+	r->scratch_len = len;
+	return 0;
+}
+
 void pk__ring_fini(struct pk_ring *r)
 {
 	free(r->scratch);

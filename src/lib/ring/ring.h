@@ -42,6 +42,11 @@ void pk__ring_init_backward(struct pk_ring *r, struct perf_event_mmap_page *page
  * has not read yet (0 for a ring with no event, or an overwrite ring). */
 uint64_t pk__ring_pending(struct pk_ring *r);
 
+/* pk__ring_reserve - grow the copy area for wrapped records to `len`
+ * bytes now, so that reading never allocates (see pk_rings_reserve).
+ * 0 or -ENOMEM.  A ring with no event mapped is left alone. */
+int pk__ring_reserve(struct pk_ring *r, size_t len);
+
 /* pk__ring_fini - free the scratch area (the memory is the caller's). */
 void pk__ring_fini(struct pk_ring *r);
 

@@ -21,6 +21,7 @@ struct pk_rings {
 	void **map;
 	bool *hup;		/* POLLHUP seen on ring i */
 	size_t nr, map_len;
+	size_t nr_cpus, nr_threads;	/* the evlist's, for pk_rings_at */
 };
 
 void pk_rings_free(struct pk_rings *rs)
@@ -134,6 +135,8 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 		return pk__error_nomem("the ring table of %zu rings", nr);
 	}
 	rs->nr = nr;
+	rs->nr_cpus = nc;
+	rs->nr_threads = nt;
 	for (size_t k = 0; k < rs->nr; k++)
 		rs->ring[k].fd = -1;
 	rs->map_len = (pages + 1) * (size_t)page;	/* the control page, then the data */
@@ -150,6 +153,28 @@ int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 		return err;
 	}
 	*out = rs;
+	return 0;
+}
+
+struct pk_ring *pk_rings_at(struct pk_rings *rs, size_t cpu_idx, size_t thread_idx)
+{
+	if (!rs || cpu_idx >= rs->nr_cpus || thread_idx >= rs->nr_threads)
+		return NULL;
+	return &rs->ring[cpu_idx * rs->nr_threads + thread_idx];
+}
+
+int pk_rings_reserve(struct pk_rings *rs)
+{
+	pk__error_clear();
+	for (size_t k = 0; k < rs->nr; k++) {
+		/* A record's size is a u16 and it fits in its buffer: no wrapped
+		 * copy is ever longer than the smaller of the two. */
+		int err = pk__ring_reserve(&rs->ring[k], rs->ring[k].size < 65536 ?
+					   (size_t)rs->ring[k].size : 65536);
+
+		if (err < 0)
+			return err;
+	}
 	return 0;
 }
 

@@ -325,13 +325,18 @@ ssize_t pk__sys_read(int fd, void *buf, size_t len)
 {
 	char what[64];
 	ssize_t n;
+	int err;
 
-	snprintf(what, sizeof(what), "read(event fd %d)", fd);
 	do {
 		n = sys_ops && sys_ops->read ? sys_ops->read(fd, buf, len) : read(fd, buf, len);
 	} while (n < 0 && errno == EINTR);
 	if (n > 0)
 		return n;
+	/* Named only on failure: a counter read is a hot path (pk_region_read),
+	 * where formatting this cost as much as the rest of the read's user
+	 * space work.  errno is taken first, so snprintf cannot change it. */
+	err = errno;
+	snprintf(what, sizeof(what), "read(event fd %d)", fd);
 	if (n == 0) {
 		/* The kernel returns 0 for a pinned event it could not keep on the PMU. */
 		pk__error(0, what, "%s", "the counter is in error state: it was pinned and could "
@@ -339,11 +344,10 @@ ssize_t pk__sys_read(int fd, void *buf, size_t len)
 		pk__error_hint("%s", "count fewer pinned events at once, or drop the D modifier");
 		return 0;
 	}
-	n = errno;
-	if (n == ENOSPC)
+	if (err == ENOSPC)
 		return pk__error(-ENOSPC, what, "%s", "the buffer is smaller than the event's "
 				 "read_format needs (a group read needs room for every member)");
-	return pk__error(-(int)n, what, "%s", strerror((int)n));
+	return pk__error(-err, what, "%s", strerror(err));
 }
 
 int pk__sys_close(int fd)
