@@ -11,6 +11,7 @@
 #include "report-header.h"
 #include "report-dump.h"
 #include "dso-names.h"
+#include "sort-names.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -119,36 +120,21 @@ static const struct {
 
 static int parse_sort(struct report_opts *o, const char *arg)
 {
-	const char *names[NR_SORT_KEYS], *p = arg;
+	const char *names[NR_SORT_KEYS], *p = arg, *word;
+	size_t len;
+	int k;
 
 	o->nr_keys = 0;
 	o->sort_sym = !strncmp(arg, "sym", 3);	/* perf's strstarts(sort_order, "sym") */
 	for (size_t i = 0; i < NR_SORT_KEYS; i++)
 		names[i] = sort_keys[i].name;
-	while (*p) {
-		size_t len = strcspn(p, ","), k;
-		char word[32];
-
-		if (!len) {	/* an empty word, skipped as perf's tokenizer does */
-			p++;
-			continue;
-		}
-		snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) ? len : sizeof(word) - 1), p);
-		for (k = 0; k < NR_SORT_KEYS && (len >= sizeof(word) || strcmp(word, names[k])); k++)
-			;
-		if (k == NR_SORT_KEYS) {
-			const char *near = len && len < sizeof(word) ? pk_suggest(word, names, NR_SORT_KEYS) : NULL;
-
-			if (near)
-				return cli_usage("report", "unknown --sort key '%.*s': did you mean '%s'?",
-						 (int)len, p, near);
-			return cli_usage("report", "unknown --sort key '%.*s' (keys: comm, pid, tid, dso, "
-					 "sym, cpu, period, parent)", (int)len, p);
-		}
+	/* perf's words: split on commas, spaces and braces; each a prefix of a key */
+	while ((len = sort_word_next(&p, &word, 1))) {
+		if ((k = sort_name_find("report", "--sort key", word, len, names, NR_SORT_KEYS)) < 0)
+			return -k;
 		if (o->nr_keys == PK_HIST_MAX_KEYS)
 			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
 		o->keys[o->nr_keys++] = sort_keys[k].key;
-		p += len + (p[len] == ',');
 	}
 	if (!o->nr_keys)
 		return cli_usage("report", "--sort needs at least one key");
