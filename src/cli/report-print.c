@@ -374,10 +374,12 @@ static void print_chain(FILE *f, const struct report_opts *o, const struct pk_hi
 	uint64_t total = pk_hist_total_period(h);
 	uint64_t min_hit = (uint64_t)((double)total * (o->cg.min_percent / 100));
 	uint64_t parent = o->children ? e->period_acc : e->period;
+	struct report_cg cg = o->cg;
 
 	if (pk_callchain_sort(e->chain, o->cg.mode, min_hit, o->cg.min_percent) < 0)
 		return;	/* out of memory: the row stands without its graph */
-	report_callchain_print(f, &o->cg, e->chain, total, parent, o->sort_sym);
+	cg.color = o->color ? cli_percent_color : NULL;	/* perf colours the graph as the table */
+	report_callchain_print(f, &cg, e->chain, total, parent, o->sort_sym);
 }
 
 /* perf's convert_unit: the count in thousands (K), millions (M), billions

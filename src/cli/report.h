@@ -17,6 +17,8 @@ struct report_cg {
 	double min_percent;		/* the threshold, in percent */
 	uint32_t print_limit;		/* 0: no limit */
 	bool caller;			/* chains root first (perf's "caller") */
+	/* the escape colouring a percentage (NULL: none), for --stdio-color */
+	const char *(*color)(double percent);
 };
 
 /* The options of one report run. */
