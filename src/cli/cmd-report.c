@@ -91,6 +91,9 @@ static const struct cli_opt report_options[] = {
 	  "wall-clock time of a perfkit record --off-cpu file: each wait (sched_switch to the next "
 	  "switch-in) weighted by its nanoseconds under an [off-cpu: STATE] frame, merge (with the "
 	  "on-CPU clock samples) or split (an offcpu-time section)" },
+	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL,
+	  "as perf -v: each DSO by its full path, each symbol after its address and the letter for "
+	  "where its symbols came from (k kallsyms, B build-id cache, d the file, ! none)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -195,6 +198,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'F': o->fields_arg = arg; return 0;
 	case 'p': o->parent_arg = arg; return 0;
 	case 'x': o->exclude_other = true; return 0;
+	case 'v': return report_verbose_on(o);
 	case 'n': o->show_nr = true; return 0;
 	case 'q': o->quiet = true; return 0;
 	case 'f': o->force = true; return 0;
@@ -277,7 +281,8 @@ static const char *dso_name(struct report_run *run, const struct pk_dso *d, uint
 
 	if (d && d == run->last_dso)
 		return run->last_name;
-	name = cli_dso_short_name(&run->names, d, pid, nomem);
+	name = run->o->verbose ? report_verbose_dso(run->o, &run->names, d, pid, nomem) :
+				 cli_dso_short_name(&run->names, d, pid, nomem);
 	if (d && !cli_dso_is_jit(d)) {
 		run->last_dso = name ? d : NULL;
 		run->last_name = name;
@@ -693,5 +698,6 @@ int cmd_report(int argc, char **argv)
 	free(o.tids);
 	free(o.cpus);
 	report_parent_free(&o);
+	report_verbose_free(&o);
 	return rc < 0 ? 0 : rc;
 }
