@@ -21,6 +21,7 @@ static const struct {
 	const char *what, *name;
 	bool strict;	/* perf refuses it by name even with AUXTRACE data */
 } checks[] = {
+	{ SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", "data_src", false },
 	{ SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT", "weight", false },
 	{ SF_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS", "iregs", false },
 	{ SF_UREGS, PERF_SAMPLE_REGS_USER, "UREGS", "uregs", true },
