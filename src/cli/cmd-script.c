@@ -26,7 +26,7 @@ static const struct cli_opt script_options[] = {
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "[type:]field,... (comm, tid, pid, time, cpu, event, trace, ip, sym, dso, addr, symoff, "
 	  "period, misc, weight, iregs, uregs, brstack, brstacksym, brstackoff, phys_addr, "
-	  "data_page_size, code_page_size, srcline, data_src, tod, ipc); +field/-field edit the default; type is hw, sw, trace, raw or break" },
+	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen); +field/-field edit the default; type is hw, sw, trace, raw or break" },
 	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
 	{ "show-task-events", 0, CLI_ARG_NONE, OPT_SHOW_TASK, NULL, "also print the COMM, FORK and EXIT records" },
@@ -62,7 +62,8 @@ static const struct { const char *name; uint32_t bit; } field_names[] = {
 	{ "uregs", SF_UREGS }, { "brstack", SF_BRSTACK }, { "brstacksym", SF_BRSTACKSYM },
 	{ "brstackoff", SF_BRSTACKOFF }, { "phys_addr", SF_PHYS_ADDR },
 	{ "data_page_size", SF_DATA_PAGE_SIZE }, { "code_page_size", SF_CODE_PAGE_SIZE }, { "srcline", SF_SRCLINE },
-	{ "data_src", SF_DATA_SRC }, { "tod", SF_TOD }, { "ipc", SF_IPC },
+	{ "data_src", SF_DATA_SRC }, { "tod", SF_TOD }, { "ipc", SF_IPC }, { "insn", SF_INSN },
+	{ "insnlen", SF_INSNLEN },
 };
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
 

@@ -215,6 +215,7 @@ void script_print_tail(FILE *f, struct script_ctx *c, const struct script_type *
 		print_regs(f, &s->regs_user, a->sample_regs_user);
 	if ((t->fields & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) && s->branch.nr)
 		print_brstack(f, c, t, s, pid, cpumode);
+	script_print_insn(f, c, t, s, pid);
 	if (HAS(t, PHYS_ADDR))
 		fprintf(f, "%16" PRIx64, s->phys_addr);
 	if (HAS(t, DATA_PAGE_SIZE))

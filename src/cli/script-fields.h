@@ -55,6 +55,18 @@ void script_print_tod(FILE *f, const struct script_ctx *c, uint64_t time);
  * the widest such line printed so far (kept in c). */
 void script_print_data_src(FILE *f, struct script_ctx *c, uint64_t data_src);
 
+/* ---- script-insn.c: insn and insnlen ------------------------------------ */
+
+/* script_insn_len - the length of the x86-64 instruction the `n` bytes at
+ * `b` start with, or -1 when they hold no whole instruction. */
+int script_insn_len(const uint8_t *b, size_t n);
+
+/* script_print_insn - perf's " ilen: N" and " insn: xx ..." for sample s
+ * of process `pid`, as t asks: the bytes at its ip from its DSO's file,
+ * as long as the instruction there (none in the kernel). */
+void script_print_insn(FILE *f, struct script_ctx *c, const struct script_type *t, const struct pk_sample *s,
+		       uint32_t pid);
+
 /* The counters' last values, to split PERF_SAMPLE_READ samples as perf does. */
 struct script_reads;
 

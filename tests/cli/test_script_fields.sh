@@ -9,7 +9,7 @@
 # samples brstack-craft.py gave a branch stack (no LBR here); and a non-PIE
 # executable's call chains, whose user frames perf prints as file offsets;
 # tod on files recorded with -k, data_src of page faults and of a copy
-# whose words datasrc-craft.py set, and ipc.
+# whose words datasrc-craft.py set, ipc, insn and insnlen.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 : "${PERFKIT_WORKLOAD_NOPIE:?PERFKIT_WORKLOAD_NOPIE must name the non-PIE workload}"
@@ -181,6 +181,17 @@ contains "as perf says it" "$err" "do not have DATA_SRC attribute set"
 # ipc: perf prints it only for samples with cycle and instruction counts
 # (Intel PT's), which no other file has: the line is as without it.
 same_as_perf plain.data -F comm,ip,ipc
+
+# insn and insnlen: the bytes at a user sample's ip from its file, as long
+# as the instruction there (none for the kernel's), also after call chains.
+same_as_perf plain.data -F comm,ip,insn,insnlen
+same_as_perf perfkit-plain.data -F +insn
+same_as_perf nopie.data -F ip,insnlen,insn
+ours=$("$PERFKIT" script -i plain.data -F ip,sym,insnlen,insn)
+check "plain.data: hot_a's instruction, its length and bytes" \
+	grep -Eq ' hot_a ilen: ([1-9]) insn:( [0-9a-f]{2})+$' <<<"$ours"
+check "plain.data: a kernel sample has no bytes (ilen: 0)" \
+	grep -Eq '^ *ffffffff[0-9a-f]+ [^ ]+ ilen: 0$' <<<"$ours"
 
 "$PERFKIT" script -i plain.data -F brstack,nosuch >/dev/null 2>&1; rc=$?
 check "an unknown field after a new one: exit 2" [ "$rc" = 2 ]
