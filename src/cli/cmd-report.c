@@ -311,7 +311,7 @@ bool report_in_list(char *const *list, const char *s)
 static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s)
 {
 	return (o->comms && !report_in_list(o->comms, s->comm)) ||
-	       (o->dsos && !report_in_list(o->dsos, s->dso)) ||
+	       (o->dsos && !report_verbose_dso_listed(o, s->dso)) ||
 	       (o->syms && !report_in_list(o->syms, s->sym)) ||
 	       (o->pids && !report_in_ids(o->pids, o->nr_pids, s->pid)) ||
 	       (o->tids && !report_in_ids(o->tids, o->nr_tids, s->tid));

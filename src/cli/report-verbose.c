@@ -137,6 +137,13 @@ char report_verbose_origin(const struct report_opts *o, const char *dso)
 	return '!';
 }
 
+bool report_verbose_dso_listed(const struct report_opts *o, const char *dso)
+{
+	const char *base = o->verbose && dso && dso[0] == '/' ? strrchr(dso, '/') + 1 : NULL;
+
+	return report_in_list(o->dsos, dso) || (base && report_in_list(o->dsos, base));
+}
+
 void report_verbose_free(struct report_opts *o)
 {
 	if (o->origins) {

@@ -28,6 +28,9 @@ else
 		same_as_perf "$f" -v --no-children --sort sym
 		same_as_perf "$f" -v --sort pid,comm,dso
 	done
+	# --dsos names a DSO by its short name or its path, as perf matches either
+	same_as_perf plain.data -v --dsos perfkit-workload
+	same_as_perf plain.data -v --dsos "$W,[kernel.kallsyms]" --sort dso,sym
 	same_as_perf g.data -v --percent-limit 5
 	same_as_perf g.data -v --no-children -g folded --percent-limit 5
 fi
