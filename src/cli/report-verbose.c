@@ -112,9 +112,15 @@ const char *report_verbose_dso(const struct report_opts *o, struct cli_names *n,
 		*nomem = true;
 		return NULL;
 	}
-	for (size_t i = 0; i < t->nr; i++)
-		if (t->names[i] == name)
-			return name;
+	for (size_t i = 0; i < t->nr; i++) {
+		if (t->names[i] != name)
+			continue;
+		/* a DSO first met before its build-id or symbols were known may
+		 * learn them later: look again while the letter says none */
+		if (t->letters[i] == '!' || t->letters[i] == 'b')
+			t->letters[i] = origin_of(d);
+		return name;
+	}
 	names = realloc(t->names, (t->nr + 1) * sizeof(*names));
 	if (names)
 		t->names = names;
