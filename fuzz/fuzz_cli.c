@@ -8,8 +8,10 @@
  * 'p' report --percent-limit, 'C' report -C (cmd_report), 'F' script -F
  * (cmd_script), 'i' --pid/--tid lists (cli_parse_ids), 'k' a --control spec
  * (cli_control_open), 'l' --control command lines (cli_control_next over a
- * pipe) and 'P' a perfconfig file (cli_buildid_dir with $PERF_CONFIG naming
- * it); any other byte is ignored.  report and script run with -i naming a
+ * pipe), 'P' a perfconfig file (cli_buildid_dir with $PERF_CONFIG naming
+ * it) and 'x' raw bytes whose x86-64 instruction length script -F insn
+ * finds (script_insn_len: -1, or within the bytes and 15); any other byte
+ * is ignored.  report and script run with -i naming a
  * file that does not exist, so a value they accept ends at the file check
  * (exit 1) and one they refuse at the usage message (exit 2); anything else
  * aborts.  Each parser's result is checked against what its contract says.
@@ -31,6 +33,7 @@
 #include "cli.h"
 #include "record.h"
 #include "report.h"
+#include "script-fields.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -214,6 +217,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (data[0] == 'P') {
 		perfconfig(data + 1, size - 1);
+		return 0;
+	}
+	if (data[0] == 'x') {	/* script -F insn's instruction length, of raw bytes */
+		int len = script_insn_len(data + 1, size - 1);
+
+		if (len != -1 && (len < 1 || (size_t)len > size - 1 || len > 15))
+			abort();
 		return 0;
 	}
 	if (!(v = malloc(size)))

@@ -11,6 +11,7 @@
  */
 #include "diff.h"
 #include "output.h"
+#include "sort-names.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -87,20 +88,20 @@ static const struct {
 
 static int parse_sort(struct diff_opts *o, const char *arg)
 {
-	o->nr_keys = 0;
-	for (const char *p = arg; *p; p += *p == ',') {
-		size_t len = strcspn(p, ","), k;
+	const char *names[NR_SORT_KEYS], *p = arg, *word;
+	size_t len;
+	int k;
 
-		for (k = 0; k < NR_SORT_KEYS; k++)
-			if (strlen(sort_keys[k].name) == len && !strncmp(p, sort_keys[k].name, len))
-				break;
-		if (k == NR_SORT_KEYS)
-			return cli_usage("diff", "unknown --sort key '%.*s' (keys: comm, pid, dso, sym, cpu)",
-					 (int)len, p);
+	o->nr_keys = 0;
+	for (size_t i = 0; i < NR_SORT_KEYS; i++)
+		names[i] = sort_keys[i].name;
+	/* perf's words: split on commas, spaces and braces; each a prefix of a key */
+	while ((len = sort_word_next(&p, &word, 1))) {
+		if ((k = sort_name_find("diff", "--sort key", word, len, names, NR_SORT_KEYS)) < 0)
+			return -k;
 		if (o->nr_keys == PK_HIST_MAX_KEYS)
 			return cli_usage("diff", "more than %d --sort keys", PK_HIST_MAX_KEYS);
 		o->keys[o->nr_keys++] = sort_keys[k].key;
-		p += len;
 	}
 	if (!o->nr_keys)
 		return cli_usage("diff", "--sort needs at least one key");

@@ -11,6 +11,7 @@
 #include "report-header.h"
 #include "report-dump.h"
 #include "dso-names.h"
+#include "sort-names.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -90,6 +91,9 @@ static const struct cli_opt report_options[] = {
 	  "wall-clock time of a perfkit record --off-cpu file: each wait (sched_switch to the next "
 	  "switch-in) weighted by its nanoseconds under an [off-cpu: STATE] frame, merge (with the "
 	  "on-CPU clock samples) or split (an offcpu-time section)" },
+	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL,
+	  "as perf -v: each DSO by its full path, each symbol after its address and the letter for "
+	  "where its symbols came from (k kallsyms, B build-id cache, d the file, ! none)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -119,36 +123,21 @@ static const struct {
 
 static int parse_sort(struct report_opts *o, const char *arg)
 {
-	const char *names[NR_SORT_KEYS], *p = arg;
+	const char *names[NR_SORT_KEYS], *p = arg, *word;
+	size_t len;
+	int k;
 
 	o->nr_keys = 0;
 	o->sort_sym = !strncmp(arg, "sym", 3);	/* perf's strstarts(sort_order, "sym") */
 	for (size_t i = 0; i < NR_SORT_KEYS; i++)
 		names[i] = sort_keys[i].name;
-	while (*p) {
-		size_t len = strcspn(p, ","), k;
-		char word[32];
-
-		if (!len) {	/* an empty word, skipped as perf's tokenizer does */
-			p++;
-			continue;
-		}
-		snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) ? len : sizeof(word) - 1), p);
-		for (k = 0; k < NR_SORT_KEYS && (len >= sizeof(word) || strcmp(word, names[k])); k++)
-			;
-		if (k == NR_SORT_KEYS) {
-			const char *near = len && len < sizeof(word) ? pk_suggest(word, names, NR_SORT_KEYS) : NULL;
-
-			if (near)
-				return cli_usage("report", "unknown --sort key '%.*s': did you mean '%s'?",
-						 (int)len, p, near);
-			return cli_usage("report", "unknown --sort key '%.*s' (keys: comm, pid, tid, dso, "
-					 "sym, cpu, period, parent)", (int)len, p);
-		}
+	/* perf's words: split on commas, spaces and braces; each a prefix of a key */
+	while ((len = sort_word_next(&p, &word, 1))) {
+		if ((k = sort_name_find("report", "--sort key", word, len, names, NR_SORT_KEYS)) < 0)
+			return -k;
 		if (o->nr_keys == PK_HIST_MAX_KEYS)
 			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
 		o->keys[o->nr_keys++] = sort_keys[k].key;
-		p += len + (p[len] == ',');
 	}
 	if (!o->nr_keys)
 		return cli_usage("report", "--sort needs at least one key");
@@ -209,6 +198,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'F': o->fields_arg = arg; return 0;
 	case 'p': o->parent_arg = arg; return 0;
 	case 'x': o->exclude_other = true; return 0;
+	case 'v': return report_verbose_on(o);
 	case 'n': o->show_nr = true; return 0;
 	case 'q': o->quiet = true; return 0;
 	case 'f': o->force = true; return 0;
@@ -291,7 +281,8 @@ static const char *dso_name(struct report_run *run, const struct pk_dso *d, uint
 
 	if (d && d == run->last_dso)
 		return run->last_name;
-	name = cli_dso_short_name(&run->names, d, pid, nomem);
+	name = run->o->verbose ? report_verbose_dso(run->o, &run->names, d, pid, nomem) :
+				 cli_dso_short_name(&run->names, d, pid, nomem);
 	if (d && !cli_dso_is_jit(d)) {
 		run->last_dso = name ? d : NULL;
 		run->last_name = name;
@@ -320,7 +311,7 @@ bool report_in_list(char *const *list, const char *s)
 static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s)
 {
 	return (o->comms && !report_in_list(o->comms, s->comm)) ||
-	       (o->dsos && !report_in_list(o->dsos, s->dso)) ||
+	       (o->dsos && !report_verbose_dso_listed(o, s->dso)) ||
 	       (o->syms && !report_in_list(o->syms, s->sym)) ||
 	       (o->pids && !report_in_ids(o->pids, o->nr_pids, s->pid)) ||
 	       (o->tids && !report_in_ids(o->tids, o->nr_tids, s->tid));
@@ -707,5 +698,6 @@ int cmd_report(int argc, char **argv)
 	free(o.tids);
 	free(o.cpus);
 	report_parent_free(&o);
+	report_verbose_free(&o);
 	return rc < 0 ? 0 : rc;
 }

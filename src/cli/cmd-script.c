@@ -26,7 +26,7 @@ static const struct cli_opt script_options[] = {
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "[type:]field,... (comm, tid, pid, time, cpu, event, trace, ip, sym, dso, addr, symoff, "
 	  "period, misc, weight, iregs, uregs, brstack, brstacksym, brstackoff, phys_addr, "
-	  "data_page_size, code_page_size, srcline); +field/-field edit the default; type is hw, sw, trace, raw or break" },
+	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen); +field/-field edit the default; type is hw, sw, trace, raw or break" },
 	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
 	{ "show-task-events", 0, CLI_ARG_NONE, OPT_SHOW_TASK, NULL, "also print the COMM, FORK and EXIT records" },
@@ -62,6 +62,8 @@ static const struct { const char *name; uint32_t bit; } field_names[] = {
 	{ "uregs", SF_UREGS }, { "brstack", SF_BRSTACK }, { "brstacksym", SF_BRSTACKSYM },
 	{ "brstackoff", SF_BRSTACKOFF }, { "phys_addr", SF_PHYS_ADDR },
 	{ "data_page_size", SF_DATA_PAGE_SIZE }, { "code_page_size", SF_CODE_PAGE_SIZE }, { "srcline", SF_SRCLINE },
+	{ "data_src", SF_DATA_SRC }, { "tod", SF_TOD }, { "ipc", SF_IPC }, { "insn", SF_INSN },
+	{ "insnlen", SF_INSNLEN },
 };
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -91,7 +93,7 @@ static void set_defaults(struct script_opts *o)
 		o->type[i] = (struct script_type){ .fields = base, .invalid = SF_TRACE };
 	o->type[PERF_TYPE_TRACEPOINT] = (struct script_type){
 		.fields = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME | SF_TRACE };
-	o->type[PERF_TYPE_RAW].fields |= SF_ADDR;
+	o->type[PERF_TYPE_RAW].fields |= SF_ADDR | SF_DATA_SRC;
 }
 
 static int parse_type(const char *s, size_t len)
@@ -295,7 +297,7 @@ static int setup(struct script_run *run)
 						      run->c.tracing != NULL)))
 			return rc;
 	}
-	return 0;
+	return script_fields2_setup(&run->c, run->r, run->o);
 }
 
 static int sample(struct script_run *run, const struct perf_event_header *rec)

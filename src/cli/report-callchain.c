@@ -4,7 +4,8 @@
  * as perf 6.1 prints them: the graph and fractal trees with their "---"
  * and "|--N%--" art, the pipes that link a level until its last child and
  * the "[...]" line for what fractal's threshold left out; flat chains with
- * their percentage above them; folded lines ("N% a;b;c").
+ * their percentage above them; folded lines ("N% a;b;c"); every
+ * percentage in perf's colours with --stdio-color.
  */
 #include "report.h"
 
@@ -20,9 +21,14 @@ static void frame_name(FILE *f, const struct pk_callchain_frame *fr)
 		fprintf(f, "%#" PRIx64, fr->ip);
 }
 
-static void percent(FILE *f, uint64_t period, uint64_t total)
+/* perf's callchain_node__fprintf_value: the share in perf's colour with
+ * --stdio-color (red from 5%, green above 0.5%, plain below). */
+static void percent(FILE *f, const struct report_cg *cg, uint64_t period, uint64_t total)
 {
-	fprintf(f, "%.2f%%", total ? (double)period * 100.0 / (double)total : 0.0);
+	double pct = total ? (double)period * 100.0 / (double)total : 0.0;
+	const char *c = cg->color ? cg->color(pct) : NULL;
+
+	fprintf(f, "%s%.2f%%%s", c ? c : "", pct, c ? CLI_COLOR_RESET : "");
 }
 
 /* Bit i of a depth mask; perf's mask is an int, so deeper levels have no pipe. */
@@ -55,15 +61,15 @@ static void graph_line(FILE *f, int depth, uint64_t mask, int left)
 }
 
 /* One frame in the tree: the first of a node carries its percentage. */
-static void graph_frame(FILE *f, const char *name, const struct pk_callchain_frame *fr, uint64_t value,
-			int depth, uint64_t mask, bool first, uint64_t total, int left)
+static void graph_frame(FILE *f, const struct report_cg *cg, const char *name,
+			const struct pk_callchain_frame *fr, uint64_t value, int depth, uint64_t mask, bool first, uint64_t total, int left)
 {
 	margin(f, left);
 	for (int i = 0; i < depth; i++) {
 		fputc(bit(mask, i) ? '|' : ' ', f);
 		if (first && i == depth - 1) {
 			fputs("--", f);
-			percent(f, value, total);
+			percent(f, cg, value, total);
 			fputs("--", f);
 		} else {
 			fputs("          ", f);
@@ -92,7 +98,7 @@ static void graph(FILE *f, const struct report_cg *cg, const struct pk_callchain
 			new_mask = without(new_mask, depth - 1);
 		graph_line(f, depth, mask, left);
 		for (size_t k = 0; k < pk_callchain_node_nr_frames(c); k++)
-			graph_frame(f, NULL, pk_callchain_node_frame(c, k), pk_callchain_node_cumul(c), depth,
+			graph_frame(f, cg, NULL, pk_callchain_node_frame(c, k), pk_callchain_node_cumul(c), depth,
 				    new_mask, k == 0, total, left);
 		graph(f, cg, c, rel ? pk_callchain_node_cumul(c) - pk_callchain_node_self(c) : total, depth + 1,
 		      with(new_mask, depth), left);
@@ -100,7 +106,7 @@ static void graph(FILE *f, const struct report_cg *cg, const struct pk_callchain
 			break;
 	}
 	if (rel && remaining && remaining != total)
-		graph_frame(f, "[...]", NULL, remaining, depth, without(new_mask, depth - 1), true, total, left);
+		graph_frame(f, cg, "[...]", NULL, remaining, depth, without(new_mask, depth - 1), true, total, left);
 }
 
 static void print_graph(FILE *f, const struct report_cg *cg, const struct pk_callchain *cc, uint64_t total,
@@ -168,7 +174,7 @@ void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk
 			bool first = true;
 
 			fputs("           ", f);
-			percent(f, pk_callchain_node_cumul(pk_callchain_flat(cc, i)), total);
+			percent(f, cg, pk_callchain_node_cumul(pk_callchain_flat(cc, i)), total);
 			fputc('\n', f);
 			chain_frames(f, pk_callchain_flat(cc, i), "                ", "\n                ", &first);
 			fputs(first ? "\n" : "\n\n", f);
@@ -178,7 +184,7 @@ void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk
 		for (size_t i = 0; i < nr && (!cg->print_limit || i < cg->print_limit); i++) {
 			bool first = true;
 
-			percent(f, pk_callchain_node_self(pk_callchain_flat(cc, i)), total);
+			percent(f, cg, pk_callchain_node_self(pk_callchain_flat(cc, i)), total);
 			fputc(' ', f);
 			chain_frames(f, pk_callchain_flat(cc, i), "", ";", &first);
 			fputc('\n', f);

@@ -9,6 +9,7 @@
  * (Children, Overhead, then the keys).
  */
 #include "report.h"
+#include "sort-names.h"
 
 #include <errno.h>
 #include <regex.h>
@@ -54,34 +55,20 @@ static void add(int *list, size_t *nr, int item)
 		list[(*nr)++] = item;
 }
 
-/* -F's words into o->out (after what is there). */
+/* -F's words into o->out (after what is there), read as perf reads them:
+ * split on commas and spaces, each a prefix of a field or key name. */
 static int parse_fields(struct report_opts *o, const char *arg)
 {
-	const char *names[NR_FIELD_NAMES];
+	const char *names[NR_FIELD_NAMES], *p = arg, *word;
+	size_t len;
+	int k;
 
 	for (size_t i = 0; i < NR_FIELD_NAMES; i++)
 		names[i] = field_names[i].name;
-	for (const char *p = arg; *p;) {
-		size_t len = strcspn(p, ","), k;
-
-		for (k = 0; k < NR_FIELD_NAMES; k++)
-			if (strlen(field_names[k].name) == len && !strncmp(field_names[k].name, p, len))
-				break;
-		if (k == NR_FIELD_NAMES) {
-			char word[32];
-			const char *near;
-
-			snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) ? len : sizeof(word) - 1), p);
-			near = len && len < sizeof(word) ? pk_suggest(word, names, NR_FIELD_NAMES) : NULL;
-			if (near)
-				return cli_usage("report", "unknown -F field '%.*s': did you mean '%s'?", (int)len,
-						 p, near);
-			return cli_usage("report", "unknown -F field '%.*s' (fields: overhead, overhead_sys, "
-					 "overhead_us, overhead_children, sample, period, and the --sort keys)",
-					 (int)len, p);
-		}
+	while ((len = sort_word_next(&p, &word, 0))) {
+		if ((k = sort_name_find("report", "-F field", word, len, names, NR_FIELD_NAMES)) < 0)
+			return -k;
 		add(o->out, &o->nr_out, field_names[k].item);
-		p += len + (p[len] == ',');
 	}
 	return 0;
 }

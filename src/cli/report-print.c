@@ -113,7 +113,8 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 		if (e->s.parent)
 			w.parent = max_int(w.parent, (int)strlen(e->s.parent));
 		if (e->s.sym) {
-			w.sym = max_int(w.sym, sym_len(e->s.sym) + 4);
+			/* -v: perf's "0x...  o " before it, when resolved */
+			w.sym = max_int(w.sym, sym_len(e->s.sym) + 4 + (o->verbose ? ADDR_DIGITS + 2 + 3 : 0));
 		} else if (sym_shown) {
 			/* "[.] 0x" and the digits; an object column at least that wide.
 			 * perf does this for every entry it could not resolve; until
@@ -253,7 +254,7 @@ static void print_headers(FILE *f, const struct report_opts *o, const struct col
 }
 
 /* One sort key's cell; `last` leaves a symbol unpadded, as perf does. */
-static void print_key(FILE *f, const struct col *c, const struct pk_hist_entry *e,
+static void print_key(FILE *f, const struct report_opts *o, const struct col *c, const struct pk_hist_entry *e,
 		      struct pk_threads *threads, bool last)
 {
 	int w = c->width, n;
@@ -290,7 +291,11 @@ static void print_key(FILE *f, const struct col *c, const struct pk_hist_entry *
 			c->key == PK_HIST_KEY_SRCLINE ? e->s.srcline : e->s.srcfile);
 		break;
 	case PK_HIST_KEY_SYM:
-		n = fprintf(f, "[%c] ", e->s.level);
+		n = 0;
+		if (o->verbose)	/* perf's address and the origin of the DSO's symbols */
+			n = fprintf(f, "%-#*llx %c ", ADDR_DIGITS + 2, (unsigned long long)e->s.ip,
+				    report_verbose_origin(o, e->s.dso));
+		n += fprintf(f, "[%c] ", e->s.level);
 		if (e->s.sym)	/* an inline symbol's suffix goes past the width */
 			n += fprintf(f, "%.*s", max_int(w - n, 0) + (int)strlen(e->s.sym) -
 				     sym_len(e->s.sym), e->s.sym);
@@ -354,7 +359,7 @@ static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist
 			report_group_cells(f, REPORT_CELL_PERIOD, w, h, e, nr_members, false);
 			break;
 		case COL_KEY:
-			print_key(f, &cols[i], e, threads, i + 1 == n);
+			print_key(f, o, &cols[i], e, threads, i + 1 == n);
 			break;
 		}
 	}
@@ -374,10 +379,12 @@ static void print_chain(FILE *f, const struct report_opts *o, const struct pk_hi
 	uint64_t total = pk_hist_total_period(h);
 	uint64_t min_hit = (uint64_t)((double)total * (o->cg.min_percent / 100));
 	uint64_t parent = o->children ? e->period_acc : e->period;
+	struct report_cg cg = o->cg;
 
 	if (pk_callchain_sort(e->chain, o->cg.mode, min_hit, o->cg.min_percent) < 0)
 		return;	/* out of memory: the row stands without its graph */
-	report_callchain_print(f, &o->cg, e->chain, total, parent, o->sort_sym);
+	cg.color = o->color ? cli_percent_color : NULL;	/* perf colours the graph as the table */
+	report_callchain_print(f, &cg, e->chain, total, parent, o->sort_sym);
 }
 
 /* perf's convert_unit: the count in thousands (K), millions (M), billions

@@ -17,6 +17,8 @@ struct report_cg {
 	double min_percent;		/* the threshold, in percent */
 	uint32_t print_limit;		/* 0: no limit */
 	bool caller;			/* chains root first (perf's "caller") */
+	/* the escape colouring a percentage (NULL: none), for --stdio-color */
+	const char *(*color)(double percent);
 };
 
 /* The options of one report run. */
@@ -67,6 +69,8 @@ struct report_opts {
 	bool color;			/* report(): colour the percentages */
 
 	int off_cpu;			/* --off-cpu: 0 no, else an enum report_offcpu_mode */
+	int verbose;			/* -v: full DSO paths, symbols' addresses (report-verbose.c) */
+	struct report_origins *origins;	/* ... and where each DSO's symbols came from */
 };
 
 /*
@@ -240,6 +244,35 @@ int report_parent_setup(struct report_opts *o, struct pk_data_reader *r);
 /* report_parent_of - a resolved sample's parent: the first frame, in the
  * chains' print order, whose symbol the regex matches; NULL ("[other]"). */
 const char *report_parent_of(const struct report_opts *o, const struct pk_resolved_sample *rs);
+
+/* ---- -v (report-verbose.c) ------------------------------------------------ */
+
+struct cli_names;
+
+/* report_verbose_on - -v given: count it and make the table of origins.
+ * 0, or CLI_EXIT_USAGE after a message when out of memory. */
+int report_verbose_on(struct report_opts *o);
+
+/* report_verbose_dso - the name -v shows for DSO `d` (its full path, as
+ * perf's long name; for NULL or JIT code in process `pid`, the short
+ * name), interned in `n`, its symbols' origin
+ * letter remembered in o->origins.  NULL with *nomem set when out of memory. */
+const char *report_verbose_dso(const struct report_opts *o, struct cli_names *n, const struct pk_dso *d,
+			       uint32_t pid, bool *nomem);
+
+/* report_verbose_origin - perf's letter for where the symbols of the DSO
+ * named `dso` (a report_verbose_dso name, or NULL) came from: 'k'
+ * kallsyms, 'v' vmlinux, 'B' the build-id cache, 'd' the file itself, ...,
+ * '!' none. */
+char report_verbose_origin(const struct report_opts *o, const char *dso);
+
+/* report_verbose_dso_listed - whether --dsos names the DSO named `dso`:
+ * by that name, or with -v (where it is the full path) by perf's short
+ * name too, as perf matches either. */
+bool report_verbose_dso_listed(const struct report_opts *o, const char *dso);
+
+/* report_verbose_free - the table of origins. */
+void report_verbose_free(struct report_opts *o);
 
 /* report_parent_free - the regex, if compiled. */
 void report_parent_free(struct report_opts *o);

@@ -21,6 +21,7 @@ static const struct {
 	const char *what, *name;
 	bool strict;	/* perf refuses it by name even with AUXTRACE data */
 } checks[] = {
+	{ SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", "data_src", false },
 	{ SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT", "weight", false },
 	{ SF_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS", "iregs", false },
 	{ SF_UREGS, PERF_SAMPLE_REGS_USER, "UREGS", "uregs", true },
@@ -214,6 +215,7 @@ void script_print_tail(FILE *f, struct script_ctx *c, const struct script_type *
 		print_regs(f, &s->regs_user, a->sample_regs_user);
 	if ((t->fields & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) && s->branch.nr)
 		print_brstack(f, c, t, s, pid, cpumode);
+	script_print_insn(f, c, t, s, pid);
 	if (HAS(t, PHYS_ADDR))
 		fprintf(f, "%16" PRIx64, s->phys_addr);
 	if (HAS(t, DATA_PAGE_SIZE))

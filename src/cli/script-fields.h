@@ -37,6 +37,36 @@ void script_print_tail(FILE *f, struct script_ctx *c, const struct script_type *
 		       const struct perf_event_attr *a, const struct pk_sample *s, uint32_t pid,
 		       uint16_t cpumode);
 
+/* ---- script-fields2.c: tod and data_src ---------------------------------- */
+
+/* script_fields2_setup - the file's CLOCK_DATA into c, for -F tod; perf's
+ * refusal (message, CLI_EXIT_EVENT) when a type of the file's events
+ * prints tod and the file has none (perf record -k writes it).  0 or
+ * CLI_EXIT_EVENT. */
+int script_fields2_setup(struct script_ctx *c, struct pk_data_reader *r, const struct script_opts *o);
+
+/* script_print_tod - perf's tod column: the wall-clock time of sampling
+ * clock time `time`, "YYYY-MM-DD HH:MM:SS.uuuuuu " (nanoseconds with --ns)
+ * in the local time zone. */
+void script_print_tod(FILE *f, const struct script_ctx *c, uint64_t time);
+
+/* script_print_data_src - perf's data_src column: the word in hex and
+ * decoded (|OP ...|LVL ...|SNP ...|TLB ...|LCK ...|BLK ...), padded to
+ * the widest such line printed so far (kept in c). */
+void script_print_data_src(FILE *f, struct script_ctx *c, uint64_t data_src);
+
+/* ---- script-insn.c: insn and insnlen ------------------------------------ */
+
+/* script_insn_len - the length of the x86-64 instruction the `n` bytes at
+ * `b` start with, or -1 when they hold no whole instruction. */
+int script_insn_len(const uint8_t *b, size_t n);
+
+/* script_print_insn - perf's " ilen: N" and " insn: xx ..." for sample s
+ * of process `pid`, as t asks: the bytes at its ip from its DSO's file,
+ * as long as the instruction there (none in the kernel). */
+void script_print_insn(FILE *f, struct script_ctx *c, const struct script_type *t, const struct pk_sample *s,
+		       uint32_t pid);
+
 /* The counters' last values, to split PERF_SAMPLE_READ samples as perf does. */
 struct script_reads;
 

@@ -33,6 +33,8 @@ static void print_start(FILE *f, const struct script_ctx *c, const struct script
 		fprintf(f, "[%03u] ", s->cpu);
 	if (HAS(t, MISC))
 		script_print_misc(f, misc, rec_type);
+	if (HAS(t, TOD))
+		script_print_tod(f, c, s->time);
 	if (HAS(t, TIME)) {
 		uint64_t secs = s->time / 1000000000u, ns = s->time % 1000000000u;
 		char buf[48];
@@ -228,6 +230,8 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 		return err;
 	if (HAS(t, ADDR))
 		print_addr(f, c, t, attr, s, &r);
+	if (HAS(t, DATA_SRC))
+		script_print_data_src(f, c, s->data_src);
 	script_print_weight(f, t, s);
 	if (HAS(t, IP)) {
 		if (chain) {

@@ -16,6 +16,7 @@ enum script_field {
 	SF_PERIOD = 1u << 12, SF_MISC = 1u << 13, SF_WEIGHT = 1u << 14, SF_IREGS = 1u << 15,
 	SF_UREGS = 1u << 16, SF_BRSTACK = 1u << 17, SF_BRSTACKSYM = 1u << 18, SF_BRSTACKOFF = 1u << 19,
 	SF_PHYS_ADDR = 1u << 20, SF_DATA_PAGE_SIZE = 1u << 21, SF_CODE_PAGE_SIZE = 1u << 22, SF_SRCLINE = 1u << 23,
+	SF_DATA_SRC = 1u << 24, SF_TOD = 1u << 25, SF_IPC = 1u << 26, SF_INSN = 1u << 27, SF_INSNLEN = 1u << 28,
 };
 
 /* The output types perf keys -F by: the attr types below PERF_TYPE_MAX, then
@@ -58,6 +59,10 @@ struct script_ctx {
 	struct script_reads *reads;	/* PERF_SAMPLE_READ values (script-read.c) */
 	char *trace_buf;
 	size_t trace_len;
+	/* script-fields2.c: CLOCK_DATA for -F tod, and data_src's widest line */
+	bool clock_on;
+	uint64_t tod_ns, clock_ns;
+	int data_src_width;
 };
 
 /*

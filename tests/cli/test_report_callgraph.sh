@@ -5,7 +5,8 @@
 # recordings with frame-pointer call chains by perf record -g and by
 # perfkit record -g, in the default table (Children and Self, a graph in
 # caller order under each row), --no-children, -g flat, folded, fractal,
-# caller and callee, none, --max-stack 3, -G, --sort sym; and -g on a file
+# caller and callee, none, --max-stack 3, -G, --sort sym, the graphs'
+# percentages coloured with --stdio-color=always; and -g on a file
 # without call chains refused.  The graphs are cut at 5% (a -g threshold,
 # or --percent-limit 5, which is the graphs' threshold too): perf orders
 # branches of equal period by the addresses of its DSO objects in memory,
@@ -42,6 +43,21 @@ else
 		same_as_perf "$f" --sort pid,sym -g callee,5
 		same_as_perf "$f" --no-children -g folded,5
 	done
+	# --stdio-color=always: perf colours the graphs' percentages as the
+	# table's (red from 5%, green above 0.5%), in every mode.
+	for f in g.data kg.data; do
+		same_as_perf "$f" --stdio-color=always --percent-limit 5
+		same_as_perf "$f" --stdio-color=always -g fractal --percent-limit 5
+		same_as_perf "$f" --stdio-color=always --no-children -g flat --percent-limit 5
+		same_as_perf "$f" --stdio-color=always --no-children -g folded --percent-limit 5
+	done
+	out=$("$PERFKIT" report -i g.data --stdio --stdio-color=always --no-children -g folded -q 2>/dev/null)
+	if printf '%s\n' "$out" | grep -q $'^\033\[31m[0-9.]*%\033\[m [^ ]'; then
+		ok "--stdio-color=always: a folded line's percentage in red"
+	else
+		not_ok "--stdio-color=always: a folded line's percentage in red"
+		diag "$out"
+	fi
 	same_as_perf g.data -g none
 	same_as_perf g.data -g fractal --percent-limit 5
 	same_as_perf g.data --call-graph=graph,0.5,callee --no-children --percent-limit 5

@@ -7,7 +7,9 @@
 # --user-regs/--intr-regs recordings); misc; addr, phys_addr and the page
 # sizes of page faults; brstack, brstacksym and brstackoff on files whose
 # samples brstack-craft.py gave a branch stack (no LBR here); and a non-PIE
-# executable's call chains, whose user frames perf prints as file offsets.
+# executable's call chains, whose user frames perf prints as file offsets;
+# tod on files recorded with -k, data_src of page faults and of a copy
+# whose words datasrc-craft.py set, ipc, insn and insnlen.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 : "${PERFKIT_WORKLOAD_NOPIE:?PERFKIT_WORKLOAD_NOPIE must name the non-PIE workload}"
@@ -142,6 +144,54 @@ done
 ours=$("$PERFKIT" script -i nopie.data -F ip,dso | grep -F "($PERFKIT_WORKLOAD_NOPIE)" | head -1)
 check "nopie.data: a frame in the executable is printed as a file offset, not 0x40xxxx ($ours)" \
 	grep -Eq '^\s+[0-9a-f]{1,5} \(' <<<"$ours"
+
+# tod: the wall-clock time from CLOCK_DATA, which record -k writes
+# (perf's and perfkit's); perf's refusal on a file without it.
+perf record -q -k mono -e cpu-clock -c 1000000 -o tod.data -- "$W" hot 20 >/dev/null 2>&1
+"$PERFKIT" record -k monotonic -e cpu-clock -c 1000000 -o ktod.data -- "$W" hot 20 >/dev/null 2>&1
+for f in tod.data ktod.data; do
+	same_as_perf "$f" -F comm,tod,time,ip
+	same_as_perf "$f" -F comm,tid,tod --ns
+	same_as_perf "$f" -F +tod
+done
+check "tod.data: tod is a date and a time, to the microsecond" \
+	grep -Eq '^ *perfkit-workloa [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} $' \
+	<<<"$("$PERFKIT" script -i tod.data -F comm,tod | head -1)"
+run script -i plain.data -F comm,tod
+expect_rc "tod on a file without clock data: refused" 1
+contains "with perf's words" "$err" "Can't provide 'tod' time, missing clock data. Please record with -k/--clockid option."
+
+# data_src: perf's page faults (-d) carry the kernel's N/A word; the
+# crafted copy every decoding (levels, hops, snoop, TLB, lock, block) and
+# lines long enough to be cut, each padded to the widest so far.
+perf record -q -d -e page-faults -c 1 -o pf.data -- "$W" hot 5 >/dev/null 2>&1
+same_as_perf pf.data -F comm,addr,data_src,ip
+if python3 "$(dirname "$0")/datasrc-craft.py" pf.data ds.data 2>"$tmp/err"; then
+	same_as_perf ds.data -F comm,addr,data_src,ip
+	same_as_perf ds.data -F data_src
+	same_as_perf ds.data
+	contains "ds.data: perf's example line" "$("$PERFKIT" script -i ds.data -F data_src)" \
+		"     10068100142 |OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A"
+else
+	not_ok "datasrc-craft.py gives pf.data other data_src words"; diag "$(cat "$tmp/err")"
+fi
+run script -i plain.data -F comm,data_src
+expect_rc "data_src asked of samples without it: refused" 1
+contains "as perf says it" "$err" "do not have DATA_SRC attribute set"
+# ipc: perf prints it only for samples with cycle and instruction counts
+# (Intel PT's), which no other file has: the line is as without it.
+same_as_perf plain.data -F comm,ip,ipc
+
+# insn and insnlen: the bytes at a user sample's ip from its file, as long
+# as the instruction there (none for the kernel's), also after call chains.
+same_as_perf plain.data -F comm,ip,insn,insnlen
+same_as_perf perfkit-plain.data -F +insn
+same_as_perf nopie.data -F ip,insnlen,insn
+ours=$("$PERFKIT" script -i plain.data -F ip,sym,insnlen,insn)
+check "plain.data: hot_a's instruction, its length and bytes" \
+	grep -Eq ' hot_a ilen: ([1-9]) insn:( [0-9a-f]{2})+$' <<<"$ours"
+check "plain.data: a kernel sample has no bytes (ilen: 0)" \
+	grep -Eq '^ *ffffffff[0-9a-f]+ [^ ]+ ilen: 0$' <<<"$ours"
 
 "$PERFKIT" script -i plain.data -F brstack,nosuch >/dev/null 2>&1; rc=$?
 check "an unknown field after a new one: exit 2" [ "$rc" = 2 ]

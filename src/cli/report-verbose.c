@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-verbose.c - perf report -v's table: each DSO by its full path
+ * (perf's long name, which the dso key then also sorts by), and before a
+ * resolved symbol its address and the letter perf's dso__symtab_origin
+ * gives for where the DSO's symbols came from (kallsyms, vmlinux, the
+ * build-id cache, the file itself, ...).  The letters are kept per name
+ * in a small table the printer reads back.
+ */
+#include "report.h"
+#include "dso-names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct report_origins {
+	const char **names;	/* interned: compared by pointer */
+	char *letters;
+	size_t nr;
+};
+
+int report_verbose_on(struct report_opts *o)
+{
+	o->verbose++;
+	if (!o->origins && !(o->origins = calloc(1, sizeof(*o->origins))))
+		return cli_usage("report", "out of memory");
+	return 0;
+}
+
+/* The build-id caches: perfkit's (cli_buildid_dir), and perf's default
+ * ~/.debug, which perf record fills even where perfkit's is elsewhere. */
+static const char *cache_dir(int which, char *buf, size_t len)
+{
+	const char *home = getenv("HOME");
+
+	if (!which)
+		return cli_buildid_dir(buf, len);
+	return home && (size_t)snprintf(buf, len, "%s/.debug", home) < len ? buf : NULL;
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/';
+}
+
+/* Whether a build-id cache holds debug info for d (<dir>/.build-id/xx/
+ * rest/debug): perf looks there before the system's debug files. */
+static bool cached_debug(const struct pk_dso *d)
+{
+	char dir[4096], path[4200], hex[41] = "";
+	int n;
+
+	for (size_t i = 0; i < d->build_id_size && i < 20; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d->build_id[i]);
+	for (int which = 0; d->build_id_size && which < 2; which++) {
+		if (!cache_dir(which, dir, sizeof(dir)))
+			continue;
+		n = snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", dir, hex, hex + 2);
+		if (n > 0 && (size_t)n < sizeof(path) && !access(path, R_OK))
+			return true;
+	}
+	return false;
+}
+
+/* Whether `f` lies in a build-id cache. */
+static bool in_cache(const char *f)
+{
+	char dir[4096];
+
+	for (int which = 0; which < 2; which++)
+		if (cache_dir(which, dir, sizeof(dir)) && under(f, dir))
+			return true;
+	return false;
+}
+
+/* perf's dso__symtab_origin, from the file the resolver read symbols from. */
+static char origin_of(const struct pk_dso *d)
+{
+	const char *f = d->symfile;
+	size_t n = f ? strlen(f) : 0;
+
+	if (d->kernel)
+		return f && strstr(f, "vmlinux") ? 'v' : 'k';
+	if (!f)
+		return '!';
+	if (in_cache(f))	/* .../elf, or .../debug */
+		return n >= 6 && !strcmp(f + n - 6, "/debug") ? 'D' : 'B';
+	if (!strncmp(f, "/usr/lib/debug/", 15) && cached_debug(d))
+		return 'D';
+	if (!strncmp(f, "/usr/lib/debug/.build-id/", 25))
+		return 'b';
+	if (!strcmp(f, d->name))
+		return 'd';
+	return 'l';	/* a .gnu_debuglink file */
+}
+
+const char *report_verbose_dso(const struct report_opts *o, struct cli_names *n, const struct pk_dso *d,
+			       uint32_t pid, bool *nomem)
+{
+	struct report_origins *t = o->origins;
+	const char *name;
+	const char **names;
+	char *letters;
+
+	if (!d || cli_dso_is_jit(d))
+		return cli_dso_short_name(n, d, pid, nomem);	/* "[JIT] tid PID" too */
+	if (!(name = cli_names_intern(n, d->name))) {
+		*nomem = true;
+		return NULL;
+	}
+	for (size_t i = 0; i < t->nr; i++) {
+		if (t->names[i] != name)
+			continue;
+		/* a DSO first met before its build-id or symbols were known may
+		 * learn them later: look again while the letter says none */
+		if (t->letters[i] == '!' || t->letters[i] == 'b')
+			t->letters[i] = origin_of(d);
+		return name;
+	}
+	names = realloc(t->names, (t->nr + 1) * sizeof(*names));
+	if (names)
+		t->names = names;
+	letters = names ? realloc(t->letters, t->nr + 1) : NULL;
+	if (!letters) {
+		*nomem = true;
+		return NULL;
+	}
+	t->letters = letters;
+	t->names[t->nr] = name;
+	t->letters[t->nr++] = origin_of(d);
+	return name;
+}
+
+char report_verbose_origin(const struct report_opts *o, const char *dso)
+{
+	for (size_t i = 0; dso && o->origins && i < o->origins->nr; i++)
+		if (o->origins->names[i] == dso)
+			return o->origins->letters[i];
+	return '!';
+}
+
+bool report_verbose_dso_listed(const struct report_opts *o, const char *dso)
+{
+	const char *base = o->verbose && dso && dso[0] == '/' ? strrchr(dso, '/') + 1 : NULL;
+
+	return report_in_list(o->dsos, dso) || (base && report_in_list(o->dsos, base));
+}
+
+void report_verbose_free(struct report_opts *o)
+{
+	if (o->origins) {
+		free(o->origins->names);
+		free(o->origins->letters);
+		free(o->origins);
+		o->origins = NULL;
+	}
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_report_verbose.sh - perfkit report -v against perf report -v 6.1
+# on the same files (perf's stderr chatter aside): each DSO by its full
+# path, sized and sorted by it, and each resolved symbol after its address
+# and the letter for where its symbols came from (B the build-id cache, D
+# its debug info, k kallsyms); recordings by perf (plain, a forking
+# workload whose samples reach ld.so, -g) and by perfkit record.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+
+. "$(dirname "$0")/report-perf.sh"
+
+"$PERFKIT" record -F 999 -o perfkit.data -- "$W" hot 150 >/dev/null 2>&1
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf report -v" "perf is not installed"
+else
+	perf record -q -e cpu-clock -F 999 -o plain.data -- "$W" hot 150 >/dev/null 2>&1
+	perf record -q -e cpu-clock -F 5000 -o fork.data -- "$W" children 30 >/dev/null 2>&1
+	perf record -q -g -e cpu-clock -F 999 -o g.data -- "$W" hot 150 >/dev/null 2>&1
+	for f in plain.data fork.data perfkit.data; do
+		same_as_perf "$f" -v
+		same_as_perf "$f" --verbose --sort dso,sym -n
+		same_as_perf "$f" -v --no-children --sort sym
+		same_as_perf "$f" -v --sort pid,comm,dso
+	done
+	# --dsos names a DSO by its short name or its path, as perf matches either
+	same_as_perf plain.data -v --dsos perfkit-workload
+	same_as_perf plain.data -v --dsos "$W,[kernel.kallsyms]" --sort dso,sym
+	same_as_perf g.data -v --percent-limit 5
+	same_as_perf g.data -v --no-children -g folded --percent-limit 5
+fi
+
+# What -v adds, whatever perf says: the workload's full path, and its hot
+# function after an address and an origin letter.
+out=$("$PERFKIT" report -i perfkit.data --stdio -v -q --sort dso,sym 2>/dev/null)
+line=$(printf '%s\n' "$out" | grep ' hot_a$' | head -1)
+contains "-v: the DSO's full path" "$line" " $W "
+if printf '%s\n' "$line" | grep -Eq ' 0x[0-9a-f]+ +[A-Za-z!] \[\.\] hot_a$'; then
+	ok "-v: the symbol's address and origin before it"
+else
+	not_ok "-v: the symbol's address and origin before it"
+	diag "$out"
+fi
+plain=$("$PERFKIT" report -i perfkit.data --stdio -q --sort dso,sym 2>/dev/null | grep ' hot_a$' | head -1)
+case $plain in *"$W"*|*" 0x"*) not_ok "without -v: the short name, no address"; diag "$plain" ;;
+	*) ok "without -v: the short name, no address" ;; esac
+done_testing
