@@ -69,7 +69,6 @@ uint64_t pk_data_reader_nr_unordered(const struct pk_data_reader *r)
 static bool record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
 {
 	const struct perf_event_attr *a;
-	struct pk_record d = { .size = sizeof(d) };
 
 	if (h->type >= PERF_RECORD_MAX)
 		return false;
@@ -83,6 +82,9 @@ static bool record_time(const struct pk_data_reader *r, const struct perf_event_
 			return false;
 		*t = p.time;
 	} else {
+		/* made here only: zeroing a whole pk_record per sample showed */
+		struct pk_record d = { .size = sizeof(d) };
+
 		if (!a->sample_id_all || pk_record_decode(h, a, &d) != 0 || !(d.id.fields & PERF_SAMPLE_TIME))
 			return false;
 		*t = d.id.time;
