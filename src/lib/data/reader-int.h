@@ -30,21 +30,32 @@ struct rd_event {
 	char *name;
 };
 
-/* A record waiting in the time-order queue: its bytes are in the arena. */
+/* A record waiting in the time-order queue: its bytes are in a block. */
 struct rd_queued {
 	uint64_t time, seq;	/* seq keeps records of equal time in file order */
-	size_t off;
+	const unsigned char *rec;	/* its bytes, in blocks[block] */
+	uint32_t block;
 	uint64_t file_off;	/* where the file holds it (pk_data_reader_offset) */
+};
+
+/* A block of queued records' bytes.  Records never move once queued: a
+ * block is reused (or freed) when the last of its records was delivered. */
+struct rd_block {
+	unsigned char *mem;	/* NULL: a free slot */
+	size_t len, live;	/* bytes used; records not yet delivered */
 };
 
 struct rd_order {
 	bool file_order, started;
 	bool round_first;		/* PK_DATA_ORDER_TIME_ROUND_FIRST */
 	uint64_t round_off;		/* the pending FINISHED_ROUND's file offset */
-	unsigned char *arena, *spare;	/* the queued records' bytes, and the next arena */
-	size_t arena_len, arena_cap, spare_cap;
-	struct rd_queued *q;
-	size_t nr_q, cap_q;
+	struct rd_block *blocks;	/* the queued records' bytes */
+	size_t nr_blocks, cur_block;	/* records go into blocks[cur_block] */
+	size_t queued;			/* bytes of records queued, not delivered */
+	bool holding;			/* the record delivered last is in blocks[held] */
+	uint32_t held;
+	struct rd_queued *q, *tmp;	/* the queue, and the merge's other half */
+	size_t nr_q, cap_q, cap_tmp;
 	size_t nr_ready, next_ready;	/* q[0, nr_ready) is sorted and being delivered */
 	uint64_t next_flush, max_time, seq;
 	uint64_t nr_unordered;		/* records older than one already delivered */

@@ -22,12 +22,16 @@
 #include <string.h>
 
 #define QUEUE_MAX (256u << 20)	/* queued record bytes before a half flush */
+#define BLOCK_SIZE (1u << 20)	/* a block of queued records; a record is under 64 KiB */
+#define FREE_BLOCKS 2		/* empty blocks kept for reuse; more are freed */
 
 void pk__reader_order_free(struct pk_data_reader *r)
 {
-	free(r->order.arena);
-	free(r->order.spare);
+	for (size_t i = 0; i < r->order.nr_blocks; i++)
+		free(r->order.blocks[i].mem);
+	free(r->order.blocks);
 	free(r->order.q);
+	free(r->order.tmp);
 }
 
 int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order order)
@@ -65,7 +69,6 @@ uint64_t pk_data_reader_nr_unordered(const struct pk_data_reader *r)
 static bool record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
 {
 	const struct perf_event_attr *a;
-	struct pk_record d = { .size = sizeof(d) };
 
 	if (h->type >= PERF_RECORD_MAX)
 		return false;
@@ -79,6 +82,9 @@ static bool record_time(const struct pk_data_reader *r, const struct perf_event_
 			return false;
 		*t = p.time;
 	} else {
+		/* made here only: zeroing a whole pk_record per sample showed */
+		struct pk_record d = { .size = sizeof(d) };
+
 		if (!a->sample_id_all || pk_record_decode(h, a, &d) != 0 || !(d.id.fields & PERF_SAMPLE_TIME))
 			return false;
 		*t = d.id.time;
@@ -103,77 +109,167 @@ static int grow(void **p, size_t *cap, size_t need, size_t unit, const char *wha
 	return 0;
 }
 
+/* A block with room for `size` more bytes: the current one, an empty
+ * one, or a new one. */
+static int block_for(struct rd_order *o, size_t size)
+{
+	size_t slot = o->nr_blocks;
+	struct rd_block *b;
+
+	if (o->nr_blocks && o->blocks[o->cur_block].len + size <= BLOCK_SIZE)
+		return 0;
+	for (size_t i = 0; i < o->nr_blocks; i++) {
+		b = &o->blocks[i];
+		if (b->mem && !b->live && !(o->holding && o->held == i)) {
+			b->len = 0;
+			o->cur_block = i;
+			return 0;
+		}
+		if (!b->mem && slot == o->nr_blocks)
+			slot = i;
+	}
+	if (slot == o->nr_blocks) {
+		if (o->nr_blocks >= UINT32_MAX)
+			return pk__error_nomem("the time-order queue (%zu blocks)", o->nr_blocks);
+		b = pk__realloc(o->blocks, (o->nr_blocks + 1) * sizeof(*b));
+		if (!b)
+			return pk__error_nomem("the time-order queue");
+		o->blocks = b;
+		o->blocks[o->nr_blocks++] = (struct rd_block){ 0 };
+	}
+	b = &o->blocks[slot];
+	b->mem = pk__malloc(BLOCK_SIZE);
+	if (!b->mem)
+		return pk__error_nomem("the time-order queue (%u bytes)", BLOCK_SIZE);
+	*b = (struct rd_block){ b->mem, 0, 0 };
+	o->cur_block = slot;
+	return 0;
+}
+
+/* The record delivered last is done with: its block may be reused, and
+ * empty blocks beyond a few are freed, so the queue's memory follows what
+ * it holds. */
+static void release_held(struct rd_order *o)
+{
+	size_t nr_free = 0;
+	struct rd_block *b;
+
+	if (!o->holding)
+		return;
+	o->holding = false;
+	b = &o->blocks[o->held];
+	if (--b->live || o->held == o->cur_block)
+		return;
+	for (size_t i = 0; i < o->nr_blocks; i++)
+		nr_free += o->blocks[i].mem && !o->blocks[i].live && i != o->cur_block;
+	if (nr_free > FREE_BLOCKS) {
+		free(b->mem);
+		*b = (struct rd_block){ 0 };
+	}
+}
+
 static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t t)
 {
 	struct rd_order *o = &r->order;
-	int err = grow((void **)&o->arena, &o->arena_cap, o->arena_len + h->size, 1, "the time-order queue");
+	int err = grow((void **)&o->q, &o->cap_q, o->nr_q + 1, sizeof(*o->q), "the time-order queue");
+	struct rd_block *b;
 
 	if (!err)
-		err = grow((void **)&o->q, &o->cap_q, o->nr_q + 1, sizeof(*o->q), "the time-order queue");
+		err = block_for(o, h->size);
 	if (err)
 		return err;
 	if (t < o->last_flush)
 		o->nr_unordered++;	/* perf counts these as "out of order events" */
 	if (t > o->max_time)
 		o->max_time = t;
-	memcpy(o->arena + o->arena_len, h, h->size);
-	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, o->arena_len, r->rec_off };
-	o->arena_len += h->size;
+	b = &o->blocks[o->cur_block];
+	memcpy(b->mem + b->len, h, h->size);
+	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, b->mem + b->len, (uint32_t)o->cur_block, r->rec_off };
+	b->len += h->size;
+	b->live++;
+	o->queued += h->size;
 	return 0;
 }
 
-static int by_time(const void *a, const void *b)
+static bool before(const struct rd_queued *x, const struct rd_queued *y)
 {
-	const struct rd_queued *x = a, *y = b;
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* The end of the ascending run of q from i on. */
+static size_t run_end(const struct rd_queued *q, size_t i, size_t n)
+{
+	while (++i < n && !before(&q[i], &q[i - 1]))
+		;
+	return i;
+}
+
+/* Sort q by time and, at equal times, file order.  The queue is made of
+ * ascending runs (each ring's records are in time order, and what a flush
+ * left is sorted), so adjacent runs are merged pairwise, a pass at a time,
+ * until one is left: a few linear passes instead of a general sort. */
+static int sort_queue(struct rd_order *o)
+{
+	int err = grow((void **)&o->tmp, &o->cap_tmp, o->nr_q, sizeof(*o->tmp), "the time-order queue");
+
+	if (err)
+		return err;
+	for (;;) {
+		const struct rd_queued *src = o->q;
+		struct rd_queued *dst = o->tmp, *t;
+		size_t n = o->nr_q, i = 0, cap;
+
+		if (run_end(src, 0, n) >= n)
+			return 0;
+		while (i < n) {
+			size_t mid = run_end(src, i, n), end = mid < n ? run_end(src, mid, n) : n;
+			size_t x = i, y = mid, k = i;
+
+			while (x < mid && y < end)
+				dst[k++] = before(&src[y], &src[x]) ? src[y++] : src[x++];
+			memcpy(dst + k, src + x, (mid - x) * sizeof(*dst));
+			k += mid - x;
+			memcpy(dst + k, src + y, (end - y) * sizeof(*dst));
+			i = end;
+		}
+		t = o->q;
+		o->q = o->tmp;
+		o->tmp = t;
+		cap = o->cap_q;
+		o->cap_q = o->cap_tmp;
+		o->cap_tmp = cap;
+	}
 }
 
 /* Make the queued records no later than `limit` the ready ones. */
-static void flush(struct rd_order *o, uint64_t limit)
+static int flush(struct rd_order *o, uint64_t limit)
 {
 	size_t n = 0;
+	int err = sort_queue(o);
 
-	qsort(o->q, o->nr_q, sizeof(*o->q), by_time);
+	if (err)
+		return err;
 	while (n < o->nr_q && o->q[n].time <= limit)
 		n++;
 	o->nr_ready = n;
 	o->next_ready = 0;
+	return 0;
 }
 
-/* Drop the delivered records: the others move to the spare arena, which
- * becomes the arena, so the queue's memory follows what it holds. */
-static int compact(struct pk_data_reader *r)
+/* Drop the delivered records from the queue (their bytes went with
+ * release_held). */
+static void compact(struct rd_order *o)
 {
-	struct rd_order *o = &r->order;
-	size_t len = 0, need = 0;
-	unsigned char *t;
-	int err;
-
-	for (size_t i = o->nr_ready; i < o->nr_q; i++)
-		need += ((const struct perf_event_header *)(const void *)(o->arena + o->q[i].off))->size;
-	err = grow((void **)&o->spare, &o->spare_cap, need ? need : 1, 1, "the time-order queue");
-	if (err)
-		return err;
-	for (size_t i = o->nr_ready; i < o->nr_q; i++) {
-		const struct perf_event_header *h = (const void *)(o->arena + o->q[i].off);
-
-		memcpy(o->spare + len, h, h->size);
-		o->q[i - o->nr_ready] = (struct rd_queued){ o->q[i].time, o->q[i].seq, len, o->q[i].file_off };
-		len += h->size;
-	}
+	memmove(o->q, o->q + o->nr_ready, (o->nr_q - o->nr_ready) * sizeof(*o->q));
 	o->nr_q -= o->nr_ready;
 	o->nr_ready = o->next_ready = 0;
-	t = o->arena;
-	o->arena = o->spare;
-	o->spare = t;
-	o->arena_len = len;
-	need = o->arena_cap;
-	o->arena_cap = o->spare_cap;
-	o->spare_cap = need;
-	return 0;
+}
+
+static int failed(struct pk_data_reader *r, int err)
+{
+	r->err = r->order.src_end = err;
+	pk__reader_keep(r);
+	return err;
 }
 
 /* What to do with the next record read: deliver it now (1, in *rec),
@@ -187,8 +283,8 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *h, con
 	if (h->type == PK__RECORD_FINISHED_ROUND && h->size == sizeof(*h)) {
 		/* perf flushes up to the latest time of the round before: a
 		 * record of this round can still be overtaken by the next. */
-		if (o->next_flush)
-			flush(o, o->next_flush);
+		if (o->next_flush && (err = flush(o, o->next_flush)) < 0)
+			return failed(r, err);
 		o->next_flush = o->max_time;
 		o->round = *h;
 		o->round_off = r->rec_off;
@@ -200,16 +296,9 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *h, con
 		return 1;
 	}
 	err = enqueue(r, h, t);
-	if (err) {
-		r->err = o->src_end = err;
-		pk__reader_keep(r);
-		return err;
-	}
-	if (o->arena_len > QUEUE_MAX) {
-		flush(o, UINT64_MAX);	/* sorts; then half of the span goes */
-		flush(o, o->q[0].time + (o->q[o->nr_q - 1].time - o->q[0].time) / 2);
-	}
-	return 0;
+	if (!err && o->queued > QUEUE_MAX && !(err = flush(o, UINT64_MAX)))	/* sorts; */
+		err = flush(o, o->q[0].time + (o->q[o->nr_q - 1].time - o->q[0].time) / 2);	/* half goes */
+	return err ? failed(r, err) : 0;
 }
 
 static int deliver_round(struct pk_data_reader *r, const struct perf_event_header **rec)
@@ -232,6 +321,7 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 		r->cur_off = r->rec_off;
 		return ret;
 	}
+	release_held(o);
 	for (;;) {
 		if (o->round_pending && (o->round_first || o->next_ready == o->nr_ready))
 			return deliver_round(r, rec);
@@ -240,15 +330,19 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 
 			o->last_flush = e->time;
 			r->cur_off = e->file_off;
-			*rec = (const struct perf_event_header *)(const void *)(o->arena + e->off);
+			*rec = (const struct perf_event_header *)(const void *)e->rec;
+			o->queued -= (*rec)->size;
+			o->holding = true;	/* its bytes stay until the next call */
+			o->held = e->block;
 			return 1;
 		}
-		if (o->nr_ready && (ret = compact(r)) < 0)
-			return ret;
+		if (o->nr_ready)
+			compact(o);
 		if (o->src_end) {
 			if (!o->nr_q)
 				return o->src_end > 0 ? 0 : pk__reader_again(r);
-			flush(o, UINT64_MAX);	/* perf's final flush; damage comes after */
+			if ((ret = flush(o, UINT64_MAX)) < 0)	/* perf's final flush; damage comes after */
+				return failed(r, ret);
 			continue;
 		}
 		ret = pk__reader_stream_next(r, &h);

@@ -106,6 +106,15 @@ static int by_start(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Whether the symbols were added in address order already (kallsyms is). */
+static bool in_order(const struct pk__symtab *t)
+{
+	for (size_t i = 1; i < t->nr; i++)
+		if (by_start(&t->syms[i - 1], &t->syms[i]) > 0)
+			return false;
+	return true;
+}
+
 static size_t underscores(const char *s)
 {
 	size_t n = 0;
@@ -142,7 +151,8 @@ void pk__symtab_finish(struct pk__symtab *t, bool kallsyms)
 
 	if (!t->nr)
 		return;
-	qsort(t->syms, t->nr, sizeof(*t->syms), by_start);
+	if (!in_order(t))
+		qsort(t->syms, t->nr, sizeof(*t->syms), by_start);
 	for (size_t i = 1; i < t->nr; i++) {
 		if (t->syms[i].start == t->syms[k].start) {
 			/* perf sizes kallsyms before it drops duplicates: of those

@@ -349,6 +349,52 @@ static void test_time_order(void **state)
 	assert_string_equal(got, "S30 S10 S0 S20 R S25 S5 C22 S40 R S35 S15 S50 ");
 }
 
+/* Rounds of two rings each (two ascending runs per round, the second
+ * reaching back into the round before), each round larger than one of the
+ * queue's 1 MiB blocks, 14 MiB in all: time order merges the runs, and the
+ * blocks are reused round after round without a queued record being
+ * overwritten.  Every sample comes
+ * once, in time order, its bytes as written. */
+static void test_time_order_many_rounds(void **state)
+{
+	enum { ROUNDS = 12, HALF = 18000 };
+	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	struct pk_data_writer *w;
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	uint64_t id = 77, last = 0, n = 0;
+	int ret;
+
+	(void)state;
+	assert_int_equal(pk_data_writer_create(path, &w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", &id, 1), 0);
+	for (uint64_t i = 1; i <= ROUNDS; i++) {
+		for (uint64_t k = 0; k < HALF; k++)	/* one ring: even times of this round */
+			put_sample(w, 100000 * i + 2 * k);
+		for (uint64_t k = 0; k < HALF; k++)	/* the other: odd, half in the round before */
+			put_sample(w, 100000 * i - HALF + 1 + 2 * k);
+		assert_int_equal(pk_data_writer_write_round(w), 0);
+	}
+	assert_int_equal(pk_data_writer_finish(w), 0);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		const uint64_t *u = (const uint64_t *)(const void *)h;
+
+		if (h->type == PK_DATA_RECORD_FINISHED_ROUND)
+			continue;
+		assert_int_equal(h->type, PERF_RECORD_SAMPLE);
+		assert_true(u[4] > last);
+		assert_int_equal(u[2], 0x1000 + u[4]);	/* ip, as put_sample wrote it */
+		assert_int_equal(u[3], 4242 | (uint64_t)4243 << 32);
+		last = u[4];
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, (uint64_t)ROUNDS * 2 * HALF);
+	assert_int_equal(pk_data_reader_nr_unordered(r), 0);
+	pk_data_reader_free(r);
+}
+
 #define RECORD_COMPRESSED 81	/* perf's PERF_RECORD_COMPRESSED */
 
 /* The COMPRESSED records in the data section of file `p`, counted by
@@ -777,6 +823,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_big_records),
 		cmocka_unit_test(test_time_order),
+		cmocka_unit_test(test_time_order_many_rounds),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_compressed_spanning),
 		cmocka_unit_test(test_header_damage),
