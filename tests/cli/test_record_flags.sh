@@ -176,4 +176,56 @@ fi
 run record -a -G no/such/cgroup -o x.data -- true
 check "-G with a cgroup that is not there fails (got $rc)" test "$rc" -ne 0
 
+# Per-event call-graph terms, as perf 6.1 applies them (they replace -g for
+# that event): the attr fields perf record -vv shows, and samples perf reads.
+# cg_fields TEXT: the call-graph fields of the first attr in a dump.
+cg_fields() {
+	printf '%s\n' "$1" | sed -n '/^perf_event_attr:/,/^---/p' | sed -n '1,/^---/p' |
+		grep -E '^  (sample_type|mmap_data|exclude_callchain_user|sample_regs_user|sample_stack_user|sample_max_stack) ' |
+		sed 's/IDENTIFIER|//; s/|IDENTIFIER//'
+}
+run record -v -e 'cpu-clock/call-graph=dwarf,stack-size=4096/' -o t1.data -- true
+check "call-graph=dwarf,stack-size=4096: a 4096-byte user stack" \
+	test "$(attr_line sample_stack_user "$err")" = 4096
+contains "with the registers and perf's ADDR and DATA_SRC" "$err" "ADDR|CALLCHAIN|PERIOD|REGS_USER|STACK_USER|"
+run record -v -g -e 'cpu-clock/stack-size=100/' -o t2.data -- true
+check "stack-size alone turns -g off for the event, as in perf" \
+	sh -c '! printf "%s\n" "$1" | grep -q "^  sample_type .*CALLCHAIN"' sh "$err"
+run record -v --call-graph=dwarf -e 'cpu-clock/call-graph=fp/' -o t4.data -- true
+check "call-graph=fp over --call-graph=dwarf: a call chain, no user stack copy" \
+	sh -c 'printf "%s\n" "$1" | grep -q "^  sample_type .*CALLCHAIN" &&
+		! printf "%s\n" "$1" | grep -q "^  sample_type .*STACK_USER"' sh "$err"
+run record -v -e 'cpu-clock/max-stack=5/' -o t3.data -- true
+check "max-stack=5 alone: frame pointers, sample_max_stack 5" \
+	test "$(attr_line sample_max_stack "$err")" = 5
+if [ "$have_perf" -eq 1 ]; then
+	for e in 'cpu-clock/call-graph=dwarf,stack-size=4096/' 'cpu-clock/call-graph=fp/' \
+		 'cpu-clock/max-stack=5/' 'cpu-clock/stack-size=100/' 'cpu-clock/call-graph=no/'; do
+		# (Over --call-graph=dwarf perf leaves the cleared mode's stack size
+		# and registers in the attr without their sample bits; perfkit
+		# does not, hence only "" and -g here.)
+		for g in "" -g; do
+			pf=$(cg_fields "$(perf record $g -vv -e "$e" -o pf.data -- true 2>&1)")
+			# shellcheck disable=SC2086
+			run record $g -v -e "$e" -o pk.data -- true
+			check "record $g -e $e: the call-graph attr fields perf -vv shows" \
+				test "$(cg_fields "$err")" = "$pf"
+		done
+	done
+	# Two events, two call graphs: DWARF-unwound chains for one, at most
+	# three frames for the other.
+	run record -e 'cpu-clock/call-graph=dwarf/,task-clock/max-stack=3/' -o mixed.data -- "$W" hot 50
+	expect_rc "two events with their own call graphs record" 0
+	deep=$(perf script -i mixed.data 2>/dev/null | awk '/cpu-clock/ { n = 0; on = 1; next } /task-clock/ { on = 0 }
+		on && NF { n++; if (n > m) m = n } END { print m + 0 }')
+	short=$(perf script -i mixed.data 2>/dev/null | awk '/task-clock/ { n = 0; on = 1; next } /cpu-clock/ { on = 0 }
+		on && NF { n++; if (n > m) m = n } END { print m + 0 }')
+	check "perf unwinds the DWARF event's chains through main ($deep frames)" test "$deep" -ge 5
+	check "and the max-stack=3 event's chains stop at 3 frames ($short)" test "$short" -ge 1 -a "$short" -le 3
+	n=$(perf report -i mixed.data --stdio 2>/dev/null | grep -c -- '--hot_a')
+	check "perf report shows the call graph down to hot_a" test "$n" -ge 1
+else
+	skip "per-event call-graph terms against perf" "perf is not installed"
+fi
+
 done_testing
