@@ -30,6 +30,8 @@ struct session {
 	int write_err;		/* a flush of the file failed (pk_data_writer_tick) */
 	char **filters;		/* --filter per event (record_filters) */
 	size_t nr_filters;
+	char *cgroup_buf;	/* -G's names (record_cgroups) */
+	const char **cgroups;	/* ... one per event */
 	double enable_at;	/* -D: when to enable the events, 0 = not pending */
 	struct cli_control ctl;	/* --control, fd -1 without */
 	bool stop_asked;	/* --control stop came */
@@ -329,6 +331,8 @@ static int setup(struct session *s, int argc, char **argv)
 		return err;
 	ro.filters = (const char *const *)s->filters;
 	ro.nr_filters = s->nr_filters;
+	if ((err = record_cgroups(o, &ro, &s->cgroup_buf, &s->cgroups)))
+		return err;
 	if (o->freq_max && (err = freq_max(o, &ro.freq)))
 		return err;
 	ro.pages = o->pages;
@@ -362,6 +366,8 @@ static void teardown(struct session *s)
 	for (size_t i = 0; i < s->nr_filters; i++)
 		free(s->filters[i]);
 	free(s->filters);
+	free(s->cgroup_buf);
+	free(s->cgroups);
 	cli_control_close(&s->ctl);
 	record_out_free(&s->out, s->o);
 	record_free_opts(s->o);

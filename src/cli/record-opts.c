@@ -196,8 +196,9 @@ static const struct cli_opt record_options[] = {
 	  "per-thread counts: each child's counts are recorded when it exits (inherit_stat)" },
 	{ "per-thread", 0, CLI_ARG_NONE, OPT_PER_THREAD, NULL,
 	  "one ring per thread, its events on any CPU (not following children)" },
-	{ "cgroup", 'G', CLI_ARG_REQUIRED, 'G', "NAME",
-	  "only tasks in this cgroup (with -a or -C; a path under the perf_event or cgroup2 mount)" },
+	{ "cgroup", 'G', CLI_ARG_REQUIRED, 'G', "NAME[,NAME...]",
+	  "only tasks in this cgroup (with -a or -C; a path under the perf_event or cgroup2 mount); "
+	  "several (a list, or -G again) pair the Nth cgroup with the Nth event, like perf" },
 	{ "duration", 0, CLI_ARG_REQUIRED, OPT_DURATION, "S", "stop after S seconds" },
 	{ "delay", 'D', CLI_ARG_REQUIRED, 'D', "MS",
 	  "start sampling MS milliseconds after the start; -1: start disabled, for --control to enable" },
@@ -305,7 +306,7 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 	case OPT_USER_CALLCHAINS: o->r.user_callchains = true; break;
 	case OPT_KERNEL_CALLCHAINS: o->r.kernel_callchains = true; break;
 	case OPT_PER_THREAD: o->r.per_thread = true; break;
-	case 'G': o->r.cgroup = arg; break;
+	case 'G': return record_cgroup_add(o, arg);
 	default: return 1;
 	}
 	return 0;
@@ -330,7 +331,7 @@ static int check_opts(struct record_opts *o, int argc)
 		return cli_usage("record", "--per-thread follows threads: it does not go with -a or -C");
 	if (o->switch_output)	/* as perf: every file gets its time */
 		o->timestamp_filename = true;
-	if (o->r.cgroup && !o->target.all_cpus && !o->target.cpu_list)
+	if (o->cgroups && !o->target.all_cpus && !o->target.cpu_list)
 		return cli_usage("record", "-G samples a cgroup on CPUs: give -a or -C with it");
 	return cli_target_check("record", &o->target, optind < argc);
 }
@@ -493,6 +494,8 @@ void record_free_opts(struct record_opts *o)
 	free(o->events);
 	free(o->e_args);
 	free(o->filters);
+	free(o->cgroups);
+	o->cgroups = NULL;
 	o->events = NULL;
 	o->e_args = NULL;
 	o->filters = NULL;

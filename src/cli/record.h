@@ -27,6 +27,7 @@ struct record_opts {
 	size_t nr_e;
 	struct record_filter *filters;	/* --filter, each with the -e it follows */
 	size_t nr_filters;
+	char *cgroups;		/* -G, every one's list joined with ',' */
 	unsigned delay_ms;	/* -D MS: enable the events MS after the start */
 	bool freq_max;		/* -F max: perf_event_max_sample_rate */
 	const char *control;	/* --control fifo:CTL[,ACK] or fd:N[,M] */
@@ -103,6 +104,20 @@ struct record_filter {
  * --filter), or an exit status after a message.
  */
 int record_filters(const struct record_opts *o, char ***out, size_t *nr);
+
+/*
+ * record_cgroups - -G's cgroups (every -G's list, in order) paired with
+ * the events as perf pairs them: one name for every event, else the Nth
+ * name for the Nth event (an empty one: none).  Sets ro->cgroup or
+ * ro->event_cgroups, whose names live in *buf and the array in *names
+ * (free both).  0, or an exit status after the message.
+ */
+/* record_cgroup_add - one -G: its list appended to o->cgroups.  0, or an
+ * exit status after the message. */
+int record_cgroup_add(struct record_opts *o, const char *arg);
+
+int record_cgroups(const struct record_opts *o, struct pk_recorder_opts *ro, char **buf,
+		   const char ***names);
 
 /*
  * record_offcpu_setup - --off-cpu (record-offcpu.c): the default on-CPU

@@ -228,4 +228,37 @@ else
 	skip "per-event call-graph terms against perf" "perf is not installed"
 fi
 
+# Several cgroups (-G A,B, or -G A -G B), paired with the events as perf
+# pairs them: the workload runs in A, so only A's event has its samples.
+cgroot=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+A=perfkit-rcgA-$$ B=perfkit-rcgB-$$
+run record -a -G a,b -e cpu-clock -o x.data -- true
+expect_rc "-G with more cgroups than events is a usage error" 2
+contains "which says how perf pairs them" "$err" "-G gives 2 cgroups for 1 events"
+if [ "$(id -u)" -ne 0 ] || [ -z "$cgroot" ] || ! mkdir "$cgroot/$A" "$cgroot/$B" 2>/dev/null; then
+	skip "-G with several cgroups, live" "needs root and a writable cgroup2 mount"
+elif [ "$have_perf" -eq 0 ]; then
+	skip "-G with several cgroups, live" "perf reads the files"
+	rmdir "$cgroot/$A" "$cgroot/$B"
+else
+	into="echo \$\$ > $cgroot/$A/cgroup.procs && exec $W hot 100"
+	# by_event FILE: "EVENT:COMMAND" for each sample, counted.
+	by_event() { perf script -i "$1" -F comm,event 2>/dev/null | awk '{ n[$2 $1]++ } END { for (k in n) print k }' | sort; }
+	run record -a -e cpu-clock,task-clock -G "$A,$B" -o cg2.data -- sh -c "$into"
+	expect_rc "-G A,B records" 0
+	check "cpu-clock (in A) has the workload's samples, task-clock (in B) none" \
+		test "$(by_event cg2.data)" = "cpu-clock:perfkit-workloa"
+	run record -a -e task-clock,cpu-clock -G "$B" -G "$A" -o cg3.data -- sh -c "$into"
+	check "-G B -G A: the same pairing from two -G" \
+		test "$(by_event cg3.data)" = "cpu-clock:perfkit-workloa"
+	perf record -a -e cpu-clock,task-clock -G "$A,$B" -o pcg.data -- sh -c "$into" >/dev/null 2>&1
+	check "as perf record -G A,B: the same events with samples" \
+		test "$(by_event pcg.data)" = "$(by_event cg2.data)"
+	run record -a -e cpu-clock,task-clock -G "$B," -o cg4.data -- sh -c "$into"
+	check "-G B,: the second event samples every task, the workload too" \
+		sh -c 'printf "%s\n" "$1" | grep -qx "task-clock:perfkit-workloa" &&
+			! printf "%s\n" "$1" | grep -q "^cpu-clock"' sh "$(by_event cg4.data)"
+	rmdir "$cgroot/$A" "$cgroot/$B"
+fi
+
 done_testing

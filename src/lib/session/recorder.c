@@ -352,7 +352,8 @@ static int open_events(struct pk_recorder *r, const char *events)
 			       .inherit = !r->o.no_inherit && !r->cpu_wide && !r->o.per_thread,
 			       .enable_on_exec = r->o.workload > 0 && !r->o.start_disabled,
 			       .fallbacks = true,
-			       .cgroup = r->o.cgroup };
+			       .cgroup = r->o.cgroup, .event_cgroups = r->o.event_cgroups,
+			       .nr_event_cgroups = r->o.nr_event_cgroups };
 	int err = parse_events(r, events ? events : "cycles");
 
 	for (int attempt = 0; !err; attempt++) {
