@@ -21,7 +21,7 @@ enum {
 	OPT_SAMPLE_CPU = 0x100, OPT_NO_INHERIT, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
 	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE, OPT_FILTER, OPT_CONTROL,
 	OPT_ALL_USER, OPT_ALL_KERNEL, OPT_PER_THREAD, OPT_DATA_PAGE_SIZE, OPT_CODE_PAGE_SIZE,
-	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_MAX_FILES,
+	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_OUTPUT_EVENT, OPT_SWITCH_MAX_FILES,
 	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU,
 };
 
@@ -180,6 +180,9 @@ static const struct cli_opt record_options[] = {
 	{ "switch-output", 0, CLI_ARG_OPTIONAL, OPT_SWITCH_OUTPUT, "signal|SIZE|TIME",
 	  "end the file and start a new one on SIGUSR2 (signal, the default), at SIZE bytes of "
 	  "records (10M) or every TIME (30s, 5m); each file is named FILE.<timestamp>" },
+	{ "switch-output-event", 0, CLI_ARG_REQUIRED, OPT_SWITCH_OUTPUT_EVENT, "EVENTS",
+	  "switch the file whenever one of EVENTS (perf's -e syntax; counted on the target, not "
+	  "recorded) occurs; implies --switch-output=signal, like perf" },
 	{ "switch-max-files", 0, CLI_ARG_REQUIRED, OPT_SWITCH_MAX_FILES, "N",
 	  "with --switch-output, keep only the N newest files (deletes older ones this run made)" },
 	{ "timestamp-filename", 0, CLI_ARG_NONE, OPT_TIMESTAMP_FILENAME, NULL,
@@ -329,6 +332,11 @@ static int check_opts(struct record_opts *o, int argc)
 		return cli_usage("record", "-D -1 starts disabled: give --control to enable the events");
 	if (o->r.per_thread && (o->target.all_cpus || o->target.cpu_list))
 		return cli_usage("record", "--per-thread follows threads: it does not go with -a or -C");
+	if (o->switch_event) {	/* perf: the events switch, whatever --switch-output said */
+		o->switch_signal = true;
+		o->switch_size = 0;
+		o->switch_secs = 0;
+	}
 	if (o->switch_output)	/* as perf: every file gets its time */
 		o->timestamp_filename = true;
 	if (o->cgroups && !o->target.all_cpus && !o->target.cpu_list)
@@ -391,6 +399,8 @@ static int record_option(void *ctx, int id, const char *arg)
 	case OPT_CONTROL: o->control = arg; break;
 	case OPT_SWITCH_OUTPUT:
 		return record_parse_switch(o, arg);
+	case OPT_SWITCH_OUTPUT_EVENT:
+		return record_swevent_add(o, arg);
 	case OPT_SWITCH_MAX_FILES: {
 		uint64_t n;
 
@@ -495,7 +505,9 @@ void record_free_opts(struct record_opts *o)
 	free(o->e_args);
 	free(o->filters);
 	free(o->cgroups);
+	free(o->switch_event);
 	o->cgroups = NULL;
+	o->switch_event = NULL;
 	o->events = NULL;
 	o->e_args = NULL;
 	o->filters = NULL;

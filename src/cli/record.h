@@ -28,6 +28,7 @@ struct record_opts {
 	struct record_filter *filters;	/* --filter, each with the -e it follows */
 	size_t nr_filters;
 	char *cgroups;		/* -G, every one's list joined with ',' */
+	char *switch_event;	/* --switch-output-event, joined */
 	unsigned delay_ms;	/* -D MS: enable the events MS after the start */
 	bool freq_max;		/* -F max: perf_event_max_sample_rate */
 	const char *control;	/* --control fifo:CTL[,ACK] or fd:N[,M] */
@@ -112,6 +113,32 @@ int record_filters(const struct record_opts *o, char ***out, size_t *nr);
  * ro->event_cgroups, whose names live in *buf and the array in *names
  * (free both).  0, or an exit status after the message.
  */
+/* --switch-output-event's events, counted on the recording's target. */
+struct record_swevent {
+	struct pk_evlist *l;	/* NULL without the option */
+	size_t nr;
+	uint64_t seen;		/* their total count at the last switch */
+	pid_t pid;		/* the command, when it is the target */
+	int *cpus;		/* -a / -C */
+	size_t nr_cpus;
+};
+
+/* record_swevent_add - one --switch-output-event (implies
+ * --switch-output=signal, as in perf).  0, or an exit status. */
+int record_swevent_add(struct record_opts *o, const char *arg);
+
+/* record_swevent_open - count the switch events on the target (`command`:
+ * the held command's pid when it is what is recorded).  0 (nothing to do
+ * without the option), or an exit status after the message. */
+int record_swevent_open(struct record_swevent *sw, const struct record_opts *o, pid_t command);
+
+/* record_swevent_fired - whether a switch event occurred since the last
+ * call that said so. */
+bool record_swevent_fired(struct record_swevent *sw);
+
+/* record_swevent_close - close the events; a closed or zeroed one is a no-op. */
+void record_swevent_close(struct record_swevent *sw);
+
 /* record_cgroup_add - one -G: its list appended to o->cgroups.  0, or an
  * exit status after the message. */
 int record_cgroup_add(struct record_opts *o, const char *arg);
