@@ -177,6 +177,11 @@ void stat_metric_only_values(FILE *f, const struct stat_opts *o, const struct re
  * nothing here or a metric whose events this kernel lacks.  0, or -ENOMEM. */
 int stat_metric_expand(struct stat_opts *o);
 
+/* stat_metric_literal - a metric expression's literal (perf's #SMT_on,
+ * #core_wide) into *v: 1; 0 when name is not a literal; -ENOENT for one
+ * perfkit does not know. */
+int stat_metric_literal(const char *name, size_t len, double *v);
+
 /* stat_metric_attach - mark the line of each -M metric's first event. */
 void stat_metric_attach(const struct stat_opts *o, struct result *r, size_t nr);
 
