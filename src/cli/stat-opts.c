@@ -292,6 +292,7 @@ int stat_topdown_check(const struct stat_opts *o)
 {
 	struct pk_pmus *pmus = NULL;
 	const struct pk_pmu *cpu;
+	unsigned max_level;
 	bool have;
 
 	if (!o->topdown)
@@ -303,9 +304,15 @@ int stat_topdown_check(const struct stat_opts *o)
 	cpu = pk_pmus_find(pmus, "cpu");
 	have = cpu && (pk_pmu_find_alias(cpu, "topdown-total-slots") ||
 		       pk_pmu_find_alias(cpu, "topdown-retiring"));
+	/* perf: level 2 where the core PMU has the level-2 perf-metrics events. */
+	max_level = cpu && pk_pmu_find_alias(cpu, "topdown-br-mispredict") ? 2 : 1;
 	pk_pmus_free(pmus);
 	if (!have) {
 		fprintf(stderr, "System does not support topdown\n");	/* perf's words */
+		return CLI_EXIT_EVENT;
+	}
+	if (o->td_level > max_level) {
+		fprintf(stderr, "Invalid top-down metrics level. The max level is %u.\n", max_level);
 		return CLI_EXIT_EVENT;
 	}
 	cli_message(stderr, "perfkit stat: --topdown: this CPU has topdown events, but perfkit does "
