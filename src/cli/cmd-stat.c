@@ -485,8 +485,10 @@ static size_t drop_unsupported(const struct stat_opts *o, struct result *r, size
 
 	for (size_t i = 0; i < nr; i++) {
 		if (r[i].err == -ENODATA && stat_in_default(o, i)) {
-			n += (size_t)snprintf(dropped + n, n < sizeof(dropped) ? sizeof(dropped) - n : 0,
-					      "%s%s", n ? ", " : "", r[i].d->name);
+			/* Each name once, not once per --for-each-cgroup copy. */
+			if (!o->nr_per_copy || i < o->nr_per_copy)
+				n += (size_t)snprintf(dropped + n, n < sizeof(dropped) ? sizeof(dropped) - n : 0,
+						      "%s%s", n ? ", " : "", r[i].d->name);
 			continue;
 		}
 		r[k++] = r[i];

@@ -56,6 +56,16 @@ run stat -a -e task-clock,page-faults --for-each-cgroup "$A,$B" -- sh -c "$into"
 contains "the table puts the cgroup after the event name" "$err" "page-faults                      $A # "
 contains "and keeps it on a <not counted> line" "$err" "<not counted>      page-faults               $B"
 
+# The default set, per cgroup: what cannot count here is left out of
+# every copy, and named once.
+run stat -a -x, --for-each-cgroup "$A,$B" -- true
+check "the default set's software events, once per cgroup" test "$(shape "$err" | cut -d, -f1,2)" = \
+	"$(for g in "$A" "$B"; do printf '%s\n' "task-clock,$g" "context-switches,$g" "cpu-migrations,$g" "page-faults,$g"; done)"
+if ! grep -q "^cpu$" <(ls /sys/bus/event_source/devices); then
+	check "the events left out are named once" \
+		test "$(printf '%s\n' "$err" | grep -o 'cycles' | wc -l)" -eq 1
+fi
+
 # -G A,,B: task-clock in A, page-faults in no cgroup (every task), cs in B.
 run stat -a -x, -e task-clock,page-faults,cs -G "$A,,$B" -- sh -c "$into"
 expect_rc "-G with a list counts" 0
