@@ -581,6 +581,16 @@ static int finish_output(const struct stat_opts *o, FILE *out, int status)
 	return bad && !status ? CLI_EXIT_EVENT : status;
 }
 
+/* What parsing and stat_cgroup_assign allocated in o. */
+static void free_opts(struct stat_opts *o)
+{
+	stat_cgroup_free(o);
+	free(o->events);
+	free(o->metric_arg);
+	free(o->mdefs);
+	free(o->spec);
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { 0 };
@@ -651,16 +661,9 @@ done:
 	free(sum.comm);
 	free(sum.topo);
 	pk_events_free(ev);
-	stat_cgroup_free(&o);
-	free(o.events);
-	free(o.metric_arg);
-	free(o.mdefs);
-	free(o.spec);
+	free_opts(&o);
 	return status;
 done_opts:
-	free(o.events);
-	free(o.metric_arg);
-	free(o.mdefs);
-	free(o.spec);
+	free_opts(&o);
 	return err < 0 ? 0 : err;
 }
