@@ -5,7 +5,7 @@
  * formulas.  Input: the expression.  Each event name gets a value derived
  * from its bytes.  The properties checked, with abort() on a violation:
  * every name handed to the lookup is non-empty and made of name
- * characters; a success gives a value that is not NaN and is reproduced by
+ * characters (a literal's leading '#' too); a success gives a value that is not NaN and is reproduced by
  * a second evaluation; a failure is -EINVAL, -E2BIG or -EDOM and leaves
  * the result untouched.  fuzz_replay_metric_expr runs the committed corpus
  * (fuzz/corpus/metric_expr) as a unit test.
@@ -39,7 +39,7 @@ static int lookup(void *arg, const char *name, size_t len, double *v)
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)name[i];
 
-		if (!isalnum(c) && c != '_' && c != '.' && c != ':')
+		if (!isalnum(c) && c != '_' && c != '.' && c != ':' && !(c == '#' && i == 0))
 			abort();
 		h = h * 31 + c;
 	}

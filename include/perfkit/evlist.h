@@ -45,6 +45,15 @@ struct pk_target {
 	 * per CPU, so cpus must be given and threads must not.
 	 */
 	const char *cgroup;
+	/*
+	 * One cgroup per event, as perf pairs -G's list with -e's events:
+	 * event i (i < nr_event_cgroups) counts only tasks in event_cgroups[i];
+	 * a NULL or empty entry, and every event past the array, takes cgroup
+	 * above (or none).  Same rules as cgroup: cpus given, no threads.
+	 * The names are copied.
+	 */
+	const char *const *event_cgroups;
+	size_t nr_event_cgroups;
 };
 
 struct pk_evlist;

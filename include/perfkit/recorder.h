@@ -107,6 +107,11 @@ struct pk_recorder_opts {
 					 * pk_recorder_mmap_flush) */
 	bool inherit_stat;		/* a child's counts written as a READ record
 					 * when it exits (perf record -s) */
+	const char *const *event_cgroups;	/* event i samples only tasks in
+					 * event_cgroups[i] (NULL or "": cgroup above, or
+					 * none), as perf pairs -G's list with -e's
+					 * events; CPU targets only */
+	size_t nr_event_cgroups;
 };
 
 /*

@@ -30,6 +30,9 @@ struct session {
 	int write_err;		/* a flush of the file failed (pk_data_writer_tick) */
 	char **filters;		/* --filter per event (record_filters) */
 	size_t nr_filters;
+	char *cgroup_buf;	/* -G's names (record_cgroups) */
+	const char **cgroups;	/* ... one per event */
+	struct record_swevent swev;	/* --switch-output-event */
 	double enable_at;	/* -D: when to enable the events, 0 = not pending */
 	struct cli_control ctl;	/* --control, fd -1 without */
 	bool stop_asked;	/* --control stop came */
@@ -177,7 +180,7 @@ static int run(struct session *s)
 		 * killed outright leaves a file that reads. */
 		if (err >= 0 && (err = pk_data_writer_tick(s->w)) < 0)
 			s->write_err = err;
-		usr2 = snapshot_request;
+		usr2 = snapshot_request || record_swevent_fired(&s->swev);
 		snapshot_request = 0;
 		/* SIGUSR2: write what the overwrite rings hold now (a switch does
 		 * too); with a size or time switch it does nothing, as in perf. */
@@ -329,6 +332,8 @@ static int setup(struct session *s, int argc, char **argv)
 		return err;
 	ro.filters = (const char *const *)s->filters;
 	ro.nr_filters = s->nr_filters;
+	if ((err = record_cgroups(o, &ro, &s->cgroup_buf, &s->cgroups)))
+		return err;
 	if (o->freq_max && (err = freq_max(o, &ro.freq)))
 		return err;
 	ro.pages = o->pages;
@@ -342,6 +347,8 @@ static int setup(struct session *s, int argc, char **argv)
 		return err;
 	if (pk_recorder_new(o->events, &ro, &s->rec) < 0)
 		return cli_error("record", o->events);
+	if ((err = record_swevent_open(&s->swev, o, s->wl_is_target ? pk_workload_pid(s->wl) : 0)))
+		return err;
 	say_opened(s);
 	/* The file (and the old one, kept as .old at the end as perf does) is
 	 * checked here, before anything is recorded. */
@@ -362,6 +369,9 @@ static void teardown(struct session *s)
 	for (size_t i = 0; i < s->nr_filters; i++)
 		free(s->filters[i]);
 	free(s->filters);
+	free(s->cgroup_buf);
+	free(s->cgroups);
+	record_swevent_close(&s->swev);
 	cli_control_close(&s->ctl);
 	record_out_free(&s->out, s->o);
 	record_free_opts(s->o);

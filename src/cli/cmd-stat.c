@@ -59,8 +59,10 @@ static int make_target(const struct stat_opts *o, pid_t workload, struct plan *p
 		return err;
 	pl->t.threads = pl->tg.threads, pl->t.nr_threads = pl->tg.nr_threads;
 	pl->t.cpus = pl->tg.cpus, pl->t.nr_cpus = pl->tg.nr_cpus;
-	if (pl->tg.cpus)
-		pl->t.cgroup = o->cgroup;
+	if (pl->tg.cpus) {
+		pl->t.event_cgroups = o->ev_cgroups;
+		pl->t.nr_event_cgroups = o->nr_ev_cgroups;
+	}
 	return 0;
 }
 
@@ -299,10 +301,11 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 			int err = pk_evlist_read(l, i, &c);
 
 			/* The default set leaves out what cannot count here. */
-			if (err == -ENODATA && i < o->nr_default)
+			if (err == -ENODATA && stat_in_default(o, i))
 				continue;
 			cur[k] = (struct result){ .d = pk_events_desc(ev, i), .attr = pk_events_attr(ev, i),
-						  .err = err, .per = cur[k].per };
+						  .err = err, .per = cur[k].per,
+						  .cgroup = o->ev_cgroups ? o->ev_cgroups[i] : NULL };
 			shown_name(l, i, ev, cur[k].shown, sizeof(cur[k].shown));
 			if (!err && slots && slot_deltas(l, i, &cur[k], prev_per + i * slots) < 0)
 				cur[k].err = -EIO;
@@ -374,6 +377,7 @@ static int read_results(const struct stat_opts *o, struct pk_events *ev, struct 
 	for (size_t i = 0; i < pk_events_nr(ev); i++) {
 		r[i].d = pk_events_desc(ev, i);
 		r[i].attr = pk_events_attr(ev, i);
+		r[i].cgroup = o->ev_cgroups ? o->ev_cgroups[i] : NULL;
 		shown_name(l, i, ev, r[i].shown, sizeof(r[i].shown));
 		r[i].c.size = sizeof(r[i].c);
 		r[i].err = pk_evlist_read(l, i, &r[i].c);
@@ -474,15 +478,17 @@ out:
 
 /* The default set (the first nr_default) shows only what counts here, and
  * says what it dropped. */
-static size_t drop_unsupported(struct result *r, size_t nr, size_t nr_default)
+static size_t drop_unsupported(const struct stat_opts *o, struct result *r, size_t nr)
 {
 	char dropped[256] = "";
 	size_t k = 0, n = 0;
 
 	for (size_t i = 0; i < nr; i++) {
-		if (r[i].err == -ENODATA && i < nr_default) {
-			n += (size_t)snprintf(dropped + n, n < sizeof(dropped) ? sizeof(dropped) - n : 0,
-					      "%s%s", n ? ", " : "", r[i].d->name);
+		if (r[i].err == -ENODATA && stat_in_default(o, i)) {
+			/* Each name once, not once per --for-each-cgroup copy. */
+			if (!o->nr_per_copy || i < o->nr_per_copy)
+				n += (size_t)snprintf(dropped + n, n < sizeof(dropped) ? sizeof(dropped) - n : 0,
+						      "%s%s", n ? ", " : "", r[i].d->name);
 			continue;
 		}
 		r[k++] = r[i];
@@ -575,6 +581,16 @@ static int finish_output(const struct stat_opts *o, FILE *out, int status)
 	return bad && !status ? CLI_EXIT_EVENT : status;
 }
 
+/* What parsing and stat_cgroup_assign allocated in o. */
+static void free_opts(struct stat_opts *o)
+{
+	stat_cgroup_free(o);
+	free(o->events);
+	free(o->metric_arg);
+	free(o->mdefs);
+	free(o->spec);
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { 0 };
@@ -599,6 +615,10 @@ int cmd_stat(int argc, char **argv)
 	}
 	stat_apply_space(&o, ev);
 	nr = pk_events_nr(ev);
+	if ((err = stat_cgroup_assign(&o, nr))) {
+		status = err;
+		goto done;
+	}
 	r = calloc(nr ? nr : 1, sizeof(*r));
 	if (!r)
 		goto done;
@@ -614,7 +634,7 @@ int cmd_stat(int argc, char **argv)
 		status = status == -2 ? CLI_EXIT_USAGE : CLI_EXIT_EVENT;
 		goto done;
 	}
-	nr = drop_unsupported(r, nr, o.nr_default);
+	nr = drop_unsupported(&o, r, nr);
 	stat_metric_attach(&o, r, nr);
 	/* like perf 6.1: -I prints the intervals only, unless --summary */
 	if (!o.interval_ms || o.summary) {
@@ -641,15 +661,9 @@ done:
 	free(sum.comm);
 	free(sum.topo);
 	pk_events_free(ev);
-	free(o.events);
-	free(o.metric_arg);
-	free(o.mdefs);
-	free(o.spec);
+	free_opts(&o);
 	return status;
 done_opts:
-	free(o.events);
-	free(o.metric_arg);
-	free(o.mdefs);
-	free(o.spec);
+	free_opts(&o);
 	return err < 0 ? 0 : err;
 }

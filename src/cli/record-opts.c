@@ -21,7 +21,7 @@ enum {
 	OPT_SAMPLE_CPU = 0x100, OPT_NO_INHERIT, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
 	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE, OPT_FILTER, OPT_CONTROL,
 	OPT_ALL_USER, OPT_ALL_KERNEL, OPT_PER_THREAD, OPT_DATA_PAGE_SIZE, OPT_CODE_PAGE_SIZE,
-	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_MAX_FILES,
+	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_OUTPUT_EVENT, OPT_SWITCH_MAX_FILES,
 	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU,
 };
 
@@ -180,6 +180,9 @@ static const struct cli_opt record_options[] = {
 	{ "switch-output", 0, CLI_ARG_OPTIONAL, OPT_SWITCH_OUTPUT, "signal|SIZE|TIME",
 	  "end the file and start a new one on SIGUSR2 (signal, the default), at SIZE bytes of "
 	  "records (10M) or every TIME (30s, 5m); each file is named FILE.<timestamp>" },
+	{ "switch-output-event", 0, CLI_ARG_REQUIRED, OPT_SWITCH_OUTPUT_EVENT, "EVENTS",
+	  "switch the file whenever one of EVENTS (perf's -e syntax; counted on the target, not "
+	  "recorded) occurs; implies --switch-output=signal, like perf" },
 	{ "switch-max-files", 0, CLI_ARG_REQUIRED, OPT_SWITCH_MAX_FILES, "N",
 	  "with --switch-output, keep only the N newest files (deletes older ones this run made)" },
 	{ "timestamp-filename", 0, CLI_ARG_NONE, OPT_TIMESTAMP_FILENAME, NULL,
@@ -196,8 +199,9 @@ static const struct cli_opt record_options[] = {
 	  "per-thread counts: each child's counts are recorded when it exits (inherit_stat)" },
 	{ "per-thread", 0, CLI_ARG_NONE, OPT_PER_THREAD, NULL,
 	  "one ring per thread, its events on any CPU (not following children)" },
-	{ "cgroup", 'G', CLI_ARG_REQUIRED, 'G', "NAME",
-	  "only tasks in this cgroup (with -a or -C; a path under the perf_event or cgroup2 mount)" },
+	{ "cgroup", 'G', CLI_ARG_REQUIRED, 'G', "NAME[,NAME...]",
+	  "only tasks in this cgroup (with -a or -C; a path under the perf_event or cgroup2 mount); "
+	  "several (a list, or -G again) pair the Nth cgroup with the Nth event, like perf" },
 	{ "duration", 0, CLI_ARG_REQUIRED, OPT_DURATION, "S", "stop after S seconds" },
 	{ "delay", 'D', CLI_ARG_REQUIRED, 'D', "MS",
 	  "start sampling MS milliseconds after the start; -1: start disabled, for --control to enable" },
@@ -305,7 +309,7 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 	case OPT_USER_CALLCHAINS: o->r.user_callchains = true; break;
 	case OPT_KERNEL_CALLCHAINS: o->r.kernel_callchains = true; break;
 	case OPT_PER_THREAD: o->r.per_thread = true; break;
-	case 'G': o->r.cgroup = arg; break;
+	case 'G': return record_cgroup_add(o, arg);
 	default: return 1;
 	}
 	return 0;
@@ -328,9 +332,14 @@ static int check_opts(struct record_opts *o, int argc)
 		return cli_usage("record", "-D -1 starts disabled: give --control to enable the events");
 	if (o->r.per_thread && (o->target.all_cpus || o->target.cpu_list))
 		return cli_usage("record", "--per-thread follows threads: it does not go with -a or -C");
+	if (o->switch_event) {	/* perf: the events switch, whatever --switch-output said */
+		o->switch_signal = true;
+		o->switch_size = 0;
+		o->switch_secs = 0;
+	}
 	if (o->switch_output)	/* as perf: every file gets its time */
 		o->timestamp_filename = true;
-	if (o->r.cgroup && !o->target.all_cpus && !o->target.cpu_list)
+	if (o->cgroups && !o->target.all_cpus && !o->target.cpu_list)
 		return cli_usage("record", "-G samples a cgroup on CPUs: give -a or -C with it");
 	return cli_target_check("record", &o->target, optind < argc);
 }
@@ -390,6 +399,8 @@ static int record_option(void *ctx, int id, const char *arg)
 	case OPT_CONTROL: o->control = arg; break;
 	case OPT_SWITCH_OUTPUT:
 		return record_parse_switch(o, arg);
+	case OPT_SWITCH_OUTPUT_EVENT:
+		return record_swevent_add(o, arg);
 	case OPT_SWITCH_MAX_FILES: {
 		uint64_t n;
 
@@ -493,6 +504,10 @@ void record_free_opts(struct record_opts *o)
 	free(o->events);
 	free(o->e_args);
 	free(o->filters);
+	free(o->cgroups);
+	free(o->switch_event);
+	o->cgroups = NULL;
+	o->switch_event = NULL;
 	o->events = NULL;
 	o->e_args = NULL;
 	o->filters = NULL;

@@ -27,6 +27,8 @@ struct record_opts {
 	size_t nr_e;
 	struct record_filter *filters;	/* --filter, each with the -e it follows */
 	size_t nr_filters;
+	char *cgroups;		/* -G, every one's list joined with ',' */
+	char *switch_event;	/* --switch-output-event, joined */
 	unsigned delay_ms;	/* -D MS: enable the events MS after the start */
 	bool freq_max;		/* -F max: perf_event_max_sample_rate */
 	const char *control;	/* --control fifo:CTL[,ACK] or fd:N[,M] */
@@ -103,6 +105,46 @@ struct record_filter {
  * --filter), or an exit status after a message.
  */
 int record_filters(const struct record_opts *o, char ***out, size_t *nr);
+
+/*
+ * record_cgroups - -G's cgroups (every -G's list, in order) paired with
+ * the events as perf pairs them: one name for every event, else the Nth
+ * name for the Nth event (an empty one: none).  Sets ro->cgroup or
+ * ro->event_cgroups, whose names live in *buf and the array in *names
+ * (free both).  0, or an exit status after the message.
+ */
+/* --switch-output-event's events, counted on the recording's target. */
+struct record_swevent {
+	struct pk_evlist *l;	/* NULL without the option */
+	size_t nr;
+	uint64_t seen;		/* their total count at the last switch */
+	pid_t pid;		/* the command, when it is the target */
+	int *cpus;		/* -a / -C */
+	size_t nr_cpus;
+};
+
+/* record_swevent_add - one --switch-output-event (implies
+ * --switch-output=signal, as in perf).  0, or an exit status. */
+int record_swevent_add(struct record_opts *o, const char *arg);
+
+/* record_swevent_open - count the switch events on the target (`command`:
+ * the held command's pid when it is what is recorded).  0 (nothing to do
+ * without the option), or an exit status after the message. */
+int record_swevent_open(struct record_swevent *sw, const struct record_opts *o, pid_t command);
+
+/* record_swevent_fired - whether a switch event occurred since the last
+ * call that said so. */
+bool record_swevent_fired(struct record_swevent *sw);
+
+/* record_swevent_close - close the events; a closed or zeroed one is a no-op. */
+void record_swevent_close(struct record_swevent *sw);
+
+/* record_cgroup_add - one -G: its list appended to o->cgroups.  0, or an
+ * exit status after the message. */
+int record_cgroup_add(struct record_opts *o, const char *arg);
+
+int record_cgroups(const struct record_opts *o, struct pk_recorder_opts *ro, char **buf,
+		   const char ***names);
 
 /*
  * record_offcpu_setup - --off-cpu (record-offcpu.c): the default on-CPU

@@ -226,8 +226,10 @@ int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals
 	/* Figures need the whole list; lists longer than this show none. */
 	if (nr > sizeof(in) / sizeof(in[0]))
 		return 0;
+	/* perf derives within a cgroup: the others' events count as absent. */
 	for (size_t j = 0; j < nr; j++)
-		in[j] = (struct pk_metric_input){ sizeof(in[j]), r[j].attr, vals[j], !r[j].err };
+		in[j] = (struct pk_metric_input){ sizeof(in[j]), r[j].attr, vals[j],
+						  !r[j].err && stat_cgroup_same(&r[i], &r[j]) };
 	m[0] = (struct pk_metric){ .size = sizeof(m[0]) };
 	n = pk_metric_derive(in, nr, i, wall_ns, m, 2);
 	return n < 0 ? 0 : n;
@@ -246,7 +248,7 @@ static void extra_line(FILE *f, const struct stat_opts *o, const char *prefix,
 			m->unit);
 	} else if (o->sep) {
 		fputs(prefix, f);
-		for (int k = 0; k < 3 + (o->cgroup != NULL); k++)
+		for (int k = 0; k < 3 + (o->ev_cgroups != NULL); k++)
 			fputs(o->sep, f);
 		csv_metric(f, o->sep, m);
 	} else {
@@ -262,13 +264,15 @@ static void line(FILE *f, const struct stat_opts *o, const char *prefix, const s
 {
 	struct pk_metric m[2];
 	int n = shown->err ? 0 : stat_figures(r, nr, i, vals, wall_ns, m);
+	/* perf's cgroup column: on every line once any event has a cgroup. */
+	const char *cg = o->ev_cgroups ? shown->cgroup ? shown->cgroup : "" : NULL;
 
 	if (o->json)
-		json_line(f, prefix, shown, o->cgroup, n ? &m[0] : NULL, runs);
+		json_line(f, prefix, shown, cg, n ? &m[0] : NULL, runs);
 	else if (o->sep)
-		csv_line(f, prefix, o->sep, shown, o->cgroup, n ? &m[0] : NULL, runs);
+		csv_line(f, prefix, o->sep, shown, cg, n ? &m[0] : NULL, runs);
 	else
-		table_line(f, prefix, shown, o->cgroup, n ? &m[0] : NULL, runs, o->big_num);
+		table_line(f, prefix, shown, cg, n ? &m[0] : NULL, runs, o->big_num);
 	if (n > 1)
 		extra_line(f, o, prefix, &m[1]);
 }

@@ -43,6 +43,29 @@ void stat_metric_attach(const struct stat_opts *o, struct result *r, size_t nr)
 	}
 }
 
+int stat_metric_literal(const char *name, size_t len, double *v)
+{
+	bool smt = false;
+	FILE *f;
+
+	if (!len || name[0] != '#')
+		return 0;
+	/* perf's smt_on: the kernel's SMT switch, on when a sibling runs. */
+	if ((f = fopen("/sys/devices/system/cpu/smt/active", "r"))) {
+		int on = 0;
+
+		smt = fscanf(f, "%d", &on) == 1 && on;
+		fclose(f);
+	}
+	if (len == 7 && !strncasecmp(name, "#SMT_on", len))
+		*v = smt;
+	else if (len == 10 && !strncasecmp(name, "#core_wide", len))
+		*v = !smt;	/* perf: also system-wide on whole cores; perfkit: SMT off only */
+	else
+		return -ENOENT;
+	return 1;
+}
+
 struct lookup_ctx {
 	const struct result *r;
 	size_t nr;
@@ -52,7 +75,10 @@ struct lookup_ctx {
 static int lookup(void *arg, const char *name, size_t len, double *v)
 {
 	const struct lookup_ctx *c = arg;
+	int lit = stat_metric_literal(name, len, v);
 
+	if (lit)
+		return lit < 0 ? lit : 0;
 	for (size_t i = 0; i < c->nr; i++) {
 		if (strlen(c->r[i].d->name) == len && !strncmp(c->r[i].d->name, name, len)) {
 			if (c->r[i].err)

@@ -62,7 +62,10 @@ static int collect(void *arg, const char *name, size_t len, double *v)
 {
 	char **list = arg, *longer;
 	size_t have = *list ? strlen(*list) : 0;
+	int lit = stat_metric_literal(name, len, v);
 
+	if (lit)
+		return lit < 0 ? lit : 0;
 	*v = 1;
 	for (const char *p = *list; p && *p;) {
 		size_t n = strcspn(p, ",");

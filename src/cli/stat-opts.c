@@ -26,7 +26,7 @@ static const char *const detailed_sets[3] = {
 
 enum { OPT_APPEND = 0x100, OPT_INTERVAL_COUNT, OPT_NO_INHERIT, OPT_CONTROL, OPT_ALL_USER,
        OPT_ALL_KERNEL, OPT_NO_BIG_NUM, OPT_SUMMARY, OPT_NO_CSV_SUMMARY, OPT_METRIC_ONLY, OPT_PRE,
-       OPT_POST, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_METRIC_NO_GROUP, OPT_METRIC_NO_MERGE,
+       OPT_POST, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_METRIC_NO_GROUP, OPT_METRIC_NO_MERGE, OPT_FOR_EACH_CGROUP,
        OPT_PER = 0x120 };
 
 static const struct cli_opt stat_options[] = {
@@ -42,8 +42,11 @@ static const struct cli_opt stat_options[] = {
 	{ "tid", 't', CLI_ARG_REQUIRED, 't', "TIDS", "count these threads only" },
 	{ "all-cpus", 'a', CLI_ARG_NONE, 'a', NULL, "count every task on every online CPU" },
 	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS", "count every task on these CPUs (e.g. 0-3,8)" },
-	{ "cgroup", 'G', CLI_ARG_REQUIRED, 'G', "NAME",
-	  "count only tasks in cgroup NAME (with -a or -C)" },
+	{ "cgroup", 'G', CLI_ARG_REQUIRED, 'G', "NAME[,NAME...]",
+	  "count only tasks in cgroup NAME (with -a or -C); a list pairs the Nth cgroup with the "
+	  "Nth event, like perf (an empty name: that event counts every task)" },
+	{ "for-each-cgroup", 0, CLI_ARG_REQUIRED, OPT_FOR_EACH_CGROUP, "NAME[,NAME...]",
+	  "count every event once in each cgroup of the list (with -a or -C)" },
 	{ "repeat", 'r', CLI_ARG_REQUIRED, 'r', "N",
 	  "run the command N times; print means and their noise" },
 	{ "null-run", 'n', CLI_ARG_NONE, 'n', NULL, "open no counters: time the command only" },
@@ -187,6 +190,7 @@ static int stat_option(void *ctx, int id, const char *arg)
 			o->detailed++;
 		break;
 	case 'G': o->cgroup = arg; break;
+	case OPT_FOR_EACH_CGROUP: o->for_each_cgroup = arg; break;
 	case 'o': o->output = arg; break;
 	case OPT_APPEND: o->append = true; break;
 	case 'n': o->null_run = true; break;
@@ -240,8 +244,12 @@ static int check_opts(const struct stat_opts *o, int argc)
 	if (o->no_aggr + o->per_thread + !!o->per > 1)
 		return cli_usage("stat", "-A, --per-thread and --per-core/die/socket/node are different "
 				 "ways to split the counts: give one");
-	if (o->cgroup && !o->target.all_cpus && !o->target.cpu_list)
-		return cli_usage("stat", "-G counts a cgroup on every CPU: use it with -a or -C");
+	/* perf's words for the first. */
+	if (o->cgroup && o->for_each_cgroup)
+		return cli_usage("stat", "--cgroup and --for-each-cgroup cannot be used together");
+	if ((o->cgroup || o->for_each_cgroup) && !o->target.all_cpus && !o->target.cpu_list)
+		return cli_usage("stat", "%s counts a cgroup on every CPU: use it with -a or -C",
+				 o->cgroup ? "-G" : "--for-each-cgroup");
 	if ((o->no_aggr || o->per) && !o->target.all_cpus && !o->target.cpu_list)
 		return cli_usage("stat", "%s splits system-wide counts: use it with -a or -C",
 				 o->no_aggr ? "-A" : "--per-core/die/socket/node");
@@ -284,6 +292,7 @@ int stat_topdown_check(const struct stat_opts *o)
 {
 	struct pk_pmus *pmus = NULL;
 	const struct pk_pmu *cpu;
+	unsigned max_level;
 	bool have;
 
 	if (!o->topdown)
@@ -295,9 +304,15 @@ int stat_topdown_check(const struct stat_opts *o)
 	cpu = pk_pmus_find(pmus, "cpu");
 	have = cpu && (pk_pmu_find_alias(cpu, "topdown-total-slots") ||
 		       pk_pmu_find_alias(cpu, "topdown-retiring"));
+	/* perf: level 2 where the core PMU has the level-2 perf-metrics events. */
+	max_level = cpu && pk_pmu_find_alias(cpu, "topdown-br-mispredict") ? 2 : 1;
 	pk_pmus_free(pmus);
 	if (!have) {
 		fprintf(stderr, "System does not support topdown\n");	/* perf's words */
+		return CLI_EXIT_EVENT;
+	}
+	if (o->td_level > max_level) {
+		fprintf(stderr, "Invalid top-down metrics level. The max level is %u.\n", max_level);
 		return CLI_EXIT_EVENT;
 	}
 	cli_message(stderr, "perfkit stat: --topdown: this CPU has topdown events, but perfkit does "
@@ -320,7 +335,7 @@ static int make_spec(struct stat_opts *o)
 		free(o->spec);
 		o->spec = longer;
 	}
-	return o->spec ? 0 : cli_usage("stat", "out of memory");
+	return o->spec ? stat_cgroup_spec(o) : cli_usage("stat", "out of memory");
 }
 
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o)

@@ -19,7 +19,13 @@ struct stat_opts {
 	size_t nr_default;	/* events of the default set at the head of spec (0 with -e):
 				 * left out where they cannot count */
 	struct cli_target target;	/* -p, -t, -a, -C as given (each run builds its own) */
-	const char *cgroup;	/* -G NAME: only tasks in this cgroup */
+	const char *cgroup;	/* -G NAME[,NAME...]: only tasks in the cgroup(s) */
+	const char *for_each_cgroup;	/* --for-each-cgroup NAME[,NAME...] */
+	size_t nr_copies;	/* --for-each-cgroup: spec holds the list this many times */
+	size_t nr_per_copy;	/* ... each of this many events */
+	const char **ev_cgroups;	/* each event's cgroup (NULL: none); NULL without -G */
+	size_t nr_ev_cgroups;
+	char *cgroup_buf;	/* the names ev_cgroups points into */
 	const char *sep;	/* -x: CSV separator, or NULL for the table */
 	bool json;		/* -j */
 	const char *output;	/* -o FILE */
@@ -79,7 +85,15 @@ struct result {
 	double *per_sum;	/* -r: each slot's value summed over the runs */
 	const struct pk_metric_def *metric;	/* -M: the metric shown on this line */
 	char metric_unit[96];	/* its unit column: "%  NAME" or NAME */
+	const char *cgroup;	/* -G / --for-each-cgroup: the cgroup it counted in, or NULL */
 };
+
+/* Whether event i is one of perf's default set (dropped where it cannot
+ * count), in any --for-each-cgroup copy of the list. */
+static inline bool stat_in_default(const struct stat_opts *o, size_t i)
+{
+	return (o->nr_per_copy ? i % o->nr_per_copy : i) < o->nr_default;
+}
 
 struct stat_summary {
 	struct stat_acc wall;	/* seconds per run */
@@ -113,6 +127,23 @@ bool stat_control_poll(const struct stat_opts *o, struct pk_evlist *l, struct cl
  * message. */
 int stat_topdown_check(const struct stat_opts *o);
 
+/* stat_cgroup_spec - --for-each-cgroup: o->spec repeated once per cgroup.
+ * 0, or an exit status after the message. */
+int stat_cgroup_spec(struct stat_opts *o);
+
+/* stat_cgroup_assign - each of the nr parsed events' cgroup into
+ * o->ev_cgroups, paired as perf pairs -G's list with the events, or one
+ * copy of the list per --for-each-cgroup name.  0 (also without either),
+ * or an exit status after the message. */
+int stat_cgroup_assign(struct stat_opts *o, size_t nr);
+
+/* stat_cgroup_same - whether two results counted in the same cgroup (or
+ * both in none): perf derives figures within one cgroup only. */
+bool stat_cgroup_same(const struct result *a, const struct result *b);
+
+/* stat_cgroup_free - what stat_cgroup_assign allocated. */
+void stat_cgroup_free(struct stat_opts *o);
+
 /* stat_apply_space - --all-user / --all-kernel on every parsed attr, as perf
  * sets them: exclude_kernel or exclude_user, the other cleared. */
 void stat_apply_space(const struct stat_opts *o, struct pk_events *ev);
@@ -145,6 +176,11 @@ void stat_metric_only_values(FILE *f, const struct stat_opts *o, const struct re
  * their rows to o->mdefs, with perf's message for a name that matches
  * nothing here or a metric whose events this kernel lacks.  0, or -ENOMEM. */
 int stat_metric_expand(struct stat_opts *o);
+
+/* stat_metric_literal - a metric expression's literal (perf's #SMT_on,
+ * #core_wide) into *v: 1; 0 when name is not a literal; -ENOENT for one
+ * perfkit does not know. */
+int stat_metric_literal(const char *name, size_t len, double *v);
 
 /* stat_metric_attach - mark the line of each -M metric's first event. */
 void stat_metric_attach(const struct stat_opts *o, struct result *r, size_t nr);

@@ -176,4 +176,94 @@ fi
 run record -a -G no/such/cgroup -o x.data -- true
 check "-G with a cgroup that is not there fails (got $rc)" test "$rc" -ne 0
 
+# Per-event call-graph terms, as perf 6.1 applies them (they replace -g for
+# that event): the attr fields perf record -vv shows, and samples perf reads.
+# cg_fields TEXT: the call-graph fields of the first attr in a dump.
+cg_fields() {
+	printf '%s\n' "$1" | sed -n '/^perf_event_attr:/,/^---/p' | sed -n '1,/^---/p' |
+		grep -E '^  (sample_type|mmap_data|exclude_callchain_user|sample_regs_user|sample_stack_user|sample_max_stack) ' |
+		sed 's/IDENTIFIER|//; s/|IDENTIFIER//'
+}
+run record -v -e 'cpu-clock/call-graph=dwarf,stack-size=4096/' -o t1.data -- true
+check "call-graph=dwarf,stack-size=4096: a 4096-byte user stack" \
+	test "$(attr_line sample_stack_user "$err")" = 4096
+contains "with the registers and perf's ADDR and DATA_SRC" "$err" "ADDR|CALLCHAIN|PERIOD|REGS_USER|STACK_USER|"
+run record -v -g -e 'cpu-clock/stack-size=100/' -o t2.data -- true
+check "stack-size alone turns -g off for the event, as in perf" \
+	sh -c '! printf "%s\n" "$1" | grep -q "^  sample_type .*CALLCHAIN"' sh "$err"
+run record -v --call-graph=dwarf -e 'cpu-clock/call-graph=fp/' -o t4.data -- true
+check "call-graph=fp over --call-graph=dwarf: a call chain, no user stack copy" \
+	sh -c 'printf "%s\n" "$1" | grep -q "^  sample_type .*CALLCHAIN" &&
+		! printf "%s\n" "$1" | grep -q "^  sample_type .*STACK_USER"' sh "$err"
+run record -v -e 'cpu-clock/max-stack=5/' -o t3.data -- true
+check "max-stack=5 alone: frame pointers, sample_max_stack 5" \
+	test "$(attr_line sample_max_stack "$err")" = 5
+if [ "$have_perf" -eq 1 ]; then
+	for e in 'cpu-clock/call-graph=dwarf,stack-size=4096/' 'cpu-clock/call-graph=fp/' \
+		 'cpu-clock/max-stack=5/' 'cpu-clock/stack-size=100/' 'cpu-clock/call-graph=no/'; do
+		# (Over --call-graph=dwarf perf leaves the cleared mode's stack size
+		# and registers in the attr without their sample bits; perfkit
+		# does not, hence only "" and -g here.)
+		for g in "" -g; do
+			pf=$(cg_fields "$(perf record $g -vv -e "$e" -o pf.data -- true 2>&1)")
+			# shellcheck disable=SC2086
+			run record $g -v -e "$e" -o pk.data -- true
+			check "record $g -e $e: the call-graph attr fields perf -vv shows" \
+				test "$(cg_fields "$err")" = "$pf"
+		done
+	done
+	# Two events, two call graphs: DWARF-unwound chains for one, at most
+	# three frames for the other.
+	run record -e 'cpu-clock/call-graph=dwarf/,task-clock/max-stack=3/' -o mixed.data -- "$W" hot 50
+	expect_rc "two events with their own call graphs record" 0
+	deep=$(perf script -i mixed.data 2>/dev/null | awk '/cpu-clock/ { n = 0; on = 1; next } /task-clock/ { on = 0 }
+		on && NF { n++; if (n > m) m = n } END { print m + 0 }')
+	short=$(perf script -i mixed.data 2>/dev/null | awk '/task-clock/ { n = 0; on = 1; next } /cpu-clock/ { on = 0 }
+		on && NF { n++; if (n > m) m = n } END { print m + 0 }')
+	check "perf unwinds the DWARF event's chains through main ($deep frames)" test "$deep" -ge 5
+	check "and the max-stack=3 event's chains stop at 3 frames ($short)" test "$short" -ge 1 -a "$short" -le 3
+	n=$(perf report -i mixed.data --stdio 2>/dev/null | grep -c -- '--hot_a')
+	check "perf report shows the call graph down to hot_a" test "$n" -ge 1
+else
+	skip "per-event call-graph terms against perf" "perf is not installed"
+fi
+
+# Several cgroups (-G A,B, or -G A -G B), paired with the events as perf
+# pairs them: the workload runs in A, so only A's event has its samples.
+cgroot=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+A=perfkit-rcgA-$$ B=perfkit-rcgB-$$
+run record -a -G a,b -e cpu-clock -o x.data -- true
+expect_rc "-G with more cgroups than events is a usage error" 2
+contains "which says how perf pairs them" "$err" "-G gives 2 cgroups for 1 events"
+if [ "$(id -u)" -ne 0 ] || [ -z "$cgroot" ] || ! mkdir "$cgroot/$A" "$cgroot/$B" 2>/dev/null; then
+	skip "-G with several cgroups, live" "needs root and a writable cgroup2 mount"
+elif [ "$have_perf" -eq 0 ]; then
+	skip "-G with several cgroups, live" "perf reads the files"
+	rmdir "$cgroot/$A" "$cgroot/$B"
+else
+	into="echo \$\$ > $cgroot/$A/cgroup.procs && exec $W hot 100"
+	# by_event FILE: each "EVENT:COMMAND" with samples, once (the shell
+	# that moves itself into A may be sampled there before its exec).
+	by_event() { perf script -i "$1" -F comm,event 2>/dev/null | awk '{ n[$2 $1]++ } END { for (k in n) print k }' | sort; }
+	# events FILE: the events with samples.
+	events() { by_event "$1" | cut -d: -f1 | sort -u; }
+	run record -a -e cpu-clock,task-clock -G "$A,$B" -o cg2.data -- sh -c "$into"
+	expect_rc "-G A,B records" 0
+	check "cpu-clock (in A) has the workload's samples, task-clock (in B) none" \
+		sh -c 'printf "%s\n" "$1" | grep -qx "cpu-clock:perfkit-workloa" && [ "$2" = cpu-clock ]' \
+		sh "$(by_event cg2.data)" "$(events cg2.data)"
+	run record -a -e task-clock,cpu-clock -G "$B" -G "$A" -o cg3.data -- sh -c "$into"
+	check "-G B -G A: the same pairing from two -G" \
+		sh -c 'printf "%s\n" "$1" | grep -qx "cpu-clock:perfkit-workloa" && [ "$2" = cpu-clock ]' \
+		sh "$(by_event cg3.data)" "$(events cg3.data)"
+	perf record -a -e cpu-clock,task-clock -G "$A,$B" -o pcg.data -- sh -c "$into" >/dev/null 2>&1
+	check "as perf record -G A,B: the same events with samples" \
+		test "$(events pcg.data)" = "$(events cg2.data)"
+	run record -a -e cpu-clock,task-clock -G "$B," -o cg4.data -- sh -c "$into"
+	check "-G B,: the second event samples every task, the workload too" \
+		sh -c 'printf "%s\n" "$1" | grep -qx "task-clock:perfkit-workloa" &&
+			! printf "%s\n" "$1" | grep -q "^cpu-clock"' sh "$(by_event cg4.data)"
+	rmdir "$cgroot/$A" "$cgroot/$B"
+fi
+
 done_testing

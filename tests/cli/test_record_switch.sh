@@ -81,6 +81,46 @@ else
 	skip "the files read in perf" "no perf"
 fi
 
+# 1b. --switch-output-event: the command's mkdir (a syscall tracepoint,
+# counted, not recorded) switches the file; the command waits for the
+# dump through a FIFO before its second burst of faults.
+if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_mkdir ] ||
+   [ -d /sys/kernel/debug/tracing/events/syscalls/sys_enter_mkdir ]; then
+	mkfifo go2 msgs2
+	"$PERFKIT" record -e 'page-faults/period=1/' --switch-output-event syscalls:sys_enter_mkdir \
+		-o se.data -- sh -c "$W pages 3000; mkdir d1; read x < go2; $W pages 3000" 2>msgs2 &
+	pid=$!
+	exec 3<msgs2
+	log=""
+	while IFS= read -r line <&3; do
+		log="$log$line"$'\n'
+		case $line in *"Dump se.data."*) break ;; esac
+	done
+	echo >go2
+	while IFS= read -r line <&3; do log="$log$line"$'\n'; done
+	exec 3<&-
+	wait "$pid"
+	rc=$?
+	check "record --switch-output-event exits 0 (got $rc)" test "$rc" -eq 0
+	files=$(ls se.data.$stamp 2>/dev/null)
+	n=$(printf '%s\n' "$files" | grep -c .)
+	check "the one mkdir made two files, named as --switch-output's ($n)" test "$n" -eq 2
+	contains "the switch is announced as a SIGUSR2 one" "$log" "[ perfkit record: dump data: Woken up"
+	if [ "$have_perf" -eq 1 ]; then
+		first=$(printf '%s\n' "$files" | head -1) last=$(printf '%s\n' "$files" | tail -1)
+		a=$(workload_samples "$first") b=$(workload_samples "$last")
+		check "the first file has the faults before the mkdir ($a)" test "$a" -ge 3000 -a "$a" -lt 6000
+		check "the second the faults after it ($b)" test "$b" -ge 3000 -a "$b" -lt 6000
+		m=$(perf script -i "$first" -F comm 2>/dev/null | grep -c '^ *mkdir')
+		check "the mkdir ran before the switch: its faults are in the first file ($m)" test "$m" -gt 0
+	fi
+else
+	skip "--switch-output-event" "no syscalls:sys_enter_mkdir tracepoint"
+fi
+run record --switch-output-event no-such-event -o x.data -- true
+check "an unknown --switch-output-event fails (rc $rc)" test "$rc" -ne 0
+contains "naming it" "$err" "no-such-event"
+
 # 2. By size, with --switch-max-files: every file ends past the size, only
 # the newest N are kept, and a file of that form this run did not make is
 # never deleted.

@@ -184,6 +184,11 @@ contains "... with perf's message" "$err" "System does not support topdown"
 PERFKIT_SYSFS_ROOT=$PERFKIT_FIXTURES/sysfs/intel run stat -a --topdown -- true
 expect_rc "Intel's topdown events (fixture): refused, exit status 1" 1
 contains "... saying the metrics are not computed yet" "$err" "not compute the top-down metrics yet"
+# perf's level check: level 2 needs the level-2 perf-metrics events
+# (topdown-br-mispredict, Sapphire Rapids on); a Skylake has level 1 only.
+PERFKIT_SYSFS_ROOT=$PERFKIT_FIXTURES/sysfs/intel run stat -a --topdown --td-level 2 -- true
+expect_rc "--td-level 2 on a Skylake (fixture): exit status 1" 1
+contains "... with perf's message and the level there is" "$err" "Invalid top-down metrics level. The max level is 1."
 if have_perf && [ ! -d /sys/bus/event_source/devices/cpu ]; then
 	run stat -a --topdown -- true
 	theirs=$(perf stat -a --topdown -- true 2>&1)

@@ -48,11 +48,34 @@ contains "a Zen 3 metric is not offered on a Skylake" "$err" \
 	"Cannot find metric or group \`branch_misprediction_ratio'"
 
 PERFKIT_CPUID=$SKL run list metric
-check "list metric on a Skylake: perf's layout, CPI and IPC with descriptions" test "$out" = "$(printf '\n%s\n\n%s\n' 'Metrics:' \
+check "list metric on a Skylake: perf's layout, CPI and IPC with descriptions" test "$(printf '%s\n' "$out" | head -7)" = "$(printf '\n%s\n\n%s\n' 'Metrics:' \
 	'  CPI
        [Cycles Per Instruction (per Logical Processor)]
   IPC
        [Instructions Per Cycle (per Logical Processor)]')"
+check "then Skylake's top-down level 1, sorted" test "$(printf '%s\n' "$out" | sed -n 's/^  \(tma_[a-z_]*\)$/\1/p' | tr '\n' ' ')" = \
+	"tma_backend_bound tma_bad_speculation tma_frontend_bound tma_retiring "
+
+# -M TopdownL1 (perf 6.1's group, from skl-metrics.json): without SMT (as
+# here), the events perf's formulas need, each metric's own group, as
+# perf opens them: IDQ_UOPS_NOT_DELIVERED.CORE 0x19c, CPU_CLK_UNHALTED.THREAD
+# 0x3c, UOPS_ISSUED.ANY 0x10e, UOPS_RETIRED.RETIRE_SLOTS 0x2c2,
+# INT_MISC.RECOVERY_CYCLES 0x10d.
+if [ "$(cat /sys/devices/system/cpu/smt/active 2>/dev/null)" = 0 ]; then
+	PERFKIT_CPUID=$SKL LIBPFM_FORCE_PMU=skl run stat -v -M TopdownL1 -- true
+	expect_rc "-M TopdownL1 on a Skylake counts" 0
+	check "Frontend Bound opens IDQ_UOPS_NOT_DELIVERED.CORE and the cycles first" \
+		test "$(printf '%s\n' "$err" | awk '/^  config /{print $2}' | head -2 | tr '\n' ' ')" = "0x19c 0x3c "
+	check "the group's events are perf's, and no per-SMT-thread ones without SMT" test \
+		"$(printf '%s\n' "$err" | awk '/^  config /{print $2}' | sort -u | tr '\n' ' ')" = "0x10d 0x10e 0x19c 0x2c2 0x3c "
+	check "four metrics, each its own group: 12 events" \
+		test "$(printf '%s\n' "$err" | grep -c '^  config ')" -eq 12
+else
+	skip "-M TopdownL1's events without SMT" "SMT is on here"
+fi
+PERFKIT_CPUID=$SKL run list metricgroups
+contains "TopdownL1 is a Skylake metric group" "$out" "TopdownL1"
+
 PERFKIT_CPUID=$ZEN3 run list metricgroups
 check "list metricgroups on a Zen 3: each group once, sorted" test "$out" = "$(printf '\n%s\n\n%s\n' \
 	'Metric Groups:' 'branch_prediction

@@ -4,7 +4,12 @@
  * (metrics.def), matching a row to the CPU by its cpuid regex, and the
  * evaluator of a row's expression (numbers, event names, + - * /,
  * parentheses, unary minus and d_ratio(a, b)) over counts the caller looks
- * up.  The evaluator is a recursive descent over the string with a depth
+ * up.  perf's conditional `A if COND else B` (lowest precedence, right
+ * to left), max(a, b), min(a, b) and literals such as #SMT_on (names
+ * starting with '#', answered by the caller's lookup too) are taken; the
+ * branch a condition does not take is parsed without looking its names
+ * up, so a caller collecting event names sees only the events used.
+ * The evaluator is a recursive descent over the string with a depth
  * limit; it takes outside input and is fuzzed (fuzz/fuzz_metric_expr.c).
  */
 #include "perfkit.h"
@@ -71,9 +76,11 @@ struct parser {
 	int depth;
 	int (*lookup)(void *arg, const char *name, size_t len, double *value);
 	void *arg;
+	bool dry;	/* parsing a branch not taken: no lookups, values 0 */
 };
 
 static int expr(struct parser *ps, double *v);
+static int cond(struct parser *ps, double *v);
 
 static void skip_space(struct parser *ps)
 {
@@ -100,17 +107,30 @@ static int expect(struct parser *ps, char c)
 	return 0;
 }
 
-/* d_ratio(a, b): a / b, 0 when b is 0 (perf's definition). */
-static int d_ratio(struct parser *ps, double *v)
+/* d_ratio(a, b): a / b, 0 when b is 0 (perf's definition); max, min. */
+static int function(struct parser *ps, char which, double *v)
 {
 	double a, b;
 	int err;
 
-	if ((err = expect(ps, '(')) < 0 || (err = expr(ps, &a)) < 0 ||
-	    (err = expect(ps, ',')) < 0 || (err = expr(ps, &b)) < 0 || (err = expect(ps, ')')) < 0)
+	if ((err = expect(ps, '(')) < 0 || (err = cond(ps, &a)) < 0 ||
+	    (err = expect(ps, ',')) < 0 || (err = cond(ps, &b)) < 0 || (err = expect(ps, ')')) < 0)
 		return err;
-	*v = b == 0 ? 0 : a / b;
+	if (which == 'd')
+		*v = b == 0 ? 0 : a / b;
+	else
+		*v = (which == 'M') == (a > b) ? a : b;
 	return 0;
+}
+
+/* Which function a name followed by '(' is: 'd', 'M' (max), 'm' (min) or 0. */
+static char function_name(const char *s, size_t len)
+{
+	if (len == 7 && !strncmp(s, "d_ratio", 7))
+		return 'd';
+	if (len == 3 && !strncmp(s, "max", 3))
+		return 'M';
+	return len == 3 && !strncmp(s, "min", 3) ? 'm' : 0;
 }
 
 static int number(struct parser *ps, double *v)
@@ -131,28 +151,36 @@ static int primary(struct parser *ps, double *v)
 	size_t len;
 	int err;
 
+	char fn;
+
 	skip_space(ps);
 	if (*ps->p == '(') {
 		ps->p++;
-		if ((err = expr(ps, v)) < 0)
+		if ((err = cond(ps, v)) < 0)
 			return err;
 		return expect(ps, ')');
 	}
 	if (isdigit((unsigned char)*ps->p) || *ps->p == '.')
 		return number(ps, v);
+	s = ps->p;
+	if (*ps->p == '#')	/* a literal: #SMT_on, #num_cpus, ... */
+		ps->p++;
 	if (!ident_start(*ps->p))
 		return -EINVAL;
-	s = ps->p;
 	while (ident_char(*ps->p))
 		ps->p++;
 	len = (size_t)(ps->p - s);
-	/* "d_ratio" not followed by '(' is an event of that name. */
-	if (len == 7 && !strncmp(s, "d_ratio", 7)) {
+	/* The conditional's keywords are never event names. */
+	if ((len == 2 && !strncmp(s, "if", 2)) || (len == 4 && !strncmp(s, "else", 4)))
+		return -EINVAL;
+	/* A function's name not followed by '(' is an event of that name. */
+	if ((fn = function_name(s, len))) {
 		skip_space(ps);
 		if (*ps->p == '(')
-			return d_ratio(ps, v);
+			return function(ps, fn, v);
 	}
-	return ps->lookup(ps->arg, s, len, v);
+	*v = 0;
+	return ps->dry ? 0 : ps->lookup(ps->arg, s, len, v);
 }
 
 static int unary(struct parser *ps, double *v)
@@ -189,9 +217,9 @@ static int term(struct parser *ps, double *v)
 		ps->p++;
 		if ((err = unary(ps, &r)) < 0)
 			return err;
-		if (op == '/' && r == 0)
+		if (op == '/' && r == 0 && !ps->dry)
 			return -EDOM;
-		*v = op == '*' ? *v * r : *v / r;
+		*v = op == '*' ? *v * r : r == 0 ? 0 : *v / r;
 	}
 }
 
@@ -219,17 +247,69 @@ static int expr(struct parser *ps, double *v)
 	return 0;
 }
 
+/* Whether the keyword `kw` comes next (a whole word); consumes it if so. */
+static bool keyword(struct parser *ps, const char *kw)
+{
+	size_t n = strlen(kw);
+
+	skip_space(ps);
+	if (strncmp(ps->p, kw, n) || ident_char(ps->p[n]))
+		return false;
+	ps->p += n;
+	return true;
+}
+
+/*
+ * A if C else B.  A comes before the condition that decides whether it is
+ * used, so it is first parsed dry; then the branch taken is parsed for
+ * real (A again from its start) and the other one dry.
+ */
+static int cond(struct parser *ps, double *v)
+{
+	const char *start = ps->p;
+	bool dry = ps->dry;
+	double c, unused;
+	int err;
+
+	if (++ps->depth > MAX_DEPTH)
+		return -E2BIG;
+	ps->dry = true;
+	err = expr(ps, v);
+	ps->dry = dry;
+	if (err < 0)
+		return err;
+	if (!keyword(ps, "if")) {
+		ps->p = start;
+		err = expr(ps, v);
+	} else if ((err = expr(ps, &c)) == 0 && !keyword(ps, "else")) {
+		err = -EINVAL;
+	} else if (err == 0) {
+		ps->dry = dry || c;	/* B is the branch when c is 0 */
+		err = cond(ps, c ? &unused : v);
+		ps->dry = dry;
+		if (err == 0 && c) {
+			const char *end = ps->p;
+
+			ps->p = start;
+			err = expr(ps, v);
+			ps->p = end;
+		}
+	}
+	ps->depth--;
+	return err;
+}
+
 int pk_metric_expr_eval(const char *text,
 			int (*lookup)(void *arg, const char *name, size_t len, double *value),
 			void *arg, double *out)
 {
-	struct parser ps = { text, 0, lookup, arg };
+	struct parser ps = { text, 0, lookup, arg, false };
 	double v;
 	int err;
 
 	if (!text || !lookup || !out)
 		return pk__error(-EINVAL, "a metric expression", "an argument is NULL");
-	err = expr(&ps, &v);
+	err = cond(&ps, &v);
 	if (err == 0) {
 		skip_space(&ps);
 		if (*ps.p)

@@ -27,6 +27,8 @@ struct evsel {
 	int supported;			/* 0, or the errno that kept it closed */
 	char *fallback;			/* what had to change for it to open, or NULL */
 	enum pk_tool_event tool;	/* a tool event: measured here, never opened */
+	char *cgroup;			/* counted only in this cgroup, or NULL */
+	int cgroup_fd;			/* its directory, open while the event is, or -1 */
 };
 
 struct pk_evlist {
@@ -36,9 +38,7 @@ struct pk_evlist {
 	size_t nr_threads;
 	int *cpus;
 	size_t nr_cpus;
-	struct pk_target target;
-	char *cgroup;			/* target.cgroup, copied */
-	int cgroup_fd;			/* open while the events are, or -1 */
+	struct pk_target target;	/* its cgroup names are the events' own copies */
 	int *fds;			/* nr x nr_cpus x nr_threads, -1 = closed */
 	struct pk__tool_clock clock;	/* for the tool events (tool.c) */
 };
@@ -57,6 +57,36 @@ static int copy_ids(const void *src, size_t nr, size_t size, const void *dfl, vo
 	return 0;
 }
 
+/* The cgroup event i counts in (pk_target.event_cgroups, else .cgroup),
+ * or NULL; reads only the fields t->size covers. */
+static const char *event_cgroup(const struct pk_target *t, size_t i)
+{
+	const char *cg = NULL;
+
+	if (t->size >= offsetof(struct pk_target, nr_event_cgroups) + sizeof(size_t) &&
+	    i < t->nr_event_cgroups && t->event_cgroups)
+		cg = t->event_cgroups[i];
+	if ((!cg || !*cg) && t->size >= offsetof(struct pk_target, cgroup) + sizeof(t->cgroup))
+		cg = t->cgroup;
+	return cg && *cg ? cg : NULL;
+}
+
+/* A cgroup is counted per CPU: any event with one needs CPUs and no threads. */
+static bool cgroups_fit(const struct pk_target *t, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		const char *cg = event_cgroup(t, i);
+
+		if (cg && (!t->nr_cpus || t->nr_threads)) {
+			pk__error(-EINVAL, "pk_evlist_new",
+				  "cgroup '%s' is counted per CPU: give CPUs and no threads", cg);
+			pk__error_hint("%s", "with perfkit stat, add -a or -C");
+			return false;
+		}
+	}
+	return true;
+}
+
 int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct pk_evlist **out)
 {
 	static const pid_t self = 0, any_task = -1;
@@ -71,19 +101,15 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 	if ((t->nr_threads && !t->threads) || (t->nr_cpus && !t->cpus))
 		return pk__error(-EINVAL, "pk_evlist_new", "%s",
 				 "the target gives a count of threads or CPUs but no array");
-	if (t->size >= offsetof(struct pk_target, cgroup) + sizeof(t->cgroup) && t->cgroup &&
-	    (!t->nr_cpus || t->nr_threads)) {
-		pk__error(-EINVAL, "pk_evlist_new", "cgroup '%s' is counted per CPU: give CPUs and no threads",
-			  t->cgroup);
-		pk__error_hint("%s", "with perfkit stat, add -a or -C");
+	if (!cgroups_fit(t, nr))
 		return -EINVAL;
-	}
 	l = pk__calloc(1, sizeof(*l));
 	if (!l)
 		return pk__error_nomem("the event list");
 	memcpy(&l->target, t, t->size < sizeof(*t) ? t->size : sizeof(*t));
-	l->cgroup_fd = -1;
-	l->target.cgroup = NULL;	/* set below from our own copy */
+	l->target.cgroup = NULL;	/* the events hold their own copies */
+	l->target.event_cgroups = NULL;
+	l->target.nr_event_cgroups = 0;
 	l->nr_threads = t->nr_threads ? t->nr_threads : 1;
 	l->nr_cpus = t->nr_cpus ? t->nr_cpus : 1;
 	nfds = nr * l->nr_threads * l->nr_cpus;
@@ -98,16 +124,17 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 	}
 	for (size_t i = 0; i < nfds; i++)
 		l->fds[i] = -1;
-	if (t->size >= offsetof(struct pk_target, cgroup) + sizeof(t->cgroup) && t->cgroup) {
-		if (!(l->cgroup = pk__strdup(t->cgroup))) {
+	l->nr = nr;
+	for (size_t i = 0; i < nr; i++)
+		l->ev[i].cgroup_fd = -1;
+	for (size_t i = 0; i < nr; i++) {
+		const struct pk_event_desc *d = pk_events_desc(ev, i);
+		const char *cg = event_cgroup(t, i);
+
+		if (cg && !(l->ev[i].cgroup = pk__strdup(cg))) {
 			pk_evlist_free(l);
 			return pk__error_nomem("the event list's cgroup name");
 		}
-		l->target.cgroup = l->cgroup;
-	}
-	l->nr = nr;
-	for (size_t i = 0; i < nr; i++) {
-		const struct pk_event_desc *d = pk_events_desc(ev, i);
 
 		pk__attr8_copy(&l->ev[i].a, pk_events_attr(ev, i));
 		l->ev[i].leader = d->leader;
@@ -147,14 +174,14 @@ void pk_evlist_free(struct pk_evlist *l)
 	for (size_t i = 0; l->ev && i < l->nr; i++) {
 		free(l->ev[i].name);
 		free(l->ev[i].fallback);
+		free(l->ev[i].cgroup);
+		if (l->ev[i].cgroup_fd >= 0)
+			close(l->ev[i].cgroup_fd);
 	}
 	free(l->ev);
 	free(l->fds);
 	free(l->threads);
 	free(l->cpus);
-	if (l->cgroup_fd >= 0)
-		close(l->cgroup_fd);
-	free(l->cgroup);
 	free(l);
 }
 
@@ -232,9 +259,9 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 				  (d.attr.read_format & PERF_FORMAT_GROUP));
 			d.attr.enable_on_exec = l->target.enable_on_exec && i == lead;
 			/* A cgroup is given as its directory fd in place of a pid. */
-			fd = pk__sys_open(&d.attr, l->cgroup ? l->cgroup_fd : l->threads[t], l->cpus[c],
+			fd = pk__sys_open(&d.attr, e->cgroup ? e->cgroup_fd : l->threads[t], l->cpus[c],
 					  group_fd, PERF_FLAG_FD_CLOEXEC |
-					  (l->cgroup ? PERF_FLAG_PID_CGROUP : 0), e->name);
+					  (e->cgroup ? PERF_FLAG_PID_CGROUP : 0), e->name);
 		} while (fd < 0 && l->target.fallbacks && tries++ < 2 && fall_back(e, fd));
 		if (fd < 0)
 			return fd;
@@ -262,22 +289,22 @@ static void close_group(struct pk_evlist *l, size_t lead, int err)
 	}
 }
 
-static int open_cgroup(struct pk_evlist *l)
+static int open_cgroup(struct evsel *e)
 {
 	char root[512], path[1024];
 	int err = pk_cgroup_root(root, sizeof(root));
 
 	if (err < 0)
 		return err;
-	if (snprintf(path, sizeof(path), "%s/%s", root, l->cgroup[0] == '/' ? l->cgroup + 1 : l->cgroup) >=
+	if (snprintf(path, sizeof(path), "%s/%s", root, e->cgroup[0] == '/' ? e->cgroup + 1 : e->cgroup) >=
 	    (int)sizeof(path))
 		return pk__error(-ENAMETOOLONG, "open cgroup", "the path of cgroup '%.100s...' is too long",
-				 l->cgroup);
-	l->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (l->cgroup_fd >= 0)
+				 e->cgroup);
+	e->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (e->cgroup_fd >= 0)
 		return 0;
 	err = -errno;
-	pk__error(err, "open cgroup", "no cgroup '%s' under %s (%s)", l->cgroup, root, strerror(-err));
+	pk__error(err, "open cgroup", "no cgroup '%s' under %s (%s)", e->cgroup, root, strerror(-err));
 	pk__error_hint("the cgroups are the directories under %s", root);
 	return err;
 }
@@ -285,10 +312,10 @@ static int open_cgroup(struct pk_evlist *l)
 int pk_evlist_open(struct pk_evlist *l)
 {
 	pk__error_clear();
-	if (l->cgroup && l->cgroup_fd < 0) {
-		int err = open_cgroup(l);
+	for (size_t i = 0; i < l->nr; i++) {
+		int err = 0;
 
-		if (err < 0)
+		if (l->ev[i].cgroup && l->ev[i].cgroup_fd < 0 && (err = open_cgroup(&l->ev[i])) < 0)
 			return err;
 	}
 	for (size_t lead = 0; lead < l->nr; lead++) {

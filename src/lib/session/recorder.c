@@ -32,7 +32,8 @@ static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr
 /* The flags perf record adds on top of its layout (-W, --data-page-size,
  * --code-page-size, --all-user, --all-kernel, --user/kernel-callchains),
  * set as perf 6.1's evsel__config sets them. */
-static void layout_extras(const struct pk_recorder_opts *o, struct perf_event_attr *a)
+static void layout_extras(const struct pk_recorder_opts *o, struct perf_event_attr *a,
+			  enum pk_callgraph mode)
 {
 	if (o->weight)
 		a->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
@@ -48,30 +49,80 @@ static void layout_extras(const struct pk_recorder_opts *o, struct perf_event_at
 		a->exclude_kernel = 0;
 		a->exclude_user = 1;
 	}
-	if (o->callgraph != PK_CALLGRAPH_NONE && o->kernel_callchains)
+	if (mode != PK_CALLGRAPH_NONE && o->kernel_callchains)
 		a->exclude_callchain_user = 1;
-	if (o->callgraph != PK_CALLGRAPH_NONE && o->user_callchains)
+	if (mode != PK_CALLGRAPH_NONE && o->user_callchains)
 		a->exclude_callchain_kernel = 1;
+}
+
+/* One event's call graph: -g / --call-graph, or the event's own terms. */
+struct callgraph {
+	enum pk_callgraph mode;
+	uint32_t stack_size;	/* DWARF: user stack bytes per sample */
+	int max_stack;		/* sample_max_stack, 0 for the kernel's limit */
+	bool own;		/* set by the event's terms */
+};
+
+static enum pk_callgraph callgraph_mode(const char *mode)
+{
+	if (!strcmp(mode, "fp"))
+		return PK_CALLGRAPH_FP;
+	if (!strcmp(mode, "dwarf"))
+		return PK_CALLGRAPH_DWARF;
+	return !strcmp(mode, "lbr") ? PK_CALLGRAPH_LBR : PK_CALLGRAPH_NONE;	/* "no" */
+}
+
+/*
+ * perf 6.1's per-event terms (evsel__apply_config_terms): call-graph=,
+ * stack-size= or max-stack= replace -g's setting for that event.
+ * max-stack alone means fp; stack-size alone (no call-graph=) leaves the
+ * event without a call graph, as in perf; a DWARF stack is 8192 bytes
+ * unless stack-size says otherwise, rounded up to 8.
+ */
+static struct callgraph event_callgraph(const struct pk_recorder_opts *o,
+					const struct pk_event_desc *d)
+{
+	struct callgraph cg = { o->callgraph, o->stack_size ? o->stack_size : 8192, 0, false };
+	const char *mode = d->call_graph;
+
+	if (!mode && !d->stack_size && d->max_stack <= 0)
+		return cg;
+	if (!mode && d->max_stack > 0)
+		mode = "fp";
+	cg = (struct callgraph){ mode ? callgraph_mode(mode) : PK_CALLGRAPH_NONE, 8192,
+				 d->max_stack > 0 ? d->max_stack : 0, true };
+	if (d->stack_size)
+		cg.stack_size = (d->stack_size + 7) & ~7u;
+	return cg;
 }
 
 /* perf record's layout and sideband for one event; `tracking` is the one
  * that carries the process sideband (mmap, comm, task). */
-static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr *a, bool cpu_wide,
-			bool tracking)
+static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_desc *d,
+			struct perf_event_attr *a, bool cpu_wide, bool tracking)
 {
+	struct callgraph cg = event_callgraph(o, d);
+
 	a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			  PERF_SAMPLE_PERIOD;
-	if (o->callgraph != PK_CALLGRAPH_NONE)
+	if (cg.mode != PK_CALLGRAPH_NONE) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (o->callgraph == PK_CALLGRAPH_DWARF) {
+		a->sample_max_stack = (uint16_t)(cg.max_stack > UINT16_MAX ? UINT16_MAX : cg.max_stack);
+	}
+	if (cg.mode == PK_CALLGRAPH_DWARF) {
 		/* perf's DWARF mode: the kernel chain from the kernel, the user
 		 * chain unwound later from the registers and a copy of the stack. */
 		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		a->sample_regs_user = pk_regs_dwarf_mask();
-		a->sample_stack_user = o->stack_size ? o->stack_size : 8192;
+		a->sample_stack_user = cg.stack_size;
 		a->exclude_callchain_user = 1;
+		/* perf asks a per-event DWARF call graph for data addresses too. */
+		if (cg.own) {
+			a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+			a->mmap_data = tracking;
+		}
 	}
-	if (o->callgraph == PK_CALLGRAPH_LBR) {
+	if (cg.mode == PK_CALLGRAPH_LBR) {
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
 					PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
@@ -96,7 +147,7 @@ static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr
 	}
 	if (cpu_wide || o->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
-	layout_extras(o, a);
+	layout_extras(o, a, cg.mode);
 	layout_rate(o, a);
 	/* -s: the kernel writes each inherited copy's counts as it exits (the
 	 * evlist's read_format has the times and id perf adds for it). */
@@ -110,7 +161,7 @@ static void layout_attr(const struct pk_recorder_opts *o, struct perf_event_attr
 		a->ksymbol = a->bpf_event = 1;
 		/* DWARF unwinding needs the [stack] map and the read-only segments
 		 * that hold .eh_frame: data mmaps, as perf asks. */
-		a->mmap_data = o->data_addr || o->callgraph == PK_CALLGRAPH_DWARF;
+		a->mmap_data = o->data_addr || cg.mode == PK_CALLGRAPH_DWARF;
 		a->context_switch = o->switch_events;
 		a->namespaces = o->namespaces;
 	}
@@ -161,7 +212,8 @@ static void layout_events(struct pk_recorder *r)
 	size_t n = pk_events_nr(r->ev), tracking = r->o.overwrite || r->cpu_wide ? n - 1 : 0;
 
 	for (size_t i = 0; i < n; i++) {
-		layout_attr(&r->o, pk_events_attr_mut(r->ev, i), r->cpu_wide, i == tracking);
+		layout_attr(&r->o, pk_events_desc(r->ev, i), pk_events_attr_mut(r->ev, i), r->cpu_wide,
+			    i == tracking);
 		layout_sample_read(r, i);
 	}
 	if (r->cpu_wide && !r->o.overwrite) {
@@ -300,7 +352,8 @@ static int open_events(struct pk_recorder *r, const char *events)
 			       .inherit = !r->o.no_inherit && !r->cpu_wide && !r->o.per_thread,
 			       .enable_on_exec = r->o.workload > 0 && !r->o.start_disabled,
 			       .fallbacks = true,
-			       .cgroup = r->o.cgroup };
+			       .cgroup = r->o.cgroup, .event_cgroups = r->o.event_cgroups,
+			       .nr_event_cgroups = r->o.nr_event_cgroups };
 	int err = parse_events(r, events ? events : "cycles");
 
 	for (int attempt = 0; !err; attempt++) {
@@ -367,11 +420,19 @@ static int set_filters(struct pk_recorder *r)
  * millisecond at high rates and a late wake-up loses samples; there the
  * default is 2048 pages (8 MiB), where the locked-memory limit allows it.
  */
+static bool any_dwarf(const struct pk_recorder *r)
+{
+	for (size_t i = 0; i < pk_events_nr(r->ev); i++)
+		if (pk_evlist_attr(r->l, i)->sample_type & PERF_SAMPLE_STACK_USER)
+			return true;
+	return false;
+}
+
 static int map_rings(struct pk_recorder *r)
 {
 	if (r->o.pages)
 		return pk_rings_map(r->l, r->pages = r->o.pages, &r->rs);
-	if (r->o.callgraph == PK_CALLGRAPH_DWARF && pk_rings_map(r->l, r->pages = 2048, &r->rs) == 0)
+	if (any_dwarf(r) && pk_rings_map(r->l, r->pages = 2048, &r->rs) == 0)
 		return 0;
 	return pk_rings_map(r->l, r->pages = 128, &r->rs);
 }
@@ -432,7 +493,7 @@ static int recorder_setup(struct pk_recorder *r, const char *events)
 	r->flush = r->o.mmap_flush ? r->o.mmap_flush : 1;
 	if (pk_rings_nr(r->rs) && r->flush > pk_ring_size(pk_rings_get(r->rs, 0)) / 4)
 		r->flush = pk_ring_size(pk_rings_get(r->rs, 0)) / 4;
-	if (r->o.callgraph == PK_CALLGRAPH_DWARF && !(r->trim = pk__malloc(65536)))
+	if (any_dwarf(r) && !(r->trim = pk__malloc(65536)))
 		return pk__error_nomem("the DWARF stack trimming buffer");
 	if (!r->o.no_build_ids && (err = pk_maps_new(&r->maps)) < 0)
 		return err;

@@ -2,7 +2,8 @@
 /*
  * test_metric_expr.c - perfkit stat -M's metrics: the expression evaluator
  * (precedence, parentheses, unary minus, d_ratio, event names with dots and
- * modifiers looked up in order, the errors), the table's rows matched to
+ * modifiers looked up in order, perf's `A if C else B`, max, min and
+ * #literals, the errors), the table's rows matched to
  * CPUs by cpuid as perf matches them, and every shipped row evaluated on
  * counts.
  */
@@ -20,9 +21,9 @@
 
 /* Counts by name; every name looked up is appended to seen. */
 struct counts {
-	const char *names[8];
-	double vals[8];
-	char seen[512];
+	const char *names[12];
+	double vals[12];
+	char seen[8192];
 };
 
 static int lookup(void *arg, const char *name, size_t len, double *v)
@@ -31,7 +32,7 @@ static int lookup(void *arg, const char *name, size_t len, double *v)
 
 	strncat(c->seen, name, len);
 	strcat(c->seen, " ");
-	for (size_t i = 0; i < 8 && c->names[i]; i++) {
+	for (size_t i = 0; i < 12 && c->names[i]; i++) {
 		if (strlen(c->names[i]) == len && !strncmp(c->names[i], name, len)) {
 			*v = c->vals[i];
 			return 0;
@@ -155,12 +156,80 @@ static void test_table_rows(void **state)
 	assert_true(eval_ok(m->expr, &c) * m->scale == 3);
 }
 
+/* perf's conditional: the branch not taken is never looked up. */
+static void test_conditional(void **state)
+{
+	struct counts c = { { "a", "b", "#SMT_on", "max" }, { 6, 3, 1, 7 } };
+	double v;
+
+	(void)state;
+	assert_true(eval_ok("a if 1 else b", &c) == 6);
+	assert_string_equal(c.seen, "a ");
+	c.seen[0] = '\0';
+	assert_true(eval_ok("a if a - 6 else b", &c) == 3);
+	assert_string_equal(c.seen, "a b ");
+	c.seen[0] = '\0';
+	/* Right to left, lowest precedence, inside parentheses too. */
+	assert_true(eval_ok("1 if 0 else 2 if 0 else 3", &c) == 3);
+	assert_true(eval_ok("2 * (a if #SMT_on else b) + 1", &c) == 13);
+	assert_string_equal(c.seen, "#SMT_on a ");
+	assert_true(eval_ok("(a / 2 if 1 else b) if 0 else 5", &c) == 5);
+	assert_true(eval_ok("max(a, b) + min(a, b) * 10", &c) == 36);
+	assert_true(eval_ok("max + 1", &c) == 8);	/* an event named max */
+	/* A division by zero in the branch not taken is no error. */
+	assert_true(eval_ok("a / 0 if 0 else b", &c) == 3);
+	assert_int_equal(pk_metric_expr_eval("a if 1", lookup, &c, &v), -EINVAL);
+	assert_int_equal(pk_metric_expr_eval("a if else b", lookup, &c, &v), -EINVAL);
+	assert_int_equal(pk_metric_expr_eval("# + 1", lookup, &c, &v), -EINVAL);
+}
+
+/* Skylake's TopdownL1 on counts worked by hand from perf 6.1's formulas
+ * (skl-metrics.json): SLOTS = 4 * CORE_CLKS = 4000 both ways, so Frontend
+ * 400/4000, Bad Speculation (2500 - 2000 + 200)/4000, Retiring
+ * 2000/4000, Backend the rest; the four add up to 100%. */
+static void test_topdown_skl(void **state)
+{
+	static const char *const l1[] = { "tma_frontend_bound", "tma_bad_speculation",
+					  "tma_backend_bound", "tma_retiring" };
+	static const double want[] = { 10, 17.5, 22.5, 50 };
+	struct counts off = { { "#core_wide", "#SMT_on", "CPU_CLK_UNHALTED:THREAD_P",
+				"IDQ_UOPS_NOT_DELIVERED:CORE", "UOPS_ISSUED:ANY", "UOPS_RETIRED:RETIRE_SLOTS",
+				"INT_MISC:RECOVERY_CYCLES" }, { 1, 0, 1000, 400, 2500, 2000, 50 } };
+	/* SMT on, per thread: CORE_CLKS = 1000/2 * (1 + 100/100); recovery 4 * 100/2. */
+	struct counts on = { { "#core_wide", "#SMT_on", "CPU_CLK_UNHALTED:THREAD_P",
+			       "IDQ_UOPS_NOT_DELIVERED:CORE", "UOPS_ISSUED:ANY", "UOPS_RETIRED:RETIRE_SLOTS",
+			       "INT_MISC:RECOVERY_CYCLES_ANY", "CPU_CLK_UNHALTED:ONE_THREAD_ACTIVE",
+			       "CPU_CLK_UNHALTED:REF_XCLK" }, { 0, 1, 1000, 400, 2500, 2000, 100, 100, 100 } };
+	double sum = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		const struct pk_metric_def *m = find(l1[i]);
+		double a, b;
+
+		assert_non_null(m);
+		assert_int_equal(pk_metric_def_matches(m, "GenuineIntel-6-5E-3"), 1);
+		assert_non_null(strstr(m->groups, "TopdownL1"));
+		assert_string_equal(m->unit, "%");
+		a = eval_ok(m->expr, &off) * m->scale;
+		b = eval_ok(m->expr, &on) * m->scale;
+		assert_true(a > want[i] - 1e-9 && a < want[i] + 1e-9);
+		assert_true(b > want[i] - 1e-9 && b < want[i] + 1e-9);
+		sum += a;
+	}
+	assert_true(sum > 100 - 1e-9 && sum < 100 + 1e-9);
+	/* Without SMT the per-thread and any-thread events are never needed. */
+	assert_null(strstr(off.seen, "ONE_THREAD_ACTIVE"));
+	assert_null(strstr(off.seen, "_ANY"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arithmetic),  cmocka_unit_test(test_d_ratio),
 		cmocka_unit_test(test_errors),      cmocka_unit_test(test_cpuid_match),
-		cmocka_unit_test(test_table_rows),
+		cmocka_unit_test(test_table_rows),  cmocka_unit_test(test_conditional),
+		cmocka_unit_test(test_topdown_skl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -362,6 +362,44 @@ static void test_cgroup_target(void **state)
 	pk_events_free(ev);
 }
 
+/* One cgroup per event: event 0 in "/", event 1's empty name and event 2
+ * (past the array) in none, so those two open on every task of the CPU. */
+static void test_event_cgroups(void **state)
+{
+	static const int cpus[] = { 0, 1 };
+	static const char *const cgs[] = { "/", "" };
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_target t = { .size = sizeof(t), .cpus = cpus, .nr_cpus = 2,
+			       .event_cgroups = cgs, .nr_event_cgroups = 2 };
+	char root[512];
+
+	(void)state;
+	if (pk_cgroup_root(root, sizeof(root)) < 0)
+		skip();	/* no cgroup hierarchy mounted here */
+	assert_int_equal(pk_events_parse("task-clock,cs,page-faults", NULL, &ev), 3);
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_int_equal(k.nr_open, 6);
+	for (int i = 0; i < 6; i++) {
+		bool in_cgroup = i < 2;	/* event-major: event 0 on both CPUs first */
+
+		assert_int_equal(!!(k.open[i].flags & PERF_FLAG_PID_CGROUP), in_cgroup);
+		if (in_cgroup)
+			assert_true(k.open[i].pid > 2);	/* the cgroup's fd */
+		else
+			assert_int_equal(k.open[i].pid, -1);
+		assert_int_equal(k.open[i].cpu, cpus[i % 2]);
+	}
+	pk_evlist_free(l);
+	/* Any event's cgroup needs CPUs and no threads. */
+	t.nr_cpus = 0;
+	t.cpus = NULL;
+	assert_int_equal(pk_evlist_new(ev, &t, &l), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "cgroup '/' is counted per CPU"));
+	pk_events_free(ev);
+}
+
 /* pk_events_attr_mut takes effect before pk_evlist_new and fails loudly after. */
 static void test_attr_mut_after_new_fails(void **state)
 {
@@ -393,6 +431,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fallbacks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_event_cgroups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_attr_mut_after_new_fails, setup, teardown),
 	};
 
