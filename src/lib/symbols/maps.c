@@ -66,6 +66,7 @@ static void dso_free(struct pk__dso *d)
 	pk__srcline_free(d->srcline);
 	free(d->segs);
 	free(d->symfile);
+	free(d->unwind_file);
 	free(d->name);
 	free(d);
 }
@@ -481,6 +482,20 @@ static void sym_dirs(const struct pk_maps *m, struct pk__sym_dirs *dirs)
 	dirs->lookup = m->lookup;
 	dirs->lookup_arg = m->lookup_arg;
 	dirs->cache = m->cache;
+}
+
+int pk__maps_unwind_file(struct pk_maps *m, const char *name, const char **out)
+{
+	struct pk__sym_dirs dirs;
+
+	for (size_t i = 0; i < m->nr_dsos; i++) {
+		if (m->dsos[i]->kind == PK__DSO_FILE && !strcmp(m->dsos[i]->name, name)) {
+			sym_dirs(m, &dirs);
+			return pk__dso_unwind_file(m->dsos[i], &dirs, out);
+		}
+	}
+	*out = name;
+	return 0;
 }
 
 /* kallsyms is read once for the kernel and every module together. */
