@@ -133,6 +133,17 @@ PK_API int pk_maps_process(struct pk_maps *m, const struct pk_record *r);
 PK_API int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 			   struct pk_location *loc);
 
+/*
+ * pk_maps_find - the map part of pk_maps_resolve without loading any
+ * symbols (perf's thread__find_map): loc->dso, loc->kernel and
+ * loc->map_ip as pk_maps_resolve gives them; loc->addr stays ip and
+ * loc->sym NULL.  A DSO's symfile is then still NULL when no resolve has
+ * loaded it yet, as perf's dso->adjust_symbols is 0 until it loads one.
+ * Returns 0, -ENOENT or -EINVAL as pk_maps_resolve does.
+ */
+PK_API int pk_maps_find(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
+			struct pk_location *loc);
+
 /* One function at an address (see pk_maps_srcline). */
 struct pk_srcline_frame {
 	const char *func;	/* its name, demangled; NULL when the DWARF names none */

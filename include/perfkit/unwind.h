@@ -33,7 +33,9 @@ PK_API void pk_unwinder_free(struct pk_unwinder *u);
  * pk_unwinder_map - process `pid` maps the file at `path` over [start,
  * end) from file offset `pgoff` (a PERF_RECORD_MMAP2 of a file).  A
  * mapping overlapping earlier ones replaces the parts it covers, as the
- * kernel does.  Files are opened when an unwind first needs them.
+ * kernel does.  Files are opened when an unwind first needs them; a
+ * `path` that does not start with '/' maps memory with no file to read
+ * (unwinding stops in it).
  * Returns 0, -EINVAL for an empty range or path, or -ENOMEM.
  */
 PK_API int pk_unwinder_map(struct pk_unwinder *u, uint32_t pid, uint64_t start, uint64_t end,
@@ -52,9 +54,10 @@ PK_API void pk_unwinder_forget(struct pk_unwinder *u, uint32_t pid);
  * of user stack starting at SP (use its dyn_size).  Fills ips with up to
  * `max` addresses, innermost first, as perf reports them: the sample's ip,
  * then each caller's return address minus one; *nr gets their number.
- * Unwinding stops at the first frame it cannot unwind (no map, no CFI, a
- * read outside the stack copy that no mapped file can answer); what was
- * found before is kept and 0 is returned.  Memory is read only from the
+ * The sample's ip is the first whenever the process has a mapping (perf
+ * 6.1's libunwind unwinder keeps it, unwound or not); unwinding stops at the first frame it cannot unwind (no
+ * map, no CFI, a read outside the stack copy that no mapped file can
+ * answer); what was found before is kept and 0 is returned.  Memory is read only from the
  * stack copy and from the mapped files.  Returns 0; -EINVAL when IP or SP
  * is not in regs_mask or max is 0; -ENOMEM.
  */

@@ -102,19 +102,23 @@ static void print_regs(FILE *f, const struct pk_sample_regs *regs, uint64_t mask
 
 /* Where a branch end is: the sample's cpumode first, then the mode the
  * address belongs to, as perf's thread__find_map_fb. */
+/* perf's thread__find_map_fb, or with `symbols` thread__find_symbol_fb:
+ * only brstacksym loads a DSO's symbols (see print_branch_end). */
 static bool find_branch(struct script_ctx *c, uint32_t pid, uint64_t addr, uint16_t cpumode,
-			struct pk_location *loc)
+			bool symbols, struct pk_location *loc)
 {
 	struct pk_maps *m = pk_resolver_maps(c->res);
 	uint16_t other = addr >= 0xffff800000000000ull ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	int (*find)(struct pk_maps *, uint32_t, uint64_t, uint16_t, struct pk_location *) =
+		symbols ? pk_maps_resolve : pk_maps_find;
 
 	*loc = (struct pk_location){ .size = sizeof(*loc) };
-	if (pk_maps_resolve(m, pid, addr, cpumode, loc) == 0)
+	if (find(m, pid, addr, cpumode, loc) == 0)
 		return true;
 	if (other == cpumode)
 		return false;
 	*loc = (struct pk_location){ .size = sizeof(*loc) };
-	return pk_maps_resolve(m, pid, addr, other, loc) == 0;
+	return find(m, pid, addr, other, loc) == 0;
 }
 
 static const char *branch_type(const struct perf_branch_entry *e)
@@ -151,7 +155,7 @@ static void print_branch_end(FILE *f, struct script_ctx *c, const struct script_
 			     uint64_t addr, uint16_t cpumode, enum br_style style)
 {
 	struct pk_location loc;
-	bool found = find_branch(c, pid, addr, cpumode, &loc);
+	bool found = find_branch(c, pid, addr, cpumode, style == BR_SYM, &loc);
 	const char *dso = found && loc.dso ? loc.dso->name : "[unknown]";
 
 	if (style == BR_SYM) {
@@ -160,9 +164,12 @@ static void print_branch_end(FILE *f, struct script_ctx *c, const struct script_
 		else
 			fputs("[unknown]", f);
 	} else {
-		/* brstackoff: perf 6.1 prints map_ip only in a DSO whose
-		 * symbols it does not adjust: the kernel's, and a user DSO
-		 * whose file it could not load; other user DSOs as they are */
+		/* brstackoff: perf 6.1 prints map_ip in a DSO whose symbols it
+		 * does not adjust (dso->adjust_symbols 0): the kernel's, and a
+		 * user DSO until it has loaded its symbols from a file, which
+		 * happens on the first sample ip (or call-chain or brstacksym
+		 * address) there in time order, not on a brstackoff end: so
+		 * the same DSO prints as offsets before and as addresses after. */
 		bool rel = style == BR_OFF && found && (loc.kernel || !loc.dso->symfile);
 
 		fprintf(f, "0x%" PRIx64, rel ? loc.map_ip : addr);

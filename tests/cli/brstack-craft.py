@@ -3,9 +3,10 @@
 """brstack-craft.py IN OUT: a copy of the perf.data file IN whose samples
 carry a branch stack (PERF_SAMPLE_BRANCH_STACK), for machines without LBR.
 
-Every sample gets three entries built from its own ip and the previous
-sample's (so both ends resolve to real symbols), one from an address no map
-holds, with flags that cover perf script's columns: predicted/mispredicted,
+Every sample gets four entries built from its own ip and the previous and
+next samples' (so both ends resolve to real symbols; the next one may be in
+a DSO no sample has hit yet, which perf's brstackoff prints as an offset),
+one from an address no map holds, with flags that cover perf script's columns: predicted/mispredicted,
 in a transaction, aborted, cycles and the branch types (an extended one).
 IN must be a single-event file whose sample_type has nothing after
 BRANCH_STACK in the kernel's order (perf record -e cpu-clock's layout), in
@@ -27,8 +28,9 @@ def flags(mispred=0, predicted=0, in_tx=0, abort=0, cycles=0, btype=0, new_type=
             btype << 20 | new_type << 26)
 
 
-def entries(ip, prev):
+def entries(ip, prev, nxt):
     return [(prev, ip, flags(predicted=1, cycles=7, btype=1)),           # COND
+            (ip, nxt, flags(btype=2)),                                   # UNCOND
             (ip, prev, flags(mispred=1, in_tx=1, cycles=300, btype=4)),  # CALL
             (0x1234, ip, flags(abort=1, btype=15, new_type=1))]          # FAULT_DATA
 
@@ -44,13 +46,20 @@ def main(src, dst):
         sys.exit('brstack-craft: sample_type 0x%x has fields after BRANCH_STACK' % stype)
     struct.pack_into('<Q', buf, attrs_off + 24, stype | SAMPLE_BRANCH_STACK)
     struct.pack_into('<Q', buf, attrs_off + 72, BRANCH_ANY | BRANCH_USER)
-    out, pos, prev = bytearray(), data_off, None
+    ips, pos = [], data_off
+    while pos < data_off + data_size:
+        rtype, misc, size = struct.unpack_from('<IHH', buf, pos)
+        if rtype == RECORD_SAMPLE:
+            ips.append(struct.unpack_from('<Q', buf, pos + 8)[0])
+        pos += size
+    out, pos, prev, n = bytearray(), data_off, None, 0
     while pos < data_off + data_size:
         rtype, misc, size = struct.unpack_from('<IHH', buf, pos)
         rec = bytearray(buf[pos:pos + size])
         if rtype == RECORD_SAMPLE:
             ip, = struct.unpack_from('<Q', rec, 8)
-            br = entries(ip, prev if prev is not None else ip)
+            n += 1
+            br = entries(ip, prev if prev is not None else ip, ips[n] if n < len(ips) else ip)
             rec += struct.pack('<Q', len(br)) + b''.join(struct.pack('<QQQ', *e) for e in br)
             struct.pack_into('<H', rec, 6, len(rec))
             prev = ip

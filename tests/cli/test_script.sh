@@ -71,14 +71,10 @@ PY
 	# --call-graph dwarf: the user frames come from unwinding the stack
 	# copy.  Both without inline frames (--no-inline; test_srcline.sh
 	# compares them).
-	# LD_BIND_NOW: no sample inside lazy binding, where perfkit's unwinder
-	# stops at _dl_runtime_resolve (the resolver's oracle test shows it).
 	U=${PERFKIT_UNWIND_TARGET:?PERFKIT_UNWIND_TARGET must name the unwinding target}
-	export LD_BIND_NOW=1
 	perf record -q --call-graph dwarf -e task-clock -c 1000000 -o dwarf.data -- "$U" 20000000 >/dev/null 2>&1
 	"$PERFKIT" record --call-graph dwarf -e task-clock -c 1000000 -o perfkit-dwarf.data -- "$U" 20000000 \
 		>/dev/null 2>&1
-	unset LD_BIND_NOW
 	for f in dwarf.data perfkit-dwarf.data; do
 		theirs=$(perf script -i "$f" --no-inline 2>/dev/null)
 		ours=$("$PERFKIT" script -i "$f" --no-inline 2>&1)

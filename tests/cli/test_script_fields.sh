@@ -110,14 +110,11 @@ for f in plain perfkit-plain; do
 	for fields in +brstack +brstacksym +brstackoff +brstack,-dso +brstacksym,-dso ip,brstackoff,dso \
 		      +brstack,+brstacksym; do
 		# brstackoff: perf prints a branch end in a user DSO as an offset
-		# until it has loaded that DSO's symbols (dso->adjust_symbols), and
-		# it sometimes loads them earlier than perfkit does (seen on the first
-		# samples of a loaded machine, cause not yet found): the addresses of
-		# those comparisons are left out, the DSOs and flags still compared.
-		norm=
-		case $fields in *brstackoff*) norm='s#([ /])0x[0-9a-f]+\(#\10xADDR(#g' ;; esac
+		# until a sample ip there (in time order) made it load the DSO's
+		# symbols (dso->adjust_symbols); a branch end built from the
+		# previous sample in the file, processed later after sorting,
+		# shows it: compared address for address.
 		same_as_perf "$f-br.data" -F $fields
-		norm=
 	done
 done
 ours=$("$PERFKIT" script -i plain-br.data -F brstacksym | head -1)

@@ -6,7 +6,9 @@
  * With a second argument "nocfi", middle is replaced by nocfi_middle, a
  * frame without CFI (unwind-target-nocfi.c).  With "deep", outer calls
  * inner through 48 frames of recurse, each with 128 bytes of locals, a
- * stack deeper than a --call-graph dwarf,512 copy holds.
+ * stack deeper than a --call-graph dwarf,512 copy holds.  With "lazy",
+ * inner's rounds call libc's strtoul through the PLT: run with
+ * LD_BIND_NOT=1, every call goes through ld.so's lazy resolver.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +16,23 @@
 void nocfi_middle(void (*next)(unsigned long), unsigned long n);
 
 static volatile unsigned long sink;
+static int use_nocfi, use_deep, use_lazy;
+static const char *volatile digits = "42";
+
+/* A round of inner in "lazy" mode: a call through the PLT. */
+__attribute__((noinline)) static void plt_round(unsigned long i)
+{
+	sink += strtoul(digits, NULL, 10) + i;
+}
 
 __attribute__((noinline)) static void inner(unsigned long n)
 {
-	for (unsigned long i = 0; i < n; i++)
-		sink += i * i;
+	for (unsigned long i = 0; i < n; i++) {
+		if (use_lazy)
+			plt_round(i);
+		else
+			sink += i * i;
+	}
 }
 
 __attribute__((noinline)) static void middle(unsigned long n)
@@ -27,7 +41,6 @@ __attribute__((noinline)) static void middle(unsigned long n)
 	sink++;
 }
 
-static int use_nocfi, use_deep;
 
 /* The buffer is written and read after the call, so the frame stays and
  * the call is not a tail call. */
@@ -58,6 +71,7 @@ int main(int argc, char **argv)
 {
 	use_nocfi = argc > 2 && !strcmp(argv[2], "nocfi");
 	use_deep = argc > 2 && !strcmp(argv[2], "deep");
+	use_lazy = argc > 2 && !strcmp(argv[2], "lazy");
 	outer(argc > 1 ? strtoul(argv[1], NULL, 0) : 100000000ul);
 	return 0;
 }

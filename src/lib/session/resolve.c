@@ -8,6 +8,7 @@
  * the user stack unwound for --call-graph dwarf samples).
  */
 #include "perfkit.h"
+#include "symbols/symbols.h"
 #include "sys/sys.h"
 
 #include <errno.h>
@@ -16,6 +17,10 @@
 
 /* perf's PERF_MAX_STACK_DEPTH: its --max-stack default for perf script. */
 #define DEFAULT_MAX_STACK 127
+
+/* What the unwinder is told a mapping of a file without the recorded
+ * build-id holds: not a path, so it reads nothing there. */
+#define NO_FILE "[build-id mismatch]"
 
 /* A file mapping, kept so that a forked process can be given its
  * parent's: the unwinder has no FORK of its own. */
@@ -154,6 +159,7 @@ static int add_fmap(struct pk_resolver *res, uint32_t pid, uint64_t start, uint6
 		    uint64_t pgoff, const char *path)
 {
 	struct file_map *m;
+	const char *file;
 	int err;
 
 	if (!len || !path || path[0] != '/')
@@ -170,8 +176,15 @@ static int add_fmap(struct pk_resolver *res, uint32_t pid, uint64_t start, uint6
 	*m = (struct file_map){ pid, start, start + len, pgoff, strdup(path) };
 	if (!m->path)
 		return pk__error_nomem("pk_resolver_process(mmap %s)", path);
-	if ((err = pk_unwinder_map(res->unwinder, pid, start, start + len, pgoff, path)) < 0 &&
-	    err != -EINVAL) {
+	/* The unwinder reads the file the recorded build-id names (the cache's
+	 * copy of a rebuilt one); with none, a name that is no path keeps the
+	 * range mapped to nothing it may read. */
+	if ((err = pk__maps_unwind_file(res->maps, path, &file)) == -ENOENT)
+		file = NO_FILE;
+	else if (err < 0)
+		file = NULL;
+	if (!file || ((err = pk_unwinder_map(res->unwinder, pid, start, start + len, pgoff, file)) < 0 &&
+		      err != -EINVAL)) {
 		free(m->path);
 		return err;
 	}

@@ -8,7 +8,8 @@
  * with only .dynsym, and a file whose build-id differs from the recorded
  * one is never used; the "name@plt" entries perf 6.1 makes up for the
  * PLT of the file that runs; the vDSO from this process's own image when
- * the build-ids match, else from the cache; perf-PID.map for JIT code.
+ * the build-ids match, else from the cache; perf-PID.map for JIT code;
+ * and the file the unwinder reads instead of a rebuilt one.
  */
 #include "elf/elf.h"
 #include "symbols/symbols.h"
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <unistd.h>
 
 #define MAX_SEGS 16
 
@@ -343,6 +345,52 @@ void pk__dso_load(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 		load_vdso(d, dirs);
 	else if (d->kind == PK__DSO_PERFMAP)
 		load_perfmap(d, dirs);
+}
+
+/* Whether the file at path has the DSO's recorded build-id. */
+static bool file_matches(const struct pk__dso *d, const char *path)
+{
+	struct pk__elf *e;
+	bool mismatch = false, same;
+
+	if (pk__elf_open(path, &e) < 0)
+		return false;
+	same = same_build_id(d, e, &mismatch);
+	pk__elf_close(e);
+	return same;
+}
+
+/* The cache's copy of d (through the lookup hook, then the cache
+ * directory), checked by build-id, into path. */
+static bool cached_copy(const struct pk__dso *d, const struct pk__sym_dirs *dirs, char *path,
+			size_t len)
+{
+	if (dirs->lookup && dirs->lookup(dirs->lookup_arg, &d->pub, path, len) == 0 &&
+	    file_matches(d, path))
+		return true;
+	return from_cache(d, dirs, path, len) && file_matches(d, path);
+}
+
+int pk__dso_unwind_file(struct pk__dso *d, const struct pk__sym_dirs *dirs, const char **out)
+{
+	char path[PATH_MAX];
+
+	if (d->kind != PK__DSO_FILE || !d->pub.build_id_size || d->name[0] != '/') {
+		*out = d->name;
+		return 0;
+	}
+	if (!d->unwind_file) {
+		/* Another build on disk and no copy: "", so nothing is read.  A
+		 * file gone and no copy: its name, which the unwinder cannot open. */
+		if (file_matches(d, d->name))
+			snprintf(path, sizeof(path), "%s", d->name);
+		else if (!cached_copy(d, dirs, path, sizeof(path)))
+			snprintf(path, sizeof(path), "%s", access(d->name, F_OK) == 0 ? "" : d->name);
+		if (!(d->unwind_file = pk__strdup(path)))
+			return -ENOMEM;
+	}
+	*out = d->unwind_file;
+	return d->unwind_file[0] ? 0 : -ENOENT;
 }
 
 uint64_t pk__dso_file_vaddr(const struct pk__dso *d, uint64_t off)

@@ -66,6 +66,7 @@ static void dso_free(struct pk__dso *d)
 	pk__srcline_free(d->srcline);
 	free(d->segs);
 	free(d->symfile);
+	free(d->unwind_file);
 	free(d->name);
 	free(d);
 }
@@ -483,6 +484,20 @@ static void sym_dirs(const struct pk_maps *m, struct pk__sym_dirs *dirs)
 	dirs->cache = m->cache;
 }
 
+int pk__maps_unwind_file(struct pk_maps *m, const char *name, const char **out)
+{
+	struct pk__sym_dirs dirs;
+
+	for (size_t i = 0; i < m->nr_dsos; i++) {
+		if (m->dsos[i]->kind == PK__DSO_FILE && !strcmp(m->dsos[i]->name, name)) {
+			sym_dirs(m, &dirs);
+			return pk__dso_unwind_file(m->dsos[i], &dirs, out);
+		}
+	}
+	*out = name;
+	return 0;
+}
+
 /* kallsyms is read once for the kernel and every module together. */
 static void load_kernel(struct pk_maps *m, const struct pk__sym_dirs *dirs)
 {
@@ -560,13 +575,12 @@ static uint64_t map_ip(const struct map *map, uint64_t ip)
 	}
 }
 
-int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
-		    struct pk_location *loc)
+/* The map live for ip, loc filled as far as it goes without symbols. */
+static int find_map(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		    struct pk_location *loc, const struct map **out)
 {
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	const struct map *map = NULL;
-	const struct pk__sym *sym = NULL;
-	struct pk__dso *d;
 
 	if (loc->size < sizeof(struct pk_location))
 		return pk__error(-EINVAL, "resolve an address", "struct pk_location of %zu bytes, "
@@ -577,11 +591,32 @@ int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 		map = map_at(m, kernel ? KERNEL_PID : pid, ip);
 	if (!map)
 		return -ENOENT;
+	loc->dso = &map->dso->pub;
+	loc->map_ip = map_ip(map, ip);
+	*out = map;
+	return 0;
+}
+
+int pk_maps_find(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumode, struct pk_location *loc)
+{
+	const struct map *map;
+
+	return find_map(m, pid, ip, cpumode, loc, &map);
+}
+
+int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		    struct pk_location *loc)
+{
+	const struct map *map = NULL;
+	const struct pk__sym *sym = NULL;
+	struct pk__dso *d;
+	int err;
+
+	if ((err = find_map(m, pid, ip, cpumode, loc, &map)) < 0)
+		return err;
 	d = map->dso;
 	load(m, d);
-	loc->dso = &d->pub;
 	loc->addr = dso_addr(map, ip);
-	loc->map_ip = map_ip(map, ip);
 	if (d->plt)
 		sym = pk__symtab_find(d->plt, loc->addr);
 	if (!sym && d->syms)

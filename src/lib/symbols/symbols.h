@@ -84,6 +84,7 @@ struct pk__dso {
 	uint64_t text_delta;	/* kernel: recorded _text minus this kallsyms' */
 	char *symfile;		/* where the symbols came from */
 	struct pk__srcline *srcline;	/* its DWARF lines, opened on the first lookup */
+	char *unwind_file;	/* pk__dso_unwind_file's answer ("" none), or NULL */
 };
 
 /* Where the loaders look; set through pk_maps_set_dir. */
@@ -103,6 +104,16 @@ struct pk__sym_dirs {
  * a build-id mismatch sets d->pub.build_id_mismatch.  Never fails louder:
  * an unresolvable DSO is normal. */
 void pk__dso_load(struct pk__dso *d, const struct pk__sym_dirs *dirs);
+
+/* pk__dso_unwind_file - the file whose CFI and bytes stand for a mapping
+ * of d (a FILE) when unwinding: d's own path when its build-id is the
+ * recorded one (or none is recorded), else the build-id cache's copy
+ * (the lookup hook's, then the cache directory's) when it has that
+ * build-id; decided once per DSO with a recorded build-id.  0 with *out
+ * (owned by d; d's path when the file is gone and no copy has it),
+ * -ENOENT when the file on disk is another build and no copy exists (the
+ * unwinder must read none), -ENOMEM. */
+int pk__dso_unwind_file(struct pk__dso *d, const struct pk__sym_dirs *dirs, const char **out);
 
 /* pk__dso_file_vaddr - the ELF virtual address at file offset off, through
  * the PT_LOAD segment holding it; off itself when none does. */
@@ -129,6 +140,14 @@ struct pk__kernel_dsos {
  * symbols).  A kernel DSO whose build-id differs from the running
  * kernel's is marked mismatched and gets no symbols. */
 void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs);
+
+/* ---- maps.c: for the session layer ------------------------------------------------ */
+
+/* pk__maps_unwind_file - pk__dso_unwind_file for the DSO the maps know as
+ * `name` (a mapped file's path as in its MMAP2); `name` itself when they
+ * know no such DSO.  0 with *out (valid until the maps are freed or name
+ * is), -ENOENT when only files of another build-id exist, -ENOMEM. */
+int pk__maps_unwind_file(struct pk_maps *m, const char *name, const char **out);
 
 /* ---- srcline.c ----------------------------------------------------------------- */
 

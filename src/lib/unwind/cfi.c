@@ -10,7 +10,10 @@
  * chain ends).  Any frame whose rules are more than that (an expression,
  * a signal frame, no CFI at all, where libdwfl would fall back to frame
  * pointers) sends the whole sample back to libdwfl, so the frames are
- * always the ones libdwfl would give.
+ * always the ones libdwfl would give, but for one rule: a callee-saved
+ * register the CFI says nothing about keeps its value (perf 6.1 unwinds
+ * with libunwind, which does so), where libdw's x86_64 defaults leave rbx
+ * undefined.
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -127,6 +130,13 @@ static int grow_rules(struct pk_unwinder *u)
 	return 0;
 }
 
+/* The x86_64 psABI's callee-saved registers, by DWARF number: rbx, rbp,
+ * r12 .. r15. */
+static bool callee_saved(int regno)
+{
+	return regno == 3 || regno == 6 || (regno >= 12 && regno <= 15);
+}
+
 /* One register's rule, as libdw gives it, in r->kind/off; false when it
  * is more than the fast path evaluates. */
 static bool take_register(Dwarf_Frame *frame, int regno, struct pk__unwind_rule *r)
@@ -140,6 +150,14 @@ static bool take_register(Dwarf_Frame *frame, int regno, struct pk__unwind_rule 
 	}
 	if (nops == 0) {
 		r->kind[regno] = ops == mem ? K_UNDEF : ops == NULL ? K_SAME : K_UNSET;
+		/* libdw cannot tell a silent rule from DW_CFA_undefined, which
+		 * compilers emit for the return address only: a callee-saved
+		 * register it calls undefined keeps its value, as libunwind's
+		 * silent rules do.  rbx is the one that matters: ld.so's lazy
+		 * resolver (_dl_runtime_resolve_xsave*) keeps its CFA in rbx, and
+		 * _dl_fixup's first instructions have not saved it yet. */
+		if (r->kind[regno] == K_UNDEF && callee_saved(regno))
+			r->kind[regno] = K_SAME;
 		return true;
 	}
 	if (ops[0].atom != DW_OP_call_frame_cfa)

@@ -421,6 +421,8 @@ int pk_unwinder_unwind(struct pk_unwinder *u, uint32_t pid, uint32_t tid, const 
 		return err;
 	if (known && !pk__unwind_fast(u, p, ip))
 		dwfl_getthread_frames(p->dwfl, (pid_t)p->cur.tid, frame, p);
+	else if (!known)
+		ips[p->cur.nr++] = ip;	/* perf's libunwind keeps the sample's ip, unwound or not */
 	*nr = p->cur.nr;
 	p->cur = (struct sample_state){ 0 };
 	return 0;

@@ -90,6 +90,14 @@ static void check_fn(const char *file, const char *symfile, uint64_t base, const
 	pk__elf_close(e);
 	assert_int_equal(pk_maps_new(&m), 0);
 	ip = map_text(m, 7, file, symfile, base, "hot_a", &value);
+	/* pk_maps_find: the map's part, no symbols loaded (perf's find_map) */
+	loc = (struct pk_location){ .size = sizeof(loc) };
+	assert_int_equal(pk_maps_find(m, 7, ip + 3, PERF_RECORD_MISC_USER, &loc), 0);
+	assert_string_equal(loc.dso->name, file);
+	assert_int_equal(loc.map_ip, off + 3);
+	assert_null(loc.sym);
+	assert_null(loc.dso->symfile);
+	assert_int_equal(pk_maps_find(m, 7, 0x10, PERF_RECORD_MISC_USER, &loc), -ENOENT);
 	assert_int_equal(user(m, 7, ip + 3, &loc), 0);
 	assert_string_equal(loc.dso->name, file);
 	/* perf's map_ip is the file offset, PIE or not (a non-PIE
