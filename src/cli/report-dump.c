@@ -199,6 +199,18 @@ static void print_read(FILE *f, const struct pk_read_values *v, uint64_t fmt)
 	}
 }
 
+/* The DSO's long name as perf 6.1 prints it.  A vDSO the file's BUILD_ID
+ * feature does not list is one perf copies out of its own process into
+ * mkstemp("/tmp/perf-vdso.so-XXXXXX") and names by that file
+ * (machine__findnew_vdso); perfkit reads the running image in place, so it
+ * prints mkstemp's template: perf's name but for the random suffix. */
+static const char *dso_long_name(const struct pk_dso *dso)
+{
+	if (!strcmp(dso->name, "[vdso]") && !dso->build_id_size)
+		return "/tmp/perf-vdso.so-XXXXXX";
+	return dso->name;
+}
+
 /* dump_sample, then machine__resolve's thread and DSO lines. */
 static int print_sample(struct dump *d, const struct pk_record *rec, const struct perf_event_attr *a, int ev)
 {
@@ -220,7 +232,7 @@ static int print_sample(struct dump *d, const struct pk_record *rec, const struc
 	if ((err = pk_resolver_resolve(d->res, rec, &rs)) < 0)
 		return err;
 	fprintf(d->f, " ... thread: %s:%d\n", rs.comm, (int)rs.tid);
-	fprintf(d->f, " ...... dso: %s\n", rs.loc.dso ? rs.loc.dso->name
+	fprintf(d->f, " ...... dso: %s\n", rs.loc.dso ? dso_long_name(rs.loc.dso)
 		: rs.cpumode == PERF_RECORD_MISC_HYPERVISOR ? "[hypervisor]" : "<not found>");
 	d->nr_samples[ev]++;
 	return 0;
