@@ -5,8 +5,12 @@
 # perf (-c, -F with call chains, -z, a tracepoint system-wide with two
 # events, a forking workload, --threads' directory format) and by
 # perfkit record (with call chains); report's table on the directory too;
-# perfkit script -D against perf script -D on the same files.
-# No difference is accepted.  Then AUX area tracing, which this machine
+# perfkit script -D against perf script -D on the same files; samples in
+# the vDSO (with and without its build-id in the file); the records and
+# sample fields -D decodes past the header line (namespaces, cgroups,
+# registers, user stack, weight, data source, page sizes, perf stat
+# record's STAT records).  No difference is accepted but perf's random
+# temp-file suffix.  Then AUX area tracing, which this machine
 # cannot record: an AUXTRACE record with 4 KiB of trace data (shaped like
 # samples) spliced into a perfkit file is skipped, trace data and all, so
 # report prints the same table as on the file without it, warns, and -D
@@ -93,6 +97,45 @@ else
 		[ "$f" = vdso.data ] && want='[vdso]' || want=/tmp/perf-vdso.so-XXXXXX
 		check "$f: the vDSO is named $want, as perf names it" grep -qxF " ...... dso: $want" ours.txt
 	done
+	# the records and sample fields -D decodes beyond a header line:
+	# NAMESPACES, CGROUP, a sample's user and interrupt registers, user
+	# stack, weight, data source, physical address, page sizes and
+	# transaction; perf stat record's STAT_CONFIG, STAT and STAT_ROUND
+	extra=()
+	perf record -q -a --namespaces -e cpu-clock -F 500 -o ns.data -- sleep 0.1 >/dev/null 2>&1 && extra+=(ns.data)
+	perf record -q -a --all-cgroups -e cpu-clock -F 500 -o cgroup.data -- sleep 0.1 >/dev/null 2>&1 &&
+		extra+=(cgroup.data)
+	perf record -q -W --phys-data --data-page-size --code-page-size --transaction -d --intr-regs=ax,bx \
+		--user-regs=ax,sp,ip,r15 -e cpu-clock -F 500 -o fields.data -- "$W" hot 20 >/dev/null 2>&1 &&
+		extra+=(fields.data)
+	perf record -q --call-graph dwarf,1024 -e cpu-clock -F 500 -o dwarf.data -- "$W" hot 20 >/dev/null 2>&1 &&
+		extra+=(dwarf.data)
+	for f in "${extra[@]}"; do
+		same_dump "$f"
+		perf script -D -i "$f" 2>/dev/null | grep -v "^$(printf '\t')" | vdso_tmp >theirs.txt
+		"$PERFKIT" script -D -i "$f" 2>err.txt | grep -v "^$(printf '\t')" >ours.txt
+		if [ -s ours.txt ] && cmp -s theirs.txt ours.txt; then ok "$f: script -D equals perf's"
+		else not_ok "$f: script -D equals perf's"; diag "$(diff theirs.txt ours.txt | head -20)" "$(cat err.txt)"; fi
+	done
+	while IFS='|' read -r f re; do
+		case " ${extra[*]} " in *" $f "*) ;; *) skip "$f: -D decodes /$re/" "perf could not record it"; continue;; esac
+		"$PERFKIT" report -D -i "$f" >ours.txt 2>/dev/null
+		check "$f: -D decodes /$re/" grep -q "$re" ours.txt
+	done <<'EOF2'
+ns.data|PERF_RECORD_NAMESPACES [0-9]*/[0-9]* - nr_namespaces: [0-9]
+cgroup.data|PERF_RECORD_CGROUP cgroup: [0-9]* /
+fields.data|^\.\.\. intr regs: mask 0x3 ABI 64-bit$
+fields.data|^\.\.\.\. R15   0x[0-9a-f]\{16\}$
+fields.data|^ \.\. code page size: 4K$
+dwarf.data|^\.\.\. ustack: size [0-9]*, offset 0x
+EOF2
+	# perf stat record: no sample_id_all, so read in file order, as perf says
+	if perf stat record -q -o stat.data -e task-clock,page-faults -- "$W" hot 20 >/dev/null 2>&1; then
+		same_dump stat.data
+		check "stat.data: -D decodes the STAT records" grep -q '^\.\.\. value [0-9]*, enabled' ours.txt
+	else
+		skip "stat.data: report -D equals perf's" "perf stat record failed"
+	fi
 	# perf prints records in time order with their file offsets: the
 	# offsets are not sorted where rounds reorder records
 	"$PERFKIT" report -D -i fork.data | sed -n 's/^\(0x[0-9a-f]*\)@.*/\1/p' >offs.txt
