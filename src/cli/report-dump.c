@@ -473,9 +473,29 @@ int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struc
 	return err;
 }
 
+/* A file cut short after its records: perf reads it without the feature
+ * sections it lacks, and so does the reader; say what is missing. */
+static void warn_cut(FILE *f, const struct pk_data_reader *r)
+{
+	unsigned int first = 0;
+	uint32_t n = pk_data_reader_features_cut(r, &first);
+	const char *name = pk_data_reader_feature_name(first);
+
+	if (!n)
+		return;
+	fprintf(f, "Warning: %s is truncated: it ends before or inside its %s feature section", pk_data_reader_file(r),
+		name ? name : "unknown");
+	if (n > 1)
+		fprintf(f, " and %u more after it", (unsigned int)n - 1);
+	fputs(" (header information such as build-ids, the machine and the command line); every record is "
+	      "there and was read\n", f);
+}
+
 void report_warn_skipped(FILE *f, const struct pk_data_reader *r)
 {
 	struct pk_data_reader_stats st = { .size = sizeof(st) };
+
+	warn_cut(f, r);
 
 	if (pk_data_reader_stats(r, &st) < 0)
 		return;

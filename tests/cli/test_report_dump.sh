@@ -14,7 +14,8 @@
 # cannot record: an AUXTRACE record with 4 KiB of trace data (shaped like
 # samples) spliced into a perfkit file is skipped, trace data and all, so
 # report prints the same table as on the file without it, warns, and -D
-# prints the same records.
+# prints the same records.  A file cut inside its feature sections reads
+# whole but for them, with a warning.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -177,6 +178,25 @@ a=$(printf '%s\n' "$out" | grep -c '^0x')
 run report -D -i plain.data
 b=$(printf '%s\n' "$out" | grep -c '^0x')
 check "-D prints every record but the AUXTRACE ($a, $b)" test "$a" -eq "$b" -a "$a" -gt 0
+
+# A file cut inside its feature sections (the records whole): script and
+# report read every record, as perf does, and say what the cut took.
+size=$(stat -c %s plain.data)
+head -c $((size - 100)) plain.data >cut.data
+run script -F tid,time,ip -i plain.data
+want=$out
+run script -F tid,time,ip -i cut.data
+expect_rc "script reads a file cut inside its feature sections" 0
+if [ "$out" = "$want" ] && [ -n "$out" ]; then ok "cut.data: script prints every sample"
+else not_ok "cut.data: script prints every sample"; diag "$(diff <(echo "$want") <(echo "$out") | head)"; fi
+contains "script names the file and what is missing" "$err" \
+	"Warning: cut.data is truncated: it ends before or inside its "
+contains "and says the records were read" "$err" "every record is there and was read"
+run report -i cut.data --stdio --sort pid
+expect_rc "report reads it too" 0
+contains "report says the same" "$err" "Warning: cut.data is truncated"
+run script -D -i cut.data
+contains "script -D says the same" "$err" "Warning: cut.data is truncated"
 
 echo "1..$tap_n"
 exit $tap_fail
