@@ -274,10 +274,12 @@ bool report_dump_user_rec(FILE *f, const struct perf_event_header *h, bool scrip
 			break;
 		fprintf(f, "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %" PRIu64
 			"\n... Time Zero       %" PRIu64 "\n", u64_at(p + 8), u64_at(p + 16), u64_at(p + 24));
-		if (h->size >= 56)
+		/* perf's event_contains: the fields from time_cycles on, when the
+		 * record is long enough for time_cycles */
+		if (h->size >= 40)
 			fprintf(f, "... Time Cycles     %" PRIu64 "\n... Time Mask       %#" PRIx64
 				"\n... Cap Time Zero   %d\n... Cap Time Short  %d\n", u64_at(p + 32),
-				u64_at(p + 40), p[48], p[49]);
+				h->size >= 48 ? u64_at(p + 40) : 0, h->size >= 50 ? p[48] : 0, h->size >= 50 ? p[49] : 0);
 		fputs(": unhandled!\n", f);
 		return true;
 	default:
