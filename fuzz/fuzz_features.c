@@ -69,6 +69,26 @@ static void machine(const struct pk_feature *f)
 		touch(n->nodes[i].cpus);
 }
 
+/* Each function perf's header would name: a name within its buffer, or
+ * one of the documented errors. */
+static void bpf_funcs(const struct pk_feature_bpf_prog *p)
+{
+	struct pk_feature_bpf_func fn = { .size = sizeof(fn) };
+	int n;
+
+	for (uint32_t sub = 0; p->info && sub < 64; sub++) {
+		n = pk_feature_bpf_prog_func(p, NULL, sub, &fn);
+		if (n <= 0) {
+			if (n != 0 && n != -ENOENT && n != -EINVAL && n != -ENOMEM)
+				abort();
+			return;
+		}
+		if ((uint32_t)n <= sub || !memchr(fn.name, '\0', sizeof(fn.name)))
+			abort();
+		sink += fn.addr + fn.len + (unsigned char)fn.name[0];
+	}
+}
+
 static void recording(const struct pk_feature *f)
 {
 	const struct pk_feature_event_desc *e = pk_feature_event_desc(f);
@@ -87,6 +107,8 @@ static void recording(const struct pk_feature *f)
 	for (uint32_t i = 0; p && i < p->nr; i++)
 		if (p->progs[i].data_len)
 			sink += p->progs[i].data[p->progs[i].data_len - 1];
+	for (uint32_t i = 0; p && i < p->nr; i++)
+		bpf_funcs(&p->progs[i]);
 	for (uint32_t i = 0; t && i < t->nr; i++)
 		if (t->btfs[i].data_size)
 			sink += t->btfs[i].data[t->btfs[i].data_size - 1];

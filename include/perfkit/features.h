@@ -272,6 +272,29 @@ PK_API const struct pk_feature_bpf_progs *pk_feature_bpf_progs(const struct pk_f
 PK_API const struct pk_feature_btfs *pk_feature_btfs(const struct pk_feature *f);
 PK_API const struct pk_feature_event_desc *pk_feature_event_desc(const struct pk_feature *f);
 
+/* One jited function of a BPF_PROG_INFO program. */
+struct pk_feature_bpf_func {
+	size_t size;		/* caller sets sizeof(struct pk_feature_bpf_func) */
+	uint64_t addr;		/* where the kernel put its code */
+	uint32_t len;		/* its size in bytes */
+	char name[512];		/* perf's "bpf_prog_<tag>_<name>" */
+};
+
+/*
+ * pk_feature_bpf_prog_func - function `sub` of program `p` (from a
+ * BPF_PROG_INFO section of this machine's byte order) in *out, named as
+ * perf 6.1 names it: "bpf_prog_<tag>_<name>", the name from the program's
+ * BTF function info when `btfs` (the file's BPF_BTF, or NULL) holds its
+ * BTF, else the program's own name when it is one function, else "F".
+ * Returns the program's number of functions (> sub); 0 when its symbol,
+ * length and tag counts disagree (perf describes no function then);
+ * -ENOENT when sub is not below that number; -EINVAL when out->size is too
+ * small, an array runs out of the program's data or its BTF lacks the
+ * function (in pk_last_error); -ENOMEM.  *out is filled only on success.
+ */
+PK_API int pk_feature_bpf_prog_func(const struct pk_feature_bpf_prog *p, const struct pk_feature_btfs *btfs,
+				    uint32_t sub, struct pk_feature_bpf_func *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -94,8 +94,9 @@ PK_API int pk_data_reader_open(const char *path, struct pk_data_reader **out);
  * naming the file or stream, the offset and what is wrong there: the errno
  * of read(2); -EINVAL for a file too short for the header, a magic other
  * than "PERFILE2", a header or attr size that is absurd, an attrs, ids,
- * data or feature section that lies outside the file, a feature section
- * that does not decode, or in a stream a header record that is malformed
+ * data or feature section that lies outside the file (but feature
+ * sections a file cut after its records lacks: absent, see
+ * pk_data_reader_features_cut), a feature section that does not decode, or in a stream a header record that is malformed
  * or cut by the end of the stream (a stream that ends cleanly after its
  * header records opens, and has no records); -ESPIPE for a PERFILE2 file
  * given as a pipe; -EOPNOTSUPP for an old PERFFILE file; -ENOMEM.
@@ -265,6 +266,14 @@ PK_API int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event
  * the offset in the stream).  0 before the first record.
  */
 PK_API uint64_t pk_data_reader_offset(const struct pk_data_reader *r);
+
+/* pk_data_reader_features_cut - how many feature sections (after the
+ * records) the file ends before or inside: a file cut short after its
+ * data, read as perf reads it, the records whole and those sections absent
+ * (pk_data_reader_has_feature false), in *first (may be NULL) the first
+ * one's id.  0 for a whole file; feature sections outside the file
+ * elsewhere fail pk_data_reader_open. */
+PK_API uint32_t pk_data_reader_features_cut(const struct pk_data_reader *r, unsigned int *first);
 
 /* pk_data_reader_file - the path of the file holding the record
  * pk_data_reader_next delivered last, which pk_data_reader_offset is an

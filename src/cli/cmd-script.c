@@ -350,6 +350,7 @@ static int read_records(struct script_run *run)
 	fflush(stdout);
 	if (err < 0)
 		return cli_error("script", NULL);
+	report_warn_skipped(stderr, run->r);
 	if (rc < 0) {
 		const struct pk_error *e = pk_last_error();
 

@@ -125,7 +125,7 @@ static void print_switch(FILE *f, const struct pk_record *d)
 
 /* What perf's report prints after "PERF_RECORD_<TYPE>" for a kernel
  * record other than a sample. */
-static void print_kernel(FILE *f, const struct pk_record *d)
+static void print_kernel(FILE *f, const struct pk_record *d, bool script)
 {
 	switch (d->type) {
 	case PERF_RECORD_MMAP:
@@ -160,7 +160,8 @@ static void print_kernel(FILE *f, const struct pk_record *d)
 			d->ksymbol.len, d->ksymbol.ksym_type, d->ksymbol.flags, d->ksymbol.name);
 		break;
 	default:
-		fputc('\n', f);
+		if (!report_dump_kernel_rec(f, d, script))
+			fputc('\n', f);
 	}
 }
 
@@ -199,6 +200,18 @@ static void print_read(FILE *f, const struct pk_read_values *v, uint64_t fmt)
 	}
 }
 
+/* The DSO's long name as perf 6.1 prints it.  A vDSO the file's BUILD_ID
+ * feature does not list is one perf copies out of its own process into
+ * mkstemp("/tmp/perf-vdso.so-XXXXXX") and names by that file
+ * (machine__findnew_vdso); perfkit reads the running image in place, so it
+ * prints mkstemp's template: perf's name but for the random suffix. */
+static const char *dso_long_name(const struct pk_dso *dso)
+{
+	if (!strcmp(dso->name, "[vdso]") && !dso->build_id_size)
+		return "/tmp/perf-vdso.so-XXXXXX";
+	return dso->name;
+}
+
 /* dump_sample, then machine__resolve's thread and DSO lines. */
 static int print_sample(struct dump *d, const struct pk_record *rec, const struct perf_event_attr *a, int ev)
 {
@@ -215,12 +228,13 @@ static int print_sample(struct dump *d, const struct pk_record *rec, const struc
 		for (uint64_t i = 0; i < s->callchain.nr; i++)
 			fprintf(d->f, "..... %2d: %016" PRIx64 "\n", (int)i, s->callchain.ips[i]);
 	}
+	report_dump_sample_extra(d->f, s, a);
 	if (a->sample_type & PERF_SAMPLE_READ)
 		print_read(d->f, &s->read, a->read_format);
 	if ((err = pk_resolver_resolve(d->res, rec, &rs)) < 0)
 		return err;
 	fprintf(d->f, " ... thread: %s:%d\n", rs.comm, (int)rs.tid);
-	fprintf(d->f, " ...... dso: %s\n", rs.loc.dso ? rs.loc.dso->name
+	fprintf(d->f, " ...... dso: %s\n", rs.loc.dso ? dso_long_name(rs.loc.dso)
 		: rs.cpumode == PERF_RECORD_MISC_HYPERVISOR ? "[hypervisor]" : "<not found>");
 	d->nr_samples[ev]++;
 	return 0;
@@ -342,7 +356,9 @@ static void print_user(FILE *f, const struct perf_event_header *h, bool script)
 		break;
 	case T_EVENT_UPDATE: print_event_update(f, p, h->size); break;
 	case T_FINISHED_INIT: fputs(": unhandled!\n", f); break;
-	default: fputc('\n', f);
+	default:
+		if (!report_dump_user_rec(f, h, script))
+			fputc('\n', f);
 	}
 }
 
@@ -380,7 +396,7 @@ static int dump_one(struct dump *d, const struct perf_event_header *h)
 	}
 	if (h->type == PERF_RECORD_SAMPLE)
 		return print_sample(d, &rec, a, ev);
-	print_kernel(d->f, &rec);
+	print_kernel(d->f, &rec, d->script);
 	return (err = pk_resolver_process(d->res, &rec)) < 0 ? err : 0;
 }
 
@@ -425,11 +441,20 @@ int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struc
 	const struct perf_event_header *h;
 	int err;
 
-	if ((err = pk_data_reader_set_order(r, PK_DATA_ORDER_TIME_ROUND_FIRST)) < 0)
-		return err;
+	struct pk_data_layout lay = { .size = sizeof(lay) };
+	bool unordered;
+
 	for (size_t i = 0; i < nr_ev; i++)
 		d.sample_type |= pk_data_reader_attr(r, i)->sample_type;
 	d.sample_id_all = nr_ev && pk_data_reader_attr(r, 0)->sample_id_all;
+	/* perf_session__new: a file (not a stream) whose first event has no
+	 * sample_id_all (perf stat record's) is read in file order */
+	unordered = !d.sample_id_all && pk_data_reader_layout(r, &lay) == 0 && lay.data_offset;
+	if (unordered)
+		fputs("WARNING: No sample_id_all support, falling back to unordered processing\n", f);
+	err = pk_data_reader_set_order(r, unordered ? PK_DATA_ORDER_FILE : PK_DATA_ORDER_TIME_ROUND_FIRST);
+	if (err < 0)
+		return err;
 	if (!(d.nr_samples = calloc(nr_ev ? nr_ev : 1, sizeof(*d.nr_samples))))
 		return -ENOMEM;
 	if ((err = pk_resolver_new(r, &d.res)) < 0) {
@@ -448,9 +473,29 @@ int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struc
 	return err;
 }
 
+/* A file cut short after its records: perf reads it without the feature
+ * sections it lacks, and so does the reader; say what is missing. */
+static void warn_cut(FILE *f, const struct pk_data_reader *r)
+{
+	unsigned int first = 0;
+	uint32_t n = pk_data_reader_features_cut(r, &first);
+	const char *name = pk_data_reader_feature_name(first);
+
+	if (!n)
+		return;
+	fprintf(f, "Warning: %s is truncated: it ends before or inside its %s feature section", pk_data_reader_file(r),
+		name ? name : "unknown");
+	if (n > 1)
+		fprintf(f, " and %u more after it", (unsigned int)n - 1);
+	fputs(" (header information such as build-ids, the machine and the command line); every record is "
+	      "there and was read\n", f);
+}
+
 void report_warn_skipped(FILE *f, const struct pk_data_reader *r)
 {
 	struct pk_data_reader_stats st = { .size = sizeof(st) };
+
+	warn_cut(f, r);
 
 	if (pk_data_reader_stats(r, &st) < 0)
 		return;

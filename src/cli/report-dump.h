@@ -43,4 +43,24 @@ int report_dump_run(const char *cmd, const char *path, struct pk_data_reader *r)
  * there were none). */
 void report_warn_skipped(FILE *f, const struct pk_data_reader *r);
 
+/* report-dump-rec.c: the lines perf's -D prints after the header line
+ * for the records report-dump.c leaves to it. */
+
+/* report_dump_sample_extra - dump_sample's lines between the call chain
+ * and the read values: branch stack, user and interrupt registers, user
+ * stack, weight, data source, physical address, page sizes, transaction,
+ * each when the attr's sample_type has it. */
+void report_dump_sample_extra(FILE *f, const struct pk_sample *s, const struct perf_event_attr *a);
+
+/* report_dump_kernel_rec - the rest of the line (and the lines after it)
+ * for NAMESPACES, CGROUP, BPF_EVENT, THROTTLE, UNTHROTTLE, AUX,
+ * ITRACE_START and AUX_OUTPUT_HW_ID as perf's report (or with `script`,
+ * perf's script) prints them.  Returns false, printing nothing, for
+ * another type. */
+bool report_dump_kernel_rec(FILE *f, const struct pk_record *d, bool script);
+
+/* report_dump_user_rec - the same for perf's STAT_CONFIG, STAT,
+ * STAT_ROUND and TIME_CONV records (`h` is the whole record). */
+bool report_dump_user_rec(FILE *f, const struct perf_event_header *h, bool script);
+
 #endif

@@ -312,6 +312,54 @@ static void print_bpf_btf(const struct hdr *h, const struct pk_feature *ft)
 	}
 }
 
+/* One program's lines (__bpf_event__print_bpf_prog_info): one line for a
+ * single function, else a head line and a sub_prog line per function. */
+static void print_bpf_prog(FILE *f, const struct pk_feature_bpf_prog *p, const struct pk_feature_btfs *btfs)
+{
+	struct pk_feature_bpf_func fn = { .size = sizeof(fn) };
+	int n = pk_feature_bpf_prog_func(p, btfs, 0, &fn);
+
+	if (n == 1) {
+		fprintf(f, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n", (unsigned int)p->id, fn.name,
+			fn.addr, (unsigned int)fn.len);
+		return;
+	}
+	if (n <= 0)
+		return;
+	fprintf(f, "# bpf_prog_info %u:\n", (unsigned int)p->id);
+	for (int i = 0; i < n && pk_feature_bpf_prog_func(p, btfs, (uint32_t)i, &fn) > 0; i++)
+		fprintf(f, "# \tsub_prog %d: %s addr 0x%" PRIx64 " size %u\n", i, fn.name, fn.addr,
+			(unsigned int)fn.len);
+}
+
+/* The programs by id, as perf's tree holds them, named with the file's
+ * BTF.  perf reads no program info from a file of the other byte order. */
+static void print_bpf_prog_info(const struct hdr *h, const struct pk_feature *ft)
+{
+	const struct pk_feature_bpf_progs *ps = pk_feature_bpf_progs(ft);
+	struct pk_feature *bt = NULL;
+	uint64_t last = 0;
+
+	if (pk_data_reader_swapped(h->r))
+		return;
+	if (pk_data_reader_has_feature(h->r, PK_DATA_FEAT_BPF_BTF) &&
+	    pk_data_reader_decode(h->r, PK_DATA_FEAT_BPF_BTF, &bt) < 0)
+		bt = NULL;
+	for (uint32_t done = 0; done < ps->nr; done++) {
+		const struct pk_feature_bpf_prog *next = NULL;
+
+		for (uint32_t i = 0; i < ps->nr; i++)
+			if ((done == 0 || ps->progs[i].id > last) && ps->progs[i].info &&
+			    (!next || ps->progs[i].id < next->id))
+				next = &ps->progs[i];
+		if (!next)
+			break;
+		print_bpf_prog(h->f, next, bt ? pk_feature_btfs(bt) : NULL);
+		last = next->id;
+	}
+	pk_feature_free(bt);
+}
+
 static void print_compressed(const struct hdr *h, const struct pk_feature *ft)
 {
 	const struct pk_feature_compressed *c = pk_feature_compressed(ft);
@@ -386,8 +434,7 @@ static void print_hybrid_topology(const struct hdr *h, const struct pk_feature *
 typedef void (*feat_printer)(const struct hdr *h, const struct pk_feature *ft);
 
 /* perf 6.1's feat_ops: which features print (TRACING_DATA and BUILD_ID do
- * not; BPF_PROG_INFO's program lines are not written yet) and which only
- * with -I. */
+ * not) and which only with -I. */
 static const struct {
 	feat_printer print;
 	bool full_only;
@@ -414,6 +461,7 @@ static const struct {
 	[PK_DATA_FEAT_MEM_TOPOLOGY] = { print_mem_topology, true },
 	[PK_DATA_FEAT_CLOCKID] = { print_clockid, false },
 	[PK_DATA_FEAT_DIR_FORMAT] = { print_dir_format, false },
+	[PK_DATA_FEAT_BPF_PROG_INFO] = { print_bpf_prog_info, false },
 	[PK_DATA_FEAT_BPF_BTF] = { print_bpf_btf, false },
 	[PK_DATA_FEAT_COMPRESSED] = { print_compressed, false },
 	[PK_DATA_FEAT_CPU_PMU_CAPS] = { print_pmu_caps, false },

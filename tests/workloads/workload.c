@@ -13,6 +13,8 @@
  *                comparing profile shares with perf's)
  *   hotb MS      the same split the other way round: hot_b twice for each
  *                call of hot_a (two profiles to compare with perf diff)
+ *   clock MS     call clock_gettime(CLOCK_MONOTONIC) for MS ms of wall time
+ *                (samples that land in the vDSO)
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -128,6 +130,17 @@ __attribute__((noinline)) static void hot_reversed(long ms)
 	}
 }
 
+/* MS ms of wall time, most of the CPU in the vDSO's clock_gettime. */
+static void clock_loop(long ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
 static void *thread_main(void *arg)
 {
 	(void)arg;
@@ -140,7 +153,7 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc != 3 || n <= 0 || n > 10000000) {
-		fprintf(stderr, "usage: %s pages|pingpong|children|threads|hot|hotb N\n", argv[0]);
+		fprintf(stderr, "usage: %s pages|pingpong|children|threads|hot|hotb|clock N\n", argv[0]);
 		return 2;
 	}
 	if (!strcmp(argv[1], "pages")) {
@@ -159,6 +172,8 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(argv[1], "hot")) {
 		hot(n);
+	} else if (!strcmp(argv[1], "clock")) {
+		clock_loop(n);
 	} else if (!strcmp(argv[1], "hotb")) {
 		hot_reversed(n);
 	} else if (!strcmp(argv[1], "threads")) {

@@ -7,6 +7,8 @@
  * array pointers made offsets, and the arrays; and for BTF, each BTF id
  * those programs' function info uses, in id order: id, size, the raw BTF.
  * Both are read from the kernel when the file is written (sys/bpf.c).
+ * And, reading, each described function's name, address and size, as
+ * perf's header prints them.
  */
 #include "data.h"
 #include "record/record.h"
@@ -134,4 +136,77 @@ int pk__data_bpf_feature(int btf, pk__data_put_fn put, void *b)
 		err = btfs(&ps, put, b);
 	progs_free(&ps);
 	return err;
+}
+
+/* The BTF blob of id `id` in the file's BPF_BTF, as perf's env finds it. */
+static const struct pk_feature_btf *btf_of(const struct pk_feature_btfs *btfs, uint32_t id)
+{
+	for (uint32_t i = 0; btfs && id && i < btfs->nr; i++)
+		if (btfs->btfs[i].id == id && btfs->btfs[i].data)
+			return &btfs->btfs[i];
+	return NULL;
+}
+
+/* The feature's program as the kernel's: info (zero-extended) and arrays. */
+static struct pk__bpf_prog *prog_copy(const struct pk_feature_bpf_prog *p)
+{
+	struct pk__bpf_prog *bp = calloc(1, sizeof(*bp) + p->data_len);
+	size_t info_len = p->info_len < sizeof(bp->info) ? p->info_len : sizeof(bp->info);
+
+	if (!bp)
+		return NULL;
+	bp->info_len = p->info_len;
+	bp->data_len = p->data_len;
+	bp->arrays = p->arrays;
+	memcpy(bp->info, p->info, info_len);
+	if (p->data_len)
+		memcpy(bp->data, p->data, p->data_len);
+	return bp;
+}
+
+static int func_fill(const struct pk__bpf_prog *bp, const struct pk_feature_btfs *btfs, uint32_t sub,
+		     struct pk_feature_bpf_func *out)
+{
+	const struct bpf_prog_info *info = (const void *)bp->info;
+	uint32_t n = info->nr_jited_ksyms;
+	const unsigned char *addrs = pk__bpf_prog_array(bp, info->jited_ksyms, 8ull * n);
+	const unsigned char *lens = pk__bpf_prog_array(bp, info->jited_func_lens, 4ull * n);
+	const struct pk_feature_btf *btf = btf_of(btfs, info->btf_id);
+
+	/* perf's __bpf_event__print_bpf_prog_info: counts that disagree, nothing */
+	if (n != info->nr_prog_tags || n != info->nr_jited_func_lens)
+		return 0;
+	if (sub >= n)
+		return pk__error(-ENOENT, "naming a BPF function", "program %u has %u functions, not %u",
+				 (unsigned int)info->id, (unsigned int)n, (unsigned int)sub + 1);
+	if (!addrs || !lens)
+		return pk__error(-EINVAL, "naming a BPF function",
+				 "program %u's symbol addresses or lengths run past its data", (unsigned int)info->id);
+	if (pk__bpf_func_name(bp, btf ? btf->data : NULL, btf ? btf->data_size : 0, sub, out->name,
+			      sizeof(out->name)) < 0)
+		return pk__error(-EINVAL, "naming a BPF function",
+				 "program %u's tags or BTF function info do not name function %u",
+				 (unsigned int)info->id, (unsigned int)sub);
+	memcpy(&out->addr, addrs + 8ull * sub, 8);
+	memcpy(&out->len, lens + 4ull * sub, 4);
+	return (int)n;
+}
+
+int pk_feature_bpf_prog_func(const struct pk_feature_bpf_prog *p, const struct pk_feature_btfs *btfs,
+			     uint32_t sub, struct pk_feature_bpf_func *out)
+{
+	struct pk__bpf_prog *bp;
+	struct pk_feature_bpf_func got;
+	int ret;
+
+	if (!p || !out || out->size < sizeof(*out) || !p->info || (p->data_len && !p->data))
+		return pk__error(-EINVAL, "naming a BPF function", "no program, or out->size too small");
+	if (!(bp = prog_copy(p)))
+		return pk__error_nomem("a BPF program's info");
+	got.size = out->size;
+	ret = func_fill(bp, btfs, sub, &got);
+	free(bp);
+	if (ret > 0)
+		*out = got;
+	return ret;
 }

@@ -86,6 +86,8 @@ struct pk_data_reader {
 	uint64_t data_offset, data_end;	/* data_end clamped to the file */
 	uint64_t data_end_said;		/* where the header says the data ends */
 	uint64_t flags[4];
+	uint32_t nr_feat_cut;		/* feature sections past the end of a cut file */
+	unsigned int feat_cut_first;	/* the first of them */
 	struct pk__file_section feat[PK_DATA_FEAT_LAST];
 	void *feat_data[PK_DATA_FEAT_LAST];
 	char *strings[PK_DATA_FEAT_LAST];

@@ -192,6 +192,14 @@ static int read_attrs(struct pk_data_reader *r, uint64_t attr_size, const struct
 	return 0;
 }
 
+/* A feature section after the records that the file ends before or
+ * inside: a file cut short after its data, which perf reads without it.
+ * It reads as absent; pk_data_reader_features_cut tells. */
+static bool cut_off(const struct pk_data_reader *r, const struct pk__file_section *s)
+{
+	return s->offset >= r->data_end && (s->offset > r->file_size || s->size > r->file_size - s->offset);
+}
+
 /* The feature table: one section per bit set, in bit order, after the data. */
 static int read_feature_table(struct pk_data_reader *r)
 {
@@ -209,6 +217,13 @@ static int read_feature_table(struct pk_data_reader *r)
 		if (id < PK_DATA_FEAT_LAST) {
 			r->feat[id].offset = get_u64(r, s);
 			r->feat[id].size = get_u64(r, s + 8);
+			if (cut_off(r, &r->feat[id])) {
+				if (!r->nr_feat_cut++)
+					r->feat_cut_first = id;
+				r->flags[id / 64] &= ~(1ULL << (id % 64));
+				at += 16;
+				continue;
+			}
 			err = check_section(r, &r->feat[id], feat_names[id] ? feat_names[id] : "a feature section");
 			if (err)
 				return err;
@@ -627,6 +642,13 @@ const char *pk_data_reader_name(const struct pk_data_reader *r, size_t idx)
 bool pk_data_reader_has_feature(const struct pk_data_reader *r, unsigned int id)
 {
 	return id < 256 && (r->flags[id / 64] & (1ULL << (id % 64)));
+}
+
+uint32_t pk_data_reader_features_cut(const struct pk_data_reader *r, unsigned int *first)
+{
+	if (first && r->nr_feat_cut)
+		*first = r->feat_cut_first;
+	return r->nr_feat_cut;
 }
 
 const char *pk_data_reader_feature_name(unsigned int id)

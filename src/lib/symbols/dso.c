@@ -299,7 +299,10 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 }
 
 /* The vDSO: this process's own image when it has the recorded build-id
- * (the same kernel), else the build-id cache's copy of that image. */
+ * (the same kernel), else the build-id cache's copy of that image.  With
+ * no build-id recorded (perf record -z writes no BUILD_ID feature), the
+ * running image, as perf 6.1 does (machine__findnew_vdso copies it to a
+ * temporary file and reads its symbols there). */
 static void load_vdso(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 {
 	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
@@ -307,8 +310,6 @@ static void load_vdso(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	char path[PATH_MAX];
 	bool mismatch = false;
 
-	if (!d->pub.build_id_size)
-		return;
 	if (base && pk__elf_open_mapped(base, "[vdso]", &e) == 0) {
 		if (same_build_id(d, e, &mismatch))
 			read_elf(d, e, pk__elf_has_symtab(e));

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <linux/bpf.h>
 
 #include "perfkit.h"
 #include "tmpdir.h"
@@ -738,6 +739,72 @@ static void test_perf_file(void **state)
 	assert_int_equal(unlink(path), 0);
 }
 
+/* A program of two jited functions in BPF_PROG_INFO's framing: the info
+ * with its array pointers as offsets into the data that follows. */
+struct bpf_fixture {
+	struct bpf_prog_info info;
+	struct {
+		uint64_t addrs[2];
+		uint32_t lens[2];
+		uint8_t tags[2][8];
+	} data;
+	struct pk_feature_bpf_prog p;
+};
+
+static void bpf_fixture(struct bpf_fixture *x, uint32_t nr)
+{
+	memset(x, 0, sizeof(*x));
+	x->info.id = 7;
+	x->info.nr_jited_ksyms = x->info.nr_jited_func_lens = x->info.nr_prog_tags = nr;
+	x->info.jited_ksyms = offsetof(typeof(x->data), addrs);
+	x->info.jited_func_lens = offsetof(typeof(x->data), lens);
+	x->info.prog_tags = offsetof(typeof(x->data), tags);
+	memcpy(x->info.name, "pk_prog", 8);
+	x->data.addrs[0] = 0xffffffffc0001000ull;
+	x->data.addrs[1] = 0xffffffffc0002000ull;
+	x->data.lens[0] = 20;
+	x->data.lens[1] = 44;
+	for (int i = 0; i < 8; i++) {
+		x->data.tags[0][i] = (uint8_t)(0x10 + i);
+		x->data.tags[1][i] = (uint8_t)(0xa0 + i);
+	}
+	x->p = (struct pk_feature_bpf_prog){ .info_len = sizeof(x->info), .data_len = sizeof(x->data),
+					     .id = 7, .info = (const uint8_t *)&x->info,
+					     .data = (const uint8_t *)&x->data };
+}
+
+/* perf's names for a program's functions: its own name for a lone
+ * function, "F" for each of several; none when the counts disagree. */
+static void test_bpf_func_names(void **state)
+{
+	struct bpf_fixture x;
+	struct pk_feature_bpf_func fn = { .size = sizeof(fn) };
+
+	(void)state;
+	bpf_fixture(&x, 1);
+	assert_int_equal(pk_feature_bpf_prog_func(&x.p, NULL, 0, &fn), 1);
+	assert_string_equal(fn.name, "bpf_prog_1011121314151617_pk_prog");
+	assert_int_equal(fn.addr, 0xffffffffc0001000ull);
+	assert_int_equal(fn.len, 20);
+	assert_int_equal(pk_feature_bpf_prog_func(&x.p, NULL, 1, &fn), -ENOENT);
+
+	bpf_fixture(&x, 2);
+	assert_int_equal(pk_feature_bpf_prog_func(&x.p, NULL, 1, &fn), 2);
+	assert_string_equal(fn.name, "bpf_prog_a0a1a2a3a4a5a6a7_F");
+	assert_int_equal(fn.addr, 0xffffffffc0002000ull);
+	assert_int_equal(fn.len, 44);
+
+	x.info.nr_prog_tags = 1;
+	assert_int_equal(pk_feature_bpf_prog_func(&x.p, NULL, 0, &fn), 0);
+
+	bpf_fixture(&x, 2);
+	x.p.data_len = 8;	/* the lengths and tags cut off */
+	assert_int_equal(pk_feature_bpf_prog_func(&x.p, NULL, 0, &fn), -EINVAL);
+	fn.size = 8;
+	bpf_fixture(&x, 1);
+	assert_int_equal(pk_feature_bpf_prog_func(&x.p, NULL, 0, &fn), -EINVAL);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest unit[] = {
@@ -746,6 +813,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_absurd_counts),
 		cmocka_unit_test(test_writer_round_trip),
 		cmocka_unit_test(test_fixture_machine),
+		cmocka_unit_test(test_bpf_func_names),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_file),

@@ -628,6 +628,33 @@ static void test_header_damage(void **state)
 	expect_open_error(-EINVAL, "inside the feature section table");
 }
 
+/* Cut inside the feature sections after a whole table: read as perf reads
+ * it, every record there, the sections the file lacks absent and told. */
+static void test_features_cut(void **state)
+{
+	struct stat st;
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	unsigned int first = 0;
+	size_t n = 0;
+
+	(void)state;
+	write_file();
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	assert_true(pk_data_reader_has_feature(r, PK_DATA_FEAT_CMDLINE));
+	assert_int_equal(pk_data_reader_features_cut(r, &first), 0);
+	pk_data_reader_free(r);
+	make_copy(st.st_size - 4, 0, NULL, 0);
+	assert_int_equal(pk_data_reader_open(copy, &r), 0);
+	assert_int_equal(pk_data_reader_features_cut(r, &first), 1);
+	assert_false(pk_data_reader_has_feature(r, first));
+	while (pk_data_reader_next(r, &h) == 1)
+		assert_memory_equal(h, recs + n++ * REC_SIZE, REC_SIZE);
+	assert_int_equal(n, NR_SAMPLES);
+	pk_data_reader_free(r);
+}
+
 static void test_record_damage(void **state)
 {
 	uint64_t data_off;
@@ -827,6 +854,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_compressed_spanning),
 		cmocka_unit_test(test_header_damage),
+		cmocka_unit_test(test_features_cut),
 		cmocka_unit_test(test_record_damage),
 		cmocka_unit_test(test_compressed_damage),
 	};
