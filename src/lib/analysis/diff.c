@@ -35,31 +35,9 @@ struct group {
 	uint64_t period, samples;
 };
 
-static int cmp_str(const char *a, const char *b)
-{
-	if (!a || !b)	/* perf: an entry with the name sorts before one without */
-		return a ? -1 : b ? 1 : 0;
-	return strcmp(a, b);
-}
-
 static int cmp_num(int64_t a, int64_t b)
 {
 	return a < b ? -1 : a > b;
-}
-
-/* Key `key` of a and b by what perf diff pairs on (names, not addresses),
- * in perf's output order for the key. */
-static int cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
-{
-	switch (key) {
-	case PK_HIST_KEY_COMM: return cmp_str(a->s.comm, b->s.comm);
-	case PK_HIST_KEY_PID:
-	case PK_HIST_KEY_TID: return cmp_num(a->s.tid, b->s.tid);
-	case PK_HIST_KEY_DSO: return cmp_str(a->s.dso, b->s.dso);
-	case PK_HIST_KEY_CPU: return cmp_num(a->s.cpu, b->s.cpu);
-	case PK_HIST_KEY_SYM: return cmp_str(a->s.sym, b->s.sym);
-	default: return 0;
-	}
 }
 
 static int cmp_keys(const struct pk_diff *d, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
@@ -67,7 +45,7 @@ static int cmp_keys(const struct pk_diff *d, const struct pk_hist_entry *a, cons
 	int c;
 
 	for (size_t i = 0; i < d->nr_keys; i++)
-		if ((c = cmp_key(d->keys[i], a, b)))
+		if ((c = pk__hist_cmp_key(d->keys[i], a, b)))
 			return c;
 	return 0;
 }

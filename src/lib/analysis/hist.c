@@ -292,7 +292,7 @@ static int cmp_num(int64_t a, int64_t b)
 }
 
 /* Key `key` of a and b in perf's output order: < 0 when a comes first. */
-static int cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+int pk__hist_cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
 	switch (key) {
 	case PK_HIST_KEY_COMM:
@@ -380,7 +380,7 @@ static int cmp_order(const struct pk_hist *sorting, int what, const struct pk_hi
 	}
 	if (what < PK_HIST_ORDER_NR)
 		return cmp_field(sorting, what, a, b);
-	return cmp_key((enum pk_hist_key)(what - PK_HIST_ORDER_KEY(0)), a, b);
+	return pk__hist_cmp_key((enum pk_hist_key)(what - PK_HIST_ORDER_KEY(0)), a, b);
 }
 
 static int cmp_entries(const void *pa, const void *pb, void *arg)
@@ -400,7 +400,7 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 		if ((c = cmp_depth(sorting, a, b)) || (c = cmp_field(sorting, PK_HIST_ORDER_OVERHEAD, a, b)))
 			return c;
 		for (size_t i = 0; i < sorting->nr_keys; i++)
-			if ((c = cmp_key(sorting->keys[i], a, b)))
+			if ((c = pk__hist_cmp_key(sorting->keys[i], a, b)))
 				return c;
 	}
 	/* perf keeps its collapsed order for the rest: unresolved symbols by
