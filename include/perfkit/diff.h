@@ -38,6 +38,9 @@ struct pk_diff_opts {
 	int64_t w1, w2;		/* PK_DIFF_WDIFF's weights, both non-zero */
 	unsigned int order;	/* perf's -o: 1 (default) orders by the computed value first, 0 by the baseline */
 	bool baseline_only;	/* perf's -b: only entries found in both */
+	/* perf's --percentage relative: shares of what no filter hid (the
+	 * samples and entries whose `filtered` is false), not of every sample. */
+	bool relative;
 };
 
 /*
@@ -83,6 +86,9 @@ PK_API const struct pk_diff_entry *pk_diff_get(const struct pk_diff *d, size_t i
  * taken of: the new file's every sample, and the old file's rows (every
  * sample but those of rows -b left out, as perf diff prints its Baseline
  * column).  The deltas were computed with the old file's every sample.
+ * With `relative`, only what no filter hid: the new file's samples, the
+ * old file's rows whose entry is not filtered.  A row is filtered (and
+ * perf diff does not print it) when its entry, `base` or else `pair`, is.
  */
 PK_API uint64_t pk_diff_base_total(const struct pk_diff *d);
 PK_API uint64_t pk_diff_pair_total(const struct pk_diff *d);

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT };
+enum { OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT, OPT_CPU, OPT_PID, OPT_TID };
 
 static const struct cli_opt diff_options[] = {
 	{ "compute", 'c', CLI_ARG_REQUIRED, 'c', "METHOD",
@@ -32,7 +32,13 @@ static const struct cli_opt diff_options[] = {
 	{ "order", 'o', CLI_ARG_REQUIRED, 'o', "N",
 	  "order by the computed column first (1, the default) or by the baseline (0)" },
 	{ "percentage", 0, CLI_ARG_REQUIRED, OPT_PERCENTAGE, "HOW",
-	  "relative or absolute (the same without filters, which perfkit diff has none of yet)" },
+	  "with filters, shares of what they show (relative) or of every sample (absolute, the default)" },
+	{ "comms", 'C', CLI_ARG_REQUIRED, 'C', "COMMS", "only rows of these commands (comma-separated)" },
+	{ "dsos", 'd', CLI_ARG_REQUIRED, 'd', "DSOS", "only rows of these objects (short names or paths)" },
+	{ "symbols", 'S', CLI_ARG_REQUIRED, 'S', "SYMS", "only rows of these symbols" },
+	{ "pid", 0, CLI_ARG_REQUIRED, OPT_PID, "PIDS", "only rows of these processes" },
+	{ "tid", 0, CLI_ARG_REQUIRED, OPT_TID, "TIDS", "only rows of these threads" },
+	{ "cpu", 0, CLI_ARG_REQUIRED, OPT_CPU, "CPUS", "only samples of these CPUs, e.g. 0-2,5 (others not counted)" },
 	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read files another user owns" },
 	{ "format", 0, CLI_ARG_REQUIRED, OPT_FORMAT, "FORMAT",
@@ -57,9 +63,8 @@ const struct cli_optset cmd_diff_opts = {
 
 /* perf diff's options perfkit does not take, refused by name. */
 static const char *const refused[] = {
-	"--cycles-hist", "--dump-raw-trace", "-D", "--kallsyms", "--modules", "-m", "--dsos", "-d",
-	"--comms", "-C", "--symbols", "-S", "--field-separator", "-t", "--symfs", "--time", "--cpu",
-	"--pid", "--tid", "--stream", "--verbose", "-v",
+	"--cycles-hist", "--dump-raw-trace", "-D", "--kallsyms", "--modules", "-m", "--field-separator",
+	"-t", "--symfs", "--time", "--stream", "--verbose", "-v",
 };
 
 static int check_refused(int argc, char **argv)
@@ -154,6 +159,21 @@ static int diff_option(void *ctx, int id, const char *arg)
 		o->d.order = (unsigned int)v;
 		return 0;
 	case OPT_OUTPUT: o->output = arg; return 0;
+	case 'C': o->comms = arg; return 0;
+	case 'd': o->dsos = arg; return 0;
+	case 'S': o->syms = arg; return 0;
+	case OPT_PID:
+		free(o->pids);
+		return cli_parse_ids("diff", arg, &o->pids, &o->nr_pids) ? CLI_EXIT_USAGE : 0;
+	case OPT_TID:
+		free(o->tids);
+		return cli_parse_ids("diff", arg, &o->tids, &o->nr_tids) ? CLI_EXIT_USAGE : 0;
+	case OPT_CPU:
+		free(o->cpus);
+		o->cpus = NULL;
+		if (pk_cpus_parse(arg, &o->cpus, &o->nr_cpus) < 0)
+			return cli_usage("diff", "invalid --cpu list '%s'", arg);
+		return 0;
 	case OPT_FORMAT:
 		if (!strcmp(arg, "stdio"))
 			o->format = DIFF_FORMAT_STDIO;
@@ -167,6 +187,7 @@ static int diff_option(void *ctx, int id, const char *arg)
 	case OPT_PERCENTAGE:
 		if (strcmp(arg, "relative") && strcmp(arg, "absolute"))
 			return cli_usage("diff", "invalid --percentage '%s' (relative or absolute)", arg);
+		o->d.relative = !strcmp(arg, "relative");
 		return 0;
 	default: return 0;
 	}
@@ -242,6 +263,27 @@ static int diff(struct diff_opts *o)
 	return rc;
 }
 
+static int run(struct diff_opts *o, int argc, char **argv)
+{
+	int rc = check_refused(argc, argv);
+
+	if (!rc)
+		rc = parse_sort(o, "dso,sym");
+	if (!rc)
+		rc = cli_opts_parse(&cmd_diff_opts, argc, argv, diff_option, o);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (argc - optind > 2)
+		return cli_usage("diff", "perfkit diff compares two files, not %d", argc - optind);
+	if (argc - optind == 2)
+		o->old_path = argv[optind++];
+	if (argc - optind == 1)
+		o->new_path = argv[optind];
+	if (o->d.order > 1)
+		return cli_usage("diff", "Order option out of limit: -o %u (two files: 0 or 1)", o->d.order);
+	return diff(o);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = {
@@ -249,21 +291,10 @@ int cmd_diff(int argc, char **argv)
 		.new_path = "perf.data",
 		.d = { .size = sizeof(o.d), .compute = PK_DIFF_DELTA_ABS, .w1 = 1, .w2 = 1, .order = 1 },
 	};
-	int rc = check_refused(argc, argv);
+	int rc = run(&o, argc, argv);
 
-	if (!rc)
-		rc = parse_sort(&o, "dso,sym");
-	if (!rc)
-		rc = cli_opts_parse(&cmd_diff_opts, argc, argv, diff_option, &o);
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	if (argc - optind > 2)
-		return cli_usage("diff", "perfkit diff compares two files, not %d", argc - optind);
-	if (argc - optind == 2)
-		o.old_path = argv[optind++];
-	if (argc - optind == 1)
-		o.new_path = argv[optind];
-	if (o.d.order > 1)
-		return cli_usage("diff", "Order option out of limit: -o %u (two files: 0 or 1)", o.d.order);
-	return diff(&o);
+	free(o.pids);
+	free(o.tids);
+	free(o.cpus);
+	return rc;
 }

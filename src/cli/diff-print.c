@@ -59,6 +59,21 @@ static const struct pk_hist_entry *key_entry(const struct pk_diff_entry *e)
 	return e->base ? e->base : e->pair;
 }
 
+/* perf prints no row a filter hides. */
+static bool shown(const struct pk_diff_entry *e)
+{
+	return !key_entry(e)->s.filtered;
+}
+
+/* perf's sort__setup_elide: a key column a filter of one name fixes is left out. */
+static bool elided(const struct diff_opts *o, enum pk_hist_key k)
+{
+	const char *list = k == PK_HIST_KEY_COMM ? o->comms : k == PK_HIST_KEY_DSO ? o->dsos :
+			   k == PK_HIST_KEY_SYM ? o->syms : NULL;
+
+	return list && *list && !strchr(list, ',');
+}
+
 /* A key column as wide as its header and its widest entry, by perf's
  * hists__calc_col_len. */
 static int key_width(const struct pk_diff *d, enum pk_hist_key k, bool sym_shown)
@@ -67,7 +82,11 @@ static int key_width(const struct pk_diff *d, enum pk_hist_key k, bool sym_shown
 
 	for (size_t i = 0; i < pk_diff_nr(d); i++) {
 		const struct pk_hist_sample *s = &key_entry(pk_diff_get(d, i))->s;
-		int comm = s->comm ? (int)strlen(s->comm) : 0;
+		int comm;
+
+		if (s->filtered)
+			continue;
+		comm = s->comm ? (int)strlen(s->comm) : 0;
 
 		switch (k) {
 		case PK_HIST_KEY_COMM: w = max_int(w, comm); break;
@@ -103,9 +122,16 @@ static size_t make_cols(const struct diff_opts *o, const struct pk_diff *d, stru
 		cols[n++] = (struct col){ COL_FORMULA, 0, MAX_COL_WIDTH, "Formula" };
 	if (o->period)
 		cols[n++] = (struct col){ COL_PERIOD, 0, 14, "Period" };
+	size_t first_key = n;
+
 	for (size_t i = 0; i < o->nr_keys; i++)
-		cols[n++] = (struct col){ COL_KEY, o->keys[i], key_width(d, o->keys[i], sym_shown),
-					  key_header(o->keys[i]) };
+		if (!elided(o, o->keys[i]))
+			cols[n++] = (struct col){ COL_KEY, o->keys[i], key_width(d, o->keys[i], sym_shown),
+						  key_header(o->keys[i]) };
+	if (n == first_key)	/* perf: every key elided, none is */
+		for (size_t i = 0; i < o->nr_keys; i++)
+			cols[n++] = (struct col){ COL_KEY, o->keys[i], key_width(d, o->keys[i], sym_shown),
+						  key_header(o->keys[i]) };
 	return n;
 }
 
@@ -242,5 +268,6 @@ void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, con
 		print_headers(f, cols, n);
 	}
 	for (size_t i = 0; i < pk_diff_nr(d); i++)
-		print_row(f, o, d, pk_diff_get(d, i), cols, n);
+		if (shown(pk_diff_get(d, i)))
+			print_row(f, o, d, pk_diff_get(d, i), cols, n);
 }

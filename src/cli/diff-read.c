@@ -62,13 +62,58 @@ static int export_sample(struct diff_file *f, size_t ev, const struct pk_sample 
 	return pk_exporter_add(f->ex, &s);
 }
 
-static int add_sample(struct diff_file *f, size_t ev, const struct pk_sample *smp,
+bool diff_in_list(const char *list, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	for (const char *p = list; s && *p; p += *p == ',') {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, s, n))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+static bool in_ids(const pid_t *ids, size_t nr, pid_t id)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Whether -C, -d, -S, --pid or --tid hide the sample, as perf's filters of
+ * machine__resolve (a DSO by its short name or its path). */
+static bool filtered(const struct diff_opts *o, const struct pk_hist_sample *s, const struct pk_location *loc)
+{
+	return (o->comms && !diff_in_list(o->comms, s->comm)) ||
+	       (o->dsos && !diff_in_list(o->dsos, s->dso) &&
+		!(loc->dso && diff_in_list(o->dsos, loc->dso->name))) ||
+	       (o->syms && !diff_in_list(o->syms, s->sym)) ||
+	       (o->pids && !in_ids(o->pids, o->nr_pids, (pid_t)s->pid)) ||
+	       (o->tids && !in_ids(o->tids, o->nr_tids, (pid_t)s->tid));
+}
+
+/* --cpu: perf drops the samples of other CPUs before counting them. */
+static bool cpu_dropped(const struct diff_opts *o, const struct pk_sample *smp)
+{
+	for (size_t i = 0; o->cpus && i < o->nr_cpus; i++)
+		if ((uint32_t)o->cpus[i] == smp->cpu)
+			return false;
+	return o->cpus;
+}
+
+static int add_sample(struct diff_file *f, const struct diff_opts *o, size_t ev, const struct pk_sample *smp,
 		      const struct pk_resolved_sample *rs)
 {
 	const struct perf_event_attr *attr = pk_data_reader_attr(f->r, ev);
 	struct pk_hist_sample s = { .size = sizeof(s) };
 	bool nomem = false;
 
+	if (cpu_dropped(o, smp))
+		return 0;
 	if (f->ex)
 		return export_sample(f, ev, smp, rs);
 	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
@@ -83,11 +128,12 @@ static int add_sample(struct diff_file *f, size_t ev, const struct pk_sample *sm
 	s.dso = cli_dso_short_name(&f->names, rs->loc.dso, s.pid, &nomem);
 	if (nomem)
 		return -ENOMEM;
+	s.filtered = filtered(o, &s, &rs->loc);
 	return pk_hist_add(f->hist[ev], &s);
 }
 
 /* One record: a sample into its histogram, the rest to the resolver. */
-static int add_record(struct diff_file *f, const struct perf_event_header *h)
+static int add_record(struct diff_file *f, const struct diff_opts *o, const struct perf_event_header *h)
 {
 	int ev = pk_data_reader_event_of(f->r, h);
 	const struct perf_event_attr *attr = ev >= 0 ? pk_data_reader_attr(f->r, (size_t)ev) : NULL;
@@ -102,7 +148,7 @@ static int add_record(struct diff_file *f, const struct perf_event_header *h)
 			return -EINVAL;
 		if ((err = pk_resolver_resolve(f->res, &d, &rs)) < 0)
 			return err;
-		return add_sample(f, (size_t)ev, &d.sample, &rs);
+		return add_sample(f, o, (size_t)ev, &d.sample, &rs);
 	}
 	if (pk_record_decode(h, attr ? attr : pk_data_reader_attr(f->r, 0), &d) != 0)
 		return 0;
@@ -186,8 +232,14 @@ int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *t
 		return rc;
 	if (pk_data_reader_open(f->path, &f->r) < 0 || setup(f, o, title) < 0)
 		return cli_error("diff", NULL);
+	for (size_t i = 0; o->cpus && i < pk_data_reader_nr_events(f->r); i++)
+		if (!(pk_data_reader_attr(f->r, i)->sample_type & PERF_SAMPLE_CPU)) {
+			cli_message(stderr, "perfkit diff: %s does not contain CPU events: remove --cpu to "
+				    "proceed\n", f->path);
+			return CLI_EXIT_EVENT;
+		}
 	while (!err && (rc = pk_data_reader_next(f->r, &rec)) > 0)
-		err = add_record(f, rec);
+		err = add_record(f, o, rec);
 	if (err < 0 && err != -EINVAL)
 		return cli_error("diff", NULL);
 	if (err == -EINVAL || rc < 0) {	/* the samples before the damage stand, as in report */

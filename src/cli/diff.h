@@ -23,6 +23,15 @@ struct diff_opts {
 	bool period;			/* -p */
 	bool formula;			/* -F */
 	bool force;			/* -f */
+	/* Filters: a sample of another comm, DSO, symbol, process or thread
+	 * counts but its row is hidden (-C, -d, -S, --pid, --tid; lists of
+	 * names as given, comma-separated); one of another CPU is dropped. */
+	const char *comms, *dsos, *syms;
+	pid_t *pids, *tids;
+	size_t nr_pids, nr_tids;
+	const char *cpu_list;		/* --cpu */
+	int *cpus;
+	size_t nr_cpus;
 	enum diff_format format;	/* --format */
 	const char *output;		/* --output, for the folded and flamegraph formats */
 };
@@ -50,6 +59,9 @@ struct diff_file {
  */
 int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *title);
 void diff_file_free(struct diff_file *f);
+
+/* diff_in_list - whether `s` is one of the comma-separated names of `list`. */
+bool diff_in_list(const char *list, const char *s);
 
 /*
  * diff_print_event - one event's section of perf diff --stdio: the

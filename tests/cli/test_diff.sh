@@ -4,7 +4,8 @@
 # recordings of the workload whose hot function moves (hot: hot_a twice
 # for each hot_b; hotb: the other way round), recorded by perf and by
 # perfkit record, compared line for line for the default delta-abs, -c
-# delta, ratio and wdiff, -p, -F, -b, -o 0, -q and other sort keys, two
+# delta, ratio and wdiff, -p, -F, -b, -o 0, -q, other sort keys and the
+# filters (-C, -d, -S, --pid, --tid, --cpu, --percentage), two
 # events per file, and the default file names; --format folded (each
 # column's total is its file's event count, as perf report gives it;
 # with -c, samples x period) and flamegraph (an SVG of both profiles);
@@ -56,6 +57,18 @@ else
 		# shellcheck disable=SC2086
 		same_as_perf $args old.data new.data
 	done
+	# perf's filters: hidden rows still count in the totals (absolute) or
+	# not (relative); a filter of one name leaves its key column out.
+	wl=$(basename "$W")
+	for args in "-S hot_a,hot_b" "-S hot_a" "-S hot_b,hot_a --percentage relative" "-d $wl" \
+		"-d $wl -p -F" "-d $wl,[kernel.kallsyms] --percentage relative -F" "-C $wl" \
+		"-C $wl -s comm,sym" "-C nosuch" "-S hot_a -c ratio -F --percentage relative"; do
+		# shellcheck disable=SC2086
+		same_as_perf $args old.data new.data
+	done
+	pid=$(perf script -i new.data -F pid 2>/dev/null | head -1 | tr -d ' ')
+	same_as_perf --pid "$pid" -s pid,sym old.data new.data
+	same_as_perf --tid "$pid" --percentage relative -s pid,sym old.data new.data
 	same_as_perf pk-old.data pk-new.data
 	same_as_perf -c ratio -F pk-old.data pk-new.data
 	same_as_perf old.data pk-new.data
@@ -63,6 +76,15 @@ else
 	same_as_perf two-old.data two-new.data
 	same_as_perf -c ratio -p two-new.data two-old.data
 	same_as_perf new.data new.data
+
+	# --cpu drops other CPUs' samples; a file without CPUs is refused as perf refuses it.
+	perf record -q -a -e cpu-clock -F 999 -o a-old.data -- "$W" hot 150 >/dev/null 2>&1
+	perf record -q -a -e cpu-clock -F 999 -o a-new.data -- "$W" hotb 150 >/dev/null 2>&1
+	same_as_perf --cpu 0 -S hot_a,hot_b a-old.data a-new.data
+	same_as_perf --cpu 0-1 -s comm,dso a-old.data a-new.data
+	run diff --cpu 0 old.data new.data
+	expect_rc "--cpu on a file without CPUs: exit 1" 1
+	contains "saying so" "$err" "does not contain CPU events"
 
 	# --format folded: each stack with the old and the new weight; the
 	# columns add up to each file's event count.

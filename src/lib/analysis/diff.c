@@ -104,7 +104,10 @@ static double percent(uint64_t period, uint64_t total)
 static void compute(struct pk_diff_entry *r, const struct pk_diff_opts *o, uint64_t base_total,
 		    uint64_t pair_total)
 {
-	r->delta = percent(r->pair_period, pair_total) - percent(r->base_period, base_total);
+	/* perf divides by the total unguarded: of an empty total (a filter
+	 * that hides a whole file, with --percentage relative) the delta is NaN. */
+	r->delta = (double)r->pair_period * 100.0 / (double)pair_total -
+		   (double)r->base_period * 100.0 / (double)base_total;
 	r->ratio = (double)r->pair_period / (double)(r->base_period ? r->base_period : 1);
 	/* perf multiplies its u64 periods by s64 weights in u64: the same wrap. */
 	r->wdiff = (int64_t)(r->pair_period * (uint64_t)o->w2 - r->base_period * (uint64_t)o->w1);
@@ -223,16 +226,18 @@ int pk_diff_new(const struct pk_hist *base, const struct pk_hist *other, const s
 	struct group *gb = NULL, *gp = NULL;
 	size_t nb = 0, np = 0;
 	struct pk_diff *d;
+	uint64_t base_all;
 	int err;
 
 	if ((err = check(base, other, o)) < 0)
 		return err;
+	base_all = o->relative ? pk__hist_shown_period(base) : pk_hist_total_period(base);
 	if (!(d = pk__calloc(1, sizeof(*d))))
 		return pk__error_nomem("a profile comparison");
 	d->compute = o->compute;
 	d->order = o->order;
 	d->keys = pk__hist_keys(base, &d->nr_keys);
-	d->pair_total = pk_hist_total_period(other);
+	d->pair_total = o->relative ? pk__hist_shown_period(other) : pk_hist_total_period(other);
 	if ((err = collapse(d, base, &gb, &nb)) < 0 || (err = collapse(d, other, &gp, &np)) < 0)
 		goto fail;
 	if (!(d->rows = pk__calloc(nb + np + 1, sizeof(*d->rows)))) {
@@ -244,8 +249,9 @@ int pk_diff_new(const struct pk_hist *base, const struct pk_hist *other, const s
 		/* The deltas take every old sample; the Baseline column, as perf
 		 * prints it after -b, only the rows'. */
 		if (d->rows[i].pair)
-			compute(&d->rows[i], o, pk_hist_total_period(base), d->pair_total);
-		d->base_total += d->rows[i].base_period;
+			compute(&d->rows[i], o, base_all, d->pair_total);
+		if (!o->relative || !key_entry(&d->rows[i])->s.filtered)
+			d->base_total += d->rows[i].base_period;
 	}
 	if (d->nr)
 		qsort_r(d->rows, d->nr, sizeof(*d->rows), cmp_rows, d);

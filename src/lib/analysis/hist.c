@@ -32,6 +32,7 @@ struct pk_hist {
 	uint32_t *table;	/* entry index + 1, 0 empty; at most half full */
 	size_t table_cap;
 	uint64_t total_period, nr_samples;
+	uint64_t shown_period;	/* the periods of samples no filter hides */
 	bool sorted;		/* pk_hist_sort ran: ekeys no longer match entries */
 	bool children;		/* pk_hist_add_chain added children: sort by period_acc */
 	enum pk_hist_chain_order order;	/* pk_hist_set_chain_order */
@@ -229,6 +230,8 @@ int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 	default: break;
 	}
 	h->total_period += s->period;
+	if (!s->filtered)
+		h->shown_period += s->period;
 	h->nr_samples++;
 	return 0;
 }
@@ -556,4 +559,9 @@ const enum pk_hist_key *pk__hist_keys(const struct pk_hist *h, size_t *nr)
 {
 	*nr = h->nr_keys;
 	return h->keys;
+}
+
+uint64_t pk__hist_shown_period(const struct pk_hist *h)
+{
+	return h->shown_period;
 }
