@@ -120,9 +120,10 @@ static int parse_compute(struct diff_opts *o, const char *arg)
 	const char *opt = arg[len] ? arg + len + 1 : NULL;
 	char *end;
 
-	if (!strcmp(arg, "cycles"))
-		return cli_usage("diff", "-c cycles compares branch stacks' cycles, which perfkit diff "
-				 "does not read");
+	if (!strcmp(arg, "cycles")) {
+		o->cycles = true;
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (strlen(names[i]) != len || strncmp(arg, names[i], len))
 			continue;
@@ -244,6 +245,33 @@ static int export(const struct diff_opts *o, const struct diff_file *of, const s
 	return cli_output_write("diff", o->output, write_cb, &d);
 }
 
+/*
+ * -c cycles compares branch stacks' cycles: perf 6.1 gives up, printing
+ * nothing, when a file has no BRANCH_STACK feature; perfkit does the same
+ * with a message, and refuses files that have one, whose cycles it does
+ * not read.
+ */
+static int check_cycles(const struct diff_opts *o)
+{
+	const char *paths[] = { o->old_path, o->new_path };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct pk_data_reader *r = NULL;
+		bool has;
+
+		if (pk_data_reader_open(paths[i], &r) < 0)
+			return cli_error("diff", NULL);
+		has = pk_data_reader_has_feature(r, PK_DATA_FEAT_BRANCH_STACK);
+		pk_data_reader_free(r);
+		if (!has) {
+			cli_message(stderr, "perfkit diff: -c cycles: %s has no branch stacks (record with "
+				    "-b or -j)\n", paths[i]);
+			return CLI_EXIT_EVENT;
+		}
+	}
+	return cli_usage("diff", "-c cycles: perfkit diff does not read branch stacks' cycles");
+}
+
 static int diff(struct diff_opts *o)
 {
 	struct diff_file of = { .path = o->old_path }, nf = { .path = o->new_path };
@@ -281,7 +309,7 @@ static int run(struct diff_opts *o, int argc, char **argv)
 		o->new_path = argv[optind];
 	if (o->d.order > 1)
 		return cli_usage("diff", "Order option out of limit: -o %u (two files: 0 or 1)", o->d.order);
-	return diff(o);
+	return o->cycles ? check_cycles(o) : diff(o);
 }
 
 int cmd_diff(int argc, char **argv)

@@ -23,6 +23,7 @@ struct diff_opts {
 	bool period;			/* -p */
 	bool formula;			/* -F */
 	bool force;			/* -f */
+	bool cycles;			/* -c cycles */
 	/* Filters: a sample of another comm, DSO, symbol, process or thread
 	 * counts but its row is hidden (-C, -d, -S, --pid, --tid; lists of
 	 * names as given, comma-separated); one of another CPU is dropped. */
