@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-diff.c - `perfkit diff [OLD [NEW]]`: two perf.data files (perf's or
- * perfkit's) read into one histogram per event (diff-read.c), each event
- * of the old file paired with the new file's event of the same type and
- * config, the histograms compared by pk_diff as perf diff compares them,
+ * cmd-diff.c - `perfkit diff [OLD [NEW...]]`: two or more perf.data files
+ * (perf's or perfkit's) read into one histogram per event (diff-read.c),
+ * each event of the first file paired with each later file's event of the
+ * same type and config, the histograms compared by pk_diff as perf diff compares them,
  * and perf diff's --stdio table printed (diff-print.c).  The options,
  * a clear refusal of perf diff's options perfkit does not take, and
  * --format: both files' stacks as folded lines with two weights or as a
@@ -39,6 +39,8 @@ static const struct cli_opt diff_options[] = {
 	{ "pid", 0, CLI_ARG_REQUIRED, OPT_PID, "PIDS", "only rows of these processes" },
 	{ "tid", 0, CLI_ARG_REQUIRED, OPT_TID, "TIDS", "only rows of these threads" },
 	{ "cpu", 0, CLI_ARG_REQUIRED, OPT_CPU, "CPUS", "only samples of these CPUs, e.g. 0-2,5 (others not counted)" },
+	{ "field-separator", 't', CLI_ARG_REQUIRED, 't', "SEP",
+	  "cells joined by SEP, unpadded and without the dots line (any SEP but '.')" },
 	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read files another user owns" },
 	{ "format", 0, CLI_ARG_REQUIRED, OPT_FORMAT, "FORMAT",
@@ -52,19 +54,18 @@ static const struct cli_opt diff_options[] = {
 
 const struct cli_optset cmd_diff_opts = {
 	.cmd = "diff",
-	.usage = "usage: perfkit diff [OPTIONS] [OLD [NEW]]\n"
+	.usage = "usage: perfkit diff [OPTIONS] [OLD [NEW...]]\n"
 		 "\n"
-		 "Compare two perf.data files (default perf.data.old and perf.data) as\n"
+		 "Compare perf.data files (default perf.data.old and perf.data) as\n"
 		 "perf diff --stdio does: each symbol's share of the old file (Baseline)\n"
-		 "and how it changed in the new one, symbols paired by name.\n",
+		 "and how it changed in each newer one, symbols paired by name.\n",
 	.opts = diff_options,
 	.epilogue = "Exit status: 0, 1 for a file that cannot be read, 2 for bad usage.",
 };
 
 /* perf diff's options perfkit does not take, refused by name. */
 static const char *const refused[] = {
-	"--cycles-hist", "--dump-raw-trace", "-D", "--kallsyms", "--modules", "-m", "--field-separator",
-	"-t", "--symfs", "--time", "--stream", "--verbose", "-v",
+	"--cycles-hist", "--dump-raw-trace", "-D", "--kallsyms", "--modules", "-m", "--symfs", "--time", "--stream", "--verbose", "-v",
 };
 
 static int check_refused(int argc, char **argv)
@@ -153,6 +154,11 @@ static int diff_option(void *ctx, int id, const char *arg)
 	case 'F': o->formula = true; return 0;
 	case 'b': o->d.baseline_only = true; return 0;
 	case 'q': o->quiet = true; return 0;
+	case 't':
+		if (!strcmp(arg, ".") || !*arg)
+			return cli_usage("diff", "'%s' is not a valid --field-separator (perf refuses '.')", arg);
+		o->field_sep = arg;
+		return 0;
 	case 'f': o->force = true; return 0;
 	case 'o':
 		if (cli_num_u64("diff", "--order", arg, 0, UINT32_MAX, &v) < 0)
@@ -206,17 +212,25 @@ static int match_event(const struct diff_file *nf, const struct perf_event_attr 
 	return -1;
 }
 
-static int compare(const struct diff_opts *o, struct diff_file *of, struct diff_file *nf)
+/* Each event of the first file compared with the later files' events of
+ * its type and config (an empty histogram where a file has none). */
+static int compare(const struct diff_opts *o, struct diff_file *files)
 {
+	const struct pk_hist *hists[DIFF_MAX_FILES];
 	struct pk_hist *none = NULL;
 	int err = pk_hist_new(o->keys, o->nr_keys, &none);
 
-	for (size_t i = 0; !err && i < of->nr_ev; i++) {
-		int k = match_event(nf, pk_data_reader_attr(of->r, i));
-		const char *name = pk_data_reader_name(of->r, i);
+	for (size_t i = 0; !err && i < files[0].nr_ev; i++) {
+		const char *name = pk_data_reader_name(files[0].r, i);
 		struct pk_diff *d = NULL;
 
-		if ((err = pk_diff_new(of->hist[i], k >= 0 ? nf->hist[k] : none, &o->d, &d)) < 0)
+		hists[0] = files[0].hist[i];
+		for (size_t f = 1; f < o->nr_files; f++) {
+			int k = match_event(&files[f], pk_data_reader_attr(files[0].r, i));
+
+			hists[f] = k >= 0 ? files[f].hist[k] : none;
+		}
+		if ((err = pk_diff_new_files(hists, o->nr_files, &o->d, &d)) < 0)
 			break;
 		diff_print_event(stdout, o, name ? name : "unknown", d, i == 0);
 		pk_diff_free(d);
@@ -253,9 +267,9 @@ static int export(const struct diff_opts *o, const struct diff_file *of, const s
  */
 static int check_cycles(const struct diff_opts *o)
 {
-	const char *paths[] = { o->old_path, o->new_path };
+	const char *const *paths = o->paths;
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < o->nr_files; i++) {
 		struct pk_data_reader *r = NULL;
 		bool has;
 
@@ -274,24 +288,25 @@ static int check_cycles(const struct diff_opts *o)
 
 static int diff(struct diff_opts *o)
 {
-	struct diff_file of = { .path = o->old_path }, nf = { .path = o->new_path };
+	struct diff_file files[DIFF_MAX_FILES] = { 0 };
 	char *title = NULL;
-	int rc;
+	int rc = 0;
 
-	if (asprintf(&title, "%s against %s", o->new_path, o->old_path) < 0)
+	if (asprintf(&title, "%s against %s", o->paths[1], o->paths[0]) < 0)
 		return cli_usage("diff", "out of memory");
-	rc = diff_file_read(&of, o, title);
+	for (size_t f = 0; !rc && f < o->nr_files; f++) {
+		files[f].path = o->paths[f];
+		rc = diff_file_read(&files[f], o, title);
+	}
 	if (!rc)
-		rc = diff_file_read(&nf, o, title);
-	if (!rc)
-		rc = o->format == DIFF_FORMAT_STDIO ? compare(o, &of, &nf) : export(o, &of, &nf);
+		rc = o->format == DIFF_FORMAT_STDIO ? compare(o, files) : export(o, &files[0], &files[1]);
 	free(title);
-	diff_file_free(&of);
-	diff_file_free(&nf);
+	for (size_t f = 0; f < o->nr_files; f++)
+		diff_file_free(&files[f]);
 	return rc;
 }
 
-static int run(struct diff_opts *o, int argc, char **argv)
+static int run(struct diff_opts *o, int argc, char **argv, const char **one)
 {
 	int rc = check_refused(argc, argv);
 
@@ -301,25 +316,34 @@ static int run(struct diff_opts *o, int argc, char **argv)
 		rc = cli_opts_parse(&cmd_diff_opts, argc, argv, diff_option, o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (argc - optind > 2)
-		return cli_usage("diff", "perfkit diff compares two files, not %d", argc - optind);
-	if (argc - optind == 2)
-		o->old_path = argv[optind++];
-	if (argc - optind == 1)
-		o->new_path = argv[optind];
-	if (o->d.order > 1)
-		return cli_usage("diff", "Order option out of limit: -o %u (two files: 0 or 1)", o->d.order);
+	/* perf: no file, perf.data.old and perf.data; one, perf.data.old and it. */
+	if (argc - optind == 1) {
+		one[1] = argv[optind];
+		o->paths = one;
+	} else if (argc - optind > 1) {
+		o->paths = (const char *const *)argv + optind;
+		o->nr_files = (size_t)(argc - optind);
+	}
+	if (o->nr_files > DIFF_MAX_FILES)
+		return cli_usage("diff", "perfkit diff compares at most %d files, not %zu", DIFF_MAX_FILES,
+				 o->nr_files);
+	if (o->format != DIFF_FORMAT_STDIO && o->nr_files > 2)
+		return cli_usage("diff", "--format compares two files, not %zu", o->nr_files);
+	if (o->d.order >= o->nr_files)
+		return cli_usage("diff", "Order option out of limit: -o %u (%zu files: 0 to %zu)", o->d.order,
+				 o->nr_files, o->nr_files - 1);
 	return o->cycles ? check_cycles(o) : diff(o);
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = {
-		.old_path = "perf.data.old",
-		.new_path = "perf.data",
+		.paths = (const char *const[]){ "perf.data.old", "perf.data" },
+		.nr_files = 2,
 		.d = { .size = sizeof(o.d), .compute = PK_DIFF_DELTA_ABS, .w1 = 1, .w2 = 1, .order = 1 },
 	};
-	int rc = run(&o, argc, argv);
+	const char *one[] = { "perf.data.old", NULL };
+	int rc = run(&o, argc, argv, one);
 
 	free(o.pids);
 	free(o.tids);

@@ -13,9 +13,13 @@
 /* --format: perf's table, or the two files' stacks. */
 enum diff_format { DIFF_FORMAT_STDIO, DIFF_FORMAT_FOLDED, DIFF_FORMAT_FLAMEGRAPH };
 
+/* The most files one diff compares. */
+#define DIFF_MAX_FILES 64
+
 /* The options of one diff run. */
 struct diff_opts {
-	const char *old_path, *new_path;
+	const char *const *paths;	/* the files: paths[0] the baseline */
+	size_t nr_files;
 	struct pk_diff_opts d;		/* -c, -o, -b */
 	enum pk_hist_key keys[PK_HIST_MAX_KEYS];	/* -s */
 	size_t nr_keys;
@@ -24,6 +28,7 @@ struct diff_opts {
 	bool formula;			/* -F */
 	bool force;			/* -f */
 	bool cycles;			/* -c cycles */
+	const char *field_sep;		/* -t: cells joined by it, unpadded */
 	/* Filters: a sample of another comm, DSO, symbol, process or thread
 	 * counts but its row is hidden (-C, -d, -S, --pid, --tid; lists of
 	 * names as given, comma-separated); one of another CPU is dropped. */
@@ -67,7 +72,8 @@ bool diff_in_list(const char *list, const char *s);
 /*
  * diff_print_event - one event's section of perf diff --stdio: the
  * "# Event" lines (unless quiet; `first` leaves out the blank line before
- * it), the column headers and the rows of d.
+ * it), the "# Data files:" block for more than two files, the column
+ * headers and the rows of d.
  */
 void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, const struct pk_diff *d,
 		      bool first);

@@ -6,7 +6,8 @@
 # perfkit record, compared line for line for the default delta-abs, -c
 # delta, ratio and wdiff, -p, -F, -b, -o 0, -q, other sort keys and the
 # filters (-C, -d, -S, --pid, --tid, --cpu, --percentage), two
-# events per file, and the default file names; --format folded (each
+# events per file, the default file names, three and four files (-o N)
+# and -t; --format folded (each
 # column's total is its file's event count, as perf report gives it;
 # with -c, samples x period) and flamegraph (an SVG of both profiles);
 # and bad usage.
@@ -77,6 +78,27 @@ else
 	same_as_perf -c ratio -p two-new.data two-old.data
 	same_as_perf new.data new.data
 
+	# Three and four files: a "# Data files:" block, "/N" headers, -o N
+	# ordering by file N's column; and -t's unpadded cells.
+	perf record -q -e cpu-clock -F 999 -o third.data -- "$W" hot 100 >/dev/null 2>&1
+	for args in "" "-c delta" "-c ratio" "-c wdiff:1,2" "-p" "-F" "-c ratio -p -F" "-c delta -F -p" \
+		"-o 2" "-o 0" "-o 2 -c ratio" "-o 3 -c wdiff:2,3" "-b" "-q" "-s comm,sym" "-t ;" "-t , -p -F" \
+		"-t | -c ratio -s comm,sym" "-t ; -c wdiff:2,3 -o 2" "-t : -q -c delta"; do
+		# shellcheck disable=SC2086
+		same_as_perf $args old.data new.data third.data pk-new.data
+		# shellcheck disable=SC2086
+		case $args in *3*) ;; *) same_as_perf $args old.data new.data third.data ;; esac
+	done
+	for args in "-t ;" "-t , -p -F -c ratio" "-t @ -c wdiff:1,2" "-t ; -s pid,sym"; do
+		# shellcheck disable=SC2086
+		same_as_perf $args old.data new.data
+	done
+	same_as_perf -t ';' two-old.data two-new.data
+	run diff -o 3 old.data new.data third.data
+	expect_rc "-o beyond three files: exit 2" 2
+	run diff -t . old.data new.data
+	expect_rc "-t .: exit 2, as perf refuses it" 2
+
 	# --cpu drops other CPUs' samples; a file without CPUs is refused as perf refuses it.
 	perf record -q -a -e cpu-clock -F 999 -o a-old.data -- "$W" hot 150 >/dev/null 2>&1
 	perf record -q -a -e cpu-clock -F 999 -o a-new.data -- "$W" hotb 150 >/dev/null 2>&1
@@ -137,8 +159,8 @@ expect_rc "perf's --stream is refused: exit 2" 2
 contains "by name" "$err" "--stream is not implemented"
 run diff -o 2 a b
 expect_rc "-o beyond two files: exit 2" 2
-run diff a b c
-expect_rc "three files: exit 2" 2
+run diff --format folded a b c
+expect_rc "--format with three files: exit 2" 2
 run diff --sort nosuch a b
 expect_rc "an unknown sort key: exit 2" 2
 run diff --format pprof a b
