@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT, OPT_CPU, OPT_PID, OPT_TID };
+enum { OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT, OPT_CPU, OPT_PID, OPT_TID, OPT_TIME };
 
 static const struct cli_opt diff_options[] = {
 	{ "compute", 'c', CLI_ARG_REQUIRED, 'c', "METHOD",
@@ -39,6 +39,9 @@ static const struct cli_opt diff_options[] = {
 	{ "pid", 0, CLI_ARG_REQUIRED, OPT_PID, "PIDS", "only rows of these processes" },
 	{ "tid", 0, CLI_ARG_REQUIRED, OPT_TID, "TIDS", "only rows of these threads" },
 	{ "cpu", 0, CLI_ARG_REQUIRED, OPT_CPU, "CPUS", "only samples of these CPUs, e.g. 0-2,5 (others not counted)" },
+	{ "time", 0, CLI_ARG_REQUIRED, OPT_TIME, "TIME",
+	  "only samples in these times: START,END in seconds (ranges separated by spaces), or shares "
+	  "of each file's span: 10%/2, 0%-10%,30%-40%, 50%; A:B gives each file its own" },
 	{ "field-separator", 't', CLI_ARG_REQUIRED, 't', "SEP",
 	  "cells joined by SEP, unpadded and without the dots line (any SEP but '.')" },
 	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines" },
@@ -65,7 +68,7 @@ const struct cli_optset cmd_diff_opts = {
 
 /* perf diff's options perfkit does not take, refused by name. */
 static const char *const refused[] = {
-	"--cycles-hist", "--dump-raw-trace", "-D", "--kallsyms", "--modules", "-m", "--symfs", "--time", "--stream", "--verbose", "-v",
+	"--cycles-hist", "--dump-raw-trace", "-D", "--kallsyms", "--modules", "-m", "--symfs", "--stream", "--verbose", "-v",
 };
 
 static int check_refused(int argc, char **argv)
@@ -166,6 +169,7 @@ static int diff_option(void *ctx, int id, const char *arg)
 		o->d.order = (unsigned int)v;
 		return 0;
 	case OPT_OUTPUT: o->output = arg; return 0;
+	case OPT_TIME: o->time = arg; return 0;
 	case 'C': o->comms = arg; return 0;
 	case 'd': o->dsos = arg; return 0;
 	case 'S': o->syms = arg; return 0;
@@ -295,8 +299,14 @@ static int diff(struct diff_opts *o)
 	if (asprintf(&title, "%s against %s", o->paths[1], o->paths[0]) < 0)
 		return cli_usage("diff", "out of memory");
 	for (size_t f = 0; !rc && f < o->nr_files; f++) {
+		char part[4096];
+
 		files[f].path = o->paths[f];
-		rc = diff_file_read(&files[f], o, title);
+		if (o->time && !(files[f].time = diff_time_part(o->time, f, part, sizeof(part))))
+			rc = cli_usage("diff", "--time '%s' has no part for file %zu (A:B gives one to each)",
+				       o->time, f);
+		if (!rc)
+			rc = diff_file_read(&files[f], o, title);
 	}
 	if (!rc)
 		rc = o->format == DIFF_FORMAT_STDIO ? compare(o, files) : export(o, &files[0], &files[1]);

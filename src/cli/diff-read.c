@@ -5,7 +5,8 @@
  * resolver, every sample counted into its event's histogram with perf's
  * short DSO names (a path's last component, "[JIT] tid PID" for
  * anonymous code), so that the two files' entries pair by name; or,
- * for --format, every sample's stack into an exporter.
+ * for --format, every sample's stack into an exporter.  Samples outside
+ * --time's ranges (diff-time.c) are dropped first.
  */
 #include "diff.h"
 #include "dso-names.h"
@@ -146,6 +147,10 @@ static int add_record(struct diff_file *f, const struct diff_opts *o, const stru
 			return 0;	/* a sample of no known event: perf drops those too */
 		if (pk_record_decode(h, attr, &d) != 0)
 			return -EINVAL;
+		/* --time: perf drops the sample before anything else (a sample
+		 * without a time counts as perf's -1). */
+		if (diff_time_skip(&f->ranges, d.sample.fields & PERF_SAMPLE_TIME ? d.sample.time : UINT64_MAX))
+			return 0;
 		if ((err = pk_resolver_resolve(f->res, &d, &rs)) < 0)
 			return err;
 		return add_sample(f, o, (size_t)ev, &d.sample, &rs);
@@ -223,6 +228,31 @@ static int setup(struct diff_file *f, const struct diff_opts *o, const char *tit
 	return 0;
 }
 
+/* f->time parsed against the file's first and last sample times, as perf's
+ * perf_time__parse_for_ranges. */
+static int parse_time(struct diff_file *f)
+{
+	const struct pk_feature_sample_time *st;
+	struct pk_feature *feat = NULL;
+	uint64_t first = 0, last = 0;
+	int err;
+
+	if (pk_data_reader_decode(f->r, PK_DATA_FEAT_SAMPLE_TIME, &feat) == 0 &&
+	    (st = pk_feature_sample_time(feat))) {
+		first = st->first_ns;
+		last = st->last_ns;
+	}
+	pk_feature_free(feat);
+	if ((err = diff_time_parse(f->time, first, last, &f->ranges)) == -ENODATA) {
+		cli_message(stderr, "perfkit diff: --time %s: %s has no first and last sample times (perf's "
+			    "SAMPLE_TIME feature)\n", f->time, f->path);
+		return CLI_EXIT_EVENT;
+	}
+	if (err == -EINVAL)
+		return cli_usage("diff", "invalid --time string '%s'", f->time);
+	return err < 0 ? cli_error("diff", NULL) : 0;
+}
+
 int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *title)
 {
 	const struct perf_event_header *rec;
@@ -232,6 +262,8 @@ int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *t
 		return rc;
 	if (pk_data_reader_open(f->path, &f->r) < 0 || setup(f, o, title) < 0)
 		return cli_error("diff", NULL);
+	if (f->time && (rc = parse_time(f)))
+		return rc;
 	for (size_t i = 0; o->cpus && i < pk_data_reader_nr_events(f->r); i++)
 		if (!(pk_data_reader_attr(f->r, i)->sample_type & PERF_SAMPLE_CPU)) {
 			cli_message(stderr, "perfkit diff: %s does not contain CPU events: remove --cpu to "
@@ -258,6 +290,7 @@ void diff_file_free(struct diff_file *f)
 	pk_exporter_free(f->ex);
 	free(f->frames);
 	free(f->hist);
+	free(f->ranges.r);
 	cli_names_free(&f->names);
 	pk_resolver_free(f->res);
 	pk_data_reader_free(f->r);

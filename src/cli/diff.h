@@ -40,12 +40,40 @@ struct diff_opts {
 	size_t nr_cpus;
 	enum diff_format format;	/* --format */
 	const char *output;		/* --output, for the folded and flamegraph formats */
+	const char *time;		/* --time, as given */
 };
+
+/* --time's ranges of one file: a sample outside all of them is dropped. */
+struct diff_time_range {
+	uint64_t start, end;		/* nanoseconds; 0: open */
+};
+struct diff_time {
+	struct diff_time_range *r;
+	size_t nr;
+};
+
+/*
+ * diff_time_parse - perf's time string s for one file whose samples span
+ * first..last (its SAMPLE_TIME feature; both 0 when it has none) into *t,
+ * freed by the caller.  Returns 0; -EINVAL for a malformed string;
+ * -ENODATA for a percentage of a file without sample times; -ENOMEM.
+ */
+int diff_time_parse(const char *s, uint64_t first, uint64_t last, struct diff_time *t);
+
+/* diff_time_skip - whether a sample at `time` is outside t's ranges, as
+ * perf_time__ranges_skip_sample decides (time 0 is kept). */
+bool diff_time_skip(const struct diff_time *t, uint64_t time);
+
+/* diff_time_part - file `file`'s part of --time s: all of s, or with
+ * `A:B...` its file-th part copied into buf; NULL when there is none. */
+const char *diff_time_part(const char *s, size_t file, char *buf, size_t len);
 
 /* One file read: an event list and one histogram per event, or (for
  * --format folded and flamegraph) an exporter of every sample's stack. */
 struct diff_file {
 	const char *path;
+	const char *time;		/* its --time string, or NULL */
+	struct diff_time ranges;
 	struct pk_data_reader *r;
 	struct pk_resolver *res;
 	struct pk_hist **hist;		/* one per event of r */

@@ -6,8 +6,8 @@
 # perfkit record, compared line for line for the default delta-abs, -c
 # delta, ratio and wdiff, -p, -F, -b, -o 0, -q, other sort keys and the
 # filters (-C, -d, -S, --pid, --tid, --cpu, --percentage), two
-# events per file, the default file names, three and four files (-o N)
-# and -t; --format folded (each
+# events per file, the default file names, three and four files (-o N),
+# -t and --time; --format folded (each
 # column's total is its file's event count, as perf report gives it;
 # with -c, samples x period) and flamegraph (an SVG of both profiles);
 # and bad usage.
@@ -98,6 +98,25 @@ else
 	expect_rc "-o beyond three files: exit 2" 2
 	run diff -t . old.data new.data
 	expect_rc "-t .: exit 2, as perf refuses it" 2
+
+	# --time: perf's shares of each file's span and its absolute ranges
+	# (several separated by spaces; A:B one for each file).
+	t0=$(perf script -i old.data -F time 2>/dev/null | head -1 | tr -d ' :')
+	t1=$(perf script -i new.data -F time 2>/dev/null | head -1 | tr -d ' :')
+	at() { awk -v t="$1" -v d="$2" 'BEGIN { printf "%.6f", t + d }'; }
+	for t in "10%/2" "25%/4" "50%" "0%-10%,30%-40%" "20%/1,20%/3" "$(at "$t0" 0.5),$(at "$t0" 1.5)" \
+		"$(at "$t0" 0.2)," ",$(at "$t0" 0.3)" "$(at "$t0" 0.1),$(at "$t0" 0.4) $(at "$t0" 0.6),$(at "$t0" 1)" \
+		"$(at "$t0" 0.5),$(at "$t0" 1.5):$(at "$t1" 0.5),$(at "$t1" 1.5)" "10%/2:50%"; do
+		same_as_perf --time "$t" -p old.data new.data
+	done
+	same_as_perf --time 10%/3 pk-old.data pk-new.data
+	same_as_perf --time 0%-40% -c ratio old.data new.data third.data
+	for t in 10%/0 5 "2,1" "50%,60%" "10%x"; do
+		run diff --time "$t" old.data new.data
+		expect_rc "--time '$t', which perf refuses: exit 2" 2
+	done
+	run diff --time "1,2:3,4" old.data new.data third.data
+	expect_rc "--time A:B for three files (perf crashes): exit 2" 2
 
 	# --cpu drops other CPUs' samples; a file without CPUs is refused as perf refuses it.
 	perf record -q -a -e cpu-clock -F 999 -o a-old.data -- "$W" hot 150 >/dev/null 2>&1
