@@ -9,9 +9,10 @@
  * (cmd_script), 'i' --pid/--tid lists (cli_parse_ids), 'k' a --control spec
  * (cli_control_open), 'l' --control command lines (cli_control_next over a
  * pipe), 'P' a perfconfig file (cli_buildid_dir with $PERF_CONFIG naming
- * it) and 'x' raw bytes whose x86-64 instruction length script -F insn
- * finds (script_insn_len: -1, or within the bytes and 15); any other byte
- * is ignored.  report and script run with -i naming a
+ * it), 'x' raw bytes whose x86-64 instruction length script -F insn
+ * finds (script_insn_len: -1, or within the bytes and 15) and 'T' diff's
+ * --time string (diff_time_part, diff_time_parse, diff_time_skip); any
+ * other byte is ignored.  report and script run with -i naming a
  * file that does not exist, so a value they accept ends at the file check
  * (exit 1) and one they refuse at the usage message (exit 2); anything else
  * aborts.  Each parser's result is checked against what its contract says.
@@ -31,6 +32,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "diff.h"
 #include "record.h"
 #include "report.h"
 #include "script-fields.h"
@@ -205,6 +207,31 @@ static void perfconfig(const uint8_t *data, size_t size)
 		abort();
 }
 
+/* 'T': each of four files' part of a --time string parsed against a span
+ * and against a file without sample times; every sample time tested. */
+static void diff_time(const char *v)
+{
+	static const uint64_t span[][2] = { { 1000000000ULL, 3500000000ULL }, { 0, 0 } };
+	char buf[4096];
+
+	for (size_t f = 0; f < 4; f++) {
+		const char *part = diff_time_part(v, f, buf, sizeof(buf));
+
+		for (size_t k = 0; part && k < 2; k++) {
+			struct diff_time t = { 0 };
+			int err = diff_time_parse(part, span[k][0], span[k][1], &t);
+
+			if (err && err != -EINVAL && err != -ENODATA && err != -ENOMEM)
+				abort();
+			if (err ? t.r || t.nr : !t.nr)
+				abort();
+			for (uint64_t ns = 0; ns < 4000000000ULL; ns += 250000000ULL)
+				(void)diff_time_skip(&t, ns);
+			free(t.r);
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *v;
@@ -240,6 +267,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 'F': command(cmd_script, "script", "-F", v); break;
 	case 'i': ids(v); break;
 	case 'k': control_spec(v); break;
+	case 'T': diff_time(v); break;
 	default: break;
 	}
 	free(v);

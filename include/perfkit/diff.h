@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perfkit/diff.h - two histograms compared as perf diff compares them:
+ * perfkit/diff.h - two or more histograms compared as perf diff compares them:
  * entries paired by their sort keys' names (a symbol by its name, not its
  * address, so two builds of one program pair up), perf's delta, ratio and
  * weighted difference for each pair, and perf diff's output order.
@@ -36,8 +36,13 @@ struct pk_diff_opts {
 	size_t size;
 	enum pk_diff_compute compute;
 	int64_t w1, w2;		/* PK_DIFF_WDIFF's weights, both non-zero */
-	unsigned int order;	/* perf's -o: 1 (default) orders by the computed value first, 0 by the baseline */
+	/* perf's -o: N (1, the default) orders by file N's computed value
+	 * first, 0 by the baseline; below the number of histograms. */
+	unsigned int order;
 	bool baseline_only;	/* perf's -b: only entries found in both */
+	/* perf's --percentage relative: shares of what no filter hid (the
+	 * samples and entries whose `filtered` is false), not of every sample. */
+	bool relative;
 };
 
 /*
@@ -57,6 +62,18 @@ struct pk_diff_entry {
 	int64_t wdiff;
 };
 
+/*
+ * One later file's side of a row (pk_diff_pair_get): its entry (NULL: the
+ * file has none of the row's key), period and sample sums, and the values
+ * computed against the row's baseline, set only with an entry.
+ */
+struct pk_diff_pair {
+	const struct pk_hist_entry *entry;
+	uint64_t period, samples;
+	double delta, ratio;
+	int64_t wdiff;
+};
+
 struct pk_diff;
 
 /*
@@ -69,6 +86,31 @@ struct pk_diff;
  */
 PK_API int pk_diff_new(const struct pk_hist *base, const struct pk_hist *other,
 		       const struct pk_diff_opts *o, struct pk_diff **out);
+
+/*
+ * pk_diff_new_files - compare hists[0] (the baseline) with each of
+ * hists[1] .. hists[nr - 1], as perf diff compares three or more files:
+ * one row per key any of them has, each later file's side of it from
+ * pk_diff_pair_get, the rows ordered by file o->order's computed value,
+ * the baseline, then each file's value in turn.  pk_diff_new is this with
+ * two histograms; a row's pk_diff_entry holds hists[1]'s side.  Returns
+ * 0 with *out; -EINVAL for fewer than two histograms, as pk_diff_new, or
+ * an order not below nr; -ENOMEM.
+ */
+PK_API int pk_diff_new_files(const struct pk_hist *const *hists, size_t nr, const struct pk_diff_opts *o,
+			     struct pk_diff **out);
+
+/* pk_diff_nr_files - how many histograms d compares. */
+PK_API size_t pk_diff_nr_files(const struct pk_diff *d);
+
+/* pk_diff_pair_get - row e's side in file `file` (1 .. nr_files - 1);
+ * NULL for another file.  e must be one of d's rows.  Owned by the diff. */
+PK_API const struct pk_diff_pair *pk_diff_pair_get(const struct pk_diff *d, const struct pk_diff_entry *e,
+						   size_t file);
+
+/* pk_diff_key - the entry whose keys name row e: its base, else its first
+ * later file's entry.  Never NULL for one of d's rows. */
+PK_API const struct pk_hist_entry *pk_diff_key(const struct pk_diff *d, const struct pk_diff_entry *e);
 
 /* pk_diff_free - free it.  NULL is a no-op. */
 PK_API void pk_diff_free(struct pk_diff *d);
@@ -83,9 +125,16 @@ PK_API const struct pk_diff_entry *pk_diff_get(const struct pk_diff *d, size_t i
  * taken of: the new file's every sample, and the old file's rows (every
  * sample but those of rows -b left out, as perf diff prints its Baseline
  * column).  The deltas were computed with the old file's every sample.
+ * With `relative`, only what no filter hid: the new file's samples, the
+ * old file's rows whose entry is not filtered.  A row is filtered (and
+ * perf diff does not print it) when its entry, `base` or else `pair`, is.
  */
 PK_API uint64_t pk_diff_base_total(const struct pk_diff *d);
 PK_API uint64_t pk_diff_pair_total(const struct pk_diff *d);
+
+/* pk_diff_file_total - pk_diff_base_total for file 0, else the total
+ * file `file`'s percentages are taken of (0 out of range). */
+PK_API uint64_t pk_diff_file_total(const struct pk_diff *d, size_t file);
 
 /* pk_diff_base_percent - row e's Baseline percentage (0 without a base). */
 PK_API double pk_diff_base_percent(const struct pk_diff *d, const struct pk_diff_entry *e);

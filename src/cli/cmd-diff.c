@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-diff.c - `perfkit diff [OLD [NEW]]`: two perf.data files (perf's or
- * perfkit's) read into one histogram per event (diff-read.c), each event
- * of the old file paired with the new file's event of the same type and
- * config, the histograms compared by pk_diff as perf diff compares them,
+ * cmd-diff.c - `perfkit diff [OLD [NEW...]]`: two or more perf.data files
+ * (perf's or perfkit's) read into one histogram per event (diff-read.c),
+ * each event of the first file paired with each later file's event of the
+ * same type and config, the histograms compared by pk_diff as perf diff compares them,
  * and perf diff's --stdio table printed (diff-print.c).  The options,
  * a clear refusal of perf diff's options perfkit does not take, and
  * --format: both files' stacks as folded lines with two weights or as a
@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT };
+enum { OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT, OPT_CPU, OPT_PID, OPT_TID, OPT_TIME };
 
 static const struct cli_opt diff_options[] = {
 	{ "compute", 'c', CLI_ARG_REQUIRED, 'c', "METHOD",
@@ -33,7 +33,18 @@ static const struct cli_opt diff_options[] = {
 	{ "order", 'o', CLI_ARG_REQUIRED, 'o', "N",
 	  "order by the computed column first (1, the default) or by the baseline (0)" },
 	{ "percentage", 0, CLI_ARG_REQUIRED, OPT_PERCENTAGE, "HOW",
-	  "relative or absolute (the same without filters, which perfkit diff has none of yet)" },
+	  "with filters, shares of what they show (relative) or of every sample (absolute, the default)" },
+	{ "comms", 'C', CLI_ARG_REQUIRED, 'C', "COMMS", "only rows of these commands (comma-separated)" },
+	{ "dsos", 'd', CLI_ARG_REQUIRED, 'd', "DSOS", "only rows of these objects (short names or paths)" },
+	{ "symbols", 'S', CLI_ARG_REQUIRED, 'S', "SYMS", "only rows of these symbols" },
+	{ "pid", 0, CLI_ARG_REQUIRED, OPT_PID, "PIDS", "only rows of these processes" },
+	{ "tid", 0, CLI_ARG_REQUIRED, OPT_TID, "TIDS", "only rows of these threads" },
+	{ "cpu", 0, CLI_ARG_REQUIRED, OPT_CPU, "CPUS", "only samples of these CPUs, e.g. 0-2,5 (others not counted)" },
+	{ "time", 0, CLI_ARG_REQUIRED, OPT_TIME, "TIME",
+	  "only samples in these times: START,END in seconds (ranges separated by spaces), or shares "
+	  "of each file's span: 10%/2, 0%-10%,30%-40%, 50%; A:B gives each file its own" },
+	{ "field-separator", 't', CLI_ARG_REQUIRED, 't', "SEP",
+	  "cells joined by SEP, unpadded and without the dots line (any SEP but '.')" },
 	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read files another user owns" },
 	{ "format", 0, CLI_ARG_REQUIRED, OPT_FORMAT, "FORMAT",
@@ -47,20 +58,18 @@ static const struct cli_opt diff_options[] = {
 
 const struct cli_optset cmd_diff_opts = {
 	.cmd = "diff",
-	.usage = "usage: perfkit diff [OPTIONS] [OLD [NEW]]\n"
+	.usage = "usage: perfkit diff [OPTIONS] [OLD [NEW...]]\n"
 		 "\n"
-		 "Compare two perf.data files (default perf.data.old and perf.data) as\n"
+		 "Compare perf.data files (default perf.data.old and perf.data) as\n"
 		 "perf diff --stdio does: each symbol's share of the old file (Baseline)\n"
-		 "and how it changed in the new one, symbols paired by name.\n",
+		 "and how it changed in each newer one, symbols paired by name.\n",
 	.opts = diff_options,
 	.epilogue = "Exit status: 0, 1 for a file that cannot be read, 2 for bad usage.",
 };
 
 /* perf diff's options perfkit does not take, refused by name. */
 static const char *const refused[] = {
-	"--cycles-hist", "--dump-raw-trace", "-D", "--kallsyms", "--modules", "-m", "--dsos", "-d",
-	"--comms", "-C", "--symbols", "-S", "--field-separator", "-t", "--symfs", "--time", "--cpu",
-	"--pid", "--tid", "--stream", "--verbose", "-v",
+	"--cycles-hist", "--dump-raw-trace", "-D", "--kallsyms", "--modules", "-m", "--symfs", "--stream", "--verbose", "-v",
 };
 
 static int check_refused(int argc, char **argv)
@@ -116,9 +125,10 @@ static int parse_compute(struct diff_opts *o, const char *arg)
 	const char *opt = arg[len] ? arg + len + 1 : NULL;
 	char *end;
 
-	if (!strcmp(arg, "cycles"))
-		return cli_usage("diff", "-c cycles compares branch stacks' cycles, which perfkit diff "
-				 "does not read");
+	if (!strcmp(arg, "cycles")) {
+		o->cycles = true;
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (strlen(names[i]) != len || strncmp(arg, names[i], len))
 			continue;
@@ -148,6 +158,11 @@ static int diff_option(void *ctx, int id, const char *arg)
 	case 'F': o->formula = true; return 0;
 	case 'b': o->d.baseline_only = true; return 0;
 	case 'q': o->quiet = true; return 0;
+	case 't':
+		if (!strcmp(arg, ".") || !*arg)
+			return cli_usage("diff", "'%s' is not a valid --field-separator (perf refuses '.')", arg);
+		o->field_sep = arg;
+		return 0;
 	case 'f': o->force = true; return 0;
 	case 'o':
 		if (cli_num_u64("diff", "--order", arg, 0, UINT32_MAX, &v) < 0)
@@ -155,6 +170,22 @@ static int diff_option(void *ctx, int id, const char *arg)
 		o->d.order = (unsigned int)v;
 		return 0;
 	case OPT_OUTPUT: o->output = arg; return 0;
+	case OPT_TIME: o->time = arg; return 0;
+	case 'C': o->comms = arg; return 0;
+	case 'd': o->dsos = arg; return 0;
+	case 'S': o->syms = arg; return 0;
+	case OPT_PID:
+		free(o->pids);
+		return cli_parse_ids("diff", arg, &o->pids, &o->nr_pids) ? CLI_EXIT_USAGE : 0;
+	case OPT_TID:
+		free(o->tids);
+		return cli_parse_ids("diff", arg, &o->tids, &o->nr_tids) ? CLI_EXIT_USAGE : 0;
+	case OPT_CPU:
+		free(o->cpus);
+		o->cpus = NULL;
+		if (pk_cpus_parse(arg, &o->cpus, &o->nr_cpus) < 0)
+			return cli_usage("diff", "invalid --cpu list '%s'", arg);
+		return 0;
 	case OPT_FORMAT:
 		if (!strcmp(arg, "stdio"))
 			o->format = DIFF_FORMAT_STDIO;
@@ -168,6 +199,7 @@ static int diff_option(void *ctx, int id, const char *arg)
 	case OPT_PERCENTAGE:
 		if (strcmp(arg, "relative") && strcmp(arg, "absolute"))
 			return cli_usage("diff", "invalid --percentage '%s' (relative or absolute)", arg);
+		o->d.relative = !strcmp(arg, "relative");
 		return 0;
 	default: return 0;
 	}
@@ -185,17 +217,25 @@ static int match_event(const struct diff_file *nf, const struct perf_event_attr 
 	return -1;
 }
 
-static int compare(const struct diff_opts *o, struct diff_file *of, struct diff_file *nf)
+/* Each event of the first file compared with the later files' events of
+ * its type and config (an empty histogram where a file has none). */
+static int compare(const struct diff_opts *o, struct diff_file *files)
 {
+	const struct pk_hist *hists[DIFF_MAX_FILES];
 	struct pk_hist *none = NULL;
 	int err = pk_hist_new(o->keys, o->nr_keys, &none);
 
-	for (size_t i = 0; !err && i < of->nr_ev; i++) {
-		int k = match_event(nf, pk_data_reader_attr(of->r, i));
-		const char *name = pk_data_reader_name(of->r, i);
+	for (size_t i = 0; !err && i < files[0].nr_ev; i++) {
+		const char *name = pk_data_reader_name(files[0].r, i);
 		struct pk_diff *d = NULL;
 
-		if ((err = pk_diff_new(of->hist[i], k >= 0 ? nf->hist[k] : none, &o->d, &d)) < 0)
+		hists[0] = files[0].hist[i];
+		for (size_t f = 1; f < o->nr_files; f++) {
+			int k = match_event(&files[f], pk_data_reader_attr(files[0].r, i));
+
+			hists[f] = k >= 0 ? files[f].hist[k] : none;
+		}
+		if ((err = pk_diff_new_files(hists, o->nr_files, &o->d, &d)) < 0)
 			break;
 		diff_print_event(stdout, o, name ? name : "unknown", d, i == 0);
 		pk_diff_free(d);
@@ -224,47 +264,100 @@ static int export(const struct diff_opts *o, const struct diff_file *of, const s
 	return cli_output_write("diff", o->output, write_cb, &d);
 }
 
+/*
+ * -c cycles compares branch stacks' cycles: perf 6.1 gives up, printing
+ * nothing, when a file has no BRANCH_STACK feature; perfkit does the same
+ * with a message, and refuses files that have one, whose cycles it does
+ * not read.
+ */
+static int check_cycles(const struct diff_opts *o)
+{
+	const char *const *paths = o->paths;
+
+	for (size_t i = 0; i < o->nr_files; i++) {
+		struct pk_data_reader *r = NULL;
+		bool has;
+
+		if (pk_data_reader_open(paths[i], &r) < 0)
+			return cli_error("diff", NULL);
+		has = pk_data_reader_has_feature(r, PK_DATA_FEAT_BRANCH_STACK);
+		pk_data_reader_free(r);
+		if (!has) {
+			cli_message(stderr, "perfkit diff: -c cycles: %s has no branch stacks (record with "
+				    "-b or -j)\n", paths[i]);
+			return CLI_EXIT_EVENT;
+		}
+	}
+	return cli_usage("diff", "-c cycles: perfkit diff does not read branch stacks' cycles");
+}
+
 static int diff(struct diff_opts *o)
 {
-	struct diff_file of = { .path = o->old_path }, nf = { .path = o->new_path };
+	struct diff_file files[DIFF_MAX_FILES] = { 0 };
 	char *title = NULL;
-	int rc;
+	int rc = 0;
 
-	if (asprintf(&title, "%s against %s", o->new_path, o->old_path) < 0)
+	if (asprintf(&title, "%s against %s", o->paths[1], o->paths[0]) < 0)
 		return cli_usage("diff", "out of memory");
-	rc = diff_file_read(&of, o, title);
+	for (size_t f = 0; !rc && f < o->nr_files; f++) {
+		char part[4096];
+
+		files[f].path = o->paths[f];
+		if (o->time && !(files[f].time = diff_time_part(o->time, f, part, sizeof(part))))
+			rc = cli_usage("diff", "--time '%s' has no part for file %zu (A:B gives one to each)",
+				       o->time, f);
+		if (!rc)
+			rc = diff_file_read(&files[f], o, title);
+	}
 	if (!rc)
-		rc = diff_file_read(&nf, o, title);
-	if (!rc)
-		rc = o->format == DIFF_FORMAT_STDIO ? compare(o, &of, &nf) : export(o, &of, &nf);
+		rc = o->format == DIFF_FORMAT_STDIO ? compare(o, files) : export(o, &files[0], &files[1]);
 	free(title);
-	diff_file_free(&of);
-	diff_file_free(&nf);
+	for (size_t f = 0; f < o->nr_files; f++)
+		diff_file_free(&files[f]);
 	return rc;
+}
+
+static int run(struct diff_opts *o, int argc, char **argv, const char **one)
+{
+	int rc = check_refused(argc, argv);
+
+	if (!rc)
+		rc = parse_sort(o, "dso,sym");
+	if (!rc)
+		rc = cli_opts_parse(&cmd_diff_opts, argc, argv, diff_option, o);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	/* perf: no file, perf.data.old and perf.data; one, perf.data.old and it. */
+	if (argc - optind == 1) {
+		one[1] = argv[optind];
+		o->paths = one;
+	} else if (argc - optind > 1) {
+		o->paths = (const char *const *)argv + optind;
+		o->nr_files = (size_t)(argc - optind);
+	}
+	if (o->nr_files > DIFF_MAX_FILES)
+		return cli_usage("diff", "perfkit diff compares at most %d files, not %zu", DIFF_MAX_FILES,
+				 o->nr_files);
+	if (o->format != DIFF_FORMAT_STDIO && o->nr_files > 2)
+		return cli_usage("diff", "--format compares two files, not %zu", o->nr_files);
+	if (o->d.order >= o->nr_files)
+		return cli_usage("diff", "Order option out of limit: -o %u (%zu files: 0 to %zu)", o->d.order,
+				 o->nr_files, o->nr_files - 1);
+	return o->cycles ? check_cycles(o) : diff(o);
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = {
-		.old_path = "perf.data.old",
-		.new_path = "perf.data",
+		.paths = (const char *const[]){ "perf.data.old", "perf.data" },
+		.nr_files = 2,
 		.d = { .size = sizeof(o.d), .compute = PK_DIFF_DELTA_ABS, .w1 = 1, .w2 = 1, .order = 1 },
 	};
-	int rc = check_refused(argc, argv);
+	const char *one[] = { "perf.data.old", NULL };
+	int rc = run(&o, argc, argv, one);
 
-	if (!rc)
-		rc = parse_sort(&o, "dso,sym");
-	if (!rc)
-		rc = cli_opts_parse(&cmd_diff_opts, argc, argv, diff_option, &o);
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	if (argc - optind > 2)
-		return cli_usage("diff", "perfkit diff compares two files, not %d", argc - optind);
-	if (argc - optind == 2)
-		o.old_path = argv[optind++];
-	if (argc - optind == 1)
-		o.new_path = argv[optind];
-	if (o.d.order > 1)
-		return cli_usage("diff", "Order option out of limit: -o %u (two files: 0 or 1)", o.d.order);
-	return diff(&o);
+	free(o.pids);
+	free(o.tids);
+	free(o.cpus);
+	return rc;
 }

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * diff-print.c - perf diff 6.1's --stdio table, byte for byte: the
- * "# Event" lines, the columns perf registers for two files (Baseline,
- * Base period with -p, the computed column, Formula with -F, Period with
- * -p) at perf's widths, then the sort keys at the widths of their widest
- * entry, and each row as perf's colour printers write it uncoloured.
+ * "# Event" lines and, for more than two files, the "# Data files:"
+ * block; the columns perf registers (Baseline and, with -p, Base period
+ * for the first file; for each later one the computed column, Formula
+ * with -F, Period with -p; "/N" after each header for more than two
+ * files) at perf's widths, then the sort keys at the widths of their
+ * widest entry; each row as perf's colour printers write it uncoloured,
+ * or with -t as its plain printers write it, cells joined by the
+ * separator.
  */
 #include "diff.h"
 
@@ -22,9 +26,13 @@ enum col_kind { COL_BASELINE, COL_BASE_PERIOD, COL_COMPUTE, COL_FORMULA, COL_PER
 struct col {
 	enum col_kind kind;
 	enum pk_hist_key key;	/* COL_KEY */
+	size_t file;		/* the file of a computed, Formula or Period column */
 	int width;
-	const char *header;
+	char header[48];
 };
+
+/* A key cell's room: a symbol name may be long. */
+#define KEY_CELL 4096
 
 static const char *compute_header(enum pk_diff_compute c)
 {
@@ -54,27 +62,42 @@ static int max_int(int a, int b)
 	return a > b ? a : b;
 }
 
-static const struct pk_hist_entry *key_entry(const struct pk_diff_entry *e)
+/* perf prints no row a filter hides. */
+static bool shown(const struct pk_diff *d, const struct pk_diff_entry *e)
 {
-	return e->base ? e->base : e->pair;
+	return !pk_diff_key(d, e)->s.filtered;
+}
+
+/* perf's sort__setup_elide: a key column a filter of one name fixes is left out. */
+static bool elided(const struct diff_opts *o, enum pk_hist_key k)
+{
+	const char *list = k == PK_HIST_KEY_COMM ? o->comms : k == PK_HIST_KEY_DSO ? o->dsos :
+			   k == PK_HIST_KEY_SYM ? o->syms : NULL;
+
+	return list && *list && !strchr(list, ',');
 }
 
 /* A key column as wide as its header and its widest entry, by perf's
- * hists__calc_col_len. */
-static int key_width(const struct pk_diff *d, enum pk_hist_key k, bool sym_shown)
+ * hists__calc_col_len (which, with -t or -d, does not widen the DSO
+ * column for unresolved addresses). */
+static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk_hist_key k, bool sym_shown)
 {
 	int w = (int)strlen(key_header(k));
 
 	for (size_t i = 0; i < pk_diff_nr(d); i++) {
-		const struct pk_hist_sample *s = &key_entry(pk_diff_get(d, i))->s;
-		int comm = s->comm ? (int)strlen(s->comm) : 0;
+		const struct pk_hist_sample *s = &pk_diff_key(d, pk_diff_get(d, i))->s;
+		int comm;
+
+		if (s->filtered)
+			continue;
+		comm = s->comm ? (int)strlen(s->comm) : 0;
 
 		switch (k) {
 		case PK_HIST_KEY_COMM: w = max_int(w, comm); break;
 		case PK_HIST_KEY_PID: w = max_int(w, comm + 8); break;
 		case PK_HIST_KEY_DSO:
 			w = max_int(w, s->dso ? (int)strlen(s->dso) : 0);
-			if (!s->sym && sym_shown)
+			if (!s->sym && sym_shown && !o->field_sep && !o->dsos)
 				w = max_int(w, ADDR_DIGITS);
 			break;
 		case PK_HIST_KEY_SYM:
@@ -86,40 +109,78 @@ static int key_width(const struct pk_diff *d, enum pk_hist_key k, bool sym_shown
 	return w;
 }
 
-static size_t make_cols(const struct diff_opts *o, const struct pk_diff *d, struct col *cols)
+/* One of perf diff's own columns: its header ("Name/N" for more than two
+ * files), as wide as perf's width for it or the header, whichever is wider. */
+static struct col diff_col(const struct diff_opts *o, enum col_kind kind, size_t file, const char *name, int width)
 {
-	size_t n = 0;
+	struct col c = { .kind = kind, .file = file };
+
+	if (o->nr_files > 2)
+		snprintf(c.header, sizeof(c.header), "%s/%zu", name, file);
+	else
+		snprintf(c.header, sizeof(c.header), "%s", name);
+	c.width = max_int(width, (int)strlen(c.header));
+	return c;
+}
+
+static size_t key_cols(const struct diff_opts *o, const struct pk_diff *d, struct col *cols, size_t n,
+		       bool all)
+{
 	bool sym_shown = false;
-	const char *h = compute_header(o->d.compute);
 
 	for (size_t i = 0; i < o->nr_keys; i++)
 		sym_shown |= o->keys[i] == PK_HIST_KEY_SYM;
-	cols[n++] = (struct col){ COL_BASELINE, 0, 8, "Baseline" };
-	if (o->period)
-		cols[n++] = (struct col){ COL_BASE_PERIOD, 0, 14, "Base period" };
-	cols[n++] = (struct col){ COL_COMPUTE, 0, max_int(o->d.compute <= PK_DIFF_DELTA ? 7 : 14,
-							  (int)strlen(h)), h };
-	if (o->formula)
-		cols[n++] = (struct col){ COL_FORMULA, 0, MAX_COL_WIDTH, "Formula" };
-	if (o->period)
-		cols[n++] = (struct col){ COL_PERIOD, 0, 14, "Period" };
-	for (size_t i = 0; i < o->nr_keys; i++)
-		cols[n++] = (struct col){ COL_KEY, o->keys[i], key_width(d, o->keys[i], sym_shown),
-					  key_header(o->keys[i]) };
+	for (size_t i = 0; i < o->nr_keys; i++) {
+		if (!all && elided(o, o->keys[i]))
+			continue;
+		cols[n] = (struct col){ .kind = COL_KEY, .key = o->keys[i],
+					.width = key_width(o, d, o->keys[i], sym_shown) };
+		snprintf(cols[n++].header, sizeof(cols[0].header), "%s", key_header(o->keys[i]));
+	}
 	return n;
 }
 
-static void print_headers(FILE *f, const struct col *cols, size_t n)
+/* perf's columns: each file's in turn (the baseline's, then each later
+ * file's computed, Formula and Period), then the keys. */
+static size_t make_cols(const struct diff_opts *o, const struct pk_diff *d, struct col *cols)
 {
+	size_t n = 0, first_key;
+	const char *h = compute_header(o->d.compute);
+
+	cols[n++] = diff_col(o, COL_BASELINE, 0, "Baseline", 0);
+	if (o->period)
+		cols[n++] = diff_col(o, COL_BASE_PERIOD, 0, "Base period", 14);
+	for (size_t f = 1; f < o->nr_files; f++) {
+		cols[n++] = diff_col(o, COL_COMPUTE, f, h, o->d.compute <= PK_DIFF_DELTA ? 7 : 14);
+		if (o->formula)
+			cols[n++] = diff_col(o, COL_FORMULA, f, "Formula", MAX_COL_WIDTH);
+		if (o->period)
+			cols[n++] = diff_col(o, COL_PERIOD, f, "Period", 14);
+	}
+	first_key = n;
+	n = key_cols(o, d, cols, n, false);
+	if (n == first_key)	/* perf: every key elided, none is */
+		n = key_cols(o, d, cols, n, true);
+	return n;
+}
+
+/* The headers; without -t, the dots under them and a "#" line. */
+static void print_headers(FILE *f, const struct diff_opts *o, const struct col *cols, size_t n)
+{
+	const char *sep = o->field_sep ? o->field_sep : "  ";
+
 	fputs("# ", f);
 	for (size_t i = 0; i < n; i++) {
-		fputs(i ? "  " : "", f);
+		fputs(i ? sep : "", f);
 		if (cols[i].kind == COL_KEY)
 			fprintf(f, "%-*.*s", cols[i].width, cols[i].width, cols[i].header);
 		else
 			fprintf(f, "%*s", cols[i].width, cols[i].header);
 	}
-	fputs("\n# ", f);
+	fputc('\n', f);
+	if (o->field_sep)
+		return;
+	fputs("# ", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? "  " : "", f);
 		for (int k = 0; k < cols[i].width; k++)
@@ -128,10 +189,11 @@ static void print_headers(FILE *f, const struct col *cols, size_t n)
 	fputs("\n#\n", f);
 }
 
-/* The computed column, as perf's colour printer writes it. */
-static void compute_cell(char *buf, size_t len, const struct diff_opts *o, const struct pk_diff_entry *e, int w)
+/* A computed cell as perf's colour printer writes it (no -t). */
+static void compute_color(char *buf, size_t len, const struct diff_opts *o, const struct pk_diff_entry *e,
+			  const struct pk_diff_pair *p, int w)
 {
-	if (!e->pair) {
+	if (!p->entry) {
 		snprintf(buf, len, "%*s", w, " ");
 		return;
 	}
@@ -141,92 +203,140 @@ static void compute_cell(char *buf, size_t len, const struct diff_opts *o, const
 	}
 	switch (o->d.compute) {
 	case PK_DIFF_DELTA:
-	case PK_DIFF_DELTA_ABS: snprintf(buf, len, "%+*.2f%%", w - 1, e->delta); break;
-	case PK_DIFF_RATIO: snprintf(buf, len, "%*.6f", w, e->ratio); break;
-	case PK_DIFF_WDIFF: snprintf(buf, len, "%14" PRId64, e->wdiff); break;
+	case PK_DIFF_DELTA_ABS: snprintf(buf, len, "%+*.2f%%", w - 1, p->delta); break;
+	case PK_DIFF_RATIO: snprintf(buf, len, "%*.6f", w, p->ratio); break;
+	case PK_DIFF_WDIFF: snprintf(buf, len, "%14" PRId64, p->wdiff); break;
 	}
 }
 
-/* -F: how the computed value came about, as perf words it. */
+/* A computed cell as perf's plain printer writes it (-t): a zero ratio or
+ * wdiff left blank. */
+static void compute_plain(char *buf, size_t len, const struct diff_opts *o, const struct pk_diff_entry *e,
+			  const struct pk_diff_pair *p)
+{
+	if (!p->entry)
+		return;
+	if (!e->base && o->d.compute != PK_DIFF_DELTA && o->d.compute != PK_DIFF_DELTA_ABS) {
+		snprintf(buf, len, "N/A");
+		return;
+	}
+	switch (o->d.compute) {
+	case PK_DIFF_DELTA:
+	case PK_DIFF_DELTA_ABS: snprintf(buf, len, "%+4.2F%%", p->delta); break;
+	case PK_DIFF_RATIO:
+		if (p->ratio > 0.0)
+			snprintf(buf, len, "%14.6F", p->ratio);
+		break;
+	case PK_DIFF_WDIFF:
+		if (p->wdiff)
+			snprintf(buf, len, "%14" PRId64, p->wdiff);
+		break;
+	}
+}
+
+/* -F: how file `file`'s value came about, as perf words it. */
 static void formula(char *buf, size_t len, const struct diff_opts *o, const struct pk_diff *d,
-		    const struct pk_diff_entry *e)
+		    const struct pk_diff_entry *e, const struct pk_diff_pair *p, size_t file)
 {
 	switch (o->d.compute) {
 	case PK_DIFF_DELTA:
 	case PK_DIFF_DELTA_ABS:
 		snprintf(buf, len, "(%" PRIu64 " * 100 / %" PRIu64 ") - (%" PRIu64 " * 100 / %" PRIu64 ")",
-			 e->pair_period, pk_diff_pair_total(d), e->base_period, pk_diff_base_total(d));
+			 p->period, pk_diff_file_total(d, file), e->base_period, pk_diff_base_total(d));
 		break;
 	case PK_DIFF_RATIO:
-		snprintf(buf, len, "%.0F / %.0F", (double)e->pair_period, (double)e->base_period);
+		snprintf(buf, len, "%.0F / %.0F", (double)p->period, (double)e->base_period);
 		break;
 	case PK_DIFF_WDIFF:
-		snprintf(buf, len, "(%" PRIu64 " * %" PRId64 ") - (%" PRIu64 " * %" PRId64 ")", e->pair_period,
+		snprintf(buf, len, "(%" PRIu64 " * %" PRId64 ") - (%" PRIu64 " * %" PRId64 ")", p->period,
 			 o->d.w2, e->base_period, o->d.w1);
 		break;
 	}
 }
 
-static void print_key(FILE *f, const struct col *c, const struct pk_hist_entry *e, bool last)
+/* A key cell; with -t, the separator's first character in it made a '.', as perf does. */
+static void key_cell(char *buf, size_t len, const struct diff_opts *o, const struct col *c,
+		     const struct pk_hist_entry *e)
 {
 	int w = c->width, n;
 
 	switch (c->key) {
-	case PK_HIST_KEY_COMM: fprintf(f, "%-*.*s", w, w, e->s.comm ? e->s.comm : ""); break;
+	case PK_HIST_KEY_COMM: snprintf(buf, len, "%-*.*s", w, w, e->s.comm ? e->s.comm : ""); break;
 	case PK_HIST_KEY_PID:
-		fprintf(f, "%7d:%-*.*s", (int)e->s.tid, w - 8, w - 8, e->s.comm ? e->s.comm : "");
+		snprintf(buf, len, "%7d:%-*.*s", (int)e->s.tid, w - 8, w - 8, e->s.comm ? e->s.comm : "");
 		break;
-	case PK_HIST_KEY_TID: fprintf(f, "%*d", w, (int)e->s.tid); break;
-	case PK_HIST_KEY_DSO: fprintf(f, "%-*.*s", w, w, e->s.dso ? e->s.dso : "[unknown]"); break;
-	case PK_HIST_KEY_CPU: fprintf(f, "%*.*d", w, w, (int)e->s.cpu); break;
+	case PK_HIST_KEY_TID: snprintf(buf, len, "%*d", w, (int)e->s.tid); break;
+	case PK_HIST_KEY_DSO: snprintf(buf, len, "%-*.*s", w, w, e->s.dso ? e->s.dso : "[unknown]"); break;
+	case PK_HIST_KEY_CPU: snprintf(buf, len, "%*.*d", w, w, (int)e->s.cpu); break;
 	case PK_HIST_KEY_SYM:
-		n = fprintf(f, "[%c] ", e->s.level);
+		n = snprintf(buf, len, "[%c] ", e->s.level);
 		if (e->s.sym)
-			n += fprintf(f, "%.*s", max_int(w - n, 0), e->s.sym);
+			snprintf(buf + n, len - (size_t)n, "%.*s", max_int(w - n, 0), e->s.sym);
 		else
-			n += fprintf(f, "%-#.*llx", ADDR_DIGITS, (unsigned long long)e->s.ip);
-		if (!last && n < w)
-			fprintf(f, "%*s", w - n, "");
+			snprintf(buf + n, len - (size_t)n, "%-#.*llx", ADDR_DIGITS, (unsigned long long)e->s.ip);
 		break;
-	default: break;
+	default: buf[0] = '\0'; break;
 	}
+	for (char *p = buf; o->field_sep && (p = strchr(p, o->field_sep[0])); p++)
+		*p = '.';
 }
 
+/* Column c's cell of row e, unaligned: perf's colour printer's text, or
+ * with -t its plain one's (a Baseline without its '%'). */
+static void cell(char *buf, size_t len, const struct diff_opts *o, const struct pk_diff *d,
+		 const struct pk_diff_entry *e, const struct col *c)
+{
+	const struct pk_diff_pair *p = pk_diff_pair_get(d, e, c->file);
+	bool plain = o->field_sep;
+	char tmp[MAX_COL_WIDTH] = " ";
+	int w = plain ? 0 : c->width;
+
+	switch (c->kind) {
+	case COL_BASELINE:
+		if (e->base && plain)
+			snprintf(tmp, sizeof(tmp), "%.2f", pk_diff_base_percent(d, e));
+		else if (e->base)
+			snprintf(tmp, sizeof(tmp), "%*.2f%%", w - 1, pk_diff_base_percent(d, e));
+		break;
+	case COL_BASE_PERIOD: snprintf(tmp, sizeof(tmp), "%" PRIu64, e->base_period); break;
+	case COL_COMPUTE:
+		if (plain)
+			compute_plain(tmp, sizeof(tmp), o, e, p);
+		else
+			compute_color(tmp, sizeof(tmp), o, e, p, w);
+		break;
+	case COL_FORMULA:
+		if (p->entry)
+			formula(tmp, sizeof(tmp), o, d, e, p, c->file);
+		break;
+	case COL_PERIOD:
+		if (p->entry)
+			snprintf(tmp, sizeof(tmp), "%" PRIu64, p->period);
+		break;
+	case COL_KEY: key_cell(buf, len, o, c, pk_diff_key(d, e)); return;
+	}
+	/* Without -t, right-aligned, but for the computed cell, as perf's
+	 * colour printer wrote it (a 14-wide wdiff padded after it). */
+	snprintf(buf, len, "%*s", c->kind == COL_COMPUTE ? 0 : w, tmp);
+}
+
+/* A row: each cell after "  " (or -t's separator, none before the
+ * first), every one but the last padded on the right to its width. */
 static void print_row(FILE *f, const struct diff_opts *o, const struct pk_diff *d,
 		      const struct pk_diff_entry *e, const struct col *cols, size_t n)
 {
-	char buf[MAX_COL_WIDTH];
+	char buf[KEY_CELL];
 
 	for (size_t i = 0; i < n; i++) {
-		int w = cols[i].width;
+		int len;
 
-		fputs("  ", f);
-		switch (cols[i].kind) {
-		case COL_BASELINE:
-			if (e->base)
-				fprintf(f, "%*.2f%%", w - 1, pk_diff_base_percent(d, e));
-			else
-				fprintf(f, "%*s", w, " ");
-			break;
-		case COL_BASE_PERIOD: fprintf(f, "%*" PRIu64, w, e->base_period); break;
-		case COL_COMPUTE:
-			compute_cell(buf, sizeof(buf), o, e, w);
-			fputs(buf, f);
-			break;
-		case COL_FORMULA:
-			buf[0] = ' ', buf[1] = '\0';
-			if (e->pair)
-				formula(buf, sizeof(buf), o, d, e);
-			fprintf(f, "%*s", w, buf);
-			break;
-		case COL_PERIOD:
-			if (e->pair)
-				fprintf(f, "%*" PRIu64, w, e->pair_period);
-			else
-				fprintf(f, "%*s", w, " ");
-			break;
-		case COL_KEY: print_key(f, &cols[i], key_entry(e), i + 1 == n); break;
-		}
+		if (!o->field_sep || i)
+			fputs(o->field_sep ? o->field_sep : "  ", f);
+		cell(buf, sizeof(buf), o, d, e, &cols[i]);
+		len = (int)strlen(buf);
+		fputs(buf, f);
+		if (i + 1 < n && len < cols[i].width)
+			fprintf(f, "%*s", cols[i].width - len, "");
 	}
 	fputc('\n', f);
 }
@@ -234,13 +344,20 @@ static void print_row(FILE *f, const struct diff_opts *o, const struct pk_diff *
 void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, const struct pk_diff *d,
 		      bool first)
 {
-	struct col cols[PK_HIST_MAX_KEYS + 5];
+	struct col cols[PK_HIST_MAX_KEYS + 2 + 3 * DIFF_MAX_FILES];
 	size_t n = make_cols(o, d, cols);
 
 	if (!o->quiet) {
 		cli_message(f, "%s# Event '%s'\n#\n", first ? "" : "\n", event);
-		print_headers(f, cols, n);
+		if (o->nr_files > 2) {
+			fputs("# Data files:\n", f);
+			for (size_t i = 0; i < o->nr_files; i++)
+				cli_message(f, "#  [%zu] %s %s\n", i, o->paths[i], i ? "" : "(Baseline)");
+			fputs("#\n", f);
+		}
+		print_headers(f, o, cols, n);
 	}
 	for (size_t i = 0; i < pk_diff_nr(d); i++)
-		print_row(f, o, d, pk_diff_get(d, i), cols, n);
+		if (shown(d, pk_diff_get(d, i)))
+			print_row(f, o, d, pk_diff_get(d, i), cols, n);
 }

@@ -5,7 +5,8 @@
  * resolver, every sample counted into its event's histogram with perf's
  * short DSO names (a path's last component, "[JIT] tid PID" for
  * anonymous code), so that the two files' entries pair by name; or,
- * for --format, every sample's stack into an exporter.
+ * for --format, every sample's stack into an exporter.  Samples outside
+ * --time's ranges (diff-time.c) are dropped first.
  */
 #include "diff.h"
 #include "dso-names.h"
@@ -62,13 +63,58 @@ static int export_sample(struct diff_file *f, size_t ev, const struct pk_sample 
 	return pk_exporter_add(f->ex, &s);
 }
 
-static int add_sample(struct diff_file *f, size_t ev, const struct pk_sample *smp,
+bool diff_in_list(const char *list, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	for (const char *p = list; s && *p; p += *p == ',') {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, s, n))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+static bool in_ids(const pid_t *ids, size_t nr, pid_t id)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Whether -C, -d, -S, --pid or --tid hide the sample, as perf's filters of
+ * machine__resolve (a DSO by its short name or its path). */
+static bool filtered(const struct diff_opts *o, const struct pk_hist_sample *s, const struct pk_location *loc)
+{
+	return (o->comms && !diff_in_list(o->comms, s->comm)) ||
+	       (o->dsos && !diff_in_list(o->dsos, s->dso) &&
+		!(loc->dso && diff_in_list(o->dsos, loc->dso->name))) ||
+	       (o->syms && !diff_in_list(o->syms, s->sym)) ||
+	       (o->pids && !in_ids(o->pids, o->nr_pids, (pid_t)s->pid)) ||
+	       (o->tids && !in_ids(o->tids, o->nr_tids, (pid_t)s->tid));
+}
+
+/* --cpu: perf drops the samples of other CPUs before counting them. */
+static bool cpu_dropped(const struct diff_opts *o, const struct pk_sample *smp)
+{
+	for (size_t i = 0; o->cpus && i < o->nr_cpus; i++)
+		if ((uint32_t)o->cpus[i] == smp->cpu)
+			return false;
+	return o->cpus;
+}
+
+static int add_sample(struct diff_file *f, const struct diff_opts *o, size_t ev, const struct pk_sample *smp,
 		      const struct pk_resolved_sample *rs)
 {
 	const struct perf_event_attr *attr = pk_data_reader_attr(f->r, ev);
 	struct pk_hist_sample s = { .size = sizeof(s) };
 	bool nomem = false;
 
+	if (cpu_dropped(o, smp))
+		return 0;
 	if (f->ex)
 		return export_sample(f, ev, smp, rs);
 	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
@@ -83,11 +129,12 @@ static int add_sample(struct diff_file *f, size_t ev, const struct pk_sample *sm
 	s.dso = cli_dso_short_name(&f->names, rs->loc.dso, s.pid, &nomem);
 	if (nomem)
 		return -ENOMEM;
+	s.filtered = filtered(o, &s, &rs->loc);
 	return pk_hist_add(f->hist[ev], &s);
 }
 
 /* One record: a sample into its histogram, the rest to the resolver. */
-static int add_record(struct diff_file *f, const struct perf_event_header *h)
+static int add_record(struct diff_file *f, const struct diff_opts *o, const struct perf_event_header *h)
 {
 	int ev = pk_data_reader_event_of(f->r, h);
 	const struct perf_event_attr *attr = ev >= 0 ? pk_data_reader_attr(f->r, (size_t)ev) : NULL;
@@ -100,9 +147,13 @@ static int add_record(struct diff_file *f, const struct perf_event_header *h)
 			return 0;	/* a sample of no known event: perf drops those too */
 		if (pk_record_decode(h, attr, &d) != 0)
 			return -EINVAL;
+		/* --time: perf drops the sample before anything else (a sample
+		 * without a time counts as perf's -1). */
+		if (diff_time_skip(&f->ranges, d.sample.fields & PERF_SAMPLE_TIME ? d.sample.time : UINT64_MAX))
+			return 0;
 		if ((err = pk_resolver_resolve(f->res, &d, &rs)) < 0)
 			return err;
-		return add_sample(f, (size_t)ev, &d.sample, &rs);
+		return add_sample(f, o, (size_t)ev, &d.sample, &rs);
 	}
 	if (pk_record_decode(h, attr ? attr : pk_data_reader_attr(f->r, 0), &d) != 0)
 		return 0;
@@ -177,6 +228,31 @@ static int setup(struct diff_file *f, const struct diff_opts *o, const char *tit
 	return 0;
 }
 
+/* f->time parsed against the file's first and last sample times, as perf's
+ * perf_time__parse_for_ranges. */
+static int parse_time(struct diff_file *f)
+{
+	const struct pk_feature_sample_time *st;
+	struct pk_feature *feat = NULL;
+	uint64_t first = 0, last = 0;
+	int err;
+
+	if (pk_data_reader_decode(f->r, PK_DATA_FEAT_SAMPLE_TIME, &feat) == 0 &&
+	    (st = pk_feature_sample_time(feat))) {
+		first = st->first_ns;
+		last = st->last_ns;
+	}
+	pk_feature_free(feat);
+	if ((err = diff_time_parse(f->time, first, last, &f->ranges)) == -ENODATA) {
+		cli_message(stderr, "perfkit diff: --time %s: %s has no first and last sample times (perf's "
+			    "SAMPLE_TIME feature)\n", f->time, f->path);
+		return CLI_EXIT_EVENT;
+	}
+	if (err == -EINVAL)
+		return cli_usage("diff", "invalid --time string '%s'", f->time);
+	return err < 0 ? cli_error("diff", NULL) : 0;
+}
+
 int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *title)
 {
 	const struct perf_event_header *rec;
@@ -186,8 +262,16 @@ int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *t
 		return rc;
 	if (pk_data_reader_open(f->path, &f->r) < 0 || setup(f, o, title) < 0)
 		return cli_error("diff", NULL);
+	if (f->time && (rc = parse_time(f)))
+		return rc;
+	for (size_t i = 0; o->cpus && i < pk_data_reader_nr_events(f->r); i++)
+		if (!(pk_data_reader_attr(f->r, i)->sample_type & PERF_SAMPLE_CPU)) {
+			cli_message(stderr, "perfkit diff: %s does not contain CPU events: remove --cpu to "
+				    "proceed\n", f->path);
+			return CLI_EXIT_EVENT;
+		}
 	while (!err && (rc = pk_data_reader_next(f->r, &rec)) > 0)
-		err = add_record(f, rec);
+		err = add_record(f, o, rec);
 	if (err < 0 && err != -EINVAL)
 		return cli_error("diff", NULL);
 	if (err == -EINVAL || rc < 0) {	/* the samples before the damage stand, as in report */
@@ -206,6 +290,7 @@ void diff_file_free(struct diff_file *f)
 	pk_exporter_free(f->ex);
 	free(f->frames);
 	free(f->hist);
+	free(f->ranges.r);
 	cli_names_free(&f->names);
 	pk_resolver_free(f->res);
 	pk_data_reader_free(f->r);

@@ -13,9 +13,13 @@
 /* --format: perf's table, or the two files' stacks. */
 enum diff_format { DIFF_FORMAT_STDIO, DIFF_FORMAT_FOLDED, DIFF_FORMAT_FLAMEGRAPH };
 
+/* The most files one diff compares. */
+#define DIFF_MAX_FILES 64
+
 /* The options of one diff run. */
 struct diff_opts {
-	const char *old_path, *new_path;
+	const char *const *paths;	/* the files: paths[0] the baseline */
+	size_t nr_files;
 	struct pk_diff_opts d;		/* -c, -o, -b */
 	enum pk_hist_key keys[PK_HIST_MAX_KEYS];	/* -s */
 	size_t nr_keys;
@@ -23,14 +27,53 @@ struct diff_opts {
 	bool period;			/* -p */
 	bool formula;			/* -F */
 	bool force;			/* -f */
+	bool cycles;			/* -c cycles */
+	const char *field_sep;		/* -t: cells joined by it, unpadded */
+	/* Filters: a sample of another comm, DSO, symbol, process or thread
+	 * counts but its row is hidden (-C, -d, -S, --pid, --tid; lists of
+	 * names as given, comma-separated); one of another CPU is dropped. */
+	const char *comms, *dsos, *syms;
+	pid_t *pids, *tids;
+	size_t nr_pids, nr_tids;
+	const char *cpu_list;		/* --cpu */
+	int *cpus;
+	size_t nr_cpus;
 	enum diff_format format;	/* --format */
 	const char *output;		/* --output, for the folded and flamegraph formats */
+	const char *time;		/* --time, as given */
 };
+
+/* --time's ranges of one file: a sample outside all of them is dropped. */
+struct diff_time_range {
+	uint64_t start, end;		/* nanoseconds; 0: open */
+};
+struct diff_time {
+	struct diff_time_range *r;
+	size_t nr;
+};
+
+/*
+ * diff_time_parse - perf's time string s for one file whose samples span
+ * first..last (its SAMPLE_TIME feature; both 0 when it has none) into *t,
+ * freed by the caller.  Returns 0; -EINVAL for a malformed string;
+ * -ENODATA for a percentage of a file without sample times; -ENOMEM.
+ */
+int diff_time_parse(const char *s, uint64_t first, uint64_t last, struct diff_time *t);
+
+/* diff_time_skip - whether a sample at `time` is outside t's ranges, as
+ * perf_time__ranges_skip_sample decides (time 0 is kept). */
+bool diff_time_skip(const struct diff_time *t, uint64_t time);
+
+/* diff_time_part - file `file`'s part of --time s: all of s, or with
+ * `A:B...` its file-th part copied into buf; NULL when there is none. */
+const char *diff_time_part(const char *s, size_t file, char *buf, size_t len);
 
 /* One file read: an event list and one histogram per event, or (for
  * --format folded and flamegraph) an exporter of every sample's stack. */
 struct diff_file {
 	const char *path;
+	const char *time;		/* its --time string, or NULL */
+	struct diff_time ranges;
 	struct pk_data_reader *r;
 	struct pk_resolver *res;
 	struct pk_hist **hist;		/* one per event of r */
@@ -51,10 +94,14 @@ struct diff_file {
 int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *title);
 void diff_file_free(struct diff_file *f);
 
+/* diff_in_list - whether `s` is one of the comma-separated names of `list`. */
+bool diff_in_list(const char *list, const char *s);
+
 /*
  * diff_print_event - one event's section of perf diff --stdio: the
  * "# Event" lines (unless quiet; `first` leaves out the blank line before
- * it), the column headers and the rows of d.
+ * it), the "# Data files:" block for more than two files, the column
+ * headers and the rows of d.
  */
 void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, const struct pk_diff *d,
 		      bool first);

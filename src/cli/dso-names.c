@@ -48,13 +48,18 @@ bool cli_dso_is_jit(const struct pk_dso *d)
 const char *cli_dso_short_name(struct cli_names *n, const struct pk_dso *d, uint32_t pid, bool *nomem)
 {
 	const char *slash, *name;
-	char jit[32];
+	char jit[32], *end;
+	long tid;
 
 	*nomem = false;
 	if (!d)
 		return NULL;
 	if (anon_name(d->name)) {
 		snprintf(jit, sizeof(jit), "[JIT] tid %d", (int)pid);
+		name = cli_names_intern(n, jit);
+	} else if (!strncmp(d->name, "/tmp/perf-", 10) && (tid = strtol(d->name + 10, &end, 10), end > d->name + 10)) {
+		/* perf's dso__set_basename: a perf map's code is the JIT of the tid in its name */
+		snprintf(jit, sizeof(jit), "[JIT] tid %ld", tid);
 		name = cli_names_intern(n, jit);
 	} else {
 		slash = d->name[0] == '/' ? strrchr(d->name, '/') : NULL;

@@ -10,4 +10,15 @@
 /* pk__hist_keys - h's sort keys, *nr of them, in the order they were given. */
 const enum pk_hist_key *pk__hist_keys(const struct pk_hist *h, size_t *nr);
 
+/* pk__hist_shown_period - the period of every sample added that no filter
+ * hid (perf's total_non_filtered_period, its --percentage relative). */
+uint64_t pk__hist_shown_period(const struct pk_hist *h);
+
+/*
+ * pk__hist_cmp_key - key `key` of entries a and b compared by what perf
+ * sorts and collapses on (names, not addresses: unresolved symbols tie),
+ * in perf's output order: < 0 when a comes first.
+ */
+int pk__hist_cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
+
 #endif

@@ -32,6 +32,7 @@ struct pk_hist {
 	uint32_t *table;	/* entry index + 1, 0 empty; at most half full */
 	size_t table_cap;
 	uint64_t total_period, nr_samples;
+	uint64_t shown_period;	/* the periods of samples no filter hides */
 	bool sorted;		/* pk_hist_sort ran: ekeys no longer match entries */
 	bool children;		/* pk_hist_add_chain added children: sort by period_acc */
 	enum pk_hist_chain_order order;	/* pk_hist_set_chain_order */
@@ -229,6 +230,8 @@ int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 	default: break;
 	}
 	h->total_period += s->period;
+	if (!s->filtered)
+		h->shown_period += s->period;
 	h->nr_samples++;
 	return 0;
 }
@@ -292,7 +295,7 @@ static int cmp_num(int64_t a, int64_t b)
 }
 
 /* Key `key` of a and b in perf's output order: < 0 when a comes first. */
-static int cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+int pk__hist_cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
 	switch (key) {
 	case PK_HIST_KEY_COMM:
@@ -380,7 +383,7 @@ static int cmp_order(const struct pk_hist *sorting, int what, const struct pk_hi
 	}
 	if (what < PK_HIST_ORDER_NR)
 		return cmp_field(sorting, what, a, b);
-	return cmp_key((enum pk_hist_key)(what - PK_HIST_ORDER_KEY(0)), a, b);
+	return pk__hist_cmp_key((enum pk_hist_key)(what - PK_HIST_ORDER_KEY(0)), a, b);
 }
 
 static int cmp_entries(const void *pa, const void *pb, void *arg)
@@ -400,7 +403,7 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 		if ((c = cmp_depth(sorting, a, b)) || (c = cmp_field(sorting, PK_HIST_ORDER_OVERHEAD, a, b)))
 			return c;
 		for (size_t i = 0; i < sorting->nr_keys; i++)
-			if ((c = cmp_key(sorting->keys[i], a, b)))
+			if ((c = pk__hist_cmp_key(sorting->keys[i], a, b)))
 				return c;
 	}
 	/* perf keeps its collapsed order for the rest: unresolved symbols by
@@ -556,4 +559,9 @@ const enum pk_hist_key *pk__hist_keys(const struct pk_hist *h, size_t *nr)
 {
 	*nr = h->nr_keys;
 	return h->keys;
+}
+
+uint64_t pk__hist_shown_period(const struct pk_hist *h)
+{
+	return h->shown_period;
 }

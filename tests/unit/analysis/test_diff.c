@@ -5,7 +5,8 @@
  * file's entries of one name counted as one, entries of one side only
  * (perf's dummies and unpaired rows), the delta, ratio and wdiff, -b's
  * totals, perf diff's order for each computation and -o 0, and the
- * errors; and two exporters' stacks as folded lines with both weights.
+ * errors; three histograms, each later one's side of a row and -o N;
+ * and two exporters' stacks as folded lines with both weights.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -205,6 +206,56 @@ static void export_folded_both_weights(void **state)
 	pk_exporter_free(n);
 }
 
+/* A third file: c 50, d 25, e 25.  Every key of any file has a row; each
+ * later file's side has its own delta; -o N orders by file N's column. */
+static void three_files(void **state)
+{
+	struct pk_hist *h[3];
+	struct pk_diff_opts o = { .size = sizeof(o), .compute = PK_DIFF_DELTA_ABS, .w1 = 1, .w2 = 1, .order = 1 };
+	const char *by1[] = { "a", "b", "d", "c", "e" }, *by2[] = { "c", "d", "e", "a", "b" };
+	const struct pk_hist *const *hc = (const struct pk_hist *const *)h;
+	struct pk_diff *d;
+	const struct pk_diff_pair *p;
+
+	(void)state;
+	two(&h[0], &h[1]);
+	assert_int_equal(pk_hist_new(keys, 2, &h[2]), 0);
+	add(h[2], "w", "c", 0x300, 50);
+	add(h[2], "w", "d", 0x400, 25);
+	add(h[2], "w", "e", 0x500, 25);
+	assert_int_equal(pk_diff_new_files(hc, 3, &o, &d), 0);
+	assert_int_equal(pk_diff_nr_files(d), 3);
+	assert_int_equal(pk_diff_nr(d), 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_string_equal(pk_diff_key(d, pk_diff_get(d, i))->s.sym, by1[i]);
+	p = pk_diff_pair_get(d, pk_diff_get(d, 3), 2);	/* c: 10% then 50% */
+	assert_non_null(p->entry);
+	assert_true(p->delta > 39.9999 && p->delta < 40.0001);
+	assert_null(pk_diff_get(d, 3)->pair);		/* not in file 1 */
+	assert_null(pk_diff_pair_get(d, pk_diff_get(d, 0), 2)->entry);
+	assert_null(pk_diff_pair_get(d, pk_diff_get(d, 0), 3));
+	assert_int_equal(pk_diff_file_total(d, 2), 100);
+	pk_diff_free(d);
+
+	o.order = 2;
+	assert_int_equal(pk_diff_new_files(hc, 3, &o, &d), 0);
+	for (size_t i = 0; i < 5; i++)
+		assert_string_equal(pk_diff_key(d, pk_diff_get(d, i))->s.sym, by2[i]);
+	pk_diff_free(d);
+
+	o.baseline_only = true;		/* a, b, c: old keys found in a later file */
+	assert_int_equal(pk_diff_new_files(hc, 3, &o, &d), 0);
+	assert_int_equal(pk_diff_nr(d), 3);
+	pk_diff_free(d);
+
+	o.order = 3;
+	assert_int_equal(pk_diff_new_files(hc, 3, &o, &d), -EINVAL);
+	o.order = 0;
+	assert_int_equal(pk_diff_new_files(hc, 1, &o, &d), -EINVAL);
+	for (size_t i = 0; i < 3; i++)
+		pk_hist_free(h[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +263,7 @@ int main(void)
 		cmocka_unit_test(each_computation_orders),
 		cmocka_unit_test(baseline_only_keeps_pairs),
 		cmocka_unit_test(errors),
+		cmocka_unit_test(three_files),
 		cmocka_unit_test(export_folded_both_weights),
 	};
 
