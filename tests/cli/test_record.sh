@@ -239,6 +239,7 @@ if [ "$have_perf" -eq 1 ]; then
 		check "record $opts: exit 0, perf reads the ${said:-?} samples perfkit wrote (${got:-?}) without warnings" \
 			test "$rc" -eq 0 -a -n "$said" -a "${got:-x}" = "$said" -a -z "$warn"
 		[ -n "$warn" ] && diag "$warn"
+		[ -z "$said" ] && diag "perfkit said: $err"
 		case "$opts" in
 		*'# '*)
 			want=${opts##*# }
