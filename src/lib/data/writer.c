@@ -235,6 +235,7 @@ void pk__data_writer_free(struct pk_data_writer *w)
 	free(w->stage);
 	ZSTD_freeCStream(w->zcs);
 	free(w->marks);
+	pk__data_bpf_free(w->bpf);
 	free(w);
 }
 
@@ -421,6 +422,10 @@ static int start(struct pk_data_writer *w)
 	struct file_header h = { 0 };
 	int err;
 
+	/* perf reads the BPF programs loaded as its recording begins: one
+	 * unloaded before the end can no longer be read then. */
+	if (!w->bpf && (err = pk__data_bpf_snapshot(&w->bpf)) < 0)
+		return err;
 	if (w->pipe)
 		return pk__data_writer_pipe_start(w);
 	err = pk__data_writer_put(w, &h, sizeof(h));
@@ -509,6 +514,9 @@ int pk_data_writer_write(struct pk_data_writer *w, const void *records, size_t l
 	int err = w->started ? 0 : start(w);
 
 	if (err || (err = w->pipe_err))
+		return err;
+	/* A program loaded since: read its info while it is there (perf's side band). */
+	if ((err = pk__data_bpf_note(w->bpf, records, len)) < 0)
 		return err;
 	if (w->full)
 		return pk__error(-ENOSPC, "write perf.data", "%s", "the disk is full: recording stopped");
