@@ -6,7 +6,9 @@
  * is split into files in a fresh temporary directory: a first byte whose
  * low two bits give the number of data.N files (0 reads as 1, so 1-3) and
  * whose bit 2 numbers them 0, 2, 10 instead of 0, 1, 2 (the reader must
- * take them in the order of N, not of the names); then DIR/data and each
+ * take them in the order of N, not of the names), whose bit 3 makes the
+ * first data.N an empty directory (its length is read and ignored: a name
+ * the reader must refuse, freeing what it had made); then DIR/data and each
  * data.N but the last as a little-endian u32 length and that many bytes
  * (a length past the end takes what is left); the last data.N is the
  * rest.  pk_data_reader_open on the directory either fails with an error
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfkit.h"
@@ -46,6 +49,7 @@ struct dir {
 	char names[MAX_FILES][96];
 	size_t sizes[MAX_FILES];
 	size_t nr, total;
+	bool first_is_dir;	/* data.N number one is a directory */
 };
 
 static volatile unsigned char sink;	/* makes the reads below happen */
@@ -65,22 +69,26 @@ static void make_dir(struct dir *d, const uint8_t *data, size_t size)
 	static const int spread[] = { 0, 2, 10 };
 	size_t nr_data = (data[0] & 3) ? (data[0] & 3) : 1;
 	bool gaps = data[0] & 4;
+	char base[sizeof(d->path)];
+
+	d->first_is_dir = data[0] & 8;
 
 	data++;
 	size--;
 	snprintf(d->path, sizeof(d->path), "%s/fuzz-dir.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(d->path))
 		abort();
+	memcpy(base, d->path, sizeof(base));	/* names are made from a copy: no overlap */
 	d->nr = nr_data + 1;
 	d->total = 0;
 	for (size_t i = 0; i < d->nr; i++) {
 		size_t len = size;
 
 		if (i)
-			snprintf(d->names[i], sizeof(d->names[i]), "%s/data.%d", d->path,
+			snprintf(d->names[i], sizeof(d->names[i]), "%s/data.%d", base,
 				 gaps ? spread[i - 1] : (int)i - 1);
 		else
-			snprintf(d->names[i], sizeof(d->names[i]), "%s/data", d->path);
+			snprintf(d->names[i], sizeof(d->names[i]), "%s/data", base);
 		if (i + 1 < d->nr) {
 			uint32_t n = 0;
 
@@ -89,7 +97,13 @@ static void make_dir(struct dir *d, const uint8_t *data, size_t size)
 			size -= size < 4 ? size : 4;
 			len = n < size ? n : size;
 		}
-		write_file(d->names[i], data, len);
+		if (i == 1 && d->first_is_dir) {
+			if (mkdir(d->names[i], 0700) < 0)
+				abort();
+			len = 0;	/* its bytes go to the next file */
+		} else {
+			write_file(d->names[i], data, len);
+		}
 		d->sizes[i] = len;
 		d->total += len;
 		data += len;
@@ -100,7 +114,10 @@ static void make_dir(struct dir *d, const uint8_t *data, size_t size)
 static void remove_dir(const struct dir *d)
 {
 	for (size_t i = 0; i < d->nr; i++)
-		unlink(d->names[i]);
+		if (i == 1 && d->first_is_dir)
+			rmdir(d->names[i]);
+		else
+			unlink(d->names[i]);
 	rmdir(d->path);
 }
 
