@@ -107,9 +107,12 @@ typedef void (*pk__data_put_fn)(void *b, const void *p, size_t len);
 /*
  * The BPF programs and BTFs perf.data's BPF features describe
  * (features-bpf.c), kept by the writer from when it begins a file.
- * pk__data_bpf_snapshot reads the programs loaded now that perf describes,
- * with their BTFs, into a new *out (none when they may not be read: no
- * CAP_SYS_ADMIN); 0, or -ENOMEM with the error record set.
+ * pk__data_bpf_snapshot adds the programs loaded now that perf describes,
+ * with their BTFs, to *s (made when NULL; none are added when they may not
+ * be read: no CAP_SYS_ADMIN); 0, or -ENOMEM with the error record set and
+ * *s holding what it held, or what was added.  pk__data_bpf_merge adds
+ * copies of what `from` holds that *to (made when NULL) lacks; 0, or
+ * -ENOMEM with the error record set.
  * pk__data_bpf_note reads, by id, each program a PERF_RECORD_BPF_EVENT
  * PROG_LOAD record among the len bytes of whole records at `records` names
  * and keeps it (one gone already is left out); s NULL notes nothing; 0, or
@@ -118,7 +121,8 @@ typedef void (*pk__data_put_fn)(void *b, const void *p, size_t len);
  * holds (a count of 0 for s NULL).  pk__data_bpf_free(NULL) is a no-op.
  */
 struct pk__data_bpf;
-int pk__data_bpf_snapshot(struct pk__data_bpf **out);
+int pk__data_bpf_snapshot(struct pk__data_bpf **s);
+int pk__data_bpf_merge(struct pk__data_bpf **to, const struct pk__data_bpf *from);
 int pk__data_bpf_note(struct pk__data_bpf *s, const void *records, size_t len);
 void pk__data_bpf_feature(const struct pk__data_bpf *s, int btf, pk__data_put_fn put, void *b);
 void pk__data_bpf_free(struct pk__data_bpf *s);

@@ -173,18 +173,64 @@ static int snapshot(struct pk__data_bpf *s)
 	return 0;	/* the end of the list, or no right to walk it: perf writes 0 */
 }
 
-int pk__data_bpf_snapshot(struct pk__data_bpf **out)
+int pk__data_bpf_snapshot(struct pk__data_bpf **s)
 {
-	struct pk__data_bpf *s = pk__calloc(1, sizeof(*s));
-	int err = s ? snapshot(s) : -ENOMEM;
+	int err;
 
-	if (err) {
-		pk__data_bpf_free(s);
-		*out = NULL;
+	if (!*s && !(*s = pk__calloc(1, sizeof(**s))))
 		return pk__error_nomem("the BPF programs for perf.data's BPF features");
-	}
-	*out = s;
+	if ((err = snapshot(*s)) < 0)
+		return pk__error_nomem("the BPF programs for perf.data's BPF features");
 	return 0;
+}
+
+/* A copy of BTF b into s unless s has its id: 0 or -ENOMEM. */
+static int copy_btf(struct pk__data_bpf *s, const struct btf_blob *b)
+{
+	uint32_t i = btf_pos(s, b->id);
+	void *data;
+
+	if (i < s->nr_btfs && s->btfs[i].id == b->id)
+		return 0;
+	if (s->nr_btfs == s->cap_btfs) {
+		struct btf_blob *v = pk__reallocarray(s->btfs, s->cap_btfs * 2 + 8, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->btfs = v;
+		s->cap_btfs = s->cap_btfs * 2 + 8;
+	}
+	if (!(data = pk__malloc(b->size ? b->size : 1)))
+		return -ENOMEM;
+	memcpy(data, b->data, b->size);
+	memmove(&s->btfs[i + 1], &s->btfs[i], (s->nr_btfs - i) * sizeof(*s->btfs));
+	s->btfs[i] = (struct btf_blob){ b->id, b->size, data };
+	s->nr_btfs++;
+	return 0;
+}
+
+int pk__data_bpf_merge(struct pk__data_bpf **to, const struct pk__data_bpf *from)
+{
+	int err = 0;
+
+	if (!from)
+		return 0;
+	if (!*to && !(*to = pk__calloc(1, sizeof(**to))))
+		return pk__error_nomem("the BPF programs for perf.data's BPF features");
+	for (uint32_t i = 0; !err && i < from->nr_progs; i++) {
+		const struct pk__bpf_prog *p = from->progs[i];
+		struct pk__bpf_prog *c;
+
+		if (have_prog(*to, info_of(p)->id))
+			continue;
+		c = pk__malloc(sizeof(*p) + p->data_len);
+		if (c)
+			memcpy(c, p, sizeof(*p) + p->data_len);
+		err = c ? insert_prog(*to, c) : -ENOMEM;
+	}
+	for (uint32_t i = 0; !err && i < from->nr_btfs; i++)
+		err = copy_btf(*to, &from->btfs[i]);
+	return err ? pk__error_nomem("the BPF programs for perf.data's BPF features") : 0;
 }
 
 /* Program id, loaded since the snapshot, as perf's side band adds it. */

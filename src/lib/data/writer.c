@@ -424,7 +424,7 @@ static int start(struct pk_data_writer *w)
 
 	/* perf reads the BPF programs loaded as its recording begins: one
 	 * unloaded before the end can no longer be read then. */
-	if (!w->bpf && (err = pk__data_bpf_snapshot(&w->bpf)) < 0)
+	if ((err = pk__data_bpf_snapshot(&w->bpf)) < 0)
 		return err;
 	if (w->pipe)
 		return pk__data_writer_pipe_start(w);
@@ -453,6 +453,11 @@ static int start(struct pk_data_writer *w)
 	else
 		memcpy(w->buf, &h, sizeof(h));
 	return err ? err : copy_out(w);
+}
+
+int pk_data_writer_keep_bpf(struct pk_data_writer *w, const struct pk_data_writer *from)
+{
+	return pk__data_bpf_merge(&w->bpf, from->bpf);
 }
 
 int pk_data_writer_set_compression(struct pk_data_writer *w, int level)

@@ -5,8 +5,10 @@
  * any: a PROG_LOAD record naming a program the kernel no longer has leaves
  * both payloads as they were (perf leaves it out too), records that are not
  * PROG_LOADs or are not whole records add nothing and are never read past
- * their length, no state at all gives perf's count of 0, and running out
- * of memory taking the snapshot fails with a record saying so.  Whatever
+ * their length, no state at all gives perf's count of 0, a set carried to
+ * the next file of --switch-output (pk__data_bpf_merge) describes the same
+ * programs and BTFs, each once however often it is carried, and running
+ * out of memory taking the snapshot fails with a record saying so.  Whatever
  * programs happen to be loaded on the machine, the comparisons hold.
  */
 #include <errno.h>
@@ -75,7 +77,7 @@ static struct bpf_event bpf_event(uint16_t type, uint32_t id)
 
 static void test_gone_program_left_out(void **state)
 {
-	struct pk__data_bpf *s;
+	struct pk__data_bpf *s = NULL;
 	struct bpf_event e = bpf_event(PERF_BPF_EVENT_PROG_LOAD, GONE_ID);
 	struct buf infos, btfs;
 
@@ -91,7 +93,7 @@ static void test_gone_program_left_out(void **state)
 
 static void test_other_records_add_nothing(void **state)
 {
-	struct pk__data_bpf *s;
+	struct pk__data_bpf *s = NULL;
 	struct bpf_event two[2] = { bpf_event(PERF_BPF_EVENT_PROG_UNLOAD, 1),
 				    bpf_event(PERF_BPF_EVENT_PROG_LOAD, GONE_ID) };
 	struct perf_event_header zero = { PERF_RECORD_BPF_EVENT, 0, 0 };
@@ -132,9 +134,30 @@ static void test_no_state(void **state)
 	pk__data_bpf_free(NULL);
 }
 
+static void test_merge(void **state)
+{
+	struct pk__data_bpf *a = NULL, *b = NULL;
+
+	(void)state;
+	assert_int_equal(pk__data_bpf_merge(&b, NULL), 0);
+	assert_null(b);		/* nothing to carry: nothing made */
+	assert_int_equal(pk__data_bpf_snapshot(&a), 0);
+	assert_int_equal(pk__data_bpf_merge(&b, a), 0);
+	assert_non_null(b);
+	assert_same(payload(a, 0), payload(b, 0));
+	assert_same(payload(a, 1), payload(b, 1));
+	/* Carried again: still each program once.  (No second snapshot: other
+	 * tests on the machine may load programs meanwhile.) */
+	assert_int_equal(pk__data_bpf_merge(&b, a), 0);
+	assert_same(payload(a, 0), payload(b, 0));
+	assert_same(payload(a, 1), payload(b, 1));
+	pk__data_bpf_free(a);
+	pk__data_bpf_free(b);
+}
+
 static void test_snapshot_out_of_memory(void **state)
 {
-	struct pk__data_bpf *s = (void *)&s;
+	struct pk__data_bpf *s = NULL;
 
 	(void)state;
 	pk__alloc_fail_nth(1);
@@ -151,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_gone_program_left_out),
 		cmocka_unit_test(test_other_records_add_nothing),
 		cmocka_unit_test(test_no_state),
+		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_snapshot_out_of_memory),
 	};
 
