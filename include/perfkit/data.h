@@ -81,6 +81,16 @@ PK_API int pk_data_writer_keep_old(struct pk_data_writer *w);
  */
 PK_API int pk_data_writer_set_path(struct pk_data_writer *w, const char *path);
 
+/*
+ * pk_data_writer_keep_bpf - have w's BPF_PROG_INFO and BPF_BTF also
+ * describe the BPF programs `from` describes so far (those loaded when it
+ * began and those loaded since), as perf's next file of --switch-output
+ * still describes programs unloaded before the switch.  w's own programs
+ * are read as usual; a program both have is taken once.  Call it with
+ * `from` before finishing `from`.  Returns 0, or -ENOMEM.
+ */
+PK_API int pk_data_writer_keep_bpf(struct pk_data_writer *w, const struct pk_data_writer *from);
+
 /* pk_data_writer_temp_path - the temporary file the writer writes (what a killed
  * recorder leaves behind), or NULL when it writes a device directly. */
 PK_API const char *pk_data_writer_temp_path(const struct pk_data_writer *w);

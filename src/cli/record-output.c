@@ -166,9 +166,15 @@ int record_out_switch(struct record_out *out, const struct record_opts *o, struc
 	struct pk_data_writer *next, *old = *w;
 	int err, rerr;
 
-	if (pk_data_writer_create(o->output, &next) < 0 ||
-	    pk_data_writer_set_cmdline(next, out->argc, out->argv) < 0)
+	if (pk_data_writer_create(o->output, &next) < 0)
 		return cli_error("record", NULL), -1;
+	/* perf's next file still describes the BPF programs unloaded so far. */
+	if (pk_data_writer_set_cmdline(next, out->argc, out->argv) < 0 ||
+	    pk_data_writer_keep_bpf(next, old) < 0) {
+		cli_error("record", NULL);
+		pk_data_writer_abort(next);
+		return -1;
+	}
 	if (!o->quiet)
 		fprintf(stderr, "[ perfkit record: dump data: Woken up %llu times ]\n",
 			(unsigned long long)(wakeups - out->wakeups));

@@ -11,7 +11,9 @@
 # perfkit's -a recording has perf's side-band event, dummy:HG.  With two BPF
 # programs loaded (tests/cli/bpf-load.c), one named by its BTF, perf lists
 # them the same in both files' BPF_PROG_INFO and BPF_BTF, and finds the
-# same KSYMBOL and BPF_EVENT records for them.
+# same KSYMBOL and BPF_EVENT records for them; and keeps programs unloaded
+# during the recording, those loaded before it and those loaded during it,
+# as perf keeps them.
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -106,4 +108,70 @@ check "perf reads the same BPF programs, BTF and their records in perfkit's file
 contains "perfkit's file has a KSYMBOL for the program named by BTF" "$got" \
 	"PERF_RECORD_KSYMBOL addr"
 contains "and the BPF_EVENT of its load" "$got" "PERF_RECORD_BPF_EVENT type 1, flags 0, id $withbtf"
+
+# Programs that come and go during the recording.  perf describes those
+# loaded when it begins and those its side band sees loaded during -a, and
+# keeps them when they are unloaded; perfkit's file must list them as
+# perf's does, though at its end the kernel no longer has them.
+#
+# gone_during FILE TOOL...: bpf-load's programs, loaded before `TOOL -a -o
+# FILE` begins and unloaded during it.  The workload, once running (so the
+# recording has begun), says so through a fifo; the shell then closes the
+# loader's input, which makes it exit, and the workload ends when the
+# loader's output closes.  Sets ids to the loader's "plain withbtf btf".
+gone_during() {
+	local file=$1 loader rec
+	shift
+	rm -f g.in g.out g.started
+	mkfifo g.in g.out g.started
+	"$PERFKIT_BPF_LOAD" <g.in >g.out 2>g.err &
+	loader=$!
+	exec 5>g.in 6<g.out
+	read -r ids <&6
+	"$@" -a -o "$file" -- sh -c 'echo >g.started; cat <&6 >/dev/null' 5>&- >/dev/null 2>&1 &
+	rec=$!
+	read -r _ <g.started
+	exec 5>&-
+	wait "$rec"
+	wait "$loader"
+	exec 6<&-
+}
+# gone_lines FILE IDS: FILE's BPF_PROG_INFO and BPF_BTF lines for the
+# programs and BTF of IDS, with their ids and addresses named.
+gone_lines() {
+	local p w b
+	read -r p w b <<<"$2"
+	perf report --header-only -I -i "$1" 2>/dev/null |
+		grep -E "^# bpf_prog_info ($p|$w):|^# btf info of id $b\$" |
+		sed -e "s/bpf_prog_info $p:/bpf_prog_info PLAIN:/" -e "s/bpf_prog_info $w:/bpf_prog_info BTF:/" \
+			-e "s/btf info of id $b\$/btf info of id BTF/" -e 's/addr 0x[0-9a-f]*/addr ADDR/'
+}
+gone_during perf-gone.data perf record -q
+want=$(gone_lines perf-gone.data "$ids")
+gone_during perfkit-gone.data "$PERFKIT" record
+got=$(gone_lines perfkit-gone.data "$ids")
+contains "perf keeps a program loaded before -a and unloaded during it" "$want" "_pk_plain addr ADDR"
+contains "and its BTF" "$want" "btf info of id BTF"
+check "perfkit's file keeps them as perf's does" test -n "$got" -a "$got" = "$want"
+[ "$got" = "$want" ] || diag "perf:" "$want" "perfkit:" "$got"
+
+# busy_lines FILE: FILE's BPF_PROG_INFO line for bpf-busy's pk_busy, its id
+# and address named.
+busy_lines() {
+	perf report --header-only -I -i "$1" 2>/dev/null | grep -E '^# bpf_prog_info [0-9]+: bpf_prog_[0-9a-f]+_pk_busy ' |
+		sed -e 's/bpf_prog_info [0-9]*:/bpf_prog_info ID:/' -e 's/addr 0x[0-9a-f]*/addr ADDR/'
+}
+# A program loaded during -a and unloaded before its end: pk_busy lives
+# 300 ms, the time perf's side band and perfkit's writer have to read it.
+if "$PERFKIT_BPF_BUSY" 1 >/dev/null 2>&1; then
+	perf record -q -a -o perf-busy.data -- "$PERFKIT_BPF_BUSY" 300 >/dev/null 2>&1
+	run record -a -o perfkit-busy.data -- "$PERFKIT_BPF_BUSY" 300
+	want=$(busy_lines perf-busy.data)
+	got=$(busy_lines perfkit-busy.data)
+	contains "perf keeps a program loaded during -a and unloaded before its end" "$want" "_pk_busy addr ADDR"
+	check "perfkit's file keeps it as perf's does" test -n "$got" -a "$got" = "$want"
+	[ "$got" = "$want" ] || diag "perf:" "$want" "perfkit:" "$got"
+else
+	skip "a program loaded during -a and unloaded before its end" "bpf-busy cannot load its program"
+fi
 done_testing

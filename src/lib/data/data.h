@@ -85,6 +85,7 @@ struct pk_data_writer {
 	bool pipe;
 	int pipe_err;
 	uint64_t dropped;		/* bytes of records cut to finish the file */
+	struct pk__data_bpf *bpf;	/* BPF programs from the start on (features-bpf.c) */
 };
 
 #define PK__DATA_BUF_SIZE (1 << 20)	/* the writer's buffer */
@@ -104,13 +105,27 @@ int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4]);
 typedef void (*pk__data_put_fn)(void *b, const void *p, size_t len);
 
 /*
- * pk__data_bpf_feature - the BPF_PROG_INFO payload (btf false) or the
- * BPF_BTF one (btf true) for the BPF programs loaded now, through put
- * (features-bpf.c).  A count of 0 when there are none or they may not be
- * read (no CAP_SYS_ADMIN), as perf writes.  Returns 0 or -ENOMEM (no
- * error record; nothing was put).
+ * The BPF programs and BTFs perf.data's BPF features describe
+ * (features-bpf.c), kept by the writer from when it begins a file.
+ * pk__data_bpf_snapshot adds the programs loaded now that perf describes,
+ * with their BTFs, to *s (made when NULL; none are added when they may not
+ * be read: no CAP_SYS_ADMIN); 0, or -ENOMEM with the error record set and
+ * *s holding what it held, or what was added.  pk__data_bpf_merge adds
+ * copies of what `from` holds that *to (made when NULL) lacks; 0, or
+ * -ENOMEM with the error record set.
+ * pk__data_bpf_note reads, by id, each program a PERF_RECORD_BPF_EVENT
+ * PROG_LOAD record among the len bytes of whole records at `records` names
+ * and keeps it (one gone already is left out); s NULL notes nothing; 0, or
+ * -ENOMEM with the error record set.  pk__data_bpf_feature puts the
+ * BPF_PROG_INFO payload (btf 0) or the BPF_BTF one (btf 1) of what s
+ * holds (a count of 0 for s NULL).  pk__data_bpf_free(NULL) is a no-op.
  */
-int pk__data_bpf_feature(int btf, pk__data_put_fn put, void *b);
+struct pk__data_bpf;
+int pk__data_bpf_snapshot(struct pk__data_bpf **s);
+int pk__data_bpf_merge(struct pk__data_bpf **to, const struct pk__data_bpf *from);
+int pk__data_bpf_note(struct pk__data_bpf *s, const void *records, size_t len);
+void pk__data_bpf_feature(const struct pk__data_bpf *s, int btf, pk__data_put_fn put, void *b);
+void pk__data_bpf_free(struct pk__data_bpf *s);
 
 /*
  * pk__data_writer_tracing - the HEADER_TRACING_DATA payload for the

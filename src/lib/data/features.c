@@ -358,10 +358,9 @@ static void build_id(struct blob *b, const struct pk__data_build_id *e)
 /* BPF_PROG_INFO and BPF_BTF (features-bpf.c), through put(). */
 static void put_any(void *b, const void *p, size_t len) { put(b, p, len); }
 
-static bool bpf_feature(struct blob *b, bool btf)
+static bool bpf_feature(const struct pk_data_writer *w, struct blob *b, bool btf)
 {
-	if (pk__data_bpf_feature(btf, put_any, b) < 0)
-		b->oom = true;
+	pk__data_bpf_feature(w->bpf, btf, put_any, b);
 	return true;
 }
 
@@ -414,8 +413,6 @@ static bool machine_feature(int f, struct blob *b, const struct machine *m)
 	case FEAT_MEM_TOPOLOGY: return mem_topology(b);
 	case FEAT_CACHE: return caches(b, nr_cpus);
 	case FEAT_PMU_CAPS: pmu_caps(b, m->pmus); return true;
-	case FEAT_BPF_PROG_INFO: return bpf_feature(b, false);
-	case FEAT_BPF_BTF: return bpf_feature(b, true);
 	case FEAT_CPU_PMU_CAPS: {
 		const struct pk_pmu *cpu = m->pmus ? pk_pmus_find(m->pmus, "cpu") : NULL;
 
@@ -468,6 +465,8 @@ static bool feature(struct pk_data_writer *w, int f, struct blob *b, const struc
 			put_string(b, w->cmdline[i]);
 		return true;
 	case FEAT_EVENT_DESC: event_desc(w, b); return true;
+	case FEAT_BPF_PROG_INFO: return bpf_feature(w, b, false);
+	case FEAT_BPF_BTF: return bpf_feature(w, b, true);
 	case FEAT_GROUP_DESC:
 		if (!w->nr_groups)
 			return false;

@@ -119,8 +119,8 @@ static int add_file(struct pk_data_reader *r, const char *dir, long n)
 int pk__reader_dir_open(const char *dir, struct pk_data_reader **out)
 {
 	char path[4096];
-	long *idx;
-	size_t nr;
+	long *idx = NULL;
+	size_t nr = 0;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/data", dir);
@@ -139,8 +139,7 @@ int pk__reader_dir_open(const char *dir, struct pk_data_reader **out)
 		err = list_files(dir, &idx, &nr);
 	for (size_t i = 0; !err && i < nr; i++)
 		err = add_file(*out, dir, idx[i]);
-	if (!err)
-		free(idx);
+	free(idx);	/* a data.N refused, or memory out, too */
 	if (err) {
 		pk_data_reader_free(*out);
 		*out = NULL;

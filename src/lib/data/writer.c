@@ -235,6 +235,7 @@ void pk__data_writer_free(struct pk_data_writer *w)
 	free(w->stage);
 	ZSTD_freeCStream(w->zcs);
 	free(w->marks);
+	pk__data_bpf_free(w->bpf);
 	free(w);
 }
 
@@ -421,6 +422,10 @@ static int start(struct pk_data_writer *w)
 	struct file_header h = { 0 };
 	int err;
 
+	/* perf reads the BPF programs loaded as its recording begins: one
+	 * unloaded before the end can no longer be read then. */
+	if ((err = pk__data_bpf_snapshot(&w->bpf)) < 0)
+		return err;
 	if (w->pipe)
 		return pk__data_writer_pipe_start(w);
 	err = pk__data_writer_put(w, &h, sizeof(h));
@@ -448,6 +453,11 @@ static int start(struct pk_data_writer *w)
 	else
 		memcpy(w->buf, &h, sizeof(h));
 	return err ? err : copy_out(w);
+}
+
+int pk_data_writer_keep_bpf(struct pk_data_writer *w, const struct pk_data_writer *from)
+{
+	return pk__data_bpf_merge(&w->bpf, from->bpf);
 }
 
 int pk_data_writer_set_compression(struct pk_data_writer *w, int level)
@@ -509,6 +519,9 @@ int pk_data_writer_write(struct pk_data_writer *w, const void *records, size_t l
 	int err = w->started ? 0 : start(w);
 
 	if (err || (err = w->pipe_err))
+		return err;
+	/* A program loaded since: read its info while it is there (perf's side band). */
+	if ((err = pk__data_bpf_note(w->bpf, records, len)) < 0)
 		return err;
 	if (w->full)
 		return pk__error(-ENOSPC, "write perf.data", "%s", "the disk is full: recording stopped");
