@@ -21,12 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NR_STEPS 2000	/* pairs of ALU instructions: well under the verifier's limit */
+#include "bpf-test.h"
 
-static int sys_bpf(int cmd, union bpf_attr *a)
-{
-	return (int)syscall(__NR_bpf, cmd, a, sizeof(*a));
-}
+#define NR_STEPS 2000	/* pairs of ALU instructions: well under the verifier's limit */
 
 static struct bpf_insn insns[2 * NR_STEPS + 4];
 
@@ -52,19 +49,6 @@ static int load(void)
 	a.license = (uint64_t)(uintptr_t)"Dual MIT/GPL";
 	strncpy(a.prog_name, "pk_busy", sizeof(a.prog_name) - 1);
 	return sys_bpf(BPF_PROG_LOAD, &a);
-}
-
-static uint32_t prog_id(int fd)
-{
-	struct bpf_prog_info info;
-	union bpf_attr a;
-
-	memset(&info, 0, sizeof(info));
-	memset(&a, 0, sizeof(a));
-	a.info.bpf_fd = (uint32_t)fd;
-	a.info.info_len = sizeof(info);
-	a.info.info = (uint64_t)(uintptr_t)&info;
-	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) < 0 ? 0 : info.id;
 }
 
 /* One BPF_PROG_TEST_RUN of `repeat` runs on an Ethernet-sized packet. */

@@ -16,10 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int sys_bpf(int cmd, union bpf_attr *a)
-{
-	return (int)syscall(__NR_bpf, cmd, a, sizeof(*a));
-}
+#include "bpf-test.h"
 
 static const char strings[] = "\0int\0pk_btf_func_long_name";
 
@@ -76,23 +73,10 @@ static int load_prog(const char *name, int btf_fd)
 	return sys_bpf(BPF_PROG_LOAD, &a);
 }
 
-/* The id of BTF object fd, and below of program fd. */
+/* The id of BTF object fd. */
 static uint32_t btf_id(int fd)
 {
 	struct bpf_btf_info info;
-	union bpf_attr a;
-
-	memset(&info, 0, sizeof(info));
-	memset(&a, 0, sizeof(a));
-	a.info.bpf_fd = (uint32_t)fd;
-	a.info.info_len = sizeof(info);
-	a.info.info = (uint64_t)(uintptr_t)&info;
-	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) < 0 ? 0 : info.id;
-}
-
-static uint32_t prog_id(int fd)
-{
-	struct bpf_prog_info info;
 	union bpf_attr a;
 
 	memset(&info, 0, sizeof(info));
