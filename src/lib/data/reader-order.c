@@ -66,7 +66,7 @@ uint64_t pk_data_reader_nr_unordered(const struct pk_data_reader *r)
 
 /* The time perf orders `h` by, or false when it has none (perf's -ETIME:
  * delivered at once).  A record of no known event has none either. */
-static bool record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
+bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
 {
 	const struct perf_event_attr *a;
 
@@ -291,7 +291,7 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *h, con
 		o->round_pending = true;
 		return 0;
 	}
-	if (!record_time(r, h, &t)) {
+	if (!pk__reader_record_time(r, h, &t)) {
 		*rec = h;
 		return 1;
 	}
@@ -316,6 +316,8 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 	int ret;
 
 	o->started = true;
+	if (r->nr_cur)
+		return pk__reader_dir_next(r, rec);	/* a directory: its files merged */
 	if (o->file_order) {
 		ret = pk__reader_stream_next(r, rec);
 		r->cur_off = r->rec_off;
