@@ -234,7 +234,7 @@ int pk__reader_dir_next(struct pk_data_reader *r, const struct perf_event_header
 		r->cur_file = r->nr_cur;
 		return err > 0 ? 0 : pk__reader_again(r);	/* damage stops the whole read */
 	}
-	if (r->cur[best].time) {
+	if (!r->order.file_order && r->cur[best].time) {
 		if (r->cur[best].time < r->order.last_flush)
 			r->order.nr_unordered++;	/* a file not in time order itself */
 		else
