@@ -141,6 +141,7 @@ int pk__reader_dir_open(const char *dir, struct pk_data_reader **out)
 	}
 	/* DIR/data's stream state stays in the reader: its cursor parks none */
 	err = add_cursor(*out, (struct rd_cursor){ .fd = -1, .chunk_start = (*out)->data_offset });
+	(*out)->took = SIZE_MAX;
 	if (!err)
 		err = list_files(dir, &idx, &nr);
 	for (size_t i = 0; !err && i < nr; i++)
@@ -218,8 +219,8 @@ int pk__reader_dir_next(struct pk_data_reader *r, const struct perf_event_header
 	size_t best = SIZE_MAX;
 	int err = 1;
 
-	if (r->cur_file < r->nr_cur && r->cur[r->cur_file].head)
-		r->cur[r->cur_file].head = NULL;	/* delivered last time */
+	if (r->took < r->nr_cur)
+		r->cur[r->took].head = NULL;	/* handed out last time */
 	for (size_t i = 0; i < r->nr_cur; i++) {
 		struct rd_cursor *c = &r->cur[i];
 
@@ -230,16 +231,9 @@ int pk__reader_dir_next(struct pk_data_reader *r, const struct perf_event_header
 		if (c->head && (best == SIZE_MAX || goes_first(r, i, best)))
 			best = i;
 	}
-	if (err <= 0 || best == SIZE_MAX) {
-		r->cur_file = r->nr_cur;
-		return err > 0 ? 0 : pk__reader_again(r);	/* damage stops the whole read */
-	}
-	if (!r->order.file_order && r->cur[best].time) {
-		if (r->cur[best].time < r->order.last_flush)
-			r->order.nr_unordered++;	/* a file not in time order itself */
-		else
-			r->order.last_flush = r->cur[best].time;
-	}
+	r->took = best;
+	if (err <= 0 || best == SIZE_MAX)
+		return err > 0 ? 0 : pk__reader_again(r);	/* damage ends the read */
 	r->cur_file = best;
 	r->cur_off = r->cur[best].head_off;
 	*rec = r->cur[best].head;

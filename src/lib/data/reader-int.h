@@ -34,7 +34,7 @@ struct rd_event {
 struct rd_queued {
 	uint64_t time, seq;	/* seq keeps records of equal time in file order */
 	const unsigned char *rec;	/* its bytes, in blocks[block] */
-	uint32_t block;
+	uint32_t block, file;	/* file: a directory's (rd_cursor) */
 	uint64_t file_off;	/* where the file holds it (pk_data_reader_offset) */
 };
 
@@ -139,6 +139,7 @@ struct pk_data_reader {
 	bool in_dir;			/* reading a DIR/data.N: its own file's end */
 	struct rd_cursor *cur;		/* a directory's files, DIR/data first; none for a file */
 	size_t nr_cur, cur_file;	/* how many; that of the record delivered last */
+	size_t took;			/* the file whose head pk__reader_dir_next gave last */
 };
 
 /* reader.c */
@@ -190,8 +191,10 @@ int pk__reader_stream_read(struct pk_data_reader *r, void *p, size_t len, const 
 int pk__reader_stream_raw(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at);
 
 /* reader-dir.c: perf's directory format.  _open reads DIR/data and
- * opens each DIR/data.N; _next is pk_data_reader_next for a directory:
- * the files merged by time (or in perf's read order for file order). */
+ * opens each DIR/data.N; _next is the record stream of a directory, as
+ * pk__reader_stream_next is a file's: the files merged by time (in
+ * perf's read order for file order), its file and offset in cur_file and
+ * cur_off. */
 int pk__reader_dir_open(const char *dir, struct pk_data_reader **out);
 int pk__reader_dir_next(struct pk_data_reader *r, const struct perf_event_header **rec);
 void pk__reader_dir_free(struct pk_data_reader *r);
