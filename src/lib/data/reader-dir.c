@@ -3,7 +3,7 @@
  * reader-dir.c - perf's directory format (perf record --threads writes
  * DIR/data, a perf.data file whose data section holds the synthesized
  * records, and DIR/data.N, the records of each of its threads with no
- * header at all, each file in time order and with no FINISHED_ROUND).
+ * header at all, each file about in time order, with no FINISHED_ROUND).
  * Each file is read through its own buffer and the files are merged as
  * they are read, by the time of each one's next record, so memory stays
  * a buffer per file whatever their size.  perf reads the files in turns
@@ -13,8 +13,11 @@
  * from its own file's offsets).  A record without a time is delivered as
  * soon as it is the next of its file, as perf delivers it when read: the
  * same order when a file's untimed records come before its timed ones,
- * which is how perf writes them.  File order is perf's read order, turn
- * by turn.  Offsets handed out are those of each record's own file.
+ * which is how perf writes them.  A data.N is not strictly in time order
+ * (an EXIT is written after samples taken later), so reader-order.c puts
+ * the merged records through its time-order queue, half-flushed at a few
+ * MiB.  File order is perf's read order, turn by turn.  Offsets handed
+ * out are those of each record's own file.
  */
 #include "reader-int.h"
 #include "sys/sys.h"

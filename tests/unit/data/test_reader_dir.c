@@ -5,7 +5,8 @@
  * interleaved and tied across files) reads in the order perf reads it:
  * every record once, in time order, records of equal time in the order
  * of perf's 2 MiB read turns (file by file, DIR/data first), records
- * without a time first; file order is perf's read order.  The expected
+ * without a time first, a record written late put in its place; file
+ * order is perf's read order.  The expected
  * order is worked out here by replaying perf's reading (turns of 2 MiB
  * over the files, then a stable sort by time), not by the reader's rule.
  */
@@ -69,9 +70,12 @@ static struct sample sample_of(int file, size_t i, uint64_t time)
 
 /* The time of file f's record i: data.1's fall between the others',
  * data.0 and data.3 tie from data.0's record EARLY on, DIR/data holds an
- * untimed record and one tied with the first of them. */
+ * untimed record and one tied with the first of them; one of data.3's
+ * comes after ten later ones, as an EXIT after samples in perf's files. */
 static uint64_t time_of(int f, size_t i)
 {
+	if (f == 3 && i == 30000)
+		return 100000 + 10 * (i - 10) + 3;
 	if (f == 0)
 		return i ? 100000 : 0;
 	if (f == 1)
