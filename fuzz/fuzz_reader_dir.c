@@ -45,8 +45,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 #define MAX_FILES 4	/* DIR/data and up to three data.N */
 
 struct dir {
-	char path[64];
-	char names[MAX_FILES][96];
+	char path[256];	/* TMPDIR may be a test's scratch dir deep in a build tree */
+	char names[MAX_FILES][288];
 	size_t sizes[MAX_FILES];
 	size_t nr, total;
 	bool first_is_dir;	/* data.N number one is a directory */

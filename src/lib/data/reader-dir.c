@@ -3,13 +3,21 @@
  * reader-dir.c - perf's directory format (perf record --threads writes
  * DIR/data, a perf.data file whose data section holds the synthesized
  * records, and DIR/data.N, the records of each of its threads with no
- * header at all).  The reader reads DIR/data as usual and then lays the
- * data.N files after its data section, in the order of N, as one run of
- * records: the data section grows by their sizes and reads past the end
- * of DIR/data go to the file holding that stretch.  Time order then
- * merges them as perf's ordered_events does (a record never spans two
- * files: one that would is damage).  Offsets handed out are turned back
- * into the file and its own offset, as perf -D prints them.
+ * header at all, each file about in time order, with no FINISHED_ROUND).
+ * Each file is read through its own buffer and the files are merged as
+ * they are read, by the time of each one's next record, so memory stays
+ * a buffer per file whatever their size.  perf reads the files in turns
+ * of 2 MiB (DIR/data first, then the data.N in the order of N) and sorts
+ * all the timed records at the end; records of equal time come in the
+ * order of those turns, and so they do here (a record's turn is known
+ * from its own file's offsets).  A record without a time is delivered as
+ * soon as it is the next of its file, as perf delivers it when read: the
+ * same order when a file's untimed records come before its timed ones,
+ * which is how perf writes them.  A data.N is not strictly in time order
+ * (an EXIT is written after samples taken later), so reader-order.c puts
+ * the merged records through its time-order queue, half-flushed at a few
+ * MiB.  File order is perf's read order, turn by turn.  Offsets handed
+ * out are those of each record's own file.
  */
 #include "reader-int.h"
 #include "sys/sys.h"
@@ -33,21 +41,6 @@ static long data_index(const char *name)
 		return -1;
 	n = strtol(name + 5, &end, 10);
 	return *end ? -1 : n;
-}
-
-static int add_seg(struct pk_data_reader *r, int fd, const char *path, uint64_t vstart, uint64_t size,
-		   uint64_t foff)
-{
-	struct rd_seg *n = pk__realloc(r->segs, (r->nr_segs + 1) * sizeof(*n));
-
-	if (!n)
-		return pk__error_nomem("a directory's data files");
-	r->segs = n;
-	n[r->nr_segs] = (struct rd_seg){ fd, vstart, vstart + size, foff, pk__strdup(path) };
-	if (!n[r->nr_segs].path)
-		return pk__error_nomem("a directory's data files");
-	r->nr_segs++;
-	return 0;
 }
 
 /* The data.N files of dir, in the order of N: how many in *idx. */
@@ -88,10 +81,22 @@ static int list_files(const char *dir, long **idx, size_t *nr)
 	return 0;
 }
 
+static int add_cursor(struct pk_data_reader *r, struct rd_cursor c)
+{
+	struct rd_cursor *n = pk__realloc(r->cur, (r->nr_cur + 1) * sizeof(*n));
+
+	if (!n)
+		return pk__error_nomem("a directory's data files");
+	r->cur = n;
+	n[r->nr_cur++] = c;
+	return 0;
+}
+
 static int add_file(struct pk_data_reader *r, const char *dir, long n)
 {
 	char path[4096];
 	struct stat st;
+	struct rd_cursor c = { .fd = -1 };
 	int fd, err;
 
 	snprintf(path, sizeof(path), "%s/data.%ld", dir, n);
@@ -107,13 +112,17 @@ static int add_file(struct pk_data_reader *r, const char *dir, long n)
 		close(fd);
 		return 0;
 	}
-	err = add_seg(r, fd, path, r->data_end, (uint64_t)st.st_size, 0);
+	c = (struct rd_cursor){ .fd = fd, .in_dir = true, .data_end = (uint64_t)st.st_size,
+				.data_end_said = (uint64_t)st.st_size };
+	c.path = pk__strdup(path);
+	c.buf = pk__malloc(PK__READER_BUF_SIZE);
+	err = c.path && c.buf ? add_cursor(r, c) : pk__error_nomem("a directory's data files");
 	if (err) {
+		free(c.path);
+		free(c.buf);
 		close(fd);
-		return err;
 	}
-	r->data_end = r->data_end_said = r->data_end + (uint64_t)st.st_size;
-	return 0;
+	return err;
 }
 
 int pk__reader_dir_open(const char *dir, struct pk_data_reader **out)
@@ -133,8 +142,9 @@ int pk__reader_dir_open(const char *dir, struct pk_data_reader **out)
 		return pk__error(-EINVAL, "read perf.data", "%s: the data file of a directory must be a whole "
 				 "perf.data file", path);
 	}
-	err = add_seg(*out, -1, path, (*out)->data_offset, (*out)->data_end - (*out)->data_offset,
-		      (*out)->data_offset);
+	/* DIR/data's stream state stays in the reader: its cursor parks none */
+	err = add_cursor(*out, (struct rd_cursor){ .fd = -1, .chunk_start = (*out)->data_offset });
+	(*out)->took = SIZE_MAX;
 	if (!err)
 		err = list_files(dir, &idx, &nr);
 	for (size_t i = 0; !err && i < nr; i++)
@@ -147,57 +157,113 @@ int pk__reader_dir_open(const char *dir, struct pk_data_reader **out)
 	return err;
 }
 
-/* The segment holding virtual offset `at` (the last one for its end). */
-const struct rd_seg *pk__reader_seg(const struct pk_data_reader *r, uint64_t at)
+#define SWAP(f) do { __typeof__(r->f) t_ = r->f; r->f = c->f; c->f = t_; } while (0)
+
+/* Exchange the reader's stream state with the parked one of c. */
+static void swap_state(struct pk_data_reader *r, struct rd_cursor *c)
 {
-	for (size_t i = 0; i < r->nr_segs; i++)
-		if (at < r->segs[i].vend || i + 1 == r->nr_segs)
-			return &r->segs[i];
-	return NULL;
+	SWAP(fd); SWAP(path); SWAP(in_dir);
+	SWAP(data_offset); SWAP(data_end); SWAP(data_end_said);
+	SWAP(buf); SWAP(buf_len); SWAP(buf_pos); SWAP(buf_off);
+	SWAP(zds); SWAP(dbuf); SWAP(dbuf_len); SWAP(dbuf_pos); SWAP(dbuf_cap); SWAP(dbuf_at);
+	SWAP(zin); SWAP(zin_len); SWAP(zin_pos); SWAP(zout_full);
+	SWAP(rec_off); SWAP(skip); SWAP(skip_at);
 }
 
-int pk__reader_seg_read(struct pk_data_reader *r, void *p, size_t len, uint64_t at)
-{
-	while (len) {
-		const struct rd_seg *s = pk__reader_seg(r, at);
-		uint64_t n = s->vend - at < len ? s->vend - at : len;
-		int fd = r->fd, err;
+#define READ_TURN (2u << 20)	/* perf reads a file 2 MiB at a time, then the next */
 
-		if (!n)
-			return pk__error(-EINVAL, "read perf.data", "%s: reading past the last data file", r->path);
-		if (s->fd >= 0)
-			r->fd = s->fd;	/* pk__reader_read_at reads r->fd */
-		err = pk__reader_read_at(r, p, (size_t)n, at - s->vstart + s->foff, s->path);
-		r->fd = fd;
-		if (err)
-			return err;
-		p = (char *)p + n;
-		len -= (size_t)n;
-		at += n;
+/* Read file i's next record into its head (or its end). */
+static void advance(struct pk_data_reader *r, size_t i)
+{
+	struct rd_cursor *c = &r->cur[i];
+	const struct perf_event_header *h;
+	int ret;
+
+	if (i)
+		swap_state(r, c);
+	ret = pk__reader_stream_next(r, &h);
+	c->head_off = r->rec_off;
+	if (i)
+		swap_state(r, c);
+	if (ret <= 0) {
+		c->head = NULL;
+		c->end = ret ? ret : 1;
+		return;
 	}
-	return 0;
+	/* perf's turn ends after the record that reaches 2 MiB: a record of a
+	 * COMPRESSED one has that record's offset, so it stays in its turn */
+	if (c->head_off - c->chunk_start >= READ_TURN) {
+		c->chunk++;
+		c->chunk_start = c->head_off;
+	}
+	c->head = h;
+	if (!pk__reader_record_time(r, h, &c->time))
+		c->time = 0;
+}
+
+/* Whether file i's head goes before file j's (j's may be none). */
+static bool goes_first(const struct pk_data_reader *r, size_t i, size_t j)
+{
+	const struct rd_cursor *a = &r->cur[i], *b = &r->cur[j];
+
+	if (!b->head)
+		return true;
+	if (!r->order.file_order && (!a->time || !b->time)) {
+		if (!a->time != !b->time)
+			return !a->time;	/* no time: delivered as soon as read */
+	} else if (!r->order.file_order && a->time != b->time) {
+		return a->time < b->time;
+	}
+	return a->chunk < b->chunk || (a->chunk == b->chunk && i < j);
+}
+
+int pk__reader_dir_next(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
+	size_t best = SIZE_MAX;
+	int err = 1;
+
+	if (r->took < r->nr_cur)
+		r->cur[r->took].head = NULL;	/* handed out last time */
+	for (size_t i = 0; i < r->nr_cur; i++) {
+		struct rd_cursor *c = &r->cur[i];
+
+		if (!c->head && !c->end)
+			advance(r, i);
+		if (c->end < 0 && err > 0)
+			err = c->end;
+		if (c->head && (best == SIZE_MAX || goes_first(r, i, best)))
+			best = i;
+	}
+	r->took = best;
+	if (err <= 0 || best == SIZE_MAX)
+		return err > 0 ? 0 : pk__reader_again(r);	/* damage ends the read */
+	r->cur_file = best;
+	r->cur_off = r->cur[best].head_off;
+	*rec = r->cur[best].head;
+	return 1;
 }
 
 void pk__reader_dir_free(struct pk_data_reader *r)
 {
-	for (size_t i = 0; i < r->nr_segs; i++) {
-		if (r->segs[i].fd >= 0)
-			close(r->segs[i].fd);
-		free(r->segs[i].path);
+	for (size_t i = 1; i < r->nr_cur; i++) {
+		struct rd_cursor *c = &r->cur[i];
+
+		swap_state(r, c);
+		pk__reader_stream_free(r);
+		swap_state(r, c);
+		close(c->fd);
+		free(c->path);
+		free(c->buf);
 	}
-	free(r->segs);
+	free(r->cur);
 }
 
 uint64_t pk_data_reader_offset(const struct pk_data_reader *r)
 {
-	const struct rd_seg *s = r->nr_segs ? pk__reader_seg(r, r->cur_off) : NULL;
-
-	return s ? r->cur_off - s->vstart + s->foff : r->cur_off;
+	return r->cur_off;
 }
 
 const char *pk_data_reader_file(const struct pk_data_reader *r)
 {
-	const struct rd_seg *s = r->nr_segs ? pk__reader_seg(r, r->cur_off) : NULL;
-
-	return s ? s->path : r->path;
+	return r->cur_file && r->cur_file < r->nr_cur ? r->cur[r->cur_file].path : r->path;
 }

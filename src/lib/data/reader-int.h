@@ -34,7 +34,7 @@ struct rd_event {
 struct rd_queued {
 	uint64_t time, seq;	/* seq keeps records of equal time in file order */
 	const unsigned char *rec;	/* its bytes, in blocks[block] */
-	uint32_t block;
+	uint32_t block, file;	/* file: a directory's (rd_cursor) */
 	uint64_t file_off;	/* where the file holds it (pk_data_reader_offset) */
 };
 
@@ -66,12 +66,30 @@ struct rd_order {
 };
 
 #define PK__READER_NR_TAKEN 32
-/* A stretch of a directory's records (reader-dir.c): virtual offsets
- * [vstart, vend) of the data section are the file's from foff on. */
-struct rd_seg {
-	int fd;				/* -1: the reader's own fd (DIR/data) */
-	uint64_t vstart, vend, foff;
+/* One file of a directory (reader-dir.c).  Its stream state is parked
+ * here and swapped with the reader's while the file is read, so each file
+ * is read through its own buffer; DIR/data's state stays in the reader. */
+struct rd_cursor {
+	int fd;
 	char *path;
+	bool in_dir;
+	uint64_t data_offset, data_end, data_end_said;
+	unsigned char *buf;
+	size_t buf_len, buf_pos;
+	uint64_t buf_off;
+	void *zds;
+	unsigned char *dbuf;
+	size_t dbuf_len, dbuf_pos, dbuf_cap;
+	uint64_t dbuf_at;
+	const unsigned char *zin;
+	size_t zin_len, zin_pos;
+	bool zout_full;
+	uint64_t rec_off, skip, skip_at;
+	/* the merge: the file's next record, not swapped */
+	const struct perf_event_header *head;	/* NULL: read the next one */
+	uint64_t head_off, time;	/* its offset; its time (0: none) */
+	uint64_t chunk, chunk_start;	/* perf's 2 MiB read turn it falls in */
+	int end;			/* 1 at the end, or the error */
 };
 
 struct pk_data_reader {
@@ -118,8 +136,10 @@ struct pk_data_reader {
 	bool err_kept;			/* its error record, told again with it: */
 	char err_what[128], err_why[600];	/* decoding in between may replace it */
 	struct rd_order order;
-	struct rd_seg *segs;		/* a directory's files, in order; none for a file */
-	size_t nr_segs;
+	bool in_dir;			/* reading a DIR/data.N: its own file's end */
+	struct rd_cursor *cur;		/* a directory's files, DIR/data first; none for a file */
+	size_t nr_cur, cur_file;	/* how many; that of the record delivered last */
+	size_t took;			/* the file whose head pk__reader_dir_next gave last */
 };
 
 /* reader.c */
@@ -170,15 +190,18 @@ int pk__reader_stream_read(struct pk_data_reader *r, void *p, size_t len, const 
  * pipe header records not taken), with its offset in *at. */
 int pk__reader_stream_raw(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at);
 
-/* reader-dir.c: perf's directory format.  _open reads DIR/data and lays
- * DIR/data.N after its data section; _seg finds the file of a virtual
- * offset; _seg_read reads across them. */
+/* reader-dir.c: perf's directory format.  _open reads DIR/data and
+ * opens each DIR/data.N; _next is the record stream of a directory, as
+ * pk__reader_stream_next is a file's: the files merged by time (in
+ * perf's read order for file order), its file and offset in cur_file and
+ * cur_off. */
 int pk__reader_dir_open(const char *dir, struct pk_data_reader **out);
-const struct rd_seg *pk__reader_seg(const struct pk_data_reader *r, uint64_t at);
-int pk__reader_seg_read(struct pk_data_reader *r, void *p, size_t len, uint64_t at);
+int pk__reader_dir_next(struct pk_data_reader *r, const struct perf_event_header **rec);
 void pk__reader_dir_free(struct pk_data_reader *r);
 
-/* reader-order.c */
+/* reader-order.c: _record_time is the time perf orders a record by,
+ * false when it has none (delivered as soon as read). */
 void pk__reader_order_free(struct pk_data_reader *r);
+bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t);
 
 #endif

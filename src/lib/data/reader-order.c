@@ -22,6 +22,7 @@
 #include <string.h>
 
 #define QUEUE_MAX (256u << 20)	/* queued record bytes before a half flush */
+#define DIR_QUEUE_MAX (16u << 20)	/* the same for a directory's merged files */
 #define BLOCK_SIZE (1u << 20)	/* a block of queued records; a record is under 64 KiB */
 #define FREE_BLOCKS 2		/* empty blocks kept for reuse; more are freed */
 
@@ -66,7 +67,7 @@ uint64_t pk_data_reader_nr_unordered(const struct pk_data_reader *r)
 
 /* The time perf orders `h` by, or false when it has none (perf's -ETIME:
  * delivered at once).  A record of no known event has none either. */
-static bool record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
+bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
 {
 	const struct perf_event_attr *a;
 
@@ -184,7 +185,8 @@ static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, 
 		o->max_time = t;
 	b = &o->blocks[o->cur_block];
 	memcpy(b->mem + b->len, h, h->size);
-	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, b->mem + b->len, (uint32_t)o->cur_block, r->rec_off };
+	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, b->mem + b->len, (uint32_t)o->cur_block,
+					      (uint32_t)r->cur_file, r->nr_cur ? r->cur_off : r->rec_off };
 	b->len += h->size;
 	b->live++;
 	o->queued += h->size;
@@ -287,16 +289,16 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *h, con
 			return failed(r, err);
 		o->next_flush = o->max_time;
 		o->round = *h;
-		o->round_off = r->rec_off;
+		o->round_off = r->nr_cur ? r->cur_off : r->rec_off;
 		o->round_pending = true;
 		return 0;
 	}
-	if (!record_time(r, h, &t)) {
+	if (!pk__reader_record_time(r, h, &t)) {
 		*rec = h;
 		return 1;
 	}
 	err = enqueue(r, h, t);
-	if (!err && o->queued > QUEUE_MAX && !(err = flush(o, UINT64_MAX)))	/* sorts; */
+	if (!err && o->queued > (r->nr_cur ? DIR_QUEUE_MAX : QUEUE_MAX) && !(err = flush(o, UINT64_MAX)))	/* sorts; */
 		err = flush(o, o->q[0].time + (o->q[o->nr_q - 1].time - o->q[0].time) / 2);	/* half goes */
 	return err ? failed(r, err) : 0;
 }
@@ -316,6 +318,8 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 	int ret;
 
 	o->started = true;
+	if (o->file_order && r->nr_cur)
+		return pk__reader_dir_next(r, rec);	/* a directory: perf's read order */
 	if (o->file_order) {
 		ret = pk__reader_stream_next(r, rec);
 		r->cur_off = r->rec_off;
@@ -330,6 +334,7 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 
 			o->last_flush = e->time;
 			r->cur_off = e->file_off;
+			r->cur_file = e->file;
 			*rec = (const struct perf_event_header *)(const void *)e->rec;
 			o->queued -= (*rec)->size;
 			o->holding = true;	/* its bytes stay until the next call */
@@ -345,11 +350,12 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 				return failed(r, ret);
 			continue;
 		}
-		ret = pk__reader_stream_next(r, &h);
+		ret = r->nr_cur ? pk__reader_dir_next(r, &h) : pk__reader_stream_next(r, &h);
 		if (ret <= 0)
 			o->src_end = ret ? ret : 1;
 		else if ((ret = take(r, h, rec)) != 0) {
-			r->cur_off = r->rec_off;
+			if (!r->nr_cur)
+				r->cur_off = r->rec_off;	/* dir_next set it, and cur_file */
 			return ret;
 		}
 	}

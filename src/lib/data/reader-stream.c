@@ -69,8 +69,7 @@ static int fill(struct pk_data_reader *r, size_t want)
 	get = PK__READER_BUF_SIZE - have;
 	if (get > left - have)
 		get = (size_t)(left - have);
-	err = r->nr_segs ? pk__reader_seg_read(r, r->buf + have, get, pos + have)
-			 : pk__reader_read_at(r, r->buf + have, get, pos + have, "the data section");
+	err = pk__reader_read_at(r, r->buf + have, get, pos + have, "the data section");
 	if (err)
 		return err;
 	r->buf_len += get;
@@ -191,10 +190,9 @@ static int raw_next(struct pk_data_reader *r, const struct perf_event_header **r
 		return damage(r, *at,
 			      r->pipe ? "runs past the end of the stream (cut short?)"
 			      : r->data_end < r->data_end_said ? "runs past the end of the file (truncated)"
+			      : r->in_dir ? "runs past the end of its file of the directory"
 			      : "runs past the end of the data section",
 			      h.size);
-	if (r->nr_segs && h.size > pk__reader_seg(r, *at)->vend - *at)
-		return damage(r, *at, "runs past the end of its file of the directory", h.size);
 	*rec = (const struct perf_event_header *)(const void *)(r->buf + r->buf_pos);
 	note_auxtrace(r, &h, r->buf + r->buf_pos, *at);
 	r->buf_pos += h.size;
