@@ -102,9 +102,12 @@ else
 	# NAMESPACES, CGROUP, a sample's user and interrupt registers, user
 	# stack, weight, data source, physical address, page sizes and
 	# transaction; perf stat record's STAT_CONFIG, STAT and STAT_ROUND
+	# NAMESPACES and CGROUP records come for the workload alone too: not
+	# -a, whose samples of other programs (a JIT's labels inside its
+	# functions) would test symbol choice, not -D.
 	extra=()
-	perf record -q -a --namespaces -e cpu-clock -F 500 -o ns.data -- sleep 0.1 >/dev/null 2>&1 && extra+=(ns.data)
-	perf record -q -a --all-cgroups -e cpu-clock -F 500 -o cgroup.data -- sleep 0.1 >/dev/null 2>&1 &&
+	perf record -q --namespaces -e cpu-clock -F 500 -o ns.data -- "$W" hot 100 >/dev/null 2>&1 && extra+=(ns.data)
+	perf record -q --all-cgroups -e cpu-clock -F 500 -o cgroup.data -- "$W" hot 100 >/dev/null 2>&1 &&
 		extra+=(cgroup.data)
 	perf record -q -W --phys-data --data-page-size --code-page-size --transaction -d --intr-regs=ax,bx \
 		--user-regs=ax,sp,ip,r15 -e cpu-clock -F 500 -o fields.data -- "$W" hot 20 >/dev/null 2>&1 &&
