@@ -312,6 +312,34 @@ static int freq_max(const struct record_opts *o, unsigned *freq)
 	return 0;
 }
 
+/* perf's record_opts__config_freq: a rate over the kernel's limit (which
+ * the kernel itself lowers when sampling interrupts take too long) is
+ * lowered to it with a warning, or refused with --strict-freq. */
+static int freq_limit(const struct record_opts *o, struct pk_recorder_opts *ro)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	unsigned max = 0, want = ro->freq ? ro->freq : 4000;
+	int ok = f && fscanf(f, "%u", &max) == 1 && max > 0;
+
+	if (f)
+		fclose(f);
+	if (!ok || ro->period || want <= max)
+		return 0;	/* nothing to say: the kernel answers for itself */
+	if (o->strict_freq) {
+		fprintf(stderr, "perfkit record: -F %u is over the kernel's maximum sample rate, %u Hz: "
+			"use a lower -F, or raise kernel.perf_event_max_sample_rate "
+			"(sysctl -w kernel.perf_event_max_sample_rate=%u)\n", want, max, want);
+		return CLI_EXIT_USAGE;
+	}
+	if (!o->quiet)
+		fprintf(stderr, "perfkit record: warning: %u samples a second is over the kernel's "
+			"maximum, %u (kernel.perf_event_max_sample_rate, which the kernel lowers when "
+			"sampling interrupts take too long): sampling at %u; --strict-freq refuses "
+			"instead\n", want, max, max);
+	ro->freq = max;
+	return 0;
+}
+
 static int setup(struct session *s, int argc, char **argv)
 {
 	struct record_opts *o = s->o;
@@ -334,7 +362,7 @@ static int setup(struct session *s, int argc, char **argv)
 	ro.nr_filters = s->nr_filters;
 	if ((err = record_cgroups(o, &ro, &s->cgroup_buf, &s->cgroups)))
 		return err;
-	if (o->freq_max && (err = freq_max(o, &ro.freq)))
+	if (o->freq_max ? (err = freq_max(o, &ro.freq)) : (err = freq_limit(o, &ro)))
 		return err;
 	ro.pages = o->pages;
 	if (!o->no_cache && !(ro.buildid_dir = cli_buildid_dir(o->cache_dir, sizeof(o->cache_dir))) &&

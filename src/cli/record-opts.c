@@ -22,7 +22,7 @@ enum {
 	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE, OPT_FILTER, OPT_CONTROL,
 	OPT_ALL_USER, OPT_ALL_KERNEL, OPT_PER_THREAD, OPT_DATA_PAGE_SIZE, OPT_CODE_PAGE_SIZE,
 	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_OUTPUT_EVENT, OPT_SWITCH_MAX_FILES,
-	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU,
+	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU, OPT_STRICT_FREQ,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -134,6 +134,8 @@ static const struct cli_opt record_options[] = {
 	  "a tracepoint filter (ftrace syntax: 'prev_pid == 1') for the events of the -e before it" },
 	{ "freq", 'F', CLI_ARG_REQUIRED, 'F', "HZ",
 	  "samples per second (default 4000; max: kernel.perf_event_max_sample_rate)" },
+	{ "strict-freq", 0, CLI_ARG_NONE, OPT_STRICT_FREQ, NULL,
+	  "refuse a -F over the kernel's maximum rate instead of recording at that maximum" },
 	{ "count", 'c', CLI_ARG_REQUIRED, 'c', "N", "a sample every N events instead of -F" },
 	{ NULL, 'g', CLI_ARG_NONE, 'g', NULL, "record call chains (frame pointers)" },
 	{ "call-graph", 0, CLI_ARG_REQUIRED, OPT_CALL_GRAPH, "MODE",
@@ -253,6 +255,9 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 		if (cli_num_u64("record", "-F", arg, 1, UINT32_MAX, &v) < 0)
 			return CLI_EXIT_USAGE;
 		o->r.freq = (unsigned)v;
+		break;
+	case OPT_STRICT_FREQ:
+		o->strict_freq = true;
 		break;
 	case 'c':
 		/* perf_event_open refuses a period with bit 63 set. */

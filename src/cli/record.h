@@ -31,6 +31,7 @@ struct record_opts {
 	char *switch_event;	/* --switch-output-event, joined */
 	unsigned delay_ms;	/* -D MS: enable the events MS after the start */
 	bool freq_max;		/* -F max: perf_event_max_sample_rate */
+	bool strict_freq;	/* --strict-freq: a -F over that limit is refused */
 	const char *control;	/* --control fifo:CTL[,ACK] or fd:N[,M] */
 	bool switch_output;	/* --switch-output: one of the three below */
 	bool switch_signal;	/* ... on SIGUSR2 */

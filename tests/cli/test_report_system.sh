@@ -71,7 +71,19 @@ fi
 if rate=$(sysctl -n kernel.perf_event_max_sample_rate 2>/dev/null) &&
 	sysctl -qw kernel.perf_event_max_sample_rate=1000 2>/dev/null; then
 	perf record -q -e cpu-clock -c 10000 -o throttle.data -- "$W" hot 30 >/dev/null 2>&1
+	# record over the limit: perf's rule, the rate lowered to it with a
+	# warning (the kernel lowers the limit itself on a slow machine), or
+	# refused with --strict-freq.
+	"$PERFKIT" record -F 5000 -o over.data -- "$W" hot 30 >/dev/null 2>over.err; orc=$?
+	"$PERFKIT" record --strict-freq -F 5000 -o strict.data -- "$W" hot 30 >/dev/null 2>strict.err; src=$?
 	sysctl -qw kernel.perf_event_max_sample_rate="$rate"
+	check "record -F 5000 over a limit of 1000: exit 0 (got $orc)" test "$orc" -eq 0
+	check "... with a warning naming the limit" grep -q "over the kernel's maximum, 1000" over.err
+	check "... sampling at 1000 a second, as perf would" \
+		grep -q "sample_freq }: 1000," <(perf evlist -v -i over.data 2>/dev/null)
+	check "--strict-freq: refused (exit 2, got $src)" test "$src" -eq 2
+	check "... saying how to raise the limit" grep -q "sysctl -w kernel.perf_event_max_sample_rate=5000" strict.err
+	check "... and no file" test ! -e strict.data
 	rate=
 	same report throttle.data
 	check "throttle.data: report -D says perf's handler leaves THROTTLE unhandled" \

@@ -12,6 +12,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 W=$PERFKIT_WORKLOAD
+# A build-id cache of this test's own: the origin letters depend on what a
+# cache holds (D: a debug file cached for the DSO), and tests running
+# meanwhile add to a shared one between perfkit's report and perf's.
+export HOME=$tmp/home PERFKIT_BUILDID_DIR=$tmp/home/.debug
+mkdir -p "$HOME"
 
 . "$(dirname "$0")/report-perf.sh"
 
