@@ -60,7 +60,7 @@ struct pk_recorder_opts {
 	uint64_t period;		/* an event count between samples instead of freq */
 	enum pk_callgraph callgraph;
 	uint32_t stack_size;		/* DWARF: user stack bytes per sample, 0 = 8192 */
-	bool data_addr;			/* PERF_SAMPLE_ADDR and data mmaps (perf record -d) */
+	bool data_addr;			/* ADDR, DATA_SRC and data mmaps (perf record -d) */
 	bool raw;			/* PERF_SAMPLE_RAW (-R) */
 	uint64_t branch_type;		/* branch_sample_type for a branch stack, 0 = none */
 	uint64_t user_regs, intr_regs;	/* sample_regs_user / sample_regs_intr masks */

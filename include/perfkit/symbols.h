@@ -134,6 +134,19 @@ PK_API int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_
 			   struct pk_location *loc);
 
 /*
+ * pk_maps_resolve_data - where a sample's data address `addr` (its
+ * PERF_SAMPLE_ADDR, as a page fault's) is, perf's thread__resolve: looked
+ * up as pk_maps_resolve does with the sample's `cpumode`, then, when no
+ * map holds it, with the mode the address itself implies (at or above
+ * 2^63 the kernel's, below user space's), so a fault the kernel takes on
+ * a user page names that page's map ([stack], [heap], //anon or a DSO)
+ * and the object symbol there.  Guest and hypervisor samples get no
+ * second look.  Returns what pk_maps_resolve returns for the last lookup.
+ */
+PK_API int pk_maps_resolve_data(struct pk_maps *m, uint32_t pid, uint64_t addr, uint16_t cpumode,
+				struct pk_location *loc);
+
+/*
  * pk_maps_find - the map part of pk_maps_resolve without loading any
  * symbols (perf's thread__find_map): loc->dso, loc->kernel and
  * loc->map_ip as pk_maps_resolve gives them; loc->addr stays ip and

@@ -153,7 +153,7 @@ static const struct cli_opt record_options[] = {
 	{ "code-page-size", 0, CLI_ARG_NONE, OPT_CODE_PAGE_SIZE, NULL,
 	  "record the page size of each sample's code address" },
 	{ "data", 'd', CLI_ARG_NONE, 'd', NULL,
-	  "record the data addresses of samples (and data mmaps)" },
+	  "record the data addresses of samples, their data source (and data mmaps)" },
 	{ "timestamp", 'T', CLI_ARG_NONE, 'T', NULL, "record sample times (always on)" },
 	{ "raw-samples", 'R', CLI_ARG_NONE, 'R', NULL, "record the raw data of tracepoint samples" },
 	{ "branch-any", 'b', CLI_ARG_NONE, 'b', NULL, "record the branch stack (any taken branch)" },

@@ -78,7 +78,8 @@ static void print_ip(FILE *f, const struct script_type *t, uint64_t ip, const st
 }
 
 /* The sample's data address; for page faults, the only events perf
- * correlates it with code for, also the symbol and DSO that hold it. */
+ * correlates it with code for, also the symbol and DSO that hold it (a
+ * user page faulted on in the kernel is found in the process's maps). */
 static void print_addr(FILE *f, struct script_ctx *c, const struct script_type *t,
 		       const struct perf_event_attr *a, const struct pk_sample *s,
 		       const struct pk_resolved_sample *r)
@@ -91,7 +92,7 @@ static void print_addr(FILE *f, struct script_ctx *c, const struct script_type *
 					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MIN &&
 					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MAJ))
 		return;
-	found = pk_maps_resolve(pk_resolver_maps(c->res), r->pid, s->addr, r->cpumode, &loc) == 0;
+	found = pk_maps_resolve_data(pk_resolver_maps(c->res), r->pid, s->addr, r->cpumode, &loc) == 0;
 	print_where(f, t, &loc, found);
 }
 

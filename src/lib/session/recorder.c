@@ -132,8 +132,10 @@ static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = o->branch_type;
 	}
+	/* perf record -d: the data address and its data source (zero where
+	 * the event has none, as for software events), as perf 6.1 asks. */
 	if (o->data_addr)
-		a->sample_type |= PERF_SAMPLE_ADDR;
+		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	/* A tracepoint's fields are its raw data: perf records them always. */
 	if (o->raw || a->type == PERF_TYPE_TRACEPOINT)
 		a->sample_type |= PERF_SAMPLE_RAW;

@@ -191,7 +191,9 @@ static void read_segments(struct pk__dso *d, struct pk__elf *symfile)
 		for (int i = 0; i < nr; i++)
 			d->segs[i] = (struct pk__seg){ segs[i].offset,
 						       segs[i].filesz ? segs[i].filesz : segs[i].memsz,
-						       segs[i].vaddr };
+						       segs[i].vaddr,
+						       segs[i].memsz > segs[i].filesz ? segs[i].memsz
+										      : segs[i].filesz };
 		d->nr_segs = (size_t)nr;
 	}
 }
@@ -400,6 +402,14 @@ uint64_t pk__dso_file_vaddr(const struct pk__dso *d, uint64_t off)
 		const struct pk__seg *s = &d->segs[i];
 
 		if (off >= s->offset && off - s->offset < s->filesz)
+			return off - s->offset + s->vaddr;
+	}
+	/* A data address past the file's bytes: the segment's .bss part
+	 * (perf 6.1 files its symbols at vaddr - p_vaddr + p_offset). */
+	for (size_t i = 0; i < d->nr_segs; i++) {
+		const struct pk__seg *s = &d->segs[i];
+
+		if (off >= s->offset && off - s->offset < s->size)
 			return off - s->offset + s->vaddr;
 	}
 	return off;

@@ -628,3 +628,17 @@ int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	}
 	return 0;
 }
+
+int pk_maps_resolve_data(struct pk_maps *m, uint32_t pid, uint64_t addr, uint16_t cpumode,
+			 struct pk_location *loc)
+{
+	/* perf's machine__addr_cpumode on x86_64: every address at or
+	 * above 2^63 is the kernel's, the rest user space's. */
+	uint16_t own = addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	int err = pk_maps_resolve(m, pid, addr, cpumode, loc);
+
+	if (err != -ENOENT || own == cpumode ||
+	    (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_USER))
+		return err;
+	return pk_maps_resolve(m, pid, addr, own, loc);
+}

@@ -37,12 +37,13 @@ void pk__symtab_free(struct pk__symtab *t);
 int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
 		   unsigned char binding);
 
-/* pk__symtab_finish - sort, keep one symbol per start address (perf's
- * choice: sized over zero-sized, strong over weak, global over local,
- * fewer leading underscores, the longer name; for kallsyms, where perf
- * sizes the symbols first, the last one added), and give each zero-sized
- * symbol the room up to the next one (the last: to its start rounded up
- * to a page, plus a page), as perf does.  Call once, before any find. */
+/* pk__symtab_finish - sort, give each zero-sized symbol the room up to the
+ * next one (the last: to its start rounded up to a page, plus a page), then
+ * keep one symbol per start address (perf's choice: sized over zero-sized,
+ * so of zero-sized ones at one address the last one added, strong over
+ * weak, global over local, fewer leading underscores, the longer name;
+ * for kallsyms the last one added), in perf 6.1's order.  Call once,
+ * before any find. */
 void pk__symtab_finish(struct pk__symtab *t, bool kallsyms);
 
 /* pk__symtab_find - the symbol holding addr, or NULL. */
@@ -66,6 +67,7 @@ enum pk__dso_kind {
 /* One PT_LOAD segment, for file offset -> ELF virtual address. */
 struct pk__seg {
 	uint64_t offset, filesz, vaddr;
+	uint64_t size;		/* max(memsz, filesz): with the zero-filled tail */
 };
 
 struct pk__dso {
@@ -116,7 +118,9 @@ void pk__dso_load(struct pk__dso *d, const struct pk__sym_dirs *dirs);
 int pk__dso_unwind_file(struct pk__dso *d, const struct pk__sym_dirs *dirs, const char **out);
 
 /* pk__dso_file_vaddr - the ELF virtual address at file offset off, through
- * the PT_LOAD segment holding it; off itself when none does. */
+ * the PT_LOAD segment holding it; else through one whose zero-filled tail
+ * (.bss, past the file) reaches it, as perf places a symbol by
+ * max(memsz, filesz); off itself when none does. */
 uint64_t pk__dso_file_vaddr(const struct pk__dso *d, uint64_t off);
 
 /* pk__perfmap_load - read a perf-PID.map file into a new table: lines

@@ -153,19 +153,10 @@ void pk__symtab_finish(struct pk__symtab *t, bool kallsyms)
 		return;
 	if (!in_order(t))
 		qsort(t->syms, t->nr, sizeof(*t->syms), by_start);
-	for (size_t i = 1; i < t->nr; i++) {
-		if (t->syms[i].start == t->syms[k].start) {
-			/* perf sizes kallsyms before it drops duplicates: of those
-			 * at one address only the last one added has a size. */
-			if (kallsyms || !better(&t->syms[k], &t->syms[i]))
-				t->syms[k] = t->syms[i];
-			continue;
-		}
-		t->syms[++k] = t->syms[i];
-	}
-	t->nr = k + 1;
-	/* A zero-sized symbol reaches to the next one; the last, to its start
-	 * rounded up to a page, plus a page (perf's symbols__fixup_end). */
+	/* perf's symbols__fixup_end, before duplicates go: a zero-sized
+	 * symbol reaches to the next one (of several at one address only the
+	 * last one added gets a size that way); the last, to its start
+	 * rounded up to a page, plus a page. */
 	for (size_t i = 0; i + 1 < t->nr; i++)
 		if (t->syms[i].end == t->syms[i].start)
 			t->syms[i].end = t->syms[i + 1].start;
@@ -175,6 +166,17 @@ void pk__symtab_finish(struct pk__symtab *t, bool kallsyms)
 
 		t->syms[t->nr - 1].end = up > UINT64_MAX - PAGE ? UINT64_MAX : up + PAGE;
 	}
+	/* Then symbols__fixup_duplicate: one symbol per address, the better
+	 * by perf's rules (so a sized one, as __TMC_END__ over _edata). */
+	for (size_t i = 1; i < t->nr; i++) {
+		if (t->syms[i].start == t->syms[k].start) {
+			if (kallsyms || !better(&t->syms[k], &t->syms[i]))
+				t->syms[k] = t->syms[i];
+			continue;
+		}
+		t->syms[++k] = t->syms[i];
+	}
+	t->nr = k + 1;
 }
 
 const struct pk__sym *pk__symtab_find(const struct pk__symtab *t, uint64_t addr)

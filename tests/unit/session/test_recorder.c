@@ -176,7 +176,7 @@ static const struct lcase lcases[] = {
 	  true, true, 4000, 2048 },
 	{ "--call-graph lbr", { .callgraph = PK_CALLGRAPH_LBR },
 	  BASE | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK, false, false, true, true, 4000, 128 },
-	{ "-d", { .data_addr = true }, BASE | PERF_SAMPLE_ADDR, true, false, true, true, 4000, 128 },
+	{ "-d", { .data_addr = true }, BASE | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC, true, false, true, true, 4000, 128 },
 	{ "-R", { .raw = true }, BASE | PERF_SAMPLE_RAW, false, false, true, true, 4000, 128 },
 	{ "-b", { .branch_type = PERF_SAMPLE_BRANCH_ANY }, BASE | PERF_SAMPLE_BRANCH_STACK, false, false,
 	  true, true, 4000, 128 },

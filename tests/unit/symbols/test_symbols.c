@@ -97,6 +97,38 @@ static void kernel_map_names_the_kernel(void **state)
 	pk_maps_free(m);
 }
 
+/* A page fault taken in the kernel on a user page (a copy to user space,
+ * the loader clearing .bss) names the user map, as perf's thread__resolve;
+ * a kernel address in a user sample names the kernel's. */
+static void data_address_finds_its_own_side(void **state)
+{
+	struct pk_location loc = { .size = sizeof(loc) };
+	struct pk_maps *m;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	mmap_(m, UINT32_MAX, 0xffffffff81000000, 0x1000000, "[kernel.kallsyms]_text");
+	{	/* a data map: MMAP with misc saying so, as perf writes it */
+		struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP,
+				       .misc = PERF_RECORD_MISC_MMAP_DATA };
+
+		r.mmap = (struct pk_rec_mmap){ .pid = 10, .tid = 10, .addr = 0x7ffff0000000,
+					       .len = 0x21000, .filename = "[stack]" };
+		assert_int_equal(pk_maps_process(m, &r), 0);
+	}
+	assert_int_equal(pk_maps_resolve(m, 10, 0x7ffff0000010, PERF_RECORD_MISC_KERNEL, &loc), -ENOENT);
+	assert_int_equal(pk_maps_resolve_data(m, 10, 0x7ffff0000010, PERF_RECORD_MISC_KERNEL, &loc), 0);
+	assert_string_equal(loc.dso->name, "[stack]");
+	assert_null(loc.sym);
+	assert_int_equal(pk_maps_resolve_data(m, 10, 0xffffffff81000010, PERF_RECORD_MISC_USER, &loc), 0);
+	assert_string_equal(loc.dso->name, "[kernel.kallsyms]");
+	/* Guests have no maps here: no second look. */
+	assert_int_equal(pk_maps_resolve_data(m, 10, 0x7ffff0000010, PERF_RECORD_MISC_GUEST_KERNEL, &loc),
+			 -ENOENT);
+	assert_int_equal(pk_maps_resolve_data(m, 10, 0x1000, PERF_RECORD_MISC_KERNEL, &loc), -ENOENT);
+	pk_maps_free(m);
+}
+
 static void new_mapping_replaces_what_it_covers(void **state)
 {
 	struct pk_maps *m;
@@ -371,6 +403,7 @@ int main(void)
 		cmocka_unit_test(lookup_and_boundaries),
 		cmocka_unit_test(unhit_dsos_stay_unhit),
 		cmocka_unit_test(kernel_map_names_the_kernel),
+		cmocka_unit_test(data_address_finds_its_own_side),
 		cmocka_unit_test(new_mapping_replaces_what_it_covers),
 		cmocka_unit_test(fork_copies_and_exec_keeps),
 		cmocka_unit_test(mmap2_build_id_is_kept),
