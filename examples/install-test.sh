@@ -46,13 +46,19 @@ done
 # pk_evlist_open under its own name (man -w follows the link to the
 # header's page) and shows pk_evlist(3).
 mandir=$(dirname "$(dirname "$(find "$dest" -path '*/man/man3/libperfkit.3')")")
+man_ok=	# a working man-db (a minimized image's man is a stub that fails)
+if command -v man >/dev/null && MANPAGER=cat man -M "$mandir" -w libperfkit >/dev/null 2>&1; then
+	man_ok=1
+else
+	echo "no working man: the link pages are checked as files only"
+fi
 for fn in pk_evlist_open:pk_evlist pk_ring_next:pk_ring pk_overflow_handle:pk_overflow \
 	  pk_last_error:pk_error; do
 	f=${fn%%:*} page=${fn#*:}
 	need "man3/$f.3" -path "*/man/man3/$f.3"
 	[ "$(cat "$mandir/man3/$f.3")" = ".so man3/$page.3" ] ||
 		{ echo "man3/$f.3 does not link to $page.3"; exit 1; }
-	if command -v man >/dev/null; then
+	if [ -n "$man_ok" ]; then
 		w=$(MANPAGER=cat man -M "$mandir" -w "$f") ||
 			{ echo "man -w $f finds no page"; exit 1; }
 		[ "$w" = "$mandir/man3/$page.3" ] || { echo "man -w $f: $w"; exit 1; }
