@@ -49,7 +49,10 @@ static void tally(uint64_t ip)
 }
 
 /* Called by pk_overflow_handle, inside the signal handler: read what the
- * kernel wrote since the last call (at least this overflow's sample). */
+ * kernel wrote since the last call.  The kernel writes an overflow's
+ * sample before it signals, so all the calls together read at least one
+ * sample per overflow (a call may find its own already read by the one
+ * before, if that overflow came while the previous call was reading). */
 static void on_overflow(const struct pk_overflow_event *ev, void *arg)
 {
 	struct pk_ring *r = pk_rings_at(rings, ev->cpu_idx, ev->thread_idx);
