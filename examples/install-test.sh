@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # install-test.sh BUILDDIR SRCDIR - `meson install` into a DESTDIR under
 # $TMPDIR, check that the library (versioned .so and .a), the headers,
-# perfkit.pc, the CLI, the man pages (sections 1 and 3) and the bash and
+# perfkit.pc, the CLI, the man pages (sections 1 and 3, man finding a
+# function by its name) and the bash and
 # zsh completion are in place, then build two
 # examples against the installed tree with pkg-config alone and run them
 # on the installed shared library.
@@ -40,6 +41,31 @@ need "man3/libperfkit.3" -path "*/man/man3/libperfkit.3"
 for h in "$src"/include/perfkit/*.h; do
 	m=pk_$(basename "$h" .h)
 	need "man3/$m.3" -path "*/man/man3/$m.3"
+done
+# A page per function, linked (.so) to its header's page: man finds
+# pk_evlist_open under its own name (man -w follows the link to the
+# header's page) and shows pk_evlist(3).
+mandir=$(dirname "$(dirname "$(find "$dest" -path '*/man/man3/libperfkit.3')")")
+man_ok=	# a working man-db (a minimized image's man is a stub that fails)
+if command -v man >/dev/null && MANPAGER=cat man -M "$mandir" -w libperfkit >/dev/null 2>&1; then
+	man_ok=1
+else
+	echo "no working man: the link pages are checked as files only"
+fi
+for fn in pk_evlist_open:pk_evlist pk_ring_next:pk_ring pk_overflow_handle:pk_overflow \
+	  pk_last_error:pk_error; do
+	f=${fn%%:*} page=${fn#*:}
+	need "man3/$f.3" -path "*/man/man3/$f.3"
+	[ "$(cat "$mandir/man3/$f.3")" = ".so man3/$page.3" ] ||
+		{ echo "man3/$f.3 does not link to $page.3"; exit 1; }
+	if [ -n "$man_ok" ]; then
+		w=$(MANPAGER=cat man -M "$mandir" -w "$f") ||
+			{ echo "man -w $f finds no page"; exit 1; }
+		[ "$w" = "$mandir/man3/$page.3" ] || { echo "man -w $f: $w"; exit 1; }
+		MANWIDTH=80 MANPAGER=cat man -M "$mandir" "$f" 2>&1 | grep -q "^PK_$(echo "${page#pk_}" | tr a-z A-Z)(3)" ||
+			{ echo "man $f does not show $page(3)"; exit 1; }
+		echo "man $f: $page(3)"
+	fi
 done
 
 # Shell completion where bash-completion and zsh look for it.

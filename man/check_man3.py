@@ -3,8 +3,10 @@
 """check_man3.py - the library's man pages cover the API (TAP output):
 every public header has its pk_<header>(3), libperfkit(3) names each of
 them, and every function a header declares with PK_API is in its page's
-synopsis with a contract under FUNCTIONS.  The function names are found
-here independently of mkman3.py's parser.
+synopsis with a contract under FUNCTIONS and its own link page,
+pk_evlist_open(3) holding just ".so man3/pk_evlist.3", for `man
+pk_evlist_open`.  The function names are found here independently of
+mkman3.py's parser.
 
 usage: check_man3.py MANDIR HEADER...
 """
@@ -52,6 +54,11 @@ for h in HEADERS:
         sigs = [ln for ln in lines if ln.startswith("\\fB")]
         if len(sigs) == len(lines):
             nocontract += re.findall(r"\b(pk_\w+)\\?\(", " ".join(sigs).replace("\\-", "-"))
+    # man finds a function by its own name: a link page to this one.
+    nolink = [f for f in funcs if not os.path.exists(f"{MANDIR}/{f}.3") or
+              open(f"{MANDIR}/{f}.3", encoding="utf-8").read() != f".so man3/{name}.3\n"]
+    check(not nolink, f"every function of {name}(3) has a link page to it",
+          "without: " + " ".join(nolink) if nolink else "")
     check(not nocontract, f"every function of {name}(3) has its contract",
           "without: " + " ".join(nocontract) if nocontract else "")
 

@@ -5,9 +5,15 @@ pk_<header>(3) (pk_evlist(3) from perfkit/evlist.h, ...), from the
 headers themselves: the header's opening comment is the description, and
 each PK_API declaration is listed with the contract comment above it.
 The contracts are the reference; this only puts them where man looks.
-check_man3.py holds every public function to appearing in a page.
+Each PK_API function also gets a link page, pk_evlist_open(3) holding
+".so man3/pk_evlist.3" (as man-pages does for functions documented
+together), so that `man pk_evlist_open` finds its header's page.
+check_man3.py holds every public function to appearing in a page and
+having its link page.
 
 usage: mkman3.py VERSION OUTDIR UMBRELLA HEADER...
+       mkman3.py --links HEADER...	(the link pages' names, one a line:
+					 meson's list of the outputs)
 """
 import os
 import re
@@ -69,6 +75,24 @@ def parse(path):
     return intro or [], entries
 
 
+def links(headers):
+    """[(function, header page)] for every PK_API function; a function
+    named like a page, or declared twice, is an error (one link each)."""
+    out, seen = [], {"libperfkit"} | {"pk_" + os.path.basename(h)[:-2] for h in headers}
+    for h in headers:
+        page_name = "pk_" + os.path.basename(h)[:-2]
+        for decls, _ in parse(h)[1]:
+            for d in decls:
+                fn = re.match(r"[^(]*?\b(pk_\w+)\s*\(", d)
+                if not fn:
+                    sys.exit(f"mkman3.py: {h}: no function name in: {d}")
+                if fn.group(1) in seen:
+                    sys.exit(f"mkman3.py: {h}: {fn.group(1)} is already a page")
+                seen.add(fn.group(1))
+                out.append((fn.group(1), page_name))
+    return out
+
+
 def paragraphs(lines):
     """Comment lines -> troff: blank lines split paragraphs, indented
     lines (code) are kept as they are."""
@@ -95,6 +119,9 @@ def page(name, version, summary, body, see):
 
 
 def main():
+    if sys.argv[1] == "--links":
+        print("\n".join(f"{fn}.3" for fn, _ in links(sys.argv[2:])))
+        return
     version, out, umbrella, headers = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     pages = []
     for h in headers:
@@ -116,6 +143,9 @@ def main():
         with open(f"{out}/{name}.3", "w", encoding="utf-8") as f:
             f.write(page(name, version, summary, body,
                          "\\fBlibperfkit\\fR(3), \\fBperf_event_open\\fR(2), \\fBperfkit\\fR(1)"))
+    for fn, page_name in links(headers):
+        with open(f"{out}/{fn}.3", "w", encoding="utf-8") as f:
+            f.write(f".so man3/{page_name}.3\n")
     intro = parse(umbrella)[0]
     body = ".SH SYNOPSIS\n.nf\n.B #include <perfkit.h>\n.fi\n.PP\n"
     body += "Compile and link with \\fIpkg\\-config \\-\\-cflags \\-\\-libs perfkit\\fR.\n"
