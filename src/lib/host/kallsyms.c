@@ -193,3 +193,18 @@ int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_c
 	}
 	return ret;
 }
+
+static int text_sym(void *arg, const struct pk__host_ksym *s)
+{
+	if (s->module || strcmp(s->name, "_text"))
+		return 0;
+	*(uint64_t *)arg = s->addr;
+	return 1;
+}
+
+uint64_t pk__host_kallsyms_text(const char *path)
+{
+	uint64_t text = 0;
+
+	return pk__host_kallsyms_read(path, 0, text_sym, &text) == 1 ? text : 0;
+}

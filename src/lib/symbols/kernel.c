@@ -75,22 +75,6 @@ static bool other_kernel(const struct pk__dso *d)
 	return (size_t)n != d->pub.build_id_size || memcmp(id, d->pub.build_id, (size_t)n);
 }
 
-static int text_sym(void *arg, const struct pk__host_ksym *s)
-{
-	if (s->module || strcmp(s->name, "_text"))
-		return 0;
-	*(uint64_t *)arg = s->addr;
-	return 1;
-}
-
-/* _text in the kallsyms at path, from its first lines; 0 when none. */
-static uint64_t text_of(const char *path)
-{
-	uint64_t text = 0;
-
-	return pk__host_kallsyms_read(path, 0, text_sym, &text) == 1 ? text : 0;
-}
-
 /*
  * The build-id cache's copy of the running kernel's kallsyms into `out`,
  * when reading it gives what /proc/kallsyms would: the kernel's symbols are
@@ -117,8 +101,8 @@ static bool same_copy(const struct pk__kernel_dsos *k, const struct pk__sym_dirs
 		   dirs->lookup(dirs->lookup_arg, d, out, len) != 0) {
 		return false;
 	}
-	text = text_of(out);
-	return text && text == text_of("/proc/kallsyms");
+	text = pk__host_kallsyms_text(out);
+	return text && text == pk__host_kallsyms_text(NULL);
 }
 
 static void install(struct pk__dso *d, struct pk__symtab *t, const char *path)
