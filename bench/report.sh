@@ -10,6 +10,8 @@
 # command: wall time, CPU time (user + system: on a loaded machine wall time
 # is mostly waiting for a CPU) and peak memory, and perfkit / perf for both
 # times.  The target is 0.1x of perf's time in every mode.
+# Kernel symbols come from ~/.debug's kallsyms copy when it is this boot's
+# (perfkit's fixed cost ~6 ms, else ~40 ms for /proc/kallsyms): see PERFORMANCE.md.
 # usage: bench/report.sh [PATH-TO-PERFKIT [PERF.DATA [RUNS]]]
 #        (default build/src/cli/perfkit, a new recording, 5)
 set -eu

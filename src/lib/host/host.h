@@ -149,4 +149,10 @@ enum pk__host_ksym_flags {
  */
 int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg);
 
+/* pk__host_kallsyms_text - the kernel's _text address in the kallsyms at
+ * `path` (NULL: /proc/kallsyms), from its first lines (the kernel formats
+ * only what is read: cheap).  0 when there is none, it is hidden, or the
+ * file cannot be read (with the error record set). */
+uint64_t pk__host_kallsyms_text(const char *path);
+
 #endif

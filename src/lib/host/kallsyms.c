@@ -19,8 +19,11 @@
 /* KSYM_NAME_LEN is 512 since Linux 6.1, a module name at most 56 bytes. */
 #define LINE_MAX_LEN 1024
 /* The kernel generates the file on every read(2) and it has 100k+ lines:
- * 4 KiB reads cost ~50 ms, reads this big a few. */
+ * 4 KiB reads cost ~50 ms, reads this big a few.  The first read is
+ * small: the kernel formats only what a read asks for, and a walk that
+ * stops in the first lines (_text, for one) then costs ~60 lines. */
 #define READ_BUFFER (1 << 18)
+#define FIRST_READ 4096
 
 /* Hex digit values plus one; 0 for anything else. */
 static const unsigned char hexval[256] = {
@@ -119,11 +122,11 @@ static int one_line(struct walk *w, char *line, size_t n)
  */
 static int each_line(int fd, char *buf, size_t cap, struct walk *w)
 {
-	size_t have = 0;
+	size_t have = 0, want = FIRST_READ;
 	bool skip = false;	/* inside an overlong line */
 
 	for (;;) {
-		ssize_t r = read(fd, buf + have, cap - 1 - have);
+		ssize_t r = read(fd, buf + have, want - have);
 		size_t start = 0;
 		char *nl;
 		int ret = 0;
@@ -139,6 +142,7 @@ static int each_line(int fd, char *buf, size_t cap, struct walk *w)
 			return have && !skip ? one_line(w, buf, have) : 0;
 		}
 		have += (size_t)r;
+		want = cap - 1;
 		while (!ret && (nl = memchr(buf + start, '\n', have - start))) {
 			size_t n = (size_t)(nl - (buf + start));
 
@@ -188,4 +192,19 @@ int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_c
 		return -EACCES;
 	}
 	return ret;
+}
+
+static int text_sym(void *arg, const struct pk__host_ksym *s)
+{
+	if (s->module || strcmp(s->name, "_text"))
+		return 0;
+	*(uint64_t *)arg = s->addr;
+	return 1;
+}
+
+uint64_t pk__host_kallsyms_text(const char *path)
+{
+	uint64_t text = 0;
+
+	return pk__host_kallsyms_read(path, 0, text_sym, &text) == 1 ? text : 0;
 }

@@ -254,10 +254,28 @@ static int fill_temp(struct entry *e, int leaf, const char *tmp, int fd)
 	return err;
 }
 
+/* Whether the kallsyms copy `name` in `leaf` is from an earlier boot: its
+ * _text is not the running kernel's (KASLR moved it).  A copy this boot
+ * made lets report read it instead of generating /proc/kallsyms. */
+static bool stale_kallsyms(int leaf, const char *name)
+{
+	char path[64];
+	uint64_t now = pk__host_kallsyms_text(NULL), then;
+	int fd = openat(leaf, name, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	then = pk__host_kallsyms_text(path);
+	close(fd);
+	return now && then != now;
+}
+
 /*
  * The entry's file in its directory `leaf`: 0 when a good one is there
  * already, 1 when written, or a negative errno with e->why.  A file that
- * is there is kept when its build-id is right (kallsyms: always) and
+ * is there is kept when its build-id is right (kallsyms: its _text is the
+ * running kernel's, so this boot's) and
  * replaced when it is wrong; anything that is not a regular file is left.
  */
 static int install(struct entry *e, int leaf)
@@ -272,7 +290,8 @@ static int install(struct entry *e, int leaf)
 			e->why = "the entry there is not a regular file: left alone";
 			return -EEXIST;
 		}
-		if (e->kind == KIND_KALLSYMS || has_id(leaf, name, e->id, e->id_size))
+		if (e->kind == KIND_KALLSYMS ? !stale_kallsyms(leaf, name)
+					     : has_id(leaf, name, e->id, e->id_size))
 			return 0;
 	} else if (errno != ENOENT) {
 		return -errno;

@@ -7,7 +7,11 @@
  * _text address the recording saw and this kallsyms' (a reboot with KASLR).
  * A recording of another kernel (its build-id differs from this one's)
  * reads that kernel's kallsyms from the build-id cache, or gets no kernel
- * symbols: wrong names are worse than none.
+ * symbols: wrong names are worse than none.  The running kernel's
+ * /proc/kallsyms costs ~35 ms of kernel CPU to generate; its copy in the
+ * build-id cache is read instead when it is provably the same for what
+ * the recording needs: same build-id, same _text (no reboot with KASLR
+ * between), and no module mapped by the recording.
  */
 #include "host/host.h"
 #include "symbols/symbols.h"
@@ -71,6 +75,36 @@ static bool other_kernel(const struct pk__dso *d)
 	return (size_t)n != d->pub.build_id_size || memcmp(id, d->pub.build_id, (size_t)n);
 }
 
+/*
+ * The build-id cache's copy of the running kernel's kallsyms into `out`,
+ * when reading it gives what /proc/kallsyms would: the kernel's symbols are
+ * fixed by its build-id and _text, and module lines are skipped anyway
+ * when the recording mapped no module.  False otherwise.
+ */
+static bool same_copy(const struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs,
+		      char *out, size_t len)
+{
+	const struct pk_dso *d = k->kernel ? &k->kernel->pub : NULL;
+	uint8_t id[20];
+	uint64_t text;
+	int n;
+
+	if (dirs->kallsyms || !d || k->nr_modules || (n = pk_build_id_kernel(id)) <= 0)
+		return false;
+	/* The cache by the running kernel's id, or the caller's hook by the
+	 * recorded one when that is the running kernel's. */
+	if (dirs->cache) {
+		if (pk_buildid_cache_lookup(dirs->cache, id, (size_t)n, out, len) <= 0)
+			return false;
+	} else if (!dirs->lookup || d->build_id_size != (size_t)n ||
+		   memcmp(d->build_id, id, (size_t)n) ||
+		   dirs->lookup(dirs->lookup_arg, d, out, len) != 0) {
+		return false;
+	}
+	text = pk__host_kallsyms_text(out);
+	return text && text == pk__host_kallsyms_text(NULL);
+}
+
 static void install(struct pk__dso *d, struct pk__symtab *t, const char *path)
 {
 	if (!t)
@@ -97,6 +131,8 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 			k->kernel->pub.build_id_mismatch = true;
 			k->kernel = NULL;
 		}
+	} else if (same_copy(k, dirs, cached, sizeof(cached))) {
+		path = cached;
 	}
 	if (!(l.mods = pk__calloc(k->nr_modules ? k->nr_modules : 1, sizeof(*l.mods))))
 		return;

@@ -196,6 +196,30 @@ static void test_out_of_fds(void **state)
 	assert_int_equal(all.nr, 0);
 }
 
+/* _text from the first lines: past the reader's first 4 KiB read (a line
+ * straddles it), a module's _text ignored; 0 when hidden or absent. */
+static void test_text(void **state)
+{
+	struct fixture *fx = *state;
+	struct seen all = { .nr = 0, .stop_at = 0 };
+	char path[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/long", fx->dir);
+	assert_non_null(f = fopen(path, "w"));
+	for (int i = 0; i < 200; i++)	/* 34 bytes a line: 6800 in all */
+		fprintf(f, "ffffffff81%06x t filler_fn_%05d\n", i * 16, i);
+	fputs("ffffffffc0001000 t _text\t[mod]\nffffffff81200000 T _text\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_true(pk__host_kallsyms_text(path) == 0xffffffff81200000ull);
+	assert_int_equal(pk__host_kallsyms_read(path, 0, collect, &all), 0);
+	assert_int_equal(all.nr, 202);
+	assert_true(pk__host_kallsyms_text(fx->normal) == 0xffffffff81000000ull);
+	assert_true(pk__host_kallsyms_text(fx->hidden) == 0);
+	assert_true(pk__host_kallsyms_text(fx->missing) == 0);
+	assert_int_equal(unlink(path), 0);
+}
+
 /* The real file: present on every kernel perfkit runs on, names readable by all. */
 static void test_real_kallsyms(void **state)
 {
@@ -212,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_fixture_files),
 		cmocka_unit_test(test_out_of_fds),
+		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_real_kallsyms),
 	};
 

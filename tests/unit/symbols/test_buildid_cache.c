@@ -274,6 +274,18 @@ static void kallsyms_with_addresses(void **state)
 	fclose(k);
 	assert_true(addr != 0);
 	assert_int_equal(pk_buildid_cache_add(f->cache, "[kernel.kallsyms]", id, (size_t)n), 0);
+	/* A copy from an earlier boot (KASLR moved _text) is replaced. */
+	assert_non_null(k = fopen(path, "w"));
+	fputs("ffffffff10000000 T _text\nffffffff10001000 T old_boot_fn\n", k);
+	assert_int_equal(fclose(k), 0);
+	assert_int_equal(pk_buildid_cache_add(f->cache, "[kernel.kallsyms]", id, (size_t)n), 1);
+	assert_non_null(k = fopen(path, "r"));
+	addr = 0;
+	while (fgets(line, sizeof(line), k))
+		if (strstr(line, " T _text\n"))
+			addr = strtoull(line, NULL, 16);
+	fclose(k);
+	assert_true(addr != 0 && addr != 0xffffffff10000000ull);
 }
 
 static void bad_input_and_unwritable_dirs(void **state)

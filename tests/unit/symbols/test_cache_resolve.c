@@ -4,7 +4,9 @@
  * (pk_maps_set_buildid_cache), without a kernel or perf: a program
  * rebuilt after it was cached resolves from the cached copy; the vDSO of
  * another kernel from its cached image; another kernel's symbols, its
- * modules' too, from its cached kallsyms; and the entries of a perf.data
+ * modules' too, from its cached kallsyms; the running kernel's cached
+ * kallsyms read in place of /proc/kallsyms only while it is the same; and
+ * the entries of a perf.data
  * BUILD_ID section handed to the maps (pk_maps_set_build_ids), damaged
  * ones included.  argv: the workload, its non-PIE build.
  */
@@ -229,6 +231,74 @@ static void another_kernel(void **state)
 	assert_int_equal(tmp_rmtree(dir), 0);
 }
 
+/* The addresses of _text and schedule in /proc/kallsyms; false when hidden. */
+static bool running_syms(uint64_t *text, uint64_t *sched)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[1024], name[512], type;
+	unsigned long long a;
+
+	*text = *sched = 0;
+	while (f && fgets(line, sizeof(line), f) && !(*text && *sched)) {
+		if (sscanf(line, "%llx %c %511s", &a, &type, name) != 3 || strchr(line, '['))
+			continue;
+		if (!strcmp(name, "_text"))
+			*text = a;
+		else if (!strcmp(name, "schedule") && (type == 'T' || type == 't'))
+			*sched = a;
+	}
+	if (f)
+		fclose(f);
+	return *text && *sched;
+}
+
+/* The running kernel's kallsyms copy in the cache stands in for
+ * /proc/kallsyms (its name wins here, where the copy was altered) only with
+ * the running _text (no reboot since: KASLR) and no module in the
+ * recording; else /proc/kallsyms is read. */
+static void running_kernel_copy(void **state)
+{
+	char dir[4096], copy[1024];
+	uint8_t id[20];
+	uint64_t text = 0, sched = 0;
+	struct pk_location loc;
+	struct pk_maps *m;
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP };
+	int n;
+
+	(void)state;
+	if ((n = pk_build_id_kernel(id)) <= 0 || !running_syms(&text, &sched))
+		skip();	/* no build-id, or addresses hidden from this user */
+	for (int c = 0; c < 3; c++) {	/* same, after a reboot, with a module */
+		assert_non_null(tmp_mkdtemp(dir, sizeof(dir), "kcopy"));
+		snprintf(copy, sizeof(copy), "%016llx T _text\n%016llx T copy_only_fn\n"
+			 "%016llx T copy_only_end\n", (unsigned long long)text + (c == 1 ? 0x200000 : 0),
+			 (unsigned long long)sched, (unsigned long long)sched + 0x1000);
+		plant(dir, "[kernel.kallsyms]", id, (size_t)n, "kallsyms", NULL, copy);
+		assert_int_equal(pk_maps_new(&m), 0);
+		assert_int_equal(pk_maps_set_build_id(m, "[kernel.kallsyms]", id, (size_t)n), 0);
+		assert_int_equal(pk_maps_set_buildid_cache(m, dir), 0);
+		r.mmap = (struct pk_rec_mmap){ .pid = UINT32_MAX, .addr = text, .len = 0x3effffff,
+					       .pgoff = text, .filename = "[kernel.kallsyms]_text" };
+		assert_int_equal(pk_maps_process(m, &r), 0);
+		r.mmap = (struct pk_rec_mmap){ .pid = UINT32_MAX, .addr = 0xffffffffc0000000,
+					       .len = 0x10000, .filename = "/lib/modules/x/foo.ko" };
+		if (c == 2)
+			assert_int_equal(pk_maps_process(m, &r), 0);
+		assert_int_equal(resolve(m, 1, sched + 4, PERF_RECORD_MISC_KERNEL, &loc), 0);
+		assert_non_null(loc.sym);
+		if (c == 0) {
+			assert_string_equal(loc.sym, "copy_only_fn");
+			assert_non_null(strstr(loc.dso->symfile, dir));
+		} else {
+			assert_string_not_equal(loc.sym, "copy_only_fn");
+			assert_string_equal(loc.dso->symfile, "/proc/kallsyms");
+		}
+		pk_maps_free(m);
+		assert_int_equal(tmp_rmtree(dir), 0);
+	}
+}
+
 /* One BUILD_ID entry as perf writes it: header, pid, 24 bytes of id (the
  * size in byte 20 with misc bit 15), the name padded to 8 bytes. */
 static size_t entry(uint8_t *out, uint16_t misc, const uint8_t *id, size_t n, const char *name)
@@ -315,6 +385,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(rebuilt_program),
 		cmocka_unit_test(vdso_of_another_kernel),
 		cmocka_unit_test(another_kernel),
+		cmocka_unit_test(running_kernel_copy),
 		cmocka_unit_test(build_id_section),
 	};
 
