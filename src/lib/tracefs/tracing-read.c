@@ -229,14 +229,19 @@ static void keep_kernel_printk(char *text)
 		size_t len = strcspn(in, "\n");
 		const char *colon = memchr(in, ':', len);
 		size_t fmt_len = colon ? len - (size_t)(colon + 2 - in) : 0;
+		bool nl = in[len] == '\n';	/* not on the text's last line */
 
 		if (colon && (size_t)(colon - in) + 2 <= len && colon[1] == ' ' && fmt_len >= 4 &&
 		    colon[2] == '"' && in[len - 1] == '"') {
 			memmove(out, in, len);
 			out += len;
-			*out++ = '\n';
+			/* a newline only where there was one: on the last line
+			 * out may have caught up with in, and the byte after it
+			 * is the text's terminating NUL (fuzz_tracing) */
+			if (nl)
+				*out++ = '\n';
 		}
-		in += len + (in[len] == '\n');
+		in += len + nl;
 	}
 	*out = 0;
 }
