@@ -352,7 +352,7 @@ static void kernel_code(void **state)
 static void forked_children(void **state)
 {
 	(void)state;
-	same_as_perf_script("children 500");
+	same_as_perf_script("children 1500");
 }
 
 /* A program rebuilt after the recording (another build-id, its function
