@@ -178,9 +178,10 @@ struct pk_srcline {
 	const struct pk_srcline_frame *frames;
 	size_t nr_frames;
 	/* `file` as GNU addr2line 2.40 (and so perf 6.1) names it: the same,
-	 * but for a DWARF 5 row of file 1, which addr2line takes for file 0
-	 * (gcc writes the two alike; a table rewritten afterwards, as in
-	 * Debian's glibc debug files, may not).  For output that matches perf. */
+	 * but for a DWARF 5 row whose file is still the sequence's initial
+	 * one, which addr2line takes as file 0 rather than file 1 (gcc
+	 * writes the two alike; a table rewritten afterwards, as in Debian's
+	 * glibc debug files, may not).  For output that matches perf. */
 	const char *file_addr2line;
 };
 
@@ -196,9 +197,13 @@ struct pk_srcline {
  * code have none here, as in perf 6.1 without a vmlinux.
  *
  * Returns 0 with *out filled (out->size set by the caller); -ENODATA
- * when the DSO's file was found but no line covers the address (no DWARF,
- * or none for it: addr2line's "??:?"); -ENOENT when there is no file to
- * read (no DSO, the kernel, the vDSO, JIT code, a file not found);
+ * when no line covers the address but GNU addr2line still names a
+ * function there (DWARF's, or the ELF symbol table's at or before it),
+ * with out->file_addr2line the file it then names ("FILE:?": the
+ * STT_FILE symbol before a local function, "" for an unnamed one) or
+ * NULL ("??:?"), and no frames; -ENOENT when there is no file to read
+ * (no DSO, the kernel, the vDSO, JIT code, a file not found) or nothing
+ * in it covers the address (addr2line's "??:0");
  * -EINVAL when loc->size or out->size is smaller than this library's
  * struct; -ENOMEM.  The strings and frames stay valid until pk_maps_free.
  */

@@ -103,8 +103,13 @@ static void srcline_text(struct pk_maps *maps, const struct pk_location *loc, bo
 	if (err == 0) {
 		snprintf(buf, len, "%s:%u", base_name(sl.file_addr2line), sl.line);
 		snprintf(file, file_len, "%s", base_name(sl.file_addr2line));
-	} else if (!loc->dso || (err == -ENODATA && loc->sym)) {
-		/* addr2line's "??:?" (a symbol, no line) reads as "??:0" in perf. */
+	} else if (err == -ENODATA) {
+		/* No line, but addr2line names a function there (see
+		 * pk_maps_srcline): its "FILE:?" reads as FILE:0 in perf, ":0" for
+		 * an unnamed STT_FILE, "??:0" for none; srcfile is FILE. */
+		snprintf(buf, len, "%s:0", sl.file_addr2line ? base_name(sl.file_addr2line) : "??");
+		snprintf(file, file_len, "%s", sl.file_addr2line ? base_name(sl.file_addr2line) : "");
+	} else if (!loc->dso) {
 		snprintf(buf, len, "??:0");
 	} else if (loc->sym) {
 		snprintf(buf, len, "%s+%" PRIu64, loc->sym, loc->symoff);

@@ -4,8 +4,10 @@
  * "\n  file.c:123" perf 6.1 prints after a sample's ip or a call-chain
  * frame, read from the DWARF in process (pk_maps_srcline) where perf asks
  * addr2line, with perf's rules for what is printed when no line is known:
- * nothing for an address with a symbol but no line, "dso[addr]" where
- * nothing could be read, and an inlined function's line as it came.
+ * "FILE:0" for an address without a line in a function addr2line finds
+ * in the symbol table (":0" for an unnamed STT_FILE), nothing for "??:0",
+ * "dso[addr]" where nothing could be read, and an inlined function's line
+ * as it came.
  */
 #include "script.h"
 
@@ -37,10 +39,15 @@ void script_print_srcline(FILE *f, struct pk_resolver *res, const struct pk_loca
 	err = pk_maps_srcline(pk_resolver_maps(res), loc, &sl);
 	if (err == 0) {
 		fprintf(f, "\n  %s:%u", base_name(sl.file_addr2line), sl.line);
-	} else if (err == -ENODATA && loc->sym) {
-		/* addr2line's "??:?": perf's inline pass keeps it as a record of
-		 * an unwound frame and prints it; otherwise it is "??:0", left out. */
-		if (fr && fr->unwound && inline_on)
+	} else if (err == -ENODATA) {
+		/* No line, but addr2line names a function there: "FILE:?" with
+		 * the symbol table's file, "??:?" without one.  perf 6.1 reads
+		 * either as FILE:0 and prints it, except "??:0" (its "unknown"),
+		 * which it leaves out unless its inline pass keeps it as the
+		 * record of an unwound frame. */
+		if (sl.file_addr2line)
+			fprintf(f, "\n  %s:0", base_name(sl.file_addr2line));
+		else if (fr && fr->unwound && inline_on)
 			fputs("\n  ??:0", f);
 	} else {
 		fprintf(f, "\n  %s[%" PRIx64 "]",

@@ -17,6 +17,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <libelf.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ struct answer {
 	uint64_t addr;
 	bool used;
 	bool found;			/* a line-table row covers addr */
+	bool symbol;			/* none does, but addr2line names a function there */
 	const char *file;		/* libdw's string: lives as long as dw */
 	const char *file_a2l;		/* the file as GNU addr2line names it */
 	unsigned int line;
@@ -40,6 +42,7 @@ struct answer {
 struct pk__srcline {
 	int fd;
 	Dwarf *dw;			/* NULL: the file has no DWARF (or none was found) */
+	Elf *elf;			/* the symbol table's, opened on the first address without a line */
 	struct answer *tab;		/* open addressing on addr */
 	size_t cap, nr;
 };
@@ -59,6 +62,8 @@ void pk__srcline_free(struct pk__srcline *s)
 		if (s->tab[i].used)
 			answer_free(&s->tab[i]);
 	free(s->tab);
+	if (s->elf)
+		elf_end(s->elf);
 	if (s->dw)
 		dwarf_end(s->dw);
 	if (s->fd >= 0)
@@ -152,22 +157,59 @@ static char *func_name(Dwarf_Die *die)
 	return pk__strdup(dem ? dem : name);
 }
 
-/* The file GNU addr2line 2.40 names for a row of `file`: in a DWARF 5
- * line table it takes file 1 for file 0 (gcc writes the two the same; a
- * table rewritten after the fact, as Debian's glibc debug files are, may
- * not), so perf 6.1 prints file 0's name there. */
-static const char *a2l_file(Dwarf_Die *cu, const char *file)
+/* The index in `lines` of row l (rows are sorted by address). */
+static size_t row_index(Dwarf_Lines *lines, size_t nr, Dwarf_Line *l)
+{
+	Dwarf_Addr want = 0, at;
+	size_t lo = 0, hi = nr;
+
+	dwarf_lineaddr(l, &want);
+	while (lo < hi) {	/* the first row at want */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &at) == 0 && at < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo < nr && dwarf_onesrcline(lines, lo) != l)
+		lo++;
+	return lo;
+}
+
+/* The file GNU addr2line 2.40 names for row l of `file`.  Its DWARF 5
+ * reader starts each sequence with file 0 where the standard says file 1
+ * (binutils' decode_line_info: concat_filename (table, 0)), so a row
+ * that still carries the register's first value names file 0; a row
+ * after an explicit DW_LNS_set_file 1 names file 1.  gcc writes the two
+ * alike; a table rewritten afterwards, as Debian's glibc debug files
+ * are, may not (perf then prints bsearch.c where the row says
+ * stdlib-bsearch.h, but arena.c where it says arena.c after a set_file).
+ * libdw keeps no register history: a row of file 1 is taken as the
+ * first value when every row before it in its sequence is of file 1. */
+static const char *a2l_file(Dwarf_Die *cu, Dwarf_Line *l, const char *file)
 {
 	Dwarf_Files *files;
+	Dwarf_Lines *lines;
 	Dwarf_Die unit;
 	Dwarf_Half version = 0;
-	const char *zero;
-	size_t nfiles;
+	const char *zero, *one;
+	size_t nfiles, nr, i;
 
 	if (dwarf_cu_die(cu->cu, &unit, &version, NULL, NULL, NULL, NULL, NULL) == NULL ||
 	    version < 5 || dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || nfiles < 2 ||
-	    dwarf_filesrc(files, 1, NULL, NULL) != file)
+	    (one = dwarf_filesrc(files, 1, NULL, NULL)) != file ||
+	    dwarf_getsrclines(cu, &lines, &nr) != 0 || (i = row_index(lines, nr, l)) >= nr)
 		return file;
+	while (i-- > 0) {
+		Dwarf_Line *prev = dwarf_onesrcline(lines, i);
+		bool end = false;
+
+		if (dwarf_lineendsequence(prev, &end) != 0 || end)
+			break;
+		if (dwarf_linesrc(prev, NULL, NULL) != one)
+			return file;	/* a DW_LNS_set_file came between */
+	}
 	zero = dwarf_filesrc(files, 0, NULL, NULL);
 	return zero ? zero : file;
 }
@@ -188,8 +230,8 @@ static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, const ch
 		*line = (unsigned int)ln;
 	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &idx) == 0 &&
 	    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && idx < nfiles) {
-		*file = dwarf_filesrc(files, idx, NULL, NULL);
-		*file_a2l = *file ? a2l_file(cu, *file) : NULL;
+		/* addr2line names a call file by its index, as it is */
+		*file = *file_a2l = dwarf_filesrc(files, idx, NULL, NULL);
 	}
 }
 
@@ -267,18 +309,38 @@ static int inline_chain(Dwarf_Die *cu, uint64_t addr, struct answer *a)
 	return 0;
 }
 
+/* addr2line's answer where no line row covers addr: a function the DWARF
+ * has around it names no file ("??:?"); else the symbol table's fallback
+ * (pk__srcline_symtab_file).  perf 6.1 prints either as FILE:0. */
+static int no_line(struct pk__srcline *s, uint64_t addr, Dwarf_Die *cu, struct answer *a)
+{
+	Dwarf_Die *path = NULL;
+	size_t n = 0;
+	int err = cu ? scope_path(cu, addr, &path, &n) : 0;
+
+	free(path);
+	if (err < 0)
+		return err;
+	if (n) {
+		a->symbol = true;
+		return 0;
+	}
+	if (!s->elf && s->fd >= 0 && elf_version(EV_CURRENT) != EV_NONE)
+		s->elf = elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
+	a->symbol = pk__srcline_symtab_file(s->elf, addr, &a->file_a2l);
+	return 0;
+}
+
 static int answer_fill(struct pk__srcline *s, uint64_t addr, struct answer *a)
 {
 	Dwarf_Die cu;
 	Dwarf_Line *l;
+	bool in_unit = s->dw && unit_at(s->dw, addr, &cu);
 	int lineno = 0;
 
-	if (!s->dw || !unit_at(s->dw, addr, &cu) || !(l = dwarf_getsrc_die(&cu, addr)))
-		return 0;
-	a->file = dwarf_linesrc(l, NULL, NULL);
-	if (!a->file)
-		return 0;
-	a->file_a2l = a2l_file(&cu, a->file);
+	if (!in_unit || !(l = dwarf_getsrc_die(&cu, addr)) || !(a->file = dwarf_linesrc(l, NULL, NULL)))
+		return no_line(s, addr, in_unit ? &cu : NULL, a);
+	a->file_a2l = a2l_file(&cu, l, a->file);
 	dwarf_lineno(l, &lineno);
 	a->line = lineno > 0 ? (unsigned int)lineno : 0;
 	a->found = true;
@@ -306,8 +368,10 @@ static int srcline_find(struct pk__srcline **sp, const char *path, uint64_t addr
 		a->used = true;
 		(*sp)->nr++;
 	}
-	if (!a->found)
-		return -ENODATA;
+	if (!a->found) {
+		out->file_addr2line = a->symbol ? a->file_a2l : NULL;
+		return a->symbol ? -ENODATA : -ENOENT;
+	}
 	out->file = a->file;
 	out->file_addr2line = a->file_a2l;
 	out->line = a->line;

@@ -160,6 +160,15 @@ struct pk__srcline;
 /* pk__srcline_free - close a DSO's DWARF and drop its answers; NULL is a no-op. */
 void pk__srcline_free(struct pk__srcline *s);
 
+/* ---- srcline-symtab.c ----------------------------------------------------------- */
+
+/* pk__srcline_symtab_file - addr2line's answer for an address no line row
+ * covers, from the ELF symbol table: true when a function symbol is at or
+ * before addr in its section, with *file the STT_FILE name addr2line
+ * gives it ("" possible) or NULL ("??"); false when none is. */
+struct Elf;
+bool pk__srcline_symtab_file(struct Elf *elf, uint64_t addr, const char **file);
+
 /* ---- demangle.c ----------------------------------------------------------------- */
 
 /* pk__demangle - the demangled name of a C++ or Rust (legacy or v0)
