@@ -9,9 +9,13 @@
 # graphs in report and script with perf's "(inlined)" frames, and without
 # them under --no-inline.  glibc's frames are in every chain: their lines
 # come from Debian's debug files, whose rewritten DWARF 5 line tables
-# addr2line reads its own way (pk_srcline.file_addr2line).
+# addr2line reads its own way (pk_srcline.file_addr2line).  The no-line
+# target's samples all land where addr2line finds no line (perf's ":0" and
+# "??:0") or names a DWARF 5 file by that rule, so those cases are hit on
+# every run, not only when a sample happens to fall in ld.so or libc.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_INLINE_TARGET:?PERFKIT_INLINE_TARGET must name the inline target}"
+: "${PERFKIT_SRCLINE_TARGET:?PERFKIT_SRCLINE_TARGET must name the no-line target}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -80,6 +84,34 @@ done
 check "script -F +srcline names the inlined lines" \
 	grep -q '^  inline-target\.c:24 (inlined)$' <<<"$("$PERFKIT" script -i d.data -F +srcline 2>&1)"
 check "script shows inlined frames" grep -q 'mix+0x[0-9a-f]* (inlined)$' <<<"$("$PERFKIT" script -i d.data 2>&1)"
+
+# The no-line target, by frame pointers and by DWARF.
+S=$PERFKIT_SRCLINE_TARGET
+perf record -q -g -e cpu-clock -F 999 -o sg.data -- "$S" 200 >/dev/null 2>&1
+perf record -q --call-graph dwarf -e cpu-clock -F 999 -o sd.data -- "$S" 200 >/dev/null 2>&1
+out=$("$PERFKIT" report -i sd.data --stdio --no-children --sort srcline -q -g none 2>&1)
+for want in ':0' '??:0' 'srcline-files.c:11' 'srcline-other.h:20' 'srcline-files.h:30'; do
+	# :0 a local function after an unnamed STT_FILE, ??:0 a global one;
+	# srcline-files.c:11 a DWARF 5 row of file 1 still carrying the
+	# sequence's initial file (addr2line names file 0), srcline-files.h:30
+	# one after an explicit set_file 1.
+	if printf '%s\n' "$out" | awk -v w="%  $want" \
+		'substr($0, length($0) - length(w) + 1) == w { f = 1 } END { exit !f }'; then
+		ok "sd.data: a $want row"
+	else
+		not_ok "sd.data: a $want row"
+		diag "$out"
+	fi
+done
+for f in sg.data sd.data; do
+	for args in "--sort srcline" "--sort srcline --no-children" "--sort srcfile" \
+		"--sort srcfile,srcline -g none"; do
+		# shellcheck disable=SC2086
+		same_as_perf "$f" $args
+	done
+	script_same "$f" -F +srcline
+	script_same "$f" -F ip,sym,srcline --no-inline
+done
 
 out=$("$PERFKIT" report -i d.data --stdio --no-children 2>&1)
 if printf '%s\n' "$out" | grep -q 'mix (inlined)' && printf '%s\n' "$out" | grep -q 'step (inlined)'; then

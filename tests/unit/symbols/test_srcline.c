@@ -5,8 +5,12 @@
  * line of the target's source, the hot loop's addresses have the chain
  * mix, step, spin with perf's call sites (addr2line -i's lines 24 and 34),
  * answers are cached, a copy without DWARF has symbols but no lines
- * (-ENODATA), and the kernel and unmapped addresses have none (-ENOENT).
- * argv: the inline target, a copy of it with its debug sections stripped.
+ * (-ENODATA, with the file addr2line then takes from the symbol table),
+ * and the kernel and unmapped addresses have none (-ENOENT).  On the
+ * no-line target: addr2line's symbol-table files where no line exists,
+ * and its DWARF 5 rule for rows of file 1.
+ * argv: the inline target, a copy of it with its debug sections stripped,
+ * the no-line target.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -126,6 +130,78 @@ static void no_dwarf_no_lines(void **state)
 	assert_string_equal(loc.sym, "spin");	/* the symbols are there */
 	assert_null(sl.file);
 	assert_int_equal(sl.nr_frames, 0);
+	/* addr2line's "??:?": strip --strip-debug drops the STT_FILE symbols */
+	assert_null(sl.file_addr2line);
+	pk_maps_free(m);
+}
+
+/* Where no line exists, addr2line's fallback to the symbol table: a local
+ * function after an unnamed STT_FILE is ":?" (file ""), a global one after
+ * later STT_FILEs "??:?" (no file); perf prints ":0" and "??:0". */
+static void symtab_files(void **state)
+{
+	struct pk_maps *m;
+	struct pk_location loc;
+	struct pk_srcline sl;
+	uint64_t ip;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	ip = map_fn(m, paths[2], "blank_spin");
+	assert_int_equal(at(m, ip + 4, &loc, &sl), -ENODATA);
+	assert_string_equal(loc.sym, "blank_spin");
+	assert_non_null(sl.file_addr2line);
+	assert_string_equal(sl.file_addr2line, "");
+	assert_null(sl.file);
+	ip = map_fn(m, paths[2], "srcline_blank");
+	assert_int_equal(at(m, ip + 4, &loc, &sl), -ENODATA);
+	assert_string_equal(loc.sym, "srcline_blank");
+	assert_null(sl.file_addr2line);
+	pk_maps_free(m);
+}
+
+/* srcline-files.s: rows still carrying the initial file register (1) are
+ * file 0's for addr2line 2.40, rows after an explicit set_file 1 file 1's. */
+static void dwarf5_file_zero(void **state)
+{
+	struct pk_maps *m;
+	struct pk_location loc;
+	struct pk_srcline sl;
+	uint64_t ip;
+	unsigned int seen = 0;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	ip = map_fn(m, paths[2], "srcline_files");
+	for (;; ip++) {
+		int err = at(m, ip, &loc, &sl);
+
+		if (!loc.sym || strcmp(loc.sym, "srcline_files"))
+			break;
+		if (err == -ENODATA && (seen & 4))
+			continue;	/* the padding after the sequence's end */
+		assert_int_equal(err, 0);
+		switch (sl.line) {
+		case 10:
+		case 11:	/* libdw: file 1; addr2line: file 0 */
+			assert_true(ends_with(sl.file, "/srcline-files.h"));
+			assert_true(ends_with(sl.file_addr2line, "/srcline-files.c"));
+			seen |= 1;
+			break;
+		case 20:
+			assert_true(ends_with(sl.file_addr2line, "/srcline-other.h"));
+			seen |= 2;
+			break;
+		case 30:	/* after DW_LNS_set_file 1: file 1 for both */
+			assert_true(ends_with(sl.file, "/srcline-files.h"));
+			assert_true(ends_with(sl.file_addr2line, "/srcline-files.h"));
+			seen |= 4;
+			break;
+		default:
+			fail_msg("line %u", sl.line);
+		}
+	}
+	assert_int_equal(seen, 7);
 	pk_maps_free(m);
 }
 
@@ -153,10 +229,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test(spin_lines_and_inlines),
 		cmocka_unit_test(no_dwarf_no_lines),
 		cmocka_unit_test(nothing_to_read),
+		cmocka_unit_test(symtab_files),
+		cmocka_unit_test(dwarf5_file_zero),
 	};
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: %s INLINE-TARGET STRIPPED-COPY\n", argv[0]);
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s INLINE-TARGET STRIPPED-COPY NOLINE-TARGET\n", argv[0]);
 		return 2;
 	}
 	paths = argv + 1;
