@@ -48,15 +48,24 @@ static bool under(const char *path, const char *dir)
 }
 
 /* Whether a build-id cache holds debug info for d (<dir>/.build-id/xx/
- * rest/debug): perf looks there before the system's debug files. */
+ * rest/debug): perf looks there before the system's debug files.  A DSO
+ * the recording's build-id table leaves out (no sample's ip was in it:
+ * perf record marks only those, so one reached through call chains
+ * alone) is looked up by its file's own build-id, which perf's dso__load
+ * reads when none was recorded; the cache may still hold it from another
+ * recording. */
 static bool cached_debug(const struct pk_dso *d)
 {
 	char dir[4096], path[4200], hex[41] = "";
-	int n;
+	uint8_t file_id[20];
+	const uint8_t *id = d->build_id;
+	int n, size = (int)d->build_id_size;
 
-	for (size_t i = 0; i < d->build_id_size && i < 20; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d->build_id[i]);
-	for (int which = 0; d->build_id_size && which < 2; which++) {
+	if (!size && d->name[0] == '/' && (size = pk_build_id_read(d->name, file_id)) > 0)
+		id = file_id;
+	for (int i = 0; i < size && i < 20; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	for (int which = 0; size > 0 && which < 2; which++) {
 		if (!cache_dir(which, dir, sizeof(dir)))
 			continue;
 		n = snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", dir, hex, hex + 2);
