@@ -9,12 +9,17 @@
 # it in perfkit's files.  And a program loaded and unloaded at once
 # (bpf-load flash): perfkit's side band reads it as it loads, so the
 # file's BPF_PROG_INFO and BPF_BTF describe it as perf's header does.
+# And the kernel's own BPF code (tests/cli/bpf-tramp.c): the XDP
+# dispatcher, and a trampoline where the kernel allows fentry; samples in
+# them named from KSYMBOL records as perf names them, perf's KSYMBOL for
+# the images /proc/kallsyms lists when the recording begins included.
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 B=${PERFKIT_BPF_BUSY:?PERFKIT_BPF_BUSY must name tests/cli/bpf-busy}
 L=${PERFKIT_BPF_LOAD:?PERFKIT_BPF_LOAD must name tests/cli/bpf-load}
+T=${PERFKIT_BPF_TRAMP:?PERFKIT_BPF_TRAMP must name tests/cli/bpf-tramp}
 
 # bpf_line TOOL FILE: TOOL's report line for pk_busy (overhead, symbol).
 bpf_line() {
@@ -136,4 +141,43 @@ else
 			test "$(shape <<<"$got")" = "$(shape <<<"$theirs")"
 	fi
 fi
+
+# image_check KIND PATTERN: perf and perfkit record -a while `bpf-tramp
+# KIND` runs the kernel's BPF image KIND makes; on each file both name the
+# samples in it alike (report rows, script lines) and -D shows the same
+# KSYMBOL lines.
+image_check() {
+	local kind=$1 pat=$2 f tool got want
+	if ! "$T" "$kind" 1000 2>tramp.err; then
+		skip "samples in a BPF $kind image" "bpf-tramp: $(cat tramp.err)"
+		return
+	fi
+	perf record -q -a -e cpu-clock -c 100000 -o "perf-$kind.data" -- "$T" "$kind" 20000000 >/dev/null 2>&1
+	run record -q -a -e cpu-clock -c 100000 -o "pk-$kind.data" -- "$T" "$kind" 20000000
+	check "record -a -- bpf-tramp $kind: exit 0 (got $rc)" test "$rc" -eq 0
+	n=0
+	for f in "perf-$kind.data" "pk-$kind.data"; do
+		for tool in perf perfkit; do
+			[ "$tool" = perf ] && set -- perf || set -- "$PERFKIT"
+			"$@" report -i "$f" --stdio --sort dso,sym 2>/dev/null | grep -E "$pat" >"$tool.rows"
+			"$@" script -i "$f" -F ip,sym,dso 2>/dev/null | grep -E "$pat" >"$tool.script"
+			"$@" report -D -i "$f" 2>/dev/null | grep -E 'PERF_RECORD_KSYMBOL' >"$tool.ksym"
+		done
+		diag "$f: $(cat perfkit.rows)"
+		check "$f: perfkit's report rows for the $kind are perf's" cmp -s perf.rows perfkit.rows
+		check "$f: its script lines there are perf's" cmp -s perf.script perfkit.script
+		check "$f: its -D KSYMBOL lines are perf's" cmp -s perf.ksym perfkit.ksym
+		n=$((n + $(wc -l <perfkit.script)))
+	done
+	check "samples landed in the $kind ($n)" test "$n" -ge 1
+	# The image existed when perfkit began (the program's first load made
+	# it): perfkit describes it from /proc/kallsyms as perf does.
+	got=$("$PERFKIT" report -D -i "pk-$kind.data" 2>/dev/null |
+		grep -E " 0 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_KSYMBOL .*name $pat" | sed 's/^.*\]: //')
+	want=$(perf report -D -i "perf-$kind.data" 2>/dev/null |
+		grep -E " 0 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_KSYMBOL .*name $pat" | sed 's/^.*\]: //')
+	check "perfkit synthesizes the $kind's KSYMBOL as perf does: $got" test -n "$got" -a "$got" = "$want"
+}
+image_check xdp 'bpf_dispatcher_xdp'
+image_check fentry 'bpf_trampoline_[0-9]+'
 done_testing
