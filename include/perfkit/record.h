@@ -480,8 +480,12 @@ PK_API int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, 
  * the program's BTF function info, else its own name), then a
  * PERF_RECORD_BPF_EVENT (PROG_LOAD, its id and tag), each with the trailer
  * `attr` asks for (pid and tid 0, ids `id`).  Programs it may not see (no
- * CAP_SYS_ADMIN: none) or that unload meanwhile are skipped.  Returns 0;
- * -ENOMEM; or what sink returned.
+ * CAP_SYS_ADMIN: none) or that unload meanwhile are skipped.  Then, as
+ * perf 6.1 does, a KSYMBOL (type BPF, a page long) for each trampoline
+ * ("bpf_trampoline_<n>") and dispatcher ("bpf_dispatcher_<name>") that
+ * /proc/kallsyms lists in its [bpf] module (reading it costs tens of
+ * milliseconds, as it does perf); none when it cannot be read.
+ * Returns 0; -ENOMEM; or what sink returned.
  */
 PK_API int pk_record_synth_bpf(const struct perf_event_attr *attr, uint64_t id,
 			       pk_record_sink sink, void *arg);

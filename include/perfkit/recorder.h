@@ -270,6 +270,17 @@ PK_API int pk_recorder_drain(struct pk_recorder *r);
  */
 PK_API int pk_recorder_snapshot(struct pk_recorder *r);
 
+/*
+ * pk_recorder_sync - with a writer, have every BPF program whose load the
+ * kernel reported before this call read now, if it is still loaded, for
+ * the file's BPF_PROG_INFO and BPF_BTF.  The recorder's side band (a
+ * thread started by pk_recorder_start, as perf's, on every online CPU
+ * where the kernel allows it) reads each program as it loads anyway; this
+ * is for a caller that must know it has (perf record's --control ping).
+ * Returns 0, or -ENOMEM with pk_last_error set.
+ */
+PK_API int pk_recorder_sync(struct pk_recorder *r);
+
 /* pk_recorder_enable - enable the events (after start_disabled, or
  * pk_recorder_stop).  0 or a negative errno. */
 PK_API int pk_recorder_enable(struct pk_recorder *r);

@@ -97,7 +97,10 @@ static bool control_command(struct session *s, const char *cmd)
 		else
 			fprintf(stderr, "perfkit record: --control: snapshot writes what the rings hold "
 				"with --overwrite; without it every record is written already\n");
-	} else if (strcmp(cmd, "stop") && strcmp(cmd, "ping")) {
+	} else if (!strcmp(cmd, "ping")) {
+		/* Acknowledged once every BPF program loaded so far is read. */
+		pk_recorder_sync(s->rec);
+	} else if (strcmp(cmd, "stop")) {
 		cli_message(stderr, "perfkit record: --control: unknown command '%s' (enable, disable, "
 			    "snapshot, stop, ping)\n", cmd);
 		return false;

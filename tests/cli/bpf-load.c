@@ -7,8 +7,14 @@
  * It prints "<plain id> <with-BTF id> <BTF id>" when both are loaded and exits when its
  * standard input closes: the test's handshake.  Exit 77 when the kernel
  * will not load them (no CAP_SYS_ADMIN, no bpf(2)).
+ *
+ * `bpf-load flash` loads the same two (the plain one named "pk_flash"),
+ * prints the ids, unloads them at the first line its standard input gives,
+ * prints "gone" when they are, and exits when its input closes: a program
+ * loaded and unloaded at once, at the moment the test chooses.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <linux/bpf.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -87,9 +93,10 @@ static uint32_t btf_id(int fd)
 	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) < 0 ? 0 : info.id;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	int plain = load_prog("pk_plain", -1), btf = load_btf(), with_btf;
+	bool flash = argc > 1 && !strcmp(argv[1], "flash");
+	int plain = load_prog(flash ? "pk_flash" : "pk_plain", -1), btf = load_btf(), with_btf;
 	char c;
 
 	if (plain < 0 || btf < 0) {
@@ -103,6 +110,16 @@ int main(void)
 	}
 	printf("%u %u %u\n", prog_id(plain), prog_id(with_btf), btf_id(btf));
 	fflush(stdout);
+	while (flash && read(0, &c, 1) > 0 && c != '\n')
+		;
+	if (flash) {
+		/* The programs go with their last fd; the BTF with the programs. */
+		close(with_btf);
+		close(plain);
+		close(btf);
+		printf("gone\n");
+		fflush(stdout);
+	}
 	while (read(0, &c, 1) > 0)
 		;
 	return 0;

@@ -126,6 +126,12 @@ int pk__data_bpf_merge(struct pk__data_bpf **to, const struct pk__data_bpf *from
 int pk__data_bpf_note(struct pk__data_bpf *s, const void *records, size_t len);
 void pk__data_bpf_feature(const struct pk__data_bpf *s, int btf, pk__data_put_fn put, void *b);
 void pk__data_bpf_free(struct pk__data_bpf *s);
+/* pk__data_bpf_new - an empty set in *s (for a reader of its own, the
+ * recorder's side band): 0 or -ENOMEM with the error record set. */
+int pk__data_bpf_new(struct pk__data_bpf **s);
+/* pk__data_writer_add_bpf - s's programs and BTFs into w's BPF features
+ * too (those w lacks, by id): 0 or -ENOMEM with the error record set. */
+int pk__data_writer_add_bpf(struct pk_data_writer *w, const struct pk__data_bpf *s);
 
 /*
  * pk__data_writer_tracing - the HEADER_TRACING_DATA payload for the

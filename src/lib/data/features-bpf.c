@@ -186,6 +186,13 @@ int pk__data_bpf_snapshot(struct pk__data_bpf **s)
 	return 0;
 }
 
+int pk__data_bpf_new(struct pk__data_bpf **s)
+{
+	if (!(*s = pk__calloc(1, sizeof(**s))))
+		return pk__error_nomem("the BPF programs for perf.data's BPF features");
+	return 0;
+}
+
 /* A copy of BTF b into s unless s has its id: 0 or -ENOMEM. */
 static int copy_btf(struct pk__data_bpf *s, const struct btf_blob *b)
 {

@@ -460,6 +460,11 @@ int pk_data_writer_keep_bpf(struct pk_data_writer *w, const struct pk_data_write
 	return pk__data_bpf_merge(&w->bpf, from->bpf);
 }
 
+int pk__data_writer_add_bpf(struct pk_data_writer *w, const struct pk__data_bpf *s)
+{
+	return pk__data_bpf_merge(&w->bpf, s);
+}
+
 int pk_data_writer_set_compression(struct pk_data_writer *w, int level)
 {
 	if (w->started || level < 1 || level > ZSTD_maxCLevel())

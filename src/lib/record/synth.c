@@ -366,6 +366,65 @@ static int synth_bpf_prog(const struct pk__bpf_prog *p, const struct perf_event_
 	return emit(&b, PERF_RECORD_BPF_EVENT, 0, sink, arg);
 }
 
+/* Where synth_image sends a [bpf] image's KSYMBOL. */
+struct image_sink {
+	const struct perf_event_attr *attr;
+	uint64_t id;
+	pk_record_sink sink;
+	void *arg;
+	int err;	/* what the sink returned, when not 0 */
+};
+
+/* perf's test for the images it describes: "bpf_trampoline_<number>" and
+ * "bpf_dispatcher_<anything>" (its sscanf %lu and %s). */
+static bool bpf_image_name(const char *name)
+{
+	if (!strncmp(name, "bpf_trampoline_", 15))
+		return name[15] >= '0' && name[15] <= '9';
+	return !strncmp(name, "bpf_dispatcher_", 15) && name[15] && name[15] != ' ';
+}
+
+/* One /proc/kallsyms line: a KSYMBOL for a trampoline or dispatcher of
+ * the [bpf] "module", a page long, as perf 6.1's process_bpf_image. */
+static int synth_image(void *arg, const struct pk__host_ksym *k)
+{
+	struct image_sink *is = arg;
+	struct builder b = { .len = sizeof(struct perf_event_header) };
+	uint16_t type = PERF_RECORD_KSYMBOL_TYPE_BPF, flags = 0;
+	int err;
+
+	if (!k->module || strcmp(k->module, "bpf") || !bpf_image_name(k->name))
+		return 0;
+	add_u64(&b, k->addr);
+	add_u32(&b, (uint32_t)sysconf(_SC_PAGESIZE));
+	add(&b, &type, 2);
+	add(&b, &flags, 2);
+	add_str(&b, k->name);
+	add_trailer(&b, is->attr, 0, 0, is->id);
+	err = emit(&b, PERF_RECORD_KSYMBOL, 0, is->sink, is->arg);
+	if (err)
+		is->err = err;
+	return err;
+}
+
+/* The kernel's own BPF code, trampolines and dispatchers, which it lists in
+ * /proc/kallsyms as the [bpf] module: perf describes those there when it
+ * begins, so samples in them are named.  A kallsyms it cannot read leaves
+ * them out, as perf does; only running out of memory or the sink's error
+ * stops the recording. */
+static int synth_bpf_images(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink,
+			    void *arg)
+{
+	struct image_sink is = { attr, id, sink, arg, 0 };
+	int err = pk__host_kallsyms_read(NULL, 0, synth_image, &is);
+
+	if (is.err || err == -ENOMEM)
+		return is.err ? is.err : err;
+	if (err < 0)
+		pk__error_clear();
+	return 0;
+}
+
 int pk_record_synth_bpf(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink,
 			void *arg)
 {
@@ -385,6 +444,8 @@ int pk_record_synth_bpf(const struct perf_event_attr *attr, uint64_t id, pk_reco
 		if (err < 0)
 			return err;
 	}
-	/* The end of the list, or no right to walk it (perf records on). */
-	return 0;
+	/* The end of the list, or no right to walk it (perf records on).
+	 * Then the images, whatever is loaded now: the XDP dispatcher stays
+	 * for the machine's life and a program loaded later runs through it. */
+	return synth_bpf_images(attr, id, sink, arg);
 }

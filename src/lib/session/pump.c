@@ -245,6 +245,11 @@ int pk_recorder_snapshot(struct pk_recorder *r)
 	return r->o.overwrite ? drain_rings(r, true, true) : r->st.sink_error;
 }
 
+int pk_recorder_sync(struct pk_recorder *r)
+{
+	return pk__sideband_sync(r->sb);
+}
+
 int pk__recorder_drain_all(struct pk_recorder *r)
 {
 	drain_rings(r, false, true);
@@ -324,6 +329,8 @@ int pk__recorder_end_file(struct pk_recorder *r)
 		err = pk__error_nomem("marking the DSOs samples hit");
 	else
 		err = r->maps ? add_build_ids(r) : 0;
+	if (!err)
+		err = pk__sideband_put(r->sb, r->w);
 	return r->st.sink_error ? r->st.sink_error : err;
 }
 
@@ -332,6 +339,7 @@ int pk_recorder_finish(struct pk_recorder *r)
 	pk_evlist_disable(r->l);
 	/* with overwrite, the newest data, kept to the end */
 	pk__recorder_drain_all(r);
+	pk__sideband_stop(r->sb);	/* after its last read */
 	return r->w ? pk__recorder_end_file(r) : r->st.sink_error;
 }
 

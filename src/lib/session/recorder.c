@@ -526,6 +526,7 @@ void pk_recorder_free(struct pk_recorder *r)
 {
 	if (!r)
 		return;
+	pk__sideband_free(r->sb);
 	pk_maps_free(r->maps);
 	free(r->trim);
 	free(r->ids);
@@ -669,6 +670,10 @@ int pk_recorder_start(struct pk_recorder *r)
 	if (r->started)
 		return pk__error(-EINVAL, "pk_recorder_start", "the recording has started already");
 	r->started = true;
+	/* Before the synthesis, as perf starts its side band: a program
+	 * loaded meanwhile is read at once. */
+	if (r->w && (err = pk__sideband_start(&r->sb)) < 0)
+		return err;
 	if ((r->w && (err = pk__recorder_describe(r)) < 0) || (err = synthesize(r, false)) < 0)
 		return err;
 	if (r->st.sink_error)

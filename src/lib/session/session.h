@@ -41,6 +41,7 @@ struct pk_recorder {
 	char *warning;
 	size_t flush;			/* opts.mmap_flush clamped: bytes a ring must hold */
 	uint64_t file_first, file_last;	/* the sample time span of the current file */
+	struct pk__sideband *sb;	/* BPF loads read at once (sideband.c), or NULL */
 };
 
 /*
@@ -66,5 +67,21 @@ int pk__recorder_drain_all(struct pk_recorder *r);
 /* pk__recorder_end_file - give the writer the current file's sample time
  * span and the BUILD_ID table.  0, the sink error, or -ENOMEM. */
 int pk__recorder_end_file(struct pk_recorder *r);
+
+/*
+ * The BPF side band (sideband.c): pk__sideband_start opens it and starts
+ * its thread, *out NULL where the kernel will not open it (0 all the
+ * same); -ENOMEM.  pk__sideband_stop ends the thread after a last read
+ * (no-op for NULL or stopped).  pk__sideband_sync reads what its rings
+ * hold now, in the caller's thread: 0 or -ENOMEM.  pk__sideband_put adds the programs read so
+ * far to w's BPF features: 0 or -ENOMEM.  pk__sideband_free stops and
+ * frees; NULL is a no-op.
+ */
+struct pk__sideband;
+int pk__sideband_start(struct pk__sideband **out);
+void pk__sideband_stop(struct pk__sideband *sb);
+int pk__sideband_sync(struct pk__sideband *sb);
+int pk__sideband_put(struct pk__sideband *sb, struct pk_data_writer *w);
+void pk__sideband_free(struct pk__sideband *sb);
 
 #endif
