@@ -318,7 +318,7 @@ static int freq_max(const struct record_opts *o, unsigned *freq)
 static int freq_limit(const struct record_opts *o, struct pk_recorder_opts *ro)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
-	unsigned max = 0, want = ro->freq ? ro->freq : 4000;
+	unsigned max = 0, want = ro->freq ? ro->freq : pk_recorder_default_freq();
 	int ok = f && fscanf(f, "%u", &max) == 1 && max > 0;
 
 	if (f)

@@ -16,6 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* perf record's default rate (record_opts.freq), samples a second. */
+enum { DEFAULT_FREQ = 4000 };
+
+unsigned pk_recorder_default_freq(void)
+{
+	return DEFAULT_FREQ;
+}
+
 /* How often: -c, -F, or perf's default of 4000 samples a second unless
  * the event set its own period or frequency. */
 static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr *a)
@@ -25,7 +33,7 @@ static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr
 		a->sample_period = o->period;
 	} else if (o->freq || (!a->sample_period && !a->freq)) {
 		a->freq = 1;
-		a->sample_freq = o->freq ? o->freq : 4000;
+		a->sample_freq = o->freq ? o->freq : DEFAULT_FREQ;
 	}
 }
 

@@ -215,6 +215,8 @@ static struct pk_recorder_opts merge(const struct pk_recorder_opts *d)
 static void test_layout(void **state)
 {
 	(void)state;
+	/* The rate an event takes unasked, as perf record's default. */
+	assert_int_equal(pk_recorder_default_freq(), 4000);
 	for (size_t i = 0; i < sizeof(lcases) / sizeof(lcases[0]); i++) {
 		const struct lcase *c = &lcases[i];
 		struct pk_recorder_opts o = merge(&c->o);
