@@ -274,6 +274,10 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 	case OPT_CALL_GRAPH:
 		if (parse_call_graph(o, arg))
 			return CLI_EXIT_USAGE;
+		/* perf 6.1's --call-graph dwarf turns -d on for good (its
+		 * record_parse_callchain_opt): ADDR, DATA_SRC, data mmaps. */
+		if (o->r.callgraph == PK_CALLGRAPH_DWARF)
+			o->r.data_addr = true;
 		break;
 	case 'd': o->r.data_addr = true; break;
 	case 'T': break;	/* sample times are always recorded */
