@@ -46,6 +46,9 @@ static int parse_call_graph(struct record_opts *o, const char *arg)
 		}
 		o->r.callgraph = PK_CALLGRAPH_DWARF;
 		o->r.stack_size = (uint32_t)n;
+		/* perf 6.1's --call-graph dwarf turns -d on for good (its
+		 * record_parse_callchain_opt): ADDR, DATA_SRC, data mmaps. */
+		o->r.data_addr = true;
 	} else {
 		cli_usage("record", "--call-graph takes fp, dwarf[,SIZE] or lbr, not '%s'", arg);
 		return -1;
@@ -274,10 +277,6 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 	case OPT_CALL_GRAPH:
 		if (parse_call_graph(o, arg))
 			return CLI_EXIT_USAGE;
-		/* perf 6.1's --call-graph dwarf turns -d on for good (its
-		 * record_parse_callchain_opt): ADDR, DATA_SRC, data mmaps. */
-		if (o->r.callgraph == PK_CALLGRAPH_DWARF)
-			o->r.data_addr = true;
 		break;
 	case 'd': o->r.data_addr = true; break;
 	case 'T': break;	/* sample times are always recorded */
