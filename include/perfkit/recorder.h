@@ -56,7 +56,8 @@ enum pk_callgraph {
  */
 struct pk_recorder_opts {
 	size_t size;
-	unsigned freq;			/* samples a second; 0: 4000 unless -c or the event's own */
+	unsigned freq;			/* samples a second; 0: pk_recorder_default_freq()
+				 * unless -c or the event's own */
 	uint64_t period;		/* an event count between samples instead of freq */
 	enum pk_callgraph callgraph;
 	uint32_t stack_size;		/* DWARF: user stack bytes per sample, 0 = 8192 */
@@ -215,6 +216,11 @@ PK_API int pk_recorder_switch(struct pk_recorder *r, struct pk_data_writer *w);
  * pk_recorder_drain moves them: opts.mmap_flush, at least 1 and at most a
  * quarter of a ring, as perf clamps it. */
 PK_API size_t pk_recorder_mmap_flush(const struct pk_recorder *r);
+
+/* pk_recorder_default_freq - the samples a second an event takes when
+ * opts.freq is 0 and neither opts.period nor the event's own terms set a
+ * rate: perf record's default, 4000.  Never fails. */
+PK_API unsigned pk_recorder_default_freq(void);
 
 /* pk_recorder_set_callback - also hand every record to `cb` with `arg`
  * (see pk_recorder_cb).  Returns 0, or -EINVAL after pk_recorder_start. */

@@ -38,6 +38,7 @@ struct session {
 	bool stop_asked;	/* --control stop came */
 	struct record_out out;	/* --switch-output, --timestamp-filename */
 	double switched_at;	/* when the current file began */
+	bool switch_failed;	/* --switch-output could not begin the next file */
 };
 
 static volatile sig_atomic_t snapshot_request;
@@ -148,12 +149,21 @@ static int output_pass(struct session *s, bool usr2)
 				 (o->switch_secs && cli_now() - s->switched_at >= o->switch_secs))) {
 		int err;
 
+		struct pk_data_writer *old = s->w;
+
 		pk_recorder_stats(s->rec, &st);
 		s->switched_at = cli_now();
 		err = record_out_switch(&s->out, o, s->rec, &s->w, st.wakeups);
-		/* After the switch's drain: its samples were the old file's. */
+		/* After the switch's drain: its samples were the old file's.  A
+		 * switch that never began leaves them all to the file kept. */
 		pk_recorder_stats(s->rec, &st);
-		s->out.samples = st.samples;
+		if (s->w != old)
+			s->out.samples = st.samples;
+		if (err < 0) {
+			s->switch_failed = true;
+			fprintf(stderr, "perfkit record: --switch-output could not go on to the next file: "
+				"recording stopped; the files written so far are whole\n");
+		}
 		return err;
 	}
 	if (o->max_size && bytes >= o->max_size) {
@@ -321,7 +331,7 @@ static int freq_max(const struct record_opts *o, unsigned *freq)
 static int freq_limit(const struct record_opts *o, struct pk_recorder_opts *ro)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
-	unsigned max = 0, want = ro->freq ? ro->freq : 4000;
+	unsigned max = 0, want = ro->freq ? ro->freq : pk_recorder_default_freq();
 	int ok = f && fscanf(f, "%u", &max) == 1 && max > 0;
 
 	if (f)
@@ -507,7 +517,7 @@ static int finish(struct session *s, int status)
 		fprintf(stderr, "perfkit record: warning: %llu of the binaries could not be put into the "
 			"build-id cache (the recording is whole); the first: %s\n",
 			(unsigned long long)st.buildid_cache_failed, pk_recorder_warning(s->rec));
-	if (st.sink_error)
+	if (st.sink_error || s->switch_failed)
 		return status ? status : CLI_EXIT_EVENT;
 	/* Stopped by a signal: the file is whole.  As perf, Ctrl-C exits 0 and
 	 * any other signal 128+signal, whatever it did to the command. */

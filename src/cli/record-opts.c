@@ -46,6 +46,9 @@ static int parse_call_graph(struct record_opts *o, const char *arg)
 		}
 		o->r.callgraph = PK_CALLGRAPH_DWARF;
 		o->r.stack_size = (uint32_t)n;
+		/* perf 6.1's --call-graph dwarf turns -d on for good (its
+		 * record_parse_callchain_opt): ADDR, DATA_SRC, data mmaps. */
+		o->r.data_addr = true;
 	} else {
 		cli_usage("record", "--call-graph takes fp, dwarf[,SIZE] or lbr, not '%s'", arg);
 		return -1;

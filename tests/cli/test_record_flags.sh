@@ -134,7 +134,7 @@ done
 if [ "$have_perf" -eq 1 ]; then
 	pst=$(attr_line sample_type "$(perf record -vv $sample_flags -e cpu-clock -o pw.data -- true 2>&1)")
 	check "perf opens the same sample_type bits ($pst)" \
-		test "$(printf '%s' "$st" | sed 's/IDENTIFIER|//; s/|IDENTIFIER//')" = "$pst"
+		test "$st" = "$pst"
 	n=$(perf script -i w.data -F ip,weight 2>/dev/null | grep -c .)
 	check "perf script reads the weights ($n samples)" test "$n" -gt 0
 fi
@@ -181,8 +181,7 @@ check "-G with a cgroup that is not there fails (got $rc)" test "$rc" -ne 0
 # cg_fields TEXT: the call-graph fields of the first attr in a dump.
 cg_fields() {
 	printf '%s\n' "$1" | sed -n '/^perf_event_attr:/,/^---/p' | sed -n '1,/^---/p' |
-		grep -E '^  (sample_type|mmap_data|exclude_callchain_user|sample_regs_user|sample_stack_user|sample_max_stack) ' |
-		sed 's/IDENTIFIER|//; s/|IDENTIFIER//'
+		grep -E '^  (sample_type|mmap_data|exclude_callchain_user|sample_regs_user|sample_stack_user|sample_max_stack) '
 }
 run record -v -e 'cpu-clock/call-graph=dwarf,stack-size=4096/' -o t1.data -- true
 check "call-graph=dwarf,stack-size=4096: a 4096-byte user stack" \

@@ -19,8 +19,8 @@ if ! command -v perf >/dev/null; then
 fi
 
 # shape FILE: per event, the attr fields leader sampling decides, from
-# perf evlist -v: the name, sample_type without the id bit (perf picks ID,
-# perfkit IDENTIFIER), whether read_format has GROUP, and whether it
+# perf evlist -v: the name, sample_type (its id bit too), whether
+# read_format has GROUP, and whether it
 # samples (a period or frequency), inherits and has freq set.
 shape() {
 	perf evlist -v -i "$1" 2>/dev/null | python3 -c '
@@ -28,7 +28,7 @@ import re, sys
 for line in sys.stdin:
     name, _, rest = line.partition(": ")
     f = dict(re.findall(r"(\{ sample_period, sample_freq \}|\w+): ([^,]+)", rest))
-    st = [b for b in f.get("sample_type", "").split("|") if b not in ("ID", "IDENTIFIER")]
+    st = f.get("sample_type", "").split("|")
     print(name, "|".join(sorted(st)), "GROUP" in f.get("read_format", "").split("|"),
           f.get("{ sample_period, sample_freq }", "0"), f.get("inherit", "0"), f.get("freq", "0"))'
 }

@@ -81,6 +81,56 @@ else
 	skip "the files read in perf" "no perf"
 fi
 
+# 1a. The next file cannot be begun: after one switch, a directory takes
+# the name the next file's set-up checks (a read-only directory would not
+# stop root).  The second SIGUSR2 fails: perfkit says why, stops, exits 1,
+# and the two files written so far are whole, counted, and read by perf.
+rm -f ready go msgs
+mkfifo ready go msgs
+"$PERFKIT" record -e 'page-faults/period=1/' -o ab.data --switch-output -- \
+	sh -c "$W pages 3000; echo > ready; read x < go; $W pages 3000; echo > ready; read x < go; $W pages 3000" 2>msgs &
+pid=$!
+exec 3<msgs
+# upto TEXT: read perfkit's messages into log until a line has TEXT.
+upto() { while IFS= read -r line <&3; do log="$log$line"$'\n'; case $line in *"$1"*) return 0 ;; esac; done; return 1; }
+log=""
+read -r _ <ready
+kill -USR2 "$pid"
+upto "Dump ab.data."
+echo >go
+read -r _ <ready
+mkdir ab.data
+kill -USR2 "$pid"
+upto "could not go on"
+# The command may be gone already: open the FIFO read-write, never blocking.
+exec 4<>go
+echo >&4
+while IFS= read -r line <&3; do log="$log$line"$'\n'; done
+exec 3<&- 4<&-
+wait "$pid"
+rc=$?
+check "a --switch-output whose next file cannot be begun exits 1 (got $rc)" test "$rc" -eq 1
+contains "naming what is in the way" "$log" "ab.data is a directory"
+contains "and saying the recording stopped with its files whole" "$log" \
+	"--switch-output could not go on to the next file: recording stopped; the files written so far are whole"
+files=$(ls ab.data.$stamp 2>/dev/null)
+n=$(printf '%s\n' "$files" | grep -c .)
+check "the file before the failed switch and the one it kept, nothing partial ($n; $(ls | grep -c partial) partial)" \
+	test "$n" -eq 2 -a "$(ls | grep -c partial)" -eq 0
+if [ "$have_perf" -eq 1 ]; then
+	first=$(printf '%s\n' "$files" | head -1)
+	last=$(printf '%s\n' "$files" | tail -1)
+	a=$(workload_samples "$first") b=$(workload_samples "$last")
+	check "perf reads the first file: the first command's 3000 faults ($a)" test "$a" -ge 3000
+	check "and the kept one: the second command's 3000 faults ($b)" test "$b" -ge 3000
+	said=$(printf '%s' "$log" | sed -n 's/.*Captured and wrote .* (\([0-9]*\) samples).*/\1/p')
+	total=$(perf script -i "$last" 2>/dev/null | grep -c .)
+	check "the summary counts the kept file's samples ($said, perf: $total)" test "$said" = "$total"
+else
+	skip "the files of a failed switch read in perf" "no perf"
+fi
+rm -rf ab.data ab.data.*
+
 # 1b. --switch-output-event: the command's mkdir (a syscall tracepoint,
 # counted, not recorded) switches the file; the command waits for the
 # dump through a FIFO before its second burst of faults.

@@ -16,6 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* perf record's default rate (record_opts.freq), samples a second. */
+enum { DEFAULT_FREQ = 4000 };
+
+unsigned pk_recorder_default_freq(void)
+{
+	return DEFAULT_FREQ;
+}
+
 /* How often: -c, -F, or perf's default of 4000 samples a second unless
  * the event set its own period or frequency. */
 static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr *a)
@@ -25,7 +33,7 @@ static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr
 		a->sample_period = o->period;
 	} else if (o->freq || (!a->sample_period && !a->freq)) {
 		a->freq = 1;
-		a->sample_freq = o->freq ? o->freq : 4000;
+		a->sample_freq = o->freq ? o->freq : DEFAULT_FREQ;
 	}
 }
 
@@ -103,8 +111,7 @@ static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_
 {
 	struct callgraph cg = event_callgraph(o, d);
 
-	a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			  PERF_SAMPLE_PERIOD;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 	if (cg.mode != PK_CALLGRAPH_NONE) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		a->sample_max_stack = (uint16_t)(cg.max_stack > UINT16_MAX ? UINT16_MAX : cg.max_stack);
@@ -136,9 +143,10 @@ static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_
 	 * the event has none, as for software events), as perf 6.1 asks. */
 	if (o->data_addr)
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-	/* A tracepoint's fields are its raw data: perf records them always. */
+	/* A tracepoint's fields are its raw data: perf records them always,
+	 * and with them the CPU (evsel__newtp, and -R in evsel__config). */
 	if (o->raw || a->type == PERF_TYPE_TRACEPOINT)
-		a->sample_type |= PERF_SAMPLE_RAW;
+		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
 	if (o->user_regs) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER;
 		a->sample_regs_user |= o->user_regs;
@@ -204,6 +212,33 @@ static void layout_sample_read(struct pk_recorder *r, size_t i)
 	a->sample_type |= pk_events_attr(r->ev, d->leader)->sample_type;
 }
 
+/*
+ * The event id in the records, as perf 6.1's evsel__config and
+ * evlist__config place it: one event needs none (but the S modifier's
+ * sample values go by id: ID); several events with one sample_type find
+ * it at one place (ID); several layouts need it first (IDENTIFIER), so a
+ * record finds its event before it knows the layout.
+ */
+static void layout_ids(struct pk_recorder *r)
+{
+	size_t n = pk_events_nr(r->ev);
+	uint64_t first, bit = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (pk_events_attr(r->ev, i)->sample_type & PERF_SAMPLE_READ)
+			pk_events_attr_mut(r->ev, i)->sample_type |= PERF_SAMPLE_ID;
+	first = pk_events_attr(r->ev, 0)->sample_type;
+	for (size_t i = 1; i < n; i++)
+		bit = pk_events_attr(r->ev, i)->sample_type == first && bit != PERF_SAMPLE_IDENTIFIER ?
+		      PERF_SAMPLE_ID : PERF_SAMPLE_IDENTIFIER;
+	for (size_t i = 0; bit && i < n; i++) {
+		struct perf_event_attr *a = pk_events_attr_mut(r->ev, i);
+
+		a->sample_type &= ~(uint64_t)(PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER);
+		a->sample_type |= bit;
+	}
+}
+
 /* The sideband goes to a dummy event added last: with overwrite, in a ring
  * of its own that is never overwritten; for CPUs (-a, -C), as perf 6.1's
  * `dummy:HG`, which samples nothing (period 1, no PERIOD field).  Otherwise
@@ -225,6 +260,7 @@ static void layout_events(struct pk_recorder *r)
 		a->freq = 0;
 		a->sample_period = 1;
 	}
+	layout_ids(r);
 }
 
 /* The events to parse, and the dummy sideband event of layout_events. */
@@ -454,7 +490,7 @@ static bool layout_equal(const struct perf_event_attr *a, const struct perf_even
 }
 
 /* Every fd's id -> its event, sorted, so a record finds the attr that wrote
- * it (all events carry IDENTIFIER, so the id is always found the same way). */
+ * it (with several layouts all events carry IDENTIFIER: see layout_ids). */
 static int build_ids(struct pk_recorder *r)
 {
 	size_t ne = pk_events_nr(r->ev), nc = pk_evlist_nr_cpus(r->l), nt = pk_evlist_nr_threads(r->l);

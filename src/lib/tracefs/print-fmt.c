@@ -106,9 +106,17 @@ static bool skip_string(const char **p, const char *end)
 	return true;
 }
 
-static int refuse(char *why, size_t why_len, const char *fmt, const char *s, size_t len)
+/* Why a text is refused, in `why`; -EINVAL. */
+static int refuse(char *why, size_t why_len, const char *reason)
 {
-	snprintf(why, why_len, fmt, (int)len, s);
+	snprintf(why, why_len, "%s", reason);
+	return -EINVAL;
+}
+
+/* A bracket out of place: "a ')' in its arguments closes nothing". */
+static int refuse_bracket(char *why, size_t why_len, char c, const char *what)
+{
+	snprintf(why, why_len, "a '%c' in its arguments %s", c, what);
 	return -EINVAL;
 }
 
@@ -127,32 +135,34 @@ static int check_args(const char *p, const char *end, const struct names *n, cha
 
 		if (c == '"') {
 			if (!skip_string(&p, end))
-				return refuse(why, why_len, "a string in its arguments is not closed%.*s", "", 0);
+				return refuse(why, why_len, "a string in its arguments is not closed");
 			continue;
 		}
 		if (c == '(' || c == '[' || c == '{') {
 			if (depth == MAX_DEPTH)
-				return refuse(why, why_len, "its arguments nest too deep%.*s", "", 0);
+				return refuse(why, why_len, "its arguments nest too deep");
 			stack[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
 		} else if (c == ')' || c == ']' || c == '}') {
 			if (!depth || stack[--depth] != c)
-				return refuse(why, why_len, "a '%.*s' in its arguments closes nothing", p, 1);
+				return refuse_bracket(why, why_len, c, "closes nothing");
 		} else if (c == 'R' && (size_t)(end - p) >= 5 && !memcmp(p, "REC->", 5) &&
 			   (p == start || !ident_char(p[-1]))) {
 			const char *s = p + 5, *e = s;
 
 			while (e < end && ident_char(*e))
 				e++;
-			if (!has_field(n, s, (size_t)(e - s)))
-				return refuse(why, why_len, "it prints REC->%.*s, which is not a field", s,
-					      (size_t)(e - s));
+			if (!has_field(n, s, (size_t)(e - s))) {
+				snprintf(why, why_len, "it prints REC->%.*s, which is not a field",
+					 (int)(e - s), s);
+				return -EINVAL;
+			}
 			p = e;
 			continue;
 		}
 		p++;
 	}
 	if (depth)
-		return refuse(why, why_len, "a '%.*s' in its arguments is never closed", &stack[depth - 1], 1);
+		return refuse_bracket(why, why_len, stack[depth - 1], "is never closed");
 	return 0;
 }
 
@@ -175,7 +185,7 @@ int pk__tracefs_print_fmt_check(const char *text, size_t len, char *why, size_t 
 		return 0;
 	fmt = p;
 	if (*p != '"' || !skip_string(&p, end))
-		return refuse(why, why_len, "it does not start with a closed quoted format%.*s", "", 0);
+		return refuse(why, why_len, "it does not start with a closed quoted format");
 	n = pk__malloc(sizeof(*n));
 	if (!n)
 		return -ENOMEM;

@@ -155,8 +155,8 @@ static struct pk_recorder_opts task_opts(void)
 
 /* ---- the layout: each option's sample_type and attr bits, as perf record's ---- */
 
-#define BASE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-	      PERF_SAMPLE_PERIOD)
+/* One event: no id in its records, as perf's (see layout_ids). */
+#define BASE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 
 struct lcase {
 	const char *name;
@@ -177,14 +177,14 @@ static const struct lcase lcases[] = {
 	{ "--call-graph lbr", { .callgraph = PK_CALLGRAPH_LBR },
 	  BASE | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK, false, false, true, true, 4000, 128 },
 	{ "-d", { .data_addr = true }, BASE | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC, true, false, true, true, 4000, 128 },
-	{ "-R", { .raw = true }, BASE | PERF_SAMPLE_RAW, false, false, true, true, 4000, 128 },
+	{ "-R", { .raw = true }, BASE | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU, false, false, true, true, 4000, 128 },
 	{ "-b", { .branch_type = PERF_SAMPLE_BRANCH_ANY }, BASE | PERF_SAMPLE_BRANCH_STACK, false, false,
 	  true, true, 4000, 128 },
 	{ "--intr-regs", { .intr_regs = 0x3 }, BASE | PERF_SAMPLE_REGS_INTR, false, false, true, true,
 	  4000, 128 },
 	{ "--sample-cpu", { .sample_cpu = true }, BASE | PERF_SAMPLE_CPU, false, false, true, true, 4000,
 	  128 },
-	{ "-C 0", { .cpu_list = "0" }, BASE | PERF_SAMPLE_CPU, false, false, false, true, 4000, 128 },
+	{ "-C 0", { .cpu_list = "0" }, BASE | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER, false, false, false, true, 4000, 128 },
 	{ "-c 1000 --no-inherit -m 8", { .period = 1000, .no_inherit = true, .pages = 8 }, BASE, false,
 	  false, false, false, 1000, 8 },
 	{ "-F 99", { .freq = 99 }, BASE, false, false, true, true, 99, 128 },
@@ -215,6 +215,8 @@ static struct pk_recorder_opts merge(const struct pk_recorder_opts *d)
 static void test_layout(void **state)
 {
 	(void)state;
+	/* The rate an event takes unasked, as perf record's default. */
+	assert_int_equal(pk_recorder_default_freq(), 4000);
 	for (size_t i = 0; i < sizeof(lcases) / sizeof(lcases[0]); i++) {
 		const struct lcase *c = &lcases[i];
 		struct pk_recorder_opts o = merge(&c->o);
@@ -345,27 +347,27 @@ static void put(struct ring *g, const void *rec)
 	__atomic_store_n(&g->page->data_head, g->head, __ATOMIC_RELEASE);
 }
 
-/* A sample in the task layout: IDENTIFIER, IP, TID, TIME, PERIOD. */
+/* A sample in the task layout of one event (no id): IP, TID, TIME, PERIOD. */
 static void put_sample(struct ring *g, uint32_t pid, uint64_t time)
 {
-	struct { struct perf_event_header h; uint64_t id, ip; uint32_t pid, tid; uint64_t time, period; }
-		s = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(s) }, ID0, 0x401000, pid, pid + 1,
+	struct { struct perf_event_header h; uint64_t ip; uint32_t pid, tid; uint64_t time, period; }
+		s = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(s) }, 0x401000, pid, pid + 1,
 		      time, 100 };
 
 	put(g, &s);
 }
 
 /* LOST (id, lost), LOST_SAMPLES (lost), THROTTLE (time, id, stream_id), each
- * with the sample_id trailer of the task layout (TID, TIME, IDENTIFIER). */
+ * with the sample_id trailer of the task layout (TID, TIME). */
 static void put_losses(struct ring *g)
 {
-	struct { struct perf_event_header h; uint64_t id, lost; uint32_t pid, tid; uint64_t time, ident; }
-		lost = { { PERF_RECORD_LOST, 0, sizeof(lost) }, ID0, 5, 1, 1, 10, ID0 };
-	struct { struct perf_event_header h; uint64_t lost; uint32_t pid, tid; uint64_t time, ident; }
-		ls = { { PERF_RECORD_LOST_SAMPLES, 0, sizeof(ls) }, 2, 1, 1, 10, ID0 };
+	struct { struct perf_event_header h; uint64_t id, lost; uint32_t pid, tid; uint64_t time; }
+		lost = { { PERF_RECORD_LOST, 0, sizeof(lost) }, ID0, 5, 1, 1, 10 };
+	struct { struct perf_event_header h; uint64_t lost; uint32_t pid, tid; uint64_t time; }
+		ls = { { PERF_RECORD_LOST_SAMPLES, 0, sizeof(ls) }, 2, 1, 1, 10 };
 	struct { struct perf_event_header h; uint64_t time, id, stream; uint32_t pid, tid;
-		 uint64_t t2, ident; }
-		th = { { PERF_RECORD_THROTTLE, 0, sizeof(th) }, 10, ID0, ID0, 1, 1, 10, ID0 };
+		 uint64_t t2; }
+		th = { { PERF_RECORD_THROTTLE, 0, sizeof(th) }, 10, ID0, ID0, 1, 1, 10 };
 
 	put(g, &lost);
 	put(g, &ls);
@@ -465,7 +467,7 @@ static void test_pump_dwarf_trim(void **state)
 	struct pk_recorder_opts o = task_opts();
 	struct pk_recorder *r;
 	unsigned char rec[1024] = { 0 };
-	uint64_t v[8] = { ID0, 0x401000, 42 | (43ULL << 32), 100, 1, 0, PERF_SAMPLE_REGS_ABI_64 };
+	uint64_t v[8] = { 0x401000, 42 | (43ULL << 32), 100, 1, 0, PERF_SAMPLE_REGS_ABI_64 };
 	size_t n = sizeof(struct perf_event_header), nregs;
 	struct ring g;
 
@@ -474,10 +476,10 @@ static void test_pump_dwarf_trim(void **state)
 	o.callgraph = PK_CALLGRAPH_DWARF;
 	assert_int_equal(pk_recorder_new("task-clock", &o, &r), 0);
 	assert_int_equal(pk_recorder_set_callback(r, cb, NULL), 0);
-	/* IDENTIFIER, IP, TID, TIME, PERIOD, CALLCHAIN nr 0, REGS_USER abi + regs,
+	/* IP, TID, TIME, PERIOD, CALLCHAIN nr 0, REGS_USER abi + regs,
 	 * STACK_USER size, 256 bytes, dyn_size 16. */
-	memcpy(rec + n, v, 7 * 8);
-	n += 7 * 8;
+	memcpy(rec + n, v, 6 * 8);
+	n += 6 * 8;
 	nregs = (size_t)__builtin_popcountll(pk_regs_dwarf_mask());
 	n += nregs * 8;
 	v[0] = 256;
@@ -523,10 +525,10 @@ static void test_pump_writer(void **state)
 	put_sample(&g, 42, 300);
 	put_sample(&g, 42, 301);
 	assert_int_equal(pk_recorder_drain(r), 0);
-	assert_int_equal(pk_data_writer_size(w), 2 * 48 + 8);	/* 48-byte samples, a round */
+	assert_int_equal(pk_data_writer_size(w), 2 * 40 + 8);	/* 40-byte samples, a round */
 	put_sample(&g, 42, 302);
 	assert_int_equal(pk_recorder_finish(r), 0);
-	assert_int_equal(pk_data_writer_size(w), 3 * 48 + 2 * 8);
+	assert_int_equal(pk_data_writer_size(w), 3 * 40 + 2 * 8);
 	assert_true(pk_data_writer_finish(w) >= 0);
 	pk_recorder_free(r);
 	unlink(path);

@@ -56,6 +56,8 @@ static void test_good(void **state)
 			fail_msg("good format %zu refused: %s", i, why);
 }
 
+#define P8 "(((((((("
+
 static void test_bad(void **state)
 {
 	static const struct {
@@ -72,6 +74,9 @@ static void test_bad(void **state)
 		{ FIELDS "print fmt: \"never closed\n", "does not start with a closed quoted format" },
 		{ FIELDS "print fmt: REC->comm\n", "does not start with a closed quoted format" },
 		{ FIELDS "print fmt: \"%s\", REC->\n", "REC->, which is not a field" },
+		/* 65 open brackets, one more than the check follows */
+		{ FIELDS "print fmt: \"%d\", " P8 P8 P8 P8 P8 P8 P8 P8 "(REC->state\n",
+		  "its arguments nest too deep" },
 	};
 	char why[128];
 
