@@ -21,7 +21,10 @@
 enum { T_THREAD_MAP = 73, T_CPU_MAP = 74, T_STAT_CONFIG = 75, T_STAT = 76, T_STAT_ROUND = 77 };
 enum { TERM_AGGR_MODE, TERM_INTERVAL, TERM_SCALE };
 enum { AGGR_GLOBAL = 1, AGGR_UNSET = 6, AGGR_NODE = 7 };
-enum { MAX_CPUS = 4096 };
+/* A map larger than any machine's CPUs, and counts for more than a
+ * million (thread, CPU) pairs an event, are not kept: STAT records for
+ * them are then left out with the warning. */
+enum { MAX_CPUS = 4096, MAX_PAIRS = 1 << 20 };
 
 struct stat_count { uint64_t val, ena, run; };
 
@@ -136,6 +139,8 @@ static int allocate(struct script_stat *st)
 	if (st->allocated || !st->have_cpus || !st->have_threads)
 		return 0;
 	st->allocated = true;
+	if (n > MAX_PAIRS)
+		return 0;
 	for (size_t i = 0; i < st->nr_events && n; i++)
 		if (!(st->ev[i].counts = calloc(n, sizeof(struct stat_count))) ||
 		    !(st->ev[i].prev = calloc(n, sizeof(struct stat_count))))
