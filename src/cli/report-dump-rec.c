@@ -4,7 +4,7 @@
  * beyond a record's header line, for what report-dump.c hands over: a
  * sample's branch stack, registers, user stack, weight, data source,
  * physical address, page sizes and transaction (perf 6.1's dump_sample);
- * the NAMESPACES, CGROUP, BPF_EVENT, THROTTLE, AUX, ITRACE_START and
+ * the NAMESPACES, CGROUP, BPF_EVENT, THROTTLE, AUX, ITRACE_START, TEXT_POKE and
  * AUX_OUTPUT_HW_ID records; perf stat's STAT_CONFIG, STAT and STAT_ROUND
  * and TIME_CONV, each as the handler perf's report or script installs for
  * it prints it under -D (util/session.c, util/event.c, util/stat.c),
@@ -183,6 +183,32 @@ static void print_namespaces(FILE *f, const struct pk_rec_namespaces *n)
 		fprintf(f, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned int)i, i < 7 ? names[i] : "UNKNOWN",
 			(uint64_t)n->links[i].dev, (uint64_t)n->links[i].ino, i + 1 != n->nr ? ", " : "]\n");
 	}
+}
+
+/* binary__fprintf with perf's text_poke_printer: 16 bytes a line. */
+static void print_poke_bytes(FILE *f, const char *which, const uint8_t *b, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (i % 16 == 0)
+			fprintf(f, "            %s bytes:", which);
+		fprintf(f, " %02x", b[i]);
+		if (i % 16 == 15 || i == len - 1)
+			fputc('\n', f);
+	}
+}
+
+void report_dump_text_poke(FILE *f, const struct pk_record *d, struct pk_resolver *res)
+{
+	struct pk_location loc = { .size = sizeof(loc) };
+
+	fprintf(f, " %" PRIx64 " ", d->text_poke.addr);
+	/* perf_event__fprintf_text_poke: the kernel map's symbol, sym+0xoff */
+	if (res && pk_maps_resolve(pk_resolver_maps(res), 0, d->text_poke.addr, PERF_RECORD_MISC_KERNEL,
+				   &loc) == 0 && loc.sym)
+		fprintf(f, "%s+0x%" PRIx64, loc.sym, loc.symoff);
+	fprintf(f, " old len %u new len %u\n", d->text_poke.old_len, d->text_poke.new_len);
+	print_poke_bytes(f, "Old", d->text_poke.old_bytes, d->text_poke.old_len);
+	print_poke_bytes(f, "New", d->text_poke.new_bytes, d->text_poke.new_len);
 }
 
 bool report_dump_kernel_rec(FILE *f, const struct pk_record *d, bool script)

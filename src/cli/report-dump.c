@@ -396,7 +396,10 @@ static int dump_one(struct dump *d, const struct perf_event_header *h)
 	}
 	if (h->type == PERF_RECORD_SAMPLE)
 		return print_sample(d, &rec, a, ev);
-	print_kernel(d->f, &rec, d->script);
+	if (h->type == PERF_RECORD_TEXT_POKE)
+		report_dump_text_poke(d->f, &rec, d->res);
+	else
+		print_kernel(d->f, &rec, d->script);
 	return (err = pk_resolver_process(d->res, &rec)) < 0 ? err : 0;
 }
 
