@@ -72,6 +72,26 @@ static const char *branch_type(const struct perf_branch_entry *e)
 	return type[e->type];
 }
 
+void report_dump_lbr_chain(FILE *f, const struct pk_sample *s, const struct perf_event_attr *a)
+{
+	uint64_t k = 0, nr = s->callchain.nr;
+
+	if (!(a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		return;
+	while (k < nr && s->callchain.ips[k] != PERF_CONTEXT_USER)
+		k++;
+	if (k == nr || !s->branch.nr)
+		return;
+	/* the kernel part and PERF_CONTEXT_USER, the first entry's "to" (the
+	 * innermost user function), then every entry's "from" (its callers) */
+	fprintf(f, "... LBR call chain: nr:%" PRIu64 "\n", k + 1 + s->branch.nr + 1);
+	for (uint64_t i = 0; i <= k; i++)
+		fprintf(f, "..... %2d: %016" PRIx64 "\n", (int)i, s->callchain.ips[i]);
+	fprintf(f, "..... %2d: %016" PRIx64 "\n", (int)(k + 1), (uint64_t)s->branch.entries[0].to);
+	for (uint64_t i = 0; i < s->branch.nr; i++)
+		fprintf(f, "..... %2d: %016" PRIx64 "\n", (int)(i + k + 2), (uint64_t)s->branch.entries[i].from);
+}
+
 /* branch_stack__printf: the entries, or with the call-stack mode the
  * call stack they expand to (nr + 1 addresses). */
 static void print_branches(FILE *f, const struct pk_sample *s, const struct perf_event_attr *a)

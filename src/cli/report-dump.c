@@ -224,6 +224,7 @@ static int print_sample(struct dump *d, const struct pk_record *rec, const struc
 		/* perf's default: the attr's period (or frequency) without PERIOD */
 		a->sample_type & PERF_SAMPLE_PERIOD ? s->period : (uint64_t)a->sample_period, s->addr);
 	if (a->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		report_dump_lbr_chain(d->f, s, a);
 		fprintf(d->f, "... FP chain: nr:%" PRIu64 "\n", s->callchain.nr);
 		for (uint64_t i = 0; i < s->callchain.nr; i++)
 			fprintf(d->f, "..... %2d: %016" PRIx64 "\n", (int)i, s->callchain.ips[i]);
