@@ -10,7 +10,10 @@
  * (cli_control_open), 'l' --control command lines (cli_control_next over a
  * pipe), 'P' a perfconfig file (cli_buildid_dir with $PERF_CONFIG naming
  * it), 'x' raw bytes whose x86-64 instruction length script -F insn
- * finds (script_insn_len: -1, or within the bytes and 15) and 'T' diff's
+ * finds (script_insn_len: -1, or within the bytes and 15), 'S' bytes read
+ * as perf stat's records (script_stat_record over a stream of two events
+ * with ids 1 to 4: 1 for each of its record types, 0 for the others) and
+ * 'T' diff's
  * --time string (diff_time_part, diff_time_parse, diff_time_skip); any
  * other byte is ignored.  report and script run with -i naming a
  * file that does not exist, so a value they accept ends at the file check
@@ -36,6 +39,7 @@
 #include "record.h"
 #include "report.h"
 #include "script-fields.h"
+#include "script-stat.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -207,6 +211,61 @@ static void perfconfig(const uint8_t *data, size_t size)
 		abort();
 }
 
+/* A pipe-mode stream of two task-clock events, ids 1-2 and 3-4, for 'S'. */
+static struct pk_data_reader *stat_reader(void)
+{
+	struct { struct perf_event_header h; struct perf_event_attr a; uint64_t ids[2]; } rec;
+	static const char magic[16] = "PERFILE2\x10\0\0\0\0\0\0\0";
+	struct pk_data_reader *r = NULL;
+	int fd = memfd_create("fuzz-stat", MFD_CLOEXEC);
+
+	if (fd < 0 || write(fd, magic, sizeof(magic)) != (ssize_t)sizeof(magic))
+		abort();
+	for (uint64_t i = 0; i < 2; i++) {
+		memset(&rec, 0, sizeof(rec));
+		rec.h = (struct perf_event_header){ .type = 64, .size = sizeof(rec) };
+		rec.a = (struct perf_event_attr){ .type = PERF_TYPE_SOFTWARE, .size = sizeof(rec.a),
+						  .config = PERF_COUNT_SW_TASK_CLOCK };
+		rec.ids[0] = 1 + 2 * i;
+		rec.ids[1] = 2 + 2 * i;
+		if (write(fd, &rec, sizeof(rec)) != (ssize_t)sizeof(rec))
+			abort();
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0 || pk_data_reader_open_fd(fd, "fuzz-stat", &r) < 0)
+		abort();
+	return r;
+}
+
+/* 'S': records cut from the bytes, each size clamped to what is left. */
+static void stat_records(const uint8_t *data, size_t size)
+{
+	static uint64_t buf[65536 / 8];
+	struct pk_data_reader *r = stat_reader();
+	struct script_stat *st = NULL;
+	FILE *out = fopen("/dev/null", "w");
+
+	if (!out || script_stat_new(r, &st) < 0)
+		abort();
+	while (size >= 8) {
+		struct perf_event_header *h = (struct perf_event_header *)buf;
+		size_t n;
+		int rc;
+
+		memcpy(h, data, 8);
+		n = h->size < 8 ? 8 : h->size > size ? size : h->size;
+		memcpy(buf, data, n);
+		h->size = (uint16_t)n;
+		rc = script_stat_record(st, r, h, out);
+		if (rc != (h->type >= 73 && h->type <= 77) && rc != -ENOMEM)
+			abort();
+		data += n;
+		size -= n;
+	}
+	script_stat_free(st);
+	pk_data_reader_free(r);
+	fclose(out);
+}
+
 /* 'T': each of four files' part of a --time string parsed against a span
  * and against a file without sample times; every sample time tested. */
 static void diff_time(const char *v)
@@ -244,6 +303,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (data[0] == 'P') {
 		perfconfig(data + 1, size - 1);
+		return 0;
+	}
+	if (data[0] == 'S') {
+		stat_records(data + 1, size - 1);
 		return 0;
 	}
 	if (data[0] == 'x') {	/* script -F insn's instruction length, of raw bytes */

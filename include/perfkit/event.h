@@ -160,6 +160,18 @@ PK_API const struct pk_event_desc *pk_events_desc(const struct pk_events *ev, si
 PK_API int pk_attr_format(const struct perf_event_attr *attr, char *buf, size_t len);
 
 /*
+ * pk_attr_name - the name perf 6.1 gives an event known only by `attr`
+ * (evsel__name without a parsed name): "cycles", "page-faults",
+ * "L1-dcache-load-misses", "raw 0x1c2", "mem:0x1000:rw", each followed by
+ * perf's modifiers from the exclude bits and precise_ip (":u", ":ppp",
+ * ":H"); "unknown tracepoint" for a tracepoint (its name is in the
+ * recording's tracing data) and "unknown attr type: N" for a dynamic PMU.
+ * Writes at most `len` bytes including the NUL, cutting a longer name.
+ * Returns 0; -EINVAL for a NULL attr or buf or a len of 0 (no error record).
+ */
+PK_API int pk_attr_name(const struct perf_event_attr *attr, char *buf, size_t len);
+
+/*
  * pk_attr_field - field i of `attr` under its kernel UAPI name ("type",
  * "config", "exclude_user", "bp_addr", ...), in perf's print order, followed
  * by the second names of the unions (config1, config2, sample_freq,

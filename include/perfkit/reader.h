@@ -135,7 +135,9 @@ PK_API const struct perf_event_attr *pk_data_reader_attr(const struct pk_data_re
 PK_API const uint64_t *pk_data_reader_ids(const struct pk_data_reader *r, size_t idx, size_t *nr);
 
 /* pk_data_reader_name - event `idx`'s name from the EVENT_DESC feature
- * ("task-clock"), or NULL when the file does not name it. */
+ * ("task-clock"); for a file that does not name it (cut before that
+ * section), the name perf gives its attr (pk_attr_name: "page-faults",
+ * "raw 0x1c2:u"); NULL for idx out of range. */
 PK_API const char *pk_data_reader_name(const struct pk_data_reader *r, size_t idx);
 
 /* pk_data_reader_has_feature - whether the file has feature section `id`

@@ -72,7 +72,9 @@ PK_API void pk_resolver_free(struct pk_resolver *res);
 /*
  * pk_resolver_set_buildid_dir - look DSOs up by build-id in the build-id
  * cache at `dir` (perf's ~/.debug; the caller finds it) before the
- * system's paths; NULL stops it.  Takes effect for DSOs whose symbols are
+ * system's paths, and as the maps' build-id cache (pk_maps_set_buildid_cache:
+ * rebuilt files, the vDSO, another kernel's kallsyms); NULL stops it.
+ * Takes effect for DSOs whose symbols are
  * not loaded yet: call it before the first resolve.  The path is copied.
  * Returns 0 or -ENOMEM.
  */

@@ -10,6 +10,7 @@
 #define PERFKIT_TRACEFS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "perfkit/error.h"
 
@@ -63,6 +64,13 @@ PK_API void pk_tracing_free(struct pk_tracing *t);
  */
 PK_API int pk_tracing_format(struct pk_tracing *t, const void *raw, size_t size, int cpu, char *buf,
 			     size_t len);
+
+/* pk_tracing_event_id_name - "system:name" of the event whose format has
+ * id `id` (a tracepoint attr's config), as perf names a tracepoint the file
+ * does not name, into buf (len bytes, snprintf's rules).  Returns its full
+ * length; -ENOENT when the data holds no format of that id (no error
+ * record). */
+PK_API int pk_tracing_event_id_name(struct pk_tracing *t, uint64_t id, char *buf, size_t len);
 
 /* pk_tracing_event_name - the name of the sample's event in its format
  * ("sched_switch"), owned by t; NULL when the data holds none for it. */

@@ -308,10 +308,10 @@ bool report_in_list(char *const *list, const char *s)
 
 /* Whether --comms, --pid, --tid, --dsos or --symbols hide the sample (perf still
  * counts it, in the totals and in its entry). */
-static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s)
+static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s, const struct pk_dso *d)
 {
 	return (o->comms && !report_in_list(o->comms, s->comm)) ||
-	       (o->dsos && !report_verbose_dso_listed(o, s->dso)) ||
+	       (o->dsos && !report_verbose_dso_listed(o, s->dso, d)) ||
 	       (o->syms && !report_in_list(o->syms, s->sym)) ||
 	       (o->pids && !report_in_ids(o->pids, o->nr_pids, s->pid)) ||
 	       (o->tids && !report_in_ids(o->tids, o->nr_tids, s->tid));
@@ -400,7 +400,7 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 		if (parent && !(s.parent = cli_names_intern(&run->names, parent)))
 			return -ENOMEM;
 	}
-	s.filtered = filtered(run->o, &s) || (run->o->exclude_other && !s.parent);
+	s.filtered = filtered(run->o, &s, rs->loc.dso) || (run->o->exclude_other && !s.parent);
 	if (run->o->callchain || run->o->children)
 		return add_chain(run, ev, &s, rs);
 	return pk_hist_add(run->ev[ev].hist, &s);

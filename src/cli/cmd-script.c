@@ -12,6 +12,7 @@
 #include "report-header.h"
 #include "script-fields.h"
 #include "report-dump.h"
+#include "script-stat.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -246,6 +247,7 @@ struct script_run {
 	struct script_opts *o;
 	struct pk_data_reader *r;
 	struct script_ctx c;
+	struct script_stat *stat;	/* perf stat's records (script-stat.c) */
 };
 
 static bool is_dummy(const struct perf_event_attr *a)
@@ -263,7 +265,8 @@ static int setup(struct script_run *run)
 	int rc;
 	char dir[4096];
 
-	if (pk_resolver_new(run->r, &run->c.res) < 0 || script_reads_new(run->r, &run->c.reads) < 0)
+	if (pk_resolver_new(run->r, &run->c.res) < 0 || script_reads_new(run->r, &run->c.reads) < 0 ||
+	    script_stat_new(run->r, &run->stat) < 0)
 		return cli_error("script", NULL);
 	/* perf's machine starts with thread 0 named "swapper" */
 	if (pk_resolver_process(run->c.res, &swapper) < 0)
@@ -293,7 +296,9 @@ static int setup(struct script_run *run)
 		const struct perf_event_attr *a = pk_data_reader_attr(run->r, i);
 		const char *name = pk_data_reader_name(run->r, i);
 
-		if (!is_dummy(a) && (rc = check_event(run->o, a, name ? name : "[unknown]",
+		/* perf checks no fields against a perf stat record file */
+		if (!is_dummy(a) && !pk_data_reader_has_feature(run->r, PK_DATA_FEAT_STAT) &&
+		    (rc = check_event(run->o, a, name ? name : "[unknown]",
 						      run->c.tracing != NULL)))
 			return rc;
 	}
@@ -340,13 +345,23 @@ static int side_record(struct script_run *run, const struct perf_event_header *r
 	return show && rec->type != PERF_RECORD_EXIT ? script_print_side(stdout, &run->c, a, &d) : 0;
 }
 
+/* One record: perf stat's, a sample or a side-band record. */
+static int one_record(struct script_run *run, const struct perf_event_header *rec)
+{
+	int rc = script_stat_record(run->stat, run->r, rec, stdout);
+
+	if (rc)
+		return rc < 0 ? rc : 0;
+	return rec->type == PERF_RECORD_SAMPLE ? sample(run, rec) : side_record(run, rec);
+}
+
 static int read_records(struct script_run *run)
 {
 	const struct perf_event_header *rec;
 	int rc, err = 0;
 
 	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0)
-		err = rec->type == PERF_RECORD_SAMPLE ? sample(run, rec) : side_record(run, rec);
+		err = one_record(run, rec);
 	fflush(stdout);
 	if (err < 0)
 		return cli_error("script", NULL);
@@ -363,9 +378,7 @@ static int read_records(struct script_run *run)
 /* -D: report-dump.c prints each record, then the lines above print its own. */
 static int dump_hook(void *ctx, const struct perf_event_header *rec)
 {
-	struct script_run *run = ctx;
-
-	return rec->type == PERF_RECORD_SAMPLE ? sample(run, rec) : side_record(run, rec);
+	return one_record(ctx, rec);
 }
 
 static int dump_records(struct script_run *run)
@@ -423,6 +436,7 @@ int cmd_script(int argc, char **argv)
 	pk_tracing_free(run.c.tracing);
 	pk_resolver_free(run.c.res);
 	script_reads_free(run.c.reads);
+	script_stat_free(run.stat);
 	pk_data_reader_free(run.r);
 	return rc;
 }

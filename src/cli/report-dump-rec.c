@@ -4,7 +4,7 @@
  * beyond a record's header line, for what report-dump.c hands over: a
  * sample's branch stack, registers, user stack, weight, data source,
  * physical address, page sizes and transaction (perf 6.1's dump_sample);
- * the NAMESPACES, CGROUP, BPF_EVENT, THROTTLE, AUX, ITRACE_START and
+ * the NAMESPACES, CGROUP, BPF_EVENT, THROTTLE, AUX, ITRACE_START, TEXT_POKE and
  * AUX_OUTPUT_HW_ID records; perf stat's STAT_CONFIG, STAT and STAT_ROUND
  * and TIME_CONV, each as the handler perf's report or script installs for
  * it prints it under -D (util/session.c, util/event.c, util/stat.c),
@@ -70,6 +70,26 @@ static const char *branch_type(const struct perf_branch_entry *e)
 	if (e->type == 15)
 		return new_type[e->new_type] ? new_type[e->new_type] : "(null)";
 	return type[e->type];
+}
+
+void report_dump_lbr_chain(FILE *f, const struct pk_sample *s, const struct perf_event_attr *a)
+{
+	uint64_t k = 0, nr = s->callchain.nr;
+
+	if (!(a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		return;
+	while (k < nr && s->callchain.ips[k] != PERF_CONTEXT_USER)
+		k++;
+	if (k == nr || !s->branch.nr)
+		return;
+	/* the kernel part and PERF_CONTEXT_USER, the first entry's "to" (the
+	 * innermost user function), then every entry's "from" (its callers) */
+	fprintf(f, "... LBR call chain: nr:%" PRIu64 "\n", k + 1 + s->branch.nr + 1);
+	for (uint64_t i = 0; i <= k; i++)
+		fprintf(f, "..... %2d: %016" PRIx64 "\n", (int)i, s->callchain.ips[i]);
+	fprintf(f, "..... %2d: %016" PRIx64 "\n", (int)(k + 1), (uint64_t)s->branch.entries[0].to);
+	for (uint64_t i = 0; i < s->branch.nr; i++)
+		fprintf(f, "..... %2d: %016" PRIx64 "\n", (int)(i + k + 2), (uint64_t)s->branch.entries[i].from);
 }
 
 /* branch_stack__printf: the entries, or with the call-stack mode the
@@ -183,6 +203,32 @@ static void print_namespaces(FILE *f, const struct pk_rec_namespaces *n)
 		fprintf(f, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned int)i, i < 7 ? names[i] : "UNKNOWN",
 			(uint64_t)n->links[i].dev, (uint64_t)n->links[i].ino, i + 1 != n->nr ? ", " : "]\n");
 	}
+}
+
+/* binary__fprintf with perf's text_poke_printer: 16 bytes a line. */
+static void print_poke_bytes(FILE *f, const char *which, const uint8_t *b, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (i % 16 == 0)
+			fprintf(f, "            %s bytes:", which);
+		fprintf(f, " %02x", b[i]);
+		if (i % 16 == 15 || i == len - 1)
+			fputc('\n', f);
+	}
+}
+
+void report_dump_text_poke(FILE *f, const struct pk_record *d, struct pk_resolver *res)
+{
+	struct pk_location loc = { .size = sizeof(loc) };
+
+	fprintf(f, " %" PRIx64 " ", d->text_poke.addr);
+	/* perf_event__fprintf_text_poke: the kernel map's symbol, sym+0xoff */
+	if (res && pk_maps_resolve(pk_resolver_maps(res), 0, d->text_poke.addr, PERF_RECORD_MISC_KERNEL,
+				   &loc) == 0 && loc.sym)
+		fprintf(f, "%s+0x%" PRIx64, loc.sym, loc.symoff);
+	fprintf(f, " old len %u new len %u\n", d->text_poke.old_len, d->text_poke.new_len);
+	print_poke_bytes(f, "Old", d->text_poke.old_bytes, d->text_poke.old_len);
+	print_poke_bytes(f, "New", d->text_poke.new_bytes, d->text_poke.new_len);
 }
 
 bool report_dump_kernel_rec(FILE *f, const struct pk_record *d, bool script)

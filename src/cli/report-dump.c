@@ -224,6 +224,7 @@ static int print_sample(struct dump *d, const struct pk_record *rec, const struc
 		/* perf's default: the attr's period (or frequency) without PERIOD */
 		a->sample_type & PERF_SAMPLE_PERIOD ? s->period : (uint64_t)a->sample_period, s->addr);
 	if (a->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		report_dump_lbr_chain(d->f, s, a);
 		fprintf(d->f, "... FP chain: nr:%" PRIu64 "\n", s->callchain.nr);
 		for (uint64_t i = 0; i < s->callchain.nr; i++)
 			fprintf(d->f, "..... %2d: %016" PRIx64 "\n", (int)i, s->callchain.ips[i]);
@@ -396,7 +397,10 @@ static int dump_one(struct dump *d, const struct perf_event_header *h)
 	}
 	if (h->type == PERF_RECORD_SAMPLE)
 		return print_sample(d, &rec, a, ev);
-	print_kernel(d->f, &rec, d->script);
+	if (h->type == PERF_RECORD_TEXT_POKE)
+		report_dump_text_poke(d->f, &rec, d->res);
+	else
+		print_kernel(d->f, &rec, d->script);
 	return (err = pk_resolver_process(d->res, &rec)) < 0 ? err : 0;
 }
 

@@ -52,6 +52,19 @@ void report_warn_skipped(FILE *f, const struct pk_data_reader *r);
  * each when the attr's sample_type has it. */
 void report_dump_sample_extra(FILE *f, const struct pk_sample *s, const struct perf_event_attr *a);
 
+/* report_dump_lbr_chain - perf's "... LBR call chain" block, printed
+ * before the FP chain for an event sampling the LBR call stack
+ * (PERF_SAMPLE_BRANCH_CALL_STACK) whose chain has a user part: the kernel
+ * frames and the user marker, then the user stack the branch entries
+ * give; nothing otherwise. */
+void report_dump_lbr_chain(FILE *f, const struct pk_sample *s, const struct perf_event_attr *a);
+
+/* report_dump_text_poke - the rest of a TEXT_POKE record's line, as perf
+ * 6.1 prints it: the address, its kernel symbol with the offset (through
+ * res's maps, when one holds it), the lengths, then the old and the new
+ * bytes, 16 a line. */
+void report_dump_text_poke(FILE *f, const struct pk_record *d, struct pk_resolver *res);
+
 /* report_dump_kernel_rec - the rest of the line (and the lines after it)
  * for NAMESPACES, CGROUP, BPF_EVENT, THROTTLE, UNTHROTTLE, AUX,
  * ITRACE_START and AUX_OUTPUT_HW_ID as perf's report (or with `script`,

@@ -69,7 +69,7 @@ static bool kept(const struct report_opts *o, const struct pk_sample *s, const s
 		 (o->comms && !report_in_list(o->comms, rs->comm)) ||
 		 (o->pids && !report_in_ids(o->pids, o->nr_pids, rs->pid)) ||
 		 (o->tids && !report_in_ids(o->tids, o->nr_tids, rs->tid)) ||
-		 (o->dsos && !report_in_list(o->dsos, short_name(rs->loc.dso))) ||
+		 (o->dsos && !report_verbose_dso_listed(o, short_name(rs->loc.dso), rs->loc.dso)) ||
 		 (o->syms && !report_in_list(o->syms, rs->loc.sym)));
 }
 

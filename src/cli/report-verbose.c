@@ -152,11 +152,14 @@ char report_verbose_origin(const struct report_opts *o, const char *dso)
 	return '!';
 }
 
-bool report_verbose_dso_listed(const struct report_opts *o, const char *dso)
+bool report_verbose_dso_listed(const struct report_opts *o, const char *dso, const struct pk_dso *d)
 {
 	const char *base = o->verbose && dso && dso[0] == '/' ? strrchr(dso, '/') + 1 : NULL;
 
-	return report_in_list(o->dsos, dso) || (base && report_in_list(o->dsos, base));
+	/* perf's machine__resolve: the short name, or the long one (the full
+	 * path) when the DSO has one of its own, with or without -v */
+	return report_in_list(o->dsos, dso) || (base && report_in_list(o->dsos, base)) ||
+	       (d && !cli_dso_is_jit(d) && report_in_list(o->dsos, d->name));
 }
 
 void report_verbose_free(struct report_opts *o)

@@ -266,10 +266,11 @@ const char *report_verbose_dso(const struct report_opts *o, struct cli_names *n,
  * '!' none. */
 char report_verbose_origin(const struct report_opts *o, const char *dso);
 
-/* report_verbose_dso_listed - whether --dsos names the DSO named `dso`:
- * by that name, or with -v (where it is the full path) by perf's short
- * name too, as perf matches either. */
-bool report_verbose_dso_listed(const struct report_opts *o, const char *dso);
+/* report_verbose_dso_listed - whether --dsos names the DSO named `dso`
+ * (DSO `d`, or NULL): by that name, with -v (where it is the full path) by
+ * perf's short name too, and by d's full path with or without -v, as perf
+ * matches a short or long name. */
+bool report_verbose_dso_listed(const struct report_opts *o, const char *dso, const struct pk_dso *d);
 
 /* report_verbose_free - the table of origins. */
 void report_verbose_free(struct report_opts *o);

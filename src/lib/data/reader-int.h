@@ -27,7 +27,8 @@ struct rd_event {
 	_Alignas(8) unsigned char attr[PK_DATA_READER_ATTR_SIZE];
 	uint64_t *ids;
 	size_t nr_ids;
-	char *name;
+	char *name;		/* EVENT_DESC's (or a pipe's EVENT_UPDATE's) */
+	char attr_name[128];	/* perf's name from the attr, for a file without one */
 };
 
 /* A record waiting in the time-order queue: its bytes are in a block. */
@@ -146,6 +147,11 @@ struct pk_data_reader {
 int pk__reader_read_at(struct pk_data_reader *r, void *p, size_t len, uint64_t off, const char *what);
 /* Add an event: `len` bytes of attr (zero-extended or cut to the reader's
  * size) and its ids; the attr's bytes are copied, the ids taken over. */
+/* pk__reader_name_tracepoints - name the file's unnamed tracepoint events
+ * from its TRACING_DATA (reader-names.c).  Returns 0: a name it cannot
+ * find stays perf's "unknown tracepoint". */
+int pk__reader_name_tracepoints(struct pk_data_reader *r);
+
 int pk__reader_add_event(struct pk_data_reader *r, const void *attr, size_t len, uint64_t *ids, size_t nr_ids);
 /* Decode what the accessors answer from feature `id` (strings, NRCPUS,
  * COMPRESSED, CMDLINE, EVENT_DESC's names); 0 for the others. */

@@ -127,6 +127,7 @@ int pk__reader_add_event(struct pk_data_reader *r, const void *attr, size_t len,
 	memcpy(e->attr, attr, len < PK_DATA_READER_ATTR_SIZE ? len : PK_DATA_READER_ATTR_SIZE);
 	e->ids = ids;
 	e->nr_ids = nr_ids;
+	pk_attr_name((const struct perf_event_attr *)e->attr, e->attr_name, sizeof(e->attr_name));
 	r->ev[r->nr_events++] = e;
 	return 0;
 }
@@ -419,6 +420,8 @@ int pk__reader_decode_feature(struct pk_data_reader *r, unsigned int id)
 		return decode_cmdline(r);
 	case PK_DATA_FEAT_EVENT_DESC:
 		return decode_event_desc(r);
+	case PK_DATA_FEAT_TRACING_DATA:
+		return pk__reader_name_tracepoints(r);	/* reader-names.c */
 	default:
 		return 0;
 	}
@@ -636,7 +639,9 @@ const uint64_t *pk_data_reader_ids(const struct pk_data_reader *r, size_t idx, s
 
 const char *pk_data_reader_name(const struct pk_data_reader *r, size_t idx)
 {
-	return idx < r->nr_events ? r->ev[idx]->name : NULL;
+	if (idx >= r->nr_events)
+		return NULL;
+	return r->ev[idx]->name ? r->ev[idx]->name : r->ev[idx]->attr_name;
 }
 
 bool pk_data_reader_has_feature(const struct pk_data_reader *r, unsigned int id)

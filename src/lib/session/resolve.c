@@ -131,6 +131,12 @@ int pk_resolver_set_buildid_dir(struct pk_resolver *res, const char *dir)
 
 	if (dir && !(copy = strdup(dir)))
 		return pk__error_nomem("pk_resolver_set_buildid_dir(%s)", dir);
+	/* the maps' own cache too: what the hook does not look for (another
+	 * kernel's kallsyms, a rebuilt file's copy) is found there */
+	if (pk_maps_set_buildid_cache(res->maps, copy) < 0) {
+		free(copy);
+		return -ENOMEM;
+	}
 	free(res->buildid_dir);
 	res->buildid_dir = copy;
 	pk_maps_set_lookup(res->maps, copy ? cache_lookup : NULL, copy ? res : NULL);

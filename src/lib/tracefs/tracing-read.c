@@ -15,6 +15,7 @@
 
 #include <byteswap.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
@@ -333,6 +334,15 @@ const char *pk_tracing_event_name(struct pk_tracing *t, const void *raw, size_t 
 	struct tep_event *ev = event_of(t, raw, size, &rec);
 
 	return ev ? ev->name : NULL;
+}
+
+int pk_tracing_event_id_name(struct pk_tracing *t, uint64_t id, char *buf, size_t len)
+{
+	struct tep_event *ev = t && id <= INT32_MAX ? tep_find_event(t->tep, (int)id) : NULL;
+
+	if (!ev)
+		return -ENOENT;
+	return snprintf(buf, len, "%s:%s", ev->system, ev->name);
 }
 
 int pk_tracing_format(struct pk_tracing *t, const void *raw, size_t size, int cpu, char *buf,
