@@ -71,7 +71,18 @@ done
 # The command killed from outside: the file holds what was recorded.
 "$PERFKIT" record -o "$tmp/killed.data" -- "$PERFKIT_WORKLOAD" hot 30000 >/dev/null 2>"$tmp/killed.err" &
 bg=$!
-sleep 0.5
+# Kill it once it has run for a while: its child is the workload (exec'ed,
+# not perfkit still holding it) with 20 ticks of CPU time, so there are
+# samples to keep whatever the load (a fixed sleep lost the race under load).
+wl=$(readlink -f "$PERFKIT_WORKLOAD")
+for _ in $(seq 600); do
+	pid=$(pgrep -P "$bg" | head -1)
+	if [ -n "$pid" ] && [ "$(readlink -f "/proc/$pid/exe" 2>/dev/null)" = "$wl" ] &&
+		[ "$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)" -ge 20 ]; then
+		break
+	fi
+	sleep 0.05
+done
 pkill -KILL -P "$bg"
 wait "$bg"
 rc=$?
