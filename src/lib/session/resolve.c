@@ -43,6 +43,7 @@ struct pk_resolver {
 	uint64_t *ips;			/* the unwinder's output, max_stack of them */
 	size_t cap_ips;
 	bool no_inline;			/* pk_resolver_set_inline(false) */
+	bool no_symbols;		/* pk_resolver_set_symbols(false) */
 };
 
 /* ---- construction ----------------------------------------------------------- */
@@ -267,7 +268,10 @@ static void locate(struct pk_resolver *res, uint32_t pid, uint64_t ip, uint16_t 
 		   struct pk_location *loc)
 {
 	*loc = (struct pk_location){ .size = sizeof(*loc) };
-	pk_maps_resolve(res->maps, pid, ip, cpumode, loc);
+	if (res->no_symbols)
+		pk_maps_find(res->maps, pid, ip, cpumode, loc);
+	else
+		pk_maps_resolve(res->maps, pid, ip, cpumode, loc);
 }
 
 static int push_frame(struct pk_resolver *res, size_t *nr, uint32_t pid, uint64_t ip, uint16_t cpumode)
@@ -409,6 +413,11 @@ static int unwound_frames(struct pk_resolver *res, const struct pk_sample *s, si
 void pk_resolver_set_inline(struct pk_resolver *res, bool on)
 {
 	res->no_inline = !on;
+}
+
+void pk_resolver_set_symbols(struct pk_resolver *res, bool on)
+{
+	res->no_symbols = !on;
 }
 
 int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
