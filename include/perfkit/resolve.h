@@ -99,6 +99,16 @@ PK_API void pk_resolver_set_max_stack(struct pk_resolver *res, unsigned int max)
 PK_API void pk_resolver_set_inline(struct pk_resolver *res, bool on);
 
 /*
+ * pk_resolver_set_symbols - with `on` false, locations (the sample's and
+ * every frame's) get their map, DSO and map_ip but no symbol: loc.sym is
+ * NULL, loc.addr the ip, and no symbol table, kallsyms or debug
+ * information is read, for callers that show only DSOs, threads or CPUs
+ * (report --sort comm,dso).  On by default.  DWARF unwinding is
+ * unaffected; its frames get no inlined functions while off.
+ */
+PK_API void pk_resolver_set_symbols(struct pk_resolver *res, bool on);
+
+/*
  * pk_resolver_process - follow one decoded record, in the order the
  * reader delivers them (time order): COMM, FORK and EXIT for the threads
  * and maps, MMAP and MMAP2 for the maps and, when they map a file, the

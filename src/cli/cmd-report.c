@@ -456,7 +456,7 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 		if (pk_record_decode(h, attr, &d) != 0)
 			return -EINVAL;
 		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0 ||
-		    (err = pk_stack_health_add(run->health, attr, &d.sample, &rs)) < 0)
+		    (run->health && (err = pk_stack_health_add(run->health, attr, &d.sample, &rs)) < 0))
 			return err;
 		if (d.sample.fields & PERF_SAMPLE_TIME)
 			run->time = d.sample.time;
@@ -552,7 +552,11 @@ static int setup(struct report_run *run)
 
 	char dir[4096];
 
-	if ((err = pk_resolver_new(run->r, &run->res)) < 0 || (err = report_health_new(run->o, &run->health)) < 0)
+	if ((err = pk_resolver_new(run->r, &run->res)) < 0)
+		return err;
+	if (!report_needs_symbols(run->o))
+		pk_resolver_set_symbols(run->res, false);	/* nor stack health: it judges by symbols */
+	else if ((err = report_health_new(run->o, &run->health)) < 0)
 		return err;
 	if (!run->o->cg.caller)	/* caller order cuts in add_chain */
 		pk_resolver_set_max_stack(run->res, run->o->max_stack);

@@ -241,6 +241,15 @@ int report_fields_setup(struct report_opts *o);
  */
 int report_parent_setup(struct report_opts *o, struct pk_data_reader *r);
 
+/*
+ * report_needs_symbols (report-symbols.c) - once every option is set up:
+ * whether anything the report prints depends on a symbol (a key, the call
+ * graphs, --symbols, -p/-x, -v, an export format).  When not, the resolver
+ * reads no symbols and the stack health, which judges stacks by their
+ * symbols, is not counted.
+ */
+bool report_needs_symbols(const struct report_opts *o);
+
 /* report_parent_of - a resolved sample's parent: the first frame, in the
  * chains' print order, whose symbol the regex matches; NULL ("[other]"). */
 const char *report_parent_of(const struct report_opts *o, const struct pk_resolved_sample *rs);

@@ -178,6 +178,46 @@ static void comm_and_process_follow_records(void **state)
 	pk_resolver_free(NULL);
 }
 
+/* An address asked for again gets the same answer until a record changes
+ * its map; without symbols it gets its map and DSO alone. */
+static void repeated_addresses_follow_new_maps(void **state)
+{
+	struct pk_resolver *res = this_process();
+	uint64_t a = (uint64_t)(uintptr_t)&resolver_fn_a;
+	const uint64_t chain[] = { PERF_CONTEXT_USER, a + 1 };
+	struct pk_record r = sample_with(chain, 2, PERF_RECORD_MISC_USER);
+	struct pk_record m = { .type = PERF_RECORD_MMAP2 };
+	struct pk_resolved_sample s = { .size = sizeof(s) };
+	const struct pk_dso *dso;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+		assert_string_equal(s.loc.sym, "resolver_fn_a");
+		assert_string_equal(s.frames[0].loc.sym, "resolver_fn_a");
+	}
+	dso = s.loc.dso;
+	pk_resolver_set_symbols(res, false);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_ptr_equal(s.loc.dso, dso);
+	assert_null(s.loc.sym);
+	assert_null(s.frames[0].loc.sym);
+	pk_resolver_set_symbols(res, true);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_string_equal(s.loc.sym, "resolver_fn_a");
+	/* Anonymous memory mapped over the function: no DSO file, no symbol. */
+	m.mmap2 = (struct pk_rec_mmap2){ .pid = (uint32_t)getpid(), .tid = (uint32_t)getpid(),
+					 .addr = a & ~0xfffull, .len = 0x2000, .filename = "//anon",
+					 .prot = PROT_READ | PROT_EXEC };
+	process(res, &m);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_null(s.loc.sym);
+	assert_non_null(s.loc.dso);
+	assert_ptr_not_equal(s.loc.dso, dso);
+	assert_null(s.frames[0].loc.sym);
+	pk_resolver_free(res);
+}
+
 /* ---- the oracle ------------------------------------------------------------- */
 
 static int run(const char *cmd)
@@ -367,6 +407,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(markers_switch_modes_and_are_left_out),
 		cmocka_unit_test(max_stack_cuts_and_guest_marker_discards),
 		cmocka_unit_test(comm_and_process_follow_records),
+		cmocka_unit_test(repeated_addresses_follow_new_maps),
 	};
 	const struct CMUnitTest perf[] = {
 		cmocka_unit_test(frame_pointers_as_perf),

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-symbols.c - whether a report needs symbols at all: a table keyed
+ * by threads, DSOs and CPUs only, without call graphs, symbol filters or
+ * -v, prints nothing a symbol table, kallsyms or debug information would
+ * change, so the resolver is told not to read them (about 40 ms of kernel
+ * CPU for /proc/kallsyms alone, see docs/PERFORMANCE.md).
+ */
+#include "report.h"
+
+/* The keys a row can be told apart by without knowing any symbol. */
+static bool key_without_symbols(enum pk_hist_key k)
+{
+	switch (k) {
+	case PK_HIST_KEY_COMM:
+	case PK_HIST_KEY_PID:
+	case PK_HIST_KEY_TID:
+	case PK_HIST_KEY_DSO:
+	case PK_HIST_KEY_CPU:
+	case PK_HIST_KEY_PERIOD:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool report_needs_symbols(const struct report_opts *o)
+{
+	if (o->format != -1 || o->callchain || o->syms || o->parent_on || o->exclude_other ||
+	    o->verbose || o->off_cpu || o->sort_sym)
+		return true;
+	for (size_t i = 0; i < o->nr_keys; i++)
+		if (!key_without_symbols(o->keys[i]))
+			return true;
+	return false;
+}
