@@ -10,6 +10,7 @@
  */
 #include "diff.h"
 #include "dso-names.h"
+#include "report.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -126,7 +127,11 @@ static int add_sample(struct diff_file *f, const struct diff_opts *o, size_t ev,
 	s.sym = rs->loc.sym;
 	s.sym_start = rs->loc.sym_start;
 	s.ip = rs->loc.dso ? rs->loc.addr : smp->ip;
-	s.dso = cli_dso_short_name(&f->names, rs->loc.dso, s.pid, &nomem);
+	/* -v: the full path, and the origin of its symbols kept (report -v's) */
+	if (o->verbose)
+		s.dso = report_verbose_dso(o->rep, &f->names, rs->loc.dso, s.pid, &nomem);
+	else
+		s.dso = cli_dso_short_name(&f->names, rs->loc.dso, s.pid, &nomem);
 	if (nomem)
 		return -ENOMEM;
 	s.filtered = filtered(o, &s, &rs->loc);

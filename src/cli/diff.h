@@ -10,6 +10,8 @@
 #include "cli.h"
 #include "dso-names.h"
 
+struct report_opts;
+
 /* --format: perf's table, or the two files' stacks. */
 enum diff_format { DIFF_FORMAT_STDIO, DIFF_FORMAT_FOLDED, DIFF_FORMAT_FLAMEGRAPH };
 
@@ -27,6 +29,9 @@ struct diff_opts {
 	bool period;			/* -p */
 	bool formula;			/* -F */
 	bool force;			/* -f */
+	bool dump;			/* -D */
+	int verbose;			/* -v: full DSO paths, symbols' addresses */
+	struct report_opts *rep;	/* with -v: report -v's table of origins */
 	bool cycles;			/* -c cycles */
 	const char *field_sep;		/* -t: cells joined by it, unpadded */
 	/* Filters: a sample of another comm, DSO, symbol, process or thread
