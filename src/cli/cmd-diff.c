@@ -236,6 +236,9 @@ static int compare(const struct diff_opts *o, struct diff_file *files)
 	struct pk_hist *none = NULL;
 	int err = pk_hist_new(o->keys, o->nr_keys, &none);
 
+	if (!err)
+		err = pk_hist_set_by_name(none, o->names);
+
 	for (size_t i = 0; !err && i < files[0].nr_ev; i++) {
 		const char *name = pk_data_reader_name(files[0].r, i);
 		struct pk_diff *d = NULL;
@@ -322,6 +325,8 @@ static int diff(struct diff_opts *o)
 	char *title = NULL;
 	int rc = 0;
 
+	if (pk_intern_new(&o->names) < 0)
+		return cli_error("diff", NULL);
 	if (asprintf(&title, "%s against %s", o->paths[1], o->paths[0]) < 0)
 		return cli_usage("diff", "out of memory");
 	for (size_t f = 0; !rc && f < o->nr_files; f++) {
@@ -385,11 +390,15 @@ int cmd_diff(int argc, char **argv)
 	};
 	const char *one[] = { "perf.data.old", NULL };
 	struct report_opts rep = { 0 };
+	struct cli_names dso_names = { 0 };
 	int rc;
 
 	o.rep = &rep;
+	o.dso_names = &dso_names;
 	rc = run(&o, argc, argv, one);
 	report_verbose_free(&rep);
+	cli_names_free(&dso_names);
+	pk_intern_free(o.names);
 
 	free(o.pids);
 	free(o.tids);

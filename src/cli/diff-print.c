@@ -274,7 +274,8 @@ static void key_cell(char *buf, size_t len, const struct diff_opts *o, const str
 		n = 0;
 		if (o->verbose)	/* perf's address and the origin of the DSO's symbols */
 			n = snprintf(buf, len, "%-#*llx %c ", ADDR_DIGITS + 2, (unsigned long long)e->s.ip,
-				     report_verbose_origin(o->rep, e->s.dso));
+				     report_verbose_origin(o->rep, e->s.dso ? cli_names_intern(o->dso_names, e->s.dso)
+								     : NULL));
 		n += snprintf(buf + n, len - (size_t)n, "[%c] ", e->s.level);
 		if (e->s.sym)
 			snprintf(buf + n, len - (size_t)n, "%.*s", max_int(w - n, 0), e->s.sym);
