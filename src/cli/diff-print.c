@@ -81,7 +81,7 @@ static bool elided(const struct diff_opts *o, enum pk_hist_key k)
 /* A key column as wide as its header and its widest entry, by perf's
  * hists__calc_col_len (which, with -t or -d, does not widen the DSO
  * column for unresolved addresses). */
-static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk_hist_key k, bool sym_shown)
+static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk_hist_key k)
 {
 	int w = (int)strlen(key_header(k));
 
@@ -98,7 +98,7 @@ static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk
 		case PK_HIST_KEY_PID: w = max_int(w, comm + 8); break;
 		case PK_HIST_KEY_DSO:
 			w = max_int(w, s->dso ? (int)strlen(s->dso) : 0);
-			if (!s->sym && sym_shown && !o->field_sep && !o->dsos)
+			if (!s->sym && !o->field_sep && !o->dsos)
 				w = max_int(w, ADDR_DIGITS);
 			break;
 		case PK_HIST_KEY_SYM:	/* -v: room for the address and origin */
@@ -128,15 +128,11 @@ static struct col diff_col(const struct diff_opts *o, enum col_kind kind, size_t
 static size_t key_cols(const struct diff_opts *o, const struct pk_diff *d, struct col *cols, size_t n,
 		       bool all)
 {
-	bool sym_shown = false;
-
-	for (size_t i = 0; i < o->nr_keys; i++)
-		sym_shown |= o->keys[i] == PK_HIST_KEY_SYM;
 	for (size_t i = 0; i < o->nr_keys; i++) {
 		if (!all && elided(o, o->keys[i]))
 			continue;
 		cols[n] = (struct col){ .kind = COL_KEY, .key = o->keys[i],
-					.width = key_width(o, d, o->keys[i], sym_shown) };
+					.width = key_width(o, d, o->keys[i]) };
 		snprintf(cols[n++].header, sizeof(cols[0].header), "%s", key_header(o->keys[i]));
 	}
 	return n;

@@ -67,7 +67,9 @@ static bool same_key(const struct pk_diff *d, const struct pk_hist_entry *a, con
 	return d->by_name ? pk__hist_same_key(d->by_name, a, b) : !cmp_keys(d, a, b);
 }
 
-/* Sorting one side's entries by key, ties by their place in the histogram. */
+/* Sorting one side's entries by key, ties by their place in the histogram
+ * but unresolved symbols' by address: perf's collapse keeps the entry of
+ * the lowest (sort__sym_cmp's order of its input tree). */
 struct by_key {
 	const struct pk_diff *d;
 	const struct pk_hist *h;
@@ -77,8 +79,14 @@ static int cmp_idx(const void *pa, const void *pb, void *arg)
 {
 	const struct by_key *k = arg;
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int c = cmp_keys(k->d, pk_hist_get(k->h, a), pk_hist_get(k->h, b));
+	const struct pk_hist_entry *ea = pk_hist_get(k->h, a), *eb = pk_hist_get(k->h, b);
+	int c = cmp_keys(k->d, ea, eb);
+	bool by_ip = false;
 
+	for (size_t i = 0; i < k->d->nr_keys; i++)
+		by_ip |= k->d->keys[i] == PK_HIST_KEY_SYM && !ea->s.sym && !eb->s.sym;
+	if (!c && by_ip && ea->s.ip != eb->s.ip)
+		return ea->s.ip < eb->s.ip ? -1 : 1;
 	return c ? c : cmp_num((int64_t)a, (int64_t)b);
 }
 

@@ -249,6 +249,10 @@ int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 	if ((err = find(h, h->names ? &copy : s, &idx)) < 0)
 		return err;
 	e = &h->entries[idx];
+	/* By name, unresolved addresses share an entry: perf's collapse keeps
+	 * the one of the lowest address, its first sample's fields. */
+	if (h->names && h->use[PK_HIST_KEY_SYM] && !copy.sym && copy.ip < e->s.ip)
+		e->s = copy;
 	e->period += s->period;
 	e->nr_samples++;
 	switch (s->level) {	/* perf's he_stat__add_cpumode_period */

@@ -287,8 +287,8 @@ static void by_name_on_one_interner(void **state)
 	add(o, "w", "a", 0x100, 60);
 	add(o, "w", "b", 0x200, 30);
 	add(o, "w", "c", 0x300, 10);
-	add(o, "w", NULL, 0x400, 5);
-	add(o, "w", NULL, 0x500, 5);	/* unresolved: one entry with the first */
+	add(o, "w", NULL, 0x500, 5);
+	add(o, "w", NULL, 0x400, 5);	/* unresolved: one entry, of the lowest address */
 	add(n, w2, a2, 0x1100, 20);
 	add(n, w2, "b", 0x1200, 40);
 	add(n, w2, "b", 0x1800, 20);	/* another start: the same entry */
@@ -296,13 +296,15 @@ static void by_name_on_one_interner(void **state)
 	assert_int_equal(pk_hist_nr(o), 4);
 	assert_int_equal(pk_hist_nr(n), 3);
 	assert_int_equal(pk_hist_get(n, 1)->nr_samples, 2);
+	assert_int_equal(pk_hist_get(o, 3)->nr_samples, 2);
+	assert_int_equal(pk_hist_get(o, 3)->s.ip, 0x400);
 	assert_ptr_equal(pk_hist_get(o, 0)->s.sym, pk_hist_get(n, 0)->s.sym);
 	assert_ptr_equal(pk_hist_get(o, 0)->s.dso, pk_hist_get(n, 0)->s.dso);
 	assert_int_equal(pk_hist_set_by_name(o, t), -EINVAL);	/* after samples */
 
 	assert_int_equal(pk_diff_new(o, n, NULL, &d), 0);
-	add(po, "w", NULL, 0x400, 5);
 	add(po, "w", NULL, 0x500, 5);
+	add(po, "w", NULL, 0x400, 5);
 	assert_int_equal(pk_diff_new(po, pn, NULL, &ref), 0);
 	assert_int_equal(pk_diff_nr(d), 5);
 	assert_int_equal(pk_diff_nr(d), pk_diff_nr(ref));
@@ -311,6 +313,7 @@ static void by_name_on_one_interner(void **state)
 		const char *s1 = pk_diff_key(d, e)->s.sym, *s2 = pk_diff_key(ref, r)->s.sym;
 
 		assert_true(s1 == s2 || (s1 && s2 && !strcmp(s1, s2)));
+		assert_int_equal(pk_diff_key(d, e)->s.ip, pk_diff_key(ref, r)->s.ip);
 		assert_int_equal(e->base_period, r->base_period);
 		assert_int_equal(e->pair_period, r->pair_period);
 		assert_int_equal(e->pair_samples, r->pair_samples);
