@@ -306,10 +306,19 @@ static int check_cycles(const struct diff_opts *o)
 }
 
 /* -D: perf diff dumps each file's records as it reads it, with its own
- * tool's handlers (report_dump's diff flavour); the tables follow. */
-static int dump(const char *path)
+ * tool's handlers (report_dump's diff flavour; a sample --time drops is
+ * not resolved); the tables follow. */
+static bool dropped(void *ctx, const struct pk_sample *s)
 {
-	struct report_dump_opts d = { .diff = true };
+	const struct diff_file *f = ctx;
+
+	return diff_time_skip(&f->ranges, s->fields & PERF_SAMPLE_TIME ? s->time : UINT64_MAX);
+}
+
+static int dump(const struct diff_file *f)
+{
+	const char *path = f->path;
+	struct report_dump_opts d = { .diff = true, .dropped = dropped, .ctx = (void *)f };
 	struct pk_data_reader *r = NULL;
 	int err = pk_data_reader_open(path, &r);
 
@@ -339,7 +348,7 @@ static int diff(struct diff_opts *o)
 		if (!rc)
 			rc = diff_file_read(&files[f], o, title);
 		if (!rc && o->dump)
-			rc = dump(files[f].path);
+			rc = dump(&files[f]);
 	}
 	if (!rc)
 		rc = o->format == DIFF_FORMAT_STDIO ? compare(o, files) : export(o, &files[0], &files[1]);

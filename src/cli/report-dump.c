@@ -61,6 +61,7 @@ struct dump {
 	const char *path;
 	bool script;			/* perf script -D (struct report_dump_opts) */
 	bool diff;			/* perf diff -D (struct report_dump_opts) */
+	const struct report_dump_opts *o;	/* or NULL */
 	bool dir;			/* path is perf's directory format */
 	uint64_t sample_type;		/* every event's, or'ed: what the time stamp shows */
 	bool sample_id_all;		/* the first event's */
@@ -232,6 +233,10 @@ static int print_sample(struct dump *d, const struct pk_record *rec, const struc
 	report_dump_sample_extra(d->f, s, a);
 	if (a->sample_type & PERF_SAMPLE_READ)
 		print_read(d->f, &s->read, a->read_format);
+	if (d->o && d->o->dropped && d->o->dropped(d->o->ctx, s)) {
+		d->nr_samples[ev]++;
+		return 0;
+	}
 	if ((err = pk_resolver_resolve(d->res, rec, &rs)) < 0)
 		return err;
 	fprintf(d->f, " ... thread: %s:%d\n", rs.comm, (int)rs.tid);
@@ -445,7 +450,7 @@ int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struc
 {
 	struct stat st;
 	struct dump d = { .f = f, .r = r, .path = path, .dir = !stat(path, &st) && S_ISDIR(st.st_mode),
-			  .script = o && o->script, .diff = o && o->diff };
+			  .script = o && o->script, .diff = o && o->diff, .o = o };
 	size_t nr_ev = pk_data_reader_nr_events(r);
 	const struct perf_event_header *h;
 	int err;

@@ -31,6 +31,9 @@ struct report_dump_opts {
 	bool script;
 	bool diff;
 	int (*hook)(void *ctx, const struct perf_event_header *h);
+	/* perf diff's --time drops a sample before resolving it: true leaves
+	 * out the sample's thread and DSO lines (NULL: none is dropped). */
+	bool (*dropped)(void *ctx, const struct pk_sample *s);
 	void *ctx;
 };
 

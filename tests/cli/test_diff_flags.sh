@@ -68,6 +68,9 @@ check "and no report header comment" [ "$(printf '%s\n' "$out" | grep -c 'header
 same_as_perf -D old.data new.data
 same_as_perf -D -c ratio old.data pk-new.data
 same_as_perf -D -q old.data new.data new.data
+# a sample --time drops is dumped without its thread and DSO lines
+same_as_perf -D --time 50% old.data new.data
+same_as_perf -D --time 10%/2:50% -c delta old.data new.data
 
 # -m: perf loads module symbols anyway; the table is the same.
 same_as_perf -m old.data new.data
