@@ -109,6 +109,36 @@ PK_API int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_h
 /* pk_hist_free - free it.  NULL is a no-op. */
 PK_API void pk_hist_free(struct pk_hist *h);
 
+/* A string interner: one copy of each string, shared by the histograms of
+ * files compared with one another (pk_hist_set_by_name), so that a name
+ * is one pointer in all of them. */
+struct pk_intern;
+
+/* pk_intern_new - an empty interner.  Returns 0 with *out; -ENOMEM. */
+PK_API int pk_intern_new(struct pk_intern **out);
+
+/* pk_intern_str - the interner's copy of `s` in *out, made on first sight
+ * and valid until pk_intern_free (NULL for NULL).  Returns 0; -ENOMEM. */
+PK_API int pk_intern_str(struct pk_intern *t, const char *s, const char **out);
+
+/* pk_intern_nr - how many strings it holds. */
+PK_API size_t pk_intern_nr(const struct pk_intern *t);
+
+/* pk_intern_free - free it and every copy.  NULL is a no-op. */
+PK_API void pk_intern_free(struct pk_intern *t);
+
+/*
+ * pk_hist_set_by_name - key h's entries by the names perf diff pairs
+ * files by: every string of an added sample (comm, dso, sym, srcline,
+ * srcfile, parent) is replaced by `names`' copy (which must outlive h),
+ * and a symbol is told apart by its name alone (not its start or
+ * object), unresolved addresses not at all, as perf diff's collapse
+ * does.  Histograms sharing `names` then key one name on one pointer,
+ * and pk_diff pairs their entries by pk_hist's own key comparison.
+ * Returns 0; -EINVAL once samples were added.
+ */
+PK_API int pk_hist_set_by_name(struct pk_hist *h, struct pk_intern *names);
+
 /*
  * pk_hist_add - count sample `s` (s->size set) in the entry its key fields
  * select, making the entry on first sight; filtered samples count too, in

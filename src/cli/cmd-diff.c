@@ -11,6 +11,8 @@
  */
 #include "diff.h"
 #include "output.h"
+#include "report-dump.h"
+#include "report.h"
 #include "sort-names.h"
 
 #include <errno.h>
@@ -45,8 +47,14 @@ static const struct cli_opt diff_options[] = {
 	  "of each file's span: 10%/2, 0%-10%,30%-40%, 50%; A:B gives each file its own" },
 	{ "field-separator", 't', CLI_ARG_REQUIRED, 't', "SEP",
 	  "cells joined by SEP, unpadded and without the dots line (any SEP but '.')" },
-	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines" },
+	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "rows only: no comment lines (and no -v)" },
+	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL,
+	  "full DSO paths, each symbol's address and where its symbols came from, the files listed" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read files another user owns" },
+	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL,
+	  "each file's records, raw and decoded, before the table (as perf diff -D)" },
+	{ "modules", 'm', CLI_ARG_NONE, 'm', NULL,
+	  "load kernel modules' symbols (perf's default already: changes nothing)" },
 	{ "format", 0, CLI_ARG_REQUIRED, OPT_FORMAT, "FORMAT",
 	  "stdio (the table), folded (each stack with its old and new weight) or flamegraph "
 	  "(the new profile's SVG coloured by the change)" },
@@ -69,7 +77,7 @@ const struct cli_optset cmd_diff_opts = {
 
 /* perf diff's options perfkit does not take, refused by name. */
 static const char *const refused[] = {
-	"--cycles-hist", "--dump-raw-trace", "-D", "--kallsyms", "--modules", "-m", "--symfs", "--stream", "--verbose", "-v",
+	"--cycles-hist", "--kallsyms", "--symfs", "--stream",
 };
 
 static int check_refused(int argc, char **argv)
@@ -158,12 +166,15 @@ static int diff_option(void *ctx, int id, const char *arg)
 	case 'F': o->formula = true; return 0;
 	case 'b': o->d.baseline_only = true; return 0;
 	case 'q': o->quiet = true; return 0;
+	case 'v': return report_verbose_on(o->rep);
 	case 't':
 		if (!strcmp(arg, ".") || !*arg)
 			return cli_usage("diff", "'%s' is not a valid --field-separator (perf refuses '.')", arg);
 		o->field_sep = arg;
 		return 0;
 	case 'f': o->force = true; return 0;
+	case 'D': o->dump = true; return 0;
+	case 'm': return 0;	/* perf's symbol_conf.use_modules is already true */
 	case 'o':
 		if (cli_num_u64("diff", "--order", arg, 0, UINT32_MAX, &v) < 0)
 			return CLI_EXIT_USAGE;
@@ -224,6 +235,9 @@ static int compare(const struct diff_opts *o, struct diff_file *files)
 	const struct pk_hist *hists[DIFF_MAX_FILES];
 	struct pk_hist *none = NULL;
 	int err = pk_hist_new(o->keys, o->nr_keys, &none);
+
+	if (!err)
+		err = pk_hist_set_by_name(none, o->names);
 
 	for (size_t i = 0; !err && i < files[0].nr_ev; i++) {
 		const char *name = pk_data_reader_name(files[0].r, i);
@@ -291,12 +305,37 @@ static int check_cycles(const struct diff_opts *o)
 	return cli_usage("diff", "-c cycles: perfkit diff does not read branch stacks' cycles");
 }
 
+/* -D: perf diff dumps each file's records as it reads it, with its own
+ * tool's handlers (report_dump's diff flavour; a sample --time drops is
+ * not resolved); the tables follow. */
+static bool dropped(void *ctx, const struct pk_sample *s)
+{
+	const struct diff_file *f = ctx;
+
+	return diff_time_skip(&f->ranges, s->fields & PERF_SAMPLE_TIME ? s->time : UINT64_MAX);
+}
+
+static int dump(const struct diff_file *f)
+{
+	const char *path = f->path;
+	struct report_dump_opts d = { .diff = true, .dropped = dropped, .ctx = (void *)f };
+	struct pk_data_reader *r = NULL;
+	int err = pk_data_reader_open(path, &r);
+
+	if (err == 0)
+		err = report_dump(stdout, r, path, &d);
+	pk_data_reader_free(r);
+	return err < 0 ? cli_error("diff", NULL) : 0;
+}
+
 static int diff(struct diff_opts *o)
 {
 	struct diff_file files[DIFF_MAX_FILES] = { 0 };
 	char *title = NULL;
 	int rc = 0;
 
+	if (pk_intern_new(&o->names) < 0)
+		return cli_error("diff", NULL);
 	if (asprintf(&title, "%s against %s", o->paths[1], o->paths[0]) < 0)
 		return cli_usage("diff", "out of memory");
 	for (size_t f = 0; !rc && f < o->nr_files; f++) {
@@ -308,6 +347,8 @@ static int diff(struct diff_opts *o)
 				       o->time, f);
 		if (!rc)
 			rc = diff_file_read(&files[f], o, title);
+		if (!rc && o->dump)
+			rc = dump(&files[f]);
 	}
 	if (!rc)
 		rc = o->format == DIFF_FORMAT_STDIO ? compare(o, files) : export(o, &files[0], &files[1]);
@@ -340,6 +381,9 @@ static int run(struct diff_opts *o, int argc, char **argv, const char **one)
 				 o->nr_files);
 	if (o->format != DIFF_FORMAT_STDIO && o->nr_files > 2)
 		return cli_usage("diff", "--format compares two files, not %zu", o->nr_files);
+	if (o->quiet)	/* perf_quiet_option: verbose -1 */
+		o->rep->verbose = 0;
+	o->verbose = o->rep->verbose;
 	if (o->d.order >= o->nr_files)
 		return cli_usage("diff", "Order option out of limit: -o %u (%zu files: 0 to %zu)", o->d.order,
 				 o->nr_files, o->nr_files - 1);
@@ -354,7 +398,16 @@ int cmd_diff(int argc, char **argv)
 		.d = { .size = sizeof(o.d), .compute = PK_DIFF_DELTA_ABS, .w1 = 1, .w2 = 1, .order = 1 },
 	};
 	const char *one[] = { "perf.data.old", NULL };
-	int rc = run(&o, argc, argv, one);
+	struct report_opts rep = { 0 };
+	struct cli_names dso_names = { 0 };
+	int rc;
+
+	o.rep = &rep;
+	o.dso_names = &dso_names;
+	rc = run(&o, argc, argv, one);
+	report_verbose_free(&rep);
+	cli_names_free(&dso_names);
+	pk_intern_free(o.names);
 
 	free(o.pids);
 	free(o.tids);

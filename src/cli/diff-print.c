@@ -11,6 +11,7 @@
  * separator.
  */
 #include "diff.h"
+#include "report.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -80,7 +81,7 @@ static bool elided(const struct diff_opts *o, enum pk_hist_key k)
 /* A key column as wide as its header and its widest entry, by perf's
  * hists__calc_col_len (which, with -t or -d, does not widen the DSO
  * column for unresolved addresses). */
-static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk_hist_key k, bool sym_shown)
+static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk_hist_key k)
 {
 	int w = (int)strlen(key_header(k));
 
@@ -97,11 +98,12 @@ static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk
 		case PK_HIST_KEY_PID: w = max_int(w, comm + 8); break;
 		case PK_HIST_KEY_DSO:
 			w = max_int(w, s->dso ? (int)strlen(s->dso) : 0);
-			if (!s->sym && sym_shown && !o->field_sep && !o->dsos)
+			if (!s->sym && !o->field_sep && !o->dsos)
 				w = max_int(w, ADDR_DIGITS);
 			break;
-		case PK_HIST_KEY_SYM:
-			w = max_int(w, s->sym ? (int)strlen(s->sym) + 4 : ADDR_DIGITS + 4 + 2);
+		case PK_HIST_KEY_SYM:	/* -v: room for the address and origin */
+			w = max_int(w, s->sym ? (int)strlen(s->sym) + 4 + (o->verbose ? ADDR_DIGITS + 2 + 3 : 0)
+					      : ADDR_DIGITS + 4 + 2);
 			break;
 		default: break;
 		}
@@ -126,15 +128,11 @@ static struct col diff_col(const struct diff_opts *o, enum col_kind kind, size_t
 static size_t key_cols(const struct diff_opts *o, const struct pk_diff *d, struct col *cols, size_t n,
 		       bool all)
 {
-	bool sym_shown = false;
-
-	for (size_t i = 0; i < o->nr_keys; i++)
-		sym_shown |= o->keys[i] == PK_HIST_KEY_SYM;
 	for (size_t i = 0; i < o->nr_keys; i++) {
 		if (!all && elided(o, o->keys[i]))
 			continue;
 		cols[n] = (struct col){ .kind = COL_KEY, .key = o->keys[i],
-					.width = key_width(o, d, o->keys[i], sym_shown) };
+					.width = key_width(o, d, o->keys[i]) };
 		snprintf(cols[n++].header, sizeof(cols[0].header), "%s", key_header(o->keys[i]));
 	}
 	return n;
@@ -269,7 +267,12 @@ static void key_cell(char *buf, size_t len, const struct diff_opts *o, const str
 	case PK_HIST_KEY_DSO: snprintf(buf, len, "%-*.*s", w, w, e->s.dso ? e->s.dso : "[unknown]"); break;
 	case PK_HIST_KEY_CPU: snprintf(buf, len, "%*.*d", w, w, (int)e->s.cpu); break;
 	case PK_HIST_KEY_SYM:
-		n = snprintf(buf, len, "[%c] ", e->s.level);
+		n = 0;
+		if (o->verbose)	/* perf's address and the origin of the DSO's symbols */
+			n = snprintf(buf, len, "%-#*llx %c ", ADDR_DIGITS + 2, (unsigned long long)e->s.ip,
+				     report_verbose_origin(o->rep, e->s.dso ? cli_names_intern(o->dso_names, e->s.dso)
+								     : NULL));
+		n += snprintf(buf + n, len - (size_t)n, "[%c] ", e->s.level);
 		if (e->s.sym)
 			snprintf(buf + n, len - (size_t)n, "%.*s", max_int(w - n, 0), e->s.sym);
 		else
@@ -349,7 +352,7 @@ void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, con
 
 	if (!o->quiet) {
 		cli_message(f, "%s# Event '%s'\n#\n", first ? "" : "\n", event);
-		if (o->nr_files > 2) {
+		if (o->verbose || o->nr_files > 2) {	/* (-q turns -v off) */
 			fputs("# Data files:\n", f);
 			for (size_t i = 0; i < o->nr_files; i++)
 				cli_message(f, "#  [%zu] %s %s\n", i, o->paths[i], i ? "" : "(Baseline)");

@@ -4,12 +4,14 @@
  * reads it: records in time order, side-band records followed by the
  * resolver, every sample counted into its event's histogram with perf's
  * short DSO names (a path's last component, "[JIT] tid PID" for
- * anonymous code), so that the two files' entries pair by name; or,
+ * anonymous code), the histograms keyed by name on one interner shared
+ * by the files, so that their entries pair by name; or,
  * for --format, every sample's stack into an exporter.  Samples outside
  * --time's ranges (diff-time.c) are dropped first.
  */
 #include "diff.h"
 #include "dso-names.h"
+#include "report.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -126,7 +128,11 @@ static int add_sample(struct diff_file *f, const struct diff_opts *o, size_t ev,
 	s.sym = rs->loc.sym;
 	s.sym_start = rs->loc.sym_start;
 	s.ip = rs->loc.dso ? rs->loc.addr : smp->ip;
-	s.dso = cli_dso_short_name(&f->names, rs->loc.dso, s.pid, &nomem);
+	/* -v: the full path, and the origin of its symbols kept (report -v's) */
+	if (o->verbose)
+		s.dso = report_verbose_dso(o->rep, o->dso_names, rs->loc.dso, s.pid, &nomem);
+	else
+		s.dso = cli_dso_short_name(o->dso_names, rs->loc.dso, s.pid, &nomem);
 	if (nomem)
 		return -ENOMEM;
 	s.filtered = filtered(o, &s, &rs->loc);
@@ -223,7 +229,8 @@ static int setup(struct diff_file *f, const struct diff_opts *o, const char *tit
 	if (!(f->hist = calloc(nr ? nr : 1, sizeof(*f->hist))))
 		return -ENOMEM;
 	for (; f->nr_ev < nr; f->nr_ev++)
-		if ((err = pk_hist_new(o->keys, o->nr_keys, &f->hist[f->nr_ev])) < 0)
+		if ((err = pk_hist_new(o->keys, o->nr_keys, &f->hist[f->nr_ev])) < 0 ||
+		    (err = pk_hist_set_by_name(f->hist[f->nr_ev], o->names)) < 0)
 			return err;
 	return 0;
 }
@@ -291,7 +298,6 @@ void diff_file_free(struct diff_file *f)
 	free(f->frames);
 	free(f->hist);
 	free(f->ranges.r);
-	cli_names_free(&f->names);
 	pk_resolver_free(f->res);
 	pk_data_reader_free(f->r);
 }

@@ -10,6 +10,8 @@
 #include "cli.h"
 #include "dso-names.h"
 
+struct report_opts;
+
 /* --format: perf's table, or the two files' stacks. */
 enum diff_format { DIFF_FORMAT_STDIO, DIFF_FORMAT_FOLDED, DIFF_FORMAT_FLAMEGRAPH };
 
@@ -27,6 +29,14 @@ struct diff_opts {
 	bool period;			/* -p */
 	bool formula;			/* -F */
 	bool force;			/* -f */
+	bool dump;			/* -D */
+	int verbose;			/* -v: full DSO paths, symbols' addresses */
+	struct report_opts *rep;	/* with -v: report -v's table of origins */
+	/* Shared by every file: the histograms' interner (one pointer per
+	 * name, so pk_hist pairs the files' entries itself) and the DSO names
+	 * handed out (each once, as -v's origins are looked up by them). */
+	struct pk_intern *names;
+	struct cli_names *dso_names;
 	bool cycles;			/* -c cycles */
 	const char *field_sep;		/* -t: cells joined by it, unpadded */
 	/* Filters: a sample of another comm, DSO, symbol, process or thread
@@ -81,7 +91,6 @@ struct diff_file {
 	struct pk_exporter *ex;		/* instead of hist, with a --format */
 	struct pk_export_frame *frames;	/* a sample's frames for ex */
 	size_t cap_frames;
-	struct cli_names names;		/* every DSO short name handed out, each once */
 };
 
 /*

@@ -60,6 +60,8 @@ struct dump {
 	struct pk_resolver *res;
 	const char *path;
 	bool script;			/* perf script -D (struct report_dump_opts) */
+	bool diff;			/* perf diff -D (struct report_dump_opts) */
+	const struct report_dump_opts *o;	/* or NULL */
 	bool dir;			/* path is perf's directory format */
 	uint64_t sample_type;		/* every event's, or'ed: what the time stamp shows */
 	bool sample_id_all;		/* the first event's */
@@ -232,6 +234,10 @@ static int print_sample(struct dump *d, const struct pk_record *rec, const struc
 	report_dump_sample_extra(d->f, s, a);
 	if (a->sample_type & PERF_SAMPLE_READ)
 		print_read(d->f, &s->read, a->read_format);
+	if (d->o && d->o->dropped && d->o->dropped(d->o->ctx, s)) {
+		d->nr_samples[ev]++;
+		return 0;
+	}
 	if ((err = pk_resolver_resolve(d->res, rec, &rs)) < 0)
 		return err;
 	fprintf(d->f, " ... thread: %s:%d\n", rs.comm, (int)rs.tid);
@@ -343,19 +349,27 @@ static void print_event_update(FILE *f, const unsigned char *p, size_t len)
 
 /* What perf's report prints after "PERF_RECORD_<TYPE>" for its own
  * record types. */
-static void print_user(FILE *f, const struct perf_event_header *h, bool script)
+static void print_user(FILE *f, const struct perf_event_header *h, bool script, bool diff)
 {
 	const unsigned char *p = (const unsigned char *)h;
 
 	switch (h->type) {
-	case T_ID_INDEX: print_id_index(f, p, h->size); break;
+	case T_ID_INDEX:	/* perf diff has no handler for it */
+		if (diff)
+			fputs(": unhandled!\n", f);
+		else
+			print_id_index(f, p, h->size);
+		break;
 	case T_THREAD_MAP: print_thread_map(f, p, h->size, script); break;
 	case T_CPU_MAP:
 		fputs(": ", f);
 		print_cpu_map(f, p + 8, h->size - 8u);
 		fputs(script ? "" : ": unhandled!\n", f);
 		break;
-	case T_EVENT_UPDATE: print_event_update(f, p, h->size); break;
+	case T_EVENT_UPDATE:	/* perf diff's stub prints it, then "unhandled" */
+		print_event_update(f, p, h->size);
+		fputs(diff ? ": unhandled!\n" : "", f);
+		break;
 	case T_FINISHED_INIT: fputs(": unhandled!\n", f); break;
 	default:
 		if (!report_dump_user_rec(f, h, script))
@@ -388,7 +402,7 @@ static int dump_one(struct dump *d, const struct perf_event_header *h)
 		tstamp(d, h->type, decoded ? rec.id.cpu : 0, decoded ? rec.id.time : 0);
 	fprintf(d->f, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, h->size, type_name(h->type));
 	if (h->type >= PERF_RECORD_MAX) {
-		print_user(d->f, h, d->script);
+		print_user(d->f, h, d->script, d->diff);
 		return 0;
 	}
 	if (!decoded) {
@@ -440,7 +454,7 @@ int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struc
 {
 	struct stat st;
 	struct dump d = { .f = f, .r = r, .path = path, .dir = !stat(path, &st) && S_ISDIR(st.st_mode),
-			  .script = o && o->script };
+			  .script = o && o->script, .diff = o && o->diff, .o = o };
 	size_t nr_ev = pk_data_reader_nr_events(r);
 	const struct perf_event_header *h;
 	int err;
@@ -465,12 +479,12 @@ int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struc
 		free(d.nr_samples);
 		return err;
 	}
-	if (!d.script)
+	if (!d.script && !d.diff)
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
 	while ((err = pk_data_reader_next(r, &h)) > 0)
 		if ((err = dump_one(&d, h)) < 0 || (o && o->hook && (err = o->hook(o->ctx, h)) < 0))
 			break;
-	if (err == 0 && !d.script)
+	if (err == 0 && !d.script && !d.diff)
 		print_stats(&d);
 	pk_resolver_free(d.res);
 	free(d.nr_samples);

@@ -24,10 +24,16 @@
 /* What perf script -D does differently: no header comment and no stats,
  * its own THREAD_MAP and CPU_MAP handlers (no ": unhandled!"), and its
  * lines for each record after the dump's (the hook, given each record
- * once its dump is printed; a negative return stops the dump). */
+ * once its dump is printed; a negative return stops the dump).  And perf
+ * diff -D's: no header comment and no stats either, and its stubs' ":
+ * unhandled!" for ID_INDEX and after EVENT_UPDATE. */
 struct report_dump_opts {
 	bool script;
+	bool diff;
 	int (*hook)(void *ctx, const struct perf_event_header *h);
+	/* perf diff's --time drops a sample before resolving it: true leaves
+	 * out the sample's thread and DSO lines (NULL: none is dropped). */
+	bool (*dropped)(void *ctx, const struct pk_sample *s);
 	void *ctx;
 };
 

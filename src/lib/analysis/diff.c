@@ -3,7 +3,9 @@
  * diff.c - two or more histograms compared as perf diff 6.1 compares them: each
  * side's entries collapsed by their keys' names (perf diff's collapse
  * takes a symbol by its name alone, so entries of one name merge and
- * unresolved ones of one object merge), the sides paired by those names,
+ * unresolved ones of one object merge: histograms keyed by name on one
+ * interner, pk_hist_set_by_name, come collapsed and pair by hist.c's own
+ * key comparison; others by their names here), the sides paired by those names,
  * the later files' unpaired entries added as perf's zero-period "dummy"
  * rows, each pair's delta, ratio or weighted difference, and the rows in
  * perf diff's order: file -o N's computed value, the baseline period,
@@ -33,6 +35,7 @@ struct pk_diff {
 	unsigned int order;
 	const enum pk_hist_key *keys;
 	size_t nr_keys;
+	const struct pk_hist *by_name;	/* every histogram keyed by name on its interner */
 };
 
 /* One side's entries of one key: the first entry (in the histogram's
@@ -57,7 +60,16 @@ static int cmp_keys(const struct pk_diff *d, const struct pk_hist_entry *a, cons
 	return 0;
 }
 
-/* Sorting one side's entries by key, ties by their place in the histogram. */
+/* Whether a and b are one key: for histograms keyed by name on one
+ * interner, hist.c's comparison of their keys' pointers; else their names. */
+static bool same_key(const struct pk_diff *d, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	return d->by_name ? pk__hist_same_key(d->by_name, a, b) : !cmp_keys(d, a, b);
+}
+
+/* Sorting one side's entries by key, ties by their place in the histogram
+ * but unresolved symbols' by address: perf's collapse keeps the entry of
+ * the lowest (sort__sym_cmp's order of its input tree). */
 struct by_key {
 	const struct pk_diff *d;
 	const struct pk_hist *h;
@@ -67,8 +79,14 @@ static int cmp_idx(const void *pa, const void *pb, void *arg)
 {
 	const struct by_key *k = arg;
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int c = cmp_keys(k->d, pk_hist_get(k->h, a), pk_hist_get(k->h, b));
+	const struct pk_hist_entry *ea = pk_hist_get(k->h, a), *eb = pk_hist_get(k->h, b);
+	int c = cmp_keys(k->d, ea, eb);
+	bool by_ip = false;
 
+	for (size_t i = 0; i < k->d->nr_keys; i++)
+		by_ip |= k->d->keys[i] == PK_HIST_KEY_SYM && !ea->s.sym && !eb->s.sym;
+	if (!c && by_ip && ea->s.ip != eb->s.ip)
+		return ea->s.ip < eb->s.ip ? -1 : 1;
 	return c ? c : cmp_num((int64_t)a, (int64_t)b);
 }
 
@@ -91,7 +109,7 @@ static int collapse(const struct pk_diff *d, const struct pk_hist *h, struct gro
 	for (size_t i = 0; i < n; i++) {
 		const struct pk_hist_entry *e = pk_hist_get(h, idx[i]);
 
-		if (!k || cmp_keys(d, g[k - 1].first, e))
+		if (!k || !same_key(d, g[k - 1].first, e))
 			g[k++].first = e;
 		g[k - 1].period += e->period;
 		g[k - 1].samples += e->nr_samples;
@@ -159,7 +177,7 @@ static void join(struct pk_diff *d, struct group *const *g, const size_t *ng, si
 		for (size_t f = 0; f < d->nr_files; f++) {
 			const struct group *x = pos[f] < ng[f] ? &g[f][pos[f]] : NULL;
 
-			if (!x || cmp_keys(d, x->first, min))
+			if (!x || !same_key(d, x->first, min))
 				continue;
 			pos[f]++;
 			if (!f) {
@@ -347,6 +365,10 @@ int pk_diff_new_files(const struct pk_hist *const *hists, size_t nr, const struc
 	d->compute = o->compute;
 	d->order = o->order;
 	d->keys = pk__hist_keys(hists[0], &d->nr_keys);
+	d->by_name = pk__hist_names(hists[0]) ? hists[0] : NULL;
+	for (size_t f = 1; f < nr; f++)
+		if (pk__hist_names(hists[f]) != pk__hist_names(hists[0]))
+			d->by_name = NULL;
 	if ((err = build(d, hists, o)) < 0) {
 		pk_diff_free(d);
 		return err;

@@ -21,4 +21,12 @@ uint64_t pk__hist_shown_period(const struct pk_hist *h);
  */
 int pk__hist_cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
 
+/* pk__hist_names - the interner pk_hist_set_by_name gave h, or NULL. */
+struct pk_intern *pk__hist_names(const struct pk_hist *h);
+
+/* pk__hist_same_key - whether entries a and b (of h, or of histograms
+ * sharing its keys and interner) have the same key: h's own comparison,
+ * by pointer. */
+bool pk__hist_same_key(const struct pk_hist *h, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
+
 #endif

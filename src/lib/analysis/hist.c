@@ -41,6 +41,7 @@ struct pk_hist {
 	size_t nr_sort_by;
 	size_t nr_slots;	/* pk_hist_link's members, and their total periods */
 	uint64_t *slot_total;
+	struct pk_intern *names;	/* pk_hist_set_by_name: keys by interned names */
 };
 
 int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **out)
@@ -100,7 +101,9 @@ static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample 
 		k.srcfile = s->srcfile;
 	if (h->use[PK_HIST_KEY_PARENT])
 		k.parent = s->parent;
-	if (h->use[PK_HIST_KEY_SYM]) {
+	if (h->use[PK_HIST_KEY_SYM] && h->names) {
+		k.sym = s->sym;	/* by name alone: perf diff's collapse */
+	} else if (h->use[PK_HIST_KEY_SYM]) {
 		/* perf tells unresolved symbols apart by address alone, and a
 		 * symbol by its object and start. */
 		if (s->sym) {
@@ -211,15 +214,45 @@ static int find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx
 	return 0;
 }
 
+int pk_hist_set_by_name(struct pk_hist *h, struct pk_intern *names)
+{
+	if (h->nr_samples || h->nr)
+		return pk__error(-EINVAL, "a histogram", "keyed by name after samples were added");
+	h->names = names;
+	return 0;
+}
+
+/* s's strings replaced by the interner's copies in *out. */
+static int intern_sample(struct pk_hist *h, const struct pk_hist_sample *s, struct pk_hist_sample *out)
+{
+	const char *const *from[] = { &s->comm, &s->dso, &s->sym, &s->srcline, &s->srcfile, &s->parent };
+	const char **to[] = { &out->comm, &out->dso, &out->sym, &out->srcline, &out->srcfile, &out->parent };
+	int err = 0;
+
+	*out = *s;
+	for (size_t i = 0; !err && i < sizeof(from) / sizeof(from[0]); i++)
+		err = pk_intern_str(h->names, *from[i], to[i]);
+	return err;
+}
+
 int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 {
+	struct pk_hist_sample copy;
 	struct pk_hist_entry *e;
 	uint32_t idx;
 	int err;
 
-	if ((err = check_sample(h, s)) < 0 || (err = find(h, s, &idx)) < 0)
+	if ((err = check_sample(h, s)) < 0)
+		return err;
+	if (h->names && (err = intern_sample(h, s, &copy)) < 0)
+		return err;
+	if ((err = find(h, h->names ? &copy : s, &idx)) < 0)
 		return err;
 	e = &h->entries[idx];
+	/* By name, unresolved addresses share an entry: perf's collapse keeps
+	 * the one of the lowest address, its first sample's fields. */
+	if (h->names && h->use[PK_HIST_KEY_SYM] && !copy.sym && copy.ip < e->s.ip)
+		e->s = copy;
 	e->period += s->period;
 	e->nr_samples++;
 	switch (s->level) {	/* perf's he_stat__add_cpumode_period */
@@ -265,9 +298,12 @@ int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const s
 		return pk__error_nomem("a sample's chain");
 	seen[0] = self;
 	for (size_t k = 0; k < nr && !err; k++) {
+		struct pk_hist_sample copy;
 		size_t i = 0;
 
-		if ((err = check_sample(h, &frames[k])) < 0 || (err = find(h, &frames[k], &idx)) < 0)
+		if ((err = check_sample(h, &frames[k])) < 0 ||
+		    (h->names && (err = intern_sample(h, &frames[k], &copy)) < 0) ||
+		    (err = find(h, h->names ? &copy : &frames[k], &idx)) < 0)
 			break;
 		/* perf counts an entry once per sample: recursion adds nothing. */
 		while (i < nr_seen && seen[i] != idx)
@@ -295,6 +331,18 @@ static int cmp_num(int64_t a, int64_t b)
 }
 
 /* Key `key` of a and b in perf's output order: < 0 when a comes first. */
+bool pk__hist_same_key(const struct pk_hist *h, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	struct key ka = make_key(h, &a->s), kb = make_key(h, &b->s);
+
+	return key_eq(&ka, &kb);
+}
+
+struct pk_intern *pk__hist_names(const struct pk_hist *h)
+{
+	return h->names;
+}
+
 int pk__hist_cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
 	switch (key) {

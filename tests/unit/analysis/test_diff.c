@@ -6,6 +6,7 @@
  * (perf's dummies and unpaired rows), the delta, ratio and wdiff, -b's
  * totals, perf diff's order for each computation and -o 0, and the
  * errors; three histograms, each later one's side of a row and -o N;
+ * histograms keyed by name on one interner (pk_hist_set_by_name);
  * and two exporters' stacks as folded lines with both weights.
  */
 #include <errno.h>
@@ -256,6 +257,76 @@ static void three_files(void **state)
 		pk_hist_free(h[i]);
 }
 
+/* Histograms keyed by name on one interner: one entry per name in each
+ * (a symbol's start and an unresolved address do not split it), the
+ * copies shared across histograms, and the same rows as by names. */
+static void by_name_on_one_interner(void **state)
+{
+	struct pk_intern *t;
+	struct pk_hist *o, *n, *po, *pn;
+	struct pk_diff *d, *ref;
+	char a2[] = "a", w2[] = "w";
+	const char *c1, *c2;
+
+	(void)state;
+	assert_int_equal(pk_intern_new(&t), 0);
+	assert_int_equal(pk_intern_str(t, "x", &c1), 0);
+	assert_int_equal(pk_intern_str(t, a2, &c2), 0);
+	assert_ptr_not_equal(c2, a2);
+	assert_int_equal(pk_intern_str(t, "a", &c1), 0);
+	assert_ptr_equal(c1, c2);
+	assert_int_equal(pk_intern_str(t, NULL, &c1), 0);
+	assert_null(c1);
+	assert_int_equal(pk_intern_nr(t), 2);
+
+	two(&po, &pn);
+	assert_int_equal(pk_hist_new(keys, 2, &o), 0);
+	assert_int_equal(pk_hist_new(keys, 2, &n), 0);
+	assert_int_equal(pk_hist_set_by_name(o, t), 0);
+	assert_int_equal(pk_hist_set_by_name(n, t), 0);
+	add(o, "w", "a", 0x100, 60);
+	add(o, "w", "b", 0x200, 30);
+	add(o, "w", "c", 0x300, 10);
+	add(o, "w", NULL, 0x500, 5);
+	add(o, "w", NULL, 0x400, 5);	/* unresolved: one entry, of the lowest address */
+	add(n, w2, a2, 0x1100, 20);
+	add(n, w2, "b", 0x1200, 40);
+	add(n, w2, "b", 0x1800, 20);	/* another start: the same entry */
+	add(n, w2, "d", 0x1900, 20);
+	assert_int_equal(pk_hist_nr(o), 4);
+	assert_int_equal(pk_hist_nr(n), 3);
+	assert_int_equal(pk_hist_get(n, 1)->nr_samples, 2);
+	assert_int_equal(pk_hist_get(o, 3)->nr_samples, 2);
+	assert_int_equal(pk_hist_get(o, 3)->s.ip, 0x400);
+	assert_ptr_equal(pk_hist_get(o, 0)->s.sym, pk_hist_get(n, 0)->s.sym);
+	assert_ptr_equal(pk_hist_get(o, 0)->s.dso, pk_hist_get(n, 0)->s.dso);
+	assert_int_equal(pk_hist_set_by_name(o, t), -EINVAL);	/* after samples */
+
+	assert_int_equal(pk_diff_new(o, n, NULL, &d), 0);
+	add(po, "w", NULL, 0x500, 5);
+	add(po, "w", NULL, 0x400, 5);
+	assert_int_equal(pk_diff_new(po, pn, NULL, &ref), 0);
+	assert_int_equal(pk_diff_nr(d), 5);
+	assert_int_equal(pk_diff_nr(d), pk_diff_nr(ref));
+	for (size_t i = 0; i < pk_diff_nr(d); i++) {
+		const struct pk_diff_entry *e = pk_diff_get(d, i), *r = pk_diff_get(ref, i);
+		const char *s1 = pk_diff_key(d, e)->s.sym, *s2 = pk_diff_key(ref, r)->s.sym;
+
+		assert_true(s1 == s2 || (s1 && s2 && !strcmp(s1, s2)));
+		assert_int_equal(pk_diff_key(d, e)->s.ip, pk_diff_key(ref, r)->s.ip);
+		assert_int_equal(e->base_period, r->base_period);
+		assert_int_equal(e->pair_period, r->pair_period);
+		assert_int_equal(e->pair_samples, r->pair_samples);
+	}
+	pk_diff_free(d);
+	pk_diff_free(ref);
+	pk_hist_free(o);
+	pk_hist_free(n);
+	pk_hist_free(po);
+	pk_hist_free(pn);
+	pk_intern_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +336,7 @@ int main(void)
 		cmocka_unit_test(errors),
 		cmocka_unit_test(three_files),
 		cmocka_unit_test(export_folded_both_weights),
+		cmocka_unit_test(by_name_on_one_interner),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
