@@ -172,7 +172,7 @@ fi
 # --topdown: perf 6.1 computes it from the core PMU's topdown events,
 # system-wide only.  This machine has no core PMU: perf's refusal.
 run stat --topdown -e page-faults -- true
-expect_rc "--topdown without -a is a usage error" 2
+expect_rc "--topdown without -a: exit status 1" 1
 contains "... in perf's words" "$err" "top down event configuration requires system-wide mode (-a)"
 run stat --td-level 1 -e page-faults -- true
 expect_rc "--td-level without --topdown is a usage error" 2
@@ -181,9 +181,6 @@ echo 1 >"$tmp/none/bus/event_source/devices/software/type"
 PERFKIT_SYSFS_ROOT=$tmp/none run stat -a --topdown -- true
 expect_rc "no topdown events: exit status 1" 1
 contains "... with perf's message" "$err" "System does not support topdown"
-PERFKIT_SYSFS_ROOT=$PERFKIT_FIXTURES/sysfs/intel run stat -a --topdown -- true
-expect_rc "Intel's topdown events (fixture): refused, exit status 1" 1
-contains "... saying the metrics are not computed yet" "$err" "not compute the top-down metrics yet"
 # perf's level check: level 2 needs the level-2 perf-metrics events
 # (topdown-br-mispredict, Sapphire Rapids on); a Skylake has level 1 only.
 PERFKIT_SYSFS_ROOT=$PERFKIT_FIXTURES/sysfs/intel run stat -a --topdown --td-level 2 -- true
