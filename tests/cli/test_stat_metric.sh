@@ -73,6 +73,9 @@ if [ "$(cat /sys/devices/system/cpu/smt/active 2>/dev/null)" = 0 ]; then
 else
 	skip "-M TopdownL1's events without SMT" "SMT is on here"
 fi
+PERFKIT_CPUID=GenuineIntel-6-7E-5 run list metric
+check "list metric on an Ice Lake: its four top-down rows, each once with its description" \
+	test "$(printf '%s\n' "$out" | grep -c '^       \[')/$(printf '%s\n' "$out" | grep -c '^  tma_')" = 4/4
 PERFKIT_CPUID=$SKL run list metricgroups
 contains "TopdownL1 is a Skylake metric group" "$out" "TopdownL1"
 
