@@ -73,6 +73,13 @@ check "four groups, each led by slots, with perf's events" test \
 contains "the escaped event is named unescaped, as perf names cpu@...@" "$err" \
 	"cpu/event=0xd,umask=0x1,cmask=1,edge/"
 check "no Skylake events on an Ice Lake" eval '! printf "%s" "$err" | grep -q IDQ_UOPS'
+PERFKIT_SYSFS_ROOT=$ICL PERFKIT_CPUID=GenuineIntel-6-7E-5 LIBPFM_FORCE_PMU=icl \
+	run stat --metric-only -x, -M TopdownL1 -- true
+check "--metric-only -x: a heading per metric though nothing counted, none for its events" \
+	test "$(printf '%s\n' "$err" | head -1)" = \
+	"tma_frontend_bound,tma_bad_speculation,tma_backend_bound,tma_retiring,"
+check "... and an empty field for each of the 24 events" \
+	test "$(printf '%s\n' "$err" | sed -n 2p)" = "$(printf '%24s' '' | tr ' ' ,)"
 PERFKIT_CPUID=GenuineIntel-6-7E-5 run list metricgroups
 contains "TopdownL1 is an Ice Lake metric group" "$out" "TopdownL1"
 done_testing
