@@ -296,6 +296,37 @@ static void test_topdown_icl(void **state)
 	}
 }
 
+/* Zen 3's unit-mask and cpu@...@ rows (amdzen3/recommended.json) on counts:
+ * the names looked up are perfkit event names, unescaped. */
+static void test_zen3_l2(void **state)
+{
+	static const char *const names[] = {
+		"cpu/event=0x60,umask=0xf9/", "cpu/event=0x70,umask=0xff/",
+		"cpu/event=0x71,umask=0xff/", "cpu/event=0x72,umask=0xff/",
+		"CORE_TO_L2_CACHEABLE_REQUEST_ACCESS_STATUS:LS_RD_BLK_C:IC_FILL_MISS",
+		"IC_TAG_HIT_MISS:IC_MISS", "IC_TAG_HIT_MISS:ALL_IC_ACCESS",
+		"OP_CACHE_HIT_MISS:OC_MISS", "OP_CACHE_HIT_MISS:ALL_OC_ACCESS" };
+	static const double vals[] = { 1000, 100, 20, 3, 40, 18, 1000, 5, 200 };
+	static const struct { const char *name; double want; } rows[] = {
+		{ "all_l2_cache_accesses", 1123 }, { "all_l2_cache_misses", 63 },
+		{ "l2_cache_accesses_from_l2_hwpf", 123 }, { "l2_cache_misses_from_l2_hwpf", 23 },
+		{ "ic_fetch_miss_ratio", 1.8 }, { "op_cache_fetch_miss_ratio", 0.025 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct pk_metric_def *m = find_for(rows[i].name, "AuthenticAMD-25-11-1");
+		struct counts c = { { 0 } };
+		double v;
+
+		for (size_t k = 0; k < 9; k++)
+			c.names[k] = names[k], c.vals[k] = vals[k];
+		assert_non_null(m);
+		v = eval_ok(m->expr, &c) * m->scale;
+		assert_true(v > rows[i].want - 1e-9 && v < rows[i].want + 1e-9);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,7 +334,7 @@ int main(void)
 		cmocka_unit_test(test_errors),      cmocka_unit_test(test_cpuid_match),
 		cmocka_unit_test(test_table_rows),  cmocka_unit_test(test_conditional),
 		cmocka_unit_test(test_topdown_skl), cmocka_unit_test(test_escapes),
-		cmocka_unit_test(test_topdown_icl),
+		cmocka_unit_test(test_topdown_icl), cmocka_unit_test(test_zen3_l2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
