@@ -167,6 +167,56 @@ static void test_perf_metrics(void **state)
 	free(s);
 }
 
+/* The normal (not --metric-only) output of f with opts o: perf keeps a
+ * level-2 pair's two figures on the line of its event. */
+static char *normal(const struct fake *f, struct stat_opts *o)
+{
+	char *argv[] = { "true", NULL }, *text = NULL;
+	struct stat_summary sum = { .runs = 1 };
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	assert_non_null(m);
+	sum.wall.mean = 1;
+	o->argv = argv;
+	for (size_t i = 0; i < f->nr; i++)
+		((struct result *)f->r)[i].val.mean = f->vals[i];
+	stat_print(m, o, f->r, f->nr, &sum);
+	fclose(m);
+	o->argv = NULL;
+	return text;
+}
+
+static void test_level2_pair_line(void **state)
+{
+	static const double vals[] = { 1000, 300, 100, 200, 400, 100, 50, 150, 300 };
+	struct stat_opts o = { 0 };
+	struct fake f;
+	char *s, *heavy, *end;
+
+	(void)state;
+	make(&f, icl, vals, 9);
+	s = normal(&f, &o);
+	heavy = strstr(s, "topdown-heavy-ops");
+	assert_non_null(heavy);
+	end = strchr(heavy, '\n');
+	assert_non_null(end);
+	*end = 0;
+	/* perf's print_metric_std twice: " # %8.1f%% " and the unit padded
+	 * to its 35 columns, then the second figure. */
+	assert_string_equal(heavy, "topdown-heavy-ops                #     10.0% Heavy Operations      "
+				   " #     20.0% Light Operations      ");
+	assert_null(strstr(end + 1, "Light Operations"));
+	free(s);
+	o.sep = ",";
+	s = normal(&f, &o);
+	assert_non_null(strstr(s, "\n100,,topdown-heavy-ops,0,100.00,10.0,Heavy Operations,"
+				  "20.0,Light Operations\n"));
+	assert_non_null(strstr(s, "\n300,,topdown-mem-bound,0,100.00,30.0,Memory Bound,"
+				  "10.0,Core Bound\n"));
+	free(s);
+}
+
 /* perf's full_td: fewer than two level-1 shares above 0, no figures. */
 static void test_perf_metrics_partial(void **state)
 {
@@ -190,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_slots_none),
 		cmocka_unit_test(test_perf_metrics),
 		cmocka_unit_test(test_perf_metrics_partial),
+		cmocka_unit_test(test_level2_pair_line),
 	};
 	char root[4096];
 	const char *fx = getenv("PERFKIT_FIXTURES");
