@@ -87,7 +87,9 @@ PK_API int pk_metric_def_matches(const struct pk_metric_def *m, const char *cpui
 
 /*
  * pk_metric_expr_eval - evaluate a metric expression: numbers, event names
- * (letters, digits, '_', '.', ':' for modifiers), + - * / with the usual
+ * (letters, digits, '_', '.', ':' for modifiers; perf's escapes: '\\'
+ * takes the next character into the name, '@' stands for '/', and the
+ * lookup gets the name with them undone), + - * / with the usual
  * precedence, parentheses, unary minus and d_ratio(a, b) (a / b, 0 when b
  * is 0).  lookup(arg, name, len, &value) is called for every event name in
  * the order it appears (name is not NUL-terminated) and returns 0 or a

@@ -602,7 +602,7 @@ int cmd_stat(int argc, char **argv)
 	size_t nr = 0;
 
 	err = stat_parse_opts(argc, argv, &o);
-	if (err || (err = stat_topdown_check(&o)))
+	if (err || (err = stat_topdown_setup(&o)))
 		goto done_opts;
 	/* perf takes the thousands' separator from the locale (LC_NUMERIC);
 	 * only the table uses it, so CSV and JSON keep C's numbers. */
@@ -636,6 +636,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	nr = drop_unsupported(&o, r, nr);
 	stat_metric_attach(&o, r, nr);
+	stat_topdown_attach(r, nr);
 	/* like perf 6.1: -I prints the intervals only, unless --summary */
 	if (!o.interval_ms || o.summary) {
 		/* stderr is unbuffered: compose the table, then write it at once. */

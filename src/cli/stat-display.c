@@ -59,7 +59,7 @@ static double running_pct(const struct result *r)
 }
 
 static void table_line(FILE *f, const char *prefix, const struct result *r, const char *cgroup,
-		       const struct pk_metric *m, unsigned runs, bool big_num)
+		       const struct pk_metric *m, bool pair, unsigned runs, bool big_num)
 {
 	fputs(prefix, f);
 	if (r->err) {
@@ -78,15 +78,19 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, cons
 			NAME(r));
 	if (cgroup)	/* perf's cgroup column follows the event's */
 		fprintf(f, " %s", cgroup);
-	if (m && m->format) {
+	/* m[1] (a level-2 topdown pair's second figure) follows m[0] on the
+	 * same line, as perf prints two figures with no new line between. */
+	for (int k = 0; k < (m && m[0].format && pair ? 2 : 1); k++) {
 		char v[64];
 		int n;
 
-		snprintf(v, sizeof(v), m->format, m->value);
+		if (!m || !m[k].format) {
+			fprintf(f, "%-35s", "");
+			continue;
+		}
+		snprintf(v, sizeof(v), m[k].format, m[k].value);
 		n = fprintf(f, " # %s", v);
-		fprintf(f, " %-*s", 35 - n - 1, m->unit);
-	} else {
-		fprintf(f, "%-35s", "");
+		fprintf(f, " %-*s", 35 - n - 1, m[k].unit);
 	}
 	if (runs > 1)
 		fprintf(f, "  ( +-%6.2f%% )", stat_acc_noise_pct(&r->val));
@@ -106,13 +110,14 @@ static void csv_metric(FILE *f, const char *sep, const struct pk_metric *m)
 	for (end = v; (*end >= '0' && *end <= '9') || *end == '.' || *end == '-'; end++)
 		;
 	*end = '\0';
-	fprintf(f, "%s%s%s%s\n", sep, v, sep, m->unit);
+	fprintf(f, "%s%s%s%s", sep, v, sep, m->unit);
 }
 
 /* perf's CSV: value, unit, event, [noise,] run time, percent running,
  * metric value, metric unit. */
 static void csv_line(FILE *f, const char *prefix, const char *sep, const struct result *r,
-		     const char *cgroup, const struct pk_metric *m, unsigned runs)
+		     const char *cgroup, const struct pk_metric *m, const struct pk_metric *m2,
+		     unsigned runs)
 {
 	fputs(prefix, f);
 	if (r->err)
@@ -129,7 +134,10 @@ static void csv_line(FILE *f, const char *prefix, const char *sep, const struct 
 	if (!r->err && m)
 		csv_metric(f, sep, m);
 	else
-		fprintf(f, "%s%s\n", sep, sep);
+		fprintf(f, "%s%s", sep, sep);
+	if (!r->err && m2)	/* a topdown pair: perf's second figure follows */
+		csv_metric(f, sep, m2);
+	fputc('\n', f);
 }
 
 /* perf's -j: one JSON object per line, values as perf writes them. */
@@ -223,6 +231,8 @@ int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals
 
 	if (r[i].metric)
 		return stat_metric_figure(r, nr, i, vals, &m[0]);
+	if ((n = stat_topdown_figures(r, nr, i, vals, m)) >= 0)
+		return n;
 	/* Figures need the whole list; lists longer than this show none. */
 	if (nr > sizeof(in) / sizeof(in[0]))
 		return 0;
@@ -235,7 +245,8 @@ int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals
 	return n < 0 ? 0 : n;
 }
 
-/* perf's second figure (stalled cycles per insn) goes on a line of its own,
+/* perf's second figure (stalled cycles per insn; with -j also a topdown
+ * pair's, where perf's own output is no JSON) goes on a line of its own,
  * under the first one's column. */
 static void extra_line(FILE *f, const struct stat_opts *o, const char *prefix,
 		       const struct pk_metric *m)
@@ -251,6 +262,7 @@ static void extra_line(FILE *f, const struct stat_opts *o, const char *prefix,
 		for (int k = 0; k < 3 + (o->ev_cgroups != NULL); k++)
 			fputs(o->sep, f);
 		csv_metric(f, o->sep, m);
+		fputc('\n', f);
 	} else {
 		fprintf(f, "%s%*s # %s %s\n", prefix, 49 + (o->no_aggr ? 8 : 0), "", v, m->unit);
 	}
@@ -264,16 +276,19 @@ static void line(FILE *f, const struct stat_opts *o, const char *prefix, const s
 {
 	struct pk_metric m[2];
 	int n = shown->err ? 0 : stat_figures(r, nr, i, vals, wall_ns, m);
+	/* A topdown pair (Heavy/Light Operations, ...) shares perf's line;
+	 * stalled cycles per insn gets its own (perf's new_line). */
+	bool pair = n > 1 && r[i].td != TD_NONE;
 	/* perf's cgroup column: on every line once any event has a cgroup. */
 	const char *cg = o->ev_cgroups ? shown->cgroup ? shown->cgroup : "" : NULL;
 
 	if (o->json)
 		json_line(f, prefix, shown, cg, n ? &m[0] : NULL, runs);
 	else if (o->sep)
-		csv_line(f, prefix, o->sep, shown, cg, n ? &m[0] : NULL, runs);
+		csv_line(f, prefix, o->sep, shown, cg, n ? &m[0] : NULL, pair ? &m[1] : NULL, runs);
 	else
-		table_line(f, prefix, shown, cg, n ? &m[0] : NULL, runs, o->big_num);
-	if (n > 1)
+		table_line(f, prefix, shown, cg, n ? &m[0] : NULL, pair, runs, o->big_num);
+	if (n > 1 && !(pair && !o->json))
 		extra_line(f, o, prefix, &m[1]);
 }
 

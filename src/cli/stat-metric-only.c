@@ -4,8 +4,9 @@
  * derived figures, one column each on a single line under a line of
  * headings, in perf 6.1's table, CSV and JSON layouts.  perf leaves out the
  * figures that are rates ("/sec") or "CPUs utilized", names a miss ratio
- * after its event ("branch-misses of all branches") and keeps an empty
- * column for an event that did not count.
+ * after its event ("branch-misses of all branches"), keeps an empty
+ * column for an event that did not count, heads each -M metric (by its
+ * name alone when it has no value) and leaves plain events unheaded.
  */
 #include "stat.h"
 
@@ -72,17 +73,51 @@ static void column(FILE *f, const struct stat_opts *o, const struct result *r,
 	*first = false;
 }
 
-/* Every event's columns: its shown figures, or one empty column when it did
- * not count. */
+/* A -M metric's column on the line of the event holding it: its value
+ * under "UNIT  NAME" (or NAME), or, when an event of it did not count or
+ * it has no value (perf's parse failure, as on a division by zero), its
+ * name over an empty column (perf 6.1's force_header). */
+static void metric_column(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
+			  size_t i, const double *vals, double wall_ns, bool head, bool *first)
+{
+	struct pk_metric m[2];
+
+	if (!r[i].err && stat_figures(r, nr, i, vals, wall_ns, m) == 1) {
+		column(f, o, &r[i], &m[0], head, first);
+	} else if (head) {
+		m[0] = (struct pk_metric){ sizeof(m[0]), 0, NULL, r[i].metric->name };
+		column(f, o, &r[i], &m[0], head, first);
+	} else {
+		column(f, o, &r[i], NULL, head, first);
+	}
+}
+
+/*
+ * Every event's columns, as perf 6.1 prints them.  The headings line heads
+ * only the -M metrics and the topdown figures: perf heads an event's
+ * figures only when it is a metric's event (metric_leader), so plain
+ * events' figures (insn per cycle, miss ratios) go unheaded.  The values
+ * line has each figure shown, and one empty column for an event that did
+ * not count.
+ */
 static void columns(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 		    const double *vals, double wall_ns, bool head)
 {
 	bool first = true;
 
 	for (size_t i = 0; i < nr; i++) {
+		/* --topdown's events keep their columns; a -M metric's topdown
+		 * event has a heading only with a figure (perf's full_td). */
+		bool headed = r[i].td != TD_NONE && (o->topdown || !r[i].err);
 		struct pk_metric m[2];
 		int n;
 
+		if (r[i].metric) {
+			metric_column(f, o, r, nr, i, vals, wall_ns, head, &first);
+			continue;
+		}
+		if (head && !headed)
+			continue;
 		if (r[i].err) {
 			column(f, o, &r[i], NULL, head, &first);
 			continue;

@@ -57,7 +57,8 @@ static bool in_groups(const char *groups, const char *name)
 	return false;
 }
 
-/* Appends each event name the expression uses, once, to *list (','-joined). */
+/* Appends each event name the expression uses, once, to *list, each
+ * ended by a newline (a name can hold commas: cpu/event=0xd,cmask=1/). */
 static int collect(void *arg, const char *name, size_t len, double *v)
 {
 	char **list = arg, *longer;
@@ -68,18 +69,17 @@ static int collect(void *arg, const char *name, size_t len, double *v)
 		return lit < 0 ? lit : 0;
 	*v = 1;
 	for (const char *p = *list; p && *p;) {
-		size_t n = strcspn(p, ",");
+		size_t n = strcspn(p, "\n");
 
 		if (n == len && !strncmp(p, name, len))
 			return 0;
-		p += n + (p[n] == ',');
+		p += n + 1;
 	}
 	if (!(longer = realloc(*list, have + len + 2)))
 		return -ENOMEM;
-	if (have)
-		longer[have++] = ',';
 	memcpy(longer + have, name, len);
-	longer[have + len] = 0;
+	longer[have + len] = '\n';
+	longer[have + len + 1] = 0;
 	*list = longer;
 	return 0;
 }
@@ -93,19 +93,19 @@ static char *metric_events(const struct stat_opts *o, const struct pk_metric_def
 
 	if (pk_metric_expr_eval(m->expr, collect, &list, &v) < 0 || !list)
 		return free(list), NULL;
-	for (const char *p = list; *p;) {
-		size_t n = strcspn(p, ",");
-		char one[128];
+	for (char *p = list; *p;) {
+		size_t n = strcspn(p, "\n");
 
-		snprintf(one, sizeof(one), "%.*s", (int)n, p);
-		if (pk_events_parse(one, NULL, &ev) < 0) {
+		p[n] = 0;
+		if (pk_events_parse(p, NULL, &ev) < 0) {
 			cli_message(stderr, "event syntax error: '%s'\n"
 				    "                     \\___ Cannot find PMU `%s'. "
-				    "Missing kernel support?\n", m->expr, one);
+				    "Missing kernel support?\n", m->expr, p);
 			return free(list), NULL;
 		}
 		pk_events_free(ev);
-		p += n + (p[n] == ',');
+		p[n] = p[n + 1] ? ',' : 0;	/* the list becomes the spec */
+		p += n + (p[n] != 0);
 	}
 	if (asprintf(&spec, o->metric_no_group ? "%s" : "{%s}", list) < 0)
 		spec = NULL;
@@ -227,8 +227,10 @@ int stat_metric_list(FILE *f, bool groups)
 			fprintf(f, "%s\n", names[i]);
 			continue;
 		}
+		/* names[i] is the row's own string, which another model's row
+		 * of the same name may share: only this CPU's rows. */
 		for (size_t j = 0; (m = pk_metric_def_get(j)); j++)
-			if (m->name == names[i])
+			if (m->name == names[i] && pk_metric_def_matches(m, cpuid) == 1)
 				fprintf(f, "  %s\n       [%s]\n", m->name, m->desc);
 	}
 	free(names);

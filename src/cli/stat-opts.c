@@ -94,8 +94,8 @@ static const struct cli_opt stat_options[] = {
 	{ "metric-only", 0, CLI_ARG_NONE, OPT_METRIC_ONLY, NULL,
 	  "print only the derived figures (insn per cycle, miss ratios, ...), one column each" },
 	{ "topdown", 0, CLI_ARG_NONE, OPT_TOPDOWN, NULL,
-	  "Intel's top-down level 1 (with -a): refused with perf's message where the CPU has no "
-	  "topdown events; not supported yet where it has" },
+	  "Intel's top-down figures from the core PMU's topdown events (-a before Ice Lake), "
+	  "as --metric-only" },
 	{ "td-level", 0, CLI_ARG_REQUIRED, OPT_TD_LEVEL, "N", "the top-down level for --topdown" },
 	{ "field-separator", 'x', CLI_ARG_REQUIRED, 'x', "SEP",
 	  "print perf's CSV with SEP between fields" },
@@ -262,9 +262,6 @@ static int check_opts(const struct stat_opts *o, int argc)
 				 o->summary ? "--summary" : "--no-csv-summary");
 	if (o->td_level && !o->topdown)
 		return cli_usage("stat", "--td-level sets the level of --topdown: give --topdown");
-	/* perf's words: its topdown events count per core, never per task. */
-	if (o->topdown && !o->target.all_cpus)
-		return cli_usage("stat", "top down event configuration requires system-wide mode (-a)");
 	if (o->interval_count && !o->interval_ms)
 		return cli_usage("stat", "--interval-count needs -I MS");
 	if (o->start_disabled && !o->control)
@@ -286,38 +283,6 @@ void stat_apply_space(const struct stat_opts *o, struct pk_events *ev)
 		a->exclude_kernel = o->all_user;
 		a->exclude_user = o->all_kernel;
 	}
-}
-
-int stat_topdown_check(const struct stat_opts *o)
-{
-	struct pk_pmus *pmus = NULL;
-	const struct pk_pmu *cpu;
-	unsigned max_level;
-	bool have;
-
-	if (!o->topdown)
-		return 0;
-	if (pk_pmus_scan(&pmus) < 0)
-		return cli_error("stat", NULL);
-	/* perf 6.1 looks for the topdown events of the core PMU: the slots
-	 * events (before Ice Lake) or the perf-metrics ones (Ice Lake on). */
-	cpu = pk_pmus_find(pmus, "cpu");
-	have = cpu && (pk_pmu_find_alias(cpu, "topdown-total-slots") ||
-		       pk_pmu_find_alias(cpu, "topdown-retiring"));
-	/* perf: level 2 where the core PMU has the level-2 perf-metrics events. */
-	max_level = cpu && pk_pmu_find_alias(cpu, "topdown-br-mispredict") ? 2 : 1;
-	pk_pmus_free(pmus);
-	if (!have) {
-		fprintf(stderr, "System does not support topdown\n");	/* perf's words */
-		return CLI_EXIT_EVENT;
-	}
-	if (o->td_level > max_level) {
-		fprintf(stderr, "Invalid top-down metrics level. The max level is %u.\n", max_level);
-		return CLI_EXIT_EVENT;
-	}
-	cli_message(stderr, "perfkit stat: --topdown: this CPU has topdown events, but perfkit does "
-		    "not compute the top-down metrics yet\n");
-	return CLI_EXIT_EVENT;
 }
 
 /* The list to count: -e's (or the default set), then -d's sets. */

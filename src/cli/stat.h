@@ -2,8 +2,8 @@
 /*
  * stat.h - what the pieces of perfkit stat share: cmd-stat.c (counting,
  * runs), stat-opts.c (options), stat-control.c (--control), stat-display.c
- * (perf's table, CSV and JSON layouts) and stat-metric-only.c
- * (--metric-only).
+ * (perf's table, CSV and JSON layouts), stat-metric-only.c
+ * (--metric-only) and stat-topdown.c (--topdown).
  */
 #ifndef PK_CLI_STAT_H
 #define PK_CLI_STAT_H
@@ -63,6 +63,15 @@ struct stat_opts {
 	char **argv;		/* the command, or NULL */
 };
 
+/* A topdown event of the core PMU, by what perf derives from it. */
+enum stat_td {
+	TD_NONE, TD_TOTAL_SLOTS, TD_SLOTS_RETIRED, TD_RECOVERY_BUBBLES, TD_FETCH_BUBBLES,
+	TD_SLOTS_ISSUED, TD_RETIRING, TD_BAD_SPEC, TD_FE_BOUND, TD_BE_BOUND, TD_HEAVY_OPS,
+	TD_BR_MISPREDICT, TD_FETCH_LAT, TD_MEM_BOUND,
+	TD_SLOTS_ISSUED_NO_RECOVERY,	/* slots issued where the PMU has no recovery bubbles */
+	TD_NR
+};
+
 /* Running mean and variance (Welford), as perf keeps them across -r runs. */
 struct stat_acc {
 	unsigned n;
@@ -86,6 +95,8 @@ struct result {
 	const struct pk_metric_def *metric;	/* -M: the metric shown on this line */
 	char metric_unit[96];	/* its unit column: "%  NAME" or NAME */
 	const char *cgroup;	/* -G / --for-each-cgroup: the cgroup it counted in, or NULL */
+	enum stat_td td;	/* a topdown event (stat_topdown_attach), or TD_NONE */
+	double td_scale;	/* its sysfs .scale, as perf multiplies the count by it */
 };
 
 /* Whether event i is one of perf's default set (dropped where it cannot
@@ -121,11 +132,23 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
 bool stat_control_poll(const struct stat_opts *o, struct pk_evlist *l, struct cli_control *c,
 		       int timeout_ms);
 
-/* stat_topdown_check - --topdown: perf's refusal where the core PMU has no
- * topdown events, and perfkit's own where it has (the metrics are not
- * computed yet).  0 without --topdown, else an exit status after the
- * message. */
-int stat_topdown_check(const struct stat_opts *o);
+/* stat_topdown_setup - --topdown: the core PMU's topdown events added to
+ * o->spec as perf 6.1 picks them (perf-metrics under slots, else the slots
+ * events, system-wide only), --metric-only set and the level settled; or
+ * perf's refusal.  0 (also without --topdown), else an exit status after
+ * the message. */
+int stat_topdown_setup(struct stat_opts *o);
+
+/* stat_topdown_attach - each result's topdown kind and its alias's .scale
+ * (from the core PMU under PERFKIT_SYSFS_ROOT). */
+void stat_topdown_attach(struct result *r, size_t nr);
+
+/* stat_topdown_figures - perf's top-down figures for r[i] from vals
+ * (each event's value): how many went into m (1 or 2), or -1 when r[i]
+ * has none of its own (not a topdown event, or too few perf-metrics
+ * counts: perf's full_td). */
+int stat_topdown_figures(const struct result *r, size_t nr, size_t i, const double *vals,
+			 struct pk_metric m[2]);
 
 /* stat_cgroup_spec - --for-each-cgroup: o->spec repeated once per cgroup.
  * 0, or an exit status after the message. */

@@ -38,6 +38,31 @@ PERFKIT_CPUID=$ZEN3 LIBPFM_FORCE_PMU=amd64_fam19h_zen3 run stat -v -M branch_mis
 check "Zen 3 branch_misprediction_ratio opens PMCx0C3 and PMCx0C2" \
 	test "$(printf '%s\n' "$err" | awk '/^  config /{print $2}' | tr '\n' ' ')" = "0xc3 0xc2 "
 
+# Zen 3's l2_cache group (amdzen3/recommended.json) on the Zen 3 fixture:
+# perf's encodings, the prefetch events (0x70-0x72, umask 0xff) and
+# all_no_prefetch (0x60, umask 0xf9) as cpu@...@ term lists, the others by
+# libpfm4's names.
+PERFKIT_SYSFS_ROOT=$PERFKIT_FIXTURES/sysfs/amd PERFKIT_CPUID=$ZEN3 \
+	LIBPFM_FORCE_PMU=amd64_fam19h_zen3 run stat -v -M l2_cache -- true
+expect_rc "-M l2_cache on a Zen 3 counts" 0
+check "no metric of the group is left out" eval '! printf "%s" "$err" | grep -q "Cannot find"'
+check "its seven metrics' events, as perf encodes them" test \
+	"$(printf '%s\n' "$err" | awk '/^  config /{print $2}' | tr '\n' ' ')" = \
+	"0xff70 0xff71 0xff72 0xff71 0xff72 0xf960 0xff70 0xff71 0xff72 0x964 0xff71 0xff72 0xf664 0xff70 0x20000048f 0x20000078f 0x10000188e 0x100001f8e "
+if command -v perf >/dev/null; then
+	pk=$(PERFKIT_CPUID=$ZEN3 "$PERFKIT" list metric | grep -E '^  [a-z_0-9]+$' | sort)
+	pf=$(PERF_CPUID=$ZEN3 perf list metric 2>/dev/null | grep -E '^  [a-z_0-9]+$' | sort)
+	check "every Zen 3 metric perfkit lists, perf 6.1 lists too" \
+		test -z "$(comm -23 <(printf '%s\n' "$pk") <(printf '%s\n' "$pf"))"
+	pk=$(PERFKIT_CPUID=GenuineIntel-6-7E-5 "$PERFKIT" list metric | grep -E '^  [a-z_0-9]+$' | sort)
+	pf=$(PERF_CPUID=GenuineIntel-6-7E-5 perf list metric 2>/dev/null | grep -E '^  [a-z_0-9]+$' | sort)
+	check "every Ice Lake metric perfkit lists, perf 6.1 lists too" \
+		test -z "$(comm -23 <(printf '%s\n' "$pk") <(printf '%s\n' "$pf"))"
+else
+	skip "every Zen 3 metric perfkit lists, perf 6.1 lists too" "no perf"
+	skip "every Ice Lake metric perfkit lists, perf 6.1 lists too" "no perf"
+fi
+
 PERFKIT_CPUID=$ZEN3 LIBPFM_FORCE_PMU=skl run stat -M branch_misprediction_ratio -- true
 expect_rc "a metric whose events the PMU lacks is left out" 0
 contains "perf's message names the missing event" "$err" \
@@ -73,6 +98,9 @@ if [ "$(cat /sys/devices/system/cpu/smt/active 2>/dev/null)" = 0 ]; then
 else
 	skip "-M TopdownL1's events without SMT" "SMT is on here"
 fi
+PERFKIT_CPUID=GenuineIntel-6-7E-5 run list metric
+check "list metric on an Ice Lake: its four top-down rows, each once with its description" \
+	test "$(printf '%s\n' "$out" | grep -c '^       \[')/$(printf '%s\n' "$out" | grep -c '^  tma_')" = 4/4
 PERFKIT_CPUID=$SKL run list metricgroups
 contains "TopdownL1 is a Skylake metric group" "$out" "TopdownL1"
 

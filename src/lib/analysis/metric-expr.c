@@ -9,6 +9,10 @@
  * starting with '#', answered by the caller's lookup too) are taken; the
  * branch a condition does not take is parsed without looking its names
  * up, so a caller collecting event names sees only the events used.
+ * Event names take perf's escapes: a backslash makes the next character
+ * part of the name (`topdown\-fe\-bound`, `cmask\=1`), and '@' stands for
+ * '/' (`cpu@event\=0xd@` is the event cpu/event=0xd/); the lookup gets the
+ * name with both undone.
  * The evaluator is a recursive descent over the string with a depth
  * limit; it takes outside input and is fuzzed (fuzz/fuzz_metric_expr.c).
  */
@@ -88,14 +92,39 @@ static void skip_space(struct parser *ps)
 		ps->p++;
 }
 
-static bool ident_start(char c)
+/* The longest event name, once its escapes are undone. */
+#define MAX_NAME 256
+
+static bool ident_start(const char *p)
 {
-	return isalpha((unsigned char)c) || c == '_';
+	return isalpha((unsigned char)*p) || *p == '_' || (p[0] == '\\' && p[1]);
 }
 
-static bool ident_char(char c)
+static bool ident_char(const char *p)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == ':';
+	return isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == ':' || *p == '@' ||
+	       (p[0] == '\\' && p[1]);
+}
+
+/* The name at ps->p (its first character checked by the caller) into
+ * buf with perf's escapes undone: its length, or -EINVAL when too long. */
+static int ident(struct parser *ps, char *buf)
+{
+	size_t n = 0;
+
+	while (ident_char(ps->p)) {
+		char c = *ps->p++;
+
+		if (c == '\\')
+			c = *ps->p++;
+		else if (c == '@')
+			c = '/';
+		if (n == MAX_NAME - 1)
+			return -EINVAL;
+		buf[n++] = c;
+	}
+	buf[n] = 0;
+	return (int)n;
 }
 
 static int expect(struct parser *ps, char c)
@@ -147,10 +176,9 @@ static int number(struct parser *ps, double *v)
 
 static int primary(struct parser *ps, double *v)
 {
-	const char *s;
-	size_t len;
+	char name[MAX_NAME + 1];
+	size_t len = 0;
 	int err;
-
 	char fn;
 
 	skip_space(ps);
@@ -162,25 +190,24 @@ static int primary(struct parser *ps, double *v)
 	}
 	if (isdigit((unsigned char)*ps->p) || *ps->p == '.')
 		return number(ps, v);
-	s = ps->p;
 	if (*ps->p == '#')	/* a literal: #SMT_on, #num_cpus, ... */
-		ps->p++;
-	if (!ident_start(*ps->p))
+		name[len++] = *ps->p++;
+	if (!ident_start(ps->p))
 		return -EINVAL;
-	while (ident_char(*ps->p))
-		ps->p++;
-	len = (size_t)(ps->p - s);
+	if ((err = ident(ps, name + len)) < 0)
+		return err;
+	len += (size_t)err;
 	/* The conditional's keywords are never event names. */
-	if ((len == 2 && !strncmp(s, "if", 2)) || (len == 4 && !strncmp(s, "else", 4)))
+	if (!strcmp(name, "if") || !strcmp(name, "else"))
 		return -EINVAL;
 	/* A function's name not followed by '(' is an event of that name. */
-	if ((fn = function_name(s, len))) {
+	if ((fn = function_name(name, len))) {
 		skip_space(ps);
 		if (*ps->p == '(')
 			return function(ps, fn, v);
 	}
 	*v = 0;
-	return ps->dry ? 0 : ps->lookup(ps->arg, s, len, v);
+	return ps->dry ? 0 : ps->lookup(ps->arg, name, len, v);
 }
 
 static int unary(struct parser *ps, double *v)
@@ -253,7 +280,7 @@ static bool keyword(struct parser *ps, const char *kw)
 	size_t n = strlen(kw);
 
 	skip_space(ps);
-	if (strncmp(ps->p, kw, n) || ident_char(ps->p[n]))
+	if (strncmp(ps->p, kw, n) || ident_char(ps->p + n))
 		return false;
 	ps->p += n;
 	return true;

@@ -101,6 +101,36 @@ static void test_errors(void **state)
 	assert_true(v == 42);
 }
 
+/* perf's escapes: '\\' takes the next character into the name, '@' is '/';
+ * the lookup gets the name with both undone. */
+static void test_escapes(void **state)
+{
+	struct counts c = { { "topdown-fe-bound", "cpu/event=0xd,cmask=1,edge/", "a=b" },
+			    { 6, 3, 2 } };
+	double v = 42;
+
+	(void)state;
+	assert_true(eval_ok("topdown\\-fe\\-bound - cpu@event\\=0xd\\,cmask\\=1\\,edge@", &c) == 3);
+	assert_string_equal(c.seen, "topdown-fe-bound cpu/event=0xd,cmask=1,edge/ ");
+	assert_true(eval_ok("a\\=b*topdown\\-fe\\-bound", &c) == 12);
+	/* Unescaped, '-' is still a minus and '=' no name character. */
+	assert_int_equal(pk_metric_expr_eval("topdown-fe-bound", lookup, &c, &v), -ENOENT);
+	assert_int_equal(pk_metric_expr_eval("topdown\\-fe\\-bound=b", lookup, &c, &v), -EINVAL);
+	assert_int_equal(pk_metric_expr_eval("topdown\\-fe\\-bound\\", lookup, &c, &v), -EINVAL);
+	assert_true(v == 42);
+}
+
+/* The row `name` that applies to the CPU `cpuid`. */
+static const struct pk_metric_def *find_for(const char *name, const char *cpuid)
+{
+	const struct pk_metric_def *m;
+
+	for (size_t i = 0; (m = pk_metric_def_get(i)); i++)
+		if (!strcmp(m->name, name) && pk_metric_def_matches(m, cpuid) == 1)
+			return m;
+	return NULL;
+}
+
 static const struct pk_metric_def *find(const char *name)
 {
 	const struct pk_metric_def *m;
@@ -223,13 +253,88 @@ static void test_topdown_skl(void **state)
 	assert_null(strstr(off.seen, "_ANY"));
 }
 
+/* Ice Lake's TopdownL1 (icl-metrics.json) on counts worked by hand: the
+ * perf-metrics events share 1000 slots as 200 frontend, 100 bad
+ * speculation, 500 retiring, 200 backend; 50 uops dropped and 10 recovery
+ * edges.  Frontend 0.2 - 50/1000, Backend 0.2 + 5 * 10/1000, Retiring 0.5,
+ * Bad Speculation what is left: 15 + 25 + 50 + 10 = 100%.  Each row names
+ * slots first, so slots leads the group of its events. */
+static void test_topdown_icl(void **state)
+{
+	static const char *const l1[] = { "tma_frontend_bound", "tma_bad_speculation",
+					  "tma_backend_bound", "tma_retiring" };
+	static const double want[] = { 15, 10, 25, 50 };
+	double sum = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		struct counts c = { { "slots", "topdown-fe-bound", "topdown-bad-spec",
+				      "topdown-retiring", "topdown-be-bound", "INT_MISC:UOP_DROPPING",
+				      "cpu/event=0xd,umask=0x1,cmask=1,edge/" },
+				    { 1000, 200, 100, 500, 200, 50, 10 } };
+		const struct pk_metric_def *m = find_for(l1[i], "GenuineIntel-6-7E-5");
+		double a;
+
+		assert_non_null(m);
+		assert_ptr_not_equal(m, find_for(l1[i], "GenuineIntel-6-5E-3"));
+		assert_non_null(strstr(m->groups, "TopdownL1"));
+		a = eval_ok(m->expr, &c) * m->scale;
+		assert_true(a > want[i] - 1e-9 && a < want[i] + 1e-9);
+		assert_int_equal(strncmp(c.seen, "slots ", 6), 0);
+		sum += a;
+	}
+	assert_true(sum > 100 - 1e-9 && sum < 100 + 1e-9);
+	/* Bad speculation is never below 0 (perf's max(..., 0)). */
+	{
+		struct counts c = { { "slots", "topdown-fe-bound", "topdown-bad-spec",
+				      "topdown-retiring", "topdown-be-bound", "INT_MISC:UOP_DROPPING",
+				      "cpu/event=0xd,umask=0x1,cmask=1,edge/" },
+				    { 1000, 300, 0, 500, 200, 0, 100 } };
+
+		assert_true(eval_ok(find_for("tma_bad_speculation", "GenuineIntel-6-7D-1")->expr,
+				    &c) == 0);
+	}
+}
+
+/* Zen 3's unit-mask and cpu@...@ rows (amdzen3/recommended.json) on counts:
+ * the names looked up are perfkit event names, unescaped. */
+static void test_zen3_l2(void **state)
+{
+	static const char *const names[] = {
+		"cpu/event=0x60,umask=0xf9/", "cpu/event=0x70,umask=0xff/",
+		"cpu/event=0x71,umask=0xff/", "cpu/event=0x72,umask=0xff/",
+		"CORE_TO_L2_CACHEABLE_REQUEST_ACCESS_STATUS:LS_RD_BLK_C:IC_FILL_MISS",
+		"IC_TAG_HIT_MISS:IC_MISS", "IC_TAG_HIT_MISS:ALL_IC_ACCESS",
+		"OP_CACHE_HIT_MISS:OC_MISS", "OP_CACHE_HIT_MISS:ALL_OC_ACCESS" };
+	static const double vals[] = { 1000, 100, 20, 3, 40, 18, 1000, 5, 200 };
+	static const struct { const char *name; double want; } rows[] = {
+		{ "all_l2_cache_accesses", 1123 }, { "all_l2_cache_misses", 63 },
+		{ "l2_cache_accesses_from_l2_hwpf", 123 }, { "l2_cache_misses_from_l2_hwpf", 23 },
+		{ "ic_fetch_miss_ratio", 1.8 }, { "op_cache_fetch_miss_ratio", 0.025 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct pk_metric_def *m = find_for(rows[i].name, "AuthenticAMD-25-11-1");
+		struct counts c = { { 0 } };
+		double v;
+
+		for (size_t k = 0; k < 9; k++)
+			c.names[k] = names[k], c.vals[k] = vals[k];
+		assert_non_null(m);
+		v = eval_ok(m->expr, &c) * m->scale;
+		assert_true(v > rows[i].want - 1e-9 && v < rows[i].want + 1e-9);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arithmetic),  cmocka_unit_test(test_d_ratio),
 		cmocka_unit_test(test_errors),      cmocka_unit_test(test_cpuid_match),
 		cmocka_unit_test(test_table_rows),  cmocka_unit_test(test_conditional),
-		cmocka_unit_test(test_topdown_skl),
+		cmocka_unit_test(test_topdown_skl), cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_topdown_icl), cmocka_unit_test(test_zen3_l2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
