@@ -2,7 +2,8 @@
 /*
  * count.c - what read(2) on an event fd returns: decoding every read_format
  * layout of perf_event_open(2) (single counter or PERF_FORMAT_GROUP, with
- * any of TOTAL_TIME_ENABLED, TOTAL_TIME_RUNNING, ID and LOST), and scaling
+ * any of TOTAL_TIME_ENABLED, TOTAL_TIME_RUNNING, ID and LOST), a layout
+ * worked out once for a hot reader's fixed read_format, and scaling
  * multiplexed counts without overflow.  Pure functions, shared by the
  * counter layer and anything that reads PERF_RECORD_READ or sample READ data.
  */
@@ -126,6 +127,69 @@ int pk_count_parse(uint64_t read_format, const void *buf, size_t len, struct pk_
 		}
 	}
 	return (int)nr;
+}
+
+void pk__count_layout_init(struct pk__count_layout *lay, uint64_t read_format, size_t nr)
+{
+	size_t te = !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED);
+	size_t tr = !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	size_t id = !!(read_format & PERF_FORMAT_ID), lost = !!(read_format & PK_FORMAT_LOST);
+	bool group = read_format & PERF_FORMAT_GROUP;
+
+	/* A group: nr, the group's times, then nr x { value, id, lost }.  One
+	 * counter: value, its times, id, lost.  An absent field reads a word
+	 * that is there (index 0 of the counter) through a mask of 0. */
+	lay->read_format = read_format;
+	lay->group = group;
+	lay->nr = group ? nr : 1;
+	lay->stride = 1 + id + lost;
+	lay->value = group ? 1 + te + tr : 0;
+	lay->enabled = te ? 1 : 0;
+	lay->running = tr ? 1 + te : 0;
+	lay->id = id ? (group ? lay->value + 1 : 1 + te + tr) : 0;
+	lay->lost = lost ? (group ? lay->value + 1 + id : 1 + te + tr + id) : 0;
+	lay->mask[0] = te ? UINT64_MAX : 0;
+	lay->mask[1] = tr ? UINT64_MAX : 0;
+	lay->mask[2] = id ? UINT64_MAX : 0;
+	lay->mask[3] = lost ? UINT64_MAX : 0;
+	lay->len = 8 * (group ? 1 + te + tr + lay->nr * lay->stride : 1 + te + tr + id + lost);
+}
+
+int pk__count_decode_scaled(const struct pk__count_layout *lay, const uint64_t *buf, size_t len,
+			    struct pk_count *out, size_t max)
+{
+	int nr;
+
+	if (len == lay->len && (!lay->group || buf[0] == lay->nr)) {
+		uint64_t enabled = buf[lay->enabled] & lay->mask[0];
+		uint64_t running = buf[lay->running] & lay->mask[1];
+		size_t size = out->size;
+		char *o = (char *)out;
+
+		for (size_t k = 0; k < lay->nr && k < max; k++, o += size) {
+			const uint64_t *w = buf + k * lay->stride;	/* counter k's words */
+			struct pk_count c = { .size = size, .value = w[lay->value], .enabled = enabled,
+					      .running = running, .id = w[lay->id] & lay->mask[2],
+					      .lost = w[lay->lost] & lay->mask[3] };
+
+			/* Not multiplexed (the rule): no call, no division. */
+			if (running != enabled)
+				c.value = pk_count_scaled(&c);
+			if (size == sizeof(c))
+				memcpy(o, &c, sizeof(c));
+			else	/* another version's struct: what fits, size kept */
+				pk__count_put(memcpy(o, &size, sizeof(size)), &c);
+		}
+		return (int)lay->nr;
+	}
+	/* Not the layout: pk_count_parse decodes what it can and names the rest. */
+	nr = pk_count_parse(lay->read_format, buf, len, out, max);
+	for (int k = 0; k < nr && (size_t)k < max; k++) {
+		struct pk_count *o = pk__count_at(out, (size_t)k);
+
+		o->value = pk_count_scaled(o);
+	}
+	return nr;
 }
 
 uint64_t pk_count_scaled(const struct pk_count *c)

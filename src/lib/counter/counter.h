@@ -41,6 +41,33 @@ void pk__tool_clock_stop(struct pk__tool_clock *c);
 void pk__tool_clock_reset(struct pk__tool_clock *c);
 uint64_t pk__tool_clock_value(const struct pk__tool_clock *c, enum pk_tool_event t);
 
+/*
+ * A read_format's layout worked out once, for a reader that decodes the
+ * same kind of buffer on every read (pk_region_read): word indices of each
+ * field of counter 0 (value, id and lost move by `stride` per counter; the
+ * times are the group's), and a mask of 0 for a field the format lacks.
+ * pk__count_layout_init fills it for `read_format` and, for a group, `nr`
+ * counters.  pk__count_decode_scaled decodes `len` bytes of `buf` into
+ * out (stride out->size, at most max, out already checked with
+ * pk__count_check when max > 0), each value scaled by pk_count_scaled,
+ * and returns the number of counters; a buffer of another length or
+ * member count goes through pk_count_parse, which decodes it or returns
+ * its negative errno with the error record naming the mismatch.
+ */
+struct pk__count_layout {
+	uint64_t read_format;
+	uint64_t mask[4];	/* enabled, running, id, lost: all ones or 0 */
+	size_t len;		/* the bytes a read returns */
+	uint32_t nr, stride, value, enabled, running, id, lost;
+	bool group;
+};
+void pk__count_layout_init(struct pk__count_layout *lay, uint64_t read_format, size_t nr);
+int pk__count_decode_scaled(const struct pk__count_layout *lay, const uint64_t *buf, size_t len,
+			    struct pk_count *out, size_t max);
+
+/* pk__evlist_read_format - what event i's fd returns on read(2). */
+uint64_t pk__evlist_read_format(const struct pk_evlist *l, size_t i);
+
 /* pk__evlist_nr_events - the number of events. */
 size_t pk__evlist_nr_events(const struct pk_evlist *l);
 

@@ -628,6 +628,11 @@ int pk_evlist_fd(const struct pk_evlist *l, size_t i, size_t c, size_t t)
 	return *fd_at(l, i, c, t);
 }
 
+uint64_t pk__evlist_read_format(const struct pk_evlist *l, size_t i)
+{
+	return read_format(l, i);
+}
+
 int pk__evlist_fd(const struct pk_evlist *l, size_t i, size_t c, size_t t)
 {
 	if (i >= l->nr || c >= l->nr_cpus || t >= l->nr_threads)

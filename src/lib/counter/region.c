@@ -4,7 +4,9 @@
  * thread, as groups started and stopped with one ioctl each and read from
  * each counter's mmap page (selfmon.c) when the page can give every count
  * of a group, else with one read(2) per group.  The evlist does the
- * opening; this file adds the grouping, the pages and the read path.
+ * opening; this file adds the grouping, the pages and the read path, with
+ * every choice a read could make per call (which groups may use the pages,
+ * the layout of what read(2) returns) made once at open.
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -17,11 +19,20 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* One group as read: decided at open, so that a read only follows it. */
+struct group {
+	size_t lead, nr;		/* its first event and how many it has */
+	int fd;				/* the leader's, or -1: pk_evlist_read_group */
+	bool pages;			/* it may be on hardware registers: try the pages */
+	struct pk__count_layout lay;	/* what read(2) on fd returns */
+};
+
 struct pk_region {
 	struct pk_events *ev;
 	struct pk_evlist *l;
 	size_t nr;
-	size_t *leader;		/* nr: the index of each event's group leader */
+	struct group *groups;
+	size_t nr_groups;
 	uint64_t *id;		/* nr: PERF_EVENT_IOC_ID, for reads from the page */
 	void **page;		/* nr: the mapped first page, or NULL (read(2) only) */
 	size_t page_len;
@@ -42,35 +53,76 @@ static int group_spec(const char *events, char **out)
 	return 0;
 }
 
-/* Map each counter's first page; a page that does not map is left to read(2). */
-static void map_pages(struct pk_region *r)
+/* Whether an event as opened can ever be on a hardware register: the
+ * kernel's software, tracepoint and breakpoint PMUs have no event index,
+ * so their pages always say index 0 and a page read could only fail. */
+static bool on_registers(const struct pk_evlist *l, size_t i)
 {
-	for (size_t i = 0; i < r->nr; i++) {
+	const struct perf_event_attr *a = pk_evlist_attr(l, i);
+
+	return a->type != PERF_TYPE_SOFTWARE && a->type != PERF_TYPE_TRACEPOINT &&
+	       a->type != PERF_TYPE_BREAKPOINT;
+}
+
+/* Map the first page of each member of a group that may read from the
+ * pages; a page that does not map leaves the group to read(2). */
+static void map_pages(struct pk_region *r, struct group *g)
+{
+	for (size_t i = g->lead; i < g->lead + g->nr; i++) {
 		int fd = pk__evlist_fd(r->l, i, 0, 0), err;
 
 		r->page[i] = fd < 0 ? NULL : pk__sys_mmap(fd, r->page_len, PROT_READ, 0, &err);
+		g->pages = g->pages && r->page[i];
 	}
 	pk__error_clear();	/* the fallback is silent */
+}
+
+/* The groups: each leader's fd and layout, and whether to try the pages. */
+static void plan_groups(struct pk_region *r, const struct pk_region_opts *o)
+{
+	for (size_t i = 0; i < r->nr; i++) {
+		struct group *g;
+
+		if (pk_events_desc(r->ev, i)->leader != i) {
+			r->groups[r->nr_groups - 1].nr++;
+			continue;
+		}
+		g = &r->groups[r->nr_groups++];
+		g->lead = i;
+		g->nr = 1;
+		g->fd = pk__evlist_fd(r->l, i, 0, 0);
+		g->pages = !o->inherit && !o->no_fast_read;
+	}
+	for (size_t k = 0; k < r->nr_groups; k++) {
+		struct group *g = &r->groups[k];
+
+		for (size_t i = g->lead; i < g->lead + g->nr; i++)
+			g->pages = g->pages && pk__evlist_fd(r->l, i, 0, 0) >= 0 && on_registers(r->l, i);
+		if (g->pages)
+			map_pages(r, g);
+		/* A tool event leads a group of its own and has no fd to read. */
+		pk__count_layout_init(&g->lay, pk__evlist_read_format(r->l, g->lead), g->nr);
+		if (!(g->lay.read_format & PERF_FORMAT_GROUP))
+			g->fd = -1;
+	}
 }
 
 static int prepare(struct pk_region *r, const struct pk_region_opts *o)
 {
 	r->nr = pk_events_nr(r->ev);
-	r->leader = pk__calloc(r->nr, sizeof(*r->leader));
+	r->groups = pk__calloc(r->nr, sizeof(*r->groups));
 	r->id = pk__calloc(r->nr, sizeof(*r->id));
 	r->page = pk__calloc(r->nr, sizeof(*r->page));
-	if (!r->leader || !r->id || !r->page)
+	if (!r->groups || !r->id || !r->page)
 		return pk__error_nomem("the region's %zu counters", r->nr);
 	for (size_t i = 0; i < r->nr; i++) {
 		int err = pk_evlist_id(r->l, i, 0, 0, &r->id[i]);
 
 		if (err < 0)
 			return err;
-		r->leader[i] = pk_events_desc(r->ev, i)->leader;
 	}
 	r->page_len = (size_t)sysconf(_SC_PAGESIZE);
-	if (!o->inherit && !o->no_fast_read)
-		map_pages(r);
+	plan_groups(r, o);
 	return 0;
 }
 
@@ -116,7 +168,7 @@ void pk_region_free(struct pk_region *r)
 	pk_events_free(r->ev);
 	free(r->page);
 	free(r->id);
-	free(r->leader);
+	free(r->groups);
 	free(r);
 }
 
@@ -155,52 +207,64 @@ struct pk_evlist *pk_region_evlist(struct pk_region *r)
 	return r->l;
 }
 
-/* The group that `lead` leads, from the pages: false unless every member's
- * page gave its count (then the group is read with read(2)). */
-static bool read_pages(struct pk_region *r, size_t lead, struct pk_count *out, size_t max)
+/* Group g from the pages: false unless every member's page gave its count
+ * (then the group is read with read(2)). */
+static bool read_pages(struct pk_region *r, const struct group *g, struct pk_count *out, size_t max)
 {
 	struct pk__page_reading pr[64];
-	size_t n = 0;
 
-	if (!pthread_equal(r->owner, pthread_self()))
+	if (g->nr > 64 || !pthread_equal(r->owner, pthread_self()))
 		return false;
-	for (size_t i = lead; i < r->nr && r->leader[i] == lead; i++, n++)
-		if (n == 64 || !r->page[i] || pk__page_read(r->page[i], &pr[n]) < 0)
+	for (size_t k = 0; k < g->nr; k++)
+		if (pk__page_read(r->page[g->lead + k], &pr[k]) < 0)
 			return false;
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < g->nr && g->lead + k < max; k++) {
 		struct pk_count c = { .size = sizeof(c), .value = pr[k].value,
 				      .enabled = pr[k].enabled, .running = pr[k].running,
-				      .id = r->id[lead + k] };
+				      .id = r->id[g->lead + k] };
+		struct pk_count *o = pk__count_at(out, g->lead + k);
 
 		c.value = pk_count_scaled(&c);
-		if (lead + k < max) {
-			struct pk_count *o = pk__count_at(out, lead + k);
-
-			o->size = out->size;
-			pk__count_put(o, &c);
-		}
+		o->size = out->size;
+		pk__count_put(o, &c);
 	}
 	return true;
 }
 
+/* Group g with one read(2) of its leader, decoded with the layout made at
+ * open; a group without a leader fd (a tool event, one not open) goes
+ * through pk_evlist_read_group, which reads it or names why not. */
+static int read_group(struct pk_region *r, const struct group *g, struct pk_count *out, size_t max)
+{
+	uint64_t buf[3 + 2 * 64];
+	struct pk_count *o = pk__count_at(out, g->lead);
+	ssize_t n;
+
+	o->size = out->size;
+	if (g->fd < 0)
+		return pk_evlist_read_group(r->l, g->lead, 0, 0, o, max - g->lead);
+	n = pk__sys_read(g->fd, buf, sizeof(buf));
+	if (n <= 0)
+		return n == 0 ? pk__error(-EIO, pk_events_desc(r->ev, g->lead)->name, "%s",
+					  "the group is in error state") : (int)n;
+	return pk__count_decode_scaled(&g->lay, buf, (size_t)n, o, max - g->lead);
+}
+
+/* The error record is written only when the read fails: a successful read
+ * leaves it as it was (pk_last_error describes the last failure). */
 int pk_region_read(struct pk_region *r, struct pk_count *out, size_t max)
 {
-	pk__error_clear();
-	if (max && pk__count_check(out, "pk_region_read") < 0)
-		return -EINVAL;
-	for (size_t lead = 0; lead < r->nr && lead < max; lead++) {
-		struct pk_count *o;
+	if (max && (!out || out->size < PK_COUNT_SIZE_VER0))
+		return pk__count_check(out, "pk_region_read");
+	for (size_t k = 0; k < r->nr_groups && r->groups[k].lead < max; k++) {
+		const struct group *g = &r->groups[k];
 		int got;
 
-		if (r->leader[lead] != lead)
-			continue;
-		if (read_pages(r, lead, out, max)) {
+		if (g->pages && read_pages(r, g, out, max)) {
 			r->nr_fast++;
 			continue;
 		}
-		o = pk__count_at(out, lead);
-		o->size = out->size;
-		got = pk_evlist_read_group(r->l, lead, 0, 0, o, max - lead);
+		got = read_group(r, g, out, max);
 		if (got < 0)
 			return got;
 	}

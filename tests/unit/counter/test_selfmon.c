@@ -33,7 +33,7 @@ static struct {
 	unsigned int rdpmc_calls, last_counter, rdtsc_calls;
 	int writer_passes;	/* rdtsc moves the lock (a writer's update) this many times */
 	int64_t writer_offset;	/* the offset the writer leaves behind */
-	int nr_open, nr_ioctl, nr_read;
+	int nr_open, nr_ioctl, nr_read, nr_mmap;
 	unsigned long ioctl_req[16], ioctl_arg[16];
 } k;
 
@@ -269,6 +269,7 @@ static void *fake_mmap(void *addr, size_t len, int prot, int flags, int fd, off_
 	(void)prot;
 	(void)flags;
 	assert_int_equal(off, 0);
+	k.nr_mmap++;
 	return &pages[fd - FD0];
 }
 
@@ -309,9 +310,10 @@ static void test_region_one_ioctl_and_fast_read(void **state)
 
 	(void)state;
 	pk__sys_set_ops(&region_ops);
-	assert_int_equal(pk_region_open("task-clock,page-faults,context-switches", NULL, &r), 0);
+	assert_int_equal(pk_region_open("cycles,instructions,branches", NULL, &r), 0);
 	assert_int_equal(pk_region_nr(r), 3);
-	assert_string_equal(pk_region_name(r, 1), "page-faults");
+	assert_string_equal(pk_region_name(r, 1), "instructions");
+	assert_int_equal(k.nr_mmap, 3);
 	assert_int_equal(pk_region_start(r), 0);
 	assert_int_equal(pk_region_stop(r), 0);
 	/* Three events, one group: one ioctl each way, for the whole group. */
@@ -349,6 +351,53 @@ static void test_region_one_ioctl_and_fast_read(void **state)
 	pk_region_free(r);
 }
 
+/* Software events have no register (the kernel's page always says index
+ * 0): decided at open, their pages are never mapped nor looked at, even
+ * when a page claims otherwise, and every read is the group's read(2). */
+static void test_region_software_never_reads_pages(void **state)
+{
+	struct pk_region *r;
+	struct pk_count c[3] = { { .size = sizeof(c[0]) } };
+
+	(void)state;
+	pk__sys_set_ops(&region_ops);
+	for (int i = 0; i < 3; i++) {
+		hw_page(&pages[i]);
+		pages[i].index = (uint32_t)(i + 1);
+	}
+	assert_int_equal(pk_region_open("task-clock,page-faults,context-switches", NULL, &r), 0);
+	assert_int_equal(k.nr_mmap, 0);
+	assert_int_equal(pk_region_read(r, c, 3), 3);
+	assert_int_equal(pk_region_read(r, c, 3), 3);
+	assert_int_equal(k.nr_read, 2);
+	assert_int_equal(k.rdpmc_calls, 0);
+	assert_int_equal(pk_region_fast_reads(r), 0);
+	assert_int_equal(c[1].value, 44);	/* 22 x 1000 / 500 */
+	assert_int_equal(c[1].id, 101);
+	pk_region_free(r);
+}
+
+/* A caller's struct pk_count of another size: the stride is out[0].size,
+ * and a read of two of the group's three counters fills two. */
+static void test_region_read_other_struct_size(void **state)
+{
+	struct big { struct pk_count c; uint64_t future; } b[3];
+	struct pk_region *r;
+
+	(void)state;
+	memset(b, 0xff, sizeof(b));
+	b[0].c.size = sizeof(b[0]);
+	pk__sys_set_ops(&region_ops);
+	assert_int_equal(pk_region_open("task-clock,page-faults,context-switches", NULL, &r), 0);
+	assert_int_equal(pk_region_read(r, &b[0].c, 2), 3);
+	assert_int_equal(b[1].c.size, sizeof(b[0]));
+	assert_int_equal(b[1].c.value, 44);
+	assert_int_equal(b[1].c.id, 101);
+	assert_int_equal(b[1].future, 0);	/* zeroed: this version does not know it */
+	assert_int_equal(b[2].c.size, SIZE_MAX);	/* beyond max: untouched */
+	pk_region_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +409,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_multiplexed_times_scale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_tsc_and_time_zero, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_one_ioctl_and_fast_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_region_software_never_reads_pages, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_region_read_other_struct_size, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
