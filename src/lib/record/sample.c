@@ -369,7 +369,8 @@ static size_t decode_prefix(struct pk__rcur *c, uint64_t type, struct pk_sample 
 int pk__sample_decode(struct pk__rcur *c, const struct perf_event_attr *attr,
 		      struct pk_sample *s, struct pk_sample_id *id)
 {
-	uint64_t type = attr->sample_type;
+	uint64_t type = attr->sample_type, left;
+	size_t i;
 	int err;
 
 	memset(s, 0, sizeof(*s));
@@ -378,11 +379,14 @@ int pk__sample_decode(struct pk__rcur *c, const struct perf_event_attr *attr,
 				     "cannot lay out (0x%llx)", (unsigned long long)type,
 				     (unsigned long long)(type & ~known_fields));
 	s->fields = type;
-	for (size_t i = decode_prefix(c, type, s); i < sizeof(steps) / sizeof(steps[0]); i++) {
+	i = decode_prefix(c, type, s);
+	/* `left`: the fields still to decode, so the walk stops after the last */
+	for (left = type & ~(i ? PREFIX_FIELDS : 0); left && i < sizeof(steps) / sizeof(steps[0]); i++) {
 		const struct step *st = &steps[i];
 
-		if (!(type & st->bit))
+		if (!(left & st->bit))
 			continue;
+		left &= ~st->bit;
 		if (st->fn)
 			err = st->fn(c, attr, s, st);
 		else
