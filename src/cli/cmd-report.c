@@ -446,10 +446,11 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 {
 	int ev = pk_data_reader_event_of(run->r, h);
 	const struct perf_event_attr *attr = ev >= 0 ? pk_data_reader_attr(run->r, (size_t)ev) : NULL;
-	struct pk_record d = { .size = sizeof(d) };
+	struct pk_record d;	/* not zeroed: pk_record_decode writes all of it */
 	struct pk_resolved_sample rs = { .size = sizeof(rs) };
 	int err;
 
+	d.size = sizeof(d);
 	if (h->type == PERF_RECORD_SAMPLE) {
 		if (ev < 0 || (size_t)ev >= run->nr_ev)
 			return 0;	/* a sample of no known event: perf drops those too */

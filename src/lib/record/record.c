@@ -388,7 +388,12 @@ int pk_record_decode(const struct perf_event_header *h, const struct perf_event_
 				 "the %zu bytes this library fills: set size = sizeof(struct pk_record)",
 				 out ? out->size : 0, sizeof(*out));
 	size = out->size;
-	memset(out, 0, sizeof(*out));
+	/* a sample's decoder zeroes the sample and fills every id field:
+	 * zeroing all of *out here as well showed in report's profile */
+	if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(*h) && !((uintptr_t)h % 8))
+		memset(&out->sample + 1, 0, (size_t)((char *)&out->id - (char *)(&out->sample + 1)));
+	else
+		memset(out, 0, sizeof(*out));
 	out->size = size;
 	out->type = h->type;
 	out->misc = h->misc;

@@ -284,7 +284,8 @@ static int do_aux(struct pk__rcur *c, const struct perf_event_attr *a, struct pk
 #define U64(bit, field) { PERF_SAMPLE_##bit, #bit, NULL, offsetof(struct pk_sample, field) }
 #define FN(bit, fn) { PERF_SAMPLE_##bit, #bit, fn, 0 }
 
-/* The kernel's write order (perf_output_sample, Linux 5.11 and later). */
+/* The kernel's write order (perf_output_sample, Linux 5.11 and later).
+ * The first PREFIX_STEPS are decode_prefix's fields, in this order. */
 static const struct step steps[] = {
 	U64(IDENTIFIER, identifier),
 	U64(IP, ip),
@@ -324,10 +325,52 @@ static void copy_id(const struct pk_sample *s, struct pk_sample_id *id)
 	id->cpu_res = s->cpu_res;
 }
 
+/* The fields before READ: each one u64 (TID and CPU two u32s). */
+#define PREFIX_FIELDS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		       PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+		       PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+#define PREFIX_STEPS 9	/* steps[0 .. 8] are those fields */
+
+/* The fields before READ, when the record has the bytes for all of them:
+ * one bounds check instead of one per field, no calls (every sample pays
+ * this).  Returns the index of the first step still to decode: 0 when the
+ * bytes are short, so the steps find the field that is and say so. */
+static size_t decode_prefix(struct pk__rcur *c, uint64_t type, struct pk_sample *s)
+{
+	size_t n = 8 * (size_t)__builtin_popcountll(type & PREFIX_FIELDS);
+
+	if (n > c->end - c->pos)
+		return 0;
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		s->identifier = rcur_u64(c);
+	if (type & PERF_SAMPLE_IP)
+		s->ip = rcur_u64(c);
+	if (type & PERF_SAMPLE_TID) {
+		s->pid = rcur_u32(c);
+		s->tid = rcur_u32(c);
+	}
+	if (type & PERF_SAMPLE_TIME)
+		s->time = rcur_u64(c);
+	if (type & PERF_SAMPLE_ADDR)
+		s->addr = rcur_u64(c);
+	if (type & PERF_SAMPLE_ID)
+		s->id = rcur_u64(c);
+	if (type & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = rcur_u64(c);
+	if (type & PERF_SAMPLE_CPU) {
+		s->cpu = rcur_u32(c);
+		s->cpu_res = rcur_u32(c);
+	}
+	if (type & PERF_SAMPLE_PERIOD)
+		s->period = rcur_u64(c);
+	return PREFIX_STEPS;
+}
+
 int pk__sample_decode(struct pk__rcur *c, const struct perf_event_attr *attr,
 		      struct pk_sample *s, struct pk_sample_id *id)
 {
-	uint64_t type = attr->sample_type;
+	uint64_t type = attr->sample_type, left;
+	size_t i;
 	int err;
 
 	memset(s, 0, sizeof(*s));
@@ -336,11 +379,14 @@ int pk__sample_decode(struct pk__rcur *c, const struct perf_event_attr *attr,
 				     "cannot lay out (0x%llx)", (unsigned long long)type,
 				     (unsigned long long)(type & ~known_fields));
 	s->fields = type;
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+	i = decode_prefix(c, type, s);
+	/* `left`: the fields still to decode, so the walk stops after the last */
+	for (left = type & ~(i ? PREFIX_FIELDS : 0); left && i < sizeof(steps) / sizeof(steps[0]); i++) {
 		const struct step *st = &steps[i];
 
-		if (!(type & st->bit))
+		if (!(left & st->bit))
 			continue;
+		left &= ~st->bit;
 		if (st->fn)
 			err = st->fn(c, attr, s, st);
 		else
