@@ -81,6 +81,18 @@ PK_API void pk_resolver_free(struct pk_resolver *res);
 PK_API int pk_resolver_set_buildid_dir(struct pk_resolver *res, const char *dir);
 
 /*
+ * pk_resolver_set_symfs - perf's --symfs=DIR: look for every file with
+ * symbols below `dir` (pk_maps_set_symfs: DIR/path for each mapped file and
+ * DIR/usr/lib/debug; the kernel stays unresolved, no kallsyms is read) and
+ * use DIR/.debug as the build-id cache (pk_resolver_set_buildid_dir), as
+ * perf 6.1 does; a later pk_resolver_set_buildid_dir overrides that.  A
+ * `dir` of "/" (after realpath), "" or NULL removes the root and leaves
+ * the cache as it is.  Call it before the first resolve.  The path is
+ * copied.  Returns 0 or -ENOMEM.
+ */
+PK_API int pk_resolver_set_symfs(struct pk_resolver *res, const char *dir);
+
+/*
  * pk_resolver_set_max_stack - keep at most `max` addresses of the
  * PERF_SAMPLE_CALLCHAIN part of a chain, and at most `max` unwound user
  * frames, as perf's --max-stack does (default 127, perf's

@@ -101,6 +101,21 @@ PK_API void pk_maps_set_lookup(struct pk_maps *m, pk_maps_lookup_cb cb, void *ar
 PK_API int pk_maps_set_buildid_cache(struct pk_maps *m, const char *dir);
 
 /*
+ * pk_maps_set_symfs - look for every file with symbols below `dir`, as
+ * perf's --symfs does: a mapped file /P is read as DIR/P (its symbols,
+ * segments, .gnu_debuglink and the unwinder's bytes), the debug directory
+ * (PK_MAPS_DIR_DEBUG, default /usr/lib/debug) is taken below DIR, the
+ * running vDSO image is not used (only a build-id cache's copy), and no
+ * kallsyms is read unless PK_MAPS_DIR_KALLSYMS names one, so kernel
+ * addresses stay unresolved.  The build-id cache is left as set
+ * (perf moves it to DIR/.debug: the caller does that).  A `dir` that is
+ * "/" (after realpath) or "" or NULL removes the root.  The path is
+ * copied; takes effect for DSOs whose symbols are not loaded yet.
+ * Returns 0 or -ENOMEM.
+ */
+PK_API int pk_maps_set_symfs(struct pk_maps *m, const char *dir);
+
+/*
  * pk_maps_process - follow one decoded record: MMAP and MMAP2 add a mapping
  * to their process (pid -1: the kernel's), FORK copies the parent's maps to
  * the child, COMM with the exec flag starts the process afresh, EXIT drops

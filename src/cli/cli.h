@@ -228,8 +228,22 @@ void cli_control_close(struct cli_control *c);
 
 /* cli_buildid_dir - the build-id cache directory: $PERFKIT_BUILDID_DIR,
  * else $PERF_BUILDID_DIR, else perf's buildid.dir setting (perf's config
- * files), else $HOME/.debug.  Returns buf, or NULL when it does not fit. */
+ * files), else $HOME/.debug; DIR/.debug under --symfs=DIR.  Returns buf,
+ * or NULL when it does not fit. */
 const char *cli_buildid_dir(char *buf, size_t len);
+
+/* ---- --symfs (symfs.c) ----------------------------------------------------- */
+
+/* cli_symfs_set - the command's --symfs=DIR (kept, not copied). */
+void cli_symfs_set(const char *dir);
+
+/* cli_symfs_cache - DIR/.debug into buf when --symfs was given (perf's
+ * build-id cache under a symfs), else NULL (also when it does not fit). */
+const char *cli_symfs_cache(char *buf, size_t len);
+
+/* cli_symfs_apply - give res the --symfs root (pk_resolver_set_symfs);
+ * 0 when none was given, else its return. */
+int cli_symfs_apply(struct pk_resolver *res);
 
 /* ---- text from outside (text.c) ------------------------------------------ */
 

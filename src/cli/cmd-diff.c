@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT, OPT_CPU, OPT_PID, OPT_TID, OPT_TIME };
+enum { OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT, OPT_CPU, OPT_PID, OPT_TID, OPT_TIME, OPT_SYMFS };
 
 static const struct cli_opt diff_options[] = {
 	{ "compute", 'c', CLI_ARG_REQUIRED, 'c', "METHOD",
@@ -58,6 +58,8 @@ static const struct cli_opt diff_options[] = {
 	{ "format", 0, CLI_ARG_REQUIRED, OPT_FORMAT, "FORMAT",
 	  "stdio (the table), folded (each stack with its old and new weight) or flamegraph "
 	  "(the new profile's SVG coloured by the change)" },
+	{ "symfs", 0, CLI_ARG_REQUIRED, OPT_SYMFS, "DIR",
+	  "look for files with symbols below DIR (perf's --symfs; the kernel stays unresolved)" },
 	{ "output", 0, CLI_ARG_REQUIRED, OPT_OUTPUT, "FILE",
 	  "write the --format output to FILE (default stdout; -o is perf's --order)" },
 	CLI_OPT_HELP_ENTRY,
@@ -77,7 +79,7 @@ const struct cli_optset cmd_diff_opts = {
 
 /* perf diff's options perfkit does not take, refused by name. */
 static const char *const refused[] = {
-	"--cycles-hist", "--kallsyms", "--symfs", "--stream",
+	"--cycles-hist", "--kallsyms", "--stream",
 };
 
 static int check_refused(int argc, char **argv)
@@ -182,6 +184,7 @@ static int diff_option(void *ctx, int id, const char *arg)
 		return 0;
 	case OPT_OUTPUT: o->output = arg; return 0;
 	case OPT_TIME: o->time = arg; return 0;
+	case OPT_SYMFS: cli_symfs_set(arg); return 0;
 	case 'C': o->comms = arg; return 0;
 	case 'd': o->dsos = arg; return 0;
 	case 'S': o->syms = arg; return 0;

@@ -25,6 +25,7 @@ enum {
 	OPT_GROUP, OPT_NO_GROUP,
 	OPT_STDIO_COLOR,
 	OPT_OFF_CPU,
+	OPT_SYMFS,
 };
 
 static const struct cli_opt report_options[] = {
@@ -87,6 +88,8 @@ static const struct cli_opt report_options[] = {
 	  "never, or auto (on a terminal or through the pager: the default)" },
 	{ "threads", 'T', CLI_ARG_NONE, 'T', NULL,
 	  "after the table, the counts each thread's PERF_RECORD_READ gave (perf record -s)" },
+	{ "symfs", 0, CLI_ARG_REQUIRED, OPT_SYMFS, "DIR",
+	  "look for files with symbols below DIR (perf's --symfs; the kernel stays unresolved)" },
 	{ "off-cpu", 0, CLI_ARG_REQUIRED, OPT_OFF_CPU, "MODE",
 	  "wall-clock time of a perfkit record --off-cpu file: each wait (sched_switch to the next "
 	  "switch-in) weighted by its nanoseconds under an [off-cpu: STATE] frame, merge (with the "
@@ -205,6 +208,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'o': o->output = arg; return 0;
 	case OPT_FORMAT: return report_export_format(arg, &o->format);
 	case OPT_OFF_CPU: return report_offcpu_parse(arg, &o->off_cpu);
+	case OPT_SYMFS: cli_symfs_set(arg); return 0;
 	case OPT_STDIO: return 0;
 	case OPT_HEADER: o->header = true; return 0;
 	case OPT_HEADER_ONLY: o->header_only = true; return 0;
@@ -563,7 +567,8 @@ static int setup(struct report_run *run)
 		pk_resolver_set_max_stack(run->res, run->o->max_stack);
 	pk_resolver_set_inline(run->res, !run->o->no_inline);
 	/* perf reads the binaries that ran from the build-id cache first. */
-	if (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run->res, dir)) < 0)
+	if ((cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run->res, dir)) < 0) ||
+	    (err = cli_symfs_apply(run->res)) < 0)
 		return err;
 	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
 		return -ENOMEM;

@@ -20,7 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_HEADER, OPT_HEADER_ONLY, OPT_INLINE, OPT_NO_INLINE };
+enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_HEADER, OPT_HEADER_ONLY, OPT_INLINE, OPT_NO_INLINE,
+	OPT_SYMFS };
 
 static const struct cli_opt script_options[] = {
 	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
@@ -28,6 +29,8 @@ static const struct cli_opt script_options[] = {
 	  "[type:]field,... (comm, tid, pid, time, cpu, event, trace, ip, sym, dso, addr, symoff, "
 	  "period, misc, weight, iregs, uregs, brstack, brstacksym, brstackoff, phys_addr, "
 	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen); +field/-field edit the default; type is hw, sw, trace, raw or break" },
+	{ "symfs", 0, CLI_ARG_REQUIRED, OPT_SYMFS, "DIR",
+	  "look for files with symbols below DIR (perf's --symfs; the kernel stays unresolved)" },
 	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
 	{ "show-task-events", 0, CLI_ARG_NONE, OPT_SHOW_TASK, NULL, "also print the COMM, FORK and EXIT records" },
@@ -180,6 +183,7 @@ static int script_option(void *ctx, int id, const char *arg)
 	case 'f': o->force = true; return 0;
 	case 'D': o->dump = true; return 0;
 	case OPT_NS: o->ns = true; return 0;
+	case OPT_SYMFS: cli_symfs_set(arg); return 0;
 	case OPT_SHOW_TASK: o->show_task = true; return 0;
 	case OPT_SHOW_MMAP: o->show_mmap = true; return 0;
 	case OPT_HEADER: o->header = true; return 0;
@@ -273,7 +277,8 @@ static int setup(struct script_run *run)
 		return cli_error("script", NULL);
 	pk_resolver_set_inline(run->c.res, !run->o->no_inline);
 	/* perf script finds the binaries in the build-id cache first */
-	if (cli_buildid_dir(dir, sizeof(dir)) && pk_resolver_set_buildid_dir(run->c.res, dir) < 0)
+	if ((cli_buildid_dir(dir, sizeof(dir)) && pk_resolver_set_buildid_dir(run->c.res, dir) < 0) ||
+	    cli_symfs_apply(run->c.res) < 0)
 		return cli_error("script", NULL);
 	if (pk_data_reader_feature(run->r, PK_DATA_FEAT_TRACING_DATA, &td, &td_len) == 0 &&
 	    pk_tracing_data_parse(td, td_len, &run->c.tracing) < 0)

@@ -220,7 +220,8 @@ static int setup(struct diff_file *f, const struct diff_opts *o, const char *tit
 
 	if ((err = pk_resolver_new(f->r, &f->res)) < 0)
 		return err;
-	if (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(f->res, dir)) < 0)
+	if ((cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(f->res, dir)) < 0) ||
+	    (err = cli_symfs_apply(f->res)) < 0)
 		return err;
 	if (o->format != DIFF_FORMAT_STDIO) {
 		f->nr_ev = nr;

@@ -126,6 +126,8 @@ const char *cli_buildid_dir(char *buf, size_t len)
 	const char *env = getenv("PERFKIT_BUILDID_DIR"), *home = getenv("HOME");
 	int n;
 
+	if (cli_symfs_cache(buf, len))
+		return buf;
 	if (!env || !*env)
 		env = getenv("PERF_BUILDID_DIR");
 	if (env && *env)

@@ -177,6 +177,20 @@ int pk_resolver_set_buildid_dir(struct pk_resolver *res, const char *dir)
 	return 0;
 }
 
+int pk_resolver_set_symfs(struct pk_resolver *res, const char *dir)
+{
+	char *cache;
+	int err = pk_maps_set_symfs(res->maps, dir);
+
+	if (err < 0 || !dir || !*dir || !pk__maps_symfs(res->maps))
+		return err;
+	if (asprintf(&cache, "%s/.debug", dir) < 0)
+		return pk__error_nomem("pk_resolver_set_symfs(%s)", dir);
+	err = pk_resolver_set_buildid_dir(res, cache);
+	free(cache);
+	return err;
+}
+
 void pk_resolver_set_max_stack(struct pk_resolver *res, unsigned int max)
 {
 	res->max_stack = max ? max : 1;

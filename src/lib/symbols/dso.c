@@ -9,7 +9,10 @@
  * one is never used; the "name@plt" entries perf 6.1 makes up for the
  * PLT of the file that runs; the vDSO from this process's own image when
  * the build-ids match, else from the cache; perf-PID.map for JIT code;
- * and the file the unwinder reads instead of a rebuilt one.
+ * and the file the unwinder reads instead of a rebuilt one.  Under a
+ * symfs root (pk_maps_set_symfs) every system path is looked for below
+ * it, as perf 6.1's dso__read_binary_type_filename joins them, and the
+ * running vDSO image is not used.
  */
 #include "elf/elf.h"
 #include "symbols/symbols.h"
@@ -76,6 +79,14 @@ static void consider(const struct pk__dso *d, const char *path, struct candidate
 	best->symtab = symtab;
 }
 
+const char *pk__symfs_path(const struct pk__sym_dirs *dirs, const char *path, char *buf,
+			   size_t len)
+{
+	if (!dirs->symfs)
+		return path;
+	return snprintf(buf, len, "%s/%s", dirs->symfs, path) < (int)len ? buf : NULL;
+}
+
 static void by_build_id(const uint8_t *id, size_t size, const char *debug, char *path, size_t len)
 {
 	int n = snprintf(path, len, "%s/.build-id/%02x/", debug, id[0]);
@@ -123,24 +134,24 @@ static void consider_link(const struct pk__dso *d, const struct link *l, const c
 
 /* The .gnu_debuglink places: the file's directory, its .debug/, and the
  * same directory under the debug root. */
-static void by_debuglink(const struct pk__dso *d, const char *debug, char *path, size_t len,
-			 struct candidate *best, bool *mismatch)
+static void by_debuglink(const struct pk__dso *d, const char *file, const char *debug, char *path,
+			 size_t len, struct candidate *best, bool *mismatch)
 {
 	char name[NAME_MAX + 1], dir[PATH_MAX];
 	struct pk__elf *e;
-	const char *slash = strrchr(d->name, '/');
+	const char *slash = strrchr(file, '/');
 	struct link l;
 	int ret;
 
-	if (!slash || pk__elf_open(d->name, &e) < 0)
+	if (!slash || pk__elf_open(file, &e) < 0)
 		return;
 	ret = pk__elf_debuglink(e, name, sizeof(name), &l.crc);
 	l.id_size = pk__elf_build_id(e, l.id);
 	pk__elf_close(e);
 	if (ret < 0 || strchr(name, '/'))
 		return;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - d->name), d->name);
-	if (snprintf(path, len, "%s/%s", dir, name) < (int)len && strcmp(path, d->name))
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - file), file);
+	if (snprintf(path, len, "%s/%s", dir, name) < (int)len && strcmp(path, file))
 		consider_link(d, &l, path, best, mismatch);
 	if (snprintf(path, len, "%s/.debug/%s", dir, name) < (int)len)
 		consider_link(d, &l, path, best, mismatch);
@@ -171,14 +182,14 @@ static int add_sym(void *arg, const struct pk__elf_sym *s)
  * file keeps the offsets and addresses but not the sizes (objcopy
  * --only-keep-debug leaves p_filesz 0): its are used, by p_memsz, only
  * when the mapped file is gone or is another build. */
-static void read_segments(struct pk__dso *d, struct pk__elf *symfile)
+static void read_segments(struct pk__dso *d, const char *mapped, struct pk__elf *symfile)
 {
 	struct pk__elf_seg segs[MAX_SEGS];
 	struct pk__elf *e = NULL;
 	bool mismatch = false;
 	int nr;
 
-	if (d->name[0] == '/' && pk__elf_open(d->name, &e) == 0 && !same_build_id(d, e, &mismatch)) {
+	if (mapped && pk__elf_open(mapped, &e) == 0 && !same_build_id(d, e, &mismatch)) {
 		pk__elf_close(e);
 		e = NULL;
 	}
@@ -198,12 +209,13 @@ static void read_segments(struct pk__dso *d, struct pk__elf *symfile)
 	}
 }
 
-/* Read the symbols of an opened file into d. */
-static void read_elf(struct pk__dso *d, struct pk__elf *e, bool symtab)
+/* Read the symbols of an opened file into d; mapped is the file the
+ * process mapped (under the symfs root), or NULL. */
+static void read_elf(struct pk__dso *d, const char *mapped, struct pk__elf *e, bool symtab)
 {
 	struct fill f = { .symtab = symtab };
 
-	read_segments(d, e);
+	read_segments(d, mapped, e);
 	if (pk__symtab_new(&f.t) < 0)
 		return;
 	pk__elf_symbols(e, add_sym, &f);
@@ -264,34 +276,42 @@ static void read_plt(struct pk__dso *d, struct candidate *best)
 static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 {
 	struct candidate best = { 0 };
-	char path[PATH_MAX];
+	char path[PATH_MAX], file[PATH_MAX], debug[PATH_MAX];
+	const char *mapped = d->name[0] == '/' ? pk__symfs_path(dirs, d->name, file, sizeof(file))
+					       : NULL;
+	const char *droot = pk__symfs_path(dirs, dirs->debug, debug, sizeof(debug));
 	bool mismatch = false;
+
+	if (!droot)
+		return;
 
 	if (dirs->lookup && dirs->lookup(dirs->lookup_arg, &d->pub, path, sizeof(path)) == 0)
 		consider(d, path, &best, &mismatch);
 	if (from_cache(d, dirs, path, sizeof(path)))
 		consider(d, path, &best, &mismatch);
 	if (d->pub.build_id_size) {
-		by_build_id(d->pub.build_id, d->pub.build_id_size, dirs->debug, path, sizeof(path));
+		by_build_id(d->pub.build_id, d->pub.build_id_size, droot, path, sizeof(path));
 		consider(d, path, &best, &mismatch);
-	} else if (d->name[0] == '/') {
+	} else if (mapped) {
 		/* None recorded: the file's own leads to its debug file, as in perf. */
 		uint8_t id[20];
 		struct pk__elf *e = NULL;
-		int n = pk__elf_open(d->name, &e) < 0 ? -ENOENT : pk__elf_build_id(e, id);
+		int n = pk__elf_open(mapped, &e) < 0 ? -ENOENT : pk__elf_build_id(e, id);
 
 		pk__elf_close(e);	/* opened with or without a build-id */
 		if (n > 0) {
-			by_build_id(id, (size_t)n, dirs->debug, path, sizeof(path));
+			by_build_id(id, (size_t)n, droot, path, sizeof(path));
 			consider(d, path, &best, &mismatch);
 		}
 	}
-	if (d->name[0] == '/') {
-		by_debuglink(d, dirs->debug, path, sizeof(path), &best, &mismatch);
-		consider(d, d->name, &best, &mismatch);
+	if (mapped) {
+		/* perf 6.1's last debuglink place is the debug root (not under
+		 * symfs) followed by the symfs-joined directory. */
+		by_debuglink(d, mapped, dirs->debug, path, sizeof(path), &best, &mismatch);
+		consider(d, mapped, &best, &mismatch);
 	}
 	if (best.elf) {
-		read_elf(d, best.elf, best.symtab);
+		read_elf(d, mapped, best.elf, best.symtab);
 		read_plt(d, &best);
 		pk__elf_close(best.elf);
 		return;
@@ -312,14 +332,16 @@ static void load_vdso(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	char path[PATH_MAX];
 	bool mismatch = false;
 
-	if (base && pk__elf_open_mapped(base, "[vdso]", &e) == 0) {
+	/* Under a symfs root perf 6.1 looks for its copy of the running
+	 * image there, never finding it: only the cache can have it. */
+	if (base && !dirs->symfs && pk__elf_open_mapped(base, "[vdso]", &e) == 0) {
 		if (same_build_id(d, e, &mismatch))
-			read_elf(d, e, pk__elf_has_symtab(e));
+			read_elf(d, NULL, e, pk__elf_has_symtab(e));
 		pk__elf_close(e);
 	}
 	if (!d->syms && from_cache(d, dirs, path, sizeof(path)) && pk__elf_open(path, &e) == 0) {
 		if (same_build_id(d, e, &mismatch))
-			read_elf(d, e, pk__elf_has_symtab(e));
+			read_elf(d, NULL, e, pk__elf_has_symtab(e));
 		pk__elf_close(e);
 	}
 	d->pub.build_id_mismatch = mismatch && !d->syms;
@@ -376,7 +398,8 @@ static bool cached_copy(const struct pk__dso *d, const struct pk__sym_dirs *dirs
 
 int pk__dso_unwind_file(struct pk__dso *d, const struct pk__sym_dirs *dirs, const char **out)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], buf[PATH_MAX];
+	const char *file;
 
 	if (d->kind != PK__DSO_FILE || !d->pub.build_id_size || d->name[0] != '/') {
 		*out = d->name;
@@ -384,11 +407,14 @@ int pk__dso_unwind_file(struct pk__dso *d, const struct pk__sym_dirs *dirs, cons
 	}
 	if (!d->unwind_file) {
 		/* Another build on disk and no copy: "", so nothing is read.  A
-		 * file gone and no copy: its name, which the unwinder cannot open. */
-		if (file_matches(d, d->name))
-			snprintf(path, sizeof(path), "%s", d->name);
+		 * file gone and no copy: its name, which the unwinder cannot open.
+		 * Under a symfs root the file on disk is the one below it. */
+		if (!(file = pk__symfs_path(dirs, d->name, buf, sizeof(buf))))
+			file = "";
+		if (file_matches(d, file))
+			snprintf(path, sizeof(path), "%s", file);
 		else if (!cached_copy(d, dirs, path, sizeof(path)))
-			snprintf(path, sizeof(path), "%s", access(d->name, F_OK) == 0 ? "" : d->name);
+			snprintf(path, sizeof(path), "%s", access(file, F_OK) == 0 ? "" : file);
 		if (!(d->unwind_file = pk__strdup(path)))
 			return -ENOMEM;
 	}

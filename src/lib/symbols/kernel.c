@@ -11,7 +11,8 @@
  * /proc/kallsyms costs ~35 ms of kernel CPU to generate; its copy in the
  * build-id cache is read instead when it is provably the same for what
  * the recording needs: same build-id, same _text (no reboot with KASLR
- * between), and no module mapped by the recording.
+ * between), and no module mapped by the recording.  Under a symfs root
+ * no kallsyms is read unless the caller named one, as in perf 6.1.
  */
 #include "host/host.h"
 #include "symbols/symbols.h"
@@ -120,6 +121,11 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 	const char *path = dirs->kallsyms ? dirs->kallsyms : "/proc/kallsyms";
 	char cached[PATH_MAX];
 
+	/* Under a symfs root perf 6.1 reads no kallsyms (only a vmlinux
+	 * there, which this loader does not read): the kernel stays bare,
+	 * unless the caller named a kallsyms file. */
+	if (dirs->symfs && !dirs->kallsyms)
+		return;
 	/* Another kernel's recording: its kallsyms from the build-id cache,
 	 * as perf's dso__find_kallsyms, modules and all; else none. */
 	if (k->kernel && other_kernel(k->kernel)) {

@@ -43,6 +43,7 @@ struct pk_maps {
 	pk_maps_lookup_cb lookup;
 	void *lookup_arg;
 	char *cache;		/* the build-id cache's directory */
+	char *symfs;		/* pk_maps_set_symfs's root, or NULL */
 	bool kernel_loaded;
 };
 
@@ -82,6 +83,7 @@ void pk_maps_free(struct pk_maps *m)
 	for (size_t i = 0; i <= PK_MAPS_DIR_KALLSYMS; i++)
 		free(m->dir[i]);
 	free(m->cache);
+	free(m->symfs);
 	free(m->procs);
 	free(m->dsos);
 	free(m);
@@ -115,6 +117,27 @@ int pk_maps_set_buildid_cache(struct pk_maps *m, const char *dir)
 	free(m->cache);
 	m->cache = copy;
 	return 0;
+}
+
+int pk_maps_set_symfs(struct pk_maps *m, const char *dir)
+{
+	char *copy = NULL, *real;
+	bool root;
+
+	/* perf 6.1's symbol__init: a root that is "/" is no root at all. */
+	real = dir && *dir ? realpath(dir, NULL) : NULL;
+	root = real && !strcmp(real, "/");
+	free(real);
+	if (dir && *dir && !root && !(copy = pk__strdup(dir)))
+		return pk__error_nomem("the symfs directory");
+	free(m->symfs);
+	m->symfs = copy;
+	return 0;
+}
+
+const char *pk__maps_symfs(const struct pk_maps *m)
+{
+	return m->symfs;
 }
 
 static struct proc *slot(struct proc *procs, size_t cap, uint32_t pid)
@@ -482,6 +505,7 @@ static void sym_dirs(const struct pk_maps *m, struct pk__sym_dirs *dirs)
 	dirs->lookup = m->lookup;
 	dirs->lookup_arg = m->lookup_arg;
 	dirs->cache = m->cache;
+	dirs->symfs = m->symfs;
 }
 
 int pk__maps_unwind_file(struct pk_maps *m, const char *name, const char **out)

@@ -97,7 +97,14 @@ struct pk__sym_dirs {
 	pk_maps_lookup_cb lookup;	/* the caller's lookup hook, or NULL */
 	void *lookup_arg;
 	const char *cache;	/* the build-id cache's directory, or NULL */
+	const char *symfs;	/* pk_maps_set_symfs's root, or NULL for "/" */
 };
+
+/* pk__symfs_path - path under the symfs root into buf ("ROOT/path", as
+ * perf joins them), or path itself when there is no root; NULL when it
+ * does not fit. */
+const char *pk__symfs_path(const struct pk__sym_dirs *dirs, const char *path, char *buf,
+			   size_t len);
 
 /* pk__dso_load - load a user-space DSO's symbols (kind FILE, VDSO or
  * PERFMAP) once: find its file (the lookup hook, /usr/lib/debug by
@@ -152,6 +159,9 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
  * know no such DSO.  0 with *out (valid until the maps are freed or name
  * is), -ENOENT when only files of another build-id exist, -ENOMEM. */
 int pk__maps_unwind_file(struct pk_maps *m, const char *name, const char **out);
+
+/* pk__maps_symfs - the symfs root pk_maps_set_symfs kept, or NULL. */
+const char *pk__maps_symfs(const struct pk_maps *m);
 
 /* ---- srcline.c ----------------------------------------------------------------- */
 
