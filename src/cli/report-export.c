@@ -290,7 +290,7 @@ int report_export(const struct report_opts *o, struct pk_data_reader *r)
 	}
 	if ((err = rc) < 0 || (err = pk_resolver_new(r, &run.res)) < 0 ||
 	    (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run.res, dir)) < 0) ||
-	    (err = make_exporter(&run)) < 0 ||
+	    (err = cli_symfs_apply(run.res)) < 0 || (err = make_exporter(&run)) < 0 ||
 	    (err = read_all(&run)) < 0)
 		rc = cli_error("report", NULL);
 	else

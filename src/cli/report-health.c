@@ -202,7 +202,8 @@ int report_health_stats(const struct report_opts *o)
 	    (err = report_health_new(o, &h)) < 0)
 		goto out;
 	pk_resolver_set_max_stack(res, o->max_stack);
-	if (cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(res, dir)) < 0)
+	if ((cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(res, dir)) < 0) ||
+	    (err = cli_symfs_apply(res)) < 0)
 		goto out;
 	while (!err && (rc = pk_data_reader_next(r, &hdr)) > 0)
 		err = stats_record(r, res, h, hdr);

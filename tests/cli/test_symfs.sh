@@ -60,6 +60,11 @@ out=$("$PERFKIT" report -i k.data --symfs=full --stdio --no-children -g none --s
 check "no kernel symbol under a symfs" test -z "$(grep '\[k\] [^0]' <<<"$out")" -a -n "$(grep '\[k\] 0x' <<<"$out")"
 out=$("$PERFKIT" script -i k.data --symfs=miss 2>/dev/null)
 check "libc resolves from its copy" grep -q ' [a-z_]*+0x[0-9a-f]* (.*libc\.so' <<<"$out"
+# The exports read under the symfs too.
+out=$("$PERFKIT" report -i g.data --symfs=full --format=folded 2>/dev/null)
+check "--format=folded: the copy names hot_a" grep -q 'hot_a' <<<"$out"
+out=$("$PERFKIT" report -i g.data --symfs=miss --format=folded 2>/dev/null)
+check "--format=folded: without its copy, no hot_a" test -z "$(grep hot_a <<<"$out")" -a -n "$out"
 out=$("$PERFKIT" report -i g.data --symfs=/ --stdio --no-children -g none --sort sym 2>/dev/null)
 check "--symfs=/ is no symfs" grep -q 'hot_a' <<<"$out"
 
