@@ -455,9 +455,10 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 				return c;
 	}
 	/* perf keeps its collapsed order for the rest: unresolved symbols by
-	 * address, highest first. */
+	 * address, lowest first (its input and collapse trees put the lower
+	 * address left, and its output tree keeps equal entries in order). */
 	if (sorting->use[PK_HIST_KEY_SYM] && !a->s.sym && a->s.ip != b->s.ip)
-		return a->s.ip > b->s.ip ? -1 : 1;
+		return a->s.ip < b->s.ip ? -1 : 1;
 	return 0;
 }
 
