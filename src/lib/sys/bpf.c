@@ -188,7 +188,11 @@ int pk__sys_bpf_btf(uint32_t id, void **data, uint32_t *size)
 	if ((err = info_by_fd(fd, &info, &len)) < 0)
 		goto out;
 	err = info.btf_size ? -ENOMEM : -ENOENT;
-	if (!info.btf_size || !(p = pk__malloc(info.btf_size)))
+	/* Zeroed, though the kernel fills every byte (the size is checked
+	 * below): it writes through info.btf, a pointer inside the info that
+	 * valgrind's bpf(2) wrapper does not follow, so to memcheck a malloc'd
+	 * blob stays uninitialised all the way into perf.data's BPF_BTF. */
+	if (!info.btf_size || !(p = pk__calloc(1, info.btf_size)))
 		goto out;
 	*size = info.btf_size;
 	memset(&info, 0, sizeof(info));
