@@ -105,6 +105,7 @@ struct pk_sample {
 	struct {			/* BRANCH_STACK */
 		uint64_t nr;
 		bool has_hw_idx;	/* attr.branch_sample_type has BRANCH_HW_INDEX */
+		bool call_stack;	/* ... has BRANCH_CALL_STACK (--call-graph lbr) */
 		uint64_t hw_idx;	/* only when has_hw_idx */
 		const struct perf_branch_entry *entries;	/* nr entries */
 	} branch;

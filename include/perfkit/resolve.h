@@ -5,7 +5,8 @@
  * and turns each sample into what a report or a script shows of it: its
  * thread's comm, its process, where its ip is (DSO, symbol, offset), and
  * its call chain as resolved frames, built as perf 6.1 builds them
- * (PERF_SAMPLE_CALLCHAIN with its context markers, and for --call-graph
+ * (PERF_SAMPLE_CALLCHAIN with its context markers, its user part rebuilt
+ * from the branch stack for --call-graph lbr samples, and for --call-graph
  * dwarf samples the user stack unwound).  It owns the thread table, the
  * memory maps and the unwinder.  Included by perfkit.h.
  */
@@ -111,6 +112,17 @@ PK_API void pk_resolver_set_max_stack(struct pk_resolver *res, unsigned int max)
 PK_API void pk_resolver_set_inline(struct pk_resolver *res, bool on);
 
 /*
+ * pk_resolver_set_caller_order - resolve call chains as perf 6.1 does for
+ * a caller-order graph (-g caller, and report's children default): the
+ * frames are still given innermost first, but an LBR call stack's kernel
+ * part (see pk_resolver_resolve) is resolved as perf walks it then,
+ * backwards from the user marker, each address in the mode of the marker
+ * after it (the kernel's addresses in user mode, so they stay unknown).
+ * Off by default; other chains are unaffected.
+ */
+PK_API void pk_resolver_set_caller_order(struct pk_resolver *res, bool on);
+
+/*
  * pk_resolver_set_symbols - with `on` false, locations (the sample's and
  * every frame's) get their map, DSO and map_ip but no symbol: loc.sym is
  * NULL, loc.addr the ip, and no symbol table, kallsyms or debug
@@ -141,8 +153,13 @@ PK_API int pk_resolver_process(struct pk_resolver *res, const struct pk_record *
  * switching the mode the following entries resolve in (the chain starts
  * in user mode; kernel, user and hypervisor markers switch; any other
  * marker makes perf discard the chain, and so it is here), markers left
- * out; then, when the sample has REGS_USER and a non-empty STACK_USER,
- * the user frames pk_unwinder_unwind finds (the user ip first, callers'
+ * out; for a sample of an LBR call stack (a branch stack and CALLCHAIN,
+ * attr.branch_sample_type CALL_STACK) whose chain has a user marker among
+ * its first max_stack entries, perf's rebuilt chain instead: the chain up
+ * to that marker, then in user mode the first branch entry's target and
+ * every entry's source in order (none for an empty stack; perf 6.1 reads
+ * past the record there); then, when the sample has REGS_USER and a
+ * non-empty STACK_USER, the user frames pk_unwinder_unwind finds (the user ip first, callers'
  * return addresses minus one), resolved in user mode.  A sample with
  * neither has no frames.
  *

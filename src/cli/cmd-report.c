@@ -566,6 +566,7 @@ static int setup(struct report_run *run)
 	if (!run->o->cg.caller)	/* caller order cuts in add_chain */
 		pk_resolver_set_max_stack(run->res, run->o->max_stack);
 	pk_resolver_set_inline(run->res, !run->o->no_inline);
+	pk_resolver_set_caller_order(run->res, run->o->cg.caller);
 	/* perf reads the binaries that ran from the build-id cache first. */
 	if ((cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run->res, dir)) < 0) ||
 	    (err = cli_symfs_apply(run->res)) < 0)

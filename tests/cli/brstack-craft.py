@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""brstack-craft.py IN OUT: a copy of the perf.data file IN whose samples
+"""brstack-craft.py [--callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
 carry a branch stack (PERF_SAMPLE_BRANCH_STACK), for machines without LBR.
 
 Every sample gets four entries built from its own ip and the previous and
@@ -11,6 +11,17 @@ in a transaction, aborted, cycles and the branch types (an extended one).
 IN must be a single-event file whose sample_type has nothing after
 BRANCH_STACK in the kernel's order (perf record -e cpu-clock's layout), in
 this machine's byte order; the sections after the data move with it.
+
+--callstack crafts what an LBR call stack (--call-graph lbr) records
+instead, for a -g recording: branch_sample_type gets CALL_STACK and each
+sample's entries are its own call chain's user part, innermost call first:
+entry k goes from the (k+1)th return address minus one (a call site in the
+caller) to the kth address (the ip for k = 0); a chain with the ip alone
+gets one entry from the ip to itself, one with no user part none; the
+user part ends before an address that is 0 or above 2^47 (an FP walk
+gone astray).  With --empty N every Nth
+sample's branch stack is empty; with --no-user N every Nth sample that has
+kernel frames loses the user part of its call chain (a kernel thread's).
 """
 import struct
 import sys
@@ -18,7 +29,13 @@ import sys
 SAMPLE_BRANCH_STACK = 1 << 11
 # what the kernel writes after the branch stack (IDENTIFIER, bit 16, comes first)
 AFTER_BRANCH_STACK = ((1 << 25) - 1) & ~((1 << 12) - 1) & ~(1 << 16)
-BRANCH_USER, BRANCH_ANY = 1 << 0, 1 << 3
+BRANCH_USER, BRANCH_ANY, BRANCH_CALL_STACK = 1 << 0, 1 << 3, 1 << 11
+# what the kernel writes before the call chain, 8 bytes each: IP, TID,
+# TIME, ADDR, ID, CPU, PERIOD, STREAM_ID, IDENTIFIER
+BEFORE_CALLCHAIN = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 3) | (1 << 6) | (1 << 7) | \
+    (1 << 8) | (1 << 9) | (1 << 16)
+SAMPLE_READ, SAMPLE_CALLCHAIN, SAMPLE_RAW = 1 << 4, 1 << 5, 1 << 10
+CONTEXT_KERNEL, CONTEXT_USER = 2**64 - 128, 2**64 - 512
 RECORD_SAMPLE = 9
 HEADER = struct.Struct("<8sQQ2Q2Q2Q32s")  # attr_size: an attr and its ids section
 
@@ -35,7 +52,32 @@ def entries(ip, prev, nxt):
             (0x1234, ip, flags(abort=1, btype=15, new_type=1))]          # FAULT_DATA
 
 
-def main(src, dst):
+def callstack_entries(rec, at, opts, n):
+    """The sample's chain at `at` in rec, as LBR call-stack entries; the
+    chain is cut at its user marker for --no-user."""
+    nr, = struct.unpack_from('<Q', rec, at)
+    ips = list(struct.unpack_from('<%dQ' % nr, rec, at + 8))
+    if CONTEXT_USER not in ips:
+        return rec, []
+    u = ips.index(CONTEXT_USER)
+    user = [ip for ip in ips[u + 1:] if ip < CONTEXT_USER]
+    for k, ip in enumerate(user):  # the end, or an FP walk gone astray
+        if ip == 0 or ip >= 1 << 47:
+            user = user[:k]
+            break
+    if not user:
+        return rec, []
+    if opts.get('no_user') and n % opts['no_user'] == 0 and CONTEXT_KERNEL in ips[:u]:
+        rec = rec[:at] + struct.pack('<%dQ' % (u + 1), u, *ips[:u])
+    if opts.get('empty') and n % opts['empty'] == 0:
+        return rec, []
+    if len(user) == 1:  # no caller known: a call from the ip to itself
+        return rec, [(user[0], user[0], flags(btype=4))]
+    return rec, [(user[k + 1] - 1, user[k], flags(btype=4)) for k in range(len(user) - 1)]
+
+
+def main(src, dst, opts=None):
+    opts = opts or {}
     buf = bytearray(open(src, 'rb').read())
     (magic, hsize, attr_size, attrs_off, attrs_size, data_off, data_size,
      types_off, types_size, feats) = HEADER.unpack_from(buf, 0)
@@ -44,8 +86,13 @@ def main(src, dst):
     stype, = struct.unpack_from('<Q', buf, attrs_off + 24)
     if stype & AFTER_BRANCH_STACK:
         sys.exit('brstack-craft: sample_type 0x%x has fields after BRANCH_STACK' % stype)
+    cs = opts.get('callstack')
+    if cs and (stype & (SAMPLE_READ | SAMPLE_RAW) or not stype & SAMPLE_CALLCHAIN):
+        sys.exit('brstack-craft: --callstack needs a call chain and no READ or RAW')
     struct.pack_into('<Q', buf, attrs_off + 24, stype | SAMPLE_BRANCH_STACK)
-    struct.pack_into('<Q', buf, attrs_off + 72, BRANCH_ANY | BRANCH_USER)
+    struct.pack_into('<Q', buf, attrs_off + 72,
+                     BRANCH_USER | (BRANCH_CALL_STACK if cs else BRANCH_ANY))
+    chain_at = 8 + 8 * bin(stype & BEFORE_CALLCHAIN).count('1')
     ips, pos = [], data_off
     while pos < data_off + data_size:
         rtype, misc, size = struct.unpack_from('<IHH', buf, pos)
@@ -59,7 +106,10 @@ def main(src, dst):
         if rtype == RECORD_SAMPLE:
             ip, = struct.unpack_from('<Q', rec, 8)
             n += 1
-            br = entries(ip, prev if prev is not None else ip, ips[n] if n < len(ips) else ip)
+            if cs:
+                rec, br = callstack_entries(rec, chain_at, opts, n)
+            else:
+                br = entries(ip, prev if prev is not None else ip, ips[n] if n < len(ips) else ip)
             rec += struct.pack('<Q', len(br)) + b''.join(struct.pack('<QQQ', *e) for e in br)
             struct.pack_into('<H', rec, 6, len(rec))
             prev = ip
@@ -79,4 +129,15 @@ def main(src, dst):
 
 
 if __name__ == '__main__':
-    main(sys.argv[1], sys.argv[2])
+    args, opts = sys.argv[1:], {}
+    while args and args[0].startswith('--'):
+        o = args.pop(0)
+        if o == '--callstack':
+            opts['callstack'] = True
+        elif o in ('--empty', '--no-user'):
+            opts[o[2:].replace('-', '_')] = int(args.pop(0))
+        else:
+            sys.exit('brstack-craft: unknown option ' + o)
+    if len(args) != 2:
+        sys.exit(__doc__)
+    main(args[0], args[1], opts)

@@ -148,6 +148,7 @@ static int do_branch(struct pk__rcur *c, const struct perf_event_attr *a, struct
 		return err;
 	s->branch.nr = rcur_u64(c);
 	s->branch.has_hw_idx = a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX;
+	s->branch.call_stack = a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK;
 	if (s->branch.has_hw_idx) {
 		err = pk__rcur_need(c, 8, "BRANCH_STACK hw_idx");
 		if (err)

@@ -4,8 +4,9 @@
  * follows a recording's side-band records into its thread table, memory
  * maps and unwinder, and turns a sample into its comm, its location and
  * its call chain, which it builds as perf 6.1's thread__resolve_callchain
- * does in callee order (the kernel's chain with its context markers, then
- * the user stack unwound for --call-graph dwarf samples).
+ * does in callee order (the kernel's chain with its context markers, its
+ * user part rebuilt from the branch stack for --call-graph lbr samples,
+ * then the user stack unwound for --call-graph dwarf samples).
  */
 #include "perfkit.h"
 #include "symbols/symbols.h"
@@ -59,6 +60,7 @@ struct pk_resolver {
 	size_t cap_ips;
 	bool no_inline;			/* pk_resolver_set_inline(false) */
 	bool no_symbols;		/* pk_resolver_set_symbols(false) */
+	bool caller_order;		/* pk_resolver_set_caller_order(true) */
 	struct loc_slot *locs;		/* LOC_CACHE_SIZE of them */
 	uint32_t gen;			/* the live generation of locs, never 0 */
 };
@@ -404,37 +406,124 @@ static int expand_inlines(struct pk_resolver *res, size_t *nr)
 	return 0;
 }
 
+/* The mode a context marker switches to; 0 for a marker perf takes as
+ * a corrupt chain. */
+static uint16_t marker_mode(uint64_t ip)
+{
+	switch (ip) {
+	case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
+	case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
+	case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
+	default: return 0;
+	}
+}
+
 /*
  * PERF_SAMPLE_CALLCHAIN as perf's thread__resolve_callchain_sample walks
- * it in callee order: the mode starts as user, kernel/user/hypervisor
- * markers switch it, any other marker discards the chain (perf takes it
- * as corrupt), and at most max_stack addresses are taken.
+ * it in callee order, its first `end` entries: the mode starts as user,
+ * kernel/user/hypervisor markers switch it, any other marker discards the
+ * chain (perf takes it as corrupt), and at most max_stack addresses are
+ * taken.
  */
-static int chain_frames(struct pk_resolver *res, const struct pk_sample *s, size_t *nr)
+static int chain_part(struct pk_resolver *res, const struct pk_sample *s, uint64_t end, size_t *nr)
 {
 	uint16_t mode = PERF_RECORD_MISC_USER;
 	unsigned int taken = 0;
 	int err;
 
-	for (uint64_t i = 0; i < s->callchain.nr && taken < res->max_stack; i++) {
+	for (uint64_t i = 0; i < end && taken < res->max_stack; i++) {
 		uint64_t ip = s->callchain.ips[i];
 
 		if (ip < PERF_CONTEXT_MAX) {
 			taken++;
 			if ((err = push_frame(res, nr, s->pid, ip, mode)) < 0)
 				return err;
-			continue;
-		}
-		switch (ip) {
-		case PERF_CONTEXT_HV: mode = PERF_RECORD_MISC_HYPERVISOR; break;
-		case PERF_CONTEXT_KERNEL: mode = PERF_RECORD_MISC_KERNEL; break;
-		case PERF_CONTEXT_USER: mode = PERF_RECORD_MISC_USER; break;
-		default:
+		} else if (!(mode = marker_mode(ip))) {
 			*nr = 0;
 			return 0;
 		}
 	}
 	return 0;
+}
+
+/*
+ * The kernel part (entries before the user marker at `u`) of an LBR
+ * chain in perf 6.1's caller order: lbr_callchain_add_kernel_ip walks it
+ * backwards from the user marker, so each address resolves in the mode of
+ * the marker after it (the kernel's addresses in user mode, which finds
+ * none of them).  Frames are still given innermost first.
+ */
+static int chain_part_backwards(struct pk_resolver *res, const struct pk_sample *s, uint64_t u,
+				size_t *nr)
+{
+	uint16_t mode = 0;
+	int err;
+
+	for (uint64_t i = 0; i < u; i++) {
+		uint64_t ip = s->callchain.ips[i], j = i;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			mode = 0;
+			continue;
+		}
+		while (!mode && ++j <= u)
+			if (s->callchain.ips[j] >= PERF_CONTEXT_MAX)
+				mode = marker_mode(s->callchain.ips[j]);
+		if (!mode) {
+			*nr = 0;
+			return 0;
+		}
+		if ((err = push_frame(res, nr, s->pid, ip, mode)) < 0)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * The chain of a sample of an LBR call stack (branch_sample_type
+ * CALL_STACK with a branch stack) as perf's resolve_lbr_callchain_sample
+ * builds it in callee order: the call chain up to its user marker (the
+ * kernel part), then, in user mode, the first entry's target (where the
+ * innermost recorded call went) and every entry's source (the call sites,
+ * innermost first).  Returns 1 when built, 0 when the first max_stack
+ * entries of the call chain have no user marker (perf then walks the
+ * chain as any other).  perf 6.1 adds the first entry's target even for an
+ * empty branch stack, reading past the record; an empty stack adds
+ * nothing here, as in perf's caller order.
+ */
+static int lbr_frames(struct pk_resolver *res, const struct pk_sample *s, size_t *nr)
+{
+	const struct perf_branch_entry *e = s->branch.entries;
+	uint64_t end = s->callchain.nr < res->max_stack ? s->callchain.nr : res->max_stack, u = 0;
+	int err;
+
+	while (u < end && s->callchain.ips[u] != PERF_CONTEXT_USER)
+		u++;
+	if (u == end)
+		return 0;
+	err = res->caller_order ? chain_part_backwards(res, s, u, nr) : chain_part(res, s, u, nr);
+	if (err < 0)
+		return err;
+	if (s->branch.nr && (err = push_frame(res, nr, s->pid, e[0].to, PERF_RECORD_MISC_USER)) < 0)
+		return err;
+	for (uint64_t i = 0; i < s->branch.nr; i++)
+		if ((err = push_frame(res, nr, s->pid, e[i].from, PERF_RECORD_MISC_USER)) < 0)
+			return err;
+	return 1;
+}
+
+/* The PERF_SAMPLE_CALLCHAIN part of a sample's chain, or its LBR call
+ * stack's (perf's evsel__has_branch_callstack). */
+static int chain_frames(struct pk_resolver *res, const struct pk_sample *s, size_t *nr)
+{
+	int err;
+
+	if (s->branch.call_stack && (s->fields & PERF_SAMPLE_BRANCH_STACK) &&
+	    (s->fields & PERF_SAMPLE_CALLCHAIN)) {
+		if ((err = lbr_frames(res, s, nr)) != 0)
+			return err < 0 ? err : 0;
+	}
+	return chain_part(res, s, s->callchain.nr, nr);
 }
 
 /* The user stack of a --call-graph dwarf sample, unwound (perf's
@@ -475,6 +564,11 @@ static int unwound_frames(struct pk_resolver *res, const struct pk_sample *s, si
 void pk_resolver_set_inline(struct pk_resolver *res, bool on)
 {
 	res->no_inline = !on;
+}
+
+void pk_resolver_set_caller_order(struct pk_resolver *res, bool on)
+{
+	res->caller_order = on;
 }
 
 void pk_resolver_set_symbols(struct pk_resolver *res, bool on)

@@ -3,8 +3,8 @@
  * test_resolver.c - pk_resolver: call chains built from this process's
  * own maps (context markers switch the mode and are left out, max_stack
  * cuts, a guest marker discards the chain, comms and processes follow
- * the records), and, with the argument "oracle", against perf 6.1: per
- * sample of a `perf record -g` and a `--call-graph dwarf` recording of
+ * the records, LBR call stacks rebuild the user part), and, with the
+ * argument "oracle", against perf 6.1: per sample of a `perf record -g` and a `--call-graph dwarf` recording of
  * the workload, the frames' (symbol, dso) are the lines `perf script -F
  * ip,sym,dso` prints for it (skipped without perf or root).
  */
@@ -176,6 +176,62 @@ static void comm_and_process_follow_records(void **state)
 	assert_int_equal(pk_resolver_resolve(res, &smp, &s), -EINVAL);
 	pk_resolver_free(res);
 	pk_resolver_free(NULL);
+}
+
+/* An LBR call stack's sample (branch_sample_type CALL_STACK): perf's
+ * chain is the kernel part, then the first entry's target and every
+ * entry's source; in caller order the kernel part resolves in user mode;
+ * a chain without a user marker, and an empty stack, as perf 6.1 has them. */
+static void lbr_call_stack_rebuilds_the_user_part(void **state)
+{
+	struct pk_resolver *res = this_process();
+	uint64_t a = (uint64_t)(uintptr_t)&resolver_fn_a, b = (uint64_t)(uintptr_t)&resolver_fn_b;
+	const uint64_t k = 0xffffffff81000010ull;
+	const uint64_t chain[] = { PERF_CONTEXT_KERNEL, k, PERF_CONTEXT_USER, 0x10, 0x20 };
+	const struct perf_branch_entry br[] = { { .from = b + 3, .to = a + 2 }, { .from = 0x30, .to = b } };
+	struct pk_record r = sample_with(chain, 5, PERF_RECORD_MISC_KERNEL);
+	struct pk_resolved_sample s = { .size = sizeof(s) };
+
+	(void)state;
+	r.sample.fields |= PERF_SAMPLE_BRANCH_STACK;
+	r.sample.branch.nr = 2;
+	r.sample.branch.entries = br;
+	r.sample.branch.call_stack = true;
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 4);
+	assert_int_equal(s.frames[0].ip, k);
+	assert_int_equal(s.frames[0].cpumode, PERF_RECORD_MISC_KERNEL);
+	assert_int_equal(s.frames[1].ip, a + 2);
+	assert_string_equal(s.frames[1].loc.sym, "resolver_fn_a");
+	assert_int_equal(s.frames[2].ip, b + 3);
+	assert_string_equal(s.frames[2].loc.sym, "resolver_fn_b");
+	assert_int_equal(s.frames[3].ip, 0x30);
+	assert_int_equal(s.frames[3].cpumode, PERF_RECORD_MISC_USER);
+	/* Caller order: the same frames, the kernel's in user mode. */
+	pk_resolver_set_caller_order(res, true);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 4);
+	assert_int_equal(s.frames[0].ip, k);
+	assert_int_equal(s.frames[0].cpumode, PERF_RECORD_MISC_USER);
+	assert_int_equal(s.frames[1].ip, a + 2);
+	pk_resolver_set_caller_order(res, false);
+	/* An empty stack: the kernel part alone. */
+	r.sample.branch.nr = 0;
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 1);
+	assert_int_equal(s.frames[0].ip, k);
+	/* No user marker: the chain as recorded. */
+	r.sample.branch.nr = 2;
+	r.sample.callchain.nr = 2;
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 1);
+	/* Without CALL_STACK the branch stack is not the chain. */
+	r.sample.callchain.nr = 5;
+	r.sample.branch.call_stack = false;
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 3);
+	assert_int_equal(s.frames[2].ip, 0x20);
+	pk_resolver_free(res);
 }
 
 /* An address asked for again gets the same answer until a record changes
@@ -408,6 +464,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(max_stack_cuts_and_guest_marker_discards),
 		cmocka_unit_test(comm_and_process_follow_records),
 		cmocka_unit_test(repeated_addresses_follow_new_maps),
+		cmocka_unit_test(lbr_call_stack_rebuilds_the_user_part),
 	};
 	const struct CMUnitTest perf[] = {
 		cmocka_unit_test(frame_pointers_as_perf),
