@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_HEADER, OPT_HEADER_ONLY, OPT_INLINE, OPT_NO_INLINE,
-	OPT_SYMFS };
+	OPT_SYMFS, OPT_MAX_STACK };
 
 static const struct cli_opt script_options[] = {
 	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
@@ -43,6 +43,8 @@ static const struct cli_opt script_options[] = {
 	{ "inline", 0, CLI_ARG_NONE, OPT_INLINE, NULL,
 	  "inlined functions as frames of DWARF-unwound call chains (the default)" },
 	{ "no-inline", 0, CLI_ARG_NONE, OPT_NO_INLINE, NULL, "no inlined frames in call chains" },
+	{ "max-stack", 0, CLI_ARG_REQUIRED, OPT_MAX_STACK, "N",
+	  "use at most N frames of each call chain (default 127)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -191,6 +193,15 @@ static int script_option(void *ctx, int id, const char *arg)
 	case 'I': o->show_info = true; return 0;
 	case OPT_INLINE: o->no_inline = false; return 0;
 	case OPT_NO_INLINE: o->no_inline = true; return 0;
+	case OPT_MAX_STACK: {
+		uint64_t v;
+
+		if (cli_num_u64("script", "--max-stack", arg, 0, UINT32_MAX, &v) < 0)
+			return CLI_EXIT_USAGE;
+		o->max_stack = (unsigned int)v;
+		o->max_stack_given = true;
+		return 0;
+	}
 	default: return 0;
 	}
 }
@@ -276,6 +287,8 @@ static int setup(struct script_run *run)
 	if (pk_resolver_process(run->c.res, &swapper) < 0)
 		return cli_error("script", NULL);
 	pk_resolver_set_inline(run->c.res, !run->o->no_inline);
+	if (run->o->max_stack_given)
+		pk_resolver_set_max_stack(run->c.res, run->o->max_stack);
 	/* perf script finds the binaries in the build-id cache first */
 	if ((cli_buildid_dir(dir, sizeof(dir)) && pk_resolver_set_buildid_dir(run->c.res, dir) < 0) ||
 	    cli_symfs_apply(run->c.res) < 0)

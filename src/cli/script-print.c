@@ -101,7 +101,10 @@ static void print_addr(FILE *f, struct script_ctx *c, const struct script_type *
 static void print_chain(FILE *f, const struct script_ctx *c, const struct script_type *t,
 			const struct pk_resolved_sample *r)
 {
-	for (size_t i = 0; i < r->nr_frames; i++) {
+	/* perf's --max-stack 0 keeps no frame (the resolver keeps at least one) */
+	size_t nr = c->o->max_stack_given && !c->o->max_stack ? 0 : r->nr_frames;
+
+	for (size_t i = 0; i < nr; i++) {
 		const struct pk_frame *fr = &r->frames[i];
 		struct script_type noso = *t;
 
@@ -216,6 +219,10 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 	const struct pk_sample *s = &rec->sample;
 	struct pk_resolved_sample r = { .size = sizeof(r) };
 	bool chain = c->callchains && (s->fields & PERF_SAMPLE_CALLCHAIN);
+	/* perf's --max-stack 0: its DWARF unwinding fails, so a sample with a
+	 * user stack is printed on one line (the comm as for a call chain) */
+	bool lines = chain && !(c->o->max_stack_given && !c->o->max_stack &&
+				(attr->sample_type & PERF_SAMPLE_STACK_USER));
 	int err;
 
 	if (!t->fields)
@@ -235,7 +242,7 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 		script_print_data_src(f, c, s->data_src);
 	script_print_weight(f, t, s);
 	if (HAS(t, IP)) {
-		if (chain) {
+		if (lines) {
 			fputc('\n', f);
 			print_chain(f, c, t, &r);
 		} else {

@@ -7,7 +7,8 @@
 # default layout, with --ns and with -F lists (set, +/-, type:); and perf's
 # refusal of a field the samples lack; --show-task-events and
 # --show-mmap-events; --call-graph dwarf recordings (perf's
-# and perfkit's) of the unwinding target, whose user frames are unwound.
+# and perfkit's) of the unwinding target, whose user frames are unwound;
+# --max-stack on both kinds of call chain.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -45,6 +46,11 @@ else
 		same_as_perf "$f"
 	done
 	same_as_perf g.data
+	# --max-stack: the first N frames; 0 prints an empty chain (and a
+	# DWARF sample on one line, below)
+	for n in 0 1 3; do
+		same_as_perf g.data --max-stack "$n"
+	done
 	same_as_perf plain.data --ns
 	# the side-band records (perf's synthesized ones take the first event's fields)
 	for f in fork.data tp.data perfkit.data perfkit-tp.data; do
@@ -85,6 +91,9 @@ PY
 			not_ok "$f: the unwound chains equal perf's"
 			diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
 		fi
+	done
+	for n in 0 2; do
+		same_as_perf dwarf.data --no-inline --max-stack "$n"
 	done
 	same_as_perf tp.data --ns
 	same_as_perf plain.data -F comm,tid,time,period
