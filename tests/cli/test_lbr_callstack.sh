@@ -62,6 +62,9 @@ same "report --no-children -g caller, empty stacks: chains equal perf's" empty.d
 run report --stdio -i lbr.data
 check "lbr.data: kernel frames in caller order are unknown, as in perf" \
 	grep -q '\[unknown\] *\[\.\] 0xffffffff' <<<"$out"
+# The user part comes from the branch records: no frame pointer to blame.
+check "lbr.data: no warning about missing frame pointers" \
+	test -z "$(grep -i 'frame pointer' <<<"$err")"
 entries() { grep '^ *[0-9.]*% *[0-9.]*% ' | sed 's/\(\[unknown\] *\)\[[k.]\]/\1[?]/' | sort; }
 for f in lbr.data empty.data; do
 	for g in caller callee; do

@@ -232,7 +232,12 @@ int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr 
 		h->fig.nr_chains++;
 	if (dwarf && (err = count_dwarf(h, attr, smp, rs)) < 0)
 		return err;
-	if (!dwarf && (attr->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+	/* an LBR call stack's user part comes from the branch records, not
+	 * from frame pointers: nothing to judge them by */
+	bool lbr = (attr->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+		   (attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK);
+
+	if (!dwarf && !lbr && (attr->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		const struct pk_dso *d = fp_cut(rs);
 		struct dso_count *e;
 
