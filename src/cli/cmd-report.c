@@ -332,6 +332,7 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 	struct report_chains *c = &run->chains;
 	size_t nr = rs->nr_frames, from = 0;
 	bool nomem = false;
+	char level = s->level;
 
 	/* perf's --max-stack keeps the outermost frames in caller order. */
 	if (run->o->cg.caller && nr > run->o->max_stack) {
@@ -354,7 +355,11 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		struct pk_hist_sample *fs = &c->samples[k];
 
 		*fs = *s;
-		fs->level = cli_sample_level(f->cpumode);
+		/* perf fills one addr_location frame after frame: a frame no map
+		 * holds keeps the level of the frame before it (or the sample's) */
+		if (f->loc.dso)
+			level = cli_sample_level(f->cpumode);
+		fs->level = level;
 		fs->sym = f->loc.sym;
 		fs->sym_start = f->loc.sym_start;
 		fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
