@@ -71,12 +71,12 @@ static void perf_order_for_ties(void **state)
 	add(h, A, 1, "zz", 0x10, 0, 10);
 	add(h, A, 1, "aa", 0x10, 1, 10);
 	add(h, A, 1, "aa", 0x10, 0, 10);
-	add(h, A, 1, "aa", 0x30, 0, 10);	/* unresolved: highest address first */
+	add(h, A, 1, "aa", 0x30, 0, 10);	/* unresolved: lowest address first */
 	pk_hist_sort(h);
 	assert_string_equal(pk_hist_get(h, 0)->s.dso, "aa");
 	assert_int_equal(pk_hist_get(h, 0)->s.cpu, 0);
-	assert_int_equal(pk_hist_get(h, 0)->s.ip, 0x30);
-	assert_int_equal(pk_hist_get(h, 1)->s.ip, 0x10);
+	assert_int_equal(pk_hist_get(h, 0)->s.ip, 0x10);
+	assert_int_equal(pk_hist_get(h, 1)->s.ip, 0x30);
 	assert_int_equal(pk_hist_get(h, 2)->s.cpu, 1);
 	assert_string_equal(pk_hist_get(h, 3)->s.dso, "zz");
 	assert_null(pk_hist_get(h, 4)->s.dso);
