@@ -413,6 +413,8 @@ static int check_file(const struct script_opts *o, bool defaulted)
 {
 	struct stat st;
 
+	if (!strcmp(o->input, "-"))
+		return 0;	/* standard input (perf record -o -): nothing to check */
 	if (stat(o->input, &st) < 0) {
 		cli_message(stderr, "perfkit script: failed to open %s: %s%s\n", o->input, strerror(errno),
 			    defaulted && errno == ENOENT ? "  (try 'perfkit record' first)" : "");

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reader-names.c - names for the events a file does not name (cut before
- * its EVENT_DESC section): the reader gives each event perf's name for its
- * attr (pk_attr_name) when it is read; this names the tracepoints among
- * them from the file's own tracing data, "system:name" by the attr's
- * config, as perf's evsel__prepare_tracepoint_event does.  Tracing data
- * that does not parse leaves perf's "unknown tracepoint".
+ * its EVENT_DESC section) or a pipe-mode stream names in no EVENT_UPDATE:
+ * the reader gives each event perf's name for its attr (pk_attr_name) when
+ * it is read; this names the tracepoints among them from the file's own
+ * tracing data, "system:name" by the attr's config, as perf's
+ * evsel__prepare_tracepoint_event does: at open for a file, when the
+ * HEADER_TRACING_DATA record arrives for a stream (reader-pipe.c).  Tracing
+ * data that does not parse leaves perf's "unknown tracepoint".
  */
 #include "reader-int.h"
 

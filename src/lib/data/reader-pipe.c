@@ -11,7 +11,8 @@
  * delivered.  The ones before the first other record are taken at open,
  * later ones as the records pass.  EVENT_UPDATE records, which files carry
  * in their data too, are delivered, and an event without a name takes the
- * one they give.
+ * one they give; a tracepoint none names takes its name from the tracing
+ * data, as in a file (reader-names.c).
  */
 #include "reader-int.h"
 #include "sys/sys.h"
@@ -87,7 +88,10 @@ static int take_feature(struct pk_data_reader *r, const struct perf_event_header
 
 /* HEADER_TRACING_DATA: u32 size, u32 pad, then `size` bytes after the
  * record.  They are read as they come, so a size the stream does not hold
- * costs no more memory than the stream. */
+ * costs no more memory than the stream.  The events taken so far that no
+ * name names, tracepoints among them, take "system:name" from it, as perf
+ * names them when its tracing data arrives; an EVENT_UPDATE name given
+ * later still wins, as it does in perf. */
 static int take_tracing(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at)
 {
 	unsigned char *data = NULL;
@@ -117,8 +121,13 @@ static int take_tracing(struct pk_data_reader *r, const struct perf_event_header
 		free(data);
 		return err ? err : 1;
 	}
-	set_feature(r, PK_DATA_FEAT_TRACING_DATA, data ? data : pk__malloc(1), size, at + sizeof(*rec) + 8);
-	return r->feat_data[PK_DATA_FEAT_TRACING_DATA] ? 1 : (r->err = pk__error_nomem("the tracing data"));
+	if (!data && !(data = pk__malloc(1)))
+		return r->err = pk__error_nomem("the tracing data");
+	set_feature(r, PK_DATA_FEAT_TRACING_DATA, data, size, at + sizeof(*rec) + 8);
+	/* perf's perf_event__process_tracing_data names the tracepoints
+	 * already there; an attr that comes later stays "unknown tracepoint" */
+	pk__reader_name_tracepoints(r);	/* 0: a name not found stays perf's */
+	return 1;
 }
 
 /* HEADER_BUILD_ID: the record as a file's BUILD_ID section holds it, so

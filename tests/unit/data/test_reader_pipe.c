@@ -5,7 +5,8 @@
  * HEADER_FEATURE and HEADER_BUILD_ID records, tracing data after its
  * record and header records after the samples, read through a pipe and as
  * a file: the events, features and records it holds, and the header
- * records taken, known when the contract says.  The same stream cut at every byte: an error naming what
+ * records taken, known when the contract says; tracepoints no record
+ * names, named from the tracing data once it has arrived.  The same stream cut at every byte: an error naming what
  * is wrong or a clean end, never a hang or a crash.  With the argument
  * "oracle", streams perf 6.1 writes, piped straight into the reader and
  * compared with perf's own reading of them and with the same workload
@@ -23,6 +24,7 @@
 #include <cmocka.h>
 
 #include "perfkit.h"
+#include "data/data.h"
 #include "tmpdir.h"
 
 #define EVENTS "-e task-clock/period=100000/ -e sched:sched_process_exit"
@@ -88,13 +90,13 @@ static void put_sample(struct bytes *b, uint64_t id, uint64_t time)
 	put_rec(b, PERF_RECORD_SAMPLE, &s, sizeof(s));
 }
 
-static void put_attr(struct bytes *b, uint64_t config, const uint64_t *ids, size_t nr)
+static void put_attr_of(struct bytes *b, uint32_t type, uint64_t config, const uint64_t *ids, size_t nr)
 {
 	struct bytes r = { .len = 0 };
 	struct perf_event_attr a;
 
 	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_SOFTWARE;
+	a.type = type;
 	a.config = config;
 	a.size = sizeof(a);
 	a.sample_period = 1000;
@@ -103,6 +105,11 @@ static void put_attr(struct bytes *b, uint64_t config, const uint64_t *ids, size
 	put(&r, &a, sizeof(a));
 	put(&r, ids, nr * 8);
 	put_rec(b, 64, r.p, r.len);
+}
+
+static void put_attr(struct bytes *b, uint64_t config, const uint64_t *ids, size_t nr)
+{
+	put_attr_of(b, PERF_TYPE_SOFTWARE, config, ids, nr);
 }
 
 /* Offsets in the stream the tests cut at. */
@@ -289,6 +296,80 @@ static void test_pipe_stream(void **state)
 	assert_int_equal(pk_data_reader_open(path, &r), 0);
 	check_stream(r);
 	pk_data_reader_free(r);
+}
+
+/* The id tracefs file `rel` in the fixture tracefs `fixture` gives. */
+static uint64_t fixture_id(const char *fixture, const char *rel)
+{
+	char p[4400], buf[32] = { 0 };
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", fixture, rel);
+	f = fopen(p, "r");
+	assert_non_null(f);
+	assert_true(fread(buf, 1, sizeof(buf) - 1, f) > 0);
+	fclose(f);
+	return strtoull(buf, NULL, 10);
+}
+
+/* Tracepoints no EVENT_UPDATE names (a stream from a perf that sends no
+ * names) take "system:name" from the tracing data once HEADER_TRACING_DATA
+ * has arrived, as perf names them; an EVENT_UPDATE name that comes later
+ * still wins, and a tracepoint whose HEADER_ATTR comes after the tracing
+ * data stays "unknown tracepoint", as in perf 6.1. */
+static void test_pipe_tracepoint_names(void **state)
+{
+	static const uint64_t id0[] = { 5 }, id1[] = { 6 }, id2[] = { 7 };
+	struct { uint64_t type, id; char name[16]; } upd = { 2, 6, "irq:renamed" };
+	struct pk__data_event ev[2] = { 0 };
+	struct bytes *b = malloc(sizeof(*b));
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	struct { uint32_t size, pad; } td_rec = { 0, 0 };
+	unsigned char *td, zero[8] = { 0 };
+	char fixture[4096];
+	size_t len, n = 0;
+	int fd, ret;
+
+	(void)state;
+	assert_non_null(b);
+	snprintf(fixture, sizeof(fixture), "%s/tests/unit/catalog/tracefs", getenv("PERFKIT_SRCDIR"));
+	ev[0].attr.type = ev[1].attr.type = PERF_TYPE_TRACEPOINT;
+	ev[0].attr.config = fixture_id(fixture, "events/sched/sched_switch/id");
+	ev[1].attr.config = fixture_id(fixture, "events/irq/irq_handler_entry/id");
+	ev[0].name = ev[1].name = (char *)"not-these";	/* the tracing data holds no names of events */
+	assert_int_equal(pk__data_writer_tracing(fixture, ev, 2, &td, &len), 0);
+	assert_non_null(td);
+	b->len = 0;
+	put(b, "PERFILE2", 8);
+	put_u64(b, 16);
+	put_attr_of(b, PERF_TYPE_TRACEPOINT, ev[0].attr.config, id0, 1);
+	put_attr_of(b, PERF_TYPE_TRACEPOINT, ev[1].attr.config, id1, 1);
+	td_rec.size = (uint32_t)((len + 7) & ~(size_t)7);
+	put_rec(b, 66, &td_rec, sizeof(td_rec));
+	put(b, td, len);
+	put(b, zero, td_rec.size - len);
+	free(td);
+	put_sample(b, 5, 100);
+	put_rec(b, 78, &upd, sizeof(upd));
+	put_attr_of(b, PERF_TYPE_TRACEPOINT, ev[0].attr.config, id2, 1);
+	put_sample(b, 7, 200);
+	fd = pipe_of(b->p, b->len);
+	assert_int_equal(pk_data_reader_open_fd(fd, "the pipe", &r), 0);
+	assert_int_equal(pk_data_reader_nr_events(r), 2);
+	assert_string_equal(pk_data_reader_name(r, 0), "sched:sched_switch");
+	assert_string_equal(pk_data_reader_name(r, 1), "irq:irq_handler_entry");
+	while ((ret = pk_data_reader_next(r, &h)) == 1)
+		n++;
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, 3);	/* two samples and the EVENT_UPDATE */
+	assert_int_equal(pk_data_reader_nr_events(r), 3);
+	assert_string_equal(pk_data_reader_name(r, 0), "sched:sched_switch");
+	assert_string_equal(pk_data_reader_name(r, 1), "irq:renamed");
+	assert_string_equal(pk_data_reader_name(r, 2), "unknown tracepoint");
+	pk_data_reader_free(r);
+	close(fd);
+	free(b);
 }
 
 /* Reads a stream cut at `len` through a pipe: the records delivered before
@@ -509,6 +590,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pipe_stream),
 		cmocka_unit_test(test_pipe_cut),
 		cmocka_unit_test(test_pipe_damage),
+		cmocka_unit_test(test_pipe_tracepoint_names),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_pipe),
