@@ -34,7 +34,7 @@ static struct {
 	int writer_passes;	/* rdtsc moves the lock (a writer's update) this many times */
 	int64_t writer_offset;	/* the offset the writer leaves behind */
 	int nr_open, nr_ioctl, nr_read, nr_mmap;
-	enum { READ_GROUP, READ_SHORT, READ_ZERO, READ_EBADF, READ_ALL_RUNNING } read_mode;
+	enum { READ_GROUP, READ_SHORT, READ_ZERO, READ_EBADF, READ_ALL_RUNNING, READ_EINTR } read_mode;
 	unsigned long ioctl_req[16], ioctl_arg[16];
 } k;
 
@@ -297,8 +297,9 @@ static ssize_t fake_read(int fd, void *buf, size_t len)
 	k.nr_read++;
 	if (k.read_mode == READ_ZERO)	/* a pinned group in error state */
 		return 0;
-	if (k.read_mode == READ_EBADF) {
-		errno = EBADF;
+	if (k.read_mode == READ_EBADF || k.read_mode == READ_EINTR) {
+		errno = k.read_mode == READ_EBADF ? EBADF : EINTR;
+		k.read_mode = k.read_mode == READ_EINTR ? READ_GROUP : k.read_mode;
 		return -1;
 	}
 	if (k.read_mode == READ_ALL_RUNNING)	/* not multiplexed */
@@ -439,7 +440,8 @@ static void test_region_read_fills_every_field(void **state)
 
 /* A read(2) that fails, says error state or returns bytes that are not the
  * group's layout: the same negative errno and error record whether it
- * lands in the caller's counts or in a buffer (another struct size). */
+ * lands in the caller's counts or in a buffer (another struct size); one
+ * a signal interrupts is retried. */
 static void test_region_read_failures(void **state)
 {
 	struct big { struct pk_count c; uint64_t future; } b[3];
@@ -463,8 +465,11 @@ static void test_region_read_failures(void **state)
 		assert_int_equal(pk_region_read(r, &b[0].c, 3), cases[i].err);
 		assert_non_null(strstr(pk_last_error()->why, cases[i].why));
 	}
-	k.read_mode = READ_GROUP;
+	/* A signal interrupts the read: it is made again, unseen. */
+	k.read_mode = READ_EINTR;
+	k.nr_read = 0;
 	assert_int_equal(pk_region_read(r, c, 3), 3);
+	assert_int_equal(k.nr_read, 2);
 	assert_int_equal(c[2].value, 66);
 	pk_region_free(r);
 }
