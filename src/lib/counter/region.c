@@ -3,10 +3,12 @@
  * region.c - pk_region: the events of an event string counting the calling
  * thread, as groups started and stopped with one ioctl each and read from
  * each counter's mmap page (selfmon.c) when the page can give every count
- * of a group, else with one read(2) per group.  The evlist does the
+ * of a group, else with one read(2) per group, straight into the caller's
+ * counts when they are this version's struct.  The evlist does the
  * opening; this file adds the grouping, the pages and the read path, with
  * every choice a read could make per call (which groups may use the pages,
- * the layout of what read(2) returns) made once at open.
+ * the layout of what read(2) returns, whether one group is all there is)
+ * made once at open.
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -25,6 +27,7 @@ struct group {
 	int fd;				/* the leader's, or -1: pk_evlist_read_group */
 	bool pages;			/* it may be on hardware registers: try the pages */
 	struct pk__count_layout lay;	/* what read(2) on fd returns */
+	bool plain;			/* fd reads nr, times, { value, id }: read_direct */
 };
 
 struct pk_region {
@@ -37,6 +40,7 @@ struct pk_region {
 	void **page;		/* nr: the mapped first page, or NULL (read(2) only) */
 	size_t page_len;
 	pthread_t owner;	/* the thread counted: only it may use the pages */
+	bool one_direct;	/* one plain group read with read(2): the fast path */
 	uint64_t nr_fast;
 };
 
@@ -104,7 +108,10 @@ static void plan_groups(struct pk_region *r, const struct pk_region_opts *o)
 		pk__count_layout_init(&g->lay, pk__evlist_read_format(r->l, g->lead), g->nr);
 		if (!(g->lay.read_format & PERF_FORMAT_GROUP))
 			g->fd = -1;
+		g->plain = g->fd >= 0 && g->lay.read_format == (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+						  PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID);
 	}
+	r->one_direct = r->nr_groups == 1 && r->groups[0].plain && !r->groups[0].pages;
 }
 
 static int prepare(struct pk_region *r, const struct pk_region_opts *o)
@@ -231,10 +238,81 @@ static bool read_pages(struct pk_region *r, const struct group *g, struct pk_cou
 	return true;
 }
 
-/* Group g with one read(2) of its leader, decoded with the layout made at
- * open; a group without a leader fd (a tool event, one not open) goes
- * through pk_evlist_read_group, which reads it or names why not. */
-static int read_group(struct pk_region *r, const struct group *g, struct pk_count *out, size_t max)
+/* The rare outcomes of a direct read (got holds the n bytes it gave):
+ * the kernel's error, a pinned group in error state, or bytes that are not
+ * the layout, which pk__count_decode_scaled decodes or names.  Cold: kept
+ * out of the hot path, with its copy of the bytes. */
+static __attribute__((cold, noinline)) int read_odd(struct pk_region *r, const struct group *g,
+						    const void *got, ssize_t n,
+						    struct pk_count *o, size_t max)
+{
+	uint64_t *copy;
+	int ret;
+
+	if (n <= 0)
+		return n == 0 ? pk__error(-EIO, pk_events_desc(r->ev, g->lead)->name, "%s",
+					  "the group is in error state") : (int)n;
+	if (!(copy = pk__malloc((size_t)n)))
+		return pk__error_nomem("a group read of %zd bytes", n);
+	memcpy(copy, got, (size_t)n);
+	ret = pk__count_decode_scaled(&g->lay, copy, (size_t)n, o, max - g->lead);
+	free(copy);
+	return ret;
+}
+
+/* Multiplexed counts (the rare case): each value scaled. */
+static __attribute__((cold, noinline)) void scale(struct pk_count *o, size_t nr)
+{
+	for (size_t k = 0; k < nr; k++)
+		o[k].value = pk_count_scaled(&o[k]);
+}
+
+/*
+ * Group g, whose layout is plain (nr, enabled, running, then { value, id }
+ * per counter), read straight into the caller's counts: out holds the
+ * whole group and is an array of this version's struct.  read(2) fills
+ * the tail of the group's part of out (3 + 2 x nr words of the 6 x nr),
+ * then each count is made in place, first to last: count k is written
+ * below the words of count k + 1 (its last word is 6k + 5, theirs start
+ * at 4nr + 2k + 2), and its own words are loaded before it is written.
+ * No buffer, no copy.
+ */
+_Static_assert(sizeof(struct pk_count) == 6 * sizeof(uint64_t), "a count is 6 words");
+
+static inline __attribute__((always_inline)) int read_direct(struct pk_region *r,
+							    const struct group *g,
+							    struct pk_count *o)
+{
+	uint64_t *buf = (uint64_t *)(o + g->nr) - (3 + 2 * g->nr);
+	ssize_t n = pk__sys_read(g->fd, buf, (3 + 2 * g->nr) * sizeof(uint64_t));
+	/* Taken again after the call, not kept across it: fewer registers to
+	 * save, and the hot path is a handful of instructions shorter. */
+	size_t nr = g->nr;
+	uint64_t enabled, running;
+
+	buf = (uint64_t *)(o + nr) - (3 + 2 * nr);
+	if ((size_t)n != (3 + 2 * nr) * sizeof(uint64_t) || buf[0] != nr)
+		return read_odd(r, g, buf, n, o, g->lead + nr);
+	enabled = buf[1];
+	running = buf[2];
+	for (size_t k = 0; k < nr; k++) {
+		uint64_t value = buf[3 + 2 * k], id = buf[4 + 2 * k];
+
+		o[k] = (struct pk_count){ .size = sizeof(*o), .value = value, .enabled = enabled,
+					  .running = running, .id = id };
+	}
+	if (running != enabled)
+		scale(o, nr);
+	return (int)nr;
+}
+
+/* Group g with one read(2) of its leader into a buffer, decoded with the
+ * layout made at open, for a caller whose out is another version's struct
+ * or too short for the group; a group without a leader fd (a tool event,
+ * one not open) goes through pk_evlist_read_group, which reads it or names
+ * why not. */
+static __attribute__((noinline)) int read_group(struct pk_region *r, const struct group *g,
+						struct pk_count *out, size_t max)
 {
 	uint64_t buf[3 + 2 * 64];
 	struct pk_count *o = pk__count_at(out, g->lead);
@@ -245,17 +323,19 @@ static int read_group(struct pk_region *r, const struct group *g, struct pk_coun
 		return pk_evlist_read_group(r->l, g->lead, 0, 0, o, max - g->lead);
 	n = pk__sys_read(g->fd, buf, sizeof(buf));
 	if (n <= 0)
-		return n == 0 ? pk__error(-EIO, pk_events_desc(r->ev, g->lead)->name, "%s",
-					  "the group is in error state") : (int)n;
+		return read_odd(r, g, buf, n, o, max);
 	return pk__count_decode_scaled(&g->lay, buf, (size_t)n, o, max - g->lead);
 }
 
-/* The error record is written only when the read fails: a successful read
- * leaves it as it was (pk_last_error describes the last failure). */
-int pk_region_read(struct pk_region *r, struct pk_count *out, size_t max)
+/* Every group in turn, each from its pages, straight into out or through
+ * a buffer, whichever its plan and the caller's out allow. */
+static __attribute__((noinline)) int read_groups(struct pk_region *r, struct pk_count *out, size_t max)
 {
+	bool direct;
+
 	if (max && (!out || out->size < PK_COUNT_SIZE_VER0))
 		return pk__count_check(out, "pk_region_read");
+	direct = max && out->size == sizeof(*out);
 	for (size_t k = 0; k < r->nr_groups && r->groups[k].lead < max; k++) {
 		const struct group *g = &r->groups[k];
 		int got;
@@ -264,9 +344,23 @@ int pk_region_read(struct pk_region *r, struct pk_count *out, size_t max)
 			r->nr_fast++;
 			continue;
 		}
-		got = read_group(r, g, out, max);
+		if (direct && g->plain && g->lead + g->nr <= max)
+			got = read_direct(r, g, out + g->lead);
+		else
+			got = read_group(r, g, out, max);
 		if (got < 0)
 			return got;
 	}
 	return (int)r->nr;
+}
+
+/* The error record is written only when the read fails: a successful read
+ * leaves it as it was (pk_last_error describes the last failure).  The
+ * common case, one group that reads with read(2) (decided at open) into
+ * an out of this version's struct with room for it, goes straight there. */
+int pk_region_read(struct pk_region *r, struct pk_count *out, size_t max)
+{
+	if (r->one_direct && max >= r->nr && out && out->size == sizeof(*out))
+		return read_direct(r, r->groups, out);
+	return read_groups(r, out, max);
 }

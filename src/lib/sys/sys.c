@@ -321,20 +321,20 @@ int pk__sys_munmap(void *addr, size_t len)
 	return pk__error(-ret, "munmap of an event's ring buffer", "%s", strerror(ret));
 }
 
-ssize_t pk__sys_read(int fd, void *buf, size_t len)
+/* A read(2) that gave no bytes: retried while a signal interrupts it,
+ * else named.  Kept out of pk__sys_read, whose success is a hot path
+ * (pk_region_read), where formatting the name cost as much as the rest of
+ * the read's user space work. */
+static __attribute__((cold, noinline)) ssize_t read_failed(int fd, void *buf, size_t len, ssize_t n)
 {
 	char what[64];
-	ssize_t n;
 	int err;
 
-	do {
+	while (n < 0 && errno == EINTR)
 		n = sys_ops && sys_ops->read ? sys_ops->read(fd, buf, len) : read(fd, buf, len);
-	} while (n < 0 && errno == EINTR);
 	if (n > 0)
 		return n;
-	/* Named only on failure: a counter read is a hot path (pk_region_read),
-	 * where formatting this cost as much as the rest of the read's user
-	 * space work.  errno is taken first, so snprintf cannot change it. */
+	/* errno is taken first, so snprintf cannot change it. */
 	err = errno;
 	snprintf(what, sizeof(what), "read(event fd %d)", fd);
 	if (n == 0) {
@@ -348,6 +348,14 @@ ssize_t pk__sys_read(int fd, void *buf, size_t len)
 		return pk__error(-ENOSPC, what, "%s", "the buffer is smaller than the event's "
 				 "read_format needs (a group read needs room for every member)");
 	return pk__error(-err, what, "%s", strerror(err));
+}
+
+ssize_t pk__sys_read(int fd, void *buf, size_t len)
+{
+	const struct pk__sys_ops *ops = sys_ops;
+	ssize_t n = ops && ops->read ? ops->read(fd, buf, len) : read(fd, buf, len);
+
+	return n > 0 ? n : read_failed(fd, buf, len, n);
 }
 
 int pk__sys_close(int fd)

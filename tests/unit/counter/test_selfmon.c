@@ -34,6 +34,7 @@ static struct {
 	int writer_passes;	/* rdtsc moves the lock (a writer's update) this many times */
 	int64_t writer_offset;	/* the offset the writer leaves behind */
 	int nr_open, nr_ioctl, nr_read, nr_mmap;
+	enum { READ_GROUP, READ_SHORT, READ_ZERO, READ_EBADF, READ_ALL_RUNNING, READ_EINTR } read_mode;
 	unsigned long ioctl_req[16], ioctl_arg[16];
 } k;
 
@@ -294,8 +295,17 @@ static ssize_t fake_read(int fd, void *buf, size_t len)
 	assert_int_equal(fd, FD0);
 	assert_true(len >= sizeof(w));
 	k.nr_read++;
+	if (k.read_mode == READ_ZERO)	/* a pinned group in error state */
+		return 0;
+	if (k.read_mode == READ_EBADF || k.read_mode == READ_EINTR) {
+		errno = k.read_mode == READ_EBADF ? EBADF : EINTR;
+		k.read_mode = k.read_mode == READ_EINTR ? READ_GROUP : k.read_mode;
+		return -1;
+	}
+	if (k.read_mode == READ_ALL_RUNNING)	/* not multiplexed */
+		w[2] = w[1];
 	memcpy(buf, w, sizeof(w));
-	return sizeof(w);
+	return k.read_mode == READ_SHORT ? (ssize_t)sizeof(w) - 8 : (ssize_t)sizeof(w);
 }
 
 static const struct pk__sys_ops region_ops = {
@@ -398,6 +408,72 @@ static void test_region_read_other_struct_size(void **state)
 	pk_region_free(r);
 }
 
+/* An out of this version's struct with room for the group: every field
+ * of every count is made from the group read, none left from before (the
+ * read lands in the counts' own memory and is unpacked in place). */
+static void test_region_read_fills_every_field(void **state)
+{
+	static const uint64_t value[2][3] = { { 22, 44, 66 }, { 11, 22, 33 } };
+	struct pk_count c[3];
+	struct pk_region *r;
+
+	(void)state;
+	pk__sys_set_ops(&region_ops);
+	assert_int_equal(pk_region_open("task-clock,page-faults,context-switches", NULL, &r), 0);
+	for (int run = 0; run < 2; run++) {
+		k.read_mode = run ? READ_ALL_RUNNING : READ_GROUP;
+		memset(c, 0xa5, sizeof(c));
+		c[0].size = sizeof(c[0]);
+		assert_int_equal(pk_region_read(r, c, 3), 3);
+		for (int i = 0; i < 3; i++) {
+			assert_int_equal(c[i].size, sizeof(c[0]));
+			assert_int_equal(c[i].value, value[run][i]);	/* scaled when multiplexed */
+			assert_int_equal(c[i].enabled, 1000);
+			assert_int_equal(c[i].running, run ? 1000 : 500);
+			assert_int_equal(c[i].id, 100 + i);
+			assert_int_equal(c[i].lost, 0);
+		}
+	}
+	assert_int_equal(k.nr_read, 2);
+	pk_region_free(r);
+}
+
+/* A read(2) that fails, says error state or returns bytes that are not the
+ * group's layout: the same negative errno and error record whether it
+ * lands in the caller's counts or in a buffer (another struct size); one
+ * a signal interrupts is retried. */
+static void test_region_read_failures(void **state)
+{
+	struct big { struct pk_count c; uint64_t future; } b[3];
+	struct pk_count c[3];
+	struct pk_region *r;
+	static const struct { int mode, err; const char *why; } cases[] = {
+		{ READ_SHORT, -EINVAL, "does not match" },
+		{ READ_ZERO, -EIO, "error state" },
+		{ READ_EBADF, -EBADF, "Bad file descriptor" },
+	};
+
+	(void)state;
+	pk__sys_set_ops(&region_ops);
+	assert_int_equal(pk_region_open("task-clock,page-faults,context-switches", NULL, &r), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		k.read_mode = cases[i].mode;
+		c[0].size = sizeof(c[0]);
+		b[0].c.size = sizeof(b[0]);
+		assert_int_equal(pk_region_read(r, c, 3), cases[i].err);
+		assert_non_null(strstr(pk_last_error()->why, cases[i].why));
+		assert_int_equal(pk_region_read(r, &b[0].c, 3), cases[i].err);
+		assert_non_null(strstr(pk_last_error()->why, cases[i].why));
+	}
+	/* A signal interrupts the read: it is made again, unseen. */
+	k.read_mode = READ_EINTR;
+	k.nr_read = 0;
+	assert_int_equal(pk_region_read(r, c, 3), 3);
+	assert_int_equal(k.nr_read, 2);
+	assert_int_equal(c[2].value, 66);
+	pk_region_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,6 +487,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_region_one_ioctl_and_fast_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_software_never_reads_pages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_read_other_struct_size, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_region_read_fills_every_field, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_region_read_failures, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
