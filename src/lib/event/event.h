@@ -120,6 +120,7 @@ int pk__pfm_encode(const char *text, struct perf_event_attr *attr, char **fstr, 
 struct pk__event {
 	struct pk_event_desc desc;
 	union pk__attr8 a;
+	bool exclude_GH;	/* a G or H modifier set the guest/host bits (perf's evsel->exclude_GH) */
 };
 
 struct pk_events {
