@@ -152,4 +152,15 @@ size_t pk__edit_distance(const char *a, const char *b);
  */
 size_t pk__edit_distance_max(const char *a, const char *b, size_t max);
 
+/* ---- the default event (generic.c) ----------------------------------------- */
+
+/*
+ * pk__event_default_cycles_fixup - perf 6.1's fixup of the cycles event
+ * record opens when given no -e: on an AMD CPU (/proc/cpuinfo's vendor_id
+ * AuthenticAMD) precise cycles go through IBS, which cannot filter the
+ * guest, so that event leaves exclude_guest clear.  Elsewhere `a` is left
+ * as parsed.  Only for the default: `-e cycles` keeps the bit, as in perf.
+ */
+void pk__event_default_cycles_fixup(struct perf_event_attr *a);
+
 #endif
