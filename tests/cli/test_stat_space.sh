@@ -8,9 +8,8 @@
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# excl: the exclude_user/kernel/hv lines of -v's attr blocks (perf also sets
-# exclude_guest by default, which perfkit's parser does not: not these flags).
-excl() { printf '%s\n' "$1" | grep -E '^  exclude_(user|kernel|hv) '; }
+# excl: the exclude_* lines of -v's attr blocks.
+excl() { printf '%s\n' "$1" | grep -E '^  exclude_[a-z_]+ '; }
 # Page faults that happen in user space: python3 touches 2000 fresh pages.
 cat >"$tmp/touch.py" <<'PY'
 import mmap

@@ -29,6 +29,7 @@ struct evsel {
 	enum pk_tool_event tool;	/* a tool event: measured here, never opened */
 	char *cgroup;			/* counted only in this cgroup, or NULL */
 	int cgroup_fd;			/* its directory, open while the event is, or -1 */
+	bool explicit_gh;		/* G/H given: dropping the guest/host bits is said */
 };
 
 struct pk_evlist {
@@ -139,6 +140,7 @@ int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t, struct 
 		pk__attr8_copy(&l->ev[i].a, pk_events_attr(ev, i));
 		l->ev[i].leader = d->leader;
 		l->ev[i].tool = d->tool;
+		l->ev[i].explicit_gh = ev->ev[i].exclude_GH;
 		l->clock.used |= d->tool != PK_TOOL_NONE;
 		l->ev[i].name = pk__strdup(d->name ? d->name : "event");
 		if (!l->ev[i].name) {
@@ -210,6 +212,8 @@ static bool fall_back(struct evsel *e, int err)
 	} else if (err == -EINVAL && (a->exclude_guest || a->exclude_host)) {
 		a->exclude_guest = 0;
 		a->exclude_host = 0;
+		if (!e->explicit_gh)	/* perf's default bit: dropped as quietly as perf does */
+			return true;
 		snprintf(note, sizeof(note), "counted without exclude_guest/exclude_host: its PMU "
 			 "(type %u) does not support them", a->type);
 	} else {

@@ -120,6 +120,7 @@ int pk__pfm_encode(const char *text, struct perf_event_attr *attr, char **fstr, 
 struct pk__event {
 	struct pk_event_desc desc;
 	union pk__attr8 a;
+	bool exclude_GH;	/* a G or H modifier set the guest/host bits (perf's evsel->exclude_GH) */
 };
 
 struct pk_events {
@@ -150,5 +151,16 @@ size_t pk__edit_distance(const char *a, const char *b);
  * comparing a long mistyped string against thousands of names stays cheap.
  */
 size_t pk__edit_distance_max(const char *a, const char *b, size_t max);
+
+/* ---- the default event (generic.c) ----------------------------------------- */
+
+/*
+ * pk__event_default_cycles_fixup - perf 6.1's fixup of the cycles event
+ * record opens when given no -e: on an AMD CPU (/proc/cpuinfo's vendor_id
+ * AuthenticAMD) precise cycles go through IBS, which cannot filter the
+ * guest, so that event leaves exclude_guest clear.  Elsewhere `a` is left
+ * as parsed.  Only for the default: `-e cycles` keeps the bit, as in perf.
+ */
+void pk__event_default_cycles_fixup(struct perf_event_attr *a);
 
 #endif

@@ -2,9 +2,11 @@
 /*
  * generic.c - perf's generic events as data: the hardware and software names
  * (generic.def) and the hw-cache type/op/result spellings with the rules for
- * which combinations perf accepts, plus the parser and namer for cache names.
+ * which combinations perf accepts, plus the parser and namer for cache names,
+ * and the CPU-dependent fixup of record's default cycles event.
  */
 #include "event.h"
+#include "../host/host.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -154,4 +156,13 @@ int pk__cache_name(uint64_t config, char *buf, size_t len)
 		return snprintf(buf, len, "%s-%s", pk__cache_type_names[t][0], pk__cache_op_names[op][1]);
 	return snprintf(buf, len, "%s-%s-%s", pk__cache_type_names[t][0], pk__cache_op_names[op][0],
 			pk__cache_result_names[res][0]);
+}
+
+void pk__event_default_cycles_fixup(struct perf_event_attr *a)
+{
+	char vendor[64];
+
+	pk__host_cpuinfo("vendor_id", vendor, sizeof(vendor));
+	if (!strcmp(vendor, "AuthenticAMD"))
+		a->exclude_guest = 0;
 }

@@ -49,7 +49,9 @@ static int check_mod(struct pk__parser *p, const struct pk__span *s, size_t off,
  * all three privilege levels and each letter then re-includes its own; G/H
  * do the same for guest/host; 'u' and 'p' also exclude the guest unless G/H
  * said otherwise.  `add` starts from the event's current bits (group
- * modifiers combine with the members' own), otherwise from nothing.
+ * modifiers combine with the members' own, including the exclude_guest
+ * every event starts with), otherwise from nothing: `cpu-clock:k` has
+ * exclude_guest clear, `{cpu-clock}:k` set, as in perf 6.1.
  */
 int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, size_t n,
 		      struct pk__event *d, bool add, bool leader)
@@ -64,7 +66,7 @@ int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, s
 				   a->exclude_host, a->exclude_guest, a->exclude_idle,
 				   a->precise_ip, d->desc.precise_max, d->desc.sample_read, a->pinned,
 				   a->exclusive, d->desc.weak, d->desc.bpf_counter,
-				   a->exclude_host || a->exclude_guest };
+				   d->exclude_GH };
 	}
 	exclude = x.eu | x.ek | x.eh;
 	for (size_t i = 0; i < n; i++) {
@@ -111,6 +113,7 @@ int pk__parse_mods(struct pk__parser *p, const struct pk__span *s, size_t off, s
 	a->exclude_hv = x.eh;
 	a->exclude_host = x.eH;
 	a->exclude_guest = x.eG;
+	d->exclude_GH = x.exclude_GH;
 	a->exclude_idle = x.eI;
 	a->precise_ip = x.precise;
 	d->desc.precise_max = x.precise_max;
@@ -481,12 +484,32 @@ static int apply_pmu_term(struct pk__parser *p, const struct pk__span *s, const 
 
 /* ---- canonical strings ---------------------------------------------------- */
 
+/* Whether mods_string writes a letter other than G/H for event d. */
+static bool mods_other(const struct pk__event *d)
+{
+	const struct perf_event_attr *a = &d->a.attr;
+	bool priv = a->exclude_user || a->exclude_kernel || a->exclude_hv;
+	bool all = a->exclude_user && a->exclude_kernel && a->exclude_hv;
+
+	return (priv && !all) || a->exclude_idle || a->precise_ip || d->desc.precise_max ||
+	       d->desc.sample_read || a->pinned || a->exclusive || d->desc.weak || d->desc.bpf_counter;
+}
+
+/*
+ * The modifier letters that give d's attr back.  Without modifiers an event
+ * excludes the guest; a modifier string starts from nothing, 'u' and 'p'
+ * excluding the guest again.  G/H are written when the guest/host bits
+ * differ from that: G for exclude_host, H for exclude_guest, both for
+ * neither (an explicit G or H sets both bits before clearing its own).
+ */
 static void mods_string(const struct pk__event *d, char *buf, size_t len)
 {
 	const struct perf_event_attr *a = &d->a.attr;
 	size_t n = 0;
 	bool priv = a->exclude_user || a->exclude_kernel || a->exclude_hv;
 	bool implied_eg = (priv && !a->exclude_user) || a->precise_ip;
+	bool dflt_eg = mods_other(d) ? implied_eg : true;
+	bool gh = a->exclude_host || (bool)a->exclude_guest != dflt_eg;
 
 #define PUT(c) do { if (n + 1 < len) buf[n++] = (c); } while (0)
 	if (priv) {
@@ -497,9 +520,9 @@ static void mods_string(const struct pk__event *d, char *buf, size_t len)
 		if (!a->exclude_hv)
 			PUT('h');
 	}
-	if (a->exclude_host && !a->exclude_guest)
+	if (gh && !a->exclude_guest)
 		PUT('G');
-	if (!a->exclude_host && a->exclude_guest && !implied_eg)
+	if (gh && !a->exclude_host)
 		PUT('H');
 	if (a->exclude_idle)
 		PUT('I');

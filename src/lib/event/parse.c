@@ -97,6 +97,10 @@ struct pk__event *pk__parse_add(struct pk__parser *p, size_t start)
 	d->desc.time = -1;
 	d->desc.overwrite = -1;
 	d->a.attr.size = PERF_ATTR_SIZE_VER7;
+	/* perf's event_attr_init: every event starts excluding the guest (perf
+	 * clears this only in `perf kvm --guest`, which perfkit has not); a
+	 * modifier string then sets the bits afresh. */
+	d->a.attr.exclude_guest = 1;
 	p->base[p->ev->nr] = NULL;
 	p->style[p->ev->nr] = STYLE_NONE;
 	p->ev->nr++;

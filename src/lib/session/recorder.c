@@ -9,6 +9,7 @@
  */
 #include "session/session.h"
 #include "counter/counter.h"
+#include "event/event.h"
 #include "sys/sys.h"
 
 #include <errno.h>
@@ -263,9 +264,12 @@ static void layout_events(struct pk_recorder *r)
 	layout_ids(r);
 }
 
-/* The events to parse, and the dummy sideband event of layout_events. */
-static int parse_events(struct pk_recorder *r, const char *events)
+/* The events to parse (NULL: perf's default, cycles), and the dummy
+ * sideband event of layout_events. */
+static int parse_events(struct pk_recorder *r, const char *list)
 {
+	bool dflt = !list;
+	const char *events = dflt ? "cycles" : list;
 	size_t len = strlen(events);
 	char *spec = pk__malloc(len + sizeof(",dummy:HG"));
 	int err;
@@ -279,6 +283,8 @@ static int parse_events(struct pk_recorder *r, const char *events)
 		strcat(spec, ",dummy:HG");
 	err = pk_events_parse(spec, NULL, &r->ev);
 	free(spec);
+	if (err >= 0 && dflt)
+		pk__event_default_cycles_fixup(pk_events_attr_mut(r->ev, 0));
 	return err < 0 ? err : 0;
 }
 
@@ -392,7 +398,7 @@ static int open_events(struct pk_recorder *r, const char *events)
 			       .fallbacks = true,
 			       .cgroup = r->o.cgroup, .event_cgroups = r->o.event_cgroups,
 			       .nr_event_cgroups = r->o.nr_event_cgroups };
-	int err = parse_events(r, events ? events : "cycles");
+	int err = parse_events(r, events);
 
 	for (int attempt = 0; !err; attempt++) {
 		layout_events(r);
@@ -407,7 +413,7 @@ static int open_events(struct pk_recorder *r, const char *events)
 		r->l = NULL;
 		pk_events_free(r->ev);
 		r->ev = NULL;
-		if ((err = parse_events(r, events ? events : "cycles")) < 0)
+		if ((err = parse_events(r, events)) < 0)
 			return err;
 		if (!cycles_to_cpu_clock(r))
 			return pk__error_nomem("the fallback's event names");

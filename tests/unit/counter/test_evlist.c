@@ -286,6 +286,12 @@ static void test_fallbacks(void **state)
 	assert_int_equal(pk_evlist_open(l), 0);
 	assert_non_null(strstr(pk_evlist_fallback(l, 0), "without exclude_guest"));
 	pk_evlist_free(l);
+	/* The bit every event starts with (no G/H): dropped without a note. */
+	l = make_fb("task-clock", true);
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_null(pk_evlist_fallback(l, 0));
+	assert_int_equal(pk_evlist_attr(l, 0)->exclude_guest, 0);
+	pk_evlist_free(l);
 	/* Both at once: :u first, then without exclude_guest; both are said. */
 	k.refuse_kernel = 1;
 	l = make_fb("task-clock:H", true);
