@@ -10,7 +10,9 @@
 #include "perfkit.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Exit statuses: 1 for an event the library rejected, 2 for bad usage. */
 #define CLI_EXIT_EVENT 1
@@ -319,5 +321,23 @@ void json_kv_bool(struct json *j, const char *key, bool v);
  * control characters escaped, UTF-8 passed through, any other byte
  * written as \ufffd (the replacement character), so the JSON is valid. */
 void json_escape(FILE *f, const char *s);
+
+/* cli_u64_at / cli_u16_at - a value of a record's bytes at p, which may be
+ * unaligned (records are read as bytes; a field's alignment is not known). */
+static inline uint64_t cli_u64_at(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint16_t cli_u16_at(const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
 
 #endif

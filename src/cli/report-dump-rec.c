@@ -267,25 +267,17 @@ bool report_dump_kernel_rec(FILE *f, const struct pk_record *d, bool script)
 	}
 }
 
-static uint64_t u64_at(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 /* perf_event__fprintf_stat_config: nr (tag, value) pairs after the
  * header; perf prints the three terms it knows. */
 static void print_stat_config(FILE *f, const unsigned char *p, size_t len)
 {
-	uint64_t nr = len >= 16 ? u64_at(p + 8) : 0, v[3] = { 0, 0, 0 };
+	uint64_t nr = len >= 16 ? cli_u64_at(p + 8) : 0, v[3] = { 0, 0, 0 };
 
 	for (uint64_t i = 0; i < nr && 16 + (i + 1) * 16 <= len; i++) {
-		uint64_t tag = u64_at(p + 16 + i * 16);
+		uint64_t tag = cli_u64_at(p + 16 + i * 16);
 
 		if (tag <= STAT_TERM_SCALE)
-			v[tag] = u64_at(p + 24 + i * 16);
+			v[tag] = cli_u64_at(p + 24 + i * 16);
 	}
 	fprintf(f, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n", (int)v[STAT_TERM_AGGR_MODE],
 		v[STAT_TERM_SCALE] != 0, (unsigned int)v[STAT_TERM_INTERVAL]);
@@ -306,26 +298,26 @@ bool report_dump_user_rec(FILE *f, const struct perf_event_header *h, bool scrip
 			break;
 		memcpy(&cpu, p + 16, 4);
 		memcpy(&thread, p + 20, 4);
-		fprintf(f, "\n... id %" PRIu64 ", cpu %d, thread %d\n", u64_at(p + 8), (int)cpu, (int)thread);
-		fprintf(f, "... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64 "\n", u64_at(p + 24),
-			u64_at(p + 32), u64_at(p + 40));
+		fprintf(f, "\n... id %" PRIu64 ", cpu %d, thread %d\n", cli_u64_at(p + 8), (int)cpu, (int)thread);
+		fprintf(f, "... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64 "\n", cli_u64_at(p + 24),
+			cli_u64_at(p + 32), cli_u64_at(p + 40));
 		break;
 	case T_STAT_ROUND:
 		if (!script && h->size >= 24)
-			fprintf(f, "\n... time %" PRIu64 ", type %s\n", u64_at(p + 16),
-				u64_at(p + 8) == 1 ? "FINAL" : "INTERVAL");
+			fprintf(f, "\n... time %" PRIu64 ", type %s\n", cli_u64_at(p + 16),
+				cli_u64_at(p + 8) == 1 ? "FINAL" : "INTERVAL");
 		break;
 	case T_TIME_CONV:
 		if (h->size < 32)
 			break;
 		fprintf(f, "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %" PRIu64
-			"\n... Time Zero       %" PRIu64 "\n", u64_at(p + 8), u64_at(p + 16), u64_at(p + 24));
+			"\n... Time Zero       %" PRIu64 "\n", cli_u64_at(p + 8), cli_u64_at(p + 16), cli_u64_at(p + 24));
 		/* perf's event_contains: the fields from time_cycles on, when the
 		 * record is long enough for time_cycles */
 		if (h->size >= 40)
 			fprintf(f, "... Time Cycles     %" PRIu64 "\n... Time Mask       %#" PRIx64
-				"\n... Cap Time Zero   %d\n... Cap Time Short  %d\n", u64_at(p + 32),
-				h->size >= 48 ? u64_at(p + 40) : 0, h->size >= 50 ? p[48] : 0, h->size >= 50 ? p[49] : 0);
+				"\n... Cap Time Zero   %d\n... Cap Time Short  %d\n", cli_u64_at(p + 32),
+				h->size >= 48 ? cli_u64_at(p + 40) : 0, h->size >= 50 ? p[48] : 0, h->size >= 50 ? p[49] : 0);
 		fputs(": unhandled!\n", f);
 		return true;
 	default:

@@ -247,22 +247,6 @@ static int print_sample(struct dump *d, const struct pk_record *rec, const struc
 	return 0;
 }
 
-static uint64_t u64_at(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint16_t u16_at(const unsigned char *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 /* cpu_map__snprint: runs of consecutive CPUs as "a-b", joined by commas. */
 static void print_cpus(FILE *f, const int *cpu, size_t nr)
 {
@@ -283,13 +267,13 @@ static void print_cpu_map(FILE *f, const unsigned char *p, size_t len)
 {
 	int cpu[1024];
 	size_t nr = 0;
-	uint16_t type = len >= 2 ? u16_at(p) : 0xffff;
+	uint16_t type = len >= 2 ? cli_u16_at(p) : 0xffff;
 
 	if (type == 0 && len >= 4) {
-		for (size_t i = 0; i < u16_at(p + 2) && 6 + 2 * i <= len && nr < 1024; i++)
-			cpu[nr++] = (int16_t)u16_at(p + 4 + 2 * i);
+		for (size_t i = 0; i < cli_u16_at(p + 2) && 6 + 2 * i <= len && nr < 1024; i++)
+			cpu[nr++] = (int16_t)cli_u16_at(p + 4 + 2 * i);
 	} else if (type == 1 && len >= 6) {
-		size_t words = u16_at(p + 2), lsz = u16_at(p + 4), base = lsz == 8 ? 8 : 6;
+		size_t words = cli_u16_at(p + 2), lsz = cli_u16_at(p + 4), base = lsz == 8 ? 8 : 6;
 
 		for (size_t b = 0; b < words * lsz * 8 && base + b / 8 < len && nr < 1024; b++)
 			if (p[base + b / 8] & (1u << (b % 8)))
@@ -297,7 +281,7 @@ static void print_cpu_map(FILE *f, const unsigned char *p, size_t len)
 	} else if (type == 2 && len >= 8) {
 		if (p[2])
 			cpu[nr++] = -1;
-		for (int c = u16_at(p + 4); c <= u16_at(p + 6) && nr < 1024; c++)
+		for (int c = cli_u16_at(p + 4); c <= cli_u16_at(p + 6) && nr < 1024; c++)
 			cpu[nr++] = c;
 	}
 	print_cpus(f, cpu, nr);
@@ -305,24 +289,24 @@ static void print_cpu_map(FILE *f, const unsigned char *p, size_t len)
 
 static void print_id_index(FILE *f, const unsigned char *p, size_t len)
 {
-	uint64_t nr = len >= 16 ? u64_at(p + 8) : 0;
+	uint64_t nr = len >= 16 ? cli_u64_at(p + 8) : 0;
 
 	fprintf(f, " nr: %" PRIu64 "\n", nr);
 	for (uint64_t i = 0; i < nr && 16 + (i + 1) * 32 <= len; i++) {
 		const unsigned char *e = p + 16 + i * 32;
 
 		fprintf(f, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64 "\n",
-			u64_at(e), u64_at(e + 8), (int64_t)u64_at(e + 16), (int64_t)u64_at(e + 24));
+			cli_u64_at(e), cli_u64_at(e + 8), (int64_t)cli_u64_at(e + 16), (int64_t)cli_u64_at(e + 24));
 	}
 }
 
 static void print_thread_map(FILE *f, const unsigned char *p, size_t len, bool script)
 {
-	uint64_t nr = len >= 16 ? u64_at(p + 8) : 0;
+	uint64_t nr = len >= 16 ? cli_u64_at(p + 8) : 0;
 
 	fprintf(f, " nr: %" PRIu64 " thread%s: ", nr, nr > 1 ? "s" : "");
 	for (uint64_t i = 0; i < nr && 16 + (i + 1) * 24 <= len; i++)
-		fprintf(f, "%s%d", i ? ", " : "", (int)u64_at(p + 16 + i * 24));
+		fprintf(f, "%s%d", i ? ", " : "", (int)cli_u64_at(p + 16 + i * 24));
 	fputs(script ? "\n" : "\n: unhandled!\n", f);
 }
 
@@ -334,8 +318,8 @@ static void print_event_update(FILE *f, const unsigned char *p, size_t len)
 		fputc('\n', f);
 		return;
 	}
-	fprintf(f, "\n... id:    %" PRIu64 "\n", u64_at(p + 16));
-	switch (u64_at(p + 8)) {
+	fprintf(f, "\n... id:    %" PRIu64 "\n", cli_u64_at(p + 16));
+	switch (cli_u64_at(p + 8)) {
 	case 0: fprintf(f, "... unit:  %.*s\n", (int)(len - 24), (const char *)p + 24); break;
 	case 1:
 		memcpy(&scale, p + 24, len >= 32 ? sizeof(scale) : 0);

@@ -42,22 +42,6 @@ struct script_stat {
 	bool scale;
 };
 
-static uint64_t u64_at(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint16_t u16_at(const unsigned char *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 int script_stat_new(const struct pk_data_reader *r, struct script_stat **out)
 {
 	struct script_stat *st = calloc(1, sizeof(*st));
@@ -92,15 +76,15 @@ void script_stat_free(struct script_stat *st)
  * for 8-byte ones) or a range (2: u8 any_cpu, pad, u16 start, u16 end). */
 static int take_cpus(struct script_stat *st, const unsigned char *p, size_t len)
 {
-	uint16_t type = len >= 2 ? u16_at(p) : 0xffff;
+	uint16_t type = len >= 2 ? cli_u16_at(p) : 0xffff;
 
 	if (!(st->cpus = calloc(MAX_CPUS, sizeof(*st->cpus))))
 		return -ENOMEM;
 	if (type == 0 && len >= 4) {
-		for (size_t i = 0; i < u16_at(p + 2) && 6 + 2 * i <= len && st->nr_cpus < MAX_CPUS; i++)
-			st->cpus[st->nr_cpus++] = (int16_t)u16_at(p + 4 + 2 * i);
+		for (size_t i = 0; i < cli_u16_at(p + 2) && 6 + 2 * i <= len && st->nr_cpus < MAX_CPUS; i++)
+			st->cpus[st->nr_cpus++] = (int16_t)cli_u16_at(p + 4 + 2 * i);
 	} else if (type == 1 && len >= 6) {
-		size_t words = u16_at(p + 2), lsz = u16_at(p + 4), base = lsz == 8 ? 8 : 6;
+		size_t words = cli_u16_at(p + 2), lsz = cli_u16_at(p + 4), base = lsz == 8 ? 8 : 6;
 
 		for (size_t b = 0; b < words * lsz * 8 && base + b / 8 < len && st->nr_cpus < MAX_CPUS; b++)
 			if (p[base + b / 8] & (1u << (b % 8)))
@@ -108,7 +92,7 @@ static int take_cpus(struct script_stat *st, const unsigned char *p, size_t len)
 	} else if (type == 2 && len >= 8) {
 		if (p[2])
 			st->cpus[st->nr_cpus++] = -1;
-		for (int c = u16_at(p + 4); c <= u16_at(p + 6) && st->nr_cpus < MAX_CPUS; c++)
+		for (int c = cli_u16_at(p + 4); c <= cli_u16_at(p + 6) && st->nr_cpus < MAX_CPUS; c++)
 			st->cpus[st->nr_cpus++] = c;
 	}
 	st->have_cpus = true;
@@ -118,14 +102,14 @@ static int take_cpus(struct script_stat *st, const unsigned char *p, size_t len)
 /* THREAD_MAP: u64 nr, then nr { u64 pid; char comm[16]; }. */
 static int take_threads(struct script_stat *st, const unsigned char *p, size_t len)
 {
-	uint64_t nr = len >= 16 ? u64_at(p + 8) : 0;
+	uint64_t nr = len >= 16 ? cli_u64_at(p + 8) : 0;
 
 	if (nr > (len - 16) / 24)
 		nr = (len - 16) / 24;
 	if (nr && !(st->pids = calloc(nr, sizeof(*st->pids))))
 		return -ENOMEM;
 	for (uint64_t i = 0; i < nr; i++)
-		st->pids[st->nr_threads++] = (int)u64_at(p + 16 + i * 24);
+		st->pids[st->nr_threads++] = (int)cli_u64_at(p + 16 + i * 24);
 	st->have_threads = true;
 	return 0;
 }
@@ -150,10 +134,10 @@ static int allocate(struct script_stat *st)
 
 static void take_config(struct script_stat *st, const unsigned char *p, size_t len)
 {
-	uint64_t nr = len >= 16 ? u64_at(p + 8) : 0;
+	uint64_t nr = len >= 16 ? cli_u64_at(p + 8) : 0;
 
 	for (uint64_t i = 0; i < nr && 16 + (i + 1) * 16 <= len; i++) {
-		uint64_t tag = u64_at(p + 16 + i * 16), val = u64_at(p + 24 + i * 16);
+		uint64_t tag = cli_u64_at(p + 16 + i * 16), val = cli_u64_at(p + 24 + i * 16);
 
 		if (tag == TERM_AGGR_MODE)
 			st->aggr_mode = val;
@@ -195,7 +179,7 @@ static void take_stat(struct script_stat *st, const struct pk_data_reader *r, co
 
 	if (len < 48)
 		return;
-	id = u64_at(p + 8);
+	id = cli_u64_at(p + 8);
 	memcpy(&cpu, p + 16, 4);
 	memcpy(&thread, p + 20, 4);
 	if ((ev = event_of_id(r, id)) < 0 || !st->ev[ev].counts) {
@@ -209,7 +193,7 @@ static void take_stat(struct script_stat *st, const struct pk_data_reader *r, co
 		return;
 	}
 	st->ev[ev].counts[(size_t)thread * st->nr_cpus + idx] =
-		(struct stat_count){ u64_at(p + 24), u64_at(p + 32), u64_at(p + 40) };
+		(struct stat_count){ cli_u64_at(p + 24), cli_u64_at(p + 32), cli_u64_at(p + 40) };
 }
 
 /* perf's process_counter_values outside AGGR_GLOBAL: the growth since the
@@ -282,7 +266,7 @@ int script_stat_record(struct script_stat *st, const struct pk_data_reader *r,
 		return 1;
 	case T_STAT_ROUND:
 		if (rec->size >= 24)
-			print_round(st, r, u64_at(p + 16), f);
+			print_round(st, r, cli_u64_at(p + 16), f);
 		return 1;
 	default:
 		return 0;
