@@ -39,9 +39,9 @@ run: build
 # N failed".
 check: build asan
 	@rm -rf $(BUILD)/tests-tmp $(ASAN_BUILD)/tests-tmp
-	@meson test -C $(BUILD) --no-rebuild --print-errorlogs >/dev/null 2>&1 || true
+	@meson test -C $(BUILD) --no-rebuild --print-errorlogs </dev/null >/dev/null 2>&1 || true
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		meson test -C $(ASAN_BUILD) --no-rebuild --print-errorlogs >/dev/null 2>&1 || true
+		meson test -C $(ASAN_BUILD) --no-rebuild --print-errorlogs </dev/null >/dev/null 2>&1 || true
 	@python3 tests/tools/summary.py $(BUILD) $(ASAN_BUILD)
 
 clean:

@@ -322,6 +322,10 @@ void json_kv_bool(struct json *j, const char *key, bool v);
  * written as \ufffd (the replacement character), so the JSON is valid. */
 void json_escape(FILE *f, const char *s);
 
+/* cli_default_input - the file report and script read without -i, as
+ * perf chooses it: "-" when standard input is a pipe, else "perf.data". */
+const char *cli_default_input(void);
+
 /* cli_u64_at / cli_u16_at - a value of a record's bytes at p, which may be
  * unaligned (records are read as bytes; a field's alignment is not known). */
 static inline uint64_t cli_u64_at(const unsigned char *p)

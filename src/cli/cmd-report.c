@@ -29,7 +29,7 @@ enum {
 };
 
 static const struct cli_opt report_options[] = {
-	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
+	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read, - for standard input (default perf.data; standard input when it is a pipe)" },
 	{ "stdio", 0, CLI_ARG_NONE, OPT_STDIO, NULL, "the text table (the only interface so far)" },
 	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, as perf report -D" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
@@ -704,7 +704,7 @@ int cmd_report(int argc, char **argv)
 	if (!rc) {
 		defaulted = !o.input;
 		if (defaulted)
-			o.input = "perf.data";
+			o.input = cli_default_input();
 		rc = report(&o, defaulted);
 	}
 	free_list(o.comms);

@@ -24,7 +24,7 @@ enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_HEADER, OPT_HEADER_ONLY
 	OPT_SYMFS, OPT_MAX_STACK };
 
 static const struct cli_opt script_options[] = {
-	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read (default perf.data)" },
+	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read, - for standard input (default perf.data; standard input when it is a pipe)" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "[type:]field,... (comm, tid, pid, time, cpu, event, trace, ip, sym, dso, addr, symoff, "
 	  "period, misc, weight, iregs, uregs, brstack, brstacksym, brstackoff, phys_addr, "
@@ -443,7 +443,7 @@ int cmd_script(int argc, char **argv)
 		return cli_usage("script", "unexpected argument '%s'", argv[optind]);
 	defaulted = !o.input;
 	if (defaulted)
-		o.input = "perf.data";
+		o.input = cli_default_input();
 	if ((rc = check_file(&o, defaulted)))
 		return rc;
 	if (pk_data_reader_open(o.input, &run.r) < 0)

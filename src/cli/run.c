@@ -9,7 +9,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 double cli_now(void)
 {
@@ -93,4 +95,14 @@ int cli_stop_signal(void)
 void cli_stop_reset(void)
 {
 	stop_signal = 0;
+}
+
+const char *cli_default_input(void)
+{
+	struct stat st;
+
+	/* perf report and script read a pipe on standard input without -i */
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))
+		return "-";
+	return "perf.data";
 }

@@ -58,6 +58,13 @@ contains "tracepoints through the pipe: the event is named" "$tp" "sched:sched_s
 cg=$("$PERFKIT" record -q -g -F 2000 -o - -- "$W" hot 300 2>/dev/null | perf script -i - 2>/dev/null |
 	grep -cE '^[[:space:]]+[0-9a-f]+ hot_a')
 check "-g through the pipe: perf script prints call chains through hot_a ($cg frames)" test "$cg" -ge 1
+# Without -i, report and script read a pipe on standard input, as perf's do.
+theirs=$(cat s.pipe | perf report --stdio 2>/dev/null | grep -v "^#")
+ours=$(cat s.pipe | "$PERFKIT" report --stdio 2>/dev/null | grep -v '^#')
+check "... | perfkit report (no -i) reads the pipe as perf report does" test -n "$ours" -a "$theirs" = "$ours"
+theirs=$(cat s.pipe | perf script 2>/dev/null)
+ours=$(cat s.pipe | "$PERFKIT" script 2>/dev/null)
+check "... | perfkit script (no -i) reads the pipe as perf script does" test -n "$ours" -a "$theirs" = "$ours"
 z=$("$PERFKIT" record -q -z -e page-faults -c 1 -o - -- "$W" pages 3000 2>/dev/null | touch_count -)
 check "-z through the pipe: perf decompresses the same touch row ($z)" test "$z" = 3000
 
