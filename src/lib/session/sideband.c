@@ -110,6 +110,7 @@ static int sb_open(struct pk__sideband *sb)
 	a->sample_type = 0;
 	a->sample_id_all = 0;
 	a->disabled = 0;
+	a->exclude_guest = 0;	/* perf's side-band attr is built by hand, without it */
 	t.cpus = sb->cpus;
 	t.nr_cpus = sb->nr_cpus;
 	if ((err = pk_evlist_new(sb->ev, &t, &sb->l)) < 0 || (err = pk_evlist_open(sb->l)) < 0)
