@@ -15,6 +15,11 @@
  *                call of hot_a (two profiles to compare with perf diff)
  *   clock MS     call clock_gettime(CLOCK_MONOTONIC) for MS ms of wall time
  *                (samples that land in the vDSO)
+ *   selfframe N  spin N million rounds with the frame pointer on a frame
+ *                that names itself as the next one and 0 as the return
+ *                address: the kernel's frame-pointer walk then stores
+ *                zeros until kernel.perf_event_max_stack (a corrupt user
+ *                stack, as perf and perfkit must both show it)
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -141,6 +146,23 @@ static void clock_loop(long ms)
 	while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }
 
+/* N million rounds with %rbp on a frame {itself, 0}. */
+static void selfframe(long millions)
+{
+	static unsigned long frame[2];
+
+	frame[0] = (unsigned long)frame;
+	frame[1] = 0;
+	for (long i = 0; i < millions; i++)
+		__asm__ volatile("push %%rbp\n\t"
+				 "mov %0, %%rbp\n\t"
+				 "mov $1000000, %%rcx\n"
+				 "1:\tdec %%rcx\n\t"
+				 "jnz 1b\n\t"
+				 "pop %%rbp"
+				 : : "r"(frame) : "rcx", "memory", "cc");
+}
+
 static void *thread_main(void *arg)
 {
 	(void)arg;
@@ -153,7 +175,7 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc != 3 || n <= 0 || n > 10000000) {
-		fprintf(stderr, "usage: %s pages|pingpong|children|threads|hot|hotb|clock N\n", argv[0]);
+		fprintf(stderr, "usage: %s pages|pingpong|children|threads|hot|hotb|clock|selfframe N\n", argv[0]);
 		return 2;
 	}
 	if (!strcmp(argv[1], "pages")) {
@@ -174,6 +196,8 @@ int main(int argc, char **argv)
 		hot(n);
 	} else if (!strcmp(argv[1], "clock")) {
 		clock_loop(n);
+	} else if (!strcmp(argv[1], "selfframe")) {
+		selfframe(n);
 	} else if (!strcmp(argv[1], "hotb")) {
 		hot_reversed(n);
 	} else if (!strcmp(argv[1], "threads")) {

@@ -311,18 +311,24 @@ struct tally {
 	size_t samples, frames, differ, plt, inlined, labels;
 };
 
-/* perf's lines for one address: the inline frames perf adds for DWARF
- * unwound addresses (its append_inlines, turned off in this resolver
- * here) share the frame's address; the one not marked "(inlined)", when
- * there is one, is the frame itself. */
+/* perf's lines for one frame: the inline frames perf adds (its
+ * append_inlines, turned off in this resolver here) share the frame's
+ * address; the one not marked "(inlined)", when there is one, is the
+ * frame itself.  A second line at the same address that is not marked
+ * is the next frame: a chain can repeat an address (recursion, or a
+ * corrupt user stack that the kernel walked as 0, 0, 0, ...). */
 static const struct perf_line *frame_line(const struct perf_line *lines, size_t n, size_t *next)
 {
 	const struct perf_line *frame = NULL;
 	size_t k = *next;
 
-	for (; k < n && lines[k].addr == lines[*next].addr; k++)
-		if (strcmp(lines[k].dso, "inlined"))
-			frame = &lines[k];
+	for (; k < n && lines[k].addr == lines[*next].addr; k++) {
+		if (!strcmp(lines[k].dso, "inlined"))
+			continue;
+		if (frame)
+			break;
+		frame = &lines[k];
+	}
 	*next = k;
 	return frame;
 }
@@ -380,9 +386,12 @@ static void compare_sample(FILE *f, const struct pk_resolved_sample *s, struct t
 		i++;
 	}
 	if (i != s->nr_frames) {
-		for (size_t k = 0; k < n; k++)
-			print_message("# perf: %s (%s)\n", lines[k].sym, lines[k].dso);
-		for (size_t k = 0; k < s->nr_frames; k++)
+		print_message("# sample %zu: perf printed %zu lines (%zu frames), ours %zu frames\n",
+			      t->samples, n, i, (size_t)s->nr_frames);
+		for (size_t k = 0; k < n && k < 12; k++)
+			print_message("# perf: %llx %s (%s)\n", (unsigned long long)lines[k].addr,
+				      lines[k].sym, lines[k].dso);
+		for (size_t k = 0; k < s->nr_frames && k < 12; k++)
 			print_message("# ours: %llx %s (%s)\n", (unsigned long long)s->frames[k].ip,
 				      s->frames[k].loc.sym ? s->frames[k].loc.sym : "[unknown]",
 				      s->frames[k].loc.dso ? s->frames[k].loc.dso->name : "[unknown]");
@@ -448,6 +457,8 @@ static void frame_pointers_as_perf(void **state)
 	(void)state;
 	oracle("-g", "hot 200");
 	oracle("-g", "children 2000");
+	/* A corrupt user stack: 127 frames of address 0 in every sample. */
+	oracle("-g", "selfframe 600");
 }
 
 static void dwarf_as_perf(void **state)
