@@ -160,6 +160,7 @@ def json_fields(e):
 class Model:
     def __init__(self, perfdir, pmu, vendor):
         self.vendor = vendor
+        self.pmu = pmu
         self.events = {}
         self.metrics = []
         for f in sorted(glob.glob(os.path.join(ARCH, perfdir, '*.json'))):
@@ -227,7 +228,14 @@ class Model:
                 got |= f[1]
         if got != umask or not parts:
             return None
-        return '%s:%s' % (self.by_code[ev][0][0].split(':')[0], ':'.join(parts))
+        name = '%s:%s' % (self.by_code[ev][0][0].split(':')[0], ':'.join(parts))
+        # libpfm4 refuses some unions (umasks of one exclusive group): ask it.
+        env = dict(os.environ, LIBPFM_FORCE_PMU=self.pmu)
+        out = subprocess.run([sys.executable, __file__, '--encode', name], env=env,
+                             capture_output=True, text=True).stdout.split()
+        if not out or fields(tuple(int(c, 16) for c in out), self.vendor)[:2] != (ev, umask):
+            return None
+        return name
 
     def knows_code(self, ev):
         return ev in self.by_code
@@ -412,6 +420,9 @@ HEADER = '''/* SPDX-License-Identifier: MIT */
 
 
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == '--encode':
+        print(*('%x' % x for x in (encode(_lib(), sys.argv[2]) or ())))
+        return
     if len(sys.argv) > 2 and sys.argv[1] == '--enumerate':
         enumerate_pmu(sys.argv[2])
         return

@@ -121,4 +121,18 @@ else
 	skip "every Zen 3 group perfkit lists, perf 6.1 lists too" "no perf"
 fi
 
+# Every metric of the generated table (scripts/gen-metrics.py) on its model:
+# all of them at once, on the model's fixture core PMU with libpfm4's forced
+# PMU; no metric is left out for an event perfkit cannot name.
+for m in "AuthenticAMD-25-11-1 amd64_fam19h_zen3 amd 10" "$SKL skl intel 148" \
+	"GenuineIntel-6-7E-5 icl icelake 154"; do
+	set -- $m
+	names=$(PERFKIT_CPUID=$1 "$PERFKIT" list metric | sed -n 's/^  \([A-Za-z].*\)$/\1/p' | sort -u)
+	check "$2: the table's $4 metrics are listed" test "$(printf '%s\n' "$names" | wc -l)" -eq "$4"
+	PERFKIT_SYSFS_ROOT=$PERFKIT_FIXTURES/sysfs/$3 PERFKIT_CPUID=$1 LIBPFM_FORCE_PMU=$2 \
+		run stat --metric-no-group -M "$(printf '%s\n' "$names" | paste -sd,)" -- true
+	check "$2: every metric's events resolve" eval \
+		'! printf "%s" "$err" | grep -qE "Cannot find|event syntax error"'
+done
+
 done_testing
