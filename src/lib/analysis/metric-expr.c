@@ -5,7 +5,9 @@
  * evaluator of a row's expression (numbers, event names, + - * /,
  * parentheses, unary minus and d_ratio(a, b)) over counts the caller looks
  * up.  perf's conditional `A if COND else B` (lowest precedence, right
- * to left), max(a, b), min(a, b) and literals such as #SMT_on (names
+ * to left), its comparisons `a < b` and `a > b` (1 or 0; below + and -,
+ * left to right, as perf 6.1's expr.y has them), max(a, b), min(a, b)
+ * and literals such as #SMT_on (names
  * starting with '#', answered by the caller's lookup too) are taken; the
  * branch a condition does not take is parsed without looking its names
  * up, so a caller collecting event names sees only the events used.
@@ -83,7 +85,7 @@ struct parser {
 	bool dry;	/* parsing a branch not taken: no lookups, values 0 */
 };
 
-static int expr(struct parser *ps, double *v);
+static int compare(struct parser *ps, double *v);
 static int cond(struct parser *ps, double *v);
 
 static void skip_space(struct parser *ps)
@@ -274,6 +276,27 @@ static int expr(struct parser *ps, double *v)
 	return 0;
 }
 
+/* a < b, a > b: 1 when it holds, else 0; lower than + and -. */
+static int compare(struct parser *ps, double *v)
+{
+	double r;
+	char op;
+	int err;
+
+	if ((err = expr(ps, v)) < 0)
+		return err;
+	for (;;) {
+		skip_space(ps);
+		op = *ps->p;
+		if (op != '<' && op != '>')
+			return 0;
+		ps->p++;
+		if ((err = expr(ps, &r)) < 0)
+			return err;
+		*v = op == '<' ? *v < r : *v > r;
+	}
+}
+
 /* Whether the keyword `kw` comes next (a whole word); consumes it if so. */
 static bool keyword(struct parser *ps, const char *kw)
 {
@@ -301,14 +324,14 @@ static int cond(struct parser *ps, double *v)
 	if (++ps->depth > MAX_DEPTH)
 		return -E2BIG;
 	ps->dry = true;
-	err = expr(ps, v);
+	err = compare(ps, v);
 	ps->dry = dry;
 	if (err < 0)
 		return err;
 	if (!keyword(ps, "if")) {
 		ps->p = start;
-		err = expr(ps, v);
-	} else if ((err = expr(ps, &c)) == 0 && !keyword(ps, "else")) {
+		err = compare(ps, v);
+	} else if ((err = compare(ps, &c)) == 0 && !keyword(ps, "else")) {
 		err = -EINVAL;
 	} else if (err == 0) {
 		ps->dry = dry || c;	/* B is the branch when c is 0 */
@@ -318,7 +341,7 @@ static int cond(struct parser *ps, double *v)
 			const char *end = ps->p;
 
 			ps->p = start;
-			err = expr(ps, v);
+			err = compare(ps, v);
 			ps->p = end;
 		}
 	}
