@@ -54,6 +54,13 @@ struct pk_target {
 	 */
 	const char *const *event_cgroups;
 	size_t nr_event_cgroups;
+	/*
+	 * Open each event with its attr's own read_format (a recorder's, as
+	 * perf record sets it) instead of the counting one the evlist reads,
+	 * TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID; with fallbacks, a kernel
+	 * before 6.0 that refuses PERF_FORMAT_LOST gets the event without it.
+	 */
+	bool attr_read_format;
 };
 
 struct pk_evlist;

@@ -113,6 +113,9 @@ struct pk_recorder_opts {
 					 * none), as perf pairs -G's list with -e's
 					 * events; CPU targets only */
 	size_t nr_event_cgroups;
+	bool default_event;		/* perf's default event (see pk_recorder_new's
+					 * NULL events) before the events given, as
+					 * perf record --off-cpu adds its own to it */
 };
 
 /*

@@ -25,7 +25,7 @@ int record_cgroup_add(struct record_opts *o, const char *arg)
 	return 0;
 }
 
-/* How many events o's -e lists (or the default cycles) make; -1 when they
+/* How many events o's -e lists (and the default cycles) make; -1 when they
  * do not parse (pk_recorder_new then says why). */
 static long nr_events(const struct record_opts *o)
 {
@@ -35,7 +35,7 @@ static long nr_events(const struct record_opts *o)
 	if (n < 0)
 		return -1;
 	pk_events_free(ev);
-	return n;
+	return n + (o->events && o->r.default_event);	/* --off-cpu's default event */
 }
 
 int record_cgroups(const struct record_opts *o, struct pk_recorder_opts *ro, char **buf,

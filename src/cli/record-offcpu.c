@@ -17,8 +17,10 @@ int record_offcpu_setup(struct record_opts *o)
 	if (o->r.freq || o->freq_max || o->r.period)
 		return cli_usage("record", "--off-cpu samples every context switch: -F and -c would "
 				 "sample only some of them (the on-CPU events sample at 4000 Hz)");
-	if (!o->events && cli_events_add("record", &o->events, "cycles"))
-		return CLI_EXIT_USAGE;
+	/* No -e: perf's default event, as record without --off-cpu opens it
+	 * (its precise level and vendor fix-up), before sched_switch. */
+	if (!o->events)
+		o->r.default_event = true;
 	if (cli_events_add("record", &o->events, "sched:sched_switch"))
 		return CLI_EXIT_USAGE;
 	o->r.switch_events = true;

@@ -216,6 +216,9 @@ static bool fall_back(struct evsel *e, int err)
 			return true;
 		snprintf(note, sizeof(note), "counted without exclude_guest/exclude_host: its PMU "
 			 "(type %u) does not support them", a->type);
+	} else if (err == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
+		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;	/* before Linux 6.0, as perf */
+		return true;
 	} else {
 		return false;
 	}
@@ -238,7 +241,9 @@ static bool fall_back(struct evsel *e, int err)
  * the S modifier: the kernel reads the whole group from any of its fds). */
 static uint64_t read_format(const struct pk_evlist *l, size_t i)
 {
-	return READ_FORMAT | (l->ev[i].a.attr.read_format & PERF_FORMAT_GROUP) |
+	uint64_t own = l->ev[i].a.attr.read_format;
+
+	return (l->target.attr_read_format ? own : READ_FORMAT | (own & PERF_FORMAT_GROUP)) |
 	       (l->target.group_read && l->ev[i].leader == i ? PERF_FORMAT_GROUP : 0);
 }
 
@@ -266,7 +271,7 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 			fd = pk__sys_open(&d.attr, e->cgroup ? e->cgroup_fd : l->threads[t], l->cpus[c],
 					  group_fd, PERF_FLAG_FD_CLOEXEC |
 					  (e->cgroup ? PERF_FLAG_PID_CGROUP : 0), e->name);
-		} while (fd < 0 && l->target.fallbacks && tries++ < 2 && fall_back(e, fd));
+		} while (fd < 0 && l->target.fallbacks && tries++ < 3 && fall_back(e, fd));
 		if (fd < 0)
 			return fd;
 		*fd_at(l, i, c, t) = fd;

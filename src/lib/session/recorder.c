@@ -160,8 +160,12 @@ static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_
 		a->sample_type |= PERF_SAMPLE_CPU;
 	layout_extras(o, a, cg.mode);
 	layout_rate(o, a);
-	/* -s: the kernel writes each inherited copy's counts as it exits (the
-	 * evlist's read_format has the times and id perf adds for it). */
+	/* perf 6.1's read_format: the id and lost count; -s (the kernel
+	 * writes each inherited copy's counts as it exits) adds the times.
+	 * The S modifier adds GROUP (layout_sample_read). */
+	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	if (o->inherit_stat)
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a->inherit_stat = o->inherit_stat;
 	a->sample_id_all = 1;
 	a->write_backward = o->overwrite && !tracking;
@@ -264,25 +268,26 @@ static void layout_events(struct pk_recorder *r)
 	layout_ids(r);
 }
 
-/* The events to parse (NULL: perf's default, cycles), and the dummy
- * sideband event of layout_events. */
+/* The events to parse (NULL, or opts.default_event: perf's default,
+ * cycles, first), and the dummy sideband event of layout_events. */
 static int parse_events(struct pk_recorder *r, const char *list)
 {
-	bool dflt = !list;
-	const char *events = dflt ? "cycles" : list;
-	size_t len = strlen(events);
-	char *spec = pk__malloc(len + sizeof(",dummy:HG"));
+	bool dflt = !list || r->o.default_event;
+	size_t len = list ? strlen(list) : 0;
+	char *spec = pk__malloc(len + sizeof("cycles,") + sizeof(",dummy:HG"));
 	int err;
 
 	if (!spec)
 		return pk__error_nomem("the event list with its dummy event");
-	memcpy(spec, events, len + 1);
+	snprintf(spec, len + sizeof("cycles,"), "%s%s%s", dflt ? "cycles" : "", dflt && list ? "," : "",
+		 list ? list : "");
 	if (r->o.overwrite)
 		strcat(spec, ",dummy");
 	else if (r->cpu_wide)
 		strcat(spec, ",dummy:HG");
 	err = pk_events_parse(spec, NULL, &r->ev);
 	free(spec);
+	r->default_event = dflt;
 	if (err >= 0 && dflt)
 		pk__event_default_cycles_fixup(pk_events_attr_mut(r->ev, 0));
 	return err < 0 ? err : 0;
@@ -348,8 +353,9 @@ static int build_target(struct pk_recorder *r)
 /*
  * perf's cycles fallback: where the kernel cannot sample cycles (no
  * hardware PMU), every cycles event, the default or one asked for, is
- * sampled as cpu-clock with the same modifiers, under the name perf gives
- * it ("cycles:u" becomes "cpu-clock:u").  Returns whether any changed.
+ * sampled as cpu-clock with the same modifiers.  Its name is marked here
+ * and made by name_fallbacks once the attr is laid out.  Returns whether
+ * any changed.
  */
 static bool cycles_to_cpu_clock(struct pk_recorder *r)
 {
@@ -358,7 +364,6 @@ static bool cycles_to_cpu_clock(struct pk_recorder *r)
 
 	for (size_t i = 0; i < n; i++) {
 		struct perf_event_attr *a = pk_events_attr_mut(r->ev, i);
-		const char *name = pk_events_desc(r->ev, i)->name, *mods = strchr(name, ':');
 
 		if (a->type != PERF_TYPE_HARDWARE || a->config != PERF_COUNT_HW_CPU_CYCLES)
 			continue;
@@ -367,11 +372,50 @@ static bool cycles_to_cpu_clock(struct pk_recorder *r)
 		if (!r->names && !(r->names = pk__calloc(n, sizeof(*r->names))))
 			return false;
 		free(r->names[i]);
-		if (pk__asprintf(&r->names[i], "cpu-clock%s", mods ? mods : "") < 0)
-			r->names[i] = NULL;
+		if (!(r->names[i] = pk__strdup("cpu-clock")))
+			return false;
 		changed = true;
 	}
 	return changed;
+}
+
+/* perf names a fallen-back event afresh from its attr, modifiers and all
+ * ("cycles:u" becomes "cpu-clock:uH", the default "cpu-clock:ppp"). */
+static void name_fallbacks(struct pk_recorder *r)
+{
+	char buf[128];
+
+	for (size_t i = 0; r->names && i < pk_events_nr(r->ev); i++) {
+		char *name;
+
+		if (!r->names[i] || pk_attr_name(pk_events_attr(r->ev, i), buf, sizeof(buf)) < 0 ||
+		    !(name = pk__strdup(buf)))
+			continue;
+		free(r->names[i]);
+		r->names[i] = name;
+	}
+}
+
+/* Whether event i asks for the highest precise level the PMU takes: the
+ * P modifier, and perf's default event (evsel__new_cycles). */
+static bool precise_max(const struct pk_recorder *r, size_t i)
+{
+	return pk_events_desc(r->ev, i)->precise_max || (i == 0 && r->default_event);
+}
+
+/* perf's evsel__config and precise fallback: such events open with
+ * precise_ip 3, then one level less at each refusal; at 0 they take 3 back
+ * for the cycles fallback.  Returns whether any has such a level. */
+static bool set_precise(struct pk_recorder *r, int level)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < pk_events_nr(r->ev); i++)
+		if (precise_max(r, i)) {
+			pk_events_attr_mut(r->ev, i)->precise_ip = level & 3;
+			any = true;
+		}
+	return any;
 }
 
 /* Whether any event is cycles (the fallback's candidates). */
@@ -386,8 +430,32 @@ static bool has_cycles(const struct pk_events *ev)
 	return false;
 }
 
-/* Open the events, with perf's cycles -> cpu-clock fallback.  An event
- * list is frozen once an evlist has it, so the fallback parses it afresh. */
+/* The errors perf's fallbacks answer: the event or its precise level is
+ * not there (EINVAL: a precise level the PMU lacks). */
+static bool refused_here(int err)
+{
+	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -ENXIO || err == -EINVAL;
+}
+
+/* Parse afresh (an event list is frozen once an evlist has it), at the
+ * precise level and with the cycles fallback of this attempt. */
+static int reparse(struct pk_recorder *r, const char *events)
+{
+	int err;
+
+	pk_evlist_free(r->l);
+	r->l = NULL;
+	pk_events_free(r->ev);
+	r->ev = NULL;
+	if ((err = parse_events(r, events)) < 0)
+		return err;
+	if (r->fell_back && !cycles_to_cpu_clock(r))
+		return pk__error_nomem("the fallback's event names");
+	return 0;
+}
+
+/* Open the events, with perf's precise-level and cycles -> cpu-clock
+ * fallbacks. */
 static int open_events(struct pk_recorder *r, const char *events)
 {
 	/* Per CPU even for a task: the kernel maps inherited events only per CPU. */
@@ -395,29 +463,31 @@ static int open_events(struct pk_recorder *r, const char *events)
 			       .cpus = r->cpus, .nr_cpus = r->nr_cpus,
 			       .inherit = !r->o.no_inherit && !r->cpu_wide && !r->o.per_thread,
 			       .enable_on_exec = r->o.workload > 0 && !r->o.start_disabled,
-			       .fallbacks = true,
+			       .fallbacks = true, .attr_read_format = true,
 			       .cgroup = r->o.cgroup, .event_cgroups = r->o.event_cgroups,
 			       .nr_event_cgroups = r->o.nr_event_cgroups };
-	int err = parse_events(r, events);
+	int err = parse_events(r, events), level = 3;
 
-	for (int attempt = 0; !err; attempt++) {
+	while (!err) {
+		bool precise;
+
 		layout_events(r);
+		precise = set_precise(r, level);
+		name_fallbacks(r);
 		if ((err = pk_evlist_new(r->ev, &t, &r->l)) < 0)
 			return err;
 		err = pk_evlist_open(r->l);
-		if (err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV && err != -ENXIO)
+		if (!refused_here(err))
 			return err;
-		if (attempt || !has_cycles(r->ev))
+		if (precise && level > 0) {
+			level--;
+		} else if (r->fell_back || !has_cycles(r->ev) || err == -EINVAL) {
 			return err;
-		pk_evlist_free(r->l);
-		r->l = NULL;
-		pk_events_free(r->ev);
-		r->ev = NULL;
-		if ((err = parse_events(r, events)) < 0)
-			return err;
-		if (!cycles_to_cpu_clock(r))
-			return pk__error_nomem("the fallback's event names");
-		r->fell_back = true;
+		} else {
+			r->fell_back = true;
+			level = 3;
+		}
+		err = reparse(r, events);
 	}
 	return err;
 }

@@ -26,6 +26,7 @@ struct pk_recorder {
 	size_t nr_cpus;
 	bool cpu_wide;
 	bool fell_back;
+	bool default_event;		/* event 0 is perf's default: cycles, max precise */
 	char **names;			/* per event: its name after a fallback, or NULL */
 	bool started;
 	size_t pages;

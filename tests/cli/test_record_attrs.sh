@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_record_attrs.sh - the attrs perfkit record writes against perf 6.1
+# record's on this machine, as perf evlist -v reads them back from both
+# files: perf's default event (cycles at the highest precise level, the
+# vendor's exclude_guest fix-up, and here, without a PMU, its cpu-clock
+# fallback named from the attr, "cpu-clock:ppp"), the P modifier, the
+# fallback's names for other cycles events, read_format (ID|LOST; -s adds
+# the times, S groups GROUP), and --off-cpu's on-CPU event
+# (perf 6.1 without BPF skeletons ignores --off-cpu: its file holds the
+# default event alone).
+. "$(dirname "$0")/tap.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! command -v perf >/dev/null; then
+	skip "record's attrs against perf" "perf is not installed"
+	done_testing
+	exit 0
+fi
+
+# attrs FILE: perf evlist -v's line per event, without its tip.
+attrs() { perf evlist -v -i "$1" 2>/dev/null | grep -v '^#'; }
+
+# same DESC ARGS...: perfkit record ARGS and perf record ARGS on `true`
+# write the same attrs.
+same() {
+	local desc=$1 mine theirs
+	shift
+	rm -f "$tmp/k.data" "$tmp/p.data"
+	run record "$@" -o "$tmp/k.data" -- true
+	perf record "$@" -o "$tmp/p.data" -- true >/dev/null 2>&1
+	mine=$(attrs "$tmp/k.data")
+	theirs=$(attrs "$tmp/p.data")
+	check "$desc: the attrs perf writes" test -n "$theirs" -a "$mine" = "$theirs"
+	[ "$mine" = "$theirs" ] || diag "perfkit:" "$mine" "perf:" "$theirs"
+}
+
+same "record with no -e"
+for e in cycles cycles:P cycles:u cycles:pp cycles:k cpu-clock:P; do
+	same "record -e $e" -e "$e"
+done
+
+# read_format: ID|LOST as perf sets it; -s adds the times; :S groups GROUP.
+same "record -s" -s
+same "record -s -e cpu-clock" -s -e cpu-clock
+same "record -e cpu-clock,task-clock" -e cpu-clock,task-clock
+same "record -e {cpu-clock,task-clock}:S" -e '{cpu-clock,task-clock}:S'
+same "record -s -e {cpu-clock,task-clock}:S" -s -e '{cpu-clock,task-clock}:S'
+same "record --no-inherit -e {cpu-clock,task-clock}:S" --no-inherit -e '{cpu-clock,task-clock}:S'
+same "record -e cpu-clock:S" -e cpu-clock:S
+same "record -g -e sched:sched_switch" -g -e sched:sched_switch
+
+# --off-cpu without -e: its first event is the default one, as perf opens it.
+# name, precise level and guest bit: perf evlist -v's name and those fields.
+first() {
+	attrs "$1" | head -1 | awk -F', ' '{ s = $1; sub(/:.*/, "", s); sub(/: type.*/, "", $1)
+		printf "%s", $1; for (i = 2; i <= NF; i++) if ($i ~ /^(precise_ip|exclude_guest|type|config):/) printf " %s", $i }'
+}
+run record --off-cpu -o "$tmp/k.data" -- true
+perf record -o "$tmp/p.data" -- true >/dev/null 2>&1
+mine=$(first "$tmp/k.data")
+theirs=$(first "$tmp/p.data")
+check "record --off-cpu: the on-CPU event is perf's default ($theirs)" \
+	test -n "$theirs" -a "$mine" = "$theirs"
+[ "$mine" = "$theirs" ] || diag "perfkit: $mine" "perf: $theirs"
+done_testing
