@@ -2,7 +2,7 @@
 /*
  * recorder.c - the first half of the recorder: perf record's sample layout
  * for every event, the target (a command, processes, threads, CPUs), the
- * evlist opened with perf's cycles -> cpu-clock fallback, the rings mapped
+ * evlist opened (recorder-open.c: perf's fallbacks), the rings mapped
  * with the sizing policy, the table that finds a record's event by its id,
  * and the synthesized records of what existed before recording.  Moving
  * records out of the rings is pump.c's.
@@ -249,7 +249,7 @@ static void layout_ids(struct pk_recorder *r)
  * `dummy:HG`, which samples nothing (period 1, no PERIOD field).  Otherwise
  * it goes to the first event.  A leader comes before its members, so its
  * layout is final when theirs copies it. */
-static void layout_events(struct pk_recorder *r)
+void pk__recorder_layout_events(struct pk_recorder *r)
 {
 	size_t n = pk_events_nr(r->ev), tracking = r->o.overwrite || r->cpu_wide ? n - 1 : 0;
 
@@ -270,7 +270,7 @@ static void layout_events(struct pk_recorder *r)
 
 /* The events to parse (NULL, or opts.default_event: perf's default,
  * cycles, first), and the dummy sideband event of layout_events. */
-static int parse_events(struct pk_recorder *r, const char *list)
+int pk__recorder_parse_events(struct pk_recorder *r, const char *list)
 {
 	bool dflt = !list || r->o.default_event;
 	size_t len = list ? strlen(list) : 0;
@@ -348,148 +348,6 @@ static int build_target(struct pk_recorder *r)
 	else
 		r->threads[0] = o->workload > 0 ? o->workload : 0;	/* 0: the calling thread */
 	return 0;
-}
-
-/*
- * perf's cycles fallback: where the kernel cannot sample cycles (no
- * hardware PMU), every cycles event, the default or one asked for, is
- * sampled as cpu-clock with the same modifiers.  Its name is marked here
- * and made by name_fallbacks once the attr is laid out.  Returns whether
- * any changed.
- */
-static bool cycles_to_cpu_clock(struct pk_recorder *r)
-{
-	size_t n = pk_events_nr(r->ev);
-	bool changed = false;
-
-	for (size_t i = 0; i < n; i++) {
-		struct perf_event_attr *a = pk_events_attr_mut(r->ev, i);
-
-		if (a->type != PERF_TYPE_HARDWARE || a->config != PERF_COUNT_HW_CPU_CYCLES)
-			continue;
-		a->type = PERF_TYPE_SOFTWARE;
-		a->config = PERF_COUNT_SW_CPU_CLOCK;
-		if (!r->names && !(r->names = pk__calloc(n, sizeof(*r->names))))
-			return false;
-		free(r->names[i]);
-		if (!(r->names[i] = pk__strdup("cpu-clock")))
-			return false;
-		changed = true;
-	}
-	return changed;
-}
-
-/* perf names a fallen-back event afresh from its attr, modifiers and all
- * ("cycles:u" becomes "cpu-clock:uH", the default "cpu-clock:ppp"). */
-static void name_fallbacks(struct pk_recorder *r)
-{
-	char buf[128];
-
-	for (size_t i = 0; r->names && i < pk_events_nr(r->ev); i++) {
-		char *name;
-
-		if (!r->names[i] || pk_attr_name(pk_events_attr(r->ev, i), buf, sizeof(buf)) < 0 ||
-		    !(name = pk__strdup(buf)))
-			continue;
-		free(r->names[i]);
-		r->names[i] = name;
-	}
-}
-
-/* Whether event i asks for the highest precise level the PMU takes: the
- * P modifier, and perf's default event (evsel__new_cycles). */
-static bool precise_max(const struct pk_recorder *r, size_t i)
-{
-	return pk_events_desc(r->ev, i)->precise_max || (i == 0 && r->default_event);
-}
-
-/* perf's evsel__config and precise fallback: such events open with
- * precise_ip 3, then one level less at each refusal; at 0 they take 3 back
- * for the cycles fallback.  Returns whether any has such a level. */
-static bool set_precise(struct pk_recorder *r, int level)
-{
-	bool any = false;
-
-	for (size_t i = 0; i < pk_events_nr(r->ev); i++)
-		if (precise_max(r, i)) {
-			pk_events_attr_mut(r->ev, i)->precise_ip = level & 3;
-			any = true;
-		}
-	return any;
-}
-
-/* Whether any event is cycles (the fallback's candidates). */
-static bool has_cycles(const struct pk_events *ev)
-{
-	for (size_t i = 0; i < pk_events_nr(ev); i++) {
-		const struct perf_event_attr *a = pk_events_attr(ev, i);
-
-		if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES)
-			return true;
-	}
-	return false;
-}
-
-/* The errors perf's fallbacks answer: the event or its precise level is
- * not there (EINVAL: a precise level the PMU lacks). */
-static bool refused_here(int err)
-{
-	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -ENXIO || err == -EINVAL;
-}
-
-/* Parse afresh (an event list is frozen once an evlist has it), at the
- * precise level and with the cycles fallback of this attempt. */
-static int reparse(struct pk_recorder *r, const char *events)
-{
-	int err;
-
-	pk_evlist_free(r->l);
-	r->l = NULL;
-	pk_events_free(r->ev);
-	r->ev = NULL;
-	if ((err = parse_events(r, events)) < 0)
-		return err;
-	if (r->fell_back && !cycles_to_cpu_clock(r))
-		return pk__error_nomem("the fallback's event names");
-	return 0;
-}
-
-/* Open the events, with perf's precise-level and cycles -> cpu-clock
- * fallbacks. */
-static int open_events(struct pk_recorder *r, const char *events)
-{
-	/* Per CPU even for a task: the kernel maps inherited events only per CPU. */
-	struct pk_target t = { .size = sizeof(t), .threads = r->threads, .nr_threads = r->nr_threads,
-			       .cpus = r->cpus, .nr_cpus = r->nr_cpus,
-			       .inherit = !r->o.no_inherit && !r->cpu_wide && !r->o.per_thread,
-			       .enable_on_exec = r->o.workload > 0 && !r->o.start_disabled,
-			       .fallbacks = true, .attr_read_format = true,
-			       .cgroup = r->o.cgroup, .event_cgroups = r->o.event_cgroups,
-			       .nr_event_cgroups = r->o.nr_event_cgroups };
-	int err = parse_events(r, events), level = 3;
-
-	while (!err) {
-		bool precise;
-
-		layout_events(r);
-		precise = set_precise(r, level);
-		name_fallbacks(r);
-		if ((err = pk_evlist_new(r->ev, &t, &r->l)) < 0)
-			return err;
-		err = pk_evlist_open(r->l);
-		if (!refused_here(err))
-			return err;
-		if (precise && level > 0) {
-			level--;
-		} else if (r->fell_back || !has_cycles(r->ev) || err == -EINVAL) {
-			return err;
-		} else {
-			r->fell_back = true;
-			level = 3;
-		}
-		err = reparse(r, events);
-	}
-	return err;
 }
 
 /*
@@ -600,7 +458,7 @@ static int recorder_setup(struct pk_recorder *r, const char *events)
 {
 	int err;
 
-	if ((err = build_target(r)) < 0 || (err = open_events(r, events)) < 0 ||
+	if ((err = build_target(r)) < 0 || (err = pk__recorder_open_events(r, events)) < 0 ||
 	    (err = set_filters(r)) < 0 || (err = map_rings(r)) < 0 || (err = build_ids(r)) < 0)
 		return err;
 	/* perf's --mmap-flush limit: a quarter of a ring. */

@@ -53,6 +53,19 @@ struct pk_recorder {
 int pk__recorder_deliver(struct pk_recorder *r, const struct perf_event_header *h,
 			 const struct perf_event_attr *a);
 
+/* pk__recorder_parse_events - parse `list` (or perf's default event when
+ * NULL) into r->ev with the recorder's options (recorder.c). */
+int pk__recorder_parse_events(struct pk_recorder *r, const char *list);
+
+/* pk__recorder_layout_events - perf record's sample layout on every event
+ * of r->ev (recorder.c). */
+void pk__recorder_layout_events(struct pk_recorder *r);
+
+/* pk__recorder_open_events - parse, lay out and open `events` into r->l
+ * with perf's precise-level and cycles -> cpu-clock fallbacks
+ * (recorder-open.c).  Returns 0 or a negative errno with the error set. */
+int pk__recorder_open_events(struct pk_recorder *r, const char *events);
+
 /* pk__recorder_attr - the attr that lays out record `h` (found by its id). */
 const struct perf_event_attr *pk__recorder_attr(const struct pk_recorder *r,
 						const struct perf_event_header *h);
