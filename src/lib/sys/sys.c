@@ -386,47 +386,22 @@ int pk__sys_close(int fd)
 
 /* ---- self-monitoring instructions, fcntl ---------------------------------- */
 
-bool pk__sys_rdpmc(unsigned int counter, uint64_t *val)
+bool pk__sys_rdpmc_seam(unsigned int counter, uint64_t *val)
 {
 	if (sys_ops && sys_ops->rdpmc) {
 		*val = sys_ops->rdpmc(counter);
 		return true;
 	}
-#if defined(__x86_64__) || defined(__i386__)
-	{
-		uint32_t lo, hi;
-
-		/* Faults (SIGSEGV) if CR4.PCE is off; the kernel sets it for
-		 * tasks that have a page with cap_user_rdpmc mapped. */
-		__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
-		*val = (uint64_t)hi << 32 | lo;
-		return true;
-	}
-#else
-	(void)counter;
-	(void)val;
-	return false;
-#endif
+	return pk__sys_rdpmc_raw(counter, val);
 }
 
-bool pk__sys_rdtsc(uint64_t *val)
+bool pk__sys_rdtsc_seam(uint64_t *val)
 {
 	if (sys_ops && sys_ops->rdtsc) {
 		*val = sys_ops->rdtsc();
 		return true;
 	}
-#if defined(__x86_64__) || defined(__i386__)
-	{
-		uint32_t lo, hi;
-
-		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-		*val = (uint64_t)hi << 32 | lo;
-		return true;
-	}
-#else
-	(void)val;
-	return false;
-#endif
+	return pk__sys_rdtsc_raw(val);
 }
 
 int pk__sys_fcntl(int fd, int cmd, unsigned long arg)

@@ -233,10 +233,57 @@ int pk__sys_lock_check(size_t nr_maps, size_t map_len);
  * storing the value in *val.  Return false when this architecture has no
  * such instruction in perfkit (then the caller reads with read(2)).  Never
  * fail otherwise and never touch the error record: they sit on the
- * self-monitoring fast path.
+ * self-monitoring fast path, so they are inline and, while no fake is
+ * installed (pk__sys_faked), the bare instruction.
  */
-bool pk__sys_rdpmc(unsigned int counter, uint64_t *val);
-bool pk__sys_rdtsc(uint64_t *val);
+bool pk__sys_rdpmc_seam(unsigned int counter, uint64_t *val);
+bool pk__sys_rdtsc_seam(uint64_t *val);
+
+/* The instructions themselves, with no seam (false: none here). */
+static inline bool pk__sys_rdpmc_raw(unsigned int counter, uint64_t *val)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t lo, hi;
+
+	/* Faults (SIGSEGV) if CR4.PCE is off; the kernel sets it for tasks
+	 * that have a page with cap_user_rdpmc mapped. */
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+	*val = (uint64_t)hi << 32 | lo;
+	return true;
+#else
+	(void)counter;
+	(void)val;
+	return false;
+#endif
+}
+
+static inline bool pk__sys_rdtsc_raw(uint64_t *val)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	*val = (uint64_t)hi << 32 | lo;
+	return true;
+#else
+	(void)val;
+	return false;
+#endif
+}
+
+static inline bool pk__sys_rdpmc(unsigned int counter, uint64_t *val)
+{
+	if (__builtin_expect(__atomic_load_n(&pk__sys_faked, __ATOMIC_RELAXED) != 0, 0))
+		return pk__sys_rdpmc_seam(counter, val);
+	return pk__sys_rdpmc_raw(counter, val);
+}
+
+static inline bool pk__sys_rdtsc(uint64_t *val)
+{
+	if (__builtin_expect(__atomic_load_n(&pk__sys_faked, __ATOMIC_RELAXED) != 0, 0))
+		return pk__sys_rdtsc_seam(val);
+	return pk__sys_rdtsc_raw(val);
+}
 
 /* pk__sys_fcntl - fcntl(fd, cmd, arg) on an event fd (F_SETOWN_EX, F_SETSIG,
  * F_GETFL/F_SETFL).  Returns >= 0 or -errno (recorded, naming the command). */
