@@ -66,9 +66,15 @@ PK_API const char *pk_region_name(const struct pk_region *r, size_t i);
 
 /*
  * pk_region_start / pk_region_stop / pk_region_reset - enable, disable or
- * zero every group: one ioctl per group (PERF_IOC_FLAG_GROUP), whatever
- * the number of events.  Counts accumulate across start/stop pairs until a
- * reset.  0 or a negative errno.
+ * zero every group: one ioctl per group, whatever the number of events.
+ * Start and stop switch a group's leader alone when the group is read
+ * with read(2) (its members follow it: while it is off none of them
+ * counts, and the region's reads carry its times), else the whole group
+ * (PERF_IOC_FLAG_GROUP: a group that may read its mmap pages, or opened
+ * with inherit).  So a member read on its own (pk_evlist_read) may show
+ * time enabled that ran on while the region was stopped; its count did
+ * not.  Counts accumulate across start/stop pairs until a reset.  0 or a
+ * negative errno.
  */
 PK_API int pk_region_start(struct pk_region *r);
 PK_API int pk_region_stop(struct pk_region *r);

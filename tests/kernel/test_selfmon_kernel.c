@@ -79,6 +79,37 @@ static void test_region_counts_between_start_and_stop(void **state)
 	pk_region_free(r);
 }
 
+/* A stopped region stands still, members and time alike (start and stop
+ * switch the leader alone; the members follow it), and a second start
+ * counts on from where it stopped. */
+static void test_region_stopped_stands_still(void **state)
+{
+	struct pk_region *r;
+	struct pk_count a[2] = { { .size = sizeof(a[0]) } }, b[2] = { { .size = sizeof(b[0]) } };
+
+	(void)state;
+	assert_int_equal(pk_region_open("task-clock,page-faults", NULL, &r), 0);
+	assert_int_equal(pk_region_start(r), 0);
+	touch_fresh_pages(PAGES);
+	assert_int_equal(pk_region_stop(r), 0);
+	assert_int_equal(pk_region_read(r, a, 2), 2);
+	touch_fresh_pages(PAGES);
+	assert_int_equal(pk_region_read(r, b, 2), 2);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(b[i].value, a[i].value);
+		assert_int_equal(b[i].enabled, a[i].enabled);
+		assert_int_equal(b[i].running, a[i].running);
+	}
+	assert_true(a[1].value >= PAGES);
+	assert_int_equal(pk_region_start(r), 0);
+	touch_fresh_pages(PAGES);
+	assert_int_equal(pk_region_stop(r), 0);
+	assert_int_equal(pk_region_read(r, b, 2), 2);
+	assert_true(b[1].value >= a[1].value + PAGES && b[1].value < a[1].value + 2 * PAGES);
+	assert_true(b[0].value > a[0].value && b[0].enabled > a[0].enabled);
+	pk_region_free(r);
+}
+
 static void *touch_thread(void *arg)
 {
 	touch_fresh_pages(*(int *)arg);
@@ -209,6 +240,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_region_counts_between_start_and_stop),
+		cmocka_unit_test(test_region_stopped_stands_still),
 		cmocka_unit_test(test_inherit_counts_new_threads),
 		cmocka_unit_test(test_bad_event_string),
 		cmocka_unit_test(test_markers_nest_per_name_and_thread),

@@ -41,6 +41,7 @@ struct pk_region {
 	size_t page_len;
 	pthread_t owner;	/* the thread counted: only it may use the pages */
 	bool one_direct;	/* one plain group read with read(2): the fast path */
+	bool leader_only;	/* start/stop switch each leader alone: plan_groups */
 	uint64_t nr_fast;
 };
 
@@ -112,6 +113,20 @@ static void plan_groups(struct pk_region *r, const struct pk_region_opts *o)
 						  PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID);
 	}
 	r->one_direct = r->nr_groups == 1 && r->groups[0].plain && !r->groups[0].pages;
+	/*
+	 * Members are opened enabled and follow their leader: while the
+	 * leader is off the kernel schedules none of them, so they count
+	 * nothing, and a group read(2) gives the leader's times for all.
+	 * So start and stop can switch the leader alone, one event per group
+	 * instead of every member (PERF_IOC_FLAG_GROUP), which costs the
+	 * kernel a context reschedule per member.  Not when a group reads
+	 * from the pages (each page has its member's own times, and a
+	 * member left enabled would show time enabled but not running while
+	 * its leader is off) nor with inherit (kept as it was).
+	 */
+	r->leader_only = !o->inherit;
+	for (size_t k = 0; k < r->nr_groups; k++)
+		r->leader_only = r->leader_only && r->groups[k].plain && !r->groups[k].pages;
 }
 
 static int prepare(struct pk_region *r, const struct pk_region_opts *o)
@@ -189,14 +204,27 @@ const char *pk_region_name(const struct pk_region *r, size_t i)
 	return i < r->nr ? pk_events_desc(r->ev, i)->name : NULL;
 }
 
+/* `request` on each group's leader alone (plan_groups says when that
+ * stops or starts the whole group). */
+static int leaders_ioctl(struct pk_region *r, unsigned long request)
+{
+	for (size_t k = 0; k < r->nr_groups; k++) {
+		int err = pk__sys_ioctl(r->groups[k].fd, request, 0);
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
 int pk_region_start(struct pk_region *r)
 {
-	return pk_evlist_enable(r->l);
+	return r->leader_only ? leaders_ioctl(r, PERF_EVENT_IOC_ENABLE) : pk_evlist_enable(r->l);
 }
 
 int pk_region_stop(struct pk_region *r)
 {
-	return pk_evlist_disable(r->l);
+	return r->leader_only ? leaders_ioctl(r, PERF_EVENT_IOC_DISABLE) : pk_evlist_disable(r->l);
 }
 
 int pk_region_reset(struct pk_region *r)

@@ -101,8 +101,18 @@ int pk__read_long(const char *path, long *val)
  * other's fakes; NULL (the default) means the real kernel. */
 static _Thread_local const struct pk__sys_ops *sys_ops;
 
+/* Threads with a table installed (sys.h says why a count): raised when a
+ * thread installs one, lowered when it removes it.  A thread that exits
+ * with its table still installed leaves it raised, which only makes the
+ * fast paths look at their (NULL) tables. */
+int pk__sys_faked;
+
 void pk__sys_set_ops(const struct pk__sys_ops *ops)
 {
+	if (ops && !sys_ops)
+		__atomic_add_fetch(&pk__sys_faked, 1, __ATOMIC_SEQ_CST);
+	else if (!ops && sys_ops)
+		__atomic_sub_fetch(&pk__sys_faked, 1, __ATOMIC_SEQ_CST);
 	sys_ops = ops;
 }
 
@@ -325,7 +335,7 @@ int pk__sys_munmap(void *addr, size_t len)
  * else named.  Kept out of pk__sys_read, whose success is a hot path
  * (pk_region_read), where formatting the name cost as much as the rest of
  * the read's user space work. */
-static __attribute__((cold, noinline)) ssize_t read_failed(int fd, void *buf, size_t len, ssize_t n)
+__attribute__((cold, noinline)) ssize_t pk__sys_read_failed(int fd, void *buf, size_t len, ssize_t n)
 {
 	char what[64];
 	int err;
@@ -350,12 +360,12 @@ static __attribute__((cold, noinline)) ssize_t read_failed(int fd, void *buf, si
 	return pk__error(-err, what, "%s", strerror(err));
 }
 
-ssize_t pk__sys_read(int fd, void *buf, size_t len)
+ssize_t pk__sys_read_seam(int fd, void *buf, size_t len)
 {
 	const struct pk__sys_ops *ops = sys_ops;
 	ssize_t n = ops && ops->read ? ops->read(fd, buf, len) : read(fd, buf, len);
 
-	return n > 0 ? n : read_failed(fd, buf, len, n);
+	return n > 0 ? n : pk__sys_read_failed(fd, buf, len, n);
 }
 
 int pk__sys_close(int fd)
@@ -376,47 +386,22 @@ int pk__sys_close(int fd)
 
 /* ---- self-monitoring instructions, fcntl ---------------------------------- */
 
-bool pk__sys_rdpmc(unsigned int counter, uint64_t *val)
+bool pk__sys_rdpmc_seam(unsigned int counter, uint64_t *val)
 {
 	if (sys_ops && sys_ops->rdpmc) {
 		*val = sys_ops->rdpmc(counter);
 		return true;
 	}
-#if defined(__x86_64__) || defined(__i386__)
-	{
-		uint32_t lo, hi;
-
-		/* Faults (SIGSEGV) if CR4.PCE is off; the kernel sets it for
-		 * tasks that have a page with cap_user_rdpmc mapped. */
-		__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
-		*val = (uint64_t)hi << 32 | lo;
-		return true;
-	}
-#else
-	(void)counter;
-	(void)val;
-	return false;
-#endif
+	return pk__sys_rdpmc_raw(counter, val);
 }
 
-bool pk__sys_rdtsc(uint64_t *val)
+bool pk__sys_rdtsc_seam(uint64_t *val)
 {
 	if (sys_ops && sys_ops->rdtsc) {
 		*val = sys_ops->rdtsc();
 		return true;
 	}
-#if defined(__x86_64__) || defined(__i386__)
-	{
-		uint32_t lo, hi;
-
-		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-		*val = (uint64_t)hi << 32 | lo;
-		return true;
-	}
-#else
-	(void)val;
-	return false;
-#endif
+	return pk__sys_rdtsc_raw(val);
 }
 
 int pk__sys_fcntl(int fd, int cmd, unsigned long arg)

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <unistd.h>
 
 #define PK__PRINTF(a, b) __attribute__((format(printf, a, b)))
 
@@ -177,13 +178,49 @@ int pk__sys_prctl(int option);
 void *pk__sys_mmap(int fd, size_t len, int prot, off_t off, int *err);
 
 /*
+ * pk__sys_faked - how many threads have a test's table installed
+ * (pk__sys_set_ops); 0 in production.  The gate of the inline fast paths
+ * below: while it is 0 no thread can have a fake, so they make the syscall
+ * directly, without looking at the thread-local table.
+ *
+ * Why a process-wide count and not the table itself read with
+ * initial-exec TLS: an initial-exec variable in a shared library takes its
+ * room from glibc's small static TLS surplus when the library is
+ * dlopen()ed (Python's ctypes, a plugin), and dlopen then fails with
+ * "cannot allocate memory in static TLS block" once that surplus is used
+ * up; the default (general-dynamic) model costs a call to __tls_get_addr
+ * on every read instead.  A hidden global is one PC-relative load in
+ * either case and works however the library is loaded; only the threads
+ * of a process in which some test installed a fake pay for the lookup.
+ */
+extern int pk__sys_faked;
+
+/* pk__sys_read_seam - pk__sys_read through the thread's table (a fake
+ * installed somewhere in the process), out of line. */
+ssize_t pk__sys_read_seam(int fd, void *buf, size_t len);
+
+/* pk__sys_read_failed - the rest of pk__sys_read once read(2) gave n <= 0
+ * bytes: the EINTR retry and the error record.  Cold, out of line. */
+ssize_t pk__sys_read_failed(int fd, void *buf, size_t len, ssize_t n);
+
+/*
  * pk__sys_read - read(2) the counts of an event fd into buf.  Retries on
  * EINTR.  Returns the number of bytes read; 0 means the counter is in error
  * state (a pinned event that could not be scheduled), recorded as such;
  * a negative errno on failure (ENOSPC: buf is smaller than the read_format
- * needs).
+ * needs).  Inline: it is the whole of pk_region_read's user-space work
+ * beside the count decoding, so when no fake is installed (pk__sys_faked)
+ * it is one load, a compare and read(2) itself.
  */
-ssize_t pk__sys_read(int fd, void *buf, size_t len);
+static inline ssize_t pk__sys_read(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	if (__builtin_expect(__atomic_load_n(&pk__sys_faked, __ATOMIC_RELAXED) != 0, 0))
+		return pk__sys_read_seam(fd, buf, len);
+	n = read(fd, buf, len);
+	return __builtin_expect(n > 0, 1) ? n : pk__sys_read_failed(fd, buf, len, n);
+}
 
 /* pk__sys_lock_check - before mapping nr_maps rings of map_len bytes: 0
  * when they fit in the locked memory this user may use (or it cannot be
@@ -196,10 +233,57 @@ int pk__sys_lock_check(size_t nr_maps, size_t map_len);
  * storing the value in *val.  Return false when this architecture has no
  * such instruction in perfkit (then the caller reads with read(2)).  Never
  * fail otherwise and never touch the error record: they sit on the
- * self-monitoring fast path.
+ * self-monitoring fast path, so they are inline and, while no fake is
+ * installed (pk__sys_faked), the bare instruction.
  */
-bool pk__sys_rdpmc(unsigned int counter, uint64_t *val);
-bool pk__sys_rdtsc(uint64_t *val);
+bool pk__sys_rdpmc_seam(unsigned int counter, uint64_t *val);
+bool pk__sys_rdtsc_seam(uint64_t *val);
+
+/* The instructions themselves, with no seam (false: none here). */
+static inline bool pk__sys_rdpmc_raw(unsigned int counter, uint64_t *val)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t lo, hi;
+
+	/* Faults (SIGSEGV) if CR4.PCE is off; the kernel sets it for tasks
+	 * that have a page with cap_user_rdpmc mapped. */
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+	*val = (uint64_t)hi << 32 | lo;
+	return true;
+#else
+	(void)counter;
+	(void)val;
+	return false;
+#endif
+}
+
+static inline bool pk__sys_rdtsc_raw(uint64_t *val)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	*val = (uint64_t)hi << 32 | lo;
+	return true;
+#else
+	(void)val;
+	return false;
+#endif
+}
+
+static inline bool pk__sys_rdpmc(unsigned int counter, uint64_t *val)
+{
+	if (__builtin_expect(__atomic_load_n(&pk__sys_faked, __ATOMIC_RELAXED) != 0, 0))
+		return pk__sys_rdpmc_seam(counter, val);
+	return pk__sys_rdpmc_raw(counter, val);
+}
+
+static inline bool pk__sys_rdtsc(uint64_t *val)
+{
+	if (__builtin_expect(__atomic_load_n(&pk__sys_faked, __ATOMIC_RELAXED) != 0, 0))
+		return pk__sys_rdtsc_seam(val);
+	return pk__sys_rdtsc_raw(val);
+}
 
 /* pk__sys_fcntl - fcntl(fd, cmd, arg) on an event fd (F_SETOWN_EX, F_SETSIG,
  * F_GETFL/F_SETFL).  Returns >= 0 or -errno (recorded, naming the command). */

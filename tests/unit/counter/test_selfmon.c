@@ -36,6 +36,7 @@ static struct {
 	int nr_open, nr_ioctl, nr_read, nr_mmap;
 	enum { READ_GROUP, READ_SHORT, READ_ZERO, READ_EBADF, READ_ALL_RUNNING, READ_EINTR } read_mode;
 	unsigned long ioctl_req[16], ioctl_arg[16];
+	int ioctl_fd[16];
 } k;
 
 static uint64_t fake_rdpmc(unsigned int counter)
@@ -259,6 +260,7 @@ static int fake_ioctl(int fd, unsigned long req, unsigned long arg)
 		return 0;
 	}
 	k.ioctl_req[k.nr_ioctl] = req;
+	k.ioctl_fd[k.nr_ioctl] = fd;
 	k.ioctl_arg[k.nr_ioctl++] = arg;
 	return 0;
 }
@@ -331,6 +333,7 @@ static void test_region_one_ioctl_and_fast_read(void **state)
 	assert_int_equal(k.ioctl_req[0], PERF_EVENT_IOC_ENABLE);
 	assert_int_equal(k.ioctl_req[1], PERF_EVENT_IOC_DISABLE);
 	assert_int_equal(k.ioctl_arg[0], PERF_IOC_FLAG_GROUP);
+	assert_int_equal(k.ioctl_arg[1], PERF_IOC_FLAG_GROUP);
 
 	/* Software-like pages (index 0): one read(2) for the group, scaled. */
 	assert_int_equal(pk_region_read(r, c, 3), 3);
@@ -384,6 +387,47 @@ static void test_region_software_never_reads_pages(void **state)
 	assert_int_equal(pk_region_fast_reads(r), 0);
 	assert_int_equal(c[1].value, 44);	/* 22 x 1000 / 500 */
 	assert_int_equal(c[1].id, 101);
+	/* Read with read(2) only: start and stop switch the leader alone
+	 * (its members follow it), one ioctl each way. */
+	assert_int_equal(pk_region_start(r), 0);
+	assert_int_equal(pk_region_stop(r), 0);
+	assert_int_equal(k.nr_ioctl, 2);
+	assert_int_equal(k.ioctl_req[0], PERF_EVENT_IOC_ENABLE);
+	assert_int_equal(k.ioctl_req[1], PERF_EVENT_IOC_DISABLE);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(k.ioctl_fd[i], FD0);
+		assert_int_equal(k.ioctl_arg[i], 0);
+	}
+	pk_region_free(r);
+}
+
+/* Hardware events that never read their pages (no_fast_read), in two
+ * groups: one ioctl on each leader alone each way; with inherit, the
+ * whole group (PERF_IOC_FLAG_GROUP) as before. */
+static void test_region_leader_ioctls(void **state)
+{
+	struct pk_region_opts o = { .size = sizeof(o), .no_fast_read = true };
+	struct pk_region *r;
+
+	(void)state;
+	pk__sys_set_ops(&region_ops);
+	assert_int_equal(pk_region_open("{cycles,instructions},{branches}", &o, &r), 0);
+	assert_int_equal(k.nr_mmap, 0);
+	assert_int_equal(pk_region_start(r), 0);
+	assert_int_equal(pk_region_stop(r), 0);
+	assert_int_equal(k.nr_ioctl, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(k.ioctl_req[i], i < 2 ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE);
+		assert_int_equal(k.ioctl_fd[i], i % 2 ? FD0 + 2 : FD0);
+		assert_int_equal(k.ioctl_arg[i], 0);
+	}
+	pk_region_free(r);
+	k.nr_ioctl = 0;
+	o.inherit = true;
+	assert_int_equal(pk_region_open("cycles,instructions", &o, &r), 0);
+	assert_int_equal(pk_region_start(r), 0);
+	assert_int_equal(k.nr_ioctl, 1);
+	assert_int_equal(k.ioctl_arg[0], PERF_IOC_FLAG_GROUP);
 	pk_region_free(r);
 }
 
@@ -486,6 +530,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_short_tsc_and_time_zero, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_one_ioctl_and_fast_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_software_never_reads_pages, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_region_leader_ioctls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_read_other_struct_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_read_fills_every_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_read_failures, setup, teardown),

@@ -262,6 +262,68 @@ static void test_seam_is_per_thread(void **state)
 	assert_int_equal(fake.closes, 1);
 }
 
+/* ---- the inline read fast path and its gate -------------------------------- */
+
+static ssize_t fake_read_x(int fd, void *buf, size_t len)
+{
+	(void)fd;
+	memset(buf, 'x', len);
+	return (ssize_t)len;
+}
+
+struct reader {
+	int fd;
+	char got[4];
+	ssize_t n;
+};
+
+static void *read_on_other_thread(void *arg)
+{
+	struct reader *rd = arg;
+
+	rd->n = pk__sys_read(rd->fd, rd->got, sizeof(rd->got));
+	return NULL;
+}
+
+/* pk__sys_read makes read(2) directly while no thread has a fake (the
+ * gate is 0); a fake installed on one thread raises the gate, serves that
+ * thread only, and removing it lowers the gate again. */
+static void test_read_gate(void **state)
+{
+	static const struct pk__sys_ops ops = { .read = fake_read_x };
+	struct reader rd = { .fd = -1 };
+	pthread_t t;
+	char buf[4];
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pk__sys_faked, 0);
+	assert_int_equal(pipe(p), 0);
+	rd.fd = p[0];
+	assert_int_equal(write(p[1], "abcdabcd", 8), 8);
+	assert_int_equal(pk__sys_read(p[0], buf, 4), 4);
+	assert_memory_equal(buf, "abcd", 4);
+
+	pk__sys_set_ops(&ops);
+	pk__sys_set_ops(&ops);	/* again: still one thread */
+	assert_int_equal(pk__sys_faked, 1);
+	assert_int_equal(pk__sys_read(p[0], buf, 4), 4);
+	assert_memory_equal(buf, "xxxx", 4);
+	assert_int_equal(pthread_create(&t, NULL, read_on_other_thread, &rd), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(rd.n, 4);
+	assert_memory_equal(rd.got, "abcd", 4);	/* the pipe's: a real read */
+	pk__sys_set_ops(NULL);
+	assert_int_equal(pk__sys_faked, 0);
+	pk__sys_set_ops(NULL);	/* again: stays 0 */
+	assert_int_equal(pk__sys_faked, 0);
+	close(p[1]);
+	/* Real again: the pipe is empty and closed, so read(2) gives 0. */
+	assert_int_equal(pk__sys_read(p[0], buf, 4), 0);
+	assert_contains(pk_last_error()->what, "read(event fd");
+	close(p[0]);
+}
+
 /* ---- pk_attr_probe ---------------------------------------------------------- */
 
 static void test_attr_probe_copies(void **state)
@@ -319,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_field_names_match_header),
 		cmocka_unit_test(test_other_syscalls_through_seam),
 		cmocka_unit_test_setup_teardown(test_seam_is_per_thread, sysfake_setup, sysfake_teardown),
+		cmocka_unit_test(test_read_gate),
 		cmocka_unit_test_setup_teardown(test_attr_probe_copies, sysfake_setup, sysfake_teardown),
 	};
 
