@@ -18,6 +18,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -784,4 +785,18 @@ int pk__sys_poll(struct pollfd *fds, size_t nfds, int timeout_ms, const char *wh
 	if (err == ENOMEM)
 		return pk__error(-err, msg, "%s", "the kernel could not allocate its poll table");
 	return pk__error(-err, msg, "%s", strerror(err));
+}
+
+/* ---- mount ------------------------------------------------------------------ */
+
+int pk__sys_mount(const char *source, const char *target, const char *fstype,
+		  unsigned long flags, const void *data)
+{
+	int ret;
+
+	if (sys_ops && sys_ops->mount)
+		ret = sys_ops->mount(source, target, fstype, flags, data);
+	else
+		ret = mount(source, target, fstype, flags, data);
+	return ret == 0 ? 0 : -errno;
 }

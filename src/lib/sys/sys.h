@@ -133,6 +133,9 @@ struct pk__sys_ops {
 	int (*eventfd)(unsigned int initval, int flags);
 	ssize_t (*write)(int fd, const void *buf, size_t len);
 	int (*poll)(struct pollfd *fds, nfds_t nfds, int timeout_ms);
+	/* mount(2), for pk_tracefs_mount. */
+	int (*mount)(const char *source, const char *target, const char *fstype,
+		     unsigned long flags, const void *data);
 };
 void pk__sys_set_ops(const struct pk__sys_ops *ops);
 
@@ -296,5 +299,10 @@ int pk__sys_eventfd_signal(int fd);
  * negative errno recorded (EINVAL: more fds than RLIMIT_NOFILE; ENOMEM).
  */
 int pk__sys_poll(struct pollfd *fds, size_t nfds, int timeout_ms, const char *what);
+
+/* pk__sys_mount - mount(2) of `fstype` from `source` at `target`.  Returns
+ * 0 or a negative errno, not recorded: the caller names what it mounted. */
+int pk__sys_mount(const char *source, const char *target, const char *fstype,
+		  unsigned long flags, const void *data);
 
 #endif
