@@ -37,7 +37,7 @@ struct pk__sideband {
 	pthread_t thread;
 	bool running;
 	pthread_mutex_t ring_lock;	/* one reader of the rings at a time */
-	pthread_mutex_t lock;		/* guards bpf, err and why */
+	pthread_mutex_t lock;		/* guards bpf, err, what and why */
 	struct pk__data_bpf *bpf;	/* the programs read so far */
 	const struct pk__sys_ops *ops;	/* the starter's sys seam, the thread's too */
 	int err;			/* the first failure of the thread, or 0 */

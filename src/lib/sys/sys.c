@@ -15,10 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -710,93 +708,8 @@ void pk__sys_probe(struct pk__sys_facts *f, const struct perf_event_attr *attr, 
 	f->page_size = v > 0 ? v : 4096;
 }
 
-/* ---- waits and wake-ups: eventfd, its signal, poll ------------------------- */
-
+/* The calls in calls.c reach the seam through this. */
 const struct pk__sys_ops *pk__sys_get_ops(void)
 {
 	return sys_ops;
-}
-
-int pk__sys_eventfd(unsigned int initval, int flags, const char *what)
-{
-	char msg[128];
-	int fd, err;
-
-	if (sys_ops && sys_ops->eventfd)
-		fd = sys_ops->eventfd(initval, flags);
-	else
-		fd = eventfd(initval, flags);
-	if (fd >= 0)
-		return fd;
-	err = errno;
-	snprintf(msg, sizeof(msg), "eventfd(2) for %s", what ? what : "a wake-up");
-	switch (err) {
-	case EMFILE:
-		pk__error(-err, msg, "%s", "this process has as many open files as RLIMIT_NOFILE allows");
-		pk__error_hint("%s", "raise the limit (ulimit -n), or watch fewer CPUs or threads");
-		return -err;
-	case ENFILE:
-		return pk__error(-err, msg, "%s", "the system's open file table is full (fs.file-max)");
-	case ENODEV:
-		return pk__error(-err, msg, "%s", "the kernel could not mount its anonymous inode file system");
-	default:
-		return pk__error(-err, msg, "%s", strerror(err));
-	}
-}
-
-int pk__sys_eventfd_signal(int fd)
-{
-	uint64_t one = 1;
-	char what[64];
-	ssize_t n;
-	int err;
-
-	do
-		n = sys_ops && sys_ops->write ? sys_ops->write(fd, &one, sizeof(one))
-					      : write(fd, &one, sizeof(one));
-	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)sizeof(one))
-		return 0;
-	/* An eventfd takes all eight bytes or none: a short write is no eventfd. */
-	err = n < 0 ? errno : EINVAL;
-	snprintf(what, sizeof(what), "signal eventfd %d", fd);
-	if (err == EAGAIN)
-		return pk__error(-err, what, "%s", "its counter is at its maximum and the fd is non-blocking");
-	return pk__error(-err, what, "%s", strerror(err));
-}
-
-int pk__sys_poll(struct pollfd *fds, size_t nfds, int timeout_ms, const char *what)
-{
-	char msg[128];
-	int n, err;
-
-	if (sys_ops && sys_ops->poll)
-		n = sys_ops->poll(fds, (nfds_t)nfds, timeout_ms);
-	else
-		n = poll(fds, (nfds_t)nfds, timeout_ms);
-	if (n >= 0)
-		return n;
-	err = errno;
-	if (err == EINTR)
-		return -EINTR;
-	snprintf(msg, sizeof(msg), "poll %s", what ? what : "fds");
-	if (err == EINVAL)
-		return pk__error(-err, msg, "%zu fds are more than RLIMIT_NOFILE allows", nfds);
-	if (err == ENOMEM)
-		return pk__error(-err, msg, "%s", "the kernel could not allocate its poll table");
-	return pk__error(-err, msg, "%s", strerror(err));
-}
-
-/* ---- mount ------------------------------------------------------------------ */
-
-int pk__sys_mount(const char *source, const char *target, const char *fstype,
-		  unsigned long flags, const void *data)
-{
-	int ret;
-
-	if (sys_ops && sys_ops->mount)
-		ret = sys_ops->mount(source, target, fstype, flags, data);
-	else
-		ret = mount(source, target, fstype, flags, data);
-	return ret == 0 ? 0 : -errno;
 }

@@ -267,7 +267,7 @@ int pk__sys_close(int fd);
 int pk__sys_explain(int err, const struct perf_event_attr *attr, pid_t pid, int cpu,
 		    int group_fd, unsigned long flags, const char *name);
 
-/* ---- waits and wake-ups ------------------------------------------------- */
+/* ---- the other system calls (calls.c) ---------------------------------- */
 
 /* pk__sys_get_ops - the calling thread's seam (NULL: the real kernel), for a
  * thread the library starts to install with pk__sys_set_ops, so that its
