@@ -23,6 +23,7 @@
 int pk__sys_eventfd(unsigned int initval, int flags, const char *what)
 {
 	const struct pk__sys_ops *ops = pk__sys_get_ops();
+	const char *ename, *why;
 	char msg[128];
 	int fd, err;
 
@@ -34,18 +35,14 @@ int pk__sys_eventfd(unsigned int initval, int flags, const char *what)
 		return fd;
 	err = errno;
 	snprintf(msg, sizeof(msg), "eventfd(2) for %s", what ? what : "a wake-up");
-	switch (err) {
-	case EMFILE:
-		pk__error(-err, msg, "%s", "this process has as many open files as RLIMIT_NOFILE allows");
-		pk__error_hint("%s", "raise the limit (ulimit -n), or watch fewer CPUs or threads");
-		return -err;
-	case ENFILE:
-		return pk__error(-err, msg, "%s", "the system's open file table is full (fs.file-max)");
-	case ENODEV:
-		return pk__error(-err, msg, "%s", "the kernel could not mount its anonymous inode file system");
-	default:
-		return pk__error(-err, msg, "%s", strerror(err));
-	}
+	ename = strerrorname_np(err);
+	why = err == EMFILE ? ": this process has as many open files as RLIMIT_NOFILE allows" :
+	      err == ENFILE ? ": the system's open file table is full (fs.file-max)" :
+	      err == ENODEV ? ": the kernel could not mount its anonymous inode file system" : "";
+	pk__error(-err, msg, "%s (%s)%s", strerror(err), ename ? ename : "?", why);
+	if (err == EMFILE)
+		pk__error_hint("%s", "raise the limit with `ulimit -n`, or watch fewer CPUs or threads");
+	return -err;
 }
 
 int pk__sys_eventfd_signal(int fd)

@@ -334,6 +334,7 @@ static void test_eventfd_failure_fails_start(void **state)
 	e = pk_last_error();
 	assert_int_equal(e->code, -EMFILE);
 	assert_string_equal(e->what, "eventfd(2) for the BPF side band's stop");
+	assert_non_null(strstr(e->why, "Too many open files (EMFILE)"));
 	assert_non_null(strstr(e->why, "RLIMIT_NOFILE"));
 	assert_non_null(strstr(e->hint, "ulimit -n"));
 	assert_int_equal(k.nr_open, 0);
