@@ -286,7 +286,8 @@ PK_API int pk_recorder_snapshot(struct pk_recorder *r);
  * thread started by pk_recorder_start, as perf's, on every online CPU
  * where the kernel allows it) reads each program as it loads anyway; this
  * is for a caller that must know it has (perf record's --control ping).
- * Returns 0, or -ENOMEM with pk_last_error set.
+ * Returns 0, or with pk_last_error set -ENOMEM or the errno of a wait that
+ * failed and ended the side-band thread.
  */
 PK_API int pk_recorder_sync(struct pk_recorder *r);
 

@@ -189,12 +189,11 @@ int pk_rings_poll(struct pk_rings *rs, int timeout_ms)
 		return pk__error_nomem("the poll set of %zu rings", rs->nr);
 	for (size_t k = 0; k < rs->nr; k++)
 		p[k] = (struct pollfd){ .fd = rs->ring[k].fd, .events = POLLIN };	/* -1 is ignored */
-	n = poll(p, rs->nr, timeout_ms);
+	/* -EINTR comes back unrecorded: the caller's stop signal, most likely. */
+	n = pk__sys_poll(p, rs->nr, timeout_ms, "ring buffers");
 	if (n < 0) {
-		int e = errno;
-
 		free(p);
-		return e == EINTR ? -EINTR : pk__error(-e, "poll ring buffers", "%s", strerror(e));
+		return n;
 	}
 	for (size_t k = 0; k < rs->nr; k++) {
 		if (p[k].revents & POLLIN)

@@ -85,10 +85,14 @@ int pk__recorder_end_file(struct pk_recorder *r);
 /*
  * The BPF side band (sideband.c): pk__sideband_start opens it and starts
  * its thread, *out NULL where the kernel will not open it (0 all the
- * same); -ENOMEM.  pk__sideband_stop ends the thread after a last read
- * (no-op for NULL or stopped).  pk__sideband_sync reads what its rings
- * hold now, in the caller's thread: 0 or -ENOMEM.  pk__sideband_put adds the programs read so
- * far to w's BPF features: 0 or -ENOMEM.  pk__sideband_free stops and
+ * same); -ENOMEM, or the errno of its stop eventfd (recorded).  The thread
+ * makes its system calls through the starter's sys seam.
+ * pk__sideband_stop ends the thread after a last read (no-op for NULL or
+ * stopped).  pk__sideband_sync reads what its rings hold now, in the
+ * caller's thread: 0, or the first failure of the thread (-ENOMEM, or the
+ * errno of a wait that failed and so ended it), recorded in the caller's
+ * thread.  pk__sideband_put adds the programs read so far to w's BPF
+ * features: 0, -ENOMEM, or that failure.  pk__sideband_free stops and
  * frees; NULL is a no-op.
  */
 struct pk__sideband;

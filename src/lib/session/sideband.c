@@ -19,10 +19,10 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <unistd.h>
 
 /* Data pages of each CPU's ring: a burst of a hundred loads fits. */
 #define SB_PAGES 4
@@ -37,10 +37,35 @@ struct pk__sideband {
 	pthread_t thread;
 	bool running;
 	pthread_mutex_t ring_lock;	/* one reader of the rings at a time */
-	pthread_mutex_t lock;		/* guards bpf and err */
+	pthread_mutex_t lock;		/* guards bpf, err, what and why */
 	struct pk__data_bpf *bpf;	/* the programs read so far */
-	int err;			/* -ENOMEM once the thread ran out */
+	const struct pk__sys_ops *ops;	/* the starter's sys seam, the thread's too */
+	int err;			/* the first failure of the thread, or 0 */
+	char what[96], why[160];	/* its error record, for the caller's thread */
 };
+
+/* Keep the first failure, with the error record the thread made for it
+ * (records are per thread), for pk__sideband_sync and _put to report. */
+static void sb_fail(struct pk__sideband *sb, int err)
+{
+	const struct pk_error *e = pk_last_error();
+
+	pthread_mutex_lock(&sb->lock);
+	if (!sb->err) {
+		sb->err = err;
+		snprintf(sb->what, sizeof(sb->what), "%s", e->code == err ? e->what : "the BPF side band");
+		snprintf(sb->why, sizeof(sb->why), "%s", e->code == err ? e->why : strerror(-err));
+	}
+	pthread_mutex_unlock(&sb->lock);
+}
+
+/* The thread's failure as the caller's error record, or 0.  Under lock. */
+static int sb_err(const struct pk__sideband *sb)
+{
+	if (!sb->err)
+		return 0;
+	return pk__error(sb->err, sb->what, "%s (the BPF side-band thread)", sb->why);
+}
 
 /* Every record the rings hold: each PROG_LOAD's program read now.  Under
  * ring_lock: the thread and pk__sideband_sync both read. */
@@ -53,10 +78,15 @@ static void sb_drain(struct pk__sideband *sb)
 
 		while (pk_ring_next(ring, &h) == 1) {
 			if (h->type == PERF_RECORD_BPF_EVENT) {
+				int err;
+
 				pthread_mutex_lock(&sb->lock);
-				if (pk__data_bpf_note(sb->bpf, h, h->size) < 0 && !sb->err)
-					sb->err = -ENOMEM;
+				err = pk__data_bpf_note(sb->bpf, h, h->size);
 				pthread_mutex_unlock(&sb->lock);
+				if (err < 0) {
+					pk__error_nomem("a loaded BPF program's info for perf.data");
+					sb_fail(sb, -ENOMEM);
+				}
 			}
 			pk_ring_consume(ring);
 		}
@@ -65,21 +95,33 @@ static void sb_drain(struct pk__sideband *sb)
 	pthread_mutex_unlock(&sb->ring_lock);
 }
 
-/* The thread: wait for a load or the stop, read, until stopped. */
+/* The thread: wait for a load or the stop, read, until stopped.  A wait
+ * that fails (not a signal) ends it: reported by _sync and _put, while the
+ * writer still reads each program as its PROG_LOAD passes. */
 static void *sb_main(void *arg)
 {
 	struct pk__sideband *sb = arg;
 	size_t n = sb->nr_cpus;
-	struct pollfd *p = calloc(n + 1, sizeof(*p));
+	struct pollfd *p;
+	int ret;
 
-	if (!p)
-		return NULL;	/* the writer's own reading stays */
+	pk__sys_set_ops(sb->ops);
+	if (!(p = pk__calloc(n + 1, sizeof(*p)))) {
+		pk__error_nomem("the BPF side band's poll set of %zu fds", n + 1);
+		sb_fail(sb, -ENOMEM);
+		return NULL;
+	}
 	for (size_t i = 0; i < n; i++)
 		p[i] = (struct pollfd){ .fd = pk_evlist_fd(sb->l, 0, i, 0), .events = POLLIN };
 	p[n] = (struct pollfd){ .fd = sb->stop_fd, .events = POLLIN };
 	for (;;) {
-		if (poll(p, n + 1, -1) < 0 && errno != EINTR)
+		ret = pk__sys_poll(p, n + 1, -1, "the BPF side band's events");
+		if (ret == -EINTR)
+			continue;	/* revents are stale: wait again */
+		if (ret < 0) {
+			sb_fail(sb, ret);
 			break;
+		}
 		sb_drain(sb);
 		if (p[n].revents)
 			break;
@@ -119,8 +161,6 @@ static int sb_open(struct pk__sideband *sb)
 		return err;
 	if ((err = pk_evlist_enable(sb->l)) < 0)
 		return err;
-	if ((sb->stop_fd = eventfd(0, EFD_CLOEXEC)) < 0)
-		return -errno;
 	return pk__data_bpf_new(&sb->bpf);
 }
 
@@ -135,7 +175,7 @@ void pk__sideband_free(struct pk__sideband *sb)
 	pk_events_free(sb->ev);
 	free(sb->cpus);
 	if (sb->stop_fd >= 0)
-		close(sb->stop_fd);
+		pk__sys_close(sb->stop_fd);
 	pthread_mutex_destroy(&sb->lock);
 	pthread_mutex_destroy(&sb->ring_lock);
 	free(sb);
@@ -149,9 +189,16 @@ int pk__sideband_start(struct pk__sideband **out)
 	*out = NULL;
 	if (!sb)
 		return pk__error_nomem("the BPF side band");
-	sb->stop_fd = -1;
+	sb->ops = pk__sys_get_ops();
 	pthread_mutex_init(&sb->lock, NULL);
 	pthread_mutex_init(&sb->ring_lock, NULL);
+	/* First, as it costs nothing to undo: without it the thread could
+	 * never be stopped, and a machine out of fds is no "not here". */
+	if ((sb->stop_fd = pk__sys_eventfd(0, EFD_CLOEXEC, "the BPF side band's stop")) < 0) {
+		err = sb->stop_fd;
+		pk__sideband_free(sb);
+		return err;
+	}
 	err = sb_open(sb);
 	if (!err && !(err = -pthread_create(&sb->thread, NULL, sb_main, sb)))
 		sb->running = true;
@@ -168,12 +215,10 @@ int pk__sideband_start(struct pk__sideband **out)
 
 void pk__sideband_stop(struct pk__sideband *sb)
 {
-	uint64_t one = 1;
-
 	if (!sb || !sb->running)
 		return;
 	/* An eventfd's write fails only when its count would overflow. */
-	if (write(sb->stop_fd, &one, sizeof(one)) < 0)
+	if (pk__sys_eventfd_signal(sb->stop_fd) < 0)
 		return;
 	pthread_join(sb->thread, NULL);
 	sb->running = false;
@@ -186,8 +231,7 @@ int pk__sideband_put(struct pk__sideband *sb, struct pk_data_writer *w)
 	if (!sb)
 		return 0;
 	pthread_mutex_lock(&sb->lock);
-	err = sb->err ? pk__error_nomem("a loaded BPF program's info for perf.data")
-		      : pk__data_writer_add_bpf(w, sb->bpf);
+	err = sb->err ? sb_err(sb) : pk__data_writer_add_bpf(w, sb->bpf);
 	pthread_mutex_unlock(&sb->lock);
 	return err;
 }
@@ -198,9 +242,10 @@ int pk__sideband_sync(struct pk__sideband *sb)
 
 	if (!sb)
 		return 0;
+	pk__error_clear();
 	sb_drain(sb);
 	pthread_mutex_lock(&sb->lock);
-	err = sb->err;
+	err = sb_err(sb);
 	pthread_mutex_unlock(&sb->lock);
-	return err ? pk__error_nomem("a loaded BPF program's info for perf.data") : 0;
+	return err;
 }

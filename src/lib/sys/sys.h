@@ -10,6 +10,7 @@
 
 #include "perfkit.h"
 
+#include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -128,6 +129,14 @@ struct pk__sys_ops {
 	uint64_t (*rdpmc)(unsigned int counter);
 	uint64_t (*rdtsc)(void);
 	int (*fcntl)(int fd, int cmd, unsigned long arg);
+	/* The library's own wake-ups and waits: eventfd(2), write(2) on such
+	 * an fd, poll(2) over event fds. */
+	int (*eventfd)(unsigned int initval, int flags);
+	ssize_t (*write)(int fd, const void *buf, size_t len);
+	int (*poll)(struct pollfd *fds, nfds_t nfds, int timeout_ms);
+	/* mount(2), for pk_tracefs_mount. */
+	int (*mount)(const char *source, const char *target, const char *fstype,
+		     unsigned long flags, const void *data);
 };
 void pk__sys_set_ops(const struct pk__sys_ops *ops);
 
@@ -341,5 +350,43 @@ int pk__sys_close(int fd);
  */
 int pk__sys_explain(int err, const struct perf_event_attr *attr, pid_t pid, int cpu,
 		    int group_fd, unsigned long flags, const char *name);
+
+/* ---- the other system calls (calls.c) ---------------------------------- */
+
+/* pk__sys_get_ops - the calling thread's seam (NULL: the real kernel), for a
+ * thread the library starts to install with pk__sys_set_ops, so that its
+ * system calls are the starter's. */
+const struct pk__sys_ops *pk__sys_get_ops(void);
+
+/*
+ * pk__sys_eventfd - eventfd(2) with `initval` and `flags` (EFD_CLOEXEC, ...)
+ * for `what` (the purpose, for the message: "the BPF side band's stop").
+ * Returns the fd, or a negative errno recorded with what ran out (EMFILE,
+ * ENFILE, ENODEV, ENOMEM) and how to get more.
+ */
+int pk__sys_eventfd(unsigned int initval, int flags, const char *what);
+
+/*
+ * pk__sys_eventfd_signal - add 1 to eventfd `fd`'s counter, waking every
+ * poll(2) on it.  Retries on EINTR.  Returns 0 or a negative errno
+ * (recorded): EBADF for a closed fd, EAGAIN for a non-blocking counter at
+ * its maximum.
+ */
+int pk__sys_eventfd_signal(int fd);
+
+/*
+ * pk__sys_poll - poll(2) `nfds` entries of `fds` for up to timeout_ms
+ * milliseconds (-1: without end) for `what` (the message's "poll <what>").
+ * Returns how many entries have revents set, 0 when the time ran out;
+ * -EINTR, not recorded and not retried, when a signal came first (the
+ * caller decides whether to look at its stop flag or wait again); another
+ * negative errno recorded (EINVAL: more fds than RLIMIT_NOFILE; ENOMEM).
+ */
+int pk__sys_poll(struct pollfd *fds, size_t nfds, int timeout_ms, const char *what);
+
+/* pk__sys_mount - mount(2) of `fstype` from `source` at `target`.  Returns
+ * 0 or a negative errno, not recorded: the caller names what it mounted. */
+int pk__sys_mount(const char *source, const char *target, const char *fstype,
+		  unsigned long flags, const void *data);
 
 #endif

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -83,18 +82,23 @@ int pk__tracefs_find(const char *override, char *buf, size_t len)
 
 int pk_tracefs_mount(void)
 {
+	const char *why;
 	char dir[PATH_MAX];
 	int ret = pk__tracefs_find(NULL, dir, sizeof(dir));
 
 	if (ret != -ENOENT)
 		return ret;
 	/* The mount point exists on every kernel since 4.1 (sysfs makes it). */
-	if (mount("nodev", PK__TRACEFS_PATH, "tracefs", 0, NULL) == 0 &&
-	    has_events_dir(PK__TRACEFS_PATH))
+	ret = pk__sys_mount("nodev", PK__TRACEFS_PATH, "tracefs", 0, NULL);
+	if (ret == 0 && has_events_dir(PK__TRACEFS_PATH))
 		return 0;
-	ret = errno == EPERM || errno == EACCES ? -EPERM : -errno;
+	if (ret == 0)
+		ret = -errno;	/* mounted, but its events directory is not there */
+	why = strerror(-ret);
+	if (ret == -EACCES)
+		ret = -EPERM;
 	pk__error(ret, "mount tracefs", "tracefs is not mounted and mounting it at %s failed: %s",
-		  PK__TRACEFS_PATH, strerror(errno));
+		  PK__TRACEFS_PATH, why);
 	if (ret == -EPERM)
 		pk__error_hint("as root: %s", PK__TRACEFS_MOUNT_HINT);
 	else
