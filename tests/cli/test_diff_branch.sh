@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_diff_branch.sh - the rest of perf diff 6.1, against perf on the same
+# files: -v's lines on standard error as perf's header processing writes
+# them (each file's build ids and empty PMU capability features; the first
+# file twice, as perf opens it once more to look for branch stacks; all
+# of them twice when they all have branch stacks); and what -c cycles,
+# --cycles-hist and --stream do with files whose samples
+# brstack-craft.py gave a branch stack (no LBR here), with and without
+# the BRANCH_STACK feature perf checks first.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+CRAFT=$(dirname "$0")/brstack-craft.py
+
+# same_stderr ARGS...: perfkit diff -v's build id and PMU lines on standard
+# error are perf diff's (perf's other debug lines are its own).
+same_stderr() {
+	local theirs ours
+	theirs=$(perf diff "$@" 2>&1 >/dev/null | grep -E '^build id event received for |pmu capabilities not available$')
+	ours=$("$PERFKIT" diff "$@" 2>&1 >/dev/null)
+	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
+		ok "diff $*: standard error equals perf's ($(printf '%s\n' "$ours" | wc -l) lines)"
+	else
+		not_ok "diff $*: standard error equals perf's"
+		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
+	fi
+}
+
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf diff" "perf is not installed"
+	done_testing
+	exit 0
+fi
+perf record -q -e cpu-clock -F 999 -o old.data -- "$W" hot 100 >/dev/null 2>&1
+perf record -q -e cpu-clock -F 999 -o new.data -- "$W" hotb 100 >/dev/null 2>&1
+"$PERFKIT" record -F 999 -o pk-new.data -- "$W" hotb 100 >/dev/null 2>&1
+for f in old new; do
+	python3 "$CRAFT" --feature $f.data $f-br.data
+	python3 "$CRAFT" $f.data $f-nofeat.data
+done
+
+# -v: perf's header lines for each file it opens.
+run diff -v old.data new.data
+contains "-v: the workload's build id line on standard error" "$err" "build id event received for $W: "
+same_stderr -v old.data new.data
+same_stderr -v old.data pk-new.data
+same_stderr -v pk-new.data old.data new.data
+same_stderr -v -c ratio old-br.data new-br.data
+same_stderr -v old-br.data new.data
+run diff -q -v old.data new.data
+check "-q -v: nothing on standard error" [ -z "$err" ]
+
+# -c cycles: branch stacks without perf's BRANCH_STACK feature are none to
+# perf, which prints nothing; with it, perf 6.1 crashes on these files
+# (their entries carry cycles), so perfkit refuses them, saying why.
+theirs=$(perf diff -c cycles old-nofeat.data new-nofeat.data 2>/dev/null)
+run diff -c cycles old-nofeat.data new-nofeat.data
+check "-c cycles without the BRANCH_STACK feature: nothing printed, as perf ('$theirs')" \
+	[ -z "$out" ] && [ -z "$theirs" ]
+expect_rc "and exit status 1" 1
+contains "naming the file without branch stacks" "$err" "old-nofeat.data has no branch stacks"
+perf diff -c cycles old-br.data new-br.data >/dev/null 2>&1
+perf_rc=$?
+run diff -c cycles old-br.data new-br.data
+expect_rc "-c cycles on branch stacks with cycles: refused (perf exits $perf_rc)" 2
+contains "saying why" "$err" "perf diff 6.1 crashes"
+run diff -c cycles --cycles-hist old-br.data new-br.data
+expect_rc "--cycles-hist: refused with -c cycles" 2
+perf diff --cycles-hist old-br.data new-br.data >/dev/null 2>&1
+perf_rc=$?
+run diff --cycles-hist old-br.data new-br.data
+expect_rc "--cycles-hist without -c cycles: a usage error (perf exits $perf_rc)" 2
+contains "that names -c cycles" "$err" "--cycles-hist needs -c cycles"
+done_testing
