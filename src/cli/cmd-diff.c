@@ -24,7 +24,7 @@
 
 enum {
 	OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT, OPT_CPU, OPT_PID, OPT_TID, OPT_TIME, OPT_SYMFS,
-	OPT_CYCLES_HIST,
+	OPT_CYCLES_HIST, OPT_STREAM,
 };
 
 static const struct cli_opt diff_options[] = {
@@ -36,6 +36,9 @@ static const struct cli_opt diff_options[] = {
 	{ "formula", 'F', CLI_ARG_NONE, 'F', NULL, "a Formula column: how each value was computed" },
 	{ "cycles-hist", 0, CLI_ARG_NONE, OPT_CYCLES_HIST, NULL,
 	  "with -c cycles only: its histogram and deviation (refused with it: perf 6.1 crashes)" },
+	{ "stream", 0, CLI_ARG_NONE, OPT_STREAM, NULL,
+	  "perf's hot streams comparison: files without branch stacks print nothing, as perf; "
+	  "others are refused (not implemented)" },
 	{ "baseline-only", 'b', CLI_ARG_NONE, 'b', NULL, "only entries found in both files" },
 	{ "order", 'o', CLI_ARG_REQUIRED, 'o', "N",
 	  "order by the computed column first (1, the default) or by the baseline (0)" },
@@ -84,7 +87,7 @@ const struct cli_optset cmd_diff_opts = {
 
 /* perf diff's options perfkit does not take, refused by name. */
 static const char *const refused[] = {
-	"--kallsyms", "--stream",
+	"--kallsyms",
 };
 
 static int check_refused(int argc, char **argv)
@@ -188,6 +191,7 @@ static int diff_option(void *ctx, int id, const char *arg)
 		o->d.order = (unsigned int)v;
 		return 0;
 	case OPT_CYCLES_HIST: o->cycles_hist = true; return 0;
+	case OPT_STREAM: o->stream = true; return 0;
 	case OPT_OUTPUT: o->output = arg; return 0;
 	case OPT_TIME: o->time = arg; return 0;
 	case OPT_SYMFS: cli_symfs_set(arg); return 0;
@@ -288,14 +292,17 @@ static int export(const struct diff_opts *o, const struct diff_file *of, const s
 }
 
 /*
- * -c cycles compares branch stacks' cycles: perf 6.1 gives up, printing
+ * -c cycles and --stream read branch stacks: perf 6.1 gives up, printing
  * nothing, unless every file has the BRANCH_STACK feature; perfkit does
  * the same with a message.  Files that have it are refused: perf 6.1
  * crashes (SIGSEGV) on every file whose branch stacks carry cycles, so
- * there is no output of perf's to match (docs/CLI.md).
+ * there is no -c cycles output of perf's to match, and perfkit does not
+ * build --stream's hot streams yet (docs/CLI.md).
  */
-static int check_cycles(const struct diff_opts *o, bool all)
+static int check_branch(const struct diff_opts *o, bool all)
 {
+	const char *what = o->stream ? "--stream" : "-c cycles";
+
 	for (size_t i = 0; !all && i < o->nr_files; i++) {
 		struct pk_data_reader *r = NULL;
 		bool has;
@@ -305,13 +312,15 @@ static int check_cycles(const struct diff_opts *o, bool all)
 		has = pk_data_reader_has_feature(r, PK_DATA_FEAT_BRANCH_STACK);
 		pk_data_reader_free(r);
 		if (!has) {
-			cli_message(stderr, "perfkit diff: -c cycles: %s has no branch stacks (record with "
-				    "-b or -j)\n", o->paths[i]);
+			cli_message(stderr, "perfkit diff: %s: %s has no branch stacks (record with "
+				    "-b or -j)\n", what, o->paths[i]);
 			return CLI_EXIT_EVENT;
 		}
 	}
-	return cli_usage("diff", "-c cycles: not implemented: perf diff 6.1 crashes on branch stacks "
-			 "with cycles, so there is nothing to match");
+	if (!o->stream)	/* perf's --stream takes the place of -c */
+		return cli_usage("diff", "-c cycles: not implemented: perf diff 6.1 crashes on branch "
+				 "stacks with cycles, so there is nothing to match");
+	return cli_usage("diff", "--stream: comparing hot streams of branch stacks is not implemented");
 }
 
 /* -D: perf diff dumps each file's records as it reads it, with its own
@@ -401,7 +410,7 @@ static int run(struct diff_opts *o, int argc, char **argv, const char **one)
 				 o->nr_files, o->nr_files - 1);
 	if (diff_brstack_check(o, &all) < 0)
 		return CLI_EXIT_EVENT;
-	return o->cycles ? check_cycles(o, all) : diff(o);
+	return o->cycles || o->stream ? check_branch(o, all) : diff(o);
 }
 
 int cmd_diff(int argc, char **argv)

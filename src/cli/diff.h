@@ -39,6 +39,7 @@ struct diff_opts {
 	struct cli_names *dso_names;
 	bool cycles;			/* -c cycles */
 	bool cycles_hist;		/* --cycles-hist */
+	bool stream;			/* --stream */
 	const char *field_sep;		/* -t: cells joined by it, unpadded */
 	/* Filters: a sample of another comm, DSO, symbol, process or thread
 	 * counts but its row is hidden (-C, -d, -S, --pid, --tid; lists of

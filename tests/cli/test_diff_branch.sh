@@ -75,4 +75,19 @@ perf_rc=$?
 run diff --cycles-hist old-br.data new-br.data
 expect_rc "--cycles-hist without -c cycles: a usage error (perf exits $perf_rc)" 2
 contains "that names -c cycles" "$err" "--cycles-hist needs -c cycles"
+
+# --stream: perf's check first (nothing printed without the feature), then
+# refused: perfkit does not build perf's hot streams.
+theirs=$(perf diff --stream old-nofeat.data new-nofeat.data 2>/dev/null)
+run diff --stream old-nofeat.data new-nofeat.data
+check "--stream without the BRANCH_STACK feature: nothing printed, as perf ('$theirs')" \
+	[ -z "$out" ] && [ -z "$theirs" ]
+expect_rc "and exit status 1" 1
+contains "naming the file without branch stacks" "$err" "--stream: old-nofeat.data has no branch stacks"
+run diff --stream old-br.data new.data
+expect_rc "--stream: one file without the feature is enough" 1
+contains "naming it" "$err" "new.data has no branch stacks"
+run diff --stream old-br.data new-br.data
+expect_rc "--stream on branch stacks: refused" 2
+contains "saying so" "$err" "--stream: comparing hot streams of branch stacks is not implemented"
 done_testing
