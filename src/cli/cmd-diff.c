@@ -37,8 +37,7 @@ static const struct cli_opt diff_options[] = {
 	{ "cycles-hist", 0, CLI_ARG_NONE, OPT_CYCLES_HIST, NULL,
 	  "with -c cycles only: its histogram and deviation (refused with it: perf 6.1 crashes)" },
 	{ "stream", 0, CLI_ARG_NONE, OPT_STREAM, NULL,
-	  "perf's hot streams comparison: files without branch stacks print nothing, as perf; "
-	  "others are refused (not implemented)" },
+	  "compare the hot streams of the two files' branch stacks (perf's --stream)" },
 	{ "baseline-only", 'b', CLI_ARG_NONE, 'b', NULL, "only entries found in both files" },
 	{ "order", 'o', CLI_ARG_REQUIRED, 'o', "N",
 	  "order by the computed column first (1, the default) or by the baseline (0)" },
@@ -296,8 +295,8 @@ static int export(const struct diff_opts *o, const struct diff_file *of, const s
  * nothing, unless every file has the BRANCH_STACK feature; perfkit does
  * the same with a message.  Files that have it are refused: perf 6.1
  * crashes (SIGSEGV) on every file whose branch stacks carry cycles, so
- * there is no -c cycles output of perf's to match, and perfkit does not
- * build --stream's hot streams yet (docs/CLI.md).
+ * there is no -c cycles output of perf's to match (docs/CLI.md); --stream
+ * goes on to diff_stream.
  */
 static int check_branch(const struct diff_opts *o, bool all)
 {
@@ -320,7 +319,7 @@ static int check_branch(const struct diff_opts *o, bool all)
 	if (!o->stream)	/* perf's --stream takes the place of -c */
 		return cli_usage("diff", "-c cycles: not implemented: perf diff 6.1 crashes on branch "
 				 "stacks with cycles, so there is nothing to match");
-	return cli_usage("diff", "--stream: comparing hot streams of branch stacks is not implemented");
+	return diff_stream(o);
 }
 
 /* -D: perf diff dumps each file's records as it reads it, with its own
@@ -402,6 +401,8 @@ static int run(struct diff_opts *o, int argc, char **argv, const char **one)
 		return cli_usage("diff", "--format compares two files, not %zu", o->nr_files);
 	if (o->cycles_hist && !o->cycles)	/* perf prints its usage */
 		return cli_usage("diff", "--cycles-hist needs -c cycles");
+	if (o->stream && (o->time || o->cpus))
+		return cli_usage("diff", "--stream with --time or --cpu is not implemented");
 	if (o->quiet)	/* perf_quiet_option: verbose -1 */
 		o->rep->verbose = 0;
 	o->verbose = o->rep->verbose;

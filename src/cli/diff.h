@@ -117,6 +117,13 @@ bool diff_in_list(const char *list, const char *s);
 void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, const struct pk_diff *d,
 		      bool first);
 
+/*
+ * diff_stream - perf diff --stream on o's first two files (every one has
+ * branch stacks): their hot streams compared and printed as perf prints
+ * them (diff-stream.c).  Returns 0 or an exit status after the message.
+ */
+int diff_stream(const struct diff_opts *o);
+
 /* diff_verbose_header - what perf diff -v writes to f as it opens file r:
  * its build ids and empty PMU capability features (diff-verbose.c). */
 void diff_verbose_header(FILE *f, struct pk_data_reader *r);

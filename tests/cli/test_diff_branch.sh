@@ -30,6 +30,19 @@ same_stderr() {
 	fi
 }
 
+# same_as_perf ARGS...: perfkit diff's standard output is perf diff's.
+same_as_perf() {
+	local theirs ours
+	theirs=$(perf diff "$@" 2>/dev/null)
+	ours=$("$PERFKIT" diff "$@" 2>"$tmp/err")
+	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
+		ok "diff $* equals perf's ($(printf '%s\n' "$ours" | wc -l) lines)"
+	else
+		not_ok "diff $* equals perf's"
+		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)" "$(cat "$tmp/err")"
+	fi
+}
+
 if ! command -v perf >/dev/null; then
 	skip "comparisons with perf diff" "perf is not installed"
 	done_testing
@@ -76,8 +89,7 @@ run diff --cycles-hist old-br.data new-br.data
 expect_rc "--cycles-hist without -c cycles: a usage error (perf exits $perf_rc)" 2
 contains "that names -c cycles" "$err" "--cycles-hist needs -c cycles"
 
-# --stream: perf's check first (nothing printed without the feature), then
-# refused: perfkit does not build perf's hot streams.
+# --stream: perf's check first (nothing printed without the feature).
 theirs=$(perf diff --stream old-nofeat.data new-nofeat.data 2>/dev/null)
 run diff --stream old-nofeat.data new-nofeat.data
 check "--stream without the BRANCH_STACK feature: nothing printed, as perf ('$theirs')" \
@@ -87,7 +99,38 @@ contains "naming the file without branch stacks" "$err" "--stream: old-nofeat.da
 run diff --stream old-br.data new.data
 expect_rc "--stream: one file without the feature is enough" 1
 contains "naming it" "$err" "new.data has no branch stacks"
+
+# --stream on branch stacks: perf's hot streams, byte for byte, on perf's
+# and perfkit's recordings and on a stripped program (dash) whose frames
+# have no symbols and whose libc frames have source lines.
+python3 "$CRAFT" --feature pk-new.data pk-new-br.data
+loop='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
+perf record -q -e cpu-clock -F 999 -o sh-old.data -- sh -c "$loop" >/dev/null 2>&1
+perf record -q -e cpu-clock -F 999 -o sh-new.data -- sh -c "$loop" >/dev/null 2>&1
+python3 "$CRAFT" --feature sh-old.data sh-old-br.data
+python3 "$CRAFT" --feature sh-new.data sh-new-br.data
+# perf record put dash in perf's build-id cache: perfkit reads that one too
+saved=$PERFKIT_BUILDID_DIR
+unset PERFKIT_BUILDID_DIR
+for args in "old-br.data new-br.data" "new-br.data old-br.data" "old-br.data pk-new-br.data" \
+	"old-br.data old-br.data" "sh-old-br.data sh-new-br.data" "old-br.data new-br.data pk-new-br.data"; do
+	# shellcheck disable=SC2086
+	same_as_perf --stream $args
+done
+export PERFKIT_BUILDID_DIR=$saved
 run diff --stream old-br.data new-br.data
-expect_rc "--stream on branch stacks: refused" 2
-contains "saying so" "$err" "--stream: comparing hot streams of branch stacks is not implemented"
+contains "--stream: the matched streams" "$out" "[ Matched hot streams ]"
+contains "a pair's frames by source line" "$out" "hot_a workload.c:"
+contains "a frame no map holds by its address" "$out" "0x1234"
+check "every hot chain has a cycles and hits line" \
+	[ "$(grep -c '^hot chain' <<<"$out")" = "$(grep -c 'hits: [0-9.]*%' <<<"$out" | tr -d ' ')" ]
+
+# What --stream does not build yet is refused, not approximated.
+perf record -q -g -e cpu-clock -F 999 -o g.data -- "$W" hot 30 >/dev/null 2>&1
+python3 "$CRAFT" --feature g.data g-br.data
+run diff --stream g-br.data g-br.data
+expect_rc "--stream on branch stacks with call chains: refused" 2
+contains "saying why" "$err" "call chains (-g) as well as branch stacks"
+run diff --stream --time 50% old-br.data new-br.data
+expect_rc "--stream with --time: refused" 2
 done_testing
