@@ -298,7 +298,7 @@ static int export(const struct diff_opts *o, const struct diff_file *of, const s
  * there is no -c cycles output of perf's to match (docs/CLI.md); --stream
  * goes on to diff_stream.
  */
-static int check_branch(const struct diff_opts *o, bool all)
+static int check_branch(struct diff_opts *o, bool all)
 {
 	const char *what = o->stream ? "--stream" : "-c cycles";
 

@@ -654,12 +654,12 @@ static void sfile_free(struct sfile *sf)
 	pk_data_reader_free(sf->r);
 }
 
-int diff_stream(const struct diff_opts *o)
+int diff_stream(struct diff_opts *o)
 {
 	struct sfile f[2] = { 0 };
 	int rc = 0, err = 0;
 
-	if (pk_intern_new(&((struct diff_opts *)o)->names) < 0)
+	if (pk_intern_new(&o->names) < 0)
 		return cli_error("diff", NULL);
 	for (size_t i = 0; !err && i < 2; i++)
 		err = read_file(&f[i], o, o->paths[i]);

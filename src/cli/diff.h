@@ -120,9 +120,10 @@ void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, con
 /*
  * diff_stream - perf diff --stream on o's first two files (every one has
  * branch stacks): their hot streams compared and printed as perf prints
- * them (diff-stream.c).  Returns 0 or an exit status after the message.
+ * them (diff-stream.c), names interned in a new o->names (the caller
+ * frees it).  Returns 0 or an exit status after the message.
  */
-int diff_stream(const struct diff_opts *o);
+int diff_stream(struct diff_opts *o);
 
 /* diff_verbose_header - what perf diff -v writes to f as it opens file r:
  * its build ids and empty PMU capability features (diff-verbose.c). */
