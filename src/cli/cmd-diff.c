@@ -22,7 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT, OPT_CPU, OPT_PID, OPT_TID, OPT_TIME, OPT_SYMFS };
+enum {
+	OPT_PERCENTAGE = 0x100, OPT_FORMAT, OPT_OUTPUT, OPT_CPU, OPT_PID, OPT_TID, OPT_TIME, OPT_SYMFS,
+	OPT_CYCLES_HIST, OPT_STREAM,
+};
 
 static const struct cli_opt diff_options[] = {
 	{ "compute", 'c', CLI_ARG_REQUIRED, 'c', "METHOD",
@@ -31,6 +34,10 @@ static const struct cli_opt diff_options[] = {
 	  "pair and group by these keys, comma-separated: comm, pid, dso, sym, cpu (default dso,sym)" },
 	{ "period", 'p', CLI_ARG_NONE, 'p', NULL, "the Base period and Period columns" },
 	{ "formula", 'F', CLI_ARG_NONE, 'F', NULL, "a Formula column: how each value was computed" },
+	{ "cycles-hist", 0, CLI_ARG_NONE, OPT_CYCLES_HIST, NULL,
+	  "with -c cycles only: its histogram and deviation (refused with it: perf 6.1 crashes)" },
+	{ "stream", 0, CLI_ARG_NONE, OPT_STREAM, NULL,
+	  "compare the hot streams of the two files' branch stacks (perf's --stream)" },
 	{ "baseline-only", 'b', CLI_ARG_NONE, 'b', NULL, "only entries found in both files" },
 	{ "order", 'o', CLI_ARG_REQUIRED, 'o', "N",
 	  "order by the computed column first (1, the default) or by the baseline (0)" },
@@ -79,7 +86,7 @@ const struct cli_optset cmd_diff_opts = {
 
 /* perf diff's options perfkit does not take, refused by name. */
 static const char *const refused[] = {
-	"--cycles-hist", "--kallsyms", "--stream",
+	"--kallsyms",
 };
 
 static int check_refused(int argc, char **argv)
@@ -182,6 +189,8 @@ static int diff_option(void *ctx, int id, const char *arg)
 			return CLI_EXIT_USAGE;
 		o->d.order = (unsigned int)v;
 		return 0;
+	case OPT_CYCLES_HIST: o->cycles_hist = true; return 0;
+	case OPT_STREAM: o->stream = true; return 0;
 	case OPT_OUTPUT: o->output = arg; return 0;
 	case OPT_TIME: o->time = arg; return 0;
 	case OPT_SYMFS: cli_symfs_set(arg); return 0;
@@ -282,30 +291,35 @@ static int export(const struct diff_opts *o, const struct diff_file *of, const s
 }
 
 /*
- * -c cycles compares branch stacks' cycles: perf 6.1 gives up, printing
- * nothing, when a file has no BRANCH_STACK feature; perfkit does the same
- * with a message, and refuses files that have one, whose cycles it does
- * not read.
+ * -c cycles and --stream read branch stacks: perf 6.1 gives up, printing
+ * nothing, unless every file has the BRANCH_STACK feature; perfkit does
+ * the same with a message.  Files that have it are refused: perf 6.1
+ * crashes (SIGSEGV) on every file whose branch stacks carry cycles, so
+ * there is no -c cycles output of perf's to match (docs/CLI.md); --stream
+ * goes on to diff_stream.
  */
-static int check_cycles(const struct diff_opts *o)
+static int check_branch(struct diff_opts *o, bool all)
 {
-	const char *const *paths = o->paths;
+	const char *what = o->stream ? "--stream" : "-c cycles";
 
-	for (size_t i = 0; i < o->nr_files; i++) {
+	for (size_t i = 0; !all && i < o->nr_files; i++) {
 		struct pk_data_reader *r = NULL;
 		bool has;
 
-		if (pk_data_reader_open(paths[i], &r) < 0)
+		if (pk_data_reader_open(o->paths[i], &r) < 0)
 			return cli_error("diff", NULL);
 		has = pk_data_reader_has_feature(r, PK_DATA_FEAT_BRANCH_STACK);
 		pk_data_reader_free(r);
 		if (!has) {
-			cli_message(stderr, "perfkit diff: -c cycles: %s has no branch stacks (record with "
-				    "-b or -j)\n", paths[i]);
+			cli_message(stderr, "perfkit diff: %s: %s has no branch stacks (record with "
+				    "-b or -j)\n", what, o->paths[i]);
 			return CLI_EXIT_EVENT;
 		}
 	}
-	return cli_usage("diff", "-c cycles: perfkit diff does not read branch stacks' cycles");
+	if (!o->stream)	/* perf's --stream takes the place of -c */
+		return cli_usage("diff", "-c cycles: not implemented: perf diff 6.1 crashes on branch "
+				 "stacks with cycles, so there is nothing to match");
+	return diff_stream(o);
 }
 
 /* -D: perf diff dumps each file's records as it reads it, with its own
@@ -364,6 +378,7 @@ static int diff(struct diff_opts *o)
 static int run(struct diff_opts *o, int argc, char **argv, const char **one)
 {
 	int rc = check_refused(argc, argv);
+	bool all;
 
 	if (!rc)
 		rc = parse_sort(o, "dso,sym");
@@ -384,13 +399,19 @@ static int run(struct diff_opts *o, int argc, char **argv, const char **one)
 				 o->nr_files);
 	if (o->format != DIFF_FORMAT_STDIO && o->nr_files > 2)
 		return cli_usage("diff", "--format compares two files, not %zu", o->nr_files);
+	if (o->cycles_hist && !o->cycles)	/* perf prints its usage */
+		return cli_usage("diff", "--cycles-hist needs -c cycles");
+	if (o->stream && (o->time || o->cpus))
+		return cli_usage("diff", "--stream with --time or --cpu is not implemented");
 	if (o->quiet)	/* perf_quiet_option: verbose -1 */
 		o->rep->verbose = 0;
 	o->verbose = o->rep->verbose;
 	if (o->d.order >= o->nr_files)
 		return cli_usage("diff", "Order option out of limit: -o %u (%zu files: 0 to %zu)", o->d.order,
 				 o->nr_files, o->nr_files - 1);
-	return o->cycles ? check_cycles(o) : diff(o);
+	if (diff_brstack_check(o, &all) < 0)
+		return CLI_EXIT_EVENT;
+	return o->cycles || o->stream ? check_branch(o, all) : diff(o);
 }
 
 int cmd_diff(int argc, char **argv)

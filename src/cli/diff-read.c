@@ -268,7 +268,11 @@ int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *t
 
 	if ((rc = check_file(f->path, o->force)))
 		return rc;
-	if (pk_data_reader_open(f->path, &f->r) < 0 || setup(f, o, title) < 0)
+	if (pk_data_reader_open(f->path, &f->r) < 0)
+		return cli_error("diff", NULL);
+	if (o->verbose > 0)
+		diff_verbose_header(stderr, f->r);
+	if (setup(f, o, title) < 0)
 		return cli_error("diff", NULL);
 	if (f->time && (rc = parse_time(f)))
 		return rc;

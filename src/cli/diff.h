@@ -38,6 +38,8 @@ struct diff_opts {
 	struct pk_intern *names;
 	struct cli_names *dso_names;
 	bool cycles;			/* -c cycles */
+	bool cycles_hist;		/* --cycles-hist */
+	bool stream;			/* --stream */
 	const char *field_sep;		/* -t: cells joined by it, unpadded */
 	/* Filters: a sample of another comm, DSO, symbol, process or thread
 	 * counts but its row is hidden (-C, -d, -S, --pid, --tid; lists of
@@ -114,5 +116,25 @@ bool diff_in_list(const char *list, const char *s);
  */
 void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, const struct pk_diff *d,
 		      bool first);
+
+/*
+ * diff_stream - perf diff --stream on o's first two files (every one has
+ * branch stacks): their hot streams compared and printed as perf prints
+ * them (diff-stream.c), names interned in a new o->names (the caller
+ * frees it).  Returns 0 or an exit status after the message.
+ */
+int diff_stream(struct diff_opts *o);
+
+/* diff_verbose_header - what perf diff -v writes to f as it opens file r:
+ * its build ids and empty PMU capability features (diff-verbose.c). */
+void diff_verbose_header(FILE *f, struct pk_data_reader *r);
+
+/*
+ * diff_brstack_check - perf's check_file_brstack: open the files in turn
+ * (with -v, diff_verbose_header for each) until one has no BRANCH_STACK
+ * feature; *all tells whether every one has it.  A file that cannot be
+ * opened ends the check (diff_file_read reports it).  Returns 0.
+ */
+int diff_brstack_check(const struct diff_opts *o, bool *all);
 
 #endif

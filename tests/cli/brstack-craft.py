@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""brstack-craft.py [--callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
+"""brstack-craft.py [--feature] [--callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
 carry a branch stack (PERF_SAMPLE_BRANCH_STACK), for machines without LBR.
 
 Every sample gets four entries built from its own ip and the previous and
@@ -22,6 +22,10 @@ user part ends before an address that is 0 or above 2^47 (an FP walk
 gone astray).  With --empty N every Nth
 sample's branch stack is empty; with --no-user N every Nth sample that has
 kernel frames loses the user part of its call chain (a kernel thread's).
+
+--feature also sets the BRANCH_STACK header feature (an empty section, as
+perf record writes for a branch-stack recording), which perf diff checks
+before it computes -c cycles or --stream.
 """
 import struct
 import sys
@@ -37,6 +41,7 @@ BEFORE_CALLCHAIN = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 3) | (1 << 6) | (1 << 
 SAMPLE_READ, SAMPLE_CALLCHAIN, SAMPLE_RAW = 1 << 4, 1 << 5, 1 << 10
 CONTEXT_KERNEL, CONTEXT_USER = 2**64 - 128, 2**64 - 512
 RECORD_SAMPLE = 9
+FEAT_BRANCH_STACK = 15
 HEADER = struct.Struct("<8sQQ2Q2Q2Q32s")  # attr_size: an attr and its ids section
 
 
@@ -74,6 +79,24 @@ def callstack_entries(rec, at, opts, n):
     if len(user) == 1:  # no caller known: a call from the ip to itself
         return rec, [(user[0], user[0], flags(btype=4))]
     return rec, [(user[k + 1] - 1, user[k], flags(btype=4)) for k in range(len(user) - 1)]
+
+
+def add_empty_feature(rest, bits, feat):
+    """rest (the feature index and its sections) with an empty section for
+    feat inserted in the index at its place (the index is in bit order);
+    every section moves by the 16 bytes of the new entry."""
+    nfeat = bin(bits).count('1')
+    at = bin(bits & ((1 << feat) - 1)).count('1')
+    index = [list(struct.unpack_from('<QQ', rest, i * 16)) for i in range(nfeat)]
+    for e in index:
+        e[0] += 16
+    # an empty section where the next one starts (or at the end)
+    end_of_index = 16 * nfeat
+    where = index[at][0] if at < nfeat else (
+        max((e[0] + e[1] for e in index), default=end_of_index + 16))
+    index.insert(at, [where, 0])
+    head = b''.join(struct.pack('<QQ', *e) for e in index)
+    return bytearray(head) + rest[end_of_index:]
 
 
 def main(src, dst, opts=None):
@@ -118,10 +141,15 @@ def main(src, dst, opts=None):
     grow = len(out) - data_size
     rest = buf[data_off + data_size:]
     # the feature index right after the data: every section it names moves
-    nfeat = bin(int.from_bytes(feats, 'little')).count('1')
+    bits = int.from_bytes(feats, 'little')
+    nfeat = bin(bits).count('1')
     for i in range(nfeat):
         off, = struct.unpack_from('<Q', rest, i * 16)
         struct.pack_into('<Q', rest, i * 16, off + grow)
+    if opts.get('feature') and not bits & (1 << FEAT_BRANCH_STACK):
+        rest = add_empty_feature(rest, bits, FEAT_BRANCH_STACK)
+        bits |= 1 << FEAT_BRANCH_STACK
+        feats = bits.to_bytes(32, 'little')
     head = buf[:data_off]
     HEADER.pack_into(head, 0, magic, hsize, attr_size, attrs_off, attrs_size, data_off,
                      len(out), types_off, types_size, feats)
@@ -134,6 +162,8 @@ if __name__ == '__main__':
         o = args.pop(0)
         if o == '--callstack':
             opts['callstack'] = True
+        elif o == '--feature':
+            opts['feature'] = True
         elif o in ('--empty', '--no-user'):
             opts[o[2:].replace('-', '_')] = int(args.pop(0))
         else:

@@ -173,9 +173,9 @@ expect_rc "an unknown -c: exit 2" 2
 contains "names the computations" "$err" "is not a computation"
 run diff -c wdiff:1,0 a b
 expect_rc "a zero wdiff weight: exit 2" 2
-run diff --stream a b
-expect_rc "perf's --stream is refused: exit 2" 2
-contains "by name" "$err" "--stream is not implemented"
+run diff --kallsyms=/proc/kallsyms a b
+expect_rc "perf's --kallsyms is refused: exit 2" 2
+contains "by name" "$err" "--kallsyms is not implemented"
 run diff -o 2 a b
 expect_rc "-o beyond two files: exit 2" 2
 run diff --format folded a b c

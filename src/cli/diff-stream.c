@@ -1,0 +1,686 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diff-stream.c - perf diff 6.1's --stream: each sample's branch stack as
+ * a chain (every branch's target then source, loops removed, as perf's
+ * branch call stacks), the chains of each srcline,symbol,dso entry merged
+ * into perf's call-chain tree keyed by source line (each node a run of
+ * frames every chain through it shares; a node's frames keep their
+ * branches' counts and cycles), each event's five nodes of most hits
+ * (perf's flat order, 0.5% threshold) kept as its hot streams, the old
+ * file's streams paired with the new one's whose source lines match in
+ * order, and perf's report: matched pairs side by side, then each file's
+ * unmatched streams.  The tree is perf's: the order of siblings and the
+ * splits decide which runs become streams.
+ */
+#include "diff.h"
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NR_STREAMS 5			/* perf's evlist__create_streams(.., 5) */
+#define MAX_BRANCHES 127		/* PERF_MAX_BRANCH_DEPTH, PERF_MAX_STACK_DEPTH */
+
+/* One frame of a chain: a branch's target or source. */
+struct frame {
+	const char *srcline;		/* interned; NULL where no map holds ip */
+	const char *sym;		/* interned; NULL unresolved */
+	uint64_t ip;
+	uint64_t branch_from;		/* a target's source (0: a source), as perf's cursor */
+	uint64_t cycles;
+};
+
+/* A frame in the tree, with perf's counts of the branches that ran through it. */
+struct item {
+	struct frame f;
+	uint64_t branch_count, cycles_count;
+};
+
+struct node {
+	struct item *items;
+	size_t nr_items;
+	struct node **kids;		/* in perf's rb order: the greatest first frame first */
+	size_t nr_kids;
+	uint64_t hit, children_hit;
+};
+
+struct entry {
+	const char *srcline, *sym, *dso;	/* the sort keys, interned */
+	uint64_t period;
+	struct node root;
+};
+
+struct stream {
+	const struct node *cnode, *pair;
+};
+
+/* One event of one file. */
+struct sevent {
+	struct entry *e;
+	size_t nr, cap;
+	uint64_t period;		/* every chain's (perf's callchain_period) */
+	struct stream s[NR_STREAMS];
+	size_t nr_streams;
+	uint64_t hits;			/* the entries' chains' total */
+};
+
+struct sfile {
+	struct pk_data_reader *r;
+	struct pk_resolver *res;
+	struct sevent *ev;
+	size_t nr_ev;
+};
+
+/* perf's match_chain_strings: a missing string sorts after any; both
+ * missing: no answer (2). */
+static int cmp_strings(const char *l, const char *r)
+{
+	int c;
+
+	if (l && r)
+		c = strcmp(l, r);
+	else if (r)
+		c = 1;
+	else if (l)
+		c = -1;
+	else
+		return 2;
+	return c < 0 ? -1 : c > 0;
+}
+
+/* perf's match_chain with CCKEY_SRCLINE of tree frame `t` and new frame
+ * `n`: by source line, else (neither has a map) by address. */
+static int cmp_frame(const struct frame *t, const struct frame *n)
+{
+	int c = cmp_strings(t->srcline, n->srcline);
+
+	if (c != 2)
+		return c;
+	return t->ip < n->ip ? -1 : t->ip > n->ip;
+}
+
+/* A frame matched: perf counts the branch, and a source's cycles. */
+static void count(struct item *it, const struct frame *f)
+{
+	it->branch_count++;
+	if (!f->branch_from)
+		it->cycles_count += f->cycles;
+}
+
+static void item_init(struct item *it, const struct frame *f)
+{
+	*it = (struct item){ .f = *f, .branch_count = 1, .cycles_count = f->branch_from ? 0 : f->cycles };
+}
+
+static uint64_t cumul(const struct node *n)
+{
+	return n->hit + n->children_hit;
+}
+
+static void node_free(struct node *n)
+{
+	for (size_t i = 0; i < n->nr_kids; i++) {
+		node_free(n->kids[i]);
+		free(n->kids[i]);
+	}
+	free(n->kids);
+	free(n->items);
+}
+
+/* A child of the chain's rest, placed among p's children in perf's order. */
+static int add_child(struct node *p, const struct frame *f, size_t nr, uint64_t period)
+{
+	struct node *c = calloc(1, sizeof(*c)), **k = realloc(p->kids, (p->nr_kids + 1) * sizeof(*k));
+	size_t at = 0;
+
+	if (k)
+		p->kids = k;
+	if (!c || !k || !(c->items = calloc(nr, sizeof(*c->items)))) {
+		free(c);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nr; i++)
+		item_init(&c->items[i], &f[i]);
+	c->nr_items = nr;
+	c->hit = period;
+	/* perf's rb tree goes left when the sibling's frame is less: the
+	 * greatest come first in order */
+	while (at < p->nr_kids && cmp_frame(&p->kids[at]->items[0].f, &f[0]) > 0)
+		at++;
+	memmove(&p->kids[at + 1], &p->kids[at], (p->nr_kids - at) * sizeof(*k));
+	p->kids[at] = c;
+	p->nr_kids++;
+	return 0;
+}
+
+/* perf's split_add_child: n keeps its first `matched` frames, a new child
+ * takes the rest and n's children, and the chain's rest (if any) is n's
+ * second child. */
+static int split(struct node *n, const struct frame *rest, size_t nr_rest, size_t matched, uint64_t period)
+{
+	struct node *tail = calloc(1, sizeof(*tail));
+
+	if (!tail || !(tail->items = malloc((n->nr_items - matched) * sizeof(*tail->items)))) {
+		free(tail);
+		return -ENOMEM;
+	}
+	memcpy(tail->items, n->items + matched, (n->nr_items - matched) * sizeof(*tail->items));
+	tail->nr_items = n->nr_items - matched;
+	n->nr_items = matched;
+	tail->kids = n->kids;
+	tail->nr_kids = n->nr_kids;
+	tail->hit = n->hit;
+	tail->children_hit = n->children_hit;
+	if (!(n->kids = malloc(sizeof(*n->kids)))) {
+		n->kids = tail->kids;	/* as it was, but split: still a tree */
+		n->nr_kids = tail->nr_kids;
+		free(tail->items);
+		free(tail);
+		return -ENOMEM;
+	}
+	n->kids[0] = tail;
+	n->nr_kids = 1;
+	n->children_hit = cumul(tail);
+	if (!nr_rest) {
+		n->hit = period;
+		return 0;
+	}
+	n->hit = 0;
+	n->children_hit += period;
+	return add_child(n, rest, nr_rest, period);
+}
+
+static int append_children(struct node *p, const struct frame *f, size_t nr, uint64_t period);
+
+/* perf's append_chain: 0 when the chain went into n (or below), else the
+ * comparison of n's first frame with the chain's. */
+static int append(struct node *n, const struct frame *f, size_t nr, uint64_t period, int *err)
+{
+	size_t m = 0;
+	int c = 0;
+
+	for (; m < n->nr_items && m < nr; m++) {
+		if ((c = cmp_frame(&n->items[m].f, &f[m])))
+			break;
+		count(&n->items[m], &f[m]);
+	}
+	if (!m)
+		return c;
+	if (m < n->nr_items)
+		*err = split(n, f + m, nr - m, m, period);
+	else if (m == nr)
+		n->hit += period;
+	else
+		*err = append_children(n, f + m, nr - m, period);
+	return 0;
+}
+
+static int append_children(struct node *p, const struct frame *f, size_t nr, uint64_t period)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < p->nr_kids; i++)
+		if (!append(p->kids[i], f, nr, period, &err)) {
+			if (!err)
+				p->children_hit += period;
+			return err;
+		}
+	if ((err = add_child(p, f, nr, period)) == 0)
+		p->children_hit += period;
+	return err;
+}
+
+/* perf's remove_loops: a run of sources seen before is dropped. */
+static size_t remove_loops(struct perf_branch_entry *l, size_t nr)
+{
+	unsigned char seen[127];
+
+	memset(seen, 0xff, sizeof(seen));
+	for (size_t i = 0; i < nr; i++) {
+		size_t h = (size_t)((l[i].from * 0x61C8864680B583EBull) >> (64 - 7)) % 127, j, off = 0;
+		bool loop = true;
+
+		if (seen[h] == 0xff) {
+			seen[h] = (unsigned char)i;
+			continue;
+		}
+		if (l[seen[h]].from != l[i].from)
+			continue;
+		for (j = seen[h]; j < i && i + off < nr; j++, off++)
+			if (l[j].from != l[i + off].from) {
+				loop = false;
+				break;
+			}
+		if (!loop)
+			continue;
+		if (nr > i + off)
+			memmove(l + i, l + i + off, (nr - (i + off)) * sizeof(*l));
+		nr -= off;
+	}
+	return nr;
+}
+
+/* The source line perf's callchain_srcline gives a frame: file:line, or
+ * FILE:0 where addr2line names a function but no line; none where it
+ * finds nothing or no map holds the address. */
+static int frame_srcline(struct sfile *sf, const struct diff_opts *o, const struct pk_location *loc,
+			 const char **out)
+{
+	struct pk_srcline sl = { .size = sizeof(sl) };
+	char buf[4096];
+	int err;
+
+	*out = NULL;
+	if (!loc->dso)
+		return 0;
+	err = pk_maps_srcline(pk_resolver_maps(sf->res), loc, &sl);
+	if (err == 0) {
+		const char *slash = strrchr(sl.file_addr2line, '/');
+
+		snprintf(buf, sizeof(buf), "%s:%u", slash ? slash + 1 : sl.file_addr2line, sl.line);
+	} else if (err == -ENODATA) {	/* addr2line's "FILE:?" or "??:?" */
+		const char *file = sl.file_addr2line ? sl.file_addr2line : "??", *slash = strrchr(file, '/');
+
+		snprintf(buf, sizeof(buf), "%s:0", slash ? slash + 1 : file);
+	} else {
+		return err == -ENOMEM ? err : 0;	/* addr2line found nothing */
+	}
+	return pk_intern_str(o->names, buf, out);
+}
+
+/* The srcline sort key of a sample's ip, perf's hist_entry__srcline: its
+ * source line, else (no line known) sym+offset or DSO[address]. */
+static int entry_srcline(struct sfile *sf, const struct diff_opts *o, const struct pk_location *loc,
+			 const char *dso, const char **out)
+{
+	char buf[4096];
+	int err = frame_srcline(sf, o, loc, out);
+
+	if (err < 0 || *out)
+		return err;
+	if (!loc->dso)	/* perf's SRCLINE_UNKNOWN */
+		return pk_intern_str(o->names, "??:0", out);
+	if (loc->sym)
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, loc->sym, loc->symoff);
+	else
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso ? dso : "", loc->addr);
+	return pk_intern_str(o->names, buf, out);
+}
+
+/* One end of a branch: perf's thread__find_cpumode_addr_location tries
+ * user space, then the kernel. */
+static int make_frame(struct sfile *sf, const struct diff_opts *o, uint32_t pid, uint64_t ip,
+		      uint64_t from, uint64_t cycles, struct frame *f)
+{
+	struct pk_maps *m = pk_resolver_maps(sf->res);
+	struct pk_location loc = { .size = sizeof(loc) };
+	int err;
+
+	if (pk_maps_resolve(m, pid, ip, PERF_RECORD_MISC_USER, &loc) != 0) {
+		loc = (struct pk_location){ .size = sizeof(loc) };
+		if (pk_maps_resolve(m, pid, ip, PERF_RECORD_MISC_KERNEL, &loc) != 0)
+			loc = (struct pk_location){ .size = sizeof(loc) };
+	}
+	*f = (struct frame){ .ip = ip, .branch_from = from, .cycles = cycles };
+	if (loc.sym && (err = pk_intern_str(o->names, loc.sym, &f->sym)) < 0)
+		return err;
+	return frame_srcline(sf, o, &loc, &f->srcline);
+}
+
+/* The entry of a sample's keys: its ip's source line, symbol and object. */
+static struct entry *find_entry(struct sevent *ev, const char *srcline, const char *sym, const char *dso)
+{
+	for (size_t i = 0; i < ev->nr; i++)
+		if (ev->e[i].srcline == srcline && ev->e[i].sym == sym && ev->e[i].dso == dso)
+			return &ev->e[i];
+	if (ev->nr == ev->cap) {
+		size_t cap = ev->cap ? 2 * ev->cap : 16;
+		struct entry *e = realloc(ev->e, cap * sizeof(*e));
+
+		if (!e)
+			return NULL;
+		ev->e = e;
+		ev->cap = cap;
+	}
+	ev->e[ev->nr] = (struct entry){ srcline, sym, dso, 0, { 0 } };
+	return &ev->e[ev->nr++];
+}
+
+static int add_sample(struct sfile *sf, const struct diff_opts *o, struct sevent *ev, const struct pk_sample *s,
+		      const struct pk_resolved_sample *rs, uint64_t period)
+{
+	struct perf_branch_entry be[MAX_BRANCHES];
+	struct frame f[2 * MAX_BRANCHES];
+	const char *srcline, *dso = NULL;
+	size_t nr = s->branch.nr;
+	struct entry *e;
+	bool nomem = false;
+	int err;
+
+	const char *sym = NULL;
+
+	if (rs->loc.dso && !(dso = cli_dso_short_name(o->dso_names, rs->loc.dso, rs->pid, &nomem)) && nomem)
+		return -ENOMEM;
+	if ((err = entry_srcline(sf, o, &rs->loc, dso, &srcline)) < 0 ||
+	    (rs->loc.sym && (err = pk_intern_str(o->names, rs->loc.sym, &sym)) < 0))
+		return err;
+	if (!(e = find_entry(ev, srcline, sym, dso)))
+		return -ENOMEM;
+	e->period += period;
+	ev->period += period;
+	if (!(s->fields & PERF_SAMPLE_BRANCH_STACK) || nr > MAX_BRANCHES)
+		return 0;	/* perf: "corrupted branch chain", no chain */
+	memcpy(be, s->branch.entries, nr * sizeof(*be));
+	nr = remove_loops(be, nr);
+	for (size_t i = 0; i < nr; i++) {
+		if ((err = make_frame(sf, o, rs->pid, be[i].to, be[i].from, be[i].cycles, &f[2 * i])) < 0 ||
+		    (err = make_frame(sf, o, rs->pid, be[i].from, 0, be[i].cycles, &f[2 * i + 1])) < 0)
+			return err;
+	}
+	return nr ? append_children(&e->root, f, 2 * nr, period) : 0;
+}
+
+/* perf's evsel_streams__set_hot_cnode: the first five, then each node of
+ * more hits than the least takes its place. */
+static void consider(struct sevent *ev, const struct node *n)
+{
+	size_t least = 0;
+
+	if (ev->nr_streams < NR_STREAMS) {
+		ev->s[ev->nr_streams++].cnode = n;
+		return;
+	}
+	for (size_t i = 1; i < ev->nr_streams; i++)
+		if (ev->s[i].cnode->hit < ev->s[least].cnode->hit)
+			least = i;
+	if (n->hit > ev->s[least].cnode->hit)
+		ev->s[least].cnode = n;
+}
+
+/* perf's flat order of one entry: the nodes with hits of at least min_hit,
+ * most first, ties in the order of a walk that visits children first. */
+static int flat(const struct node *n, uint64_t min_hit, const struct node ***v, size_t *nr, size_t *cap)
+{
+	int err;
+
+	for (size_t i = 0; i < n->nr_kids; i++)
+		if ((err = flat(n->kids[i], min_hit, v, nr, cap)) < 0)
+			return err;
+	if (!n->hit || n->hit < min_hit)
+		return 0;
+	if (*nr == *cap) {
+		size_t c = *cap ? 2 * *cap : 16;
+		const struct node **nv = realloc(*v, c * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	size_t at = *nr;	/* after every node of as many hits or more */
+
+	while (at > 0 && (*v)[at - 1]->hit < n->hit)
+		at--;
+	memmove(&(*v)[at + 1], &(*v)[at], (*nr - at) * sizeof(**v));
+	(*v)[at] = n;
+	(*nr)++;
+	return 0;
+}
+
+/* A key perf sorts by name: none after any. */
+static int cmp_name(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a - !b;
+	return strcmp(a, b);
+}
+
+/* perf's hists__output_resort order: overhead (most first), then the sort
+ * keys srcline, symbol and dso, each by name. */
+static int cmp_entry(const void *pa, const void *pb)
+{
+	const struct entry *a = pa, *b = pb;
+	int c;
+
+	if (a->period != b->period)
+		return a->period < b->period ? 1 : -1;
+	if ((c = cmp_name(a->srcline, b->srcline)) || (c = cmp_name(a->sym, b->sym)))
+		return c;
+	return cmp_name(a->dso, b->dso);
+}
+
+static int make_streams(struct sevent *ev)
+{
+	uint64_t min_hit = (uint64_t)((double)ev->period * (0.5 / 100));
+	const struct node **v = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	qsort(ev->e, ev->nr, sizeof(*ev->e), cmp_entry);
+	for (size_t i = 0; !err && i < ev->nr; i++) {
+		size_t nr = 0;
+
+		ev->hits += cumul(&ev->e[i].root);
+		err = flat(&ev->e[i].root, min_hit, &v, &nr, &cap);
+		for (size_t k = 0; !err && k < nr; k++)
+			consider(ev, v[k]);
+	}
+	free(v);
+	return err;
+}
+
+/* perf's callchain_cnode_matched: frames with source lines on both sides
+ * equal, in order, and neither stream longer. */
+static bool matched(const struct node *b, const struct node *p)
+{
+	bool match = false;
+	size_t i = 0;
+
+	for (; i < b->nr_items; i++) {
+		const struct frame *bf = &b->items[i].f, *pf;
+
+		if (i == p->nr_items)
+			return false;
+		pf = &p->items[i].f;
+		if (!bf->srcline || !pf->srcline)
+			continue;
+		if (!(match = bf->srcline == pf->srcline))
+			return false;
+	}
+	return i >= p->nr_items && match;
+}
+
+/* perf's callchain_avg_cycles. */
+static int64_t avg_cycles(const struct node *n)
+{
+	int64_t c = 0;
+
+	for (size_t i = 0; i < n->nr_items; i++)
+		if (n->items[i].f.srcline && n->items[i].branch_count)
+			c += (int64_t)(n->items[i].cycles_count / n->items[i].branch_count);
+	return c;
+}
+
+/* perf's callchain_list__sym_name with the source-line key. */
+static const char *label(const struct frame *f, char *buf, size_t len)
+{
+	if (f->sym && f->srcline)
+		snprintf(buf, len, "%s %s", f->sym, f->srcline);
+	else if (f->sym)
+		snprintf(buf, len, "%s", f->sym);
+	else
+		snprintf(buf, len, "%#" PRIx64, f->ip);
+	return buf;
+}
+
+static void head(char *buf, size_t len, const struct node *n, const struct sevent *ev)
+{
+	snprintf(buf, len, "cycles: %" PRId64 ", hits: %.2f%%", avg_cycles(n),
+		 (double)n->hit / (double)ev->hits * 100.0);
+}
+
+static void print_pair(FILE *out, const struct stream *s, int idx, const struct sevent *b, const struct sevent *p)
+{
+	char h1[512], h2[512], l1[256], l2[256];
+
+	fprintf(out, "\nhot chain pair %d:\n", idx);
+	head(h1, sizeof(h1), s->cnode, b);
+	head(h2, sizeof(h2), s->pair, p);
+	fprintf(out, "%35s\t%35s\n", h1, h2);
+	fprintf(out, "%35s\t%35s\n", "---------------------------", "--------------------------");
+	for (size_t i = 0; i < s->cnode->nr_items && i < s->pair->nr_items; i++)
+		fprintf(out, "%35s\t%35s\n", label(&s->cnode->items[i].f, l1, sizeof(l1)),
+			    label(&s->pair->items[i].f, l2, sizeof(l2)));
+}
+
+static void print_one(FILE *out, const struct stream *s, int idx, const struct sevent *ev, bool pair)
+{
+	char h[512], l[256];
+
+	fprintf(out, "\nhot chain %d:\n", idx);
+	head(h, sizeof(h), s->cnode, ev);
+	if (pair) {
+		fprintf(out, "%35s\t%35s\n", "", h);
+		fprintf(out, "%35s\t%35s\n", "", "--------------------------");
+	} else {
+		fprintf(out, "%35s\n", h);
+		fprintf(out, "%35s\n", "--------------------------");
+	}
+	for (size_t i = 0; i < s->cnode->nr_items; i++)
+		if (pair)
+			fprintf(out, "%35s\t%35s\n", "", label(&s->cnode->items[i].f, l, sizeof(l)));
+		else
+			fprintf(out, "%35s\n", label(&s->cnode->items[i].f, l, sizeof(l)));
+}
+
+/* perf's evsel_streams__match and callchain_streams_report. */
+static void report(FILE *out, struct sevent *b, struct sevent *p)
+{
+	int idx = 0;
+
+	for (size_t i = 0; i < b->nr_streams; i++)
+		for (size_t k = 0; k < p->nr_streams && !b->s[i].pair; k++)
+			if (matched(b->s[i].cnode, p->s[k].cnode)) {
+				b->s[i].pair = p->s[k].cnode;
+				p->s[k].pair = b->s[i].cnode;
+			}
+	fputs("[ Matched hot streams ]\n", out);
+	for (size_t i = 0; i < b->nr_streams; i++)
+		if (b->s[i].pair)
+			print_pair(out, &b->s[i], ++idx, b, p);
+	fputs("\n[ Hot streams in old perf data only ]\n", out);
+	idx = 0;
+	for (size_t i = 0; i < b->nr_streams; i++)
+		if (!b->s[i].pair)
+			print_one(out, &b->s[i], ++idx, b, false);
+	fputs("\n[ Hot streams in new perf data only ]\n", out);
+	idx = 0;
+	for (size_t i = 0; i < p->nr_streams; i++)
+		if (!p->s[i].pair)
+			print_one(out, &p->s[i], ++idx, p, true);
+}
+
+/* What this file does not build as perf does: chains that go on with the
+ * sample's call chain, and LBR call stacks (perf's other paths). */
+static const char *unsupported(const struct pk_data_reader *r)
+{
+	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++) {
+		const struct perf_event_attr *a = pk_data_reader_attr(r, i);
+
+		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+			return "call chains (-g) as well as branch stacks";
+		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK)
+			return "LBR call stacks";
+	}
+	return NULL;
+}
+
+static int read_file(struct sfile *sf, const struct diff_opts *o, const char *path)
+{
+	const struct perf_event_header *h;
+	char dir[4096];
+	const char *why;
+	int err = 0, rc;
+
+	if ((err = pk_data_reader_open(path, &sf->r)) < 0)
+		return err;
+	if (o->verbose > 0)
+		diff_verbose_header(stderr, sf->r);
+	if ((why = unsupported(sf->r))) {
+		cli_message(stderr, "perfkit diff: --stream: %s has %s, which perfkit does not compare yet\n",
+			    path, why);
+		return -ENOTSUP;
+	}
+	sf->nr_ev = pk_data_reader_nr_events(sf->r);
+	if (!(sf->ev = calloc(sf->nr_ev ? sf->nr_ev : 1, sizeof(*sf->ev))) ||
+	    (err = pk_resolver_new(sf->r, &sf->res)) < 0)
+		return err < 0 ? err : -ENOMEM;
+	if ((cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(sf->res, dir)) < 0) ||
+	    (err = cli_symfs_apply(sf->res)) < 0)
+		return err;
+	while (err >= 0 && (rc = pk_data_reader_next(sf->r, &h)) > 0) {
+		int ev = pk_data_reader_event_of(sf->r, h);
+		const struct perf_event_attr *a = pk_data_reader_attr(sf->r, ev >= 0 ? (size_t)ev : 0);
+		struct pk_record d = { .size = sizeof(d) };
+		struct pk_resolved_sample rs = { .size = sizeof(rs) };
+
+		if (pk_record_decode(h, a, &d) != 0)
+			continue;
+		if (h->type != PERF_RECORD_SAMPLE) {
+			err = pk_resolver_process(sf->res, &d);
+			continue;
+		}
+		if (ev < 0 || (size_t)ev >= sf->nr_ev || (err = pk_resolver_resolve(sf->res, &d, &rs)) < 0)
+			continue;
+		err = add_sample(sf, o, &sf->ev[ev], &d.sample, &rs,
+				 d.sample.fields & PERF_SAMPLE_PERIOD ? d.sample.period : a->sample_period);
+	}
+	for (size_t i = 0; err >= 0 && i < sf->nr_ev; i++)
+		err = make_streams(&sf->ev[i]);
+	return err < 0 ? err : rc < 0 ? rc : 0;
+}
+
+static void sfile_free(struct sfile *sf)
+{
+	for (size_t i = 0; sf->ev && i < sf->nr_ev; i++) {
+		for (size_t k = 0; k < sf->ev[i].nr; k++)
+			node_free(&sf->ev[i].e[k].root);
+		free(sf->ev[i].e);
+	}
+	free(sf->ev);
+	pk_resolver_free(sf->res);
+	pk_data_reader_free(sf->r);
+}
+
+int diff_stream(struct diff_opts *o)
+{
+	struct sfile f[2] = { 0 };
+	int rc = 0, err = 0;
+
+	if (pk_intern_new(&o->names) < 0)
+		return cli_error("diff", NULL);
+	for (size_t i = 0; !err && i < 2; i++)
+		err = read_file(&f[i], o, o->paths[i]);
+	if (err == -ENOTSUP)
+		rc = CLI_EXIT_USAGE;
+	else if (err < 0)
+		rc = cli_error("diff", NULL);
+	/* each old event with the new file's of its type and config */
+	for (size_t i = 0; !err && i < f[0].nr_ev; i++) {
+		const struct perf_event_attr *a = pk_data_reader_attr(f[0].r, i);
+
+		for (size_t k = 0; k < f[1].nr_ev; k++) {
+			const struct perf_event_attr *b = pk_data_reader_attr(f[1].r, k);
+
+			if (a->type == b->type && a->config == b->config) {
+				report(stdout, &f[0].ev[i], &f[1].ev[k]);
+				break;
+			}
+		}
+	}
+	sfile_free(&f[0]);
+	sfile_free(&f[1]);
+	return rc;
+}
