@@ -272,6 +272,7 @@ struct report_run {
 	uint64_t first_time, last_time, time;	/* SAMPLE_TIME's span, the last sample's time */
 	struct report_offcpu *offcpu;	/* --off-cpu */
 	struct pk_stack_health *health;	/* report-health.c's count */
+	bool srclines;			/* a srcline or srcfile key: report-srcline.c per sample */
 };
 
 /*
@@ -364,8 +365,8 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		fs->sym_start = f->loc.sym_start;
 		fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
 		fs->dso = dso_name(run, f->loc.dso, s->pid, &nomem);
-		if (nomem || report_srcline_frame(&run->src, run->o, pk_resolver_maps(run->res), f,
-						  fs) < 0)
+		if (nomem || ((run->srclines || f->inlined) &&
+			      report_srcline_frame(&run->src, run->o, pk_resolver_maps(run->res), f, fs) < 0))
 			return -ENOMEM;
 		/* perf's frame entries carry the sample's filter state: its
 		 * addr_location, with the frame's symbol and map filled in. */
@@ -400,8 +401,8 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	/* perf shows an unresolved address relative to its map, when there is one. */
 	s.ip = rs->loc.dso ? rs->loc.addr : smp->ip;
 	s.dso = dso_name(run, rs->loc.dso, s.pid, &nomem);
-	if (nomem || report_srcline_fill(&run->src, run->o, pk_resolver_maps(run->res), &rs->loc,
-					 &s) < 0)
+	if (nomem || (run->srclines &&
+		      report_srcline_fill(&run->src, run->o, pk_resolver_maps(run->res), &rs->loc, &s) < 0))
 		return -ENOMEM;
 	if (run->o->parent_on) {
 		const char *parent = report_parent_of(run->o, rs);
@@ -564,6 +565,7 @@ static int setup(struct report_run *run)
 
 	if ((err = pk_resolver_new(run->r, &run->res)) < 0)
 		return err;
+	run->srclines = report_srcline_wanted(run->o);
 	if (!report_needs_symbols(run->o))
 		pk_resolver_set_symbols(run->res, false);	/* nor stack health: it judges by symbols */
 	else if ((err = report_health_new(run->o, &run->health)) < 0)

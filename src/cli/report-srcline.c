@@ -92,6 +92,11 @@ static bool wants(const struct report_opts *o)
 	return false;
 }
 
+bool report_srcline_wanted(const struct report_opts *o)
+{
+	return wants(o);
+}
+
 /* perf's srcline of a location: file:line, else its fallbacks. */
 static void srcline_text(struct pk_maps *maps, const struct pk_location *loc, bool lookup,
 			 const char *dso, char *buf, size_t len, char *file, size_t file_len)

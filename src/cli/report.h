@@ -112,6 +112,11 @@ int report_srcline_fill(struct report_srclines **tp, const struct report_opts *o
 int report_srcline_frame(struct report_srclines **tp, const struct report_opts *o,
 			 struct pk_maps *maps, const struct pk_frame *f, struct pk_hist_sample *s);
 
+/* report_srcline_wanted - whether o sorts by srcline or srcfile: without
+ * either, report_srcline_fill does nothing and report_srcline_frame only
+ * names inlined frames, so a caller may skip them. */
+bool report_srcline_wanted(const struct report_opts *o);
+
 /* report_srclines_free - free the table; NULL is a no-op. */
 void report_srclines_free(struct report_srclines *t);
 

@@ -117,18 +117,21 @@ static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample 
 	return k;
 }
 
+/* Each field times its own odd constant, summed, then mixed: the
+ * products are independent of one another (the table is probed for every
+ * frame of every sample in children mode). */
 static uint64_t key_hash(const struct key *k)
 {
-	uint64_t v[] = { (uintptr_t)k->comm, (uintptr_t)k->dso, (uintptr_t)k->sym, k->sym_start,
-			 k->ip, ((uint64_t)k->tid << 32) | (uint32_t)k->cpu, (uintptr_t)k->srcline,
-			 (uintptr_t)k->srcfile, (uintptr_t)k->parent };
-	uint64_t x = 0x9e3779b97f4a7c15ull;
+	uint64_t x = (uintptr_t)k->comm * 0x9e3779b97f4a7c15ull + (uintptr_t)k->dso * 0xc2b2ae3d27d4eb4full +
+		     (uintptr_t)k->sym * 0x165667b19e3779f9ull + k->sym_start * 0xd6e8feb86659fd93ull +
+		     k->ip * 0xff51afd7ed558ccdull +
+		     (((uint64_t)k->tid << 32) | (uint32_t)k->cpu) * 0xc4ceb9fe1a85ec53ull +
+		     (uintptr_t)k->srcline * 0x27d4eb2f165667c5ull +
+		     (uintptr_t)k->srcfile * 0x94d049bb133111ebull + (uintptr_t)k->parent * 0xbf58476d1ce4e5b9ull;
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		x ^= v[i] + 0x9e3779b97f4a7c15ull + (x << 6) + (x >> 2);
-		x *= 0xff51afd7ed558ccdull;
-	}
-	return x ^ (x >> 33);
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ull;
+	return x ^ (x >> 32);
 }
 
 static bool key_eq(const struct key *a, const struct key *b)
@@ -283,7 +286,7 @@ static int append(struct pk_hist_entry *e, const struct pk_callchain_frame *chai
 int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const struct pk_hist_sample *frames,
 		      const struct pk_callchain_frame *chain, size_t nr, bool children)
 {
-	uint32_t self, idx, *seen;
+	uint32_t self, idx, *seen, seen_here[128];
 	size_t nr_seen = 1;
 	int err;
 
@@ -294,7 +297,10 @@ int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const s
 		return err;
 	h->children = true;
 	h->entries[self].period_acc += s->period;
-	if (!(seen = pk__reallocarray(NULL, nr + 1, sizeof(*seen))))
+	/* most chains fit on the stack: no allocation per sample */
+	seen = nr < sizeof(seen_here) / sizeof(seen_here[0]) ? seen_here
+							      : pk__reallocarray(NULL, nr + 1, sizeof(*seen));
+	if (!seen)
 		return pk__error_nomem("a sample's chain");
 	seen[0] = self;
 	for (size_t k = 0; k < nr && !err; k++) {
@@ -314,7 +320,8 @@ int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const s
 		h->entries[idx].period_acc += s->period;
 		err = append(&h->entries[idx], chain + k, nr - k, s->period);
 	}
-	free(seen);
+	if (seen != seen_here)
+		free(seen);
 	return err;
 }
 

@@ -70,6 +70,16 @@ uint64_t pk_data_reader_nr_unordered(const struct pk_data_reader *r)
 		      PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
 		      PERF_SAMPLE_PERIOD)
 
+/* The number of bits set in x, without libgcc's __popcountdi2 call (the
+ * build targets x86-64 without POPCNT; this runs twice a sample). */
+static inline unsigned int bits(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned int)((x * 0x0101010101010101ull) >> 56);
+}
+
 /* The time perf orders `h` by, or false when it has none (perf's -ETIME:
  * delivered at once).  A record of no known event has none either. */
 bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
@@ -87,9 +97,8 @@ bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_ev
 		 * fields IDENTIFIER .. PERIOD, as peek requires; TIME is after
 		 * IDENTIFIER, IP and TID. */
 		uint64_t st = a->sample_type;
-		size_t fixed = 8 * (size_t)__builtin_popcountll(st & SAMPLE_FIXED);
-		size_t at = 8 + 8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-									 PERF_SAMPLE_TID));
+		size_t fixed = 8 * (size_t)bits(st & SAMPLE_FIXED);
+		size_t at = 8 + 8 * (size_t)bits(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID));
 
 		if (h->size < sizeof(*h) || h->size - sizeof(*h) < fixed)
 			return false;

@@ -38,6 +38,24 @@ struct loc_slot {
 	struct pk_location loc;
 };
 
+/* Recently resolved call chains, direct-mapped by a hash of (pid, the
+ * raw PERF_SAMPLE_CALLCHAIN entries): the samples of a hot workload repeat
+ * a few chains, and a hit hands out the frames resolved before instead of
+ * locating each address again.  Only chains built from PERF_SAMPLE_CALLCHAIN
+ * alone are kept (no LBR call stack, no unwound user stack); an entry is
+ * good while `gen` is the resolver's, as for the location cache. */
+#define CHAIN_MEMO_SIZE 256
+
+struct chain_slot {
+	uint64_t hash;
+	uint32_t pid;
+	uint32_t gen;			/* 0: empty */
+	uint64_t *ips;			/* the raw entries, nr_ips of them */
+	size_t nr_ips, cap_ips;
+	struct pk_frame *frames;	/* what they resolved to */
+	size_t nr_frames, cap_frames;
+};
+
 /* A file mapping, kept so that a forked process can be given its
  * parent's: the unwinder has no FORK of its own. */
 struct file_map {
@@ -62,15 +80,38 @@ struct pk_resolver {
 	bool no_symbols;		/* pk_resolver_set_symbols(false) */
 	bool caller_order;		/* pk_resolver_set_caller_order(true) */
 	struct loc_slot *locs;		/* LOC_CACHE_SIZE of them */
-	uint32_t gen;			/* the live generation of locs, never 0 */
+	struct chain_slot *chains;	/* CHAIN_MEMO_SIZE of them */
+	uint32_t gen;			/* the live generation of locs and chains, never 0 */
 };
 
-/* What the maps say now may differ from what the cache holds. */
+/* What the maps say now may differ from what the caches hold. */
 static void forget_locations(struct pk_resolver *res)
 {
 	if (++res->gen == 0) {	/* wrapped: no slot may look current */
 		memset(res->locs, 0, LOC_CACHE_SIZE * sizeof(*res->locs));
+		for (size_t i = 0; i < CHAIN_MEMO_SIZE; i++)
+			res->chains[i].gen = 0;
 		res->gen = 1;
+	}
+}
+
+/* Whether `type` may change what an address resolves to: the records the
+ * thread table, the maps and the unwinder follow (pk_threads_process,
+ * pk_maps_process, follow_unwinder).  A record type any of them starts to
+ * follow must be added here.  The others (FINISHED_ROUND, one per round,
+ * THROTTLE, LOST, SWITCH, ...) keep the caches. */
+static bool changes_maps(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+	case PERF_RECORD_KSYMBOL:
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -117,7 +158,9 @@ int pk_resolver_new(struct pk_data_reader *r, struct pk_resolver **out)
 		return pk__error_nomem("pk_resolver_new");
 	res->max_stack = DEFAULT_MAX_STACK;
 	res->gen = 1;
-	if (!(res->locs = calloc(LOC_CACHE_SIZE, sizeof(*res->locs)))) {
+	if (!(res->locs = calloc(LOC_CACHE_SIZE, sizeof(*res->locs))) ||
+	    !(res->chains = calloc(CHAIN_MEMO_SIZE, sizeof(*res->chains)))) {
+		free(res->locs);
 		free(res);
 		return pk__error_nomem("pk_resolver_new");
 	}
@@ -140,6 +183,11 @@ void pk_resolver_free(struct pk_resolver *res)
 	free(res->fmaps);
 	free(res->frames);
 	free(res->locs);
+	for (size_t i = 0; res->chains && i < CHAIN_MEMO_SIZE; i++) {
+		free(res->chains[i].ips);
+		free(res->chains[i].frames);
+	}
+	free(res->chains);
 	free(res->ips);
 	free(res->buildid_dir);
 	pk_unwinder_free(res->unwinder);
@@ -196,6 +244,7 @@ int pk_resolver_set_symfs(struct pk_resolver *res, const char *dir)
 void pk_resolver_set_max_stack(struct pk_resolver *res, unsigned int max)
 {
 	res->max_stack = max ? max : 1;
+	forget_locations(res);	/* memoised chains were cut at the old depth */
 }
 
 struct pk_maps *pk_resolver_maps(struct pk_resolver *res)
@@ -310,7 +359,8 @@ int pk_resolver_process(struct pk_resolver *res, const struct pk_record *rec)
 {
 	int err;
 
-	forget_locations(res);
+	if (changes_maps(rec->type))
+		forget_locations(res);
 	if ((err = pk_threads_process(res->threads, rec)) < 0 ||
 	    (err = pk_maps_process(res->maps, rec)) < 0)
 		return err;
@@ -526,6 +576,81 @@ static int chain_frames(struct pk_resolver *res, const struct pk_sample *s, size
 	return chain_part(res, s, s->callchain.nr, nr);
 }
 
+/* Whether the sample's chain is its PERF_SAMPLE_CALLCHAIN alone, which
+ * the chain memo keeps: no LBR call stack, no user stack to unwind. */
+static bool memoisable(const struct pk_sample *s)
+{
+	if (!(s->fields & PERF_SAMPLE_CALLCHAIN) || !s->callchain.nr)
+		return false;
+	if (s->branch.call_stack && (s->fields & PERF_SAMPLE_BRANCH_STACK))
+		return false;
+	return !((s->fields & PERF_SAMPLE_REGS_USER) && (s->fields & PERF_SAMPLE_STACK_USER) &&
+		 s->regs_user.nr && s->stack.dyn_size);
+}
+
+static uint64_t chain_hash(uint32_t pid, const uint64_t *ips, uint64_t nr)
+{
+	uint64_t h = ((uint64_t)pid << 32 | nr) * 0x9e3779b97f4a7c15ull;
+
+	for (uint64_t i = 0; i < nr; i++)
+		h = (h ^ ips[i]) * 0xff51afd7ed558ccdull;
+	return h ^ (h >> 29);
+}
+
+/* Keep `nr` frames of res->frames as what chain `s` resolves to.  Out of
+ * memory the slot stays empty: the memo only saves work. */
+static void memo_store(struct chain_slot *c, const struct pk_sample *s, uint64_t hash,
+		       const struct pk_frame *frames, size_t nr, uint32_t gen)
+{
+	size_t nr_ips = s->callchain.nr;
+
+	c->gen = 0;
+	if (nr_ips > c->cap_ips) {
+		uint64_t *ips = realloc(c->ips, nr_ips * sizeof(*ips));
+
+		if (!ips)
+			return;
+		c->ips = ips;
+		c->cap_ips = nr_ips;
+	}
+	if (nr > c->cap_frames) {
+		struct pk_frame *f = realloc(c->frames, nr * sizeof(*f));
+
+		if (!f)
+			return;
+		c->frames = f;
+		c->cap_frames = nr;
+	}
+	memcpy(c->ips, s->callchain.ips, nr_ips * sizeof(*c->ips));
+	if (nr)
+		memcpy(c->frames, frames, nr * sizeof(*frames));
+	*c = (struct chain_slot){ hash, s->pid, gen, c->ips, nr_ips, c->cap_ips, c->frames, nr,
+				  c->cap_frames };
+}
+
+/* The frames of a memoisable sample: the memo's when it holds the same
+ * chain of the same process in this generation, else resolved and kept. */
+static int memo_frames(struct pk_resolver *res, const struct pk_sample *s,
+		       const struct pk_frame **frames, size_t *nr)
+{
+	uint64_t h = chain_hash(s->pid, s->callchain.ips, s->callchain.nr);
+	struct chain_slot *c = &res->chains[(h >> 40) & (CHAIN_MEMO_SIZE - 1)];
+	int err;
+
+	if (c->gen == res->gen && c->hash == h && c->pid == s->pid && c->nr_ips == s->callchain.nr &&
+	    !memcmp(c->ips, s->callchain.ips, c->nr_ips * sizeof(*c->ips))) {
+		*frames = c->frames;
+		*nr = c->nr_frames;
+		return 0;
+	}
+	*nr = 0;
+	if ((err = chain_part(res, s, s->callchain.nr, nr)) < 0)
+		return err;
+	*frames = res->frames;
+	memo_store(c, s, h, res->frames, *nr, res->gen);
+	return 0;
+}
+
 /* The user stack of a --call-graph dwarf sample, unwound (perf's
  * thread__resolve_callchain_unwind: only with registers and a stack; the
  * size perf checks is the dyn_size, 0 when the kernel copied none). */
@@ -600,6 +725,8 @@ int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
 	/* A user-mode ip no process map holds is looked for in the kernel's. */
 	if (!out->loc.dso && out->cpumode == PERF_RECORD_MISC_USER && s->ip >= 0xffff800000000000ull)
 		locate(res, s->pid, s->ip, PERF_RECORD_MISC_KERNEL, &out->loc);
+	if (memoisable(s))
+		return memo_frames(res, s, &out->frames, &out->nr_frames);
 	if ((err = chain_frames(res, s, &nr)) < 0 || (err = unwound_frames(res, s, &nr)) < 0)
 		return err;
 	out->frames = res->frames;

@@ -274,6 +274,46 @@ static void repeated_addresses_follow_new_maps(void **state)
 	pk_resolver_free(res);
 }
 
+/* Chains asked for again and again, alternately (the resolver memoises
+ * whole chains), keep their own frames; a map that moves under a caller's
+ * frame changes that frame at once, and a record that moves no map
+ * (FINISHED_ROUND) changes nothing. */
+static void repeated_chains_keep_their_frames(void **state)
+{
+	struct pk_resolver *res = this_process();
+	uint64_t a = (uint64_t)(uintptr_t)&resolver_fn_a, b = (uint64_t)(uintptr_t)&resolver_fn_b;
+	const uint64_t one[] = { PERF_CONTEXT_USER, a + 1, b + 4 };
+	const uint64_t two[] = { PERF_CONTEXT_USER, b + 4, a + 1, a + 2 };
+	struct pk_record r1 = sample_with(one, 3, PERF_RECORD_MISC_USER);
+	struct pk_record r2 = sample_with(two, 4, PERF_RECORD_MISC_USER);
+	struct pk_record round = { .type = PK_DATA_RECORD_FINISHED_ROUND }, m = { .type = PERF_RECORD_MMAP2 };
+	struct pk_resolved_sample s = { .size = sizeof(s) };
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(pk_resolver_resolve(res, &r1, &s), 0);
+		assert_int_equal(s.nr_frames, 2);
+		assert_string_equal(s.frames[0].loc.sym, "resolver_fn_a");
+		assert_string_equal(s.frames[1].loc.sym, "resolver_fn_b");
+		assert_int_equal(pk_resolver_resolve(res, &r2, &s), 0);
+		assert_int_equal(s.nr_frames, 3);
+		assert_string_equal(s.frames[0].loc.sym, "resolver_fn_b");
+		assert_string_equal(s.frames[2].loc.sym, "resolver_fn_a");
+		assert_int_equal(s.frames[2].loc.symoff, 2);
+		process(res, &round);
+	}
+	/* Anonymous memory over resolver_fn_b, the caller in `one`. */
+	m.mmap2 = (struct pk_rec_mmap2){ .pid = (uint32_t)getpid(), .tid = (uint32_t)getpid(),
+					 .addr = (b + 4) & ~0xfffull, .len = 0x1000, .filename = "//anon",
+					 .prot = PROT_READ | PROT_EXEC };
+	process(res, &m);
+	assert_int_equal(pk_resolver_resolve(res, &r1, &s), 0);
+	assert_int_equal(s.nr_frames, 2);
+	assert_null(s.frames[1].loc.sym);
+	assert_int_equal(s.frames[1].ip, b + 4);
+	pk_resolver_free(res);
+}
+
 /* ---- the oracle ------------------------------------------------------------- */
 
 static int run(const char *cmd)
@@ -475,6 +515,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(max_stack_cuts_and_guest_marker_discards),
 		cmocka_unit_test(comm_and_process_follow_records),
 		cmocka_unit_test(repeated_addresses_follow_new_maps),
+		cmocka_unit_test(repeated_chains_keep_their_frames),
 		cmocka_unit_test(lbr_call_stack_rebuilds_the_user_part),
 	};
 	const struct CMUnitTest perf[] = {
