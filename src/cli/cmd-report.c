@@ -505,6 +505,9 @@ static int read_records(struct report_run *run)
 				    run->last_time - run->first_time);
 	}
 	cli_progress_done(&run->progress);
+	for (size_t i = 0; i < run->nr_ev; i++)	/* an EVENT_UPDATE on the way renames, as in perf */
+		if (pk_data_reader_name(run->r, i))
+			run->ev[i].name = report_offcpu_name(run->offcpu, i, pk_data_reader_name(run->r, i));
 	if (err == -EINVAL) {	/* what came before a bad sample still counts */
 		cli_error("report", NULL);
 		return 1;
