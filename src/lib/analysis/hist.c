@@ -117,9 +117,19 @@ static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample 
 	return k;
 }
 
+/* A symbol name's text, hashed: see key_eq. */
+static uint64_t sym_hash(const char *sym)
+{
+	uint64_t x = 0xcbf29ce484222325ull;
+
+	for (; sym && *sym; sym++)
+		x = (x ^ (unsigned char)*sym) * 0x100000001b3ull;
+	return x;
+}
+
 static uint64_t key_hash(const struct key *k)
 {
-	uint64_t v[] = { (uintptr_t)k->comm, (uintptr_t)k->dso, (uintptr_t)k->sym, k->sym_start,
+	uint64_t v[] = { (uintptr_t)k->comm, (uintptr_t)k->dso, sym_hash(k->sym), k->sym_start,
 			 k->ip, ((uint64_t)k->tid << 32) | (uint32_t)k->cpu, (uintptr_t)k->srcline,
 			 (uintptr_t)k->srcfile, (uintptr_t)k->parent };
 	uint64_t x = 0x9e3779b97f4a7c15ull;
@@ -131,9 +141,19 @@ static uint64_t key_hash(const struct key *k)
 	return x ^ (x >> 33);
 }
 
+/* A symbol by its text, not its pointer: two binaries of one shown name
+ * (two copies of a program) have a symbol table each, and perf 6.1's sym
+ * key compares the DSOs by the name it shows (short, long under -v, as
+ * the caller passes `dso`) and then the symbols by address, so it merges
+ * their entries; sym_start and the name stand for perf's start and end. */
+static bool same_sym(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 static bool key_eq(const struct key *a, const struct key *b)
 {
-	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
+	return a->comm == b->comm && a->dso == b->dso && same_sym(a->sym, b->sym) &&
 	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu &&
 	       a->srcline == b->srcline && a->srcfile == b->srcfile &&
 	       a->parent == b->parent;
