@@ -110,8 +110,10 @@ static char origin_of(const struct pk_dso *d)
 
 	if (ksymbol_code(d))	/* its one symbol from the record: no symtab type */
 		return '!';
+	if (d->kernel && !f)	/* no kallsyms, no vmlinux: no symtab type */
+		return '!';
 	if (d->kernel)
-		return f && strstr(f, "vmlinux") ? 'v' : 'k';
+		return strstr(f, "vmlinux") ? 'v' : 'k';
 	if (!f)
 		return '!';
 	if (in_cache(f))	/* .../elf, or .../debug */
@@ -135,8 +137,11 @@ const char *report_verbose_dso(const struct report_opts *o, struct cli_names *n,
 
 	if (!d || cli_dso_is_jit(d))
 		return cli_dso_short_name(n, d, pid, nomem);	/* "[JIT] tid PID" too */
-	/* perf's machine__process_ksymbol_register sets a BPF image's long name to "" */
-	if (!(name = cli_names_intern(n, ksymbol_code(d) && bpf_image(d->name) ? "" : d->name))) {
+	/* perf's machine__process_ksymbol_register sets a BPF image's long
+	 * name to "", and dso__load_vmlinux a kernel's to its vmlinux's */
+	if (!(name = cli_names_intern(n, ksymbol_code(d) && bpf_image(d->name) ? "" :
+				      d->kernel && origin_of(d) == 'v' ? cli_symfs_long_name(d->symfile) :
+				      d->name))) {
 		*nomem = true;
 		return NULL;
 	}
@@ -171,12 +176,13 @@ char report_verbose_origin(const struct report_opts *o, const char *dso)
 	return '!';
 }
 
-uint64_t report_verbose_addr(const struct pk_hist_sample *s)
+uint64_t report_verbose_addr(const struct report_opts *o, const struct pk_hist_sample *s)
 {
 	/* A KSYMBOL's map starts at its symbol, and perf shows such an
-	 * entry's address as map_ip gave it (no adjust_symbols to undo). */
+	 * entry's address as map_ip gave it (no adjust_symbols to undo).
+	 * Kernel code of no "[...]" name and no symbol table is one. */
 	if (s->level == 'k' && s->sym && s->dso && s->dso[0] != '[' && s->dso[0] != '/' &&
-	    s->ip >= s->sym_start)
+	    report_verbose_origin(o, s->dso) == '!' && s->ip >= s->sym_start)
 		return s->ip - s->sym_start;
 	return s->ip;
 }

@@ -278,7 +278,7 @@ char report_verbose_origin(const struct report_opts *o, const char *dso);
 /* report_verbose_addr - the address -v shows before sample s's symbol:
  * its ip, or for code a KSYMBOL registered (a report_verbose_dso name that
  * is neither a path nor "[...]") its offset into that code, as perf. */
-uint64_t report_verbose_addr(const struct pk_hist_sample *s);
+uint64_t report_verbose_addr(const struct report_opts *o, const struct pk_hist_sample *s);
 
 /* report_verbose_dso_listed - whether --dsos names the DSO named `dso`
  * (DSO `d`, or NULL): by that name, with -v (where it is the full path) by
