@@ -89,7 +89,7 @@ static const struct cli_opt report_options[] = {
 	{ "threads", 'T', CLI_ARG_NONE, 'T', NULL,
 	  "after the table, the counts each thread's PERF_RECORD_READ gave (perf record -s)" },
 	{ "symfs", 0, CLI_ARG_REQUIRED, OPT_SYMFS, "DIR",
-	  "look for files with symbols below DIR (perf's --symfs; the kernel stays unresolved)" },
+	  "look for files with symbols below DIR (perf's --symfs; the kernel's from DIR/vmlinux)" },
 	{ "off-cpu", 0, CLI_ARG_REQUIRED, OPT_OFF_CPU, "MODE",
 	  "wall-clock time of a perfkit record --off-cpu file: each wait (sched_switch to the next "
 	  "switch-in) weighted by its nanoseconds under an [off-cpu: STATE] frame, merge (with the "
