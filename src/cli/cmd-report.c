@@ -400,6 +400,7 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	/* perf shows an unresolved address relative to its map, when there is one. */
 	s.ip = rs->loc.dso ? rs->loc.addr : smp->ip;
 	s.dso = dso_name(run, rs->loc.dso, s.pid, &nomem);
+	report_ksym_sample(&s, rs->loc.dso);
 	if (nomem || report_srcline_fill(&run->src, run->o, pk_resolver_maps(run->res), &rs->loc,
 					 &s) < 0)
 		return -ENOMEM;

@@ -293,8 +293,7 @@ static void print_key(FILE *f, const struct report_opts *o, const struct col *c,
 	case PK_HIST_KEY_SYM:
 		n = 0;
 		if (o->verbose)	/* perf's address and the origin of the DSO's symbols */
-			n = fprintf(f, "%-#*llx %c ", ADDR_DIGITS + 2,
-				    (unsigned long long)report_verbose_addr(o, &e->s),
+			n = fprintf(f, "%-#*llx %c ", ADDR_DIGITS + 2, (unsigned long long)e->s.ip,
 				    report_verbose_origin(o, e->s.dso));
 		n += fprintf(f, "[%c] ", e->s.level);
 		if (e->s.sym)	/* an inline symbol's suffix goes past the width */

@@ -176,15 +176,14 @@ char report_verbose_origin(const struct report_opts *o, const char *dso)
 	return '!';
 }
 
-uint64_t report_verbose_addr(const struct report_opts *o, const struct pk_hist_sample *s)
+void report_ksym_sample(struct pk_hist_sample *s, const struct pk_dso *d)
 {
-	/* A KSYMBOL's map starts at its symbol, and perf shows such an
-	 * entry's address as map_ip gave it (no adjust_symbols to undo).
-	 * Kernel code of no "[...]" name and no symbol table is one. */
-	if (s->level == 'k' && s->sym && s->dso && s->dso[0] != '[' && s->dso[0] != '/' &&
-	    report_verbose_origin(o, s->dso) == '!' && s->ip >= s->sym_start)
-		return s->ip - s->sym_start;
-	return s->ip;
+	/* A KSYMBOL's map starts at its one symbol (perf's symbol__new at
+	 * map_ip(map->start), 0), and perf has no adjust_symbols to undo. */
+	if (d && ksymbol_code(d) && s->sym && s->ip >= s->sym_start) {
+		s->ip -= s->sym_start;
+		s->sym_start = 0;
+	}
 }
 
 bool report_verbose_dso_listed(const struct report_opts *o, const char *dso, const struct pk_dso *d)

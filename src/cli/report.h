@@ -275,10 +275,12 @@ const char *report_verbose_dso(const struct report_opts *o, struct cli_names *n,
  * '!' none. */
 char report_verbose_origin(const struct report_opts *o, const char *dso);
 
-/* report_verbose_addr - the address -v shows before sample s's symbol:
- * its ip, or for code a KSYMBOL registered (a report_verbose_dso name that
- * is neither a path nor "[...]") its offset into that code, as perf. */
-uint64_t report_verbose_addr(const struct report_opts *o, const struct pk_hist_sample *s);
+/* report_ksym_sample - s, a sample in code a KSYMBOL registered (BPF
+ * programs, trampolines, dispatchers: DSO d), keyed as perf 6.1 keys it:
+ * its symbol at 0 and its ip an offset into that code (perf's map_ip), so
+ * two loads of one program share their rows as in perf, and -v shows the
+ * offset.  Other samples are left as they are. */
+void report_ksym_sample(struct pk_hist_sample *s, const struct pk_dso *d);
 
 /* report_verbose_dso_listed - whether --dsos names the DSO named `dso`
  * (DSO `d`, or NULL): by that name, with -v (where it is the full path) by
