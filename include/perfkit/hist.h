@@ -42,7 +42,9 @@ enum pk_hist_key {
  * What a sample resolved to: the fields the keys group by.  Strings are
  * the caller's and must stay valid, unchanged, for the histogram's life;
  * entries key on the pointers (equal strings must be the same pointer, as
- * pk_threads_comm and pk_maps give them).  `dso` NULL means no known
+ * pk_threads_comm and pk_maps give them), but for `sym`, keyed by its text
+ * with `sym_start` and `dso`, so two binaries of one `dso` name share their
+ * symbols' entries as in perf.  `dso` NULL means no known
  * mapping holds the ip; `sym` NULL means no symbol does (then `ip` tells
  * entries apart).  `level` is perf's privilege mark: '.' user, 'k' kernel,
  * 'H' hypervisor, 'g' guest kernel, 'u' guest user.

@@ -247,6 +247,11 @@ const char *cli_symfs_cache(char *buf, size_t len);
  * 0 when none was given, else its return. */
 int cli_symfs_apply(struct pk_resolver *res);
 
+/* cli_symfs_long_name - perf's long name for a kernel whose symbols came
+ * from the vmlinux at `symfile`: "vmlinux" for DIR/vmlinux under --symfs
+ * (perf names it by its vmlinux_path entry), else symfile itself. */
+const char *cli_symfs_long_name(const char *symfile);
+
 /* ---- text from outside (text.c) ------------------------------------------ */
 
 /*

@@ -66,7 +66,7 @@ static const struct cli_opt diff_options[] = {
 	  "stdio (the table), folded (each stack with its old and new weight) or flamegraph "
 	  "(the new profile's SVG coloured by the change)" },
 	{ "symfs", 0, CLI_ARG_REQUIRED, OPT_SYMFS, "DIR",
-	  "look for files with symbols below DIR (perf's --symfs; the kernel stays unresolved)" },
+	  "look for files with symbols below DIR (perf's --symfs; the kernel's from DIR/vmlinux)" },
 	{ "output", 0, CLI_ARG_REQUIRED, OPT_OUTPUT, "FILE",
 	  "write the --format output to FILE (default stdout; -o is perf's --order)" },
 	CLI_OPT_HELP_ENTRY,

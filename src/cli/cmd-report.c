@@ -89,7 +89,7 @@ static const struct cli_opt report_options[] = {
 	{ "threads", 'T', CLI_ARG_NONE, 'T', NULL,
 	  "after the table, the counts each thread's PERF_RECORD_READ gave (perf record -s)" },
 	{ "symfs", 0, CLI_ARG_REQUIRED, OPT_SYMFS, "DIR",
-	  "look for files with symbols below DIR (perf's --symfs; the kernel stays unresolved)" },
+	  "look for files with symbols below DIR (perf's --symfs; the kernel's from DIR/vmlinux)" },
 	{ "off-cpu", 0, CLI_ARG_REQUIRED, OPT_OFF_CPU, "MODE",
 	  "wall-clock time of a perfkit record --off-cpu file: each wait (sched_switch to the next "
 	  "switch-in) weighted by its nanoseconds under an [off-cpu: STATE] frame, merge (with the "
@@ -401,6 +401,7 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	/* perf shows an unresolved address relative to its map, when there is one. */
 	s.ip = rs->loc.dso ? rs->loc.addr : smp->ip;
 	s.dso = dso_name(run, rs->loc.dso, s.pid, &nomem);
+	report_ksym_sample(&s, rs->loc.dso);
 	if (nomem || (run->srclines &&
 		      report_srcline_fill(&run->src, run->o, pk_resolver_maps(run->res), &rs->loc, &s) < 0))
 		return -ENOMEM;
@@ -506,6 +507,9 @@ static int read_records(struct report_run *run)
 				    run->last_time - run->first_time);
 	}
 	cli_progress_done(&run->progress);
+	for (size_t i = 0; i < run->nr_ev; i++)	/* an EVENT_UPDATE on the way renames, as in perf */
+		if (pk_data_reader_name(run->r, i))
+			run->ev[i].name = report_offcpu_name(run->offcpu, i, pk_data_reader_name(run->r, i));
 	if (err == -EINVAL) {	/* what came before a bad sample still counts */
 		cli_error("report", NULL);
 		return 1;

@@ -30,7 +30,7 @@ static const struct cli_opt script_options[] = {
 	  "period, misc, weight, iregs, uregs, brstack, brstacksym, brstackoff, phys_addr, "
 	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen); +field/-field edit the default; type is hw, sw, trace, raw or break" },
 	{ "symfs", 0, CLI_ARG_REQUIRED, OPT_SYMFS, "DIR",
-	  "look for files with symbols below DIR (perf's --symfs; the kernel stays unresolved)" },
+	  "look for files with symbols below DIR (perf's --symfs; the kernel's from DIR/vmlinux)" },
 	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
 	{ "force", 'f', CLI_ARG_NONE, 'f', NULL, "read a file another user owns" },
 	{ "show-task-events", 0, CLI_ARG_NONE, OPT_SHOW_TASK, NULL, "also print the COMM, FORK and EXIT records" },

@@ -5,7 +5,10 @@
  * resolved symbol its address and the letter perf's dso__symtab_origin
  * gives for where the DSO's symbols came from (kallsyms, vmlinux, the
  * build-id cache, the file itself, ...).  The letters are kept per name
- * in a small table the printer reads back.
+ * in a small table the printer reads back.  Code a KSYMBOL registered (BPF
+ * programs, trampolines, dispatchers) as perf 6.1 keeps it: no symbol
+ * table ('!'), addresses relative to the code's own map, and for the
+ * kernel's BPF images (perf's is_bpf_image) an empty long name.
  */
 #include "report.h"
 #include "dso-names.h"
@@ -86,14 +89,31 @@ static bool in_cache(const char *f)
 	return false;
 }
 
+/* A KSYMBOL's code: kernel code named neither "[kernel.kallsyms]" nor a
+ * module's "[name]". */
+static bool ksymbol_code(const struct pk_dso *d)
+{
+	return d->kernel && d->name[0] != '[';
+}
+
+/* perf 6.1's is_bpf_image: a trampoline or dispatcher the kernel made. */
+static bool bpf_image(const char *name)
+{
+	return !strncmp(name, "bpf_trampoline_", 15) || !strncmp(name, "bpf_dispatcher_", 15);
+}
+
 /* perf's dso__symtab_origin, from the file the resolver read symbols from. */
 static char origin_of(const struct pk_dso *d)
 {
 	const char *f = d->symfile;
 	size_t n = f ? strlen(f) : 0;
 
+	if (ksymbol_code(d))	/* its one symbol from the record: no symtab type */
+		return '!';
+	if (d->kernel && !f)	/* no kallsyms, no vmlinux: no symtab type */
+		return '!';
 	if (d->kernel)
-		return f && strstr(f, "vmlinux") ? 'v' : 'k';
+		return strstr(f, "vmlinux") ? 'v' : 'k';
 	if (!f)
 		return '!';
 	if (in_cache(f))	/* .../elf, or .../debug */
@@ -117,7 +137,11 @@ const char *report_verbose_dso(const struct report_opts *o, struct cli_names *n,
 
 	if (!d || cli_dso_is_jit(d))
 		return cli_dso_short_name(n, d, pid, nomem);	/* "[JIT] tid PID" too */
-	if (!(name = cli_names_intern(n, d->name))) {
+	/* perf's machine__process_ksymbol_register sets a BPF image's long
+	 * name to "", and dso__load_vmlinux a kernel's to its vmlinux's */
+	if (!(name = cli_names_intern(n, ksymbol_code(d) && bpf_image(d->name) ? "" :
+				      d->kernel && origin_of(d) == 'v' ? cli_symfs_long_name(d->symfile) :
+				      d->name))) {
 		*nomem = true;
 		return NULL;
 	}
@@ -150,6 +174,16 @@ char report_verbose_origin(const struct report_opts *o, const char *dso)
 		if (o->origins->names[i] == dso)
 			return o->origins->letters[i];
 	return '!';
+}
+
+void report_ksym_sample(struct pk_hist_sample *s, const struct pk_dso *d)
+{
+	/* A KSYMBOL's map starts at its one symbol (perf's symbol__new at
+	 * map_ip(map->start), 0), and perf has no adjust_symbols to undo. */
+	if (d && ksymbol_code(d) && s->sym && s->ip >= s->sym_start) {
+		s->ip -= s->sym_start;
+		s->sym_start = 0;
+	}
 }
 
 bool report_verbose_dso_listed(const struct report_opts *o, const char *dso, const struct pk_dso *d)

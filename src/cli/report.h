@@ -280,6 +280,13 @@ const char *report_verbose_dso(const struct report_opts *o, struct cli_names *n,
  * '!' none. */
 char report_verbose_origin(const struct report_opts *o, const char *dso);
 
+/* report_ksym_sample - s, a sample in code a KSYMBOL registered (BPF
+ * programs, trampolines, dispatchers: DSO d), keyed as perf 6.1 keys it:
+ * its symbol at 0 and its ip an offset into that code (perf's map_ip), so
+ * two loads of one program share their rows as in perf, and -v shows the
+ * offset.  Other samples are left as they are. */
+void report_ksym_sample(struct pk_hist_sample *s, const struct pk_dso *d);
+
 /* report_verbose_dso_listed - whether --dsos names the DSO named `dso`
  * (DSO `d`, or NULL): by that name, with -v (where it is the full path) by
  * perf's short name too, and by d's full path with or without -v, as perf

@@ -4,11 +4,13 @@
  * every file with symbols is looked for below, kept for the one command
  * the process runs; it moves the build-id cache to DIR/.debug (what
  * cli_buildid_dir answers, as perf's symbol__config_symfs sets it) and is
- * handed to each resolver the command makes (pk_resolver_set_symfs).
+ * handed to each resolver the command makes (pk_resolver_set_symfs); and
+ * the name perf's -v gives a kernel whose symbols came from DIR/vmlinux.
  */
 #include "cli.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The option's argument (argv outlives the command), or NULL. */
 static const char *symfs_dir;
@@ -31,4 +33,13 @@ const char *cli_symfs_cache(char *buf, size_t len)
 int cli_symfs_apply(struct pk_resolver *res)
 {
 	return symfs_dir ? pk_resolver_set_symfs(res, symfs_dir) : 0;
+}
+
+const char *cli_symfs_long_name(const char *symfile)
+{
+	size_t n = symfs_dir ? strlen(symfs_dir) : 0;
+
+	if (n && !strncmp(symfile, symfs_dir, n) && !strcmp(symfile + n, "/vmlinux"))
+		return "vmlinux";
+	return symfile;
 }

@@ -119,11 +119,13 @@ static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample 
 
 /* Each field times its own odd constant, summed, then mixed: the
  * products are independent of one another (the table is probed for every
- * frame of every sample in children mode). */
+ * frame of every sample in children mode).  The symbol is hashed by its
+ * start alone: key_eq compares names by text (same_sym), and two copies
+ * of a binary have the same start for the same name. */
 static uint64_t key_hash(const struct key *k)
 {
 	uint64_t x = (uintptr_t)k->comm * 0x9e3779b97f4a7c15ull + (uintptr_t)k->dso * 0xc2b2ae3d27d4eb4full +
-		     (uintptr_t)k->sym * 0x165667b19e3779f9ull + k->sym_start * 0xd6e8feb86659fd93ull +
+		     k->sym_start * 0xd6e8feb86659fd93ull +
 		     k->ip * 0xff51afd7ed558ccdull +
 		     (((uint64_t)k->tid << 32) | (uint32_t)k->cpu) * 0xc4ceb9fe1a85ec53ull +
 		     (uintptr_t)k->srcline * 0x27d4eb2f165667c5ull +
@@ -134,9 +136,19 @@ static uint64_t key_hash(const struct key *k)
 	return x ^ (x >> 32);
 }
 
+/* A symbol by its text, not its pointer: two binaries of one shown name
+ * (two copies of a program) have a symbol table each, and perf 6.1's sym
+ * key compares the DSOs by the name it shows (short, long under -v, as
+ * the caller passes `dso`) and then the symbols by address, so it merges
+ * their entries; sym_start and the name stand for perf's start and end. */
+static bool same_sym(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 static bool key_eq(const struct key *a, const struct key *b)
 {
-	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
+	return a->comm == b->comm && a->dso == b->dso && same_sym(a->sym, b->sym) &&
 	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu &&
 	       a->srcline == b->srcline && a->srcfile == b->srcfile &&
 	       a->parent == b->parent;

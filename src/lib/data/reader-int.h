@@ -27,7 +27,9 @@ struct rd_event {
 	_Alignas(8) unsigned char attr[PK_DATA_READER_ATTR_SIZE];
 	uint64_t *ids;
 	size_t nr_ids;
-	char *name;		/* EVENT_DESC's (or a pipe's EVENT_UPDATE's) */
+	char *name;		/* EVENT_DESC's, or the last EVENT_UPDATE's */
+	char **old_names;	/* names replaced, kept for callers holding them */
+	size_t nr_old_names;
 	char attr_name[128];	/* perf's name from the attr, for a file without one */
 };
 
@@ -162,10 +164,14 @@ const char *pk__reader_feature_name(unsigned int id);
  * before the first other record are taken at open; later ones as they
  * come.  _take returns 1 when `rec` (at stream offset `at`) was a header
  * record and is taken (not delivered), 0 when it is not one, or a negative
- * errno.  _event_update takes an EVENT_UPDATE's name, in either mode. */
+ * errno. */
 int pk__reader_pipe_open(struct pk_data_reader *r);
 bool pk__reader_pipe_header(uint32_t type);
 int pk__reader_pipe_take(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at);
+
+/* pk__reader_event_update - an EVENT_UPDATE record, in either mode: a name
+ * it gives replaces the event's name, as perf 6.1 takes the last one
+ * (reader-names.c).  0, or -ENOMEM. */
 int pk__reader_event_update(struct pk_data_reader *r, const struct perf_event_header *rec);
 
 /* reader-swap.c: a record of the other byte order, header and all, made

@@ -10,9 +10,9 @@
  * here, kept for the accessors, as a pipe cannot be read twice, and not
  * delivered.  The ones before the first other record are taken at open,
  * later ones as the records pass.  EVENT_UPDATE records, which files carry
- * in their data too, are delivered, and an event without a name takes the
- * one they give; a tracepoint none names takes its name from the tracing
- * data, as in a file (reader-names.c).
+ * in their data too, are delivered, and the last name they give an event
+ * is its name (reader-names.c); a tracepoint none names takes its name
+ * from the tracing data, as in a file (reader-names.c).
  */
 #include "reader-int.h"
 #include "sys/sys.h"
@@ -20,8 +20,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define EVENT_UPDATE_NAME 2	/* perf's PERF_EVENT_UPDATE__NAME */
 
 static int bad(struct pk_data_reader *r, uint64_t at, const char *what, const char *why)
 {
@@ -228,25 +226,3 @@ int pk__reader_pipe_open(struct pk_data_reader *r)
 	}
 }
 
-/* EVENT_UPDATE: u64 type, u64 id, then for a name the NUL-terminated name. */
-int pk__reader_event_update(struct pk_data_reader *r, const struct perf_event_header *rec)
-{
-	const unsigned char *p = (const unsigned char *)(rec + 1);
-	size_t len = rec->size - sizeof(*rec);
-	uint64_t type, id;
-
-	if (len <= 16)
-		return 0;
-	memcpy(&type, p, 8);
-	memcpy(&id, p + 8, 8);
-	if (type != EVENT_UPDATE_NAME || !memchr(p + 16, 0, len - 16))
-		return 0;
-	for (size_t i = 0; i < r->nr_events; i++)
-		for (size_t j = 0; j < r->ev[i]->nr_ids; j++) {
-			if (r->ev[i]->ids[j] != id || r->ev[i]->name)
-				continue;
-			r->ev[i]->name = pk__strdup((const char *)p + 16);
-			return r->ev[i]->name ? 0 : pk__error_nomem("an event name");
-		}
-	return 0;
-}

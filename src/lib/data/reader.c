@@ -601,6 +601,9 @@ void pk_data_reader_free(struct pk_data_reader *r)
 	for (size_t i = 0; i < r->nr_events; i++) {
 		free(r->ev[i]->ids);
 		free(r->ev[i]->name);
+		for (size_t j = 0; j < r->ev[i]->nr_old_names; j++)
+			free(r->ev[i]->old_names[j]);
+		free(r->ev[i]->old_names);
 		free(r->ev[i]);
 	}
 	for (unsigned int i = 0; i < PK_DATA_FEAT_LAST; i++) {

@@ -12,8 +12,13 @@
  * build-id cache is read instead when it is provably the same for what
  * the recording needs: same build-id, same _text (no reboot with KASLR
  * between), and no module mapped by the recording.  Under a symfs root
- * no kallsyms is read unless the caller named one, as in perf 6.1.
+ * no kallsyms is read unless the caller named one, as in perf 6.1: the
+ * kernel's symbols come from a vmlinux there (perf's vmlinux_path under
+ * --symfs: "vmlinux" below the root, then "/boot/vmlinux" as it stands,
+ * absolute paths not being joined to the root), of the recorded build-id,
+ * moved by the recorded _text minus its own.
  */
+#include "elf/elf.h"
 #include "host/host.h"
 #include "symbols/symbols.h"
 #include "sys/sys.h"
@@ -115,17 +120,79 @@ static void install(struct pk__dso *d, struct pk__symtab *t, const char *path)
 	d->symfile = pk__strdup(path);
 }
 
+struct vfill {
+	struct pk__symtab *t;
+	uint64_t text;		/* the file's _text */
+	int err;
+};
+
+static int add_vsym(void *arg, const struct pk__elf_sym *s)
+{
+	struct vfill *f = arg;
+
+	if (s->dynamic)
+		return 1;	/* a vmlinux's symbols are its .symtab */
+	if (!strcmp(s->name, "_text"))
+		f->text = s->value;
+	f->err = pk__symtab_add(f->t, s->value, s->size, s->name, s->binding);
+	return f->err < 0;
+}
+
+/* The kernel's symbols from the vmlinux at `path` when it is the recorded
+ * kernel's (perf rejects one whose build-id differs or cannot be read,
+ * when one was recorded).  True when d has them. */
+static bool try_vmlinux(struct pk__dso *d, const char *path)
+{
+	struct vfill f = { 0 };
+	struct pk__elf *e;
+	uint8_t id[20];
+	int n;
+
+	if (pk__elf_open(path, &e) < 0)
+		return false;
+	n = pk__elf_build_id(e, id);
+	if (d->pub.build_id_size && (n != (int)d->pub.build_id_size || memcmp(id, d->pub.build_id, (size_t)n))) {
+		pk__elf_close(e);
+		return false;
+	}
+	if (pk__symtab_new(&f.t) == 0)
+		pk__elf_symbols(e, add_vsym, &f);
+	pk__elf_close(e);
+	if (!f.t || f.err < 0 || !pk__symtab_nr(f.t)) {
+		pk__symtab_free(f.t);
+		return false;
+	}
+	pk__symtab_finish(f.t, false);
+	d->syms = f.t;
+	d->symfile = pk__strdup(path);
+	if (d->text_start && f.text)
+		d->text_delta = d->text_start - f.text;
+	return true;
+}
+
+/* perf 6.1's vmlinux_path under a symfs root, in its order. */
+static void load_symfs_vmlinux(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
+{
+	char path[PATH_MAX];
+	const char *joined = pk__symfs_path(dirs, "vmlinux", path, sizeof(path));
+
+	if (k->kernel && !(joined && try_vmlinux(k->kernel, joined)))
+		try_vmlinux(k->kernel, "/boot/vmlinux");
+}
+
 void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 {
 	struct kload l = { .k = k };
 	const char *path = dirs->kallsyms ? dirs->kallsyms : "/proc/kallsyms";
 	char cached[PATH_MAX];
 
-	/* Under a symfs root perf 6.1 reads no kallsyms (only a vmlinux
-	 * there, which this loader does not read): the kernel stays bare,
-	 * unless the caller named a kallsyms file. */
-	if (dirs->symfs && !dirs->kallsyms)
+	/* Under a symfs root perf 6.1 reads no kallsyms, only a vmlinux
+	 * there (else the kernel stays bare), unless the caller named a
+	 * kallsyms file. */
+	if (dirs->symfs && !dirs->kallsyms) {
+		load_symfs_vmlinux(k, dirs);
 		return;
+	}
 	/* Another kernel's recording: its kallsyms from the build-id cache,
 	 * as perf's dso__find_kallsyms, modules and all; else none. */
 	if (k->kernel && other_kernel(k->kernel)) {

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_report_verbose_bpf.sh - report -v on samples in code a KSYMBOL
+# registered, against perf report -v 6.1 on the same files: a BPF
+# program's rows by its name, its address relative to the program's own
+# map and origin '!' (no symbol table), and the kernel's BPF images (the
+# XDP dispatcher, a trampoline where the kernel allows fentry) with the
+# empty long name perf gives them (is_bpf_image).  Recorded -a by perf and
+# by perfkit while tests/cli/bpf-tramp.c runs the image.
+. "$(dirname "$0")/tap.sh"
+T=${PERFKIT_BPF_TRAMP:?PERFKIT_BPF_TRAMP must name tests/cli/bpf-tramp}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+export HOME=$tmp/home PERFKIT_BUILDID_DIR=$tmp/home/.debug
+mkdir -p "$HOME"
+
+# rows TOOL FILE PATTERN ARGS...: TOOL's report -v rows of the BPF code.
+rows() {
+	local tool=$1 file=$2 pat=$3
+	shift 3
+	if [ "$tool" = perf ]; then
+		perf report -i "$file" --stdio -v "$@" 2>/dev/null | grep -E "\] $pat"
+	else
+		"$PERFKIT" report -i "$file" --stdio -v "$@" 2>/dev/null | grep -E "\] $pat"
+	fi
+}
+
+# image_check KIND PATTERN: both tools' -v rows for KIND's image and the
+# program in it, on perf's recording and on perfkit's, and on one of the
+# program loaded twice (two KSYMBOLs of one name: perf keys their symbol
+# at 0 in each, so the loads share rows wherever the kernel put them).
+image_check() {
+	local kind=$1 pat=$2 f n=0 all
+	if ! "$T" "$kind" 1000 2>tramp.err; then
+		skip "-v rows of a BPF $kind image" "bpf-tramp: $(cat tramp.err)"
+		return
+	fi
+	perf record -q -a -e cpu-clock -c 100000 -o "perf-$kind.data" -- "$T" "$kind" 20000000 >/dev/null 2>&1
+	run record -q -a -e cpu-clock -c 100000 -o "pk-$kind.data" -- "$T" "$kind" 20000000
+	check "record -a -- bpf-tramp $kind: exit 0 (got $rc)" test "$rc" -eq 0
+	run record -q -a -e cpu-clock -c 100000 -o "twice-$kind.data" -- \
+		sh -c "'$T' $kind 10000000 && '$T' $kind 10000000"
+	check "record -a -- bpf-tramp $kind, twice: exit 0 (got $rc)" test "$rc" -eq 0
+	for f in "perf-$kind.data" "pk-$kind.data" "twice-$kind.data"; do
+		# A -a file holds what other programs did meanwhile: perf 6.1
+		# must read it for a comparison to mean anything.
+		all=$(perf report -i "$f" --stdio 2>/dev/null | grep -c '%')
+		if [ "$all" -eq 0 ]; then
+			skip "$f: report -v's BPF rows against perf's" "perf report printed no rows for it"
+			continue
+		fi
+		for s in "" "--sort dso,sym" "--sort sym"; do
+			# shellcheck disable=SC2086
+			rows perf "$f" "($pat|bpf_prog_)" $s >perf.rows
+			# shellcheck disable=SC2086
+			rows perfkit "$f" "($pat|bpf_prog_)" $s >perfkit.rows
+			if cmp -s perf.rows perfkit.rows; then
+				ok "$f: report -v $s: the BPF rows are perf's ($(wc -l <perfkit.rows))"
+			else
+				not_ok "$f: report -v $s: the BPF rows are perf's"
+				diag "$(diff perf.rows perfkit.rows | head -10)"
+			fi
+		done
+		n=$((n + $(rows perfkit "$f" "$pat\$" --sort dso,sym | wc -l)))
+		# What a user sees whatever the samples: the image under no long
+		# name, its address an offset into it, never kallsyms' 'k'.
+		rows perfkit "$f" "$pat\$" --sort dso,sym >img.rows
+		check "$f: the $kind image's rows have perf's empty long name and '!'" \
+			test -z "$(grep -Ev "^ +[0-9.]+% +0x[0-9a-f]+ +! \[k\] $pat\$|^ +[0-9.]+% +0 +! \[k\] $pat\$" img.rows)"
+	done
+	check "samples landed in the $kind image ($n rows)" test "$n" -ge 1
+}
+image_check xdp 'bpf_dispatcher_xdp'
+image_check fentry 'bpf_trampoline_[0-9]+'
+done_testing
