@@ -9,6 +9,7 @@
 #include "sys/sys.h"
 
 #include <ctype.h>
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,26 +49,95 @@ static char *hex64(char *p, uint64_t *out)
 	return p > start && p - start <= 16 ? p : NULL;
 }
 
-int pk__host_ksym_parse(char *line, struct pk__host_ksym *s)
-{
-	char *p = line, *end = hex64(p, &s->addr);
+#define ONES 0x0101010101010101ull
+#define HIGH 0x8080808080808080ull
 
-	if (!end || *end != ' ' || !isalpha((unsigned char)end[1]) || end[2] != ' ')
-		return -EINVAL;
-	s->type = end[1];
-	p = end + 3;
-	s->name = p;
-	/* A name is printable (or UTF-8) up to a blank, a newline or the end. */
+/* Eight bytes at p as a little-endian word (the first byte lowest). */
+static uint64_t word(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
+}
+
+/*
+ * The eight hex digits in `x` (the first, most significant, in the lowest
+ * byte) as a number, eight bytes at a time; false when a byte is not a
+ * hex digit.  For bytes below 0x80, b + 0x50 has its top bit set from '0'
+ * up and b + 0x46 from '9' + 1 up, and no sum carries into the next byte.
+ */
+static inline bool hex8(uint64_t x, uint32_t *out)
+{
+	uint64_t y = x | 0x20 * ONES;	/* letters in lower case */
+	uint64_t digit = (x + 0x50 * ONES) & ~(x + 0x46 * ONES);
+	uint64_t letter = (y + 0x1f * ONES) & ~(y + 0x19 * ONES);
+
+	if ((x & HIGH) || ((digit | letter) & HIGH) != HIGH)
+		return false;
+	x = (x & 0x0f * ONES) + ((x >> 6) & ONES) * 9;	/* each byte's value */
+	x = __builtin_bswap64(x);	/* the last digit, least significant, lowest */
+	x = (x | x >> 4) & 0x00ff00ff00ff00ffull;
+	x = (x | x >> 8) & 0x0000ffff0000ffffull;
+	*out = (uint32_t)(x | x >> 16);
+	return true;
+}
+
+/* The address at the start of a line of n bytes (line[n] is NUL): the usual
+ * 16 digits by word, anything else by table.  Returns its end, or NULL. */
+static char *address(char *line, size_t n, uint64_t *out)
+{
+	uint32_t hi, lo;
+
+	if (n >= 16 && hex8(word(line), &hi) && hex8(word(line + 8), &lo) &&
+	    !hexval[(unsigned char)line[16]]) {
+		*out = (uint64_t)hi << 32 | lo;
+		return line + 16;
+	}
+	return hex64(line, out);
+}
+
+/* The flags of the bytes in x that end a name (their top bits), exact up
+ * to the lowest: a borrow only runs upwards from a byte flagged itself. */
+static inline uint64_t enders(uint64_t x)
+{
+	uint64_t z = x ^ 0x7f * ONES;
+
+	return ((x - 0x21 * ONES) & ~x & HIGH) | ((z - ONES) & ~z & HIGH);
+}
+
+/*
+ * The end of the name at p: the first byte that is a blank, a control
+ * character (NUL included) or DEL; bytes from 0x80 up (UTF-8) are part of
+ * it.  Eight bytes at a time while eight remain before `end` (a NUL), the
+ * rest in the word that ends there, its bytes before p set to 0xff (which
+ * flags nothing and borrows nothing); a byte loop for lines shorter than
+ * a word.
+ */
+static char *name_end(char *p, const char *line, char *end)
+{
+	uint64_t m;
+
+	for (; end - p >= 8; p += 8)
+		if ((m = enders(word(p))) != 0)
+			return p + __builtin_ctzll(m) / 8;
+	if (p == end)
+		return p;
+	if (end - line >= 8) {
+		unsigned int skip = (unsigned int)(8 - (end - p));	/* 1..7 */
+
+		m = enders(word(end - 8) | ((1ull << (8 * skip)) - 1));
+		return m ? end - 8 + __builtin_ctzll(m) / 8 : end;
+	}
 	while ((unsigned char)*p > ' ' && *p != 0x7f)
 		p++;
-	if (p == s->name || (*p && *p != ' ' && *p != '\t' && *p != '\n'))
-		return -EINVAL;
-	s->module = NULL;
-	if (*p == '\n' || !*p) {
-		*p = '\0';
-		return 0;
-	}
-	*p++ = '\0';
+	return p;
+}
+
+/* The module part after a name, from p to the line's end (NUL-terminated,
+ * no NUL inside): blanks, "[module]", blanks. */
+static int module_part(char *p, struct pk__host_ksym *s)
+{
 	p += strspn(p, " \t");
 	if (*p == '[') {
 		char *close = strchr(p, ']');
@@ -79,6 +149,36 @@ int pk__host_ksym_parse(char *line, struct pk__host_ksym *s)
 		p = close + 1;
 	}
 	return p[strspn(p, " \t\n")] ? -EINVAL : 0;
+}
+
+/* One line of n bytes, line[n] being NUL; a NUL inside makes it malformed. */
+static int parse(char *line, size_t n, struct pk__host_ksym *s)
+{
+	char *end = address(line, n, &s->addr), *p;
+
+	if (!end || *end != ' ' || !isalpha((unsigned char)end[1]) || end[2] != ' ')
+		return -EINVAL;
+	s->type = end[1];
+	s->name = end + 3;
+	s->module = NULL;
+	/* A name is printable (or UTF-8) up to a blank, a newline or the end. */
+	p = name_end(end + 3, line, line + n);
+	if (p == s->name || (*p && *p != ' ' && *p != '\t' && *p != '\n') ||
+	    (!*p && p != line + n))
+		return -EINVAL;
+	if (*p == '\n' || !*p) {
+		*p = '\0';
+		return 0;
+	}
+	*p++ = '\0';
+	if (memchr(p, '\0', (size_t)(line + n - p)))
+		return -EINVAL;
+	return module_part(p, s);
+}
+
+int pk__host_ksym_parse(char *line, struct pk__host_ksym *s)
+{
+	return parse(line, strlen(line), s);
 }
 
 /* The error record for a kallsyms file that cannot be opened. */
@@ -107,7 +207,7 @@ static int one_line(struct walk *w, char *line, size_t n)
 {
 	struct pk__host_ksym s;
 
-	if (n >= LINE_MAX_LEN || memchr(line, '\0', n) || pk__host_ksym_parse(line, &s) < 0)
+	if (n >= LINE_MAX_LEN || parse(line, n, &s) < 0)
 		return 0;	/* not a kallsyms line: skipped */
 	w->any_line = true;
 	w->any_addr |= s.addr != 0;

@@ -23,7 +23,6 @@
 #include "symbols/symbols.h"
 #include "sys/sys.h"
 
-#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
@@ -50,18 +49,23 @@ static struct pk__symtab **module_table(struct kload *l, const char *module)
 	return NULL;
 }
 
+/*
+ * One kallsyms line into its table, by perf's filter.  Called for each of
+ * 100k+ lines, so in ASCII by hand (the parser hands over a letter): the
+ * upper case letter of a type is type & ~0x20, lower case means local.
+ */
 static int add_ksym(void *arg, const struct pk__host_ksym *s)
 {
 	struct kload *l = arg;
-	char t = (char)toupper((unsigned char)s->type);
+	char t = (char)(s->type & ~0x20);
 	struct pk__symtab **tab = &l->kernel;
-	unsigned char bind = t == 'W' ? STB_WEAK : isupper((unsigned char)s->type) ? STB_GLOBAL
-			     : STB_LOCAL;
+	unsigned char bind;
 
-	if (!s->module && !strcmp(s->name, "_text"))
+	if (!s->module && s->name[0] == '_' && !strcmp(s->name, "_text"))
 		l->text = s->addr;
 	if ((t != 'T' && t != 'W' && t != 'D' && t != 'B') || s->name[0] == '$')
 		return 0;
+	bind = t == 'W' ? STB_WEAK : s->type == t ? STB_GLOBAL : STB_LOCAL;
 	if (s->module && !(tab = module_table(l, s->module)))
 		return 0;	/* a module the recording never mapped */
 	if (!*tab && (l->err = pk__symtab_new(tab)) < 0)

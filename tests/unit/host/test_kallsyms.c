@@ -55,6 +55,29 @@ static void test_lines(void **state)
 		{ "5 t \x1a", -EINVAL, 0, 0, NULL, NULL },	/* fuzzing: a control char is no name */
 		{ "5 t a\x1a\n", -EINVAL, 0, 0, NULL, NULL },
 		{ "5 t \xc3\xa9t\xc3\xa9\n", 0, 5, 't', "\xc3\xa9t\xc3\xa9", NULL },
+		/* The address read eight digits at a time: upper case, a digit
+		 * or letter at each end of the hex ranges, 15 and 17 digits. */
+		{ "FFFFFFFF8100ABCD T up\n", 0, 0xffffffff8100abcd, 'T', "up", NULL },
+		{ "0123456789abcdef t r\n", 0, 0x0123456789abcdef, 't', "r", NULL },
+		{ "9aAfF0a9ffffffff t r\n", 0, 0x9aaff0a9ffffffff, 't', "r", NULL },
+		{ "ffffffff8100000 T fifteen\n", 0, 0xffffffff8100000, 'T', "fifteen", NULL },
+		{ "ffffffff810000000 T seventeen\n", -EINVAL, 0, 0, NULL, NULL },
+		{ "ffffffff8100g000 T name\n", -EINVAL, 0, 0, NULL, NULL },
+		{ "ffffffff:1000000 T name\n", -EINVAL, 0, 0, NULL, NULL },
+		{ "ffffffff`1000000 T name\n", -EINVAL, 0, 0, NULL, NULL },
+		{ "ffffffff\xe6" "1000000 T name\n", -EINVAL, 0, 0, NULL, NULL },
+		/* Names read eight bytes at a time: ending on a word's edge, a
+		 * blank, a control character or DEL in a word or in the tail. */
+		{ "ffffffff81000000 T abcdefgh\n", 0, 0xffffffff81000000, 'T', "abcdefgh", NULL },
+		{ "ffffffff81000000 T abcdefghijklmnop", 0, 0xffffffff81000000, 'T',
+		  "abcdefghijklmnop", NULL },
+		{ "ffffffff81000000 T abcdefghijk\t[mod]\n", 0, 0xffffffff81000000, 'T',
+		  "abcdefghijk", "mod" },
+		{ "ffffffff81000000 T abc\x7f" "defghijklmnop\n", -EINVAL, 0, 0, NULL, NULL },
+		{ "ffffffff81000000 T abcdefghijk\x7f\n", -EINVAL, 0, 0, NULL, NULL },
+		{ "ffffffff81000000 T abcdefghijk\x01\n", -EINVAL, 0, 0, NULL, NULL },
+		{ "ffffffff81000000 T !\x80\xff~abcdefgh!\n", 0, 0xffffffff81000000, 'T',
+		  "!\x80\xff~abcdefgh!", NULL },
 	};
 
 	(void)state;
@@ -113,6 +136,10 @@ static int setup(void **state)
 		      "ffffffff81001000 T _stext\n", f);
 		fprintf(f, "%s\n", longline);
 		fwrite("ffffffff81000600 T a\0b\n", 1, 23, f);	/* a NUL inside */
+		/* NULs inside a name's words, at its end, in a module part. */
+		fwrite("ffffffff81000700 T abcdefghij\0klmnopqr\n", 1, 39, f);
+		fwrite("ffffffff81000800 T abcdefghij\0\n", 1, 31, f);
+		fwrite("ffffffff81000900 T abc\t[m\0d]\n", 1, 29, f);
 		fputs("ffffffff81e00000 T _etext\n"
 		      "ffffffffc0a01000 t ext4_fill_super\t[ext4]\n", f);
 		fclose(f);
