@@ -2,7 +2,7 @@
 /*
  * fuzz_host.c - libFuzzer target for the host layer's parsers of outside
  * input.  The first byte picks one: 'k' a /proc/kallsyms file (through the
- * real reader, from a memfd, so overlong and unterminated lines are
+ * real reader, in chunks and whole, from a memfd, so overlong and unterminated lines are
  * covered too), 's' a /proc/PID/status text searched for a few keys, 'm'
  * /proc/PID/maps lines, 'c' a CPU list.  Every result is checked against
  * its contract: parsed strings lie inside the input and are terminated.
@@ -33,10 +33,10 @@ static volatile size_t sink;
 
 static int ksym(void *arg, const struct pk__host_ksym *s)
 {
-	(void)arg;
 	if (!s->name[0] || (s->module && !s->module[0]))
 		abort();	/* the parser promised a name, and a non-empty module */
 	sink += strlen(s->name) + (s->module ? strlen(s->module) : 0) + (size_t)s->type;
+	++*(size_t *)arg;
 	return 0;
 }
 
@@ -49,7 +49,15 @@ static void kallsyms(const char *text, size_t len)
 		return;
 	if (write(fd, text, len) == (ssize_t)len) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		pk__host_kallsyms_read(path, PK__KSYM_NEED_ADDRS, ksym, NULL);
+		size_t chunked = 0, whole = 0;
+		char *kept = NULL;
+		int r1 = pk__host_kallsyms_read(path, PK__KSYM_NEED_ADDRS, ksym, &chunked);
+		int r2 = pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, ksym, &whole, &kept);
+
+		/* Read in chunks or whole, the same lines and the same answer. */
+		if (r1 != r2 || chunked != whole)
+			abort();
+		free(kept);
 		sink += strlen(pk_last_error()->why);
 	}
 	close(fd);

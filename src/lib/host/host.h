@@ -149,6 +149,16 @@ enum pk__host_ksym_flags {
  */
 int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg);
 
+/*
+ * pk__host_kallsyms_load - as pk__host_kallsyms_read, the whole file read
+ * first into one buffer handed to the caller in *text (to free(3), also
+ * when the walk failed or stopped; NULL when it could not be read): the
+ * names and modules cb sees stay valid, NUL-terminated in place, as long
+ * as it.  One allocation for 100k+ lines instead of a copy of each name.
+ */
+int pk__host_kallsyms_load(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
+			   char **text);
+
 /* pk__host_kallsyms_text - the kernel's _text address in the kallsyms at
  * `path` (NULL: /proc/kallsyms), from its first lines (the kernel formats
  * only what is read: cheap).  0 when there is none, it is hidden, or the

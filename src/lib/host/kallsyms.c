@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* KSYM_NAME_LEN is 512 since Linux 6.1, a module name at most 56 bytes. */
@@ -263,35 +264,126 @@ static int each_line(int fd, char *buf, size_t cap, struct walk *w)
 	}
 }
 
-int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg)
+/*
+ * The whole of fd in one buffer, NUL-terminated, its length in *len: sized
+ * by fstat for a plain file (one read), grown by doubling for /proc's
+ * (which says 0).  NULL with errno, or with *len = (size_t)-1 for ENOMEM.
+ */
+static char *read_all(int fd, size_t *len)
 {
-	struct walk w = { cb, arg, false, false, 0 };
-	char *buf;
-	int fd, ret;
+	struct stat st;
+	size_t cap = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 2 : READ_BUFFER * 4;
+	size_t have = 0;
+	char *buf = NULL;
 
-	path = path ? path : "/proc/kallsyms";
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return open_error(path, errno);
-	if (!(buf = pk__malloc(READ_BUFFER))) {
-		close(fd);
-		return pk__error(-ENOMEM, "read the kernel's symbols", "out of memory for %s", path);
+	for (;;) {
+		ssize_t r;
+
+		if (!buf || cap - have < 2) {
+			char *n = pk__realloc(buf, buf ? cap *= 2 : cap);
+
+			if (!n) {
+				free(buf);
+				*len = (size_t)-1;
+				return NULL;
+			}
+			buf = n;
+		}
+		r = read(fd, buf + have, cap - have - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			free(buf);
+			errno = e;
+			*len = 0;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		have += (size_t)r;
 	}
-	ret = each_line(fd, buf, READ_BUFFER, &w);
-	free(buf);
-	close(fd);
-	if (w.read_err)
-		return pk__error(-w.read_err, "read the kernel's symbols", "%s: %s", path,
-				 strerror(w.read_err));
+	buf[have] = '\0';
+	*len = have;
+	return buf;
+}
+
+/* Each line of the whole text, NUL-terminated in place, through one_line. */
+static int each_line_whole(char *text, size_t len, struct walk *w)
+{
+	char *p = text, *end = text + len;
+	int ret = 0;
+
+	while (!ret && p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		p[n] = '\0';
+		ret = one_line(w, p, n);
+		p += n + 1;
+	}
+	return ret;
+}
+
+/* The walk over fd, in chunks or (text non-NULL) whole, with its errors. */
+static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w, char **text)
+{
+	size_t len = 0;
+	char *buf = text ? read_all(fd, &len) : pk__malloc(READ_BUFFER);
+	int ret = 0;
+
+	if (!buf && (!text || len == (size_t)-1))
+		return pk__error(-ENOMEM, "read the kernel's symbols", "out of memory for %s", path);
+	if (!buf)
+		w->read_err = errno;
+	else if (text)
+		ret = each_line_whole(buf, len, w);
+	else
+		ret = each_line(fd, buf, READ_BUFFER, w);
+	if (text && !w->read_err)
+		*text = buf;
+	else
+		free(buf);
+	if (w->read_err)
+		return pk__error(-w->read_err, "read the kernel's symbols", "%s: %s", path,
+				 strerror(w->read_err));
 	/* Hidden addresses all read 0; a walk that saw only zeros (to the end,
 	 * or to where the callback stopped) saw hidden ones. */
-	if (ret >= 0 && (flags & PK__KSYM_NEED_ADDRS) && !w.any_addr) {
-		pk__error(-EACCES, "read the kernel's symbols", "%s", w.any_line ?
+	if (ret >= 0 && (flags & PK__KSYM_NEED_ADDRS) && !w->any_addr) {
+		pk__error(-EACCES, "read the kernel's symbols", "%s", w->any_line ?
 			  "the kernel hides its addresses from this user (kptr_restrict)" :
 			  "the file lists no symbols");
 		pk__error_hint("%s", "as root: sysctl -w kernel.kptr_restrict=0");
 		return -EACCES;
 	}
 	return ret;
+}
+
+static int kallsyms_walk(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
+			 char **text)
+{
+	struct walk w = { cb, arg, false, false, 0 };
+	int fd, ret;
+
+	path = path ? path : "/proc/kallsyms";
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return open_error(path, errno);
+	ret = walk_fd(path, fd, flags, &w, text);
+	close(fd);
+	return ret;
+}
+
+int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg)
+{
+	return kallsyms_walk(path, flags, cb, arg, NULL);
+}
+
+int pk__host_kallsyms_load(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
+			   char **text)
+{
+	*text = NULL;
+	return kallsyms_walk(path, flags, cb, arg, text);
 }
 
 static int text_sym(void *arg, const struct pk__host_ksym *s)

@@ -70,7 +70,10 @@ static int add_ksym(void *arg, const struct pk__host_ksym *s)
 		return 0;	/* a module the recording never mapped */
 	if (!*tab && (l->err = pk__symtab_new(tab)) < 0)
 		return 1;
-	l->err = pk__symtab_add(*tab, s->addr, 0, s->name, bind);
+	/* The kernel's names stay in the loaded text (the kernel's table owns
+	 * it); a module's table gets copies. */
+	l->err = s->module ? pk__symtab_add(*tab, s->addr, 0, s->name, bind)
+			   : pk__symtab_add_ref(*tab, s->addr, 0, s->name, bind);
 	return l->err < 0;
 }
 
@@ -188,7 +191,7 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 {
 	struct kload l = { .k = k };
 	const char *path = dirs->kallsyms ? dirs->kallsyms : "/proc/kallsyms";
-	char cached[PATH_MAX];
+	char cached[PATH_MAX], *text = NULL;
 
 	/* Under a symfs root perf 6.1 reads no kallsyms, only a vmlinux
 	 * there (else the kernel stays bare), unless the caller named a
@@ -213,13 +216,18 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 	}
 	if (!(l.mods = pk__calloc(k->nr_modules ? k->nr_modules : 1, sizeof(*l.mods))))
 		return;
-	if (pk__host_kallsyms_read(path, PK__KSYM_NEED_ADDRS, add_ksym, &l) != 0 || l.err < 0) {
+	if (pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, add_ksym, &l, &text) != 0 || l.err < 0) {
 		pk__symtab_free(l.kernel);
 		for (size_t i = 0; i < k->nr_modules; i++)
 			pk__symtab_free(l.mods[i]);
 		free(l.mods);
+		free(text);
 		return;
 	}
+	if (l.kernel)
+		pk__symtab_own(l.kernel, text);
+	else
+		free(text);
 	if (k->kernel) {
 		install(k->kernel, l.kernel, path);
 		if (k->kernel->text_start && l.text)

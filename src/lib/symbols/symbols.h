@@ -37,6 +37,14 @@ void pk__symtab_free(struct pk__symtab *t);
 int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
 		   unsigned char binding);
 
+/* pk__symtab_add_ref - add a symbol, its name not copied: it must live as
+ * long as t (in memory given to pk__symtab_own, say).  0 or -ENOMEM. */
+int pk__symtab_add_ref(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
+		       unsigned char binding);
+
+/* pk__symtab_own - t frees `mem` (from malloc) when it is freed. */
+void pk__symtab_own(struct pk__symtab *t, void *mem);
+
 /* pk__symtab_finish - sort, give each zero-sized symbol the room up to the
  * next one (the last: to its start rounded up to a page, plus a page), then
  * keep one symbol per start address (perf's choice: sized over zero-sized,

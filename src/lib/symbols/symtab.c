@@ -26,6 +26,7 @@ struct pk__symtab {
 	struct pk__sym *syms;
 	size_t nr, cap;
 	struct block *blocks;
+	void *owned;		/* names added by reference live here, or NULL */
 };
 
 int pk__symtab_new(struct pk__symtab **out)
@@ -49,6 +50,7 @@ void pk__symtab_free(struct pk__symtab *t)
 		free(b);
 	}
 	free(t->syms);
+	free(t->owned);
 	free(t);
 }
 
@@ -74,11 +76,9 @@ static const char *copy_name(struct pk__symtab *t, const char *name)
 	return p;
 }
 
-int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
-		   unsigned char binding)
+int pk__symtab_add_ref(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
+		       unsigned char binding)
 {
-	const char *copy;
-
 	if (t->nr == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 256;
 		struct pk__sym *n = pk__realloc(t->syms, cap * sizeof(*n));
@@ -88,12 +88,26 @@ int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const ch
 		t->syms = n;
 		t->cap = cap;
 	}
-	if (!(copy = copy_name(t, name)))
-		return pk__error_nomem("a symbol name");
 	/* An end past the address space is clamped, not wrapped. */
 	t->syms[t->nr++] = (struct pk__sym){ start, size > UINT64_MAX - start ? UINT64_MAX : start + size,
-					     copy, binding, (uint32_t)t->nr };
+					     name, binding, (uint32_t)t->nr };
 	return 0;
+}
+
+int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
+		   unsigned char binding)
+{
+	const char *copy = copy_name(t, name);
+
+	if (!copy)
+		return pk__error_nomem("a symbol name");
+	return pk__symtab_add_ref(t, start, size, copy, binding);
+}
+
+void pk__symtab_own(struct pk__symtab *t, void *mem)
+{
+	free(t->owned);
+	t->owned = mem;
 }
 
 static int by_start(const void *a, const void *b)

@@ -200,6 +200,55 @@ static void test_fixture_files(void **state)
 	assert_non_null(strstr(pk_last_error()->hint, "CONFIG_KALLSYMS"));
 }
 
+/* Names kept, not copied: every name and module the callback saw. */
+struct kept {
+	int nr;
+	const char *names[8], *modules[8];
+};
+
+static int keep(void *arg, const struct pk__host_ksym *s)
+{
+	struct kept *k = arg;
+
+	if (k->nr < 8) {
+		k->names[k->nr] = s->name;
+		k->modules[k->nr] = s->module;
+	}
+	k->nr++;
+	return 0;
+}
+
+/* The whole-file walk: the lines the chunked one sees, their names still
+ * there (inside the handed-back text) after the walk; its errors. */
+static void test_load(void **state)
+{
+	struct fixture *fx = *state;
+	struct kept k = { 0 };
+	char *text = (char *)1;
+
+	assert_int_equal(pk__host_kallsyms_load(fx->normal, PK__KSYM_NEED_ADDRS, keep, &k, &text), 0);
+	assert_non_null(text);
+	assert_int_equal(k.nr, 5);	/* malformed, overlong, NUL lines skipped */
+	assert_string_equal(k.names[0], "fixed_percpu_data");
+	assert_string_equal(k.names[1], "_text");
+	assert_string_equal(k.names[3], "_etext");
+	assert_string_equal(k.names[4], "ext4_fill_super");
+	assert_string_equal(k.modules[4], "ext4");
+	assert_null(k.modules[3]);
+	assert_true(k.names[4] > text && k.modules[4] > k.names[4]);
+	free(text);
+
+	k.nr = 0;
+	assert_int_equal(pk__host_kallsyms_load(fx->hidden, PK__KSYM_NEED_ADDRS, keep, &k, &text),
+			 -EACCES);
+	assert_int_equal(k.nr, 3);
+	assert_non_null(text);	/* the caller's to free, as on success */
+	free(text);
+	text = (char *)1;
+	assert_int_equal(pk__host_kallsyms_load(fx->missing, 0, keep, &k, &text), -ENOENT);
+	assert_null(text);
+}
+
 /* With every descriptor in use the reader says so, not "hidden". */
 static void test_out_of_fds(void **state)
 {
@@ -262,6 +311,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_fixture_files),
+		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_out_of_fds),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_real_kallsyms),
