@@ -2,8 +2,9 @@
 /*
  * fuzz_host.c - libFuzzer target for the host layer's parsers of outside
  * input.  The first byte picks one: 'k' a /proc/kallsyms file (through the
- * real reader, in chunks and whole, from a memfd, so overlong and unterminated lines are
- * covered too), 's' a /proc/PID/status text searched for a few keys, 'm'
+ * real reader, in chunks and whole, which must agree, from a memfd, so
+ * overlong and unterminated lines are covered too), 's' a /proc/PID/status
+ * text searched for a few keys, 'm'
  * /proc/PID/maps lines, 'c' a CPU list.  Every result is checked against
  * its contract: parsed strings lie inside the input and are terminated.
  * fuzz_replay_host runs the committed corpus (fuzz/corpus/host) in CI.
