@@ -51,6 +51,37 @@ same "record --no-inherit -e {cpu-clock,task-clock}:S" --no-inherit -e '{cpu-clo
 same "record -e cpu-clock:S" -e cpu-clock:S
 same "record -g -e sched:sched_switch" -g -e sched:sched_switch
 
+# CPU targets: inherit set as for a task, and the side-band dummy:HG
+# opened enabled (perf's immediate event), not waiting for the start.
+same "record -a" -a
+same "record -a -g" -a -g
+same "record -C 0" -C 0
+same "record -C 0 -s -e cpu-clock,task-clock" -C 0 -s -e cpu-clock,task-clock
+same "record -a --switch-events" -a --switch-events
+
+# -p: a sleeping process of ours, without inherit (perf's -p is its threads).
+sleep 600 &
+sleeper=$!
+same "record -p PID" -p "$sleeper"
+same "record -p PID -g" -p "$sleeper" -g
+kill "$sleeper"
+wait "$sleeper" 2>/dev/null
+
+# --switch-output: the file is named FILE.<timestamp> when it ends.
+switched() {
+	local desc=$1 mine theirs
+	shift
+	rm -f "$tmp"/k.data* "$tmp"/p.data*
+	run record "$@" -o "$tmp/k.data" -- true
+	perf record "$@" -o "$tmp/p.data" -- true >/dev/null 2>&1
+	mine=$(attrs "$tmp"/k.data.*)
+	theirs=$(attrs "$tmp"/p.data.*)
+	check "$desc: the attrs perf writes" test -n "$theirs" -a "$mine" = "$theirs"
+	[ "$mine" = "$theirs" ] || diag "perfkit:" "$mine" "perf:" "$theirs"
+}
+switched "record --switch-output" --switch-output
+switched "record -a --switch-output=signal" -a --switch-output=signal
+
 # --off-cpu without -e: its first event is the default one, as perf opens it.
 # name, precise level and guest bit: perf evlist -v's name and those fields.
 first() {
