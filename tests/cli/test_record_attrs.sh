@@ -8,7 +8,8 @@
 # fallback's names for other cycles events, read_format (ID|LOST; -s adds
 # the times, S groups GROUP), and --off-cpu's on-CPU event
 # (perf 6.1 without BPF skeletons ignores --off-cpu: its file holds the
-# default event alone).
+# default event alone); for CPU targets, inherit and the side-band dummy
+# opened enabled; -p; --per-thread without sample times; --switch-output.
 . "$(dirname "$0")/tap.sh"
 
 tmp=$(mktemp -d)
@@ -59,11 +60,26 @@ same "record -C 0" -C 0
 same "record -C 0 -s -e cpu-clock,task-clock" -C 0 -s -e cpu-clock,task-clock
 same "record -a --switch-events" -a --switch-events
 
+# --per-thread: no inherit and, as perf's evsel__config, no sample times
+# (no inherit, no CPU target) unless -T asks for them.
+same "record --per-thread" --per-thread
+same "record --per-thread -g" --per-thread -g
+same "record --per-thread -T" --per-thread -T
+same "record --per-thread -e cpu-clock,task-clock" --per-thread -e cpu-clock,task-clock
+# A file without sample times reports as perf reports it.
+. "$(dirname "$0")/report-perf.sh"
+if [ -n "${PERFKIT_WORKLOAD:-}" ]; then
+	run record --per-thread -e cpu-clock -o "$tmp/pt.data" -- "$PERFKIT_WORKLOAD" hot 50
+	same_as_perf "$tmp/pt.data"
+	same_as_perf "$tmp/pt.data" --sort comm,dso
+fi
+
 # -p: a sleeping process of ours, without inherit (perf's -p is its threads).
 sleep 600 &
 sleeper=$!
 same "record -p PID" -p "$sleeper"
 same "record -p PID -g" -p "$sleeper" -g
+same "record -p PID --per-thread" -p "$sleeper" --per-thread
 kill "$sleeper"
 wait "$sleeper" 2>/dev/null
 

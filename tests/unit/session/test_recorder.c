@@ -189,6 +189,11 @@ static const struct lcase lcases[] = {
 	{ "-c 1000 --no-inherit -m 8", { .period = 1000, .no_inherit = true, .pages = 8 }, BASE, false,
 	  false, false, false, 1000, 8 },
 	{ "-F 99", { .freq = 99 }, BASE, false, false, true, true, 99, 128 },
+	/* perf per thread: no inherit, and no sample times unless -T. */
+	{ "--per-thread", { .per_thread = true }, BASE & ~(uint64_t)PERF_SAMPLE_TIME, false, false,
+	  false, true, 4000, 128 },
+	{ "--per-thread -T", { .per_thread = true, .timestamp = true }, BASE, false, false, false, true,
+	  4000, 128 },
 };
 
 static struct pk_recorder_opts merge(const struct pk_recorder_opts *d)
@@ -205,6 +210,8 @@ static struct pk_recorder_opts merge(const struct pk_recorder_opts *d)
 	o.freq = d->freq;
 	o.no_inherit = d->no_inherit;
 	o.pages = d->pages;
+	o.per_thread = d->per_thread;
+	o.timestamp = d->timestamp;
 	if (d->cpu_list) {
 		o.cpu_list = d->cpu_list;
 		o.tids = NULL;
