@@ -345,6 +345,10 @@ static int check_opts(struct record_opts *o, int argc)
 		o->switch_size = 0;
 		o->switch_secs = 0;
 	}
+	/* perf's cmd_record: -t's threads are recorded without inherit (-p's
+	 * processes keep it: perf sets their tids after this check). */
+	if (o->target.tids)
+		o->r.no_inherit = true;
 	if (o->switch_output)	/* as perf: every file gets its time */
 		o->timestamp_filename = true;
 	if (o->cgroups && !o->target.all_cpus && !o->target.cpu_list)

@@ -74,12 +74,14 @@ if [ -n "${PERFKIT_WORKLOAD:-}" ]; then
 	same_as_perf "$tmp/pt.data" --sort comm,dso
 fi
 
-# -p: a sleeping process of ours, without inherit (perf's -p is its threads).
+# -p: a sleeping process of ours, with inherit as perf; -t without it
+# (perf's cmd_record drops it for -t alone).
 sleep 600 &
 sleeper=$!
 same "record -p PID" -p "$sleeper"
 same "record -p PID -g" -p "$sleeper" -g
 same "record -p PID --per-thread" -p "$sleeper" --per-thread
+same "record -t TID" -t "$sleeper"
 kill "$sleeper"
 wait "$sleeper" 2>/dev/null
 
