@@ -61,6 +61,12 @@ struct pk_target {
 	 * before 6.0 that refuses PERF_FORMAT_LOST gets the event without it.
 	 */
 	bool attr_read_format;
+	/*
+	 * The last event opens enabled and stays so (not on exec, not waiting
+	 * for pk_evlist_enable), as perf record opens the side-band dummy of a
+	 * CPU target: it takes the mmaps and tasks from its open on.
+	 */
+	bool last_immediate;
 };
 
 struct pk_evlist;
@@ -84,8 +90,9 @@ PK_API int pk_evlist_new(const struct pk_events *ev, const struct pk_target *t,
 PK_API void pk_evlist_free(struct pk_evlist *l);
 
 /*
- * pk_evlist_open - open every event on every CPU x thread, disabled, group
- * members with their leader's fd, all close-on-exec.  With
+ * pk_evlist_open - open every event on every CPU x thread, disabled (but
+ * see last_immediate), group members with their leader's fd, all
+ * close-on-exec.  With
  * skip_unsupported, a group that the machine cannot count (the kernel
  * says ENOENT, ENODEV or EOPNOTSUPP) is left closed and
  * reported by pk_evlist_supported while the rest open.  Returns 0, or the

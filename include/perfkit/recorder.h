@@ -116,6 +116,8 @@ struct pk_recorder_opts {
 	bool default_event;		/* perf's default event (see pk_recorder_new's
 					 * NULL events) before the events given, as
 					 * perf record --off-cpu adds its own to it */
+	bool timestamp;			/* sample times with per_thread too (perf's -T):
+					 * perf's per-thread samples carry none */
 };
 
 /*

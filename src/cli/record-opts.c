@@ -157,7 +157,7 @@ static const struct cli_opt record_options[] = {
 	  "record the page size of each sample's code address" },
 	{ "data", 'd', CLI_ARG_NONE, 'd', NULL,
 	  "record the data addresses of samples, their data source (and data mmaps)" },
-	{ "timestamp", 'T', CLI_ARG_NONE, 'T', NULL, "record sample times (always on)" },
+	{ "timestamp", 'T', CLI_ARG_NONE, 'T', NULL, "record sample times (on unless --per-thread)" },
 	{ "raw-samples", 'R', CLI_ARG_NONE, 'R', NULL, "record the raw data of tracepoint samples" },
 	{ "branch-any", 'b', CLI_ARG_NONE, 'b', NULL, "record the branch stack (any taken branch)" },
 	{ "branch-filter", 'j', CLI_ARG_REQUIRED, 'j', "FILTER",
@@ -279,7 +279,7 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 			return CLI_EXIT_USAGE;
 		break;
 	case 'd': o->r.data_addr = true; break;
-	case 'T': break;	/* sample times are always recorded */
+	case 'T': o->r.timestamp = true; break;	/* times with --per-thread too */
 	case 'R': o->r.raw = true; break;
 	case 'b': o->r.branch_type = PERF_SAMPLE_BRANCH_ANY; break;
 	case 'j':
@@ -345,6 +345,10 @@ static int check_opts(struct record_opts *o, int argc)
 		o->switch_size = 0;
 		o->switch_secs = 0;
 	}
+	/* perf's cmd_record: -t's threads are recorded without inherit (-p's
+	 * processes keep it: perf sets their tids after this check). */
+	if (o->target.tids)
+		o->r.no_inherit = true;
 	if (o->switch_output)	/* as perf: every file gets its time */
 		o->timestamp_filename = true;
 	if (o->cgroups && !o->target.all_cpus && !o->target.cpu_list)

@@ -8,7 +8,8 @@
 # fallback's names for other cycles events, read_format (ID|LOST; -s adds
 # the times, S groups GROUP), and --off-cpu's on-CPU event
 # (perf 6.1 without BPF skeletons ignores --off-cpu: its file holds the
-# default event alone).
+# default event alone); for CPU targets, inherit and the side-band dummy
+# opened enabled; -p; --per-thread without sample times; --switch-output.
 . "$(dirname "$0")/tap.sh"
 
 tmp=$(mktemp -d)
@@ -50,6 +51,54 @@ same "record -s -e {cpu-clock,task-clock}:S" -s -e '{cpu-clock,task-clock}:S'
 same "record --no-inherit -e {cpu-clock,task-clock}:S" --no-inherit -e '{cpu-clock,task-clock}:S'
 same "record -e cpu-clock:S" -e cpu-clock:S
 same "record -g -e sched:sched_switch" -g -e sched:sched_switch
+
+# CPU targets: inherit set as for a task, and the side-band dummy:HG
+# opened enabled (perf's immediate event), not waiting for the start.
+same "record -a" -a
+same "record -a -g" -a -g
+same "record -C 0" -C 0
+same "record -C 0 -s -e cpu-clock,task-clock" -C 0 -s -e cpu-clock,task-clock
+same "record -a --switch-events" -a --switch-events
+
+# --per-thread: no inherit and, as perf's evsel__config, no sample times
+# (no inherit, no CPU target) unless -T asks for them.
+same "record --per-thread" --per-thread
+same "record --per-thread -g" --per-thread -g
+same "record --per-thread -T" --per-thread -T
+same "record --per-thread -e cpu-clock,task-clock" --per-thread -e cpu-clock,task-clock
+# A file without sample times reports as perf reports it.
+. "$(dirname "$0")/report-perf.sh"
+if [ -n "${PERFKIT_WORKLOAD:-}" ]; then
+	run record --per-thread -e cpu-clock -o "$tmp/pt.data" -- "$PERFKIT_WORKLOAD" hot 50
+	same_as_perf "$tmp/pt.data"
+	same_as_perf "$tmp/pt.data" --sort comm,dso
+fi
+
+# -p: a sleeping process of ours, with inherit as perf; -t without it
+# (perf's cmd_record drops it for -t alone).
+sleep 600 &
+sleeper=$!
+same "record -p PID" -p "$sleeper"
+same "record -p PID -g" -p "$sleeper" -g
+same "record -p PID --per-thread" -p "$sleeper" --per-thread
+same "record -t TID" -t "$sleeper"
+kill "$sleeper"
+wait "$sleeper" 2>/dev/null
+
+# --switch-output: the file is named FILE.<timestamp> when it ends.
+switched() {
+	local desc=$1 mine theirs
+	shift
+	rm -f "$tmp"/k.data* "$tmp"/p.data*
+	run record "$@" -o "$tmp/k.data" -- true
+	perf record "$@" -o "$tmp/p.data" -- true >/dev/null 2>&1
+	mine=$(attrs "$tmp"/k.data.*)
+	theirs=$(attrs "$tmp"/p.data.*)
+	check "$desc: the attrs perf writes" test -n "$theirs" -a "$mine" = "$theirs"
+	[ "$mine" = "$theirs" ] || diag "perfkit:" "$mine" "perf:" "$theirs"
+}
+switched "record --switch-output" --switch-output
+switched "record -a --switch-output=signal" -a --switch-output=signal
 
 # --off-cpu without -e: its first event is the default one, as perf opens it.
 # name, precise level and guest bit: perf evlist -v's name and those fields.

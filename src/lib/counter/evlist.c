@@ -247,14 +247,15 @@ static uint64_t read_format(const struct pk_evlist *l, size_t i)
 	       (l->target.group_read && l->ev[i].leader == i ? PERF_FORMAT_GROUP : 0);
 }
 
-/* Open group `lead` (the leader and its members) on one CPU x thread.  A
- * group read into samples (PERF_SAMPLE_READ with PERF_FORMAT_GROUP) is
+/* Open group `lead` (the leader and its members) on one CPU x thread,
+ * disabled unless it is the last_immediate event.  A group read into samples (PERF_SAMPLE_READ with PERF_FORMAT_GROUP) is
  * opened without inherit, as perf does: a child's copies would sample
  * counts of a group the parent's samples never see. */
 static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 {
 	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++) {
 		struct evsel *e = &l->ev[i];
+		bool immediate = l->target.last_immediate && lead == l->nr - 1;
 		int group_fd = i == lead ? -1 : *fd_at(l, lead, c, t);
 		union pk__attr8 d;	/* the attr with config3 behind it */
 		int fd, tries = 0;
@@ -262,11 +263,11 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 		do {
 			d = e->a;
 			d.attr.read_format = read_format(l, i);
-			d.attr.disabled = i == lead;	/* members follow their leader */
+			d.attr.disabled = i == lead && !immediate;	/* members follow their leader */
 			d.attr.inherit = l->target.inherit &&
 				!((d.attr.sample_type & PERF_SAMPLE_READ) &&
 				  (d.attr.read_format & PERF_FORMAT_GROUP));
-			d.attr.enable_on_exec = l->target.enable_on_exec && i == lead;
+			d.attr.enable_on_exec = l->target.enable_on_exec && i == lead && !immediate;
 			/* A cgroup is given as its directory fd in place of a pid. */
 			fd = pk__sys_open(&d.attr, e->cgroup ? e->cgroup_fd : l->threads[t], l->cpus[c],
 					  group_fd, PERF_FLAG_FD_CLOEXEC |

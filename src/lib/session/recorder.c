@@ -112,7 +112,10 @@ static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_
 {
 	struct callgraph cg = event_callgraph(o, d);
 
-	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+	/* perf's evsel__config: no times per thread (no inherit, no CPU) unless -T. */
+	if (!o->per_thread || o->timestamp)
+		a->sample_type |= PERF_SAMPLE_TIME;
 	if (cg.mode != PK_CALLGRAPH_NONE) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		a->sample_max_stack = (uint16_t)(cg.max_stack > UINT16_MAX ? UINT16_MAX : cg.max_stack);

@@ -184,10 +184,16 @@ static const struct lcase lcases[] = {
 	  4000, 128 },
 	{ "--sample-cpu", { .sample_cpu = true }, BASE | PERF_SAMPLE_CPU, false, false, true, true, 4000,
 	  128 },
-	{ "-C 0", { .cpu_list = "0" }, BASE | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER, false, false, false, true, 4000, 128 },
+	/* perf inherits on CPUs too (the kernel ignores it without a task). */
+	{ "-C 0", { .cpu_list = "0" }, BASE | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER, false, false, true, true, 4000, 128 },
 	{ "-c 1000 --no-inherit -m 8", { .period = 1000, .no_inherit = true, .pages = 8 }, BASE, false,
 	  false, false, false, 1000, 8 },
 	{ "-F 99", { .freq = 99 }, BASE, false, false, true, true, 99, 128 },
+	/* perf per thread: no inherit, and no sample times unless -T. */
+	{ "--per-thread", { .per_thread = true }, BASE & ~(uint64_t)PERF_SAMPLE_TIME, false, false,
+	  false, true, 4000, 128 },
+	{ "--per-thread -T", { .per_thread = true, .timestamp = true }, BASE, false, false, false, true,
+	  4000, 128 },
 };
 
 static struct pk_recorder_opts merge(const struct pk_recorder_opts *d)
@@ -204,6 +210,8 @@ static struct pk_recorder_opts merge(const struct pk_recorder_opts *d)
 	o.freq = d->freq;
 	o.no_inherit = d->no_inherit;
 	o.pages = d->pages;
+	o.per_thread = d->per_thread;
+	o.timestamp = d->timestamp;
 	if (d->cpu_list) {
 		o.cpu_list = d->cpu_list;
 		o.tids = NULL;
@@ -247,6 +255,9 @@ static void test_layout(void **state)
 			assert_int_equal(t->sample_period, 1);
 			assert_false(t->freq);
 			assert_int_equal(t->sample_type, c->sample_type & ~(uint64_t)PERF_SAMPLE_PERIOD);
+			/* perf's immediate dummy: enabled from its open, the event at the start. */
+			assert_false(t->disabled || t->enable_on_exec);
+			assert_true(a->disabled);
 		}
 		if (c->o.callgraph == PK_CALLGRAPH_DWARF)
 			assert_int_equal(a->sample_stack_user, 8192);
