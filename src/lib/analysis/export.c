@@ -369,9 +369,10 @@ int pk_exporter_new(const struct pk_export_opts *opts, struct pk_exporter **out)
 int pk_exporter_add(struct pk_exporter *ex, const struct pk_export_sample *s)
 {
 	struct pk__xsample x;
+	const char *comm;
 	uint32_t node = 0;
 	int64_t id;
-	int err;
+	int err = 0;
 
 	if (s->size < sizeof(*s) || s->ev >= ex->opts.nr_events || !s->nr_frames || !s->frames)
 		return pk__error(-EINVAL, "an export sample", "bad size, event %u or no frames", s->ev);
@@ -380,9 +381,12 @@ int pk_exporter_add(struct pk_exporter *ex, const struct pk_export_sample *s)
 			return (int)id;
 		node = (uint32_t)id;
 	}
-	if ((id = intern(ex, s->comm ? s->comm : "[unknown]")) < 0 ||
-	    (err = grow((void **)&ex->samples, &ex->cap_samples, ex->nr_samples, sizeof(x))) < 0)
+	comm = s->comm ? s->comm : "[unknown]";
+	/* a thread's samples come in runs: its comm is the last one's */
+	id = strcmp(ex->strs[ex->last_comm], comm) ? intern(ex, comm) : ex->last_comm;
+	if (id < 0 || (err = grow((void **)&ex->samples, &ex->cap_samples, ex->nr_samples, sizeof(x))) < 0)
 		return id < 0 ? (int)id : err;
+	ex->last_comm = (uint32_t)id;
 	x = (struct pk__xsample){ .node = node, .ev = s->ev, .pid = s->pid, .tid = s->tid,
 				  .comm = (uint32_t)id, .cpu = s->cpu, .weight = s->weight,
 				  .time = s->time, .has_time = s->has_time };
