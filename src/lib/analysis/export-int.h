@@ -75,6 +75,7 @@ struct pk_exporter {
 	uint32_t *recent;	/* PK__EXPORT_RECENT frame ids, 0 = none */
 	uint32_t *ev_name, *ev_unit;	/* each event's strings */
 	uint32_t last_comm;	/* the comm of the last sample added (0: "") */
+	uint32_t last_stack;	/* the node of the last sample added (0: none) */
 };
 
 #define PK__EXPORT_RECENT 4096u
