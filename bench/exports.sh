@@ -8,7 +8,8 @@
 # (tests/export/perf-script-fold.awk; FlameGraph's stackcollapse-perf.pl
 # and inferno are not packaged in Debian 12).  The file is recorded as
 # the issue gives it unless one is passed.  The target: folding at
-# 200 MB/s of input.
+# 200 MB/s of input per core: "MB/s/core" divides by the CPU time
+# (user+sys), "MB/s" by the wall time.
 # usage: bench/exports.sh [PATH-TO-PERFKIT [PERF.DATA]]   (default build/src/cli/perfkit, a new recording)
 set -eu
 PERFKIT=${1:-build/src/cli/perfkit}
@@ -43,7 +44,8 @@ names = ["perfkit --format=folded", "perfkit --format=pprof", "perfkit --format=
          "perfkit --format=speedscope", "perfkit --format=json", "perf script (text only)",
          "perf script | awk fold"]
 print(f"{n} samples, {size / 1e6:.1f} MB of perf.data; mean of 3 runs")
-print(f"{'command':30} {'seconds':>8} {'MB/s':>7}")
+print(f"{'command':30} {'seconds':>8} {'MB/s':>7} {'cpu s':>7} {'MB/s/core':>9}")
 for name, r in zip(names, res):
-    print(f"{name:30} {r['mean']:8.2f} {size / 1e6 / r['mean']:7.1f}")
+    cpu = r['user'] + r['system']	# the issue's figure: MB/s of CPU time (user+sys)
+    print(f"{name:30} {r['mean']:8.2f} {size / 1e6 / r['mean']:7.1f} {cpu:7.2f} {size / 1e6 / cpu:9.1f}")
 PY

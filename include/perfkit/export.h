@@ -57,7 +57,13 @@ struct pk_export_frame {
  * One sample: `weight` (the period, or 1 per sample), of event `ev` (an
  * index into pk_export_opts.events), thread `tid` of process `pid` named
  * `comm`, on `cpu` (-1 for unknown), at `time` in nanoseconds when
- * `has_time`; `frames[0]` is the innermost (the sample's ip).
+ * `has_time`; `frames[0]` is the innermost (the sample's ip).  `stack`,
+ * when nonzero, is what pk_exporter_last_stack returned after an earlier
+ * sample of this exporter whose frames were these: `frames` and
+ * `nr_frames` are then not read (the caller keeps a memo from its own
+ * identity of a chain to the stack).  `size` is sizeof(struct
+ * pk_export_sample); a caller built before `stack` existed gives the
+ * smaller size and is read without it.
  */
 struct pk_export_sample {
 	size_t size;
@@ -70,6 +76,7 @@ struct pk_export_sample {
 	uint64_t time;
 	const struct pk_export_frame *frames;
 	size_t nr_frames;
+	uint32_t stack;
 };
 
 /* An event: its name ("cpu-clock") and the unit of its weights
@@ -124,6 +131,13 @@ PK_API int pk_exporter_add(struct pk_exporter *ex, const struct pk_export_sample
  * writing fails, -ENOMEM.
  */
 PK_API int pk_exporter_write(struct pk_exporter *ex, FILE *f);
+
+/*
+ * The stack of the last sample pk_exporter_add took, to give as
+ * pk_export_sample.stack for later samples with the same frames (the
+ * exporter then skips interning them); 0 before the first.
+ */
+PK_API uint32_t pk_exporter_last_stack(const struct pk_exporter *ex);
 
 /* The number of samples added so far. */
 PK_API uint64_t pk_exporter_nr_samples(const struct pk_exporter *ex);

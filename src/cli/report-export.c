@@ -27,7 +27,22 @@ struct export_run {
 	char (*bids)[41];	/* each frame's build-id in hex */
 	const struct pk_dso **bid_dso;	/* the DSO bids[i] was made for */
 	struct report_offcpu *offcpu;	/* --off-cpu */
+	struct chain_slot *chains;	/* CHAIN_MEMO of them, made on first use */
+	uint32_t gen;			/* the live generation of chains, never 0 */
 };
+
+/* A sample's call chain, as recorded, and the exporter's stack it came
+ * to: a sample with the same chain of the same process resolves to the
+ * same frames until a record changes the maps (run->gen), so it is given
+ * to the exporter by that stack, its frames neither made nor compared. */
+struct chain_slot {
+	uint64_t hash;
+	uint32_t pid, gen, stack;	/* gen 0: empty */
+	uint64_t *ips;
+	size_t nr, cap;
+};
+
+#define CHAIN_MEMO 4096u
 
 static const struct {
 	const char *name;
@@ -122,16 +137,135 @@ static void put_frame(struct export_run *run, size_t i, uint64_t ip, const struc
 		put_line(run, &run->frames[i], loc, inl);
 }
 
-/* Sample `smp` of event ev, resolved as `rs`, into the exporter. */
+/* Whether the resolver's frames of `s` follow from its recorded chain
+ * alone (no LBR call stack, no user stack to unwind), as the resolver's
+ * own chain memo takes them. */
+static bool chain_only(const struct pk_sample *s)
+{
+	if (!(s->fields & PERF_SAMPLE_CALLCHAIN) || !s->callchain.nr)
+		return false;
+	if (s->branch.call_stack && (s->fields & PERF_SAMPLE_BRANCH_STACK))
+		return false;
+	return !((s->fields & PERF_SAMPLE_REGS_USER) && (s->fields & PERF_SAMPLE_STACK_USER) &&
+		 s->regs_user.nr && s->stack.dyn_size);
+}
+
+static uint64_t chain_hash(const struct pk_sample *s)
+{
+	uint64_t h = ((uint64_t)s->pid << 32 | s->callchain.nr) * 0x9e3779b97f4a7c15ull;
+
+	for (uint64_t i = 0; i < s->callchain.nr; i++)
+		h = (h ^ s->callchain.ips[i]) * 0xff51afd7ed558ccdull;
+	return h ^ (h >> 29);
+}
+
+/* The memo's slot for chain `s` (NULL: none to use), *stack its stack
+ * when the slot holds this chain now (else 0). */
+static struct chain_slot *chain_find(struct export_run *run, const struct pk_sample *s, uint32_t *stack)
+{
+	uint64_t h;
+	struct chain_slot *c;
+
+	*stack = 0;
+	if (!s || !chain_only(s))
+		return NULL;
+	if (!run->chains && !(run->chains = calloc(CHAIN_MEMO, sizeof(*run->chains))))
+		return NULL;	/* the memo only saves work */
+	h = chain_hash(s);
+	c = &run->chains[(h >> 40) & (CHAIN_MEMO - 1)];
+	if (c->gen == run->gen && c->hash == h && c->pid == s->pid && c->nr == s->callchain.nr &&
+	    !memcmp(c->ips, s->callchain.ips, c->nr * sizeof(*c->ips))) {
+		*stack = c->stack;
+		return c;
+	}
+	c->gen = 0;
+	c->hash = h;
+	return c;
+}
+
+/* Keep chain `s` in slot c as the exporter's last stack. */
+static void chain_store(struct export_run *run, struct chain_slot *c, const struct pk_sample *s)
+{
+	if (s->callchain.nr > c->cap) {
+		uint64_t *ips = realloc(c->ips, s->callchain.nr * sizeof(*ips));
+
+		if (!ips)
+			return;
+		c->ips = ips;
+		c->cap = s->callchain.nr;
+	}
+	memcpy(c->ips, s->callchain.ips, s->callchain.nr * sizeof(*c->ips));
+	c->nr = s->callchain.nr;
+	c->pid = s->pid;
+	c->stack = pk_exporter_last_stack(run->ex);
+	c->gen = run->gen;
+}
+
+/* Whether a record of `type` may change what a chain resolves to: all
+ * but those known to leave the maps and threads alone (perf writes a
+ * FINISHED_ROUND every round). */
+static bool changes_chains(uint32_t type)
+{
+	switch (type) {
+	case PK_DATA_RECORD_FINISHED_ROUND:
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static void forget_chains(struct export_run *run)
+{
+	if (++run->gen == 0) {	/* wrapped: no slot may look current */
+		for (size_t i = 0; run->chains && i < CHAIN_MEMO; i++)
+			run->chains[i].gen = 0;
+		run->gen = 1;
+	}
+}
+
+static int put_frames(struct export_run *run, const struct pk_sample *smp, const struct pk_resolved_sample *rs);
+
+/* Sample `smp` of event ev, resolved as `rs`, into the exporter; `chain`
+ * (NULL: none) is the recorded sample, whose chain the memo is keyed by. */
 static int export_sample(struct export_run *run, size_t ev, const struct pk_sample *smp,
-			 const struct pk_resolved_sample *rs)
+			 const struct pk_resolved_sample *rs, const struct pk_sample *chain)
 {
 	const struct perf_event_attr *a = pk_data_reader_attr(run->r, ev);
-	size_t n;
+	struct chain_slot *c;
+	uint32_t stack;
+	int err;
 
 	if (!kept(run->o, smp, rs))
 		return 0;
-	n = rs->nr_frames ? rs->nr_frames : 1;
+	c = rs->nr_frames ? chain_find(run, chain, &stack) : NULL;
+	if (!c || !stack) {
+		if ((err = put_frames(run, smp, rs)) < 0)
+			return err;
+	}
+	struct pk_export_sample s = {
+		.size = sizeof(s), .ev = (uint32_t)ev, .pid = rs->pid, .tid = rs->tid, .comm = rs->comm,
+		.weight = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period,
+		.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1,
+		.has_time = smp->fields & PERF_SAMPLE_TIME, .time = smp->time,
+		.frames = run->frames, .nr_frames = rs->nr_frames ? rs->nr_frames : 1,
+		.stack = c ? stack : 0,
+	};
+	if ((err = pk_exporter_add(run->ex, &s)) == 0 && c && !stack)
+		chain_store(run, c, chain);
+	return err;
+}
+
+/* The frames of resolved sample rs into run->frames. */
+static int put_frames(struct export_run *run, const struct pk_sample *smp, const struct pk_resolved_sample *rs)
+{
+	size_t n = rs->nr_frames ? rs->nr_frames : 1;
+
 	if (n > run->cap_frames) {
 		free(run->frames);
 		free(run->bids);
@@ -156,14 +290,7 @@ static int export_sample(struct export_run *run, size_t ev, const struct pk_samp
 		if (fr->inl && i + 1 < rs->nr_frames && rs->frames[i + 1].inl == fr->inl + 1)
 			run->frames[i].kind = PK_FRAME_INLINED;
 	}
-	struct pk_export_sample s = {
-		.size = sizeof(s), .ev = (uint32_t)ev, .pid = rs->pid, .tid = rs->tid, .comm = rs->comm,
-		.weight = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period,
-		.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1,
-		.has_time = smp->fields & PERF_SAMPLE_TIME, .time = smp->time,
-		.frames = run->frames, .nr_frames = n,
-	};
-	return pk_exporter_add(run->ex, &s);
+	return 0;
 }
 
 /* --off-cpu (report-offcpu.c): an interval that ends is a sample of its
@@ -177,7 +304,7 @@ static int offcpu(struct export_run *run, int ev, const struct pk_record *d,
 		    : report_offcpu_record(run->offcpu, d, &out);
 	int err;
 
-	if (rc > 0 && (rc & REPORT_OFFCPU_EMIT) && (err = export_sample(run, out.ev, &out.smp, &out.rs)) < 0)
+	if (rc > 0 && (rc & REPORT_OFFCPU_EMIT) && (err = export_sample(run, out.ev, &out.smp, &out.rs, NULL)) < 0)
 		return err;
 	return rc < 0 ? rc : rc & REPORT_OFFCPU_CONSUMED;
 }
@@ -197,7 +324,7 @@ static int add_sample(struct export_run *run, const struct perf_event_header *re
 		return err;
 	if (run->offcpu && (err = offcpu(run, ev, &d, &rs)) != 0)
 		return err < 0 ? err : 0;
-	return export_sample(run, (size_t)ev, &d.sample, &rs);
+	return export_sample(run, (size_t)ev, &d.sample, &rs, &d.sample);
 }
 
 static int read_all(struct export_run *run)
@@ -213,6 +340,8 @@ static int read_all(struct export_run *run)
 			err = add_sample(run, rec);
 			continue;
 		}
+		if (changes_chains(rec->type))
+			forget_chains(run);
 		a = pk_data_reader_attr_of(run->r, rec);
 		if (pk_record_decode(rec, a ? a : pk_data_reader_attr(run->r, 0), &d) == 0 &&
 		    !(err = pk_resolver_process(run->res, &d)) && run->offcpu)
@@ -279,7 +408,7 @@ static int write_out(struct export_run *run)
 
 int report_export(const struct report_opts *o, struct pk_data_reader *r)
 {
-	struct export_run run = { .o = o, .r = r };
+	struct export_run run = { .o = o, .r = r, .gen = 1 };
 	char dir[4096];
 	int err, rc;
 
@@ -298,6 +427,9 @@ int report_export(const struct report_opts *o, struct pk_data_reader *r)
 	free(run.frames);
 	free(run.bids);
 	free(run.bid_dso);
+	for (size_t i = 0; run.chains && i < CHAIN_MEMO; i++)
+		free(run.chains[i].ips);
+	free(run.chains);
 	pk_exporter_free(run.ex);
 	pk_resolver_free(run.res);
 	report_offcpu_free(run.offcpu);

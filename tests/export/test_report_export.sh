@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # perfkit report --format on a file perf 6.1 recorded with call chains: the
 # folded export is perf script's output folded as stackcollapse-perf
-# folds it (perf-script-fold.awk); Google's pprof reads the pprof export
+# folds it (perf-script-fold.awk), also after a record remaps a DSO
+# (remap-craft.py); Google's pprof reads the pprof export
 # and its total and flat times are perfkit's; the speedscope export has a
 # profile per thread; the flame graph is one SVG; bad formats and outputs
 # fail cleanly, leaving no file behind.
@@ -33,6 +34,24 @@ ok $? "the folded stacks are perf script's, folded (total $t1, identical $same)"
 diff want got | sed 's/^/# differs: /' | head -10
 grep -q '^perfkit-workloa;.*hot_a ' folded
 ok $? "the workload's hot_a is in its stacks"
+
+# report gives a call chain seen again to the exporter by its stack until
+# a record changes the maps: with the workload's executable mapped again
+# to another file half way through (remap-craft.py), the later samples'
+# frames are that file's, as perf script has them, weight for weight.
+python3 "$PERFKIT_SRCDIR/tests/export/remap-craft.py" perfkit-workload perf.data remap.data
+ok $? "the workload's mapping is remapped half way through"
+"$PERFKIT" report --format=folded -i remap.data -o rfolded 2>err
+ok $? "report --format=folded reads the remapped file" "$(cat err)"
+perf script -F comm,period,ip,sym,dso -i remap.data 2>/dev/null |
+	awk -f "$PERFKIT_SRCDIR/tests/export/perf-script-fold.awk" | sort >rwant
+sort rfolded >rgot
+remapped() { awk '/;\[remapped\]/ { w += $NF } END { print w + 0 }' "$1"; }
+w1=$(remapped rwant)
+w2=$(remapped rfolded)
+[ "$w1" -gt 0 ] && [ "$w1" -eq "$w2" ]
+ok $? "the samples after the remap are in the new file, as perf has them ($w1 $w2)" \
+	"$(diff rwant rgot | head -20)"
 
 "$PERFKIT" report --format=pprof -i perf.data -o p.pb.gz 2>err
 ok $? "report --format=pprof writes" "$(cat err)"

@@ -74,6 +74,8 @@ struct pk_exporter {
 	 * again is checked field by field against it instead of hashed. */
 	uint32_t *recent;	/* PK__EXPORT_RECENT frame ids, 0 = none */
 	uint32_t *ev_name, *ev_unit;	/* each event's strings */
+	uint32_t last_comm;	/* the comm of the last sample added (0: "") */
+	uint32_t last_stack;	/* the node of the last sample added (0: none) */
 };
 
 #define PK__EXPORT_RECENT 4096u

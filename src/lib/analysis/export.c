@@ -13,6 +13,7 @@
 #include "analysis/export-int.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -369,20 +370,30 @@ int pk_exporter_new(const struct pk_export_opts *opts, struct pk_exporter **out)
 int pk_exporter_add(struct pk_exporter *ex, const struct pk_export_sample *s)
 {
 	struct pk__xsample x;
+	const char *comm;
 	uint32_t node = 0;
 	int64_t id;
-	int err;
+	int err = 0;
 
-	if (s->size < sizeof(*s) || s->ev >= ex->opts.nr_events || !s->nr_frames || !s->frames)
-		return pk__error(-EINVAL, "an export sample", "bad size, event %u or no frames", s->ev);
-	for (size_t i = s->nr_frames; i > 0; i--) {
+	uint32_t stack = s->size >= sizeof(*s) ? s->stack : 0;
+
+	if (s->size < offsetof(struct pk_export_sample, stack) || s->ev >= ex->opts.nr_events ||
+	    stack >= ex->nr_nodes || (!stack && (!s->nr_frames || !s->frames)))
+		return pk__error(-EINVAL, "an export sample", "bad size, event %u, stack %u or no frames", s->ev,
+				 stack);
+	node = stack;	/* a stack the caller has given before: its frames are known */
+	for (size_t i = stack ? 0 : s->nr_frames; i > 0; i--) {
 		if ((id = add_frame(ex, &s->frames[i - 1])) < 0 || (id = add_node(ex, node, (uint32_t)id)) < 0)
 			return (int)id;
 		node = (uint32_t)id;
 	}
-	if ((id = intern(ex, s->comm ? s->comm : "[unknown]")) < 0 ||
-	    (err = grow((void **)&ex->samples, &ex->cap_samples, ex->nr_samples, sizeof(x))) < 0)
+	comm = s->comm ? s->comm : "[unknown]";
+	/* a thread's samples come in runs: its comm is the last one's */
+	id = strcmp(ex->strs[ex->last_comm], comm) ? intern(ex, comm) : ex->last_comm;
+	if (id < 0 || (err = grow((void **)&ex->samples, &ex->cap_samples, ex->nr_samples, sizeof(x))) < 0)
 		return id < 0 ? (int)id : err;
+	ex->last_comm = (uint32_t)id;
+	ex->last_stack = node;
 	x = (struct pk__xsample){ .node = node, .ev = s->ev, .pid = s->pid, .tid = s->tid,
 				  .comm = (uint32_t)id, .cpu = s->cpu, .weight = s->weight,
 				  .time = s->time, .has_time = s->has_time };
@@ -404,6 +415,11 @@ int pk_exporter_write(struct pk_exporter *ex, FILE *f)
 	if (!err && (fflush(f) || ferror(f)))
 		err = pk__error(-EIO, "writing a profile", "the output stream failed");
 	return err;
+}
+
+uint32_t pk_exporter_last_stack(const struct pk_exporter *ex)
+{
+	return ex->last_stack;
 }
 
 uint64_t pk_exporter_nr_samples(const struct pk_exporter *ex)

@@ -4,8 +4,9 @@
  * exactly as stackcollapse-perf writes them (comm first, names root first,
  * unknown frames named by their DSO, ';' in names made ':', weights summed
  * per stack, lines in order), speedscope's per-thread timelines in time
- * order, the flame graph merging frames under its threshold, a failed
- * stream reported, and the errors of a bad sample or options.
+ * order, the flame graph merging frames under its threshold, a sample
+ * given by an earlier one's stack, a failed stream reported, and the
+ * errors of a bad sample or options.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -142,6 +143,44 @@ static void flamegraph_merges_narrow_frames(void **state)
 	pk_exporter_free(ex);
 }
 
+/* A sample given by the stack of an earlier one: the same frames, not
+ * read again; a stack the exporter never gave is refused, and a caller
+ * built before `stack` existed (the smaller size) has it ignored. */
+static void stack_given_again(void **state)
+{
+	struct pk_exporter *ex = make(PK_EXPORT_FOLDED, 0);
+	struct pk_export_frame fr = { .name = "other" };
+	struct pk_export_sample s = { .size = sizeof(s), .weight = 9, .pid = 3, .tid = 3, .comm = "cc1", .cpu = -1 };
+	uint32_t stack;
+	char *out;
+
+	(void)state;
+	assert_int_equal(pk_exporter_last_stack(ex), 0);
+	add(ex, "app", 1, 10, 5, "main,work");
+	stack = pk_exporter_last_stack(ex);
+	assert_int_not_equal(stack, 0);
+	add(ex, "app", 1, 20, 1, "main");
+	assert_int_not_equal(pk_exporter_last_stack(ex), stack);
+	s.stack = stack;	/* no frames: main;work's */
+	assert_int_equal(pk_exporter_add(ex, &s), 0);
+	assert_int_equal(pk_exporter_last_stack(ex), stack);
+	s.stack = 1000;
+	assert_int_equal(pk_exporter_add(ex, &s), -EINVAL);
+	s.size = offsetof(struct pk_export_sample, stack);	/* an older caller: frames read */
+	s.frames = &fr;
+	s.nr_frames = 1;
+	s.weight = 2;
+	assert_int_equal(pk_exporter_add(ex, &s), 0);
+	out = written(ex);
+	assert_string_equal(out, "app;main 1\n"
+				 "app;main;work 5\n"
+				 "cc1;main;work 9\n"
+				 "cc1;other 2\n");
+	assert_int_equal(pk_exporter_nr_samples(ex), 4);
+	free(out);
+	pk_exporter_free(ex);
+}
+
 static void failed_stream(void **state)
 {
 	struct pk_exporter *ex = make(PK_EXPORT_PPROF, 0);
@@ -185,6 +224,7 @@ int main(void)
 		cmocka_unit_test(folded_lines),
 		cmocka_unit_test(speedscope_timelines),
 		cmocka_unit_test(flamegraph_merges_narrow_frames),
+		cmocka_unit_test(stack_given_again),
 		cmocka_unit_test(failed_stream),
 		cmocka_unit_test(bad_input),
 	};
