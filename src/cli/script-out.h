@@ -31,8 +31,20 @@ static inline void script_out_flush(struct script_out *o)
 	o->len = 0;
 }
 
-/* script_out_mem - n bytes of s (longer than the buffer: straight through). */
-void script_out_mem(struct script_out *o, const char *s, size_t n);
+/* script_out_mem_slow - script_out_mem when s does not fit in the room
+ * left (longer than the buffer: straight through). */
+void script_out_mem_slow(struct script_out *o, const char *s, size_t n);
+
+/* script_out_mem - n bytes of s. */
+static inline void script_out_mem(struct script_out *o, const char *s, size_t n)
+{
+	if (n <= SCRIPT_OUT_SIZE - o->len) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+	} else {
+		script_out_mem_slow(o, s, n);
+	}
+}
 
 static inline void script_out_str(struct script_out *o, const char *s)
 {
