@@ -77,13 +77,28 @@ static int dec_len(uint64_t v)
 	return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
-/* v's digits, written backwards ending at end; returns the first. */
+/* v's digits, written backwards ending at end, two at a time; returns
+ * the first. */
 static char *digits(char *end, uint64_t v)
 {
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+
+	while (v >= 100) {
+		unsigned int i = (unsigned int)(v % 100) * 2;
+
+		v /= 100;
+		*--end = pairs[i + 1];
+		*--end = pairs[i];
+	}
+	if (v >= 10) {
+		*--end = pairs[v * 2 + 1];
+		*--end = pairs[v * 2];
+	} else {
+		*--end = (char)('0' + v);
+	}
 	return end;
 }
 
@@ -138,16 +153,20 @@ void script_out_hex(struct script_out *o, uint64_t v, int width)
 
 void script_out_fixed(struct script_out *o, uint64_t secs, uint64_t frac, int prec, int width)
 {
+	static const uint32_t p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+					1000000000 };
 	int len;
 
 	if (prec > 9)
 		prec = 9;	/* nanoseconds at most */
+	frac %= p10[prec];	/* the digits written below are prec */
 	len = dec_len(secs) + 1 + prec;
 	PUT_NUMBER(o, width, ' ', len, {
-		for (int i = 0; i < prec; i++) {
-			*--end = (char)('0' + frac % 10);
-			frac /= 10;
-		}
+		char *f = digits(end, frac);	/* frac < 10^prec: zeros before */
+
+		end -= prec;
+		while (f > end)
+			*--f = '0';
 		*--end = '.';
 		digits(end, secs);
 	});
