@@ -6,9 +6,13 @@
  * padded to the longest one, a tracepoint's fields through its format in
  * the file's tracing data, and the ip with sym+off and dso, or the call
  * chain one frame a line ("\t%16lx sym+0xoff (dso)") and a blank line.
+ * The fields printed here go through script-out.h's buffer (printf's
+ * format parsing was most of the run's instructions); the buffer is
+ * flushed before a helper of another file writes to the FILE itself.
  */
 #include "script.h"
 #include "script-fields.h"
+#include "script-out.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,88 +21,105 @@
 
 #define HAS(t, x) ((t)->fields & SF_##x)
 
-static void print_start(FILE *f, const struct script_ctx *c, const struct script_type *t,
+static void print_start(struct script_out *o, const struct script_ctx *c, const struct script_type *t,
 			const struct pk_sample *s, const char *comm, bool chain, uint16_t misc,
 			uint32_t rec_type)
 {
-	if (HAS(t, COMM))
-		fprintf(f, chain && HAS(t, IP) ? "%s " : "%16s ", comm);
-	if (HAS(t, PID) && HAS(t, TID))
-		fprintf(f, "%5d/%-5d ", (int)s->pid, (int)s->tid);
-	else if (HAS(t, PID))
-		fprintf(f, "%5d ", (int)s->pid);
-	else if (HAS(t, TID))
-		fprintf(f, "%5d ", (int)s->tid);
-	if (HAS(t, CPU))
-		fprintf(f, "[%03u] ", s->cpu);
-	if (HAS(t, MISC))
-		script_print_misc(f, misc, rec_type);
-	if (HAS(t, TOD))
-		script_print_tod(f, c, s->time);
-	if (HAS(t, TIME)) {
+	if (HAS(t, COMM)) {
+		script_out_pad(o, comm, chain && HAS(t, IP) ? 0 : 16);	/* "%s " or "%16s " */
+		script_out_chr(o, ' ');
+	}
+	if (HAS(t, PID) && HAS(t, TID)) {		/* "%5d/%-5d " */
+		script_out_sdec(o, (int)s->pid, 5);
+		script_out_chr(o, '/');
+		script_out_sdec(o, (int)s->tid, -5);
+		script_out_chr(o, ' ');
+	} else if (HAS(t, PID) || HAS(t, TID)) {	/* "%5d " */
+		script_out_sdec(o, (int)(HAS(t, PID) ? s->pid : s->tid), 5);
+		script_out_chr(o, ' ');
+	}
+	if (HAS(t, CPU)) {				/* "[%03u] " */
+		script_out_chr(o, '[');
+		script_out_udec(o, s->cpu, 3, '0');
+		script_out_mem(o, "] ", 2);
+	}
+	if (HAS(t, MISC)) {
+		script_out_flush(o);
+		script_print_misc(o->f, misc, rec_type);
+	}
+	if (HAS(t, TOD)) {
+		script_out_flush(o);
+		script_print_tod(o->f, c, s->time);
+	}
+	if (HAS(t, TIME)) {	/* "%5lu.%09lu: " (--ns), or "%12s: " of "%lu.%06lu" */
 		uint64_t secs = s->time / 1000000000u, ns = s->time % 1000000000u;
-		char buf[48];
 
-		if (c->o->ns) {
-			fprintf(f, "%5" PRIu64 ".%09" PRIu64 ": ", secs, ns);
-		} else {
-			snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, secs, ns / 1000);
-			fprintf(f, "%12s: ", buf);
-		}
+		if (c->o->ns)
+			script_out_fixed(o, secs, ns, 9, 15);
+		else
+			script_out_fixed(o, secs, ns / 1000, 6, 12);
+		script_out_mem(o, ": ", 2);
 	}
 }
 
 /* " sym+0xoff (dso)" after an address, as the fields ask. */
-static void print_where(FILE *f, const struct script_type *t, const struct pk_location *loc, bool found)
+static void print_where(struct script_out *o, const struct script_type *t, const struct pk_location *loc,
+			bool found)
 {
 	if (HAS(t, SYM)) {
 		if (found && loc->sym) {
-			fprintf(f, " %s", loc->sym);
-			if (HAS(t, SYMOFF))
-				fprintf(f, "+0x%" PRIx64, loc->symoff);
+			script_out_chr(o, ' ');
+			script_out_str(o, loc->sym);
+			if (HAS(t, SYMOFF)) {
+				script_out_mem(o, "+0x", 3);
+				script_out_hex(o, loc->symoff, 0);
+			}
 		} else {
-			fputs(" [unknown]", f);
+			script_out_mem(o, " [unknown]", 10);
 		}
 	}
-	if (HAS(t, DSO))
-		fprintf(f, " (%s)", found && loc->dso ? loc->dso->name : "[unknown]");
+	if (HAS(t, DSO)) {
+		script_out_mem(o, " (", 2);
+		script_out_str(o, found && loc->dso ? loc->dso->name : "[unknown]");
+		script_out_chr(o, ')');
+	}
 }
 
 /* An address, and where it is.  A call chain's user-space frames show the
  * address inside their DSO's file as perf does ("binary offset"): ip -
  * map start + pgoff, the file offset, which for a non-PIE executable is
  * not the symbol's virtual address. */
-static void print_ip(FILE *f, const struct script_type *t, uint64_t ip, const struct pk_location *loc,
-		     bool frame)
+static void print_ip(struct script_out *o, const struct script_type *t, uint64_t ip,
+		     const struct pk_location *loc, bool frame)
 {
 	bool found = loc->dso != NULL;
 
-	fprintf(f, "%16" PRIx64, frame && found && !loc->kernel && !loc->dso->kernel ? loc->map_ip : ip);
-	print_where(f, t, loc, found);
+	script_out_hex(o, frame && found && !loc->kernel && !loc->dso->kernel ? loc->map_ip : ip, 16);
+	print_where(o, t, loc, found);
 }
 
 /* The sample's data address; for page faults, the only events perf
  * correlates it with code for, also the symbol and DSO that hold it (a
  * user page faulted on in the kernel is found in the process's maps). */
-static void print_addr(FILE *f, struct script_ctx *c, const struct script_type *t,
+static void print_addr(struct script_out *o, struct script_ctx *c, const struct script_type *t,
 		       const struct perf_event_attr *a, const struct pk_sample *s,
 		       const struct pk_resolved_sample *r)
 {
 	struct pk_location loc = { .size = sizeof(loc) };
 	bool found;
 
-	fprintf(f, "%16" PRIx64, s->addr);
+	script_out_hex(o, s->addr, 16);
 	if (a->type != PERF_TYPE_SOFTWARE || (a->config != PERF_COUNT_SW_PAGE_FAULTS &&
 					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MIN &&
 					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MAJ))
 		return;
 	found = pk_maps_resolve_data(pk_resolver_maps(c->res), r->pid, s->addr, r->cpumode, &loc) == 0;
-	print_where(f, t, &loc, found);
+	print_where(o, t, &loc, found);
 }
 
 /* The call chain the resolver built, a frame a line; an inlined
  * function's frame says "(inlined)" where its DSO would be, as perf. */
-static void print_chain(FILE *f, const struct script_ctx *c, const struct script_type *t,
+static void print_chain(struct script_out *o, const struct script_ctx *c, const struct script_type *t,
 			const struct pk_resolved_sample *r)
 {
 	/* perf's --max-stack 0 keeps no frame (the resolver keeps at least one) */
@@ -108,19 +129,21 @@ static void print_chain(FILE *f, const struct script_ctx *c, const struct script
 		const struct pk_frame *fr = &r->frames[i];
 		struct script_type noso = *t;
 
-		fputc('\t', f);
+		script_out_chr(o, '\t');
 		if (fr->inlined)
 			noso.fields &= ~(uint32_t)SF_DSO;
-		print_ip(f, fr->inlined ? &noso : t, fr->ip, &fr->loc, true);
-		if (HAS(t, SRCLINE))
-			script_print_srcline(f, c->res, &fr->loc, fr, !c->o->no_inline);
+		print_ip(o, fr->inlined ? &noso : t, fr->ip, &fr->loc, true);
+		if (HAS(t, SRCLINE)) {
+			script_out_flush(o);
+			script_print_srcline(o->f, c->res, &fr->loc, fr, !c->o->no_inline);
+		}
 		if (fr->inlined)
-			fputs(" (inlined)", f);
-		fputc('\n', f);
+			script_out_mem(o, " (inlined)", 10);
+		script_out_chr(o, '\n');
 	}
 }
 
-static int print_trace(FILE *f, struct script_ctx *c, const struct pk_sample *s)
+static int print_trace(struct script_out *o, struct script_ctx *c, const struct pk_sample *s)
 {
 	int n;
 
@@ -137,7 +160,7 @@ static int print_trace(FILE *f, struct script_ctx *c, const struct pk_sample *s)
 		n = pk_tracing_format(c->tracing, s->raw.data, s->raw.size, (int)s->cpu, b, c->trace_len);
 	}
 	if (n > 0)
-		fputs(c->trace_buf, f);
+		script_out_str(o, c->trace_buf);
 	return n == -ENOMEM ? n : 0;
 }
 
@@ -197,6 +220,11 @@ int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_att
 	default: pid = rec->mmap2.pid; tid = rec->mmap2.tid; break;
 	}
 	if (attr) {
+		struct script_out o;	/* not "= {...}": that clears the buffer */
+
+		o.f = f;
+		o.len = 0;
+
 		/* perf's stand-ins when the records carry no sample id */
 		if (!attr->sample_id_all)
 			s = (struct pk_sample){ .pid = pid, .tid = tid, .time = rec->type == PERF_RECORD_FORK ||
@@ -204,11 +232,67 @@ int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_att
 		if (tid != (uint32_t)-1 && !(comm = pk_threads_comm(pk_resolver_threads(c->res), pid, tid)))
 			return -ENOMEM;
 		t = &c->o->type[script_type_of(attr->type)];
-		print_start(f, c, t, &s, comm ? comm : ":-1",
+		print_start(&o, c, t, &s, comm ? comm : ":-1",
 			    c->callchains && (attr->sample_type & PERF_SAMPLE_CALLCHAIN), rec->misc, rec->type);
+		script_out_flush(&o);
 	}
 	fputs("PERF_RECORD_", f);
 	print_side_body(f, rec);
+	return 0;
+}
+
+/* The fields this file prints itself (or hands to a helper itself):
+ * script_print_tail is called only when some other field is asked for. */
+#define SF_HERE (SF_COMM | SF_TID | SF_PID | SF_TIME | SF_CPU | SF_EVNAME | SF_TRACE | SF_IP | SF_SYM | \
+		 SF_DSO | SF_ADDR | SF_SYMOFF | SF_PERIOD | SF_MISC | SF_WEIGHT | SF_SRCLINE | SF_DATA_SRC | \
+		 SF_TOD)
+
+/* What follows the start fields: period, event name, tracepoint fields,
+ * addr, data_src, weight, then the ip or the call chain, and the tail. */
+static int print_body(struct script_out *o, struct script_ctx *c, const struct script_type *t,
+		      const struct perf_event_attr *attr, const char *name, const struct pk_sample *s,
+		      const struct pk_resolved_sample *r, bool lines)
+{
+	int err;
+
+	if (HAS(t, PERIOD)) {	/* "%10lu " */
+		script_out_udec(o, s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period, 10, ' ');
+		script_out_chr(o, ' ');
+	}
+	if (HAS(t, EVNAME)) {	/* "%*s: " */
+		script_out_pad(o, name ? name : "[unknown]", c->name_width);
+		script_out_mem(o, ": ", 2);
+	}
+	if (HAS(t, TRACE) && (err = print_trace(o, c, s)) < 0)
+		return err;
+	if (HAS(t, ADDR))
+		print_addr(o, c, t, attr, s, r);
+	if (HAS(t, DATA_SRC)) {
+		script_out_flush(o);
+		script_print_data_src(o->f, c, s->data_src);
+	}
+	if (HAS(t, WEIGHT)) {
+		script_out_flush(o);
+		script_print_weight(o->f, t, s);
+	}
+	if (HAS(t, IP)) {
+		if (lines) {
+			script_out_chr(o, '\n');
+			print_chain(o, c, t, r);
+		} else {
+			script_out_chr(o, ' ');
+			print_ip(o, t, s->ip, &r->loc, false);
+			if (HAS(t, SRCLINE)) {
+				script_out_flush(o);
+				script_print_srcline(o->f, c->res, &r->loc, NULL, !c->o->no_inline);
+			}
+		}
+	}
+	if (t->fields & ~(uint32_t)SF_HERE) {
+		script_out_flush(o);
+		script_print_tail(o->f, c, t, attr, s, r->pid, r->cpumode);
+	}
+	script_out_chr(o, '\n');
 	return 0;
 }
 
@@ -218,6 +302,7 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 	const struct script_type *t = &c->o->type[script_type_of(attr->type)];
 	const struct pk_sample *s = &rec->sample;
 	struct pk_resolved_sample r = { .size = sizeof(r) };
+	struct script_out o;	/* not "= {...}": that clears the buffer */
 	bool chain = c->callchains && (s->fields & PERF_SAMPLE_CALLCHAIN);
 	/* perf's --max-stack 0: its DWARF unwinding fails, so a sample with a
 	 * user stack is printed on one line (the comm as for a call chain) */
@@ -229,30 +314,10 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 		return 0;
 	if ((err = pk_resolver_resolve(c->res, rec, &r)) < 0)
 		return err;
-	print_start(f, c, t, s, r.comm, chain, rec->misc, PERF_RECORD_SAMPLE);
-	if (HAS(t, PERIOD))
-		fprintf(f, "%10" PRIu64 " ", (uint64_t)(s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period));
-	if (HAS(t, EVNAME))
-		fprintf(f, "%*s: ", c->name_width, name ? name : "[unknown]");
-	if (HAS(t, TRACE) && (err = print_trace(f, c, s)) < 0)
-		return err;
-	if (HAS(t, ADDR))
-		print_addr(f, c, t, attr, s, &r);
-	if (HAS(t, DATA_SRC))
-		script_print_data_src(f, c, s->data_src);
-	script_print_weight(f, t, s);
-	if (HAS(t, IP)) {
-		if (lines) {
-			fputc('\n', f);
-			print_chain(f, c, t, &r);
-		} else {
-			fputc(' ', f);
-			print_ip(f, t, s->ip, &r.loc, false);
-			if (HAS(t, SRCLINE))
-				script_print_srcline(f, c->res, &r.loc, NULL, !c->o->no_inline);
-		}
-	}
-	script_print_tail(f, c, t, attr, s, r.pid, r.cpumode);
-	fputc('\n', f);
-	return 0;
+	o.f = f;
+	o.len = 0;
+	print_start(&o, c, t, s, r.comm, chain, rec->misc, PERF_RECORD_SAMPLE);
+	err = print_body(&o, c, t, attr, name, s, &r, lines);
+	script_out_flush(&o);
+	return err;
 }

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * script-out.c - the out-of-line parts of script-out.h's buffer.  A number
+ * is written in place: 32 bytes of its fill are stored first (one fixed
+ * copy), then its digits backwards from where its column ends, so the
+ * padding costs no loop.  perf script prints hundreds of thousands of
+ * lines; printf's format parsing was most of perfkit script's
+ * instructions.
+ */
+#include "script-out.h"
+
+#define FIELD 32	/* the widest number column written in place */
+
+static const char spaces[FIELD] = "                                ";
+static const char zeros[FIELD] = "00000000000000000000000000000000";
+
+void script_out_mem_slow(struct script_out *o, const char *s, size_t n)
+{
+	script_out_flush(o);
+	if (n > SCRIPT_OUT_SIZE) {
+		fwrite_unlocked(s, 1, n, o->f);
+		return;
+	}
+	memcpy(o->buf, s, n);
+	o->len = n;
+}
+
+/* FIELD bytes of room at the end of the buffer, filled with ch. */
+static char *field(struct script_out *o, char ch)
+{
+	char *d;
+
+	if (SCRIPT_OUT_SIZE - o->len < FIELD)
+		script_out_flush(o);
+	d = o->buf + o->len;
+	memcpy(d, ch == '0' ? zeros : spaces, FIELD);
+	return d;
+}
+
+static void fill(struct script_out *o, int n)
+{
+	for (; n > 0; n -= FIELD)
+		script_out_mem(o, spaces, (size_t)(n < FIELD ? n : FIELD));
+}
+
+void script_out_padn(struct script_out *o, const char *s, size_t n, int width)
+{
+	int pad = (width < 0 ? -width : width) - (int)n;
+
+	if (width > 0 && pad > 0)
+		fill(o, pad);
+	script_out_mem(o, s, n);
+	if (width < 0 && pad > 0)
+		fill(o, pad);
+}
+
+/* A column wider than FIELD (nothing here asks for one): the text,
+ * formatted in tmp, padded byte by byte. */
+static void wide(struct script_out *o, const char *s, int len, int width, char ch)
+{
+	int pad = (width < 0 ? -width : width) - len;
+
+	for (int i = 0; width > 0 && i < pad; i++)
+		script_out_chr(o, ch);
+	script_out_mem(o, s, (size_t)len);
+	for (int i = 0; width < 0 && i < pad; i++)
+		script_out_chr(o, ' ');
+}
+
+/* How many decimal digits v has. */
+static int dec_len(uint64_t v)
+{
+	int n = 1;
+
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* v's digits, written backwards ending at end, two at a time; returns
+ * the first. */
+static char *digits(char *end, uint64_t v)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+
+	while (v >= 100) {
+		unsigned int i = (unsigned int)(v % 100) * 2;
+
+		v /= 100;
+		*--end = pairs[i + 1];
+		*--end = pairs[i];
+	}
+	if (v >= 10) {
+		*--end = pairs[v * 2 + 1];
+		*--end = pairs[v * 2];
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
+}
+
+/* A number of `len` characters written by put(end) in |width| columns:
+ * right-aligned in `ch`, or left-aligned in spaces for a negative width. */
+#define PUT_NUMBER(o, width, ch, len, put)                                      \
+	do {                                                                    \
+		int w_ = (width) < 0 ? -(width) : (width);                      \
+		int total_ = w_ > (len) ? w_ : (len);                           \
+		char tmp_[FIELD];                                               \
+		char *d_ = w_ > FIELD ? tmp_ : field(o, (width) < 0 ? ' ' : (ch)); \
+		char *end = d_ + (w_ > FIELD || (width) < 0 ? (len) : total_);  \
+		put;                                                            \
+		if (w_ > FIELD)                                                 \
+			wide(o, tmp_, len, width, ch);                          \
+		else                                                            \
+			(o)->len += (size_t)total_;                             \
+	} while (0)
+
+void script_out_udec(struct script_out *o, uint64_t v, int width, char ch)
+{
+	int len = dec_len(v);
+
+	PUT_NUMBER(o, width, ch, len, digits(end, v));
+}
+
+void script_out_sdec(struct script_out *o, int64_t v, int width)
+{
+	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int len = dec_len(mag) + (v < 0);
+
+	PUT_NUMBER(o, width, ' ', len, {
+		char *p = digits(end, mag);
+
+		if (v < 0)
+			p[-1] = '-';
+	});
+}
+
+void script_out_hex(struct script_out *o, uint64_t v, int width)
+{
+	static const char hex[] = "0123456789abcdef";
+	int len = (64 - __builtin_clzll(v | 1) + 3) / 4;
+
+	PUT_NUMBER(o, width, ' ', len, {
+		do {
+			*--end = hex[v & 15];
+			v >>= 4;
+		} while (v);
+	});
+}
+
+void script_out_fixed(struct script_out *o, uint64_t secs, uint64_t frac, int prec, int width)
+{
+	static const uint32_t p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+					1000000000 };
+	int len;
+
+	if (prec > 9)
+		prec = 9;	/* nanoseconds at most */
+	frac %= p10[prec];	/* the digits written below are prec */
+	len = dec_len(secs) + 1 + prec;
+	PUT_NUMBER(o, width, ' ', len, {
+		char *f = digits(end, frac);	/* frac < 10^prec: zeros before */
+
+		end -= prec;
+		while (f > end)
+			*--f = '0';
+		*--end = '.';
+		digits(end, secs);
+	});
+}

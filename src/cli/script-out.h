@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * script-out.h - a small output buffer for perf script's hot path: text,
+ * decimal and hexadecimal numbers formatted by hand (the widths and
+ * padding printf's "%5d", "%-5d", "%03u", "%10lu", "%16lx" and "%16s"
+ * give) into a buffer that is handed to its FILE with one fwrite when full
+ * or flushed.  The FILE keeps its error flag, so output errors are seen
+ * where they were before.
+ */
+#ifndef PK_CLI_SCRIPT_OUT_H
+#define PK_CLI_SCRIPT_OUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SCRIPT_OUT_SIZE 8192
+
+struct script_out {
+	FILE *f;
+	size_t len;
+	char buf[SCRIPT_OUT_SIZE];
+};
+
+/* script_out_flush - hand what is buffered to the FILE, in order; call it
+ * before anything else writes to the FILE. */
+static inline void script_out_flush(struct script_out *o)
+{
+	if (o->len)
+		fwrite_unlocked(o->buf, 1, o->len, o->f);
+	o->len = 0;
+}
+
+/* script_out_mem_slow - script_out_mem when s does not fit in the room
+ * left (longer than the buffer: straight through). */
+void script_out_mem_slow(struct script_out *o, const char *s, size_t n);
+
+/* script_out_mem - n bytes of s. */
+static inline void script_out_mem(struct script_out *o, const char *s, size_t n)
+{
+	if (n <= SCRIPT_OUT_SIZE - o->len) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+	} else {
+		script_out_mem_slow(o, s, n);
+	}
+}
+
+static inline void script_out_str(struct script_out *o, const char *s)
+{
+	script_out_mem(o, s, strlen(s));
+}
+
+static inline void script_out_chr(struct script_out *o, char ch)
+{
+	if (o->len == SCRIPT_OUT_SIZE)
+		script_out_flush(o);
+	o->buf[o->len++] = ch;
+}
+
+/* script_out_padn - the n bytes of s right-aligned in `width` columns
+ * ("%*s"; a negative width left-aligns, as printf's). */
+void script_out_padn(struct script_out *o, const char *s, size_t n, int width);
+
+static inline void script_out_pad(struct script_out *o, const char *s, int width)
+{
+	script_out_padn(o, s, strlen(s), width);
+}
+
+/* script_out_udec - v in decimal, right-aligned in `width` columns padded
+ * with `fill` (' ' or '0'). */
+void script_out_udec(struct script_out *o, uint64_t v, int width, char fill);
+
+/* script_out_sdec - v in decimal in `width` columns, right-aligned ("%5d")
+ * or, with a negative width, left-aligned ("%-5d"). */
+void script_out_sdec(struct script_out *o, int64_t v, int width);
+
+/* script_out_hex - v in lowercase hex, right-aligned in `width` columns
+ * padded with spaces ("%16lx"). */
+void script_out_hex(struct script_out *o, uint64_t v, int width);
+
+/* script_out_fixed - "secs.frac", frac zero-padded to `prec` digits,
+ * right-aligned in `width` columns (perf's "%12s" time, or "%5lu.%09lu"
+ * as width 15). */
+void script_out_fixed(struct script_out *o, uint64_t secs, uint64_t frac, int prec, int width);
+
+#endif
