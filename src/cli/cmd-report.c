@@ -372,7 +372,7 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		 * addr_location, with the frame's symbol and map filled in. */
 		fs->filtered = s->filtered;
 		c->frames[k] = (struct pk_callchain_frame){ fs->sym, fs->dso, fs->sym_start, f->ip,
-							    f->inlined };
+							    f->inlined, f->loc.dso };
 	}
 	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, run->o->children);
 }
