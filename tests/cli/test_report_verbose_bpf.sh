@@ -138,8 +138,37 @@ graph_check() {
 		done
 	done
 }
+
+# ksym_lines: the KSYMBOL frames of script -F ip,sym,srcline on stdin,
+# each with the srcline line after it.
+ksym_lines() {
+	awk '/ (bpf_prog_[0-9a-f]+_pk_[a-z_]+|bpf_dispatcher_xdp|bpf_trampoline_[0-9]+)$/ {
+		l = $0; getline n; print l "|" n }'
+}
+
+# script_check KIND: script's srcline for KSYMBOL frames, perf's
+# "NAME[OFFSET]" with the offset into the code (perf 6.1's map_ip), on
+# graph_check's files.  perf script -F srcline may stop early (its
+# addr2line pipe), so perf's lines are compared as a prefix of perfkit's.
+script_check() {
+	local kind=$1 f n
+	for f in "perf-g-$kind.data" "pk-g-$kind.data"; do
+		[ -f "$f" ] || continue
+		perf script -i "$f" -F ip,sym,srcline 2>/dev/null | ksym_lines >perf.lines
+		"$PERFKIT" script -i "$f" -F ip,sym,srcline 2>/dev/null | ksym_lines >perfkit.lines
+		n=$(wc -l <perf.lines)
+		check "$f: script's srcline of KSYMBOL frames is perf's ($n frames)" \
+			cmp -s perf.lines <(head -n "$n" perfkit.lines)
+		# Whatever perf printed: every one is an offset into the code.
+		check "$f: script's KSYMBOL srclines are offsets into the code ($(wc -l <perfkit.lines))" \
+			test -z "$(grep -Ev '\|  [a-z_0-9]+\[[0-9a-f]{1,5}\]$' perfkit.lines)"
+	done
+}
+
 image_check xdp 'bpf_dispatcher_xdp'
 image_check fentry 'bpf_trampoline_[0-9]+'
 graph_check xdp 'bpf_dispatcher_xdp'
 graph_check fentry 'bpf_trampoline_[0-9]+'
+script_check xdp
+script_check fentry
 done_testing
