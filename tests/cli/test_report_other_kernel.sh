@@ -40,8 +40,8 @@ mkdir -p "home/.debug/[kernel.kallsyms]/$X" "home/.debug/.build-id/${X:0:2}"
 # also by _stext): both stay as 'A' (absolute) lines, which perf 6.1's
 # kallsyms__get_function_start accepts and neither loads as a symbol.
 {
-	sed -E 's/^([0-9a-f]+ [A-Za-z] )/\1other_/' /proc/kallsyms
 	grep -E '^[0-9a-f]+ [tT] _s?text$' /proc/kallsyms | sed -E 's/ [tT] / A /'
+	sed -E 's/^([0-9a-f]+ [A-Za-z] )/\1other_/' /proc/kallsyms
 } >"home/.debug/[kernel.kallsyms]/$X/kallsyms"
 check "the cached kallsyms keeps _text for relocation" \
 	grep -q ' A _text$' "home/.debug/[kernel.kallsyms]/$X/kallsyms"
