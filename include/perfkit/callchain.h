@@ -25,7 +25,10 @@ extern "C" {
  * the tree's life; frames match on the pointers (equal names must be the
  * same pointer).  As perf's "function" key: two frames with symbols match
  * when their object and symbol start do; otherwise when their object and
- * address do.  `sym` NULL: unresolved (printed as its address).
+ * address do.  The object is `object` when set, else `dso`: two objects
+ * shown by one name (two copies of a program, by their short name) stay
+ * apart when each has its own `object`, as perf compares its dso
+ * pointers.  `sym` NULL: unresolved (printed as its address).
  */
 struct pk_callchain_frame {
 	const char *sym;
@@ -35,6 +38,8 @@ struct pk_callchain_frame {
 	bool inlined;		/* an inlined function's frame: matched by name, as
 				 * perf matches its inline symbols (they share the
 				 * start of the function they are inlined into) */
+	const void *object;	/* the object's identity (e.g. its struct pk_dso);
+				 * NULL: the `dso` pointer is */
 };
 
 /* How pk_callchain_sort orders and prunes (perf's -g print types). */

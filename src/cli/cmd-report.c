@@ -365,6 +365,7 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		fs->sym_start = f->loc.sym_start;
 		fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
 		fs->dso = dso_name(run, f->loc.dso, s->pid, &nomem);
+		report_ksym_frame(fs, f->loc.dso);
 		if (nomem || ((run->srclines || f->inlined) &&
 			      report_srcline_frame(&run->src, run->o, pk_resolver_maps(run->res), f, fs) < 0))
 			return -ENOMEM;
@@ -372,7 +373,7 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		 * addr_location, with the frame's symbol and map filled in. */
 		fs->filtered = s->filtered;
 		c->frames[k] = (struct pk_callchain_frame){ fs->sym, fs->dso, fs->sym_start, f->ip,
-							    f->inlined };
+							    f->inlined, f->loc.dso };
 	}
 	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, run->o->children);
 }

@@ -186,6 +186,12 @@ void report_ksym_sample(struct pk_hist_sample *s, const struct pk_dso *d)
 	}
 }
 
+void report_ksym_frame(struct pk_hist_sample *fs, const struct pk_dso *d)
+{
+	if (d && ksymbol_code(d) && fs->sym)
+		fs->sym_start = 0;
+}
+
 bool report_verbose_dso_listed(const struct report_opts *o, const char *dso, const struct pk_dso *d)
 {
 	const char *base = o->verbose && dso && dso[0] == '/' ? strrchr(dso, '/') + 1 : NULL;

@@ -286,6 +286,10 @@ char report_verbose_origin(const struct report_opts *o, const char *dso);
  * two loads of one program share their rows as in perf, and -v shows the
  * offset.  Other samples are left as they are. */
 void report_ksym_sample(struct pk_hist_sample *s, const struct pk_dso *d);
+/* report_ksym_frame - fs, a call-chain frame in such code: its symbol
+ * starts at 0 as the sample's does, so both count in one entry and tree
+ * node; its address stays the one sampled (perf's callchain node ip). */
+void report_ksym_frame(struct pk_hist_sample *fs, const struct pk_dso *d);
 
 /* report_verbose_dso_listed - whether --dsos names the DSO named `dso`
  * (DSO `d`, or NULL): by that name, with -v (where it is the full path) by

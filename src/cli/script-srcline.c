@@ -50,7 +50,12 @@ void script_print_srcline(FILE *f, struct pk_resolver *res, const struct pk_loca
 		else if (fr && fr->unwound && inline_on)
 			fputs("\n  ??:0", f);
 	} else {
+		/* KSYMBOL code (a BPF program, dispatcher, trampoline): perf's
+		 * address in its map, which starts at its one symbol */
+		bool ksym = loc->dso->kernel && loc->dso->name[0] != '[' && loc->sym;
+
 		fprintf(f, "\n  %s[%" PRIx64 "]",
-			loc->dso->name[0] == '[' ? loc->dso->name : base_name(loc->dso->name), loc->addr);
+			loc->dso->name[0] == '[' ? loc->dso->name : base_name(loc->dso->name),
+			ksym ? loc->addr - loc->sym_start : loc->addr);
 	}
 }

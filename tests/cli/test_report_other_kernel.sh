@@ -35,9 +35,16 @@ assert b.count(old) >= 1
 open('other.data', 'wb').write(b.replace(old, new))
 PY
 mkdir -p "home/.debug/[kernel.kallsyms]/$X" "home/.debug/.build-id/${X:0:2}"
-# (names that begin with a letter: _text and _stext stay, perf relocates
-# the kernel by them)
-sed -E 's/^([0-9a-f]+ [tTwW] )([A-Za-z])/\1other_\2/' /proc/kallsyms >"home/.debug/[kernel.kallsyms]/$X/kallsyms"
+# Every name gets the prefix, so no sample can land in a name from the
+# running kernel.  perf and perfkit relocate the kernel by _text (perf
+# also by _stext): both stay as 'A' (absolute) lines, which perf 6.1's
+# kallsyms__get_function_start accepts and neither loads as a symbol.
+{
+	grep -E '^[0-9a-f]+ [tT] _s?text$' /proc/kallsyms | sed -E 's/ [tT] / A /'
+	sed -E 's/^([0-9a-f]+ [A-Za-z] )/\1other_/' /proc/kallsyms
+} >"home/.debug/[kernel.kallsyms]/$X/kallsyms"
+check "the cached kallsyms keeps _text for relocation" \
+	grep -q ' A _text$' "home/.debug/[kernel.kallsyms]/$X/kallsyms"
 ln -s "../../[kernel.kallsyms]/$X" "home/.debug/.build-id/${X:0:2}/${X:2}"
 
 export HOME=$tmp/home PERFKIT_BUILDID_DIR=$tmp/home/.debug

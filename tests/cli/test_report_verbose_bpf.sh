@@ -6,7 +6,8 @@
 # map and origin '!' (no symbol table), and the kernel's BPF images (the
 # XDP dispatcher, a trampoline where the kernel allows fentry) with the
 # empty long name perf gives them (is_bpf_image).  Recorded -a by perf and
-# by perfkit while tests/cli/bpf-tramp.c runs the image.
+# by perfkit while tests/cli/bpf-tramp.c runs the image; then -g
+# recordings: the Children rows and call graphs with KSYMBOL frames.
 . "$(dirname "$0")/tap.sh"
 T=${PERFKIT_BPF_TRAMP:?PERFKIT_BPF_TRAMP must name tests/cli/bpf-tramp}
 tmp=$(mktemp -d)
@@ -71,6 +72,103 @@ image_check() {
 	done
 	check "samples landed in the $kind image ($n rows)" test "$n" -ge 1
 }
+
+# tree TOOL FILE ROW ARGS...: the call graph under TOOL's -v row ROW (a
+# pattern of the row's end), up to the blank line that ends it.
+tree() {
+	local tool=$1 file=$2 row=$3
+	shift 3
+	if [ "$tool" = perf ]; then
+		perf report -i "$file" --stdio -v "$@" 2>/dev/null
+	else
+		"$PERFKIT" report -i "$file" --stdio -v "$@" 2>/dev/null
+	fi | awk -v row="$row" 'on && (/^$/ || /^ +[0-9.]+%/) { exit }
+		$0 ~ row "$" && / ! \[k\] / { on = 1; print; next } on { print }'
+}
+
+# graph_check KIND PATTERN: a -g recording of KIND's image.  Call-chain
+# frames in KSYMBOL code are perf's callchain nodes: their symbol starts
+# at 0 as the sample's does, so with Children each BPF symbol is one row
+# (the sample's and the frames' periods together), and the trees under
+# the rows are perf's, callee and caller first.
+graph_check() {
+	local kind=$1 pat=$2 f s a out
+	if ! "$T" "$kind" 1000 2>tramp.err; then
+		skip "-g rows of a BPF $kind image" "bpf-tramp: $(cat tramp.err)"
+		return
+	fi
+	perf record -q -g -a -e cpu-clock -c 100000 -o "perf-g-$kind.data" -- "$T" "$kind" 5000000 >/dev/null 2>&1
+	run record -q -g -a -e cpu-clock -c 100000 -o "pk-g-$kind.data" -- "$T" "$kind" 5000000
+	check "record -g -a -- bpf-tramp $kind: exit 0 (got $rc)" test "$rc" -eq 0
+	for f in "perf-g-$kind.data" "pk-g-$kind.data"; do
+		if [ "$(perf report -i "$f" --stdio 2>/dev/null | grep -c '%')" -eq 0 ]; then
+			skip "$f: report -v -g's BPF rows against perf's" "perf report printed no rows for it"
+			continue
+		fi
+		for s in "" "--sort sym" "--sort dso,sym" "--no-children"; do
+			# shellcheck disable=SC2086
+			rows perf "$f" "($pat|bpf_prog_[0-9a-f]+_.*)\$" $s | grep ' ! \[k\] ' >perf.rows
+			# shellcheck disable=SC2086
+			rows perfkit "$f" "($pat|bpf_prog_[0-9a-f]+_.*)\$" $s | grep ' ! \[k\] ' >perfkit.rows
+			if cmp -s perf.rows perfkit.rows; then
+				ok "$f: report -v $s: the KSYMBOL rows are perf's ($(wc -l <perfkit.rows))"
+			else
+				not_ok "$f: report -v $s: the KSYMBOL rows are perf's"
+				diag "$(diff perf.rows perfkit.rows | head -10)"
+			fi
+		done
+		out=$(rows perfkit "$f" "($pat|bpf_prog_[0-9a-f]+_.*)\$" --sort sym | grep ' ! \[k\] ')
+		check "$f: one Children row per BPF symbol" \
+			test "$(awk '{ print $NF }' <<<"$out" | sort | uniq -d)" = ""
+		# graph,0: every branch, whatever share of all the samples it has
+		for r in "$pat" 'bpf_prog_[0-9a-f]+_pk_[a-z_]+'; do
+			for a in "-g graph,0" "-g graph,0,caller" "--no-children -g graph,0" \
+				 "--no-children -g graph,0,caller"; do
+				# shellcheck disable=SC2086
+				tree perf "$f" "$r" --sort sym $a >perf.tree
+				# shellcheck disable=SC2086
+				tree perfkit "$f" "$r" --sort sym $a >perfkit.tree
+				if cmp -s perf.tree perfkit.tree && [ -s perf.tree ]; then
+					ok "$f: report -v --sort sym $a: the call graph of $r is perf's ($(wc -l <perf.tree) lines)"
+				else
+					not_ok "$f: report -v --sort sym $a: the call graph of $r is perf's"
+					diag "$(diff perf.tree perfkit.tree | head -10)"
+				fi
+			done
+		done
+	done
+}
+
+# ksym_lines: the KSYMBOL frames of script -F ip,sym,srcline on stdin,
+# each with the srcline line after it.
+ksym_lines() {
+	awk '/ (bpf_prog_[0-9a-f]+_pk_[a-z_]+|bpf_dispatcher_xdp|bpf_trampoline_[0-9]+)$/ {
+		l = $0; getline n; print l "|" n }'
+}
+
+# script_check KIND: script's srcline for KSYMBOL frames, perf's
+# "NAME[OFFSET]" with the offset into the code (perf 6.1's map_ip), on
+# graph_check's files.  perf script -F srcline may stop early (its
+# addr2line pipe), so perf's lines are compared as a prefix of perfkit's.
+script_check() {
+	local kind=$1 f n
+	for f in "perf-g-$kind.data" "pk-g-$kind.data"; do
+		[ -f "$f" ] || continue
+		perf script -i "$f" -F ip,sym,srcline 2>/dev/null | ksym_lines >perf.lines
+		"$PERFKIT" script -i "$f" -F ip,sym,srcline 2>/dev/null | ksym_lines >perfkit.lines
+		n=$(wc -l <perf.lines)
+		check "$f: script's srcline of KSYMBOL frames is perf's ($n frames)" \
+			cmp -s perf.lines <(head -n "$n" perfkit.lines)
+		# Whatever perf printed: every one is an offset into the code.
+		check "$f: script's KSYMBOL srclines are offsets into the code ($(wc -l <perfkit.lines))" \
+			test -z "$(grep -Ev '\|  [a-z_0-9]+\[[0-9a-f]{1,5}\]$' perfkit.lines)"
+	done
+}
+
 image_check xdp 'bpf_dispatcher_xdp'
 image_check fentry 'bpf_trampoline_[0-9]+'
+graph_check xdp 'bpf_dispatcher_xdp'
+graph_check fentry 'bpf_trampoline_[0-9]+'
+script_check xdp
+script_check fentry
 done_testing

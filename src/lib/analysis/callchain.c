@@ -67,6 +67,12 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
+/* A frame's object: its identity when the caller gave one, else its name. */
+static const void *object(const struct pk_callchain_frame *f)
+{
+	return f->object ? f->object : (const void *)f->dso;
+}
+
 /* perf's match of two frames: 0 equal, < 0 when `a` orders before `b`. */
 static int frame_cmp(const struct pk_callchain_frame *a, const struct pk_callchain_frame *b)
 {
@@ -74,8 +80,8 @@ static int frame_cmp(const struct pk_callchain_frame *a, const struct pk_callcha
 
 	if (a->sym && b->sym && (a->inlined || b->inlined))
 		return (c = strcmp(a->sym, b->sym)) < 0 ? -1 : c > 0;
-	if (a->dso != b->dso)
-		return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+	if (object(a) != object(b))
+		return (uintptr_t)object(a) < (uintptr_t)object(b) ? -1 : 1;
 	if (a->sym && b->sym)
 		return cmp_u64(a->sym_start, b->sym_start);
 	return cmp_u64(a->ip, b->ip);

@@ -359,13 +359,49 @@ static void append_after_sort_refused(void **state)
 	pk_callchain_free(NULL);
 }
 
+/* Two copies of one program shown by one short name: frames of the same
+ * symbol stay apart when each copy is its own object, and merge when only
+ * the name tells them (perf's match_chain compares dso pointers). */
+static void copies_apart_by_object(void **state)
+{
+	static const int one = 1, two = 2;
+	const struct pk_callchain_frame a = { .sym = "hot_a", .dso = WL, .sym_start = 0x1459, .ip = 0x1460,
+					      .object = &one };
+	struct pk_callchain_frame b = a;
+	struct pk_callchain *cc;
+
+	(void)state;
+	b.object = &two;
+	assert_int_equal(pk_callchain_new(&cc), 0);
+	assert_int_equal(pk_callchain_append(cc, &a, 1, 3), 0);
+	assert_int_equal(pk_callchain_append(cc, &b, 1, 5), 0);
+	assert_int_equal(pk_callchain_append(cc, &a, 1, 2), 0);
+	assert_int_equal(pk_callchain_sort(cc, PK_CALLCHAIN_GRAPH_ABS, 0, 0.0), 0);
+	assert_int_equal(pk_callchain_node_nr_children(pk_callchain_root(cc)), 2);
+	assert_int_equal(pk_callchain_node_cumul(pk_callchain_node_child(pk_callchain_root(cc), 0)), 5);
+	assert_ptr_not_equal(pk_callchain_node_frame(pk_callchain_node_child(pk_callchain_root(cc), 0), 0)->object,
+			     pk_callchain_node_frame(pk_callchain_node_child(pk_callchain_root(cc), 1), 0)->object);
+	assert_int_equal(pk_callchain_node_cumul(pk_callchain_node_child(pk_callchain_root(cc), 1)), 5);
+	pk_callchain_free(cc);
+
+	/* Without objects, one name is one object. */
+	b.object = NULL;
+	assert_int_equal(pk_callchain_new(&cc), 0);
+	assert_int_equal(pk_callchain_append(cc, &b, 1, 3), 0);
+	assert_int_equal(pk_callchain_append(cc, &b, 1, 5), 0);
+	assert_int_equal(pk_callchain_sort(cc, PK_CALLCHAIN_GRAPH_ABS, 0, 0.0), 0);
+	assert_int_equal(pk_callchain_node_nr_children(pk_callchain_root(cc)), 1);
+	assert_int_equal(pk_callchain_node_cumul(pk_callchain_node_child(pk_callchain_root(cc), 0)), 8);
+	pk_callchain_free(cc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(graph_single_chain), cmocka_unit_test(graph_children_tree),
 		cmocka_unit_test(graph_two_roots),    cmocka_unit_test(fractal),
 		cmocka_unit_test(flat_and_folded),    cmocka_unit_test(append_after_sort_refused),
-		cmocka_unit_test(children_in_hist),
+		cmocka_unit_test(children_in_hist),   cmocka_unit_test(copies_apart_by_object),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
