@@ -171,6 +171,19 @@ PK_API int pk_resolver_process(struct pk_resolver *res, const struct pk_record *
 PK_API int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
 			       struct pk_resolved_sample *out);
 
+/*
+ * pk_resolver_chain_key - whether the frames pk_resolver_resolve gives
+ * sample `s` follow from its recorded call chain alone (PERF_SAMPLE_CALLCHAIN
+ * with entries, no LBR call stack, no user stack to unwind), so that a
+ * caller may keep its own work per chain as the resolver does.  When they
+ * do, *hash is set to a hash of the sample's pid and chain: equal chains of
+ * one pid hash alike (compare the addresses to be sure).  Two such samples
+ * resolve alike until a record that can move a map (MMAP, MMAP2, COMM,
+ * FORK, EXIT, KSYMBOL) reaches the resolver.  Returns false, *hash
+ * untouched, otherwise.
+ */
+PK_API bool pk_resolver_chain_key(const struct pk_sample *s, uint64_t *hash);
+
 /* pk_resolver_maps / pk_resolver_threads - the resolver's own map and
  * thread state, for questions the resolved sample does not answer (every
  * DSO seen, whether a thread exited).  Owned by the resolver. */

@@ -137,28 +137,6 @@ static void put_frame(struct export_run *run, size_t i, uint64_t ip, const struc
 		put_line(run, &run->frames[i], loc, inl);
 }
 
-/* Whether the resolver's frames of `s` follow from its recorded chain
- * alone (no LBR call stack, no user stack to unwind), as the resolver's
- * own chain memo takes them. */
-static bool chain_only(const struct pk_sample *s)
-{
-	if (!(s->fields & PERF_SAMPLE_CALLCHAIN) || !s->callchain.nr)
-		return false;
-	if (s->branch.call_stack && (s->fields & PERF_SAMPLE_BRANCH_STACK))
-		return false;
-	return !((s->fields & PERF_SAMPLE_REGS_USER) && (s->fields & PERF_SAMPLE_STACK_USER) &&
-		 s->regs_user.nr && s->stack.dyn_size);
-}
-
-static uint64_t chain_hash(const struct pk_sample *s)
-{
-	uint64_t h = ((uint64_t)s->pid << 32 | s->callchain.nr) * 0x9e3779b97f4a7c15ull;
-
-	for (uint64_t i = 0; i < s->callchain.nr; i++)
-		h = (h ^ s->callchain.ips[i]) * 0xff51afd7ed558ccdull;
-	return h ^ (h >> 29);
-}
-
 /* The memo's slot for chain `s` (NULL: none to use), *stack its stack
  * when the slot holds this chain now (else 0). */
 static struct chain_slot *chain_find(struct export_run *run, const struct pk_sample *s, uint32_t *stack)
@@ -167,11 +145,10 @@ static struct chain_slot *chain_find(struct export_run *run, const struct pk_sam
 	struct chain_slot *c;
 
 	*stack = 0;
-	if (!s || !chain_only(s))
+	if (!pk_resolver_chain_key(s, &h))
 		return NULL;
 	if (!run->chains && !(run->chains = calloc(CHAIN_MEMO, sizeof(*run->chains))))
 		return NULL;	/* the memo only saves work */
-	h = chain_hash(s);
 	c = &run->chains[(h >> 40) & (CHAIN_MEMO - 1)];
 	if (c->gen == run->gen && c->hash == h && c->pid == s->pid && c->nr == s->callchain.nr &&
 	    !memcmp(c->ips, s->callchain.ips, c->nr * sizeof(*c->ips))) {

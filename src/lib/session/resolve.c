@@ -597,6 +597,14 @@ static uint64_t chain_hash(uint32_t pid, const uint64_t *ips, uint64_t nr)
 	return h ^ (h >> 29);
 }
 
+bool pk_resolver_chain_key(const struct pk_sample *s, uint64_t *hash)
+{
+	if (!s || !memoisable(s))
+		return false;
+	*hash = chain_hash(s->pid, s->callchain.ips, s->callchain.nr);
+	return true;
+}
+
 /* Keep `nr` frames of res->frames as what chain `s` resolves to.  Out of
  * memory the slot stays empty: the memo only saves work. */
 static void memo_store(struct chain_slot *c, const struct pk_sample *s, uint64_t hash,
