@@ -258,6 +258,18 @@ static struct tally compare_rebuilt(const char *program, const char *args, const
 		t.plt += strstr(perfs[i].sym, "@plt") != NULL;
 		if (!strcmp(perfs[i].dso, ours[i].dso) && !strcmp(perfs[i].sym, ours[i].sym))
 			continue;
+		/* perf 6.1 adds the "name@plt" symbols to the tree that holds
+		 * the zero-size symbol before .plt (_init), whose end it has
+		 * already stretched over .plt; which of the two its tree walk
+		 * meets first depends on the tree's shape, so a PLT address is
+		 * "_init" in one binary and "name@plt" in another (the PLT
+		 * workload below).  perfkit names the PLT entry every time. */
+		if (!strcmp(perfs[i].dso, ours[i].dso) && strstr(ours[i].sym, "@plt") &&
+		    !strcmp(perfs[i].sym, "_init")) {
+			print_message("# %llx: perf _init, ours %s: perf's tree walk\n",
+				      (unsigned long long)perfs[i].ip, ours[i].sym);
+			continue;
+		}
 		if (mismatches++ < 10)
 			print_message("# %llx: perf %s (%s), ours %s (%s)\n",
 				      (unsigned long long)perfs[i].ip, perfs[i].sym, perfs[i].dso,
