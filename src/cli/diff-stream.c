@@ -49,6 +49,8 @@ struct node {
 struct entry {
 	const char *srcline, *sym, *dso;	/* the sort keys, interned */
 	uint64_t period;
+	uint32_t pid, tid;		/* the thread of the entry's first sample */
+	size_t max_depth;		/* the most frames one chain gave it */
 	struct node root;
 };
 
@@ -330,7 +332,8 @@ static int make_frame(struct sfile *sf, const struct diff_opts *o, uint32_t pid,
 }
 
 /* The entry of a sample's keys: its ip's source line, symbol and object. */
-static struct entry *find_entry(struct sevent *ev, const char *srcline, const char *sym, const char *dso)
+static struct entry *find_entry(struct sevent *ev, const char *srcline, const char *sym, const char *dso,
+			        const struct pk_resolved_sample *rs)
 {
 	for (size_t i = 0; i < ev->nr; i++)
 		if (ev->e[i].srcline == srcline && ev->e[i].sym == sym && ev->e[i].dso == dso)
@@ -344,7 +347,7 @@ static struct entry *find_entry(struct sevent *ev, const char *srcline, const ch
 		ev->e = e;
 		ev->cap = cap;
 	}
-	ev->e[ev->nr] = (struct entry){ srcline, sym, dso, 0, { 0 } };
+	ev->e[ev->nr] = (struct entry){ srcline, sym, dso, 0, rs->pid, rs->tid, 0, { 0 } };
 	return &ev->e[ev->nr++];
 }
 
@@ -366,7 +369,7 @@ static int add_sample(struct sfile *sf, const struct diff_opts *o, struct sevent
 	if ((err = entry_srcline(sf, o, &rs->loc, dso, &srcline)) < 0 ||
 	    (rs->loc.sym && (err = pk_intern_str(o->names, rs->loc.sym, &sym)) < 0))
 		return err;
-	if (!(e = find_entry(ev, srcline, sym, dso)))
+	if (!(e = find_entry(ev, srcline, sym, dso, rs)))
 		return -ENOMEM;
 	e->period += period;
 	ev->period += period;
@@ -379,7 +382,11 @@ static int add_sample(struct sfile *sf, const struct diff_opts *o, struct sevent
 		    (err = make_frame(sf, o, rs->pid, be[i].from, 0, be[i].cycles, &f[2 * i + 1])) < 0)
 			return err;
 	}
-	return nr ? append_children(&e->root, f, 2 * nr, period) : 0;
+	if (!nr)
+		return 0;
+	if (2 * nr > e->max_depth)
+		e->max_depth = 2 * nr;
+	return append_children(&e->root, f, 2 * nr, period);
 }
 
 /* perf's evsel_streams__set_hot_cnode: the first five, then each node of
@@ -437,8 +444,12 @@ static int cmp_name(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-/* perf's hists__output_resort order: overhead (most first), then the sort
- * keys srcline, symbol and dso, each by name. */
+/* perf's hists__output_resort order. perf diff --stream keeps perf's
+ * default of children on (symbol_conf.cumulate_callchain), so the keys are
+ * overhead_children (here the entry's own period: the samples are not
+ * spread to callers), which between entries of one thread puts the
+ * shallower chain first; then overhead (the same period), then srcline,
+ * symbol and dso, each by name. */
 static int cmp_entry(const void *pa, const void *pb)
 {
 	const struct entry *a = pa, *b = pb;
@@ -446,6 +457,8 @@ static int cmp_entry(const void *pa, const void *pb)
 
 	if (a->period != b->period)
 		return a->period < b->period ? 1 : -1;
+	if (a->pid == b->pid && a->tid == b->tid && a->max_depth != b->max_depth)
+		return a->max_depth < b->max_depth ? -1 : 1;
 	if ((c = cmp_name(a->srcline, b->srcline)) || (c = cmp_name(a->sym, b->sym)))
 		return c;
 	return cmp_name(a->dso, b->dso);

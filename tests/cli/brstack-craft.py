@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""brstack-craft.py [--feature] [--callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
+"""brstack-craft.py [--feature] [--deep N] [--callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
 carry a branch stack (PERF_SAMPLE_BRANCH_STACK), for machines without LBR.
 
 Every sample gets four entries built from its own ip and the previous and
@@ -11,6 +11,11 @@ in a transaction, aborted, cycles and the branch types (an extended one).
 IN must be a single-event file whose sample_type has nothing after
 BRANCH_STACK in the kernel's order (perf record -e cpu-clock's layout), in
 this machine's byte order; the sections after the data move with it.
+
+--deep N: every Nth sample's third entry leaves from ip + 1, so perf's
+remove_loops finds no loop in it and its chain is 8 frames where the
+others' are 6 (perf diff --stream orders entries of one thread by the
+depth of their chains before their names).
 
 --callstack crafts what an LBR call stack (--call-graph lbr) records
 instead, for a -g recording: branch_sample_type gets CALL_STACK and each
@@ -50,10 +55,10 @@ def flags(mispred=0, predicted=0, in_tx=0, abort=0, cycles=0, btype=0, new_type=
             btype << 20 | new_type << 26)
 
 
-def entries(ip, prev, nxt):
+def entries(ip, prev, nxt, deep=False):
     return [(prev, ip, flags(predicted=1, cycles=7, btype=1)),           # COND
             (ip, nxt, flags(btype=2)),                                   # UNCOND
-            (ip, prev, flags(mispred=1, in_tx=1, cycles=300, btype=4)),  # CALL
+            (ip + deep, prev, flags(mispred=1, in_tx=1, cycles=300, btype=4)),  # CALL
             (0x1234, ip, flags(abort=1, btype=15, new_type=1))]          # FAULT_DATA
 
 
@@ -132,7 +137,8 @@ def main(src, dst, opts=None):
             if cs:
                 rec, br = callstack_entries(rec, chain_at, opts, n)
             else:
-                br = entries(ip, prev if prev is not None else ip, ips[n] if n < len(ips) else ip)
+                deep = bool(opts.get('deep')) and n % opts['deep'] == 0
+                br = entries(ip, prev if prev is not None else ip, ips[n] if n < len(ips) else ip, deep)
             rec += struct.pack('<Q', len(br)) + b''.join(struct.pack('<QQQ', *e) for e in br)
             struct.pack_into('<H', rec, 6, len(rec))
             prev = ip
@@ -164,7 +170,7 @@ if __name__ == '__main__':
             opts['callstack'] = True
         elif o == '--feature':
             opts['feature'] = True
-        elif o in ('--empty', '--no-user'):
+        elif o in ('--empty', '--no-user', '--deep'):
             opts[o[2:].replace('-', '_')] = int(args.pop(0))
         else:
             sys.exit('brstack-craft: unknown option ' + o)

@@ -109,11 +109,15 @@ perf record -q -e cpu-clock -F 999 -o sh-old.data -- sh -c "$loop" >/dev/null 2>
 perf record -q -e cpu-clock -F 999 -o sh-new.data -- sh -c "$loop" >/dev/null 2>&1
 python3 "$CRAFT" --feature sh-old.data sh-old-br.data
 python3 "$CRAFT" --feature sh-new.data sh-new-br.data
+# every third chain deeper: ties of hits broken by depth, as perf does
+python3 "$CRAFT" --feature --deep 3 sh-old.data sh-old-deep.data
+python3 "$CRAFT" --feature --deep 3 sh-new.data sh-new-deep.data
 # perf record put dash in perf's build-id cache: perfkit reads that one too
 saved=$PERFKIT_BUILDID_DIR
 unset PERFKIT_BUILDID_DIR
 for args in "old-br.data new-br.data" "new-br.data old-br.data" "old-br.data pk-new-br.data" \
-	"old-br.data old-br.data" "sh-old-br.data sh-new-br.data" "old-br.data new-br.data pk-new-br.data"; do
+	"old-br.data old-br.data" "sh-old-br.data sh-new-br.data" "old-br.data new-br.data pk-new-br.data" \
+	"sh-old-deep.data sh-new-deep.data" "sh-new-deep.data sh-new-deep.data"; do
 	# shellcheck disable=SC2086
 	same_as_perf --stream $args
 done

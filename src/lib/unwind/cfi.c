@@ -302,8 +302,12 @@ int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip)
 		uint64_t lookup = initial ? pc : pc - 1;
 		const struct pk__unwind_rule *r;
 
-		if (!pk__unwind_report_module(p, pc))
-			return 1;	/* the frame callback stops here */
+		if (!pk__unwind_report_module(p, pc)) {
+			/* the frame callback's way: kept, then the end */
+			if (!initial)
+				s->ips[s->nr++] = lookup;
+			return 1;
+		}
 		if (!(r = rule_at(u, p, lookup)) || !r->fast) {
 			s->nr = 0;
 			return 0;

@@ -356,22 +356,25 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 };
 
 /* One frame: keep its pc (a caller's return address less one, so it
- * points into the call) if its module is known; stop at the first that
- * is not, or when ips is full. */
+ * points into the call); stop after the first whose module is not known
+ * (its address came from the callee's CFI, but its own CFI is not there,
+ * or is another build's: perf keeps that frame too), or when ips is full. */
 static int frame(Dwfl_Frame *state, void *arg)
 {
 	struct uproc *p = arg;
 	struct sample_state *s = &p->cur;
 	Dwarf_Addr pc;
-	bool activation;
+	bool activation, known;
 
-	if (!dwfl_frame_pc(state, &pc, NULL) || !pk__unwind_report_module(p, pc) ||
-	    !dwfl_frame_pc(state, &pc, &activation))
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	known = pk__unwind_report_module(p, pc);
+	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	if (!activation)
 		pc--;
 	s->ips[s->nr++] = pc;
-	return s->nr == s->max ? DWARF_CB_ABORT : DWARF_CB_OK;
+	return !known || s->nr == s->max ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 /* The process's Dwfl, made on first use; attached to our thread

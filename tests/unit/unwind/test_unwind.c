@@ -3,7 +3,8 @@
  * test_unwind.c - DWARF unwinding (unwind/).  Unit: this test's own stack,
  * captured in a chain of functions built without frame pointers, unwinds
  * back through each of them to main; bad input is refused; an unknown
- * process gives no frames.  With the argument "oracle": perf 6.1 records
+ * process gives no frames; a caller whose code cannot be read ends the
+ * chain, kept as its last frame.  With the argument "oracle": perf 6.1 records
  * the unwind-target workload with --call-graph dwarf, and for every sample
  * the frames perfkit unwinds from the file's registers and stack are the
  * frames `perf script -F ip` prints, address for address: once with CFI
@@ -216,6 +217,38 @@ static void test_bad_input(void **state)
 	pk_unwinder_free(NULL);
 }
 
+/* A caller in code whose file cannot be read (another build, a removed
+ * file): its frame, found by its callee's CFI, is kept, and the chain ends
+ * there, as perf's does. */
+static void test_stop_after_unknown(void **state)
+{
+	struct pk_unwinder *u;
+	uint64_t ips[MAX_FRAMES], bias, lo, hi;
+	struct range r = { .name = "level1" };
+	struct pk__elf *e;
+	size_t nr = 0;
+
+	(void)state;
+	find_stack_end();
+	level1(3);
+	assert_int_equal(pk__elf_open("/proc/self/exe", &e), 0);
+	pk__elf_symbols(e, find_sym, &r);
+	pk__elf_close(e);
+	bias = load_bias();
+	lo = r.lo + bias;
+	hi = r.hi + bias;
+	assert_int_equal(pk_unwinder_new(&u), 0);
+	map_self(u);
+	assert_int_equal(pk_unwinder_map(u, (uint32_t)getpid(), lo, hi, 0, "[build-id mismatch]"), 0);
+	assert_int_equal(pk_unwinder_unwind(u, (uint32_t)getpid(), (uint32_t)getpid(), cap.regs,
+					    captured_mask, cap.stack, cap.stack_size, ips, MAX_FRAMES, &nr), 0);
+	/* take, level3, level2, then level1's return address less one */
+	assert_int_equal(nr, 4);
+	assert_true(in_function("level2", ips[2], bias));
+	assert_true(ips[3] >= lo && ips[3] < hi);
+	pk_unwinder_free(u);
+}
+
 /* Mappings that overlap replace what they cover: the stack of this
  * process still unwinds after its text map is split by an unrelated
  * mapping placed over a part of it and then restored. */
@@ -383,6 +416,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_own_stack),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_overlapping_maps),
+		cmocka_unit_test(test_stop_after_unknown),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_oracle_perf_dwarf),
