@@ -4,7 +4,8 @@
  * exactly as stackcollapse-perf writes them (comm first, names root first,
  * unknown frames named by their DSO, ';' in names made ':', weights summed
  * per stack, lines in order), speedscope's per-thread timelines in time
- * order, the flame graph merging frames under its threshold, a sample
+ * order (sorted, or grouped when the samples come in time order, as from
+ * the reader), a stack deeper than the speedscope writer's buffer, the flame graph merging frames under its threshold, a sample
  * given by an earlier one's stack, a failed stream reported, and the
  * errors of a bad sample or options.
  */
@@ -120,6 +121,51 @@ static void speedscope_timelines(void **state)
 	pk_exporter_free(ex);
 }
 
+/* Samples already in time order (the reader's order): grouped by thread
+ * without a sort, each thread's in arrival order; a stack deeper than the
+ * writer's buffer still written whole. */
+static void speedscope_in_time_order(void **state)
+{
+	struct pk_exporter *ex = make(PK_EXPORT_SPEEDSCOPE, 0);
+	struct pk_export_frame deep[4000];
+	char *out, *p;
+
+	(void)state;
+	add(ex, "app", 7, 100, 1, "main,a");
+	add(ex, "app", 3, 100, 2, "main,b");
+	add(ex, "app", 7, 150, 3, "main,c");
+	add(ex, "app", 3, 200, 4, "main,a");
+	add(ex, "app", 7, 200, 5, "main,b");
+	for (size_t i = 0; i < 4000; i++)	/* inner first: "main" is the root */
+		deep[i] = (struct pk_export_frame){ .name = i == 3999 ? "main" : "r", .addr = 0x9000 + i,
+						    .dso = "/lib/libc.so.6" };
+	struct pk_export_sample s = { .size = sizeof(s), .weight = 6, .pid = 9, .tid = 9, .comm = "deep",
+				      .has_time = true, .time = 300, .frames = deep, .nr_frames = 4000 };
+	assert_int_equal(pk_exporter_add(ex, &s), 0);
+	out = written(ex);
+	/* frames: main 0, a 1, b 2, c 3, r 4; threads 3, 7, 9 in that order */
+	p = strstr(out, "\"name\":\"app (3/3) cpu-clock\",\"unit\":\"nanoseconds\",\"startValue\":0,"
+			"\"samples\":[[0,2],[0,1]],\"weights\":[2,4],\"endValue\":6}");
+	assert_non_null(p);
+	p = strstr(p, "\"name\":\"app (7/7) cpu-clock\",\"unit\":\"nanoseconds\",\"startValue\":0,"
+		      "\"samples\":[[0,1],[0,3],[0,2]],\"weights\":[1,3,5],\"endValue\":9}");
+	assert_non_null(p);
+	p = strstr(p, "\"name\":\"deep (9/9) cpu-clock\"");
+	assert_non_null(p);
+	p = strstr(p, "\"samples\":[[0,4,4,");
+	assert_non_null(p);
+	size_t fours = 0;
+
+	for (p += strlen("\"samples\":[[0"); strncmp(p, ",4", 2) == 0; p += 2)
+		fours++;
+	assert_int_equal(fours, 3999);
+	const char *tail = "]],\"weights\":[6],\"endValue\":6}";
+
+	assert_true(strncmp(p, tail, strlen(tail)) == 0);
+	free(out);
+	pk_exporter_free(ex);
+}
+
 static void flamegraph_merges_narrow_frames(void **state)
 {
 	struct pk_exporter *ex = make(PK_EXPORT_FLAMEGRAPH, 0.05);
@@ -223,6 +269,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(folded_lines),
 		cmocka_unit_test(speedscope_timelines),
+		cmocka_unit_test(speedscope_in_time_order),
 		cmocka_unit_test(flamegraph_merges_narrow_frames),
 		cmocka_unit_test(stack_given_again),
 		cmocka_unit_test(failed_stream),
