@@ -274,7 +274,32 @@ PK_API uint64_t pk_data_reader_offset(const struct pk_data_reader *r);
  * data, read as perf reads it, the records whole and those sections absent
  * (pk_data_reader_has_feature false), in *first (may be NULL) the first
  * one's id.  0 for a whole file; feature sections outside the file
- * elsewhere fail pk_data_reader_open. */
+ * elsewhere fail pk_data_reader_open.  In an unfinished file
+ * (pk_data_reader_unfinished) every feature the header lists. */
+
+/*
+ * pk_data_reader_unfinished - whether the file's header says its data
+ * section is 0 bytes long: perf record writes the header first and the
+ * data size when it finishes, so such a file was never finished (the
+ * workload failed to start, or perf record was killed).  perf warns ("The
+ * FILE file's data size field is 0 which is unexpected") and so should a
+ * caller; the reader takes the records from the data offset to the end of
+ * the file, a last record cut by the end of the file ending them (its
+ * bytes in *tail, may be NULL, once pk_data_reader_next returned 0), and
+ * no feature section: the feature table is written last, and what lies
+ * where it would be are records (see pk_data_reader_features_cut).
+ * pk_data_reader_layout gives the header's 0.  False for a pipe-mode stream.
+ */
+PK_API bool pk_data_reader_unfinished(const struct pk_data_reader *r, uint64_t *tail);
+
+/*
+ * pk_data_reader_feature_listed - whether the header's feature bitmap (or,
+ * in a pipe-mode stream, a HEADER_FEATURE record) lists feature `id`,
+ * read or not: true for the sections a cut or unfinished file lacks,
+ * which pk_data_reader_has_feature says are absent (perf report --header's
+ * "missing features" are the ones not listed).
+ */
+PK_API bool pk_data_reader_feature_listed(const struct pk_data_reader *r, unsigned int id);
 PK_API uint32_t pk_data_reader_features_cut(const struct pk_data_reader *r, unsigned int *first);
 
 /* pk_data_reader_file - the path of the file holding the record

@@ -632,6 +632,7 @@ static int report(struct report_opts *o, bool defaulted)
 		return rc;
 	if (pk_data_reader_open(o->input, &run.r) < 0)
 		return cli_error("report", NULL);
+	report_warn_unfinished(stderr, run.r, o->input);
 	if (o->stats || o->header || o->header_only) {
 		if ((rc = report_info(o, run.r)) != -1)
 			return !rc && o->stats ? report_health_stats(o) : rc;	/* --stats, --header-only: done, the reader freed */

@@ -448,6 +448,7 @@ int cmd_script(int argc, char **argv)
 		return rc;
 	if (pk_data_reader_open(o.input, &run.r) < 0)
 		return cli_error("script", NULL);
+	report_warn_unfinished(stderr, run.r, o.input);
 	if (o.header || o.header_only)
 		rc = report_header_print(stdout, run.r, o.input, o.show_info, "script");
 	if (!rc && !o.header_only && !(rc = setup(&run)))

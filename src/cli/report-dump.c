@@ -483,14 +483,21 @@ static void warn_cut(FILE *f, const struct pk_data_reader *r)
 	uint32_t n = pk_data_reader_features_cut(r, &first);
 	const char *name = pk_data_reader_feature_name(first);
 
-	if (!n)
-		return;
+	if (!n || pk_data_reader_unfinished(r, NULL))
+		return;	/* an unfinished file: report_warn_unfinished told */
 	fprintf(f, "Warning: %s is truncated: it ends before or inside its %s feature section", pk_data_reader_file(r),
 		name ? name : "unknown");
 	if (n > 1)
 		fprintf(f, " and %u more after it", (unsigned int)n - 1);
 	fputs(" (header information such as build-ids, the machine and the command line); every record is "
 	      "there and was read\n", f);
+}
+
+void report_warn_unfinished(FILE *f, const struct pk_data_reader *r, const char *path)
+{
+	if (pk_data_reader_unfinished(r, NULL))
+		fprintf(f, "WARNING: The %s file's data size field is 0 which is unexpected.\n"
+			"Was the 'perf record' command properly terminated?\n", path);
 }
 
 void report_warn_skipped(FILE *f, const struct pk_data_reader *r)

@@ -49,6 +49,11 @@ int report_dump_run(const char *cmd, const char *path, struct pk_data_reader *r)
  * there were none). */
 void report_warn_skipped(FILE *f, const struct pk_data_reader *r);
 
+/* report_warn_unfinished - perf's two-line WARNING for a file whose data
+ * size field is 0 (pk_data_reader_unfinished), naming it as `path`, to f;
+ * nothing for any other file.  perf prints it when it opens the file. */
+void report_warn_unfinished(FILE *f, const struct pk_data_reader *r, const char *path);
+
 /* report-dump-rec.c: the lines perf's -D prints after the header line
  * for the records report-dump.c leaves to it. */
 

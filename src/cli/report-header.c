@@ -547,7 +547,7 @@ int report_header_print(FILE *f, struct pk_data_reader *r, const char *path, boo
 		for (unsigned int id = 1; id < PK_DATA_FEAT_LAST; id++) {
 			char name[32];
 
-			if (pk_data_reader_has_feature(r, id))
+			if (pk_data_reader_feature_listed(r, id))
 				continue;
 			upper_name(id, name, sizeof(name));
 			fprintf(f, "%s ", name);

@@ -107,6 +107,9 @@ struct pk_data_reader {
 	uint64_t data_offset, data_end;	/* data_end clamped to the file */
 	uint64_t data_end_said;		/* where the header says the data ends */
 	uint64_t flags[4];
+	uint64_t flags_said[4];		/* the feature bitmap as the header has it */
+	bool unfinished;		/* the header's data size is 0: perf record did not finish */
+	uint64_t unfinished_tail;	/* bytes at its end too few for the record they start */
 	uint32_t nr_feat_cut;		/* feature sections past the end of a cut file */
 	unsigned int feat_cut_first;	/* the first of them */
 	struct pk__file_section feat[PK_DATA_FEAT_LAST];

@@ -33,6 +33,7 @@ static void set_feature(struct pk_data_reader *r, unsigned int id, void *data, u
 	r->feat[id].offset = at;
 	r->feat[id].size = len;
 	r->flags[id / 64] |= 1ULL << (id % 64);
+	r->flags_said[id / 64] |= 1ULL << (id % 64);
 }
 
 /* HEADER_ATTR: the attr, attr.size bytes as perf reads it, then the ids. */

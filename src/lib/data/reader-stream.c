@@ -155,6 +155,19 @@ static void note_auxtrace(struct pk_data_reader *r, const struct perf_event_head
 	r->skip_at = at;
 }
 
+/* A record cut by the end of an unfinished file (perf record killed while
+ * writing it): the records end before it, as perf's reader stops at a
+ * record it cannot map whole; the bytes left are told, not an error. */
+static bool unfinished_end(struct pk_data_reader *r, uint64_t at)
+{
+	if (!r->unfinished || r->pipe || r->in_dir)
+		return false;
+	r->unfinished_tail = r->data_end - at;
+	r->buf_off = r->data_end;
+	r->buf_pos = r->buf_len = 0;
+	return true;
+}
+
 /* The next record as the file holds it, with its file offset in *at. */
 static int raw_next(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at)
 {
@@ -171,6 +184,8 @@ static int raw_next(struct pk_data_reader *r, const struct perf_event_header **r
 		return r->err = err;
 	if (*at >= r->data_end)
 		return r->data_end == r->data_end_said ? 0 : truncated(r);
+	if (r->data_end - *at < sizeof(h) && unfinished_end(r, *at))
+		return 0;
 	if (r->data_end - *at < sizeof(h))
 		return damage(r, *at, r->pipe ? "has no room for its header before the end of the stream"
 				      : "has no room for its header before the end of the data section", 0);
@@ -186,6 +201,8 @@ static int raw_next(struct pk_data_reader *r, const struct perf_event_header **r
 	err = fill(r, h.size);
 	if (err)
 		return r->err = err;
+	if (h.size > r->data_end - *at && unfinished_end(r, *at))
+		return 0;
 	if (h.size > r->data_end - *at)
 		return damage(r, *at,
 			      r->pipe ? "runs past the end of the stream (cut short?)"

@@ -443,6 +443,26 @@ static int decode_features(struct pk_data_reader *r)
 	return 0;
 }
 
+/* perf record writes its header with data size 0 before the first record
+ * and the real size only when it finishes: a file that still says 0 was
+ * never finished (the workload failed to start, or perf was killed).  perf
+ * warns and takes the records from the data offset to the end of the
+ * file; the feature table, written last, is not there: what lies at
+ * data_offset + 0 are records.  Every feature bit set counts as cut. */
+static int read_unfinished(struct pk_data_reader *r)
+{
+	r->unfinished = true;
+	r->data_end = r->data_end_said = r->file_size;
+	for (unsigned int id = 0; id < 256; id++) {
+		if (!(r->flags[id / 64] & (1ULL << (id % 64))))
+			continue;
+		if (!r->nr_feat_cut++)
+			r->feat_cut_first = id;
+	}
+	memset(r->flags, 0, sizeof(r->flags));
+	return 0;
+}
+
 static int read_header(struct pk_data_reader *r)
 {
 	unsigned char h[HEADER_SIZE];
@@ -473,6 +493,9 @@ static int read_header(struct pk_data_reader *r)
 				 r->path, (unsigned long long)data.offset,
 				 data.offset % 8 ? "is not 8-aligned" : "lies outside the file");
 	r->data_offset = data.offset;
+	memcpy(r->flags_said, r->flags, sizeof(r->flags));
+	if (data.size == 0)
+		return read_unfinished(r);
 	r->data_end_said = data.offset + data.size;
 	r->data_end = r->data_end_said <= r->file_size ? r->data_end_said : r->file_size;
 	/* A data section cut by the end of the file (a killed recording) still
@@ -652,6 +675,18 @@ bool pk_data_reader_has_feature(const struct pk_data_reader *r, unsigned int id)
 	return id < 256 && (r->flags[id / 64] & (1ULL << (id % 64)));
 }
 
+bool pk_data_reader_unfinished(const struct pk_data_reader *r, uint64_t *tail)
+{
+	if (tail)
+		*tail = r->unfinished_tail;
+	return r->unfinished;
+}
+
+bool pk_data_reader_feature_listed(const struct pk_data_reader *r, unsigned int id)
+{
+	return id < 256 && (r->flags_said[id / 64] & (1ULL << (id % 64)));
+}
+
 uint32_t pk_data_reader_features_cut(const struct pk_data_reader *r, unsigned int *first)
 {
 	if (first && r->nr_feat_cut)
@@ -730,8 +765,8 @@ int pk_data_reader_layout(const struct pk_data_reader *r, struct pk_data_layout 
 	*out = (struct pk_data_layout){ .size = size, .version = 1 };
 	if (!r->pipe) {
 		out->data_offset = r->data_offset;
-		out->data_size = r->data_end_said - r->data_offset;
-		out->feat_offset = r->data_end_said;
+		out->data_size = r->unfinished ? 0 : r->data_end_said - r->data_offset;
+		out->feat_offset = r->unfinished ? r->data_offset : r->data_end_said;
 	}
 	return 0;
 }

@@ -655,6 +655,53 @@ static void test_features_cut(void **state)
 	pk_data_reader_free(r);
 }
 
+/* A file whose header says data size 0 (perf record never finished it):
+ * perf's warning is the caller's; the reader takes the records from the
+ * data offset to the end of the file, the last one cut by it left out
+ * and told, and lists the features the header has but reads none. */
+static void test_unfinished(void **state)
+{
+	struct pk_data_layout l = { .size = sizeof(l) };
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	uint64_t data_off, tail = 0;
+	unsigned int first = 99;
+	size_t n = 0;
+
+	(void)state;
+	write_file();
+	data_off = file_u64(path, 40);
+	make_copy((off_t)(data_off + 100 * REC_SIZE + 20), 48, &(uint64_t){ 0 }, 8);
+	assert_int_equal(pk_data_reader_open(copy, &r), 0);
+	assert_true(pk_data_reader_unfinished(r, NULL));
+	assert_true(pk_data_reader_features_cut(r, &first) > 0);
+	assert_true(pk_data_reader_feature_listed(r, first));
+	assert_true(pk_data_reader_feature_listed(r, PK_DATA_FEAT_CMDLINE));
+	assert_false(pk_data_reader_has_feature(r, PK_DATA_FEAT_CMDLINE));
+	assert_null(pk_data_reader_string(r, PK_DATA_FEAT_CMDLINE));
+	assert_int_equal(pk_data_reader_layout(r, &l), 0);
+	assert_int_equal(l.data_size, 0);
+	assert_int_equal(l.feat_offset, data_off);
+	while (pk_data_reader_next(r, &h) == 1)
+		assert_memory_equal(h, recs + n++ * REC_SIZE, REC_SIZE);
+	assert_int_equal(n, 100);
+	assert_int_equal(pk_data_reader_next(r, &h), 0);
+	assert_true(pk_data_reader_unfinished(r, &tail));
+	assert_int_equal(tail, 20);
+	pk_data_reader_free(r);
+	/* Nothing after the data offset: no records, no error. */
+	make_copy((off_t)data_off, 48, &(uint64_t){ 0 }, 8);
+	assert_int_equal(pk_data_reader_open(copy, &r), 0);
+	assert_true(pk_data_reader_unfinished(r, &tail));
+	assert_int_equal(pk_data_reader_next(r, &h), 0);
+	assert_int_equal(tail, 0);
+	pk_data_reader_free(r);
+	/* A finished file is not unfinished. */
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	assert_false(pk_data_reader_unfinished(r, &tail));
+	pk_data_reader_free(r);
+}
+
 static void test_record_damage(void **state)
 {
 	uint64_t data_off;
@@ -855,6 +902,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_compressed_spanning),
 		cmocka_unit_test(test_header_damage),
 		cmocka_unit_test(test_features_cut),
+		cmocka_unit_test(test_unfinished),
 		cmocka_unit_test(test_record_damage),
 		cmocka_unit_test(test_compressed_damage),
 	};
