@@ -381,6 +381,8 @@ static int stream_next(struct pk_data_reader *r, const struct perf_event_header 
 		if (r->err)
 			return r->err;
 		ret = inner_next(r, rec);
+		if (ret > 0 && skipped(r, (*rec)->type))
+			continue;	/* in a COMPRESSED record as anywhere */
 		if (ret > 0)
 			r->rec_off = r->dbuf_at;
 		if (ret)

@@ -4,7 +4,7 @@
  * record: AUX area records (AUXTRACE with the trace data after it,
  * AUXTRACE_INFO, AUX, ITRACE_START) are not delivered, the records around
  * them are, whole, and pk_data_reader_stats counts them, in both orders,
- * from a file and from a pipe-mode stream; trace data cut by the end of
+ * from a file and from a pipe-mode stream, and inside COMPRESSED records; trace data cut by the end of
  * the data is damage; pk_data_reader_offset gives each record's offset in
  * the file whichever the order, and PK_DATA_ORDER_TIME_ROUND_FIRST puts a
  * FINISHED_ROUND before the records it releases (perf -D's order).
@@ -191,6 +191,38 @@ static void test_auxtrace_skipped(void **state)
 	}
 }
 
+/* AUX area records inside COMPRESSED records (perf record -z) are skipped
+ * and counted as they are outside them (a fuzzer's find: they were handed
+ * out). */
+static void test_aux_in_compressed(void **state)
+{
+	struct pk_data_writer *w = new_file(false);
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	struct pk_data_reader_stats st = { .size = sizeof(st) };
+	int ret, samples = 0;
+
+	(void)state;
+	assert_int_equal(pk_data_writer_set_compression(w, 1), 0);
+	put_sample(w, 10);
+	put_others(w);
+	put_sample(w, 20);
+	assert_int_equal(pk_data_writer_finish(w), 0);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		assert_true(h->type != 70 && h->type != PERF_RECORD_AUX && h->type != PERF_RECORD_ITRACE_START);
+		samples += h->type == PERF_RECORD_SAMPLE;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(samples, 2);
+	assert_int_equal(pk_data_reader_stats(r, &st), 0);
+	assert_true(st.nr_compressed > 0);
+	assert_int_equal(st.nr_auxtrace_info, 1);
+	assert_int_equal(st.nr_aux, 1);
+	assert_int_equal(st.nr_itrace_start, 1);
+	pk_data_reader_free(r);
+}
+
 /* Trace data that runs past the data section is damage, named. */
 static void test_auxtrace_cut(void **state)
 {
@@ -333,6 +365,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_auxtrace_skipped),
 		cmocka_unit_test(test_auxtrace_cut),
+		cmocka_unit_test(test_aux_in_compressed),
 		cmocka_unit_test(test_offsets_and_rounds),
 		cmocka_unit_test(test_directory),
 	};
