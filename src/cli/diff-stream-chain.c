@@ -21,8 +21,7 @@
 /* The source line perf's callchain_srcline gives a frame: file:line, or
  * FILE:0 where addr2line names a function but no line; none where it
  * finds nothing or no map holds the address. */
-static int frame_srcline(struct pk_resolver *res, const struct diff_opts *o, const struct pk_location *loc,
-			 const char **out)
+static int frame_srcline(const struct stream_src *c, const struct pk_location *loc, const char **out)
 {
 	struct pk_srcline sl = { .size = sizeof(sl) };
 	char buf[4096];
@@ -31,7 +30,7 @@ static int frame_srcline(struct pk_resolver *res, const struct diff_opts *o, con
 	*out = NULL;
 	if (!loc->dso)
 		return 0;
-	err = pk_maps_srcline(pk_resolver_maps(res), loc, &sl);
+	err = pk_maps_srcline(pk_resolver_maps(c->res), loc, &sl);
 	if (err == 0) {
 		const char *slash = strrchr(sl.file_addr2line, '/');
 
@@ -43,32 +42,35 @@ static int frame_srcline(struct pk_resolver *res, const struct diff_opts *o, con
 	} else {
 		return err == -ENOMEM ? err : 0;	/* addr2line found nothing */
 	}
-	return pk_intern_str(o->names, buf, out);
+	return pk_intern_str(c->o->names, buf, out);
 }
 
-int stream_entry_srcline(struct pk_resolver *res, const struct diff_opts *o, const struct pk_location *loc,
-			 const char *dso, const char **out)
+int stream_entry_srcline(const struct stream_src *c, const struct pk_location *loc, const char *dso,
+			 const char **out)
 {
 	char buf[4096];
-	int err = frame_srcline(res, o, loc, out);
+	int err = frame_srcline(c, loc, out);
 
 	if (err < 0 || *out)
 		return err;
 	if (!loc->dso)	/* perf's SRCLINE_UNKNOWN */
-		return pk_intern_str(o->names, "??:0", out);
+		return pk_intern_str(c->o->names, "??:0", out);
 	if (loc->sym)
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, loc->sym, loc->symoff);
 	else
 		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso ? dso : "", loc->addr);
-	return pk_intern_str(o->names, buf, out);
+	return pk_intern_str(c->o->names, buf, out);
 }
 
 /* perf's objects compare by their addresses in memory: none first, then
- * (as a heap that grows up would place them) in the order the records
- * made them, which perfkit keeps.  perf's own order depends on the holes
- * its heap had: where it decides a tie of hits, perf may differ. */
-static size_t dso_rank(struct pk_maps *m, const struct pk_dso *d)
+ * (as a heap that grows up would place them) in the order they were made,
+ * which perfkit keeps.  perf's heap has holes: the same file read first or
+ * second has its kernel below or above its other objects (seen with perf
+ * 6.1), so where that decides a tie of hits, perf's order is not the
+ * file's to give and may differ. */
+static size_t dso_rank(const struct stream_src *c, const struct pk_dso *d)
 {
+	struct pk_maps *m = pk_resolver_maps(c->res);
 	size_t n = pk_maps_nr_dsos(m);
 
 	if (!d)
@@ -82,10 +84,10 @@ static size_t dso_rank(struct pk_maps *m, const struct pk_dso *d)
 /* One frame at ip: a branch's end (cpumode 0: perf's
  * thread__find_cpumode_addr_location, user space then the kernel) or a
  * call chain's address in cpumode's space. */
-static int make_frame(struct pk_resolver *res, const struct diff_opts *o, uint32_t pid, uint16_t cpumode,
-		      uint64_t ip, struct stream_frame *f)
+static int make_frame(const struct stream_src *c, uint16_t cpumode, uint64_t ip, struct stream_frame *f)
 {
-	struct pk_maps *m = pk_resolver_maps(res);
+	struct pk_maps *m = pk_resolver_maps(c->res);
+	uint32_t pid = c->pid;
 	struct pk_location loc = { .size = sizeof(loc) };
 	bool found;
 	int err;
@@ -100,21 +102,21 @@ static int make_frame(struct pk_resolver *res, const struct diff_opts *o, uint32
 		loc = (struct pk_location){ .size = sizeof(loc) };
 	f->ip = ip;
 	f->dso = loc.dso;
-	f->dso_rank = dso_rank(m, loc.dso);
+	f->dso_rank = dso_rank(c, loc.dso);
 	f->sym = NULL;
 	f->sym_start = loc.sym_start;
-	if (loc.sym && (err = pk_intern_str(o->names, loc.sym, &f->sym)) < 0)
+	if (loc.sym && (err = pk_intern_str(c->o->names, loc.sym, &f->sym)) < 0)
 		return err;
-	return frame_srcline(res, o, &loc, &f->srcline);
+	return frame_srcline(c, &loc, &f->srcline);
 }
 
-static int branch_frame(struct pk_resolver *res, const struct diff_opts *o, uint32_t pid, uint16_t cpumode,
-			uint64_t ip, uint64_t from, uint64_t cycles, struct stream_frame *f)
+static int branch_frame(const struct stream_src *c, uint16_t cpumode, uint64_t ip, uint64_t from, uint64_t cycles,
+			struct stream_frame *f)
 {
 	f->branch = true;
 	f->branch_from = from;
 	f->cycles = cycles;
-	return make_frame(res, o, pid, cpumode, ip, f);
+	return make_frame(c, cpumode, ip, f);
 }
 
 /* perf's remove_loops: a run of sources seen before is dropped. */
@@ -150,8 +152,8 @@ static size_t remove_loops(struct perf_branch_entry *l, size_t nr)
 /* A call chain's address in *cpumode's space (perf's add_callchain_ip
  * with a cpumode): a context marker switches the space and adds nothing
  * (1: an unknown one, after which perf drops the whole chain). */
-static int chain_frame(struct pk_resolver *res, const struct diff_opts *o, uint32_t pid, uint16_t *cpumode,
-		       uint64_t ip, struct stream_frame *f, size_t *nr)
+static int chain_frame(const struct stream_src *c, uint16_t *cpumode, uint64_t ip, struct stream_frame *f,
+		       size_t *nr)
 {
 	int err;
 
@@ -167,7 +169,7 @@ static int chain_frame(struct pk_resolver *res, const struct diff_opts *o, uint3
 		return 0;
 	}
 	f[*nr] = (struct stream_frame){ 0 };
-	if ((err = make_frame(res, o, pid, *cpumode, ip, &f[*nr])) < 0)
+	if ((err = make_frame(c, *cpumode, ip, &f[*nr])) < 0)
 		return err;
 	(*nr)++;
 	return 0;
@@ -176,8 +178,7 @@ static int chain_frame(struct pk_resolver *res, const struct diff_opts *o, uint3
 /* perf's resolve_lbr_callchain_sample, callee order, without stitching:
  * 1 when the chain has a user part (the stack took its place), 0 when
  * perf goes on with the branch-stack chain (*nr 0 again). */
-static int lbr_frames(struct pk_resolver *res, const struct diff_opts *o, const struct pk_sample *s,
-		      uint32_t pid, struct stream_frame *f, size_t *nr)
+static int lbr_frames(const struct stream_src *c, const struct pk_sample *s, struct stream_frame *f, size_t *nr)
 {
 	const struct perf_branch_entry *be = s->branch.entries;
 	size_t chain_nr = s->callchain.nr < STREAM_MAX_STACK ? s->callchain.nr : STREAM_MAX_STACK, u = 0;
@@ -189,17 +190,16 @@ static int lbr_frames(struct pk_resolver *res, const struct diff_opts *o, const 
 	if (u == chain_nr)
 		return 0;
 	for (size_t i = 0; i <= u; i++)
-		if ((err = chain_frame(res, o, pid, &cpumode, s->callchain.ips[i], f, nr)) != 0) {
+		if ((err = chain_frame(c, &cpumode, s->callchain.ips[i], f, nr)) != 0) {
 			*nr = 0;	/* perf resets the chain and goes on as without LBR */
 			return err < 0 ? err : 0;
 		}
 	if (!s->branch.nr)	/* perf reads an entry past the stack here */
 		return 1;
-	if ((err = branch_frame(res, o, pid, PERF_RECORD_MISC_USER, be[0].to, be[0].from, be[0].cycles,
-				&f[(*nr)++])) < 0)
+	if ((err = branch_frame(c, PERF_RECORD_MISC_USER, be[0].to, be[0].from, be[0].cycles, &f[(*nr)++])) < 0)
 		return err;
 	for (size_t i = 0; i < s->branch.nr && i < STREAM_MAX_STACK; i++)
-		if ((err = branch_frame(res, o, pid, PERF_RECORD_MISC_USER, be[i].from, be[0].from, be[i].cycles,
+		if ((err = branch_frame(c, PERF_RECORD_MISC_USER, be[i].from, be[0].from, be[i].cycles,
 					&f[(*nr)++])) < 0)
 			return err;
 	return 1;
@@ -209,8 +209,8 @@ static int lbr_frames(struct pk_resolver *res, const struct diff_opts *o, const 
  * the call chain entries the branches overlap (perf's first_call: a
  * return address at most 8 bytes past a branch's source), *kept the
  * entries left after remove_loops. */
-static int branch_frames(struct pk_resolver *res, const struct diff_opts *o, const struct pk_sample *s,
-			 uint32_t pid, struct stream_frame *f, size_t *nr, size_t *first, size_t *kept)
+static int branch_frames(const struct stream_src *c, const struct pk_sample *s, struct stream_frame *f, size_t *nr,
+			 size_t *first, size_t *kept)
 {
 	struct perf_branch_entry be[STREAM_MAX_STACK];
 	const uint64_t *ips = s->callchain.ips;
@@ -228,16 +228,16 @@ static int branch_frames(struct pk_resolver *res, const struct diff_opts *o, con
 	}
 	n = remove_loops(be, n);
 	for (size_t i = 0; i < n; i++) {
-		if ((err = branch_frame(res, o, pid, 0, be[i].to, be[i].from, be[i].cycles, &f[(*nr)++])) < 0 ||
-		    (err = branch_frame(res, o, pid, 0, be[i].from, 0, be[i].cycles, &f[(*nr)++])) < 0)
+		if ((err = branch_frame(c, 0, be[i].to, be[i].from, be[i].cycles, &f[(*nr)++])) < 0 ||
+		    (err = branch_frame(c, 0, be[i].from, 0, be[i].cycles, &f[(*nr)++])) < 0)
 			return err;
 	}
 	*kept = n;
 	return 0;
 }
 
-int stream_frames(struct pk_resolver *res, const struct diff_opts *o, const struct perf_event_attr *a,
-		  const struct pk_sample *s, uint32_t pid, struct stream_frame *f, size_t *nr)
+int stream_frames(const struct stream_src *c, const struct perf_event_attr *a, const struct pk_sample *s,
+		  struct stream_frame *f, size_t *nr)
 {
 	size_t first = 0, kept = 0, chain_nr = s->fields & PERF_SAMPLE_CALLCHAIN ? s->callchain.nr : 0;
 	uint16_t cpumode = PERF_RECORD_MISC_USER;
@@ -245,10 +245,10 @@ int stream_frames(struct pk_resolver *res, const struct diff_opts *o, const stru
 
 	*nr = 0;
 	if ((a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) && chain_nr &&
-	    (s->fields & PERF_SAMPLE_BRANCH_STACK) && (err = lbr_frames(res, o, s, pid, f, nr)) != 0)
+	    (s->fields & PERF_SAMPLE_BRANCH_STACK) && (err = lbr_frames(c, s, f, nr)) != 0)
 		return err < 0 ? err : 0;
 	if ((s->fields & PERF_SAMPLE_BRANCH_STACK) && s->branch.nr <= STREAM_MAX_STACK) {
-		if ((err = branch_frames(res, o, s, pid, f, nr, &first, &kept)) < 0)
+		if ((err = branch_frames(c, s, f, nr, &first, &kept)) < 0)
 			return err;
 		if (!chain_nr)
 			return 0;
@@ -257,7 +257,7 @@ int stream_frames(struct pk_resolver *res, const struct diff_opts *o, const stru
 	for (size_t i = first, entries = 0; i < chain_nr && entries < STREAM_MAX_STACK; i++) {
 		if (s->callchain.ips[i] < (uint64_t)PERF_CONTEXT_MAX)
 			entries++;
-		if ((err = chain_frame(res, o, pid, &cpumode, s->callchain.ips[i], f, nr)) != 0) {
+		if ((err = chain_frame(c, &cpumode, s->callchain.ips[i], f, nr)) != 0) {
 			*nr = 0;	/* an unknown context: perf drops the chain */
 			return err < 0 ? err : 0;
 		}

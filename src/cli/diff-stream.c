@@ -265,6 +265,7 @@ static int add_sample(struct sfile *sf, const struct diff_opts *o, struct sevent
 		      const struct pk_resolved_sample *rs, const struct perf_event_attr *a, uint64_t period)
 {
 	struct stream_frame f[STREAM_MAX_FRAMES];
+	const struct stream_src c = { sf->res, o, rs->pid };
 	const char *srcline, *sym = NULL, *dso = NULL;
 	struct entry *e;
 	bool nomem = false;
@@ -273,14 +274,14 @@ static int add_sample(struct sfile *sf, const struct diff_opts *o, struct sevent
 
 	if (rs->loc.dso && !(dso = cli_dso_short_name(o->dso_names, rs->loc.dso, rs->pid, &nomem)) && nomem)
 		return -ENOMEM;
-	if ((err = stream_entry_srcline(sf->res, o, &rs->loc, dso, &srcline)) < 0 ||
+	if ((err = stream_entry_srcline(&c, &rs->loc, dso, &srcline)) < 0 ||
 	    (rs->loc.sym && (err = pk_intern_str(o->names, rs->loc.sym, &sym)) < 0))
 		return err;
 	if (!(e = find_entry(ev, srcline, sym, dso, rs)))
 		return -ENOMEM;
 	e->period += period;
 	ev->period += period;
-	if ((err = stream_frames(sf->res, o, a, s, rs->pid, f, &nr)) < 0 || !nr)
+	if ((err = stream_frames(&c, a, s, f, &nr)) < 0 || !nr)
 		return err;
 	if (nr > e->max_depth)	/* perf's callchain_append: the cursor's length */
 		e->max_depth = nr;
