@@ -370,7 +370,8 @@ static int make_streams(struct sevent *ev)
 	size_t cap = 0;
 	int err = 0;
 
-	qsort(ev->e, ev->nr, sizeof(*ev->e), cmp_entry);
+	if (ev->nr)	/* --cpu or --time may have left none */
+		qsort(ev->e, ev->nr, sizeof(*ev->e), cmp_entry);
 	for (size_t i = 0; !err && i < ev->nr; i++) {
 		size_t nr = 0;
 
