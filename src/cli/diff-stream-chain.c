@@ -220,7 +220,7 @@ static int branch_frames(const struct stream_src *c, const struct pk_sample *s, 
 
 	for (size_t i = 0; i < n; i++) {
 		be[i] = s->branch.entries[i];
-		if (!chain || *first >= s->callchain.nr)
+		if (!chain || *first >= s->callchain.nr)	/* perf reads past a short chain */
 			continue;
 		if (ips[*first] >= (uint64_t)PERF_CONTEXT_MAX ||
 		    (be[i].from < ips[*first] && be[i].from >= ips[*first] - 8))
