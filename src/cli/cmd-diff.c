@@ -401,8 +401,6 @@ static int run(struct diff_opts *o, int argc, char **argv, const char **one)
 		return cli_usage("diff", "--format compares two files, not %zu", o->nr_files);
 	if (o->cycles_hist && !o->cycles)	/* perf prints its usage */
 		return cli_usage("diff", "--cycles-hist needs -c cycles");
-	if (o->stream && (o->time || o->cpus))
-		return cli_usage("diff", "--stream with --time or --cpu is not implemented");
 	if (o->quiet)	/* perf_quiet_option: verbose -1 */
 		o->rep->verbose = 0;
 	o->verbose = o->rep->verbose;

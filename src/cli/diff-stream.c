@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * diff-stream.c - perf diff 6.1's --stream: each sample's branch stack as
- * a chain (every branch's target then source, loops removed, as perf's
- * branch call stacks), the chains of each srcline,symbol,dso entry merged
- * into perf's call-chain tree keyed by source line (each node a run of
+ * diff-stream.c - perf diff 6.1's --stream: each sample --time and --cpu
+ * keep made a chain (diff-stream-chain.c: its branch stack as perf's
+ * branch call stacks, then its call chain; or its LBR call stack), the
+ * chains of each srcline,symbol,dso entry merged into perf's call-chain
+ * tree keyed by source line (each node a run of
  * frames every chain through it shares; a node's frames keep their
  * branches' counts and cycles), each event's five nodes of most hits
  * (perf's flat order, 0.5% threshold) kept as its hot streams, the old
@@ -12,7 +13,7 @@
  * unmatched streams.  The tree is perf's: the order of siblings and the
  * splits decide which runs become streams.
  */
-#include "diff.h"
+#include "diff-stream.h"
 #include "report.h"
 
 #include <errno.h>
@@ -21,20 +22,10 @@
 #include <string.h>
 
 #define NR_STREAMS 5			/* perf's evlist__create_streams(.., 5) */
-#define MAX_BRANCHES 127		/* PERF_MAX_BRANCH_DEPTH, PERF_MAX_STACK_DEPTH */
-
-/* One frame of a chain: a branch's target or source. */
-struct frame {
-	const char *srcline;		/* interned; NULL where no map holds ip */
-	const char *sym;		/* interned; NULL unresolved */
-	uint64_t ip;
-	uint64_t branch_from;		/* a target's source (0: a source), as perf's cursor */
-	uint64_t cycles;
-};
 
 /* A frame in the tree, with perf's counts of the branches that ran through it. */
 struct item {
-	struct frame f;
+	struct stream_frame f;
 	uint64_t branch_count, cycles_count;
 };
 
@@ -73,6 +64,7 @@ struct sfile {
 	struct pk_resolver *res;
 	struct sevent *ev;
 	size_t nr_ev;
+	struct diff_time ranges;	/* --time's, for this file */
 };
 
 /* perf's match_chain_strings: a missing string sorts after any; both
@@ -92,28 +84,43 @@ static int cmp_strings(const char *l, const char *r)
 	return c < 0 ? -1 : c > 0;
 }
 
+/* perf's match_chain_dso_addresses: the object (perf compares where its
+ * objects lie in memory: see stream_frame's dso_rank), then the address. */
+static int cmp_dso_addr(size_t l, uint64_t la, size_t r, uint64_t ra)
+{
+	if (l != r)
+		return l < r ? -1 : 1;
+	return la < ra ? -1 : la > ra;
+}
+
 /* perf's match_chain with CCKEY_SRCLINE of tree frame `t` and new frame
- * `n`: by source line, else (neither has a map) by address. */
-static int cmp_frame(const struct frame *t, const struct frame *n)
+ * `n`: by source line; where neither has one, by object and symbol start
+ * when both have a symbol, else by object and address. */
+static int cmp_frame(const struct stream_frame *t, const struct stream_frame *n)
 {
 	int c = cmp_strings(t->srcline, n->srcline);
 
 	if (c != 2)
 		return c;
-	return t->ip < n->ip ? -1 : t->ip > n->ip;
+	if (t->sym && n->sym)
+		return cmp_dso_addr(t->dso_rank, t->sym_start, n->dso_rank, n->sym_start);
+	return cmp_dso_addr(t->dso_rank, t->ip, n->dso_rank, n->ip);
 }
 
-/* A frame matched: perf counts the branch, and a source's cycles. */
-static void count(struct item *it, const struct frame *f)
+/* A frame matched: perf counts a branch, and a branch source's cycles. */
+static void count(struct item *it, const struct stream_frame *f)
 {
+	if (!f->branch)
+		return;
 	it->branch_count++;
 	if (!f->branch_from)
 		it->cycles_count += f->cycles;
 }
 
-static void item_init(struct item *it, const struct frame *f)
+static void item_init(struct item *it, const struct stream_frame *f)
 {
-	*it = (struct item){ .f = *f, .branch_count = 1, .cycles_count = f->branch_from ? 0 : f->cycles };
+	*it = (struct item){ .f = *f };
+	count(it, f);
 }
 
 static uint64_t cumul(const struct node *n)
@@ -132,7 +139,7 @@ static void node_free(struct node *n)
 }
 
 /* A child of the chain's rest, placed among p's children in perf's order. */
-static int add_child(struct node *p, const struct frame *f, size_t nr, uint64_t period)
+static int add_child(struct node *p, const struct stream_frame *f, size_t nr, uint64_t period)
 {
 	struct node *c = calloc(1, sizeof(*c)), **k = realloc(p->kids, (p->nr_kids + 1) * sizeof(*k));
 	size_t at = 0;
@@ -160,7 +167,7 @@ static int add_child(struct node *p, const struct frame *f, size_t nr, uint64_t 
 /* perf's split_add_child: n keeps its first `matched` frames, a new child
  * takes the rest and n's children, and the chain's rest (if any) is n's
  * second child. */
-static int split(struct node *n, const struct frame *rest, size_t nr_rest, size_t matched, uint64_t period)
+static int split(struct node *n, const struct stream_frame *rest, size_t nr_rest, size_t matched, uint64_t period)
 {
 	struct node *tail = calloc(1, sizeof(*tail));
 
@@ -194,11 +201,11 @@ static int split(struct node *n, const struct frame *rest, size_t nr_rest, size_
 	return add_child(n, rest, nr_rest, period);
 }
 
-static int append_children(struct node *p, const struct frame *f, size_t nr, uint64_t period);
+static int append_children(struct node *p, const struct stream_frame *f, size_t nr, uint64_t period);
 
 /* perf's append_chain: 0 when the chain went into n (or below), else the
  * comparison of n's first frame with the chain's. */
-static int append(struct node *n, const struct frame *f, size_t nr, uint64_t period, int *err)
+static int append(struct node *n, const struct stream_frame *f, size_t nr, uint64_t period, int *err)
 {
 	size_t m = 0;
 	int c = 0;
@@ -219,7 +226,7 @@ static int append(struct node *n, const struct frame *f, size_t nr, uint64_t per
 	return 0;
 }
 
-static int append_children(struct node *p, const struct frame *f, size_t nr, uint64_t period)
+static int append_children(struct node *p, const struct stream_frame *f, size_t nr, uint64_t period)
 {
 	int err = 0;
 
@@ -232,103 +239,6 @@ static int append_children(struct node *p, const struct frame *f, size_t nr, uin
 	if ((err = add_child(p, f, nr, period)) == 0)
 		p->children_hit += period;
 	return err;
-}
-
-/* perf's remove_loops: a run of sources seen before is dropped. */
-static size_t remove_loops(struct perf_branch_entry *l, size_t nr)
-{
-	unsigned char seen[127];
-
-	memset(seen, 0xff, sizeof(seen));
-	for (size_t i = 0; i < nr; i++) {
-		size_t h = (size_t)((l[i].from * 0x61C8864680B583EBull) >> (64 - 7)) % 127, j, off = 0;
-		bool loop = true;
-
-		if (seen[h] == 0xff) {
-			seen[h] = (unsigned char)i;
-			continue;
-		}
-		if (l[seen[h]].from != l[i].from)
-			continue;
-		for (j = seen[h]; j < i && i + off < nr; j++, off++)
-			if (l[j].from != l[i + off].from) {
-				loop = false;
-				break;
-			}
-		if (!loop)
-			continue;
-		if (nr > i + off)
-			memmove(l + i, l + i + off, (nr - (i + off)) * sizeof(*l));
-		nr -= off;
-	}
-	return nr;
-}
-
-/* The source line perf's callchain_srcline gives a frame: file:line, or
- * FILE:0 where addr2line names a function but no line; none where it
- * finds nothing or no map holds the address. */
-static int frame_srcline(struct sfile *sf, const struct diff_opts *o, const struct pk_location *loc,
-			 const char **out)
-{
-	struct pk_srcline sl = { .size = sizeof(sl) };
-	char buf[4096];
-	int err;
-
-	*out = NULL;
-	if (!loc->dso)
-		return 0;
-	err = pk_maps_srcline(pk_resolver_maps(sf->res), loc, &sl);
-	if (err == 0) {
-		const char *slash = strrchr(sl.file_addr2line, '/');
-
-		snprintf(buf, sizeof(buf), "%s:%u", slash ? slash + 1 : sl.file_addr2line, sl.line);
-	} else if (err == -ENODATA) {	/* addr2line's "FILE:?" or "??:?" */
-		const char *file = sl.file_addr2line ? sl.file_addr2line : "??", *slash = strrchr(file, '/');
-
-		snprintf(buf, sizeof(buf), "%s:0", slash ? slash + 1 : file);
-	} else {
-		return err == -ENOMEM ? err : 0;	/* addr2line found nothing */
-	}
-	return pk_intern_str(o->names, buf, out);
-}
-
-/* The srcline sort key of a sample's ip, perf's hist_entry__srcline: its
- * source line, else (no line known) sym+offset or DSO[address]. */
-static int entry_srcline(struct sfile *sf, const struct diff_opts *o, const struct pk_location *loc,
-			 const char *dso, const char **out)
-{
-	char buf[4096];
-	int err = frame_srcline(sf, o, loc, out);
-
-	if (err < 0 || *out)
-		return err;
-	if (!loc->dso)	/* perf's SRCLINE_UNKNOWN */
-		return pk_intern_str(o->names, "??:0", out);
-	if (loc->sym)
-		snprintf(buf, sizeof(buf), "%s+%" PRIu64, loc->sym, loc->symoff);
-	else
-		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso ? dso : "", loc->addr);
-	return pk_intern_str(o->names, buf, out);
-}
-
-/* One end of a branch: perf's thread__find_cpumode_addr_location tries
- * user space, then the kernel. */
-static int make_frame(struct sfile *sf, const struct diff_opts *o, uint32_t pid, uint64_t ip,
-		      uint64_t from, uint64_t cycles, struct frame *f)
-{
-	struct pk_maps *m = pk_resolver_maps(sf->res);
-	struct pk_location loc = { .size = sizeof(loc) };
-	int err;
-
-	if (pk_maps_resolve(m, pid, ip, PERF_RECORD_MISC_USER, &loc) != 0) {
-		loc = (struct pk_location){ .size = sizeof(loc) };
-		if (pk_maps_resolve(m, pid, ip, PERF_RECORD_MISC_KERNEL, &loc) != 0)
-			loc = (struct pk_location){ .size = sizeof(loc) };
-	}
-	*f = (struct frame){ .ip = ip, .branch_from = from, .cycles = cycles };
-	if (loc.sym && (err = pk_intern_str(o->names, loc.sym, &f->sym)) < 0)
-		return err;
-	return frame_srcline(sf, o, &loc, &f->srcline);
 }
 
 /* The entry of a sample's keys: its ip's source line, symbol and object. */
@@ -352,41 +262,30 @@ static struct entry *find_entry(struct sevent *ev, const char *srcline, const ch
 }
 
 static int add_sample(struct sfile *sf, const struct diff_opts *o, struct sevent *ev, const struct pk_sample *s,
-		      const struct pk_resolved_sample *rs, uint64_t period)
+		      const struct pk_resolved_sample *rs, const struct perf_event_attr *a, uint64_t period)
 {
-	struct perf_branch_entry be[MAX_BRANCHES];
-	struct frame f[2 * MAX_BRANCHES];
-	const char *srcline, *dso = NULL;
-	size_t nr = s->branch.nr;
+	struct stream_frame f[STREAM_MAX_FRAMES];
+	const struct stream_src c = { sf->res, o, rs->pid };
+	const char *srcline, *sym = NULL, *dso = NULL;
 	struct entry *e;
 	bool nomem = false;
+	size_t nr;
 	int err;
-
-	const char *sym = NULL;
 
 	if (rs->loc.dso && !(dso = cli_dso_short_name(o->dso_names, rs->loc.dso, rs->pid, &nomem)) && nomem)
 		return -ENOMEM;
-	if ((err = entry_srcline(sf, o, &rs->loc, dso, &srcline)) < 0 ||
+	if ((err = stream_entry_srcline(&c, &rs->loc, dso, &srcline)) < 0 ||
 	    (rs->loc.sym && (err = pk_intern_str(o->names, rs->loc.sym, &sym)) < 0))
 		return err;
 	if (!(e = find_entry(ev, srcline, sym, dso, rs)))
 		return -ENOMEM;
 	e->period += period;
 	ev->period += period;
-	if (!(s->fields & PERF_SAMPLE_BRANCH_STACK) || nr > MAX_BRANCHES)
-		return 0;	/* perf: "corrupted branch chain", no chain */
-	memcpy(be, s->branch.entries, nr * sizeof(*be));
-	nr = remove_loops(be, nr);
-	for (size_t i = 0; i < nr; i++) {
-		if ((err = make_frame(sf, o, rs->pid, be[i].to, be[i].from, be[i].cycles, &f[2 * i])) < 0 ||
-		    (err = make_frame(sf, o, rs->pid, be[i].from, 0, be[i].cycles, &f[2 * i + 1])) < 0)
-			return err;
-	}
-	if (!nr)
-		return 0;
-	if (2 * nr > e->max_depth)
-		e->max_depth = 2 * nr;
-	return append_children(&e->root, f, 2 * nr, period);
+	if ((err = stream_frames(&c, a, s, f, &nr)) < 0 || !nr)
+		return err;
+	if (nr > e->max_depth)	/* perf's callchain_append: the cursor's length */
+		e->max_depth = nr;
+	return append_children(&e->root, f, nr, period);
 }
 
 /* perf's evsel_streams__set_hot_cnode: the first five, then each node of
@@ -471,7 +370,8 @@ static int make_streams(struct sevent *ev)
 	size_t cap = 0;
 	int err = 0;
 
-	qsort(ev->e, ev->nr, sizeof(*ev->e), cmp_entry);
+	if (ev->nr)	/* --cpu or --time may have left none */
+		qsort(ev->e, ev->nr, sizeof(*ev->e), cmp_entry);
 	for (size_t i = 0; !err && i < ev->nr; i++) {
 		size_t nr = 0;
 
@@ -492,7 +392,7 @@ static bool matched(const struct node *b, const struct node *p)
 	size_t i = 0;
 
 	for (; i < b->nr_items; i++) {
-		const struct frame *bf = &b->items[i].f, *pf;
+		const struct stream_frame *bf = &b->items[i].f, *pf;
 
 		if (i == p->nr_items)
 			return false;
@@ -517,7 +417,7 @@ static int64_t avg_cycles(const struct node *n)
 }
 
 /* perf's callchain_list__sym_name with the source-line key. */
-static const char *label(const struct frame *f, char *buf, size_t len)
+static const char *label(const struct stream_frame *f, char *buf, size_t len)
 {
 	if (f->sym && f->srcline)
 		snprintf(buf, len, "%s %s", f->sym, f->srcline);
@@ -595,22 +495,78 @@ static void report(FILE *out, struct sevent *b, struct sevent *p)
 			print_one(out, &p->s[i], ++idx, p, true);
 }
 
-/* What this file does not build as perf does: chains that go on with the
- * sample's call chain, and LBR call stacks (perf's other paths). */
+/* What this file does not build as perf does: chains that go on with a
+ * DWARF unwind of the user stack, and LBR call stacks without call chains
+ * (perf reads a chain that is not there). */
 static const char *unsupported(const struct pk_data_reader *r)
 {
 	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++) {
 		const struct perf_event_attr *a = pk_data_reader_attr(r, i);
 
-		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
-			return "call chains (-g) as well as branch stacks";
-		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK)
-			return "LBR call stacks";
+		if (a->sample_type & PERF_SAMPLE_STACK_USER)
+			return "DWARF call chains (--call-graph dwarf) as well as branch stacks";
+		if ((a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+		    !(a->sample_type & PERF_SAMPLE_CALLCHAIN))
+			return "LBR call stacks without call chains";
 	}
 	return NULL;
 }
 
-static int read_file(struct sfile *sf, const struct diff_opts *o, const char *path)
+/* --time's part for file `idx` parsed against its first and last sample
+ * times (perf's perf_time__parse_for_ranges, as diff-read.c does it), and
+ * --cpu's check that samples name their CPU.  0, or an exit status after
+ * the message. */
+static int filters(struct sfile *sf, const struct diff_opts *o, const char *path, size_t idx)
+{
+	const struct pk_feature_sample_time *st;
+	struct pk_feature *feat = NULL;
+	uint64_t first = 0, last = 0;
+	const char *t = NULL;
+	char part[4096];
+	int err;
+
+	for (size_t i = 0; o->cpus && i < pk_data_reader_nr_events(sf->r); i++)
+		if (!(pk_data_reader_attr(sf->r, i)->sample_type & PERF_SAMPLE_CPU)) {
+			cli_message(stderr, "perfkit diff: %s does not contain CPU events: remove --cpu to "
+				    "proceed\n", path);
+			return CLI_EXIT_EVENT;
+		}
+	if (!o->time)
+		return 0;
+	if (!(t = diff_time_part(o->time, idx, part, sizeof(part))))
+		return cli_usage("diff", "--time '%s' has no part for file %zu (A:B gives one to each)", o->time,
+				 idx);
+	if (pk_data_reader_decode(sf->r, PK_DATA_FEAT_SAMPLE_TIME, &feat) == 0 &&
+	    (st = pk_feature_sample_time(feat))) {
+		first = st->first_ns;
+		last = st->last_ns;
+	}
+	pk_feature_free(feat);
+	if ((err = diff_time_parse(t, first, last, &sf->ranges)) == -ENODATA) {
+		cli_message(stderr, "perfkit diff: --time %s: %s has no first and last sample times (perf's "
+			    "SAMPLE_TIME feature)\n", t, path);
+		return CLI_EXIT_EVENT;
+	}
+	if (err == -EINVAL)
+		return cli_usage("diff", "invalid --time string '%s'", t);
+	return err < 0 ? cli_error("diff", NULL) : 0;
+}
+
+/* perf diff drops a sample outside --time's ranges before anything, and
+ * one of a CPU --cpu does not name before counting it. */
+static bool dropped(const struct sfile *sf, const struct diff_opts *o, const struct pk_sample *s)
+{
+	if (diff_time_skip(&sf->ranges, s->fields & PERF_SAMPLE_TIME ? s->time : UINT64_MAX))
+		return true;
+	for (size_t i = 0; o->cpus && i < o->nr_cpus; i++)
+		if ((uint32_t)o->cpus[i] == s->cpu)
+			return false;
+	return o->cpus;
+}
+
+/* File `idx` read into sf: 0, a negative errno (-ENOTSUP after the
+ * message), or an exit status after the message. */
+static int read_file(struct sfile *sf, const struct diff_opts *o, const char *path, size_t idx)
 {
 	const struct perf_event_header *h;
 	char dir[4096];
@@ -626,6 +582,8 @@ static int read_file(struct sfile *sf, const struct diff_opts *o, const char *pa
 			    path, why);
 		return -ENOTSUP;
 	}
+	if ((rc = filters(sf, o, path, idx)))
+		return rc;
 	sf->nr_ev = pk_data_reader_nr_events(sf->r);
 	if (!(sf->ev = calloc(sf->nr_ev ? sf->nr_ev : 1, sizeof(*sf->ev))) ||
 	    (err = pk_resolver_new(sf->r, &sf->res)) < 0)
@@ -645,9 +603,10 @@ static int read_file(struct sfile *sf, const struct diff_opts *o, const char *pa
 			err = pk_resolver_process(sf->res, &d);
 			continue;
 		}
-		if (ev < 0 || (size_t)ev >= sf->nr_ev || (err = pk_resolver_resolve(sf->res, &d, &rs)) < 0)
+		if (ev < 0 || (size_t)ev >= sf->nr_ev || dropped(sf, o, &d.sample) ||
+		    (err = pk_resolver_resolve(sf->res, &d, &rs)) < 0)
 			continue;
-		err = add_sample(sf, o, &sf->ev[ev], &d.sample, &rs,
+		err = add_sample(sf, o, &sf->ev[ev], &d.sample, &rs, a,
 				 d.sample.fields & PERF_SAMPLE_PERIOD ? d.sample.period : a->sample_period);
 	}
 	for (size_t i = 0; err >= 0 && i < sf->nr_ev; i++)
@@ -663,6 +622,7 @@ static void sfile_free(struct sfile *sf)
 		free(sf->ev[i].e);
 	}
 	free(sf->ev);
+	free(sf->ranges.r);
 	pk_resolver_free(sf->res);
 	pk_data_reader_free(sf->r);
 }
@@ -675,11 +635,13 @@ int diff_stream(struct diff_opts *o)
 	if (pk_intern_new(&o->names) < 0)
 		return cli_error("diff", NULL);
 	for (size_t i = 0; !err && i < 2; i++)
-		err = read_file(&f[i], o, o->paths[i]);
+		err = read_file(&f[i], o, o->paths[i], i);
 	if (err == -ENOTSUP)
 		rc = CLI_EXIT_USAGE;
 	else if (err < 0)
 		rc = cli_error("diff", NULL);
+	else
+		rc = err;
 	/* each old event with the new file's of its type and config */
 	for (size_t i = 0; !err && i < f[0].nr_ev; i++) {
 		const struct perf_event_attr *a = pk_data_reader_attr(f[0].r, i);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""brstack-craft.py [--feature] [--deep N] [--callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
+"""brstack-craft.py [--feature] [--deep N | --overlap N | --callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
 carry a branch stack (PERF_SAMPLE_BRANCH_STACK), for machines without LBR.
 
 Every sample gets four entries built from its own ip and the previous and
@@ -28,6 +28,13 @@ gone astray).  With --empty N every Nth
 sample's branch stack is empty; with --no-user N every Nth sample that has
 kernel frames loses the user part of its call chain (a kernel thread's).
 
+--overlap N (for a -g recording) gives each sample N entries that meet
+its call chain as perf's first_call looks for them: entry k goes from
+the kth chain address minus one (a call instruction just before a
+return address) to that address, or from the previous sample's ip to its
+own where the kth address is a context marker, so perf skips the call
+chain entries the branches overlap before it goes on with the rest.
+
 --feature also sets the BRANCH_STACK header feature (an empty section, as
 perf record writes for a branch-stack recording), which perf diff checks
 before it computes -c cycles or --stream.
@@ -45,6 +52,7 @@ BEFORE_CALLCHAIN = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 3) | (1 << 6) | (1 << 
     (1 << 8) | (1 << 9) | (1 << 16)
 SAMPLE_READ, SAMPLE_CALLCHAIN, SAMPLE_RAW = 1 << 4, 1 << 5, 1 << 10
 CONTEXT_KERNEL, CONTEXT_USER = 2**64 - 128, 2**64 - 512
+CONTEXT_MARKERS = 2**64 - 4095  # PERF_CONTEXT_MAX
 RECORD_SAMPLE = 9
 FEAT_BRANCH_STACK = 15
 HEADER = struct.Struct("<8sQQ2Q2Q2Q32s")  # attr_size: an attr and its ids section
@@ -86,6 +94,19 @@ def callstack_entries(rec, at, opts, n):
     return rec, [(user[k + 1] - 1, user[k], flags(btype=4)) for k in range(len(user) - 1)]
 
 
+def overlap_entries(rec, at, ip, prev, n):
+    """n entries that overlap the call chain at `at` in rec (--overlap)."""
+    nr, = struct.unpack_from('<Q', rec, at)
+    ips = struct.unpack_from('<%dQ' % nr, rec, at + 8)
+    out = []
+    for k, a in enumerate(ips[:n]):
+        if a >= CONTEXT_MARKERS or a == 0:
+            out.append((prev, ip, flags(predicted=1, cycles=7 + k, btype=1)))
+        else:
+            out.append((a - 1, a, flags(cycles=20 + k, btype=4)))
+    return out
+
+
 def add_empty_feature(rest, bits, feat):
     """rest (the feature index and its sections) with an empty section for
     feat inserted in the index at its place (the index is in bit order);
@@ -115,8 +136,9 @@ def main(src, dst, opts=None):
     if stype & AFTER_BRANCH_STACK:
         sys.exit('brstack-craft: sample_type 0x%x has fields after BRANCH_STACK' % stype)
     cs = opts.get('callstack')
-    if cs and (stype & (SAMPLE_READ | SAMPLE_RAW) or not stype & SAMPLE_CALLCHAIN):
-        sys.exit('brstack-craft: --callstack needs a call chain and no READ or RAW')
+    ov = opts.get('overlap')
+    if (cs or ov) and (stype & (SAMPLE_READ | SAMPLE_RAW) or not stype & SAMPLE_CALLCHAIN):
+        sys.exit('brstack-craft: --callstack and --overlap need a call chain and no READ or RAW')
     struct.pack_into('<Q', buf, attrs_off + 24, stype | SAMPLE_BRANCH_STACK)
     struct.pack_into('<Q', buf, attrs_off + 72,
                      BRANCH_USER | (BRANCH_CALL_STACK if cs else BRANCH_ANY))
@@ -136,6 +158,8 @@ def main(src, dst, opts=None):
             n += 1
             if cs:
                 rec, br = callstack_entries(rec, chain_at, opts, n)
+            elif ov:
+                br = overlap_entries(rec, chain_at, ip, prev if prev is not None else ip, ov)
             else:
                 deep = bool(opts.get('deep')) and n % opts['deep'] == 0
                 br = entries(ip, prev if prev is not None else ip, ips[n] if n < len(ips) else ip, deep)
@@ -170,7 +194,7 @@ if __name__ == '__main__':
             opts['callstack'] = True
         elif o == '--feature':
             opts['feature'] = True
-        elif o in ('--empty', '--no-user', '--deep'):
+        elif o in ('--empty', '--no-user', '--deep', '--overlap'):
             opts[o[2:].replace('-', '_')] = int(args.pop(0))
         else:
             sys.exit('brstack-craft: unknown option ' + o)

@@ -129,12 +129,4 @@ contains "a frame no map holds by its address" "$out" "0x1234"
 check "every hot chain has a cycles and hits line" \
 	[ "$(grep -c '^hot chain' <<<"$out")" = "$(grep -c 'hits: [0-9.]*%' <<<"$out" | tr -d ' ')" ]
 
-# What --stream does not build yet is refused, not approximated.
-perf record -q -g -e cpu-clock -F 999 -o g.data -- "$W" hot 30 >/dev/null 2>&1
-python3 "$CRAFT" --feature g.data g-br.data
-run diff --stream g-br.data g-br.data
-expect_rc "--stream on branch stacks with call chains: refused" 2
-contains "saying why" "$err" "call chains (-g) as well as branch stacks"
-run diff --stream --time 50% old-br.data new-br.data
-expect_rc "--stream with --time: refused" 2
 done_testing
