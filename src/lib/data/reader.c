@@ -443,12 +443,10 @@ static int decode_features(struct pk_data_reader *r)
 	return 0;
 }
 
-/* perf record writes its header with data size 0 before the first record
- * and the real size only when it finishes: a file that still says 0 was
- * never finished (the workload failed to start, or perf was killed).  perf
- * warns and takes the records from the data offset to the end of the
- * file; the feature table, written last, is not there: what lies at
- * data_offset + 0 are records.  Every feature bit set counts as cut. */
+/* A data size of 0: perf record never finished the file (the workload did
+ * not start, or perf was killed).  perf 6.1 warns and reads no records; the
+ * records run to the end of the file and are read; the feature table at
+ * data_offset + 0 is records, so every feature bit set counts as cut. */
 static int read_unfinished(struct pk_data_reader *r)
 {
 	r->unfinished = true;
