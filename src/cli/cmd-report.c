@@ -373,7 +373,10 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		 * addr_location, with the frame's symbol and map filled in. */
 		fs->filtered = s->filtered;
 		c->frames[k] = (struct pk_callchain_frame){ fs->sym, fs->dso, fs->sym_start, f->ip,
-							    f->inlined, f->loc.dso };
+							    f->inlined, f->loc.dso, run->o->cg.key, NULL };
+		if (report_srcline_chain(&run->src, run->o->cg.key, pk_resolver_maps(run->res), f,
+					 &c->frames[k].srcline) < 0)
+			return -ENOMEM;
 	}
 	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, run->o->children);
 }
