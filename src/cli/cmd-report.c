@@ -402,8 +402,10 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	s.level = cli_sample_level(rs->cpumode);
 	s.sym = rs->loc.sym;
 	s.sym_start = rs->loc.sym_start;
-	/* perf shows an unresolved address relative to its map, when there is one. */
-	s.ip = rs->loc.dso ? rs->loc.addr : smp->ip;
+	/* perf shows an address relative to its map, when there is one: in a
+	 * user file's map its map_ip, the offset into the file (for a non-PIE
+	 * executable not its ELF address), in the kernel's the address. */
+	s.ip = !rs->loc.dso ? smp->ip : rs->loc.kernel ? rs->loc.addr : rs->loc.map_ip;
 	s.dso = dso_name(run, rs->loc.dso, s.pid, &nomem);
 	report_ksym_sample(&s, rs->loc.dso);
 	if (nomem || (run->srclines &&

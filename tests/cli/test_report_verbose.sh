@@ -5,9 +5,11 @@
 # path, sized and sorted by it, and each resolved symbol after its address
 # and the letter for where its symbols came from (B the build-id cache, D
 # its debug info, k kallsyms); recordings by perf (plain, a forking
-# workload whose samples reach ld.so, -g) and by perfkit record.
+# workload whose samples reach ld.so, -g, a non-PIE executable, whose
+# addresses perf shows as file offsets) and by perfkit record.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+: "${PERFKIT_WORKLOAD_NOPIE:?PERFKIT_WORKLOAD_NOPIE must name the non-PIE workload}"
 : "${PERFKIT_INLINE_TARGET:?PERFKIT_INLINE_TARGET must name the inline target}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -38,6 +40,22 @@ else
 	same_as_perf plain.data -v --dsos perfkit-workload
 	same_as_perf plain.data -v --dsos "$W,[kernel.kallsyms]" --sort dso,sym
 	same_as_perf g.data -v --percent-limit 5
+	# A non-PIE executable (system-wide files are full of them: cc1, static
+	# binaries): perf's -v address is the offset into the file, its map_ip,
+	# not the ELF address 0x400000 above it.
+	perf record -q -e cpu-clock -F 999 -o nopie.data -- "$PERFKIT_WORKLOAD_NOPIE" hot 150 >/dev/null 2>&1
+	"$PERFKIT" record -F 999 -o knopie.data -- "$PERFKIT_WORKLOAD_NOPIE" hot 150 >/dev/null 2>&1
+	for f in nopie.data knopie.data; do
+		same_as_perf "$f" -v
+		same_as_perf "$f" -v --sort dso,sym
+	done
+	out=$("$PERFKIT" report -i nopie.data --stdio -v -q --sort sym 2>/dev/null)
+	if printf '%s\n' "$out" | grep -Eq ' 0x1[0-9a-f]{3} +[A-Za-z!] \[\.\] hot_a$'; then
+		ok "-v: a non-PIE executable's symbol at its file offset"
+	else
+		not_ok "-v: a non-PIE executable's symbol at its file offset"
+		diag "$out"
+	fi
 	same_as_perf g.data -v --no-children -g folded --percent-limit 5
 	# A DSO reached only through call chains is not in the recording's
 	# build-id table (perf record marks the DSOs of samples' ips), but the
