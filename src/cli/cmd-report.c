@@ -335,8 +335,9 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 	bool nomem = false;
 	char level = s->level;
 
-	/* perf's --max-stack keeps the outermost frames in caller order. */
-	if (run->o->cg.caller && nr > run->o->max_stack) {
+	/* perf's --max-stack keeps the outermost frames in caller order, and
+	 * an LBR call stack whole. */
+	if (run->o->cg.caller && nr > run->o->max_stack && !rs->lbr) {
 		from = nr - run->o->max_stack;
 		nr = run->o->max_stack;
 	}
@@ -580,8 +581,8 @@ static int setup(struct report_run *run)
 		pk_resolver_set_symbols(run->res, false);	/* nor stack health: it judges by symbols */
 	else if ((err = report_health_new(run->o, &run->health)) < 0)
 		return err;
-	if (!run->o->cg.caller)	/* caller order cuts in add_chain */
-		pk_resolver_set_max_stack(run->res, run->o->max_stack);
+	/* (in caller order the resolver gives whole chains: add_chain cuts) */
+	pk_resolver_set_max_stack(run->res, run->o->max_stack);
 	pk_resolver_set_inline(run->res, !run->o->no_inline);
 	pk_resolver_set_caller_order(run->res, run->o->cg.caller);
 	/* perf reads the binaries that ran from the build-id cache first. */
