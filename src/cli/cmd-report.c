@@ -50,7 +50,8 @@ static const struct cli_opt report_options[] = {
 	{ "no-children", 0, CLI_ARG_NONE, OPT_NO_CHILDREN, NULL, "self overhead only" },
 	{ "call-graph", 'g', CLI_ARG_REQUIRED, 'g', "PARAMS",
 	  "call graphs under each entry: print type (graph, fractal, flat, folded, none), "
-	  "threshold, print limit, order (caller, callee); default graph,0.5,caller "
+	  "threshold, print limit, order (caller, callee), key (function, address, srcline); "
+	  "default graph,0.5,caller "
 	  "(callee with --no-children)" },
 	{ "inline", 0, CLI_ARG_NONE, OPT_INLINE, NULL,
 	  "inlined functions as frames of DWARF-unwound call chains (the default)" },
