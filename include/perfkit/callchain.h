@@ -21,11 +21,23 @@ extern "C" {
 #endif
 
 /*
+ * How frames match (perf's -g key; every frame of one tree carries the
+ * same): FUNCTION, perf's default, by symbol (below); ADDRESS by object
+ * and address alone; SRCLINE by the `srcline` text where either frame has
+ * one (a frame with none orders after one with one), else as FUNCTION.
+ */
+enum pk_callchain_key {
+	PK_CALLCHAIN_KEY_FUNCTION,
+	PK_CALLCHAIN_KEY_ADDRESS,
+	PK_CALLCHAIN_KEY_SRCLINE,
+};
+
+/*
  * One frame.  Strings are the caller's and must stay valid, unchanged, for
  * the tree's life; frames match on the pointers (equal names must be the
- * same pointer).  As perf's "function" key: two frames with symbols match
- * when their object and symbol start do; otherwise when their object and
- * address do.  The object is `object` when set, else `dso`: two objects
+ * same pointer).  With the FUNCTION key (perf's "function"): two frames
+ * with symbols match when their object and symbol start do; otherwise
+ * when their object and address do.  The object is `object` when set, else `dso`: two objects
  * shown by one name (two copies of a program, by their short name) stay
  * apart when each has its own `object`, as perf compares its dso
  * pointers.  `sym` NULL: unresolved (printed as its address).
@@ -40,6 +52,9 @@ struct pk_callchain_frame {
 				 * start of the function they are inlined into) */
 	const void *object;	/* the object's identity (e.g. its struct pk_dso);
 				 * NULL: the `dso` pointer is */
+	enum pk_callchain_key key;	/* how it matches (0: FUNCTION) */
+	const char *srcline;	/* its source line as the key shows it (NULL: none);
+				 * matched by text with the SRCLINE key */
 };
 
 /* How pk_callchain_sort orders and prunes (perf's -g print types). */

@@ -51,6 +51,8 @@ struct pk_resolved_sample {
 	struct pk_location loc;		/* the sample's ip */
 	const struct pk_frame *frames;	/* the call chain, innermost first, no markers */
 	size_t nr_frames;		/* 0 for a sample without a call chain */
+	bool lbr;			/* the frames are an LBR call stack, rebuilt whole
+					 * (perf cuts none of them to --max-stack) */
 };
 
 struct pk_resolver;
@@ -97,7 +99,10 @@ PK_API int pk_resolver_set_symfs(struct pk_resolver *res, const char *dir);
  * pk_resolver_set_max_stack - keep at most `max` addresses of the
  * PERF_SAMPLE_CALLCHAIN part of a chain, and at most `max` unwound user
  * frames, as perf's --max-stack does (default 127, perf's
- * PERF_MAX_STACK_DEPTH); 0 is taken as 1.
+ * PERF_MAX_STACK_DEPTH); 0 is taken as 1.  In caller order
+ * (pk_resolver_set_caller_order) it only decides whether an LBR call
+ * stack is rebuilt (below), and chains come whole: perf then keeps a
+ * chain's outermost frames, which the caller cuts (but for out->lbr).
  */
 PK_API void pk_resolver_set_max_stack(struct pk_resolver *res, unsigned int max);
 

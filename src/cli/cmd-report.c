@@ -50,7 +50,8 @@ static const struct cli_opt report_options[] = {
 	{ "no-children", 0, CLI_ARG_NONE, OPT_NO_CHILDREN, NULL, "self overhead only" },
 	{ "call-graph", 'g', CLI_ARG_REQUIRED, 'g', "PARAMS",
 	  "call graphs under each entry: print type (graph, fractal, flat, folded, none), "
-	  "threshold, print limit, order (caller, callee); default graph,0.5,caller "
+	  "threshold, print limit, order (caller, callee), key (function, address, srcline); "
+	  "default graph,0.5,caller "
 	  "(callee with --no-children)" },
 	{ "inline", 0, CLI_ARG_NONE, OPT_INLINE, NULL,
 	  "inlined functions as frames of DWARF-unwound call chains (the default)" },
@@ -335,8 +336,9 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 	bool nomem = false;
 	char level = s->level;
 
-	/* perf's --max-stack keeps the outermost frames in caller order. */
-	if (run->o->cg.caller && nr > run->o->max_stack) {
+	/* perf's --max-stack keeps the outermost frames in caller order, and
+	 * an LBR call stack whole. */
+	if (run->o->cg.caller && nr > run->o->max_stack && !rs->lbr) {
 		from = nr - run->o->max_stack;
 		nr = run->o->max_stack;
 	}
@@ -373,7 +375,10 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		 * addr_location, with the frame's symbol and map filled in. */
 		fs->filtered = s->filtered;
 		c->frames[k] = (struct pk_callchain_frame){ fs->sym, fs->dso, fs->sym_start, f->ip,
-							    f->inlined, f->loc.dso };
+							    f->inlined, f->loc.dso, run->o->cg.key, NULL };
+		if (report_srcline_chain(&run->src, run->o->cg.key, pk_resolver_maps(run->res), f,
+					 &c->frames[k].srcline) < 0)
+			return -ENOMEM;
 	}
 	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, run->o->children);
 }
@@ -399,8 +404,10 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	s.level = cli_sample_level(rs->cpumode);
 	s.sym = rs->loc.sym;
 	s.sym_start = rs->loc.sym_start;
-	/* perf shows an unresolved address relative to its map, when there is one. */
-	s.ip = rs->loc.dso ? rs->loc.addr : smp->ip;
+	/* perf shows an address relative to its map, when there is one: in a
+	 * user file's map its map_ip, the offset into the file (for a non-PIE
+	 * executable not its ELF address), in the kernel's the address. */
+	s.ip = !rs->loc.dso ? smp->ip : rs->loc.kernel ? rs->loc.addr : rs->loc.map_ip;
 	s.dso = dso_name(run, rs->loc.dso, s.pid, &nomem);
 	report_ksym_sample(&s, rs->loc.dso);
 	if (nomem || (run->srclines &&
@@ -575,8 +582,8 @@ static int setup(struct report_run *run)
 		pk_resolver_set_symbols(run->res, false);	/* nor stack health: it judges by symbols */
 	else if ((err = report_health_new(run->o, &run->health)) < 0)
 		return err;
-	if (!run->o->cg.caller)	/* caller order cuts in add_chain */
-		pk_resolver_set_max_stack(run->res, run->o->max_stack);
+	/* (in caller order the resolver gives whole chains: add_chain cuts) */
+	pk_resolver_set_max_stack(run->res, run->o->max_stack);
 	pk_resolver_set_inline(run->res, !run->o->no_inline);
 	pk_resolver_set_caller_order(run->res, run->o->cg.caller);
 	/* perf reads the binaries that ran from the build-id cache first. */

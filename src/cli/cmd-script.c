@@ -28,7 +28,7 @@ static const struct cli_opt script_options[] = {
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "[type:]field,... (comm, tid, pid, time, cpu, event, trace, ip, sym, dso, addr, symoff, "
 	  "period, misc, weight, iregs, uregs, brstack, brstacksym, brstackoff, phys_addr, "
-	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen); +field/-field edit the default; type is hw, sw, trace, raw or break" },
+	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen, srccode); +field/-field edit the default; type is hw, sw, trace, raw or break" },
 	{ "symfs", 0, CLI_ARG_REQUIRED, OPT_SYMFS, "DIR",
 	  "look for files with symbols below DIR (perf's --symfs; the kernel's from DIR/vmlinux)" },
 	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
@@ -69,7 +69,7 @@ static const struct { const char *name; uint32_t bit; } field_names[] = {
 	{ "brstackoff", SF_BRSTACKOFF }, { "phys_addr", SF_PHYS_ADDR },
 	{ "data_page_size", SF_DATA_PAGE_SIZE }, { "code_page_size", SF_CODE_PAGE_SIZE }, { "srcline", SF_SRCLINE },
 	{ "data_src", SF_DATA_SRC }, { "tod", SF_TOD }, { "ipc", SF_IPC }, { "insn", SF_INSN },
-	{ "insnlen", SF_INSNLEN },
+	{ "insnlen", SF_INSNLEN }, { "srccode", SF_SRCCODE },
 };
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -247,6 +247,11 @@ static int check_event(struct script_opts *o, const struct perf_event_attr *a, c
 	}
 	if ((t->fields & SF_SYMOFF) && !(t->fields & SF_SYM)) {
 		cli_message(stderr, "Display of offsets requested but symbol is not selected.\n");
+		return CLI_EXIT_EVENT;
+	}
+	if ((t->fields & (SF_SRCLINE | SF_SRCCODE)) && !(t->fields & SF_IP)) {
+		cli_message(stderr, "Display of source line number requested but sample IP is not\n"
+			    "selected. Hence, no address to lookup the source line number.\n");
 		return CLI_EXIT_EVENT;
 	}
 	if ((rc = check_stype(t, a, name, PERF_SAMPLE_TID, "TID", SF_TID | SF_PID)) ||
@@ -457,6 +462,7 @@ int cmd_script(int argc, char **argv)
 	pk_tracing_free(run.c.tracing);
 	pk_resolver_free(run.c.res);
 	script_reads_free(run.c.reads);
+	script_srccode_free(run.c.srccode);
 	script_stat_free(run.stat);
 	pk_data_reader_free(run.r);
 	return rc;

@@ -4,7 +4,8 @@
  * as perf 6.1 prints them: the graph and fractal trees with their "---"
  * and "|--N%--" art, the pipes that link a level until its last child and
  * the "[...]" line for what fractal's threshold left out; flat chains with
- * their percentage above them; folded lines ("N% a;b;c"); every
+ * their percentage above them; folded lines ("N% a;b;c"); frames with
+ * their source line or offset under -g address and srcline; every
  * percentage in perf's colours with --stdio-color.
  */
 #include "report.h"
@@ -12,13 +13,27 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* The frames of one node. */
+/* A frame as perf's callchain_list__sym_name names it: with the address
+ * or srcline key, its source line after the symbol (before an inlined
+ * function's " (inlined)"). */
 static void frame_name(FILE *f, const struct pk_callchain_frame *fr)
 {
-	if (fr->sym)
-		fputs(fr->sym, f);
-	else
+	static const char inl[] = " (inlined)";
+	size_t len;
+
+	if (!fr->sym) {
 		fprintf(f, "%#" PRIx64, fr->ip);
+		return;
+	}
+	if (fr->key == PK_CALLCHAIN_KEY_FUNCTION || !fr->srcline) {
+		fputs(fr->sym, f);
+		return;
+	}
+	len = strlen(fr->sym);
+	if (fr->inlined && len >= sizeof(inl) - 1 && !strcmp(fr->sym + len - (sizeof(inl) - 1), inl))
+		fprintf(f, "%.*s %s%s", (int)(len - (sizeof(inl) - 1)), fr->sym, fr->srcline, inl);
+	else
+		fprintf(f, "%s %s", fr->sym, fr->srcline);
 }
 
 /* perf's callchain_node__fprintf_value: the share in perf's colour with

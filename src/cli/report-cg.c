@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report-cg.c - report's call-graph options as perf 6.1 takes them: the
- * -g string (print type, order, threshold, print limit, each word
- * shortened as perf allows) and what the file decides once open (graphs
+ * -g string (print type, order, threshold, print limit, the key that
+ * matches frames: function, address or srcline; each word shortened as
+ * perf allows) and what the file decides once open (graphs
  * when its samples carry call chains, Children by default with them,
  * caller order with Children or -G, -g refused without chains).
  */
@@ -15,6 +16,25 @@
 static bool abbrev(const char *word, const char *name)
 {
 	return !strncmp(word, name, strlen(word));
+}
+
+/* perf's callchain key words, tried in its order (so "s" is srcline, "f" function). */
+static bool cg_key(struct report_opts *o, const char *w)
+{
+	static const struct {
+		const char *name;
+		enum pk_callchain_key key;
+	} keys[] = {
+		{ "function", PK_CALLCHAIN_KEY_FUNCTION }, { "address", PK_CALLCHAIN_KEY_ADDRESS },
+		{ "srcline", PK_CALLCHAIN_KEY_SRCLINE },
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (abbrev(w, keys[i].name)) {
+			o->cg.key = keys[i].key;
+			return true;
+		}
+	return false;
 }
 
 static bool cg_word(struct report_opts *o, const char *w)
@@ -37,7 +57,7 @@ static bool cg_word(struct report_opts *o, const char *w)
 		o->order_set = true;
 		return true;
 	}
-	return abbrev(w, "function") || abbrev(w, "percent");
+	return cg_key(o, w) || abbrev(w, "percent");
 }
 
 int report_cg_parse(struct report_opts *o, const char *arg)
@@ -68,7 +88,8 @@ int report_cg_parse(struct report_opts *o, const char *arg)
 			o->cg.print_limit = (uint32_t)strtoul(w, &end, 0);
 		if (end == w || *end || numbers++ == 2 || len >= sizeof(w))
 			return cli_usage("report", "bad -g word '%.*s' (print type graph, flat, fractal, "
-					 "folded or none; caller or callee; a threshold; a print limit)",
+					 "folded or none; caller or callee; function, address or srcline; "
+					 "a threshold; a print limit)",
 					 (int)len, start);
 	}
 	return 0;

@@ -97,12 +97,13 @@ bool report_srcline_wanted(const struct report_opts *o)
 	return wants(o);
 }
 
-/* perf's srcline of a location: file:line, else its fallbacks. */
-static void srcline_text(struct pk_maps *maps, const struct pk_location *loc, bool lookup,
-			 const char *dso, char *buf, size_t len, char *file, size_t file_len)
+/* The line addr2line finds at loc, as perf's srcline_from_fileline makes
+ * it, and its file; false when it finds none. */
+static bool found_text(struct pk_maps *maps, const struct pk_location *loc, char *buf, size_t len, char *file,
+		       size_t file_len)
 {
 	struct pk_srcline sl = { .size = sizeof(sl) };
-	int err = loc->dso && lookup ? pk_maps_srcline(maps, loc, &sl) : -ENOENT;
+	int err = loc->dso ? pk_maps_srcline(maps, loc, &sl) : -ENOENT;
 
 	file[0] = '\0';
 	if (err == 0) {
@@ -114,7 +115,18 @@ static void srcline_text(struct pk_maps *maps, const struct pk_location *loc, bo
 		 * an unnamed STT_FILE, "??:0" for none; srcfile is FILE. */
 		snprintf(buf, len, "%s:0", sl.file_addr2line ? base_name(sl.file_addr2line) : "??");
 		snprintf(file, file_len, "%s", sl.file_addr2line ? base_name(sl.file_addr2line) : "");
-	} else if (!loc->dso) {
+	}
+	return err == 0 || err == -ENODATA;
+}
+
+/* perf's srcline of a location: file:line, else its fallbacks. */
+static void srcline_text(struct pk_maps *maps, const struct pk_location *loc, bool lookup,
+			 const char *dso, char *buf, size_t len, char *file, size_t file_len)
+{
+	file[0] = '\0';
+	if (lookup && found_text(maps, loc, buf, len, file, file_len))
+		return;
+	if (!loc->dso) {
 		snprintf(buf, len, "??:0");
 	} else if (loc->sym) {
 		snprintf(buf, len, "%s+%" PRIu64, loc->sym, loc->symoff);
@@ -171,4 +183,27 @@ int report_srcline_frame(struct report_srclines **tp, const struct report_opts *
 	file = f->inl->file_addr2line;
 	snprintf(line, sizeof(line), "%s:%u", file ? base_name(file) : "??", f->inl->line);
 	return (s->srcline = intern(*tp, line)) ? 0 : -ENOMEM;
+}
+
+int report_srcline_chain(struct report_srclines **tp, enum pk_callchain_key key, struct pk_maps *maps,
+			 const struct pk_frame *f, const char **out)
+{
+	char line[4096], file[4096];
+
+	*out = NULL;
+	if (key == PK_CALLCHAIN_KEY_FUNCTION || !f->loc.dso)
+		return 0;
+	if (f->inl)	/* perf's inline frames carry their inline record's line */
+		snprintf(line, sizeof(line), "%s:%u",
+			 f->inl->file_addr2line ? base_name(f->inl->file_addr2line) : "??", f->inl->line);
+	else if (!found_text(maps, &f->loc, line, sizeof(line), file, sizeof(file))) {
+		/* perf: no line, and only the address key shows the offset
+		 * (its "dso[ADDR]" for no symbol never prints: the ip does). */
+		if (key != PK_CALLCHAIN_KEY_ADDRESS || !f->loc.sym)
+			return 0;
+		snprintf(line, sizeof(line), "+%" PRIu64, f->loc.symoff);
+	}
+	if (!*tp && !(*tp = calloc(1, sizeof(**tp))))
+		return -ENOMEM;
+	return (*out = intern(*tp, line)) ? 0 : -ENOMEM;
 }

@@ -17,6 +17,7 @@ struct report_cg {
 	double min_percent;		/* the threshold, in percent */
 	uint32_t print_limit;		/* 0: no limit */
 	bool caller;			/* chains root first (perf's "caller") */
+	enum pk_callchain_key key;	/* how frames match and print (function, address, srcline) */
 	/* the escape colouring a percentage (NULL: none), for --stdio-color */
 	const char *(*color)(double percent);
 };
@@ -111,6 +112,16 @@ int report_srcline_fill(struct report_srclines **tp, const struct report_opts *o
  */
 int report_srcline_frame(struct report_srclines **tp, const struct report_opts *o,
 			 struct pk_maps *maps, const struct pk_frame *f, struct pk_hist_sample *s);
+
+/*
+ * report_srcline_chain - the source line perf 6.1 gives call-chain frame f
+ * under -g key `key` (its callchain_srcline), in *out: none (NULL) with
+ * the function key or outside every map; "file.c:123" where a line is
+ * found; else, with the address key, "+OFFSET" (decimal, from the
+ * symbol's start).  0, or -ENOMEM.
+ */
+int report_srcline_chain(struct report_srclines **tp, enum pk_callchain_key key, struct pk_maps *maps,
+			 const struct pk_frame *f, const char **out);
 
 /* report_srcline_wanted - whether o sorts by srcline or srcfile: without
  * either, report_srcline_fill does nothing and report_srcline_frame only

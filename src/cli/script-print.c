@@ -319,5 +319,7 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 	print_start(&o, c, t, s, r.comm, chain, rec->misc, PERF_RECORD_SAMPLE);
 	err = print_body(&o, c, t, attr, name, s, &r, lines);
 	script_out_flush(&o);
+	if (!err && HAS(t, SRCCODE))
+		err = script_print_srccode(f, &c->srccode, c->res, r.tid, &r.loc);
 	return err;
 }

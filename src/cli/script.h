@@ -17,6 +17,7 @@ enum script_field {
 	SF_UREGS = 1u << 16, SF_BRSTACK = 1u << 17, SF_BRSTACKSYM = 1u << 18, SF_BRSTACKOFF = 1u << 19,
 	SF_PHYS_ADDR = 1u << 20, SF_DATA_PAGE_SIZE = 1u << 21, SF_CODE_PAGE_SIZE = 1u << 22, SF_SRCLINE = 1u << 23,
 	SF_DATA_SRC = 1u << 24, SF_TOD = 1u << 25, SF_IPC = 1u << 26, SF_INSN = 1u << 27, SF_INSNLEN = 1u << 28,
+	SF_SRCCODE = 1u << 29,
 };
 
 /* The output types perf keys -F by: the attr types below PERF_TYPE_MAX, then
@@ -65,7 +66,23 @@ struct script_ctx {
 	bool clock_on;
 	uint64_t tod_ns, clock_ns;
 	int data_src_width;
+	struct script_srccode *srccode;	/* script-srccode.c's files and threads */
 };
+
+/* ---- script-srccode.c: -F srccode ------------------------------------------ */
+struct script_srccode;
+
+/*
+ * script_print_srccode - perf's -F srccode line for location loc of
+ * thread tid ("|LINE     text\n"), from the table made on first use in
+ * *scp: nothing where no source line is found, or when it is the line
+ * last printed for the thread.  0, or -ENOMEM.
+ */
+int script_print_srccode(FILE *out, struct script_srccode **scp, struct pk_resolver *res, uint32_t tid,
+			 const struct pk_location *loc);
+
+/* script_srccode_free - free the table; NULL is a no-op. */
+void script_srccode_free(struct script_srccode *sc);
 
 /*
  * script_print_srcline - perf's "\n  file.c:123" for a location (a

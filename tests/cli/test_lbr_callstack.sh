@@ -7,7 +7,8 @@
 # part up to the user marker, then the first entry's target and every
 # entry's source), compared with perf on the same files: a chain of
 # several frames with kernel frames, samples whose chain has no user part
-# (perf walks the plain chain), and empty branch stacks (perf 6.1 then adds
+# (perf walks the plain chain), --max-stack in both orders (the LBR chain
+# whole, or the plain one cut), and empty branch stacks (perf 6.1 then adds
 # a frame read past the record in callee order; perfkit adds none).
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
@@ -52,6 +53,18 @@ for g in callee caller; do
 done
 same "report --no-children -g caller, empty stacks: chains equal perf's" empty.data \
 	report --stdio --no-children -g folded,0,caller --sort-lines
+# --max-stack N: perf rebuilds an LBR chain whole when the call chain's
+# user marker is among its first N entries, and otherwise walks the plain
+# chain, whose outermost N frames caller order keeps (-G too).
+for n in 1 2 3 5; do
+	for g in "-g folded,0,caller" "-G -g folded,0" "-g folded,0,callee"; do
+		same "report --no-children $g --max-stack $n: chains equal perf's" lbr.data \
+			report --stdio --no-children $g --max-stack $n --sort-lines
+	done
+	same "report --no-children -G --max-stack $n, empty stacks: chains equal perf's" empty.data \
+		report --stdio --no-children -G -g folded,0 --max-stack $n --sort-lines
+done
+same "script --max-stack 3: LBR chains equal perf's" lbr.data script --max-stack 3
 
 # Children (caller order is report's default): perf resolves an LBR
 # chain's kernel part in user mode in caller order, so its addresses are
@@ -69,15 +82,17 @@ for f in lbr.data empty.data; do
 	for g in caller callee; do
 		# (perf's frames read past the record have entries of their own)
 		[ $f/$g = empty.data/callee ] && continue
-		theirs=$(perf report --stdio -g $g -i $f 2>/dev/null | entries)
-		run report --stdio -g $g -i $f
-		ours=$(printf '%s\n' "$out" | entries)
-		if [ -n "$ours" ] && [ "$theirs" = "$ours" ]; then
-			ok "$f: report's children entries ($g order) equal perf's"
-		else
-			not_ok "$f: report's children entries ($g order) equal perf's"
-			diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
-		fi
+		for ms in 127 3; do
+			theirs=$(perf report --stdio -g $g --max-stack $ms -i $f 2>/dev/null | entries)
+			run report --stdio -g $g --max-stack $ms -i $f
+			ours=$(printf '%s\n' "$out" | entries)
+			if [ -n "$ours" ] && [ "$theirs" = "$ours" ]; then
+				ok "$f: report's children entries ($g order, --max-stack $ms) equal perf's"
+			else
+				not_ok "$f: report's children entries ($g order, --max-stack $ms) equal perf's"
+				diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
+			fi
+		done
 	done
 done
 

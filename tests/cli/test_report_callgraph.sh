@@ -5,7 +5,8 @@
 # recordings with frame-pointer call chains by perf record -g and by
 # perfkit record -g, in the default table (Children and Self, a graph in
 # caller order under each row), --no-children, -g flat, folded, fractal,
-# caller and callee, none, --max-stack 3, -G, --sort sym, the graphs'
+# caller and callee, none, --max-stack 3, -G, --sort sym, the address
+# and srcline keys, the graphs'
 # percentages coloured with --stdio-color=always; and -g on a file
 # without call chains refused.  The graphs are cut at 5% (a -g threshold,
 # or --percent-limit 5, which is the graphs' threshold too): perf orders
@@ -83,5 +84,26 @@ else
 		diag "exit $rc" "$(cat err)"
 	fi
 	same_as_perf plain.data --sort comm,dso
+
+	# -g's key: address (a node per address, "sym file.c:LINE" or "sym
+	# +OFFSET") and srcline, in every print type and both orders.
+	for f in g.data kg.data; do
+		same_as_perf "$f" -g address --percent-limit 5
+		same_as_perf "$f" --no-children -g caller,0.5,address --percent-limit 5
+		same_as_perf "$f" --no-children -g folded,address,5
+		same_as_perf "$f" -g fractal,addr --percent-limit 5
+		same_as_perf "$f" -g srcline --percent-limit 5
+		same_as_perf "$f" --no-children -g flat,srcline --percent-limit 5
+	done
+	# The workload has line tables: under -g address each of its frames
+	# names its line, and -g function does not.
+	out=$("$PERFKIT" report -i g.data --stdio --no-children -g address -q 2>/dev/null)
+	if printf '%s\n' "$out" | grep -Eq -- '--hot_a workload\.c:[0-9]+$' &&
+	   ! printf '%s\n' "$out" | grep -Eq -- '--hot_a$'; then
+		ok "-g address: hot_a's frames carry their source line"
+	else
+		not_ok "-g address: hot_a's frames carry their source line"
+		diag "$out"
+	fi
 fi
 done_testing

@@ -5,9 +5,12 @@
 # path, sized and sorted by it, and each resolved symbol after its address
 # and the letter for where its symbols came from (B the build-id cache, D
 # its debug info, k kallsyms); recordings by perf (plain, a forking
-# workload whose samples reach ld.so, -g) and by perfkit record.
+# workload whose samples reach ld.so, -g, a non-PIE executable, whose
+# addresses perf shows as file offsets, a stripped static one, '!') and
+# by perfkit record.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+: "${PERFKIT_WORKLOAD_NOPIE:?PERFKIT_WORKLOAD_NOPIE must name the non-PIE workload}"
 : "${PERFKIT_INLINE_TARGET:?PERFKIT_INLINE_TARGET must name the inline target}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -38,6 +41,40 @@ else
 	same_as_perf plain.data -v --dsos perfkit-workload
 	same_as_perf plain.data -v --dsos "$W,[kernel.kallsyms]" --sort dso,sym
 	same_as_perf g.data -v --percent-limit 5
+	# A non-PIE executable (system-wide files are full of them: cc1, static
+	# binaries): perf's -v address is the offset into the file, its map_ip,
+	# not the ELF address 0x400000 above it.
+	perf record -q -e cpu-clock -F 999 -o nopie.data -- "$PERFKIT_WORKLOAD_NOPIE" hot 150 >/dev/null 2>&1
+	"$PERFKIT" record -F 999 -o knopie.data -- "$PERFKIT_WORKLOAD_NOPIE" hot 150 >/dev/null 2>&1
+	for f in nopie.data knopie.data; do
+		same_as_perf "$f" -v
+		same_as_perf "$f" -v --sort dso,sym
+	done
+	# A static executable stripped of both symbol tables (as a system-wide
+	# file meets them): perf finds no symbol source ('!', not the cache's
+	# 'B') and shows its unknown addresses at their file offsets.
+	printf 'volatile unsigned long s;\nint main(void) { for (unsigned long i = 0; i < 200000000ul; i++) s += i; return 0; }\n' >st.c
+	if cc -static -O1 -o st st.c 2>/dev/null && strip --strip-all st; then
+		perf record -q -e cpu-clock -F 999 -o static.data -- ./st >/dev/null 2>&1
+		same_as_perf static.data -v
+		out=$("$PERFKIT" report -i static.data --stdio -v -q --sort dso,sym 2>/dev/null)
+		if printf '%s\n' "$out" | grep -q '/st ' &&
+		   ! printf '%s\n' "$out" | grep '/st ' | grep -Evq ' 0x[0-9a-f]{1,5} +! \[\.\] 0x0{6,}[0-9a-f]+$'; then
+			ok "-v: a stripped static executable's addresses: '!', file offsets"
+		else
+			not_ok "-v: a stripped static executable's addresses: '!', file offsets"
+			diag "$out"
+		fi
+	else
+		skip "-v on a stripped static executable" "cc -static does not link here"
+	fi
+	out=$("$PERFKIT" report -i nopie.data --stdio -v -q --sort sym 2>/dev/null)
+	if printf '%s\n' "$out" | grep -Eq ' 0x1[0-9a-f]{3} +[A-Za-z!] \[\.\] hot_a$'; then
+		ok "-v: a non-PIE executable's symbol at its file offset"
+	else
+		not_ok "-v: a non-PIE executable's symbol at its file offset"
+		diag "$out"
+	fi
 	same_as_perf g.data -v --no-children -g folded --percent-limit 5
 	# A DSO reached only through call chains is not in the recording's
 	# build-id table (perf record marks the DSOs of samples' ips), but the

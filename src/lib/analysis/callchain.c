@@ -3,7 +3,8 @@
  * callchain.c - the call-chain tree behind perf report's -g output: chains
  * merged into nodes of shared frames (a node matched in part is split, as
  * perf's callchain tree does), each node's children kept in perf's match
- * order (object, then symbol start or address, highest first), and the
+ * order (object, then symbol start or address, highest first; or by
+ * address alone, or source line, for perf's other -g keys), and the
  * orders perf prints them in: children by their period and below for the
  * graph modes, nodes by their own period for flat and folded, ties in
  * match order, under perf's thresholds.
@@ -73,16 +74,29 @@ static const void *object(const struct pk_callchain_frame *f)
 	return f->object ? f->object : (const void *)f->dso;
 }
 
-/* perf's match of two frames: 0 equal, < 0 when `a` orders before `b`. */
-static int frame_cmp(const struct pk_callchain_frame *a, const struct pk_callchain_frame *b)
+/* perf's match_chain_strings: a string orders before none; 2: both none. */
+static int text_cmp(const char *a, const char *b)
 {
 	int c;
 
-	if (a->sym && b->sym && (a->inlined || b->inlined))
-		return (c = strcmp(a->sym, b->sym)) < 0 ? -1 : c > 0;
+	if (!a || !b)
+		return !a && !b ? 2 : a ? -1 : 1;
+	return (c = strcmp(a, b)) < 0 ? -1 : c > 0;
+}
+
+/* perf's match of two frames: 0 equal, < 0 when `a` orders before `b`. */
+static int frame_cmp(const struct pk_callchain_frame *a, const struct pk_callchain_frame *b)
+{
+	bool by_sym = a->key != PK_CALLCHAIN_KEY_ADDRESS && a->sym && b->sym;
+	int c;
+
+	if (a->key == PK_CALLCHAIN_KEY_SRCLINE && (c = text_cmp(a->srcline, b->srcline)) != 2)
+		return c;
+	if (by_sym && (a->inlined || b->inlined))
+		return text_cmp(a->sym, b->sym);
 	if (object(a) != object(b))
 		return (uintptr_t)object(a) < (uintptr_t)object(b) ? -1 : 1;
-	if (a->sym && b->sym)
+	if (by_sym)
 		return cmp_u64(a->sym_start, b->sym_start);
 	return cmp_u64(a->ip, b->ip);
 }

@@ -79,6 +79,7 @@ struct pk_resolver {
 	bool no_inline;			/* pk_resolver_set_inline(false) */
 	bool no_symbols;		/* pk_resolver_set_symbols(false) */
 	bool caller_order;		/* pk_resolver_set_caller_order(true) */
+	bool lbr;			/* the chain being built is an LBR call stack's */
 	struct loc_slot *locs;		/* LOC_CACHE_SIZE of them */
 	struct chain_slot *chains;	/* CHAIN_MEMO_SIZE of them */
 	uint32_t gen;			/* the live generation of locs and chains, never 0 */
@@ -473,7 +474,7 @@ static uint16_t marker_mode(uint64_t ip)
  * it in callee order, its first `end` entries: the mode starts as user,
  * kernel/user/hypervisor markers switch it, any other marker discards the
  * chain (perf takes it as corrupt), and at most max_stack addresses are
- * taken.
+ * taken (in caller order all: the caller keeps the outermost).
  */
 static int chain_part(struct pk_resolver *res, const struct pk_sample *s, uint64_t end, size_t *nr)
 {
@@ -481,7 +482,7 @@ static int chain_part(struct pk_resolver *res, const struct pk_sample *s, uint64
 	unsigned int taken = 0;
 	int err;
 
-	for (uint64_t i = 0; i < end && taken < res->max_stack; i++) {
+	for (uint64_t i = 0; i < end && (res->caller_order || taken < res->max_stack); i++) {
 		uint64_t ip = s->callchain.ips[i];
 
 		if (ip < PERF_CONTEXT_MAX) {
@@ -570,8 +571,10 @@ static int chain_frames(struct pk_resolver *res, const struct pk_sample *s, size
 
 	if (s->branch.call_stack && (s->fields & PERF_SAMPLE_BRANCH_STACK) &&
 	    (s->fields & PERF_SAMPLE_CALLCHAIN)) {
-		if ((err = lbr_frames(res, s, nr)) != 0)
+		if ((err = lbr_frames(res, s, nr)) != 0) {
+			res->lbr = err > 0;
 			return err < 0 ? err : 0;
+		}
 	}
 	return chain_part(res, s, s->callchain.nr, nr);
 }
@@ -667,19 +670,21 @@ static int unwound_frames(struct pk_resolver *res, const struct pk_sample *s, si
 	size_t n = 0;
 	int err;
 
+	unsigned int max = res->caller_order ? DEFAULT_MAX_STACK : res->max_stack;
+
 	if (!(s->fields & PERF_SAMPLE_REGS_USER) || !(s->fields & PERF_SAMPLE_STACK_USER) ||
 	    !s->regs_user.nr || !s->stack.dyn_size)
 		return 0;
-	if (res->cap_ips < res->max_stack) {
-		uint64_t *ips = realloc(res->ips, res->max_stack * sizeof(*ips));
+	if (res->cap_ips < max) {
+		uint64_t *ips = realloc(res->ips, max * sizeof(*ips));
 
 		if (!ips)
-			return pk__error_nomem("pk_resolver_resolve(unwind %u)", res->max_stack);
+			return pk__error_nomem("pk_resolver_resolve(unwind %u)", max);
 		res->ips = ips;
-		res->cap_ips = res->max_stack;
+		res->cap_ips = max;
 	}
 	err = pk_unwinder_unwind(res->unwinder, s->pid, s->tid, s->regs_user.regs, s->regs_user.mask,
-				 s->stack.data, s->stack.dyn_size, res->ips, res->max_stack, &n);
+				 s->stack.data, s->stack.dyn_size, res->ips, max, &n);
 	if (err == -EINVAL)
 		return 0;	/* no IP or SP among the registers: nothing to unwind */
 	if (err < 0)
@@ -733,11 +738,13 @@ int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
 	/* A user-mode ip no process map holds is looked for in the kernel's. */
 	if (!out->loc.dso && out->cpumode == PERF_RECORD_MISC_USER && s->ip >= 0xffff800000000000ull)
 		locate(res, s->pid, s->ip, PERF_RECORD_MISC_KERNEL, &out->loc);
+	out->lbr = res->lbr = false;
 	if (memoisable(s))
 		return memo_frames(res, s, &out->frames, &out->nr_frames);
 	if ((err = chain_frames(res, s, &nr)) < 0 || (err = unwound_frames(res, s, &nr)) < 0)
 		return err;
 	out->frames = res->frames;
 	out->nr_frames = nr;
+	out->lbr = res->lbr;
 	return 0;
 }

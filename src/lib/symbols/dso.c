@@ -216,6 +216,10 @@ static void read_elf(struct pk__dso *d, const char *mapped, struct pk__elf *e, b
 	struct fill f = { .symtab = symtab };
 
 	read_segments(d, mapped, e);
+	/* A file with neither table is no symbol source for perf 6.1 either
+	 * (its symtab type stays NOT_FOUND: -v's '!'): its segments only. */
+	if (!symtab && !pk__elf_has_dynsym(e))
+		return;
 	if (pk__symtab_new(&f.t) < 0)
 		return;
 	pk__elf_symbols(e, add_sym, &f);

@@ -395,6 +395,55 @@ static void copies_apart_by_object(void **state)
 	pk_callchain_free(cc);
 }
 
+/* The roots' periods, largest first, after a graph sort of `frames`
+ * appended one chain each with periods 1, 2, 4, ... */
+static size_t roots(const struct pk_callchain_frame *frames, size_t nr, uint64_t *cumul)
+{
+	struct pk_callchain *cc;
+	size_t n;
+
+	assert_int_equal(pk_callchain_new(&cc), 0);
+	for (size_t i = 0; i < nr; i++)
+		assert_int_equal(pk_callchain_append(cc, &frames[i], 1, 1ull << i), 0);
+	assert_int_equal(pk_callchain_sort(cc, PK_CALLCHAIN_GRAPH_ABS, 0, 0.0), 0);
+	n = pk_callchain_node_nr_children(pk_callchain_root(cc));
+	for (size_t i = 0; i < n; i++)
+		cumul[i] = pk_callchain_node_cumul(pk_callchain_node_child(pk_callchain_root(cc), i));
+	pk_callchain_free(cc);
+	return n;
+}
+
+/* perf's -g keys: function merges two addresses of one symbol, address
+ * keeps them apart, srcline merges by line text across addresses and
+ * keeps two lines of one symbol apart, and falls back to the function
+ * where neither frame has a line. */
+static void keys(void **state)
+{
+	struct pk_callchain_frame f[3] = {
+		{ .sym = "hot_a", .dso = WL, .sym_start = 0x1459, .ip = 0x1460, .srcline = "w.c:85" },
+		{ .sym = "hot_a", .dso = WL, .sym_start = 0x1459, .ip = 0x1470, .srcline = "w.c:85" },
+		{ .sym = "hot_a", .dso = WL, .sym_start = 0x1459, .ip = 0x1480, .srcline = "w.c:84" },
+	};
+	uint64_t c[3];
+
+	(void)state;
+	assert_int_equal(roots(f, 3, c), 1);
+	assert_int_equal(c[0], 7);
+	for (size_t i = 0; i < 3; i++)
+		f[i].key = PK_CALLCHAIN_KEY_ADDRESS;
+	assert_int_equal(roots(f, 3, c), 3);
+	assert_int_equal(c[0], 4);
+	for (size_t i = 0; i < 3; i++)
+		f[i].key = PK_CALLCHAIN_KEY_SRCLINE;
+	assert_int_equal(roots(f, 3, c), 2);
+	assert_int_equal(c[0], 4);
+	assert_int_equal(c[1], 3);
+	for (size_t i = 0; i < 3; i++)
+		f[i].srcline = NULL;
+	assert_int_equal(roots(f, 3, c), 1);
+	assert_int_equal(c[0], 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +451,7 @@ int main(void)
 		cmocka_unit_test(graph_two_roots),    cmocka_unit_test(fractal),
 		cmocka_unit_test(flat_and_folded),    cmocka_unit_test(append_after_sort_refused),
 		cmocka_unit_test(children_in_hist),   cmocka_unit_test(copies_apart_by_object),
+		cmocka_unit_test(keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

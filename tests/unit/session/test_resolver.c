@@ -214,7 +214,25 @@ static void lbr_call_stack_rebuilds_the_user_part(void **state)
 	assert_int_equal(s.frames[0].ip, k);
 	assert_int_equal(s.frames[0].cpumode, PERF_RECORD_MISC_USER);
 	assert_int_equal(s.frames[1].ip, a + 2);
+	assert_true(s.lbr);
+	/* --max-stack in caller order: the user marker among the first 3
+	 * entries, the LBR chain whole; not among the first 2, the plain
+	 * chain, whole too (the caller keeps its outermost frames). */
+	pk_resolver_set_max_stack(res, 3);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 4);
+	assert_true(s.lbr);
+	pk_resolver_set_max_stack(res, 2);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 3);
+	assert_false(s.lbr);
+	assert_int_equal(s.frames[2].ip, 0x20);
 	pk_resolver_set_caller_order(res, false);
+	/* In callee order the plain chain is cut to max_stack addresses. */
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 2);
+	assert_false(s.lbr);
+	pk_resolver_set_max_stack(res, 127);
 	/* An empty stack: the kernel part alone. */
 	r.sample.branch.nr = 0;
 	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
