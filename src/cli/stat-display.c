@@ -515,8 +515,12 @@ static void print_aggregates(FILE *f, const struct stat_opts *o, const char *ts,
 		size_t len;
 		int n = 0;
 
-		for (size_t j = 0; j < nr; j++)
-			vals[j] = r[j].err ? 0 : (double)agg_sum(&r[j], s, o, k, &n).value;
+		/* n: the aggregate's CPUs, whether or not its events counted. */
+		for (size_t j = 0; j < nr; j++) {
+			struct pk_count sum = agg_sum(&r[j], s, o, k, &n);
+
+			vals[j] = r[j].err ? 0 : (double)sum.value;
+		}
 		/* perf opens each -j object itself outside -I. */
 		len = (size_t)snprintf(prefix, sizeof(prefix), "%s%s", ts,
 				       o->metric_only && o->json && !ts[0] ? "{" : "");

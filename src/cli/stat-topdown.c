@@ -83,8 +83,10 @@ static int add_events(struct stat_opts *o, char *str)
 	return o->spec ? 0 : cli_usage("stat", "out of memory");
 }
 
-/* The older slots events: per perf, system-wide only, and refused with -A
- * and the aggregations other than per core. */
+/* The older slots events: per perf, system-wide only, refused with -A
+ * and the aggregations other than per core, and counted per core whether
+ * or not --per-core was given (perf sets AGGR_CORE): the slots a core's
+ * threads share are only meaningful summed over the core. */
 static int slots_setup(struct stat_opts *o, const struct pk_pmu *cpu)
 {
 	char *str;
@@ -97,6 +99,7 @@ static int slots_setup(struct stat_opts *o, const struct pk_pmu *cpu)
 		fprintf(stderr, "top down event configuration requires system-wide mode (-a)\n");
 		return CLI_EXIT_EVENT;
 	}
+	o->per = 'c';
 	if (!(str = filter_events(cpu, slots_events, cpu && slots_group())))
 		return cli_usage("stat", "out of memory");
 	if (!str[0]) {

@@ -67,6 +67,12 @@ else
 	# cycles counts where there is a PMU: only where it cannot, its empty
 	# column is in the comparison.
 	perf stat -x, -e cycles -- true 2>&1 | grep -q 'not supported' && evs=task-clock,cycles,page-faults
+	if [ "$evs" != task-clock,page-faults ]; then
+		mine=$("$PERFKIT" stat --metric-only --per-core -a -x, -e cycles -- true 2>&1)
+		theirs=$(perf stat --metric-only --per-core -a -x, -e cycles -- true 2>&1)
+		check "an aggregate of events none of which counted still names its CPUs, as perf" \
+			test "$mine" = "$theirs"
+	fi
 	for split in --per-core --per-die --per-socket --per-node -A; do
 		for fmt in '' -x, -j; do
 			mine=$("$PERFKIT" stat --metric-only $split -a $fmt -e $evs -- true 2>&1)
