@@ -57,6 +57,20 @@ check "-e's events first, then the topdown ones (perf adds them after)" \
 	test "$(printf '%s\n' "$err" | grep -E '^(page-faults|topdown-)' | head -2 | tr '\n' ' ')" = \
 	"page-faults topdown-total-slots "
 
+# NO_NMI_WATCHDOG (skl-metrics.json's Page_Walks_Utilization): perf's
+# warning and hint exactly when this machine's NMI watchdog is on.
+PERFKIT_SYSFS_ROOT=$tmp PERFKIT_CPUID=GenuineIntel-6-5E-3 LIBPFM_FORCE_PMU=skl \
+	run stat -M Page_Walks_Utilization -- true
+expect_rc "-M Page_Walks_Utilization on a Skylake (fixture) runs" 0
+if [ "$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null || echo 0)" -gt 0 ]; then
+	contains "the NMI watchdog is on: perf's words, the events ungrouped" "$err" \
+		"Splitting metric group Page_Walks_Utilization into standalone metrics."
+	contains "... and perf's hint" "$err" "Try disabling the NMI watchdog to comply NO_NMI_WATCHDOG"
+else
+	check "the NMI watchdog is off: the metric's events grouped, nothing said" \
+		eval '! printf "%s" "$err" | grep -q -e Splitting -e "Try disabling"'
+fi
+
 # Ice Lake client (fixture): the perf-metrics events, level 1 only.
 ICL=$PERFKIT_FIXTURES/sysfs/icelake
 PERFKIT_SYSFS_ROOT=$ICL run stat -v --topdown -- true
