@@ -81,5 +81,15 @@ else
 				test "$(nosec "$mine")" = "$(nosec "$theirs")"
 		done
 	done
+	# -I: perf's first line per split, each line stamped (the stamps differ).
+	stamp() { printf '%s\n' "$1" | sed -E 's/[0-9]+\.[0-9]{9}/T/'; }
+	for split in --per-core -A; do
+		for fmt in '' -x, -j; do
+			mine=$("$PERFKIT" stat -I 100 --interval-count 2 --metric-only $split -a $fmt -e $evs 2>&1)
+			theirs=$(perf stat -I 100 --interval-count 2 --metric-only $split -a $fmt -e $evs 2>&1)
+			check "stat -I 100 --metric-only $split -a $fmt: perf's lines" \
+				test "$(stamp "$mine")" = "$(stamp "$theirs")"
+		done
+	done
 fi
 done_testing
