@@ -478,10 +478,6 @@ static struct pk_count agg_sum(const struct result *r, const struct stat_summary
 	return sum;
 }
 
-/*
- * --per-core/die/socket/node, as perf 6.1 prints them: each aggregate in
- * key order, and within it each event.
- */
 /* The least aggregate key above `last` (aggregates come out sorted) and
  * its first CPU; -2 when none is left. */
 static long long next_agg(const struct stat_opts *o, const struct stat_summary *s, long long last,
