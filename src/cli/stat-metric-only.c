@@ -6,8 +6,9 @@
  * figures that are rates ("/sec") or "CPUs utilized", names a miss ratio
  * after its event ("branch-misses of all branches"), keeps an empty
  * column for an event that did not count, heads each -M metric (by its
- * name alone when it has no value) and leaves plain events unheaded
- * (except with -A, where perf heads every event's figures).  With
+ * name alone when it has no value) and leaves plain events unheaded,
+ * --topdown's included (except with -A, where perf heads every event's
+ * figures).  With
  * --per-core/die/socket/node and -A the headings are indented over the
  * lines' prefix (stat-display.c prints a line per aggregate or CPU).
  */
@@ -118,11 +119,12 @@ static int own_zero(const struct result *r, size_t nr, size_t i, const double *v
 
 /*
  * Every event's columns, as perf 6.1 prints them.  The headings line heads
- * only the -M metrics and the topdown figures: perf heads an event's
- * figures only when it is a metric's event (metric_leader), so plain
- * events' figures (insn per cycle, miss ratios) go unheaded.  The values
- * line has each figure shown, and one empty column for an event that did
- * not count.
+ * only the -M metrics: outside -A perf heads an event's figures only when
+ * it leads a metric (print_metric_headers skips every counter whose
+ * metric_leader is not itself, and only -M sets one), so plain events'
+ * figures (insn per cycle, miss ratios) and --topdown's (its events are
+ * plain events to perf) go unheaded.  The values line has each figure
+ * shown, and one empty column for an event that did not count.
  */
 static void columns(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 		    const double *vals, double wall_ns, bool head)
@@ -133,9 +135,6 @@ static void columns(FILE *f, const struct stat_opts *o, const struct result *r, 
 	bool first = true;
 
 	for (size_t i = 0; i < nr; i++) {
-		/* --topdown's events keep their columns; a -M metric's topdown
-		 * event has a heading only with a figure (perf's full_td). */
-		bool headed = r[i].td != TD_NONE && (o->topdown || !r[i].err);
 		struct pk_metric m[2];
 		int n;
 
@@ -143,7 +142,7 @@ static void columns(FILE *f, const struct stat_opts *o, const struct result *r, 
 			metric_column(f, o, r, nr, i, vals, wall_ns, head, &first);
 			continue;
 		}
-		if (head && !headed && !all)
+		if (head && !all)
 			continue;
 		if (r[i].err && !all) {
 			column(f, o, &r[i], NULL, head, &first);

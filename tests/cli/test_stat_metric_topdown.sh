@@ -45,11 +45,11 @@ else
 fi
 PERFKIT_SYSFS_ROOT=$tmp run stat -a -x, --topdown -- true
 expect_rc "-x with --topdown runs" 0
-check "nothing counts here: --metric-only's frame per core (perf's AGGR_CORE), one empty column per event" \
-	test "$err" = "$(printf 'core,cpus,,,,,,\nS0-D0-C0,%s,,,,,,' "$ncpus")"
+check "nothing counts here: --metric-only's frame per core (perf's AGGR_CORE), unheaded (perf 6.1 heads -M metrics only), one empty column per event" \
+	test "$err" = "$(printf 'core,cpus,\nS0-D0-C0,%s,,,,,,' "$ncpus")"
 PERFKIT_SYSFS_ROOT=$tmp run stat -a --per-core -x, --topdown -- true
 check "--per-core given too: the same" \
-	test "$err" = "$(printf 'core,cpus,,,,,,\nS0-D0-C0,%s,,,,,,' "$ncpus")"
+	test "$err" = "$(printf 'core,cpus,\nS0-D0-C0,%s,,,,,,' "$ncpus")"
 PERFKIT_SYSFS_ROOT=$tmp run stat -a --per-socket --topdown -- true
 contains "--per-socket: perf's refusal" "$err" "top down event configuration requires --per-core mode"
 PERFKIT_SYSFS_ROOT=$tmp run stat -a -v --topdown -e page-faults -- true

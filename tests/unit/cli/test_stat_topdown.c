@@ -107,20 +107,19 @@ static void test_slots_layout(void **state)
 	(void)state;
 	make(&f, skl, vals, 5);
 	s = metric_only(&f, &o);
-	/* perf's columns: at least 20 wide, one space after each. */
-	assert_string_equal(s, "            retiring      bad speculation       frontend bound "
-			       "       backend bound \n"
+	/* perf's columns: at least 20 wide, one space after each; perf 6.1
+	 * heads none of them (its headings are -M metrics' alone). */
+	assert_string_equal(s, "\n"
 			       "               40.0%                25.0%                15.0% "
 			       "               20.0% \n");
 	free(s);
 	o.sep = ",";
 	s = metric_only(&f, &o);
-	assert_string_equal(s, "retiring,bad speculation,frontend bound,backend bound,\n"
-			       "40.0,25.0,15.0,20.0,\n");
+	assert_string_equal(s, "\n40.0,25.0,15.0,20.0,\n");
 	free(s);
 }
 
-/* No total slots: perf still heads backend bound, with an empty value. */
+/* No total slots: perf still gives backend bound its column, empty. */
 static void test_slots_none(void **state)
 {
 	static const double vals[] = { 0, 800, 100, 300, 1100 };
@@ -160,10 +159,7 @@ static void test_perf_metrics(void **state)
 	assert_true(m[0].value == 30 && m[1].value > 10 - 1e-9 && m[1].value < 10 + 1e-9);
 	assert_string_equal(m[1].unit, "Core Bound");
 	s = metric_only(&f, &o);
-	assert_string_equal(s, "Retiring,Bad Speculation,Frontend Bound,Backend Bound,Heavy Operations,"
-			       "Light Operations,Branch Mispredict,Machine Clears,Fetch Latency,"
-			       "Fetch Bandwidth,Memory Bound,Core Bound,\n"
-			       "30.0,10.0,20.0,40.0,10.0,20.0,5.0,5.0,15.0,5.0,30.0,10.0,\n");
+	assert_string_equal(s, "\n30.0,10.0,20.0,40.0,10.0,20.0,5.0,5.0,15.0,5.0,30.0,10.0,\n");
 	free(s);
 }
 
@@ -269,7 +265,7 @@ static void test_slots_per_core(void **state)
 	assert_non_null(m = open_memstream(&text, &len));
 	stat_print(m, &o, f.r, f.nr, &s);
 	fclose(m);
-	assert_string_equal(text, "core,cpus,retiring,bad speculation,frontend bound,backend bound,\n"
+	assert_string_equal(text, "core,cpus,\n"
 			    "S0-D0-C0,2,40.0,25.0,15.0,20.0,\n"
 			    "S0-D0-C1,2,10.0,0.0,50.0,40.0,\n");
 	free(text);
