@@ -8,6 +8,7 @@
 #ifndef PERFKIT_HOST_H
 #define PERFKIT_HOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include "perfkit/error.h"
@@ -55,6 +56,15 @@ PK_API int pk_cpu_topology(int cpu, struct pk_cpu_topology *t);
  * mounted (the hint says how to mount cgroup2).
  */
 PK_API int pk_cgroup_root(char *buf, size_t len);
+
+/*
+ * pk_nmi_watchdog - whether the kernel's NMI watchdog is on
+ * (/proc/sys/kernel/nmi_watchdog above 0), holding one hardware counter of
+ * every CPU: perf then leaves some events ungrouped.  Writes the answer to
+ * *on; 0, or a negative errno when the setting cannot be read (-ENOENT on a
+ * kernel without it; *on is left alone) or on is NULL (-EINVAL).
+ */
+PK_API int pk_nmi_watchdog(bool *on);
 
 /*
  * pk_pid_threads - every thread of process `pid`, from /proc/PID/task, in

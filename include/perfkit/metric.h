@@ -67,6 +67,10 @@ struct pk_metric_def {
 	const char *unit;	/* ... followed by this ("%", or "") */
 	const char *cpuid;	/* extended regex over the whole cpuid string */
 	const char *desc;
+	/* Since this field (check size): perf's MetricConstraint, or NULL.
+	 * "NO_NMI_WATCHDOG": perf 6.1 leaves the events ungrouped while the
+	 * NMI watchdog is on (pk_nmi_watchdog), as it would hold a counter. */
+	const char *constraint;
 };
 
 /*

@@ -478,51 +478,128 @@ static struct pk_count agg_sum(const struct result *r, const struct stat_summary
 	return sum;
 }
 
+/* The least aggregate key above `last` (aggregates come out sorted) and
+ * its first CPU; -2 when none is left. */
+static long long next_agg(const struct stat_opts *o, const struct stat_summary *s, long long last,
+			  size_t *first)
+{
+	long long k = -2;
+
+	for (size_t c = 0; c < s->nr_cpus; c++) {
+		long long kc = agg_key(o, &s->topo[c]);
+
+		if (kc > last && (k == -2 || kc < k))
+			k = kc, *first = c;
+	}
+	return k;
+}
+
 /*
  * --per-core/die/socket/node, as perf 6.1 prints them: each aggregate in
- * key order, and within it each event.
+ * key order, and within it each event; with --metric-only, one line of
+ * figures per aggregate (`one`: room for nr results), derived from the
+ * aggregate's own counts.
  */
 static void print_aggregates(FILE *f, const struct stat_opts *o, const char *ts, const struct result *r,
-			     size_t nr, const struct stat_summary *s, double wall_ns, double *vals)
+			     size_t nr, const struct stat_summary *s, double wall_ns, double *vals,
+			     struct result *one)
 {
-	long long last = -2;
+	size_t first = 0;
 
-	for (;;) {
-		long long k = -2;
-		size_t first = 0;
+	for (long long k = next_agg(o, s, -2, &first); k != -2; k = next_agg(o, s, k, &first)) {
 		char prefix[192];
 		size_t len;
 		int n = 0;
 
-		/* The next key above `last`: aggregates come out sorted. */
-		for (size_t c = 0; c < s->nr_cpus; c++) {
-			long long kc = agg_key(o, &s->topo[c]);
+		/* n: the aggregate's CPUs, whether or not its events counted. */
+		for (size_t j = 0; j < nr; j++) {
+			struct pk_count sum = agg_sum(&r[j], s, o, k, &n);
 
-			if (kc > last && (k == -2 || kc < k))
-				k = kc, first = c;
+			vals[j] = r[j].err ? 0 : (double)sum.value;
 		}
-		if (k == -2)
-			break;
-		last = k;
-		for (size_t j = 0; j < nr; j++)
-			vals[j] = r[j].err ? 0 : (double)agg_sum(&r[j], s, o, k, &n).value;
-		len = (size_t)snprintf(prefix, sizeof(prefix), "%s", ts);
+		/* perf opens each -j object itself outside -I. */
+		len = (size_t)snprintf(prefix, sizeof(prefix), "%s%s", ts,
+				       o->metric_only && o->json && !ts[0] ? "{" : "");
 		agg_prefix(prefix + len, sizeof(prefix) - len, o, &s->topo[first], n);
 		for (size_t i = 0; i < nr; i++) {
-			struct result one = slot_result(&r[i], agg_sum(&r[i], s, o, k, &n));
-
-			line(f, o, prefix, r, nr, i, &one, vals, wall_ns, 1);
+			one[i] = slot_result(&r[i], agg_sum(&r[i], s, o, k, &n));
+			if (!o->metric_only)
+				line(f, o, prefix, r, nr, i, &one[i], vals, wall_ns, 1);
 		}
+		if (o->metric_only)
+			stat_metric_only_values(f, o, one, nr, vals, wall_ns, prefix);
 	}
+}
+
+/* -A --metric-only: a line of figures per CPU, from its counts alone (the
+ * first thread's, as perf reads them). */
+static void print_cpus_metric_only(FILE *f, const struct stat_opts *o, const char *ts,
+				   const struct result *r, size_t nr, const struct stat_summary *s,
+				   double wall_ns, double *vals, struct result *one)
+{
+	for (size_t c = 0; c < s->nr_cpus; c++) {
+		size_t slot = c * s->nr_threads;
+		char prefix[192];
+		size_t len;
+
+		for (size_t j = 0; j < nr; j++) {
+			one[j] = slot_result(&r[j], r[j].per ? r[j].per[slot] : r[j].c);
+			vals[j] = one[j].err ? 0 : (double)one[j].c.value;
+		}
+		len = (size_t)snprintf(prefix, sizeof(prefix), "%s%s", ts, o->json && !ts[0] ? "{" : "");
+		slot_prefix(prefix + len, sizeof(prefix) - len, o, s, c, 0);
+		stat_metric_only_values(f, o, one, nr, vals, wall_ns, prefix);
+	}
+}
+
+/* --metric-only split per aggregate or CPU: perf's headings when `head`
+ * (over the first aggregate's or CPU's counts, as perf's shadow stats
+ * hold them; `interval`: -I's first), then a line each. */
+static void print_split_metric_only(FILE *f, const struct stat_opts *o, const char *ts,
+				    const struct result *r, size_t nr, const struct stat_summary *s,
+				    double wall_ns, double *vals, bool head, bool interval)
+{
+	struct result *one = calloc(nr ? nr : 1, sizeof(*one));
+	size_t first = 0;
+	long long k;
+	int n;
+
+	if (!one)
+		return;
+	for (size_t j = 0; j < nr; j++)
+		vals[j] = 0;
+	if (o->per && (k = next_agg(o, s, -2, &first)) != -2)
+		for (size_t j = 0; j < nr; j++)
+			vals[j] = r[j].err ? 0 : (double)agg_sum(&r[j], s, o, k, &n).value;
+	else if (!o->per && s->nr_cpus)
+		for (size_t j = 0; j < nr; j++)
+			vals[j] = r[j].err || !r[j].per ? 0 : (double)r[j].per[0].value;
+	/* perf heads -A's figures whether or not the event counted. */
+	for (size_t j = 0; j < nr; j++) {
+		one[j] = r[j];
+		if (!o->per)
+			one[j].err = 0;
+	}
+	if (head)
+		stat_metric_only_header(f, o, one, nr, vals, wall_ns, interval ? "" : NULL);
+	if (o->per)
+		print_aggregates(f, o, interval ? ts : "", r, nr, s, wall_ns, vals, one);
+	else
+		print_cpus_metric_only(f, o, interval ? ts : "", r, nr, s, wall_ns, vals, one);
+	free(one);
 }
 
 /* The counts, split the way the options ask, each line after `ts`. */
 static void print_split(FILE *f, const struct stat_opts *o, const char *ts, const struct result *r,
 			size_t nr, const struct stat_summary *s, double wall_ns, double *vals)
 {
-	if (o->per)
-		print_aggregates(f, o, ts, r, nr, s, wall_ns, vals);
-	else if (o->per_thread)
+	struct result *one;
+
+	if (o->per) {
+		if ((one = calloc(nr ? nr : 1, sizeof(*one))))
+			print_aggregates(f, o, ts, r, nr, s, wall_ns, vals, one);
+		free(one);
+	} else if (o->per_thread)
 		print_threads(f, o, ts, r, nr, s, wall_ns, vals);
 	else
 		print_cpus(f, o, ts, r, nr, s, wall_ns, vals);
@@ -544,7 +621,9 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 		snprintf(prefix, sizeof(prefix), "%16s%s", "summary", o->sep);
 	if (!o->sep && !o->json)
 		header(f, o, s->runs);
-	if (o->metric_only) {
+	if (o->metric_only && (o->per || o->no_aggr)) {
+		print_split_metric_only(f, o, prefix, r, nr, s, wall_ns, vals, true, false);
+	} else if (o->metric_only) {
 		for (size_t j = 0; j < nr; j++)
 			vals[j] = r[j].err ? 0 : r[j].val.mean;
 		stat_metric_only_header(f, o, r, nr, vals, wall_ns, NULL);
@@ -597,14 +676,16 @@ void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result
 	if (o->json)
 		snprintf(prefix, sizeof(prefix), "\"interval\" : %lu.%09lu, ", sec,
 			 (unsigned long)(ns % 1000000000ULL));
-	if (o->metric_only) {
+	if (o->metric_only && o->json)	/* perf's -j -I --metric-only stamps the line so */
+		snprintf(prefix, sizeof(prefix), "{\"interval\" : %lu.%09lu}", sec,
+			 (unsigned long)(ns % 1000000000ULL));
+	if (o->metric_only && (o->per || o->no_aggr)) {
+		print_split_metric_only(f, o, prefix, r, nr, s, wall_ns, vals, first, true);
+	} else if (o->metric_only) {
 		for (size_t j = 0; j < nr; j++)
 			vals[j] = r[j].err ? 0 : r[j].val.mean;
 		if (first)
 			stat_metric_only_header(f, o, r, nr, vals, wall_ns, "");
-		if (o->json)	/* perf's -j -I --metric-only stamps the line so */
-			snprintf(prefix, sizeof(prefix), "{\"interval\" : %lu.%09lu}", sec,
-				 (unsigned long)(ns % 1000000000ULL));
 		stat_metric_only_values(f, o, r, nr, vals, wall_ns, prefix);
 	} else if (o->per || o->no_aggr || o->per_thread) {
 		print_split(f, o, prefix, r, nr, s, wall_ns, vals);

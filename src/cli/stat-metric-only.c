@@ -6,7 +6,11 @@
  * figures that are rates ("/sec") or "CPUs utilized", names a miss ratio
  * after its event ("branch-misses of all branches"), keeps an empty
  * column for an event that did not count, heads each -M metric (by its
- * name alone when it has no value) and leaves plain events unheaded.
+ * name alone when it has no value) and leaves plain events unheaded,
+ * --topdown's included (except with -A, where perf heads every event's
+ * figures).  With
+ * --per-core/die/socket/node and -A the headings are indented over the
+ * lines' prefix (stat-display.c prints a line per aggregate or CPU).
  */
 #include "stat.h"
 
@@ -92,23 +96,45 @@ static void metric_column(FILE *f, const struct stat_opts *o, const struct resul
 	}
 }
 
+/* -A's headings: perf's shadow stats run with the event's own value 0
+ * (a rate's unit is then "/sec"), the others' as the first CPU counted. */
+static int own_zero(const struct result *r, size_t nr, size_t i, const double *vals, double wall_ns,
+		    struct pk_metric m[2])
+{
+	double v[64];
+	int n;
+
+	if (nr > sizeof(v) / sizeof(v[0]))
+		return 0;	/* stat_figures derives none for longer lists either */
+	memcpy(v, vals, nr * sizeof(v[0]));
+	v[i] = 0;
+	n = stat_figures(r, nr, i, v, wall_ns, m);
+	/* perf's heading for cycles with no clock counted, spelt so. */
+	if (!n && r[i].attr->type == PERF_TYPE_HARDWARE && r[i].attr->config == PERF_COUNT_HW_CPU_CYCLES) {
+		m[0] = (struct pk_metric){ sizeof(m[0]), 0, NULL, "Ghz" };
+		n = 1;
+	}
+	return n;
+}
+
 /*
  * Every event's columns, as perf 6.1 prints them.  The headings line heads
- * only the -M metrics and the topdown figures: perf heads an event's
- * figures only when it is a metric's event (metric_leader), so plain
- * events' figures (insn per cycle, miss ratios) go unheaded.  The values
- * line has each figure shown, and one empty column for an event that did
- * not count.
+ * only the -M metrics: outside -A perf heads an event's figures only when
+ * it leads a metric (print_metric_headers skips every counter whose
+ * metric_leader is not itself, and only -M sets one), so plain events'
+ * figures (insn per cycle, miss ratios) and --topdown's (its events are
+ * plain events to perf) go unheaded.  The values line has each figure
+ * shown, and one empty column for an event that did not count.
  */
 static void columns(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 		    const double *vals, double wall_ns, bool head)
 {
+	/* -A (perf's AGGR_NONE) heads every event's figures, counted or not,
+	 * and -j's headings keep the rates the values line leaves out. */
+	bool all = head && o->no_aggr && !o->per;
 	bool first = true;
 
 	for (size_t i = 0; i < nr; i++) {
-		/* --topdown's events keep their columns; a -M metric's topdown
-		 * event has a heading only with a figure (perf's full_td). */
-		bool headed = r[i].td != TD_NONE && (o->topdown || !r[i].err);
 		struct pk_metric m[2];
 		int n;
 
@@ -116,17 +142,55 @@ static void columns(FILE *f, const struct stat_opts *o, const struct result *r, 
 			metric_column(f, o, r, nr, i, vals, wall_ns, head, &first);
 			continue;
 		}
-		if (head && !headed)
+		if (head && !all)
 			continue;
-		if (r[i].err) {
+		if (r[i].err && !all) {
 			column(f, o, &r[i], NULL, head, &first);
 			continue;
 		}
-		n = stat_figures(r, nr, i, vals, wall_ns, m);
+		n = all ? own_zero(r, nr, i, vals, wall_ns, m) : stat_figures(r, nr, i, vals, wall_ns, m);
 		for (int k = 0; k < n; k++)
-			if (shown_figure(m[k].unit))
+			if (shown_figure(m[k].unit) || (all && o->json))
 				column(f, o, &r[i], &m[k], head, &first);
 	}
+}
+
+/* perf's aggr_header_lens: the headings' indent over the line prefix of
+ * --per-core/die/socket/node and -A. */
+static int indent(const struct stat_opts *o)
+{
+	switch (o->per) {
+	case 'c': return 24;
+	case 'd': return 18;
+	case 's': return 12;
+	case 'n': return 6;
+	}
+	return o->no_aggr ? 6 : 0;
+}
+
+/* perf's aggr_header_csv, as perf 6.1 writes it (whatever -x says; no
+ * trailing comma after die's and socket's "cpus"). */
+static const char *csv_names(const struct stat_opts *o)
+{
+	switch (o->per) {
+	case 'c': return "core,cpus,";
+	case 'd': return "die,cpus";
+	case 's': return "socket,cpus";
+	case 'n': return "node,";
+	}
+	return o->no_aggr ? "cpu," : "";
+}
+
+/* perf's first -I line's start, before the headings. */
+static const char *interval_names(const struct stat_opts *o)
+{
+	switch (o->per) {
+	case 'c': return "#           time core            cpus";
+	case 'd': return "#           time die          cpus";
+	case 's': return "#           time socket cpus";
+	case 'n': return "#           time node   cpus";
+	}
+	return o->no_aggr ? "#           time CPU    " : "#           time";
 }
 
 void stat_metric_only_header(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
@@ -139,7 +203,11 @@ void stat_metric_only_header(FILE *f, const struct stat_opts *o, const struct re
 	else if (interval && o->sep)
 		fputs(" time,", f);	/* perf's " " prefix, then "time," whatever -x says */
 	else if (interval)
-		fputs("#           time ", f);
+		fprintf(f, "%s ", interval_names(o));
+	if (o->sep)
+		fputs(csv_names(o), f);
+	else if (!interval)	/* perf indents -j's headings too */
+		fprintf(f, "%*s", indent(o), "");
 	columns(f, o, r, nr, vals, wall_ns, true);
 	if (o->json)
 		fputc('}', f);

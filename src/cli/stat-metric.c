@@ -3,7 +3,8 @@
  * stat-metric.c - perfkit stat -M: the metrics and groups named are looked
  * up in perfkit's table for this CPU (its cpuid from /proc/cpuinfo, or
  * PERFKIT_CPUID as perf takes PERF_CPUID), their events added to the
- * counted list (grouped per metric unless --metric-no-group), and after
+ * counted list (grouped per metric unless --metric-no-group, or unless the
+ * metric is NO_NMI_WATCHDOG and the watchdog is on: perf's warning), and after
  * counting each metric's value shown in the comment column of its first
  * event, as perf 6.1 does (stat-metric-show.c); perf list metric and
  * metricgroups.  A name matching nothing, and a metric whose
@@ -12,6 +13,7 @@
 #include "stat.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,9 +86,29 @@ static int collect(void *arg, const char *name, size_t len, double *v)
 	return 0;
 }
 
-/* The metric's events, or NULL after perf's message when one is missing. */
-static char *metric_events(const struct stat_opts *o, const struct pk_metric_def *m)
+/* perf 6.1's metricgroup__has_constraint: a NO_NMI_WATCHDOG metric's
+ * events go ungrouped while the watchdog is on, with perf's warning. */
+static bool constrained(const struct pk_metric_def *m, bool watchdog)
 {
+	if (!watchdog || m->size <= offsetof(struct pk_metric_def, constraint) || !m->constraint ||
+	    strcmp(m->constraint, "NO_NMI_WATCHDOG"))
+		return false;
+	cli_message(stderr, "Splitting metric group %s into standalone metrics.\n", m->name);
+	return true;
+}
+
+/* What expanding -M's names knows: whether the NMI watchdog is on, and
+ * whether a constraint left some metric's events ungrouped. */
+struct expand {
+	bool watchdog;
+	bool split;
+};
+
+/* The metric's events, or NULL after perf's message when one is missing. */
+static char *metric_events(const struct stat_opts *o, const struct pk_metric_def *m,
+			   struct expand *x)
+{
+	bool group = !o->metric_no_group;
 	char *list = NULL, *spec = NULL;
 	struct pk_events *ev = NULL;
 	double v;
@@ -107,20 +129,22 @@ static char *metric_events(const struct stat_opts *o, const struct pk_metric_def
 		p[n] = p[n + 1] ? ',' : 0;	/* the list becomes the spec */
 		p += n + (p[n] != 0);
 	}
-	if (asprintf(&spec, o->metric_no_group ? "%s" : "{%s}", list) < 0)
+	if (group && constrained(m, x->watchdog))
+		group = false, x->split = true;
+	if (asprintf(&spec, group ? "{%s}" : "%s", list) < 0)
 		spec = NULL;
 	free(list);
 	return spec;
 }
 
-static int add_metric(struct stat_opts *o, const struct pk_metric_def *m)
+static int add_metric(struct stat_opts *o, const struct pk_metric_def *m, struct expand *x)
 {
 	char *spec, *joined;
 
 	for (size_t k = 0; k < o->nr_mdefs; k++)
 		if (o->mdefs[k] == m)
 			return 0;
-	if (!(spec = metric_events(o, m)))
+	if (!(spec = metric_events(o, m, x)))
 		return 0;
 	if (o->events ? asprintf(&joined, "%s,%s", o->events, spec) < 0 : !(joined = strdup(spec))) {
 		free(spec);
@@ -134,7 +158,7 @@ static int add_metric(struct stat_opts *o, const struct pk_metric_def *m)
 }
 
 /* One -M name: every metric of that name or in that group, for this CPU. */
-static int expand_one(struct stat_opts *o, const char *name, const char *cpuid)
+static int expand_one(struct stat_opts *o, const char *name, const char *cpuid, struct expand *x)
 {
 	const struct pk_metric_def *m;
 	bool found = false;
@@ -145,7 +169,7 @@ static int expand_one(struct stat_opts *o, const char *name, const char *cpuid)
 		    (strcasecmp(m->name, name) && !in_groups(m->groups, name)))
 			continue;
 		found = true;
-		if ((err = add_metric(o, m)) < 0)
+		if ((err = add_metric(o, m, x)) < 0)
 			return err;
 	}
 	if (!found)
@@ -155,7 +179,17 @@ static int expand_one(struct stat_opts *o, const char *name, const char *cpuid)
 
 int stat_metric_expand(struct stat_opts *o)
 {
+	bool on;
+
+	if (pk_nmi_watchdog(&on) < 0)
+		on = false;	/* perf's reading: unreadable is off */
+	return stat_metric_expand_nmi(o, on);
+}
+
+int stat_metric_expand_nmi(struct stat_opts *o, bool watchdog)
+{
 	char cpuid[128], *names, *save = NULL;
+	struct expand x = { .watchdog = watchdog };
 	size_t nr = 0;
 	int err = 0;
 
@@ -167,8 +201,12 @@ int stat_metric_expand(struct stat_opts *o)
 		return -ENOMEM;
 	host_cpuid(cpuid, sizeof(cpuid));
 	for (char *n = strtok_r(names, ",", &save); n && !err; n = strtok_r(NULL, ",", &save))
-		err = expand_one(o, n, cpuid);
+		err = expand_one(o, n, cpuid, &x);
 	free(names);
+	if (!err && x.split)	/* perf's hint, once, after the metrics */
+		cli_message(stderr, "Try disabling the NMI watchdog to comply NO_NMI_WATCHDOG metric "
+			    "constraint:\n    echo 0 > /proc/sys/kernel/nmi_watchdog\n    perf stat ...\n"
+			    "    echo 1 > /proc/sys/kernel/nmi_watchdog\n");
 	return err;
 }
 

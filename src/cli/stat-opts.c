@@ -236,9 +236,6 @@ static int check_opts(const struct stat_opts *o, int argc)
 		return cli_usage("stat", "-B option not supported with -x");
 	if (o->metric_only && o->per_thread)
 		return cli_usage("stat", "--metric-only is not supported with --per-thread");
-	if (o->metric_only && (o->no_aggr || o->per))
-		return cli_usage("stat", "--metric-only with -A or --per-core/die/socket/node is not "
-				 "supported yet: drop one of them");
 	if (o->metric_only && o->repeat > 1)
 		return cli_usage("stat", "--metric-only is not supported with -r");
 	if (o->no_aggr + o->per_thread + !!o->per > 1)

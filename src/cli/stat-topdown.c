@@ -3,7 +3,7 @@
  * stat-topdown.c - perf stat --topdown as perf 6.1 does it: the core PMU's
  * topdown events chosen the way perf chooses them (the perf-metrics events
  * from Ice Lake on, grouped under slots; the older slots events otherwise,
- * system-wide only), counted in --metric-only's layout, and the figures
+ * system-wide and per core), counted in --metric-only's layout, and the figures
  * perf's stat-shadow.c derives from them: retiring, bad speculation,
  * frontend bound, backend bound (computed in stat-topdown-figures.c).
  */
@@ -50,21 +50,17 @@ static char *filter_events(const struct pk_pmu *cpu, const char *const *list, bo
 
 /* perf's arch_topdown_check_group: group the slots events unless the NMI
  * watchdog holds a counter (then warn, as perf does); ungrouped when the
- * sysctl cannot be read. */
+ * setting cannot be read. */
 static bool slots_group(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "r");
-	int n = -1;
+	bool on;
 
-	if (!f)
+	if (pk_nmi_watchdog(&on) < 0)
 		return false;
-	if (fscanf(f, "%d", &n) != 1)
-		n = -1;
-	fclose(f);
-	if (n > 0)
+	if (on)
 		fprintf(stderr, "nmi_watchdog enabled with topdown. May give wrong results.\n"
 			"Disable with echo 0 > /proc/sys/kernel/nmi_watchdog\n");	/* perf's */
-	return n == 0;
+	return !on;
 }
 
 /* The events to count appended to o->spec: after -e's, or alone when -e
@@ -83,8 +79,10 @@ static int add_events(struct stat_opts *o, char *str)
 	return o->spec ? 0 : cli_usage("stat", "out of memory");
 }
 
-/* The older slots events: per perf, system-wide only, and refused with -A
- * and the aggregations other than per core. */
+/* The older slots events: per perf, system-wide only, refused with -A
+ * and the aggregations other than per core, and counted per core whether
+ * or not --per-core was given (perf sets AGGR_CORE): the slots a core's
+ * threads share are only meaningful summed over the core. */
 static int slots_setup(struct stat_opts *o, const struct pk_pmu *cpu)
 {
 	char *str;
@@ -97,6 +95,7 @@ static int slots_setup(struct stat_opts *o, const struct pk_pmu *cpu)
 		fprintf(stderr, "top down event configuration requires system-wide mode (-a)\n");
 		return CLI_EXIT_EVENT;
 	}
+	o->per = 'c';
 	if (!(str = filter_events(cpu, slots_events, cpu && slots_group())))
 		return cli_usage("stat", "out of memory");
 	if (!str[0]) {

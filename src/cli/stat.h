@@ -200,6 +200,13 @@ void stat_metric_only_values(FILE *f, const struct stat_opts *o, const struct re
  * nothing here or a metric whose events this kernel lacks.  0, or -ENOMEM. */
 int stat_metric_expand(struct stat_opts *o);
 
+/* stat_metric_expand_nmi - stat_metric_expand with the NMI watchdog's
+ * state given (stat_metric_expand reads it, pk_nmi_watchdog): while it is
+ * on, a NO_NMI_WATCHDOG metric's events are not grouped, with perf 6.1's
+ * "Splitting metric group NAME into standalone metrics." and, after all
+ * the names, its hint to turn the watchdog off. */
+int stat_metric_expand_nmi(struct stat_opts *o, bool watchdog);
+
 /* stat_metric_literal - a metric expression's literal (perf's #SMT_on,
  * #core_wide) into *v: 1; 0 when name is not a literal; -ENOENT for one
  * perfkit does not know. */

@@ -153,7 +153,7 @@ contains "... in perf's words" "$err" "--metric-only is not supported with -r"
 run stat --metric-only --per-thread -e page-faults -- true
 contains "--metric-only with --per-thread: perf's words" "$err" "--metric-only is not supported with --per-thread"
 run stat --metric-only -a -A -e page-faults -- true
-expect_rc "--metric-only with -A is refused (not yet)" 2
+expect_rc "--metric-only with -A runs (test_stat_metric_only_split.sh)" 0
 if have_perf; then
 	theirs=$(nosec "$(perf stat --metric-only -e page-faults,task-clock -- true 2>&1)")
 	check "without figures, the layout is perf's line for line" test "$mine_sw" = "$theirs"

@@ -10,10 +10,18 @@
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The Skylake fixture plus this machine's online CPUs, which -a reads.
+# The Skylake fixture plus this machine's online CPUs, which -a reads, as
+# SMT siblings of one core (the slots events count per core).
 cp -r "$PERFKIT_FIXTURES/sysfs/intel/bus" "$tmp/"
 mkdir -p "$tmp/devices/system/cpu"
 cp /sys/devices/system/cpu/online "$tmp/devices/system/cpu/"
+ncpus=$(getconf _NPROCESSORS_ONLN)
+for c in $(seq 0 $((ncpus - 1))); do
+	mkdir -p "$tmp/devices/system/cpu/cpu$c/topology"
+	for f in physical_package_id die_id core_id; do
+		echo 0 >"$tmp/devices/system/cpu/cpu$c/topology/$f"
+	done
+done
 
 PERFKIT_SYSFS_ROOT=$tmp run stat --topdown -- true
 expect_rc "the slots events count system-wide only: exit status 1" 1
@@ -37,12 +45,31 @@ else
 fi
 PERFKIT_SYSFS_ROOT=$tmp run stat -a -x, --topdown -- true
 expect_rc "-x with --topdown runs" 0
-check "nothing counts here: --metric-only's frame, one empty column per event" \
-	test "$err" = "$(printf ',,,,,\n,,,,,')"
+check "nothing counts here: --metric-only's frame per core (perf's AGGR_CORE), unheaded (perf 6.1 heads -M metrics only), one empty column per event" \
+	test "$err" = "$(printf 'core,cpus,\nS0-D0-C0,%s,,,,,,' "$ncpus")"
+PERFKIT_SYSFS_ROOT=$tmp run stat -a --per-core -x, --topdown -- true
+check "--per-core given too: the same" \
+	test "$err" = "$(printf 'core,cpus,\nS0-D0-C0,%s,,,,,,' "$ncpus")"
+PERFKIT_SYSFS_ROOT=$tmp run stat -a --per-socket --topdown -- true
+contains "--per-socket: perf's refusal" "$err" "top down event configuration requires --per-core mode"
 PERFKIT_SYSFS_ROOT=$tmp run stat -a -v --topdown -e page-faults -- true
 check "-e's events first, then the topdown ones (perf adds them after)" \
 	test "$(printf '%s\n' "$err" | grep -E '^(page-faults|topdown-)' | head -2 | tr '\n' ' ')" = \
 	"page-faults topdown-total-slots "
+
+# NO_NMI_WATCHDOG (skl-metrics.json's Page_Walks_Utilization): perf's
+# warning and hint exactly when this machine's NMI watchdog is on.
+PERFKIT_SYSFS_ROOT=$tmp PERFKIT_CPUID=GenuineIntel-6-5E-3 LIBPFM_FORCE_PMU=skl \
+	run stat -M Page_Walks_Utilization -- true
+expect_rc "-M Page_Walks_Utilization on a Skylake (fixture) runs" 0
+if [ "$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null || echo 0)" -gt 0 ]; then
+	contains "the NMI watchdog is on: perf's words, the events ungrouped" "$err" \
+		"Splitting metric group Page_Walks_Utilization into standalone metrics."
+	contains "... and perf's hint" "$err" "Try disabling the NMI watchdog to comply NO_NMI_WATCHDOG"
+else
+	check "the NMI watchdog is off: the metric's events grouped, nothing said" \
+		eval '! printf "%s" "$err" | grep -q -e Splitting -e "Try disabling"'
+fi
 
 # Ice Lake client (fixture): the perf-metrics events, level 1 only.
 ICL=$PERFKIT_FIXTURES/sysfs/icelake

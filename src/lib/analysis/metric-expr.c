@@ -29,7 +29,7 @@
 #include <string.h>
 
 static const struct pk_metric_def table[] = {
-#define METRIC(n, g, e, s, u, c, d) { sizeof(struct pk_metric_def), n, g, e, s, u, c, d },
+#define METRIC(n, g, e, s, u, c, d, k) { sizeof(struct pk_metric_def), n, g, e, s, u, c, d, k },
 #include "metrics.def"
 #undef METRIC
 };

@@ -202,12 +202,118 @@ static void test_plain_only(void **state)
 	layout_is(&f, NULL, "\n               3.00                       \n");
 }
 
+/* Two cores of two CPUs each (CPU 3 idle): IPC per CPU and per core, from
+ * each one's own counts (2000/1000 on core 0, 300/100 on core 1). */
+static void split(struct fake *f, struct pk_count per[2][4], struct stat_summary *s,
+		  struct pk_cpu_topology topo[4], int cpus[4])
+{
+	static const uint64_t inst[4] = { 1200, 800, 300, 0 }, clk[4] = { 700, 300, 100, 0 };
+
+	ipc(f);
+	f->nr = 2;	/* the metric's own events alone */
+	for (size_t c = 0; c < 4; c++) {
+		per[0][c] = (struct pk_count){ sizeof(per[0][c]), inst[c], 10, 10 };
+		per[1][c] = (struct pk_count){ sizeof(per[1][c]), clk[c], 10, 10 };
+		topo[c] = (struct pk_cpu_topology){ sizeof(topo[c]), (int)c, 0, 0, (int)c / 2, 0 };
+		cpus[c] = (int)c;
+	}
+	f->r[0].per = per[0];
+	f->r[1].per = per[1];
+	*s = (struct stat_summary){ .wall = { 1, 1, 0 }, .runs = 1, .nr_cpus = 4, .nr_threads = 1,
+				    .cpus = cpus, .topo = topo };
+	f->o.target.all_cpus = true;
+	f->o.metric_only = true;
+}
+
+static void print_is(struct fake *f, const struct stat_summary *s, const char *want)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	assert_non_null(m);
+	stat_print(m, &f->o, f->r, f->nr, s);
+	fclose(m);
+	assert_string_equal(text, want);
+	free(text);
+}
+
+#define HEAD "\n Performance counter stats for 'system wide':\n\n"
+#define FOOT "\n       1.000000000 seconds time elapsed\n\n"
+
+/* --per-core and -A: perf's indent over the line prefix, a line per core
+ * (or CPU) with its own figure; an idle CPU's IPC is an empty column. */
+static void test_per_core(void **state)
+{
+	struct pk_count per[2][4];
+	struct pk_cpu_topology topo[4];
+	struct stat_summary s;
+	struct fake f;
+	int cpus[4];
+
+	(void)state;
+	split(&f, per, &s, topo, cpus);
+	f.o.per = 'c';
+	print_is(&f, &s, HEAD "                                         IPC \n"
+			 "S0-D0-C0           2                 2.00 \n"
+			 "S0-D0-C1           2                 3.00 \n" FOOT);
+	f.o.sep = ",";
+	print_is(&f, &s, "core,cpus,IPC,\nS0-D0-C0,2,2.00,\nS0-D0-C1,2,3.00,\n");
+	f.o.sep = NULL;
+	f.o.json = true;
+	print_is(&f, &s, "{                        \"unit\" : \"IPC\"}\n"
+			 "{\"core\" : \"S0-D0-C0\", \"aggregate-number\" : 2, {\"metric-value\" : \"2.00\"}\n"
+			 "{\"core\" : \"S0-D0-C1\", \"aggregate-number\" : 2, {\"metric-value\" : \"3.00\"}\n");
+	f.o.json = false;
+	f.o.per = 's';
+	f.o.sep = ",";
+	/* perf writes no comma after "cpus" (its aggr_header_csv) */
+	/* perf writes no comma after "cpus" here (its aggr_header_csv). */
+	print_is(&f, &s, "socket,cpusIPC,\nS0,4,2.09,\n");	/* 2300 / 1100 */
+	f.o.sep = NULL;
+	f.o.per = 0;
+	f.o.no_aggr = true;
+	print_is(&f, &s, HEAD "                       IPC \n"
+			 "CPU0       " "                1.71 \n"
+			 "CPU1       " "                2.67 \n"
+			 "CPU2       " "                3.00 \n"
+			 "CPU3       " "                     \n" FOOT);
+}
+
+/* -I: the first interval's heading line starts with perf's per-core
+ * words; each line has its timestamp before the core. */
+static void test_per_core_interval(void **state)
+{
+	struct pk_count per[2][4];
+	struct pk_cpu_topology topo[4];
+	struct stat_summary s;
+	struct fake f;
+	int cpus[4];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	(void)state;
+	split(&f, per, &s, topo, cpus);
+	f.o.per = 'c';
+	f.o.sep = ",";
+	assert_non_null(m = open_memstream(&text, &len));
+	stat_print_interval(m, &f.o, f.r, f.nr, &s, 1.0, 1e9, true);
+	stat_print_interval(m, &f.o, f.r, f.nr, &s, 2.0, 1e9, false);
+	fclose(m);
+	assert_string_equal(text, " time,core,cpus,IPC,\n"
+			    "     1.000000000,S0-D0-C0,2,2.00,\n     1.000000000,S0-D0-C1,2,3.00,\n"
+			    "     2.000000000,S0-D0-C0,2,2.00,\n     2.000000000,S0-D0-C1,2,3.00,\n");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),      cmocka_unit_test(test_csv_and_interval),
 		cmocka_unit_test(test_json),       cmocka_unit_test(test_unit),
 		cmocka_unit_test(test_not_counted), cmocka_unit_test(test_plain_only),
+		cmocka_unit_test(test_per_core),   cmocka_unit_test(test_per_core_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -235,6 +235,27 @@ static void test_topology(void **state)
 	rm_tree(root);
 }
 
+/* pk_nmi_watchdog says what /proc/sys/kernel/nmi_watchdog says (on above
+ * 0), or -ENOENT where the kernel has no such setting. */
+static void test_nmi_watchdog(void **state)
+{
+	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "r");
+	bool on = true;
+	int v = -1;
+
+	(void)state;
+	assert_int_equal(pk_nmi_watchdog(NULL), -EINVAL);
+	if (!f) {
+		assert_int_equal(pk_nmi_watchdog(&on), -ENOENT);
+		return;
+	}
+	assert_int_equal(fscanf(f, "%d", &v), 1);
+	fclose(f);
+	on = v <= 0;	/* the opposite, so the call must write it */
+	assert_int_equal(pk_nmi_watchdog(&on), 0);
+	assert_true(on == (v > 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +264,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_online_from_sysfs_root, make_root, remove_root),
 		cmocka_unit_test(test_pid_threads),
 		cmocka_unit_test_setup_teardown(test_topology, make_root, remove_root),
+		cmocka_unit_test(test_nmi_watchdog),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
