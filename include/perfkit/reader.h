@@ -276,6 +276,7 @@ PK_API uint64_t pk_data_reader_offset(const struct pk_data_reader *r);
  * one's id.  0 for a whole file; feature sections outside the file
  * elsewhere fail pk_data_reader_open.  In an unfinished file
  * (pk_data_reader_unfinished) every feature the header lists. */
+PK_API uint32_t pk_data_reader_features_cut(const struct pk_data_reader *r, unsigned int *first);
 
 /*
  * pk_data_reader_unfinished - whether the file's header says its data
@@ -287,7 +288,11 @@ PK_API uint64_t pk_data_reader_offset(const struct pk_data_reader *r);
  * the file, a last record cut by the end of the file ending them (its
  * bytes in *tail, may be NULL, once pk_data_reader_next returned 0), and
  * no feature section: the feature table is written last, and what lies
- * where it would be are records (see pk_data_reader_features_cut).
+ * where it would be are records (see pk_data_reader_features_cut).  The
+ * exception: a whole feature table right at the data offset is a file
+ * finished with no records (as pk_data_writer_finish writes one when
+ * nothing was written), read as usual: no records, its features; true
+ * all the same, since perf warns the same way.
  * pk_data_reader_layout gives the header's 0.  False for a pipe-mode stream.
  */
 PK_API bool pk_data_reader_unfinished(const struct pk_data_reader *r, uint64_t *tail);
@@ -300,7 +305,6 @@ PK_API bool pk_data_reader_unfinished(const struct pk_data_reader *r, uint64_t *
  * "missing features" are the ones not listed).
  */
 PK_API bool pk_data_reader_feature_listed(const struct pk_data_reader *r, unsigned int id);
-PK_API uint32_t pk_data_reader_features_cut(const struct pk_data_reader *r, unsigned int *first);
 
 /* pk_data_reader_file - the path of the file holding the record
  * pk_data_reader_next delivered last, which pk_data_reader_offset is an

@@ -163,6 +163,12 @@ int pk__reader_add_event(struct pk_data_reader *r, const void *attr, size_t len,
 int pk__reader_decode_feature(struct pk_data_reader *r, unsigned int id);
 const char *pk__reader_feature_name(unsigned int id);
 
+/* reader-unfinished.c: a header whose data size is 0.  Marks the file
+ * unfinished; true when a whole feature table lies at the data offset (a
+ * file finished with no records: read on as usual), false when the
+ * records run to the end of the file and no feature is read (done). */
+bool pk__reader_size_zero(struct pk_data_reader *r);
+
 /* reader-pipe.c: pipe-mode streams (perf record -o -).  The header records
  * before the first other record are taken at open; later ones as they
  * come.  _take returns 1 when `rec` (at stream offset `at`) was a header

@@ -443,24 +443,6 @@ static int decode_features(struct pk_data_reader *r)
 	return 0;
 }
 
-/* A data size of 0: perf record never finished the file (the workload did
- * not start, or perf was killed).  perf 6.1 warns and reads no records; the
- * records run to the end of the file and are read; the feature table at
- * data_offset + 0 is records, so every feature bit set counts as cut. */
-static int read_unfinished(struct pk_data_reader *r)
-{
-	r->unfinished = true;
-	r->data_end = r->data_end_said = r->file_size;
-	for (unsigned int id = 0; id < 256; id++) {
-		if (!(r->flags[id / 64] & (1ULL << (id % 64))))
-			continue;
-		if (!r->nr_feat_cut++)
-			r->feat_cut_first = id;
-	}
-	memset(r->flags, 0, sizeof(r->flags));
-	return 0;
-}
-
 static int read_header(struct pk_data_reader *r)
 {
 	unsigned char h[HEADER_SIZE];
@@ -492,8 +474,8 @@ static int read_header(struct pk_data_reader *r)
 				 data.offset % 8 ? "is not 8-aligned" : "lies outside the file");
 	r->data_offset = data.offset;
 	memcpy(r->flags_said, r->flags, sizeof(r->flags));
-	if (data.size == 0)
-		return read_unfinished(r);
+	if (data.size == 0 && !pk__reader_size_zero(r))
+		return 0;	/* unfinished: records to the end, no features */
 	r->data_end_said = data.offset + data.size;
 	r->data_end = r->data_end_said <= r->file_size ? r->data_end_said : r->file_size;
 	/* A data section cut by the end of the file (a killed recording) still
@@ -671,18 +653,6 @@ const char *pk_data_reader_name(const struct pk_data_reader *r, size_t idx)
 bool pk_data_reader_has_feature(const struct pk_data_reader *r, unsigned int id)
 {
 	return id < 256 && (r->flags[id / 64] & (1ULL << (id % 64)));
-}
-
-bool pk_data_reader_unfinished(const struct pk_data_reader *r, uint64_t *tail)
-{
-	if (tail)
-		*tail = r->unfinished_tail;
-	return r->unfinished;
-}
-
-bool pk_data_reader_feature_listed(const struct pk_data_reader *r, unsigned int id)
-{
-	return id < 256 && (r->flags_said[id / 64] & (1ULL << (id % 64)));
 }
 
 uint32_t pk_data_reader_features_cut(const struct pk_data_reader *r, unsigned int *first)
