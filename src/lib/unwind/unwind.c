@@ -308,15 +308,20 @@ struct umap *pk__unwind_map_of(struct uproc *p, uint64_t addr)
 {
 	size_t lo = 0, hi = p->nr;
 
+	/* maps do not overlap: the one that holds addr is the answer */
+	if (p->last < p->nr && addr >= p->maps[p->last].start && addr < p->maps[p->last].end)
+		return &p->maps[p->last];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (addr < p->maps[mid].start)
+		if (addr < p->maps[mid].start) {
 			hi = mid;
-		else if (addr >= p->maps[mid].end)
+		} else if (addr >= p->maps[mid].end) {
 			lo = mid + 1;
-		else
+		} else {
+			p->last = mid;
 			return &p->maps[mid];
+		}
 	}
 	return NULL;
 }
