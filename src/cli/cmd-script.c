@@ -11,6 +11,7 @@
 #include "script.h"
 #include "report-header.h"
 #include "script-fields.h"
+#include "script-out.h"
 #include "report-dump.h"
 #include "script-stat.h"
 
@@ -371,7 +372,11 @@ static int side_record(struct script_run *run, const struct perf_event_header *r
 /* One record: perf stat's, a sample or a side-band record. */
 static int one_record(struct script_run *run, const struct perf_event_header *rec)
 {
-	int rc = script_stat_record(run->stat, run->r, rec, stdout);
+	int rc;
+
+	if (rec->type != PERF_RECORD_SAMPLE)
+		script_out_sync();	/* the samples' lines first */
+	rc = script_stat_record(run->stat, run->r, rec, stdout);
 
 	if (rc)
 		return rc < 0 ? rc : 0;
@@ -385,6 +390,7 @@ static int read_records(struct script_run *run)
 
 	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0)
 		err = one_record(run, rec);
+	script_out_sync();
 	fflush(stdout);
 	if (err < 0)
 		return cli_error("script", NULL);
@@ -401,7 +407,10 @@ static int read_records(struct script_run *run)
 /* -D: report-dump.c prints each record, then the lines above print its own. */
 static int dump_hook(void *ctx, const struct perf_event_header *rec)
 {
-	return one_record(ctx, rec);
+	int err = one_record(ctx, rec);
+
+	script_out_sync();	/* before the next record's dump */
+	return err;
 }
 
 static int dump_records(struct script_run *run)

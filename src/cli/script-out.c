@@ -9,10 +9,38 @@
  */
 #include "script-out.h"
 
+#include <stdbool.h>
+#include <stdio_ext.h>
+
 #define FIELD 32	/* the widest number column written in place */
 
 static const char spaces[FIELD] = "                                ";
 static const char zeros[FIELD] = "00000000000000000000000000000000";
+
+static struct script_out lines;	/* sample lines kept between samples */
+static bool lines_now;			/* lines.f is line-buffered */
+
+struct script_out *script_out_lines(FILE *f)
+{
+	if (lines.f != f) {
+		script_out_flush(&lines);
+		lines.f = f;
+		lines_now = __flbf(f) != 0;
+	}
+	return &lines;
+}
+
+void script_out_done(struct script_out *o)
+{
+	if (lines_now)
+		script_out_flush(o);
+}
+
+void script_out_sync(void)
+{
+	if (lines.f)
+		script_out_flush(&lines);
+}
 
 void script_out_mem_slow(struct script_out *o, const char *s, size_t n)
 {

@@ -4,7 +4,7 @@
  * decimal and hexadecimal numbers formatted by hand (the widths and
  * padding printf's "%5d", "%-5d", "%03u", "%10lu", "%16lx" and "%16s"
  * give) into a buffer that is handed to its FILE with one fwrite when full
- * or flushed.  The FILE keeps its error flag, so output errors are seen
+ * or flushed; the sample lines' buffer lasts from one sample to the next.  The FILE keeps its error flag, so output errors are seen
  * where they were before.
  */
 #ifndef PK_CLI_SCRIPT_OUT_H
@@ -30,6 +30,20 @@ static inline void script_out_flush(struct script_out *o)
 		fwrite_unlocked(o->buf, 1, o->len, o->f);
 	o->len = 0;
 }
+
+/* script_out_lines - the buffer sample lines are written into, kept from
+ * one sample to the next, so that a run of samples reaches f in one
+ * fwrite per SCRIPT_OUT_SIZE bytes rather than one a sample.  Whatever
+ * else writes to f must call script_out_sync first. */
+struct script_out *script_out_lines(FILE *f);
+
+/* script_out_done - a sample's lines are complete: handed to the FILE now
+ * when it is line-buffered (a terminal, which shows each line as it
+ * comes), else kept in the buffer. */
+void script_out_done(struct script_out *o);
+
+/* script_out_sync - hand the kept sample lines to their FILE. */
+void script_out_sync(void);
 
 /* script_out_mem_slow - script_out_mem when s does not fit in the room
  * left (longer than the buffer: straight through). */

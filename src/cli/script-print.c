@@ -302,7 +302,7 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 	const struct script_type *t = &c->o->type[script_type_of(attr->type)];
 	const struct pk_sample *s = &rec->sample;
 	struct pk_resolved_sample r = { .size = sizeof(r) };
-	struct script_out o;	/* not "= {...}": that clears the buffer */
+	struct script_out *o;
 	bool chain = c->callchains && (s->fields & PERF_SAMPLE_CALLCHAIN);
 	/* perf's --max-stack 0: its DWARF unwinding fails, so a sample with a
 	 * user stack is printed on one line (the comm as for a call chain) */
@@ -314,12 +314,13 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 		return 0;
 	if ((err = pk_resolver_resolve(c->res, rec, &r)) < 0)
 		return err;
-	o.f = f;
-	o.len = 0;
-	print_start(&o, c, t, s, r.comm, chain, rec->misc, PERF_RECORD_SAMPLE);
-	err = print_body(&o, c, t, attr, name, s, &r, lines);
-	script_out_flush(&o);
-	if (!err && HAS(t, SRCCODE))
+	o = script_out_lines(f);
+	print_start(o, c, t, s, r.comm, chain, rec->misc, PERF_RECORD_SAMPLE);
+	err = print_body(o, c, t, attr, name, s, &r, lines);
+	script_out_done(o);
+	if (!err && HAS(t, SRCCODE)) {
+		script_out_sync();	/* the source lines come after the sample's */
 		err = script_print_srccode(f, &c->srccode, c->res, r.tid, &r.loc);
+	}
 	return err;
 }

@@ -61,7 +61,7 @@ static int add_ksym(void *arg, const struct pk__host_ksym *s)
 	struct pk__symtab **tab = &l->kernel;
 	unsigned char bind;
 
-	if (!s->module && s->name[0] == '_' && !strcmp(s->name, "_text"))
+	if (!s->module && s->name[0] == '_' && s->name[1] == 't' && !strcmp(s->name, "_text"))
 		l->text = s->addr;
 	if ((t != 'T' && t != 'W' && t != 'D' && t != 'B') || s->name[0] == '$')
 		return 0;

@@ -76,18 +76,27 @@ static const char *copy_name(struct pk__symtab *t, const char *name)
 	return p;
 }
 
+/* Room for twice as many symbols; out of line, so that adding one (kallsyms:
+ * 120,000 times a run) is a leaf function without a frame to set up. */
+static __attribute__((noinline, cold)) int grow(struct pk__symtab *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 256;
+	struct pk__sym *n = pk__realloc(t->syms, cap * sizeof(*n));
+
+	if (!n)
+		return pk__error_nomem("a symbol table");
+	t->syms = n;
+	t->cap = cap;
+	return 0;
+}
+
 int pk__symtab_add_ref(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
 		       unsigned char binding)
 {
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct pk__sym *n = pk__realloc(t->syms, cap * sizeof(*n));
+	int err;
 
-		if (!n)
-			return pk__error_nomem("a symbol table");
-		t->syms = n;
-		t->cap = cap;
-	}
+	if (t->nr == t->cap && (err = grow(t)) < 0)
+		return err;
 	/* An end past the address space is clamped, not wrapped. */
 	t->syms[t->nr++] = (struct pk__sym){ start, size > UINT64_MAX - start ? UINT64_MAX : start + size,
 					     name, binding, (uint32_t)t->nr };
@@ -120,13 +129,57 @@ static int by_start(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Whether the symbols were added in address order already (kallsyms is). */
+/* Whether the symbols were added in address order already (kallsyms is).
+ * Ties are in order of addition by construction. */
 static bool in_order(const struct pk__symtab *t)
 {
 	for (size_t i = 1; i < t->nr; i++)
-		if (by_start(&t->syms[i - 1], &t->syms[i]) > 0)
+		if (t->syms[i - 1].start > t->syms[i].start)
 			return false;
 	return true;
+}
+
+/*
+ * Sort by start, ties in order of addition: a least-significant-digit
+ * radix sort (stable, so the order of addition is kept without comparing
+ * seq), a byte a pass, skipping the bytes every start shares (an ELF
+ * file's symbols span a few MiB: two or three passes, not eight).  Falls
+ * back to qsort when the scratch array cannot be had.
+ */
+static void sort_by_start(struct pk__symtab *t)
+{
+	struct pk__sym *src = t->syms, *dst = pk__malloc(t->nr * sizeof(*dst)), *swap;
+	uint64_t differ = 0;	/* the bits in which some start differs from the first */
+
+	if (!dst) {
+		qsort(t->syms, t->nr, sizeof(*t->syms), by_start);
+		return;
+	}
+	for (size_t i = 1; i < t->nr; i++)
+		differ |= src[i].start ^ src[0].start;
+	for (unsigned shift = 0; shift < 64 && differ >> shift; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0;
+
+		if (!(differ >> shift & 0xff))
+			continue;	/* every start has this byte: nothing moves */
+		for (size_t i = 0; i < t->nr; i++)
+			count[src[i].start >> shift & 0xff]++;
+		for (size_t b = 0; b < 256; b++) {
+			size_t c = count[b];
+
+			count[b] = pos;
+			pos += c;
+		}
+		for (size_t i = 0; i < t->nr; i++)
+			dst[count[src[i].start >> shift & 0xff]++] = src[i];
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != t->syms)
+		t->cap = t->nr;
+	t->syms = src;
+	free(dst);	/* the other array */
 }
 
 static size_t underscores(const char *s)
@@ -166,7 +219,7 @@ void pk__symtab_finish(struct pk__symtab *t, bool kallsyms)
 	if (!t->nr)
 		return;
 	if (!in_order(t))
-		qsort(t->syms, t->nr, sizeof(*t->syms), by_start);
+		sort_by_start(t);
 	/* perf's symbols__fixup_end, before duplicates go: a zero-sized
 	 * symbol reaches to the next one (of several at one address only the
 	 * last one added gets a size that way); the last, to its start

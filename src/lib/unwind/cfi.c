@@ -207,7 +207,10 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
 	Dwarf_Addr bias_eh = 0, bias_dw = 0;
 	Dwarf_CFI *eh;
 
-	if (!m || !pk__unwind_report_module(p, lookup) || dwfl_addrmodule(p->dwfl, lookup) != m->mod)
+	/* m->tried: reported already (pk__unwind_report_module would find m
+	 * again only to say so) */
+	if (!m || !(m->tried ? m->mod != NULL : pk__unwind_report_module(p, lookup)) ||
+	    dwfl_addrmodule(p->dwfl, lookup) != m->mod)
 		return NULL;
 	eh = dwfl_module_eh_cfi(m->mod, &bias_eh);
 	if ((u->nr_rules + 1) * 2 > u->cap_rules && grow_rules(u) < 0)

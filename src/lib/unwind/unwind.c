@@ -12,17 +12,97 @@
 #include "sys/sys.h"
 #include "unwind/unwind.h"
 
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static char *debuginfo_path;	/* NULL: libdwfl's default (/usr/lib/debug) */
+
+/* Whether an ELF file has a .debug_frame (or an old-style .zdebug_frame)
+ * section; true when that cannot be told. */
+static bool has_debug_frame(Elf *e)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (!e || elf_getshdrstrndx(e, &shstrndx) != 0)
+		return true;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
+
+		if (!name || !strcmp(name, ".debug_frame") || !strcmp(name, ".zdebug_frame"))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the debug file libdwfl's build-id search would take first
+ * (/usr/lib/debug/.build-id/xx/rest.debug, holding the module's build-id)
+ * is there without .debug_frame.  Opening it reads the section headers
+ * alone: nothing is inflated.
+ */
+static bool debug_file_lacks_frame(Dwfl_Module *mod)
+{
+	const unsigned char *id, *fid;
+	char path[sizeof("/usr/lib/debug/.build-id/xx/.debug") + 2 * 64];
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &id, &vaddr), flen, fd, off;
+	bool lacks = false;
+	Elf *e;
+
+	if (len < 2 || len > 64)
+		return false;
+	off = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", id[0]);
+	for (int i = 1; i < len; i++)
+		off += snprintf(path + off, sizeof(path) - (size_t)off, "%02x", id[i]);
+	snprintf(path + off, sizeof(path) - (size_t)off, ".debug");
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL))) {
+		flen = (int)dwelf_elf_gnu_build_id(e, (const void **)&fid);
+		lacks = flen == len && !memcmp(fid, id, (size_t)len) && !has_debug_frame(e);
+		elf_end(e);
+	}
+	close(fd);
+	return lacks;
+}
+
+/*
+ * libdwfl's standard debug file search, less a debug file that cannot
+ * change what the unwinder asks of it.  The unwinder reads a module's
+ * DWARF for one thing, the .debug_frame CFI (dwfl_module_dwarf_cfi, when
+ * .eh_frame has no row for a pc; libdwfl's own frame walk asks the same),
+ * and libdw takes that from the file its DWARF comes from.  When neither
+ * the module's file nor the debug file the search finds first (by
+ * build-id) holds .debug_frame, the answer is no CFI whether the debug
+ * file is handed over or not; handing it over would cost libdw's opening
+ * it, which inflates every compressed section first (Debian's libc6-dbg
+ * files: 80M instructions for ld.so's, asked for the one pc of _start that
+ * .eh_frame does not cover).  So it is not searched for then.  With a
+ * debuginfo_path of the caller's own, the standard search runs as it is.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	Dwarf_Addr bias;
+
+	if (!debuginfo_path && !has_debug_frame(dwfl_module_getelf(mod, &bias)) && debug_file_lacks_frame(mod))
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks offline = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,
 };
@@ -228,15 +308,20 @@ struct umap *pk__unwind_map_of(struct uproc *p, uint64_t addr)
 {
 	size_t lo = 0, hi = p->nr;
 
+	/* maps do not overlap: the one that holds addr is the answer */
+	if (p->last < p->nr && addr >= p->maps[p->last].start && addr < p->maps[p->last].end)
+		return &p->maps[p->last];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (addr < p->maps[mid].start)
+		if (addr < p->maps[mid].start) {
 			hi = mid;
-		else if (addr >= p->maps[mid].end)
+		} else if (addr >= p->maps[mid].end) {
 			lo = mid + 1;
-		else
+		} else {
+			p->last = mid;
 			return &p->maps[mid];
+		}
 	}
 	return NULL;
 }

@@ -43,6 +43,7 @@ struct uproc {
 	uint32_t pid;
 	struct umap *maps;	/* sorted by start, not overlapping */
 	size_t nr, cap;
+	size_t last;		/* the map found last: a chain's frames mostly share one */
 	Dwfl *dwfl;		/* NULL until the first unwind, or after the maps changed */
 	bool attached;		/* dwfl_attach_state done on dwfl */
 	struct sample_state cur;
