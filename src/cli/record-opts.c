@@ -18,11 +18,12 @@
 
 /* The ids of the long-only options (the others' are their letters). */
 enum {
-	OPT_SAMPLE_CPU = 0x100, OPT_NO_INHERIT, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
+	OPT_SAMPLE_CPU = 0x100, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
 	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE, OPT_FILTER, OPT_CONTROL,
 	OPT_ALL_USER, OPT_ALL_KERNEL, OPT_PER_THREAD, OPT_DATA_PAGE_SIZE, OPT_CODE_PAGE_SIZE,
 	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_OUTPUT_EVENT, OPT_SWITCH_MAX_FILES,
 	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU, OPT_STRICT_FREQ,
+	OPT_RUNNING_TIME,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -199,7 +200,9 @@ static const struct cli_opt record_options[] = {
 	{ "pid", 'p', CLI_ARG_REQUIRED, 'p', "PIDS", "these processes" },
 	{ "tid", 't', CLI_ARG_REQUIRED, 't', "TIDS", "these threads" },
 	{ "sample-cpu", 0, CLI_ARG_NONE, OPT_SAMPLE_CPU, NULL, "record the CPU of each sample" },
-	{ "no-inherit", 0, CLI_ARG_NONE, OPT_NO_INHERIT, NULL, "do not follow the command's children" },
+	{ "no-inherit", 'i', CLI_ARG_NONE, 'i', NULL, "do not follow the command's children" },
+	{ "running-time", 0, CLI_ARG_NONE, OPT_RUNNING_TIME, NULL,
+	  "the enabled and running times in every read value (the S modifier's samples, -s's counts)" },
 	{ "stat", 's', CLI_ARG_NONE, 's', NULL,
 	  "per-thread counts: each child's counts are recorded when it exits (inherit_stat)" },
 	{ "per-thread", 0, CLI_ARG_NONE, OPT_PER_THREAD, NULL,
@@ -272,7 +275,8 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 			o->r.callgraph = PK_CALLGRAPH_FP;
 		break;
 	case OPT_SAMPLE_CPU: o->r.sample_cpu = true; break;
-	case OPT_NO_INHERIT: o->r.no_inherit = true; break;
+	case 'i': o->r.no_inherit = true; break;
+	case OPT_RUNNING_TIME: o->r.running_time = true; break;
 	case 's': o->r.inherit_stat = true; break;
 	case OPT_CALL_GRAPH:
 		if (parse_call_graph(o, arg))
