@@ -122,6 +122,10 @@ struct pk_recorder_opts {
 					 * times (perf's --running-time): the S
 					 * modifier's samples and -s's READ records
 					 * carry them, for scaling */
+	bool tail_synthesize;		/* what exists (kernel map, processes, BPF
+					 * programs) written at the end of each file,
+					 * not at its start (perf's --tail-synthesize;
+					 * implied by overwrite) */
 };
 
 /*
@@ -312,9 +316,8 @@ PK_API int pk_recorder_stop(struct pk_recorder *r);
 
 /*
  * pk_recorder_finish - end the recording: disable the events, drain the
- * rings a last time (and snapshot them with overwrite, then synthesize
- * what exists, as perf's tail synthesis: with overwrite nothing is
- * synthesized at the start, the sideband sharing the overwrite rings), then give the
+ * rings a last time (and snapshot them with overwrite), with
+ * tail_synthesize (implied by overwrite) synthesize what exists, then give the
  * writer the first and last sample time and the BUILD_ID table (every DSO
  * a sample landed in, and the vDSO, that has a build-id), and with
  * buildid_dir put each of those DSOs into the build-id cache there

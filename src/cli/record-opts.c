@@ -23,7 +23,7 @@ enum {
 	OPT_ALL_USER, OPT_ALL_KERNEL, OPT_PER_THREAD, OPT_DATA_PAGE_SIZE, OPT_CODE_PAGE_SIZE,
 	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_OUTPUT_EVENT, OPT_SWITCH_MAX_FILES,
 	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU, OPT_STRICT_FREQ,
-	OPT_RUNNING_TIME,
+	OPT_RUNNING_TIME, OPT_TAIL_SYNTHESIZE,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -175,6 +175,8 @@ static const struct cli_opt record_options[] = {
 	{ "overwrite", 0, CLI_ARG_NONE, OPT_OVERWRITE, NULL,
 	  "keep only the newest samples (the rings overwrite the oldest); they are written at the "
 	  "end and on each SIGUSR2" },
+	{ "tail-synthesize", 0, CLI_ARG_NONE, OPT_TAIL_SYNTHESIZE, NULL,
+	  "write the names and maps of what exists at the end of the file, not at its start" },
 	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE",
 	  "write FILE (default perf.data; an existing one is kept as .old); - streams perf's pipe format to stdout" },
 	{ "mmap-pages", 'm', CLI_ARG_REQUIRED, 'm', "N",
@@ -298,6 +300,7 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 	case OPT_SWITCH_EVENTS: o->r.switch_events = true; break;
 	case OPT_NAMESPACES: o->r.namespaces = true; break;
 	case OPT_OVERWRITE: o->r.overwrite = true; break;
+	case OPT_TAIL_SYNTHESIZE: o->r.tail_synthesize = true; break;
 	case 'z':
 		/* -z, -zN or --compression-level[=N], as perf 6.1 takes them:
 		 * the level is attached, never the next argument. */

@@ -73,6 +73,7 @@ same "record --overwrite" --overwrite
 same "record --overwrite -e cpu-clock,task-clock" --overwrite -e cpu-clock,task-clock
 same "record --overwrite -g -e {cpu-clock,task-clock}:S" --overwrite -g -e '{cpu-clock,task-clock}:S'
 same "record -a --overwrite" -a --overwrite
+same "record -a --tail-synthesize" -a --tail-synthesize
 same "record -C 0 --overwrite -g --running-time" -C 0 --overwrite -g --running-time
 
 # --per-thread: no inherit and, as perf's evsel__config, no sample times

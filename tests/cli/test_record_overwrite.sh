@@ -63,6 +63,23 @@ theirs=$(rows perf) ours=$(rows "$PERFKIT")
 check "perf report's rows of that process are perfkit's" test -n "$theirs" -a "$theirs" = "$ours"
 [ "$theirs" = "$ours" ] || diag "perf:" "$theirs" "perfkit:" "$ours"
 
+# --tail-synthesize: the kernel's map is written after the samples (and
+# without it, before them), in file order as perf report -D reads it.
+where() {	# where FILE: the file offsets of the kernel map and the first sample
+	perf report -D -i "$1" 2>/dev/null | grep -oE '0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_(SAMPLE|MMAP -1/0)' |
+		awk '/SAMPLE/ && !s { s = $1 } /MMAP/ && !m { m = $1 } END { printf "%d %d", m, s }'
+}
+for t in "" --tail-synthesize; do
+	run record -q -a $t -o "$tmp/ts.data" -- "$PERFKIT_WORKLOAD" hot 50
+	expect_rc "record -a $t exits 0" 0
+	at=$(where "$tmp/ts.data")
+	if [ -n "$t" ]; then
+		check "$t: the kernel map comes after the first sample (offsets $at)" test "${at% *}" -gt "${at#* }" -a "${at#* }" -gt 0
+	else
+		check "without it: the kernel map comes first (offsets $at)" test "${at% *}" -lt "${at#* }" -a "${at% *}" -gt 0
+	fi
+done
+
 # --running-time: each sample's read value carries the enabled and running
 # times, running never more than enabled.
 run record -q --running-time -e '{cpu-clock,task-clock}:S' -o "$tmp/rt.data" -- "$PERFKIT_WORKLOAD" hot 100

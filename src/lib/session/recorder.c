@@ -486,6 +486,8 @@ int pk_recorder_new(const char *events, const struct pk_recorder_opts *opts, str
 		memcpy(&r->o, opts, opts->size < sizeof(r->o) ? opts->size : sizeof(r->o));
 	r->o.size = sizeof(r->o);
 	r->cpu_wide = r->o.all_cpus || r->o.cpu_list;
+	/* perf's cmd_record: overwrite synthesizes at the end. */
+	r->o.tail_synthesize |= r->o.overwrite;
 	r->st.size = sizeof(r->st);
 	if ((err = recorder_setup(r, events)) < 0) {
 		pk_recorder_free(r);
@@ -637,14 +639,15 @@ static int synthesize(struct pk_recorder *r, bool again)
 }
 
 /*
- * With overwrite, perf 6.1's tail synthesis: the sideband shares the
- * overwrite rings and the oldest of it is lost, so what exists is told at
- * the end of each file, after its last snapshot (the processes as they
- * are when the samples kept were taken), instead of at the start.
+ * perf 6.1's tail synthesis, asked for or implied by overwrite (the
+ * sideband shares the overwrite rings and the oldest of it is lost): what
+ * exists is told at the end of each file, after its last snapshot (the
+ * processes as they are when the samples kept were taken), instead of at
+ * the start.
  */
 int pk__recorder_synthesize_tail(struct pk_recorder *r)
 {
-	int err = r->o.overwrite ? synthesize(r, true) : 0;
+	int err = r->o.tail_synthesize ? synthesize(r, true) : 0;
 
 	return err < 0 ? err : r->st.sink_error;
 }
@@ -661,7 +664,7 @@ int pk_recorder_start(struct pk_recorder *r)
 	if (r->w && (err = pk__sideband_start(&r->sb)) < 0)
 		return err;
 	if ((r->w && (err = pk__recorder_describe(r)) < 0) ||
-	    (!r->o.overwrite && (err = synthesize(r, false)) < 0))
+	    (!r->o.tail_synthesize && (err = synthesize(r, false)) < 0))
 		return err;
 	if (r->st.sink_error)
 		return r->st.sink_error;
@@ -685,7 +688,7 @@ int pk_recorder_switch(struct pk_recorder *r, struct pk_data_writer *w)
 	if (err < 0)
 		return err;
 	r->file_first = r->file_last = 0;
-	if ((err = pk__recorder_describe(r)) < 0 || (!r->o.overwrite && (err = synthesize(r, true)) < 0))
+	if ((err = pk__recorder_describe(r)) < 0 || (!r->o.tail_synthesize && (err = synthesize(r, true)) < 0))
 		return err;
 	return r->st.sink_error;
 }
