@@ -63,6 +63,26 @@ theirs=$(rows perf) ours=$(rows "$PERFKIT")
 check "perf report's rows of that process are perfkit's" test -n "$theirs" -a "$theirs" = "$ours"
 [ "$theirs" = "$ours" ] || diag "perf:" "$theirs" "perfkit:" "$ours"
 
+# -a --overwrite --switch-output: SIGUSR2 (sent by the command itself, so
+# it comes after the first phase) ends a file with what the rings hold
+# then (large enough rings: the first phase is still there); the next file
+# holds only what came after it.  (The second phase may start before the
+# snapshot is taken: perfkit looks for the signal after each poll.)
+rm -f "$tmp"/sw.data*
+run record -q -a --overwrite --switch-output -m 64 -o "$tmp/sw.data" -- sh -c \
+	"$PERFKIT_WORKLOAD hot 200 & echo \$! > $tmp/first; wait; kill -USR2 \$PPID; $PERFKIT_WORKLOAD hot 200 & echo \$! > $tmp/second; wait"
+expect_rc "record -a --overwrite --switch-output exits 0" 0
+set -- "$tmp"/sw.data.*
+check "SIGUSR2 and the end wrote two files ($#)" test "$#" -eq 2
+first=$(cat "$tmp/first") second=$(cat "$tmp/second")
+count() { perf script -i "$1" -F pid 2>/dev/null | awk -v p="$2" '$1 == p' | wc -l; }
+if [ "$#" -eq 2 ]; then
+	a1=$(count "$1" "$first") a2=$(count "$2" "$first") b2=$(count "$2" "$second")
+	check "the first file has the first phase ($a1 samples)" test "$a1" -gt 0
+	check "the second file has the second phase ($b2), nothing of the first read twice ($a2)" \
+		test "$b2" -gt 0 -a "$a2" -eq 0
+fi
+
 # --tail-synthesize: the kernel's map is written after the samples (and
 # without it, before them), in file order as perf report -D reads it.
 where() {	# where FILE: the file offsets of the kernel map and the first sample
