@@ -126,6 +126,11 @@ struct pk_recorder_opts {
 					 * programs) written at the end of each file,
 					 * not at its start (perf's --tail-synthesize;
 					 * implied by overwrite) */
+	bool sample_identifier;		/* PERF_SAMPLE_IDENTIFIER in every layout,
+					 * one event or many (perf's --sample-identifier) */
+	bool no_bpf_event;		/* no BPF program loads: no bpf_event, none
+					 * synthesized, no BPF side band (perf's
+					 * --no-bpf-event) */
 };
 
 /*

@@ -23,7 +23,7 @@ enum {
 	OPT_ALL_USER, OPT_ALL_KERNEL, OPT_PER_THREAD, OPT_DATA_PAGE_SIZE, OPT_CODE_PAGE_SIZE,
 	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_OUTPUT_EVENT, OPT_SWITCH_MAX_FILES,
 	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU, OPT_STRICT_FREQ,
-	OPT_RUNNING_TIME, OPT_TAIL_SYNTHESIZE,
+	OPT_RUNNING_TIME, OPT_TAIL_SYNTHESIZE, OPT_SAMPLE_IDENTIFIER, OPT_NO_BPF_EVENT,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -165,7 +165,11 @@ static const struct cli_opt record_options[] = {
 	  "record the branch stack with FILTER (any,u,k,call,...)" },
 	{ "user-regs", 0, CLI_ARG_REQUIRED, OPT_USER_REGS, "REGS", NULL, .with_next = true },
 	{ "intr-regs", 0, CLI_ARG_REQUIRED, OPT_INTR_REGS, "REGS", "sample these registers (AX,BX,IP,...)" },
+	{ "sample-identifier", 0, CLI_ARG_NONE, OPT_SAMPLE_IDENTIFIER, NULL,
+	  "put the event id first in every record (PERF_SAMPLE_IDENTIFIER), even for one event" },
 	{ "switch-events", 0, CLI_ARG_NONE, OPT_SWITCH_EVENTS, NULL, "record context switches" },
+	{ "no-bpf-event", 0, CLI_ARG_NONE, OPT_NO_BPF_EVENT, NULL,
+	  "do not record BPF program loads (nor the programs loaded before)" },
 	{ "namespaces", 0, CLI_ARG_NONE, OPT_NAMESPACES, NULL, "record namespace changes" },
 	{ "off-cpu", 0, CLI_ARG_NONE, OPT_OFF_CPU, NULL,
 	  "also record where threads wait: sched:sched_switch (with -g, their call chains) and "
@@ -301,6 +305,8 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 	case OPT_NAMESPACES: o->r.namespaces = true; break;
 	case OPT_OVERWRITE: o->r.overwrite = true; break;
 	case OPT_TAIL_SYNTHESIZE: o->r.tail_synthesize = true; break;
+	case OPT_SAMPLE_IDENTIFIER: o->r.sample_identifier = true; break;
+	case OPT_NO_BPF_EVENT: o->r.no_bpf_event = true; break;
 	case 'z':
 		/* -z, -zN or --compression-level[=N], as perf 6.1 takes them:
 		 * the level is attached, never the next argument. */

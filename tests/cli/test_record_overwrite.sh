@@ -5,7 +5,8 @@
 # before the stop and none from long before, with the side band sharing the
 # overwrite rings; for -a, the processes named by the synthesis at the end
 # (nothing is synthesized at the start); perf report reads it as perfkit
-# report does.  Also --running-time's times in every sample's read value,
+# report does; --switch-output's files, --tail-synthesize.  Also
+# --no-bpf-event, --running-time's times in every sample's read value,
 # and S on one event of a group (which perf 6.1 cannot open) recording.
 . "$(dirname "$0")/tap.sh"
 . "$(dirname "$0")/report-perf.sh"
@@ -99,6 +100,19 @@ for t in "" --tail-synthesize; do
 		check "without it: the kernel map comes first (offsets $at)" test "${at% *}" -lt "${at#* }" -a "${at% *}" -gt 0
 	fi
 done
+
+# --no-bpf-event: where this machine has BPF programs loaded (their
+# records are synthesized by default), the file has none of them.
+bpf() { perf report -D -i "$1" 2>/dev/null | grep -c 'PERF_RECORD_BPF_EVENT\|PERF_RECORD_KSYMBOL'; }
+run record -q -o "$tmp/bpf.data" -- true
+with=$(bpf "$tmp/bpf.data")
+run record -q --no-bpf-event -o "$tmp/nobpf.data" -- true
+expect_rc "record --no-bpf-event exits 0" 0
+if [ "$with" -gt 0 ]; then
+	check "--no-bpf-event: no BPF records ($(bpf "$tmp/nobpf.data"), $with without it)" test "$(bpf "$tmp/nobpf.data")" -eq 0
+else
+	skip "--no-bpf-event: no BPF records" "no BPF program is loaded here"
+fi
 
 # --running-time: each sample's read value carries the enabled and running
 # times, running never more than enabled.

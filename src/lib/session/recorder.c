@@ -178,7 +178,8 @@ static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 		/* Kernel symbols that come and go (BPF programs, JIT-ed code)
 		 * and BPF program loads, so they can be resolved later. */
-		a->ksymbol = a->bpf_event = 1;
+		a->ksymbol = 1;
+		a->bpf_event = !o->no_bpf_event;
 		/* DWARF unwinding needs the [stack] map and the read-only segments
 		 * that hold .eh_frame: data mmaps, as perf asks. */
 		a->mmap_data = o->data_addr || cg.mode == PK_CALLGRAPH_DWARF;
@@ -241,6 +242,8 @@ static void layout_ids(struct pk_recorder *r)
 	for (size_t i = 1; i < n; i++)
 		bit = pk_events_attr(r->ev, i)->sample_type == first && bit != PERF_SAMPLE_IDENTIFIER ?
 		      PERF_SAMPLE_ID : PERF_SAMPLE_IDENTIFIER;
+	if (r->o.sample_identifier)	/* perf's --sample-identifier: always first */
+		bit = PERF_SAMPLE_IDENTIFIER;
 	for (size_t i = 0; bit && i < n; i++) {
 		struct perf_event_attr *a = pk_events_attr_mut(r->ev, i);
 
@@ -633,7 +636,7 @@ static int synthesize(struct pk_recorder *r, bool again)
 			err = 0;
 	}
 	/* The loaded BPF programs, for every target as perf does. */
-	if (!err)
+	if (!err && !r->o.no_bpf_event)
 		err = pk_record_synth_bpf(a, id, synth_sink, r);
 	return err;
 }
@@ -661,7 +664,7 @@ int pk_recorder_start(struct pk_recorder *r)
 	r->started = true;
 	/* Before the synthesis, as perf starts its side band: a program
 	 * loaded meanwhile is read at once. */
-	if (r->w && (err = pk__sideband_start(&r->sb)) < 0)
+	if (r->w && !r->o.no_bpf_event && (err = pk__sideband_start(&r->sb)) < 0)
 		return err;
 	if ((r->w && (err = pk__recorder_describe(r)) < 0) ||
 	    (!r->o.tail_synthesize && (err = synthesize(r, false)) < 0))
