@@ -131,6 +131,8 @@ struct pk_recorder_opts {
 	bool no_bpf_event;		/* no BPF program loads: no bpf_event, none
 					 * synthesized, no BPF side band (perf's
 					 * --no-bpf-event) */
+	bool no_samples;		/* every event opened with a zero rate: no
+					 * samples, the side band alone (perf's -n) */
 };
 
 /*

@@ -165,6 +165,8 @@ static const struct cli_opt record_options[] = {
 	  "record the branch stack with FILTER (any,u,k,call,...)" },
 	{ "user-regs", 0, CLI_ARG_REQUIRED, OPT_USER_REGS, "REGS", NULL, .with_next = true },
 	{ "intr-regs", 0, CLI_ARG_REQUIRED, OPT_INTR_REGS, "REGS", "sample these registers (AX,BX,IP,...)" },
+	{ "no-samples", 'n', CLI_ARG_NONE, 'n', NULL,
+	  "take no samples: the events count and only the side band (processes, maps) is recorded" },
 	{ "sample-identifier", 0, CLI_ARG_NONE, OPT_SAMPLE_IDENTIFIER, NULL,
 	  "put the event id first in every record (PERF_SAMPLE_IDENTIFIER), even for one event" },
 	{ "switch-events", 0, CLI_ARG_NONE, OPT_SWITCH_EVENTS, NULL, "record context switches" },
@@ -306,6 +308,7 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 	case OPT_OVERWRITE: o->r.overwrite = true; break;
 	case OPT_TAIL_SYNTHESIZE: o->r.tail_synthesize = true; break;
 	case OPT_SAMPLE_IDENTIFIER: o->r.sample_identifier = true; break;
+	case 'n': o->r.no_samples = true; break;
 	case OPT_NO_BPF_EVENT: o->r.no_bpf_event = true; break;
 	case 'z':
 		/* -z, -zN or --compression-level[=N], as perf 6.1 takes them:

@@ -11,7 +11,7 @@
 # default event alone); for CPU targets, inherit and the side-band dummy
 # opened enabled; -p; --per-thread without sample times; --switch-output;
 # -i (--no-inherit), --running-time (the enabled and running times in
-# read_format), --sample-identifier, --no-bpf-event; --overwrite (every event written backward, the sideband's
+# read_format), --sample-identifier, --no-bpf-event, -n (a zero rate); --overwrite (every event written backward, the sideband's
 # too: no event added for a task, -a's dummy:HG backward and enabled).
 . "$(dirname "$0")/tap.sh"
 
@@ -61,6 +61,9 @@ same "record --running-time -s" --running-time -s
 same "record --sample-identifier" --sample-identifier
 same "record --sample-identifier -e {cpu-clock,task-clock}:S" --sample-identifier -e '{cpu-clock,task-clock}:S'
 same "record --no-bpf-event" --no-bpf-event
+same "record -n" -n
+same "record -a -n" -a -n
+same "record -n -e {cpu-clock,task-clock}:S" -n -e '{cpu-clock,task-clock}:S'
 same "record -a --no-bpf-event --sample-identifier" -a --no-bpf-event --sample-identifier
 same "record -g -e sched:sched_switch" -g -e sched:sched_switch
 

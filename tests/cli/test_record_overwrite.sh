@@ -6,7 +6,7 @@
 # overwrite rings; for -a, the processes named by the synthesis at the end
 # (nothing is synthesized at the start); perf report reads it as perfkit
 # report does; --switch-output's files, --tail-synthesize.  Also
-# --no-bpf-event, --running-time's times in every sample's read value,
+# --no-bpf-event, -n, --running-time's times in every sample's read value,
 # and S on one event of a group (which perf 6.1 cannot open) recording.
 . "$(dirname "$0")/tap.sh"
 . "$(dirname "$0")/report-perf.sh"
@@ -113,6 +113,14 @@ if [ "$with" -gt 0 ]; then
 else
 	skip "--no-bpf-event: no BPF records" "no BPF program is loaded here"
 fi
+
+# -n: no samples, the command's side band all the same.
+run record -n -o "$tmp/n.data" -- "$PERFKIT_WORKLOAD" hot 50
+expect_rc "record -n exits 0" 0
+contains "record -n says it captured no samples" "$err" "(0 samples)"
+nsamp=$(perf script -i "$tmp/n.data" 2>/dev/null | wc -l)
+ncomm=$(perf script -i "$tmp/n.data" --show-task-events 2>/dev/null | grep -c 'PERF_RECORD_COMM exec: perfkit-workloa')
+check "-n: perf script finds no sample ($nsamp) but the command's exec ($ncomm)" test "$nsamp" -eq 0 -a "$ncomm" -eq 1
 
 # --running-time: each sample's read value carries the enabled and running
 # times, running never more than enabled.

@@ -273,6 +273,10 @@ void pk__recorder_layout_events(struct pk_recorder *r)
 		a->freq = 0;
 		a->sample_period = 1;
 	}
+	/* perf's -n (evsel__config): every event with a zero rate, its freq
+	 * flag left as it was: it counts and writes the side band only. */
+	for (size_t i = 0; r->o.no_samples && i < n; i++)
+		pk_events_attr_mut(r->ev, i)->sample_period = 0;
 	layout_ids(r);
 }
 
