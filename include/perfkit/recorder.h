@@ -118,6 +118,21 @@ struct pk_recorder_opts {
 					 * perf record --off-cpu adds its own to it */
 	bool timestamp;			/* sample times with per_thread too (perf's -T):
 					 * perf's per-thread samples carry none */
+	bool running_time;		/* read_format with the enabled and running
+					 * times (perf's --running-time): the S
+					 * modifier's samples and -s's READ records
+					 * carry them, for scaling */
+	bool tail_synthesize;		/* what exists (kernel map, processes, BPF
+					 * programs) written at the end of each file,
+					 * not at its start (perf's --tail-synthesize;
+					 * implied by overwrite) */
+	bool sample_identifier;		/* PERF_SAMPLE_IDENTIFIER in every layout,
+					 * one event or many (perf's --sample-identifier) */
+	bool no_bpf_event;		/* no BPF program loads: no bpf_event, none
+					 * synthesized, no BPF side band (perf's
+					 * --no-bpf-event) */
+	bool no_samples;		/* every event opened with a zero rate: no
+					 * samples, the side band alone (perf's -n) */
 };
 
 /*
@@ -158,7 +173,7 @@ struct pk_recorder;
  * event perf record's sample layout (IDENTIFIER, IP, TID, TIME, PERIOD;
  * CALLCHAIN with a call graph, REGS_USER and STACK_USER for DWARF, a
  * branch stack for LBR; CPU for CPU targets; ADDR, RAW, regs as asked) and
- * the first event (with overwrite, an added dummy event) the sideband,
+ * the first event (for CPU targets, an added dummy:HG event) the sideband,
  * open them disabled on the target, one fd per event x CPU x thread, and
  * map the rings: `pages` pages each, or 128 (perf's default), or for DWARF
  * 2048 where the locked-memory limit allows it (every sample carries its
@@ -308,7 +323,8 @@ PK_API int pk_recorder_stop(struct pk_recorder *r);
 
 /*
  * pk_recorder_finish - end the recording: disable the events, drain the
- * rings a last time (and snapshot them with overwrite), then give the
+ * rings a last time (and snapshot them with overwrite), with
+ * tail_synthesize (implied by overwrite) synthesize what exists, then give the
  * writer the first and last sample time and the BUILD_ID table (every DSO
  * a sample landed in, and the vDSO, that has a build-id), and with
  * buildid_dir put each of those DSOs into the build-id cache there

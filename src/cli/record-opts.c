@@ -18,11 +18,12 @@
 
 /* The ids of the long-only options (the others' are their letters). */
 enum {
-	OPT_SAMPLE_CPU = 0x100, OPT_NO_INHERIT, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
+	OPT_SAMPLE_CPU = 0x100, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
 	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE, OPT_FILTER, OPT_CONTROL,
 	OPT_ALL_USER, OPT_ALL_KERNEL, OPT_PER_THREAD, OPT_DATA_PAGE_SIZE, OPT_CODE_PAGE_SIZE,
 	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_OUTPUT_EVENT, OPT_SWITCH_MAX_FILES,
 	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU, OPT_STRICT_FREQ,
+	OPT_RUNNING_TIME, OPT_TAIL_SYNTHESIZE, OPT_SAMPLE_IDENTIFIER, OPT_NO_BPF_EVENT,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -164,7 +165,13 @@ static const struct cli_opt record_options[] = {
 	  "record the branch stack with FILTER (any,u,k,call,...)" },
 	{ "user-regs", 0, CLI_ARG_REQUIRED, OPT_USER_REGS, "REGS", NULL, .with_next = true },
 	{ "intr-regs", 0, CLI_ARG_REQUIRED, OPT_INTR_REGS, "REGS", "sample these registers (AX,BX,IP,...)" },
+	{ "no-samples", 'n', CLI_ARG_NONE, 'n', NULL,
+	  "take no samples: the events count and only the side band (processes, maps) is recorded" },
+	{ "sample-identifier", 0, CLI_ARG_NONE, OPT_SAMPLE_IDENTIFIER, NULL,
+	  "put the event id first in every record (PERF_SAMPLE_IDENTIFIER), even for one event" },
 	{ "switch-events", 0, CLI_ARG_NONE, OPT_SWITCH_EVENTS, NULL, "record context switches" },
+	{ "no-bpf-event", 0, CLI_ARG_NONE, OPT_NO_BPF_EVENT, NULL,
+	  "do not record BPF program loads (nor the programs loaded before)" },
 	{ "namespaces", 0, CLI_ARG_NONE, OPT_NAMESPACES, NULL, "record namespace changes" },
 	{ "off-cpu", 0, CLI_ARG_NONE, OPT_OFF_CPU, NULL,
 	  "also record where threads wait: sched:sched_switch (with -g, their call chains) and "
@@ -174,6 +181,8 @@ static const struct cli_opt record_options[] = {
 	{ "overwrite", 0, CLI_ARG_NONE, OPT_OVERWRITE, NULL,
 	  "keep only the newest samples (the rings overwrite the oldest); they are written at the "
 	  "end and on each SIGUSR2" },
+	{ "tail-synthesize", 0, CLI_ARG_NONE, OPT_TAIL_SYNTHESIZE, NULL,
+	  "write the names and maps of what exists at the end of the file, not at its start" },
 	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE",
 	  "write FILE (default perf.data; an existing one is kept as .old); - streams perf's pipe format to stdout" },
 	{ "mmap-pages", 'm', CLI_ARG_REQUIRED, 'm', "N",
@@ -199,7 +208,9 @@ static const struct cli_opt record_options[] = {
 	{ "pid", 'p', CLI_ARG_REQUIRED, 'p', "PIDS", "these processes" },
 	{ "tid", 't', CLI_ARG_REQUIRED, 't', "TIDS", "these threads" },
 	{ "sample-cpu", 0, CLI_ARG_NONE, OPT_SAMPLE_CPU, NULL, "record the CPU of each sample" },
-	{ "no-inherit", 0, CLI_ARG_NONE, OPT_NO_INHERIT, NULL, "do not follow the command's children" },
+	{ "no-inherit", 'i', CLI_ARG_NONE, 'i', NULL, "do not follow the command's children" },
+	{ "running-time", 0, CLI_ARG_NONE, OPT_RUNNING_TIME, NULL,
+	  "the enabled and running times in every read value (the S modifier's samples, -s's counts)" },
 	{ "stat", 's', CLI_ARG_NONE, 's', NULL,
 	  "per-thread counts: each child's counts are recorded when it exits (inherit_stat)" },
 	{ "per-thread", 0, CLI_ARG_NONE, OPT_PER_THREAD, NULL,
@@ -272,7 +283,8 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 			o->r.callgraph = PK_CALLGRAPH_FP;
 		break;
 	case OPT_SAMPLE_CPU: o->r.sample_cpu = true; break;
-	case OPT_NO_INHERIT: o->r.no_inherit = true; break;
+	case 'i': o->r.no_inherit = true; break;
+	case OPT_RUNNING_TIME: o->r.running_time = true; break;
 	case 's': o->r.inherit_stat = true; break;
 	case OPT_CALL_GRAPH:
 		if (parse_call_graph(o, arg))
@@ -294,6 +306,10 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 	case OPT_SWITCH_EVENTS: o->r.switch_events = true; break;
 	case OPT_NAMESPACES: o->r.namespaces = true; break;
 	case OPT_OVERWRITE: o->r.overwrite = true; break;
+	case OPT_TAIL_SYNTHESIZE: o->r.tail_synthesize = true; break;
+	case OPT_SAMPLE_IDENTIFIER: o->r.sample_identifier = true; break;
+	case 'n': o->r.no_samples = true; break;
+	case OPT_NO_BPF_EVENT: o->r.no_bpf_event = true; break;
 	case 'z':
 		/* -z, -zN or --compression-level[=N], as perf 6.1 takes them:
 		 * the level is attached, never the next argument. */

@@ -9,7 +9,10 @@
 # the times, S groups GROUP), and --off-cpu's on-CPU event
 # (perf 6.1 without BPF skeletons ignores --off-cpu: its file holds the
 # default event alone); for CPU targets, inherit and the side-band dummy
-# opened enabled; -p; --per-thread without sample times; --switch-output.
+# opened enabled; -p; --per-thread without sample times; --switch-output;
+# -i (--no-inherit), --running-time (the enabled and running times in
+# read_format), --sample-identifier, --no-bpf-event, -n (a zero rate); --overwrite (every event written backward, the sideband's
+# too: no event added for a task, -a's dummy:HG backward and enabled).
 . "$(dirname "$0")/tap.sh"
 
 tmp=$(mktemp -d)
@@ -50,6 +53,18 @@ same "record -e {cpu-clock,task-clock}:S" -e '{cpu-clock,task-clock}:S'
 same "record -s -e {cpu-clock,task-clock}:S" -s -e '{cpu-clock,task-clock}:S'
 same "record --no-inherit -e {cpu-clock,task-clock}:S" --no-inherit -e '{cpu-clock,task-clock}:S'
 same "record -e cpu-clock:S" -e cpu-clock:S
+same "record -i" -i
+same "record -i -e {cpu-clock,task-clock}:S" -i -e '{cpu-clock,task-clock}:S'
+same "record --running-time" --running-time
+same "record --running-time -e {cpu-clock,task-clock}:S" --running-time -e '{cpu-clock,task-clock}:S'
+same "record --running-time -s" --running-time -s
+same "record --sample-identifier" --sample-identifier
+same "record --sample-identifier -e {cpu-clock,task-clock}:S" --sample-identifier -e '{cpu-clock,task-clock}:S'
+same "record --no-bpf-event" --no-bpf-event
+same "record -n" -n
+same "record -a -n" -a -n
+same "record -n -e {cpu-clock,task-clock}:S" -n -e '{cpu-clock,task-clock}:S'
+same "record -a --no-bpf-event --sample-identifier" -a --no-bpf-event --sample-identifier
 same "record -g -e sched:sched_switch" -g -e sched:sched_switch
 
 # CPU targets: inherit set as for a task, and the side-band dummy:HG
@@ -59,6 +74,14 @@ same "record -a -g" -a -g
 same "record -C 0" -C 0
 same "record -C 0 -s -e cpu-clock,task-clock" -C 0 -s -e cpu-clock,task-clock
 same "record -a --switch-events" -a --switch-events
+
+# --overwrite: the flight recorder's attrs, for a command and for CPUs.
+same "record --overwrite" --overwrite
+same "record --overwrite -e cpu-clock,task-clock" --overwrite -e cpu-clock,task-clock
+same "record --overwrite -g -e {cpu-clock,task-clock}:S" --overwrite -g -e '{cpu-clock,task-clock}:S'
+same "record -a --overwrite" -a --overwrite
+same "record -a --tail-synthesize" -a --tail-synthesize
+same "record -C 0 --overwrite -g --running-time" -C 0 --overwrite -g --running-time
 
 # --per-thread: no inherit and, as perf's evsel__config, no sample times
 # (no inherit, no CPU target) unless -T asks for them.
@@ -82,6 +105,7 @@ same "record -p PID" -p "$sleeper"
 same "record -p PID -g" -p "$sleeper" -g
 same "record -p PID --per-thread" -p "$sleeper" --per-thread
 same "record -t TID" -t "$sleeper"
+same "record -p PID --overwrite" -p "$sleeper" --overwrite
 kill "$sleeper"
 wait "$sleeper" 2>/dev/null
 
@@ -99,6 +123,8 @@ switched() {
 }
 switched "record --switch-output" --switch-output
 switched "record -a --switch-output=signal" -a --switch-output=signal
+switched "record --overwrite --switch-output" --overwrite --switch-output
+switched "record -a --overwrite --switch-output=signal" -a --overwrite --switch-output=signal
 
 # --off-cpu without -e: its first event is the default one, as perf opens it.
 # name, precise level and guest bit: perf evlist -v's name and those fields.

@@ -247,12 +247,26 @@ static uint64_t read_format(const struct pk_evlist *l, size_t i)
 	       (l->target.group_read && l->ev[i].leader == i ? PERF_FORMAT_GROUP : 0);
 }
 
+/* Whether an event of group `lead` reads the group into its samples
+ * (PERF_SAMPLE_READ with PERF_FORMAT_GROUP). */
+static bool group_sample_read(const struct pk_evlist *l, size_t lead)
+{
+	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++)
+		if ((l->ev[i].a.attr.sample_type & PERF_SAMPLE_READ) && (read_format(l, i) & PERF_FORMAT_GROUP))
+			return true;
+	return false;
+}
+
 /* Open group `lead` (the leader and its members) on one CPU x thread,
- * disabled unless it is the last_immediate event.  A group read into samples (PERF_SAMPLE_READ with PERF_FORMAT_GROUP) is
- * opened without inherit, as perf does: a child's copies would sample
- * counts of a group the parent's samples never see. */
+ * disabled unless it is the last_immediate event.  A group read into
+ * samples is opened without inherit, as perf does: a child's copies would
+ * sample counts of a group the parent's samples never see.  The whole
+ * group, where perf 6.1 clears it only on the events that read: the
+ * kernel refuses a member whose inherit differs from its leader's. */
 static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 {
+	bool inherit = l->target.inherit && !group_sample_read(l, lead);
+
 	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++) {
 		struct evsel *e = &l->ev[i];
 		bool immediate = l->target.last_immediate && lead == l->nr - 1;
@@ -264,9 +278,7 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 			d = e->a;
 			d.attr.read_format = read_format(l, i);
 			d.attr.disabled = i == lead && !immediate;	/* members follow their leader */
-			d.attr.inherit = l->target.inherit &&
-				!((d.attr.sample_type & PERF_SAMPLE_READ) &&
-				  (d.attr.read_format & PERF_FORMAT_GROUP));
+			d.attr.inherit = inherit;
 			d.attr.enable_on_exec = l->target.enable_on_exec && i == lead && !immediate;
 			/* A cgroup is given as its directory fd in place of a pid. */
 			fd = pk__sys_open(&d.attr, e->cgroup ? e->cgroup_fd : l->threads[t], l->cpus[c],

@@ -187,8 +187,12 @@ int pk_rings_poll(struct pk_rings *rs, int timeout_ms)
 	p = pk__calloc(rs->nr ? rs->nr : 1, sizeof(*p));
 	if (!p)
 		return pk__error_nomem("the poll set of %zu rings", rs->nr);
+	/* -1 is ignored; an overwrite ring is read only when asked (a
+	 * snapshot), so its wakeups are no news: only its hangup is, as in
+	 * perf's poll set. */
 	for (size_t k = 0; k < rs->nr; k++)
-		p[k] = (struct pollfd){ .fd = rs->ring[k].fd, .events = POLLIN };	/* -1 is ignored */
+		p[k] = (struct pollfd){ .fd = rs->ring[k].fd,
+					.events = pk_ring_is_overwrite(&rs->ring[k]) ? 0 : POLLIN };
 	/* -EINTR comes back unrecorded: the caller's stop signal, most likely. */
 	n = pk__sys_poll(p, rs->nr, timeout_ms, "ring buffers");
 	if (n < 0) {

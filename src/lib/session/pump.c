@@ -252,8 +252,11 @@ int pk_recorder_sync(struct pk_recorder *r)
 
 int pk__recorder_drain_all(struct pk_recorder *r)
 {
+	int err;
+
 	drain_rings(r, false, true);
-	return pk_recorder_snapshot(r);
+	err = pk_recorder_snapshot(r);
+	return err < 0 ? err : pk__recorder_synthesize_tail(r);
 }
 
 int pk_recorder_poll(struct pk_recorder *r, int timeout_ms)

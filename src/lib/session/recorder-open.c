@@ -128,7 +128,7 @@ int pk__recorder_open_events(struct pk_recorder *r, const char *events)
 			       .inherit = !r->o.no_inherit && !r->o.per_thread,
 			       .enable_on_exec = r->o.workload > 0 && !r->o.start_disabled,
 			       .fallbacks = true, .attr_read_format = true,
-			       .last_immediate = r->cpu_wide && !r->o.overwrite,
+			       .last_immediate = r->cpu_wide,
 			       .cgroup = r->o.cgroup, .event_cgroups = r->o.event_cgroups,
 			       .nr_event_cgroups = r->o.nr_event_cgroups };
 	int err = pk__recorder_parse_events(r, events), level = 3;

@@ -164,19 +164,22 @@ static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_
 	layout_extras(o, a, cg.mode);
 	layout_rate(o, a);
 	/* perf 6.1's read_format: the id and lost count; -s (the kernel
-	 * writes each inherited copy's counts as it exits) adds the times.
-	 * The S modifier adds GROUP (layout_sample_read). */
+	 * writes each inherited copy's counts as it exits) and --running-time
+	 * add the times.  The S modifier adds GROUP (layout_sample_read). */
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-	if (o->inherit_stat)
+	if (o->inherit_stat || o->running_time)
 		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a->inherit_stat = o->inherit_stat;
 	a->sample_id_all = 1;
-	a->write_backward = o->overwrite && !tracking;
+	/* perf 6.1's overwrite: every event, the sideband's too, writes
+	 * backward; what the rings lost is synthesized at the end. */
+	a->write_backward = o->overwrite;
 	if (tracking) {	/* process sideband, as in perf */
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 		/* Kernel symbols that come and go (BPF programs, JIT-ed code)
 		 * and BPF program loads, so they can be resolved later. */
-		a->ksymbol = a->bpf_event = 1;
+		a->ksymbol = 1;
+		a->bpf_event = !o->no_bpf_event;
 		/* DWARF unwinding needs the [stack] map and the read-only segments
 		 * that hold .eh_frame: data mmaps, as perf asks. */
 		a->mmap_data = o->data_addr || cg.mode == PK_CALLGRAPH_DWARF;
@@ -239,6 +242,8 @@ static void layout_ids(struct pk_recorder *r)
 	for (size_t i = 1; i < n; i++)
 		bit = pk_events_attr(r->ev, i)->sample_type == first && bit != PERF_SAMPLE_IDENTIFIER ?
 		      PERF_SAMPLE_ID : PERF_SAMPLE_IDENTIFIER;
+	if (r->o.sample_identifier)	/* perf's --sample-identifier: always first */
+		bit = PERF_SAMPLE_IDENTIFIER;
 	for (size_t i = 0; bit && i < n; i++) {
 		struct perf_event_attr *a = pk_events_attr_mut(r->ev, i);
 
@@ -247,27 +252,31 @@ static void layout_ids(struct pk_recorder *r)
 	}
 }
 
-/* The sideband goes to a dummy event added last: with overwrite, in a ring
- * of its own that is never overwritten; for CPUs (-a, -C), as perf 6.1's
- * `dummy:HG`, which samples nothing (period 1, no PERIOD field).  Otherwise
- * it goes to the first event.  A leader comes before its members, so its
- * layout is final when theirs copies it. */
+/* The sideband goes, for CPUs (-a, -C), to a dummy event added last, as
+ * perf 6.1's `dummy:HG`, which samples nothing (period 1, no PERIOD field);
+ * otherwise to the first event.  With overwrite it is in the overwrite
+ * rings as perf has it.  A leader comes before its members, so its layout
+ * is final when theirs copies it. */
 void pk__recorder_layout_events(struct pk_recorder *r)
 {
-	size_t n = pk_events_nr(r->ev), tracking = r->o.overwrite || r->cpu_wide ? n - 1 : 0;
+	size_t n = pk_events_nr(r->ev), tracking = r->cpu_wide ? n - 1 : 0;
 
 	for (size_t i = 0; i < n; i++) {
 		layout_attr(&r->o, pk_events_desc(r->ev, i), pk_events_attr_mut(r->ev, i), r->cpu_wide,
 			    i == tracking);
 		layout_sample_read(r, i);
 	}
-	if (r->cpu_wide && !r->o.overwrite) {
+	if (r->cpu_wide) {
 		struct perf_event_attr *a = pk_events_attr_mut(r->ev, tracking);
 
 		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 		a->freq = 0;
 		a->sample_period = 1;
 	}
+	/* perf's -n (evsel__config): every event with a zero rate, its freq
+	 * flag left as it was: it counts and writes the side band only. */
+	for (size_t i = 0; r->o.no_samples && i < n; i++)
+		pk_events_attr_mut(r->ev, i)->sample_period = 0;
 	layout_ids(r);
 }
 
@@ -284,9 +293,7 @@ int pk__recorder_parse_events(struct pk_recorder *r, const char *list)
 		return pk__error_nomem("the event list with its dummy event");
 	snprintf(spec, len + sizeof("cycles,"), "%s%s%s", dflt ? "cycles" : "", dflt && list ? "," : "",
 		 list ? list : "");
-	if (r->o.overwrite)
-		strcat(spec, ",dummy");
-	else if (r->cpu_wide)
+	if (r->cpu_wide)
 		strcat(spec, ",dummy:HG");
 	err = pk_events_parse(spec, NULL, &r->ev);
 	free(spec);
@@ -486,6 +493,8 @@ int pk_recorder_new(const char *events, const struct pk_recorder_opts *opts, str
 		memcpy(&r->o, opts, opts->size < sizeof(r->o) ? opts->size : sizeof(r->o));
 	r->o.size = sizeof(r->o);
 	r->cpu_wide = r->o.all_cpus || r->o.cpu_list;
+	/* perf's cmd_record: overwrite synthesizes at the end. */
+	r->o.tail_synthesize |= r->o.overwrite;
 	r->st.size = sizeof(r->st);
 	if ((err = recorder_setup(r, events)) < 0) {
 		pk_recorder_free(r);
@@ -631,9 +640,23 @@ static int synthesize(struct pk_recorder *r, bool again)
 			err = 0;
 	}
 	/* The loaded BPF programs, for every target as perf does. */
-	if (!err)
+	if (!err && !r->o.no_bpf_event)
 		err = pk_record_synth_bpf(a, id, synth_sink, r);
 	return err;
+}
+
+/*
+ * perf 6.1's tail synthesis, asked for or implied by overwrite (the
+ * sideband shares the overwrite rings and the oldest of it is lost): what
+ * exists is told at the end of each file, after its last snapshot (the
+ * processes as they are when the samples kept were taken), instead of at
+ * the start.
+ */
+int pk__recorder_synthesize_tail(struct pk_recorder *r)
+{
+	int err = r->o.tail_synthesize ? synthesize(r, true) : 0;
+
+	return err < 0 ? err : r->st.sink_error;
 }
 
 int pk_recorder_start(struct pk_recorder *r)
@@ -645,9 +668,10 @@ int pk_recorder_start(struct pk_recorder *r)
 	r->started = true;
 	/* Before the synthesis, as perf starts its side band: a program
 	 * loaded meanwhile is read at once. */
-	if (r->w && (err = pk__sideband_start(&r->sb)) < 0)
+	if (r->w && !r->o.no_bpf_event && (err = pk__sideband_start(&r->sb)) < 0)
 		return err;
-	if ((r->w && (err = pk__recorder_describe(r)) < 0) || (err = synthesize(r, false)) < 0)
+	if ((r->w && (err = pk__recorder_describe(r)) < 0) ||
+	    (!r->o.tail_synthesize && (err = synthesize(r, false)) < 0))
 		return err;
 	if (r->st.sink_error)
 		return r->st.sink_error;
@@ -671,7 +695,7 @@ int pk_recorder_switch(struct pk_recorder *r, struct pk_data_writer *w)
 	if (err < 0)
 		return err;
 	r->file_first = r->file_last = 0;
-	if ((err = pk__recorder_describe(r)) < 0 || (err = synthesize(r, true)) < 0)
+	if ((err = pk__recorder_describe(r)) < 0 || (!r->o.tail_synthesize && (err = synthesize(r, true)) < 0))
 		return err;
 	return r->st.sink_error;
 }

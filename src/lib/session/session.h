@@ -78,6 +78,11 @@ int pk__recorder_describe(struct pk_recorder *r);
  * the flush size, with overwrite a snapshot too.  The sticky error. */
 int pk__recorder_drain_all(struct pk_recorder *r);
 
+/* pk__recorder_synthesize_tail - with tail_synthesize (or overwrite), what
+ * exists (kernel, processes, BPF programs) told at the end of a file, as
+ * perf's; nothing without.  0 or a negative errno. */
+int pk__recorder_synthesize_tail(struct pk_recorder *r);
+
 /* pk__recorder_end_file - give the writer the current file's sample time
  * span and the BUILD_ID table.  0, the sink error, or -ENOMEM. */
 int pk__recorder_end_file(struct pk_recorder *r);

@@ -266,8 +266,9 @@ static void test_layout(void **state)
 	}
 }
 
-/* Overwrite: the events write backward into their own ring; a dummy added
- * last carries the sideband in a normal ring. */
+/* Overwrite, as perf 6.1: every event writes backward, the one carrying
+ * the sideband too (no event added); for CPUs the dummy:HG that
+ * carries it writes backward as well and is opened enabled. */
 static void test_layout_overwrite(void **state)
 {
 	struct pk_recorder_opts o = task_opts();
@@ -276,13 +277,22 @@ static void test_layout_overwrite(void **state)
 	(void)state;
 	o.overwrite = true;
 	assert_int_equal(pk_recorder_new("task-clock", &o, &r), 0);
-	assert_int_equal(pk_events_nr(pk_recorder_events(r)), 2);
-	assert_string_equal(pk_events_desc(pk_recorder_events(r), 1)->name, "dummy");
+	assert_int_equal(pk_events_nr(pk_recorder_events(r)), 1);
 	assert_true(k.attr[0].write_backward);
+	assert_true(k.attr[0].mmap && k.attr[0].comm && k.attr[0].task);
+	pk_recorder_free(r);
+
+	k.nr_open = k.nr_map = 0;
+	o.tids = NULL;
+	o.nr_tids = 0;
+	o.cpu_list = "0";
+	assert_int_equal(pk_recorder_new("task-clock", &o, &r), 0);
+	assert_int_equal(pk_events_nr(pk_recorder_events(r)), 2);
+	assert_string_equal(pk_events_desc(pk_recorder_events(r), 1)->name, "dummy:HG");
+	assert_true(k.attr[0].write_backward && k.attr[0].disabled);
 	assert_false(k.attr[0].mmap);
-	assert_false(k.attr[1].write_backward);
-	assert_true(k.attr[1].mmap && k.attr[1].comm && k.attr[1].task);
-	assert_int_equal(pk_recorder_nr_rings(r), 2);
+	assert_true(k.attr[1].write_backward && k.attr[1].mmap && k.attr[1].comm);
+	assert_false(k.attr[1].disabled);
 	pk_recorder_free(r);
 }
 
