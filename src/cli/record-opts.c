@@ -254,6 +254,33 @@ const struct cli_optset cmd_record_opts = {
 
 /* The options that shape the samples (struct pk_recorder_opts).  Returns 0,
  * an exit status for a bad value, or 1 when `c` is not one of them. */
+/* record's flags that only switch something on: 1 when c is none. */
+static int parse_flag(struct record_opts *o, int c)
+{
+	switch (c) {
+	case OPT_SWITCH_EVENTS: o->r.switch_events = true; break;
+	case OPT_NAMESPACES: o->r.namespaces = true; break;
+	case OPT_OVERWRITE: o->r.overwrite = true; break;
+	case OPT_TAIL_SYNTHESIZE: o->r.tail_synthesize = true; break;
+	case OPT_SAMPLE_IDENTIFIER: o->r.sample_identifier = true; break;
+	case 'n': o->r.no_samples = true; break;
+	case OPT_NO_BPF_EVENT: o->r.no_bpf_event = true; break;
+	case 'B': o->r.no_build_ids = true; break;
+	case 'N': o->no_cache = true; break;
+	case 'W': o->r.weight = true; break;
+	case 'P': break;	/* the period is always recorded */
+	case OPT_ALL_USER: o->r.all_user = true; break;
+	case OPT_ALL_KERNEL: o->r.all_kernel = true; break;
+	case OPT_DATA_PAGE_SIZE: o->r.data_page_size = true; break;
+	case OPT_CODE_PAGE_SIZE: o->r.code_page_size = true; break;
+	case OPT_USER_CALLCHAINS: o->r.user_callchains = true; break;
+	case OPT_KERNEL_CALLCHAINS: o->r.kernel_callchains = true; break;
+	case OPT_PER_THREAD: o->r.per_thread = true; break;
+	default: return 1;
+	}
+	return 0;
+}
+
 static int parse_sampling(struct record_opts *o, int c, const char *arg)
 {
 	uint64_t v;
@@ -303,13 +330,6 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 		if (pk_regs_parse(arg, c == OPT_USER_REGS ? &o->r.user_regs : &o->r.intr_regs) < 0)
 			return cli_error("record", arg), CLI_EXIT_USAGE;
 		break;
-	case OPT_SWITCH_EVENTS: o->r.switch_events = true; break;
-	case OPT_NAMESPACES: o->r.namespaces = true; break;
-	case OPT_OVERWRITE: o->r.overwrite = true; break;
-	case OPT_TAIL_SYNTHESIZE: o->r.tail_synthesize = true; break;
-	case OPT_SAMPLE_IDENTIFIER: o->r.sample_identifier = true; break;
-	case 'n': o->r.no_samples = true; break;
-	case OPT_NO_BPF_EVENT: o->r.no_bpf_event = true; break;
 	case 'z':
 		/* -z, -zN or --compression-level[=N], as perf 6.1 takes them:
 		 * the level is attached, never the next argument. */
@@ -317,24 +337,13 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 			return CLI_EXIT_USAGE;
 		o->r.compression = arg ? (int)v : 1;
 		break;
-	case 'B': o->r.no_build_ids = true; break;
 	case 'k':
 		if (parse_clockid(arg, &o->r.clockid))
 			return CLI_EXIT_USAGE;
 		o->r.use_clockid = true;
 		break;
-	case 'N': o->no_cache = true; break;
-	case 'W': o->r.weight = true; break;
-	case 'P': break;	/* the period is always recorded */
-	case OPT_ALL_USER: o->r.all_user = true; break;
-	case OPT_ALL_KERNEL: o->r.all_kernel = true; break;
-	case OPT_DATA_PAGE_SIZE: o->r.data_page_size = true; break;
-	case OPT_CODE_PAGE_SIZE: o->r.code_page_size = true; break;
-	case OPT_USER_CALLCHAINS: o->r.user_callchains = true; break;
-	case OPT_KERNEL_CALLCHAINS: o->r.kernel_callchains = true; break;
-	case OPT_PER_THREAD: o->r.per_thread = true; break;
 	case 'G': return record_cgroup_add(o, arg);
-	default: return 1;
+	default: return parse_flag(o, c);
 	}
 	return 0;
 }

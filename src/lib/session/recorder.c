@@ -105,17 +105,12 @@ static struct callgraph event_callgraph(const struct pk_recorder_opts *o,
 	return cg;
 }
 
-/* perf record's layout and sideband for one event; `tracking` is the one
- * that carries the process sideband (mmap, comm, task). */
-static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_desc *d,
-			struct perf_event_attr *a, bool cpu_wide, bool tracking)
+/* An event's call graph: frame pointers' chain, DWARF's registers and
+ * stack copy, or LBR's call stack. */
+static void layout_callgraph(struct perf_event_attr *a, const struct callgraph *c, bool tracking)
 {
-	struct callgraph cg = event_callgraph(o, d);
+	struct callgraph cg = *c;
 
-	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
-	/* perf's evsel__config: no times per thread (no inherit, no CPU) unless -T. */
-	if (!o->per_thread || o->timestamp)
-		a->sample_type |= PERF_SAMPLE_TIME;
 	if (cg.mode != PK_CALLGRAPH_NONE) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		a->sample_max_stack = (uint16_t)(cg.max_stack > UINT16_MAX ? UINT16_MAX : cg.max_stack);
@@ -139,6 +134,20 @@ static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_
 					PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
 					PERF_SAMPLE_BRANCH_HW_INDEX;
 	}
+}
+
+/* perf record's layout and sideband for one event; `tracking` is the one
+ * that carries the process sideband (mmap, comm, task). */
+static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_desc *d,
+			struct perf_event_attr *a, bool cpu_wide, bool tracking)
+{
+	struct callgraph cg = event_callgraph(o, d);
+
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+	/* perf's evsel__config: no times per thread (no inherit, no CPU) unless -T. */
+	if (!o->per_thread || o->timestamp)
+		a->sample_type |= PERF_SAMPLE_TIME;
+	layout_callgraph(a, &cg, tracking);
 	if (o->branch_type) {
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = o->branch_type;
