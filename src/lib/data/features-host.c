@@ -23,12 +23,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 /* The feature ids, from the list the reader shares (features.def). */
 enum {
@@ -279,25 +278,29 @@ static bool caches(struct pk__data_blob *b, int nr_cpus)
 /* What the machine features are written from, read once per gathering. */
 struct machine {
 	struct utsname u;
-	int nr_cpus;
+	bool have_u;		/* uname(2) worked */
+	int nr_cpus;		/* configured CPUs; 0 when sysconf(3) cannot say */
 	struct pk_pmus *pmus;	/* NULL when none could be scanned */
 };
 
 /* The payload of a kept feature about this machine; false for any other
- * (and for NRCPUS and NUMA_TOPOLOGY, read for each file). */
+ * (and for NRCPUS and NUMA_TOPOLOGY, read for each file).  What cannot be
+ * known (uname or the CPU count failing) is left out, not written wrong. */
 static bool machine_feature(int f, struct pk__data_blob *b, const struct machine *m)
 {
 	const struct utsname *u = &m->u;
 	char s[512];
 
 	switch (f) {
-	case FEAT_HOSTNAME: pk__data_put_string(b, u->nodename); return true;
-	case FEAT_OSRELEASE: pk__data_put_string(b, u->release); return true;
+	case FEAT_HOSTNAME: case FEAT_OSRELEASE: case FEAT_ARCH:
+		if (!m->have_u)
+			return false;
+		pk__data_put_string(b, f == FEAT_HOSTNAME ? u->nodename : f == FEAT_ARCH ? u->machine : u->release);
+		return true;
 	case FEAT_VERSION:
 		snprintf(s, sizeof(s), "%s (perfkit)", pk_version());
 		pk__data_put_string(b, s);
 		return true;
-	case FEAT_ARCH: pk__data_put_string(b, u->machine); return true;
 	case FEAT_CPUDESC:
 		pk__host_cpuinfo("model name", s, sizeof(s));
 		pk__data_put_string(b, s);
@@ -314,10 +317,13 @@ static bool machine_feature(int f, struct pk__data_blob *b, const struct machine
 		return true;
 	}
 	case FEAT_TOTAL_MEM: pk__data_put_u64(b, pk__host_mem_total_kb()); return true;
-	case FEAT_CPU_TOPOLOGY: cpu_topology(b, m->nr_cpus); return true;
+	case FEAT_CPU_TOPOLOGY:
+		if (m->nr_cpus > 0)
+			cpu_topology(b, m->nr_cpus);
+		return m->nr_cpus > 0;
 	case FEAT_PMU_MAPPINGS: pmu_mappings(b, m->pmus); return true;
 	case FEAT_MEM_TOPOLOGY: return mem_topology(b);
-	case FEAT_CACHE: return caches(b, m->nr_cpus);
+	case FEAT_CACHE: return m->nr_cpus > 0 && caches(b, m->nr_cpus);
 	case FEAT_PMU_CAPS: pmu_caps(b, m->pmus); return true;
 	case FEAT_CPU_PMU_CAPS: {
 		const struct pk_pmu *cpu = m->pmus ? pk_pmus_find(m->pmus, "cpu") : NULL;
@@ -359,13 +365,12 @@ static void host_key(struct pk__data_blob *k)
 {
 	char path[512] = "";
 	struct utsname u;
-	long nr_conf = sysconf(_SC_NPROCESSORS_CONF);
+	long nr_conf = pk__sys_sysconf(_SC_NPROCESSORS_CONF);
 	uint64_t mem = pk__host_mem_total_kb();
 	struct dirent *de;
 	DIR *d;
 
-	memset(&u, 0, sizeof(u));
-	uname(&u);
+	pk__sys_uname(&u);	/* zeroed when it fails */
 	pk__sysfs_path(path, sizeof(path), "");
 	pk__data_put(k, path, strlen(path) + 1);
 	pk__data_put(k, &u, sizeof(u));
@@ -395,7 +400,8 @@ static void host_free(struct pk__data_host *h)
 static struct pk__data_host *host_gather(struct pk__data_blob *k)
 {
 	struct pk__data_host *h = pk__calloc(1, sizeof(*h));
-	struct machine m = { .nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF) };
+	long nr_cpus = pk__sys_sysconf(_SC_NPROCESSORS_CONF);
+	struct machine m = { .nr_cpus = nr_cpus > 0 && nr_cpus < INT_MAX ? (int)nr_cpus : 0 };
 	bool oom = false;
 	int f;
 
@@ -405,7 +411,7 @@ static struct pk__data_host *host_gather(struct pk__data_blob *k)
 		return NULL;
 	}
 	h->key = *k;
-	uname(&m.u);
+	m.have_u = pk__sys_uname(&m.u) == 0;
 	m.pmus = scan_pmus(&oom);
 	for (f = 1; f < FEAT_LAST; f++)
 		h->has[f] = machine_feature(f, &h->feat[f], &m);
@@ -483,10 +489,16 @@ __attribute__((destructor)) static void host_drop(void)
 bool pk__data_host_feature(const struct pk__data_host *h, int f, struct pk__data_blob *b)
 {
 	switch (f) {
-	case FEAT_NRCPUS:
-		pk__data_put_u32(b, (uint32_t)sysconf(_SC_NPROCESSORS_CONF));
-		pk__data_put_u32(b, (uint32_t)sysconf(_SC_NPROCESSORS_ONLN));
+	case FEAT_NRCPUS: {
+		long conf = pk__sys_sysconf(_SC_NPROCESSORS_CONF), onln = pk__sys_sysconf(_SC_NPROCESSORS_ONLN);
+
+		/* Left out rather than 4294967295 CPUs when sysconf(3) cannot say. */
+		if (conf < 0 || onln < 0 || conf > UINT32_MAX || onln > UINT32_MAX)
+			return false;
+		pk__data_put_u32(b, (uint32_t)conf);
+		pk__data_put_u32(b, (uint32_t)onln);
 		return true;
+	}
 	case FEAT_NUMA_TOPOLOGY: return numa_topology(b);
 	default:
 		if (f <= 0 || f >= FEAT_LAST || !h->has[f])

@@ -147,6 +147,13 @@ long pk__sys_sysconf(int name)
 	return v < 0 && errno ? -errno : -EINVAL;
 }
 
+size_t pk__sys_page_size(void)
+{
+	long v = pk__sys_sysconf(_SC_PAGESIZE);
+
+	return v > 0 ? (size_t)v : 4096;
+}
+
 int pk__sys_uname(struct utsname *u)
 {
 	const struct pk__sys_ops *ops = pk__sys_get_ops();

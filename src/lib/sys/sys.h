@@ -415,6 +415,11 @@ int pk__sys_clock_gettime(clockid_t clock, struct timespec *ts);
  * value is not known (sysconf gave -1, or 0). */
 long pk__sys_sysconf(int name);
 
+/* pk__sys_page_size - the page size, sysconf(_SC_PAGESIZE) through the
+ * seam (a test can give 64 KiB pages).  glibc takes it from the auxiliary
+ * vector, so it cannot fail; a fake that fails it gets 4096. */
+size_t pk__sys_page_size(void);
+
 /* pk__sys_uname - uname(2) into *u: 0, or a negative errno, not recorded,
  * with *u zeroed. */
 int pk__sys_uname(struct utsname *u);

@@ -5,7 +5,9 @@
  * must show is seen: on a copy of the sysfs/numa fixture tree
  * ($PERFKIT_SYSFS_ROOT), a CPU taken offline (the online list changes)
  * brings the caches read anew, a PMU appearing is in the next file's
- * PMU_MAPPINGS, and NUMA's MemFree is the value at each file.  Threads
+ * PMU_MAPPINGS, and NUMA's MemFree is the value at each file; what
+ * uname(2) or sysconf(3) cannot tell (a fake kernel through the sys seam)
+ * is left out of the file, not written wrong.  Threads
  * writing files at once while the machine changes each get a whole
  * description (run under ASan, a description freed while in use fails).
  */
@@ -23,6 +25,7 @@
 #include <cmocka.h>
 
 #include "perfkit.h"
+#include "sys/sys.h"
 #include "tmpdir.h"
 
 static char dir[200], root[300];
@@ -157,6 +160,52 @@ static void test_hotplug_seen(void **state)
 	assert_int_equal(unlink(path), 0);
 }
 
+/* ---- what the machine will not tell --------------------------------------- */
+
+static int uname_fails(struct utsname *u)
+{
+	(void)u;
+	errno = EFAULT;
+	return -1;
+}
+
+/* No CPU count: sysconf(3) gives -1 without errno (no value known). */
+static long sysconf_no_cpus(int name)
+{
+	return name == _SC_NPROCESSORS_CONF || name == _SC_NPROCESSORS_ONLN ? -1 : sysconf(name);
+}
+
+/* uname(2) and the CPU count failing leave their features out of a file
+ * that is still written and read (no 4294967295 CPUs, no empty host
+ * name); the next file, with them working again, has them back. */
+static void test_unknown_left_out(void **state)
+{
+	static const struct pk__sys_ops ops = { .uname = uname_fails, .sysconf = sysconf_no_cpus };
+	static const unsigned int gone[] = { PK_DATA_FEAT_HOSTNAME, PK_DATA_FEAT_OSRELEASE, PK_DATA_FEAT_ARCH,
+					     PK_DATA_FEAT_NRCPUS, PK_DATA_FEAT_CPU_TOPOLOGY, PK_DATA_FEAT_CACHE };
+	struct pk_data_reader *r;
+	char path[300];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/u.data", dir);
+	pk__sys_set_ops(&ops);
+	write_file(path);
+	pk__sys_set_ops(NULL);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		assert_false(pk_data_reader_has_feature(r, gone[i]));
+	assert_true(pk_data_reader_has_feature(r, PK_DATA_FEAT_VERSION));
+	assert_true(pk_data_reader_has_feature(r, PK_DATA_FEAT_EVENT_DESC));
+	assert_true(pk_data_reader_has_feature(r, PK_DATA_FEAT_NUMA_TOPOLOGY));
+	pk_data_reader_free(r);
+	write_file(path);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		assert_true(pk_data_reader_has_feature(r, gone[i]));
+	pk_data_reader_free(r);
+	assert_int_equal(unlink(path), 0);
+}
+
 /* ---- several threads at once ------------------------------------------------ */
 
 #define THREADS 3
@@ -210,6 +259,7 @@ int main(void)
 {
 	const struct CMUnitTest unit[] = {
 		cmocka_unit_test_setup_teardown(test_hotplug_seen, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_left_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 	};
 	int ret;
