@@ -11,8 +11,10 @@
  * and groups its contract allows, and the file pk_data_writer_finish makes (in a
  * temporary directory on tmpfs when there is one, removed at exit) must
  * parse: the header's sections inside the file, the feature table after
- * the data, and EVENT_DESC, CMDLINE, GROUP_DESC and BUILD_ID holding what
- * was given.  The same input is then written in pipe mode
+ * the data, EVENT_DESC, CMDLINE, GROUP_DESC and BUILD_ID holding what
+ * was given, and the machine's HOSTNAME and NRCPUS (the description is
+ * gathered once per process, features-host.c: every file after the first
+ * is written from the kept one, which is what makes this target fast).  The same input is then written in pipe mode
  * (pk_data_writer_create_pipe into a file) and the stream must parse: the
  * 16-byte pipe header, then whole records only (feature records need not be
  * 8-aligned, as perf's are not), one HEADER_ATTR per event
@@ -28,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "perfkit.h"
@@ -37,6 +40,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[1024], file[1100];
+static struct utsname host;
 
 struct input {
 	const uint8_t *p;
@@ -85,6 +89,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	atexit(remove_dir);
 	snprintf(file, sizeof(file), "%.1024s/perf.data", dir);
+	if (uname(&host) != 0)
+		abort();
 	return 0;
 }
 
@@ -212,6 +218,11 @@ static void check_features(const unsigned char *d, size_t len, const struct give
 	uint64_t off, size, nr = 0;
 
 	check_event_desc(d, len, g);
+	/* The machine's description, kept from the first file, in every one. */
+	if (!section(d, len, 7, &off, &size) || size != 8 || u32_at(d, len, off) == 0 ||
+	    !section(d, len, 3, &off, &size))
+		abort();
+	expect_string(d, len, &off, host.nodename);
 	if (!section(d, len, 11, &off, &size) || u32_at(d, len, off) != (uint32_t)g->argc)
 		abort();
 	off += 4;

@@ -12,7 +12,8 @@
 # no feature table).  --header-only equals perf's where perf reads no
 # feature table (it does not fit in the file); elsewhere perf prints the
 # records it takes for feature sections, and only the header's layout
-# and missing-features lines are compared.
+# and missing-features lines are compared.  perfkit's own recording
+# SIGKILLed leaves a file perf and perfkit read alike.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 FIX="$(cd "$(dirname "$0")" && pwd)/unfinished-fix.py"
@@ -108,5 +109,43 @@ check "kill64k: samples of the workload read" test "$(printf '%s\n' "$out" | gre
 head -c $(( $(stat -c %s kill64k.data) - 12 )) kill64k.data >cut.data
 same_as_perf cut part
 check "cut: the cut sample is not printed" test "$(wc -l <cut.script)" -eq "$(( $(wc -l <kill64k.script) - 1 ))"
+
+# 5. perfkit's own recording killed with SIGKILL (issue 9): its writer puts
+#    the header and attrs down first and the records at least once a
+#    second, fixing the header's data size each time, so the partial file
+#    left is no unfinished file: perf and perfkit read the same samples
+#    from it, without a warning.  Killed once the header has grown twice
+#    (the handshake: a flush after the first, which may hold only the
+#    synthesized records, so samples of the running workload are in).
+"$PERFKIT" record -q -F 1000 -e cpu-clock -o pk.data -- "$W" hot 30000 >/dev/null 2>pkrec.err &
+pid=$!
+partial= first=0 size=0
+while [ "$first" = 0 ] || [ "$size" -le "$first" ]; do
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.05	# polls the header: the condition is the handshake
+	partial=$(ls pk.data.partial.* 2>/dev/null | head -1)
+	[ -n "$partial" ] && size=$(data_size "$partial" 2>/dev/null || echo 0)	# 0 while the header is not down yet
+	[ "$first" = 0 ] && first=$size
+done
+child=$(pgrep -P "$pid")
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+[ -n "$child" ] && kill -KILL $child 2>/dev/null
+check "perfkit killed: a partial file is left, not pk.data ($partial)" test -n "$partial" -a ! -e pk.data
+check "perfkit killed: its header counts records" test "$(data_size "$partial")" -gt 0
+perf script -i "$partial" -F comm,tid,time,event >perf.script 2>perf.err
+check "perfkit killed: perf script reads it, exit 0" test $? -eq 0
+check "perfkit killed: perf says nothing" test ! -s perf.err
+run script -i "$partial" -F comm,tid,time,event
+expect_rc "perfkit killed: perfkit script exits 0" 0
+check "perfkit killed: perfkit says nothing" test -z "$err"
+printf '%s\n' "$out" >pk.script
+check "perfkit killed: perfkit prints the samples perf prints" cmp -s pk.script perf.script
+n=$(grep -c 'cpu-clock' perf.script)
+diag "perfkit killed: $(stat -c %s "$partial") bytes, $n samples"
+check "perfkit killed: samples of the workload are there ($n)" test "$n" -ge 1
+run report --stdio -i "$partial"
+expect_rc "perfkit killed: report exits 0" 0
+contains "perfkit killed: report shows the workload" "$out" "perfkit-workloa"
 
 done_testing

@@ -311,6 +311,33 @@ static void close_group(struct pk_evlist *l, size_t lead, int err)
 	}
 }
 
+/* The error record for cgroup `cg`'s directory `path` under `root` failing
+ * to open with err: what is wrong named, and the errno. */
+static int cgroup_error(const char *cg, const char *root, int err)
+{
+	const char *ename = strerrorname_np(-err);
+
+	ename = ename ? ename : "?";
+	if (err == -ENOENT || err == -ENOTDIR) {
+		pk__error(err, "open cgroup", "no cgroup '%s' under %s: %s (%s)", cg, root,
+			  err == -ENOENT ? "no such directory" : "a part of its path is not a directory", ename);
+		pk__error_hint("the cgroups are the directories under %s", root);
+	} else if (err == -EMFILE || err == -ENFILE) {
+		pk__error(err, "open cgroup", "cannot open cgroup '%s': %s (%s)", cg,
+			  err == -EMFILE ? "this process has as many open files as RLIMIT_NOFILE allows"
+					 : "the system's open file table is full (fs.file-max)", ename);
+		pk__error_hint("%s", "raise the limit with `ulimit -n`, or count fewer events or CPUs");
+	} else if (err == -EACCES || err == -EPERM) {
+		pk__error(err, "open cgroup", "cannot open cgroup '%s' under %s: %s (%s)", cg, root,
+			  strerror(-err), ename);
+		pk__error_hint("%s", "run as a user who may read the cgroup's directory");
+	} else {
+		pk__error(err, "open cgroup", "cannot open cgroup '%s' under %s: %s (%s)", cg, root,
+			  strerror(-err), ename);
+	}
+	return err;
+}
+
 static int open_cgroup(struct evsel *e)
 {
 	char root[512], path[1024];
@@ -322,13 +349,12 @@ static int open_cgroup(struct evsel *e)
 	    (int)sizeof(path))
 		return pk__error(-ENAMETOOLONG, "open cgroup", "the path of cgroup '%.100s...' is too long",
 				 e->cgroup);
-	e->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	e->cgroup_fd = pk__sys_open_dir(path);
 	if (e->cgroup_fd >= 0)
 		return 0;
-	err = -errno;
-	pk__error(err, "open cgroup", "no cgroup '%s' under %s (%s)", e->cgroup, root, strerror(-err));
-	pk__error_hint("the cgroups are the directories under %s", root);
-	return err;
+	err = e->cgroup_fd;
+	e->cgroup_fd = -1;
+	return cgroup_error(e->cgroup, root, err);
 }
 
 int pk_evlist_open(struct pk_evlist *l)

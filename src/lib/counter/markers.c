@@ -141,7 +141,7 @@ static int find_slot(struct pk_markers *m, struct slot **out)
 		slot_free(s);
 		return pk__error_nomem("a thread's markers");
 	}
-	s->tid = gettid();
+	s->tid = pk__sys_gettid();
 	s->now[0].size = sizeof(s->now[0]);
 	if ((err = pk_region_open(m->events, NULL, &s->r)) < 0 || (err = pk_region_start(s->r)) < 0) {
 		slot_free(s);

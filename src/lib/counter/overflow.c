@@ -84,7 +84,7 @@ int pk_overflow_arm(struct pk_overflow *o, size_t i, int signo, pid_t tid)
 	if (signo <= 0 || signo >= NSIG || signo == SIGKILL || signo == SIGSTOP)
 		return pk__error(-EINVAL, "pk_overflow_arm", "signal %d cannot be caught", signo);
 	if (!tid)
-		tid = gettid();
+		tid = pk__sys_gettid();
 	for (size_t k = 0; k < o->nr; k++) {
 		int err;
 

@@ -143,7 +143,7 @@ static int prepare(struct pk_region *r, const struct pk_region_opts *o)
 		if (err < 0)
 			return err;
 	}
-	r->page_len = (size_t)sysconf(_SC_PAGESIZE);
+	r->page_len = pk__sys_page_size();
 	plan_groups(r, o);
 	return 0;
 }

@@ -101,6 +101,35 @@ uint64_t pk__data_writer_pos(const struct pk_data_writer *w);
  * section and set their bits in flags[4].  0 or a negative errno. */
 int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4]);
 
+/* A feature payload being built (features.c, features-host.c):
+ * pk__data_put appends len bytes, the others a u32, a u64 or a
+ * perf_header_string (u32 length, the string NUL-padded to 64 bytes); oom
+ * is set, and the rest left out, when memory runs out. */
+struct pk__data_blob {
+	unsigned char *p;
+	size_t len, cap;
+	bool oom;
+};
+void pk__data_put(struct pk__data_blob *b, const void *p, size_t len);
+void pk__data_put_u32(struct pk__data_blob *b, uint32_t v);
+void pk__data_put_u64(struct pk__data_blob *b, uint64_t v);
+void pk__data_put_string(struct pk__data_blob *b, const char *s);
+
+/*
+ * The machine's description for perf.data (features-host.c), gathered once
+ * per process and again when its key (sysfs root, uname, CPU count, online
+ * CPUs and nodes, PMU names, MemTotal) changed.  pk__data_host_get gives
+ * a reference to the current one in *h (0), or -ENOMEM with the error
+ * record set; pk__data_host_put drops it (NULL: no-op).  Thread-safe.
+ * pk__data_host_feature puts machine feature f's payload from h into b
+ * (NRCPUS and NUMA_TOPOLOGY read anew) and says whether there is one;
+ * false for a feature that is not about the machine.
+ */
+struct pk__data_host;
+int pk__data_host_get(struct pk__data_host **h);
+void pk__data_host_put(struct pk__data_host *h);
+bool pk__data_host_feature(const struct pk__data_host *h, int f, struct pk__data_blob *b);
+
 /* Appends len bytes at p to the feature payload b. */
 typedef void (*pk__data_put_fn)(void *b, const void *p, size_t len);
 

@@ -149,7 +149,7 @@ static void put_start(struct out *o)
 	put_str(o, "0.6");
 	put_u8(o, *(const uint8_t *)&probe == 1 ? 0 : 1);	/* 1: big-endian */
 	put_u8(o, (uint8_t)sizeof(long));
-	put_u32(o, (uint32_t)sysconf(_SC_PAGESIZE));
+	put_u32(o, (uint32_t)pk__sys_page_size());
 }
 
 static int build(struct out *o, const char *root, const struct pk__tp *tps, const bool *used,

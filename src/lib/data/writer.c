@@ -55,12 +55,15 @@ struct file_header {
 _Static_assert(sizeof(struct file_header) == 104, "perf_file_header is 104 bytes");
 _Static_assert(sizeof(struct perf_event_attr) == PK__ATTR_SIZE, "the 6.1 attr is 128 bytes");
 
-static uint64_t now_ns(void)
+/* CLOCK_MONOTONIC in *t; false when it cannot be read. */
+static bool now_ns(uint64_t *t)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	if (pk__sys_clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+		return false;
+	*t = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return true;
 }
 
 /* The error record for a file that cannot be created or opened. */
@@ -69,10 +72,13 @@ static int cannot_create(const char *name, int e)
 	struct rlimit rl;
 
 	pk__error(-e, "create perf.data", "cannot create %s: %s", name, strerror(e));
-	if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+	if (e == EMFILE && pk__sys_getrlimit(RLIMIT_NOFILE, &rl) == 0)
 		pk__error_hint("the process has reached its limit of open files (RLIMIT_NOFILE soft %lld, "
 			       "hard %lld): raise it with `ulimit -n`, or open fewer events or CPUs",
 			       (long long)rl.rlim_cur, (long long)rl.rlim_max);
+	else if (e == EMFILE)
+		pk__error_hint("%s", "the process has reached its limit of open files: raise it with "
+			       "`ulimit -n`, or open fewer events or CPUs");
 	else if (e == EACCES || e == EROFS || e == EPERM)
 		pk__error_hint("%s", "write it somewhere you may write (-o DIR/perf.data)");
 	else
@@ -567,10 +573,13 @@ int pk_data_writer_write_round(struct pk_data_writer *w)
 int pk_data_writer_tick(struct pk_data_writer *w)
 {
 	struct file_header h;
-	uint64_t t;
+	uint64_t t = 0;
 	int err = 0;
 
-	if (!w->started || w->full || (t = now_ns()) - w->last_tick < TICK_NS)
+	if (!w->started || w->full)
+		return 0;
+	/* Without a clock every tick writes: the records still reach the file. */
+	if (now_ns(&t) && t - w->last_tick < TICK_NS)
 		return 0;
 	w->last_tick = t;
 	if (w->zcs)

@@ -396,7 +396,7 @@ static int synth_image(void *arg, const struct pk__host_ksym *k)
 	if (!k->module || strcmp(k->module, "bpf") || !bpf_image_name(k->name))
 		return 0;
 	add_u64(&b, k->addr);
-	add_u32(&b, (uint32_t)sysconf(_SC_PAGESIZE));
+	add_u32(&b, (uint32_t)pk__sys_page_size());
 	add(&b, &type, 2);
 	add(&b, &flags, 2);
 	add_str(&b, k->name);

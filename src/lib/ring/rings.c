@@ -62,7 +62,7 @@ static int map_one(struct pk_rings *rs, size_t k, size_t nslots, struct pk_evlis
 		   size_t t, size_t data_len)
 {
 	size_t nr = pk__evlist_nr_events(l);
-	long page = sysconf(_SC_PAGESIZE);
+	long page = (long)pk__sys_page_size();
 	int out[2] = { -1, -1 }, err = 0;
 
 	for (size_t i = 0; i < nr; i++) {
@@ -114,7 +114,7 @@ static size_t nr_maps(struct pk_evlist *l)
 int pk_rings_map(struct pk_evlist *l, size_t pages, struct pk_rings **out)
 {
 	size_t nc = pk_evlist_nr_cpus(l), nt = pk_evlist_nr_threads(l);
-	long page = sysconf(_SC_PAGESIZE);
+	long page = (long)pk__sys_page_size();
 	struct pk_rings *rs;
 	bool backward = false;
 	size_t nr;
@@ -225,7 +225,7 @@ bool pk_rings_hangup(const struct pk_rings *rs)
 
 int pk_rings_map_aux(struct pk_rings *rs, size_t idx, size_t pages)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	long page = (long)pk__sys_page_size();
 	struct pk_ring *r;
 	void *p;
 	int err = 0;

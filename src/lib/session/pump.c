@@ -45,7 +45,8 @@ static int describe_events(struct pk_recorder *r)
 }
 
 /* With clockid: its resolution and a reference pair of wall-clock and clock
- * time taken together, so perf can show sample times as wall-clock time. */
+ * time taken together, so perf can show sample times as wall-clock time;
+ * nothing when the clock cannot be read (no made-up reference time). */
 static void describe_clock(struct pk_recorder *r)
 {
 	struct timespec res = { 0, 0 }, ref;
@@ -53,7 +54,8 @@ static void describe_clock(struct pk_recorder *r)
 
 	clock_getres(r->o.clockid, &res);
 	gettimeofday(&tod, NULL);
-	clock_gettime(r->o.clockid, &ref);
+	if (pk__sys_clock_gettime(r->o.clockid, &ref) < 0)
+		return;
 	pk_data_writer_set_clock(r->w, r->o.clockid, (uint64_t)res.tv_sec * 1000000000 + (uint64_t)res.tv_nsec,
 			  (uint64_t)tod.tv_sec * 1000000000 + (uint64_t)tod.tv_usec * 1000,
 			  (uint64_t)ref.tv_sec * 1000000000 + (uint64_t)ref.tv_nsec);

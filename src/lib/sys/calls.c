@@ -3,13 +3,17 @@
  * calls.c - the system calls of libperfkit that are not about one event
  * fd, behind the same per-thread seam as sys.c's: the eventfd a thread the
  * library starts is stopped with and its signal, poll(2) over event fds
- * (the rings' and the BPF side band's waits), and mount(2) for
- * pk_tracefs_mount.  Each turns errno into a negative return; the waits
- * and wake-ups also say in the error record what failed and why.
+ * (the rings' and the BPF side band's waits), mount(2) for
+ * pk_tracefs_mount, the open(2) of a directory kept open (a cgroup's), and
+ * the small calls about the process and the machine (clock_gettime,
+ * sysconf, uname, getrlimit, gettid), so that tests can make each fail.
+ * Each turns errno into a negative return; the waits and wake-ups also say
+ * in the error record what failed and why.
  */
 #include "sys.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -103,4 +107,76 @@ int pk__sys_mount(const char *source, const char *target, const char *fstype,
 	else
 		ret = mount(source, target, fstype, flags, data);
 	return ret == 0 ? 0 : -errno;
+}
+
+/* ---- a directory kept open -------------------------------------------------- */
+
+int pk__sys_open_dir(const char *path)
+{
+	const struct pk__sys_ops *ops = pk__sys_get_ops();
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+	int fd = ops && ops->open ? ops->open(path, flags) : open(path, flags);
+
+	return fd >= 0 ? fd : -errno;
+}
+
+/* ---- the process and the machine ------------------------------------------- */
+
+int pk__sys_clock_gettime(clockid_t clock, struct timespec *ts)
+{
+	const struct pk__sys_ops *ops = pk__sys_get_ops();
+	int ret = ops && ops->clock_gettime ? ops->clock_gettime(clock, ts) : clock_gettime(clock, ts);
+
+	if (ret == 0)
+		return 0;
+	ret = -errno;
+	*ts = (struct timespec){ 0, 0 };
+	return ret;
+}
+
+long pk__sys_sysconf(int name)
+{
+	const struct pk__sys_ops *ops = pk__sys_get_ops();
+	long v;
+
+	errno = 0;
+	v = ops && ops->sysconf ? ops->sysconf(name) : sysconf(name);
+	if (v > 0)
+		return v;
+	/* -1 without errno: no value is known; 0 is no count or size either. */
+	return v < 0 && errno ? -errno : -EINVAL;
+}
+
+size_t pk__sys_page_size(void)
+{
+	long v = pk__sys_sysconf(_SC_PAGESIZE);
+
+	return v > 0 ? (size_t)v : 4096;
+}
+
+int pk__sys_uname(struct utsname *u)
+{
+	const struct pk__sys_ops *ops = pk__sys_get_ops();
+	int ret = ops && ops->uname ? ops->uname(u) : uname(u);
+
+	if (ret == 0)
+		return 0;
+	ret = -errno;
+	memset(u, 0, sizeof(*u));
+	return ret;
+}
+
+int pk__sys_getrlimit(int resource, struct rlimit *rl)
+{
+	const struct pk__sys_ops *ops = pk__sys_get_ops();
+	int ret = ops && ops->getrlimit ? ops->getrlimit(resource, rl) : getrlimit(resource, rl);
+
+	return ret == 0 ? 0 : -errno;
+}
+
+pid_t pk__sys_gettid(void)
+{
+	const struct pk__sys_ops *ops = pk__sys_get_ops();
+
+	return ops && ops->gettid ? ops->gettid() : gettid();
 }

@@ -14,6 +14,9 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PK__PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -137,6 +140,14 @@ struct pk__sys_ops {
 	/* mount(2), for pk_tracefs_mount. */
 	int (*mount)(const char *source, const char *target, const char *fstype,
 		     unsigned long flags, const void *data);
+	/* open(2) of a directory the library keeps open (a cgroup's). */
+	int (*open)(const char *path, int flags);
+	/* The small calls the library makes about itself and the machine. */
+	int (*clock_gettime)(clockid_t clock, struct timespec *ts);
+	long (*sysconf)(int name);
+	int (*uname)(struct utsname *u);
+	int (*getrlimit)(int resource, struct rlimit *rl);
+	pid_t (*gettid)(void);
 };
 void pk__sys_set_ops(const struct pk__sys_ops *ops);
 
@@ -388,5 +399,36 @@ int pk__sys_poll(struct pollfd *fds, size_t nfds, int timeout_ms, const char *wh
  * 0 or a negative errno, not recorded: the caller names what it mounted. */
 int pk__sys_mount(const char *source, const char *target, const char *fstype,
 		  unsigned long flags, const void *data);
+
+/* pk__sys_open_dir - open(2) directory `path` read-only, close-on-exec.
+ * Returns the fd or a negative errno, not recorded: the caller names what
+ * the directory is (ENOENT, ENOTDIR, EACCES, EMFILE, ENFILE, ...). */
+int pk__sys_open_dir(const char *path);
+
+/* pk__sys_clock_gettime - clock_gettime(2) of `clock` into *ts: 0, or a
+ * negative errno, not recorded (EINVAL: a clock this kernel lacks), with
+ * *ts zeroed. */
+int pk__sys_clock_gettime(clockid_t clock, struct timespec *ts);
+
+/* pk__sys_sysconf - sysconf(3) `name` (_SC_PAGESIZE, _SC_NPROCESSORS_*):
+ * its value (> 0), or a negative errno, not recorded: EINVAL when the
+ * value is not known (sysconf gave -1, or 0). */
+long pk__sys_sysconf(int name);
+
+/* pk__sys_page_size - the page size, sysconf(_SC_PAGESIZE) through the
+ * seam (a test can give 64 KiB pages).  glibc takes it from the auxiliary
+ * vector, so it cannot fail; a fake that fails it gets 4096. */
+size_t pk__sys_page_size(void);
+
+/* pk__sys_uname - uname(2) into *u: 0, or a negative errno, not recorded,
+ * with *u zeroed. */
+int pk__sys_uname(struct utsname *u);
+
+/* pk__sys_getrlimit - getrlimit(2) of `resource` into *rl: 0, or a
+ * negative errno, not recorded. */
+int pk__sys_getrlimit(int resource, struct rlimit *rl);
+
+/* pk__sys_gettid - the calling thread's id (gettid(2) cannot fail). */
+pid_t pk__sys_gettid(void);
 
 #endif

@@ -6,10 +6,12 @@
  * count, closing everything on failure, and pinned counters in error state.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -368,6 +370,88 @@ static void test_cgroup_target(void **state)
 	pk_events_free(ev);
 }
 
+/* The cgroup directory's open(2), faked: fails with dir_err, else opens "/". */
+static struct {
+	int dir_err, calls, flags;
+	char path[1024];
+} cg;
+
+static int fake_open_dir(const char *path, int flags)
+{
+	cg.calls++;
+	cg.flags = flags;
+	snprintf(cg.path, sizeof(cg.path), "%s", path);
+	if (cg.dir_err) {
+		errno = cg.dir_err;
+		return -1;
+	}
+	return open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* Fail, showing both, unless `needle` is in `hay`. */
+static void contains(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle))
+		fail_msg("'%s' is not in '%s'", needle, hay);
+}
+
+/* A cgroup that cannot be opened fails the list before any event opens,
+ * the message naming the cgroup, what is wrong and the errno. */
+static void test_cgroup_open_fails(void **state)
+{
+	static const struct pk__sys_ops dir_ops = {
+		.perf_event_open = fake_open, .close = fake_close, .open = fake_open_dir,
+	};
+	static const struct {
+		int err;
+		const char *why, *ename, *hint;
+	} rows[] = {
+		{ ENOENT, "no cgroup 'web' under", "(ENOENT)", "the cgroups are the directories under" },
+		{ ENOTDIR, "no cgroup 'web' under", "(ENOTDIR)", "the cgroups are the directories under" },
+		{ EMFILE, "cannot open cgroup 'web': this process has as many open files", "(EMFILE)",
+		  "ulimit -n" },
+		{ ENFILE, "cannot open cgroup 'web': the system's open file table is full", "(ENFILE)",
+		  "ulimit -n" },
+		{ EACCES, "cannot open cgroup 'web' under", "(EACCES)", "may read the cgroup's directory" },
+		{ EIO, "cannot open cgroup 'web' under", "(EIO)", "" },
+	};
+	static const int cpus[] = { 0, 1 };
+	struct pk_target t = { .size = sizeof(t), .cpus = cpus, .nr_cpus = 2, .cgroup = "web" };
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	char root[512];
+
+	(void)state;
+	if (pk_cgroup_root(root, sizeof(root)) < 0)
+		skip();	/* no cgroup hierarchy mounted here */
+	pk__sys_set_ops(&dir_ops);
+	assert_int_equal(pk_events_parse("task-clock", NULL, &ev), 1);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		cg.dir_err = rows[i].err;
+		assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+		assert_int_equal(pk_evlist_open(l), -rows[i].err);
+		assert_int_equal(k.nr_open, 0);	/* nothing opened before the cgroup */
+		assert_string_equal(pk_last_error()->what, "open cgroup");
+		contains(pk_last_error()->why, rows[i].why);
+		contains(pk_last_error()->why, rows[i].ename);
+		contains(pk_last_error()->hint, rows[i].hint);
+		pk_evlist_free(l);
+	}
+	/* The directory asked for is the cgroup's under the root, kept open
+	 * (not inherited by an exec) and given to every CPU's event. */
+	cg.dir_err = 0;
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_non_null(strstr(cg.path, "/web"));
+	assert_int_equal(strncmp(cg.path, root, strlen(root)), 0);
+	assert_true((cg.flags & O_DIRECTORY) && (cg.flags & O_CLOEXEC));
+	assert_int_equal(k.nr_open, 2);
+	assert_int_equal(k.open[0].pid, k.open[1].pid);
+	assert_true(k.open[0].flags & PERF_FLAG_PID_CGROUP);
+	pk_evlist_free(l);
+	pk_events_free(ev);
+}
+
 /* One cgroup per event: event 0 in "/", event 1's empty name and event 2
  * (past the array) in none, so those two open on every task of the CPU. */
 static void test_event_cgroups(void **state)
@@ -438,6 +522,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fallbacks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_target, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_cgroups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cgroup_open_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_attr_mut_after_new_fails, setup, teardown),
 	};
 
