@@ -66,13 +66,16 @@ static void put_names(struct fg *g, uint32_t i)
 		put_names(g, c);
 }
 
-/* Node `i` as [parent, name, kind, total, self] (the root is "all"), then its
- * children, the narrow ones as one merged box. */
+/* Node `i` as [up, name, kind, rest] (up: how many boxes back its parent
+ * was written, 0 for the root "all"; rest: its total less its children's,
+ * from which the script adds the totals up), then its children, the
+ * narrow ones as one merged box.  Both numbers are small for most boxes
+ * (1 and 0 along a chain), which keeps a deep tree's file small. */
 static void put_node(struct fg *g, uint32_t i, uint32_t parent_out, uint32_t depth)
 {
 	const struct pk__tnode *n = &g->t->n[i];
 	uint32_t me = g->nr_out++;
-	uint64_t merged = 0, merged_old = 0;
+	uint64_t merged = 0, merged_old = 0, kids = 0;
 
 	if (depth > g->max_depth)
 		g->max_depth = depth;
@@ -80,8 +83,10 @@ static void put_node(struct fg *g, uint32_t i, uint32_t parent_out, uint32_t dep
 		g->old_out[me] = g->old[i];
 	g->src_out[2 * me] = n->line ? n->file : 0;
 	g->src_out[2 * me + 1] = n->line;
-	fprintf(g->f, "%s%u,%u,%d,%llu,%llu", me ? "," : "", i ? parent_out : 0, i ? g->name_ix[n->label] : 0,
-		i ? (int)n->kind : KIND_COMM, (unsigned long long)n->total, (unsigned long long)n->self);
+	for (uint32_t c = n->first_child; c; c = g->t->n[c].next_sibling)
+		kids += g->t->n[c].total;
+	fprintf(g->f, "%s%u,%u,%d,%lld", me ? "," : "", i ? me - parent_out : 0, i ? g->name_ix[n->label] : 0,
+		i ? (int)n->kind : KIND_COMM, (long long)(n->total - kids));
 	for (uint32_t c = n->first_child; c; c = g->t->n[c].next_sibling) {
 		if (g->t->n[c].total >= g->min_total) {
 			put_node(g, c, me, depth + 1);
@@ -94,8 +99,8 @@ static void put_node(struct fg *g, uint32_t i, uint32_t parent_out, uint32_t dep
 		if (g->old)
 			g->old_out[g->nr_out] = merged_old;
 		g->src_out[2 * g->nr_out] = g->src_out[2 * g->nr_out + 1] = 0;
-		fprintf(g->f, ",%u,%u,%d,%llu,%llu", me, g->nr_names + 1, KIND_MERGED,
-			(unsigned long long)merged, (unsigned long long)merged);
+		fprintf(g->f, ",%u,%u,%d,%llu", g->nr_out - me, g->nr_names + 1, KIND_MERGED,
+			(unsigned long long)merged);
 		g->nr_out++;
 		if (depth + 1 > g->max_depth)
 			g->max_depth = depth + 1;
