@@ -2,7 +2,7 @@
 // perfkit's flame graph script, embedded in every SVG perfkit writes
 // (export-flamegraph.c): lays out PK.nodes ([up, name, kind, rest] per
 // node, parents first, the parent `up` nodes back, the node's total its
-// rest plus its children's totals; PK.src: [file, line] per node into
+// rest plus its children's totals, all in units of PK.scale; PK.src: [file, line] per node into
 // PK.files, when the profile has source lines) and gives them hover
 // details (name, file:line of its hottest line, weight, share), click to
 // zoom, search with the matches' total share, reset, and the icicle form.
@@ -33,6 +33,7 @@ function pkInit() {
 		N[i].depth = N[N[i].p].depth + 1;
 	}
 	for (i = n - 1; i > 0; i--) N[N[i].p].total += N[i].total;
+	for (i = 0; i < n; i++) N[i].total *= PK.scale;
 	if (PK.old) pkDiffInit();
 	var h = TOP + (PK.depth + 1) * FH + BOTTOM;
 	svg.setAttribute('height', h);
