@@ -38,7 +38,7 @@ trap 'rm -rf "$dir"' EXIT
 if [ $# -eq 0 ]; then
 	command -v perf >/dev/null || { echo "needs perf: apt-get install linux-perf" >&2; exit 1; }
 	perf record -q -e cpu-clock -F 20000 -g -o "$dir/hot.data" -- "$WORKLOAD" hot "$HOT" >/dev/null 2>&1
-	find /usr -name '*.h' 2>/dev/null | xargs cat >/dev/null 2>&1 &
+	find /usr -name '*.h' -print0 2>/dev/null | xargs -0 cat >/dev/null 2>&1 &
 	busy=$!
 	perf record -q -a -g -F 2000 -o "$dir/wide.data" -- sleep 5 >/dev/null 2>&1
 	kill "$busy" 2>/dev/null || true
