@@ -29,6 +29,7 @@ struct fg {
 	uint32_t *name_ix;	/* label id -> index in the names array + 1 */
 	uint32_t nr_out, nr_names, max_depth;
 	uint64_t min_total;
+	uint64_t scale;		/* every total's common divisor: written divided by it */
 	/* The differential graph: each tree node's old total, and each box's
 	 * as written (nr_out of them); NULL for a plain graph. */
 	const uint64_t *old;
@@ -66,13 +67,16 @@ static void put_names(struct fg *g, uint32_t i)
 		put_names(g, c);
 }
 
-/* Node `i` as [parent, name, kind, total, self] (the root is "all"), then its
- * children, the narrow ones as one merged box. */
+/* Node `i` as [up, name, kind, rest] (up: how many boxes back its parent
+ * was written, 0 for the root "all"; rest: its total less its children's,
+ * in units of g->scale, from which the script adds the totals up), then
+ * its children, the narrow ones as one merged box.  Both numbers are small
+ * for most boxes (1 and 0 along a chain): a deep tree's file stays small. */
 static void put_node(struct fg *g, uint32_t i, uint32_t parent_out, uint32_t depth)
 {
 	const struct pk__tnode *n = &g->t->n[i];
 	uint32_t me = g->nr_out++;
-	uint64_t merged = 0, merged_old = 0;
+	uint64_t merged = 0, merged_old = 0, kids = 0;
 
 	if (depth > g->max_depth)
 		g->max_depth = depth;
@@ -80,8 +84,10 @@ static void put_node(struct fg *g, uint32_t i, uint32_t parent_out, uint32_t dep
 		g->old_out[me] = g->old[i];
 	g->src_out[2 * me] = n->line ? n->file : 0;
 	g->src_out[2 * me + 1] = n->line;
-	fprintf(g->f, "%s%u,%u,%d,%llu,%llu", me ? "," : "", i ? parent_out : 0, i ? g->name_ix[n->label] : 0,
-		i ? (int)n->kind : KIND_COMM, (unsigned long long)n->total, (unsigned long long)n->self);
+	for (uint32_t c = n->first_child; c; c = g->t->n[c].next_sibling)
+		kids += g->t->n[c].total;
+	fprintf(g->f, "%s%u,%u,%d,%lld", me ? "," : "", i ? me - parent_out : 0, i ? g->name_ix[n->label] : 0,
+		i ? (int)n->kind : KIND_COMM, (long long)(n->total - kids) / (long long)g->scale);
 	for (uint32_t c = n->first_child; c; c = g->t->n[c].next_sibling) {
 		if (g->t->n[c].total >= g->min_total) {
 			put_node(g, c, me, depth + 1);
@@ -94,8 +100,8 @@ static void put_node(struct fg *g, uint32_t i, uint32_t parent_out, uint32_t dep
 		if (g->old)
 			g->old_out[g->nr_out] = merged_old;
 		g->src_out[2 * g->nr_out] = g->src_out[2 * g->nr_out + 1] = 0;
-		fprintf(g->f, ",%u,%u,%d,%llu,%llu", me, g->nr_names + 1, KIND_MERGED,
-			(unsigned long long)merged, (unsigned long long)merged);
+		fprintf(g->f, ",%u,%u,%d,%llu", g->nr_out - me, g->nr_names + 1, KIND_MERGED,
+			(unsigned long long)(merged / g->scale));
 		g->nr_out++;
 		if (depth + 1 > g->max_depth)
 			g->max_depth = depth + 1;
@@ -142,6 +148,19 @@ static void put_src(struct fg *g)
 	fputc(']', g->f);
 }
 
+/* The greatest common divisor of every node's total (a cpu-clock
+ * profile's period, 500000 ns at 2 kHz), 1 when there is none: each
+ * node's rest is a difference of such totals, so it divides them too. */
+static uint64_t totals_gcd(const struct pk__ltree *t)
+{
+	uint64_t g = 0;
+
+	for (uint32_t i = 0; i < t->nr && g != 1; i++)
+		for (uint64_t a = t->n[i].total, r; a; g = a, a = r)
+			r = g % a;
+	return g ? g : 1;
+}
+
 int pk__flamegraph_write(const struct pk_exporter *ex, const struct pk__ltree *t, const uint64_t *old,
 			 uint64_t old_all, FILE *f)
 {
@@ -159,6 +178,7 @@ int pk__flamegraph_write(const struct pk_exporter *ex, const struct pk__ltree *t
 	}
 	g.min_total = (uint64_t)((double)t->n[0].total * share);
 	g.min_total = g.min_total ? g.min_total : 1;
+	g.scale = totals_gcd(t);
 	fputs("<?xml version=\"1.0\" standalone=\"no\"?>\n"
 	      "<svg version=\"1.1\" width=\"1200\" height=\"400\" onload=\"pkInit(evt)\" "
 	      "viewBox=\"0 0 1200 400\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -174,7 +194,7 @@ int pk__flamegraph_write(const struct pk_exporter *ex, const struct pk__ltree *t
 	fputs(",names:", f);
 	put_names(&g, 0);
 	fputs(g.nr_names ? ",\"[merged]\"]" : "[\"[merged]\"]", f);
-	fputs(",nodes:[", f);
+	fprintf(f, ",scale:%llu,nodes:[", (unsigned long long)g.scale);
 	put_node(&g, 0, 0, 0);
 	fprintf(f, "],depth:%u", g.max_depth);
 	put_src(&g);

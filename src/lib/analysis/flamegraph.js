@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // perfkit's flame graph script, embedded in every SVG perfkit writes
-// (export-flamegraph.c): lays out PK.nodes ([parent, name, kind, total,
-// self] per node, parents first; PK.src: [file, line] per node into
+// (export-flamegraph.c): lays out PK.nodes ([up, name, kind, rest] per
+// node, parents first, the parent `up` nodes back, the node's total its
+// rest plus its children's totals, all in units of PK.scale; PK.src: [file, line] per node into
 // PK.files, when the profile has source lines) and gives them hover
 // details (name, file:line of its hottest line, weight, share), click to
 // zoom, search with the matches' total share, reset, and the icicle form.
@@ -22,15 +23,17 @@ function pkText(x, y, s, anchor, id, cls) {
 
 function pkInit() {
 	svg = document.documentElement;
-	var a = PK.nodes, n = a.length / 5, i;
+	var a = PK.nodes, n = a.length / 4, i;
 	for (i = 0; i < n; i++)
-		N.push({ p: a[i * 5], name: a[i * 5 + 1] ? PK.names[a[i * 5 + 1] - 1] : 'all',
-			 kind: a[i * 5 + 2], total: a[i * 5 + 3], self: a[i * 5 + 4], kids: [], depth: 0,
+		N.push({ p: i - a[i * 4], name: a[i * 4 + 1] ? PK.names[a[i * 4 + 1] - 1] : 'all',
+			 kind: a[i * 4 + 2], total: a[i * 4 + 3], kids: [], depth: 0,
 			 src: PK.src && PK.src[2 * i] ? PK.files[PK.src[2 * i] - 1] + ':' + PK.src[2 * i + 1] : '' });
 	for (i = 1; i < n; i++) {
 		N[N[i].p].kids.push(i);
 		N[i].depth = N[N[i].p].depth + 1;
 	}
+	for (i = n - 1; i > 0; i--) N[N[i].p].total += N[i].total;
+	for (i = 0; i < n; i++) N[i].total *= PK.scale;
 	if (PK.old) pkDiffInit();
 	var h = TOP + (PK.depth + 1) * FH + BOTTOM;
 	svg.setAttribute('height', h);
