@@ -39,9 +39,12 @@ struct rd_event {
  * pointer the stream holds is mem.  Queued records stay where they were
  * read and pin their buffer; the stream reads on into a fresh one rather
  * than overwrite a pinned one, which is freed (or kept for reuse) when its
- * last record was delivered (reader-order.c). */
+ * last record was delivered (reader-order.c).  A buffer left with few
+ * queued bytes gives them up to a compact one (its records are copied),
+ * so memory stays near what the queue holds. */
 struct rd_buf {
 	size_t live;		/* records queued in it, not yet delivered and done with */
+	size_t bytes;		/* their bytes */
 	bool detached;		/* the stream left it: unpinning the last record frees it */
 	_Alignas(16) unsigned char mem[];	/* PK__READER_BUF_SIZE bytes */
 };
@@ -65,6 +68,9 @@ struct rd_order {
 	size_t nr_spare;
 	size_t queued;			/* bytes of records queued, not delivered */
 	struct rd_buf *held;		/* that of the record delivered last, if queued */
+	size_t held_size;
+	struct rd_buf *arena;		/* where records of sparse buffers are copied */
+	size_t arena_len;
 	struct rd_queued *q, *tmp;	/* the queue, and the merge's other half */
 	size_t nr_q, cap_q, cap_tmp;
 	size_t nr_ready, next_ready;	/* q[0, nr_ready) is sorted and being delivered */
@@ -232,9 +238,11 @@ void pk__reader_dir_free(struct pk_data_reader *r);
  * false when it has none (delivered as soon as read). */
 void pk__reader_order_free(struct pk_data_reader *r);
 /* A new rd_buf's mem (NULL: out of memory, said); let one go: freed now,
- * or when its last queued record is done with. */
+ * or when its last queued record is done with; the stream moving off
+ * one (a drop that first copies out the records of a sparse one). */
 unsigned char *pk__reader_buf_new(struct pk_data_reader *r);
 void pk__reader_buf_drop(unsigned char *mem);
+void pk__reader_buf_leave(struct pk_data_reader *r, unsigned char *mem);
 bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t);
 
 #endif

@@ -14,7 +14,9 @@
  * does.  A file without rounds is flushed in halves once the queue is
  * large, as perf does when its queue outgrows its allotment.  Queued
  * records are not copied: they stay in the buffer they were read into,
- * which they pin until delivered (struct rd_buf).
+ * which they pin until delivered (struct rd_buf); only those of a buffer
+ * the stream leaves with under a quarter of it queued are copied out, so
+ * a timed record among many delivered at once does not keep 256 KiB.
  */
 #include "reader-int.h"
 #include "sys/sys.h"
@@ -25,6 +27,7 @@
 
 #define QUEUE_MAX (256u << 20)	/* queued record bytes before a half flush */
 #define DIR_QUEUE_MAX (16u << 20)	/* the same for a directory's merged files */
+#define SPARSE (PK__READER_BUF_SIZE / 4)	/* queued bytes of a buffer left that are copied out */
 
 int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order order)
 {
@@ -149,9 +152,10 @@ void pk__reader_buf_drop(unsigned char *mem)
 		free(b);
 }
 
-/* The record delivered last or a queued one is done with. */
-static void unpin(struct rd_order *o, struct rd_buf *b)
+/* The record delivered last or a queued one, of `size` bytes, is done with. */
+static void unpin(struct rd_order *o, struct rd_buf *b, size_t size)
 {
+	b->bytes -= size;
 	if (--b->live || !b->detached)
 		return;
 	if (o->nr_spare < PK__READER_SPARE)
@@ -176,11 +180,63 @@ static struct rd_buf *owner(const struct pk_data_reader *r, const struct perf_ev
 	return NULL;
 }
 
+static size_t rec_size(const struct rd_queued *e)
+{
+	return ((const struct perf_event_header *)(const void *)e->rec)->size;
+}
+
+/* Copy the queued records of `b`, which holds few, into the arena, so
+ * that b is not kept for them: a stream of records delivered at once,
+ * with a timed one here and there, would otherwise pin every buffer. */
+static void relocate(struct pk_data_reader *r, struct rd_buf *b)
+{
+	struct rd_order *o = &r->order;
+
+	for (size_t i = o->next_ready; i < o->nr_q && b->live; i++) {
+		struct rd_queued *e = &o->q[i];
+		size_t size = rec_size(e);
+
+		if (e->buf != b)
+			continue;
+		if (o->arena && !o->arena->live)
+			o->arena_len = 0;
+		if (!o->arena || o->arena_len + size > PK__READER_BUF_SIZE) {
+			unsigned char *m = pk__reader_buf_new(r);
+
+			if (!m)
+				return;	/* b stays pinned: more memory, as correct */
+			if (o->arena)
+				pk__reader_buf_drop(o->arena->mem);
+			o->arena = PK__RD_BUF(m);
+			o->arena_len = 0;
+		}
+		memcpy(o->arena->mem + o->arena_len, e->rec, size);
+		e->rec = o->arena->mem + o->arena_len;
+		e->buf = o->arena;
+		o->arena_len += size;
+		o->arena->live++;
+		o->arena->bytes += size;
+		unpin(o, b, size);
+	}
+}
+
+void pk__reader_buf_leave(struct pk_data_reader *r, unsigned char *mem)
+{
+	struct rd_buf *b = PK__RD_BUF(mem);
+
+	if (b->live && b->bytes <= SPARSE)
+		relocate(r, b);
+	if (!b->live && r->order.nr_spare < PK__READER_SPARE)
+		r->order.spare[r->order.nr_spare++] = b;
+	else
+		pk__reader_buf_drop(mem);
+}
+
 static void release_held(struct rd_order *o)
 {
 	if (!o->held)
 		return;
-	unpin(o, o->held);
+	unpin(o, o->held, o->held_size);
 	o->held = NULL;
 }
 
@@ -190,7 +246,9 @@ void pk__reader_order_free(struct pk_data_reader *r)
 
 	release_held(o);
 	for (size_t i = o->next_ready; i < o->nr_q; i++)
-		unpin(o, o->q[i].buf);
+		unpin(o, o->q[i].buf, rec_size(&o->q[i]));
+	if (o->arena)
+		pk__reader_buf_drop(o->arena->mem);
 	while (o->nr_spare)
 		free(o->spare[--o->nr_spare]);
 	free(o->q);
@@ -216,6 +274,7 @@ static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, 
 	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, (const unsigned char *)h, b,
 					      (uint32_t)r->cur_file, r->nr_cur ? r->cur_off : r->rec_off };
 	b->live++;
+	b->bytes += h->size;
 	o->queued += h->size;
 	return 0;
 }
@@ -365,6 +424,7 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 			*rec = (const struct perf_event_header *)(const void *)e->rec;
 			o->queued -= (*rec)->size;
 			o->held = e->buf;	/* its bytes stay until the next call */
+			o->held_size = (*rec)->size;
 			return 1;
 		}
 		if (o->nr_ready)

@@ -50,7 +50,7 @@ static int to_front(struct pk_data_reader *r, unsigned char **p, size_t pos, siz
 	if (!nb)
 		return -ENOMEM;
 	memcpy(nb, *p + pos, len - pos);
-	pk__reader_buf_drop(*p);
+	pk__reader_buf_leave(r, *p);
 	*p = nb;
 	return 0;
 }
