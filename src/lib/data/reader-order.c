@@ -192,7 +192,9 @@ static void relocate(struct pk_data_reader *r, struct rd_buf *b)
 {
 	struct rd_order *o = &r->order;
 
-	for (size_t i = o->next_ready; i < o->nr_q && b->live; i++) {
+	/* from the end: b was read last, its records queued last (unless a
+	 * flush sorted them in), so the scan is short */
+	for (size_t i = o->nr_q; i-- > o->next_ready && b->live;) {
 		struct rd_queued *e = &o->q[i];
 		size_t size = rec_size(e);
 
