@@ -213,7 +213,9 @@ PK_API int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order
 
 /*
  * pk_data_reader_next - the next record of the data section in *rec
- * (8-byte aligned, rec->size bytes, valid until the next call).  In a
+ * (8-byte aligned, rec->size bytes, valid until the next call, or
+ * until pk_data_reader_free, and no longer: the reader reuses its bytes;
+ * keep a copy to keep a record).  In a
  * pipe-mode stream, the data section is the stream after its header, less
  * the header records the reader takes (see pk_data_reader_open_fd); its
  * end is the end of the stream, and a record cut by it is damage (-EINVAL).

@@ -115,11 +115,11 @@ static int add_file(struct pk_data_reader *r, const char *dir, long n)
 	c = (struct rd_cursor){ .fd = fd, .in_dir = true, .data_end = (uint64_t)st.st_size,
 				.data_end_said = (uint64_t)st.st_size };
 	c.path = pk__strdup(path);
-	c.buf = pk__malloc(PK__READER_BUF_SIZE);
+	c.buf = pk__reader_buf_new(r);
 	err = c.path && c.buf ? add_cursor(r, c) : pk__error_nomem("a directory's data files");
 	if (err) {
 		free(c.path);
-		free(c.buf);
+		pk__reader_buf_drop(c.buf);
 		close(fd);
 	}
 	return err;
@@ -253,7 +253,7 @@ void pk__reader_dir_free(struct pk_data_reader *r)
 		swap_state(r, c);
 		close(c->fd);
 		free(c->path);
-		free(c->buf);
+		pk__reader_buf_drop(c->buf);
 	}
 	free(r->cur);
 }

@@ -10,6 +10,8 @@
 
 #include "data.h"
 
+#include <stddef.h>
+
 /* perf.data's user record types (perf's PERF_RECORD_HEADER_* and friends) */
 #define PK__RECORD_HEADER_ATTR 64
 #define PK__RECORD_HEADER_EVENT_TYPE 65
@@ -33,30 +35,42 @@ struct rd_event {
 	char attr_name[128];	/* perf's name from the attr, for a file without one */
 };
 
-/* A record waiting in the time-order queue: its bytes are in a block. */
+/* A buffer records are read into (reader-stream.c's buf and dbuf): the
+ * pointer the stream holds is mem.  Queued records stay where they were
+ * read and pin their buffer; the stream reads on into a fresh one rather
+ * than overwrite a pinned one, which is freed (or kept for reuse) when its
+ * last record was delivered (reader-order.c).  A buffer left with few
+ * queued bytes gives them up to a compact one (its records are copied),
+ * so memory stays near what the queue holds. */
+struct rd_buf {
+	size_t live;		/* records queued in it, not yet delivered and done with */
+	size_t bytes;		/* their bytes */
+	bool detached;		/* the stream left it: unpinning the last record frees it */
+	_Alignas(16) unsigned char mem[];	/* PK__READER_BUF_SIZE bytes */
+};
+#define PK__RD_BUF(p) ((struct rd_buf *)(void *)((unsigned char *)(p) - offsetof(struct rd_buf, mem)))
+#define PK__READER_SPARE 4	/* unpinned buffers kept for reuse */
+
+/* A record waiting in the time-order queue, in the buffer it was read into. */
 struct rd_queued {
 	uint64_t time, seq;	/* seq keeps records of equal time in file order */
-	const unsigned char *rec;	/* its bytes, in blocks[block] */
-	uint32_t block, file;	/* file: a directory's (rd_cursor) */
+	const unsigned char *rec;	/* its bytes, in buf */
+	struct rd_buf *buf;
+	uint32_t file;		/* a directory's (rd_cursor) */
 	uint64_t file_off;	/* where the file holds it (pk_data_reader_offset) */
-};
-
-/* A block of queued records' bytes.  Records never move once queued: a
- * block is reused (or freed) when the last of its records was delivered. */
-struct rd_block {
-	unsigned char *mem;	/* NULL: a free slot */
-	size_t len, live;	/* bytes used; records not yet delivered */
 };
 
 struct rd_order {
 	bool file_order, started;
 	bool round_first;		/* PK_DATA_ORDER_TIME_ROUND_FIRST */
 	uint64_t round_off;		/* the pending FINISHED_ROUND's file offset */
-	struct rd_block *blocks;	/* the queued records' bytes */
-	size_t nr_blocks, cur_block;	/* records go into blocks[cur_block] */
+	struct rd_buf *spare[PK__READER_SPARE];	/* unpinned buffers for reuse */
+	size_t nr_spare;
 	size_t queued;			/* bytes of records queued, not delivered */
-	bool holding;			/* the record delivered last is in blocks[held] */
-	uint32_t held;
+	struct rd_buf *held;		/* that of the record delivered last, if queued */
+	size_t held_size;
+	struct rd_buf *arena;		/* where records of sparse buffers are copied */
+	size_t arena_len;
 	struct rd_queued *q, *tmp;	/* the queue, and the merge's other half */
 	size_t nr_q, cap_q, cap_tmp;
 	size_t nr_ready, next_ready;	/* q[0, nr_ready) is sorted and being delivered */
@@ -223,6 +237,12 @@ void pk__reader_dir_free(struct pk_data_reader *r);
 /* reader-order.c: _record_time is the time perf orders a record by,
  * false when it has none (delivered as soon as read). */
 void pk__reader_order_free(struct pk_data_reader *r);
+/* A new rd_buf's mem (NULL: out of memory, said); let one go: freed now,
+ * or when its last queued record is done with; the stream moving off
+ * one (a drop that first copies out the records of a sparse one). */
+unsigned char *pk__reader_buf_new(struct pk_data_reader *r);
+void pk__reader_buf_drop(unsigned char *mem);
+void pk__reader_buf_leave(struct pk_data_reader *r, unsigned char *mem);
 bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t);
 
 #endif

@@ -12,7 +12,11 @@
  * PERF_SAMPLE_TIME, non-samples without sample_id_all, a time of 0 such as
  * the synthesized ones) are delivered the moment they are read, as perf
  * does.  A file without rounds is flushed in halves once the queue is
- * large, as perf does when its queue outgrows its allotment.
+ * large, as perf does when its queue outgrows its allotment.  Queued
+ * records are not copied: they stay in the buffer they were read into,
+ * which they pin until delivered (struct rd_buf); only those of a buffer
+ * the stream leaves with under a quarter of it queued are copied out, so
+ * a timed record among many delivered at once does not keep 256 KiB.
  */
 #include "reader-int.h"
 #include "sys/sys.h"
@@ -23,17 +27,7 @@
 
 #define QUEUE_MAX (256u << 20)	/* queued record bytes before a half flush */
 #define DIR_QUEUE_MAX (16u << 20)	/* the same for a directory's merged files */
-#define BLOCK_SIZE (1u << 20)	/* a block of queued records; a record is under 64 KiB */
-#define FREE_BLOCKS 2		/* empty blocks kept for reuse; more are freed */
-
-void pk__reader_order_free(struct pk_data_reader *r)
-{
-	for (size_t i = 0; i < r->order.nr_blocks; i++)
-		free(r->order.blocks[i].mem);
-	free(r->order.blocks);
-	free(r->order.q);
-	free(r->order.tmp);
-}
+#define SPARSE (PK__READER_BUF_SIZE / 4)	/* queued bytes of a buffer left that are copied out */
 
 int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order order)
 {
@@ -131,85 +125,158 @@ static int grow(void **p, size_t *cap, size_t need, size_t unit, const char *wha
 	return 0;
 }
 
-/* A block with room for `size` more bytes: the current one, an empty
- * one, or a new one. */
-static int block_for(struct rd_order *o, size_t size)
+/* The buffers records are read into (reader-stream.c's buf and dbuf, a
+ * directory's too) are rd_bufs: a record queued in one pins it until it
+ * was delivered, and the stream moves on to a fresh buffer instead of
+ * overwriting a pinned one.  A few unpinned ones are kept for reuse. */
+unsigned char *pk__reader_buf_new(struct pk_data_reader *r)
 {
-	size_t slot = o->nr_blocks;
-	struct rd_block *b;
+	struct rd_order *o = &r->order;
+	struct rd_buf *b = o->nr_spare ? o->spare[--o->nr_spare] : pk__malloc(sizeof(*b) + PK__READER_BUF_SIZE);
 
-	if (o->nr_blocks && o->blocks[o->cur_block].len + size <= BLOCK_SIZE)
-		return 0;
-	for (size_t i = 0; i < o->nr_blocks; i++) {
-		b = &o->blocks[i];
-		if (b->mem && !b->live && !(o->holding && o->held == i)) {
-			b->len = 0;
-			o->cur_block = i;
-			return 0;
-		}
-		if (!b->mem && slot == o->nr_blocks)
-			slot = i;
+	if (!b) {
+		pk__error_nomem("a perf.data reader's buffer (%u bytes)", PK__READER_BUF_SIZE);
+		return NULL;
 	}
-	if (slot == o->nr_blocks) {
-		if (o->nr_blocks >= UINT32_MAX)
-			return pk__error_nomem("the time-order queue (%zu blocks)", o->nr_blocks);
-		b = pk__realloc(o->blocks, (o->nr_blocks + 1) * sizeof(*b));
-		if (!b)
-			return pk__error_nomem("the time-order queue");
-		o->blocks = b;
-		o->blocks[o->nr_blocks++] = (struct rd_block){ 0 };
-	}
-	b = &o->blocks[slot];
-	b->mem = pk__malloc(BLOCK_SIZE);
-	if (!b->mem)
-		return pk__error_nomem("the time-order queue (%u bytes)", BLOCK_SIZE);
-	*b = (struct rd_block){ b->mem, 0, 0 };
-	o->cur_block = slot;
-	return 0;
+	*b = (struct rd_buf){ 0 };
+	return b->mem;
 }
 
-/* The record delivered last is done with: its block may be reused, and
- * empty blocks beyond a few are freed, so the queue's memory follows what
- * it holds. */
+void pk__reader_buf_drop(unsigned char *mem)
+{
+	struct rd_buf *b = mem ? PK__RD_BUF(mem) : NULL;
+
+	if (b && b->live)
+		b->detached = true;	/* freed by unpin with its last record */
+	else
+		free(b);
+}
+
+/* The record delivered last or a queued one, of `size` bytes, is done with. */
+static void unpin(struct rd_order *o, struct rd_buf *b, size_t size)
+{
+	b->bytes -= size;
+	if (--b->live || !b->detached)
+		return;
+	if (o->nr_spare < PK__READER_SPARE)
+		o->spare[o->nr_spare++] = b;
+	else
+		free(b);
+}
+
+/* The buffer a record read last lies in: the reader's, or the directory
+ * file's it came from (its state is parked in its cursor). */
+static struct rd_buf *owner(const struct pk_data_reader *r, const struct perf_event_header *h)
+{
+	const unsigned char *p = (const unsigned char *)h, *bufs[4] = { r->buf, r->dbuf, NULL, NULL };
+
+	if (r->nr_cur && r->took && r->took < r->nr_cur) {
+		bufs[2] = r->cur[r->took].buf;
+		bufs[3] = r->cur[r->took].dbuf;
+	}
+	for (size_t i = 0; i < 4; i++)
+		if (bufs[i] && p >= bufs[i] && p < bufs[i] + PK__READER_BUF_SIZE)
+			return PK__RD_BUF(bufs[i]);
+	return NULL;
+}
+
+static size_t rec_size(const struct rd_queued *e)
+{
+	return ((const struct perf_event_header *)(const void *)e->rec)->size;
+}
+
+/* Copy the queued records of `b`, which holds few, into the arena, so
+ * that b is not kept for them: a stream of records delivered at once,
+ * with a timed one here and there, would otherwise pin every buffer. */
+static void relocate(struct pk_data_reader *r, struct rd_buf *b)
+{
+	struct rd_order *o = &r->order;
+
+	/* from the end: b was read last, its records queued last (unless a
+	 * flush sorted them in), so the scan is short */
+	for (size_t i = o->nr_q; i-- > o->next_ready && b->live;) {
+		struct rd_queued *e = &o->q[i];
+		size_t size = rec_size(e);
+
+		if (e->buf != b)
+			continue;
+		if (o->arena && !o->arena->live)
+			o->arena_len = 0;
+		if (!o->arena || o->arena_len + size > PK__READER_BUF_SIZE) {
+			unsigned char *m = pk__reader_buf_new(r);
+
+			if (!m)
+				return;	/* b stays pinned: more memory, as correct */
+			if (o->arena)
+				pk__reader_buf_drop(o->arena->mem);
+			o->arena = PK__RD_BUF(m);
+			o->arena_len = 0;
+		}
+		memcpy(o->arena->mem + o->arena_len, e->rec, size);
+		e->rec = o->arena->mem + o->arena_len;
+		e->buf = o->arena;
+		o->arena_len += size;
+		o->arena->live++;
+		o->arena->bytes += size;
+		unpin(o, b, size);
+	}
+}
+
+void pk__reader_buf_leave(struct pk_data_reader *r, unsigned char *mem)
+{
+	struct rd_buf *b = PK__RD_BUF(mem);
+
+	if (b->live && b->bytes <= SPARSE)
+		relocate(r, b);
+	if (!b->live && r->order.nr_spare < PK__READER_SPARE)
+		r->order.spare[r->order.nr_spare++] = b;
+	else
+		pk__reader_buf_drop(mem);
+}
+
 static void release_held(struct rd_order *o)
 {
-	size_t nr_free = 0;
-	struct rd_block *b;
-
-	if (!o->holding)
+	if (!o->held)
 		return;
-	o->holding = false;
-	b = &o->blocks[o->held];
-	if (--b->live || o->held == o->cur_block)
-		return;
-	for (size_t i = 0; i < o->nr_blocks; i++)
-		nr_free += o->blocks[i].mem && !o->blocks[i].live && i != o->cur_block;
-	if (nr_free > FREE_BLOCKS) {
-		free(b->mem);
-		*b = (struct rd_block){ 0 };
-	}
+	unpin(o, o->held, o->held_size);
+	o->held = NULL;
 }
 
+void pk__reader_order_free(struct pk_data_reader *r)
+{
+	struct rd_order *o = &r->order;
+
+	release_held(o);
+	for (size_t i = o->next_ready; i < o->nr_q; i++)
+		unpin(o, o->q[i].buf, rec_size(&o->q[i]));
+	if (o->arena)
+		pk__reader_buf_drop(o->arena->mem);
+	while (o->nr_spare)
+		free(o->spare[--o->nr_spare]);
+	free(o->q);
+	free(o->tmp);
+}
+
+/* Queue `h` where it lies: no copy, its buffer pinned. */
 static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t t)
 {
 	struct rd_order *o = &r->order;
 	int err = grow((void **)&o->q, &o->cap_q, o->nr_q + 1, sizeof(*o->q), "the time-order queue");
-	struct rd_block *b;
+	struct rd_buf *b = err ? NULL : owner(r, h);
 
-	if (!err)
-		err = block_for(o, h->size);
 	if (err)
 		return err;
+	if (!b)
+		return pk__error(-EFAULT, "read perf.data", "%s: internal: a record to queue is in none of "
+				 "the reader's buffers", r->path);
 	if (t < o->last_flush)
 		o->nr_unordered++;	/* perf counts these as "out of order events" */
 	if (t > o->max_time)
 		o->max_time = t;
-	b = &o->blocks[o->cur_block];
-	memcpy(b->mem + b->len, h, h->size);
-	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, b->mem + b->len, (uint32_t)o->cur_block,
+	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, (const unsigned char *)h, b,
 					      (uint32_t)r->cur_file, r->nr_cur ? r->cur_off : r->rec_off };
-	b->len += h->size;
 	b->live++;
+	b->bytes += h->size;
 	o->queued += h->size;
 	return 0;
 }
@@ -279,8 +346,8 @@ static int flush(struct rd_order *o, uint64_t limit)
 	return 0;
 }
 
-/* Drop the delivered records from the queue (their bytes went with
- * release_held). */
+/* Drop the delivered records from the queue (their buffers were
+ * unpinned by release_held). */
 static void compact(struct rd_order *o)
 {
 	memmove(o->q, o->q + o->nr_ready, (o->nr_q - o->nr_ready) * sizeof(*o->q));
@@ -358,8 +425,8 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 			r->cur_file = e->file;
 			*rec = (const struct perf_event_header *)(const void *)e->rec;
 			o->queued -= (*rec)->size;
-			o->holding = true;	/* its bytes stay until the next call */
-			o->held = e->block;
+			o->held = e->buf;	/* its bytes stay until the next call */
+			o->held_size = (*rec)->size;
 			return 1;
 		}
 		if (o->nr_ready)

@@ -35,6 +35,26 @@ static ssize_t stream_read(struct pk_data_reader *r, void *p, size_t len, uint64
 	}
 }
 
+/* Move (*p)[pos, len) to the front of a buffer: of this one, or of a
+ * fresh one when the time-order queue still holds records in this one
+ * (they are not copied: they pin it). */
+static int to_front(struct pk_data_reader *r, unsigned char **p, size_t pos, size_t len)
+{
+	unsigned char *nb;
+
+	if (!PK__RD_BUF(*p)->live) {
+		memmove(*p, *p + pos, len - pos);
+		return 0;
+	}
+	nb = pk__reader_buf_new(r);
+	if (!nb)
+		return -ENOMEM;
+	memcpy(nb, *p + pos, len - pos);
+	pk__reader_buf_leave(r, *p);
+	*p = nb;
+	return 0;
+}
+
 /* Make buf hold at least `want` bytes from the current record on (or all
  * that is left of the data section).  The record moves to buf[0], which
  * keeps it 8-aligned. */
@@ -47,7 +67,9 @@ static int fill(struct pk_data_reader *r, size_t want)
 
 	if (have >= want || have >= left)
 		return 0;
-	memmove(r->buf, r->buf + r->buf_pos, have);
+	err = to_front(r, &r->buf, r->buf_pos, r->buf_len);
+	if (err)
+		return err;
 	r->buf_off = pos;
 	r->buf_pos = 0;
 	r->buf_len = have;
@@ -79,14 +101,19 @@ static int fill(struct pk_data_reader *r, size_t want)
 /* COMPRESSED records are as long as their payload (perf 6.1 does not pad
  * them), so the record after one can start off the 8-byte grid: move what
  * is buffered back onto it, once per such record. */
-static void realign(struct pk_data_reader *r)
+static int realign(struct pk_data_reader *r)
 {
+	int err;
+
 	if (!(r->buf_pos % 8))
-		return;
-	memmove(r->buf, r->buf + r->buf_pos, r->buf_len - r->buf_pos);
+		return 0;
+	err = to_front(r, &r->buf, r->buf_pos, r->buf_len);
+	if (err)
+		return err;
 	r->buf_off += r->buf_pos;
 	r->buf_len -= r->buf_pos;
 	r->buf_pos = 0;
+	return 0;
 }
 
 static int damage(struct pk_data_reader *r, uint64_t at, const char *why, unsigned int size)
@@ -177,7 +204,9 @@ static int raw_next(struct pk_data_reader *r, const struct perf_event_header **r
 	err = skip_payload(r);
 	if (err)
 		return err;
-	realign(r);
+	err = realign(r);
+	if (err)
+		return r->err = err;
 	*at = r->buf_off + r->buf_pos;
 	err = fill(r, sizeof(h));	/* first: a pipe-mode stream's end is found by reading */
 	if (err)
@@ -265,7 +294,7 @@ static int start_inflate(struct pk_data_reader *r, const struct perf_event_heade
 				      r->comp.type);
 	if (!r->zds) {
 		r->zds = ZSTD_createDStream();
-		r->dbuf = pk__malloc(PK__READER_BUF_SIZE);
+		r->dbuf = pk__reader_buf_new(r);
 		if (!r->zds || !r->dbuf)
 			return r->err = pk__error_nomem("the zstd decompressor");
 		r->dbuf_cap = PK__READER_BUF_SIZE;
@@ -287,7 +316,8 @@ static int inflate_some(struct pk_data_reader *r)
 	ZSTD_outBuffer out;
 	size_t ret;
 
-	memmove(r->dbuf, r->dbuf + r->dbuf_pos, r->dbuf_len - r->dbuf_pos);
+	if (to_front(r, &r->dbuf, r->dbuf_pos, r->dbuf_len))
+		return r->err = -ENOMEM;
 	r->dbuf_len -= r->dbuf_pos;
 	r->dbuf_pos = 0;
 	out = (ZSTD_outBuffer){ r->dbuf, r->dbuf_cap, r->dbuf_len };
@@ -441,5 +471,5 @@ int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_hea
 void pk__reader_stream_free(struct pk_data_reader *r)
 {
 	ZSTD_freeDStream(r->zds);
-	free(r->dbuf);
+	pk__reader_buf_drop(r->dbuf);
 }

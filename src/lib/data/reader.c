@@ -558,7 +558,7 @@ int pk_data_reader_open_fd(int fd, const char *name, struct pk_data_reader **out
 		return pk__error_nomem("a perf.data reader");
 	r->fd = fd;
 	r->path = pk__strdup(name ? name : "perf.data");
-	r->buf = pk__malloc(PK__READER_BUF_SIZE);
+	r->buf = pk__reader_buf_new(r);
 	if (!r->path || !r->buf) {
 		pk_data_reader_free(r);
 		return pk__error_nomem("a perf.data reader");
@@ -617,7 +617,7 @@ void pk_data_reader_free(struct pk_data_reader *r)
 	pk__reader_order_free(r);
 	pk__reader_dir_free(r);
 	free(r->ev);
-	free(r->buf);
+	pk__reader_buf_drop(r->buf);
 	free(r->path);
 	free(r);
 }

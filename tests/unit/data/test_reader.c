@@ -22,6 +22,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <malloc.h>
 
 #include "perfkit.h"
 #include "tmpdir.h"
@@ -350,11 +351,11 @@ static void test_time_order(void **state)
 }
 
 /* Rounds of two rings each (two ascending runs per round, the second
- * reaching back into the round before), each round larger than one of the
- * queue's 1 MiB blocks, 14 MiB in all: time order merges the runs, and the
- * blocks are reused round after round without a queued record being
- * overwritten.  Every sample comes
- * once, in time order, its bytes as written. */
+ * reaching back into the round before), each round larger than the
+ * reader's 256 KiB buffer, 14 MiB in all: time order merges the runs, and
+ * the buffers queued records pin are reused round after round without a
+ * queued record being overwritten.  Every sample comes once, in time
+ * order, its bytes as written. */
 static void test_time_order_many_rounds(void **state)
 {
 	enum { ROUNDS = 12, HALF = 18000 };
@@ -411,6 +412,149 @@ static uint64_t nr_compressed(const char *p)
 		at += h >> 48;
 	}
 	return n;
+}
+
+/* Heap bytes in use (mallinfo2), 0 where the allocator does not say. */
+static size_t heap_used(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+/* A file without rounds whose records are mostly of an event without
+ * PERF_SAMPLE_TIME (delivered at once), a timed sample every 256 KiB
+ * (queued to the end): 40 MiB of records, 160 queued.  The queued ones
+ * must not keep the reader's buffers they were read into: the reader's
+ * heap stays a few MiB, not the file's size. */
+static void test_time_order_sparse(void **state)
+{
+	enum { CHUNKS = 160, UNTIMED = 31, BIG = 8192 + 32 };
+	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	struct perf_event_attr u = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	static unsigned char big[BIG];
+	struct pk_data_writer *w;
+	struct pk_data_reader *r;
+	const struct perf_event_header *h;
+	uint64_t ida = 77, idu = 90, last = 0, nr_timed = 0, nr_untimed = 0;
+	size_t base, peak = 0;
+	int ret;
+
+	(void)state;
+	u.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	assert_int_equal(pk_data_writer_create(path, &w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", &ida, 1), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &u, "page-faults", &idu, 1), 0);
+	memcpy(big, &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, BIG }, 8);
+	memcpy(big + 8, &idu, sizeof(idu));
+	for (uint64_t i = 0; i < CHUNKS; i++) {
+		for (int k = 0; k < UNTIMED; k++)
+			assert_int_equal(pk_data_writer_write(w, big, sizeof(big)), 0);
+		put_sample(w, 1000000 - i);	/* later ones first: all wait for the end */
+	}
+	assert_int_equal(pk_data_writer_finish(w), 0);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	base = heap_used();
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		const uint64_t *v = (const uint64_t *)(const void *)h;
+		size_t used = heap_used();
+
+		peak = used > peak ? used : peak;
+		assert_int_equal(h->type, PERF_RECORD_SAMPLE);
+		if (v[1] == idu) {
+			assert_int_equal(nr_timed, 0);	/* all before the queue's end */
+			nr_untimed++;
+			continue;
+		}
+		assert_int_equal(v[1], ida);
+		assert_true(v[4] > last);
+		assert_int_equal(v[2], 0x1000 + v[4]);
+		last = v[4];
+		nr_timed++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(nr_untimed, (uint64_t)CHUNKS * UNTIMED);
+	assert_int_equal(nr_timed, CHUNKS);
+	pk_data_reader_free(r);
+	if (!base) {
+		print_message("# the allocator does not report its use (mallinfo2): memory not checked\n");
+		return;
+	}
+	/* before, one 256 KiB buffer per queued sample: 40 MiB */
+	assert_true(peak < base + (8u << 20));
+}
+
+/* A sample as big as a DWARF one (8 KiB of user stack after its fixed
+ * fields), its stack bytes a pattern of its time. */
+enum { BIG_SAMPLE = 8192 + REC_SIZE };
+
+static void put_big_sample(struct pk_data_writer *w, uint64_t time)
+{
+	static unsigned char s[BIG_SAMPLE];
+	struct { struct perf_event_header h; uint64_t id, ip; uint32_t pid, tid; uint64_t time; } f = {
+		{ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, BIG_SAMPLE }, 77, 0x1000 + time, 4242, 4243, time };
+
+	memcpy(s, &f, sizeof(f));
+	for (size_t i = sizeof(f); i < sizeof(s); i++)
+		s[i] = (unsigned char)(time * 7 + i);
+	assert_int_equal(pk_data_writer_write(w, s, sizeof(s)), 0);
+}
+
+/* DWARF-sized samples in rounds of two rings (the second reaching back
+ * into the round before), each round several of the reader's buffers,
+ * plain and zstd-compressed: queued records stay in the buffers they were
+ * read into (not copied), so every one must come out in time order with
+ * every byte as written, although the reader read on past it many times
+ * before delivering it. */
+static void test_time_order_big_samples(void **state)
+{
+	enum { ROUNDS = 8, HALF = 40 };
+	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+
+	(void)state;
+	for (int level = 0; level <= 3; level += 3) {
+		struct pk_data_writer *w;
+		struct pk_data_reader *r;
+		const struct perf_event_header *h;
+		uint64_t id = 77, last = 0, n = 0;
+		int ret;
+
+		assert_int_equal(pk_data_writer_create(path, &w), 0);
+		if (level)
+			assert_int_equal(pk_data_writer_set_compression(w, level), 0);
+		assert_int_equal(pk_data_writer_add_event(w, &a, "task-clock", &id, 1), 0);
+		for (uint64_t i = 1; i <= ROUNDS; i++) {
+			for (uint64_t k = 0; k < HALF; k++)
+				put_big_sample(w, 1000 * i + 2 * k);
+			for (uint64_t k = 0; k < HALF; k++)
+				put_big_sample(w, 1000 * i - HALF + 1 + 2 * k);
+			assert_int_equal(pk_data_writer_write_round(w), 0);
+		}
+		assert_int_equal(pk_data_writer_finish(w), 0);
+		assert_int_equal(pk_data_reader_open(path, &r), 0);
+		while ((ret = pk_data_reader_next(r, &h)) == 1) {
+			const unsigned char *b = (const unsigned char *)h;
+			const uint64_t *u = (const uint64_t *)(const void *)h;
+			size_t bad = 0;
+
+			if (h->type == PK_DATA_RECORD_FINISHED_ROUND)
+				continue;
+			assert_int_equal(h->type, PERF_RECORD_SAMPLE);
+			assert_int_equal(h->size, BIG_SAMPLE);
+			assert_true(u[4] > last);
+			assert_int_equal(u[2], 0x1000 + u[4]);
+			for (size_t i = REC_SIZE; i < BIG_SAMPLE; i++)
+				bad += b[i] != (unsigned char)(u[4] * 7 + i);
+			assert_int_equal(bad, 0);
+			last = u[4];
+			n++;
+		}
+		assert_int_equal(ret, 0);
+		assert_int_equal(n, (uint64_t)ROUNDS * 2 * HALF);
+		if (level)
+			assert_true(nr_compressed(path) > 1);
+		pk_data_reader_free(r);
+	}
 }
 
 /* perfkit record -z's files: the COMPRESSED records expand to the same
@@ -899,6 +1043,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_big_records),
 		cmocka_unit_test(test_time_order),
 		cmocka_unit_test(test_time_order_many_rounds),
+		cmocka_unit_test(test_time_order_big_samples),
+		cmocka_unit_test(test_time_order_sparse),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_compressed_spanning),
 		cmocka_unit_test(test_header_damage),
