@@ -25,6 +25,7 @@ enum {
 	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU, OPT_STRICT_FREQ,
 	OPT_RUNNING_TIME, OPT_TAIL_SYNTHESIZE, OPT_SAMPLE_IDENTIFIER, OPT_NO_BPF_EVENT,
 	OPT_DRY_RUN, OPT_GROUP, OPT_PHYS_DATA, OPT_EXCLUDE_PERF, OPT_NO_BUFFERING,
+	OPT_TIMESTAMP_BOUNDARY,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -239,6 +240,8 @@ static const struct cli_opt record_options[] = {
 	{ "no-buildid", 'B', CLI_ARG_NONE, 'B', NULL,
 	  "write no build-id table (BUILD_ID lists the binaries samples landed in, so perf report "
 	  "finds the same ones)" },
+	{ "timestamp-boundary", 0, CLI_ARG_NONE, OPT_TIMESTAMP_BOUNDARY, NULL,
+	  "record the first and last sample times in the header (always done)" },
 	{ "no-buildid-cache", 'N', CLI_ARG_NONE, 'N', NULL,
 	  "do not copy the binaries samples landed in into the build-id cache ($PERFKIT_BUILDID_DIR, "
 	  "$PERF_BUILDID_DIR, perf's buildid.dir or ~/.debug), which lets a report find them after "
@@ -294,6 +297,7 @@ static int parse_flag(struct record_opts *o, int c)
 	case OPT_NO_BUFFERING: o->r.no_buffering = true; break;
 	case OPT_DRY_RUN: o->dry_run = true; break;
 	case OPT_GROUP: o->group = true; break;
+	case OPT_TIMESTAMP_BOUNDARY: break;	/* SAMPLE_TIME is always written */
 	default: return 1;
 	}
 	return 0;

@@ -3,9 +3,9 @@
 # test_record_rflags.sh - what a user sees of record's --dry-run (exit 0,
 # no file, the command not run; a bad event still refused), --exclude-perf
 # (no tracepoint sample of perfkit's own pid in a system-wide recording,
-# where one without it has some) and --phys-data's samples read back by
-# perf script and perfkit script.  The attrs of these flags are compared
-# with perf's in test_record_attrs.sh.
+# where one without it has some), --phys-data's samples read back by perf
+# script and perfkit script, and --timestamp-boundary's header times.  The
+# attrs of these flags are compared with perf's in test_record_attrs.sh.
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -64,4 +64,13 @@ fi
 run script -i phys.data -F ip,phys_addr
 expect_rc "perfkit script -F ip,phys_addr reads it" 0
 check "... with a line a sample" test -n "$out"
+
+# --timestamp-boundary: the first and last sample times in the header,
+# as perf --header-only shows them (perfkit writes them in any case).
+run record -q --timestamp-boundary -e cpu-clock -o tb.data -- true
+expect_rc "record --timestamp-boundary" 0
+if command -v perf >/dev/null; then
+	first=$(perf report --header-only -i tb.data 2>/dev/null | sed -n 's/^# time of first sample : //p')
+	check "perf shows its first sample time ($first)" test -n "$first" -a "$first" != 0.000000
+fi
 done_testing
