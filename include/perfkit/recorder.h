@@ -133,6 +133,9 @@ struct pk_recorder_opts {
 					 * --no-bpf-event) */
 	bool no_samples;		/* every event opened with a zero rate: no
 					 * samples, the side band alone (perf's -n) */
+	bool phys_data;			/* PERF_SAMPLE_PHYS_ADDR (perf's --phys-data) */
+	bool no_buffering;		/* every sample wakes the reader (wakeup_events
+					 * 1, perf's --no-buffering) */
 };
 
 /*

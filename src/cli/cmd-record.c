@@ -560,7 +560,8 @@ int cmd_record(int argc, char **argv)
 	int err, status;
 
 	err = record_parse_opts(argc, argv, &o);
-	if (err) {
+	if (err || o.dry_run) {
+		err = err ? err : record_dry_run(&o);
 		record_free_opts(&o);
 		return err < 0 ? 0 : err;
 	}

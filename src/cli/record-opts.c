@@ -19,11 +19,13 @@
 /* The ids of the long-only options (the others' are their letters). */
 enum {
 	OPT_SAMPLE_CPU = 0x100, OPT_DURATION, OPT_CALL_GRAPH, OPT_USER_REGS,
-	OPT_INTR_REGS, OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE, OPT_FILTER, OPT_CONTROL,
+	OPT_SWITCH_EVENTS, OPT_NAMESPACES, OPT_OVERWRITE, OPT_FILTER, OPT_CONTROL,
 	OPT_ALL_USER, OPT_ALL_KERNEL, OPT_PER_THREAD, OPT_DATA_PAGE_SIZE, OPT_CODE_PAGE_SIZE,
 	OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_SWITCH_OUTPUT, OPT_SWITCH_OUTPUT_EVENT, OPT_SWITCH_MAX_FILES,
 	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU, OPT_STRICT_FREQ,
 	OPT_RUNNING_TIME, OPT_TAIL_SYNTHESIZE, OPT_SAMPLE_IDENTIFIER, OPT_NO_BPF_EVENT,
+	OPT_DRY_RUN, OPT_GROUP, OPT_PHYS_DATA, OPT_EXCLUDE_PERF, OPT_NO_BUFFERING,
+	OPT_TIMESTAMP_BOUNDARY,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -136,6 +138,11 @@ static const struct cli_opt record_options[] = {
 	  "what to sample (default: cycles, or cpu-clock where the machine cannot count cycles)" },
 	{ "filter", 0, CLI_ARG_REQUIRED, OPT_FILTER, "FILTER",
 	  "a tracepoint filter (ftrace syntax: 'prev_pid == 1') for the events of the -e before it" },
+	{ "exclude-perf", 0, CLI_ARG_NONE, OPT_EXCLUDE_PERF, NULL,
+	  "leave out perfkit's own tracepoint hits: the filter 'common_pid != <perfkit's pid>' "
+	  "for the tracepoints of the -e before it" },
+	{ "group", 0, CLI_ARG_NONE, OPT_GROUP, NULL,
+	  "put every -e event into one group, as if they were given as {EVENTS}" },
 	{ "freq", 'F', CLI_ARG_REQUIRED, 'F', "HZ",
 	  "samples per second (default 4000; max: kernel.perf_event_max_sample_rate)" },
 	{ "strict-freq", 0, CLI_ARG_NONE, OPT_STRICT_FREQ, NULL,
@@ -156,6 +163,8 @@ static const struct cli_opt record_options[] = {
 	  "record the page size of each sample's data address" },
 	{ "code-page-size", 0, CLI_ARG_NONE, OPT_CODE_PAGE_SIZE, NULL,
 	  "record the page size of each sample's code address" },
+	{ "phys-data", 0, CLI_ARG_NONE, OPT_PHYS_DATA, NULL,
+	  "record the physical address of each sample's data address" },
 	{ "data", 'd', CLI_ARG_NONE, 'd', NULL,
 	  "record the data addresses of samples, their data source (and data mmaps)" },
 	{ "timestamp", 'T', CLI_ARG_NONE, 'T', NULL, "record sample times (on unless --per-thread)" },
@@ -164,7 +173,9 @@ static const struct cli_opt record_options[] = {
 	{ "branch-filter", 'j', CLI_ARG_REQUIRED, 'j', "FILTER",
 	  "record the branch stack with FILTER (any,u,k,call,...)" },
 	{ "user-regs", 0, CLI_ARG_REQUIRED, OPT_USER_REGS, "REGS", NULL, .with_next = true },
-	{ "intr-regs", 0, CLI_ARG_REQUIRED, OPT_INTR_REGS, "REGS", "sample these registers (AX,BX,IP,...)" },
+	{ "intr-regs", 'I', CLI_ARG_OPTIONAL, 'I', "REGS",
+	  "sample these registers (AX,BX,IP,...); --user-regs at user level, -I (attached: -IAX,BX "
+	  "or --intr-regs=AX,BX; alone: every register perf takes) at the interrupt" },
 	{ "no-samples", 'n', CLI_ARG_NONE, 'n', NULL,
 	  "take no samples: the events count and only the side band (processes, maps) is recorded" },
 	{ "sample-identifier", 0, CLI_ARG_NONE, OPT_SAMPLE_IDENTIFIER, NULL,
@@ -188,6 +199,8 @@ static const struct cli_opt record_options[] = {
 	{ "mmap-pages", 'm', CLI_ARG_REQUIRED, 'm', "N",
 	  "ring buffer pages per CPU (default 128; 2048 with DWARF stacks, where they may be "
 	  "locked), or a size: 512K, 4M; rounded up to a power of two pages" },
+	{ "no-buffering", 0, CLI_ARG_NONE, OPT_NO_BUFFERING, NULL,
+	  "wake perfkit at every sample (wakeup_events 1), not when a ring is partly full" },
 	{ "mmap-flush", 0, CLI_ARG_REQUIRED, OPT_MMAP_FLUSH, "N",
 	  "drain a ring only once it holds N bytes (or B, K, M, G; default 1, at most a quarter "
 	  "of a ring)" },
@@ -227,6 +240,8 @@ static const struct cli_opt record_options[] = {
 	{ "no-buildid", 'B', CLI_ARG_NONE, 'B', NULL,
 	  "write no build-id table (BUILD_ID lists the binaries samples landed in, so perf report "
 	  "finds the same ones)" },
+	{ "timestamp-boundary", 0, CLI_ARG_NONE, OPT_TIMESTAMP_BOUNDARY, NULL,
+	  "record the first and last sample times in the header (always done)" },
 	{ "no-buildid-cache", 'N', CLI_ARG_NONE, 'N', NULL,
 	  "do not copy the binaries samples landed in into the build-id cache ($PERFKIT_BUILDID_DIR, "
 	  "$PERF_BUILDID_DIR, perf's buildid.dir or ~/.debug), which lets a report find them after "
@@ -234,6 +249,8 @@ static const struct cli_opt record_options[] = {
 	{ "clockid", 'k', CLI_ARG_REQUIRED, 'k', "CLOCK",
 	  "time samples with CLOCK: monotonic, monotonic_raw, realtime, boottime, tai, or a clock "
 	  "number" },
+	{ "dry-run", 0, CLI_ARG_NONE, OPT_DRY_RUN, NULL,
+	  "check the options and the events, then exit without recording or running COMMAND" },
 	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "no summary at the end" },
 	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL,
 	  "print each event's perf_event_attr as opened, and the ring size" },
@@ -276,6 +293,11 @@ static int parse_flag(struct record_opts *o, int c)
 	case OPT_USER_CALLCHAINS: o->r.user_callchains = true; break;
 	case OPT_KERNEL_CALLCHAINS: o->r.kernel_callchains = true; break;
 	case OPT_PER_THREAD: o->r.per_thread = true; break;
+	case OPT_PHYS_DATA: o->r.phys_data = true; break;
+	case OPT_NO_BUFFERING: o->r.no_buffering = true; break;
+	case OPT_DRY_RUN: o->dry_run = true; break;
+	case OPT_GROUP: o->group = true; break;
+	case OPT_TIMESTAMP_BOUNDARY: break;	/* SAMPLE_TIME is always written */
 	default: return 1;
 	}
 	return 0;
@@ -326,8 +348,12 @@ static int parse_sampling(struct record_opts *o, int c, const char *arg)
 			return cli_error("record", arg), CLI_EXIT_USAGE;
 		break;
 	case OPT_USER_REGS:
-	case OPT_INTR_REGS:
-		if (pk_regs_parse(arg, c == OPT_USER_REGS ? &o->r.user_regs : &o->r.intr_regs) < 0)
+	case 'I':
+		/* -I alone: perf's default set, every register it can sample
+		 * (its PERF_REGS_MASK, the DWARF set on x86-64). */
+		if (!arg)
+			o->r.intr_regs = pk_regs_dwarf_mask();
+		else if (pk_regs_parse(arg, c == OPT_USER_REGS ? &o->r.user_regs : &o->r.intr_regs) < 0)
 			return cli_error("record", arg), CLI_EXIT_USAGE;
 		break;
 	case 'z':
@@ -408,6 +434,33 @@ static int add_filter(struct record_opts *o, const char *arg)
 	return 0;
 }
 
+/* --exclude-perf: perf's filter of its own pid, on the -e before it. */
+static int add_exclude_perf(struct record_opts *o)
+{
+	snprintf(o->exclude_perf, sizeof(o->exclude_perf), "common_pid != %d", (int)getpid());
+	if (!o->nr_e)
+		return cli_usage("record", "--exclude-perf follows no -e: give it after the -e of the "
+				 "tracepoints it filters");
+	return add_filter(o, o->exclude_perf);
+}
+
+/* --group: the -e events as one group, {EVENTS}, as perf's evlist__set_leader. */
+static int group_events(struct record_opts *o)
+{
+	char *g;
+
+	if (!o->group || !o->events)
+		return 0;
+	if (strchr(o->events, '{'))
+		return cli_usage("record", "--group puts every event into one group: give the events "
+				 "without {...}");
+	if (asprintf(&g, "{%s}", o->events) < 0)
+		return cli_usage("record", "out of memory for --group");
+	free(o->events);
+	o->events = g;
+	return 0;
+}
+
 /* One option into *o (cli_opt_fn). */
 static int record_option(void *ctx, int id, const char *arg)
 {
@@ -423,6 +476,8 @@ static int record_option(void *ctx, int id, const char *arg)
 		return add_event_arg(o, arg);
 	case OPT_FILTER:
 		return add_filter(o, arg);
+	case OPT_EXCLUDE_PERF:
+		return add_exclude_perf(o);
 	case 'D': {
 		int64_t ms;
 
@@ -478,7 +533,8 @@ int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	int err = cli_opts_parse(&cmd_record_opts, argc, argv, record_option, o);
 
-	if (err || (err = check_opts(o, argc)) || (o->off_cpu && (err = record_offcpu_setup(o))))
+	if (err || (err = check_opts(o, argc)) || (err = group_events(o)) ||
+	    (o->off_cpu && (err = record_offcpu_setup(o))))
 		return err;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;
@@ -533,6 +589,18 @@ int record_filters(const struct record_opts *o, char ***out, size_t *nr)
 	*nr = f ? total : 0;
 	if (err)
 		return cli_usage("record", "out of memory for the filters");
+	return 0;
+}
+
+int record_dry_run(struct record_opts *o)
+{
+	struct pk_events *ev;
+	const char *events = o->events ? o->events : "cycles";
+
+	cli_tracefs_need(events);
+	if (pk_events_parse(events, NULL, &ev) < 0)
+		return cli_error("record", events);
+	pk_events_free(ev);
 	return 0;
 }
 

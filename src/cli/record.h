@@ -41,6 +41,9 @@ struct record_opts {
 	bool timestamp_filename;	/* --timestamp-filename (implied by --switch-output) */
 	uint64_t max_size;	/* --max-size: stop at this many bytes of records, 0 none */
 	bool off_cpu;		/* --off-cpu: sched_switch samples and switch records too */
+	bool dry_run;		/* --dry-run: check the options and events, record nothing */
+	bool group;		/* --group: every -e event in one group, as {...} */
+	char exclude_perf[32];	/* --exclude-perf's filter: "common_pid != <our pid>" */
 };
 
 /* A file this run made (--switch-max-files), as it was made. */
@@ -92,6 +95,11 @@ int record_out_switch(struct record_out *out, const struct record_opts *o, struc
 
 /* record_out_free - free what out holds. */
 void record_out_free(struct record_out *out, const struct record_opts *o);
+
+/* record_dry_run - --dry-run: the events of o parsed as the recording would
+ * (nothing opened, no file, no command run).  0, or an exit status after
+ * the message. */
+int record_dry_run(struct record_opts *o);
 
 /* --filter FILTER after the -e at index e (of e_args). */
 struct record_filter {

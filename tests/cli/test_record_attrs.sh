@@ -12,7 +12,8 @@
 # opened enabled; -p; --per-thread without sample times; --switch-output;
 # -i (--no-inherit), --running-time (the enabled and running times in
 # read_format), --sample-identifier, --no-bpf-event, -n (a zero rate); --overwrite (every event written backward, the sideband's
-# too: no event added for a task, -a's dummy:HG backward and enabled).
+# too: no event added for a task, -a's dummy:HG backward and enabled);
+# --phys-data, --no-buffering, -I[REGS], --group.
 . "$(dirname "$0")/tap.sh"
 
 tmp=$(mktemp -d)
@@ -66,6 +67,18 @@ same "record -a -n" -a -n
 same "record -n -e {cpu-clock,task-clock}:S" -n -e '{cpu-clock,task-clock}:S'
 same "record -a --no-bpf-event --sample-identifier" -a --no-bpf-event --sample-identifier
 same "record -g -e sched:sched_switch" -g -e sched:sched_switch
+
+# --phys-data, --no-buffering, -I (bare: perf's default interrupt
+# registers; attached: a list), --group (the -e events as one group).
+same "record --phys-data" --phys-data
+same "record --no-buffering" --no-buffering
+same "record -I" -I
+same "record -IAX,BX" -IAX,BX
+same "record --intr-regs=AX,SP" --intr-regs=AX,SP
+same "record --group -e cpu-clock,task-clock" --group -e cpu-clock,task-clock
+same "record --group -e cpu-clock -e task-clock:u" --group -e cpu-clock -e task-clock:u
+same "record --group" --group
+same "record -a --group --no-buffering -e cpu-clock,task-clock" -a --group --no-buffering -e cpu-clock,task-clock
 
 # CPU targets: inherit set as for a task, and the side-band dummy:HG
 # opened enabled (perf's immediate event), not waiting for the start.

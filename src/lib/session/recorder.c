@@ -39,8 +39,8 @@ static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr
 }
 
 /* The flags perf record adds on top of its layout (-W, --data-page-size,
- * --code-page-size, --all-user, --all-kernel, --user/kernel-callchains),
- * set as perf 6.1's evsel__config sets them. */
+ * --code-page-size, --phys-data, --no-buffering, --all-user, --all-kernel,
+ * --user/kernel-callchains), set as perf 6.1's evsel__config sets them. */
 static void layout_extras(const struct pk_recorder_opts *o, struct perf_event_attr *a,
 			  enum pk_callgraph mode)
 {
@@ -50,6 +50,12 @@ static void layout_extras(const struct pk_recorder_opts *o, struct perf_event_at
 		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
 	if (o->code_page_size)
 		a->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
+	if (o->phys_data)
+		a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	if (o->no_buffering) {
+		a->watermark = 0;
+		a->wakeup_events = 1;
+	}
 	if (o->all_user) {
 		a->exclude_kernel = 1;
 		a->exclude_user = 0;

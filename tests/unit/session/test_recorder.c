@@ -182,6 +182,10 @@ static const struct lcase lcases[] = {
 	  true, true, 4000, 128 },
 	{ "--intr-regs", { .intr_regs = 0x3 }, BASE | PERF_SAMPLE_REGS_INTR, false, false, true, true,
 	  4000, 128 },
+	{ "--phys-data", { .phys_data = true }, BASE | PERF_SAMPLE_PHYS_ADDR, false, false, true, true,
+	  4000, 128 },
+	/* --no-buffering: a wake-up at every sample, the layout otherwise the default. */
+	{ "--no-buffering", { .no_buffering = true }, BASE, false, false, true, true, 4000, 128 },
 	{ "--sample-cpu", { .sample_cpu = true }, BASE | PERF_SAMPLE_CPU, false, false, true, true, 4000,
 	  128 },
 	/* perf inherits on CPUs too (the kernel ignores it without a task). */
@@ -206,6 +210,8 @@ static struct pk_recorder_opts merge(const struct pk_recorder_opts *d)
 	o.branch_type = d->branch_type;
 	o.intr_regs = d->intr_regs;
 	o.sample_cpu = d->sample_cpu;
+	o.phys_data = d->phys_data;
+	o.no_buffering = d->no_buffering;
 	o.period = d->period;
 	o.freq = d->freq;
 	o.no_inherit = d->no_inherit;
@@ -261,6 +267,8 @@ static void test_layout(void **state)
 		}
 		if (c->o.callgraph == PK_CALLGRAPH_DWARF)
 			assert_int_equal(a->sample_stack_user, 8192);
+		assert_int_equal(a->wakeup_events, c->o.no_buffering ? 1 : 0);
+		assert_false(a->watermark);
 		assert_false(pk_recorder_fell_back(r));
 		pk_recorder_free(r);
 	}
