@@ -182,8 +182,10 @@ static void flamegraph_merges_narrow_frames(void **state)
 	out = written(ex);
 	assert_non_null(strstr(out, "<svg"));
 	assert_non_null(strstr(out, "names:[\"app\",\"main\",\"wide\",\"[merged]\"]"));
-	/* the merged box under main (node 2): kind 5, 100 of 1000 */
-	assert_non_null(strstr(out, ",2,4,5,100,100]"));
+	/* totals in units of their common divisor, 4; the merged box, name 4,
+	 * kind 5, two boxes after main (its parent): 100 of 1000, so 25 */
+	assert_non_null(strstr(out, "scale:4,"));
+	assert_non_null(strstr(out, ",2,4,5,25]"));
 	assert_null(strstr(out, "narrow_"));
 	free(out);
 	pk_exporter_free(ex);
