@@ -9,13 +9,17 @@
  * linker writes, so perf prints ":0"), for a global one the same unless a
  * STT_FILE came after some other symbol (the usual case: then no file,
  * "??:0").  No such symbol: addr2line answers "??:0" and perf falls back
- * to sym+offset or dso[addr].  Reads the file's .symtab, else .dynsym.
+ * to sym+offset or dso[addr].  Reads the file's .symtab, else .dynsym,
+ * once: each candidate symbol with its file, sorted by section and
+ * address and searched by bisection (a walk of the whole table for each
+ * address took seconds on cc1's 100k symbols).
  */
 #include "symbols/symbols.h"
 
 #include <gelf.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* The symbol table addr2line reads: .symtab, .dynsym when there is none. */
 static Elf_Scn *symtab_of(Elf *elf, GElf_Shdr *shdr)
@@ -58,8 +62,20 @@ static size_t section_at(Elf *elf, uint64_t addr)
 	return 0;
 }
 
-/* Whether bfd's maybe_function_sym would take sym in section shndx. */
-static bool function_like(const GElf_Sym *sym, size_t shndx)
+/* A symbol bfd's maybe_function_sym may take (in its own section), with
+ * the STT_FILE name addr2line would give it; `order` is its index. */
+struct a2l_sym {
+	uint64_t value, size;
+	uint32_t shndx, order;
+	const char *file;
+};
+
+struct pk__a2l_index {
+	struct a2l_sym *v;
+	size_t nr;
+};
+
+static bool excluded(const GElf_Sym *sym)
 {
 	switch (GELF_ST_TYPE(sym->st_info)) {
 	case STT_OBJECT:
@@ -67,30 +83,43 @@ static bool function_like(const GElf_Sym *sym, size_t shndx)
 	case STT_SECTION:
 	case STT_FILE:
 	case STT_TLS:
-		return false;
+		return true;
 	default:
-		return sym->st_shndx == shndx;
+		return false;
 	}
 }
 
-bool pk__srcline_symtab_file(Elf *elf, uint64_t addr, const char **file)
+/* By section, address and size; of equal ones the first in the table
+ * last, so that the last at or before an address is addr2line's pick. */
+static int by_place(const void *pa, const void *pb)
+{
+	const struct a2l_sym *a = pa, *b = pb;
+
+	if (a->shndx != b->shndx)
+		return a->shndx < b->shndx ? -1 : 1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	return a->order > b->order ? -1 : a->order < b->order;
+}
+
+/* One pass over the table, as addr2line's walk goes: the STT_FILE in force
+ * at each symbol, and whether one came after some other symbol. */
+static struct pk__a2l_index *index_of(Elf *elf)
 {
 	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL } state = NOTHING_SEEN;
+	struct pk__a2l_index *ix = calloc(1, sizeof(*ix));
 	const char *cur_file = NULL;
-	uint64_t best = 0, best_size = 0;
-	bool found = false;
 	GElf_Shdr sh;
 	Elf_Scn *scn;
 	Elf_Data *data;
-	size_t shndx;
 
-	*file = NULL;
-	if (!elf || !(shndx = section_at(elf, addr)) || !(scn = symtab_of(elf, &sh)) ||
-	    !(data = elf_getdata(scn, NULL)))
-		return false;
+	if (!ix || !(scn = symtab_of(elf, &sh)) || !(data = elf_getdata(scn, NULL)) ||
+	    !(ix->v = calloc(sh.sh_size / sh.sh_entsize, sizeof(*ix->v))))
+		return ix;	/* no table (or no memory): no symbol, as addr2line */
 	for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
 		GElf_Sym sym;
-		uint64_t size;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
@@ -102,16 +131,48 @@ bool pk__srcline_symtab_file(Elf *elf, uint64_t addr, const char **file)
 		}
 		if (state == NOTHING_SEEN)
 			state = SYMBOL_SEEN;
-		if (!function_like(&sym, shndx) || sym.st_value > addr)
+		if (excluded(&sym))
 			continue;
-		size = sym.st_size ? sym.st_size : 1;	/* bfd never takes a size of 0 */
-		if (found && !(sym.st_value > best || (sym.st_value == best && size > best_size)))
-			continue;
-		found = true;
-		best = sym.st_value;
-		best_size = size;
-		*file = cur_file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL ||
-				     state != FILE_AFTER_SYMBOL) ? cur_file : NULL;
+		ix->v[ix->nr++] = (struct a2l_sym){
+			sym.st_value, sym.st_size ? sym.st_size : 1,	/* bfd never takes a size of 0 */
+			sym.st_shndx, (uint32_t)i,
+			cur_file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL || state != FILE_AFTER_SYMBOL) ? cur_file
+														    : NULL };
 	}
-	return found;
+	qsort(ix->v, ix->nr, sizeof(*ix->v), by_place);
+	return ix;
+}
+
+void pk__a2l_index_free(struct pk__a2l_index *ix)
+{
+	if (ix)
+		free(ix->v);
+	free(ix);
+}
+
+bool pk__srcline_symtab_file(struct pk__a2l_index **ixp, Elf *elf, uint64_t addr, const char **file)
+{
+	const struct pk__a2l_index *ix;
+	size_t shndx, lo = 0, hi;
+
+	*file = NULL;
+	if (!elf || !(shndx = section_at(elf, addr)))
+		return false;
+	if (!*ixp && !(*ixp = index_of(elf)))
+		return false;
+	ix = *ixp;
+	hi = ix->nr;
+	while (lo < hi) {	/* the first past (shndx, addr) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct a2l_sym *m = &ix->v[mid];
+
+		if (m->shndx < shndx || (m->shndx == shndx && m->value <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || ix->v[lo - 1].shndx != shndx)
+		return false;
+	*file = ix->v[lo - 1].file;
+	return true;
 }

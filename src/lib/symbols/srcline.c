@@ -43,6 +43,7 @@ struct pk__srcline {
 	int fd;
 	Dwarf *dw;			/* NULL: the file has no DWARF (or none was found) */
 	Elf *elf;			/* the symbol table's, opened on the first address without a line */
+	struct pk__a2l_index *a2l;	/* its index for addr2line's fallback */
 	struct answer *tab;		/* open addressing on addr */
 	size_t cap, nr;
 };
@@ -62,6 +63,7 @@ void pk__srcline_free(struct pk__srcline *s)
 		if (s->tab[i].used)
 			answer_free(&s->tab[i]);
 	free(s->tab);
+	pk__a2l_index_free(s->a2l);
 	if (s->elf)
 		elf_end(s->elf);
 	if (s->dw)
@@ -327,7 +329,7 @@ static int no_line(struct pk__srcline *s, uint64_t addr, Dwarf_Die *cu, struct a
 	}
 	if (!s->elf && s->fd >= 0 && elf_version(EV_CURRENT) != EV_NONE)
 		s->elf = elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
-	a->symbol = pk__srcline_symtab_file(s->elf, addr, &a->file_a2l);
+	a->symbol = pk__srcline_symtab_file(&s->a2l, s->elf, addr, &a->file_a2l);
 	return 0;
 }
 

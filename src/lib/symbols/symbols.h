@@ -183,9 +183,13 @@ void pk__srcline_free(struct pk__srcline *s);
 /* pk__srcline_symtab_file - addr2line's answer for an address no line row
  * covers, from the ELF symbol table: true when a function symbol is at or
  * before addr in its section, with *file the STT_FILE name addr2line
- * gives it ("" possible) or NULL ("??"); false when none is. */
+ * gives it ("" possible) or NULL ("??"); false when none is.  *ix is the
+ * table's index, made on the first call (start with NULL; it points into
+ * elf's strings, so free it with pk__a2l_index_free before elf_end). */
 struct Elf;
-bool pk__srcline_symtab_file(struct Elf *elf, uint64_t addr, const char **file);
+struct pk__a2l_index;
+bool pk__srcline_symtab_file(struct pk__a2l_index **ix, struct Elf *elf, uint64_t addr, const char **file);
+void pk__a2l_index_free(struct pk__a2l_index *ix);
 
 /* ---- demangle.c ----------------------------------------------------------------- */
 
