@@ -236,28 +236,34 @@ static int setup(struct diff_file *f, const struct diff_opts *o, const char *tit
 	return 0;
 }
 
-/* f->time parsed against the file's first and last sample times, as perf's
- * perf_time__parse_for_ranges. */
-static int parse_time(struct diff_file *f)
+int diff_file_filters(struct pk_data_reader *r, const char *path, const char *time, const struct diff_opts *o,
+		      struct diff_time *ranges)
 {
 	const struct pk_feature_sample_time *st;
 	struct pk_feature *feat = NULL;
 	uint64_t first = 0, last = 0;
 	int err;
 
-	if (pk_data_reader_decode(f->r, PK_DATA_FEAT_SAMPLE_TIME, &feat) == 0 &&
-	    (st = pk_feature_sample_time(feat))) {
+	for (size_t i = 0; o->cpus && i < pk_data_reader_nr_events(r); i++)
+		if (!(pk_data_reader_attr(r, i)->sample_type & PERF_SAMPLE_CPU)) {
+			cli_message(stderr, "perfkit diff: %s does not contain CPU events: remove --cpu to "
+				    "proceed\n", path);
+			return CLI_EXIT_EVENT;
+		}
+	if (!time)
+		return 0;
+	if (pk_data_reader_decode(r, PK_DATA_FEAT_SAMPLE_TIME, &feat) == 0 && (st = pk_feature_sample_time(feat))) {
 		first = st->first_ns;
 		last = st->last_ns;
 	}
 	pk_feature_free(feat);
-	if ((err = diff_time_parse(f->time, first, last, &f->ranges)) == -ENODATA) {
+	if ((err = diff_time_parse(time, first, last, ranges)) == -ENODATA) {
 		cli_message(stderr, "perfkit diff: --time %s: %s has no first and last sample times (perf's "
-			    "SAMPLE_TIME feature)\n", f->time, f->path);
+			    "SAMPLE_TIME feature)\n", time, path);
 		return CLI_EXIT_EVENT;
 	}
 	if (err == -EINVAL)
-		return cli_usage("diff", "invalid --time string '%s'", f->time);
+		return cli_usage("diff", "invalid --time string '%s'", time);
 	return err < 0 ? cli_error("diff", NULL) : 0;
 }
 
@@ -274,14 +280,8 @@ int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *t
 		diff_verbose_header(stderr, f->r);
 	if (setup(f, o, title) < 0)
 		return cli_error("diff", NULL);
-	if (f->time && (rc = parse_time(f)))
+	if ((rc = diff_file_filters(f->r, f->path, f->time, o, &f->ranges)))
 		return rc;
-	for (size_t i = 0; o->cpus && i < pk_data_reader_nr_events(f->r); i++)
-		if (!(pk_data_reader_attr(f->r, i)->sample_type & PERF_SAMPLE_CPU)) {
-			cli_message(stderr, "perfkit diff: %s does not contain CPU events: remove --cpu to "
-				    "proceed\n", f->path);
-			return CLI_EXIT_EVENT;
-		}
 	while (!err && (rc = pk_data_reader_next(f->r, &rec)) > 0)
 		err = add_record(f, o, rec);
 	if (err < 0 && err != -EINVAL)

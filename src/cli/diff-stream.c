@@ -512,44 +512,17 @@ static const char *unsupported(const struct pk_data_reader *r)
 	return NULL;
 }
 
-/* --time's part for file `idx` parsed against its first and last sample
- * times (perf's perf_time__parse_for_ranges, as diff-read.c does it), and
- * --cpu's check that samples name their CPU.  0, or an exit status after
- * the message. */
+/* --cpu's check and file `idx`'s part of --time, as the table's files
+ * take them (diff_file_filters).  0, or an exit status after the message. */
 static int filters(struct sfile *sf, const struct diff_opts *o, const char *path, size_t idx)
 {
-	const struct pk_feature_sample_time *st;
-	struct pk_feature *feat = NULL;
-	uint64_t first = 0, last = 0;
 	const char *t = NULL;
 	char part[4096];
-	int err;
 
-	for (size_t i = 0; o->cpus && i < pk_data_reader_nr_events(sf->r); i++)
-		if (!(pk_data_reader_attr(sf->r, i)->sample_type & PERF_SAMPLE_CPU)) {
-			cli_message(stderr, "perfkit diff: %s does not contain CPU events: remove --cpu to "
-				    "proceed\n", path);
-			return CLI_EXIT_EVENT;
-		}
-	if (!o->time)
-		return 0;
-	if (!(t = diff_time_part(o->time, idx, part, sizeof(part))))
+	if (o->time && !(t = diff_time_part(o->time, idx, part, sizeof(part))))
 		return cli_usage("diff", "--time '%s' has no part for file %zu (A:B gives one to each)", o->time,
 				 idx);
-	if (pk_data_reader_decode(sf->r, PK_DATA_FEAT_SAMPLE_TIME, &feat) == 0 &&
-	    (st = pk_feature_sample_time(feat))) {
-		first = st->first_ns;
-		last = st->last_ns;
-	}
-	pk_feature_free(feat);
-	if ((err = diff_time_parse(t, first, last, &sf->ranges)) == -ENODATA) {
-		cli_message(stderr, "perfkit diff: --time %s: %s has no first and last sample times (perf's "
-			    "SAMPLE_TIME feature)\n", t, path);
-		return CLI_EXIT_EVENT;
-	}
-	if (err == -EINVAL)
-		return cli_usage("diff", "invalid --time string '%s'", t);
-	return err < 0 ? cli_error("diff", NULL) : 0;
+	return diff_file_filters(sf->r, path, t, o, &sf->ranges);
 }
 
 /* perf diff drops a sample outside --time's ranges before anything, and

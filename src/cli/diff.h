@@ -96,6 +96,16 @@ struct diff_file {
 };
 
 /*
+ * diff_file_filters - --cpu's check that every event of r samples its CPU,
+ * then `time` (one file's --time string; NULL for none) parsed into
+ * *ranges against r's first and last sample times, as perf's
+ * perf_time__parse_for_ranges.  0, or an exit status after the message
+ * (path names the file in it).
+ */
+int diff_file_filters(struct pk_data_reader *r, const char *path, const char *time, const struct diff_opts *o,
+		      struct diff_time *ranges);
+
+/*
  * diff_file_read - open f->path (perf's ownership check unless o->force)
  * and count every sample into its event's histogram by o's keys, as perf
  * diff does, or with o->format into an exporter (whose flame graph is
