@@ -56,9 +56,15 @@ for args in "old-br.data new-br.data" "new-br.data old-br.data" "old-ov.data new
 	# shellcheck disable=SC2086
 	same_as_perf --stream $args
 done
+# Whether one of the five hot streams reaches the kernel depends on where
+# the samples landed: asserted when perf's own streams of the file do.
 run diff --stream old-ov.data new-ov.data
-check "-g: chains go on past the branches (a kernel address no user map holds)" \
-	grep -qE '^ +0xffffffff[0-9a-f]+$' <<<"$out"
+if perf diff --stream old-ov.data new-ov.data 2>/dev/null | grep -qE '^ +0xffffffff[0-9a-f]+$'; then
+	check "-g: chains go on past the branches (a kernel address no user map holds)" \
+		grep -qE '^ +0xffffffff[0-9a-f]+$' <<<"$out"
+else
+	skip "-g: chains go on past the branches" "no hot stream of this recording reaches the kernel"
+fi
 
 # LBR call stacks: the kernel part of the call chain, then the stack; a
 # sample without a user part goes the branch-stack way.
