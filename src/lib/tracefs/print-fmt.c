@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * print-fmt.c - the sanity check a format file's "print fmt:" line passes
- * before libtraceevent parses it.
+ * print-fmt.c - the sanity check a format file's "field:" lines and its
+ * "print fmt:" line pass before libtraceevent parses it.
  *
  * libtraceevent 1.7.1 builds an expression tree from the print fmt's
  * arguments and follows NULL pointers on some malformed ones: an argument
  * REC->x where x is not a field of the event (it looks the field up for
  * __print_flags and writes through the result), or brackets that do not
  * pair (`"",i?q:e]`).  Both were found by fuzzing a recording's tracing
- * data (fuzz_tracing, fuzz_tracefs).  The kernel writes neither, so a
+ * data (fuzz_tracing, fuzz_tracefs).  It also reads a NULL token when a
+ * field's type ends the text right after a '[' ("field:char x[" and nothing
+ * more: a format cut short; fuzz_tracing again).  The kernel writes none of
+ * these: every field line it writes ends its declaration with a ';'.  A
  * format file that has them is damaged and is refused here with the reason.
  */
 #include "tracefs.h"
@@ -166,12 +169,31 @@ static int check_args(const char *p, const char *end, const struct names *n, cha
 	return 0;
 }
 
+/* Every "field:" line before `end` declares its field up to a ';' on the
+ * same line. */
+static int check_field_lines(const char *text, const char *end, char *why, size_t why_len)
+{
+	for (const char *p = text, *nl; p < end; p = nl + 1) {
+		const char *f;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		f = memmem(p, (size_t)(nl - p), "field:", 6);
+		if (f && !memchr(f, ';', (size_t)(nl - f)))
+			return refuse(why, why_len, "a field line has no ';' after its declaration");
+	}
+	return 0;
+}
+
 int pk__tracefs_print_fmt_check(const char *text, size_t len, char *why, size_t why_len)
 {
 	const char *end = text + len, *p = memmem(text, len, "\nprint fmt:", 11), *fmt;
 	struct names *n;
 	int err;
 
+	if ((err = check_field_lines(text, p ? p : end, why, why_len)))
+		return err;
 	if (!p)
 		return 0;	/* nothing for libtraceevent to build */
 	p += 11;
@@ -185,12 +207,18 @@ int pk__tracefs_print_fmt_check(const char *text, size_t len, char *why, size_t 
 		return 0;
 	fmt = p;
 	if (*p != '"' || !skip_string(&p, end))
-		return refuse(why, why_len, "it does not start with a closed quoted format");
+		return refuse(why, why_len, "its print fmt does not start with a closed quoted format");
 	n = pk__malloc(sizeof(*n));
 	if (!n)
 		return -ENOMEM;
 	collect_fields(text, fmt, n);
 	err = check_args(p, end, n, why, why_len);
 	free(n);
+	if (err == -EINVAL) {	/* say where: "its print fmt: a ')' in ..." */
+		char reason[128];
+
+		snprintf(reason, sizeof(reason), "%s", why);
+		snprintf(why, why_len, "its print fmt: %s", reason);
+	}
 	return err;
 }

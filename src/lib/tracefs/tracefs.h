@@ -118,11 +118,11 @@ int pk__tracefs_format_text(const char *tracefs, const char *sys, const char *na
 int pk__tracefs_header_text(const char *tracefs, const char *file, char **out, size_t *len);
 
 /*
- * pk__tracefs_print_fmt_check - whether the "print fmt:" line of a format
- * file's text (`len` bytes) is safe to give libtraceevent: a closed quoted
- * format, then arguments whose strings close, whose brackets pair and whose
- * every REC->name is one of the "field:" lines' names.  0 (also when there
- * is no print fmt), -EINVAL with the reason in why (why_len bytes, for the
+ * pk__tracefs_print_fmt_check - whether a format file's text (`len` bytes)
+ * is safe to give libtraceevent: every "field:" line declares its field up
+ * to a ';'; the "print fmt:" line has a closed quoted format, then arguments
+ * whose strings close, whose brackets pair and whose every REC->name is one
+ * of the "field:" lines' names.  0 (also when there is no print fmt), -EINVAL with the reason in why (why_len bytes, for the
  * caller's message), or -ENOMEM.  Sets no error record.
  */
 int pk__tracefs_print_fmt_check(const char *text, size_t len, char *why, size_t why_len);

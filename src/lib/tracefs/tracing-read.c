@@ -130,7 +130,7 @@ static int read_format(struct in *in, struct tep_handle *tep, const char *sys)
 		free(text);
 		if (err == -ENOMEM)
 			return pk__error(err, "read tracing data", "out of memory");
-		snprintf(msg, sizeof(msg), "the print fmt of a format file is damaged: %s", why);
+		snprintf(msg, sizeof(msg), "a format file is damaged: %s", why);
 		return bad(in, msg);
 	}
 	if (tep_parse_event(tep, text, (unsigned long)size, sys) != 0) {

@@ -74,6 +74,9 @@ static void test_bad(void **state)
 		{ FIELDS "print fmt: \"never closed\n", "does not start with a closed quoted format" },
 		{ FIELDS "print fmt: REC->comm\n", "does not start with a closed quoted format" },
 		{ FIELDS "print fmt: \"%s\", REC->\n", "REC->, which is not a field" },
+		/* fuzz_tracing: a format cut short after a field type's '[' */
+		{ HEAD "\tfield:__data_loc char[", "a field line has no ';'" },
+		{ HEAD "\tfield:char x[2]\n\nprint fmt: \"x\"\n", "a field line has no ';'" },
 		/* 65 open brackets, one more than the check follows */
 		{ FIELDS "print fmt: \"%d\", " P8 P8 P8 P8 P8 P8 P8 P8 "(REC->state\n",
 		  "its arguments nest too deep" },
