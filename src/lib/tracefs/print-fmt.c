@@ -123,6 +123,67 @@ static int refuse_bracket(char *why, size_t why_len, char c, const char *what)
 	return -EINVAL;
 }
 
+static const char *skip_spaces(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n'))
+		p++;
+	return p;
+}
+
+/* Past the bracketed group starting at p (on its '('), strings skipped;
+ * NULL when it does not close before `end`. */
+static const char *skip_group(const char *p, const char *end)
+{
+	size_t depth = 0;
+
+	while (p < end) {
+		if (*p == '"') {
+			if (!skip_string(&p, end))
+				return NULL;
+			continue;
+		}
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && !--depth)
+			return p + 1;
+		p++;
+	}
+	return NULL;
+}
+
+/*
+ * Whether the operand after a conditional's ':' (p just past it) is one
+ * libtraceevent 1.7.1 can take: it crashes when that operand's primary (a
+ * name, REC->name, a number, a string or a bracketed group, after any
+ * casts) is followed by '->', '.' or '[' ("a ? b : REC->x[0]", "a ? b :
+ * (int)x->y", "a ? b : 1.5"; fuzz_tracing).  The kernel's formats put such
+ * an operand in brackets.  A name followed by '(' is a call: fine.
+ */
+static bool colon_operand_ok(const char *p, const char *end)
+{
+	p = skip_spaces(p, end);
+	while (p < end && *p == '(') {	/* casts, or the operand's own group */
+		const char *q = skip_group(p, end);
+
+		if (!q)
+			return true;	/* the bracket check says why */
+		p = skip_spaces(q, end);
+		if (p < end && !ident_char(*p) && *p != '"' && *p != '(')
+			return *p != '[' && *p != '.' && !(end - p >= 2 && !memcmp(p, "->", 2));
+	}
+	if (p < end && *p == '"') {
+		if (!skip_string(&p, end))
+			return true;
+	} else {
+		if (end - p >= 5 && !memcmp(p, "REC->", 5))
+			p += 5;
+		while (p < end && ident_char(*p))
+			p++;
+	}
+	p = skip_spaces(p, end);
+	return p == end || (*p != '[' && *p != '.' && !(end - p >= 2 && !memcmp(p, "->", 2)));
+}
+
 /* The arguments after the quoted format: strings closed, brackets paired,
  * every REC->name a field.  A string may hold newlines, as the kernel
  * writes them. */
@@ -148,6 +209,9 @@ static int check_args(const char *p, const char *end, const struct names *n, cha
 		} else if (c == ')' || c == ']' || c == '}') {
 			if (!depth || stack[--depth] != c)
 				return refuse_bracket(why, why_len, c, "closes nothing");
+		} else if (c == ':' && !colon_operand_ok(p + 1, end)) {
+			return refuse(why, why_len, "the operand after a ':' in its arguments is "
+				      "followed by '->', '.' or '[' outside brackets");
 		} else if (c == 'R' && (size_t)(end - p) >= 5 && !memcmp(p, "REC->", 5) &&
 			   (p == start || !ident_char(p[-1]))) {
 			const char *s = p + 5, *e = s;

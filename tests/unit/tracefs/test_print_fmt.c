@@ -47,6 +47,12 @@ static void test_good(void **state)
 		FIELDS "print fmt: \"q=\\\"%s\\\"\", REC->comm\n",	/* escaped quotes */
 		FIELDS "print fmt: \"%ld\", ((REC->state) ? (REC->state)[0] : 0)\n",
 		FIELDS "print fmt: \"%s\", xREC->nofield\n",	/* not a REC-> of its own */
+		/* a conditional's last operand as the kernel writes them */
+		FIELDS "print fmt: \"%d\", REC->state ? 1 : REC->state\n",
+		FIELDS "print fmt: \"%d\", (REC->state ? 1 : (REC->comm[0]))\n",
+		FIELDS "print fmt: \"%p\", REC->state ? ((void *)0) : (((char *)base) + (REC->state))\n",
+		FIELDS "print fmt: \"%s\", REC->state ? \"a\" : __print_symbolic(REC->state, { 1, \"b\" })\n",
+		FIELDS "print fmt: \"%d\", (REC->state ? 2 : -REC->comm[0])\n",
 	};
 	char why[128];
 
@@ -77,6 +83,14 @@ static void test_bad(void **state)
 		/* fuzz_tracing: a format cut short after a field type's '[' */
 		{ HEAD "\tfield:__data_loc char[", "a field line has no ';'" },
 		{ HEAD "\tfield:char x[2]\n\nprint fmt: \"x\"\n", "a field line has no ';'" },
+		/* fuzz_tracing: a conditional's last operand with a postfix
+		 * operator outside brackets */
+		{ FIELDS "print fmt: \"%d\", (1 ? 2 : REC->comm[0])\n", "after a ':'" },
+		{ FIELDS "print fmt: \"%d\", (1 ? 2 : x->y)\n", "after a ':'" },
+		{ FIELDS "print fmt: \"%d\", 1 ? 2 : (int)x->y\n", "after a ':'" },
+		{ FIELDS "print fmt: \"%d\", (1 ? 2 : (x)[1])\n", "after a ':'" },
+		{ FIELDS "print fmt: \"%d\", (1 ? 2 : 1.5)\n", "after a ':'" },
+		{ FIELDS "print fmt: \"%d\", (1 ? 2 : \"a\"[0])\n", "after a ':'" },
 		/* 65 open brackets, one more than the check follows */
 		{ FIELDS "print fmt: \"%d\", " P8 P8 P8 P8 P8 P8 P8 P8 "(REC->state\n",
 		  "its arguments nest too deep" },
