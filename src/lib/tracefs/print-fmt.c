@@ -155,8 +155,9 @@ static const char *skip_group(const char *p, const char *end)
  * Whether the operand after a conditional's ':' (p just past it) is one
  * libtraceevent 1.7.1 can take: it crashes when that operand's primary (a
  * name, REC->name, a number, a string or a bracketed group, after any
- * casts) is followed by '->', '.' or '[' ("a ? b : REC->x[0]", "a ? b :
- * (int)x->y", "a ? b : 1.5"; fuzz_tracing).  The kernel's formats put such
+ * casts; names in a row count as one) is followed by '->', '.' or '['
+ * ("a ? b : REC->x[0]", "a ? b : (int)x->y", "a ? b : d_t x->y", "a ? b :
+ * 1.5"; fuzz_tracing).  The kernel's formats put such
  * an operand in brackets.  A name followed by '(' is a call: fine.
  */
 static bool colon_operand_ok(const char *p, const char *end)
@@ -174,11 +175,14 @@ static bool colon_operand_ok(const char *p, const char *end)
 	if (p < end && *p == '"') {
 		if (!skip_string(&p, end))
 			return true;
-	} else {
-		if (end - p >= 5 && !memcmp(p, "REC->", 5))
-			p += 5;
-		while (p < end && ident_char(*p))
-			p++;
+	} else {	/* names in a row are one to libtraceevent: "d_t x" */
+		while (p < end && ident_char(*p)) {
+			if (end - p >= 5 && !memcmp(p, "REC->", 5))
+				p += 5;
+			while (p < end && ident_char(*p))
+				p++;
+			p = skip_spaces(p, end);
+		}
 	}
 	p = skip_spaces(p, end);
 	return p == end || (*p != '[' && *p != '.' && !(end - p >= 2 && !memcmp(p, "->", 2)));

@@ -90,6 +90,7 @@ static void test_bad(void **state)
 		{ FIELDS "print fmt: \"%d\", 1 ? 2 : (int)x->y\n", "after a ':'" },
 		{ FIELDS "print fmt: \"%d\", (1 ? 2 : (x)[1])\n", "after a ':'" },
 		{ FIELDS "print fmt: \"%d\", (1 ? 2 : 1.5)\n", "after a ':'" },
+		{ FIELDS "print fmt: \"%d\", REC->state ? 2 : d_t prev->state & 3\n", "after a ':'" },
 		{ FIELDS "print fmt: \"%d\", (1 ? 2 : \"a\"[0])\n", "after a ':'" },
 		/* 65 open brackets, one more than the check follows */
 		{ FIELDS "print fmt: \"%d\", " P8 P8 P8 P8 P8 P8 P8 P8 "(REC->state\n",
