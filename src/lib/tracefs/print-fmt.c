@@ -151,30 +151,56 @@ static const char *skip_group(const char *p, const char *end)
 	return NULL;
 }
 
+/* Whether p starts a token libtraceevent 1.7.1 takes after a conditional's
+ * last operand: a binary operator ('=' only as "=="; '-' not as "->"),
+ * another '?' or ':', a closing bracket, a ',', or the end. */
+static bool after_operand_ok(const char *p, const char *end)
+{
+	if (p == end)
+		return true;
+	if (*p == '=')
+		return end - p >= 2 && p[1] == '=';
+	if (*p == '-')
+		return !(end - p >= 2 && p[1] == '>');
+	return strchr("+*/%&|^<>!~?:),]}", *p) != NULL;	/* the bracket check pairs ] } */
+}
+
 /*
  * Whether the operand after a conditional's ':' (p just past it) is one
- * libtraceevent 1.7.1 can take: it crashes when that operand's primary (a
- * name, REC->name, a number, a string or a bracketed group, after any
- * casts; names in a row count as one) is followed by '->', '.' or '['
- * ("a ? b : REC->x[0]", "a ? b : (int)x->y", "a ? b : d_t x->y", "a ? b :
- * 1.5"; fuzz_tracing).  The kernel's formats put such
- * an operand in brackets.  A name followed by '(' is a call: fine.
+ * libtraceevent 1.7.1 can take: it crashes when that operand (unary
+ * operators, casts, then a name, REC->name, a number, a string or a
+ * character or bracketed group; names in a row count as one, as in
+ * "unsigned int") is
+ * followed by anything but what after_operand_ok allows: '->', '.', '[',
+ * ';', '{', '=' ("a ? b : REC->x[0]", "a ? b : (int)x->y", "a ? b : d_t
+ * x->y", "a ? b : 1.5", "a ? b : 32;"; fuzz_tracing).  The kernel's
+ * formats put such an operand in brackets.  A name followed by '(' is a
+ * call: fine.
  */
 static bool colon_operand_ok(const char *p, const char *end)
 {
 	p = skip_spaces(p, end);
+	while (p < end && strchr("-!~*&+", *p) && !(end - p >= 2 && !memcmp(p, "->", 2)))
+		p = skip_spaces(p + 1, end);	/* unary operators */
 	while (p < end && *p == '(') {	/* casts, or the operand's own group */
 		const char *q = skip_group(p, end);
 
 		if (!q)
 			return true;	/* the bracket check says why */
 		p = skip_spaces(q, end);
-		if (p < end && !ident_char(*p) && *p != '"' && *p != '(')
-			return *p != '[' && *p != '.' && !(end - p >= 2 && !memcmp(p, "->", 2));
+		if (p == end || (!ident_char(*p) && *p != '"' && *p != '('))
+			return after_operand_ok(p, end);
 	}
 	if (p < end && *p == '"') {
 		if (!skip_string(&p, end))
 			return true;
+	} else if (p < end && *p == '\'') {	/* a character: 'S' */
+		for (p++; p < end && *p != '\''; p++)
+			if (*p == '\\')
+				p++;
+		if (p >= end)
+			return true;
+		p++;
 	} else {	/* names in a row are one to libtraceevent: "d_t x" */
 		while (p < end && ident_char(*p)) {
 			if (end - p >= 5 && !memcmp(p, "REC->", 5))
@@ -183,9 +209,10 @@ static bool colon_operand_ok(const char *p, const char *end)
 				p++;
 			p = skip_spaces(p, end);
 		}
+		if (p < end && *p == '(')
+			return true;	/* a call */
 	}
-	p = skip_spaces(p, end);
-	return p == end || (*p != '[' && *p != '.' && !(end - p >= 2 && !memcmp(p, "->", 2)));
+	return after_operand_ok(skip_spaces(p, end), end);
 }
 
 /* The arguments after the quoted format: strings closed, brackets paired,
@@ -215,7 +242,8 @@ static int check_args(const char *p, const char *end, const struct names *n, cha
 				return refuse_bracket(why, why_len, c, "closes nothing");
 		} else if (c == ':' && !colon_operand_ok(p + 1, end)) {
 			return refuse(why, why_len, "the operand after a ':' in its arguments is "
-				      "followed by '->', '.' or '[' outside brackets");
+				      "followed by what libtraceevent cannot take (such as '->', '[' or ';') "
+				      "outside brackets");
 		} else if (c == 'R' && (size_t)(end - p) >= 5 && !memcmp(p, "REC->", 5) &&
 			   (p == start || !ident_char(p[-1]))) {
 			const char *s = p + 5, *e = s;

@@ -52,7 +52,8 @@ static void test_good(void **state)
 		FIELDS "print fmt: \"%d\", (REC->state ? 1 : (REC->comm[0]))\n",
 		FIELDS "print fmt: \"%p\", REC->state ? ((void *)0) : (((char *)base) + (REC->state))\n",
 		FIELDS "print fmt: \"%s\", REC->state ? \"a\" : __print_symbolic(REC->state, { 1, \"b\" })\n",
-		FIELDS "print fmt: \"%d\", (REC->state ? 2 : -REC->comm[0])\n",
+		FIELDS "print fmt: \"%d\", (REC->state ? 2 : 3 == 4) >= 1 ? 5 : 6 != 7\n",
+		FIELDS "print fmt: \"%c%d\", REC->state ? 'S' : ' ', REC->comm[REC->state ? 1 : 2]\n",
 	};
 	char why[128];
 
@@ -90,6 +91,10 @@ static void test_bad(void **state)
 		{ FIELDS "print fmt: \"%d\", 1 ? 2 : (int)x->y\n", "after a ':'" },
 		{ FIELDS "print fmt: \"%d\", (1 ? 2 : (x)[1])\n", "after a ':'" },
 		{ FIELDS "print fmt: \"%d\", (1 ? 2 : 1.5)\n", "after a ':'" },
+		{ FIELDS "print fmt: \"%d\", REC->state ? 2 : 32;\tsize:1\n", "after a ':'" },
+		{ FIELDS "print fmt: \"%d\", (REC->state ? 2 : -32 = 1)\n", "after a ':'" },
+		{ FIELDS "print fmt: \"%d\", (REC->state ? 2 : x { 1 })\n", "after a ':'" },
+		{ FIELDS "print fmt: \"%c\", REC->state ? 'S' : ' '[0]\n", "after a ':'" },
 		{ FIELDS "print fmt: \"%d\", REC->state ? 2 : d_t prev->state & 3\n", "after a ':'" },
 		{ FIELDS "print fmt: \"%d\", (1 ? 2 : \"a\"[0])\n", "after a ':'" },
 		/* 65 open brackets, one more than the check follows */
