@@ -163,7 +163,8 @@ static void json_line(FILE *f, const char *prefix, const struct result *r, const
 	fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, "
 		"\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n",
 		r->err ? 0 : r->c.running, running_pct(r), !r->err && m ? m->value : 0,
-		!r->err && m ? m->unit : "");
+		/* perf prints a missing metric's unit with printf's "(null)" */
+		r->err ? "" : m ? m->unit : "(null)");
 }
 
 static void header(FILE *f, const struct stat_opts *o, unsigned runs)
@@ -203,7 +204,8 @@ static int precision(double sd)
 	return k + 2;
 }
 
-static void footer(FILE *f, const struct stat_summary *s, bool after_counts)
+static void footer(FILE *f, const struct stat_opts *o, const struct stat_summary *s,
+		   bool after_counts)
 {
 	/* perf leaves one blank line between the header or the counts and this. */
 	if (after_counts)
@@ -212,6 +214,8 @@ static void footer(FILE *f, const struct stat_summary *s, bool after_counts)
 		double sd = sqrt(s->wall.m2 / (s->wall.n - 1) / s->wall.n);
 		int p = precision(sd);
 
+		if (o->table)
+			stat_table_print(f, s, p);
 		fprintf(f, " %17.*f +- %.*f seconds time elapsed  ( +-%6.2f%% )\n\n", p,
 			s->wall.mean, p, sd, stat_acc_noise_pct(&s->wall));
 		return;
@@ -637,7 +641,7 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 			line(f, o, prefix, r, nr, i, &r[i], vals, wall_ns, s->runs);
 	}
 	if (!o->sep && !o->json)
-		footer(f, s, nr > 0);
+		footer(f, o, s, nr > 0);
 	free(vals);
 }
 
@@ -669,7 +673,12 @@ void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result
 		free(vals);
 		return;
 	}
-	if (first && !o->sep && !o->json && !o->metric_only)
+	if (o->interval_clear) {	/* perf puts its clear to stdout */
+		fputs("\033[H\033[2J\n", stdout);
+		fflush(stdout);
+	}
+	/* perf repeats the heading after each clear, in every layout */
+	if (((first && !o->sep && !o->json) || o->interval_clear) && !o->metric_only)
 		fputs(interval_header(o), f);
 	snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", sec, (unsigned long)(ns % 1000000000ULL),
 		 o->sep ? o->sep : " ");
