@@ -237,6 +237,8 @@ int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals
 		return stat_metric_figure(r, nr, i, vals, &m[0]);
 	if ((n = stat_topdown_figures(r, nr, i, vals, m)) >= 0)
 		return n;
+	if ((n = stat_tx_figures(r, nr, i, vals, m)) >= 0)
+		return n;
 	/* Figures need the whole list; lists longer than this show none. */
 	if (nr > sizeof(in) / sizeof(in[0]))
 		return 0;

@@ -285,6 +285,12 @@ int stat_timeout_wait(const struct stat_opts *o, struct pk_workload *w, double t
  * between the counts and the elapsed line, `p` decimals. */
 void stat_table_print(FILE *f, const struct stat_summary *s, int p);
 
+/* stat_tx_figures - perf's -T figures for r[i] (stat-tx.c): how many went
+ * into m (0: a transaction event perf shows no number for here), or -1
+ * when r[i] is not one of perf's transaction events. */
+int stat_tx_figures(const struct result *r, size_t nr, size_t i, const double *vals,
+		    struct pk_metric m[2]);
+
 /* stat_flags2_free - what stat-flags2.c allocated in o. */
 void stat_flags2_free(struct stat_opts *o);
 
