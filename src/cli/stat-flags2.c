@@ -226,6 +226,9 @@ static int group_setup(struct stat_opts *o)
 		return cli_usage("stat", "out of memory");
 	free(o->spec);
 	o->spec = g;
+	/* One group stands or falls whole: perf lists every event of it, the
+	 * default set's too, rather than leaving out what cannot count. */
+	o->nr_default = 0;
 	return 0;
 }
 

@@ -111,6 +111,10 @@ run stat -g -v -x, -e task-clock,page-faults,context-switches -- true
 expect_rc "-g runs" 0
 check "one leader disabled, two members enabled with it" test \
 	"$(printf '%s\n' "$err" | grep -c '^  disabled  *1')" = 1
+run stat -g -x, -- true
+check "-g over the default set: perf lists all eight events" test \
+	"$(printf '%s\n' "$err" | awk -F, 'NF > 5 { print $3 }' | tr '\n' ' ')" = \
+	"task-clock context-switches cpu-migrations page-faults cycles instructions branches branch-misses "
 run stat -g -e '{task-clock,page-faults}' -- true
 contains "-g over a {group}: refused" "$err" "-g puts every event into one group"
 
