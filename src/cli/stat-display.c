@@ -617,6 +617,10 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 	double wall_ns = s->wall.mean * 1e9;
 	double *vals = calloc(nr ? nr : 1, sizeof(*vals));
 	char prefix[64] = "";
+	struct stat_opts totals = *o;
+
+	totals.summary_now = o->interval_ms != 0;	/* --summary's, after the intervals */
+	o = &totals;
 
 	if (o->quiet || !vals) {
 		free(vals);
@@ -628,11 +632,13 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 	if (!o->sep && !o->json)
 		header(f, o, s->runs);
 	if (o->metric_only && (o->per || o->no_aggr)) {
-		print_split_metric_only(f, o, prefix, r, nr, s, wall_ns, vals, true, false);
+		/* perf heads the totals only without intervals before them */
+		print_split_metric_only(f, o, prefix, r, nr, s, wall_ns, vals, !o->summary_now, false);
 	} else if (o->metric_only) {
 		for (size_t j = 0; j < nr; j++)
 			vals[j] = r[j].err ? 0 : r[j].val.mean;
-		stat_metric_only_header(f, o, r, nr, vals, wall_ns, NULL);
+		if (!o->summary_now)
+			stat_metric_only_header(f, o, r, nr, vals, wall_ns, NULL);
 		stat_metric_only_values(f, o, r, nr, vals, wall_ns, NULL);
 	} else if (o->per || o->no_aggr || o->per_thread) {
 		print_split(f, o, prefix, r, nr, s, wall_ns, vals);

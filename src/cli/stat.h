@@ -49,6 +49,7 @@ struct stat_opts {
 	bool big_num;		/* thousands' separators in the table (perf's default) */
 	bool summary;		/* --summary: the totals after the -I intervals */
 	bool no_csv_summary;	/* --no-csv-summary: no "summary" column in -x/-j's totals */
+	bool summary_now;	/* set while stat_print prints --summary's totals after -I */
 	char *metric_arg;	/* -M: joined metric and group names */
 	bool metric_no_group;	/* --metric-no-group: a metric's events are not grouped */
 	bool metric_no_merge;	/* --metric-no-merge: accepted; metrics never share events here */

@@ -4,8 +4,8 @@
 # --table, --timeout, --log-fd, --interval-clear, --filter, -g, --no-scale,
 # --no-merge; -T, --smi-cost, --iostat and --cputype on fixture sysfs trees
 # (this VM has none of their hardware); and the -I --summary split layouts
-# (the CSV's summary column per core, the figures of the last short
-# interval), next to perf where it runs here.  Counts compared with perf
+# (the CSV's summary column per core, --metric-only's totals, the figures
+# of the last short interval), next to perf where it runs here.  Counts compared with perf
 # are ones every run must give (0 switches of a task that is not the
 # command); the rest are structure.
 . "$(dirname "$0")/tap.sh"
@@ -193,5 +193,26 @@ import sys
 f = sys.argv[1].split(',')
 assert abs(float(f[3]) / 100 - float(f[8])) < 0.002, f
 " "$last"
+
+# --metric-only totals after -I: perf heads them no more, and its CSV puts
+# "summary" before each event's figures (none here: perf shows no rates).
+run stat --summary -I 100 -x';' --metric-only --per-core -a -e task-clock,context-switches -- sleep 0.25
+check "per core: 'S..-D..-C..;cpus;' then summary; per event" \
+	sh -c 'printf "%s\n" "$1" | grep -Eq "^S[0-9]+-D[0-9]+-C[0-9]+;[0-9]+; +summary; +summary;$"' sh "$err"
+check "... and the heading only over the intervals" test \
+	"$(printf '%s\n' "$err" | grep -c 'core,cpus,')" = 1
+run stat --summary -I 100 -x';' --metric-only -a -e task-clock,context-switches -- sleep 0.25
+check "unsplit: a line of summary; per event" test \
+	"$(printf '%s\n' "$err" | tail -1)" = "         summary;         summary;"
+run stat --summary --no-csv-summary -I 100 -x';' --metric-only --per-core -a -e task-clock -- sleep 0.25
+check "--no-csv-summary: none" sh -c '! printf "%s" "$1" | grep -q summary' sh "$err"
+if have_perf; then
+	for split in --per-core -A ''; do
+		run stat --summary -I 100 -x';' --metric-only $split -a -e task-clock,context-switches -- sleep 0.25
+		want=$(perf stat --summary -I 100 -x';' --metric-only $split -a -e task-clock,context-switches -- sleep 0.25 2>&1)
+		check "--metric-only --summary ${split:-unsplit}: perf's lines, numbers aside" test \
+			"$(shape "$err" | sort -u)" = "$(shape "$want" | sort -u)"
+	done
+fi
 
 done_testing
