@@ -141,8 +141,19 @@ static int spec_append(struct stat_opts *o, const char *more)
 	return 0;
 }
 
-/* --smi-cost: perf's checks in its order; freeze_on_smi set as perf sets
- * it is left to perf (perfkit does not write sysfs): a 0 is refused. */
+/* Write v to the sysfs file at path: 0, or -1. */
+static int write_int(const char *path, int v)
+{
+	FILE *f = fopen(path, "w");
+	int err = !f || fprintf(f, "%d", v) < 0;
+
+	if (f && fclose(f) != 0)
+		err = 1;
+	return err ? -1 : 0;
+}
+
+/* --smi-cost: perf's checks in its order.  Like perf, a freeze_on_smi of 0
+ * is set to 1 for the run and back to 0 at the end (stat_flags2_free). */
 static int smi_setup(struct stat_opts *o, const struct pk_pmus *pmus)
 {
 	char path[4096], buf[16] = "";
@@ -157,14 +168,17 @@ static int smi_setup(struct stat_opts *o, const struct pk_pmus *pmus)
 		return CLI_EXIT_EVENT;
 	}
 	fclose(f);
+	if (atoi(buf) == 0) {
+		if (write_int(path, 1) < 0) {	/* perf's words */
+			fprintf(stderr, "Failed to set freeze_on_smi.\n");
+			return CLI_EXIT_EVENT;
+		}
+		if (!(o->smi_reset = strdup(path)))
+			return cli_usage("stat", "out of memory");
+	}
 	if (!pmu_has_event(pmus, "msr", "aperf") || !pmu_has_event(pmus, "msr", "smi")) {
 		fprintf(stderr, "To measure SMI cost, it needs msr/aperf/, msr/smi/ and cpu/cycles/ "
 			"support\n");
-		return CLI_EXIT_EVENT;
-	}
-	if (atoi(buf) == 0) {
-		cli_message(stderr, "perfkit stat: %s is 0: SMIs would not freeze the counters; "
-			    "write 1 to it (perf does so for its run) and run again\n", path);
 		return CLI_EXIT_EVENT;
 	}
 	o->metric_only = true;
@@ -374,6 +388,11 @@ int stat_timeout_wait(const struct stat_opts *o, struct pk_workload *w, double t
 
 void stat_flags2_free(struct stat_opts *o)
 {
+	if (o->smi_reset && write_int(o->smi_reset, 0) < 0)
+		cli_message(stderr, "perfkit stat: cannot set %s back to 0: %s\n", o->smi_reset,
+			    strerror(errno));
+	free(o->smi_reset);
+	o->smi_reset = NULL;
 	free(o->e_args);
 	free(o->filters);
 }

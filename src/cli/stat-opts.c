@@ -112,7 +112,7 @@ static const struct cli_opt stat_options[] = {
 	{ "transaction", 'T', CLI_ARG_NONE, 'T', NULL,
 	  "count perf's hardware transaction (TSX) events after the others" },
 	{ "smi-cost", 0, CLI_ARG_NONE, STAT_OPT_SMI_COST, NULL,
-	  "count SMI cost with msr/aperf/, msr/smi/ and cycles (needs freeze_on_smi), as --metric-only" },
+	  "count SMI cost with msr/aperf/, msr/smi/ and cycles (freeze_on_smi set for the run), as --metric-only" },
 	{ "iostat", 0, CLI_ARG_OPTIONAL, STAT_OPT_IOSTAT, "=LIST",
 	  "perf's I/O metrics from Intel's uncore_iio PMUs (refused without them)" },
 	{ "cputype", 0, CLI_ARG_REQUIRED, STAT_OPT_CPUTYPE, "TYPE",

@@ -1,23 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stat-tx.c - perf stat -T's figures (perf 6.1's stat-shadow.c): the share
- * of cycles spent in transactions and in aborted ones, and the cycles per
- * transaction and per elision, from the events perf names exactly
- * cpu/cycles-t/, cpu/cycles-ct/, cpu/tx-start/ and cpu/el-start/.
+ * stat-tx.c - perf stat -T's and --smi-cost's figures (perf 6.1's
+ * stat-shadow.c): the share of cycles spent in transactions and in aborted
+ * ones, the cycles per transaction and per elision, from the events perf
+ * names exactly cpu/cycles-t/, cpu/cycles-ct/, cpu/tx-start/ and
+ * cpu/el-start/; and on msr/smi/, the share of cycles lost to SMIs and
+ * their number.
  */
 #include "stat.h"
 
 #include <string.h>
 
-enum tx_kind { TX_NONE, TX_CYCLES_IN_TX, TX_CYCLES_IN_TX_CP, TX_START, TX_EL_START };
+enum tx_kind { TX_NONE, TX_CYCLES_IN_TX, TX_CYCLES_IN_TX_CP, TX_START, TX_EL_START, TX_SMI,
+	       TX_APERF };
 
 /* perf matches these by the event's name as written. */
 static enum tx_kind tx_kind(const struct result *r)
 {
 	static const char *const names[] = { NULL, "cpu/cycles-t/", "cpu/cycles-ct/", "cpu/tx-start/",
-					     "cpu/el-start/" };
+					     "cpu/el-start/", "msr/smi/", "msr/aperf/" };
 
-	for (int k = TX_CYCLES_IN_TX; k <= TX_EL_START; k++)
+	for (int k = TX_CYCLES_IN_TX; k <= TX_APERF; k++)
 		if (!strcmp(r->d->name, names[k]))
 			return (enum tx_kind)k;
 	return TX_NONE;
@@ -54,10 +57,29 @@ static bool is_in_tx(const struct result *r)
 	return tx_kind(r) == TX_CYCLES_IN_TX;
 }
 
+static bool is_aperf(const struct result *r)
+{
+	return tx_kind(r) == TX_APERF;
+}
+
 static int figure(struct pk_metric *m, const char *format, const char *unit, double v)
 {
 	*m = (struct pk_metric){ .size = sizeof(*m), .value = v, .format = format, .unit = unit };
 	return 1;
+}
+
+/* perf's print_smi_cost: nothing without cycles or aperf; the cycles aperf
+ * counted beyond cycles (frozen during SMIs) as a share, once an SMI came. */
+static int smi_figures(const struct result *r, size_t nr, size_t i, const double *vals,
+		       double cycles, struct pk_metric m[2])
+{
+	double aperf = 0, smi = vals[i];
+
+	if (!ctx_value(r, nr, i, vals, is_aperf, &aperf) || !aperf || !cycles)
+		return 0;
+	figure(&m[0], "%8.1f%%", "SMI cycles%", smi ? (aperf - cycles) / aperf * 100.0 : 0);
+	figure(&m[1], "%4.0f", "SMI#", smi);
+	return 2;
 }
 
 int stat_tx_figures(const struct result *r, size_t nr, size_t i, const double *vals,
@@ -86,6 +108,9 @@ int stat_tx_figures(const struct result *r, size_t nr, size_t i, const double *v
 	case TX_EL_START:
 		/* perf prints this one even without cycles-t counted: 0 then */
 		return figure(&m[0], "%8.0f", "cycles / elision", avg ? in_tx / avg : 0);
+	case TX_SMI:
+		return smi_figures(r, nr, i, vals, cycles, m);
+	case TX_APERF:
 	case TX_NONE:
 		break;
 	}

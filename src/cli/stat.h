@@ -71,6 +71,7 @@ struct stat_opts {
 	bool interval_clear;	/* --interval-clear: clear the screen before each interval */
 	bool transaction;	/* -T: perf's transaction events */
 	bool smi_cost;		/* --smi-cost */
+	char *smi_reset;	/* the freeze_on_smi it set to 1, to set back to 0 */
 	bool iostat;		/* --iostat[=LIST] */
 	const char *iostat_arg;	/* its LIST, or NULL */
 	const char *cputype;	/* --cputype TYPE: events of the cpu_TYPE PMU only */
@@ -286,9 +287,9 @@ int stat_timeout_wait(const struct stat_opts *o, struct pk_workload *w, double t
  * between the counts and the elapsed line, `p` decimals. */
 void stat_table_print(FILE *f, const struct stat_summary *s, int p);
 
-/* stat_tx_figures - perf's -T figures for r[i] (stat-tx.c): how many went
- * into m (0: a transaction event perf shows no number for here), or -1
- * when r[i] is not one of perf's transaction events. */
+/* stat_tx_figures - perf's -T and --smi-cost figures for r[i] (stat-tx.c):
+ * how many went into m (0: an event of theirs perf shows no number for
+ * here), or -1 when r[i] is none of perf's transaction or SMI events. */
 int stat_tx_figures(const struct result *r, size_t nr, size_t i, const double *vals,
 		    struct pk_metric m[2]);
 

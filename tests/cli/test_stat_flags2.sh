@@ -140,22 +140,28 @@ PERFKIT_SYSFS_ROOT=$PERFKIT_FIXTURES/sysfs/icelake run stat -T -- true
 contains "Ice Lake fixture (no tx events): refused" "$err" "Cannot set up transaction events"
 
 # --smi-cost: perf's checks in its order.
-run stat -a --smi-cost -- true
-contains "--smi-cost without freeze_on_smi: perf's words" "$err" "freeze_on_smi is not supported."
+PERFKIT_SYSFS_ROOT=$PERFKIT_FIXTURES/sysfs/amd run stat -a --smi-cost -- true
+contains "--smi-cost without freeze_on_smi (AMD fixture): perf's words" "$err" "freeze_on_smi is not supported."
 cp -r "$PERFKIT_FIXTURES/sysfs/intel/bus" "$tmp/"
 mkdir -p "$tmp/devices/system/cpu"	# -a reads the online CPUs there
 cp /sys/devices/system/cpu/online "$tmp/devices/system/cpu/"
-PERFKIT_SYSFS_ROOT=$tmp run stat -a --smi-cost -- true
-contains "freeze_on_smi 0: asked to set it" "$err" "freeze_on_smi is 0"
-echo 1 >"$tmp/bus/event_source/devices/cpu/freeze_on_smi"
+freeze=$tmp/bus/event_source/devices/cpu/freeze_on_smi
 PERFKIT_SYSFS_ROOT=$tmp run stat -a -v --smi-cost -- true
 if [ "$rc" = 0 ]; then
-	check "freeze_on_smi 1: perf's {msr/aperf/,msr/smi/,cycles}" test \
+	check "freeze_on_smi 0, set to 1 for the run: perf's {msr/aperf/,msr/smi/,cycles}" test \
 		"$(printf '%s\n' "$err" | grep -E '^(msr/[a-z]+/|cycles)$' | tr '\n' ' ')" = "msr/aperf/ msr/smi/ cycles "
 else	# this kernel's PMU of the fixture's msr type refuses the fixture's encoding
-	contains "freeze_on_smi 1: perf's group opens, msr/aperf/ first, on the fixture's msr PMU" \
+	contains "freeze_on_smi 0, set to 1 for the run: perf's group opens, msr/aperf/ first, on the fixture's msr PMU" \
 		"$err" "perf_event_open(msr/aperf/, pid=-1"
 fi
+check "freeze_on_smi was 0: set back to 0 after the run, as perf does" test "$(cat "$freeze")" = 0
+# A file not even root can write, which reads as 0 to atoi ("Linux ...").
+mv "$freeze" "$tmp/freeze.saved"
+ln -s /proc/version "$freeze"
+PERFKIT_SYSFS_ROOT=$tmp run stat -a --smi-cost -- true
+contains "freeze_on_smi 0 and not writable: perf's words" "$err" "Failed to set freeze_on_smi."
+rm "$freeze"
+mv "$tmp/freeze.saved" "$freeze"
 rm "$tmp/bus/event_source/devices/msr/events/smi"
 PERFKIT_SYSFS_ROOT=$tmp run stat -a --smi-cost -- true
 contains "no msr/smi/: perf's words" "$err" "To measure SMI cost, it needs msr/aperf/, msr/smi/ and cpu/cycles/ support"

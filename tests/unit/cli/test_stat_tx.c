@@ -3,7 +3,8 @@
  * test_stat_tx.c - perfkit stat -T's figures on synthetic counts, as perf
  * 6.1's stat-shadow.c derives them: transactional and aborted cycles as
  * shares of cycles, cycles per transaction and per elision, no number
- * where perf prints none, and the CSV line perf writes for them.
+ * where perf prints none, and the CSV line perf writes for them; and
+ * --smi-cost's SMI cycles% and SMI#.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -112,6 +113,33 @@ static void test_clamp_and_missing(void **state)
 	assert_int_equal(stat_tx_figures(f.r, f.nr, 1, f.vals, m), 0);
 }
 
+/* --smi-cost: perf's print_smi_cost on msr/smi/'s line. */
+static void test_smi(void **state)
+{
+	static const char *const smi[] = { "msr/aperf/", "msr/smi/", "cycles" };
+	struct pk_metric m[2];
+	struct fake f;
+
+	(void)state;
+	make(&f, smi, (const double[]){ 1000, 2, 900 }, 3);
+	assert_int_equal(stat_tx_figures(f.r, f.nr, 1, f.vals, m), 2);
+	assert_true(m[0].value > 10.0 - 1e-9 && m[0].value < 10.0 + 1e-9);
+	assert_string_equal(m[0].unit, "SMI cycles%");
+	assert_string_equal(m[0].format, "%8.1f%%");
+	assert_true(m[1].value == 2);
+	assert_string_equal(m[1].unit, "SMI#");
+	assert_string_equal(m[1].format, "%4.0f");
+	/* aperf is no figure of its own: the generic rules take it */
+	assert_int_equal(stat_tx_figures(f.r, f.nr, 0, f.vals, m), -1);
+	/* no SMI: no cost, whatever aperf and cycles say */
+	make(&f, smi, (const double[]){ 1000, 0, 900 }, 3);
+	assert_int_equal(stat_tx_figures(f.r, f.nr, 1, f.vals, m), 2);
+	assert_true(m[0].value == 0 && m[1].value == 0);
+	/* no cycles counted: perf prints nothing */
+	make(&f, smi, (const double[]){ 1000, 2, 0 }, 3);
+	assert_int_equal(stat_tx_figures(f.r, f.nr, 1, f.vals, m), 0);
+}
+
 /* The CSV line: perf's number without its padding or '%', then the unit. */
 static void test_csv_line(void **state)
 {
@@ -141,6 +169,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_clamp_and_missing),
+		cmocka_unit_test(test_smi),
 		cmocka_unit_test(test_csv_line),
 	};
 
