@@ -26,7 +26,8 @@ static const char *const detailed_sets[3] = {
 
 enum { OPT_APPEND = 0x100, OPT_INTERVAL_COUNT, OPT_NO_INHERIT, OPT_CONTROL, OPT_ALL_USER,
        OPT_ALL_KERNEL, OPT_NO_BIG_NUM, OPT_SUMMARY, OPT_NO_CSV_SUMMARY, OPT_METRIC_ONLY, OPT_PRE,
-       OPT_POST, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_METRIC_NO_GROUP, OPT_METRIC_NO_MERGE, OPT_FOR_EACH_CGROUP, OPT_PER_THREAD,
+       OPT_POST, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_METRIC_NO_GROUP, OPT_METRIC_NO_MERGE, OPT_FOR_EACH_CGROUP,
+       OPT_PER_THREAD,
        OPT_PER = 0x120 };	/* up to 0x17f; stat-flags2.c's from 0x200 (stat.h) */
 
 static const struct cli_opt stat_options[] = {
@@ -112,7 +113,8 @@ static const struct cli_opt stat_options[] = {
 	{ "transaction", 'T', CLI_ARG_NONE, 'T', NULL,
 	  "count perf's hardware transaction (TSX) events after the others" },
 	{ "smi-cost", 0, CLI_ARG_NONE, STAT_OPT_SMI_COST, NULL,
-	  "count SMI cost with msr/aperf/, msr/smi/ and cycles (freeze_on_smi set for the run), as --metric-only" },
+	  "count SMI cost with msr/aperf/, msr/smi/ and cycles (freeze_on_smi set for the "
+	  "run), as --metric-only" },
 	{ "iostat", 0, CLI_ARG_OPTIONAL, STAT_OPT_IOSTAT, "=LIST",
 	  "perf's I/O metrics from Intel's uncore_iio PMUs (refused without them)" },
 	{ "cputype", 0, CLI_ARG_REQUIRED, STAT_OPT_CPUTYPE, "TYPE",
