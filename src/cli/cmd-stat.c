@@ -219,14 +219,18 @@ static void nap_until(double when)
 	nanosleep(&ts, NULL);
 }
 
-/* Without a command: count until a signal, or until every -p/-t task is gone. */
-static void wait_for_stop(const struct plan *pl)
+/* Without a command: count until a signal, until every -p/-t task is gone,
+ * or until `deadline` (--timeout; 0: none). */
+static void wait_for_stop(const struct plan *pl, double deadline)
 {
-	const struct timespec tick = { 0, 100 * 1000 * 1000 };
 	int st;
 
-	while (!finished(NULL, pl, &st))
+	while (!finished(NULL, pl, &st) && (!deadline || cli_now() < deadline)) {
+		double left = deadline ? deadline - cli_now() : 0.1;
+		struct timespec tick = { 0, (long)((left > 0.1 ? 0.1 : left > 0 ? left : 0) * 1e9) };
+
 		nanosleep(&tick, NULL);
+	}
 }
 
 /* -D: let time pass uncounted, unless the command ends first. */
@@ -457,12 +461,12 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 		status = intervals(o, ev, l, w, &pl, t0, &ctl, sum);
 	else if (ctl.fd >= 0)
 		status = control_loop(o, l, w, &pl, &ctl);
-	else if (o->timeout_ms)
+	else if (o->timeout_ms && w)
 		status = stat_timeout_wait(o, w, t0);
 	else if (w)
 		status = pk_workload_wait(w);
 	else
-		wait_for_stop(&pl);
+		wait_for_stop(&pl, o->timeout_ms ? t0 + o->timeout_ms / 1000.0 : 0);
 	if (w) {
 		getrusage(RUSAGE_CHILDREN, &sum->ru);
 		/* perf shows user and sys time only when the command is what it counted. */

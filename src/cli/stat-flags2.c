@@ -365,14 +365,12 @@ int stat_timeout_wait(const struct stat_opts *o, struct pk_workload *w, double t
 		struct timespec ts = { 0, 2 * 1000 * 1000 };
 		double left = end - cli_now();
 
-		if (w && (st = pk_workload_try_wait(w)) != -EAGAIN)
+		if ((st = pk_workload_try_wait(w)) != -EAGAIN)
 			return st;
 		if (left < 0.002)
 			ts.tv_nsec = left > 0 ? (long)(left * 1e9) : 0;
 		nanosleep(&ts, NULL);
 	}
-	if (!w)
-		return 0;
 	/* perf: SIGTERM at the timeout, then its psignal line; its exit status
 	 * is then WEXITSTATUS of a killed child, 0. */
 	pk_workload_kill(w, SIGTERM);

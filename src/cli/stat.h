@@ -278,9 +278,9 @@ FILE *stat_flags2_out(const struct stat_opts *o);
  * --for-each-cgroup copy too: 0, or -1 after the message. */
 int stat_filters_apply(const struct stat_opts *o, struct pk_evlist *l, size_t nr);
 
-/* stat_timeout_wait - --timeout: wait for the command (w, or NULL for a
- * target without one) at most the timeout after t0, then end it with
- * SIGTERM as perf does.  The command's exit status, or 0. */
+/* stat_timeout_wait - --timeout: wait for the command w at most the
+ * timeout after t0, then end it with SIGTERM as perf does.  The command's
+ * exit status, or 0. */
 int stat_timeout_wait(const struct stat_opts *o, struct pk_workload *w, double t0);
 
 /* stat_table_print - --table: perf's table of each run's wall time,

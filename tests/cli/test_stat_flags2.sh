@@ -50,6 +50,14 @@ run stat --timeout 200 -x, -e task-clock -- sleep 30
 expect_rc "--timeout ends a 30 s sleep with perf's exit status 0" 0
 contains "... perf's psignal line" "$err" "sleep: Terminated"
 contains "... and prints the counts" "$err" ",msec,task-clock,"
+# Without a command: -a ends at the timeout (else it would count until
+# Ctrl-C); -p ends when its task does, before a 10-minute timeout.
+run stat -a --timeout 150 -x, -e task-clock
+expect_rc "-a --timeout ends by itself" 0
+contains "... and prints the counts" "$err" ",msec,task-clock,"
+sleep 0.2 &
+run stat -p $! --timeout 600000 -x, -e task-clock
+expect_rc "-p --timeout: ends with the task, as perf" 0
 run stat --timeout 5 -- true
 contains "under 10 ms: perf's refusal" "$err" "timeout must be >= 10ms."
 run stat --timeout 50 -x, -e task-clock -- true
