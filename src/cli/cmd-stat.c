@@ -628,7 +628,8 @@ int cmd_stat(int argc, char **argv)
 	if (o.big_num)
 		setlocale(LC_NUMERIC, "");
 	cli_tracefs_need(o.spec);
-	if (!o.null_run && pk_events_parse(o.spec, NULL, &ev) < 0) {
+	/* -n leaves out perf's default set only: -e's events still count */
+	if ((!o.null_run || o.events) && pk_events_parse(o.spec, NULL, &ev) < 0) {
 		cli_error("stat", o.spec);
 		goto done;
 	}

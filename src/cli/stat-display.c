@@ -207,8 +207,9 @@ static int precision(double sd)
 static void footer(FILE *f, const struct stat_opts *o, const struct stat_summary *s,
 		   bool after_counts)
 {
-	/* perf leaves one blank line between the header or the counts and this. */
-	if (after_counts)
+	/* perf leaves one blank line between the header or the counts and this
+	 * (none with -n, even after -e's counts). */
+	if (after_counts && !o->null_run)
 		fputc('\n', f);
 	if (s->runs > 1) {
 		double sd = sqrt(s->wall.m2 / (s->wall.n - 1) / s->wall.n);
@@ -224,7 +225,8 @@ static void footer(FILE *f, const struct stat_opts *o, const struct stat_summary
 	if (!s->have_ru)
 		return;
 	fprintf(f, "%18.9f seconds user\n", s->ru.ru_utime.tv_sec + s->ru.ru_utime.tv_usec / 1e6);
-	fprintf(f, "%18.9f seconds sys\n\n", s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
+	/* perf's footer ends "\n\n" after the sys line's own '\n': two blank lines */
+	fprintf(f, "%18.9f seconds sys\n\n\n", s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
 }
 
 int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals, double wall_ns,

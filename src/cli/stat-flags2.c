@@ -251,6 +251,13 @@ int stat_flags2_spec(struct stat_opts *o)
 	struct pk_pmus *pmus = NULL;
 	int err = 0;
 
+	/* -n: -e's events alone, as perf adds no default or -d events then */
+	if (o->null_run && o->events) {
+		free(o->spec);
+		if (!(o->spec = strdup(o->events)))
+			return cli_usage("stat", "out of memory");
+		o->nr_default = 0;
+	}
 	if (!o->transaction && !o->smi_cost && !o->iostat && !o->cputype)
 		return o->group && !o->null_run ? group_setup(o) : 0;
 	if (pk_pmus_scan(&pmus) < 0)

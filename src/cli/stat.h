@@ -31,7 +31,7 @@ struct stat_opts {
 	const char *output;	/* -o FILE */
 	bool append;
 	bool quiet;		/* -q: print no counts */
-	bool null_run;		/* -n: open no counters, time the command only */
+	bool null_run;		/* -n: no default (or -d) counters: time the command */
 	bool all_user;		/* --all-user: every event counts user space only */
 	bool all_kernel;	/* --all-kernel: every event counts kernel space only */
 	bool no_inherit;	/* --no-inherit: children are not counted */

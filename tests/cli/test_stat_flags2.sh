@@ -26,6 +26,23 @@ if have_perf; then
 	check "... perf -n's layout" test "$(shape "$err")" = "$(shape "$want")"
 fi
 
+# -n with -e: perf leaves out its default set only; -e's events count, and
+# no blank line comes before the elapsed line.  The files keep the trailing
+# blank lines ($(...) would strip them): perf ends with two after "sys".
+run stat -n -x, -e task-clock -- true
+contains "-n -e task-clock: still counted, as perf" "$err" ",msec,task-clock,"
+if have_perf; then
+	for args in "-n -e task-clock,page-faults" "-n" "-e page-faults" "-r 2 -e page-faults"; do
+		# shellcheck disable=SC2086
+		"$PERFKIT" stat $args -- true 2>"$tmp/mine"
+		# shellcheck disable=SC2086
+		perf stat $args -- true 2>"$tmp/perf"
+		check "perf stat $args: the same lines, blank ones too, numbers aside" \
+			cmp -s <(sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g' "$tmp/mine") \
+			<(sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g' "$tmp/perf")
+	done
+fi
+
 # -S: sync() before each run; the counts are the same counts.
 run stat -S -x, -e task-clock -- true
 expect_rc "-S runs" 0
