@@ -325,7 +325,9 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 		}
 		/* perf's figures (CPUs utilized) divide by the nominal interval,
 		 * the last, short one too (its process_interval). */
-		stat_print_interval(o->out, o, cur, k, sum, at - t0, o->interval_ms * 1e6, n++ == 0);
+		/* perf heads the first interval and every 25th after it */
+		stat_print_interval(o->out, o, cur, k, sum, at - t0, o->interval_ms * 1e6,
+				    n++ % 25 == 0);
 		next += tick;
 		if (o->interval_count && n >= o->interval_count) {
 			if (w && !done) {

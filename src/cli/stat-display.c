@@ -672,7 +672,7 @@ static const char *interval_header(const struct stat_opts *o)
 }
 
 void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
-			 const struct stat_summary *s, double ts, double wall_ns, bool first)
+			 const struct stat_summary *s, double ts, double wall_ns, bool head)
 {
 	char prefix[64];
 	unsigned long long ns = (unsigned long long)(ts * 1e9 + 0.5);
@@ -688,7 +688,7 @@ void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result
 		fflush(stdout);
 	}
 	/* perf repeats the heading after each clear, in every layout */
-	if (((first && !o->sep && !o->json) || o->interval_clear) && !o->metric_only)
+	if (((head && !o->sep && !o->json) || o->interval_clear) && !o->metric_only)
 		fputs(interval_header(o), f);
 	snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", sec, (unsigned long)(ns % 1000000000ULL),
 		 o->sep ? o->sep : " ");
@@ -699,11 +699,12 @@ void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result
 		snprintf(prefix, sizeof(prefix), "{\"interval\" : %lu.%09lu}", sec,
 			 (unsigned long)(ns % 1000000000ULL));
 	if (o->metric_only && (o->per || o->no_aggr)) {
-		print_split_metric_only(f, o, prefix, r, nr, s, wall_ns, vals, first, true);
+		print_split_metric_only(f, o, prefix, r, nr, s, wall_ns, vals, head || o->interval_clear,
+					true);
 	} else if (o->metric_only) {
 		for (size_t j = 0; j < nr; j++)
 			vals[j] = r[j].err ? 0 : r[j].val.mean;
-		if (first)
+		if (head || o->interval_clear)
 			stat_metric_only_header(f, o, r, nr, vals, wall_ns, "");
 		stat_metric_only_values(f, o, r, nr, vals, wall_ns, prefix);
 	} else if (o->per || o->no_aggr || o->per_thread) {

@@ -197,8 +197,8 @@ void stat_apply_space(const struct stat_opts *o, struct pk_events *ev);
 /* stat_print_interval - one -I interval: the counts since the previous one,
  * stamped with `ts` seconds since counting began, split as `s` says when
  * -A, --per-thread or --per-* asked (r[i].per then holds each slot's
- * counts for the interval); `first` adds perf's column header in the table
- * layout. */
+ * counts for the interval); `head` adds perf's column headings (perf's
+ * first interval and every 25th after it; each one with --interval-clear). */
 void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 			 const struct stat_summary *s, double ts, double wall_ns, bool first);
 

@@ -225,6 +225,16 @@ f = sys.argv[1].split(',')
 assert abs(float(f[3]) / 100 - float(f[8])) < 0.002, f
 " "$last"
 
+# perf heads the first interval and every 25th after it.
+run stat -I 10 -e task-clock -- sleep 0.4
+n=$(printf '%s\n' "$err" | grep -c 'task-clock')
+h=$(printf '%s\n' "$err" | grep -c '^#           time')
+check "-I 10: $h headings for $n intervals, one per 25 as perf" test "$h" = $(((n + 24) / 25))
+run stat -I 10 -x, --metric-only -e task-clock,page-faults -- sleep 0.4
+n=$(printf '%s\n' "$err" | grep -cE '^ +[0-9]+\.[0-9]{9},')
+h=$(printf '%s\n' "$err" | grep -c '^ time,')
+check "--metric-only -x,: $h headings for $n intervals, the same rule" test "$h" = $(((n + 24) / 25))
+
 # --metric-only totals after -I: perf heads them no more, and its CSV puts
 # "summary" before each event's figures (none here: perf shows no rates).
 run stat --summary -I 100 -x';' --metric-only --per-core -a -e task-clock,context-switches -- sleep 0.25
