@@ -92,7 +92,8 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, cons
 		n = fprintf(f, " # %s", v);
 		fprintf(f, " %-*s", 35 - n - 1, m[k].unit);
 	}
-	if (runs > 1)
+	/* perf's table leaves out a noise of exactly 0 (equal counts every run) */
+	if (runs > 1 && stat_acc_noise_pct(&r->val) != 0)
 		fprintf(f, "  ( +-%6.2f%% )", stat_acc_noise_pct(&r->val));
 	if (r->c.running < r->c.enabled && r->c.enabled)
 		fprintf(f, "  (%.2f%%)", running_pct(r));
@@ -217,8 +218,10 @@ static void footer(FILE *f, const struct stat_opts *o, const struct stat_summary
 
 		if (o->table)
 			stat_table_print(f, s, p);
-		fprintf(f, " %17.*f +- %.*f seconds time elapsed  ( +-%6.2f%% )\n\n", p,
-			s->wall.mean, p, sd, stat_acc_noise_pct(&s->wall));
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed", p, s->wall.mean, p, sd);
+		if (stat_acc_noise_pct(&s->wall) != 0)
+			fprintf(f, "  ( +-%6.2f%% )", stat_acc_noise_pct(&s->wall));
+		fputs("\n\n", f);
 		return;
 	}
 	fprintf(f, "%18.9f seconds time elapsed\n\n", s->wall.mean);

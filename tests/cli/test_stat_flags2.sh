@@ -32,7 +32,8 @@ fi
 run stat -n -x, -e task-clock -- true
 contains "-n -e task-clock: still counted, as perf" "$err" ",msec,task-clock,"
 if have_perf; then
-	for args in "-n -e task-clock,page-faults" "-n" "-e page-faults" "-r 2 -e page-faults"; do
+	# (-r with task-clock: its noise is never exactly 0, which perf leaves out)
+	for args in "-n -e task-clock,page-faults" "-n" "-e page-faults" "-r 2 -e task-clock"; do
 		# shellcheck disable=SC2086
 		"$PERFKIT" stat $args -- true 2>"$tmp/mine"
 		# shellcheck disable=SC2086
@@ -47,6 +48,12 @@ fi
 run stat -S -x, -e task-clock -- true
 expect_rc "-S runs" 0
 contains "... and counts" "$err" ",msec,task-clock,"
+
+# -r: perf's table leaves out a noise of exactly 0: `true` execs once in
+# every run.
+run stat -r 3 -e sched:sched_process_exec -- true
+check "-r 3, one exec each run: the count 1 with no ( +- ) after it, as perf" \
+	sh -c 'printf "%s\n" "$1" | grep -Eq "^ +1 +sched:sched_process_exec +$"' sh "$err"
 
 # --table: perf's table of each run, between the counts and the mean.
 run stat -r 3 --table -e task-clock -- true
