@@ -402,6 +402,25 @@ static int read_results(const struct stat_opts *o, struct pk_events *ev, struct 
 	return 0;
 }
 
+/* Wait for the end of the counting as the options say: -I's intervals,
+ * --control's commands, --timeout, the command, or a signal (or every
+ * -p/-t task gone).  The command's exit status, or 0. */
+static int wait_end(const struct stat_opts *o, struct pk_events *ev, struct pk_evlist *l,
+		    struct pk_workload *w, const struct plan *pl, double t0,
+		    struct cli_control *ctl, const struct stat_summary *sum)
+{
+	if (o->interval_ms)
+		return intervals(o, ev, l, w, pl, t0, ctl, sum);
+	if (ctl->fd >= 0)
+		return control_loop(o, l, w, pl, ctl);
+	if (o->timeout_ms && w)
+		return stat_timeout_wait(o, w, t0);
+	if (w)
+		return pk_workload_wait(w);
+	wait_for_stop(pl, o->timeout_ms ? t0 + o->timeout_ms / 1000.0 : 0);
+	return 0;
+}
+
 /* Count; fills results and returns the command's exit status (0 without
  * one), or -1 after reporting an error (-2 for a usage error).
  * sum->have_ru says whether a command ran. */
@@ -459,16 +478,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	}
 	if (o->start_disabled && !o->quiet)
 		fprintf(stderr, "Events disabled\n");
-	if (o->interval_ms)
-		status = intervals(o, ev, l, w, &pl, t0, &ctl, sum);
-	else if (ctl.fd >= 0)
-		status = control_loop(o, l, w, &pl, &ctl);
-	else if (o->timeout_ms && w)
-		status = stat_timeout_wait(o, w, t0);
-	else if (w)
-		status = pk_workload_wait(w);
-	else
-		wait_for_stop(&pl, o->timeout_ms ? t0 + o->timeout_ms / 1000.0 : 0);
+	status = wait_end(o, ev, l, w, &pl, t0, &ctl, sum);
 	if (w) {
 		getrusage(RUSAGE_CHILDREN, &sum->ru);
 		/* perf shows user and sys time only when the command is what it counted. */
