@@ -67,6 +67,12 @@ struct pk_target {
 	 * CPU target: it takes the mmaps and tasks from its open on.
 	 */
 	bool last_immediate;
+	/*
+	 * Reads give the counts as the kernel keeps them, not scaled for
+	 * multiplexing (perf stat --no-scale): value is what the counter
+	 * counted while it ran; enabled and running still say for how long.
+	 */
+	bool no_scale;
 };
 
 struct pk_evlist;

@@ -44,6 +44,7 @@ static int make_target(const struct stat_opts *o, pid_t workload, struct plan *p
 	pl->t.inherit = !o->no_inherit;
 	pl->t.skip_unsupported = true;
 	pl->t.fallbacks = true;
+	pl->t.no_scale = o->no_scale;
 	pl->tg = o->target;
 	if (counts_command(o)) {
 		pl->threads = malloc(sizeof(*pl->threads));
@@ -218,14 +219,18 @@ static void nap_until(double when)
 	nanosleep(&ts, NULL);
 }
 
-/* Without a command: count until a signal, or until every -p/-t task is gone. */
-static void wait_for_stop(const struct plan *pl)
+/* Without a command: count until a signal, until every -p/-t task is gone,
+ * or until `deadline` (--timeout; 0: none). */
+static void wait_for_stop(const struct plan *pl, double deadline)
 {
-	const struct timespec tick = { 0, 100 * 1000 * 1000 };
 	int st;
 
-	while (!finished(NULL, pl, &st))
+	while (!finished(NULL, pl, &st) && (!deadline || cli_now() < deadline)) {
+		double left = deadline ? deadline - cli_now() : 0.1;
+		struct timespec tick = { 0, (long)((left > 0.1 ? 0.1 : left > 0 ? left : 0) * 1e9) };
+
 		nanosleep(&tick, NULL);
+	}
 }
 
 /* -D: let time pass uncounted, unless the command ends first. */
@@ -318,7 +323,11 @@ static int intervals(const struct stat_opts *o, struct pk_events *ev, struct pk_
 				prev[i] = c;
 			k++;
 		}
-		stat_print_interval(o->out, o, cur, k, sum, at - t0, (at - (next - tick)) * 1e9, n++ == 0);
+		/* perf's figures (CPUs utilized) divide by the nominal interval,
+		 * the last, short one too (its process_interval). */
+		/* perf heads the first interval and every 25th after it */
+		stat_print_interval(o->out, o, cur, k, sum, at - t0, o->interval_ms * 1e6,
+				    n++ % 25 == 0);
 		next += tick;
 		if (o->interval_count && n >= o->interval_count) {
 			if (w && !done) {
@@ -345,6 +354,8 @@ static int open_events(const struct stat_opts *o, struct pk_events *ev, struct p
 {
 	if (pk_evlist_new(ev, &pl->t, l) < 0 || pk_evlist_open(*l) < 0)
 		return cli_error("stat", o->spec), -1;
+	if (stat_filters_apply(o, *l, pk_events_nr(ev)) < 0)
+		return -1;
 	if (!o->quiet && sum->runs == 0)
 		report_fallbacks(*l, ev);
 	if (o->verbose && sum->runs == 0)
@@ -388,6 +399,25 @@ static int read_results(const struct stat_opts *o, struct pk_events *ev, struct 
 		if (!r[i].err && (o->no_aggr || o->per_thread || o->per) && read_slots(l, i, &r[i]) < 0)
 			return cli_error("stat", NULL), -1;
 	}
+	return 0;
+}
+
+/* Wait for the end of the counting as the options say: -I's intervals,
+ * --control's commands, --timeout, the command, or a signal (or every
+ * -p/-t task gone).  The command's exit status, or 0. */
+static int wait_end(const struct stat_opts *o, struct pk_events *ev, struct pk_evlist *l,
+		    struct pk_workload *w, const struct plan *pl, double t0,
+		    struct cli_control *ctl, const struct stat_summary *sum)
+{
+	if (o->interval_ms)
+		return intervals(o, ev, l, w, pl, t0, ctl, sum);
+	if (ctl->fd >= 0)
+		return control_loop(o, l, w, pl, ctl);
+	if (o->timeout_ms && w)
+		return stat_timeout_wait(o, w, t0);
+	if (w)
+		return pk_workload_wait(w);
+	wait_for_stop(pl, o->timeout_ms ? t0 + o->timeout_ms / 1000.0 : 0);
 	return 0;
 }
 
@@ -448,14 +478,7 @@ static int count(const struct stat_opts *o, struct pk_events *ev, struct result 
 	}
 	if (o->start_disabled && !o->quiet)
 		fprintf(stderr, "Events disabled\n");
-	if (o->interval_ms)
-		status = intervals(o, ev, l, w, &pl, t0, &ctl, sum);
-	else if (ctl.fd >= 0)
-		status = control_loop(o, l, w, &pl, &ctl);
-	else if (w)
-		status = pk_workload_wait(w);
-	else
-		wait_for_stop(&pl);
+	status = wait_end(o, ev, l, w, &pl, t0, &ctl, sum);
 	if (w) {
 		getrusage(RUSAGE_CHILDREN, &sum->ru);
 		/* perf shows user and sys time only when the command is what it counted. */
@@ -533,15 +556,21 @@ static int runs(const struct stat_opts *o, struct pk_events *ev, struct result *
 	int status = 0;
 
 	cli_stop_reset();
+	if (o->table && !sum->walls && !(sum->walls = calloc(n, sizeof(*sum->walls))))
+		return cli_error("stat", NULL), -1;
 	for (unsigned run = 0; run < n && !cli_stop_signal(); run++) {
 		double wall_s = 0;
 
 		if (o->pre_cmd && shell("--pre", o->pre_cmd) < 0)
 			return sum->runs ? -3 : -1;
+		if (o->sync_run)
+			sync();	/* -S, as perf: after --pre */
 		status = count(o, ev, r, &wall_s, sum);
 		if (status < 0)
 			return status;
 		stat_acc_add(&sum->wall, wall_s);
+		if (sum->walls)
+			sum->walls[sum->runs] = wall_s;
 		for (size_t i = 0; i < nr; i++) {
 			if (r[i].err)
 				continue;
@@ -573,9 +602,10 @@ static int finish_output(const struct stat_opts *o, FILE *out, int status)
 
 	if (out == stderr || !out)
 		return ferror(stderr) && !status ? CLI_EXIT_EVENT : status;
-	bad = cli_output_check("stat", out, o->output);
+	bad = cli_output_check("stat", out, o->output ? o->output : "--log-fd's file");
 	if (fclose(out) != 0 && !bad) {
-		cli_message(stderr, "perfkit stat: writing %s failed: %s\n", o->output, strerror(errno));
+		cli_message(stderr, "perfkit stat: writing %s failed: %s\n",
+			    o->output ? o->output : "--log-fd's file", strerror(errno));
 		bad = -1;
 	}
 	return bad && !status ? CLI_EXIT_EVENT : status;
@@ -585,6 +615,7 @@ static int finish_output(const struct stat_opts *o, FILE *out, int status)
 static void free_opts(struct stat_opts *o)
 {
 	stat_cgroup_free(o);
+	stat_flags2_free(o);
 	free(o->events);
 	free(o->metric_arg);
 	free(o->mdefs);
@@ -609,7 +640,8 @@ int cmd_stat(int argc, char **argv)
 	if (o.big_num)
 		setlocale(LC_NUMERIC, "");
 	cli_tracefs_need(o.spec);
-	if (!o.null_run && pk_events_parse(o.spec, NULL, &ev) < 0) {
+	/* -n leaves out perf's default set only: -e's events still count */
+	if ((!o.null_run || o.events) && pk_events_parse(o.spec, NULL, &ev) < 0) {
 		cli_error("stat", o.spec);
 		goto done;
 	}
@@ -622,10 +654,8 @@ int cmd_stat(int argc, char **argv)
 	r = calloc(nr ? nr : 1, sizeof(*r));
 	if (!r)
 		goto done;
-	if (o.output && !(out = fopen(o.output, o.append ? "a" : "w"))) {
-		cli_message(stderr, "perfkit stat: cannot write %s: %s\n", o.output, strerror(errno));
+	if (!(out = stat_flags2_out(&o)))
 		goto done;
-	}
 	o.out = out;
 	status = runs(&o, ev, r, nr, &sum);
 	if (status == -3) {
@@ -661,6 +691,7 @@ done:
 	free(sum.tids);
 	free(sum.comm);
 	free(sum.topo);
+	free(sum.walls);
 	pk_events_free(ev);
 	free_opts(&o);
 	return status;

@@ -92,7 +92,8 @@ static void table_line(FILE *f, const char *prefix, const struct result *r, cons
 		n = fprintf(f, " # %s", v);
 		fprintf(f, " %-*s", 35 - n - 1, m[k].unit);
 	}
-	if (runs > 1)
+	/* perf's table leaves out a noise of exactly 0 (equal counts every run) */
+	if (runs > 1 && stat_acc_noise_pct(&r->val) != 0)
 		fprintf(f, "  ( +-%6.2f%% )", stat_acc_noise_pct(&r->val));
 	if (r->c.running < r->c.enabled && r->c.enabled)
 		fprintf(f, "  (%.2f%%)", running_pct(r));
@@ -163,7 +164,8 @@ static void json_line(FILE *f, const char *prefix, const struct result *r, const
 	fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, "
 		"\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n",
 		r->err ? 0 : r->c.running, running_pct(r), !r->err && m ? m->value : 0,
-		!r->err && m ? m->unit : "");
+		/* perf prints a missing metric's unit with printf's "(null)" */
+		r->err ? "" : m ? m->unit : "(null)");
 }
 
 static void header(FILE *f, const struct stat_opts *o, unsigned runs)
@@ -203,24 +205,31 @@ static int precision(double sd)
 	return k + 2;
 }
 
-static void footer(FILE *f, const struct stat_summary *s, bool after_counts)
+static void footer(FILE *f, const struct stat_opts *o, const struct stat_summary *s,
+		   bool after_counts)
 {
-	/* perf leaves one blank line between the header or the counts and this. */
-	if (after_counts)
+	/* perf leaves one blank line between the header or the counts and this
+	 * (none with -n, even after -e's counts). */
+	if (after_counts && !o->null_run)
 		fputc('\n', f);
 	if (s->runs > 1) {
 		double sd = sqrt(s->wall.m2 / (s->wall.n - 1) / s->wall.n);
 		int p = precision(sd);
 
-		fprintf(f, " %17.*f +- %.*f seconds time elapsed  ( +-%6.2f%% )\n\n", p,
-			s->wall.mean, p, sd, stat_acc_noise_pct(&s->wall));
+		if (o->table)
+			stat_table_print(f, s, p);
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed", p, s->wall.mean, p, sd);
+		if (stat_acc_noise_pct(&s->wall) != 0)
+			fprintf(f, "  ( +-%6.2f%% )", stat_acc_noise_pct(&s->wall));
+		fputs("\n\n", f);
 		return;
 	}
 	fprintf(f, "%18.9f seconds time elapsed\n\n", s->wall.mean);
 	if (!s->have_ru)
 		return;
 	fprintf(f, "%18.9f seconds user\n", s->ru.ru_utime.tv_sec + s->ru.ru_utime.tv_usec / 1e6);
-	fprintf(f, "%18.9f seconds sys\n\n", s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
+	/* perf's footer ends "\n\n" after the sys line's own '\n': two blank lines */
+	fprintf(f, "%18.9f seconds sys\n\n\n", s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
 }
 
 int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals, double wall_ns,
@@ -232,6 +241,8 @@ int stat_figures(const struct result *r, size_t nr, size_t i, const double *vals
 	if (r[i].metric)
 		return stat_metric_figure(r, nr, i, vals, &m[0]);
 	if ((n = stat_topdown_figures(r, nr, i, vals, m)) >= 0)
+		return n;
+	if ((n = stat_tx_figures(r, nr, i, vals, m)) >= 0)
 		return n;
 	/* Figures need the whole list; lists longer than this show none. */
 	if (nr > sizeof(in) / sizeof(in[0]))
@@ -611,6 +622,10 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 	double wall_ns = s->wall.mean * 1e9;
 	double *vals = calloc(nr ? nr : 1, sizeof(*vals));
 	char prefix[64] = "";
+	struct stat_opts totals = *o;
+
+	totals.summary_now = o->interval_ms != 0;	/* --summary's, after the intervals */
+	o = &totals;
 
 	if (o->quiet || !vals) {
 		free(vals);
@@ -622,11 +637,13 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 	if (!o->sep && !o->json)
 		header(f, o, s->runs);
 	if (o->metric_only && (o->per || o->no_aggr)) {
-		print_split_metric_only(f, o, prefix, r, nr, s, wall_ns, vals, true, false);
+		/* perf heads the totals only without intervals before them */
+		print_split_metric_only(f, o, prefix, r, nr, s, wall_ns, vals, !o->summary_now, false);
 	} else if (o->metric_only) {
 		for (size_t j = 0; j < nr; j++)
 			vals[j] = r[j].err ? 0 : r[j].val.mean;
-		stat_metric_only_header(f, o, r, nr, vals, wall_ns, NULL);
+		if (!o->summary_now)
+			stat_metric_only_header(f, o, r, nr, vals, wall_ns, NULL);
 		stat_metric_only_values(f, o, r, nr, vals, wall_ns, NULL);
 	} else if (o->per || o->no_aggr || o->per_thread) {
 		print_split(f, o, prefix, r, nr, s, wall_ns, vals);
@@ -637,7 +654,7 @@ void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size
 			line(f, o, prefix, r, nr, i, &r[i], vals, wall_ns, s->runs);
 	}
 	if (!o->sep && !o->json)
-		footer(f, s, nr > 0);
+		footer(f, o, s, nr > 0);
 	free(vals);
 }
 
@@ -658,7 +675,7 @@ static const char *interval_header(const struct stat_opts *o)
 }
 
 void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
-			 const struct stat_summary *s, double ts, double wall_ns, bool first)
+			 const struct stat_summary *s, double ts, double wall_ns, bool head)
 {
 	char prefix[64];
 	unsigned long long ns = (unsigned long long)(ts * 1e9 + 0.5);
@@ -669,7 +686,12 @@ void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result
 		free(vals);
 		return;
 	}
-	if (first && !o->sep && !o->json && !o->metric_only)
+	if (o->interval_clear) {	/* perf puts its clear to stdout */
+		fputs("\033[H\033[2J\n", stdout);
+		fflush(stdout);
+	}
+	/* perf repeats the heading after each clear, in every layout */
+	if (((head && !o->sep && !o->json) || o->interval_clear) && !o->metric_only)
 		fputs(interval_header(o), f);
 	snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", sec, (unsigned long)(ns % 1000000000ULL),
 		 o->sep ? o->sep : " ");
@@ -680,11 +702,12 @@ void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result
 		snprintf(prefix, sizeof(prefix), "{\"interval\" : %lu.%09lu}", sec,
 			 (unsigned long)(ns % 1000000000ULL));
 	if (o->metric_only && (o->per || o->no_aggr)) {
-		print_split_metric_only(f, o, prefix, r, nr, s, wall_ns, vals, first, true);
+		print_split_metric_only(f, o, prefix, r, nr, s, wall_ns, vals, head || o->interval_clear,
+					true);
 	} else if (o->metric_only) {
 		for (size_t j = 0; j < nr; j++)
 			vals[j] = r[j].err ? 0 : r[j].val.mean;
-		if (first)
+		if (head || o->interval_clear)
 			stat_metric_only_header(f, o, r, nr, vals, wall_ns, "");
 		stat_metric_only_values(f, o, r, nr, vals, wall_ns, prefix);
 	} else if (o->per || o->no_aggr || o->per_thread) {

@@ -138,6 +138,9 @@ static void columns(FILE *f, const struct stat_opts *o, const struct result *r, 
 		struct pk_metric m[2];
 		int n;
 
+		/* perf's CSV totals after -I: "summary" before each event's figures */
+		if (!head && o->summary_now && o->sep && !o->no_csv_summary)
+			fprintf(f, "%16s%s", "summary", o->sep);
 		if (r[i].metric) {
 			metric_column(f, o, r, nr, i, vals, wall_ns, head, &first);
 			continue;

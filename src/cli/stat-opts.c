@@ -27,7 +27,8 @@ static const char *const detailed_sets[3] = {
 enum { OPT_APPEND = 0x100, OPT_INTERVAL_COUNT, OPT_NO_INHERIT, OPT_CONTROL, OPT_ALL_USER,
        OPT_ALL_KERNEL, OPT_NO_BIG_NUM, OPT_SUMMARY, OPT_NO_CSV_SUMMARY, OPT_METRIC_ONLY, OPT_PRE,
        OPT_POST, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_METRIC_NO_GROUP, OPT_METRIC_NO_MERGE, OPT_FOR_EACH_CGROUP,
-       OPT_PER = 0x120 };
+       OPT_PER_THREAD,
+       OPT_PER = 0x120 };	/* up to 0x17f; stat-flags2.c's from 0x200 (stat.h) */
 
 static const struct cli_opt stat_options[] = {
 	{ "event", 'e', CLI_ARG_REQUIRED, 'e', "EVENTS",
@@ -49,10 +50,19 @@ static const struct cli_opt stat_options[] = {
 	  "count every event once in each cgroup of the list (with -a or -C)" },
 	{ "repeat", 'r', CLI_ARG_REQUIRED, 'r', "N",
 	  "run the command N times; print means and their noise" },
-	{ "null-run", 'n', CLI_ARG_NONE, 'n', NULL, "open no counters: time the command only" },
+	{ "null", 'n', CLI_ARG_NONE, 'n', NULL,
+	  "no default counters: time the command (-e's events still count, as in perf)" },
+	{ "null-run", 0, CLI_ARG_NONE, 'n', NULL, NULL, .hidden = true },
+	{ "sync", 'S', CLI_ARG_NONE, 'S', NULL, "call sync() before each run, like perf" },
+	{ "table", 0, CLI_ARG_NONE, STAT_OPT_TABLE, NULL,
+	  "with -r: a table of each run's wall time before the elapsed line" },
+	{ "timeout", 0, CLI_ARG_REQUIRED, STAT_OPT_TIMEOUT, "MS",
+	  "stop the command (SIGTERM) and print the counts after MS milliseconds (10 or more)" },
 	{ "interval-print", 'I', CLI_ARG_REQUIRED, 'I', "MS",
 	  "print the counts of every MS milliseconds (10 or more)" },
 	{ "interval-count", 0, CLI_ARG_REQUIRED, OPT_INTERVAL_COUNT, "N", "stop after N intervals" },
+	{ "interval-clear", 0, CLI_ARG_NONE, STAT_OPT_INTERVAL_CLEAR, NULL,
+	  "clear the screen before each interval (the output must be a terminal)" },
 	{ "summary", 0, CLI_ARG_NONE, OPT_SUMMARY, NULL,
 	  "with -I: print the totals of the whole run after the intervals" },
 	{ "no-csv-summary", 0, CLI_ARG_NONE, OPT_NO_CSV_SUMMARY, NULL,
@@ -67,6 +77,14 @@ static const struct cli_opt stat_options[] = {
 	{ "control", 0, CLI_ARG_REQUIRED, OPT_CONTROL, "fifo:CTL[,ACK] | fd:N[,M]",
 	  "take enable, disable, stop and ping commands, one per line, from CTL; answer each with "
 	  "ack on ACK (like perf)" },
+	{ "group", 'g', CLI_ARG_NONE, 'g', NULL, "count every event in one group" },
+	{ "filter", 0, CLI_ARG_REQUIRED, STAT_OPT_FILTER, "FILTER",
+	  "a tracepoint filter (ftrace syntax: 'prev_pid == 1') for the events of the -e before it" },
+	{ "scale", 0, CLI_ARG_NONE, STAT_OPT_SCALE, NULL, NULL, .with_next = true },
+	{ "no-scale", 0, CLI_ARG_NONE, STAT_OPT_NO_SCALE, NULL,
+	  "scale counts for multiplexing (the default), or show them as counted" },
+	{ "no-merge", 0, CLI_ARG_NONE, STAT_OPT_NO_MERGE, NULL,
+	  "do not merge events of one name from several PMUs (perfkit never does)" },
 	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL, "show each event's perf_event_attr as opened" },
 	{ "no-inherit", 0, CLI_ARG_NONE, OPT_NO_INHERIT, NULL, "do not count the command's children" },
 	{ "all-user", 0, CLI_ARG_NONE, OPT_ALL_USER, NULL,
@@ -74,7 +92,7 @@ static const struct cli_opt stat_options[] = {
 	{ "all-kernel", 0, CLI_ARG_NONE, OPT_ALL_KERNEL, NULL,
 	  "count every event in kernel space only (exclude_user), like perf" },
 	{ "no-aggr", 'A', CLI_ARG_NONE, 'A', NULL, "one line per CPU (with -a or -C)" },
-	{ "per-thread", 0, CLI_ARG_NONE, 'T', NULL, "one line per thread" },
+	{ "per-thread", 0, CLI_ARG_NONE, OPT_PER_THREAD, NULL, "one line per thread" },
 	{ "per-core", 0, CLI_ARG_NONE, OPT_PER + 'c', NULL, NULL, .with_next = true },
 	{ "per-die", 0, CLI_ARG_NONE, OPT_PER + 'd', NULL, NULL, .with_next = true },
 	{ "per-socket", 0, CLI_ARG_NONE, OPT_PER + 's', NULL, NULL, .with_next = true },
@@ -93,6 +111,20 @@ static const struct cli_opt stat_options[] = {
 	  "do not share events between metric groups (perfkit never does)" },
 	{ "metric-only", 0, CLI_ARG_NONE, OPT_METRIC_ONLY, NULL,
 	  "print only the derived figures (insn per cycle, miss ratios, ...), one column each" },
+	{ "transaction", 'T', CLI_ARG_NONE, 'T', NULL,
+	  "count perf's hardware transaction (TSX) events after the others" },
+	{ "smi-cost", 0, CLI_ARG_NONE, STAT_OPT_SMI_COST, NULL,
+	  "count SMI cost with msr/aperf/, msr/smi/ and cycles (freeze_on_smi set for the "
+	  "run), as --metric-only" },
+	{ "iostat", 0, CLI_ARG_OPTIONAL, STAT_OPT_IOSTAT, "=LIST",
+	  "perf's I/O metrics from Intel's uncore_iio PMUs (refused without them)" },
+	{ "cputype", 0, CLI_ARG_REQUIRED, STAT_OPT_CPUTYPE, "TYPE",
+	  "on a hybrid machine, the events of the cpu_TYPE PMU only (core or atom); before -e" },
+	{ "hybrid-merge", 0, CLI_ARG_NONE, STAT_OPT_HYBRID_MERGE, NULL,
+	  "merge the hybrid PMUs' events of one name (only a hybrid machine has them)" },
+	{ "percore-show-thread", 0, CLI_ARG_NONE, STAT_OPT_PERCORE_SHOW_THREAD, NULL,
+	  "with percore events: each CPU's line shows its core's sum (perfkit has no percore "
+	  "term yet)" },
 	{ "topdown", 0, CLI_ARG_NONE, OPT_TOPDOWN, NULL,
 	  "Intel's top-down figures from the core PMU's topdown events (-a before Ice Lake), "
 	  "as --metric-only" },
@@ -103,6 +135,8 @@ static const struct cli_opt stat_options[] = {
 	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "print no counts (the exit status still tells)" },
 	{ "output", 'o', CLI_ARG_REQUIRED, 'o', "FILE", "write the counts to FILE instead of stderr" },
 	{ "append", 0, CLI_ARG_NONE, OPT_APPEND, NULL, "append to FILE instead of replacing it" },
+	{ "log-fd", 0, CLI_ARG_REQUIRED, STAT_OPT_LOG_FD, "N",
+	  "write the counts to file descriptor N instead of stderr (--append: appending)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -163,8 +197,11 @@ static int stat_number(struct stat_opts *o, int id, const char *arg)
 static int stat_option(void *ctx, int id, const char *arg)
 {
 	struct stat_opts *o = ctx;
-	int err = stat_number(o, id, arg);
+	int err = stat_flags2_option(o, id, arg);
 
+	if (err != 1)
+		return err;
+	err = stat_number(o, id, arg);
 	if (err == 1)
 		err = cli_target_option(&o->target, id, arg);
 	if (err != 1)
@@ -211,7 +248,7 @@ static int stat_option(void *ctx, int id, const char *arg)
 	case OPT_ALL_USER: o->all_user = true; break;
 	case OPT_ALL_KERNEL: o->all_kernel = true; break;
 	case 'A': o->no_aggr = true; break;
-	case 'T': o->per_thread = true; break;
+	case OPT_PER_THREAD: o->per_thread = true; break;
 	case 'j': o->json = true; break;
 	case 'q': o->quiet = true; break;
 	}
@@ -223,10 +260,10 @@ static int check_opts(const struct stat_opts *o, int argc)
 {
 	int err = cli_target_check("stat", &o->target, optind < argc);
 
-	if (err)
+	if (err || (err = stat_flags2_check(o)))
 		return err;
-	if (o->append && !o->output)
-		return cli_usage("stat", "--append needs -o FILE");
+	if (o->append && !o->output && !o->log_fd)
+		return cli_usage("stat", "--append needs -o FILE or --log-fd N");
 	if (o->all_user && o->all_kernel)
 		return cli_usage("stat", "--all-user and --all-kernel exclude each other: give one");
 	if (o->sep && o->json)
@@ -285,6 +322,8 @@ void stat_apply_space(const struct stat_opts *o, struct pk_events *ev)
 /* The list to count: -e's (or the default set), then -d's sets. */
 static int make_spec(struct stat_opts *o)
 {
+	int err;
+
 	if (stat_metric_expand(o) < 0)
 		return cli_usage("stat", "out of memory");
 	o->nr_default = o->events ? 0 : NR_DEFAULT_EVENTS;
@@ -297,7 +336,10 @@ static int make_spec(struct stat_opts *o)
 		free(o->spec);
 		o->spec = longer;
 	}
-	return o->spec ? stat_cgroup_spec(o) : cli_usage("stat", "out of memory");
+	if (!o->spec)
+		return cli_usage("stat", "out of memory");
+	err = stat_flags2_spec(o);
+	return err ? err : stat_cgroup_spec(o);
 }
 
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o)

@@ -31,7 +31,7 @@ struct stat_opts {
 	const char *output;	/* -o FILE */
 	bool append;
 	bool quiet;		/* -q: print no counts */
-	bool null_run;		/* -n: open no counters, time the command only */
+	bool null_run;		/* -n: no default (or -d) counters: time the command */
 	bool all_user;		/* --all-user: every event counts user space only */
 	bool all_kernel;	/* --all-kernel: every event counts kernel space only */
 	bool no_inherit;	/* --no-inherit: children are not counted */
@@ -49,6 +49,7 @@ struct stat_opts {
 	bool big_num;		/* thousands' separators in the table (perf's default) */
 	bool summary;		/* --summary: the totals after the -I intervals */
 	bool no_csv_summary;	/* --no-csv-summary: no "summary" column in -x/-j's totals */
+	bool summary_now;	/* set while stat_print prints --summary's totals after -I */
 	char *metric_arg;	/* -M: joined metric and group names */
 	bool metric_no_group;	/* --metric-no-group: a metric's events are not grouped */
 	bool metric_no_merge;	/* --metric-no-merge: accepted; metrics never share events here */
@@ -59,6 +60,27 @@ struct stat_opts {
 	unsigned td_level;	/* --td-level N */
 	const char *pre_cmd;	/* --pre CMD: run by the shell before each run */
 	const char *post_cmd;	/* --post CMD: run by the shell after each run */
+	/* stat-flags2.c: the rest of perf stat 6.1's flags */
+	bool sync_run;		/* -S: sync() before each run */
+	bool no_scale;		/* --no-scale: counts as counted, not scaled for multiplexing */
+	bool no_merge;		/* --no-merge: accepted; perfkit never merges events of one name */
+	bool hybrid_merge;	/* --hybrid-merge: accepted; only a hybrid machine has events to merge */
+	bool percore_show_thread;	/* --percore-show-thread: accepted (needs percore events) */
+	bool table;		/* --table: each -r run's wall time under the counts */
+	bool group;		/* -g: every event in one group */
+	bool interval_clear;	/* --interval-clear: clear the screen before each interval */
+	bool transaction;	/* -T: perf's transaction events */
+	bool smi_cost;		/* --smi-cost */
+	char *smi_reset;	/* the freeze_on_smi it set to 1, to set back to 0 */
+	bool iostat;		/* --iostat[=LIST] */
+	const char *iostat_arg;	/* its LIST, or NULL */
+	const char *cputype;	/* --cputype TYPE: events of the cpu_TYPE PMU only */
+	unsigned timeout_ms;	/* --timeout MS: stop the command after MS */
+	int log_fd;		/* --log-fd N: the counts to fd N (0: not given) */
+	const char **e_args;	/* each -e as given, for --filter */
+	size_t nr_e;
+	struct stat_filter { size_t e; const char *text; } *filters;	/* --filter, on -e number e */
+	size_t nr_filters;
 	FILE *out;		/* where the counts go (stderr, or -o FILE) */
 	char **argv;		/* the command, or NULL */
 };
@@ -117,6 +139,7 @@ struct stat_summary {
 	pid_t *tids;
 	char (*comm)[16];	/* per thread, from /proc/TID/comm */
 	struct pk_cpu_topology *topo;	/* per CPU, for --per-core/die/socket/node */
+	double *walls;		/* --table: each run's seconds */
 };
 
 /*
@@ -174,8 +197,8 @@ void stat_apply_space(const struct stat_opts *o, struct pk_events *ev);
 /* stat_print_interval - one -I interval: the counts since the previous one,
  * stamped with `ts` seconds since counting began, split as `s` says when
  * -A, --per-thread or --per-* asked (r[i].per then holds each slot's
- * counts for the interval); `first` adds perf's column header in the table
- * layout. */
+ * counts for the interval); `head` adds perf's column headings (perf's
+ * first interval and every 25th after it; each one with --interval-clear). */
 void stat_print_interval(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,
 			 const struct stat_summary *s, double ts, double wall_ns, bool first);
 
@@ -224,6 +247,54 @@ int stat_metric_figure(const struct result *r, size_t nr, size_t i, const double
  * descriptions) or groups of perfkit's table for this CPU, sorted, in perf
  * list's layout.  0, or an exit status. */
 int stat_metric_list(FILE *f, bool groups);
+
+/* ---- stat-flags2.c: the rest of perf stat 6.1's flags ---- */
+
+/* Ids of stat-flags2.c's long-only options in stat-opts.c's table (-S, -g
+ * and -T go by their letters). */
+enum { STAT_OPT_SCALE = 0x200, STAT_OPT_NO_SCALE, STAT_OPT_NO_MERGE, STAT_OPT_HYBRID_MERGE,
+       STAT_OPT_PERCORE_SHOW_THREAD, STAT_OPT_TABLE, STAT_OPT_INTERVAL_CLEAR, STAT_OPT_SMI_COST,
+       STAT_OPT_IOSTAT, STAT_OPT_CPUTYPE, STAT_OPT_TIMEOUT, STAT_OPT_LOG_FD, STAT_OPT_FILTER };
+
+/* stat_flags2_option - one of stat-flags2.c's options into *o (also notes
+ * each -e for --filter): 0, an exit status after the message, or 1 when
+ * `id` is for stat-opts.c to take. */
+int stat_flags2_option(struct stat_opts *o, int id, const char *arg);
+
+/* stat_flags2_check - what those options say together, with perf's words
+ * for its refusals: 0 or an exit status after the message. */
+int stat_flags2_check(const struct stat_opts *o);
+
+/* stat_flags2_spec - -g, -T, --smi-cost, --iostat and --cputype on
+ * o->spec, as perf 6.1 sets them up: 0 or an exit status after the
+ * message. */
+int stat_flags2_spec(struct stat_opts *o);
+
+/* stat_flags2_out - where the counts go: stderr, -o FILE or --log-fd N;
+ * NULL after the message. */
+FILE *stat_flags2_out(const struct stat_opts *o);
+
+/* stat_filters_apply - --filter on the events of the -e before it, each
+ * --for-each-cgroup copy too: 0, or -1 after the message. */
+int stat_filters_apply(const struct stat_opts *o, struct pk_evlist *l, size_t nr);
+
+/* stat_timeout_wait - --timeout: wait for the command w at most the
+ * timeout after t0, then end it with SIGTERM as perf does.  The command's
+ * exit status, or 0. */
+int stat_timeout_wait(const struct stat_opts *o, struct pk_workload *w, double t0);
+
+/* stat_table_print - --table: perf's table of each run's wall time,
+ * between the counts and the elapsed line, `p` decimals. */
+void stat_table_print(FILE *f, const struct stat_summary *s, int p);
+
+/* stat_tx_figures - perf's -T and --smi-cost figures for r[i] (stat-tx.c):
+ * how many went into m (0: an event of theirs perf shows no number for
+ * here), or -1 when r[i] is none of perf's transaction or SMI events. */
+int stat_tx_figures(const struct result *r, size_t nr, size_t i, const double *vals,
+		    struct pk_metric m[2]);
+
+/* stat_flags2_free - what stat-flags2.c allocated in o. */
+void stat_flags2_free(struct stat_opts *o);
 
 /* stat_print - the counts in the layout the options ask for. */
 void stat_print(FILE *f, const struct stat_opts *o, const struct result *r, size_t nr,

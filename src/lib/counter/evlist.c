@@ -481,7 +481,8 @@ int pk_evlist_read_group(struct pk_evlist *l, size_t lead, size_t c, size_t t, s
 	for (int k = 0; k < nr && (size_t)k < max; k++) {
 		struct pk_count *o = pk__count_at(out, (size_t)k);
 
-		o->value = pk_count_scaled(o);
+		if (!l->target.no_scale)
+			o->value = pk_count_scaled(o);
 	}
 	return nr;
 }
@@ -636,7 +637,8 @@ int pk_evlist_read_one(struct pk_evlist *l, size_t i, size_t c, size_t t, struct
 		return (int)n;
 	if (read_one_count(l, i, buf, (size_t)n, out) < 0)
 		return pk_last_error()->code;
-	out->value = pk_count_scaled(out);
+	if (!l->target.no_scale)	/* perf stat --no-scale: as counted */
+		out->value = pk_count_scaled(out);
 	return 0;
 }
 

@@ -184,6 +184,31 @@ static void test_groups_on_cpus(void **state)
 	assert_int_equal(k.nr_close, 6);
 }
 
+/* pk_target.no_scale (perf stat --no-scale): each read gives the count as
+ * counted (100 in a quarter of the time), not corrected to 400. */
+static void test_no_scale(void **state)
+{
+	static const int cpus[] = { 0, 3 };
+	struct pk_events *ev;
+	struct pk_evlist *l;
+	struct pk_target t = { .size = sizeof(t), .cpus = cpus, .nr_cpus = 2, .no_scale = true };
+	struct pk_count c = { .size = sizeof(c) };
+
+	(void)state;
+	assert_true(pk_events_parse("task-clock", NULL, &ev) > 0);
+	assert_int_equal(pk_evlist_new(ev, &t, &l), 0);
+	pk_events_free(ev);
+	assert_int_equal(pk_evlist_open(l), 0);
+	assert_int_equal(pk_evlist_read_one(l, 0, 1, 0, &c), 0);
+	assert_int_equal(c.value, 100);
+	assert_int_equal(c.enabled, 1000);
+	assert_int_equal(c.running, 250);
+	assert_int_equal(pk_evlist_read(l, 0, &c), 0);
+	assert_int_equal(c.value, 200);
+	assert_int_equal(c.enabled, 2000);
+	pk_evlist_free(l);
+}
+
 static void test_skip_unsupported(void **state)
 {
 	struct pk_evlist *l = make("{cycles,instructions},task-clock", NULL, 0, true);
@@ -515,6 +540,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_groups_on_cpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_scale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_unsupported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failure_closes_everything, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pinned_error_state, setup, teardown),
