@@ -67,6 +67,7 @@ struct rd_order {
 	struct rd_buf *spare[PK__READER_SPARE];	/* unpinned buffers for reuse */
 	size_t nr_spare;
 	size_t queued;			/* bytes of records queued, not delivered */
+	size_t nr_pinned;		/* buffers a queued or held record pins */
 	struct rd_buf *held;		/* that of the record delivered last, if queued */
 	size_t held_size;
 	struct rd_buf *arena;		/* where records of sparse buffers are copied */
