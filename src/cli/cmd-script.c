@@ -29,7 +29,7 @@ static const struct cli_opt script_options[] = {
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "[type:]field,... (comm, tid, pid, time, cpu, event, trace, ip, sym, dso, addr, symoff, "
 	  "period, misc, weight, iregs, uregs, brstack, brstacksym, brstackoff, phys_addr, "
-	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen, srccode); +field/-field edit the default; type is hw, sw, trace, raw or break" },
+	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen, srccode, brstackinsn, brstackinsnlen); +field/-field edit the default; type is hw, sw, trace, raw or break" },
 	{ "symfs", 0, CLI_ARG_REQUIRED, OPT_SYMFS, "DIR",
 	  "look for files with symbols below DIR (perf's --symfs; the kernel's from DIR/vmlinux)" },
 	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
@@ -71,6 +71,7 @@ static const struct { const char *name; uint32_t bit; } field_names[] = {
 	{ "data_page_size", SF_DATA_PAGE_SIZE }, { "code_page_size", SF_CODE_PAGE_SIZE }, { "srcline", SF_SRCLINE },
 	{ "data_src", SF_DATA_SRC }, { "tod", SF_TOD }, { "ipc", SF_IPC }, { "insn", SF_INSN },
 	{ "insnlen", SF_INSNLEN }, { "srccode", SF_SRCCODE },
+	{ "brstackinsn", SF_BRSTACKINSN }, { "brstackinsnlen", SF_BRSTACKINSNLEN },
 };
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
