@@ -46,6 +46,7 @@ static const struct cli_opt script_options[] = {
 	{ "no-inline", 0, CLI_ARG_NONE, OPT_NO_INLINE, NULL, "no inlined frames in call chains" },
 	{ "max-stack", 0, CLI_ARG_REQUIRED, OPT_MAX_STACK, "N",
 	  "use at most N frames of each call chain (default 127)" },
+	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL, "C++ symbols with their parameter lists, as perf -v demangles them" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -193,6 +194,7 @@ static int script_option(void *ctx, int id, const char *arg)
 	case OPT_HEADER: o->header = true; return 0;
 	case OPT_HEADER_ONLY: o->header_only = true; return 0;
 	case 'I': o->show_info = true; return 0;
+	case 'v': o->verbose = true; return 0;
 	case OPT_INLINE: o->no_inline = false; return 0;
 	case OPT_NO_INLINE: o->no_inline = true; return 0;
 	case OPT_MAX_STACK: {
@@ -298,7 +300,9 @@ static int setup(struct script_run *run)
 		pk_resolver_set_max_stack(run->c.res, run->o->max_stack);
 	/* perf script finds the binaries in the build-id cache first */
 	if ((cli_buildid_dir(dir, sizeof(dir)) && pk_resolver_set_buildid_dir(run->c.res, dir) < 0) ||
-	    cli_symfs_apply(run->c.res) < 0)
+	    cli_symfs_apply(run->c.res) < 0 ||
+	    pk_maps_set_demangle(pk_resolver_maps(run->c.res),
+				 run->o->verbose ? PK_DEMANGLE_PARAMS : PK_DEMANGLE_NAME) < 0)
 		return cli_error("script", NULL);
 	if (pk_data_reader_feature(run->r, PK_DATA_FEAT_TRACING_DATA, &td, &td_len) == 0 &&
 	    pk_tracing_data_parse(td, td_len, &run->c.tracing) < 0)

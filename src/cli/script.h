@@ -42,6 +42,7 @@ struct script_opts {
 	bool show_info;			/* -I */
 	bool no_inline;			/* --no-inline */
 	unsigned int max_stack;		/* --max-stack (perf's 127 when not given) */
+	bool verbose;			/* -v: C++ names with parameter lists */
 	bool max_stack_given;		/* --max-stack was given; 0 prints no frames */
 	struct script_type type[SCRIPT_NR_TYPES];
 };
