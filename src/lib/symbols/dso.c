@@ -87,7 +87,7 @@ const char *pk__symfs_path(const struct pk__sym_dirs *dirs, const char *path, ch
 	return snprintf(buf, len, "%s/%s", dirs->symfs, path) < (int)len ? buf : NULL;
 }
 
-static void by_build_id(const uint8_t *id, size_t size, const char *debug, char *path, size_t len)
+void pk__debug_build_id_path(const uint8_t *id, size_t size, const char *debug, char *path, size_t len)
 {
 	int n = snprintf(path, len, "%s/.build-id/%02x/", debug, id[0]);
 
@@ -295,7 +295,7 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	if (from_cache(d, dirs, path, sizeof(path)))
 		consider(d, path, &best, &mismatch);
 	if (d->pub.build_id_size) {
-		by_build_id(d->pub.build_id, d->pub.build_id_size, droot, path, sizeof(path));
+		pk__debug_build_id_path(d->pub.build_id, d->pub.build_id_size, droot, path, sizeof(path));
 		consider(d, path, &best, &mismatch);
 	} else if (mapped) {
 		/* None recorded: the file's own leads to its debug file, as in perf. */
@@ -305,7 +305,7 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 
 		pk__elf_close(e);	/* opened with or without a build-id */
 		if (n > 0) {
-			by_build_id(id, (size_t)n, droot, path, sizeof(path));
+			pk__debug_build_id_path(id, (size_t)n, droot, path, sizeof(path));
 			consider(d, path, &best, &mismatch);
 		}
 	}

@@ -116,6 +116,12 @@ struct pk__sym_dirs {
 const char *pk__symfs_path(const struct pk__sym_dirs *dirs, const char *path, char *buf,
 			   size_t len);
 
+/* pk__debug_build_id_path - the debug file of build-id `id` (`size`
+ * bytes) in debug directory `debug`: DEBUG/.build-id/xx/rest.debug, as
+ * perf, gdb and libdwfl look for it, into path (cut short where it does
+ * not fit in `len`). */
+void pk__debug_build_id_path(const uint8_t *id, size_t size, const char *debug, char *path, size_t len);
+
 /* pk__dso_load - load a user-space DSO's symbols (kind FILE, VDSO or
  * PERFMAP) once: find its file (the lookup hook, /usr/lib/debug by
  * build-id, .gnu_debuglink, the path), check its build-id, read .symtab
