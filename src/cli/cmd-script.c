@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_HEADER, OPT_HEADER_ONLY, OPT_INLINE, OPT_NO_INLINE,
-	OPT_SYMFS, OPT_MAX_STACK };
+	OPT_SYMFS, OPT_MAX_STACK, OPT_MAX_BLOCKS };
 
 static const struct cli_opt script_options[] = {
 	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read, - for standard input (default perf.data; standard input when it is a pipe)" },
@@ -47,6 +47,8 @@ static const struct cli_opt script_options[] = {
 	{ "max-stack", 0, CLI_ARG_REQUIRED, OPT_MAX_STACK, "N",
 	  "use at most N frames of each call chain (default 127)" },
 	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL, "C++ symbols with their parameter lists, as perf -v demangles them" },
+	{ "max-blocks", 0, CLI_ARG_REQUIRED, OPT_MAX_BLOCKS, "N",
+	  "brstackinsn prints at most N blocks of each branch stack (default 0: all)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -206,6 +208,8 @@ static int script_option(void *ctx, int id, const char *arg)
 		o->max_stack_given = true;
 		return 0;
 	}
+	case OPT_MAX_BLOCKS:
+		return cli_num_u64("script", "--max-blocks", arg, 0, INT32_MAX, &o->max_blocks) < 0 ? CLI_EXIT_USAGE : 0;
 	default: return 0;
 	}
 }

@@ -219,6 +219,8 @@ void script_print_brstackinsn(FILE *f, struct script_ctx *c, const struct script
 
 	if (!(t->fields & (SF_BRSTACKINSN | SF_BRSTACKINSNLEN)) || !nr)
 		return;
+	if (c->o->max_blocks && (uint64_t)nr > c->o->max_blocks + 1)
+		nr = (int)c->o->max_blocks + 1;	/* the blocks between the newest nr branches */
 	fputc('\n', f);
 	/* the oldest branch: its source alone, the block before it unknown */
 	if ((len = grab_bb(&st, e[nr - 1].from, e[nr - 1].from)) > 0) {

@@ -43,6 +43,7 @@ struct script_opts {
 	bool no_inline;			/* --no-inline */
 	unsigned int max_stack;		/* --max-stack (perf's 127 when not given) */
 	bool verbose;			/* -v: C++ names with parameter lists */
+	uint64_t max_blocks;		/* --max-blocks for brstackinsn, 0: all */
 	bool max_stack_given;		/* --max-stack was given; 0 prints no frames */
 	struct script_type type[SCRIPT_NR_TYPES];
 };

@@ -30,19 +30,20 @@ python3 "$DIR/brstack-craft.py" --overlap 3 g.data overlap.data
 python3 "$DIR/brstack-craft.py" --callstack g.data callstack.data
 python3 "$DIR/brstackinsn-craft.py" br.data miss.data
 
-# same FILE FIELDS [PATTERN]: perfkit script -F FIELDS on FILE prints what
-# perf script prints, and that has a line matching PATTERN.
+# same FILE FIELDS PATTERN [ARGS...]: perfkit script -F FIELDS ARGS on
+# FILE prints what perf script prints, and that has a line matching
+# PATTERN; the output is left in $ours.
 same() {
-	local theirs ours
-	theirs=$(perf script -i "$1" -F "$2" 2>/dev/null)
-	ours=$("$PERFKIT" script -i "$1" -F "$2" 2>"$tmp/err")
+	local theirs
+	theirs=$(perf script -i "$1" -F "$2" "${@:4}" 2>/dev/null)
+	ours=$("$PERFKIT" script -i "$1" -F "$2" "${@:4}" 2>"$tmp/err")
 	if [ "$theirs" != "$ours" ]; then
-		not_ok "script -F $2 on $1 equals perf's"
+		not_ok "script -F $2 ${*:4} on $1 equals perf's"
 		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)" "$(cat "$tmp/err")"
 	elif [ -n "${3:-}" ] && ! grep -qE -- "$3" <<<"$ours"; then
-		not_ok "script -F $2 on $1 equals perf's, with a line matching '$3'"
+		not_ok "script -F $2 ${*:4} on $1 equals perf's, with a line matching '$3'"
 	else
-		ok "script -F $2 on $1 equals perf's ($(wc -l <<<"$ours") lines)"
+		ok "script -F $2 ${*:4} on $1 equals perf's ($(wc -l <<<"$ours") lines)"
 	fi
 }
 
@@ -56,6 +57,10 @@ same deep.data ip,brstackinsn 'mismatch of LBR data and executable'
 same deep.data brstackinsn,brstackinsnlen '	ilen: [0-9]+'
 same overlap.data ip,brstackinsn '	insn: '
 same miss.data ip,brstackinsnlen 'not reaching sample'
+# --max-blocks 1: the newest two entries only, the oldest of them (from
+# the ip, no flags) printed first; the third's 300 cycles never
+same br.data ip,brstackinsn '^	[0-9a-f]{16}	insn: [0-9a-f ]+	#$' --max-blocks 1
+check "--max-blocks 1 leaves out the older entries" bash -c '! grep -q "300 cycles" <<<"$1"' _ "$ours"
 
 "$PERFKIT" script -i callstack.data -F ip,brstackinsn >/dev/null 2>"$tmp/err"
 rc=$?
