@@ -154,10 +154,8 @@ static void print_block(struct bb_state *st, uint64_t start, uint64_t end, int l
 		fputs("\tmismatch of LBR data and executable\n", st->f);
 }
 
-/* perf's arch_is_branch: whether the instruction at b transfers control
- * (jumps, calls, returns, interrupts, system calls), or does not decode;
- * what intel-pt's decoder calls a branch.  VEX/EVEX instructions never are. */
-static bool is_branch(const uint8_t *b, int n)
+/* What intel-pt's decoder calls a branch; VEX/EVEX instructions never are. */
+bool script_insn_is_branch(const uint8_t *b, int n)
 {
 	static const uint8_t prefixes[] = { 0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67, 0xf0, 0xf2, 0xf3 };
 	int i = 0, len = n > 0 ? script_insn_len(b, (size_t)n) : -1;
@@ -203,7 +201,7 @@ static void print_last_block(struct bb_state *st, const struct pk_sample *s)
 	for (uint64_t off = 0; off <= end - start; off += (unsigned int)ilen) {
 		if ((ilen = print_insn(st, start + off, st->buf + off, len - (int)off)) == 0)
 			break;
-		if (is_branch(st->buf + off, len - (int)off) && start + off != s->ip) {
+		if (script_insn_is_branch(st->buf + off, len - (int)off) && start + off != s->ip) {
 			fputs("\t... not reaching sample ...\n", st->f);
 			break;
 		}

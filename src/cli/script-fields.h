@@ -83,6 +83,12 @@ void script_print_insn(FILE *f, struct script_ctx *c, const struct script_type *
 void script_print_brstackinsn(FILE *f, struct script_ctx *c, const struct script_type *t,
 			      const struct pk_sample *s, uint32_t pid);
 
+/* script_insn_is_branch - perf's arch_is_branch for the `n` bytes at b:
+ * whether the x86-64 instruction they start with transfers control
+ * (jumps, calls, returns, interrupts, system calls), or true when no
+ * whole instruction decodes (perf's -1). */
+bool script_insn_is_branch(const uint8_t *b, int n);
+
 /* The counters' last values, to split PERF_SAMPLE_READ samples as perf does. */
 struct script_reads;
 
