@@ -29,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define QUEUE_MAX (16u << 20)	/* the queue's memory (footprint()) before a half flush */
-#define DIR_QUEUE_MAX (16u << 20)	/* the same for a directory's merged files */
+#define QUEUE_MAX (16u << 20)	/* the queue's memory (footprint()) before a half flush; a
+					 * directory's merged files share one queue too */
 #define SPARSE (PK__READER_BUF_SIZE / 4)	/* queued bytes of a buffer left that are copied out */
 
 int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order order)
@@ -403,7 +403,7 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *h, con
 		return 1;
 	}
 	err = enqueue(r, h, t);
-	if (!err && footprint(o) > (r->nr_cur ? DIR_QUEUE_MAX : QUEUE_MAX) && !(err = flush(o, UINT64_MAX)))	/* sorts; */
+	if (!err && footprint(o) > QUEUE_MAX && !(err = flush(o, UINT64_MAX)))	/* sorts; */
 		err = flush(o, o->q[0].time + (o->q[o->nr_q - 1].time - o->q[0].time) / 2);	/* half goes */
 	return err ? failed(r, err) : 0;
 }
