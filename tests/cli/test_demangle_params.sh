@@ -7,12 +7,12 @@
 # report -v and script -v against perf's on the same file, and without
 # -v the names alone, as before.
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/report-perf.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 export HOME=$tmp/home PERFKIT_BUILDID_DIR=$tmp/home/.debug
 mkdir -p "$HOME"
-. "$(dirname "$0")/report-perf.sh"
 
 if ! command -v g++ >/dev/null || ! command -v perf >/dev/null; then
 	skip "C++ names against perf" "g++ or perf is not installed"

@@ -35,7 +35,7 @@ peak() {
 }
 
 asan=false
-grep -qa AddressSanitizer "$PERFKIT" && asan=true
+grep -qaE "__asan_init|AddressSanitizer" "$PERFKIT" && asan=true
 
 peak script.kb script -i big.data -F tid,time
 check "script exits 0" test "$rc" -eq 0
