@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAXBB 16384u	/* perf's longest block */
@@ -26,6 +27,7 @@ struct bb_state {
 	struct script_ctx *c;
 	uint32_t pid;
 	bool ilen;		/* brstackinsnlen */
+	bool srcline;		/* -F srcline: each function's name with its line */
 	uint8_t mode;		/* of the block read last: PERF_RECORD_MISC_KERNEL or _USER */
 	bool have_sym;		/* the function named last, to name each once */
 	const struct pk_dso *sym_dso;
@@ -57,6 +59,22 @@ static int grab_bb(struct bb_state *st, uint64_t start, uint64_t end)
 	return (int)script_code_read(st->c, st->pid, start, st->buf, end - start + MAXINSN);
 }
 
+/* The source line -F srcline prints for a sample, after a tab here (perf
+ * passes its map__fprintf_srcline another prefix). */
+static void print_srcline(struct bb_state *st, const struct pk_location *loc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	script_print_srcline(m, st->c->res, loc, NULL, !st->c->o->no_inline);
+	if (fclose(m) == 0 && len > 3 && !strncmp(text, "\n  ", 3))
+		fprintf(st->f, "\t%s", text + 3);
+	free(text);
+}
+
 /* The function's name, "\tname+off:", where addr enters one other than
  * the function named last; nothing where no symbol holds it. */
 static void print_sym(struct bb_state *st, uint64_t addr)
@@ -71,7 +89,10 @@ static void print_sym(struct bb_state *st, uint64_t addr)
 	fprintf(st->f, "\t%s", loc.sym);
 	if (loc.symoff)
 		fprintf(st->f, "%+d", (int)loc.symoff);
-	fputs(":\n", st->f);
+	fputc(':', st->f);
+	if (st->srcline)
+		print_srcline(st, &loc);
+	fputc('\n', st->f);
 	st->have_sym = true;
 	st->sym_dso = loc.dso;
 	st->sym_start = loc.sym_start;
@@ -211,7 +232,8 @@ static void print_last_block(struct bb_state *st, const struct pk_sample *s)
 void script_print_brstackinsn(FILE *f, struct script_ctx *c, const struct script_type *t,
 			      const struct pk_sample *s, uint32_t pid)
 {
-	struct bb_state st = { .f = f, .c = c, .pid = pid, .ilen = t->fields & SF_BRSTACKINSNLEN };
+	struct bb_state st = { .f = f, .c = c, .pid = pid, .ilen = t->fields & SF_BRSTACKINSNLEN,
+			       .srcline = t->fields & SF_SRCLINE };
 	const struct perf_branch_entry *e = s->branch.entries;
 	int nr = (int)s->branch.nr, len;
 
