@@ -28,6 +28,8 @@ struct bb_state {
 	uint32_t pid;
 	bool ilen;		/* brstackinsnlen */
 	bool srcline;		/* -F srcline: each function's name with its line */
+	bool srccode;		/* -F srccode: the source line of each instruction */
+	uint32_t tid;		/* whose srccode state (the last line printed) */
 	uint8_t mode;		/* of the block read last: PERF_RECORD_MISC_KERNEL or _USER */
 	bool have_sym;		/* the function named last, to name each once */
 	const struct pk_dso *sym_dso;
@@ -73,6 +75,17 @@ static void print_srcline(struct bb_state *st, const struct pk_location *loc)
 	if (fclose(m) == 0 && len > 3 && !strncmp(text, "\n  ", 3))
 		fprintf(st->f, "\t%s", text + 3);
 	free(text);
+}
+
+/* perf's print_srccode: the source line of the instruction at ip, when
+ * -F srccode asks and it is not the line the thread printed last. */
+static void print_srccode(struct bb_state *st, uint64_t ip)
+{
+	struct pk_location loc = { .size = sizeof(loc) };
+
+	if (st->srccode && pk_maps_resolve(pk_resolver_maps(st->c->res), st->pid, ip, st->mode, &loc) == 0 &&
+	    loc.dso)
+		(void)script_print_srccode(st->f, &st->c->srccode, st->c->res, st->tid, &loc);
 }
 
 /* The function's name, "\tname+off:", where addr enters one other than
@@ -165,10 +178,12 @@ static void print_block(struct bb_state *st, uint64_t start, uint64_t end, int l
 		print_sym(st, ip);
 		if (ip == end) {
 			print_jump(st, ip, e, st->buf + off, len - (int)off, ++insn);
+			print_srccode(st, ip);
 			break;
 		}
 		if ((ilen = print_insn(st, ip, st->buf + off, len - (int)off)) == 0)
 			break;
+		print_srccode(st, ip);
 		insn++;
 	}
 	if (off != end - start)
@@ -215,8 +230,10 @@ static void print_last_block(struct bb_state *st, const struct pk_sample *s)
 
 	print_sym(st, start);
 	if (len <= 0) {
-		if ((len = grab_bb(st, s->ip, s->ip)) > 0)
+		if ((len = grab_bb(st, s->ip, s->ip)) > 0) {
 			print_insn(st, s->ip, st->buf, len);
+			print_srccode(st, s->ip);
+		}
 		return;
 	}
 	for (uint64_t off = 0; off <= end - start; off += (unsigned int)ilen) {
@@ -226,6 +243,7 @@ static void print_last_block(struct bb_state *st, const struct pk_sample *s)
 			fputs("\t... not reaching sample ...\n", st->f);
 			break;
 		}
+		print_srccode(st, start + off);
 	}
 }
 
@@ -233,7 +251,7 @@ void script_print_brstackinsn(FILE *f, struct script_ctx *c, const struct script
 			      const struct pk_sample *s, uint32_t pid)
 {
 	struct bb_state st = { .f = f, .c = c, .pid = pid, .ilen = t->fields & SF_BRSTACKINSNLEN,
-			       .srcline = t->fields & SF_SRCLINE };
+			       .srcline = t->fields & SF_SRCLINE, .srccode = t->fields & SF_SRCCODE, .tid = s->tid };
 	const struct perf_branch_entry *e = s->branch.entries;
 	int nr = (int)s->branch.nr, len;
 
@@ -246,6 +264,7 @@ void script_print_brstackinsn(FILE *f, struct script_ctx *c, const struct script
 	if ((len = grab_bb(&st, e[nr - 1].from, e[nr - 1].from)) > 0) {
 		print_sym(&st, e[nr - 1].from);
 		print_jump(&st, e[nr - 1].from, &e[nr - 1], st.buf, len, 0);
+		print_srccode(&st, e[nr - 1].from);
 	}
 	for (int i = nr - 2; i >= 0; i--) {
 		uint64_t start = e[i + 1].to, end = e[i].from;

@@ -7,8 +7,9 @@
 # "mismatch of LBR data and executable"), with --overlap on a -g
 # recording, and through brstackinsn-craft.py (a newest branch that
 # misses the sample: perf's 128-byte scan and "... not reaching sample
-# ..."), with srcline (each function's line after its name), with
-# --max-blocks; and perf's refusal of an LBR call stack (no any-branch
+# ..."), with srcline (each function's line after its name) and srccode
+# (each instruction's source line where it changes), with --max-blocks;
+# and perf's refusal of an LBR call stack (no any-branch
 # filter).
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
@@ -56,6 +57,11 @@ same br.data ip,brstackinsn '^	[0-9a-f]{16}	insn: [0-9a-f ]+	# MISPRED INTX 300 
 same br.data ip,sym,brstackinsnlen '	ilen: [0-9]+	# MISPRED INTX'
 same br.data +brstackinsn '^	[A-Za-z_][A-Za-z0-9_.@]*(\+[0-9]+)?:$'
 same br.data ip,brstackinsn,srcline '^	[A-Za-z_][A-Za-z0-9_.@]*(\+[0-9]+)?:	[^	]+:[0-9]+$'
+# srccode: from the workload's build directory, which its DWARF's relative
+# file names start from
+cd "$(dirname "$W")/.." || exit 1
+same "$tmp/miss.data" ip,brstackinsn,srccode '^\|[0-9]+ +'
+cd "$tmp" || exit 1
 same deep.data ip,brstackinsn 'mismatch of LBR data and executable'
 same deep.data brstackinsn,brstackinsnlen '	ilen: [0-9]+'
 same overlap.data ip,brstackinsn '	insn: '
