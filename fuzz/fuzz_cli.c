@@ -10,7 +10,9 @@
  * (cli_control_open), 'l' --control command lines (cli_control_next over a
  * pipe), 'P' a perfconfig file (cli_buildid_dir with $PERF_CONFIG naming
  * it), 'x' raw bytes whose x86-64 instruction length script -F insn
- * finds (script_insn_len: -1, or within the bytes and 15), 'S' bytes read
+ * finds (script_insn_len: -1, or within the bytes and 15; and whether
+ * brstackinsn takes it for a branch, script_insn_is_branch: always when
+ * it does not decode), 'S' bytes read
  * as perf stat's records (script_stat_record over a stream of two events
  * with ids 1 to 4: 1 for each of its record types, 0 for the others) and
  * 'T' diff's
@@ -313,6 +315,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int len = script_insn_len(data + 1, size - 1);
 
 		if (len != -1 && (len < 1 || (size_t)len > size - 1 || len > 15))
+			abort();
+		if (len == -1 && !script_insn_is_branch(data + 1, (int)(size - 1)))
 			abort();
 		return 0;
 	}

@@ -115,6 +115,21 @@ PK_API int pk_maps_set_buildid_cache(struct pk_maps *m, const char *dir);
  */
 PK_API int pk_maps_set_symfs(struct pk_maps *m, const char *dir);
 
+/* How C++ symbol names are demangled. */
+enum pk_demangle {
+	PK_DEMANGLE_NAME,	/* the default: "ns::cls::fn", no parameters (perf) */
+	PK_DEMANGLE_PARAMS,	/* "ns::cls::fn(int, char const*)" (perf -v) */
+};
+
+/*
+ * pk_maps_set_demangle - demangle C++ names of user-space DSOs (their
+ * symbols and PLT entries) as `how` says; Rust names are the same either
+ * way, and the kernel's are not demangled.  Takes effect for DSOs whose
+ * symbols are not loaded yet.  Returns 0, or -EINVAL for a `how` that is
+ * not an enum pk_demangle.
+ */
+PK_API int pk_maps_set_demangle(struct pk_maps *m, enum pk_demangle how);
+
 /*
  * pk_maps_process - follow one decoded record: MMAP and MMAP2 add a mapping
  * to their process (pid -1: the kernel's), FORK copies the parent's maps to

@@ -588,7 +588,9 @@ static int setup(struct report_run *run)
 	pk_resolver_set_caller_order(run->res, run->o->cg.caller);
 	/* perf reads the binaries that ran from the build-id cache first. */
 	if ((cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run->res, dir)) < 0) ||
-	    (err = cli_symfs_apply(run->res)) < 0)
+	    (err = cli_symfs_apply(run->res)) < 0 ||
+	    (err = pk_maps_set_demangle(pk_resolver_maps(run->res),
+					run->o->verbose ? PK_DEMANGLE_PARAMS : PK_DEMANGLE_NAME)) < 0)
 		return err;
 	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
 		return -ENOMEM;

@@ -22,14 +22,14 @@
 #include <unistd.h>
 
 enum { OPT_NS = 0x100, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_HEADER, OPT_HEADER_ONLY, OPT_INLINE, OPT_NO_INLINE,
-	OPT_SYMFS, OPT_MAX_STACK };
+	OPT_SYMFS, OPT_MAX_STACK, OPT_MAX_BLOCKS };
 
 static const struct cli_opt script_options[] = {
 	{ "input", 'i', CLI_ARG_REQUIRED, 'i', "FILE", "the perf.data file to read, - for standard input (default perf.data; standard input when it is a pipe)" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "[type:]field,... (comm, tid, pid, time, cpu, event, trace, ip, sym, dso, addr, symoff, "
 	  "period, misc, weight, iregs, uregs, brstack, brstacksym, brstackoff, phys_addr, "
-	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen, srccode); +field/-field edit the default; type is hw, sw, trace, raw or break" },
+	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen, srccode, brstackinsn, brstackinsnlen); +field/-field edit the default; type is hw, sw, trace, raw or break" },
 	{ "symfs", 0, CLI_ARG_REQUIRED, OPT_SYMFS, "DIR",
 	  "look for files with symbols below DIR (perf's --symfs; the kernel's from DIR/vmlinux)" },
 	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
@@ -46,6 +46,9 @@ static const struct cli_opt script_options[] = {
 	{ "no-inline", 0, CLI_ARG_NONE, OPT_NO_INLINE, NULL, "no inlined frames in call chains" },
 	{ "max-stack", 0, CLI_ARG_REQUIRED, OPT_MAX_STACK, "N",
 	  "use at most N frames of each call chain (default 127)" },
+	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL, "C++ symbols with their parameter lists, as perf -v demangles them" },
+	{ "max-blocks", 0, CLI_ARG_REQUIRED, OPT_MAX_BLOCKS, "N",
+	  "brstackinsn prints at most N blocks of each branch stack (default 0: all)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -71,6 +74,7 @@ static const struct { const char *name; uint32_t bit; } field_names[] = {
 	{ "data_page_size", SF_DATA_PAGE_SIZE }, { "code_page_size", SF_CODE_PAGE_SIZE }, { "srcline", SF_SRCLINE },
 	{ "data_src", SF_DATA_SRC }, { "tod", SF_TOD }, { "ipc", SF_IPC }, { "insn", SF_INSN },
 	{ "insnlen", SF_INSNLEN }, { "srccode", SF_SRCCODE },
+	{ "brstackinsn", SF_BRSTACKINSN }, { "brstackinsnlen", SF_BRSTACKINSNLEN },
 };
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -192,6 +196,7 @@ static int script_option(void *ctx, int id, const char *arg)
 	case OPT_HEADER: o->header = true; return 0;
 	case OPT_HEADER_ONLY: o->header_only = true; return 0;
 	case 'I': o->show_info = true; return 0;
+	case 'v': o->verbose = true; return 0;
 	case OPT_INLINE: o->no_inline = false; return 0;
 	case OPT_NO_INLINE: o->no_inline = true; return 0;
 	case OPT_MAX_STACK: {
@@ -203,6 +208,8 @@ static int script_option(void *ctx, int id, const char *arg)
 		o->max_stack_given = true;
 		return 0;
 	}
+	case OPT_MAX_BLOCKS:
+		return cli_num_u64("script", "--max-blocks", arg, 0, INT32_MAX, &o->max_blocks) < 0 ? CLI_EXIT_USAGE : 0;
 	default: return 0;
 	}
 }
@@ -297,7 +304,9 @@ static int setup(struct script_run *run)
 		pk_resolver_set_max_stack(run->c.res, run->o->max_stack);
 	/* perf script finds the binaries in the build-id cache first */
 	if ((cli_buildid_dir(dir, sizeof(dir)) && pk_resolver_set_buildid_dir(run->c.res, dir) < 0) ||
-	    cli_symfs_apply(run->c.res) < 0)
+	    cli_symfs_apply(run->c.res) < 0 ||
+	    pk_maps_set_demangle(pk_resolver_maps(run->c.res),
+				 run->o->verbose ? PK_DEMANGLE_PARAMS : PK_DEMANGLE_NAME) < 0)
 		return cli_error("script", NULL);
 	if (pk_data_reader_feature(run->r, PK_DATA_FEAT_TRACING_DATA, &td, &td_len) == 0 &&
 	    pk_tracing_data_parse(td, td_len, &run->c.tracing) < 0)

@@ -32,6 +32,12 @@ static const struct {
 
 int script_fields_check(struct script_type *t, const struct perf_event_attr *a, const char *name)
 {
+	/* perf ORs every event's filter; one event's is what files have */
+	if ((t->fields & (SF_BRSTACKINSN | SF_BRSTACKINSNLEN)) && !(a->branch_sample_type & PERF_SAMPLE_BRANCH_ANY)) {
+		cli_message(stderr, "Display of branch stack assembler requested, but non all-branch filter set\n"
+			    "Hint: run 'perf record -b ...'\n");
+		return CLI_EXIT_EVENT;
+	}
 	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
 		if (!(t->fields & checks[i].field) || (a->sample_type & checks[i].sample_bit))
 			continue;
@@ -223,6 +229,7 @@ void script_print_tail(FILE *f, struct script_ctx *c, const struct script_type *
 	if ((t->fields & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) && s->branch.nr)
 		print_brstack(f, c, t, s, pid, cpumode);
 	script_print_insn(f, c, t, s, pid);
+	script_print_brstackinsn(f, c, t, s, pid);
 	if (HAS(t, PHYS_ADDR))
 		fprintf(f, "%16" PRIx64, s->phys_addr);
 	if (HAS(t, DATA_PAGE_SIZE))

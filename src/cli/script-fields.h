@@ -61,11 +61,33 @@ void script_print_data_src(FILE *f, struct script_ctx *c, uint64_t data_src);
  * `b` start with, or -1 when they hold no whole instruction. */
 int script_insn_len(const uint8_t *b, size_t n);
 
+/* script_code_read - up to `len` bytes of code at address `ip` of process
+ * `pid` from its DSO's file (perf's dso__data_read_offset; the vDSO's
+ * image from the build-id cache): how many were read, 0 when there are
+ * none to read (the kernel, memory without a file). */
+size_t script_code_read(struct script_ctx *c, uint32_t pid, uint64_t ip, uint8_t *buf, size_t len);
+
 /* script_print_insn - perf's " ilen: N" and " insn: xx ..." for sample s
  * of process `pid`, as t asks: the bytes at its ip from its DSO's file,
  * as long as the instruction there (none in the kernel). */
 void script_print_insn(FILE *f, struct script_ctx *c, const struct script_type *t, const struct pk_sample *s,
 		       uint32_t pid);
+
+/* ---- script-brstackinsn.c: brstackinsn and brstackinsnlen --------------- */
+
+/* script_print_brstackinsn - perf's brstackinsn (and brstackinsnlen) for
+ * sample s of process `pid`, as t asks: each block between two branches
+ * of its branch stack, oldest first, instruction by instruction from its
+ * DSO's file, each function's name where a block enters it, the branch
+ * flags and cycles on each block's last instruction. */
+void script_print_brstackinsn(FILE *f, struct script_ctx *c, const struct script_type *t,
+			      const struct pk_sample *s, uint32_t pid);
+
+/* script_insn_is_branch - perf's arch_is_branch for the `n` bytes at b:
+ * whether the x86-64 instruction they start with transfers control
+ * (jumps, calls, returns, interrupts, system calls), or true when no
+ * whole instruction decodes (perf's -1). */
+bool script_insn_is_branch(const uint8_t *b, int n);
 
 /* The counters' last values, to split PERF_SAMPLE_READ samples as perf does. */
 struct script_reads;

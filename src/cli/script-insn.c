@@ -36,9 +36,7 @@ static int open_vdso(const struct pk_dso *d)
 	return fd;
 }
 
-/* Up to MAX_INSN bytes at the sample's ip from its DSO's file: 0 when
- * there are none to read (the kernel, memory without a file). */
-static size_t read_insn(struct script_ctx *c, uint32_t pid, uint64_t ip, uint8_t *buf)
+size_t script_code_read(struct script_ctx *c, uint32_t pid, uint64_t ip, uint8_t *buf, size_t len)
 {
 	struct pk_location loc = { .size = sizeof(loc) };
 	uint16_t mode = ip >= 0xffff800000000000ull ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
@@ -55,7 +53,7 @@ static size_t read_insn(struct script_ctx *c, uint32_t pid, uint64_t ip, uint8_t
 		fd = strcmp(loc.dso->name, "[vdso]") ? -1 : open_vdso(loc.dso);
 	if (fd < 0)
 		return 0;
-	n = pread(fd, buf, MAX_INSN, (off_t)loc.map_ip);
+	n = pread(fd, buf, len, (off_t)loc.map_ip);
 	close(fd);
 	return n > 0 ? (size_t)n : 0;
 }
@@ -69,7 +67,7 @@ void script_print_insn(FILE *f, struct script_ctx *c, const struct script_type *
 
 	if (!(t->fields & (SF_INSN | SF_INSNLEN)))
 		return;
-	n = read_insn(c, pid, s->ip, buf);
+	n = script_code_read(c, pid, s->ip, buf, MAX_INSN);
 	len = n ? script_insn_len(buf, n) : -1;
 	if (len < 0)
 		len = 0;

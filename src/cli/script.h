@@ -17,7 +17,7 @@ enum script_field {
 	SF_UREGS = 1u << 16, SF_BRSTACK = 1u << 17, SF_BRSTACKSYM = 1u << 18, SF_BRSTACKOFF = 1u << 19,
 	SF_PHYS_ADDR = 1u << 20, SF_DATA_PAGE_SIZE = 1u << 21, SF_CODE_PAGE_SIZE = 1u << 22, SF_SRCLINE = 1u << 23,
 	SF_DATA_SRC = 1u << 24, SF_TOD = 1u << 25, SF_IPC = 1u << 26, SF_INSN = 1u << 27, SF_INSNLEN = 1u << 28,
-	SF_SRCCODE = 1u << 29,
+	SF_SRCCODE = 1u << 29, SF_BRSTACKINSN = 1u << 30, SF_BRSTACKINSNLEN = 1u << 31,
 };
 
 /* The output types perf keys -F by: the attr types below PERF_TYPE_MAX, then
@@ -42,6 +42,8 @@ struct script_opts {
 	bool show_info;			/* -I */
 	bool no_inline;			/* --no-inline */
 	unsigned int max_stack;		/* --max-stack (perf's 127 when not given) */
+	bool verbose;			/* -v: C++ names with parameter lists */
+	uint64_t max_blocks;		/* --max-blocks for brstackinsn, 0: all */
 	bool max_stack_given;		/* --max-stack was given; 0 prints no frames */
 	struct script_type type[SCRIPT_NR_TYPES];
 };

@@ -12,24 +12,12 @@
 # with -c, samples x period) and flamegraph (an SVG of both profiles);
 # and bad usage.
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/diff-perf.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 W=$PERFKIT_WORKLOAD
-
-# same_as_perf ARGS...: perfkit diff prints what perf diff prints.
-same_as_perf() {
-	local theirs ours
-	theirs=$(perf diff "$@" 2>/dev/null)
-	ours=$("$PERFKIT" diff "$@" 2>"$tmp/err")
-	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
-		ok "diff $* equals perf's"
-	else
-		not_ok "diff $* equals perf's"
-		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)" "$(cat "$tmp/err")"
-	fi
-}
 
 if ! command -v perf >/dev/null; then
 	skip "comparisons with perf diff" "perf is not installed"

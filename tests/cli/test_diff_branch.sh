@@ -9,39 +9,13 @@
 # brstack-craft.py gave a branch stack (no LBR here), with and without
 # the BRANCH_STACK feature perf checks first.
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/diff-perf.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 W=$PERFKIT_WORKLOAD
 CRAFT=$(dirname "$0")/brstack-craft.py
-
-# same_stderr ARGS...: perfkit diff -v's build id and PMU lines on standard
-# error are perf diff's (perf's other debug lines are its own).
-same_stderr() {
-	local theirs ours
-	theirs=$(perf diff "$@" 2>&1 >/dev/null | grep -E '^build id event received for |pmu capabilities not available$')
-	ours=$("$PERFKIT" diff "$@" 2>&1 >/dev/null)
-	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
-		ok "diff $*: standard error equals perf's ($(printf '%s\n' "$ours" | wc -l) lines)"
-	else
-		not_ok "diff $*: standard error equals perf's"
-		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
-	fi
-}
-
-# same_as_perf ARGS...: perfkit diff's standard output is perf diff's.
-same_as_perf() {
-	local theirs ours
-	theirs=$(perf diff "$@" 2>/dev/null)
-	ours=$("$PERFKIT" diff "$@" 2>"$tmp/err")
-	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
-		ok "diff $* equals perf's ($(printf '%s\n' "$ours" | wc -l) lines)"
-	else
-		not_ok "diff $* equals perf's"
-		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)" "$(cat "$tmp/err")"
-	fi
-}
 
 if ! command -v perf >/dev/null; then
 	skip "comparisons with perf diff" "perf is not installed"

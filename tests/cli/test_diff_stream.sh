@@ -10,25 +10,13 @@
 # kernel, whose call chains are deep, and each entry has a sample or two,
 # so ties of hits decide which five streams are kept.
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/diff-perf.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 W=$PERFKIT_WORKLOAD
 CRAFT=$(dirname "$0")/brstack-craft.py
-
-# same_as_perf ARGS...: perfkit diff's standard output is perf diff's.
-same_as_perf() {
-	local theirs ours
-	theirs=$(perf diff "$@" 2>/dev/null)
-	ours=$("$PERFKIT" diff "$@" 2>"$tmp/err")
-	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
-		ok "diff $* equals perf's ($(printf '%s\n' "$ours" | wc -l) lines)"
-	else
-		not_ok "diff $* equals perf's"
-		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)" "$(cat "$tmp/err")"
-	fi
-}
 
 if ! command -v perf >/dev/null; then
 	skip "comparisons with perf diff --stream" "perf is not installed"

@@ -176,10 +176,14 @@ int pk__data_writer_tracing(const char *tracefs, const struct pk__data_event *ev
 /*
  * pk__data_writer_feature - the payload of feature `f` (a features.def id)
  * as the feature section carries it, for pipe mode's HEADER_FEATURE
- * records.  Returns 1 with a malloc'd payload in *p and its length in *len,
- * 0 (and NULL) when the writer has nothing to say for `f`, or -ENOMEM.
+ * records, the machine's from `h` (a pk__data_host_get reference the
+ * caller holds for all of a stream's features, so its key is checked once
+ * a stream; NULL: one taken for this call).  Returns 1 with a malloc'd
+ * payload in *p and its length in *len, 0 (and NULL) when the writer has
+ * nothing to say for `f`, or -ENOMEM.
  */
-int pk__data_writer_feature(struct pk_data_writer *w, int f, unsigned char **p, size_t *len);
+int pk__data_writer_feature(struct pk_data_writer *w, const struct pk__data_host *h, int f, unsigned char **p,
+			    size_t *len);
 
 /* Pipe mode (writer-pipe.c): what goes before the first record (the pipe
  * header, HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA, EVENT_UPDATE

@@ -242,19 +242,20 @@ int pk__data_writer_features(struct pk_data_writer *w, uint64_t flags[4])
 	return err;
 }
 
-int pk__data_writer_feature(struct pk_data_writer *w, int f, unsigned char **p, size_t *len)
+int pk__data_writer_feature(struct pk_data_writer *w, const struct pk__data_host *h, int f, unsigned char **p,
+			    size_t *len)
 {
 	struct pk__data_blob b = { 0 };
-	struct pk__data_host *h;
+	struct pk__data_host *own = NULL;
 	bool has;
 	int err;
 
 	*p = NULL;
 	*len = 0;
-	if ((err = pk__data_host_get(&h)) < 0)
+	if (!h && (err = pk__data_host_get(&own)) < 0)
 		return err;
-	has = feature(w, f, &b, h);
-	pk__data_host_put(h);
+	has = feature(w, f, &b, h ? h : own);
+	pk__data_host_put(own);
 	if (has && b.oom) {
 		free(b.p);
 		return pk__error_nomem("a perf.data feature section");

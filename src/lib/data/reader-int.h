@@ -11,6 +11,7 @@
 #include "data.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* perf.data's user record types (perf's PERF_RECORD_HEADER_* and friends) */
 #define PK__RECORD_HEADER_ATTR 64
@@ -67,6 +68,7 @@ struct rd_order {
 	struct rd_buf *spare[PK__READER_SPARE];	/* unpinned buffers for reuse */
 	size_t nr_spare;
 	size_t queued;			/* bytes of records queued, not delivered */
+	size_t nr_pinned;		/* buffers a queued or held record pins */
 	struct rd_buf *held;		/* that of the record delivered last, if queued */
 	size_t held_size;
 	struct rd_buf *arena;		/* where records of sparse buffers are copied */
@@ -161,6 +163,16 @@ struct pk_data_reader {
 	size_t nr_cur, cur_file;	/* how many; that of the record delivered last */
 	size_t took;			/* the file whose head pk__reader_dir_next gave last */
 };
+
+/* pk__reader_u64 - the u64 at p (any alignment) of r's file, brought to
+ * this machine's byte order. */
+static inline uint64_t pk__reader_u64(const struct pk_data_reader *r, const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return r->swap ? __builtin_bswap64(v) : v;
+}
 
 /* reader.c */
 int pk__reader_read_at(struct pk_data_reader *r, void *p, size_t len, uint64_t off, const char *what);

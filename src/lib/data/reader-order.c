@@ -11,8 +11,12 @@
  * Records without a time (perf's own user records, events without
  * PERF_SAMPLE_TIME, non-samples without sample_id_all, a time of 0 such as
  * the synthesized ones) are delivered the moment they are read, as perf
- * does.  A file without rounds is flushed in halves once the queue is
- * large, as perf does when its queue outgrows its allotment.  Queued
+ * does.  A file without rounds (or with rounds larger than QUEUE_MAX) is
+ * flushed in halves once the queue's memory reaches QUEUE_MAX, as perf
+ * does when its queue outgrows report.queue-size; perf's default has no
+ * limit, so its order and ours differ only where a record comes after
+ * a record of a later time than itself by more than half the queue
+ * (counted in nr_unordered): a whole report stays within 64 MB.  Queued
  * records are not copied: they stay in the buffer they were read into,
  * which they pin until delivered (struct rd_buf); only those of a buffer
  * the stream leaves with under a quarter of it queued are copied out, so
@@ -25,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define QUEUE_MAX (256u << 20)	/* queued record bytes before a half flush */
-#define DIR_QUEUE_MAX (16u << 20)	/* the same for a directory's merged files */
+#define QUEUE_MAX (16u << 20)	/* the queue's memory (footprint()) before a half flush; a
+					 * directory's merged files share one queue too */
 #define SPARSE (PK__READER_BUF_SIZE / 4)	/* queued bytes of a buffer left that are copied out */
 
 int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order order)
@@ -156,7 +160,10 @@ void pk__reader_buf_drop(unsigned char *mem)
 static void unpin(struct rd_order *o, struct rd_buf *b, size_t size)
 {
 	b->bytes -= size;
-	if (--b->live || !b->detached)
+	if (--b->live)
+		return;
+	o->nr_pinned--;
+	if (!b->detached)
 		return;
 	if (o->nr_spare < PK__READER_SPARE)
 		o->spare[o->nr_spare++] = b;
@@ -216,7 +223,8 @@ static void relocate(struct pk_data_reader *r, struct rd_buf *b)
 		e->rec = o->arena->mem + o->arena_len;
 		e->buf = o->arena;
 		o->arena_len += size;
-		o->arena->live++;
+		if (!o->arena->live++)
+			o->nr_pinned++;
 		o->arena->bytes += size;
 		unpin(o, b, size);
 	}
@@ -275,10 +283,19 @@ static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, 
 		o->max_time = t;
 	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, (const unsigned char *)h, b,
 					      (uint32_t)r->cur_file, r->nr_cur ? r->cur_off : r->rec_off };
-	b->live++;
+	if (!b->live++)
+		o->nr_pinned++;
 	b->bytes += h->size;
 	o->queued += h->size;
 	return 0;
+}
+
+/* The memory the queue takes: the buffers its records pin and, for each
+ * record, its entry in the queue and in the merge's other half (their
+ * capacity beyond that is allocated, not touched: no resident pages). */
+static size_t footprint(const struct rd_order *o)
+{
+	return o->nr_pinned * (sizeof(struct rd_buf) + PK__READER_BUF_SIZE) + 2 * o->nr_q * sizeof(*o->q);
 }
 
 static bool before(const struct rd_queued *x, const struct rd_queued *y)
@@ -386,7 +403,7 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *h, con
 		return 1;
 	}
 	err = enqueue(r, h, t);
-	if (!err && o->queued > (r->nr_cur ? DIR_QUEUE_MAX : QUEUE_MAX) && !(err = flush(o, UINT64_MAX)))	/* sorts; */
+	if (!err && footprint(o) > QUEUE_MAX && !(err = flush(o, UINT64_MAX)))	/* sorts; */
 		err = flush(o, o->q[0].time + (o->q[o->nr_q - 1].time - o->q[0].time) / 2);	/* half goes */
 	return err ? failed(r, err) : 0;
 }

@@ -15,14 +15,6 @@
 
 #include <string.h>
 
-static uint64_t u64_of(const struct pk_data_reader *r, const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return r->swap ? __builtin_bswap64(v) : v;
-}
-
 /* Whether a feature table lies at the data offset: one entry per feature
  * bit, each section after the table and inside the file. */
 static bool table_at_data(struct pk_data_reader *r)
@@ -40,8 +32,8 @@ static bool table_at_data(struct pk_data_reader *r)
 
 		if (pk__reader_read_at(r, e, sizeof(e), r->data_offset + 16 * i, "the feature section table"))
 			return false;
-		off = u64_of(r, e);
-		size = u64_of(r, e + 8);
+		off = pk__reader_u64(r, e);
+		size = pk__reader_u64(r, e + 8);
 		if (off < end || off > r->file_size || size > r->file_size - off)
 			return false;
 	}

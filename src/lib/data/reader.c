@@ -3,7 +3,7 @@
  * reader.c - the perf.data reader: opens a file or a file descriptor, tells
  * a PERFILE2 file from a pipe-mode stream (whose header records
  * reader-pipe.c reads) and either from one of the other byte order (read
- * through get_u32/get_u64 and reader-swap.c), validates the file's
+ * through get_u32/pk__reader_u64 and reader-swap.c), validates the file's
  * header, reads the attrs with
  * their ids and the feature section table after the data, decodes the
  * string features, EVENT_DESC's names and the COMPRESSED parameters, and
@@ -37,14 +37,6 @@ static const char *const feat_names[PK_DATA_FEAT_LAST] = {
 };
 
 /* A u64 or u32 of the file, in the file's byte order. */
-static uint64_t get_u64(const struct pk_data_reader *r, const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return r->swap ? __builtin_bswap64(v) : v;
-}
-
 static uint32_t get_u32(const struct pk_data_reader *r, const unsigned char *p)
 {
 	uint32_t v;
@@ -180,8 +172,8 @@ static int read_attrs(struct pk_data_reader *r, uint64_t attr_size, const struct
 		err = pk__reader_read_at(r, entry, (size_t)attr_size, attrs->offset + i * attr_size, "the attrs");
 		if (err)
 			return err;
-		s.offset = get_u64(r, entry + len);
-		s.size = get_u64(r, entry + len + 8);
+		s.offset = pk__reader_u64(r, entry + len);
+		s.size = pk__reader_u64(r, entry + len + 8);
 		err = read_ids(r, &s, &ids);
 		if (r->swap)
 			pk__reader_swap_attr(entry, len);
@@ -216,8 +208,8 @@ static int read_feature_table(struct pk_data_reader *r)
 		if (err)
 			return err;
 		if (id < PK_DATA_FEAT_LAST) {
-			r->feat[id].offset = get_u64(r, s);
-			r->feat[id].size = get_u64(r, s + 8);
+			r->feat[id].offset = pk__reader_u64(r, s);
+			r->feat[id].size = pk__reader_u64(r, s + 8);
 			if (cut_off(r, &r->feat[id])) {
 				if (!r->nr_feat_cut++)
 					r->feat_cut_first = id;
@@ -354,7 +346,7 @@ static int decode_event_desc(struct pk_data_reader *r)
 		if (!n || (len - at - n) / 8 < nr_ids)
 			return bad_feature(r, PK_DATA_FEAT_EVENT_DESC);
 		at += n;
-		e = nr_ids ? event_by_id(r, get_u64(r, p + at)) : (i < r->nr_events ? r->ev[i] : NULL);
+		e = nr_ids ? event_by_id(r, pk__reader_u64(r, p + at)) : (i < r->nr_events ? r->ev[i] : NULL);
 		at += (size_t)nr_ids * 8;
 		if (!e || e->name)
 			continue;
@@ -455,16 +447,16 @@ static int read_header(struct pk_data_reader *r)
 				 (unsigned long long)r->file_size, HEADER_SIZE);
 	err = pk__reader_read_at(r, h, sizeof(h), 0, "the header");
 	if (!err)
-		err = check_magic(r, get_u64(r, h), get_u64(r, h + 8));
+		err = check_magic(r, pk__reader_u64(r, h), pk__reader_u64(r, h + 8));
 	if (err)
 		return err;
-	attrs.offset = get_u64(r, h + 24);
-	attrs.size = get_u64(r, h + 32);
-	data.offset = get_u64(r, h + 40);
-	data.size = get_u64(r, h + 48);
+	attrs.offset = pk__reader_u64(r, h + 24);
+	attrs.size = pk__reader_u64(r, h + 32);
+	data.offset = pk__reader_u64(r, h + 40);
+	data.size = pk__reader_u64(r, h + 48);
 	for (int i = 0; i < 4; i++)
-		r->flags[i] = get_u64(r, h + 72 + 8 * i);
-	err = read_attrs(r, get_u64(r, h + 16), &attrs);
+		r->flags[i] = pk__reader_u64(r, h + 72 + 8 * i);
+	err = read_attrs(r, pk__reader_u64(r, h + 16), &attrs);
 	if (err)
 		return err;
 	if (data.offset < HEADER_SIZE || data.offset > r->file_size || data.offset % 8 ||
@@ -529,14 +521,14 @@ static int start(struct pk_data_reader *r)
 	err = read_start(r, h);
 	if (err)
 		return err;
-	r->swap = get_u64(r, h) == __builtin_bswap64(MAGIC2);	/* get_u64 swaps from here on */
-	if (get_u64(r, h) == MAGIC2 && get_u64(r, h + 8) == 16) {
+	r->swap = pk__reader_u64(r, h) == __builtin_bswap64(MAGIC2);	/* pk__reader_u64 swaps from here on */
+	if (pk__reader_u64(r, h) == MAGIC2 && pk__reader_u64(r, h + 8) == 16) {
 		r->pipe = true;
 		r->data_offset = r->buf_off = 16;
 		r->data_end = r->data_end_said = UINT64_MAX;	/* known at the end of the stream */
 		return pk__reader_pipe_open(r);
 	}
-	err = check_magic(r, get_u64(r, h), get_u64(r, h + 8));
+	err = check_magic(r, pk__reader_u64(r, h), pk__reader_u64(r, h + 8));
 	if (!err && !r->seekable)
 		err = pk__error(-ESPIPE, "read perf.data",
 				"%s is a perf.data file, which can only be read from a file: its header points "

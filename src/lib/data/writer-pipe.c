@@ -140,12 +140,12 @@ static int put_attr(struct pk_data_writer *w, const struct pk__data_event *e)
 
 /* HEADER_FEATURE for feature `f`: u64 feature id, then the section's
  * payload.  One too big for a record is left out: a reader does without. */
-static int put_feature(struct pk_data_writer *w, int f)
+static int put_feature(struct pk_data_writer *w, const struct pk__data_host *h, int f)
 {
 	uint64_t fid = (uint64_t)f;
 	unsigned char *p, *rec = NULL;
 	size_t len;
-	int err = pk__data_writer_feature(w, f, &p, &len);
+	int err = pk__data_writer_feature(w, h, f, &p, &len);
 
 	if (err <= 0)
 		return err;
@@ -166,15 +166,18 @@ static int put_feature(struct pk_data_writer *w, int f)
 }
 
 /* The features in the order of their bits, then the mark that ends them,
- * on which perf's reader sets up the session. */
+ * on which perf's reader sets up the session.  The machine's description
+ * is taken once for them all: its key is read once a stream. */
 static int put_features(struct pk_data_writer *w)
 {
 	uint64_t last = FEAT_LAST;
-	int err = 0;
+	struct pk__data_host *h;
+	int err = pk__data_host_get(&h);
 
 	for (int f = 1; !err && f < FEAT_LAST; f++)
 		if (sent_in_pipe(f))
-			err = put_feature(w, f);
+			err = put_feature(w, h, f);
+	pk__data_host_put(h);
 	return err ? err : put_record(w, HEADER_FEATURE, &last, sizeof(last));
 }
 
@@ -259,7 +262,7 @@ static int put_build_ids(struct pk_data_writer *w)
 {
 	unsigned char *p;
 	size_t len, at = 0;
-	int err = w->nr_build_ids ? pk__data_writer_feature(w, FEAT_BUILD_ID, &p, &len) : 0;
+	int err = w->nr_build_ids ? pk__data_writer_feature(w, NULL, FEAT_BUILD_ID, &p, &len) : 0;
 
 	if (err <= 0)
 		return err;

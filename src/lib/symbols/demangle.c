@@ -6,7 +6,7 @@
  * demangler files carry a linking exception that leaves our MIT code
  * unencumbered.  The callback forms are used: they allocate nothing and
  * never call xmalloc's exit-on-failure.  No parameters, as perf 6.1 prints
- * names by default.
+ * names by default; with them (DMGL_PARAMS) as it prints them under -v.
  */
 #include "symbols/symbols.h"
 
@@ -39,7 +39,7 @@ static void append(const char *s, size_t n, void *arg)
 	o->buf[o->used] = '\0';
 }
 
-const char *pk__demangle(const char *name, char *buf, size_t len)
+static const char *demangle(const char *name, int cxx_flags, char *buf, size_t len)
 {
 	struct out o = { buf, len, 0, false };
 	int ok;
@@ -56,9 +56,19 @@ const char *pk__demangle(const char *name, char *buf, size_t len)
 		if (!ok || o.overflow) {
 			o = (struct out){ buf, len, 0, false };
 			buf[0] = '\0';
-			ok = cplus_demangle_v3_callback(name, DMGL_ANSI, append, &o);
+			ok = cplus_demangle_v3_callback(name, cxx_flags, append, &o);
 		}
 	} else
 		return NULL;
 	return ok && !o.overflow && o.used ? buf : NULL;
+}
+
+const char *pk__demangle(const char *name, char *buf, size_t len)
+{
+	return demangle(name, DMGL_ANSI, buf, len);
+}
+
+const char *pk__demangle_params(const char *name, char *buf, size_t len)
+{
+	return demangle(name, DMGL_ANSI | DMGL_PARAMS, buf, len);
 }

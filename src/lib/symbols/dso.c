@@ -87,7 +87,7 @@ const char *pk__symfs_path(const struct pk__sym_dirs *dirs, const char *path, ch
 	return snprintf(buf, len, "%s/%s", dirs->symfs, path) < (int)len ? buf : NULL;
 }
 
-static void by_build_id(const uint8_t *id, size_t size, const char *debug, char *path, size_t len)
+void pk__debug_build_id_path(const uint8_t *id, size_t size, const char *debug, char *path, size_t len)
 {
 	int n = snprintf(path, len, "%s/.build-id/%02x/", debug, id[0]);
 
@@ -162,6 +162,7 @@ static void by_debuglink(const struct pk__dso *d, const char *file, const char *
 struct fill {
 	struct pk__symtab *t;
 	bool symtab;		/* the file has .symtab: skip its .dynsym */
+	bool params;		/* demangle with parameter lists */
 	int err;
 };
 
@@ -173,7 +174,7 @@ static int add_sym(void *arg, const struct pk__elf_sym *s)
 
 	if (f->symtab && s->dynamic)
 		return 1;	/* .symtab is complete: perf reads .dynsym only without it */
-	name = pk__demangle(s->name, buf, sizeof(buf));
+	name = f->params ? pk__demangle_params(s->name, buf, sizeof(buf)) : pk__demangle(s->name, buf, sizeof(buf));
 	f->err = pk__symtab_add(f->t, s->value, s->size, name ? name : s->name, s->binding);
 	return f->err < 0;
 }
@@ -213,7 +214,7 @@ static void read_segments(struct pk__dso *d, const char *mapped, struct pk__elf 
  * process mapped (under the symfs root), or NULL. */
 static void read_elf(struct pk__dso *d, const char *mapped, struct pk__elf *e, bool symtab)
 {
-	struct fill f = { .symtab = symtab };
+	struct fill f = { .symtab = symtab, .params = d->demangle_params };
 
 	read_segments(d, mapped, e);
 	/* A file with neither table is no symbol source for perf 6.1 either
@@ -245,7 +246,7 @@ static int add_plt(void *arg, const struct pk__elf_plt *p)
 {
 	struct fill *f = arg;
 	char buf[1024], name[1024 + 8];
-	const char *dm = pk__demangle(p->name, buf, sizeof(buf));
+	const char *dm = f->params ? pk__demangle_params(p->name, buf, sizeof(buf)) : pk__demangle(p->name, buf, sizeof(buf));
 
 	snprintf(name, sizeof(name), "%s@plt", dm ? dm : p->name);
 	f->err = pk__symtab_add(f->t, p->vaddr, p->size, name, STB_GLOBAL);
@@ -257,7 +258,7 @@ static int add_plt(void *arg, const struct pk__elf_plt *p)
  * fixed the others' ends: they are a table of their own here. */
 static void read_plt(struct pk__dso *d, struct candidate *best)
 {
-	struct fill f = { 0 };
+	struct fill f = { .params = d->demangle_params };
 	struct pk__elf *e = best->elf;
 
 	if (!d->syms || !pk__symtab_nr(d->syms) || !best->runtime[0])
@@ -294,7 +295,7 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	if (from_cache(d, dirs, path, sizeof(path)))
 		consider(d, path, &best, &mismatch);
 	if (d->pub.build_id_size) {
-		by_build_id(d->pub.build_id, d->pub.build_id_size, droot, path, sizeof(path));
+		pk__debug_build_id_path(d->pub.build_id, d->pub.build_id_size, droot, path, sizeof(path));
 		consider(d, path, &best, &mismatch);
 	} else if (mapped) {
 		/* None recorded: the file's own leads to its debug file, as in perf. */
@@ -304,7 +305,7 @@ static void load_file(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 
 		pk__elf_close(e);	/* opened with or without a build-id */
 		if (n > 0) {
-			by_build_id(id, (size_t)n, droot, path, sizeof(path));
+			pk__debug_build_id_path(id, (size_t)n, droot, path, sizeof(path));
 			consider(d, path, &best, &mismatch);
 		}
 	}
@@ -368,6 +369,7 @@ void pk__dso_load(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	if (d->loaded)
 		return;
 	d->loaded = true;
+	d->demangle_params = dirs->demangle_params;
 	if (d->kind == PK__DSO_FILE)
 		load_file(d, dirs);
 	else if (d->kind == PK__DSO_VDSO)

@@ -95,6 +95,7 @@ struct pk__dso {
 	char *symfile;		/* where the symbols came from */
 	struct pk__srcline *srcline;	/* its DWARF lines, opened on the first lookup */
 	char *unwind_file;	/* pk__dso_unwind_file's answer ("" none), or NULL */
+	bool demangle_params;	/* names with parameter lists (pk_maps_set_demangle) */
 };
 
 /* Where the loaders look; set through pk_maps_set_dir. */
@@ -106,6 +107,7 @@ struct pk__sym_dirs {
 	void *lookup_arg;
 	const char *cache;	/* the build-id cache's directory, or NULL */
 	const char *symfs;	/* pk_maps_set_symfs's root, or NULL for "/" */
+	bool demangle_params;	/* pk_maps_set_demangle's PK_DEMANGLE_PARAMS */
 };
 
 /* pk__symfs_path - path under the symfs root into buf ("ROOT/path", as
@@ -113,6 +115,12 @@ struct pk__sym_dirs {
  * does not fit. */
 const char *pk__symfs_path(const struct pk__sym_dirs *dirs, const char *path, char *buf,
 			   size_t len);
+
+/* pk__debug_build_id_path - the debug file of build-id `id` (`size`
+ * bytes) in debug directory `debug`: DEBUG/.build-id/xx/rest.debug, as
+ * perf, gdb and libdwfl look for it, into path (cut short where it does
+ * not fit in `len`). */
+void pk__debug_build_id_path(const uint8_t *id, size_t size, const char *debug, char *path, size_t len);
 
 /* pk__dso_load - load a user-space DSO's symbols (kind FILE, VDSO or
  * PERFMAP) once: find its file (the lookup hook, /usr/lib/debug by
@@ -197,5 +205,9 @@ void pk__a2l_index_free(struct pk__a2l_index *ix);
  * symbol, without parameters as perf prints it, into buf; returns buf, or
  * NULL when name is not mangled (or does not fit). */
 const char *pk__demangle(const char *name, char *buf, size_t len);
+
+/* pk__demangle_params - the same with a C++ name's parameter lists, as
+ * perf -v demangles (DMGL_PARAMS); Rust names as pk__demangle gives them. */
+const char *pk__demangle_params(const char *name, char *buf, size_t len);
 
 #endif

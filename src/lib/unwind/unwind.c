@@ -9,6 +9,7 @@
  * from the stack copy or, outside it, from the mapped file.
  */
 #include "perfkit.h"
+#include "symbols/symbols.h"
 #include "sys/sys.h"
 #include "unwind/unwind.h"
 
@@ -54,16 +55,14 @@ static bool debug_file_lacks_frame(Dwfl_Module *mod)
 	const unsigned char *id, *fid;
 	char path[sizeof("/usr/lib/debug/.build-id/xx/.debug") + 2 * 64];
 	GElf_Addr vaddr;
-	int len = dwfl_module_build_id(mod, &id, &vaddr), flen, fd, off;
+	int len = dwfl_module_build_id(mod, &id, &vaddr), flen, fd;
 	bool lacks = false;
 	Elf *e;
 
 	if (len < 2 || len > 64)
 		return false;
-	off = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", id[0]);
-	for (int i = 1; i < len; i++)
-		off += snprintf(path + off, sizeof(path) - (size_t)off, "%02x", id[i]);
-	snprintf(path + off, sizeof(path) - (size_t)off, ".debug");
+	/* libdwfl's default debuginfo_path; the layout is the symbol loader's */
+	pk__debug_build_id_path(id, (size_t)len, "/usr/lib/debug", path, sizeof(path));
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
 	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL))) {

@@ -10,8 +10,10 @@
  * is left out of the file, not written wrong.  Threads
  * writing files at once while the machine changes each get a whole
  * description (run under ASan, a description freed while in use fails).
+ * A pipe-mode stream checks the description's key once, not per feature.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -206,6 +208,57 @@ static void test_unknown_left_out(void **state)
 	assert_int_equal(unlink(path), 0);
 }
 
+/* ---- pipe mode: the key once a stream ----------------------------------------- */
+
+static int nr_uname;
+
+static int uname_counted(struct utsname *u)
+{
+	nr_uname++;
+	return uname(u);
+}
+
+/* A pipe-mode stream of one event and one record into `path`. */
+static void write_pipe(const char *path)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .sample_period = 1000 };
+	struct perf_event_header round = { .type = PK_DATA_RECORD_FINISHED_ROUND, .size = 8 };
+	struct pk_data_writer *w;
+	uint64_t id = 1;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pk_data_writer_create_pipe(fd, &w), 0);
+	assert_int_equal(pk_data_writer_add_event(w, &a, "cpu-clock", &id, 1), 0);
+	assert_int_equal(pk_data_writer_write(w, &round, sizeof(round)), 0);
+	assert_int_equal(pk_data_writer_finish(w), 0);
+	close(fd);
+}
+
+/* Pipe mode sends each feature as a record of its own: the machine's key
+ * (uname(2) among its reads) is checked once for the stream, not once a
+ * feature, and the stream still names the host. */
+static void test_pipe_key_once(void **state)
+{
+	static const struct pk__sys_ops ops = { .uname = uname_counted };
+	struct pk_data_reader *r;
+	char path[300];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/p.data", dir);
+	write_pipe(path);	/* the description gathered, kept */
+	pk__sys_set_ops(&ops);
+	nr_uname = 0;
+	write_pipe(path);
+	pk__sys_set_ops(NULL);
+	assert_int_equal(nr_uname, 1);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	assert_true(pk_data_reader_has_feature(r, PK_DATA_FEAT_HOSTNAME));
+	assert_true(pk_data_reader_has_feature(r, PK_DATA_FEAT_CPU_TOPOLOGY));
+	pk_data_reader_free(r);
+	assert_int_equal(unlink(path), 0);
+}
+
 /* ---- several threads at once ------------------------------------------------ */
 
 #define THREADS 3
@@ -261,6 +314,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hotplug_seen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_left_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pipe_key_once, setup, teardown),
 	};
 	int ret;
 

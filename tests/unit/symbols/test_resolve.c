@@ -484,6 +484,33 @@ static void demangling(void **state)
 	assert_null(pk__demangle("_ZN2ns1WIlE4spinEl", buf, 8));	/* does not fit */
 }
 
+/* perf -v's names: C++ with parameter lists, Rust as without; the maps'
+ * setting refuses a value that is no enum pk_demangle. */
+static void demangling_params(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "_ZN2ns1WIlE4spinEl", "ns::W<long>::spin(long)" },
+		{ "_Z4workdj", "work(double, unsigned int)" },
+		{ "_ZN3geo5Shape4areaEiPKc", "geo::Shape::area(int, char const*)" },
+		{ "_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write" },
+	};
+	struct pk_maps *m;
+	char buf[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = pk__demangle_params(cases[i][0], buf, sizeof(buf));
+
+		assert_non_null(got);
+		assert_string_equal(got, cases[i][1]);
+	}
+	assert_null(pk__demangle_params("main", buf, sizeof(buf)));
+	assert_int_equal(pk_maps_new(&m), 0);
+	assert_int_equal(pk_maps_set_demangle(m, PK_DEMANGLE_PARAMS), 0);
+	assert_int_equal(pk_maps_set_demangle(m, (enum pk_demangle)7), -EINVAL);
+	pk_maps_free(m);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -499,6 +526,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(kernel_and_modules),
 		cmocka_unit_test(overlapping_map_splits),
 		cmocka_unit_test(demangling),
+		cmocka_unit_test(demangling_params),
 	};
 
 	if (argc != 9) {
