@@ -25,7 +25,7 @@ enum {
 	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU, OPT_STRICT_FREQ,
 	OPT_RUNNING_TIME, OPT_TAIL_SYNTHESIZE, OPT_SAMPLE_IDENTIFIER, OPT_NO_BPF_EVENT,
 	OPT_DRY_RUN, OPT_GROUP, OPT_PHYS_DATA, OPT_EXCLUDE_PERF, OPT_NO_BUFFERING,
-	OPT_TIMESTAMP_BOUNDARY,
+	OPT_TIMESTAMP_BOUNDARY, OPT_THREADS,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -226,6 +226,8 @@ static const struct cli_opt record_options[] = {
 	  "the enabled and running times in every read value (the S modifier's samples, -s's counts)" },
 	{ "stat", 's', CLI_ARG_NONE, 's', NULL,
 	  "per-thread counts: each child's counts are recorded when it exits (inherit_stat)" },
+	{ "threads", 0, CLI_ARG_OPTIONAL, OPT_THREADS, "cpu|core|package|numa|MASKS",
+	  "perf's parallel streaming mode: write a directory, PATH/data and a PATH/data.N per CPU ring" },
 	{ "per-thread", 0, CLI_ARG_NONE, OPT_PER_THREAD, NULL,
 	  "one ring per thread, its events on any CPU (not following children)" },
 	{ "cgroup", 'G', CLI_ARG_REQUIRED, 'G', "NAME[,NAME...]",
@@ -391,6 +393,8 @@ static int check_opts(struct record_opts *o, int argc)
 		return cli_usage("record", "-D -1 starts disabled: give --control to enable the events");
 	if (o->r.per_thread && (o->target.all_cpus || o->target.cpu_list))
 		return cli_usage("record", "--per-thread follows threads: it does not go with -a or -C");
+	if (record_threads_check(o))
+		return CLI_EXIT_USAGE;
 	if (o->switch_event) {	/* perf: the events switch, whatever --switch-output said */
 		o->switch_signal = true;
 		o->switch_size = 0;
@@ -491,6 +495,8 @@ static int record_option(void *ctx, int id, const char *arg)
 	case OPT_CONTROL: o->control = arg; break;
 	case OPT_SWITCH_OUTPUT:
 		return record_parse_switch(o, arg);
+	case OPT_THREADS:
+		return record_threads_parse(o, arg);
 	case OPT_SWITCH_OUTPUT_EVENT:
 		return record_swevent_add(o, arg);
 	case OPT_SWITCH_MAX_FILES: {

@@ -507,6 +507,7 @@ int pk_recorder_new(const char *events, const struct pk_recorder_opts *opts, str
 	if (opts)
 		memcpy(&r->o, opts, opts->size < sizeof(r->o) ? opts->size : sizeof(r->o));
 	r->o.size = sizeof(r->o);
+	r->ring = SIZE_MAX;
 	r->cpu_wide = r->o.all_cpus || r->o.cpu_list;
 	/* perf's cmd_record: overwrite synthesizes at the end. */
 	r->o.tail_synthesize |= r->o.overwrite;
