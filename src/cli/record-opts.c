@@ -442,9 +442,8 @@ static int add_filter(struct record_opts *o, const char *arg)
 static int add_exclude_perf(struct record_opts *o)
 {
 	snprintf(o->exclude_perf, sizeof(o->exclude_perf), "common_pid != %d", (int)getpid());
-	if (!o->nr_e)
-		return cli_usage("record", "--exclude-perf follows no -e: give it after the -e of the "
-				 "tracepoints it filters");
+	if (!o->nr_e)	/* perf's words, as for an -e with other events */
+		return cli_usage("record", "--exclude-perf option should follow a -e tracepoint option");
 	return add_filter(o, o->exclude_perf);
 }
 
@@ -561,6 +560,20 @@ static int join_filter(char **slot, const char *f)
 	return 0;
 }
 
+/* perf's add_exclude_perf_filter: --exclude-perf after -e `k` needs every
+ * event of that -e to be a tracepoint (perf fails on any other). */
+static bool exclude_perf_fits(const struct record_opts *o, size_t k, const struct pk_events *ev)
+{
+	bool after_k = false;
+
+	for (size_t i = 0; i < o->nr_filters; i++)
+		after_k |= o->filters[i].e == k && o->filters[i].filter == o->exclude_perf;
+	for (size_t j = 0; after_k && j < pk_events_nr(ev); j++)
+		if (strcmp(pk_events_desc(ev, j)->pmu, "tracepoint"))
+			return false;
+	return true;
+}
+
 int record_filters(const struct record_opts *o, char ***out, size_t *nr)
 {
 	size_t first = 0, total = 0;
@@ -579,6 +592,11 @@ int record_filters(const struct record_opts *o, char ***out, size_t *nr)
 
 		if (n < 0)	/* pk_recorder_new says what is wrong with it */
 			break;
+		if (!exclude_perf_fits(o, k, ev)) {
+			pk_events_free(ev);
+			free(f);
+			return cli_usage("record", "--exclude-perf option should follow a -e tracepoint option");
+		}
 		pk_events_free(ev);
 		total += (size_t)n;
 		if (!(grown = realloc(f, total * sizeof(*f)))) {
@@ -602,11 +620,20 @@ int record_dry_run(struct record_opts *o)
 {
 	struct pk_events *ev;
 	const char *events = o->events ? o->events : "cycles";
+	char **f;
+	size_t nr;
+	int err;
 
 	cli_tracefs_need(events);
 	if (pk_events_parse(events, NULL, &ev) < 0)
 		return cli_error("record", events);
 	pk_events_free(ev);
+	/* The filters as the recording pairs them: --exclude-perf's check. */
+	if ((err = record_filters(o, &f, &nr)))
+		return err;
+	for (size_t i = 0; i < nr; i++)
+		free(f[i]);
+	free(f);
 	return 0;
 }
 
