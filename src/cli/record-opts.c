@@ -142,7 +142,7 @@ static const struct cli_opt record_options[] = {
 	  "leave out perfkit's own tracepoint hits: the filter 'common_pid != <perfkit's pid>' "
 	  "for the tracepoints of the -e before it" },
 	{ "group", 0, CLI_ARG_NONE, OPT_GROUP, NULL,
-	  "put every -e event into one group, as if they were given as {EVENTS}" },
+	  "put every -e event into one group, as if they were given as {EVENTS}; groups in the list merge into it" },
 	{ "freq", 'F', CLI_ARG_REQUIRED, 'F', "HZ",
 	  "samples per second (default 4000; max: kernel.perf_event_max_sample_rate)" },
 	{ "strict-freq", 0, CLI_ARG_NONE, OPT_STRICT_FREQ, NULL,
@@ -298,7 +298,7 @@ static int parse_flag(struct record_opts *o, int c)
 	case OPT_PHYS_DATA: o->r.phys_data = true; break;
 	case OPT_NO_BUFFERING: o->r.no_buffering = true; break;
 	case OPT_DRY_RUN: o->dry_run = true; break;
-	case OPT_GROUP: o->group = true; break;
+	case OPT_GROUP: o->group = o->r.group = true; break;
 	case OPT_TIMESTAMP_BOUNDARY: break;	/* SAMPLE_TIME is always written */
 	default: return 1;
 	}
@@ -447,23 +447,6 @@ static int add_exclude_perf(struct record_opts *o)
 	return add_filter(o, o->exclude_perf);
 }
 
-/* --group: the -e events as one group, {EVENTS}, as perf's evlist__set_leader. */
-static int group_events(struct record_opts *o)
-{
-	char *g;
-
-	if (!o->group || !o->events)
-		return 0;
-	if (strchr(o->events, '{'))
-		return cli_usage("record", "--group puts every event into one group: give the events "
-				 "without {...}");
-	if (asprintf(&g, "{%s}", o->events) < 0)
-		return cli_usage("record", "out of memory for --group");
-	free(o->events);
-	o->events = g;
-	return 0;
-}
-
 /* One option into *o (cli_opt_fn). */
 static int record_option(void *ctx, int id, const char *arg)
 {
@@ -538,8 +521,7 @@ int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	int err = cli_opts_parse(&cmd_record_opts, argc, argv, record_option, o);
 
-	if (err || (err = check_opts(o, argc)) || (err = group_events(o)) ||
-	    (o->off_cpu && (err = record_offcpu_setup(o))))
+	if (err || (err = check_opts(o, argc)) || (o->off_cpu && (err = record_offcpu_setup(o))))
 		return err;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;

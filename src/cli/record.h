@@ -42,7 +42,7 @@ struct record_opts {
 	uint64_t max_size;	/* --max-size: stop at this many bytes of records, 0 none */
 	bool off_cpu;		/* --off-cpu: sched_switch samples and switch records too */
 	bool dry_run;		/* --dry-run: check the options and events, record nothing */
-	bool group;		/* --group: every -e event in one group, as {...} */
+	bool group;		/* --group: every -e event in one group, {...} merged (pk_recorder_opts.group) */
 	char exclude_perf[32];	/* --exclude-perf's filter: "common_pid != <our pid>" */
 	bool threads;		/* --threads: a directory, data.N per ring (record-threads.c) */
 };
