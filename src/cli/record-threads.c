@@ -3,7 +3,7 @@
  * record-threads.c - `perfkit record --threads[=SPEC]`: perf's parallel
  * streaming mode, whose output is a directory (PATH/data with the header
  * and the synthesized records, PATH/data.N with the records of ring N, a
- * ring per CPU), written by the library's directory writer
+ * ring per CPU, an overwrite ring sharing its CPU's), written by the library's directory writer
  * (pk_data_writer_create_dir).  SPEC is perf's: cpu (the default), core,
  * package, numa, or masks MAP/AFFINITY[:MAP/AFFINITY...] of CPU lists;
  * it is checked as perf checks it.  The options perf refuses or ignores
@@ -107,9 +107,26 @@ int record_threads_check(struct record_opts *o)
 	return 0;
 }
 
+/* Whether some event writes backward: its rings then follow the normal
+ * ones, one more per CPU, and share their data.N as in perf. */
+static bool any_overwrite(const struct record_opts *o, const struct pk_recorder *rec)
+{
+	const struct pk_events *ev = pk_recorder_events(rec);
+
+	for (size_t i = 0; i < pk_events_nr(ev); i++)
+		if (pk_events_desc(ev, i)->overwrite == 1 ||
+		    (o->r.overwrite && pk_events_desc(ev, i)->overwrite != 0))
+			return true;
+	return false;
+}
+
 int record_threads_writer(const struct record_opts *o, struct pk_recorder *rec, struct pk_data_writer **w)
 {
-	if (pk_data_writer_create_dir(o->output, pk_recorder_nr_rings(rec), w) < 0)
+	size_t nr = pk_recorder_nr_rings(rec);
+
+	if (any_overwrite(o, rec) && nr % 2 == 0)
+		nr /= 2;
+	if (pk_data_writer_create_dir(o->output, nr, w) < 0)
 		return cli_error("record", NULL);
 	return 0;
 }

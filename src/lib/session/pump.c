@@ -225,8 +225,11 @@ static int drain_rings(struct pk_recorder *r, bool snapshot, bool all)
 
 		/* Overwrite rings are read only as snapshots. */
 		if (pk_ring_is_overwrite(ring) == snapshot && (snapshot || worth_draining(r, ring, all))) {
-			/* A directory writer takes each ring's records in a file of its own. */
-			r->ring = r->w && pk_data_writer_nr_files(r->w) > k ? k : SIZE_MAX;
+			/* A directory writer takes each ring's records in a file of its
+			 * own; overwrite rings, after the normal ones, share theirs. */
+			size_t nf = r->w ? pk_data_writer_nr_files(r->w) : 0;
+
+			r->ring = nf ? k % nf : SIZE_MAX;
 			moved += drain_ring(r, ring, snapshot);
 			r->ring = SIZE_MAX;
 		}
