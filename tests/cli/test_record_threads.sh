@@ -72,7 +72,24 @@ else
 	not_ok "the killed recording left a partial directory"
 fi
 
-# 5. perf's specs are taken; anything else, and what perf refuses, is not.
+# 5. The same files as perf's directory for the same target (a data.N per
+#    CPU ring; with --overwrite the overwrite rings share their CPU's).
+for args in "-a" "-C 0" "--overwrite"; do
+	rm -rf f.data p.data
+	"$PERFKIT" record -q --threads $args -e cpu-clock -o f.data -- true >/dev/null 2>&1
+	perf record -q --threads $args -e cpu-clock -o p.data -- true >/dev/null 2>&1
+	mine=$(ls f.data 2>/dev/null | tr '\n' ' ') theirs=$(ls p.data 2>/dev/null | tr '\n' ' ')
+	check "--threads $args: perf's files ($theirs)" test -n "$theirs" -a "$mine" = "$theirs"
+done
+
+# 6. A directory that cannot be made (its parent is missing): the error
+#    names it, exit status non-zero, no command run, nothing left.
+run record -q --threads -e cpu-clock -o nodir/t.data -- touch ran
+check "a directory that cannot be made fails (status $rc)" test "$rc" -ne 0
+contains "... naming what it could not create" "$err" "nodir/t.data.partial"
+check "... before the command ran" test ! -e ran
+
+# 7. perf's specs are taken; anything else, and what perf refuses, is not.
 for spec in cpu core package numa 0/0 "0-$((ncpu - 1))/0"; do
 	run record -q --threads="$spec" -e cpu-clock -o s.data -- true
 	expect_rc "--threads=$spec is taken" 0
