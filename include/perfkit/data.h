@@ -40,6 +40,38 @@ struct pk_data_writer;
 PK_API int pk_data_writer_create(const char *path, struct pk_data_writer **out);
 
 /*
+ * pk_data_writer_create_dir - start perf's directory format at `path`, as
+ * perf record --threads writes it: `path`/data, a perf.data file with the
+ * DIR_FORMAT feature whose data section takes pk_data_writer_write's
+ * records (the synthesized ones), and `path`/data.0 .. data.<nr_files-1>,
+ * headerless, taking pk_data_writer_write_file's.  Written as
+ * "<path>.partial.XXXXXX" and renamed into place by pk_data_writer_finish,
+ * a file or directory found at `path` kept as "<path>.old" (a directory
+ * perf wrote found there replaced, as perf does); the data file's header
+ * is on disk from the first record and pk_data_writer_tick writes every
+ * file out, so a killed recorder leaves a partial directory that reads.
+ * pk_data_writer_write_round does nothing (perf writes no rounds there).
+ * Returns 0 with the writer in *out, or a negative errno: -EINVAL for an
+ * empty path, no files, or a device, FIFO or socket at `path`; the errno
+ * of creating the directory or a file (the error names it).
+ */
+PK_API int pk_data_writer_create_dir(const char *path, size_t nr_files, struct pk_data_writer **out);
+
+/* pk_data_writer_nr_files - the data.N files of a directory writer, 0 for
+ * any other. */
+PK_API size_t pk_data_writer_nr_files(const struct pk_data_writer *w);
+
+/*
+ * pk_data_writer_write_file - append whole records to data.`k` of a
+ * directory writer (through a buffer of its own, written out when full,
+ * by pk_data_writer_tick and at the end; the first record of any file
+ * lays out the data file's header first); for any other writer,
+ * pk_data_writer_write.  Not for calls from several threads at once.  Returns 0, -EINVAL for k out of
+ * range, or the errno of writing that file, sticky for it.
+ */
+PK_API int pk_data_writer_write_file(struct pk_data_writer *w, size_t k, const void *records, size_t len);
+
+/*
  * pk_data_writer_create_pipe - stream perf.data's pipe format into `fd` (a
  * pipe, a socket, a terminal or any file, written strictly in order, as
  * perf record -o - writes stdout), for a reader such as perf report -i -.

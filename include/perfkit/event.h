@@ -148,6 +148,16 @@ PK_API const struct perf_event_attr *pk_events_attr(const struct pk_events *ev, 
  */
 PK_API struct perf_event_attr *pk_events_attr_mut(struct pk_events *ev, size_t i);
 
+/*
+ * pk_events_group - make events first .. first+n-1 one group led by event
+ * `first`, the groups they were in merged into it (their modifiers stay
+ * on their members), as perf record --group's evlist__set_leader does
+ * after parsing.  Returns 0; -EINVAL for a range outside the list, one
+ * that splits a group, or n of 0; -EBUSY once the list has been given to
+ * pk_evlist_new.
+ */
+PK_API int pk_events_group(struct pk_events *ev, size_t first, size_t n);
+
 /* pk_events_desc - everything known about event i, or NULL when out of range. */
 PK_API const struct pk_event_desc *pk_events_desc(const struct pk_events *ev, size_t i);
 

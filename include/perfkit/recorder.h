@@ -136,6 +136,8 @@ struct pk_recorder_opts {
 	bool phys_data;			/* PERF_SAMPLE_PHYS_ADDR (perf's --phys-data) */
 	bool no_buffering;		/* every sample wakes the reader (wakeup_events
 					 * 1, perf's --no-buffering) */
+	bool group;			/* the events given in one group, groups in
+					 * them merged (perf's --group; pk_events_group) */
 };
 
 /*

@@ -393,6 +393,8 @@ static int setup(struct session *s, int argc, char **argv)
 	say_opened(s);
 	/* The file (and the old one, kept as .old at the end as perf does) is
 	 * checked here, before anything is recorded. */
+	if (!s->w && o->threads && (err = record_threads_writer(o, s->rec, &s->w)))
+		return err;
 	if (!s->w && (pk_data_writer_create(o->output, &s->w) < 0 ||
 		      (!o->timestamp_filename && pk_data_writer_keep_old(s->w) < 0)))
 		return cli_error("record", NULL);

@@ -25,7 +25,7 @@ enum {
 	OPT_TIMESTAMP_FILENAME, OPT_MAX_SIZE, OPT_MMAP_FLUSH, OPT_OFF_CPU, OPT_STRICT_FREQ,
 	OPT_RUNNING_TIME, OPT_TAIL_SYNTHESIZE, OPT_SAMPLE_IDENTIFIER, OPT_NO_BPF_EVENT,
 	OPT_DRY_RUN, OPT_GROUP, OPT_PHYS_DATA, OPT_EXCLUDE_PERF, OPT_NO_BUFFERING,
-	OPT_TIMESTAMP_BOUNDARY,
+	OPT_TIMESTAMP_BOUNDARY, OPT_THREADS,
 };
 
 /* --call-graph fp | dwarf[,STACK_BYTES] | lbr, as perf takes it. */
@@ -142,7 +142,7 @@ static const struct cli_opt record_options[] = {
 	  "leave out perfkit's own tracepoint hits: the filter 'common_pid != <perfkit's pid>' "
 	  "for the tracepoints of the -e before it" },
 	{ "group", 0, CLI_ARG_NONE, OPT_GROUP, NULL,
-	  "put every -e event into one group, as if they were given as {EVENTS}" },
+	  "put every -e event into one group, as if they were given as {EVENTS}; groups in the list merge into it" },
 	{ "freq", 'F', CLI_ARG_REQUIRED, 'F', "HZ",
 	  "samples per second (default 4000; max: kernel.perf_event_max_sample_rate)" },
 	{ "strict-freq", 0, CLI_ARG_NONE, OPT_STRICT_FREQ, NULL,
@@ -226,6 +226,8 @@ static const struct cli_opt record_options[] = {
 	  "the enabled and running times in every read value (the S modifier's samples, -s's counts)" },
 	{ "stat", 's', CLI_ARG_NONE, 's', NULL,
 	  "per-thread counts: each child's counts are recorded when it exits (inherit_stat)" },
+	{ "threads", 0, CLI_ARG_OPTIONAL, OPT_THREADS, "cpu|core|package|numa|MASKS",
+	  "perf's parallel streaming mode: write a directory, PATH/data and a PATH/data.N per CPU ring" },
 	{ "per-thread", 0, CLI_ARG_NONE, OPT_PER_THREAD, NULL,
 	  "one ring per thread, its events on any CPU (not following children)" },
 	{ "cgroup", 'G', CLI_ARG_REQUIRED, 'G', "NAME[,NAME...]",
@@ -296,7 +298,7 @@ static int parse_flag(struct record_opts *o, int c)
 	case OPT_PHYS_DATA: o->r.phys_data = true; break;
 	case OPT_NO_BUFFERING: o->r.no_buffering = true; break;
 	case OPT_DRY_RUN: o->dry_run = true; break;
-	case OPT_GROUP: o->group = true; break;
+	case OPT_GROUP: o->group = o->r.group = true; break;
 	case OPT_TIMESTAMP_BOUNDARY: break;	/* SAMPLE_TIME is always written */
 	default: return 1;
 	}
@@ -391,6 +393,8 @@ static int check_opts(struct record_opts *o, int argc)
 		return cli_usage("record", "-D -1 starts disabled: give --control to enable the events");
 	if (o->r.per_thread && (o->target.all_cpus || o->target.cpu_list))
 		return cli_usage("record", "--per-thread follows threads: it does not go with -a or -C");
+	if (record_threads_check(o))
+		return CLI_EXIT_USAGE;
 	if (o->switch_event) {	/* perf: the events switch, whatever --switch-output said */
 		o->switch_signal = true;
 		o->switch_size = 0;
@@ -438,27 +442,9 @@ static int add_filter(struct record_opts *o, const char *arg)
 static int add_exclude_perf(struct record_opts *o)
 {
 	snprintf(o->exclude_perf, sizeof(o->exclude_perf), "common_pid != %d", (int)getpid());
-	if (!o->nr_e)
-		return cli_usage("record", "--exclude-perf follows no -e: give it after the -e of the "
-				 "tracepoints it filters");
+	if (!o->nr_e)	/* perf's words, as for an -e with other events */
+		return cli_usage("record", "--exclude-perf option should follow a -e tracepoint option");
 	return add_filter(o, o->exclude_perf);
-}
-
-/* --group: the -e events as one group, {EVENTS}, as perf's evlist__set_leader. */
-static int group_events(struct record_opts *o)
-{
-	char *g;
-
-	if (!o->group || !o->events)
-		return 0;
-	if (strchr(o->events, '{'))
-		return cli_usage("record", "--group puts every event into one group: give the events "
-				 "without {...}");
-	if (asprintf(&g, "{%s}", o->events) < 0)
-		return cli_usage("record", "out of memory for --group");
-	free(o->events);
-	o->events = g;
-	return 0;
 }
 
 /* One option into *o (cli_opt_fn). */
@@ -491,6 +477,8 @@ static int record_option(void *ctx, int id, const char *arg)
 	case OPT_CONTROL: o->control = arg; break;
 	case OPT_SWITCH_OUTPUT:
 		return record_parse_switch(o, arg);
+	case OPT_THREADS:
+		return record_threads_parse(o, arg);
 	case OPT_SWITCH_OUTPUT_EVENT:
 		return record_swevent_add(o, arg);
 	case OPT_SWITCH_MAX_FILES: {
@@ -533,8 +521,7 @@ int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	int err = cli_opts_parse(&cmd_record_opts, argc, argv, record_option, o);
 
-	if (err || (err = check_opts(o, argc)) || (err = group_events(o)) ||
-	    (o->off_cpu && (err = record_offcpu_setup(o))))
+	if (err || (err = check_opts(o, argc)) || (o->off_cpu && (err = record_offcpu_setup(o))))
 		return err;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;
@@ -555,6 +542,20 @@ static int join_filter(char **slot, const char *f)
 	return 0;
 }
 
+/* perf's add_exclude_perf_filter: --exclude-perf after -e `k` needs every
+ * event of that -e to be a tracepoint (perf fails on any other). */
+static bool exclude_perf_fits(const struct record_opts *o, size_t k, const struct pk_events *ev)
+{
+	bool after_k = false;
+
+	for (size_t i = 0; i < o->nr_filters; i++)
+		after_k |= o->filters[i].e == k && o->filters[i].filter == o->exclude_perf;
+	for (size_t j = 0; after_k && j < pk_events_nr(ev); j++)
+		if (strcmp(pk_events_desc(ev, j)->pmu, "tracepoint"))
+			return false;
+	return true;
+}
+
 int record_filters(const struct record_opts *o, char ***out, size_t *nr)
 {
 	size_t first = 0, total = 0;
@@ -573,6 +574,11 @@ int record_filters(const struct record_opts *o, char ***out, size_t *nr)
 
 		if (n < 0)	/* pk_recorder_new says what is wrong with it */
 			break;
+		if (!exclude_perf_fits(o, k, ev)) {
+			pk_events_free(ev);
+			free(f);
+			return cli_usage("record", "--exclude-perf option should follow a -e tracepoint option");
+		}
 		pk_events_free(ev);
 		total += (size_t)n;
 		if (!(grown = realloc(f, total * sizeof(*f)))) {
@@ -596,11 +602,20 @@ int record_dry_run(struct record_opts *o)
 {
 	struct pk_events *ev;
 	const char *events = o->events ? o->events : "cycles";
+	char **f;
+	size_t nr;
+	int err;
 
 	cli_tracefs_need(events);
 	if (pk_events_parse(events, NULL, &ev) < 0)
 		return cli_error("record", events);
 	pk_events_free(ev);
+	/* The filters as the recording pairs them: --exclude-perf's check. */
+	if ((err = record_filters(o, &f, &nr)))
+		return err;
+	for (size_t i = 0; i < nr; i++)
+		free(f[i]);
+	free(f);
 	return 0;
 }
 

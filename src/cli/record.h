@@ -42,8 +42,9 @@ struct record_opts {
 	uint64_t max_size;	/* --max-size: stop at this many bytes of records, 0 none */
 	bool off_cpu;		/* --off-cpu: sched_switch samples and switch records too */
 	bool dry_run;		/* --dry-run: check the options and events, record nothing */
-	bool group;		/* --group: every -e event in one group, as {...} */
+	bool group;		/* --group: every -e event in one group, {...} merged (pk_recorder_opts.group) */
 	char exclude_perf[32];	/* --exclude-perf's filter: "common_pid != <our pid>" */
+	bool threads;		/* --threads: a directory, data.N per ring (record-threads.c) */
 };
 
 /* A file this run made (--switch-max-files), as it was made. */
@@ -161,6 +162,20 @@ int record_cgroups(const struct record_opts *o, struct pk_recorder_opts *ro, cha
  * records added to o.  0, or an exit status after a message.
  */
 int record_offcpu_setup(struct record_opts *o);
+
+/* record_threads_parse - --threads[=SPEC] (NULL: cpu) into o, checked as
+ * perf checks it.  0, or an exit status after a usage message. */
+int record_threads_parse(struct record_opts *o, const char *arg);
+
+/* record_threads_check - with --threads, refuse what perf refuses (-o -,
+ * --per-thread) and drop with perf's warning what it ignores
+ * (--switch-output, --switch-output-event, --timestamp-filename).  0 or
+ * an exit status after the message. */
+int record_threads_check(struct record_opts *o);
+
+/* record_threads_writer - the directory writer at o->output for rec, a
+ * data.N per ring.  0, or an exit status after the message. */
+int record_threads_writer(const struct record_opts *o, struct pk_recorder *rec, struct pk_data_writer **w);
 
 /* record_free_opts - free what parsing allocated. */
 void record_free_opts(struct record_opts *o);

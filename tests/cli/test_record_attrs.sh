@@ -13,7 +13,7 @@
 # -i (--no-inherit), --running-time (the enabled and running times in
 # read_format), --sample-identifier, --no-bpf-event, -n (a zero rate); --overwrite (every event written backward, the sideband's
 # too: no event added for a task, -a's dummy:HG backward and enabled);
-# --phys-data, --no-buffering, -I[REGS], --group.
+# --phys-data, --no-buffering, -I[REGS], --group (groups in the list merged).
 . "$(dirname "$0")/tap.sh"
 
 tmp=$(mktemp -d)
@@ -79,6 +79,16 @@ same "record --group -e cpu-clock,task-clock" --group -e cpu-clock,task-clock
 same "record --group -e cpu-clock -e task-clock:u" --group -e cpu-clock -e task-clock:u
 same "record --group" --group
 same "record -a --group --no-buffering -e cpu-clock,task-clock" -a --group --no-buffering -e cpu-clock,task-clock
+# --group with groups in the list: perf merges them into its one group
+# (their modifiers kept on their members), with -a its dummy too.
+groups() { perf evlist -g -i "$1" 2>/dev/null | grep -v '^#'; }
+for a in "" -a; do
+	for e in '{cpu-clock,task-clock},page-faults' 'page-faults,{cpu-clock:k,task-clock}:u'; do
+		same "record ${a:+$a }--group -e $e" $a --group -e "$e"
+		mine=$(groups "$tmp/k.data") theirs=$(groups "$tmp/p.data")
+		check "record ${a:+$a }--group -e $e: perf's one group ($theirs)" test -n "$theirs" -a "$mine" = "$theirs"
+	done
+done
 
 # CPU targets: inherit set as for a task, and the side-band dummy:HG
 # opened enabled (perf's immediate event), not waiting for the start.

@@ -27,6 +27,19 @@ run record --exclude-perf -e sched:sched_switch -- true
 expect_rc "--exclude-perf before any -e is a usage error" 2
 run record -e cpu-clock --exclude-perf -o x.data -- true
 check "--exclude-perf after a -e without tracepoints fails (status $rc)" test "$rc" -ne 0
+check "... before anything is recorded" test ! -e x.data
+# perf 6.1 says why in its words; so does perfkit, also when the -e mixes
+# a tracepoint with another event (perf fails on any event not one).
+if command -v perf >/dev/null; then
+	pmsg=$(perf record -e cpu-clock --exclude-perf -o p.data -- true 2>&1 >/dev/null | head -1)
+	contains "--exclude-perf after -e cpu-clock: perf's message" "$err" "$pmsg"
+	run record -e cpu-clock,sched:sched_switch --exclude-perf -o x.data -- true
+	contains "--exclude-perf after a mixed -e: perf's message" "$err" "$pmsg"
+	run record --exclude-perf -e sched:sched_switch -o x.data -- true
+	contains "--exclude-perf before any -e: perf's message" "$err" "$pmsg"
+else
+	skip "--exclude-perf: perf's messages" "perf is not installed"
+fi
 
 # record_own_pid FILE ARGS...: a system-wide sched_switch recording of
 # `sleep 0.2` with ARGS; prints perfkit's pid.  perfkit waits for the

@@ -86,7 +86,22 @@ struct pk_data_writer {
 	int pipe_err;
 	uint64_t dropped;		/* bytes of records cut to finish the file */
 	struct pk__data_bpf *bpf;	/* BPF programs from the start on (features-bpf.c) */
+	struct pk__data_dir *dir;	/* perf's directory format: the data.N files (writer-dir.c) */
+	bool dir_format;		/* the header says DIR_FORMAT (the data file of a directory) */
 };
+
+/* writer-dir.c: the data.N files of a directory writer. */
+int pk__data_dir_flush(struct pk_data_writer *w);	/* every buffer out; the first error */
+uint64_t pk__data_dir_bytes(const struct pk_data_writer *w);	/* bytes of records in them */
+int pk__data_dir_finish(struct pk_data_writer *w);	/* finish, fsync, place; frees w */
+/* A feature table holding DIR_FORMAT alone at file offset `at` (the end of
+ * the data), its bit set in flags: a killed recording's directory reads. */
+int pk__data_dir_features(struct pk_data_writer *w, uint64_t at, uint64_t flags[4]);
+void pk__data_dir_abort(struct pk__data_dir *d);	/* remove the partial directory, free */
+void pk__data_dir_free(struct pk__data_dir *d);
+
+/* pk__data_writer_begin - the header and attrs laid out, once. */
+int pk__data_writer_begin(struct pk_data_writer *w);
 
 #define PK__DATA_BUF_SIZE (1 << 20)	/* the writer's buffer */
 #define PK__COMP_MMAP_LEN (512 * 1024)	/* what one COMPRESSED record may expand to */

@@ -189,6 +189,11 @@ static bool feature(struct pk_data_writer *w, int f, struct pk__data_blob *b, co
 		pk__data_put_u64(b, w->clock_tod_ns);
 		pk__data_put_u64(b, w->clock_ns);
 		return true;
+	case FEAT_DIR_FORMAT:
+		if (!w->dir_format)
+			return false;
+		pk__data_put_u64(b, 1);		/* perf 6.1's PERF_DIR_VERSION: data and data.N */
+		return true;
 	case FEAT_COMPRESSED:
 		if (!w->zcs)
 			return false;

@@ -242,6 +242,7 @@ void pk__data_writer_free(struct pk_data_writer *w)
 	ZSTD_freeCStream(w->zcs);
 	free(w->marks);
 	pk__data_bpf_free(w->bpf);
+	pk__data_dir_free(w->dir);
 	free(w);
 }
 
@@ -269,6 +270,8 @@ void pk_data_writer_abort(struct pk_data_writer *w)
 		return;
 	if (w->fd >= 0 && w->partial)
 		unlink(w->partial);
+	pk__data_dir_abort(w->dir);
+	w->dir = NULL;
 	pk__data_writer_free(w);
 }
 
@@ -461,6 +464,11 @@ static int start(struct pk_data_writer *w)
 	return err ? err : copy_out(w);
 }
 
+int pk__data_writer_begin(struct pk_data_writer *w)
+{
+	return w->started ? 0 : start(w);
+}
+
 int pk_data_writer_keep_bpf(struct pk_data_writer *w, const struct pk_data_writer *from)
 {
 	return pk__data_bpf_merge(&w->bpf, from->bpf);
@@ -567,7 +575,8 @@ int pk_data_writer_write_round(struct pk_data_writer *w)
 		.type = PK_DATA_RECORD_FINISHED_ROUND, .size = sizeof(round),
 	};
 
-	return pk_data_writer_write(w, &round, sizeof(round));
+	/* perf record --threads writes no rounds: its reader sorts by time. */
+	return w->dir_format ? 0 : pk_data_writer_write(w, &round, sizeof(round));
 }
 
 int pk_data_writer_tick(struct pk_data_writer *w)
@@ -587,12 +596,17 @@ int pk_data_writer_tick(struct pk_data_writer *w)
 	/* A pipe: the reader gets the records now; there is no header to update. */
 	if (!err)
 		err = w->pipe ? pk__data_writer_flush(w) : copy_out(w);
+	if (!err)
+		err = pk__data_dir_flush(w);
 	if (err || w->pipe)
 		return err;
 	/* Every record put is in the file now: the header can say so.  While
 	 * the buffer still holds the start of the file, its copy too, or the
 	 * next O_DIRECT block would put the old header back. */
 	fill_header(w, &h, w->data_size);
+	/* A directory's data file says DIR_FORMAT from here on (writer-dir.c). */
+	if (w->dir && (err = pk__data_dir_features(w, w->data_offset + w->data_size, h.flags)) < 0)
+		return err;
 	if (!w->offset)
 		memcpy(w->buf, &h, sizeof(h));
 	return write_header(w, &h);
@@ -600,7 +614,7 @@ int pk_data_writer_tick(struct pk_data_writer *w)
 
 uint64_t pk_data_writer_size(const struct pk_data_writer *w)
 {
-	return w->data_size;
+	return w->data_size + pk__data_dir_bytes(w);
 }
 
 /*
@@ -721,6 +735,8 @@ int pk_data_writer_finish(struct pk_data_writer *w)
 
 	if (w->pipe)
 		return finish_pipe(w);
+	if (w->dir)
+		return pk__data_dir_finish(w);
 	err = w->started ? 0 : start(w);
 	if (!err)
 		err = finish_file(w, flags);

@@ -608,6 +608,25 @@ const struct perf_event_attr *pk_events_attr(const struct pk_events *ev, size_t 
 	return ev && i < ev->nr ? &ev->ev[i].a.attr : NULL;
 }
 
+int pk_events_group(struct pk_events *ev, size_t first, size_t n)
+{
+	size_t end = first + n;
+
+	if (ev && __atomic_load_n(&ev->frozen, __ATOMIC_RELAXED))
+		return pk__error(-EBUSY, "pk_events_group", "%s", "the event list was given to "
+				 "pk_evlist_new: its groups are set");
+	if (!ev || !n || first >= ev->nr || n > ev->nr - first ||
+	    ev->ev[first].desc.leader < first || (end < ev->nr && ev->ev[end].desc.leader < end))
+		return pk__error(-EINVAL, "pk_events_group", "events %zu..%zu are not whole groups of "
+				 "the list", first, end - 1);
+	for (size_t k = first; k < end; k++) {
+		ev->ev[k].desc.leader = first;
+		ev->ev[k].desc.nr_members = 1;
+	}
+	ev->ev[first].desc.nr_members = n;
+	return 0;
+}
+
 struct perf_event_attr *pk_events_attr_mut(struct pk_events *ev, size_t i)
 {
 	if (ev && __atomic_load_n(&ev->frozen, __ATOMIC_RELAXED)) {

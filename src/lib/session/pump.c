@@ -121,7 +121,8 @@ static int deliver(struct pk_recorder *r, const struct perf_event_header *h,
 	if (r->st.sink_error)
 		return r->st.sink_error;
 	if (r->w)
-		err = pk_data_writer_write(r->w, h, h->size);
+		err = r->ring != SIZE_MAX ? pk_data_writer_write_file(r->w, r->ring, h, h->size)
+					  : pk_data_writer_write(r->w, h, h->size);
 	if (!err && r->cb)
 		err = to_callback(r, h, a);
 	if (err)
@@ -223,8 +224,15 @@ static int drain_rings(struct pk_recorder *r, bool snapshot, bool all)
 		struct pk_ring *ring = pk_rings_get(r->rs, k);
 
 		/* Overwrite rings are read only as snapshots. */
-		if (pk_ring_is_overwrite(ring) == snapshot && (snapshot || worth_draining(r, ring, all)))
+		if (pk_ring_is_overwrite(ring) == snapshot && (snapshot || worth_draining(r, ring, all))) {
+			/* A directory writer takes each ring's records in a file of its
+			 * own; overwrite rings, after the normal ones, share theirs. */
+			size_t nf = r->w ? pk_data_writer_nr_files(r->w) : 0;
+
+			r->ring = nf ? k % nf : SIZE_MAX;
 			moved += drain_ring(r, ring, snapshot);
+			r->ring = SIZE_MAX;
+		}
 	}
 	/* Overwrite snapshots come out newest first and after newer sideband:
 	 * no round markers, so perf sorts the whole file by time. */

@@ -312,6 +312,10 @@ int pk__recorder_parse_events(struct pk_recorder *r, const char *list)
 		strcat(spec, ",dummy:HG");
 	err = pk_events_parse(spec, NULL, &r->ev);
 	free(spec);
+	/* --group: the events given, and the added dummy, as one group
+	 * (perf groups the evlist after adding its dummy). */
+	if (err > (dflt ? 1 : 0) && list && r->o.group)
+		err = pk_events_group(r->ev, dflt ? 1 : 0, (size_t)err - (dflt ? 1 : 0));
 	r->default_event = dflt;
 	if (err >= 0 && dflt)
 		pk__event_default_cycles_fixup(pk_events_attr_mut(r->ev, 0));
@@ -507,6 +511,7 @@ int pk_recorder_new(const char *events, const struct pk_recorder_opts *opts, str
 	if (opts)
 		memcpy(&r->o, opts, opts->size < sizeof(r->o) ? opts->size : sizeof(r->o));
 	r->o.size = sizeof(r->o);
+	r->ring = SIZE_MAX;
 	r->cpu_wide = r->o.all_cpus || r->o.cpu_list;
 	/* perf's cmd_record: overwrite synthesizes at the end. */
 	r->o.tail_synthesize |= r->o.overwrite;

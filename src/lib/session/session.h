@@ -34,6 +34,8 @@ struct pk_recorder {
 	size_t nr_ids;
 	bool same_layout;		/* every event lays records out alike: skip the lookup */
 	struct pk_data_writer *w;
+	size_t ring;			/* the ring being drained, SIZE_MAX for none: a
+					 * directory writer's data.N (writer-dir.c) */
 	pk_recorder_cb cb;
 	void *cb_arg;
 	void *trim;			/* DWARF: room for a sample with its stack cut */

@@ -58,6 +58,34 @@ static void test_group_structure(void **state)
 
 /* Group modifiers combine with the members' own (perf's add mode), and
  * pinned/exclusive from the group apply to the leader only. */
+/* pk_events_group (record --group): a range of whole groups merged into
+ * one, modifiers kept; a range splitting a group is refused, unchanged. */
+static void test_events_group(void **state)
+{
+	struct pk_events *ev = parse_ok("task-clock,{cpu-clock,page-faults}:u,cs,{dummy,minor-faults}", 6);
+
+	(void)state;
+	assert_int_equal(pk_events_group(ev, 1, 4), -EINVAL);	/* splits {dummy,minor-faults} */
+	assert_int_equal(pk_events_group(ev, 0, 2), -EINVAL);	/* splits {cpu-clock,page-faults} */
+	assert_int_equal(pk_events_group(ev, 2, 2), -EINVAL);
+	assert_int_equal(pk_events_group(ev, 0, 0), -EINVAL);
+	assert_int_equal(pk_events_group(ev, 0, 7), -EINVAL);
+	assert_int_equal(pk_events_desc(ev, 1)->nr_members, 2);
+	assert_int_equal(pk_events_group(ev, 0, 4), 0);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(pk_events_desc(ev, i)->leader, 0);
+	assert_int_equal(pk_events_desc(ev, 0)->nr_members, 4);
+	assert_int_equal(pk_events_desc(ev, 1)->nr_members, 1);
+	assert_int_equal(pk_events_attr(ev, 1)->exclude_kernel, 1);	/* its :u stays */
+	assert_int_equal(pk_events_attr(ev, 0)->exclude_kernel, 0);
+	assert_int_equal(pk_events_desc(ev, 4)->leader, 4);		/* the last group is its own */
+	assert_int_equal(pk_events_desc(ev, 4)->nr_members, 2);
+	assert_int_equal(pk_events_group(ev, 0, 6), 0);
+	assert_int_equal(pk_events_desc(ev, 5)->leader, 0);
+	assert_int_equal(pk_events_desc(ev, 0)->nr_members, 6);
+	pk_events_free(ev);
+}
+
 static void test_group_modifiers_combine(void **state)
 {
 	struct pk_events *ev = parse_ok("{task-clock:k,page-faults}:uD", 2);
@@ -452,6 +480,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_group_structure),
 		cmocka_unit_test(test_group_modifiers_combine),
+		cmocka_unit_test(test_events_group),
 		cmocka_unit_test(test_terms),
 		cmocka_unit_test(test_sources_and_names),
 		cmocka_unit_test(test_attr_format_and_fields),
