@@ -18,6 +18,7 @@
 #include "symbols/symbols.h"
 #include "sys/sys.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,15 +26,17 @@
 
 enum { UNCHECKED, GOOD, BAD };
 
+/* 16 bytes a line: 120,000 of them are written, every page touched. */
 struct kline {
 	uint64_t addr;
-	const char *name;	/* in the loaded text */
-	uint32_t name_len;	/* an unchecked name's, to its line's end */
+	uint32_t name;		/* from the first line's name: one loaded text */
+	uint16_t name_len;	/* an unchecked name's, to its line's end */
 	unsigned char state;	/* UNCHECKED, GOOD or BAD */
 	unsigned char binding;
 };
 
 struct pk__kindex {
+	const char *base;	/* the first line's name */
 	struct kline *lines;
 	size_t nr, cap;
 	struct pk__sym *made;	/* parallel to lines: name NULL until made */
@@ -77,7 +80,13 @@ int pk__kindex_add(struct pk__kindex *x, const struct pk__host_ksym *s, unsigned
 
 	if (x->nr == x->cap && (err = grow(x)) < 0)
 		return err;
-	x->lines[x->nr++] = (struct kline){ s->addr, s->name, s->name_len,
+	if (!x->nr)
+		x->base = s->name;
+	/* Lines come in the text's order; a name before the first or too far
+	 * on cannot be an offset from it (one text holds them all). */
+	if (s->name < x->base || (uint64_t)(s->name - x->base) > UINT32_MAX || s->name_len > UINT16_MAX)
+		return pk__error(-EINVAL, "a kallsyms index", "a name outside the loaded text");
+	x->lines[x->nr++] = (struct kline){ s->addr, (uint32_t)(s->name - x->base), (uint16_t)s->name_len,
 					    s->unchecked ? UNCHECKED : GOOD, binding };
 	return 0;
 }
@@ -96,7 +105,7 @@ static bool good(struct pk__kindex *x, size_t i)
 	struct kline *l = &x->lines[i];
 
 	if (l->state == UNCHECKED)
-		l->state = pk__host_ksym_name_ok(l->name, l->name_len) ? GOOD : BAD;
+		l->state = pk__host_ksym_name_ok(x->base + l->name, l->name_len) ? GOOD : BAD;
 	return l->state == GOOD;
 }
 
@@ -106,7 +115,7 @@ int pk__kindex_each(struct pk__kindex *x, pk__kindex_cb cb, void *arg)
 
 	for (size_t i = 0; i < x->nr; i++)
 		if (good(x, i) &&
-		    (err = cb(arg, x->lines[i].addr, x->lines[i].name, x->lines[i].binding)) != 0)
+		    (err = cb(arg, x->lines[i].addr, x->base + x->lines[i].name, x->lines[i].binding)) != 0)
 			return err;
 	return 0;
 }
@@ -145,7 +154,7 @@ const struct pk__sym *pk__kindex_find(struct pk__kindex *x, uint64_t addr)
 
 			end = up > UINT64_MAX - PAGE ? UINT64_MAX : up + PAGE;
 		}
-		x->made[at] = (struct pk__sym){ x->lines[at].addr, end, x->lines[at].name,
+		x->made[at] = (struct pk__sym){ x->lines[at].addr, end, x->base + x->lines[at].name,
 						x->lines[at].binding, (uint32_t)at };
 	}
 	return addr < x->made[at].end ? &x->made[at] : NULL;
