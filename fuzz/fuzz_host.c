@@ -2,7 +2,8 @@
 /*
  * fuzz_host.c - libFuzzer target for the host layer's parsers of outside
  * input.  The first byte picks one: 'k' a /proc/kallsyms file (through the
- * real reader, in chunks and whole, which must agree, from a memfd, so
+ * real reader, in chunks, whole and quick (names checked afterwards),
+ * which must agree, from a memfd, so
  * overlong and unterminated lines are covered too), 's' a /proc/PID/status
  * text searched for a few keys, 'm'
  * /proc/PID/maps lines, 'c' a CPU list.  Every result is checked against
@@ -41,6 +42,15 @@ static int ksym(void *arg, const struct pk__host_ksym *s)
 	return 0;
 }
 
+/* The quick walk's lines: counted when well-formed, the unchecked ones
+ * once pk__host_ksym_name_ok says so. */
+static int ksym_quick(void *arg, const struct pk__host_ksym *s)
+{
+	if (s->unchecked && (s->module || !pk__host_ksym_name_ok(s->name, s->name_len)))
+		return 0;
+	return ksym(arg, s);
+}
+
 static void kallsyms(const char *text, size_t len)
 {
 	char path[64];
@@ -50,13 +60,19 @@ static void kallsyms(const char *text, size_t len)
 		return;
 	if (write(fd, text, len) == (ssize_t)len) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		size_t chunked = 0, whole = 0;
+		size_t chunked = 0, whole = 0, quick = 0;
 		char *kept = NULL;
 		int r1 = pk__host_kallsyms_read(path, PK__KSYM_NEED_ADDRS, ksym, &chunked);
 		int r2 = pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, ksym, &whole, &kept);
 
 		/* Read in chunks or whole, the same lines and the same answer. */
 		if (r1 != r2 || chunked != whole)
+			abort();
+		free(kept);
+		/* And quick, names checked afterwards: the same again. */
+		kept = NULL;
+		if (pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS | PK__KSYM_QUICK, ksym_quick, &quick,
+					   &kept) != r2 || quick != whole)
 			abort();
 		free(kept);
 		sink += strlen(pk_last_error()->why);

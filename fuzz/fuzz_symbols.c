@@ -2,7 +2,8 @@
 /*
  * fuzz_symbols.c - libFuzzer target for what the symbols layer reads from
  * outside.  The first byte picks one: 'p' a JIT's perf-PID.map file, 'k'
- * a kallsyms file for a kernel and a module map, 'e' an ELF file mapped
+ * a kallsyms file for a kernel and a module map (an odd-sized one for the
+ * kernel alone, its lines indexed), 'e' an ELF file mapped
  * as a DSO (symbol tables, PLT entries, PT_LOAD segments, debuglink,
  * build-id), 'd' a name for the demangler, 'b' a perf.data BUILD_ID
  * feature section handed to the maps.  Each is loaded through pk_maps_resolve as a
@@ -141,6 +142,12 @@ static void kallsyms(const uint8_t *data, size_t size)
 					       .len = 0x40000000, .pgoff = 0xffffffff81000000,
 					       .filename = "[kernel.kallsyms]_text" };
 		pk_maps_process(m, &r);
+		if (size & 1) {	/* no module: the kernel's lines indexed */
+			probe(m, 1, PERF_RECORD_MISC_KERNEL, 0xffffffff80000000, 0x41000000, data, size);
+			pk_maps_free(m);
+			close(fd);
+			return;
+		}
 		r.mmap = (struct pk_rec_mmap){ .pid = UINT32_MAX, .addr = 0xffffffffc0000000,
 					       .len = 0x1000000, .filename = "/lib/modules/x/m.ko" };
 		pk_maps_process(m, &r);

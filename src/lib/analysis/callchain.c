@@ -29,11 +29,24 @@ struct pk_callchain_node {
 	size_t nr_sorted;
 };
 
+/* The last chain appended, when it changed no node but added to nodes on
+ * one path: the same chain again (the same frames, field for field) takes
+ * the same path through the same tree, so it adds to those nodes without
+ * a match.  Any other append forgets it. */
+struct memo {
+	struct pk_callchain_frame *frames;
+	size_t nr, cap;
+	struct pk_callchain_node **path;	/* below the root; the last one ends it */
+	size_t depth, cap_path;
+	bool valid;
+};
+
 struct pk_callchain {
 	struct pk_callchain_node root;
 	struct pk_callchain_node **flat;
 	size_t nr_flat, cap_flat;
 	bool sorted;		/* pk_callchain_sort ran: no more appends */
+	struct memo memo;
 };
 
 int pk_callchain_new(struct pk_callchain **out)
@@ -60,6 +73,8 @@ void pk_callchain_free(struct pk_callchain *cc)
 		return;
 	node_free(&cc->root);
 	free(cc->flat);
+	free(cc->memo.frames);
+	free(cc->memo.path);
 	free(cc);
 }
 
@@ -224,34 +239,60 @@ static int split(struct pk_callchain_node *n, size_t k, const struct pk_callchai
 }
 
 static int append_children(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
-			   uint64_t period);
+			   uint64_t period, struct memo *m);
+
+/* The memo's path one node longer; on no memory the memo is dropped (it
+ * only saves work). */
+static void memo_push(struct memo *m, struct pk_callchain_node *n)
+{
+	if (!m->valid)
+		return;
+	if (m->depth == m->cap_path) {
+		size_t cap = m->cap_path ? 2 * m->cap_path : 8;
+		struct pk_callchain_node **p = pk__reallocarray(m->path, cap, sizeof(*p));
+
+		if (!p) {
+			m->valid = false;
+			return;
+		}
+		m->path = p;
+		m->cap_path = cap;
+	}
+	m->path[m->depth++] = n;
+}
 
 /* Merge a chain whose first frame matches n's first frame into n. */
 static int append_node(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
-		       uint64_t period)
+		       uint64_t period, struct memo *m)
 {
 	size_t k = 1;
 
 	while (k < n->nr_frames && k < nr && !frame_cmp(&n->frames[k], &frames[k]))
 		k++;
-	if (k < n->nr_frames)
+	if (k < n->nr_frames) {
+		m->valid = false;
 		return split(n, k, frames + k, nr - k, period);
+	}
+	memo_push(m, n);
 	if (k == nr) {
 		n->hit += period;
 		n->count++;
 		return 0;
 	}
-	return append_children(n, frames + k, nr - k, period);
+	return append_children(n, frames + k, nr - k, period, m);
 }
 
 static int append_children(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
-			   uint64_t period)
+			   uint64_t period, struct memo *m)
 {
 	bool found;
 	size_t pos = child_pos(n, &frames[0], &found);
-	int err = found ? append_node(n->children[pos], frames, nr, period)
-			: add_child(n, frames, nr, period, pos);
+	int err;
 
+	if (!found)
+		m->valid = false;
+	err = found ? append_node(n->children[pos], frames, nr, period, m)
+		    : add_child(n, frames, nr, period, pos);
 	if (!err) {
 		n->children_hit += period;
 		n->children_count++;
@@ -259,12 +300,74 @@ static int append_children(struct pk_callchain_node *n, const struct pk_callchai
 	return err;
 }
 
+/* Whether two frames are the same field for field (so every match gives
+ * the same answer for both). */
+static bool same_frame(const struct pk_callchain_frame *a, const struct pk_callchain_frame *b)
+{
+	return a->ip == b->ip && a->sym == b->sym && a->sym_start == b->sym_start && a->dso == b->dso &&
+	       a->object == b->object && a->inlined == b->inlined && a->key == b->key &&
+	       a->srcline == b->srcline;
+}
+
+/* The memo's chain again: its path's nodes take the period as a match
+ * would have given it to them.  False when the chain is another. */
+static bool memo_hit(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
+		     uint64_t period)
+{
+	struct memo *m = &cc->memo;
+
+	if (!m->valid || m->nr != nr)
+		return false;
+	for (size_t i = nr; i-- > 0;)	/* the outer frames differ least: from the leaf */
+		if (!same_frame(&m->frames[i], &frames[i]))
+			return false;
+	cc->root.children_hit += period;
+	cc->root.children_count++;
+	for (size_t i = 0; i + 1 < m->depth; i++) {
+		m->path[i]->children_hit += period;
+		m->path[i]->children_count++;
+	}
+	m->path[m->depth - 1]->hit += period;
+	m->path[m->depth - 1]->count++;
+	return true;
+}
+
+/* The chain just appended as the memo, when its append changed no node. */
+static void memo_keep(struct memo *m, const struct pk_callchain_frame *frames, size_t nr)
+{
+	if (!m->valid || !m->depth)
+		return;
+	if (nr > m->cap) {
+		struct pk_callchain_frame *f = pk__reallocarray(m->frames, nr, sizeof(*f));
+
+		if (!f) {
+			m->valid = false;
+			return;
+		}
+		m->frames = f;
+		m->cap = nr;
+	}
+	memcpy(m->frames, frames, nr * sizeof(*frames));
+	m->nr = nr;
+}
+
 int pk_callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
 			uint64_t period)
 {
+	int err;
+
 	if (cc->sorted)
 		return pk__error(-EINVAL, "a call chain", "appended after pk_callchain_sort");
-	return nr ? append_children(&cc->root, frames, nr, period) : 0;
+	if (!nr || memo_hit(cc, frames, nr, period))
+		return 0;
+	cc->memo.valid = true;
+	cc->memo.depth = 0;
+	err = append_children(&cc->root, frames, nr, period, &cc->memo);
+	if (err)
+		cc->memo.valid = false;
+	else
+		memo_keep(&cc->memo, frames, nr);
+	return err;
 }
 
 static uint64_t cumul(const struct pk_callchain_node *n)

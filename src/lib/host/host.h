@@ -122,6 +122,10 @@ struct pk__host_ksym {
 	char type;		/* nm's letter: 't'/'T' text, 'd' data, ... */
 	const char *name;	/* points into the parsed line */
 	const char *module;	/* the module without brackets, or NULL */
+	bool unchecked;		/* PK__KSYM_QUICK: the name not checked yet
+				 * (pk__host_ksym_name_ok says whether the
+				 * line is well-formed); never with a module */
+	uint32_t name_len;	/* an unchecked name's bytes to the line's end */
 };
 
 /* pk__host_ksym_parse - parse one kallsyms line in place.  Returns 0, or
@@ -137,7 +141,20 @@ enum pk__host_ksym_flags {
 	 * end or to the callback's stop, had an address: the kernel hides them
 	 * all from this user. */
 	PK__KSYM_NEED_ADDRS = 1u << 0,
+	/* Hand over a line of the usual shape (16 hex digits, a blank, a
+	 * letter, a blank, then up to the end neither a blank nor a closing
+	 * bracket last) without checking its name, marked `unchecked`: the
+	 * caller checks the few it needs with pk__host_ksym_name_ok.  Only
+	 * with pk__host_kallsyms_load (the names stay NUL-terminated in the
+	 * text).  The walk's errors are as without it. */
+	PK__KSYM_QUICK = 1u << 1,
 };
+
+/* pk__host_ksym_name_ok - whether the line of an unchecked name (from a
+ * PK__KSYM_QUICK walk, with its name_len) is well-formed, as a walk
+ * without it would have said: its name holds no blank, control character
+ * (NUL included) or DEL. */
+bool pk__host_ksym_name_ok(const char *name, size_t name_len);
 
 /*
  * pk__host_kallsyms_read - every well-formed line of `path` (NULL:

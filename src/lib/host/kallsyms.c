@@ -162,6 +162,8 @@ static int parse(char *line, size_t n, struct pk__host_ksym *s)
 	s->type = end[1];
 	s->name = end + 3;
 	s->module = NULL;
+	s->unchecked = false;
+	s->name_len = 0;
 	/* A name is printable (or UTF-8) up to a blank, a newline or the end. */
 	p = name_end(end + 3, line, line + n);
 	if (p == s->name || (*p && *p != ' ' && *p != '\t' && *p != '\n') ||
@@ -196,19 +198,70 @@ static int open_error(const char *path, int e)
 	return -e;
 }
 
+/* The start of a quick line's name: after "ffffffff81000000 T ". */
+#define QUICK_NAME 19
+
+/*
+ * A line of n bytes (line[n] NUL) in the usual shape, its name not looked
+ * at: 16 hex digits, a blank, a letter, a blank, and a last byte that is
+ * neither a blank, a control character, DEL nor ']'.  parse() would take
+ * such a line, a name without a module, exactly when the name holds no
+ * byte that ends a name (pk__host_ksym_name_ok): a name ended early by a
+ * blank would need a module or trailing blanks, and the last byte rules
+ * both out.
+ */
+static bool quick(char *line, size_t n, struct pk__host_ksym *s)
+{
+	uint32_t hi, lo;
+	unsigned char last;
+
+	if (n <= QUICK_NAME || line[16] != ' ' || !isalpha((unsigned char)line[17]) ||
+	    line[18] != ' ' || !hex8(word(line), &hi) || !hex8(word(line + 8), &lo))
+		return false;
+	last = (unsigned char)line[n - 1];
+	if (last <= ' ' || last == 0x7f || last == ']')
+		return false;
+	*s = (struct pk__host_ksym){ (uint64_t)hi << 32 | lo, line[17], line + QUICK_NAME, NULL, true,
+				     (uint32_t)(n - QUICK_NAME) };
+	return true;
+}
+
+bool pk__host_ksym_name_ok(const char *name, size_t name_len)
+{
+	char *line = (char *)name - QUICK_NAME, *end = line + QUICK_NAME + name_len;
+
+	return name_end(line + QUICK_NAME, line, end) == end;
+}
+
 /* The walk's state, for each line. */
 struct walk {
 	pk__host_ksym_cb cb;
 	void *arg;
 	bool any_addr, any_line;
+	bool quick;		/* PK__KSYM_QUICK */
 	int read_err;		/* read(2)'s errno, or 0 */
 };
+
+/* A quick line: counted as the walk without PK__KSYM_QUICK would (its
+ * name checked while that can change what is counted), then handed over. */
+static int quick_line(struct walk *w, const struct pk__host_ksym *s)
+{
+	if ((!w->any_line || (!w->any_addr && s->addr)) && pk__host_ksym_name_ok(s->name, s->name_len)) {
+		w->any_line = true;
+		w->any_addr |= s->addr != 0;
+	}
+	return w->cb(w->arg, s);
+}
 
 static int one_line(struct walk *w, char *line, size_t n)
 {
 	struct pk__host_ksym s;
 
-	if (n >= LINE_MAX_LEN || parse(line, n, &s) < 0)
+	if (n >= LINE_MAX_LEN)
+		return 0;	/* not a kallsyms line: skipped */
+	if (w->quick && quick(line, n, &s))
+		return quick_line(w, &s);
+	if (parse(line, n, &s) < 0)
 		return 0;	/* not a kallsyms line: skipped */
 	w->any_line = true;
 	w->any_addr |= s.addr != 0;
@@ -363,7 +416,7 @@ static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w,
 static int kallsyms_walk(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
 			 char **text)
 {
-	struct walk w = { cb, arg, false, false, 0 };
+	struct walk w = { cb, arg, false, false, text && (flags & PK__KSYM_QUICK), 0 };
 	int fd, ret;
 
 	path = path ? path : "/proc/kallsyms";

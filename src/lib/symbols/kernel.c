@@ -31,6 +31,7 @@
 
 struct kload {
 	struct pk__kernel_dsos *k;
+	struct pk__kindex *index;	/* the kernel's lines, when no module is mapped */
 	struct pk__symtab *kernel;
 	struct pk__symtab **mods;	/* parallel to k->modules */
 	uint64_t text;			/* _text in this kallsyms */
@@ -75,6 +76,54 @@ static int add_ksym(void *arg, const struct pk__host_ksym *s)
 	l->err = s->module ? pk__symtab_add(*tab, s->addr, 0, s->name, bind)
 			   : pk__symtab_add_ref(*tab, s->addr, 0, s->name, bind);
 	return l->err < 0;
+}
+
+/* One kallsyms line into the index, by the same filter; module lines are
+ * skipped (no module was mapped), a quick line's name is checked later. */
+static int index_ksym(void *arg, const struct pk__host_ksym *s)
+{
+	struct kload *l = arg;
+	char t = (char)(s->type & ~0x20);
+
+	if (s->module)
+		return 0;
+	if (s->name[0] == '_' && s->name[1] == 't' && !strcmp(s->name, "_text"))
+		l->text = s->addr;
+	if ((t != 'T' && t != 'W' && t != 'D' && t != 'B') || s->name[0] == '$')
+		return 0;
+	l->err = pk__kindex_add(l->index, s, t == 'W' ? STB_WEAK : s->type == t ? STB_GLOBAL : STB_LOCAL);
+	return l->err < 0;
+}
+
+static int table_add(void *arg, uint64_t addr, const char *name, unsigned char binding)
+{
+	return pk__symtab_add_ref(arg, addr, 0, name, binding) < 0;
+}
+
+static int any(void *arg, uint64_t addr, const char *name, unsigned char binding)
+{
+	(void)arg, (void)addr, (void)name, (void)binding;
+	return 1;
+}
+
+/* The index into the kernel's table in l->kernel: looked up in place when
+ * in address order, else added symbol by symbol as add_ksym would have. */
+static int index_table(struct kload *l)
+{
+	int err;
+
+	if (!pk__kindex_each(l->index, any, NULL))
+		return 0;	/* no symbol kept: no table, as add_ksym makes none */
+	if ((err = pk__symtab_new(&l->kernel)) < 0)
+		return err;
+	if (pk__kindex_in_order(l->index)) {
+		if ((err = pk__kindex_finish(l->index)) < 0)
+			return err;
+		pk__symtab_set_index(l->kernel, l->index);
+		l->index = NULL;
+		return 0;
+	}
+	return pk__kindex_each(l->index, table_add, l->kernel) ? -ENOMEM : 0;
 }
 
 /* Whether the kernel DSO was recorded from another kernel than this one. */
@@ -216,7 +265,15 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 	}
 	if (!(l.mods = pk__calloc(k->nr_modules ? k->nr_modules : 1, sizeof(*l.mods))))
 		return;
-	if (pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, add_ksym, &l, &text) != 0 || l.err < 0) {
+	/* Without modules, the kernel's lines indexed, not made symbols. */
+	if (!k->nr_modules && pk__kindex_new(&l.index) < 0) {
+		free(l.mods);
+		return;
+	}
+	if ((l.index ? pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS | PK__KSYM_QUICK, index_ksym, &l, &text)
+		     : pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, add_ksym, &l, &text)) != 0 ||
+	    l.err < 0 || (l.index && (l.err = index_table(&l)) < 0)) {
+		pk__kindex_free(l.index);
 		pk__symtab_free(l.kernel);
 		for (size_t i = 0; i < k->nr_modules; i++)
 			pk__symtab_free(l.mods[i]);
@@ -224,6 +281,7 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 		free(text);
 		return;
 	}
+	pk__kindex_free(l.index);
 	if (l.kernel)
 		pk__symtab_own(l.kernel, text);
 	else

@@ -57,8 +57,51 @@ void pk__symtab_finish(struct pk__symtab *t, bool kallsyms);
 /* pk__symtab_find - the symbol holding addr, or NULL. */
 const struct pk__sym *pk__symtab_find(const struct pk__symtab *t, uint64_t addr);
 
-/* pk__symtab_nr - how many symbols it holds. */
+/* pk__symtab_nr - how many symbols it holds (with an index: the lines
+ * indexed, the malformed among them not known yet). */
 size_t pk__symtab_nr(const struct pk__symtab *t);
+
+/* ---- kallsyms looked up without a table of every line (kallsyms-index.c) -- */
+
+struct pk__host_ksym;
+struct pk__kindex;
+
+/* pk__kindex_new - an empty index.  0 with *out, or -ENOMEM. */
+int pk__kindex_new(struct pk__kindex **out);
+
+/* pk__kindex_free - free it (not the names); NULL is a no-op. */
+void pk__kindex_free(struct pk__kindex *x);
+
+/* pk__kindex_add - a kallsyms line perf's filter keeps, in the file's
+ * order, its name checked or not (s->unchecked); the name must outlive x.
+ * 0 or -ENOMEM. */
+int pk__kindex_add(struct pk__kindex *x, const struct pk__host_ksym *s, unsigned char binding);
+
+/* pk__kindex_in_order - whether the lines were added in address order. */
+bool pk__kindex_in_order(const struct pk__kindex *x);
+
+/* Called for each well-formed line; non-zero stops pk__kindex_each. */
+typedef int (*pk__kindex_cb)(void *arg, uint64_t addr, const char *name, unsigned char binding);
+
+/* pk__kindex_each - each well-formed line in the order added (every name
+ * checked).  0 or the callback's stop value. */
+int pk__kindex_each(struct pk__kindex *x, pk__kindex_cb cb, void *arg);
+
+/* pk__kindex_finish - ready for lookups, once all lines are in and they are
+ * in address order.  0 or -ENOMEM. */
+int pk__kindex_finish(struct pk__kindex *x);
+
+/* pk__kindex_find - the symbol pk__symtab_find would give for addr on a
+ * kallsyms table of the same lines finished with pk__symtab_finish(t,
+ * true), or NULL; made on the first lookup and kept (not thread-safe). */
+const struct pk__sym *pk__kindex_find(struct pk__kindex *x, uint64_t addr);
+
+/* pk__kindex_nr - how many lines it holds. */
+size_t pk__kindex_nr(const struct pk__kindex *x);
+
+/* pk__symtab_set_index - t answers finds from x (finished) and frees it;
+ * t must hold no symbols of its own. */
+void pk__symtab_set_index(struct pk__symtab *t, struct pk__kindex *x);
 
 /* ---- the DSO state (maps.c owns the table, dso.c loads) ---------------------- */
 

@@ -27,6 +27,7 @@ struct pk__symtab {
 	size_t nr, cap;
 	struct block *blocks;
 	void *owned;		/* names added by reference live here, or NULL */
+	struct pk__kindex *index;	/* kallsyms looked up lazily, or NULL */
 };
 
 int pk__symtab_new(struct pk__symtab **out)
@@ -50,6 +51,7 @@ void pk__symtab_free(struct pk__symtab *t)
 		free(b);
 	}
 	free(t->syms);
+	pk__kindex_free(t->index);
 	free(t->owned);
 	free(t);
 }
@@ -246,9 +248,18 @@ void pk__symtab_finish(struct pk__symtab *t, bool kallsyms)
 	t->nr = k + 1;
 }
 
+void pk__symtab_set_index(struct pk__symtab *t, struct pk__kindex *x)
+{
+	pk__kindex_free(t->index);
+	t->index = x;
+}
+
 const struct pk__sym *pk__symtab_find(const struct pk__symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr;
+
+	if (t->index)
+		return pk__kindex_find(t->index, addr);
 
 	while (lo < hi) {	/* the last symbol starting at or below addr */
 		size_t mid = lo + (hi - lo) / 2;
@@ -265,5 +276,5 @@ const struct pk__sym *pk__symtab_find(const struct pk__symtab *t, uint64_t addr)
 
 size_t pk__symtab_nr(const struct pk__symtab *t)
 {
-	return t->nr;
+	return t->index ? pk__kindex_nr(t->index) : t->nr;
 }

@@ -359,6 +359,60 @@ static void append_after_sort_refused(void **state)
 	pk_callchain_free(NULL);
 }
 
+/* The child of n whose first frame is `sym`. */
+static const struct pk_callchain_node *child_named(const struct pk_callchain_node *n, const char *sym)
+{
+	for (size_t i = 0; i < pk_callchain_node_nr_children(n); i++)
+		if (!strcmp(pk_callchain_node_frame(pk_callchain_node_child(n, i), 0)->sym, sym))
+			return pk_callchain_node_child(n, i);
+	fail_msg("no child %s", sym);
+	return NULL;
+}
+
+/* A chain appended again and again (the memo's case) between chains that
+ * split the nodes it passed, each of those twice too: every period lands
+ * where a match puts it. */
+static void same_chain_across_splits(void **state)
+{
+	struct pk_callchain *cc;
+	struct pk_callchain_frame x = { .sym = "x", .dso = WL, .sym_start = 3 },
+				  y = { .sym = "y", .dso = WL, .sym_start = 2 },
+				  z = { .sym = "z", .dso = WL, .sym_start = 1 },
+				  w = { .sym = "w", .dso = WL, .sym_start = 5 };
+	struct pk_callchain_frame a[] = { x, y, z }, b[] = { x, y, w }, c[] = { x };
+	const struct pk_callchain_node *nx, *ny, *nz;
+
+	(void)state;
+	assert_int_equal(pk_callchain_new(&cc), 0);
+	assert_int_equal(pk_callchain_append(cc, a, 3, 10), 0);
+	assert_int_equal(pk_callchain_append(cc, a, 3, 10), 0);
+	assert_int_equal(pk_callchain_append(cc, b, 3, 1), 0);	/* splits x,y,z */
+	assert_int_equal(pk_callchain_append(cc, b, 3, 1), 0);	/* and again */
+	assert_int_equal(pk_callchain_append(cc, a, 3, 10), 0);
+	assert_int_equal(pk_callchain_append(cc, a, 3, 10), 0);
+	assert_int_equal(pk_callchain_append(cc, c, 1, 100), 0);	/* splits x,y */
+	assert_int_equal(pk_callchain_append(cc, c, 1, 100), 0);
+	assert_int_equal(pk_callchain_append(cc, a, 3, 10), 0);
+	assert_int_equal(pk_callchain_append(cc, a, 2, 1000), 0);	/* ends in y */
+	assert_int_equal(pk_callchain_append(cc, a, 3, 10), 0);
+	assert_int_equal(pk_callchain_sort(cc, PK_CALLCHAIN_GRAPH_ABS, 0, 0.0), 0);
+	assert_int_equal(pk_callchain_node_cumul(pk_callchain_root(cc)), 60 + 2 + 200 + 1000);
+	assert_int_equal(pk_callchain_node_nr_children(pk_callchain_root(cc)), 1);
+	nx = child_named(pk_callchain_root(cc), "x");
+	assert_int_equal(pk_callchain_node_nr_frames(nx), 1);
+	assert_int_equal(pk_callchain_node_self(nx), 200);
+	assert_int_equal(pk_callchain_node_count(nx), 2);
+	ny = child_named(nx, "y");
+	assert_int_equal(pk_callchain_node_self(ny), 1000);
+	assert_int_equal(pk_callchain_node_cumul(ny), 1062);
+	nz = child_named(ny, "z");
+	assert_int_equal(pk_callchain_node_self(nz), 60);
+	assert_int_equal(pk_callchain_node_count(nz), 6);
+	assert_int_equal(pk_callchain_node_self(child_named(ny, "w")), 2);
+	assert_int_equal(pk_callchain_node_cumul_count(pk_callchain_root(cc)), 11);
+	pk_callchain_free(cc);
+}
+
 /* Two copies of one program shown by one short name: frames of the same
  * symbol stay apart when each copy is its own object, and merge when only
  * the name tells them (perf's match_chain compares dso pointers). */
@@ -451,7 +505,7 @@ int main(void)
 		cmocka_unit_test(graph_two_roots),    cmocka_unit_test(fractal),
 		cmocka_unit_test(flat_and_folded),    cmocka_unit_test(append_after_sort_refused),
 		cmocka_unit_test(children_in_hist),   cmocka_unit_test(copies_apart_by_object),
-		cmocka_unit_test(keys),
+		cmocka_unit_test(keys),               cmocka_unit_test(same_chain_across_splits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

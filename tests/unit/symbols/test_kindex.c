@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_kindex.c - kallsyms looked up through the index (names checked
+ * only when looked at) answers every address as the table of every line
+ * does: a kallsyms file of random lines in address order, with several
+ * symbols at one address, every type letter, '$' names, malformed names
+ * (a control character, DEL, NUL, a blank inside), trailing blanks, modules,
+ * short and upper-case addresses, is read both ways and every address in
+ * its range (and around each symbol) is looked up in both.  And a walk
+ * of hidden addresses fails the same way with the quick walk.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <elf.h>
+
+#include "perfkit.h"
+#include "host/host.h"
+#include "symbols/symbols.h"
+
+#define NR 4000
+#define BASE 0xffffffff81000000ull
+
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* A kallsyms file of NR random lines at ascending addresses; its path. */
+static char *make_file(uint64_t seed, uint64_t *last)
+{
+	static const char types[] = "tTwWdDbBrRaAuV";
+	const char *dir = getenv("TMPDIR");
+	char *path = malloc(4096);
+	uint64_t addr = BASE;
+	FILE *f;
+	int fd;
+
+	snprintf(path, 4096, "%s/kindex-XXXXXX", dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	for (unsigned i = 0; i < NR; i++) {
+		uint64_t r = next(&seed);
+		char name[64];
+
+		addr += r % 4 == 0 ? 0 : (r >> 8) % 64;	/* a quarter share an address */
+		snprintf(name, sizeof(name), "%ssym_%u%s", (r >> 20) % 40 == 0 ? "$" : "", i,
+			 (r >> 24) % 30 == 0 ? "\x01x" : (r >> 24) % 30 == 1 ? "\x7f" :
+			 (r >> 24) % 30 == 2 ? " x" : (r >> 24) % 30 == 3 ? "]" : "");
+		switch ((r >> 32) % 40) {
+		case 0:
+			fprintf(f, "%llx %c %s\n", (unsigned long long)addr, types[(r >> 40) % 14], name);
+			break;	/* as many digits as it takes */
+		case 1:
+			fprintf(f, "%016llX %c %s\n", (unsigned long long)addr, types[(r >> 40) % 14], name);
+			break;
+		case 2:
+			fprintf(f, "%016llx %c %s  \n", (unsigned long long)addr, types[(r >> 40) % 14], name);
+			break;
+		case 3:
+			fprintf(f, "%016llx %c %s\t[mod]\n", (unsigned long long)addr, types[(r >> 40) % 14],
+				name);
+			break;
+		case 4:
+			fprintf(f, "%016llx %c\n", (unsigned long long)addr, types[(r >> 40) % 14]);
+			break;
+		case 5:	/* a NUL inside the name */
+			fprintf(f, "%016llx %c %s", (unsigned long long)addr, types[(r >> 40) % 14], name);
+			fwrite("\0tail\n", 1, 6, f);
+			break;
+		default:
+			fprintf(f, "%016llx %c %s\n", (unsigned long long)addr, types[(r >> 40) % 14], name);
+		}
+	}
+	fclose(f);
+	*last = addr;
+	return path;
+}
+
+/* perf's filter, as kernel.c's: text, weak, data, bss; no '$' names. */
+static bool kept(const struct pk__host_ksym *s, unsigned char *binding)
+{
+	char t = (char)(s->type & ~0x20);
+
+	if (s->module || (t != 'T' && t != 'W' && t != 'D' && t != 'B') || s->name[0] == '$')
+		return false;
+	*binding = t == 'W' ? STB_WEAK : s->type == t ? STB_GLOBAL : STB_LOCAL;
+	return true;
+}
+
+static int to_table(void *arg, const struct pk__host_ksym *s)
+{
+	unsigned char b;
+
+	assert_false(s->unchecked);
+	return kept(s, &b) ? pk__symtab_add_ref(arg, s->addr, 0, s->name, b) : 0;
+}
+
+static int to_index(void *arg, const struct pk__host_ksym *s)
+{
+	unsigned char b;
+
+	return kept(s, &b) ? pk__kindex_add(arg, s, b) : 0;
+}
+
+static void same(const struct pk__symtab *t, const struct pk__symtab *x, uint64_t addr)
+{
+	const struct pk__sym *a = pk__symtab_find(t, addr), *b = pk__symtab_find(x, addr);
+
+	if (!a || !b) {
+		assert_ptr_equal(a, b);
+		return;
+	}
+	assert_int_equal(a->start, b->start);
+	assert_int_equal(a->end, b->end);
+	assert_string_equal(a->name, b->name);
+	assert_int_equal(a->binding, b->binding);
+	assert_ptr_equal(b, pk__symtab_find(x, addr));	/* made once */
+}
+
+static void compare(uint64_t seed)
+{
+	struct pk__symtab *t, *x;
+	struct pk__kindex *idx;
+	char *text1, *text2, *path;
+	uint64_t last;
+
+	path = make_file(seed, &last);
+	assert_int_equal(pk__symtab_new(&t), 0);
+	assert_int_equal(pk__symtab_new(&x), 0);
+	assert_int_equal(pk__kindex_new(&idx), 0);
+	assert_int_equal(pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, to_table, t, &text1), 0);
+	assert_int_equal(pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS | PK__KSYM_QUICK, to_index,
+						idx, &text2), 0);
+	pk__symtab_own(t, text1);
+	pk__symtab_own(x, text2);
+	pk__symtab_finish(t, true);
+	assert_true(pk__kindex_in_order(idx));
+	assert_int_equal(pk__kindex_finish(idx), 0);
+	pk__symtab_set_index(x, idx);
+	/* Every address, in an order that makes symbols both before and
+	 * after their neighbours. */
+	for (uint64_t a = last + 3 * 4096; a + 1 > BASE - 2; a -= 1)
+		same(t, x, a);
+	for (uint64_t a = BASE - 2; a <= last + 3 * 4096; a += 7)
+		same(t, x, a);
+	pk__symtab_free(t);
+	pk__symtab_free(x);
+	unlink(path);
+	free(path);
+}
+
+static void lookups_match_table(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 4; seed++)
+		compare(seed * 0x9e3779b97f4a7c15ull);
+}
+
+static int count(void *arg, const struct pk__host_ksym *s)
+{
+	(void)s;
+	++*(int *)arg;
+	return 0;
+}
+
+/* Hidden addresses (all zero) fail the quick walk as the full one. */
+static void hidden_addresses(void **state)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096], *text;
+	int n = 0, fd;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kindex-XXXXXX", dir ? dir : "/tmp");
+	assert_true((fd = mkstemp(path)) >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "0000000000000000 T _text\n0000000000000000 t x\x01y\n");
+	fclose(f);
+	assert_int_equal(pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS | PK__KSYM_QUICK, count, &n,
+						&text), -EACCES);
+	free(text);
+	assert_int_equal(n, 2);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lookups_match_table),
+		cmocka_unit_test(hidden_addresses),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
