@@ -12,6 +12,7 @@
 #include "report-dump.h"
 #include "dso-names.h"
 #include "sort-names.h"
+#include "report-flags2.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -98,6 +99,24 @@ static const struct cli_opt report_options[] = {
 	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL,
 	  "as perf -v: each DSO by its full path, each symbol after its address and the letter for "
 	  "where its symbols came from (k kallsyms, B build-id cache, d the file, ! none)" },
+	{ "time", 0, CLI_ARG_REQUIRED, REPORT_OPT_TIME, "STR",
+	  "only samples in these times: START,END in seconds (either side may be empty; several "
+	  "ranges separated by spaces) or percentages of the file's span (10%/2, 0%-10%,30%-40%)" },
+	{ "ns", 0, CLI_ARG_NONE, REPORT_OPT_NS, NULL,
+	  "times in nanoseconds (perf's time sort key, which perfkit lacks: the table is the same)" },
+	{ "hide-unresolved", 'U', CLI_ARG_NONE, REPORT_OPT_HIDE_UNRESOLVED, NULL,
+	  "only samples whose address resolved to a symbol (the others count nowhere)" },
+	{ "tasks", 0, CLI_ARG_NONE, REPORT_OPT_TASKS, NULL,
+	  "instead of the table, the tasks the file saw: pid, tid, ppid and comm, under their parents" },
+	{ "mmaps", 0, CLI_ARG_NONE, REPORT_OPT_MMAPS, NULL, "--tasks with each task's memory maps" },
+	{ "switch-on", 0, CLI_ARG_REQUIRED, REPORT_OPT_SWITCH_ON, "EVENT",
+	  "count no sample until one of EVENT, then all (until --switch-off's event)" },
+	{ "switch-off", 0, CLI_ARG_REQUIRED, REPORT_OPT_SWITCH_OFF, "EVENT",
+	  "stop counting samples at one of EVENT (until --switch-on's event)" },
+	{ "show-on-off-events", 0, CLI_ARG_NONE, REPORT_OPT_SHOW_ON_OFF, NULL,
+	  "count the samples of the --switch-on and --switch-off events too" },
+	{ "samples", 0, CLI_ARG_REQUIRED, REPORT_OPT_SAMPLES, "N",
+	  "perf's TUI: samples to list per entry (--stdio shows none)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -248,7 +267,7 @@ static int report_option(void *ctx, int id, const char *arg)
 		if (pk_cpus_parse(arg, &o->cpus, &o->nr_cpus) < 0)
 			return cli_error("report", arg);
 		return 0;
-	default: return 0;
+	default: return report_flags2_option(o, id, arg);
 	}
 }
 
@@ -394,6 +413,10 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	struct pk_hist_sample s = { .size = sizeof(s) };
 	bool nomem = false;
 
+	if (run->o->f2.hide_unresolved && !rs->loc.sym)
+		return 0;	/* perf's -U: the sample counts nowhere, */
+	if (report_flags2_chain(run->o, &rs) < 0)	/* ... nor a frame without a symbol */
+		return -ENOMEM;
 	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
 	if (run->o->cpus && !report_in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)s.cpu))
 		return 0;	/* perf's --cpu drops the sample altogether */
@@ -475,6 +498,8 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 			return 0;	/* a sample of no known event: perf drops those too */
 		if (pk_record_decode(h, attr, &d) != 0)
 			return -EINVAL;
+		if (report_flags2_skip(run->o, (size_t)ev, &d.sample))
+			return 0;	/* --time, --switch-on/off (report-flags2.c) */
 		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0 ||
 		    (run->health && (err = pk_stack_health_add(run->health, attr, &d.sample, &rs)) < 0))
 			return err;
@@ -644,7 +669,9 @@ static int report(struct report_opts *o, bool defaulted)
 		if ((rc = report_info(o, run.r)) != -1)
 			return !rc && o->stats ? report_health_stats(o) : rc;	/* --stats, --header-only: done, the reader freed */
 	}
-	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
+	if (o->f2.tasks)
+		return report_tasks(o, run.r);
+	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
 	    (rc = report_parent_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;
@@ -730,5 +757,6 @@ int cmd_report(int argc, char **argv)
 	free(o.cpus);
 	report_parent_free(&o);
 	report_verbose_free(&o);
+	report_flags2_free(&o);
 	return rc < 0 ? 0 : rc;
 }

@@ -408,14 +408,15 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 	uint32_t nr_members = report_group_view(o, ev) ? ev->nr_members : 1;
 	size_t n = make_cols(ev->hist, o, threads, cols, (int)nr_members);
 	uint64_t nr, period;
-	char unit;
+	char unit, note[256];
 
 	if (!o->quiet) {
 		report_group_totals(o, ev, &nr, &period);
 		nr = short_count(nr, &unit);
 		/* perf says "events" for a group's leader, shown as a group or not. */
-		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'\n", nr, unit,
-			    ev->nr_members > 1 ? "s" : "", nr_members > 1 ? ev->group_desc : ev->name);
+		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'%s\n", nr, unit,
+			    ev->nr_members > 1 ? "s" : "", nr_members > 1 ? ev->group_desc : ev->name,
+			    report_flags2_time_note(o, note, sizeof(note)));
 		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", period);
 		print_headers(f, o, cols, n);
 	}

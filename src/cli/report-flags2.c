@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-flags2.c - perf report 6.1's everyday flags: --time (perf's time
+ * string, parsed by diff-time.c's parser, the ranges' samples kept and the
+ * slices named in each section's header), -U/--hide-unresolved (a sample
+ * with no symbol counts nowhere), --switch-on/--switch-off/
+ * --show-on-off-events (perf's evswitch: samples count only between a
+ * sample of the on event and one of the off event), --ns, and the flags
+ * perf takes for its TUI or for annotate alone, accepted as perf accepts
+ * them.
+ */
+#include "report.h"
+#include "report-flags2.h"
+#include "diff.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct report_flags2_chain {
+	struct pk_resolved_sample rs;
+	struct pk_frame *frames;
+	size_t cap;
+};
+
+int report_flags2_option(struct report_opts *o, int id, const char *arg)
+{
+	struct report_flags2 *f = &o->f2;
+	uint64_t v;
+
+	switch (id) {
+	case REPORT_OPT_TIME: f->time_str = arg; return 0;
+	case REPORT_OPT_NS: f->ns = true; return 0;
+	case REPORT_OPT_HIDE_UNRESOLVED: f->hide_unresolved = true; return 0;
+	case REPORT_OPT_TASKS: f->tasks = true; return 0;
+	case REPORT_OPT_MMAPS: f->mmaps = f->tasks = true; return 0;	/* perf: --mmaps is --tasks with maps */
+	case REPORT_OPT_SWITCH_ON: f->switch_on = arg; return 0;
+	case REPORT_OPT_SWITCH_OFF: f->switch_off = arg; return 0;
+	case REPORT_OPT_SHOW_ON_OFF: f->show_on_off = true; return 0;
+	case REPORT_OPT_SAMPLES:	/* perf's TUI's samples to list per entry: a number, unused by --stdio */
+		return cli_num_u64("report", "--samples", arg, 0, INT32_MAX, &v) < 0 ? CLI_EXIT_USAGE : 0;
+	default: return 0;	/* the TUI and annotate flags: nothing --stdio shows depends on them */
+	}
+}
+
+/* perf's evlist__find_evsel_by_str: the event named `name`, or -1 after
+ * perf's message naming which switch. */
+static int find_event(struct pk_data_reader *r, const char *which, const char *name)
+{
+	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++) {
+		const char *ev = pk_data_reader_name(r, i);
+
+		if (ev && !strcmp(ev, name))
+			return (int)i;
+	}
+	cli_message(stderr, "ERROR: switch-%s event not found (%s)\n", which, name);
+	cli_message(stderr, "HINT:  'perfkit report --header-only' lists the file's event names\n");
+	return -1;
+}
+
+static int setup_time(struct report_opts *o, struct pk_data_reader *r)
+{
+	const struct pk_feature_sample_time *st;
+	struct pk_feature *feat = NULL;
+	uint64_t first = 0, last = 0;
+	int err;
+
+	if (!(o->f2.time = calloc(1, sizeof(*o->f2.time))))
+		return -ENOMEM;
+	if (pk_data_reader_decode(r, PK_DATA_FEAT_SAMPLE_TIME, &feat) == 0 && (st = pk_feature_sample_time(feat))) {
+		first = st->first_ns;
+		last = st->last_ns;
+	}
+	pk_feature_free(feat);
+	err = diff_time_parse(o->f2.time_str, first, last, o->f2.time);
+	if (err == -ENODATA) {
+		cli_message(stderr, "perfkit report: --time %s: %s has no first and last sample times (perf's "
+			    "SAMPLE_TIME feature)\n", o->f2.time_str, o->input);
+		return CLI_EXIT_EVENT;
+	}
+	if (err == -EINVAL)
+		return cli_usage("report", "invalid --time string '%s'", o->f2.time_str);
+	return err;
+}
+
+int report_flags2_setup(struct report_opts *o, struct pk_data_reader *r)
+{
+	struct report_flags2 *f = &o->f2;
+	int err;
+
+	f->on_ev = f->off_ev = -1;
+	if (f->time_str && (err = setup_time(o, r)) != 0)
+		return err;
+	if (!(f->discarding = calloc(1, sizeof(*f->discarding))) ||
+	    (f->hide_unresolved && !(f->chain = calloc(1, sizeof(*f->chain)))))
+		return -ENOMEM;
+	if (f->switch_on) {
+		if ((f->on_ev = find_event(r, "on", f->switch_on)) < 0)
+			return CLI_EXIT_EVENT;
+		*f->discarding = true;	/* nothing counts before the first on */
+	}
+	if (f->switch_off && (f->off_ev = find_event(r, "off", f->switch_off)) < 0)
+		return CLI_EXIT_EVENT;
+	return 0;
+}
+
+/* perf's evswitch__discard: the switch turned by its events' samples,
+ * which themselves count only with --show-on-off-events. */
+static bool switch_discard(const struct report_flags2 *f, size_t ev)
+{
+	if (f->on_ev >= 0 && *f->discarding) {
+		if ((size_t)f->on_ev != ev)
+			return true;
+		*f->discarding = false;
+		return !f->show_on_off;
+	}
+	if (f->off_ev >= 0 && !*f->discarding) {
+		if ((size_t)f->off_ev != ev)
+			return false;
+		*f->discarding = true;
+		return !f->show_on_off;
+	}
+	return false;
+}
+
+bool report_flags2_skip(const struct report_opts *o, size_t ev, const struct pk_sample *s)
+{
+	const struct report_flags2 *f = &o->f2;
+
+	if (f->time && diff_time_skip(f->time, s->fields & PERF_SAMPLE_TIME ? s->time : 0))
+		return true;
+	return f->discarding && switch_discard(f, ev);
+}
+
+int report_flags2_chain(const struct report_opts *o, const struct pk_resolved_sample **rs)
+{
+	const struct pk_resolved_sample *in = *rs;
+	struct report_flags2_chain *c = o->f2.chain;
+	size_t n = 0;
+
+	if (!c || !in->nr_frames)
+		return 0;
+	if (in->nr_frames > c->cap) {
+		struct pk_frame *f = realloc(c->frames, in->nr_frames * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		c->frames = f;
+		c->cap = in->nr_frames;
+	}
+	for (size_t i = 0; i < in->nr_frames; i++)
+		if (in->frames[i].loc.sym)
+			c->frames[n++] = in->frames[i];
+	if (n == in->nr_frames)
+		return 0;
+	c->rs = *in;
+	c->rs.frames = c->frames;
+	c->rs.nr_frames = n;
+	*rs = &c->rs;
+	return 0;
+}
+
+const char *report_flags2_time_note(const struct report_opts *o, char *buf, size_t len)
+{
+	if (!o->f2.time_str)
+		return "";
+	snprintf(buf, len, " (time slices: %s)", o->f2.time_str);
+	return buf;
+}
+
+void report_flags2_free(struct report_opts *o)
+{
+	if (o->f2.time)
+		free(o->f2.time->r);
+	free(o->f2.time);
+	free(o->f2.discarding);
+	if (o->f2.chain)
+		free(o->f2.chain->frames);
+	free(o->f2.chain);
+	o->f2.chain = NULL;
+	o->f2.time = NULL;
+	o->f2.discarding = NULL;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-flags2.h - perf report 6.1's everyday flags perfkit report had
+ * lacked (report-flags2.c, report-tasks.c): --time, -U, --tasks, --mmaps,
+ * --switch-on/--switch-off, and the ones perf takes for its TUI or for
+ * annotate only.
+ */
+#ifndef PK_CLI_REPORT_FLAGS2_H
+#define PK_CLI_REPORT_FLAGS2_H
+
+#include "cli.h"
+
+/* The option ids of these flags (after cmd-report.c's own). */
+enum {
+	REPORT_OPT_TIME = 0x200, REPORT_OPT_NS, REPORT_OPT_TASKS, REPORT_OPT_MMAPS,
+	REPORT_OPT_SWITCH_ON, REPORT_OPT_SWITCH_OFF, REPORT_OPT_SHOW_ON_OFF, REPORT_OPT_SAMPLES,
+	REPORT_OPT_TUI, REPORT_OPT_ANNOTATE_STR, REPORT_OPT_ANNOTATE_BOOL,
+	REPORT_OPT_HIDE_UNRESOLVED = 'U',
+};
+
+struct diff_time;
+struct pk_data_reader;
+struct pk_sample;
+struct pk_resolved_sample;
+struct report_flags2_chain;
+
+/* What these flags ask, and the switch's state while reading. */
+struct report_flags2 {
+	const char *time_str;		/* --time, as given */
+	struct diff_time *time;		/* ... its ranges (report_flags2_setup) */
+	bool ns;			/* --ns */
+	bool hide_unresolved;		/* -U */
+	bool tasks, mmaps;		/* --tasks, --mmaps */
+	const char *switch_on, *switch_off;	/* --switch-on, --switch-off: event names */
+	bool show_on_off;		/* --show-on-off-events */
+	int on_ev, off_ev;		/* ... their events (-1: none) */
+	bool *discarding;		/* the switch: samples are dropped while set */
+	struct report_flags2_chain *chain;	/* -U: a sample's resolved frames only */
+};
+
+struct report_opts;
+
+/* report_flags2_option - option `id` (a REPORT_OPT_*) with `arg` into
+ * o's flags.  0, or CLI_EXIT_USAGE after a message. */
+int report_flags2_option(struct report_opts *o, int id, const char *arg);
+
+/*
+ * report_flags2_setup - once file r is open: --time parsed against its
+ * first and last sample times, --switch-on/--switch-off's events found by
+ * name.  0, or an exit status after perf's message (an event the file
+ * lacks, a malformed time string, a percentage of a file without sample
+ * times); -ENOMEM.
+ */
+int report_flags2_setup(struct report_opts *o, struct pk_data_reader *r);
+
+/*
+ * report_flags2_skip - whether a sample `s` of event `ev` does not count,
+ * as perf report decides before it resolves it: outside --time's ranges,
+ * or while the --switch-on/--switch-off switch is off (which such a
+ * sample of the switch events turns).
+ */
+bool report_flags2_skip(const struct report_opts *o, size_t ev, const struct pk_sample *s);
+
+/*
+ * report_flags2_chain - with -U, *rs replaced by a copy whose call chain
+ * holds only the frames that resolved to a symbol, as perf drops the
+ * others from the chain (valid until the next call); unchanged without
+ * -U or without frames to drop.  0 or -ENOMEM.
+ */
+int report_flags2_chain(const struct report_opts *o, const struct pk_resolved_sample **rs);
+
+/* report_flags2_time_note - the suffix perf puts after a section's event
+ * name: " (time slices: STR)" with --time, else "". */
+const char *report_flags2_time_note(const struct report_opts *o, char *buf, size_t len);
+
+/* report_flags2_free - what setup allocated. */
+void report_flags2_free(struct report_opts *o);
+
+/*
+ * report_tasks (report-tasks.c) - --tasks and --mmaps: read every record
+ * of r (which it frees) and print perf's tree of the tasks the file saw,
+ * "pid tid ppid |comm" indented under each parent, each with its
+ * process's maps for --mmaps.  Returns the exit status.
+ */
+int report_tasks(const struct report_opts *o, struct pk_data_reader *r);
+
+#endif

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_report_flags2.sh - perf report 6.1's everyday flags in perfkit
+# report: --time (perf's time strings: ranges, percentage slices; the
+# slices named in each header), -U (no sample or frame without a symbol),
+# --tasks and --mmaps (perf's task tree, with the maps), --switch-on/
+# --switch-off/--show-on-off-events, each the same as perf's on the same
+# file; and what holds without perf: two halves of a file add up to it,
+# a forked child sits under its parent, the errors.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+
+. "$(dirname "$0")/report-perf.sh"
+
+# same_text ARGS...: perfkit report ARGS prints what perf report prints,
+# stdout and stderr (for --tasks and --mmaps, which have no tip line).
+same_text() {
+	local theirs ours
+	theirs=$(perf report "$@" 2>&1)
+	ours=$("$PERFKIT" report "$@" 2>&1)
+	if [ "$theirs" = "$ours" ] && [ -n "$ours" ]; then
+		ok "report $* equals perf's"
+	else
+		not_ok "report $* equals perf's"
+		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
+	fi
+}
+
+# samples FILE ARGS...: the "# Samples: N" of the table's one section.
+samples() {
+	local file=$1
+	shift
+	"$PERFKIT" report -i "$file" --stdio "$@" 2>/dev/null | sed -n 's/^# Samples: \([0-9]*\) .*/\1/p'
+}
+
+"$PERFKIT" record -F 999 -o mine.data -- "$W" hot 100 >/dev/null 2>&1
+"$PERFKIT" record -F 999 -o kids.data -- "$W" children 3 >/dev/null 2>&1
+
+# Percentage slices split the file's span without a gap or an overlap.
+all=$(samples mine.data) first=$(samples mine.data --time 0%-50%) second=$(samples mine.data --time 50%-100%)
+check "--time 0%-50% and 50%-100% add up to the whole file ($first + $second = $all)" \
+	test -n "$all" -a "$all" -gt 0 -a "$((first + second))" = "$all"
+run report -i mine.data --stdio --time 10%/2
+contains "each section's header names the time slices" "$out" "' (time slices: 10%/2)"
+run report -i mine.data --stdio --time abc
+expect_rc "a malformed --time: exit 2" 2
+contains "naming the string" "$err" "invalid --time string 'abc'"
+
+# -U: every row has a symbol.
+run report -i mine.data --stdio -U -q
+check "-U leaves no row without a symbol" test -n "$out" -a -z "$(printf '%s\n' "$out" | grep -E '\[[.k]\] 0x')"
+
+# --tasks: each forked child under its parent, as perf's tree prints it.
+run report -i kids.data --tasks
+parent=$(printf '%s\n' "$out" | awk '$3 == -1 && $1 != 0 { print $2; exit }')
+kids=$(printf '%s\n' "$out" | awk -v p="$parent" '$3 == p && $4 == "|" { n++ } END { print n + 0 }')
+check "--tasks: the three children under their parent $parent" test "$kids" = 3
+contains "--tasks: the idle thread first" "$(printf '%s\n' "$out" | sed -n 2p)" "        0        0       -1 |swapper"
+run report -i kids.data --mmaps
+contains "--mmaps: the workload's executable map" "$out" " r-xp "
+
+run report -i mine.data --stdio --switch-on no-such-event
+expect_rc "--switch-on of an event the file lacks: exit 1" 1
+contains "with perf's words" "$err" "ERROR: switch-on event not found (no-such-event)"
+
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf report" "perf is not installed"
+	done_testing
+	exit
+fi
+
+perf record -q -e cpu-clock -F 999 -o plain.data -- "$W" hot 100 >/dev/null 2>&1
+perf record -q -g -e cpu-clock -F 999 -o graph.data -- "$W" hot 100 >/dev/null 2>&1
+perf record -q -e cpu-clock -F 999 -o threads.data -- "$W" threads 3 >/dev/null 2>&1
+perf record -q -e cpu-clock -F 999 -o children.data -- "$W" children 3 >/dev/null 2>&1
+
+# Absolute ranges from the file's own sample times.
+t1=$(perf script -i plain.data -F time 2>/dev/null | sed -n '10p' | tr -d ' :')
+t2=$(perf script -i plain.data -F time 2>/dev/null | sed -n '40p' | tr -d ' :')
+t3=$(perf script -i plain.data -F time 2>/dev/null | sed -n '70p' | tr -d ' :')
+for t in 10%/2 0%-10%,30%-40% 50% "$t1,$t2" "$t1," ",$t2" "$t1,$t2 $t3,"; do
+	same_as_perf plain.data --time "$t"
+	same_as_perf mine.data --time "$t"
+done
+same_as_perf graph.data --time 25%/2
+for extra in "" --no-children "-g none" "-g caller"; do
+	same_as_perf graph.data -U $extra
+done
+same_as_perf plain.data -U
+same_as_perf mine.data -U -n
+for f in mine kids plain threads children; do
+	same_text -i "$f.data" --tasks
+	same_text -i "$f.data" --mmaps
+done
+same_as_perf plain.data --samples 5
+
+if perf record -q -e cpu-clock -e sched:sched_switch -F 999 -o switch.data -- "$W" pingpong 2000 >/dev/null 2>&1; then
+	for args in "--switch-on sched:sched_switch" "--switch-off sched:sched_switch" \
+		"--switch-on sched:sched_switch --switch-off cpu-clock" \
+		"--switch-on cpu-clock --switch-off sched:sched_switch --show-on-off-events" \
+		"--time 20%/3 --switch-off cpu-clock --show-on-off-events"; do
+		# shellcheck disable=SC2086 # the flags are words
+		same_as_perf switch.data $args
+	done
+else
+	skip "--switch-on/--switch-off against perf" "no sched:sched_switch here"
+fi
+
+done_testing
