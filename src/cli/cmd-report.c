@@ -115,6 +115,8 @@ static const struct cli_opt report_options[] = {
 	  "stop counting samples at one of EVENT (until --switch-on's event)" },
 	{ "show-on-off-events", 0, CLI_ARG_NONE, REPORT_OPT_SHOW_ON_OFF, NULL,
 	  "count the samples of the --switch-on and --switch-off events too" },
+	{ "field-separator", 't', CLI_ARG_REQUIRED, REPORT_OPT_FIELD_SEP, "SEP",
+	  "columns separated by SEP, not padded (SEP in a name becomes '.')" },
 	{ "samples", 0, CLI_ARG_REQUIRED, REPORT_OPT_SAMPLES, "N",
 	  "perf's TUI: samples to list per entry (--stdio shows none)" },
 	CLI_OPT_HELP_ENTRY,

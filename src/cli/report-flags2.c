@@ -37,6 +37,11 @@ int report_flags2_option(struct report_opts *o, int id, const char *arg)
 	case REPORT_OPT_SWITCH_ON: f->switch_on = arg; return 0;
 	case REPORT_OPT_SWITCH_OFF: f->switch_off = arg; return 0;
 	case REPORT_OPT_SHOW_ON_OFF: f->show_on_off = true; return 0;
+	case REPORT_OPT_FIELD_SEP:
+		if (!*arg)	/* perf's OPT_STRING_NOEMPTY */
+			return cli_usage("report", "-t/--field-separator needs a separator");
+		f->field_sep = arg;
+		return 0;
 	case REPORT_OPT_SAMPLES:	/* perf's TUI's samples to list per entry: a number, unused by --stdio */
 		return cli_num_u64("report", "--samples", arg, 0, INT32_MAX, &v) < 0 ? CLI_EXIT_USAGE : 0;
 	default: return 0;	/* the TUI and annotate flags: nothing --stdio shows depends on them */
@@ -166,6 +171,17 @@ const char *report_flags2_time_note(const struct report_opts *o, char *buf, size
 		return "";
 	snprintf(buf, len, " (time slices: %s)", o->f2.time_str);
 	return buf;
+}
+
+void report_flags2_sep_cell(FILE *f, const struct report_opts *o, char *s, bool key, int width)
+{
+	if (key) {	/* perf's repsep_snprintf */
+		for (char *p = s; (p = strchr(p, o->f2.field_sep[0])); p++)
+			*p = '.';
+		fputs(s, f);
+		return;
+	}
+	fprintf(f, "%-*s", width, s);
 }
 
 void report_flags2_free(struct report_opts *o)

@@ -15,7 +15,7 @@ enum {
 	REPORT_OPT_TIME = 0x200, REPORT_OPT_NS, REPORT_OPT_TASKS, REPORT_OPT_MMAPS,
 	REPORT_OPT_SWITCH_ON, REPORT_OPT_SWITCH_OFF, REPORT_OPT_SHOW_ON_OFF, REPORT_OPT_SAMPLES,
 	REPORT_OPT_TUI, REPORT_OPT_ANNOTATE_STR, REPORT_OPT_ANNOTATE_BOOL,
-	REPORT_OPT_HIDE_UNRESOLVED = 'U',
+	REPORT_OPT_HIDE_UNRESOLVED = 'U', REPORT_OPT_FIELD_SEP = 't',
 };
 
 struct diff_time;
@@ -36,6 +36,7 @@ struct report_flags2 {
 	int on_ev, off_ev;		/* ... their events (-1: none) */
 	bool *discarding;		/* the switch: samples are dropped while set */
 	struct report_flags2_chain *chain;	/* -U: a sample's resolved frames only */
+	const char *field_sep;		/* -t */
 };
 
 struct report_opts;
@@ -72,6 +73,11 @@ int report_flags2_chain(const struct report_opts *o, const struct pk_resolved_sa
 /* report_flags2_time_note - the suffix perf puts after a section's event
  * name: " (time slices: STR)" with --time, else "". */
 const char *report_flags2_time_note(const struct report_opts *o, char *buf, size_t len);
+
+/* report_flags2_sep_cell - with -t, one cell's text `s` as perf prints
+ * it: in a key's (`key`) text each SEP character turned into '.', a
+ * number's padded to `width`. */
+void report_flags2_sep_cell(FILE *f, const struct report_opts *o, char *s, bool key, int width);
 
 /* report_flags2_free - what setup allocated. */
 void report_flags2_free(struct report_opts *o);

@@ -10,6 +10,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The columns: perf's output fields first, then the sort keys. */
@@ -232,12 +233,16 @@ static void print_headers(FILE *f, const struct report_opts *o, const struct col
 		if (cols[i].elide)
 			continue;
 		if (!first)
-			fputs("  ", f);
+			fputs(o->f2.field_sep ? o->f2.field_sep : "  ", f);
 		first = false;
 		if (right_aligned(&cols[i]))
 			fprintf(f, "%*s", cols[i].width, name);
 		else
 			fprintf(f, "%-*.*s", cols[i].width, cols[i].width, name);
+	}
+	if (o->f2.field_sep) {	/* -t: perf's header line alone */
+		fputc('\n', f);
+		return;
 	}
 	fputs("\n# ", f);
 	first = true;
@@ -319,10 +324,52 @@ static double mode_percent(const struct pk_hist *h, const struct pk_hist_entry *
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+/* -t SEP: each cell as perf prints it then (numbers after a space, padded
+ * to the column's width), joined by SEP (report_flags2_sep_cell). */
+static void print_row_sep(FILE *f, const struct report_opts *o, const struct pk_hist *h,
+			  const struct pk_hist_entry *e, const struct col *cols, size_t n,
+			  struct pk_threads *threads)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < n; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		if (cols[i].elide)
+			continue;
+		if (!first)
+			fputs(o->f2.field_sep, f);
+		first = false;
+		if (!(m = open_memstream(&buf, &len)))
+			return;
+		switch (cols[i].kind) {
+		case COL_CHILDREN:
+			if (o->children)
+				fprintf(m, " %.2f%%", pk_hist_percent_acc(h, e));
+			else
+				fputs("N/A", m);
+			break;
+		case COL_OVERHEAD: fprintf(m, " %.2f%%", pk_hist_percent(h, e)); break;
+		case COL_SAMPLES: fprintf(m, " %" PRIu64, e->nr_samples); break;
+		case COL_PERIOD: fprintf(m, " %" PRIu64, e->period); break;
+		case COL_KEY: print_key(m, o, &cols[i], e, threads, i + 1 == n); break;
+		default: fprintf(m, " %.2f%%", mode_percent(h, e, cols[i].kind)); break;
+		}
+		fclose(m);
+		report_flags2_sep_cell(f, o, buf, cols[i].kind == COL_KEY, cols[i].width);
+		free(buf);
+	}
+	fputc('\n', f);
+}
+
 static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist *h,
 		      const struct pk_hist_entry *e, const struct col *cols, size_t n,
 		      struct pk_threads *threads, uint32_t nr_members)
 {
+	if (o->f2.field_sep)
+		return print_row_sep(f, o, h, e, cols, n, threads);
 	for (size_t i = 0; i < n; i++) {
 		int w = cols[i].width / (int)nr_members;
 

@@ -63,6 +63,11 @@ contains "--tasks: the idle thread first" "$(printf '%s\n' "$out" | sed -n 2p)" 
 run report -i kids.data --mmaps
 contains "--mmaps: the workload's executable map" "$out" " r-xp "
 
+# -t: no padding but the numbers', the separator in a name turned into '.'.
+run report -i mine.data --stdio -q -t _
+contains "-t _: hot_a shows as hot.a" "$out" "_[.] hot.a"
+contains "-t _: a percentage then its padding" "$(printf '%s\n' "$out" | head -1)" "% _"
+
 run report -i mine.data --stdio --switch-on no-such-event
 expect_rc "--switch-on of an event the file lacks: exit 1" 1
 contains "with perf's words" "$err" "ERROR: switch-on event not found (no-such-event)"
@@ -97,6 +102,11 @@ for f in mine kids plain threads children; do
 	same_text -i "$f.data" --mmaps
 done
 same_as_perf plain.data --samples 5
+for extra in "" "-n --show-total-period" "--sort dso,sym" -q; do
+	# shellcheck disable=SC2086 # the flags are words
+	same_as_perf graph.data -t ';' $extra
+	same_as_perf mine.data -t ':' $extra
+done
 
 if perf record -q -e cpu-clock -e sched:sched_switch -F 999 -o switch.data -- "$W" pingpong 2000 >/dev/null 2>&1; then
 	for args in "--switch-on sched:sched_switch" "--switch-off sched:sched_switch" \
