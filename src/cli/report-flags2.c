@@ -23,6 +23,8 @@ struct report_flags2_chain {
 	size_t cap;
 };
 
+static int percent_type(const char *arg);
+
 int report_flags2_option(struct report_opts *o, int id, const char *arg)
 {
 	struct report_flags2 *f = &o->f2;
@@ -44,8 +46,27 @@ int report_flags2_option(struct report_opts *o, int id, const char *arg)
 		return 0;
 	case REPORT_OPT_SAMPLES:	/* perf's TUI's samples to list per entry: a number, unused by --stdio */
 		return cli_num_u64("report", "--samples", arg, 0, INT32_MAX, &v) < 0 ? CLI_EXIT_USAGE : 0;
+	case REPORT_OPT_PREFIX: f->prefix = true; return 0;
+	case REPORT_OPT_PREFIX_STRIP: f->prefix_strip = true; return 0;
+	case REPORT_OPT_PERCENT_TYPE: return percent_type(arg);
+	case REPORT_OPT_CPU_UTIL: f->cpu_util = true; return 0;
+	case REPORT_OPT_REF_CG: f->ref_cg = true; return 0;
 	default: return 0;	/* the TUI and annotate flags: nothing --stdio shows depends on them */
 	}
+}
+
+/* perf's annotate_parse_percent_type: local or global, then period or
+ * hits, joined by '-' in either order. */
+static int percent_type(const char *arg)
+{
+	static const char *const ok[] = { "local-period", "global-period", "local-hits", "global-hits",
+					  "period-local", "period-global", "hits-local", "hits-global" };
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(arg, ok[i]))
+			return 0;
+	return cli_usage("report", "--percent-type takes local-period, global-period, local-hits or "
+			 "global-hits, not '%s'", arg);
 }
 
 /* perf's evlist__find_evsel_by_str: the event named `name`, or -1 after
@@ -94,6 +115,8 @@ int report_flags2_setup(struct report_opts *o, struct pk_data_reader *r)
 	int err;
 
 	f->on_ev = f->off_ev = -1;
+	if (f->prefix_strip && !f->prefix)	/* perf's annotate_check_args */
+		return cli_usage("report", "--prefix-strip requires --prefix");
 	if (f->time_str && (err = setup_time(o, r)) != 0)
 		return err;
 	if (!(f->discarding = calloc(1, sizeof(*f->discarding))) ||
@@ -165,11 +188,12 @@ int report_flags2_chain(const struct report_opts *o, const struct pk_resolved_sa
 	return 0;
 }
 
-const char *report_flags2_time_note(const struct report_opts *o, char *buf, size_t len)
+const char *report_flags2_time_note(const struct report_opts *o, const char *name, char *buf, size_t len)
 {
-	if (!o->f2.time_str)
-		return "";
-	snprintf(buf, len, " (time slices: %s)", o->f2.time_str);
+	bool ref = o->f2.ref_cg && name && strstr(name, "call-graph=no");
+
+	snprintf(buf, len, "%s%s%s%s", o->f2.time_str ? " (time slices: " : "", o->f2.time_str ? o->f2.time_str : "",
+		 o->f2.time_str ? ")" : "", ref ? ", show reference callgraph" : "");
 	return buf;
 }
 

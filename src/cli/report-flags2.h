@@ -14,7 +14,9 @@
 enum {
 	REPORT_OPT_TIME = 0x200, REPORT_OPT_NS, REPORT_OPT_TASKS, REPORT_OPT_MMAPS,
 	REPORT_OPT_SWITCH_ON, REPORT_OPT_SWITCH_OFF, REPORT_OPT_SHOW_ON_OFF, REPORT_OPT_SAMPLES,
-	REPORT_OPT_TUI, REPORT_OPT_ANNOTATE_STR, REPORT_OPT_ANNOTATE_BOOL,
+	REPORT_OPT_TUI, REPORT_OPT_ANNOTATE_STR, REPORT_OPT_ANNOTATE_BOOL, REPORT_OPT_PREFIX,
+	REPORT_OPT_PREFIX_STRIP, REPORT_OPT_PERCENT_TYPE, REPORT_OPT_CPU_UTIL, REPORT_OPT_REF_CG,
+	REPORT_OPT_SKIP_EMPTY, REPORT_OPT_DISASM_STYLE = 'M',
 	REPORT_OPT_HIDE_UNRESOLVED = 'U', REPORT_OPT_FIELD_SEP = 't',
 };
 
@@ -37,6 +39,9 @@ struct report_flags2 {
 	bool *discarding;		/* the switch: samples are dropped while set */
 	struct report_flags2_chain *chain;	/* -U: a sample's resolved frames only */
 	const char *field_sep;		/* -t */
+	bool prefix, prefix_strip;	/* --prefix, --prefix-strip given (annotate's) */
+	bool cpu_util;			/* --show-cpu-utilization: sys and usr columns */
+	bool ref_cg;			/* --show-ref-call-graph */
 };
 
 struct report_opts;
@@ -71,8 +76,10 @@ bool report_flags2_skip(const struct report_opts *o, size_t ev, const struct pk_
 int report_flags2_chain(const struct report_opts *o, const struct pk_resolved_sample **rs);
 
 /* report_flags2_time_note - the suffix perf puts after a section's event
- * name: " (time slices: STR)" with --time, else "". */
-const char *report_flags2_time_note(const struct report_opts *o, char *buf, size_t len);
+ * name `name`: " (time slices: STR)" with --time, ", show reference
+ * callgraph" with --show-ref-call-graph for an event named with
+ * call-graph=no; else "". */
+const char *report_flags2_time_note(const struct report_opts *o, const char *name, char *buf, size_t len);
 
 /* report_flags2_sep_cell - with -t, one cell's text `s` as perf prints
  * it: in a key's (`key`) text each SEP character turned into '.', a

@@ -212,6 +212,10 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 	if (o->children)
 		cols[n++] = (struct col){ COL_CHILDREN, 0, 8 * nr_members };
 	cols[n++] = (struct col){ COL_OVERHEAD, 0, 8 * nr_members };
+	if (o->f2.cpu_util) {	/* --show-cpu-utilization */
+		cols[n++] = (struct col){ COL_SYS, 0, 8 * nr_members };
+		cols[n++] = (struct col){ COL_US, 0, 8 * nr_members };
+	}
 	if (o->show_nr)
 		cols[n++] = (struct col){ COL_SAMPLES, 0, 12 * nr_members };
 	if (o->show_period && !period_key)
@@ -463,7 +467,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 		/* perf says "events" for a group's leader, shown as a group or not. */
 		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'%s\n", nr, unit,
 			    ev->nr_members > 1 ? "s" : "", nr_members > 1 ? ev->group_desc : ev->name,
-			    report_flags2_time_note(o, note, sizeof(note)));
+			    report_flags2_time_note(o, nr_members > 1 ? ev->group_desc : ev->name, note, sizeof(note)));
 		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", period);
 		print_headers(f, o, cols, n);
 	}

@@ -68,6 +68,12 @@ run report -i mine.data --stdio -q -t _
 contains "-t _: hot_a shows as hot.a" "$out" "_[.] hot.a"
 contains "-t _: a percentage then its padding" "$(printf '%s\n' "$out" | head -1)" "% _"
 
+run report -i mine.data --stdio --prefix-strip 2
+expect_rc "--prefix-strip without --prefix: exit 2" 2
+contains "with perf's words" "$err" "--prefix-strip requires --prefix"
+run report -i mine.data --stdio --percent-type local
+expect_rc "a --percent-type perf does not take: exit 2" 2
+
 run report -i mine.data --stdio --switch-on no-such-event
 expect_rc "--switch-on of an event the file lacks: exit 1" 1
 contains "with perf's words" "$err" "ERROR: switch-on event not found (no-such-event)"
@@ -107,6 +113,19 @@ for extra in "" "-n --show-total-period" "--sort dso,sym" -q; do
 	same_as_perf graph.data -t ';' $extra
 	same_as_perf mine.data -t ':' $extra
 done
+
+for extra in --show-cpu-utilization "--show-cpu-utilization -n -t ;" --tui --skip-empty \
+	"--source --asm-raw -M intel --objdump /bin/true --prefix /x --prefix-strip 2 --percent-type hits-global"; do
+	# shellcheck disable=SC2086 # the flags are words
+	same_as_perf graph.data $extra
+	# shellcheck disable=SC2086
+	same_as_perf mine.data $extra
+done
+# --show-ref-call-graph: the header of an event recorded with call-graph=no says so.
+perf record -q -g -e cpu-clock/call-graph=no/ -e task-clock -F 999 -o ref.data -- "$W" hot 50 >/dev/null 2>&1
+theirs=$(perf report -i ref.data --stdio --show-ref-call-graph 2>/dev/null | grep '^# Samples')
+ours=$("$PERFKIT" report -i ref.data --stdio --show-ref-call-graph 2>/dev/null | grep '^# Samples')
+check "--show-ref-call-graph: each section's header as perf's" test -n "$ours" -a "$ours" = "$theirs"
 
 if perf record -q -e cpu-clock -e sched:sched_switch -F 999 -o switch.data -- "$W" pingpong 2000 >/dev/null 2>&1; then
 	for args in "--switch-on sched:sched_switch" "--switch-off sched:sched_switch" \
