@@ -117,6 +117,9 @@ static const struct cli_opt report_options[] = {
 	  "count the samples of the --switch-on and --switch-off events too" },
 	{ "field-separator", 't', CLI_ARG_REQUIRED, REPORT_OPT_FIELD_SEP, "SEP",
 	  "columns separated by SEP, not padded (SEP in a name becomes '.')" },
+	{ "percentage", 0, CLI_ARG_REQUIRED, REPORT_OPT_PERCENTAGE, "MODE",
+	  "what the filters' percentages are of: absolute (every sample's period: the default) or "
+	  "relative (the period of the samples they leave, which the header counts then)" },
 	{ "show-cpu-utilization", 0, CLI_ARG_NONE, REPORT_OPT_CPU_UTIL, NULL,
 	  "sys and usr columns: each entry's kernel and user share of the total" },
 	{ "show-ref-call-graph", 0, CLI_ARG_NONE, REPORT_OPT_REF_CG, NULL,

@@ -23,6 +23,11 @@ struct report_flags2_chain {
 	size_t cap;
 };
 
+struct report_flags2_totals {
+	const struct pk_hist *h;	/* the histogram last summed */
+	uint64_t period, nr;
+};
+
 static int percent_type(const char *arg);
 
 int report_flags2_option(struct report_opts *o, int id, const char *arg)
@@ -51,6 +56,14 @@ int report_flags2_option(struct report_opts *o, int id, const char *arg)
 	case REPORT_OPT_PERCENT_TYPE: return percent_type(arg);
 	case REPORT_OPT_CPU_UTIL: f->cpu_util = true; return 0;
 	case REPORT_OPT_REF_CG: f->ref_cg = true; return 0;
+	case REPORT_OPT_PERCENTAGE:	/* perf's parse_filter_percentage */
+		if (!strcmp(arg, "relative"))
+			f->relative = true;
+		else if (!strcmp(arg, "absolute"))
+			f->relative = false;
+		else
+			return cli_usage("report", "--percentage takes relative or absolute, not '%s'", arg);
+		return 0;
 	default: return 0;	/* the TUI and annotate flags: nothing --stdio shows depends on them */
 	}
 }
@@ -120,7 +133,8 @@ int report_flags2_setup(struct report_opts *o, struct pk_data_reader *r)
 	if (f->time_str && (err = setup_time(o, r)) != 0)
 		return err;
 	if (!(f->discarding = calloc(1, sizeof(*f->discarding))) ||
-	    (f->hide_unresolved && !(f->chain = calloc(1, sizeof(*f->chain)))))
+	    (f->hide_unresolved && !(f->chain = calloc(1, sizeof(*f->chain)))) ||
+	    (f->relative && !(f->totals = calloc(1, sizeof(*f->totals)))))
 		return -ENOMEM;
 	if (f->switch_on) {
 		if ((f->on_ev = find_event(r, "on", f->switch_on)) < 0)
@@ -208,6 +222,56 @@ void report_flags2_sep_cell(FILE *f, const struct report_opts *o, char *s, bool 
 	fprintf(f, "%-*s", width, s);
 }
 
+/* The unfiltered entries' period and samples of h, summed once per histogram. */
+static const struct report_flags2_totals *unfiltered(const struct report_opts *o, const struct pk_hist *h)
+{
+	struct report_flags2_totals *t = o->f2.totals;
+
+	if (t->h != h) {
+		t->h = h;
+		t->period = t->nr = 0;
+		for (size_t i = 0; i < pk_hist_nr(h); i++) {
+			const struct pk_hist_entry *e = pk_hist_get(h, i);
+
+			if (!e->s.filtered) {
+				t->period += e->period;
+				t->nr += e->nr_samples;
+			}
+		}
+	}
+	return t;
+}
+
+uint64_t report_flags2_total(const struct report_opts *o, const struct pk_hist *h)
+{
+	return o->f2.relative && o->f2.totals ? unfiltered(o, h)->period : pk_hist_total_period(h);
+}
+
+double report_flags2_percent(const struct report_opts *o, const struct pk_hist *h, uint64_t v)
+{
+	uint64_t total = report_flags2_total(o, h);
+
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+bool report_flags2_below_limit(const struct report_opts *o, const struct pk_hist *h, const struct pk_hist_entry *e)
+{
+	uint64_t total = report_flags2_total(o, h);
+	uint64_t period = o->children ? e->period_acc : e->period;
+
+	if (!o->f2.relative)
+		return pk_hist_below_limit(h, e, o->percent_limit);
+	return (total ? (float)((double)period * 100.0 / (double)total) : 0.0f) < (float)o->percent_limit;
+}
+
+void report_flags2_totals(const struct report_opts *o, const struct pk_hist *h, uint64_t *nr, uint64_t *period)
+{
+	if (!o->f2.relative || !o->f2.totals)
+		return;
+	*nr = unfiltered(o, h)->nr;
+	*period = unfiltered(o, h)->period;
+}
+
 void report_flags2_free(struct report_opts *o)
 {
 	if (o->f2.time)
@@ -217,6 +281,8 @@ void report_flags2_free(struct report_opts *o)
 	if (o->f2.chain)
 		free(o->f2.chain->frames);
 	free(o->f2.chain);
+	free(o->f2.totals);
+	o->f2.totals = NULL;
 	o->f2.chain = NULL;
 	o->f2.time = NULL;
 	o->f2.discarding = NULL;

@@ -16,7 +16,7 @@ enum {
 	REPORT_OPT_SWITCH_ON, REPORT_OPT_SWITCH_OFF, REPORT_OPT_SHOW_ON_OFF, REPORT_OPT_SAMPLES,
 	REPORT_OPT_TUI, REPORT_OPT_ANNOTATE_STR, REPORT_OPT_ANNOTATE_BOOL, REPORT_OPT_PREFIX,
 	REPORT_OPT_PREFIX_STRIP, REPORT_OPT_PERCENT_TYPE, REPORT_OPT_CPU_UTIL, REPORT_OPT_REF_CG,
-	REPORT_OPT_SKIP_EMPTY, REPORT_OPT_DISASM_STYLE = 'M',
+	REPORT_OPT_SKIP_EMPTY, REPORT_OPT_PERCENTAGE, REPORT_OPT_DISASM_STYLE = 'M',
 	REPORT_OPT_HIDE_UNRESOLVED = 'U', REPORT_OPT_FIELD_SEP = 't',
 };
 
@@ -25,6 +25,9 @@ struct pk_data_reader;
 struct pk_sample;
 struct pk_resolved_sample;
 struct report_flags2_chain;
+struct report_flags2_totals;
+struct pk_hist;
+struct pk_hist_entry;
 
 /* What these flags ask, and the switch's state while reading. */
 struct report_flags2 {
@@ -42,6 +45,8 @@ struct report_flags2 {
 	bool prefix, prefix_strip;	/* --prefix, --prefix-strip given (annotate's) */
 	bool cpu_util;			/* --show-cpu-utilization: sys and usr columns */
 	bool ref_cg;			/* --show-ref-call-graph */
+	bool relative;			/* --percentage relative */
+	struct report_flags2_totals *totals;	/* ... each histogram's unfiltered totals, once */
 };
 
 struct report_opts;
@@ -85,6 +90,23 @@ const char *report_flags2_time_note(const struct report_opts *o, const char *nam
  * it: in a key's (`key`) text each SEP character turned into '.', a
  * number's padded to `width`. */
 void report_flags2_sep_cell(FILE *f, const struct report_opts *o, char *s, bool key, int width);
+
+/*
+ * --percentage: what percentages are of (perf's hists__total_period):
+ * the event's total period (absolute, the default), or with relative the
+ * period of the entries the filters (--comms, --dsos, --symbols, --pid,
+ * --tid, -x) leave, which the header's counts then give too.
+ * report_flags2_total - that total for histogram h (sorted);
+ * report_flags2_percent - v as a percentage of it (0 for none);
+ * report_flags2_below_limit - whether entry e is under --percent-limit,
+ * by its Children period when it has one, in perf's single precision;
+ * report_flags2_totals - the header's sample count and period, replaced
+ * by the unfiltered ones with relative.
+ */
+uint64_t report_flags2_total(const struct report_opts *o, const struct pk_hist *h);
+double report_flags2_percent(const struct report_opts *o, const struct pk_hist *h, uint64_t v);
+bool report_flags2_below_limit(const struct report_opts *o, const struct pk_hist *h, const struct pk_hist_entry *e);
+void report_flags2_totals(const struct report_opts *o, const struct pk_hist *h, uint64_t *nr, uint64_t *period);
 
 /* report_flags2_free - what setup allocated. */
 void report_flags2_free(struct report_opts *o);

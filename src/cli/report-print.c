@@ -319,13 +319,13 @@ static void print_key(FILE *f, const struct report_opts *o, const struct col *c,
 }
 
 /* An entry's period in one mode, as a share of the event's total. */
-static double mode_percent(const struct pk_hist *h, const struct pk_hist_entry *e, enum col_kind kind)
+static double mode_percent(const struct report_opts *o, const struct pk_hist *h, const struct pk_hist_entry *e,
+			   enum col_kind kind)
 {
-	uint64_t total = pk_hist_total_period(h);
 	uint64_t v = kind == COL_SYS ? e->period_sys : kind == COL_US ? e->period_us :
 		     kind == COL_GUEST_SYS ? e->period_guest_sys : e->period_guest_us;
 
-	return total ? 100.0 * (double)v / (double)total : 0.0;
+	return report_flags2_percent(o, h, v);
 }
 
 /* -t SEP: each cell as perf prints it then (numbers after a space, padded
@@ -351,15 +351,15 @@ static void print_row_sep(FILE *f, const struct report_opts *o, const struct pk_
 		switch (cols[i].kind) {
 		case COL_CHILDREN:
 			if (o->children)
-				fprintf(m, " %.2f%%", pk_hist_percent_acc(h, e));
+				fprintf(m, " %.2f%%", report_flags2_percent(o, h, e->period_acc));
 			else
 				fputs("N/A", m);
 			break;
-		case COL_OVERHEAD: fprintf(m, " %.2f%%", pk_hist_percent(h, e)); break;
+		case COL_OVERHEAD: fprintf(m, " %.2f%%", report_flags2_percent(o, h, e->period)); break;
 		case COL_SAMPLES: fprintf(m, " %" PRIu64, e->nr_samples); break;
 		case COL_PERIOD: fprintf(m, " %" PRIu64, e->period); break;
 		case COL_KEY: print_key(m, o, &cols[i], e, threads, i + 1 == n); break;
-		default: fprintf(m, " %.2f%%", mode_percent(h, e, cols[i].kind)); break;
+		default: fprintf(m, " %.2f%%", mode_percent(o, h, e, cols[i].kind)); break;
 		}
 		fclose(m);
 		report_flags2_sep_cell(f, o, buf, cols[i].kind == COL_KEY, cols[i].width);
@@ -386,18 +386,18 @@ static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist
 				fprintf(f, "%*s%*s", w, "N/A", cols[i].width - w, "");
 				break;
 			}
-			report_percent_cell(f, w, pk_hist_percent_acc(h, e), o->color);
+			report_percent_cell(f, w, report_flags2_percent(o, h, e->period_acc), o->color);
 			report_group_cells(f, REPORT_CELL_CHILDREN, w, h, e, nr_members, o->color);
 			break;
 		case COL_OVERHEAD:
-			report_percent_cell(f, w, pk_hist_percent(h, e), o->color);
+			report_percent_cell(f, w, report_flags2_percent(o, h, e->period), o->color);
 			report_group_cells(f, REPORT_CELL_OVERHEAD, w, h, e, nr_members, o->color);
 			break;
 		case COL_SYS:
 		case COL_US:
 		case COL_GUEST_SYS:
 		case COL_GUEST_US:
-			report_percent_cell(f, w, mode_percent(h, e, cols[i].kind), o->color);
+			report_percent_cell(f, w, mode_percent(o, h, e, cols[i].kind), o->color);
 			report_group_cells(f, (enum report_cell)(REPORT_CELL_SYS + (cols[i].kind - COL_SYS)), w, h, e,
 					   nr_members, o->color);
 			break;
@@ -427,8 +427,8 @@ static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist
 static void print_chain(FILE *f, const struct report_opts *o, const struct pk_hist *h,
 			const struct pk_hist_entry *e)
 {
-	uint64_t total = pk_hist_total_period(h);
-	uint64_t min_hit = (uint64_t)((double)total * (o->cg.min_percent / 100));
+	uint64_t total = pk_hist_total_period(h);	/* perf prints shares of every sample, */
+	uint64_t min_hit = (uint64_t)((double)report_flags2_total(o, h) * (o->cg.min_percent / 100));	/* cuts by --percentage's */
 	uint64_t parent = o->children ? e->period_acc : e->period;
 	struct report_cg cg = o->cg;
 
@@ -463,6 +463,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 
 	if (!o->quiet) {
 		report_group_totals(o, ev, &nr, &period);
+		report_flags2_totals(o, ev->hist, &nr, &period);	/* --percentage relative */
 		nr = short_count(nr, &unit);
 		/* perf says "events" for a group's leader, shown as a group or not. */
 		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'%s\n", nr, unit,
@@ -474,7 +475,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 	for (size_t i = 0; i < pk_hist_nr(ev->hist); i++) {
 		const struct pk_hist_entry *e = pk_hist_get(ev->hist, i);
 
-		if (e->s.filtered || pk_hist_below_limit(ev->hist, e, o->percent_limit))
+		if (e->s.filtered || report_flags2_below_limit(o, ev->hist, e))
 			continue;
 		print_row(f, o, ev->hist, e, cols, n, threads, nr_members);
 		if (o->callchain && e->chain)

@@ -74,6 +74,14 @@ contains "with perf's words" "$err" "--prefix-strip requires --prefix"
 run report -i mine.data --stdio --percent-type local
 expect_rc "a --percent-type perf does not take: exit 2" 2
 
+# --percentage relative: the shares of what the filter leaves, which the header counts.
+run report -i mine.data --stdio --sort sym --symbols hot_a --percentage relative
+contains "--percentage relative: the one symbol left is all of it" "$out" "   100.00%  [.] hot_a"
+check "--percentage relative: the header counts its samples alone" \
+	test "$(printf '%s\n' "$out" | sed -n 's/^# Samples: \([0-9]*\) .*/\1/p')" -lt "$all"
+run report -i mine.data --stdio --percentage rel
+expect_rc "--percentage takes perf's words only: exit 2" 2
+
 run report -i mine.data --stdio --switch-on no-such-event
 expect_rc "--switch-on of an event the file lacks: exit 1" 1
 contains "with perf's words" "$err" "ERROR: switch-on event not found (no-such-event)"
@@ -120,6 +128,15 @@ for extra in --show-cpu-utilization "--show-cpu-utilization -n -t ;" --tui --ski
 	same_as_perf graph.data $extra
 	# shellcheck disable=SC2086
 	same_as_perf mine.data $extra
+done
+for extra in "--comms perfkit-workloa" "--sort sym --symbols hot_a" "--sort sym --symbols hot_a --no-children" \
+	"--sort sym --symbols hot_a --percent-limit 2" "--sort sym --symbols hot_b -n -t ;"; do
+	for pc in relative absolute; do
+		# shellcheck disable=SC2086 # the flags are words
+		same_as_perf graph.data --percentage $pc $extra
+		# shellcheck disable=SC2086
+		same_as_perf mine.data --percentage $pc $extra
+	done
 done
 # --show-ref-call-graph: the header of an event recorded with call-graph=no says so.
 perf record -q -g -e cpu-clock/call-graph=no/ -e task-clock -F 999 -o ref.data -- "$W" hot 50 >/dev/null 2>&1
