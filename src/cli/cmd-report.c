@@ -117,6 +117,9 @@ static const struct cli_opt report_options[] = {
 	  "count the samples of the --switch-on and --switch-off events too" },
 	{ "field-separator", 't', CLI_ARG_REQUIRED, REPORT_OPT_FIELD_SEP, "SEP",
 	  "columns separated by SEP, not padded (SEP in a name becomes '.')" },
+	{ "ignore-callees", 0, CLI_ARG_REQUIRED, REPORT_OPT_IGNORE_CALLEES, "REGEX",
+	  "a call-chain frame whose symbol matches REGEX becomes the sample's entry, its callees "
+	  "left out of the chain (with call graphs, Children or --sort parent)" },
 	{ "percentage", 0, CLI_ARG_REQUIRED, REPORT_OPT_PERCENTAGE, "MODE",
 	  "what the filters' percentages are of: absolute (every sample's period: the default) or "
 	  "relative (the period of the samples they leave, which the header counts then)" },

@@ -21,7 +21,33 @@ struct report_flags2_chain {
 	struct pk_resolved_sample rs;
 	struct pk_frame *frames;
 	size_t cap;
+	size_t from;		/* the first frame kept */
 };
+
+/* --ignore-callees on the n frames of c: perf's add_callchain_ip resets
+ * its cursor at each match in its walk, the match the sample's root.
+ * Returns the frames left (from c->from). */
+static size_t root_frame(const struct report_opts *o, struct report_flags2_chain *c, size_t n)
+{
+	long k = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t at = o->cg.caller ? n - 1 - i : i;
+
+		/* perf's DWARF-unwound frames pass no such test */
+		if (!c->frames[at].unwound && c->frames[at].loc.sym && !regexec(&o->f2.callees_re, c->frames[at].loc.sym, 0, NULL, 0))
+			k = (long)at;
+	}
+	if (k < 0)
+		return n;
+	c->rs.loc = c->frames[k].loc;
+	c->rs.cpumode = c->frames[k].cpumode;
+	c->rs.frames = NULL;	/* changed, even when every frame stays */
+	if (o->cg.caller)
+		return (size_t)k + 1;	/* the walk went inwards: the callers forgotten */
+	c->from = (size_t)k;
+	return n - (size_t)k;
+}
 
 struct report_flags2_totals {
 	const struct pk_hist *h;	/* the histogram last summed */
@@ -29,6 +55,23 @@ struct report_flags2_totals {
 };
 
 static int percent_type(const char *arg);
+
+/* perf's report_parse_ignore_callees_opt: an extended regex. */
+static int ignore_callees(struct report_flags2 *f, const char *arg)
+{
+	char buf[256];
+	int err;
+
+	if (f->ignore_callees)
+		regfree(&f->callees_re);
+	f->ignore_callees = false;
+	if ((err = regcomp(&f->callees_re, arg, REG_EXTENDED | REG_NOSUB))) {
+		regerror(err, &f->callees_re, buf, sizeof(buf));
+		return cli_usage("report", "Invalid --ignore-callees regex: %s: %s", arg, buf);
+	}
+	f->ignore_callees = true;
+	return 0;
+}
 
 int report_flags2_option(struct report_opts *o, int id, const char *arg)
 {
@@ -56,6 +99,7 @@ int report_flags2_option(struct report_opts *o, int id, const char *arg)
 	case REPORT_OPT_PERCENT_TYPE: return percent_type(arg);
 	case REPORT_OPT_CPU_UTIL: f->cpu_util = true; return 0;
 	case REPORT_OPT_REF_CG: f->ref_cg = true; return 0;
+	case REPORT_OPT_IGNORE_CALLEES: return ignore_callees(f, arg);
 	case REPORT_OPT_PERCENTAGE:	/* perf's parse_filter_percentage */
 		if (!strcmp(arg, "relative"))
 			f->relative = true;
@@ -133,7 +177,7 @@ int report_flags2_setup(struct report_opts *o, struct pk_data_reader *r)
 	if (f->time_str && (err = setup_time(o, r)) != 0)
 		return err;
 	if (!(f->discarding = calloc(1, sizeof(*f->discarding))) ||
-	    (f->hide_unresolved && !(f->chain = calloc(1, sizeof(*f->chain)))) ||
+	    ((f->hide_unresolved || f->ignore_callees) && !(f->chain = calloc(1, sizeof(*f->chain)))) ||
 	    (f->relative && !(f->totals = calloc(1, sizeof(*f->totals)))))
 		return -ENOMEM;
 	if (f->switch_on) {
@@ -182,6 +226,7 @@ int report_flags2_chain(const struct report_opts *o, const struct pk_resolved_sa
 
 	if (!c || !in->nr_frames)
 		return 0;
+	c->rs = *in;
 	if (in->nr_frames > c->cap) {
 		struct pk_frame *f = realloc(c->frames, in->nr_frames * sizeof(*f));
 
@@ -191,13 +236,15 @@ int report_flags2_chain(const struct report_opts *o, const struct pk_resolved_sa
 		c->cap = in->nr_frames;
 	}
 	for (size_t i = 0; i < in->nr_frames; i++)
-		if (in->frames[i].loc.sym)
+		if (in->frames[i].loc.sym || !o->f2.hide_unresolved)
 			c->frames[n++] = in->frames[i];
-	if (n == in->nr_frames)
+	if (o->f2.ignore_callees && (o->callchain || o->children || o->parent_on))
+		n = root_frame(o, c, n);
+	if (n == in->nr_frames && c->rs.frames == in->frames)
 		return 0;
-	c->rs = *in;
-	c->rs.frames = c->frames;
+	c->rs.frames = c->frames + c->from;
 	c->rs.nr_frames = n;
+	c->from = 0;
 	*rs = &c->rs;
 	return 0;
 }
@@ -282,6 +329,9 @@ void report_flags2_free(struct report_opts *o)
 		free(o->f2.chain->frames);
 	free(o->f2.chain);
 	free(o->f2.totals);
+	if (o->f2.ignore_callees)
+		regfree(&o->f2.callees_re);
+	o->f2.ignore_callees = false;
 	o->f2.totals = NULL;
 	o->f2.chain = NULL;
 	o->f2.time = NULL;

@@ -10,13 +10,15 @@
 
 #include "cli.h"
 
+#include <regex.h>
+
 /* The option ids of these flags (after cmd-report.c's own). */
 enum {
 	REPORT_OPT_TIME = 0x200, REPORT_OPT_NS, REPORT_OPT_TASKS, REPORT_OPT_MMAPS,
 	REPORT_OPT_SWITCH_ON, REPORT_OPT_SWITCH_OFF, REPORT_OPT_SHOW_ON_OFF, REPORT_OPT_SAMPLES,
 	REPORT_OPT_TUI, REPORT_OPT_ANNOTATE_STR, REPORT_OPT_ANNOTATE_BOOL, REPORT_OPT_PREFIX,
 	REPORT_OPT_PREFIX_STRIP, REPORT_OPT_PERCENT_TYPE, REPORT_OPT_CPU_UTIL, REPORT_OPT_REF_CG,
-	REPORT_OPT_SKIP_EMPTY, REPORT_OPT_PERCENTAGE, REPORT_OPT_DISASM_STYLE = 'M',
+	REPORT_OPT_SKIP_EMPTY, REPORT_OPT_PERCENTAGE, REPORT_OPT_IGNORE_CALLEES, REPORT_OPT_DISASM_STYLE = 'M',
 	REPORT_OPT_HIDE_UNRESOLVED = 'U', REPORT_OPT_FIELD_SEP = 't',
 };
 
@@ -46,6 +48,8 @@ struct report_flags2 {
 	bool cpu_util;			/* --show-cpu-utilization: sys and usr columns */
 	bool ref_cg;			/* --show-ref-call-graph */
 	bool relative;			/* --percentage relative */
+	bool ignore_callees;		/* --ignore-callees: callees_re compiled */
+	regex_t callees_re;
 	struct report_flags2_totals *totals;	/* ... each histogram's unfiltered totals, once */
 };
 
@@ -73,10 +77,13 @@ int report_flags2_setup(struct report_opts *o, struct pk_data_reader *r);
 bool report_flags2_skip(const struct report_opts *o, size_t ev, const struct pk_sample *s);
 
 /*
- * report_flags2_chain - with -U, *rs replaced by a copy whose call chain
- * holds only the frames that resolved to a symbol, as perf drops the
- * others from the chain (valid until the next call); unchanged without
- * -U or without frames to drop.  0 or -ENOMEM.
+ * report_flags2_chain - *rs replaced by a copy (valid until the next call)
+ * whose call chain is the one perf makes of it: with -U only the frames
+ * that resolved to a symbol; with --ignore-callees, in perf's walk of the
+ * chain (innermost first, or outermost first in caller order) the last
+ * frame whose symbol matches becomes the sample's location and the chain
+ * starts again from it, what came before forgotten.  Unchanged when
+ * neither applies.  0 or -ENOMEM.
  */
 int report_flags2_chain(const struct report_opts *o, const struct pk_resolved_sample **rs);
 

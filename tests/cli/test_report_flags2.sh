@@ -82,6 +82,10 @@ check "--percentage relative: the header counts its samples alone" \
 run report -i mine.data --stdio --percentage rel
 expect_rc "--percentage takes perf's words only: exit 2" 2
 
+run report -i mine.data --stdio --ignore-callees '('
+expect_rc "a malformed --ignore-callees regex: exit 2" 2
+contains "with perf's words" "$err" "Invalid --ignore-callees regex"
+
 run report -i mine.data --stdio --switch-on no-such-event
 expect_rc "--switch-on of an event the file lacks: exit 1" 1
 contains "with perf's words" "$err" "ERROR: switch-on event not found (no-such-event)"
@@ -136,6 +140,13 @@ for extra in "--comms perfkit-workloa" "--sort sym --symbols hot_a" "--sort sym 
 		same_as_perf graph.data --percentage $pc $extra
 		# shellcheck disable=SC2086
 		same_as_perf mine.data --percentage $pc $extra
+	done
+done
+# --ignore-callees: the last match of perf's walk of the chain becomes the entry.
+for extra in "" --no-children "-g caller --no-children" "-g callee" "-U --no-children"; do
+	for re in hot_a '^sched|irq' schedule; do
+		# shellcheck disable=SC2086 # the flags are words
+		same_as_perf graph.data --ignore-callees "$re" $extra
 	done
 done
 # --show-ref-call-graph: the header of an event recorded with call-graph=no says so.
