@@ -117,6 +117,10 @@ static const struct cli_opt report_options[] = {
 	  "count the samples of the --switch-on and --switch-off events too" },
 	{ "field-separator", 't', CLI_ARG_REQUIRED, REPORT_OPT_FIELD_SEP, "SEP",
 	  "columns separated by SEP, not padded (SEP in a name becomes '.')" },
+	{ "kallsyms", 0, CLI_ARG_REQUIRED, REPORT_OPT_KALLSYMS, "FILE",
+	  "the kernel's symbols from FILE (a copy of /proc/kallsyms)" },
+	{ "disable-order", 0, CLI_ARG_NONE, REPORT_OPT_DISABLE_ORDER, NULL,
+	  "the records in the order the file holds them, not in time order" },
 	{ "ignore-callees", 0, CLI_ARG_REQUIRED, REPORT_OPT_IGNORE_CALLEES, "REGEX",
 	  "a call-chain frame whose symbol matches REGEX becomes the sample's entry, its callees "
 	  "left out of the chain (with call graphs, Children or --sort parent)" },
@@ -643,7 +647,7 @@ static int setup(struct report_run *run)
 	pk_resolver_set_caller_order(run->res, run->o->cg.caller);
 	/* perf reads the binaries that ran from the build-id cache first. */
 	if ((cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run->res, dir)) < 0) ||
-	    (err = cli_symfs_apply(run->res)) < 0)
+	    (err = cli_symfs_apply(run->res)) < 0 || (err = report_flags2_resolver(run->o, run->res)) < 0)
 		return err;
 	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
 		return -ENOMEM;

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct report_flags2_chain {
 	struct pk_resolved_sample rs;
@@ -99,6 +100,8 @@ int report_flags2_option(struct report_opts *o, int id, const char *arg)
 	case REPORT_OPT_PERCENT_TYPE: return percent_type(arg);
 	case REPORT_OPT_CPU_UTIL: f->cpu_util = true; return 0;
 	case REPORT_OPT_REF_CG: f->ref_cg = true; return 0;
+	case REPORT_OPT_KALLSYMS: f->kallsyms = arg; return 0;
+	case REPORT_OPT_DISABLE_ORDER: f->disable_order = true; return 0;
 	case REPORT_OPT_IGNORE_CALLEES: return ignore_callees(f, arg);
 	case REPORT_OPT_PERCENTAGE:	/* perf's parse_filter_percentage */
 		if (!strcmp(arg, "relative"))
@@ -174,6 +177,13 @@ int report_flags2_setup(struct report_opts *o, struct pk_data_reader *r)
 	f->on_ev = f->off_ev = -1;
 	if (f->prefix_strip && !f->prefix)	/* perf's annotate_check_args */
 		return cli_usage("report", "--prefix-strip requires --prefix");
+	if (f->kallsyms && access(f->kallsyms, R_OK)) {	/* perf's symbol__init */
+		cli_message(stderr, "perfkit report: Invalid file: %s\n", f->kallsyms);
+		return CLI_EXIT_EVENT;
+	}
+	/* perf's --disable-order: no ordered-events queue */
+	if (f->disable_order && (err = pk_data_reader_set_order(r, PK_DATA_ORDER_FILE)) < 0)
+		return err;
 	if (f->time_str && (err = setup_time(o, r)) != 0)
 		return err;
 	if (!(f->discarding = calloc(1, sizeof(*f->discarding))) ||
@@ -247,6 +257,13 @@ int report_flags2_chain(const struct report_opts *o, const struct pk_resolved_sa
 	c->from = 0;
 	*rs = &c->rs;
 	return 0;
+}
+
+int report_flags2_resolver(const struct report_opts *o, struct pk_resolver *res)
+{
+	if (!o->f2.kallsyms)
+		return 0;
+	return pk_maps_set_dir(pk_resolver_maps(res), PK_MAPS_DIR_KALLSYMS, o->f2.kallsyms);
 }
 
 const char *report_flags2_time_note(const struct report_opts *o, const char *name, char *buf, size_t len)

@@ -18,7 +18,7 @@ enum {
 	REPORT_OPT_SWITCH_ON, REPORT_OPT_SWITCH_OFF, REPORT_OPT_SHOW_ON_OFF, REPORT_OPT_SAMPLES,
 	REPORT_OPT_TUI, REPORT_OPT_ANNOTATE_STR, REPORT_OPT_ANNOTATE_BOOL, REPORT_OPT_PREFIX,
 	REPORT_OPT_PREFIX_STRIP, REPORT_OPT_PERCENT_TYPE, REPORT_OPT_CPU_UTIL, REPORT_OPT_REF_CG,
-	REPORT_OPT_SKIP_EMPTY, REPORT_OPT_PERCENTAGE, REPORT_OPT_IGNORE_CALLEES, REPORT_OPT_DISASM_STYLE = 'M',
+	REPORT_OPT_SKIP_EMPTY, REPORT_OPT_PERCENTAGE, REPORT_OPT_IGNORE_CALLEES, REPORT_OPT_KALLSYMS, REPORT_OPT_DISABLE_ORDER, REPORT_OPT_DISASM_STYLE = 'M',
 	REPORT_OPT_HIDE_UNRESOLVED = 'U', REPORT_OPT_FIELD_SEP = 't',
 };
 
@@ -29,6 +29,7 @@ struct pk_resolved_sample;
 struct report_flags2_chain;
 struct report_flags2_totals;
 struct pk_hist;
+struct pk_resolver;
 struct pk_hist_entry;
 
 /* What these flags ask, and the switch's state while reading. */
@@ -48,6 +49,8 @@ struct report_flags2 {
 	bool cpu_util;			/* --show-cpu-utilization: sys and usr columns */
 	bool ref_cg;			/* --show-ref-call-graph */
 	bool relative;			/* --percentage relative */
+	const char *kallsyms;		/* --kallsyms */
+	bool disable_order;		/* --disable-order: records as the file holds them */
 	bool ignore_callees;		/* --ignore-callees: callees_re compiled */
 	regex_t callees_re;
 	struct report_flags2_totals *totals;	/* ... each histogram's unfiltered totals, once */
@@ -86,6 +89,10 @@ bool report_flags2_skip(const struct report_opts *o, size_t ev, const struct pk_
  * neither applies.  0 or -ENOMEM.
  */
 int report_flags2_chain(const struct report_opts *o, const struct pk_resolved_sample **rs);
+
+/* report_flags2_resolver - what these flags set on the run's resolver:
+ * --kallsyms's file for the kernel's symbols.  0 or -ENOMEM. */
+int report_flags2_resolver(const struct report_opts *o, struct pk_resolver *res);
 
 /* report_flags2_time_note - the suffix perf puts after a section's event
  * name `name`: " (time slices: STR)" with --time, ", show reference

@@ -86,6 +86,13 @@ run report -i mine.data --stdio --ignore-callees '('
 expect_rc "a malformed --ignore-callees regex: exit 2" 2
 contains "with perf's words" "$err" "Invalid --ignore-callees regex"
 
+run report -i mine.data --stdio --kallsyms no-such-file
+expect_rc "--kallsyms of a file that is not there: exit 1" 1
+contains "with perf's words" "$err" "Invalid file: no-such-file"
+run report -i mine.data --stdio --disable-order -q
+check "--disable-order: the same rows on a file recorded in time order" \
+	test -n "$out" -a "$out" = "$("$PERFKIT" report -i mine.data --stdio -q 2>/dev/null)"
+
 run report -i mine.data --stdio --switch-on no-such-event
 expect_rc "--switch-on of an event the file lacks: exit 1" 1
 contains "with perf's words" "$err" "ERROR: switch-on event not found (no-such-event)"
@@ -148,6 +155,14 @@ for extra in "" --no-children "-g caller --no-children" "-g callee" "-U --no-chi
 		# shellcheck disable=SC2086 # the flags are words
 		same_as_perf graph.data --ignore-callees "$re" $extra
 	done
+done
+# --kallsyms: the kernel's symbols from the file given (one renamed in a copy).
+sed 's/ \(finish_task_switch[.a-z0-9]*\)$/ pk_renamed_\1/' /proc/kallsyms >ks.txt
+same_as_perf graph.data --kallsyms ks.txt
+same_as_perf graph.data --kallsyms ks.txt --no-children --sort sym
+for extra in "" --no-children; do
+	# shellcheck disable=SC2086 # the flags are words
+	same_as_perf graph.data --disable-order $extra
 done
 # --show-ref-call-graph: the header of an event recorded with call-graph=no says so.
 perf record -q -g -e cpu-clock/call-graph=no/ -e task-clock -F 999 -o ref.data -- "$W" hot 50 >/dev/null 2>&1
