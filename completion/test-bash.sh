@@ -33,7 +33,8 @@ check "perfkit --v<TAB>: --version" has --version
 tab perfkit report --so
 want=$("$PERFKIT" report --help | grep -oE -- '--so[a-z-]*' | sort -u)
 check "perfkit report --so<TAB>: the --so flags of perfkit report --help ($(echo $want))" has $want
-check "perfkit report --so<TAB>: --sort" has --sort
+tab perfkit report --sor
+check "perfkit report --sor<TAB>: --sort" has --sort
 tab perfkit script --fi
 check "perfkit script --fi<TAB>: --fields" has --fields
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pk-comp.XXXXXX")

@@ -12,6 +12,7 @@
 #include "report-dump.h"
 #include "dso-names.h"
 #include "sort-names.h"
+#include "report-flags2.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -98,6 +99,58 @@ static const struct cli_opt report_options[] = {
 	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL,
 	  "as perf -v: each DSO by its full path, each symbol after its address and the letter for "
 	  "where its symbols came from (k kallsyms, B build-id cache, d the file, ! none)" },
+	{ "time", 0, CLI_ARG_REQUIRED, REPORT_OPT_TIME, "STR",
+	  "only samples in these times: START,END in seconds (either side may be empty; several "
+	  "ranges separated by spaces) or percentages of the file's span (10%/2, 0%-10%,30%-40%)" },
+	{ "ns", 0, CLI_ARG_NONE, REPORT_OPT_NS, NULL,
+	  "times in nanoseconds (perf's time sort key, which perfkit lacks: the table is the same)" },
+	{ "hide-unresolved", 'U', CLI_ARG_NONE, REPORT_OPT_HIDE_UNRESOLVED, NULL,
+	  "only samples whose address resolved to a symbol (the others count nowhere)" },
+	{ "tasks", 0, CLI_ARG_NONE, REPORT_OPT_TASKS, NULL,
+	  "instead of the table, the tasks the file saw: pid, tid, ppid and comm, under their parents" },
+	{ "mmaps", 0, CLI_ARG_NONE, REPORT_OPT_MMAPS, NULL, "--tasks with each task's memory maps" },
+	{ "switch-on", 0, CLI_ARG_REQUIRED, REPORT_OPT_SWITCH_ON, "EVENT",
+	  "count no sample until one of EVENT, then all (until --switch-off's event)" },
+	{ "switch-off", 0, CLI_ARG_REQUIRED, REPORT_OPT_SWITCH_OFF, "EVENT",
+	  "stop counting samples at one of EVENT (until --switch-on's event)" },
+	{ "show-on-off-events", 0, CLI_ARG_NONE, REPORT_OPT_SHOW_ON_OFF, NULL,
+	  "count the samples of the --switch-on and --switch-off events too" },
+	{ "field-separator", 't', CLI_ARG_REQUIRED, REPORT_OPT_FIELD_SEP, "SEP",
+	  "columns separated by SEP, not padded (SEP in a name becomes '.')" },
+	{ "kallsyms", 0, CLI_ARG_REQUIRED, REPORT_OPT_KALLSYMS, "FILE",
+	  "the kernel's symbols from FILE (a copy of /proc/kallsyms)" },
+	{ "disable-order", 0, CLI_ARG_NONE, REPORT_OPT_DISABLE_ORDER, NULL,
+	  "the records in the order the file holds them, not in time order" },
+	{ "ignore-callees", 0, CLI_ARG_REQUIRED, REPORT_OPT_IGNORE_CALLEES, "REGEX",
+	  "a call-chain frame whose symbol matches REGEX becomes the sample's entry, its callees "
+	  "left out of the chain (with call graphs, Children or --sort parent)" },
+	{ "percentage", 0, CLI_ARG_REQUIRED, REPORT_OPT_PERCENTAGE, "MODE",
+	  "what the filters' percentages are of: absolute (every sample's period: the default) or "
+	  "relative (the period of the samples they leave, which the header counts then)" },
+	{ "show-cpu-utilization", 0, CLI_ARG_NONE, REPORT_OPT_CPU_UTIL, NULL,
+	  "sys and usr columns: each entry's kernel and user share of the total" },
+	{ "show-ref-call-graph", 0, CLI_ARG_NONE, REPORT_OPT_REF_CG, NULL,
+	  "perf's reference call graphs: the header says so for an event recorded with call-graph=no" },
+	{ "skip-empty", 0, CLI_ARG_NONE, REPORT_OPT_SKIP_EMPTY, NULL,
+	  "no section for an event without samples (the default)" },
+	{ "tui", 0, CLI_ARG_NONE, REPORT_OPT_TUI, NULL,
+	  "perf's TUI, which perfkit lacks: the --stdio table, as perf prints off a terminal" },
+	{ "source", 0, CLI_ARG_NONE, REPORT_OPT_ANNOTATE_BOOL, NULL,
+	  "annotate's: source in the disassembly (the table is the same)" },
+	{ "asm-raw", 0, CLI_ARG_NONE, REPORT_OPT_ANNOTATE_BOOL, NULL,
+	  "annotate's: raw instruction bytes (the table is the same)" },
+	{ "disassembler-style", 'M', CLI_ARG_REQUIRED, REPORT_OPT_DISASM_STYLE, "STYLE",
+	  "annotate's: objdump's -M (the table is the same)" },
+	{ "objdump", 0, CLI_ARG_REQUIRED, REPORT_OPT_ANNOTATE_STR, "PATH",
+	  "annotate's: the objdump to run (the table is the same)" },
+	{ "prefix", 0, CLI_ARG_REQUIRED, REPORT_OPT_PREFIX, "PREFIX",
+	  "annotate's: a prefix for source file paths (the table is the same)" },
+	{ "prefix-strip", 0, CLI_ARG_REQUIRED, REPORT_OPT_PREFIX_STRIP, "N",
+	  "annotate's: strip N leading directories before --prefix (which it requires)" },
+	{ "percent-type", 0, CLI_ARG_REQUIRED, REPORT_OPT_PERCENT_TYPE, "TYPE",
+	  "annotate's: local-period, global-period, local-hits or global-hits (the table is the same)" },
+	{ "samples", 0, CLI_ARG_REQUIRED, REPORT_OPT_SAMPLES, "N",
+	  "perf's TUI: samples to list per entry (--stdio shows none)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -248,7 +301,7 @@ static int report_option(void *ctx, int id, const char *arg)
 		if (pk_cpus_parse(arg, &o->cpus, &o->nr_cpus) < 0)
 			return cli_error("report", arg);
 		return 0;
-	default: return 0;
+	default: return report_flags2_option(o, id, arg);
 	}
 }
 
@@ -394,6 +447,10 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	struct pk_hist_sample s = { .size = sizeof(s) };
 	bool nomem = false;
 
+	if (run->o->f2.hide_unresolved && !rs->loc.sym)
+		return 0;	/* perf's -U: the sample counts nowhere, */
+	if (report_flags2_chain(run->o, &rs) < 0)	/* ... nor a frame without a symbol */
+		return -ENOMEM;
 	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
 	if (run->o->cpus && !report_in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)s.cpu))
 		return 0;	/* perf's --cpu drops the sample altogether */
@@ -475,6 +532,8 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 			return 0;	/* a sample of no known event: perf drops those too */
 		if (pk_record_decode(h, attr, &d) != 0)
 			return -EINVAL;
+		if (report_flags2_skip(run->o, (size_t)ev, &d.sample))
+			return 0;	/* --time, --switch-on/off (report-flags2.c) */
 		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0 ||
 		    (run->health && (err = pk_stack_health_add(run->health, attr, &d.sample, &rs)) < 0))
 			return err;
@@ -590,7 +649,8 @@ static int setup(struct report_run *run)
 	if ((cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run->res, dir)) < 0) ||
 	    (err = cli_symfs_apply(run->res)) < 0 ||
 	    (err = pk_maps_set_demangle(pk_resolver_maps(run->res),
-					run->o->verbose ? PK_DEMANGLE_PARAMS : PK_DEMANGLE_NAME)) < 0)
+					run->o->verbose ? PK_DEMANGLE_PARAMS : PK_DEMANGLE_NAME)) < 0 ||
+	    (err = report_flags2_resolver(run->o, run->res)) < 0)
 		return err;
 	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
 		return -ENOMEM;
@@ -646,7 +706,9 @@ static int report(struct report_opts *o, bool defaulted)
 		if ((rc = report_info(o, run.r)) != -1)
 			return !rc && o->stats ? report_health_stats(o) : rc;	/* --stats, --header-only: done, the reader freed */
 	}
-	if ((rc = check_cpus(&run)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
+	if (o->f2.tasks)
+		return report_tasks(o, run.r);
+	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
 	    (rc = report_parent_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;
@@ -732,5 +794,6 @@ int cmd_report(int argc, char **argv)
 	free(o.cpus);
 	report_parent_free(&o);
 	report_verbose_free(&o);
+	report_flags2_free(&o);
 	return rc < 0 ? 0 : rc;
 }

@@ -10,6 +10,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The columns: perf's output fields first, then the sort keys. */
@@ -211,6 +212,10 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 	if (o->children)
 		cols[n++] = (struct col){ COL_CHILDREN, 0, 8 * nr_members };
 	cols[n++] = (struct col){ COL_OVERHEAD, 0, 8 * nr_members };
+	if (o->f2.cpu_util) {	/* --show-cpu-utilization */
+		cols[n++] = (struct col){ COL_SYS, 0, 8 * nr_members };
+		cols[n++] = (struct col){ COL_US, 0, 8 * nr_members };
+	}
 	if (o->show_nr)
 		cols[n++] = (struct col){ COL_SAMPLES, 0, 12 * nr_members };
 	if (o->show_period && !period_key)
@@ -232,12 +237,16 @@ static void print_headers(FILE *f, const struct report_opts *o, const struct col
 		if (cols[i].elide)
 			continue;
 		if (!first)
-			fputs("  ", f);
+			fputs(o->f2.field_sep ? o->f2.field_sep : "  ", f);
 		first = false;
 		if (right_aligned(&cols[i]))
 			fprintf(f, "%*s", cols[i].width, name);
 		else
 			fprintf(f, "%-*.*s", cols[i].width, cols[i].width, name);
+	}
+	if (o->f2.field_sep) {	/* -t: perf's header line alone */
+		fputc('\n', f);
+		return;
 	}
 	fputs("\n# ", f);
 	first = true;
@@ -310,19 +319,61 @@ static void print_key(FILE *f, const struct report_opts *o, const struct col *c,
 }
 
 /* An entry's period in one mode, as a share of the event's total. */
-static double mode_percent(const struct pk_hist *h, const struct pk_hist_entry *e, enum col_kind kind)
+static double mode_percent(const struct report_opts *o, const struct pk_hist *h, const struct pk_hist_entry *e,
+			   enum col_kind kind)
 {
-	uint64_t total = pk_hist_total_period(h);
 	uint64_t v = kind == COL_SYS ? e->period_sys : kind == COL_US ? e->period_us :
 		     kind == COL_GUEST_SYS ? e->period_guest_sys : e->period_guest_us;
 
-	return total ? 100.0 * (double)v / (double)total : 0.0;
+	return report_flags2_percent(o, h, v);
+}
+
+/* -t SEP: each cell as perf prints it then (numbers after a space, padded
+ * to the column's width), joined by SEP (report_flags2_sep_cell). */
+static void print_row_sep(FILE *f, const struct report_opts *o, const struct pk_hist *h,
+			  const struct pk_hist_entry *e, const struct col *cols, size_t n,
+			  struct pk_threads *threads)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < n; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		if (cols[i].elide)
+			continue;
+		if (!first)
+			fputs(o->f2.field_sep, f);
+		first = false;
+		if (!(m = open_memstream(&buf, &len)))
+			return;
+		switch (cols[i].kind) {
+		case COL_CHILDREN:
+			if (o->children)
+				fprintf(m, " %.2f%%", report_flags2_percent(o, h, e->period_acc));
+			else
+				fputs("N/A", m);
+			break;
+		case COL_OVERHEAD: fprintf(m, " %.2f%%", report_flags2_percent(o, h, e->period)); break;
+		case COL_SAMPLES: fprintf(m, " %" PRIu64, e->nr_samples); break;
+		case COL_PERIOD: fprintf(m, " %" PRIu64, e->period); break;
+		case COL_KEY: print_key(m, o, &cols[i], e, threads, i + 1 == n); break;
+		default: fprintf(m, " %.2f%%", mode_percent(o, h, e, cols[i].kind)); break;
+		}
+		fclose(m);
+		report_flags2_sep_cell(f, o, buf, cols[i].kind == COL_KEY, cols[i].width);
+		free(buf);
+	}
+	fputc('\n', f);
 }
 
 static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist *h,
 		      const struct pk_hist_entry *e, const struct col *cols, size_t n,
 		      struct pk_threads *threads, uint32_t nr_members)
 {
+	if (o->f2.field_sep)
+		return print_row_sep(f, o, h, e, cols, n, threads);
 	for (size_t i = 0; i < n; i++) {
 		int w = cols[i].width / (int)nr_members;
 
@@ -335,18 +386,18 @@ static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist
 				fprintf(f, "%*s%*s", w, "N/A", cols[i].width - w, "");
 				break;
 			}
-			report_percent_cell(f, w, pk_hist_percent_acc(h, e), o->color);
+			report_percent_cell(f, w, report_flags2_percent(o, h, e->period_acc), o->color);
 			report_group_cells(f, REPORT_CELL_CHILDREN, w, h, e, nr_members, o->color);
 			break;
 		case COL_OVERHEAD:
-			report_percent_cell(f, w, pk_hist_percent(h, e), o->color);
+			report_percent_cell(f, w, report_flags2_percent(o, h, e->period), o->color);
 			report_group_cells(f, REPORT_CELL_OVERHEAD, w, h, e, nr_members, o->color);
 			break;
 		case COL_SYS:
 		case COL_US:
 		case COL_GUEST_SYS:
 		case COL_GUEST_US:
-			report_percent_cell(f, w, mode_percent(h, e, cols[i].kind), o->color);
+			report_percent_cell(f, w, mode_percent(o, h, e, cols[i].kind), o->color);
 			report_group_cells(f, (enum report_cell)(REPORT_CELL_SYS + (cols[i].kind - COL_SYS)), w, h, e,
 					   nr_members, o->color);
 			break;
@@ -376,8 +427,8 @@ static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist
 static void print_chain(FILE *f, const struct report_opts *o, const struct pk_hist *h,
 			const struct pk_hist_entry *e)
 {
-	uint64_t total = pk_hist_total_period(h);
-	uint64_t min_hit = (uint64_t)((double)total * (o->cg.min_percent / 100));
+	uint64_t total = pk_hist_total_period(h);	/* perf prints shares of every sample, */
+	uint64_t min_hit = (uint64_t)((double)report_flags2_total(o, h) * (o->cg.min_percent / 100));	/* cuts by --percentage's */
 	uint64_t parent = o->children ? e->period_acc : e->period;
 	struct report_cg cg = o->cg;
 
@@ -408,21 +459,23 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 	uint32_t nr_members = report_group_view(o, ev) ? ev->nr_members : 1;
 	size_t n = make_cols(ev->hist, o, threads, cols, (int)nr_members);
 	uint64_t nr, period;
-	char unit;
+	char unit, note[256];
 
 	if (!o->quiet) {
 		report_group_totals(o, ev, &nr, &period);
+		report_flags2_totals(o, ev->hist, &nr, &period);	/* --percentage relative */
 		nr = short_count(nr, &unit);
 		/* perf says "events" for a group's leader, shown as a group or not. */
-		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'\n", nr, unit,
-			    ev->nr_members > 1 ? "s" : "", nr_members > 1 ? ev->group_desc : ev->name);
+		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'%s\n", nr, unit,
+			    ev->nr_members > 1 ? "s" : "", nr_members > 1 ? ev->group_desc : ev->name,
+			    report_flags2_time_note(o, nr_members > 1 ? ev->group_desc : ev->name, note, sizeof(note)));
 		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", period);
 		print_headers(f, o, cols, n);
 	}
 	for (size_t i = 0; i < pk_hist_nr(ev->hist); i++) {
 		const struct pk_hist_entry *e = pk_hist_get(ev->hist, i);
 
-		if (e->s.filtered || pk_hist_below_limit(ev->hist, e, o->percent_limit))
+		if (e->s.filtered || report_flags2_below_limit(o, ev->hist, e))
 			continue;
 		print_row(f, o, ev->hist, e, cols, n, threads, nr_members);
 		if (o->callchain && e->chain)

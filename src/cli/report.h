@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "pager.h"
+#include "report-flags2.h"
 
 #include <regex.h>
 
@@ -72,6 +73,7 @@ struct report_opts {
 	int off_cpu;			/* --off-cpu: 0 no, else an enum report_offcpu_mode */
 	int verbose;			/* -v: full DSO paths, symbols' addresses (report-verbose.c) */
 	struct report_origins *origins;	/* ... and where each DSO's symbols came from */
+	struct report_flags2 f2;	/* --time, -U, --tasks, --switch-on, ... (report-flags2.c) */
 };
 
 /*
