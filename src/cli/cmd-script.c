@@ -46,6 +46,38 @@ static const struct cli_opt script_options[] = {
 	{ "no-inline", 0, CLI_ARG_NONE, OPT_NO_INLINE, NULL, "no inlined frames in call chains" },
 	{ "max-stack", 0, CLI_ARG_REQUIRED, OPT_MAX_STACK, "N",
 	  "use at most N frames of each call chain (default 127)" },
+	{ "pid", 0, CLI_ARG_REQUIRED, SOPT_PID, "PIDS", "only samples of these processes" },
+	{ "tid", 0, CLI_ARG_REQUIRED, SOPT_TID, "TIDS", "only samples of these threads" },
+	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS", "only samples and records of these CPUs (0-3,8)" },
+	{ "comms", 'c', CLI_ARG_REQUIRED, 'c', "COMMS", "only samples of these commands" },
+	{ "dsos", 0, CLI_ARG_REQUIRED, SOPT_DSOS, "DSOS", "only samples in these objects" },
+	{ "symbols", 'S', CLI_ARG_REQUIRED, 'S', "SYMS",
+	  "only samples in these functions, or at these hex addresses" },
+	{ "addr-range", 0, CLI_ARG_REQUIRED, SOPT_ADDR_RANGE, "N",
+	  "with -S addresses, also samples up to N bytes after each" },
+	{ "time", 0, CLI_ARG_REQUIRED, SOPT_TIME, "TIME",
+	  "only samples in these time ranges (START,END seconds; 10%/2; 0%-10%,30%-40%)" },
+	{ "reltime", 0, CLI_ARG_NONE, SOPT_RELTIME, NULL, "times relative to the first line's" },
+	{ "deltatime", 0, CLI_ARG_NONE, SOPT_DELTATIME, NULL, "times relative to the previous line's" },
+	{ "hide-call-graph", 'G', CLI_ARG_NONE, 'G', NULL, "no call chains: one line a sample" },
+	{ "all-cpus", 'a', CLI_ARG_NONE, 'a', NULL, "accepted, as perf (every CPU is read)" },
+	{ "show-switch-events", 0, CLI_ARG_NONE, SOPT_SHOW_SWITCH, NULL, "also print the SWITCH records" },
+	{ "show-lost-events", 0, CLI_ARG_NONE, SOPT_SHOW_LOST, NULL, "also print the LOST records" },
+	{ "show-namespace-events", 0, CLI_ARG_NONE, SOPT_SHOW_NS, NULL, "also print the NAMESPACES records" },
+	{ "show-cgroup-events", 0, CLI_ARG_NONE, SOPT_SHOW_CGROUP, NULL, "also print the CGROUP records" },
+	{ "show-bpf-events", 0, CLI_ARG_NONE, SOPT_SHOW_BPF, NULL, "also print the KSYMBOL and BPF_EVENT records" },
+	{ "show-round-events", 0, CLI_ARG_NONE, SOPT_SHOW_ROUND, NULL,
+	  "also print the FINISHED_ROUND records (the records then come in file order)" },
+	{ "show-text-poke-events", 0, CLI_ARG_NONE, SOPT_SHOW_POKE, NULL, "also print the TEXT_POKE records" },
+	{ "per-event-dump", 0, CLI_ARG_NONE, SOPT_PER_EVENT_DUMP, NULL,
+	  "each event's lines into FILE.EVENT.dump (FILE: the -i file)" },
+	{ "list", 'l', CLI_ARG_NONE, 'l', NULL, "list the trace scripts perfkit runs (none)" },
+	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL, "accepted, as perf" },
+	{ "demangle", 0, CLI_ARG_NONE, SOPT_DEMANGLE, NULL, "demangle C++ names (the default)" },
+	{ "no-demangle", 0, CLI_ARG_NONE, SOPT_NO_DEMANGLE, NULL, "accepted; names stay demangled" },
+	{ "demangle-kernel", 0, CLI_ARG_NONE, SOPT_DEMANGLE_KERNEL, NULL, "accepted, as perf" },
+	{ "itrace", 0, CLI_ARG_OPTIONAL, SOPT_ITRACE, "OPTS",
+	  "accepted: perfkit decodes no AUX area data (a file's AUX records are reported skipped)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -203,7 +235,7 @@ static int script_option(void *ctx, int id, const char *arg)
 		o->max_stack_given = true;
 		return 0;
 	}
-	default: return 0;
+	default: return script_filter_option(&o->filt, id, arg);
 	}
 }
 
@@ -313,6 +345,8 @@ static int setup(struct script_run *run)
 		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
 			run->c.callchains = true;
 	}
+	if (run->o->filt.hide_callgraph)
+		run->c.callchains = false;	/* -G: perf's use_callchain off */
 	/* perf shows a tracepoint's ip, sym and dso when it has call chains. */
 	if (run->c.callchains && !run->o->type[PERF_TYPE_TRACEPOINT].user_set)
 		run->o->type[PERF_TYPE_TRACEPOINT].fields |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
@@ -341,9 +375,12 @@ static int sample(struct script_run *run, const struct perf_event_header *rec)
 	a = pk_data_reader_attr(run->r, (size_t)ev);
 	if ((err = pk_record_decode(rec, a, &d)) != 0)
 		return err < 0 ? err : -EINVAL;
+	if (script_filter_skip(&run->o->filt, &d.sample))
+		return 0;
 	if (a->sample_type & PERF_SAMPLE_READ)
 		return script_print_read(stdout, &run->c, run->c.reads, run->r, a, &d);
-	return script_print_sample(stdout, &run->c, a, pk_data_reader_name(run->r, (size_t)ev), &d);
+	return script_print_sample(script_events_file(&run->o->filt, ev), &run->c, a,
+				   pk_data_reader_name(run->r, (size_t)ev), &d);
 }
 
 static int side_record(struct script_run *run, const struct perf_event_header *rec)
@@ -353,9 +390,12 @@ static int side_record(struct script_run *run, const struct perf_event_header *r
 	bool task = rec->type == PERF_RECORD_COMM || rec->type == PERF_RECORD_FORK ||
 		    rec->type == PERF_RECORD_EXIT;
 	bool mmap = rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2;
-	bool show = (task && run->o->show_task) || (mmap && run->o->show_mmap);
+	bool show = (task && run->o->show_task) || (mmap && run->o->show_mmap) ||
+		    script_events_shows(&run->o->filt, rec->type);
 	int err;
 
+	if (rec->type == SCRIPT_FINISHED_ROUND && run->o->filt.show_round)
+		script_events_round(stdout);
 	if (pk_record_decode(rec, a ? a : pk_data_reader_attr(run->r, 0), &d) != 0)
 		return 0;
 	/* perf takes the first event for a record of id 0 (perf's synthesized
@@ -450,23 +490,38 @@ int cmd_script(int argc, char **argv)
 	int rc;
 
 	set_defaults(&o);
+	run.c.filt = &o.filt;
 	rc = cli_opts_parse(&cmd_script_opts, argc, argv, script_option, &o);
-	if (rc)
+	if (!rc && optind < argc)
+		rc = cli_usage("script", "unexpected argument '%s'", argv[optind]);
+	if (rc) {
+		script_filter_free(&o.filt);
 		return rc < 0 ? 0 : rc;
-	if (optind < argc)
-		return cli_usage("script", "unexpected argument '%s'", argv[optind]);
+	}
 	defaulted = !o.input;
 	if (defaulted)
 		o.input = cli_default_input();
-	if ((rc = check_file(&o, defaulted)))
+	if ((rc = check_file(&o, defaulted))) {
+		script_filter_free(&o.filt);
 		return rc;
-	if (pk_data_reader_open(o.input, &run.r) < 0)
+	}
+	if (pk_data_reader_open(o.input, &run.r) < 0) {
+		script_filter_free(&o.filt);
 		return cli_error("script", NULL);
+	}
 	report_warn_unfinished(stderr, run.r, o.input);
+	/* --show-round-events: perf turns its ordering off to see the rounds */
+	if (o.filt.show_round && pk_data_reader_set_order(run.r, PK_DATA_ORDER_FILE) < 0)
+		rc = cli_error("script", NULL);
+	if (!rc && !o.header_only)
+		rc = script_filter_setup(&o.filt, run.r);
 	if (o.header || o.header_only)
 		rc = report_header_print(stdout, run.r, o.input, o.show_info, "script");
-	if (!rc && !o.header_only && !(rc = setup(&run)))
+	if (!rc && !o.header_only && !(rc = setup(&run)) &&
+	    !(rc = script_events_open(&o.filt, run.r, o.input)))
 		rc = o.dump ? dump_records(&run) : read_records(&run);
+	script_out_sync();	/* before the dump files close */
+	script_filter_free(&o.filt);
 	free(run.c.trace_buf);
 	pk_tracing_free(run.c.tracing);
 	pk_resolver_free(run.c.res);

@@ -7,6 +7,7 @@
 #define PK_CLI_SCRIPT_H
 
 #include "cli.h"
+#include "script-filter.h"
 
 /* perf script's output fields (-F), as bits. */
 enum script_field {
@@ -44,6 +45,7 @@ struct script_opts {
 	unsigned int max_stack;		/* --max-stack (perf's 127 when not given) */
 	bool max_stack_given;		/* --max-stack was given; 0 prints no frames */
 	struct script_type type[SCRIPT_NR_TYPES];
+	struct script_filter filt;	/* script-filter.c's and script-events.c's flags */
 };
 
 /* The -F type of an attr type. */
@@ -55,6 +57,7 @@ static inline int script_type_of(uint32_t attr_type)
 /* Everything the printer needs for one sample. */
 struct script_ctx {
 	const struct script_opts *o;
+	struct script_filter *filt;	/* o's, writable: --reltime/--deltatime keep state */
 	struct pk_resolver *res;	/* comms, maps and call chains */
 	struct pk_tracing *tracing;	/* NULL: the file has no tracing data */
 	int name_width;			/* the longest event name */
