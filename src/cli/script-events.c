@@ -29,7 +29,9 @@ int script_events_option(struct script_filter *f, int id, const char *arg)
 	case SOPT_SHOW_NS: f->show |= BIT(PERF_RECORD_NAMESPACES); return 0;
 	case SOPT_SHOW_CGROUP: f->show |= BIT(PERF_RECORD_CGROUP); return 0;
 	case SOPT_SHOW_BPF: f->show |= BIT(PERF_RECORD_KSYMBOL) | BIT(PERF_RECORD_BPF_EVENT); return 0;
-	case SOPT_SHOW_POKE: f->show |= BIT(PERF_RECORD_TEXT_POKE); return 0;
+	case SOPT_SHOW_POKE:	/* perf shows the KSYMBOL records with the pokes */
+		f->show |= BIT(PERF_RECORD_KSYMBOL) | BIT(PERF_RECORD_TEXT_POKE);
+		return 0;
 	case SOPT_SHOW_ROUND: f->show_round = true; return 0;
 	case SOPT_PER_EVENT_DUMP: f->per_event_dump = true; return 0;
 	case 'v': f->verbose++; return 0;
