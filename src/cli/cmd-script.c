@@ -14,6 +14,7 @@
 #include "script-out.h"
 #include "report-dump.h"
 #include "script-stat.h"
+#include "pager.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -68,14 +69,32 @@ static const struct cli_opt script_options[] = {
 	{ "show-bpf-events", 0, CLI_ARG_NONE, SOPT_SHOW_BPF, NULL, "also print the KSYMBOL and BPF_EVENT records" },
 	{ "show-round-events", 0, CLI_ARG_NONE, SOPT_SHOW_ROUND, NULL,
 	  "also print the FINISHED_ROUND records (the records then come in file order)" },
-	{ "show-text-poke-events", 0, CLI_ARG_NONE, SOPT_SHOW_POKE, NULL, "also print the TEXT_POKE records" },
+	{ "show-text-poke-events", 0, CLI_ARG_NONE, SOPT_SHOW_POKE, NULL, "also print the TEXT_POKE records (and the KSYMBOL ones, as perf)" },
 	{ "per-event-dump", 0, CLI_ARG_NONE, SOPT_PER_EVENT_DUMP, NULL,
 	  "each event's lines into FILE.EVENT.dump (FILE: the -i file)" },
 	{ "list", 'l', CLI_ARG_NONE, 'l', NULL, "list the trace scripts perfkit runs (none)" },
-	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL, "accepted, as perf" },
+	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL, "with --list-dlfilters: each filter's long description too" },
 	{ "demangle", 0, CLI_ARG_NONE, SOPT_DEMANGLE, NULL, "demangle C++ names (the default)" },
 	{ "no-demangle", 0, CLI_ARG_NONE, SOPT_NO_DEMANGLE, NULL, "accepted; names stay demangled" },
 	{ "demangle-kernel", 0, CLI_ARG_NONE, SOPT_DEMANGLE_KERNEL, NULL, "accepted, as perf" },
+	{ "switch-on", 0, CLI_ARG_REQUIRED, SOPT_SWITCH_ON, "EVENT", "only samples after one of EVENT (and before --switch-off's)" },
+	{ "switch-off", 0, CLI_ARG_REQUIRED, SOPT_SWITCH_OFF, "EVENT", "no samples after one of EVENT (until --switch-on's)" },
+	{ "show-on-off-events", 0, CLI_ARG_NONE, SOPT_SHOW_ON_OFF, NULL, "also print the --switch-on and --switch-off samples" },
+	{ "kallsyms", 0, CLI_ARG_REQUIRED, SOPT_KALLSYMS, "FILE", "the kernel's symbols from FILE (/proc/kallsyms' format)" },
+	{ "show-kernel-path", 0, CLI_ARG_NONE, SOPT_SHOW_KPATH, NULL, "accepted, as perf (the kernel's name without a vmlinux)" },
+	{ "full-source-path", 0, CLI_ARG_NONE, SOPT_FULL_SRC, NULL, "srcline with the source file's full path" },
+	{ "max-blocks", 0, CLI_ARG_REQUIRED, SOPT_MAX_BLOCKS, "N", "accepted, as perf (brstackinsn's limit)" },
+	{ "stop-bt", 0, CLI_ARG_REQUIRED, SOPT_STOP_BT, "SYMS", "end each call chain at the first of these functions" },
+	{ "graph-function", 0, CLI_ARG_REQUIRED, SOPT_GRAPH_FUNC, "SYMS",
+	  "only calls in these functions (needs branch flags from AUX data: without, no sample)" },
+	{ "insn-trace", 0, CLI_ARG_OPTIONAL, SOPT_INSN_TRACE, "raw", "-F +insn,-event,-period with --ns (perf's, without AUX data)" },
+	{ "xed", 0, CLI_ARG_NONE, SOPT_XED, NULL, "pipe the lines through xed -F insn: -A -64" },
+	{ "call-trace", 0, CLI_ARG_NONE, SOPT_CALL_TRACE, NULL, "-F -ip,-addr,-event,-period with --ns (perf's, without AUX data)" },
+	{ "call-ret-trace", 0, CLI_ARG_NONE, SOPT_CALLRET_TRACE, NULL,
+	  "as --call-trace, with perf's (empty) flags column" },
+	{ "list-dlfilters", 0, CLI_ARG_NONE, SOPT_LIST_DLFILTERS, NULL, "list the dlfilters (.so files) in the current directory" },
+	{ "dlfilter", 0, CLI_ARG_REQUIRED, SOPT_DLFILTER, "FILE", "filter the samples with a perf dlfilter shared object" },
+	{ "dlarg", 0, CLI_ARG_REQUIRED, SOPT_DLARG, "ARG", "an argument for the dlfilter (repeatable)" },
 	{ "itrace", 0, CLI_ARG_OPTIONAL, SOPT_ITRACE, "OPTS",
 	  "accepted: perfkit decodes no AUX area data (a file's AUX records are reported skipped)" },
 	CLI_OPT_HELP_ENTRY,
@@ -235,6 +254,13 @@ static int script_option(void *ctx, int id, const char *arg)
 		o->max_stack_given = true;
 		return 0;
 	}
+	case SOPT_INSN_TRACE: case SOPT_CALL_TRACE: case SOPT_CALLRET_TRACE: {	/* perf's -F edits */
+		const char *edit = script_switch_fields(id, arg);
+
+		o->ns = true;
+		return !edit ? CLI_EXIT_USAGE : parse_fields(o, edit) ? CLI_EXIT_USAGE :
+		       script_filter_option(&o->filt, id, arg);
+	}
 	default: return script_filter_option(&o->filt, id, arg);
 	}
 }
@@ -331,6 +357,8 @@ static int setup(struct script_run *run)
 	if ((cli_buildid_dir(dir, sizeof(dir)) && pk_resolver_set_buildid_dir(run->c.res, dir) < 0) ||
 	    cli_symfs_apply(run->c.res) < 0)
 		return cli_error("script", NULL);
+	if ((rc = script_switch_resolver(&run->o->filt, run->c.res)))
+		return rc;
 	if (pk_data_reader_feature(run->r, PK_DATA_FEAT_TRACING_DATA, &td, &td_len) == 0 &&
 	    pk_tracing_data_parse(td, td_len, &run->c.tracing) < 0)
 		cli_message(stderr, "perfkit script: warning: %s: %s; tracepoint fields are left out\n",
@@ -375,8 +403,8 @@ static int sample(struct script_run *run, const struct perf_event_header *rec)
 	a = pk_data_reader_attr(run->r, (size_t)ev);
 	if ((err = pk_record_decode(rec, a, &d)) != 0)
 		return err < 0 ? err : -EINVAL;
-	if (script_filter_skip(&run->o->filt, &d.sample))
-		return 0;
+	if ((err = script_filter_early(&run->o->filt, run->c.res, a, ev, pk_data_reader_name(run->r, (size_t)ev), &d)) <= 0)
+		return err;
 	if (a->sample_type & PERF_SAMPLE_READ)
 		return script_print_read(stdout, &run->c, run->c.reads, run->r, a, &d);
 	return script_print_sample(script_events_file(&run->o->filt, ev), &run->c, a,
@@ -529,5 +557,6 @@ int cmd_script(int argc, char **argv)
 	script_srccode_free(run.c.srccode);
 	script_stat_free(run.stat);
 	pk_data_reader_free(run.r);
+	cli_pager_finish();	/* --xed's */
 	return rc;
 }

@@ -7,7 +7,7 @@
  * sample's start fields), --per-event-dump's PATH.EVNAME.dump files with
  * perf's closing "Wrote" lines, and the flags perf takes that change
  * nothing perfkit does (-a, -v, the demangling ones) or list what it has
- * (-l: perfkit runs no trace scripts; --list-dlfilters: no dlfilters).
+ * (-l: perfkit runs no trace scripts); the others go to script-switch.c.
  */
 #include "script-filter.h"
 #include "report-dump.h"
@@ -39,7 +39,9 @@ int script_events_option(struct script_filter *f, int id, const char *arg)
 		/* perf lists its Perl and Python scripts; perfkit runs none */
 		fputs("List of available trace scripts:\n", stdout);
 		return -1;
-	default: return 0;	/* -a, --demangle, --no-demangle, --demangle-kernel, --itrace */
+	case 'a': case SOPT_DEMANGLE: case SOPT_NO_DEMANGLE: case SOPT_DEMANGLE_KERNEL: case SOPT_ITRACE:
+		return 0;
+	default: return script_switch_option(f, id, arg);
 	}
 }
 

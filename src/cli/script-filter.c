@@ -25,7 +25,7 @@ static void free_list(char **list)
 }
 
 /* perf's strlist from a comma-separated string; empty words dropped. */
-static int split_list(const char *arg, char ***out)
+int script_filter_split(const char *arg, char ***out)
 {
 	size_t n = 1, k = 0;
 	char **list;
@@ -88,9 +88,9 @@ int script_filter_option(struct script_filter *f, int id, const char *arg)
 	switch (id) {
 	case SOPT_PID: return cli_parse_ids("script", arg, &f->pids, &f->nr_pids) ? CLI_EXIT_USAGE : 0;
 	case SOPT_TID: return cli_parse_ids("script", arg, &f->tids, &f->nr_tids) ? CLI_EXIT_USAGE : 0;
-	case 'c': return split_list(arg, &f->comms);
-	case SOPT_DSOS: return split_list(arg, &f->dsos);
-	case 'S': return (rc = split_list(arg, &f->syms)) ? rc : split_addrs(f);
+	case 'c': return script_filter_split(arg, &f->comms);
+	case SOPT_DSOS: return script_filter_split(arg, &f->dsos);
+	case 'S': return (rc = script_filter_split(arg, &f->syms)) ? rc : split_addrs(f);
 	case 'C':
 		free(f->cpus);
 		f->cpus = NULL;
@@ -123,6 +123,8 @@ int script_filter_setup(struct script_filter *f, struct pk_data_reader *r)
 			    "Please limit to --reltime or --deltatime.\n");
 		return CLI_EXIT_USAGE;
 	}
+	if ((err = script_switch_setup(f, r)))
+		return err;
 	for (int type = 0; f->cpus && type < PERF_TYPE_MAX; type++)	/* the first event of each type */
 		for (size_t i = 0; i < pk_data_reader_nr_events(r); i++) {
 			const struct perf_event_attr *a = pk_data_reader_attr(r, i);
@@ -252,5 +254,10 @@ void script_filter_free(struct script_filter *f)
 	free(f->tids);
 	free(f->cpus);
 	free(f->ranges.r);
+	free_list(f->stop_bt);
+	script_dlfilter_close(f);
+	for (int i = 0; i < f->nr_dlargs; i++)
+		free(f->dlargs[i]);
+	free(f->dlargs);
 	script_events_close(f);
 }

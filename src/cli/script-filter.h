@@ -19,7 +19,15 @@ enum script_filter_opt {
 	SOPT_ADDR_RANGE, SOPT_SHOW_SWITCH, SOPT_SHOW_LOST, SOPT_SHOW_NS, SOPT_SHOW_CGROUP,
 	SOPT_SHOW_BPF, SOPT_SHOW_ROUND, SOPT_SHOW_POKE, SOPT_PER_EVENT_DUMP, SOPT_LIST,
 	SOPT_DEMANGLE, SOPT_NO_DEMANGLE, SOPT_DEMANGLE_KERNEL, SOPT_ITRACE,
+	/* script-switch.c */
+	SOPT_SWITCH_ON, SOPT_SWITCH_OFF, SOPT_SHOW_ON_OFF, SOPT_KALLSYMS, SOPT_VMLINUX, SOPT_SHOW_KPATH,
+	SOPT_FULL_SRC, SOPT_MAX_BLOCKS, SOPT_STOP_BT, SOPT_GRAPH_FUNC, SOPT_INSN_TRACE, SOPT_XED,
+	SOPT_CALL_TRACE, SOPT_CALLRET_TRACE,
+	/* script-dlfilter.c */
+	SOPT_LIST_DLFILTERS, SOPT_DLFILTER, SOPT_DLARG,
 };
+
+struct script_dlfilter;
 
 /* perf's user record type of the end of a round (no kernel header names it). */
 #define SCRIPT_FINISHED_ROUND 68
@@ -48,7 +56,29 @@ struct script_filter {
 	char **names;
 	size_t nr_files;
 	int verbose;
+	/* script-switch.c */
+	const char *switch_on, *switch_off;	/* --switch-on, --switch-off: event names */
+	int on_ev, off_ev;		/* their events; -1: none (set by script_filter_setup) */
+	bool show_on_off;		/* --show-on-off-events */
+	bool discarding;		/* between the off event and the on event */
+	char **stop_bt;			/* --stop-bt: NULL-terminated */
+	const char *graph_function;	/* --graph-function */
+	const char *kallsyms;		/* --kallsyms */
+	bool print_flags;		/* --call-ret-trace: perf's flags column */
+	bool xed;			/* --xed: the lines go through xed */
+	int cur_ev;			/* the event of the sample being printed ... */
+	const char *cur_name;		/* ... and its name (script_filter_early) */
+	/* script-dlfilter.c */
+	const char *dlfilter_path;	/* --dlfilter */
+	char **dlargs;			/* --dlarg, in order */
+	int nr_dlargs;
+	struct script_dlfilter *dlfilter;
 };
+
+/* script_filter_split - perf's strlist of a comma-separated string into
+ * *out (NULL-terminated, empty words dropped; the old list freed).  0, or a
+ * usage exit status. */
+int script_filter_split(const char *arg, char ***out);
 
 /*
  * script_filter_option - option `id` (an enum script_filter_opt) with its
@@ -63,6 +93,16 @@ int script_filter_option(struct script_filter *f, int id, const char *arg);
  * the first with --reltime).  0, or an exit status after a message.
  */
 int script_filter_setup(struct script_filter *f, struct pk_data_reader *r);
+
+/*
+ * script_filter_early - the tests perf makes on a sample of event ev
+ * (attr, named name) before resolving it: the --dlfilter's
+ * filter_event_early, then --time and -C (script_filter_skip).  Notes the
+ * event for script_filter_pass.  1 to go on, 0 to drop it, or a negative
+ * errno.
+ */
+int script_filter_early(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
+			int ev, const char *name, const struct pk_record *rec);
 
 /* script_filter_skip - whether --time or -C drops sample s before it is
  * resolved, as perf's process_sample_event. */
@@ -120,5 +160,66 @@ void script_events_close(struct script_filter *f);
  * ones, which change nothing here).  0; -1 when the run is over (-l).
  */
 int script_events_option(struct script_filter *f, int id, const char *arg);
+
+/* ---- script-switch.c ------------------------------------------------------ */
+
+/* script_switch_option - --switch-on/-off, --show-on-off-events, --stop-bt,
+ * --graph-function, --kallsyms, --xed, --call-ret-trace's flags column, and
+ * the flags accepted as perf accepts them without the data they are for
+ * (--vmlinux, --show-kernel-path, --max-blocks); then script-dlfilter.c's.
+ * 0, or a usage exit status; -1 when the run is over (--list-dlfilters). */
+int script_switch_option(struct script_filter *f, int id, const char *arg);
+
+/* script_switch_fields - the -F edit --insn-trace[=ARG] (id SOPT_INSN_TRACE),
+ * --call-trace or --call-ret-trace stands for, as perf's parse_*_trace;
+ * NULL after a message for an --insn-trace argument perf refuses. */
+const char *script_switch_fields(int id, const char *arg);
+
+/* script_switch_setup - --switch-on and --switch-off's events in r, by
+ * name (perf's evlist__find_evsel_by_str).  0, or an exit status after
+ * perf's message. */
+int script_switch_setup(struct script_filter *f, struct pk_data_reader *r);
+
+/* script_switch_resolver - what the flags set in the resolver res
+ * (--kallsyms), and --xed's pipe into xed (perf's forced pager).  0, or an
+ * exit status after a message. */
+int script_switch_resolver(struct script_filter *f, struct pk_resolver *res);
+
+/*
+ * script_filter_pass - the tests perf makes after a sample is resolved and
+ * its comm, pid, DSO and symbol filters passed: --graph-function (which
+ * needs branch flags only AUX data gives: no sample passes), --switch-on
+ * and --switch-off (perf's evswitch), then the --dlfilter.  The sample's
+ * event is f->cur_ev.  1 to print it, 0 to drop it, or a negative errno.
+ */
+int script_filter_pass(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
+		       const struct pk_record *rec, const struct pk_resolved_sample *r);
+
+/* script_switch_stops - whether --stop-bt ends a call chain after the
+ * frame of symbol sym. */
+bool script_switch_stops(const struct script_filter *f, const char *sym);
+
+/* ---- script-dlfilter.c ---------------------------------------------------- */
+
+/* script_dlfilter_option - --list-dlfilters, --dlfilter and --dlarg.  0, a
+ * usage exit status, or -1 when the run is over (--list-dlfilters). */
+int script_dlfilter_option(struct script_filter *f, int id, const char *arg);
+
+/* script_dlfilter_open - load the --dlfilter (perf's dlfilter__new: its
+ * start with the --dlarg arguments).  0, or an exit status after a message. */
+int script_dlfilter_open(struct script_filter *f);
+
+/* script_dlfilter_early - filter_event_early's verdict on a sample before it
+ * is resolved: 1 keep, 0 drop, negative errno. */
+int script_dlfilter_early(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
+			  const char *event, const struct pk_record *rec);
+
+/* script_dlfilter_filter - the filter's verdict on a sample: 1 keep, 0
+ * drop, negative errno (the filter failed). */
+int script_dlfilter_filter(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
+			   const struct pk_record *rec, const struct pk_resolved_sample *r);
+
+/* script_dlfilter_close - the filter's stop, and unload it. */
+void script_dlfilter_close(struct script_filter *f);
 
 #endif

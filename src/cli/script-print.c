@@ -141,6 +141,8 @@ static void print_chain(struct script_out *o, const struct script_ctx *c, const 
 		if (fr->inlined)
 			script_out_mem(o, " (inlined)", 10);
 		script_out_chr(o, '\n');
+		if (script_switch_stops(c->filt, fr->loc.sym))
+			break;	/* --stop-bt */
 	}
 }
 
@@ -274,6 +276,8 @@ static int print_body(struct script_out *o, struct script_ctx *c, const struct s
 		script_out_pad(o, name ? name : "[unknown]", c->name_width);
 		script_out_mem(o, ": ", 2);
 	}
+	if (c->filt->print_flags)	/* --call-ret-trace: perf's "  %-21s " of no flags */
+		script_out_mem(o, "                        ", 24);
 	if (HAS(t, TRACE) && (err = print_trace(o, c, s)) < 0)
 		return err;
 	if (HAS(t, ADDR))
@@ -325,8 +329,9 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 		return 0;
 	if ((err = pk_resolver_resolve(c->res, rec, &r)) < 0)
 		return err;
-	if (script_filter_hides(c->filt, &r, s->ip))
-		return 0;
+	if (script_filter_hides(c->filt, &r, s->ip) ||
+	    (err = script_filter_pass(c->filt, c->res, attr, rec, &r)) <= 0)
+		return err < 0 ? err : 0;
 	o = script_out_lines(f);
 	print_start(o, c, t, s, r.comm, chain, rec->misc, PERF_RECORD_SAMPLE);
 	err = print_body(o, c, t, attr, name, s, &r, lines);

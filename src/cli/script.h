@@ -96,6 +96,10 @@ void script_srccode_free(struct script_srccode *sc);
 void script_print_srcline(FILE *f, struct pk_resolver *res, const struct pk_location *loc,
 			  const struct pk_frame *fr, bool inline_on);
 
+/* script_srcline_full_path - --full-source-path: srcline shows the source
+ * file's path as the DWARF names it, not its base name. */
+void script_srcline_full_path(bool on);
+
 /*
  * script_print_sample - the line(s) perf script prints for the decoded
  * sample `rec` of event `name` (attr `attr`), resolved through c->res.

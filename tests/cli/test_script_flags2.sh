@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: MIT
 # test_script_flags2.sh - perfkit script's filters (--pid, --tid, -C,
 # --comms, --dsos, -S with names and addresses, --time), -G, --reltime,
-# --deltatime, --show-switch-events, --show-round-events and
-# --per-event-dump against perf script 6.1 on the SAME files: the output
-# must be byte for byte perf's, whatever samples the recording got.
+# --deltatime, --show-switch-events, --show-round-events,
+# --per-event-dump, --switch-on/--switch-off, --stop-bt, --kallsyms,
+# --full-source-path, the AUX-trace shorthands on files without AUX data
+# and --dlfilter (a filter built here, loaded by both) against perf script
+# 6.1 on the SAME files: the output must be byte for byte perf's, whatever
+# samples the recording got.
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,6 +20,7 @@ fi
 load='ls / >/dev/null; dd if=/dev/zero of=/dev/null bs=1k count=20000 2>/dev/null'
 perf record -q -e cpu-clock -c 200000 -g -o g.data -- sh -c "$load" >/dev/null 2>&1
 perf record -q -e cpu-clock -c 200000 -C 0,1 --switch-events -o s.data -- sh -c "$load" >/dev/null 2>&1
+perf record -q -e cpu-clock,task-clock -c 200000 -o two.data -- sh -c "$load" >/dev/null 2>&1
 
 # same NAME FILE ARGS...: both print the same lines (and at least one)
 same() {
@@ -61,4 +65,79 @@ rm -f s.data.*.dump
 # the two don't get along in perf either
 "$PERFKIT" script -i s.data --reltime --deltatime >ours.txt 2>ours.err
 check "--reltime with --deltatime: refused" test $? -eq 2
+
+# --switch-on/--switch-off: perf's evswitch over the two events' samples
+same "--switch-on task-clock" two.data --switch-on task-clock
+same "--switch-off task-clock --show-on-off-events" two.data --switch-off task-clock --show-on-off-events
+same "--switch-on cpu-clock --switch-off task-clock --show-on-off-events" two.data \
+	--switch-on cpu-clock --switch-off task-clock --show-on-off-events
+same "--switch-on task-clock --switch-off cpu-clock --time 0%-50%" two.data \
+	--switch-on task-clock --switch-off cpu-clock --show-on-off-events --time 0%-50%
+"$PERFKIT" script -i two.data --switch-on nope >ours.txt 2>ours.err
+check "--switch-on of an event the file lacks: refused" test $? -ne 0 -a ! -s ours.txt
+contains "--switch-on of an event the file lacks: perf's message" "$(cat ours.err)" \
+	"ERROR: switch-on event not found (nope)"
+
+# --stop-bt: the chains end at a function one of them goes through
+stop=$(perf script -i g.data 2>/dev/null | awk '/^\t/ { n++; s = $2; sub(/\+0x[0-9a-f]+$/, "", s)
+	if (n == 2 && s != "[unknown]") { print s; exit } }
+	/^$/ { n = 0 }')
+same "--stop-bt $stop" g.data --stop-bt "$stop,no_such_function"
+check "--stop-bt $stop: fewer lines than without" \
+	test "$(wc -l <perf.txt)" -lt "$(perf script -i g.data 2>/dev/null | wc -l)"
+
+# --kallsyms: the kernel's symbols from a copy with the functions renamed
+# (not _text and the like, which perf needs to place the kernel)
+sed 's/ \([tT]\) \([a-z][^ ]*\)$/ \1 pk_\2/' /proc/kallsyms >ksyms
+same "--kallsyms FILE" g.data --kallsyms ksyms
+check "--kallsyms FILE: the kernel frames take its names" grep -q ' pk_[a-z_]' ours.txt
+
+# without AUX data the trace shorthands are field edits; --graph-function
+# finds no call (perf needs the branch flags), --xed pipes into xed
+same "--insn-trace" two.data --insn-trace
+same "--call-trace" g.data --call-trace
+same "--call-ret-trace" g.data --call-ret-trace
+same "--call-ret-trace -F +ip" two.data --call-ret-trace -F +ip
+perf script -i g.data --graph-function main >perf.txt 2>perf.err
+"$PERFKIT" script -i g.data --graph-function main >ours.txt 2>ours.err
+check "--graph-function: no sample, as perf" test ! -s perf.txt -a ! -s ours.txt
+perf script -i g.data --xed >perf.txt 2>perf.err
+"$PERFKIT" script -i g.data --xed >ours.txt 2>ours.err
+check "--xed: what xed prints (or sh's message without it), as perf" \
+	test "$(cat perf.txt perf.err)" = "$(cat ours.txt ours.err)"
+
+# --full-source-path: the srcline target's lines with the paths its DWARF names
+S=${PERFKIT_SRCLINE_TARGET:-}
+if [ -x "$S" ]; then
+	perf record -q -e cpu-clock -c 100000 -o sl.data -- "$S" >/dev/null 2>&1
+	same "-F ip,sym,srcline --full-source-path" sl.data -F ip,sym,srcline --full-source-path \
+		--dsos "$(basename "$S")"
+	check "--full-source-path: paths, not base names" grep -q '^  /.*\.[ch]:[0-9]' ours.txt
+else
+	skip "--full-source-path" "PERFKIT_SRCLINE_TARGET is not built"
+fi
+
+# --dlfilter: a filter built against perfkit's copy of perf's header; both
+# tools load it, print the samples it keeps and let it count what it saw
+src=$(cd "$(dirname "$0")/../.." && pwd)
+if cc -shared -fPIC -O2 -I"$src/src/cli" -o dlf.so "$src/tests/cli/dlfilter-test.c" 2>cc.err; then
+	for f in g.data two.data; do
+		perf script -i "$f" --dlfilter dlf.so --dlarg kallsyms --dlarg perf.cnt >perf.txt 2>/dev/null
+		"$PERFKIT" script -i "$f" --dlfilter dlf.so --dlarg kallsyms --dlarg ours.cnt >ours.txt 2>ours.err
+		check "$f --dlfilter: the samples it keeps, as perf ($(grep -c . perf.txt) lines)" \
+			test -s perf.txt -a "$(cksum <perf.txt)" = "$(cksum <ours.txt)"
+		cmp -s perf.txt ours.txt || diag "$(diff perf.txt ours.txt | head -10)" "$(head -3 ours.err)"
+		check "$f --dlfilter: it saw what it sees in perf: $(cat ours.cnt)" cmp -s perf.cnt ours.cnt
+	done
+	same "--dlfilter with --comms sh (al->filtered)" two.data --comms sh --dlfilter ./dlf.so \
+		--dlarg / --dlarg x.cnt
+	"$PERFKIT" script -i two.data --dlfilter ./dlf.so >ours.txt 2>ours.err
+	check "--dlfilter whose start fails: refused" test $? -ne 0 -a ! -s ours.txt
+	perf script -v --list-dlfilters 2>/dev/null | grep -A1 '^  dlf.so' >perf.txt
+	"$PERFKIT" script -v --list-dlfilters >ours.txt 2>ours.err
+	check "--list-dlfilters -v: the filter here, as perf lists it" \
+		test -s perf.txt -a "$(grep -A1 '^  dlf.so' ours.txt)" = "$(cat perf.txt)"
+else
+	skip "--dlfilter" "cc cannot build a shared object: $(head -1 cc.err)"
+fi
 done_testing
