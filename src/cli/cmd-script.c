@@ -81,6 +81,8 @@ static const struct cli_opt script_options[] = {
 	{ "switch-off", 0, CLI_ARG_REQUIRED, SOPT_SWITCH_OFF, "EVENT", "no samples after one of EVENT (until --switch-on's)" },
 	{ "show-on-off-events", 0, CLI_ARG_NONE, SOPT_SHOW_ON_OFF, NULL, "also print the --switch-on and --switch-off samples" },
 	{ "kallsyms", 0, CLI_ARG_REQUIRED, SOPT_KALLSYMS, "FILE", "the kernel's symbols from FILE (/proc/kallsyms' format)" },
+	{ "vmlinux", 'k', CLI_ARG_REQUIRED, 'k', "FILE",
+	  "the kernel's symbols from this vmlinux alone (none when it is not the recorded kernel's)" },
 	{ "show-kernel-path", 0, CLI_ARG_NONE, SOPT_SHOW_KPATH, NULL, "accepted, as perf (the kernel's name without a vmlinux)" },
 	{ "full-source-path", 0, CLI_ARG_NONE, SOPT_FULL_SRC, NULL, "srcline with the source file's full path" },
 	{ "max-blocks", 0, CLI_ARG_REQUIRED, SOPT_MAX_BLOCKS, "N", "accepted, as perf (brstackinsn's limit)" },
@@ -403,8 +405,9 @@ static int sample(struct script_run *run, const struct perf_event_header *rec)
 	a = pk_data_reader_attr(run->r, (size_t)ev);
 	if ((err = pk_record_decode(rec, a, &d)) != 0)
 		return err < 0 ? err : -EINVAL;
-	if ((err = script_filter_early(&run->o->filt, run->c.res, a, ev, pk_data_reader_name(run->r, (size_t)ev), &d)) <= 0)
-		return err;
+	if ((err = script_filter_early(&run->o->filt, run->c.res, a, ev, pk_data_reader_name(run->r, (size_t)ev),
+				       &d)) <= 0)
+		return err;	/* 0, or -ECANCELED: the dlfilter failed */
 	if (a->sample_type & PERF_SAMPLE_READ)
 		return script_print_read(stdout, &run->c, run->c.reads, run->r, a, &d);
 	return script_print_sample(script_events_file(&run->o->filt, ev), &run->c, a,
@@ -460,6 +463,8 @@ static int read_records(struct script_run *run)
 		err = one_record(run, rec);
 	script_out_sync();
 	fflush(stdout);
+	if (err == -ECANCELED)
+		return CLI_EXIT_EVENT;	/* the dlfilter failed: its message is out */
 	if (err < 0)
 		return cli_error("script", NULL);
 	report_warn_skipped(stderr, run->r);

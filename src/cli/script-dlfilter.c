@@ -381,6 +381,11 @@ static int call_filter(struct script_dlfilter *d, bool early, struct pk_resolver
 	d->valid = true;
 	rc = (early ? d->early : d->filter)(d->data, &d->ds, d);
 	d->valid = false;
+	if (rc < 0) {	/* perf stops there */
+		cli_message(stderr, "perfkit script: the dlfilter's %s failed (%d)\n",
+			    early ? "filter_event_early" : "filter_event", rc);
+		return -1;
+	}
 	return rc;
 }
 

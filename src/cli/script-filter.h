@@ -20,7 +20,7 @@ enum script_filter_opt {
 	SOPT_SHOW_BPF, SOPT_SHOW_ROUND, SOPT_SHOW_POKE, SOPT_PER_EVENT_DUMP, SOPT_LIST,
 	SOPT_DEMANGLE, SOPT_NO_DEMANGLE, SOPT_DEMANGLE_KERNEL, SOPT_ITRACE,
 	/* script-switch.c */
-	SOPT_SWITCH_ON, SOPT_SWITCH_OFF, SOPT_SHOW_ON_OFF, SOPT_KALLSYMS, SOPT_VMLINUX, SOPT_SHOW_KPATH,
+	SOPT_SWITCH_ON, SOPT_SWITCH_OFF, SOPT_SHOW_ON_OFF, SOPT_KALLSYMS, SOPT_SHOW_KPATH,
 	SOPT_FULL_SRC, SOPT_MAX_BLOCKS, SOPT_STOP_BT, SOPT_GRAPH_FUNC, SOPT_INSN_TRACE, SOPT_XED,
 	SOPT_CALL_TRACE, SOPT_CALLRET_TRACE,
 	/* script-dlfilter.c */
@@ -64,6 +64,7 @@ struct script_filter {
 	char **stop_bt;			/* --stop-bt: NULL-terminated */
 	const char *graph_function;	/* --graph-function */
 	const char *kallsyms;		/* --kallsyms */
+	const char *vmlinux;		/* -k, --vmlinux */
 	bool print_flags;		/* --call-ret-trace: perf's flags column */
 	bool xed;			/* --xed: the lines go through xed */
 	int cur_ev;			/* the event of the sample being printed ... */
@@ -98,8 +99,8 @@ int script_filter_setup(struct script_filter *f, struct pk_data_reader *r);
  * script_filter_early - the tests perf makes on a sample of event ev
  * (attr, named name) before resolving it: the --dlfilter's
  * filter_event_early, then --time and -C (script_filter_skip).  Notes the
- * event for script_filter_pass.  1 to go on, 0 to drop it, or a negative
- * errno.
+ * event for script_filter_pass.  1 to go on, 0 to drop it, or
+ * -ECANCELED after a message (the dlfilter failed: stop).
  */
 int script_filter_early(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
 			int ev, const char *name, const struct pk_record *rec);
@@ -164,9 +165,9 @@ int script_events_option(struct script_filter *f, int id, const char *arg);
 /* ---- script-switch.c ------------------------------------------------------ */
 
 /* script_switch_option - --switch-on/-off, --show-on-off-events, --stop-bt,
- * --graph-function, --kallsyms, --xed, --call-ret-trace's flags column, and
- * the flags accepted as perf accepts them without the data they are for
- * (--vmlinux, --show-kernel-path, --max-blocks); then script-dlfilter.c's.
+ * --graph-function, --kallsyms, --vmlinux, --xed, --call-ret-trace's flags
+ * column, and the flags accepted as perf accepts them without the data
+ * they are for (--show-kernel-path, --max-blocks); then script-dlfilter.c's.
  * 0, or a usage exit status; -1 when the run is over (--list-dlfilters). */
 int script_switch_option(struct script_filter *f, int id, const char *arg);
 
@@ -181,7 +182,7 @@ const char *script_switch_fields(int id, const char *arg);
 int script_switch_setup(struct script_filter *f, struct pk_data_reader *r);
 
 /* script_switch_resolver - what the flags set in the resolver res
- * (--kallsyms), and --xed's pipe into xed (perf's forced pager).  0, or an
+ * (--kallsyms, --vmlinux), and --xed's pipe into xed (perf's forced pager).  0, or an
  * exit status after a message. */
 int script_switch_resolver(struct script_filter *f, struct pk_resolver *res);
 
@@ -190,7 +191,8 @@ int script_switch_resolver(struct script_filter *f, struct pk_resolver *res);
  * its comm, pid, DSO and symbol filters passed: --graph-function (which
  * needs branch flags only AUX data gives: no sample passes), --switch-on
  * and --switch-off (perf's evswitch), then the --dlfilter.  The sample's
- * event is f->cur_ev.  1 to print it, 0 to drop it, or a negative errno.
+ * event is f->cur_ev.  1 to print it, 0 to drop it, or -ECANCELED
+ * after a message (the dlfilter failed: stop).
  */
 int script_filter_pass(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
 		       const struct pk_record *rec, const struct pk_resolved_sample *r);
@@ -210,12 +212,13 @@ int script_dlfilter_option(struct script_filter *f, int id, const char *arg);
 int script_dlfilter_open(struct script_filter *f);
 
 /* script_dlfilter_early - filter_event_early's verdict on a sample before it
- * is resolved: 1 keep, 0 drop, negative errno. */
+ * is resolved: 1 keep, 0 drop, or -ECANCELED after a message (the filter
+ * failed: the run stops, as perf's). */
 int script_dlfilter_early(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
 			  const char *event, const struct pk_record *rec);
 
 /* script_dlfilter_filter - the filter's verdict on a sample: 1 keep, 0
- * drop, negative errno (the filter failed). */
+ * drop, or -ECANCELED after a message (the filter failed). */
 int script_dlfilter_filter(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
 			   const struct pk_record *rec, const struct pk_resolved_sample *r);
 

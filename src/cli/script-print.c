@@ -329,9 +329,10 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 		return 0;
 	if ((err = pk_resolver_resolve(c->res, rec, &r)) < 0)
 		return err;
-	if (script_filter_hides(c->filt, &r, s->ip) ||
-	    (err = script_filter_pass(c->filt, c->res, attr, rec, &r)) <= 0)
-		return err < 0 ? err : 0;
+	if (script_filter_hides(c->filt, &r, s->ip))
+		return 0;
+	if ((err = script_filter_pass(c->filt, c->res, attr, rec, &r)) <= 0)
+		return err;	/* 0, or the dlfilter's failure */
 	o = script_out_lines(f);
 	print_start(o, c, t, s, r.comm, chain, rec->misc, PERF_RECORD_SAMPLE);
 	err = print_body(o, c, t, attr, name, s, &r, lines);

@@ -4,13 +4,14 @@
  * (perf's evswitch: the samples after the on event's and before the off
  * event's, the two themselves with --show-on-off-events), --stop-bt (a
  * call chain ends at one of these functions), --kallsyms (the kernel's
- * symbols from a file in /proc/kallsyms' format), the AUX-trace shorthands
+ * symbols from a file in /proc/kallsyms' format), --vmlinux (from that
+ * vmlinux alone: none when it is not the recorded kernel's), the AUX-trace shorthands
  * on a file without AUX data (--insn-trace, --call-trace, --call-ret-trace:
  * their -F edits and nanoseconds; --graph-function, whose test needs the
  * branch flags only decoded AUX data has, so no sample passes it; --xed:
  * the output piped through `xed -F insn: -A -64`, as perf's forced pager),
  * and the flags perf takes that change nothing without a vmlinux or the
- * brstackinsn field (--vmlinux, --show-kernel-path, --max-blocks).
+ * brstackinsn field (--show-kernel-path, --max-blocks).
  */
 #include "script.h"
 #include "pager.h"
@@ -36,12 +37,13 @@ int script_switch_option(struct script_filter *f, int id, const char *arg)
 		return cli_num_i64("script", "--max-blocks", arg, INT32_MIN, INT32_MAX, &v) < 0 ?
 			CLI_EXIT_USAGE : 0;
 	}
-	case SOPT_VMLINUX:
+	case 'k':
 		/* perf refuses a file it cannot read before it opens the data */
 		if (access(arg, R_OK) < 0) {
 			cli_message(stderr, "Invalid file: %s\n", arg);
 			return CLI_EXIT_USAGE;
 		}
+		f->vmlinux = arg;
 		return 0;
 	case SOPT_FULL_SRC: script_srcline_full_path(true); return 0;
 	case SOPT_SHOW_KPATH: case SOPT_INSN_TRACE: case SOPT_CALL_TRACE:
@@ -101,7 +103,8 @@ int script_switch_setup(struct script_filter *f, struct pk_data_reader *r)
 
 int script_switch_resolver(struct script_filter *f, struct pk_resolver *res)
 {
-	if (f->kallsyms && pk_maps_set_dir(pk_resolver_maps(res), PK_MAPS_DIR_KALLSYMS, f->kallsyms) < 0)
+	if ((f->kallsyms && pk_maps_set_dir(pk_resolver_maps(res), PK_MAPS_DIR_KALLSYMS, f->kallsyms) < 0) ||
+	    (f->vmlinux && pk_maps_set_dir(pk_resolver_maps(res), PK_MAPS_DIR_VMLINUX, f->vmlinux) < 0))
 		return cli_error("script", NULL);
 	if (f->xed)
 		cli_pager_force(isatty(1) ? "xed -F insn: -A -64 | less" : "xed -F insn: -A -64");

@@ -103,7 +103,8 @@ void script_srcline_full_path(bool on);
 /*
  * script_print_sample - the line(s) perf script prints for the decoded
  * sample `rec` of event `name` (attr `attr`), resolved through c->res.
- * Returns 0, -ENOMEM, or the resolver's error.
+ * Returns 0, -ENOMEM, the resolver's error, or -ECANCELED after a
+ * message (a --dlfilter failed: stop).
  */
 int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_attr *attr,
 			const char *name, const struct pk_record *rec);

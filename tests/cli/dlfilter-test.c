@@ -8,6 +8,7 @@
  * whose name contains DSO, and drops those the other filters already
  * hide (al->filtered); stop writes to OUT the counts and a checksum of what
  * the callbacks answered (symbols, comms, attr types, argument count).
+ * With DSO "fail5" filter_event fails (returns -1) on its fifth call.
  */
 #include "perf-dlfilter.h"
 
@@ -18,7 +19,7 @@
 struct perf_dlfilter_fns perf_dlfilter_fns;
 
 struct counts {
-	unsigned long early, dropped, kept, syms, insns;
+	unsigned long early, dropped, kept, syms, insns, calls;
 	unsigned long long sum;
 	const char *dso, *out;
 	int argc;
@@ -68,7 +69,7 @@ int filter_event(void *data, const struct perf_dlfilter_sample *s, void *ctx)
 	struct perf_event_attr *attr = perf_dlfilter_fns.attr(ctx);
 	__u32 len = 0;
 
-	if (!al || !attr)
+	if (!al || !attr || (!strcmp(c->dso, "fail5") && ++c->calls == 5))
 		return -1;
 	c->sum = c->sum * 31 + hash(al->sym) + hash(al->comm) + hash(s->event) + attr->type + al->symoff;
 	c->syms += al->sym != NULL;

@@ -91,6 +91,15 @@ check "--stop-bt $stop: fewer lines than without" \
 sed 's/ \([tT]\) \([a-z][^ ]*\)$/ \1 pk_\2/' /proc/kallsyms >ksyms
 same "--kallsyms FILE" g.data --kallsyms ksyms
 check "--kallsyms FILE: the kernel frames take its names" grep -q ' pk_[a-z_]' ours.txt
+# --vmlinux: that file alone; one that is not the recorded kernel's gives
+# no kernel symbols; --kallsyms wins over it
+same "--vmlinux FILE (not a vmlinux)" g.data --vmlinux /bin/ls
+check "--vmlinux FILE (not a vmlinux): the kernel frames unresolved" \
+	grep -q '\[unknown\] (\[kernel.kallsyms\])' ours.txt
+same "--vmlinux FILE --kallsyms FILE" g.data -k /bin/ls --kallsyms ksyms
+"$PERFKIT" script -i g.data -k "$tmp/nonexistent" >ours.txt 2>ours.err
+check "--vmlinux of no file: refused" test $? -ne 0 -a ! -s ours.txt
+contains "--vmlinux of no file: perf's message" "$(cat ours.err)" "Invalid file: $tmp/nonexistent"
 
 # without AUX data the trace shorthands are field edits; --graph-function
 # finds no call (perf needs the branch flags), --xed pipes into xed
@@ -131,6 +140,13 @@ if cc -shared -fPIC -O2 -I"$src/src/cli" -o dlf.so "$src/tests/cli/dlfilter-test
 	done
 	same "--dlfilter with --comms sh (al->filtered)" two.data --comms sh --dlfilter ./dlf.so \
 		--dlarg / --dlarg x.cnt
+	# a filter_event that fails stops the run there, as perf's
+	perf script -i two.data --dlfilter ./dlf.so --dlarg fail5 --dlarg x.cnt >perf.txt 2>/dev/null
+	"$PERFKIT" script -i two.data --dlfilter ./dlf.so --dlarg fail5 --dlarg x.cnt >ours.txt 2>ours.err
+	rc=$?
+	check "--dlfilter failing on the fifth sample: exit 1 (got $rc)" test "$rc" -eq 1
+	check "... after the lines before it, as perf ($(grep -c . perf.txt) lines)" cmp -s perf.txt ours.txt
+	contains "... saying so" "$(cat ours.err)" "the dlfilter's filter_event failed (-1)"
 	"$PERFKIT" script -i two.data --dlfilter ./dlf.so >ours.txt 2>ours.err
 	check "--dlfilter whose start fails: refused" test $? -ne 0 -a ! -s ours.txt
 	perf script -v --list-dlfilters 2>/dev/null | grep -A1 '^  dlf.so' >perf.txt
