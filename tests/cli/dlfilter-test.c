@@ -8,7 +8,7 @@
  * whose name contains DSO, and drops those the other filters already
  * hide (al->filtered); stop writes to OUT the counts and a checksum of what
  * the callbacks answered (symbols, comms, attr types, argument count).
- * With DSO "fail5" filter_event fails (returns -1) on its fifth call.
+ * With DSO "fail5" filter_event keeps four samples, then fails (returns -1).
  */
 #include "perf-dlfilter.h"
 
@@ -69,8 +69,10 @@ int filter_event(void *data, const struct perf_dlfilter_sample *s, void *ctx)
 	struct perf_event_attr *attr = perf_dlfilter_fns.attr(ctx);
 	__u32 len = 0;
 
-	if (!al || !attr || (!strcmp(c->dso, "fail5") && ++c->calls == 5))
+	if (!al || !attr)
 		return -1;
+	if (!strcmp(c->dso, "fail5"))	/* keeps the first four, then fails */
+		return ++c->calls == 5 ? -1 : 0;
 	c->sum = c->sum * 31 + hash(al->sym) + hash(al->comm) + hash(s->event) + attr->type + al->symoff;
 	c->syms += al->sym != NULL;
 	if (perf_dlfilter_fns.insn(ctx, &len) && len)
