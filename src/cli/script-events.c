@@ -131,7 +131,6 @@ FILE *script_events_file(struct script_filter *f, int ev)
 {
 	if (!f->files || ev < 0 || (size_t)ev >= f->nr_files)
 		return stdout;
-	f->nr_samples[ev]++;
 	return f->files[ev];
 }
 

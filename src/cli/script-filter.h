@@ -147,8 +147,8 @@ void script_events_round(FILE *out);
  */
 int script_events_open(struct script_filter *f, struct pk_data_reader *r, const char *path);
 
-/* script_events_file - where the lines of event ev go: its dump file
- * (counting the sample), or stdout. */
+/* script_events_file - where the lines of event ev go: its dump file, or
+ * stdout (script_filter_pass counts the samples printed). */
 FILE *script_events_file(struct script_filter *f, int ev);
 
 /* script_events_close - close the dump files, each with perf's "[ perf
@@ -190,8 +190,8 @@ int script_switch_resolver(struct script_filter *f, struct pk_resolver *res);
  * script_filter_pass - the tests perf makes after a sample is resolved and
  * its comm, pid, DSO and symbol filters passed: --graph-function (which
  * needs branch flags only AUX data gives: no sample passes), --switch-on
- * and --switch-off (perf's evswitch), then the --dlfilter.  The sample's
- * event is f->cur_ev.  1 to print it, 0 to drop it, or -ECANCELED
+ * and --switch-off (perf's evswitch), then the --dlfilter; a sample kept
+ * is counted for --per-event-dump.  The sample's event is f->cur_ev.  1 to print it, 0 to drop it, or -ECANCELED
  * after a message (the dlfilter failed: stop).
  */
 int script_filter_pass(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,

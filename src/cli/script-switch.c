@@ -142,11 +142,17 @@ int script_filter_early(struct script_filter *f, struct pk_resolver *res, const 
 int script_filter_pass(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
 		       const struct pk_record *rec, const struct pk_resolved_sample *r)
 {
+	int rc;
+
 	if (f->graph_function)
 		return 0;	/* no branch flags: perf's resolve_branch_sym finds no name */
 	if (evswitch_discard(f, f->cur_ev))
 		return 0;
-	return f->dlfilter ? script_dlfilter_filter(f, res, attr, rec, r) : 1;
+	rc = f->dlfilter ? script_dlfilter_filter(f, res, attr, rec, r) : 1;
+	/* --per-event-dump counts the samples printed, as perf's process_event */
+	if (rc == 1 && f->nr_samples && f->cur_ev >= 0 && (size_t)f->cur_ev < f->nr_files)
+		f->nr_samples[f->cur_ev]++;
+	return rc;
 }
 
 bool script_switch_stops(const struct script_filter *f, const char *sym)

@@ -62,6 +62,18 @@ check "--per-event-dump: the dump file as perf's" cmp -s perf.dump s.data.cpu-cl
 check "--per-event-dump: perf's Wrote line with its sample count" \
 	test "$(sed 's/Wrote [0-9.]* MB/Wrote MB/' perf.txt)" = "$(sed 's/Wrote [0-9.]* MB/Wrote MB/' ours.txt)"
 rm -f s.data.*.dump
+# ... counting the samples printed, not those the filters dropped
+for f in "--comms dd" "--switch-on task-clock"; do
+	# shellcheck disable=SC2086
+	perf script -i two.data --per-event-dump $f 2>/dev/null | sed 's/Wrote [0-9.]* MB/Wrote MB/' >perf.txt
+	mv two.data.task-clock.dump perf.dump
+	# shellcheck disable=SC2086
+	"$PERFKIT" script -i two.data --per-event-dump $f 2>ours.err | sed 's/Wrote [0-9.]* MB/Wrote MB/' >ours.txt
+	check "--per-event-dump $f: perf's Wrote lines and sample counts" cmp -s perf.txt ours.txt
+	cmp -s perf.txt ours.txt || diag "$(diff perf.txt ours.txt)"
+	check "--per-event-dump $f: the task-clock dump as perf's" cmp -s perf.dump two.data.task-clock.dump
+	rm -f two.data.*.dump
+done
 # the two don't get along in perf either
 "$PERFKIT" script -i s.data --reltime --deltatime >ours.txt 2>ours.err
 check "--reltime with --deltatime: refused" test $? -eq 2
