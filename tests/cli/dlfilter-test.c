@@ -42,8 +42,10 @@ int start(void **data, void *ctx)
 	if (!c)
 		return -1;
 	argv = perf_dlfilter_fns.args(ctx, &c->argc);
-	if (c->argc != 2)
-		return -1;
+	if (c->argc != 2) {
+		free(c);
+		return -1;	/* the host calls stop all the same, with no data */
+	}
 	c->dso = argv[0];
 	c->out = argv[1];
 	*data = c;
@@ -88,7 +90,7 @@ int filter_event(void *data, const struct perf_dlfilter_sample *s, void *ctx)
 int stop(void *data, void *ctx)
 {
 	struct counts *c = data;
-	FILE *f = fopen(c->out, "w");
+	FILE *f = c ? fopen(c->out, "w") : NULL;
 
 	(void)ctx;
 	if (f) {

@@ -158,8 +158,13 @@ if cc -shared -fPIC -O2 -I"$src/src/cli" -o dlf.so "$src/tests/cli/dlfilter-test
 	check "... after the four samples before it, as perf ($(grep -c . perf.txt) lines)" \
 		test "$(grep -c . perf.txt)" -eq 4 -a "$(cksum <perf.txt)" = "$(cksum <ours.txt)"
 	contains "... saying so" "$(cat ours.err)" "the dlfilter's filter_event failed (-1)"
+	perf script -i two.data --dlfilter ./dlf.so >perf.txt 2>perf.err
+	prc=$?
 	"$PERFKIT" script -i two.data --dlfilter ./dlf.so >ours.txt 2>ours.err
-	check "--dlfilter whose start fails: refused" test $? -ne 0 -a ! -s ours.txt
+	rc=$?
+	check "--dlfilter whose start fails: refused (exit $rc; perf's $prc), nothing printed" \
+		test "$rc" -eq 1 -a "$prc" -ne 0 -a ! -s ours.txt -a ! -s perf.txt
+	contains "--dlfilter whose start fails: saying so" "$(cat ours.err)" "the dlfilter's start failed (-1)"
 	perf script -v --list-dlfilters 2>/dev/null | grep -A1 '^  dlf.so' >perf.txt
 	"$PERFKIT" script -v --list-dlfilters >ours.txt 2>ours.err
 	check "--list-dlfilters -v: the filter here, as perf lists it" \
