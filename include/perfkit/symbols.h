@@ -64,6 +64,9 @@ enum pk_maps_dir {
 	PK_MAPS_DIR_DEBUG,	/* separate debug files: "/usr/lib/debug" */
 	PK_MAPS_DIR_TMP,	/* where JITs write perf-PID.map: "/tmp" */
 	PK_MAPS_DIR_KALLSYMS,	/* the kernel's symbols: "/proc/kallsyms" (a file) */
+	PK_MAPS_DIR_VMLINUX,	/* the kernel's symbols from this vmlinux alone (perf's
+				 * --vmlinux): none when it is not the recorded
+				 * kernel's; a KALLSYMS file set wins.  Default unset */
 };
 
 /*

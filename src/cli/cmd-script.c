@@ -14,6 +14,7 @@
 #include "script-out.h"
 #include "report-dump.h"
 #include "script-stat.h"
+#include "pager.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -46,9 +47,60 @@ static const struct cli_opt script_options[] = {
 	{ "no-inline", 0, CLI_ARG_NONE, OPT_NO_INLINE, NULL, "no inlined frames in call chains" },
 	{ "max-stack", 0, CLI_ARG_REQUIRED, OPT_MAX_STACK, "N",
 	  "use at most N frames of each call chain (default 127)" },
-	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL, "C++ symbols with their parameter lists, as perf -v demangles them" },
+	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL,
+	  "C++ symbols with their parameter lists, as perf -v demangles them; with --list-dlfilters, each filter's long description too" },
 	{ "max-blocks", 0, CLI_ARG_REQUIRED, OPT_MAX_BLOCKS, "N",
 	  "brstackinsn prints at most N blocks of each branch stack (default 0: all)" },
+	{ "pid", 0, CLI_ARG_REQUIRED, SOPT_PID, "PIDS", "only samples of these processes" },
+	{ "tid", 0, CLI_ARG_REQUIRED, SOPT_TID, "TIDS", "only samples of these threads" },
+	{ "cpu", 'C', CLI_ARG_REQUIRED, 'C', "CPUS", "only samples and records of these CPUs (0-3,8)" },
+	{ "comms", 'c', CLI_ARG_REQUIRED, 'c', "COMMS", "only samples of these commands" },
+	{ "dsos", 0, CLI_ARG_REQUIRED, SOPT_DSOS, "DSOS", "only samples in these objects" },
+	{ "symbols", 'S', CLI_ARG_REQUIRED, 'S', "SYMS",
+	  "only samples in these functions, or at these hex addresses" },
+	{ "addr-range", 0, CLI_ARG_REQUIRED, SOPT_ADDR_RANGE, "N",
+	  "with -S addresses, also samples up to N bytes after each" },
+	{ "time", 0, CLI_ARG_REQUIRED, SOPT_TIME, "TIME",
+	  "only samples in these time ranges (START,END seconds; 10%/2; 0%-10%,30%-40%)" },
+	{ "reltime", 0, CLI_ARG_NONE, SOPT_RELTIME, NULL, "times relative to the first line's" },
+	{ "deltatime", 0, CLI_ARG_NONE, SOPT_DELTATIME, NULL, "times relative to the previous line's" },
+	{ "hide-call-graph", 'G', CLI_ARG_NONE, 'G', NULL, "no call chains: one line a sample" },
+	{ "all-cpus", 'a', CLI_ARG_NONE, 'a', NULL, "accepted, as perf (every CPU is read)" },
+	{ "show-switch-events", 0, CLI_ARG_NONE, SOPT_SHOW_SWITCH, NULL, "also print the SWITCH records" },
+	{ "show-lost-events", 0, CLI_ARG_NONE, SOPT_SHOW_LOST, NULL, "also print the LOST records" },
+	{ "show-namespace-events", 0, CLI_ARG_NONE, SOPT_SHOW_NS, NULL, "also print the NAMESPACES records" },
+	{ "show-cgroup-events", 0, CLI_ARG_NONE, SOPT_SHOW_CGROUP, NULL, "also print the CGROUP records" },
+	{ "show-bpf-events", 0, CLI_ARG_NONE, SOPT_SHOW_BPF, NULL, "also print the KSYMBOL and BPF_EVENT records" },
+	{ "show-round-events", 0, CLI_ARG_NONE, SOPT_SHOW_ROUND, NULL,
+	  "also print the FINISHED_ROUND records (the records then come in file order)" },
+	{ "show-text-poke-events", 0, CLI_ARG_NONE, SOPT_SHOW_POKE, NULL, "also print the TEXT_POKE records (and the KSYMBOL ones, as perf)" },
+	{ "per-event-dump", 0, CLI_ARG_NONE, SOPT_PER_EVENT_DUMP, NULL,
+	  "each event's lines into FILE.EVENT.dump (FILE: the -i file)" },
+	{ "list", 'l', CLI_ARG_NONE, 'l', NULL, "list the trace scripts perfkit runs (none)" },
+	{ "demangle", 0, CLI_ARG_NONE, SOPT_DEMANGLE, NULL, "demangle C++ names (the default)" },
+	{ "no-demangle", 0, CLI_ARG_NONE, SOPT_NO_DEMANGLE, NULL, "accepted; names stay demangled" },
+	{ "demangle-kernel", 0, CLI_ARG_NONE, SOPT_DEMANGLE_KERNEL, NULL, "accepted, as perf" },
+	{ "switch-on", 0, CLI_ARG_REQUIRED, SOPT_SWITCH_ON, "EVENT", "only samples after one of EVENT (and before --switch-off's)" },
+	{ "switch-off", 0, CLI_ARG_REQUIRED, SOPT_SWITCH_OFF, "EVENT", "no samples after one of EVENT (until --switch-on's)" },
+	{ "show-on-off-events", 0, CLI_ARG_NONE, SOPT_SHOW_ON_OFF, NULL, "also print the --switch-on and --switch-off samples" },
+	{ "kallsyms", 0, CLI_ARG_REQUIRED, SOPT_KALLSYMS, "FILE", "the kernel's symbols from FILE (/proc/kallsyms' format)" },
+	{ "vmlinux", 'k', CLI_ARG_REQUIRED, 'k', "FILE",
+	  "the kernel's symbols from this vmlinux alone (none when it is not the recorded kernel's)" },
+	{ "show-kernel-path", 0, CLI_ARG_NONE, SOPT_SHOW_KPATH, NULL, "accepted, as perf (the kernel's name without a vmlinux)" },
+	{ "full-source-path", 0, CLI_ARG_NONE, SOPT_FULL_SRC, NULL, "srcline with the source file's full path" },
+	{ "stop-bt", 0, CLI_ARG_REQUIRED, SOPT_STOP_BT, "SYMS", "end each call chain at the first of these functions" },
+	{ "graph-function", 0, CLI_ARG_REQUIRED, SOPT_GRAPH_FUNC, "SYMS",
+	  "only calls in these functions (needs branch flags from AUX data: without, no sample)" },
+	{ "insn-trace", 0, CLI_ARG_OPTIONAL, SOPT_INSN_TRACE, "raw", "-F +insn,-event,-period with --ns (perf's, without AUX data)" },
+	{ "xed", 0, CLI_ARG_NONE, SOPT_XED, NULL, "pipe the lines through xed -F insn: -A -64" },
+	{ "call-trace", 0, CLI_ARG_NONE, SOPT_CALL_TRACE, NULL, "-F -ip,-addr,-event,-period with --ns (perf's, without AUX data)" },
+	{ "call-ret-trace", 0, CLI_ARG_NONE, SOPT_CALLRET_TRACE, NULL,
+	  "as --call-trace, with perf's (empty) flags column" },
+	{ "list-dlfilters", 0, CLI_ARG_NONE, SOPT_LIST_DLFILTERS, NULL, "list the dlfilters (.so files) in the current directory" },
+	{ "dlfilter", 0, CLI_ARG_REQUIRED, SOPT_DLFILTER, "FILE", "filter the samples with a perf dlfilter shared object" },
+	{ "dlarg", 0, CLI_ARG_REQUIRED, SOPT_DLARG, "ARG", "an argument for the dlfilter (repeatable)" },
+	{ "itrace", 0, CLI_ARG_OPTIONAL, SOPT_ITRACE, "OPTS",
+	  "accepted: perfkit decodes no AUX area data (a file's AUX records are reported skipped)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -196,7 +248,7 @@ static int script_option(void *ctx, int id, const char *arg)
 	case OPT_HEADER: o->header = true; return 0;
 	case OPT_HEADER_ONLY: o->header_only = true; return 0;
 	case 'I': o->show_info = true; return 0;
-	case 'v': o->verbose = true; return 0;
+	case 'v': o->verbose = true; return script_filter_option(&o->filt, id, arg);
 	case OPT_INLINE: o->no_inline = false; return 0;
 	case OPT_NO_INLINE: o->no_inline = true; return 0;
 	case OPT_MAX_STACK: {
@@ -210,7 +262,14 @@ static int script_option(void *ctx, int id, const char *arg)
 	}
 	case OPT_MAX_BLOCKS:
 		return cli_num_u64("script", "--max-blocks", arg, 0, INT32_MAX, &o->max_blocks) < 0 ? CLI_EXIT_USAGE : 0;
-	default: return 0;
+	case SOPT_INSN_TRACE: case SOPT_CALL_TRACE: case SOPT_CALLRET_TRACE: {	/* perf's -F edits */
+		const char *edit = script_switch_fields(id, arg);
+
+		o->ns = true;
+		return !edit ? CLI_EXIT_USAGE : parse_fields(o, edit) ? CLI_EXIT_USAGE :
+		       script_filter_option(&o->filt, id, arg);
+	}
+	default: return script_filter_option(&o->filt, id, arg);
 	}
 }
 
@@ -308,6 +367,8 @@ static int setup(struct script_run *run)
 	    pk_maps_set_demangle(pk_resolver_maps(run->c.res),
 				 run->o->verbose ? PK_DEMANGLE_PARAMS : PK_DEMANGLE_NAME) < 0)
 		return cli_error("script", NULL);
+	if ((rc = script_switch_resolver(&run->o->filt, run->c.res)))
+		return rc;
 	if (pk_data_reader_feature(run->r, PK_DATA_FEAT_TRACING_DATA, &td, &td_len) == 0 &&
 	    pk_tracing_data_parse(td, td_len, &run->c.tracing) < 0)
 		cli_message(stderr, "perfkit script: warning: %s: %s; tracepoint fields are left out\n",
@@ -322,6 +383,8 @@ static int setup(struct script_run *run)
 		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
 			run->c.callchains = true;
 	}
+	if (run->o->filt.hide_callgraph)
+		run->c.callchains = false;	/* -G: perf's use_callchain off */
 	/* perf shows a tracepoint's ip, sym and dso when it has call chains. */
 	if (run->c.callchains && !run->o->type[PERF_TYPE_TRACEPOINT].user_set)
 		run->o->type[PERF_TYPE_TRACEPOINT].fields |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
@@ -350,9 +413,13 @@ static int sample(struct script_run *run, const struct perf_event_header *rec)
 	a = pk_data_reader_attr(run->r, (size_t)ev);
 	if ((err = pk_record_decode(rec, a, &d)) != 0)
 		return err < 0 ? err : -EINVAL;
+	if ((err = script_filter_early(&run->o->filt, run->c.res, a, ev, pk_data_reader_name(run->r, (size_t)ev),
+				       &d)) <= 0)
+		return err;	/* 0, or -ECANCELED: the dlfilter failed */
 	if (a->sample_type & PERF_SAMPLE_READ)
 		return script_print_read(stdout, &run->c, run->c.reads, run->r, a, &d);
-	return script_print_sample(stdout, &run->c, a, pk_data_reader_name(run->r, (size_t)ev), &d);
+	return script_print_sample(script_events_file(&run->o->filt, ev), &run->c, a,
+				   pk_data_reader_name(run->r, (size_t)ev), &d);
 }
 
 static int side_record(struct script_run *run, const struct perf_event_header *rec)
@@ -362,9 +429,12 @@ static int side_record(struct script_run *run, const struct perf_event_header *r
 	bool task = rec->type == PERF_RECORD_COMM || rec->type == PERF_RECORD_FORK ||
 		    rec->type == PERF_RECORD_EXIT;
 	bool mmap = rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2;
-	bool show = (task && run->o->show_task) || (mmap && run->o->show_mmap);
+	bool show = (task && run->o->show_task) || (mmap && run->o->show_mmap) ||
+		    script_events_shows(&run->o->filt, rec->type);
 	int err;
 
+	if (rec->type == SCRIPT_FINISHED_ROUND && run->o->filt.show_round)
+		script_events_round(stdout);
 	if (pk_record_decode(rec, a ? a : pk_data_reader_attr(run->r, 0), &d) != 0)
 		return 0;
 	/* perf takes the first event for a record of id 0 (perf's synthesized
@@ -401,6 +471,8 @@ static int read_records(struct script_run *run)
 		err = one_record(run, rec);
 	script_out_sync();
 	fflush(stdout);
+	if (err == -ECANCELED)
+		return CLI_EXIT_EVENT;	/* the dlfilter failed: its message is out */
 	if (err < 0)
 		return cli_error("script", NULL);
 	report_warn_skipped(stderr, run->r);
@@ -459,23 +531,38 @@ int cmd_script(int argc, char **argv)
 	int rc;
 
 	set_defaults(&o);
+	run.c.filt = &o.filt;
 	rc = cli_opts_parse(&cmd_script_opts, argc, argv, script_option, &o);
-	if (rc)
+	if (!rc && optind < argc)
+		rc = cli_usage("script", "unexpected argument '%s'", argv[optind]);
+	if (rc) {
+		script_filter_free(&o.filt);
 		return rc < 0 ? 0 : rc;
-	if (optind < argc)
-		return cli_usage("script", "unexpected argument '%s'", argv[optind]);
+	}
 	defaulted = !o.input;
 	if (defaulted)
 		o.input = cli_default_input();
-	if ((rc = check_file(&o, defaulted)))
+	if ((rc = check_file(&o, defaulted))) {
+		script_filter_free(&o.filt);
 		return rc;
-	if (pk_data_reader_open(o.input, &run.r) < 0)
+	}
+	if (pk_data_reader_open(o.input, &run.r) < 0) {
+		script_filter_free(&o.filt);
 		return cli_error("script", NULL);
+	}
 	report_warn_unfinished(stderr, run.r, o.input);
+	/* --show-round-events: perf turns its ordering off to see the rounds */
+	if (o.filt.show_round && pk_data_reader_set_order(run.r, PK_DATA_ORDER_FILE) < 0)
+		rc = cli_error("script", NULL);
+	if (!rc && !o.header_only)
+		rc = script_filter_setup(&o.filt, run.r);
 	if (o.header || o.header_only)
 		rc = report_header_print(stdout, run.r, o.input, o.show_info, "script");
-	if (!rc && !o.header_only && !(rc = setup(&run)))
+	if (!rc && !o.header_only && !(rc = setup(&run)) &&
+	    !(rc = script_events_open(&o.filt, run.r, o.input)))
 		rc = o.dump ? dump_records(&run) : read_records(&run);
+	script_out_sync();	/* before the dump files close */
+	script_filter_free(&o.filt);
 	free(run.c.trace_buf);
 	pk_tracing_free(run.c.tracing);
 	pk_resolver_free(run.c.res);
@@ -483,5 +570,6 @@ int cmd_script(int argc, char **argv)
 	script_srccode_free(run.c.srccode);
 	script_stat_free(run.stat);
 	pk_data_reader_free(run.r);
+	cli_pager_finish();	/* --xed's */
 	return rc;
 }

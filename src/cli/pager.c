@@ -72,10 +72,18 @@ static void on_signal(int sig)
 bool cli_pager_start(void)
 {
 	const char *prog;
+
+	if (pager_pid || !isatty(1) || !(prog = pager_program()))
+		return false;
+	return cli_pager_force(prog);
+}
+
+bool cli_pager_force(const char *prog)
+{
 	int fds[2];
 	pid_t pid;
 
-	if (pager_pid || !isatty(1) || !(prog = pager_program()))
+	if (pager_pid)
 		return false;
 	fflush(stdout);
 	fflush(stderr);

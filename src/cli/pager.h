@@ -19,6 +19,11 @@
  */
 bool cli_pager_start(void);
 
+/* cli_pager_force - send stdout (and a terminal's stderr) through the
+ * shell command prog whether or not stdout is a terminal (perf's
+ * force_pager, for script --xed).  True when it runs. */
+bool cli_pager_force(const char *prog);
+
 /* cli_pager_finish - flush stdout and stderr, close them to the pager
  * and wait for it to exit (the user quits it).  No-op without a pager. */
 void cli_pager_finish(void);

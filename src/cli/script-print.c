@@ -21,7 +21,7 @@
 
 #define HAS(t, x) ((t)->fields & SF_##x)
 
-static void print_start(struct script_out *o, const struct script_ctx *c, const struct script_type *t,
+static void print_start(struct script_out *o, struct script_ctx *c, const struct script_type *t,
 			const struct pk_sample *s, const char *comm, bool chain, uint16_t misc,
 			uint32_t rec_type)
 {
@@ -52,7 +52,8 @@ static void print_start(struct script_out *o, const struct script_ctx *c, const 
 		script_print_tod(o->f, c, s->time);
 	}
 	if (HAS(t, TIME)) {	/* "%5lu.%09lu: " (--ns), or "%12s: " of "%lu.%06lu" */
-		uint64_t secs = s->time / 1000000000u, ns = s->time % 1000000000u;
+		uint64_t shown = script_filter_time(c->filt, s->time);
+		uint64_t secs = shown / 1000000000u, ns = shown % 1000000000u;
 
 		if (c->o->ns)
 			script_out_fixed(o, secs, ns, 9, 15);
@@ -140,6 +141,8 @@ static void print_chain(struct script_out *o, const struct script_ctx *c, const 
 		if (fr->inlined)
 			script_out_mem(o, " (inlined)", 10);
 		script_out_chr(o, '\n');
+		if (script_switch_stops(c->filt, fr->loc.sym))
+			break;	/* --stop-bt */
 	}
 }
 
@@ -217,8 +220,13 @@ int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_att
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT: pid = rec->task.pid; tid = rec->task.tid; break;
 	case PERF_RECORD_MMAP: pid = rec->mmap.pid; tid = rec->mmap.tid; break;
-	default: pid = rec->mmap2.pid; tid = rec->mmap2.tid; break;
+	case PERF_RECORD_MMAP2: pid = rec->mmap2.pid; tid = rec->mmap2.tid; break;
+	case PERF_RECORD_NAMESPACES: pid = rec->namespaces.pid; tid = rec->namespaces.tid; break;
+	default: pid = rec->id.pid; tid = rec->id.tid; break;	/* perf's sample->pid/tid */
 	}
+	if (script_filter_skip_cpu(c->filt, attr && attr->sample_id_all ?
+				   (attr->sample_type & PERF_SAMPLE_CPU ? rec->id.cpu : (uint32_t)-1) : 0))
+		return 0;	/* -C: perf's filter_cpu */
 	if (attr) {
 		struct script_out o;	/* not "= {...}": that clears the buffer */
 
@@ -235,6 +243,11 @@ int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_att
 		print_start(&o, c, t, &s, comm ? comm : ":-1",
 			    c->callchains && (attr->sample_type & PERF_SAMPLE_CALLCHAIN), rec->misc, rec->type);
 		script_out_flush(&o);
+	}
+	if (rec->type != PERF_RECORD_COMM && rec->type != PERF_RECORD_FORK && rec->type != PERF_RECORD_EXIT &&
+	    rec->type != PERF_RECORD_MMAP && rec->type != PERF_RECORD_MMAP2) {
+		script_events_body(f, rec, c->res);	/* the --show-*-events ones */
+		return 0;
 	}
 	fputs("PERF_RECORD_", f);
 	print_side_body(f, rec);
@@ -263,6 +276,8 @@ static int print_body(struct script_out *o, struct script_ctx *c, const struct s
 		script_out_pad(o, name ? name : "[unknown]", c->name_width);
 		script_out_mem(o, ": ", 2);
 	}
+	if (c->filt->print_flags)	/* --call-ret-trace: perf's "  %-21s " of no flags */
+		script_out_mem(o, "                        ", 24);
 	if (HAS(t, TRACE) && (err = print_trace(o, c, s)) < 0)
 		return err;
 	if (HAS(t, ADDR))
@@ -314,6 +329,10 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 		return 0;
 	if ((err = pk_resolver_resolve(c->res, rec, &r)) < 0)
 		return err;
+	if (script_filter_hides(c->filt, &r, s->ip))
+		return 0;
+	if ((err = script_filter_pass(c->filt, c->res, attr, rec, &r)) <= 0)
+		return err;	/* 0, or the dlfilter's failure */
 	o = script_out_lines(f);
 	print_start(o, c, t, s, r.comm, chain, rec->misc, PERF_RECORD_SAMPLE);
 	err = print_body(o, c, t, attr, name, s, &r, lines);

@@ -15,11 +15,25 @@
 #include <inttypes.h>
 #include <string.h>
 
+/* --full-source-path: perf's srcline_full_filename, for the one command */
+static bool full_path;
+
+void script_srcline_full_path(bool on)
+{
+	full_path = on;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
 	return slash ? slash + 1 : path;
+}
+
+/* A source file's name as perf's srcline_from_fileline prints it. */
+static const char *file_name(const char *path)
+{
+	return full_path ? path : base_name(path);
 }
 
 void script_print_srcline(FILE *f, struct pk_resolver *res, const struct pk_location *loc,
@@ -31,14 +45,14 @@ void script_print_srcline(FILE *f, struct pk_resolver *res, const struct pk_loca
 	if (fr && fr->inl) {	/* addr2line's record for this function, as it came */
 		const char *file = fr->inl->file_addr2line;
 
-		fprintf(f, "\n  %s:%u", file ? base_name(file) : "??", fr->inl->line);
+		fprintf(f, "\n  %s:%u", file ? file_name(file) : "??", fr->inl->line);
 		return;
 	}
 	if (!loc->dso)
 		return;
 	err = pk_maps_srcline(pk_resolver_maps(res), loc, &sl);
 	if (err == 0) {
-		fprintf(f, "\n  %s:%u", base_name(sl.file_addr2line), sl.line);
+		fprintf(f, "\n  %s:%u", file_name(sl.file_addr2line), sl.line);
 	} else if (err == -ENODATA) {
 		/* No line, but addr2line names a function there: "FILE:?" with
 		 * the symbol table's file, "??:?" without one.  perf 6.1 reads
@@ -46,7 +60,7 @@ void script_print_srcline(FILE *f, struct pk_resolver *res, const struct pk_loca
 		 * which it leaves out unless its inline pass keeps it as the
 		 * record of an unwound frame. */
 		if (sl.file_addr2line)
-			fprintf(f, "\n  %s:0", base_name(sl.file_addr2line));
+			fprintf(f, "\n  %s:0", file_name(sl.file_addr2line));
 		else if (fr && fr->unwound && inline_on)
 			fputs("\n  ??:0", f);
 	} else {

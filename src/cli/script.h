@@ -7,6 +7,7 @@
 #define PK_CLI_SCRIPT_H
 
 #include "cli.h"
+#include "script-filter.h"
 
 /* perf script's output fields (-F), as bits. */
 enum script_field {
@@ -46,6 +47,7 @@ struct script_opts {
 	uint64_t max_blocks;		/* --max-blocks for brstackinsn, 0: all */
 	bool max_stack_given;		/* --max-stack was given; 0 prints no frames */
 	struct script_type type[SCRIPT_NR_TYPES];
+	struct script_filter filt;	/* script-filter.c's and script-events.c's flags */
 };
 
 /* The -F type of an attr type. */
@@ -57,6 +59,7 @@ static inline int script_type_of(uint32_t attr_type)
 /* Everything the printer needs for one sample. */
 struct script_ctx {
 	const struct script_opts *o;
+	struct script_filter *filt;	/* o's, writable: --reltime/--deltatime keep state */
 	struct pk_resolver *res;	/* comms, maps and call chains */
 	struct pk_tracing *tracing;	/* NULL: the file has no tracing data */
 	int name_width;			/* the longest event name */
@@ -95,10 +98,15 @@ void script_srccode_free(struct script_srccode *sc);
 void script_print_srcline(FILE *f, struct pk_resolver *res, const struct pk_location *loc,
 			  const struct pk_frame *fr, bool inline_on);
 
+/* script_srcline_full_path - --full-source-path: srcline shows the source
+ * file's path as the DWARF names it, not its base name. */
+void script_srcline_full_path(bool on);
+
 /*
  * script_print_sample - the line(s) perf script prints for the decoded
  * sample `rec` of event `name` (attr `attr`), resolved through c->res.
- * Returns 0, -ENOMEM, or the resolver's error.
+ * Returns 0, -ENOMEM, the resolver's error, or -ECANCELED after a
+ * message (a --dlfilter failed: stop).
  */
 int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_attr *attr,
 			const char *name, const struct pk_record *rec);

@@ -242,6 +242,12 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 	const char *path = dirs->kallsyms ? dirs->kallsyms : "/proc/kallsyms";
 	char cached[PATH_MAX], *text = NULL;
 
+	/* A vmlinux named (perf's --vmlinux): that one or nothing. */
+	if (dirs->vmlinux && !dirs->kallsyms) {
+		if (k->kernel)
+			try_vmlinux(k->kernel, dirs->vmlinux);
+		return;
+	}
 	/* Under a symfs root perf 6.1 reads no kallsyms, only a vmlinux
 	 * there (else the kernel stays bare), unless the caller named a
 	 * kallsyms file. */

@@ -39,7 +39,7 @@ struct pk_maps {
 	size_t cap, nr_procs;
 	struct pk__dso **dsos;	/* each allocated alone: pointers stay valid */
 	size_t nr_dsos, cap_dsos;
-	char *dir[PK_MAPS_DIR_KALLSYMS + 1];
+	char *dir[PK_MAPS_DIR_VMLINUX + 1];
 	pk_maps_lookup_cb lookup;
 	void *lookup_arg;
 	char *cache;		/* the build-id cache's directory */
@@ -81,7 +81,7 @@ void pk_maps_free(struct pk_maps *m)
 		free(m->procs[i].maps);
 	for (size_t i = 0; i < m->nr_dsos; i++)
 		dso_free(m->dsos[i]);
-	for (size_t i = 0; i <= PK_MAPS_DIR_KALLSYMS; i++)
+	for (size_t i = 0; i <= PK_MAPS_DIR_VMLINUX; i++)
 		free(m->dir[i]);
 	free(m->cache);
 	free(m->symfs);
@@ -94,7 +94,7 @@ int pk_maps_set_dir(struct pk_maps *m, enum pk_maps_dir which, const char *path)
 {
 	char *copy = NULL;
 
-	if ((unsigned int)which > PK_MAPS_DIR_KALLSYMS)
+	if ((unsigned int)which > PK_MAPS_DIR_VMLINUX)
 		return pk__error(-EINVAL, "set a symbol directory", "no directory kind %d", (int)which);
 	if (path && !(copy = pk__strdup(path)))
 		return pk__error_nomem("a symbol directory");
@@ -511,6 +511,7 @@ static void sym_dirs(const struct pk_maps *m, struct pk__sym_dirs *dirs)
 	dirs->debug = m->dir[PK_MAPS_DIR_DEBUG] ? m->dir[PK_MAPS_DIR_DEBUG] : "/usr/lib/debug";
 	dirs->tmp = m->dir[PK_MAPS_DIR_TMP] ? m->dir[PK_MAPS_DIR_TMP] : "/tmp";
 	dirs->kallsyms = m->dir[PK_MAPS_DIR_KALLSYMS];
+	dirs->vmlinux = m->dir[PK_MAPS_DIR_VMLINUX];
 	dirs->lookup = m->lookup;
 	dirs->lookup_arg = m->lookup_arg;
 	dirs->cache = m->cache;

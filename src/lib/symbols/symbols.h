@@ -146,6 +146,7 @@ struct pk__sym_dirs {
 	const char *debug;	/* "/usr/lib/debug" */
 	const char *tmp;	/* "/tmp" for perf-PID.map */
 	const char *kallsyms;	/* "/proc/kallsyms" */
+	const char *vmlinux;	/* the only vmlinux to read, or NULL */
 	pk_maps_lookup_cb lookup;	/* the caller's lookup hook, or NULL */
 	void *lookup_arg;
 	const char *cache;	/* the build-id cache's directory, or NULL */
