@@ -143,13 +143,14 @@ static size_t key_cols(const struct diff_opts *o, const struct pk_diff *d, struc
 static size_t make_cols(const struct diff_opts *o, const struct pk_diff *d, struct col *cols)
 {
 	size_t n = 0, first_key;
-	const char *h = compute_header(o->d.compute);
+	const char *h = o->cycles ? "[Program Block Range] Cycles Diff" : compute_header(o->d.compute);
 
 	cols[n++] = diff_col(o, COL_BASELINE, 0, "Baseline", 0);
 	if (o->period)
 		cols[n++] = diff_col(o, COL_BASE_PERIOD, 0, "Base period", 14);
 	for (size_t f = 1; f < o->nr_files; f++) {
-		cols[n++] = diff_col(o, COL_COMPUTE, f, h, o->d.compute <= PK_DIFF_DELTA ? 7 : 14);
+		cols[n++] = diff_col(o, COL_COMPUTE, f, h,
+				     o->cycles ? MAX_COL_WIDTH : o->d.compute <= PK_DIFF_DELTA ? 7 : 14);
 		if (o->formula)
 			cols[n++] = diff_col(o, COL_FORMULA, f, "Formula", MAX_COL_WIDTH);
 		if (o->period)
@@ -287,11 +288,11 @@ static void key_cell(char *buf, size_t len, const struct diff_opts *o, const str
 /* Column c's cell of row e, unaligned: perf's colour printer's text, or
  * with -t its plain one's (a Baseline without its '%'). */
 static void cell(char *buf, size_t len, const struct diff_opts *o, const struct pk_diff *d,
-		 const struct pk_diff_entry *e, const struct col *c)
+		 const struct pk_diff_entry *e, const struct col *c, const char *cyc)
 {
 	const struct pk_diff_pair *p = pk_diff_pair_get(d, e, c->file);
 	bool plain = o->field_sep;
-	char tmp[MAX_COL_WIDTH] = " ";
+	char tmp[MAX_COL_WIDTH + 128] = " ";
 	int w = plain ? 0 : c->width;
 
 	switch (c->kind) {
@@ -303,7 +304,9 @@ static void cell(char *buf, size_t len, const struct diff_opts *o, const struct 
 		break;
 	case COL_BASE_PERIOD: snprintf(tmp, sizeof(tmp), "%" PRIu64, e->base_period); break;
 	case COL_COMPUTE:
-		if (plain)
+		if (cyc)
+			snprintf(tmp, sizeof(tmp), "%s", cyc);
+		else if (plain)
 			compute_plain(tmp, sizeof(tmp), o, e, p);
 		else
 			compute_color(tmp, sizeof(tmp), o, e, p, w);
@@ -326,7 +329,7 @@ static void cell(char *buf, size_t len, const struct diff_opts *o, const struct 
 /* A row: each cell after "  " (or -t's separator, none before the
  * first), every one but the last padded on the right to its width. */
 static void print_row(FILE *f, const struct diff_opts *o, const struct pk_diff *d,
-		      const struct pk_diff_entry *e, const struct col *cols, size_t n)
+		      const struct pk_diff_entry *e, const struct col *cols, size_t n, const char *cyc)
 {
 	char buf[KEY_CELL];
 
@@ -335,13 +338,25 @@ static void print_row(FILE *f, const struct diff_opts *o, const struct pk_diff *
 
 		if (!o->field_sep || i)
 			fputs(o->field_sep ? o->field_sep : "  ", f);
-		cell(buf, sizeof(buf), o, d, e, &cols[i]);
+		cell(buf, sizeof(buf), o, d, e, &cols[i], cyc);
 		len = (int)strlen(buf);
 		fputs(buf, f);
 		if (i + 1 < n && len < cols[i].width)
 			fprintf(f, "%*s", cols[i].width - len, "");
 	}
 	fputc('\n', f);
+}
+
+/* -c cycles: a line for each of the row's blocks that perf does not skip. */
+static void print_blocks(FILE *f, const struct diff_opts *o, const struct pk_diff *d,
+			 const struct pk_diff_entry *e, const struct col *cols, size_t n)
+{
+	size_t nr = diff_cycles_lines(o, d, e);
+	char cyc[MAX_COL_WIDTH + 128];
+
+	for (size_t line = 0; line < nr; line++)
+		if (diff_cycles_cell(o, d, e, line, cyc, sizeof(cyc), MAX_COL_WIDTH) == 0)
+			print_row(f, o, d, e, cols, n, cyc);
 }
 
 void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, const struct pk_diff *d,
@@ -361,6 +376,8 @@ void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, con
 		print_headers(f, o, cols, n);
 	}
 	for (size_t i = 0; i < pk_diff_nr(d); i++)
-		if (shown(d, pk_diff_get(d, i)))
-			print_row(f, o, d, pk_diff_get(d, i), cols, n);
+		if (shown(d, pk_diff_get(d, i)) && o->cycles)
+			print_blocks(f, o, d, pk_diff_get(d, i), cols, n);
+		else if (shown(d, pk_diff_get(d, i)))
+			print_row(f, o, d, pk_diff_get(d, i), cols, n, NULL);
 }
