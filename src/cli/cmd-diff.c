@@ -325,7 +325,7 @@ static int check_branch(struct diff_opts *o, bool all)
 				 "stacks with cycles)");
 	if (o->nr_files != 2)
 		return cli_usage("diff", "-c cycles compares two files, not %zu", o->nr_files);
-	o->d.order = 0;	/* perf's cycles column sorts nothing: the baseline orders */
+	o->d.compute = PK_DIFF_BASELINE;	/* perf's cycles column sorts nothing: the baseline orders */
 	return diff(o);
 }
 

@@ -205,6 +205,7 @@ static void compute_color(char *buf, size_t len, const struct diff_opts *o, cons
 	case PK_DIFF_DELTA_ABS: snprintf(buf, len, "%+*.2f%%", w - 1, p->delta); break;
 	case PK_DIFF_RATIO: snprintf(buf, len, "%*.6f", w, p->ratio); break;
 	case PK_DIFF_WDIFF: snprintf(buf, len, "%14" PRId64, p->wdiff); break;
+	case PK_DIFF_BASELINE: break;	/* -c cycles: diff-cycles.c's cell */
 	}
 }
 
@@ -230,6 +231,7 @@ static void compute_plain(char *buf, size_t len, const struct diff_opts *o, cons
 		if (p->wdiff)
 			snprintf(buf, len, "%14" PRId64, p->wdiff);
 		break;
+	case PK_DIFF_BASELINE: break;
 	}
 }
 
@@ -250,6 +252,7 @@ static void formula(char *buf, size_t len, const struct diff_opts *o, const stru
 		snprintf(buf, len, "(%" PRIu64 " * %" PRId64 ") - (%" PRIu64 " * %" PRId64 ")", p->period,
 			 o->d.w2, e->base_period, o->d.w1);
 		break;
+	case PK_DIFF_BASELINE: break;	/* -c cycles: perf has no formula (its BUG_ON) */
 	}
 }
 
