@@ -35,7 +35,7 @@ static const struct cli_opt diff_options[] = {
 	{ "period", 'p', CLI_ARG_NONE, 'p', NULL, "the Base period and Period columns" },
 	{ "formula", 'F', CLI_ARG_NONE, 'F', NULL, "a Formula column: how each value was computed" },
 	{ "cycles-hist", 0, CLI_ARG_NONE, OPT_CYCLES_HIST, NULL,
-	  "with -c cycles only: its histogram and deviation (not implemented)" },
+	  "with -c cycles only: each block's cycle differences' deviation and sparkline" },
 	{ "stream", 0, CLI_ARG_NONE, OPT_STREAM, NULL,
 	  "compare the hot streams of the two files' branch stacks (perf's --stream)" },
 	{ "baseline-only", 'b', CLI_ARG_NONE, 'b', NULL, "only entries found in both files" },
@@ -320,9 +320,6 @@ static int check_branch(struct diff_opts *o, bool all)
 	}
 	if (o->stream)	/* perf's --stream takes the place of -c */
 		return diff_stream(o);
-	if (o->cycles_hist)
-		return cli_usage("diff", "--cycles-hist: not implemented (perf diff 6.1 crashes on branch "
-				 "stacks with cycles)");
 	if (o->nr_files != 2)
 		return cli_usage("diff", "-c cycles compares two files, not %zu", o->nr_files);
 	o->d.compute = PK_DIFF_BASELINE;	/* perf's cycles column sorts nothing: the baseline orders */

@@ -6,11 +6,15 @@
  * is in, which starts at the previous entry's target when that is in the
  * same symbol or is the symbol's start), kept per symbol as perf's
  * cyc_hist (the longest block wins an end offset; every cycle counts in
- * the average); and the "[Program Block Range] Cycles Diff" cell of each
+ * the average, its first eight in perf's cycles_spark); the "[Program
+ * Block Range] Cycles Diff" cell of each
  * of a row's lines: the new file's blocks of the row's symbol, ordered by
  * the size of their change of average cycles against the baseline's
  * block with the same start and end, one per baseline block (perf's
- * block_hists_match and hist_entry__block_fprintf).  perf diff 6.1 itself
+ * block_hists_match and hist_entry__block_fprintf), and with --cycles-hist
+ * its "stddev/Hist" cell (perf's compute_cycles_diff and
+ * hpp__color_cycles_hist: the two blocks' first cycles compared one by
+ * one, their differences' relative standard error and sparkline).  perf diff 6.1 itself
  * crashes on such files (hist__account_cycles puts references on maps it
  * never took), so this is perf's code read, not its output matched.
  * Memory: one record per symbol and block end seen, not per sample.
@@ -20,8 +24,12 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* perf's NUM_SPARKS: how many of a block's cycles --cycles-hist compares. */
+#define NUM_SPARKS 8
 
 /* perf's cyc_hist, for one end offset of a symbol. */
 struct block {
@@ -30,6 +38,7 @@ struct block {
 	uint64_t cycles_aggr;		/* every cycle ending here */
 	uint32_t num, num_aggr;
 	bool have_start;
+	uint64_t spark[NUM_SPARKS];	/* the first cycles counted since the start last changed */
 };
 
 struct csym {
@@ -178,6 +187,8 @@ static void account(struct block *b, uint64_t start, uint64_t cycles, bool have_
 		else if (have_start && b->start < start)
 			return;
 	}
+	if (b->num < NUM_SPARKS)	/* after a reset, written over from the first */
+		b->spark[b->num] = cycles;
 	b->have_start = have_start;
 	b->start = start;
 	b->num++;
@@ -333,39 +344,125 @@ static void srcline(const struct csym *s, uint64_t off, char *buf, size_t len)
 		snprintf(buf, len, "%s+%" PRIu64, s->sym, off);
 }
 
-int diff_cycles_cell(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
-		     size_t line, char *out, size_t len, int width)
+/* Line `line` of row e: its block of the new file (*r, ranked as perf
+ * ranks them) and the baseline's symbol.  0; 1 when perf skips the line;
+ * 2 for a row the new file lacks (its first line blank); -ENOMEM. */
+static int line_block(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
+		      size_t line, const struct csym **base, struct ranked *out)
 {
-	const struct csym *base, *pair;
-	char buf[128], from[4096], to[4096];
+	const struct csym *pair;
 	struct ranked *r;
-	int64_t diff;
-	int n;
 
-	row_syms(o, d, e, &base, &pair);
-	if (!pk_diff_pair_get(d, e, 1)->entry) {	/* the first line's cell blank, perf's " " */
-		snprintf(out, len, "%*s", width, " ");
-		return line ? 1 : 0;
-	}
+	row_syms(o, d, e, base, &pair);
+	if (!pk_diff_pair_get(d, e, 1)->entry)
+		return line ? 1 : 2;
 	if (!pair || line >= pair->nr)
 		return 1;
 	if (!(r = malloc(pair->nr * sizeof(*r))))
 		return -ENOMEM;
 	for (size_t i = 0; i < pair->nr; i++)
-		r[i] = (struct ranked){ &pair->b[i], diff_of(base, &pair->b[i]) };
+		r[i] = (struct ranked){ &pair->b[i], diff_of(*base, &pair->b[i]) };
 	qsort(r, pair->nr, sizeof(*r), cmp_ranked);
-	srcline(base, r[line].b->start, from, sizeof(from));
-	srcline(base, r[line].b->end, to, sizeof(to));
-	diff = r[line].diff;
+	*out = r[line];
+	free(r);
+	return 0;
+}
+
+int diff_cycles_cell(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
+		     size_t line, char *out, size_t len, int width)
+{
+	const struct csym *base;
+	char buf[128], from[4096], to[4096];
+	struct ranked r;
+	int n = line_block(o, d, e, line, &base, &r);
+
+	if (n == 2)	/* the first line's cell blank, perf's " " */
+		snprintf(out, len, "%*s", width, " ");
+	if (n)
+		return n == 2 ? 0 : n;
+	srcline(base, r.b->start, from, sizeof(from));
+	srcline(base, r.b->end, to, sizeof(to));
 	/* perf's char[128]: a longer cell is cut short, as perf's */
 	if (strncmp(from, "??:0", 4) && strncmp(to, "??:0", 4))
-		n = snprintf(buf, sizeof(buf), "[%s -> %s] %4" PRId64, from, to, diff);
+		n = snprintf(buf, sizeof(buf), "[%s -> %s] %4" PRId64, from, to, r.diff);
 	else
-		n = snprintf(buf, sizeof(buf), "[%7" PRIx64 " -> %7" PRIx64 "] %4" PRId64, r[line].b->start,
-			     r[line].b->end, diff);
-	free(r);
+		n = snprintf(buf, sizeof(buf), "[%7" PRIx64 " -> %7" PRIx64 "] %4" PRId64, r.b->start, r.b->end,
+			     r.diff);
 	if (n < 0)
 		return -EINVAL;
 	snprintf(out, len, "%*s", width, buf);
+	return 0;
+}
+
+/* perf's print_spark: each value a tick of eight, scaled between the
+ * smallest and the largest (fixed point, 8 bits of fraction). */
+static void spark(char *buf, size_t len, const uint64_t *v, size_t n)
+{
+	static const char *const ticks[NUM_SPARKS] = { "\u2581", "\u2582", "\u2583", "\u2584",
+						       "\u2585", "\u2586", "\u2587", "\u2588" };
+	uint64_t min = UINT64_MAX, max = 0, f;
+	int k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		min = v[i] < min ? v[i] : min;
+		max = v[i] > max ? v[i] : max;
+	}
+	f = ((max - min) << 8) / (NUM_SPARKS - 1);
+	f = f < 1 ? 1 : f;
+	for (size_t i = 0; i < n && (size_t)k < len; i++) {
+		uint64_t t = ((v[i] - min) << 8) / f;
+
+		k += snprintf(buf + k, len - (size_t)k, "%s", ticks[t < NUM_SPARKS ? t : NUM_SPARKS - 1]);
+	}
+}
+
+/* The differences of block b's first cycles from the baseline's twin's
+ * (none without one) into v; how many. */
+static size_t spark_diffs(const struct csym *base, const struct block *b, uint64_t *v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; base && i < base->nr; i++) {
+		const struct block *t = &base->b[i];
+
+		if (t->end != b->end || t->start != b->start || !t->num || !b->num)
+			continue;
+		for (; n < b->num && n < t->num && n < NUM_SPARKS; n++)
+			v[n] = b->spark[n] > t->spark[n] ? b->spark[n] - t->spark[n] : t->spark[n] - b->spark[n];
+		break;
+	}
+	return n;
+}
+
+int diff_cycles_hist_cell(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
+			  size_t line, char *out, size_t len, int width)
+{
+	const struct csym *base;
+	uint64_t v[NUM_SPARKS];
+	double mean = 0, m2 = 0, rel;
+	char ticks[NUM_SPARKS * 4 + 1], buf[128];
+	struct ranked r;
+	size_t n;
+	int err = line_block(o, d, e, line, &base, &r);
+
+	snprintf(out, len, "%*s", width, " ");
+	if (err)
+		return err == 2 ? 0 : err;
+	n = spark_diffs(base, r.b, v);
+	for (size_t i = 0; i < n; i++) {	/* perf's update_stats (Welford) */
+		double delta = (double)v[i] - mean;
+
+		mean += delta / (double)(i + 1);
+		m2 += delta * ((double)v[i] - mean);
+	}
+	if (n <= 1 || mean == 0.0)	/* perf prints no sparkline of one value or of zeros */
+		return 0;
+	/* perf's rel_stddev_stats of stddev_stats: the standard error of the
+	 * mean, in percent of the mean */
+	rel = 100.0 * sqrt(m2 / (double)(n - 1) / (double)n) / mean;
+	spark(ticks, sizeof(ticks), v, n);
+	snprintf(buf, sizeof(buf), "\u00b1%5.1f%% %s ", rel, ticks);
+	/* perf pads by bytes, then with a space for each missing tick */
+	snprintf(out, len, "%*s%*s", width, buf, (int)(NUM_SPARKS - n), "");
 	return 0;
 }

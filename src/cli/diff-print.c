@@ -22,7 +22,12 @@
 /* The width the printf of an unresolved address takes (perf's BITS_PER_LONG / 4). */
 #define ADDR_DIGITS 16
 
-enum col_kind { COL_BASELINE, COL_BASE_PERIOD, COL_COMPUTE, COL_FORMULA, COL_PERIOD, COL_KEY };
+enum col_kind { COL_BASELINE, COL_BASE_PERIOD, COL_COMPUTE, COL_CYCLES_HIST, COL_FORMULA, COL_PERIOD, COL_KEY };
+
+/* -c cycles: a line's block range cell and --cycles-hist's. */
+struct cyc_cells {
+	const char *range, *hist;
+};
 
 struct col {
 	enum col_kind kind;
@@ -151,6 +156,8 @@ static size_t make_cols(const struct diff_opts *o, const struct pk_diff *d, stru
 	for (size_t f = 1; f < o->nr_files; f++) {
 		cols[n++] = diff_col(o, COL_COMPUTE, f, h,
 				     o->cycles ? MAX_COL_WIDTH : o->d.compute <= PK_DIFF_DELTA ? 7 : 14);
+		if (o->cycles_hist)	/* perf's NUM_SPARKS + 9 */
+			cols[n++] = diff_col(o, COL_CYCLES_HIST, f, "stddev/Hist", 8 + 9);
 		if (o->formula)
 			cols[n++] = diff_col(o, COL_FORMULA, f, "Formula", MAX_COL_WIDTH);
 		if (o->period)
@@ -291,7 +298,7 @@ static void key_cell(char *buf, size_t len, const struct diff_opts *o, const str
 /* Column c's cell of row e, unaligned: perf's colour printer's text, or
  * with -t its plain one's (a Baseline without its '%'). */
 static void cell(char *buf, size_t len, const struct diff_opts *o, const struct pk_diff *d,
-		 const struct pk_diff_entry *e, const struct col *c, const char *cyc)
+		 const struct pk_diff_entry *e, const struct col *c, const struct cyc_cells *cyc)
 {
 	const struct pk_diff_pair *p = pk_diff_pair_get(d, e, c->file);
 	bool plain = o->field_sep;
@@ -308,12 +315,13 @@ static void cell(char *buf, size_t len, const struct diff_opts *o, const struct 
 	case COL_BASE_PERIOD: snprintf(tmp, sizeof(tmp), "%" PRIu64, e->base_period); break;
 	case COL_COMPUTE:
 		if (cyc)
-			snprintf(tmp, sizeof(tmp), "%s", cyc);
+			snprintf(tmp, sizeof(tmp), "%s", cyc->range);
 		else if (plain)
 			compute_plain(tmp, sizeof(tmp), o, e, p);
 		else
 			compute_color(tmp, sizeof(tmp), o, e, p, w);
 		break;
+	case COL_CYCLES_HIST: snprintf(tmp, sizeof(tmp), "%s", cyc ? cyc->hist : ""); break;
 	case COL_FORMULA:
 		if (p->entry)
 			formula(tmp, sizeof(tmp), o, d, e, p, c->file);
@@ -326,13 +334,13 @@ static void cell(char *buf, size_t len, const struct diff_opts *o, const struct 
 	}
 	/* Without -t, right-aligned, but for the computed cell, as perf's
 	 * colour printer wrote it (a 14-wide wdiff padded after it). */
-	snprintf(buf, len, "%*s", c->kind == COL_COMPUTE ? 0 : w, tmp);
+	snprintf(buf, len, "%*s", c->kind == COL_COMPUTE || c->kind == COL_CYCLES_HIST ? 0 : w, tmp);
 }
 
 /* A row: each cell after "  " (or -t's separator, none before the
  * first), every one but the last padded on the right to its width. */
 static void print_row(FILE *f, const struct diff_opts *o, const struct pk_diff *d,
-		      const struct pk_diff_entry *e, const struct col *cols, size_t n, const char *cyc)
+		      const struct pk_diff_entry *e, const struct col *cols, size_t n, const struct cyc_cells *cyc)
 {
 	char buf[KEY_CELL];
 
@@ -355,11 +363,14 @@ static void print_blocks(FILE *f, const struct diff_opts *o, const struct pk_dif
 			 const struct pk_diff_entry *e, const struct col *cols, size_t n)
 {
 	size_t nr = diff_cycles_lines(o, d, e);
-	char cyc[MAX_COL_WIDTH + 128];
+	char range[MAX_COL_WIDTH + 128], hist[128] = "";
+	struct cyc_cells cyc = { range, hist };
 
+	/* perf skips a line any column skips; both skip the same lines */
 	for (size_t line = 0; line < nr; line++)
-		if (diff_cycles_cell(o, d, e, line, cyc, sizeof(cyc), MAX_COL_WIDTH) == 0)
-			print_row(f, o, d, e, cols, n, cyc);
+		if (diff_cycles_cell(o, d, e, line, range, sizeof(range), MAX_COL_WIDTH) == 0 &&
+		    (!o->cycles_hist || diff_cycles_hist_cell(o, d, e, line, hist, sizeof(hist), 8 + 9) == 0))
+			print_row(f, o, d, e, cols, n, &cyc);
 }
 
 void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, const struct pk_diff *d,

@@ -170,4 +170,15 @@ size_t diff_cycles_lines(const struct diff_opts *o, const struct pk_diff *d, con
 int diff_cycles_cell(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
 		     size_t line, char *out, size_t len, int width);
 
+/*
+ * diff_cycles_hist_cell - --cycles-hist: line `line` of row e's
+ * "stddev/Hist" cell, as perf prints it: the differences of the line's
+ * block's first (up to eight) cycles from the baseline block's, their
+ * relative standard error and sparkline, right-aligned in `width` bytes and
+ * padded with a space per missing tick; blank for fewer than two or all
+ * zero.  Returns as diff_cycles_cell.
+ */
+int diff_cycles_hist_cell(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
+			  size_t line, char *out, size_t len, int width);
+
 #endif

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""brstack-craft.py [--feature] [--deep N | --overlap N | --callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
+"""brstack-craft.py [--feature] [--vary-cycles] [--deep N | --overlap N | --callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
 carry a branch stack (PERF_SAMPLE_BRANCH_STACK), for machines without LBR.
 
 Every sample gets four entries built from its own ip and the previous and
@@ -35,6 +35,11 @@ return address) to that address, or from the previous sample's ip to its
 own where the kth address is a context marker, so perf skips the call
 chain entries the branches overlap before it goes on with the rest.
 
+--vary-cycles gives the default entries' cycles that change from sample
+to sample (7 + n % 13 and 300 + 5n % 17 for the nth sample) instead of
+7 and 300, so diff -c cycles --cycles-hist of it against the same
+recording crafted without it has differences to chart.
+
 --feature also sets the BRANCH_STACK header feature (an empty section, as
 perf record writes for a branch-stack recording), which perf diff checks
 before it computes -c cycles or --stream.
@@ -63,10 +68,11 @@ def flags(mispred=0, predicted=0, in_tx=0, abort=0, cycles=0, btype=0, new_type=
             btype << 20 | new_type << 26)
 
 
-def entries(ip, prev, nxt, deep=False):
-    return [(prev, ip, flags(predicted=1, cycles=7, btype=1)),           # COND
+def entries(ip, prev, nxt, deep=False, vary=None):
+    c1, c2 = (7, 300) if vary is None else (7 + vary % 13, 300 + 5 * vary % 17)
+    return [(prev, ip, flags(predicted=1, cycles=c1, btype=1)),          # COND
             (ip, nxt, flags(btype=2)),                                   # UNCOND
-            (ip + deep, prev, flags(mispred=1, in_tx=1, cycles=300, btype=4)),  # CALL
+            (ip + deep, prev, flags(mispred=1, in_tx=1, cycles=c2, btype=4)),  # CALL
             (0x1234, ip, flags(abort=1, btype=15, new_type=1))]          # FAULT_DATA
 
 
@@ -162,7 +168,8 @@ def main(src, dst, opts=None):
                 br = overlap_entries(rec, chain_at, ip, prev if prev is not None else ip, ov)
             else:
                 deep = bool(opts.get('deep')) and n % opts['deep'] == 0
-                br = entries(ip, prev if prev is not None else ip, ips[n] if n < len(ips) else ip, deep)
+                br = entries(ip, prev if prev is not None else ip, ips[n] if n < len(ips) else ip, deep,
+                             n if opts.get('vary_cycles') else None)
             rec += struct.pack('<Q', len(br)) + b''.join(struct.pack('<QQQ', *e) for e in br)
             struct.pack_into('<H', rec, 6, len(rec))
             prev = ip
@@ -194,6 +201,8 @@ if __name__ == '__main__':
             opts['callstack'] = True
         elif o == '--feature':
             opts['feature'] = True
+        elif o == '--vary-cycles':
+            opts['vary_cycles'] = True
         elif o in ('--empty', '--no-user', '--deep', '--overlap'):
             opts[o[2:].replace('-', '_')] = int(args.pop(0))
         else:

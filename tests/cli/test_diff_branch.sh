@@ -81,7 +81,8 @@ perf_rc=$?
 run diff -c cycles old-br.data new-br.data
 expect_rc "-c cycles on branch stacks with cycles: a table (perf exits $perf_rc; test_diff_cycles)" 0
 run diff -c cycles --cycles-hist old-br.data new-br.data
-expect_rc "--cycles-hist: refused with -c cycles (not implemented)" 2
+expect_rc "--cycles-hist with -c cycles: a table with its stddev/Hist column (test_diff_cycles)" 0
+contains "its column header" "$out" "stddev/Hist"
 perf diff --cycles-hist old-br.data new-br.data >/dev/null 2>&1
 perf_rc=$?
 run diff --cycles-hist old-br.data new-br.data
