@@ -9,8 +9,10 @@ a DSO no sample has hit yet, which perf's brstackoff prints as an offset),
 one from an address no map holds, with flags that cover perf script's columns: predicted/mispredicted,
 in a transaction, aborted, cycles and the branch types (an extended one).
 IN must be a single-event file whose sample_type has nothing after
-BRANCH_STACK in the kernel's order (perf record -e cpu-clock's layout), in
-this machine's byte order; the sections after the data move with it.
+BRANCH_STACK in the kernel's order (perf record -e cpu-clock's layout)
+or one with a call chain and no READ or RAW (--call-graph dwarf's: the
+branch stack goes between its call chain and its registers), in this
+machine's byte order; the sections after the data move with it.
 
 --deep N: every Nth sample's third entry leaves from ip + 1, so perf's
 remove_loops finds no loop in it and its chain is 8 frames where the
@@ -139,8 +141,10 @@ def main(src, dst, opts=None):
     if magic != b'PERFILE2' or attrs_size != attr_size:
         sys.exit('brstack-craft: need a single-event PERFILE2 file in this byte order')
     stype, = struct.unpack_from('<Q', buf, attrs_off + 24)
-    if stype & AFTER_BRANCH_STACK:
-        sys.exit('brstack-craft: sample_type 0x%x has fields after BRANCH_STACK' % stype)
+    dwarf = stype & AFTER_BRANCH_STACK
+    if dwarf and (stype & (SAMPLE_READ | SAMPLE_RAW) or not stype & SAMPLE_CALLCHAIN):
+        sys.exit('brstack-craft: sample_type 0x%x has fields after BRANCH_STACK but no call chain '
+                 'to put it after (or READ or RAW)' % stype)
     cs = opts.get('callstack')
     ov = opts.get('overlap')
     if (cs or ov) and (stype & (SAMPLE_READ | SAMPLE_RAW) or not stype & SAMPLE_CALLCHAIN):
@@ -170,7 +174,13 @@ def main(src, dst, opts=None):
                 deep = bool(opts.get('deep')) and n % opts['deep'] == 0
                 br = entries(ip, prev if prev is not None else ip, ips[n] if n < len(ips) else ip, deep,
                              n if opts.get('vary_cycles') else None)
-            rec += struct.pack('<Q', len(br)) + b''.join(struct.pack('<QQQ', *e) for e in br)
+            # after the call chain (and before a DWARF recording's registers
+            # and stack), else at the end
+            at = len(rec)
+            if dwarf:
+                nr, = struct.unpack_from('<Q', rec, chain_at)
+                at = chain_at + 8 + 8 * nr
+            rec[at:at] = struct.pack('<Q', len(br)) + b''.join(struct.pack('<QQQ', *e) for e in br)
             struct.pack_into('<H', rec, 6, len(rec))
             prev = ip
         out += rec
