@@ -344,9 +344,15 @@ static void srcline(const struct csym *s, uint64_t off, char *buf, size_t len)
 		snprintf(buf, len, "%s+%" PRIu64, s->sym, off);
 }
 
-/* Line `line` of row e: its block of the new file (*r, ranked as perf
- * ranks them) and the baseline's symbol.  0; 1 when perf skips the line;
- * 2 for a row the new file lacks (its first line blank); -ENOMEM. */
+/* What line_block finds for a line (LINE_SKIP is diff_cycles_cell's 1). */
+enum line_kind {
+	LINE_BLOCK,		/* a block of the new file's */
+	LINE_SKIP,		/* perf skips the line */
+	LINE_BLANK,		/* a row the new file lacks: its first line, cells blank */
+};
+
+/* Line `line` of row e: its block of the new file (*out, ranked as perf
+ * ranks them) and the baseline's symbol.  An enum line_kind, or -ENOMEM. */
 static int line_block(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
 		      size_t line, const struct csym **base, struct ranked *out)
 {
@@ -355,9 +361,9 @@ static int line_block(const struct diff_opts *o, const struct pk_diff *d, const 
 
 	row_syms(o, d, e, base, &pair);
 	if (!pk_diff_pair_get(d, e, 1)->entry)
-		return line ? 1 : 2;
+		return line ? LINE_SKIP : LINE_BLANK;
 	if (!pair || line >= pair->nr)
-		return 1;
+		return LINE_SKIP;
 	if (!(r = malloc(pair->nr * sizeof(*r))))
 		return -ENOMEM;
 	for (size_t i = 0; i < pair->nr; i++)
@@ -365,7 +371,7 @@ static int line_block(const struct diff_opts *o, const struct pk_diff *d, const 
 	qsort(r, pair->nr, sizeof(*r), cmp_ranked);
 	*out = r[line];
 	free(r);
-	return 0;
+	return LINE_BLOCK;
 }
 
 int diff_cycles_cell(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
@@ -376,10 +382,10 @@ int diff_cycles_cell(const struct diff_opts *o, const struct pk_diff *d, const s
 	struct ranked r;
 	int n = line_block(o, d, e, line, &base, &r);
 
-	if (n == 2)	/* the first line's cell blank, perf's " " */
+	if (n == LINE_BLANK)	/* the first line's cell blank, perf's " " */
 		snprintf(out, len, "%*s", width, " ");
-	if (n)
-		return n == 2 ? 0 : n;
+	if (n != LINE_BLOCK)
+		return n == LINE_BLANK ? 0 : n;
 	srcline(base, r.b->start, from, sizeof(from));
 	srcline(base, r.b->end, to, sizeof(to));
 	/* perf's char[128]: a longer cell is cut short, as perf's */
@@ -446,8 +452,8 @@ int diff_cycles_hist_cell(const struct diff_opts *o, const struct pk_diff *d, co
 	int err = line_block(o, d, e, line, &base, &r);
 
 	snprintf(out, len, "%*s", width, " ");
-	if (err)
-		return err == 2 ? 0 : err;
+	if (err != LINE_BLOCK)
+		return err == LINE_BLANK ? 0 : err;
 	n = spark_diffs(base, r.b, v);
 	for (size_t i = 0; i < n; i++) {	/* perf's update_stats (Welford) */
 		double delta = (double)v[i] - mean;
