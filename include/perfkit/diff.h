@@ -29,6 +29,11 @@ enum pk_diff_compute {
 	PK_DIFF_DELTA,		/* the change in percent, largest growth first */
 	PK_DIFF_RATIO,		/* new period / old period */
 	PK_DIFF_WDIFF,		/* new period * w2 - old period * w1 */
+	/* Nothing ordered by a computed value (perf diff -c cycles, whose
+	 * column sorts nothing): the rows in the baseline period's order,
+	 * then the keys', whatever the pairs' deltas; -o is not consulted.
+	 * The pairs' delta, ratio and wdiff are still set. */
+	PK_DIFF_BASELINE,
 };
 
 /* How to compare; a caller sets size to sizeof(struct pk_diff_opts). */

@@ -35,7 +35,7 @@ static const struct cli_opt diff_options[] = {
 	{ "period", 'p', CLI_ARG_NONE, 'p', NULL, "the Base period and Period columns" },
 	{ "formula", 'F', CLI_ARG_NONE, 'F', NULL, "a Formula column: how each value was computed" },
 	{ "cycles-hist", 0, CLI_ARG_NONE, OPT_CYCLES_HIST, NULL,
-	  "with -c cycles only: its histogram and deviation (refused with it: perf 6.1 crashes)" },
+	  "with -c cycles only: each block's cycle differences' deviation and sparkline" },
 	{ "stream", 0, CLI_ARG_NONE, OPT_STREAM, NULL,
 	  "compare the hot streams of the two files' branch stacks (perf's --stream)" },
 	{ "baseline-only", 'b', CLI_ARG_NONE, 'b', NULL, "only entries found in both files" },
@@ -290,13 +290,15 @@ static int export(const struct diff_opts *o, const struct diff_file *of, const s
 	return cli_output_write("diff", o->output, write_cb, &d);
 }
 
+static int diff(struct diff_opts *o);
+
 /*
  * -c cycles and --stream read branch stacks: perf 6.1 gives up, printing
  * nothing, unless every file has the BRANCH_STACK feature; perfkit does
- * the same with a message.  Files that have it are refused: perf 6.1
- * crashes (SIGSEGV) on every file whose branch stacks carry cycles, so
- * there is no -c cycles output of perf's to match (docs/CLI.md); --stream
- * goes on to diff_stream.
+ * the same with a message.  -c cycles then goes on to diff's table with
+ * perf's block cycles column (diff-cycles.c; perf 6.1 itself crashes on
+ * every file whose branch stacks carry cycles, docs/CLI.md); --stream to
+ * diff_stream.
  */
 static int check_branch(struct diff_opts *o, bool all)
 {
@@ -316,10 +318,12 @@ static int check_branch(struct diff_opts *o, bool all)
 			return CLI_EXIT_EVENT;
 		}
 	}
-	if (!o->stream)	/* perf's --stream takes the place of -c */
-		return cli_usage("diff", "-c cycles: not implemented: perf diff 6.1 crashes on branch "
-				 "stacks with cycles, so there is nothing to match");
-	return diff_stream(o);
+	if (o->stream)	/* perf's --stream takes the place of -c */
+		return diff_stream(o);
+	if (o->nr_files != 2)
+		return cli_usage("diff", "-c cycles compares two files, not %zu", o->nr_files);
+	o->d.compute = PK_DIFF_BASELINE;	/* perf's cycles column sorts nothing: the baseline orders */
+	return diff(o);
 }
 
 /* -D: perf diff dumps each file's records as it reads it, with its own
@@ -353,6 +357,7 @@ static int diff(struct diff_opts *o)
 
 	if (pk_intern_new(&o->names) < 0)
 		return cli_error("diff", NULL);
+	o->files = files;
 	if (asprintf(&title, "%s against %s", o->paths[1], o->paths[0]) < 0)
 		return cli_usage("diff", "out of memory");
 	for (size_t f = 0; !rc && f < o->nr_files; f++) {

@@ -22,7 +22,12 @@
 /* The width the printf of an unresolved address takes (perf's BITS_PER_LONG / 4). */
 #define ADDR_DIGITS 16
 
-enum col_kind { COL_BASELINE, COL_BASE_PERIOD, COL_COMPUTE, COL_FORMULA, COL_PERIOD, COL_KEY };
+enum col_kind { COL_BASELINE, COL_BASE_PERIOD, COL_COMPUTE, COL_CYCLES_HIST, COL_FORMULA, COL_PERIOD, COL_KEY };
+
+/* -c cycles: a line's block range cell and --cycles-hist's. */
+struct cyc_cells {
+	const char *range, *hist;
+};
 
 struct col {
 	enum col_kind kind;
@@ -143,13 +148,16 @@ static size_t key_cols(const struct diff_opts *o, const struct pk_diff *d, struc
 static size_t make_cols(const struct diff_opts *o, const struct pk_diff *d, struct col *cols)
 {
 	size_t n = 0, first_key;
-	const char *h = compute_header(o->d.compute);
+	const char *h = o->cycles ? "[Program Block Range] Cycles Diff" : compute_header(o->d.compute);
 
 	cols[n++] = diff_col(o, COL_BASELINE, 0, "Baseline", 0);
 	if (o->period)
 		cols[n++] = diff_col(o, COL_BASE_PERIOD, 0, "Base period", 14);
 	for (size_t f = 1; f < o->nr_files; f++) {
-		cols[n++] = diff_col(o, COL_COMPUTE, f, h, o->d.compute <= PK_DIFF_DELTA ? 7 : 14);
+		cols[n++] = diff_col(o, COL_COMPUTE, f, h,
+				     o->cycles ? MAX_COL_WIDTH : o->d.compute <= PK_DIFF_DELTA ? 7 : 14);
+		if (o->cycles_hist)	/* perf's NUM_SPARKS + 9 */
+			cols[n++] = diff_col(o, COL_CYCLES_HIST, f, "stddev/Hist", 8 + 9);
 		if (o->formula)
 			cols[n++] = diff_col(o, COL_FORMULA, f, "Formula", MAX_COL_WIDTH);
 		if (o->period)
@@ -204,6 +212,7 @@ static void compute_color(char *buf, size_t len, const struct diff_opts *o, cons
 	case PK_DIFF_DELTA_ABS: snprintf(buf, len, "%+*.2f%%", w - 1, p->delta); break;
 	case PK_DIFF_RATIO: snprintf(buf, len, "%*.6f", w, p->ratio); break;
 	case PK_DIFF_WDIFF: snprintf(buf, len, "%14" PRId64, p->wdiff); break;
+	case PK_DIFF_BASELINE: break;	/* -c cycles: diff-cycles.c's cell */
 	}
 }
 
@@ -229,6 +238,7 @@ static void compute_plain(char *buf, size_t len, const struct diff_opts *o, cons
 		if (p->wdiff)
 			snprintf(buf, len, "%14" PRId64, p->wdiff);
 		break;
+	case PK_DIFF_BASELINE: break;
 	}
 }
 
@@ -249,6 +259,7 @@ static void formula(char *buf, size_t len, const struct diff_opts *o, const stru
 		snprintf(buf, len, "(%" PRIu64 " * %" PRId64 ") - (%" PRIu64 " * %" PRId64 ")", p->period,
 			 o->d.w2, e->base_period, o->d.w1);
 		break;
+	case PK_DIFF_BASELINE: break;	/* -c cycles: perf has no formula (its BUG_ON) */
 	}
 }
 
@@ -287,11 +298,11 @@ static void key_cell(char *buf, size_t len, const struct diff_opts *o, const str
 /* Column c's cell of row e, unaligned: perf's colour printer's text, or
  * with -t its plain one's (a Baseline without its '%'). */
 static void cell(char *buf, size_t len, const struct diff_opts *o, const struct pk_diff *d,
-		 const struct pk_diff_entry *e, const struct col *c)
+		 const struct pk_diff_entry *e, const struct col *c, const struct cyc_cells *cyc)
 {
 	const struct pk_diff_pair *p = pk_diff_pair_get(d, e, c->file);
 	bool plain = o->field_sep;
-	char tmp[MAX_COL_WIDTH] = " ";
+	char tmp[MAX_COL_WIDTH + 128] = " ";
 	int w = plain ? 0 : c->width;
 
 	switch (c->kind) {
@@ -303,11 +314,14 @@ static void cell(char *buf, size_t len, const struct diff_opts *o, const struct 
 		break;
 	case COL_BASE_PERIOD: snprintf(tmp, sizeof(tmp), "%" PRIu64, e->base_period); break;
 	case COL_COMPUTE:
-		if (plain)
+		if (cyc)
+			snprintf(tmp, sizeof(tmp), "%s", cyc->range);
+		else if (plain)
 			compute_plain(tmp, sizeof(tmp), o, e, p);
 		else
 			compute_color(tmp, sizeof(tmp), o, e, p, w);
 		break;
+	case COL_CYCLES_HIST: snprintf(tmp, sizeof(tmp), "%s", cyc ? cyc->hist : ""); break;
 	case COL_FORMULA:
 		if (p->entry)
 			formula(tmp, sizeof(tmp), o, d, e, p, c->file);
@@ -320,13 +334,13 @@ static void cell(char *buf, size_t len, const struct diff_opts *o, const struct 
 	}
 	/* Without -t, right-aligned, but for the computed cell, as perf's
 	 * colour printer wrote it (a 14-wide wdiff padded after it). */
-	snprintf(buf, len, "%*s", c->kind == COL_COMPUTE ? 0 : w, tmp);
+	snprintf(buf, len, "%*s", c->kind == COL_COMPUTE || c->kind == COL_CYCLES_HIST ? 0 : w, tmp);
 }
 
 /* A row: each cell after "  " (or -t's separator, none before the
  * first), every one but the last padded on the right to its width. */
 static void print_row(FILE *f, const struct diff_opts *o, const struct pk_diff *d,
-		      const struct pk_diff_entry *e, const struct col *cols, size_t n)
+		      const struct pk_diff_entry *e, const struct col *cols, size_t n, const struct cyc_cells *cyc)
 {
 	char buf[KEY_CELL];
 
@@ -335,13 +349,28 @@ static void print_row(FILE *f, const struct diff_opts *o, const struct pk_diff *
 
 		if (!o->field_sep || i)
 			fputs(o->field_sep ? o->field_sep : "  ", f);
-		cell(buf, sizeof(buf), o, d, e, &cols[i]);
+		cell(buf, sizeof(buf), o, d, e, &cols[i], cyc);
 		len = (int)strlen(buf);
 		fputs(buf, f);
 		if (i + 1 < n && len < cols[i].width)
 			fprintf(f, "%*s", cols[i].width - len, "");
 	}
 	fputc('\n', f);
+}
+
+/* -c cycles: a line for each of the row's blocks that perf does not skip. */
+static void print_blocks(FILE *f, const struct diff_opts *o, const struct pk_diff *d,
+			 const struct pk_diff_entry *e, const struct col *cols, size_t n)
+{
+	size_t nr = diff_cycles_lines(o, d, e);
+	char range[MAX_COL_WIDTH + 128], hist[128] = "";
+	struct cyc_cells cyc = { range, hist };
+
+	/* perf skips a line any column skips; both skip the same lines */
+	for (size_t line = 0; line < nr; line++)
+		if (diff_cycles_cell(o, d, e, line, range, sizeof(range), MAX_COL_WIDTH) == 0 &&
+		    (!o->cycles_hist || diff_cycles_hist_cell(o, d, e, line, hist, sizeof(hist), 8 + 9) == 0))
+			print_row(f, o, d, e, cols, n, &cyc);
 }
 
 void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, const struct pk_diff *d,
@@ -361,6 +390,8 @@ void diff_print_event(FILE *f, const struct diff_opts *o, const char *event, con
 		print_headers(f, o, cols, n);
 	}
 	for (size_t i = 0; i < pk_diff_nr(d); i++)
-		if (shown(d, pk_diff_get(d, i)))
-			print_row(f, o, d, pk_diff_get(d, i), cols, n);
+		if (shown(d, pk_diff_get(d, i)) && o->cycles)
+			print_blocks(f, o, d, pk_diff_get(d, i), cols, n);
+		else if (shown(d, pk_diff_get(d, i)))
+			print_row(f, o, d, pk_diff_get(d, i), cols, n, NULL);
 }

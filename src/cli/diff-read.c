@@ -119,6 +119,8 @@ static int add_sample(struct diff_file *f, const struct diff_opts *o, size_t ev,
 		return 0;
 	if (f->ex)
 		return export_sample(f, ev, smp, rs);
+	if (o->cycles && diff_cycles_sample(f, o, smp, rs) < 0)
+		return -ENOMEM;
 	s.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
 	s.period = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : attr->sample_period;
 	s.comm = rs->comm;
@@ -300,6 +302,7 @@ void diff_file_free(struct diff_file *f)
 	for (size_t i = 0; f->hist && i < f->nr_ev; i++)
 		pk_hist_free(f->hist[i]);
 	pk_exporter_free(f->ex);
+	diff_cycles_free(f->cyc);
 	free(f->frames);
 	free(f->hist);
 	free(f->ranges.r);

@@ -495,16 +495,18 @@ static void report(FILE *out, struct sevent *b, struct sevent *p)
 			print_one(out, &p->s[i], ++idx, p, true);
 }
 
-/* What this file does not build as perf does: chains that go on with a
- * DWARF unwind of the user stack, and LBR call stacks without call chains
- * (perf reads a chain that is not there). */
+/* What this file does not build as perf does: LBR call stacks without
+ * call chains (perf reads a chain that is not there).  A DWARF recording's
+ * chains are built as any other's, of its branches and its recorded (kernel)
+ * call chain: perf diff 6.1 unwinds no user stack (it never sets
+ * dwarf_callchain_users, so libunwind is never given the maps and
+ * unwind__get_entries adds nothing), and the resolver's unwound frames
+ * are not used. */
 static const char *unsupported(const struct pk_data_reader *r)
 {
 	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++) {
 		const struct perf_event_attr *a = pk_data_reader_attr(r, i);
 
-		if (a->sample_type & PERF_SAMPLE_STACK_USER)
-			return "DWARF call chains (--call-graph dwarf) as well as branch stacks";
 		if ((a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
 		    !(a->sample_type & PERF_SAMPLE_CALLCHAIN))
 			return "LBR call stacks without call chains";

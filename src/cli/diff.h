@@ -53,6 +53,7 @@ struct diff_opts {
 	enum diff_format format;	/* --format */
 	const char *output;		/* --output, for the folded and flamegraph formats */
 	const char *time;		/* --time, as given */
+	struct diff_file *files;	/* -c cycles: the files read, for their blocks */
 };
 
 /* --time's ranges of one file: a sample outside all of them is dropped. */
@@ -93,6 +94,7 @@ struct diff_file {
 	struct pk_exporter *ex;		/* instead of hist, with a --format */
 	struct pk_export_frame *frames;	/* a sample's frames for ex */
 	size_t cap_frames;
+	struct diff_cycles *cyc;	/* -c cycles: its blocks (diff-cycles.c) */
 };
 
 /*
@@ -146,5 +148,37 @@ void diff_verbose_header(FILE *f, struct pk_data_reader *r);
  * opened ends the check (diff_file_read reports it).  Returns 0.
  */
 int diff_brstack_check(const struct diff_opts *o, bool *all);
+
+/*
+ * diff_cycles_sample - -c cycles: the cycles of sample smp's branch stack
+ * (resolved as rs) counted into f's blocks, as perf's hist__account_cycles.
+ * Returns 0 or -ENOMEM.
+ */
+int diff_cycles_sample(struct diff_file *f, const struct diff_opts *o, const struct pk_sample *smp,
+		       const struct pk_resolved_sample *rs);
+void diff_cycles_free(struct diff_cycles *c);
+
+/* diff_cycles_lines - how many lines -c cycles prints for row e: one per
+ * block of the row's symbol in the baseline (none without one). */
+size_t diff_cycles_lines(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e);
+
+/*
+ * diff_cycles_cell - line `line` of row e's "[Program Block Range] Cycles
+ * Diff" cell, right-aligned in `width`, into out.  Returns 0; 1 when perf
+ * skips the line (no block of the new file's for it); -ENOMEM.
+ */
+int diff_cycles_cell(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
+		     size_t line, char *out, size_t len, int width);
+
+/*
+ * diff_cycles_hist_cell - --cycles-hist: line `line` of row e's
+ * "stddev/Hist" cell, as perf prints it: the differences of the line's
+ * block's first (up to eight) cycles from the baseline block's, their
+ * relative standard error and sparkline, right-aligned in `width` bytes and
+ * padded with a space per missing tick; blank for fewer than two or all
+ * zero.  Returns as diff_cycles_cell.
+ */
+int diff_cycles_hist_cell(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
+			  size_t line, char *out, size_t len, int width);
 
 #endif

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""brstack-craft.py [--feature] [--deep N | --overlap N | --callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
+"""brstack-craft.py [--feature] [--vary-cycles] [--deep N | --overlap N | --callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
 carry a branch stack (PERF_SAMPLE_BRANCH_STACK), for machines without LBR.
 
 Every sample gets four entries built from its own ip and the previous and
@@ -9,8 +9,10 @@ a DSO no sample has hit yet, which perf's brstackoff prints as an offset),
 one from an address no map holds, with flags that cover perf script's columns: predicted/mispredicted,
 in a transaction, aborted, cycles and the branch types (an extended one).
 IN must be a single-event file whose sample_type has nothing after
-BRANCH_STACK in the kernel's order (perf record -e cpu-clock's layout), in
-this machine's byte order; the sections after the data move with it.
+BRANCH_STACK in the kernel's order (perf record -e cpu-clock's layout)
+or one with a call chain and no READ or RAW (--call-graph dwarf's: the
+branch stack goes between its call chain and its registers), in this
+machine's byte order; the sections after the data move with it.
 
 --deep N: every Nth sample's third entry leaves from ip + 1, so perf's
 remove_loops finds no loop in it and its chain is 8 frames where the
@@ -34,6 +36,11 @@ the kth chain address minus one (a call instruction just before a
 return address) to that address, or from the previous sample's ip to its
 own where the kth address is a context marker, so perf skips the call
 chain entries the branches overlap before it goes on with the rest.
+
+--vary-cycles gives the default entries' cycles that change from sample
+to sample (7 + n % 13 and 300 + 5n % 17 for the nth sample) instead of
+7 and 300, so diff -c cycles --cycles-hist of it against the same
+recording crafted without it has differences to chart.
 
 --feature also sets the BRANCH_STACK header feature (an empty section, as
 perf record writes for a branch-stack recording), which perf diff checks
@@ -63,10 +70,11 @@ def flags(mispred=0, predicted=0, in_tx=0, abort=0, cycles=0, btype=0, new_type=
             btype << 20 | new_type << 26)
 
 
-def entries(ip, prev, nxt, deep=False):
-    return [(prev, ip, flags(predicted=1, cycles=7, btype=1)),           # COND
+def entries(ip, prev, nxt, deep=False, vary=None):
+    c1, c2 = (7, 300) if vary is None else (7 + vary % 13, 300 + 5 * vary % 17)
+    return [(prev, ip, flags(predicted=1, cycles=c1, btype=1)),          # COND
             (ip, nxt, flags(btype=2)),                                   # UNCOND
-            (ip + deep, prev, flags(mispred=1, in_tx=1, cycles=300, btype=4)),  # CALL
+            (ip + deep, prev, flags(mispred=1, in_tx=1, cycles=c2, btype=4)),  # CALL
             (0x1234, ip, flags(abort=1, btype=15, new_type=1))]          # FAULT_DATA
 
 
@@ -133,8 +141,10 @@ def main(src, dst, opts=None):
     if magic != b'PERFILE2' or attrs_size != attr_size:
         sys.exit('brstack-craft: need a single-event PERFILE2 file in this byte order')
     stype, = struct.unpack_from('<Q', buf, attrs_off + 24)
-    if stype & AFTER_BRANCH_STACK:
-        sys.exit('brstack-craft: sample_type 0x%x has fields after BRANCH_STACK' % stype)
+    dwarf = stype & AFTER_BRANCH_STACK
+    if dwarf and (stype & (SAMPLE_READ | SAMPLE_RAW) or not stype & SAMPLE_CALLCHAIN):
+        sys.exit('brstack-craft: sample_type 0x%x has fields after BRANCH_STACK but no call chain '
+                 'to put it after (or READ or RAW)' % stype)
     cs = opts.get('callstack')
     ov = opts.get('overlap')
     if (cs or ov) and (stype & (SAMPLE_READ | SAMPLE_RAW) or not stype & SAMPLE_CALLCHAIN):
@@ -162,8 +172,15 @@ def main(src, dst, opts=None):
                 br = overlap_entries(rec, chain_at, ip, prev if prev is not None else ip, ov)
             else:
                 deep = bool(opts.get('deep')) and n % opts['deep'] == 0
-                br = entries(ip, prev if prev is not None else ip, ips[n] if n < len(ips) else ip, deep)
-            rec += struct.pack('<Q', len(br)) + b''.join(struct.pack('<QQQ', *e) for e in br)
+                br = entries(ip, prev if prev is not None else ip, ips[n] if n < len(ips) else ip, deep,
+                             n if opts.get('vary_cycles') else None)
+            # after the call chain (and before a DWARF recording's registers
+            # and stack), else at the end
+            at = len(rec)
+            if dwarf:
+                nr, = struct.unpack_from('<Q', rec, chain_at)
+                at = chain_at + 8 + 8 * nr
+            rec[at:at] = struct.pack('<Q', len(br)) + b''.join(struct.pack('<QQQ', *e) for e in br)
             struct.pack_into('<H', rec, 6, len(rec))
             prev = ip
         out += rec
@@ -194,6 +211,8 @@ if __name__ == '__main__':
             opts['callstack'] = True
         elif o == '--feature':
             opts['feature'] = True
+        elif o == '--vary-cycles':
+            opts['vary_cycles'] = True
         elif o in ('--empty', '--no-user', '--deep', '--overlap'):
             opts[o[2:].replace('-', '_')] = int(args.pop(0))
         else:

@@ -4,8 +4,9 @@
 # byte on the same files, beyond plain branch stacks (test_diff_branch):
 # branch stacks with call chains (-g; perf puts the branches first, then
 # the call chain past the entries the branches overlap), LBR call stacks
-# (the call chain's kernel part, then the stack), and the samples --time
-# and --cpu keep.  The branch stacks are brstack-craft.py's (no LBR
+# (the call chain's kernel part, then the stack), DWARF recordings (no
+# user stack unwound, as perf's diff), and the samples --time and --cpu
+# keep.  The branch stacks are brstack-craft.py's (no LBR
 # here).  The recordings are of page faults: most samples are in the
 # kernel, whose call chains are deep, and each entry has a sample or two,
 # so ties of hits decide which five streams are kept.
@@ -97,4 +98,21 @@ fi
 run diff --stream --cpu 0 old-ov.data new-ov.data
 expect_rc "--cpu on files without sample CPUs: refused" 1
 contains "saying so" "$err" "does not contain CPU events"
+
+# --call-graph dwarf with branch stacks: perf diff 6.1 unwinds no user
+# stack (it never sets dwarf_callchain_users, so libunwind adds nothing):
+# its chains are the branches and the recorded call chain, as for any
+# file.  User-mode samples only (cpu-clock:u), so no kernel object's
+# place in perf's heap breaks a tie of hits.
+for f in d1:hot d2:hotb; do
+	"$PERFKIT" record -e cpu-clock:u -F 999 --call-graph dwarf,4096 -o ${f%%:*}.data -- "$W" ${f#*:} 100 \
+		>/dev/null 2>&1
+	python3 "$CRAFT" --feature ${f%%:*}.data ${f%%:*}-br.data
+done
+contains "the recording has user stacks and branch stacks" "$(perf evlist -v -i d1-br.data 2>/dev/null)" \
+	"BRANCH_STACK|REGS_USER|STACK_USER"
+for args in "d1-br.data d2-br.data" "d2-br.data d1-br.data" "d1-br.data d1-br.data"; do
+	# shellcheck disable=SC2086
+	same_as_perf --stream $args
+done
 done_testing

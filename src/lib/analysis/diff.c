@@ -9,7 +9,8 @@
  * the later files' unpaired entries added as perf's zero-period "dummy"
  * rows, each pair's delta, ratio or weighted difference, and the rows in
  * perf diff's order: file -o N's computed value, the baseline period,
- * each later file's computed value, then the keys.
+ * each later file's computed value, then the keys (PK_DIFF_BASELINE: the
+ * baseline period, then the keys).
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -211,6 +212,7 @@ static int cmp_value(const struct pk_diff *d, const struct pk_diff_pair *a, cons
 	case PK_DIFF_DELTA_ABS: return cmp_double_desc(fabs(a->delta), fabs(b->delta));
 	case PK_DIFF_RATIO: return cmp_double_desc(a->ratio, b->ratio);
 	case PK_DIFF_WDIFF: return cmp_num(b->wdiff, a->wdiff);
+	case PK_DIFF_BASELINE: return 0;
 	}
 	return 0;
 }
@@ -249,18 +251,20 @@ static int cmp_compute(const struct pk_diff *d, const struct row *a, const struc
 }
 
 /* perf diff's sort list: the -o column, the baseline period, each later
- * file's column, the keys. */
+ * file's column, the keys; PK_DIFF_BASELINE's columns are perf's
+ * hist_entry__cmp_nop, so they say nothing (not even which rows have pairs). */
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct row *a = pa, *b = pb;
 	const struct pk_diff *d = arg;
+	bool nop = d->compute == PK_DIFF_BASELINE;
 	int c;
 
-	if (d->order && (c = cmp_compute(d, a, b, d->order, true)))
+	if (!nop && d->order && (c = cmp_compute(d, a, b, d->order, true)))
 		return c;
 	if (a->e.base_period != b->e.base_period)
 		return a->e.base_period > b->e.base_period ? -1 : 1;
-	for (size_t f = 1; f < d->nr_files; f++)
+	for (size_t f = 1; !nop && f < d->nr_files; f++)
 		if ((c = cmp_compute(d, a, b, f, false)))
 			return c;
 	return cmp_keys(d, row_key(d, a), row_key(d, b));
@@ -283,7 +287,7 @@ static int check(const struct pk_hist *const *hists, size_t nr, const struct pk_
 	if (o->size < sizeof(*o))
 		return pk__error(-EINVAL, "a profile comparison", "options of size %zu (%zu expected)", o->size,
 				 sizeof(*o));
-	if ((unsigned)o->compute > PK_DIFF_WDIFF)
+	if ((unsigned)o->compute > PK_DIFF_BASELINE)
 		return pk__error(-EINVAL, "a profile comparison", "unknown computation %d", (int)o->compute);
 	if (o->compute == PK_DIFF_WDIFF && (!o->w1 || !o->w2))
 		return pk__error(-EINVAL, "a profile comparison", "a weight of 0 for wdiff");

@@ -5,7 +5,7 @@
  * file's entries of one name counted as one, entries of one side only
  * (perf's dummies and unpaired rows), the delta, ratio and wdiff, -b's
  * totals, perf diff's order for each computation and -o 0, and the
- * errors; three histograms, each later one's side of a row and -o N;
+ * errors; PK_DIFF_BASELINE's ties (perf's -c cycles) in key order; three histograms, each later one's side of a row and -o N;
  * histograms keyed by name on one interner (pk_hist_set_by_name);
  * and two exporters' stacks as folded lines with both weights.
  */
@@ -165,6 +165,42 @@ static void errors(void **state)
 	pk_hist_free(o);
 	pk_hist_free(n);
 	pk_hist_free(c);
+}
+
+/* perf diff -c cycles: its column sorts nothing, so rows of one baseline
+ * period are in key order (a, x, y), whatever their deltas (y +50, x -20,
+ * a unpaired) and whatever -o says; -o 0's order puts y, x, a. */
+static void baseline_ties_in_key_order(void **state)
+{
+	struct pk_diff_opts opts = { .size = sizeof(opts), .compute = PK_DIFF_BASELINE, .w1 = 1, .w2 = 1,
+				     .order = 1 };
+	struct pk_hist *o, *n;
+	struct pk_diff *d;
+
+	(void)state;
+	assert_int_equal(pk_hist_new(keys, 2, &o), 0);
+	assert_int_equal(pk_hist_new(keys, 2, &n), 0);
+	add(o, "w", "y", 0x300, 30);
+	add(o, "w", "x", 0x200, 30);
+	add(o, "w", "a", 0x100, 30);
+	add(o, "w", "c", 0x400, 10);
+	add(n, "w", "x", 0x200, 10);
+	add(n, "w", "y", 0x300, 80);
+	add(n, "w", "d", 0x500, 10);
+	assert_int_equal(pk_diff_new(o, n, &opts, &d), 0);
+	assert_int_equal(pk_diff_nr(d), 5);
+	row(d, 0, "a"), row(d, 1, "x"), row(d, 2, "y"), row(d, 3, "c"), row(d, 4, "d");
+	assert_true(row(d, 2, "y")->delta > 49.9999 && row(d, 2, "y")->delta < 50.0001);
+	pk_diff_free(d);
+	opts.compute = PK_DIFF_DELTA_ABS;
+	opts.order = 0;
+	assert_int_equal(pk_diff_new(o, n, &opts, &d), 0);
+	row(d, 0, "y"), row(d, 1, "x"), row(d, 2, "a");
+	pk_diff_free(d);
+	opts.compute = (enum pk_diff_compute)(PK_DIFF_BASELINE + 1);
+	assert_int_equal(pk_diff_new(o, n, &opts, &d), -EINVAL);
+	pk_hist_free(o);
+	pk_hist_free(n);
 }
 
 /* Two exporters: folded lines of both, sorted, with 0 where a side has none. */
@@ -334,6 +370,7 @@ int main(void)
 		cmocka_unit_test(each_computation_orders),
 		cmocka_unit_test(baseline_only_keeps_pairs),
 		cmocka_unit_test(errors),
+		cmocka_unit_test(baseline_ties_in_key_order),
 		cmocka_unit_test(three_files),
 		cmocka_unit_test(export_folded_both_weights),
 		cmocka_unit_test(by_name_on_one_interner),
