@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <linux/bpf.h>
 #include <stdio.h>
@@ -271,7 +272,7 @@ static int synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t
 	free(tids);
 	if (err == -ESRCH)
 		return err;
-	if (err < 0)
+	if (err < 0 || (flags & PK_SYNTH_NO_MAPS))
 		return err;
 	return pk__host_maps_read(pid, synth_map, &ctx);
 }
@@ -448,4 +449,65 @@ int pk_record_synth_bpf(const struct perf_event_attr *attr, uint64_t id, pk_reco
 	 * Then the images, whatever is loaded now: the XDP dispatcher stays
 	 * for the machine's life and a program loaded later runs through it. */
 	return synth_bpf_images(attr, id, sink, arg);
+}
+
+/* One cgroup's PERF_RECORD_CGROUP: its id (the cgroup2 inode, as the
+ * kernel's file handle gives it) and its path under the mount ("/" for the
+ * root).  A cgroup gone meanwhile, or a file system without handles, is
+ * skipped. */
+static int synth_cgroup(const char *path, const char *rel, const struct perf_event_attr *attr,
+			uint64_t id, pk_record_sink sink, void *arg)
+{
+	union {
+		struct file_handle fh;
+		unsigned char bytes[sizeof(struct file_handle) + 8];
+	} h = { .fh.handle_bytes = 8 };
+	struct builder b = { .len = sizeof(struct perf_event_header) };
+	uint64_t cgroup_id;
+	int mount_id;
+
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) < 0)
+		return 0;
+	memcpy(&cgroup_id, h.fh.f_handle, 8);
+	add_u64(&b, cgroup_id);
+	add_str(&b, rel);
+	add_trailer(&b, attr, 0, 0, id);
+	return emit(&b, PERF_RECORD_CGROUP, 0, sink, arg);
+}
+
+/* The cgroup at path[0..len) and every one under it, in readdir order as
+ * perf walks them; `root` is the mount's length in path. */
+static int synth_cgroup_tree(char *path, size_t len, size_t root, const struct perf_event_attr *attr,
+			     uint64_t id, pk_record_sink sink, void *arg, int depth)
+{
+	struct dirent *de;
+	DIR *d;
+	int err = synth_cgroup(path, len > root ? path + root : "/", attr, id, sink, arg);
+
+	if (err < 0 || depth > 64 || !(d = opendir(path)))
+		return err;
+	while (err >= 0 && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    len + 1 + n >= PATH_MAX)
+			continue;
+		path[len] = '/';
+		memcpy(path + len + 1, de->d_name, n + 1);
+		err = synth_cgroup_tree(path, len + 1 + n, root, attr, id, sink, arg, depth + 1);
+		path[len] = '\0';
+	}
+	closedir(d);
+	return err;
+}
+
+int pk_record_synth_cgroups(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink,
+			    void *arg)
+{
+	char path[PATH_MAX];
+	int err = pk_cgroup_root(path, sizeof(path));
+
+	if (err < 0)
+		return err;
+	return synth_cgroup_tree(path, strlen(path), strlen(path), attr, id, sink, arg, 0);
 }

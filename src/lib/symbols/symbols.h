@@ -198,4 +198,8 @@ void pk__a2l_index_free(struct pk__a2l_index *ix);
  * NULL when name is not mangled (or does not fit). */
 const char *pk__demangle(const char *name, char *buf, size_t len);
 
+/* pk__maps_hit_all - mark every DSO of m as hit (perf record's
+ * --buildid-all: each gets its build-id read and listed). */
+void pk__maps_hit_all(struct pk_maps *m);
+
 #endif
