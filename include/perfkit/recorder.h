@@ -145,6 +145,8 @@ struct pk_recorder_opts {
 					 * those samples hit (perf's --buildid-all) */
 	unsigned no_synth;		/* PK_RECORDER_NO_SYNTH_*: what of the targets'
 					 * processes is not synthesized (perf's --synth) */
+	bool ignore_missing;		/* pids: threads that exit before their events
+					 * open are left out, not an error (perf's -u) */
 };
 
 /* What pk_recorder_opts.no_synth leaves out of the records of what exists

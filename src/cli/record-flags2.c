@@ -235,6 +235,9 @@ static int uid_pids(struct record_opts *o, uid_t uid)
 	if (!len)
 		return fail(CLI_EXIT_EVENT, "user %s has no processes to record", o->uid);
 	o->target.pids = o->uid_pids;
+	/* A user's processes come and go: one that exits before its events
+	 * open is left out, as perf ignores it. */
+	o->r.ignore_missing = true;
 	return 0;
 }
 

@@ -335,6 +335,8 @@ static int add_process_threads(struct pk_recorder *r)
 		size_t k;
 		int err = pk_pid_threads(r->o.pids[i], &t, &k);
 
+		if (err == -ESRCH && r->o.ignore_missing)
+			continue;	/* exited since it was listed */
 		if (err < 0)
 			return err;
 		grown = pk__realloc(r->threads, (r->nr_threads + k) * sizeof(*grown));
@@ -655,8 +657,12 @@ static int synth_tasks(struct pk_recorder *r, const struct perf_event_attr *a, u
 {
 	int err = 0;
 
-	for (size_t i = 0; !err && i < r->o.nr_pids; i++)
+	for (size_t i = 0; !err && i < r->o.nr_pids; i++) {
 		err = pk_record_synth_process(r->o.pids[i], a, id, flags, synth_sink, r);
+		/* ignore_missing: gone, or not ours to read, as for -a */
+		if (r->o.ignore_missing && (err == -ESRCH || err == -ENOENT || err == -EACCES))
+			err = 0;
+	}
 	/* Each thread's process once: its name and maps. */
 	for (size_t i = 0; !err && i < r->o.nr_tids; i++) {
 		pid_t tgid = pk_pid_tgid(r->o.tids[i]);
