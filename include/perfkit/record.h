@@ -449,6 +449,9 @@ PK_API int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t i
 #define PK_SYNTH_DATA		1u	/* data mappings too (perf record -d) */
 #define PK_SYNTH_NAMESPACES	2u	/* a NAMESPACES record per thread (--namespaces) */
 #define PK_SYNTH_NO_MAPS	4u	/* the threads alone, no mappings (perf's --synth task) */
+#define PK_SYNTH_BUILD_ID	8u	/* each file mapping's build-id in place of its
+					 * device and inode (PERF_RECORD_MISC_MMAP_BUILD_ID,
+					 * perf's --buildid-mmap), where it has one */
 
 /*
  * pk_record_synth_process - records describing process `pid` as it is now,

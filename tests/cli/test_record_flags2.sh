@@ -5,8 +5,8 @@
 # at SCHED_FIFO while the command runs), --transaction (the samples carry
 # the field: perf reads them at perf's size), --all-cgroups (the existing
 # cgroups as perf synthesizes them; samples named by cgroup as in perf's
-# file), --buildid-all and --buildid-mmap (the build-id list perf shows
-# for perf's own file), --synth (the records of a -p process perf writes
+# file), --buildid-all (the build-id list perf shows for perf's own file)
+# and --buildid-mmap (build-ids in the map records, synthesized ones too), --synth (the records of a -p process perf writes
 # for each value), and the flags perf refuses here (-S, --aux-sample,
 # --kcore without /proc/kcore, --vmlinux of no file, a bad user or
 # --synth).  The attrs are compared with perf's in test_record_attrs.sh.
@@ -137,4 +137,16 @@ for s in no task mmap all task,cgroup; do
 	theirs=$(told py.data)
 	check "--synth $s: the process's records perf writes ($theirs)" test "$mine" = "$theirs"
 done
+
+# --buildid-mmap on -p: the process's maps synthesized with their
+# build-ids in place of device and inode, as perf writes them.
+maps2() { perf report -D -i "$1" 2>/dev/null | grep "PERF_RECORD_MMAP2 $sleeper/" | sed 's/^[0-9]* 0x[0-9a-f]* //'; }
+run record -q --buildid-mmap -e cpu-clock -p "$sleeper" -o y.data -- sleep 0.1
+perf record -q --buildid-mmap -e cpu-clock -p "$sleeper" -o py.data -- sleep 0.1 >/dev/null 2>&1
+mine=$(maps2 y.data)
+theirs=$(maps2 py.data)
+check "--buildid-mmap -p: the maps perf synthesizes, build-ids and all" \
+	test -n "$theirs" -a "$mine" = "$theirs"
+[ "$mine" = "$theirs" ] || diag "perfkit:" "$mine" "perf:" "$theirs"
+check "--buildid-mmap -p: sleep's own map has its build-id" grep -q ' <[0-9a-f]\{40\}>\]: r-xp .*/sleep$' <<<"$mine"
 done_testing

@@ -8,6 +8,7 @@
  * real thing.
  */
 #include "perfkit.h"
+#include "elf/elf.h"
 #include "host/host.h"
 #include "record/record.h"
 #include "sys/sys.h"
@@ -216,7 +217,26 @@ struct map_ctx {
 	bool data;
 	pk_record_sink sink;
 	void *arg;
+	bool build_id;		/* PK_SYNTH_BUILD_ID */
 };
+
+/* The file's build-id for an MMAP2 record, as perf's --buildid-mmap
+ * synthesis reads it; 0 (none: the device and inode stay) when the file
+ * has none or cannot be read. */
+static int map_build_id(const char *path, uint8_t id[20])
+{
+	struct pk__elf *e;
+	int n;
+
+	if (path[0] != '/' || pk__elf_open(path, &e) < 0) {
+		pk__error_clear();
+		return 0;
+	}
+	n = pk__elf_build_id(e, id);
+	pk__elf_close(e);
+	pk__error_clear();
+	return n > 0 ? n : 0;
+}
 
 /* One line of /proc/PID/maps as an MMAP2 record; 0 (go on) when skipped. */
 static int synth_map(void *arg, const struct pk__host_map *m)
@@ -225,7 +245,9 @@ static int synth_map(void *arg, const struct pk__host_map *m)
 	struct builder b = { .len = sizeof(struct perf_event_header) };
 	uint32_t prot, pid = (uint32_t)c->pid;
 	bool exec = m->perms[2] == 'x';
-	int err;
+	uint16_t misc = exec ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA;
+	uint8_t bid[20] = { 0 };
+	int err, n;
 
 	if (!m->path[0] || (!exec && !c->data))
 		return 0;	/* anonymous, or data without -d: perf skips them too */
@@ -236,16 +258,22 @@ static int synth_map(void *arg, const struct pk__host_map *m)
 	add_u64(&b, m->start);
 	add_u64(&b, m->end - m->start);
 	add_u64(&b, m->pgoff);
-	add_u32(&b, m->maj);
-	add_u32(&b, m->min);
-	add_u64(&b, m->ino);
-	add_u64(&b, 0);		/* ino_generation */
+	if (c->build_id && (n = map_build_id(m->path, bid)) > 0) {
+		/* In place of the device and inode: size, 3 reserved bytes, id. */
+		add_u32(&b, (uint32_t)n);
+		add(&b, bid, sizeof(bid));
+		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	} else {
+		add_u32(&b, m->maj);
+		add_u32(&b, m->min);
+		add_u64(&b, m->ino);
+		add_u64(&b, 0);		/* ino_generation */
+	}
 	add_u32(&b, prot);
 	add_u32(&b, m->perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE);
 	add_str(&b, m->path);
 	add_trailer(&b, c->attr, pid, pid, c->id);
-	err = emit(&b, PERF_RECORD_MMAP2, exec ? PERF_RECORD_MISC_USER :
-		   PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, c->sink, c->arg);
+	err = emit(&b, PERF_RECORD_MMAP2, misc, c->sink, c->arg);
 	/* A sink's error stops the walk; the walk stops on any non-zero. */
 	return err < 0 ? err : 0;
 }
@@ -254,7 +282,7 @@ static int synth_map(void *arg, const struct pk__host_map *m)
 static int synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id, unsigned flags,
 			 bool forks, pk_record_sink sink, void *arg)
 {
-	struct map_ctx ctx = { pid, attr, id, flags & PK_SYNTH_DATA, sink, arg };
+	struct map_ctx ctx = { pid, attr, id, flags & PK_SYNTH_DATA, sink, arg, flags & PK_SYNTH_BUILD_ID };
 	pid_t *tids, ppid = forks ? parent_of(pid) : 0;
 	size_t nr;
 	int err;

@@ -687,7 +687,8 @@ static int synthesize(struct pk_recorder *r, bool again)
 {
 	const struct perf_event_attr *a = pk_evlist_attr(r->l, 0);
 	unsigned flags = (r->o.data_addr ? PK_SYNTH_DATA : 0) | (r->o.namespaces ? PK_SYNTH_NAMESPACES : 0) |
-			 (r->o.no_synth & PK_RECORDER_NO_SYNTH_MMAP ? PK_SYNTH_NO_MAPS : 0);
+			 (r->o.no_synth & PK_RECORDER_NO_SYNTH_MMAP ? PK_SYNTH_NO_MAPS : 0) |
+			 (r->o.buildid_mmap ? PK_SYNTH_BUILD_ID : 0);
 	uint64_t id = 0;
 	int err;
 
