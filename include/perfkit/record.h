@@ -445,6 +445,16 @@ typedef int (*pk_record_sink)(void *arg, const struct perf_event_header *rec);
 PK_API int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id,
 				  pk_record_sink sink, void *arg);
 
+/*
+ * pk_record_synth_kernel_build_id - the same map as pk_record_synth_kernel
+ * as perf record --buildid-mmap writes it: a PERF_RECORD_MMAP2 (no
+ * protection bits) carrying the running kernel's build-id from
+ * /sys/kernel/notes with PERF_RECORD_MISC_MMAP_BUILD_ID (device and inode
+ * 0 when it cannot be read).  Returns as pk_record_synth_kernel.
+ */
+PK_API int pk_record_synth_kernel_build_id(const struct perf_event_attr *attr, uint64_t id,
+					   pk_record_sink sink, void *arg);
+
 /* What pk_record_synth_process and pk_record_synth_all add, as flags. */
 #define PK_SYNTH_DATA		1u	/* data mappings too (perf record -d) */
 #define PK_SYNTH_NAMESPACES	2u	/* a NAMESPACES record per thread (--namespaces) */

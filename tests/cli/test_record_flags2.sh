@@ -121,6 +121,13 @@ maps=$(perf report -D -i m.data 2>/dev/null | grep 'PERF_RECORD_MMAP2 [0-9].*r-x
 check "--buildid-mmap: the command's map records carry build-ids" \
 	test -n "$maps" -a -z "$(grep -v ' <[0-9a-f]*>\]' <<<"$maps")"
 [ -n "$maps" ] || diag "no map record of the command"
+kmap() { perf report -D -i "$1" 2>/dev/null | grep -o 'PERF_RECORD_MMAP2\? -1/0: .*'; }
+perf record -q --buildid-mmap -e cpu-clock -o pm.data -- true >/dev/null 2>&1
+mine=$(kmap m.data)
+theirs=$(kmap pm.data)
+check "--buildid-mmap: the kernel's map as perf writes it (an MMAP2 with its build-id)" \
+	test -n "$theirs" -a "$mine" = "$theirs"
+[ "$mine" = "$theirs" ] || diag "perfkit: $mine" "perf: $theirs"
 mkdir cache
 PERFKIT_BUILDID_DIR=$tmp/cache run record -q --buildid-mmap -e cpu-clock -o m.data -- true
 check "--buildid-mmap: nothing put into the build-id cache (as -N)" test -z "$(ls -A cache)"

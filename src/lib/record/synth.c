@@ -106,12 +106,32 @@ static int ktext_sym(void *arg, const struct pk__host_ksym *s)
 	return t->end != 0;
 }
 
-int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink,
-			   void *arg)
+/* The running kernel's build-id, from /sys/kernel/notes as perf reads
+ * it; its size, or 0 when it cannot be read. */
+static int kernel_build_id(uint8_t id[20])
+{
+	unsigned char notes[4096];
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, notes, sizeof(notes));
+
+	if (fd >= 0)
+		close(fd);
+	n = n > 0 ? pk__elf_notes_build_id(notes, (size_t)n, id) : 0;
+	pk__error_clear();
+	return n > 0 ? (int)n : 0;
+}
+
+/* The kernel's map: perf's MMAP, or with `build_id` perf's MMAP2 for
+ * --buildid-mmap (no protection bits, the build-id in place of the
+ * device and inode when the kernel's can be read). */
+static int synth_kernel(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink, void *arg,
+			bool build_id)
 {
 	struct builder b = { .len = sizeof(struct perf_event_header) };
 	struct ktext t = { 0, 0 };
-	int err;
+	uint8_t bid[20] = { 0 };
+	uint16_t misc = PERF_RECORD_MISC_KERNEL;
+	int err, n;
 
 	pk__error_clear();
 	err = pk__host_kallsyms_read(NULL, PK__KSYM_NEED_ADDRS, ktext_sym, &t);
@@ -125,9 +145,33 @@ int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id, pk_r
 	add_u64(&b, t.start);
 	add_u64(&b, t.end - t.start);
 	add_u64(&b, t.start);		/* pgoff: perf stores the start here too */
+	if (build_id) {
+		if ((n = kernel_build_id(bid)) > 0) {
+			add_u32(&b, (uint32_t)n);
+			add(&b, bid, sizeof(bid));
+			misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		} else {
+			add(&b, bid, sizeof(bid));	/* device, inode, generation: 0 */
+			add_u32(&b, 0);
+		}
+		add_u32(&b, 0);		/* prot */
+		add_u32(&b, 0);		/* flags */
+	}
 	add_str(&b, "[kernel.kallsyms]_text");
 	add_trailer(&b, attr, (uint32_t)-1, 0, id);
-	return emit(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, sink, arg);
+	return emit(&b, build_id ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP, misc, sink, arg);
+}
+
+int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink,
+			   void *arg)
+{
+	return synth_kernel(attr, id, sink, arg, false);
+}
+
+int pk_record_synth_kernel_build_id(const struct perf_event_attr *attr, uint64_t id,
+				    pk_record_sink sink, void *arg)
+{
+	return synth_kernel(attr, id, sink, arg, true);
 }
 
 static int synth_comm(pid_t pid, pid_t tid, const struct perf_event_attr *attr, uint64_t id,

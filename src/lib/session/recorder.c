@@ -617,7 +617,8 @@ static int synth_sink(void *arg, const struct perf_event_header *h)
  * error. */
 static int synth_kernel(struct pk_recorder *r, uint64_t id)
 {
-	int err = pk_record_synth_kernel(pk_evlist_attr(r->l, 0), id, synth_sink, r);
+	int err = r->o.buildid_mmap ? pk_record_synth_kernel_build_id(pk_evlist_attr(r->l, 0), id, synth_sink, r)
+				    : pk_record_synth_kernel(pk_evlist_attr(r->l, 0), id, synth_sink, r);
 	const struct pk_error *e = pk_last_error();
 
 	if (err != -EACCES && err != -ENOENT)
