@@ -445,9 +445,23 @@ typedef int (*pk_record_sink)(void *arg, const struct perf_event_header *rec);
 PK_API int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id,
 				  pk_record_sink sink, void *arg);
 
+/*
+ * pk_record_synth_kernel_build_id - the same map as pk_record_synth_kernel
+ * as perf record --buildid-mmap writes it: a PERF_RECORD_MMAP2 (no
+ * protection bits) carrying the running kernel's build-id from
+ * /sys/kernel/notes with PERF_RECORD_MISC_MMAP_BUILD_ID (device and inode
+ * 0 when it cannot be read).  Returns as pk_record_synth_kernel.
+ */
+PK_API int pk_record_synth_kernel_build_id(const struct perf_event_attr *attr, uint64_t id,
+					   pk_record_sink sink, void *arg);
+
 /* What pk_record_synth_process and pk_record_synth_all add, as flags. */
 #define PK_SYNTH_DATA		1u	/* data mappings too (perf record -d) */
 #define PK_SYNTH_NAMESPACES	2u	/* a NAMESPACES record per thread (--namespaces) */
+#define PK_SYNTH_NO_MAPS	4u	/* the threads alone, no mappings (perf's --synth task) */
+#define PK_SYNTH_BUILD_ID	8u	/* each file mapping's build-id in place of its
+					 * device and inode (PERF_RECORD_MISC_MMAP_BUILD_ID,
+					 * perf's --buildid-mmap), where it has one */
 
 /*
  * pk_record_synth_process - records describing process `pid` as it is now,
@@ -490,6 +504,19 @@ PK_API int pk_record_synth_all(const struct perf_event_attr *attr, uint64_t id, 
  */
 PK_API int pk_record_synth_bpf(const struct perf_event_attr *attr, uint64_t id,
 			       pk_record_sink sink, void *arg);
+
+/*
+ * pk_record_synth_cgroups - a PERF_RECORD_CGROUP for every cgroup that
+ * exists now, as perf record --all-cgroups synthesizes them: the
+ * hierarchy pk_cgroup_root finds, walked from its root (path "/") down in
+ * directory order, each record with the cgroup's id (its file handle, the
+ * id samples carry in PERF_SAMPLE_CGROUP) and its path under the mount,
+ * and the trailer `attr` asks for (pid and tid 0, ids `id`).  Cgroups
+ * that go away meanwhile are skipped.  Returns 0; -ENOENT when no cgroup
+ * hierarchy is mounted (the error says so); or what sink returned.
+ */
+PK_API int pk_record_synth_cgroups(const struct perf_event_attr *attr, uint64_t id,
+				   pk_record_sink sink, void *arg);
 
 #ifdef __cplusplus
 }

@@ -138,7 +138,24 @@ struct pk_recorder_opts {
 					 * 1, perf's --no-buffering) */
 	bool group;			/* the events given in one group, groups in
 					 * them merged (perf's --group; pk_events_group) */
+	bool transaction;		/* PERF_SAMPLE_TRANSACTION (perf's --transaction) */
+	bool all_cgroups;		/* PERF_SAMPLE_CGROUP in every layout, and the
+					 * side band's cgroup records (--all-cgroups) */
+	bool buildid_mmap;		/* the side band's build_id bit: MMAP2 records
+					 * carry build-ids (perf's --buildid-mmap) */
+	bool buildid_all;		/* BUILD_ID lists every DSO mapped, not only
+					 * those samples hit (perf's --buildid-all) */
+	unsigned no_synth;		/* PK_RECORDER_NO_SYNTH_*: what of the targets'
+					 * processes is not synthesized (perf's --synth) */
+	bool ignore_missing;		/* pids: threads that exit before their events
+					 * open are left out, not an error (perf's -u) */
 };
+
+/* What pk_recorder_opts.no_synth leaves out of the records of what exists
+ * (the kernel's map and BPF programs are always told, as by perf). */
+#define PK_RECORDER_NO_SYNTH_TASK	1u	/* names, forks and maps of processes */
+#define PK_RECORDER_NO_SYNTH_MMAP	2u	/* their maps */
+#define PK_RECORDER_NO_SYNTH_CGROUP	4u	/* the cgroups (with all_cgroups) */
 
 /*
  * Where records go besides (or instead of) a writer: called for every

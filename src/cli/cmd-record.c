@@ -573,6 +573,10 @@ int cmd_record(int argc, char **argv)
 		return err;
 	}
 	cli_stop_forward(s.wl, false);
+	if ((err = record_realtime(&o))) {
+		teardown(&s);
+		return err;
+	}
 	if (pk_recorder_start(s.rec) < 0 || (s.wl && pk_workload_go(s.wl) < 0)) {
 		cli_error("record", NULL);
 		teardown(&s);

@@ -253,6 +253,48 @@ static const struct cli_opt record_options[] = {
 	  "number" },
 	{ "dry-run", 0, CLI_ARG_NONE, OPT_DRY_RUN, NULL,
 	  "check the options and the events, then exit without recording or running COMMAND" },
+	{ "uid", 'u', CLI_ARG_REQUIRED, 'u', "USER",
+	  "every process USER (a name or uid) has now, each thread's events on every CPU (as -p)" },
+	{ "realtime", 'r', CLI_ARG_REQUIRED, 'r', "PRIO",
+	  "run perfkit at SCHED_FIFO priority PRIO (1-99) while it records" },
+	{ "all-cgroups", 0, CLI_ARG_NONE, RECORD_OPT_ALL_CGROUPS, NULL,
+	  "record each sample's cgroup id, and every cgroup (those there at the start, those made "
+	  "later) as a PERF_RECORD_CGROUP naming it" },
+	{ "transaction", 0, CLI_ARG_NONE, RECORD_OPT_TRANSACTION, NULL,
+	  "record each sample's transaction flags (PERF_SAMPLE_TRANSACTION; zero outside TSX events)" },
+	{ "buildid-all", 0, CLI_ARG_NONE, RECORD_OPT_BUILDID_ALL, NULL,
+	  "list every binary mapped in the build-id table, not only those samples hit" },
+	{ "buildid-mmap", 0, CLI_ARG_NONE, RECORD_OPT_BUILDID_MMAP, NULL,
+	  "the kernel writes build-ids into the map records (attr build_id); implies -B and -N" },
+	{ "synth", 0, CLI_ARG_REQUIRED, RECORD_OPT_SYNTH, "no|all|task|mmap|cgroup",
+	  "what to tell of the processes that exist at the start: all (default), task (names, no "
+	  "maps), mmap (names and maps), cgroup, or no (the kernel and BPF programs only)" },
+	{ "num-thread-synthesize", 0, CLI_ARG_REQUIRED, RECORD_OPT_NUM_THREAD_SYNTH, "N",
+	  "perf's synthesis threads; perfkit synthesizes on one thread, the records are the same" },
+	{ "proc-map-timeout", 0, CLI_ARG_REQUIRED, RECORD_OPT_PROC_MAP_TIMEOUT, "MS",
+	  "perf's time limit to read a process's maps; perfkit reads each /proc/PID/maps whole" },
+	{ "affinity", 0, CLI_ARG_REQUIRED, RECORD_OPT_AFFINITY, "node|cpu",
+	  "perf moves its reading thread to each ring's CPU or node; perfkit reads from where it "
+	  "runs (the file is the same)" },
+	{ "aio", 0, CLI_ARG_OPTIONAL, RECORD_OPT_AIO, "N",
+	  "perf's asynchronous writing with N (1-4) control blocks; perfkit writes synchronously "
+	  "(the file is the same)" },
+	{ "vmlinux", 0, CLI_ARG_REQUIRED, RECORD_OPT_VMLINUX, "PATH",
+	  "the kernel image for symbols (checked to be a readable file; the build-id table reads "
+	  "the running kernel's)" },
+	{ "kcore", 0, CLI_ARG_NONE, RECORD_OPT_KCORE, NULL,
+	  "copy /proc/kcore (perf's directory output): refused, with perf's message when it is "
+	  "not readable" },
+	{ "debuginfod", 0, CLI_ARG_OPTIONAL, RECORD_OPT_DEBUGINFOD, "URLS",
+	  "fetch debug info from debuginfod: perfkit has no client and says so, as a perf built "
+	  "without it does" },
+	{ "clang-path", 0, CLI_ARG_REQUIRED, RECORD_OPT_CLANG_PATH, "PATH", NULL, .with_next = true },
+	{ "clang-opt", 0, CLI_ARG_REQUIRED, RECORD_OPT_CLANG_OPT, "OPTS",
+	  "clang for perf's BPF scriptlet events (-e FILE.c), which perfkit does not build" },
+	{ "snapshot", 'S', CLI_ARG_OPTIONAL, 'S', "OPTS", NULL, .with_next = true },
+	{ "aux-sample", 0, CLI_ARG_OPTIONAL, RECORD_OPT_AUX_SAMPLE, "OPTS",
+	  "AUX-area snapshot mode / AUX-area samples (Intel PT, CoreSight): perfkit opens no AUX "
+	  "event and refuses them with perf's message" },
 	{ "quiet", 'q', CLI_ARG_NONE, 'q', NULL, "no summary at the end" },
 	{ "verbose", 'v', CLI_ARG_NONE, 'v', NULL,
 	  "print each event's perf_event_attr as opened, and the ring size" },
@@ -455,6 +497,8 @@ static int record_option(void *ctx, int id, const char *arg)
 
 	if (err == 1)
 		err = cli_target_option(&o->target, id, arg);
+	if (err == 1)
+		err = record_flags2_option(o, id, arg);
 	if (err != 1)
 		return err;
 	switch (id) {
@@ -521,7 +565,8 @@ int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	int err = cli_opts_parse(&cmd_record_opts, argc, argv, record_option, o);
 
-	if (err || (err = check_opts(o, argc)) || (o->off_cpu && (err = record_offcpu_setup(o))))
+	if (err || (err = record_flags2_check(o)) || (err = check_opts(o, argc)) ||
+	    (o->off_cpu && (err = record_offcpu_setup(o))))
 		return err;
 	o->argv = optind < argc ? argv + optind : NULL;
 	return 0;
@@ -626,6 +671,8 @@ void record_free_opts(struct record_opts *o)
 	free(o->filters);
 	free(o->cgroups);
 	free(o->switch_event);
+	free(o->uid_pids);
+	o->uid_pids = NULL;
 	o->cgroups = NULL;
 	o->switch_event = NULL;
 	o->events = NULL;

@@ -45,7 +45,42 @@ struct record_opts {
 	bool group;		/* --group: every -e event in one group, {...} merged (pk_recorder_opts.group) */
 	char exclude_perf[32];	/* --exclude-perf's filter: "common_pid != <our pid>" */
 	bool threads;		/* --threads: a directory, data.N per ring (record-threads.c) */
+	/* record-flags2.c's */
+	const char *uid;	/* -u USER */
+	char *uid_pids;		/* -u's processes, the -p list they became */
+	int realtime;		/* -r: the recorder's SCHED_FIFO priority, 0 none */
+	bool buildid_mmap;	/* --buildid-mmap */
+	unsigned aio;		/* --aio's control blocks (checked, 0 without) */
+	const char *affinity;	/* --affinity node|cpu (checked, NULL without) */
+	bool kcore;		/* --kcore */
+	bool debuginfod;	/* --debuginfod */
+	int aux_flag;		/* -S or --aux-sample given (its id), 0 none */
 };
+
+/* The ids of record-flags2.c's long-only options. */
+enum {
+	RECORD_OPT_FLAGS2 = 0x200, RECORD_OPT_ALL_CGROUPS, RECORD_OPT_TRANSACTION,
+	RECORD_OPT_BUILDID_ALL, RECORD_OPT_BUILDID_MMAP, RECORD_OPT_SYNTH, RECORD_OPT_NUM_THREAD_SYNTH,
+	RECORD_OPT_PROC_MAP_TIMEOUT, RECORD_OPT_AFFINITY, RECORD_OPT_AIO, RECORD_OPT_VMLINUX,
+	RECORD_OPT_KCORE, RECORD_OPT_DEBUGINFOD, RECORD_OPT_CLANG_PATH, RECORD_OPT_CLANG_OPT,
+	RECORD_OPT_AUX_SAMPLE,
+};
+
+/* record_flags2_option - one of record-flags2.c's options (-u, -r, -S or
+ * an id above) into o.  0, an exit status after a message, or 1 when id
+ * is none of them. */
+int record_flags2_option(struct record_opts *o, int id, const char *arg);
+
+/* record_flags2_check - after the options: -S/--aux-sample and --kcore
+ * refused with perf's messages, -u into a -p list of the user's
+ * processes (perf's overrides against the other targets), and
+ * --buildid-mmap's implied -B -N.  0, or an exit status after a message. */
+int record_flags2_check(struct record_opts *o);
+
+/* record_realtime - -r: SCHED_FIFO at its priority for perfkit, before
+ * the recording starts and the command is let run (perf: after its
+ * synthesis).  0, or an exit status after perf's message. */
+int record_realtime(const struct record_opts *o);
 
 /* A file this run made (--switch-max-files), as it was made. */
 struct record_file {

@@ -13,7 +13,8 @@
 # -i (--no-inherit), --running-time (the enabled and running times in
 # read_format), --sample-identifier, --no-bpf-event, -n (a zero rate); --overwrite (every event written backward, the sideband's
 # too: no event added for a task, -a's dummy:HG backward and enabled);
-# --phys-data, --no-buffering, -I[REGS], --group (groups in the list merged).
+# --phys-data, --no-buffering, -I[REGS], --group; --transaction,
+# --all-cgroups, --buildid-mmap, -u and the flags that change no attr.
 . "$(dirname "$0")/tap.sh"
 
 tmp=$(mktemp -d)
@@ -89,6 +90,30 @@ for a in "" -a; do
 		check "record ${a:+$a }--group -e $e: perf's one group ($theirs)" test -n "$theirs" -a "$mine" = "$theirs"
 	done
 done
+
+# rec13's flags: --transaction (perf sets the bit, its printer has no
+# name for it: the sample sizes are checked in test_record_flags2.sh),
+# --all-cgroups (CGROUP, and the side band's cgroup bit), --buildid-mmap
+# (the side band's build_id bit), and the flags that leave the attrs as
+# they are (-r, --synth, --buildid-all, --aio, --affinity,
+# --num-thread-synthesize, --proc-map-timeout).
+same "record --transaction" --transaction
+same "record --all-cgroups" --all-cgroups
+same "record -a --all-cgroups" -a --all-cgroups
+same "record --buildid-mmap" --buildid-mmap
+same "record --buildid-all" --buildid-all
+same "record -r 1" -r 1
+same "record --synth no" --synth no
+same "record --aio --affinity node" --aio --affinity node
+same "record --num-thread-synthesize 2 --proc-map-timeout 100" --num-thread-synthesize 2 --proc-map-timeout 100
+# -u: a process of nobody's, its threads' events as perf opens them.
+if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	setpriv --reuid=nobody --regid=nogroup --clear-groups sleep 600 &
+	nobody_sleeper=$!
+	same "record -u nobody" -u nobody
+	kill "$nobody_sleeper"
+	wait "$nobody_sleeper" 2>/dev/null
+fi
 
 # CPU targets: inherit set as for a task, and the side-band dummy:HG
 # opened enabled (perf's immediate event), not waiting for the start.

@@ -4,7 +4,8 @@
  * map matches /proc/kallsyms, this process gets a COMM per thread with its
  * name and an executable MMAP2 for its own binary, every record carries
  * the trailer its attr asks for, and -a's synthesis puts a FORK before each
- * thread's COMM with perf's parents.
+ * thread's COMM with perf's parents; --all-cgroups' walk names the root
+ * first and this process's cgroup with the id stat gives its directory.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -223,6 +224,61 @@ static void test_sink_stops(void **state)
 	assert_int_equal(calls, 1);
 }
 
+/* --all-cgroups: the records of the cgroup tree. */
+struct cgroups {
+	const struct perf_event_attr *attr;
+	char mine[4096];	/* this process's cgroup2 path, "" on v1 */
+	uint64_t mine_id;
+	int nr, root_first, mine_seen, bad;
+};
+
+static int cgroup_sink(void *arg, const struct perf_event_header *h)
+{
+	struct cgroups *c = arg;
+	struct pk_record r = { .size = sizeof(r) };
+
+	if (pk_record_decode(h, c->attr, &r) != 0 || r.type != PERF_RECORD_CGROUP || r.id.id != 99) {
+		c->bad++;
+		return 0;
+	}
+	if (!c->nr++ && !strcmp(r.cgroup.path, "/"))
+		c->root_first = 1;
+	if (c->mine[0] && !strcmp(r.cgroup.path, c->mine))
+		c->mine_seen += r.cgroup.id == c->mine_id ? 1 : 100;
+	return 0;
+}
+
+static void test_cgroups(void **state)
+{
+	struct perf_event_attr a = attr();
+	struct cgroups c = { .attr = &a };
+	char root[4096], line[4096], dir[8192];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	struct stat st = { 0 };
+	int err;
+
+	(void)state;
+	if (pk_cgroup_root(root, sizeof(root)) < 0)
+		skip();	/* no cgroup hierarchy mounted here */
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(c.mine, sizeof(c.mine), "%s", line + 3);
+		}
+	if (f)
+		fclose(f);
+	snprintf(dir, sizeof(dir), "%s%s", root, c.mine);
+	if (!c.mine[0] || stat(dir, &st) < 0)
+		c.mine[0] = '\0';	/* v1 perf_event mount: its paths differ */
+	c.mine_id = st.st_ino;
+	err = pk_record_synth_cgroups(&a, 99, cgroup_sink, &c);
+	assert_int_equal(err, 0);
+	assert_int_equal(c.bad, 0);
+	assert_int_equal(c.root_first, 1);
+	if (c.mine[0])
+		assert_int_equal(c.mine_seen, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_kernel),
 		cmocka_unit_test(test_sink_stops),
 		cmocka_unit_test(test_all_forks),
+		cmocka_unit_test(test_cgroups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,12 +8,14 @@
  * real thing.
  */
 #include "perfkit.h"
+#include "elf/elf.h"
 #include "host/host.h"
 #include "record/record.h"
 #include "sys/sys.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <linux/bpf.h>
 #include <stdio.h>
@@ -104,12 +106,32 @@ static int ktext_sym(void *arg, const struct pk__host_ksym *s)
 	return t->end != 0;
 }
 
-int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink,
-			   void *arg)
+/* The running kernel's build-id, from /sys/kernel/notes as perf reads
+ * it; its size, or 0 when it cannot be read. */
+static int kernel_build_id(uint8_t id[20])
+{
+	unsigned char notes[4096];
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, notes, sizeof(notes));
+
+	if (fd >= 0)
+		close(fd);
+	n = n > 0 ? pk__elf_notes_build_id(notes, (size_t)n, id) : 0;
+	pk__error_clear();
+	return n > 0 ? (int)n : 0;
+}
+
+/* The kernel's map: perf's MMAP, or with `build_id` perf's MMAP2 for
+ * --buildid-mmap (no protection bits, the build-id in place of the
+ * device and inode when the kernel's can be read). */
+static int synth_kernel(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink, void *arg,
+			bool build_id)
 {
 	struct builder b = { .len = sizeof(struct perf_event_header) };
 	struct ktext t = { 0, 0 };
-	int err;
+	uint8_t bid[20] = { 0 };
+	uint16_t misc = PERF_RECORD_MISC_KERNEL;
+	int err, n;
 
 	pk__error_clear();
 	err = pk__host_kallsyms_read(NULL, PK__KSYM_NEED_ADDRS, ktext_sym, &t);
@@ -123,9 +145,33 @@ int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id, pk_r
 	add_u64(&b, t.start);
 	add_u64(&b, t.end - t.start);
 	add_u64(&b, t.start);		/* pgoff: perf stores the start here too */
+	if (build_id) {
+		if ((n = kernel_build_id(bid)) > 0) {
+			add_u32(&b, (uint32_t)n);
+			add(&b, bid, sizeof(bid));
+			misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		} else {
+			add(&b, bid, sizeof(bid));	/* device, inode, generation: 0 */
+			add_u32(&b, 0);
+		}
+		add_u32(&b, 0);		/* prot */
+		add_u32(&b, 0);		/* flags */
+	}
 	add_str(&b, "[kernel.kallsyms]_text");
 	add_trailer(&b, attr, (uint32_t)-1, 0, id);
-	return emit(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, sink, arg);
+	return emit(&b, build_id ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP, misc, sink, arg);
+}
+
+int pk_record_synth_kernel(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink,
+			   void *arg)
+{
+	return synth_kernel(attr, id, sink, arg, false);
+}
+
+int pk_record_synth_kernel_build_id(const struct perf_event_attr *attr, uint64_t id,
+				    pk_record_sink sink, void *arg)
+{
+	return synth_kernel(attr, id, sink, arg, true);
 }
 
 static int synth_comm(pid_t pid, pid_t tid, const struct perf_event_attr *attr, uint64_t id,
@@ -215,7 +261,26 @@ struct map_ctx {
 	bool data;
 	pk_record_sink sink;
 	void *arg;
+	bool build_id;		/* PK_SYNTH_BUILD_ID */
 };
+
+/* The file's build-id for an MMAP2 record, as perf's --buildid-mmap
+ * synthesis reads it; 0 (none: the device and inode stay) when the file
+ * has none or cannot be read. */
+static int map_build_id(const char *path, uint8_t id[20])
+{
+	struct pk__elf *e;
+	int n;
+
+	if (path[0] != '/' || pk__elf_open(path, &e) < 0) {
+		pk__error_clear();
+		return 0;
+	}
+	n = pk__elf_build_id(e, id);
+	pk__elf_close(e);
+	pk__error_clear();
+	return n > 0 ? n : 0;
+}
 
 /* One line of /proc/PID/maps as an MMAP2 record; 0 (go on) when skipped. */
 static int synth_map(void *arg, const struct pk__host_map *m)
@@ -224,7 +289,9 @@ static int synth_map(void *arg, const struct pk__host_map *m)
 	struct builder b = { .len = sizeof(struct perf_event_header) };
 	uint32_t prot, pid = (uint32_t)c->pid;
 	bool exec = m->perms[2] == 'x';
-	int err;
+	uint16_t misc = exec ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA;
+	uint8_t bid[20] = { 0 };
+	int err, n;
 
 	if (!m->path[0] || (!exec && !c->data))
 		return 0;	/* anonymous, or data without -d: perf skips them too */
@@ -235,16 +302,22 @@ static int synth_map(void *arg, const struct pk__host_map *m)
 	add_u64(&b, m->start);
 	add_u64(&b, m->end - m->start);
 	add_u64(&b, m->pgoff);
-	add_u32(&b, m->maj);
-	add_u32(&b, m->min);
-	add_u64(&b, m->ino);
-	add_u64(&b, 0);		/* ino_generation */
+	if (c->build_id && (n = map_build_id(m->path, bid)) > 0) {
+		/* In place of the device and inode: size, 3 reserved bytes, id. */
+		add_u32(&b, (uint32_t)n);
+		add(&b, bid, sizeof(bid));
+		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	} else {
+		add_u32(&b, m->maj);
+		add_u32(&b, m->min);
+		add_u64(&b, m->ino);
+		add_u64(&b, 0);		/* ino_generation */
+	}
 	add_u32(&b, prot);
 	add_u32(&b, m->perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE);
 	add_str(&b, m->path);
 	add_trailer(&b, c->attr, pid, pid, c->id);
-	err = emit(&b, PERF_RECORD_MMAP2, exec ? PERF_RECORD_MISC_USER :
-		   PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, c->sink, c->arg);
+	err = emit(&b, PERF_RECORD_MMAP2, misc, c->sink, c->arg);
 	/* A sink's error stops the walk; the walk stops on any non-zero. */
 	return err < 0 ? err : 0;
 }
@@ -253,7 +326,7 @@ static int synth_map(void *arg, const struct pk__host_map *m)
 static int synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t id, unsigned flags,
 			 bool forks, pk_record_sink sink, void *arg)
 {
-	struct map_ctx ctx = { pid, attr, id, flags & PK_SYNTH_DATA, sink, arg };
+	struct map_ctx ctx = { pid, attr, id, flags & PK_SYNTH_DATA, sink, arg, flags & PK_SYNTH_BUILD_ID };
 	pid_t *tids, ppid = forks ? parent_of(pid) : 0;
 	size_t nr;
 	int err;
@@ -271,7 +344,7 @@ static int synth_process(pid_t pid, const struct perf_event_attr *attr, uint64_t
 	free(tids);
 	if (err == -ESRCH)
 		return err;
-	if (err < 0)
+	if (err < 0 || (flags & PK_SYNTH_NO_MAPS))
 		return err;
 	return pk__host_maps_read(pid, synth_map, &ctx);
 }
@@ -448,4 +521,65 @@ int pk_record_synth_bpf(const struct perf_event_attr *attr, uint64_t id, pk_reco
 	 * Then the images, whatever is loaded now: the XDP dispatcher stays
 	 * for the machine's life and a program loaded later runs through it. */
 	return synth_bpf_images(attr, id, sink, arg);
+}
+
+/* One cgroup's PERF_RECORD_CGROUP: its id (the cgroup2 inode, as the
+ * kernel's file handle gives it) and its path under the mount ("/" for the
+ * root).  A cgroup gone meanwhile, or a file system without handles, is
+ * skipped. */
+static int synth_cgroup(const char *path, const char *rel, const struct perf_event_attr *attr,
+			uint64_t id, pk_record_sink sink, void *arg)
+{
+	union {
+		struct file_handle fh;
+		unsigned char bytes[sizeof(struct file_handle) + 8];
+	} h = { .fh.handle_bytes = 8 };
+	struct builder b = { .len = sizeof(struct perf_event_header) };
+	uint64_t cgroup_id;
+	int mount_id;
+
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) < 0)
+		return 0;
+	memcpy(&cgroup_id, h.fh.f_handle, 8);
+	add_u64(&b, cgroup_id);
+	add_str(&b, rel);
+	add_trailer(&b, attr, 0, 0, id);
+	return emit(&b, PERF_RECORD_CGROUP, 0, sink, arg);
+}
+
+/* The cgroup at path[0..len) and every one under it, in readdir order as
+ * perf walks them; `root` is the mount's length in path. */
+static int synth_cgroup_tree(char *path, size_t len, size_t root, const struct perf_event_attr *attr,
+			     uint64_t id, pk_record_sink sink, void *arg, int depth)
+{
+	struct dirent *de;
+	DIR *d;
+	int err = synth_cgroup(path, len > root ? path + root : "/", attr, id, sink, arg);
+
+	if (err < 0 || depth > 64 || !(d = opendir(path)))
+		return err;
+	while (err >= 0 && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    len + 1 + n >= PATH_MAX)
+			continue;
+		path[len] = '/';
+		memcpy(path + len + 1, de->d_name, n + 1);
+		err = synth_cgroup_tree(path, len + 1 + n, root, attr, id, sink, arg, depth + 1);
+		path[len] = '\0';
+	}
+	closedir(d);
+	return err;
+}
+
+int pk_record_synth_cgroups(const struct perf_event_attr *attr, uint64_t id, pk_record_sink sink,
+			    void *arg)
+{
+	char path[PATH_MAX];
+	int err = pk_cgroup_root(path, sizeof(path));
+
+	if (err < 0)
+		return err;
+	return synth_cgroup_tree(path, strlen(path), strlen(path), attr, id, sink, arg, 0);
 }

@@ -9,6 +9,7 @@
  */
 #include "session/session.h"
 #include "ring/ring.h"
+#include "symbols/symbols.h"
 #include "sys/sys.h"
 
 #include <errno.h>
@@ -313,12 +314,15 @@ static void cache_build_id(struct pk_recorder *r, const struct pk_dso *d)
 		r->warning = NULL;
 }
 
-/* The BUILD_ID table, as perf writes it: every DSO a sample landed in,
- * plus the vDSO, that has a build-id; and the cache, when asked. */
+/* The BUILD_ID table, as perf writes it: every DSO a sample landed in
+ * (with buildid_all, every DSO mapped), plus the vDSO, that has a
+ * build-id; and the cache, when asked. */
 static int add_build_ids(struct pk_recorder *r)
 {
 	int err = 0;
 
+	if (r->o.buildid_all)
+		pk__maps_hit_all(r->maps);
 	pk_maps_read_build_ids(r->maps);
 	for (size_t i = 0; !err && i < pk_maps_nr_dsos(r->maps); i++) {
 		const struct pk_dso *d = pk_maps_dso(r->maps, i);

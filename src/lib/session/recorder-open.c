@@ -12,7 +12,9 @@
 #include "sys/sys.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * perf's cycles fallback: where the kernel cannot sample cycles (no
@@ -118,6 +120,45 @@ static int reparse(struct pk_recorder *r, const char *events)
 	return 0;
 }
 
+/* Whether thread tid can still be measured: it exists and has not
+ * exited (a zombie's /proc entry stays, but perf_event_open says ESRCH). */
+static bool thread_alive(pid_t tid)
+{
+	char path[64], buf[512];
+	FILE *f;
+	size_t n;
+	const char *paren;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	if (!(f = fopen(path, "re")))
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
+/*
+ * perf's ignore_missing_thread (its -u): threads that exited between
+ * their listing and the open (ESRCH) are left out, and the rest opened
+ * again.  Returns whether any was left out (none left: false, the error
+ * stands).
+ */
+static bool drop_exited(struct pk_recorder *r, struct pk_target *t)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < r->nr_threads; i++)
+		if (thread_alive(r->threads[i]))
+			r->threads[kept++] = r->threads[i];
+	if (!kept || kept == r->nr_threads)
+		return false;
+	r->nr_threads = kept;
+	t->nr_threads = kept;
+	return true;
+}
+
 /* Open the events, with perf's precise-level and cycles -> cpu-clock
  * fallbacks. */
 int pk__recorder_open_events(struct pk_recorder *r, const char *events)
@@ -142,6 +183,10 @@ int pk__recorder_open_events(struct pk_recorder *r, const char *events)
 		if ((err = pk_evlist_new(r->ev, &t, &r->l)) < 0)
 			return err;
 		err = pk_evlist_open(r->l);
+		if (err == -ESRCH && r->o.ignore_missing && drop_exited(r, &t)) {
+			err = reparse(r, events);
+			continue;
+		}
 		if (!refused_here(err))
 			return err;
 		if (precise && level > 0) {

@@ -39,7 +39,8 @@ static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr
 }
 
 /* The flags perf record adds on top of its layout (-W, --data-page-size,
- * --code-page-size, --phys-data, --no-buffering, --all-user, --all-kernel,
+ * --code-page-size, --phys-data, --transaction, --all-cgroups,
+ * --no-buffering, --all-user, --all-kernel,
  * --user/kernel-callchains), set as perf 6.1's evsel__config sets them. */
 static void layout_extras(const struct pk_recorder_opts *o, struct perf_event_attr *a,
 			  enum pk_callgraph mode)
@@ -52,6 +53,12 @@ static void layout_extras(const struct pk_recorder_opts *o, struct perf_event_at
 		a->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
 	if (o->phys_data)
 		a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	/* perf 6.1 sets TRANSACTION as asked, though its attr printer (perf
+	 * -vv, perf evlist -v) has no name for the bit and leaves it out. */
+	if (o->transaction)
+		a->sample_type |= PERF_SAMPLE_TRANSACTION;
+	if (o->all_cgroups)
+		a->sample_type |= PERF_SAMPLE_CGROUP;
 	if (o->no_buffering) {
 		a->watermark = 0;
 		a->wakeup_events = 1;
@@ -200,6 +207,8 @@ static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_
 		a->mmap_data = o->data_addr || cg.mode == PK_CALLGRAPH_DWARF;
 		a->context_switch = o->switch_events;
 		a->namespaces = o->namespaces;
+		a->cgroup = o->all_cgroups;
+		a->build_id = o->buildid_mmap;
 	}
 	if (o->use_clockid) {
 		a->use_clockid = 1;
@@ -330,6 +339,8 @@ static int add_process_threads(struct pk_recorder *r)
 		size_t k;
 		int err = pk_pid_threads(r->o.pids[i], &t, &k);
 
+		if (err == -ESRCH && r->o.ignore_missing)
+			continue;	/* exited since it was listed */
 		if (err < 0)
 			return err;
 		grown = pk__realloc(r->threads, (r->nr_threads + k) * sizeof(*grown));
@@ -611,13 +622,28 @@ static int synth_sink(void *arg, const struct perf_event_header *h)
  * error. */
 static int synth_kernel(struct pk_recorder *r, uint64_t id)
 {
-	int err = pk_record_synth_kernel(pk_evlist_attr(r->l, 0), id, synth_sink, r);
+	int err = r->o.buildid_mmap ? pk_record_synth_kernel_build_id(pk_evlist_attr(r->l, 0), id, synth_sink, r)
+				    : pk_record_synth_kernel(pk_evlist_attr(r->l, 0), id, synth_sink, r);
 	const struct pk_error *e = pk_last_error();
 
 	if (err != -EACCES && err != -ENOENT)
 		return err;
 	free(r->warning);
 	if (pk__asprintf(&r->warning, "%s; %s", e->why, e->hint) < 0)
+		r->warning = NULL;
+	return 0;
+}
+
+/* The cgroups, as perf 6.1 synthesizes them with --all-cgroups; a
+ * machine without a cgroup hierarchy is a warning, as perf warns. */
+static int synth_cgroups(struct pk_recorder *r, const struct perf_event_attr *a, uint64_t id)
+{
+	int err = pk_record_synth_cgroups(a, id, synth_sink, r);
+
+	if (err != -ENOENT)
+		return err;
+	free(r->warning);
+	if (pk__asprintf(&r->warning, "no cgroup records: %s", pk_last_error()->why) < 0)
 		r->warning = NULL;
 	return 0;
 }
@@ -630,18 +656,19 @@ static int synth_kernel(struct pk_recorder *r, uint64_t id)
  * alone, so a command's process is told too (one gone already has
  * nothing left to tell).
  */
-static int synthesize(struct pk_recorder *r, bool again)
+/* The processes of the target: -p's, -t's, every one for CPUs, and after
+ * a switch the command's. */
+static int synth_tasks(struct pk_recorder *r, const struct perf_event_attr *a, uint64_t id,
+		       unsigned flags, bool again)
 {
-	const struct perf_event_attr *a = pk_evlist_attr(r->l, 0);
-	unsigned flags = (r->o.data_addr ? PK_SYNTH_DATA : 0) | (r->o.namespaces ? PK_SYNTH_NAMESPACES : 0);
-	uint64_t id = 0;
-	int err;
+	int err = 0;
 
-	for (size_t c = 0; c < pk_evlist_nr_cpus(r->l) && !id; c++)
-		pk_evlist_id(r->l, 0, c, 0, &id);
-	err = synth_kernel(r, id);
-	for (size_t i = 0; !err && i < r->o.nr_pids; i++)
+	for (size_t i = 0; !err && i < r->o.nr_pids; i++) {
 		err = pk_record_synth_process(r->o.pids[i], a, id, flags, synth_sink, r);
+		/* ignore_missing: gone, or not ours to read, as for -a */
+		if (r->o.ignore_missing && (err == -ESRCH || err == -ENOENT || err == -EACCES))
+			err = 0;
+	}
 	/* Each thread's process once: its name and maps. */
 	for (size_t i = 0; !err && i < r->o.nr_tids; i++) {
 		pid_t tgid = pk_pid_tgid(r->o.tids[i]);
@@ -659,6 +686,28 @@ static int synthesize(struct pk_recorder *r, bool again)
 		if (err == -ESRCH || err == -ENOENT)
 			err = 0;
 	}
+	return err;
+}
+
+static int synthesize(struct pk_recorder *r, bool again)
+{
+	const struct perf_event_attr *a = pk_evlist_attr(r->l, 0);
+	unsigned flags = (r->o.data_addr ? PK_SYNTH_DATA : 0) | (r->o.namespaces ? PK_SYNTH_NAMESPACES : 0) |
+			 (r->o.no_synth & PK_RECORDER_NO_SYNTH_MMAP ? PK_SYNTH_NO_MAPS : 0) |
+			 (r->o.buildid_mmap ? PK_SYNTH_BUILD_ID : 0);
+	uint64_t id = 0;
+	int err;
+
+	for (size_t c = 0; c < pk_evlist_nr_cpus(r->l) && !id; c++)
+		pk_evlist_id(r->l, 0, c, 0, &id);
+	err = synth_kernel(r, id);
+	/* --all-cgroups: the cgroups that exist (the kernel tells of new
+	 * ones), before the processes, as perf 6.1 writes them. */
+	if (!err && r->o.all_cgroups && !(r->o.no_synth & PK_RECORDER_NO_SYNTH_CGROUP))
+		err = synth_cgroups(r, a, id);
+	/* perf's --synth without task: no process is told. */
+	if (!err && !(r->o.no_synth & PK_RECORDER_NO_SYNTH_TASK))
+		err = synth_tasks(r, a, id, flags, again);
 	/* The loaded BPF programs, for every target as perf does. */
 	if (!err && !r->o.no_bpf_event)
 		err = pk_record_synth_bpf(a, id, synth_sink, r);

@@ -486,6 +486,12 @@ const struct pk_dso *pk_maps_dso(const struct pk_maps *m, size_t i)
 	return i < m->nr_dsos ? &m->dsos[i]->pub : NULL;
 }
 
+void pk__maps_hit_all(struct pk_maps *m)
+{
+	for (size_t i = 0; i < m->nr_dsos; i++)
+		m->dsos[i]->pub.hit = true;
+}
+
 void pk_maps_read_build_ids(struct pk_maps *m)
 {
 	for (size_t i = 0; i < m->nr_dsos; i++) {

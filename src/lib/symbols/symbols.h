@@ -254,4 +254,8 @@ const char *pk__demangle(const char *name, char *buf, size_t len);
  * perf -v demangles (DMGL_PARAMS); Rust names as pk__demangle gives them. */
 const char *pk__demangle_params(const char *name, char *buf, size_t len);
 
+/* pk__maps_hit_all - mark every DSO of m as hit (perf record's
+ * --buildid-all: each gets its build-id read and listed). */
+void pk__maps_hit_all(struct pk_maps *m);
+
 #endif

@@ -304,6 +304,40 @@ static void test_layout_overwrite(void **state)
 	pk_recorder_free(r);
 }
 
+/* --transaction and --all-cgroups add their sample fields to every event
+ * (the CPU target's dummy too); --all-cgroups and --buildid-mmap set the
+ * cgroup and build_id bits on the event carrying the side band only. */
+static void test_layout_rec13(void **state)
+{
+	struct pk_recorder_opts o = task_opts();
+	const uint64_t both = PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_CGROUP;
+	struct pk_recorder *r;
+
+	(void)state;
+	assert_int_equal(pk_recorder_new("task-clock", &o, &r), 0);
+	assert_false(k.attr[0].sample_type & both);
+	assert_false(k.attr[0].cgroup || k.attr[0].build_id);
+	pk_recorder_free(r);
+
+	k.nr_open = k.nr_map = 0;
+	o.transaction = o.all_cgroups = o.buildid_mmap = true;
+	assert_int_equal(pk_recorder_new("task-clock", &o, &r), 0);
+	assert_int_equal(k.attr[0].sample_type & both, both);
+	assert_true(k.attr[0].cgroup && k.attr[0].build_id);
+	pk_recorder_free(r);
+
+	k.nr_open = k.nr_map = 0;
+	o.tids = NULL;
+	o.nr_tids = 0;
+	o.cpu_list = "0";
+	assert_int_equal(pk_recorder_new("task-clock", &o, &r), 0);
+	assert_int_equal(k.attr[0].sample_type & both, both);
+	assert_int_equal(k.attr[1].sample_type & both, both);
+	assert_false(k.attr[0].cgroup || k.attr[0].build_id);
+	assert_true(k.attr[1].cgroup && k.attr[1].build_id);
+	pk_recorder_free(r);
+}
+
 /* No hardware PMU: the default cycles becomes cpu-clock, and says so; a
  * cycles the user asked for is refused instead. */
 static void test_fallback(void **state)
@@ -572,6 +606,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_layout_overwrite, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_layout_rec13, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fallback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pump_callback, setup, teardown),
