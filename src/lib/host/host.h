@@ -176,6 +176,14 @@ int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_c
 int pk__host_kallsyms_load(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
 			   char **text);
 
+/*
+ * pk__host_populate - the whole pages inside [mem, mem + len) of fresh
+ * anonymous memory faulted in at once (MADV_POPULATE_WRITE), before a
+ * buffer of megabytes is written: one call instead of a page fault per
+ * page.  Only a hint: a kernel before 5.14 faults them one by one.
+ */
+void pk__host_populate(void *mem, size_t len);
+
 /* pk__host_kallsyms_text - the kernel's _text address in the kallsyms at
  * `path` (NULL: /proc/kallsyms), from its first lines (the kernel formats
  * only what is read: cheap).  0 when there is none, it is hidden, or the

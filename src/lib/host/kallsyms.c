@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -317,6 +318,19 @@ static int each_line(int fd, char *buf, size_t cap, struct walk *w)
 	}
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+void pk__host_populate(void *mem, size_t len)
+{
+	uintptr_t start = ((uintptr_t)mem + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)mem + len) & ~(uintptr_t)4095;
+
+	if (end > start)
+		(void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+}
+
 /*
  * The whole of fd in one buffer, NUL-terminated, its length in *len: sized
  * by fstat for a plain file (one read), grown by doubling for /proc's
@@ -341,6 +355,7 @@ static char *read_all(int fd, size_t *len)
 				return NULL;
 			}
 			buf = n;
+			pk__host_populate(buf + have, cap - have);
 		}
 		r = read(fd, buf + have, cap - have - 1);
 		if (r < 0 && errno == EINTR)

@@ -69,6 +69,7 @@ static __attribute__((noinline, cold)) int grow(struct pk__kindex *x)
 
 	if (!n)
 		return pk__error_nomem("a kallsyms index");
+	pk__host_populate(n + x->cap, (cap - x->cap) * sizeof(*n));
 	x->lines = n;
 	x->cap = cap;
 	return 0;
