@@ -209,9 +209,10 @@ static int open_error(const char *path, int e)
  * such a line, a name without a module, exactly when the name holds no
  * byte that ends a name (pk__host_ksym_name_ok): a name ended early by a
  * blank would need a module or trailing blanks, and the last byte rules
- * both out.
+ * both out.  Inlined into both of its callers: it runs on every line.
  */
-static bool quick(char *line, size_t n, struct pk__host_ksym *s)
+static inline __attribute__((always_inline)) bool quick(char *line, size_t n,
+							 struct pk__host_ksym *s)
 {
 	uint32_t hi, lo;
 	unsigned char last;
