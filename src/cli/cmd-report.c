@@ -429,7 +429,8 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		fs->filtered = s->filtered;
 		c->frames[k] = (struct pk_callchain_frame){ fs->sym, fs->dso, fs->sym_start, f->ip,
 							    f->inlined, f->loc.dso, run->o->cg.key, NULL };
-		if (report_srcline_chain(&run->src, run->o->cg.key, pk_resolver_maps(run->res), f,
+		if (run->o->cg.key != PK_CALLCHAIN_KEY_FUNCTION &&	/* no string to make */
+		    report_srcline_chain(&run->src, run->o->cg.key, pk_resolver_maps(run->res), f,
 					 &c->frames[k].srcline) < 0)
 			return -ENOMEM;
 	}

@@ -176,6 +176,37 @@ int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_c
 int pk__host_kallsyms_load(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
 			   char **text);
 
+/*
+ * pk__host_populate - the whole pages inside [mem, mem + len) of fresh
+ * anonymous memory faulted in at once (MADV_POPULATE_WRITE), before a
+ * buffer of megabytes is written: one call instead of a page fault per
+ * page.  Only a hint: a kernel before 5.14 faults them one by one.
+ */
+void pk__host_populate(void *mem, size_t len);
+
+/* The loaded text of pk__host_kallsyms_map: from malloc, or (map_len
+ * not 0) a read-only private mapping of the file. */
+struct pk__host_ktext {
+	char *text;
+	size_t map_len;
+};
+
+/*
+ * pk__host_kallsyms_map - as pk__host_kallsyms_load, but a plain file
+ * that ends in a newline is mapped (read-only, its pages mapped at once)
+ * instead of copied into memory: no 5 MB copy, no page zeroed.  Lines
+ * handed over `unchecked` (PK__KSYM_QUICK) then keep their newline: their
+ * names are not NUL-terminated and end at name_len.  Any other line is
+ * made writable (its pages copied on write) and NUL-terminated in place as
+ * before.  Anything else is read as pk__host_kallsyms_load reads it.
+ * *kt is set in every case and released with pk__host_ktext_free.
+ */
+int pk__host_kallsyms_map(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
+			  struct pk__host_ktext *kt);
+
+/* pk__host_ktext_free - release a loaded text; an empty one is a no-op. */
+void pk__host_ktext_free(struct pk__host_ktext *kt);
+
 /* pk__host_kallsyms_text - the kernel's _text address in the kallsyms at
  * `path` (NULL: /proc/kallsyms), from its first lines (the kernel formats
  * only what is read: cheap).  0 when there is none, it is hidden, or the

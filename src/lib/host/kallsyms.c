@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -208,9 +209,10 @@ static int open_error(const char *path, int e)
  * such a line, a name without a module, exactly when the name holds no
  * byte that ends a name (pk__host_ksym_name_ok): a name ended early by a
  * blank would need a module or trailing blanks, and the last byte rules
- * both out.
+ * both out.  Inlined into both of its callers: it runs on every line.
  */
-static bool quick(char *line, size_t n, struct pk__host_ksym *s)
+static inline __attribute__((always_inline)) bool quick(char *line, size_t n,
+							 struct pk__host_ksym *s)
 {
 	uint32_t hi, lo;
 	unsigned char last;
@@ -239,6 +241,7 @@ struct walk {
 	void *arg;
 	bool any_addr, any_line;
 	bool quick;		/* PK__KSYM_QUICK */
+	bool mapped;		/* the text is a read-only mapping */
 	int read_err;		/* read(2)'s errno, or 0 */
 };
 
@@ -317,6 +320,19 @@ static int each_line(int fd, char *buf, size_t cap, struct walk *w)
 	}
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+void pk__host_populate(void *mem, size_t len)
+{
+	uintptr_t start = ((uintptr_t)mem + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)mem + len) & ~(uintptr_t)4095;
+
+	if (end > start)
+		(void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+}
+
 /*
  * The whole of fd in one buffer, NUL-terminated, its length in *len: sized
  * by fstat for a plain file (one read), grown by doubling for /proc's
@@ -341,6 +357,7 @@ static char *read_all(int fd, size_t *len)
 				return NULL;
 			}
 			buf = n;
+			pk__host_populate(buf + have, cap - have);
 		}
 		r = read(fd, buf + have, cap - have - 1);
 		if (r < 0 && errno == EINTR)
@@ -362,7 +379,30 @@ static char *read_all(int fd, size_t *len)
 	return buf;
 }
 
-/* Each line of the whole text, NUL-terminated in place, through one_line. */
+/*
+ * A line of n bytes of a mapped text, line[n] its newline: a quick one
+ * handed over as it is, any other made writable (a private mapping: its
+ * pages are copied, the file is untouched) and NUL-terminated for parse().
+ */
+static int mapped_line(struct walk *w, char *line, size_t n)
+{
+	struct pk__host_ksym s;
+	uintptr_t start = (uintptr_t)line & ~(uintptr_t)4095;
+
+	if (n >= LINE_MAX_LEN)
+		return 0;	/* not a kallsyms line: skipped */
+	if (quick(line, n, &s))
+		return quick_line(w, &s);
+	if (mprotect((void *)start, (uintptr_t)line + n + 1 - start, PROT_READ | PROT_WRITE) < 0) {
+		w->read_err = errno;
+		return 1;
+	}
+	line[n] = '\0';
+	return one_line(w, line, n);
+}
+
+/* Each line of the whole text, NUL-terminated in place (or, mapped,
+ * through mapped_line), through one_line. */
 static int each_line_whole(char *text, size_t len, struct walk *w)
 {
 	char *p = text, *end = text + len;
@@ -372,32 +412,74 @@ static int each_line_whole(char *text, size_t len, struct walk *w)
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		p[n] = '\0';
-		ret = one_line(w, p, n);
+		if (w->mapped) {
+			ret = mapped_line(w, p, n);
+		} else {
+			p[n] = '\0';
+			ret = one_line(w, p, n);
+		}
 		p += n + 1;
 	}
 	return ret;
 }
 
-/* The walk over fd, in chunks or (text non-NULL) whole, with its errors. */
-static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w, char **text)
+/* fd mapped read-only, its pages mapped at once, when it is a plain file
+ * ending in a newline (every line then ends inside the file); else NULL. */
+static char *map_text(int fd, size_t *len)
+{
+	struct stat st;
+	char *m;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size >= SIZE_MAX / 2)
+		return NULL;
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	if (m[st.st_size - 1] != '\n') {
+		munmap(m, (size_t)st.st_size);
+		return NULL;
+	}
+	*len = (size_t)st.st_size;
+	return m;
+}
+
+void pk__host_ktext_free(struct pk__host_ktext *kt)
+{
+	if (kt->map_len)
+		munmap(kt->text, kt->map_len);
+	else
+		free(kt->text);
+	*kt = (struct pk__host_ktext){ NULL, 0 };
+}
+
+/* The walk over fd, in chunks or (kt non-NULL) whole, mapped when asked
+ * and possible, with its errors. */
+static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w,
+		   struct pk__host_ktext *kt)
 {
 	size_t len = 0;
-	char *buf = text ? read_all(fd, &len) : pk__malloc(READ_BUFFER);
+	char *buf = w->mapped ? map_text(fd, &len) : NULL;
 	int ret = 0;
 
-	if (!buf && (!text || len == (size_t)-1))
+	w->mapped = buf != NULL;
+	if (!buf)
+		buf = kt ? read_all(fd, &len) : pk__malloc(READ_BUFFER);
+	if (!buf && (!kt || len == (size_t)-1))
 		return pk__error(-ENOMEM, "read the kernel's symbols", "out of memory for %s", path);
 	if (!buf)
 		w->read_err = errno;
-	else if (text)
+	else if (kt)
 		ret = each_line_whole(buf, len, w);
 	else
 		ret = each_line(fd, buf, READ_BUFFER, w);
-	if (text && !w->read_err)
-		*text = buf;
-	else
+	if (kt) {
+		*kt = (struct pk__host_ktext){ buf, w->mapped ? len : 0 };
+		if (w->read_err)
+			pk__host_ktext_free(kt);
+	} else {
 		free(buf);
+	}
 	if (w->read_err)
 		return pk__error(-w->read_err, "read the kernel's symbols", "%s: %s", path,
 				 strerror(w->read_err));
@@ -414,29 +496,40 @@ static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w,
 }
 
 static int kallsyms_walk(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
-			 char **text)
+			 struct pk__host_ktext *kt, bool map)
 {
-	struct walk w = { cb, arg, false, false, text && (flags & PK__KSYM_QUICK), 0 };
+	bool quick = kt && (flags & PK__KSYM_QUICK);
+	struct walk w = { cb, arg, false, false, quick, quick && map, 0 };
 	int fd, ret;
 
 	path = path ? path : "/proc/kallsyms";
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return open_error(path, errno);
-	ret = walk_fd(path, fd, flags, &w, text);
+	ret = walk_fd(path, fd, flags, &w, kt);
 	close(fd);
 	return ret;
 }
 
 int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg)
 {
-	return kallsyms_walk(path, flags, cb, arg, NULL);
+	return kallsyms_walk(path, flags, cb, arg, NULL, false);
 }
 
 int pk__host_kallsyms_load(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
 			   char **text)
 {
-	*text = NULL;
-	return kallsyms_walk(path, flags, cb, arg, text);
+	struct pk__host_ktext kt = { NULL, 0 };
+	int ret = kallsyms_walk(path, flags, cb, arg, &kt, false);
+
+	*text = kt.text;
+	return ret;
+}
+
+int pk__host_kallsyms_map(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
+			  struct pk__host_ktext *kt)
+{
+	*kt = (struct pk__host_ktext){ NULL, 0 };
+	return kallsyms_walk(path, flags, cb, arg, kt, true);
 }
 
 static int text_sym(void *arg, const struct pk__host_ksym *s)

@@ -11,8 +11,10 @@
  * below the address the last one, reaching up to the next well-formed
  * line's address (the last, to its address rounded up to a page, plus a
  * page).  Only for lines in address order (the kernel's are); kernel.c
- * makes an ordinary table otherwise.  The names live in the
- * loaded text, which the kernel's table owns.
+ * makes an ordinary table otherwise.  The index owns the loaded text
+ * (pk__kindex_own_text), often a mapping of the file whose unchecked
+ * names end in a newline: a symbol made gets a NUL-terminated copy of its
+ * name, in blocks the index owns.
  */
 #include "host/host.h"
 #include "symbols/symbols.h"
@@ -35,8 +37,17 @@ struct kline {
 	unsigned char binding;
 };
 
+/* Copied names, a block at a time. */
+struct names {
+	struct names *next;
+	size_t used, cap;
+	char data[];
+};
+
 struct pk__kindex {
 	const char *base;	/* the first line's name */
+	struct pk__host_ktext text;	/* owned, where the names are */
+	struct names *names;
 	struct kline *lines;
 	size_t nr, cap;
 	struct pk__sym *made;	/* parallel to lines: name NULL until made */
@@ -58,7 +69,44 @@ void pk__kindex_free(struct pk__kindex *x)
 		return;
 	free(x->lines);
 	free(x->made);
+	pk__host_ktext_free(&x->text);
+	for (struct names *n = x->names, *next; n; n = next) {
+		next = n->next;
+		free(n);
+	}
 	free(x);
+}
+
+void pk__kindex_own_text(struct pk__kindex *x, struct pk__host_ktext *kt)
+{
+	pk__host_ktext_free(&x->text);
+	x->text = *kt;
+	*kt = (struct pk__host_ktext){ NULL, 0 };
+}
+
+/* Line i's name, NUL-terminated, in a block of copies; NULL when out of
+ * memory (recorded). */
+static const char *name_copy(struct pk__kindex *x, size_t i)
+{
+	const char *name = x->base + x->lines[i].name;
+	size_t len = x->lines[i].name_len;
+	struct names *n = x->names;
+	char *out;
+
+	if (!n || n->cap - n->used < len + 1) {
+		size_t cap = len + 1 > 4000 ? len + 1 : 4000;
+
+		if (!(n = pk__malloc(sizeof(*n) + cap))) {
+			pk__error_nomem("a kernel symbol's name");
+			return NULL;
+		}
+		*n = (struct names){ x->names, 0, cap };
+		x->names = n;
+	}
+	out = memcpy(n->data + n->used, name, len);
+	out[len] = '\0';
+	n->used += len + 1;
+	return out;
 }
 
 /* Room for twice as many lines; cold, so that an add stays a leaf. */
@@ -69,6 +117,7 @@ static __attribute__((noinline, cold)) int grow(struct pk__kindex *x)
 
 	if (!n)
 		return pk__error_nomem("a kallsyms index");
+	pk__host_populate(n + x->cap, (cap - x->cap) * sizeof(*n));
 	x->lines = n;
 	x->cap = cap;
 	return 0;
@@ -84,9 +133,11 @@ int pk__kindex_add(struct pk__kindex *x, const struct pk__host_ksym *s, unsigned
 		x->base = s->name;
 	/* Lines come in the text's order; a name before the first or too far
 	 * on cannot be an offset from it (one text holds them all). */
-	if (s->name < x->base || (uint64_t)(s->name - x->base) > UINT32_MAX || s->name_len > UINT16_MAX)
+	size_t len = s->unchecked ? s->name_len : strlen(s->name);
+
+	if (s->name < x->base || (uint64_t)(s->name - x->base) > UINT32_MAX || len > UINT16_MAX)
 		return pk__error(-EINVAL, "a kallsyms index", "a name outside the loaded text");
-	x->lines[x->nr++] = (struct kline){ s->addr, (uint32_t)(s->name - x->base), (uint16_t)s->name_len,
+	x->lines[x->nr++] = (struct kline){ s->addr, (uint32_t)(s->name - x->base), (uint16_t)len,
 					    s->unchecked ? UNCHECKED : GOOD, binding };
 	return 0;
 }
@@ -111,12 +162,17 @@ static bool good(struct pk__kindex *x, size_t i)
 
 int pk__kindex_each(struct pk__kindex *x, pk__kindex_cb cb, void *arg)
 {
+	const char *name;
 	int err;
 
-	for (size_t i = 0; i < x->nr; i++)
-		if (good(x, i) &&
-		    (err = cb(arg, x->lines[i].addr, x->base + x->lines[i].name, x->lines[i].binding)) != 0)
+	for (size_t i = 0; i < x->nr; i++) {
+		if (!good(x, i))
+			continue;
+		if (!(name = name_copy(x, i)))
+			return -ENOMEM;
+		if ((err = cb(arg, x->lines[i].addr, name, x->lines[i].binding)) != 0)
 			return err;
+	}
 	return 0;
 }
 
@@ -145,6 +201,10 @@ const struct pk__sym *pk__kindex_find(struct pk__kindex *x, uint64_t addr)
 	if (!at--)
 		return NULL;
 	if (!x->made[at].name) {
+		const char *name = name_copy(x, at);
+
+		if (!name)
+			return NULL;
 		for (next = lo; next < x->nr && !good(x, next); next++)
 			;
 		if (next < x->nr) {
@@ -154,7 +214,7 @@ const struct pk__sym *pk__kindex_find(struct pk__kindex *x, uint64_t addr)
 
 			end = up > UINT64_MAX - PAGE ? UINT64_MAX : up + PAGE;
 		}
-		x->made[at] = (struct pk__sym){ x->lines[at].addr, end, x->base + x->lines[at].name,
+		x->made[at] = (struct pk__sym){ x->lines[at].addr, end, name,
 						x->lines[at].binding, (uint32_t)at };
 	}
 	return addr < x->made[at].end ? &x->made[at] : NULL;

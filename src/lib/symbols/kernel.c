@@ -87,7 +87,8 @@ static int index_ksym(void *arg, const struct pk__host_ksym *s)
 
 	if (s->module)
 		return 0;
-	if (s->name[0] == '_' && s->name[1] == 't' && !strcmp(s->name, "_text"))
+	if (s->name[0] == '_' && s->name[1] == 't' &&
+	    (s->unchecked ? s->name_len == 5 && !memcmp(s->name, "_text", 5) : !strcmp(s->name, "_text")))
 		l->text = s->addr;
 	if ((t != 'T' && t != 'W' && t != 'D' && t != 'B') || s->name[0] == '$')
 		return 0;
@@ -97,7 +98,7 @@ static int index_ksym(void *arg, const struct pk__host_ksym *s)
 
 static int table_add(void *arg, uint64_t addr, const char *name, unsigned char binding)
 {
-	return pk__symtab_add_ref(arg, addr, 0, name, binding) < 0;
+	return pk__symtab_add(arg, addr, 0, name, binding) < 0;
 }
 
 static int any(void *arg, uint64_t addr, const char *name, unsigned char binding)
@@ -124,6 +125,16 @@ static int index_table(struct kload *l)
 		return 0;
 	}
 	return pk__kindex_each(l->index, table_add, l->kernel) ? -ENOMEM : 0;
+}
+
+/* The kallsyms at path walked into l->index, which then owns the text
+ * (mapped when the file can be). */
+static int load_index(struct kload *l, const char *path, struct pk__host_ktext *kt)
+{
+	int ret = pk__host_kallsyms_map(path, PK__KSYM_NEED_ADDRS | PK__KSYM_QUICK, index_ksym, l, kt);
+
+	pk__kindex_own_text(l->index, kt);
+	return ret;
 }
 
 /* Whether the kernel DSO was recorded from another kernel than this one. */
@@ -241,6 +252,7 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 	struct kload l = { .k = k };
 	const char *path = dirs->kallsyms ? dirs->kallsyms : "/proc/kallsyms";
 	char cached[PATH_MAX], *text = NULL;
+	struct pk__host_ktext kt;
 
 	/* A vmlinux named (perf's --vmlinux): that one or nothing. */
 	if (dirs->vmlinux && !dirs->kallsyms) {
@@ -276,7 +288,7 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 		free(l.mods);
 		return;
 	}
-	if ((l.index ? pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS | PK__KSYM_QUICK, index_ksym, &l, &text)
+	if ((l.index ? load_index(&l, path, &kt)
 		     : pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, add_ksym, &l, &text)) != 0 ||
 	    l.err < 0 || (l.index && (l.err = index_table(&l)) < 0)) {
 		pk__kindex_free(l.index);

@@ -69,8 +69,14 @@ struct pk__kindex;
 /* pk__kindex_new - an empty index.  0 with *out, or -ENOMEM. */
 int pk__kindex_new(struct pk__kindex **out);
 
-/* pk__kindex_free - free it (not the names); NULL is a no-op. */
+/* pk__kindex_free - free it, and the text it owns; NULL is a no-op. */
 void pk__kindex_free(struct pk__kindex *x);
+
+struct pk__host_ktext;
+
+/* pk__kindex_own_text - x owns the loaded text its lines' names are in
+ * (*kt emptied); the names handed out are copies, valid as long as x. */
+void pk__kindex_own_text(struct pk__kindex *x, struct pk__host_ktext *kt);
 
 /* pk__kindex_add - a kallsyms line perf's filter keeps, in the file's
  * order, its name checked or not (s->unchecked); the name must outlive x.
@@ -84,7 +90,8 @@ bool pk__kindex_in_order(const struct pk__kindex *x);
 typedef int (*pk__kindex_cb)(void *arg, uint64_t addr, const char *name, unsigned char binding);
 
 /* pk__kindex_each - each well-formed line in the order added (every name
- * checked).  0 or the callback's stop value. */
+ * checked; a copy, valid as long as x).  0, the callback's stop value or
+ * -ENOMEM. */
 int pk__kindex_each(struct pk__kindex *x, pk__kindex_cb cb, void *arg);
 
 /* pk__kindex_finish - ready for lookups, once all lines are in and they are

@@ -6,7 +6,10 @@
  * symbols at one address, every type letter, '$' names, malformed names
  * (a control character, DEL, NUL, a blank inside), trailing blanks, modules,
  * short and upper-case addresses, is read both ways and every address in
- * its range (and around each symbol) is looked up in both.  And a walk
+ * its range (and around each symbol) is looked up in both, and in an
+ * index over the file mapped (pk__host_kallsyms_map: unchecked names end
+ * in a newline, other lines are written in a private copy of their page,
+ * the file itself stays as it was).  And a walk
  * of hidden addresses fails the same way with the quick walk.
  */
 #include <errno.h>
@@ -129,14 +132,50 @@ static void same(const struct pk__symtab *t, const struct pk__symtab *x, uint64_
 	assert_ptr_equal(b, pk__symtab_find(x, addr));	/* made once */
 }
 
+/* The whole file at path, its length in *len. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = malloc(1 << 20);
+
+	assert_non_null(f);
+	*len = fread(buf, 1, 1 << 20, f);
+	assert_true(*len < 1 << 20);
+	fclose(f);
+	return buf;
+}
+
+/* The file's lines indexed through a mapping, the index owning it. */
+static struct pk__symtab *mapped_index(const char *path)
+{
+	struct pk__symtab *y;
+	struct pk__kindex *idx;
+	struct pk__host_ktext kt;
+
+	assert_int_equal(pk__symtab_new(&y), 0);
+	assert_int_equal(pk__kindex_new(&idx), 0);
+	assert_int_equal(pk__host_kallsyms_map(path, PK__KSYM_NEED_ADDRS | PK__KSYM_QUICK, to_index,
+					       idx, &kt), 0);
+	assert_int_not_equal(kt.map_len, 0);	/* mapped, not read */
+	pk__kindex_own_text(idx, &kt);
+	assert_null(kt.text);
+	assert_true(pk__kindex_in_order(idx));
+	assert_int_equal(pk__kindex_finish(idx), 0);
+	pk__symtab_set_index(y, idx);
+	return y;
+}
+
 static void compare(uint64_t seed)
 {
-	struct pk__symtab *t, *x;
+	struct pk__symtab *t, *x, *y;
 	struct pk__kindex *idx;
-	char *text1, *text2, *path;
+	char *text1, *text2, *path, *before, *after;
+	size_t len1, len2;
 	uint64_t last;
 
 	path = make_file(seed, &last);
+	before = slurp(path, &len1);
+	y = mapped_index(path);
 	assert_int_equal(pk__symtab_new(&t), 0);
 	assert_int_equal(pk__symtab_new(&x), 0);
 	assert_int_equal(pk__kindex_new(&idx), 0);
@@ -151,12 +190,22 @@ static void compare(uint64_t seed)
 	pk__symtab_set_index(x, idx);
 	/* Every address, in an order that makes symbols both before and
 	 * after their neighbours. */
-	for (uint64_t a = last + 3 * 4096; a + 1 > BASE - 2; a -= 1)
+	for (uint64_t a = last + 3 * 4096; a + 1 > BASE - 2; a -= 1) {
 		same(t, x, a);
-	for (uint64_t a = BASE - 2; a <= last + 3 * 4096; a += 7)
+		same(t, y, a);
+	}
+	for (uint64_t a = BASE - 2; a <= last + 3 * 4096; a += 7) {
 		same(t, x, a);
+		same(t, y, a);
+	}
 	pk__symtab_free(t);
 	pk__symtab_free(x);
+	pk__symtab_free(y);
+	after = slurp(path, &len2);
+	assert_int_equal(len1, len2);
+	assert_memory_equal(before, after, len1);
+	free(before);
+	free(after);
 	unlink(path);
 	free(path);
 }
