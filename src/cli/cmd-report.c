@@ -151,6 +151,20 @@ static const struct cli_opt report_options[] = {
 	  "annotate's: local-period, global-period, local-hits or global-hits (the table is the same)" },
 	{ "samples", 0, CLI_ARG_REQUIRED, REPORT_OPT_SAMPLES, "N",
 	  "perf's TUI: samples to list per entry (--stdio shows none)" },
+	{ "vmlinux", 'k', CLI_ARG_REQUIRED, REPORT_OPT_VMLINUX, "FILE",
+	  "the kernel's symbols from this vmlinux alone (none when it is not the recorded kernel's)" },
+	{ "ignore-vmlinux", 0, CLI_ARG_NONE, REPORT_OPT_IGNORE_VMLINUX, NULL,
+	  "read no vmlinux, not even -k's: the kernel's symbols from kallsyms" },
+	{ "modules", 'm', CLI_ARG_NONE, REPORT_OPT_MODULES, NULL,
+	  "modules' symbols (perfkit reads them from kallsyms either way: the table is the same)" },
+	{ "demangle", 0, CLI_ARG_NONE, REPORT_OPT_DEMANGLE, NULL, "demangle C++ names (the default)" },
+	{ "demangle-kernel", 0, CLI_ARG_NONE, REPORT_OPT_DEMANGLE_KERNEL, NULL,
+	  "demangle the kernel's names (a C kernel has none mangled: the table is the same)" },
+	{ "raw-trace", 0, CLI_ARG_NONE, REPORT_OPT_RAW_TRACE, NULL,
+	  "perf's trace key raw (perfkit has no trace key: the table is the same)" },
+	{ "time-quantum", 0, CLI_ARG_REQUIRED, REPORT_OPT_TIME_QUANTUM, "TIME",
+	  "perf's time key's quantum, N with s, ms, us or ns (perfkit has no time key: the table is "
+	  "the same)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -301,7 +315,11 @@ static int report_option(void *ctx, int id, const char *arg)
 		if (pk_cpus_parse(arg, &o->cpus, &o->nr_cpus) < 0)
 			return cli_error("report", arg);
 		return 0;
-	default: return report_flags2_option(o, id, arg);
+	default: {
+		int rc;
+
+		return report_flags3_option(o, id, arg, &rc) ? rc : report_flags2_option(o, id, arg);
+	}
 	}
 }
 
@@ -650,7 +668,8 @@ static int setup(struct report_run *run)
 	    (err = cli_symfs_apply(run->res)) < 0 ||
 	    (err = pk_maps_set_demangle(pk_resolver_maps(run->res),
 					run->o->verbose ? PK_DEMANGLE_PARAMS : PK_DEMANGLE_NAME)) < 0 ||
-	    (err = report_flags2_resolver(run->o, run->res)) < 0)
+	    (err = report_flags2_resolver(run->o, run->res)) < 0 ||
+	    (err = report_flags3_resolver(run->o, run->res)) < 0)
 		return err;
 	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
 		return -ENOMEM;
