@@ -151,6 +151,8 @@ static const struct cli_opt report_options[] = {
 	  "annotate's: local-period, global-period, local-hits or global-hits (the table is the same)" },
 	{ "samples", 0, CLI_ARG_REQUIRED, REPORT_OPT_SAMPLES, "N",
 	  "perf's TUI: samples to list per entry (--stdio shows none)" },
+	{ "hierarchy", 0, CLI_ARG_NONE, REPORT_OPT_HIERARCHY, NULL,
+	  "one level per sort key (comm, dso, sym), each entry indented under the one before" },
 	{ "vmlinux", 'k', CLI_ARG_REQUIRED, REPORT_OPT_VMLINUX, "FILE",
 	  "the kernel's symbols from this vmlinux alone (none when it is not the recorded kernel's)" },
 	{ "ignore-vmlinux", 0, CLI_ARG_NONE, REPORT_OPT_IGNORE_VMLINUX, NULL,
@@ -727,7 +729,7 @@ static int report(struct report_opts *o, bool defaulted)
 	}
 	if (o->f2.tasks)
 		return report_tasks(o, run.r);
-	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
+	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) || (rc = report_hier_setup(o)) ||
 	    (rc = report_parent_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;

@@ -60,6 +60,9 @@ bool report_flags3_option(struct report_opts *o, int id, const char *arg, int *r
 	case REPORT_OPT_TIME_QUANTUM:
 		*rc = time_quantum(arg, &o->f3.time_quantum);
 		return true;
+	case REPORT_OPT_HIERARCHY:
+		o->f3.hierarchy = true;
+		return true;
 	case REPORT_OPT_IGNORE_VMLINUX:
 		o->f3.ignore_vmlinux = true;
 		return true;

@@ -14,12 +14,13 @@
 enum {
 	REPORT_OPT_VMLINUX = 'k', REPORT_OPT_MODULES = 'm',
 	REPORT_OPT_IGNORE_VMLINUX = 0x300, REPORT_OPT_DEMANGLE, REPORT_OPT_DEMANGLE_KERNEL,
-	REPORT_OPT_RAW_TRACE, REPORT_OPT_TIME_QUANTUM,
+	REPORT_OPT_RAW_TRACE, REPORT_OPT_TIME_QUANTUM, REPORT_OPT_HIERARCHY,
 };
 
 /* What these flags set. */
 struct report_flags3 {
 	const char *vmlinux;		/* -k: the kernel's symbols from this file alone */
+	bool hierarchy;			/* --hierarchy (report-hier.c) */
 	bool ignore_vmlinux;		/* --ignore-vmlinux: not even -k's */
 	uint64_t time_quantum;		/* --time-quantum in ns (perf's time key: 100ms) */
 };

@@ -224,6 +224,16 @@ void report_group_cells(FILE *f, enum report_cell kind, int width, const struct 
 void report_percent_cell(FILE *f, int width, double pct, bool color);
 
 /*
+ * report_hier_print - --hierarchy's column header (unless quiet) and
+ * entries of histogram h (sorted), as perf 6.1 prints them; `threads`
+ * sizes the Command column.  0 or -ENOMEM.  report_hier_setup - once the
+ * file decided call graphs and Children: 0, or CLI_EXIT_USAGE after a
+ * message for what --hierarchy does not take yet (report-hier.c).
+ */
+int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads);
+int report_hier_setup(const struct report_opts *o);
+
+/*
  * report_print - the --stdio output for every event with samples: the
  * header comments perf prints (unless quiet), each section's table, and
  * the closing comment.  `threads` gives each entry's thread's final comm,

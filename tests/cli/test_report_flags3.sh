@@ -3,7 +3,7 @@
 # test_report_flags3.sh - more of perf report 6.1's flags in perfkit
 # report, each against perf on the same file: -g on a file without call
 # chains (perf's error lines, no table, status 0; in a pipe-mode stream
-# the table, -g ignored), -k/--vmlinux and --ignore-vmlinux, and the
+# the table, -g ignored), --hierarchy, -k/--vmlinux and --ignore-vmlinux, and the
 # flags that leave perf's table as it is (-m, --demangle,
 # --demangle-kernel, --raw-trace, --time-quantum) with their errors.
 . "$(dirname "$0")/tap.sh"
@@ -25,6 +25,18 @@ contains "with perf's words" "$err" "time quantum cannot be 0"
 run report -i mine.data --stdio --time-quantum 5x
 expect_rc "--time-quantum with a unit perf lacks: exit 2" 2
 contains "with perf's words" "$err" "Cannot parse time quantum \`5x'"
+run report -i mine.data --stdio --hierarchy --sort cpu
+expect_rc "--hierarchy with a key it does not take yet: exit 2" 2
+run report -i mine.data --stdio --hierarchy -n
+expect_rc "--hierarchy with a Samples column: exit 2" 2
+# Every entry under a parent adds up to it: the comm level is the sum of its DSOs.
+run report -i mine.data --stdio -q --hierarchy --sort comm,dso
+# (a comm's line is indented 3 or 4 spaces by its percentage, a DSO's 6 or 7)
+top=$(printf '%s\n' "$out" | awk '{ n = match($0, /[^ ]/) - 1 } n <= 4 { sub(/%/, "", $1); print $1; exit }')
+sum=$(printf '%s\n' "$out" | awk '{ n = match($0, /[^ ]/) - 1 } n <= 4 && NR > 1 { exit } n >= 6 { sub(/%/, "", $1); s += $1 } END { printf "%.2f", s }')
+check "--hierarchy: the first comm's DSOs add up to it ($sum of $top, within rounding)" \
+	awk -v a="$top" -v b="$sum" 'BEGIN { d = a - b; exit !(a > 0 && d < 0.05 && d > -0.05) }'
+
 run report -i mine.data --stdio -q --time-quantum '5 us'
 check "--time-quantum '5 us' (perf's space before the unit): the same rows" \
 	test -n "$out" -a "$out" = "$("$PERFKIT" report -i mine.data --stdio -q 2>/dev/null)"
@@ -76,6 +88,19 @@ for f in graph plain; do
 	done
 done
 same_as_perf graph.data --no-children -k /bin/true -g caller --percent-limit 5
+
+# --hierarchy: a level per sort key, each the sum below it, in perf's
+# order (siblings by period, then by key; unresolved symbols by address).
+# several commands and objects: the shell, the workload, ls in the kernel
+perf record -q -e cpu-clock -F 999 -o mixed.data -- sh -c "\"$W\" hot 20; \"$W\" hotb 20; ls -R /usr/lib >/dev/null" >/dev/null 2>&1
+for f in plain mixed mine; do
+	for extra in "" "--sort dso,sym" "--sort sym,comm" "--sort dso,comm,sym" "--percent-limit 1" \
+		"--percent-limit 0.3 --sort comm,dso" -q "--stdio-color=always"; do
+		# shellcheck disable=SC2086 # the flags are words
+		same_as_perf "$f.data" --hierarchy $extra
+	done
+done
+same_as_perf graph.data --hierarchy -g none --no-children
 same_as_perf graph.data --no-children --sort dso,sym -k /bin/true
 
 done_testing
