@@ -151,22 +151,7 @@ static const struct cli_opt report_options[] = {
 	  "annotate's: local-period, global-period, local-hits or global-hits (the table is the same)" },
 	{ "samples", 0, CLI_ARG_REQUIRED, REPORT_OPT_SAMPLES, "N",
 	  "perf's TUI: samples to list per entry (--stdio shows none)" },
-	{ "hierarchy", 0, CLI_ARG_NONE, REPORT_OPT_HIERARCHY, NULL,
-	  "one level per sort key (comm, dso, sym), each entry indented under the one before" },
-	{ "vmlinux", 'k', CLI_ARG_REQUIRED, REPORT_OPT_VMLINUX, "FILE",
-	  "the kernel's symbols from this vmlinux alone (none when it is not the recorded kernel's)" },
-	{ "ignore-vmlinux", 0, CLI_ARG_NONE, REPORT_OPT_IGNORE_VMLINUX, NULL,
-	  "read no vmlinux, not even -k's: the kernel's symbols from kallsyms" },
-	{ "modules", 'm', CLI_ARG_NONE, REPORT_OPT_MODULES, NULL,
-	  "modules' symbols (perfkit reads them from kallsyms either way: the table is the same)" },
-	{ "demangle", 0, CLI_ARG_NONE, REPORT_OPT_DEMANGLE, NULL, "demangle C++ names (the default)" },
-	{ "demangle-kernel", 0, CLI_ARG_NONE, REPORT_OPT_DEMANGLE_KERNEL, NULL,
-	  "demangle the kernel's names (a C kernel has none mangled: the table is the same)" },
-	{ "raw-trace", 0, CLI_ARG_NONE, REPORT_OPT_RAW_TRACE, NULL,
-	  "perf's trace key raw (perfkit has no trace key: the table is the same)" },
-	{ "time-quantum", 0, CLI_ARG_REQUIRED, REPORT_OPT_TIME_QUANTUM, "TIME",
-	  "perf's time key's quantum, N with s, ms, us or ns (perfkit has no time key: the table is "
-	  "the same)" },
+	REPORT_FLAGS3_OPTIONS,
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -317,11 +302,7 @@ static int report_option(void *ctx, int id, const char *arg)
 		if (pk_cpus_parse(arg, &o->cpus, &o->nr_cpus) < 0)
 			return cli_error("report", arg);
 		return 0;
-	default: {
-		int rc;
-
-		return report_flags3_option(o, id, arg, &rc) ? rc : report_flags2_option(o, id, arg);
-	}
+	default: return report_flags3_option(o, id, arg);	/* then report_flags2_option */
 	}
 }
 

@@ -45,32 +45,24 @@ bad:
 	return CLI_EXIT_USAGE;
 }
 
-bool report_flags3_option(struct report_opts *o, int id, const char *arg, int *rc)
+int report_flags3_option(struct report_opts *o, int id, const char *arg)
 {
-	*rc = 0;
 	switch (id) {
 	case REPORT_OPT_VMLINUX:
 		if (access(arg, R_OK) < 0) {
 			cli_message(stderr, "perfkit report: Invalid file: %s\n", arg);
-			*rc = CLI_EXIT_EVENT;
-			return true;
+			return CLI_EXIT_EVENT;
 		}
 		o->f3.vmlinux = arg;
-		return true;
-	case REPORT_OPT_TIME_QUANTUM:
-		*rc = time_quantum(arg, &o->f3.time_quantum);
-		return true;
-	case REPORT_OPT_HIERARCHY:
-		o->f3.hierarchy = true;
-		return true;
-	case REPORT_OPT_IGNORE_VMLINUX:
-		o->f3.ignore_vmlinux = true;
-		return true;
+		return 0;
+	case REPORT_OPT_TIME_QUANTUM: return time_quantum(arg, &o->f3.time_quantum);
+	case REPORT_OPT_HIERARCHY: o->f3.hierarchy = true; return 0;
+	case REPORT_OPT_IGNORE_VMLINUX: o->f3.ignore_vmlinux = true; return 0;
 	case REPORT_OPT_MODULES: case REPORT_OPT_DEMANGLE:
 	case REPORT_OPT_DEMANGLE_KERNEL: case REPORT_OPT_RAW_TRACE:
-		return true;	/* the table is already what perf prints with them */
+		return 0;	/* the table is already what perf prints with them */
 	default:
-		return false;
+		return report_flags2_option(o, id, arg);
 	}
 }
 

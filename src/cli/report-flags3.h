@@ -25,12 +25,31 @@ struct report_flags3 {
 	uint64_t time_quantum;		/* --time-quantum in ns (perf's time key: 100ms) */
 };
 
+/* Their rows of report's option table (cmd-report.c). */
+#define REPORT_FLAGS3_OPTIONS \
+	{ "hierarchy", 0, CLI_ARG_NONE, REPORT_OPT_HIERARCHY, NULL, \
+	  "one level per sort key (comm, dso, sym), each entry indented under the one before" }, \
+	{ "vmlinux", 'k', CLI_ARG_REQUIRED, REPORT_OPT_VMLINUX, "FILE", \
+	  "the kernel's symbols from this vmlinux alone (none when it is not the recorded kernel's)" }, \
+	{ "ignore-vmlinux", 0, CLI_ARG_NONE, REPORT_OPT_IGNORE_VMLINUX, NULL, \
+	  "read no vmlinux, not even -k's: the kernel's symbols from kallsyms" }, \
+	{ "modules", 'm', CLI_ARG_NONE, REPORT_OPT_MODULES, NULL, \
+	  "modules' symbols (perfkit reads them from kallsyms either way: the table is the same)" }, \
+	{ "demangle", 0, CLI_ARG_NONE, REPORT_OPT_DEMANGLE, NULL, "demangle C++ names (the default)" }, \
+	{ "demangle-kernel", 0, CLI_ARG_NONE, REPORT_OPT_DEMANGLE_KERNEL, NULL, \
+	  "demangle the kernel's names (a C kernel has none mangled: the table is the same)" }, \
+	{ "raw-trace", 0, CLI_ARG_NONE, REPORT_OPT_RAW_TRACE, NULL, \
+	  "perf's trace key raw (perfkit has no trace key: the table is the same)" }, \
+	{ "time-quantum", 0, CLI_ARG_REQUIRED, REPORT_OPT_TIME_QUANTUM, "TIME", \
+	  "perf's time key's quantum, N with s, ms, us or ns (perfkit has no time key: the table is " \
+	  "the same)" }
+
 struct report_opts;
 struct pk_resolver;
 
-/* report_flags3_option - whether `id` is one of these flags; if so, its
- * `arg` into o and *rc = 0, or CLI_EXIT_USAGE after perf's message. */
-bool report_flags3_option(struct report_opts *o, int id, const char *arg, int *rc);
+/* report_flags3_option - option `id` with `arg` into o: these flags', or
+ * else report_flags2_option's.  0, or an exit status after perf's message. */
+int report_flags3_option(struct report_opts *o, int id, const char *arg);
 
 /* report_flags3_resolver - -k's file as the kernel's symbols of `res`.
  * 0 or -ENOMEM. */

@@ -165,27 +165,36 @@ static void print_line(const struct hier_ctx *c, size_t level, const struct pk_h
 
 static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n);
 
-/* Whether any entry at `level` made of these leaves is over --percent-limit. */
-static bool any_shown(const struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
+/* Whether any entry at `level` made of these leaves is over --percent-limit
+ * (*nomem set when out of memory). */
+static bool any_shown(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		uint64_t period = 0;
+	struct hier_group *g;
+	size_t ng = 0;
+	bool shown = false;
 
-		if (level + 1 == c->o->nr_keys) {
-			period = leaves[i]->period;
-		} else {
-			for (size_t j = 0; j < i; j++)	/* each group once: at its first leaf */
-				if (!key_cmp(c->o->keys[level], leaves[j], leaves[i]))
-					goto next;
-			for (size_t j = i; j < n; j++)
-				if (!key_cmp(c->o->keys[level], leaves[j], leaves[i]))
-					period += leaves[j]->period;
-		}
-		if (!below(c, period))
-			return true;
-next:;
+	if (level + 1 == c->o->nr_keys) {
+		for (size_t i = 0; i < n; i++)
+			shown |= !below(c, leaves[i]->period);
+		return shown;
 	}
-	return false;
+	if (!(g = calloc(n ? n : 1, sizeof(*g)))) {
+		c->nomem = true;
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		while (j < ng && key_cmp(c->o->keys[level], g[j].first, leaves[i]))
+			j++;
+		if (j == ng)
+			g[ng++].first = leaves[i];
+		g[j].period += leaves[i]->period;
+	}
+	for (size_t j = 0; j < ng; j++)
+		shown |= !below(c, g[j].period);
+	free(g);
+	return shown;
 }
 
 /* The leaves (in flat order) grouped by key `level`, the groups sorted,
