@@ -4,7 +4,8 @@
  * output, one level per sort key (comm, dso, sym), each entry the sum of
  * the samples below it, indented three spaces a level, siblings by period
  * (largest first) then by their key as the flat table orders them, the
- * leaves in the flat histogram's own order.  Built from the flat
+ * leaves in the flat histogram's own order; -n's and --show-total-period's
+ * columns after the Overhead.  Built from the flat
  * histogram's entries: its keys are the levels.  perf's column header
  * joins the keys' names with " / "; its cells keep their padding (perf
  * trims nothing in this mode) but for the symbol's; an entry whose
@@ -13,12 +14,14 @@
 #include "report.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define HIER_INDENT 3		/* perf's HIERARCHY_INDENT */
 #define OVERHEAD_WIDTH 8	/* "Overhead", and "100.00%" under it */
 #define ADDR_DIGITS 16		/* an unresolved address: "0x" and 16 digits */
+#define COUNT_WIDTH 12		/* -n's Samples and --show-total-period's Period */
 
 /* Each key's column width, as perf's hists__calc_col_len finds them. */
 struct hier_widths {
@@ -29,7 +32,7 @@ struct hier_widths {
  * leaves sit in the level's reordered index array. */
 struct hier_group {
 	const struct pk_hist_entry *first;
-	uint64_t period;
+	uint64_t period, nr_samples;
 	size_t start, n;
 };
 
@@ -149,15 +152,27 @@ static void print_cell(const struct hier_ctx *c, size_t k, const struct pk_hist_
 	}
 }
 
+/* The columns before the keys: perf's hists__overhead_width. */
+static int overhead_width(const struct report_opts *o)
+{
+	return OVERHEAD_WIDTH + (o->show_nr + o->show_period) * (COUNT_WIDTH + 2);
+}
+
 static bool below(const struct hier_ctx *c, uint64_t period)
 {
 	return (float)report_flags2_percent(c->o, c->h, period) < (float)c->o->percent_limit;
 }
 
-static void print_line(const struct hier_ctx *c, size_t level, const struct pk_hist_entry *e, uint64_t period)
+/* An entry's line: its sums (period, nr samples), then its key's cell. */
+static void print_line(const struct hier_ctx *c, size_t level, const struct pk_hist_entry *e, uint64_t period,
+		       uint64_t nr)
 {
 	fprintf(c->f, "%*s  ", (int)level * HIER_INDENT, "");
 	report_percent_cell(c->f, OVERHEAD_WIDTH, report_flags2_percent(c->o, c->h, period), c->o->color);
+	if (c->o->show_nr)
+		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, nr);
+	if (c->o->show_period)
+		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, period);
 	fprintf(c->f, "%*s  ", (int)(c->o->nr_keys - 1) * HIER_INDENT, "");
 	print_cell(c, level, e);
 	fputc('\n', c->f);
@@ -217,6 +232,7 @@ static void print_groups(struct hier_ctx *c, size_t level, const struct pk_hist_
 		if (j == ng)
 			g[ng++].first = leaves[i];
 		g[j].period += leaves[i]->period;
+		g[j].nr_samples += leaves[i]->nr_samples;
 		g[j].n++;
 	}
 	for (size_t j = 0; j < ng; j++) {	/* each group's leaves together, in flat order */
@@ -233,10 +249,10 @@ static void print_groups(struct hier_ctx *c, size_t level, const struct pk_hist_
 
 		if (below(c, g[j].period))
 			continue;
-		print_line(c, level, g[j].first, g[j].period);
+		print_line(c, level, g[j].first, g[j].period, g[j].nr_samples);
 		if (!(shown = any_shown(c, level + 1, order + g[j].start, g[j].n)))
 			fprintf(c->f, "%*s%*sno entry >= %.2f%%\n", (int)(c->o->nr_keys + level) * HIER_INDENT, "",
-				OVERHEAD_WIDTH + 4, "", c->o->percent_limit);
+				overhead_width(c->o) + 4, "", c->o->percent_limit);
 		else
 			print_level(c, level + 1, order + g[j].start, g[j].n);
 	}
@@ -253,7 +269,7 @@ static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_e
 	}
 	for (size_t i = 0; i < n && level < c->o->nr_keys; i++)	/* the leaves: the flat order */
 		if (!below(c, leaves[i]->period))
-			print_line(c, level, leaves[i], leaves[i]->period);
+			print_line(c, level, leaves[i], leaves[i]->period, leaves[i]->nr_samples);
 }
 
 static void print_header(const struct hier_ctx *c)
@@ -261,14 +277,20 @@ static void print_header(const struct hier_ctx *c)
 	size_t nk = c->o->nr_keys;
 	int names = 0, dots;
 
+	int over = overhead_width(c->o);
+
 	fprintf(c->f, "# %*s%*s  ", (int)(nk - 1) * HIER_INDENT, "", OVERHEAD_WIDTH, "Overhead");
+	if (c->o->show_nr)
+		fprintf(c->f, "%*s  ", COUNT_WIDTH, "Samples");
+	if (c->o->show_period)
+		fprintf(c->f, "%*s  ", COUNT_WIDTH, "Period");
 	for (size_t k = 0; k < nk; k++)
 		names += fprintf(c->f, "%s%s", k ? " / " : "", key_name(c->o->keys[k]));
 	dots = names;
 	for (size_t k = 0; k < nk; k++)
 		dots = imax(dots, (int)k * HIER_INDENT + c->wd.w[k]);
 	fputs("\n# ", c->f);
-	for (int i = 0; i < (int)(nk - 1) * HIER_INDENT + OVERHEAD_WIDTH; i++)
+	for (int i = 0; i < (int)(nk - 1) * HIER_INDENT + over; i++)	/* perf joins them with ".." */
 		fputc('.', c->f);
 	fputs("  ", c->f);
 	for (int i = 0; i < dots; i++)
@@ -301,10 +323,10 @@ int report_hier_setup(const struct report_opts *o)
 		if (o->keys[k] != PK_HIST_KEY_COMM && o->keys[k] != PK_HIST_KEY_DSO &&
 		    o->keys[k] != PK_HIST_KEY_SYM)
 			return cli_usage("report", "--hierarchy takes the sort keys comm, dso and sym so far");
-	if (o->callchain || o->children || o->show_nr || o->show_period || o->fields_arg || o->verbose ||
+	if (o->callchain || o->children || o->fields_arg || o->verbose ||
 	    o->comms || o->dsos || o->syms || o->pids || o->tids || o->f2.field_sep || o->f2.relative ||
 	    o->f2.cpu_util || o->group_opt > 0)
 		return cli_usage("report", "--hierarchy without call graphs or Children (-g none --no-children "
-				 "on a file with call chains), columns, filters or -v so far");
+				 "on a file with call chains), -F, filters or -v so far");
 	return 0;
 }

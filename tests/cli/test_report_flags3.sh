@@ -27,8 +27,8 @@ expect_rc "--time-quantum with a unit perf lacks: exit 2" 2
 contains "with perf's words" "$err" "Cannot parse time quantum \`5x'"
 run report -i mine.data --stdio --hierarchy --sort cpu
 expect_rc "--hierarchy with a key it does not take yet: exit 2" 2
-run report -i mine.data --stdio --hierarchy -n
-expect_rc "--hierarchy with a Samples column: exit 2" 2
+run report -i mine.data --stdio --hierarchy -F overhead,sym
+expect_rc "--hierarchy with -F: exit 2" 2
 # Every entry under a parent adds up to it: the comm level is the sum of its DSOs.
 run report -i mine.data --stdio -q --hierarchy --sort comm,dso
 # (a comm's line is indented 3 or 4 spaces by its percentage, a DSO's 6 or 7)
@@ -95,7 +95,8 @@ same_as_perf graph.data --no-children -k /bin/true -g caller --percent-limit 5
 perf record -q -e cpu-clock -F 999 -o mixed.data -- sh -c "\"$W\" hot 20; \"$W\" hotb 20; ls -R /usr/lib >/dev/null" >/dev/null 2>&1
 for f in plain mixed mine; do
 	for extra in "" "--sort dso,sym" "--sort sym,comm" "--sort dso,comm,sym" "--percent-limit 1" \
-		"--percent-limit 0.3 --sort comm,dso" -q "--stdio-color=always"; do
+		"--percent-limit 0.3 --sort comm,dso" -q "--stdio-color=always" "-n --show-total-period" \
+		"-n --percent-limit 2" "--show-total-period -q --sort dso,comm,sym"; do
 		# shellcheck disable=SC2086 # the flags are words
 		same_as_perf "$f.data" --hierarchy $extra
 	done
