@@ -28,7 +28,7 @@ struct report_flags3 {
 /* Their rows of report's option table (cmd-report.c). */
 #define REPORT_FLAGS3_OPTIONS \
 	{ "hierarchy", 0, CLI_ARG_NONE, REPORT_OPT_HIERARCHY, NULL, \
-	  "one level per sort key (comm, dso, sym), each entry indented under the one before" }, \
+	  "one level per sort key (comm, pid, cpu, dso, sym), each entry indented under the one before" }, \
 	{ "vmlinux", 'k', CLI_ARG_REQUIRED, REPORT_OPT_VMLINUX, "FILE", \
 	  "the kernel's symbols from this vmlinux alone (none when it is not the recorded kernel's)" }, \
 	{ "ignore-vmlinux", 0, CLI_ARG_NONE, REPORT_OPT_IGNORE_VMLINUX, NULL, \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report-hier.c - report --hierarchy: perf 6.1's hierarchical --stdio
- * output, one level per sort key (comm, dso, sym), each entry the sum of
+ * output, one level per sort key (comm, pid, cpu, dso, sym), each entry the sum of
  * the samples below it, indented three spaces a level, siblings by period
  * (largest first) then by their key as the flat table orders them, the
  * leaves in the flat histogram's own order; -n's and --show-total-period's
@@ -42,11 +42,24 @@ struct hier_ctx {
 	const struct pk_hist *h;
 	struct hier_widths wd;
 	bool nomem;
+	struct pk_threads *threads;	/* the Pid:Command cells' comms */
 };
 
+/* A key's header, as perf joins them (trimmed), and its width before that. */
 static const char *key_name(enum pk_hist_key k)
 {
-	return k == PK_HIST_KEY_COMM ? "Command" : k == PK_HIST_KEY_DSO ? "Shared Object" : "Symbol";
+	switch (k) {
+	case PK_HIST_KEY_COMM: return "Command";
+	case PK_HIST_KEY_DSO: return "Shared Object";
+	case PK_HIST_KEY_PID: return "Pid:Command";
+	case PK_HIST_KEY_CPU: return "CPU";
+	default: return "Symbol";
+	}
+}
+
+static int key_min_width(enum pk_hist_key k)
+{
+	return k == PK_HIST_KEY_PID ? 15 : (int)strlen(key_name(k));
 }
 
 static int imax(int a, int b)
@@ -77,17 +90,27 @@ static struct hier_widths hier_widths(const struct report_opts *o, const struct 
 	}
 	for (size_t k = 0; k < o->nr_keys; k++) {
 		enum pk_hist_key key = o->keys[k];
-		int v = key == PK_HIST_KEY_COMM ? comm : key == PK_HIST_KEY_DSO ? dso : sym;
+		int v = key == PK_HIST_KEY_COMM ? comm : key == PK_HIST_KEY_DSO ? dso :
+			key == PK_HIST_KEY_SYM ? sym : key == PK_HIST_KEY_PID && comm ? comm + 8 : 0;
 
-		wd.w[k] = imax(v, (int)strlen(key_name(key)));
+		wd.w[k] = imax(v, key_min_width(key));
 	}
 	return wd;
 }
 
 /* Key `k` of two entries: equal (0), or their order as the flat table
  * sorts them (names ascending; unresolved symbols by address). */
+static int num_cmp(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
 static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
+	if (k == PK_HIST_KEY_PID)	/* perf's thread: by its tid */
+		return num_cmp(a->s.tid, b->s.tid);
+	if (k == PK_HIST_KEY_CPU)
+		return a->s.cpu < b->s.cpu ? -1 : a->s.cpu > b->s.cpu;
 	const char *x = k == PK_HIST_KEY_COMM ? a->s.comm : k == PK_HIST_KEY_DSO ? a->s.dso : a->s.sym;
 	const char *y = k == PK_HIST_KEY_COMM ? b->s.comm : k == PK_HIST_KEY_DSO ? b->s.dso : b->s.sym;
 	int c;
@@ -134,8 +157,17 @@ static int group_cmp(const void *pa, const void *pb)
 static void print_cell(const struct hier_ctx *c, size_t k, const struct pk_hist_entry *e)
 {
 	int w = c->wd.w[k];
+	const char *comm;
 
 	switch (c->o->keys[k]) {
+	case PK_HIST_KEY_PID:	/* perf's "%7d:%-*s", its leading spaces skipped */
+		comm = pk_threads_comm(c->threads, e->s.pid, e->s.tid);
+		w = imax(7, w) - 8;
+		fprintf(c->f, "%d:%-*.*s", (int)e->s.tid, w, w, comm ? comm : "");
+		break;
+	case PK_HIST_KEY_CPU:
+		fprintf(c->f, "%.*d", w, (int)e->s.cpu);
+		break;
 	case PK_HIST_KEY_COMM:
 		fprintf(c->f, "%-*.*s", w, w, e->s.comm ? e->s.comm : "");
 		break;
@@ -300,7 +332,7 @@ static void print_header(const struct hier_ctx *c)
 
 int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads)
 {
-	struct hier_ctx c = { f, o, h, hier_widths(o, h, threads), false };
+	struct hier_ctx c = { f, o, h, hier_widths(o, h, threads), false, threads };
 	size_t n = pk_hist_nr(h);
 	const struct pk_hist_entry **leaves = calloc(n ? n : 1, sizeof(*leaves));
 
@@ -321,8 +353,10 @@ int report_hier_setup(const struct report_opts *o)
 		return 0;
 	for (size_t k = 0; k < o->nr_keys; k++)
 		if (o->keys[k] != PK_HIST_KEY_COMM && o->keys[k] != PK_HIST_KEY_DSO &&
-		    o->keys[k] != PK_HIST_KEY_SYM)
-			return cli_usage("report", "--hierarchy takes the sort keys comm, dso and sym so far");
+		    o->keys[k] != PK_HIST_KEY_SYM && o->keys[k] != PK_HIST_KEY_PID &&
+		    o->keys[k] != PK_HIST_KEY_CPU)
+			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso and sym "
+					 "so far");
 	if (o->callchain || o->children || o->fields_arg || o->verbose ||
 	    o->comms || o->dsos || o->syms || o->pids || o->tids || o->f2.field_sep || o->f2.relative ||
 	    o->f2.cpu_util || o->group_opt > 0)

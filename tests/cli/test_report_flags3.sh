@@ -25,7 +25,7 @@ contains "with perf's words" "$err" "time quantum cannot be 0"
 run report -i mine.data --stdio --time-quantum 5x
 expect_rc "--time-quantum with a unit perf lacks: exit 2" 2
 contains "with perf's words" "$err" "Cannot parse time quantum \`5x'"
-run report -i mine.data --stdio --hierarchy --sort cpu
+run report -i mine.data --stdio --hierarchy --sort tid
 expect_rc "--hierarchy with a key it does not take yet: exit 2" 2
 run report -i mine.data --stdio --hierarchy -F overhead,sym
 expect_rc "--hierarchy with -F: exit 2" 2
@@ -96,7 +96,8 @@ perf record -q -e cpu-clock -F 999 -o mixed.data -- sh -c "\"$W\" hot 20; \"$W\"
 for f in plain mixed mine; do
 	for extra in "" "--sort dso,sym" "--sort sym,comm" "--sort dso,comm,sym" "--percent-limit 1" \
 		"--percent-limit 0.3 --sort comm,dso" -q "--stdio-color=always" "-n --show-total-period" \
-		"-n --percent-limit 2" "--show-total-period -q --sort dso,comm,sym"; do
+		"-n --percent-limit 2" "--show-total-period -q --sort dso,comm,sym" "--sort pid,dso" \
+		"--sort cpu,comm -n" "--sort dso,cpu,sym" "--sort comm,pid,sym"; do
 		# shellcheck disable=SC2086 # the flags are words
 		same_as_perf "$f.data" --hierarchy $extra
 	done
