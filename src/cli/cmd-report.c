@@ -151,6 +151,7 @@ static const struct cli_opt report_options[] = {
 	  "annotate's: local-period, global-period, local-hits or global-hits (the table is the same)" },
 	{ "samples", 0, CLI_ARG_REQUIRED, REPORT_OPT_SAMPLES, "N",
 	  "perf's TUI: samples to list per entry (--stdio shows none)" },
+	REPORT_FLAGS3_OPTIONS,
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -301,7 +302,7 @@ static int report_option(void *ctx, int id, const char *arg)
 		if (pk_cpus_parse(arg, &o->cpus, &o->nr_cpus) < 0)
 			return cli_error("report", arg);
 		return 0;
-	default: return report_flags2_option(o, id, arg);
+	default: return report_flags3_option(o, id, arg);	/* then report_flags2_option */
 	}
 }
 
@@ -651,7 +652,8 @@ static int setup(struct report_run *run)
 	    (err = cli_symfs_apply(run->res)) < 0 ||
 	    (err = pk_maps_set_demangle(pk_resolver_maps(run->res),
 					run->o->verbose ? PK_DEMANGLE_PARAMS : PK_DEMANGLE_NAME)) < 0 ||
-	    (err = report_flags2_resolver(run->o, run->res)) < 0)
+	    (err = report_flags2_resolver(run->o, run->res)) < 0 ||
+	    (err = report_flags3_resolver(run->o, run->res)) < 0)
 		return err;
 	if (!(run->ev = calloc(nr ? nr : 1, sizeof(*run->ev))))
 		return -ENOMEM;
@@ -709,7 +711,7 @@ static int report(struct report_opts *o, bool defaulted)
 	}
 	if (o->f2.tasks)
 		return report_tasks(o, run.r);
-	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
+	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) || (rc = report_hier_setup(o)) ||
 	    (rc = report_parent_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;

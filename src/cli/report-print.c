@@ -470,7 +470,14 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 			    ev->nr_members > 1 ? "s" : "", nr_members > 1 ? ev->group_desc : ev->name,
 			    report_flags2_time_note(o, nr_members > 1 ? ev->group_desc : ev->name, note, sizeof(note)));
 		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", period);
-		print_headers(f, o, cols, n);
+		if (!o->f3.hierarchy)
+			print_headers(f, o, cols, n);
+	}
+	if (o->f3.hierarchy) {	/* report-hier.c */
+		if (report_hier_print(f, o, ev->hist, threads) < 0)
+			cli_message(stderr, "perfkit report: out of memory\n");
+		fputs("\n\n", f);
+		return;
 	}
 	for (size_t i = 0; i < pk_hist_nr(ev->hist); i++) {
 		const struct pk_hist_entry *e = pk_hist_get(ev->hist, i);

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "pager.h"
 #include "report-flags2.h"
+#include "report-flags3.h"
 
 #include <regex.h>
 
@@ -74,6 +75,7 @@ struct report_opts {
 	int verbose;			/* -v: full DSO paths, symbols' addresses (report-verbose.c) */
 	struct report_origins *origins;	/* ... and where each DSO's symbols came from */
 	struct report_flags2 f2;	/* --time, -U, --tasks, --switch-on, ... (report-flags2.c) */
+	struct report_flags3 f3;	/* -k, --time-quantum, ... (report-flags3.c) */
 };
 
 /*
@@ -88,8 +90,9 @@ int report_cg_parse(struct report_opts *o, const char *arg);
  * report_cg_setup - once the file is open, what perf decides from it:
  * call graphs shown when its samples carry call chains (unless -g none),
  * Children totals by default then (-g none too), caller order with them (unless -g
- * named the order) and with -G.  0, or CLI_EXIT_EVENT after a message
- * for -g on a file without call chains.
+ * named the order) and with -G.  0; -1 (report done, status 0, as perf)
+ * after perf's error for -g on a file without call chains (a pipe-mode
+ * stream's -g is ignored).
  */
 int report_cg_setup(struct report_opts *o, struct pk_data_reader *r);
 
@@ -219,6 +222,16 @@ void report_group_cells(FILE *f, enum report_cell kind, int width, const struct 
 /* report_percent_cell - a percentage `width` wide ("%*.2f%%"), in perf's
  * colour for it (red from 5%, green above 0.5%) with `color`. */
 void report_percent_cell(FILE *f, int width, double pct, bool color);
+
+/*
+ * report_hier_print - --hierarchy's column header (unless quiet) and
+ * entries of histogram h (sorted), as perf 6.1 prints them; `threads`
+ * sizes the Command column.  0 or -ENOMEM.  report_hier_setup - once the
+ * file decided call graphs and Children: 0, or CLI_EXIT_USAGE after a
+ * message for what --hierarchy does not take yet (report-hier.c).
+ */
+int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads);
+int report_hier_setup(const struct report_opts *o);
 
 /*
  * report_print - the --stdio output for every event with samples: the

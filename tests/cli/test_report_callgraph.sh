@@ -77,7 +77,8 @@ else
 	perf record -q -e cpu-clock -F 999 -o plain.data -- "$W" hot 50 >/dev/null 2>&1
 	"$PERFKIT" report -i plain.data --stdio -g graph >/dev/null 2>err
 	rc=$?
-	if [ "$rc" = 1 ] && grep -q 'no call chains' err; then
+	# perf 6.1's error lines, no table, and its status 0 (test_report_flags3.sh)
+	if [ "$rc" = 0 ] && grep -q '^Selected -g or --branch-history.$' err; then
 		ok "-g on a file without call chains is refused"
 	else
 		not_ok "-g on a file without call chains is refused"
