@@ -13,7 +13,8 @@
 # -i (--no-inherit), --running-time (the enabled and running times in
 # read_format), --sample-identifier, --no-bpf-event, -n (a zero rate); --overwrite (every event written backward, the sideband's
 # too: no event added for a task, -a's dummy:HG backward and enabled);
-# --phys-data, --no-buffering, -I[REGS], --group (groups in the list merged).
+# --phys-data, --no-buffering, -I[REGS], --group (groups in the list merged,
+# with -a and S the dummy a member sampling as the others).
 . "$(dirname "$0")/tap.sh"
 
 tmp=$(mktemp -d)
@@ -89,6 +90,15 @@ for a in "" -a; do
 		check "record ${a:+$a }--group -e $e: perf's one group ($theirs)" test -n "$theirs" -a "$mine" = "$theirs"
 	done
 done
+
+# -a with S: under --group the dummy is a member of the S leader and
+# samples as its members (no period, the leader's layout, so one layout:
+# ID); inherit cleared only on the events that read the group.
+for e in '{cpu-clock,task-clock}:S' 'cpu-clock:S,task-clock' 'cpu-clock,task-clock:S' \
+	'{cpu-clock,task-clock}:S,page-faults'; do
+	same "record -a --group -e $e" -a --group -e "$e"
+done
+same "record -C 0 --group -e {cpu-clock,task-clock}:S" -C 0 --group -e '{cpu-clock,task-clock}:S'
 
 # CPU targets: inherit set as for a task, and the side-band dummy:HG
 # opened enabled (perf's immediate event), not waiting for the start.
