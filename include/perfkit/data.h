@@ -32,7 +32,9 @@ struct pk_data_writer;
  * character or block device
  * (/dev/null) is written into directly and left in place, as perf does.
  * Returns 0 with the writer in *out, or a negative errno before anything
- * is written: -EINVAL for an empty path, -EISDIR for a directory, -ESPIPE
+ * is written: -EINVAL for an empty path, -EISDIR for a directory other
+ * than perf's (record --threads: "data" and data.N files only, which
+ * pk_data_writer_keep_old then moves aside as a file), -ESPIPE
  * for a FIFO or socket (a perf.data file needs a seekable file), or the
  * errno of creating the file (-EMFILE with the RLIMIT_NOFILE hint); the
  * error names the file.
@@ -92,11 +94,13 @@ PK_API int pk_data_writer_write_file(struct pk_data_writer *w, size_t k, const v
 PK_API int pk_data_writer_create_pipe(int fd, struct pk_data_writer **out);
 
 /*
- * pk_data_writer_keep_old - have pk_data_writer_finish keep a regular file found at the
- * path as "<path>.old" (replacing an older one) before putting the new
+ * pk_data_writer_keep_old - have pk_data_writer_finish keep a regular file
+ * or perf's directory found at the path as "<path>.old" (replacing an
+ * older one: a file, or a directory of perf's) before putting the new
  * file there, as perf record does; a device is never moved.  Checks now
  * what can be checked: returns 0, or -EISDIR when "<path>.old" is a
- * directory and the path a regular file.
+ * directory other than perf's (and not an empty one the directory at the
+ * path replaces).
  */
 PK_API int pk_data_writer_keep_old(struct pk_data_writer *w);
 

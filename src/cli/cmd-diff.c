@@ -406,6 +406,14 @@ static int run(struct diff_opts *o, int argc, char **argv, const char **one)
 		return cli_usage("diff", "--format compares two files, not %zu", o->nr_files);
 	if (o->cycles_hist && !o->cycles)	/* perf prints its usage */
 		return cli_usage("diff", "--cycles-hist needs -c cycles");
+	/* perf 6.1 reaches a BUG_ON for both: formula_fprintf and
+	 * hpp__entry_pair have no case for the cycles columns. */
+	if (o->cycles && o->formula)
+		return cli_usage("diff", "-F (--formula) has no formula for -c cycles: use -c delta, "
+				 "delta-abs, ratio or wdiff");
+	if (o->cycles && o->field_sep)
+		return cli_usage("diff", "-t (--field-separator) does not go with -c cycles: its block "
+				 "columns are only printed padded");
 	if (o->quiet)	/* perf_quiet_option: verbose -1 */
 		o->rep->verbose = 0;
 	o->verbose = o->rep->verbose;

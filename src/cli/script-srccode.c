@@ -2,8 +2,8 @@
 /*
  * script-srccode.c - perf script 6.1's -F srccode: after a sample's line,
  * the source line its ip is at, as "|LINE     text" (perf's "|%-8d %s"),
- * from the file addr2line names (opened as named, so a relative path is
- * relative to the current directory, as in perf), left out where no line
+ * from the file addr2line names (joined with the unit's compile directory
+ * when relative, so it opens from any directory, as in perf), left out where no line
  * or file is found and when the thread's last printed line was the same
  * file and line.  Files are read once and kept, each as its lines.
  */

@@ -155,5 +155,14 @@ run diff --cycles-hist old-br.data new-br.data
 expect_rc "--cycles-hist without -c cycles: a usage error, as perf" 2
 run diff -c cycles old-br.data new-br.data old-br.data
 expect_rc "-c cycles on three files: a usage error" 2
+# perf 6.1 reaches a BUG_ON for these (no formula, no separated cell
+# for the cycles columns): refused with a message, nothing printed.
+for flags in "-F" "-t ," "-t , --cycles-hist" "-F --cycles-hist"; do
+	run diff -c cycles $flags old-br.data new-br.data
+	expect_rc "-c cycles $flags: a usage error" 2
+	check "and no table" [ -z "$out" ]
+	contains "saying which flag" "$err" "${flags%% *}"
+	contains "does not go with -c cycles" "$err" "-c cycles"
+done
 
 done_testing

@@ -13,7 +13,8 @@
 # -i (--no-inherit), --running-time (the enabled and running times in
 # read_format), --sample-identifier, --no-bpf-event, -n (a zero rate); --overwrite (every event written backward, the sideband's
 # too: no event added for a task, -a's dummy:HG backward and enabled);
-# --phys-data, --no-buffering, -I[REGS], --group; --transaction,
+# --phys-data, --no-buffering, -I[REGS], --group (groups in the list merged,
+# with -a and S the dummy a member sampling as the others); --transaction,
 # --all-cgroups, --buildid-mmap, -u and the flags that change no attr.
 . "$(dirname "$0")/tap.sh"
 
@@ -90,6 +91,15 @@ for a in "" -a; do
 		check "record ${a:+$a }--group -e $e: perf's one group ($theirs)" test -n "$theirs" -a "$mine" = "$theirs"
 	done
 done
+
+# -a with S: under --group the dummy is a member of the S leader and
+# samples as its members (no period, the leader's layout, so one layout:
+# ID); inherit cleared only on the events that read the group.
+for e in '{cpu-clock,task-clock}:S' 'cpu-clock:S,task-clock' 'cpu-clock,task-clock:S' \
+	'{cpu-clock,task-clock}:S,page-faults'; do
+	same "record -a --group -e $e" -a --group -e "$e"
+done
+same "record -C 0 --group -e {cpu-clock,task-clock}:S" -C 0 --group -e '{cpu-clock,task-clock}:S'
 
 # rec13's flags: --transaction (perf sets the bit, its printer has no
 # name for it: the sample sizes are checked in test_record_flags2.sh),

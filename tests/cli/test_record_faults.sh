@@ -106,6 +106,55 @@ check "-o DIR: refused before recording (got $rc)" test "$rc" -ne 0 -a ! -e "$tm
 contains "and says it is a directory" "$err" "$tmp/dir is a directory"
 check "the directory is left alone" sh -c 'test -d "$1" -a ! -e "$1.old"' sh "$tmp/dir"
 
+# A directory record --threads wrote (data, data.N) is replaced as a
+# file is, kept as PATH.old (perf's check_backup); any other is refused.
+"$PERFKIT" record -q --threads -e cpu-clock -o "$tmp/tdir" -- true >/dev/null 2>&1
+check "record --threads wrote a directory" test -f "$tmp/tdir/data"
+run record -q -e cpu-clock -o "$tmp/tdir" -- touch "$tmp/ran"
+check "-o over a --threads directory: recorded (got $rc)" test "$rc" -eq 0 -a -e "$tmp/ran"
+[ "$rc" -eq 0 ] || diag "$err"
+check "PATH is now the new file, whole" whole "$tmp/tdir"
+check "and the directory is PATH.old, its data in it" test -f "$tmp/tdir.old/data"
+run report -i "$tmp/tdir.old" --stdio
+check "which still reads (got $rc)" test "$rc" -eq 0
+rm -f "$tmp/ran"
+run record -q -e cpu-clock -o "$tmp/tdir" -- touch "$tmp/ran"
+check "again: the file replaces the old directory at PATH.old (got $rc)" \
+	sh -c 'test "$1" -eq 0 && test -f "$2.old" && test -f "$2"' sh "$rc" "$tmp/tdir"
+rm -rf "$tmp/tdir" "$tmp/tdir.old" "$tmp/ran"
+"$PERFKIT" record -q --threads -e cpu-clock -o "$tmp/tdir" -- true >/dev/null 2>&1
+echo precious >"$tmp/tdir.old"
+run record -q -e cpu-clock -o "$tmp/tdir" -- touch "$tmp/ran"
+check "a file at PATH.old gives way to the directory, as in perf (got $rc)" \
+	sh -c 'test "$1" -eq 0 && test -f "$2.old/data" && test -f "$2"' sh "$rc" "$tmp/tdir"
+rm -rf "$tmp/tdir" "$tmp/tdir.old" "$tmp/ran"
+"$PERFKIT" record -q --threads -e cpu-clock -o "$tmp/tdir" -- true >/dev/null 2>&1
+mkdir "$tmp/tdir.old"
+echo precious >"$tmp/tdir.old/notes"
+run record -q -e cpu-clock -o "$tmp/tdir" -- touch "$tmp/ran"
+check "PATH.old a directory of other files: refused before recording (got $rc)" \
+	test "$rc" -ne 0 -a ! -e "$tmp/ran"
+contains "and says why" "$err" "tdir.old is a directory"
+check "both left alone" sh -c 'test -f "$1/data" && test "$(cat "$1.old/notes")" = precious' sh "$tmp/tdir"
+rm -rf "$tmp/tdir" "$tmp/tdir.old"
+mkdir "$tmp/other"
+echo precious >"$tmp/other/data"
+echo precious >"$tmp/other/notes"
+run record -q -e cpu-clock -o "$tmp/other" -- touch "$tmp/ran"
+check "-o a directory with other files in it: refused before recording (got $rc)" \
+	test "$rc" -ne 0 -a ! -e "$tmp/ran"
+contains "saying it is not perf's" "$err" "not one perf record --threads wrote"
+check "and it is left alone" sh -c 'test "$(cat "$1/notes")" = precious -a ! -e "$1.old"' sh "$tmp/other"
+if [ "$have_perf" = 1 ] && perf record -q --threads -e cpu-clock -o "$tmp/pdir" -- true >/dev/null 2>&1 &&
+	test -d "$tmp/pdir"; then
+	run record -q -e cpu-clock -o "$tmp/pdir" -- true
+	check "-o over perf's own --threads directory: kept as PATH.old (got $rc)" \
+		sh -c 'test "$1" -eq 0 && test -d "$2.old" && test -f "$2"' sh "$rc" "$tmp/pdir"
+	check "and perf reads the new file" sh -c 'perf report -i "$1" --stdio >/dev/null 2>&1' sh "$tmp/pdir"
+else
+	skip "-o over perf's own --threads directory" "perf record --threads is not available"
+fi
+
 echo precious >"$tmp/keep.data"
 mkdir "$tmp/keep.data.old"
 touch "$tmp/keep.data.old/something"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # test_script_srccode.sh - perfkit script -F srccode against perf script
 # 6.1 on the same file: a small program built with line tables in this
-# directory (so the file addr2line names opens from here, as perf opens
-# it), recorded with -g; after each sample its source line as
+# directory and one built from ../src, read from another directory (the
+# file named after the unit's comp_dir, as addr2line and perf name it),
+# recorded with -g; after each sample its source line as
 # "|LINE     text", not again while a thread stays on that line, nothing
 # once the source is gone; srccode or srcline without ip refused as perf
 # refuses them.
@@ -62,6 +63,23 @@ else
 	samples=$(grep -vc '^|' <<<"$out")
 	check "a thread's repeated line is printed once ($lines lines, $samples samples)" \
 		test "$lines" -ge 1 -a "$lines" -lt "$samples"
+	# Built from another directory (a relative directory entry, as meson's
+	# "../src"): addr2line joins it with the unit's DW_AT_comp_dir, so the
+	# source is found from any directory, as perf finds it.
+	mkdir -p rel/src rel/obj away
+	cp sc.c rel/src/sc.c
+	if (cd rel/obj && "${CC:-cc}" -O1 -g -fno-omit-frame-pointer -o sc ../src/sc.c) 2>/dev/null; then
+		perf record -q -e cpu-clock -F 999 -o rel.data -- rel/obj/sc >/dev/null 2>&1
+		cd away || exit 1
+		same "built with ../src, read from elsewhere: -F tid,ip,srccode equals perf's" \
+			-i ../rel.data -F tid,ip,srccode
+		run script -i ../rel.data -F tid,ip,srccode
+		check "and prints the source lines" grep -q '^|2        __attribute__((noinline)) void leaf' <<<"$out"
+		same "--full-source-path names the file as perf" -i ../rel.data -F ip,srcline --full-source-path
+		cd .. || exit 1
+	else
+		skip "a program built with ../src" "the compiler failed"
+	fi
 	mv sc.c gone.c
 	same "the source gone: no srccode lines, as perf" -i plain.data -F tid,ip,srccode
 	run script -i plain.data -F tid,ip,srccode

@@ -247,12 +247,18 @@ static uint64_t read_format(const struct pk_evlist *l, size_t i)
 	       (l->target.group_read && l->ev[i].leader == i ? PERF_FORMAT_GROUP : 0);
 }
 
-/* Whether an event of group `lead` reads the group into its samples
- * (PERF_SAMPLE_READ with PERF_FORMAT_GROUP). */
+/* Whether event i reads its group into its samples (PERF_SAMPLE_READ
+ * with PERF_FORMAT_GROUP). */
+static bool reads_group(const struct pk_evlist *l, size_t i)
+{
+	return (l->ev[i].a.attr.sample_type & PERF_SAMPLE_READ) && (read_format(l, i) & PERF_FORMAT_GROUP);
+}
+
+/* Whether an event of group `lead` reads the group into its samples. */
 static bool group_sample_read(const struct pk_evlist *l, size_t lead)
 {
 	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++)
-		if ((l->ev[i].a.attr.sample_type & PERF_SAMPLE_READ) && (read_format(l, i) & PERF_FORMAT_GROUP))
+		if (reads_group(l, i))
 			return true;
 	return false;
 }
@@ -261,11 +267,12 @@ static bool group_sample_read(const struct pk_evlist *l, size_t lead)
  * disabled unless it is the last_immediate event.  A group read into
  * samples is opened without inherit, as perf does: a child's copies would
  * sample counts of a group the parent's samples never see.  The whole
- * group, where perf 6.1 clears it only on the events that read: the
- * kernel refuses a member whose inherit differs from its leader's. */
+ * group for a task, where perf 6.1 clears it only on the events that
+ * read and the kernel then refuses the group; on a CPU (no task: inherit
+ * means nothing there) as perf, on the reading events alone. */
 static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 {
-	bool inherit = l->target.inherit && !group_sample_read(l, lead);
+	bool inherit = l->target.inherit && !group_sample_read(l, lead), cpu_wide = l->threads[t] < 0;
 
 	for (size_t i = lead; i < l->nr && l->ev[i].leader == lead; i++) {
 		struct evsel *e = &l->ev[i];
@@ -278,7 +285,7 @@ static int open_group(struct pk_evlist *l, size_t lead, size_t c, size_t t)
 			d = e->a;
 			d.attr.read_format = read_format(l, i);
 			d.attr.disabled = i == lead && !immediate;	/* members follow their leader */
-			d.attr.inherit = inherit;
+			d.attr.inherit = cpu_wide ? l->target.inherit && !reads_group(l, i) : inherit;
 			d.attr.enable_on_exec = l->target.enable_on_exec && i == lead && !immediate;
 			/* A cgroup is given as its directory fd in place of a pid. */
 			fd = pk__sys_open(&d.attr, e->cgroup ? e->cgroup_fd : l->threads[t], l->cpus[c],

@@ -99,6 +99,11 @@ int pk__data_dir_finish(struct pk_data_writer *w);	/* finish, fsync, place; free
 int pk__data_dir_features(struct pk_data_writer *w, uint64_t at, uint64_t flags[4]);
 void pk__data_dir_abort(struct pk__data_dir *d);	/* remove the partial directory, free */
 void pk__data_dir_free(struct pk__data_dir *d);
+/* PATH is a directory perf or perfkit wrote: "data" and data.N files in
+ * it, nothing else.  pk__data_dir_clear removes such a one (0), and
+ * anything else not (-1), as perf removes its PATH.old. */
+bool pk__data_dir_ours(const char *path);
+int pk__data_dir_clear(const char *path);
 
 /* pk__data_writer_begin - the header and attrs laid out, once. */
 int pk__data_writer_begin(struct pk_data_writer *w);

@@ -257,29 +257,44 @@ int pk__data_dir_features(struct pk_data_writer *w, uint64_t at, uint64_t flags[
 	return 0;
 }
 
-/* PATH.old's files, when it is a directory perf or perfkit wrote (data and
- * data.N files only, nothing else): removed as perf removes its backup. */
-static int clear_old(const char *old)
+/* A name perf's directory holds: "data" or "data.N". */
+static bool perf_name(const char *n)
 {
-	char name[4096];
-	DIR *dir = opendir(old);
-	struct dirent *e;
-	bool ours = dir != NULL;
+	return !strcmp(n, "data") || (!strncmp(n, "data.", 5) && n[5] &&
+				      strspn(n + 5, "0123456789") == strlen(n + 5));
+}
 
-	while (dir && (e = readdir(dir)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "data") &&
-		    (strncmp(e->d_name, "data.", 5) || strspn(e->d_name + 5, "0123456789") !=
-		     strlen(e->d_name + 5) || !e->d_name[5]))
-			ours = false;
-	if (dir)
-		rewinddir(dir);
-	while (ours && (e = readdir(dir)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    snprintf(name, sizeof(name), "%s/%s", old, e->d_name) < (int)sizeof(name))
-			unlink(name);
+bool pk__data_dir_ours(const char *path)
+{
+	DIR *dir = opendir(path);
+	struct dirent *e;
+	bool ours = dir != NULL, data = false;
+
+	while (ours && (e = readdir(dir))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		ours = perf_name(e->d_name);
+		data |= !strcmp(e->d_name, "data");
+	}
 	if (dir)
 		closedir(dir);
-	return ours && rmdir(old) == 0 ? 0 : -1;
+	return ours && data;
+}
+
+int pk__data_dir_clear(const char *path)
+{
+	char name[4096];
+	DIR *dir;
+	struct dirent *e;
+
+	if (!pk__data_dir_ours(path) || !(dir = opendir(path)))
+		return -1;
+	while ((e = readdir(dir)))
+		if (perf_name(e->d_name) &&
+		    snprintf(name, sizeof(name), "%s/%s", path, e->d_name) < (int)sizeof(name))
+			unlink(name);
+	closedir(dir);
+	return rmdir(path) == 0 ? 0 : -1;
 }
 
 /* The whole directory at PATH, what was there kept as PATH.old. */
@@ -294,7 +309,7 @@ static int place_dir(struct pk__data_dir *d)
 				 "recording is in %s", d->final, d->tmp);
 	if (lstat(d->final, &st) == 0) {
 		if (lstat(old, &st) == 0 && S_ISDIR(st.st_mode))
-			clear_old(old);
+			pk__data_dir_clear(old);
 		if (rename(d->final, old) < 0) {
 			e = errno;
 			pk__error(-e, "write perf.data", "cannot keep the old %s as %s: %s; the recording is "

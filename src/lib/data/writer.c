@@ -26,6 +26,7 @@
 #include "data.h"
 #include "sys/sys.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -101,8 +102,10 @@ static int check_target(const char *path, bool *device)
 		return pk__error(-EINVAL, "create perf.data", "%s", "the file name is empty");
 	if (stat(path, &st) < 0)
 		return 0;
-	if (S_ISDIR(st.st_mode)) {
-		pk__error(-EISDIR, "create perf.data", "%s is a directory", path);
+	/* perf's directory (record --threads) is replaced as a file is. */
+	if (S_ISDIR(st.st_mode) && !pk__data_dir_ours(path)) {
+		pk__error(-EISDIR, "create perf.data", "%s is a directory, and not one perf record "
+			  "--threads wrote (data and data.N files only): it is left alone", path);
 		pk__error_hint("name a file in it: -o %s/perf.data", path);
 		return -EISDIR;
 	}
@@ -178,6 +181,20 @@ const char *pk_data_writer_temp_path(const struct pk_data_writer *w)
 	return w->partial;
 }
 
+/* `path` is a directory with nothing in it (rename replaces such a one). */
+static bool is_empty_dir(const char *path)
+{
+	DIR *dir = opendir(path);
+	struct dirent *e;
+	bool empty = dir != NULL;
+
+	while (empty && (e = readdir(dir)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	if (dir)
+		closedir(dir);
+	return empty;
+}
+
 int pk_data_writer_keep_old(struct pk_data_writer *w)
 {
 	char old[4096];
@@ -187,7 +204,9 @@ int pk_data_writer_keep_old(struct pk_data_writer *w)
 		return 0;
 	if (snprintf(old, sizeof(old), "%s.old", w->path) >= (int)sizeof(old))
 		return pk__error(-ENAMETOOLONG, "keep the old perf.data", "%s.old is too long a name", w->path);
-	if (stat(w->path, &st) == 0 && S_ISREG(st.st_mode) && stat(old, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (stat(w->path, &st) == 0 && (S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) &&
+	    !is_empty_dir(old))) && stat(old, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    !pk__data_dir_ours(old)) {
 		pk__error(-EISDIR, "keep the old perf.data", "%s is a directory: the existing %s cannot be "
 			  "kept there", old, w->path);
 		pk__error_hint("remove or rename %s, or write another file (-o)", old);
@@ -670,6 +689,22 @@ static int finish_file(struct pk_data_writer *w, uint64_t flags[4])
 	return err;
 }
 
+/* Make room for PATH as PATH.old, as perf does: a directory perf wrote
+ * there is removed, and a file when PATH is a directory (a rename of a
+ * file over a file replaces it anyway).  Anything else stays, and the
+ * rename that follows fails and says so. */
+static void clear_old(const char *old, bool path_is_dir)
+{
+	struct stat st;
+
+	if (lstat(old, &st) < 0)
+		return;
+	if (S_ISDIR(st.st_mode))
+		pk__data_dir_clear(old);
+	else if (path_is_dir && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+		unlink(old);
+}
+
 /*
  * Put the whole file at its path: keep a regular file found there as
  * "<path>.old" when asked, then rename over it.  A failure keeps the
@@ -683,7 +718,8 @@ static int place(struct pk_data_writer *w)
 
 	if (w->device)
 		return 0;
-	if (stat(w->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (stat(w->path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !(S_ISDIR(st.st_mode) && w->keep_old && !w->no_replace && pk__data_dir_ours(w->path))) {
 		pk__error(-EEXIST, "write perf.data", "%s is no longer a regular file: it was left alone, "
 			  "and the recording is in %s", w->path, w->partial);
 		return -EEXIST;
@@ -698,6 +734,8 @@ static int place(struct pk_data_writer *w)
 	if (w->no_replace)
 		return 0;
 	snprintf(old, sizeof(old), "%s.old", w->path);
+	if (w->keep_old && stat(w->path, &st) == 0)
+		clear_old(old, S_ISDIR(st.st_mode));
 	if (w->keep_old && stat(w->path, &st) == 0 && rename(w->path, old) < 0) {
 		e = errno;
 		pk__error(-e, "write perf.data", "cannot keep the old %s as %s: %s; the recording is in %s",

@@ -290,7 +290,9 @@ void pk__recorder_layout_events(struct pk_recorder *r)
 			    i == tracking);
 		layout_sample_read(r, i);
 	}
-	if (r->cpu_wide) {
+	/* ... unless --group made it a member of an S leader: it then samples
+	 * as the leader's other members (perf's leader sampling comes last). */
+	if (r->cpu_wide && !pk_events_desc(r->ev, pk_events_desc(r->ev, tracking)->leader)->sample_read) {
 		struct perf_event_attr *a = pk_events_attr_mut(r->ev, tracking);
 
 		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;

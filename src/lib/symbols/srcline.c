@@ -39,6 +39,12 @@ struct answer {
 	size_t nr_frames;
 };
 
+/* A relative file name of libdw's, and the path addr2line makes of it. */
+struct joined {
+	const char *comp_dir, *file;	/* libdw's strings */
+	char *path;
+};
+
 struct pk__srcline {
 	int fd;
 	Dwarf *dw;			/* NULL: the file has no DWARF (or none was found) */
@@ -46,6 +52,8 @@ struct pk__srcline {
 	struct pk__a2l_index *a2l;	/* its index for addr2line's fallback */
 	struct answer *tab;		/* open addressing on addr */
 	size_t cap, nr;
+	struct joined *joined;		/* relative file names with their unit's comp_dir */
+	size_t nr_joined;
 };
 
 static void answer_free(struct answer *a)
@@ -63,6 +71,9 @@ void pk__srcline_free(struct pk__srcline *s)
 		if (s->tab[i].used)
 			answer_free(&s->tab[i]);
 	free(s->tab);
+	for (size_t i = 0; i < s->nr_joined; i++)
+		free(s->joined[i].path);
+	free(s->joined);
 	pk__a2l_index_free(s->a2l);
 	if (s->elf)
 		elf_end(s->elf);
@@ -216,6 +227,32 @@ static const char *a2l_file(Dwarf_Die *cu, Dwarf_Line *l, const char *file)
 	return zero ? zero : file;
 }
 
+/* `file` as addr2line prints it: a relative name (its directory entry
+ * relative too, as meson's "../src") after the unit's DW_AT_comp_dir,
+ * binutils' concat_filename; so it opens from any directory.  The joined
+ * string is kept with s, one per name and unit directory.  NULL stays. */
+static const char *a2l_path(struct pk__srcline *s, Dwarf_Die *cu, const char *file)
+{
+	Dwarf_Attribute attr;
+	const char *dir;
+	struct joined *grown;
+	char *path;
+
+	if (!file || file[0] == '/' || !(dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr))) ||
+	    !dir[0])
+		return file;
+	for (size_t i = 0; i < s->nr_joined; i++)
+		if (s->joined[i].file == file && s->joined[i].comp_dir == dir)
+			return s->joined[i].path;
+	if (!(grown = pk__reallocarray(s->joined, s->nr_joined + 1, sizeof(*grown))))
+		return file;
+	s->joined = grown;
+	if (pk__asprintf(&path, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", file) < 0)
+		return file;
+	s->joined[s->nr_joined++] = (struct joined){ .comp_dir = dir, .file = file, .path = path };
+	return path;
+}
+
 /* Where an inlined instance was called from: its DW_AT_call_file and
  * DW_AT_call_line, the file named through the unit's file table. */
 static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, const char **file_a2l,
@@ -278,7 +315,7 @@ static int scope_path(Dwarf_Die *cu, uint64_t addr, Dwarf_Die **out, size_t *nr)
  * then the function they are all in, each with the file:line inside it
  * (the line table's for the first, the call site of the one before for
  * the others), as addr2line -i lists them. */
-static int inline_chain(Dwarf_Die *cu, uint64_t addr, struct answer *a)
+static int inline_chain(struct pk__srcline *s, Dwarf_Die *cu, uint64_t addr, struct answer *a)
 {
 	Dwarf_Die *path = NULL;
 	const char *file = a->file, *file_a2l = a->file_a2l;
@@ -306,6 +343,7 @@ static int inline_chain(Dwarf_Die *cu, uint64_t addr, struct answer *a)
 		if (tag == DW_TAG_subprogram)
 			break;
 		call_site(cu, &path[i], &file, &file_a2l, &line);
+		file_a2l = a2l_path(s, cu, file_a2l);
 	}
 	free(path);
 	return 0;
@@ -342,11 +380,11 @@ static int answer_fill(struct pk__srcline *s, uint64_t addr, struct answer *a)
 
 	if (!in_unit || !(l = dwarf_getsrc_die(&cu, addr)) || !(a->file = dwarf_linesrc(l, NULL, NULL)))
 		return no_line(s, addr, in_unit ? &cu : NULL, a);
-	a->file_a2l = a2l_file(&cu, l, a->file);
+	a->file_a2l = a2l_path(s, &cu, a2l_file(&cu, l, a->file));
 	dwarf_lineno(l, &lineno);
 	a->line = lineno > 0 ? (unsigned int)lineno : 0;
 	a->found = true;
-	return inline_chain(&cu, addr, a);
+	return inline_chain(s, &cu, addr, a);
 }
 
 static int srcline_find(struct pk__srcline **sp, const char *path, uint64_t addr,
