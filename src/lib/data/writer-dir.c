@@ -10,6 +10,8 @@
  * every file up to date at least once a second, so a recorder killed at
  * any moment leaves a directory perf reads.  Each data.N has a buffer of
  * its own, written only by the caller that feeds that file.
+ * pk_data_writer_keep_old and pk__data_clear_old, the PATH.old rules of
+ * every writer (a file's and a directory's), are here too.
  */
 #include "data.h"
 #include "sys/sys.h"
@@ -351,4 +353,55 @@ int pk__data_dir_finish(struct pk_data_writer *w)
 	}
 	pk__data_dir_free(d);
 	return err;
+}
+
+/* `path` is a directory with nothing in it (rename replaces such a one). */
+static bool is_empty_dir(const char *path)
+{
+	DIR *dir = opendir(path);
+	struct dirent *e;
+	bool empty = dir != NULL;
+
+	while (empty && (e = readdir(dir)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	if (dir)
+		closedir(dir);
+	return empty;
+}
+
+int pk_data_writer_keep_old(struct pk_data_writer *w)
+{
+	char old[4096];
+	struct stat st;
+
+	if (w->device || w->pipe)
+		return 0;
+	if (snprintf(old, sizeof(old), "%s.old", w->path) >= (int)sizeof(old))
+		return pk__error(-ENAMETOOLONG, "keep the old perf.data", "%s.old is too long a name", w->path);
+	if (stat(w->path, &st) == 0 && (S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) &&
+	    !is_empty_dir(old))) && stat(old, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    !pk__data_dir_ours(old)) {
+		pk__error(-EISDIR, "keep the old perf.data", "%s is a directory: the existing %s cannot be "
+			  "kept there", old, w->path);
+		pk__error_hint("remove or rename %s, or write another file (-o)", old);
+		return -EISDIR;
+	}
+	w->keep_old = true;
+	return 0;
+}
+
+/* Make room for PATH as PATH.old, as perf does: a directory perf wrote
+ * there is removed, and a file when PATH is a directory (a rename of a
+ * file over a file replaces it anyway).  Anything else stays, and the
+ * rename that follows fails and says so. */
+void pk__data_clear_old(const char *old, bool path_is_dir)
+{
+	struct stat st;
+
+	if (lstat(old, &st) < 0)
+		return;
+	if (S_ISDIR(st.st_mode))
+		pk__data_dir_clear(old);
+	else if (path_is_dir && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+		unlink(old);
 }

@@ -26,7 +26,6 @@
 #include "data.h"
 #include "sys/sys.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -179,41 +178,6 @@ static const char *file_name(const struct pk_data_writer *w)
 const char *pk_data_writer_temp_path(const struct pk_data_writer *w)
 {
 	return w->partial;
-}
-
-/* `path` is a directory with nothing in it (rename replaces such a one). */
-static bool is_empty_dir(const char *path)
-{
-	DIR *dir = opendir(path);
-	struct dirent *e;
-	bool empty = dir != NULL;
-
-	while (empty && (e = readdir(dir)))
-		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-	if (dir)
-		closedir(dir);
-	return empty;
-}
-
-int pk_data_writer_keep_old(struct pk_data_writer *w)
-{
-	char old[4096];
-	struct stat st;
-
-	if (w->device || w->pipe)
-		return 0;
-	if (snprintf(old, sizeof(old), "%s.old", w->path) >= (int)sizeof(old))
-		return pk__error(-ENAMETOOLONG, "keep the old perf.data", "%s.old is too long a name", w->path);
-	if (stat(w->path, &st) == 0 && (S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) &&
-	    !is_empty_dir(old))) && stat(old, &st) == 0 && S_ISDIR(st.st_mode) &&
-	    !pk__data_dir_ours(old)) {
-		pk__error(-EISDIR, "keep the old perf.data", "%s is a directory: the existing %s cannot be "
-			  "kept there", old, w->path);
-		pk__error_hint("remove or rename %s, or write another file (-o)", old);
-		return -EISDIR;
-	}
-	w->keep_old = true;
-	return 0;
 }
 
 int pk_data_writer_set_path(struct pk_data_writer *w, const char *path)
@@ -689,22 +653,6 @@ static int finish_file(struct pk_data_writer *w, uint64_t flags[4])
 	return err;
 }
 
-/* Make room for PATH as PATH.old, as perf does: a directory perf wrote
- * there is removed, and a file when PATH is a directory (a rename of a
- * file over a file replaces it anyway).  Anything else stays, and the
- * rename that follows fails and says so. */
-static void clear_old(const char *old, bool path_is_dir)
-{
-	struct stat st;
-
-	if (lstat(old, &st) < 0)
-		return;
-	if (S_ISDIR(st.st_mode))
-		pk__data_dir_clear(old);
-	else if (path_is_dir && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
-		unlink(old);
-}
-
 /*
  * Put the whole file at its path: keep a regular file found there as
  * "<path>.old" when asked, then rename over it.  A failure keeps the
@@ -735,7 +683,7 @@ static int place(struct pk_data_writer *w)
 		return 0;
 	snprintf(old, sizeof(old), "%s.old", w->path);
 	if (w->keep_old && stat(w->path, &st) == 0)
-		clear_old(old, S_ISDIR(st.st_mode));
+		pk__data_clear_old(old, S_ISDIR(st.st_mode));
 	if (w->keep_old && stat(w->path, &st) == 0 && rename(w->path, old) < 0) {
 		e = errno;
 		pk__error(-e, "write perf.data", "cannot keep the old %s as %s: %s; the recording is in %s",

@@ -215,6 +215,34 @@ static bool colon_operand_ok(const char *p, const char *end)
 	return after_operand_ok(skip_spaces(p, end), end);
 }
 
+/*
+ * Whether what follows a '/' or '%' in the arguments (p just past it) is a
+ * divisor libtraceevent 1.7.1 can take: it folds a division of names and
+ * numbers while parsing and stops on SIGFPE when the divisor comes to 0
+ * ("a / b", "x / (y)", "1 % 0"; fuzz_tracing).  The kernel divides only by
+ * a non-zero number ("/ 250", "/ 1000L", "% 64") or a sizeof ("/
+ * sizeof(u64)"), so nothing else is taken.
+ */
+static bool divisor_ok(const char *p, const char *end)
+{
+	bool nonzero = false;
+
+	p = skip_spaces(p, end);
+	if (end - p >= 6 && !memcmp(p, "sizeof", 6)) {
+		p = skip_spaces(p + 6, end);
+		return p < end && *p == '(';
+	}
+	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		for (p += 2; p < end && strchr("0123456789abcdefABCDEF", *p); p++)
+			nonzero |= *p != '0';
+	else
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			nonzero |= *p != '0';
+	while (p < end && strchr("uUlL", *p))
+		p++;
+	return nonzero && (p == end || !ident_char(*p));
+}
+
 /* The arguments after the quoted format: strings closed, brackets paired,
  * every REC->name a field.  A string may hold newlines, as the kernel
  * writes them. */
@@ -240,6 +268,9 @@ static int check_args(const char *p, const char *end, const struct names *n, cha
 		} else if (c == ')' || c == ']' || c == '}') {
 			if (!depth || stack[--depth] != c)
 				return refuse_bracket(why, why_len, c, "closes nothing");
+		} else if ((c == '/' || c == '%') && !divisor_ok(p + 1, end)) {
+			return refuse(why, why_len, "a '/' or '%' in its arguments divides by "
+				      "something other than a non-zero number or a sizeof");
 		} else if (c == ':' && !colon_operand_ok(p + 1, end)) {
 			return refuse(why, why_len, "the operand after a ':' in its arguments is "
 				      "followed by what libtraceevent cannot take (such as '->', '[' or ';') "

@@ -54,6 +54,9 @@ static void test_good(void **state)
 		FIELDS "print fmt: \"%s\", REC->state ? \"a\" : __print_symbolic(REC->state, { 1, \"b\" })\n",
 		FIELDS "print fmt: \"%d\", (REC->state ? 2 : 3 == 4) >= 1 ? 5 : 6 != 7\n",
 		FIELDS "print fmt: \"%c%d\", REC->state ? 'S' : ' ', REC->comm[REC->state ? 1 : 2]\n",
+		/* divisions as the kernel writes them */
+		FIELDS "print fmt: \"%lu %lu %lu %lu\", REC->state / 250, REC->state / 1000L, "
+		       "REC->state % 64, __get_dynamic_array_len(name) / sizeof(u64)\n",
 	};
 	char why[128];
 
@@ -97,6 +100,11 @@ static void test_bad(void **state)
 		{ FIELDS "print fmt: \"%c\", REC->state ? 'S' : ' '[0]\n", "after a ':'" },
 		{ FIELDS "print fmt: \"%d\", REC->state ? 2 : d_t prev->state & 3\n", "after a ':'" },
 		{ FIELDS "print fmt: \"%d\", (1 ? 2 : \"a\"[0])\n", "after a ':'" },
+		/* fuzz_tracing: libtraceevent folds a division by 0 (SIGFPE) */
+		{ FIELDS "print fmt: \"%s\", __get_st/(name)\n", "divides by" },
+		{ FIELDS "print fmt: \"%d\", 1 % 0\n", "divides by" },
+		{ FIELDS "print fmt: \"%d\", REC->state / 0x0UL\n", "divides by" },
+		{ FIELDS "print fmt: \"%d\", 5 / y\n", "divides by" },
 		/* 65 open brackets, one more than the check follows */
 		{ FIELDS "print fmt: \"%d\", " P8 P8 P8 P8 P8 P8 P8 P8 "(REC->state\n",
 		  "its arguments nest too deep" },
