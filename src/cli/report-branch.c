@@ -67,6 +67,11 @@ int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, s
 			    "Did you call perf record without -b?\n", o->input);
 		return -EINVAL;
 	}
+	if (o->sort_given || o->fields_arg) {	/* not silently the default columns */
+		cli_message(stderr, "perfkit report: branch mode (-b, or the file's BRANCH_STACK feature) "
+			    "takes no --sort or -F keys yet; --no-branch-stack for the usual table\n");
+		return -EINVAL;
+	}
 	b = calloc(1, sizeof(*b));
 
 	if (!b || !(b->ev = calloc(nr_ev ? nr_ev : 1, sizeof(*b->ev)))) {
