@@ -10,6 +10,7 @@
 #include "report.h"
 #include "report-header.h"
 #include "report-dump.h"
+#include "report-branch.h"
 #include "dso-names.h"
 #include "sort-names.h"
 #include "report-flags2.h"
@@ -27,6 +28,7 @@ enum {
 	OPT_STDIO_COLOR,
 	OPT_OFF_CPU,
 	OPT_SYMFS,
+	OPT_NO_BRANCH_STACK,
 };
 
 static const struct cli_opt report_options[] = {
@@ -152,6 +154,9 @@ static const struct cli_opt report_options[] = {
 	{ "samples", 0, CLI_ARG_REQUIRED, REPORT_OPT_SAMPLES, "N",
 	  "perf's TUI: samples to list per entry (--stdio shows none)" },
 	REPORT_FLAGS3_OPTIONS,
+	{ "branch-stack", 'b', CLI_ARG_NONE, 'b', NULL,
+	  "branch mode: each branch stack entry a row (perf's default for a file with the BRANCH_STACK feature)" },
+	{ "no-branch-stack", 0, CLI_ARG_NONE, OPT_NO_BRANCH_STACK, NULL, "no branch mode, though the file has branch stacks" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -252,6 +257,8 @@ static int report_option(void *ctx, int id, const char *arg)
 	switch (id) {
 	case 'i': o->input = arg; return 0;
 	case 'D': o->dump = true; return 0;
+	case 'b': o->branch_mode = 1; return 0;
+	case OPT_NO_BRANCH_STACK: o->branch_mode = -1; return 0;
 	case 's': o->sort_given = true; return parse_sort(o, arg);
 	case 'F': o->fields_arg = arg; return 0;
 	case 'p': o->parent_arg = arg; return 0;
@@ -328,6 +335,7 @@ struct report_run {
 	struct report_offcpu *offcpu;	/* --off-cpu */
 	struct pk_stack_health *health;	/* report-health.c's count */
 	bool srclines;			/* a srcline or srcfile key: report-srcline.c per sample */
+	struct report_branch *branch;	/* branch mode's table (report-branch.c), else NULL */
 };
 
 /*
@@ -543,6 +551,9 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 			run->time = d.sample.time;
 		if (run->offcpu && (err = offcpu(run, ev, &d, &rs)) != 0)
 			return err < 0 ? err : 0;
+		if (run->branch)	/* report-branch.c */
+			return report_branch_add(run->branch, (size_t)ev, pk_resolver_maps(run->res), &run->names,
+						 &d.sample, &rs);
 		if (attr->sample_type & PERF_SAMPLE_READ)
 			return split_sample(run, attr, &d.sample, &rs);
 		return report_sample(run, (size_t)ev, &d.sample, &rs,
@@ -673,6 +684,8 @@ static int setup(struct report_run *run)
 	if ((err = report_reads_init(&run->reads, run->r)) < 0 ||
 	    (err = report_threads_init(&run->thread_counts, nr)) < 0)
 		return err;
+	if (report_branch_wanted(run->o, run->r) && (err = report_branch_setup(run->o, run->r, &run->branch)) != 0)
+		return err;
 	return report_group_setup(run->o, run->r, run->ev, run->nr_ev);
 }
 
@@ -683,6 +696,7 @@ static void teardown(struct report_run *run)
 		free(run->ev[i].group_desc);
 	}
 	free(run->ev);
+	report_branch_free(run->branch);
 	report_reads_free(&run->reads);
 	report_threads_free(&run->thread_counts);
 	cli_names_free(&run->names);
@@ -739,7 +753,8 @@ static int report(struct report_opts *o, bool defaulted)
 		} else {
 			cli_pager_start();	/* on a terminal, as perf does */
 			o->color = cli_color_use(o->color_mode);
-			if (!report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
+			if (run.branch ? !report_branch_print(stdout, o, run.branch, run.ev, run.nr_ev, run.lost_samples) :
+			    !report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
 					  pk_resolver_threads(run.res)))
 				cli_message(stderr, "perfkit report: %s has no samples (after the filters)\n", o->input);
 			else if (o->show_threads && report_threads_print(stdout, &run.thread_counts, run.ev) < 0)

@@ -53,6 +53,7 @@ struct report_opts {
 	bool callchain;			/* report_cg_setup: the graphs are shown */
 	bool children;			/* report_cg_setup: Children totals are */
 	bool header, header_only;	/* --header, --header-only (report-header.c) */
+	int branch_mode;		/* -b 1, --no-branch-stack -1, 0: perf's rule (report-branch.c) */
 	bool show_info;			/* -I */
 	bool stats;			/* --stats (report-stats.c) */
 	int group_opt;			/* --group 1, --no-group 0, else -1 (perf's default: groups shown) */
