@@ -331,6 +331,13 @@ void json_escape(FILE *f, const char *s);
  * perf chooses it: "-" when standard input is a pipe, else "perf.data". */
 const char *cli_default_input(void);
 
+/* cli_check_input - perf's checks before reading a perf.data file for
+ * command `cmd`: the file is there ("-", standard input, is not checked)
+ * and owned by the user or root unless `force` (-f).  `defaulted`: the
+ * name was not given, so a missing file gets a hint to record first.  0,
+ * or CLI_EXIT_EVENT after perf's message. */
+int cli_check_input(const char *cmd, const char *path, bool force, bool defaulted);
+
 /* cli_u64_at / cli_u16_at - a value of a record's bytes at p, which may be
  * unaligned (records are read as bytes; a field's alignment is not known). */
 static inline uint64_t cli_u64_at(const unsigned char *p)

@@ -608,26 +608,6 @@ static int read_records(struct report_run *run)
 
 /* ---- the command -------------------------------------------------------------- */
 
-/* perf's checks before reading: the file is there and ours (or root's). */
-static int check_file(const struct report_opts *o, bool defaulted)
-{
-	struct stat st;
-
-	if (!strcmp(o->input, "-"))
-		return 0;	/* standard input (perf record -o -): nothing to check */
-	if (stat(o->input, &st) < 0) {
-		cli_message(stderr, "perfkit report: failed to open %s: %s%s\n", o->input, strerror(errno),
-			    defaulted && errno == ENOENT ? "  (try 'perfkit record' first)" : "");
-		return CLI_EXIT_EVENT;
-	}
-	if (!o->force && st.st_uid && st.st_uid != geteuid()) {
-		cli_message(stderr, "perfkit report: File %s not owned by current user or root "
-			    "(use -f to override)\n", o->input);
-		return CLI_EXIT_EVENT;
-	}
-	return 0;
-}
-
 /* perf's check for --cpu: every event must record the CPU. */
 static int check_cpus(const struct report_run *run)
 {
@@ -714,7 +694,7 @@ static int report(struct report_opts *o, bool defaulted)
 	struct report_run run = { .o = o };
 	int rc;
 
-	if ((rc = check_file(o, defaulted)))
+	if ((rc = cli_check_input("report", o->input, o->force, defaulted)))
 		return rc;
 	if (pk_data_reader_open(o->input, &run.r) < 0)
 		return cli_error("report", NULL);

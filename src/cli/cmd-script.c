@@ -504,25 +504,6 @@ static int dump_records(struct script_run *run)
 	return err < 0 ? cli_error("script", NULL) : 0;
 }
 
-static int check_file(const struct script_opts *o, bool defaulted)
-{
-	struct stat st;
-
-	if (!strcmp(o->input, "-"))
-		return 0;	/* standard input (perf record -o -): nothing to check */
-	if (stat(o->input, &st) < 0) {
-		cli_message(stderr, "perfkit script: failed to open %s: %s%s\n", o->input, strerror(errno),
-			    defaulted && errno == ENOENT ? "  (try 'perfkit record' first)" : "");
-		return CLI_EXIT_EVENT;
-	}
-	if (!o->force && st.st_uid && st.st_uid != geteuid()) {
-		cli_message(stderr, "perfkit script: File %s not owned by current user or root "
-			    "(use -f to override)\n", o->input);
-		return CLI_EXIT_EVENT;
-	}
-	return 0;
-}
-
 int cmd_script(int argc, char **argv)
 {
 	struct script_opts o = { .input = NULL };
@@ -542,7 +523,7 @@ int cmd_script(int argc, char **argv)
 	defaulted = !o.input;
 	if (defaulted)
 		o.input = cli_default_input();
-	if ((rc = check_file(&o, defaulted))) {
+	if ((rc = cli_check_input("script", o.input, o.force, defaulted))) {
 		script_filter_free(&o.filt);
 		return rc;
 	}

@@ -168,23 +168,6 @@ static int add_record(struct diff_file *f, const struct diff_opts *o, const stru
 	return pk_resolver_process(f->res, &d);
 }
 
-/* perf's checks before reading: the file is there and ours (or root's). */
-static int check_file(const char *path, bool force)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0) {
-		cli_message(stderr, "perfkit diff: failed to open %s: %s\n", path, strerror(errno));
-		return CLI_EXIT_EVENT;
-	}
-	if (!force && st.st_uid && st.st_uid != geteuid()) {
-		cli_message(stderr, "perfkit diff: File %s not owned by current user or root "
-			    "(use -f to override)\n", path);
-		return CLI_EXIT_EVENT;
-	}
-	return 0;
-}
-
 /* A clock event's weights are nanoseconds; any other's are counts. */
 static const char *unit_of(const struct perf_event_attr *a)
 {
@@ -274,7 +257,7 @@ int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *t
 	const struct perf_event_header *rec;
 	int rc, err = 0;
 
-	if ((rc = check_file(f->path, o->force)))
+	if ((rc = cli_check_input("diff", f->path, o->force, false)))
 		return rc;
 	if (pk_data_reader_open(f->path, &f->r) < 0)
 		return cli_error("diff", NULL);

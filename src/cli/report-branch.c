@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * report-branch.c - perf report's branch mode (-b, and perf 6.1's default
  * for a file whose header has the BRANCH_STACK feature and whose samples
@@ -447,6 +447,8 @@ bool report_branch_wanted(const struct report_opts *o, struct pk_data_reader *r)
 
 	if (o->branch_mode != 0)
 		return o->branch_mode > 0;
+	if (o->sort_given || o->fields_arg || o->format >= 0)
+		return false;	/* keys or a --format branch mode has not yet: the usual table */
 	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++)
 		type |= pk_data_reader_attr(r, i)->sample_type;
 	/* perf 6.1: the BRANCH_STACK feature turns -b on, unless the samples

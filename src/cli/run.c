@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,4 +106,23 @@ const char *cli_default_input(void)
 	if (fstat(STDIN_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))
 		return "-";
 	return "perf.data";
+}
+
+int cli_check_input(const char *cmd, const char *path, bool force, bool defaulted)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return 0;	/* standard input (perf record -o -): nothing to check */
+	if (stat(path, &st) < 0) {
+		cli_message(stderr, "perfkit %s: failed to open %s: %s%s\n", cmd, path, strerror(errno),
+			    defaulted && errno == ENOENT ? "  (try 'perfkit record' first)" : "");
+		return CLI_EXIT_EVENT;
+	}
+	if (!force && st.st_uid && st.st_uid != geteuid()) {
+		cli_message(stderr, "perfkit %s: File %s not owned by current user or root "
+			    "(use -f to override)\n", cmd, path);
+		return CLI_EXIT_EVENT;
+	}
+	return 0;
 }

@@ -37,9 +37,12 @@ run report -i mine-nofeat.data --stdio
 check "without the feature: the usual table" [ "$(printf '%s\n' "$out" | grep -c 'Source Symbol')" = 0 ]
 run report -i mine-br.data --stdio --no-branch-stack
 check "--no-branch-stack: the usual table" [ "$(printf '%s\n' "$out" | grep -c 'Branch Statistics')" = 0 ]
-run report -i mine-br.data --stdio --sort comm
-expect_rc "branch mode with --sort (keys it does not take yet): exit 1" 1
+run report -i mine-br.data --stdio -b --sort comm
+expect_rc "-b with --sort (keys branch mode does not take yet): exit 1" 1
 contains "saying so" "$err" "takes no --sort or -F keys yet"
+run report -i mine-br.data --stdio --sort comm
+expect_rc "--sort without -b on a BRANCH_STACK file: the usual table" 0
+check "... not branch mode" [ "$(printf '%s\n' "$out" | grep -c 'Branch Statistics')" = 0 ]
 run report -i mine.data --stdio -b
 expect_rc "-b on a file without branch stacks: exit 1" 1
 contains "with perf's words" "$err" "no branch data. Did you call perf record without -b?"
