@@ -310,6 +310,21 @@ int pk__elf_plt_entries(struct pk__elf *e, pk__elf_plt_cb cb, void *arg)
 	return ret;
 }
 
+size_t pk__elf_symbol_slots(struct pk__elf *e, bool dynamic)
+{
+	size_t entsize = gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT), n = 0;
+	Elf64_Word type = dynamic ? SHT_DYNSYM : SHT_SYMTAB;
+	Elf_Scn *scn = NULL;
+
+	while (entsize && (scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			n += sh.sh_size / entsize;
+	}
+	return n;
+}
+
 bool pk__elf_has_symtab(struct pk__elf *e)
 {
 	Elf_Scn *scn = NULL;
