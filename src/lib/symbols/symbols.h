@@ -22,8 +22,9 @@ struct pk__sym {
 	uint64_t start, end;
 	const char *name;	/* owned by the table */
 	unsigned char binding;	/* STB_LOCAL, STB_GLOBAL or STB_WEAK */
+	bool mangled;		/* name not demangled yet (pk__symtab_set_demangle);
+				 * in binding's padding: 32 bytes a symbol */
 	uint32_t seq;		/* order of addition */
-	bool mangled;		/* name not demangled yet (pk__symtab_set_demangle) */
 };
 
 struct pk__symtab;

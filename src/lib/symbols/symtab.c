@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 32 bytes a symbol on 64-bit machines: tables of 100k symbols are paged in. */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct pk__sym) == 32, "struct pk__sym grew");
+
 #define BLOCK_SIZE (64 * 1024)
 #define PAGE 4096u
 
@@ -118,8 +121,10 @@ int pk__symtab_add_ref(struct pk__symtab *t, uint64_t start, uint64_t size, cons
 	if (t->nr == t->cap && (err = grow(t)) < 0)
 		return err;
 	/* An end past the address space is clamped, not wrapped. */
-	t->syms[t->nr++] = (struct pk__sym){ start, size > UINT64_MAX - start ? UINT64_MAX : start + size,
-					     name, binding, (uint32_t)t->nr };
+	t->syms[t->nr] = (struct pk__sym){ .start = start,
+					   .end = size > UINT64_MAX - start ? UINT64_MAX : start + size,
+					   .name = name, .binding = binding, .seq = (uint32_t)t->nr };
+	t->nr++;
 	return 0;
 }
 
