@@ -316,11 +316,14 @@ size_t pk__elf_symbol_slots(struct pk__elf *e, bool dynamic)
 	Elf64_Word type = dynamic ? SHT_DYNSYM : SHT_SYMTAB;
 	Elf_Scn *scn = NULL;
 
+	/* By the data libelf has for them, as walk_syms counts: a header's
+	 * sh_size could claim more than the file holds. */
 	while (entsize && (scn = elf_nextscn(e->elf, scn))) {
 		GElf_Shdr sh;
+		Elf_Data *data;
 
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
-			n += sh.sh_size / entsize;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type && (data = elf_getdata(scn, NULL)))
+			n += data->d_size / entsize;
 	}
 	return n;
 }

@@ -3,7 +3,8 @@
  * symtab.c - a DSO's symbol table: symbols collected in any order, then
  * sorted once by address with perf's rules for duplicates and zero sizes,
  * and searched by binary search.  Names live in a few large blocks, not
- * one allocation each: kallsyms alone has 100k+ of them.
+ * one allocation each: kallsyms alone has 100k+ of them.  A table of C++
+ * or Rust names keeps them mangled and demangles the few looked up.
  */
 #include "symbols/symbols.h"
 #include "sys/sys.h"
