@@ -84,6 +84,12 @@ int pk__elf_plt_entries(struct pk__elf *e, pk__elf_plt_cb cb, void *arg);
  * .dynsym is NOBITS).  perf takes PLT entries only from such a file. */
 bool pk__elf_has_dynsym(struct pk__elf *e);
 
+/* pk__elf_symbol_slots - how many entries the sections of type
+ * SHT_DYNSYM (dynamic) or SHT_SYMTAB hold (their data as read, not their
+ * headers' claim): at least as many as pk__elf_symbols hands over from
+ * them, to size a table once. */
+size_t pk__elf_symbol_slots(struct pk__elf *e, bool dynamic);
+
 /* pk__elf_has_symtab - whether it has a .symtab section with symbols in
  * it (a file not stripped, or a separate debug file). */
 bool pk__elf_has_symtab(struct pk__elf *e);

@@ -169,13 +169,11 @@ struct fill {
 static int add_sym(void *arg, const struct pk__elf_sym *s)
 {
 	struct fill *f = arg;
-	char buf[1024];
-	const char *name;
 
 	if (f->symtab && s->dynamic)
 		return 1;	/* .symtab is complete: perf reads .dynsym only without it */
-	name = f->params ? pk__demangle_params(s->name, buf, sizeof(buf)) : pk__demangle(s->name, buf, sizeof(buf));
-	f->err = pk__symtab_add(f->t, s->value, s->size, name ? name : s->name, s->binding);
+	/* demangled when looked up (pk__symtab_set_demangle) */
+	f->err = pk__symtab_add(f->t, s->value, s->size, s->name, s->binding);
 	return f->err < 0;
 }
 
@@ -223,6 +221,9 @@ static void read_elf(struct pk__dso *d, const char *mapped, struct pk__elf *e, b
 		return;
 	if (pk__symtab_new(&f.t) < 0)
 		return;
+	pk__symtab_set_demangle(f.t, f.params);
+	/* Sized once: the kept symbols are at most the table's entries. */
+	pk__symtab_reserve(f.t, pk__elf_symbol_slots(e, !symtab));
 	pk__elf_symbols(e, add_sym, &f);
 	if (f.err < 0) {
 		pk__symtab_free(f.t);

@@ -214,8 +214,8 @@ const struct pk__sym *pk__kindex_find(struct pk__kindex *x, uint64_t addr)
 
 			end = up > UINT64_MAX - PAGE ? UINT64_MAX : up + PAGE;
 		}
-		x->made[at] = (struct pk__sym){ x->lines[at].addr, end, name,
-						x->lines[at].binding, (uint32_t)at };
+		x->made[at] = (struct pk__sym){ .start = x->lines[at].addr, .end = end, .name = name,
+						.binding = x->lines[at].binding, .seq = (uint32_t)at };
 	}
 	return addr < x->made[at].end ? &x->made[at] : NULL;
 }

@@ -22,6 +22,8 @@ struct pk__sym {
 	uint64_t start, end;
 	const char *name;	/* owned by the table */
 	unsigned char binding;	/* STB_LOCAL, STB_GLOBAL or STB_WEAK */
+	bool mangled;		/* name not demangled yet (pk__symtab_set_demangle);
+				 * in binding's padding: 32 bytes a symbol */
 	uint32_t seq;		/* order of addition */
 };
 
@@ -42,6 +44,18 @@ int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const ch
 int pk__symtab_add_ref(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
 		       unsigned char binding);
 
+/* pk__symtab_set_demangle - names added from now on are C++ or Rust
+ * names to demangle (pk__demangle, or with params pk__demangle_params),
+ * each the first time a find answers with it or finish compares it: the
+ * same names as demangling each one as it is added, for the few a report
+ * looks up.  A name the demangler does not take stays as it is. */
+void pk__symtab_set_demangle(struct pk__symtab *t, bool params);
+
+/* pk__symtab_reserve - room for n symbols in all, in one allocation, so
+ * that adding up to n reallocates (and copies, and faults) nothing.  A
+ * hint: 0, or -ENOMEM (recorded) with the table as it was. */
+int pk__symtab_reserve(struct pk__symtab *t, size_t n);
+
 /* pk__symtab_own - t frees `mem` (from malloc) when it is freed. */
 void pk__symtab_own(struct pk__symtab *t, void *mem);
 
@@ -54,8 +68,9 @@ void pk__symtab_own(struct pk__symtab *t, void *mem);
  * before any find. */
 void pk__symtab_finish(struct pk__symtab *t, bool kallsyms);
 
-/* pk__symtab_find - the symbol holding addr, or NULL. */
-const struct pk__sym *pk__symtab_find(const struct pk__symtab *t, uint64_t addr);
+/* pk__symtab_find - the symbol holding addr, or NULL; its name demangled
+ * (once) when the table demangles. */
+const struct pk__sym *pk__symtab_find(struct pk__symtab *t, uint64_t addr);
 
 /* pk__symtab_nr - how many symbols it holds (with an index: the lines
  * indexed, the malformed among them not known yet). */

@@ -3,7 +3,8 @@
  * symtab.c - a DSO's symbol table: symbols collected in any order, then
  * sorted once by address with perf's rules for duplicates and zero sizes,
  * and searched by binary search.  Names live in a few large blocks, not
- * one allocation each: kallsyms alone has 100k+ of them.
+ * one allocation each: kallsyms alone has 100k+ of them.  A table of C++
+ * or Rust names keeps them mangled and demangles the few looked up.
  */
 #include "symbols/symbols.h"
 #include "sys/sys.h"
@@ -12,6 +13,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* 32 bytes a symbol on 64-bit machines: tables of 100k symbols are paged in. */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct pk__sym) == 32, "struct pk__sym grew");
 
 #define BLOCK_SIZE (64 * 1024)
 #define PAGE 4096u
@@ -28,7 +32,12 @@ struct pk__symtab {
 	struct block *blocks;
 	void *owned;		/* names added by reference live here, or NULL */
 	struct pk__kindex *index;	/* kallsyms looked up lazily, or NULL */
+	enum { KEEP, DEMANGLE, DEMANGLE_PARAMS } demangle;	/* names added */
 };
+
+/* The demangler's buffer: a longer demangled name stays mangled, as when
+ * each name was demangled as it was added (dso.c's add_sym). */
+#define DEMANGLED_MAX 1024
 
 int pk__symtab_new(struct pk__symtab **out)
 {
@@ -92,6 +101,19 @@ static __attribute__((noinline, cold)) int grow(struct pk__symtab *t)
 	return 0;
 }
 
+int pk__symtab_reserve(struct pk__symtab *t, size_t n)
+{
+	struct pk__sym *syms;
+
+	if (n <= t->cap)
+		return 0;
+	if (n > SIZE_MAX / sizeof(*syms) || !(syms = pk__realloc(t->syms, n * sizeof(*syms))))
+		return pk__error_nomem("a symbol table");
+	t->syms = syms;
+	t->cap = n;
+	return 0;
+}
+
 int pk__symtab_add_ref(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
 		       unsigned char binding)
 {
@@ -100,8 +122,10 @@ int pk__symtab_add_ref(struct pk__symtab *t, uint64_t start, uint64_t size, cons
 	if (t->nr == t->cap && (err = grow(t)) < 0)
 		return err;
 	/* An end past the address space is clamped, not wrapped. */
-	t->syms[t->nr++] = (struct pk__sym){ start, size > UINT64_MAX - start ? UINT64_MAX : start + size,
-					     name, binding, (uint32_t)t->nr };
+	t->syms[t->nr] = (struct pk__sym){ .start = start,
+					   .end = size > UINT64_MAX - start ? UINT64_MAX : start + size,
+					   .name = name, .binding = binding, .seq = (uint32_t)t->nr };
+	t->nr++;
 	return 0;
 }
 
@@ -109,10 +133,37 @@ int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const ch
 		   unsigned char binding)
 {
 	const char *copy = copy_name(t, name);
+	int err;
 
 	if (!copy)
 		return pk__error_nomem("a symbol name");
-	return pk__symtab_add_ref(t, start, size, copy, binding);
+	if ((err = pk__symtab_add_ref(t, start, size, copy, binding)) < 0)
+		return err;
+	/* Only "_Z" and "_R" names are ever demangled (demangle.c). */
+	t->syms[t->nr - 1].mangled = t->demangle != KEEP && name[0] == '_' && (name[1] == 'Z' || name[1] == 'R');
+	return 0;
+}
+
+void pk__symtab_set_demangle(struct pk__symtab *t, bool params)
+{
+	t->demangle = params ? DEMANGLE_PARAMS : DEMANGLE;
+}
+
+/* s's name demangled, once: the copy replaces the mangled name.  Out of
+ * memory the name stays as the file spells it. */
+static const char *sym_name(struct pk__symtab *t, struct pk__sym *s)
+{
+	char buf[DEMANGLED_MAX];
+	const char *dm, *copy;
+
+	if (!s->mangled)
+		return s->name;
+	s->mangled = false;
+	dm = t->demangle == DEMANGLE_PARAMS ? pk__demangle_params(s->name, buf, sizeof(buf))
+					    : pk__demangle(s->name, buf, sizeof(buf));
+	if (dm && (copy = copy_name(t, dm)))
+		s->name = copy;
+	return s->name;
 }
 
 void pk__symtab_own(struct pk__symtab *t, void *mem)
@@ -194,7 +245,7 @@ static size_t underscores(const char *s)
 }
 
 /* Whether a is the better of two symbols at one address (perf's order). */
-static bool better(const struct pk__sym *a, const struct pk__sym *b)
+static bool better(struct pk__symtab *t, struct pk__sym *a, struct pk__sym *b)
 {
 	bool asized = a->end > a->start, bsized = b->end > b->start;
 	size_t ua, ub, la, lb;
@@ -205,8 +256,8 @@ static bool better(const struct pk__sym *a, const struct pk__sym *b)
 		return b->binding == STB_WEAK;
 	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
 		return a->binding == STB_GLOBAL;
-	ua = underscores(a->name);
-	ub = underscores(b->name);
+	ua = underscores(sym_name(t, a));
+	ub = underscores(sym_name(t, b));
 	if (ua != ub)
 		return ua < ub;
 	la = strlen(a->name);
@@ -239,7 +290,7 @@ void pk__symtab_finish(struct pk__symtab *t, bool kallsyms)
 	 * by perf's rules (so a sized one, as __TMC_END__ over _edata). */
 	for (size_t i = 1; i < t->nr; i++) {
 		if (t->syms[i].start == t->syms[k].start) {
-			if (kallsyms || !better(&t->syms[k], &t->syms[i]))
+			if (kallsyms || !better(t, &t->syms[k], &t->syms[i]))
 				t->syms[k] = t->syms[i];
 			continue;
 		}
@@ -254,7 +305,7 @@ void pk__symtab_set_index(struct pk__symtab *t, struct pk__kindex *x)
 	t->index = x;
 }
 
-const struct pk__sym *pk__symtab_find(const struct pk__symtab *t, uint64_t addr)
+const struct pk__sym *pk__symtab_find(struct pk__symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr;
 
@@ -271,6 +322,7 @@ const struct pk__sym *pk__symtab_find(const struct pk__symtab *t, uint64_t addr)
 	}
 	if (!lo || addr >= t->syms[lo - 1].end)
 		return NULL;
+	sym_name(t, &t->syms[lo - 1]);
 	return &t->syms[lo - 1];
 }
 

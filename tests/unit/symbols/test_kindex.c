@@ -117,7 +117,7 @@ static int to_index(void *arg, const struct pk__host_ksym *s)
 	return kept(s, &b) ? pk__kindex_add(arg, s, b) : 0;
 }
 
-static void same(const struct pk__symtab *t, const struct pk__symtab *x, uint64_t addr)
+static void same(struct pk__symtab *t, struct pk__symtab *x, uint64_t addr)
 {
 	const struct pk__sym *a = pk__symtab_find(t, addr), *b = pk__symtab_find(x, addr);
 
