@@ -48,6 +48,8 @@ struct joined {
 struct pk__srcline {
 	int fd;
 	Dwarf *dw;			/* NULL: the file has no DWARF (or none was found) */
+	Elf *dw_elf;			/* dw's in-memory image (srcline-zdebug.c), or NULL */
+	void *dw_image;
 	Elf *elf;			/* the symbol table's, opened on the first address without a line */
 	struct pk__a2l_index *a2l;	/* its index for addr2line's fallback */
 	struct answer *tab;		/* open addressing on addr */
@@ -79,6 +81,9 @@ void pk__srcline_free(struct pk__srcline *s)
 		elf_end(s->elf);
 	if (s->dw)
 		dwarf_end(s->dw);
+	if (s->dw_elf)
+		elf_end(s->dw_elf);
+	free(s->dw_image);
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s);
@@ -96,7 +101,7 @@ static int srcline_open(const char *path, struct pk__srcline **out)
 	s->cap = 64;
 	s->fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (s->fd >= 0)
-		s->dw = dwarf_begin(s->fd, DWARF_C_READ);
+		s->dw = pk__srcline_dwarf_open(s->fd, &s->dw_elf, &s->dw_image);
 	*out = s;
 	return 0;
 }

@@ -237,6 +237,18 @@ struct pk__srcline;
 /* pk__srcline_free - close a DSO's DWARF and drop its answers; NULL is a no-op. */
 void pk__srcline_free(struct pk__srcline *s);
 
+/* ---- srcline-zdebug.c ----------------------------------------------------------- */
+
+/* pk__srcline_dwarf_open - libdw's DWARF of the ELF file open on fd, for
+ * srcline.c: when its DWARF sections are zlib-compressed, a libdw over an
+ * uncompressed in-memory copy of only the sections lines and inline scopes
+ * read (*mem and *image are then set; the caller ends *mem and frees
+ * *image after dwarf_end); else dwarf_begin(fd) with *mem and *image NULL.
+ * NULL: the file has no DWARF libdw can read. */
+struct Dwarf;
+struct Elf;
+struct Dwarf *pk__srcline_dwarf_open(int fd, struct Elf **mem, void **image);
+
 /* ---- srcline-symtab.c ----------------------------------------------------------- */
 
 /* pk__srcline_symtab_file - addr2line's answer for an address no line row
