@@ -48,8 +48,7 @@ struct joined {
 struct pk__srcline {
 	int fd;
 	Dwarf *dw;			/* NULL: the file has no DWARF (or none was found) */
-	Elf *dw_elf;			/* dw's in-memory image (srcline-zdebug.c), or NULL */
-	void *dw_image;
+	struct pk__zdebug *z;		/* compressed DWARF read in part (srcline-zdebug.c); dw NULL */
 	Elf *elf;			/* the symbol table's, opened on the first address without a line */
 	struct pk__a2l_index *a2l;	/* its index for addr2line's fallback */
 	struct answer *tab;		/* open addressing on addr */
@@ -81,9 +80,7 @@ void pk__srcline_free(struct pk__srcline *s)
 		elf_end(s->elf);
 	if (s->dw)
 		dwarf_end(s->dw);
-	if (s->dw_elf)
-		elf_end(s->dw_elf);
-	free(s->dw_image);
+	pk__zdebug_free(s->z);
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s);
@@ -100,8 +97,8 @@ static int srcline_open(const char *path, struct pk__srcline **out)
 	}
 	s->cap = 64;
 	s->fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	if (s->fd >= 0)
-		s->dw = pk__srcline_dwarf_open(s->fd, &s->dw_elf, &s->dw_image);
+	if (s->fd >= 0 && !(s->z = pk__zdebug_open(s->fd)))
+		s->dw = dwarf_begin(s->fd, DWARF_C_READ);
 	*out = s;
 	return 0;
 }
@@ -378,9 +375,10 @@ static int no_line(struct pk__srcline *s, uint64_t addr, Dwarf_Die *cu, struct a
 
 static int answer_fill(struct pk__srcline *s, uint64_t addr, struct answer *a)
 {
+	Dwarf *dw = s->z ? pk__zdebug_dwarf(s->z, addr) : s->dw;
 	Dwarf_Die cu;
 	Dwarf_Line *l;
-	bool in_unit = s->dw && unit_at(s->dw, addr, &cu);
+	bool in_unit = dw && unit_at(dw, addr, &cu);
 	int lineno = 0;
 
 	if (!in_unit || !(l = dwarf_getsrc_die(&cu, addr)) || !(a->file = dwarf_linesrc(l, NULL, NULL)))

@@ -239,15 +239,22 @@ void pk__srcline_free(struct pk__srcline *s);
 
 /* ---- srcline-zdebug.c ----------------------------------------------------------- */
 
-/* pk__srcline_dwarf_open - libdw's DWARF of the ELF file open on fd, for
- * srcline.c: when its DWARF sections are zlib-compressed, a libdw over an
- * uncompressed in-memory copy of only the sections lines and inline scopes
- * read (*mem and *image are then set; the caller ends *mem and frees
- * *image after dwarf_end); else dwarf_begin(fd) with *mem and *image NULL.
- * NULL: the file has no DWARF libdw can read. */
+struct pk__zdebug;
 struct Dwarf;
 struct Elf;
-struct Dwarf *pk__srcline_dwarf_open(int fd, struct Elf **mem, void **image);
+
+/* pk__zdebug_open - the DWARF of the ELF file open on fd when its sections
+ * are zlib-compressed, to be read through pk__zdebug_dwarf; NULL for any
+ * other file (or no memory): then dwarf_begin(fd) reads it as before. */
+struct pk__zdebug *pk__zdebug_open(int fd);
+
+/* pk__zdebug_dwarf - a libdw handle that answers for addr as libdw on the
+ * whole file would (the units it holds grow as addresses need them); it
+ * and every earlier one stay valid until pk__zdebug_free.  NULL: no DWARF. */
+struct Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr);
+
+/* pk__zdebug_free - end every handle and free the images; NULL is a no-op. */
+void pk__zdebug_free(struct pk__zdebug *z);
 
 /* ---- srcline-symtab.c ----------------------------------------------------------- */
 
