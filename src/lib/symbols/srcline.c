@@ -276,6 +276,47 @@ static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, const ch
 	}
 }
 
+/* The length of die's range that holds addr. */
+static uint64_t range_len(Dwarf_Die *die, uint64_t addr)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0)
+		if (addr >= start && addr < end)
+			return end - start;
+	return UINT64_MAX;
+}
+
+/* The child of parent to descend into for addr: a function, inlined
+ * instance or block holding it; of several (gas gives each alias of an
+ * assembler function a subprogram of the same range), the one with the
+ * shortest range holding addr, the last of equals, as binutils'
+ * lookup_address_in_function_table chooses. */
+static bool scope_child(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *best)
+{
+	Dwarf_Die child;
+	uint64_t best_len = UINT64_MAX, len;
+	bool found = false;
+
+	if (dwarf_child(parent, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if ((tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine &&
+		     tag != DW_TAG_lexical_block) || dwarf_haspc(&child, addr) <= 0)
+			continue;
+		len = range_len(&child, addr);
+		if (!found || len <= best_len) {
+			*best = child;
+			best_len = len;
+			found = true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return found;
+}
+
 /* The concrete DIEs holding addr, outermost first, down from the unit:
  * functions, their inlined instances and the blocks between them (the
  * abstract definitions an inlined instance points to are not followed,
@@ -284,29 +325,18 @@ static int scope_path(Dwarf_Die *cu, uint64_t addr, Dwarf_Die **out, size_t *nr)
 {
 	Dwarf_Die *path = NULL, *grown, child, *parent = cu;
 	size_t n = 0, cap = 0;
-	bool found = true;
 
-	while (found && dwarf_child(parent, &child) == 0) {
-		found = false;
-		do {
-			int tag = dwarf_tag(&child);
-
-			if ((tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine &&
-			     tag != DW_TAG_lexical_block) || dwarf_haspc(&child, addr) <= 0)
-				continue;
-			if (n == cap) {
-				cap = cap ? 2 * cap : 8;
-				if (!(grown = pk__reallocarray(path, cap, sizeof(*path)))) {
-					free(path);
-					return pk__error_nomem("the scopes at %#llx", (unsigned long long)addr);
-				}
-				path = grown;
+	while (scope_child(parent, addr, &child)) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			if (!(grown = pk__reallocarray(path, cap, sizeof(*path)))) {
+				free(path);
+				return pk__error_nomem("the scopes at %#llx", (unsigned long long)addr);
 			}
-			path[n++] = child;
-			parent = &path[n - 1];
-			found = true;
-			break;
-		} while (dwarf_siblingof(&child, &child) == 0);
+			path = grown;
+		}
+		path[n++] = child;
+		parent = &path[n - 1];
 	}
 	*out = path;
 	*nr = n;

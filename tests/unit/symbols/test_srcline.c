@@ -11,9 +11,12 @@
  * and its DWARF 5 rule for rows of file 1.  A copy of the perfkit binary
  * (hundreds of units) with its DWARF zlib-compressed gives the same answer
  * as the binary at thousands of addresses asked in scattered order (its
- * units are inflated on demand: srcline-zdebug.c).
+ * units are inflated on demand: srcline-zdebug.c).  An assembler function
+ * of three names (three subprograms of one range) is named as addr2line
+ * names it.
  * argv: the inline target, a copy of it with its debug sections stripped,
- * the no-line target, the perfkit binary, a copy with compressed DWARF.
+ * the no-line target, the perfkit binary, a copy with compressed DWARF,
+ * the alias workload ("" where it is not built).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -305,6 +308,49 @@ static void compressed_same_answers(void **state)
 	pk_maps_free(m);
 }
 
+/* addr2line -f's function for the ELF address addr of file, or "". */
+static void addr2line_func(const char *file, uint64_t addr, char *buf, size_t size)
+{
+	char cmd[4200];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "addr2line -f -e '%s' %#llx 2>/dev/null", file, (unsigned long long)addr);
+	buf[0] = 0;
+	if ((p = popen(cmd, "r"))) {
+		if (!fgets(buf, (int)size, p))
+			buf[0] = 0;
+		pclose(p);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+static void aliases_as_addr2line(void **state)
+{
+	struct pk_maps *m;
+	struct pk_location loc;
+	struct pk_srcline sl;
+	struct pk__elf *e;
+	uint64_t ip, off, value;
+	char want[256];
+
+	(void)state;
+	if (!*paths[5])
+		skip();
+	assert_int_equal(pk__elf_open(paths[5], &e), 0);
+	assert_int_equal(pk__elf_symbol_offset(e, "alias_first", &off, &value), 0);
+	pk__elf_close(e);
+	addr2line_func(paths[5], value + 1, want, sizeof(want));
+	if (!*want)
+		skip();		/* no addr2line */
+	assert_int_equal(pk_maps_new(&m), 0);
+	ip = map_fn(m, paths[5], "alias_first") + 1;
+	assert_int_equal(at(m, ip, &loc, &sl), 0);
+	assert_int_equal(sl.nr_frames, 1);
+	assert_string_equal(sl.frames[0].func, want);
+	assert_true(ends_with(sl.file, "alias-workload.S"));
+	pk_maps_free(m);
+}
+
 static void nothing_to_read(void **state)
 {
 	struct pk_maps *m;
@@ -332,11 +378,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test(symtab_files),
 		cmocka_unit_test(dwarf5_file_zero),
 		cmocka_unit_test(compressed_same_answers),
+		cmocka_unit_test(aliases_as_addr2line),
 	};
 
-	if (argc < 6) {
-		fprintf(stderr, "usage: %s INLINE-TARGET STRIPPED-COPY NOLINE-TARGET PERFKIT COMPRESSED-COPY\n",
-			argv[0]);
+	if (argc < 7) {
+		fprintf(stderr, "usage: %s INLINE-TARGET STRIPPED-COPY NOLINE-TARGET PERFKIT COMPRESSED-COPY "
+			"ALIAS-WORKLOAD\n", argv[0]);
 		return 2;
 	}
 	paths = argv + 1;
