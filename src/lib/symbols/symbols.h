@@ -264,7 +264,6 @@ void pk__zdebug_free(struct pk__zdebug *z);
  * gives it ("" possible) or NULL ("??"); false when none is.  *ix is the
  * table's index, made on the first call (start with NULL; it points into
  * elf's strings, so free it with pk__a2l_index_free before elf_end). */
-struct Elf;
 struct pk__a2l_index;
 bool pk__srcline_symtab_file(struct pk__a2l_index **ix, struct Elf *elf, uint64_t addr, const char **file);
 void pk__a2l_index_free(struct pk__a2l_index *ix);
