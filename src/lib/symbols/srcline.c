@@ -48,6 +48,7 @@ struct joined {
 struct pk__srcline {
 	int fd;
 	Dwarf *dw;			/* NULL: the file has no DWARF (or none was found) */
+	struct pk__zdebug *z;		/* compressed DWARF read in part (srcline-zdebug.c); dw NULL */
 	Elf *elf;			/* the symbol table's, opened on the first address without a line */
 	struct pk__a2l_index *a2l;	/* its index for addr2line's fallback */
 	struct answer *tab;		/* open addressing on addr */
@@ -79,6 +80,7 @@ void pk__srcline_free(struct pk__srcline *s)
 		elf_end(s->elf);
 	if (s->dw)
 		dwarf_end(s->dw);
+	pk__zdebug_free(s->z);
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s);
@@ -95,7 +97,7 @@ static int srcline_open(const char *path, struct pk__srcline **out)
 	}
 	s->cap = 64;
 	s->fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	if (s->fd >= 0)
+	if (s->fd >= 0 && !(s->z = pk__zdebug_open(s->fd)))
 		s->dw = dwarf_begin(s->fd, DWARF_C_READ);
 	*out = s;
 	return 0;
@@ -274,6 +276,47 @@ static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, const ch
 	}
 }
 
+/* The length of die's range that holds addr. */
+static uint64_t range_len(Dwarf_Die *die, uint64_t addr)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0)
+		if (addr >= start && addr < end)
+			return end - start;
+	return UINT64_MAX;
+}
+
+/* The child of parent to descend into for addr: a function, inlined
+ * instance or block holding it; of several (gas gives each alias of an
+ * assembler function a subprogram of the same range), the one with the
+ * shortest range holding addr, the last of equals, as binutils'
+ * lookup_address_in_function_table chooses. */
+static bool scope_child(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *best)
+{
+	Dwarf_Die child;
+	uint64_t best_len = UINT64_MAX, len;
+	bool found = false;
+
+	if (dwarf_child(parent, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if ((tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine &&
+		     tag != DW_TAG_lexical_block) || dwarf_haspc(&child, addr) <= 0)
+			continue;
+		len = range_len(&child, addr);
+		if (!found || len <= best_len) {
+			*best = child;
+			best_len = len;
+			found = true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return found;
+}
+
 /* The concrete DIEs holding addr, outermost first, down from the unit:
  * functions, their inlined instances and the blocks between them (the
  * abstract definitions an inlined instance points to are not followed,
@@ -282,29 +325,18 @@ static int scope_path(Dwarf_Die *cu, uint64_t addr, Dwarf_Die **out, size_t *nr)
 {
 	Dwarf_Die *path = NULL, *grown, child, *parent = cu;
 	size_t n = 0, cap = 0;
-	bool found = true;
 
-	while (found && dwarf_child(parent, &child) == 0) {
-		found = false;
-		do {
-			int tag = dwarf_tag(&child);
-
-			if ((tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine &&
-			     tag != DW_TAG_lexical_block) || dwarf_haspc(&child, addr) <= 0)
-				continue;
-			if (n == cap) {
-				cap = cap ? 2 * cap : 8;
-				if (!(grown = pk__reallocarray(path, cap, sizeof(*path)))) {
-					free(path);
-					return pk__error_nomem("the scopes at %#llx", (unsigned long long)addr);
-				}
-				path = grown;
+	while (scope_child(parent, addr, &child)) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			if (!(grown = pk__reallocarray(path, cap, sizeof(*path)))) {
+				free(path);
+				return pk__error_nomem("the scopes at %#llx", (unsigned long long)addr);
 			}
-			path[n++] = child;
-			parent = &path[n - 1];
-			found = true;
-			break;
-		} while (dwarf_siblingof(&child, &child) == 0);
+			path = grown;
+		}
+		path[n++] = child;
+		parent = &path[n - 1];
 	}
 	*out = path;
 	*nr = n;
@@ -373,9 +405,10 @@ static int no_line(struct pk__srcline *s, uint64_t addr, Dwarf_Die *cu, struct a
 
 static int answer_fill(struct pk__srcline *s, uint64_t addr, struct answer *a)
 {
+	Dwarf *dw = s->z ? pk__zdebug_dwarf(s->z, addr) : s->dw;
 	Dwarf_Die cu;
 	Dwarf_Line *l;
-	bool in_unit = s->dw && unit_at(s->dw, addr, &cu);
+	bool in_unit = dw && unit_at(dw, addr, &cu);
 	int lineno = 0;
 
 	if (!in_unit || !(l = dwarf_getsrc_die(&cu, addr)) || !(a->file = dwarf_linesrc(l, NULL, NULL)))

@@ -252,6 +252,25 @@ struct pk__srcline;
 /* pk__srcline_free - close a DSO's DWARF and drop its answers; NULL is a no-op. */
 void pk__srcline_free(struct pk__srcline *s);
 
+/* ---- srcline-zdebug.c ----------------------------------------------------------- */
+
+struct pk__zdebug;
+struct Dwarf;
+struct Elf;
+
+/* pk__zdebug_open - the DWARF of the ELF file open on fd when its sections
+ * are zlib-compressed, to be read through pk__zdebug_dwarf; NULL for any
+ * other file (or no memory): then dwarf_begin(fd) reads it as before. */
+struct pk__zdebug *pk__zdebug_open(int fd);
+
+/* pk__zdebug_dwarf - a libdw handle that answers for addr as libdw on the
+ * whole file would (the units it holds grow as addresses need them); it
+ * and every earlier one stay valid until pk__zdebug_free.  NULL: no DWARF. */
+struct Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr);
+
+/* pk__zdebug_free - end every handle and free the images; NULL is a no-op. */
+void pk__zdebug_free(struct pk__zdebug *z);
+
 /* ---- srcline-symtab.c ----------------------------------------------------------- */
 
 /* pk__srcline_symtab_file - addr2line's answer for an address no line row
@@ -260,7 +279,6 @@ void pk__srcline_free(struct pk__srcline *s);
  * gives it ("" possible) or NULL ("??"); false when none is.  *ix is the
  * table's index, made on the first call (start with NULL; it points into
  * elf's strings, so free it with pk__a2l_index_free before elf_end). */
-struct Elf;
 struct pk__a2l_index;
 bool pk__srcline_symtab_file(struct pk__a2l_index **ix, struct Elf *elf, uint64_t addr, const char **file);
 void pk__a2l_index_free(struct pk__a2l_index *ix);

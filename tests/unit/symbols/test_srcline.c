@@ -8,9 +8,15 @@
  * (-ENODATA, with the file addr2line then takes from the symbol table),
  * and the kernel and unmapped addresses have none (-ENOENT).  On the
  * no-line target: addr2line's symbol-table files where no line exists,
- * and its DWARF 5 rule for rows of file 1.
+ * and its DWARF 5 rule for rows of file 1.  A copy of the perfkit binary
+ * (hundreds of units) with its DWARF zlib-compressed gives the same answer
+ * as the binary at thousands of addresses asked in scattered order (its
+ * units are inflated on demand: srcline-zdebug.c).  An assembler function
+ * of three names (three subprograms of one range) is named as addr2line
+ * names it.
  * argv: the inline target, a copy of it with its debug sections stripped,
- * the no-line target.
+ * the no-line target, the perfkit binary, a copy with compressed DWARF,
+ * the alias workload ("" where it is not built).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -205,6 +211,146 @@ static void dwarf5_file_zero(void **state)
 	pk_maps_free(m);
 }
 
+/* Map file's executable segment as process pid's; its start and length. */
+static void map_exec(struct pk_maps *m, uint32_t pid, const char *file, uint64_t *start, uint64_t *len)
+{
+	struct pk__elf *e;
+	struct pk__elf_seg segs[8];
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP2 };
+	int nr;
+
+	assert_int_equal(pk__elf_open(file, &e), 0);
+	nr = pk__elf_load_segments(e, segs, 8);
+	pk__elf_close(e);
+	for (int i = 0; i < nr && i < 8; i++) {
+		if (!(segs[i].flags & 1))	/* PF_X */
+			continue;
+		*start = (0x555555554000ull + segs[i].vaddr) & ~0xfffull;
+		*len = segs[i].filesz + (segs[i].vaddr & 0xfff);
+		r.mmap2 = (struct pk_rec_mmap2){ .pid = pid, .tid = pid, .addr = *start, .len = *len,
+						 .pgoff = segs[i].offset & ~0xfffull,
+						 .prot = PROT_READ | PROT_EXEC, .filename = file };
+		assert_int_equal(pk_maps_process(m, &r), 0);
+		return;
+	}
+	fail_msg("%s has no executable segment", file);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static int srcline_of(struct pk_maps *m, uint32_t pid, uint64_t ip, struct pk_srcline *sl)
+{
+	struct pk_location loc = { .size = sizeof(loc) };
+
+	*sl = (struct pk_srcline){ .size = sizeof(*sl) };
+	if (pk_maps_resolve(m, pid, ip, PERF_RECORD_MISC_USER, &loc) < 0)
+		return -ESRCH;
+	return pk_maps_srcline(m, &loc, sl);
+}
+
+#define ASKED 3000
+
+static void same_answer(const struct pk_srcline *a, const struct pk_srcline *b, int rc)
+{
+	if (rc == -ENODATA)
+		assert_true(same_str(a->file_addr2line, b->file_addr2line));
+	if (rc)
+		return;
+	assert_string_equal(a->file, b->file);
+	assert_true(same_str(a->file_addr2line, b->file_addr2line));
+	assert_int_equal(a->line, b->line);
+	assert_int_equal(a->nr_frames, b->nr_frames);
+	for (size_t f = 0; f < a->nr_frames; f++) {
+		assert_true(same_str(a->frames[f].func, b->frames[f].func));
+		assert_true(same_str(a->frames[f].file, b->frames[f].file));
+		assert_int_equal(a->frames[f].line, b->frames[f].line);
+	}
+}
+
+/* The compressed copy is asked the addresses with lines first (each in a
+ * unit .debug_aranges names, so its units are inflated a part at a time),
+ * then those without (which make it read every unit, as libdw would). */
+static void compressed_same_answers(void **state)
+{
+	static struct pk_srcline plain[ASKED];
+	static int rcs[ASKED];
+	struct pk_maps *m;
+	uint64_t start, len, zstart, zlen;
+	size_t lines = 0, inlined = 0;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	map_exec(m, 7, paths[3], &start, &len);
+	map_exec(m, 8, paths[4], &zstart, &zlen);
+	assert_true(start == zstart && len == zlen);
+	for (size_t i = 0; i < ASKED; i++) {
+		rcs[i] = srcline_of(m, 7, start + i * (len / ASKED), &plain[i]);
+		lines += !rcs[i];
+		inlined += !rcs[i] && plain[i].nr_frames > 1;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < ASKED; k++) {
+			size_t i = k * 1009 % ASKED;	/* scattered: 1009 is prime to ASKED */
+			struct pk_srcline z;
+
+			if ((rcs[i] == 0) == (pass == 0)) {
+				assert_int_equal(srcline_of(m, 8, start + i * (len / ASKED), &z), rcs[i]);
+				same_answer(&plain[i], &z, rcs[i]);
+			}
+		}
+	/* The binary's own code is built with -g (650 lines, 300 of them in
+	 * inlined code, when this was written; the rest is static libraries'). */
+	assert_true(lines > ASKED / 30);
+	assert_true(inlined > ASKED / 300);
+	pk_maps_free(m);
+}
+
+/* addr2line -f's function for the ELF address addr of file, or "". */
+static void addr2line_func(const char *file, uint64_t addr, char *buf, size_t size)
+{
+	char cmd[4200];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "addr2line -f -e '%s' %#llx 2>/dev/null", file, (unsigned long long)addr);
+	buf[0] = 0;
+	if ((p = popen(cmd, "r"))) {
+		if (!fgets(buf, (int)size, p))
+			buf[0] = 0;
+		pclose(p);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+static void aliases_as_addr2line(void **state)
+{
+	struct pk_maps *m;
+	struct pk_location loc;
+	struct pk_srcline sl;
+	struct pk__elf *e;
+	uint64_t ip, off, value;
+	char want[256];
+
+	(void)state;
+	if (!*paths[5])
+		skip();
+	assert_int_equal(pk__elf_open(paths[5], &e), 0);
+	assert_int_equal(pk__elf_symbol_offset(e, "alias_first", &off, &value), 0);
+	pk__elf_close(e);
+	addr2line_func(paths[5], value + 1, want, sizeof(want));
+	if (!*want)
+		skip();		/* no addr2line */
+	assert_int_equal(pk_maps_new(&m), 0);
+	ip = map_fn(m, paths[5], "alias_first") + 1;
+	assert_int_equal(at(m, ip, &loc, &sl), 0);
+	assert_int_equal(sl.nr_frames, 1);
+	assert_string_equal(sl.frames[0].func, want);
+	assert_true(ends_with(sl.file, "alias-workload.S"));
+	pk_maps_free(m);
+}
+
 static void nothing_to_read(void **state)
 {
 	struct pk_maps *m;
@@ -231,10 +377,13 @@ int main(int argc, char **argv)
 		cmocka_unit_test(nothing_to_read),
 		cmocka_unit_test(symtab_files),
 		cmocka_unit_test(dwarf5_file_zero),
+		cmocka_unit_test(compressed_same_answers),
+		cmocka_unit_test(aliases_as_addr2line),
 	};
 
-	if (argc < 4) {
-		fprintf(stderr, "usage: %s INLINE-TARGET STRIPPED-COPY NOLINE-TARGET\n", argv[0]);
+	if (argc < 7) {
+		fprintf(stderr, "usage: %s INLINE-TARGET STRIPPED-COPY NOLINE-TARGET PERFKIT COMPRESSED-COPY "
+			"ALIAS-WORKLOAD\n", argv[0]);
 		return 2;
 	}
 	paths = argv + 1;

@@ -1,0 +1,589 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * srcline-zdebug.c - a debug file's DWARF for srcline.c without inflating
+ * what source lines never read.  libdw's dwarf_begin inflates every
+ * compressed .debug_* section of a file as it opens it (10 MB for
+ * Debian's libc debug file, location lists and all, through zlib with its
+ * Adler-32 check); for a `--call-graph dwarf` recording that was most of
+ * report's and script's time.  When a file's DWARF is SHF_COMPRESSED
+ * (zlib), this gives libdw an uncompressed ELF image in memory holding only
+ * the sections line tables, units and inline scopes need, inflated as raw
+ * deflate (each stream's length checked against its compression header
+ * instead of its checksum), and .debug_info only as far as the units asked
+ * for: the unit holding an address is found in .debug_aranges, the image
+ * is rebuilt with at least twice the units when an address lies beyond
+ * it, and .debug_aranges in the image keeps only the sets of units it
+ * holds, so libdw answers for those exactly as on the whole file.  A file
+ * whose units may refer across units (DW_FORM_ref_addr, type units,
+ * DW_FORM_indirect), an address in no arange set, or anything unexpected
+ * takes the whole .debug_info; a file of another kind, class or byte
+ * order, or one whose inflating fails, goes to dwarf_begin on the file as
+ * before, so libdw's own answers and errors are unchanged.  Images built
+ * earlier are kept to the end: answers point at their strings.
+ */
+#include "symbols/symbols.h"
+#include "sys/sys.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* Sections libdw reads only for variables' locations, macros, CFI and name
+ * indexes: nothing srcline.c asks of it (lines, units, scopes, names). */
+static const char *const unneeded[] = {
+	".debug_loc", ".debug_loclists", ".debug_macro", ".debug_macinfo", ".debug_frame",
+	".debug_pubnames", ".debug_pubtypes", ".debug_gnu_pubnames", ".debug_gnu_pubtypes",
+	".debug_names",
+};
+
+#define MAX_SCNS 64
+#define FIRST_INFO (64u << 10)	/* .debug_info bytes of the first image, at least */
+
+struct part {
+	Elf_Scn *scn;
+	const char *name;
+	uint64_t size;			/* uncompressed */
+	bool compressed;
+	unsigned char *buf;		/* its bytes (owned when compressed) */
+	uint64_t have;			/* inflated so far (.debug_info) */
+	uint64_t off;			/* in the image being built */
+};
+
+struct arange {
+	uint64_t lo, hi, unit;
+};
+
+struct built {
+	Dwarf *dw;
+	Elf *mem;
+	unsigned char *img;
+};
+
+struct pk__zdebug {
+	int fd;
+	Elf *e;				/* the file, mapped: uncompressed parts point into it */
+	struct part p[MAX_SCNS];
+	size_t n, info, aranges;	/* n: none */
+	z_stream z;			/* .debug_info's stream, at p[info].have */
+	bool z_live;
+	bool whole;			/* every unit: .debug_info inflated to its end */
+	bool libdw;			/* give up: dwarf_begin on the file */
+	struct arange *ar;		/* .debug_aranges, by lo */
+	size_t nr_ar;
+	uint64_t prefix;		/* .debug_info bytes (whole units) of the last image */
+	struct built *b;		/* the last is the current one */
+	size_t nr_b;
+};
+
+static bool wanted(const char *name)
+{
+	if (strncmp(name, ".debug_", 7) != 0)
+		return false;
+	for (size_t i = 0; i < sizeof(unneeded) / sizeof(unneeded[0]); i++)
+		if (strcmp(name, unneeded[i]) == 0)
+			return false;
+	return true;
+}
+
+/* The file's sections to copy; false when the file is not one this path
+ * takes (GNU .zdebug, a dwz alt file, a compression other than zlib, no
+ * compressed DWARF at all). */
+static bool collect(struct pk__zdebug *z, size_t shstrndx)
+{
+	bool any = false;
+	Elf_Scn *scn = NULL;
+
+	z->info = z->aranges = z->n = MAX_SCNS;
+	z->n = 0;
+	while ((scn = elf_nextscn(z->e, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		struct part *p = &z->p[z->n];
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(z->e, shstrndx, sh.sh_name)))
+			return false;
+		if (strncmp(name, ".zdebug", 7) == 0 || strcmp(name, ".gnu_debugaltlink") == 0)
+			return false;
+		if (!wanted(name) || sh.sh_type == SHT_NOBITS)
+			continue;
+		if (z->n == MAX_SCNS)
+			return false;
+		*p = (struct part){ .scn = scn, .name = name, .size = sh.sh_size };
+		if (sh.sh_flags & SHF_COMPRESSED) {
+			GElf_Chdr ch;
+
+			if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size > UINT32_MAX)
+				return false;
+			p->size = ch.ch_size;
+			p->compressed = any = true;
+		}
+		if (strcmp(name, ".debug_info") == 0)
+			z->info = z->n;
+		else if (strcmp(name, ".debug_aranges") == 0)
+			z->aranges = z->n;
+		z->n++;
+	}
+	return any;
+}
+
+/* Start a section's raw deflate stream (after its compression header and
+ * RFC 1950's two bytes: deflate, a valid check, no preset dictionary). */
+static bool stream_start(const struct part *p, z_stream *zs)
+{
+	Elf_Data *raw = elf_rawdata(p->scn, NULL);
+	const unsigned char *in;
+	size_t len, hdr = sizeof(Elf64_Chdr);
+
+	if (!raw || !raw->d_buf || raw->d_size < hdr + 2)
+		return false;
+	in = (const unsigned char *)raw->d_buf + hdr;
+	len = raw->d_size - hdr;
+	if ((in[0] & 0x0f) != 8 || ((in[0] << 8) | in[1]) % 31 != 0 || (in[1] & 0x20))
+		return false;
+	if (len - 2 > UINT32_MAX)
+		return false;
+	*zs = (z_stream){ .next_in = (unsigned char *)in + 2, .avail_in = (uInt)(len - 2) };
+	return inflateInit2(zs, -15) == Z_OK;
+}
+
+/* Inflate p's stream on to at least upto bytes (all of it at most). */
+static bool stream_to(struct part *p, z_stream *zs, uint64_t upto)
+{
+	unsigned char extra;
+	int rc = Z_OK;
+
+	if (upto > p->size)
+		upto = p->size;
+	while (p->have < upto && rc == Z_OK) {
+		zs->next_out = p->buf + p->have;
+		zs->avail_out = (uInt)(upto - p->have);
+		rc = inflate(zs, Z_SYNC_FLUSH);
+		p->have = zs->total_out;
+	}
+	if (p->have < upto)
+		return false;
+	if (p->have < p->size || rc == Z_STREAM_END)
+		return true;
+	/* All of it: the stream must end here, not one byte later. */
+	zs->next_out = &extra;
+	zs->avail_out = 1;
+	return inflate(zs, Z_FINISH) == Z_STREAM_END && zs->total_out == p->size;
+}
+
+/* A part's bytes: a compressed one inflated whole (but .debug_info, which
+ * grows on demand), an uncompressed one as the file maps it. */
+static bool part_load(struct pk__zdebug *z, size_t i)
+{
+	struct part *p = &z->p[i];
+	Elf_Data *d;
+	z_stream zs;
+	bool ok;
+
+	if (!p->compressed) {
+		if (!(d = elf_rawdata(p->scn, NULL)) || d->d_size != p->size)
+			return false;
+		p->buf = d->d_buf;
+		p->have = p->size;
+		return true;
+	}
+	if (!(p->buf = malloc(p->size ? p->size : 1)))
+		return false;
+	if (i == z->info) {
+		z->z_live = stream_start(p, &z->z);
+		return z->z_live;
+	}
+	if (!stream_start(p, &zs))
+		return false;
+	ok = stream_to(p, &zs, p->size);
+	inflateEnd(&zs);
+	return ok;
+}
+
+static uint64_t get(const unsigned char *b, unsigned int n)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		v |= (uint64_t)b[i] << (8 * i);
+	return v;
+}
+
+static bool uleb(const unsigned char **b, const unsigned char *end, uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (*b < end && shift < 64) {
+		unsigned char c = *(*b)++;
+
+		*v |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			return true;
+		shift += 7;
+	}
+	return false;
+}
+
+/* Whether no abbreviation uses a form that refers outside its unit or
+ * whose form is known only in the unit (then every unit is needed). */
+static bool abbrevs_local(const struct part *p)
+{
+	const unsigned char *b = p->buf, *end = p->buf + p->size;
+	uint64_t code, tag, attr, form;
+
+	while (b < end) {
+		if (!uleb(&b, end, &code))
+			return false;
+		if (!code)
+			continue;	/* the end of one unit's table */
+		if (!uleb(&b, end, &tag) || b++ >= end)
+			return false;
+		do {
+			if (!uleb(&b, end, &attr) || !uleb(&b, end, &form))
+				return false;
+			if (form == DW_FORM_ref_addr || form == DW_FORM_ref_sig8 || form == DW_FORM_indirect ||
+			    form == DW_FORM_GNU_ref_alt || form == DW_FORM_GNU_strp_alt)
+				return false;
+			if (form == DW_FORM_implicit_const && !uleb(&b, end, &tag))
+				return false;	/* an sleb's bytes skip as an uleb's */
+		} while (attr || form);
+	}
+	return true;
+}
+
+static int arange_cmp(const void *a, const void *b)
+{
+	const struct arange *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* One arange set's tuples; *off moves to the next set. */
+static bool aranges_set(struct pk__zdebug *z, const unsigned char *b, uint64_t size, uint64_t *off)
+{
+	uint64_t len = get(b + *off, 4), hdr = 4, unit, at, end;
+	unsigned int osz = 4, asz;
+
+	if (len == 0xffffffff) {
+		if (size - *off < 12)
+			return false;
+		len = get(b + *off + 4, 8);
+		hdr = 12;
+		osz = 8;
+	}
+	if (len > size - *off - hdr || len < 2u + osz + 2u || get(b + *off + hdr, 2) != 2)
+		return false;
+	end = *off + hdr + len;
+	unit = get(b + *off + hdr + 2, osz);
+	asz = b[*off + hdr + 2 + osz];
+	if ((asz != 4 && asz != 8) || b[*off + hdr + 3 + osz])
+		return false;
+	at = *off + ((hdr + 4 + osz + 2 * asz - 1) / (2 * asz)) * (2 * asz);
+	for (; at + 2 * asz <= end; at += 2 * asz) {
+		uint64_t lo = get(b + at, asz), n = get(b + at + asz, asz);
+		struct arange *ar;
+
+		if (!lo && !n)
+			break;
+		if (!(ar = realloc(z->ar, (z->nr_ar + 1) * sizeof(*ar))))
+			return false;
+		z->ar = ar;
+		ar[z->nr_ar++] = (struct arange){ lo, lo + n, unit };
+	}
+	*off = end;
+	return true;
+}
+
+static bool aranges_read(struct pk__zdebug *z)
+{
+	const struct part *p = &z->p[z->aranges];
+	uint64_t off = 0;
+
+	while (off + 4 <= p->size)
+		if (!aranges_set(z, p->buf, p->size, &off))
+			return false;
+	qsort(z->ar, z->nr_ar, sizeof(*z->ar), arange_cmp);
+	for (size_t i = 1; i < z->nr_ar; i++)
+		if (z->ar[i].lo < z->ar[i - 1].hi)
+			return false;	/* overlapping sets: let libdw choose, from all units */
+	return true;
+}
+
+/* The unit offset aranges give addr; false when none does. */
+static bool unit_of(const struct pk__zdebug *z, uint64_t addr, uint64_t *unit)
+{
+	size_t lo = 0, hi = z->nr_ar;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (z->ar[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= z->ar[lo - 1].hi)
+		return false;
+	*unit = z->ar[lo - 1].unit;
+	return true;
+}
+
+/* The arange sets of units in the image, copied to dst (NULL: counted). */
+static uint64_t aranges_keep(const struct pk__zdebug *z, unsigned char *dst)
+{
+	const struct part *p = &z->p[z->aranges];
+	uint64_t off = 0, out = 0;
+
+	if (z->whole) {
+		if (dst)
+			memcpy(dst, p->buf, p->size);
+		return p->size;
+	}
+	/* aranges_read checked every set's header */
+	while (off + 4 <= p->size) {
+		bool dwarf64 = get(p->buf + off, 4) == 0xffffffff;
+		uint64_t hdr = dwarf64 ? 12 : 4, osz = dwarf64 ? 8 : 4;
+		uint64_t len = dwarf64 ? get(p->buf + off + 4, 8) : get(p->buf + off, 4);
+
+		if (get(p->buf + off + hdr + 2, (unsigned int)osz) < z->prefix) {
+			if (dst)
+				memcpy(dst + out, p->buf + off, hdr + len);
+			out += hdr + len;
+		}
+		off += hdr + len;
+	}
+	return out;
+}
+
+/* The size a part has in the image. */
+static uint64_t part_size(const struct pk__zdebug *z, size_t i)
+{
+	if (i == z->info)
+		return z->prefix;
+	if (i == z->aranges)
+		return aranges_keep(z, NULL);
+	return z->p[i].size;
+}
+
+/* An ELF image of the parts: the header, their bytes, their names, the
+ * section headers. */
+static unsigned char *image_build(struct pk__zdebug *z, size_t *size)
+{
+	size_t off = sizeof(Elf64_Ehdr), names = 1 + sizeof(".shstrtab"), shoff, nlen = 1;
+	unsigned char *img;
+	Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+
+	for (size_t i = 0; i < z->n; i++) {
+		z->p[i].off = off;
+		off = (off + part_size(z, i) + 7) & ~(size_t)7;
+		names += strlen(z->p[i].name) + 1;
+	}
+	shoff = (off + names + 7) & ~(size_t)7;
+	*size = shoff + (z->n + 2) * sizeof(Elf64_Shdr);
+	if (!(img = calloc(1, *size)))
+		return NULL;
+	eh = (Elf64_Ehdr *)img;
+	memcpy(eh, elf64_getehdr(z->e), sizeof(*eh));
+	eh->e_phoff = 0;
+	eh->e_phnum = 0;
+	eh->e_shoff = shoff;
+	eh->e_shnum = (Elf64_Half)(z->n + 2);
+	eh->e_shstrndx = (Elf64_Half)(z->n + 1);
+	sh = (Elf64_Shdr *)(img + shoff);
+	for (size_t i = 0; i < z->n; i++) {
+		const struct part *p = &z->p[i];
+		uint64_t n = part_size(z, i);
+		GElf_Shdr g;
+
+		gelf_getshdr(p->scn, &g);
+		sh[i + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)nlen, .sh_type = g.sh_type,
+					  .sh_flags = g.sh_flags & ~(uint64_t)SHF_COMPRESSED,
+					  .sh_offset = p->off, .sh_size = n, .sh_addralign = 1,
+					  .sh_entsize = g.sh_entsize };
+		memcpy(img + off + nlen, p->name, strlen(p->name) + 1);
+		nlen += strlen(p->name) + 1;
+		if (i == z->aranges)
+			aranges_keep(z, img + p->off);
+		else if (n)
+			memcpy(img + p->off, p->buf, n);
+	}
+	memcpy(img + off + nlen, ".shstrtab", sizeof(".shstrtab"));
+	sh[z->n + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)nlen, .sh_type = SHT_STRTAB,
+				     .sh_offset = off, .sh_size = names, .sh_addralign = 1 };
+	return img;
+}
+
+/* A new current Dwarf over the parts as they are. */
+static bool rebuild(struct pk__zdebug *z)
+{
+	struct built b = { 0 }, *nb;
+	size_t size;
+
+	if (!(nb = realloc(z->b, (z->nr_b + 1) * sizeof(*nb))))
+		return false;
+	z->b = nb;
+	if (!(b.img = image_build(z, &size)))
+		return false;
+	if (!(b.mem = elf_memory((char *)b.img, size)) || !(b.dw = dwarf_begin_elf(b.mem, DWARF_C_READ, NULL))) {
+		if (b.mem)
+			elf_end(b.mem);
+		free(b.img);
+		return false;
+	}
+	z->b[z->nr_b++] = b;
+	return true;
+}
+
+/* .debug_info whole: every unit in the image. */
+static bool go_whole(struct pk__zdebug *z)
+{
+	struct part *p = &z->p[z->info];
+
+	z->whole = true;
+	if (z->info < z->n && p->compressed && !stream_to(p, &z->z, p->size))
+		return false;
+	z->prefix = z->info < z->n ? p->size : 0;
+	return rebuild(z);
+}
+
+/* Grow the image's units to hold the one at unit and at least twice as
+ * many bytes as before, ending on a unit's end. */
+static bool grow_to(struct pk__zdebug *z, uint64_t unit)
+{
+	struct part *p = &z->p[z->info];
+	uint64_t off = z->prefix, want, len;
+	bool seen = false;
+
+	if (unit > p->size - 4 || !stream_to(p, &z->z, unit + 12))
+		return go_whole(z);
+	len = get(p->buf + unit, 4);
+	if (len == 0xffffffff && unit + 12 > p->have)
+		return go_whole(z);
+	want = unit + (len == 0xffffffff ? 12 + get(p->buf + unit + 4, 8) : 4 + len);
+	if (want < 2 * z->prefix)
+		want = 2 * z->prefix;
+	if (want < FIRST_INFO)
+		want = FIRST_INFO;
+	if (!stream_to(p, &z->z, want))
+		return false;
+	while (off + 4 <= p->have) {
+		seen |= off == unit;
+		len = get(p->buf + off, 4);
+		if (len == 0xffffffff)
+			len = off + 12 <= p->have ? 12 + get(p->buf + off + 4, 8) : UINT64_MAX;
+		else
+			len += 4;
+		if (len > p->have - off)
+			break;
+		off += len;
+	}
+	if (!seen || off <= unit)
+		return go_whole(z);	/* aranges name no unit start: let libdw see all */
+	z->prefix = off;
+	return rebuild(z);
+}
+
+static void zdebug_end(struct pk__zdebug *z)
+{
+	for (size_t i = 0; i < z->nr_b; i++) {
+		dwarf_end(z->b[i].dw);
+		elf_end(z->b[i].mem);
+		free(z->b[i].img);
+	}
+	free(z->b);
+	z->b = NULL;
+	z->nr_b = 0;
+	for (size_t i = 0; i < z->n; i++)
+		if (z->p[i].compressed)
+			free(z->p[i].buf);
+	z->n = 0;
+	if (z->z_live)
+		inflateEnd(&z->z);
+	z->z_live = false;
+	free(z->ar);
+	z->ar = NULL;
+	if (z->e)
+		elf_end(z->e);
+	z->e = NULL;
+}
+
+/* Read the file's parts and choose: units on demand, or all of them. */
+static bool zdebug_start(struct pk__zdebug *z)
+{
+	const unsigned char *id = (const unsigned char *)elf_getident(z->e, NULL);
+	size_t shstrndx, abbrev = MAX_SCNS;
+	bool types = false;
+
+	if (!id || id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != ELFDATA2LSB ||
+	    __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || elf_getshdrstrndx(z->e, &shstrndx) != 0 ||
+	    !collect(z, shstrndx))
+		return false;
+	for (size_t i = 0; i < z->n; i++) {
+		if (!part_load(z, i))
+			return false;
+		if (strcmp(z->p[i].name, ".debug_abbrev") == 0)
+			abbrev = i;
+		types |= strcmp(z->p[i].name, ".debug_types") == 0;
+	}
+	if (z->info == MAX_SCNS || !z->p[z->info].compressed || z->aranges == MAX_SCNS ||
+	    abbrev == MAX_SCNS || types || !abbrevs_local(&z->p[abbrev]) || !aranges_read(z))
+		return go_whole(z);
+	return true;
+}
+
+struct pk__zdebug *pk__zdebug_open(int fd)
+{
+	struct pk__zdebug *z;
+
+	if (elf_version(EV_CURRENT) == EV_NONE || !(z = pk__calloc(1, sizeof(*z))))
+		return NULL;
+	z->fd = fd;
+	if (!(z->e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) || elf_kind(z->e) != ELF_K_ELF ||
+	    !zdebug_start(z)) {
+		zdebug_end(z);
+		free(z);
+		return NULL;
+	}
+	return z;
+}
+
+Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr)
+{
+	uint64_t unit;
+	bool ok = true;
+
+	if (!z->libdw && !z->whole) {
+		if (!unit_of(z, addr, &unit))
+			ok = go_whole(z);
+		else if (unit >= z->prefix)
+			ok = grow_to(z, unit);
+	}
+	if (!ok && !z->libdw) {
+		/* inflating failed part-way: libdw's own reading of the file,
+		 * and its answer, from here on */
+		struct built b = { .dw = dwarf_begin(z->fd, DWARF_C_READ) };
+		struct built *nb = realloc(z->b, (z->nr_b + 1) * sizeof(*nb));
+
+		z->libdw = true;
+		if (!nb) {
+			if (b.dw)
+				dwarf_end(b.dw);
+			return NULL;
+		}
+		z->b = nb;
+		z->b[z->nr_b++] = b;
+	}
+	return z->nr_b ? z->b[z->nr_b - 1].dw : NULL;
+}
+
+void pk__zdebug_free(struct pk__zdebug *z)
+{
+	if (!z)
+		return;
+	zdebug_end(z);
+	free(z);
+}
