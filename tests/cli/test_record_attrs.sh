@@ -119,6 +119,12 @@ same "record --num-thread-synthesize 2 --proc-map-timeout 100" --num-thread-synt
 # -u: a process of nobody's, its threads' events as perf opens them.
 if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
 	setpriv --reuid=nobody --regid=nogroup --clear-groups sleep 600 &
+	# wait until the background process is nobody's (setpriv switches
+	# after the fork): a bounded poll of its owner, not a fixed sleep
+	for _ in $(seq 200); do
+		[ "$(ps -o user= -p "$!" 2>/dev/null | tr -d ' ')" = nobody ] && break
+		sleep 0.05
+	done
 	nobody_sleeper=$!
 	same "record -u nobody" -u nobody
 	kill "$nobody_sleeper"

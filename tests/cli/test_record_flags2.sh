@@ -61,6 +61,12 @@ fi
 # -u: a busy loop of nobody's is sampled; the command (root's) is not.
 if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
 	setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c 'while :; do :; done' &
+	# wait until the background process is nobody's (setpriv switches
+	# after the fork): a bounded poll of its owner, not a fixed sleep
+	for _ in $(seq 200); do
+		[ "$(ps -o user= -p "$!" 2>/dev/null | tr -d ' ')" = nobody ] && break
+		sleep 0.05
+	done
 	busy=$!
 	run record -q -u nobody -e cpu-clock -o u.data -- sleep 1
 	expect_rc "-u nobody records" 0
