@@ -187,6 +187,15 @@ image_check() {
 			grep -E 'PERF_RECORD_KSYMBOL' "$tool.ksym.out" >"$tool.ksym"
 		done
 		diag "$f: $(cat perfkit.rows)"
+		# perf 6.1 sometimes cannot read its own recording here ("failed to
+		# process type: 17 [Bad address]" at a KSYMBOL, once in eight runs
+		# under load): it stops there, and there is no oracle for that file.
+		if [ "$f" = "perf-$kind.data" ] && bad=$(grep -h 'failed to process' perf.*.err); then
+			diag "perf cannot read its own $f:" "$bad"
+			skip "$f: report rows, script lines and -D KSYMBOL lines as perf's" "perf fails on its own file"
+			n=$((n + $(wc -l <perfkit.script)))
+			continue
+		fi
 		same_image "$f: perfkit's report rows for the $kind are perf's" rows
 		same_image "$f: its script lines there are perf's" script
 		same_image "$f: its -D KSYMBOL lines are perf's" ksym
