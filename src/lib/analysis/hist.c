@@ -549,8 +549,11 @@ int pk_hist_sort(struct pk_hist *h)
 		qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_collapsed, h);
 		int err = pk__hist_tree_order(h->entries, h->nr, cmp_output, h);
 
-		if (err < 0)
+		if (err < 0) {	/* the nearest order a sort gives */
+			qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_entries, h);
+			h->sorted = true;
 			return err;
+		}
 	} else if (h->nr) {	/* an empty histogram has no array at all */
 		qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_entries, h);
 	}
