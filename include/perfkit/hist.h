@@ -191,7 +191,10 @@ PK_API void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order 
  * order), then by period,
  * largest first, then by each key in turn (comm, dso and symbol names
  * ascending; pid, tid and cpu ascending), then, for unresolved symbols,
- * by address, lowest first.  Returns 0.
+ * by address, lowest first.  With children, that comparison is not
+ * transitive (as perf's): the entries go where perf's tree insertion, in
+ * its collapsed order, puts them.  Returns 0; -ENOMEM (the entries sorted
+ * as nearly as a plain sort can).
  */
 PK_API int pk_hist_sort(struct pk_hist *h);
 

@@ -142,6 +142,22 @@ else
 	fi
 fi
 
+# same_image NAME WHAT: perf.WHAT and perfkit.WHAT alike; when not, the
+# diff, both tools' stderr and exit status, and the size of their whole
+# output (so a failure says which tool read the file differently, and why).
+same_image() {
+	local tool
+	if cmp -s "perf.$2" "perfkit.$2"; then
+		ok "$1"
+		return
+	fi
+	not_ok "$1"
+	diag "$(diff "perf.$2" "perfkit.$2" | head -20)"
+	for tool in perf perfkit; do
+		diag "$tool: $(wc -l <"$tool.$2.out") lines out; stderr:" "$(head -c 4000 "$tool.$2.err")"
+	done
+}
+
 # image_check KIND PATTERN: perf and perfkit record -a while `bpf-tramp
 # KIND` runs the kernel's BPF image KIND makes; on each file both name the
 # samples in it alike (report rows, script lines) and -D shows the same
@@ -152,21 +168,37 @@ image_check() {
 		skip "samples in a BPF $kind image" "bpf-tramp: $(cat tramp.err)"
 		return
 	fi
-	perf record -q -a -e cpu-clock -c 100000 -o "perf-$kind.data" -- "$T" "$kind" 20000000 >/dev/null 2>&1
+	perf record -q -a -e cpu-clock -c 100000 -o "perf-$kind.data" -- "$T" "$kind" 20000000 >/dev/null 2>"perf-$kind.rec.err"
+	diag "perf record: exit $?$(sed 's/^/, /' "perf-$kind.rec.err")"
 	run record -q -a -e cpu-clock -c 100000 -o "pk-$kind.data" -- "$T" "$kind" 20000000
 	check "record -a -- bpf-tramp $kind: exit 0 (got $rc)" test "$rc" -eq 0
 	n=0
 	for f in "perf-$kind.data" "pk-$kind.data"; do
 		for tool in perf perfkit; do
 			[ "$tool" = perf ] && set -- perf || set -- "$PERFKIT"
-			"$@" report -i "$f" --stdio --sort dso,sym 2>/dev/null | grep -E "$pat" >"$tool.rows"
-			"$@" script -i "$f" -F ip,sym,dso 2>/dev/null | grep -E "$pat" >"$tool.script"
-			"$@" report -D -i "$f" 2>/dev/null | grep -E 'PERF_RECORD_KSYMBOL' >"$tool.ksym"
+			"$@" report -i "$f" --stdio --sort dso,sym 2>"$tool.rows.err" >"$tool.rows.out"
+			echo "exit $?" >>"$tool.rows.err"
+			"$@" script -i "$f" -F ip,sym,dso 2>"$tool.script.err" >"$tool.script.out"
+			echo "exit $?" >>"$tool.script.err"
+			"$@" report -D -i "$f" 2>"$tool.ksym.err" >"$tool.ksym.out"
+			echo "exit $?" >>"$tool.ksym.err"
+			grep -E "$pat" "$tool.rows.out" >"$tool.rows"
+			grep -E "$pat" "$tool.script.out" >"$tool.script"
+			grep -E 'PERF_RECORD_KSYMBOL' "$tool.ksym.out" >"$tool.ksym"
 		done
 		diag "$f: $(cat perfkit.rows)"
-		check "$f: perfkit's report rows for the $kind are perf's" cmp -s perf.rows perfkit.rows
-		check "$f: its script lines there are perf's" cmp -s perf.script perfkit.script
-		check "$f: its -D KSYMBOL lines are perf's" cmp -s perf.ksym perfkit.ksym
+		# perf 6.1 sometimes cannot read its own recording here ("failed to
+		# process type: 17 [Bad address]" at a KSYMBOL, once in eight runs
+		# under load): it stops there, and there is no oracle for that file.
+		if [ "$f" = "perf-$kind.data" ] && bad=$(grep -h 'failed to process' perf.*.err); then
+			diag "perf cannot read its own $f:" "$bad"
+			skip "$f: report rows, script lines and -D KSYMBOL lines as perf's" "perf fails on its own file"
+			n=$((n + $(wc -l <perfkit.script)))
+			continue
+		fi
+		same_image "$f: perfkit's report rows for the $kind are perf's" rows
+		same_image "$f: its script lines there are perf's" script
+		same_image "$f: its -D KSYMBOL lines are perf's" ksym
 		n=$((n + $(wc -l <perfkit.script)))
 	done
 	check "samples landed in the $kind ($n)" test "$n" -ge 1

@@ -152,18 +152,44 @@ ours=$(PERF_PAGER=cat in_pty "$PERFKIT report -i leader.data --stdio --stdio-col
 check "--stdio-color=never on a terminal: as perf, no colour" test "$theirs" = "$ours"
 check "(no escape at all)" bash -c '! printf "%s" "$1" | grep -aq $'"'"'\e'"'"'' _ "$ours"
 
-# A file slow to arrive (a FIFO fed in two halves 1.5 s apart: the read
-# takes longer than a second whatever the machine's load).
+# A file slow to arrive: a FIFO fed in two halves.  The feeder hands
+# over the first half, waits until perfkit has read all of it and sleeps
+# in read(2) on the FIFO (so it is past its open and its progress clock
+# runs: a handshake, whatever the machine's load), then holds the rest
+# back 1.5 s: the read takes longer than the progress line's first
+# second however fast or slow perfkit is.
 perf record -q -e cpu-clock -F 999 -o - -- "$W" hot 100 >stream.data 2>/dev/null
 half=$(($(stat -c %s stream.data) / 2))
-feed() { mkfifo "$1"; { head -c "$half" stream.data; sleep 1.5; tail -c +$((half + 1)) stream.data; } >"$1" & }
-feed slow1
-ours=$(PERF_PAGER=cat script -qec "$PERFKIT report -i slow1 --stdio" /dev/null </dev/null)
+# The first half must reach past the header records, or perfkit could sleep in its open.
+first=$("$PERFKIT" report -D -i stream.data 2>/dev/null |
+	awk '/\]: PERF_RECORD_(MMAP|MMAP2|COMM|FORK|SAMPLE|KSYMBOL|BPF_EVENT|CGROUP)/ {
+		for (i = 1; i < NF; i++) if ($(i + 1) ~ /^\[0x/) { sub(/^0x/, "", $i); print $i; exit } }')
+check "the first half of the stream reaches past its header records ($first < $half)" \
+	test -n "$first" -a "$((16#${first:-0}))" -lt "$half"
+# feed FIFO PIDFILE: the FIFO's writer; PIDFILE names its reader once it runs.
+feed() {
+	mkfifo "$1"
+	{
+		head -c "$half" stream.data
+		until [ -s "$2" ] && pid=$(cat "$2") && case $(cat "/proc/$pid/wchan" 2>/dev/null) in *pipe_read) true ;; *) false ;; esac; do
+			[ -s "$2" ] && ! kill -0 "$pid" 2>/dev/null && break	# gone: nothing to wait for
+			sleep 0.05
+		done
+		sleep 1.5
+		tail -c +$((half + 1)) stream.data
+	} >"$1" &
+}
+# slow_report FIFO PIDFILE STDERR: perfkit report of FIFO in a pty, its pid in PIDFILE.
+slow_report() {
+	PERF_PAGER=cat script -qec "echo \$\$ >$2; exec $PERFKIT report -i $1 --stdio ${3-}" /dev/null </dev/null
+}
+feed slow1 slow1.pid
+ours=$(slow_report slow1 slow1.pid)
 wait
 contains "a slow file on a terminal: a progress line on stderr" "$ours" $'\rProcessing events...'
 contains "erased before the table" "$ours" $'\r\e[K# To display the perf.data header info'
-feed slow2
-PERF_PAGER=cat script -qec "$PERFKIT report -i slow2 --stdio 2>progress.err" /dev/null </dev/null >/dev/null
+feed slow2 slow2.pid
+slow_report slow2 slow2.pid "2>progress.err" >/dev/null
 wait
 check "stderr not a terminal: no progress line" test ! -s progress.err
 done_testing

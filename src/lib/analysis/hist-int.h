@@ -29,4 +29,13 @@ struct pk_intern *pk__hist_names(const struct pk_hist *h);
  * by pointer. */
 bool pk__hist_same_key(const struct pk_hist *h, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
 
+/*
+ * pk__hist_tree_order - e[0..nr) put in perf's output order for a
+ * comparison that need not be transitive: each entry, in the order given,
+ * inserted into a red-black tree by cmp (< 0: left of the node), then the
+ * tree read in order back into e.  Returns 0, -ENOMEM or -EOVERFLOW.
+ */
+int pk__hist_tree_order(struct pk_hist_entry *e, size_t nr, int (*cmp)(const void *, const void *, void *),
+			void *arg);
+
 #endif

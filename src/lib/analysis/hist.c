@@ -453,7 +453,8 @@ static int cmp_order(const struct pk_hist *sorting, int what, const struct pk_hi
 	return pk__hist_cmp_key((enum pk_hist_key)(what - PK_HIST_ORDER_KEY(0)), a, b);
 }
 
-static int cmp_entries(const void *pa, const void *pb, void *arg)
+/* perf's hist_entry__sort: its output fields and keys, no more. */
+static int cmp_output(const void *pa, const void *pb, void *arg)
 {
 	const struct pk_hist_entry *a = pa, *b = pb;
 	const struct pk_hist *sorting = arg;
@@ -473,11 +474,51 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 			if ((c = pk__hist_cmp_key(sorting->keys[i], a, b)))
 				return c;
 	}
+	return 0;
+}
+
+static int cmp_entries(const void *pa, const void *pb, void *arg)
+{
+	const struct pk_hist_entry *a = pa, *b = pb;
+	const struct pk_hist *sorting = arg;
+	int c = cmp_output(a, b, arg);
+
+	if (c)
+		return c;
 	/* perf keeps its collapsed order for the rest: unresolved symbols by
 	 * address, lowest first (its input and collapse trees put the lower
 	 * address left, and its output tree keeps equal entries in order). */
 	if (sorting->use[PK_HIST_KEY_SYM] && !a->s.sym && a->s.ip != b->s.ip)
 		return a->s.ip < b->s.ip ? -1 : 1;
+	return 0;
+}
+
+/* perf's collapsed order, in which its entries go into the output tree:
+ * the keys, but symbols by address (unresolved ones by ip, after the
+ * resolved), of one dso when dso is no key. */
+static int cmp_collapsed(const void *pa, const void *pb, void *arg)
+{
+	const struct pk_hist_entry *a = pa, *b = pb;
+	const struct pk_hist *sorting = arg;
+	int c;
+
+	for (size_t i = 0; i < sorting->nr_keys; i++) {
+		if (sorting->keys[i] != PK_HIST_KEY_SYM) {
+			if ((c = pk__hist_cmp_key(sorting->keys[i], a, b)))
+				return c;
+			continue;
+		}
+		if (!a->s.sym && !b->s.sym)
+			c = cmp_u64_desc(b->s.ip, a->s.ip);	/* lowest first */
+		else if (!a->s.sym || !b->s.sym)
+			c = a->s.sym ? -1 : 1;
+		else if (!sorting->use[PK_HIST_KEY_DSO] && (c = cmp_str(a->s.dso, b->s.dso)))
+			return c;
+		else
+			c = cmp_u64_desc(b->s.sym_start, a->s.sym_start);
+		if (c)
+			return c;
+	}
 	return 0;
 }
 
@@ -502,8 +543,20 @@ void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order order)
 
 int pk_hist_sort(struct pk_hist *h)
 {
-	if (h->nr)	/* an empty histogram has no array at all */
+	/* Children mode's depth rule makes perf's comparison intransitive:
+	 * only its own insertions give its order. */
+	if (h->nr && h->children) {
+		qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_collapsed, h);
+		int err = pk__hist_tree_order(h->entries, h->nr, cmp_output, h);
+
+		if (err < 0) {	/* the nearest order a sort gives */
+			qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_entries, h);
+			h->sorted = true;
+			return err;
+		}
+	} else if (h->nr) {	/* an empty histogram has no array at all */
 		qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_entries, h);
+	}
 	/* The table indexes the old order: no entry may be added any more. */
 	h->sorted = true;
 	return 0;
