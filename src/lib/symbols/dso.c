@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_SEGS 16
@@ -55,13 +56,23 @@ static bool same_build_id(const struct pk__dso *d, struct pk__elf *e, bool *mism
 /* Try one path: keep it in *best when it is better than what is there
  * (a .symtab beats a .dynsym; otherwise the first found stays), and note
  * it as the runtime file when it is the first with a real .dynsym. */
+/* A candidate is read only when it is a regular file: a name that leads
+ * to a FIFO, a device or a process's pipe (a .gnu_debuglink of "0" next to
+ * /proc/self/fd/N; fuzz_srcline) would block or never end. */
+static bool regular(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static void consider(const struct pk__dso *d, const char *path, struct candidate *best,
 		     bool *mismatch)
 {
 	struct pk__elf *e;
 	bool symtab;
 
-	if ((best->symtab && best->runtime[0]) || pk__elf_open(path, &e) < 0)
+	if ((best->symtab && best->runtime[0]) || !regular(path) || pk__elf_open(path, &e) < 0)
 		return;
 	if (!same_build_id(d, e, mismatch)) {
 		pk__elf_close(e);
@@ -128,7 +139,7 @@ static bool link_matches(const struct pk__dso *d, const struct link *l, const ch
 static void consider_link(const struct pk__dso *d, const struct link *l, const char *path,
 			  struct candidate *best, bool *mismatch)
 {
-	if (!(best->symtab && best->runtime[0]) && link_matches(d, l, path))
+	if (!(best->symtab && best->runtime[0]) && regular(path) && link_matches(d, l, path))
 		consider(d, path, best, mismatch);
 }
 

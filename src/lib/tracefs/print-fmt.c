@@ -36,6 +36,53 @@ static bool ident_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* Past `word` and then any blanks at p, or NULL when p does not start
+ * with it. */
+static const char *past_word(const char *p, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(end - p) < n || memcmp(p, word, n))
+		return NULL;
+	for (p += n; p < end && (*p == ' ' || *p == '\t'); p++)
+		;
+	return p;
+}
+
+/*
+ * libtraceevent reads a format file as tokens, so "field :" and "print
+ * fmt :" (blanks anywhere between the words) are its "field:" and "print
+ * fmt:" too (fuzz_tracing).  field_tag: past the ':' of the first "field"
+ * tag between p and end, else NULL.  print_fmt_tag: where the first "print
+ * fmt:" tag starts (a name's "print" not counted), *after past its ':';
+ * NULL when there is none.
+ */
+static const char *field_tag(const char *p, const char *end)
+{
+	for (const char *f = p; (f = memmem(f, (size_t)(end - f), "field", 5)); f++) {
+		const char *q = past_word(f, end, "field");
+
+		if (q && q < end && *q == ':')
+			return q + 1;
+	}
+	return NULL;
+}
+
+static const char *print_fmt_tag(const char *text, const char *end, const char **after)
+{
+	for (const char *f = text; (f = memmem(f, (size_t)(end - f), "print", 5)); f++) {
+		const char *q = past_word(f, end, "print");
+
+		if (f > text && ident_char(f[-1]))
+			continue;
+		if (q && (q = past_word(q, end, "fmt")) && q < end && *q == ':') {
+			*after = q + 1;
+			return f;
+		}
+	}
+	return NULL;
+}
+
 /*
  * A "field:TYPE NAME[N];" line's NAME: the identifier that ends the text
  * before the ';', once a trailing "[...]" is taken off.  Empty when the
@@ -77,9 +124,9 @@ static void collect_fields(const char *text, const char *end, struct names *n)
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;
-		f = memmem(p, (size_t)(nl - p), "field:", 6);
+		f = field_tag(p, nl);
 		if (f && n->nr < MAX_FIELDS) {
-			field_name(f + 6, nl, n->name[n->nr]);
+			field_name(f, nl, n->name[n->nr]);
 			if (n->name[n->nr][0])
 				n->nr++;
 		}
@@ -306,7 +353,7 @@ static int check_field_lines(const char *text, const char *end, char *why, size_
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;
-		f = memmem(p, (size_t)(nl - p), "field:", 6);
+		f = field_tag(p, nl);
 		if (f && !memchr(f, ';', (size_t)(nl - f)))
 			return refuse(why, why_len, "a field line has no ';' after its declaration");
 	}
@@ -315,15 +362,14 @@ static int check_field_lines(const char *text, const char *end, char *why, size_
 
 int pk__tracefs_print_fmt_check(const char *text, size_t len, char *why, size_t why_len)
 {
-	const char *end = text + len, *p = memmem(text, len, "\nprint fmt:", 11), *fmt;
+	const char *end = text + len, *p = NULL, *tag = print_fmt_tag(text, end, &p);
 	struct names *n;
 	int err;
 
-	if ((err = check_field_lines(text, p ? p : end, why, why_len)))
+	if ((err = check_field_lines(text, tag ? tag : end, why, why_len)))
 		return err;
-	if (!p)
+	if (!tag)
 		return 0;	/* nothing for libtraceevent to build */
-	p += 11;
 	while (p < end && *p == ' ')
 		p++;
 	/* To the end of the text: the kernel writes a format string's
@@ -332,13 +378,12 @@ int pk__tracefs_print_fmt_check(const char *text, size_t len, char *why, size_t 
 		end--;
 	if (p == end)
 		return 0;
-	fmt = p;
 	if (*p != '"' || !skip_string(&p, end))
 		return refuse(why, why_len, "its print fmt does not start with a closed quoted format");
 	n = pk__malloc(sizeof(*n));
 	if (!n)
 		return -ENOMEM;
-	collect_fields(text, fmt, n);
+	collect_fields(text, tag, n);
 	err = check_args(p, end, n, why, why_len);
 	free(n);
 	if (err == -EINVAL) {	/* say where: "its print fmt: a ')' in ..." */

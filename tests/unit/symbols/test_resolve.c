@@ -214,7 +214,8 @@ static void debug_file_by_build_id(void **state)
 
 /* No build-id on either side: .gnu_debuglink's CRC-32 decides.  The
  * right debug file next to the stripped copy gives its symbols; a stale
- * one of the same name (another build) is passed over, as gdb does. */
+ * one of the same name (another build) is passed over, as gdb does, and
+ * so is a FIFO there. */
 static void debuglink_crc(void **state)
 {
 	char dir[4096], prog[4200], dbg[4200], cmd[20000];
@@ -228,10 +229,14 @@ static void debuglink_crc(void **state)
 	assert_non_null(tmp_mkdtemp(dir, sizeof(dir), "crc"));
 	snprintf(prog, sizeof(prog), "%s/prog", dir);
 	snprintf(dbg, sizeof(dbg), "%s/%s", dir, base);
-	for (int stale = 0; stale < 2; stale++) {
+	for (int stale = 0; stale < 3; stale++) {
 		/* The stale one: the debug file with a section dropped, as another
-		 * build of the same program would differ. */
-		if (stale)
+		 * build of the same program would differ.  Then a FIFO of that name
+		 * (fuzz_srcline: a link to a pipe): passed over, not read, which
+		 * would block for ever. */
+		if (stale == 2)
+			snprintf(cmd, sizeof(cmd), "rm -f '%s' && mkfifo '%s'", dbg, dbg);
+		else if (stale)
 			snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && objcopy --remove-section=.comment "
 				 "'%s' '%s'", paths[4], prog, paths[5], dbg);
 		else

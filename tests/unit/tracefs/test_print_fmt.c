@@ -105,6 +105,9 @@ static void test_bad(void **state)
 		{ FIELDS "print fmt: \"%d\", 1 % 0\n", "divides by" },
 		{ FIELDS "print fmt: \"%d\", REC->state / 0x0UL\n", "divides by" },
 		{ FIELDS "print fmt: \"%d\", 5 / y\n", "divides by" },
+		/* fuzz_tracing: libtraceevent reads "print fmt :" and "field :" too */
+		{ FIELDS "print fmt :\"%d\", (1 ? 2 : REC->comm[0])\n", "after a ':'" },
+		{ HEAD "\tfield :__data_loc char[", "a field line has no ';'" },
 		/* 65 open brackets, one more than the check follows */
 		{ FIELDS "print fmt: \"%d\", " P8 P8 P8 P8 P8 P8 P8 P8 "(REC->state\n",
 		  "its arguments nest too deep" },
