@@ -231,10 +231,10 @@ static bool uleb(const unsigned char **b, const unsigned char *end, uint64_t *v)
  * whose form is known only in the unit (then every unit is needed). */
 static bool abbrevs_local(const struct part *p)
 {
-	const unsigned char *b = p->buf, *end = p->buf + p->size;
+	const unsigned char *b = p->buf, *end = p->buf ? p->buf + p->size : NULL;
 	uint64_t code, tag, attr, form;
 
-	while (b < end) {
+	while (b && b < end) {	/* an empty section (no buffer): no form at all */
 		if (!uleb(&b, end, &code))
 			return false;
 		if (!code)
