@@ -212,6 +212,27 @@ static void print_line(const struct hier_ctx *c, size_t level, const struct pk_h
 
 static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n);
 
+/* The leaves grouped by key `level` into g (n slots), in order of first
+ * appearance, with their periods, samples and counts summed; how many. */
+static size_t group_leaves(const struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves,
+			   size_t n, struct hier_group *g)
+{
+	size_t ng = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		while (j < ng && key_cmp(c->o->keys[level], g[j].first, leaves[i]))
+			j++;
+		if (j == ng)
+			g[ng++].first = leaves[i];
+		g[j].period += leaves[i]->period;
+		g[j].nr_samples += leaves[i]->nr_samples;
+		g[j].n++;
+	}
+	return ng;
+}
+
 /* Whether any entry at `level` made of these leaves is over --percent-limit
  * (*nomem set when out of memory). */
 static bool any_shown(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
@@ -229,15 +250,7 @@ static bool any_shown(struct hier_ctx *c, size_t level, const struct pk_hist_ent
 		c->nomem = true;
 		return false;
 	}
-	for (size_t i = 0; i < n; i++) {
-		size_t j = 0;
-
-		while (j < ng && key_cmp(c->o->keys[level], g[j].first, leaves[i]))
-			j++;
-		if (j == ng)
-			g[ng++].first = leaves[i];
-		g[j].period += leaves[i]->period;
-	}
+	ng = group_leaves(c, level, leaves, n, g);
 	for (size_t j = 0; j < ng; j++)
 		shown |= !below(c, g[j].period);
 	free(g);
@@ -256,17 +269,7 @@ static void print_groups(struct hier_ctx *c, size_t level, const struct pk_hist_
 		c->nomem = true;
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
-		size_t j = 0;
-
-		while (j < ng && key_cmp(c->o->keys[level], g[j].first, leaves[i]))
-			j++;
-		if (j == ng)
-			g[ng++].first = leaves[i];
-		g[j].period += leaves[i]->period;
-		g[j].nr_samples += leaves[i]->nr_samples;
-		g[j].n++;
-	}
+	ng = group_leaves(c, level, leaves, n, g);
 	for (size_t j = 0; j < ng; j++) {	/* each group's leaves together, in flat order */
 		g[j].start = pos;
 		for (size_t i = 0; i < n; i++)
