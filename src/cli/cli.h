@@ -111,6 +111,13 @@ int cli_error(const char *cmd, const char *spec);
 int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr);
 
 /*
+ * cli_filter_ids - cli_parse_ids for filters over a recording (--pid and
+ * --tid of report, script and diff), where 0 is a real id: the idle task
+ * (swapper) perf prints as pid 0.
+ */
+int cli_filter_ids(const char *cmd, const char *list, pid_t **out, size_t *nr);
+
+/*
  * cli_pids_threads - -p: every thread of every process in `list`, in list
  * order.  -EINVAL for a malformed list (reported), -ESRCH with
  * pk_last_error naming a process that does not exist, or -ENOMEM.

@@ -199,10 +199,10 @@ static int diff_option(void *ctx, int id, const char *arg)
 	case 'S': o->syms = arg; return 0;
 	case OPT_PID:
 		free(o->pids);
-		return cli_parse_ids("diff", arg, &o->pids, &o->nr_pids) ? CLI_EXIT_USAGE : 0;
+		return cli_filter_ids("diff", arg, &o->pids, &o->nr_pids) ? CLI_EXIT_USAGE : 0;
 	case OPT_TID:
 		free(o->tids);
-		return cli_parse_ids("diff", arg, &o->tids, &o->nr_tids) ? CLI_EXIT_USAGE : 0;
+		return cli_filter_ids("diff", arg, &o->tids, &o->nr_tids) ? CLI_EXIT_USAGE : 0;
 	case OPT_CPU:
 		free(o->cpus);
 		o->cpus = NULL;

@@ -303,8 +303,8 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'c': return split_list(arg, &o->comms);
 	case 'd': return split_list(arg, &o->dsos);
 	case 'S': return split_list(arg, &o->syms);
-	case OPT_PID: return cli_parse_ids("report", arg, &o->pids, &o->nr_pids) ? CLI_EXIT_USAGE : 0;
-	case OPT_TID: return cli_parse_ids("report", arg, &o->tids, &o->nr_tids) ? CLI_EXIT_USAGE : 0;
+	case OPT_PID: return cli_filter_ids("report", arg, &o->pids, &o->nr_pids) ? CLI_EXIT_USAGE : 0;
+	case OPT_TID: return cli_filter_ids("report", arg, &o->tids, &o->nr_tids) ? CLI_EXIT_USAGE : 0;
 	case 'C':
 		if (pk_cpus_parse(arg, &o->cpus, &o->nr_cpus) < 0)
 			return cli_error("report", arg);

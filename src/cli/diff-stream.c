@@ -56,7 +56,7 @@ struct sevent {
 	uint64_t period;		/* every chain's (perf's callchain_period) */
 	struct stream s[NR_STREAMS];
 	size_t nr_streams;
-	uint64_t hits;			/* the entries' chains' total */
+	uint64_t hits;			/* perf's total: the kept nodes' hits */
 };
 
 struct sfile {
@@ -375,10 +375,14 @@ static int make_streams(struct sevent *ev)
 	for (size_t i = 0; !err && i < ev->nr; i++) {
 		size_t nr = 0;
 
-		ev->hits += cumul(&ev->e[i].root);
+		/* perf's callchain_total_hits: the hits of the nodes the flat
+		 * order keeps, not of those under min_hit (a sample of a small
+		 * period, as frequency mode starts with) */
 		err = flat(&ev->e[i].root, min_hit, &v, &nr, &cap);
-		for (size_t k = 0; !err && k < nr; k++)
+		for (size_t k = 0; !err && k < nr; k++) {
+			ev->hits += v[k]->hit;
 			consider(ev, v[k]);
+		}
 	}
 	free(v);
 	return err;

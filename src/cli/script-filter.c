@@ -86,8 +86,8 @@ int script_filter_option(struct script_filter *f, int id, const char *arg)
 	int rc;
 
 	switch (id) {
-	case SOPT_PID: return cli_parse_ids("script", arg, &f->pids, &f->nr_pids) ? CLI_EXIT_USAGE : 0;
-	case SOPT_TID: return cli_parse_ids("script", arg, &f->tids, &f->nr_tids) ? CLI_EXIT_USAGE : 0;
+	case SOPT_PID: return cli_filter_ids("script", arg, &f->pids, &f->nr_pids) ? CLI_EXIT_USAGE : 0;
+	case SOPT_TID: return cli_filter_ids("script", arg, &f->tids, &f->nr_tids) ? CLI_EXIT_USAGE : 0;
 	case 'c': return script_filter_split(arg, &f->comms);
 	case SOPT_DSOS: return script_filter_split(arg, &f->dsos);
 	case 'S': return (rc = script_filter_split(arg, &f->syms)) ? rc : split_addrs(f);

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr)
+static int parse_ids(const char *cmd, const char *list, uint64_t min, pid_t **out, size_t *nr)
 {
 	size_t n = 1, k = 0;
 	const char *p = list;
@@ -29,7 +29,7 @@ int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr)
 
 		/* Each id through the checked parser: no sign, space or junk. */
 		snprintf(tok, sizeof(tok), "%.*s", (int)(len < sizeof(tok) ? len : sizeof(tok) - 1), p);
-		if (len >= sizeof(tok) || pk_num_parse_u64(tok, 1, INT32_MAX, &v) < 0) {
+		if (len >= sizeof(tok) || pk_num_parse_u64(tok, min, INT32_MAX, &v) < 0) {
 			free(ids);
 			cli_usage(cmd, "'%s' is not a list of process or thread ids (e.g. 1234,5678): %s", list,
 				  len >= sizeof(tok) ? "an id is too long" : pk_last_error()->why);
@@ -41,6 +41,16 @@ int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr)
 	*out = ids;
 	*nr = n;
 	return 0;
+}
+
+int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr)
+{
+	return parse_ids(cmd, list, 1, out, nr);
+}
+
+int cli_filter_ids(const char *cmd, const char *list, pid_t **out, size_t *nr)
+{
+	return parse_ids(cmd, list, 0, out, nr);
 }
 
 int cli_pids_threads(const char *cmd, const char *list, pid_t **tids, size_t *nr)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""brstack-craft.py [--feature] [--vary-cycles] [--deep N | --overlap N | --callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
+"""brstack-craft.py [--feature] [--vary-cycles] [--small-period N] [--deep N | --overlap N | --callstack [--empty N] [--no-user N]] IN OUT: a copy of the perf.data file IN whose samples
 carry a branch stack (PERF_SAMPLE_BRANCH_STACK), for machines without LBR.
 
 Every sample gets four entries built from its own ip and the previous and
@@ -42,6 +42,13 @@ to sample (7 + n % 13 and 300 + 5n % 17 for the nth sample) instead of
 7 and 300, so diff -c cycles --cycles-hist of it against the same
 recording crafted without it has differences to chart.
 
+--small-period N gives every Nth sample a period of 1000 (the file must
+record PERIOD, as -F does): with --deep N, a node of such a sample alone
+is under perf's
+callchain min_percent (0.5% of the total), which perf diff --stream leaves
+out of the hits its percentages are of, as frequency mode's first samples
+of small periods are left out on a loaded machine.
+
 --feature also sets the BRANCH_STACK header feature (an empty section, as
 perf record writes for a branch-stack recording), which perf diff checks
 before it computes -c cycles or --stream.
@@ -57,6 +64,9 @@ BRANCH_USER, BRANCH_ANY, BRANCH_CALL_STACK = 1 << 0, 1 << 3, 1 << 11
 # TIME, ADDR, ID, CPU, PERIOD, STREAM_ID, IDENTIFIER
 BEFORE_CALLCHAIN = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 3) | (1 << 6) | (1 << 7) | \
     (1 << 8) | (1 << 9) | (1 << 16)
+# what the kernel writes before PERIOD, 8 bytes each
+BEFORE_PERIOD = (1 << 16) | (1 << 0) | (1 << 1) | (1 << 2) | (1 << 3) | (1 << 6) | (1 << 9) | (1 << 7)
+SAMPLE_PERIOD = 1 << 8
 SAMPLE_READ, SAMPLE_CALLCHAIN, SAMPLE_RAW = 1 << 4, 1 << 5, 1 << 10
 CONTEXT_KERNEL, CONTEXT_USER = 2**64 - 128, 2**64 - 512
 CONTEXT_MARKERS = 2**64 - 4095  # PERF_CONTEXT_MAX
@@ -166,6 +176,11 @@ def main(src, dst, opts=None):
         if rtype == RECORD_SAMPLE:
             ip, = struct.unpack_from('<Q', rec, 8)
             n += 1
+            small = opts.get('small_period')
+            if small and n % small == 0:
+                if not stype & SAMPLE_PERIOD:
+                    sys.exit('brstack-craft: --small-period needs samples that record PERIOD')
+                struct.pack_into('<Q', rec, 8 + 8 * bin(stype & BEFORE_PERIOD).count('1'), 1000)
             if cs:
                 rec, br = callstack_entries(rec, chain_at, opts, n)
             elif ov:
@@ -213,7 +228,7 @@ if __name__ == '__main__':
             opts['feature'] = True
         elif o == '--vary-cycles':
             opts['vary_cycles'] = True
-        elif o in ('--empty', '--no-user', '--deep', '--overlap'):
+        elif o in ('--empty', '--no-user', '--deep', '--overlap', '--small-period'):
             opts[o[2:].replace('-', '_')] = int(args.pop(0))
         else:
             sys.exit('brstack-craft: unknown option ' + o)

@@ -89,12 +89,16 @@ python3 "$CRAFT" --feature sh-new.data sh-new-br.data
 # every third chain deeper: ties of hits broken by depth, as perf does
 python3 "$CRAFT" --feature --deep 3 sh-old.data sh-old-deep.data
 python3 "$CRAFT" --feature --deep 3 sh-new.data sh-new-deep.data
+# every fifth chain deeper and of a small period: nodes under perf's 0.5%
+# callchain threshold, whose hits perf leaves out of the total
+python3 "$CRAFT" --feature --deep 5 --small-period 5 new.data new-small.data
 # perf record put dash in perf's build-id cache: perfkit reads that one too
 saved=$PERFKIT_BUILDID_DIR
 unset PERFKIT_BUILDID_DIR
 for args in "old-br.data new-br.data" "new-br.data old-br.data" "old-br.data pk-new-br.data" \
 	"old-br.data old-br.data" "sh-old-br.data sh-new-br.data" "old-br.data new-br.data pk-new-br.data" \
-	"sh-old-deep.data sh-new-deep.data" "sh-new-deep.data sh-new-deep.data"; do
+	"sh-old-deep.data sh-new-deep.data" "sh-new-deep.data sh-new-deep.data" \
+	"new-small.data new-small.data" "old-br.data new-small.data"; do
 	# shellcheck disable=SC2086
 	same_as_perf --stream $args
 done

@@ -41,9 +41,15 @@ same "-C 1 --show-switch-events --deltatime" s.data -C 1 --show-switch-events --
 same "--show-switch-events" s.data --show-switch-events
 same "--show-round-events" s.data --show-round-events
 same "--time 20%-40%,60%-70%" s.data --time 20%-40%,60%-70%
-pid=$(perf script -i s.data -F pid | awk 'NR==1{print $1}')
+# The workload's pid, and 0 with it: the idle task is pid 0 in a -C
+# recording, and perf filters on it like any other id.
+pid=$(perf script -i s.data -F pid | awk '$1 != 0 {print $1; exit}')
 same "--pid $pid" s.data --pid "$pid"
 same "--tid $pid --reltime" s.data --tid "$pid" --reltime
+same "--pid 0,$pid" s.data --pid "0,$pid"
+check "report --pid 0 --tid 0: accepted (0 is the idle task)" \
+	"$PERFKIT" report -i s.data --pid 0 --tid 0 -q
+check "diff --pid 0: accepted" "$PERFKIT" diff s.data s.data --pid 0
 sym=$(perf script -i s.data -F ip,sym | awk '$2 != "" && $2 != "[unknown]" {print $2; exit}')
 same "-S $sym" s.data -S "$sym"
 ip=$(perf script -i s.data -F ip | awk 'NR==1{print $1}')
