@@ -60,7 +60,10 @@ PK_API void pk_tracing_free(struct pk_tracing *t);
  * into buf (len bytes, always NUL-terminated when len > 0, cut short when
  * it does not fit).  Returns the text's full length (snprintf's rule);
  * -ENOENT when the tracing data holds no format for the sample's event id
- * (or the bytes are too short to hold one); -ENOMEM.
+ * (or the bytes are too short to hold one); -EINVAL when a field of the
+ * format (or the dynamic data a __data_loc field points at) lies past the
+ * `size` bytes (a damaged sample or format, named in pk_last_error);
+ * -ENOMEM.  Not for concurrent use of one t.
  */
 PK_API int pk_tracing_format(struct pk_tracing *t, const void *raw, size_t size, int cpu, char *buf,
 			     size_t len);

@@ -164,6 +164,11 @@ static int print_trace(struct script_out *o, struct script_ctx *c, const struct 
 	}
 	if (n > 0)
 		script_out_str(o, c->trace_buf);
+	if (n == -EINVAL && !c->trace_damage_said) {
+		c->trace_damage_said = true;	/* once: such a file has many */
+		cli_message(stderr, "perfkit script: warning: %s: %s; its fields are left out\n",
+			    pk_last_error()->what, pk_last_error()->why);
+	}
 	return n == -ENOMEM ? n : 0;
 }
 

@@ -67,6 +67,7 @@ struct script_ctx {
 	struct script_reads *reads;	/* PERF_SAMPLE_READ values (script-read.c) */
 	char *trace_buf;
 	size_t trace_len;
+	bool trace_damage_said;	/* a sample's fields past its bytes: warned */
 	/* script-fields2.c: CLOCK_DATA for -F tod, and data_src's widest line */
 	bool clock_on;
 	uint64_t tod_ns, clock_ns;

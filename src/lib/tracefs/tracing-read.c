@@ -23,6 +23,8 @@
 
 struct pk_tracing {
 	struct tep_handle *tep;
+	unsigned char *copy;	/* a sample's raw bytes, NUL-padded */
+	size_t copy_len;
 };
 
 /* A cursor over the section. */
@@ -315,6 +317,7 @@ void pk_tracing_free(struct pk_tracing *t)
 	if (!t)
 		return;
 	tep_free(t->tep);
+	free(t->copy);
 	free(t);
 }
 
@@ -345,17 +348,71 @@ int pk_tracing_event_id_name(struct pk_tracing *t, uint64_t id, char *buf, size_
 	return snprintf(buf, len, "%s:%s", ev->system, ev->name);
 }
 
+/* The first field of ev whose bytes (a static field's, or the data a
+ * __data_loc/__rel_loc field points at) do not lie within the sample's
+ * `size` raw bytes, or NULL.  libtraceevent reads them unchecked. */
+static const struct tep_format_field *field_outside(struct tep_handle *tep, struct tep_event *ev,
+						    const unsigned char *raw, size_t size)
+{
+	struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+
+	for (int i = 0; i < 2; i++)
+		for (struct tep_format_field *f = lists[i]; f; f = f->next) {
+			uint64_t at, len;
+
+			if (f->offset < 0 || f->size < 0 || (uint64_t)f->offset + (uint64_t)f->size > size)
+				return f;
+			if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
+				continue;
+			if (f->size != 2 && f->size != 4)
+				return f;	/* no loc libtraceevent reads */
+			at = tep_read_number(tep, raw + f->offset, f->size);
+			len = f->size == 4 ? at >> 16 : 0;
+			at &= 0xffff;
+			if (f->flags & TEP_FIELD_IS_RELATIVE)
+				at += (uint64_t)f->offset + (uint64_t)f->size;
+			if (at + len > size)
+				return f;
+		}
+	return NULL;
+}
+
+/* The sample's bytes copied with NULs after them, so a string field
+ * without its own NUL ends there; NULL when out of memory. */
+static unsigned char *padded(struct pk_tracing *t, const void *raw, size_t size)
+{
+	if (t->copy_len < size + 8) {
+		unsigned char *c = realloc(t->copy, size + 8);
+
+		if (!c)
+			return NULL;
+		t->copy = c;
+		t->copy_len = size + 8;
+	}
+	memcpy(t->copy, raw, size);
+	memset(t->copy + size, 0, 8);
+	return t->copy;
+}
+
 int pk_tracing_format(struct pk_tracing *t, const void *raw, size_t size, int cpu, char *buf,
 		      size_t len)
 {
 	struct tep_record rec;
 	struct tep_event *ev = event_of(t, raw, size, &rec);
+	const struct tep_format_field *f;
 	struct trace_seq s;
 	int n;
 
 	if (!ev)
 		return pk__error(-ENOENT, "format tracepoint data",
 				 "no format in the tracing data for this sample's event");
+	if ((f = field_outside(t->tep, ev, raw, size)))
+		return pk__error(-EINVAL, "format tracepoint data",
+				 "the sample's %zu raw bytes do not hold field '%s' of %s:%s as its format "
+				 "places it (offset %d, size %d): a damaged sample or format",
+				 size, f->name ? f->name : "?", ev->system, ev->name, f->offset, f->size);
+	if (!(rec.data = padded(t, raw, size)))
+		return pk__error(-ENOMEM, "format tracepoint data", "out of memory");
 	rec.cpu = cpu;
 	trace_seq_init(&s);
 	tep_print_event(t->tep, &s, &rec, "%s", TEP_PRINT_INFO);
