@@ -234,8 +234,7 @@ static bool try_vmlinux(struct pk__dso *d, const char *path, const char *name)
 	d->syms = f.t;
 	d->symfile = pk__strdup(path);
 	free(d->long_name);
-	if ((d->long_name = pk__strdup(name)))
-		d->pub.long_name = d->long_name;
+	d->pub.long_name = d->long_name = pk__strdup(name);	/* NULL: its name */
 	if (d->text_start && f.text)
 		d->text_delta = d->text_start - f.text;
 	return true;
