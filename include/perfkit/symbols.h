@@ -32,6 +32,10 @@ struct pk_dso {
 	bool build_id_mismatch;	/* the only file found has another build-id:
 				 * the DSO stays unresolved rather than wrong */
 	const char *symfile;	/* the file its symbols came from, or NULL */
+	const char *long_name;	/* perf's long name, as script --show-kernel-path
+				 * prints it: a module's file as its MMAP record
+				 * names it; the vmlinux the kernel's symbols came
+				 * from, named as perf names it; NULL: name */
 };
 
 /* Where an address is: what pk_maps_resolve fills in. */
@@ -49,6 +53,11 @@ struct pk_location {
 					 * executables: what perf script prints for a user
 					 * frame), ip - map start in the kernel's and
 					 * modules' maps, ip in JIT and anonymous memory */
+	uint64_t sym_end;		/* the symbol's end (one past it), as sym_start; 0
+					 * without sym.  A symbol of no size ends where
+					 * the next starts, as perf's */
+	unsigned char sym_binding;	/* the symbol's ELF binding (STB_LOCAL, STB_GLOBAL,
+					 * STB_WEAK; kallsyms' t/T/W), 0 without sym */
 };
 
 struct pk_maps;

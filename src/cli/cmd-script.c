@@ -86,7 +86,7 @@ static const struct cli_opt script_options[] = {
 	{ "kallsyms", 0, CLI_ARG_REQUIRED, SOPT_KALLSYMS, "FILE", "the kernel's symbols from FILE (/proc/kallsyms' format)" },
 	{ "vmlinux", 'k', CLI_ARG_REQUIRED, 'k', "FILE",
 	  "the kernel's symbols from this vmlinux alone (none when it is not the recorded kernel's)" },
-	{ "show-kernel-path", 0, CLI_ARG_NONE, SOPT_SHOW_KPATH, NULL, "accepted, as perf (the kernel's name without a vmlinux)" },
+	{ "show-kernel-path", 0, CLI_ARG_NONE, SOPT_SHOW_KPATH, NULL, "print a module's file and the kernel's vmlinux where perf does" },
 	{ "full-source-path", 0, CLI_ARG_NONE, SOPT_FULL_SRC, NULL, "srcline with the source file's full path" },
 	{ "stop-bt", 0, CLI_ARG_REQUIRED, SOPT_STOP_BT, "SYMS", "end each call chain at the first of these functions" },
 	{ "graph-function", 0, CLI_ARG_REQUIRED, SOPT_GRAPH_FUNC, "SYMS",

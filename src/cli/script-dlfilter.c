@@ -9,8 +9,8 @@
  * perf fills into its perf_dlfilter_fns answer from the resolver:
  * resolve_ip, resolve_addr (page faults), resolve_address, insn and
  * object_code (from the object's file; nothing from the kernel's text,
- * which has none here), srcline and attr.  perfkit knows no symbol's end
- * or binding: sym_end and sym_binding are 0.  --list-dlfilters lists the
+ * which has none here), srcline and attr; sym_end and sym_binding are
+ * the symbol's end and ELF binding, as perf's.  --list-dlfilters lists the
  * .so files in the current directory that have a filter, as perf does
  * (perfkit installs no filters of its own).
  */
@@ -68,7 +68,7 @@ static void to_al(const struct pk_location *loc, uint64_t ip, struct perf_dlfilt
 {
 	*al = (struct perf_dlfilter_al){ .size = sizeof(*al), .addr = loc->addr, .is_kernel_ip = ip >> 63 };
 	if (loc->dso) {
-		al->dso = loc->dso->name;
+		al->dso = script_dso_name(loc->dso);	/* perf's long name under --show-kernel-path */
 		al->is_64_bit = 1;	/* x86-64's objects and kernel */
 		al->buildid_size = (__u32)loc->dso->build_id_size;
 		al->buildid = al->buildid_size ? (__u8 *)loc->dso->build_id : NULL;
@@ -76,6 +76,8 @@ static void to_al(const struct pk_location *loc, uint64_t ip, struct perf_dlfilt
 	if (loc->sym) {
 		al->sym = loc->sym;
 		al->sym_start = loc->sym_start;
+		al->sym_end = loc->sym_end;
+		al->sym_binding = loc->sym_binding;
 		al->symoff = (__u32)loc->symoff;
 	}
 }

@@ -162,7 +162,7 @@ static void print_branch_end(FILE *f, struct script_ctx *c, const struct script_
 {
 	struct pk_location loc;
 	bool found = find_branch(c, pid, addr, cpumode, style == BR_SYM, &loc);
-	const char *dso = found && loc.dso ? loc.dso->name : "[unknown]";
+	const char *dso = found ? script_dso_name(loc.dso) : "[unknown]";
 
 	if (style == BR_SYM) {
 		if (found && loc.sym)

@@ -81,7 +81,7 @@ static void print_where(struct script_out *o, const struct script_type *t, const
 	}
 	if (HAS(t, DSO)) {
 		script_out_mem(o, " (", 2);
-		script_out_str(o, found && loc->dso ? loc->dso->name : "[unknown]");
+		script_out_str(o, found ? script_dso_name(loc->dso) : "[unknown]");
 		script_out_chr(o, ')');
 	}
 }

@@ -40,7 +40,8 @@ int script_switch_option(struct script_filter *f, int id, const char *arg)
 		f->vmlinux = arg;
 		return 0;
 	case SOPT_FULL_SRC: script_srcline_full_path(true); return 0;
-	case SOPT_SHOW_KPATH: case SOPT_INSN_TRACE: case SOPT_CALL_TRACE:
+	case SOPT_SHOW_KPATH: script_show_kernel_path(true); return 0;
+	case SOPT_INSN_TRACE: case SOPT_CALL_TRACE:
 		return 0;	/* the traces' -F edits: cmd-script.c */
 	default: return script_dlfilter_option(f, id, arg);
 	}

@@ -103,6 +103,15 @@ void script_print_srcline(FILE *f, struct pk_resolver *res, const struct pk_loca
  * file's path as the DWARF names it, not its base name. */
 void script_srcline_full_path(bool on);
 
+/* script_show_kernel_path - --show-kernel-path: script_dso_name gives a
+ * DSO's long name (pk_dso.long_name) where it has one. */
+void script_show_kernel_path(bool on);
+
+/* script_dso_name - the name perf script prints for DSO `d` (perf's
+ * map__fprintf_dsoname): its name, or its long name under
+ * --show-kernel-path; "[unknown]" for NULL. */
+const char *script_dso_name(const struct pk_dso *d);
+
 /*
  * script_print_sample - the line(s) perf script prints for the decoded
  * sample `rec` of event `name` (attr `attr`), resolved through c->res.

@@ -7,7 +7,8 @@
  * filter_event keeps the samples whose ip resolve_ip finds in an object
  * whose name contains DSO, and drops those the other filters already
  * hide (al->filtered); stop writes to OUT the counts and a checksum of what
- * the callbacks answered (symbols, comms, attr types, argument count).
+ * the callbacks answered (symbols, their extent and binding, comms, attr
+ * types, argument count).
  * With DSO "fail5" filter_event keeps four samples, then fails (returns -1).
  */
 #include "perf-dlfilter.h"
@@ -19,7 +20,7 @@
 struct perf_dlfilter_fns perf_dlfilter_fns;
 
 struct counts {
-	unsigned long early, dropped, kept, syms, insns, calls;
+	unsigned long early, dropped, kept, syms, insns, calls, ends, globals;
 	unsigned long long sum;
 	const char *dso, *out;
 	int argc;
@@ -77,6 +78,10 @@ int filter_event(void *data, const struct perf_dlfilter_sample *s, void *ctx)
 		return ++c->calls == 5 ? -1 : 0;
 	c->sum = c->sum * 31 + hash(al->sym) + hash(al->comm) + hash(s->event) + attr->type + al->symoff;
 	c->syms += al->sym != NULL;
+	/* the symbol's extent and binding, as perf's (0 without a symbol) */
+	c->sum = c->sum * 31 + (al->sym_end - al->sym_start) * 7 + al->sym_binding;
+	c->ends += al->sym && al->sym_end > al->sym_start && al->addr >= al->sym_start && al->addr < al->sym_end;
+	c->globals += al->sym && al->sym_binding == 1;	/* STB_GLOBAL */
 	if (perf_dlfilter_fns.insn(ctx, &len) && len)
 		c->insns++;
 	if (al->filtered || !al->dso || !strstr(al->dso, c->dso)) {
@@ -94,8 +99,8 @@ int stop(void *data, void *ctx)
 
 	(void)ctx;
 	if (f) {
-		fprintf(f, "early %lu dropped %lu kept %lu syms %lu insns %lu sum %llx\n", c->early, c->dropped,
-			c->kept, c->syms, c->insns, c->sum);
+		fprintf(f, "early %lu dropped %lu kept %lu syms %lu (%lu inside [sym_start, sym_end), %lu global) insns %lu sum %llx\n",
+			c->early, c->dropped, c->kept, c->syms, c->ends, c->globals, c->insns, c->sum);
 		fclose(f);
 	}
 	free(c);

@@ -268,8 +268,10 @@ static int add_fmap(struct pk_resolver *res, uint32_t pid, uint64_t start, uint6
 	const char *file;
 	int err;
 
-	if (!len || !path || path[0] != '/')
-		return 0;	/* anonymous memory and special maps hold no CFI */
+	/* Anonymous memory and special maps hold no CFI; the vDSO's image is
+	 * found by its build-id (pk__maps_unwind_file), as perf's. */
+	if (!len || !path || (path[0] != '/' && strcmp(path, "[vdso]")))
+		return 0;
 	if (res->nr_fmaps == res->cap_fmaps) {
 		size_t cap = res->cap_fmaps ? 2 * res->cap_fmaps : 64;
 

@@ -13,6 +13,7 @@
 #include "perfkit.h"
 #include "elf/elf.h"
 #include "host/host.h"
+#include "symbols/symbols.h"
 #include "sys/sys.h"
 
 #include <errno.h>
@@ -205,7 +206,7 @@ static int vdso_len(void *arg, const struct pk__host_map *m)
 }
 
 /* This process's vDSO image into fd, as mapped (what perf stores). */
-static int write_vdso(int fd)
+int pk__vdso_write(int fd)
 {
 	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
 	size_t len = 0;
@@ -232,7 +233,7 @@ static int fill_temp(struct entry *e, int leaf, const char *tmp, int fd)
 	if (e->kind == KIND_KALLSYMS)
 		return write_kallsyms(fd);
 	if (e->kind == KIND_VDSO) {
-		err = write_vdso(fd);
+		err = pk__vdso_write(fd);
 	} else {
 		/* A hard link when the cache shares the file's filesystem and
 		 * the kernel allows it (protected_hardlinks), else a copy. */

@@ -9,7 +9,8 @@
  * one is never used; the "name@plt" entries perf 6.1 makes up for the
  * PLT of the file that runs; the vDSO from this process's own image when
  * the build-ids match, else from the cache; perf-PID.map for JIT code;
- * and the file the unwinder reads instead of a rebuilt one.  Under a
+ * and the file the unwinder reads instead of a rebuilt one (for the vDSO:
+ * the cache's copy, else this process's image in a memfd).  Under a
  * symfs root (pk_maps_set_symfs) every system path is looked for below
  * it, as perf 6.1's dso__read_binary_type_filename joins them, and the
  * running vDSO image is not used.
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -414,11 +416,56 @@ static bool cached_copy(const struct pk__dso *d, const struct pk__sym_dirs *dirs
 	return from_cache(d, dirs, path, len) && file_matches(d, path);
 }
 
+/* This process's vDSO image in a memfd, into path as /proc/self/fd/N,
+ * when its build-id is the recorded one (or none was recorded, as for
+ * the symbols: perf record -z); false otherwise or when it cannot be made. */
+static bool own_vdso(struct pk__dso *d, const struct pk__sym_dirs *dirs, char *path, size_t len)
+{
+	uint8_t id[20];
+	int n = pk_build_id_vdso(id), fd;
+
+	/* under a symfs root the running image is not used (load_vdso) */
+	if (dirs->symfs || n <= 0 ||
+	    (d->pub.build_id_size && (n != (int)d->pub.build_id_size || memcmp(id, d->pub.build_id, (size_t)n))))
+		return false;
+	if (d->vdso_fd < 0) {
+		if ((fd = memfd_create("perfkit-vdso", MFD_CLOEXEC)) < 0)
+			return false;
+		if (pk__vdso_write(fd) < 0) {
+			close(fd);
+			return false;
+		}
+		d->vdso_fd = fd;
+	}
+	snprintf(path, len, "/proc/self/fd/%d", d->vdso_fd);
+	return true;
+}
+
+/* The vDSO's image for the unwinder: the build-id cache's copy of the
+ * recorded one, else this process's own when it is the same, else none
+ * (""): an image of another build is never read. */
+static int vdso_unwind_file(struct pk__dso *d, const struct pk__sym_dirs *dirs, const char **out)
+{
+	char path[PATH_MAX] = "";
+
+	if (!d->unwind_file) {
+		if (!(d->pub.build_id_size && cached_copy(d, dirs, path, sizeof(path))) &&
+		    !own_vdso(d, dirs, path, sizeof(path)))
+			path[0] = '\0';
+		if (!(d->unwind_file = pk__strdup(path)))
+			return -ENOMEM;
+	}
+	*out = d->unwind_file;
+	return d->unwind_file[0] ? 0 : -ENOENT;
+}
+
 int pk__dso_unwind_file(struct pk__dso *d, const struct pk__sym_dirs *dirs, const char **out)
 {
 	char path[PATH_MAX], buf[PATH_MAX];
 	const char *file;
 
+	if (d->kind == PK__DSO_VDSO)
+		return vdso_unwind_file(d, dirs, out);
 	if (d->kind != PK__DSO_FILE || !d->pub.build_id_size || d->name[0] != '/') {
 		*out = d->name;
 		return 0;

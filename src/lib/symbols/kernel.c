@@ -207,8 +207,9 @@ static int add_vsym(void *arg, const struct pk__elf_sym *s)
 
 /* The kernel's symbols from the vmlinux at `path` when it is the recorded
  * kernel's (perf rejects one whose build-id differs or cannot be read,
- * when one was recorded).  True when d has them. */
-static bool try_vmlinux(struct pk__dso *d, const char *path)
+ * when one was recorded).  True when d has them; then d's long name is
+ * `name`, the path as perf names it (before the symfs root). */
+static bool try_vmlinux(struct pk__dso *d, const char *path, const char *name)
 {
 	struct vfill f = { 0 };
 	struct pk__elf *e;
@@ -232,6 +233,8 @@ static bool try_vmlinux(struct pk__dso *d, const char *path)
 	pk__symtab_finish(f.t, false);
 	d->syms = f.t;
 	d->symfile = pk__strdup(path);
+	free(d->long_name);
+	d->pub.long_name = d->long_name = pk__strdup(name);	/* NULL: its name */
 	if (d->text_start && f.text)
 		d->text_delta = d->text_start - f.text;
 	return true;
@@ -243,8 +246,8 @@ static void load_symfs_vmlinux(struct pk__kernel_dsos *k, const struct pk__sym_d
 	char path[PATH_MAX];
 	const char *joined = pk__symfs_path(dirs, "vmlinux", path, sizeof(path));
 
-	if (k->kernel && !(joined && try_vmlinux(k->kernel, joined)))
-		try_vmlinux(k->kernel, "/boot/vmlinux");
+	if (k->kernel && !(joined && try_vmlinux(k->kernel, joined, "vmlinux")))
+		try_vmlinux(k->kernel, "/boot/vmlinux", "/boot/vmlinux");
 }
 
 void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
@@ -257,7 +260,7 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 	/* A vmlinux named (perf's --vmlinux): that one or nothing. */
 	if (dirs->vmlinux && !dirs->kallsyms) {
 		if (k->kernel)
-			try_vmlinux(k->kernel, dirs->vmlinux);
+			try_vmlinux(k->kernel, dirs->vmlinux, dirs->vmlinux);
 		return;
 	}
 	/* Under a symfs root perf 6.1 reads no kallsyms, only a vmlinux

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define KERNEL_PID UINT32_MAX	/* the kernel's maps: pid -1 in the records */
 
@@ -69,6 +70,9 @@ static void dso_free(struct pk__dso *d)
 	free(d->segs);
 	free(d->symfile);
 	free(d->unwind_file);
+	free(d->long_name);
+	if (d->vdso_fd >= 0)
+		close(d->vdso_fd);
 	free(d->name);
 	free(d);
 }
@@ -213,6 +217,7 @@ static struct pk__dso *dso_get(struct pk_maps *m, const char *name, enum pk__dso
 		return NULL;
 	}
 	d->kind = kind;
+	d->vdso_fd = -1;
 	d->idx = m->nr_dsos;
 	d->pub.name = d->name;
 	d->pub.kernel = kind == PK__DSO_KERNEL || kind == PK__DSO_MODULE || kind == PK__DSO_KSYMBOL;
@@ -333,6 +338,13 @@ static int mmap_record(struct pk_maps *m, const struct pk_rec_mmap2 *r, const ui
 	}
 	if (kind == PK__DSO_KERNEL && r->pgoff)
 		map.dso->text_start = r->pgoff;	/* perf writes _text's address there */
+	/* perf's machine__addnew_module_map: the module's long name is the
+	 * file its first MMAP names ("[name]" when perf found none). */
+	if (kind == PK__DSO_MODULE && !map.dso->long_name && r->filename[0] == '/') {
+		if (!(map.dso->long_name = pk__strdup(r->filename)))
+			return pk__error_nomem("a module's path");
+		map.dso->pub.long_name = map.dso->long_name;
+	}
 	if (!(p = get(m, r->pid)))
 		return pk__error_nomem("a process in the maps");
 	return add_map(p, &map);
@@ -530,7 +542,8 @@ int pk__maps_unwind_file(struct pk_maps *m, const char *name, const char **out)
 	struct pk__sym_dirs dirs;
 
 	for (size_t i = 0; i < m->nr_dsos; i++) {
-		if (m->dsos[i]->kind == PK__DSO_FILE && !strcmp(m->dsos[i]->name, name)) {
+		if ((m->dsos[i]->kind == PK__DSO_FILE || m->dsos[i]->kind == PK__DSO_VDSO) &&
+		    !strcmp(m->dsos[i]->name, name)) {
 			sym_dirs(m, &dirs);
 			return pk__dso_unwind_file(m->dsos[i], &dirs, out);
 		}
@@ -665,6 +678,8 @@ int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	if (sym) {
 		loc->sym = sym->name;
 		loc->sym_start = sym->start + d->text_delta;
+		loc->sym_end = sym->end + d->text_delta;
+		loc->sym_binding = sym->binding;
 		loc->symoff = loc->addr - loc->sym_start;
 	}
 	return 0;

@@ -160,6 +160,9 @@ struct pk__dso {
 	char *symfile;		/* where the symbols came from */
 	struct pk__srcline *srcline;	/* its DWARF lines, opened on the first lookup */
 	char *unwind_file;	/* pk__dso_unwind_file's answer ("" none), or NULL */
+	char *long_name;	/* what pub.long_name points at, or NULL */
+	int vdso_fd;		/* the vDSO: a memfd holding this process's image,
+				 * which unwind_file names; -1 none */
 	bool demangle_params;	/* names with parameter lists (pk_maps_set_demangle) */
 };
 
@@ -203,7 +206,9 @@ void pk__dso_load(struct pk__dso *d, const struct pk__sym_dirs *dirs);
  * build-id; decided once per DSO with a recorded build-id.  0 with *out
  * (owned by d; d's path when the file is gone and no copy has it),
  * -ENOENT when the file on disk is another build and no copy exists (the
- * unwinder must read none), -ENOMEM. */
+ * unwinder must read none), -ENOMEM.  For the vDSO (a VDSO): the cache's
+ * copy of the recorded build-id, else this process's image (a memfd, as
+ * /proc/self/fd/N) when its build-id is the recorded one; -ENOENT none. */
 int pk__dso_unwind_file(struct pk__dso *d, const struct pk__sym_dirs *dirs, const char **out);
 
 /* pk__dso_file_vaddr - the ELF virtual address at file offset off, through
@@ -241,6 +246,10 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
  * know no such DSO.  0 with *out (valid until the maps are freed or name
  * is), -ENOENT when only files of another build-id exist, -ENOMEM. */
 int pk__maps_unwind_file(struct pk_maps *m, const char *name, const char **out);
+
+/* pk__vdso_write - this process's vDSO image, as mapped, into fd: 0,
+ * -ENOENT without one, or write(2)'s negative errno. */
+int pk__vdso_write(int fd);
 
 /* pk__maps_symfs - the symfs root pk_maps_set_symfs kept, or NULL. */
 const char *pk__maps_symfs(const struct pk_maps *m);

@@ -10,6 +10,7 @@
  * file, a build without build-ids: stripped + debuglink, debug, whole, and
  * a program linked stripped whose .dynsym defines only an object.
  */
+#include <elf.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -108,6 +109,10 @@ static void check_fn(const char *file, const char *symfile, uint64_t base, const
 	assert_int_equal(loc.sym_start, value);
 	assert_int_equal(loc.addr, value + 3);
 	assert_int_equal(loc.symoff, 3);
+	/* hot_a's ELF size and binding (a global function) */
+	assert_true(loc.sym_end > loc.addr);
+	assert_int_equal(loc.sym_binding, STB_GLOBAL);
+	assert_null(loc.dso->long_name);
 	assert_false(loc.kernel);
 	assert_string_equal(loc.dso->symfile, expect_symfile);
 	/* Shared: another process mapping the same file at another place. */
@@ -403,6 +408,11 @@ static void kernel_and_modules(void **state)
 	assert_string_equal(loc.sym, "__do_syscall_64");
 	assert_int_equal(loc.sym_start, 0xffffffff81001000 + moved);
 	assert_int_equal(loc.symoff, 0x10);
+	/* kallsyms' symbols end where the next kept one starts; 't' is local */
+	assert_int_equal(loc.sym_end, 0xffffffff81003000 + moved);
+	assert_int_equal(loc.sym_binding, STB_LOCAL);
+	/* the kernel's long name stays its name with kallsyms' symbols */
+	assert_null(loc.dso->long_name);
 	/* perf's kernel map counts from its start (pgoff is _text's address) */
 	assert_int_equal(loc.map_ip, 0x1010);
 	/* Read-only data is not a kernel symbol perf keeps: the text before it reaches on. */
@@ -413,12 +423,17 @@ static void kernel_and_modules(void **state)
 	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffff81003fff + moved, PERF_RECORD_MISC_KERNEL,
 					 &loc), 0);
 	assert_string_equal(loc.sym, "last_text");
+	assert_int_equal(loc.sym_end, 0xffffffff81004000 + moved);
+	assert_int_equal(loc.sym_binding, STB_GLOBAL);
 	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffff81004000 + moved, PERF_RECORD_MISC_KERNEL,
 					 &loc), 0);
 	assert_null(loc.sym);
 	assert_int_equal(pk_maps_resolve(m, 99, 0xffffffffc0001080, PERF_RECORD_MISC_KERNEL, &loc), 0);
 	assert_string_equal(loc.dso->name, "[foo_bar]");
+	/* perf's long name: the file the module's MMAP names */
+	assert_string_equal(loc.dso->long_name, "/lib/modules/6.1.0/kernel/drivers/foo-bar.ko");
 	assert_string_equal(loc.sym, "foo_rx");
+	assert_int_equal(loc.sym_end, 0xffffffffc0001100);
 	assert_int_equal(loc.map_ip, 0x1080);
 	assert_string_equal(loc.dso->symfile, path);
 	/* A module mapped after kallsyms was read gets its symbols too. */
