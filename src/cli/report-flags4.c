@@ -8,8 +8,9 @@
  * period first, perf refusing it on a file without groups),
  * --socket-filter (perf 6.1 gives the host machine no environment when it
  * reads a file, so every entry's socket is -1 and any filter from 0 hides
- * every row under a "# Processor Socket: N" line), --no-demangle and
- * --full-source-path.
+ * every row under a "# Processor Socket: N" line; perf applies it as it
+ * collapses entries, which only the comm key and --hierarchy make it do),
+ * --no-demangle and --full-source-path.
  */
 #include "report.h"
 
@@ -91,12 +92,16 @@ int report_flags4_setup(const struct report_opts *o, struct pk_data_reader *r)
 
 bool report_flags4_socket_out(const struct report_opts *o)
 {
-	return o->f4.socket_set && o->f4.socket > -1;
+	bool collapse = o->f3.hierarchy;	/* perf filters entries as it collapses them: */
+
+	for (size_t k = 0; k < o->nr_keys; k++)	/* only the comm key (or --hierarchy) collapses */
+		collapse |= o->keys[k] == PK_HIST_KEY_COMM;
+	return o->f4.socket_set && o->f4.socket > -1 && collapse;
 }
 
 void report_flags4_socket_line(FILE *f, const struct report_opts *o)
 {
-	if (report_flags4_socket_out(o))
+	if (o->f4.socket_set && o->f4.socket > -1)
 		fprintf(f, "# Processor Socket: %d\n", o->f4.socket);
 }
 

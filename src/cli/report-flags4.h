@@ -67,7 +67,8 @@ struct pk_data_reader;
 int report_flags4_setup(const struct report_opts *o, struct pk_data_reader *r);
 
 /* report_flags4_socket_out - whether --socket-filter leaves a sample out
- * (perf's entries keep socket -1 when it reads a file: every one then). */
+ * (perf's entries keep socket -1 when it reads a file: every one then,
+ * when perf applies the filter: with the comm key or --hierarchy). */
 bool report_flags4_socket_out(const struct report_opts *o);
 
 /* report_flags4_socket_line - --socket-filter's "# Processor Socket: N"

@@ -80,6 +80,8 @@ static struct hier_widths hier_widths(const struct report_opts *o, const struct 
 		/* perf sizes by the thread's comm at the end, not the sample's */
 		const char *c = pk_threads_comm(threads, e->s.pid, e->s.tid);
 
+		if (e->s.filtered)
+			continue;	/* --socket-filter's */
 		comm = imax(comm, c ? (int)strlen(c) : 0);
 		if (e->s.dso)
 			dso = imax(dso, (int)strlen(e->s.dso));
@@ -363,8 +365,11 @@ int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist
 
 	if (!leaves)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		leaves[i] = pk_hist_get(h, i);
+	for (size_t i = 0, all = n; i < all; i++)	/* perf leaves filtered entries out */
+		if (pk_hist_get(h, i)->s.filtered)
+			n--;
+		else
+			leaves[i - (all - n)] = pk_hist_get(h, i);
 	if (!o->quiet)
 		print_header(&c);
 	print_level(&c, 0, leaves, n);

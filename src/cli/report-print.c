@@ -388,22 +388,31 @@ static void print_row_sep(FILE *f, const struct report_opts *o, const struct pk_
 	fputc('\n', f);
 }
 
-/* -w's cell of a number column (one event's): perf's own format at
- * that width, padded to the column's but in the last one. */
+/* -w's cell of a number column: perf's own format at that width, for
+ * the leader and then each member of a group shown (m: slot m - 1),
+ * padded to the column's but in the last one. */
 static void print_user_cell(FILE *f, const struct report_opts *o, const struct pk_hist *h,
-			    const struct pk_hist_entry *e, const struct col *c, bool last)
+			    const struct pk_hist_entry *e, const struct col *c, bool last, uint32_t nr_members)
 {
-	int u = c->user, len;
+	int u = c->user, len = 0;
 
-	switch (c->kind) {
-	case COL_CHILDREN:
-		len = o->children ? fprintf(f, " %*.2f%%", u - 2, report_flags2_percent(o, h, e->period_acc))
-				  : fprintf(f, " %*s", u - 1, "N/A");
-		break;
-	case COL_OVERHEAD: len = fprintf(f, " %*.2f%%", u - 2, report_flags2_percent(o, h, e->period)); break;
-	case COL_SAMPLES: len = fprintf(f, " %*" PRIu64, u - 1, e->nr_samples); break;
-	case COL_PERIOD: len = fprintf(f, " %*" PRIu64, u - 1, e->period); break;
-	default: len = fprintf(f, " %*.2f%%", u - 2, mode_percent(o, h, e, c->kind)); break;
+	for (uint32_t m = 0; m < nr_members; m++) {
+		const struct pk_hist_pair none = { 0 }, *p = m && e->pairs ? &e->pairs[m - 1] : &none;
+
+		switch (c->kind) {
+		case COL_CHILDREN:
+			len += !o->children ? fprintf(f, " %*s", u - 1, "N/A") :
+			       fprintf(f, " %*.2f%%", u - 2, m ? pk_hist_pair_percent_acc(h, e, m - 1) :
+							 report_flags2_percent(o, h, e->period_acc));
+			break;
+		case COL_OVERHEAD:
+			len += fprintf(f, " %*.2f%%", u - 2, m ? pk_hist_pair_percent(h, e, m - 1) :
+							   report_flags2_percent(o, h, e->period));
+			break;
+		case COL_SAMPLES: len += fprintf(f, " %*" PRIu64, u - 1, m ? p->nr_samples : e->nr_samples); break;
+		case COL_PERIOD: len += fprintf(f, " %*" PRIu64, u - 1, m ? p->period : e->period); break;
+		default: len += fprintf(f, " %*.2f%%", u - 2, mode_percent(o, h, e, c->kind)); break;
+		}
 	}
 	if (!last && len < c->width)
 		fprintf(f, "%*s", c->width - len, "");
@@ -421,8 +430,9 @@ static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist
 		if (cols[i].elide)
 			continue;
 		fputs("  ", f);
-		if (cols[i].user && cols[i].kind != COL_KEY && nr_members == 1) {
-			print_user_cell(f, o, h, e, &cols[i], i + 1 == n);
+		if (cols[i].user && cols[i].kind != COL_KEY &&
+		    (nr_members == 1 || cols[i].kind < COL_KEY)) {	/* (not a group's sys/usr) */
+			print_user_cell(f, o, h, e, &cols[i], i + 1 == n, nr_members);
 			continue;
 		}
 		switch (cols[i].kind) {

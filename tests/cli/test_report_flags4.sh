@@ -63,10 +63,17 @@ for f in plain mine mixed; do
 done
 same_as_perf graph.data --no-children -g caller -w 6,6,7,7,7
 same_as_perf graph.data -g none --no-children --column-widths=4,4,4
+# a group's columns: each member's cell in the same width
+for w in "5,6,7" "20,3,3,3 -n" "12 --group" "4,4,4,4,4 -n --show-total-period"; do
+	# shellcheck disable=SC2086
+	same_as_perf group.data -w $w
+done
 
-# --socket-filter: the header line, and no row for a socket from 0.
+# --socket-filter: the header line, and no row for a socket from 0 where
+# perf applies it (as it collapses entries: the comm key, --hierarchy).
 for f in plain mixed; do
-	for s in 0 1 -1 "0 -n"; do
+	for s in 0 1 -1 "0 -n" "1 --sort sym" "0 --sort dso,comm" "0 --sort pid" "0 --hierarchy" \
+		"1 --hierarchy -g caller"; do
 		# shellcheck disable=SC2086
 		same_as_perf "$f.data" --no-children --socket-filter $s
 	done
