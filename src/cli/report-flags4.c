@@ -112,13 +112,29 @@ int report_flags4_width(const struct report_opts *o, size_t i)
 
 /* ---- --group-sort-idx ---------------------------------------------------------- */
 
-static const struct pk_hist *cmp_hist;	/* qsort's: the histogram, */
-static int cmp_idx;			/* the member sorted by, */
-static uint32_t cmp_members;		/* and the group's size */
+/* What one qsort_r compares by: the histogram, perf's sort fields before
+ * its first key (their order), the member sorted by and the group's size. */
+struct order_ctx {
+	const struct pk_hist *h;
+	const int *fields;
+	size_t nr_fields;
+	int idx;
+	uint32_t nr_members;
+};
 
-static uint64_t member_period(const struct pk_hist_entry *e, uint32_t m)
+/* Field `item` (a pk_hist_order) of member m of entry e (0: the leader). */
+static uint64_t field(const struct pk_hist_entry *e, int item, uint32_t m)
 {
-	return e->pairs ? e->pairs[m - 1].period : 0;
+	const struct pk_hist_pair none = { 0 }, *p = !m ? NULL : e->pairs ? &e->pairs[m - 1] : &none;
+
+	switch (item) {
+	case PK_HIST_ORDER_SAMPLES: return p ? p->nr_samples : e->nr_samples;
+	case PK_HIST_ORDER_OVERHEAD_SYS: return p ? p->period_sys : e->period_sys;
+	case PK_HIST_ORDER_OVERHEAD_US: return p ? p->period_us : e->period_us;
+	case PK_HIST_ORDER_OVERHEAD_GUEST_SYS: return p ? p->period_guest_sys : e->period_guest_sys;
+	case PK_HIST_ORDER_OVERHEAD_GUEST_US: return p ? p->period_guest_us : e->period_guest_us;
+	default: return p ? p->period : e->period;	/* Overhead, Period */
+	}
 }
 
 static int cmp_u64(uint64_t a, uint64_t b)
@@ -126,41 +142,64 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a > b ? -1 : a < b;
 }
 
-/* perf's __hpp__group_sort_idx: member idx's period, then every other
- * member's but the leader's (an index out of the group's range: the
- * leader's period alone); equal rows go by the keys (the array's order,
- * the histogram sorted by its keys). */
-static int cmp_rows(const void *pa, const void *pb)
+/* perf's __hpp__group_sort_idx for one field: member idx's value, then
+ * every other member's but the leader's (an index out of the group's
+ * range: the leader's value alone). */
+static int cmp_field(const struct order_ctx *c, int item, const struct pk_hist_entry *a,
+		     const struct pk_hist_entry *b)
 {
-	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
-	const struct pk_hist_entry *a = pk_hist_get(cmp_hist, ia), *b = pk_hist_get(cmp_hist, ib);
-	int c;
+	int r;
 
-	if (cmp_idx < 1 || (uint32_t)cmp_idx >= cmp_members)	/* perf: the leader's alone */
-		c = cmp_u64(a->period, b->period);
-	else
-		c = cmp_u64(member_period(a, (uint32_t)cmp_idx), member_period(b, (uint32_t)cmp_idx));
-	for (uint32_t m = 1; !c && cmp_idx >= 1 && (uint32_t)cmp_idx < cmp_members && m < cmp_members; m++)
-		if ((int)m != cmp_idx)
-			c = cmp_u64(member_period(a, m), member_period(b, m));
-	return c ? c : ia < ib ? -1 : ia > ib;
+	if (c->idx < 1 || (uint32_t)c->idx >= c->nr_members)
+		return cmp_u64(field(a, item, 0), field(b, item, 0));
+	r = cmp_u64(field(a, item, (uint32_t)c->idx), field(b, item, (uint32_t)c->idx));
+	for (uint32_t m = 1; !r && m < c->nr_members; m++)
+		if ((int)m != c->idx)
+			r = cmp_u64(field(a, item, m), field(b, item, m));
+	return r;
+}
+
+/* Each field in turn; equal rows go by the keys: the array's order, the
+ * histogram sorted by its keys. */
+static int cmp_rows(const void *pa, const void *pb, void *arg)
+{
+	const struct order_ctx *c = arg;
+	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+	const struct pk_hist_entry *a = pk_hist_get(c->h, ia), *b = pk_hist_get(c->h, ib);
+	int r = 0;
+
+	for (size_t i = 0; !r && i < c->nr_fields; i++)
+		r = cmp_field(c, c->fields[i], a, b);
+	return r ? r : ia < ib ? -1 : ia > ib;
 }
 
 const struct pk_hist_entry **report_flags4_order(const struct report_opts *o, const struct report_event *ev,
 						 uint32_t nr_members, bool *nomem)
 {
-	int keys[PK_HIST_MAX_KEYS];
-	size_t n = pk_hist_nr(ev->hist), *idx;
+	static const int overhead = PK_HIST_ORDER_OVERHEAD;
+	struct order_ctx c = { ev->hist, &overhead, 1, o->f4.group_sort_idx, nr_members };
+	int keys[2 * PK_HIST_MAX_KEYS];
+	size_t n = pk_hist_nr(ev->hist), nr_keys = 0, *idx;
 	const struct pk_hist_entry **out;
 
-	/* perf: an index out of the group's range sorts by the leader alone */
-	if (!o->f4.group_sort_idx || o->children || o->fields_arg || nr_members < 2)
+	if (!o->f4.group_sort_idx || o->children || nr_members < 2)
 		return NULL;
-	for (size_t k = 0; k < o->nr_keys; k++)
-		keys[k] = PK_HIST_ORDER_KEY(o->keys[k]);
+	if (o->fields_arg) {	/* -F: perf's sort fields up to the first key */
+		for (c.fields = o->sort_by, c.nr_fields = 0;
+		     c.nr_fields < o->nr_sort_by && o->sort_by[c.nr_fields] < PK_HIST_ORDER_KEY(0); c.nr_fields++)
+			;
+		for (size_t i = c.nr_fields; i < o->nr_sort_by; i++)
+			if (o->sort_by[i] >= PK_HIST_ORDER_KEY(0))
+				keys[nr_keys++] = o->sort_by[i];
+	} else {
+		for (size_t k = 0; k < o->nr_keys; k++)
+			keys[nr_keys++] = PK_HIST_ORDER_KEY(o->keys[k]);
+	}
+	if (!c.nr_fields)
+		return NULL;	/* a key first: the histogram's order */
 	idx = malloc((n ? n : 1) * sizeof(*idx));
 	out = malloc((n ? n : 1) * sizeof(*out));
-	if (!idx || !out || pk_hist_set_order(ev->hist, keys, o->nr_keys) < 0 || pk_hist_sort(ev->hist) < 0) {
+	if (!idx || !out || pk_hist_set_order(ev->hist, keys, nr_keys) < 0 || pk_hist_sort(ev->hist) < 0) {
 		free(idx);
 		free(out);
 		*nomem = true;
@@ -168,10 +207,7 @@ const struct pk_hist_entry **report_flags4_order(const struct report_opts *o, co
 	}
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
-	cmp_hist = ev->hist;
-	cmp_idx = o->f4.group_sort_idx;
-	cmp_members = nr_members;
-	qsort(idx, n, sizeof(*idx), cmp_rows);
+	qsort_r(idx, n, sizeof(*idx), cmp_rows, &c);
 	for (size_t i = 0; i < n; i++)
 		out[i] = pk_hist_get(ev->hist, idx[i]);
 	free(idx);

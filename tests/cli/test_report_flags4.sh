@@ -88,7 +88,8 @@ run report -i stat.data --stdio -T --pretty raw
 contains "--pretty raw: perf's raw header" "$out" "Name  Raw"
 
 # --group-sort-idx: the rows by member N's period (N outside: the leader's).
-for i in 1 2 -1 "1 -n" "1 --sort sym" "1 --sort dso" "5 --sort comm" "1 --percent-limit 1" "1 --no-group"; do
+for i in 1 2 -1 "1 -n" "1 --sort sym" "1 --sort dso" "5 --sort comm" "1 --percent-limit 1" "1 --no-group" \
+	"1 -F overhead,sym" "1 -F +sample" "1 -F sample,overhead,dso" "3 -F overhead,period,comm"; do
 	# shellcheck disable=SC2086
 	same_as_perf group.data --group-sort-idx $i
 done
