@@ -388,6 +388,15 @@ static void print_row_sep(FILE *f, const struct report_opts *o, const struct pk_
 	fputc('\n', f);
 }
 
+/* A percentage of -w's width u, coloured with --stdio-color: its length
+ * counts the escapes, as perf's padding does. */
+static int user_percent(FILE *f, int u, double pct, bool color)
+{
+	const char *c = color ? cli_percent_color(pct) : NULL;
+
+	return fprintf(f, "%s %*.2f%%%s", c ? c : "", u - 2, pct, c ? CLI_COLOR_RESET : "");
+}
+
 /* -w's cell of a number column: perf's own format at that width, for
  * the leader and then each member of a group shown (m: slot m - 1),
  * padded to the column's but in the last one. */
@@ -402,16 +411,16 @@ static void print_user_cell(FILE *f, const struct report_opts *o, const struct p
 		switch (c->kind) {
 		case COL_CHILDREN:
 			len += !o->children ? fprintf(f, " %*s", u - 1, "N/A") :
-			       fprintf(f, " %*.2f%%", u - 2, m ? pk_hist_pair_percent_acc(h, e, m - 1) :
-							 report_flags2_percent(o, h, e->period_acc));
+			       user_percent(f, u, m ? pk_hist_pair_percent_acc(h, e, m - 1) :
+						 report_flags2_percent(o, h, e->period_acc), o->color);
 			break;
 		case COL_OVERHEAD:
-			len += fprintf(f, " %*.2f%%", u - 2, m ? pk_hist_pair_percent(h, e, m - 1) :
-							   report_flags2_percent(o, h, e->period));
+			len += user_percent(f, u, m ? pk_hist_pair_percent(h, e, m - 1) :
+						  report_flags2_percent(o, h, e->period), o->color);
 			break;
 		case COL_SAMPLES: len += fprintf(f, " %*" PRIu64, u - 1, m ? p->nr_samples : e->nr_samples); break;
 		case COL_PERIOD: len += fprintf(f, " %*" PRIu64, u - 1, m ? p->period : e->period); break;
-		default: len += fprintf(f, " %*.2f%%", u - 2, mode_percent(o, h, e, c->kind)); break;
+		default: len += user_percent(f, u, mode_percent(o, h, e, c->kind), o->color); break;
 		}
 	}
 	if (!last && len < c->width)

@@ -63,6 +63,13 @@ for f in plain mine mixed; do
 done
 same_as_perf graph.data --no-children -g caller -w 6,6,7,7,7
 same_as_perf graph.data -g none --no-children --column-widths=4,4,4
+# coloured cells: perf pads by their length with the escapes
+for w in "5,4" "12,4 -n" "9,4,4,3 --show-cpu-utilization"; do
+	# shellcheck disable=SC2086
+	same_as_perf mixed.data --no-children --stdio-color=always -w $w
+done
+same_as_perf mixed.data --no-children -w 9,4,4,3 --show-cpu-utilization
+same_as_perf group.data --stdio-color=always -w 5,6,7
 # a group's columns: each member's cell in the same width
 for w in "5,6,7" "20,3,3,3 -n" "12 --group" "4,4,4,4,4 -n --show-total-period"; do
 	# shellcheck disable=SC2086
