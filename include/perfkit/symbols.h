@@ -131,6 +131,7 @@ PK_API int pk_maps_set_symfs(struct pk_maps *m, const char *dir);
 enum pk_demangle {
 	PK_DEMANGLE_NAME,	/* the default: "ns::cls::fn", no parameters (perf) */
 	PK_DEMANGLE_PARAMS,	/* "ns::cls::fn(int, char const*)" (perf -v) */
+	PK_DEMANGLE_NONE,	/* as the file spells them: "_ZN2ns3cls2fnEv" (perf --no-demangle) */
 };
 
 /*

@@ -154,6 +154,7 @@ static const struct cli_opt report_options[] = {
 	{ "samples", 0, CLI_ARG_REQUIRED, REPORT_OPT_SAMPLES, "N",
 	  "perf's TUI: samples to list per entry (--stdio shows none)" },
 	REPORT_FLAGS3_OPTIONS,
+	REPORT_FLAGS4_OPTIONS,
 	{ "branch-stack", 'b', CLI_ARG_NONE, 'b', NULL,
 	  "branch mode: each branch stack entry a row (perf's default for a file with the BRANCH_STACK feature)" },
 	{ "no-branch-stack", 0, CLI_ARG_NONE, OPT_NO_BRANCH_STACK, NULL, "no branch mode, though the file has branch stacks" },
@@ -309,7 +310,7 @@ static int report_option(void *ctx, int id, const char *arg)
 		if (pk_cpus_parse(arg, &o->cpus, &o->nr_cpus) < 0)
 			return cli_error("report", arg);
 		return 0;
-	default: return report_flags3_option(o, id, arg);	/* then report_flags2_option */
+	default: return report_flags4_option(o, id, arg);	/* then report_flags3/2_option */
 	}
 }
 
@@ -486,7 +487,8 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 		if (parent && !(s.parent = cli_names_intern(&run->names, parent)))
 			return -ENOMEM;
 	}
-	s.filtered = filtered(run->o, &s, rs->loc.dso) || (run->o->exclude_other && !s.parent);
+	s.filtered = filtered(run->o, &s, rs->loc.dso) || (run->o->exclude_other && !s.parent) ||
+		     report_flags4_socket_out(run->o);
 	if (run->o->callchain || run->o->children)
 		return add_chain(run, ev, &s, rs);
 	return pk_hist_add(run->ev[ev].hist, &s);
@@ -642,6 +644,7 @@ static int setup(struct report_run *run)
 	if ((cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(run->res, dir)) < 0) ||
 	    (err = cli_symfs_apply(run->res)) < 0 ||
 	    (err = pk_maps_set_demangle(pk_resolver_maps(run->res),
+					run->o->f4.no_demangle ? PK_DEMANGLE_NONE :
 					run->o->verbose ? PK_DEMANGLE_PARAMS : PK_DEMANGLE_NAME)) < 0 ||
 	    (err = report_flags2_resolver(run->o, run->res)) < 0 ||
 	    (err = report_flags3_resolver(run->o, run->res)) < 0)
@@ -707,7 +710,7 @@ static int report(struct report_opts *o, bool defaulted)
 		return report_tasks(o, run.r);
 	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) ||
 	    (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
-	    (rc = report_hier_setup(o)) || (rc = report_parent_setup(o, run.r))) {
+	    (rc = report_hier_setup(o)) || (rc = report_parent_setup(o, run.r)) || (rc = report_flags4_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;
 	}
@@ -737,6 +740,8 @@ static int report(struct report_opts *o, bool defaulted)
 			    !report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
 					  pk_resolver_threads(run.res)))
 				cli_message(stderr, "perfkit report: %s has no samples (after the filters)\n", o->input);
+			else if (o->show_threads && o->f4.raw)
+				report_flags4_threads_raw(stdout, &run.thread_counts, run.ev);
 			else if (o->show_threads && report_threads_print(stdout, &run.thread_counts, run.ev) < 0)
 				rc = cli_usage("report", "out of memory");
 			rc = rc > 0 ? rc : 0;

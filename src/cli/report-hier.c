@@ -10,6 +10,8 @@
  * joins the keys' names with " / "; its cells keep their padding (perf
  * trims nothing in this mode) but for the symbol's; an entry whose
  * children --percent-limit hides all gets perf's "no entry >= N%" line.
+ * With call graphs (-g) each leaf's graph follows it as in the flat
+ * table, of the leaf's own period: perf has no Children in this mode.
  */
 #include "report.h"
 
@@ -78,6 +80,8 @@ static struct hier_widths hier_widths(const struct report_opts *o, const struct 
 		/* perf sizes by the thread's comm at the end, not the sample's */
 		const char *c = pk_threads_comm(threads, e->s.pid, e->s.tid);
 
+		if (e->s.filtered)
+			continue;	/* --socket-filter's */
 		comm = imax(comm, c ? (int)strlen(c) : 0);
 		if (e->s.dso)
 			dso = imax(dso, (int)strlen(e->s.dso));
@@ -212,6 +216,22 @@ static void print_line(const struct hier_ctx *c, size_t level, const struct pk_h
 
 static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n);
 
+/* A leaf's call graph, as the flat table prints an entry's (report-print.c's
+ * print_chain), of the leaf's own period. */
+static void print_chain(struct hier_ctx *c, const struct pk_hist_entry *e)
+{
+	const struct report_opts *o = c->o;
+	uint64_t min_hit = (uint64_t)((double)report_flags2_total(o, c->h) * (o->cg.min_percent / 100));
+	struct report_cg cg = o->cg;
+
+	if (pk_callchain_sort(e->chain, o->cg.mode, min_hit, o->cg.min_percent) < 0) {
+		c->nomem = true;
+		return;
+	}
+	cg.color = o->color ? cli_percent_color : NULL;
+	report_callchain_print(c->f, &cg, e->chain, pk_hist_total_period(c->h), e->period, o->sort_sym);
+}
+
 /* The leaves grouped by key `level` into g (n slots), in order of first
  * appearance, with their periods, samples and counts summed; how many. */
 static size_t group_leaves(const struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves,
@@ -302,9 +322,13 @@ static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_e
 		print_groups(c, level, leaves, n);
 		return;
 	}
-	for (size_t i = 0; i < n && level < c->o->nr_keys; i++)	/* the leaves: the flat order */
-		if (!below(c, leaves[i]->period))
-			print_line(c, level, leaves[i], leaves[i]->period, leaves[i]->nr_samples);
+	for (size_t i = 0; i < n && level < c->o->nr_keys; i++) {	/* the leaves: the flat order */
+		if (below(c, leaves[i]->period))
+			continue;
+		print_line(c, level, leaves[i], leaves[i]->period, leaves[i]->nr_samples);
+		if (c->o->callchain && leaves[i]->chain)
+			print_chain(c, leaves[i]);
+	}
 }
 
 static void print_header(const struct hier_ctx *c)
@@ -341,8 +365,11 @@ int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist
 
 	if (!leaves)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		leaves[i] = pk_hist_get(h, i);
+	for (size_t i = 0, all = n; i < all; i++)	/* perf leaves filtered entries out */
+		if (pk_hist_get(h, i)->s.filtered)
+			n--;
+		else
+			leaves[i - (all - n)] = pk_hist_get(h, i);
 	if (!o->quiet)
 		print_header(&c);
 	print_level(&c, 0, leaves, n);
@@ -350,7 +377,7 @@ int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist
 	return c.nomem ? -ENOMEM : 0;
 }
 
-int report_hier_setup(const struct report_opts *o)
+int report_hier_setup(struct report_opts *o)
 {
 	if (!o->f3.hierarchy)
 		return 0;
@@ -360,10 +387,10 @@ int report_hier_setup(const struct report_opts *o)
 		    o->keys[k] != PK_HIST_KEY_CPU)
 			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso and sym "
 					 "so far");
-	if (o->callchain || o->children || o->fields_arg || o->verbose ||
+	o->children = false;	/* perf: no Children in the hierarchy, even with --children */
+	if (o->fields_arg || o->verbose ||
 	    o->comms || o->dsos || o->syms || o->pids || o->tids || o->f2.field_sep || o->f2.relative ||
 	    o->f2.cpu_util || o->group_opt > 0)
-		return cli_usage("report", "--hierarchy without call graphs or Children (-g none --no-children "
-				 "on a file with call chains), -F, filters or -v so far");
+		return cli_usage("report", "--hierarchy without -F, filters or -v so far");
 	return 0;
 }

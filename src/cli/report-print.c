@@ -22,6 +22,7 @@ struct col {
 	enum pk_hist_key key;		/* COL_KEY */
 	int width;
 	bool elide;			/* a one-name filter stands for the column */
+	int user;			/* -w's width for it (0: none): a number's cell */
 };
 
 /* The width the printf of an unresolved address takes (perf's BITS_PER_LONG / 4). */
@@ -121,7 +122,7 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 			 * perf does this for every entry it could not resolve; until
 			 * symbols resolve here, only where the symbol is shown. */
 			w.sym = max_int(w.sym, ADDR_DIGITS + 4 + 2);
-			w.dso = max_int(w.dso, !o->dsos ? ADDR_DIGITS : 0);
+			w.dso = max_int(w.dso, !o->dsos && !o->f4.nr_widths ? ADDR_DIGITS : 0);
 		}
 	}
 	return w;
@@ -173,6 +174,24 @@ static struct col key_col(enum pk_hist_key key, const struct widths *w)
 	return c;
 }
 
+/* -w: each column's width in turn; a key's is exact (its header and
+ * entries cut to it), a number's column is at least its header's width,
+ * its cells perf's " %*.2f%%" or " %*d" of that width. */
+static size_t user_widths(const struct report_opts *o, struct col *cols, size_t n, int nr_members)
+{
+	for (size_t i = 0; i < n; i++) {
+		int u = report_flags4_width(o, i);
+
+		if (!u)
+			continue;
+		cols[i].user = u;
+		cols[i].width = cols[i].kind == COL_KEY ? u :
+				max_int(max_int(u, nr_members > 1 ? cols[i].width : 0),	/* a group's members */
+					(int)strlen(col_header(o, &cols[i])));
+	}
+	return n;
+}
+
 /* -F's columns (report-fields.c), in its order. */
 static size_t field_cols(const struct report_opts *o, const struct widths *w, struct col *cols, int nr_members)
 {
@@ -194,7 +213,7 @@ static size_t field_cols(const struct report_opts *o, const struct widths *w, st
 				cols[n++] = (struct col){ kinds[k].kind, 0, kinds[k].width * nr_members };
 	}
 	elide(o, cols, n);
-	return n;
+	return user_widths(o, cols, n, nr_members);
 }
 
 static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
@@ -223,7 +242,7 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 	for (size_t i = 0; i < o->nr_keys; i++)
 		cols[n++] = key_col(o->keys[i], &w);
 	elide(o, cols, n);
-	return n;
+	return user_widths(o, cols, n, nr_members);
 }
 
 static void print_headers(FILE *f, const struct report_opts *o, const struct col *cols, size_t n)
@@ -305,9 +324,10 @@ static void print_key(FILE *f, const struct report_opts *o, const struct col *c,
 			n = fprintf(f, "%-#*llx %c ", ADDR_DIGITS + 2, (unsigned long long)e->s.ip,
 				    report_verbose_origin(o, e->s.dso));
 		n += fprintf(f, "[%c] ", e->s.level);
-		if (e->s.sym)	/* an inline symbol's suffix goes past the width */
-			n += fprintf(f, "%.*s", max_int(w - n, 0) + (int)strlen(e->s.sym) -
-				     sym_len(e->s.sym), e->s.sym);
+		if (e->s.sym)	/* an inline symbol's suffix goes past the width; perf's
+				 * unsigned width below the "[.] " is no limit (-w) */
+			n += fprintf(f, "%.*s", (w - n < 0 ? (int)strlen(e->s.sym) : w - n) +
+				     (int)strlen(e->s.sym) - sym_len(e->s.sym), e->s.sym);
 		else
 			n += fprintf(f, "%-#.*llx", ADDR_DIGITS, (unsigned long long)e->s.ip);
 		if (!last && n < w)
@@ -368,6 +388,45 @@ static void print_row_sep(FILE *f, const struct report_opts *o, const struct pk_
 	fputc('\n', f);
 }
 
+/* A percentage of -w's width u, coloured with --stdio-color: its length
+ * counts the escapes, as perf's padding does. */
+static int user_percent(FILE *f, int u, double pct, bool color)
+{
+	const char *c = color ? cli_percent_color(pct) : NULL;
+
+	return fprintf(f, "%s %*.2f%%%s", c ? c : "", u - 2, pct, c ? CLI_COLOR_RESET : "");
+}
+
+/* -w's cell of a number column: perf's own format at that width, for
+ * the leader and then each member of a group shown (m: slot m - 1),
+ * padded to the column's but in the last one. */
+static void print_user_cell(FILE *f, const struct report_opts *o, const struct pk_hist *h,
+			    const struct pk_hist_entry *e, const struct col *c, bool last, uint32_t nr_members)
+{
+	int u = c->user, len = 0;
+
+	for (uint32_t m = 0; m < nr_members; m++) {
+		const struct pk_hist_pair none = { 0 }, *p = m && e->pairs ? &e->pairs[m - 1] : &none;
+
+		switch (c->kind) {
+		case COL_CHILDREN:
+			len += !o->children ? fprintf(f, " %*s", u - 1, "N/A") :
+			       user_percent(f, u, m ? pk_hist_pair_percent_acc(h, e, m - 1) :
+						 report_flags2_percent(o, h, e->period_acc), o->color);
+			break;
+		case COL_OVERHEAD:
+			len += user_percent(f, u, m ? pk_hist_pair_percent(h, e, m - 1) :
+						  report_flags2_percent(o, h, e->period), o->color);
+			break;
+		case COL_SAMPLES: len += fprintf(f, " %*" PRIu64, u - 1, m ? p->nr_samples : e->nr_samples); break;
+		case COL_PERIOD: len += fprintf(f, " %*" PRIu64, u - 1, m ? p->period : e->period); break;
+		default: len += user_percent(f, u, mode_percent(o, h, e, c->kind), o->color); break;
+		}
+	}
+	if (!last && len < c->width)
+		fprintf(f, "%*s", c->width - len, "");
+}
+
 static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist *h,
 		      const struct pk_hist_entry *e, const struct col *cols, size_t n,
 		      struct pk_threads *threads, uint32_t nr_members)
@@ -380,6 +439,11 @@ static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist
 		if (cols[i].elide)
 			continue;
 		fputs("  ", f);
+		if (cols[i].user && cols[i].kind != COL_KEY &&
+		    (nr_members == 1 || cols[i].kind < COL_KEY)) {	/* (not a group's sys/usr) */
+			print_user_cell(f, o, h, e, &cols[i], i + 1 == n, nr_members);
+			continue;
+		}
 		switch (cols[i].kind) {
 		case COL_CHILDREN:
 			if (!o->children) {	/* -F asked for it on a file without chains */
@@ -460,6 +524,8 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 	size_t n = make_cols(ev->hist, o, threads, cols, (int)nr_members);
 	uint64_t nr, period;
 	char unit, note[256];
+	const struct pk_hist_entry **order;
+	bool nomem = false;
 
 	if (!o->quiet) {
 		report_group_totals(o, ev, &nr, &period);
@@ -469,7 +535,9 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'%s\n", nr, unit,
 			    ev->nr_members > 1 ? "s" : "", nr_members > 1 ? ev->group_desc : ev->name,
 			    report_flags2_time_note(o, nr_members > 1 ? ev->group_desc : ev->name, note, sizeof(note)));
-		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", period);
+		fprintf(f, "# Event count (approx.): %" PRIu64 "\n", period);
+		report_flags4_socket_line(f, o);
+		fputs("#\n", f);
 		if (!o->f3.hierarchy)
 			print_headers(f, o, cols, n);
 	}
@@ -479,8 +547,9 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 		fputs("\n\n", f);
 		return;
 	}
-	for (size_t i = 0; i < pk_hist_nr(ev->hist); i++) {
-		const struct pk_hist_entry *e = pk_hist_get(ev->hist, i);
+	order = report_flags4_order(o, ev, nr_members, &nomem);	/* --group-sort-idx */
+	for (size_t i = 0; i < pk_hist_nr(ev->hist) && !nomem; i++) {
+		const struct pk_hist_entry *e = order ? order[i] : pk_hist_get(ev->hist, i);
 
 		if (e->s.filtered || report_flags2_below_limit(o, ev->hist, e))
 			continue;
@@ -488,6 +557,9 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 		if (o->callchain && e->chain)
 			print_chain(f, o, ev->hist, e);
 	}
+	free(order);
+	if (nomem)
+		cli_message(stderr, "perfkit report: out of memory\n");
 	fputs("\n\n", f);
 }
 

@@ -76,11 +76,19 @@ void report_srclines_free(struct report_srclines *t)
 	free(t);
 }
 
+static bool full_path;	/* --full-source-path (report_srcline_full_path) */
+
+void report_srcline_full_path(void)
+{
+	full_path = true;
+}
+
+/* perf's gnu_basename, unless --full-source-path. */
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
-	return slash ? slash + 1 : path;
+	return slash && !full_path ? slash + 1 : path;
 }
 
 /* Whether o sorts by a source key. */

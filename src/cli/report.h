@@ -10,6 +10,7 @@
 #include "pager.h"
 #include "report-flags2.h"
 #include "report-flags3.h"
+#include "report-flags4.h"
 
 #include <regex.h>
 
@@ -77,6 +78,7 @@ struct report_opts {
 	struct report_origins *origins;	/* ... and where each DSO's symbols came from */
 	struct report_flags2 f2;	/* --time, -U, --tasks, --switch-on, ... (report-flags2.c) */
 	struct report_flags3 f3;	/* -k, --time-quantum, ... (report-flags3.c) */
+	struct report_flags4 f4;	/* -w, --pretty, --socket-filter, ... (report-flags4.c) */
 };
 
 /*
@@ -133,6 +135,10 @@ int report_srcline_chain(struct report_srclines **tp, enum pk_callchain_key key,
  * either, report_srcline_fill does nothing and report_srcline_frame only
  * names inlined frames, so a caller may skip them. */
 bool report_srcline_wanted(const struct report_opts *o);
+
+/* report_srcline_full_path - --full-source-path: every source file named
+ * by its whole path from now on, as addr2line gives it. */
+void report_srcline_full_path(void);
 
 /* report_srclines_free - free the table; NULL is a no-op. */
 void report_srclines_free(struct report_srclines *t);
@@ -232,7 +238,7 @@ void report_percent_cell(FILE *f, int width, double pct, bool color);
  * message for what --hierarchy does not take yet (report-hier.c).
  */
 int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads);
-int report_hier_setup(const struct report_opts *o);
+int report_hier_setup(struct report_opts *o);
 
 /*
  * report_print - the --stdio output for every event with samples: the

@@ -175,7 +175,7 @@ static void by_debuglink(const struct pk__dso *d, const char *file, const char *
 struct fill {
 	struct pk__symtab *t;
 	bool symtab;		/* the file has .symtab: skip its .dynsym */
-	bool params;		/* demangle with parameter lists */
+	enum pk_demangle how;	/* how names are demangled */
 	int err;
 };
 
@@ -225,7 +225,7 @@ static void read_segments(struct pk__dso *d, const char *mapped, struct pk__elf 
  * process mapped (under the symfs root), or NULL. */
 static void read_elf(struct pk__dso *d, const char *mapped, struct pk__elf *e, bool symtab)
 {
-	struct fill f = { .symtab = symtab, .params = d->demangle_params };
+	struct fill f = { .symtab = symtab, .how = d->demangle };
 
 	read_segments(d, mapped, e);
 	/* A file with neither table is no symbol source for perf 6.1 either
@@ -234,7 +234,7 @@ static void read_elf(struct pk__dso *d, const char *mapped, struct pk__elf *e, b
 		return;
 	if (pk__symtab_new(&f.t) < 0)
 		return;
-	pk__symtab_set_demangle(f.t, f.params);
+	pk__symtab_set_demangle(f.t, f.how);
 	/* Sized once: the kept symbols are at most the table's entries. */
 	pk__symtab_reserve(f.t, pk__elf_symbol_slots(e, !symtab));
 	pk__elf_symbols(e, add_sym, &f);
@@ -260,7 +260,9 @@ static int add_plt(void *arg, const struct pk__elf_plt *p)
 {
 	struct fill *f = arg;
 	char buf[1024], name[1024 + 8];
-	const char *dm = f->params ? pk__demangle_params(p->name, buf, sizeof(buf)) : pk__demangle(p->name, buf, sizeof(buf));
+	const char *dm = f->how == PK_DEMANGLE_NONE ? NULL :
+			 f->how == PK_DEMANGLE_PARAMS ? pk__demangle_params(p->name, buf, sizeof(buf)) :
+			 pk__demangle(p->name, buf, sizeof(buf));
 
 	snprintf(name, sizeof(name), "%s@plt", dm ? dm : p->name);
 	f->err = pk__symtab_add(f->t, p->vaddr, p->size, name, STB_GLOBAL);
@@ -272,7 +274,7 @@ static int add_plt(void *arg, const struct pk__elf_plt *p)
  * fixed the others' ends: they are a table of their own here. */
 static void read_plt(struct pk__dso *d, struct candidate *best)
 {
-	struct fill f = { .params = d->demangle_params };
+	struct fill f = { .how = d->demangle };
 	struct pk__elf *e = best->elf;
 
 	if (!d->syms || !pk__symtab_nr(d->syms) || !best->runtime[0])
@@ -383,7 +385,7 @@ void pk__dso_load(struct pk__dso *d, const struct pk__sym_dirs *dirs)
 	if (d->loaded)
 		return;
 	d->loaded = true;
-	d->demangle_params = dirs->demangle_params;
+	d->demangle = dirs->demangle;
 	if (d->kind == PK__DSO_FILE)
 		load_file(d, dirs);
 	else if (d->kind == PK__DSO_VDSO)

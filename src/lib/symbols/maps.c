@@ -45,7 +45,7 @@ struct pk_maps {
 	void *lookup_arg;
 	char *cache;		/* the build-id cache's directory */
 	char *symfs;		/* pk_maps_set_symfs's root, or NULL */
-	bool demangle_params;	/* pk_maps_set_demangle(PK_DEMANGLE_PARAMS) */
+	enum pk_demangle demangle;	/* pk_maps_set_demangle */
 	bool kernel_loaded;
 };
 
@@ -142,9 +142,9 @@ int pk_maps_set_symfs(struct pk_maps *m, const char *dir)
 
 int pk_maps_set_demangle(struct pk_maps *m, enum pk_demangle how)
 {
-	if (how != PK_DEMANGLE_NAME && how != PK_DEMANGLE_PARAMS)
+	if (how != PK_DEMANGLE_NAME && how != PK_DEMANGLE_PARAMS && how != PK_DEMANGLE_NONE)
 		return pk__error(-EINVAL, "pk_maps_set_demangle", "%d is not an enum pk_demangle", (int)how);
-	m->demangle_params = how == PK_DEMANGLE_PARAMS;
+	m->demangle = how;
 	return 0;
 }
 
@@ -534,7 +534,7 @@ static void sym_dirs(const struct pk_maps *m, struct pk__sym_dirs *dirs)
 	dirs->lookup_arg = m->lookup_arg;
 	dirs->cache = m->cache;
 	dirs->symfs = m->symfs;
-	dirs->demangle_params = m->demangle_params;
+	dirs->demangle = m->demangle;
 }
 
 int pk__maps_unwind_file(struct pk_maps *m, const char *name, const char **out)

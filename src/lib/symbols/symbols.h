@@ -45,11 +45,12 @@ int pk__symtab_add_ref(struct pk__symtab *t, uint64_t start, uint64_t size, cons
 		       unsigned char binding);
 
 /* pk__symtab_set_demangle - names added from now on are C++ or Rust
- * names to demangle (pk__demangle, or with params pk__demangle_params),
+ * names to demangle (pk__demangle, or with PK_DEMANGLE_PARAMS
+ * pk__demangle_params; PK_DEMANGLE_NONE keeps them as they are),
  * each the first time a find answers with it or finish compares it: the
  * same names as demangling each one as it is added, for the few a report
  * looks up.  A name the demangler does not take stays as it is. */
-void pk__symtab_set_demangle(struct pk__symtab *t, bool params);
+void pk__symtab_set_demangle(struct pk__symtab *t, enum pk_demangle how);
 
 /* pk__symtab_reserve - room for n symbols in all, in one allocation, so
  * that adding up to n reallocates (and copies, and faults) nothing.  A
@@ -163,7 +164,7 @@ struct pk__dso {
 	char *long_name;	/* what pub.long_name points at, or NULL */
 	int vdso_fd;		/* the vDSO: a memfd holding this process's image,
 				 * which unwind_file names; -1 none */
-	bool demangle_params;	/* names with parameter lists (pk_maps_set_demangle) */
+	enum pk_demangle demangle;	/* how its names are demangled (pk_maps_set_demangle) */
 };
 
 /* Where the loaders look; set through pk_maps_set_dir. */
@@ -176,7 +177,7 @@ struct pk__sym_dirs {
 	void *lookup_arg;
 	const char *cache;	/* the build-id cache's directory, or NULL */
 	const char *symfs;	/* pk_maps_set_symfs's root, or NULL for "/" */
-	bool demangle_params;	/* pk_maps_set_demangle's PK_DEMANGLE_PARAMS */
+	enum pk_demangle demangle;	/* pk_maps_set_demangle's */
 };
 
 /* pk__symfs_path - path under the symfs root into buf ("ROOT/path", as

@@ -144,9 +144,9 @@ int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const ch
 	return 0;
 }
 
-void pk__symtab_set_demangle(struct pk__symtab *t, bool params)
+void pk__symtab_set_demangle(struct pk__symtab *t, enum pk_demangle how)
 {
-	t->demangle = params ? DEMANGLE_PARAMS : DEMANGLE;
+	t->demangle = how == PK_DEMANGLE_NONE ? KEEP : how == PK_DEMANGLE_PARAMS ? DEMANGLE_PARAMS : DEMANGLE;
 }
 
 /* s's name demangled, once: the copy replaces the mangled name.  Out of

@@ -527,8 +527,37 @@ static void demangling_params(void **state)
 	assert_null(pk__demangle_params("main", buf, sizeof(buf)));
 	assert_int_equal(pk_maps_new(&m), 0);
 	assert_int_equal(pk_maps_set_demangle(m, PK_DEMANGLE_PARAMS), 0);
+	assert_int_equal(pk_maps_set_demangle(m, PK_DEMANGLE_NONE), 0);
 	assert_int_equal(pk_maps_set_demangle(m, (enum pk_demangle)7), -EINVAL);
 	pk_maps_free(m);
+}
+
+/* perf --no-demangle's names: a symbol table set to PK_DEMANGLE_NONE
+ * answers with each name as the file spells it, C++ and Rust alike; the
+ * other settings demangle the same names. */
+static void demangling_none(void **state)
+{
+	static const char *const names[] = { "_ZN2ns1WIlE4spinEl", "_Z4workli",
+					     "_RNvCs15kBYyAo9fc_7mycrate7example", "main" };
+	static const char *const demangled[] = { "ns::W<long>::spin", "work", "mycrate::example", "main" };
+
+	(void)state;
+	for (int how = PK_DEMANGLE_NAME; how <= PK_DEMANGLE_NONE; how += PK_DEMANGLE_NONE - PK_DEMANGLE_NAME) {
+		struct pk__symtab *t;
+
+		assert_int_equal(pk__symtab_new(&t), 0);
+		pk__symtab_set_demangle(t, (enum pk_demangle)how);
+		for (size_t i = 0; i < 4; i++)
+			assert_int_equal(pk__symtab_add(t, 0x1000 * (i + 1), 0x100, names[i], 1), 0);
+		pk__symtab_finish(t, false);
+		for (size_t i = 0; i < 4; i++) {
+			const struct pk__sym *s = pk__symtab_find(t, 0x1000 * (i + 1) + 8);
+
+			assert_non_null(s);
+			assert_string_equal(s->name, how == PK_DEMANGLE_NONE ? names[i] : demangled[i]);
+		}
+		pk__symtab_free(t);
+	}
 }
 
 int main(int argc, char **argv)
@@ -547,6 +576,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(overlapping_map_splits),
 		cmocka_unit_test(demangling),
 		cmocka_unit_test(demangling_params),
+		cmocka_unit_test(demangling_none),
 	};
 
 	if (argc != 9) {
