@@ -4,7 +4,8 @@
 # (found by its audit): record's -z takes a level attached (-zN,
 # --compression-level=N) and the file says that level to perf and to
 # perfkit; record --control fd:N refuses a descriptor that is not open before
-# anything runs.
+# anything runs; a stream to a full device (-o - >/dev/full) fails with one
+# message naming the cause, never a stray "Invalid argument".
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 W=$PERFKIT_WORKLOAD
@@ -40,4 +41,12 @@ contains "and says the descriptor is not open" "$err" "--control fd:999: file de
 check "before recording: the command never ran, no file" \
 	sh -c 'test ! -e "$1/ran" && ! ls "$1"/c.data* >/dev/null 2>&1' sh "$tmp"
 
+# ---- a stream to a full device ------------------------------------------------
+"$PERFKIT" record -q -e cpu-clock -o - -- "$W" hot 50 >/dev/full 2>"$tmp/full.err"
+rc=$?
+err=$(cat "$tmp/full.err")
+check "record -o - >/dev/full fails (exit $rc)" test "$rc" -ne 0
+contains "and says the device is full" "$err" "writing - stopped: No space left on device"
+check "with that one cause, no stray 'Invalid argument'" test "${err/Invalid argument/}" = "$err"
+[ "${err/Invalid argument/}" = "$err" ] || diag "$err"
 done_testing
