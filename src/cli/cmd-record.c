@@ -509,8 +509,11 @@ static int finish(struct session *s, int status)
 	}
 	if (err > 0)	/* records past the full disk (and a few to make room) were cut */
 		bytes -= (uint64_t)err;
+	/* A stream that stopped on its sink's error (said above) ends with
+	 * that error again; the recorder's thread, not this one, recorded it. */
 	if (err < 0) {
-		cli_error("record", NULL);
+		if (err != st.sink_error)
+			cli_error("record", NULL);
 		return CLI_EXIT_EVENT;
 	}
 	if (!s->o->quiet)

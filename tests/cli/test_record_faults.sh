@@ -5,9 +5,10 @@
 # what can be checked before recording; two recordings to one file; every
 # catchable terminating signal and SIGKILL at several points of a
 # recording; a full disk; running out of file descriptors; a -p target
-# that vanishes.  For each: what perf reads from the file afterwards, and
-# what perfkit said.  Handshakes go through FIFOs: the command says it has
-# run (and been sampled) for a while before the fault comes.
+# that vanishes.  For each: what perf and perfkit read from the file
+# afterwards (the same samples), and what perfkit said.  Handshakes go
+# through FIFOs: the command says it has run (and been sampled) for a while
+# before the fault comes.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 W=$PERFKIT_WORKLOAD
@@ -29,6 +30,8 @@ whole() { test -f "$1" && ! ls "$1".partial.* >/dev/null 2>&1; }
 no_partial() { ! ls "$1".partial.* >/dev/null 2>&1; }
 # samples FILE: the cpu-clock samples perf script reads (0 without perf).
 samples() { perf script -i "$1" 2>/dev/null | grep -c 'cpu-clock:'; }
+# pk_reads FILE N: perfkit script reads the same N cpu-clock samples from FILE.
+pk_reads() { [ "$("$PERFKIT" script -i "$1" 2>/dev/null | grep -c 'cpu-clock:')" = "$2" ]; }
 # perf_complaints FILE: what perf script says on stderr, less the warnings
 # about kernel symbols and a file not properly terminated.
 perf_complaints() {
@@ -213,6 +216,8 @@ if [ "$have_perf" -eq 1 ]; then
 	check "PATH.old holds A's" sh -c 'perf report -i "$1.old" --header-only 2>/dev/null | grep -q "cmdline.*goA"' sh "$tmp/two.data"
 	nB=$(samples "$tmp/two.data")
 	nA=$(samples "$tmp/two.data.old")
+	check "perfkit reads the same $nB samples from PATH" pk_reads "$tmp/two.data" "$nB"
+	check "and the same $nA from PATH.old" pk_reads "$tmp/two.data.old" "$nA"
 	check "each is whole: perf reads both runs' samples ($nA, $nB), no complaint" \
 		sh -c 'test "$1" -gt 100 -a "$2" -gt 100 -a -z "$3$4"' sh "$nA" "$nB" \
 		"$(perf_complaints "$tmp/two.data")" "$(perf_complaints "$tmp/two.data.old")"
@@ -240,6 +245,7 @@ for sig in HUP INT QUIT TERM USR1 USR2 ALRM PIPE XCPU XFSZ VTALRM PROF; do
 		n=$(samples "$f")
 		said=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$f.err")
 		complaints=$(perf_complaints "$f")
+		check "SIG$sig: perfkit reads the same $n samples" pk_reads "$f" "$n"
 		check "SIG$sig: perf reads every sample perfkit wrote ($n of ${said:-?}), no complaint" \
 			test "$n" -ge 50 -a "$n" = "${said:-x}" -a -z "$complaints"
 		[ -n "$complaints" ] && diag "$complaints"
@@ -286,6 +292,7 @@ kill9() {
 	check "SIGKILL $name: a partial file is left, named after the output ($partial)" test -n "$partial" -a ! -e "$f"
 	if [ "$have_perf" -eq 1 ] && [ -n "$partial" ]; then
 		n=$(samples "$partial")
+		check "SIGKILL $name: perfkit reads the same $n samples from the partial file" pk_reads "$partial" "$n"
 		complaints=$(perf_complaints "$partial")
 		check "SIGKILL $name: perf reads the partial file without complaint" test -z "$complaints"
 		[ -n "$complaints" ] && diag "$complaints"
@@ -310,6 +317,7 @@ if [ "$root" -eq 1 ] && mkdir "$tmp/full" && mount -t tmpfs -o size=1m tmpfs "$t
 	check "the file is finalized" whole "$tmp/full/x.data"
 	if [ "$have_perf" -eq 1 ]; then
 		n=$(samples "$tmp/full/x.data")
+		check "ENOSPC: perfkit reads the same $n samples" pk_reads "$tmp/full/x.data" "$n"
 		complaints=$(perf_complaints "$tmp/full/x.data")
 		check "perf reads what fit ($n samples), no complaint" test "$n" -gt 100 -a -z "$complaints"
 		check "perf report reads it too" sh -c 'perf report -i "$1" --stdio >/dev/null 2>&1' sh "$tmp/full/x.data"
@@ -337,9 +345,10 @@ for target in cmd all; do
 		rc=$?
 		if [ "$rc" -eq 0 ]; then
 			ok=1
-			[ "$have_perf" -eq 1 ] && { [ "$(samples "$f")" -gt 0 ] && [ -z "$(perf_complaints "$f")" ] || ok=0; }
+			[ "$have_perf" -eq 1 ] && { m=$(samples "$f"); [ "$m" -gt 0 ] && [ -z "$(perf_complaints "$f")" ] &&
+				pk_reads "$f" "$m" || ok=0; }
 			case $out in *kptr_restrict* | *"Invalid argument"*) ok=0 ;; esac
-			check "ulimit -n $n ($target): exit 0 with a whole file perf reads" test "$ok" -eq 1 -a -f "$f"
+			check "ulimit -n $n ($target): exit 0 with a whole file perf and perfkit read" test "$ok" -eq 1 -a -f "$f"
 		else
 			check "ulimit -n $n ($target): fails naming EMFILE and the limit (rc $rc)" \
 				sh -c 'case "$1" in *"Too many open files"*ulimit* | *EMFILE*ulimit*) ;; *) exit 1;; esac
@@ -368,6 +377,7 @@ check "the file is finalized" whole "$tmp/p.data"
 contains "the summary says what was written" "$(cat "$tmp/p.err")" "Captured and wrote"
 if [ "$have_perf" -eq 1 ]; then
 	n=$(samples "$tmp/p.data")
+	check "-p target that exits: perfkit reads the same $n samples" pk_reads "$tmp/p.data" "$n"
 	check "perf reads the target's samples ($n), no complaint" test "$n" -gt 100 -a -z "$(perf_complaints "$tmp/p.data")"
 fi
 done_testing

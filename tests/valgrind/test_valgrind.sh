@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test_valgrind.sh - the CLI's main paths (list, info, stat, record, report, diff) under
+# test_valgrind.sh - the CLI's main paths (list, info, stat, record, report, script, diff) under
 # valgrind memcheck, on perfkit-dyn: the CLI linked dynamically against libc
 # (src/cli/meson.build), since valgrind cannot replace malloc/free in the
 # shipped, fully static perfkit.  Each run must end without a memcheck error
@@ -105,6 +105,13 @@ vrun 0 record -g -F 1000 -o "$data" -- "${wl[@]}"
 check "record -g wrote samples" samples
 vrun 0 record --call-graph dwarf -F 1000 -o "$data" -- "${wl[@]}"
 check "record --call-graph dwarf wrote samples" samples
+# report and script of that file: the DWARF unwinder (libdw) on every
+# sample's stack, the call-graph printer, script's chains and fields.
+vrun 0 report -i "$data" --stdio -g graph,0.5,caller --sort comm,dso,sym
+contains "report -g of the DWARF file prints call chains" "$out" "---"
+vrun 0 script -i "$data"
+contains "script of the DWARF file prints the workload's samples" "$out" "perfkit-workloa"
+vrun 0 script -i "$data" -F comm,tid,time,event,ip,sym,dso,period --ns
 vrun 0 record -a --duration 0.2 -o "$data"
 check "record -a --duration 0.2 wrote samples" samples
 # report: every sort key of that -a file, filters, and its error paths.
@@ -123,6 +130,9 @@ rm -f "$data.svg"
 if [ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/tracing/events/sched/sched_switch/format ]; then
 	vrun 0 record -e sched:sched_switch -a --duration 0.2 -o "$data"
 	check "record of a tracepoint wrote samples" samples
+	# script of it: the recording's tracing data through libtraceevent.
+	vrun 0 script -i "$data"
+	contains "script prints the tracepoint's fields" "$out" "prev_comm="
 else
 	skip "record of a tracepoint" "needs root and tracefs"
 fi

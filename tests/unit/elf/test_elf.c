@@ -22,6 +22,7 @@
 #include "perfkit.h"
 #include "elf/elf.h"
 #include "host/host.h"
+#include "tmpdir.h"
 
 static const char *linked_path, *debug_path;
 
@@ -234,14 +235,14 @@ static void query_all(struct pk__elf *e)
 
 static void test_damaged(void **state)
 {
-	char dir[] = "/tmp/perfkit-elf-XXXXXX", path[64];
+	char dir[4096], path[4200];
 	size_t len;
 	unsigned char *good = slurp(linked_path, &len);
 	static const size_t cuts[] = { 0, 4, 40, 64, 1000, 4096 };
 	struct pk__elf *e;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	assert_non_null(tmp_mkdtemp(dir, sizeof(dir), "perfkit-elf"));
 	snprintf(path, sizeof(path), "%s/elf", dir);
 	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
 		FILE *f = fopen(path, "wb");

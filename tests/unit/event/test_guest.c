@@ -19,10 +19,11 @@
 #include <cmocka.h>
 
 #include "perfkit.h"
+#include "tmpdir.h"
 
 /* A tracefs with one tracepoint, sched:sched_switch (id 316), so the
  * tracepoint rows do not depend on the machine's tracefs. */
-static char tracefs[] = "/tmp/pk-guest-XXXXXX";
+static char tracefs[200];
 
 static int make_tracefs(void **state)
 {
@@ -30,7 +31,7 @@ static int make_tracefs(void **state)
 	FILE *f;
 
 	(void)state;
-	if (!mkdtemp(tracefs))
+	if (!tmp_mkdtemp(tracefs, sizeof(tracefs), "pk-guest"))
 		return -1;
 	snprintf(path, sizeof(path), "%s/events", tracefs);
 	mkdir(path, 0755);
@@ -47,11 +48,8 @@ static int make_tracefs(void **state)
 
 static int remove_tracefs(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tracefs);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmp_rmtree(tracefs) == 0 ? 0 : -1;
 }
 
 static int parse(const char *spec, struct pk_events **ev)

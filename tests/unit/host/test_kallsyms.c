@@ -21,6 +21,7 @@
 
 #include "perfkit.h"
 #include "host/host.h"
+#include "tmpdir.h"
 
 static void test_lines(void **state)
 {
@@ -100,7 +101,7 @@ static void test_lines(void **state)
 }
 
 struct fixture {
-	char dir[64], normal[96], hidden[96], missing[96];
+	char dir[256], normal[300], hidden[300], missing[300];
 };
 
 static void write_file(const char *path, const char *text)
@@ -121,8 +122,7 @@ static int setup(void **state)
 	memset(longline, 'x', 1199);
 	longline[1199] = '\0';
 	memcpy(longline, "ffffffff81000500 T ", 19);
-	snprintf(fx.dir, sizeof(fx.dir), "/tmp/perfkit-ksyms-XXXXXX");
-	if (!mkdtemp(fx.dir))
+	if (!tmp_mkdtemp(fx.dir, sizeof(fx.dir), "perfkit-ksyms"))
 		return -1;
 	snprintf(fx.normal, sizeof(fx.normal), "%s/kallsyms", fx.dir);
 	snprintf(fx.hidden, sizeof(fx.hidden), "%s/hidden", fx.dir);
