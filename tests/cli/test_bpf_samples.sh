@@ -187,12 +187,15 @@ image_check() {
 			grep -E 'PERF_RECORD_KSYMBOL' "$tool.ksym.out" >"$tool.ksym"
 		done
 		diag "$f: $(cat perfkit.rows)"
-		# perf 6.1 sometimes cannot read its own recording here ("failed to
+		# perf 6.1 sometimes cannot read a recording here ("failed to
 		# process type: 17 [Bad address]" at a KSYMBOL, once in eight runs
-		# under load): it stops there, and there is no oracle for that file.
-		if [ "$f" = "perf-$kind.data" ] && bad=$(grep -h 'failed to process' perf.*.err); then
-			diag "perf cannot read its own $f:" "$bad"
-			skip "$f: report rows, script lines and -D KSYMBOL lines as perf's" "perf fails on its own file"
+		# under load, its own files as well as perfkit's): it stops there,
+		# and there is no oracle for that file.  Any other failure of perf
+		# on perfkit's file is a failure of this test.
+		if bad=$(grep -h 'failed to process type: 17 \[Bad address\]' perf.*.err); then
+			diag "perf cannot read $f:" "$bad"
+			skip "$f: report rows, script lines and -D KSYMBOL lines as perf's" \
+				"perf 6.1 fails at a KSYMBOL of this recording, as on its own"
 			n=$((n + $(wc -l <perfkit.script)))
 			continue
 		fi
