@@ -204,6 +204,29 @@ struct pk__host_ktext {
 int pk__host_kallsyms_map(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
 			  struct pk__host_ktext *kt);
 
+/*
+ * pk__host_kallsyms_whole - the whole kallsyms at `path` (NULL:
+ * /proc/kallsyms) in *kt, not parsed, its length in *len: mapped as
+ * pk__host_kallsyms_map maps (map true and a plain file ending in a
+ * newline; never written into), else read into memory and NUL-terminated.
+ * Returns 0, or a negative errno with the error record set as
+ * pk__host_kallsyms_read's (*kt then empty).
+ */
+int pk__host_kallsyms_whole(const char *path, bool map, struct pk__host_ktext *kt, size_t *len);
+
+/* pk__host_ksym_parse_n - pk__host_ksym_parse on a line of n bytes
+ * (line[n] NUL): a NUL inside makes it malformed, as in a walk. */
+int pk__host_ksym_parse_n(char *line, size_t n, struct pk__host_ksym *s);
+
+/* pk__host_kallsyms_hidden - the error record of a kallsyms walk that saw
+ * no address (any_line: it saw lines, their addresses hidden by
+ * kptr_restrict; else no symbol at all).  Returns -EACCES. */
+int pk__host_kallsyms_hidden(bool any_line);
+
+/* The longest kallsyms line a walk takes: KSYM_NAME_LEN is 512 since
+ * Linux 6.1, a module name at most 56 bytes. */
+#define PK__KSYM_LINE_MAX 1024
+
 /* pk__host_ktext_free - release a loaded text; an empty one is a no-op. */
 void pk__host_ktext_free(struct pk__host_ktext *kt);
 
