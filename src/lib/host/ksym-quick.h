@@ -51,6 +51,18 @@ static inline bool ksym_hex8(uint64_t x, uint32_t *out)
 	return true;
 }
 
+/* Whether the 16 bytes at p are all lower-case hex digits (the kernel's
+ * own spelling), the test of ksym_hex8 without the arithmetic: for those,
+ * the bytes' order as text is the addresses' order. */
+static inline bool pk__host_ksym_lower16(const char *p)
+{
+	uint64_t a = ksym_word(p), b = ksym_word(p + 8);
+	uint64_t da = (a + 0x50 * ONES) & ~(a + 0x46 * ONES), la = (a + 0x1f * ONES) & ~(a + 0x19 * ONES);
+	uint64_t db = (b + 0x50 * ONES) & ~(b + 0x46 * ONES), lb = (b + 0x1f * ONES) & ~(b + 0x19 * ONES);
+
+	return !((a | b) & HIGH) && ((da | la) & (db | lb) & HIGH) == HIGH;
+}
+
 /* The start of a quick line's name: after "ffffffff81000000 T ". */
 #define QUICK_NAME 19
 

@@ -28,6 +28,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define PAGE 4096u
 /* Kept lines a block: a lookup decodes up to this many lines (and the
@@ -191,34 +194,118 @@ static __attribute__((noinline, cold)) int grow(struct pk__kindex *x)
 	return 0;
 }
 
-/* Each line of the text through kept_line, every BLOCK-th kept one noted
- * as a block, the order of the kept ones checked. */
+/* An address as the 16 lower-case hex digits the kernel writes, read as
+ * two big-endian words: keys compare as the addresses do. */
+struct key {
+	uint64_t hi, lo;
+};
+
+static inline struct key text_key(const char *p)
+{
+	return (struct key){ __builtin_bswap64(ksym_word(p)), __builtin_bswap64(ksym_word(p + 8)) };
+}
+
+/* The key of an address read some other way (a line not of the fast
+ * shape: rare). */
+static struct key addr_key(uint64_t addr)
+{
+	char digits[16];
+
+	for (int i = 15; i >= 0; i--, addr >>= 4)
+		digits[i] = "0123456789abcdef"[addr & 15];
+	return text_key(digits);
+}
+
+/* The bytes from p to its line's newline (or end): 16 bytes a step with
+ * SSE2 where that does not read past end, memchr for the rest. */
+static inline size_t line_len(const char *p, const char *end)
+{
+	const char *q = p, *nl;
+
+#ifdef __SSE2__
+	const __m128i newline = _mm_set1_epi8('\n');
+
+	for (; end - q >= 16; q += 16) {
+		unsigned int m = (unsigned int)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)q), newline));
+
+		if (m)
+			return (size_t)(q - p) + (size_t)__builtin_ctz(m);
+	}
+#endif
+	nl = memchr(q, '\n', (size_t)(end - q));
+	return nl ? (size_t)(nl - p) : (size_t)(end - p);
+}
+
+/* The walk's position: kept lines counted, their order, the blocks. */
+struct walker {
+	struct pk__kindex *x;
+	struct key prev;
+};
+
+/* A kept line of key k starting at p (its address addr, or, when
+ * need_addr, read from p), counted, its order checked, noted when it
+ * starts a block.  0 or -ENOMEM. */
+static inline __attribute__((always_inline)) int count_kept(struct walker *w, const char *p, struct key k, uint64_t addr,
+			     bool need_addr)
+{
+	struct pk__kindex *x = w->x;
+	int err;
+
+	if (k.hi < w->prev.hi || (k.hi == w->prev.hi && k.lo < w->prev.lo))
+		x->in_order = false;
+	w->prev = k;
+	if (x->nr++ % BLOCK)
+		return 0;
+	if (need_addr) {
+		uint32_t hi = 0, lo = 0;
+
+		ksym_hex8(ksym_word(p), &hi);
+		ksym_hex8(ksym_word(p + 8), &lo);
+		addr = (uint64_t)hi << 32 | lo;
+	}
+	if (x->nr_blocks == x->cap_blocks && (err = grow(x)) < 0)
+		return err;
+	x->blocks[x->nr_blocks++] = (struct kblock){ addr, (size_t)(p - x->base) };
+	return 0;
+}
+
+/*
+ * Each line of the text, every BLOCK-th kept one noted as a block, the
+ * order of the kept ones checked.  Once the host's counts are settled (a
+ * line and an address seen), a line of the fast shape (the quick shape
+ * with a lower-case address, not named _text) is kept or dropped by its
+ * type letter and first name byte alone, its order checked on its text;
+ * any other goes through kept_line.  The same lines are kept either way.
+ */
 static int walk(struct pk__kindex *x, struct scan *sc)
 {
 	const char *p = x->base, *end = x->base + x->len;
-	uint64_t prev = 0;
+	struct walker w = { x, { 0, 0 } };
 	struct kline l;
-	int err;
+	int err = 0, b;
 
 	x->in_order = true;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	for (; !err && p < end; p++) {
+		size_t n = line_len(p, end);
+		unsigned char last = n ? (unsigned char)p[n - 1] : 0;
 
-		if (kept_line(x->base, p, n, &l, sc)) {
-			if (l.addr < prev)
-				x->in_order = false;
-			prev = l.addr;
-			if (x->nr % BLOCK == 0) {
-				if (x->nr_blocks == x->cap_blocks && (err = grow(x)) < 0)
-					return err;
-				x->blocks[x->nr_blocks++] = (struct kblock){ l.addr, (size_t)(p - x->base) };
-			}
-			x->nr++;
+		/* A dropped letter or '$' name drops the line in any shape. */
+		if (sc->any_line && sc->any_addr && n > QUICK_NAME && n < PK__KSYM_LINE_MAX &&
+		    p[16] == ' ' && p[18] == ' ' &&
+		    !(n == QUICK_NAME + 5 && !memcmp(p + QUICK_NAME, "_text", 5))) {
+			if ((b = binding_of(p[17], p[QUICK_NAME])) < 0)
+				;
+			else if (last > ' ' && last != 0x7f && last != ']' && pk__host_ksym_lower16(p))
+				err = count_kept(&w, p, text_key(p), 0, true);
+			else if (kept_line(x->base, p, n, &l, sc))
+				err = count_kept(&w, p, addr_key(l.addr), l.addr, false);
+		} else if (kept_line(x->base, p, n, &l, sc)) {
+			err = count_kept(&w, p, addr_key(l.addr), l.addr, false);
 		}
-		p += n + 1;
+		p += n;
 	}
-	return 0;
+	return err;
 }
 
 int pk__kindex_scan(struct pk__kindex *x, const char *path, bool map, uint64_t *text_addr)
