@@ -184,7 +184,7 @@ int pk__host_kallsyms_load(const char *path, unsigned int flags, pk__host_ksym_c
  */
 void pk__host_populate(void *mem, size_t len);
 
-/* The loaded text of pk__host_kallsyms_map: from malloc, or (map_len
+/* The loaded text of pk__host_kallsyms_whole: from malloc, or (map_len
  * not 0) a read-only private mapping of the file. */
 struct pk__host_ktext {
 	char *text;
@@ -192,24 +192,12 @@ struct pk__host_ktext {
 };
 
 /*
- * pk__host_kallsyms_map - as pk__host_kallsyms_load, but a plain file
- * that ends in a newline is mapped (read-only, its pages mapped at once)
- * instead of copied into memory: no 5 MB copy, no page zeroed.  Lines
- * handed over `unchecked` (PK__KSYM_QUICK) then keep their newline: their
- * names are not NUL-terminated and end at name_len.  Any other line is
- * made writable (its pages copied on write) and NUL-terminated in place as
- * before.  Anything else is read as pk__host_kallsyms_load reads it.
- * *kt is set in every case and released with pk__host_ktext_free.
- */
-int pk__host_kallsyms_map(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
-			  struct pk__host_ktext *kt);
-
-/*
  * pk__host_kallsyms_whole - the whole kallsyms at `path` (NULL:
- * /proc/kallsyms) in *kt, not parsed, its length in *len: mapped as
- * pk__host_kallsyms_map maps (map true and a plain file ending in a
- * newline; never written into), else read into memory and NUL-terminated.
- * Returns 0, or a negative errno with the error record set as
+ * /proc/kallsyms) in *kt, not parsed, its length in *len: mapped
+ * read-only and private, its pages mapped at once (map true and a plain
+ * file ending in a newline: no copy, no page zeroed; the caller never
+ * writes into it), else read into memory and NUL-terminated.  Returns 0,
+ * or a negative errno with the error record set as
  * pk__host_kallsyms_read's (*kt then empty).
  */
 int pk__host_kallsyms_whole(const char *path, bool map, struct pk__host_ktext *kt, size_t *len);

@@ -184,7 +184,6 @@ struct walk {
 	void *arg;
 	bool any_addr, any_line;
 	bool quick;		/* PK__KSYM_QUICK */
-	bool mapped;		/* the text is a read-only mapping */
 	int read_err;		/* read(2)'s errno, or 0 */
 };
 
@@ -322,30 +321,7 @@ static char *read_all(int fd, size_t *len)
 	return buf;
 }
 
-/*
- * A line of n bytes of a mapped text, line[n] its newline: a quick one
- * handed over as it is, any other made writable (a private mapping: its
- * pages are copied, the file is untouched) and NUL-terminated for parse().
- */
-static int mapped_line(struct walk *w, char *line, size_t n)
-{
-	struct pk__host_ksym s;
-	uintptr_t start = (uintptr_t)line & ~(uintptr_t)4095;
-
-	if (n >= LINE_MAX_LEN)
-		return 0;	/* not a kallsyms line: skipped */
-	if (pk__host_ksym_quick(line, n, &s))
-		return quick_line(w, &s);
-	if (mprotect((void *)start, (uintptr_t)line + n + 1 - start, PROT_READ | PROT_WRITE) < 0) {
-		w->read_err = errno;
-		return 1;
-	}
-	line[n] = '\0';
-	return one_line(w, line, n);
-}
-
-/* Each line of the whole text, NUL-terminated in place (or, mapped,
- * through mapped_line), through one_line. */
+/* Each line of the whole text, NUL-terminated in place, through one_line. */
 static int each_line_whole(char *text, size_t len, struct walk *w)
 {
 	char *p = text, *end = text + len;
@@ -355,12 +331,8 @@ static int each_line_whole(char *text, size_t len, struct walk *w)
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (w->mapped) {
-			ret = mapped_line(w, p, n);
-		} else {
-			p[n] = '\0';
-			ret = one_line(w, p, n);
-		}
+		p[n] = '\0';
+		ret = one_line(w, p, n);
 		p += n + 1;
 	}
 	return ret;
@@ -396,18 +368,14 @@ void pk__host_ktext_free(struct pk__host_ktext *kt)
 	*kt = (struct pk__host_ktext){ NULL, 0 };
 }
 
-/* The walk over fd, in chunks or (kt non-NULL) whole, mapped when asked
- * and possible, with its errors. */
+/* The walk over fd, in chunks or (kt non-NULL) whole, with its errors. */
 static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w,
 		   struct pk__host_ktext *kt)
 {
 	size_t len = 0;
-	char *buf = w->mapped ? map_text(fd, &len) : NULL;
+	char *buf = kt ? read_all(fd, &len) : pk__malloc(READ_BUFFER);
 	int ret = 0;
 
-	w->mapped = buf != NULL;
-	if (!buf)
-		buf = kt ? read_all(fd, &len) : pk__malloc(READ_BUFFER);
 	if (!buf && (!kt || len == (size_t)-1))
 		return pk__error(-ENOMEM, "read the kernel's symbols", "out of memory for %s", path);
 	if (!buf)
@@ -417,7 +385,7 @@ static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w,
 	else
 		ret = each_line(fd, buf, READ_BUFFER, w);
 	if (kt) {
-		*kt = (struct pk__host_ktext){ buf, w->mapped ? len : 0 };
+		*kt = (struct pk__host_ktext){ buf, 0 };
 		if (w->read_err)
 			pk__host_ktext_free(kt);
 	} else {
@@ -466,10 +434,9 @@ int pk__host_kallsyms_whole(const char *path, bool map, struct pk__host_ktext *k
 }
 
 static int kallsyms_walk(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
-			 struct pk__host_ktext *kt, bool map)
+			 struct pk__host_ktext *kt)
 {
-	bool quick = kt && (flags & PK__KSYM_QUICK);
-	struct walk w = { cb, arg, false, false, quick, quick && map, 0 };
+	struct walk w = { cb, arg, false, false, kt && (flags & PK__KSYM_QUICK), 0 };
 	int fd, ret;
 
 	path = path ? path : "/proc/kallsyms";
@@ -482,24 +449,17 @@ static int kallsyms_walk(const char *path, unsigned int flags, pk__host_ksym_cb 
 
 int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg)
 {
-	return kallsyms_walk(path, flags, cb, arg, NULL, false);
+	return kallsyms_walk(path, flags, cb, arg, NULL);
 }
 
 int pk__host_kallsyms_load(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
 			   char **text)
 {
 	struct pk__host_ktext kt = { NULL, 0 };
-	int ret = kallsyms_walk(path, flags, cb, arg, &kt, false);
+	int ret = kallsyms_walk(path, flags, cb, arg, &kt);
 
 	*text = kt.text;
 	return ret;
-}
-
-int pk__host_kallsyms_map(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
-			  struct pk__host_ktext *kt)
-{
-	*kt = (struct pk__host_ktext){ NULL, 0 };
-	return kallsyms_walk(path, flags, cb, arg, kt, true);
 }
 
 static int text_sym(void *arg, const struct pk__host_ksym *s)
