@@ -233,8 +233,8 @@ static void hidden_addresses(void **state)
 static void scan_order_hidden(void **state)
 {
 	static const char *const files[] = {
-		"ffffffff81000000 T _text\nffffffff81000010 t b\nffffffff81000008 r c\n"
-		"ffffffff81000020 t d\n",
+		("ffffffff81000000 T _text\nffffffff81000010 t b\nffffffff81000008 r c\n"
+		 "ffffffff81000020 t d\n"),
 		"ffffffff81000000 T _text\nffffffff81000010 t b\nffffffff81000008 t c\n",
 		"0000000000000000 T _text\n0000000000000000 t x\n",
 	};
