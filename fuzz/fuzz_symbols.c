@@ -3,7 +3,8 @@
  * fuzz_symbols.c - libFuzzer target for what the symbols layer reads from
  * outside.  The first byte picks one: 'p' a JIT's perf-PID.map file, 'k'
  * a kallsyms file for a kernel and a module map (an odd-sized one for the
- * kernel alone, its lines indexed), 'e' an ELF file mapped
+ * kernel alone, its lines indexed, and then its sparse index checked
+ * against a table of every line, mapped or read), 'e' an ELF file mapped
  * as a DSO (symbol tables, PLT entries, PT_LOAD segments, debuglink,
  * build-id), 'd' a name for the demangler, 'b' a perf.data BUILD_ID
  * feature section handed to the maps.  Each is loaded through pk_maps_resolve as a
@@ -12,6 +13,7 @@
  * names are terminated), and so is the DWARF line reader's (pk_maps_srcline:
  * file, line and inline frames) for every address resolved.  fuzz_replay_symbols runs fuzz/corpus/symbols.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 
 #include "perfkit.h"
+#include "host/host.h"
 #include "symbols/symbols.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -127,6 +130,67 @@ static void perf_map(const uint8_t *data, size_t size)
 	close(fd);
 }
 
+/* perf's filter as kernel.c applies it, into a table of every line. */
+static int to_table(void *arg, const struct pk__host_ksym *s)
+{
+	char t = (char)(s->type & ~0x20);
+
+	if (s->module || (t != 'T' && t != 'W' && t != 'D' && t != 'B') || s->name[0] == '$')
+		return 0;
+	return pk__symtab_add_ref(arg, s->addr, 0, s->name,
+				  t == 'W' ? STB_WEAK : s->type == t ? STB_GLOBAL : STB_LOCAL) < 0;
+}
+
+/* The two answers for addr, the index's and the table's: the same. */
+static void same_answer(struct pk__symtab *t, struct pk__symtab *x, uint64_t addr)
+{
+	const struct pk__sym *a = pk__symtab_find(t, addr), *b = pk__symtab_find(x, addr);
+
+	if (!a != !b || (a && (a->start != b->start || a->end != b->end || strcmp(a->name, b->name) ||
+			       a->binding != b->binding)))
+		abort();
+}
+
+/* The file's kernel lines through the sparse index (pk__kindex_scan)
+ * and through a table of every line: the same errors, and at each line's
+ * address and around it the same symbol. */
+static void index_as_table(const char *path, const uint8_t *data, size_t size)
+{
+	struct pk__symtab *t = NULL, *x = NULL;
+	struct pk__kindex *idx = NULL;
+	char *text = NULL;
+	uint64_t tx;
+	int r1, r2;
+
+	if (pk__symtab_new(&t) || pk__symtab_new(&x) || pk__kindex_new(&idx))
+		goto out;
+	r1 = pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, to_table, t, &text);
+	r2 = pk__kindex_scan(idx, path, size & 2, &tx);
+	if ((r1 == -EACCES) != (r2 == -EACCES))
+		abort();
+	pk__symtab_own(t, text);
+	if (r1 || r2 || !pk__kindex_in_order(idx) || pk__kindex_finish(idx))
+		goto out;
+	pk__symtab_finish(t, true);
+	pk__symtab_set_index(x, idx);
+	idx = NULL;
+	for (size_t i = 0, n = 0; i < size && n < 256; n++) {
+		char line[24] = { 0 };
+		uint64_t a;
+
+		memcpy(line, data + i, size - i < 16 ? size - i : 16);
+		a = strtoull(line, NULL, 16);
+		for (uint64_t d = 0; d < 3; d++)
+			same_answer(t, x, a - 1 + d);
+		while (i < size && data[i++] != '\n')
+			;
+	}
+out:
+	pk__kindex_free(idx);
+	pk__symtab_free(t);
+	pk__symtab_free(x);
+}
+
 static void kallsyms(const uint8_t *data, size_t size)
 {
 	char path[64];
@@ -144,6 +208,7 @@ static void kallsyms(const uint8_t *data, size_t size)
 		pk_maps_process(m, &r);
 		if (size & 1) {	/* no module: the kernel's lines indexed */
 			probe(m, 1, PERF_RECORD_MISC_KERNEL, 0xffffffff80000000, 0x41000000, data, size);
+			index_as_table(path, data, size);
 			pk_maps_free(m);
 			close(fd);
 			return;

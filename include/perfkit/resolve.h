@@ -53,6 +53,13 @@ struct pk_resolved_sample {
 	size_t nr_frames;		/* 0 for a sample without a call chain */
 	bool lbr;			/* the frames are an LBR call stack, rebuilt whole
 					 * (perf cuts none of them to --max-stack) */
+	uint64_t chain_id;		/* not 0: two samples of one resolver with the
+					 * same chain_id have the same frames, frame for
+					 * frame (a repeat of one call chain of one
+					 * process, nothing remapped between), so what
+					 * was worked out from one's frames alone holds
+					 * for the other's.  0 when not known (LBR call
+					 * stacks, DWARF unwinding, out of memory) */
 };
 
 struct pk_resolver;

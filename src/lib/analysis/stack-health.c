@@ -6,7 +6,9 @@
  * in junk, a chain as long as the stack limit, and the DSOs whose
  * addresses resolve to no symbol (stripped, no debug info, or another
  * build-id), each with the number of samples it touches.  Whether a
- * stack reached its root is judged by the outermost frame's symbol.
+ * stack reached its root is judged by the outermost frame's symbol.  A
+ * repeat of the last chain (the resolver's chain_id) has what its frames
+ * came to counted again without looking at them.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -27,6 +29,14 @@ struct pk_stack_health {
 	uint64_t seq;		/* samples fed, 1-based, for last_seq */
 	bool dso_hit;		/* the sample being added touched a DSO with problems */
 	bool sorted;
+	/* What the frames of chain chain_id (pk_resolved_sample) came to,
+	 * replayed for a repeat of it instead of looking at each frame: the
+	 * DSOs its frames counted (each once), and fp_cut's answer. */
+	uint64_t chain_id;	/* 0: none kept */
+	const struct pk_dso **hits;
+	size_t nr_hits, cap_hits;
+	const struct pk_dso *fp_blame;
+	bool fp_known;
 };
 
 int pk_stack_health_new(struct pk_stack_health **out)
@@ -46,6 +56,7 @@ void pk_stack_health_free(struct pk_stack_health *h)
 	if (!h)
 		return;
 	free(h->dsos);
+	free(h->hits);
 	free(h);
 }
 
@@ -218,13 +229,84 @@ static int count_dwarf(struct pk_stack_health *h, const struct perf_event_attr *
 	return 0;
 }
 
-int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr *attr,
-			const struct pk_sample *smp, const struct pk_resolved_sample *rs)
+/* d, whose DSO entry the frames of the chain being kept counted, noted
+ * once; out of memory the chain is not kept. */
+static void note_hit(struct pk_stack_health *h, const struct pk_dso *d)
+{
+	for (size_t i = 0; i < h->nr_hits; i++)
+		if (h->hits[i] == d)
+			return;
+	if (h->nr_hits == h->cap_hits) {
+		size_t cap = h->cap_hits ? h->cap_hits * 2 : 8;
+		const struct pk_dso **n = realloc(h->hits, cap * sizeof(*n));
+
+		if (!n) {
+			h->chain_id = 0;
+			return;
+		}
+		h->hits = n;
+		h->cap_hits = cap;
+	}
+	h->hits[h->nr_hits++] = d;
+}
+
+/* The frames of rs counted (count_location each), or, for a repeat of the
+ * chain kept, the DSOs they counted the last time counted again. */
+static int count_frames(struct pk_stack_health *h, const struct pk_resolved_sample *rs, bool repeat)
+{
+	struct dso_count *e;
+	int err;
+
+	if (repeat) {
+		for (size_t i = 0; i < h->nr_hits; i++) {
+			if (!(e = dso_entry(h, h->hits[i])))
+				return -ENOMEM;
+			if (e->last_seq != h->seq) {
+				e->last_seq = h->seq;
+				e->pub.nr_samples++;
+			}
+			h->dso_hit = true;
+		}
+		return 0;
+	}
+	for (size_t i = 0; i < rs->nr_frames; i++) {
+		const struct pk_location *loc = &rs->frames[i].loc;
+
+		if ((err = count_location(h, loc)) < 0)
+			return err;
+		if (h->chain_id && !loc->sym && is_file(loc->dso))
+			note_hit(h, loc->dso);
+	}
+	return 0;
+}
+
+/* fp_cut's answer for rs, kept with its chain. */
+static const struct pk_dso *fp_cut_kept(struct pk_stack_health *h, const struct pk_resolved_sample *rs)
+{
+	if (!h->chain_id)
+		return fp_cut(rs);
+	if (!h->fp_known) {
+		h->fp_blame = fp_cut(rs);
+		h->fp_known = true;
+	}
+	return h->fp_blame;
+}
+
+static int add_sample(struct pk_stack_health *h, const struct perf_event_attr *attr,
+		      const struct pk_sample *smp, const struct pk_resolved_sample *rs)
 {
 	bool dwarf = (attr->sample_type & PERF_SAMPLE_STACK_USER) && (smp->fields & PERF_SAMPLE_STACK_USER) &&
 		     smp->stack.size;
 	int err;
 
+	/* A repeat of the chain kept, or a new one to keep (none: 0). */
+	bool repeat = rs->chain_id && rs->chain_id == h->chain_id;
+
+	if (!repeat) {
+		h->chain_id = rs->chain_id;
+		h->nr_hits = 0;
+		h->fp_known = false;
+	}
 	h->seq++;
 	h->dso_hit = false;
 	h->fig.nr_samples++;
@@ -238,7 +320,7 @@ int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr 
 		   (attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK);
 
 	if (!dwarf && !lbr && (attr->sample_type & PERF_SAMPLE_CALLCHAIN)) {
-		const struct pk_dso *d = fp_cut(rs);
+		const struct pk_dso *d = fp_cut_kept(h, rs);
 		struct dso_count *e;
 
 		if (d) {
@@ -252,14 +334,21 @@ int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr 
 	}
 	if (rs->nr_frames >= h->fig.max_stack)
 		h->fig.nr_max_stack++;
-	if ((err = count_location(h, &rs->loc)) < 0)
+	if ((err = count_location(h, &rs->loc)) < 0 || (err = count_frames(h, rs, repeat)) < 0)
 		return err;
-	for (size_t i = 0; i < rs->nr_frames; i++)
-		if ((err = count_location(h, &rs->frames[i].loc)) < 0)
-			return err;
 	if (h->dso_hit)
 		h->fig.nr_dso_samples++;
 	return 0;
+}
+
+int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr *attr,
+			const struct pk_sample *smp, const struct pk_resolved_sample *rs)
+{
+	int err = add_sample(h, attr, smp, rs);
+
+	if (err < 0)
+		h->chain_id = 0;	/* what was kept may be part of it */
+	return err;
 }
 
 int pk_stack_health_get(const struct pk_stack_health *h, struct pk_stack_health_figures *out)

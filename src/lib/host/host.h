@@ -184,7 +184,7 @@ int pk__host_kallsyms_load(const char *path, unsigned int flags, pk__host_ksym_c
  */
 void pk__host_populate(void *mem, size_t len);
 
-/* The loaded text of pk__host_kallsyms_map: from malloc, or (map_len
+/* The loaded text of pk__host_kallsyms_whole: from malloc, or (map_len
  * not 0) a read-only private mapping of the file. */
 struct pk__host_ktext {
 	char *text;
@@ -192,17 +192,28 @@ struct pk__host_ktext {
 };
 
 /*
- * pk__host_kallsyms_map - as pk__host_kallsyms_load, but a plain file
- * that ends in a newline is mapped (read-only, its pages mapped at once)
- * instead of copied into memory: no 5 MB copy, no page zeroed.  Lines
- * handed over `unchecked` (PK__KSYM_QUICK) then keep their newline: their
- * names are not NUL-terminated and end at name_len.  Any other line is
- * made writable (its pages copied on write) and NUL-terminated in place as
- * before.  Anything else is read as pk__host_kallsyms_load reads it.
- * *kt is set in every case and released with pk__host_ktext_free.
+ * pk__host_kallsyms_whole - the whole kallsyms at `path` (NULL:
+ * /proc/kallsyms) in *kt, not parsed, its length in *len: mapped
+ * read-only and private, its pages mapped at once (map true and a plain
+ * file ending in a newline: no copy, no page zeroed; the caller never
+ * writes into it), else read into memory and NUL-terminated.  Returns 0,
+ * or a negative errno with the error record set as
+ * pk__host_kallsyms_read's (*kt then empty).
  */
-int pk__host_kallsyms_map(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
-			  struct pk__host_ktext *kt);
+int pk__host_kallsyms_whole(const char *path, bool map, struct pk__host_ktext *kt, size_t *len);
+
+/* pk__host_ksym_parse_n - pk__host_ksym_parse on a line of n bytes
+ * (line[n] NUL): a NUL inside makes it malformed, as in a walk. */
+int pk__host_ksym_parse_n(char *line, size_t n, struct pk__host_ksym *s);
+
+/* pk__host_kallsyms_hidden - the error record of a kallsyms walk that saw
+ * no address (any_line: it saw lines, their addresses hidden by
+ * kptr_restrict; else no symbol at all).  Returns -EACCES. */
+int pk__host_kallsyms_hidden(bool any_line);
+
+/* The longest kallsyms line a walk takes: KSYM_NAME_LEN is 512 since
+ * Linux 6.1, a module name at most 56 bytes. */
+#define PK__KSYM_LINE_MAX 1024
 
 /* pk__host_ktext_free - release a loaded text; an empty one is a no-op. */
 void pk__host_ktext_free(struct pk__host_ktext *kt);

@@ -6,6 +6,7 @@
  * kptr_restrict, out of file descriptors) named in the error record.
  */
 #include "host/host.h"
+#include "host/ksym-quick.h"
 #include "sys/sys.h"
 
 #include <ctype.h>
@@ -20,7 +21,7 @@
 #include <unistd.h>
 
 /* KSYM_NAME_LEN is 512 since Linux 6.1, a module name at most 56 bytes. */
-#define LINE_MAX_LEN 1024
+#define LINE_MAX_LEN PK__KSYM_LINE_MAX
 /* The kernel generates the file on every read(2) and it has 100k+ lines:
  * 4 KiB reads cost ~50 ms, reads this big a few.  The first read is
  * small: the kernel formats only what a read asks for, and a walk that
@@ -51,47 +52,13 @@ static char *hex64(char *p, uint64_t *out)
 	return p > start && p - start <= 16 ? p : NULL;
 }
 
-#define ONES 0x0101010101010101ull
-#define HIGH 0x8080808080808080ull
-
-/* Eight bytes at p as a little-endian word (the first byte lowest). */
-static uint64_t word(const char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return le64toh(v);
-}
-
-/*
- * The eight hex digits in `x` (the first, most significant, in the lowest
- * byte) as a number, eight bytes at a time; false when a byte is not a
- * hex digit.  For bytes below 0x80, b + 0x50 has its top bit set from '0'
- * up and b + 0x46 from '9' + 1 up, and no sum carries into the next byte.
- */
-static inline bool hex8(uint64_t x, uint32_t *out)
-{
-	uint64_t y = x | 0x20 * ONES;	/* letters in lower case */
-	uint64_t digit = (x + 0x50 * ONES) & ~(x + 0x46 * ONES);
-	uint64_t letter = (y + 0x1f * ONES) & ~(y + 0x19 * ONES);
-
-	if ((x & HIGH) || ((digit | letter) & HIGH) != HIGH)
-		return false;
-	x = (x & 0x0f * ONES) + ((x >> 6) & ONES) * 9;	/* each byte's value */
-	x = __builtin_bswap64(x);	/* the last digit, least significant, lowest */
-	x = (x | x >> 4) & 0x00ff00ff00ff00ffull;
-	x = (x | x >> 8) & 0x0000ffff0000ffffull;
-	*out = (uint32_t)(x | x >> 16);
-	return true;
-}
-
 /* The address at the start of a line of n bytes (line[n] is NUL): the usual
  * 16 digits by word, anything else by table.  Returns its end, or NULL. */
 static char *address(char *line, size_t n, uint64_t *out)
 {
 	uint32_t hi, lo;
 
-	if (n >= 16 && hex8(word(line), &hi) && hex8(word(line + 8), &lo) &&
+	if (n >= 16 && ksym_hex8(ksym_word(line), &hi) && ksym_hex8(ksym_word(line + 8), &lo) &&
 	    !hexval[(unsigned char)line[16]]) {
 		*out = (uint64_t)hi << 32 | lo;
 		return line + 16;
@@ -121,14 +88,14 @@ static char *name_end(char *p, const char *line, char *end)
 	uint64_t m;
 
 	for (; end - p >= 8; p += 8)
-		if ((m = enders(word(p))) != 0)
+		if ((m = enders(ksym_word(p))) != 0)
 			return p + __builtin_ctzll(m) / 8;
 	if (p == end)
 		return p;
 	if (end - line >= 8) {
 		unsigned int skip = (unsigned int)(8 - (end - p));	/* 1..7 */
 
-		m = enders(word(end - 8) | ((1ull << (8 * skip)) - 1));
+		m = enders(ksym_word(end - 8) | ((1ull << (8 * skip)) - 1));
 		return m ? end - 8 + __builtin_ctzll(m) / 8 : end;
 	}
 	while ((unsigned char)*p > ' ' && *p != 0x7f)
@@ -185,6 +152,11 @@ int pk__host_ksym_parse(char *line, struct pk__host_ksym *s)
 	return parse(line, strlen(line), s);
 }
 
+int pk__host_ksym_parse_n(char *line, size_t n, struct pk__host_ksym *s)
+{
+	return parse(line, n, s);
+}
+
 /* The error record for a kallsyms file that cannot be opened. */
 static int open_error(const char *path, int e)
 {
@@ -197,35 +169,6 @@ static int open_error(const char *path, int e)
 		pk__error_hint("%s", "this process is out of file descriptors: raise 'ulimit -n' "
 			       "or close some");
 	return -e;
-}
-
-/* The start of a quick line's name: after "ffffffff81000000 T ". */
-#define QUICK_NAME 19
-
-/*
- * A line of n bytes (line[n] NUL) in the usual shape, its name not looked
- * at: 16 hex digits, a blank, a letter, a blank, and a last byte that is
- * neither a blank, a control character, DEL nor ']'.  parse() would take
- * such a line, a name without a module, exactly when the name holds no
- * byte that ends a name (pk__host_ksym_name_ok): a name ended early by a
- * blank would need a module or trailing blanks, and the last byte rules
- * both out.  Inlined into both of its callers: it runs on every line.
- */
-static inline __attribute__((always_inline)) bool quick(char *line, size_t n,
-							 struct pk__host_ksym *s)
-{
-	uint32_t hi, lo;
-	unsigned char last;
-
-	if (n <= QUICK_NAME || line[16] != ' ' || !isalpha((unsigned char)line[17]) ||
-	    line[18] != ' ' || !hex8(word(line), &hi) || !hex8(word(line + 8), &lo))
-		return false;
-	last = (unsigned char)line[n - 1];
-	if (last <= ' ' || last == 0x7f || last == ']')
-		return false;
-	*s = (struct pk__host_ksym){ (uint64_t)hi << 32 | lo, line[17], line + QUICK_NAME, NULL, true,
-				     (uint32_t)(n - QUICK_NAME) };
-	return true;
 }
 
 bool pk__host_ksym_name_ok(const char *name, size_t name_len)
@@ -241,7 +184,6 @@ struct walk {
 	void *arg;
 	bool any_addr, any_line;
 	bool quick;		/* PK__KSYM_QUICK */
-	bool mapped;		/* the text is a read-only mapping */
 	int read_err;		/* read(2)'s errno, or 0 */
 };
 
@@ -262,7 +204,7 @@ static int one_line(struct walk *w, char *line, size_t n)
 
 	if (n >= LINE_MAX_LEN)
 		return 0;	/* not a kallsyms line: skipped */
-	if (w->quick && quick(line, n, &s))
+	if (w->quick && pk__host_ksym_quick(line, n, &s))
 		return quick_line(w, &s);
 	if (parse(line, n, &s) < 0)
 		return 0;	/* not a kallsyms line: skipped */
@@ -379,30 +321,7 @@ static char *read_all(int fd, size_t *len)
 	return buf;
 }
 
-/*
- * A line of n bytes of a mapped text, line[n] its newline: a quick one
- * handed over as it is, any other made writable (a private mapping: its
- * pages are copied, the file is untouched) and NUL-terminated for parse().
- */
-static int mapped_line(struct walk *w, char *line, size_t n)
-{
-	struct pk__host_ksym s;
-	uintptr_t start = (uintptr_t)line & ~(uintptr_t)4095;
-
-	if (n >= LINE_MAX_LEN)
-		return 0;	/* not a kallsyms line: skipped */
-	if (quick(line, n, &s))
-		return quick_line(w, &s);
-	if (mprotect((void *)start, (uintptr_t)line + n + 1 - start, PROT_READ | PROT_WRITE) < 0) {
-		w->read_err = errno;
-		return 1;
-	}
-	line[n] = '\0';
-	return one_line(w, line, n);
-}
-
-/* Each line of the whole text, NUL-terminated in place (or, mapped,
- * through mapped_line), through one_line. */
+/* Each line of the whole text, NUL-terminated in place, through one_line. */
 static int each_line_whole(char *text, size_t len, struct walk *w)
 {
 	char *p = text, *end = text + len;
@@ -412,12 +331,8 @@ static int each_line_whole(char *text, size_t len, struct walk *w)
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (w->mapped) {
-			ret = mapped_line(w, p, n);
-		} else {
-			p[n] = '\0';
-			ret = one_line(w, p, n);
-		}
+		p[n] = '\0';
+		ret = one_line(w, p, n);
 		p += n + 1;
 	}
 	return ret;
@@ -453,18 +368,14 @@ void pk__host_ktext_free(struct pk__host_ktext *kt)
 	*kt = (struct pk__host_ktext){ NULL, 0 };
 }
 
-/* The walk over fd, in chunks or (kt non-NULL) whole, mapped when asked
- * and possible, with its errors. */
+/* The walk over fd, in chunks or (kt non-NULL) whole, with its errors. */
 static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w,
 		   struct pk__host_ktext *kt)
 {
 	size_t len = 0;
-	char *buf = w->mapped ? map_text(fd, &len) : NULL;
+	char *buf = kt ? read_all(fd, &len) : pk__malloc(READ_BUFFER);
 	int ret = 0;
 
-	w->mapped = buf != NULL;
-	if (!buf)
-		buf = kt ? read_all(fd, &len) : pk__malloc(READ_BUFFER);
 	if (!buf && (!kt || len == (size_t)-1))
 		return pk__error(-ENOMEM, "read the kernel's symbols", "out of memory for %s", path);
 	if (!buf)
@@ -474,7 +385,7 @@ static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w,
 	else
 		ret = each_line(fd, buf, READ_BUFFER, w);
 	if (kt) {
-		*kt = (struct pk__host_ktext){ buf, w->mapped ? len : 0 };
+		*kt = (struct pk__host_ktext){ buf, 0 };
 		if (w->read_err)
 			pk__host_ktext_free(kt);
 	} else {
@@ -485,21 +396,47 @@ static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w,
 				 strerror(w->read_err));
 	/* Hidden addresses all read 0; a walk that saw only zeros (to the end,
 	 * or to where the callback stopped) saw hidden ones. */
-	if (ret >= 0 && (flags & PK__KSYM_NEED_ADDRS) && !w->any_addr) {
-		pk__error(-EACCES, "read the kernel's symbols", "%s", w->any_line ?
-			  "the kernel hides its addresses from this user (kptr_restrict)" :
-			  "the file lists no symbols");
-		pk__error_hint("%s", "as root: sysctl -w kernel.kptr_restrict=0");
-		return -EACCES;
-	}
+	if (ret >= 0 && (flags & PK__KSYM_NEED_ADDRS) && !w->any_addr)
+		return pk__host_kallsyms_hidden(w->any_line);
 	return ret;
 }
 
-static int kallsyms_walk(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
-			 struct pk__host_ktext *kt, bool map)
+int pk__host_kallsyms_hidden(bool any_line)
 {
-	bool quick = kt && (flags & PK__KSYM_QUICK);
-	struct walk w = { cb, arg, false, false, quick, quick && map, 0 };
+	pk__error(-EACCES, "read the kernel's symbols", "%s", any_line ?
+		  "the kernel hides its addresses from this user (kptr_restrict)" :
+		  "the file lists no symbols");
+	pk__error_hint("%s", "as root: sysctl -w kernel.kptr_restrict=0");
+	return -EACCES;
+}
+
+int pk__host_kallsyms_whole(const char *path, bool map, struct pk__host_ktext *kt, size_t *len)
+{
+	char *buf = NULL;
+	int fd, e = 0;
+
+	*kt = (struct pk__host_ktext){ NULL, 0 };
+	path = path ? path : "/proc/kallsyms";
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return open_error(path, errno);
+	if (map && (buf = map_text(fd, len)) != NULL)
+		*kt = (struct pk__host_ktext){ buf, *len };
+	else if ((buf = read_all(fd, len)) != NULL)
+		*kt = (struct pk__host_ktext){ buf, 0 };
+	else
+		e = *len == (size_t)-1 ? ENOMEM : errno;
+	close(fd);
+	if (e == ENOMEM)
+		return pk__error(-ENOMEM, "read the kernel's symbols", "out of memory for %s", path);
+	if (e)
+		return pk__error(-e, "read the kernel's symbols", "%s: %s", path, strerror(e));
+	return 0;
+}
+
+static int kallsyms_walk(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
+			 struct pk__host_ktext *kt)
+{
+	struct walk w = { cb, arg, false, false, kt && (flags & PK__KSYM_QUICK), 0 };
 	int fd, ret;
 
 	path = path ? path : "/proc/kallsyms";
@@ -512,24 +449,17 @@ static int kallsyms_walk(const char *path, unsigned int flags, pk__host_ksym_cb 
 
 int pk__host_kallsyms_read(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg)
 {
-	return kallsyms_walk(path, flags, cb, arg, NULL, false);
+	return kallsyms_walk(path, flags, cb, arg, NULL);
 }
 
 int pk__host_kallsyms_load(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
 			   char **text)
 {
 	struct pk__host_ktext kt = { NULL, 0 };
-	int ret = kallsyms_walk(path, flags, cb, arg, &kt, false);
+	int ret = kallsyms_walk(path, flags, cb, arg, &kt);
 
 	*text = kt.text;
 	return ret;
-}
-
-int pk__host_kallsyms_map(const char *path, unsigned int flags, pk__host_ksym_cb cb, void *arg,
-			  struct pk__host_ktext *kt)
-{
-	*kt = (struct pk__host_ktext){ NULL, 0 };
-	return kallsyms_walk(path, flags, cb, arg, kt, true);
 }
 
 static int text_sym(void *arg, const struct pk__host_ksym *s)

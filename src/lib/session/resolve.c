@@ -50,6 +50,7 @@ struct chain_slot {
 	uint64_t hash;
 	uint32_t pid;
 	uint32_t gen;			/* 0: empty */
+	uint64_t id;			/* pk_resolved_sample.chain_id of its frames */
 	uint64_t *ips;			/* the raw entries, nr_ips of them */
 	size_t nr_ips, cap_ips;
 	struct pk_frame *frames;	/* what they resolved to */
@@ -83,6 +84,7 @@ struct pk_resolver {
 	struct loc_slot *locs;		/* LOC_CACHE_SIZE of them */
 	struct chain_slot *chains;	/* CHAIN_MEMO_SIZE of them */
 	uint32_t gen;			/* the live generation of locs and chains, never 0 */
+	uint64_t last_chain_id;		/* the last chain_id handed out */
 };
 
 /* What the maps say now may differ from what the caches hold. */
@@ -613,7 +615,7 @@ bool pk_resolver_chain_key(const struct pk_sample *s, uint64_t *hash)
 /* Keep `nr` frames of res->frames as what chain `s` resolves to.  Out of
  * memory the slot stays empty: the memo only saves work. */
 static void memo_store(struct chain_slot *c, const struct pk_sample *s, uint64_t hash,
-		       const struct pk_frame *frames, size_t nr, uint32_t gen)
+		       const struct pk_frame *frames, size_t nr, uint32_t gen, uint64_t id)
 {
 	size_t nr_ips = s->callchain.nr;
 
@@ -637,14 +639,15 @@ static void memo_store(struct chain_slot *c, const struct pk_sample *s, uint64_t
 	memcpy(c->ips, s->callchain.ips, nr_ips * sizeof(*c->ips));
 	if (nr)
 		memcpy(c->frames, frames, nr * sizeof(*frames));
-	*c = (struct chain_slot){ hash, s->pid, gen, c->ips, nr_ips, c->cap_ips, c->frames, nr,
+	*c = (struct chain_slot){ hash, s->pid, gen, id, c->ips, nr_ips, c->cap_ips, c->frames, nr,
 				  c->cap_frames };
 }
 
 /* The frames of a memoisable sample: the memo's when it holds the same
- * chain of the same process in this generation, else resolved and kept. */
+ * chain of the same process in this generation, else resolved and kept
+ * under a new chain id (the slot's old frames are gone with its old id). */
 static int memo_frames(struct pk_resolver *res, const struct pk_sample *s,
-		       const struct pk_frame **frames, size_t *nr)
+		       const struct pk_frame **frames, size_t *nr, uint64_t *id)
 {
 	uint64_t h = chain_hash(s->pid, s->callchain.ips, s->callchain.nr);
 	struct chain_slot *c = &res->chains[(h >> 40) & (CHAIN_MEMO_SIZE - 1)];
@@ -654,13 +657,15 @@ static int memo_frames(struct pk_resolver *res, const struct pk_sample *s,
 	    !memcmp(c->ips, s->callchain.ips, c->nr_ips * sizeof(*c->ips))) {
 		*frames = c->frames;
 		*nr = c->nr_frames;
+		*id = c->id;
 		return 0;
 	}
 	*nr = 0;
 	if ((err = chain_part(res, s, s->callchain.nr, nr)) < 0)
 		return err;
 	*frames = res->frames;
-	memo_store(c, s, h, res->frames, *nr, res->gen);
+	memo_store(c, s, h, res->frames, *nr, res->gen, ++res->last_chain_id);
+	*id = c->gen ? c->id : 0;	/* 0: not kept, out of memory */
 	return 0;
 }
 
@@ -741,8 +746,9 @@ int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
 	if (!out->loc.dso && out->cpumode == PERF_RECORD_MISC_USER && s->ip >= 0xffff800000000000ull)
 		locate(res, s->pid, s->ip, PERF_RECORD_MISC_KERNEL, &out->loc);
 	out->lbr = res->lbr = false;
+	out->chain_id = 0;
 	if (memoisable(s))
-		return memo_frames(res, s, &out->frames, &out->nr_frames);
+		return memo_frames(res, s, &out->frames, &out->nr_frames, &out->chain_id);
 	if ((err = chain_frames(res, s, &nr)) < 0 || (err = unwound_frames(res, s, &nr)) < 0)
 		return err;
 	out->frames = res->frames;

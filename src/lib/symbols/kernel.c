@@ -78,24 +78,6 @@ static int add_ksym(void *arg, const struct pk__host_ksym *s)
 	return l->err < 0;
 }
 
-/* One kallsyms line into the index, by the same filter; module lines are
- * skipped (no module was mapped), a quick line's name is checked later. */
-static int index_ksym(void *arg, const struct pk__host_ksym *s)
-{
-	struct kload *l = arg;
-	char t = (char)(s->type & ~0x20);
-
-	if (s->module)
-		return 0;
-	if (s->name[0] == '_' && s->name[1] == 't' &&
-	    (s->unchecked ? s->name_len == 5 && !memcmp(s->name, "_text", 5) : !strcmp(s->name, "_text")))
-		l->text = s->addr;
-	if ((t != 'T' && t != 'W' && t != 'D' && t != 'B') || s->name[0] == '$')
-		return 0;
-	l->err = pk__kindex_add(l->index, s, t == 'W' ? STB_WEAK : s->type == t ? STB_GLOBAL : STB_LOCAL);
-	return l->err < 0;
-}
-
 static int table_add(void *arg, uint64_t addr, const char *name, unsigned char binding)
 {
 	return pk__symtab_add(arg, addr, 0, name, binding) < 0;
@@ -108,7 +90,8 @@ static int any(void *arg, uint64_t addr, const char *name, unsigned char binding
 }
 
 /* The index into the kernel's table in l->kernel: looked up in place when
- * in address order, else added symbol by symbol as add_ksym would have. */
+ * in address order, else added symbol by symbol as add_ksym would have
+ * (pk__kindex_scan applies the same filter). */
 static int index_table(struct kload *l)
 {
 	int err;
@@ -125,16 +108,6 @@ static int index_table(struct kload *l)
 		return 0;
 	}
 	return pk__kindex_each(l->index, table_add, l->kernel) ? -ENOMEM : 0;
-}
-
-/* The kallsyms at path walked into l->index, which then owns the text
- * (mapped when the file can be). */
-static int load_index(struct kload *l, const char *path, struct pk__host_ktext *kt)
-{
-	int ret = pk__host_kallsyms_map(path, PK__KSYM_NEED_ADDRS | PK__KSYM_QUICK, index_ksym, l, kt);
-
-	pk__kindex_own_text(l->index, kt);
-	return ret;
 }
 
 /* Whether the kernel DSO was recorded from another kernel than this one. */
@@ -255,7 +228,6 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 	struct kload l = { .k = k };
 	const char *path = dirs->kallsyms ? dirs->kallsyms : "/proc/kallsyms";
 	char cached[PATH_MAX], *text = NULL;
-	struct pk__host_ktext kt;
 
 	/* A vmlinux named (perf's --vmlinux): that one or nothing. */
 	if (dirs->vmlinux && !dirs->kallsyms) {
@@ -291,7 +263,7 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 		free(l.mods);
 		return;
 	}
-	if ((l.index ? load_index(&l, path, &kt)
+	if ((l.index ? pk__kindex_scan(l.index, path, true, &l.text)
 		     : pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, add_ksym, &l, &text)) != 0 ||
 	    l.err < 0 || (l.index && (l.err = index_table(&l)) < 0)) {
 		pk__kindex_free(l.index);

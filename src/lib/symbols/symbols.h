@@ -88,29 +88,31 @@ int pk__kindex_new(struct pk__kindex **out);
 /* pk__kindex_free - free it, and the text it owns; NULL is a no-op. */
 void pk__kindex_free(struct pk__kindex *x);
 
-struct pk__host_ktext;
+/*
+ * pk__kindex_scan - the kernel's lines of the kallsyms at `path` (NULL:
+ * /proc/kallsyms) into the empty x, which keeps the text (mapped when
+ * `map` and the file is a plain one ending in a newline, never written
+ * into); the lines perf's filter keeps (text, weak, data, bss; no '$'
+ * names, no module lines) are counted and every 32nd noted, their names
+ * checked when looked up.  *text_addr gets the _text line's address (0
+ * when none).  0, or a negative errno with the error record set as
+ * pk__host_kallsyms_read's with PK__KSYM_NEED_ADDRS (-EACCES when every
+ * address is hidden).
+ */
+int pk__kindex_scan(struct pk__kindex *x, const char *path, bool map, uint64_t *text_addr);
 
-/* pk__kindex_own_text - x owns the loaded text its lines' names are in
- * (*kt emptied); the names handed out are copies, valid as long as x. */
-void pk__kindex_own_text(struct pk__kindex *x, struct pk__host_ktext *kt);
-
-/* pk__kindex_add - a kallsyms line perf's filter keeps, in the file's
- * order, its name checked or not (s->unchecked); the name must outlive x.
- * 0 or -ENOMEM. */
-int pk__kindex_add(struct pk__kindex *x, const struct pk__host_ksym *s, unsigned char binding);
-
-/* pk__kindex_in_order - whether the lines were added in address order. */
+/* pk__kindex_in_order - whether the kept lines came in address order. */
 bool pk__kindex_in_order(const struct pk__kindex *x);
 
 /* Called for each well-formed line; non-zero stops pk__kindex_each. */
 typedef int (*pk__kindex_cb)(void *arg, uint64_t addr, const char *name, unsigned char binding);
 
-/* pk__kindex_each - each well-formed line in the order added (every name
+/* pk__kindex_each - each well-formed kept line in the file's order (every name
  * checked; a copy, valid as long as x).  0, the callback's stop value or
  * -ENOMEM. */
 int pk__kindex_each(struct pk__kindex *x, pk__kindex_cb cb, void *arg);
 
-/* pk__kindex_finish - ready for lookups, once all lines are in and they are
+/* pk__kindex_finish - ready for lookups, once scanned and the lines are
  * in address order.  0 or -ENOMEM. */
 int pk__kindex_finish(struct pk__kindex *x);
 

@@ -7,7 +7,8 @@
  * the file's unwind tables; frame-pointer chains that
  * end after a frame in a file or go into junk blame that file, a chain
  * that reaches __libc_start_main does not; the stack limit; DSOs without
- * symbols and with another build-id counted once per sample, most first.
+ * symbols and with another build-id counted once per sample, most first;
+ * repeats of a chain (the resolver's chain_id) count as without ids.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -42,6 +43,20 @@ static struct pk_frame user(struct pk_dso *d, const char *sym)
 {
 	return (struct pk_frame){ .ip = 0x1000, .cpumode = PERF_RECORD_MISC_USER,
 				  .loc = { .size = sizeof(struct pk_location), .dso = d, .sym = sym } };
+}
+
+/* A sample of frames f[0..nr) with the resolver's chain_id `id`, its ip
+ * at `ip` (NULL: at f[0]). */
+static void feed_id(struct pk_stack_health *h, const struct perf_event_attr *attr, const struct pk_frame *f,
+		    size_t nr, uint64_t id, const struct pk_frame *ip)
+{
+	struct pk_sample smp = { .fields = attr->sample_type };
+	struct pk_resolved_sample rs = { .size = sizeof(rs), .comm = "app", .pid = 1, .tid = 1,
+					 .cpumode = PERF_RECORD_MISC_USER, .frames = f, .nr_frames = nr,
+					 .chain_id = id };
+
+	rs.loc = ip ? ip->loc : f[0].loc;
+	assert_int_equal(pk_stack_health_add(h, attr, &smp, &rs), 0);
 }
 
 static void feed(struct pk_stack_health *h, const struct perf_event_attr *attr, uint64_t size,
@@ -190,6 +205,54 @@ static void dsos_without_symbols(void **state)
 	pk_stack_health_free(h);
 }
 
+/* Samples that repeat a chain (the resolver's chain_id) count as the same
+ * samples without ids: a DSO once per sample, the frame-pointer cut, the
+ * ip's own location looked at each time. */
+static void repeated_chains(void **state)
+{
+	const struct pk_frame a[] = { user(&stripped, NULL), user(&changed, NULL), user(&stripped, NULL) };
+	const struct pk_frame b[] = { user(&exe, "hot_a") };
+	const struct pk_frame c[] = { user(&exe, "hot_a"), user(&exe, "main"), user(&libc, "__libc_start_main") };
+	const struct pk_frame ip_stripped = user(&stripped, NULL), ip_libc = user(&libc, NULL);
+	static const unsigned char order[] = { 0, 0, 0, 1, 1, 0, 2, 2, 2, 1, 0, 0 };
+	const struct pk_frame *chains[] = { a, b, c };
+	const size_t nr[] = { 3, 1, 3 };
+	struct pk_stack_health *h[2];
+	struct pk_stack_health_figures s[2];
+	struct pk_stack_health_dso d[2];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(pk_stack_health_new(&h[k]), 0);
+		for (size_t i = 0; i < sizeof(order); i++) {
+			const struct pk_frame *ip = i % 3 == 0 ? &ip_stripped : i % 3 == 1 ? &ip_libc : NULL;
+
+			/* ids: one per chain, as the resolver gives a repeat */
+			feed_id(h[k], &fp_attr, chains[order[i]], nr[order[i]], k ? 10u + order[i] : 0, ip);
+		}
+		s[k] = figures(h[k]);
+	}
+	assert_int_equal(s[1].nr_samples, s[0].nr_samples);
+	assert_int_equal(s[1].nr_fp_cut, s[0].nr_fp_cut);
+	assert_int_equal(s[0].nr_fp_cut, 3);	/* b: one frame in a file, short of a root */
+	assert_int_equal(s[1].nr_dso_samples, s[0].nr_dso_samples);
+	assert_int_equal(s[1].nr_dsos, s[0].nr_dsos);
+	assert_int_equal(s[0].nr_dsos, 4);
+	for (size_t i = 0; i < s[0].nr_dsos; i++) {
+		assert_int_equal(pk_stack_health_dso(h[0], i, &d[0]), 0);
+		assert_int_equal(pk_stack_health_dso(h[1], i, &d[1]), 0);
+		assert_ptr_equal(d[1].dso, d[0].dso);
+		assert_int_equal(d[1].problems, d[0].problems);
+		assert_int_equal(d[1].nr_samples, d[0].nr_samples);
+		assert_int_equal(d[1].nr_fp_cut, d[0].nr_fp_cut);
+	}
+	assert_int_equal(pk_stack_health_dso(h[0], 0, &d[0]), 0);
+	assert_ptr_equal(d[0].dso, &stripped);
+	assert_int_equal(d[0].nr_samples, 9);	/* a's six samples, three others with their ip there */
+	pk_stack_health_free(h[0]);
+	pk_stack_health_free(h[1]);
+}
+
 static void errors(void **state)
 {
 	struct pk_stack_health *h;
@@ -209,6 +272,7 @@ int main(void)
 		cmocka_unit_test(frame_pointers_missing),
 		cmocka_unit_test(stack_limit),
 		cmocka_unit_test(dsos_without_symbols),
+		cmocka_unit_test(repeated_chains),
 		cmocka_unit_test(errors),
 	};
 

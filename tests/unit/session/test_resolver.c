@@ -293,9 +293,9 @@ static void repeated_addresses_follow_new_maps(void **state)
 }
 
 /* Chains asked for again and again, alternately (the resolver memoises
- * whole chains), keep their own frames; a map that moves under a caller's
- * frame changes that frame at once, and a record that moves no map
- * (FINISHED_ROUND) changes nothing. */
+ * whole chains), keep their own frames and chain id; a map that moves
+ * under a caller's frame changes that frame at once, and the id, and a
+ * record that moves no map (FINISHED_ROUND) changes nothing. */
 static void repeated_chains_keep_their_frames(void **state)
 {
 	struct pk_resolver *res = this_process();
@@ -306,6 +306,7 @@ static void repeated_chains_keep_their_frames(void **state)
 	struct pk_record r2 = sample_with(two, 4, PERF_RECORD_MISC_USER);
 	struct pk_record round = { .type = PK_DATA_RECORD_FINISHED_ROUND }, m = { .type = PERF_RECORD_MMAP2 };
 	struct pk_resolved_sample s = { .size = sizeof(s) };
+	uint64_t id1 = 0, id2 = 0;
 
 	(void)state;
 	for (int i = 0; i < 4; i++) {
@@ -313,7 +314,17 @@ static void repeated_chains_keep_their_frames(void **state)
 		assert_int_equal(s.nr_frames, 2);
 		assert_string_equal(s.frames[0].loc.sym, "resolver_fn_a");
 		assert_string_equal(s.frames[1].loc.sym, "resolver_fn_b");
+		/* One chain id per chain while nothing is remapped. */
+		assert_int_not_equal(s.chain_id, 0);
+		if (!id1)
+			id1 = s.chain_id;
+		assert_int_equal(s.chain_id, id1);
 		assert_int_equal(pk_resolver_resolve(res, &r2, &s), 0);
+		assert_int_not_equal(s.chain_id, 0);
+		assert_int_not_equal(s.chain_id, id1);
+		if (!id2)
+			id2 = s.chain_id;
+		assert_int_equal(s.chain_id, id2);
 		assert_int_equal(s.nr_frames, 3);
 		assert_string_equal(s.frames[0].loc.sym, "resolver_fn_b");
 		assert_string_equal(s.frames[2].loc.sym, "resolver_fn_a");
@@ -328,6 +339,7 @@ static void repeated_chains_keep_their_frames(void **state)
 	assert_int_equal(pk_resolver_resolve(res, &r1, &s), 0);
 	assert_int_equal(s.nr_frames, 2);
 	assert_null(s.frames[1].loc.sym);
+	assert_true(s.chain_id != 0 && s.chain_id != id1 && s.chain_id != id2);	/* new frames */
 	assert_int_equal(s.frames[1].ip, b + 4);
 	pk_resolver_free(res);
 }
