@@ -259,7 +259,10 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'D': o->dump = true; return 0;
 	case 'b': o->branch_mode = 1; return 0;
 	case OPT_NO_BRANCH_STACK: o->branch_mode = -1; return 0;
-	case 's': o->sort_given = true; return parse_sort(o, arg);
+	case 's':
+		o->sort_given = true;
+		o->sort_arg = arg;
+		return report_branch_sort_key(arg) ? 0 : parse_sort(o, arg);	/* branch keys: report-branch2.c */
 	case 'F': o->fields_arg = arg; return 0;
 	case 'p': o->parent_arg = arg; return 0;
 	case 'x': o->exclude_other = true; return 0;
@@ -692,6 +695,7 @@ static void teardown(struct report_run *run)
 static int report(struct report_opts *o, bool defaulted)
 {
 	struct report_run run = { .o = o };
+	bool branch;
 	int rc;
 
 	if ((rc = cli_check_input("report", o->input, o->force, defaulted)))
@@ -706,7 +710,8 @@ static int report(struct report_opts *o, bool defaulted)
 	if (o->f2.tasks)
 		return report_tasks(o, run.r);
 	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) ||
-	    (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
+	    (rc = report_cg_setup(o, run.r)) || (rc = report_branch_keys(o, run.r, &branch)) ||
+	    (!branch && (rc = report_fields_setup(o))) ||
 	    (rc = report_hier_setup(o)) || (rc = report_parent_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;

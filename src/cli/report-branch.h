@@ -23,9 +23,21 @@ struct report_branch;
  * BRANCH_STACK feature and no user stacks, as perf 6.1 decides. */
 bool report_branch_wanted(const struct report_opts *o, struct pk_data_reader *r);
 
+/* report_branch_keys - whether report runs in branch mode, in *branch;
+ * CLI_EXIT_USAGE after a message for --sort or -F keys perf refuses (a
+ * branch key such as dso_from outside branch mode) or perfkit's branch
+ * mode does not have; else 0. */
+int report_branch_keys(const struct report_opts *o, struct pk_data_reader *r, bool *branch);
+
+/* report_branch_sort_key - whether --sort's words name a branch key: the
+ * usual table's parser leaves those to branch mode. */
+bool report_branch_sort_key(const char *arg);
+
 /* report_branch_setup - an empty branch histogram per event of r in *out;
  * perf's error (on stderr) and -EINVAL when the samples of a file (not a
- * pipe) carry no branch stack; -ENOMEM. */
+ * pipe) carry no branch stack; -EINVAL for keys report_branch_keys
+ * refuses; -ENOMEM.  The keys are
+ * perf's (report-branch2.c): --sort's, -F's, else its default branch keys. */
 int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, struct report_branch **out);
 
 /* report_branch_free - free it.  NULL is a no-op. */
