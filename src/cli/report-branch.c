@@ -24,6 +24,7 @@
 #include "report-branch2.h"
 
 struct report_branch {
+	const struct report_opts *o;
 	struct br_keys keys;
 	struct br_table *ev;
 	size_t nr_ev;
@@ -56,6 +57,8 @@ int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, s
 	}
 	for (size_t i = 0; i < nr_ev; i++)
 		br_table_init(&b->ev[i]);
+	b->o = o;
+	b->keys.dsos_given = o->dsos != NULL;
 	b->nr_ev = nr_ev;
 	*out = b;
 	return 0;
@@ -121,15 +124,38 @@ static void count_type(struct report_branch *b, const struct perf_branch_entry *
 		b->cross_4k++;
 }
 
+/* perf's machine__resolve filters of the sample (--comms, --dsos,
+ * --symbols, --pid, --tid): its branches count, but are not shown. */
+static int sample_filtered(const struct report_opts *o, struct cli_names *names, const struct pk_resolved_sample *rs,
+			   bool *out)
+{
+	const char *dso = NULL;
+	bool nomem = false;
+
+	if (o->dsos && rs->loc.dso && !(dso = cli_dso_short_name(names, rs->loc.dso, rs->pid, &nomem)) && nomem)
+		return -ENOMEM;
+	*out = (o->comms && !report_in_list(o->comms, rs->comm)) ||
+	       (o->dsos && !report_verbose_dso_listed(o, dso, rs->loc.dso)) ||
+	       (o->syms && !report_in_list(o->syms, rs->loc.sym)) ||
+	       (o->pids && !report_in_ids(o->pids, o->nr_pids, rs->pid)) ||
+	       (o->tids && !report_in_ids(o->tids, o->nr_tids, rs->tid));
+	return 0;
+}
+
 int report_branch_add(struct report_branch *b, size_t ev, struct pk_maps *m, struct cli_names *names,
 		      const struct pk_sample *smp, const struct pk_resolved_sample *rs)
 {
+	const struct report_opts *o = b->o;
 	struct br_entry e = { 0 };
 	const struct br_entry *at;
 	int err;
 
 	if (ev >= b->nr_ev || !(smp->fields & PERF_SAMPLE_BRANCH_STACK))
 		return 0;	/* perf: a sample without a branch stack counts nowhere */
+	if (o->cpus && !report_in_ids(o->cpus, o->nr_cpus, smp->fields & PERF_SAMPLE_CPU ? (int64_t)smp->cpu : -1))
+		return 0;	/* perf's --cpu drops the sample before its branches */
+	if ((err = sample_filtered(o, names, rs, &e.filtered)) < 0)
+		return err;
 	if (!(e.comm = cli_names_intern(names, rs->comm ? rs->comm : ":-1")))
 		return -ENOMEM;
 	e.tid = rs->tid;
@@ -181,6 +207,11 @@ static void print_stats(FILE *f, const struct report_branch *b)
 		print_stat(f, new_types[i], b->new_counts[i], total);
 }
 
+static const char *one(char *const *list)
+{
+	return list && list[0] && !list[1] ? list[0] : NULL;
+}
+
 bool report_branch_print(FILE *f, const struct report_opts *o, struct report_branch *b,
 			 const struct report_event *ev, size_t nr_ev, uint64_t lost_samples)
 {
@@ -190,6 +221,7 @@ bool report_branch_print(FILE *f, const struct report_opts *o, struct report_bra
 		any |= b->ev[i].total != 0;
 	if (!o->quiet && !o->header)
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
+	br_keys_elide(&b->keys, f, one(o->comms), one(o->dsos), one(o->syms));
 	if (!any)
 		return false;
 	if (!o->quiet)

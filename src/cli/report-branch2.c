@@ -166,6 +166,24 @@ int br_keys_setup(struct br_keys *k, const char *sort, const char *fields)
 	return 0;
 }
 
+void br_keys_elide(struct br_keys *k, FILE *f, const char *comm, const char *dso, const char *sym)
+{
+	bool all = true;
+
+	for (size_t i = 0; i < k->nr_col; i++) {
+		k->elide[i] = (k->col[i] == BRK_COMM && comm) || (k->col[i] == BRK_DSO && dso) ||
+			      (k->col[i] == BRK_SYM && sym);
+		all &= k->elide[i];
+	}
+	for (size_t i = 0; i < k->nr_col; i++) {
+		if (all)
+			k->elide[i] = false;
+		else if (k->elide[i] && f)
+			fprintf(f, "# %s: %s\n", keys[k->col[i]].name,
+				k->col[i] == BRK_COMM ? comm : k->col[i] == BRK_DSO ? dso : sym);
+	}
+}
+
 static int64_t cmp_null(const void *l, const void *r)
 {
 	return !l && !r ? 0 : !l ? -1 : 1;
@@ -364,7 +382,7 @@ int br_table_add(struct br_table *t, const struct br_keys *k, const struct br_en
 	}
 	t->e[t->nr] = *e;
 	t->e[t->nr].period = 1;
-	t->e[t->nr].dead = false;
+	t->e[t->nr].dead = false;	/* filtered: the caller's, kept by the entry's first branch */
 	t->total++;
 	if ((same = find_insert(t, k, 0, (int32_t)t->nr)) >= 0) {
 		t->e[same].period++;
@@ -434,13 +452,13 @@ static size_t max_sz(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
-static size_t unres(size_t w)
+static size_t unres(size_t w, bool dsos_given)
 {
-	return max_sz(w, 16);	/* perf's hists__set_unres_dso_col_len */
+	return dsos_given ? w : max_sz(w, 16);	/* perf's hists__set_unres_dso_col_len */
 }
 
 /* perf's hists__calc_col_len for one entry, into w (by key). */
-static void col_len(const struct br_entry *e, size_t w[BRK_NR])
+static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos)
 {
 	size_t comm = strlen(e->comm);
 
@@ -452,14 +470,14 @@ static void col_len(const struct br_entry *e, size_t w[BRK_NR])
 	if (e->to.dso)
 		w[BRK_DSO] = max_sz(w[BRK_DSO], strlen(e->to.dso));
 	if (!e->to.sym)
-		w[BRK_DSO] = unres(w[BRK_DSO]);
+		w[BRK_DSO] = unres(w[BRK_DSO], dsos);
 	if (e->from.sym) {
 		w[BRK_SYM_FROM] = max_sz(w[BRK_SYM_FROM], strlen(e->from.sym) + 4);
 		w[BRK_DSO_FROM] = max_sz(w[BRK_DSO_FROM], e->from.dso ? strlen(e->from.dso) : 0);
 	} else {
 		w[BRK_SYM_FROM] = max_sz(w[BRK_SYM_FROM], 16 + 4 + 2);
 		w[BRK_ADDR_FROM] = max_sz(w[BRK_ADDR_FROM], 16 + 4 + 2);
-		w[BRK_DSO_FROM] = unres(w[BRK_DSO_FROM]);
+		w[BRK_DSO_FROM] = unres(w[BRK_DSO_FROM], dsos);
 	}
 	if (e->to.sym) {
 		w[BRK_SYM_TO] = max_sz(w[BRK_SYM_TO], strlen(e->to.sym) + 4);
@@ -467,7 +485,7 @@ static void col_len(const struct br_entry *e, size_t w[BRK_NR])
 	} else {
 		w[BRK_SYM_TO] = max_sz(w[BRK_SYM_TO], 16 + 4 + 2);
 		w[BRK_ADDR_TO] = max_sz(w[BRK_ADDR_TO], 16 + 4 + 2);
-		w[BRK_DSO_TO] = unres(w[BRK_DSO_TO]);
+		w[BRK_DSO_TO] = unres(w[BRK_DSO_TO], dsos);
 	}
 }
 
@@ -559,17 +577,21 @@ static void print_head(FILE *f, const struct br_table *t, const struct br_keys *
 
 	fprintf(f, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, event);
 	fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", t->total);
-	for (size_t i = 0; i < k->nr_col; i++) {
+	for (size_t i = 0, shown = 0; i < k->nr_col; i++) {
 		int iw = (int)w[i];
 
+		if (k->elide[i])
+			continue;
 		if (k->col[i] == BRK_OVERHEAD)
-			fprintf(f, "%s%*s", i ? "  " : "# ", iw, keys[BRK_OVERHEAD].header);
+			fprintf(f, "%s%*s", shown++ ? "  " : "# ", iw, keys[BRK_OVERHEAD].header);
 		else
-			fprintf(f, "%s%-*.*s", i ? "  " : "# ", iw, iw, keys[k->col[i]].header);
+			fprintf(f, "%s%-*.*s", shown++ ? "  " : "# ", iw, iw, keys[k->col[i]].header);
 	}
 	fputs("\n#", f);
-	for (size_t i = 0; i < k->nr_col; i++) {
-		fputs(i ? "  " : " ", f);
+	for (size_t i = 0, shown = 0; i < k->nr_col; i++) {
+		if (k->elide[i])
+			continue;
+		fputs(shown++ ? "  " : " ", f);
 		for (size_t n = 0; n < w[i]; n++)
 			fputc('.', f);
 	}
@@ -578,19 +600,27 @@ static void print_head(FILE *f, const struct br_table *t, const struct br_keys *
 
 void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, const char *event)
 {
-	size_t len[BRK_NR] = { 0 }, w[BR_MAX_KEYS];
+	size_t len[BRK_NR] = { 0 }, w[BR_MAX_KEYS], last = 0;
 
 	resort(t, k);
 	for (int32_t i = first(t, 2); i >= 0; i = next(t, 2, i))
-		col_len(&t->e[i], len);
+		if (!t->e[i].filtered)
+			col_len(&t->e[i], len, k->dsos_given);
+	for (size_t i = 0; i < k->nr_col; i++)
+		if (!k->elide[i])
+			last = i;
 	for (size_t i = 0; i < k->nr_col; i++)
 		w[i] = max_sz(strlen(keys[k->col[i]].header), len[k->col[i]]);
 	if (!quiet)
 		print_head(f, t, k, w, event);
 	for (int32_t i = first(t, 2); i >= 0; i = next(t, 2, i)) {
+		if (t->e[i].filtered)
+			continue;
 		for (size_t c = 0; c < k->nr_col; c++) {
+			if (k->elide[c])
+				continue;
 			fputs("  ", f);
-			cell(f, k, k->col[c], &t->e[i], w[c], t->total, c + 1 == k->nr_col);
+			cell(f, k, k->col[c], &t->e[i], w[c], t->total, c == last);
 		}
 		fputs("\n", f);
 	}

@@ -33,6 +33,7 @@ struct br_entry {
 	int32_t link[3][3];	/* per tree: left, right, parent (-1: none) */
 	bool red[3];
 	bool dead;		/* merged into another in the collapse tree */
+	bool filtered;		/* the first sample's --comms/--dsos/... state: not shown */
 };
 
 /* One event's table: the entries and perf's three trees' roots. */
@@ -53,6 +54,8 @@ struct br_keys {
 	size_t nr_col;
 	bool has_dso;		/* perf's hists__has(dso): "symbol" compares no DSO */
 	bool need_collapse;	/* a key with perf's se_collapse (comm) */
+	bool elide[BR_MAX_KEYS];	/* a column a one-name filter stands for */
+	bool dsos_given;	/* --dsos: no unresolved DSO widens its column */
 	const char *flag_out[3];	/* perf's static texts of mispredict, in_tx, abort */
 };
 
@@ -73,6 +76,12 @@ bool br_sort_has_branch_key(const char *arg);
  * the words of arg outside branch mode (what: "--sort key"); else 0. */
 int br_keys_refuse(const char *arg, const char *what);
 
+/* br_keys_elide - perf's elision: the comm, dso and symbol columns whose
+ * filter names one value (comm, dso, sym; NULL: not so) are not shown,
+ * unless no column would be left; perf's "# comm: NAME" line for each to
+ * f (NULL: none), in column order. */
+void br_keys_elide(struct br_keys *k, FILE *f, const char *comm, const char *dso, const char *sym);
+
 /* br_table_init - an empty table. */
 void br_table_init(struct br_table *t);
 
@@ -86,7 +95,8 @@ int br_table_add(struct br_table *t, const struct br_keys *k, const struct br_en
 		 const struct br_entry **at);
 
 /* br_table_print - perf's collapse and output sort of t, then its rows
- * (header block as report-branch.c gives it) to f.  quiet: rows only. */
+ * (header block as report-branch.c gives it) to f, but for filtered ones
+ * (which count in the total).  quiet: rows only. */
 void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, const char *event);
 
 #endif

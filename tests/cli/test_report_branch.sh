@@ -6,7 +6,8 @@
 # feature and no user stacks (not for one without the feature, nor for a
 # --call-graph dwarf recording), each byte for byte against perf on the
 # same file: rows of each branch, perf's default branch columns and
-# widths, its sort order and its Branch Statistics block.
+# widths, its sort order and its Branch Statistics block; perf's branch
+# sort keys in --sort and -F, and its sample filters in branch mode.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -88,6 +89,22 @@ for f in mine-br.data perf-br.data dd-br.data; do
 	same_as_perf "$f" -F +dso_to,symbol_to
 	same_as_perf "$f" -F dso_to --sort comm
 done
+# The sample's filters, as perf's machine__resolve sets them: a branch of a
+# sample --comms, --dsos, --symbols, --pid or --tid leaves out still counts
+# in the total (its entry keeps its first sample's state), a one-name
+# filter's column gives way to perf's "# comm: NAME" line; --cpu drops the
+# sample.
+ddpid=$(perf script -i dd-br.data --comms dd -F pid 2>/dev/null | head -1 | tr -d ' ')
+for args in "--comms dd" "--comms dd -q" "--comms nosuch" "--dsos libc.so.6" "--dsos libc.so.6,dd" \
+	"--symbols read" "--sort sym,comm --symbols read" "--sort dso,comm --dsos libc.so.6" \
+	"--pid $ddpid" "--tid $ddpid --sort mispredict,pid"; do
+	# shellcheck disable=SC2086
+	same_as_perf dd-br.data $args
+done
+perf record -q --sample-cpu -e cpu-clock -c 100000 -o cpu.data -- "$W" hot 30 >/dev/null 2>&1
+python3 "$CRAFT" --feature cpu.data cpu-br.data
+same_as_perf cpu-br.data --cpu 0
+same_as_perf cpu-br.data --cpu 1 --sort abort,cycles
 same_as_perf perf-br.data --no-branch-stack
 # a user stack: perf's default is no branch mode, -b turns it on
 same_as_perf dwarf-br.data --no-children
