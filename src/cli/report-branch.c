@@ -215,6 +215,7 @@ static const char *one(char *const *list)
 bool report_branch_print(FILE *f, const struct report_opts *o, struct report_branch *b,
 			 const struct report_event *ev, size_t nr_ev, uint64_t lost_samples)
 {
+	char note[512];
 	bool any = false;
 
 	for (size_t i = 0; i < b->nr_ev && i < nr_ev; i++)
@@ -228,7 +229,8 @@ bool report_branch_print(FILE *f, const struct report_opts *o, struct report_bra
 		fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
 	for (size_t i = 0; i < b->nr_ev && i < nr_ev; i++)
 		if (b->ev[i].total)
-			br_table_print(f, &b->ev[i], &b->keys, o->quiet, ev[i].name);
+			br_table_print(f, &b->ev[i], &b->keys, o->quiet, ev[i].name,
+				       report_flags2_time_note(o, ev[i].name, note, sizeof(note)));
 	if (!o->quiet)
 		fputs("#\n# (Tip: perfkit report -b shows where the branches went)\n#\n", f);
 	print_stats(f, b);

@@ -570,12 +570,12 @@ static uint64_t short_count(uint64_t n, char *unit)
 }
 
 static void print_head(FILE *f, const struct br_table *t, const struct br_keys *k, const size_t *w,
-		       const char *event)
+		       const char *event, const char *note)
 {
 	char unit;
 	uint64_t nr = short_count(t->total, &unit);
 
-	fprintf(f, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, event);
+	fprintf(f, "# Samples: %" PRIu64 "%c of event '%s'%s\n", nr, unit, event, note);
 	fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", t->total);
 	for (size_t i = 0, shown = 0; i < k->nr_col; i++) {
 		int iw = (int)w[i];
@@ -598,7 +598,8 @@ static void print_head(FILE *f, const struct br_table *t, const struct br_keys *
 	fputs("\n#\n", f);
 }
 
-void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, const char *event)
+void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, const char *event,
+		    const char *note)
 {
 	size_t len[BRK_NR] = { 0 }, w[BR_MAX_KEYS], last = 0;
 
@@ -612,7 +613,7 @@ void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, 
 	for (size_t i = 0; i < k->nr_col; i++)
 		w[i] = max_sz(strlen(keys[k->col[i]].header), len[k->col[i]]);
 	if (!quiet)
-		print_head(f, t, k, w, event);
+		print_head(f, t, k, w, event, note);
 	for (int32_t i = first(t, 2); i >= 0; i = next(t, 2, i)) {
 		if (t->e[i].filtered)
 			continue;

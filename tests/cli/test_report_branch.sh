@@ -101,6 +101,11 @@ for args in "--comms dd" "--comms dd -q" "--comms nosuch" "--dsos libc.so.6" "--
 	# shellcheck disable=SC2086
 	same_as_perf dd-br.data $args
 done
+# --time: the samples of the slice, and perf's note after the event name
+t=$(perf script -i dd-br.data -F time 2>/dev/null | sed -n 20p | tr -d ' :')
+same_as_perf dd-br.data --time "0,$t"
+same_as_perf dd-br.data --time "$t," --sort dso_to
+same_as_perf dd-br.data --time 10%/2
 perf record -q --sample-cpu -e cpu-clock -c 100000 -o cpu.data -- "$W" hot 30 >/dev/null 2>&1
 python3 "$CRAFT" --feature cpu.data cpu-br.data
 same_as_perf cpu-br.data --cpu 0
