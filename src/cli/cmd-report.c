@@ -28,7 +28,7 @@ enum {
 	OPT_STDIO_COLOR,
 	OPT_OFF_CPU,
 	OPT_SYMFS,
-	OPT_NO_BRANCH_STACK,
+	OPT_NO_BRANCH_STACK, OPT_SYMBOL_FILTER,
 };
 
 static const struct cli_opt report_options[] = {
@@ -157,6 +157,8 @@ static const struct cli_opt report_options[] = {
 	{ "branch-stack", 'b', CLI_ARG_NONE, 'b', NULL,
 	  "branch mode: each branch stack entry a row (perf's default for a file with the BRANCH_STACK feature)" },
 	{ "no-branch-stack", 0, CLI_ARG_NONE, OPT_NO_BRANCH_STACK, NULL, "no branch mode, though the file has branch stacks" },
+	{ "symbol-filter", 0, CLI_ARG_REQUIRED, OPT_SYMBOL_FILTER, "STR",
+	  "only entries whose symbol has STR (branch mode: the target's, as perf)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -259,6 +261,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'D': o->dump = true; return 0;
 	case 'b': o->branch_mode = 1; return 0;
 	case OPT_NO_BRANCH_STACK: o->branch_mode = -1; return 0;
+	case OPT_SYMBOL_FILTER: o->symbol_filter = arg; return 0;	/* report-branch.c */
 	case 's':
 		o->sort_given = true;
 		o->sort_arg = arg;

@@ -59,6 +59,7 @@ int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, s
 		br_table_init(&b->ev[i]);
 	b->o = o;
 	b->keys.dsos_given = o->dsos != NULL;
+	b->keys.symbol_filter = o->symbol_filter;
 	b->nr_ev = nr_ev;
 	*out = b;
 	return 0;
@@ -260,6 +261,8 @@ int report_branch_keys(const struct report_opts *o, struct pk_data_reader *r, bo
 
 	if ((*branch = report_branch_wanted(o, r)))
 		return br_keys_setup(&k, o->sort_arg, o->fields_arg);	/* its messages before the reading */
+	if (o->symbol_filter)
+		return cli_usage("report", "--symbol-filter is only in branch mode yet");
 	if ((err = br_keys_refuse(o->sort_arg, "--sort key")))
 		return err;
 	return br_keys_refuse(o->fields_arg, "--fields key");

@@ -416,7 +416,9 @@ static int32_t next(const struct br_table *t, int tr, int32_t i)
 	return p;
 }
 
-/* perf's collapse (when a key has se_collapse) and output resort. */
+/* perf's collapse (when a key has se_collapse) and output resort;
+ * --symbol-filter marks an entry the collapse adds (not one it merges),
+ * by the entry's symbol (the target's), as perf's does. */
 static void resort(struct br_table *t, const struct br_keys *k)
 {
 	int src = 0;
@@ -428,6 +430,9 @@ static void resort(struct br_table *t, const struct br_keys *k)
 			if (same >= 0) {
 				t->e[same].period += t->e[i].period;
 				t->e[i].dead = true;
+			} else if (k->symbol_filter &&	/* perf's hists__apply_filters */
+				   (!t->e[i].to.sym || !strstr(t->e[i].to.sym, k->symbol_filter))) {
+				t->e[i].filtered = true;
 			}
 		}
 		src = 1;

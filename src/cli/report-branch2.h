@@ -56,6 +56,7 @@ struct br_keys {
 	bool need_collapse;	/* a key with perf's se_collapse (comm) */
 	bool elide[BR_MAX_KEYS];	/* a column a one-name filter stands for */
 	bool dsos_given;	/* --dsos: no unresolved DSO widens its column */
+	const char *symbol_filter;	/* --symbol-filter: perf's hists filter (collapse only) */
 	const char *flag_out[3];	/* perf's static texts of mispredict, in_tx, abort */
 };
 

@@ -53,6 +53,8 @@ contains "with perf's words" "$err" "Invalid --sort key: \`dso_from'"
 run report -i mine-br.data --stdio --sort comm,srcline_from
 expect_rc "a branch key perfkit does not have: a usage error" 2
 contains "naming it" "$err" "'srcline_from'"
+run report -i mine.data --stdio --symbol-filter main
+expect_rc "--symbol-filter outside branch mode: not yet, a usage error" 2
 run report -i mine.data --stdio -b
 expect_rc "-b on a file without branch stacks: exit 1" 1
 contains "with perf's words" "$err" "no branch data. Did you call perf record without -b?"
@@ -98,6 +100,13 @@ ddpid=$(perf script -i dd-br.data --comms dd -F pid 2>/dev/null | head -1 | tr -
 for args in "--comms dd" "--comms dd -q" "--comms nosuch" "--dsos libc.so.6" "--dsos libc.so.6,dd" \
 	"--symbols read" "--sort sym,comm --symbols read" "--sort dso,comm --dsos libc.so.6" \
 	"--pid $ddpid" "--tid $ddpid --sort mispredict,pid"; do
+	# shellcheck disable=SC2086
+	same_as_perf dd-br.data $args
+done
+# --symbol-filter: perf's hists filter, applied while collapsing (so not
+# without comm among the keys), on an entry's target symbol
+for args in "--symbol-filter read" "--symbol-filter rea --comms dd" "--sort dso_to --symbol-filter read" \
+	"--sort dso_to,comm --symbol-filter read" "--sort mispredict,comm --symbol-filter _"; do
 	# shellcheck disable=SC2086
 	same_as_perf dd-br.data $args
 done
