@@ -50,7 +50,7 @@ int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, s
 		free(b);
 		return -ENOMEM;
 	}
-	if (br_keys_setup(&b->keys, o->sort_arg, o->fields_arg) != 0) {
+	if (br_keys_setup(&b->keys, o->sort_arg, o->fields_arg, o->parent_arg != NULL) != 0) {
 		free(b->ev);
 		free(b);
 		return -EINVAL;	/* report_branch_keys said why */
@@ -157,6 +157,8 @@ int report_branch_add(struct report_branch *b, size_t ev, struct pk_maps *m, str
 		return 0;	/* perf's --cpu drops the sample before its branches */
 	if ((err = sample_filtered(o, names, rs, &e.filtered)) < 0)
 		return err;
+	e.parent = report_parent_of(o, rs);	/* NULL unless the parent key is on */
+	e.filtered |= o->exclude_other && !e.parent;	/* perf's symbol__parent_filter (-x) */
 	if (!(e.comm = cli_names_intern(names, rs->comm ? rs->comm : ":-1")))
 		return -ENOMEM;
 	e.tid = rs->tid;
@@ -260,7 +262,7 @@ int report_branch_keys(const struct report_opts *o, struct pk_data_reader *r, bo
 	struct br_keys k;
 
 	if ((*branch = report_branch_wanted(o, r)))
-		return br_keys_setup(&k, o->sort_arg, o->fields_arg);	/* its messages before the reading */
+		return br_keys_setup(&k, o->sort_arg, o->fields_arg, o->parent_arg != NULL);	/* its messages before the reading */
 	if (o->symbol_filter)
 		return cli_usage("report", "--symbol-filter is only in branch mode yet");
 	if ((err = br_keys_refuse(o->sort_arg, "--sort key")))

@@ -20,7 +20,8 @@
 
 enum br_key {
 	BRK_OVERHEAD, BRK_PID, BRK_COMM, BRK_DSO, BRK_SYM, BRK_DSO_FROM, BRK_DSO_TO, BRK_SYM_FROM,
-	BRK_SYM_TO, BRK_MISPREDICT, BRK_IN_TX, BRK_ABORT, BRK_CYCLES, BRK_ADDR_FROM, BRK_ADDR_TO, BRK_NR
+	BRK_SYM_TO, BRK_MISPREDICT, BRK_IN_TX, BRK_ABORT, BRK_CYCLES, BRK_ADDR_FROM, BRK_ADDR_TO, BRK_PARENT,
+	BRK_NR
 };
 
 static const struct {
@@ -41,6 +42,7 @@ static const struct {
 	[BRK_CYCLES] = { "cycles", "Basic Block Cycles" },
 	[BRK_ADDR_FROM] = { "addr_from", "Source Address" },
 	[BRK_ADDR_TO] = { "addr_to", "Target Address" },
+	[BRK_PARENT] = { "parent", "Parent symbol" },
 };
 
 static int find_key(const char *word, size_t len, const char *what)
@@ -129,7 +131,7 @@ static void add(int *list, size_t *nr, int key)
 		list[(*nr)++] = key;
 }
 
-int br_keys_setup(struct br_keys *k, const char *sort, const char *fields)
+int br_keys_setup(struct br_keys *k, const char *sort, const char *fields, bool parent)
 {
 	bool strict = fields && fields[0] != '+';
 	int list[BR_MAX_KEYS];
@@ -149,6 +151,8 @@ int br_keys_setup(struct br_keys *k, const char *sort, const char *fields)
 		for (size_t i = 0; i < nr; i++)
 			add(k->sort, &k->nr_sort, list[i]);
 	}
+	if (parent)	/* perf's -p: the parent key after the others */
+		add(k->sort, &k->nr_sort, BRK_PARENT);
 	if (!strict)
 		add(k->col, &k->nr_col, BRK_OVERHEAD);
 	nr = 0;
@@ -245,6 +249,10 @@ static int64_t key_cmp(const struct br_keys *k, int key, const struct br_entry *
 	case BRK_CYCLES: return (int)a->first.cycles - (int)b->first.cycles;
 	case BRK_ADDR_FROM: return addr_cmp(&a->from, &b->from);
 	case BRK_ADDR_TO: return addr_cmp(&a->to, &b->to);
+	case BRK_PARENT:
+		if (!a->parent || !b->parent)
+			return cmp_null(a->parent, b->parent);
+		return strcmp(b->parent, a->parent);
 	default: return 0;	/* overhead: perf's hpp__nop_cmp */
 	}
 }
@@ -476,6 +484,8 @@ static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos)
 		w[BRK_DSO] = max_sz(w[BRK_DSO], strlen(e->to.dso));
 	if (!e->to.sym)
 		w[BRK_DSO] = unres(w[BRK_DSO], dsos);
+	if (e->parent)
+		w[BRK_PARENT] = max_sz(w[BRK_PARENT], strlen(e->parent));
 	if (e->from.sym) {
 		w[BRK_SYM_FROM] = max_sz(w[BRK_SYM_FROM], strlen(e->from.sym) + 4);
 		w[BRK_DSO_FROM] = max_sz(w[BRK_DSO_FROM], e->from.dso ? strlen(e->from.dso) : 0);
@@ -534,6 +544,7 @@ static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, 
 	case BRK_DSO: fprintf(f, "%-*.*s", iw, iw, dso_text(e->to.dso)); return;
 	case BRK_DSO_FROM: fprintf(f, "%-*.*s", iw, iw, dso_text(e->from.dso)); return;
 	case BRK_DSO_TO: fprintf(f, "%-*.*s", iw, iw, dso_text(e->to.dso)); return;
+	case BRK_PARENT: fprintf(f, "%-*.*s", iw, iw, e->parent ? e->parent : "[other]"); return;
 	case BRK_SYM: sym_text(buf, sizeof(buf), e->level, e->to.sym, e->to.raw, 0, w, false); break;
 	case BRK_SYM_FROM: sym_text(buf, sizeof(buf), e->from.level, e->from.sym, e->from.addr, 0, w, false); break;
 	case BRK_SYM_TO: sym_text(buf, sizeof(buf), e->to.level, e->to.sym, e->to.addr, 0, w, false); break;

@@ -27,6 +27,7 @@ struct br_entry {
 	const char *comm;
 	uint32_t tid;
 	char level;		/* the sample's level (perf's he->level) */
+	const char *parent;	/* -p's parent of the sample; NULL: [other] */
 	struct br_end from, to;
 	struct perf_branch_entry first;
 	uint64_t period;
@@ -64,10 +65,11 @@ struct br_keys {
  * br_keys_setup - the sort list and columns of branch mode from --sort
  * `sort` and -F `fields` (either NULL), as perf 6.1 builds them: Overhead
  * first unless -F names the columns, perf's default branch keys without
- * --sort.  0, or CLI_EXIT_USAGE after perf's (or perfkit's) message for a
- * key perf refuses or perfkit does not have in branch mode.
+ * --sort; the parent key after them when `parent` (perf's -p).  0, or
+ * CLI_EXIT_USAGE after perf's (or perfkit's) message for a key perf
+ * refuses or perfkit does not have in branch mode.
  */
-int br_keys_setup(struct br_keys *k, const char *sort, const char *fields);
+int br_keys_setup(struct br_keys *k, const char *sort, const char *fields, bool parent);
 
 /* br_sort_has_branch_key - whether --sort or -F words name a key of perf's
  * branch table (dso_from, ...): only branch mode takes those. */

@@ -110,6 +110,15 @@ for args in "--symbol-filter read" "--symbol-filter rea --comms dd" "--sort dso_
 	# shellcheck disable=SC2086
 	same_as_perf dd-br.data $args
 done
+# -p/-x and the parent key on a -g recording given branch stacks: the
+# sample's parent (first matching frame) per branch, perf's [other]
+perf record -q -g -e cpu-clock -c 100000 -o g.data -- "$W" hot 30 >/dev/null 2>&1
+python3 "$CRAFT" --feature g.data g-br.data
+for args in "-p main" "-p main -x" "--sort parent,comm" "-p main --sort comm" "-p hot --sort mispredict,parent" \
+	"-x --sort parent,comm"; do
+	# shellcheck disable=SC2086
+	same_as_perf g-br.data $args
+done
 # --time: the samples of the slice, and perf's note after the event name
 t=$(perf script -i dd-br.data -F time 2>/dev/null | sed -n 20p | tr -d ' :')
 same_as_perf dd-br.data --time "0,$t"
