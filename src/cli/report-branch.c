@@ -162,6 +162,7 @@ int report_branch_add(struct report_branch *b, size_t ev, struct pk_maps *m, str
 	if (!(e.comm = cli_names_intern(names, rs->comm ? rs->comm : ":-1")))
 		return -ENOMEM;
 	e.tid = rs->tid;
+	e.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
 	e.level = cli_sample_level(rs->cpumode);
 	for (uint64_t i = 0; i < smp->branch.nr; i++) {
 		const struct perf_branch_entry *be = &smp->branch.entries[i];

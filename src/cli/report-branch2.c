@@ -21,7 +21,7 @@
 enum br_key {
 	BRK_OVERHEAD, BRK_PID, BRK_COMM, BRK_DSO, BRK_SYM, BRK_DSO_FROM, BRK_DSO_TO, BRK_SYM_FROM,
 	BRK_SYM_TO, BRK_MISPREDICT, BRK_IN_TX, BRK_ABORT, BRK_CYCLES, BRK_ADDR_FROM, BRK_ADDR_TO, BRK_PARENT,
-	BRK_NR
+	BRK_CPU, BRK_NR
 };
 
 static const struct {
@@ -43,6 +43,7 @@ static const struct {
 	[BRK_ADDR_FROM] = { "addr_from", "Source Address" },
 	[BRK_ADDR_TO] = { "addr_to", "Target Address" },
 	[BRK_PARENT] = { "parent", "Parent symbol" },
+	[BRK_CPU] = { "cpu", "CPU" },
 };
 
 static int find_key(const char *word, size_t len, const char *what)
@@ -249,6 +250,7 @@ static int64_t key_cmp(const struct br_keys *k, int key, const struct br_entry *
 	case BRK_CYCLES: return (int)a->first.cycles - (int)b->first.cycles;
 	case BRK_ADDR_FROM: return addr_cmp(&a->from, &b->from);
 	case BRK_ADDR_TO: return addr_cmp(&a->to, &b->to);
+	case BRK_CPU: return (int64_t)b->cpu - a->cpu;
 	case BRK_PARENT:
 		if (!a->parent || !b->parent)
 			return cmp_null(a->parent, b->parent);
@@ -484,6 +486,7 @@ static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos)
 		w[BRK_DSO] = max_sz(w[BRK_DSO], strlen(e->to.dso));
 	if (!e->to.sym)
 		w[BRK_DSO] = unres(w[BRK_DSO], dsos);
+	w[BRK_CPU] = max_sz(w[BRK_CPU], 3);
 	if (e->parent)
 		w[BRK_PARENT] = max_sz(w[BRK_PARENT], strlen(e->parent));
 	if (e->from.sym) {
@@ -544,6 +547,7 @@ static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, 
 	case BRK_DSO: fprintf(f, "%-*.*s", iw, iw, dso_text(e->to.dso)); return;
 	case BRK_DSO_FROM: fprintf(f, "%-*.*s", iw, iw, dso_text(e->from.dso)); return;
 	case BRK_DSO_TO: fprintf(f, "%-*.*s", iw, iw, dso_text(e->to.dso)); return;
+	case BRK_CPU: fprintf(f, "%*.*d", iw, iw, (int)e->cpu); return;
 	case BRK_PARENT: fprintf(f, "%-*.*s", iw, iw, e->parent ? e->parent : "[other]"); return;
 	case BRK_SYM: sym_text(buf, sizeof(buf), e->level, e->to.sym, e->to.raw, 0, w, false); break;
 	case BRK_SYM_FROM: sym_text(buf, sizeof(buf), e->from.level, e->from.sym, e->from.addr, 0, w, false); break;

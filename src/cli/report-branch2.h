@@ -26,6 +26,7 @@ struct br_end {
 struct br_entry {
 	const char *comm;
 	uint32_t tid;
+	int32_t cpu;		/* the sample's; -1 when not recorded */
 	char level;		/* the sample's level (perf's he->level) */
 	const char *parent;	/* -p's parent of the sample; NULL: [other] */
 	struct br_end from, to;

@@ -128,6 +128,9 @@ perf record -q --sample-cpu -e cpu-clock -c 100000 -o cpu.data -- "$W" hot 30 >/
 python3 "$CRAFT" --feature cpu.data cpu-br.data
 same_as_perf cpu-br.data --cpu 0
 same_as_perf cpu-br.data --cpu 1 --sort abort,cycles
+same_as_perf cpu-br.data --sort cpu,comm,mispredict
+same_as_perf cpu-br.data -F cpu,overhead
+same_as_perf dd-br.data --sort cpu,cycles
 same_as_perf perf-br.data --no-branch-stack
 # a user stack: perf's default is no branch mode, -b turns it on
 same_as_perf dwarf-br.data --no-children
