@@ -31,6 +31,12 @@ struct report_branch {
 	uint64_t counts[16], new_counts[8], cond_fwd, cond_bwd, cross_4k, cross_2m;
 };
 
+static unsigned int keys_flags(const struct report_opts *o)
+{
+	return (o->parent_arg ? BR_KEYS_PARENT : 0) | (o->show_nr ? BR_KEYS_SAMPLES : 0) |
+	       (o->show_period ? BR_KEYS_PERIOD : 0);
+}
+
 int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, struct report_branch **out)
 {
 	size_t nr_ev = pk_data_reader_nr_events(r);
@@ -50,7 +56,7 @@ int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, s
 		free(b);
 		return -ENOMEM;
 	}
-	if (br_keys_setup(&b->keys, o->sort_arg, o->fields_arg, o->parent_arg != NULL) != 0) {
+	if (br_keys_setup(&b->keys, o->sort_arg, o->fields_arg, keys_flags(o)) != 0) {
 		free(b->ev);
 		free(b);
 		return -EINVAL;	/* report_branch_keys said why */
@@ -263,7 +269,7 @@ int report_branch_keys(const struct report_opts *o, struct pk_data_reader *r, bo
 	struct br_keys k;
 
 	if ((*branch = report_branch_wanted(o, r)))
-		return br_keys_setup(&k, o->sort_arg, o->fields_arg, o->parent_arg != NULL);	/* its messages before the reading */
+		return br_keys_setup(&k, o->sort_arg, o->fields_arg, keys_flags(o));	/* its messages before the reading */
 	if (o->symbol_filter)
 		return cli_usage("report", "--symbol-filter is only in branch mode yet");
 	if ((err = br_keys_refuse(o->sort_arg, "--sort key")))

@@ -21,7 +21,7 @@
 enum br_key {
 	BRK_OVERHEAD, BRK_PID, BRK_COMM, BRK_DSO, BRK_SYM, BRK_DSO_FROM, BRK_DSO_TO, BRK_SYM_FROM,
 	BRK_SYM_TO, BRK_MISPREDICT, BRK_IN_TX, BRK_ABORT, BRK_CYCLES, BRK_ADDR_FROM, BRK_ADDR_TO, BRK_PARENT,
-	BRK_CPU, BRK_NR
+	BRK_CPU, BRK_SAMPLE, BRK_PERIOD, BRK_NR
 };
 
 static const struct {
@@ -44,7 +44,15 @@ static const struct {
 	[BRK_ADDR_TO] = { "addr_to", "Target Address" },
 	[BRK_PARENT] = { "parent", "Parent symbol" },
 	[BRK_CPU] = { "cpu", "CPU" },
+	[BRK_SAMPLE] = { "sample", "Samples" },
+	[BRK_PERIOD] = { "period", "Period" },
 };
+
+/* perf's hpp columns: right-aligned numbers, compared only when sorting. */
+static bool hpp(int key)
+{
+	return key == BRK_OVERHEAD || key == BRK_SAMPLE || key == BRK_PERIOD;
+}
 
 static int find_key(const char *word, size_t len, const char *what)
 {
@@ -132,7 +140,7 @@ static void add(int *list, size_t *nr, int key)
 		list[(*nr)++] = key;
 }
 
-int br_keys_setup(struct br_keys *k, const char *sort, const char *fields, bool parent)
+int br_keys_setup(struct br_keys *k, const char *sort, const char *fields, unsigned int flags)
 {
 	bool strict = fields && fields[0] != '+';
 	int list[BR_MAX_KEYS];
@@ -152,10 +160,15 @@ int br_keys_setup(struct br_keys *k, const char *sort, const char *fields, bool 
 		for (size_t i = 0; i < nr; i++)
 			add(k->sort, &k->nr_sort, list[i]);
 	}
-	if (parent)	/* perf's -p: the parent key after the others */
+	if (flags & BR_KEYS_PARENT)	/* perf's -p: the parent key after the others */
 		add(k->sort, &k->nr_sort, BRK_PARENT);
-	if (!strict)
+	if (!strict) {	/* perf's output fields: Overhead, -n's, --show-total-period's */
 		add(k->col, &k->nr_col, BRK_OVERHEAD);
+		if (flags & BR_KEYS_SAMPLES)
+			add(k->col, &k->nr_col, BRK_SAMPLE);
+		if (flags & BR_KEYS_PERIOD)
+			add(k->col, &k->nr_col, BRK_PERIOD);
+	}
 	nr = 0;
 	if (fields && (err = parse_list(fields + !strict, list, &nr, "--fields key")))
 		return err;
@@ -275,7 +288,7 @@ static int64_t entry_sort(const struct br_keys *k, const struct br_entry *a, con
 	int64_t c = 0;
 
 	for (size_t i = 0; i < k->nr_sort && !c; i++) {
-		if (k->sort[i] == BRK_OVERHEAD)
+		if (hpp(k->sort[i]))	/* a branch's period and sample count are 1 */
 			c = a->period > b->period ? 1 : a->period < b->period ? -1 : 0;
 		else if (k->sort[i] == BRK_SYM && (!a->to.sym || !b->to.sym))
 			c = cmp_null(a->to.sym, b->to.sym);	/* perf's sort__sym_sort */
@@ -487,6 +500,7 @@ static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos)
 	if (!e->to.sym)
 		w[BRK_DSO] = unres(w[BRK_DSO], dsos);
 	w[BRK_CPU] = max_sz(w[BRK_CPU], 3);
+	w[BRK_SAMPLE] = w[BRK_PERIOD] = 12;	/* perf's hpp widths */
 	if (e->parent)
 		w[BRK_PARENT] = max_sz(w[BRK_PARENT], strlen(e->parent));
 	if (e->from.sym) {
@@ -548,6 +562,8 @@ static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, 
 	case BRK_DSO_FROM: fprintf(f, "%-*.*s", iw, iw, dso_text(e->from.dso)); return;
 	case BRK_DSO_TO: fprintf(f, "%-*.*s", iw, iw, dso_text(e->to.dso)); return;
 	case BRK_CPU: fprintf(f, "%*.*d", iw, iw, (int)e->cpu); return;
+	case BRK_SAMPLE:
+	case BRK_PERIOD: fprintf(f, "%*" PRIu64, iw, e->period); return;
 	case BRK_PARENT: fprintf(f, "%-*.*s", iw, iw, e->parent ? e->parent : "[other]"); return;
 	case BRK_SYM: sym_text(buf, sizeof(buf), e->level, e->to.sym, e->to.raw, 0, w, false); break;
 	case BRK_SYM_FROM: sym_text(buf, sizeof(buf), e->from.level, e->from.sym, e->from.addr, 0, w, false); break;
@@ -602,8 +618,8 @@ static void print_head(FILE *f, const struct br_table *t, const struct br_keys *
 
 		if (k->elide[i])
 			continue;
-		if (k->col[i] == BRK_OVERHEAD)
-			fprintf(f, "%s%*s", shown++ ? "  " : "# ", iw, keys[BRK_OVERHEAD].header);
+		if (hpp(k->col[i]))
+			fprintf(f, "%s%*s", shown++ ? "  " : "# ", iw, keys[k->col[i]].header);
 		else
 			fprintf(f, "%s%-*.*s", shown++ ? "  " : "# ", iw, iw, keys[k->col[i]].header);
 	}

@@ -66,11 +66,14 @@ struct br_keys {
  * br_keys_setup - the sort list and columns of branch mode from --sort
  * `sort` and -F `fields` (either NULL), as perf 6.1 builds them: Overhead
  * first unless -F names the columns, perf's default branch keys without
- * --sort; the parent key after them when `parent` (perf's -p).  0, or
+ * --sort; the parent key after them with BR_KEYS_PARENT (perf's -p);
+ * Samples and Period columns after Overhead with BR_KEYS_SAMPLES (-n) and
+ * BR_KEYS_PERIOD (--show-total-period) unless -F is strict.  0, or
  * CLI_EXIT_USAGE after perf's (or perfkit's) message for a key perf
  * refuses or perfkit does not have in branch mode.
  */
-int br_keys_setup(struct br_keys *k, const char *sort, const char *fields, bool parent);
+enum { BR_KEYS_PARENT = 1, BR_KEYS_SAMPLES = 2, BR_KEYS_PERIOD = 4 };
+int br_keys_setup(struct br_keys *k, const char *sort, const char *fields, unsigned int flags);
 
 /* br_sort_has_branch_key - whether --sort or -F words name a key of perf's
  * branch table (dso_from, ...): only branch mode takes those. */

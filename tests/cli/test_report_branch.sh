@@ -90,6 +90,8 @@ for f in mine-br.data perf-br.data dd-br.data; do
 	same_as_perf "$f" -F dso_to,overhead
 	same_as_perf "$f" -F +dso_to,symbol_to
 	same_as_perf "$f" -F dso_to --sort comm
+	same_as_perf "$f" -n --show-total-period --sort dso_to
+	same_as_perf "$f" -F sample,period,dso_to
 done
 # The sample's filters, as perf's machine__resolve sets them: a branch of a
 # sample --comms, --dsos, --symbols, --pid or --tid leaves out still counts
