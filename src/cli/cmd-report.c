@@ -157,8 +157,7 @@ static const struct cli_opt report_options[] = {
 	{ "branch-stack", 'b', CLI_ARG_NONE, 'b', NULL,
 	  "branch mode: each branch stack entry a row (perf's default for a file with the BRANCH_STACK feature)" },
 	{ "no-branch-stack", 0, CLI_ARG_NONE, OPT_NO_BRANCH_STACK, NULL, "no branch mode, though the file has branch stacks" },
-	{ "symbol-filter", 0, CLI_ARG_REQUIRED, OPT_SYMBOL_FILTER, "STR",
-	  "only entries whose symbol has STR (branch mode: the target's, as perf)" },
+	{ "symbol-filter", 0, CLI_ARG_REQUIRED, OPT_SYMBOL_FILTER, "STR", "only entries whose symbol has STR (branch mode: the target's)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -262,10 +261,8 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'b': o->branch_mode = 1; return 0;
 	case OPT_NO_BRANCH_STACK: o->branch_mode = -1; return 0;
 	case OPT_SYMBOL_FILTER: o->symbol_filter = arg; return 0;	/* report-branch.c */
-	case 's':
-		o->sort_given = true;
-		o->sort_arg = arg;
-		return report_branch_sort_key(arg) ? 0 : parse_sort(o, arg);	/* branch keys: report-branch2.c */
+	case 's': o->sort_given = true; o->sort_arg = arg;	/* branch keys: report-branch2.c */
+		return report_branch_sort_key(arg) ? 0 : parse_sort(o, arg);
 	case 'F': o->fields_arg = arg; return 0;
 	case 'p': o->parent_arg = arg; return 0;
 	case 'x': o->exclude_other = true; return 0;
@@ -698,7 +695,6 @@ static void teardown(struct report_run *run)
 static int report(struct report_opts *o, bool defaulted)
 {
 	struct report_run run = { .o = o };
-	bool branch;
 	int rc;
 
 	if ((rc = cli_check_input("report", o->input, o->force, defaulted)))
@@ -713,8 +709,7 @@ static int report(struct report_opts *o, bool defaulted)
 	if (o->f2.tasks)
 		return report_tasks(o, run.r);
 	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) ||
-	    (rc = report_cg_setup(o, run.r)) || (rc = report_branch_keys(o, run.r, &branch)) ||
-	    (!branch && (rc = report_fields_setup(o))) ||
+	    (rc = report_cg_setup(o, run.r)) || (rc = report_branch_keys(o, run.r)) ||
 	    (rc = report_hier_setup(o)) || (rc = report_parent_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;

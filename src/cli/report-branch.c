@@ -262,19 +262,18 @@ bool report_branch_wanted(const struct report_opts *o, struct pk_data_reader *r)
 	return pk_data_reader_has_feature(r, PK_DATA_FEAT_BRANCH_STACK) && !(type & PERF_SAMPLE_STACK_USER);
 }
 
-int report_branch_keys(const struct report_opts *o, struct pk_data_reader *r, bool *branch)
+int report_branch_keys(struct report_opts *o, struct pk_data_reader *r)
 {
+	struct br_keys k;
 	int err;
 
-	struct br_keys k;
-
-	if ((*branch = report_branch_wanted(o, r)))
+	if (report_branch_wanted(o, r))
 		return br_keys_setup(&k, o->sort_arg, o->fields_arg, keys_flags(o));	/* its messages before the reading */
 	if (o->symbol_filter)
 		return cli_usage("report", "--symbol-filter is only in branch mode yet");
-	if ((err = br_keys_refuse(o->sort_arg, "--sort key")))
+	if ((err = br_keys_refuse(o->sort_arg, "--sort key")) || (err = br_keys_refuse(o->fields_arg, "--fields key")))
 		return err;
-	return br_keys_refuse(o->fields_arg, "--fields key");
+	return report_fields_setup(o);	/* the usual table's -F */
 }
 
 bool report_branch_sort_key(const char *arg)

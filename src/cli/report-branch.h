@@ -23,11 +23,13 @@ struct report_branch;
  * BRANCH_STACK feature and no user stacks, as perf 6.1 decides. */
 bool report_branch_wanted(const struct report_opts *o, struct pk_data_reader *r);
 
-/* report_branch_keys - whether report runs in branch mode, in *branch;
- * CLI_EXIT_USAGE after a message for --sort or -F keys perf refuses (a
- * branch key such as dso_from outside branch mode) or perfkit's branch
- * mode does not have; else 0. */
-int report_branch_keys(const struct report_opts *o, struct pk_data_reader *r, bool *branch);
+/* report_branch_keys - once the file is open, the --sort and -F keys: in
+ * branch mode checked by report-branch2.c, else a branch key (dso_from,
+ * ...) is perf's "Invalid --sort key" and -F set up for the usual table
+ * (report_fields_setup).  0, or CLI_EXIT_USAGE after a message for keys
+ * perf refuses or perfkit's branch mode does not have, or for
+ * --symbol-filter outside branch mode. */
+int report_branch_keys(struct report_opts *o, struct pk_data_reader *r);
 
 /* report_branch_sort_key - whether --sort's words name a branch key: the
  * usual table's parser leaves those to branch mode. */
