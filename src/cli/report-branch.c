@@ -66,6 +66,7 @@ int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, s
 	b->o = o;
 	b->keys.dsos_given = o->dsos != NULL;
 	b->keys.symbol_filter = o->symbol_filter;
+	b->keys.percent_limit = o->percent_limit;
 	b->nr_ev = nr_ev;
 	*out = b;
 	return 0;
@@ -228,6 +229,7 @@ bool report_branch_print(FILE *f, const struct report_opts *o, struct report_bra
 	char note[512];
 	bool any = false;
 
+	b->keys.color = o->color;	/* --stdio-color, known once the pager is */
 	for (size_t i = 0; i < b->nr_ev && i < nr_ev; i++)
 		any |= b->ev[i].total != 0;
 	if (!o->quiet && !o->header)

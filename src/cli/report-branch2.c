@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pager.h"
 #include "report-branch2.h"
 #include "sort-names.h"
 
@@ -550,9 +551,14 @@ static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, 
 	int iw = (int)w;
 
 	switch (key) {
-	case BRK_OVERHEAD:
-		fprintf(f, "%*.2f%%", iw - 1, 100.0 * (double)e->period / (double)total);
+	case BRK_OVERHEAD: {
+		double pct = 100.0 * (double)e->period / (double)total;
+		const char *c = k->color ? cli_percent_color(pct) : NULL;
+
+		/* perf colours the whole cell, its padding included */
+		fprintf(f, "%s%*.2f%%%s", c ? c : "", iw - 1, pct, c ? CLI_COLOR_RESET : "");
 		return;
+	}
 	case BRK_PID:
 		iw = (int)max_sz(7, w) - 8;
 		fprintf(f, "%7d:%-*.*s", (int)e->tid, iw, iw, e->comm);
@@ -651,7 +657,8 @@ void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, 
 	if (!quiet)
 		print_head(f, t, k, w, event, note);
 	for (int32_t i = first(t, 2); i >= 0; i = next(t, 2, i)) {
-		if (t->e[i].filtered)
+		if (t->e[i].filtered ||	/* perf's hists__fprintf: --percent-limit */
+		    (float)(100.0 * (double)t->e[i].period / (double)t->total) < (float)k->percent_limit)
 			continue;
 		for (size_t c = 0; c < k->nr_col; c++) {
 			if (k->elide[c])

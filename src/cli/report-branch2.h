@@ -59,6 +59,8 @@ struct br_keys {
 	bool elide[BR_MAX_KEYS];	/* a column a one-name filter stands for */
 	bool dsos_given;	/* --dsos: no unresolved DSO widens its column */
 	const char *symbol_filter;	/* --symbol-filter: perf's hists filter (collapse only) */
+	double percent_limit;	/* --percent-limit: rows under it not printed */
+	bool color;		/* --stdio-color: percentages coloured as perf */
 	const char *flag_out[3];	/* perf's static texts of mispredict, in_tx, abort */
 };
 

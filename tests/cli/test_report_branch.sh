@@ -121,6 +121,13 @@ for args in "-p main" "-p main -x" "--sort parent,comm" "-p main --sort comm" "-
 	# shellcheck disable=SC2086
 	same_as_perf g-br.data $args
 done
+# --percent-limit hides rows (the widths stay those of all rows);
+# --stdio-color colours the Overhead cells as perf does
+for args in "--percent-limit 5" "--percent-limit 20 --sort dso_to" "--percent-limit 2 --sort mispredict,comm" \
+	"--stdio-color=always" "--stdio-color=always --sort dso_to,cycles"; do
+	# shellcheck disable=SC2086
+	same_as_perf dd-br.data $args
+done
 # --time: the samples of the slice, and perf's note after the event name
 t=$(perf script -i dd-br.data -F time 2>/dev/null | sed -n 20p | tr -d ' :')
 same_as_perf dd-br.data --time "0,$t"
