@@ -84,28 +84,33 @@ static bool br_sort_names(const char *arg, const char *name)
 	return false;
 }
 
-int br_keys_refuse(const char *arg, const char *what)
+/* The first word of arg naming a key of perf's branch table: its length
+ * (at *word), 0 if none does. */
+static size_t branch_word(const char *arg, const char **word)
 {
-	const char *p = arg, *word;
+	const char *p = arg;
 	enum sort_table table;
 	size_t len;
 
-	while (arg && (len = sort_word_next(&p, &word, 1)))
-		if (sort_name_match(word, len, &table) && table == SORT_TABLE_BRANCH)
-			return cli_usage("report", "Invalid %s: `%.*s'", what, (int)len, word);
+	while (arg && (len = sort_word_next(&p, word, 1)))
+		if (sort_name_match(*word, len, &table) && table == SORT_TABLE_BRANCH)
+			return len;
 	return 0;
+}
+
+int br_keys_refuse(const char *arg, const char *what)
+{
+	const char *word;
+	size_t len = branch_word(arg, &word);
+
+	return len ? cli_usage("report", "Invalid %s: `%.*s'", what, (int)len, word) : 0;
 }
 
 bool br_sort_has_branch_key(const char *arg)
 {
-	const char *p = arg, *word;
-	enum sort_table table;
-	size_t len;
+	const char *word;
 
-	while (arg && (len = sort_word_next(&p, &word, 1)))
-		if (sort_name_match(word, len, &table) && table == SORT_TABLE_BRANCH)
-			return true;
-	return false;
+	return branch_word(arg, &word) != 0;
 }
 
 static bool listed(const int *list, size_t nr, int key)
