@@ -83,8 +83,8 @@ void report_branch_free(struct report_branch *b)
 }
 
 /* perf's thread__find_cpumode_addr_location: user maps, then the kernel's. */
-static int resolve_end(struct pk_maps *m, struct cli_names *names, uint32_t pid, uint64_t addr,
-		       struct br_end *out)
+static int resolve_end(const struct report_opts *o, struct pk_maps *m, struct cli_names *names, uint32_t pid,
+		       uint64_t addr, struct br_end *out)
 {
 	static const uint16_t modes[] = { PERF_RECORD_MISC_USER, PERF_RECORD_MISC_KERNEL };
 	struct pk_location loc;
@@ -100,7 +100,9 @@ static int resolve_end(struct pk_maps *m, struct cli_names *names, uint32_t pid,
 		out->start = loc.sym_start;
 		out->symoff = loc.symoff;
 		out->addr = loc.kernel ? loc.addr : loc.map_ip;
-		out->dso = cli_dso_short_name(names, loc.dso, pid, &nomem);
+		out->kernel = loc.kernel;
+		out->dso = o->verbose ? report_verbose_dso(o, names, loc.dso, pid, &nomem) :	/* -v: long names */
+					cli_dso_short_name(names, loc.dso, pid, &nomem);
 		return nomem ? -ENOMEM : 0;
 	}
 	return 0;
@@ -174,8 +176,8 @@ int report_branch_add(struct report_branch *b, size_t ev, struct pk_maps *m, str
 	for (uint64_t i = 0; i < smp->branch.nr; i++) {
 		const struct perf_branch_entry *be = &smp->branch.entries[i];
 
-		if ((err = resolve_end(m, names, rs->pid, be->from, &e.from)) < 0 ||
-		    (err = resolve_end(m, names, rs->pid, be->to, &e.to)) < 0)
+		if ((err = resolve_end(o, m, names, rs->pid, be->from, &e.from)) < 0 ||
+		    (err = resolve_end(o, m, names, rs->pid, be->to, &e.to)) < 0)
 			return err;
 		e.first = *be;
 		if ((err = br_table_add(&b->ev[ev], &b->keys, &e, &at)) < 0)
@@ -230,6 +232,12 @@ bool report_branch_print(FILE *f, const struct report_opts *o, struct report_bra
 	bool any = false;
 
 	b->keys.color = o->color;	/* --stdio-color, known once the pager is */
+	b->keys.verbose = o->verbose > 0;
+	for (size_t i = 0; o->verbose && i < b->nr_ev; i++)	/* perf asks at print time */
+		for (size_t k = 0; k < b->ev[i].nr; k++) {
+			b->ev[i].e[k].from.origin = report_verbose_origin(o, b->ev[i].e[k].from.dso);
+			b->ev[i].e[k].to.origin = report_verbose_origin(o, b->ev[i].e[k].to.dso);
+		}
 	for (size_t i = 0; i < b->nr_ev && i < nr_ev; i++)
 		any |= b->ev[i].total != 0;
 	if (!o->quiet && !o->header)

@@ -492,15 +492,15 @@ static size_t unres(size_t w, bool dsos_given)
 }
 
 /* perf's hists__calc_col_len for one entry, into w (by key). */
-static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos)
+static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos, bool verbose)
 {
-	size_t comm = strlen(e->comm);
+	size_t comm = strlen(e->comm), v = verbose ? 16 + 2 + 3 : 0;	/* -v's address and origin */
 
 	if (comm > w[BRK_COMM]) {
 		w[BRK_COMM] = comm;
 		w[BRK_PID] = comm + 8;
 	}
-	w[BRK_SYM] = max_sz(w[BRK_SYM], e->to.sym ? strlen(e->to.sym) + 4 : 16 + 4 + 2);
+	w[BRK_SYM] = max_sz(w[BRK_SYM], e->to.sym ? strlen(e->to.sym) + 4 + v : 16 + 4 + 2);
 	if (e->to.dso)
 		w[BRK_DSO] = max_sz(w[BRK_DSO], strlen(e->to.dso));
 	if (!e->to.sym)
@@ -510,7 +510,7 @@ static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos)
 	if (e->parent)
 		w[BRK_PARENT] = max_sz(w[BRK_PARENT], strlen(e->parent));
 	if (e->from.sym) {
-		w[BRK_SYM_FROM] = max_sz(w[BRK_SYM_FROM], strlen(e->from.sym) + 4);
+		w[BRK_SYM_FROM] = max_sz(w[BRK_SYM_FROM], strlen(e->from.sym) + 4 + v);
 		w[BRK_DSO_FROM] = max_sz(w[BRK_DSO_FROM], e->from.dso ? strlen(e->from.dso) : 0);
 	} else {
 		w[BRK_SYM_FROM] = max_sz(w[BRK_SYM_FROM], 16 + 4 + 2);
@@ -518,7 +518,7 @@ static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos)
 		w[BRK_DSO_FROM] = unres(w[BRK_DSO_FROM], dsos);
 	}
 	if (e->to.sym) {
-		w[BRK_SYM_TO] = max_sz(w[BRK_SYM_TO], strlen(e->to.sym) + 4);
+		w[BRK_SYM_TO] = max_sz(w[BRK_SYM_TO], strlen(e->to.sym) + 4 + v);
 		w[BRK_DSO_TO] = max_sz(w[BRK_DSO_TO], e->to.dso ? strlen(e->to.dso) : 0);
 	} else {
 		w[BRK_SYM_TO] = max_sz(w[BRK_SYM_TO], 16 + 4 + 2);
@@ -527,12 +527,22 @@ static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos)
 	}
 }
 
-/* perf's _hist_entry__sym_snprintf (addr: _hist_entry__addr_snprintf). */
-static void sym_text(char *buf, size_t size, char level, const char *sym, uint64_t ip, uint64_t off,
-		     size_t w, bool addr)
+/* perf's -v prefix of a branch end's symbol: its address (as sampled in
+ * the kernel, or always for the symbol key: perf's he->ip) and its DSO's
+ * symtab origin. */
+static int verbose_prefix(char *buf, size_t size, const struct br_end *e, bool raw)
 {
-	int n = snprintf(buf, size, "[%c] ", level);
-	int room = w > 4 ? (int)w - 4 : 0;
+	return snprintf(buf, size, "%-#*" PRIx64 " %c ", 16 + 2, e->kernel || raw ? e->raw : e->addr,
+			e->dso ? e->origin : '!');
+}
+
+/* perf's _hist_entry__sym_snprintf (addr: _hist_entry__addr_snprintf),
+ * after `pre` bytes already in buf (-v's prefix). */
+static void sym_text(char *buf, size_t size, char level, const char *sym, uint64_t ip, uint64_t off,
+		     size_t w, bool addr, int pre)
+{
+	int n = pre + snprintf(buf + pre, size - (size_t)pre, "[%c] ", level);
+	int room = (int)w > n ? (int)w - n : 0;
 
 	if (!sym)
 		snprintf(buf + n, size - (size_t)n, "%-#.*" PRIx64, 16, ip);
@@ -576,13 +586,24 @@ static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, 
 	case BRK_SAMPLE:
 	case BRK_PERIOD: fprintf(f, "%*" PRIu64, iw, e->period); return;
 	case BRK_PARENT: fprintf(f, "%-*.*s", iw, iw, e->parent ? e->parent : "[other]"); return;
-	case BRK_SYM: sym_text(buf, sizeof(buf), e->level, e->to.sym, e->to.raw, 0, w, false); break;
-	case BRK_SYM_FROM: sym_text(buf, sizeof(buf), e->from.level, e->from.sym, e->from.addr, 0, w, false); break;
-	case BRK_SYM_TO: sym_text(buf, sizeof(buf), e->to.level, e->to.sym, e->to.addr, 0, w, false); break;
-	case BRK_ADDR_FROM:
-		sym_text(buf, sizeof(buf), e->level, e->from.sym, e->from.addr, e->from.symoff, w, true);
+	case BRK_SYM:
+		sym_text(buf, sizeof(buf), e->level, e->to.sym, e->to.raw, 0, w, false,
+			 k->verbose ? verbose_prefix(buf, sizeof(buf), &e->to, true) : 0);
 		break;
-	case BRK_ADDR_TO: sym_text(buf, sizeof(buf), e->level, e->to.sym, e->to.addr, e->to.symoff, w, true); break;
+	case BRK_SYM_FROM:
+	case BRK_SYM_TO: {
+		const struct br_end *end = key == BRK_SYM_FROM ? &e->from : &e->to;
+		int pre = k->verbose ? verbose_prefix(buf, sizeof(buf), end, false) : 0;
+
+		sym_text(buf, sizeof(buf), end->level, end->sym, end->addr, 0, w, false, pre);
+		break;
+	}
+	case BRK_ADDR_FROM:
+		sym_text(buf, sizeof(buf), e->level, e->from.sym, e->from.addr, e->from.symoff, w, true, 0);
+		break;
+	case BRK_ADDR_TO:
+		sym_text(buf, sizeof(buf), e->level, e->to.sym, e->to.addr, e->to.symoff, w, true, 0);
+		break;
 	case BRK_MISPREDICT:	/* perf's static text: kept when neither flag is set */
 		if (e->first.predicted)
 			k->flag_out[0] = "N";
@@ -653,7 +674,7 @@ void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, 
 	resort(t, k);
 	for (int32_t i = first(t, 2); i >= 0; i = next(t, 2, i))
 		if (!t->e[i].filtered)
-			col_len(&t->e[i], len, k->dsos_given);
+			col_len(&t->e[i], len, k->dsos_given, k->verbose);
 	for (size_t i = 0; i < k->nr_col; i++)
 		if (!k->elide[i])
 			last = i;

@@ -20,6 +20,8 @@ struct br_end {
 	uint64_t addr;		/* perf's al_addr: what an unresolved end shows */
 	uint64_t symoff;	/* al_addr - the symbol's start (addr_from/to) */
 	char level;		/* perf's al_level */
+	bool kernel;		/* in the kernel's maps: -v shows the address as sampled */
+	char origin;		/* -v: perf's dso__symtab_origin letter */
 };
 
 /* A histogram entry: a branch, as the first one that made it. */
@@ -61,6 +63,7 @@ struct br_keys {
 	const char *symbol_filter;	/* --symbol-filter: perf's hists filter (collapse only) */
 	double percent_limit;	/* --percent-limit: rows under it not printed */
 	bool color;		/* --stdio-color: percentages coloured as perf */
+	bool verbose;		/* -v: symbols' addresses and origins, long DSO names */
 	const char *flag_out[3];	/* perf's static texts of mispredict, in_tx, abort */
 };
 

@@ -92,6 +92,10 @@ for f in mine-br.data perf-br.data dd-br.data; do
 	same_as_perf "$f" -F dso_to --sort comm
 	same_as_perf "$f" -n --show-total-period --sort dso_to
 	same_as_perf "$f" -F sample,period,dso_to
+	# -v: long DSO names, each symbol's address and symtab origin
+	same_as_perf "$f" -v
+	same_as_perf "$f" -v --sort sym,dso_to
+	same_as_perf "$f" -v --sort addr_from,comm
 done
 # The sample's filters, as perf's machine__resolve sets them: a branch of a
 # sample --comms, --dsos, --symbols, --pid or --tid leaves out still counts
