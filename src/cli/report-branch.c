@@ -272,13 +272,27 @@ bool report_branch_wanted(const struct report_opts *o, struct pk_data_reader *r)
 	return pk_data_reader_has_feature(r, PK_DATA_FEAT_BRANCH_STACK) && !(type & PERF_SAMPLE_STACK_USER);
 }
 
+static bool has_parent(const struct report_opts *o)
+{
+	for (size_t i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PK_HIST_KEY_PARENT)
+			return true;
+	return false;
+}
+
 int report_branch_keys(struct report_opts *o, struct pk_data_reader *r)
 {
 	struct br_keys k;
 	int err;
 
-	if (report_branch_wanted(o, r))
+	if (report_branch_wanted(o, r)) {
+		/* a parent key among branch keys: report_parent_setup's regex and
+		 * its check for call chains, as for the usual table's */
+		if ((br_sort_names(o->sort_arg, "parent") || br_sort_names(o->fields_arg, "parent")) &&
+		    !has_parent(o) && o->nr_keys < PK_HIST_MAX_KEYS)
+			o->keys[o->nr_keys++] = PK_HIST_KEY_PARENT;
 		return br_keys_setup(&k, o->sort_arg, o->fields_arg, keys_flags(o));	/* its messages before the reading */
+	}
 	if (o->symbol_filter)
 		return cli_usage("report", "--symbol-filter is only in branch mode yet");
 	if ((err = br_keys_refuse(o->sort_arg, "--sort key")) || (err = br_keys_refuse(o->fields_arg, "--fields key")))

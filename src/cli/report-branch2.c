@@ -71,14 +71,13 @@ static int find_key(const char *word, size_t len, const char *what)
 	return -cli_usage("report", "Invalid %s: `%.*s'", what, (int)len, word);
 }
 
-/* Whether a word of arg is perf's key `name`. */
-static bool br_sort_names(const char *arg, const char *name)
+bool br_sort_names(const char *arg, const char *name)
 {
 	const char *p = arg, *word, *full;
 	enum sort_table table;
 	size_t len;
 
-	while ((len = sort_word_next(&p, &word, 1)))
+	while (arg && (len = sort_word_next(&p, &word, 1)))
 		if ((full = sort_name_match(word, len, &table)) && !strcmp(full, name))
 			return true;
 	return false;

@@ -80,6 +80,10 @@ struct br_keys {
 enum { BR_KEYS_PARENT = 1, BR_KEYS_SAMPLES = 2, BR_KEYS_PERIOD = 4 };
 int br_keys_setup(struct br_keys *k, const char *sort, const char *fields, unsigned int flags);
 
+/* br_sort_names - whether a word of arg (NULL: none) names perf's key
+ * `name` ("parent"). */
+bool br_sort_names(const char *arg, const char *name);
+
 /* br_sort_has_branch_key - whether --sort or -F words name a key of perf's
  * branch table (dso_from, ...): only branch mode takes those. */
 bool br_sort_has_branch_key(const char *arg);

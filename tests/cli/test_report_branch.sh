@@ -125,7 +125,7 @@ done
 perf record -q -g -e cpu-clock -c 100000 -o g.data -- "$W" hot 30 >/dev/null 2>&1
 python3 "$CRAFT" --feature g.data g-br.data
 for args in "-p main" "-p main -x" "--sort parent,comm" "-p main --sort comm" "-p hot --sort mispredict,parent" \
-	"-x --sort parent,comm"; do
+	"-x --sort parent,comm" "--sort comm,addr_from,parent" "-F parent,dso_to"; do
 	# shellcheck disable=SC2086
 	same_as_perf g-br.data $args
 done
