@@ -25,6 +25,8 @@
 
 struct report_branch {
 	const struct report_opts *o;
+	struct report_opts src_o;	/* srcline keys: report-srcline.c's want (keys = srcline) */
+	struct report_srclines *src;	/* ... its strings */
 	struct br_keys keys;
 	struct br_table *ev;
 	size_t nr_ev;
@@ -66,6 +68,8 @@ int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, s
 	b->o = o;
 	b->keys.dsos_given = o->dsos != NULL;
 	b->keys.symbol_filter = o->symbol_filter;
+	b->src_o.keys[0] = PK_HIST_KEY_SRCLINE;
+	b->src_o.nr_keys = 1;
 	b->keys.percent_limit = o->percent_limit;
 	b->nr_ev = nr_ev;
 	*out = b;
@@ -78,23 +82,27 @@ void report_branch_free(struct report_branch *b)
 		return;
 	for (size_t i = 0; i < b->nr_ev; i++)
 		free(b->ev[i].e);
+	report_srclines_free(b->src);
 	free(b->ev);
 	free(b);
 }
 
 /* perf's thread__find_cpumode_addr_location: user maps, then the kernel's. */
-static int resolve_end(const struct report_opts *o, struct pk_maps *m, struct cli_names *names, uint32_t pid,
+static int resolve_end(struct report_branch *b, struct pk_maps *m, struct cli_names *names, uint32_t pid,
 		       uint64_t addr, struct br_end *out)
 {
 	static const uint16_t modes[] = { PERF_RECORD_MISC_USER, PERF_RECORD_MISC_KERNEL };
-	struct pk_location loc;
+	const struct report_opts *o = b->o;
+	struct pk_location loc = { .size = sizeof(loc) };
 	bool nomem = false;
 
 	*out = (struct br_end){ .raw = addr, .addr = addr, .level = 'H' };
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		loc = (struct pk_location){ .size = sizeof(loc) };
-		if (pk_maps_resolve(m, pid, addr, modes[i], &loc) != 0 || !loc.dso)
+		if (pk_maps_resolve(m, pid, addr, modes[i], &loc) != 0 || !loc.dso) {
+			loc = (struct pk_location){ .size = sizeof(loc) };	/* no map: "??:0" */
 			continue;
+		}
 		out->level = loc.kernel ? 'k' : '.';
 		out->sym = loc.sym;
 		out->start = loc.sym_start;
@@ -103,7 +111,16 @@ static int resolve_end(const struct report_opts *o, struct pk_maps *m, struct cl
 		out->kernel = loc.kernel;
 		out->dso = o->verbose ? report_verbose_dso(o, names, loc.dso, pid, &nomem) :	/* -v: long names */
 					cli_dso_short_name(names, loc.dso, pid, &nomem);
-		return nomem ? -ENOMEM : 0;
+		if (nomem)
+			return -ENOMEM;
+		break;
+	}
+	if (b->keys.srclines) {	/* perf's map__srcline(map, al_addr, sym); "??:0" for no map */
+		struct pk_hist_sample s = { .size = sizeof(s), .dso = out->dso };
+
+		if (report_srcline_fill(&b->src, &b->src_o, m, &loc, &s) < 0)
+			return -ENOMEM;
+		out->srcline = s.srcline;
 	}
 	return 0;
 }
@@ -176,8 +193,8 @@ int report_branch_add(struct report_branch *b, size_t ev, struct pk_maps *m, str
 	for (uint64_t i = 0; i < smp->branch.nr; i++) {
 		const struct perf_branch_entry *be = &smp->branch.entries[i];
 
-		if ((err = resolve_end(o, m, names, rs->pid, be->from, &e.from)) < 0 ||
-		    (err = resolve_end(o, m, names, rs->pid, be->to, &e.to)) < 0)
+		if ((err = resolve_end(b, m, names, rs->pid, be->from, &e.from)) < 0 ||
+		    (err = resolve_end(b, m, names, rs->pid, be->to, &e.to)) < 0)
 			return err;
 		e.first = *be;
 		if ((err = br_table_add(&b->ev[ev], &b->keys, &e, &at)) < 0)

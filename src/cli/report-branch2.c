@@ -22,7 +22,7 @@
 enum br_key {
 	BRK_OVERHEAD, BRK_PID, BRK_COMM, BRK_DSO, BRK_SYM, BRK_DSO_FROM, BRK_DSO_TO, BRK_SYM_FROM,
 	BRK_SYM_TO, BRK_MISPREDICT, BRK_IN_TX, BRK_ABORT, BRK_CYCLES, BRK_ADDR_FROM, BRK_ADDR_TO, BRK_PARENT,
-	BRK_CPU, BRK_SAMPLE, BRK_PERIOD, BRK_NR
+	BRK_CPU, BRK_SAMPLE, BRK_PERIOD, BRK_SRCLINE_FROM, BRK_SRCLINE_TO, BRK_NR
 };
 
 static const struct {
@@ -47,6 +47,8 @@ static const struct {
 	[BRK_CPU] = { "cpu", "CPU" },
 	[BRK_SAMPLE] = { "sample", "Samples" },
 	[BRK_PERIOD] = { "period", "Period" },
+	[BRK_SRCLINE_FROM] = { "srcline_from", "From Source:Line" },
+	[BRK_SRCLINE_TO] = { "srcline_to", "To Source:Line" },
 };
 
 /* perf's hpp columns: right-aligned numbers, compared only when sorting. */
@@ -184,6 +186,7 @@ int br_keys_setup(struct br_keys *k, const char *sort, const char *fields, unsig
 		add(k->col, &k->nr_col, k->sort[i]);
 	for (size_t i = 0; i < k->nr_col; i++)
 		add(k->sort, &k->nr_sort, k->col[i]);
+	k->srclines = listed(k->sort, k->nr_sort, BRK_SRCLINE_FROM) || listed(k->sort, k->nr_sort, BRK_SRCLINE_TO);
 	k->has_dso = listed(k->sort, k->nr_sort, BRK_DSO);
 	k->need_collapse = listed(k->sort, k->nr_sort, BRK_COMM);
 	return 0;
@@ -269,6 +272,8 @@ static int64_t key_cmp(const struct br_keys *k, int key, const struct br_entry *
 	case BRK_ADDR_FROM: return addr_cmp(&a->from, &b->from);
 	case BRK_ADDR_TO: return addr_cmp(&a->to, &b->to);
 	case BRK_CPU: return (int64_t)b->cpu - a->cpu;
+	case BRK_SRCLINE_FROM: return strcmp(b->from.srcline, a->from.srcline);
+	case BRK_SRCLINE_TO: return strcmp(b->to.srcline, a->to.srcline);
 	case BRK_PARENT:
 		if (!a->parent || !b->parent)
 			return cmp_null(a->parent, b->parent);
@@ -505,6 +510,10 @@ static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos, bool 
 	if (!e->to.sym)
 		w[BRK_DSO] = unres(w[BRK_DSO], dsos);
 	w[BRK_CPU] = max_sz(w[BRK_CPU], 3);
+	if (e->from.srcline)
+		w[BRK_SRCLINE_FROM] = max_sz(w[BRK_SRCLINE_FROM], strlen(e->from.srcline));
+	if (e->to.srcline)
+		w[BRK_SRCLINE_TO] = max_sz(w[BRK_SRCLINE_TO], strlen(e->to.srcline));
 	w[BRK_SAMPLE] = w[BRK_PERIOD] = 12;	/* perf's hpp widths */
 	if (e->parent)
 		w[BRK_PARENT] = max_sz(w[BRK_PARENT], strlen(e->parent));
@@ -582,6 +591,8 @@ static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, 
 	case BRK_DSO_FROM: fprintf(f, "%-*.*s", iw, iw, dso_text(e->from.dso)); return;
 	case BRK_DSO_TO: fprintf(f, "%-*.*s", iw, iw, dso_text(e->to.dso)); return;
 	case BRK_CPU: fprintf(f, "%*.*d", iw, iw, (int)e->cpu); return;
+	case BRK_SRCLINE_FROM: fprintf(f, "%-*.*s", iw, iw, e->from.srcline); return;
+	case BRK_SRCLINE_TO: fprintf(f, "%-*.*s", iw, iw, e->to.srcline); return;
 	case BRK_SAMPLE:
 	case BRK_PERIOD: fprintf(f, "%*" PRIu64, iw, e->period); return;
 	case BRK_PARENT: fprintf(f, "%-*.*s", iw, iw, e->parent ? e->parent : "[other]"); return;

@@ -22,6 +22,7 @@ struct br_end {
 	char level;		/* perf's al_level */
 	bool kernel;		/* in the kernel's maps: -v shows the address as sampled */
 	char origin;		/* -v: perf's dso__symtab_origin letter */
+	const char *srcline;	/* srcline_from/to keys: perf's map__srcline text */
 };
 
 /* A histogram entry: a branch, as the first one that made it. */
@@ -58,6 +59,7 @@ struct br_keys {
 	size_t nr_col;
 	bool has_dso;		/* perf's hists__has(dso): "symbol" compares no DSO */
 	bool need_collapse;	/* a key with perf's se_collapse (comm) */
+	bool srclines;		/* srcline_from or srcline_to is a key: ends need their srcline */
 	bool elide[BR_MAX_KEYS];	/* a column a one-name filter stands for */
 	bool dsos_given;	/* --dsos: no unresolved DSO widens its column */
 	const char *symbol_filter;	/* --symbol-filter: perf's hists filter (collapse only) */

@@ -50,9 +50,9 @@ check "-F dso_to,overhead: the DSO first, then the share" grep -Eq '^  [^ ].* +[
 run report -i mine-br.data --stdio --no-branch-stack --sort dso_from
 expect_rc "a branch key outside branch mode: a usage error" 2
 contains "with perf's words" "$err" "Invalid --sort key: \`dso_from'"
-run report -i mine-br.data --stdio --sort comm,srcline_from
+run report -i mine-br.data --stdio --sort comm,ipc_lbr
 expect_rc "a branch key perfkit does not have: a usage error" 2
-contains "naming it" "$err" "'srcline_from'"
+contains "naming it" "$err" "'ipc_lbr'"
 run report -i mine.data --stdio --symbol-filter main
 expect_rc "--symbol-filter outside branch mode: not yet, a usage error" 2
 run report -i mine.data --stdio -b
@@ -92,6 +92,8 @@ for f in mine-br.data perf-br.data dd-br.data; do
 	same_as_perf "$f" -F dso_to --sort comm
 	same_as_perf "$f" -n --show-total-period --sort dso_to
 	same_as_perf "$f" -F sample,period,dso_to
+	same_as_perf "$f" -F overhead,srcline_from,srcline_to
+	same_as_perf "$f" --sort comm,srcline_from,mispredict
 done
 # -v: long DSO names, each symbol's address and symtab origin (not on
 # dd-br.data: /usr/bin/dd is in perf's ~/.debug, so perf's origin is B,
