@@ -565,6 +565,41 @@ static const char *dso_text(const char *dso)
 	return dso ? dso : "[unknown]";
 }
 
+/* A cell of a flag or a number (perf's texts pad themselves); false for
+ * the other keys. */
+static bool flag_cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, int iw, uint64_t total)
+{
+	switch (key) {
+	case BRK_OVERHEAD: {
+		double pct = 100.0 * (double)e->period / (double)total;
+		const char *c = k->color ? cli_percent_color(pct) : NULL;
+
+		/* perf colours the whole cell, its padding included */
+		fprintf(f, "%s%*.2f%%%s", c ? c : "", iw - 1, pct, c ? CLI_COLOR_RESET : "");
+		return true;
+	}
+	case BRK_SAMPLE:
+	case BRK_PERIOD: fprintf(f, "%*" PRIu64, iw, e->period); return true;
+	case BRK_CPU: fprintf(f, "%*.*d", iw, iw, (int)e->cpu); return true;
+	case BRK_MISPREDICT:	/* perf's static text: kept when neither flag is set */
+		if (e->first.predicted)
+			k->flag_out[0] = "N";
+		else if (e->first.mispred)
+			k->flag_out[0] = "Y";
+		fprintf(f, "%-*.*s", iw, iw, k->flag_out[0]);
+		return true;
+	case BRK_IN_TX: fprintf(f, "%-*s", iw, e->first.in_tx ? "T" : "."); return true;
+	case BRK_ABORT: fprintf(f, "%-*s", iw, e->first.abort ? "A" : "."); return true;
+	case BRK_CYCLES:
+		if (e->first.cycles)
+			fprintf(f, "%-*hd", iw, (short)e->first.cycles);
+		else
+			fprintf(f, "%-*s", iw, "-");
+		return true;
+	default: return false;
+	}
+}
+
 /* One cell: key's text for e, padded to w as perf pads it (a symbol's
  * text not in the last column). */
 static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, size_t w, uint64_t total,
@@ -573,15 +608,9 @@ static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, 
 	char buf[1024];
 	int iw = (int)w;
 
-	switch (key) {
-	case BRK_OVERHEAD: {
-		double pct = 100.0 * (double)e->period / (double)total;
-		const char *c = k->color ? cli_percent_color(pct) : NULL;
-
-		/* perf colours the whole cell, its padding included */
-		fprintf(f, "%s%*.2f%%%s", c ? c : "", iw - 1, pct, c ? CLI_COLOR_RESET : "");
+	if (flag_cell(f, k, key, e, iw, total))
 		return;
-	}
+	switch (key) {
 	case BRK_PID:
 		iw = (int)max_sz(7, w) - 8;
 		fprintf(f, "%7d:%-*.*s", (int)e->tid, iw, iw, e->comm);
@@ -590,11 +619,8 @@ static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, 
 	case BRK_DSO: fprintf(f, "%-*.*s", iw, iw, dso_text(e->to.dso)); return;
 	case BRK_DSO_FROM: fprintf(f, "%-*.*s", iw, iw, dso_text(e->from.dso)); return;
 	case BRK_DSO_TO: fprintf(f, "%-*.*s", iw, iw, dso_text(e->to.dso)); return;
-	case BRK_CPU: fprintf(f, "%*.*d", iw, iw, (int)e->cpu); return;
 	case BRK_SRCLINE_FROM: fprintf(f, "%-*.*s", iw, iw, e->from.srcline); return;
 	case BRK_SRCLINE_TO: fprintf(f, "%-*.*s", iw, iw, e->to.srcline); return;
-	case BRK_SAMPLE:
-	case BRK_PERIOD: fprintf(f, "%*" PRIu64, iw, e->period); return;
 	case BRK_PARENT: fprintf(f, "%-*.*s", iw, iw, e->parent ? e->parent : "[other]"); return;
 	case BRK_SYM:
 		sym_text(buf, sizeof(buf), e->level, e->to.sym, e->to.raw, 0, w, false,
@@ -614,21 +640,6 @@ static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, 
 	case BRK_ADDR_TO:
 		sym_text(buf, sizeof(buf), e->level, e->to.sym, e->to.addr, e->to.symoff, w, true, 0);
 		break;
-	case BRK_MISPREDICT:	/* perf's static text: kept when neither flag is set */
-		if (e->first.predicted)
-			k->flag_out[0] = "N";
-		else if (e->first.mispred)
-			k->flag_out[0] = "Y";
-		fprintf(f, "%-*.*s", iw, iw, k->flag_out[0]);
-		return;
-	case BRK_IN_TX: fprintf(f, "%-*s", iw, e->first.in_tx ? "T" : "."); return;
-	case BRK_ABORT: fprintf(f, "%-*s", iw, e->first.abort ? "A" : "."); return;
-	case BRK_CYCLES:
-		if (e->first.cycles)
-			fprintf(f, "%-*hd", iw, (short)e->first.cycles);
-		else
-			fprintf(f, "%-*s", iw, "-");
-		return;
 	default: return;
 	}
 	fprintf(f, "%-*s", last ? 0 : iw, buf);	/* perf's hist_entry__snprintf_alignment */
