@@ -71,6 +71,7 @@ int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, s
 	b->src_o.keys[0] = PK_HIST_KEY_SRCLINE;
 	b->src_o.nr_keys = 1;
 	b->keys.percent_limit = o->percent_limit;
+	b->keys.sep = o->f2.field_sep;
 	b->nr_ev = nr_ev;
 	*out = b;
 	return 0;

@@ -490,9 +490,9 @@ static size_t max_sz(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
-static size_t unres(size_t w, bool dsos_given)
+static size_t unres(size_t w, bool off)
 {
-	return dsos_given ? w : max_sz(w, 16);	/* perf's hists__set_unres_dso_col_len */
+	return off ? w : max_sz(w, 16);	/* perf's hists__set_unres_dso_col_len (not with --dsos, -t) */
 }
 
 /* perf's hists__calc_col_len for one entry, into w (by key). */
@@ -661,6 +661,7 @@ static uint64_t short_count(uint64_t n, char *unit)
 static void print_head(FILE *f, const struct br_table *t, const struct br_keys *k, const size_t *w,
 		       const char *event, const char *note)
 {
+	const char *sep = k->sep ? k->sep : "  ";
 	char unit;
 	uint64_t nr = short_count(t->total, &unit);
 
@@ -672,9 +673,13 @@ static void print_head(FILE *f, const struct br_table *t, const struct br_keys *
 		if (k->elide[i])
 			continue;
 		if (hpp(k->col[i]))
-			fprintf(f, "%s%*s", shown++ ? "  " : "# ", iw, keys[k->col[i]].header);
+			fprintf(f, "%s%*s", shown++ ? sep : "# ", iw, keys[k->col[i]].header);
 		else
-			fprintf(f, "%s%-*.*s", shown++ ? "  " : "# ", iw, iw, keys[k->col[i]].header);
+			fprintf(f, "%s%-*.*s", shown++ ? sep : "# ", iw, iw, keys[k->col[i]].header);
+	}
+	if (k->sep) {	/* -t: perf's header line alone */
+		fputs("\n", f);
+		return;
 	}
 	fputs("\n#", f);
 	for (size_t i = 0, shown = 0; i < k->nr_col; i++) {
@@ -687,6 +692,36 @@ static void print_head(FILE *f, const struct br_table *t, const struct br_keys *
 	fputs("\n#\n", f);
 }
 
+/* A cell under -t: perf's hpp numbers as " %.2f%%" padded to the width
+ * (but in the last column),
+ * a key's text (padded as without -t) with the separator's character
+ * made '.', as perf's repsep_snprintf does; the separator before all but
+ * the first. */
+static void sep_cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, size_t w, uint64_t total,
+		     bool first_cell, bool last)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!first_cell)
+		fputs(k->sep, f);
+	if (!m)
+		return;
+	if (key == BRK_OVERHEAD)
+		fprintf(m, " %.2f%%", 100.0 * (double)e->period / (double)total);
+	else if (hpp(key))
+		fprintf(m, " %" PRIu64, e->period);
+	else
+		cell(m, k, key, e, w, total, last);
+	fclose(m);
+	if (!hpp(key))
+		for (char *p = buf; k->sep[0] && (p = strchr(p, k->sep[0])); p++)
+			*p = '.';
+	fprintf(f, "%-*s", hpp(key) && !last ? (int)w : 0, buf ? buf : "");
+	free(buf);
+}
+
 void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, const char *event,
 		    const char *note)
 {
@@ -695,7 +730,7 @@ void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, 
 	resort(t, k);
 	for (int32_t i = first(t, 2); i >= 0; i = next(t, 2, i))
 		if (!t->e[i].filtered)
-			col_len(&t->e[i], len, k->dsos_given, k->verbose);
+			col_len(&t->e[i], len, k->dsos_given || k->sep, k->verbose);
 	for (size_t i = 0; i < k->nr_col; i++)
 		if (!k->elide[i])
 			last = i;
@@ -707,11 +742,15 @@ void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, 
 		if (t->e[i].filtered ||	/* perf's hists__fprintf: --percent-limit */
 		    (float)(100.0 * (double)t->e[i].period / (double)t->total) < (float)k->percent_limit)
 			continue;
-		for (size_t c = 0; c < k->nr_col; c++) {
+		for (size_t c = 0, shown = 0; c < k->nr_col; c++) {
 			if (k->elide[c])
 				continue;
-			fputs("  ", f);
-			cell(f, k, k->col[c], &t->e[i], w[c], t->total, c == last);
+			if (k->sep)
+				sep_cell(f, k, k->col[c], &t->e[i], w[c], t->total, shown++ == 0, c == last);
+			else
+				fputs("  ", f);
+			if (!k->sep)
+				cell(f, k, k->col[c], &t->e[i], w[c], t->total, c == last);
 		}
 		fputs("\n", f);
 	}

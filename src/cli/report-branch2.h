@@ -66,6 +66,7 @@ struct br_keys {
 	double percent_limit;	/* --percent-limit: rows under it not printed */
 	bool color;		/* --stdio-color: percentages coloured as perf */
 	bool verbose;		/* -v: symbols' addresses and origins, long DSO names */
+	const char *sep;	/* -t: perf's field separator (NULL: columns) */
 	const char *flag_out[3];	/* perf's static texts of mispredict, in_tx, abort */
 };
 

@@ -138,6 +138,15 @@ for args in "--percent-limit 5" "--percent-limit 20 --sort dso_to" "--percent-li
 	# shellcheck disable=SC2086
 	same_as_perf dd-br.data $args
 done
+# -t: perf's header line alone, its separator between the cells (made '.'
+# inside them), numbers padded but in the last column
+for f in dd-br.data g-br.data; do
+	same_as_perf "$f" -t ,
+	same_as_perf "$f" -t , --sort dso_to,mispredict,pid
+	same_as_perf "$f" -t : -n --sort dso,comm
+	same_as_perf "$f" -t ' ' --sort comm,sym
+	same_as_perf "$f" -t , -F dso_to,overhead
+done
 # --time: the samples of the slice, and perf's note after the event name
 t=$(perf script -i dd-br.data -F time 2>/dev/null | sed -n 20p | tr -d ' :')
 same_as_perf dd-br.data --time "0,$t"
