@@ -118,6 +118,16 @@ int cli_parse_ids(const char *cmd, const char *list, pid_t **out, size_t *nr);
 int cli_filter_ids(const char *cmd, const char *list, pid_t **out, size_t *nr);
 
 /*
+ * cli_words - "a,b,c" into a NULL-terminated list of copies, empty words
+ * dropped (perf's strlist), replacing *out (freed first).  Returns 0, or
+ * CLI_EXIT_USAGE after "out of memory" for `cmd` (and *out unchanged).
+ */
+int cli_words(const char *cmd, const char *arg, char ***out);
+
+/* cli_words_free - free a cli_words list; NULL is a no-op. */
+void cli_words_free(char **list);
+
+/*
  * cli_pids_threads - -p: every thread of every process in `list`, in list
  * order.  -EINVAL for a malformed list (reported), -ESRCH with
  * pk_last_error naming a process that does not exist, or -ENOMEM.

@@ -28,7 +28,7 @@ enum {
 	OPT_STDIO_COLOR,
 	OPT_OFF_CPU,
 	OPT_SYMFS,
-	OPT_NO_BRANCH_STACK,
+	OPT_NO_BRANCH_STACK, OPT_SYMBOL_FILTER,
 };
 
 static const struct cli_opt report_options[] = {
@@ -158,6 +158,7 @@ static const struct cli_opt report_options[] = {
 	{ "branch-stack", 'b', CLI_ARG_NONE, 'b', NULL,
 	  "branch mode: each branch stack entry a row (perf's default for a file with the BRANCH_STACK feature)" },
 	{ "no-branch-stack", 0, CLI_ARG_NONE, OPT_NO_BRANCH_STACK, NULL, "no branch mode, though the file has branch stacks" },
+	{ "symbol-filter", 0, CLI_ARG_REQUIRED, OPT_SYMBOL_FILTER, "STR", "only entries whose symbol has STR (branch mode: the target's)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -216,41 +217,6 @@ static bool has_key(const struct report_opts *o, enum pk_hist_key key)
 	return false;
 }
 
-static void free_list(char **list)
-{
-	for (size_t i = 0; list && list[i]; i++)
-		free(list[i]);
-	free(list);
-}
-
-/* "a,b,c" into a NULL-terminated list of copies (freed with free_list). */
-static int split_list(const char *arg, char ***out)
-{
-	size_t n = 1, k = 0;
-	char **list;
-
-	for (const char *p = arg; *p; p++)
-		n += *p == ',';
-	if (!(list = calloc(n + 1, sizeof(*list))))
-		return cli_usage("report", "out of memory");
-	for (const char *p = arg;; p++) {
-		size_t len = strcspn(p, ",");
-
-		if (len && !(list[k++] = strndup(p, len))) {
-			for (size_t i = 0; i < k; i++)
-				free(list[i]);
-			free(list);
-			return cli_usage("report", "out of memory");
-		}
-		p += len;
-		if (!*p)
-			break;
-	}
-	free_list(*out);
-	*out = list;
-	return 0;
-}
-
 static int report_option(void *ctx, int id, const char *arg)
 {
 	struct report_opts *o = ctx;
@@ -260,7 +226,9 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'D': o->dump = true; return 0;
 	case 'b': o->branch_mode = 1; return 0;
 	case OPT_NO_BRANCH_STACK: o->branch_mode = -1; return 0;
-	case 's': o->sort_given = true; return parse_sort(o, arg);
+	case OPT_SYMBOL_FILTER: o->symbol_filter = arg; return 0;	/* report-branch.c */
+	case 's': o->sort_given = true; o->sort_arg = arg;	/* branch keys: report-branch2.c */
+		return report_branch_sort_key(arg) ? 0 : parse_sort(o, arg);
 	case 'F': o->fields_arg = arg; return 0;
 	case 'p': o->parent_arg = arg; return 0;
 	case 'x': o->exclude_other = true; return 0;
@@ -301,9 +269,9 @@ static int report_option(void *ctx, int id, const char *arg)
 			return CLI_EXIT_USAGE;
 		o->cg.min_percent = (float)o->percent_limit;	/* perf's limit is the graphs' threshold too */
 		return 0;
-	case 'c': return split_list(arg, &o->comms);
-	case 'd': return split_list(arg, &o->dsos);
-	case 'S': return split_list(arg, &o->syms);
+	case 'c': return cli_words("report", arg, &o->comms);
+	case 'd': return cli_words("report", arg, &o->dsos);
+	case 'S': return cli_words("report", arg, &o->syms);
 	case OPT_PID: return cli_filter_ids("report", arg, &o->pids, &o->nr_pids) ? CLI_EXIT_USAGE : 0;
 	case OPT_TID: return cli_filter_ids("report", arg, &o->tids, &o->nr_tids) ? CLI_EXIT_USAGE : 0;
 	case 'C':
@@ -709,7 +677,7 @@ static int report(struct report_opts *o, bool defaulted)
 	if (o->f2.tasks)
 		return report_tasks(o, run.r);
 	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) ||
-	    (rc = report_cg_setup(o, run.r)) || (rc = report_fields_setup(o)) ||
+	    (rc = report_cg_setup(o, run.r)) || (rc = report_branch_keys(o, run.r)) ||
 	    (rc = report_hier_setup(o)) || (rc = report_parent_setup(o, run.r)) || (rc = report_flags4_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;
@@ -790,7 +758,7 @@ int cmd_report(int argc, char **argv)
 			o.input = cli_default_input();
 		rc = report(&o, defaulted);
 	}
-	free_list(o.comms), free_list(o.dsos), free_list(o.syms);
+	cli_words_free(o.comms), cli_words_free(o.dsos), cli_words_free(o.syms);
 	free(o.pids), free(o.tids), free(o.cpus);
 	report_parent_free(&o);
 	report_verbose_free(&o);

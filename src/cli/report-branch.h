@@ -23,9 +23,23 @@ struct report_branch;
  * BRANCH_STACK feature and no user stacks, as perf 6.1 decides. */
 bool report_branch_wanted(const struct report_opts *o, struct pk_data_reader *r);
 
+/* report_branch_keys - once the file is open, the --sort and -F keys: in
+ * branch mode checked by report-branch2.c, else a branch key (dso_from,
+ * ...) is perf's "Invalid --sort key" and -F set up for the usual table
+ * (report_fields_setup).  0, or CLI_EXIT_USAGE after a message for keys
+ * perf refuses or perfkit's branch mode does not have, or for
+ * --symbol-filter outside branch mode. */
+int report_branch_keys(struct report_opts *o, struct pk_data_reader *r);
+
+/* report_branch_sort_key - whether --sort's words name a branch key: the
+ * usual table's parser leaves those to branch mode. */
+bool report_branch_sort_key(const char *arg);
+
 /* report_branch_setup - an empty branch histogram per event of r in *out;
  * perf's error (on stderr) and -EINVAL when the samples of a file (not a
- * pipe) carry no branch stack; -ENOMEM. */
+ * pipe) carry no branch stack; -EINVAL for keys report_branch_keys
+ * refuses; -ENOMEM.  The keys are
+ * perf's (report-branch2.c): --sort's, -F's, else its default branch keys. */
 int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, struct report_branch **out);
 
 /* report_branch_free - free it.  NULL is a no-op. */

@@ -61,6 +61,8 @@ struct report_opts {
 	bool show_threads;		/* -T */
 	enum cli_color color_mode;	/* --stdio-color */
 	bool sort_given;		/* --sort was given */
+	const char *sort_arg;		/* ... its words (branch mode's keys, report-branch2.c) */
+	const char *symbol_filter;	/* --symbol-filter (branch mode only, report-branch.c) */
 	const char *fields_arg;		/* -F */
 	int out[2 * PK_HIST_MAX_KEYS];	/* report_fields_setup: the columns (pk_hist_set_order items) */
 	size_t nr_out;

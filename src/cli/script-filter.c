@@ -17,37 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void free_list(char **list)
-{
-	for (size_t i = 0; list && list[i]; i++)
-		free(list[i]);
-	free(list);
-}
-
 /* perf's strlist from a comma-separated string; empty words dropped. */
 int script_filter_split(const char *arg, char ***out)
 {
-	size_t n = 1, k = 0;
-	char **list;
-
-	for (const char *p = arg; *p; p++)
-		n += *p == ',';
-	if (!(list = calloc(n + 1, sizeof(*list))))
-		return cli_usage("script", "out of memory");
-	for (const char *p = arg;; p++) {
-		size_t len = strcspn(p, ",");
-
-		if (len && !(list[k++] = strndup(p, len))) {
-			free_list(list);
-			return cli_usage("script", "out of memory");
-		}
-		p += len;
-		if (!*p)
-			break;
-	}
-	free_list(*out);
-	*out = list;
-	return 0;
+	return cli_words("script", arg, out);
 }
 
 /* perf's setup_addrlist: a -S word that strtoul reads whole as hex (but
@@ -246,15 +219,15 @@ uint64_t script_filter_time(struct script_filter *f, uint64_t time)
 
 void script_filter_free(struct script_filter *f)
 {
-	free_list(f->comms);
-	free_list(f->dsos);
-	free_list(f->syms);
+	cli_words_free(f->comms);
+	cli_words_free(f->dsos);
+	cli_words_free(f->syms);
 	free(f->addrs);
 	free(f->pids);
 	free(f->tids);
 	free(f->cpus);
 	free(f->ranges.r);
-	free_list(f->stop_bt);
+	cli_words_free(f->stop_bt);
 	script_dlfilter_close(f);
 	for (int i = 0; i < f->nr_dlargs; i++)
 		free(f->dlargs[i]);

@@ -175,3 +175,35 @@ int cli_output_check(const char *cmd, FILE *f, const char *name)
 			    err ? strerror(err) : "a write failed");
 	return -1;
 }
+
+void cli_words_free(char **list)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}
+
+int cli_words(const char *cmd, const char *arg, char ***out)
+{
+	size_t n = 1, k = 0;
+	char **list;
+
+	for (const char *p = arg; *p; p++)
+		n += *p == ',';
+	if (!(list = calloc(n + 1, sizeof(*list))))
+		return cli_usage(cmd, "out of memory");
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (len && !(list[k++] = strndup(p, len))) {
+			cli_words_free(list);
+			return cli_usage(cmd, "out of memory");
+		}
+		p += len;
+		if (!*p)
+			break;
+	}
+	cli_words_free(*out);
+	*out = list;
+	return 0;
+}
