@@ -511,7 +511,7 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 	if (want < 2 * z->prefix)
 		want = 2 * z->prefix;
 	if (want > p->size / 2)
-		want = p->size;	/* doubling would soon reach the end: one image, not two */
+		return go_whole(z);	/* doubling would soon reach the end: one image, not two */
 	if (want < FIRST_INFO)
 		want = FIRST_INFO;
 	if (!stream_to(p, &p->zs, want))
