@@ -13,9 +13,13 @@
  * for: the unit holding an address is found in .debug_aranges, the image
  * is rebuilt with at least twice the units when an address lies beyond
  * it, and .debug_aranges in the image keeps only the sets of units it
- * holds, so libdw answers for those exactly as on the whole file.  A file
- * whose units may refer across units (DW_FORM_ref_addr, type units,
- * DW_FORM_indirect), an address in no arange set, or anything unexpected
+ * holds, so libdw answers for those exactly as on the whole file.
+ * .debug_abbrev and .debug_line are inflated and held only as far as the
+ * units in the image read them (each unit's abbreviation table, to its
+ * end, and its unit DIE's line program: srcline-unit.c); a unit whose
+ * table refers outside it, or that cannot be read, takes everything.  An
+ * address in a unit past half of .debug_info takes the whole file.  A file
+ * with type units, an address in no arange set, or anything unexpected
  * takes the whole .debug_info; a file of another kind, class or byte
  * order, or one whose inflating fails, goes to dwarf_begin on the file as
  * before, so libdw's own answers and errors are unchanged.  Images built
@@ -181,8 +185,9 @@ static bool stream_to(struct part *p, z_stream *zs, uint64_t upto)
 }
 
 /* A part's bytes: a compressed one inflated whole (but .debug_info,
- * .debug_abbrev and .debug_line, which grow on demand), an uncompressed
- * one as the file maps it. */
+ * .debug_abbrev and .debug_line, inflated on demand and held in the
+ * image as far as its units read them), an uncompressed one as the file
+ * maps it. */
 static bool part_load(struct pk__zdebug *z, size_t i)
 {
 	struct part *p = &z->p[i];
@@ -406,14 +411,20 @@ static bool rebuild(struct pk__zdebug *z)
 }
 
 /* The first upto bytes of part i inflated (a part read whole has them
- * all) and in the image. */
+ * all); false past its end or when inflating fails. */
+static bool part_fill(struct pk__zdebug *z, size_t i, uint64_t upto)
+{
+	struct part *p = &z->p[i];
+
+	return upto <= p->size && (!p->lazy || stream_to(p, &p->zs, upto));
+}
+
+/* The first upto bytes of part i inflated and in the image. */
 static bool part_to(struct pk__zdebug *z, size_t i, uint64_t upto)
 {
 	struct part *p = &z->p[i];
 
-	if (upto > p->size)
-		return false;
-	if (p->lazy && !stream_to(p, &p->zs, upto))
+	if (!part_fill(z, i, upto))
 		return false;
 	if (p->need < upto)
 		p->need = upto;
@@ -441,7 +452,7 @@ static int abbrev_need(struct pk__zdebug *z, const struct pk__cu_head *h, uint64
 	int rc;
 
 	while ((rc = pk__abbrev_scan(p->buf, p->have, h->abbrev, h->code, spec, &end)) < 0) {
-		if (p->have >= p->size || !part_to(z, z->abbrev, p->have + step < p->size ? p->have + step : p->size))
+		if (p->have >= p->size || !part_fill(z, z->abbrev, p->size - p->have > step ? p->have + step : p->size))
 			return 0;
 		step *= 2;
 	}
