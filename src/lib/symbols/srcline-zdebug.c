@@ -57,6 +57,7 @@ struct part {
 	bool lazy;			/* inflated on demand: .debug_info/abbrev/line */
 	z_stream zs;			/* a lazy part's stream, at have */
 	bool live;
+	bool in_img;			/* buf is in the last image (not owned) */
 	uint64_t off;			/* in the image being built */
 };
 
@@ -340,6 +341,23 @@ static uint64_t part_size(const struct pk__zdebug *z, size_t i)
 	return z->p[i].need;
 }
 
+/* A part's first n bytes into the image at p->off.  In the last image
+ * (every part whole), a part still being inflated goes on inflating
+ * there rather than into its own buffer and then copied. */
+static bool image_part(struct part *p, unsigned char *img, uint64_t n)
+{
+	if (!p->lazy || p->have >= p->size || n < p->size) {
+		if (n)
+			memcpy(img + p->off, p->buf, n);
+		return true;
+	}
+	memcpy(img + p->off, p->buf, p->have);
+	free(p->buf);
+	p->buf = img + p->off;
+	p->in_img = true;	/* not used again if this fails: the file goes to libdw */
+	return stream_to(p, &p->zs, p->size);
+}
+
 /* An ELF image of the parts: the header, their bytes, their names, the
  * section headers. */
 static unsigned char *image_build(struct pk__zdebug *z, size_t *size)
@@ -380,8 +398,10 @@ static unsigned char *image_build(struct pk__zdebug *z, size_t *size)
 		nlen += strlen(p->name) + 1;
 		if (i == z->aranges)
 			aranges_keep(z, img + p->off);
-		else if (n)
-			memcpy(img + p->off, p->buf, n);
+		else if (!image_part(z->p + i, img, n)) {
+			free(img);
+			return NULL;
+		}
 	}
 	memcpy(img + off + nlen, ".shstrtab", sizeof(".shstrtab"));
 	sh[z->n + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)nlen, .sh_type = SHT_STRTAB,
@@ -431,13 +451,13 @@ static bool part_to(struct pk__zdebug *z, size_t i, uint64_t upto)
 	return true;
 }
 
-/* Every part whole: every unit in the image. */
+/* Every part whole: every unit in the image (the last one: the parts
+ * still being inflated are inflated into it). */
 static bool go_whole(struct pk__zdebug *z)
 {
 	z->whole = true;
 	for (size_t i = 0; i < z->n; i++)
-		if (!part_to(z, i, z->p[i].size))
-			return false;
+		z->p[i].need = z->p[i].size;
 	z->prefix = z->info < z->n ? z->p[z->info].size : 0;
 	return rebuild(z);
 }
@@ -513,8 +533,8 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 	uint64_t off = z->prefix, want, len;
 	bool seen = false;
 
-	if (unit > p->size - 4 || !stream_to(p, &p->zs, unit + 12))
-		return go_whole(z);
+	if (unit > p->size / 2 || !stream_to(p, &p->zs, unit + 12))
+		return go_whole(z);	/* doubling would soon reach the end: one image, not two */
 	len = get(p->buf + unit, 4);
 	if (len == 0xffffffff && unit + 12 > p->have)
 		return go_whole(z);
@@ -522,7 +542,7 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 	if (want < 2 * z->prefix)
 		want = 2 * z->prefix;
 	if (want > p->size / 2)
-		return go_whole(z);	/* doubling would soon reach the end: one image, not two */
+		return go_whole(z);
 	if (want < FIRST_INFO)
 		want = FIRST_INFO;
 	if (!stream_to(p, &p->zs, want))
@@ -557,7 +577,7 @@ static void zdebug_end(struct pk__zdebug *z)
 	for (size_t i = 0; i < z->n; i++) {
 		if (z->p[i].live)
 			inflateEnd(&z->p[i].zs);
-		if (z->p[i].compressed)
+		if (z->p[i].compressed && !z->p[i].in_img)
 			free(z->p[i].buf);
 	}
 	z->n = 0;
