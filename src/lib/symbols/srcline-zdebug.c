@@ -80,7 +80,7 @@ struct pk__zdebug {
 	bool whole;			/* every unit: .debug_info inflated to its end */
 	bool libdw;			/* give up: dwarf_begin on the file */
 	struct arange *ar;		/* .debug_aranges, by lo */
-	size_t nr_ar;
+	size_t nr_ar, cap_ar;
 	uint64_t prefix;		/* .debug_info bytes (whole units) of the last image */
 	struct built *b;		/* the last is the current one */
 	size_t nr_b;
@@ -261,10 +261,15 @@ static bool aranges_set(struct pk__zdebug *z, const unsigned char *b, uint64_t s
 
 		if (!lo && !n)
 			break;
-		if (!(ar = realloc(z->ar, (z->nr_ar + 1) * sizeof(*ar))))
-			return false;
-		z->ar = ar;
-		ar[z->nr_ar++] = (struct arange){ lo, lo + n, unit };
+		if (z->nr_ar == z->cap_ar) {
+			size_t cap = z->cap_ar ? 2 * z->cap_ar : 256;
+
+			if (!(ar = realloc(z->ar, cap * sizeof(*ar))))
+				return false;
+			z->ar = ar;
+			z->cap_ar = cap;
+		}
+		z->ar[z->nr_ar++] = (struct arange){ lo, lo + n, unit };
 	}
 	*off = end;
 	return true;
