@@ -13,9 +13,13 @@
  * for: the unit holding an address is found in .debug_aranges, the image
  * is rebuilt with at least twice the units when an address lies beyond
  * it, and .debug_aranges in the image keeps only the sets of units it
- * holds, so libdw answers for those exactly as on the whole file.  A file
- * whose units may refer across units (DW_FORM_ref_addr, type units,
- * DW_FORM_indirect), an address in no arange set, or anything unexpected
+ * holds, so libdw answers for those exactly as on the whole file.
+ * .debug_abbrev and .debug_line are inflated and held only as far as the
+ * units in the image read them (each unit's abbreviation table, to its
+ * end, and its unit DIE's line program: srcline-unit.c); a unit whose
+ * table refers outside it, or that cannot be read, takes everything.  An
+ * address in a unit past half of .debug_info takes the whole file.  A file
+ * with type units, an address in no arange set, or anything unexpected
  * takes the whole .debug_info; a file of another kind, class or byte
  * order, or one whose inflating fails, goes to dwarf_begin on the file as
  * before, so libdw's own answers and errors are unchanged.  Images built
@@ -48,7 +52,12 @@ struct part {
 	uint64_t size;			/* uncompressed */
 	bool compressed;
 	unsigned char *buf;		/* its bytes (owned when compressed) */
-	uint64_t have;			/* inflated so far (.debug_info) */
+	uint64_t have;			/* inflated so far */
+	uint64_t need;			/* bytes the image holds (a prefix when lazy) */
+	bool lazy;			/* inflated on demand: .debug_info/abbrev/line */
+	z_stream zs;			/* a lazy part's stream, at have */
+	bool live;
+	bool in_img;			/* buf is in the last image (not owned) */
 	uint64_t off;			/* in the image being built */
 };
 
@@ -67,12 +76,11 @@ struct pk__zdebug {
 	Elf *e;				/* the file, mapped: uncompressed parts point into it */
 	struct part p[MAX_SCNS];
 	size_t n, info, aranges;	/* n: none */
-	z_stream z;			/* .debug_info's stream, at p[info].have */
-	bool z_live;
+	size_t abbrev, line;
 	bool whole;			/* every unit: .debug_info inflated to its end */
 	bool libdw;			/* give up: dwarf_begin on the file */
 	struct arange *ar;		/* .debug_aranges, by lo */
-	size_t nr_ar;
+	size_t nr_ar, cap_ar;
 	uint64_t prefix;		/* .debug_info bytes (whole units) of the last image */
 	struct built *b;		/* the last is the current one */
 	size_t nr_b;
@@ -96,7 +104,7 @@ static bool collect(struct pk__zdebug *z, size_t shstrndx)
 	bool any = false;
 	Elf_Scn *scn = NULL;
 
-	z->info = z->aranges = z->n = MAX_SCNS;
+	z->info = z->aranges = z->abbrev = z->line = MAX_SCNS;
 	z->n = 0;
 	while ((scn = elf_nextscn(z->e, scn))) {
 		GElf_Shdr sh;
@@ -124,6 +132,10 @@ static bool collect(struct pk__zdebug *z, size_t shstrndx)
 			z->info = z->n;
 		else if (strcmp(name, ".debug_aranges") == 0)
 			z->aranges = z->n;
+		else if (strcmp(name, ".debug_abbrev") == 0)
+			z->abbrev = z->n;
+		else if (strcmp(name, ".debug_line") == 0)
+			z->line = z->n;
 		z->n++;
 	}
 	return any;
@@ -173,8 +185,10 @@ static bool stream_to(struct part *p, z_stream *zs, uint64_t upto)
 	return inflate(zs, Z_FINISH) == Z_STREAM_END && zs->total_out == p->size;
 }
 
-/* A part's bytes: a compressed one inflated whole (but .debug_info, which
- * grows on demand), an uncompressed one as the file maps it. */
+/* A part's bytes: a compressed one inflated whole (but .debug_info,
+ * .debug_abbrev and .debug_line, inflated on demand and held in the
+ * image as far as its units read them), an uncompressed one as the file
+ * maps it. */
 static bool part_load(struct pk__zdebug *z, size_t i)
 {
 	struct part *p = &z->p[i];
@@ -186,19 +200,21 @@ static bool part_load(struct pk__zdebug *z, size_t i)
 		if (!(d = elf_rawdata(p->scn, NULL)) || d->d_size != p->size)
 			return false;
 		p->buf = d->d_buf;
-		p->have = p->size;
+		p->have = p->need = p->size;
 		return true;
 	}
 	if (!(p->buf = malloc(p->size ? p->size : 1)))
 		return false;
-	if (i == z->info) {
-		z->z_live = stream_start(p, &z->z);
-		return z->z_live;
+	if (i == z->info || i == z->abbrev || i == z->line) {
+		p->lazy = true;
+		p->live = stream_start(p, &p->zs);
+		return p->live;
 	}
 	if (!stream_start(p, &zs))
 		return false;
 	ok = stream_to(p, &zs, p->size);
 	inflateEnd(&zs);
+	p->need = p->size;
 	return ok;
 }
 
@@ -209,49 +225,6 @@ static uint64_t get(const unsigned char *b, unsigned int n)
 	for (unsigned int i = 0; i < n; i++)
 		v |= (uint64_t)b[i] << (8 * i);
 	return v;
-}
-
-static bool uleb(const unsigned char **b, const unsigned char *end, uint64_t *v)
-{
-	unsigned int shift = 0;
-
-	*v = 0;
-	while (*b < end && shift < 64) {
-		unsigned char c = *(*b)++;
-
-		*v |= (uint64_t)(c & 0x7f) << shift;
-		if (!(c & 0x80))
-			return true;
-		shift += 7;
-	}
-	return false;
-}
-
-/* Whether no abbreviation uses a form that refers outside its unit or
- * whose form is known only in the unit (then every unit is needed). */
-static bool abbrevs_local(const struct part *p)
-{
-	const unsigned char *b = p->buf, *end = p->buf ? p->buf + p->size : NULL;
-	uint64_t code, tag, attr, form;
-
-	while (b && b < end) {	/* an empty section (no buffer): no form at all */
-		if (!uleb(&b, end, &code))
-			return false;
-		if (!code)
-			continue;	/* the end of one unit's table */
-		if (!uleb(&b, end, &tag) || b++ >= end)
-			return false;
-		do {
-			if (!uleb(&b, end, &attr) || !uleb(&b, end, &form))
-				return false;
-			if (form == DW_FORM_ref_addr || form == DW_FORM_ref_sig8 || form == DW_FORM_indirect ||
-			    form == DW_FORM_GNU_ref_alt || form == DW_FORM_GNU_strp_alt)
-				return false;
-			if (form == DW_FORM_implicit_const && !uleb(&b, end, &tag))
-				return false;	/* an sleb's bytes skip as an uleb's */
-		} while (attr || form);
-	}
-	return true;
 }
 
 static int arange_cmp(const void *a, const void *b)
@@ -288,10 +261,15 @@ static bool aranges_set(struct pk__zdebug *z, const unsigned char *b, uint64_t s
 
 		if (!lo && !n)
 			break;
-		if (!(ar = realloc(z->ar, (z->nr_ar + 1) * sizeof(*ar))))
-			return false;
-		z->ar = ar;
-		ar[z->nr_ar++] = (struct arange){ lo, lo + n, unit };
+		if (z->nr_ar == z->cap_ar) {
+			size_t cap = z->cap_ar ? 2 * z->cap_ar : 256;
+
+			if (!(ar = realloc(z->ar, cap * sizeof(*ar))))
+				return false;
+			z->ar = ar;
+			z->cap_ar = cap;
+		}
+		z->ar[z->nr_ar++] = (struct arange){ lo, lo + n, unit };
 	}
 	*off = end;
 	return true;
@@ -365,7 +343,24 @@ static uint64_t part_size(const struct pk__zdebug *z, size_t i)
 		return z->prefix;
 	if (i == z->aranges)
 		return aranges_keep(z, NULL);
-	return z->p[i].size;
+	return z->p[i].need;
+}
+
+/* A part's first n bytes into the image at p->off.  In the last image
+ * (every part whole), a part still being inflated goes on inflating
+ * there rather than into its own buffer and then copied. */
+static bool image_part(struct part *p, unsigned char *img, uint64_t n)
+{
+	if (!p->lazy || p->have >= p->size || n < p->size) {
+		if (n)
+			memcpy(img + p->off, p->buf, n);
+		return true;
+	}
+	memcpy(img + p->off, p->buf, p->have);
+	free(p->buf);
+	p->buf = img + p->off;
+	p->in_img = true;	/* not used again if this fails: the file goes to libdw */
+	return stream_to(p, &p->zs, p->size);
 }
 
 /* An ELF image of the parts: the header, their bytes, their names, the
@@ -408,8 +403,10 @@ static unsigned char *image_build(struct pk__zdebug *z, size_t *size)
 		nlen += strlen(p->name) + 1;
 		if (i == z->aranges)
 			aranges_keep(z, img + p->off);
-		else if (n)
-			memcpy(img + p->off, p->buf, n);
+		else if (!image_part(z->p + i, img, n)) {
+			free(img);
+			return NULL;
+		}
 	}
 	memcpy(img + off + nlen, ".shstrtab", sizeof(".shstrtab"));
 	sh[z->n + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)nlen, .sh_type = SHT_STRTAB,
@@ -438,16 +435,99 @@ static bool rebuild(struct pk__zdebug *z)
 	return true;
 }
 
-/* .debug_info whole: every unit in the image. */
+/* The first upto bytes of part i inflated (a part read whole has them
+ * all); false past its end or when inflating fails. */
+static bool part_fill(struct pk__zdebug *z, size_t i, uint64_t upto)
+{
+	struct part *p = &z->p[i];
+
+	return upto <= p->size && (!p->lazy || stream_to(p, &p->zs, upto));
+}
+
+/* The first upto bytes of part i inflated and in the image. */
+static bool part_to(struct pk__zdebug *z, size_t i, uint64_t upto)
+{
+	struct part *p = &z->p[i];
+
+	if (!part_fill(z, i, upto))
+		return false;
+	if (p->need < upto)
+		p->need = upto;
+	return true;
+}
+
+/* Every part whole: every unit in the image (the last one: the parts
+ * still being inflated are inflated into it). */
 static bool go_whole(struct pk__zdebug *z)
 {
-	struct part *p = &z->p[z->info];
-
 	z->whole = true;
-	if (z->info < z->n && p->compressed && !stream_to(p, &z->z, p->size))
-		return false;
-	z->prefix = z->info < z->n ? p->size : 0;
+	for (size_t i = 0; i < z->n; i++)
+		z->p[i].need = z->p[i].size;
+	z->prefix = z->info < z->n ? z->p[z->info].size : 0;
 	return rebuild(z);
+}
+
+/* The abbreviation table of unit h in the image, inflated as far as it
+ * goes; its unit DIE's specifications at *spec.  0: a form in it refers
+ * outside the unit (or it is malformed): every unit is needed. */
+static int abbrev_need(struct pk__zdebug *z, const struct pk__cu_head *h, uint64_t *spec)
+{
+	struct part *p = &z->p[z->abbrev];
+	uint64_t step = 4096, end;
+	int rc;
+
+	while ((rc = pk__abbrev_scan(p->buf, p->have, h->abbrev, h->code, spec, &end)) < 0) {
+		if (p->have >= p->size || !part_fill(z, z->abbrev, p->size - p->have > step ? p->have + step : p->size))
+			return 0;
+		step *= 2;
+	}
+	return rc > 0 && *spec != UINT64_MAX && part_to(z, z->abbrev, end);
+}
+
+/* The line program at stmt of .debug_line, inflated and in the image. */
+static bool line_need(struct pk__zdebug *z, uint64_t stmt)
+{
+	struct part *p = &z->p[z->line];
+	uint64_t len, hdr = 4;
+
+	if (stmt >= p->size || p->size - stmt < 4 ||
+	    !part_to(z, z->line, p->size - stmt < 12 ? p->size : stmt + 12))
+		return false;
+	len = get(p->buf + stmt, 4);
+	if (len == 0xffffffff) {
+		if (p->size - stmt < 12)
+			return false;
+		len = get(p->buf + stmt + 4, 8);
+		hdr = 12;
+	} else if (len >= 0xfffffff0) {
+		return false;
+	}
+	return len <= p->size - stmt - hdr && part_to(z, z->line, stmt + hdr + len);
+}
+
+/* What the units from off to end read of .debug_abbrev and .debug_line,
+ * inflated and in the image; false when it cannot be told (then every
+ * unit and section whole). */
+static bool units_need(struct pk__zdebug *z, uint64_t off, uint64_t end)
+{
+	const struct part *info = &z->p[z->info];
+
+	if (z->abbrev == MAX_SCNS)
+		return false;
+	while (off < end) {
+		struct pk__cu_head h;
+		uint64_t spec, stmt = 0;
+		int has;
+
+		if (!pk__cu_head_read(info->buf + off, end - off, &h) || !abbrev_need(z, &h, &spec))
+			return false;
+		has = pk__cu_stmt_list(&h, z->p[z->abbrev].buf + spec, z->p[z->abbrev].buf + z->p[z->abbrev].have,
+				       &stmt);
+		if (has < 0 || (has && (z->line == MAX_SCNS || !line_need(z, stmt))))
+			return false;
+		off = (uint64_t)(h.end - info->buf);
+	}
+	return true;
 }
 
 /* Grow the image's units to hold the one at unit and at least twice as
@@ -458,17 +538,19 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 	uint64_t off = z->prefix, want, len;
 	bool seen = false;
 
-	if (unit > p->size - 4 || !stream_to(p, &z->z, unit + 12))
-		return go_whole(z);
+	if (unit > p->size / 2 || !stream_to(p, &p->zs, unit + 12))
+		return go_whole(z);	/* doubling would soon reach the end: one image, not two */
 	len = get(p->buf + unit, 4);
 	if (len == 0xffffffff && unit + 12 > p->have)
 		return go_whole(z);
 	want = unit + (len == 0xffffffff ? 12 + get(p->buf + unit + 4, 8) : 4 + len);
 	if (want < 2 * z->prefix)
 		want = 2 * z->prefix;
+	if (want > p->size / 2)
+		return go_whole(z);
 	if (want < FIRST_INFO)
 		want = FIRST_INFO;
-	if (!stream_to(p, &z->z, want))
+	if (!stream_to(p, &p->zs, want))
 		return false;
 	while (off + 4 <= p->have) {
 		seen |= off == unit;
@@ -481,7 +563,7 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 			break;
 		off += len;
 	}
-	if (!seen || off <= unit)
+	if (!seen || off <= unit || !units_need(z, z->prefix, off))
 		return go_whole(z);	/* aranges name no unit start: let libdw see all */
 	z->prefix = off;
 	return rebuild(z);
@@ -497,13 +579,13 @@ static void zdebug_end(struct pk__zdebug *z)
 	free(z->b);
 	z->b = NULL;
 	z->nr_b = 0;
-	for (size_t i = 0; i < z->n; i++)
-		if (z->p[i].compressed)
+	for (size_t i = 0; i < z->n; i++) {
+		if (z->p[i].live)
+			inflateEnd(&z->p[i].zs);
+		if (z->p[i].compressed && !z->p[i].in_img)
 			free(z->p[i].buf);
+	}
 	z->n = 0;
-	if (z->z_live)
-		inflateEnd(&z->z);
-	z->z_live = false;
 	free(z->ar);
 	z->ar = NULL;
 	if (z->e)
@@ -515,7 +597,7 @@ static void zdebug_end(struct pk__zdebug *z)
 static bool zdebug_start(struct pk__zdebug *z)
 {
 	const unsigned char *id = (const unsigned char *)elf_getident(z->e, NULL);
-	size_t shstrndx, abbrev = MAX_SCNS;
+	size_t shstrndx;
 	bool types = false;
 
 	if (!id || id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != ELFDATA2LSB ||
@@ -525,12 +607,10 @@ static bool zdebug_start(struct pk__zdebug *z)
 	for (size_t i = 0; i < z->n; i++) {
 		if (!part_load(z, i))
 			return false;
-		if (strcmp(z->p[i].name, ".debug_abbrev") == 0)
-			abbrev = i;
 		types |= strcmp(z->p[i].name, ".debug_types") == 0;
 	}
 	if (z->info == MAX_SCNS || !z->p[z->info].compressed || z->aranges == MAX_SCNS ||
-	    abbrev == MAX_SCNS || types || !abbrevs_local(&z->p[abbrev]) || !aranges_read(z))
+	    z->abbrev == MAX_SCNS || types || !aranges_read(z))
 		return go_whole(z);
 	return true;
 }

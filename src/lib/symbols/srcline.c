@@ -6,7 +6,9 @@
  * from (a separate debug file when one was found), each compilation
  * unit's line table is read once by libdw and searched by binary search
  * (dwarf_getsrc_die), the inline chain comes from the scopes around the
- * address (dwarf_getscopes), and every answer is kept per address so a
+ * address (the concrete functions, inlined instances and blocks holding
+ * it, down from the unit, whose top-level ones and their ranges are read
+ * once per unit), and every answer is kept per address so a
  * recording's repeated ips cost one hash probe.  Only ELF files by path
  * have lines here: the kernel, modules and the vDSO have none, as in
  * perf without a vmlinux.
@@ -45,6 +47,22 @@ struct joined {
 	char *path;
 };
 
+/* A unit's top-level functions and blocks, each range of each in DIE
+ * order: the first step of scope_path without walking every top-level
+ * DIE of the unit (types, variables, declarations) for each address. */
+struct top_range {
+	uint64_t lo, hi;
+	size_t die;
+};
+
+struct unit_tops {
+	const void *key;		/* the unit DIE's bytes: one per unit and image */
+	Dwarf_Die *dies;
+	size_t nr_dies, cap_dies;
+	struct top_range *r;
+	size_t nr_r, cap_r;
+};
+
 struct pk__srcline {
 	int fd;
 	Dwarf *dw;			/* NULL: the file has no DWARF (or none was found) */
@@ -55,6 +73,8 @@ struct pk__srcline {
 	size_t cap, nr;
 	struct joined *joined;		/* relative file names with their unit's comp_dir */
 	size_t nr_joined;
+	struct unit_tops *tops;		/* the units scope_path has entered */
+	size_t nr_tops;
 };
 
 static void answer_free(struct answer *a)
@@ -75,6 +95,11 @@ void pk__srcline_free(struct pk__srcline *s)
 	for (size_t i = 0; i < s->nr_joined; i++)
 		free(s->joined[i].path);
 	free(s->joined);
+	for (size_t i = 0; i < s->nr_tops; i++) {
+		free(s->tops[i].dies);
+		free(s->tops[i].r);
+	}
+	free(s->tops);
 	pk__a2l_index_free(s->a2l);
 	if (s->elf)
 		elf_end(s->elf);
@@ -317,16 +342,110 @@ static bool scope_child(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *best)
 	return found;
 }
 
+static bool scope_tag(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block;
+}
+
+/* Add die and its ranges to t. */
+static bool tops_add(struct unit_tops *t, Dwarf_Die *die)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	if (t->nr_dies == t->cap_dies) {
+		size_t cap = t->cap_dies ? 2 * t->cap_dies : 64;
+		Dwarf_Die *d = pk__reallocarray(t->dies, cap, sizeof(*d));
+
+		if (!d)
+			return false;
+		t->dies = d;
+		t->cap_dies = cap;
+	}
+	t->dies[t->nr_dies] = *die;
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
+		if (t->nr_r == t->cap_r) {
+			size_t cap = t->cap_r ? 2 * t->cap_r : 64;
+			struct top_range *r = pk__reallocarray(t->r, cap, sizeof(*r));
+
+			if (!r)
+				return false;
+			t->r = r;
+			t->cap_r = cap;
+		}
+		t->r[t->nr_r++] = (struct top_range){ start, end, t->nr_dies };
+	}
+	t->nr_dies++;
+	return true;
+}
+
+/* The unit's top-level functions and blocks, read on its first address;
+ * NULL when out of memory (then the unit is walked as before). */
+static struct unit_tops *tops_of(struct pk__srcline *s, Dwarf_Die *cu)
+{
+	struct unit_tops *t, *grown;
+	Dwarf_Die child;
+
+	for (size_t i = 0; i < s->nr_tops; i++)
+		if (s->tops[i].key == cu->addr)
+			return &s->tops[i];
+	if (!(grown = pk__reallocarray(s->tops, s->nr_tops + 1, sizeof(*grown))))
+		return NULL;
+	s->tops = grown;
+	t = &s->tops[s->nr_tops];
+	*t = (struct unit_tops){ .key = cu->addr };
+	if (dwarf_child(cu, &child) == 0) {
+		do {
+			if (scope_tag(&child) && !tops_add(t, &child)) {
+				free(t->dies);
+				free(t->r);
+				return NULL;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	s->nr_tops++;
+	return t;
+}
+
+/* scope_child of the unit, from its cached ranges: of the DIEs with a
+ * range holding addr, the one whose first such range is shortest, the
+ * last of equals. */
+static bool top_child(struct pk__srcline *s, Dwarf_Die *cu, uint64_t addr, Dwarf_Die *best)
+{
+	struct unit_tops *t = tops_of(s, cu);
+	uint64_t best_len = UINT64_MAX;
+	size_t taken = SIZE_MAX;
+	bool found = false;
+
+	if (!t)
+		return scope_child(cu, addr, best);
+	for (size_t i = 0; i < t->nr_r; i++) {
+		const struct top_range *r = &t->r[i];
+
+		if (r->die == taken || addr < r->lo || addr >= r->hi)
+			continue;
+		taken = r->die;		/* its first range holding addr */
+		if (!found || r->hi - r->lo <= best_len) {
+			*best = t->dies[r->die];
+			best_len = r->hi - r->lo;
+			found = true;
+		}
+	}
+	return found;
+}
+
 /* The concrete DIEs holding addr, outermost first, down from the unit:
  * functions, their inlined instances and the blocks between them (the
  * abstract definitions an inlined instance points to are not followed,
  * which is where dwarf_getscopes goes). */
-static int scope_path(Dwarf_Die *cu, uint64_t addr, Dwarf_Die **out, size_t *nr)
+static int scope_path(struct pk__srcline *s, Dwarf_Die *cu, uint64_t addr, Dwarf_Die **out, size_t *nr)
 {
 	Dwarf_Die *path = NULL, *grown, child, *parent = cu;
 	size_t n = 0, cap = 0;
 
-	while (scope_child(parent, addr, &child)) {
+	while (parent == cu ? top_child(s, cu, addr, &child) : scope_child(parent, addr, &child)) {
 		if (n == cap) {
 			cap = cap ? 2 * cap : 8;
 			if (!(grown = pk__reallocarray(path, cap, sizeof(*path)))) {
@@ -353,7 +472,7 @@ static int inline_chain(struct pk__srcline *s, Dwarf_Die *cu, uint64_t addr, str
 	const char *file = a->file, *file_a2l = a->file_a2l;
 	unsigned int line = a->line;
 	size_t n = 0;
-	int err = scope_path(cu, addr, &path, &n);
+	int err = scope_path(s, cu, addr, &path, &n);
 
 	if (err < 0 || !n)
 		return err;
@@ -388,7 +507,7 @@ static int no_line(struct pk__srcline *s, uint64_t addr, Dwarf_Die *cu, struct a
 {
 	Dwarf_Die *path = NULL;
 	size_t n = 0;
-	int err = cu ? scope_path(cu, addr, &path, &n) : 0;
+	int err = cu ? scope_path(s, cu, addr, &path, &n) : 0;
 
 	free(path);
 	if (err < 0)

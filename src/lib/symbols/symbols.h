@@ -283,6 +283,36 @@ struct Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr);
 /* pk__zdebug_free - end every handle and free the images; NULL is a no-op. */
 void pk__zdebug_free(struct pk__zdebug *z);
 
+/* ---- srcline-unit.c ------------------------------------------------------------- */
+
+/* A compilation unit's header as read from raw .debug_info bytes. */
+struct pk__cu_head {
+	unsigned int version, osz, asz;	/* offset and address sizes */
+	uint64_t abbrev;		/* its table's .debug_abbrev offset */
+	uint64_t code;			/* the unit DIE's abbreviation code */
+	const unsigned char *die, *end;	/* the unit DIE's attribute values; the unit's end */
+};
+
+/* pk__cu_head_read - the header of the unit at u (avail bytes there, the
+ * whole unit among them); false for a unit of a kind this does not read
+ * (type or split units, a version outside 2-5, an empty unit). */
+bool pk__cu_head_read(const unsigned char *u, uint64_t avail, struct pk__cu_head *h);
+
+/* pk__abbrev_scan - the abbreviation table at off of .debug_abbrev's first
+ * have bytes: 1 with *table_end past its terminating 0 and *spec the
+ * offset of code's attribute specifications (UINT64_MAX: no such code);
+ * -1 when the table goes on past have (or is cut off); 0 when a form in
+ * it may refer outside its unit (DW_FORM_ref_addr, ref_sig8, indirect,
+ * the GNU alt forms). */
+int pk__abbrev_scan(const unsigned char *buf, uint64_t have, uint64_t off, uint64_t code,
+		    uint64_t *spec, uint64_t *table_end);
+
+/* pk__cu_stmt_list - the unit DIE's DW_AT_stmt_list, its attribute
+ * specifications at spec (up to spec_end): 1 with *stmt, 0 when it has
+ * none, -1 when a form is not known here or runs past the unit. */
+int pk__cu_stmt_list(const struct pk__cu_head *h, const unsigned char *spec, const unsigned char *spec_end,
+		     uint64_t *stmt);
+
 /* ---- srcline-symtab.c ----------------------------------------------------------- */
 
 /* pk__srcline_symtab_file - addr2line's answer for an address no line row

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# dwarf-report.sh - report and script on `--call-graph dwarf` recordings,
+# an older perfkit, this one and perf side by side in one run: CPU time
+# (task-clock, `perf stat -r RUNS`) and wall time (RUNS runs), with each
+# ratio to perf.  perf records two files: the unwind target (its chain
+# runs through ld.so's and libc's start code, whose Debian debug files
+# have zlib-compressed DWARF) and the workload's `hot`.  Before timing,
+# bench/same-output.sh checks that the two perfkits print the same bytes
+# on both files (the script stops when they differ).
+# usage: bench/dwarf-report.sh OLD-PERFKIT [NEW-PERFKIT [BUILD [RUNS]]]
+#        (defaults: build/src/cli/perfkit, build, 5)
+set -eu
+OLD=$1
+NEW=${2:-build/src/cli/perfkit}
+BUILD=${3:-build}
+RUNS=${4:-5}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+command -v perf >/dev/null || { echo "needs perf: apt-get install linux-perf" >&2; exit 1; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+perf record -q --call-graph dwarf -e task-clock:u -F 5000 -o "$dir/u.data" -- \
+	"$BUILD/tests/unit/unwind/perfkit-unwind-target" >/dev/null 2>&1
+perf record -q --call-graph dwarf -e task-clock:u -F 2000 -o "$dir/w.data" -- \
+	"$BUILD/tests/perfkit-workload" hot 300 >/dev/null 2>&1
+sh "$SRC/bench/same-output.sh" "$OLD" "$dir/u.data" "$dir/w.data" | sed "s|$dir/||" >"$dir/old.md5"
+sh "$SRC/bench/same-output.sh" "$NEW" "$dir/u.data" "$dir/w.data" | sed "s|$dir/||" >"$dir/new.md5"
+if ! cmp -s "$dir/old.md5" "$dir/new.md5"; then
+	echo "the two perfkits print different bytes:" >&2
+	diff "$dir/old.md5" "$dir/new.md5" >&2 || true
+	exit 1
+fi
+echo "same output: $(wc -l <"$dir/new.md5") report/script commands on both files"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+# cpu TOOL ARGS...: task-clock in ms, mean of RUNS
+cpu() {
+	perf stat -x, -e task-clock -r "$RUNS" "$@" 2>&1 >/dev/null | grep task-clock | cut -d, -f1
+}
+# wall TOOL ARGS...: wall ms per run over RUNS runs
+wall() {
+	t0=$(date +%s%N)
+	for _ in $(seq "$RUNS"); do "$@" >/dev/null 2>&1; done
+	echo "$(( ($(date +%s%N) - t0) / RUNS / 1000000 ))"
+}
+printf '%-7s %-44s %9s %9s %9s %7s %7s %7s\n' file command old-cpu new-cpu perf-cpu old/p new/p wall-n/p
+for f in u w; do
+	for o in "report --stdio --no-children" "report --stdio" "report --stdio --no-children --sort srcline" \
+		"script" "script -F ip --no-inline"; do
+		# shellcheck disable=SC2086
+		co=$(cpu "$OLD" $o -i "$dir/$f.data")
+		# shellcheck disable=SC2086
+		cn=$(cpu "$NEW" $o -i "$dir/$f.data")
+		# shellcheck disable=SC2086
+		cp=$(cpu perf $o -i "$dir/$f.data")
+		# shellcheck disable=SC2086
+		wn=$(wall "$NEW" $o -i "$dir/$f.data")
+		# shellcheck disable=SC2086
+		wp=$(wall perf $o -i "$dir/$f.data")
+		printf '%-7s %-44s %9s %9s %9s %7.2f %7.2f %7.2f\n' "$f.data" "$o" "$co" "$cn" "$cp" \
+			"$(echo "$co / $cp" | bc -l)" "$(echo "$cn / $cp" | bc -l)" "$(echo "$wn / $wp" | bc -l)"
+	done
+done
