@@ -7,9 +7,10 @@ set -u
 tap_n=0
 tap_fail=0
 
-ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1"; }
-not_ok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $1"; tap_fail=1; }
-skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
+# A description is one line of TAP: newlines (from a $(...) in it) become blanks.
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - ${1//$'\n'/ }"; }
+not_ok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - ${1//$'\n'/ }"; tap_fail=1; }
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - ${1//$'\n'/ } # SKIP ${2//$'\n'/ }"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 
 # check DESC CMD...: passes when CMD succeeds.
