@@ -735,11 +735,15 @@ int cmd_report(int argc, char **argv)
 	bool defaulted;
 	int rc;
 
-	/* perf's -g takes the next word, and its defaults when last. */
-	if (argc > 1 && (!strcmp(argv[argc - 1], "-g") || !strcmp(argv[argc - 1], "--call-graph"))) {
-		o.cg_given = true;
-		argc--;
-	}
+	/* perf's -g takes the next word, and its defaults when last or when
+	 * the next word is an option (perf's PARSE_OPT_OPTARG). */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if ((!strcmp(argv[i], "-g") || !strcmp(argv[i], "--call-graph")) &&
+		    (i == argc - 1 || argv[i + 1][0] == '-')) {
+			report_cg_parse(&o, "graph,0.5,caller,function,percent");	/* perf's default */
+			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof(*argv));
+			argc--, i--;
+		}
 	rc = parse_sort(&o, "comm,dso,sym");
 	if (!rc)
 		rc = cli_opts_parse(&cmd_report_opts, argc, argv, report_option, &o);

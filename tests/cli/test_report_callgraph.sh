@@ -41,6 +41,9 @@ else
 	for f in g.data kg.data; do
 		same_as_perf "$f" -g graph,5
 		same_as_perf "$f" --sort comm,dso -g graph,5
+		# -g before another option takes its defaults, as at the end
+		same_as_perf "$f" -g --sort comm,dso --percent-limit 5
+		same_as_perf "$f" --no-children --call-graph --percent-limit 5
 		same_as_perf "$f" --sort pid,sym -g callee,5
 		same_as_perf "$f" --no-children -g folded,5
 	done
