@@ -96,7 +96,7 @@ perf record -q --transaction -e cpu-clock -o pt.data -- true >/dev/null 2>&1
 mine=$(sizes t.data)
 theirs=$(sizes pt.data)
 check "--transaction: the samples are perf's size ($theirs)" test -n "$mine" -a "$mine" = "$theirs"
-check "--transaction: perf script reads the file" perf script -i t.data
+check "--transaction: perf script reads the file" sh -c "perf script -i t.data >/dev/null"
 
 # --all-cgroups: the cgroups perf synthesizes, and samples by cgroup.
 cgroups() { perf report -D -i "$1" 2>/dev/null | grep -o 'PERF_RECORD_CGROUP.*' | sort; }
