@@ -6,7 +6,8 @@
  * perf allows) and what the file decides once open (graphs
  * when its samples carry call chains, Children by default with them,
  * caller order with Children or -G; -g without chains refused in perf's
- * words, ignored in a pipe).
+ * words, ignored in a pipe, where perf decides on sample type 0: no
+ * Children, graphs when the samples bring chains).
  */
 #include "report.h"
 
@@ -121,7 +122,16 @@ int report_cg_setup(struct report_opts *o, struct pk_data_reader *r)
 			    "branch data.\nDid you call 'perf record' without -g or -b?\n");
 		return -1;
 	}
-	/* a pipe's samples may still bring chains: perf ignores -g then */
+	if (is_pipe(r)) {
+		/* perf decides before a pipe's attrs arrive, on sample type 0:
+		 * Children off, call graphs on (shown when samples bring
+		 * chains), caller order kept from Children's default. */
+		o->callchain = !o->cg_none;
+		o->children = false;
+		if ((o->children_opt != 0 && !o->order_set) || o->inverted)
+			o->cg.caller = true;
+		return 0;
+	}
 	o->callchain = (type & PERF_SAMPLE_CALLCHAIN) && !o->cg_none;
 	/* perf: Children on by default, and silently off without call chains. */
 	o->children = (type & PERF_SAMPLE_CALLCHAIN) && o->children_opt != 0;
