@@ -180,6 +180,9 @@ static int apply_field(struct script_opts *o, int type, uint32_t bit, bool remov
 		if (t->invalid & bit) {
 			if (type >= 0)
 				return cli_usage("script", "'%s' not valid for %s events", word, type_name(j));
+			/* perf's warning, in its event_type() words */
+			cli_message(stderr, "'%s' not valid for %s events. Ignoring.\n", word,
+				    j <= PERF_TYPE_HW_CACHE ? type_name(j) : "unknown");
 			continue;
 		}
 		t->fields = remove ? t->fields & ~bit : t->fields | bit;
