@@ -53,7 +53,8 @@ static const struct cli_opt report_options[] = {
 	{ "no-children", 0, CLI_ARG_NONE, OPT_NO_CHILDREN, NULL, "self overhead only" },
 	{ "call-graph", 'g', CLI_ARG_REQUIRED, 'g', "PARAMS",
 	  "call graphs under each entry: print type (graph, fractal, flat, folded, none), "
-	  "threshold, print limit, order (caller, callee), key (function, address, srcline); "
+	  "threshold, print limit, order (caller, callee), key (function, address, srcline), "
+	  "value (percent, period, count); "
 	  "default graph,0.5,caller "
 	  "(callee with --no-children)" },
 	{ "inline", 0, CLI_ARG_NONE, OPT_INLINE, NULL,

@@ -127,6 +127,10 @@ static const struct { const char *name; uint32_t bit; } field_names[] = {
 	{ "data_src", SF_DATA_SRC }, { "tod", SF_TOD }, { "ipc", SF_IPC }, { "insn", SF_INSN },
 	{ "insnlen", SF_INSNLEN }, { "srccode", SF_SRCCODE },
 	{ "brstackinsn", SF_BRSTACKINSN }, { "brstackinsnlen", SF_BRSTACKINSNLEN },
+	/* perf's fields of what perfkit's files never carry (AUX-synthesized
+	 * samples, their branch flags, stat metrics, guest samples): perf
+	 * prints nothing for them there, and so do these (no bit) */
+	{ "callindent", 0 }, { "synth", 0 }, { "metric", 0 }, { "machine_pid", 0 }, { "vcpu", 0 },
 };
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -180,9 +184,13 @@ static int apply_field(struct script_opts *o, int type, uint32_t bit, bool remov
 		if (t->invalid & bit) {
 			if (type >= 0)
 				return cli_usage("script", "'%s' not valid for %s events", word, type_name(j));
+			/* perf's warning, in its event_type() words */
+			cli_message(stderr, "'%s' not valid for %s events. Ignoring.\n", word,
+				    j <= PERF_TYPE_HW_CACHE ? type_name(j) : "unknown");
 			continue;
 		}
 		t->fields = remove ? t->fields & ~bit : t->fields | bit;
+		t->blank |= !bit && !remove;
 		if (type < 0)
 			t->user_fields = remove ? t->user_fields & ~bit : t->user_fields | bit;
 		t->user_set = true;

@@ -4,7 +4,8 @@
  * as perf 6.1 prints them: the graph and fractal trees with their "---"
  * and "|--N%--" art, the pipes that link a level until its last child and
  * the "[...]" line for what fractal's threshold left out; flat chains with
- * their percentage above them; folded lines ("N% a;b;c"); frames with
+ * their percentage above them; folded lines ("N% a;b;c"); periods or
+ * sample counts for percentages with -g period or count; frames with
  * their source line or offset under -g address and srcline; every
  * percentage in perf's colours with --stdio-color.
  */
@@ -37,13 +38,19 @@ static void frame_name(FILE *f, const struct pk_callchain_frame *fr)
 }
 
 /* perf's callchain_node__fprintf_value: the share in perf's colour with
- * --stdio-color (red from 5%, green above 0.5%, plain below). */
-static void percent(FILE *f, const struct report_cg *cg, uint64_t period, uint64_t total)
+ * --stdio-color (red from 5%, green above 0.5%, plain below), or with -g
+ * period or count the chains' period or number of samples, plain. */
+static void value(FILE *f, const struct report_cg *cg, uint64_t period, uint64_t count, uint64_t total)
 {
 	double pct = total ? (double)period * 100.0 / (double)total : 0.0;
 	const char *c = cg->color ? cg->color(pct) : NULL;
 
-	fprintf(f, "%s%.2f%%%s", c ? c : "", pct, c ? CLI_COLOR_RESET : "");
+	if (cg->value == REPORT_CG_PERIOD)
+		fprintf(f, "%" PRIu64, period);
+	else if (cg->value == REPORT_CG_COUNT)
+		fprintf(f, "%u", (unsigned)count);	/* perf's unsigned */
+	else
+		fprintf(f, "%s%.2f%%%s", c ? c : "", pct, c ? CLI_COLOR_RESET : "");
 }
 
 /* Bit i of a depth mask; perf's mask is an int, so deeper levels have no pipe. */
@@ -77,14 +84,15 @@ static void graph_line(FILE *f, int depth, uint64_t mask, int left)
 
 /* One frame in the tree: the first of a node carries its percentage. */
 static void graph_frame(FILE *f, const struct report_cg *cg, const char *name,
-			const struct pk_callchain_frame *fr, uint64_t value, int depth, uint64_t mask, bool first, uint64_t total, int left)
+			const struct pk_callchain_frame *fr, const uint64_t val[2], int depth, uint64_t mask, bool first,
+			uint64_t total, int left)
 {
 	margin(f, left);
 	for (int i = 0; i < depth; i++) {
 		fputc(bit(mask, i) ? '|' : ' ', f);
 		if (first && i == depth - 1) {
 			fputs("--", f);
-			percent(f, cg, value, total);
+			value(f, cg, val[0], val[1], total);
 			fputs("--", f);
 		} else {
 			fputs("          ", f);
@@ -103,25 +111,33 @@ static void graph(FILE *f, const struct report_cg *cg, const struct pk_callchain
 	bool rel = cg->mode == PK_CALLCHAIN_GRAPH_REL;
 	size_t nr = pk_callchain_node_nr_children(n), printed = 0;
 	uint64_t remaining = total, new_mask = mask;
+	/* the samples below n that no printed child took (perf's rem_node.count) */
+	uint64_t rem_count = pk_callchain_node_cumul_count(n) - pk_callchain_node_count(n);
 
 	for (size_t i = 0; i < nr; i++) {
 		const struct pk_callchain_node *c = pk_callchain_node_child(n, i);
+		const uint64_t val[2] = { pk_callchain_node_cumul(c), pk_callchain_node_cumul_count(c) };
 
-		remaining -= pk_callchain_node_cumul(c);
+		remaining -= val[0];
+		rem_count -= val[1];
 		/* The last child ends its level's pipe, unless a "[...]" line follows. */
 		if (i + 1 == nr && (!rel || !remaining))
 			new_mask = without(new_mask, depth - 1);
 		graph_line(f, depth, mask, left);
 		for (size_t k = 0; k < pk_callchain_node_nr_frames(c); k++)
-			graph_frame(f, cg, NULL, pk_callchain_node_frame(c, k), pk_callchain_node_cumul(c), depth,
-				    new_mask, k == 0, total, left);
+			graph_frame(f, cg, NULL, pk_callchain_node_frame(c, k), val, depth, new_mask, k == 0, total,
+				    left);
 		graph(f, cg, c, rel ? pk_callchain_node_cumul(c) - pk_callchain_node_self(c) : total, depth + 1,
 		      with(new_mask, depth), left);
 		if (++printed == cg->print_limit)
 			break;
 	}
-	if (rel && remaining && remaining != total)
-		graph_frame(f, cg, "[...]", NULL, remaining, depth, without(new_mask, depth - 1), true, total, left);
+	/* perf leaves the "[...]" line out when counting and no sample is left */
+	if (rel && remaining && remaining != total && (cg->value != REPORT_CG_COUNT || rem_count)) {
+		const uint64_t val[2] = { remaining, rem_count };
+
+		graph_frame(f, cg, "[...]", NULL, val, depth, without(new_mask, depth - 1), true, total, left);
+	}
 }
 
 static void print_graph(FILE *f, const struct report_cg *cg, const struct pk_callchain *cc, uint64_t total,
@@ -189,7 +205,8 @@ void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk
 			bool first = true;
 
 			fputs("           ", f);
-			percent(f, cg, pk_callchain_node_cumul(pk_callchain_flat(cc, i)), total);
+			value(f, cg, pk_callchain_node_cumul(pk_callchain_flat(cc, i)),
+			      pk_callchain_node_cumul_count(pk_callchain_flat(cc, i)), total);
 			fputc('\n', f);
 			chain_frames(f, pk_callchain_flat(cc, i), "                ", "\n                ", &first);
 			fputs(first ? "\n" : "\n\n", f);
@@ -199,7 +216,8 @@ void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk
 		for (size_t i = 0; i < nr && (!cg->print_limit || i < cg->print_limit); i++) {
 			bool first = true;
 
-			percent(f, cg, pk_callchain_node_self(pk_callchain_flat(cc, i)), total);
+			value(f, cg, pk_callchain_node_self(pk_callchain_flat(cc, i)),
+			      pk_callchain_node_count(pk_callchain_flat(cc, i)), total);
 			fputc(' ', f);
 			chain_frames(f, pk_callchain_flat(cc, i), "", ";", &first);
 			fputc('\n', f);

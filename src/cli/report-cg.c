@@ -2,11 +2,12 @@
 /*
  * report-cg.c - report's call-graph options as perf 6.1 takes them: the
  * -g string (print type, order, threshold, print limit, the key that
- * matches frames: function, address or srcline; each word shortened as
- * perf allows) and what the file decides once open (graphs
+ * matches frames: function, address or srcline; the value printed:
+ * percent, period or count; each word shortened as perf allows) and what the file decides once open (graphs
  * when its samples carry call chains, Children by default with them,
  * caller order with Children or -G; -g without chains refused in perf's
- * words, ignored in a pipe).
+ * words, ignored in a pipe, where perf decides on sample type 0: no
+ * Children, graphs when the samples bring chains).
  */
 #include "report.h"
 
@@ -58,7 +59,15 @@ static bool cg_word(struct report_opts *o, const char *w)
 		o->order_set = true;
 		return true;
 	}
-	return cg_key(o, w) || abbrev(w, "percent");
+	if (cg_key(o, w))
+		return true;
+	/* perf's value words, tried in its order ("p" is percent) */
+	if (abbrev(w, "percent") || abbrev(w, "period") || abbrev(w, "count")) {
+		o->cg.value = abbrev(w, "percent") ? REPORT_CG_PERCENT
+			      : abbrev(w, "period") ? REPORT_CG_PERIOD : REPORT_CG_COUNT;
+		return true;
+	}
+	return false;
 }
 
 int report_cg_parse(struct report_opts *o, const char *arg)
@@ -90,7 +99,7 @@ int report_cg_parse(struct report_opts *o, const char *arg)
 		if (end == w || *end || numbers++ == 2 || len >= sizeof(w))
 			return cli_usage("report", "bad -g word '%.*s' (print type graph, flat, fractal, "
 					 "folded or none; caller or callee; function, address or srcline; "
-					 "a threshold; a print limit)",
+					 "percent, period or count; a threshold; a print limit)",
 					 (int)len, start);
 	}
 	return 0;
@@ -121,7 +130,16 @@ int report_cg_setup(struct report_opts *o, struct pk_data_reader *r)
 			    "branch data.\nDid you call 'perf record' without -g or -b?\n");
 		return -1;
 	}
-	/* a pipe's samples may still bring chains: perf ignores -g then */
+	if (is_pipe(r)) {
+		/* perf decides before a pipe's attrs arrive, on sample type 0:
+		 * Children off, call graphs on (shown when samples bring
+		 * chains), caller order kept from Children's default. */
+		o->callchain = !o->cg_none;
+		o->children = false;
+		if ((o->children_opt != 0 && !o->order_set) || o->inverted)
+			o->cg.caller = true;
+		return 0;
+	}
 	o->callchain = (type & PERF_SAMPLE_CALLCHAIN) && !o->cg_none;
 	/* perf: Children on by default, and silently off without call chains. */
 	o->children = (type & PERF_SAMPLE_CALLCHAIN) && o->children_opt != 0;

@@ -21,6 +21,9 @@ struct report_cg {
 	uint32_t print_limit;		/* 0: no limit */
 	bool caller;			/* chains root first (perf's "caller") */
 	enum pk_callchain_key key;	/* how frames match and print (function, address, srcline) */
+	/* what each chain's number is: its share (perf's percent), its
+	 * period or its sample count (-g's value word) */
+	enum { REPORT_CG_PERCENT, REPORT_CG_PERIOD, REPORT_CG_COUNT } value;
 	/* the escape colouring a percentage (NULL: none), for --stdio-color */
 	const char *(*color)(double percent);
 };

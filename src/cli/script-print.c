@@ -330,7 +330,7 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 				(attr->sample_type & PERF_SAMPLE_STACK_USER));
 	int err;
 
-	if (!t->fields)
+	if (!t->fields && !t->blank)
 		return 0;
 	if ((err = pk_resolver_resolve(c->res, rec, &r)) < 0)
 		return err;

@@ -31,6 +31,7 @@ struct script_type {
 	uint32_t user_fields;	/* asked for by name in an untyped -F */
 	bool user_set;		/* a -F named this type (or all of them) */
 	bool wildcard;		/* ... through an untyped -F */
+	bool blank;		/* -F named only fields that print nothing here: blank lines, as perf */
 };
 
 struct script_opts {

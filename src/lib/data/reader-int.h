@@ -24,6 +24,7 @@
 #define PK__RECORD_EVENT_UPDATE 78
 #define PK__RECORD_HEADER_FEATURE 80
 #define PK__RECORD_COMPRESSED 81
+#define PK__RECORD_HEADER_MAX 83	/* above perf 6.1's last type, FINISHED_INIT */
 #define PK__READER_BUF_SIZE (4 * 65536)	/* perf_event_header.size is a u16 */
 
 struct rd_event {

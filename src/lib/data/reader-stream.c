@@ -123,6 +123,26 @@ static int damage(struct pk_data_reader *r, uint64_t at, const char *why, unsign
 	return r->err;
 }
 
+/* Fewer bytes than a header left: where the file (or stream) itself
+ * ends, say so; there is no size to name. */
+static int no_room(struct pk_data_reader *r, uint64_t at)
+{
+	r->err = pk__error(-EINVAL, "read perf.data", "%s: the record at offset %llu has no room for its header "
+			   "before the end of the %s", r->path, (unsigned long long)at,
+			   r->pipe ? "stream" : r->data_end < r->data_end_said ? "file (truncated)"
+			   : r->in_dir ? "its file of the directory" : "data section");
+	return r->err;
+}
+
+/* A type above every one perf 6.1 knows (its PERF_RECORD_HEADER_MAX):
+ * perf stops there ("failed to process type"), and so does the read. */
+static int bad_type(struct pk_data_reader *r, uint64_t at, const struct perf_event_header *h)
+{
+	r->err = pk__error(-EINVAL, "read perf.data", "%s: the record at offset %llu has type %u, which "
+			   "no perf record has (size %u)", r->path, (unsigned long long)at, h->type, h->size);
+	return r->err;
+}
+
 static int truncated(struct pk_data_reader *r)
 {
 	r->err = pk__error(-EINVAL, "read perf.data",
@@ -216,8 +236,7 @@ static int raw_next(struct pk_data_reader *r, const struct perf_event_header **r
 	if (r->data_end - *at < sizeof(h) && unfinished_end(r, *at))
 		return 0;
 	if (r->data_end - *at < sizeof(h))
-		return damage(r, *at, r->pipe ? "has no room for its header before the end of the stream"
-				      : "has no room for its header before the end of the data section", 0);
+		return no_room(r, *at);
 	memcpy(&h, r->buf + r->buf_pos, sizeof(h));
 	if (r->swap)
 		pk__reader_swap_header(&h);	/* the record itself is swapped when taken */
@@ -227,6 +246,8 @@ static int raw_next(struct pk_data_reader *r, const struct perf_event_header **r
 	 * (HEADER_FEATURE, HEADER_BUILD_ID: perf's pipe reader takes any size) */
 	if (h.size % 8 && h.type != PK__RECORD_COMPRESSED && !(r->pipe && pk__reader_pipe_header(h.type)))
 		return damage(r, *at, "has a size that is not a multiple of 8", h.size);
+	if (h.type >= PK__RECORD_HEADER_MAX)
+		return bad_type(r, *at, &h);
 	err = fill(r, h.size);
 	if (err)
 		return r->err = err;

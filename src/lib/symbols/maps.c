@@ -402,14 +402,18 @@ static int ksymbol_record(struct pk_maps *m, const struct pk_rec_ksymbol *k)
 	return add_map(p, &map);
 }
 
-static int fork_record(struct pk_maps *m, const struct pk_rec_task *t)
+static int fork_record(struct pk_maps *m, const struct pk_rec_task *t, uint16_t misc)
 {
 	struct proc *parent, *child;
 	struct map *copy;
 	size_t nr;
 
-	/* A new thread shares the maps; a new process starts with a copy. */
-	if (t->pid == t->ppid || !(parent = find(m, t->ppid)))
+	/* A new thread shares the maps; a new process starts with a copy.
+	 * A FORK marked FORK_EXEC is synthesized for a process already
+	 * running, whose own MMAPs follow: perf copies nothing for it (the
+	 * parent's maps would stand where the child has none). */
+	if ((misc & PERF_RECORD_MISC_FORK_EXEC) || t->pid == t->ppid ||
+	    !(parent = find(m, t->ppid)))
 		return 0;
 	nr = parent->nr;
 	if (!(copy = pk__malloc((nr ? nr : 1) * sizeof(*copy))))
@@ -449,7 +453,7 @@ int pk_maps_process(struct pk_maps *m, const struct pk_record *r)
 		 * COMM, still has the old program's user stack (its execve call). */
 		return 0;
 	case PERF_RECORD_FORK:
-		return fork_record(m, &r->task);
+		return fork_record(m, &r->task, r->misc);
 	case PERF_RECORD_KSYMBOL:
 		return ksymbol_record(m, &r->ksymbol);
 	default:

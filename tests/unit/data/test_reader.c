@@ -851,6 +851,7 @@ static void test_record_damage(void **state)
 {
 	uint64_t data_off;
 	uint16_t size;
+	uint32_t type;
 	char why[200];
 
 	(void)state;
@@ -865,8 +866,18 @@ static void test_record_damage(void **state)
 	snprintf(why, sizeof(why), "record at offset %llu runs past the end of the file",
 		 (unsigned long long)(data_off + 7000 * REC_SIZE));
 	expect_records_then(7000, why);
+	/* where the file itself ends, that it ends: no size to name */
 	make_copy((off_t)(data_off + 5 * REC_SIZE + 4), 0, NULL, 0);
-	expect_records_then(5, "has no room for its header");
+	snprintf(why, sizeof(why), "record at offset %llu has no room for its header before the end of the "
+		 "file (truncated)", (unsigned long long)(data_off + 5 * REC_SIZE));
+	expect_records_then(5, why);
+	assert_null(strstr(pk_last_error()->why, "(size"));
+	/* A type above perf's last (perf: "failed to process type: 200"). */
+	type = 200;
+	make_copy(-1, (long)(data_off + 50 * REC_SIZE), &type, 4);
+	snprintf(why, sizeof(why), "record at offset %llu has type 200, which no perf record has (size %u)",
+		 (unsigned long long)(data_off + 50 * REC_SIZE), (unsigned)REC_SIZE);
+	expect_records_then(50, why);
 	/* A record of size 0, one of 12 bytes, one running past the data. */
 	size = 0;
 	make_copy(-1, (long)(data_off + 3 * REC_SIZE + 6), &size, 2);

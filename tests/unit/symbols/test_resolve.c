@@ -482,6 +482,40 @@ static void overlapping_map_splits(void **state)
 	pk_maps_free(m);
 }
 
+static void fork_rec(struct pk_maps *m, uint32_t pid, uint32_t ppid, uint16_t misc)
+{
+	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_FORK, .misc = misc };
+
+	r.task = (struct pk_rec_task){ .pid = pid, .ppid = ppid, .tid = pid, .ptid = ppid };
+	assert_int_equal(pk_maps_process(m, &r), 0);
+}
+
+/* A kernel FORK copies the parent's maps; one perf synthesizes for a
+ * running process (FORK_EXEC) copies nothing, as perf: the child's own
+ * MMAPs follow, and until then its addresses have no map. */
+static void fork_exec_copies_no_maps(void **state)
+{
+	struct pk_maps *m;
+	struct pk_location loc;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	mmap2(m, 40, 0x240000, 0x10000, 0, PROT_EXEC, "/nonexistent/python3");
+	fork_rec(m, 41, 40, 0);
+	assert_int_equal(user(m, 41, 0x240cf8, &loc), 0);
+	assert_string_equal(loc.dso->name, "/nonexistent/python3");
+	fork_rec(m, 42, 40, PERF_RECORD_MISC_FORK_EXEC);
+	assert_int_equal(user(m, 42, 0x240cf8, &loc), -ENOENT);
+	assert_null(loc.dso);
+	mmap2(m, 42, 0x640000, 0x10000, 0, PROT_EXEC, "/nonexistent/sleep");
+	assert_int_equal(user(m, 42, 0x240cf8, &loc), -ENOENT);
+	assert_int_equal(user(m, 42, 0x640cf8, &loc), 0);
+	assert_string_equal(loc.dso->name, "/nonexistent/sleep");
+	/* the parent keeps its own */
+	assert_int_equal(user(m, 40, 0x240cf8, &loc), 0);
+	pk_maps_free(m);
+}
+
 static void demangling(void **state)
 {
 	static const char *const cases[][2] = {
@@ -574,6 +608,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(jit_perf_map),
 		cmocka_unit_test(kernel_and_modules),
 		cmocka_unit_test(overlapping_map_splits),
+		cmocka_unit_test(fork_exec_copies_no_maps),
 		cmocka_unit_test(demangling),
 		cmocka_unit_test(demangling_params),
 		cmocka_unit_test(demangling_none),
