@@ -123,7 +123,10 @@ static bool collect(struct pk__zdebug *z, size_t shstrndx)
 		if (sh.sh_flags & SHF_COMPRESSED) {
 			GElf_Chdr ch;
 
-			if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size > UINT32_MAX)
+			/* deflate expands 1032:1 at most: a claimed size past
+			 * that is a lie (libelf's check too), not a malloc */
+			if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size > UINT32_MAX ||
+			    sh.sh_size < sizeof(Elf64_Chdr) || ch.ch_size / 1032 > sh.sh_size - sizeof(Elf64_Chdr))
 				return false;
 			p->size = ch.ch_size;
 			p->compressed = any = true;

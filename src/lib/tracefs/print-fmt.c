@@ -268,7 +268,8 @@ static bool colon_operand_ok(const char *p, const char *end)
  * numbers while parsing and stops on SIGFPE when the divisor comes to 0
  * ("a / b", "x / (y)", "1 % 0"; fuzz_tracing).  The kernel divides only by
  * a non-zero number ("/ 250", "/ 1000L", "% 64") or a sizeof ("/
- * sizeof(u64)"), so nothing else is taken.
+ * sizeof(u64)"), so nothing else is taken.  A number with a leading 0 is
+ * octal to libtraceevent's strtoull: "% 008" divides by 0 (fuzz_tracing).
  */
 static bool divisor_ok(const char *p, const char *end)
 {
@@ -282,6 +283,12 @@ static bool divisor_ok(const char *p, const char *end)
 	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		for (p += 2; p < end && strchr("0123456789abcdefABCDEF", *p); p++)
 			nonzero |= *p != '0';
+	else if (p < end && *p == '0')	/* octal, as strtoull reads it: "008" is 0 */
+		for (; p < end && *p >= '0' && *p <= '9'; p++) {
+			if (*p > '7')
+				return false;
+			nonzero |= *p != '0';
+		}
 	else
 		for (; p < end && *p >= '0' && *p <= '9'; p++)
 			nonzero |= *p != '0';

@@ -57,6 +57,7 @@ static void test_good(void **state)
 		/* divisions as the kernel writes them */
 		FIELDS "print fmt: \"%lu %lu %lu %lu\", REC->state / 250, REC->state / 1000L, "
 		       "REC->state % 64, __get_dynamic_array_len(name) / sizeof(u64)\n",
+		FIELDS "print fmt: \"%lu\", REC->state % 010\n",	/* octal 8 */
 	};
 	char why[128];
 
@@ -105,6 +106,9 @@ static void test_bad(void **state)
 		{ FIELDS "print fmt: \"%d\", 1 % 0\n", "divides by" },
 		{ FIELDS "print fmt: \"%d\", REC->state / 0x0UL\n", "divides by" },
 		{ FIELDS "print fmt: \"%d\", 5 / y\n", "divides by" },
+		/* strtoull reads a leading 0 as octal: "008" is 0 (SIGFPE) */
+		{ FIELDS "print fmt: \"%d\", 0x00000%008\n", "divides by" },
+		{ FIELDS "print fmt: \"%d\", REC->state / 09\n", "divides by" },
 		/* fuzz_tracing: libtraceevent reads "print fmt :" and "field :" too */
 		{ FIELDS "print fmt :\"%d\", (1 ? 2 : REC->comm[0])\n", "after a ':'" },
 		{ HEAD "\tfield :__data_loc char[", "a field line has no ';'" },
