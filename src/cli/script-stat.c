@@ -210,8 +210,13 @@ static void to_delta(struct script_stat *st, struct stat_count *c, struct stat_c
 		return;
 	if (c->run == 0)
 		c->val = 0;
-	else if (c->run < c->ena)
-		c->val = (uint64_t)((double)c->val * (double)c->ena / (double)c->run);
+	else if (c->run < c->ena) {
+		/* in doubles, as perf rounds; a damaged file's ratio can pass
+		 * 2^64, which no uint64_t holds: the most one does (fuzz_cli) */
+		double v = (double)c->val * (double)c->ena / (double)c->run;
+
+		c->val = v < 18446744073709551616.0 ? (uint64_t)v : UINT64_MAX;
+	}
 }
 
 static void print_round(struct script_stat *st, const struct pk_data_reader *r, uint64_t time, FILE *f)
