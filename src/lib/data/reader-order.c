@@ -80,7 +80,7 @@ static inline unsigned int bits(uint64_t x)
 
 /* The time perf orders `h` by, or false when it has none (perf's -ETIME:
  * delivered at once).  A record of no known event has none either. */
-bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
+bool pk__reader_record_time(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
 {
 	const struct perf_event_attr *a;
 
@@ -93,14 +93,20 @@ bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_ev
 		/* pk_sample_peek's answer, read directly (it showed in report's
 		 * profile): the time when the record holds all of the fixed
 		 * fields IDENTIFIER .. PERIOD, as peek requires; TIME is after
-		 * IDENTIFIER, IP and TID. */
+		 * IDENTIFIER, IP and TID.  The layout is worked out once per
+		 * sample_type (a file has one or a few). */
+		struct rd_order *o = &r->order;
 		uint64_t st = a->sample_type;
-		size_t fixed = 8 * (size_t)bits(st & SAMPLE_FIXED);
-		size_t at = 8 + 8 * (size_t)bits(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID));
 
-		if (h->size < sizeof(*h) || h->size - sizeof(*h) < fixed)
+		if (st != o->time_st) {
+			o->time_fixed = 8 * (size_t)bits(st & SAMPLE_FIXED);
+			o->time_at = 8 + 8 * (size_t)bits(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+								PERF_SAMPLE_TID));
+			o->time_st = st;
+		}
+		if (h->size < sizeof(*h) || h->size - sizeof(*h) < o->time_fixed)
 			return false;
-		memcpy(t, (const unsigned char *)h + at, sizeof(*t));
+		memcpy(t, (const unsigned char *)h + o->time_at, sizeof(*t));
 	} else {
 		/* made here only: zeroing a whole pk_record per sample showed */
 		struct pk_record d = { .size = sizeof(d) };
