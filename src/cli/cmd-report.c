@@ -304,6 +304,7 @@ struct report_run {
 	struct report_offcpu *offcpu;	/* --off-cpu */
 	struct pk_stack_health *health;	/* report-health.c's count */
 	bool srclines;			/* a srcline or srcfile key: report-srcline.c per sample */
+	bool socket_out;		/* report_flags4_socket_out, the same for every sample */
 	struct report_branch *branch;	/* branch mode's table (report-branch.c), else NULL */
 };
 
@@ -455,8 +456,7 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 		if (parent && !(s.parent = cli_names_intern(&run->names, parent)))
 			return -ENOMEM;
 	}
-	s.filtered = filtered(run->o, &s, rs->loc.dso) || (run->o->exclude_other && !s.parent) ||
-		     report_flags4_socket_out(run->o);
+	s.filtered = filtered(run->o, &s, rs->loc.dso) || (run->o->exclude_other && !s.parent) || run->socket_out;
 	if (run->o->callchain || run->o->children)
 		return add_chain(run, ev, &s, rs);
 	return pk_hist_add(run->ev[ev].hist, &s);
@@ -548,6 +548,7 @@ static int read_records(struct report_run *run)
 	const struct perf_event_header *rec;
 	int rc, err = 0;
 
+	run->socket_out = report_flags4_socket_out(run->o);
 	cli_progress_init(&run->progress);
 	report_time_span(run->r, &run->first_time, &run->last_time);
 	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0) {

@@ -83,7 +83,8 @@ void pk_hist_free(struct pk_hist *h)
 	free(h);
 }
 
-static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample *s)
+static inline __attribute__((always_inline)) struct key make_key(const struct pk_hist *h,
+								const struct pk_hist_sample *s)
 {
 	struct key k = { 0 };
 
@@ -146,7 +147,7 @@ static bool same_sym(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static bool key_eq(const struct key *a, const struct key *b)
+static inline __attribute__((always_inline)) bool key_eq(const struct key *a, const struct key *b)
 {
 	return a->comm == b->comm && a->dso == b->dso && same_sym(a->sym, b->sym) &&
 	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu &&
