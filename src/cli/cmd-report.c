@@ -308,6 +308,7 @@ struct report_run {
 	/* A zeroed sample with its size, copied to start each one: zeroing
 	 * in place took a `rep stos`, its start-up a tenth of report_sample */
 	struct pk_hist_sample blank;
+	struct pk_resolved_sample blank_rs;	/* the same for the resolver's answer */
 	struct report_branch *branch;	/* branch mode's table (report-branch.c), else NULL */
 };
 
@@ -518,11 +519,12 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 	int ev = pk_data_reader_event_of(run->r, h);
 	const struct perf_event_attr *attr = ev >= 0 ? pk_data_reader_attr(run->r, (size_t)ev) : NULL;
 	struct pk_record d;	/* not zeroed: pk_record_decode writes all of it */
-	struct pk_resolved_sample rs = { .size = sizeof(rs) };
+	struct pk_resolved_sample rs;
 	int err;
 
 	d.size = sizeof(d);
 	if (h->type == PERF_RECORD_SAMPLE) {
+		rs = run->blank_rs;	/* copied: zeroing in place is a rep stos (see blank) */
 		if (ev < 0 || (size_t)ev >= run->nr_ev)
 			return 0;	/* a sample of no known event: perf drops those too */
 		if (pk_record_decode(h, attr, &d) != 0)
@@ -565,6 +567,7 @@ static int read_records(struct report_run *run)
 
 	run->socket_out = report_flags4_socket_out(run->o);
 	run->blank = (struct pk_hist_sample){ .size = sizeof(run->blank) };
+	run->blank_rs = (struct pk_resolved_sample){ .size = sizeof(run->blank_rs) };
 	cli_progress_init(&run->progress);
 	report_time_span(run->r, &run->first_time, &run->last_time);
 	while (!err && (rc = pk_data_reader_next(run->r, &rec)) > 0) {
