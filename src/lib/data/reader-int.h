@@ -83,6 +83,10 @@ struct rd_order {
 	bool round_pending;		/* a FINISHED_ROUND to deliver after the ready ones */
 	_Alignas(8) struct perf_event_header round;	/* handed out: 8-aligned like every record */
 	int src_end;			/* 0 while records come; then 1 (end) or the error */
+	/* pk__reader_record_time's sample layout, for the sample_type it saw
+	 * last (0: none yet): the bytes of the fixed fields, TIME's offset */
+	uint64_t time_st;
+	size_t time_fixed, time_at;
 };
 
 #define PK__READER_NR_TAKEN 32
@@ -256,6 +260,6 @@ void pk__reader_order_free(struct pk_data_reader *r);
 unsigned char *pk__reader_buf_new(struct pk_data_reader *r);
 void pk__reader_buf_drop(unsigned char *mem);
 void pk__reader_buf_leave(struct pk_data_reader *r, unsigned char *mem);
-bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t);
+bool pk__reader_record_time(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t);
 
 #endif

@@ -80,7 +80,7 @@ static inline unsigned int bits(uint64_t x)
 
 /* The time perf orders `h` by, or false when it has none (perf's -ETIME:
  * delivered at once).  A record of no known event has none either. */
-bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
+bool pk__reader_record_time(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
 {
 	const struct perf_event_attr *a;
 
@@ -93,14 +93,20 @@ bool pk__reader_record_time(const struct pk_data_reader *r, const struct perf_ev
 		/* pk_sample_peek's answer, read directly (it showed in report's
 		 * profile): the time when the record holds all of the fixed
 		 * fields IDENTIFIER .. PERIOD, as peek requires; TIME is after
-		 * IDENTIFIER, IP and TID. */
+		 * IDENTIFIER, IP and TID.  The layout is worked out once per
+		 * sample_type (a file has one or a few). */
+		struct rd_order *o = &r->order;
 		uint64_t st = a->sample_type;
-		size_t fixed = 8 * (size_t)bits(st & SAMPLE_FIXED);
-		size_t at = 8 + 8 * (size_t)bits(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID));
 
-		if (h->size < sizeof(*h) || h->size - sizeof(*h) < fixed)
+		if (st != o->time_st) {
+			o->time_fixed = 8 * (size_t)bits(st & SAMPLE_FIXED);
+			o->time_at = 8 + 8 * (size_t)bits(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+								PERF_SAMPLE_TID));
+			o->time_st = st;
+		}
+		if (h->size < sizeof(*h) || h->size - sizeof(*h) < o->time_fixed)
 			return false;
-		memcpy(t, (const unsigned char *)h + at, sizeof(*t));
+		memcpy(t, (const unsigned char *)h + o->time_at, sizeof(*t));
 	} else {
 		/* made here only: zeroing a whole pk_record per sample showed */
 		struct pk_record d = { .size = sizeof(d) };
@@ -171,19 +177,31 @@ static void unpin(struct rd_order *o, struct rd_buf *b, size_t size)
 		free(b);
 }
 
+/* Whether p lies in buffer `buf` (which may be NULL). */
+static inline bool within(const unsigned char *p, const unsigned char *buf)
+{
+	return buf && p >= buf && p < buf + PK__READER_BUF_SIZE;
+}
+
 /* The buffer a record read last lies in: the reader's, or the directory
- * file's it came from (its state is parked in its cursor). */
+ * file's it came from (its state is parked in its cursor).  Tested one
+ * by one, not through an array of them on the stack: that array was
+ * stored 16 bytes at a time and read back 8 at a time, a store-forwarding
+ * stall that was a seventh of pk_data_reader_next's time. */
 static struct rd_buf *owner(const struct pk_data_reader *r, const struct perf_event_header *h)
 {
-	const unsigned char *p = (const unsigned char *)h, *bufs[4] = { r->buf, r->dbuf, NULL, NULL };
+	const unsigned char *p = (const unsigned char *)h;
 
+	if (within(p, r->buf))
+		return PK__RD_BUF(r->buf);
+	if (within(p, r->dbuf))
+		return PK__RD_BUF(r->dbuf);
 	if (r->nr_cur && r->took && r->took < r->nr_cur) {
-		bufs[2] = r->cur[r->took].buf;
-		bufs[3] = r->cur[r->took].dbuf;
+		if (within(p, r->cur[r->took].buf))
+			return PK__RD_BUF(r->cur[r->took].buf);
+		if (within(p, r->cur[r->took].dbuf))
+			return PK__RD_BUF(r->cur[r->took].dbuf);
 	}
-	for (size_t i = 0; i < 4; i++)
-		if (bufs[i] && p >= bufs[i] && p < bufs[i] + PK__READER_BUF_SIZE)
-			return PK__RD_BUF(bufs[i]);
 	return NULL;
 }
 

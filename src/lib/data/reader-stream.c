@@ -215,12 +215,37 @@ static bool unfinished_end(struct pk_data_reader *r, uint64_t at)
 	return true;
 }
 
+/* raw_next's common case in one test (it showed in report's profile): a
+ * file in this machine's byte order, no trace data to step over, on the
+ * 8-byte grid, and the next record whole in the buffer and the data
+ * section, of a size raw_next's checks pass and not AUXTRACE.  Returns
+ * true with the record taken; false changes nothing. */
+static inline bool buffered_next(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at)
+{
+	size_t have = r->buf_len - r->buf_pos;
+	struct perf_event_header h;
+	uint64_t pos = r->buf_off + r->buf_pos;
+
+	if (r->skip || r->pipe || r->swap || (r->buf_pos % 8) || have < sizeof(h) || pos >= r->data_end)
+		return false;
+	memcpy(&h, r->buf + r->buf_pos, sizeof(h));
+	if (h.size < sizeof(h) || (h.size % 8) || h.size > have || h.size > r->data_end - pos ||
+	    h.type == PK__RECORD_AUXTRACE)
+		return false;
+	*at = pos;
+	*rec = (const struct perf_event_header *)(const void *)(r->buf + r->buf_pos);
+	r->buf_pos += h.size;
+	return true;
+}
+
 /* The next record as the file holds it, with its file offset in *at. */
 static int raw_next(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at)
 {
 	struct perf_event_header h;
 	int err;
 
+	if (buffered_next(r, rec, at))
+		return 1;
 	err = skip_payload(r);
 	if (err)
 		return err;

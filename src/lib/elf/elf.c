@@ -161,35 +161,146 @@ static bool arm_mapping_symbol(const GElf_Ehdr *eh, const char *name)
 	       name[1] && strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.');
 }
 
+/* What perf 6.1's dso__load_sym asks of the section a symbol is defined
+ * in, read once per walk rather than once per symbol (libelf's section
+ * lookup showed in report's profile): whether it is loaded (SHF_ALLOC),
+ * and whether its name says text or data (for labels). */
+struct sec_kind {
+	bool alloc, text_or_data;
+};
+
+/* The kinds of e's sections by index into *out (the caller frees it), *nr
+ * of them.  Returns 0 (*out NULL when the file's section count cannot be
+ * read: no symbol is then kept) or -ENOMEM. */
+static int section_kinds(Elf *elf, size_t shstrndx, struct sec_kind **out, size_t *nr)
+{
+	struct sec_kind *k;
+
+	*out = NULL;
+	if (elf_getshdrnum(elf, nr) < 0 || !*nr)
+		return 0;
+	if (!(k = pk__calloc(*nr, sizeof(*k))))
+		return pk__error_nomem("an ELF file's section kinds (%zu sections)", *nr);
+	for (size_t i = 0; i < *nr; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		const char *sec;
+		GElf_Shdr sh;
+
+		if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		k[i].alloc = true;
+		sec = elf_strptr(elf, shstrndx, sh.sh_name);
+		k[i].text_or_data = sec && (strstr(sec, "text") || strstr(sec, "data"));
+	}
+	*out = k;
+	return 0;
+}
+
 /* Whether perf 6.1's dso__load_sym keeps the symbol: a named function or
  * object, or a label that is not hidden or internal, defined in a section
  * of the loaded image (SHF_ALLOC: not absolute, common or out of range);
  * a label only in a section named like text or data. */
-static bool kept_symbol(Elf *elf, size_t shstrndx, const GElf_Sym *sym)
+static bool kept_symbol(const struct sec_kind *kinds, size_t nr_kinds, const GElf_Sym *sym)
 {
 	int st = GELF_ST_TYPE(sym->st_info), vis = GELF_ST_VISIBILITY(sym->st_other);
 	bool label = st == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
-	const char *sec;
-	Elf_Scn *scn;
-	GElf_Shdr sh;
 
 	if (!sym->st_name || sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
 		return false;
 	if (!label && st != STT_FUNC && st != STT_GNU_IFUNC && st != STT_OBJECT)
 		return false;
-	if (!(scn = elf_getscn(elf, sym->st_shndx)) || !gelf_getshdr(scn, &sh) ||
-	    !(sh.sh_flags & SHF_ALLOC))
+	if (sym->st_shndx >= nr_kinds || !kinds[sym->st_shndx].alloc)
 		return false;
-	if (!label)
+	return !label || kinds[sym->st_shndx].text_or_data;
+}
+
+/* A symbol table's string table, read directly when it is a plain
+ * SHT_STRTAB held in one block (elf_strptr's checks made once): a name is
+ * there when its offset is inside and a NUL ends it inside, as
+ * elf_strptr has it.  Otherwise every name goes through elf_strptr. */
+struct strtab {
+	Elf *elf;
+	size_t ndx;
+	const char *base;	/* NULL: use elf_strptr */
+	size_t size;
+	bool ends_nul;		/* the last byte is NUL: every offset inside is a name */
+};
+
+static void strtab_open(struct strtab *t, Elf *elf, size_t ndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, ndx);
+	Elf_Data *d;
+	GElf_Shdr sh;
+
+	*t = (struct strtab){ .elf = elf, .ndx = ndx };
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB || (sh.sh_flags & SHF_COMPRESSED) ||
+	    !(d = elf_getdata(scn, NULL)) || !d->d_buf || d->d_size != sh.sh_size || !d->d_size ||
+	    elf_getdata(scn, d))
+		return;
+	t->base = d->d_buf;
+	t->size = d->d_size;
+	t->ends_nul = t->base[t->size - 1] == '\0';
+}
+
+static const char *strtab_name(const struct strtab *t, size_t off)
+{
+	if (!t->base)
+		return elf_strptr(t->elf, t->ndx, off);
+	if (off >= t->size || (!t->ends_nul && !memchr(t->base + off, '\0', t->size - off)))
+		return NULL;
+	return t->base + off;
+}
+
+/* Symbol i of a symbol table's data: read in place for a 64-bit file
+ * (libelf has converted it to this machine's order), else by gelf. */
+static bool sym_at(Elf_Data *data, bool is64, size_t i, GElf_Sym *sym)
+{
+	if (is64) {
+		memcpy(sym, (const char *)data->d_buf + i * sizeof(Elf64_Sym), sizeof(Elf64_Sym));
 		return true;
-	sec = elf_strptr(elf, shstrndx, sh.sh_name);
-	return sec && (strstr(sec, "text") || strstr(sec, "data"));
+	}
+	return gelf_getsym(data, (int)i, sym) != NULL;
+}
+
+/* The kept symbols of one symbol table section, through cb. */
+static int walk_table(const struct pk__elf *e, const GElf_Ehdr *eh, Elf_Scn *scn, const GElf_Shdr *sh,
+		      const struct sec_kind *kinds, size_t nr_kinds, size_t entsize, bool dynamic,
+		      pk__elf_sym_cb cb, void *arg)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	bool is64 = data && gelf_getclass(e->elf) == ELFCLASS64 && data->d_type == ELF_T_SYM &&
+		    entsize == sizeof(Elf64_Sym) && data->d_buf;
+	struct strtab str;
+	int ret = 0;
+
+	if (!data)
+		return 0;
+	strtab_open(&str, e->elf, sh->sh_link);
+	for (size_t i = 0; !ret && i < data->d_size / entsize; i++) {
+		struct pk__elf_sym s = { .dynamic = dynamic };
+		GElf_Sym sym;
+
+		if (!sym_at(data, is64, i, &sym))
+			break;
+		if (!kept_symbol(kinds, nr_kinds, &sym))
+			continue;
+		s.name = strtab_name(&str, sym.st_name);
+		if (!s.name || !s.name[0] || arm_mapping_symbol(eh, s.name))
+			continue;
+		s.value = sym.st_value;
+		s.size = sym.st_size;
+		s.binding = GELF_ST_BIND(sym.st_info);
+		s.type = GELF_ST_TYPE(sym.st_info);
+		ret = cb(arg, &s);
+	}
+	return ret;
 }
 
 /* The kept symbols of every section of type `type`, through cb. */
 static int walk_syms(struct pk__elf *e, Elf64_Word type, pk__elf_sym_cb cb, void *arg)
 {
-	size_t entsize = gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT), shstrndx;
+	size_t entsize = gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT), shstrndx, nr_kinds = 0;
+	struct sec_kind *kinds = NULL;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	int ret = 0;
@@ -198,28 +309,16 @@ static int walk_syms(struct pk__elf *e, Elf64_Word type, pk__elf_sym_cb cb, void
 		return 0;
 	while (!ret && entsize && (scn = elf_nextscn(e->elf, scn))) {
 		GElf_Shdr sh;
-		Elf_Data *data;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !(data = elf_getdata(scn, NULL)))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type)
 			continue;
-		for (size_t i = 0; !ret && i < data->d_size / entsize; i++) {
-			struct pk__elf_sym s = { .dynamic = type == SHT_DYNSYM };
-			GElf_Sym sym;
-
-			if (!gelf_getsym(data, (int)i, &sym))
-				break;
-			if (!kept_symbol(e->elf, shstrndx, &sym))
-				continue;
-			s.name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
-			if (!s.name || !s.name[0] || arm_mapping_symbol(&eh, s.name))
-				continue;
-			s.value = sym.st_value;
-			s.size = sym.st_size;
-			s.binding = GELF_ST_BIND(sym.st_info);
-			s.type = GELF_ST_TYPE(sym.st_info);
-			ret = cb(arg, &s);
-		}
+		if (!kinds && (ret = section_kinds(e->elf, shstrndx, &kinds, &nr_kinds)) < 0)
+			break;
+		if (!kinds)
+			break;	/* no section count: no symbol is in a known section */
+		ret = walk_table(e, &eh, scn, &sh, kinds, nr_kinds, entsize, type == SHT_DYNSYM, cb, arg);
 	}
+	free(kinds);
 	return ret;
 }
 
