@@ -218,7 +218,8 @@ static bool unfinished_end(struct pk_data_reader *r, uint64_t at)
 /* raw_next's common case in one test (it showed in report's profile): a
  * file in this machine's byte order, no trace data to step over, on the
  * 8-byte grid, and the next record whole in the buffer and the data
- * section, of a size raw_next's checks pass and not AUXTRACE.  Returns
+ * section, of a size raw_next's checks pass, of a type it takes and not
+ * AUXTRACE.  Returns
  * true with the record taken; false changes nothing. */
 static inline bool buffered_next(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t *at)
 {
@@ -230,7 +231,7 @@ static inline bool buffered_next(struct pk_data_reader *r, const struct perf_eve
 		return false;
 	memcpy(&h, r->buf + r->buf_pos, sizeof(h));
 	if (h.size < sizeof(h) || (h.size % 8) || h.size > have || h.size > r->data_end - pos ||
-	    h.type == PK__RECORD_AUXTRACE)
+	    h.type == PK__RECORD_AUXTRACE || h.type >= PK__RECORD_HEADER_MAX)
 		return false;
 	*at = pos;
 	*rec = (const struct perf_event_header *)(const void *)(r->buf + r->buf_pos);
