@@ -495,6 +495,20 @@ static size_t unres(size_t w, bool off)
 	return off ? w : max_sz(w, 16);	/* perf's hists__set_unres_dso_col_len (not with --dsos, -t) */
 }
 
+/* The symbol, DSO and address widths of one end of a branch (keys k:
+ * its symbol, DSO and address columns), as perf's hists__calc_col_len. */
+static void end_len(const struct br_end *end, size_t w[BRK_NR], const int k[3], bool dsos, size_t v)
+{
+	if (end->sym) {
+		w[k[0]] = max_sz(w[k[0]], strlen(end->sym) + 4 + v);
+		w[k[1]] = max_sz(w[k[1]], end->dso ? strlen(end->dso) : 0);
+	} else {
+		w[k[0]] = max_sz(w[k[0]], 16 + 4 + 2);
+		w[k[2]] = max_sz(w[k[2]], 16 + 4 + 2);
+		w[k[1]] = unres(w[k[1]], dsos);
+	}
+}
+
 /* perf's hists__calc_col_len for one entry, into w (by key). */
 static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos, bool verbose)
 {
@@ -517,22 +531,8 @@ static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos, bool 
 	w[BRK_SAMPLE] = w[BRK_PERIOD] = 12;	/* perf's hpp widths */
 	if (e->parent)
 		w[BRK_PARENT] = max_sz(w[BRK_PARENT], strlen(e->parent));
-	if (e->from.sym) {
-		w[BRK_SYM_FROM] = max_sz(w[BRK_SYM_FROM], strlen(e->from.sym) + 4 + v);
-		w[BRK_DSO_FROM] = max_sz(w[BRK_DSO_FROM], e->from.dso ? strlen(e->from.dso) : 0);
-	} else {
-		w[BRK_SYM_FROM] = max_sz(w[BRK_SYM_FROM], 16 + 4 + 2);
-		w[BRK_ADDR_FROM] = max_sz(w[BRK_ADDR_FROM], 16 + 4 + 2);
-		w[BRK_DSO_FROM] = unres(w[BRK_DSO_FROM], dsos);
-	}
-	if (e->to.sym) {
-		w[BRK_SYM_TO] = max_sz(w[BRK_SYM_TO], strlen(e->to.sym) + 4 + v);
-		w[BRK_DSO_TO] = max_sz(w[BRK_DSO_TO], e->to.dso ? strlen(e->to.dso) : 0);
-	} else {
-		w[BRK_SYM_TO] = max_sz(w[BRK_SYM_TO], 16 + 4 + 2);
-		w[BRK_ADDR_TO] = max_sz(w[BRK_ADDR_TO], 16 + 4 + 2);
-		w[BRK_DSO_TO] = unres(w[BRK_DSO_TO], dsos);
-	}
+	end_len(&e->from, w, (const int[3]){ BRK_SYM_FROM, BRK_DSO_FROM, BRK_ADDR_FROM }, dsos, v);
+	end_len(&e->to, w, (const int[3]){ BRK_SYM_TO, BRK_DSO_TO, BRK_ADDR_TO }, dsos, v);
 }
 
 /* perf's -v prefix of a branch end's symbol: its address (as sampled in

@@ -144,26 +144,7 @@ fi
 
 # --no-demangle: C++ names as the file spells them, in the rows and graphs.
 if command -v g++ >/dev/null; then
-	cat >cxx.cc <<'CC'
-#include <cstdlib>
-namespace geo {
-struct Shape {
-	volatile long acc;
-	__attribute__((noinline)) long area(int scale, const char *tag) { for (int i = 0; i < scale; i++) acc += i ^ tag[0]; return acc; }
-};
-}
-template <typename T> __attribute__((noinline)) T spin(T n) { volatile T x = 0; for (T i = 0; i < n; i++) x += i; return x; }
-__attribute__((noinline)) long work(int n) { return spin<long>(n); }
-__attribute__((noinline)) double work(double d, unsigned n) { geo::Shape s{0}; return d + s.area((int)n, "x"); }
-int main(int argc, char **argv)
-{
-	long rounds = argc > 1 ? atol(argv[1]) : 100;
-	double r = 0;
-	for (long k = 0; k < rounds; k++)
-		r += work(200000) + work(1.5, 200000u);
-	return r == 42.0;
-}
-CC
+	cp "$(dirname "$0")/cxx-demangle.cc" cxx.cc
 	g++ -O1 -g -fno-omit-frame-pointer cxx.cc -o cxx
 	perf record -q -g -e cpu-clock -c 500000 -o cxx.data -- ./cxx 200 >/dev/null 2>&1
 	for a in "" "-v" "-g caller" "--sort sym" "--demangle" "--no-demangle --demangle" "--sort dso,sym -g callee"; do
