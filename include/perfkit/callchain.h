@@ -57,6 +57,10 @@ struct pk_callchain_frame {
 	enum pk_callchain_key key;	/* how it matches (0: FUNCTION) */
 	const char *srcline;	/* its source line as the key shows it (NULL: none);
 				 * matched by text with the SRCLINE key */
+	const struct pk_branch_frame *branch;	/* --branch-history: the branch it
+				 * comes from, counted into the node frame it
+				 * reaches (read during the append alone; NULL
+				 * in a node's frames); NULL: none */
 };
 
 /* How pk_callchain_sort orders and prunes (perf's -g print types). */
@@ -69,6 +73,8 @@ enum pk_callchain_mode {
 
 struct pk_callchain;
 struct pk_callchain_node;
+struct pk_branch_frame;
+struct pk_branch_counts;
 
 /* pk_callchain_new - an empty tree.  Returns 0 with *out, or -ENOMEM. */
 PK_API int pk_callchain_new(struct pk_callchain **out);
@@ -208,11 +214,17 @@ PK_API void pk_branch_counts_add(struct pk_branch_counts *c, const struct pk_bra
 
 /*
  * pk_branch_counts_str - the text perf prints after a frame's name in a
- * --branch-history graph: " (calltrace)" for no branch, a target's types
+ * --branch-history graph: " (calltrace)" for no branch (c NULL too), a target's types
  * and predicted/abort shares, a source's cycles and iterations, or "".
  * Writes at most size bytes with the NUL; returns the length written.
  */
 PK_API size_t pk_branch_counts_str(const struct pk_branch_counts *c, char *buf, size_t size);
+
+/* pk_callchain_node_branch_counts - the branch counts of the node's frame
+ * idx (pk_branch_counts_str prints them); NULL when no branch frame
+ * reached the node (perf's "calltrace") or idx is out of range. */
+PK_API const struct pk_branch_counts *pk_callchain_node_branch_counts(const struct pk_callchain_node *n,
+								      size_t idx);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * callchain-branch.c - the branch half of perf report --branch-history:
  * a sample's branch stack turned into call-chain frames as perf 6.1 adds
@@ -19,6 +19,7 @@
 
 #include "perfkit.h"
 #include "sys/sys.h"
+#include "callchain-int.h"
 
 #define HASH_BITS 7
 #define HASH_SIZE 127
@@ -271,11 +272,52 @@ size_t pk_branch_counts_str(const struct pk_branch_counts *c, char *buf, size_t 
 	if (!buf || !size)
 		return 0;
 	buf[0] = 0;
-	if (!c)
-		return 0;
-	if (!c->branch_count)
+	if (!c || !c->branch_count)
 		n = (size_t)snprintf(buf, size, " (calltrace)");
 	else
 		n = c->branch_to ? to_str(c, buf, size) : from_str(c, buf, size);
 	return n < size ? n : size - 1;
+}
+
+bool pk__branch_frames_any(const struct pk_callchain_frame *frames, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (frames[i].branch && frames[i].branch->branch)
+			return true;
+	return false;
+}
+
+int pk__branch_counts_new(struct pk_branch_counts **bc, const struct pk_callchain_frame *frames, size_t nr)
+{
+	*bc = NULL;
+	if (!pk__branch_frames_any(frames, nr))
+		return 0;
+	if (!(*bc = pk__calloc(nr, sizeof(**bc))))
+		return pk__error_nomem("a call-chain node's branch counts");
+	for (size_t i = 0; i < nr; i++)
+		pk_branch_counts_add(&(*bc)[i], frames[i].branch, true);
+	return 0;
+}
+
+int pk__branch_counts_match(struct pk_branch_counts **bc, size_t nr, size_t idx,
+			    const struct pk_callchain_frame *f)
+{
+	if (!f->branch || !f->branch->branch)
+		return 0;
+	if (!*bc && !(*bc = pk__calloc(nr, sizeof(**bc))))
+		return pk__error_nomem("a call-chain node's branch counts");
+	pk_branch_counts_add(&(*bc)[idx], f->branch, false);
+	return 0;
+}
+
+int pk__branch_counts_tail(struct pk_branch_counts **tail, const struct pk_branch_counts *bc, size_t k,
+			   size_t nr)
+{
+	*tail = NULL;
+	if (!bc || k >= nr)
+		return 0;
+	if (!(*tail = pk__calloc(nr - k, sizeof(**tail))))
+		return pk__error_nomem("a call-chain node's branch counts");
+	memcpy(*tail, bc + k, (nr - k) * sizeof(**tail));
+	return 0;
 }

@@ -144,6 +144,66 @@ static void test_counts_text(void **state)
 	assert_str(&c, "");
 	memset(&c, 0, sizeof(c));
 	assert_str(&c, " (calltrace)");
+	assert_str(NULL, " (calltrace)");
+}
+
+static const char *node_text(const struct pk_callchain_node *n, size_t idx, char *buf, size_t size)
+{
+	pk_branch_counts_str(pk_callchain_node_branch_counts(n, idx), buf, size);
+	return buf;
+}
+
+/* Two samples' branch frames through one tree: the frames they share
+ * count both (a source's iterations divided by its matches, as perf does),
+ * the split keeps each frame's counts, and a call-chain frame prints as
+ * calltrace. */
+static void test_tree_counts(void **state)
+{
+	static const char WL[] = "wl";
+	struct pk_branch_frame to = { .branch = true, .ip = 0x1459, .from = 0x1500 },
+			       src1 = { .branch = true, .ip = 0x1500 }, src2 = src1;
+	struct pk_callchain_frame c1[3] = {
+		{ .sym = "hot_a", .dso = WL, .sym_start = 0x1440, .ip = 0x1459, .branch = &to },
+		{ .sym = "hot_b", .dso = WL, .sym_start = 0x14f0, .ip = 0x1500, .branch = &src1 },
+		{ .sym = "main", .dso = WL, .sym_start = 0x1700, .ip = 0x1750 },
+	}, c2[3];
+	const struct pk_callchain_node *n, *tail;
+	struct pk_callchain *cc;
+	char buf[128];
+
+	(void)state;
+	to.entry.type = PERF_BR_CALL;
+	src1.entry.cycles = 300;
+	src2.entry.cycles = 7;
+	src2.nr_loop_iter = 2;
+	src2.iter_cycles = 20;
+	memcpy(c2, c1, sizeof(c2));
+	c2[1].branch = &src2;
+	c2[2].sym = "other";
+	c2[2].sym_start = 0x1800;
+	c2[2].ip = 0x1810;
+	assert_int_equal(pk_callchain_new(&cc), 0);
+	assert_int_equal(pk_callchain_append(cc, c1, 3, 100), 0);
+	assert_int_equal(pk_callchain_append(cc, c2, 3, 100), 0);
+	assert_int_equal(pk_callchain_sort(cc, PK_CALLCHAIN_GRAPH_ABS, 0, 0.0), 0);
+	n = pk_callchain_node_child(pk_callchain_root(cc), 0);
+	assert_non_null(n);
+	assert_int_equal(pk_callchain_node_nr_frames(n), 2);
+	assert_null(pk_callchain_node_frame(n, 0)->branch);
+	assert_string_equal(node_text(n, 0, buf, sizeof(buf)), " (CALL predicted:0.0%)");
+	assert_string_equal(node_text(n, 1, buf, sizeof(buf)), " (cycles:153 iter:2 avg_cycles:10)");
+	assert_int_equal(pk_callchain_node_nr_children(n), 2);
+	for (size_t i = 0; i < 2; i++) {	/* main's, split off, and other's, new */
+		tail = pk_callchain_node_child(n, i);
+		assert_int_equal(pk_callchain_node_nr_frames(tail), 1);
+		assert_string_equal(node_text(tail, 0, buf, sizeof(buf)), " (calltrace)");
+		assert_null(pk_callchain_node_branch_counts(tail, 1));
+		if (!strcmp(pk_callchain_node_frame(tail, 0)->sym, "main"))	/* the split kept its counts */
+			assert_non_null(pk_callchain_node_branch_counts(tail, 0));
+		else
+			assert_null(pk_callchain_node_branch_counts(tail, 0));
+	}
+	pk_callchain_free(cc);
 }
 
 int main(void)
@@ -153,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_no_loop),
 		cmocka_unit_test(test_history_callee),
 		cmocka_unit_test(test_counts_text),
+		cmocka_unit_test(test_tree_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
