@@ -196,10 +196,12 @@ PK_API size_t pk_branch_remove_loops(struct perf_branch_entry *e, struct pk_bran
  * sample with branch stack `br` (nr_br entries, innermost first) and call
  * chain `ips`: the first max_stack entries, in callee order or reversed
  * (caller_order), loops folded, each as its target then its source; and
- * the part of the call chain that follows them ([first_call, chain_end):
- * in callee order the chain entries the branches overlap are skipped; a
- * stack over PK_BRANCH_MAX_DEPTH adds no frame).  Returns 0, or -EINVAL
- * for missing arrays.
+ * the part of the call chain that follows them: positions [first_call,
+ * chain_end) counted from the chain's start in callee order (the entries
+ * the branches overlap skipped), from its end in caller order (perf's
+ * loop; chain_end is the chain's length less the entries kept, perf's own
+ * arithmetic).  A stack over PK_BRANCH_MAX_DEPTH adds no frame and leaves
+ * the chain whole.  Returns 0, or -EINVAL for missing arrays.
  */
 PK_API int pk_branch_history(const struct perf_branch_entry *br, size_t nr_br, const uint64_t *ips,
 			     size_t nr_ips, bool caller_order, size_t max_stack,

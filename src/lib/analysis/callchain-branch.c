@@ -123,7 +123,7 @@ int pk_branch_history(const struct perf_branch_entry *br, size_t nr_br, const ui
 	out->nr_frames = 2 * nr;
 	out->first_call = first_call;
 	/* perf takes the branches' count off the chain's end, not its start */
-	out->chain_end = nr_ips ? (nr_ips > nr ? nr_ips - nr : 0) : 0;
+	out->chain_end = nr_ips > nr ? nr_ips - nr : 0;
 	return 0;
 }
 

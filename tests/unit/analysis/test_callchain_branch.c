@@ -79,6 +79,27 @@ static void test_history_callee(void **state)
 	assert_int_equal(h.frames[0].ip, 0x1000);
 	assert_int_equal(h.frames[1].ip, 0x3ffc);
 	assert_int_equal(h.first_call, 0);
+	assert_int_equal(h.chain_end, 3);
+	/* no call chain: the branch frames alone; a corrupt stack: none */
+	assert_int_equal(pk_branch_history(e, 2, NULL, 0, false, 127, &h), 0);
+	assert_int_equal(h.nr_frames, 4);
+	assert_int_equal(h.chain_end, 0);
+	assert_int_equal(pk_branch_history(e, PK_BRANCH_MAX_DEPTH + 1, ips, 5, false, 127, &h), 0);
+	assert_int_equal(h.nr_frames, 0);
+	assert_int_equal(h.first_call, 0);
+	assert_int_equal(h.chain_end, 5);
+	/* a folded loop's iterations go to the source frame after it */
+	{
+		struct perf_branch_entry l[5] = { br(0x100, 0x200, 1), br(0x300, 0x400, 2), br(0x100, 0x200, 3),
+						  br(0x300, 0x400, 4), br(0x500, 0x600, 5) };
+
+		assert_int_equal(pk_branch_history(l, 5, NULL, 0, false, 127, &h), 0);
+		assert_int_equal(h.nr_frames, 6);
+		assert_int_equal(h.frames[5].ip, 0x500);
+		assert_int_equal(h.frames[5].nr_loop_iter, 1);
+		assert_int_equal(h.frames[5].iter_cycles, 7);
+		assert_int_equal(h.frames[4].nr_loop_iter, 0);	/* not the target */
+	}
 	/* max_stack bounds the entries taken */
 	assert_int_equal(pk_branch_history(e, 2, ips, 5, false, 1, &h), 0);
 	assert_int_equal(h.nr_frames, 2);
