@@ -21,6 +21,7 @@ struct report_cg {
 	uint32_t print_limit;		/* 0: no limit */
 	bool caller;			/* chains root first (perf's "caller") */
 	enum pk_callchain_key key;	/* how frames match and print (function, address, srcline) */
+	bool branch_history;		/* --branch-history: each frame's branch counts (report-brhist.c) */
 	/* the escape colouring a percentage (NULL: none), for --stdio-color */
 	const char *(*color)(double percent);
 };
@@ -55,6 +56,7 @@ struct report_opts {
 	bool children;			/* report_cg_setup: Children totals are */
 	bool header, header_only;	/* --header, --header-only (report-header.c) */
 	int branch_mode;		/* -b 1, --no-branch-stack -1, 0: perf's rule (report-branch.c) */
+	bool branch_history;		/* --branch-history (report-brhist.c) */
 	bool show_info;			/* -I */
 	bool stats;			/* --stats (report-stats.c) */
 	int group_opt;			/* --group 1, --no-group 0, else -1 (perf's default: groups shown) */
