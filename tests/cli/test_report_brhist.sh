@@ -7,8 +7,8 @@
 # predicted:0.0%)", "(cycles:300)"), compared byte for
 # byte with perf on the same files (user-only samples of a fixed period;
 # the comparison holds for any file, wherever the samples land), with and
-# without the BRANCH_STACK feature, in both call-graph orders and with
-# --no-children.
+# without the BRANCH_STACK feature, in both call-graph orders, with
+# --no-children and in perf's other -g print types.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -52,7 +52,7 @@ python3 "$CRAFT" perf.data perf-nofeat.data
 for f in mine-br.data mine-nofeat.data perf-br.data perf-nofeat.data; do
 	same_as_perf "$f" --branch-history --sort sym
 done
-for args in "--no-children" "-g caller" "-g callee" "--no-children -g caller" "-g fractal" "--sort comm,sym"; do
+for args in "--no-children" "-g caller" "-g callee" "--no-children -g caller" "-g fractal" "-g flat" "-g folded" "--sort comm,sym"; do
 	# shellcheck disable=SC2086
 	same_as_perf perf-br.data --branch-history --sort sym $args
 done
