@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <linux/perf_event.h>
+
 #include "perfkit/error.h"
 
 #ifdef __cplusplus
@@ -55,6 +57,10 @@ struct pk_callchain_frame {
 	enum pk_callchain_key key;	/* how it matches (0: FUNCTION) */
 	const char *srcline;	/* its source line as the key shows it (NULL: none);
 				 * matched by text with the SRCLINE key */
+	const struct pk_branch_frame *branch;	/* --branch-history: the branch it
+				 * comes from, counted into the node frame it
+				 * reaches (read during the append alone; NULL
+				 * in a node's frames); NULL: none */
 };
 
 /* How pk_callchain_sort orders and prunes (perf's -g print types). */
@@ -67,6 +73,8 @@ enum pk_callchain_mode {
 
 struct pk_callchain;
 struct pk_callchain_node;
+struct pk_branch_frame;
+struct pk_branch_counts;
 
 /* pk_callchain_new - an empty tree.  Returns 0 with *out, or -ENOMEM. */
 PK_API int pk_callchain_new(struct pk_callchain **out);
@@ -127,6 +135,98 @@ PK_API uint64_t pk_callchain_node_cumul_count(const struct pk_callchain_node *n)
 PK_API size_t pk_callchain_node_nr_children(const struct pk_callchain_node *n);
 PK_API const struct pk_callchain_node *pk_callchain_node_child(const struct pk_callchain_node *n,
 								size_t idx);
+
+/*
+ * Branch history (perf report --branch-history, callchain-branch.c): a
+ * sample's branch stack as call-chain frames, and what perf counts of
+ * them in each node of the tree.
+ */
+#define PK_BRANCH_MAX_DEPTH 127		/* perf's bound of a branch stack */
+#define PK_BR_NEW_MAX 8			/* perf's extended branch types */
+#define PK_CONTEXT_MAX ((uint64_t)-4095)	/* call-chain context markers start here */
+
+/* The loop iterations folded into one branch entry and their cycles. */
+struct pk_branch_iter {
+	uint64_t nr_loop_iter;
+	uint64_t cycles;	/* the last folded loop's (perf's) */
+};
+
+/* One frame a branch adds: its target (`from` set: where it came from)
+ * or its source (`from` 0), with the entry's flags and, for a source,
+ * the loop iterations folded into it. */
+struct pk_branch_frame {
+	bool branch;		/* false: a call-chain frame ("calltrace") */
+	uint64_t ip;
+	uint64_t from;
+	struct perf_branch_entry entry;
+	uint64_t nr_loop_iter;
+	uint64_t iter_cycles;
+};
+
+/* A sample's branch frames (pk_branch_history). */
+struct pk_branch_history {
+	struct perf_branch_entry entries[PK_BRANCH_MAX_DEPTH];	/* after loops are folded */
+	struct pk_branch_iter iter[PK_BRANCH_MAX_DEPTH];
+	struct pk_branch_frame frames[2 * PK_BRANCH_MAX_DEPTH];
+	size_t nr_frames;
+	size_t first_call;	/* the call chain goes on from this index ... */
+	size_t chain_end;	/* ... up to this one (perf's chain_nr - branches) */
+};
+
+/* What perf counts of the branch frames merged into one node frame. */
+struct pk_branch_counts {
+	uint64_t branch_count, predicted_count, abort_count;
+	uint64_t cycles_count, iter_count, iter_cycles, from_count;
+	bool branch_to;		/* the last frame merged was a target */
+	uint64_t counts[PERF_BR_MAX], new_counts[PK_BR_NEW_MAX];
+	uint64_t cond_fwd, cond_bwd, cross_4k, cross_2m;
+};
+
+/*
+ * pk_branch_remove_loops - fold repeated runs of branch sources in `e` (nr
+ * entries, at most PK_BRANCH_MAX_DEPTH) as perf does: a run of sources
+ * equal to the run just before it is dropped and counted as an iteration
+ * in `iter` (nr of them, zeroed here) of the entry after it.  Returns the
+ * entries left (nr unchanged when nr is over the bound or e/iter NULL).
+ */
+PK_API size_t pk_branch_remove_loops(struct perf_branch_entry *e, struct pk_branch_iter *iter, size_t nr);
+
+/*
+ * pk_branch_history - the frames perf 6.1's --branch-history adds for a
+ * sample with branch stack `br` (nr_br entries, innermost first) and call
+ * chain `ips`: the first max_stack entries, in callee order or reversed
+ * (caller_order), loops folded, each as its target then its source; and
+ * the part of the call chain that follows them: positions [first_call,
+ * chain_end) counted from the chain's start in callee order (the entries
+ * the branches overlap skipped), from its end in caller order (perf's
+ * loop; chain_end is the chain's length less the entries kept, perf's own
+ * arithmetic).  A stack over PK_BRANCH_MAX_DEPTH adds no frame and leaves
+ * the chain whole.  Returns 0, or -EINVAL for missing arrays.
+ */
+PK_API int pk_branch_history(const struct perf_branch_entry *br, size_t nr_br, const uint64_t *ips,
+			     size_t nr_ips, bool caller_order, size_t max_stack,
+			     struct pk_branch_history *out);
+
+/*
+ * pk_branch_counts_add - count branch frame `f` into `c` (a frame that is
+ * no branch changes nothing); `first`: the frame that made the node, whose
+ * source perf leaves out of the iterations' divisor.
+ */
+PK_API void pk_branch_counts_add(struct pk_branch_counts *c, const struct pk_branch_frame *f, bool first);
+
+/*
+ * pk_branch_counts_str - the text perf prints after a frame's name in a
+ * --branch-history graph: " (calltrace)" for no branch (c NULL too), a target's types
+ * and predicted/abort shares, a source's cycles and iterations, or "".
+ * Writes at most size bytes with the NUL; returns the length written.
+ */
+PK_API size_t pk_branch_counts_str(const struct pk_branch_counts *c, char *buf, size_t size);
+
+/* pk_callchain_node_branch_counts - the branch counts of the node's frame
+ * idx (pk_branch_counts_str prints them); NULL when no branch frame
+ * reached the node (perf's "calltrace") or idx is out of range. */
+PK_API const struct pk_branch_counts *pk_callchain_node_branch_counts(const struct pk_callchain_node *n,
+								      size_t idx);
 
 #ifdef __cplusplus
 }

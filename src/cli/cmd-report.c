@@ -11,6 +11,7 @@
 #include "report-header.h"
 #include "report-dump.h"
 #include "report-branch.h"
+#include "report-brhist.h"
 #include "dso-names.h"
 #include "sort-names.h"
 #include "report-flags2.h"
@@ -28,7 +29,7 @@ enum {
 	OPT_STDIO_COLOR,
 	OPT_OFF_CPU,
 	OPT_SYMFS,
-	OPT_NO_BRANCH_STACK, OPT_SYMBOL_FILTER,
+	OPT_NO_BRANCH_STACK, OPT_SYMBOL_FILTER, OPT_BRANCH_HISTORY,
 };
 
 static const struct cli_opt report_options[] = {
@@ -159,6 +160,8 @@ static const struct cli_opt report_options[] = {
 	{ "branch-stack", 'b', CLI_ARG_NONE, 'b', NULL,
 	  "branch mode: each branch stack entry a row (perf's default for a file with the BRANCH_STACK feature)" },
 	{ "no-branch-stack", 0, CLI_ARG_NONE, OPT_NO_BRANCH_STACK, NULL, "no branch mode, though the file has branch stacks" },
+	{ "branch-history", 0, CLI_ARG_NONE, OPT_BRANCH_HISTORY, NULL,
+	  "branch stacks added to the call graphs, with each frame's branch counts (report-brhist.c)" },
 	{ "symbol-filter", 0, CLI_ARG_REQUIRED, OPT_SYMBOL_FILTER, "STR", "only entries whose symbol has STR (branch mode: the target's)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
@@ -227,6 +230,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case 'D': o->dump = true; return 0;
 	case 'b': o->branch_mode = 1; return 0;
 	case OPT_NO_BRANCH_STACK: o->branch_mode = -1; return 0;
+	case OPT_BRANCH_HISTORY: o->branch_history = true; return 0;
 	case OPT_SYMBOL_FILTER: o->symbol_filter = arg; return 0;	/* report-branch.c */
 	case 's': o->sort_given = true; o->sort_arg = arg;	/* branch keys: report-branch2.c */
 		return report_branch_sort_key(arg) ? 0 : parse_sort(o, arg);
@@ -311,6 +315,7 @@ struct report_run {
 	struct pk_hist_sample blank;
 	struct pk_resolved_sample blank_rs;	/* the same for the resolver's answer */
 	struct report_branch *branch;	/* branch mode's table (report-branch.c), else NULL */
+	struct report_brhist *brhist;	/* --branch-history's chains (report-brhist.c), else NULL */
 };
 
 /*
@@ -391,7 +396,8 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		c->cap = nr;
 	}
 	for (size_t k = 0; k < nr; k++) {
-		const struct pk_frame *f = &rs->frames[run->o->cg.caller ? from + nr - 1 - k : k];
+		size_t idx = run->o->cg.caller ? from + nr - 1 - k : k;
+		const struct pk_frame *f = &rs->frames[idx];
 		struct pk_hist_sample *fs = &c->samples[k];
 		const char *sym = f->loc.sym, *dso = dso_name(run, f->loc.dso, s->pid, &nomem);
 		bool src = run->srclines || f->inlined;
@@ -421,7 +427,8 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 			dso = fs->dso;
 		}
 		c->frames[k] = (struct pk_callchain_frame){ sym, dso, fs->sym_start, f->ip,
-							    f->inlined, f->loc.dso, run->o->cg.key, NULL };
+							    f->inlined, f->loc.dso, run->o->cg.key, NULL,
+							    report_brhist_branch(run->brhist, idx) };
 		if (run->o->cg.key != PK_CALLCHAIN_KEY_FUNCTION &&	/* no string to make */
 		    report_srcline_chain(&run->src, run->o->cg.key, pk_resolver_maps(run->res), f,
 					 &c->frames[k].srcline) < 0)
@@ -444,7 +451,8 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 
 	if (run->o->f2.hide_unresolved && !rs->loc.sym)
 		return 0;	/* perf's -U: the sample counts nowhere, */
-	if (report_flags2_chain(run->o, &rs) < 0)	/* ... nor a frame without a symbol */
+	if (report_flags2_chain(run->o, &rs) < 0 ||	/* ... nor a frame without a symbol */
+	    report_brhist_chain(run->brhist, run->res, smp, &rs) < 0)
 		return -ENOMEM;
 	cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1;
 	if (run->o->cpus && !report_in_ids(run->o->cpus, run->o->nr_cpus, (uint32_t)cpu))
@@ -656,7 +664,8 @@ static int setup(struct report_run *run)
 	if ((err = report_reads_init(&run->reads, run->r)) < 0 ||
 	    (err = report_threads_init(&run->thread_counts, nr)) < 0)
 		return err;
-	if (report_branch_wanted(run->o, run->r) && (err = report_branch_setup(run->o, run->r, &run->branch)) != 0)
+	if ((report_branch_wanted(run->o, run->r) && (err = report_branch_setup(run->o, run->r, &run->branch)) != 0) ||
+	    (err = report_brhist_new(run->o, &run->brhist)) < 0)
 		return err;
 	return report_group_setup(run->o, run->r, run->ev, run->nr_ev);
 }
@@ -669,6 +678,7 @@ static void teardown(struct report_run *run)
 	}
 	free(run->ev);
 	report_branch_free(run->branch);
+	report_brhist_free(run->brhist);
 	report_reads_free(&run->reads);
 	report_threads_free(&run->thread_counts);
 	cli_names_free(&run->names);
@@ -698,7 +708,7 @@ static int report(struct report_opts *o, bool defaulted)
 	if (o->f2.tasks)
 		return report_tasks(o, run.r);
 	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) ||
-	    (rc = report_cg_setup(o, run.r)) || (rc = report_branch_keys(o, run.r)) ||
+	    (rc = report_cg_setup(o, run.r)) || (rc = report_brhist_opts(o, run.r)) || (rc = report_branch_keys(o, run.r)) ||
 	    (rc = report_hier_setup(o)) || (rc = report_parent_setup(o, run.r)) || (rc = report_flags4_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;

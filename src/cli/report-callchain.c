@@ -82,10 +82,20 @@ static void graph_line(FILE *f, int depth, uint64_t mask, int left)
 	fputc('\n', f);
 }
 
+/* --branch-history: frame k of node n's branch counts after its name. */
+static void branch_counts(FILE *f, const struct report_cg *cg, const struct pk_callchain_node *n, size_t k)
+{
+	char buf[256];
+
+	if (!cg->branch_history || !n)
+		return;
+	pk_branch_counts_str(pk_callchain_node_branch_counts(n, k), buf, sizeof(buf));
+	fputs(buf, f);
+}
+
 /* One frame in the tree: the first of a node carries its percentage. */
-static void graph_frame(FILE *f, const struct report_cg *cg, const char *name,
-			const struct pk_callchain_frame *fr, const uint64_t val[2], int depth, uint64_t mask, bool first,
-			uint64_t total, int left)
+static void graph_frame(FILE *f, const struct report_cg *cg, const char *name, const struct pk_callchain_node *n,
+			size_t k, const uint64_t val[2], int depth, uint64_t mask, bool first, uint64_t total, int left)
 {
 	margin(f, left);
 	for (int i = 0; i < depth; i++) {
@@ -98,10 +108,12 @@ static void graph_frame(FILE *f, const struct report_cg *cg, const char *name,
 			fputs("          ", f);
 		}
 	}
-	if (name)
+	if (name) {
 		fputs(name, f);
-	else
-		frame_name(f, fr);
+	} else {
+		frame_name(f, pk_callchain_node_frame(n, k));
+		branch_counts(f, cg, n, k);
+	}
 	fputc('\n', f);
 }
 
@@ -125,8 +137,7 @@ static void graph(FILE *f, const struct report_cg *cg, const struct pk_callchain
 			new_mask = without(new_mask, depth - 1);
 		graph_line(f, depth, mask, left);
 		for (size_t k = 0; k < pk_callchain_node_nr_frames(c); k++)
-			graph_frame(f, cg, NULL, pk_callchain_node_frame(c, k), val, depth, new_mask, k == 0, total,
-				    left);
+			graph_frame(f, cg, NULL, c, k, val, depth, new_mask, k == 0, total, left);
 		graph(f, cg, c, rel ? pk_callchain_node_cumul(c) - pk_callchain_node_self(c) : total, depth + 1,
 		      with(new_mask, depth), left);
 		if (++printed == cg->print_limit)
@@ -136,7 +147,7 @@ static void graph(FILE *f, const struct report_cg *cg, const struct pk_callchain
 	if (rel && remaining && remaining != total && (cg->value != REPORT_CG_COUNT || rem_count)) {
 		const uint64_t val[2] = { remaining, rem_count };
 
-		graph_frame(f, cg, "[...]", NULL, val, depth, without(new_mask, depth - 1), true, total, left);
+		graph_frame(f, cg, "[...]", NULL, 0, val, depth, without(new_mask, depth - 1), true, total, left);
 	}
 }
 
@@ -163,6 +174,7 @@ static void print_graph(FILE *f, const struct report_cg *cg, const struct pk_cal
 				printed = true;
 			}
 			frame_name(f, pk_callchain_node_frame(only, k));
+			branch_counts(f, cg, only, k);
 			fputc('\n', f);
 			if (++nr_printed == cg->print_limit)
 				break;

@@ -24,6 +24,7 @@ struct report_cg {
 	/* what each chain's number is: its share (perf's percent), its
 	 * period or its sample count (-g's value word) */
 	enum { REPORT_CG_PERCENT, REPORT_CG_PERIOD, REPORT_CG_COUNT } value;
+	bool branch_history;		/* --branch-history: each frame's branch counts (report-brhist.c) */
 	/* the escape colouring a percentage (NULL: none), for --stdio-color */
 	const char *(*color)(double percent);
 };
@@ -58,6 +59,7 @@ struct report_opts {
 	bool children;			/* report_cg_setup: Children totals are */
 	bool header, header_only;	/* --header, --header-only (report-header.c) */
 	int branch_mode;		/* -b 1, --no-branch-stack -1, 0: perf's rule (report-branch.c) */
+	bool branch_history;		/* --branch-history (report-brhist.c) */
 	bool show_info;			/* -I */
 	bool stats;			/* --stats (report-stats.c) */
 	int group_opt;			/* --group 1, --no-group 0, else -1 (perf's default: groups shown) */

@@ -11,6 +11,7 @@
  */
 #include "perfkit.h"
 #include "sys/sys.h"
+#include "callchain-int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,6 +28,7 @@ struct pk_callchain_node {
 	size_t nr_children;
 	struct pk_callchain_node **sorted;	/* what graph printing shows */
 	size_t nr_sorted;
+	struct pk_branch_counts *bc;	/* per frame (callchain-branch.c); NULL: no branch */
 };
 
 /* The last chain appended, when it changed no node but added to nodes on
@@ -65,6 +67,7 @@ static void node_free(struct pk_callchain_node *n)
 	free(n->children);
 	free(n->sorted);
 	free(n->frames);
+	free(n->bc);
 }
 
 void pk_callchain_free(struct pk_callchain *cc)
@@ -170,6 +173,13 @@ static struct pk_callchain_node *new_node(const struct pk_callchain_frame *frame
 	}
 	memcpy(n->frames, frames, nr * sizeof(*frames));
 	n->nr_frames = nr;
+	if (pk__branch_counts_new(&n->bc, frames, nr) < 0) {
+		free(n->frames);
+		free(n);
+		return NULL;
+	}
+	for (size_t i = 0; i < nr; i++)
+		n->frames[i].branch = NULL;	/* the caller's, gone after the append */
 	n->hit = period;
 	n->count = 1;
 	return n;
@@ -201,8 +211,12 @@ static int split(struct pk_callchain_node *n, size_t k, const struct pk_callchai
 	struct pk_callchain_node *tail = new_node(n->frames + k, n->nr_frames - k, n->hit);
 	bool found;
 
-	if (!tail)
+	if (!tail || pk__branch_counts_tail(&tail->bc, n->bc, k, n->nr_frames) < 0) {
+		if (tail)
+			node_free(tail);
+		free(tail);
 		return -ENOMEM;
+	}
 	tail->children_hit = n->children_hit;
 	tail->count = n->count;
 	tail->children_count = n->children_count;
@@ -221,6 +235,7 @@ static int split(struct pk_callchain_node *n, size_t k, const struct pk_callchai
 			n->children[i]->parent = n;
 		n->nr_frames += tail->nr_frames;
 		free(tail->frames);
+		free(tail->bc);
 		free(tail);
 		return -ENOMEM;
 	}
@@ -269,6 +284,9 @@ static int append_node(struct pk_callchain_node *n, const struct pk_callchain_fr
 
 	while (k < n->nr_frames && k < nr && !frame_cmp(&n->frames[k], &frames[k]))
 		k++;
+	for (size_t i = 0; i < k; i++)	/* perf counts each matched frame's branch */
+		if (pk__branch_counts_match(&n->bc, n->nr_frames, i, &frames[i]) < 0)
+			return -ENOMEM;
 	if (k < n->nr_frames) {
 		m->valid = false;
 		return split(n, k, frames + k, nr - k, period);
@@ -358,12 +376,12 @@ int pk_callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame
 
 	if (cc->sorted)
 		return pk__error(-EINVAL, "a call chain", "appended after pk_callchain_sort");
-	if (!nr || memo_hit(cc, frames, nr, period))
+	if (!nr || (!pk__branch_frames_any(frames, nr) && memo_hit(cc, frames, nr, period)))
 		return 0;
 	cc->memo.valid = true;
 	cc->memo.depth = 0;
 	err = append_children(&cc->root, frames, nr, period, &cc->memo);
-	if (err)
+	if (err || pk__branch_frames_any(frames, nr))	/* branch counts: no memo */
 		cc->memo.valid = false;
 	else
 		memo_keep(&cc->memo, frames, nr);
@@ -508,4 +526,9 @@ size_t pk_callchain_node_nr_children(const struct pk_callchain_node *n)
 const struct pk_callchain_node *pk_callchain_node_child(const struct pk_callchain_node *n, size_t idx)
 {
 	return idx < n->nr_sorted ? n->sorted[idx] : NULL;
+}
+
+const struct pk_branch_counts *pk_callchain_node_branch_counts(const struct pk_callchain_node *n, size_t idx)
+{
+	return n && n->bc && idx < n->nr_frames ? &n->bc[idx] : NULL;
 }

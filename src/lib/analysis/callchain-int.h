@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * callchain-int.h - callchain.c's use of callchain-branch.c: the branch
+ * counts kept beside a node's frames (an array as long as the node's
+ * frames, NULL until a branch frame reaches the node).
+ */
+#ifndef PK_ANALYSIS_CALLCHAIN_INT_H
+#define PK_ANALYSIS_CALLCHAIN_INT_H
+
+#include "perfkit.h"
+
+/* The counts of a new node's frames (each as the frame that made it);
+ * *bc stays NULL when none is a branch.  0 or -ENOMEM. */
+int pk__branch_counts_new(struct pk_branch_counts **bc, const struct pk_callchain_frame *frames, size_t nr);
+
+/* Frame idx of a node of nr frames matched `f`: count f's branch into it
+ * (*bc made when it is the node's first branch).  0 or -ENOMEM. */
+int pk__branch_counts_match(struct pk_branch_counts **bc, size_t nr, size_t idx,
+			    const struct pk_callchain_frame *f);
+
+/* A node split after frame k of nr: the counts of frames [k, nr) for its
+ * tail (NULL when bc is).  0 or -ENOMEM. */
+int pk__branch_counts_tail(struct pk_branch_counts **tail, const struct pk_branch_counts *bc, size_t k,
+			   size_t nr);
+
+/* Whether any of the frames is a branch frame. */
+bool pk__branch_frames_any(const struct pk_callchain_frame *frames, size_t nr);
+
+#endif
