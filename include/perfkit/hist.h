@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perfkit/hist.h - histograms of samples, as perf report builds them:
- * entries keyed by a list of sort keys (comm, pid, tid, dso, sym, cpu, srcline, srcfile),
+ * entries keyed by a list of sort keys (comm, pid, tid, dso, sym, cpu, srcline, srcfile,
+ * time, symbol size, socket),
  * each summing its samples and their periods, sorted in perf's order, with
  * perf's percentages and --percent-limit.  Included by perfkit.h.
  */
@@ -32,6 +33,10 @@ enum pk_hist_key {
 	PK_HIST_KEY_SRCLINE,	/* the sample's srcline string (perf's "file.c:123") */
 	PK_HIST_KEY_SRCFILE,	/* the sample's source file name ("" when unknown) */
 	PK_HIST_KEY_PARENT,	/* perf's "parent": the sample's parent symbol, or "[other]" */
+	/* The keys of analysis/hist-keys2.c: */
+	PK_HIST_KEY_TIME,	/* the sample's time, as the caller rounds it (perf's time quantum) */
+	PK_HIST_KEY_SYM_SIZE,	/* the symbol's size (0 for none: perf's "unknown") */
+	PK_HIST_KEY_SOCKET,	/* the CPU's socket (perf 6.1 reading a file: -1) */
 	PK_HIST_KEY_NR,
 };
 
@@ -65,6 +70,10 @@ struct pk_hist_sample {
 	const char *srcfile;	/* for PK_HIST_KEY_SRCFILE: interned like comm */
 	const char *parent;	/* PARENT: the chain's first frame matching perf's parent
 				 * regex (equal names the same pointer); NULL: none */
+	uint64_t time;		/* TIME: the time the entry groups by (the caller's
+				 * quantum applied: perf's (time / q) * q) */
+	uint64_t sym_size;	/* SYM_SIZE: the symbol's size, 0 without one */
+	int32_t socket;		/* SOCKET: the socket of the sample's CPU, -1 unknown */
 };
 
 /*

@@ -37,7 +37,7 @@ static const struct cli_opt report_options[] = {
 	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, as perf report -D" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, parent, "
-	  "srcline, srcfile (default comm,dso,sym)" },
+	  "srcline, srcfile, time (by --time-quantum), socket (default comm,dso,sym)" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
 	  "sample, period and sort keys (the rows sort by them unless --sort is given); "
@@ -105,7 +105,7 @@ static const struct cli_opt report_options[] = {
 	  "only samples in these times: START,END in seconds (either side may be empty; several "
 	  "ranges separated by spaces) or percentages of the file's span (10%/2, 0%-10%,30%-40%)" },
 	{ "ns", 0, CLI_ARG_NONE, REPORT_OPT_NS, NULL,
-	  "times in nanoseconds (perf's time sort key, which perfkit lacks: the table is the same)" },
+	  "times in nanoseconds (the time sort key's column)" },
 	{ "hide-unresolved", 'U', CLI_ARG_NONE, REPORT_OPT_HIDE_UNRESOLVED, NULL,
 	  "only samples whose address resolved to a symbol (the others count nowhere)" },
 	{ "tasks", 0, CLI_ARG_NONE, REPORT_OPT_TASKS, NULL,
@@ -183,6 +183,7 @@ static const struct {
 	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
 	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD }, { "parent", PK_HIST_KEY_PARENT },
 	{ "srcline", PK_HIST_KEY_SRCLINE }, { "srcfile", PK_HIST_KEY_SRCFILE },
+	{ "time", PK_HIST_KEY_TIME }, { "socket", PK_HIST_KEY_SOCKET },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
@@ -396,6 +397,7 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		fs->level = level;
 		fs->sym = f->loc.sym;
 		fs->sym_start = f->loc.sym_start;
+		report_sort2_frame(&f->loc, fs);
 		fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
 		fs->dso = dso_name(run, f->loc.dso, s->pid, &nomem);
 		report_ksym_frame(fs, f->loc.dso);
@@ -440,6 +442,7 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	s.level = cli_sample_level(rs->cpumode);
 	s.sym = rs->loc.sym;
 	s.sym_start = rs->loc.sym_start;
+	report_sort2_fill(run->o, smp, &rs->loc, &s);
 	/* perf shows an address relative to its map, when there is one: in a
 	 * user file's map its map_ip, the offset into the file (for a non-PIE
 	 * executable not its ELF address), in the kernel's the address. */

@@ -8,7 +8,7 @@
  * 6.1; perfkit looks for no other vmlinux), -m (module symbols come from
  * kallsyms either way), --demangle (the default) and --demangle-kernel
  * (C kernels have no mangled names), --raw-trace (no trace key to print
- * raw), --time-quantum (for perf's time key, which perfkit lacks; its
+ * raw), --time-quantum (the time key's quantum, report-sort2.c; its
  * value checked as perf checks it).
  */
 #include "report.h"

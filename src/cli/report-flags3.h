@@ -41,8 +41,7 @@ struct report_flags3 {
 	{ "raw-trace", 0, CLI_ARG_NONE, REPORT_OPT_RAW_TRACE, NULL, \
 	  "perf's trace key raw (perfkit has no trace key: the table is the same)" }, \
 	{ "time-quantum", 0, CLI_ARG_REQUIRED, REPORT_OPT_TIME_QUANTUM, "TIME", \
-	  "perf's time key's quantum, N with s, ms, us or ns (perfkit has no time key: the table is " \
-	  "the same)" }
+	  "the time key's quantum (default 100ms), N with s, ms, us or ns" }
 
 struct report_opts;
 struct pk_resolver;

@@ -41,7 +41,7 @@ static const char *key_header(enum pk_hist_key k)
 	case PK_HIST_KEY_PERIOD: return "Period";
 	case PK_HIST_KEY_SRCLINE: return "Source:Line";
 	case PK_HIST_KEY_SRCFILE: return "Source File";
-	default: return "?";
+	default: return report_sort2_header(k);
 	}
 }
 
@@ -84,12 +84,13 @@ static int sym_len(const char *sym)
 /* The widest entry of each kind, as perf's hists__calc_col_len finds them. */
 struct widths {
 	int comm, thread, dso, sym, srcline, srcfile, parent;
+	int time;	/* perf's fixed width of the time key (report-sort2.c) */
 };
 
 static struct widths entry_widths(const struct pk_hist *h, const struct report_opts *o,
 				  struct pk_threads *threads)
 {
-	struct widths w = { 0, 0, 0, 0, 0, 0, 0 };
+	struct widths w = { 0, 0, 0, 0, 0, 0, 0, report_sort2_width(o, PK_HIST_KEY_TIME) };
 	bool sym_shown = false;
 
 	for (size_t i = 0; i < o->nr_keys; i++)
@@ -168,6 +169,7 @@ static struct col key_col(enum pk_hist_key key, const struct widths *w)
 	case PK_HIST_KEY_SRCLINE: c.width = w->srcline; break;
 	case PK_HIST_KEY_SRCFILE: c.width = w->srcfile; break;
 	case PK_HIST_KEY_PERIOD: c.width = 12; break;
+	case PK_HIST_KEY_TIME: c.width = w->time; break;
 	default: break;
 	}
 	c.width = max_int(c.width, (int)strlen(key_header(c.key)));
@@ -334,6 +336,7 @@ static void print_key(FILE *f, const struct report_opts *o, const struct col *c,
 			fprintf(f, "%*s", w - n, "");
 		break;
 	default:
+		report_sort2_print(f, o, c->key, w, e);
 		break;
 	}
 }

@@ -474,4 +474,23 @@ int report_offcpu_sample(struct report_offcpu *ro, size_t ev, const struct pk_re
  * negative errno. */
 int report_offcpu_record(struct report_offcpu *ro, const struct pk_record *d, struct report_offcpu_out *out);
 
+/* ---- --sort time, symbol_size, socket (report-sort2.c) ----------------------- */
+
+/* report_sort2_fill - sample smp's fields of those keys into s: its time
+ * by o's --time-quantum, the size of loc's symbol, its socket. */
+void report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, const struct pk_location *loc,
+		       struct pk_hist_sample *s);
+
+/* report_sort2_frame - a call-chain frame's own symbol size (loc) into s. */
+void report_sort2_frame(const struct pk_location *loc, struct pk_hist_sample *s);
+
+/* report_sort2_header / report_sort2_width - a key's column header, and
+ * the width perf gives it (0: its header's). */
+const char *report_sort2_header(enum pk_hist_key k);
+int report_sort2_width(const struct report_opts *o, enum pk_hist_key k);
+
+/* report_sort2_print - entry e's cell of key k, width w, as perf prints it. */
+void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k, int w,
+			const struct pk_hist_entry *e);
+
 #endif

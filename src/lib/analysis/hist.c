@@ -20,6 +20,7 @@ struct key {
 	uint64_t sym_start, ip;
 	uint32_t tid;
 	int32_t cpu;
+	struct pk__hist_key2 k2;	/* hist-keys2.c's keys */
 };
 
 struct pk_hist {
@@ -101,6 +102,7 @@ static struct key make_key(const struct pk_hist *h, const struct pk_hist_sample 
 		k.srcfile = s->srcfile;
 	if (h->use[PK_HIST_KEY_PARENT])
 		k.parent = s->parent;
+	pk__hist_key2_make(h->use, s, &k.k2);
 	if (h->use[PK_HIST_KEY_SYM] && h->names) {
 		k.sym = s->sym;	/* by name alone: perf diff's collapse */
 	} else if (h->use[PK_HIST_KEY_SYM]) {
@@ -129,7 +131,8 @@ static uint64_t key_hash(const struct key *k)
 		     k->ip * 0xff51afd7ed558ccdull +
 		     (((uint64_t)k->tid << 32) | (uint32_t)k->cpu) * 0xc4ceb9fe1a85ec53ull +
 		     (uintptr_t)k->srcline * 0x27d4eb2f165667c5ull +
-		     (uintptr_t)k->srcfile * 0x94d049bb133111ebull + (uintptr_t)k->parent * 0xbf58476d1ce4e5b9ull;
+		     (uintptr_t)k->srcfile * 0x94d049bb133111ebull + (uintptr_t)k->parent * 0xbf58476d1ce4e5b9ull +
+		     pk__hist_key2_hash(&k->k2);
 
 	x ^= x >> 32;
 	x *= 0xd6e8feb86659fd93ull;
@@ -151,7 +154,7 @@ static bool key_eq(const struct key *a, const struct key *b)
 	return a->comm == b->comm && a->dso == b->dso && same_sym(a->sym, b->sym) &&
 	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu &&
 	       a->srcline == b->srcline && a->srcfile == b->srcfile &&
-	       a->parent == b->parent;
+	       a->parent == b->parent && pk__hist_key2_eq(&a->k2, &b->k2);
 }
 
 static uint32_t *table_slot(const struct pk_hist *h, uint32_t *table, size_t cap, const struct key *k)
@@ -384,7 +387,7 @@ int pk__hist_cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const 
 	case PK_HIST_KEY_PARENT:
 		return cmp_str(a->s.parent, b->s.parent);
 	default:
-		return 0;
+		return pk__hist_key2_cmp(key, a, b);
 	}
 }
 

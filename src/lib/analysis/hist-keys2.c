@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hist-keys2.c - the histogram's later sort keys (perf 6.1's time,
+ * symbol_size and socket): which of a sample's fields each groups by, a
+ * hash of them, and their order in perf's output (each ascending, as
+ * perf's right-minus-left comparisons put them).  hist.c keeps these
+ * fields in its entry key beside its own.
+ */
+#include "hist-int.h"
+
+void pk__hist_key2_make(const bool *use, const struct pk_hist_sample *s, struct pk__hist_key2 *k)
+{
+	*k = (struct pk__hist_key2){ 0 };
+	if (use[PK_HIST_KEY_TIME])
+		k->time = s->time;
+	if (use[PK_HIST_KEY_SYM_SIZE])
+		k->sym_size = s->sym_size;
+	if (use[PK_HIST_KEY_SOCKET])
+		k->socket = s->socket;
+}
+
+uint64_t pk__hist_key2_hash(const struct pk__hist_key2 *k)
+{
+	return k->time * 0x9fb21c651e98df25ull + k->sym_size * 0xa0761d6478bd642full +
+	       (uint64_t)(uint32_t)k->socket * 0xe7037ed1a0b428dbull;
+}
+
+bool pk__hist_key2_eq(const struct pk__hist_key2 *a, const struct pk__hist_key2 *b)
+{
+	return a->time == b->time && a->sym_size == b->sym_size && a->socket == b->socket;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+int pk__hist_key2_cmp(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	switch (key) {
+	case PK_HIST_KEY_TIME:
+		return cmp_u64(a->s.time, b->s.time);
+	case PK_HIST_KEY_SYM_SIZE:
+		return cmp_u64(a->s.sym_size, b->s.sym_size);
+	case PK_HIST_KEY_SOCKET:
+		return a->s.socket < b->s.socket ? -1 : a->s.socket > b->s.socket;
+	default:
+		return 0;
+	}
+}

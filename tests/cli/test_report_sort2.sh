@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_report_sort2.sh - perf 6.1's later report --sort keys (report-sort2.c,
+# hist-keys2.c): time (samples grouped by their time rounded down to
+# --time-quantum, 100ms by default; "sec.usec", "sec.nsec" with --ns) and
+# socket (perf 6.1 reading a file knows no topology: -1 for every sample).
+# Compared with perf report on the same files (fixed-period, user-only
+# recordings: the tables cannot depend on where the samples land, only on
+# the file both read), and checked for what must hold of any file.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+
+. "$(dirname "$0")/report-perf.sh"
+
+"$PERFKIT" record -e cpu-clock:u -c 1000000 -o k.data -- "$W" hot 100 >/dev/null 2>&1
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf report" "perf is not installed"
+else
+	perf record -q -e cpu-clock:u -c 1000000 -o u.data -- "$W" hot 100 >/dev/null 2>&1
+	for f in u.data k.data; do
+		same_as_perf "$f" --sort time
+		same_as_perf "$f" --sort socket
+	done
+	same_as_perf u.data --sort time,comm
+	same_as_perf u.data --sort comm,time --time-quantum 10ms
+	same_as_perf u.data --sort time --ns --time-quantum 1ms
+	same_as_perf u.data --sort 'ti so' -n
+	same_as_perf u.data --sort dso,time,socket --time-quantum 1s
+	same_as_perf u.data --sort socket,comm --socket-filter -1
+fi
+
+# Every row's time is a multiple of the quantum, and the rows' times differ.
+rows=$("$PERFKIT" report -i k.data --stdio -q --sort time --time-quantum 1s | sed '/^$/d')
+check "time: rows" test -n "$rows"
+check "time: each a whole second with a 1s quantum" \
+	test -z "$(printf '%s\n' "$rows" | grep -Ev '^ +[0-9.]+%  [0-9]+\.000000$')"
+check "time: one row per second" test -z "$(printf '%s\n' "$rows" | awk '{print $2}' | sort | uniq -d)"
+rows=$("$PERFKIT" report -i k.data --stdio -q --ns --sort time --time-quantum 1ms | sed '/^$/d')
+check "time --ns: nanoseconds, whole milliseconds" \
+	test -n "$rows" -a -z "$(printf '%s\n' "$rows" | grep -Ev '^ +[0-9.]+%  [0-9]+\.[0-9]{3}000000$')"
+hdr=$("$PERFKIT" report -i k.data --stdio --sort time,comm | grep '^# Overhead' | sed 's/ *$//')
+check "time: perf's 12-wide column" test "$hdr" = "# Overhead  Time          Command"
+
+# socket: every sample's is -1, one row, printed as perf prints it.
+rows=$("$PERFKIT" report -i k.data --stdio -q --sort socket | sed '/^$/d')
+check "socket: one row of -1" test "$rows" = "   100.00%    -001"
+
+run report -i k.data --stdio --sort time --time-quantum 0
+expect_rc "a zero quantum: exit 2" 2
+done_testing
