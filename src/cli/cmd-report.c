@@ -37,7 +37,8 @@ static const struct cli_opt report_options[] = {
 	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, as perf report -D" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, parent, "
-	  "srcline, srcfile, time (by --time-quantum), socket (default comm,dso,sym)" },
+	  "srcline, srcfile, time (by --time-quantum), symbol_size, socket (default comm,dso,sym); a list "
+	  "naming \"symbol\" gets perf's IPC column" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
 	  "sample, period and sort keys (the rows sort by them unless --sort is given); "
@@ -183,7 +184,7 @@ static const struct {
 	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
 	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD }, { "parent", PK_HIST_KEY_PARENT },
 	{ "srcline", PK_HIST_KEY_SRCLINE }, { "srcfile", PK_HIST_KEY_SRCFILE },
-	{ "time", PK_HIST_KEY_TIME }, { "socket", PK_HIST_KEY_SOCKET },
+	{ "time", PK_HIST_KEY_TIME }, { "symbol_size", PK_HIST_KEY_SYM_SIZE }, { "socket", PK_HIST_KEY_SOCKET },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
@@ -680,7 +681,8 @@ static int report(struct report_opts *o, bool defaulted)
 	if (o->f2.tasks)
 		return report_tasks(o, run.r);
 	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) ||
-	    (rc = report_cg_setup(o, run.r)) || (rc = report_branch_keys(o, run.r)) ||
+	    (rc = report_cg_setup(o, run.r)) ||
+	    (rc = report_sort2_setup(o, run.r)) || (rc = report_branch_keys(o, run.r)) ||
 	    (rc = report_hier_setup(o)) || (rc = report_parent_setup(o, run.r)) || (rc = report_flags4_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;
@@ -770,5 +772,6 @@ int cmd_report(int argc, char **argv)
 	report_parent_free(&o);
 	report_verbose_free(&o);
 	report_flags2_free(&o);
+	report_sort2_free(&o);
 	return rc < 0 ? 0 : rc;
 }

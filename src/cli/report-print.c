@@ -336,7 +336,7 @@ static void print_key(FILE *f, const struct report_opts *o, const struct col *c,
 			fprintf(f, "%*s", w - n, "");
 		break;
 	default:
-		report_sort2_print(f, o, c->key, w, e);
+		report_sort2_print(f, o, c->key, w, e, last);
 		break;
 	}
 }

@@ -4,13 +4,17 @@
  * sample's time rounded down to --time-quantum, 100ms by default, shown
  * as perf's "sec.usec" or, with --ns, "sec.nsec", cut to the column),
  * symbol_size (the symbol's end minus its start, "unknown" without one)
- * and socket (perf 6.1 reading a file knows no CPU topology: every
- * sample's socket is -1).  Their fields of a sample, their headers and
+ * and socket (the socket of the sample's CPU in the file's CPU_TOPOLOGY;
+ * -1 for a sample without a CPU or a file without the ids); and perf's ipc_null column, which it adds to
+ * a --sort that names "symbol" (report_sort2_setup).  Their fields of a sample, their headers and
  * their cells; the histogram groups and orders them (hist-keys2.c).
  */
 #include "report.h"
+#include "report-branch.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DEFAULT_QUANTUM 100000000ull	/* perf's symbol_conf.time_quantum: 100ms */
@@ -23,7 +27,67 @@ void report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp,
 
 	s->time = t / q * q;	/* perf's hist_time */
 	report_sort2_frame(loc, s);
-	s->socket = -1;
+	s->socket = -1;	/* perf's al->socket: env->cpu[cpu].socket_id when both are known */
+	if (smp->fields & PERF_SAMPLE_CPU && smp->cpu < o->nr_cpu_sockets)
+		s->socket = o->cpu_sockets[smp->cpu];
+}
+
+/* perf report 6.1: strstr(sort_order, "symbol") appends "ipc_null" to
+ * the --sort keys (before the parent key -p adds); in branch mode
+ * "ipc_lbr", which report-branch2.c reads from --sort itself.  Not for
+ * --hierarchy (no such level yet) nor --format (no such column). */
+static int add_ipc_null(struct report_opts *o, struct pk_data_reader *r)
+{
+	size_t at = o->nr_keys;
+
+	if (!o->sort_arg || !strstr(o->sort_arg, "symbol") || o->f3.hierarchy || o->format >= 0 ||
+	    report_branch_wanted(o, r))
+		return 0;
+	if (o->nr_keys == PK_HIST_MAX_KEYS)
+		return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS - 1);
+	if (at && o->keys[at - 1] == PK_HIST_KEY_PARENT && o->parent_arg && !strstr(o->sort_arg, "parent"))
+		at--;
+	memmove(&o->keys[at + 1], &o->keys[at], (o->nr_keys - at) * sizeof(*o->keys));
+	o->keys[at] = PK_HIST_KEY_IPC_NULL;
+	o->nr_keys++;
+	return 0;
+}
+
+int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
+{
+	const struct pk_feature_cpu_topology *t;
+	struct pk_feature *ft = NULL;
+	bool want = false;
+	int err;
+
+	if ((err = add_ipc_null(o, r)))
+		return err;
+	for (size_t i = 0; i < o->nr_keys; i++)
+		want |= o->keys[i] == PK_HIST_KEY_SOCKET;
+	if (!want && !o->fields_arg)	/* -F's keys are known later (report-fields.c) */
+		return 0;
+	if ((err = pk_data_reader_decode(r, PK_DATA_FEAT_CPU_TOPOLOGY, &ft)) == -ENOMEM)
+		return cli_error("report", NULL);
+	t = err < 0 ? NULL : pk_feature_cpu_topology(ft);	/* none, or damaged: no topology */
+	if (t && t->nr_cpus) {
+		if (!(o->cpu_sockets = calloc(t->nr_cpus, sizeof(*o->cpu_sockets)))) {
+			pk_feature_free(ft);
+			cli_message(stderr, "perfkit report: out of memory\n");
+			return CLI_EXIT_EVENT;
+		}
+		for (uint32_t i = 0; i < t->nr_cpus; i++)
+			o->cpu_sockets[i] = t->cpus[i].socket_id;
+		o->nr_cpu_sockets = t->nr_cpus;
+	}
+	pk_feature_free(ft);
+	return 0;
+}
+
+void report_sort2_free(struct report_opts *o)
+{
+	free(o->cpu_sockets);
+	o->cpu_sockets = NULL;
+	o->nr_cpu_sockets = 0;
 }
 
 void report_sort2_frame(const struct pk_location *loc, struct pk_hist_sample *s)
@@ -37,6 +101,7 @@ const char *report_sort2_header(enum pk_hist_key k)
 	case PK_HIST_KEY_TIME: return "Time";
 	case PK_HIST_KEY_SYM_SIZE: return "Symbol size";
 	case PK_HIST_KEY_SOCKET: return "Socket";
+	case PK_HIST_KEY_IPC_NULL: return "IPC   [IPC Coverage]";
 	default: return "?";
 	}
 }
@@ -51,7 +116,7 @@ int report_sort2_width(const struct report_opts *o, enum pk_hist_key k)
 }
 
 void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k, int w,
-			const struct pk_hist_entry *e)
+			const struct pk_hist_entry *e, bool last)
 {
 	char t[48];
 
@@ -63,7 +128,8 @@ void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k
 		else
 			snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, e->s.time / 1000000000,
 				 e->s.time % 1000000000 / 1000);
-		fprintf(f, "%-.*s", w, t);	/* perf's: cut to the width, not padded */
+		/* perf's: cut to the width, padded to it but in the last column */
+		fprintf(f, "%-*.*s", last ? 0 : w, w, t);
 		break;
 	case PK_HIST_KEY_SYM_SIZE:
 		if (e->s.sym)
@@ -74,7 +140,11 @@ void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k
 	case PK_HIST_KEY_SOCKET:
 		fprintf(f, "%*.*d", w, w - 3, (int)e->s.socket);
 		break;
+	case PK_HIST_KEY_IPC_NULL:	/* no branch stacks, no IPC: perf's "%-5s %2s" of "-" */
+		fprintf(f, "%-*s", w, "-      -");
+		break;
 	default:
 		break;
 	}
 }
+

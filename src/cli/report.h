@@ -81,6 +81,8 @@ struct report_opts {
 	struct report_flags2 f2;	/* --time, -U, --tasks, --switch-on, ... (report-flags2.c) */
 	struct report_flags3 f3;	/* -k, --time-quantum, ... (report-flags3.c) */
 	struct report_flags4 f4;	/* -w, --pretty, --socket-filter, ... (report-flags4.c) */
+	int32_t *cpu_sockets;		/* --sort socket: each CPU's socket (report-sort2.c) */
+	uint32_t nr_cpu_sockets;
 };
 
 /*
@@ -481,6 +483,13 @@ int report_offcpu_record(struct report_offcpu *ro, const struct pk_record *d, st
 void report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, const struct pk_location *loc,
 		       struct pk_hist_sample *s);
 
+/* report_sort2_setup - perf's ipc_null key added to a --sort naming
+ * "symbol"; with a socket key, each CPU's socket from r's CPU_TOPOLOGY
+ * (none: every sample's is -1).  0, or CLI_EXIT_USAGE (too many keys) or
+ * CLI_EXIT_EVENT (out of memory) after a message; report_sort2_free frees what it took. */
+int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r);
+void report_sort2_free(struct report_opts *o);
+
 /* report_sort2_frame - a call-chain frame's own symbol size (loc) into s. */
 void report_sort2_frame(const struct pk_location *loc, struct pk_hist_sample *s);
 
@@ -489,8 +498,9 @@ void report_sort2_frame(const struct pk_location *loc, struct pk_hist_sample *s)
 const char *report_sort2_header(enum pk_hist_key k);
 int report_sort2_width(const struct report_opts *o, enum pk_hist_key k);
 
-/* report_sort2_print - entry e's cell of key k, width w, as perf prints it. */
+/* report_sort2_print - entry e's cell of key k, width w, as perf prints it
+ * (`last`: in the last column). */
 void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k, int w,
-			const struct pk_hist_entry *e);
+			const struct pk_hist_entry *e, bool last);
 
 #endif

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # test_report_sort2.sh - perf 6.1's later report --sort keys (report-sort2.c,
 # hist-keys2.c): time (samples grouped by their time rounded down to
-# --time-quantum, 100ms by default; "sec.usec", "sec.nsec" with --ns) and
-# socket (perf 6.1 reading a file knows no topology: -1 for every sample).
+# --time-quantum, 100ms by default; "sec.usec", "sec.nsec" with --ns),
+# socket (the file's CPU_TOPOLOGY socket of the sample's CPU, -1 without
+# one), symbol_size, and the "IPC [IPC Coverage]" column perf adds (its
+# ipc_null key, entries apart by symbol) to any --sort naming "symbol".
 # Compared with perf report on the same files (fixed-period, user-only
 # recordings: the tables cannot depend on where the samples land, only on
 # the file both read), and checked for what must hold of any file.
@@ -21,10 +23,20 @@ if ! command -v perf >/dev/null; then
 	skip "comparisons with perf report" "perf is not installed"
 else
 	perf record -q -e cpu-clock:u -c 1000000 -o u.data -- "$W" hot 100 >/dev/null 2>&1
-	for f in u.data k.data; do
+	perf record -q -e cpu-clock:u -c 1000000 --sample-cpu -o c.data -- "$W" hotb 100 >/dev/null 2>&1
+	for f in u.data k.data c.data; do
 		same_as_perf "$f" --sort time
 		same_as_perf "$f" --sort socket
+		same_as_perf "$f" --sort symbol_size
+		same_as_perf "$f" --sort symbol
 	done
+	same_as_perf c.data --sort socket,cpu,comm -n
+	same_as_perf c.data --sort dso,symbol,time --ns
+	same_as_perf c.data --sort comm,symbol_size,dso
+	same_as_perf c.data --sort symbol_size --children
+	same_as_perf c.data -F overhead,time,socket
+	same_as_perf c.data -F overhead,sym,symbol_size --sort symbol_size
+	same_as_perf c.data -F +time --sort symbol
 	same_as_perf u.data --sort time,comm
 	same_as_perf u.data --sort comm,time --time-quantum 10ms
 	same_as_perf u.data --sort time --ns --time-quantum 1ms
@@ -45,9 +57,21 @@ check "time --ns: nanoseconds, whole milliseconds" \
 hdr=$("$PERFKIT" report -i k.data --stdio --sort time,comm | grep '^# Overhead' | sed 's/ *$//')
 check "time: perf's 12-wide column" test "$hdr" = "# Overhead  Time          Command"
 
-# socket: every sample's is -1, one row, printed as perf prints it.
+# socket: -1 for samples without a CPU, one row, printed as perf prints
+# it; with CPUs, a socket of the file's topology (this machine's, >= 0).
 rows=$("$PERFKIT" report -i k.data --stdio -q --sort socket | sed '/^$/d')
-check "socket: one row of -1" test "$rows" = "   100.00%    -001"
+check "socket: one row of -1 without CPUs" test "$rows" = "   100.00%    -001"
+"$PERFKIT" record -e cpu-clock:u -c 1000000 --sample-cpu -o kc.data -- "$W" hot 100 >/dev/null 2>&1
+rows=$("$PERFKIT" report -i kc.data --stdio -q --sort socket | sed '/^$/d')
+check "socket: with CPUs, sockets from 0" \
+	test -n "$rows" -a -z "$(printf '%s\n' "$rows" | grep -Ev '^ +[0-9.]+%  +[0-9]{3,}$')"
+
+# symbol_size: hot_a's size is its ELF symbol's; the IPC column follows.
+size=$(readelf -sW "$W" | awk '$8 == "hot_a" && $4 == "FUNC" { print $3; exit }')
+row=$("$PERFKIT" report -i k.data --stdio -q --sort sym,symbol_size --symbols hot_a | sed '/^$/d')
+check "symbol_size: the ELF size of hot_a ($size)" test -n "$size" -a -n "$row"
+check "symbol_size: ... printed, then perf's IPC column" \
+	test "$(printf '%s' "$row" | sed 's/^ *[0-9.]*%  //; s/ *$//')" = "$(printf '%11d  -      -' "$((size))")"
 
 run report -i k.data --stdio --sort time --time-quantum 0
 expect_rc "a zero quantum: exit 2" 2

@@ -56,4 +56,8 @@ bool pk__hist_key2_eq(const struct pk__hist_key2 *a, const struct pk__hist_key2 
 /* pk__hist_key2_cmp - as pk__hist_cmp_key, for those keys (0 for others). */
 int pk__hist_key2_cmp(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
 
+/* pk__hist_sym_addr_cmp - the IPC_NULL key's order (perf's sort__sym_cmp)
+ * of a and b, `use` the histogram's keys (indexed by key). */
+int pk__hist_sym_addr_cmp(const bool *use, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
+
 #endif

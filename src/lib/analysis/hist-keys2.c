@@ -3,10 +3,13 @@
  * hist-keys2.c - the histogram's later sort keys (perf 6.1's time,
  * symbol_size and socket): which of a sample's fields each groups by, a
  * hash of them, and their order in perf's output (each ascending, as
- * perf's right-minus-left comparisons put them).  hist.c keeps these
- * fields in its entry key beside its own.
+ * perf's right-minus-left comparisons put them); and the order of perf's
+ * ipc_null key, its symbols by address.  hist.c keeps these fields in its
+ * entry key beside its own.
  */
 #include "hist-int.h"
+
+#include <string.h>
 
 void pk__hist_key2_make(const bool *use, const struct pk_hist_sample *s, struct pk__hist_key2 *k)
 {
@@ -47,4 +50,25 @@ int pk__hist_key2_cmp(enum pk_hist_key key, const struct pk_hist_entry *a, const
 	default:
 		return 0;
 	}
+}
+
+int pk__hist_sym_addr_cmp(const bool *use, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	int c;
+
+	if (!a->s.sym && !b->s.sym)
+		return cmp_u64(a->s.ip, b->s.ip);
+	/* perf compares the objects by name first when dso is no key; one
+	 * without an object after one with */
+	if (!use[PK_HIST_KEY_DSO] && a->s.dso != b->s.dso) {
+		if (!a->s.dso || !b->s.dso)
+			return a->s.dso ? -1 : 1;
+		if ((c = strcmp(a->s.dso, b->s.dso)))
+			return c;
+	}
+	if (!a->s.sym || !b->s.sym)
+		return a->s.sym ? -1 : 1;
+	if ((c = cmp_u64(a->s.sym_start, b->s.sym_start)))
+		return c;
+	return cmp_u64(a->s.sym_start + a->s.sym_size, b->s.sym_start + b->s.sym_size);
 }

@@ -65,6 +65,8 @@ int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **o
 	h->nr_keys = nr_keys;
 	for (size_t i = 0; i < nr_keys; i++)
 		h->use[keys[i]] = true;
+	if (h->use[PK_HIST_KEY_IPC_NULL])	/* its entries are the symbol key's */
+		h->use[PK_HIST_KEY_SYM] = true;
 	*out = h;
 	return 0;
 }
@@ -453,6 +455,8 @@ static int cmp_order(const struct pk_hist *sorting, int what, const struct pk_hi
 	}
 	if (what < PK_HIST_ORDER_NR)
 		return cmp_field(sorting, what, a, b);
+	if (what == PK_HIST_ORDER_KEY(PK_HIST_KEY_IPC_NULL))
+		return pk__hist_sym_addr_cmp(sorting->use, a, b);
 	return pk__hist_cmp_key((enum pk_hist_key)(what - PK_HIST_ORDER_KEY(0)), a, b);
 }
 
@@ -474,7 +478,9 @@ static int cmp_output(const void *pa, const void *pb, void *arg)
 		if ((c = cmp_depth(sorting, a, b)) || (c = cmp_field(sorting, PK_HIST_ORDER_OVERHEAD, a, b)))
 			return c;
 		for (size_t i = 0; i < sorting->nr_keys; i++)
-			if ((c = pk__hist_cmp_key(sorting->keys[i], a, b)))
+			if ((c = sorting->keys[i] == PK_HIST_KEY_IPC_NULL ?
+				 pk__hist_sym_addr_cmp(sorting->use, a, b) :
+				 pk__hist_cmp_key(sorting->keys[i], a, b)))
 				return c;
 	}
 	return 0;
@@ -506,7 +512,7 @@ static int cmp_collapsed(const void *pa, const void *pb, void *arg)
 	int c;
 
 	for (size_t i = 0; i < sorting->nr_keys; i++) {
-		if (sorting->keys[i] != PK_HIST_KEY_SYM) {
+		if (sorting->keys[i] != PK_HIST_KEY_SYM && sorting->keys[i] != PK_HIST_KEY_IPC_NULL) {
 			if ((c = pk__hist_cmp_key(sorting->keys[i], a, b)))
 				return c;
 			continue;
