@@ -2,7 +2,7 @@
 /*
  * perfkit/hist.h - histograms of samples, as perf report builds them:
  * entries keyed by a list of sort keys (comm, pid, tid, dso, sym, cpu, srcline, srcfile,
- * time, symbol size, socket, ipc_null),
+ * time, symbol size, socket, trace, ipc_null),
  * each summing its samples and their periods, sorted in perf's order, with
  * perf's percentages and --percent-limit.  Included by perfkit.h.
  */
@@ -37,6 +37,7 @@ enum pk_hist_key {
 	PK_HIST_KEY_TIME,	/* the sample's time, as the caller rounds it (perf's time quantum) */
 	PK_HIST_KEY_SYM_SIZE,	/* the symbol's size (0 for none: perf's "unknown") */
 	PK_HIST_KEY_SOCKET,	/* the CPU's socket (perf 6.1 reading a file: -1) */
+	PK_HIST_KEY_TRACE,	/* the tracepoint's fields as its print fmt renders them */
 	PK_HIST_KEY_IPC_NULL,	/* perf's ipc_null, which its report adds to a --sort naming
 				 * "symbol" outside branch mode: entries told apart as by
 				 * SYM, in perf's address order (sort__sym_cmp: unresolved
@@ -79,6 +80,7 @@ struct pk_hist_sample {
 				 * quantum applied: perf's (time / q) * q) */
 	uint64_t sym_size;	/* SYM_SIZE: the symbol's size, 0 without one */
 	int32_t socket;		/* SOCKET: the socket of the sample's CPU, -1 unknown */
+	const char *trace;	/* TRACE: interned like comm; NULL for no tracepoint */
 };
 
 /*

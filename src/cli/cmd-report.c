@@ -37,8 +37,8 @@ static const struct cli_opt report_options[] = {
 	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, as perf report -D" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, parent, "
-	  "srcline, srcfile, time (by --time-quantum), symbol_size, socket (default comm,dso,sym); a list "
-	  "naming \"symbol\" gets perf's IPC column" },
+	  "srcline, srcfile, time (by --time-quantum), symbol_size, socket, trace (default comm,dso,sym); a "
+	  "list naming \"symbol\" gets perf's IPC column" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
 	  "sample, period and sort keys (the rows sort by them unless --sort is given); "
@@ -185,6 +185,7 @@ static const struct {
 	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD }, { "parent", PK_HIST_KEY_PARENT },
 	{ "srcline", PK_HIST_KEY_SRCLINE }, { "srcfile", PK_HIST_KEY_SRCFILE },
 	{ "time", PK_HIST_KEY_TIME }, { "symbol_size", PK_HIST_KEY_SYM_SIZE }, { "socket", PK_HIST_KEY_SOCKET },
+	{ "trace", PK_HIST_KEY_TRACE },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
@@ -443,7 +444,8 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	s.level = cli_sample_level(rs->cpumode);
 	s.sym = rs->loc.sym;
 	s.sym_start = rs->loc.sym_start;
-	report_sort2_fill(run->o, smp, &rs->loc, &s);
+	if (report_sort2_fill(run->o, smp, &rs->loc, &s) < 0)
+		return -ENOMEM;
 	/* perf shows an address relative to its map, when there is one: in a
 	 * user file's map its map_ip, the offset into the file (for a non-PIE
 	 * executable not its ELF address), in the kernel's the address. */

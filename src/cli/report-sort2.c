@@ -3,11 +3,14 @@
  * report-sort2.c - perf 6.1's later report --sort keys: time (the
  * sample's time rounded down to --time-quantum, 100ms by default, shown
  * as perf's "sec.usec" or, with --ns, "sec.nsec", cut to the column),
- * symbol_size (the symbol's end minus its start, "unknown" without one)
- * and socket (the socket of the sample's CPU in the file's CPU_TOPOLOGY;
- * -1 for a sample without a CPU or a file without the ids); and perf's ipc_null column, which it adds to
- * a --sort that names "symbol" (report_sort2_setup).  Their fields of a sample, their headers and
- * their cells; the histogram groups and orders them (hist-keys2.c).
+ * symbol_size (the symbol's end minus its start, "unknown" without one),
+ * socket (the socket of the sample's CPU in the file's CPU_TOPOLOGY; -1
+ * for a sample without a CPU or a file without the ids), trace (a
+ * tracepoint sample's fields as its print fmt renders them, "N/A" for
+ * other events); and perf's ipc_null column, which it adds to a --sort
+ * naming "symbol" (report_sort2_setup).  Their fields of a sample, their
+ * headers and their cells; the histogram groups and orders them
+ * (hist-keys2.c).
  */
 #include "report.h"
 #include "report-branch.h"
@@ -19,8 +22,40 @@
 
 #define DEFAULT_QUANTUM 100000000ull	/* perf's symbol_conf.time_quantum: 100ms */
 
-void report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, const struct pk_location *loc,
-		       struct pk_hist_sample *s)
+/* --sort trace: the file's formats, the strings the entries key on. */
+struct report_trace {
+	struct pk_tracing *tracing;	/* NULL: the file has no tracing data */
+	struct pk_intern *names;
+	char *buf;
+	size_t cap;
+};
+
+/* The sample's fields as perf's tep_print_event(TEP_PRINT_INFO) prints
+ * them, interned; NULL for a sample of no tracepoint ("N/A"). */
+static int trace_of(struct report_trace *tr, const struct pk_sample *smp, const char **out)
+{
+	int n;
+
+	*out = NULL;
+	if (!tr || !tr->tracing || !smp->raw.data)
+		return 0;
+	n = pk_tracing_format(tr->tracing, smp->raw.data, smp->raw.size, (int)smp->cpu, tr->buf, tr->cap);
+	if (n >= 0 && (size_t)n >= tr->cap) {
+		char *b = realloc(tr->buf, (size_t)n + 1);
+
+		if (!b)
+			return -ENOMEM;
+		tr->buf = b;
+		tr->cap = (size_t)n + 1;
+		n = pk_tracing_format(tr->tracing, smp->raw.data, smp->raw.size, (int)smp->cpu, b, tr->cap);
+	}
+	if (n == -ENOMEM)
+		return n;
+	return n < 0 ? 0 : pk_intern_str(tr->names, tr->buf, out);
+}
+
+int report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, const struct pk_location *loc,
+		      struct pk_hist_sample *s)
 {
 	uint64_t q = o->f3.time_quantum ? o->f3.time_quantum : DEFAULT_QUANTUM;
 	uint64_t t = smp->fields & PERF_SAMPLE_TIME ? smp->time : 0;
@@ -30,6 +65,25 @@ void report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp,
 	s->socket = -1;	/* perf's al->socket: env->cpu[cpu].socket_id when both are known */
 	if (smp->fields & PERF_SAMPLE_CPU && smp->cpu < o->nr_cpu_sockets)
 		s->socket = o->cpu_sockets[smp->cpu];
+	return trace_of(o->trace, smp, &s->trace);
+}
+
+static int trace_setup(struct report_opts *o, struct pk_data_reader *r)
+{
+	const void *td;
+	size_t len;
+
+	if (o->f3.raw_trace)	/* perf's tep_print_fields form: not yet */
+		return cli_usage("report", "--raw-trace with the trace key is not supported yet");
+	if (!(o->trace = calloc(1, sizeof(*o->trace))) || pk_intern_new(&o->trace->names) < 0) {
+		cli_message(stderr, "perfkit report: out of memory\n");
+		return CLI_EXIT_EVENT;
+	}
+	/* Without formats (or with damaged ones) every row is perf's "N/A". */
+	if (pk_data_reader_feature(r, PK_DATA_FEAT_TRACING_DATA, &td, &len) == 0 &&
+	    pk_tracing_data_parse(td, len, &o->trace->tracing) < 0)
+		o->trace->tracing = NULL;
+	return 0;
 }
 
 /* perf report 6.1: strstr(sort_order, "symbol") appends "ipc_null" to
@@ -62,6 +116,12 @@ int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
 
 	if ((err = add_ipc_null(o, r)))
 		return err;
+	want = o->fields_arg && strstr(o->fields_arg, "trace");	/* -F's keys come later */
+	for (size_t i = 0; i < o->nr_keys; i++)
+		want |= o->keys[i] == PK_HIST_KEY_TRACE;
+	if (want && (err = trace_setup(o, r)))
+		return err;
+	want = false;
 	for (size_t i = 0; i < o->nr_keys; i++)
 		want |= o->keys[i] == PK_HIST_KEY_SOCKET;
 	if (!want && !o->fields_arg)	/* -F's keys are known later (report-fields.c) */
@@ -85,6 +145,13 @@ int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
 
 void report_sort2_free(struct report_opts *o)
 {
+	if (o->trace) {
+		pk_tracing_free(o->trace->tracing);
+		pk_intern_free(o->trace->names);
+		free(o->trace->buf);
+		free(o->trace);
+		o->trace = NULL;
+	}
 	free(o->cpu_sockets);
 	o->cpu_sockets = NULL;
 	o->nr_cpu_sockets = 0;
@@ -102,6 +169,7 @@ const char *report_sort2_header(enum pk_hist_key k)
 	case PK_HIST_KEY_SYM_SIZE: return "Symbol size";
 	case PK_HIST_KEY_SOCKET: return "Socket";
 	case PK_HIST_KEY_IPC_NULL: return "IPC   [IPC Coverage]";
+	case PK_HIST_KEY_TRACE: return "Trace output";
 	default: return "?";
 	}
 }
@@ -139,6 +207,9 @@ void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k
 		break;
 	case PK_HIST_KEY_SOCKET:
 		fprintf(f, "%*.*d", w, w - 3, (int)e->s.socket);
+		break;
+	case PK_HIST_KEY_TRACE:	/* as the time key: cut to the width, padded but last */
+		fprintf(f, "%-*.*s", last ? 0 : w, w, e->s.trace ? e->s.trace : "N/A");
 		break;
 	case PK_HIST_KEY_IPC_NULL:	/* no branch stacks, no IPC: perf's "%-5s %2s" of "-" */
 		fprintf(f, "%-*s", w, "-      -");

@@ -83,6 +83,7 @@ struct report_opts {
 	struct report_flags4 f4;	/* -w, --pretty, --socket-filter, ... (report-flags4.c) */
 	int32_t *cpu_sockets;		/* --sort socket: each CPU's socket (report-sort2.c) */
 	uint32_t nr_cpu_sockets;
+	struct report_trace *trace;	/* --sort trace: the tracing data, the strings (report-sort2.c) */
 };
 
 /*
@@ -479,9 +480,10 @@ int report_offcpu_record(struct report_offcpu *ro, const struct pk_record *d, st
 /* ---- --sort time, symbol_size, socket (report-sort2.c) ----------------------- */
 
 /* report_sort2_fill - sample smp's fields of those keys into s: its time
- * by o's --time-quantum, the size of loc's symbol, its socket. */
-void report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, const struct pk_location *loc,
-		       struct pk_hist_sample *s);
+ * by o's --time-quantum, the size of loc's symbol, its socket, its
+ * tracepoint fields.  0, or -ENOMEM. */
+int report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, const struct pk_location *loc,
+		      struct pk_hist_sample *s);
 
 /* report_sort2_setup - perf's ipc_null key added to a --sort naming
  * "symbol"; with a socket key, each CPU's socket from r's CPU_TOPOLOGY

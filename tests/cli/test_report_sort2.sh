@@ -4,8 +4,10 @@
 # hist-keys2.c): time (samples grouped by their time rounded down to
 # --time-quantum, 100ms by default; "sec.usec", "sec.nsec" with --ns),
 # socket (the file's CPU_TOPOLOGY socket of the sample's CPU, -1 without
-# one), symbol_size, and the "IPC [IPC Coverage]" column perf adds (its
-# ipc_null key, entries apart by symbol) to any --sort naming "symbol".
+# one), symbol_size, trace (a tracepoint sample's fields as perf script
+# prints them, "N/A" for other events), and the "IPC [IPC Coverage]"
+# column perf adds (its ipc_null key, entries apart by symbol) to any
+# --sort naming "symbol".
 # Compared with perf report on the same files (fixed-period, user-only
 # recordings: the tables cannot depend on where the samples land, only on
 # the file both read), and checked for what must hold of any file.
@@ -37,6 +39,11 @@ else
 	same_as_perf c.data -F overhead,time,socket
 	same_as_perf c.data -F overhead,sym,symbol_size --sort symbol_size
 	same_as_perf c.data -F +time --sort symbol
+	# every sched_switch of the workload: each sample's fields, whatever they are
+	perf record -q -e sched:sched_switch -e cpu-clock:u -c 1 -o t.data -- "$W" hot 20 >/dev/null 2>&1
+	same_as_perf t.data --sort trace
+	same_as_perf t.data --sort comm,trace -n
+	same_as_perf t.data -F overhead,trace,comm
 	same_as_perf u.data --sort time,comm
 	same_as_perf u.data --sort comm,time --time-quantum 10ms
 	same_as_perf u.data --sort time --ns --time-quantum 1ms
@@ -72,6 +79,20 @@ row=$("$PERFKIT" report -i k.data --stdio -q --sort sym,symbol_size --symbols ho
 check "symbol_size: the ELF size of hot_a ($size)" test -n "$size" -a -n "$row"
 check "symbol_size: ... printed, then perf's IPC column" \
 	test "$(printf '%s' "$row" | sed 's/^ *[0-9.]*%  //; s/ *$//')" = "$(printf '%11d  -      -' "$((size))")"
+
+# trace: a tracepoint's rows name their fields as script prints them;
+# another event's rows are N/A.
+"$PERFKIT" record -e sched:sched_switch -c 1 -o kt.data -- "$W" hot 20 >/dev/null 2>&1
+rows=$("$PERFKIT" report -i kt.data --stdio -q --sort trace | sed '/^$/d')
+check "trace: rows of sched_switch's fields" test -n "$rows" -a \
+	-z "$(printf '%s\n' "$rows" | grep -v 'prev_comm=.* prev_pid=.* ==> next_comm=')"
+first=$("$PERFKIT" script -i kt.data -F trace | sed 's/^ *//' | sort -u | head -1)
+check "trace: a field text of script's is a row" test -n "$first" -a \
+	-n "$(printf '%s\n' "$rows" | grep -F -- "$first")"
+rows=$("$PERFKIT" report -i k.data --stdio -q --sort trace | sed '/^$/d')
+check "trace: N/A for a cpu-clock file" test "$rows" = "   100.00%  N/A"
+run report -i kt.data --stdio --sort trace --raw-trace
+expect_rc "trace with --raw-trace: refused, exit 2" 2
 
 run report -i k.data --stdio --sort time --time-quantum 0
 expect_rc "a zero quantum: exit 2" 2

@@ -44,6 +44,7 @@ int pk__hist_tree_order(struct pk_hist_entry *e, size_t nr, int (*cmp)(const voi
 struct pk__hist_key2 {
 	uint64_t time, sym_size;
 	int32_t socket;
+	const char *trace;
 };
 
 /* pk__hist_key2_make - s's fields of the keys `use` marks (indexed by key). */
