@@ -2,7 +2,7 @@
 /*
  * perfkit/hist.h - histograms of samples, as perf report builds them:
  * entries keyed by a list of sort keys (comm, pid, tid, dso, sym, cpu, srcline, srcfile,
- * time, symbol size, socket, trace, ipc_null),
+ * time, symbol size, socket, trace, cgroup, ipc_null),
  * each summing its samples and their periods, sorted in perf's order, with
  * perf's percentages and --percent-limit.  Included by perfkit.h.
  */
@@ -37,7 +37,8 @@ enum pk_hist_key {
 	PK_HIST_KEY_TIME,	/* the sample's time, as the caller rounds it (perf's time quantum) */
 	PK_HIST_KEY_SYM_SIZE,	/* the symbol's size (0 for none: perf's "unknown") */
 	PK_HIST_KEY_SOCKET,	/* the CPU's socket (perf 6.1 reading a file: -1) */
-	PK_HIST_KEY_TRACE,	/* the tracepoint's fields as its print fmt renders them */
+	PK_HIST_KEY_TRACE,
+	PK_HIST_KEY_CGROUP,	/* the sample's cgroup id (0: none, perf's "N/A") */	/* the tracepoint's fields as its print fmt renders them */
 	PK_HIST_KEY_IPC_NULL,	/* perf's ipc_null, which its report adds to a --sort naming
 				 * "symbol" outside branch mode: entries told apart as by
 				 * SYM, in perf's address order (sort__sym_cmp: unresolved
@@ -81,6 +82,7 @@ struct pk_hist_sample {
 	uint64_t sym_size;	/* SYM_SIZE: the symbol's size, 0 without one */
 	int32_t socket;		/* SOCKET: the socket of the sample's CPU, -1 unknown */
 	const char *trace;	/* TRACE: interned like comm; NULL for no tracepoint */
+	uint64_t cgroup;	/* CGROUP: the sample's cgroup id, 0 without one */
 };
 
 /*

@@ -37,7 +37,8 @@ static const struct cli_opt report_options[] = {
 	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, as perf report -D" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, parent, "
-	  "srcline, srcfile, time (by --time-quantum), symbol_size, socket, trace (default comm,dso,sym); a "
+	  "srcline, srcfile, time (by --time-quantum), symbol_size, socket, trace, cgroup (default "
+	  "comm,dso,sym); a "
 	  "list naming \"symbol\" gets perf's IPC column" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
@@ -185,7 +186,7 @@ static const struct {
 	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD }, { "parent", PK_HIST_KEY_PARENT },
 	{ "srcline", PK_HIST_KEY_SRCLINE }, { "srcfile", PK_HIST_KEY_SRCFILE },
 	{ "time", PK_HIST_KEY_TIME }, { "symbol_size", PK_HIST_KEY_SYM_SIZE }, { "socket", PK_HIST_KEY_SOCKET },
-	{ "trace", PK_HIST_KEY_TRACE },
+	{ "trace", PK_HIST_KEY_TRACE }, { "cgroup", PK_HIST_KEY_CGROUP },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
@@ -541,6 +542,8 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 		return err;
 	if (d.type == PERF_RECORD_LOST_SAMPLES)
 		run->lost_samples += d.lost_samples.lost;
+	if (d.type == PERF_RECORD_CGROUP && (err = report_sort2_cgroup(run->o, &d.cgroup)) < 0)
+		return err;
 	if (d.type == PERF_RECORD_READ && run->o->show_threads &&
 	    (err = report_threads_add(&run->thread_counts, ev >= 0 ? (size_t)ev : 0, &d.read)) < 0)
 		return err;

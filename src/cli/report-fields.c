@@ -40,6 +40,7 @@ static const struct {
 	{ "symbol_size", PK_HIST_ORDER_KEY(PK_HIST_KEY_SYM_SIZE) },
 	{ "socket", PK_HIST_ORDER_KEY(PK_HIST_KEY_SOCKET) },
 	{ "trace", PK_HIST_ORDER_KEY(PK_HIST_KEY_TRACE) },
+	{ "cgroup", PK_HIST_ORDER_KEY(PK_HIST_KEY_CGROUP) },
 };
 #define NR_FIELD_NAMES (sizeof(field_names) / sizeof(field_names[0]))
 #define MAX_ITEMS (sizeof(((struct report_opts *)0)->out) / sizeof(int))

@@ -86,12 +86,13 @@ struct widths {
 	int comm, thread, dso, sym, srcline, srcfile, parent;
 	int time;	/* perf's fixed width of the time key (report-sort2.c) */
 	int trace;	/* the longest trace output: perf's, when it made them all */
+	int cgroup;	/* the longest cgroup name, at least perf's 6 */
 };
 
 static struct widths entry_widths(const struct pk_hist *h, const struct report_opts *o,
 				  struct pk_threads *threads)
 {
-	struct widths w = { 0, 0, 0, 0, 0, 0, 0, report_sort2_width(o, PK_HIST_KEY_TIME), 0 };
+	struct widths w = { 0, 0, 0, 0, 0, 0, 0, report_sort2_width(o, PK_HIST_KEY_TIME), 0, 6 };
 	bool sym_shown = false;
 
 	for (size_t i = 0; i < o->nr_keys; i++)
@@ -118,6 +119,8 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 			w.parent = max_int(w.parent, (int)strlen(e->s.parent));
 		if (e->s.trace && pk_hist_nr(h) > 1)	/* perf makes one only to compare two */
 			w.trace = max_int(w.trace, (int)strlen(e->s.trace));
+		if (e->s.cgroup)
+			w.cgroup = max_int(w.cgroup, (int)strlen(report_sort2_cgroup_name(o, e->s.cgroup)));
 		if (e->s.sym) {
 			/* -v: perf's "0x...  o " before it, when resolved */
 			w.sym = max_int(w.sym, sym_len(e->s.sym) + 4 + (o->verbose ? ADDR_DIGITS + 2 + 3 : 0));
@@ -174,6 +177,7 @@ static struct col key_col(enum pk_hist_key key, const struct widths *w)
 	case PK_HIST_KEY_PERIOD: c.width = 12; break;
 	case PK_HIST_KEY_TIME: c.width = w->time; break;
 	case PK_HIST_KEY_TRACE: c.width = w->trace; break;
+	case PK_HIST_KEY_CGROUP: c.width = w->cgroup; break;
 	default: break;
 	}
 	c.width = max_int(c.width, (int)strlen(key_header(c.key)));

@@ -7,7 +7,8 @@
  * socket (the socket of the sample's CPU in the file's CPU_TOPOLOGY; -1
  * for a sample without a CPU or a file without the ids), trace (a
  * tracepoint sample's fields as its print fmt renders them, "N/A" for
- * other events); and perf's ipc_null column, which it adds to a --sort
+ * other events), cgroup (the path the CGROUP records gave the sample's
+ * cgroup id); and perf's ipc_null column, which it adds to a --sort
  * naming "symbol" (report_sort2_setup).  Their fields of a sample, their
  * headers and their cells; the histogram groups and orders them
  * (hist-keys2.c).
@@ -65,7 +66,51 @@ int report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, 
 	s->socket = -1;	/* perf's al->socket: env->cpu[cpu].socket_id when both are known */
 	if (smp->fields & PERF_SAMPLE_CPU && smp->cpu < o->nr_cpu_sockets)
 		s->socket = o->cpu_sockets[smp->cpu];
+	s->cgroup = smp->fields & PERF_SAMPLE_CGROUP ? smp->cgroup : 0;
 	return trace_of(o->trace, smp, &s->trace);
+}
+
+/* --sort cgroup: each id's path, the first record's (perf's env tree). */
+struct report_cgroups {
+	struct {
+		uint64_t id;
+		char *path;
+	} *v;
+	size_t nr, cap;
+};
+
+int report_sort2_cgroup(const struct report_opts *o, const struct pk_rec_cgroup *c)
+{
+	struct report_cgroups *cg = o->cgroups;
+
+	if (!cg || !c->path)
+		return 0;
+	for (size_t i = 0; i < cg->nr; i++)
+		if (cg->v[i].id == c->id)
+			return 0;
+	if (cg->nr == cg->cap) {
+		size_t cap = cg->cap ? 2 * cg->cap : 16;
+		void *v = realloc(cg->v, cap * sizeof(*cg->v));
+
+		if (!v)
+			return -ENOMEM;
+		cg->v = v;
+		cg->cap = cap;
+	}
+	if (!(cg->v[cg->nr].path = strdup(c->path)))
+		return -ENOMEM;
+	cg->v[cg->nr++].id = c->id;
+	return 0;
+}
+
+const char *report_sort2_cgroup_name(const struct report_opts *o, uint64_t id)
+{
+	if (!id)
+		return "N/A";
+	for (size_t i = 0; o->cgroups && i < o->cgroups->nr; i++)
+		if (o->cgroups->v[i].id == id)
+			return o->cgroups->v[i].path;
+	return "unknown";
 }
 
 static int trace_setup(struct report_opts *o, struct pk_data_reader *r)
@@ -121,6 +166,13 @@ int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
 		want |= o->keys[i] == PK_HIST_KEY_TRACE;
 	if (want && (err = trace_setup(o, r)))
 		return err;
+	want = o->fields_arg && strstr(o->fields_arg, "cgroup");
+	for (size_t i = 0; i < o->nr_keys; i++)
+		want |= o->keys[i] == PK_HIST_KEY_CGROUP;
+	if (want && !(o->cgroups = calloc(1, sizeof(*o->cgroups)))) {
+		cli_message(stderr, "perfkit report: out of memory\n");
+		return CLI_EXIT_EVENT;
+	}
 	want = false;
 	for (size_t i = 0; i < o->nr_keys; i++)
 		want |= o->keys[i] == PK_HIST_KEY_SOCKET;
@@ -145,6 +197,12 @@ int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
 
 void report_sort2_free(struct report_opts *o)
 {
+	for (size_t i = 0; o->cgroups && i < o->cgroups->nr; i++)
+		free(o->cgroups->v[i].path);
+	if (o->cgroups)
+		free(o->cgroups->v);
+	free(o->cgroups);
+	o->cgroups = NULL;
 	if (o->trace) {
 		pk_tracing_free(o->trace->tracing);
 		pk_intern_free(o->trace->names);
@@ -170,6 +228,7 @@ const char *report_sort2_header(enum pk_hist_key k)
 	case PK_HIST_KEY_SOCKET: return "Socket";
 	case PK_HIST_KEY_IPC_NULL: return "IPC   [IPC Coverage]";
 	case PK_HIST_KEY_TRACE: return "Trace output";
+	case PK_HIST_KEY_CGROUP: return "Cgroup";
 	default: return "?";
 	}
 }
@@ -207,6 +266,9 @@ void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k
 		break;
 	case PK_HIST_KEY_SOCKET:
 		fprintf(f, "%*.*d", w, w - 3, (int)e->s.socket);
+		break;
+	case PK_HIST_KEY_CGROUP:	/* perf's "%s", padded but in the last column */
+		fprintf(f, "%-*s", last ? 0 : w, report_sort2_cgroup_name(o, e->s.cgroup));
 		break;
 	case PK_HIST_KEY_TRACE:	/* as the time key: cut to the width, padded but last */
 		fprintf(f, "%-*.*s", last ? 0 : w, w, e->s.trace ? e->s.trace : "N/A");

@@ -84,6 +84,7 @@ struct report_opts {
 	int32_t *cpu_sockets;		/* --sort socket: each CPU's socket (report-sort2.c) */
 	uint32_t nr_cpu_sockets;
 	struct report_trace *trace;	/* --sort trace: the tracing data, the strings (report-sort2.c) */
+	struct report_cgroups *cgroups;	/* --sort cgroup: the CGROUP records' paths (report-sort2.c) */
 };
 
 /*
@@ -491,6 +492,15 @@ int report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, 
  * CLI_EXIT_EVENT (out of memory) after a message; report_sort2_free frees what it took. */
 int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r);
 void report_sort2_free(struct report_opts *o);
+
+/* report_sort2_cgroup - a PERF_RECORD_CGROUP's path for its id (the
+ * first one's, as perf's env keeps it), when the cgroup key wants them.
+ * 0, or -ENOMEM. */
+int report_sort2_cgroup(const struct report_opts *o, const struct pk_rec_cgroup *c);
+
+/* report_sort2_cgroup_name - what perf prints for cgroup id `id`: "N/A"
+ * for 0, the path a CGROUP record gave it, or "unknown". */
+const char *report_sort2_cgroup_name(const struct report_opts *o, uint64_t id);
 
 /* report_sort2_frame - a call-chain frame's own symbol size (loc) into s. */
 void report_sort2_frame(const struct pk_location *loc, struct pk_hist_sample *s);

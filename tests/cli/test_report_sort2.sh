@@ -7,7 +7,8 @@
 # one), symbol_size, trace (a tracepoint sample's fields as perf script
 # prints them, "N/A" for other events), and the "IPC [IPC Coverage]"
 # column perf adds (its ipc_null key, entries apart by symbol) to any
-# --sort naming "symbol".
+# --sort naming "symbol"; cgroup (the path a CGROUP record gave the
+# sample's cgroup id, "N/A" without one).
 # Compared with perf report on the same files (fixed-period, user-only
 # recordings: the tables cannot depend on where the samples land, only on
 # the file both read), and checked for what must hold of any file.
@@ -44,6 +45,10 @@ else
 	same_as_perf t.data --sort trace
 	same_as_perf t.data --sort comm,trace -n
 	same_as_perf t.data -F overhead,trace,comm
+	perf record -q --all-cgroups -e cpu-clock -c 1000000 -o g.data -- "$W" hot 20 >/dev/null 2>&1
+	same_as_perf g.data --sort cgroup,comm
+	same_as_perf g.data -F overhead,cgroup,sym
+	same_as_perf u.data --sort cgroup
 	same_as_perf u.data --sort time,comm
 	same_as_perf u.data --sort comm,time --time-quantum 10ms
 	same_as_perf u.data --sort time --ns --time-quantum 1ms
@@ -91,6 +96,13 @@ check "trace: a field text of script's is a row" test -n "$first" -a \
 	-n "$(printf '%s\n' "$rows" | grep -F -- "$first")"
 rows=$("$PERFKIT" report -i k.data --stdio -q --sort trace | sed '/^$/d')
 check "trace: N/A for a cpu-clock file" test "$rows" = "   100.00%  N/A"
+# cgroup: with --all-cgroups every row names a path; without, N/A.
+"$PERFKIT" record --all-cgroups -e cpu-clock -c 1000000 -o kg.data -- "$W" hot 20 >/dev/null 2>&1
+rows=$("$PERFKIT" report -i kg.data --stdio -q --sort cgroup | sed '/^$/d')
+check "cgroup: each row a cgroup path" \
+	test -n "$rows" -a -z "$(printf '%s\n' "$rows" | grep -Ev '^ +[0-9.]+%  /')"
+rows=$("$PERFKIT" report -i k.data --stdio -q --sort cgroup | sed '/^$/d')
+check "cgroup: N/A without cgroups" test "$rows" = "   100.00%  N/A"
 run report -i kt.data --stdio --sort trace --raw-trace
 expect_rc "trace with --raw-trace: refused, exit 2" 2
 

@@ -45,6 +45,7 @@ struct pk__hist_key2 {
 	uint64_t time, sym_size;
 	int32_t socket;
 	const char *trace;
+	uint64_t cgroup;
 };
 
 /* pk__hist_key2_make - s's fields of the keys `use` marks (indexed by key). */
