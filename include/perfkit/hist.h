@@ -2,7 +2,7 @@
 /*
  * perfkit/hist.h - histograms of samples, as perf report builds them:
  * entries keyed by a list of sort keys (comm, pid, tid, dso, sym, cpu, srcline, srcfile,
- * time, symbol size, socket, trace, cgroup, ipc_null),
+ * time, symbol size, socket, trace, cgroup, the weights, ipc_null),
  * each summing its samples and their periods, sorted in perf's order, with
  * perf's percentages and --percent-limit.  Included by perfkit.h.
  */
@@ -38,7 +38,12 @@ enum pk_hist_key {
 	PK_HIST_KEY_SYM_SIZE,	/* the symbol's size (0 for none: perf's "unknown") */
 	PK_HIST_KEY_SOCKET,	/* the CPU's socket (perf 6.1 reading a file: -1) */
 	PK_HIST_KEY_TRACE,
-	PK_HIST_KEY_CGROUP,	/* the sample's cgroup id (0: none, perf's "N/A") */	/* the tracepoint's fields as its print fmt renders them */
+	PK_HIST_KEY_CGROUP,	/* the sample's cgroup id (0: none, perf's "N/A") */
+	/* perf's weight keys: entries by the sample's value, the largest
+	 * first; "local" shows it, the other it times the entry's samples */
+	PK_HIST_KEY_WEIGHT, PK_HIST_KEY_LOCAL_WEIGHT,
+	PK_HIST_KEY_INS_LAT, PK_HIST_KEY_LOCAL_INS_LAT,
+	PK_HIST_KEY_P_STAGE_CYC, PK_HIST_KEY_LOCAL_P_STAGE_CYC,	/* the tracepoint's fields as its print fmt renders them */
 	PK_HIST_KEY_IPC_NULL,	/* perf's ipc_null, which its report adds to a --sort naming
 				 * "symbol" outside branch mode: entries told apart as by
 				 * SYM, in perf's address order (sort__sym_cmp: unresolved
@@ -83,6 +88,9 @@ struct pk_hist_sample {
 	int32_t socket;		/* SOCKET: the socket of the sample's CPU, -1 unknown */
 	const char *trace;	/* TRACE: interned like comm; NULL for no tracepoint */
 	uint64_t cgroup;	/* CGROUP: the sample's cgroup id, 0 without one */
+	uint64_t weight;	/* WEIGHT keys: perf's sample weight (0 without one), */
+	uint16_t ins_lat;	/* ... instruction latency and pipeline stage */
+	uint16_t p_stage_cyc;	/* ... cycles (WEIGHT_STRUCT's var2_w, var3_w) */
 };
 
 /*

@@ -37,8 +37,9 @@ static const struct cli_opt report_options[] = {
 	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, as perf report -D" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, parent, "
-	  "srcline, srcfile, time (by --time-quantum), symbol_size, socket, trace, cgroup (default "
-	  "comm,dso,sym); a "
+	  "srcline, srcfile, time (by --time-quantum), symbol_size, socket, trace, cgroup, weight, "
+	  "local_weight, ins_lat, local_ins_lat, p_stage_cyc and local_p_stage_cyc (dropped, as perf on x86 "
+	  "drops them) (default comm,dso,sym); a "
 	  "list naming \"symbol\" gets perf's IPC column" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
@@ -186,7 +187,10 @@ static const struct {
 	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD }, { "parent", PK_HIST_KEY_PARENT },
 	{ "srcline", PK_HIST_KEY_SRCLINE }, { "srcfile", PK_HIST_KEY_SRCFILE },
 	{ "time", PK_HIST_KEY_TIME }, { "symbol_size", PK_HIST_KEY_SYM_SIZE }, { "socket", PK_HIST_KEY_SOCKET },
-	{ "trace", PK_HIST_KEY_TRACE }, { "cgroup", PK_HIST_KEY_CGROUP },
+	{ "trace", PK_HIST_KEY_TRACE }, { "cgroup", PK_HIST_KEY_CGROUP }, { "weight", PK_HIST_KEY_WEIGHT },
+	{ "local_weight", PK_HIST_KEY_LOCAL_WEIGHT }, { "ins_lat", PK_HIST_KEY_INS_LAT },
+	{ "local_ins_lat", PK_HIST_KEY_LOCAL_INS_LAT }, { "p_stage_cyc", PK_HIST_KEY_P_STAGE_CYC },
+	{ "local_p_stage_cyc", PK_HIST_KEY_LOCAL_P_STAGE_CYC },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
@@ -194,6 +198,7 @@ static int parse_sort(struct report_opts *o, const char *arg)
 {
 	const char *names[NR_SORT_KEYS], *p = arg, *word;
 	size_t len;
+	bool dropped = false;
 	int k;
 
 	o->nr_keys = 0;
@@ -206,9 +211,12 @@ static int parse_sort(struct report_opts *o, const char *arg)
 			return -k;
 		if (o->nr_keys == PK_HIST_MAX_KEYS)
 			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
-		o->keys[o->nr_keys++] = sort_keys[k].key;
+		if (report_sort2_dropped(sort_keys[k].key))
+			dropped = true;
+		else
+			o->keys[o->nr_keys++] = sort_keys[k].key;
 	}
-	if (!o->nr_keys)
+	if (!o->nr_keys && !dropped)
 		return cli_usage("report", "--sort needs at least one key");
 	return 0;
 }

@@ -178,7 +178,7 @@ static struct col key_col(enum pk_hist_key key, const struct widths *w)
 	case PK_HIST_KEY_TIME: c.width = w->time; break;
 	case PK_HIST_KEY_TRACE: c.width = w->trace; break;
 	case PK_HIST_KEY_CGROUP: c.width = w->cgroup; break;
-	default: break;
+	default: c.width = report_sort2_width(NULL, c.key); break;
 	}
 	c.width = max_int(c.width, (int)strlen(key_header(c.key)));
 	return c;

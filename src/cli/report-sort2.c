@@ -8,7 +8,8 @@
  * for a sample without a CPU or a file without the ids), trace (a
  * tracepoint sample's fields as its print fmt renders them, "N/A" for
  * other events), cgroup (the path the CGROUP records gave the sample's
- * cgroup id); and perf's ipc_null column, which it adds to a --sort
+ * cgroup id), the weight keys (weight, ins_lat, p_stage_cyc and their
+ * local_ forms); and perf's ipc_null column, which it adds to a --sort
  * naming "symbol" (report_sort2_setup).  Their fields of a sample, their
  * headers and their cells; the histogram groups and orders them
  * (hist-keys2.c).
@@ -67,6 +68,12 @@ int report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, 
 	if (smp->fields & PERF_SAMPLE_CPU && smp->cpu < o->nr_cpu_sockets)
 		s->socket = o->cpu_sockets[smp->cpu];
 	s->cgroup = smp->fields & PERF_SAMPLE_CGROUP ? smp->cgroup : 0;
+	/* perf's x86 reading of the weight word: WEIGHT whole; WEIGHT_STRUCT
+	 * var1_dw and var2_w (var3_w, the pipeline stage, only on powerpc) */
+	s->weight = smp->fields & PERF_SAMPLE_WEIGHT ? smp->weight.full :
+		    smp->fields & PERF_SAMPLE_WEIGHT_STRUCT ? smp->weight.var1 : 0;
+	s->ins_lat = smp->fields & PERF_SAMPLE_WEIGHT_STRUCT ? smp->weight.var2 : 0;
+	s->p_stage_cyc = 0;
 	return trace_of(o->trace, smp, &s->trace);
 }
 
@@ -220,6 +227,11 @@ void report_sort2_frame(const struct pk_location *loc, struct pk_hist_sample *s)
 	s->sym_size = loc->sym ? loc->sym_end - loc->sym_start : 0;
 }
 
+bool report_sort2_dropped(enum pk_hist_key k)
+{
+	return k == PK_HIST_KEY_P_STAGE_CYC || k == PK_HIST_KEY_LOCAL_P_STAGE_CYC;
+}
+
 const char *report_sort2_header(enum pk_hist_key k)
 {
 	switch (k) {
@@ -229,6 +241,12 @@ const char *report_sort2_header(enum pk_hist_key k)
 	case PK_HIST_KEY_IPC_NULL: return "IPC   [IPC Coverage]";
 	case PK_HIST_KEY_TRACE: return "Trace output";
 	case PK_HIST_KEY_CGROUP: return "Cgroup";
+	case PK_HIST_KEY_WEIGHT: return "Weight";
+	case PK_HIST_KEY_LOCAL_WEIGHT: return "Local Weight";
+	case PK_HIST_KEY_INS_LAT: return "INSTR Latency";
+	case PK_HIST_KEY_LOCAL_INS_LAT: return "Local INSTR Latency";
+	case PK_HIST_KEY_P_STAGE_CYC: return "Pipeline Stage Cycle";
+	case PK_HIST_KEY_LOCAL_P_STAGE_CYC: return "Local Pipeline Stage Cycle";
 	default: return "?";
 	}
 }
@@ -236,8 +254,9 @@ const char *report_sort2_header(enum pk_hist_key k)
 int report_sort2_width(const struct report_opts *o, enum pk_hist_key k)
 {
 	switch (k) {
-	case PK_HIST_KEY_TIME: return o->f2.ns ? 16 : 12;	/* perf's HISTC_TIME */
+	case PK_HIST_KEY_TIME: return o && o->f2.ns ? 16 : 12;	/* perf's HISTC_TIME */
 	case PK_HIST_KEY_SOCKET: return 6;
+	case PK_HIST_KEY_WEIGHT: case PK_HIST_KEY_LOCAL_WEIGHT: return 12;	/* perf's HISTC_*_WEIGHT */
 	default: return 0;	/* the header's */
 	}
 }
@@ -266,6 +285,24 @@ void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k
 		break;
 	case PK_HIST_KEY_SOCKET:
 		fprintf(f, "%*.*d", w, w - 3, (int)e->s.socket);
+		break;
+	case PK_HIST_KEY_WEIGHT:	/* the entry's samples times their one value */
+		fprintf(f, "%-*" PRIu64, w, e->s.weight * e->nr_samples);
+		break;
+	case PK_HIST_KEY_LOCAL_WEIGHT:
+		fprintf(f, "%-*" PRIu64, w, e->s.weight);
+		break;
+	case PK_HIST_KEY_INS_LAT:	/* perf's "%-*u" of a u16 times a u64 */
+		fprintf(f, "%-*u", w, (unsigned)(e->s.ins_lat * e->nr_samples));
+		break;
+	case PK_HIST_KEY_LOCAL_INS_LAT:
+		fprintf(f, "%-*u", w, (unsigned)e->s.ins_lat);
+		break;
+	case PK_HIST_KEY_P_STAGE_CYC:
+		fprintf(f, "%-*u", w, (unsigned)(e->s.p_stage_cyc * e->nr_samples));
+		break;
+	case PK_HIST_KEY_LOCAL_P_STAGE_CYC:
+		fprintf(f, "%-*u", w, (unsigned)e->s.p_stage_cyc);
 		break;
 	case PK_HIST_KEY_CGROUP:	/* perf's "%s", padded but in the last column */
 		fprintf(f, "%-*s", last ? 0 : w, report_sort2_cgroup_name(o, e->s.cgroup));

@@ -502,11 +502,15 @@ int report_sort2_cgroup(const struct report_opts *o, const struct pk_rec_cgroup 
  * for 0, the path a CGROUP record gave it, or "unknown". */
 const char *report_sort2_cgroup_name(const struct report_opts *o, uint64_t id);
 
+/* report_sort2_dropped - whether perf 6.1 on x86 drops --sort key k
+ * (the pipeline stage keys: its arch_support_sort_key, powerpc's alone). */
+bool report_sort2_dropped(enum pk_hist_key k);
+
 /* report_sort2_frame - a call-chain frame's own symbol size (loc) into s. */
 void report_sort2_frame(const struct pk_location *loc, struct pk_hist_sample *s);
 
 /* report_sort2_header / report_sort2_width - a key's column header, and
- * the width perf gives it (0: its header's). */
+ * the width perf gives it (0: its header's; o may be NULL but for TIME). */
 const char *report_sort2_header(enum pk_hist_key k);
 int report_sort2_width(const struct report_opts *o, enum pk_hist_key k);
 

@@ -8,7 +8,9 @@
 # prints them, "N/A" for other events), and the "IPC [IPC Coverage]"
 # column perf adds (its ipc_null key, entries apart by symbol) to any
 # --sort naming "symbol"; cgroup (the path a CGROUP record gave the
-# sample's cgroup id, "N/A" without one).
+# sample's cgroup id, "N/A" without one); the weight keys (this VM has
+# no PMU: its weights are 0, and perf's x86 drops the pipeline stage keys
+# from --sort).
 # Compared with perf report on the same files (fixed-period, user-only
 # recordings: the tables cannot depend on where the samples land, only on
 # the file both read), and checked for what must hold of any file.
@@ -49,6 +51,12 @@ else
 	same_as_perf g.data --sort cgroup,comm
 	same_as_perf g.data -F overhead,cgroup,sym
 	same_as_perf u.data --sort cgroup
+	perf record -q -W -e cpu-clock:u -c 1000000 -o w.data -- "$W" hot 20 >/dev/null 2>&1
+	same_as_perf w.data --sort weight,local_weight,comm
+	same_as_perf w.data --sort ins_lat,local_ins_lat -n
+	same_as_perf w.data --sort p_stage_cyc,local_p_stage_cyc,sym
+	same_as_perf w.data --sort p_stage_cyc
+	same_as_perf w.data -F overhead,weight,local_p_stage_cyc,ins_lat
 	same_as_perf u.data --sort time,comm
 	same_as_perf u.data --sort comm,time --time-quantum 10ms
 	same_as_perf u.data --sort time --ns --time-quantum 1ms
@@ -103,6 +111,9 @@ check "cgroup: each row a cgroup path" \
 	test -n "$rows" -a -z "$(printf '%s\n' "$rows" | grep -Ev '^ +[0-9.]+%  /')"
 rows=$("$PERFKIT" report -i k.data --stdio -q --sort cgroup | sed '/^$/d')
 check "cgroup: N/A without cgroups" test "$rows" = "   100.00%  N/A"
+# weights: without WEIGHT in the samples every weight is 0, one row.
+rows=$("$PERFKIT" report -i k.data --stdio -q --sort local_weight,weight | sed '/^$/d; s/ *$//')
+check "weight: one row of 0s" test "$rows" = "   100.00%  0             0"
 run report -i kt.data --stdio --sort trace --raw-trace
 expect_rc "trace with --raw-trace: refused, exit 2" 2
 

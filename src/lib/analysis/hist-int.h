@@ -45,7 +45,8 @@ struct pk__hist_key2 {
 	uint64_t time, sym_size;
 	int32_t socket;
 	const char *trace;
-	uint64_t cgroup;
+	uint64_t cgroup, weight;
+	uint16_t ins_lat, p_stage_cyc;
 };
 
 /* pk__hist_key2_make - s's fields of the keys `use` marks (indexed by key). */
