@@ -12,7 +12,6 @@
 #include "report-dump.h"
 #include "report-branch.h"
 #include "dso-names.h"
-#include "sort-names.h"
 #include "report-flags2.h"
 
 #include <errno.h>
@@ -178,49 +177,6 @@ const struct cli_optset cmd_report_opts = {
 		    "2 for bad usage.",
 };
 
-static const struct {
-	const char *name;
-	enum pk_hist_key key;
-} sort_keys[] = {
-	{ "comm", PK_HIST_KEY_COMM }, { "pid", PK_HIST_KEY_PID }, { "tid", PK_HIST_KEY_TID },
-	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
-	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD }, { "parent", PK_HIST_KEY_PARENT },
-	{ "srcline", PK_HIST_KEY_SRCLINE }, { "srcfile", PK_HIST_KEY_SRCFILE },
-	{ "time", PK_HIST_KEY_TIME }, { "symbol_size", PK_HIST_KEY_SYM_SIZE }, { "socket", PK_HIST_KEY_SOCKET },
-	{ "trace", PK_HIST_KEY_TRACE }, { "cgroup", PK_HIST_KEY_CGROUP }, { "weight", PK_HIST_KEY_WEIGHT },
-	{ "local_weight", PK_HIST_KEY_LOCAL_WEIGHT }, { "ins_lat", PK_HIST_KEY_INS_LAT },
-	{ "local_ins_lat", PK_HIST_KEY_LOCAL_INS_LAT }, { "p_stage_cyc", PK_HIST_KEY_P_STAGE_CYC },
-	{ "local_p_stage_cyc", PK_HIST_KEY_LOCAL_P_STAGE_CYC },
-};
-#define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
-
-static int parse_sort(struct report_opts *o, const char *arg)
-{
-	const char *names[NR_SORT_KEYS], *p = arg, *word;
-	size_t len;
-	bool dropped = false;
-	int k;
-
-	o->nr_keys = 0;
-	o->sort_sym = !strncmp(arg, "sym", 3);	/* perf's strstarts(sort_order, "sym") */
-	for (size_t i = 0; i < NR_SORT_KEYS; i++)
-		names[i] = sort_keys[i].name;
-	/* perf's words: split on commas, spaces and braces; each a prefix of a key */
-	while ((len = sort_word_next(&p, &word, 1))) {
-		if ((k = sort_name_find("report", "--sort key", word, len, names, NR_SORT_KEYS)) < 0)
-			return -k;
-		if (o->nr_keys == PK_HIST_MAX_KEYS)
-			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
-		if (report_sort2_dropped(sort_keys[k].key))
-			dropped = true;
-		else
-			o->keys[o->nr_keys++] = sort_keys[k].key;
-	}
-	if (!o->nr_keys && !dropped)
-		return cli_usage("report", "--sort needs at least one key");
-	return 0;
-}
-
 static bool has_key(const struct report_opts *o, enum pk_hist_key key)
 {
 	for (size_t i = 0; i < o->nr_keys; i++)
@@ -240,7 +196,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case OPT_NO_BRANCH_STACK: o->branch_mode = -1; return 0;
 	case OPT_SYMBOL_FILTER: o->symbol_filter = arg; return 0;	/* report-branch.c */
 	case 's': o->sort_given = true; o->sort_arg = arg;	/* branch keys: report-branch2.c */
-		return report_branch_sort_key(arg) ? 0 : parse_sort(o, arg);
+		return report_branch_sort_key(arg) ? 0 : report_parse_sort(o, arg);
 	case 'F': o->fields_arg = arg; return 0;
 	case 'p': o->parent_arg = arg; return 0;
 	case 'x': o->exclude_other = true; return 0;
@@ -762,7 +718,7 @@ int cmd_report(int argc, char **argv)
 			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof(*argv));
 			argc--, i--;
 		}
-	rc = parse_sort(&o, "comm,dso,sym");
+	rc = report_parse_sort(&o, "comm,dso,sym");
 	if (!rc)
 		rc = cli_opts_parse(&cmd_report_opts, argc, argv, report_option, &o);
 	/* perf's -p adds the parent key when --sort lacks it. */

@@ -16,11 +16,56 @@
  */
 #include "report.h"
 #include "report-branch.h"
+#include "sort-names.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* report's --sort keys (moved here from cmd-report.c) */
+static const struct {
+	const char *name;
+	enum pk_hist_key key;
+} sort_keys[] = {
+	{ "comm", PK_HIST_KEY_COMM }, { "pid", PK_HIST_KEY_PID }, { "tid", PK_HIST_KEY_TID },
+	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
+	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD }, { "parent", PK_HIST_KEY_PARENT },
+	{ "srcline", PK_HIST_KEY_SRCLINE }, { "srcfile", PK_HIST_KEY_SRCFILE },
+	{ "time", PK_HIST_KEY_TIME }, { "symbol_size", PK_HIST_KEY_SYM_SIZE }, { "socket", PK_HIST_KEY_SOCKET },
+	{ "trace", PK_HIST_KEY_TRACE }, { "cgroup", PK_HIST_KEY_CGROUP }, { "weight", PK_HIST_KEY_WEIGHT },
+	{ "local_weight", PK_HIST_KEY_LOCAL_WEIGHT }, { "ins_lat", PK_HIST_KEY_INS_LAT },
+	{ "local_ins_lat", PK_HIST_KEY_LOCAL_INS_LAT }, { "p_stage_cyc", PK_HIST_KEY_P_STAGE_CYC },
+	{ "local_p_stage_cyc", PK_HIST_KEY_LOCAL_P_STAGE_CYC },
+};
+#define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
+
+int report_parse_sort(struct report_opts *o, const char *arg)
+{
+	const char *names[NR_SORT_KEYS], *p = arg, *word;
+	size_t len;
+	bool dropped = false;
+	int k;
+
+	o->nr_keys = 0;
+	o->sort_sym = !strncmp(arg, "sym", 3);	/* perf's strstarts(sort_order, "sym") */
+	for (size_t i = 0; i < NR_SORT_KEYS; i++)
+		names[i] = sort_keys[i].name;
+	/* perf's words: split on commas, spaces and braces; each a prefix of a key */
+	while ((len = sort_word_next(&p, &word, 1))) {
+		if ((k = sort_name_find("report", "--sort key", word, len, names, NR_SORT_KEYS)) < 0)
+			return -k;
+		if (o->nr_keys == PK_HIST_MAX_KEYS)
+			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
+		if (report_sort2_dropped(sort_keys[k].key))
+			dropped = true;
+		else
+			o->keys[o->nr_keys++] = sort_keys[k].key;
+	}
+	if (!o->nr_keys && !dropped)
+		return cli_usage("report", "--sort needs at least one key");
+	return 0;
+}
 
 #define DEFAULT_QUANTUM 100000000ull	/* perf's symbol_conf.time_quantum: 100ms */
 

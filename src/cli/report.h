@@ -480,6 +480,10 @@ int report_offcpu_record(struct report_offcpu *ro, const struct pk_record *d, st
 
 /* ---- --sort time, symbol_size, socket (report-sort2.c) ----------------------- */
 
+/* report_parse_sort - --sort's words (perf's prefixes, sort-names.c) into
+ * o's keys.  0, or CLI_EXIT_USAGE after a message. */
+int report_parse_sort(struct report_opts *o, const char *arg);
+
 /* report_sort2_fill - sample smp's fields of those keys into s: its time
  * by o's --time-quantum, the size of loc's symbol, its socket, its
  * tracepoint fields.  0, or -ENOMEM. */
