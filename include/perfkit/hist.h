@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perfkit/hist.h - histograms of samples, as perf report builds them:
- * entries keyed by a list of sort keys (comm, pid, tid, dso, sym, cpu, srcline, srcfile),
+ * entries keyed by a list of sort keys (comm, pid, tid, dso, sym, cpu, srcline, srcfile,
+ * time, symbol size, socket, trace, cgroup, the weights, ipc_null),
  * each summing its samples and their periods, sorted in perf's order, with
  * perf's percentages and --percent-limit.  Included by perfkit.h.
  */
@@ -32,6 +33,22 @@ enum pk_hist_key {
 	PK_HIST_KEY_SRCLINE,	/* the sample's srcline string (perf's "file.c:123") */
 	PK_HIST_KEY_SRCFILE,	/* the sample's source file name ("" when unknown) */
 	PK_HIST_KEY_PARENT,	/* perf's "parent": the sample's parent symbol, or "[other]" */
+	/* The keys of analysis/hist-keys2.c: */
+	PK_HIST_KEY_TIME,	/* the sample's time, as the caller rounds it (perf's time quantum) */
+	PK_HIST_KEY_SYM_SIZE,	/* the symbol's size (0 for none: perf's "unknown") */
+	PK_HIST_KEY_SOCKET,	/* the CPU's socket (perf 6.1 reading a file: -1) */
+	PK_HIST_KEY_TRACE,
+	PK_HIST_KEY_CGROUP,	/* the sample's cgroup id (0: none, perf's "N/A") */
+	/* perf's weight keys: entries by the sample's value, the largest
+	 * first; "local" shows it, the other it times the entry's samples */
+	PK_HIST_KEY_WEIGHT, PK_HIST_KEY_LOCAL_WEIGHT,
+	PK_HIST_KEY_INS_LAT, PK_HIST_KEY_LOCAL_INS_LAT,
+	PK_HIST_KEY_P_STAGE_CYC, PK_HIST_KEY_LOCAL_P_STAGE_CYC,	/* the tracepoint's fields as its print fmt renders them */
+	PK_HIST_KEY_IPC_NULL,	/* perf's ipc_null, which its report adds to a --sort naming
+				 * "symbol" outside branch mode: entries told apart as by
+				 * SYM, in perf's address order (sort__sym_cmp: unresolved
+				 * by ip; the object's name when DSO is no key; resolved
+				 * first; the symbol's start, then its end) */
 	PK_HIST_KEY_NR,
 };
 
@@ -65,6 +82,15 @@ struct pk_hist_sample {
 	const char *srcfile;	/* for PK_HIST_KEY_SRCFILE: interned like comm */
 	const char *parent;	/* PARENT: the chain's first frame matching perf's parent
 				 * regex (equal names the same pointer); NULL: none */
+	uint64_t time;		/* TIME: the time the entry groups by (the caller's
+				 * quantum applied: perf's (time / q) * q) */
+	uint64_t sym_size;	/* SYM_SIZE: the symbol's size, 0 without one */
+	int32_t socket;		/* SOCKET: the socket of the sample's CPU, -1 unknown */
+	const char *trace;	/* TRACE: interned like comm; NULL for no tracepoint */
+	uint64_t cgroup;	/* CGROUP: the sample's cgroup id, 0 without one */
+	uint64_t weight;	/* WEIGHT keys: perf's sample weight (0 without one), */
+	uint16_t ins_lat;	/* ... instruction latency and pipeline stage */
+	uint16_t p_stage_cyc;	/* ... cycles (WEIGHT_STRUCT's var2_w, var3_w) */
 };
 
 /*

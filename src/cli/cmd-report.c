@@ -13,7 +13,6 @@
 #include "report-branch.h"
 #include "report-brhist.h"
 #include "dso-names.h"
-#include "sort-names.h"
 #include "report-flags2.h"
 
 #include <errno.h>
@@ -38,7 +37,10 @@ static const struct cli_opt report_options[] = {
 	{ "dump-raw-trace", 'D', CLI_ARG_NONE, 'D', NULL, "every record, raw and decoded, as perf report -D" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, parent, "
-	  "srcline, srcfile (default comm,dso,sym)" },
+	  "srcline, srcfile, time (by --time-quantum), symbol_size, socket, trace, cgroup, weight, "
+	  "local_weight, ins_lat, local_ins_lat, p_stage_cyc and local_p_stage_cyc (dropped, as perf on x86 "
+	  "drops them) (default comm,dso,sym); a "
+	  "list naming \"symbol\" gets perf's IPC column" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
 	  "sample, period and sort keys (the rows sort by them unless --sort is given); "
@@ -107,7 +109,7 @@ static const struct cli_opt report_options[] = {
 	  "only samples in these times: START,END in seconds (either side may be empty; several "
 	  "ranges separated by spaces) or percentages of the file's span (10%/2, 0%-10%,30%-40%)" },
 	{ "ns", 0, CLI_ARG_NONE, REPORT_OPT_NS, NULL,
-	  "times in nanoseconds (perf's time sort key, which perfkit lacks: the table is the same)" },
+	  "times in nanoseconds (the time sort key's column)" },
 	{ "hide-unresolved", 'U', CLI_ARG_NONE, REPORT_OPT_HIDE_UNRESOLVED, NULL,
 	  "only samples whose address resolved to a symbol (the others count nowhere)" },
 	{ "tasks", 0, CLI_ARG_NONE, REPORT_OPT_TASKS, NULL,
@@ -179,40 +181,6 @@ const struct cli_optset cmd_report_opts = {
 		    "2 for bad usage.",
 };
 
-static const struct {
-	const char *name;
-	enum pk_hist_key key;
-} sort_keys[] = {
-	{ "comm", PK_HIST_KEY_COMM }, { "pid", PK_HIST_KEY_PID }, { "tid", PK_HIST_KEY_TID },
-	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
-	{ "cpu", PK_HIST_KEY_CPU }, { "period", PK_HIST_KEY_PERIOD }, { "parent", PK_HIST_KEY_PARENT },
-	{ "srcline", PK_HIST_KEY_SRCLINE }, { "srcfile", PK_HIST_KEY_SRCFILE },
-};
-#define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
-
-static int parse_sort(struct report_opts *o, const char *arg)
-{
-	const char *names[NR_SORT_KEYS], *p = arg, *word;
-	size_t len;
-	int k;
-
-	o->nr_keys = 0;
-	o->sort_sym = !strncmp(arg, "sym", 3);	/* perf's strstarts(sort_order, "sym") */
-	for (size_t i = 0; i < NR_SORT_KEYS; i++)
-		names[i] = sort_keys[i].name;
-	/* perf's words: split on commas, spaces and braces; each a prefix of a key */
-	while ((len = sort_word_next(&p, &word, 1))) {
-		if ((k = sort_name_find("report", "--sort key", word, len, names, NR_SORT_KEYS)) < 0)
-			return -k;
-		if (o->nr_keys == PK_HIST_MAX_KEYS)
-			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
-		o->keys[o->nr_keys++] = sort_keys[k].key;
-	}
-	if (!o->nr_keys)
-		return cli_usage("report", "--sort needs at least one key");
-	return 0;
-}
-
 static bool has_key(const struct report_opts *o, enum pk_hist_key key)
 {
 	for (size_t i = 0; i < o->nr_keys; i++)
@@ -233,7 +201,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	case OPT_BRANCH_HISTORY: o->branch_history = true; return 0;
 	case OPT_SYMBOL_FILTER: o->symbol_filter = arg; return 0;	/* report-branch.c */
 	case 's': o->sort_given = true; o->sort_arg = arg;	/* branch keys: report-branch2.c */
-		return report_branch_sort_key(arg) ? 0 : parse_sort(o, arg);
+		return report_branch_sort_key(arg) ? 0 : report_parse_sort(o, arg);
 	case 'F': o->fields_arg = arg; return 0;
 	case 'p': o->parent_arg = arg; return 0;
 	case 'x': o->exclude_other = true; return 0;
@@ -410,6 +378,7 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		fs->level = level;
 		fs->sym = sym;
 		fs->sym_start = f->loc.sym_start;
+		report_sort2_frame(&f->loc, fs);
 		fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
 		fs->dso = dso;
 		report_ksym_frame(fs, f->loc.dso);
@@ -466,6 +435,8 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	s.level = cli_sample_level(rs->cpumode);
 	s.sym = rs->loc.sym;
 	s.sym_start = rs->loc.sym_start;
+	if (report_sort2_fill(run->o, smp, &rs->loc, &s) < 0)
+		return -ENOMEM;
 	/* perf shows an address relative to its map, when there is one: in a
 	 * user file's map its map_ip, the offset into the file (for a non-PIE
 	 * executable not its ELF address), in the kernel's the address. */
@@ -561,6 +532,8 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 		return err;
 	if (d.type == PERF_RECORD_LOST_SAMPLES)
 		run->lost_samples += d.lost_samples.lost;
+	if (d.type == PERF_RECORD_CGROUP && (err = report_sort2_cgroup(run->o, &d.cgroup)) < 0)
+		return err;
 	if (d.type == PERF_RECORD_READ && run->o->show_threads &&
 	    (err = report_threads_add(&run->thread_counts, ev >= 0 ? (size_t)ev : 0, &d.read)) < 0)
 		return err;
@@ -708,7 +681,8 @@ static int report(struct report_opts *o, bool defaulted)
 	if (o->f2.tasks)
 		return report_tasks(o, run.r);
 	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) ||
-	    (rc = report_cg_setup(o, run.r)) || (rc = report_brhist_opts(o, run.r)) || (rc = report_branch_keys(o, run.r)) ||
+	    (rc = report_cg_setup(o, run.r)) || (rc = report_brhist_opts(o, run.r)) ||
+	    (rc = report_sort2_setup(o, run.r)) || (rc = report_branch_keys(o, run.r)) ||
 	    (rc = report_hier_setup(o)) || (rc = report_parent_setup(o, run.r)) || (rc = report_flags4_setup(o, run.r))) {
 		pk_data_reader_free(run.r);
 		return rc;
@@ -775,7 +749,7 @@ int cmd_report(int argc, char **argv)
 			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof(*argv));
 			argc--, i--;
 		}
-	rc = parse_sort(&o, "comm,dso,sym");
+	rc = report_parse_sort(&o, "comm,dso,sym");
 	if (!rc)
 		rc = cli_opts_parse(&cmd_report_opts, argc, argv, report_option, &o);
 	/* perf's -p adds the parent key when --sort lacks it. */
@@ -798,5 +772,6 @@ int cmd_report(int argc, char **argv)
 	report_parent_free(&o);
 	report_verbose_free(&o);
 	report_flags2_free(&o);
+	report_sort2_free(&o);
 	return rc < 0 ? 0 : rc;
 }

@@ -36,6 +36,17 @@ static const struct {
 	{ "symbol", PK_HIST_ORDER_KEY(PK_HIST_KEY_SYM) },
 	{ "cpu", PK_HIST_ORDER_KEY(PK_HIST_KEY_CPU) },
 	{ "parent", PK_HIST_ORDER_KEY(PK_HIST_KEY_PARENT) },
+	{ "time", PK_HIST_ORDER_KEY(PK_HIST_KEY_TIME) },	/* report-sort2.c's */
+	{ "symbol_size", PK_HIST_ORDER_KEY(PK_HIST_KEY_SYM_SIZE) },
+	{ "socket", PK_HIST_ORDER_KEY(PK_HIST_KEY_SOCKET) },
+	{ "trace", PK_HIST_ORDER_KEY(PK_HIST_KEY_TRACE) },
+	{ "cgroup", PK_HIST_ORDER_KEY(PK_HIST_KEY_CGROUP) },
+	{ "weight", PK_HIST_ORDER_KEY(PK_HIST_KEY_WEIGHT) },
+	{ "local_weight", PK_HIST_ORDER_KEY(PK_HIST_KEY_LOCAL_WEIGHT) },
+	{ "ins_lat", PK_HIST_ORDER_KEY(PK_HIST_KEY_INS_LAT) },
+	{ "local_ins_lat", PK_HIST_ORDER_KEY(PK_HIST_KEY_LOCAL_INS_LAT) },
+	{ "p_stage_cyc", PK_HIST_ORDER_KEY(PK_HIST_KEY_P_STAGE_CYC) },
+	{ "local_p_stage_cyc", PK_HIST_ORDER_KEY(PK_HIST_KEY_LOCAL_P_STAGE_CYC) },
 };
 #define NR_FIELD_NAMES (sizeof(field_names) / sizeof(field_names[0]))
 #define MAX_ITEMS (sizeof(((struct report_opts *)0)->out) / sizeof(int))

@@ -7,8 +7,8 @@
  * already has: --ignore-vmlinux (-k's file is not read then, as in perf
  * 6.1; perfkit looks for no other vmlinux), -m (module symbols come from
  * kallsyms either way), --demangle (the default) and --demangle-kernel
- * (C kernels have no mangled names), --raw-trace (no trace key to print
- * raw), --time-quantum (for perf's time key, which perfkit lacks; its
+ * (C kernels have no mangled names), --raw-trace (refused with the trace key
+ * yet, report-sort2.c), --time-quantum (the time key's quantum, report-sort2.c; its
  * value checked as perf checks it).
  */
 #include "report.h"
@@ -58,8 +58,9 @@ int report_flags3_option(struct report_opts *o, int id, const char *arg)
 	case REPORT_OPT_TIME_QUANTUM: return time_quantum(arg, &o->f3.time_quantum);
 	case REPORT_OPT_HIERARCHY: o->f3.hierarchy = true; return 0;
 	case REPORT_OPT_IGNORE_VMLINUX: o->f3.ignore_vmlinux = true; return 0;
+	case REPORT_OPT_RAW_TRACE: o->f3.raw_trace = true; return 0;	/* report-sort2.c */
 	case REPORT_OPT_MODULES: case REPORT_OPT_DEMANGLE:
-	case REPORT_OPT_DEMANGLE_KERNEL: case REPORT_OPT_RAW_TRACE:
+	case REPORT_OPT_DEMANGLE_KERNEL:
 		return 0;	/* the table is already what perf prints with them */
 	default:
 		return report_flags2_option(o, id, arg);

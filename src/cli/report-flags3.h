@@ -23,6 +23,7 @@ struct report_flags3 {
 	bool hierarchy;			/* --hierarchy (report-hier.c) */
 	bool ignore_vmlinux;		/* --ignore-vmlinux: not even -k's */
 	uint64_t time_quantum;		/* --time-quantum in ns (perf's time key: 100ms) */
+	bool raw_trace;			/* --raw-trace (the trace key refuses it yet) */
 };
 
 /* Their rows of report's option table (cmd-report.c). */
@@ -39,10 +40,9 @@ struct report_flags3 {
 	{ "demangle-kernel", 0, CLI_ARG_NONE, REPORT_OPT_DEMANGLE_KERNEL, NULL, \
 	  "demangle the kernel's names (a C kernel has none mangled: the table is the same)" }, \
 	{ "raw-trace", 0, CLI_ARG_NONE, REPORT_OPT_RAW_TRACE, NULL, \
-	  "perf's trace key raw (perfkit has no trace key: the table is the same)" }, \
+	  "perf's trace key raw (refused with the trace key yet; else the table is the same)" }, \
 	{ "time-quantum", 0, CLI_ARG_REQUIRED, REPORT_OPT_TIME_QUANTUM, "TIME", \
-	  "perf's time key's quantum, N with s, ms, us or ns (perfkit has no time key: the table is " \
-	  "the same)" }
+	  "the time key's quantum (default 100ms), N with s, ms, us or ns" }
 
 struct report_opts;
 struct pk_resolver;

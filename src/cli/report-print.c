@@ -41,7 +41,7 @@ static const char *key_header(enum pk_hist_key k)
 	case PK_HIST_KEY_PERIOD: return "Period";
 	case PK_HIST_KEY_SRCLINE: return "Source:Line";
 	case PK_HIST_KEY_SRCFILE: return "Source File";
-	default: return "?";
+	default: return report_sort2_header(k);
 	}
 }
 
@@ -84,12 +84,15 @@ static int sym_len(const char *sym)
 /* The widest entry of each kind, as perf's hists__calc_col_len finds them. */
 struct widths {
 	int comm, thread, dso, sym, srcline, srcfile, parent;
+	int time;	/* perf's fixed width of the time key (report-sort2.c) */
+	int trace;	/* the longest trace output: perf's, when it made them all */
+	int cgroup;	/* the longest cgroup name, at least perf's 6 */
 };
 
 static struct widths entry_widths(const struct pk_hist *h, const struct report_opts *o,
 				  struct pk_threads *threads)
 {
-	struct widths w = { 0, 0, 0, 0, 0, 0, 0 };
+	struct widths w = { 0, 0, 0, 0, 0, 0, 0, report_sort2_width(o, PK_HIST_KEY_TIME), 0, 6 };
 	bool sym_shown = false;
 
 	for (size_t i = 0; i < o->nr_keys; i++)
@@ -114,6 +117,10 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 			w.srcfile = max_int(w.srcfile, (int)strlen(e->s.srcfile));
 		if (e->s.parent)
 			w.parent = max_int(w.parent, (int)strlen(e->s.parent));
+		if (e->s.trace && pk_hist_nr(h) > 1)	/* perf makes one only to compare two */
+			w.trace = max_int(w.trace, (int)strlen(e->s.trace));
+		if (e->s.cgroup)
+			w.cgroup = max_int(w.cgroup, (int)strlen(report_sort2_cgroup_name(o, e->s.cgroup)));
 		if (e->s.sym) {
 			/* -v: perf's "0x...  o " before it, when resolved */
 			w.sym = max_int(w.sym, sym_len(e->s.sym) + 4 + (o->verbose ? ADDR_DIGITS + 2 + 3 : 0));
@@ -168,7 +175,10 @@ static struct col key_col(enum pk_hist_key key, const struct widths *w)
 	case PK_HIST_KEY_SRCLINE: c.width = w->srcline; break;
 	case PK_HIST_KEY_SRCFILE: c.width = w->srcfile; break;
 	case PK_HIST_KEY_PERIOD: c.width = 12; break;
-	default: break;
+	case PK_HIST_KEY_TIME: c.width = w->time; break;
+	case PK_HIST_KEY_TRACE: c.width = w->trace; break;
+	case PK_HIST_KEY_CGROUP: c.width = w->cgroup; break;
+	default: c.width = report_sort2_width(NULL, c.key); break;
 	}
 	c.width = max_int(c.width, (int)strlen(key_header(c.key)));
 	return c;
@@ -334,6 +344,7 @@ static void print_key(FILE *f, const struct report_opts *o, const struct col *c,
 			fprintf(f, "%*s", w - n, "");
 		break;
 	default:
+		report_sort2_print(f, o, c->key, w, e, last);
 		break;
 	}
 }

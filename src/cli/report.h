@@ -86,6 +86,10 @@ struct report_opts {
 	struct report_flags2 f2;	/* --time, -U, --tasks, --switch-on, ... (report-flags2.c) */
 	struct report_flags3 f3;	/* -k, --time-quantum, ... (report-flags3.c) */
 	struct report_flags4 f4;	/* -w, --pretty, --socket-filter, ... (report-flags4.c) */
+	int32_t *cpu_sockets;		/* --sort socket: each CPU's socket (report-sort2.c) */
+	uint32_t nr_cpu_sockets;
+	struct report_trace *trace;	/* --sort trace: the tracing data, the strings (report-sort2.c) */
+	struct report_cgroups *cgroups;	/* --sort cgroup: the CGROUP records' paths (report-sort2.c) */
 };
 
 /*
@@ -478,5 +482,50 @@ int report_offcpu_sample(struct report_offcpu *ro, size_t ev, const struct pk_re
  * its thread's interval (EMIT, *out), an EXIT drops it.  0, EMIT, or a
  * negative errno. */
 int report_offcpu_record(struct report_offcpu *ro, const struct pk_record *d, struct report_offcpu_out *out);
+
+/* ---- --sort time, symbol_size, socket (report-sort2.c) ----------------------- */
+
+/* report_parse_sort - --sort's words (perf's prefixes, sort-names.c) into
+ * o's keys.  0, or CLI_EXIT_USAGE after a message. */
+int report_parse_sort(struct report_opts *o, const char *arg);
+
+/* report_sort2_fill - sample smp's fields of those keys into s: its time
+ * by o's --time-quantum, the size of loc's symbol, its socket, its
+ * tracepoint fields.  0, or -ENOMEM. */
+int report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, const struct pk_location *loc,
+		      struct pk_hist_sample *s);
+
+/* report_sort2_setup - perf's ipc_null key added to a --sort naming
+ * "symbol"; with a socket key, each CPU's socket from r's CPU_TOPOLOGY
+ * (none: every sample's is -1).  0, or CLI_EXIT_USAGE (too many keys) or
+ * CLI_EXIT_EVENT (out of memory) after a message; report_sort2_free frees what it took. */
+int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r);
+void report_sort2_free(struct report_opts *o);
+
+/* report_sort2_cgroup - a PERF_RECORD_CGROUP's path for its id (the
+ * first one's, as perf's env keeps it), when the cgroup key wants them.
+ * 0, or -ENOMEM. */
+int report_sort2_cgroup(const struct report_opts *o, const struct pk_rec_cgroup *c);
+
+/* report_sort2_cgroup_name - what perf prints for cgroup id `id`: "N/A"
+ * for 0, the path a CGROUP record gave it, or "unknown". */
+const char *report_sort2_cgroup_name(const struct report_opts *o, uint64_t id);
+
+/* report_sort2_dropped - whether perf 6.1 on x86 drops --sort key k
+ * (the pipeline stage keys: its arch_support_sort_key, powerpc's alone). */
+bool report_sort2_dropped(enum pk_hist_key k);
+
+/* report_sort2_frame - a call-chain frame's own symbol size (loc) into s. */
+void report_sort2_frame(const struct pk_location *loc, struct pk_hist_sample *s);
+
+/* report_sort2_header / report_sort2_width - a key's column header, and
+ * the width perf gives it (0: its header's; o may be NULL but for TIME). */
+const char *report_sort2_header(enum pk_hist_key k);
+int report_sort2_width(const struct report_opts *o, enum pk_hist_key k);
+
+/* report_sort2_print - entry e's cell of key k, width w, as perf prints it
+ * (`last`: in the last column). */
+void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k, int w,
+			const struct pk_hist_entry *e, bool last);
 
 #endif

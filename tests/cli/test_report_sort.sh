@@ -47,8 +47,8 @@ fi
 # The prefix takes perf's first key, in perf's table order, even where a
 # later key is what was meant ("s" is symbol, not srcline or socket).
 ours=$("$PERFKIT" report -i plain.data --stdio -q --sort s | head -1)
-full=$("$PERFKIT" report -i plain.data --stdio -q --sort symbol | head -1)
-check "--sort s is --sort symbol" test -n "$ours" -a "$ours" = "$full"
+full=$("$PERFKIT" report -i plain.data --stdio -q --sort sym | head -1)
+check "--sort s is --sort sym" test -n "$ours" -a "$ours" = "$full"
 
 run report -i plain.data --stdio --sort dso_from
 expect_rc "a branch key without -b: exit 2" 2

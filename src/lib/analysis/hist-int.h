@@ -38,4 +38,29 @@ bool pk__hist_same_key(const struct pk_hist *h, const struct pk_hist_entry *a, c
 int pk__hist_tree_order(struct pk_hist_entry *e, size_t nr, int (*cmp)(const void *, const void *, void *),
 			void *arg);
 
+/* ---- hist-keys2.c: the keys from PK_HIST_KEY_TIME on ---------------------- */
+
+/* The fields of those keys an entry is told apart by (0 when not a key). */
+struct pk__hist_key2 {
+	uint64_t time, sym_size;
+	int32_t socket;
+	const char *trace;
+	uint64_t cgroup, weight;
+	uint16_t ins_lat, p_stage_cyc;
+};
+
+/* pk__hist_key2_make - s's fields of the keys `use` marks (indexed by key). */
+void pk__hist_key2_make(const bool *use, const struct pk_hist_sample *s, struct pk__hist_key2 *k);
+
+/* pk__hist_key2_hash / pk__hist_key2_eq - for hist.c's entry table. */
+uint64_t pk__hist_key2_hash(const struct pk__hist_key2 *k);
+bool pk__hist_key2_eq(const struct pk__hist_key2 *a, const struct pk__hist_key2 *b);
+
+/* pk__hist_key2_cmp - as pk__hist_cmp_key, for those keys (0 for others). */
+int pk__hist_key2_cmp(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
+
+/* pk__hist_sym_addr_cmp - the IPC_NULL key's order (perf's sort__sym_cmp)
+ * of a and b, `use` the histogram's keys (indexed by key). */
+int pk__hist_sym_addr_cmp(const bool *use, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
+
 #endif

@@ -22,6 +22,7 @@ struct key {
 	 * two 4-byte halves, they were read back as one 8-byte compare, a
 	 * store-forwarding stall that was nearly half of find's time */
 	uint64_t tid_cpu;
+	struct pk__hist_key2 k2;	/* hist-keys2.c's keys */
 };
 
 struct pk_hist {
@@ -66,6 +67,8 @@ int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **o
 	h->nr_keys = nr_keys;
 	for (size_t i = 0; i < nr_keys; i++)
 		h->use[keys[i]] = true;
+	if (h->use[PK_HIST_KEY_IPC_NULL])	/* its entries are the symbol key's */
+		h->use[PK_HIST_KEY_SYM] = true;
 	*out = h;
 	return 0;
 }
@@ -107,6 +110,7 @@ static inline __attribute__((always_inline)) struct key make_key(const struct pk
 	if (h->use[PK_HIST_KEY_PARENT])
 		k.parent = s->parent;
 	k.tid_cpu = (uint64_t)tid << 32 | (uint32_t)cpu;
+	pk__hist_key2_make(h->use, s, &k.k2);
 	if (h->use[PK_HIST_KEY_SYM] && h->names) {
 		k.sym = s->sym;	/* by name alone: perf diff's collapse */
 	} else if (h->use[PK_HIST_KEY_SYM]) {
@@ -135,7 +139,8 @@ static uint64_t key_hash(const struct key *k)
 		     k->ip * 0xff51afd7ed558ccdull +
 		     k->tid_cpu * 0xc4ceb9fe1a85ec53ull +
 		     (uintptr_t)k->srcline * 0x27d4eb2f165667c5ull +
-		     (uintptr_t)k->srcfile * 0x94d049bb133111ebull + (uintptr_t)k->parent * 0xbf58476d1ce4e5b9ull;
+		     (uintptr_t)k->srcfile * 0x94d049bb133111ebull + (uintptr_t)k->parent * 0xbf58476d1ce4e5b9ull +
+		     pk__hist_key2_hash(&k->k2);
 
 	x ^= x >> 32;
 	x *= 0xd6e8feb86659fd93ull;
@@ -157,7 +162,7 @@ static inline __attribute__((always_inline)) bool key_eq(const struct key *a, co
 	return a->comm == b->comm && a->dso == b->dso && same_sym(a->sym, b->sym) &&
 	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid_cpu == b->tid_cpu &&
 	       a->srcline == b->srcline && a->srcfile == b->srcfile &&
-	       a->parent == b->parent;
+	       a->parent == b->parent && pk__hist_key2_eq(&a->k2, &b->k2);
 }
 
 static uint32_t *table_slot(const struct pk_hist *h, uint32_t *table, size_t cap, const struct key *k)
@@ -390,7 +395,7 @@ int pk__hist_cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const 
 	case PK_HIST_KEY_PARENT:
 		return cmp_str(a->s.parent, b->s.parent);
 	default:
-		return 0;
+		return pk__hist_key2_cmp(key, a, b);
 	}
 }
 
@@ -456,6 +461,8 @@ static int cmp_order(const struct pk_hist *sorting, int what, const struct pk_hi
 	}
 	if (what < PK_HIST_ORDER_NR)
 		return cmp_field(sorting, what, a, b);
+	if (what == PK_HIST_ORDER_KEY(PK_HIST_KEY_IPC_NULL))
+		return pk__hist_sym_addr_cmp(sorting->use, a, b);
 	return pk__hist_cmp_key((enum pk_hist_key)(what - PK_HIST_ORDER_KEY(0)), a, b);
 }
 
@@ -477,7 +484,9 @@ static int cmp_output(const void *pa, const void *pb, void *arg)
 		if ((c = cmp_depth(sorting, a, b)) || (c = cmp_field(sorting, PK_HIST_ORDER_OVERHEAD, a, b)))
 			return c;
 		for (size_t i = 0; i < sorting->nr_keys; i++)
-			if ((c = pk__hist_cmp_key(sorting->keys[i], a, b)))
+			if ((c = sorting->keys[i] == PK_HIST_KEY_IPC_NULL ?
+				 pk__hist_sym_addr_cmp(sorting->use, a, b) :
+				 pk__hist_cmp_key(sorting->keys[i], a, b)))
 				return c;
 	}
 	return 0;
@@ -509,7 +518,7 @@ static int cmp_collapsed(const void *pa, const void *pb, void *arg)
 	int c;
 
 	for (size_t i = 0; i < sorting->nr_keys; i++) {
-		if (sorting->keys[i] != PK_HIST_KEY_SYM) {
+		if (sorting->keys[i] != PK_HIST_KEY_SYM && sorting->keys[i] != PK_HIST_KEY_IPC_NULL) {
 			if ((c = pk__hist_cmp_key(sorting->keys[i], a, b)))
 				return c;
 			continue;

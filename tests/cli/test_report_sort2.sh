@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_report_sort2.sh - perf 6.1's later report --sort keys (report-sort2.c,
+# hist-keys2.c): time (samples grouped by their time rounded down to
+# --time-quantum, 100ms by default; "sec.usec", "sec.nsec" with --ns),
+# socket (the file's CPU_TOPOLOGY socket of the sample's CPU, -1 without
+# one), symbol_size, trace (a tracepoint sample's fields as perf script
+# prints them, "N/A" for other events), and the "IPC [IPC Coverage]"
+# column perf adds (its ipc_null key, entries apart by symbol) to any
+# --sort naming "symbol"; cgroup (the path a CGROUP record gave the
+# sample's cgroup id, "N/A" without one); the weight keys (this VM has
+# no PMU: its weights are 0, and perf's x86 drops the pipeline stage keys
+# from --sort).
+# Compared with perf report on the same files (fixed-period, user-only
+# recordings: the tables cannot depend on where the samples land, only on
+# the file both read), and checked for what must hold of any file.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+
+. "$(dirname "$0")/report-perf.sh"
+
+"$PERFKIT" record -e cpu-clock:u -c 1000000 -o k.data -- "$W" hot 100 >/dev/null 2>&1
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf report" "perf is not installed"
+else
+	perf record -q -e cpu-clock:u -c 1000000 -o u.data -- "$W" hot 100 >/dev/null 2>&1
+	perf record -q -e cpu-clock:u -c 1000000 --sample-cpu -o c.data -- "$W" hotb 100 >/dev/null 2>&1
+	for f in u.data k.data c.data; do
+		same_as_perf "$f" --sort time
+		same_as_perf "$f" --sort socket
+		same_as_perf "$f" --sort symbol_size
+		same_as_perf "$f" --sort symbol
+	done
+	same_as_perf c.data --sort socket,cpu,comm -n
+	same_as_perf c.data --sort dso,symbol,time --ns
+	same_as_perf c.data --sort comm,symbol_size,dso
+	same_as_perf c.data --sort symbol_size --children
+	same_as_perf c.data -F overhead,time,socket
+	same_as_perf c.data -F overhead,sym,symbol_size --sort symbol_size
+	same_as_perf c.data -F +time --sort symbol
+	# every sched_switch of the workload: each sample's fields, whatever they are
+	perf record -q -e sched:sched_switch -e cpu-clock:u -c 1 -o t.data -- "$W" hot 20 >/dev/null 2>&1
+	same_as_perf t.data --sort trace
+	same_as_perf t.data --sort comm,trace -n
+	same_as_perf t.data -F overhead,trace,comm
+	perf record -q --all-cgroups -e cpu-clock -c 1000000 -o g.data -- "$W" hot 20 >/dev/null 2>&1
+	same_as_perf g.data --sort cgroup,comm
+	same_as_perf g.data -F overhead,cgroup,sym
+	same_as_perf u.data --sort cgroup
+	perf record -q -W -e cpu-clock:u -c 1000000 -o w.data -- "$W" hot 20 >/dev/null 2>&1
+	same_as_perf w.data --sort weight,local_weight,comm
+	same_as_perf w.data --sort ins_lat,local_ins_lat -n
+	same_as_perf w.data --sort p_stage_cyc,local_p_stage_cyc,sym
+	same_as_perf w.data --sort p_stage_cyc
+	same_as_perf w.data -F overhead,weight,local_p_stage_cyc,ins_lat
+	same_as_perf u.data --sort time,comm
+	same_as_perf u.data --sort comm,time --time-quantum 10ms
+	same_as_perf u.data --sort time --ns --time-quantum 1ms
+	same_as_perf u.data --sort 'ti so' -n
+	same_as_perf u.data --sort dso,time,socket --time-quantum 1s
+	same_as_perf u.data --sort socket,comm --socket-filter -1
+fi
+
+# Every row's time is a multiple of the quantum, and the rows' times differ.
+rows=$("$PERFKIT" report -i k.data --stdio -q --sort time --time-quantum 1s | sed '/^$/d')
+check "time: rows" test -n "$rows"
+check "time: each a whole second with a 1s quantum" \
+	test -z "$(printf '%s\n' "$rows" | grep -Ev '^ +[0-9.]+%  [0-9]+\.000000$')"
+check "time: one row per second" test -z "$(printf '%s\n' "$rows" | awk '{print $2}' | sort | uniq -d)"
+rows=$("$PERFKIT" report -i k.data --stdio -q --ns --sort time --time-quantum 1ms | sed '/^$/d')
+check "time --ns: nanoseconds, whole milliseconds" \
+	test -n "$rows" -a -z "$(printf '%s\n' "$rows" | grep -Ev '^ +[0-9.]+%  [0-9]+\.[0-9]{3}000000$')"
+hdr=$("$PERFKIT" report -i k.data --stdio --sort time,comm | grep '^# Overhead' | sed 's/ *$//')
+check "time: perf's 12-wide column" test "$hdr" = "# Overhead  Time          Command"
+
+# socket: -1 for samples without a CPU, one row, printed as perf prints
+# it; with CPUs, a socket of the file's topology (this machine's, >= 0).
+rows=$("$PERFKIT" report -i k.data --stdio -q --sort socket | sed '/^$/d')
+check "socket: one row of -1 without CPUs" test "$rows" = "   100.00%    -001"
+"$PERFKIT" record -e cpu-clock:u -c 1000000 --sample-cpu -o kc.data -- "$W" hot 100 >/dev/null 2>&1
+rows=$("$PERFKIT" report -i kc.data --stdio -q --sort socket | sed '/^$/d')
+check "socket: with CPUs, sockets from 0" \
+	test -n "$rows" -a -z "$(printf '%s\n' "$rows" | grep -Ev '^ +[0-9.]+%  +[0-9]{3,}$')"
+
+# symbol_size: hot_a's size is its ELF symbol's; the IPC column follows.
+size=$(readelf -sW "$W" | awk '$8 == "hot_a" && $4 == "FUNC" { print $3; exit }')
+row=$("$PERFKIT" report -i k.data --stdio -q --sort sym,symbol_size --symbols hot_a | sed '/^$/d')
+check "symbol_size: the ELF size of hot_a ($size)" test -n "$size" -a -n "$row"
+check "symbol_size: ... printed, then perf's IPC column" \
+	test "$(printf '%s' "$row" | sed 's/^ *[0-9.]*%  //; s/ *$//')" = "$(printf '%11d  -      -' "$((size))")"
+
+# trace: a tracepoint's rows name their fields as script prints them;
+# another event's rows are N/A.
+"$PERFKIT" record -e sched:sched_switch -c 1 -o kt.data -- "$W" hot 20 >/dev/null 2>&1
+rows=$("$PERFKIT" report -i kt.data --stdio -q --sort trace | sed '/^$/d')
+check "trace: rows of sched_switch's fields" test -n "$rows" -a \
+	-z "$(printf '%s\n' "$rows" | grep -v 'prev_comm=.* prev_pid=.* ==> next_comm=')"
+first=$("$PERFKIT" script -i kt.data -F trace | sed 's/^ *//' | sort -u | head -1)
+check "trace: a field text of script's is a row" test -n "$first" -a \
+	-n "$(printf '%s\n' "$rows" | grep -F -- "$first")"
+rows=$("$PERFKIT" report -i k.data --stdio -q --sort trace | sed '/^$/d')
+check "trace: N/A for a cpu-clock file" test "$rows" = "   100.00%  N/A"
+# cgroup: with --all-cgroups every row names a path; without, N/A.
+"$PERFKIT" record --all-cgroups -e cpu-clock -c 1000000 -o kg.data -- "$W" hot 20 >/dev/null 2>&1
+rows=$("$PERFKIT" report -i kg.data --stdio -q --sort cgroup | sed '/^$/d')
+check "cgroup: each row a cgroup path" \
+	test -n "$rows" -a -z "$(printf '%s\n' "$rows" | grep -Ev '^ +[0-9.]+%  /')"
+rows=$("$PERFKIT" report -i k.data --stdio -q --sort cgroup | sed '/^$/d')
+check "cgroup: N/A without cgroups" test "$rows" = "   100.00%  N/A"
+# weights: without WEIGHT in the samples every weight is 0, one row.
+rows=$("$PERFKIT" report -i k.data --stdio -q --sort local_weight,weight | sed '/^$/d; s/ *$//')
+check "weight: one row of 0s" test "$rows" = "   100.00%  0             0"
+run report -i kt.data --stdio --sort trace --raw-trace
+expect_rc "trace with --raw-trace: refused, exit 2" 2
+
+run report -i k.data --stdio --sort time --time-quantum 0
+expect_rc "a zero quantum: exit 2" 2
+done_testing
