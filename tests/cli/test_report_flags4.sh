@@ -128,11 +128,16 @@ if [ -n "${PERFKIT_INLINE_TARGET:-}" ]; then
 	perf record -q -g -e cpu-clock -c 500000 -o inl.data -- "$PERFKIT_INLINE_TARGET" 30 >/dev/null 2>&1
 	perf record -q --call-graph dwarf -e cpu-clock -c 500000 -o inld.data -- "$PERFKIT_INLINE_TARGET" 30 \
 		>/dev/null 2>&1
+	# The workload's own rows: perf works out an entry's source line only
+	# when it compares it with another entry on that key, so a row alone
+	# in its DSO (a libc sample that landed in the dynamic linker's ifunc
+	# once) sized no column and was cut to the others' width.
+	own=(--dsos "$(basename "$PERFKIT_INLINE_TARGET")")
 	for f in inl inld; do
 		for k in "--sort srcline" "--sort srcfile" "--sort sym,srcline -g caller" \
 			"--sort dso,srcfile,srcline" "--sort srcline -g caller,0.5,callee,srcline"; do
 			# shellcheck disable=SC2086
-			same_as_perf "$f.data" --no-children --full-source-path $k
+			same_as_perf "$f.data" --no-children --full-source-path "${own[@]}" $k
 		done
 	done
 	run report -i inl.data --stdio -q --no-children -g none --sort srcfile --full-source-path
