@@ -278,6 +278,18 @@ PK_API int pk_hist_set_order(struct pk_hist *h, const int *order, size_t nr);
 PK_API size_t pk_hist_nr(const struct pk_hist *h);
 PK_API const struct pk_hist_entry *pk_hist_get(const struct pk_hist *h, size_t idx);
 
+/*
+ * pk_hist_prefix_samples - for each entry i (pk_hist_get's order), the
+ * number of samples of every entry equal to it on the histogram's first
+ * `nr_keys` keys (all samples when nr_keys is 0; filtered ones included),
+ * stored in out[i], which has pk_hist_nr(h) slots.  perf 6.1 makes a
+ * tracepoint entry's trace text only when it compares two samples on
+ * that key, so this says which entries perf has a text for when it sizes
+ * the column (more than one sample here).  Returns 0, -EINVAL when
+ * nr_keys is more than the histogram has, or -ENOMEM.
+ */
+PK_API int pk_hist_prefix_samples(const struct pk_hist *h, size_t nr_keys, uint64_t *out);
+
 /* pk_hist_total_period / pk_hist_nr_samples - the sums over every sample
  * added, filtered ones included (perf's default, --percentage absolute). */
 PK_API uint64_t pk_hist_total_period(const struct pk_hist *h);

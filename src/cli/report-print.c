@@ -89,6 +89,34 @@ struct widths {
 	int cgroup;	/* the longest cgroup name, at least perf's 6 */
 };
 
+/*
+ * The longest trace text perf has when it sizes the column: it makes an
+ * entry's text only when it compares two samples on the trace key, that
+ * is, when more than one sample agrees with the entry on the keys before
+ * it (pk_hist_prefix_samples); the others print cut to the header.
+ */
+static int trace_width(const struct pk_hist *h, const struct report_opts *o)
+{
+	size_t at = 0, nr = pk_hist_nr(h);
+	uint64_t *group;
+	int w = 0;
+
+	while (at < o->nr_keys && o->keys[at] != PK_HIST_KEY_TRACE)
+		at++;
+	if (at == o->nr_keys || !nr || !(group = malloc(nr * sizeof(*group))))
+		return 0;
+	if (pk_hist_prefix_samples(h, at, group) == 0) {
+		for (size_t i = 0; i < nr; i++) {
+			const struct pk_hist_entry *e = pk_hist_get(h, i);
+
+			if (!e->s.filtered && e->s.trace && group[i] > 1)
+				w = max_int(w, (int)strlen(e->s.trace));
+		}
+	}
+	free(group);
+	return w;
+}
+
 static struct widths entry_widths(const struct pk_hist *h, const struct report_opts *o,
 				  struct pk_threads *threads)
 {
@@ -117,8 +145,6 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 			w.srcfile = max_int(w.srcfile, (int)strlen(e->s.srcfile));
 		if (e->s.parent)
 			w.parent = max_int(w.parent, (int)strlen(e->s.parent));
-		if (e->s.trace && pk_hist_nr(h) > 1)	/* perf makes one only to compare two */
-			w.trace = max_int(w.trace, (int)strlen(e->s.trace));
 		if (e->s.cgroup)
 			w.cgroup = max_int(w.cgroup, (int)strlen(report_sort2_cgroup_name(o, e->s.cgroup)));
 		if (e->s.sym) {
@@ -132,6 +158,7 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 			w.dso = max_int(w.dso, !o->dsos && !o->f4.nr_widths ? ADDR_DIGITS : 0);
 		}
 	}
+	w.trace = trace_width(h, o);
 	return w;
 }
 

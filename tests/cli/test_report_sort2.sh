@@ -47,6 +47,14 @@ else
 	same_as_perf t.data --sort trace
 	same_as_perf t.data --sort comm,trace -n
 	same_as_perf t.data -F overhead,trace,comm
+	# perf makes a trace text only to compare two samples: one sample
+	# prints cut to the header, identical ones (one entry) whole
+	for n in 1 3; do
+		python3 "$(dirname "$0")/trace-craft.py" t.data t$n.data $n >/dev/null
+		same_as_perf t$n.data --sort trace
+		same_as_perf t$n.data --sort comm,trace -n
+		same_as_perf t$n.data -F overhead,trace,comm
+	done
 	perf record -q --all-cgroups -e cpu-clock -c 1000000 -o g.data -- "$W" hot 20 >/dev/null 2>&1
 	same_as_perf g.data --sort cgroup,comm
 	same_as_perf g.data -F overhead,cgroup,sym

@@ -662,6 +662,49 @@ const struct pk_hist_entry *pk_hist_get(const struct pk_hist *h, size_t idx)
 	return idx < h->nr ? &h->entries[idx] : NULL;
 }
 
+struct prefix_ctx {
+	const struct pk_hist *h;
+	size_t nr_keys;
+};
+
+static int cmp_prefix(const void *pa, const void *pb, void *arg)
+{
+	const struct prefix_ctx *c = arg;
+	const struct pk_hist_entry *a = &c->h->entries[*(const size_t *)pa];
+	const struct pk_hist_entry *b = &c->h->entries[*(const size_t *)pb];
+	int r = 0;
+
+	for (size_t k = 0; k < c->nr_keys && !r; k++)
+		r = pk__hist_cmp_key(c->h->keys[k], a, b);
+	return r;
+}
+
+int pk_hist_prefix_samples(const struct pk_hist *h, size_t nr_keys, uint64_t *out)
+{
+	struct prefix_ctx c = { h, nr_keys };
+	size_t *idx;
+
+	if (nr_keys > h->nr_keys)
+		return -EINVAL;
+	if (!h->nr)
+		return 0;
+	if (!(idx = malloc(h->nr * sizeof(*idx))))
+		return -ENOMEM;
+	for (size_t i = 0; i < h->nr; i++)
+		idx[i] = i;
+	qsort_r(idx, h->nr, sizeof(*idx), cmp_prefix, &c);
+	for (size_t i = 0, j; i < h->nr; i = j) {
+		uint64_t sum = 0;
+
+		for (j = i; j < h->nr && (j == i || !cmp_prefix(&idx[i], &idx[j], &c)); j++)
+			sum += h->entries[idx[j]].nr_samples;
+		for (size_t k = i; k < j; k++)
+			out[idx[k]] = sum;
+	}
+	free(idx);
+	return 0;
+}
+
 uint64_t pk_hist_total_period(const struct pk_hist *h)
 {
 	return h->total_period;

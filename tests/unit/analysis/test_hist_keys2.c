@@ -5,6 +5,7 @@
  * field and order their ties ascending; ipc_null tells symbols apart as
  * the symbol key does and orders them by address, as perf's sort__sym_cmp.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,12 +109,44 @@ static void ipc_null_is_the_symbol_by_address(void **state)
 	pk_hist_free(h);
 }
 
+/* pk_hist_prefix_samples: the samples agreeing on the leading keys. */
+static void prefix_samples_sum_the_group(void **state)
+{
+	static const char *const t1 = "x=1", *const t2 = "x=2";
+	enum pk_hist_key keys[] = { PK_HIST_KEY_COMM, PK_HIST_KEY_TRACE };
+	struct pk_hist_sample s = sample(1);
+	uint64_t n[3] = { 0 }, all[3] = { 0 };
+	struct pk_hist *h;
+
+	(void)state;
+	assert_int_equal(pk_hist_new(keys, 2, &h), 0);
+	s.comm = "a", s.trace = t1;	/* comm a: two entries of one sample */
+	assert_int_equal(pk_hist_add(h, &s), 0);
+	s.trace = t2;
+	assert_int_equal(pk_hist_add(h, &s), 0);
+	s.comm = "b";	/* comm b: one sample alone */
+	assert_int_equal(pk_hist_add(h, &s), 0);
+	assert_int_equal(pk_hist_nr(h), 3);
+	assert_int_equal(pk_hist_prefix_samples(h, 1, n), 0);
+	assert_int_equal(pk_hist_prefix_samples(h, 0, all), 0);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(n[i], strcmp(pk_hist_get(h, i)->s.comm, "a") ? 1 : 2);
+		assert_int_equal(all[i], 3);
+	}
+	assert_int_equal(pk_hist_prefix_samples(h, 2, n), 0);	/* every entry its own group */
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(n[i], 1);
+	assert_int_equal(pk_hist_prefix_samples(h, 3, n), -EINVAL);
+	pk_hist_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(time_groups_and_orders),
 		cmocka_unit_test(other_keys_group_by_their_field),
 		cmocka_unit_test(ipc_null_is_the_symbol_by_address),
+		cmocka_unit_test(prefix_samples_sum_the_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
