@@ -116,7 +116,7 @@ const struct cli_optset cmd_script_opts = {
 		    "do not carry; 2 for bad usage.",
 };
 
-static const struct { const char *name; uint32_t bit; } field_names[] = {
+static const struct { const char *name; uint64_t bit; } field_names[] = {
 	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID }, { "time", SF_TIME },
 	{ "cpu", SF_CPU }, { "event", SF_EVNAME }, { "trace", SF_TRACE }, { "ip", SF_IP },
 	{ "sym", SF_SYM }, { "dso", SF_DSO }, { "addr", SF_ADDR }, { "symoff", SF_SYMOFF },
@@ -127,6 +127,7 @@ static const struct { const char *name; uint32_t bit; } field_names[] = {
 	{ "data_src", SF_DATA_SRC }, { "tod", SF_TOD }, { "ipc", SF_IPC }, { "insn", SF_INSN },
 	{ "insnlen", SF_INSNLEN }, { "srccode", SF_SRCCODE },
 	{ "brstackinsn", SF_BRSTACKINSN }, { "brstackinsnlen", SF_BRSTACKINSNLEN },
+	{ "ins_lat", SF_INS_LAT }, { "bpf-output", SF_BPF_OUTPUT },
 	/* perf's fields of what perfkit's files never carry (AUX-synthesized
 	 * samples, their branch flags, stat metrics, guest samples): perf
 	 * prints nothing for them there, and so do these (no bit) */
@@ -134,7 +135,7 @@ static const struct { const char *name; uint32_t bit; } field_names[] = {
 };
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
-static const char *field_name(uint32_t bit)
+static const char *field_name(uint64_t bit)
 {
 	for (size_t i = 0; i < NR_FIELDS; i++)
 		if (field_names[i].bit & bit)
@@ -153,14 +154,16 @@ static const char *type_name(int type)
 /* perf script's defaults for each type. */
 static void set_defaults(struct script_opts *o)
 {
-	const uint32_t base = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME | SF_IP | SF_SYM |
+	const uint64_t base = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME | SF_IP | SF_SYM |
 			      SF_SYMOFF | SF_DSO | SF_PERIOD;
 
 	for (int i = 0; i < SCRIPT_NR_TYPES; i++)
-		o->type[i] = (struct script_type){ .fields = base, .invalid = SF_TRACE };
+		o->type[i] = (struct script_type){ .fields = base, .invalid = SF_TRACE | SF_BPF_OUTPUT };
+	o->type[PERF_TYPE_SOFTWARE] = (struct script_type){ .fields = base | SF_BPF_OUTPUT, .invalid = SF_TRACE };
 	o->type[PERF_TYPE_TRACEPOINT] = (struct script_type){
 		.fields = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME | SF_TRACE };
-	o->type[PERF_TYPE_RAW].fields |= SF_ADDR | SF_DATA_SRC;
+	o->type[PERF_TYPE_RAW].fields |= SF_ADDR | SF_DATA_SRC | SF_WEIGHT | SF_PHYS_ADDR | SF_DATA_PAGE_SIZE |
+					 SF_CODE_PAGE_SIZE | SF_INS_LAT;
 }
 
 static int parse_type(const char *s, size_t len)
@@ -176,7 +179,7 @@ static int parse_type(const char *s, size_t len)
 }
 
 /* One field of a -F list into type `type` (-1: every type it is valid for). */
-static int apply_field(struct script_opts *o, int type, uint32_t bit, bool remove, const char *word)
+static int apply_field(struct script_opts *o, int type, uint64_t bit, bool remove, const char *word)
 {
 	for (int j = type < 0 ? 0 : type; j < (type < 0 ? SCRIPT_NR_TYPES : type + 1); j++) {
 		struct script_type *t = &o->type[j];
@@ -194,7 +197,7 @@ static int apply_field(struct script_opts *o, int type, uint32_t bit, bool remov
 		if (type < 0)
 			t->user_fields = remove ? t->user_fields & ~bit : t->user_fields | bit;
 		t->user_set = true;
-		t->wildcard = true;
+		t->wildcard |= type < 0;
 	}
 	return 0;
 }
@@ -228,6 +231,11 @@ static int parse_fields(struct script_opts *o, const char *arg)
 		if ((change == 1 && edit) || (change == 2 && !edit))
 			return cli_usage("script", "cannot mix +-field with overridden fields");
 		change = edit ? 2 : 1;
+		if (wl == 5 && !strncmp(w, "flags", 5)) {	/* perf's: every type at once, no field bit */
+			o->filt.print_flags = !remove;
+			p += len + (p[len] == ',');
+			continue;
+		}
 		for (k = 0; k < NR_FIELDS && (strlen(field_names[k].name) != wl ||
 					      strncmp(w, field_names[k].name, wl)); k++)
 			;
@@ -286,7 +294,7 @@ static int script_option(void *ctx, int id, const char *arg)
 /* perf's check of one field against the samples' layout: refused when
  * asked for by name, dropped from the defaults otherwise. */
 static int check_stype(struct script_type *t, const struct perf_event_attr *a, const char *name,
-		       uint64_t sample_bit, const char *what, uint32_t field)
+		       uint64_t sample_bit, const char *what, uint64_t field)
 {
 	if (!(t->fields & field) || (a->sample_type & sample_bit))
 		return 0;
@@ -350,6 +358,30 @@ static bool is_dummy(const struct perf_event_attr *a)
 	return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
 }
 
+/* perf's check of the fields: type by type, against the first event of
+ * each type only (a dummy is none). */
+static int check_types(struct script_run *run)
+{
+	size_t nr = pk_data_reader_nr_events(run->r);
+	int rc;
+
+	for (int j = 0; j < SCRIPT_NR_TYPES; j++) {
+		size_t i = 0;
+		const char *name;
+
+		while (i < nr && (is_dummy(pk_data_reader_attr(run->r, i)) ||
+				  script_type_of(pk_data_reader_attr(run->r, i)->type) != j))
+			i++;
+		if (i == nr)	/* (perf 6.1 names none missing, whatever -F named) */
+			continue;
+		name = pk_data_reader_name(run->r, i);
+		if ((rc = check_event(run->o, pk_data_reader_attr(run->r, i), name ? name : "[unknown]",
+				      run->c.tracing != NULL)))
+			return rc;
+	}
+	return 0;
+}
+
 static int setup(struct script_run *run)
 {
 	size_t nr = pk_data_reader_nr_events(run->r);
@@ -396,16 +428,9 @@ static int setup(struct script_run *run)
 	/* perf shows a tracepoint's ip, sym and dso when it has call chains. */
 	if (run->c.callchains && !run->o->type[PERF_TYPE_TRACEPOINT].user_set)
 		run->o->type[PERF_TYPE_TRACEPOINT].fields |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
-	for (size_t i = 0; i < nr; i++) {
-		const struct perf_event_attr *a = pk_data_reader_attr(run->r, i);
-		const char *name = pk_data_reader_name(run->r, i);
-
-		/* perf checks no fields against a perf stat record file */
-		if (!is_dummy(a) && !pk_data_reader_has_feature(run->r, PK_DATA_FEAT_STAT) &&
-		    (rc = check_event(run->o, a, name ? name : "[unknown]",
-						      run->c.tracing != NULL)))
-			return rc;
-	}
+	/* perf checks no fields against a perf stat record file */
+	if (!pk_data_reader_has_feature(run->r, PK_DATA_FEAT_STAT) && (rc = check_types(run)))
+		return rc;
 	return script_fields2_setup(&run->c, run->r, run->o);
 }
 

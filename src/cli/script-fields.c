@@ -16,13 +16,14 @@
 
 /* The fields perf checks against a sample bit, and how it names them. */
 static const struct {
-	uint32_t field;
+	uint64_t field;
 	uint64_t sample_bit;
 	const char *what, *name;
 	bool strict;	/* perf refuses it by name even with AUXTRACE data */
 } checks[] = {
 	{ SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", "data_src", false },
 	{ SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT", "weight", false },
+	{ SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", "ins_lat", false },
 	{ SF_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS", "iregs", false },
 	{ SF_UREGS, PERF_SAMPLE_REGS_USER, "UREGS", "uregs", true },
 	{ SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", "phys_addr", false },
@@ -86,6 +87,8 @@ void script_print_weight(FILE *f, const struct script_type *t, const struct pk_s
 	if (HAS(t, WEIGHT))
 		fprintf(f, "%16" PRIu64, s->fields & PERF_SAMPLE_WEIGHT_STRUCT ? (uint64_t)s->weight.var1
 									     : s->weight.full);
+	if (HAS(t, INS_LAT))	/* WEIGHT_STRUCT's var2_w, checked there */
+		fprintf(f, "%16u", (unsigned)s->weight.var2);
 }
 
 static void print_regs(FILE *f, const struct pk_sample_regs *regs, uint64_t mask)
@@ -228,6 +231,8 @@ void script_print_tail(FILE *f, struct script_ctx *c, const struct script_type *
 		print_regs(f, &s->regs_user, a->sample_regs_user);
 	if ((t->fields & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) && s->branch.nr)
 		print_brstack(f, c, t, s, pid, cpumode);
+	if (HAS(t, BPF_OUTPUT) && a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_BPF_OUTPUT)
+		script_print_bpf_output(f, s);
 	script_print_insn(f, c, t, s, pid);
 	script_print_brstackinsn(f, c, t, s, pid);
 	if (HAS(t, PHYS_ADDR))

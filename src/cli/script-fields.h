@@ -50,6 +50,11 @@ int script_fields2_setup(struct script_ctx *c, struct pk_data_reader *r, const s
  * in the local time zone. */
 void script_print_tod(FILE *f, const struct script_ctx *c, uint64_t time);
 
+/* script_print_bpf_output - perf's bpf-output field: sample s's raw data
+ * as a hex and character dump, 8 bytes a line, and "BPF string:" with it
+ * when it is printable bytes ended by NULs. */
+void script_print_bpf_output(FILE *f, const struct pk_sample *s);
+
 /* script_print_data_src - perf's data_src column: the word in hex and
  * decoded (|OP ...|LVL ...|SNP ...|TLB ...|LCK ...|BLK ...), padded to
  * the widest such line printed so far (kept in c). */

@@ -5,7 +5,9 @@
  * pair of a wall-clock and a sampling-clock reading, which perf record -k
  * writes) and data_src (the PERF_SAMPLE_DATA_SRC word in hex and decoded
  * as perf's "|OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK
- * N/A", each line padded to the widest printed so far).
+ * N/A", each line padded to the widest printed so far); bpf-output (a
+ * BPF output event's raw data as perf's hex and character dump, and the
+ * string it holds when it is one).
  */
 #include "script-fields.h"
 
@@ -198,4 +200,52 @@ void script_print_data_src(FILE *f, struct script_ctx *c, uint64_t data_src)
 	if ((int)out.len > c->data_src_width)
 		c->data_src_width = (int)out.len;
 	fprintf(f, "%-*s", c->data_src_width, out.buf);
+}
+
+/* The kernel's isprint, which perf's tools copy: ASCII and Latin-1's
+ * printable bytes (160 to 255), not the C locale's. */
+static bool kernel_isprint(unsigned char ch)
+{
+	return (ch >= 32 && ch < 127) || ch >= 160;
+}
+
+/* One line of up to 8 bytes: " %04x:", " %02x" each, padded, then the
+ * bytes as characters.  *printable and *nul follow perf's rule: a string
+ * is printable bytes, a NUL, then only NULs. */
+static void bpf_dump_line(FILE *f, const unsigned char *b, size_t at, size_t n, bool *printable, bool *nul)
+{
+	fprintf(f, "%17s %04x:", at ? "" : "BPF output:", (unsigned)at);
+	for (size_t j = 0; j < 8; j++)
+		fprintf(f, j < n ? " %02x" : "   ", j < n ? b[j] : 0);
+	fputs("  ", f);
+	for (size_t j = 0; j < n; j++) {
+		if (*nul && b[j])
+			*printable = false;
+		if (kernel_isprint(b[j])) {
+			fputc(b[j], f);
+			continue;
+		}
+		fputc('.', f);
+		if (*printable) {
+			if (b[j])
+				*printable = false;
+			else
+				*nul = true;
+		}
+	}
+	fprintf(f, "%*s\n", (int)(8 - n), "");
+}
+
+void script_print_bpf_output(FILE *f, const struct pk_sample *s)
+{
+	const unsigned char *b = s->raw.data;
+	size_t size = s->fields & PERF_SAMPLE_RAW ? s->raw.size : 0;
+	bool printable = true, nul = false;
+
+	fputc('\n', f);
+	for (size_t at = 0; at < size; at += 8)
+		bpf_dump_line(f, b + at, at, size - at < 8 ? size - at : 8, &printable, &nul);
+	/* nul: a NUL inside the data, so the string ends there */
+	if (printable && nul)
+		fprintf(f, "%17s \"%s\"\n", "BPF string:", (const char *)b);
 }

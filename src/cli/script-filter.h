@@ -65,7 +65,7 @@ struct script_filter {
 	const char *graph_function;	/* --graph-function */
 	const char *kallsyms;		/* --kallsyms */
 	const char *vmlinux;		/* -k, --vmlinux */
-	bool print_flags;		/* --call-ret-trace: perf's flags column */
+	bool print_flags;		/* -F flags, --call-ret-trace: perf's flags column */
 	bool xed;			/* --xed: the lines go through xed */
 	int cur_ev;			/* the event of the sample being printed ... */
 	const char *cur_name;		/* ... and its name (script_filter_early) */

@@ -132,7 +132,7 @@ static void print_chain(struct script_out *o, const struct script_ctx *c, const 
 
 		script_out_chr(o, '\t');
 		if (fr->inlined)
-			noso.fields &= ~(uint32_t)SF_DSO;
+			noso.fields &= ~SF_DSO;
 		print_ip(o, fr->inlined ? &noso : t, fr->ip, &fr->loc, true);
 		if (HAS(t, SRCLINE)) {
 			script_out_flush(o);
@@ -262,7 +262,7 @@ int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_att
 /* The fields this file prints itself (or hands to a helper itself):
  * script_print_tail is called only when some other field is asked for. */
 #define SF_HERE (SF_COMM | SF_TID | SF_PID | SF_TIME | SF_CPU | SF_EVNAME | SF_TRACE | SF_IP | SF_SYM | \
-		 SF_DSO | SF_ADDR | SF_SYMOFF | SF_PERIOD | SF_MISC | SF_WEIGHT | SF_SRCLINE | SF_DATA_SRC | \
+		 SF_DSO | SF_ADDR | SF_SYMOFF | SF_PERIOD | SF_MISC | SF_WEIGHT | SF_INS_LAT | SF_SRCLINE | SF_DATA_SRC | \
 		 SF_TOD)
 
 /* What follows the start fields: period, event name, tracepoint fields,
@@ -281,7 +281,7 @@ static int print_body(struct script_out *o, struct script_ctx *c, const struct s
 		script_out_pad(o, name ? name : "[unknown]", c->name_width);
 		script_out_mem(o, ": ", 2);
 	}
-	if (c->filt->print_flags)	/* --call-ret-trace: perf's "  %-21s " of no flags */
+	if (c->filt->print_flags)	/* -F flags, --call-ret-trace: perf's "  %-21s " of no flags */
 		script_out_mem(o, "                        ", 24);
 	if (HAS(t, TRACE) && (err = print_trace(o, c, s)) < 0)
 		return err;
@@ -291,7 +291,7 @@ static int print_body(struct script_out *o, struct script_ctx *c, const struct s
 		script_out_flush(o);
 		script_print_data_src(o->f, c, s->data_src);
 	}
-	if (HAS(t, WEIGHT)) {
+	if (t->fields & (SF_WEIGHT | SF_INS_LAT)) {
 		script_out_flush(o);
 		script_print_weight(o->f, t, s);
 	}
@@ -308,7 +308,7 @@ static int print_body(struct script_out *o, struct script_ctx *c, const struct s
 			}
 		}
 	}
-	if (t->fields & ~(uint32_t)SF_HERE) {
+	if (t->fields & ~SF_HERE) {
 		script_out_flush(o);
 		script_print_tail(o->f, c, t, attr, s, r->pid, r->cpumode);
 	}

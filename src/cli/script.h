@@ -9,26 +9,52 @@
 #include "cli.h"
 #include "script-filter.h"
 
-/* perf script's output fields (-F), as bits. */
-enum script_field {
-	SF_COMM = 1u << 0, SF_TID = 1u << 1, SF_PID = 1u << 2, SF_TIME = 1u << 3,
-	SF_CPU = 1u << 4, SF_EVNAME = 1u << 5, SF_TRACE = 1u << 6, SF_IP = 1u << 7,
-	SF_SYM = 1u << 8, SF_DSO = 1u << 9, SF_ADDR = 1u << 10, SF_SYMOFF = 1u << 11,
-	SF_PERIOD = 1u << 12, SF_MISC = 1u << 13, SF_WEIGHT = 1u << 14, SF_IREGS = 1u << 15,
-	SF_UREGS = 1u << 16, SF_BRSTACK = 1u << 17, SF_BRSTACKSYM = 1u << 18, SF_BRSTACKOFF = 1u << 19,
-	SF_PHYS_ADDR = 1u << 20, SF_DATA_PAGE_SIZE = 1u << 21, SF_CODE_PAGE_SIZE = 1u << 22, SF_SRCLINE = 1u << 23,
-	SF_DATA_SRC = 1u << 24, SF_TOD = 1u << 25, SF_IPC = 1u << 26, SF_INSN = 1u << 27, SF_INSNLEN = 1u << 28,
-	SF_SRCCODE = 1u << 29, SF_BRSTACKINSN = 1u << 30, SF_BRSTACKINSNLEN = 1u << 31,
-};
+/* perf script's output fields (-F), as bits of a uint64_t (perf has more
+ * than 32). */
+#define SF_BIT(n) (UINT64_C(1) << (n))
+#define SF_COMM SF_BIT(0)
+#define SF_TID SF_BIT(1)
+#define SF_PID SF_BIT(2)
+#define SF_TIME SF_BIT(3)
+#define SF_CPU SF_BIT(4)
+#define SF_EVNAME SF_BIT(5)
+#define SF_TRACE SF_BIT(6)
+#define SF_IP SF_BIT(7)
+#define SF_SYM SF_BIT(8)
+#define SF_DSO SF_BIT(9)
+#define SF_ADDR SF_BIT(10)
+#define SF_SYMOFF SF_BIT(11)
+#define SF_PERIOD SF_BIT(12)
+#define SF_MISC SF_BIT(13)
+#define SF_WEIGHT SF_BIT(14)
+#define SF_IREGS SF_BIT(15)
+#define SF_UREGS SF_BIT(16)
+#define SF_BRSTACK SF_BIT(17)
+#define SF_BRSTACKSYM SF_BIT(18)
+#define SF_BRSTACKOFF SF_BIT(19)
+#define SF_PHYS_ADDR SF_BIT(20)
+#define SF_DATA_PAGE_SIZE SF_BIT(21)
+#define SF_CODE_PAGE_SIZE SF_BIT(22)
+#define SF_SRCLINE SF_BIT(23)
+#define SF_DATA_SRC SF_BIT(24)
+#define SF_TOD SF_BIT(25)
+#define SF_IPC SF_BIT(26)
+#define SF_INSN SF_BIT(27)
+#define SF_INSNLEN SF_BIT(28)
+#define SF_SRCCODE SF_BIT(29)
+#define SF_BRSTACKINSN SF_BIT(30)
+#define SF_BRSTACKINSNLEN SF_BIT(31)
+#define SF_INS_LAT SF_BIT(32)
+#define SF_BPF_OUTPUT SF_BIT(33)
 
 /* The output types perf keys -F by: the attr types below PERF_TYPE_MAX, then
  * everything else. */
 enum { SCRIPT_TYPE_OTHER = PERF_TYPE_MAX + 1, SCRIPT_NR_TYPES };
 
 struct script_type {
-	uint32_t fields;	/* what is printed */
-	uint32_t invalid;	/* what -F may not ask for this type */
-	uint32_t user_fields;	/* asked for by name in an untyped -F */
+	uint64_t fields;	/* what is printed */
+	uint64_t invalid;	/* what -F may not ask for this type */
+	uint64_t user_fields;	/* asked for by name in an untyped -F */
 	bool user_set;		/* a -F named this type (or all of them) */
 	bool wildcard;		/* ... through an untyped -F */
 	bool blank;		/* -F named only fields that print nothing here: blank lines, as perf */

@@ -194,6 +194,37 @@ ours=$("$PERFKIT" script -i kpf.data -F ip,sym,insnlen,insn)
 check "kpf.data: a kernel sample has no bytes (ilen: 0)" \
 	grep -Eq '^ *ffffffff[0-9a-f]+ [^ ]+ ilen: 0$' <<<"$ours"
 
+# ins_lat: WEIGHT_STRUCT's var2_w ("%16u"), after weight; refused without
+# WEIGHT_STRUCT, perf checking the first event of each type.
+perf record -q -W -e cpu-clock:u -c 1000000 -o w.data -- "$W" hot 20 >/dev/null 2>&1
+if python3 "$(dirname "$0")/rawfield-craft.py" weight w.data wc.data >/dev/null 2>"$tmp/err"; then
+	same_as_perf wc.data -F comm,ins_lat
+	same_as_perf wc.data -F comm,weight,ins_lat,ip
+	same_as_perf wc.data -F +ins_lat
+	check "wc.data: ins_lat values other than 0" \
+		grep -q '[1-9]' <<<"$("$PERFKIT" script -i wc.data -F ins_lat)"
+else
+	not_ok "rawfield-craft.py weight gives w.data other weights"; diag "$(cat "$tmp/err")"
+fi
+refused plain.data comm,ins_lat WEIGHT_STRUCT
+# bpf-output: a BPF output event's raw data, dumped 8 bytes a line with
+# "BPF string:" when it is one; flags: perf's empty flags column.
+perf record -q -e sched:sched_switch -c 1 -o sw.data -- "$W" hot 20 >/dev/null 2>&1
+if python3 "$(dirname "$0")/rawfield-craft.py" bpf sw.data bpf.data >/dev/null 2>"$tmp/err"; then
+	same_as_perf bpf.data
+	same_as_perf bpf.data -F comm,bpf-output
+	same_as_perf bpf.data -F -bpf-output
+	same_as_perf bpf.data -F sw:bpf-output,ip
+	same_as_perf bpf.data -F comm,flags,event
+	contains "bpf.data: the string of a printable payload" "$("$PERFKIT" script -i bpf.data)" \
+		'      BPF string: "hello, world"'
+else
+	not_ok "rawfield-craft.py bpf makes a BPF output file"; diag "$(cat "$tmp/err")"
+fi
+same_as_perf plain.data -F +flags
+run script -i plain.data -F hw:bpf-output
+expect_rc "bpf-output for hardware events: refused" 2
+
 "$PERFKIT" script -i plain.data -F brstack,nosuch >/dev/null 2>&1; rc=$?
 check "an unknown field after a new one: exit 2" [ "$rc" = 2 ]
 done_testing
