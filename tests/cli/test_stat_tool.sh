@@ -81,13 +81,19 @@ if command -v perf >/dev/null; then
 	shape() { printf '%s\n' "$1" | awk -F, '{ v = $1 ~ /^[0-9]+$/ || $1 == "<not counted>" ? "N" : $1; print v, $2, $3, NF }'; }
 	check "CSV lines have perf's shape (unit, name, fields, <not counted>)" \
 		test "$(shape "$err")" = "$(shape "$pcsv")"
-	pu=$(field "$pcsv" user_time 1)
-	mu=$(field "$err" user_time 1)
-	check "user_time agrees with perf's on the same workload ($mu vs $pu ns)" \
-		python3 -c "a, b = float('$mu'), float('$pu'); assert abs(a - b) <= 0.5 * b + 3e6, (a, b)"
 else
 	skip "perfkit list's tool events are perf list's" "perf is not installed"
 	skip "CSV lines have perf's shape" "perf is not installed"
-	skip "user_time agrees with perf's" "perf is not installed"
 fi
+# user_time is the workload's rusage user time, its waited-for children's
+# included, as perf counts it: checked against what the workload itself
+# reads of its rusage just before it exits, in the same run (two runs'
+# user times differ by half on a loaded machine).
+wrap=(python3 -c 'import resource as r, subprocess as s, sys
+s.run(sys.argv[1:])
+print(int((r.getrusage(r.RUSAGE_SELF).ru_utime + r.getrusage(r.RUSAGE_CHILDREN).ru_utime) * 1e9))' "${burn[@]}")
+run stat -x, -e user_time -- "${wrap[@]}"
+mu=$(field "$err" user_time 1)
+check "user_time is the workload's own rusage ($mu vs $out ns)" \
+	python3 -c "a, b = float('$mu'), float('$out'); assert b > 0 and abs(a - b) <= 0.1 * b + 2e7, (a, b)"
 done_testing
