@@ -272,6 +272,8 @@ static bool aranges_set(struct pk__zdebug *z, const unsigned char *b, uint64_t s
 			z->ar = ar;
 			z->cap_ar = cap;
 		}
+		if (n > UINT64_MAX - lo)
+			return false;	/* a range past the address space */
 		z->ar[z->nr_ar++] = (struct arange){ lo, lo + n, unit };
 	}
 	*off = end;
@@ -533,6 +535,22 @@ static bool units_need(struct pk__zdebug *z, uint64_t off, uint64_t end)
 	return true;
 }
 
+/* The bytes of the unit at off, its length field included; UINT64_MAX
+ * when its length field is not all in the have bytes or the length would
+ * wrap (a 64-bit one near 2^64). */
+static uint64_t unit_len(const unsigned char *buf, uint64_t off, uint64_t have)
+{
+	uint64_t len;
+
+	if (off > have || have - off < 4)
+		return UINT64_MAX;
+	if ((len = get(buf + off, 4)) != 0xffffffff)
+		return len + 4;
+	if (have - off < 12 || (len = get(buf + off + 4, 8)) > UINT64_MAX - 12)
+		return UINT64_MAX;
+	return len + 12;
+}
+
 /* Grow the image's units to hold the one at unit and at least twice as
  * many bytes as before, ending on a unit's end. */
 static bool grow_to(struct pk__zdebug *z, uint64_t unit)
@@ -543,10 +561,9 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 
 	if (unit > p->size / 2 || !stream_to(p, &p->zs, unit + 12))
 		return go_whole(z);	/* doubling would soon reach the end: one image, not two */
-	len = get(p->buf + unit, 4);
-	if (len == 0xffffffff && unit + 12 > p->have)
-		return go_whole(z);
-	want = unit + (len == 0xffffffff ? 12 + get(p->buf + unit + 4, 8) : 4 + len);
+	if ((len = unit_len(p->buf, unit, p->have)) > p->size - unit)
+		return go_whole(z);	/* a header cut short or a length past the end */
+	want = unit + len;
 	if (want < 2 * z->prefix)
 		want = 2 * z->prefix;
 	if (want > p->size / 2)
@@ -555,15 +572,9 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 		want = FIRST_INFO;
 	if (!stream_to(p, &p->zs, want))
 		return false;
-	while (off + 4 <= p->have) {
+	/* every unit_len is at least 4: the walk always moves on */
+	while ((len = unit_len(p->buf, off, p->have)) <= p->have - off) {
 		seen |= off == unit;
-		len = get(p->buf + off, 4);
-		if (len == 0xffffffff)
-			len = off + 12 <= p->have ? 12 + get(p->buf + off + 4, 8) : UINT64_MAX;
-		else
-			len += 4;
-		if (len > p->have - off)
-			break;
 		off += len;
 	}
 	if (!seen || off <= unit || !units_need(z, z->prefix, off))
