@@ -45,9 +45,10 @@ same "-C 1 --show-switch-events --deltatime" s.data -C 1 --show-switch-events --
 same "--show-switch-events" s.data --show-switch-events
 same "--show-round-events" s.data --show-round-events
 same "--time 20%-40%,60%-70%" s.data --time 20%-40%,60%-70%
-# The workload's pid, and 0 with it: the idle task is pid 0 in a -C
+# The workload's (dd's) pid, and 0 with it: the idle task is pid 0 in a -C
 # recording, and perf filters on it like any other id.
-pid=$(perf script -i s.data -F pid | awk '$1 != 0 {print $1; exit}')
+pid=$(perf script -i s.data --comms dd -F pid | awk '$1 != 0 {print $1; exit}')
+check "s.data: dd's samples have a pid ($pid)" test -n "$pid"
 same "--pid $pid" s.data --pid "$pid"
 same "--tid $pid --reltime" s.data --tid "$pid" --reltime
 same "--pid 0,$pid" s.data --pid "0,$pid"
