@@ -130,7 +130,8 @@ static int no_room(struct pk_data_reader *r, uint64_t at)
 	r->err = pk__error(-EINVAL, "read perf.data", "%s: the record at offset %llu has no room for its header "
 			   "before the end of the %s", r->path, (unsigned long long)at,
 			   r->pipe ? "stream" : r->data_end < r->data_end_said ? "file (truncated)"
-			   : r->in_dir ? "its file of the directory" : "data section");
+			   : r->in_dir ? "file (one of the directory's)" : "data section");
+	pk__error_hint("the records before it are read; the recording was cut short or damaged there");
 	return r->err;
 }
 
@@ -140,6 +141,9 @@ static int bad_type(struct pk_data_reader *r, uint64_t at, const struct perf_eve
 {
 	r->err = pk__error(-EINVAL, "read perf.data", "%s: the record at offset %llu has type %u, which "
 			   "no perf record has (size %u)", r->path, (unsigned long long)at, h->type, h->size);
+	pk__error_hint("the records before it are read; a type above %u is damage, or a record of a perf "
+		       "newer than 6.1, which perfkit reads as perf 6.1 does: not past it",
+		       PK__RECORD_HEADER_MAX - 1);
 	return r->err;
 }
 
@@ -283,7 +287,7 @@ static int raw_next(struct pk_data_reader *r, const struct perf_event_header **r
 		return damage(r, *at,
 			      r->pipe ? "runs past the end of the stream (cut short?)"
 			      : r->data_end < r->data_end_said ? "runs past the end of the file (truncated)"
-			      : r->in_dir ? "runs past the end of its file of the directory"
+			      : r->in_dir ? "runs past the end of its file (one of the directory's)"
 			      : "runs past the end of the data section",
 			      h.size);
 	*rec = (const struct perf_event_header *)(const void *)(r->buf + r->buf_pos);
