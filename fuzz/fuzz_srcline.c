@@ -13,7 +13,10 @@
  * every string terminated; -ENODATA has no frames; asking again gives the
  * cached answer.  A second maps asks the same addresses in the other order
  * (the cache is per DSO, so the first answer for an address is computed
- * cold in each order).  fuzz_replay_srcline runs fuzz/corpus/srcline.
+ * cold in each order).  A zlib-compressed file's units are inflated from
+ * a first image of 64 bytes, not 64 KiB, so that the lazy path
+ * (srcline-zdebug.c) is taken by inputs this small.  fuzz_replay_srcline
+ * runs fuzz/corpus/srcline.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -25,6 +28,7 @@
 
 #include "perfkit.h"
 #include "elf/elf.h"
+#include "symbols/symbols.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -33,6 +37,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	/* a compressed file's first image of at least 64 bytes of units, not
+	 * 64 KiB: inputs this small grow their images a unit at a time */
+	pk__zdebug_set_first_info(64);
 	return 0;
 }
 

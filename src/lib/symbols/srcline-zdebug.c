@@ -44,7 +44,15 @@ static const char *const unneeded[] = {
 };
 
 #define MAX_SCNS 64
-#define FIRST_INFO (64u << 10)	/* .debug_info bytes of the first image, at least */
+/* .debug_info bytes of the first image, at least: 64 KiB, less for the
+ * fuzz target (pk__zdebug_set_first_info) so that its small files take
+ * the lazy path too. */
+static uint64_t first_info = 64u << 10;
+
+void pk__zdebug_set_first_info(uint64_t bytes)
+{
+	first_info = bytes;
+}
 
 struct part {
 	Elf_Scn *scn;
@@ -568,8 +576,8 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 		want = 2 * z->prefix;
 	if (want > p->size / 2)
 		return go_whole(z);
-	if (want < FIRST_INFO)
-		want = FIRST_INFO;
+	if (want < first_info)
+		want = first_info;
 	if (!stream_to(p, &p->zs, want))
 		return false;
 	/* every unit_len is at least 4: the walk always moves on */

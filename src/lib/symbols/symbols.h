@@ -280,6 +280,11 @@ struct pk__zdebug *pk__zdebug_open(int fd);
  * and every earlier one stay valid until pk__zdebug_free.  NULL: no DWARF. */
 struct Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr);
 
+/* pk__zdebug_set_first_info - the least .debug_info the first image holds
+ * (64 KiB); a test seam, set once before any file is opened (the srcline
+ * fuzz target makes it small so that its inputs grow images too). */
+void pk__zdebug_set_first_info(uint64_t bytes);
+
 /* pk__zdebug_free - end every handle and free the images; NULL is a no-op. */
 void pk__zdebug_free(struct pk__zdebug *z);
 
