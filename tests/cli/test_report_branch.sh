@@ -67,7 +67,7 @@ fi
 perf record -q -e cpu-clock -F 999 -o perf.data -- "$W" hot 50 >/dev/null 2>&1
 python3 "$CRAFT" --feature perf.data perf-br.data
 # kernel ends: a program that spends its time in system calls
-perf record -q -e cpu-clock -F 999 -o dd.data -- dd if=/dev/zero of=/dev/null bs=1k count=100000 \
+perf record -q -e cpu-clock -c 1000000 -o dd.data -- dd if=/dev/zero of=/dev/null bs=1k count=100000 \
 	>/dev/null 2>&1
 python3 "$CRAFT" --feature dd.data dd-br.data
 perf record -q --call-graph dwarf -e cpu-clock -F 999 -o dwarf.data -- "$W" hot 30 >/dev/null 2>&1
@@ -109,6 +109,7 @@ done
 # filter's column gives way to perf's "# comm: NAME" line; --cpu drops the
 # sample.
 ddpid=$(perf script -i dd-br.data --comms dd -F pid 2>/dev/null | head -1 | tr -d ' ')
+check "dd-br.data: dd's samples have a pid ($ddpid)" test -n "$ddpid"
 for args in "--comms dd" "--comms dd -q" "--comms nosuch" "--dsos libc.so.6" "--dsos libc.so.6,dd" \
 	"--symbols read" "--sort sym,comm --symbols read" "--sort dso,comm --dsos libc.so.6" \
 	"--pid $ddpid" "--tid $ddpid --sort mispredict,pid"; do
@@ -148,7 +149,9 @@ for f in dd-br.data g-br.data; do
 	same_as_perf "$f" -t , -F dso_to,overhead
 done
 # --time: the samples of the slice, and perf's note after the event name
-t=$(perf script -i dd-br.data -F time 2>/dev/null | sed -n 20p | tr -d ' :')
+n=$(perf script -i dd-br.data -F time 2>/dev/null | wc -l)
+t=$(perf script -i dd-br.data -F time 2>/dev/null | sed -n "$((n / 2))p" | tr -d ' :')
+check "dd-br.data: the middle sample's time ($t, $n samples)" test -n "$t"
 same_as_perf dd-br.data --time "0,$t"
 same_as_perf dd-br.data --time "$t," --sort dso_to
 same_as_perf dd-br.data --time 10%/2
