@@ -55,9 +55,6 @@ static bool same_build_id(const struct pk__dso *d, struct pk__elf *e, bool *mism
 	return false;
 }
 
-/* Try one path: keep it in *best when it is better than what is there
- * (a .symtab beats a .dynsym; otherwise the first found stays), and note
- * it as the runtime file when it is the first with a real .dynsym. */
 /* A candidate is read only when it is a regular file: a name that leads
  * to a FIFO, a device or a process's pipe (a .gnu_debuglink of "0" next to
  * /proc/self/fd/N; fuzz_srcline) would block or never end. */
@@ -67,6 +64,10 @@ static bool regular(const char *path)
 
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
+
+/* Try one path: keep it in *best when it is better than what is there
+ * (a .symtab beats a .dynsym; otherwise the first found stays), and note
+ * it as the runtime file when it is the first with a real .dynsym. */
 
 static void consider(const struct pk__dso *d, const char *path, struct candidate *best,
 		     bool *mismatch)
@@ -235,9 +236,12 @@ static void read_elf(struct pk__dso *d, const char *mapped, struct pk__elf *e, b
 	if (pk__symtab_new(&f.t) < 0)
 		return;
 	pk__symtab_set_demangle(f.t, f.how);
-	/* Sized once: the kept symbols are at most the table's entries. */
-	pk__symtab_reserve(f.t, pk__elf_symbol_slots(e, !symtab));
-	pk__elf_symbols(e, add_sym, &f);
+	/* Sized once: the kept symbols are at most the table's entries (out
+	 * of memory here is out of memory for the table, as an add's). */
+	if (pk__symtab_reserve(f.t, pk__elf_symbol_slots(e, !symtab)) == 0)
+		pk__elf_symbols(e, add_sym, &f);
+	else
+		f.err = -ENOMEM;
 	if (f.err < 0) {
 		pk__symtab_free(f.t);
 		return;

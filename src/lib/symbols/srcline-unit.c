@@ -15,13 +15,31 @@
 #include <dwarf.h>
 #include <string.h>
 
-static uint64_t get(const unsigned char *b, unsigned int n)
+uint64_t pk__dwarf_le(const unsigned char *b, unsigned int n)
 {
 	uint64_t v = 0;
 
 	for (unsigned int i = 0; i < n; i++)
 		v |= (uint64_t)b[i] << (8 * i);
 	return v;
+}
+
+uint64_t pk__dwarf_unit_size(const unsigned char *buf, uint64_t off, uint64_t have, unsigned int *hdr)
+{
+	uint64_t len;
+
+	if (off > have || have - off < 4)
+		return UINT64_MAX;
+	if ((len = pk__dwarf_le(buf + off, 4)) < 0xfffffff0) {
+		*hdr = 4;
+		return len + 4;
+	}
+	/* 0xfffffff0 to 0xfffffffe are reserved; a 64-bit length near 2^64
+	 * would wrap when the header is added */
+	if (len != 0xffffffff || have - off < 12 || (len = pk__dwarf_le(buf + off + 4, 8)) > UINT64_MAX - 12)
+		return UINT64_MAX;
+	*hdr = 12;
+	return len + 12;
 }
 
 static bool uleb(const unsigned char **b, const unsigned char *end, uint64_t *v)
@@ -43,24 +61,15 @@ static bool uleb(const unsigned char **b, const unsigned char *end, uint64_t *v)
 bool pk__cu_head_read(const unsigned char *u, uint64_t avail, struct pk__cu_head *h)
 {
 	const unsigned char *b = u, *end;
-	uint64_t len;
+	unsigned int hdr;
+	uint64_t size = pk__dwarf_unit_size(u, 0, avail, &hdr);
 
-	if (avail < 4)
+	if (size > avail || size < hdr + 2u)
 		return false;
-	len = get(b, 4);
-	h->osz = 4;
-	b += 4;
-	if (len == 0xffffffff) {
-		if (avail < 12)
-			return false;
-		len = get(b, 8);
-		h->osz = 8;
-		b += 8;
-	}
-	if (len > avail - (uint64_t)(b - u) || len < 2)
-		return false;
-	end = b + len;
-	h->version = (unsigned int)get(b, 2);
+	h->osz = hdr == 12 ? 8 : 4;
+	b += hdr;
+	end = u + size;
+	h->version = (unsigned int)pk__dwarf_le(b, 2);
 	b += 2;
 	if (h->version < 2 || h->version > 5)
 		return false;
@@ -68,12 +77,12 @@ bool pk__cu_head_read(const unsigned char *u, uint64_t avail, struct pk__cu_head
 		if ((uint64_t)(end - b) < 2u + h->osz || (b[0] != DW_UT_compile && b[0] != DW_UT_partial))
 			return false;	/* type and split units: the caller takes everything */
 		h->asz = b[1];
-		h->abbrev = get(b + 2, h->osz);
+		h->abbrev = pk__dwarf_le(b + 2, h->osz);
 		b += 2 + h->osz;
 	} else {
 		if ((uint64_t)(end - b) < 1u + h->osz)
 			return false;
-		h->abbrev = get(b, h->osz);
+		h->abbrev = pk__dwarf_le(b, h->osz);
 		h->asz = b[h->osz];
 		b += 1 + h->osz;
 	}
@@ -85,12 +94,13 @@ bool pk__cu_head_read(const unsigned char *u, uint64_t avail, struct pk__cu_head
 int pk__abbrev_scan(const unsigned char *buf, uint64_t have, uint64_t off, uint64_t code,
 		    uint64_t *spec, uint64_t *table_end)
 {
-	const unsigned char *b = buf + off, *end = buf + have;
+	const unsigned char *b, *end = buf + have;
 	uint64_t c, tag, attr, form;
 
 	*spec = UINT64_MAX;
 	if (off >= have)
 		return -1;
+	b = buf + off;	/* (off is the file's: only a pointer inside is made) */
 	for (;;) {
 		if (!uleb(&b, end, &c))
 			return -1;
@@ -98,7 +108,7 @@ int pk__abbrev_scan(const unsigned char *buf, uint64_t have, uint64_t off, uint6
 			break;	/* the table's end */
 		if (!uleb(&b, end, &tag) || b++ >= end)
 			return -1;
-		if (c == code)
+		if (c == code && *spec == UINT64_MAX)	/* the first, as libdw takes it */
 			*spec = (uint64_t)(b - buf);
 		do {
 			if (!uleb(&b, end, &attr) || !uleb(&b, end, &form))
@@ -106,7 +116,8 @@ int pk__abbrev_scan(const unsigned char *buf, uint64_t have, uint64_t off, uint6
 			/* forms that refer outside the unit, or whose form only
 			 * the DIE knows: every unit is needed */
 			if (form == DW_FORM_ref_addr || form == DW_FORM_ref_sig8 || form == DW_FORM_indirect ||
-			    form == DW_FORM_GNU_ref_alt || form == DW_FORM_GNU_strp_alt)
+			    form == DW_FORM_GNU_ref_alt || form == DW_FORM_GNU_strp_alt || form == DW_FORM_ref_sup4 ||
+			    form == DW_FORM_ref_sup8 || form == DW_FORM_strp_sup)
 				return 0;
 			if (form == DW_FORM_implicit_const && !uleb(&b, end, &tag))
 				return -1;	/* an sleb's bytes skip as an uleb's */
@@ -151,9 +162,9 @@ static int64_t form_size(uint64_t form, const unsigned char *b, const unsigned c
 	case DW_FORM_block1:
 		return b < end ? 1 + (int64_t)b[0] : -1;
 	case DW_FORM_block2:
-		return end - b >= 2 ? 2 + (int64_t)get(b, 2) : -1;
+		return end - b >= 2 ? 2 + (int64_t)pk__dwarf_le(b, 2) : -1;
 	case DW_FORM_block4:
-		return end - b >= 4 ? 4 + (int64_t)get(b, 4) : -1;
+		return end - b >= 4 ? 4 + (int64_t)pk__dwarf_le(b, 4) : -1;
 	case DW_FORM_block: case DW_FORM_exprloc:
 		return uleb(&p, end, &n) && n <= (uint64_t)(end - p) ? (p - b) + (int64_t)n : -1;
 	default:
@@ -181,7 +192,7 @@ int pk__cu_stmt_list(const struct pk__cu_head *h, const unsigned char *spec, con
 		if (attr == DW_AT_stmt_list) {
 			if (form != DW_FORM_sec_offset && form != DW_FORM_data4 && form != DW_FORM_data8)
 				return -1;
-			*stmt = get(b, (unsigned int)n);
+			*stmt = pk__dwarf_le(b, (unsigned int)n);
 			return 1;
 		}
 		b += n;

@@ -229,15 +229,6 @@ static bool part_load(struct pk__zdebug *z, size_t i)
 	return ok;
 }
 
-static uint64_t get(const unsigned char *b, unsigned int n)
-{
-	uint64_t v = 0;
-
-	for (unsigned int i = 0; i < n; i++)
-		v |= (uint64_t)b[i] << (8 * i);
-	return v;
-}
-
 static int arange_cmp(const void *a, const void *b)
 {
 	const struct arange *x = a, *y = b;
@@ -248,26 +239,26 @@ static int arange_cmp(const void *a, const void *b)
 /* One arange set's tuples; *off moves to the next set. */
 static bool aranges_set(struct pk__zdebug *z, const unsigned char *b, uint64_t size, uint64_t *off)
 {
-	uint64_t len = get(b + *off, 4), hdr = 4, unit, at, end;
+	uint64_t len = pk__dwarf_le(b + *off, 4), hdr = 4, unit, at, end;
 	unsigned int osz = 4, asz;
 
 	if (len == 0xffffffff) {
 		if (size - *off < 12)
 			return false;
-		len = get(b + *off + 4, 8);
+		len = pk__dwarf_le(b + *off + 4, 8);
 		hdr = 12;
 		osz = 8;
 	}
-	if (len > size - *off - hdr || len < 2u + osz + 2u || get(b + *off + hdr, 2) != 2)
+	if (len > size - *off - hdr || len < 2u + osz + 2u || pk__dwarf_le(b + *off + hdr, 2) != 2)
 		return false;
 	end = *off + hdr + len;
-	unit = get(b + *off + hdr + 2, osz);
+	unit = pk__dwarf_le(b + *off + hdr + 2, osz);
 	asz = b[*off + hdr + 2 + osz];
 	if ((asz != 4 && asz != 8) || b[*off + hdr + 3 + osz])
 		return false;
 	at = *off + ((hdr + 4 + osz + 2 * asz - 1) / (2 * asz)) * (2 * asz);
 	for (; at + 2 * asz <= end; at += 2 * asz) {
-		uint64_t lo = get(b + at, asz), n = get(b + at + asz, asz);
+		uint64_t lo = pk__dwarf_le(b + at, asz), n = pk__dwarf_le(b + at + asz, asz);
 		struct arange *ar;
 
 		if (!lo && !n)
@@ -335,11 +326,11 @@ static uint64_t aranges_keep(const struct pk__zdebug *z, unsigned char *dst)
 	}
 	/* aranges_read checked every set's header */
 	while (off + 4 <= p->size) {
-		bool dwarf64 = get(p->buf + off, 4) == 0xffffffff;
+		bool dwarf64 = pk__dwarf_le(p->buf + off, 4) == 0xffffffff;
 		uint64_t hdr = dwarf64 ? 12 : 4, osz = dwarf64 ? 8 : 4;
-		uint64_t len = dwarf64 ? get(p->buf + off + 4, 8) : get(p->buf + off, 4);
+		uint64_t len = dwarf64 ? pk__dwarf_le(p->buf + off + 4, 8) : pk__dwarf_le(p->buf + off, 4);
 
-		if (get(p->buf + off + hdr + 2, (unsigned int)osz) < z->prefix) {
+		if (pk__dwarf_le(p->buf + off + hdr + 2, (unsigned int)osz) < z->prefix) {
 			if (dst)
 				memcpy(dst + out, p->buf + off, hdr + len);
 			out += hdr + len;
@@ -501,21 +492,14 @@ static int abbrev_need(struct pk__zdebug *z, const struct pk__cu_head *h, uint64
 static bool line_need(struct pk__zdebug *z, uint64_t stmt)
 {
 	struct part *p = &z->p[z->line];
-	uint64_t len, hdr = 4;
+	unsigned int hdr;
+	uint64_t len;
 
 	if (stmt >= p->size || p->size - stmt < 4 ||
 	    !part_to(z, z->line, p->size - stmt < 12 ? p->size : stmt + 12))
 		return false;
-	len = get(p->buf + stmt, 4);
-	if (len == 0xffffffff) {
-		if (p->size - stmt < 12)
-			return false;
-		len = get(p->buf + stmt + 4, 8);
-		hdr = 12;
-	} else if (len >= 0xfffffff0) {
-		return false;
-	}
-	return len <= p->size - stmt - hdr && part_to(z, z->line, stmt + hdr + len);
+	len = pk__dwarf_unit_size(p->buf, stmt, p->have, &hdr);
+	return len <= p->size - stmt && part_to(z, z->line, stmt + len);
 }
 
 /* What the units from off to end read of .debug_abbrev and .debug_line,
@@ -543,33 +527,18 @@ static bool units_need(struct pk__zdebug *z, uint64_t off, uint64_t end)
 	return true;
 }
 
-/* The bytes of the unit at off, its length field included; UINT64_MAX
- * when its length field is not all in the have bytes or the length would
- * wrap (a 64-bit one near 2^64). */
-static uint64_t unit_len(const unsigned char *buf, uint64_t off, uint64_t have)
-{
-	uint64_t len;
-
-	if (off > have || have - off < 4)
-		return UINT64_MAX;
-	if ((len = get(buf + off, 4)) != 0xffffffff)
-		return len + 4;
-	if (have - off < 12 || (len = get(buf + off + 4, 8)) > UINT64_MAX - 12)
-		return UINT64_MAX;
-	return len + 12;
-}
-
 /* Grow the image's units to hold the one at unit and at least twice as
  * many bytes as before, ending on a unit's end. */
 static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 {
 	struct part *p = &z->p[z->info];
 	uint64_t off = z->prefix, want, len;
+	unsigned int hdr;
 	bool seen = false;
 
 	if (unit > p->size / 2 || !stream_to(p, &p->zs, unit + 12))
 		return go_whole(z);	/* doubling would soon reach the end: one image, not two */
-	if ((len = unit_len(p->buf, unit, p->have)) > p->size - unit)
+	if ((len = pk__dwarf_unit_size(p->buf, unit, p->have, &hdr)) > p->size - unit)
 		return go_whole(z);	/* a header cut short or a length past the end */
 	want = unit + len;
 	if (want < 2 * z->prefix)
@@ -580,8 +549,8 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 		want = first_info;
 	if (!stream_to(p, &p->zs, want))
 		return false;
-	/* every unit_len is at least 4: the walk always moves on */
-	while ((len = unit_len(p->buf, off, p->have)) <= p->have - off) {
+	/* every unit is at least 4 bytes: the walk always moves on */
+	while ((len = pk__dwarf_unit_size(p->buf, off, p->have, &hdr)) <= p->have - off) {
 		seen |= off == unit;
 		off += len;
 	}

@@ -298,6 +298,16 @@ struct pk__cu_head {
 	const unsigned char *die, *end;	/* the unit DIE's attribute values; the unit's end */
 };
 
+/* pk__dwarf_le - the n-byte (n <= 8) little-endian number at b: DWARF as
+ * srcline-zdebug.c reads it, from little-endian files only. */
+uint64_t pk__dwarf_le(const unsigned char *b, unsigned int n);
+
+/* pk__dwarf_unit_size - the bytes of the unit (or line table, or arange
+ * set: any DWARF initial length) at off of buf's first have bytes, its
+ * length field included, with *hdr that field's size (4 or 12); UINT64_MAX
+ * when the field is not all there, is a reserved value, or would wrap. */
+uint64_t pk__dwarf_unit_size(const unsigned char *buf, uint64_t off, uint64_t have, unsigned int *hdr);
+
 /* pk__cu_head_read - the header of the unit at u (avail bytes there, the
  * whole unit among them); false for a unit of a kind this does not read
  * (type or split units, a version outside 2-5, an empty unit). */
@@ -308,7 +318,8 @@ bool pk__cu_head_read(const unsigned char *u, uint64_t avail, struct pk__cu_head
  * offset of code's attribute specifications (UINT64_MAX: no such code);
  * -1 when the table goes on past have (or is cut off); 0 when a form in
  * it may refer outside its unit (DW_FORM_ref_addr, ref_sig8, indirect,
- * the GNU alt forms). */
+ * the GNU alt forms and DWARF 5's sup forms).  A code defined twice is its
+ * first definition, as libdw reads it. */
 int pk__abbrev_scan(const unsigned char *buf, uint64_t have, uint64_t off, uint64_t code,
 		    uint64_t *spec, uint64_t *table_end);
 

@@ -80,7 +80,8 @@ static void table_cut_off(void **state)
 static void table_refers_outside(void **state)
 {
 	unsigned char t[sizeof(abbrev)];
-	const unsigned char forms[] = { DW_FORM_ref_addr, DW_FORM_ref_sig8, DW_FORM_indirect };
+	const unsigned char forms[] = { DW_FORM_ref_addr, DW_FORM_ref_sig8, DW_FORM_indirect, DW_FORM_ref_sup4,
+					DW_FORM_ref_sup8, DW_FORM_strp_sup };
 	/* the GNU alt forms, 0x1f20 and 0x1f21, as two-byte ulebs */
 	unsigned char alt[] = { 0x01, DW_TAG_variable, DW_CHILDREN_no, DW_AT_type, 0xa0, 0x3e, 0, 0, 0 };
 	uint64_t spec, end;
@@ -98,6 +99,44 @@ static void table_refers_outside(void **state)
 	alt[5] = 0;	/* a local form: the table reads to its end */
 	assert_int_equal(pk__abbrev_scan(alt, sizeof(alt), 0, 1, &spec, &end), 1);
 	assert_int_equal(end, 8);
+}
+
+/* A code defined twice is its first definition, as libdw reads it. */
+static void code_defined_twice(void **state)
+{
+	/* code 1: a name string; code 1 again: stmt_list; code 0: the end */
+	const unsigned char t[] = { 0x01, DW_TAG_compile_unit, DW_CHILDREN_no, DW_AT_name, DW_FORM_string, 0, 0,
+				    0x01, DW_TAG_compile_unit, DW_CHILDREN_no, DW_AT_stmt_list, DW_FORM_sec_offset,
+				    0, 0, 0 };
+	uint64_t spec, end;
+
+	(void)state;
+	assert_int_equal(pk__abbrev_scan(t, sizeof(t), 0, 1, &spec, &end), 1);
+	assert_int_equal(spec, 3);
+	assert_int_equal(end, sizeof(t));
+	/* an offset past the table: none, and no pointer made past it */
+	assert_int_equal(pk__abbrev_scan(t, sizeof(t), UINT64_MAX - 4, 1, &spec, &end), -1);
+}
+
+/* pk__dwarf_unit_size: 32- and 64-bit lengths; cut, reserved and wrapping
+ * ones are none. */
+static void unit_sizes(void **state)
+{
+	const unsigned char l32[] = { 8, 0, 0, 0 }, res[] = { 0xf0, 0xff, 0xff, 0xff },
+			    l64[] = { 0xff, 0xff, 0xff, 0xff, 20, 0, 0, 0, 0, 0, 0, 0 },
+			    wrap[] = { 0xff, 0xff, 0xff, 0xff, 0xf4, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	unsigned int hdr = 0;
+
+	(void)state;
+	assert_int_equal(pk__dwarf_unit_size(l32, 0, sizeof(l32), &hdr), 12);
+	assert_int_equal(hdr, 4);
+	assert_int_equal(pk__dwarf_unit_size(l64, 0, sizeof(l64), &hdr), 32);
+	assert_int_equal(hdr, 12);
+	assert_true(pk__dwarf_unit_size(l64, 0, 11, &hdr) == UINT64_MAX);
+	assert_true(pk__dwarf_unit_size(l32, 1, sizeof(l32), &hdr) == UINT64_MAX);
+	assert_true(pk__dwarf_unit_size(l32, 9, sizeof(l32), &hdr) == UINT64_MAX);
+	assert_true(pk__dwarf_unit_size(res, 0, sizeof(res), &hdr) == UINT64_MAX);
+	assert_true(pk__dwarf_unit_size(wrap, 0, sizeof(wrap), &hdr) == UINT64_MAX);
 }
 
 static void dwarf4_unit(void **state)
@@ -170,6 +209,8 @@ int main(void)
 		cmocka_unit_test(dwarf5_unit),
 		cmocka_unit_test(table_cut_off),
 		cmocka_unit_test(table_refers_outside),
+		cmocka_unit_test(code_defined_twice),
+		cmocka_unit_test(unit_sizes),
 		cmocka_unit_test(dwarf4_unit),
 		cmocka_unit_test(units_not_read),
 		cmocka_unit_test(stmt_list_absent_or_unknown),
