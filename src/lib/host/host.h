@@ -206,10 +206,11 @@ int pk__host_kallsyms_whole(const char *path, bool map, struct pk__host_ktext *k
  * (line[n] NUL): a NUL inside makes it malformed, as in a walk. */
 int pk__host_ksym_parse_n(char *line, size_t n, struct pk__host_ksym *s);
 
-/* pk__host_kallsyms_hidden - the error record of a kallsyms walk that saw
- * no address (any_line: it saw lines, their addresses hidden by
- * kptr_restrict; else no symbol at all).  Returns -EACCES. */
-int pk__host_kallsyms_hidden(bool any_line);
+/* pk__host_kallsyms_hidden - the error record of a kallsyms walk of path
+ * that saw no address (any_line: it saw lines, their addresses hidden by
+ * kptr_restrict, and the hint says how to show them; else no symbol at
+ * all).  Returns -EACCES. */
+int pk__host_kallsyms_hidden(const char *path, bool any_line);
 
 /* The longest kallsyms line a walk takes: KSYM_NAME_LEN is 512 since
  * Linux 6.1, a module name at most 56 bytes. */

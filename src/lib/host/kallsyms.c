@@ -397,15 +397,19 @@ static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w,
 	/* Hidden addresses all read 0; a walk that saw only zeros (to the end,
 	 * or to where the callback stopped) saw hidden ones. */
 	if (ret >= 0 && (flags & PK__KSYM_NEED_ADDRS) && !w->any_addr)
-		return pk__host_kallsyms_hidden(w->any_line);
+		return pk__host_kallsyms_hidden(path, w->any_line);
 	return ret;
 }
 
-int pk__host_kallsyms_hidden(bool any_line)
+int pk__host_kallsyms_hidden(const char *path, bool any_line)
 {
-	pk__error(-EACCES, "read the kernel's symbols", "%s", any_line ?
-		  "the kernel hides its addresses from this user (kptr_restrict)" :
-		  "the file lists no symbols");
+	if (!any_line) {
+		pk__error(-EACCES, "read the kernel's symbols", "%s lists no symbols", path);
+		pk__error_hint("a kallsyms file has lines of ADDRESS TYPE NAME, as /proc/kallsyms");
+		return -EACCES;
+	}
+	pk__error(-EACCES, "read the kernel's symbols", "%s: %s", path,
+		  "the kernel hides its addresses from this user (kptr_restrict)");
 	pk__error_hint("%s", "as root: sysctl -w kernel.kptr_restrict=0");
 	return -EACCES;
 }

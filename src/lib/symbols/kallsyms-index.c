@@ -292,11 +292,13 @@ static int walk(struct pk__kindex *x, struct scan *sc)
 
 		/* A dropped letter or '$' name drops the line in any shape. */
 		if (sc->any_line && sc->any_addr && n > QUICK_NAME && n < PK__KSYM_LINE_MAX &&
-		    p[16] == ' ' && p[18] == ' ' &&
+		    p[16] == ' ' && p[18] == ' ' && pk__host_ksym_lower16(p) &&
 		    !(n == QUICK_NAME + 5 && !memcmp(p + QUICK_NAME, "_text", 5))) {
+			/* the quick shape (16 hex digits, type, name) only: decode()
+			 * keeps what kept_line keeps, and so must this */
 			if ((b = binding_of(p[17], p[QUICK_NAME])) < 0)
 				;
-			else if (last > ' ' && last != 0x7f && last != ']' && pk__host_ksym_lower16(p))
+			else if (last > ' ' && last != 0x7f && last != ']')
 				err = count_kept(&w, p, text_key(p), 0, true);
 			else if (kept_line(x->base, p, n, &l, sc))
 				err = count_kept(&w, p, addr_key(l.addr), l.addr, false);
@@ -318,11 +320,12 @@ int pk__kindex_scan(struct pk__kindex *x, const char *path, bool map, uint64_t *
 	x->base = x->text.text;
 	/* A name's offset is 32 bits: one text of at most 4 GiB. */
 	if ((uint64_t)x->len > UINT32_MAX)
-		return pk__error(-EFBIG, "read the kernel's symbols", "a kallsyms text over 4 GiB");
+		return pk__error(-EFBIG, "read the kernel's symbols", "%s: over 4 GiB, more than any kallsyms",
+				 path);
 	if ((err = walk(x, &sc)) < 0)
 		return err;
 	if (!sc.any_addr)
-		return pk__host_kallsyms_hidden(sc.any_line);
+		return pk__host_kallsyms_hidden(path, sc.any_line);
 	*text_addr = sc.text;
 	return 0;
 }
