@@ -209,6 +209,15 @@ void cli_stop_reset(void);
  */
 void cli_tracefs_need(const char *spec);
 
+/*
+ * cli_tracing_text - tracepoint sample s's fields as perf prints them
+ * (pk_tracing_format) into *buf, grown to *cap as needed (both start
+ * NULL and 0; the caller frees *buf).  Returns the text's length, or
+ * pk_tracing_format's error (-EINVAL for a damaged sample, its record
+ * set), or -ENOMEM.
+ */
+int cli_tracing_text(struct pk_tracing *t, const struct pk_sample *s, char **buf, size_t *cap);
+
 /* cli_print_attrs - -v: each event's name and the perf_event_attr it was
  * opened with, in perf -vv's layout. */
 void cli_print_attrs(FILE *f, const struct pk_evlist *l, const struct pk_events *ev);

@@ -75,6 +75,7 @@ struct report_trace {
 	struct pk_intern *names;
 	char *buf;
 	size_t cap;
+	bool damage_said;	/* a damaged sample's warning given */
 };
 
 /* The sample's fields as perf's tep_print_event(TEP_PRINT_INFO) prints
@@ -86,15 +87,11 @@ static int trace_of(struct report_trace *tr, const struct pk_sample *smp, const 
 	*out = NULL;
 	if (!tr || !tr->tracing || !smp->raw.data)
 		return 0;
-	n = pk_tracing_format(tr->tracing, smp->raw.data, smp->raw.size, (int)smp->cpu, tr->buf, tr->cap);
-	if (n >= 0 && (size_t)n >= tr->cap) {
-		char *b = realloc(tr->buf, (size_t)n + 1);
-
-		if (!b)
-			return -ENOMEM;
-		tr->buf = b;
-		tr->cap = (size_t)n + 1;
-		n = pk_tracing_format(tr->tracing, smp->raw.data, smp->raw.size, (int)smp->cpu, b, tr->cap);
+	n = cli_tracing_text(tr->tracing, smp, &tr->buf, &tr->cap);
+	if (n == -EINVAL && !tr->damage_said) {
+		tr->damage_said = true;	/* once: such a file has many */
+		cli_message(stderr, "perfkit report: warning: %s: %s; its rows are N/A\n",
+			    pk_last_error()->what, pk_last_error()->why);
 	}
 	if (n == -ENOMEM)
 		return n;
@@ -178,8 +175,11 @@ static int trace_setup(struct report_opts *o, struct pk_data_reader *r)
 	}
 	/* Without formats (or with damaged ones) every row is perf's "N/A". */
 	if (pk_data_reader_feature(r, PK_DATA_FEAT_TRACING_DATA, &td, &len) == 0 &&
-	    pk_tracing_data_parse(td, len, &o->trace->tracing) < 0)
+	    pk_tracing_data_parse(td, len, &o->trace->tracing) < 0) {
 		o->trace->tracing = NULL;
+		cli_message(stderr, "perfkit report: warning: %s: %s; the trace key's rows are N/A\n",
+			    pk_last_error()->what, pk_last_error()->why);
+	}
 	return 0;
 }
 

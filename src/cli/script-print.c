@@ -152,16 +152,7 @@ static int print_trace(struct script_out *o, struct script_ctx *c, const struct 
 
 	if (!c->tracing || !s->raw.data)
 		return 0;
-	n = pk_tracing_format(c->tracing, s->raw.data, s->raw.size, (int)s->cpu, c->trace_buf, c->trace_len);
-	if (n >= 0 && (size_t)n >= c->trace_len) {
-		char *b = realloc(c->trace_buf, (size_t)n + 1);
-
-		if (!b)
-			return -ENOMEM;
-		c->trace_buf = b;
-		c->trace_len = (size_t)n + 1;
-		n = pk_tracing_format(c->tracing, s->raw.data, s->raw.size, (int)s->cpu, b, c->trace_len);
-	}
+	n = cli_tracing_text(c->tracing, s, &c->trace_buf, &c->trace_len);
 	if (n > 0)
 		script_out_str(o, c->trace_buf);
 	if (n == -EINVAL && !c->trace_damage_said) {

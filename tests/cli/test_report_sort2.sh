@@ -49,6 +49,23 @@ else
 	same_as_perf t.data -F overhead,trace,comm
 	# perf makes a trace text only to compare two samples: one sample
 	# prints cut to the header, identical ones (one entry) whole
+	# damaged tracing data (its "tracing" magic overwritten): every row
+	# N/A, with a warning saying why
+	python3 - t.data td.data <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+off, size = struct.unpack_from('<QQ', b, 40)
+feats = int.from_bytes(b[72:104], 'little')
+assert feats & 2, 'no TRACING_DATA'
+at = off + size + 16 * bin(feats & 1).count('1')	# its section: bit 1's entry
+sec, = struct.unpack_from('<Q', b, at)
+assert b[sec + 3:sec + 10] == b'tracing'
+b[sec + 3:sec + 10] = b'XXXXXXX'
+open(sys.argv[2], 'wb').write(b)
+PY
+	run report -i td.data --stdio -q --sort trace
+	contains "damaged tracing data: a warning" "$err" "the trace key's rows are N/A"
+	check "... and N/A rows" test -n "$out" -a -z "$(printf '%s\n' "$out" | sed '/^$/d' | grep -v 'N/A$')"
 	for n in 1 3; do
 		python3 "$(dirname "$0")/trace-craft.py" t.data t$n.data $n >/dev/null
 		same_as_perf t$n.data --sort trace
