@@ -216,22 +216,6 @@ static void print_line(const struct hier_ctx *c, size_t level, const struct pk_h
 
 static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n);
 
-/* A leaf's call graph, as the flat table prints an entry's (report-print.c's
- * print_chain), of the leaf's own period. */
-static void print_chain(struct hier_ctx *c, const struct pk_hist_entry *e)
-{
-	const struct report_opts *o = c->o;
-	uint64_t min_hit = (uint64_t)((double)report_flags2_total(o, c->h) * (o->cg.min_percent / 100));
-	struct report_cg cg = o->cg;
-
-	if (pk_callchain_sort(e->chain, o->cg.mode, min_hit, o->cg.min_percent) < 0) {
-		c->nomem = true;
-		return;
-	}
-	cg.color = o->color ? cli_percent_color : NULL;
-	report_callchain_print(c->f, &cg, e->chain, pk_hist_total_period(c->h), e->period, o->sort_sym);
-}
-
 /* The leaves grouped by key `level` into g (n slots), in order of first
  * appearance, with their periods, samples and counts summed; how many. */
 static size_t group_leaves(const struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves,
@@ -327,7 +311,7 @@ static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_e
 			continue;
 		print_line(c, level, leaves[i], leaves[i]->period, leaves[i]->nr_samples);
 		if (c->o->callchain && leaves[i]->chain)
-			print_chain(c, leaves[i]);
+			c->nomem |= report_print_chain(c->f, c->o, c->h, leaves[i]) < 0;
 	}
 }
 

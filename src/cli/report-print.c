@@ -9,6 +9,7 @@
  */
 #include "report.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -526,8 +527,8 @@ static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist
  * event's period, and a lone chain is measured against the entry's own
  * (Children) period.
  */
-static void print_chain(FILE *f, const struct report_opts *o, const struct pk_hist *h,
-			const struct pk_hist_entry *e)
+int report_print_chain(FILE *f, const struct report_opts *o, const struct pk_hist *h,
+		       const struct pk_hist_entry *e)
 {
 	uint64_t total = pk_hist_total_period(h);	/* perf prints shares of every sample, */
 	uint64_t min_hit = (uint64_t)((double)report_flags2_total(o, h) * (o->cg.min_percent / 100));	/* cuts by --percentage's */
@@ -535,9 +536,10 @@ static void print_chain(FILE *f, const struct report_opts *o, const struct pk_hi
 	struct report_cg cg = o->cg;
 
 	if (pk_callchain_sort(e->chain, o->cg.mode, min_hit, o->cg.min_percent) < 0)
-		return;	/* out of memory: the row stands without its graph */
+		return -ENOMEM;
 	cg.color = o->color ? cli_percent_color : NULL;	/* perf colours the graph as the table */
 	report_callchain_print(f, &cg, e->chain, total, parent, o->sort_sym);
+	return 0;
 }
 
 /* perf's convert_unit: the count in thousands (K), millions (M), billions
@@ -593,7 +595,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 			continue;
 		print_row(f, o, ev->hist, e, cols, n, threads, nr_members);
 		if (o->callchain && e->chain)
-			print_chain(f, o, ev->hist, e);
+			(void)report_print_chain(f, o, ev->hist, e);	/* out of memory: the row without its graph */
 	}
 	free(order);
 	if (nomem)

@@ -263,6 +263,15 @@ bool report_print(FILE *f, const struct report_opts *o, const struct report_even
 		  uint64_t lost_samples, struct pk_threads *threads);
 
 /*
+ * report_print_chain - entry e's call graph under its row, as perf prints
+ * it in the flat table and under a --hierarchy leaf: the chain sorted in
+ * -g's mode with its threshold, shares of every sample's period.  Returns
+ * 0, or -ENOMEM (nothing printed).
+ */
+int report_print_chain(FILE *f, const struct report_opts *o, const struct pk_hist *h,
+		       const struct pk_hist_entry *e);
+
+/*
  * report_callchain_print - the call graph under one entry, in cg's mode,
  * from tree `cc` (sorted for that mode): percentages of `total` (the
  * event's period), or for fractal of `parent_total` (the entry's period,
