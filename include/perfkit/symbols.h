@@ -58,6 +58,10 @@ struct pk_location {
 					 * the next starts, as perf's */
 	unsigned char sym_binding;	/* the symbol's ELF binding (STB_LOCAL, STB_GLOBAL,
 					 * STB_WEAK; kallsyms' t/T/W), 0 without sym */
+	bool sym_object;		/* the symbol is a data object (ELF's STT_OBJECT),
+					 * which perf prints as name+0xOFFSET */
+	uint32_t map_prot, map_flags;	/* the map's MMAP2 prot and flags (PROT_*, MAP_*),
+					 * 0 without a map or from an MMAP record */
 };
 
 struct pk_maps;

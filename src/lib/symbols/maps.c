@@ -651,6 +651,8 @@ static int find_map(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 		return -ENOENT;
 	loc->dso = &map->dso->pub;
 	loc->map_ip = map_ip(map, ip);
+	loc->map_prot = map->prot;
+	loc->map_flags = map->flags;
 	*out = map;
 	return 0;
 }
@@ -684,6 +686,7 @@ int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 		loc->sym_start = sym->start + d->text_delta;
 		loc->sym_end = sym->end + d->text_delta;
 		loc->sym_binding = sym->binding;
+		loc->sym_object = sym->object;
 		loc->symoff = loc->addr - loc->sym_start;
 	}
 	return 0;
