@@ -109,10 +109,12 @@ struct pk_hist_sample {
 	uint64_t daddr;		/* the data address (PERF_SAMPLE_ADDR) */
 	uint64_t iaddr;		/* the sampled ip, as sampled */
 	const char *daddr_dso;	/* the data address's object, interned like dso; NULL none */
+	const struct pk_dso *daddr_obj;	/* ... the object itself (DCACHELINE orders by its id) */
 	const char *daddr_sym;	/* ... its symbol, NULL none (shown, not keyed on) */
 	uint64_t daddr_symoff;	/* ... the data address minus the symbol's start */
 	bool daddr_object;	/* ... the symbol is a data object (shown with its offset) */
-	bool daddr_anon;	/* ... the object is anonymous memory (the line keys by pid) */
+	bool daddr_anon;	/* ... user memory, private, of no file (perf's zero dso
+				 * id): DCACHELINE tells processes apart there */
 	uint64_t dcacheline;	/* DCACHELINE: the line of the address in its map (perf's
 				 * cl_address of al_addr) */
 	uint64_t dcl_symoff;	/* ... that line minus the symbol's start, as perf shows it */

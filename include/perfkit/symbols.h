@@ -36,6 +36,11 @@ struct pk_dso {
 				 * prints it: a module's file as its MMAP record
 				 * names it; the vmlinux the kernel's symbols came
 				 * from, named as perf names it; NULL: name */
+	/* The file's device and inode from its first MMAP2 record (perf's
+	 * dso id); all 0 for anonymous memory, an MMAP record or an MMAP2
+	 * carrying a build-id instead. */
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
 };
 
 /* Where an address is: what pk_maps_resolve fills in. */

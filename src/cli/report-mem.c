@@ -89,16 +89,11 @@ static void fill_line(const struct report_opts *o, const struct pk_location *loc
 	s->dcl_symoff = s->dcacheline - (daddr - loc->symoff);
 	if (!loc->dso)
 		s->dcl_level = 'X';
-	else if (s->level != 'k' && !(loc->map_prot & PROT_EXEC) && (loc->map_flags & MAP_SHARED) && !s->daddr_anon)
+	else if (s->level != 'k' && !(loc->map_prot & PROT_EXEC) && (loc->map_flags & MAP_SHARED) &&
+		 (loc->dso->maj || loc->dso->min || loc->dso->ino || loc->dso->ino_generation))
 		s->dcl_level = 's';
 	else
 		s->dcl_level = s->level;
-}
-
-/* Memory perf's dso id leaves at zero: no file behind it. */
-static bool anon_name(const char *name)
-{
-	return name[0] == '[' || !strncmp(name, "//", 2) || !strncmp(name, "/anon_hugepage", 14);
 }
 
 /* A data map's object as perf names it: the file's base name, and so
@@ -140,7 +135,10 @@ int report_mem_fill(const struct report_opts *o, struct cli_names *names, struct
 		s->daddr_dso = data_dso_name(o, names, loc.dso, rs->pid, &nomem);
 		if (nomem)
 			return -ENOMEM;
-		s->daddr_anon = anon_name(loc.dso->name);
+		s->daddr_obj = loc.dso;
+		/* perf's test for private anonymous memory: a zero dso id */
+		s->daddr_anon = s->level != 'k' && !(loc.map_flags & MAP_SHARED) && !loc.dso->maj && !loc.dso->min &&
+				!loc.dso->ino && !loc.dso->ino_generation;
 	}
 	s->daddr_sym = loc.sym;
 	s->daddr_symoff = loc.symoff;

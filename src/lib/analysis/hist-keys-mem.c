@@ -44,7 +44,7 @@ void pk__hist_keymem_make(const bool *use, const struct pk_hist_sample *s, struc
 		k->line = s->dcacheline;
 		k->level = s->level;
 		/* perf tells lines of user anonymous memory apart by process */
-		k->pid = s->daddr_dso && s->daddr_anon && s->level != 'k' ? s->pid : 0;
+		k->pid = s->daddr_anon ? s->pid : 0;
 	}
 	if (use[PK_HIST_KEY_MEM_PHYS_DADDR])
 		k->phys_addr = s->phys_addr;
@@ -93,21 +93,31 @@ static int mode_of(char level)
 	}
 }
 
-/* perf's sort__dcacheline_cmp: by mode, by object (the objects' ids there,
- * their names here), by process in anonymous user memory, then by line;
- * an address in no map after those in one. */
+/* perf's dso__cmp_id: device, inode and its generation, ascending. */
+static int cmp_id(const struct pk_dso *a, const struct pk_dso *b)
+{
+	int c;
+
+	if ((c = cmp_num(a->maj, b->maj)) || (c = cmp_num(a->min, b->min)) || (c = cmp_num(a->ino, b->ino)))
+		return c;
+	return cmp_num(a->ino_generation, b->ino_generation);
+}
+
+/* perf's sort__dcacheline_cmp: by mode, by object id (anonymous objects,
+ * all of id 0, tie), by process in private anonymous user memory, then by
+ * line; an address in no map after those in one. */
 static int cmp_line(const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
 	int c;
 
 	if ((c = cmp_num((uint64_t)mode_of(a->s.level), (uint64_t)mode_of(b->s.level))))
 		return c;
-	if (a->s.daddr_dso || b->s.daddr_dso) {
-		if (!a->s.daddr_dso || !b->s.daddr_dso)
-			return a->s.daddr_dso ? -1 : 1;
-		if (a->s.daddr_dso != b->s.daddr_dso && (c = strcmp(a->s.daddr_dso, b->s.daddr_dso)))
+	if (a->s.daddr_obj || b->s.daddr_obj) {
+		if (!a->s.daddr_obj || !b->s.daddr_obj)
+			return a->s.daddr_obj ? -1 : 1;
+		if ((c = cmp_id(a->s.daddr_obj, b->s.daddr_obj)))
 			return c;
-		if (a->s.level != 'k' && a->s.daddr_anon && (c = cmp_num(a->s.pid, b->s.pid)))
+		if (a->s.daddr_anon && (c = cmp_num(a->s.pid, b->s.pid)))
 			return c;
 	}
 	return cmp_num(a->s.dcacheline, b->s.dcacheline);
