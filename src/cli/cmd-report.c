@@ -40,7 +40,8 @@ static const struct cli_opt report_options[] = {
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, parent, "
 	  "srcline, srcfile, time (by --time-quantum), symbol_size, socket, trace, cgroup, weight, "
 	  "local_weight, ins_lat, local_ins_lat, p_stage_cyc and local_p_stage_cyc (dropped, as perf on x86 "
-	  "drops them) (default comm,dso,sym); a "
+	  "drops them) (default comm,dso,sym); with --mem-mode also symbol_daddr, symbol_iaddr, dso_daddr, "
+	  "locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked; a "
 	  "list naming \"symbol\" gets perf's IPC column" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
