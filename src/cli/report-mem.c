@@ -202,12 +202,18 @@ const char *report_mem_header(enum pk_hist_key k)
 	}
 }
 
-/* perf's _hist_entry__sym_snprintf: "[l] ", then an object as
- * name+0xOFFSET, a function's name cut to the column, or the address.
- * Returns the characters printed. */
-static int print_sym(FILE *f, char level, const char *sym, bool object, uint64_t off, uint64_t addr, int w)
+/* perf's _hist_entry__sym_snprintf: with -v the address and where the
+ * object's symbols came from, "[l] ", then an object as name+0xOFFSET, a
+ * function's name cut to the column, or the address.  Returns the
+ * characters printed. */
+static int print_sym(FILE *f, const struct report_opts *o, const char *dso, char level, const char *sym,
+		     bool object, uint64_t off, uint64_t addr, int w)
 {
-	int n = fprintf(f, "[%c] ", level);
+	int n = 0;
+
+	if (o->verbose)
+		n = fprintf(f, "%-#*" PRIx64 " %c ", ADDR_DIGITS + 2, addr, report_verbose_origin(o, dso));
+	n += fprintf(f, "[%c] ", level);
 
 	if (sym && object)
 		n += fprintf(f, "%s+0x%" PRIx64, sym, off);
@@ -240,16 +246,17 @@ void report_mem_print(FILE *f, const struct report_opts *o, enum pk_hist_key k, 
 	char name[32];
 	int n = w;
 
-	(void)o;
 	switch (k) {
 	case PK_HIST_KEY_MEM_DADDR_SYM:
-		n = print_sym(f, s->level, s->daddr_sym, s->daddr_object, s->daddr_symoff, s->daddr, w);
+		n = print_sym(f, o, s->daddr_dso, s->level, s->daddr_sym, s->daddr_object, s->daddr_symoff, s->daddr,
+			      w);
 		break;
 	case PK_HIST_KEY_MEM_IADDR_SYM:
-		n = print_sym(f, s->level, s->sym, false, 0, s->iaddr, w);
+		n = print_sym(f, o, s->dso, s->level, s->sym, false, 0, s->iaddr, w);
 		break;
 	case PK_HIST_KEY_MEM_DCACHELINE:
-		n = print_sym(f, s->dcl_level, s->daddr_sym, s->daddr_object, s->dcl_symoff, s->dcacheline, w);
+		n = print_sym(f, o, s->daddr_dso, s->dcl_level, s->daddr_sym, s->daddr_object, s->dcl_symoff,
+			      s->dcacheline, w);
 		break;
 	case PK_HIST_KEY_MEM_DADDR_DSO:
 		fprintf(f, "%-*.*s", w, w, s->daddr_dso ? s->daddr_dso : "[unknown]");
