@@ -56,6 +56,13 @@ done
 same_as_perf mem.data --mem-mode --sort dcache,dso_d,symbol_i
 same_as_perf mem.data --mem-mode --sort locked,blocked --show-total-period
 
+# call graphs: no Children totals in mem mode, the chains in caller order
+# (perf's default set before --mem-mode turns Children off)
+perf record -q -d -W -g -e page-faults -c 1 -o g.data -- "$W" hot 5 >/dev/null 2>&1
+same_as_perf g.data --mem-mode
+same_as_perf g.data --mem-mode --children
+same_as_perf g.data --mem-mode -g callee
+
 # ---- what must hold ----
 run report -i mem.data --stdio --mem-mode --sort symbol_daddr,dso_daddr
 check "a data address in the workload's global: sink+0x4 in perfkit-workload" \
