@@ -22,6 +22,11 @@
 static const char default_order[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,"
 				    "blocked,local_ins_lat,local_p_stage_cyc";
 
+/* perf's PERF_MEM_DATA_SRC_NONE, a sample's word when it carries none:
+ * every field N/A. */
+#define DATA_SRC_NONE (PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) | \
+		       PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA))
+
 /* The width of an address printed by perf's "%-#.*llx" of BITS_PER_LONG / 4. */
 #define ADDR_DIGITS 16
 
@@ -122,7 +127,7 @@ int report_mem_fill(const struct report_opts *o, struct cli_names *names, struct
 	if (!o->mem_mode)
 		return 0;
 	s->period = s->weight ? s->weight : 1;	/* perf's cost: the weight, 1 without one */
-	s->data_src = smp->fields & PERF_SAMPLE_DATA_SRC ? smp->data_src : 0;
+	s->data_src = smp->fields & PERF_SAMPLE_DATA_SRC ? smp->data_src : DATA_SRC_NONE;
 	s->iaddr = smp->ip;
 	s->daddr = daddr;
 	s->phys_addr = smp->fields & PERF_SAMPLE_PHYS_ADDR ? smp->phys_addr : 0;

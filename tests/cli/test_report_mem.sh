@@ -63,6 +63,11 @@ same_as_perf g.data --mem-mode
 same_as_perf g.data --mem-mode --children
 same_as_perf g.data --mem-mode -g callee
 
+# a pipe-mode stream is not checked for data_src (perf decides before its
+# attrs come): samples without the word show perf's all-N/A one
+perf record -q -e cpu-clock -c 200000 -o - -- "$W" hot 5 2>/dev/null >plain.pipe
+same_as_perf plain.pipe --mem-mode
+
 # ---- what must hold ----
 run report -i mem.data --stdio --mem-mode --sort symbol_daddr,dso_daddr
 check "a data address in the workload's global: sink+0x4 in perfkit-workload" \
