@@ -78,6 +78,12 @@ want=$(python3 -c "w = [0, 1, 7, 30, 30, 250, 1000]; print(sum(max(w[i % 7], 1) 
 contains "the section's total is the samples' weight" "$out" "# Total weight : $want"
 contains "perf's sort order line for the keys given" "$out" "# Sort order   : symbol_daddr,dso_daddr,ipc_null"
 
+run report -i mem.data --mem-mode --format=json --sort symbol_daddr,dso_daddr,mem
+json_check "--format=json: sink's row by the memory keys' names, the data_src word raw" '
+rows = d["events"][0]["rows"]
+assert any(r["keys"]["symbol_daddr"] == "sink" and r["keys"]["dso_daddr"] == "perfkit-workload" for r in rows)
+assert all(isinstance(r["keys"]["mem"]["data_src"], int) for r in rows)'
+
 perf record -q -e cpu-clock -c 200000 -o plain.data -- "$W" hot 5 >/dev/null 2>&1
 run report -i plain.data --stdio --mem-mode
 expect_rc "--mem-mode on samples without data_src: refused" 1
