@@ -49,6 +49,19 @@ enum pk_hist_key {
 				 * SYM, in perf's address order (sort__sym_cmp: unresolved
 				 * by ip; the object's name when DSO is no key; resolved
 				 * first; the symbol's start, then its end) */
+	/* perf's memory keys (report --mem-mode), analysis/hist-keys-mem.c: */
+	PK_HIST_KEY_MEM_DADDR_SYM,	/* symbol_daddr: by the data address */
+	PK_HIST_KEY_MEM_IADDR_SYM,	/* symbol_iaddr: by the sampled ip (iaddr) */
+	PK_HIST_KEY_MEM_DADDR_DSO,	/* dso_daddr: by the data address's object */
+	PK_HIST_KEY_MEM_LOCKED,		/* the data_src fields: locked, */
+	PK_HIST_KEY_MEM_TLB,		/* ... tlb, */
+	PK_HIST_KEY_MEM_LVL,		/* ... mem (mem_lvl alone), */
+	PK_HIST_KEY_MEM_SNOOP,		/* ... snoop (mem_snoop alone) */
+	PK_HIST_KEY_MEM_DCACHELINE,	/* the data address's cache line: by mode, object,
+					 * process (anonymous memory) and line */
+	PK_HIST_KEY_MEM_PHYS_DADDR,	/* phys_daddr */
+	PK_HIST_KEY_MEM_DATA_PAGE_SIZE,	/* data_page_size */
+	PK_HIST_KEY_MEM_BLOCKED,	/* data_src's mem_blk */
 	PK_HIST_KEY_NR,
 };
 
@@ -91,6 +104,24 @@ struct pk_hist_sample {
 	uint64_t weight;	/* WEIGHT keys: perf's sample weight (0 without one), */
 	uint16_t ins_lat;	/* ... instruction latency and pipeline stage */
 	uint16_t p_stage_cyc;	/* ... cycles (WEIGHT_STRUCT's var2_w, var3_w) */
+	/* The memory keys' fields (perf's mem_info of the sample): */
+	uint64_t data_src;	/* PERF_SAMPLE_DATA_SRC's word (0 without one) */
+	uint64_t daddr;		/* the data address (PERF_SAMPLE_ADDR) */
+	uint64_t iaddr;		/* the sampled ip, as sampled */
+	const char *daddr_dso;	/* the data address's object, interned like dso; NULL none */
+	const struct pk_dso *daddr_obj;	/* ... the object itself (DCACHELINE orders by its id) */
+	const char *daddr_sym;	/* ... its symbol, NULL none (shown, not keyed on) */
+	uint64_t daddr_symoff;	/* ... the data address minus the symbol's start */
+	bool daddr_object;	/* ... the symbol is a data object (shown with its offset) */
+	bool daddr_anon;	/* ... user memory, private, of no file (perf's zero dso
+				 * id): DCACHELINE tells processes apart there */
+	uint64_t dcacheline;	/* DCACHELINE: the line of the address in its map (perf's
+				 * cl_address of al_addr) */
+	uint64_t dcl_symoff;	/* ... that line minus the symbol's start, as perf shows it */
+	char dcl_level;		/* ... the mark perf shows it with: 's' shared file data,
+				 * 'X' in no map, else `level` */
+	uint64_t phys_addr;	/* PERF_SAMPLE_PHYS_ADDR */
+	uint64_t data_page_size;	/* PERF_SAMPLE_DATA_PAGE_SIZE */
 };
 
 /*

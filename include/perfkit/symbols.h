@@ -36,6 +36,11 @@ struct pk_dso {
 				 * prints it: a module's file as its MMAP record
 				 * names it; the vmlinux the kernel's symbols came
 				 * from, named as perf names it; NULL: name */
+	/* The file's device and inode from its first MMAP2 record (perf's
+	 * dso id); all 0 for anonymous memory, an MMAP record or an MMAP2
+	 * carrying a build-id instead. */
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
 };
 
 /* Where an address is: what pk_maps_resolve fills in. */
@@ -58,6 +63,10 @@ struct pk_location {
 					 * the next starts, as perf's */
 	unsigned char sym_binding;	/* the symbol's ELF binding (STB_LOCAL, STB_GLOBAL,
 					 * STB_WEAK; kallsyms' t/T/W), 0 without sym */
+	bool sym_object;		/* the symbol is a data object (ELF's STT_OBJECT),
+					 * which perf prints as name+0xOFFSET */
+	uint32_t map_prot, map_flags;	/* the map's MMAP2 prot and flags (PROT_*, MAP_*),
+					 * 0 without a map or from an MMAP record */
 };
 
 struct pk_maps;

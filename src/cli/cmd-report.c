@@ -29,6 +29,7 @@ enum {
 	OPT_OFF_CPU,
 	OPT_SYMFS,
 	OPT_NO_BRANCH_STACK, OPT_SYMBOL_FILTER, OPT_BRANCH_HISTORY,
+	OPT_MEM_MODE,
 };
 
 static const struct cli_opt report_options[] = {
@@ -39,7 +40,8 @@ static const struct cli_opt report_options[] = {
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, parent, "
 	  "srcline, srcfile, time (by --time-quantum), symbol_size, socket, trace, cgroup, weight, "
 	  "local_weight, ins_lat, local_ins_lat, p_stage_cyc and local_p_stage_cyc (dropped, as perf on x86 "
-	  "drops them) (default comm,dso,sym); a "
+	  "drops them) (default comm,dso,sym); with --mem-mode also symbol_daddr, symbol_iaddr, dso_daddr, "
+	  "locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked; a "
 	  "list naming \"symbol\" gets perf's IPC column" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
@@ -165,6 +167,8 @@ static const struct cli_opt report_options[] = {
 	{ "branch-history", 0, CLI_ARG_NONE, OPT_BRANCH_HISTORY, NULL,
 	  "branch stacks added to the call graphs, with each frame's branch counts (report-brhist.c)" },
 	{ "symbol-filter", 0, CLI_ARG_REQUIRED, OPT_SYMBOL_FILTER, "STR", "only entries whose symbol has STR (branch mode: the target's)" },
+	{ "mem-mode", 0, CLI_ARG_NONE, OPT_MEM_MODE, NULL,
+	  "memory access profile: samples by their weight, sorted by perf's memory keys (report-mem.c)" },
 	CLI_OPT_HELP_ENTRY,
 	{ 0 },
 };
@@ -200,8 +204,9 @@ static int report_option(void *ctx, int id, const char *arg)
 	case OPT_NO_BRANCH_STACK: o->branch_mode = -1; return 0;
 	case OPT_BRANCH_HISTORY: o->branch_history = true; return 0;
 	case OPT_SYMBOL_FILTER: o->symbol_filter = arg; return 0;	/* report-branch.c */
-	case 's': o->sort_given = true; o->sort_arg = arg;	/* branch keys: report-branch2.c */
-		return report_branch_sort_key(arg) ? 0 : report_parse_sort(o, arg);
+	case OPT_MEM_MODE: o->mem_mode = true; return 0;	/* report-mem.c */
+	case 's': o->sort_given = true; o->sort_arg = arg;	/* read once every option is */
+		return 0;
 	case 'F': o->fields_arg = arg; return 0;
 	case 'p': o->parent_arg = arg; return 0;
 	case 'x': o->exclude_other = true; return 0;
@@ -435,7 +440,8 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	s.level = cli_sample_level(rs->cpumode);
 	s.sym = rs->loc.sym;
 	s.sym_start = rs->loc.sym_start;
-	if (report_sort2_fill(run->o, smp, &rs->loc, &s) < 0)
+	if (report_sort2_fill(run->o, smp, &rs->loc, &s) < 0 ||
+	    report_mem_fill(run->o, &run->names, pk_resolver_maps(run->res), smp, rs, &s) < 0)
 		return -ENOMEM;
 	/* perf shows an address relative to its map, when there is one: in a
 	 * user file's map its map_ip, the offset into the file (for a non-PIE
@@ -680,7 +686,7 @@ static int report(struct report_opts *o, bool defaulted)
 	}
 	if (o->f2.tasks)
 		return report_tasks(o, run.r);
-	if ((rc = check_cpus(&run)) || (rc = report_flags2_setup(o, run.r)) ||
+	if ((rc = check_cpus(&run)) || (rc = report_mem_check(o, run.r)) || (rc = report_flags2_setup(o, run.r)) ||
 	    (rc = report_cg_setup(o, run.r)) || (rc = report_brhist_opts(o, run.r)) ||
 	    (rc = report_sort2_setup(o, run.r)) || (rc = report_branch_keys(o, run.r)) ||
 	    (rc = report_hier_setup(o)) || (rc = report_parent_setup(o, run.r)) || (rc = report_flags4_setup(o, run.r))) {
@@ -752,6 +758,11 @@ int cmd_report(int argc, char **argv)
 	rc = report_parse_sort(&o, "comm,dso,sym");
 	if (!rc)
 		rc = cli_opts_parse(&cmd_report_opts, argc, argv, report_option, &o);
+	/* --sort's words, once --mem-mode is known (branch keys: report-branch2.c) */
+	if (!rc && o.sort_given && !report_branch_sort_key(o.sort_arg))
+		rc = report_parse_sort(&o, o.sort_arg);
+	if (!rc)
+		rc = report_mem_setup(&o);
 	/* perf's -p adds the parent key when --sort lacks it. */
 	if (!rc && o.parent_arg && !has_key(&o, PK_HIST_KEY_PARENT)) {
 		if (o.nr_keys == PK_HIST_MAX_KEYS)

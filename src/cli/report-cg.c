@@ -141,9 +141,11 @@ int report_cg_setup(struct report_opts *o, struct pk_data_reader *r)
 		return 0;
 	}
 	o->callchain = (type & PERF_SAMPLE_CALLCHAIN) && !o->cg_none;
-	/* perf: Children on by default, and silently off without call chains. */
+	/* perf: Children on by default, and silently off without call chains;
+	 * --mem-mode turns them off after they set caller order. */
 	o->children = (type & PERF_SAMPLE_CALLCHAIN) && o->children_opt != 0;
 	if ((o->children && !o->order_set) || o->inverted)
 		o->cg.caller = true;
+	o->children &= !o->mem_mode;
 	return 0;
 }

@@ -47,6 +47,18 @@ static const struct {
 	{ "local_ins_lat", PK_HIST_ORDER_KEY(PK_HIST_KEY_LOCAL_INS_LAT) },
 	{ "p_stage_cyc", PK_HIST_ORDER_KEY(PK_HIST_KEY_P_STAGE_CYC) },
 	{ "local_p_stage_cyc", PK_HIST_ORDER_KEY(PK_HIST_KEY_LOCAL_P_STAGE_CYC) },
+	/* --mem-mode's (report-mem.c) */
+	{ "symbol_daddr", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_DADDR_SYM) },
+	{ "symbol_iaddr", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_IADDR_SYM) },
+	{ "dso_daddr", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_DADDR_DSO) },
+	{ "locked", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_LOCKED) },
+	{ "tlb", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_TLB) },
+	{ "mem", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_LVL) },
+	{ "snoop", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_SNOOP) },
+	{ "dcacheline", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_DCACHELINE) },
+	{ "phys_daddr", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_PHYS_DADDR) },
+	{ "data_page_size", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_DATA_PAGE_SIZE) },
+	{ "blocked", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_BLOCKED) },
 };
 #define NR_FIELD_NAMES (sizeof(field_names) / sizeof(field_names[0]))
 #define MAX_ITEMS (sizeof(((struct report_opts *)0)->out) / sizeof(int))
@@ -77,7 +89,7 @@ static int parse_fields(struct report_opts *o, const char *arg)
 	for (size_t i = 0; i < NR_FIELD_NAMES; i++)
 		names[i] = field_names[i].name;
 	while ((len = sort_word_next(&p, &word, 0))) {
-		if ((k = sort_name_find("report", "-F field", word, len, names, NR_FIELD_NAMES)) < 0)
+		if ((k = sort_name_find_mode("report", "-F field", word, len, names, NR_FIELD_NAMES, o->mem_mode)) < 0)
 			return -k;
 		add(o->out, &o->nr_out, field_names[k].item);
 	}

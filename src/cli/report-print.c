@@ -88,6 +88,7 @@ struct widths {
 	int time;	/* perf's fixed width of the time key (report-sort2.c) */
 	int trace;	/* the longest trace output: perf's, when it made them all */
 	int cgroup;	/* the longest cgroup name, at least perf's 6 */
+	int mem[REPORT_MEM_NR_KEYS];	/* the memory keys' (report-mem.c) */
 };
 
 /*
@@ -121,7 +122,7 @@ static int trace_width(const struct pk_hist *h, const struct report_opts *o)
 static struct widths entry_widths(const struct pk_hist *h, const struct report_opts *o,
 				  struct pk_threads *threads)
 {
-	struct widths w = { 0, 0, 0, 0, 0, 0, 0, report_sort2_width(o, PK_HIST_KEY_TIME), 0, 6 };
+	struct widths w = { 0, 0, 0, 0, 0, 0, 0, report_sort2_width(o, PK_HIST_KEY_TIME), 0, 6, { 0 } };
 	bool sym_shown = false;
 
 	for (size_t i = 0; i < o->nr_keys; i++)
@@ -160,6 +161,7 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 		}
 	}
 	w.trace = trace_width(h, o);
+	report_mem_widths(h, o, w.mem);
 	return w;
 }
 
@@ -206,7 +208,10 @@ static struct col key_col(enum pk_hist_key key, const struct widths *w)
 	case PK_HIST_KEY_TIME: c.width = w->time; break;
 	case PK_HIST_KEY_TRACE: c.width = w->trace; break;
 	case PK_HIST_KEY_CGROUP: c.width = w->cgroup; break;
-	default: c.width = report_sort2_width(NULL, c.key); break;
+	default:
+		c.width = report_mem_key(c.key) ? w->mem[c.key - PK_HIST_KEY_MEM_DADDR_SYM] :
+						  report_sort2_width(NULL, c.key);
+		break;
 	}
 	c.width = max_int(c.width, (int)strlen(key_header(c.key)));
 	return c;
@@ -575,7 +580,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'%s\n", nr, unit,
 			    ev->nr_members > 1 ? "s" : "", nr_members > 1 ? ev->group_desc : ev->name,
 			    report_flags2_time_note(o, nr_members > 1 ? ev->group_desc : ev->name, note, sizeof(note)));
-		fprintf(f, "# Event count (approx.): %" PRIu64 "\n", period);
+		report_mem_totals(f, o, period);
 		report_flags4_socket_line(f, o);
 		fputs("#\n", f);
 		if (!o->f3.hierarchy)

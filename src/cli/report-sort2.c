@@ -37,6 +37,12 @@ static const struct {
 	{ "local_weight", PK_HIST_KEY_LOCAL_WEIGHT }, { "ins_lat", PK_HIST_KEY_INS_LAT },
 	{ "local_ins_lat", PK_HIST_KEY_LOCAL_INS_LAT }, { "p_stage_cyc", PK_HIST_KEY_P_STAGE_CYC },
 	{ "local_p_stage_cyc", PK_HIST_KEY_LOCAL_P_STAGE_CYC },
+	/* --mem-mode's (report-mem.c) */
+	{ "symbol_daddr", PK_HIST_KEY_MEM_DADDR_SYM }, { "symbol_iaddr", PK_HIST_KEY_MEM_IADDR_SYM },
+	{ "dso_daddr", PK_HIST_KEY_MEM_DADDR_DSO }, { "locked", PK_HIST_KEY_MEM_LOCKED },
+	{ "tlb", PK_HIST_KEY_MEM_TLB }, { "mem", PK_HIST_KEY_MEM_LVL }, { "snoop", PK_HIST_KEY_MEM_SNOOP },
+	{ "dcacheline", PK_HIST_KEY_MEM_DCACHELINE }, { "phys_daddr", PK_HIST_KEY_MEM_PHYS_DADDR },
+	{ "data_page_size", PK_HIST_KEY_MEM_DATA_PAGE_SIZE }, { "blocked", PK_HIST_KEY_MEM_BLOCKED },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
@@ -53,7 +59,7 @@ int report_parse_sort(struct report_opts *o, const char *arg)
 		names[i] = sort_keys[i].name;
 	/* perf's words: split on commas, spaces and braces; each a prefix of a key */
 	while ((len = sort_word_next(&p, &word, 1))) {
-		if ((k = sort_name_find("report", "--sort key", word, len, names, NR_SORT_KEYS)) < 0)
+		if ((k = sort_name_find_mode("report", "--sort key", word, len, names, NR_SORT_KEYS, o->mem_mode)) < 0)
 			return -k;
 		if (o->nr_keys == PK_HIST_MAX_KEYS)
 			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
@@ -292,7 +298,7 @@ const char *report_sort2_header(enum pk_hist_key k)
 	case PK_HIST_KEY_LOCAL_INS_LAT: return "Local INSTR Latency";
 	case PK_HIST_KEY_P_STAGE_CYC: return "Pipeline Stage Cycle";
 	case PK_HIST_KEY_LOCAL_P_STAGE_CYC: return "Local Pipeline Stage Cycle";
-	default: return "?";
+	default: return report_mem_header(k);
 	}
 }
 
@@ -359,6 +365,7 @@ void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k
 		fprintf(f, "%-*s", w, "-      -");
 		break;
 	default:
+		report_mem_print(f, o, k, w, e, last);
 		break;
 	}
 }

@@ -90,6 +90,8 @@ struct report_opts {
 	uint32_t nr_cpu_sockets;
 	struct report_trace *trace;	/* --sort trace: the tracing data, the strings (report-sort2.c) */
 	struct report_cgroups *cgroups;	/* --sort cgroup: the CGROUP records' paths (report-sort2.c) */
+	bool mem_mode;			/* --mem-mode (report-mem.c) */
+	unsigned int cacheline;		/* ... the cache line size, for dcacheline */
 };
 
 /*
@@ -536,5 +538,52 @@ int report_sort2_width(const struct report_opts *o, enum pk_hist_key k);
  * (`last`: in the last column). */
 void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k, int w,
 			const struct pk_hist_entry *e, bool last);
+
+/* ---- --mem-mode (report-mem.c) ---------------------------------------------- */
+
+/* How many memory keys there are (PK_HIST_KEY_MEM_DADDR_SYM on). */
+#define REPORT_MEM_NR_KEYS (PK_HIST_KEY_NR - PK_HIST_KEY_MEM_DADDR_SYM)
+
+/* report_mem_key - whether k is one of the memory keys. */
+bool report_mem_key(enum pk_hist_key k);
+
+/*
+ * report_mem_setup - once the options are read: with --mem-mode, perf's
+ * default memory sort order unless --sort was given, and its refusal of
+ * -b with it; the cache line size for dcacheline (refused where unknown,
+ * as perf).  0, or CLI_EXIT_USAGE after a message.
+ */
+int report_mem_setup(struct report_opts *o);
+
+/* report_mem_check - once the file is open: perf's error for --mem-mode
+ * on a file whose samples carry no DATA_SRC.  0, or CLI_EXIT_EVENT after
+ * the message. */
+int report_mem_check(const struct report_opts *o, struct pk_data_reader *r);
+
+/*
+ * report_mem_fill - in --mem-mode, sample smp (resolved as rs) as perf's
+ * mem iterator counts it: its weight as its period (1 for none), its
+ * data_src word, its data address resolved in `maps` to an object (its
+ * name from `names`, as the dso key's) and symbol, the cache line, the
+ * physical address and page size.  Nothing outside --mem-mode.  0, or
+ * -ENOMEM.
+ */
+int report_mem_fill(const struct report_opts *o, struct cli_names *names, struct pk_maps *maps,
+		    const struct pk_sample *smp, const struct pk_resolved_sample *rs, struct pk_hist_sample *s);
+
+/* report_mem_widths - each memory key's column width (w[k - first key])
+ * over h's shown entries, as perf's hists__calc_col_len. */
+void report_mem_widths(const struct pk_hist *h, const struct report_opts *o, int *w);
+
+/* report_mem_header / report_mem_print - a memory key's header, and
+ * entry e's cell of it, width w, as perf prints it (`last`: the last
+ * column, not padded). */
+const char *report_mem_header(enum pk_hist_key k);
+void report_mem_print(FILE *f, const struct report_opts *o, enum pk_hist_key k, int w,
+		      const struct pk_hist_entry *e, bool last);
+
+/* report_mem_totals - the section's total line: perf's "# Event count
+ * (approx.)", or in --mem-mode its "# Total weight" and "# Sort order". */
+void report_mem_totals(FILE *f, const struct report_opts *o, uint64_t period);
 
 #endif

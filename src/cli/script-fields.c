@@ -8,6 +8,7 @@
  * code page sizes; and perf's check of each against the samples' layout.
  */
 #include "script-fields.h"
+#include "mem-src.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -207,18 +208,9 @@ static void print_brstack(FILE *f, struct script_ctx *c, const struct script_typ
 /* perf's page size: B, K, M or G, dividing while the quotient exceeds 1. */
 static void print_page_size(FILE *f, uint64_t size)
 {
-	static const char unit[] = "BKMG";
-	int i = 0;
+	char name[32];
 
-	if (!size) {
-		fputs(" N/A", f);
-		return;
-	}
-	while (size / 1024 > 1 && i < 3) {
-		size /= 1024;
-		i++;
-	}
-	fprintf(f, " %" PRIu64 "%c", size, unit[i]);
+	fprintf(f, " %s", mem_page_size_name(name, sizeof(name), size));
 }
 
 void script_print_tail(FILE *f, struct script_ctx *c, const struct script_type *t,

@@ -5,11 +5,13 @@
  * pair of a wall-clock and a sampling-clock reading, which perf record -k
  * writes) and data_src (the PERF_SAMPLE_DATA_SRC word in hex and decoded
  * as perf's "|OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK
- * N/A", each line padded to the widest printed so far); bpf-output (a
- * BPF output event's raw data as perf's hex and character dump, and the
+ * N/A", each line padded to the widest printed so far; the words are
+ * mem-src.c's, shared with report's memory keys); bpf-output (a BPF
+ * output event's raw data as perf's hex and character dump, and the
  * string it holds when it is one).
  */
 #include "script-fields.h"
+#include "mem-src.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -62,140 +64,30 @@ void script_print_tod(FILE *f, const struct script_ctx *c, uint64_t time)
 		fprintf(f, "%s.%06lu ", date, nsec / 1000);
 }
 
-/* Appending to a bounded line as perf's scnprintf does: what does not fit
- * is cut, the line stays terminated. */
-struct line {
-	char buf[100];
-	size_t len;
-};
-
-static void put(struct line *l, const char *s)
-{
-	size_t room = sizeof(l->buf) - 1 - l->len, n = strlen(s);
-
-	if (n > room)
-		n = room;
-	memcpy(l->buf + l->len, s, n);
-	l->len += n;
-	l->buf[l->len] = '\0';
-}
-
-/* perf's walk of a bit mask: each set bit's name, joined by " or ". */
-static int put_bits(struct line *l, uint64_t m, const char *const *names, size_t nr, int printed)
-{
-	for (size_t i = 0; m && i < nr; i++, m >>= 1) {
-		if (!(m & 1))
-			continue;
-		if (printed++)
-			put(l, " or ");
-		put(l, names[i]);
-	}
-	return printed;
-}
-
-static void put_op(struct line *l, uint32_t op)
-{
-	put(l, op & PERF_MEM_OP_NA ? "N/A" : op & PERF_MEM_OP_LOAD ? "LOAD" : op & PERF_MEM_OP_STORE ? "STORE" :
-	       op & PERF_MEM_OP_PFETCH ? "PFETCH" : op & PERF_MEM_OP_EXEC ? "EXEC" : "No");
-}
-
-static void put_lvl(struct line *l, const struct pk_data_src *m)
-{
-	static const char *const lvl[] = {
-		"N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
-		"Remote RAM (2 hops)", "Remote Cache (1 hop)", "Remote Cache (2 hops)", "I/O", "Uncached",
-	};
-	static const char *const hops[] = {
-		"N/A", "core, same node", "node, same socket", "socket, same board", "board",
-	};
-	static const char *const lvlnum[16] = {
-		[PERF_MEM_LVLNUM_CXL] = "CXL", [PERF_MEM_LVLNUM_IO] = "I/O",
-		[PERF_MEM_LVLNUM_ANY_CACHE] = "Any cache", [PERF_MEM_LVLNUM_LFB] = "LFB/MAB",
-		[PERF_MEM_LVLNUM_RAM] = "RAM", [PERF_MEM_LVLNUM_PMEM] = "PMEM", [PERF_MEM_LVLNUM_NA] = "N/A",
-	};
-	size_t start = l->len;
-	int printed = 0;
-	char num[8];
-
-	if (m->mem_remote)
-		put(l, "Remote ");
-	/* with hops set perf names them instead of the levels, counting nothing */
-	if (m->mem_hops) {
-		put(l, m->mem_hops < 5 ? hops[m->mem_hops] : "(null)");
-		put(l, " ");
-	} else {
-		printed = put_bits(l, m->mem_lvl & ~(uint32_t)(PERF_MEM_LVL_HIT | PERF_MEM_LVL_MISS), lvl,
-				   sizeof(lvl) / sizeof(lvl[0]), 0);
-	}
-	if (m->mem_lvl_num) {
-		if (printed++)
-			put(l, " or ");
-		snprintf(num, sizeof(num), "L%u", m->mem_lvl_num & 15);
-		put(l, lvlnum[m->mem_lvl_num & 15] ? lvlnum[m->mem_lvl_num & 15] : num);
-	}
-	if (l->len == start)
-		put(l, "N/A");
-	if (m->mem_lvl & PERF_MEM_LVL_HIT)
-		put(l, " hit");
-	if (m->mem_lvl & PERF_MEM_LVL_MISS)
-		put(l, " miss");
-}
-
-static void put_snoop(struct line *l, const struct pk_data_src *m)
-{
-	static const char *const snoop[] = { "N/A", "None", "Hit", "Miss", "HitM" };
-	static const char *const snoopx[] = { "Fwd", "Peer" };
-	int printed = put_bits(l, m->mem_snoop, snoop, 5, 0);
-
-	if (!put_bits(l, m->mem_snoopx, snoopx, 2, printed))
-		put(l, "N/A");
-}
-
-static void put_tlb(struct line *l, uint32_t m)
-{
-	static const char *const tlb[] = { "N/A", "HIT", "MISS", "L1", "L2", "Walker", "Fault" };
-
-	if (!put_bits(l, m & ~(uint32_t)(PERF_MEM_TLB_HIT | PERF_MEM_TLB_MISS), tlb, 7, 0))
-		put(l, "N/A");
-	if (m & PERF_MEM_TLB_HIT)
-		put(l, " hit");
-	if (m & PERF_MEM_TLB_MISS)
-		put(l, " miss");
-}
-
-static void put_blk(struct line *l, uint32_t m)
-{
-	if (!m || (m & PERF_MEM_BLK_NA)) {
-		put(l, " N/A");
-		return;
-	}
-	if (m & PERF_MEM_BLK_DATA)
-		put(l, " Data");
-	if (m & PERF_MEM_BLK_ADDR)
-		put(l, " Addr");
-}
-
 void script_print_data_src(FILE *f, struct script_ctx *c, uint64_t data_src)
 {
 	struct pk_data_src m = pk_record_data_src(data_src);
-	struct line d = { .len = 0 }, out = { .len = 0 };
+	struct mem_line d, out;
 	char hex[24];
 
-	put(&d, "|OP ");
-	put_op(&d, m.mem_op);
-	put(&d, "|LVL ");
-	put_lvl(&d, &m);
-	put(&d, "|SNP ");
-	put_snoop(&d, &m);
-	put(&d, "|TLB ");
-	put_tlb(&d, m.mem_dtlb);
-	put(&d, "|LCK ");
-	put(&d, m.mem_lock & PERF_MEM_LOCK_NA ? "N/A" : m.mem_lock & PERF_MEM_LOCK_LOCKED ? "Yes" : "No");
-	put(&d, "|BLK ");
-	put_blk(&d, m.mem_blk);
+	/* perf's perf_script__meminfo_scnprintf: one 100-byte buffer */
+	mem_line_init(&d, 99);
+	mem_line_init(&out, 99);
+	mem_line_put(&d, "|OP ");
+	mem_src_op(&d, &m);
+	mem_line_put(&d, "|LVL ");
+	mem_src_lvl(&d, &m);
+	mem_line_put(&d, "|SNP ");
+	mem_src_snoop(&d, &m);
+	mem_line_put(&d, "|TLB ");
+	mem_src_tlb(&d, &m);
+	mem_line_put(&d, "|LCK ");
+	mem_src_lock(&d, &m);
+	mem_line_put(&d, "|BLK ");
+	mem_src_blk(&d, &m);
 	snprintf(hex, sizeof(hex), "%16" PRIx64 " ", data_src);
-	put(&out, hex);
-	put(&out, d.buf);
+	mem_line_put(&out, hex);
+	mem_line_put(&out, d.buf);
 	/* perf pads each line to the widest it has printed */
 	if ((int)out.len > c->data_src_width)
 		c->data_src_width = (int)out.len;

@@ -95,12 +95,18 @@ static const char *name_list(char *buf, size_t size, const char *const *names, s
 int sort_name_find(const char *cmd, const char *what, const char *word, size_t len,
 		   const char *const *names, size_t nr)
 {
+	return sort_name_find_mode(cmd, what, word, len, names, nr, false);
+}
+
+int sort_name_find_mode(const char *cmd, const char *what, const char *word, size_t len,
+			const char *const *names, size_t nr, bool memory)
+{
 	enum sort_table table;
 	const char *perf = sort_name_match(word, len, &table), *near;
 	char w[32], list[512];
 	int k;
 
-	if (perf && (table == SORT_TABLE_BRANCH || table == SORT_TABLE_MEMORY))
+	if (perf && (table == SORT_TABLE_BRANCH || (table == SORT_TABLE_MEMORY && !memory)))
 		return -cli_usage(cmd, "Invalid %s: `%.*s' (perf's '%s', a key of its %s mode)", what, (int)len,
 				  word, perf, table == SORT_TABLE_BRANCH ? "branch (-b)" : "memory (--mem-mode)");
 	if (perf) {

@@ -7,6 +7,7 @@
 #ifndef PERFKIT_CLI_SORT_NAMES_H
 #define PERFKIT_CLI_SORT_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* perf's four tables of keys, tried in this order. */
@@ -32,5 +33,10 @@ size_t sort_word_next(const char **p, const char **word, int braces);
  * perfkit does not support, an unknown word (with the nearest name). */
 int sort_name_find(const char *cmd, const char *what, const char *word, size_t len,
 		   const char *const *names, size_t nr);
+
+/* sort_name_find_mode - the same, perf's memory keys taken when `memory`
+ * (report --mem-mode), as perf's sort__mode allows them. */
+int sort_name_find_mode(const char *cmd, const char *what, const char *word, size_t len,
+			const char *const *names, size_t nr, bool memory);
 
 #endif

@@ -166,6 +166,32 @@ static int put_chain(FILE *f, const struct pk_hist_json_opts *o, const struct pk
 	return 0;
 }
 
+/* A memory key (report --mem-mode) by perf's name: the data symbol, the
+ * code symbol and the cache line as the symbol key is, the object, the
+ * raw data_src word for its fields, the numbers.  False for other keys. */
+static bool put_mem_key(FILE *f, enum pk_hist_key k, const struct pk_hist_entry *e)
+{
+	static const char *const src[] = { "locked", "tlb", "mem", "snoop" };
+
+	switch (k) {
+	case PK_HIST_KEY_MEM_DADDR_SYM: put_sym(f, "symbol_daddr", e->s.daddr_sym, e->s.daddr); break;
+	case PK_HIST_KEY_MEM_IADDR_SYM: put_sym(f, "symbol_iaddr", e->s.sym, e->s.iaddr); break;
+	case PK_HIST_KEY_MEM_DCACHELINE: put_sym(f, "dcacheline", e->s.daddr_sym, e->s.dcacheline); break;
+	case PK_HIST_KEY_MEM_DADDR_DSO: put_key(f, "dso_daddr", e->s.daddr_dso ? e->s.daddr_dso : "[unknown]"); break;
+	case PK_HIST_KEY_MEM_PHYS_DADDR: fprintf(f, "\"phys_daddr\":%" PRIu64, e->s.phys_addr); break;
+	case PK_HIST_KEY_MEM_DATA_PAGE_SIZE: fprintf(f, "\"data_page_size\":%" PRIu64, e->s.data_page_size); break;
+	case PK_HIST_KEY_MEM_BLOCKED: fprintf(f, "\"blocked\":{\"data_src\":%" PRIu64 "}", e->s.data_src); break;
+	case PK_HIST_KEY_MEM_LOCKED:
+	case PK_HIST_KEY_MEM_TLB:
+	case PK_HIST_KEY_MEM_LVL:
+	case PK_HIST_KEY_MEM_SNOOP:
+		fprintf(f, "\"%s\":{\"data_src\":%" PRIu64 "}", src[k - PK_HIST_KEY_MEM_LOCKED], e->s.data_src);
+		break;
+	default: return false;
+	}
+	return true;
+}
+
 static void put_keys(FILE *f, const struct pk_hist_json_opts *o, const struct pk_hist_entry *e)
 {
 	fputs("\"keys\":{", f);
@@ -183,7 +209,10 @@ static void put_keys(FILE *f, const struct pk_hist_json_opts *o, const struct pk
 			put_sym(f, "sym", e->s.sym, e->s.ip);
 			fprintf(f, ",\"level\":\"%c\"", e->s.level);
 			break;
-		default: fputs("\"unknown\":null", f); break;
+		default:
+			if (!put_mem_key(f, o->keys[i], e))
+				fputs("\"unknown\":null", f);
+			break;
 		}
 	}
 	fputc('}', f);

@@ -38,6 +38,23 @@ bool pk__hist_same_key(const struct pk_hist *h, const struct pk_hist_entry *a, c
 int pk__hist_tree_order(struct pk_hist_entry *e, size_t nr, int (*cmp)(const void *, const void *, void *),
 			void *arg);
 
+/* ---- hist-keys-mem.c: the memory keys ------------------------------------ */
+
+/* The memory keys' fields an entry is told apart by (0 when not a key). */
+struct pk__hist_keymem {
+	uint64_t daddr, iaddr, phys_addr, page_size, line;
+	uint64_t data_src;	/* the bits of the data_src keys in use */
+	const char *dso;	/* DADDR_DSO's and DCACHELINE's object */
+	uint32_t pid;		/* DCACHELINE in anonymous memory */
+	char level;		/* DCACHELINE: the sample's mode */
+};
+
+/* pk__hist_keymem_make / _hash / _eq / _cmp - as the pk__hist_key2 ones. */
+void pk__hist_keymem_make(const bool *use, const struct pk_hist_sample *s, struct pk__hist_keymem *k);
+uint64_t pk__hist_keymem_hash(const struct pk__hist_keymem *k);
+bool pk__hist_keymem_eq(const struct pk__hist_keymem *a, const struct pk__hist_keymem *b);
+int pk__hist_keymem_cmp(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
+
 /* ---- hist-keys2.c: the keys from PK_HIST_KEY_TIME on ---------------------- */
 
 /* The fields of those keys an entry is told apart by (0 when not a key). */
@@ -47,6 +64,7 @@ struct pk__hist_key2 {
 	const char *trace;
 	uint64_t cgroup, weight;
 	uint16_t ins_lat, p_stage_cyc;
+	struct pk__hist_keymem mem;	/* hist-keys-mem.c's */
 };
 
 /* pk__hist_key2_make - s's fields of the keys `use` marks (indexed by key). */

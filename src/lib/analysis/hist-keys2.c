@@ -30,6 +30,7 @@ void pk__hist_key2_make(const bool *use, const struct pk_hist_sample *s, struct 
 		k->ins_lat = s->ins_lat;
 	if (use[PK_HIST_KEY_P_STAGE_CYC] || use[PK_HIST_KEY_LOCAL_P_STAGE_CYC])
 		k->p_stage_cyc = s->p_stage_cyc;
+	pk__hist_keymem_make(use, s, &k->mem);
 }
 
 uint64_t pk__hist_key2_hash(const struct pk__hist_key2 *k)
@@ -37,14 +38,15 @@ uint64_t pk__hist_key2_hash(const struct pk__hist_key2 *k)
 	return k->time * 0x9fb21c651e98df25ull + k->sym_size * 0xa0761d6478bd642full +
 	       (uint64_t)(uint32_t)k->socket * 0xe7037ed1a0b428dbull + (uintptr_t)k->trace * 0x8ebc6af09c88c6e3ull +
 	       k->cgroup * 0x589965cc75374cc3ull + k->weight * 0x1d8e4e27c47d124full +
-	       (((uint64_t)k->ins_lat << 16) | k->p_stage_cyc) * 0xd1b54a32d192ed03ull;
+	       (((uint64_t)k->ins_lat << 16) | k->p_stage_cyc) * 0xd1b54a32d192ed03ull +
+	       pk__hist_keymem_hash(&k->mem);
 }
 
 bool pk__hist_key2_eq(const struct pk__hist_key2 *a, const struct pk__hist_key2 *b)
 {
 	return a->time == b->time && a->sym_size == b->sym_size && a->socket == b->socket && a->trace == b->trace &&
 	       a->cgroup == b->cgroup && a->weight == b->weight && a->ins_lat == b->ins_lat &&
-	       a->p_stage_cyc == b->p_stage_cyc;
+	       a->p_stage_cyc == b->p_stage_cyc && pk__hist_keymem_eq(&a->mem, &b->mem);
 }
 
 static int cmp_u64(uint64_t a, uint64_t b)
@@ -75,7 +77,7 @@ int pk__hist_key2_cmp(enum pk_hist_key key, const struct pk_hist_entry *a, const
 	case PK_HIST_KEY_TRACE:	/* perf: no order among other events' entries */
 		return a->s.trace && b->s.trace ? strcmp(a->s.trace, b->s.trace) : 0;
 	default:
-		return 0;
+		return pk__hist_keymem_cmp(key, a, b);
 	}
 }
 

@@ -188,6 +188,8 @@ static int add_sym(void *arg, const struct pk__elf_sym *s)
 		return 1;	/* .symtab is complete: perf reads .dynsym only without it */
 	/* demangled when looked up (pk__symtab_set_demangle) */
 	f->err = pk__symtab_add(f->t, s->value, s->size, s->name, s->binding);
+	if (f->err >= 0 && s->type == STT_OBJECT)
+		pk__symtab_set_object(f->t);
 	return f->err < 0;
 }
 

@@ -332,6 +332,12 @@ static int mmap_record(struct pk_maps *m, const struct pk_rec_mmap2 *r, const ui
 		map.pgoff = 0;	/* perf: the vDSO image starts at its map */
 	if (!(map.dso = dso_get(m, name, kind)))
 		return pk__error_nomem("a DSO");
+	if (!map.dso->pub.maj && !map.dso->pub.min && !map.dso->pub.ino && !map.dso->pub.ino_generation) {
+		map.dso->pub.maj = r->maj;	/* perf's dso id, the first one seen */
+		map.dso->pub.min = r->min;
+		map.dso->pub.ino = r->ino;
+		map.dso->pub.ino_generation = r->ino_generation;
+	}
 	if (build_id && build_id_size && build_id_size <= 20) {
 		memcpy(map.dso->pub.build_id, build_id, build_id_size);
 		map.dso->pub.build_id_size = build_id_size;
@@ -651,6 +657,8 @@ static int find_map(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 		return -ENOENT;
 	loc->dso = &map->dso->pub;
 	loc->map_ip = map_ip(map, ip);
+	loc->map_prot = map->prot;
+	loc->map_flags = map->flags;
 	*out = map;
 	return 0;
 }
@@ -684,6 +692,7 @@ int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 		loc->sym_start = sym->start + d->text_delta;
 		loc->sym_end = sym->end + d->text_delta;
 		loc->sym_binding = sym->binding;
+		loc->sym_object = sym->object;
 		loc->symoff = loc->addr - loc->sym_start;
 	}
 	return 0;

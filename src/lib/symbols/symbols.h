@@ -24,6 +24,7 @@ struct pk__sym {
 	unsigned char binding;	/* STB_LOCAL, STB_GLOBAL or STB_WEAK */
 	bool mangled;		/* name not demangled yet (pk__symtab_set_demangle);
 				 * in binding's padding: 32 bytes a symbol */
+	bool object;		/* a data object (STT_OBJECT): perf prints its offset */
 	uint32_t seq;		/* order of addition */
 };
 
@@ -38,6 +39,10 @@ void pk__symtab_free(struct pk__symtab *t);
 /* pk__symtab_add - add a symbol, copying its name.  0 or -ENOMEM. */
 int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
 		   unsigned char binding);
+
+/* pk__symtab_set_object - the symbol last added is a data object (ELF's
+ * STT_OBJECT), which perf's data-address keys print with its offset. */
+void pk__symtab_set_object(struct pk__symtab *t);
 
 /* pk__symtab_add_ref - add a symbol, its name not copied: it must live as
  * long as t (in memory given to pk__symtab_own, say).  0 or -ENOMEM. */

@@ -129,6 +129,12 @@ int pk__symtab_add_ref(struct pk__symtab *t, uint64_t start, uint64_t size, cons
 	return 0;
 }
 
+void pk__symtab_set_object(struct pk__symtab *t)
+{
+	if (t->nr)
+		t->syms[t->nr - 1].object = true;
+}
+
 int pk__symtab_add(struct pk__symtab *t, uint64_t start, uint64_t size, const char *name,
 		   unsigned char binding)
 {
