@@ -30,7 +30,7 @@ struct report_branch {
 	struct br_keys keys;
 	struct br_table *ev;
 	size_t nr_ev;
-	uint64_t counts[16], new_counts[8], cond_fwd, cond_bwd, cross_4k, cross_2m;
+	struct pk_branch_counts stats;	/* the type counts of "Branch Statistics" */
 };
 
 static unsigned int keys_flags(const struct report_opts *o)
@@ -126,32 +126,6 @@ static int resolve_end(struct report_branch *b, struct pk_maps *m, struct cli_na
 	return 0;
 }
 
-static bool cross(uint64_t a, uint64_t b, uint64_t size)
-{
-	return (a & ~(size - 1)) != (b & ~(size - 1));
-}
-
-/* perf's branch_type_count. */
-static void count_type(struct report_branch *b, const struct perf_branch_entry *e)
-{
-	if (e->type == PERF_BR_UNKNOWN || !e->from)
-		return;
-	if (e->type == PERF_BR_EXTEND_ABI)
-		b->new_counts[e->new_type & 7]++;
-	else
-		b->counts[e->type & 15]++;
-	if (e->type == PERF_BR_COND) {
-		if (e->to > e->from)
-			b->cond_fwd++;
-		else
-			b->cond_bwd++;
-	}
-	if (cross(e->from, e->to, 2u << 20))
-		b->cross_2m++;
-	else if (cross(e->from, e->to, 4096))
-		b->cross_4k++;
-}
-
 /* perf's machine__resolve filters of the sample (--comms, --dsos,
  * --symbols, --pid, --tid): its branches count, but are not shown. */
 static int sample_filtered(const struct report_opts *o, struct cli_names *names, const struct pk_resolved_sample *rs,
@@ -200,7 +174,7 @@ int report_branch_add(struct report_branch *b, size_t ev, struct pk_maps *m, str
 		e.first = *be;
 		if ((err = br_table_add(&b->ev[ev], &b->keys, &e, &at)) < 0)
 			return err;
-		count_type(b, &at->first);	/* perf's hist_iter__branch_callback */
+		pk_branch_type_count(&b->stats, &at->first);	/* perf's hist_iter__branch_callback */
 	}
 	return 0;
 }
@@ -214,28 +188,22 @@ static void print_stat(FILE *f, const char *name, uint64_t n, uint64_t total)
 /* perf's branch_type_stat_display (no newline after the last line, as perf). */
 static void print_stats(FILE *f, const struct report_branch *b)
 {
-	static const char *const types[] = {
-		"N/A", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
-		"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "",
-	};
-	static const char *const new_types[] = {
-		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
-	};
+	const struct pk_branch_counts *c = &b->stats;
 	uint64_t total = 0;
 
-	for (size_t i = 0; i < 16; i++)
-		total += b->counts[i];
+	for (size_t i = 0; i < PERF_BR_MAX; i++)
+		total += c->counts[i];
 	if (!total)
 		return;
 	fputs("\n#\n# Branch Statistics:\n#", f);
-	print_stat(f, "COND_FWD", b->cond_fwd, total);
-	print_stat(f, "COND_BWD", b->cond_bwd, total);
-	print_stat(f, "CROSS_4K", b->cross_4k, total);
-	print_stat(f, "CROSS_2M", b->cross_2m, total);
-	for (size_t i = 0; i < 16; i++)
-		print_stat(f, types[i], b->counts[i], total);
-	for (size_t i = 0; i < 8; i++)
-		print_stat(f, new_types[i], b->new_counts[i], total);
+	print_stat(f, "COND_FWD", c->cond_fwd, total);
+	print_stat(f, "COND_BWD", c->cond_bwd, total);
+	print_stat(f, "CROSS_4K", c->cross_4k, total);
+	print_stat(f, "CROSS_2M", c->cross_2m, total);
+	for (unsigned int i = 0; i < PERF_BR_EXTEND_ABI; i++)	/* extended ones count below */
+		print_stat(f, pk_branch_type_name(i, 0), c->counts[i], total);
+	for (unsigned int i = 0; i < PK_BR_NEW_MAX; i++)
+		print_stat(f, pk_branch_type_name(PERF_BR_EXTEND_ABI, i), c->new_counts[i], total);
 }
 
 static const char *one(char *const *list)
