@@ -137,6 +137,15 @@ PK_API const struct pk_callchain_node *pk_callchain_node_child(const struct pk_c
 								size_t idx);
 
 /*
+ * pk_callchain_context_mode - the cpumode a PERF_SAMPLE_CALLCHAIN context
+ * marker switches the addresses after it to: PERF_RECORD_MISC_KERNEL,
+ * _USER or _HYPERVISOR for PERF_CONTEXT_KERNEL, _USER or _HV; 0 for any
+ * other value (a guest marker or one the kernel does not write, which perf
+ * takes as a corrupt chain, or an address, which is no marker).
+ */
+PK_API uint16_t pk_callchain_context_mode(uint64_t ip);
+
+/*
  * Branch history (perf report --branch-history, callchain-branch.c): a
  * sample's branch stack as call-chain frames, and what perf counts of
  * them in each node of the tree.

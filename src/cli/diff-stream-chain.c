@@ -127,17 +127,8 @@ static int chain_frame(const struct stream_src *c, uint16_t *cpumode, uint64_t i
 {
 	int err;
 
-	if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-		if (ip == (uint64_t)PERF_CONTEXT_HV)
-			*cpumode = PERF_RECORD_MISC_HYPERVISOR;
-		else if (ip == (uint64_t)PERF_CONTEXT_KERNEL)
-			*cpumode = PERF_RECORD_MISC_KERNEL;
-		else if (ip == (uint64_t)PERF_CONTEXT_USER)
-			*cpumode = PERF_RECORD_MISC_USER;
-		else
-			return 1;
-		return 0;
-	}
+	if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+		return (*cpumode = pk_callchain_context_mode(ip)) ? 0 : 1;
 	f[*nr] = (struct stream_frame){ 0 };
 	if ((err = make_frame(c, *cpumode, ip, &f[*nr])) < 0)
 		return err;
