@@ -211,11 +211,12 @@ static const char *one(char *const *list)
 	return list && list[0] && !list[1] ? list[0] : NULL;
 }
 
-bool report_branch_print(FILE *f, const struct report_opts *o, struct report_branch *b,
-			 const struct report_event *ev, size_t nr_ev, uint64_t lost_samples)
+int report_branch_print(FILE *f, const struct report_opts *o, struct report_branch *b,
+			const struct report_event *ev, size_t nr_ev, uint64_t lost_samples)
 {
 	char note[512];
 	bool any = false;
+	int err;
 
 	b->keys.color = o->color;	/* --stdio-color, known once the pager is */
 	b->keys.verbose = o->verbose > 0;
@@ -230,17 +231,18 @@ bool report_branch_print(FILE *f, const struct report_opts *o, struct report_bra
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
 	br_keys_elide(&b->keys, f, one(o->comms), one(o->dsos), one(o->syms));
 	if (!any)
-		return false;
+		return 0;
 	if (!o->quiet)
 		fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
 	for (size_t i = 0; i < b->nr_ev && i < nr_ev; i++)
-		if (b->ev[i].total)
-			br_table_print(f, &b->ev[i], &b->keys, o->quiet, ev[i].name,
-				       report_flags2_time_note(o, ev[i].name, note, sizeof(note)));
+		if (b->ev[i].total &&
+		    (err = br_table_print(f, &b->ev[i], &b->keys, o->quiet, ev[i].name,
+					  report_flags2_time_note(o, ev[i].name, note, sizeof(note)))) < 0)
+			return err;
 	if (!o->quiet)
 		fputs("#\n# (Tip: perfkit report -b shows where the branches went)\n#\n", f);
 	print_stats(f, b);
-	return true;
+	return 1;
 }
 
 bool report_branch_wanted(const struct report_opts *o, struct pk_data_reader *r)
