@@ -42,26 +42,16 @@ static unsigned int keys_flags(const struct report_opts *o)
 int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, struct report_branch **out)
 {
 	size_t nr_ev = pk_data_reader_nr_events(r);
-	uint64_t type = 0;
-	struct report_branch *b;
-
-	for (size_t i = 0; i < nr_ev; i++)
-		type |= pk_data_reader_attr(r, i)->sample_type;
-	if (!(type & PERF_SAMPLE_BRANCH_STACK)) {
-		cli_message(stderr, "perfkit report: %s: selected -b but no branch data. "
-			    "Did you call perf record without -b?\n", o->input);
-		return -EINVAL;
-	}
-	b = calloc(1, sizeof(*b));
+	struct report_branch *b = calloc(1, sizeof(*b));
 
 	if (!b || !(b->ev = calloc(nr_ev ? nr_ev : 1, sizeof(*b->ev)))) {
 		free(b);
 		return -ENOMEM;
 	}
 	if (br_keys_setup(&b->keys, o->sort_arg, o->fields_arg, keys_flags(o)) != 0) {
-		free(b->ev);
+		free(b->ev);	/* not reached: report_branch_keys refused these keys first */
 		free(b);
-		return -EINVAL;	/* report_branch_keys said why */
+		return -EINVAL;
 	}
 	for (size_t i = 0; i < nr_ev; i++)
 		br_table_init(&b->ev[i]);
@@ -245,16 +235,24 @@ int report_branch_print(FILE *f, const struct report_opts *o, struct report_bran
 	return 1;
 }
 
-bool report_branch_wanted(const struct report_opts *o, struct pk_data_reader *r)
+/* The sample_type bits of any event of r. */
+static uint64_t type_of(struct pk_data_reader *r)
 {
 	uint64_t type = 0;
+
+	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++)
+		type |= pk_data_reader_attr(r, i)->sample_type;
+	return type;
+}
+
+bool report_branch_wanted(const struct report_opts *o, struct pk_data_reader *r)
+{
+	uint64_t type = type_of(r);
 
 	if (o->branch_mode != 0)
 		return o->branch_mode > 0;
 	if (o->format >= 0)
 		return false;	/* --format branch mode has not yet: the usual table */
-	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++)
-		type |= pk_data_reader_attr(r, i)->sample_type;
 	/* perf 6.1: the BRANCH_STACK feature turns -b on, unless the samples
 	 * carry a user stack (a --call-graph dwarf recording). */
 	return pk_data_reader_has_feature(r, PK_DATA_FEAT_BRANCH_STACK) && !(type & PERF_SAMPLE_STACK_USER);
@@ -274,6 +272,11 @@ int report_branch_keys(struct report_opts *o, struct pk_data_reader *r)
 	int err;
 
 	if (report_branch_wanted(o, r)) {
+		if (!(type_of(r) & PERF_SAMPLE_BRANCH_STACK)) {
+			cli_message(stderr, "perfkit report: %s: selected -b but no branch data. "
+				    "Did you call perf record without -b?\n", o->input);
+			return CLI_EXIT_EVENT;
+		}
 		/* a parent key among branch keys: report_parent_setup's regex and
 		 * its check for call chains, as for the usual table's */
 		if ((br_sort_names(o->sort_arg, "parent") || br_sort_names(o->fields_arg, "parent")) &&

@@ -58,6 +58,14 @@ expect_rc "--symbol-filter outside branch mode: not yet, a usage error" 2
 run report -i mine.data --stdio -b
 expect_rc "-b on a file without branch stacks: exit 1" 1
 contains "with perf's words" "$err" "no branch data. Did you call perf record without -b?"
+check "in one line, nothing after it" [ "$(printf '%s\n' "$err" | wc -l)" = 1 ]
+run report -i mine.data -D -b
+expect_rc "-D -b on it: the same refusal, as perf's (before the dump)" 1
+run report -i mine-br.data --stdio -b --sort nosuch
+expect_rc "-b --sort with an unknown key: a usage error, as without -b" 2
+contains "naming it" "$err" "'nosuch'"
+run report -i mine-br.data --stdio -b -F overhead,nosuch
+expect_rc "-b -F with an unknown key: a usage error too" 2
 
 if ! command -v perf >/dev/null; then
 	skip "comparisons with perf report -b" "perf is not installed"
