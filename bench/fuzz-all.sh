@@ -21,7 +21,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${FUZZ_BUILD:-$SRC/build-fuzz}
 OUT=${FUZZ_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/fuzz-all.XXXXXX")}
 JOBS=${FUZZ_JOBS:-2}
-TARGETS=${*:-events tracefs tracing host elf num record ring lists pmu writer reader reader_dir unwind symbols srcline features cli metric_expr btf}
+TARGETS=${*:-events tracefs tracing host elf num record ring lists pmu writer reader reader_dir unwind symbols srcline features cli metric_expr btf branch}
 
 command -v clang >/dev/null || { echo "needs clang (apt-get install clang)" >&2; exit 1; }
 if [ ! -f "$BUILD/build.ninja" ]; then
@@ -45,7 +45,7 @@ corpus() {
 maxlen() {
 	case $1 in
 	events) echo 512 ;; num) echo 64 ;; elf) echo 16384 ;; lists) echo 256 ;; unwind) echo 8192 ;;
-	symbols) echo 32768 ;; srcline) echo 32768 ;; tracing) echo 16384 ;; cli) echo 1024 ;; reader_dir) echo 16384 ;;
+	symbols) echo 32768 ;; srcline) echo 32768 ;; tracing) echo 16384 ;; cli) echo 1024 ;; reader_dir) echo 16384 ;; branch) echo 8192 ;;
 	*) echo 4096 ;;
 	esac
 }

@@ -137,6 +137,15 @@ PK_API const struct pk_callchain_node *pk_callchain_node_child(const struct pk_c
 								size_t idx);
 
 /*
+ * pk_callchain_context_mode - the cpumode a PERF_SAMPLE_CALLCHAIN context
+ * marker switches the addresses after it to: PERF_RECORD_MISC_KERNEL,
+ * _USER or _HYPERVISOR for PERF_CONTEXT_KERNEL, _USER or _HV; 0 for any
+ * other value (a guest marker or one the kernel does not write, which perf
+ * takes as a corrupt chain, or an address, which is no marker).
+ */
+PK_API uint16_t pk_callchain_context_mode(uint64_t ip);
+
+/*
  * Branch history (perf report --branch-history, callchain-branch.c): a
  * sample's branch stack as call-chain frames, and what perf counts of
  * them in each node of the tree.
@@ -178,7 +187,8 @@ struct pk_branch_counts {
 	uint64_t branch_count, predicted_count, abort_count;
 	uint64_t cycles_count, iter_count, iter_cycles, from_count;
 	bool branch_to;		/* the last frame merged was a target */
-	uint64_t counts[PERF_BR_MAX], new_counts[PK_BR_NEW_MAX];
+	uint64_t counts[PERF_BR_MAX];	/* by PERF_BR_* type; PERF_BR_EXTEND_ABI's stays 0 */
+	uint64_t new_counts[PK_BR_NEW_MAX];	/* ... those by PERF_BR_NEW_* type */
 	uint64_t cond_fwd, cond_bwd, cross_4k, cross_2m;
 };
 
@@ -213,6 +223,25 @@ PK_API int pk_branch_history(const struct perf_branch_entry *br, size_t nr_br, c
  * source perf leaves out of the iterations' divisor.
  */
 PK_API void pk_branch_counts_add(struct pk_branch_counts *c, const struct pk_branch_frame *f, bool first);
+
+/*
+ * pk_branch_type_count - count branch entry `e` into c's type counts as
+ * perf's branch_type_count does: nothing for PERF_BR_UNKNOWN or a source
+ * of 0; else its type (an extended type for PERF_BR_EXTEND_ABI), a
+ * conditional branch forward or backward, and a target in another 2 MB
+ * area, or else in another 4 KB page.  The other counts stay as they are;
+ * c or e NULL changes nothing.
+ */
+PK_API void pk_branch_type_count(struct pk_branch_counts *c, const struct perf_branch_entry *e);
+
+/*
+ * pk_branch_type_name - perf's name of branch type `type` (PERF_BR_*:
+ * "N/A" for PERF_BR_UNKNOWN) or, for PERF_BR_EXTEND_ABI, of extended type
+ * new_type (PERF_BR_NEW_*); "(null)" where perf has no name, as perf
+ * prints one.  Static storage; never NULL.  (perf script and report -D
+ * print "" for PERF_BR_UNKNOWN instead: that choice is theirs.)
+ */
+PK_API const char *pk_branch_type_name(unsigned int type, unsigned int new_type);
 
 /*
  * pk_branch_counts_str - the text perf prints after a frame's name in a

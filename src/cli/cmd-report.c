@@ -713,11 +713,18 @@ static int report(struct report_opts *o, bool defaulted)
 		if (o->format == REPORT_FORMAT_JSON) {
 			rc = report_json(o, run.ev, run.nr_ev, run.lost_samples, run.health);
 		} else {
+			int shown;
+
 			cli_pager_start();	/* on a terminal, as perf does */
 			o->color = cli_color_use(o->color_mode);
-			if (run.branch ? !report_branch_print(stdout, o, run.branch, run.ev, run.nr_ev, run.lost_samples) :
-			    !report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
-					  pk_resolver_threads(run.res)))
+			shown = run.branch ? report_branch_print(stdout, o, run.branch, run.ev, run.nr_ev,
+								 run.lost_samples) :
+				report_print(stdout, o, run.ev, run.nr_ev, run.lost_samples,
+					     pk_resolver_threads(run.res));
+
+			if (shown < 0)
+				rc = cli_usage("report", "out of memory");
+			else if (!shown)
 				cli_message(stderr, "perfkit report: %s has no samples (after the filters)\n", o->input);
 			else if (o->show_threads && o->f4.raw)
 				report_flags4_threads_raw(stdout, &run.thread_counts, run.ev);

@@ -119,36 +119,6 @@ static int branch_frame(const struct stream_src *c, uint16_t cpumode, uint64_t i
 	return make_frame(c, cpumode, ip, f);
 }
 
-/* perf's remove_loops: a run of sources seen before is dropped. */
-static size_t remove_loops(struct perf_branch_entry *l, size_t nr)
-{
-	unsigned char seen[127];
-
-	memset(seen, 0xff, sizeof(seen));
-	for (size_t i = 0; i < nr; i++) {
-		size_t h = (size_t)((l[i].from * 0x61C8864680B583EBull) >> (64 - 7)) % 127, j, off = 0;
-		bool loop = true;
-
-		if (seen[h] == 0xff) {
-			seen[h] = (unsigned char)i;
-			continue;
-		}
-		if (l[seen[h]].from != l[i].from)
-			continue;
-		for (j = seen[h]; j < i && i + off < nr; j++, off++)
-			if (l[j].from != l[i + off].from) {
-				loop = false;
-				break;
-			}
-		if (!loop)
-			continue;
-		if (nr > i + off)
-			memmove(l + i, l + i + off, (nr - (i + off)) * sizeof(*l));
-		nr -= off;
-	}
-	return nr;
-}
-
 /* A call chain's address in *cpumode's space (perf's add_callchain_ip
  * with a cpumode): a context marker switches the space and adds nothing
  * (1: an unknown one, after which perf drops the whole chain). */
@@ -157,17 +127,8 @@ static int chain_frame(const struct stream_src *c, uint16_t *cpumode, uint64_t i
 {
 	int err;
 
-	if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-		if (ip == (uint64_t)PERF_CONTEXT_HV)
-			*cpumode = PERF_RECORD_MISC_HYPERVISOR;
-		else if (ip == (uint64_t)PERF_CONTEXT_KERNEL)
-			*cpumode = PERF_RECORD_MISC_KERNEL;
-		else if (ip == (uint64_t)PERF_CONTEXT_USER)
-			*cpumode = PERF_RECORD_MISC_USER;
-		else
-			return 1;
-		return 0;
-	}
+	if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+		return (*cpumode = pk_callchain_context_mode(ip)) ? 0 : 1;
 	f[*nr] = (struct stream_frame){ 0 };
 	if ((err = make_frame(c, *cpumode, ip, &f[*nr])) < 0)
 		return err;
@@ -205,41 +166,31 @@ static int lbr_frames(const struct stream_src *c, const struct pk_sample *s, str
 	return 1;
 }
 
-/* The branch stack's part: each kept entry's target then source; *first
- * the call chain entries the branches overlap (perf's first_call: a
- * return address at most 8 bytes past a branch's source), *kept the
- * entries left after remove_loops. */
-static int branch_frames(const struct stream_src *c, const struct pk_sample *s, struct stream_frame *f, size_t *nr,
-			 size_t *first, size_t *kept)
+/* The branch stack's part (pk_branch_history in callee order): each kept
+ * entry's target then its source, resolved as branch ends, and in
+ * c->hist where the call chain goes on and ends. */
+static int branch_frames(const struct stream_src *c, const struct pk_sample *s, size_t chain_nr,
+			 struct stream_frame *f, size_t *nr)
 {
-	struct perf_branch_entry be[STREAM_MAX_STACK];
-	const uint64_t *ips = s->callchain.ips;
-	bool chain = s->fields & PERF_SAMPLE_CALLCHAIN;
-	size_t n = s->branch.nr;
+	const struct pk_branch_history *h = c->hist;
 	int err;
 
-	for (size_t i = 0; i < n; i++) {
-		be[i] = s->branch.entries[i];
-		if (!chain || *first >= s->callchain.nr)	/* perf reads past a short chain */
-			continue;
-		if (ips[*first] >= (uint64_t)PERF_CONTEXT_MAX ||
-		    (be[i].from < ips[*first] && be[i].from >= ips[*first] - 8))
-			(*first)++;
-	}
-	n = remove_loops(be, n);
-	for (size_t i = 0; i < n; i++) {
-		if ((err = branch_frame(c, 0, be[i].to, be[i].from, be[i].cycles, &f[(*nr)++])) < 0 ||
-		    (err = branch_frame(c, 0, be[i].from, 0, be[i].cycles, &f[(*nr)++])) < 0)
+	if ((err = pk_branch_history(s->branch.entries, s->branch.nr, s->callchain.ips, chain_nr, false,
+				     STREAM_MAX_STACK, c->hist)) < 0)
+		return err;
+	for (size_t i = 0; i < h->nr_frames; i++) {
+		const struct pk_branch_frame *b = &h->frames[i];
+
+		if ((err = branch_frame(c, 0, b->ip, b->from, b->entry.cycles, &f[(*nr)++])) < 0)
 			return err;
 	}
-	*kept = n;
 	return 0;
 }
 
 int stream_frames(const struct stream_src *c, const struct perf_event_attr *a, const struct pk_sample *s,
 		  struct stream_frame *f, size_t *nr)
 {
-	size_t first = 0, kept = 0, chain_nr = s->fields & PERF_SAMPLE_CALLCHAIN ? s->callchain.nr : 0;
+	size_t first = 0, chain_nr = s->fields & PERF_SAMPLE_CALLCHAIN ? s->callchain.nr : 0;
 	uint16_t cpumode = PERF_RECORD_MISC_USER;
 	int err;
 
@@ -247,13 +198,12 @@ int stream_frames(const struct stream_src *c, const struct perf_event_attr *a, c
 	if ((a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) && chain_nr &&
 	    (s->fields & PERF_SAMPLE_BRANCH_STACK) && (err = lbr_frames(c, s, f, nr)) != 0)
 		return err < 0 ? err : 0;
-	if ((s->fields & PERF_SAMPLE_BRANCH_STACK) && s->branch.nr <= STREAM_MAX_STACK) {
-		if ((err = branch_frames(c, s, f, nr, &first, &kept)) < 0)
+	if (s->fields & PERF_SAMPLE_BRANCH_STACK) {	/* over 127 entries: the call chain alone */
+		if ((err = branch_frames(c, s, chain_nr, f, nr)) < 0)
 			return err;
-		if (!chain_nr)
-			return 0;
-		chain_nr = chain_nr > kept ? chain_nr - kept : 0;	/* perf's chain_nr -= nr */
-	}	/* else perf's "corrupted branch chain": the call chain alone */
+		first = c->hist->first_call;
+		chain_nr = c->hist->chain_end;
+	}
 	for (size_t i = first, entries = 0; i < chain_nr && entries < STREAM_MAX_STACK; i++) {
 		if (s->callchain.ips[i] < (uint64_t)PERF_CONTEXT_MAX)
 			entries++;

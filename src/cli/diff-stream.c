@@ -65,6 +65,7 @@ struct sfile {
 	struct sevent *ev;
 	size_t nr_ev;
 	struct diff_time ranges;	/* --time's, for this file */
+	struct pk_branch_history *hist;	/* stream_src's scratch (~20 KB) */
 };
 
 /* perf's match_chain_strings: a missing string sorts after any; both
@@ -265,7 +266,7 @@ static int add_sample(struct sfile *sf, const struct diff_opts *o, struct sevent
 		      const struct pk_resolved_sample *rs, const struct perf_event_attr *a, uint64_t period)
 {
 	struct stream_frame f[STREAM_MAX_FRAMES];
-	const struct stream_src c = { sf->res, o, rs->pid };
+	const struct stream_src c = { sf->res, o, rs->pid, sf->hist };
 	const char *srcline, *sym = NULL, *dso = NULL;
 	struct entry *e;
 	bool nomem = false;
@@ -565,6 +566,7 @@ static int read_file(struct sfile *sf, const struct diff_opts *o, const char *pa
 		return rc;
 	sf->nr_ev = pk_data_reader_nr_events(sf->r);
 	if (!(sf->ev = calloc(sf->nr_ev ? sf->nr_ev : 1, sizeof(*sf->ev))) ||
+	    !(sf->hist = malloc(sizeof(*sf->hist))) ||
 	    (err = pk_resolver_new(sf->r, &sf->res)) < 0)
 		return err < 0 ? err : -ENOMEM;
 	if ((cli_buildid_dir(dir, sizeof(dir)) && (err = pk_resolver_set_buildid_dir(sf->res, dir)) < 0) ||
@@ -602,6 +604,7 @@ static void sfile_free(struct sfile *sf)
 	}
 	free(sf->ev);
 	free(sf->ranges.r);
+	free(sf->hist);
 	pk_resolver_free(sf->res);
 	pk_data_reader_free(sf->r);
 }

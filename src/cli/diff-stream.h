@@ -33,6 +33,7 @@ struct stream_src {
 	struct pk_resolver *res;
 	const struct diff_opts *o;	/* names interned in o->names */
 	uint32_t pid;			/* the sample's process */
+	struct pk_branch_history *hist;	/* scratch for a branch stack's frames */
 };
 
 /*

@@ -30,7 +30,7 @@ struct report_branch {
 	struct br_keys keys;
 	struct br_table *ev;
 	size_t nr_ev;
-	uint64_t counts[16], new_counts[8], cond_fwd, cond_bwd, cross_4k, cross_2m;
+	struct pk_branch_counts stats;	/* the type counts of "Branch Statistics" */
 };
 
 static unsigned int keys_flags(const struct report_opts *o)
@@ -42,26 +42,16 @@ static unsigned int keys_flags(const struct report_opts *o)
 int report_branch_setup(const struct report_opts *o, struct pk_data_reader *r, struct report_branch **out)
 {
 	size_t nr_ev = pk_data_reader_nr_events(r);
-	uint64_t type = 0;
-	struct report_branch *b;
-
-	for (size_t i = 0; i < nr_ev; i++)
-		type |= pk_data_reader_attr(r, i)->sample_type;
-	if (!(type & PERF_SAMPLE_BRANCH_STACK)) {
-		cli_message(stderr, "perfkit report: %s: selected -b but no branch data. "
-			    "Did you call perf record without -b?\n", o->input);
-		return -EINVAL;
-	}
-	b = calloc(1, sizeof(*b));
+	struct report_branch *b = calloc(1, sizeof(*b));
 
 	if (!b || !(b->ev = calloc(nr_ev ? nr_ev : 1, sizeof(*b->ev)))) {
 		free(b);
 		return -ENOMEM;
 	}
 	if (br_keys_setup(&b->keys, o->sort_arg, o->fields_arg, keys_flags(o)) != 0) {
-		free(b->ev);
+		free(b->ev);	/* not reached: report_branch_keys refused these keys first */
 		free(b);
-		return -EINVAL;	/* report_branch_keys said why */
+		return -EINVAL;
 	}
 	for (size_t i = 0; i < nr_ev; i++)
 		br_table_init(&b->ev[i]);
@@ -126,32 +116,6 @@ static int resolve_end(struct report_branch *b, struct pk_maps *m, struct cli_na
 	return 0;
 }
 
-static bool cross(uint64_t a, uint64_t b, uint64_t size)
-{
-	return (a & ~(size - 1)) != (b & ~(size - 1));
-}
-
-/* perf's branch_type_count. */
-static void count_type(struct report_branch *b, const struct perf_branch_entry *e)
-{
-	if (e->type == PERF_BR_UNKNOWN || !e->from)
-		return;
-	if (e->type == PERF_BR_EXTEND_ABI)
-		b->new_counts[e->new_type & 7]++;
-	else
-		b->counts[e->type & 15]++;
-	if (e->type == PERF_BR_COND) {
-		if (e->to > e->from)
-			b->cond_fwd++;
-		else
-			b->cond_bwd++;
-	}
-	if (cross(e->from, e->to, 2u << 20))
-		b->cross_2m++;
-	else if (cross(e->from, e->to, 4096))
-		b->cross_4k++;
-}
-
 /* perf's machine__resolve filters of the sample (--comms, --dsos,
  * --symbols, --pid, --tid): its branches count, but are not shown. */
 static int sample_filtered(const struct report_opts *o, struct cli_names *names, const struct pk_resolved_sample *rs,
@@ -200,7 +164,7 @@ int report_branch_add(struct report_branch *b, size_t ev, struct pk_maps *m, str
 		e.first = *be;
 		if ((err = br_table_add(&b->ev[ev], &b->keys, &e, &at)) < 0)
 			return err;
-		count_type(b, &at->first);	/* perf's hist_iter__branch_callback */
+		pk_branch_type_count(&b->stats, &at->first);	/* perf's hist_iter__branch_callback */
 	}
 	return 0;
 }
@@ -214,28 +178,22 @@ static void print_stat(FILE *f, const char *name, uint64_t n, uint64_t total)
 /* perf's branch_type_stat_display (no newline after the last line, as perf). */
 static void print_stats(FILE *f, const struct report_branch *b)
 {
-	static const char *const types[] = {
-		"N/A", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
-		"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "",
-	};
-	static const char *const new_types[] = {
-		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
-	};
+	const struct pk_branch_counts *c = &b->stats;
 	uint64_t total = 0;
 
-	for (size_t i = 0; i < 16; i++)
-		total += b->counts[i];
+	for (size_t i = 0; i < PERF_BR_MAX; i++)
+		total += c->counts[i];
 	if (!total)
 		return;
 	fputs("\n#\n# Branch Statistics:\n#", f);
-	print_stat(f, "COND_FWD", b->cond_fwd, total);
-	print_stat(f, "COND_BWD", b->cond_bwd, total);
-	print_stat(f, "CROSS_4K", b->cross_4k, total);
-	print_stat(f, "CROSS_2M", b->cross_2m, total);
-	for (size_t i = 0; i < 16; i++)
-		print_stat(f, types[i], b->counts[i], total);
-	for (size_t i = 0; i < 8; i++)
-		print_stat(f, new_types[i], b->new_counts[i], total);
+	print_stat(f, "COND_FWD", c->cond_fwd, total);
+	print_stat(f, "COND_BWD", c->cond_bwd, total);
+	print_stat(f, "CROSS_4K", c->cross_4k, total);
+	print_stat(f, "CROSS_2M", c->cross_2m, total);
+	for (unsigned int i = 0; i < PERF_BR_EXTEND_ABI; i++)	/* extended ones count below */
+		print_stat(f, pk_branch_type_name(i, 0), c->counts[i], total);
+	for (unsigned int i = 0; i < PK_BR_NEW_MAX; i++)
+		print_stat(f, pk_branch_type_name(PERF_BR_EXTEND_ABI, i), c->new_counts[i], total);
 }
 
 static const char *one(char *const *list)
@@ -243,11 +201,12 @@ static const char *one(char *const *list)
 	return list && list[0] && !list[1] ? list[0] : NULL;
 }
 
-bool report_branch_print(FILE *f, const struct report_opts *o, struct report_branch *b,
-			 const struct report_event *ev, size_t nr_ev, uint64_t lost_samples)
+int report_branch_print(FILE *f, const struct report_opts *o, struct report_branch *b,
+			const struct report_event *ev, size_t nr_ev, uint64_t lost_samples)
 {
 	char note[512];
 	bool any = false;
+	int err;
 
 	b->keys.color = o->color;	/* --stdio-color, known once the pager is */
 	b->keys.verbose = o->verbose > 0;
@@ -262,29 +221,38 @@ bool report_branch_print(FILE *f, const struct report_opts *o, struct report_bra
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
 	br_keys_elide(&b->keys, f, one(o->comms), one(o->dsos), one(o->syms));
 	if (!any)
-		return false;
+		return 0;
 	if (!o->quiet)
 		fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
 	for (size_t i = 0; i < b->nr_ev && i < nr_ev; i++)
-		if (b->ev[i].total)
-			br_table_print(f, &b->ev[i], &b->keys, o->quiet, ev[i].name,
-				       report_flags2_time_note(o, ev[i].name, note, sizeof(note)));
+		if (b->ev[i].total &&
+		    (err = br_table_print(f, &b->ev[i], &b->keys, o->quiet, ev[i].name,
+					  report_flags2_time_note(o, ev[i].name, note, sizeof(note)))) < 0)
+			return err;
 	if (!o->quiet)
 		fputs("#\n# (Tip: perfkit report -b shows where the branches went)\n#\n", f);
 	print_stats(f, b);
-	return true;
+	return 1;
+}
+
+/* The sample_type bits of any event of r. */
+static uint64_t type_of(struct pk_data_reader *r)
+{
+	uint64_t type = 0;
+
+	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++)
+		type |= pk_data_reader_attr(r, i)->sample_type;
+	return type;
 }
 
 bool report_branch_wanted(const struct report_opts *o, struct pk_data_reader *r)
 {
-	uint64_t type = 0;
+	uint64_t type = type_of(r);
 
 	if (o->branch_mode != 0)
 		return o->branch_mode > 0;
 	if (o->format >= 0)
 		return false;	/* --format branch mode has not yet: the usual table */
-	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++)
-		type |= pk_data_reader_attr(r, i)->sample_type;
 	/* perf 6.1: the BRANCH_STACK feature turns -b on, unless the samples
 	 * carry a user stack (a --call-graph dwarf recording). */
 	return pk_data_reader_has_feature(r, PK_DATA_FEAT_BRANCH_STACK) && !(type & PERF_SAMPLE_STACK_USER);
@@ -304,6 +272,11 @@ int report_branch_keys(struct report_opts *o, struct pk_data_reader *r)
 	int err;
 
 	if (report_branch_wanted(o, r)) {
+		if (!(type_of(r) & PERF_SAMPLE_BRANCH_STACK)) {
+			cli_message(stderr, "perfkit report: %s: selected -b but no branch data. "
+				    "Did you call perf record without -b?\n", o->input);
+			return CLI_EXIT_EVENT;
+		}
 		/* a parent key among branch keys: report_parent_setup's regex and
 		 * its check for call chains, as for the usual table's */
 		if ((br_sort_names(o->sort_arg, "parent") || br_sort_names(o->fields_arg, "parent")) &&

@@ -53,9 +53,9 @@ int report_branch_add(struct report_branch *b, size_t ev, struct pk_maps *m, str
 		      const struct pk_sample *smp, const struct pk_resolved_sample *rs);
 
 /* report_branch_print - perf report --stdio's branch-mode output to f
- * (ev: the events, for their names).  false when no event had a branch
- * (only the first comment line was printed). */
-bool report_branch_print(FILE *f, const struct report_opts *o, struct report_branch *b,
-			 const struct report_event *ev, size_t nr_ev, uint64_t lost_samples);
+ * (ev: the events, for their names).  1, or 0 when no event had a branch
+ * (only the first comment line was printed), or -ENOMEM. */
+int report_branch_print(FILE *f, const struct report_opts *o, struct report_branch *b,
+			const struct report_event *ev, size_t nr_ev, uint64_t lost_samples);
 
 #endif

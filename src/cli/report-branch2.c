@@ -535,29 +535,36 @@ static void col_len(const struct br_entry *e, size_t w[BRK_NR], bool dsos, bool 
 	end_len(&e->to, w, (const int[3]){ BRK_SYM_TO, BRK_DSO_TO, BRK_ADDR_TO }, dsos, v);
 }
 
-/* perf's -v prefix of a branch end's symbol: its address (as sampled in
- * the kernel, or always for the symbol key: perf's he->ip) and its DSO's
- * symtab origin. */
-static int verbose_prefix(char *buf, size_t size, const struct br_end *e, bool raw)
+/* The bytes an fprintf wrote (none on an error, which the stream keeps). */
+static int wrote(int n)
 {
-	return snprintf(buf, size, "%-#*" PRIx64 " %c ", 16 + 2, e->kernel || raw ? e->raw : e->addr,
-			e->dso ? e->origin : '!');
+	return n > 0 ? n : 0;
 }
 
-/* perf's _hist_entry__sym_snprintf (addr: _hist_entry__addr_snprintf),
- * after `pre` bytes already in buf (-v's prefix). */
-static void sym_text(char *buf, size_t size, char level, const char *sym, uint64_t ip, uint64_t off,
-		     size_t w, bool addr, int pre)
+/* perf's -v prefix of a branch end's symbol to f: its address (as sampled
+ * in the kernel, or always for the symbol key: perf's he->ip) and its
+ * DSO's symtab origin.  Returns the bytes printed. */
+static int verbose_prefix(FILE *f, const struct br_end *e, bool raw)
 {
-	int n = pre + snprintf(buf + pre, size - (size_t)pre, "[%c] ", level);
+	return wrote(fprintf(f, "%-#*" PRIx64 " %c ", 16 + 2, e->kernel || raw ? e->raw : e->addr,
+			     e->dso ? e->origin : '!'));
+}
+
+/* perf's _hist_entry__sym_snprintf (addr: _hist_entry__addr_snprintf) to
+ * f, after `pre` bytes already printed (-v's prefix); the symbol cut to
+ * what is left of w, as perf's precision does, however long it is.
+ * Returns the bytes of the cell printed, pre's included. */
+static int sym_text(FILE *f, char level, const char *sym, uint64_t ip, uint64_t off, size_t w, bool addr,
+		    int pre)
+{
+	int n = pre + wrote(fprintf(f, "[%c] ", level));
 	int room = (int)w > n ? (int)w - n : 0;
 
 	if (!sym)
-		snprintf(buf + n, size - (size_t)n, "%-#.*" PRIx64, 16, ip);
-	else if (addr && off)
-		snprintf(buf + n, size - (size_t)n, "%.*s+0x%" PRIx64, room, sym, off);
-	else
-		snprintf(buf + n, size - (size_t)n, "%.*s", room, sym);
+		return n + wrote(fprintf(f, "%-#.*" PRIx64, 16, ip));
+	if (addr && off)
+		return n + wrote(fprintf(f, "%.*s+0x%" PRIx64, room, sym, off));
+	return n + wrote(fprintf(f, "%.*s", room, sym));
 }
 
 static const char *dso_text(const char *dso)
@@ -605,8 +612,7 @@ static bool flag_cell(FILE *f, struct br_keys *k, int key, const struct br_entry
 static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, size_t w, uint64_t total,
 		 bool last)
 {
-	char buf[1024];
-	int iw = (int)w;
+	int iw = (int)w, len;
 
 	if (flag_cell(f, k, key, e, iw, total))
 		return;
@@ -622,27 +628,30 @@ static void cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, 
 	case BRK_SRCLINE_FROM: fprintf(f, "%-*.*s", iw, iw, e->from.srcline); return;
 	case BRK_SRCLINE_TO: fprintf(f, "%-*.*s", iw, iw, e->to.srcline); return;
 	case BRK_PARENT: fprintf(f, "%-*.*s", iw, iw, e->parent ? e->parent : "[other]"); return;
-	case BRK_SYM:
-		sym_text(buf, sizeof(buf), e->level, e->to.sym, e->to.raw, 0, w, false,
-			 k->verbose ? verbose_prefix(buf, sizeof(buf), &e->to, true) : 0);
+	case BRK_SYM: {
+		int pre = k->verbose ? verbose_prefix(f, &e->to, true) : 0;
+
+		len = sym_text(f, e->level, e->to.sym, e->to.raw, 0, w, false, pre);
 		break;
+	}
 	case BRK_SYM_FROM:
 	case BRK_SYM_TO: {
 		const struct br_end *end = key == BRK_SYM_FROM ? &e->from : &e->to;
-		int pre = k->verbose ? verbose_prefix(buf, sizeof(buf), end, false) : 0;
+		int pre = k->verbose ? verbose_prefix(f, end, false) : 0;
 
-		sym_text(buf, sizeof(buf), end->level, end->sym, end->addr, 0, w, false, pre);
+		len = sym_text(f, end->level, end->sym, end->addr, 0, w, false, pre);
 		break;
 	}
 	case BRK_ADDR_FROM:
-		sym_text(buf, sizeof(buf), e->level, e->from.sym, e->from.addr, e->from.symoff, w, true, 0);
+		len = sym_text(f, e->level, e->from.sym, e->from.addr, e->from.symoff, w, true, 0);
 		break;
 	case BRK_ADDR_TO:
-		sym_text(buf, sizeof(buf), e->level, e->to.sym, e->to.addr, e->to.symoff, w, true, 0);
+		len = sym_text(f, e->level, e->to.sym, e->to.addr, e->to.symoff, w, true, 0);
 		break;
 	default: return;
 	}
-	fprintf(f, "%-*s", last ? 0 : iw, buf);	/* perf's hist_entry__snprintf_alignment */
+	if (!last && len < iw)	/* perf's hist_entry__snprintf_alignment */
+		fprintf(f, "%*s", iw - len, "");
 }
 
 /* perf's convert_unit: thousands (K), millions (M), billions (G). */
@@ -674,8 +683,9 @@ static void print_head(FILE *f, const struct br_table *t, const struct br_keys *
 			continue;
 		if (hpp(k->col[i]))
 			fprintf(f, "%s%*s", shown++ ? sep : "# ", iw, keys[k->col[i]].header);
-		else
-			fprintf(f, "%s%-*.*s", shown++ ? sep : "# ", iw, iw, keys[k->col[i]].header);
+		else	/* perf formats each header in a 1024-byte buffer: a wide one is cut */
+			fprintf(f, "%s%-*.*s", shown++ ? sep : "# ", iw < 1023 ? iw : 1023, iw < 1023 ? iw : 1023,
+				keys[k->col[i]].header);
 	}
 	if (k->sep) {	/* -t: perf's header line alone */
 		fputs("\n", f);
@@ -696,36 +706,41 @@ static void print_head(FILE *f, const struct br_table *t, const struct br_keys *
  * (but in the last column),
  * a key's text (padded as without -t) with the separator's character
  * made '.', as perf's repsep_snprintf does; the separator before all but
- * the first. */
-static void sep_cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, size_t w, uint64_t total,
-		     bool first_cell, bool last)
+ * the first.  0, or -ENOMEM when there is no memory for the cell's text. */
+static int sep_cell(FILE *f, struct br_keys *k, int key, const struct br_entry *e, size_t w, uint64_t total,
+		    bool first_cell, bool last)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
+	if (!m)
+		return -ENOMEM;
 	if (!first_cell)
 		fputs(k->sep, f);
-	if (!m)
-		return;
 	if (key == BRK_OVERHEAD)
 		fprintf(m, " %.2f%%", 100.0 * (double)e->period / (double)total);
 	else if (hpp(key))
 		fprintf(m, " %" PRIu64, e->period);
 	else
 		cell(m, k, key, e, w, total, last);
-	fclose(m);
+	if (fclose(m) != 0 || !buf) {
+		free(buf);
+		return -ENOMEM;
+	}
 	if (!hpp(key))
 		for (char *p = buf; k->sep[0] && (p = strchr(p, k->sep[0])); p++)
 			*p = '.';
-	fprintf(f, "%-*s", hpp(key) && !last ? (int)w : 0, buf ? buf : "");
+	fprintf(f, "%-*s", hpp(key) && !last ? (int)w : 0, buf);
 	free(buf);
+	return 0;
 }
 
-void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, const char *event,
+int br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, const char *event,
 		    const char *note)
 {
 	size_t len[BRK_NR] = { 0 }, w[BR_MAX_KEYS], last = 0;
+	int err;
 
 	resort(t, k);
 	for (int32_t i = first(t, 2); i >= 0; i = next(t, 2, i))
@@ -745,14 +760,16 @@ void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, 
 		for (size_t c = 0, shown = 0; c < k->nr_col; c++) {
 			if (k->elide[c])
 				continue;
-			if (k->sep)
-				sep_cell(f, k, k->col[c], &t->e[i], w[c], t->total, shown++ == 0, c == last);
-			else
+			if (k->sep && (err = sep_cell(f, k, k->col[c], &t->e[i], w[c], t->total, shown++ == 0,
+						      c == last)) < 0)
+				return err;
+			if (!k->sep) {
 				fputs("  ", f);
-			if (!k->sep)
 				cell(f, k, k->col[c], &t->e[i], w[c], t->total, c == last);
+			}
 		}
 		fputs("\n", f);
 	}
 	fputs("\n\n", f);
+	return 0;
 }

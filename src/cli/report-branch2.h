@@ -116,8 +116,9 @@ int br_table_add(struct br_table *t, const struct br_keys *k, const struct br_en
 /* br_table_print - perf's collapse and output sort of t, then its rows
  * (header block as report-branch.c gives it) to f, but for filtered ones
  * (which count in the total).  quiet: rows only; note: what follows the
- * event's name in its "# Samples" line (perf's time slices). */
-void br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, const char *event,
+ * event's name in its "# Samples" line (perf's time slices).  0, or
+ * -ENOMEM (-t's cells need memory), the rows printed so far left. */
+int br_table_print(FILE *f, struct br_table *t, struct br_keys *k, bool quiet, const char *event,
 		    const char *note);
 
 #endif

@@ -109,13 +109,7 @@ static int chain_part(struct report_brhist *b, struct pk_resolver *res, const st
 		uint64_t ip = s->callchain.ips[b->caller ? n - i - 1 : i];
 
 		if (ip >= PK_CONTEXT_MAX) {
-			if (ip == (uint64_t)PERF_CONTEXT_KERNEL)
-				cpumode = PERF_RECORD_MISC_KERNEL;
-			else if (ip == (uint64_t)PERF_CONTEXT_USER)
-				cpumode = PERF_RECORD_MISC_USER;
-			else if (ip == (uint64_t)PERF_CONTEXT_HV)
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-			else
+			if (!(cpumode = pk_callchain_context_mode(ip)))
 				return 1;
 			continue;
 		}

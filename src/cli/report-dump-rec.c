@@ -57,19 +57,7 @@ static void print_regs(FILE *f, const char *type, const struct pk_sample_regs *r
  * PERF_BR_EXTEND_ABI, else the type's. */
 static const char *branch_type(const struct perf_branch_entry *e)
 {
-	static const char *const type[16] = {
-		"N/A", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
-		"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "",
-	};
-	static const char *const new_type[16] = {
-		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
-	};
-
-	if (e->type == 0)
-		return "";
-	if (e->type == 15)
-		return new_type[e->new_type] ? new_type[e->new_type] : "(null)";
-	return type[e->type];
+	return e->type == PERF_BR_UNKNOWN ? "" : pk_branch_type_name(e->type, e->new_type);
 }
 
 void report_dump_lbr_chain(FILE *f, const struct pk_sample *s, const struct perf_event_attr *a)

@@ -133,19 +133,7 @@ static bool find_branch(struct script_ctx *c, uint32_t pid, uint64_t addr, uint1
 
 static const char *branch_type(const struct perf_branch_entry *e)
 {
-	static const char *const types[] = {
-		"N/A", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
-		"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "",
-	};
-	static const char *const new_types[] = {
-		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
-	};
-
-	if (e->type == PERF_BR_UNKNOWN)
-		return "";
-	if (e->type == PERF_BR_EXTEND_ABI)
-		return e->new_type < 8 ? new_types[e->new_type] : "(null)";
-	return types[e->type];
+	return e->type == PERF_BR_UNKNOWN ? "" : pk_branch_type_name(e->type, e->new_type);
 }
 
 static void print_branch_flags(FILE *f, const struct perf_branch_entry *e)

@@ -58,6 +58,14 @@ expect_rc "--symbol-filter outside branch mode: not yet, a usage error" 2
 run report -i mine.data --stdio -b
 expect_rc "-b on a file without branch stacks: exit 1" 1
 contains "with perf's words" "$err" "no branch data. Did you call perf record without -b?"
+check "in one line, nothing after it" [ "$(printf '%s\n' "$err" | wc -l)" = 1 ]
+run report -i mine.data -D -b
+expect_rc "-D -b on it: the same refusal, as perf's (before the dump)" 1
+run report -i mine-br.data --stdio -b --sort nosuch
+expect_rc "-b --sort with an unknown key: a usage error, as without -b" 2
+contains "naming it" "$err" "'nosuch'"
+run report -i mine-br.data --stdio -b -F overhead,nosuch
+expect_rc "-b -F with an unknown key: a usage error too" 2
 
 if ! command -v perf >/dev/null; then
 	skip "comparisons with perf report -b" "perf is not installed"
@@ -103,6 +111,25 @@ for f in mine-br.data perf-br.data; do
 	same_as_perf "$f" -v --sort sym,dso_to
 	same_as_perf "$f" -v --sort addr_from,comm
 done
+# A symbol name longer than any fixed buffer (C++ names can be): printed
+# whole in its cell as perf does, perf's own 1024-byte cut of a wide
+# column's header included.
+name=spin_$(printf 'x%.0s' $(seq 1500))
+cat >long.c <<EOF
+volatile unsigned long sink;
+__attribute__((noinline)) void $name(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i; }
+int main(void) { $name(100000000UL); return 0; }
+EOF
+if cc -O1 -o long long.c 2>/dev/null; then
+	perf record -q -e cpu-clock -c 1000000 -o long.data ./long >/dev/null 2>&1
+	python3 "$CRAFT" --feature long.data long-br.data
+	for args in "-b" "-b -t ," "-b --sort sym,addr_to" "-b -F overhead,symbol_from,symbol_to"; do
+		# shellcheck disable=SC2086
+		same_as_perf long-br.data $args
+	done
+else
+	skip "a 1500-byte symbol name" "cc cannot build a test program here"
+fi
 # The sample's filters, as perf's machine__resolve sets them: a branch of a
 # sample --comms, --dsos, --symbols, --pid or --tid leaves out still counts
 # in the total (its entry keeps its first sample's state), a one-name

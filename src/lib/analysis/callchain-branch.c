@@ -127,29 +127,30 @@ int pk_branch_history(const struct perf_branch_entry *br, size_t nr_br, const ui
 	return 0;
 }
 
-/* A branch's type into the counts, as perf's branch_type_count. */
-static void count_type(struct pk_branch_counts *c, const struct perf_branch_entry *e, uint64_t from, uint64_t to)
+void pk_branch_type_count(struct pk_branch_counts *c, const struct perf_branch_entry *e)
 {
-	if (e->type == PERF_BR_UNKNOWN || from == 0)
+	if (!c || !e || e->type == PERF_BR_UNKNOWN || e->from == 0)
 		return;
 	if (e->type == PERF_BR_EXTEND_ABI)
 		c->new_counts[e->new_type & (PK_BR_NEW_MAX - 1)]++;
 	else
 		c->counts[e->type]++;
 	if (e->type == PERF_BR_COND) {
-		if (to > from)
+		if (e->to > e->from)
 			c->cond_fwd++;
 		else
 			c->cond_bwd++;
 	}
-	if ((from & ~(AREA_2M - 1)) != (to & ~(AREA_2M - 1)))
+	if ((e->from & ~(AREA_2M - 1)) != (e->to & ~(AREA_2M - 1)))
 		c->cross_2m++;
-	else if ((from & ~(AREA_4K - 1)) != (to & ~(AREA_4K - 1)))
+	else if ((e->from & ~(AREA_4K - 1)) != (e->to & ~(AREA_4K - 1)))
 		c->cross_4k++;
 }
 
 void pk_branch_counts_add(struct pk_branch_counts *c, const struct pk_branch_frame *f, bool first)
 {
+	struct perf_branch_entry e;
+
 	if (!c || !f || !f->branch)
 		return;
 	c->branch_count++;
@@ -157,7 +158,10 @@ void pk_branch_counts_add(struct pk_branch_counts *c, const struct pk_branch_fra
 		c->branch_to = true;
 		c->predicted_count += f->entry.predicted;
 		c->abort_count += f->entry.abort;
-		count_type(c, &f->entry, f->from, f->ip);
+		e = f->entry;	/* the frame's ends are the branch's (a caller may set only those) */
+		e.from = f->from;
+		e.to = f->ip;
+		pk_branch_type_count(c, &e);
 		return;
 	}
 	c->branch_to = false;
@@ -168,14 +172,22 @@ void pk_branch_counts_add(struct pk_branch_counts *c, const struct pk_branch_fra
 		c->from_count++;
 }
 
-static const char *const type_names[PERF_BR_MAX] = {
-	"N/A", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
-	"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "",
-};
+const char *pk_branch_type_name(unsigned int type, unsigned int new_type)
+{
+	static const char *const names[PERF_BR_EXTEND_ABI] = {
+		"N/A", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
+		"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX",
+	};
+	static const char *const new_names[PK_BR_NEW_MAX] = {
+		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
+	};
 
-static const char *const new_type_names[PK_BR_NEW_MAX] = {
-	"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
-};
+	if (type < PERF_BR_EXTEND_ABI)
+		return names[type];
+	if (type == PERF_BR_EXTEND_ABI && new_type < PK_BR_NEW_MAX)
+		return new_names[new_type];
+	return "(null)";	/* perf prints its NULL name so */
+}
 
 /* One item of the text: " (" before the first, " " before the others. */
 static size_t put(char *buf, size_t size, size_t at, unsigned int *idx, const char *fmt, ...)
@@ -226,12 +238,12 @@ static size_t to_str(const struct pk_branch_counts *c, char *buf, size_t size)
 			at = put(buf, size, at, &idx, "COND_FWD");
 		if (c->cond_bwd)
 			at = put(buf, size, at, &idx, "COND_BWD");
-		for (int i = 0; i < PERF_BR_MAX; i++)
+		for (unsigned int i = 0; i < PERF_BR_EXTEND_ABI; i++)	/* extended ones count below */
 			if (i != PERF_BR_COND && c->counts[i])
-				at = put(buf, size, at, &idx, "%s", type_names[i]);
-		for (int i = 0; i < PK_BR_NEW_MAX; i++)
+				at = put(buf, size, at, &idx, "%s", pk_branch_type_name(i, 0));
+		for (unsigned int i = 0; i < PK_BR_NEW_MAX; i++)
 			if (c->new_counts[i])
-				at = put(buf, size, at, &idx, "%s", new_type_names[i]);
+				at = put(buf, size, at, &idx, "%s", pk_branch_type_name(PERF_BR_EXTEND_ABI, i));
 		if (c->cross_4k)
 			at = put(buf, size, at, &idx, "CROSS_4K");
 		if (c->cross_2m)

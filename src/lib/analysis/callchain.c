@@ -532,3 +532,13 @@ const struct pk_branch_counts *pk_callchain_node_branch_counts(const struct pk_c
 {
 	return n && n->bc && idx < n->nr_frames ? &n->bc[idx] : NULL;
 }
+
+uint16_t pk_callchain_context_mode(uint64_t ip)
+{
+	switch (ip) {
+	case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
+	case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
+	case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
+	default: return 0;
+	}
+}

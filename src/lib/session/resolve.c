@@ -461,18 +461,6 @@ static int expand_inlines(struct pk_resolver *res, size_t *nr)
 	return 0;
 }
 
-/* The mode a context marker switches to; 0 for a marker perf takes as
- * a corrupt chain. */
-static uint16_t marker_mode(uint64_t ip)
-{
-	switch (ip) {
-	case PERF_CONTEXT_HV: return PERF_RECORD_MISC_HYPERVISOR;
-	case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
-	case PERF_CONTEXT_USER: return PERF_RECORD_MISC_USER;
-	default: return 0;
-	}
-}
-
 /*
  * PERF_SAMPLE_CALLCHAIN as perf's thread__resolve_callchain_sample walks
  * it in callee order, its first `end` entries: the mode starts as user,
@@ -493,7 +481,7 @@ static int chain_part(struct pk_resolver *res, const struct pk_sample *s, uint64
 			taken++;
 			if ((err = push_frame(res, nr, s->pid, ip, mode)) < 0)
 				return err;
-		} else if (!(mode = marker_mode(ip))) {
+		} else if (!(mode = pk_callchain_context_mode(ip))) {
 			*nr = 0;
 			return 0;
 		}
@@ -523,7 +511,7 @@ static int chain_part_backwards(struct pk_resolver *res, const struct pk_sample 
 		}
 		while (!mode && ++j <= u)
 			if (s->callchain.ips[j] >= PERF_CONTEXT_MAX)
-				mode = marker_mode(s->callchain.ips[j]);
+				mode = pk_callchain_context_mode(s->callchain.ips[j]);
 		if (!mode) {
 			*nr = 0;
 			return 0;

@@ -498,6 +498,19 @@ static void keys(void **state)
 	assert_int_equal(c[0], 7);
 }
 
+/* The cpumode each context marker switches a call chain to; none for a
+ * guest marker (perf drops such a chain) or an address. */
+static void context_mode(void **state)
+{
+	(void)state;
+	assert_int_equal(pk_callchain_context_mode(PERF_CONTEXT_KERNEL), PERF_RECORD_MISC_KERNEL);
+	assert_int_equal(pk_callchain_context_mode(PERF_CONTEXT_USER), PERF_RECORD_MISC_USER);
+	assert_int_equal(pk_callchain_context_mode(PERF_CONTEXT_HV), PERF_RECORD_MISC_HYPERVISOR);
+	assert_int_equal(pk_callchain_context_mode(PERF_CONTEXT_GUEST_KERNEL), 0);
+	assert_int_equal(pk_callchain_context_mode((uint64_t)PERF_CONTEXT_MAX + 1), 0);
+	assert_int_equal(pk_callchain_context_mode(0x401000), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +519,7 @@ int main(void)
 		cmocka_unit_test(flat_and_folded),    cmocka_unit_test(append_after_sort_refused),
 		cmocka_unit_test(children_in_hist),   cmocka_unit_test(copies_apart_by_object),
 		cmocka_unit_test(keys),               cmocka_unit_test(same_chain_across_splits),
+		cmocka_unit_test(context_mode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -107,6 +107,46 @@ static void test_history_callee(void **state)
 	assert_int_equal(pk_branch_history(NULL, 2, ips, 5, false, 127, &h), -EINVAL);
 }
 
+/* perf's branch_type_count: a branch's type, its direction when
+ * conditional and the page or 2 MB area it leaves; nothing for an unknown
+ * type or a source of 0.  And perf's names of the types. */
+static void test_type_count(void **state)
+{
+	struct perf_branch_entry cond = br(0x1100, 0x1010, 0), call = br(0x1ff000, 0x200000, 0),
+				 fault = br(0x401000, 0x400ff0, 0), unknown = br(0x1000, 0x900000, 0),
+				 nowhere = br(0, 0x900000, 0);
+	struct pk_branch_counts c = { 0 };
+
+	(void)state;
+	cond.type = PERF_BR_COND;
+	call.type = PERF_BR_CALL;
+	fault.type = PERF_BR_EXTEND_ABI;
+	fault.new_type = PERF_BR_NEW_FAULT_INST;
+	nowhere.type = PERF_BR_RET;
+	pk_branch_type_count(&c, &cond);
+	pk_branch_type_count(&c, &call);
+	pk_branch_type_count(&c, &fault);
+	pk_branch_type_count(&c, &unknown);
+	pk_branch_type_count(&c, &nowhere);
+	pk_branch_type_count(NULL, &cond);
+	assert_int_equal(c.counts[PERF_BR_COND], 1);
+	assert_int_equal(c.counts[PERF_BR_CALL], 1);
+	assert_int_equal(c.counts[PERF_BR_EXTEND_ABI], 0);
+	assert_int_equal(c.counts[PERF_BR_RET] + c.counts[PERF_BR_UNKNOWN], 0);
+	assert_int_equal(c.new_counts[PERF_BR_NEW_FAULT_INST], 1);
+	assert_int_equal(c.cond_bwd, 1);
+	assert_int_equal(c.cond_fwd, 0);
+	assert_int_equal(c.cross_2m, 1);	/* the call */
+	assert_int_equal(c.cross_4k, 1);	/* the fault; the backward branch stays in its page */
+	assert_int_equal(c.branch_count, 0);	/* only the type counts */
+	assert_string_equal(pk_branch_type_name(PERF_BR_UNKNOWN, 0), "N/A");
+	assert_string_equal(pk_branch_type_name(PERF_BR_IND_CALL, 3), "IND_CALL");
+	assert_string_equal(pk_branch_type_name(PERF_BR_NO_TX, 0), "NO_TX");
+	assert_string_equal(pk_branch_type_name(PERF_BR_EXTEND_ABI, PERF_BR_NEW_ARCH_5), "ARCH_5");
+	assert_string_equal(pk_branch_type_name(PERF_BR_EXTEND_ABI, 8), "(null)");
+	assert_string_equal(pk_branch_type_name(PERF_BR_MAX, 0), "(null)");
+}
+
 static void assert_str(const struct pk_branch_counts *c, const char *want)
 {
 	char buf[256];
@@ -233,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_remove_loops),
 		cmocka_unit_test(test_no_loop),
 		cmocka_unit_test(test_history_callee),
+		cmocka_unit_test(test_type_count),
 		cmocka_unit_test(test_counts_text),
 		cmocka_unit_test(test_tree_counts),
 	};
