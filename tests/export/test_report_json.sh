@@ -85,6 +85,16 @@ rows = [r for r in d["events"][0]["rows"] if r.get("callchain")]
 assert rows and all("frames" in c and c["frames"] for r in rows for c in r["callchain"]), rows[:1]' 2>err
 ok $? "-g flat gives each row its chains as lists of frames" "$(cat err)"
 
+# the later keys each under their own name (they were all "unknown": null)
+"$PERFKIT" report --format=json --no-children -g none -i perf.data \
+	--sort time,symbol_size,socket,srcfile,weight,local_weight,ins_lat,cgroup,trace >k.json 2>err &&
+	python3 -c 'import json
+rows = json.load(open("k.json"))["events"][0]["rows"]
+want = ["time", "symbol_size", "socket", "srcfile", "weight", "local_weight", "ins_lat", "cgroup", "trace"]
+assert rows and all(list(r["keys"]) == want for r in rows), rows[:1]
+assert any(r["keys"]["symbol_size"] > 0 for r in rows), rows[:3]' 2>>err
+ok $? "the later sort keys have their own names" "$(cat err)"
+
 "$PERFKIT" report --format=json -i perf.data -o out.json 2>err && cmp -s out.json r.json
 ok $? "-o FILE writes the same document" "$(cat err)"
 "$PERFKIT" report --format=json -i perf.data -o nodir/out.json >out 2>err

@@ -192,6 +192,33 @@ static bool put_mem_key(FILE *f, enum pk_hist_key k, const struct pk_hist_entry 
 	return true;
 }
 
+/* The later keys (hist-keys2.c's and the source-line ones), each a member
+ * of its own name; false for a key this does not write. */
+static bool put_later_key(FILE *f, enum pk_hist_key k, const struct pk_hist_entry *e)
+{
+	switch (k) {
+	case PK_HIST_KEY_SRCLINE: put_key(f, "srcline", e->s.srcline); break;
+	case PK_HIST_KEY_SRCFILE: put_key(f, "srcfile", e->s.srcfile); break;
+	case PK_HIST_KEY_PARENT: put_key(f, "parent", e->s.parent ? e->s.parent : "[other]"); break;
+	case PK_HIST_KEY_TIME: fprintf(f, "\"time\":%" PRIu64, e->s.time); break;
+	case PK_HIST_KEY_SYM_SIZE: fprintf(f, "\"symbol_size\":%" PRIu64, e->s.sym ? e->s.sym_size : 0); break;
+	case PK_HIST_KEY_SOCKET: fprintf(f, "\"socket\":%d", (int)e->s.socket); break;
+	case PK_HIST_KEY_TRACE: put_key(f, "trace", e->s.trace); break;
+	case PK_HIST_KEY_CGROUP: fprintf(f, "\"cgroup\":%" PRIu64, e->s.cgroup); break;
+	case PK_HIST_KEY_WEIGHT: fprintf(f, "\"weight\":%" PRIu64, e->s.weight * e->nr_samples); break;
+	case PK_HIST_KEY_LOCAL_WEIGHT: fprintf(f, "\"local_weight\":%" PRIu64, e->s.weight); break;
+	case PK_HIST_KEY_INS_LAT: fprintf(f, "\"ins_lat\":%" PRIu64, e->s.ins_lat * e->nr_samples); break;
+	case PK_HIST_KEY_LOCAL_INS_LAT: fprintf(f, "\"local_ins_lat\":%u", (unsigned)e->s.ins_lat); break;
+	case PK_HIST_KEY_P_STAGE_CYC:
+		fprintf(f, "\"p_stage_cyc\":%" PRIu64, e->s.p_stage_cyc * e->nr_samples);
+		break;
+	case PK_HIST_KEY_LOCAL_P_STAGE_CYC: fprintf(f, "\"local_p_stage_cyc\":%u", (unsigned)e->s.p_stage_cyc); break;
+	case PK_HIST_KEY_IPC_NULL: fputs("\"ipc\":null", f); break;	/* perf's column of "-": no IPC */
+	default: return false;
+	}
+	return true;
+}
+
 static void put_keys(FILE *f, const struct pk_hist_json_opts *o, const struct pk_hist_entry *e)
 {
 	fputs("\"keys\":{", f);
@@ -210,7 +237,7 @@ static void put_keys(FILE *f, const struct pk_hist_json_opts *o, const struct pk
 			fprintf(f, ",\"level\":\"%c\"", e->s.level);
 			break;
 		default:
-			if (!put_mem_key(f, o->keys[i], e))
+			if (!put_mem_key(f, o->keys[i], e) && !put_later_key(f, o->keys[i], e))
 				fputs("\"unknown\":null", f);
 			break;
 		}
