@@ -333,30 +333,8 @@ static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s
 	       (o->tids && !report_in_ids(o->tids, o->nr_tids, s->tid));
 }
 
-/* Room in run->chains for nr frames. */
-static int chains_room(struct report_chains *c, size_t nr)
-{
-	struct pk_hist_sample *hs;
-	struct pk_callchain_frame *cf;
-
-	if (nr <= c->cap)
-		return 0;
-	hs = realloc(c->samples, nr * sizeof(*hs));
-	cf = hs ? realloc(c->frames, nr * sizeof(*cf)) : NULL;
-	if (hs)
-		c->samples = hs;
-	if (!cf)
-		return -ENOMEM;
-	c->frames = cf;
-	c->cap = nr;
-	return 0;
-}
-
-/*
- * Frame f of sample s as the entry it counts in for Children (*fs, at
- * perf's `level` for it), and as srcline may name it: *sym and *dso come
- * in as the frame's and go out as the entry's.  0 or -ENOMEM.
- */
+/* Frame f of sample s as the entry it counts in for Children (*fs, at
+ * `level`); *sym and *dso come in as the frame's, go out as the entry's. */
 static int frame_entry(struct report_run *run, const struct pk_hist_sample *s, const struct pk_frame *f,
 		       char level, struct pk_hist_sample *fs, const char **sym, const char **dso)
 {
@@ -375,10 +353,8 @@ static int frame_entry(struct report_run *run, const struct pk_hist_sample *s, c
 	/* perf's frame entries carry the sample's filter state: its
 	 * addr_location, with the frame's symbol and map filled in. */
 	fs->filtered = s->filtered;
-	/* The caller's values stay in hand unless srcline changed them:
-	 * reading fs's sym and dso back (one 16-byte load over their two
-	 * 8-byte stores, a store-forwarding stall) was a third of
-	 * add_chain's time. */
+	/* Not read back unless srcline changed them: one 16-byte load over two
+	 * 8-byte stores, a store-forwarding stall, was a third of add_chain. */
 	if (src) {
 		*sym = fs->sym;
 		*dso = fs->dso;
@@ -408,8 +384,17 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		from = nr - run->o->max_stack;
 		nr = run->o->max_stack;
 	}
-	if (chains_room(c, nr) < 0)
-		return -ENOMEM;
+	if (nr > c->cap) {
+		struct pk_hist_sample *hs = realloc(c->samples, nr * sizeof(*hs));
+		struct pk_callchain_frame *cf = hs ? realloc(c->frames, nr * sizeof(*cf)) : NULL;
+
+		if (hs)
+			c->samples = hs;
+		if (!cf)
+			return -ENOMEM;
+		c->frames = cf;
+		c->cap = nr;
+	}
 	for (size_t k = 0; k < nr; k++) {
 		size_t idx = run->o->cg.caller ? from + nr - 1 - k : k;
 		const struct pk_frame *f = &rs->frames[idx];
@@ -528,9 +513,8 @@ static int offcpu(struct report_run *run, int ev, const struct pk_record *d,
 /* One record, in time order: samples into the histograms, the rest to
  * the resolver (and LOST_SAMPLES counted).  A record that does not
  * decode changes nothing, as in perf; a sample that does not is damage.
- * Not inlined: inside cmd_report, which GCC knows runs once, its blocks
- * counted as cold and its struct copies were made small (a `rep movs`,
- * whose start-up was half of cmd_report's own time). */
+ * Not inlined: in cmd_report, which runs once, GCC took it for cold and
+ * made its struct copies small (a `rep movs`, half of cmd_report's time). */
 static __attribute__((noinline)) int report_record(struct report_run *run,
 						   const struct perf_event_header *h)
 {
