@@ -338,17 +338,49 @@ static bool filtered(const struct report_opts *o, const struct pk_hist_sample *s
 	       (o->tids && !report_in_ids(o->tids, o->nr_tids, s->tid));
 }
 
+/* Frame f of sample s as the entry it counts in for Children (*fs, at
+ * `level`); *sym and *dso come in as the frame's, go out as the entry's. */
+static int frame_entry(struct report_run *run, const struct pk_hist_sample *s, const struct pk_frame *f,
+		       char level, struct pk_hist_sample *fs, const char **sym, const char **dso)
+{
+	bool src = run->srclines || f->inlined;
+
+	*fs = *s;
+	fs->level = level;
+	fs->sym = *sym;
+	fs->sym_start = f->loc.sym_start;
+	report_sort2_frame(&f->loc, fs);
+	fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
+	fs->dso = *dso;
+	report_ksym_frame(fs, f->loc.dso);
+	if (src && report_srcline_frame(&run->src, run->o, pk_resolver_maps(run->res), f, fs) < 0)
+		return -ENOMEM;
+	/* perf's frame entries carry the sample's filter state: its
+	 * addr_location, with the frame's symbol and map filled in. */
+	fs->filtered = s->filtered;
+	/* Not read back unless srcline changed them: one 16-byte load over two
+	 * 8-byte stores, a store-forwarding stall, was a third of add_chain. */
+	if (src) {
+		*sym = fs->sym;
+		*dso = fs->dso;
+	}
+	return 0;
+}
+
 /*
  * Sample `s` with its call chain: each frame as the entry it counts in
  * (for Children) and as a frame of the tree, in the order the graphs
  * print (callee first, or caller first), into pk_hist_add_chain.
+ * Without Children the entries are not made: pk_hist_add_chain reads
+ * them only for Children, and making them (a copy of the sample per
+ * frame) was a third of this function's time.
  */
 static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sample *s,
 		     const struct pk_resolved_sample *rs)
 {
 	struct report_chains *c = &run->chains;
 	size_t nr = rs->nr_frames, from = 0;
-	bool nomem = false;
+	bool nomem = false, children = run->o->children;
 	char level = s->level;
 
 	/* perf's --max-stack keeps the outermost frames in caller order, and
@@ -371,36 +403,23 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 	for (size_t k = 0; k < nr; k++) {
 		size_t idx = run->o->cg.caller ? from + nr - 1 - k : k;
 		const struct pk_frame *f = &rs->frames[idx];
-		struct pk_hist_sample *fs = &c->samples[k];
 		const char *sym = f->loc.sym, *dso = dso_name(run, f->loc.dso, s->pid, &nomem);
-		bool src = run->srclines || f->inlined;
+		uint64_t sym_start;
 
-		*fs = *s;
 		/* perf fills one addr_location frame after frame: a frame no map
 		 * holds keeps the level of the frame before it (or the sample's) */
 		if (f->loc.dso)
 			level = cli_sample_level(f->cpumode);
-		fs->level = level;
-		fs->sym = sym;
-		fs->sym_start = f->loc.sym_start;
-		report_sort2_frame(&f->loc, fs);
-		fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
-		fs->dso = dso;
-		report_ksym_frame(fs, f->loc.dso);
-		if (nomem || (src && report_srcline_frame(&run->src, run->o, pk_resolver_maps(run->res), f, fs) < 0))
+		if (nomem)
 			return -ENOMEM;
-		/* perf's frame entries carry the sample's filter state: its
-		 * addr_location, with the frame's symbol and map filled in. */
-		fs->filtered = s->filtered;
-		/* The frame from the values in hand unless srcline changed them:
-		 * reading fs's sym and dso back (one 16-byte load over their two
-		 * 8-byte stores, a store-forwarding stall) was a third of this
-		 * function's time. */
-		if (src) {
-			sym = fs->sym;
-			dso = fs->dso;
+		if (children || run->srclines || f->inlined) {
+			if (frame_entry(run, s, f, level, &c->samples[k], &sym, &dso) < 0)
+				return -ENOMEM;
+			sym_start = c->samples[k].sym_start;
+		} else {
+			sym_start = report_ksym_start(f->loc.dso, sym, f->loc.sym_start);
 		}
-		c->frames[k] = (struct pk_callchain_frame){ sym, dso, fs->sym_start, f->ip,
+		c->frames[k] = (struct pk_callchain_frame){ sym, dso, sym_start, f->ip,
 							    f->inlined, f->loc.dso, run->o->cg.key, NULL,
 							    report_brhist_branch(run->brhist, idx) };
 		if (run->o->cg.key != PK_CALLCHAIN_KEY_FUNCTION &&	/* no string to make */
@@ -408,7 +427,7 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 					 &c->frames[k].srcline) < 0)
 			return -ENOMEM;
 	}
-	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, run->o->children);
+	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, children);
 }
 
 /*
@@ -499,8 +518,11 @@ static int offcpu(struct report_run *run, int ev, const struct pk_record *d,
 
 /* One record, in time order: samples into the histograms, the rest to
  * the resolver (and LOST_SAMPLES counted).  A record that does not
- * decode changes nothing, as in perf; a sample that does not is damage. */
-static int report_record(struct report_run *run, const struct perf_event_header *h)
+ * decode changes nothing, as in perf; a sample that does not is damage.
+ * Not inlined: in cmd_report, which runs once, GCC took it for cold and
+ * made its struct copies small (a `rep movs`, half of cmd_report's time). */
+static __attribute__((noinline)) int report_record(struct report_run *run,
+						   const struct perf_event_header *h)
 {
 	int ev = pk_data_reader_event_of(run->r, h);
 	const struct perf_event_attr *attr = ev >= 0 ? pk_data_reader_attr(run->r, (size_t)ev) : NULL;

@@ -188,8 +188,12 @@ void report_ksym_sample(struct pk_hist_sample *s, const struct pk_dso *d)
 
 void report_ksym_frame(struct pk_hist_sample *fs, const struct pk_dso *d)
 {
-	if (d && ksymbol_code(d) && fs->sym)
-		fs->sym_start = 0;
+	fs->sym_start = report_ksym_start(d, fs->sym, fs->sym_start);
+}
+
+uint64_t report_ksym_start(const struct pk_dso *d, const char *sym, uint64_t sym_start)
+{
+	return d && ksymbol_code(d) && sym ? 0 : sym_start;
 }
 
 bool report_verbose_dso_listed(const struct report_opts *o, const char *dso, const struct pk_dso *d)

@@ -345,6 +345,9 @@ void report_ksym_sample(struct pk_hist_sample *s, const struct pk_dso *d);
  * starts at 0 as the sample's does, so both count in one entry and tree
  * node; its address stays the one sampled (perf's callchain node ip). */
 void report_ksym_frame(struct pk_hist_sample *fs, const struct pk_dso *d);
+/* report_ksym_start - the start report_ksym_frame gives a frame in DSO d
+ * with symbol sym starting at sym_start, for a frame that makes no entry. */
+uint64_t report_ksym_start(const struct pk_dso *d, const char *sym, uint64_t sym_start);
 
 /* report_verbose_dso_listed - whether --dsos names the DSO named `dso`
  * (DSO `d`, or NULL): by that name, with -v (where it is the full path) by

@@ -372,16 +372,20 @@ static void memo_keep(struct memo *m, const struct pk_callchain_frame *frames, s
 int pk_callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
 			uint64_t period)
 {
+	bool branches;	/* branch counts: no memo (asked once: it walks the frames) */
 	int err;
 
 	if (cc->sorted)
 		return pk__error(-EINVAL, "a call chain", "appended after pk_callchain_sort");
-	if (!nr || (!pk__branch_frames_any(frames, nr) && memo_hit(cc, frames, nr, period)))
+	if (!nr)
+		return 0;
+	branches = pk__branch_frames_any(frames, nr);
+	if (!branches && memo_hit(cc, frames, nr, period))
 		return 0;
 	cc->memo.valid = true;
 	cc->memo.depth = 0;
 	err = append_children(&cc->root, frames, nr, period, &cc->memo);
-	if (err || pk__branch_frames_any(frames, nr))	/* branch counts: no memo */
+	if (err || branches)
 		cc->memo.valid = false;
 	else
 		memo_keep(&cc->memo, frames, nr);

@@ -335,7 +335,7 @@ static int body(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_r
 /* The sample_id_all trailer: one u64 per PK_SAMPLE_ID_FIELDS bit. */
 static size_t trailer_size(const struct perf_event_attr *a)
 {
-	return a->sample_id_all ? 8 * (size_t)__builtin_popcountll(a->sample_type &
+	return a->sample_id_all ? 8 * (size_t)rcur_bits(a->sample_type &
 								  PK_SAMPLE_ID_FIELDS) : 0;
 }
 
@@ -420,14 +420,14 @@ int pk_record_decode(const struct perf_event_header *h, const struct perf_event_
 /* How many u64s precede PERF_SAMPLE_ID in a sample, after the header. */
 static unsigned id_pos_sample(uint64_t st)
 {
-	return (unsigned)__builtin_popcountll(st & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	return (unsigned)rcur_bits(st & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 						     PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR));
 }
 
 /* How many u64s follow PERF_SAMPLE_ID in a trailer (IDENTIFIER absent). */
 static unsigned id_pos_trailer(uint64_t st)
 {
-	return (unsigned)__builtin_popcountll(st & (PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU));
+	return (unsigned)rcur_bits(st & (PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU));
 }
 
 static int no_id(const struct perf_event_header *h, const char *why)

@@ -35,6 +35,12 @@ int pk__rcur_fail(const struct pk__rcur *c, const char *why_fmt, ...)
  */
 int pk__rcur_need(const struct pk__rcur *c, uint64_t n, const char *what);
 
+/* pk__rcur_need with its test inline: the sample decoder's every field. */
+static inline int rcur_need(const struct pk__rcur *c, uint64_t n, const char *what)
+{
+	return n <= c->end - c->pos ? 0 : pk__rcur_need(c, n, what);
+}
+
 /*
  * pk__rcur_read_values - the struct read_format at the cursor, laid out as
  * `read_format` says (its length depends on the group's nr, read first),
@@ -75,6 +81,17 @@ static inline uint16_t rcur_u16(struct pk__rcur *c)
 	memcpy(&v, c->base + c->pos, 2);
 	c->pos += 2;
 	return v;
+}
+
+/* The number of bits set in x, without libgcc's __popcountdi2 call (the
+ * build targets x86-64 without POPCNT; the decoders count fields with it
+ * for every sample). */
+static inline unsigned int rcur_bits(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned int)((x * 0x0101010101010101ull) >> 56);
 }
 
 /* The address of the next byte, for pointers into the record. */

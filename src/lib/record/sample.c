@@ -35,7 +35,7 @@ struct step {
 
 static int plain_u64(struct pk__rcur *c, const struct step *st, uint64_t *dst)
 {
-	int err = pk__rcur_need(c, 8, st->name);
+	int err = rcur_need(c, 8, st->name);
 
 	if (err)
 		return err;
@@ -45,7 +45,7 @@ static int plain_u64(struct pk__rcur *c, const struct step *st, uint64_t *dst)
 
 static int two_u32(struct pk__rcur *c, const struct step *st, uint32_t *a, uint32_t *b)
 {
-	int err = pk__rcur_need(c, 8, st->name);
+	int err = rcur_need(c, 8, st->name);
 
 	if (err)
 		return err;
@@ -80,10 +80,11 @@ static int do_read(struct pk__rcur *c, const struct perf_event_attr *a, struct p
 static int check_count(const struct pk__rcur *c, size_t at, const char *name, uint64_t nr,
 		       size_t each)
 {
-	struct pk__rcur here = *c;
+	struct pk__rcur here;
 
 	if (nr <= (c->end - c->pos) / each)
 		return 0;
+	here = *c;	/* copied here, not up front: every sample checks its chain */
 	here.pos = at;
 	return pk__rcur_fail(&here, "%s says %llu entries of %zu bytes, but only %zu bytes are "
 			     "left in the record", name, (unsigned long long)nr, each,
@@ -94,7 +95,7 @@ static int do_callchain(struct pk__rcur *c, const struct perf_event_attr *a, str
 			const struct step *st)
 {
 	size_t at = c->pos;
-	int err = pk__rcur_need(c, 8, "CALLCHAIN nr");
+	int err = rcur_need(c, 8, "CALLCHAIN nr");
 
 	(void)a;
 	if (err)
@@ -115,20 +116,20 @@ static int do_raw(struct pk__rcur *c, const struct perf_event_attr *a, struct pk
 		  const struct step *st)
 {
 	size_t pad;
-	int err = pk__rcur_need(c, 4, "RAW size");
+	int err = rcur_need(c, 4, "RAW size");
 
 	(void)a;
 	(void)st;
 	if (err)
 		return err;
 	s->raw.size = rcur_u32(c);
-	err = pk__rcur_need(c, s->raw.size, "RAW data");
+	err = rcur_need(c, s->raw.size, "RAW data");
 	if (err)
 		return err;
 	s->raw.data = rcur_here(c);
 	c->pos += s->raw.size;
 	pad = (8 - c->pos % 8) % 8;
-	err = pk__rcur_need(c, pad, "RAW padding");
+	err = rcur_need(c, pad, "RAW padding");
 	if (err)
 		return err;
 	c->pos += pad;
@@ -142,7 +143,7 @@ static int do_branch(struct pk__rcur *c, const struct perf_event_attr *a, struct
 {
 	const size_t each = sizeof(struct perf_branch_entry);
 	size_t at = c->pos;
-	int err = pk__rcur_need(c, 8, "BRANCH_STACK nr");
+	int err = rcur_need(c, 8, "BRANCH_STACK nr");
 
 	if (err)
 		return err;
@@ -150,7 +151,7 @@ static int do_branch(struct pk__rcur *c, const struct perf_event_attr *a, struct
 	s->branch.has_hw_idx = a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX;
 	s->branch.call_stack = a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK;
 	if (s->branch.has_hw_idx) {
-		err = pk__rcur_need(c, 8, "BRANCH_STACK hw_idx");
+		err = rcur_need(c, 8, "BRANCH_STACK hw_idx");
 		if (err)
 			return err;
 		s->branch.hw_idx = rcur_u64(c);
@@ -165,7 +166,7 @@ static int do_branch(struct pk__rcur *c, const struct perf_event_attr *a, struct
 
 static int regs(struct pk__rcur *c, const char *name, uint64_t mask, struct pk_sample_regs *r)
 {
-	int err = pk__rcur_need(c, 8, name);
+	int err = rcur_need(c, 8, name);
 
 	if (err)
 		return err;
@@ -178,8 +179,8 @@ static int regs(struct pk__rcur *c, const char *name, uint64_t mask, struct pk_s
 	if (r->abi == PERF_SAMPLE_REGS_ABI_NONE)
 		return 0;	/* no registers (e.g. a kernel thread has no user regs) */
 	r->mask = mask;
-	r->nr = (uint32_t)__builtin_popcountll(mask);
-	err = pk__rcur_need(c, (uint64_t)r->nr * 8, name);
+	r->nr = (uint32_t)rcur_bits(mask);
+	err = rcur_need(c, (uint64_t)r->nr * 8, name);
 	if (err)
 		return err;
 	r->regs = rcur_here(c);
@@ -205,7 +206,7 @@ static int do_regs_intr(struct pk__rcur *c, const struct perf_event_attr *a, str
 static int do_stack(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
 		    const struct step *st)
 {
-	int err = pk__rcur_need(c, 8, "STACK_USER size");
+	int err = rcur_need(c, 8, "STACK_USER size");
 
 	(void)a;
 	(void)st;
@@ -214,7 +215,7 @@ static int do_stack(struct pk__rcur *c, const struct perf_event_attr *a, struct 
 	s->stack.size = rcur_u64(c);
 	if (!s->stack.size)
 		return 0;
-	err = pk__rcur_need(c, s->stack.size, "STACK_USER data");
+	err = rcur_need(c, s->stack.size, "STACK_USER data");
 	if (err)
 		return err;
 	if (s->stack.size % 8) {
@@ -224,7 +225,7 @@ static int do_stack(struct pk__rcur *c, const struct perf_event_attr *a, struct 
 	}
 	s->stack.data = rcur_here(c);
 	c->pos += s->stack.size;
-	err = pk__rcur_need(c, 8, "STACK_USER dyn_size");
+	err = rcur_need(c, 8, "STACK_USER dyn_size");
 	if (err)
 		return err;
 	s->stack.dyn_size = rcur_u64(c);
@@ -267,14 +268,14 @@ static int do_data_src(struct pk__rcur *c, const struct perf_event_attr *a, stru
 static int do_aux(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
 		  const struct step *st)
 {
-	int err = pk__rcur_need(c, 8, "AUX size");
+	int err = rcur_need(c, 8, "AUX size");
 
 	(void)a;
 	(void)st;
 	if (err)
 		return err;
 	s->aux.size = rcur_u64(c);
-	err = pk__rcur_need(c, s->aux.size, "AUX data");
+	err = rcur_need(c, s->aux.size, "AUX data");
 	if (err)
 		return err;
 	s->aux.data = rcur_here(c);
@@ -338,7 +339,7 @@ static void copy_id(const struct pk_sample *s, struct pk_sample_id *id)
  * bytes are short, so the steps find the field that is and say so. */
 static size_t decode_prefix(struct pk__rcur *c, uint64_t type, struct pk_sample *s)
 {
-	size_t n = 8 * (size_t)__builtin_popcountll(type & PREFIX_FIELDS);
+	size_t n = 8 * (size_t)rcur_bits(type & PREFIX_FIELDS);
 
 	if (n > c->end - c->pos)
 		return 0;
