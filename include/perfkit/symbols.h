@@ -58,6 +58,10 @@ struct pk_location {
 					 * the next starts, as perf's */
 	unsigned char sym_binding;	/* the symbol's ELF binding (STB_LOCAL, STB_GLOBAL,
 					 * STB_WEAK; kallsyms' t/T/W), 0 without sym */
+	uint64_t map_size;		/* the map's end minus its start (perf's map__size),
+					 * 0 without dso; pk_maps_resolve of the kernel read
+					 * from kallsyms: its symbols' span, as perf's map
+					 * once loaded (map__fixup_start/end) */
 };
 
 struct pk_maps;

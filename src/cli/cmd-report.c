@@ -380,6 +380,9 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		fs->sym_start = f->loc.sym_start;
 		report_sort2_frame(&f->loc, fs);
 		fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
+		/* perf's frame entries unmap the address twice (the frame's
+		 * al->addr is the ip, not its map_ip): but in the kernel's map */
+		fs->addr = !f->loc.dso || f->loc.kernel ? f->ip : 2 * f->ip - f->loc.map_ip;
 		fs->dso = dso;
 		report_ksym_frame(fs, f->loc.dso);
 		if (nomem || (src && report_srcline_frame(&run->src, run->o, pk_resolver_maps(run->res), f, fs) < 0))
@@ -533,6 +536,8 @@ static int report_record(struct report_run *run, const struct perf_event_header 
 	if (d.type == PERF_RECORD_LOST_SAMPLES)
 		run->lost_samples += d.lost_samples.lost;
 	if (d.type == PERF_RECORD_CGROUP && (err = report_sort2_cgroup(run->o, &d.cgroup)) < 0)
+		return err;
+	if (d.type == PERF_RECORD_NAMESPACES && (err = report_sort3_namespaces(run->o, &d.namespaces)) < 0)
 		return err;
 	if (d.type == PERF_RECORD_READ && run->o->show_threads &&
 	    (err = report_threads_add(&run->thread_counts, ev >= 0 ? (size_t)ev : 0, &d.read)) < 0)

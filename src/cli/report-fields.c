@@ -47,6 +47,11 @@ static const struct {
 	{ "local_ins_lat", PK_HIST_ORDER_KEY(PK_HIST_KEY_LOCAL_INS_LAT) },
 	{ "p_stage_cyc", PK_HIST_ORDER_KEY(PK_HIST_KEY_P_STAGE_CYC) },
 	{ "local_p_stage_cyc", PK_HIST_ORDER_KEY(PK_HIST_KEY_LOCAL_P_STAGE_CYC) },
+	{ "dso_size", PK_HIST_ORDER_KEY(PK_HIST_KEY_DSO_SIZE) },	/* report-sort3.c's */
+	{ "cgroup_id", PK_HIST_ORDER_KEY(PK_HIST_KEY_CGROUP_ID) },
+	{ "transaction", PK_HIST_ORDER_KEY(PK_HIST_KEY_TRANSACTION) },
+	{ "code_page_size", PK_HIST_ORDER_KEY(PK_HIST_KEY_CODE_PAGE_SIZE) },
+	{ "addr", PK_HIST_ORDER_KEY(PK_HIST_KEY_ADDR) },
 };
 #define NR_FIELD_NAMES (sizeof(field_names) / sizeof(field_names[0]))
 #define MAX_ITEMS (sizeof(((struct report_opts *)0)->out) / sizeof(int))

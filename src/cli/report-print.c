@@ -87,6 +87,7 @@ struct widths {
 	int time;	/* perf's fixed width of the time key (report-sort2.c) */
 	int trace;	/* the longest trace output: perf's, when it made them all */
 	int cgroup;	/* the longest cgroup name, at least perf's 6 */
+	bool tx;	/* an entry has a transaction (perf's wider column) */
 };
 
 /*
@@ -145,6 +146,7 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 			w.srcfile = max_int(w.srcfile, (int)strlen(e->s.srcfile));
 		if (e->s.parent)
 			w.parent = max_int(w.parent, (int)strlen(e->s.parent));
+		w.tx |= e->s.transaction != 0;
 		if (e->s.cgroup)
 			w.cgroup = max_int(w.cgroup, (int)strlen(report_sort2_cgroup_name(o, e->s.cgroup)));
 		if (e->s.sym) {
@@ -205,6 +207,7 @@ static struct col key_col(enum pk_hist_key key, const struct widths *w)
 	case PK_HIST_KEY_TIME: c.width = w->time; break;
 	case PK_HIST_KEY_TRACE: c.width = w->trace; break;
 	case PK_HIST_KEY_CGROUP: c.width = w->cgroup; break;
+	case PK_HIST_KEY_TRANSACTION: c.width = report_sort3_width(c.key, w->tx); break;
 	default: c.width = report_sort2_width(NULL, c.key); break;
 	}
 	c.width = max_int(c.width, (int)strlen(key_header(c.key)));

@@ -36,7 +36,9 @@ static const struct {
 	{ "trace", PK_HIST_KEY_TRACE }, { "cgroup", PK_HIST_KEY_CGROUP }, { "weight", PK_HIST_KEY_WEIGHT },
 	{ "local_weight", PK_HIST_KEY_LOCAL_WEIGHT }, { "ins_lat", PK_HIST_KEY_INS_LAT },
 	{ "local_ins_lat", PK_HIST_KEY_LOCAL_INS_LAT }, { "p_stage_cyc", PK_HIST_KEY_P_STAGE_CYC },
-	{ "local_p_stage_cyc", PK_HIST_KEY_LOCAL_P_STAGE_CYC },
+	{ "local_p_stage_cyc", PK_HIST_KEY_LOCAL_P_STAGE_CYC }, { "dso_size", PK_HIST_KEY_DSO_SIZE },
+	{ "cgroup_id", PK_HIST_KEY_CGROUP_ID }, { "transaction", PK_HIST_KEY_TRANSACTION },
+	{ "code_page_size", PK_HIST_KEY_CODE_PAGE_SIZE }, { "addr", PK_HIST_KEY_ADDR },	/* report-sort3.c's */
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
@@ -119,6 +121,7 @@ int report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, 
 		    smp->fields & PERF_SAMPLE_WEIGHT_STRUCT ? smp->weight.var1 : 0;
 	s->ins_lat = smp->fields & PERF_SAMPLE_WEIGHT_STRUCT ? smp->weight.var2 : 0;
 	s->p_stage_cyc = 0;
+	report_sort3_fill(o, smp, smp->tid, s);
 	return trace_of(o->trace, smp, &s->trace);
 }
 
@@ -211,7 +214,7 @@ int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
 	bool want = false;
 	int err;
 
-	if ((err = add_ipc_null(o, r)))
+	if ((err = add_ipc_null(o, r)) || (err = report_sort3_setup(o)))
 		return err;
 	want = o->fields_arg && strstr(o->fields_arg, "trace");	/* -F's keys come later */
 	for (size_t i = 0; i < o->nr_keys; i++)
@@ -249,6 +252,7 @@ int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
 
 void report_sort2_free(struct report_opts *o)
 {
+	report_sort3_free(o);
 	for (size_t i = 0; o->cgroups && i < o->cgroups->nr; i++)
 		free(o->cgroups->v[i].path);
 	if (o->cgroups)
@@ -270,6 +274,7 @@ void report_sort2_free(struct report_opts *o)
 void report_sort2_frame(const struct pk_location *loc, struct pk_hist_sample *s)
 {
 	s->sym_size = loc->sym ? loc->sym_end - loc->sym_start : 0;
+	s->dso_size = loc->dso ? loc->map_size : 0;
 }
 
 bool report_sort2_dropped(enum pk_hist_key k)
@@ -292,7 +297,7 @@ const char *report_sort2_header(enum pk_hist_key k)
 	case PK_HIST_KEY_LOCAL_INS_LAT: return "Local INSTR Latency";
 	case PK_HIST_KEY_P_STAGE_CYC: return "Pipeline Stage Cycle";
 	case PK_HIST_KEY_LOCAL_P_STAGE_CYC: return "Local Pipeline Stage Cycle";
-	default: return "?";
+	default: return report_sort3_header(k);
 	}
 }
 
@@ -302,7 +307,7 @@ int report_sort2_width(const struct report_opts *o, enum pk_hist_key k)
 	case PK_HIST_KEY_TIME: return o && o->f2.ns ? 16 : 12;	/* perf's HISTC_TIME */
 	case PK_HIST_KEY_SOCKET: return 6;
 	case PK_HIST_KEY_WEIGHT: case PK_HIST_KEY_LOCAL_WEIGHT: return 12;	/* perf's HISTC_*_WEIGHT */
-	default: return 0;	/* the header's */
+	default: return report_sort3_width(k, false);	/* else the header's */
 	}
 }
 
@@ -359,6 +364,7 @@ void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k
 		fprintf(f, "%-*s", w, "-      -");
 		break;
 	default:
+		report_sort3_print(f, k, w, e, last);
 		break;
 	}
 }

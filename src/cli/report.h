@@ -90,6 +90,7 @@ struct report_opts {
 	uint32_t nr_cpu_sockets;
 	struct report_trace *trace;	/* --sort trace: the tracing data, the strings (report-sort2.c) */
 	struct report_cgroups *cgroups;	/* --sort cgroup: the CGROUP records' paths (report-sort2.c) */
+	struct report_ns *ns;		/* --sort cgroup_id: threads' namespaces (report-sort3.c) */
 };
 
 /*
@@ -527,5 +528,29 @@ int report_sort2_width(const struct report_opts *o, enum pk_hist_key k);
  * (`last`: in the last column). */
 void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k, int w,
 			const struct pk_hist_entry *e, bool last);
+
+/* ---- --sort dso_size, cgroup_id, transaction, code_page_size, addr (report-sort3.c) -- */
+
+/* report_sort3_setup - the namespace table when a key is cgroup_id: 0,
+ * or CLI_EXIT_EVENT (out of memory) after a message.  report_sort3_free
+ * frees it (report_sort2_setup and _free call them). */
+int report_sort3_setup(struct report_opts *o);
+void report_sort3_free(struct report_opts *o);
+
+/* report_sort3_namespaces - a NAMESPACES record's cgroup link for its
+ * thread: 0, or -ENOMEM. */
+int report_sort3_namespaces(const struct report_opts *o, const struct pk_rec_namespaces *n);
+
+/* report_sort3_fill - smp's cgroup_id (thread tid's), transaction, code
+ * page size and address into s. */
+void report_sort3_fill(const struct report_opts *o, const struct pk_sample *smp, uint32_t tid,
+		       struct pk_hist_sample *s);
+
+/* report_sort3_header / report_sort3_width / report_sort3_print - as
+ * report_sort2's, for these keys; the transaction key is wider once an
+ * entry has a transaction (any_transaction). */
+const char *report_sort3_header(enum pk_hist_key k);
+int report_sort3_width(enum pk_hist_key k, bool any_transaction);
+void report_sort3_print(FILE *f, enum pk_hist_key k, int w, const struct pk_hist_entry *e, bool last);
 
 #endif
