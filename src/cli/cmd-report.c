@@ -405,6 +405,11 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		    report_srcline_chain(&run->src, run->o->cg.key, pk_resolver_maps(run->res), f,
 					 &c->frames[k].srcline) < 0)
 			return -ENOMEM;
+		/* perf's frame entry takes its chain node's srcline when the
+		 * -g key made one (machine.c's callchain_srcline) */
+		if (run->o->cg.key != PK_CALLCHAIN_KEY_FUNCTION && fs->srcline && !f->inlined &&
+		    c->frames[k].srcline)
+			fs->srcline = c->frames[k].srcline;
 	}
 	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, run->o->children);
 }
