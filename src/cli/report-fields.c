@@ -102,8 +102,10 @@ int report_fields_setup(struct report_opts *o)
 	size_t nr_sort = 0;
 	int err;
 
-	if (!o->fields_arg)
+	if (!o->fields_arg) {
+		report_sort3_fields(o);	/* perf's output fields in --sort */
 		return 0;
+	}
 	o->nr_out = 0;
 	/* perf's sort order: Children and Overhead first, unless -F is strict;
 	 * with a strict -F and no --sort, nothing yet. */

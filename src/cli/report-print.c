@@ -49,7 +49,7 @@ static const char *col_header(const struct report_opts *o, const struct col *c)
 {
 	switch (c->kind) {
 	case COL_CHILDREN: return "Children";
-	case COL_OVERHEAD: return (o->fields_arg ? o->self_header : o->children) ? "Self" : "Overhead";
+	case COL_OVERHEAD: return (o->nr_out ? o->self_header : o->children) ? "Self" : "Overhead";
 	case COL_SAMPLES: return "Samples";
 	case COL_PERIOD: return "Period";
 	case COL_SYS: return "sys";
@@ -263,7 +263,7 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 	bool period_key = false;
 	size_t n = 0;
 
-	if (o->fields_arg)
+	if (o->nr_out)	/* -F's, or perf's output fields in --sort */
 		return field_cols(o, &w, cols, nr_members);
 	for (size_t i = 0; i < o->nr_keys; i++)
 		period_key |= o->keys[i] == PK_HIST_KEY_PERIOD;

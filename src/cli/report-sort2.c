@@ -54,7 +54,14 @@ int report_parse_sort(struct report_opts *o, const char *arg)
 	for (size_t i = 0; i < NR_SORT_KEYS; i++)
 		names[i] = sort_keys[i].name;
 	/* perf's words: split on commas, spaces and braces; each a prefix of a key */
+	o->nr_sort_items = 0;
+	o->sort_hpp = false;
 	while ((len = sort_word_next(&p, &word, 1))) {
+		enum sort_table table;
+		const char *perf = sort_name_match(word, len, &table);
+
+		if (perf && table == SORT_TABLE_HPP && report_sort3_item(o, perf))
+			continue;	/* an output field: no key */
 		if ((k = sort_name_find("report", "--sort key", word, len, names, NR_SORT_KEYS)) < 0)
 			return -k;
 		if (o->nr_keys == PK_HIST_MAX_KEYS)
@@ -63,8 +70,10 @@ int report_parse_sort(struct report_opts *o, const char *arg)
 			dropped = true;
 		else
 			o->keys[o->nr_keys++] = sort_keys[k].key;
+		o->sort_items[o->nr_sort_items++] =
+			sort_keys[k].key == PK_HIST_KEY_PERIOD ? PK_HIST_ORDER_PERIOD : PK_HIST_ORDER_KEY(sort_keys[k].key);
 	}
-	if (!o->nr_keys && !dropped)
+	if (!o->nr_keys && !dropped && !o->sort_hpp)
 		return cli_usage("report", "--sort needs at least one key");
 	return 0;
 }

@@ -9,7 +9,9 @@
  * none) and addr (the address as sampled): their fields of a sample,
  * their headers, widths and cells (util/sort.c's sort_dso_size,
  * sort_cgroup_id, sort_transaction, sort_code_page_size, sort_addr).  The
- * histogram groups and orders them (hist-keys2.c).
+ * histogram groups and orders them (hist-keys2.c).  And perf's output
+ * fields named in --sort (overhead and its forms, overhead_children,
+ * sample): columns and a place in the rows' order, no grouping.
  */
 #include "report.h"
 
@@ -201,4 +203,77 @@ void report_sort3_print(FILE *f, enum pk_hist_key k, int w, const struct pk_hist
 	default:
 		break;
 	}
+}
+
+/* ---- perf's output fields in --sort ------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	int item;
+} hpp_items[] = {
+	{ "overhead", PK_HIST_ORDER_OVERHEAD }, { "overhead_sys", PK_HIST_ORDER_OVERHEAD_SYS },
+	{ "overhead_us", PK_HIST_ORDER_OVERHEAD_US }, { "overhead_guest_sys", PK_HIST_ORDER_OVERHEAD_GUEST_SYS },
+	{ "overhead_guest_us", PK_HIST_ORDER_OVERHEAD_GUEST_US }, { "overhead_children", PK_HIST_ORDER_CHILDREN },
+	{ "sample", PK_HIST_ORDER_SAMPLES },
+};
+
+static void add_item(int *list, size_t *nr, size_t cap, int item)
+{
+	for (size_t i = 0; i < *nr; i++)
+		if (list[i] == item)
+			return;
+	if (*nr < cap)
+		list[(*nr)++] = item;
+}
+
+bool report_sort3_item(struct report_opts *o, const char *perf)
+{
+	size_t cap = sizeof(o->sort_items) / sizeof(o->sort_items[0]);
+
+	for (size_t i = 0; i < sizeof(hpp_items) / sizeof(hpp_items[0]); i++) {
+		if (strcmp(perf, hpp_items[i].name))
+			continue;
+		add_item(o->sort_items, &o->nr_sort_items, cap, hpp_items[i].item);
+		o->sort_hpp = true;
+		return true;
+	}
+	return false;	/* period: perfkit's key */
+}
+
+void report_sort3_fields(struct report_opts *o)
+{
+	size_t cap = sizeof(o->out) / sizeof(o->out[0]), nr_sort = 0;
+	int sort[sizeof(o->sort_by) / sizeof(o->sort_by[0])];
+
+	if (o->fields_arg || !o->sort_hpp)
+		return;
+	/* perf's setup_overhead: prefix_if_not_in("overhead"), then
+	 * ("overhead_children") before it, each by strstr of --sort */
+	if (o->children && !strstr(o->sort_arg, "overhead_children"))
+		add_item(sort, &nr_sort, cap, PK_HIST_ORDER_CHILDREN);
+	if (!strstr(o->sort_arg, "overhead"))
+		add_item(sort, &nr_sort, cap, PK_HIST_ORDER_OVERHEAD);
+	for (size_t i = 0; i < o->nr_sort_items; i++)
+		add_item(sort, &nr_sort, cap, o->sort_items[i]);
+	/* perf_hpp__init's columns, then the sort list's others */
+	o->nr_out = 0;
+	if (o->children)
+		add_item(o->out, &o->nr_out, cap, PK_HIST_ORDER_CHILDREN);
+	add_item(o->out, &o->nr_out, cap, PK_HIST_ORDER_OVERHEAD);
+	if (o->show_nr)
+		add_item(o->out, &o->nr_out, cap, PK_HIST_ORDER_SAMPLES);
+	if (o->show_period)
+		add_item(o->out, &o->nr_out, cap, PK_HIST_ORDER_PERIOD);
+	for (size_t i = 0; i < nr_sort; i++)
+		add_item(o->out, &o->nr_out, cap, sort[i]);
+	for (size_t i = 0; i < o->nr_out; i++)	/* perf_hpp__append_sort_keys */
+		add_item(sort, &nr_sort, cap, o->out[i]);
+	/* perf_hpp__cancel_cumulate: Children on by default but the file
+	 * has no chains, every Children column goes (not the sort field) */
+	for (size_t i = 0; !o->children && o->children_opt != 0 && i < o->nr_out; i++)
+		if (o->out[i] == PK_HIST_ORDER_CHILDREN)
+			memmove(&o->out[i], &o->out[i + 1], (--o->nr_out - i) * sizeof(*o->out));
+	memcpy(o->sort_by, sort, nr_sort * sizeof(*sort));
+	o->nr_sort_by = nr_sort;
+	o->self_header = o->children;
 }

@@ -70,6 +70,9 @@ struct report_opts {
 	const char *symbol_filter;	/* --symbol-filter (branch mode only, report-branch.c) */
 	const char *fields_arg;		/* -F */
 	int out[2 * PK_HIST_MAX_KEYS];	/* report_fields_setup: the columns (pk_hist_set_order items) */
+	int sort_items[2 * PK_HIST_MAX_KEYS];	/* --sort's keys and perf's output fields in it, */
+	size_t nr_sort_items;		/* ... in order (pk_hist_set_order items) */
+	bool sort_hpp;			/* --sort names an output field but period (report-sort3.c) */
 	size_t nr_out;
 	int sort_by[2 * PK_HIST_MAX_KEYS];	/* ... and the order of the rows */
 	size_t nr_sort_by;
@@ -552,5 +555,15 @@ void report_sort3_fill(const struct report_opts *o, const struct pk_sample *smp,
 const char *report_sort3_header(enum pk_hist_key k);
 int report_sort3_width(enum pk_hist_key k, bool any_transaction);
 void report_sort3_print(FILE *f, enum pk_hist_key k, int w, const struct pk_hist_entry *e, bool last);
+
+/* report_sort3_item - --sort's word (perf's name `perf`) as one of perf's
+ * output fields (overhead, its sys/us/guest forms, overhead_children,
+ * sample) noted in o->sort_items: true, or false for another word. */
+bool report_sort3_item(struct report_opts *o, const char *perf);
+
+/* report_sort3_fields - with such a field in --sort and no -F, the
+ * columns and the rows' order as perf sets them up (its overhead prefix
+ * unless --sort names "overhead", the output fields, then the rest). */
+void report_sort3_fields(struct report_opts *o);
 
 #endif
