@@ -2,7 +2,8 @@
 /*
  * perfkit/hist.h - histograms of samples, as perf report builds them:
  * entries keyed by a list of sort keys (comm, pid, tid, dso, sym, cpu, srcline, srcfile,
- * time, symbol size, socket, trace, cgroup, the weights, ipc_null),
+ * time, symbol size, socket, trace, cgroup, the weights, ipc_null, dso size,
+ * cgroup id, transaction, code page size, addr),
  * each summing its samples and their periods, sorted in perf's order, with
  * perf's percentages and --percent-limit.  Included by perfkit.h.
  */
@@ -49,6 +50,11 @@ enum pk_hist_key {
 				 * SYM, in perf's address order (sort__sym_cmp: unresolved
 				 * by ip; the object's name when DSO is no key; resolved
 				 * first; the symbol's start, then its end) */
+	PK_HIST_KEY_DSO_SIZE,	/* the size of the map the ip falls in (0: none, "unknown") */
+	PK_HIST_KEY_CGROUP_ID,	/* the thread's cgroup namespace: device and inode */
+	PK_HIST_KEY_TRANSACTION,	/* the sample's PERF_TXN_* flags and abort code */
+	PK_HIST_KEY_CODE_PAGE_SIZE,	/* the page size of the sample's ip (0: none) */
+	PK_HIST_KEY_ADDR,	/* the sample's address as sampled */
 	/* perf's memory keys (report --mem-mode), analysis/hist-keys-mem.c: */
 	PK_HIST_KEY_MEM_DADDR_SYM,	/* symbol_daddr: by the data address */
 	PK_HIST_KEY_MEM_IADDR_SYM,	/* symbol_iaddr: by the sampled ip (iaddr) */
@@ -122,6 +128,11 @@ struct pk_hist_sample {
 				 * 'X' in no map, else `level` */
 	uint64_t phys_addr;	/* PERF_SAMPLE_PHYS_ADDR */
 	uint64_t data_page_size;	/* PERF_SAMPLE_DATA_PAGE_SIZE */
+	uint64_t dso_size;	/* DSO_SIZE: the map's size, 0 without a map */
+	uint64_t cgroup_dev, cgroup_ino;	/* CGROUP_ID: the cgroup namespace's link */
+	uint64_t transaction;	/* TRANSACTION: the sample's transaction word */
+	uint64_t code_page_size;	/* CODE_PAGE_SIZE: 0 without one */
+	uint64_t addr;		/* ADDR: the sampled address (not map-relative) */
 };
 
 /*

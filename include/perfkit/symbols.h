@@ -67,6 +67,10 @@ struct pk_location {
 					 * which perf prints as name+0xOFFSET */
 	uint32_t map_prot, map_flags;	/* the map's MMAP2 prot and flags (PROT_*, MAP_*),
 					 * 0 without a map or from an MMAP record */
+	uint64_t map_size;		/* the map's end minus its start (perf's map__size),
+					 * 0 without dso; pk_maps_resolve of the kernel read
+					 * from kallsyms: its symbols' span, as perf's map
+					 * once loaded (map__fixup_start/end) */
 };
 
 struct pk_maps;

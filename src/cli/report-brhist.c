@@ -35,6 +35,15 @@ int report_brhist_opts(struct report_opts *o, struct pk_data_reader *r)
 		type |= pk_data_reader_attr(r, i)->sample_type;
 	o->branch_mode = -1;	/* perf: branch history is no branch mode */
 	o->cg.key = PK_CALLCHAIN_KEY_ADDRESS;
+	/* perf's sort order for it, when --sort names none (its ipc_null
+	 * follows from "symbol": report_sort2_setup) */
+	if (!o->sort_given) {
+		int err = report_parse_sort(o, "srcline,symbol,dso");
+
+		if (err)
+			return err;
+		o->sort_arg = "srcline,symbol,dso";
+	}
 	/* perf prints the counts for a file with the BRANCH_STACK feature and
 	 * no user stacks; the branches join the chains either way. */
 	o->cg.branch_history = pk_data_reader_has_feature(r, PK_DATA_FEAT_BRANCH_STACK) &&

@@ -59,6 +59,11 @@ static const struct {
 	{ "phys_daddr", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_PHYS_DADDR) },
 	{ "data_page_size", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_DATA_PAGE_SIZE) },
 	{ "blocked", PK_HIST_ORDER_KEY(PK_HIST_KEY_MEM_BLOCKED) },
+	{ "dso_size", PK_HIST_ORDER_KEY(PK_HIST_KEY_DSO_SIZE) },	/* report-sort3.c's */
+	{ "cgroup_id", PK_HIST_ORDER_KEY(PK_HIST_KEY_CGROUP_ID) },
+	{ "transaction", PK_HIST_ORDER_KEY(PK_HIST_KEY_TRANSACTION) },
+	{ "code_page_size", PK_HIST_ORDER_KEY(PK_HIST_KEY_CODE_PAGE_SIZE) },
+	{ "addr", PK_HIST_ORDER_KEY(PK_HIST_KEY_ADDR) },
 };
 #define NR_FIELD_NAMES (sizeof(field_names) / sizeof(field_names[0]))
 #define MAX_ITEMS (sizeof(((struct report_opts *)0)->out) / sizeof(int))
@@ -109,8 +114,10 @@ int report_fields_setup(struct report_opts *o)
 	size_t nr_sort = 0;
 	int err;
 
-	if (!o->fields_arg)
+	if (!o->fields_arg) {
+		report_sort3_fields(o);	/* perf's output fields in --sort */
 		return 0;
+	}
 	o->nr_out = 0;
 	/* perf's sort order: Children and Overhead first, unless -F is strict;
 	 * with a strict -F and no --sort, nothing yet. */

@@ -50,7 +50,7 @@ static const char *col_header(const struct report_opts *o, const struct col *c)
 {
 	switch (c->kind) {
 	case COL_CHILDREN: return "Children";
-	case COL_OVERHEAD: return (o->fields_arg ? o->self_header : o->children) ? "Self" : "Overhead";
+	case COL_OVERHEAD: return (o->nr_out ? o->self_header : o->children) ? "Self" : "Overhead";
 	case COL_SAMPLES: return "Samples";
 	case COL_PERIOD: return "Period";
 	case COL_SYS: return "sys";
@@ -89,6 +89,7 @@ struct widths {
 	int trace;	/* the longest trace output: perf's, when it made them all */
 	int cgroup;	/* the longest cgroup name, at least perf's 6 */
 	int mem[REPORT_MEM_NR_KEYS];	/* the memory keys' (report-mem.c) */
+	bool tx;	/* an entry has a transaction (perf's wider column) */
 };
 
 /*
@@ -147,6 +148,7 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 			w.srcfile = max_int(w.srcfile, (int)strlen(e->s.srcfile));
 		if (e->s.parent)
 			w.parent = max_int(w.parent, (int)strlen(e->s.parent));
+		w.tx |= e->s.transaction != 0;
 		if (e->s.cgroup)
 			w.cgroup = max_int(w.cgroup, (int)strlen(report_sort2_cgroup_name(o, e->s.cgroup)));
 		if (e->s.sym) {
@@ -208,6 +210,7 @@ static struct col key_col(enum pk_hist_key key, const struct widths *w)
 	case PK_HIST_KEY_TIME: c.width = w->time; break;
 	case PK_HIST_KEY_TRACE: c.width = w->trace; break;
 	case PK_HIST_KEY_CGROUP: c.width = w->cgroup; break;
+	case PK_HIST_KEY_TRANSACTION: c.width = report_sort3_width(c.key, w->tx); break;
 	default:
 		c.width = report_mem_key(c.key) ? w->mem[c.key - PK_HIST_KEY_MEM_DADDR_SYM] :
 						  report_sort2_width(NULL, c.key);
@@ -266,7 +269,7 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 	bool period_key = false;
 	size_t n = 0;
 
-	if (o->fields_arg)
+	if (o->nr_out)	/* -F's, or perf's output fields in --sort */
 		return field_cols(o, &w, cols, nr_members);
 	for (size_t i = 0; i < o->nr_keys; i++)
 		period_key |= o->keys[i] == PK_HIST_KEY_PERIOD;

@@ -43,6 +43,9 @@ static const struct {
 	{ "tlb", PK_HIST_KEY_MEM_TLB }, { "mem", PK_HIST_KEY_MEM_LVL }, { "snoop", PK_HIST_KEY_MEM_SNOOP },
 	{ "dcacheline", PK_HIST_KEY_MEM_DCACHELINE }, { "phys_daddr", PK_HIST_KEY_MEM_PHYS_DADDR },
 	{ "data_page_size", PK_HIST_KEY_MEM_DATA_PAGE_SIZE }, { "blocked", PK_HIST_KEY_MEM_BLOCKED },
+	{ "dso_size", PK_HIST_KEY_DSO_SIZE }, { "cgroup_id", PK_HIST_KEY_CGROUP_ID },
+	{ "transaction", PK_HIST_KEY_TRANSACTION }, { "code_page_size", PK_HIST_KEY_CODE_PAGE_SIZE },
+	{ "addr", PK_HIST_KEY_ADDR },	/* report-sort3.c's */
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
@@ -58,7 +61,14 @@ int report_parse_sort(struct report_opts *o, const char *arg)
 	for (size_t i = 0; i < NR_SORT_KEYS; i++)
 		names[i] = sort_keys[i].name;
 	/* perf's words: split on commas, spaces and braces; each a prefix of a key */
+	o->nr_sort_items = 0;
+	o->sort_hpp = false;
 	while ((len = sort_word_next(&p, &word, 1))) {
+		enum sort_table table;
+		const char *perf = sort_name_match(word, len, &table);
+
+		if (perf && table == SORT_TABLE_HPP && report_sort3_item(o, perf))
+			continue;	/* an output field: no key */
 		if ((k = sort_name_find_mode("report", "--sort key", word, len, names, NR_SORT_KEYS, o->mem_mode)) < 0)
 			return -k;
 		if (o->nr_keys == PK_HIST_MAX_KEYS)
@@ -67,8 +77,10 @@ int report_parse_sort(struct report_opts *o, const char *arg)
 			dropped = true;
 		else
 			o->keys[o->nr_keys++] = sort_keys[k].key;
+		o->sort_items[o->nr_sort_items++] =
+			sort_keys[k].key == PK_HIST_KEY_PERIOD ? PK_HIST_ORDER_PERIOD : PK_HIST_ORDER_KEY(sort_keys[k].key);
 	}
-	if (!o->nr_keys && !dropped)
+	if (!o->nr_keys && !dropped && !o->sort_hpp)
 		return cli_usage("report", "--sort needs at least one key");
 	return 0;
 }
@@ -122,6 +134,7 @@ int report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, 
 		    smp->fields & PERF_SAMPLE_WEIGHT_STRUCT ? smp->weight.var1 : 0;
 	s->ins_lat = smp->fields & PERF_SAMPLE_WEIGHT_STRUCT ? smp->weight.var2 : 0;
 	s->p_stage_cyc = 0;
+	report_sort3_fill(o, smp, smp->tid, s);
 	return trace_of(o->trace, smp, &s->trace);
 }
 
@@ -217,7 +230,7 @@ int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
 	bool want = false;
 	int err;
 
-	if ((err = add_ipc_null(o, r)))
+	if ((err = add_ipc_null(o, r)) || (err = report_sort3_setup(o)))
 		return err;
 	want = o->fields_arg && strstr(o->fields_arg, "trace");	/* -F's keys come later */
 	for (size_t i = 0; i < o->nr_keys; i++)
@@ -255,6 +268,7 @@ int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
 
 void report_sort2_free(struct report_opts *o)
 {
+	report_sort3_free(o);
 	for (size_t i = 0; o->cgroups && i < o->cgroups->nr; i++)
 		free(o->cgroups->v[i].path);
 	if (o->cgroups)
@@ -276,6 +290,7 @@ void report_sort2_free(struct report_opts *o)
 void report_sort2_frame(const struct pk_location *loc, struct pk_hist_sample *s)
 {
 	s->sym_size = loc->sym ? loc->sym_end - loc->sym_start : 0;
+	s->dso_size = loc->dso ? loc->map_size : 0;
 }
 
 bool report_sort2_dropped(enum pk_hist_key k)
@@ -298,7 +313,7 @@ const char *report_sort2_header(enum pk_hist_key k)
 	case PK_HIST_KEY_LOCAL_INS_LAT: return "Local INSTR Latency";
 	case PK_HIST_KEY_P_STAGE_CYC: return "Pipeline Stage Cycle";
 	case PK_HIST_KEY_LOCAL_P_STAGE_CYC: return "Local Pipeline Stage Cycle";
-	default: return report_mem_header(k);
+	default: return report_mem_key(k) ? report_mem_header(k) : report_sort3_header(k);
 	}
 }
 
@@ -308,7 +323,7 @@ int report_sort2_width(const struct report_opts *o, enum pk_hist_key k)
 	case PK_HIST_KEY_TIME: return o && o->f2.ns ? 16 : 12;	/* perf's HISTC_TIME */
 	case PK_HIST_KEY_SOCKET: return 6;
 	case PK_HIST_KEY_WEIGHT: case PK_HIST_KEY_LOCAL_WEIGHT: return 12;	/* perf's HISTC_*_WEIGHT */
-	default: return 0;	/* the header's */
+	default: return report_sort3_width(k, false);	/* else the header's */
 	}
 }
 
@@ -365,7 +380,10 @@ void report_sort2_print(FILE *f, const struct report_opts *o, enum pk_hist_key k
 		fprintf(f, "%-*s", w, "-      -");
 		break;
 	default:
-		report_mem_print(f, o, k, w, e, last);
+		if (report_mem_key(k))
+			report_mem_print(f, o, k, w, e, last);
+		else
+			report_sort3_print(f, k, w, e, last);
 		break;
 	}
 }

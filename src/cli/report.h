@@ -70,6 +70,9 @@ struct report_opts {
 	const char *symbol_filter;	/* --symbol-filter (branch mode only, report-branch.c) */
 	const char *fields_arg;		/* -F */
 	int out[2 * PK_HIST_MAX_KEYS];	/* report_fields_setup: the columns (pk_hist_set_order items) */
+	int sort_items[2 * PK_HIST_MAX_KEYS];	/* --sort's keys and perf's output fields in it, */
+	size_t nr_sort_items;		/* ... in order (pk_hist_set_order items) */
+	bool sort_hpp;			/* --sort names an output field but period (report-sort3.c) */
 	size_t nr_out;
 	int sort_by[2 * PK_HIST_MAX_KEYS];	/* ... and the order of the rows */
 	size_t nr_sort_by;
@@ -92,6 +95,7 @@ struct report_opts {
 	struct report_cgroups *cgroups;	/* --sort cgroup: the CGROUP records' paths (report-sort2.c) */
 	bool mem_mode;			/* --mem-mode (report-mem.c) */
 	unsigned int cacheline;		/* ... the cache line size, for dcacheline */
+	struct report_ns *ns;		/* --sort cgroup_id: threads' namespaces (report-sort3.c) */
 };
 
 /*
@@ -263,6 +267,14 @@ int report_hier_setup(struct report_opts *o);
  */
 bool report_print(FILE *f, const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
 		  uint64_t lost_samples, struct pk_threads *threads);
+
+/*
+ * report_parse_args - perf report's command line into o (its defaults set
+ * by the caller): every option, then --sort, --mem-mode's and -p's keys.
+ * 0, or the exit code after a message (CLI_EXIT_USAGE), or -1 after
+ * --help.
+ */
+int report_parse_args(struct report_opts *o, int argc, char **argv);
 
 /*
  * report_print_chain - entry e's call graph under its row, as perf prints
@@ -588,5 +600,38 @@ void report_mem_print(FILE *f, const struct report_opts *o, enum pk_hist_key k, 
 /* report_mem_totals - the section's total line: perf's "# Event count
  * (approx.)", or in --mem-mode its "# Total weight" and "# Sort order". */
 void report_mem_totals(FILE *f, const struct report_opts *o, uint64_t period);
+/* ---- --sort dso_size, cgroup_id, transaction, code_page_size, addr (report-sort3.c) -- */
+
+/* report_sort3_setup - the namespace table when a key is cgroup_id: 0,
+ * or CLI_EXIT_EVENT (out of memory) after a message.  report_sort3_free
+ * frees it (report_sort2_setup and _free call them). */
+int report_sort3_setup(struct report_opts *o);
+void report_sort3_free(struct report_opts *o);
+
+/* report_sort3_namespaces - a NAMESPACES record's cgroup link for its
+ * thread: 0, or -ENOMEM. */
+int report_sort3_namespaces(const struct report_opts *o, const struct pk_rec_namespaces *n);
+
+/* report_sort3_fill - smp's cgroup_id (thread tid's), transaction, code
+ * page size and address into s. */
+void report_sort3_fill(const struct report_opts *o, const struct pk_sample *smp, uint32_t tid,
+		       struct pk_hist_sample *s);
+
+/* report_sort3_header / report_sort3_width / report_sort3_print - as
+ * report_sort2's, for these keys; the transaction key is wider once an
+ * entry has a transaction (any_transaction). */
+const char *report_sort3_header(enum pk_hist_key k);
+int report_sort3_width(enum pk_hist_key k, bool any_transaction);
+void report_sort3_print(FILE *f, enum pk_hist_key k, int w, const struct pk_hist_entry *e, bool last);
+
+/* report_sort3_item - --sort's word (perf's name `perf`) as one of perf's
+ * output fields (overhead, its sys/us/guest forms, overhead_children,
+ * sample) noted in o->sort_items: true, or false for another word. */
+bool report_sort3_item(struct report_opts *o, const char *perf);
+
+/* report_sort3_fields - with such a field in --sort and no -F, the
+ * columns and the rows' order as perf sets them up (its overhead prefix
+ * unless --sort names "overhead", the output fields, then the rest). */
+void report_sort3_fields(struct report_opts *o);
 
 #endif

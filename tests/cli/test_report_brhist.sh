@@ -8,7 +8,8 @@
 # byte with perf on the same files (user-only samples of a fixed period;
 # the comparison holds for any file, wherever the samples land), with and
 # without the BRANCH_STACK feature, in both call-graph orders, with
-# --no-children and in perf's other -g print types.
+# --no-children and in perf's other -g print types; and without --sort,
+# perf's default keys for it.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -56,6 +57,12 @@ for args in "--no-children" "-g caller" "-g callee" "--no-children -g caller" "-
 	# shellcheck disable=SC2086
 	same_as_perf perf-br.data --branch-history --sort sym $args
 done
+# no --sort: perf's srcline,symbol,dso (its ipc_null column after them),
+# the frames' entries keyed by their chain nodes' srclines
+for f in mine-br.data perf-br.data perf-nofeat.data perf.data; do
+	same_as_perf "$f" --branch-history
+done
+same_as_perf perf-br.data --branch-history --no-children
 # a file without branch stacks: the usual graphs, keyed by address
 same_as_perf perf.data --branch-history --sort sym
 done_testing

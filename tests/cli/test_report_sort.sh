@@ -56,9 +56,9 @@ contains "with perf's words" "$err" "Invalid --sort key: \`dso_from'"
 run report -i plain.data --stdio --sort mem
 expect_rc "a memory key without --mem-mode: exit 2" 2
 contains "with perf's words" "$err" "Invalid --sort key: \`mem'"
-run report -i plain.data --stdio --sort t
+run report -i plain.data --stdio --sort ipc_n
 expect_rc "a key of perf's perfkit lacks: exit 2" 2
-contains "naming perf's key" "$err" "--sort key 't' is perf's 'transaction', which perfkit does not support"
+contains "naming perf's key" "$err" "--sort key 'ipc_n' is perf's 'ipc_null', which perfkit does not support"
 run report -i plain.data --stdio --sort symbolx
 expect_rc "a word longer than every key: exit 2" 2
 contains "unknown" "$err" "unknown --sort key 'symbolx'"

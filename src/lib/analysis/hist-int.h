@@ -65,10 +65,18 @@ struct pk__hist_key2 {
 	uint64_t cgroup, weight;
 	uint16_t ins_lat, p_stage_cyc;
 	struct pk__hist_keymem mem;	/* hist-keys-mem.c's */
+	uint64_t dso_size, cgroup_dev, cgroup_ino, transaction, code_page_size, addr;
 };
 
 /* pk__hist_key2_make - s's fields of the keys `use` marks (indexed by key). */
 void pk__hist_key2_make(const bool *use, const struct pk_hist_sample *s, struct pk__hist_key2 *k);
+
+/* pk__hist_key2_uncached - whether perf's children code never finds frame
+ * s's entry among those the sample counted already: its template entry
+ * (iter_add_next_cumulative_entry's he_tmp) leaves the cgroup id,
+ * transaction and code page size 0, so a key on one of them that is not
+ * 0 tells it apart from every entry, and the frame counts again. */
+bool pk__hist_key2_uncached(const bool *use, const struct pk_hist_sample *s);
 
 /* pk__hist_key2_hash / pk__hist_key2_eq - for hist.c's entry table. */
 uint64_t pk__hist_key2_hash(const struct pk__hist_key2 *k);

@@ -334,10 +334,11 @@ int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const s
 		    (h->names && (err = intern_sample(h, &frames[k], &copy)) < 0) ||
 		    (err = find(h, h->names ? &copy : &frames[k], &idx)) < 0)
 			break;
-		/* perf counts an entry once per sample: recursion adds nothing. */
+		/* perf counts an entry once per sample: recursion adds nothing
+		 * (as perf finds it: hist-keys2.c). */
 		while (i < nr_seen && seen[i] != idx)
 			i++;
-		if (i < nr_seen)
+		if (i < nr_seen && !pk__hist_key2_uncached(h->use, &frames[k]))
 			continue;
 		seen[nr_seen++] = idx;
 		h->entries[idx].period_acc += s->period;

@@ -515,6 +515,32 @@ const struct pk__sym *pk__kindex_find(struct pk__kindex *x, uint64_t addr)
 	return sym && addr < sym->end ? sym : NULL;
 }
 
+int pk__kindex_span(struct pk__kindex *x, uint64_t *start, uint64_t *end)
+{
+	const struct pk__sym *last;
+	size_t i = 0, j = x->nr;
+	int g = 0;
+
+	if (ensure_dec(x) < 0)
+		return -ENOMEM;
+	while (i < x->nr && !(g = good(x, i)))
+		i++;
+	if (g < 0)
+		return -ENOMEM;
+	if (i == x->nr)
+		return -ENOENT;
+	while (j-- > i && !(g = good(x, j)))
+		;
+	if (g < 0)
+		return -ENOMEM;
+	/* the symbol the last line makes: its end by the finish rule */
+	if (!(last = pk__kindex_find(x, line(x, j)->addr)))
+		return -ENOMEM;
+	*start = line(x, i)->addr;
+	*end = last->end;
+	return 0;
+}
+
 size_t pk__kindex_nr(const struct pk__kindex *x)
 {
 	return x->nr;

@@ -153,9 +153,13 @@ static bool same_copy(const struct pk__kernel_dsos *k, const struct pk__sym_dirs
 
 static void install(struct pk__dso *d, struct pk__symtab *t, const char *path)
 {
+	uint64_t start, end;
+
 	if (!t)
 		return;
 	pk__symtab_finish(t, true);
+	if (d->kind == PK__DSO_KERNEL && pk__symtab_span(t, &start, &end) == 0)
+		d->kallsyms_size = end - start;
 	d->syms = t;
 	d->symfile = pk__strdup(path);
 }

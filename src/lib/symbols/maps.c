@@ -659,6 +659,7 @@ static int find_map(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	loc->map_ip = map_ip(map, ip);
 	loc->map_prot = map->prot;
 	loc->map_flags = map->flags;
+	loc->map_size = map->end - map->start;
 	*out = map;
 	return 0;
 }
@@ -682,6 +683,8 @@ int pk_maps_resolve(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 		return err;
 	d = map->dso;
 	load(m, d);
+	if (d->kallsyms_size)	/* perf's map__fixup_start/end after kallsyms */
+		loc->map_size = d->kallsyms_size;
 	loc->addr = dso_addr(map, ip);
 	if (d->plt)
 		sym = pk__symtab_find(d->plt, loc->addr);

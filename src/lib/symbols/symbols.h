@@ -78,6 +78,11 @@ void pk__symtab_finish(struct pk__symtab *t, bool kallsyms);
  * (once) when the table demangles. */
 const struct pk__sym *pk__symtab_find(struct pk__symtab *t, uint64_t addr);
 
+/* pk__symtab_span - the first symbol's start and the last's end (the
+ * symbol of the highest start; perf's map__fixup_start/end): 0, -ENOENT
+ * for a table of no symbols, -ENOMEM.  Once finished. */
+int pk__symtab_span(struct pk__symtab *t, uint64_t *start, uint64_t *end);
+
 /* pk__symtab_nr - how many symbols it holds (with an index: the lines
  * indexed, the malformed among them not known yet). */
 size_t pk__symtab_nr(const struct pk__symtab *t);
@@ -126,6 +131,9 @@ int pk__kindex_finish(struct pk__kindex *x);
  * true), or NULL; made on the first lookup and kept (not thread-safe). */
 const struct pk__sym *pk__kindex_find(struct pk__kindex *x, uint64_t addr);
 
+/* pk__kindex_span - pk__symtab_span of its well-formed lines. */
+int pk__kindex_span(struct pk__kindex *x, uint64_t *start, uint64_t *end);
+
 /* pk__kindex_nr - how many lines it holds. */
 size_t pk__kindex_nr(const struct pk__kindex *x);
 
@@ -165,6 +173,8 @@ struct pk__dso {
 	size_t nr_segs;
 	uint64_t text_start;	/* kernel: _text when recorded (its MMAP's pgoff) */
 	uint64_t text_delta;	/* kernel: recorded _text minus this kallsyms' */
+	uint64_t kallsyms_size;	/* kernel from kallsyms: its symbols' span (perf's map
+				 * size once loaded), 0 otherwise */
 	char *symfile;		/* where the symbols came from */
 	struct pk__srcline *srcline;	/* its DWARF lines, opened on the first lookup */
 	char *unwind_file;	/* pk__dso_unwind_file's answer ("" none), or NULL */

@@ -332,6 +332,17 @@ const struct pk__sym *pk__symtab_find(struct pk__symtab *t, uint64_t addr)
 	return &t->syms[lo - 1];
 }
 
+int pk__symtab_span(struct pk__symtab *t, uint64_t *start, uint64_t *end)
+{
+	if (t->index)
+		return pk__kindex_span(t->index, start, end);
+	if (!t->nr)
+		return -ENOENT;
+	*start = t->syms[0].start;	/* finished: in address order */
+	*end = t->syms[t->nr - 1].end;
+	return 0;
+}
+
 size_t pk__symtab_nr(const struct pk__symtab *t)
 {
 	return t->index ? pk__kindex_nr(t->index) : t->nr;
