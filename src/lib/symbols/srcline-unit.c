@@ -94,13 +94,14 @@ bool pk__cu_head_read(const unsigned char *u, uint64_t avail, struct pk__cu_head
 int pk__abbrev_scan(const unsigned char *buf, uint64_t have, uint64_t off, uint64_t code,
 		    uint64_t *spec, uint64_t *table_end)
 {
-	const unsigned char *b, *end = buf + have;
+	const unsigned char *b, *end;
 	uint64_t c, tag, attr, form;
 
 	*spec = UINT64_MAX;
-	if (off >= have)
+	if (off >= have)	/* (buf may be NULL: nothing inflated yet) */
 		return -1;
 	b = buf + off;	/* (off is the file's: only a pointer inside is made) */
+	end = buf + have;
 	for (;;) {
 		if (!uleb(&b, end, &c))
 			return -1;
