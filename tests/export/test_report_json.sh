@@ -87,10 +87,12 @@ ok $? "-g flat gives each row its chains as lists of frames" "$(cat err)"
 
 # the later keys each under their own name (they were all "unknown": null)
 "$PERFKIT" report --format=json --no-children -g none -i perf.data \
-	--sort time,symbol_size,socket,srcfile,weight,local_weight,ins_lat,cgroup,trace >k.json 2>err &&
+	--sort time,symbol_size,socket,srcfile,weight,local_weight,ins_lat,cgroup,trace,dso_size,addr,code_page_size \
+	>k.json 2>err &&
 	python3 -c 'import json
 rows = json.load(open("k.json"))["events"][0]["rows"]
-want = ["time", "symbol_size", "socket", "srcfile", "weight", "local_weight", "ins_lat", "cgroup", "trace"]
+want = ["time", "symbol_size", "socket", "srcfile", "weight", "local_weight", "ins_lat", "cgroup", "trace",
+        "dso_size", "addr", "code_page_size"]
 assert rows and all(list(r["keys"]) == want for r in rows), rows[:1]
 assert any(r["keys"]["symbol_size"] > 0 for r in rows), rows[:3]' 2>>err
 ok $? "the later sort keys have their own names" "$(cat err)"

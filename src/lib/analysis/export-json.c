@@ -214,6 +214,13 @@ static bool put_later_key(FILE *f, enum pk_hist_key k, const struct pk_hist_entr
 		break;
 	case PK_HIST_KEY_LOCAL_P_STAGE_CYC: fprintf(f, "\"local_p_stage_cyc\":%u", (unsigned)e->s.p_stage_cyc); break;
 	case PK_HIST_KEY_IPC_NULL: fputs("\"ipc\":null", f); break;	/* perf's column of "-": no IPC */
+	case PK_HIST_KEY_DSO_SIZE: fprintf(f, "\"dso_size\":%" PRIu64, e->s.dso_size); break;
+	case PK_HIST_KEY_CGROUP_ID:
+		fprintf(f, "\"cgroup_id\":{\"dev\":%" PRIu64 ",\"ino\":%" PRIu64 "}", e->s.cgroup_dev, e->s.cgroup_ino);
+		break;
+	case PK_HIST_KEY_TRANSACTION: fprintf(f, "\"transaction\":%" PRIu64, e->s.transaction); break;
+	case PK_HIST_KEY_CODE_PAGE_SIZE: fprintf(f, "\"code_page_size\":%" PRIu64, e->s.code_page_size); break;
+	case PK_HIST_KEY_ADDR: fprintf(f, "\"addr\":%" PRIu64, e->s.addr); break;
 	default: return false;
 	}
 	return true;
