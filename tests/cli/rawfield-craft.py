@@ -19,6 +19,9 @@ varied values, in place.  Prints the number of samples changed.
 import struct
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from perfdata_craft import with_data  # noqa: E402
+
 RECORD_SAMPLE, SAMPLE_RAW, SAMPLE_WEIGHT_STRUCT = 9, 1 << 10, 1 << 24
 TYPE_SOFTWARE, SW_BPF_OUTPUT = 1, 10
 
@@ -84,15 +87,7 @@ def main():
     mode, src, dst = sys.argv[1], sys.argv[2], sys.argv[3]
     b = bytearray(open(src, 'rb').read())
     off, size, out, n = (bpf if mode == 'bpf' else weight)(b)
-    if out is not None:
-        delta = len(out) - size
-        tail = bytearray(b[off + size:])
-        for i in range(bin(int.from_bytes(b[72:104], 'little')).count('1')):
-            o, = struct.unpack_from('<Q', tail, 16 * i)
-            struct.pack_into('<Q', tail, 16 * i, o + delta)
-        b = b[:off] + out + tail
-        struct.pack_into('<Q', b, 48, len(out))
-    open(dst, 'wb').write(b)
+    open(dst, 'wb').write(b if out is None else with_data(b, out))
     print(n)
 
 

@@ -13,6 +13,9 @@ machine's byte order.
 import struct
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from perfdata_craft import with_data  # noqa: E402
+
 RECORD_SAMPLE, TYPE_TRACEPOINT, SAMPLE_IDENTIFIER = 9, 2, 1 << 16
 
 
@@ -50,15 +53,7 @@ def main():
         out += rec
     if first is None:
         sys.exit('trace-craft: no tracepoint sample in ' + src)
-    delta = len(out) - size
-    tail = bytearray(b[off + size:])
-    nfeat = bin(int.from_bytes(b[72:104], 'little')).count('1')
-    for i in range(nfeat):
-        o = struct.unpack_from('<Q', tail, 16 * i)[0]
-        struct.pack_into('<Q', tail, 16 * i, o + delta)
-    b = b[:off] + out + tail
-    struct.pack_into('<Q', b, 48, len(out))
-    open(dst, 'wb').write(b)
+    open(dst, 'wb').write(with_data(b, out))
     print(dropped)
 
 
