@@ -61,7 +61,7 @@ static bool uleb(const unsigned char **b, const unsigned char *end, uint64_t *v)
 bool pk__cu_head_read(const unsigned char *u, uint64_t avail, struct pk__cu_head *h)
 {
 	const unsigned char *b = u, *end;
-	unsigned int hdr;
+	unsigned int hdr = 4;
 	uint64_t size = pk__dwarf_unit_size(u, 0, avail, &hdr);
 
 	if (size > avail || size < hdr + 2u)

@@ -492,7 +492,7 @@ static int abbrev_need(struct pk__zdebug *z, const struct pk__cu_head *h, uint64
 static bool line_need(struct pk__zdebug *z, uint64_t stmt)
 {
 	struct part *p = &z->p[z->line];
-	unsigned int hdr;
+	unsigned int hdr = 4;
 	uint64_t len;
 
 	if (stmt >= p->size || p->size - stmt < 4 ||
@@ -533,7 +533,7 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 {
 	struct part *p = &z->p[z->info];
 	uint64_t off = z->prefix, want, len;
-	unsigned int hdr;
+	unsigned int hdr = 4;
 	bool seen = false;
 
 	if (unit > p->size / 2 || !stream_to(p, &p->zs, unit + 12))
