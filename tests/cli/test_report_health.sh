@@ -71,7 +71,9 @@ no_health_on_stdout "dwarf,512"
 objcopy --remove-section=.eh_frame --remove-section=.eh_frame_hdr --remove-section=.debug_frame "$T" nocfi
 record nocfi.data --call-graph dwarf,65528 -- ./nocfi 20000000
 run report -i nocfi.data --stdio
-matches "no unwind tables: the chains cut" "$err" "^$P $SOME have --call-graph dwarf chains cut short, unwind tables missing in $tmp/nocfi: build with -fasynchronous-unwind-tables and keep its .eh_frame$"
+# (the loader may be named after it: a sample caught in ld.so's start, as
+# one was in a CI run under ASan)
+matches "no unwind tables: the chains cut" "$err" "^$P $SOME have --call-graph dwarf chains cut short, unwind tables missing in $tmp/nocfi(, [^:]+)?: build with -fasynchronous-unwind-tables and keep its .eh_frame$"
 if printf '%s\n' "$err" | grep -q "outgrew"; then not_ok "no unwind tables: the copy's size not blamed"; diag "$err"; else ok "no unwind tables: the copy's size not blamed"; fi
 
 # Frame-pointer chains through the unwinding target, built with

@@ -120,7 +120,9 @@ check "symbol_size: ... printed, then perf's IPC column" \
 
 # trace: a tracepoint's rows name their fields as script prints them;
 # another event's rows are N/A.
-"$PERFKIT" record -e sched:sched_switch -c 1 -o kt.data -- "$W" hot 20 >/dev/null 2>&1
+# pingpong: every read blocks, so there are switches whatever the load
+# (a spinning workload may run 20 ms without one, as it did under ASan)
+"$PERFKIT" record -e sched:sched_switch -c 1 -o kt.data -- "$W" pingpong 200 >/dev/null 2>&1
 rows=$("$PERFKIT" report -i kt.data --stdio -q --sort trace | sed '/^$/d')
 check "trace: rows of sched_switch's fields" test -n "$rows" -a \
 	-z "$(printf '%s\n' "$rows" | grep -v 'prev_comm=.* prev_pid=.* ==> next_comm=')"
