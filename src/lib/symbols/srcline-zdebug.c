@@ -320,7 +320,7 @@ static uint64_t aranges_keep(const struct pk__zdebug *z, unsigned char *dst)
 	uint64_t off = 0, out = 0;
 
 	if (z->whole) {
-		if (dst)
+		if (dst && p->size)	/* (an empty part's buf is NULL) */
 			memcpy(dst, p->buf, p->size);
 		return p->size;
 	}
@@ -360,7 +360,8 @@ static bool image_part(struct part *p, unsigned char *img, uint64_t n)
 			memcpy(img + p->off, p->buf, n);
 		return true;
 	}
-	memcpy(img + p->off, p->buf, p->have);
+	if (p->have)	/* (nothing inflated yet: buf may be NULL) */
+		memcpy(img + p->off, p->buf, p->have);
 	free(p->buf);
 	p->buf = img + p->off;
 	p->in_img = true;	/* not used again if this fails: the file goes to libdw */
