@@ -363,6 +363,14 @@ int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist
 
 int report_hier_setup(struct report_opts *o)
 {
+	const struct { bool given; const char *name; } not_yet[] = {
+		{ o->fields_arg != NULL, "-F" }, { o->verbose > 0, "-v" }, { o->comms != NULL, "--comms" },
+		{ o->dsos != NULL, "--dsos" }, { o->syms != NULL, "--symbols" }, { o->pids != NULL, "--pid" },
+		{ o->tids != NULL, "--tid" }, { o->f2.field_sep != NULL, "-t" },
+		{ o->f2.relative, "--percentage relative" }, { o->f2.cpu_util, "--show-cpu-utilization" },
+		{ o->group_opt > 0, "--group" },
+	};
+
 	if (!o->f3.hierarchy)
 		return 0;
 	for (size_t k = 0; k < o->nr_keys; k++)
@@ -372,13 +380,6 @@ int report_hier_setup(struct report_opts *o)
 			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso and sym "
 					 "so far");
 	o->children = false;	/* perf: no Children in the hierarchy, even with --children */
-	const struct { bool given; const char *name; } not_yet[] = {
-		{ o->fields_arg != NULL, "-F" }, { o->verbose > 0, "-v" }, { o->comms != NULL, "--comms" },
-		{ o->dsos != NULL, "--dsos" }, { o->syms != NULL, "--symbols" }, { o->pids != NULL, "--pid" },
-		{ o->tids != NULL, "--tid" }, { o->f2.field_sep != NULL, "-t" },
-		{ o->f2.relative, "--percentage relative" }, { o->f2.cpu_util, "--show-cpu-utilization" },
-		{ o->group_opt > 0, "--group" },
-	};
 	for (size_t i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
 		if (not_yet[i].given)
 			return cli_usage("report", "--hierarchy does not take %s yet: leave out one of the two",
