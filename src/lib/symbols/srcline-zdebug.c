@@ -287,7 +287,8 @@ static bool aranges_read(struct pk__zdebug *z)
 	while (off + 4 <= p->size)
 		if (!aranges_set(z, p->buf, p->size, &off))
 			return false;
-	qsort(z->ar, z->nr_ar, sizeof(*z->ar), arange_cmp);
+	if (z->nr_ar)	/* (none: z->ar is still NULL) */
+		qsort(z->ar, z->nr_ar, sizeof(*z->ar), arange_cmp);
 	for (size_t i = 1; i < z->nr_ar; i++)
 		if (z->ar[i].lo < z->ar[i - 1].hi)
 			return false;	/* overlapping sets: let libdw choose, from all units */
