@@ -95,6 +95,7 @@ struct diff_file {
 	struct pk_export_frame *frames;	/* a sample's frames for ex */
 	size_t cap_frames;
 	struct diff_cycles *cyc;	/* -c cycles: its blocks (diff-cycles.c) */
+	struct report_srclines *src;	/* --sort srcline, srcfile: its lines (report-srcline.c) */
 };
 
 /*
@@ -180,5 +181,13 @@ int diff_cycles_cell(const struct diff_opts *o, const struct pk_diff *d, const s
  */
 int diff_cycles_hist_cell(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
 			  size_t line, char *out, size_t len, int width);
+
+/*
+ * diff_lazy_known - whether perf diff 6.1 has made row e's srcline (k
+ * PK_HIST_KEY_SRCLINE) or srcfile when it sizes the column: only then
+ * does the row's text widen it (diff-lazy.c).
+ */
+bool diff_lazy_known(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
+		     enum pk_hist_key k);
 
 #endif

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_diff_keys.sh - perfkit diff --sort with the keys perf diff 6.1 takes
+# beyond comm, pid, dso, symbol and cpu (parent, socket, srcline, srcfile,
+# the weights, transaction, symbol_size, dso_size, cgroup_id, time,
+# code_page_size, addr), each compared with perf diff on the same two
+# recordings of the workload with a fixed period (one pair with call
+# chains, for parent), alone and after other keys; and the keys perf diff
+# refuses (its branch and memory keys, words that name no key), refused.
+. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/diff-perf.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+W=$PERFKIT_WORKLOAD
+
+if ! command -v perf >/dev/null; then
+	skip "comparisons with perf diff" "perf is not installed"
+else
+	perf record -q -e cpu-clock -c 1000000 -o old.data -- "$W" hot 200 >/dev/null 2>&1
+	perf record -q -e cpu-clock -c 1000000 -o new.data -- "$W" hotb 200 >/dev/null 2>&1
+	perf record -q -g -e cpu-clock -c 1000000 -o g-old.data -- "$W" hot 150 >/dev/null 2>&1
+	"$PERFKIT" record -g -e cpu-clock -c 1000000 -o g-new.data -- "$W" hotb 150 >/dev/null 2>&1
+
+	for keys in parent srcline srcfile dso_size addr symbol_size socket weight local_weight ins_lat \
+		local_ins_lat transaction cgroup_id code_page_size time; do
+		same_as_perf -s "$keys" old.data new.data
+	done
+	for args in "-s dso,srcline" "-s sym,srcline -c ratio" "-s srcfile,dso -p" "-s sym,symbol_size" \
+		"-s dso_size,dso" "-s comm,addr -c delta" "-s srcline -t ;" "-s sym,parent -F" \
+		"-s srcline,sym -b"; do
+		# shellcheck disable=SC2086
+		same_as_perf $args old.data new.data
+	done
+	for args in "-s parent" "-s parent,sym" "-s srcline" "-s sym,srcline,dso -c ratio"; do
+		# shellcheck disable=SC2086
+		same_as_perf $args g-old.data g-new.data
+	done
+
+	# perf diff's refusals: a branch or memory key ("Invalid"), a word
+	# that names no key ("Unknown"); each exits 2 with one message.
+	for key in dso_from:Invalid mispredict:Invalid mem:Invalid dcacheline:Invalid tid:unknown symoff:unknown; do
+		run diff -s "${key%:*}" old.data new.data
+		expect_rc "--sort ${key%:*}, which perf diff refuses: exit 2" 2
+		contains "saying so as perf does" "$err" "${key#*:} --sort key"
+		check "and printing nothing" [ -z "$out" ]
+	done
+fi
+done_testing
