@@ -33,7 +33,8 @@ static const struct cli_opt diff_options[] = {
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "pair and group by these keys, comma-separated: comm, pid, dso, sym, cpu, parent, socket, "
 	  "srcline, srcfile, weight, local_weight, ins_lat, local_ins_lat, transaction, symbol_size, "
-	  "dso_size, cgroup_id, time, code_page_size, addr (default dso,sym)" },
+	  "dso_size, cgroup_id, time, code_page_size, addr; p_stage_cyc and local_p_stage_cyc dropped "
+	  "as perf on x86 drops them (default dso,sym)" },
 	{ "period", 'p', CLI_ARG_NONE, 'p', NULL, "the Base period and Period columns" },
 	{ "formula", 'F', CLI_ARG_NONE, 'F', NULL, "a Formula column: how each value was computed" },
 	{ "cycles-hist", 0, CLI_ARG_NONE, OPT_CYCLES_HIST, NULL,
@@ -117,13 +118,15 @@ static const struct {
 	{ "dso_size", PK_HIST_KEY_DSO_SIZE }, { "cgroup_id", PK_HIST_KEY_CGROUP_ID },
 	{ "time", PK_HIST_KEY_TIME }, { "code_page_size", PK_HIST_KEY_CODE_PAGE_SIZE },
 	{ "local_ins_lat", PK_HIST_KEY_LOCAL_INS_LAT }, { "ins_lat", PK_HIST_KEY_INS_LAT },
-	{ "addr", PK_HIST_KEY_ADDR },
+	{ "addr", PK_HIST_KEY_ADDR }, { "local_p_stage_cyc", PK_HIST_KEY_LOCAL_P_STAGE_CYC },
+	{ "p_stage_cyc", PK_HIST_KEY_P_STAGE_CYC },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
 static int parse_sort(struct diff_opts *o, const char *arg)
 {
 	const char *names[NR_SORT_KEYS], *p = arg, *word;
+	bool dropped = false;
 	size_t len;
 	int k;
 
@@ -134,11 +137,15 @@ static int parse_sort(struct diff_opts *o, const char *arg)
 	while ((len = sort_word_next(&p, &word, 1))) {
 		if ((k = sort_name_find("diff", "--sort key", word, len, names, NR_SORT_KEYS)) < 0)
 			return -k;
+		if (report_sort2_dropped(sort_keys[k].key)) {	/* perf on x86 skips them */
+			dropped = true;
+			continue;
+		}
 		if (o->nr_keys == PK_HIST_MAX_KEYS)
 			return cli_usage("diff", "more than %d --sort keys", PK_HIST_MAX_KEYS);
 		o->keys[o->nr_keys++] = sort_keys[k].key;
 	}
-	if (!o->nr_keys)
+	if (!o->nr_keys && !dropped)	/* every key dropped: perf's one row of all samples */
 		return cli_usage("diff", "--sort needs at least one key");
 	return 0;
 }

@@ -3,7 +3,8 @@
 # test_diff_keys.sh - perfkit diff --sort with the keys perf diff 6.1 takes
 # beyond comm, pid, dso, symbol and cpu (parent, socket, srcline, srcfile,
 # the weights, transaction, symbol_size, dso_size, cgroup_id, time,
-# code_page_size, addr), each compared with perf diff on the same two
+# code_page_size, addr; the pipeline-stage keys, which perf on x86
+# drops), each compared with perf diff on the same two
 # recordings of the workload with a fixed period (one pair with call
 # chains, for parent), alone and after other keys; and the keys perf diff
 # refuses (its branch and memory keys, words that name no key), refused.
@@ -29,7 +30,7 @@ else
 	done
 	for args in "-s dso,srcline" "-s sym,srcline -c ratio" "-s srcfile,dso -p" "-s sym,symbol_size" \
 		"-s dso_size,dso" "-s comm,addr -c delta" "-s srcline -t ;" "-s sym,parent -F" \
-		"-s srcline,sym -b"; do
+		"-s srcline,sym -b" "-s p_stage_cyc" "-s local_p_stage_cyc -p -F" "-s sym,p_stage_cyc"; do
 		# shellcheck disable=SC2086
 		same_as_perf $args old.data new.data
 	done
