@@ -397,22 +397,15 @@ static int diff(struct diff_opts *o)
 }
 
 /* What report's fillers need for the keys (diff-read.c): the keys in
- * report's options, perf's default parent regex for the parent key (perf
- * diff has no -p for it: its -p is --period), the namespace table for
- * cgroup_id.  0, or an exit status after the message. */
+ * report's options and the namespace table for cgroup_id.  (No parent
+ * regex: perf diff adds its samples without a parent, so that every
+ * entry's is "[other]".)  0, or an exit status after the message. */
 static int keys_setup(struct diff_opts *o)
 {
 	struct report_opts *r = o->rep;
 
 	memcpy(r->keys, o->keys, o->nr_keys * sizeof(o->keys[0]));
 	r->nr_keys = o->nr_keys;
-	for (size_t i = 0; i < o->nr_keys; i++) {
-		if (o->keys[i] != PK_HIST_KEY_PARENT || r->parent_on)
-			continue;
-		if (regcomp(&r->parent_re, "^sys_|^do_page_fault", REG_EXTENDED | REG_NOSUB))
-			return cli_usage("diff", "out of memory");
-		r->parent_on = true;
-	}
 	return report_sort3_setup(r);
 }
 
@@ -479,7 +472,6 @@ int cmd_diff(int argc, char **argv)
 	o.dso_names = &dso_names;
 	rc = run(&o, argc, argv, one);
 	report_verbose_free(&rep);
-	report_parent_free(&rep);
 	report_sort2_free(&rep);
 	cli_names_free(&dso_names);
 	pk_intern_free(o.names);

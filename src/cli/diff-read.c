@@ -110,19 +110,15 @@ static bool cpu_dropped(const struct diff_opts *o, const struct pk_sample *smp)
 
 /* The later keys' fields, by report's fillers (o->rep holds the keys):
  * time, sizes, socket, weights, transaction, page size, address, cgroup
- * namespace; the source line and file; the parent symbol. */
+ * namespace; the source line and file.  The parent stays NULL: perf's
+ * diff__process_sample_event adds the sample with no parent symbol. */
 static int fill_keys(struct diff_file *f, const struct diff_opts *o, const struct pk_sample *smp,
 		     const struct pk_resolved_sample *rs, struct pk_hist_sample *s)
 {
-	const char *parent;
-
 	if (report_sort2_fill(o->rep, smp, &rs->loc, s) < 0)
 		return -ENOMEM;
 	if (report_srcline_wanted(o->rep) &&
 	    report_srcline_fill(&f->src, o->rep, pk_resolver_maps(f->res), &rs->loc, s) < 0)
-		return -ENOMEM;
-	if (o->rep->parent_on && (parent = report_parent_of(o->rep, rs)) &&
-	    !(s->parent = cli_names_intern(o->dso_names, parent)))
 		return -ENOMEM;
 	return 0;
 }
