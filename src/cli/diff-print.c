@@ -159,16 +159,20 @@ static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk
 }
 
 /* A cell of report-sort2.c's or report-sort3.c's keys, as report prints it
- * in the last column (print_row pads the others). */
+ * in the last column (print_row pads the others).  A row the baseline
+ * lacks is perf's dummy entry, whose counts are zero: the weight keys'
+ * sums (the weight times the samples) print 0 there. */
 static void later_key_cell(char *buf, size_t len, const struct diff_opts *o, enum pk_hist_key k, int w,
-			   const struct pk_hist_entry *e)
+			   const struct pk_hist_entry *e, bool dummy)
 {
 	FILE *f = fmemopen(buf, len, "w");
+	struct pk_hist_entry zero = *e;
 
 	buf[0] = '\0';
 	if (!f)
 		return;
-	report_sort2_print(f, o->rep, k, w, e, true);
+	zero.nr_samples = 0;
+	report_sort2_print(f, o->rep, k, w, dummy ? &zero : e, true);
 	fclose(f);
 }
 
@@ -319,9 +323,10 @@ static void formula(char *buf, size_t len, const struct diff_opts *o, const stru
 	}
 }
 
-/* A key cell; with -t, the separator's first character in it made a '.', as perf does. */
+/* A key cell (`dummy`: of a row the baseline lacks); with -t, the
+ * separator's first character in it made a '.', as perf does. */
 static void key_cell(char *buf, size_t len, const struct diff_opts *o, const struct col *c,
-		     const struct pk_hist_entry *e)
+		     const struct pk_hist_entry *e, bool dummy)
 {
 	int w = c->width, n;
 
@@ -348,7 +353,7 @@ static void key_cell(char *buf, size_t len, const struct diff_opts *o, const str
 	case PK_HIST_KEY_PARENT: snprintf(buf, len, "%-*.*s", w, w, e->s.parent ? e->s.parent : "[other]"); break;
 	case PK_HIST_KEY_SRCLINE: snprintf(buf, len, "%.*s", w, e->s.srcline ? e->s.srcline : ""); break;
 	case PK_HIST_KEY_SRCFILE: snprintf(buf, len, "%.*s", w, e->s.srcfile ? e->s.srcfile : ""); break;
-	default: later_key_cell(buf, len, o, c->key, w, e); break;
+	default: later_key_cell(buf, len, o, c->key, w, e, dummy); break;
 	}
 	for (char *p = buf; o->field_sep && (p = strchr(p, o->field_sep[0])); p++)
 		*p = '.';
@@ -389,7 +394,7 @@ static void cell(char *buf, size_t len, const struct diff_opts *o, const struct 
 		if (p->entry)
 			snprintf(tmp, sizeof(tmp), "%" PRIu64, p->period);
 		break;
-	case COL_KEY: key_cell(buf, len, o, c, pk_diff_key(d, e)); return;
+	case COL_KEY: key_cell(buf, len, o, c, pk_diff_key(d, e), !e->base); return;
 	}
 	/* Without -t, right-aligned, but for the computed cell, as perf's
 	 * colour printer wrote it (a 14-wide wdiff padded after it). */

@@ -39,6 +39,26 @@ else
 		same_as_perf $args g-old.data g-new.data
 	done
 
+	# The weight keys on files whose samples carry weights (no PMU here:
+	# datasrc-craft.py sets them in page-fault recordings): a row the
+	# baseline lacks is perf's dummy entry, of no samples, whose weight
+	# and ins_lat sums are 0.
+	if perf record -q -d -W --phys-data --data-page-size -e page-faults -c 1 -o pf1.data -- "$W" hot 5 \
+		>/dev/null 2>&1 &&
+		perf record -q -d -W --phys-data --data-page-size -e page-faults -c 1 -o pf2.data -- "$W" pages 30 \
+		>/dev/null 2>&1 &&
+		python3 "$(dirname "$0")/datasrc-craft.py" pf1.data m1.data --mem 1000 &&
+		python3 "$(dirname "$0")/datasrc-craft.py" pf2.data m2.data --mem 2000; then
+		for args in "-s weight" "-s weight,sym" "-s sym,weight -c ratio" "-s sym,local_weight" \
+			"-s ins_lat,sym -c delta" "-s sym,local_ins_lat -t ;" "-s sym,addr" "-s cpu,weight"; do
+			# shellcheck disable=SC2086
+			same_as_perf $args m1.data m2.data
+		done
+		same_as_perf -s sym,weight m2.data m1.data m1.data
+	else
+		skip "the weight keys on crafted files" "perf record -d -W --phys-data --data-page-size failed"
+	fi
+
 	# perf diff adds its samples with no parent: every row's is [other],
 	# even under a function perf report's default -p regex (^sys_) matches.
 	if command -v cc >/dev/null; then
