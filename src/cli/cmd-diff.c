@@ -33,7 +33,7 @@ static const struct cli_opt diff_options[] = {
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "pair and group by these keys, comma-separated: comm, pid, dso, sym, cpu, parent, socket, "
 	  "srcline, srcfile, weight, local_weight, ins_lat, local_ins_lat, transaction, symbol_size, "
-	  "dso_size, cgroup_id, time, code_page_size, addr; p_stage_cyc and local_p_stage_cyc dropped "
+	  "dso_size, cgroup, cgroup_id, time, code_page_size, addr; p_stage_cyc and local_p_stage_cyc dropped "
 	  "as perf on x86 drops them (default dso,sym)" },
 	{ "period", 'p', CLI_ARG_NONE, 'p', NULL, "the Base period and Period columns" },
 	{ "formula", 'F', CLI_ARG_NONE, 'F', NULL, "a Formula column: how each value was computed" },
@@ -119,7 +119,7 @@ static const struct {
 	{ "time", PK_HIST_KEY_TIME }, { "code_page_size", PK_HIST_KEY_CODE_PAGE_SIZE },
 	{ "local_ins_lat", PK_HIST_KEY_LOCAL_INS_LAT }, { "ins_lat", PK_HIST_KEY_INS_LAT },
 	{ "addr", PK_HIST_KEY_ADDR }, { "local_p_stage_cyc", PK_HIST_KEY_LOCAL_P_STAGE_CYC },
-	{ "p_stage_cyc", PK_HIST_KEY_P_STAGE_CYC },
+	{ "p_stage_cyc", PK_HIST_KEY_P_STAGE_CYC }, { "cgroup", PK_HIST_KEY_CGROUP },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
@@ -397,7 +397,7 @@ static int diff(struct diff_opts *o)
 }
 
 /* What report's fillers need for the keys (diff-read.c): the keys in
- * report's options and the namespace table for cgroup_id.  (No parent
+ * report's options, the namespace table for cgroup_id, the paths for cgroup.  (No parent
  * regex: perf diff adds its samples without a parent, so that every
  * entry's is "[other]".)  0, or an exit status after the message. */
 static int keys_setup(struct diff_opts *o)
@@ -406,6 +406,9 @@ static int keys_setup(struct diff_opts *o)
 
 	memcpy(r->keys, o->keys, o->nr_keys * sizeof(o->keys[0]));
 	r->nr_keys = o->nr_keys;
+	for (size_t i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PK_HIST_KEY_CGROUP && !o->cgroups && diff_cgroups_new(&o->cgroups) < 0)
+			return cli_usage("diff", "out of memory");
 	return report_sort3_setup(r);
 }
 
@@ -473,6 +476,7 @@ int cmd_diff(int argc, char **argv)
 	rc = run(&o, argc, argv, one);
 	report_verbose_free(&rep);
 	report_sort2_free(&rep);
+	diff_cgroups_free(o.cgroups);
 	cli_names_free(&dso_names);
 	pk_intern_free(o.names);
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # test_diff_keys.sh - perfkit diff --sort with the keys perf diff 6.1 takes
 # beyond comm, pid, dso, symbol and cpu (parent, socket, srcline, srcfile,
-# the weights, transaction, symbol_size, dso_size, cgroup_id, time,
+# the weights, transaction, symbol_size, dso_size, cgroup, cgroup_id, time,
 # code_page_size, addr; the pipeline-stage keys, which perf on x86
 # drops), each compared with perf diff on the same two
 # recordings of the workload with a fixed period (one pair with call
@@ -12,7 +12,9 @@
 . "$(dirname "$0")/diff-perf.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+cgroot=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+CG=perfkit-diffkeys-$$
+trap 'rmdir "$cgroot/$CG" 2>/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 W=$PERFKIT_WORKLOAD
 
@@ -58,6 +60,23 @@ else
 	else
 		skip "the weight keys on crafted files" "perf record -d -W --phys-data --data-page-size failed"
 	fi
+
+	# cgroup: the paths of the files' CGROUP records by the samples' ids,
+	# the workload run in a cgroup of its own where one can be made.
+	perf record -q --all-cgroups -e cpu-clock -c 1000000 -o c1.data -- "$W" hot 100 >/dev/null 2>&1
+	if [ "$(id -u)" -eq 0 ] && [ -n "$cgroot" ] && mkdir "$cgroot/$CG" 2>/dev/null; then
+		perf record -q --all-cgroups -e cpu-clock -c 1000000 -o c2.data -- \
+			sh -c "echo \$\$ > $cgroot/$CG/cgroup.procs && exec $W hotb 100" >/dev/null 2>&1
+		contains "c2.data's samples in the test cgroup" "$(perf diff -s cgroup c1.data c2.data 2>&1)" "/$CG"
+	else
+		perf record -q --all-cgroups -e cpu-clock -c 1000000 -o c2.data -- "$W" hotb 100 >/dev/null 2>&1
+		skip "a cgroup of the workload's own" "needs root and a writable cgroup2 mount"
+	fi
+	for args in "-s cgroup" "-s cgroup,sym" "-s sym,cgroup -c ratio" "-s sym,cgroup -t ;" "-s cgroup,cgroup_id,sym"; do
+		# shellcheck disable=SC2086
+		same_as_perf $args c1.data c2.data
+	done
+	same_as_perf -s cgroup,sym c1.data old.data c2.data
 
 	# perf diff adds its samples with no parent: every row's is [other],
 	# even under a function perf report's default -p regex (^sys_) matches.
