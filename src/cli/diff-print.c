@@ -119,7 +119,7 @@ static bool elided(const struct diff_opts *o, enum pk_hist_key k)
 static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk_hist_key k)
 {
 	int w = (int)strlen(key_header(k));
-	bool tx = false;
+	bool tx = false, any = false;
 
 	for (size_t i = 0; i < pk_diff_nr(d); i++) {
 		const struct pk_hist_sample *s = &pk_diff_key(d, pk_diff_get(d, i))->s;
@@ -127,6 +127,7 @@ static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk
 
 		if (s->filtered)
 			continue;
+		any = true;
 		comm = s->comm ? (int)strlen(s->comm) : 0;
 
 		switch (k) {
@@ -154,7 +155,7 @@ static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk
 		default: tx |= s->transaction != 0; break;
 		}
 	}
-	if (later_key(k))
+	if (later_key(k) && any)	/* perf's fixed widths come with an entry shown (-b may leave none) */
 		w = max_int(w, later_key_width(o, k, tx));
 	return w;
 }

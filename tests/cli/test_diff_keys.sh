@@ -32,7 +32,7 @@ else
 	done
 	for args in "-s dso,srcline" "-s sym,srcline -c ratio" "-s srcfile,dso -p" "-s sym,symbol_size" \
 		"-s dso_size,dso" "-s comm,addr -c delta" "-s srcline -t ;" "-s sym,parent -F" \
-		"-s srcline,sym -b" "-s p_stage_cyc" "-s local_p_stage_cyc -p -F" "-s sym,p_stage_cyc"; do
+		"-s srcline,sym -b" "-s time -b" "-s addr,weight -b" "-s code_page_size -S nosuch" "-s p_stage_cyc" "-s local_p_stage_cyc -p -F" "-s sym,p_stage_cyc"; do
 		# shellcheck disable=SC2086
 		same_as_perf $args old.data new.data
 	done
