@@ -31,7 +31,10 @@ static const struct cli_opt diff_options[] = {
 	{ "compute", 'c', CLI_ARG_REQUIRED, 'c', "METHOD",
 	  "what to compute for each pair: delta-abs (the default), delta, ratio, wdiff:W1,W2" },
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
-	  "pair and group by these keys, comma-separated: comm, pid, dso, sym, cpu (default dso,sym)" },
+	  "pair and group by these keys, comma-separated: comm, pid, dso, sym, cpu, parent, socket, "
+	  "srcline, srcfile, weight, local_weight, ins_lat, local_ins_lat, transaction, symbol_size, "
+	  "dso_size, cgroup, cgroup_id, time, code_page_size, addr; p_stage_cyc and local_p_stage_cyc dropped "
+	  "as perf on x86 drops them (default dso,sym)" },
 	{ "period", 'p', CLI_ARG_NONE, 'p', NULL, "the Base period and Period columns" },
 	{ "formula", 'F', CLI_ARG_NONE, 'F', NULL, "a Formula column: how each value was computed" },
 	{ "cycles-hist", 0, CLI_ARG_NONE, OPT_CYCLES_HIST, NULL,
@@ -108,13 +111,22 @@ static const struct {
 } sort_keys[] = {
 	{ "comm", PK_HIST_KEY_COMM }, { "pid", PK_HIST_KEY_PID },
 	{ "dso", PK_HIST_KEY_DSO }, { "sym", PK_HIST_KEY_SYM }, { "symbol", PK_HIST_KEY_SYM },
-	{ "cpu", PK_HIST_KEY_CPU },
+	{ "cpu", PK_HIST_KEY_CPU }, { "parent", PK_HIST_KEY_PARENT }, { "socket", PK_HIST_KEY_SOCKET },
+	{ "srcline", PK_HIST_KEY_SRCLINE }, { "srcfile", PK_HIST_KEY_SRCFILE },
+	{ "local_weight", PK_HIST_KEY_LOCAL_WEIGHT }, { "weight", PK_HIST_KEY_WEIGHT },
+	{ "transaction", PK_HIST_KEY_TRANSACTION }, { "symbol_size", PK_HIST_KEY_SYM_SIZE },
+	{ "dso_size", PK_HIST_KEY_DSO_SIZE }, { "cgroup_id", PK_HIST_KEY_CGROUP_ID },
+	{ "time", PK_HIST_KEY_TIME }, { "code_page_size", PK_HIST_KEY_CODE_PAGE_SIZE },
+	{ "local_ins_lat", PK_HIST_KEY_LOCAL_INS_LAT }, { "ins_lat", PK_HIST_KEY_INS_LAT },
+	{ "addr", PK_HIST_KEY_ADDR }, { "local_p_stage_cyc", PK_HIST_KEY_LOCAL_P_STAGE_CYC },
+	{ "p_stage_cyc", PK_HIST_KEY_P_STAGE_CYC }, { "cgroup", PK_HIST_KEY_CGROUP },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
 static int parse_sort(struct diff_opts *o, const char *arg)
 {
 	const char *names[NR_SORT_KEYS], *p = arg, *word;
+	bool dropped = false;
 	size_t len;
 	int k;
 
@@ -125,11 +137,15 @@ static int parse_sort(struct diff_opts *o, const char *arg)
 	while ((len = sort_word_next(&p, &word, 1))) {
 		if ((k = sort_name_find("diff", "--sort key", word, len, names, NR_SORT_KEYS)) < 0)
 			return -k;
+		if (report_sort2_dropped(sort_keys[k].key)) {	/* perf on x86 skips them */
+			dropped = true;
+			continue;
+		}
 		if (o->nr_keys == PK_HIST_MAX_KEYS)
 			return cli_usage("diff", "more than %d --sort keys", PK_HIST_MAX_KEYS);
 		o->keys[o->nr_keys++] = sort_keys[k].key;
 	}
-	if (!o->nr_keys)
+	if (!o->nr_keys && !dropped)	/* every key dropped: perf's one row of all samples */
 		return cli_usage("diff", "--sort needs at least one key");
 	return 0;
 }
@@ -380,6 +396,22 @@ static int diff(struct diff_opts *o)
 	return rc;
 }
 
+/* What report's fillers need for the keys (diff-read.c): the keys in
+ * report's options, the namespace table for cgroup_id, the paths for cgroup.  (No parent
+ * regex: perf diff adds its samples without a parent, so that every
+ * entry's is "[other]".)  0, or an exit status after the message. */
+static int keys_setup(struct diff_opts *o)
+{
+	struct report_opts *r = o->rep;
+
+	memcpy(r->keys, o->keys, o->nr_keys * sizeof(o->keys[0]));
+	r->nr_keys = o->nr_keys;
+	for (size_t i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PK_HIST_KEY_CGROUP && !o->cgroups && diff_cgroups_new(&o->cgroups) < 0)
+			return cli_usage("diff", "out of memory");
+	return report_sort3_setup(r);
+}
+
 static int run(struct diff_opts *o, int argc, char **argv, const char **one)
 {
 	int rc = check_refused(argc, argv);
@@ -389,6 +421,8 @@ static int run(struct diff_opts *o, int argc, char **argv, const char **one)
 		rc = parse_sort(o, "dso,sym");
 	if (!rc)
 		rc = cli_opts_parse(&cmd_diff_opts, argc, argv, diff_option, o);
+	if (!rc)
+		rc = keys_setup(o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	/* perf: no file, perf.data.old and perf.data; one, perf.data.old and it. */
@@ -441,6 +475,8 @@ int cmd_diff(int argc, char **argv)
 	o.dso_names = &dso_names;
 	rc = run(&o, argc, argv, one);
 	report_verbose_free(&rep);
+	report_sort2_free(&rep);
+	diff_cgroups_free(o.cgroups);
 	cli_names_free(&dso_names);
 	pk_intern_free(o.names);
 

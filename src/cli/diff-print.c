@@ -59,8 +59,38 @@ static const char *key_header(enum pk_hist_key k)
 	case PK_HIST_KEY_DSO: return "Shared Object";
 	case PK_HIST_KEY_SYM: return "Symbol";
 	case PK_HIST_KEY_CPU: return "CPU";
-	default: return "Period";
+	case PK_HIST_KEY_PARENT: return "Parent symbol";
+	case PK_HIST_KEY_SRCLINE: return "Source:Line";
+	case PK_HIST_KEY_SRCFILE: return "Source File";
+	default: return report_sort2_header(k);	/* report-sort2.c's and report-sort3.c's */
 	}
+}
+
+/* The width perf gives a key of report-sort2.c or report-sort3.c (0: its
+ * header's), the transaction key wider once an entry has one. */
+static int later_key_width(const struct diff_opts *o, enum pk_hist_key k, bool any_transaction)
+{
+	if (k == PK_HIST_KEY_TRANSACTION)
+		return report_sort3_width(k, any_transaction);
+	return report_sort2_width(o->rep, k);
+}
+
+/* Whether k is one of report-sort2.c's or report-sort3.c's keys. */
+static bool later_key(enum pk_hist_key k)
+{
+	switch (k) {
+	case PK_HIST_KEY_COMM: case PK_HIST_KEY_PID: case PK_HIST_KEY_TID: case PK_HIST_KEY_DSO:
+	case PK_HIST_KEY_SYM: case PK_HIST_KEY_CPU: case PK_HIST_KEY_PARENT: case PK_HIST_KEY_SRCLINE:
+	case PK_HIST_KEY_SRCFILE: case PK_HIST_KEY_CGROUP:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static int str_len(const char *s)
+{
+	return s ? (int)strlen(s) : 0;
 }
 
 static int max_int(int a, int b)
@@ -89,6 +119,7 @@ static bool elided(const struct diff_opts *o, enum pk_hist_key k)
 static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk_hist_key k)
 {
 	int w = (int)strlen(key_header(k));
+	bool tx = false, any = false;
 
 	for (size_t i = 0; i < pk_diff_nr(d); i++) {
 		const struct pk_hist_sample *s = &pk_diff_key(d, pk_diff_get(d, i))->s;
@@ -96,6 +127,7 @@ static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk
 
 		if (s->filtered)
 			continue;
+		any = true;
 		comm = s->comm ? (int)strlen(s->comm) : 0;
 
 		switch (k) {
@@ -110,10 +142,40 @@ static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk
 			w = max_int(w, s->sym ? (int)strlen(s->sym) + 4 + (o->verbose ? ADDR_DIGITS + 2 + 3 : 0)
 					      : ADDR_DIGITS + 4 + 2);
 			break;
-		default: break;
+		case PK_HIST_KEY_PARENT: w = max_int(w, str_len(s->parent)); break;
+		case PK_HIST_KEY_CGROUP: w = max_int(w, str_len(diff_cgroup_name(o->cgroups, s->cgroup))); break;
+		case PK_HIST_KEY_SRCLINE:	/* the ones perf has made by now (diff-lazy.c) */
+			if (diff_lazy_known(o, d, pk_diff_get(d, i), k))
+				w = max_int(w, str_len(s->srcline));
+			break;
+		case PK_HIST_KEY_SRCFILE:
+			if (diff_lazy_known(o, d, pk_diff_get(d, i), k))
+				w = max_int(w, str_len(s->srcfile));
+			break;
+		default: tx |= s->transaction != 0; break;
 		}
 	}
+	if (later_key(k) && any)	/* perf's fixed widths come with an entry shown (-b may leave none) */
+		w = max_int(w, later_key_width(o, k, tx));
 	return w;
+}
+
+/* A cell of report-sort2.c's or report-sort3.c's keys, as report prints it
+ * in the last column (print_row pads the others).  A row the baseline
+ * lacks is perf's dummy entry, whose counts are zero: the weight keys'
+ * sums (the weight times the samples) print 0 there. */
+static void later_key_cell(char *buf, size_t len, const struct diff_opts *o, enum pk_hist_key k, int w,
+			   const struct pk_hist_entry *e, bool dummy)
+{
+	FILE *f = fmemopen(buf, len, "w");
+	struct pk_hist_entry zero = *e;
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	zero.nr_samples = 0;
+	report_sort2_print(f, o->rep, k, w, dummy ? &zero : e, true);
+	fclose(f);
 }
 
 /* One of perf diff's own columns: its header ("Name/N" for more than two
@@ -263,9 +325,10 @@ static void formula(char *buf, size_t len, const struct diff_opts *o, const stru
 	}
 }
 
-/* A key cell; with -t, the separator's first character in it made a '.', as perf does. */
+/* A key cell (`dummy`: of a row the baseline lacks); with -t, the
+ * separator's first character in it made a '.', as perf does. */
 static void key_cell(char *buf, size_t len, const struct diff_opts *o, const struct col *c,
-		     const struct pk_hist_entry *e)
+		     const struct pk_hist_entry *e, bool dummy)
 {
 	int w = c->width, n;
 
@@ -289,7 +352,11 @@ static void key_cell(char *buf, size_t len, const struct diff_opts *o, const str
 		else
 			snprintf(buf + n, len - (size_t)n, "%-#.*llx", ADDR_DIGITS, (unsigned long long)e->s.ip);
 		break;
-	default: buf[0] = '\0'; break;
+	case PK_HIST_KEY_PARENT: snprintf(buf, len, "%-*.*s", w, w, e->s.parent ? e->s.parent : "[other]"); break;
+	case PK_HIST_KEY_SRCLINE: snprintf(buf, len, "%.*s", w, e->s.srcline ? e->s.srcline : ""); break;
+	case PK_HIST_KEY_SRCFILE: snprintf(buf, len, "%.*s", w, e->s.srcfile ? e->s.srcfile : ""); break;
+	case PK_HIST_KEY_CGROUP: snprintf(buf, len, "%s", diff_cgroup_name(o->cgroups, e->s.cgroup)); break;
+	default: later_key_cell(buf, len, o, c->key, w, e, dummy); break;
 	}
 	for (char *p = buf; o->field_sep && (p = strchr(p, o->field_sep[0])); p++)
 		*p = '.';
@@ -330,7 +397,7 @@ static void cell(char *buf, size_t len, const struct diff_opts *o, const struct 
 		if (p->entry)
 			snprintf(tmp, sizeof(tmp), "%" PRIu64, p->period);
 		break;
-	case COL_KEY: key_cell(buf, len, o, c, pk_diff_key(d, e)); return;
+	case COL_KEY: key_cell(buf, len, o, c, pk_diff_key(d, e), !e->base); return;
 	}
 	/* Without -t, right-aligned, but for the computed cell, as perf's
 	 * colour printer wrote it (a 14-wide wdiff padded after it). */

@@ -108,6 +108,21 @@ static bool cpu_dropped(const struct diff_opts *o, const struct pk_sample *smp)
 	return o->cpus;
 }
 
+/* The later keys' fields, by report's fillers (o->rep holds the keys):
+ * time, sizes, socket, weights, transaction, page size, address, cgroup
+ * namespace; the source line and file.  The parent stays NULL: perf's
+ * diff__process_sample_event adds the sample with no parent symbol. */
+static int fill_keys(struct diff_file *f, const struct diff_opts *o, const struct pk_sample *smp,
+		     const struct pk_resolved_sample *rs, struct pk_hist_sample *s)
+{
+	if (report_sort2_fill(o->rep, smp, &rs->loc, s) < 0)
+		return -ENOMEM;
+	if (report_srcline_wanted(o->rep) &&
+	    report_srcline_fill(&f->src, o->rep, pk_resolver_maps(f->res), &rs->loc, s) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 static int add_sample(struct diff_file *f, const struct diff_opts *o, size_t ev, const struct pk_sample *smp,
 		      const struct pk_resolved_sample *rs)
 {
@@ -135,7 +150,7 @@ static int add_sample(struct diff_file *f, const struct diff_opts *o, size_t ev,
 		s.dso = report_verbose_dso(o->rep, o->dso_names, rs->loc.dso, s.pid, &nomem);
 	else
 		s.dso = cli_dso_short_name(o->dso_names, rs->loc.dso, s.pid, &nomem);
-	if (nomem)
+	if (nomem || fill_keys(f, o, smp, rs, &s) < 0)
 		return -ENOMEM;
 	s.filtered = filtered(o, &s, &rs->loc);
 	return pk_hist_add(f->hist[ev], &s);
@@ -165,6 +180,10 @@ static int add_record(struct diff_file *f, const struct diff_opts *o, const stru
 	}
 	if (pk_record_decode(h, attr ? attr : pk_data_reader_attr(f->r, 0), &d) != 0)
 		return 0;
+	if (d.type == PERF_RECORD_NAMESPACES && (err = report_sort3_namespaces(o->rep, &d.namespaces)) < 0)
+		return err;
+	if (d.type == PERF_RECORD_CGROUP && (err = diff_cgroup_add(o->cgroups, &d.cgroup)) < 0)
+		return err;
 	return pk_resolver_process(f->res, &d);
 }
 
@@ -286,6 +305,7 @@ void diff_file_free(struct diff_file *f)
 		pk_hist_free(f->hist[i]);
 	pk_exporter_free(f->ex);
 	diff_cycles_free(f->cyc);
+	report_srclines_free(f->src);
 	free(f->frames);
 	free(f->hist);
 	free(f->ranges.r);
