@@ -12,6 +12,12 @@
  * children --percent-limit hides all gets perf's "no entry >= N%" line.
  * With call graphs (-g) each leaf's graph follows it as in the flat
  * table, of the leaf's own period: perf has no Children in this mode.
+ * The name filters (--comms, --pid, --tid, --dsos, --symbols) work as
+ * perf's hierarchy filter marks: an entry's period keeps what they hide
+ * below it, it shows when an entry below it of the filter's key passes
+ * (every entry hidden when no level has that key), the columns are sized
+ * by the entries shown; --percentage relative takes the shares (of the
+ * table and the graphs) of the shown top entries' sum.
  */
 #include "report.h"
 
@@ -38,6 +44,9 @@ struct hier_group {
 	size_t start, n;
 };
 
+/* perf's filter types its hierarchy tracks level by level. */
+enum { HIER_F_THREAD = 1, HIER_F_DSO = 2, HIER_F_SYM = 4 };
+
 struct hier_ctx {
 	FILE *f;
 	const struct report_opts *o;
@@ -45,6 +54,9 @@ struct hier_ctx {
 	struct hier_widths wd;
 	bool nomem;
 	struct pk_threads *threads;	/* the Pid:Command cells' comms */
+	unsigned active;		/* the filter types given */
+	unsigned matched;		/* ... those a level's key is of */
+	uint64_t total;			/* what the percentages are of */
 };
 
 /* A key's header, as perf joins them (trimmed), and its width before that. */
@@ -69,33 +81,38 @@ static int imax(int a, int b)
 	return a > b ? a : b;
 }
 
-static struct hier_widths hier_widths(const struct report_opts *o, const struct pk_hist *h,
-				      struct pk_threads *threads)
+/* The widest cells so far, by perf's hists__calc_col_len. */
+struct hier_lens {
+	int comm, dso, sym;
+};
+
+/* Widen lens by an entry shown: perf sizes the columns by every entry it
+ * shows, at each level by the flat entry that made it. */
+static void widen(const struct hier_ctx *c, struct hier_lens *l, const struct pk_hist_entry *e)
+{
+	/* perf sizes by the thread's comm at the end, not the sample's */
+	const char *comm = pk_threads_comm(c->threads, e->s.pid, e->s.tid);
+
+	l->comm = imax(l->comm, comm ? (int)strlen(comm) : 0);
+	if (e->s.dso)
+		l->dso = imax(l->dso, (int)strlen(e->s.dso));
+	if (e->s.sym) {
+		l->sym = imax(l->sym, (int)strlen(e->s.sym) + 4);
+	} else {	/* "[.] 0x" and the digits; an object column at least that wide */
+		l->sym = imax(l->sym, ADDR_DIGITS + 4 + 2);
+		if (!c->o->dsos)	/* perf's hists__set_unres_dso_col_len */
+			l->dso = imax(l->dso, ADDR_DIGITS);
+	}
+}
+
+static struct hier_widths hier_widths(const struct report_opts *o, const struct hier_lens *l)
 {
 	struct hier_widths wd;
-	int comm = 0, dso = 0, sym = 0;
 
-	for (size_t i = 0; i < pk_hist_nr(h); i++) {
-		const struct pk_hist_entry *e = pk_hist_get(h, i);
-		/* perf sizes by the thread's comm at the end, not the sample's */
-		const char *c = pk_threads_comm(threads, e->s.pid, e->s.tid);
-
-		if (e->s.filtered)
-			continue;	/* --socket-filter's */
-		comm = imax(comm, c ? (int)strlen(c) : 0);
-		if (e->s.dso)
-			dso = imax(dso, (int)strlen(e->s.dso));
-		if (e->s.sym) {
-			sym = imax(sym, (int)strlen(e->s.sym) + 4);
-		} else {	/* "[.] 0x" and the digits; an object column at least that wide */
-			sym = imax(sym, ADDR_DIGITS + 4 + 2);
-			dso = imax(dso, ADDR_DIGITS);
-		}
-	}
 	for (size_t k = 0; k < o->nr_keys; k++) {
 		enum pk_hist_key key = o->keys[k];
-		int v = key == PK_HIST_KEY_COMM ? comm : key == PK_HIST_KEY_DSO ? dso :
-			key == PK_HIST_KEY_SYM ? sym : key == PK_HIST_KEY_PID && comm ? comm + 8 : 0;
+		int v = key == PK_HIST_KEY_COMM ? l->comm : key == PK_HIST_KEY_DSO ? l->dso :
+			key == PK_HIST_KEY_SYM ? l->sym : key == PK_HIST_KEY_PID && l->comm ? l->comm + 8 : 0;
 
 		wd.w[k] = imax(v, key_min_width(key));
 	}
@@ -157,6 +174,74 @@ static int group_cmp(const void *pa, const void *pb)
 	return x->s.ip < y->s.ip ? -1 : x->s.ip > y->s.ip;
 }
 
+/* The filter types that hide flat entry e (--comms, --pid and --tid are
+ * perf's thread filter; --dsos is told by the name the entry shows). */
+static unsigned leaf_bits(const struct report_opts *o, const struct pk_hist_entry *e)
+{
+	unsigned b = 0;
+
+	if ((o->comms && !report_in_list(o->comms, e->s.comm)) ||
+	    (o->pids && !report_in_ids(o->pids, o->nr_pids, e->s.pid)) ||
+	    (o->tids && !report_in_ids(o->tids, o->nr_tids, e->s.tid)))
+		b |= HIER_F_THREAD;
+	if (o->syms && !report_in_list(o->syms, e->s.sym))
+		b |= HIER_F_SYM;
+	if (o->dsos && e->s.filtered && !report_verbose_dso_listed(o, e->s.dso, NULL))
+		b |= HIER_F_DSO;
+	return b;
+}
+
+/*
+ * Whether perf hides the entry made of these leaves: a filter whose type
+ * no level's key is of hides every entry; else an entry is hidden by a
+ * type when every leaf under it is (perf's hierarchy filter marks: set on
+ * the levels above, cleared by an unfiltered entry of the type's level).
+ */
+static bool hidden(const struct hier_ctx *c, const struct pk_hist_entry **leaves, size_t n)
+{
+	unsigned all = c->active & c->matched;
+
+	if (c->active & ~c->matched)
+		return true;
+	for (size_t i = 0; i < n && all; i++)
+		all &= leaf_bits(c->o, leaves[i]);
+	return all != 0;
+}
+
+/* Key k of two flat entries in perf's collapse order (its symbols: by
+ * object, then resolved ones by start, then addresses). */
+static int collapse_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	int c;
+
+	if (k != PK_HIST_KEY_SYM)
+		return key_cmp(k, a, b);
+	if ((c = key_cmp(PK_HIST_KEY_DSO, a, b)))
+		return c;
+	if (!a->s.sym || !b->s.sym)
+		return a->s.sym || b->s.sym ? (a->s.sym ? -1 : 1) : num_cmp(a->s.ip, b->s.ip);
+	return num_cmp(a->s.sym_start, b->s.sym_start);
+}
+
+/* The flat entry perf made an entry of these leaves from: the first in
+ * its collapse order. */
+static const struct pk_hist_entry *maker(const struct hier_ctx *c, const struct pk_hist_entry **leaves, size_t n)
+{
+	const struct pk_hist_entry *m = leaves[0];
+
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = 0; k < c->o->nr_keys; k++) {
+			int d = collapse_cmp(c->o->keys[k], leaves[i], m);
+
+			if (d) {
+				if (d < 0)
+					m = leaves[i];
+				break;
+			}
+		}
+	return m;
+}
+
 /* Entry e's key-k cell: padded to the column but the symbol's. */
 static void print_cell(const struct hier_ctx *c, size_t k, const struct pk_hist_entry *e)
 {
@@ -194,9 +279,14 @@ static int overhead_width(const struct report_opts *o)
 	return OVERHEAD_WIDTH + (o->show_nr + o->show_period) * (COUNT_WIDTH + 2);
 }
 
+static double percent(const struct hier_ctx *c, uint64_t period)
+{
+	return c->total ? 100.0 * (double)period / (double)c->total : 0.0;
+}
+
 static bool below(const struct hier_ctx *c, uint64_t period)
 {
-	return (float)report_flags2_percent(c->o, c->h, period) < (float)c->o->percent_limit;
+	return (float)percent(c, period) < (float)c->o->percent_limit;
 }
 
 /* An entry's line: its sums (period, nr samples), then its key's cell. */
@@ -204,7 +294,7 @@ static void print_line(const struct hier_ctx *c, size_t level, const struct pk_h
 		       uint64_t nr)
 {
 	fprintf(c->f, "%*s  ", (int)level * HIER_INDENT, "");
-	report_percent_cell(c->f, OVERHEAD_WIDTH, report_flags2_percent(c->o, c->h, period), c->o->color);
+	report_percent_cell(c->f, OVERHEAD_WIDTH, percent(c, period), c->o->color);
 	if (c->o->show_nr)
 		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, nr);
 	if (c->o->show_period)
@@ -216,48 +306,92 @@ static void print_line(const struct hier_ctx *c, size_t level, const struct pk_h
 
 static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n);
 
-/* The leaves grouped by key `level` into g (n slots), in order of first
- * appearance, with their periods, samples and counts summed; how many. */
-static size_t group_leaves(const struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves,
-			   size_t n, struct hier_group *g)
+/* A leaf's call graph, as report_print_chain prints it but for its shares:
+ * of the hierarchy's total (perf's hists__total_period there, which
+ * --percentage relative makes the shown top entries' sum). */
+static void print_chain(struct hier_ctx *c, const struct pk_hist_entry *e)
 {
-	size_t ng = 0;
+	const struct report_opts *o = c->o;
+	uint64_t min_hit = (uint64_t)((double)report_flags2_total(o, c->h) * (o->cg.min_percent / 100));
+	struct report_cg cg = o->cg;
 
+	if (pk_callchain_sort(e->chain, o->cg.mode, min_hit, o->cg.min_percent) < 0) {
+		c->nomem = true;
+		return;
+	}
+	cg.color = o->color ? cli_percent_color : NULL;
+	report_callchain_print(c->f, &cg, e->chain, c->total, e->period, o->sort_sym);
+}
+
+/* A level's entries: the groups and their leaves, each group's together. */
+struct hier_split {
+	struct hier_group *g;
+	const struct pk_hist_entry **order;
+	size_t ng;
+};
+
+/* The leaves (in flat order) grouped by key `level` into sp, in order of
+ * first appearance, with their periods and samples summed, each group's
+ * leaves together in sp->order in flat order; -ENOMEM, or 0. */
+static int split(const struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n,
+		 struct hier_split *sp)
+{
+	enum pk_hist_key k = c->o->keys[level];
+	size_t pos = 0;
+
+	sp->ng = 0;
+	sp->g = calloc(n ? n : 1, sizeof(*sp->g));
+	sp->order = calloc(n ? n : 1, sizeof(*sp->order));
+	if (!sp->g || !sp->order) {
+		free(sp->g);
+		free(sp->order);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t j = 0;
 
-		while (j < ng && key_cmp(c->o->keys[level], g[j].first, leaves[i]))
+		while (j < sp->ng && key_cmp(k, sp->g[j].first, leaves[i]))
 			j++;
-		if (j == ng)
-			g[ng++].first = leaves[i];
-		g[j].period += leaves[i]->period;
-		g[j].nr_samples += leaves[i]->nr_samples;
-		g[j].n++;
+		if (j == sp->ng)
+			sp->g[sp->ng++].first = leaves[i];
+		sp->g[j].period += leaves[i]->period;
+		sp->g[j].nr_samples += leaves[i]->nr_samples;
+		sp->g[j].n++;
 	}
-	return ng;
+	for (size_t j = 0; j < sp->ng; j++) {
+		sp->g[j].start = pos;
+		for (size_t i = 0; i < n; i++)
+			if (!key_cmp(k, sp->g[j].first, leaves[i]))
+				sp->order[pos++] = leaves[i];
+	}
+	return 0;
 }
 
-/* Whether any entry at `level` made of these leaves is over --percent-limit
- * (*nomem set when out of memory). */
+static void split_free(struct hier_split *sp)
+{
+	free(sp->g);
+	free(sp->order);
+}
+
+/* Whether any entry at `level` made of these leaves is shown: not hidden
+ * by a filter, not under --percent-limit (*nomem set when out of memory). */
 static bool any_shown(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
 {
-	struct hier_group *g;
-	size_t ng = 0;
+	struct hier_split sp;
 	bool shown = false;
 
 	if (level + 1 == c->o->nr_keys) {
 		for (size_t i = 0; i < n; i++)
-			shown |= !below(c, leaves[i]->period);
+			shown |= !below(c, leaves[i]->period) && !hidden(c, leaves + i, 1);
 		return shown;
 	}
-	if (!(g = calloc(n ? n : 1, sizeof(*g)))) {
+	if (split(c, level, leaves, n, &sp) < 0) {
 		c->nomem = true;
 		return false;
 	}
-	ng = group_leaves(c, level, leaves, n, g);
-	for (size_t j = 0; j < ng; j++)
-		shown |= !below(c, g[j].period);
-	free(g);
+	for (size_t j = 0; j < sp.ng; j++)
+		shown |= !below(c, sp.g[j].period) && !hidden(c, sp.order + sp.g[j].start, sp.g[j].n);
+	split_free(&sp);
 	return shown;
 }
 
@@ -265,39 +399,28 @@ static bool any_shown(struct hier_ctx *c, size_t level, const struct pk_hist_ent
  * each printed with what lies under it. */
 static void print_groups(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
 {
-	struct hier_group *g = calloc(n, sizeof(*g));
-	const struct pk_hist_entry **order = calloc(n, sizeof(*order));
-	size_t ng = 0, pos = 0;
+	struct hier_split sp;
 
-	if (!g || !order) {
+	if (split(c, level, leaves, n, &sp) < 0) {
 		c->nomem = true;
-		goto out;
-	}
-	ng = group_leaves(c, level, leaves, n, g);
-	for (size_t j = 0; j < ng; j++) {	/* each group's leaves together, in flat order */
-		g[j].start = pos;
-		for (size_t i = 0; i < n; i++)
-			if (!key_cmp(c->o->keys[level], g[j].first, leaves[i]))
-				order[pos++] = leaves[i];
+		return;
 	}
 	sort_opts = c->o;
 	sort_level = level;
-	qsort(g, ng, sizeof(*g), group_cmp);
-	for (size_t j = 0; j < ng && !c->nomem; j++) {
-		bool shown = false;
+	qsort(sp.g, sp.ng, sizeof(*sp.g), group_cmp);
+	for (size_t j = 0; j < sp.ng && !c->nomem; j++) {
+		const struct pk_hist_entry **under = sp.order + sp.g[j].start;
 
-		if (below(c, g[j].period))
+		if (below(c, sp.g[j].period) || hidden(c, under, sp.g[j].n))
 			continue;
-		print_line(c, level, g[j].first, g[j].period, g[j].nr_samples);
-		if (!(shown = any_shown(c, level + 1, order + g[j].start, g[j].n)))
+		print_line(c, level, sp.g[j].first, sp.g[j].period, sp.g[j].nr_samples);
+		if (!any_shown(c, level + 1, under, sp.g[j].n))
 			fprintf(c->f, "%*s%*sno entry >= %.2f%%\n", (int)(c->o->nr_keys + level) * HIER_INDENT, "",
 				overhead_width(c->o) + 4, "", c->o->percent_limit);
 		else
-			print_level(c, level + 1, order + g[j].start, g[j].n);
+			print_level(c, level + 1, under, sp.g[j].n);
 	}
-out:
-	free(g);
-	free(order);
+	split_free(&sp);
 }
 
 static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
@@ -307,12 +430,44 @@ static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_e
 		return;
 	}
 	for (size_t i = 0; i < n && level < c->o->nr_keys; i++) {	/* the leaves: the flat order */
-		if (below(c, leaves[i]->period))
+		if (below(c, leaves[i]->period) || hidden(c, leaves + i, 1))
 			continue;
 		print_line(c, level, leaves[i], leaves[i]->period, leaves[i]->nr_samples);
 		if (c->o->callchain && leaves[i]->chain)
-			c->nomem |= report_print_chain(c->f, c->o, c->h, leaves[i]) < 0;
+			print_chain(c, leaves[i]);
 	}
+}
+
+/* Size the columns by the entries shown at `level` and below (perf's
+ * hists__calc_col_len of each unfiltered entry); with level 0, also sum
+ * the shown top entries' periods into *top (perf's non-filtered total). */
+static void measure(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n,
+		    struct hier_lens *l, uint64_t *top)
+{
+	struct hier_split sp;
+
+	if (level + 1 == c->o->nr_keys) {
+		for (size_t i = 0; i < n; i++)
+			if (!hidden(c, leaves + i, 1)) {
+				widen(c, l, leaves[i]);
+				*top += level ? 0 : leaves[i]->period;
+			}
+		return;
+	}
+	if (split(c, level, leaves, n, &sp) < 0) {
+		c->nomem = true;
+		return;
+	}
+	for (size_t j = 0; j < sp.ng; j++) {
+		const struct pk_hist_entry **under = sp.order + sp.g[j].start;
+
+		if (hidden(c, under, sp.g[j].n))
+			continue;
+		widen(c, l, maker(c, under, sp.g[j].n));
+		*top += level ? 0 : sp.g[j].period;
+		measure(c, level + 1, under, sp.g[j].n, l, top);
+	}
+	split_free(&sp);
 }
 
 static void print_header(const struct hier_ctx *c)
@@ -341,19 +496,62 @@ static void print_header(const struct hier_ctx *c)
 	fputs("\n#\n", c->f);
 }
 
+/*
+ * Fill c's filter types, widths and total for h, and return its entries
+ * the hierarchy is made of (*np of them; NULL out of memory): the ones
+ * perf's name filters hide too, as perf sums them into the levels above
+ * (and shows none of them), but not those other filters (--socket-filter,
+ * -x) leave out.
+ */
+static const struct pk_hist_entry **prepare(struct hier_ctx *c, size_t *np)
+{
+	const struct report_opts *o = c->o;
+	size_t n = 0;
+	const struct pk_hist_entry **leaves = calloc(pk_hist_nr(c->h) ? pk_hist_nr(c->h) : 1, sizeof(*leaves));
+	struct hier_lens l = { 0, 0, 0 };
+	uint64_t top = 0;
+
+	if (!leaves)
+		return NULL;
+	c->active = (o->comms || o->pids || o->tids ? HIER_F_THREAD : 0) | (o->dsos ? HIER_F_DSO : 0) |
+		    (o->syms ? HIER_F_SYM : 0);
+	for (size_t k = 0; k < o->nr_keys; k++)
+		c->matched |= o->keys[k] == PK_HIST_KEY_COMM || o->keys[k] == PK_HIST_KEY_PID ? HIER_F_THREAD :
+			      o->keys[k] == PK_HIST_KEY_DSO ? HIER_F_DSO : o->keys[k] == PK_HIST_KEY_SYM ? HIER_F_SYM : 0;
+	for (size_t i = 0; i < pk_hist_nr(c->h); i++) {
+		const struct pk_hist_entry *e = pk_hist_get(c->h, i);
+
+		if (!e->s.filtered || leaf_bits(o, e))
+			leaves[n++] = e;
+	}
+	measure(c, 0, leaves, n, &l, &top);
+	c->wd = hier_widths(o, &l);
+	c->total = o->f2.relative ? top : pk_hist_total_period(c->h);
+	*np = n;
+	return leaves;
+}
+
+void report_hier_totals(const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,
+			uint64_t *period)
+{
+	struct hier_ctx c = { .o = o, .h = h, .threads = threads };
+	size_t n;
+	const struct pk_hist_entry **leaves;
+
+	if (!o->f3.hierarchy || !o->f2.relative || !(leaves = prepare(&c, &n)))
+		return;
+	*period = c.total;
+	free(leaves);
+}
+
 int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads)
 {
-	struct hier_ctx c = { f, o, h, hier_widths(o, h, threads), false, threads };
-	size_t n = pk_hist_nr(h);
-	const struct pk_hist_entry **leaves = calloc(n ? n : 1, sizeof(*leaves));
+	struct hier_ctx c = { .f = f, .o = o, .h = h, .threads = threads };
+	size_t n;
+	const struct pk_hist_entry **leaves = prepare(&c, &n);
 
 	if (!leaves)
 		return -ENOMEM;
-	for (size_t i = 0, all = n; i < all; i++)	/* perf leaves filtered entries out */
-		if (pk_hist_get(h, i)->s.filtered)
-			n--;
-		else
-			leaves[i - (all - n)] = pk_hist_get(h, i);
 	if (!o->quiet)
 		print_header(&c);
 	print_level(&c, 0, leaves, n);
@@ -364,10 +562,8 @@ int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist
 int report_hier_setup(struct report_opts *o)
 {
 	const struct { bool given; const char *name; } not_yet[] = {
-		{ o->fields_arg != NULL, "-F" }, { o->verbose > 0, "-v" }, { o->comms != NULL, "--comms" },
-		{ o->dsos != NULL, "--dsos" }, { o->syms != NULL, "--symbols" }, { o->pids != NULL, "--pid" },
-		{ o->tids != NULL, "--tid" }, { o->f2.field_sep != NULL, "-t" },
-		{ o->f2.relative, "--percentage relative" }, { o->f2.cpu_util, "--show-cpu-utilization" },
+		{ o->fields_arg != NULL, "-F" }, { o->verbose > 0, "-v" }, { o->f2.field_sep != NULL, "-t" },
+		{ o->f2.cpu_util, "--show-cpu-utilization" },
 		{ o->group_opt > 0, "--group" },
 	};
 

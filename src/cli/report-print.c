@@ -578,6 +578,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 	if (!o->quiet) {
 		report_group_totals(o, ev, &nr, &period);
 		report_flags2_totals(o, ev->hist, &nr, &period);	/* --percentage relative */
+		report_hier_totals(o, ev->hist, threads, &period);
 		nr = short_count(nr, &unit);
 		/* perf says "events" for a group's leader, shown as a group or not. */
 		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'%s\n", nr, unit,

@@ -255,6 +255,10 @@ void report_percent_cell(FILE *f, int width, double pct, bool color);
  * message for what --hierarchy does not take yet (report-hier.c).
  */
 int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads);
+/* report_hier_totals - with --hierarchy and --percentage relative, set
+ * *period to perf's total there: its shown top entries' periods. */
+void report_hier_totals(const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,
+			uint64_t *period);
 int report_hier_setup(struct report_opts *o);
 
 /*

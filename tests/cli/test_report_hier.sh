@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# test_report_hier.sh - report --hierarchy with perf's filters (--comms,
+# --dsos, --symbols, --pid, --tid) and --percentage relative, against perf
+# report 6.1 on the same fixed-period files: the levels above a filtered
+# entry keep its period, an entry shows when one below it passes, a filter
+# no level's key is of hides all, and relative shares are of the shown top
+# entries' sum (the header's event count too).
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+export HOME=$tmp/home PERFKIT_BUILDID_DIR=$tmp/home/.debug
+mkdir -p "$HOME"
+W=$PERFKIT_WORKLOAD
+
+. "$(dirname "$0")/report-perf.sh"
+
+# several commands, processes and objects: the shell, three workloads
+perf record -q -g -e cpu-clock -c 500000 -o mixed.data -- \
+	sh -c "\"$W\" hot 20; \"$W\" hotb 20; \"$W\" pages 200" >/dev/null 2>&1
+# the processes by perf's own table of this file (the comparison is with
+# perf on the same file, whichever they are)
+pids=$(perf report -i mixed.data --stdio -q --no-children -g none --sort pid 2>/dev/null)
+shpid=$(awk '$2 ~ /:sh$/ { split($2, a, ":"); print a[1]; exit }' <<<"$pids")
+wpid=$(awk '$2 ~ /:perfkit-workloa$/ { split($2, a, ":"); print a[1]; exit }' <<<"$pids")
+check "the recording has the shell's and a workload's samples" test -n "$shpid" -a -n "$wpid"
+
+for a in "--dsos [kernel.kallsyms]" "--dsos [kernel.kallsyms] --percentage relative" \
+	"--dsos ld-linux-x86-64.so.2 --percentage relative -n --show-total-period" \
+	"--dsos [kernel.kallsyms] --sort comm,sym,dso -n" "--dsos perfkit-workload,[kernel.kallsyms] --sort sym,dso" \
+	"--dsos [kernel.kallsyms] --percent-limit 2" "--dsos [kernel.kallsyms] --percent-limit 2 --percentage relative" \
+	"--comms sh --sort dso,comm,sym" "--comms sh --percentage relative --sort dso,comm,sym" \
+	"--comms perfkit-workload --sort dso,sym" "--comms perfkit-workload --sort cpu,comm" \
+	"--comms perfkit-workload --percentage relative --sort sym" \
+	"--symbols hot_a,hot_b --sort dso,sym -g caller" "--symbols hot_a --sort comm,dso" \
+	"--symbols hot_a,hot_b --sort sym,comm --percentage relative" \
+	"--comms perfkit-workload --dsos perfkit-workload --sort comm,dso,sym" \
+	"--pid $shpid" "--pid $shpid,$wpid --sort comm,pid,dso --percentage relative" \
+	"--tid $wpid --sort dso,sym" "--tid $wpid --sort pid,dso -g caller --percentage relative"; do
+	# shellcheck disable=SC2086 # the flags are words
+	same_as_perf mixed.data --no-children --hierarchy $a
+done
+
+# what a user sees: the parent's share holds its filtered children's too
+run report -i mixed.data --stdio -q --no-children -g none --hierarchy --sort comm,dso --dsos '[kernel.kallsyms]' \
+	--percentage relative
+# a top line is indented 5 at most, an object's 6 at least
+check "--hierarchy --dsos --percentage relative: the shown commands add up to 100%" \
+	awk 'NF { match($0, /^ */) } NF && RLENGTH <= 5 { sub("%", "", $1); s += $1 }
+	     END { exit !(s > 99.9 && s < 100.1) }' <<<"$out"
+check "... and only the kernel under them" \
+	awk 'NF { match($0, /^ */) } NF && RLENGTH >= 6 { if ($2 != "[kernel.kallsyms]") exit 1; n++ }
+	     END { exit !n }' <<<"$out"
+run report -i mixed.data --stdio -q --no-children --hierarchy --sort comm,dso --symbols hot_a
+expect_rc "--symbols without a sym level: taken" 0
+check "--symbols without a sym level: no entry, as perf" test -z "$(tr -d '\n' <<<"$out")"
