@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report-hier.c - report --hierarchy: perf 6.1's hierarchical --stdio
- * output, one level per sort key (comm, pid, cpu, dso, sym), each entry the sum of
+ * output, one level per sort key (comm, pid, cpu, dso, sym, parent,
+ * period: its cell the entry's sum), each entry the sum of
  * the samples below it, indented three spaces a level, siblings by period
  * (largest first) then by their key as the flat table orders them, the
  * leaves in the flat histogram's own order; -n's and --show-total-period's
@@ -67,13 +68,15 @@ static const char *key_name(enum pk_hist_key k)
 	case PK_HIST_KEY_DSO: return "Shared Object";
 	case PK_HIST_KEY_PID: return "Pid:Command";
 	case PK_HIST_KEY_CPU: return "CPU";
+	case PK_HIST_KEY_PARENT: return "Parent symbol";
+	case PK_HIST_KEY_PERIOD: return "Period";
 	default: return "Symbol";
 	}
 }
 
 static int key_min_width(enum pk_hist_key k)
 {
-	return k == PK_HIST_KEY_PID ? 15 : (int)strlen(key_name(k));
+	return k == PK_HIST_KEY_PID ? 15 : k == PK_HIST_KEY_PERIOD ? COUNT_WIDTH : (int)strlen(key_name(k));
 }
 
 static int imax(int a, int b)
@@ -83,7 +86,7 @@ static int imax(int a, int b)
 
 /* The widest cells so far, by perf's hists__calc_col_len. */
 struct hier_lens {
-	int comm, dso, sym;
+	int comm, dso, sym, parent;
 };
 
 /* Widen lens by an entry shown: perf sizes the columns by every entry it
@@ -94,6 +97,8 @@ static void widen(const struct hier_ctx *c, struct hier_lens *l, const struct pk
 	const char *comm = pk_threads_comm(c->threads, e->s.pid, e->s.tid);
 
 	l->comm = imax(l->comm, comm ? (int)strlen(comm) : 0);
+	if (e->s.parent)
+		l->parent = imax(l->parent, (int)strlen(e->s.parent));
 	if (e->s.dso)
 		l->dso = imax(l->dso, (int)strlen(e->s.dso));
 	if (e->s.sym) {
@@ -112,7 +117,8 @@ static struct hier_widths hier_widths(const struct report_opts *o, const struct 
 	for (size_t k = 0; k < o->nr_keys; k++) {
 		enum pk_hist_key key = o->keys[k];
 		int v = key == PK_HIST_KEY_COMM ? l->comm : key == PK_HIST_KEY_DSO ? l->dso :
-			key == PK_HIST_KEY_SYM ? l->sym : key == PK_HIST_KEY_PID && l->comm ? l->comm + 8 : 0;
+			key == PK_HIST_KEY_SYM ? l->sym : key == PK_HIST_KEY_PID && l->comm ? l->comm + 8 :
+			key == PK_HIST_KEY_PARENT ? l->parent : 0;
 
 		wd.w[k] = imax(v, key_min_width(key));
 	}
@@ -132,6 +138,10 @@ static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const stru
 		return num_cmp(a->s.tid, b->s.tid);
 	if (k == PK_HIST_KEY_CPU)
 		return a->s.cpu < b->s.cpu ? -1 : a->s.cpu > b->s.cpu;
+	if (k == PK_HIST_KEY_PERIOD)	/* the samples' period */
+		return num_cmp(a->s.period, b->s.period);
+	if (k == PK_HIST_KEY_PARENT)	/* [other] (none) first */
+		return !a->s.parent || !b->s.parent ? !!a->s.parent - !!b->s.parent : strcmp(a->s.parent, b->s.parent);
 	const char *x = k == PK_HIST_KEY_COMM ? a->s.comm : k == PK_HIST_KEY_DSO ? a->s.dso : a->s.sym;
 	const char *y = k == PK_HIST_KEY_COMM ? b->s.comm : k == PK_HIST_KEY_DSO ? b->s.dso : b->s.sym;
 	int c;
@@ -242,8 +252,9 @@ static const struct pk_hist_entry *maker(const struct hier_ctx *c, const struct 
 	return m;
 }
 
-/* Entry e's key-k cell: padded to the column but the symbol's. */
-static void print_cell(const struct hier_ctx *c, size_t k, const struct pk_hist_entry *e)
+/* Entry e's key-k cell: padded to the column but the symbol's and the
+ * period's (the entry's, its sum: perf's cell trimmed). */
+static void print_cell(const struct hier_ctx *c, size_t k, const struct pk_hist_entry *e, uint64_t period)
 {
 	int w = c->wd.w[k];
 	const char *comm;
@@ -263,6 +274,12 @@ static void print_cell(const struct hier_ctx *c, size_t k, const struct pk_hist_
 	case PK_HIST_KEY_DSO:
 		fprintf(c->f, "%-*.*s", w, w, e->s.dso ? e->s.dso : "[unknown]");
 		break;
+	case PK_HIST_KEY_PARENT:
+		fprintf(c->f, "%-*.*s", w, w, e->s.parent ? e->s.parent : "[other]");
+		break;
+	case PK_HIST_KEY_PERIOD:
+		fprintf(c->f, "%" PRIu64, period);
+		break;
 	default:
 		fprintf(c->f, "[%c] ", e->s.level);
 		if (e->s.sym)
@@ -273,10 +290,20 @@ static void print_cell(const struct hier_ctx *c, size_t k, const struct pk_hist_
 	}
 }
 
+/* Whether --show-total-period's column shows: not with the period key. */
+static bool period_col(const struct report_opts *o)
+{
+	bool key = false;
+
+	for (size_t k = 0; k < o->nr_keys; k++)
+		key |= o->keys[k] == PK_HIST_KEY_PERIOD;
+	return o->show_period && !key;
+}
+
 /* The columns before the keys: perf's hists__overhead_width. */
 static int overhead_width(const struct report_opts *o)
 {
-	return OVERHEAD_WIDTH + (o->show_nr + o->show_period) * (COUNT_WIDTH + 2);
+	return OVERHEAD_WIDTH + (o->show_nr + period_col(o)) * (COUNT_WIDTH + 2);
 }
 
 static double percent(const struct hier_ctx *c, uint64_t period)
@@ -297,10 +324,10 @@ static void print_line(const struct hier_ctx *c, size_t level, const struct pk_h
 	report_percent_cell(c->f, OVERHEAD_WIDTH, percent(c, period), c->o->color);
 	if (c->o->show_nr)
 		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, nr);
-	if (c->o->show_period)
+	if (period_col(c->o))
 		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, period);
 	fprintf(c->f, "%*s  ", (int)(c->o->nr_keys - 1) * HIER_INDENT, "");
-	print_cell(c, level, e);
+	print_cell(c, level, e, period);
 	fputc('\n', c->f);
 }
 
@@ -480,7 +507,7 @@ static void print_header(const struct hier_ctx *c)
 	fprintf(c->f, "# %*s%*s  ", (int)(nk - 1) * HIER_INDENT, "", OVERHEAD_WIDTH, "Overhead");
 	if (c->o->show_nr)
 		fprintf(c->f, "%*s  ", COUNT_WIDTH, "Samples");
-	if (c->o->show_period)
+	if (period_col(c->o))
 		fprintf(c->f, "%*s  ", COUNT_WIDTH, "Period");
 	for (size_t k = 0; k < nk; k++)
 		names += fprintf(c->f, "%s%s", k ? " / " : "", key_name(c->o->keys[k]));
@@ -572,9 +599,10 @@ int report_hier_setup(struct report_opts *o)
 	for (size_t k = 0; k < o->nr_keys; k++)
 		if (o->keys[k] != PK_HIST_KEY_COMM && o->keys[k] != PK_HIST_KEY_DSO &&
 		    o->keys[k] != PK_HIST_KEY_SYM && o->keys[k] != PK_HIST_KEY_PID &&
-		    o->keys[k] != PK_HIST_KEY_CPU)
-			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso and sym "
-					 "so far");
+		    o->keys[k] != PK_HIST_KEY_CPU && o->keys[k] != PK_HIST_KEY_PARENT &&
+		    o->keys[k] != PK_HIST_KEY_PERIOD)
+			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso, sym, "
+					 "parent and period so far");
 	o->children = false;	/* perf: no Children in the hierarchy, even with --children */
 	for (size_t i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
 		if (not_yet[i].given)

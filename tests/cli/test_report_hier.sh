@@ -5,7 +5,8 @@
 # report 6.1 on the same fixed-period files: the levels above a filtered
 # entry keep its period, an entry shows when one below it passes, a filter
 # no level's key is of hides all, and relative shares are of the shown top
-# entries' sum (the header's event count too).
+# entries' sum (the header's event count too); the parent and period keys
+# as levels.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -39,6 +40,15 @@ for a in "--dsos [kernel.kallsyms]" "--dsos [kernel.kallsyms] --percentage relat
 	"--comms perfkit-workload --dsos perfkit-workload --sort comm,dso,sym" \
 	"--pid $shpid" "--pid $shpid,$wpid --sort comm,pid,dso --percentage relative" \
 	"--tid $wpid --sort dso,sym" "--tid $wpid --sort pid,dso -g caller --percentage relative"; do
+	# shellcheck disable=SC2086 # the flags are words
+	same_as_perf mixed.data --no-children --hierarchy $a
+done
+
+# the parent and period keys as levels (the period's cell the entry's sum)
+for a in "--sort parent,sym" "--sort dso,parent -p hot_a" "--sort period,comm -n" "--sort comm,period" \
+	"--sort parent,comm,period --show-total-period" "--sort period,sym --show-total-period -n" \
+	"--sort dso,parent,sym -p hot_a,hot_b" "--sort parent,dso -g caller -p hot_b" "--sort parent -p hot_a -x -n" \
+	"--sort parent,comm --percentage relative --comms sh" "--sort period,dso --dsos perfkit-workload"; do
 	# shellcheck disable=SC2086 # the flags are words
 	same_as_perf mixed.data --no-children --hierarchy $a
 done
