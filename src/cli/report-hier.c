@@ -2,7 +2,9 @@
 /*
  * report-hier.c - report --hierarchy: perf 6.1's hierarchical --stdio
  * output, one level per sort key (comm, pid, cpu, dso, sym, parent,
- * period: its cell the entry's sum), each entry the sum of
+ * period: its cell the entry's sum; time, symbol_size, socket, dso_size,
+ * code_page_size, addr, cgroup_id and perf's ipc_null: the flat table's
+ * cells, trimmed as perf's), each entry the sum of
  * the samples below it, indented three spaces a level, siblings by period
  * (largest first) then by their key as the flat table orders them, the
  * leaves in the flat histogram's own order; -n's and --show-total-period's
@@ -70,19 +72,31 @@ static const char *key_name(enum pk_hist_key k)
 	case PK_HIST_KEY_CPU: return "CPU";
 	case PK_HIST_KEY_PARENT: return "Parent symbol";
 	case PK_HIST_KEY_PERIOD: return "Period";
-	default: return "Symbol";
+	case PK_HIST_KEY_SYM: return "Symbol";
+	default: return report_sort2_header(k);
 	}
-}
-
-static int key_min_width(enum pk_hist_key k)
-{
-	return k == PK_HIST_KEY_PID ? 15 : k == PK_HIST_KEY_PERIOD ? COUNT_WIDTH : (int)strlen(key_name(k));
 }
 
 static int imax(int a, int b)
 {
 	return a > b ? a : b;
 }
+
+/* The keys whose cells the flat table's printer makes (trimmed here). */
+static bool flat_cell(enum pk_hist_key k)
+{
+	return k == PK_HIST_KEY_TIME || k == PK_HIST_KEY_SYM_SIZE || k == PK_HIST_KEY_SOCKET ||
+	       k == PK_HIST_KEY_DSO_SIZE || k == PK_HIST_KEY_CODE_PAGE_SIZE || k == PK_HIST_KEY_ADDR ||
+	       k == PK_HIST_KEY_CGROUP_ID || k == PK_HIST_KEY_IPC_NULL;
+}
+
+static int key_min_width(const struct report_opts *o, enum pk_hist_key k)
+{
+	if (flat_cell(k))	/* perf's fixed widths, at least the header's */
+		return imax(report_sort2_width(o, k), (int)strlen(key_name(k)));
+	return k == PK_HIST_KEY_PID ? 15 : k == PK_HIST_KEY_PERIOD ? COUNT_WIDTH : (int)strlen(key_name(k));
+}
+
 
 /* The widest cells so far, by perf's hists__calc_col_len. */
 struct hier_lens {
@@ -120,7 +134,7 @@ static struct hier_widths hier_widths(const struct report_opts *o, const struct 
 			key == PK_HIST_KEY_SYM ? l->sym : key == PK_HIST_KEY_PID && l->comm ? l->comm + 8 :
 			key == PK_HIST_KEY_PARENT ? l->parent : 0;
 
-		wd.w[k] = imax(v, key_min_width(key));
+		wd.w[k] = imax(v, key_min_width(o, key));
 	}
 	return wd;
 }
@@ -132,14 +146,52 @@ static int num_cmp(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
+/* x first (-1) when x - y is positive as perf's int64_t difference. */
+static int signed_first(uint64_t x, uint64_t y)
+{
+	int64_t d = (int64_t)(x - y);
+
+	return d > 0 ? -1 : d < 0;
+}
+
+static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
+
+/* perf's sort__sym_cmp: by object, then resolved symbols by start, then
+ * addresses. */
+static int addr_order(const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	int c;
+
+	if ((c = key_cmp(PK_HIST_KEY_DSO, a, b)))
+		return c;
+	if (!a->s.sym || !b->s.sym)
+		return a->s.sym || b->s.sym ? (a->s.sym ? -1 : 1) : num_cmp(a->s.ip, b->s.ip);
+	return num_cmp(a->s.sym_start, b->s.sym_start);
+}
+
 static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
+	if (k == PK_HIST_KEY_IPC_NULL)
+		return addr_order(a, b);
 	if (k == PK_HIST_KEY_PID)	/* perf's thread: by its tid */
 		return num_cmp(a->s.tid, b->s.tid);
 	if (k == PK_HIST_KEY_CPU)
 		return a->s.cpu < b->s.cpu ? -1 : a->s.cpu > b->s.cpu;
 	if (k == PK_HIST_KEY_PERIOD)	/* the samples' period */
 		return num_cmp(a->s.period, b->s.period);
+	if (k == PK_HIST_KEY_TIME || k == PK_HIST_KEY_SYM_SIZE || k == PK_HIST_KEY_DSO_SIZE ||
+	    k == PK_HIST_KEY_CODE_PAGE_SIZE)	/* the flat table's orders */
+		return num_cmp(k == PK_HIST_KEY_TIME ? a->s.time : k == PK_HIST_KEY_SYM_SIZE ? a->s.sym_size :
+			       k == PK_HIST_KEY_DSO_SIZE ? a->s.dso_size : a->s.code_page_size,
+			       k == PK_HIST_KEY_TIME ? b->s.time : k == PK_HIST_KEY_SYM_SIZE ? b->s.sym_size :
+			       k == PK_HIST_KEY_DSO_SIZE ? b->s.dso_size : b->s.code_page_size);
+	if (k == PK_HIST_KEY_SOCKET)
+		return a->s.socket < b->s.socket ? -1 : a->s.socket > b->s.socket;
+	if (k == PK_HIST_KEY_ADDR)	/* perf's (int64_t)(right - left) */
+		return signed_first(b->s.addr, a->s.addr);
+	if (k == PK_HIST_KEY_CGROUP_ID)	/* perf's left - right, device then inode */
+		return a->s.cgroup_dev != b->s.cgroup_dev ? signed_first(a->s.cgroup_dev, b->s.cgroup_dev) :
+							   signed_first(a->s.cgroup_ino, b->s.cgroup_ino);
 	if (k == PK_HIST_KEY_PARENT)	/* [other] (none) first */
 		return !a->s.parent || !b->s.parent ? !!a->s.parent - !!b->s.parent : strcmp(a->s.parent, b->s.parent);
 	const char *x = k == PK_HIST_KEY_COMM ? a->s.comm : k == PK_HIST_KEY_DSO ? a->s.dso : a->s.sym;
@@ -222,15 +274,7 @@ static bool hidden(const struct hier_ctx *c, const struct pk_hist_entry **leaves
  * object, then resolved ones by start, then addresses). */
 static int collapse_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
-	int c;
-
-	if (k != PK_HIST_KEY_SYM)
-		return key_cmp(k, a, b);
-	if ((c = key_cmp(PK_HIST_KEY_DSO, a, b)))
-		return c;
-	if (!a->s.sym || !b->s.sym)
-		return a->s.sym || b->s.sym ? (a->s.sym ? -1 : 1) : num_cmp(a->s.ip, b->s.ip);
-	return num_cmp(a->s.sym_start, b->s.sym_start);
+	return k == PK_HIST_KEY_SYM ? addr_order(a, b) : key_cmp(k, a, b);
 }
 
 /* The flat entry perf made an entry of these leaves from: the first in
@@ -254,10 +298,12 @@ static const struct pk_hist_entry *maker(const struct hier_ctx *c, const struct 
 
 /* Entry e's key-k cell: padded to the column but the symbol's and the
  * period's (the entry's, its sum: perf's cell trimmed). */
-static void print_cell(const struct hier_ctx *c, size_t k, const struct pk_hist_entry *e, uint64_t period)
+static void print_cell(struct hier_ctx *c, size_t k, const struct pk_hist_entry *e, uint64_t period)
 {
 	int w = c->wd.w[k];
 	const char *comm;
+	char buf[256];
+	FILE *m;
 
 	switch (c->o->keys[k]) {
 	case PK_HIST_KEY_PID:	/* perf's "%7d:%-*s", its leading spaces skipped */
@@ -280,12 +326,22 @@ static void print_cell(const struct hier_ctx *c, size_t k, const struct pk_hist_
 	case PK_HIST_KEY_PERIOD:
 		fprintf(c->f, "%" PRIu64, period);
 		break;
-	default:
+	case PK_HIST_KEY_SYM:
 		fprintf(c->f, "[%c] ", e->s.level);
 		if (e->s.sym)
 			fprintf(c->f, "%.*s", imax(w - 4, 0), e->s.sym);
 		else
 			fprintf(c->f, "%-#.*llx", ADDR_DIGITS, (unsigned long long)e->s.ip);
+		break;
+	default:	/* the flat cell, its leading spaces skipped, no padding added */
+		memset(buf, 0, sizeof(buf));
+		if (!(m = fmemopen(buf, sizeof(buf) - 1, "w"))) {
+			c->nomem = true;
+			break;
+		}
+		report_sort2_print(m, c->o, c->o->keys[k], w, e, true);
+		fclose(m);
+		fputs(buf + strspn(buf, " "), c->f);
 		break;
 	}
 }
@@ -317,7 +373,7 @@ static bool below(const struct hier_ctx *c, uint64_t period)
 }
 
 /* An entry's line: its sums (period, nr samples), then its key's cell. */
-static void print_line(const struct hier_ctx *c, size_t level, const struct pk_hist_entry *e, uint64_t period,
+static void print_line(struct hier_ctx *c, size_t level, const struct pk_hist_entry *e, uint64_t period,
 		       uint64_t nr)
 {
 	fprintf(c->f, "%*s  ", (int)level * HIER_INDENT, "");
@@ -600,9 +656,10 @@ int report_hier_setup(struct report_opts *o)
 		if (o->keys[k] != PK_HIST_KEY_COMM && o->keys[k] != PK_HIST_KEY_DSO &&
 		    o->keys[k] != PK_HIST_KEY_SYM && o->keys[k] != PK_HIST_KEY_PID &&
 		    o->keys[k] != PK_HIST_KEY_CPU && o->keys[k] != PK_HIST_KEY_PARENT &&
-		    o->keys[k] != PK_HIST_KEY_PERIOD)
+		    o->keys[k] != PK_HIST_KEY_PERIOD && !flat_cell(o->keys[k]))
 			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso, sym, "
-					 "parent and period so far");
+					 "parent, period, time, symbol_size, socket, dso_size, code_page_size, "
+					 "addr and cgroup_id so far");
 	o->children = false;	/* perf: no Children in the hierarchy, even with --children */
 	for (size_t i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
 		if (not_yet[i].given)

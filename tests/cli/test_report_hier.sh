@@ -5,8 +5,9 @@
 # report 6.1 on the same fixed-period files: the levels above a filtered
 # entry keep its period, an entry shows when one below it passes, a filter
 # no level's key is of hides all, and relative shares are of the shown top
-# entries' sum (the header's event count too); the parent and period keys
-# as levels.
+# entries' sum (the header's event count too); the parent, period, time,
+# symbol_size, socket, dso_size, code_page_size, addr, cgroup_id and
+# (perf's, for a --sort naming "symbol") ipc_null keys as levels.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -49,6 +50,18 @@ for a in "--sort parent,sym" "--sort dso,parent -p hot_a" "--sort period,comm -n
 	"--sort parent,comm,period --show-total-period" "--sort period,sym --show-total-period -n" \
 	"--sort dso,parent,sym -p hot_a,hot_b" "--sort parent,dso -g caller -p hot_b" "--sort parent -p hot_a -x -n" \
 	"--sort parent,comm --percentage relative --comms sh" "--sort period,dso --dsos perfkit-workload"; do
+	# shellcheck disable=SC2086 # the flags are words
+	same_as_perf mixed.data --no-children --hierarchy $a
+done
+
+# the later keys as levels, their cells the flat table's trimmed; a
+# --sort naming "symbol" gets perf's IPC level
+for a in "--sort symbol_size,sym" "--sort dso,dso_size" "--sort socket,comm" "--sort time,comm --time-quantum 100ms" \
+	"--sort comm,time --time-quantum 200ms" "--sort dso_size,sym -n" "--sort code_page_size,comm" \
+	"--sort addr,dso" "--sort cgroup_id,pid" "--sort time,dso,symbol_size --time-quantum 50ms --ns" \
+	"--sort comm,symbol" "--sort symbol,comm -n --percent-limit 5" "--sort symbol,parent -p hot_a" \
+	"--sort dso,symbol -g caller" "--sort time,comm --time-quantum 100ms --dsos [kernel.kallsyms]" \
+	"--sort comm,dso_size --percentage relative --comms sh"; do
 	# shellcheck disable=SC2086 # the flags are words
 	same_as_perf mixed.data --no-children --hierarchy $a
 done
