@@ -21,6 +21,7 @@
  * (every entry hidden when no level has that key), the columns are sized
  * by the entries shown; --percentage relative takes the shares (of the
  * table and the graphs) of the shown top entries' sum.
+ * --show-cpu-utilization's sys and usr columns follow the Overhead.
  */
 #include "report.h"
 
@@ -44,6 +45,7 @@ struct hier_widths {
 struct hier_group {
 	const struct pk_hist_entry *first;
 	uint64_t period, nr_samples;
+	uint64_t sys, us;	/* --show-cpu-utilization's: the kernel's and user's */
 	size_t start, n;
 };
 
@@ -359,7 +361,8 @@ static bool period_col(const struct report_opts *o)
 /* The columns before the keys: perf's hists__overhead_width. */
 static int overhead_width(const struct report_opts *o)
 {
-	return OVERHEAD_WIDTH + (o->show_nr + period_col(o)) * (COUNT_WIDTH + 2);
+	return OVERHEAD_WIDTH + (o->f2.cpu_util ? 2 * (OVERHEAD_WIDTH + 2) : 0) +
+	       (o->show_nr + period_col(o)) * (COUNT_WIDTH + 2);
 }
 
 static double percent(const struct hier_ctx *c, uint64_t period)
@@ -372,18 +375,23 @@ static bool below(const struct hier_ctx *c, uint64_t period)
 	return (float)percent(c, period) < (float)c->o->percent_limit;
 }
 
-/* An entry's line: its sums (period, nr samples), then its key's cell. */
-static void print_line(struct hier_ctx *c, size_t level, const struct pk_hist_entry *e, uint64_t period,
-		       uint64_t nr)
+/* An entry's line: its sums (g's), then its key's cell (of g's first). */
+static void print_line(struct hier_ctx *c, size_t level, const struct hier_group *g)
 {
 	fprintf(c->f, "%*s  ", (int)level * HIER_INDENT, "");
-	report_percent_cell(c->f, OVERHEAD_WIDTH, percent(c, period), c->o->color);
+	report_percent_cell(c->f, OVERHEAD_WIDTH, percent(c, g->period), c->o->color);
+	if (c->o->f2.cpu_util) {	/* perf's overhead_sys and overhead_us */
+		fputs("  ", c->f);
+		report_percent_cell(c->f, OVERHEAD_WIDTH, percent(c, g->sys), c->o->color);
+		fputs("  ", c->f);
+		report_percent_cell(c->f, OVERHEAD_WIDTH, percent(c, g->us), c->o->color);
+	}
 	if (c->o->show_nr)
-		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, nr);
+		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, g->nr_samples);
 	if (period_col(c->o))
-		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, period);
+		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, g->period);
 	fprintf(c->f, "%*s  ", (int)(c->o->nr_keys - 1) * HIER_INDENT, "");
-	print_cell(c, level, e, period);
+	print_cell(c, level, g->first, g->period);
 	fputc('\n', c->f);
 }
 
@@ -439,6 +447,8 @@ static int split(const struct hier_ctx *c, size_t level, const struct pk_hist_en
 			sp->g[sp->ng++].first = leaves[i];
 		sp->g[j].period += leaves[i]->period;
 		sp->g[j].nr_samples += leaves[i]->nr_samples;
+		sp->g[j].sys += leaves[i]->period_sys;
+		sp->g[j].us += leaves[i]->period_us;
 		sp->g[j].n++;
 	}
 	for (size_t j = 0; j < sp->ng; j++) {
@@ -496,7 +506,7 @@ static void print_groups(struct hier_ctx *c, size_t level, const struct pk_hist_
 
 		if (below(c, sp.g[j].period) || hidden(c, under, sp.g[j].n))
 			continue;
-		print_line(c, level, sp.g[j].first, sp.g[j].period, sp.g[j].nr_samples);
+		print_line(c, level, &sp.g[j]);
 		if (!any_shown(c, level + 1, under, sp.g[j].n))
 			fprintf(c->f, "%*s%*sno entry >= %.2f%%\n", (int)(c->o->nr_keys + level) * HIER_INDENT, "",
 				overhead_width(c->o) + 4, "", c->o->percent_limit);
@@ -515,7 +525,10 @@ static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_e
 	for (size_t i = 0; i < n && level < c->o->nr_keys; i++) {	/* the leaves: the flat order */
 		if (below(c, leaves[i]->period) || hidden(c, leaves + i, 1))
 			continue;
-		print_line(c, level, leaves[i], leaves[i]->period, leaves[i]->nr_samples);
+		const struct hier_group leaf = { leaves[i], leaves[i]->period, leaves[i]->nr_samples,
+						 leaves[i]->period_sys, leaves[i]->period_us, 0, 1 };
+
+		print_line(c, level, &leaf);
 		if (c->o->callchain && leaves[i]->chain)
 			print_chain(c, leaves[i]);
 	}
@@ -561,6 +574,8 @@ static void print_header(const struct hier_ctx *c)
 	int over = overhead_width(c->o);
 
 	fprintf(c->f, "# %*s%*s  ", (int)(nk - 1) * HIER_INDENT, "", OVERHEAD_WIDTH, "Overhead");
+	if (c->o->f2.cpu_util)
+		fprintf(c->f, "%*s  %*s  ", OVERHEAD_WIDTH, "sys", OVERHEAD_WIDTH, "usr");
 	if (c->o->show_nr)
 		fprintf(c->f, "%*s  ", COUNT_WIDTH, "Samples");
 	if (period_col(c->o))
@@ -646,7 +661,6 @@ int report_hier_setup(struct report_opts *o)
 {
 	const struct { bool given; const char *name; } not_yet[] = {
 		{ o->fields_arg != NULL, "-F" }, { o->verbose > 0, "-v" }, { o->f2.field_sep != NULL, "-t" },
-		{ o->f2.cpu_util, "--show-cpu-utilization" },
 		{ o->group_opt > 0, "--group" },
 	};
 

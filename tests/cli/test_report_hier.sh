@@ -7,7 +7,8 @@
 # no level's key is of hides all, and relative shares are of the shown top
 # entries' sum (the header's event count too); the parent, period, time,
 # symbol_size, socket, dso_size, code_page_size, addr, cgroup_id and
-# (perf's, for a --sort naming "symbol") ipc_null keys as levels.
+# (perf's, for a --sort naming "symbol") ipc_null keys as levels;
+# --show-cpu-utilization.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -64,6 +65,13 @@ for a in "--sort symbol_size,sym" "--sort dso,dso_size" "--sort socket,comm" "--
 	"--sort comm,dso_size --percentage relative --comms sh"; do
 	# shellcheck disable=SC2086 # the flags are words
 	same_as_perf mixed.data --no-children --hierarchy $a
+done
+
+# --show-cpu-utilization: each level's sys and usr shares
+for a in "" "-n --show-total-period" "--percentage relative --dsos [kernel.kallsyms]" \
+	"--stdio-color=always --sort dso,sym" "--percent-limit 5 -g caller" "--sort period,comm --show-total-period"; do
+	# shellcheck disable=SC2086 # the flags are words
+	same_as_perf mixed.data --no-children --hierarchy --sort comm,dso --show-cpu-utilization $a
 done
 
 # what a user sees: the parent's share holds its filtered children's too
