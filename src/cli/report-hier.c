@@ -21,7 +21,9 @@
  * (every entry hidden when no level has that key), the columns are sized
  * by the entries shown; --percentage relative takes the shares (of the
  * table and the graphs) of the shown top entries' sum.
- * --show-cpu-utilization's sys and usr columns follow the Overhead.
+ * --show-cpu-utilization's sys and usr columns follow the Overhead; -v
+ * puts perf's address and symbol origin before each symbol.  An upper
+ * level's cells are those of the flat entry perf made it from.
  */
 #include "report.h"
 
@@ -117,8 +119,8 @@ static void widen(const struct hier_ctx *c, struct hier_lens *l, const struct pk
 		l->parent = imax(l->parent, (int)strlen(e->s.parent));
 	if (e->s.dso)
 		l->dso = imax(l->dso, (int)strlen(e->s.dso));
-	if (e->s.sym) {
-		l->sym = imax(l->sym, (int)strlen(e->s.sym) + 4);
+	if (e->s.sym) {	/* -v: perf's "0x...  o " before it */
+		l->sym = imax(l->sym, (int)strlen(e->s.sym) + 4 + (c->o->verbose ? ADDR_DIGITS + 2 + 3 : 0));
 	} else {	/* "[.] 0x" and the digits; an object column at least that wide */
 		l->sym = imax(l->sym, ADDR_DIGITS + 4 + 2);
 		if (!c->o->dsos)	/* perf's hists__set_unres_dso_col_len */
@@ -329,6 +331,11 @@ static void print_cell(struct hier_ctx *c, size_t k, const struct pk_hist_entry 
 		fprintf(c->f, "%" PRIu64, period);
 		break;
 	case PK_HIST_KEY_SYM:
+		if (c->o->verbose) {	/* perf's address and the origin of the DSO's symbols */
+			fprintf(c->f, "%-#*llx %c ", ADDR_DIGITS + 2, (unsigned long long)e->s.ip,
+				report_verbose_origin(c->o, e->s.dso));
+			w -= ADDR_DIGITS + 2 + 3;
+		}
 		fprintf(c->f, "[%c] ", e->s.level);
 		if (e->s.sym)
 			fprintf(c->f, "%.*s", imax(w - 4, 0), e->s.sym);
@@ -506,6 +513,7 @@ static void print_groups(struct hier_ctx *c, size_t level, const struct pk_hist_
 
 		if (below(c, sp.g[j].period) || hidden(c, under, sp.g[j].n))
 			continue;
+		sp.g[j].first = maker(c, under, sp.g[j].n);	/* its cells: perf's copy of it */
 		print_line(c, level, &sp.g[j]);
 		if (!any_shown(c, level + 1, under, sp.g[j].n))
 			fprintf(c->f, "%*s%*sno entry >= %.2f%%\n", (int)(c->o->nr_keys + level) * HIER_INDENT, "",
@@ -660,7 +668,7 @@ int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist
 int report_hier_setup(struct report_opts *o)
 {
 	const struct { bool given; const char *name; } not_yet[] = {
-		{ o->fields_arg != NULL, "-F" }, { o->verbose > 0, "-v" }, { o->f2.field_sep != NULL, "-t" },
+		{ o->fields_arg != NULL, "-F" }, { o->f2.field_sep != NULL, "-t" },
 		{ o->group_opt > 0, "--group" },
 	};
 

@@ -8,7 +8,7 @@
 # entries' sum (the header's event count too); the parent, period, time,
 # symbol_size, socket, dso_size, code_page_size, addr, cgroup_id and
 # (perf's, for a --sort naming "symbol") ipc_null keys as levels;
-# --show-cpu-utilization.
+# --show-cpu-utilization and -v.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -72,6 +72,14 @@ for a in "" "-n --show-total-period" "--percentage relative --dsos [kernel.kalls
 	"--stdio-color=always --sort dso,sym" "--percent-limit 5 -g caller" "--sort period,comm --show-total-period"; do
 	# shellcheck disable=SC2086 # the flags are words
 	same_as_perf mixed.data --no-children --hierarchy --sort comm,dso --show-cpu-utilization $a
+done
+
+# -v: the objects' paths, each symbol's address and origin before it
+for a in "--sort comm,dso" "--sort dso,sym" "--sort sym" "--sort comm,sym -n" "--sort sym,comm" \
+	"--sort dso,sym --dsos perfkit-workload" "--sort pid,symbol" "--sort dso,sym -g caller" \
+	"--sort comm,dso --show-cpu-utilization" "--sort sym,dso --percentage relative --comms sh"; do
+	# shellcheck disable=SC2086 # the flags are words
+	same_as_perf mixed.data --no-children --hierarchy -v $a
 done
 
 # what a user sees: the parent's share holds its filtered children's too
