@@ -22,7 +22,8 @@
  * by the entries shown; --percentage relative takes the shares (of the
  * table and the graphs) of the shown top entries' sum.
  * --show-cpu-utilization's sys and usr columns follow the Overhead; -v
- * puts perf's address and symbol origin before each symbol.  An upper
+ * puts perf's address and symbol origin before each symbol; -t SEP
+ * joins the cells by SEP, perf's way (no indent but the level's).  An upper
  * level's cells are those of the flat entry perf made it from.
  */
 #include "report.h"
@@ -382,9 +383,48 @@ static bool below(const struct hier_ctx *c, uint64_t period)
 	return (float)percent(c, period) < (float)c->o->percent_limit;
 }
 
+/* A number's cell with -t: SEP before it, " " and the number (a double
+ * or an integer by fmt), padded to width. */
+static void sep_number(struct hier_ctx *c, const char *sep, const char *fmt, int width, double d, uint64_t u)
+{
+	char buf[64];
+
+	buf[0] = ' ';
+	if (strchr(fmt, 'f'))
+		snprintf(buf + 1, sizeof(buf) - 1, fmt, d);
+	else
+		snprintf(buf + 1, sizeof(buf) - 1, fmt, u);
+	fprintf(c->f, "%s%-*s", sep, width, buf);
+}
+
+/* -t SEP's line: perf's cells of numbers after a space, each padded to
+ * its column, joined by SEP; no indent between the numbers and the key. */
+static void print_line_sep(struct hier_ctx *c, size_t level, const struct hier_group *g)
+{
+	const char *sep = c->o->f2.field_sep;
+
+	fprintf(c->f, "%*s", (int)level * HIER_INDENT, "");
+	sep_number(c, "", "%.2f%%", OVERHEAD_WIDTH, percent(c, g->period), 0);
+	if (c->o->f2.cpu_util) {
+		sep_number(c, sep, "%.2f%%", OVERHEAD_WIDTH, percent(c, g->sys), 0);
+		sep_number(c, sep, "%.2f%%", OVERHEAD_WIDTH, percent(c, g->us), 0);
+	}
+	if (c->o->show_nr)
+		sep_number(c, sep, "%" PRIu64, COUNT_WIDTH, 0, g->nr_samples);
+	if (period_col(c->o))
+		sep_number(c, sep, "%" PRIu64, COUNT_WIDTH, 0, g->period);
+	fputs(sep, c->f);
+	print_cell(c, level, g->first, g->period);
+	fputc('\n', c->f);
+}
+
 /* An entry's line: its sums (g's), then its key's cell (of g's first). */
 static void print_line(struct hier_ctx *c, size_t level, const struct hier_group *g)
 {
+	if (c->o->f2.field_sep) {
+		print_line_sep(c, level, g);
+		return;
+	}
 	fprintf(c->f, "%*s  ", (int)level * HIER_INDENT, "");
 	report_percent_cell(c->f, OVERHEAD_WIDTH, percent(c, g->period), c->o->color);
 	if (c->o->f2.cpu_util) {	/* perf's overhead_sys and overhead_us */
@@ -516,7 +556,8 @@ static void print_groups(struct hier_ctx *c, size_t level, const struct pk_hist_
 		sp.g[j].first = maker(c, under, sp.g[j].n);	/* its cells: perf's copy of it */
 		print_line(c, level, &sp.g[j]);
 		if (!any_shown(c, level + 1, under, sp.g[j].n))
-			fprintf(c->f, "%*s%*sno entry >= %.2f%%\n", (int)(c->o->nr_keys + level) * HIER_INDENT, "",
+			fprintf(c->f, "%*s%*sno entry >= %.2f%%\n",	/* -t: no indent */
+				c->o->f2.field_sep ? 0 : (int)(c->o->nr_keys + level) * HIER_INDENT, "",
 				overhead_width(c->o) + 4, "", c->o->percent_limit);
 		else
 			print_level(c, level + 1, under, sp.g[j].n);
@@ -574,31 +615,49 @@ static void measure(struct hier_ctx *c, size_t level, const struct pk_hist_entry
 	split_free(&sp);
 }
 
+static void dots(FILE *f, int n)
+{
+	for (int i = 0; i < n; i++)
+		fputc('.', f);
+}
+
+/* The header: the number columns' names, the keys' joined by " / ", and
+ * perf's dotted line under them (-t: the columns joined by SEP, no indent). */
 static void print_header(const struct hier_ctx *c)
 {
-	size_t nk = c->o->nr_keys;
-	int names = 0, dots;
+	size_t nk = c->o->nr_keys, ncol = 0;
+	const char *sep = c->o->f2.field_sep;
+	struct { const char *name; int width; } col[5] = { { "Overhead", OVERHEAD_WIDTH } };
+	int names = 0, keys;
 
-	int over = overhead_width(c->o);
-
-	fprintf(c->f, "# %*s%*s  ", (int)(nk - 1) * HIER_INDENT, "", OVERHEAD_WIDTH, "Overhead");
-	if (c->o->f2.cpu_util)
-		fprintf(c->f, "%*s  %*s  ", OVERHEAD_WIDTH, "sys", OVERHEAD_WIDTH, "usr");
+	ncol = 1;
+	if (c->o->f2.cpu_util) {
+		col[ncol++] = (typeof(col[0])){ "sys", OVERHEAD_WIDTH };
+		col[ncol++] = (typeof(col[0])){ "usr", OVERHEAD_WIDTH };
+	}
 	if (c->o->show_nr)
-		fprintf(c->f, "%*s  ", COUNT_WIDTH, "Samples");
+		col[ncol++] = (typeof(col[0])){ "Samples", COUNT_WIDTH };
 	if (period_col(c->o))
-		fprintf(c->f, "%*s  ", COUNT_WIDTH, "Period");
+		col[ncol++] = (typeof(col[0])){ "Period", COUNT_WIDTH };
+	fprintf(c->f, "# %*s", sep ? 0 : (int)(nk - 1) * HIER_INDENT, "");
+	for (size_t i = 0; i < ncol; i++)
+		fprintf(c->f, "%*s%s", col[i].width, col[i].name, sep ? sep : "  ");
 	for (size_t k = 0; k < nk; k++)
 		names += fprintf(c->f, "%s%s", k ? " / " : "", key_name(c->o->keys[k]));
-	dots = names;
+	keys = names;
 	for (size_t k = 0; k < nk; k++)
-		dots = imax(dots, (int)k * HIER_INDENT + c->wd.w[k]);
+		keys = imax(keys, (int)k * HIER_INDENT + c->wd.w[k]);
 	fputs("\n# ", c->f);
-	for (int i = 0; i < (int)(nk - 1) * HIER_INDENT + over; i++)	/* perf joins them with ".." */
-		fputc('.', c->f);
-	fputs("  ", c->f);
-	for (int i = 0; i < dots; i++)
-		fputc('.', c->f);
+	if (!sep) {	/* perf joins the number columns' dots with ".." */
+		dots(c->f, (int)(nk - 1) * HIER_INDENT + overhead_width(c->o));
+	} else {
+		for (size_t i = 0; i < ncol; i++) {
+			fputs(i ? sep : "", c->f);
+			dots(c->f, col[i].width);
+		}
+	}
+	fputs(sep ? sep : "  ", c->f);
+	dots(c->f, keys);
 	fputs("\n#\n", c->f);
 }
 
@@ -668,7 +727,7 @@ int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist
 int report_hier_setup(struct report_opts *o)
 {
 	const struct { bool given; const char *name; } not_yet[] = {
-		{ o->fields_arg != NULL, "-F" }, { o->f2.field_sep != NULL, "-t" },
+		{ o->fields_arg != NULL, "-F" },
 		{ o->group_opt > 0, "--group" },
 	};
 

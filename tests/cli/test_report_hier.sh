@@ -8,7 +8,7 @@
 # entries' sum (the header's event count too); the parent, period, time,
 # symbol_size, socket, dso_size, code_page_size, addr, cgroup_id and
 # (perf's, for a --sort naming "symbol") ipc_null keys as levels;
-# --show-cpu-utilization and -v.
+# --show-cpu-utilization, -v and -t.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -80,6 +80,16 @@ for a in "--sort comm,dso" "--sort dso,sym" "--sort sym" "--sort comm,sym -n" "-
 	"--sort comm,dso --show-cpu-utilization" "--sort sym,dso --percentage relative --comms sh"; do
 	# shellcheck disable=SC2086 # the flags are words
 	same_as_perf mixed.data --no-children --hierarchy -v $a
+done
+
+# -t SEP: the number cells after a space, padded, joined by SEP
+for a in "--sort comm,dso,sym -t ," "--sort comm -t , -n --show-total-period" \
+	"--sort comm,dso -t | --show-cpu-utilization -n" "--sort dso,sym -t , -g caller" \
+	"--sort comm,dso,sym --percent-limit 1 -t , -n" "--sort comm,dso -t , -v" \
+	"--sort dso,sym -t , --stdio-color=always" "--sort comm,dso -t , --percentage relative --dsos [kernel.kallsyms]" \
+	"--sort pid,cpu,period -t ," "--sort dso,sym -t ; --show-cpu-utilization -q"; do
+	# shellcheck disable=SC2086 # the flags are words
+	same_as_perf mixed.data --no-children --hierarchy $a
 done
 
 # what a user sees: the parent's share holds its filtered children's too
