@@ -16,17 +16,19 @@
  * With call graphs (-g) each leaf's graph follows it as in the flat
  * table, of the leaf's own period: perf has no Children in this mode.
  * The name filters (--comms, --pid, --tid, --dsos, --symbols) work as
- * perf's hierarchy filter marks: an entry's period keeps what they hide
- * below it, it shows when an entry below it of the filter's key passes
- * (every entry hidden when no level has that key), the columns are sized
- * by the entries shown; --percentage relative takes the shares (of the
- * table and the graphs) of the shown top entries' sum.
+ * perf's hierarchy filter marks (replayed by report-hier-marks.c): an
+ * entry's period keeps what they hide below it, it shows when its mark
+ * is clear (every entry hidden when no level has the filter's key), the
+ * columns are sized by the entries shown; --percentage relative takes
+ * the shares (of the table and the graphs) of the shown top entries' sum.
  * --show-cpu-utilization's sys and usr columns follow the Overhead; -v
  * puts perf's address and symbol origin before each symbol; -t SEP
- * joins the cells by SEP, perf's way (no indent but the level's).  An upper
+ * joins the cells by SEP, perf's way (no indent but the level's); an
+ * event group's view has each number column once per member.  An upper
  * level's cells are those of the flat entry perf made it from.
  */
 #include "report.h"
+#include "report-hier.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -50,10 +52,8 @@ struct hier_group {
 	uint64_t period, nr_samples;
 	uint64_t sys, us;	/* --show-cpu-utilization's: the kernel's and user's */
 	size_t start, n;
+	const struct pk_hist_entry *const *leaves;	/* its n leaves (a group's members' sums) */
 };
-
-/* perf's filter types its hierarchy tracks level by level. */
-enum { HIER_F_THREAD = 1, HIER_F_DSO = 2, HIER_F_SYM = 4 };
 
 struct hier_ctx {
 	FILE *f;
@@ -63,8 +63,9 @@ struct hier_ctx {
 	bool nomem;
 	struct pk_threads *threads;	/* the Pid:Command cells' comms */
 	unsigned active;		/* the filter types given */
-	unsigned matched;		/* ... those a level's key is of */
+	struct hier_marks *marks;	/* perf's filter marks (report-hier-marks.c) */
 	uint64_t total;			/* what the percentages are of */
+	uint32_t nr_members;		/* the event group's columns (1: no group view) */
 };
 
 /* A key's header, as perf joins them (trimmed), and its width before that. */
@@ -215,7 +216,23 @@ static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const stru
 	return a->s.sym_start < b->s.sym_start ? -1 : a->s.sym_start > b->s.sym_start;
 }
 
-static const struct report_opts *sort_opts;	/* qsort's: the keys, */
+/* Member `slot`'s sum of field `what` (0 period, 1 samples, 2 sys, 3
+ * usr) over g's leaves. */
+static uint64_t member_sum(const struct hier_group *g, size_t slot, int what)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		const struct pk_hist_pair *p = g->leaves[i]->pairs ? &g->leaves[i]->pairs[slot] : NULL;
+
+		if (p)
+			v += what == 0 ? p->period : what == 1 ? p->nr_samples : what == 2 ? p->period_sys : p->period_us;
+	}
+	return v;
+}
+
+static uint32_t sort_members;			/* qsort's: the group's size, */
+static const struct report_opts *sort_opts;	/* the keys, */
 static size_t sort_level;			/* and the level sorted */
 
 /*
@@ -230,6 +247,12 @@ static int group_cmp(const void *pa, const void *pb)
 
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
+	for (uint32_t m = 0; m + 1 < sort_members; m++) {	/* perf's group sort: each member's */
+		uint64_t ma = member_sum(a, m, 0), mb = member_sum(b, m, 0);
+
+		if (ma != mb)
+			return ma > mb ? -1 : 1;
+	}
 	for (size_t k = sort_level; k < sort_opts->nr_keys; k++) {
 		int c;
 
@@ -258,21 +281,16 @@ static unsigned leaf_bits(const struct report_opts *o, const struct pk_hist_entr
 	return b;
 }
 
-/*
- * Whether perf hides the entry made of these leaves: a filter whose type
- * no level's key is of hides every entry; else an entry is hidden by a
- * type when every leaf under it is (perf's hierarchy filter marks: set on
- * the levels above, cleared by an unfiltered entry of the type's level).
- */
-static bool hidden(const struct hier_ctx *c, const struct pk_hist_entry **leaves, size_t n)
+/* leaf_bits for hier_marks_new. */
+static unsigned marks_bits(const void *arg, const struct pk_hist_entry *e)
 {
-	unsigned all = c->active & c->matched;
+	return leaf_bits(arg, e);
+}
 
-	if (c->active & ~c->matched)
-		return true;
-	for (size_t i = 0; i < n && all; i++)
-		all &= leaf_bits(c->o, leaves[i]);
-	return all != 0;
+/* Whether perf hides the level-`level` entry made of these leaves. */
+static bool hidden(const struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
+{
+	return hier_marks_hidden(c->marks, level, leaves, n);
 }
 
 /* Key k of two flat entries in perf's collapse order (its symbols: by
@@ -286,19 +304,7 @@ static int collapse_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const
  * its collapse order. */
 static const struct pk_hist_entry *maker(const struct hier_ctx *c, const struct pk_hist_entry **leaves, size_t n)
 {
-	const struct pk_hist_entry *m = leaves[0];
-
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = 0; k < c->o->nr_keys; k++) {
-			int d = collapse_cmp(c->o->keys[k], leaves[i], m);
-
-			if (d) {
-				if (d < 0)
-					m = leaves[i];
-				break;
-			}
-		}
-	return m;
+	return hier_marks_maker(c->marks, leaves, n);
 }
 
 /* Entry e's key-k cell: padded to the column but the symbol's and the
@@ -367,10 +373,10 @@ static bool period_col(const struct report_opts *o)
 }
 
 /* The columns before the keys: perf's hists__overhead_width. */
-static int overhead_width(const struct report_opts *o)
+static int overhead_width(const struct report_opts *o, uint32_t nm)
 {
-	return OVERHEAD_WIDTH + (o->f2.cpu_util ? 2 * (OVERHEAD_WIDTH + 2) : 0) +
-	       (o->show_nr + period_col(o)) * (COUNT_WIDTH + 2);
+	return OVERHEAD_WIDTH * nm + (o->f2.cpu_util ? 2 * (OVERHEAD_WIDTH * nm + 2) : 0) +
+	       (o->show_nr + period_col(o)) * (COUNT_WIDTH * (int)nm + 2);
 }
 
 static double percent(const struct hier_ctx *c, uint64_t period)
@@ -383,18 +389,25 @@ static bool below(const struct hier_ctx *c, uint64_t period)
 	return (float)percent(c, period) < (float)c->o->percent_limit;
 }
 
-/* A number's cell with -t: SEP before it, " " and the number (a double
- * or an integer by fmt), padded to width. */
-static void sep_number(struct hier_ctx *c, const char *sep, const char *fmt, int width, double d, uint64_t u)
+/* A number column's cell with -t: SEP before it, then " " and the
+ * leader's v and each member's sum of the same (`what` as print_cells'),
+ * padded to the column. */
+static void sep_cell(struct hier_ctx *c, const char *sep, const struct hier_group *g, int what, uint64_t v)
 {
-	char buf[64];
+	char buf[64 * 8];
+	int n = 0, width = (what == 1 || what == 4 ? COUNT_WIDTH : OVERHEAD_WIDTH) * (int)c->nr_members;
 
-	buf[0] = ' ';
-	if (strchr(fmt, 'f'))
-		snprintf(buf + 1, sizeof(buf) - 1, fmt, d);
-	else
-		snprintf(buf + 1, sizeof(buf) - 1, fmt, u);
-	fprintf(c->f, "%s%-*s", sep, width, buf);
+	for (uint32_t m = 0; m < c->nr_members && n < (int)sizeof(buf) - 64; m++) {
+		uint64_t x = m ? member_sum(g, m - 1, what == 4 ? 0 : what) : v;
+		uint64_t total = m ? pk_hist_pair_total(c->h, m - 1) : c->total;
+
+		if (what == 1 || what == 4)
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %" PRIu64, x);
+		else
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %.2f%%",
+				      total ? 100.0 * (double)x / (double)total : 0.0);
+	}
+	fprintf(c->f, "%s%-*s", sep, width, n ? buf : "");
 }
 
 /* -t SEP's line: perf's cells of numbers after a space, each padded to
@@ -404,18 +417,35 @@ static void print_line_sep(struct hier_ctx *c, size_t level, const struct hier_g
 	const char *sep = c->o->f2.field_sep;
 
 	fprintf(c->f, "%*s", (int)level * HIER_INDENT, "");
-	sep_number(c, "", "%.2f%%", OVERHEAD_WIDTH, percent(c, g->period), 0);
+	sep_cell(c, "", g, 0, g->period);
 	if (c->o->f2.cpu_util) {
-		sep_number(c, sep, "%.2f%%", OVERHEAD_WIDTH, percent(c, g->sys), 0);
-		sep_number(c, sep, "%.2f%%", OVERHEAD_WIDTH, percent(c, g->us), 0);
+		sep_cell(c, sep, g, 2, g->sys);
+		sep_cell(c, sep, g, 3, g->us);
 	}
 	if (c->o->show_nr)
-		sep_number(c, sep, "%" PRIu64, COUNT_WIDTH, 0, g->nr_samples);
+		sep_cell(c, sep, g, 1, g->nr_samples);
 	if (period_col(c->o))
-		sep_number(c, sep, "%" PRIu64, COUNT_WIDTH, 0, g->period);
+		sep_cell(c, sep, g, 4, g->period);
 	fputs(sep, c->f);
 	print_cell(c, level, g->first, g->period);
 	fputc('\n', c->f);
+}
+
+/* A number column's cells: "  ", the leader's v, then each member's sum of
+ * the same (`what`: 0 Overhead, 1 Samples, 2 sys, 3 usr, 4 Period). */
+static void print_cells(struct hier_ctx *c, const struct hier_group *g, int what, uint64_t v)
+{
+	fputs("  ", c->f);
+	for (uint32_t m = 0; m < c->nr_members; m++) {
+		uint64_t x = m ? member_sum(g, m - 1, what == 4 ? 0 : what) : v;
+		uint64_t total = m ? pk_hist_pair_total(c->h, m - 1) : c->total;
+
+		if (what == 1 || what == 4)
+			fprintf(c->f, "%*" PRIu64, COUNT_WIDTH, x);
+		else
+			report_percent_cell(c->f, OVERHEAD_WIDTH, total ? 100.0 * (double)x / (double)total : 0.0,
+					    c->o->color);
+	}
 }
 
 /* An entry's line: its sums (g's), then its key's cell (of g's first). */
@@ -425,18 +455,16 @@ static void print_line(struct hier_ctx *c, size_t level, const struct hier_group
 		print_line_sep(c, level, g);
 		return;
 	}
-	fprintf(c->f, "%*s  ", (int)level * HIER_INDENT, "");
-	report_percent_cell(c->f, OVERHEAD_WIDTH, percent(c, g->period), c->o->color);
+	fprintf(c->f, "%*s", (int)level * HIER_INDENT, "");
+	print_cells(c, g, 0, g->period);
 	if (c->o->f2.cpu_util) {	/* perf's overhead_sys and overhead_us */
-		fputs("  ", c->f);
-		report_percent_cell(c->f, OVERHEAD_WIDTH, percent(c, g->sys), c->o->color);
-		fputs("  ", c->f);
-		report_percent_cell(c->f, OVERHEAD_WIDTH, percent(c, g->us), c->o->color);
+		print_cells(c, g, 2, g->sys);
+		print_cells(c, g, 3, g->us);
 	}
 	if (c->o->show_nr)
-		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, g->nr_samples);
+		print_cells(c, g, 1, g->nr_samples);
 	if (period_col(c->o))
-		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, g->period);
+		print_cells(c, g, 4, g->period);
 	fprintf(c->f, "%*s  ", (int)(c->o->nr_keys - 1) * HIER_INDENT, "");
 	print_cell(c, level, g->first, g->period);
 	fputc('\n', c->f);
@@ -500,6 +528,7 @@ static int split(const struct hier_ctx *c, size_t level, const struct pk_hist_en
 	}
 	for (size_t j = 0; j < sp->ng; j++) {
 		sp->g[j].start = pos;
+		sp->g[j].leaves = sp->order + pos;
 		for (size_t i = 0; i < n; i++)
 			if (!key_cmp(k, sp->g[j].first, leaves[i]))
 				sp->order[pos++] = leaves[i];
@@ -522,7 +551,7 @@ static bool any_shown(struct hier_ctx *c, size_t level, const struct pk_hist_ent
 
 	if (level + 1 == c->o->nr_keys) {
 		for (size_t i = 0; i < n; i++)
-			shown |= !below(c, leaves[i]->period) && !hidden(c, leaves + i, 1);
+			shown |= !below(c, leaves[i]->period) && !hidden(c, level, leaves + i, 1);
 		return shown;
 	}
 	if (split(c, level, leaves, n, &sp) < 0) {
@@ -530,7 +559,7 @@ static bool any_shown(struct hier_ctx *c, size_t level, const struct pk_hist_ent
 		return false;
 	}
 	for (size_t j = 0; j < sp.ng; j++)
-		shown |= !below(c, sp.g[j].period) && !hidden(c, sp.order + sp.g[j].start, sp.g[j].n);
+		shown |= !below(c, sp.g[j].period) && !hidden(c, level, sp.order + sp.g[j].start, sp.g[j].n);
 	split_free(&sp);
 	return shown;
 }
@@ -547,18 +576,19 @@ static void print_groups(struct hier_ctx *c, size_t level, const struct pk_hist_
 	}
 	sort_opts = c->o;
 	sort_level = level;
+	sort_members = c->nr_members;
 	qsort(sp.g, sp.ng, sizeof(*sp.g), group_cmp);
 	for (size_t j = 0; j < sp.ng && !c->nomem; j++) {
 		const struct pk_hist_entry **under = sp.order + sp.g[j].start;
 
-		if (below(c, sp.g[j].period) || hidden(c, under, sp.g[j].n))
+		if (below(c, sp.g[j].period) || hidden(c, level, under, sp.g[j].n))
 			continue;
 		sp.g[j].first = maker(c, under, sp.g[j].n);	/* its cells: perf's copy of it */
 		print_line(c, level, &sp.g[j]);
 		if (!any_shown(c, level + 1, under, sp.g[j].n))
 			fprintf(c->f, "%*s%*sno entry >= %.2f%%\n",	/* -t: no indent */
 				c->o->f2.field_sep ? 0 : (int)(c->o->nr_keys + level) * HIER_INDENT, "",
-				overhead_width(c->o) + 4, "", c->o->percent_limit);
+				overhead_width(c->o, c->nr_members) + 4, "", c->o->percent_limit);
 		else
 			print_level(c, level + 1, under, sp.g[j].n);
 	}
@@ -572,10 +602,10 @@ static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_e
 		return;
 	}
 	for (size_t i = 0; i < n && level < c->o->nr_keys; i++) {	/* the leaves: the flat order */
-		if (below(c, leaves[i]->period) || hidden(c, leaves + i, 1))
+		if (below(c, leaves[i]->period) || hidden(c, level, leaves + i, 1))
 			continue;
 		const struct hier_group leaf = { leaves[i], leaves[i]->period, leaves[i]->nr_samples,
-						 leaves[i]->period_sys, leaves[i]->period_us, 0, 1 };
+						 leaves[i]->period_sys, leaves[i]->period_us, 0, 1, leaves + i };
 
 		print_line(c, level, &leaf);
 		if (c->o->callchain && leaves[i]->chain)
@@ -593,7 +623,7 @@ static void measure(struct hier_ctx *c, size_t level, const struct pk_hist_entry
 
 	if (level + 1 == c->o->nr_keys) {
 		for (size_t i = 0; i < n; i++)
-			if (!hidden(c, leaves + i, 1)) {
+			if (!hidden(c, level, leaves + i, 1)) {
 				widen(c, l, leaves[i]);
 				*top += level ? 0 : leaves[i]->period;
 			}
@@ -606,7 +636,7 @@ static void measure(struct hier_ctx *c, size_t level, const struct pk_hist_entry
 	for (size_t j = 0; j < sp.ng; j++) {
 		const struct pk_hist_entry **under = sp.order + sp.g[j].start;
 
-		if (hidden(c, under, sp.g[j].n))
+		if (hidden(c, level, under, sp.g[j].n))
 			continue;
 		widen(c, l, maker(c, under, sp.g[j].n));
 		*top += level ? 0 : sp.g[j].period;
@@ -627,18 +657,19 @@ static void print_header(const struct hier_ctx *c)
 {
 	size_t nk = c->o->nr_keys, ncol = 0;
 	const char *sep = c->o->f2.field_sep;
-	struct { const char *name; int width; } col[5] = { { "Overhead", OVERHEAD_WIDTH } };
+	int pw = OVERHEAD_WIDTH * (int)c->nr_members, cw = COUNT_WIDTH * (int)c->nr_members;
+	struct { const char *name; int width; } col[5] = { { "Overhead", pw } };
 	int names = 0, keys;
 
 	ncol = 1;
 	if (c->o->f2.cpu_util) {
-		col[ncol++] = (typeof(col[0])){ "sys", OVERHEAD_WIDTH };
-		col[ncol++] = (typeof(col[0])){ "usr", OVERHEAD_WIDTH };
+		col[ncol++] = (typeof(col[0])){ "sys", pw };
+		col[ncol++] = (typeof(col[0])){ "usr", pw };
 	}
 	if (c->o->show_nr)
-		col[ncol++] = (typeof(col[0])){ "Samples", COUNT_WIDTH };
+		col[ncol++] = (typeof(col[0])){ "Samples", cw };
 	if (period_col(c->o))
-		col[ncol++] = (typeof(col[0])){ "Period", COUNT_WIDTH };
+		col[ncol++] = (typeof(col[0])){ "Period", cw };
 	fprintf(c->f, "# %*s", sep ? 0 : (int)(nk - 1) * HIER_INDENT, "");
 	for (size_t i = 0; i < ncol; i++)
 		fprintf(c->f, "%*s%s", col[i].width, col[i].name, sep ? sep : "  ");
@@ -649,7 +680,7 @@ static void print_header(const struct hier_ctx *c)
 		keys = imax(keys, (int)k * HIER_INDENT + c->wd.w[k]);
 	fputs("\n# ", c->f);
 	if (!sep) {	/* perf joins the number columns' dots with ".." */
-		dots(c->f, (int)(nk - 1) * HIER_INDENT + overhead_width(c->o));
+		dots(c->f, (int)(nk - 1) * HIER_INDENT + overhead_width(c->o, c->nr_members));
 	} else {
 		for (size_t i = 0; i < ncol; i++) {
 			fputs(i ? sep : "", c->f);
@@ -680,14 +711,15 @@ static const struct pk_hist_entry **prepare(struct hier_ctx *c, size_t *np)
 		return NULL;
 	c->active = (o->comms || o->pids || o->tids ? HIER_F_THREAD : 0) | (o->dsos ? HIER_F_DSO : 0) |
 		    (o->syms ? HIER_F_SYM : 0);
-	for (size_t k = 0; k < o->nr_keys; k++)
-		c->matched |= o->keys[k] == PK_HIST_KEY_COMM || o->keys[k] == PK_HIST_KEY_PID ? HIER_F_THREAD :
-			      o->keys[k] == PK_HIST_KEY_DSO ? HIER_F_DSO : o->keys[k] == PK_HIST_KEY_SYM ? HIER_F_SYM : 0;
 	for (size_t i = 0; i < pk_hist_nr(c->h); i++) {
 		const struct pk_hist_entry *e = pk_hist_get(c->h, i);
 
 		if (!e->s.filtered || leaf_bits(o, e))
 			leaves[n++] = e;
+	}
+	if (!(c->marks = hier_marks_new(o->keys, o->nr_keys, leaves, n, c->active, collapse_cmp, marks_bits, o))) {
+		free(leaves);
+		return NULL;
 	}
 	measure(c, 0, leaves, n, &l, &top);
 	c->wd = hier_widths(o, &l);
@@ -699,19 +731,21 @@ static const struct pk_hist_entry **prepare(struct hier_ctx *c, size_t *np)
 void report_hier_totals(const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,
 			uint64_t *period)
 {
-	struct hier_ctx c = { .o = o, .h = h, .threads = threads };
+	struct hier_ctx c = { .o = o, .h = h, .threads = threads, .nr_members = 1 };
 	size_t n;
 	const struct pk_hist_entry **leaves;
 
 	if (!o->f3.hierarchy || !o->f2.relative || !(leaves = prepare(&c, &n)))
 		return;
 	*period = c.total;
+	hier_marks_free(c.marks);
 	free(leaves);
 }
 
-int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads)
+int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,
+		      uint32_t nr_members)
 {
-	struct hier_ctx c = { .f = f, .o = o, .h = h, .threads = threads };
+	struct hier_ctx c = { .f = f, .o = o, .h = h, .threads = threads, .nr_members = nr_members };
 	size_t n;
 	const struct pk_hist_entry **leaves = prepare(&c, &n);
 
@@ -720,6 +754,7 @@ int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist
 	if (!o->quiet)
 		print_header(&c);
 	print_level(&c, 0, leaves, n);
+	hier_marks_free(c.marks);
 	free(leaves);
 	return c.nomem ? -ENOMEM : 0;
 }
@@ -728,7 +763,6 @@ int report_hier_setup(struct report_opts *o)
 {
 	const struct { bool given; const char *name; } not_yet[] = {
 		{ o->fields_arg != NULL, "-F" },
-		{ o->group_opt > 0, "--group" },
 	};
 
 	if (!o->f3.hierarchy)

@@ -591,7 +591,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 			print_headers(f, o, cols, n);
 	}
 	if (o->f3.hierarchy) {	/* report-hier.c */
-		if (report_hier_print(f, o, ev->hist, threads) < 0)
+		if (report_hier_print(f, o, ev->hist, threads, nr_members) < 0)
 			cli_message(stderr, "perfkit report: out of memory\n");
 		fputs("\n\n", f);
 		return;

@@ -8,7 +8,7 @@
 # entries' sum (the header's event count too); the parent, period, time,
 # symbol_size, socket, dso_size, code_page_size, addr, cgroup_id and
 # (perf's, for a --sort naming "symbol") ipc_null keys as levels;
-# --show-cpu-utilization, -v and -t.
+# --show-cpu-utilization, -v, -t and event groups.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -44,6 +44,17 @@ for a in "--dsos [kernel.kallsyms]" "--dsos [kernel.kallsyms] --percentage relat
 	"--tid $wpid --sort dso,sym" "--tid $wpid --sort pid,dso -g caller --percentage relative"; do
 	# shellcheck disable=SC2086 # the flags are words
 	same_as_perf mixed.data --no-children --hierarchy $a
+done
+
+# --pid and --tid with every process, under the comm level (which does not
+# decide them: perf's marks follow its collapse order) and others
+# shellcheck disable=SC2013 # the pids are words
+for p in $(awk '{ split($2, a, ":"); print a[1] }' <<<"$pids" | sort -u); do
+	for s in "" "--sort pid,dso" "--sort dso,comm,sym"; do
+		# shellcheck disable=SC2086 # the flags are words
+		same_as_perf mixed.data --no-children --hierarchy -g none --pid "$p" $s
+	done
+	same_as_perf mixed.data --no-children --hierarchy -g none --tid "$p"
 done
 
 # the parent and period keys as levels (the period's cell the entry's sum)
@@ -91,6 +102,19 @@ for a in "--sort comm,dso,sym -t ," "--sort comm -t , -n --show-total-period" \
 	# shellcheck disable=SC2086 # the flags are words
 	same_as_perf mixed.data --no-children --hierarchy $a
 done
+
+# event groups: a column per member, on a group and with --group
+perf record -q --group -e cpu-clock,task-clock -c 200000 -o group.data -- "$W" hot 30 >/dev/null 2>&1
+perf record -q -e cpu-clock,task-clock -c 200000 -o two.data -- "$W" hot 30 >/dev/null 2>&1
+for a in "" "-n" "-n --show-total-period --show-cpu-utilization" "--sort dso,sym" "--sort sym -q" \
+	"--no-group" "--percent-limit 2 --sort comm,dso,sym" "--stdio-color=always" "--sort dso,sym -g caller" \
+	"--comms perfkit-workload" "-v" "-t ," "-t , -n --show-total-period --show-cpu-utilization"; do
+	for f in group two; do
+		# shellcheck disable=SC2086 # the flags are words
+		same_as_perf "$f.data" --no-children --hierarchy --group --sort comm,dso $a
+	done
+done
+same_as_perf group.data --no-children --hierarchy
 
 # what a user sees: the parent's share holds its filtered children's too
 run report -i mixed.data --stdio -q --no-children -g none --hierarchy --sort comm,dso --dsos '[kernel.kallsyms]' \
