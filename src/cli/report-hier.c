@@ -3,7 +3,7 @@
  * report-hier.c - report --hierarchy: perf 6.1's hierarchical --stdio
  * output, one level per sort key (comm, pid, cpu, dso, sym, parent,
  * period: its cell the entry's sum; time, symbol_size, socket, dso_size,
- * code_page_size, addr, cgroup_id and perf's ipc_null: the flat table's
+ * code_page_size, addr, cgroup_id, cgroup and perf's ipc_null: the flat table's
  * cells, trimmed as perf's), each entry the sum of
  * the samples below it, indented three spaces a level, siblings by period
  * (largest first) then by their key as the flat table orders them, the
@@ -93,7 +93,7 @@ static bool flat_cell(enum pk_hist_key k)
 {
 	return k == PK_HIST_KEY_TIME || k == PK_HIST_KEY_SYM_SIZE || k == PK_HIST_KEY_SOCKET ||
 	       k == PK_HIST_KEY_DSO_SIZE || k == PK_HIST_KEY_CODE_PAGE_SIZE || k == PK_HIST_KEY_ADDR ||
-	       k == PK_HIST_KEY_CGROUP_ID || k == PK_HIST_KEY_IPC_NULL;
+	       k == PK_HIST_KEY_CGROUP_ID || k == PK_HIST_KEY_IPC_NULL || k == PK_HIST_KEY_CGROUP;
 }
 
 static int key_min_width(const struct report_opts *o, enum pk_hist_key k)
@@ -106,7 +106,7 @@ static int key_min_width(const struct report_opts *o, enum pk_hist_key k)
 
 /* The widest cells so far, by perf's hists__calc_col_len. */
 struct hier_lens {
-	int comm, dso, sym, parent;
+	int comm, dso, sym, parent, cgroup;
 };
 
 /* Widen lens by an entry shown: perf sizes the columns by every entry it
@@ -119,6 +119,8 @@ static void widen(const struct hier_ctx *c, struct hier_lens *l, const struct pk
 	l->comm = imax(l->comm, comm ? (int)strlen(comm) : 0);
 	if (e->s.parent)
 		l->parent = imax(l->parent, (int)strlen(e->s.parent));
+	if (e->s.cgroup)	/* perf's cgroup name, sized as the flat table's */
+		l->cgroup = imax(l->cgroup, (int)strlen(report_sort2_cgroup_name(c->o, e->s.cgroup)));
 	if (e->s.dso)
 		l->dso = imax(l->dso, (int)strlen(e->s.dso));
 	if (e->s.sym) {	/* -v: perf's "0x...  o " before it */
@@ -138,7 +140,7 @@ static struct hier_widths hier_widths(const struct report_opts *o, const struct 
 		enum pk_hist_key key = o->keys[k];
 		int v = key == PK_HIST_KEY_COMM ? l->comm : key == PK_HIST_KEY_DSO ? l->dso :
 			key == PK_HIST_KEY_SYM ? l->sym : key == PK_HIST_KEY_PID && l->comm ? l->comm + 8 :
-			key == PK_HIST_KEY_PARENT ? l->parent : 0;
+			key == PK_HIST_KEY_PARENT ? l->parent : key == PK_HIST_KEY_CGROUP ? l->cgroup : 0;
 
 		wd.w[k] = imax(v, key_min_width(o, key));
 	}
@@ -186,11 +188,13 @@ static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const stru
 	if (k == PK_HIST_KEY_PERIOD)	/* the samples' period */
 		return num_cmp(a->s.period, b->s.period);
 	if (k == PK_HIST_KEY_TIME || k == PK_HIST_KEY_SYM_SIZE || k == PK_HIST_KEY_DSO_SIZE ||
-	    k == PK_HIST_KEY_CODE_PAGE_SIZE)	/* the flat table's orders */
+	    k == PK_HIST_KEY_CODE_PAGE_SIZE || k == PK_HIST_KEY_CGROUP)	/* the flat table's orders */
 		return num_cmp(k == PK_HIST_KEY_TIME ? a->s.time : k == PK_HIST_KEY_SYM_SIZE ? a->s.sym_size :
-			       k == PK_HIST_KEY_DSO_SIZE ? a->s.dso_size : a->s.code_page_size,
+			       k == PK_HIST_KEY_DSO_SIZE ? a->s.dso_size : k == PK_HIST_KEY_CGROUP ? a->s.cgroup :
+			       a->s.code_page_size,
 			       k == PK_HIST_KEY_TIME ? b->s.time : k == PK_HIST_KEY_SYM_SIZE ? b->s.sym_size :
-			       k == PK_HIST_KEY_DSO_SIZE ? b->s.dso_size : b->s.code_page_size);
+			       k == PK_HIST_KEY_DSO_SIZE ? b->s.dso_size : k == PK_HIST_KEY_CGROUP ? b->s.cgroup :
+			       b->s.code_page_size);
 	if (k == PK_HIST_KEY_SOCKET)
 		return a->s.socket < b->s.socket ? -1 : a->s.socket > b->s.socket;
 	if (k == PK_HIST_KEY_ADDR)	/* perf's (int64_t)(right - left) */
@@ -704,7 +708,7 @@ static const struct pk_hist_entry **prepare(struct hier_ctx *c, size_t *np)
 	const struct report_opts *o = c->o;
 	size_t n = 0;
 	const struct pk_hist_entry **leaves = calloc(pk_hist_nr(c->h) ? pk_hist_nr(c->h) : 1, sizeof(*leaves));
-	struct hier_lens l = { 0, 0, 0 };
+	struct hier_lens l = { 0, 0, 0, 0, 0 };
 	uint64_t top = 0;
 
 	if (!leaves)
@@ -774,7 +778,7 @@ int report_hier_setup(struct report_opts *o)
 		    o->keys[k] != PK_HIST_KEY_PERIOD && !flat_cell(o->keys[k]))
 			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso, sym, "
 					 "parent, period, time, symbol_size, socket, dso_size, code_page_size, "
-					 "addr and cgroup_id so far");
+					 "addr, cgroup_id and cgroup so far");
 	o->children = false;	/* perf: no Children in the hierarchy, even with --children */
 	for (size_t i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
 		if (not_yet[i].given)

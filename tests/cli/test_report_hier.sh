@@ -6,7 +6,7 @@
 # entry keep its period, an entry shows when one below it passes, a filter
 # no level's key is of hides all, and relative shares are of the shown top
 # entries' sum (the header's event count too); the parent, period, time,
-# symbol_size, socket, dso_size, code_page_size, addr, cgroup_id and
+# symbol_size, socket, dso_size, code_page_size, addr, cgroup_id, cgroup and
 # (perf's, for a --sort naming "symbol") ipc_null keys as levels;
 # --show-cpu-utilization, -v, -t and event groups.
 . "$(dirname "$0")/tap.sh"
@@ -83,6 +83,13 @@ for a in "" "-n --show-total-period" "--percentage relative --dsos [kernel.kalls
 	"--stdio-color=always --sort dso,sym" "--percent-limit 5 -g caller" "--sort period,comm --show-total-period"; do
 	# shellcheck disable=SC2086 # the flags are words
 	same_as_perf mixed.data --no-children --hierarchy --sort comm,dso --show-cpu-utilization $a
+done
+
+# the cgroup key, of a recording with --all-cgroups
+perf record -q --all-cgroups -e cpu-clock -c 500000 -o cg.data -- "$W" hot 20 >/dev/null 2>&1
+for a in "--sort cgroup,comm" "--sort comm,cgroup -n" "--sort cgroup,dso,sym -t ,"; do
+	# shellcheck disable=SC2086 # the flags are words
+	same_as_perf cg.data --no-children --hierarchy $a
 done
 
 # -v: the objects' paths, each symbol's address and origin before it
