@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report-hier.c - report --hierarchy: perf 6.1's hierarchical --stdio
- * output, one level per sort key (comm, pid, cpu, dso, sym), each entry the sum of
+ * output, one level per sort key (comm, pid, cpu, dso, sym, parent,
+ * period: its cell the entry's sum; time, symbol_size, socket, dso_size,
+ * code_page_size, addr, cgroup_id, cgroup and perf's ipc_null: the flat table's
+ * cells, trimmed as perf's), each entry the sum of
  * the samples below it, indented three spaces a level, siblings by period
  * (largest first) then by their key as the flat table orders them, the
  * leaves in the flat histogram's own order; -n's and --show-total-period's
@@ -12,8 +15,20 @@
  * children --percent-limit hides all gets perf's "no entry >= N%" line.
  * With call graphs (-g) each leaf's graph follows it as in the flat
  * table, of the leaf's own period: perf has no Children in this mode.
+ * The name filters (--comms, --pid, --tid, --dsos, --symbols) work as
+ * perf's hierarchy filter marks (replayed by report-hier-marks.c): an
+ * entry's period keeps what they hide below it, it shows when its mark
+ * is clear (every entry hidden when no level has the filter's key), the
+ * columns are sized by the entries shown; --percentage relative takes
+ * the shares (of the table and the graphs) of the shown top entries' sum.
+ * --show-cpu-utilization's sys and usr columns follow the Overhead; -v
+ * puts perf's address and symbol origin before each symbol; -t SEP
+ * joins the cells by SEP, perf's way (no indent but the level's); an
+ * event group's view has each number column once per member.  An upper
+ * level's cells are those of the flat entry perf made it from.
  */
 #include "report.h"
+#include "report-hier.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -35,7 +50,9 @@ struct hier_widths {
 struct hier_group {
 	const struct pk_hist_entry *first;
 	uint64_t period, nr_samples;
+	uint64_t sys, us;	/* --show-cpu-utilization's: the kernel's and user's */
 	size_t start, n;
+	const struct pk_hist_entry *const *leaves;	/* its n leaves (a group's members' sums) */
 };
 
 struct hier_ctx {
@@ -45,6 +62,10 @@ struct hier_ctx {
 	struct hier_widths wd;
 	bool nomem;
 	struct pk_threads *threads;	/* the Pid:Command cells' comms */
+	unsigned active;		/* the filter types given */
+	struct hier_marks *marks;	/* perf's filter marks (report-hier-marks.c) */
+	uint64_t total;			/* what the percentages are of */
+	uint32_t nr_members;		/* the event group's columns (1: no group view) */
 };
 
 /* A key's header, as perf joins them (trimmed), and its width before that. */
@@ -55,13 +76,11 @@ static const char *key_name(enum pk_hist_key k)
 	case PK_HIST_KEY_DSO: return "Shared Object";
 	case PK_HIST_KEY_PID: return "Pid:Command";
 	case PK_HIST_KEY_CPU: return "CPU";
-	default: return "Symbol";
+	case PK_HIST_KEY_PARENT: return "Parent symbol";
+	case PK_HIST_KEY_PERIOD: return "Period";
+	case PK_HIST_KEY_SYM: return "Symbol";
+	default: return report_sort2_header(k);
 	}
-}
-
-static int key_min_width(enum pk_hist_key k)
-{
-	return k == PK_HIST_KEY_PID ? 15 : (int)strlen(key_name(k));
 }
 
 static int imax(int a, int b)
@@ -69,35 +88,61 @@ static int imax(int a, int b)
 	return a > b ? a : b;
 }
 
-static struct hier_widths hier_widths(const struct report_opts *o, const struct pk_hist *h,
-				      struct pk_threads *threads)
+/* The keys whose cells the flat table's printer makes (trimmed here). */
+static bool flat_cell(enum pk_hist_key k)
+{
+	return k == PK_HIST_KEY_TIME || k == PK_HIST_KEY_SYM_SIZE || k == PK_HIST_KEY_SOCKET ||
+	       k == PK_HIST_KEY_DSO_SIZE || k == PK_HIST_KEY_CODE_PAGE_SIZE || k == PK_HIST_KEY_ADDR ||
+	       k == PK_HIST_KEY_CGROUP_ID || k == PK_HIST_KEY_IPC_NULL || k == PK_HIST_KEY_CGROUP;
+}
+
+static int key_min_width(const struct report_opts *o, enum pk_hist_key k)
+{
+	if (flat_cell(k))	/* perf's fixed widths, at least the header's */
+		return imax(report_sort2_width(o, k), (int)strlen(key_name(k)));
+	return k == PK_HIST_KEY_PID ? 15 : k == PK_HIST_KEY_PERIOD ? COUNT_WIDTH : (int)strlen(key_name(k));
+}
+
+
+/* The widest cells so far, by perf's hists__calc_col_len. */
+struct hier_lens {
+	int comm, dso, sym, parent, cgroup;
+};
+
+/* Widen lens by an entry shown: perf sizes the columns by every entry it
+ * shows, at each level by the flat entry that made it. */
+static void widen(const struct hier_ctx *c, struct hier_lens *l, const struct pk_hist_entry *e)
+{
+	/* perf sizes by the thread's comm at the end, not the sample's */
+	const char *comm = pk_threads_comm(c->threads, e->s.pid, e->s.tid);
+
+	l->comm = imax(l->comm, comm ? (int)strlen(comm) : 0);
+	if (e->s.parent)
+		l->parent = imax(l->parent, (int)strlen(e->s.parent));
+	if (e->s.cgroup)	/* perf's cgroup name, sized as the flat table's */
+		l->cgroup = imax(l->cgroup, (int)strlen(report_sort2_cgroup_name(c->o, e->s.cgroup)));
+	if (e->s.dso)
+		l->dso = imax(l->dso, (int)strlen(e->s.dso));
+	if (e->s.sym) {	/* -v: perf's "0x...  o " before it */
+		l->sym = imax(l->sym, (int)strlen(e->s.sym) + 4 + (c->o->verbose ? ADDR_DIGITS + 2 + 3 : 0));
+	} else {	/* "[.] 0x" and the digits; an object column at least that wide */
+		l->sym = imax(l->sym, ADDR_DIGITS + 4 + 2);
+		if (!c->o->dsos)	/* perf's hists__set_unres_dso_col_len */
+			l->dso = imax(l->dso, ADDR_DIGITS);
+	}
+}
+
+static struct hier_widths hier_widths(const struct report_opts *o, const struct hier_lens *l)
 {
 	struct hier_widths wd;
-	int comm = 0, dso = 0, sym = 0;
 
-	for (size_t i = 0; i < pk_hist_nr(h); i++) {
-		const struct pk_hist_entry *e = pk_hist_get(h, i);
-		/* perf sizes by the thread's comm at the end, not the sample's */
-		const char *c = pk_threads_comm(threads, e->s.pid, e->s.tid);
-
-		if (e->s.filtered)
-			continue;	/* --socket-filter's */
-		comm = imax(comm, c ? (int)strlen(c) : 0);
-		if (e->s.dso)
-			dso = imax(dso, (int)strlen(e->s.dso));
-		if (e->s.sym) {
-			sym = imax(sym, (int)strlen(e->s.sym) + 4);
-		} else {	/* "[.] 0x" and the digits; an object column at least that wide */
-			sym = imax(sym, ADDR_DIGITS + 4 + 2);
-			dso = imax(dso, ADDR_DIGITS);
-		}
-	}
 	for (size_t k = 0; k < o->nr_keys; k++) {
 		enum pk_hist_key key = o->keys[k];
-		int v = key == PK_HIST_KEY_COMM ? comm : key == PK_HIST_KEY_DSO ? dso :
-			key == PK_HIST_KEY_SYM ? sym : key == PK_HIST_KEY_PID && comm ? comm + 8 : 0;
+		int v = key == PK_HIST_KEY_COMM ? l->comm : key == PK_HIST_KEY_DSO ? l->dso :
+			key == PK_HIST_KEY_SYM ? l->sym : key == PK_HIST_KEY_PID && l->comm ? l->comm + 8 :
+			key == PK_HIST_KEY_PARENT ? l->parent : key == PK_HIST_KEY_CGROUP ? l->cgroup : 0;
 
-		wd.w[k] = imax(v, key_min_width(key));
+		wd.w[k] = imax(v, key_min_width(o, key));
 	}
 	return wd;
 }
@@ -109,12 +154,56 @@ static int num_cmp(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
+/* x first (-1) when x - y is positive as perf's int64_t difference. */
+static int signed_first(uint64_t x, uint64_t y)
+{
+	int64_t d = (int64_t)(x - y);
+
+	return d > 0 ? -1 : d < 0;
+}
+
+static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
+
+/* perf's sort__sym_cmp: by object, then resolved symbols by start, then
+ * addresses. */
+static int addr_order(const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	int c;
+
+	if ((c = key_cmp(PK_HIST_KEY_DSO, a, b)))
+		return c;
+	if (!a->s.sym || !b->s.sym)
+		return a->s.sym || b->s.sym ? (a->s.sym ? -1 : 1) : num_cmp(a->s.ip, b->s.ip);
+	return num_cmp(a->s.sym_start, b->s.sym_start);
+}
+
 static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
+	if (k == PK_HIST_KEY_IPC_NULL)
+		return addr_order(a, b);
 	if (k == PK_HIST_KEY_PID)	/* perf's thread: by its tid */
 		return num_cmp(a->s.tid, b->s.tid);
 	if (k == PK_HIST_KEY_CPU)
 		return a->s.cpu < b->s.cpu ? -1 : a->s.cpu > b->s.cpu;
+	if (k == PK_HIST_KEY_PERIOD)	/* the samples' period */
+		return num_cmp(a->s.period, b->s.period);
+	if (k == PK_HIST_KEY_TIME || k == PK_HIST_KEY_SYM_SIZE || k == PK_HIST_KEY_DSO_SIZE ||
+	    k == PK_HIST_KEY_CODE_PAGE_SIZE || k == PK_HIST_KEY_CGROUP)	/* the flat table's orders */
+		return num_cmp(k == PK_HIST_KEY_TIME ? a->s.time : k == PK_HIST_KEY_SYM_SIZE ? a->s.sym_size :
+			       k == PK_HIST_KEY_DSO_SIZE ? a->s.dso_size : k == PK_HIST_KEY_CGROUP ? a->s.cgroup :
+			       a->s.code_page_size,
+			       k == PK_HIST_KEY_TIME ? b->s.time : k == PK_HIST_KEY_SYM_SIZE ? b->s.sym_size :
+			       k == PK_HIST_KEY_DSO_SIZE ? b->s.dso_size : k == PK_HIST_KEY_CGROUP ? b->s.cgroup :
+			       b->s.code_page_size);
+	if (k == PK_HIST_KEY_SOCKET)
+		return a->s.socket < b->s.socket ? -1 : a->s.socket > b->s.socket;
+	if (k == PK_HIST_KEY_ADDR)	/* perf's (int64_t)(right - left) */
+		return signed_first(b->s.addr, a->s.addr);
+	if (k == PK_HIST_KEY_CGROUP_ID)	/* perf's left - right, device then inode */
+		return a->s.cgroup_dev != b->s.cgroup_dev ? signed_first(a->s.cgroup_dev, b->s.cgroup_dev) :
+							   signed_first(a->s.cgroup_ino, b->s.cgroup_ino);
+	if (k == PK_HIST_KEY_PARENT)	/* [other] (none) first */
+		return !a->s.parent || !b->s.parent ? !!a->s.parent - !!b->s.parent : strcmp(a->s.parent, b->s.parent);
 	const char *x = k == PK_HIST_KEY_COMM ? a->s.comm : k == PK_HIST_KEY_DSO ? a->s.dso : a->s.sym;
 	const char *y = k == PK_HIST_KEY_COMM ? b->s.comm : k == PK_HIST_KEY_DSO ? b->s.dso : b->s.sym;
 	int c;
@@ -131,7 +220,23 @@ static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const stru
 	return a->s.sym_start < b->s.sym_start ? -1 : a->s.sym_start > b->s.sym_start;
 }
 
-static const struct report_opts *sort_opts;	/* qsort's: the keys, */
+/* Member `slot`'s sum of field `what` (0 period, 1 samples, 2 sys, 3
+ * usr) over g's leaves. */
+static uint64_t member_sum(const struct hier_group *g, size_t slot, int what)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		const struct pk_hist_pair *p = g->leaves[i]->pairs ? &g->leaves[i]->pairs[slot] : NULL;
+
+		if (p)
+			v += what == 0 ? p->period : what == 1 ? p->nr_samples : what == 2 ? p->period_sys : p->period_us;
+	}
+	return v;
+}
+
+static uint32_t sort_members;			/* qsort's: the group's size, */
+static const struct report_opts *sort_opts;	/* the keys, */
 static size_t sort_level;			/* and the level sorted */
 
 /*
@@ -146,6 +251,12 @@ static int group_cmp(const void *pa, const void *pb)
 
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
+	for (uint32_t m = 0; m + 1 < sort_members; m++) {	/* perf's group sort: each member's */
+		uint64_t ma = member_sum(a, m, 0), mb = member_sum(b, m, 0);
+
+		if (ma != mb)
+			return ma > mb ? -1 : 1;
+	}
 	for (size_t k = sort_level; k < sort_opts->nr_keys; k++) {
 		int c;
 
@@ -157,11 +268,57 @@ static int group_cmp(const void *pa, const void *pb)
 	return x->s.ip < y->s.ip ? -1 : x->s.ip > y->s.ip;
 }
 
-/* Entry e's key-k cell: padded to the column but the symbol's. */
-static void print_cell(const struct hier_ctx *c, size_t k, const struct pk_hist_entry *e)
+/* The filter types that hide flat entry e (--comms, --pid and --tid are
+ * perf's thread filter; --dsos is told by the name the entry shows). */
+static unsigned leaf_bits(const struct report_opts *o, const struct pk_hist_entry *e)
+{
+	unsigned b = 0;
+
+	if ((o->comms && !report_in_list(o->comms, e->s.comm)) ||
+	    (o->pids && !report_in_ids(o->pids, o->nr_pids, e->s.pid)) ||
+	    (o->tids && !report_in_ids(o->tids, o->nr_tids, e->s.tid)))
+		b |= HIER_F_THREAD;
+	if (o->syms && !report_in_list(o->syms, e->s.sym))
+		b |= HIER_F_SYM;
+	if (o->dsos && e->s.filtered && !report_verbose_dso_listed(o, e->s.dso, NULL))
+		b |= HIER_F_DSO;
+	return b;
+}
+
+/* leaf_bits for hier_marks_new. */
+static unsigned marks_bits(const void *arg, const struct pk_hist_entry *e)
+{
+	return leaf_bits(arg, e);
+}
+
+/* Whether perf hides the level-`level` entry made of these leaves. */
+static bool hidden(const struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
+{
+	return hier_marks_hidden(c->marks, level, leaves, n);
+}
+
+/* Key k of two flat entries in perf's collapse order (its symbols: by
+ * object, then resolved ones by start, then addresses). */
+static int collapse_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	return k == PK_HIST_KEY_SYM ? addr_order(a, b) : key_cmp(k, a, b);
+}
+
+/* The flat entry perf made an entry of these leaves from: the first in
+ * its collapse order. */
+static const struct pk_hist_entry *maker(const struct hier_ctx *c, const struct pk_hist_entry **leaves, size_t n)
+{
+	return hier_marks_maker(c->marks, leaves, n);
+}
+
+/* Entry e's key-k cell: padded to the column but the symbol's and the
+ * period's (the entry's, its sum: perf's cell trimmed). */
+static void print_cell(struct hier_ctx *c, size_t k, const struct pk_hist_entry *e, uint64_t period)
 {
 	int w = c->wd.w[k];
 	const char *comm;
+	char buf[256];
+	FILE *m;
 
 	switch (c->o->keys[k]) {
 	case PK_HIST_KEY_PID:	/* perf's "%7d:%-*s", its leading spaces skipped */
@@ -178,86 +335,236 @@ static void print_cell(const struct hier_ctx *c, size_t k, const struct pk_hist_
 	case PK_HIST_KEY_DSO:
 		fprintf(c->f, "%-*.*s", w, w, e->s.dso ? e->s.dso : "[unknown]");
 		break;
-	default:
+	case PK_HIST_KEY_PARENT:
+		fprintf(c->f, "%-*.*s", w, w, e->s.parent ? e->s.parent : "[other]");
+		break;
+	case PK_HIST_KEY_PERIOD:
+		fprintf(c->f, "%" PRIu64, period);
+		break;
+	case PK_HIST_KEY_SYM:
+		if (c->o->verbose) {	/* perf's address and the origin of the DSO's symbols */
+			fprintf(c->f, "%-#*llx %c ", ADDR_DIGITS + 2, (unsigned long long)e->s.ip,
+				report_verbose_origin(c->o, e->s.dso));
+			w -= ADDR_DIGITS + 2 + 3;
+		}
 		fprintf(c->f, "[%c] ", e->s.level);
 		if (e->s.sym)
 			fprintf(c->f, "%.*s", imax(w - 4, 0), e->s.sym);
 		else
 			fprintf(c->f, "%-#.*llx", ADDR_DIGITS, (unsigned long long)e->s.ip);
 		break;
+	default:	/* the flat cell, its leading spaces skipped, no padding added */
+		memset(buf, 0, sizeof(buf));
+		if (!(m = fmemopen(buf, sizeof(buf) - 1, "w"))) {
+			c->nomem = true;
+			break;
+		}
+		report_sort2_print(m, c->o, c->o->keys[k], w, e, true);
+		fclose(m);
+		fputs(buf + strspn(buf, " "), c->f);
+		break;
 	}
 }
 
-/* The columns before the keys: perf's hists__overhead_width. */
-static int overhead_width(const struct report_opts *o)
+/* Whether --show-total-period's column shows: not with the period key. */
+static bool period_col(const struct report_opts *o)
 {
-	return OVERHEAD_WIDTH + (o->show_nr + o->show_period) * (COUNT_WIDTH + 2);
+	bool key = false;
+
+	for (size_t k = 0; k < o->nr_keys; k++)
+		key |= o->keys[k] == PK_HIST_KEY_PERIOD;
+	return o->show_period && !key;
+}
+
+/* The columns before the keys: perf's hists__overhead_width. */
+static int overhead_width(const struct report_opts *o, uint32_t nm)
+{
+	return OVERHEAD_WIDTH * nm + (o->f2.cpu_util ? 2 * (OVERHEAD_WIDTH * nm + 2) : 0) +
+	       (o->show_nr + period_col(o)) * (COUNT_WIDTH * (int)nm + 2);
+}
+
+static double percent(const struct hier_ctx *c, uint64_t period)
+{
+	return c->total ? 100.0 * (double)period / (double)c->total : 0.0;
 }
 
 static bool below(const struct hier_ctx *c, uint64_t period)
 {
-	return (float)report_flags2_percent(c->o, c->h, period) < (float)c->o->percent_limit;
+	return (float)percent(c, period) < (float)c->o->percent_limit;
 }
 
-/* An entry's line: its sums (period, nr samples), then its key's cell. */
-static void print_line(const struct hier_ctx *c, size_t level, const struct pk_hist_entry *e, uint64_t period,
-		       uint64_t nr)
+/* A number column's cell with -t: SEP before it, then " " and the
+ * leader's v and each member's sum of the same (`what` as print_cells'),
+ * padded to the column. */
+static void sep_cell(struct hier_ctx *c, const char *sep, const struct hier_group *g, int what, uint64_t v)
 {
-	fprintf(c->f, "%*s  ", (int)level * HIER_INDENT, "");
-	report_percent_cell(c->f, OVERHEAD_WIDTH, report_flags2_percent(c->o, c->h, period), c->o->color);
+	char buf[64 * 8];
+	int n = 0, width = (what == 1 || what == 4 ? COUNT_WIDTH : OVERHEAD_WIDTH) * (int)c->nr_members;
+
+	for (uint32_t m = 0; m < c->nr_members && n < (int)sizeof(buf) - 64; m++) {
+		uint64_t x = m ? member_sum(g, m - 1, what == 4 ? 0 : what) : v;
+		uint64_t total = m ? pk_hist_pair_total(c->h, m - 1) : c->total;
+
+		if (what == 1 || what == 4)
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %" PRIu64, x);
+		else
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %.2f%%",
+				      total ? 100.0 * (double)x / (double)total : 0.0);
+	}
+	fprintf(c->f, "%s%-*s", sep, width, n ? buf : "");
+}
+
+/* -t SEP's line: perf's cells of numbers after a space, each padded to
+ * its column, joined by SEP; no indent between the numbers and the key. */
+static void print_line_sep(struct hier_ctx *c, size_t level, const struct hier_group *g)
+{
+	const char *sep = c->o->f2.field_sep;
+
+	fprintf(c->f, "%*s", (int)level * HIER_INDENT, "");
+	sep_cell(c, "", g, 0, g->period);
+	if (c->o->f2.cpu_util) {
+		sep_cell(c, sep, g, 2, g->sys);
+		sep_cell(c, sep, g, 3, g->us);
+	}
 	if (c->o->show_nr)
-		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, nr);
-	if (c->o->show_period)
-		fprintf(c->f, "  %*" PRIu64, COUNT_WIDTH, period);
+		sep_cell(c, sep, g, 1, g->nr_samples);
+	if (period_col(c->o))
+		sep_cell(c, sep, g, 4, g->period);
+	fputs(sep, c->f);
+	print_cell(c, level, g->first, g->period);
+	fputc('\n', c->f);
+}
+
+/* A number column's cells: "  ", the leader's v, then each member's sum of
+ * the same (`what`: 0 Overhead, 1 Samples, 2 sys, 3 usr, 4 Period). */
+static void print_cells(struct hier_ctx *c, const struct hier_group *g, int what, uint64_t v)
+{
+	fputs("  ", c->f);
+	for (uint32_t m = 0; m < c->nr_members; m++) {
+		uint64_t x = m ? member_sum(g, m - 1, what == 4 ? 0 : what) : v;
+		uint64_t total = m ? pk_hist_pair_total(c->h, m - 1) : c->total;
+
+		if (what == 1 || what == 4)
+			fprintf(c->f, "%*" PRIu64, COUNT_WIDTH, x);
+		else
+			report_percent_cell(c->f, OVERHEAD_WIDTH, total ? 100.0 * (double)x / (double)total : 0.0,
+					    c->o->color);
+	}
+}
+
+/* An entry's line: its sums (g's), then its key's cell (of g's first). */
+static void print_line(struct hier_ctx *c, size_t level, const struct hier_group *g)
+{
+	if (c->o->f2.field_sep) {
+		print_line_sep(c, level, g);
+		return;
+	}
+	fprintf(c->f, "%*s", (int)level * HIER_INDENT, "");
+	print_cells(c, g, 0, g->period);
+	if (c->o->f2.cpu_util) {	/* perf's overhead_sys and overhead_us */
+		print_cells(c, g, 2, g->sys);
+		print_cells(c, g, 3, g->us);
+	}
+	if (c->o->show_nr)
+		print_cells(c, g, 1, g->nr_samples);
+	if (period_col(c->o))
+		print_cells(c, g, 4, g->period);
 	fprintf(c->f, "%*s  ", (int)(c->o->nr_keys - 1) * HIER_INDENT, "");
-	print_cell(c, level, e);
+	print_cell(c, level, g->first, g->period);
 	fputc('\n', c->f);
 }
 
 static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n);
 
-/* The leaves grouped by key `level` into g (n slots), in order of first
- * appearance, with their periods, samples and counts summed; how many. */
-static size_t group_leaves(const struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves,
-			   size_t n, struct hier_group *g)
+/* A leaf's call graph, as report_print_chain prints it but for its shares:
+ * of the hierarchy's total (perf's hists__total_period there, which
+ * --percentage relative makes the shown top entries' sum). */
+static void print_chain(struct hier_ctx *c, const struct pk_hist_entry *e)
 {
-	size_t ng = 0;
+	const struct report_opts *o = c->o;
+	uint64_t min_hit = (uint64_t)((double)report_flags2_total(o, c->h) * (o->cg.min_percent / 100));
+	struct report_cg cg = o->cg;
 
+	if (pk_callchain_sort(e->chain, o->cg.mode, min_hit, o->cg.min_percent) < 0) {
+		c->nomem = true;
+		return;
+	}
+	cg.color = o->color ? cli_percent_color : NULL;
+	report_callchain_print(c->f, &cg, e->chain, c->total, e->period, o->sort_sym);
+}
+
+/* A level's entries: the groups and their leaves, each group's together. */
+struct hier_split {
+	struct hier_group *g;
+	const struct pk_hist_entry **order;
+	size_t ng;
+};
+
+/* The leaves (in flat order) grouped by key `level` into sp, in order of
+ * first appearance, with their periods and samples summed, each group's
+ * leaves together in sp->order in flat order; -ENOMEM, or 0. */
+static int split(const struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n,
+		 struct hier_split *sp)
+{
+	enum pk_hist_key k = c->o->keys[level];
+	size_t pos = 0;
+
+	sp->ng = 0;
+	sp->g = calloc(n ? n : 1, sizeof(*sp->g));
+	sp->order = calloc(n ? n : 1, sizeof(*sp->order));
+	if (!sp->g || !sp->order) {
+		free(sp->g);
+		free(sp->order);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t j = 0;
 
-		while (j < ng && key_cmp(c->o->keys[level], g[j].first, leaves[i]))
+		while (j < sp->ng && key_cmp(k, sp->g[j].first, leaves[i]))
 			j++;
-		if (j == ng)
-			g[ng++].first = leaves[i];
-		g[j].period += leaves[i]->period;
-		g[j].nr_samples += leaves[i]->nr_samples;
-		g[j].n++;
+		if (j == sp->ng)
+			sp->g[sp->ng++].first = leaves[i];
+		sp->g[j].period += leaves[i]->period;
+		sp->g[j].nr_samples += leaves[i]->nr_samples;
+		sp->g[j].sys += leaves[i]->period_sys;
+		sp->g[j].us += leaves[i]->period_us;
+		sp->g[j].n++;
 	}
-	return ng;
+	for (size_t j = 0; j < sp->ng; j++) {
+		sp->g[j].start = pos;
+		sp->g[j].leaves = sp->order + pos;
+		for (size_t i = 0; i < n; i++)
+			if (!key_cmp(k, sp->g[j].first, leaves[i]))
+				sp->order[pos++] = leaves[i];
+	}
+	return 0;
 }
 
-/* Whether any entry at `level` made of these leaves is over --percent-limit
- * (*nomem set when out of memory). */
+static void split_free(struct hier_split *sp)
+{
+	free(sp->g);
+	free(sp->order);
+}
+
+/* Whether any entry at `level` made of these leaves is shown: not hidden
+ * by a filter, not under --percent-limit (*nomem set when out of memory). */
 static bool any_shown(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
 {
-	struct hier_group *g;
-	size_t ng = 0;
+	struct hier_split sp;
 	bool shown = false;
 
 	if (level + 1 == c->o->nr_keys) {
 		for (size_t i = 0; i < n; i++)
-			shown |= !below(c, leaves[i]->period);
+			shown |= !below(c, leaves[i]->period) && !hidden(c, level, leaves + i, 1);
 		return shown;
 	}
-	if (!(g = calloc(n ? n : 1, sizeof(*g)))) {
+	if (split(c, level, leaves, n, &sp) < 0) {
 		c->nomem = true;
 		return false;
 	}
-	ng = group_leaves(c, level, leaves, n, g);
-	for (size_t j = 0; j < ng; j++)
-		shown |= !below(c, g[j].period);
-	free(g);
+	for (size_t j = 0; j < sp.ng; j++)
+		shown |= !below(c, sp.g[j].period) && !hidden(c, level, sp.order + sp.g[j].start, sp.g[j].n);
+	split_free(&sp);
 	return shown;
 }
 
@@ -265,39 +572,31 @@ static bool any_shown(struct hier_ctx *c, size_t level, const struct pk_hist_ent
  * each printed with what lies under it. */
 static void print_groups(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
 {
-	struct hier_group *g = calloc(n, sizeof(*g));
-	const struct pk_hist_entry **order = calloc(n, sizeof(*order));
-	size_t ng = 0, pos = 0;
+	struct hier_split sp;
 
-	if (!g || !order) {
+	if (split(c, level, leaves, n, &sp) < 0) {
 		c->nomem = true;
-		goto out;
-	}
-	ng = group_leaves(c, level, leaves, n, g);
-	for (size_t j = 0; j < ng; j++) {	/* each group's leaves together, in flat order */
-		g[j].start = pos;
-		for (size_t i = 0; i < n; i++)
-			if (!key_cmp(c->o->keys[level], g[j].first, leaves[i]))
-				order[pos++] = leaves[i];
+		return;
 	}
 	sort_opts = c->o;
 	sort_level = level;
-	qsort(g, ng, sizeof(*g), group_cmp);
-	for (size_t j = 0; j < ng && !c->nomem; j++) {
-		bool shown = false;
+	sort_members = c->nr_members;
+	qsort(sp.g, sp.ng, sizeof(*sp.g), group_cmp);
+	for (size_t j = 0; j < sp.ng && !c->nomem; j++) {
+		const struct pk_hist_entry **under = sp.order + sp.g[j].start;
 
-		if (below(c, g[j].period))
+		if (below(c, sp.g[j].period) || hidden(c, level, under, sp.g[j].n))
 			continue;
-		print_line(c, level, g[j].first, g[j].period, g[j].nr_samples);
-		if (!(shown = any_shown(c, level + 1, order + g[j].start, g[j].n)))
-			fprintf(c->f, "%*s%*sno entry >= %.2f%%\n", (int)(c->o->nr_keys + level) * HIER_INDENT, "",
-				overhead_width(c->o) + 4, "", c->o->percent_limit);
+		sp.g[j].first = maker(c, under, sp.g[j].n);	/* its cells: perf's copy of it */
+		print_line(c, level, &sp.g[j]);
+		if (!any_shown(c, level + 1, under, sp.g[j].n))
+			fprintf(c->f, "%*s%*sno entry >= %.2f%%\n",	/* -t: no indent */
+				c->o->f2.field_sep ? 0 : (int)(c->o->nr_keys + level) * HIER_INDENT, "",
+				overhead_width(c->o, c->nr_members) + 4, "", c->o->percent_limit);
 		else
-			print_level(c, level + 1, order + g[j].start, g[j].n);
+			print_level(c, level + 1, under, sp.g[j].n);
 	}
-out:
-	free(g);
-	free(order);
+	split_free(&sp);
 }
 
 static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
@@ -307,56 +606,159 @@ static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_e
 		return;
 	}
 	for (size_t i = 0; i < n && level < c->o->nr_keys; i++) {	/* the leaves: the flat order */
-		if (below(c, leaves[i]->period))
+		if (below(c, leaves[i]->period) || hidden(c, level, leaves + i, 1))
 			continue;
-		print_line(c, level, leaves[i], leaves[i]->period, leaves[i]->nr_samples);
+		const struct hier_group leaf = { leaves[i], leaves[i]->period, leaves[i]->nr_samples,
+						 leaves[i]->period_sys, leaves[i]->period_us, 0, 1, leaves + i };
+
+		print_line(c, level, &leaf);
 		if (c->o->callchain && leaves[i]->chain)
-			c->nomem |= report_print_chain(c->f, c->o, c->h, leaves[i]) < 0;
+			print_chain(c, leaves[i]);
 	}
 }
 
+/* Size the columns by the entries shown at `level` and below (perf's
+ * hists__calc_col_len of each unfiltered entry); with level 0, also sum
+ * the shown top entries' periods into *top (perf's non-filtered total). */
+static void measure(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n,
+		    struct hier_lens *l, uint64_t *top)
+{
+	struct hier_split sp;
+
+	if (level + 1 == c->o->nr_keys) {
+		for (size_t i = 0; i < n; i++)
+			if (!hidden(c, level, leaves + i, 1)) {
+				widen(c, l, leaves[i]);
+				*top += level ? 0 : leaves[i]->period;
+			}
+		return;
+	}
+	if (split(c, level, leaves, n, &sp) < 0) {
+		c->nomem = true;
+		return;
+	}
+	for (size_t j = 0; j < sp.ng; j++) {
+		const struct pk_hist_entry **under = sp.order + sp.g[j].start;
+
+		if (hidden(c, level, under, sp.g[j].n))
+			continue;
+		widen(c, l, maker(c, under, sp.g[j].n));
+		*top += level ? 0 : sp.g[j].period;
+		measure(c, level + 1, under, sp.g[j].n, l, top);
+	}
+	split_free(&sp);
+}
+
+static void dots(FILE *f, int n)
+{
+	for (int i = 0; i < n; i++)
+		fputc('.', f);
+}
+
+/* The header: the number columns' names, the keys' joined by " / ", and
+ * perf's dotted line under them (-t: the columns joined by SEP, no indent). */
 static void print_header(const struct hier_ctx *c)
 {
-	size_t nk = c->o->nr_keys;
-	int names = 0, dots;
+	size_t nk = c->o->nr_keys, ncol = 0;
+	const char *sep = c->o->f2.field_sep;
+	int pw = OVERHEAD_WIDTH * (int)c->nr_members, cw = COUNT_WIDTH * (int)c->nr_members;
+	struct { const char *name; int width; } col[5] = { { "Overhead", pw } };
+	int names = 0, keys;
 
-	int over = overhead_width(c->o);
-
-	fprintf(c->f, "# %*s%*s  ", (int)(nk - 1) * HIER_INDENT, "", OVERHEAD_WIDTH, "Overhead");
+	ncol = 1;
+	if (c->o->f2.cpu_util) {
+		col[ncol++] = (typeof(col[0])){ "sys", pw };
+		col[ncol++] = (typeof(col[0])){ "usr", pw };
+	}
 	if (c->o->show_nr)
-		fprintf(c->f, "%*s  ", COUNT_WIDTH, "Samples");
-	if (c->o->show_period)
-		fprintf(c->f, "%*s  ", COUNT_WIDTH, "Period");
+		col[ncol++] = (typeof(col[0])){ "Samples", cw };
+	if (period_col(c->o))
+		col[ncol++] = (typeof(col[0])){ "Period", cw };
+	fprintf(c->f, "# %*s", sep ? 0 : (int)(nk - 1) * HIER_INDENT, "");
+	for (size_t i = 0; i < ncol; i++)
+		fprintf(c->f, "%*s%s", col[i].width, col[i].name, sep ? sep : "  ");
 	for (size_t k = 0; k < nk; k++)
 		names += fprintf(c->f, "%s%s", k ? " / " : "", key_name(c->o->keys[k]));
-	dots = names;
+	keys = names;
 	for (size_t k = 0; k < nk; k++)
-		dots = imax(dots, (int)k * HIER_INDENT + c->wd.w[k]);
+		keys = imax(keys, (int)k * HIER_INDENT + c->wd.w[k]);
 	fputs("\n# ", c->f);
-	for (int i = 0; i < (int)(nk - 1) * HIER_INDENT + over; i++)	/* perf joins them with ".." */
-		fputc('.', c->f);
-	fputs("  ", c->f);
-	for (int i = 0; i < dots; i++)
-		fputc('.', c->f);
+	if (!sep) {	/* perf joins the number columns' dots with ".." */
+		dots(c->f, (int)(nk - 1) * HIER_INDENT + overhead_width(c->o, c->nr_members));
+	} else {
+		for (size_t i = 0; i < ncol; i++) {
+			fputs(i ? sep : "", c->f);
+			dots(c->f, col[i].width);
+		}
+	}
+	fputs(sep ? sep : "  ", c->f);
+	dots(c->f, keys);
 	fputs("\n#\n", c->f);
 }
 
-int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads)
+/*
+ * Fill c's filter types, widths and total for h, and return its entries
+ * the hierarchy is made of (*np of them; NULL out of memory): the ones
+ * perf's name filters hide too, as perf sums them into the levels above
+ * (and shows none of them), but not those other filters (--socket-filter,
+ * -x) leave out.
+ */
+static const struct pk_hist_entry **prepare(struct hier_ctx *c, size_t *np)
 {
-	struct hier_ctx c = { f, o, h, hier_widths(o, h, threads), false, threads };
-	size_t n = pk_hist_nr(h);
-	const struct pk_hist_entry **leaves = calloc(n ? n : 1, sizeof(*leaves));
+	const struct report_opts *o = c->o;
+	size_t n = 0;
+	const struct pk_hist_entry **leaves = calloc(pk_hist_nr(c->h) ? pk_hist_nr(c->h) : 1, sizeof(*leaves));
+	struct hier_lens l = { 0, 0, 0, 0, 0 };
+	uint64_t top = 0;
+
+	if (!leaves)
+		return NULL;
+	c->active = (o->comms || o->pids || o->tids ? HIER_F_THREAD : 0) | (o->dsos ? HIER_F_DSO : 0) |
+		    (o->syms ? HIER_F_SYM : 0);
+	for (size_t i = 0; i < pk_hist_nr(c->h); i++) {
+		const struct pk_hist_entry *e = pk_hist_get(c->h, i);
+
+		if (!e->s.filtered || leaf_bits(o, e))
+			leaves[n++] = e;
+	}
+	if (!(c->marks = hier_marks_new(o->keys, o->nr_keys, leaves, n, c->active, collapse_cmp, marks_bits, o))) {
+		free(leaves);
+		return NULL;
+	}
+	measure(c, 0, leaves, n, &l, &top);
+	c->wd = hier_widths(o, &l);
+	c->total = o->f2.relative ? top : pk_hist_total_period(c->h);
+	*np = n;
+	return leaves;
+}
+
+void report_hier_totals(const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,
+			uint64_t *period)
+{
+	struct hier_ctx c = { .o = o, .h = h, .threads = threads, .nr_members = 1 };
+	size_t n;
+	const struct pk_hist_entry **leaves;
+
+	if (!o->f3.hierarchy || !o->f2.relative || !(leaves = prepare(&c, &n)))
+		return;
+	*period = c.total;
+	hier_marks_free(c.marks);
+	free(leaves);
+}
+
+int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,
+		      uint32_t nr_members)
+{
+	struct hier_ctx c = { .f = f, .o = o, .h = h, .threads = threads, .nr_members = nr_members };
+	size_t n;
+	const struct pk_hist_entry **leaves = prepare(&c, &n);
 
 	if (!leaves)
 		return -ENOMEM;
-	for (size_t i = 0, all = n; i < all; i++)	/* perf leaves filtered entries out */
-		if (pk_hist_get(h, i)->s.filtered)
-			n--;
-		else
-			leaves[i - (all - n)] = pk_hist_get(h, i);
 	if (!o->quiet)
 		print_header(&c);
 	print_level(&c, 0, leaves, n);
+	hier_marks_free(c.marks);
 	free(leaves);
 	return c.nomem ? -ENOMEM : 0;
 }
@@ -364,11 +766,7 @@ int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist
 int report_hier_setup(struct report_opts *o)
 {
 	const struct { bool given; const char *name; } not_yet[] = {
-		{ o->fields_arg != NULL, "-F" }, { o->verbose > 0, "-v" }, { o->comms != NULL, "--comms" },
-		{ o->dsos != NULL, "--dsos" }, { o->syms != NULL, "--symbols" }, { o->pids != NULL, "--pid" },
-		{ o->tids != NULL, "--tid" }, { o->f2.field_sep != NULL, "-t" },
-		{ o->f2.relative, "--percentage relative" }, { o->f2.cpu_util, "--show-cpu-utilization" },
-		{ o->group_opt > 0, "--group" },
+		{ o->fields_arg != NULL, "-F" },
 	};
 
 	if (!o->f3.hierarchy)
@@ -376,9 +774,11 @@ int report_hier_setup(struct report_opts *o)
 	for (size_t k = 0; k < o->nr_keys; k++)
 		if (o->keys[k] != PK_HIST_KEY_COMM && o->keys[k] != PK_HIST_KEY_DSO &&
 		    o->keys[k] != PK_HIST_KEY_SYM && o->keys[k] != PK_HIST_KEY_PID &&
-		    o->keys[k] != PK_HIST_KEY_CPU)
-			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso and sym "
-					 "so far");
+		    o->keys[k] != PK_HIST_KEY_CPU && o->keys[k] != PK_HIST_KEY_PARENT &&
+		    o->keys[k] != PK_HIST_KEY_PERIOD && !flat_cell(o->keys[k]))
+			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso, sym, "
+					 "parent, period, time, symbol_size, socket, dso_size, code_page_size, "
+					 "addr, cgroup_id and cgroup so far");
 	o->children = false;	/* perf: no Children in the hierarchy, even with --children */
 	for (size_t i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
 		if (not_yet[i].given)

@@ -578,6 +578,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 	if (!o->quiet) {
 		report_group_totals(o, ev, &nr, &period);
 		report_flags2_totals(o, ev->hist, &nr, &period);	/* --percentage relative */
+		report_hier_totals(o, ev->hist, threads, &period);
 		nr = short_count(nr, &unit);
 		/* perf says "events" for a group's leader, shown as a group or not. */
 		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'%s\n", nr, unit,
@@ -590,7 +591,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 			print_headers(f, o, cols, n);
 	}
 	if (o->f3.hierarchy) {	/* report-hier.c */
-		if (report_hier_print(f, o, ev->hist, threads) < 0)
+		if (report_hier_print(f, o, ev->hist, threads, nr_members) < 0)
 			cli_message(stderr, "perfkit report: out of memory\n");
 		fputs("\n\n", f);
 		return;

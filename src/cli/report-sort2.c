@@ -204,13 +204,13 @@ static int trace_setup(struct report_opts *o, struct pk_data_reader *r)
 
 /* perf report 6.1: strstr(sort_order, "symbol") appends "ipc_null" to
  * the --sort keys (before the parent key -p adds); in branch mode
- * "ipc_lbr", which report-branch2.c reads from --sort itself.  Not for
- * --hierarchy (no such level yet) nor --format (no such column). */
+ * "ipc_lbr", which report-branch2.c reads from --sort itself (a level of
+ * --hierarchy too).  Not for --format (no such column). */
 static int add_ipc_null(struct report_opts *o, struct pk_data_reader *r)
 {
 	size_t at = o->nr_keys;
 
-	if (!o->sort_arg || !strstr(o->sort_arg, "symbol") || o->f3.hierarchy || o->format >= 0 ||
+	if (!o->sort_arg || !strstr(o->sort_arg, "symbol") || o->format >= 0 ||
 	    report_branch_wanted(o, r))
 		return 0;
 	if (o->nr_keys == PK_HIST_MAX_KEYS)

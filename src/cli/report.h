@@ -250,11 +250,17 @@ void report_percent_cell(FILE *f, int width, double pct, bool color);
 /*
  * report_hier_print - --hierarchy's column header (unless quiet) and
  * entries of histogram h (sorted), as perf 6.1 prints them; `threads`
- * sizes the Command column.  0 or -ENOMEM.  report_hier_setup - once the
+ * sizes the Command column; nr_members: the group view's columns (1
+ * without).  0 or -ENOMEM.  report_hier_setup - once the
  * file decided call graphs and Children: 0, or CLI_EXIT_USAGE after a
  * message for what --hierarchy does not take yet (report-hier.c).
  */
-int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads);
+int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,
+		      uint32_t nr_members);
+/* report_hier_totals - with --hierarchy and --percentage relative, set
+ * *period to perf's total there: its shown top entries' periods. */
+void report_hier_totals(const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,
+			uint64_t *period);
 int report_hier_setup(struct report_opts *o);
 
 /*

@@ -30,8 +30,6 @@ expect_rc "--hierarchy with a key it does not take yet: exit 2" 2
 run report -i mine.data --stdio --hierarchy -F overhead,sym
 expect_rc "--hierarchy with -F: exit 2" 2
 contains "... naming -F" "$err" "--hierarchy does not take -F yet"
-run report -i mine.data --stdio --hierarchy -t ,
-contains "--hierarchy with -t: naming -t" "$err" "--hierarchy does not take -t yet"
 # Every entry under a parent adds up to it: the comm level is the sum of its DSOs.
 run report -i mine.data --stdio -q --hierarchy --sort comm,dso
 # (a comm's line is indented 3 or 4 spaces by its percentage, a DSO's 6 or 7)
