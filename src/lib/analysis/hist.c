@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The fields one entry is told apart by; those of keys not in use are 0. */
+/* The fields one entry is told apart by; those of keys not in use are 0,
+ * but k2 is left unset when the hist's use2 is false (nothing reads it). */
 struct key {
 	const char *comm, *dso, *sym, *srcline, *srcfile, *parent;
 	uint64_t sym_start, ip;
@@ -91,44 +92,37 @@ void pk_hist_free(struct pk_hist *h)
 	free(h);
 }
 
-static inline __attribute__((always_inline)) struct key make_key(const struct pk_hist *h,
-								const struct pk_hist_sample *s)
+/* s's key into *k: its fields set one by one, the large k2 only when
+ * used (zeroing and returning the whole key by value showed in find). */
+static inline __attribute__((always_inline)) void make_key(const struct pk_hist *h, const struct pk_hist_sample *s,
+							   struct key *k)
 {
-	struct key k = { 0 };
-	uint32_t tid = 0;
-	int32_t cpu = 0;
+	uint32_t tid = h->use[PK_HIST_KEY_PID] || h->use[PK_HIST_KEY_TID] ? s->tid : 0;
+	int32_t cpu = h->use[PK_HIST_KEY_CPU] ? s->cpu : 0;
 
-	if (h->use[PK_HIST_KEY_COMM])
-		k.comm = s->comm;
-	if (h->use[PK_HIST_KEY_PID] || h->use[PK_HIST_KEY_TID])
-		tid = s->tid;
-	if (h->use[PK_HIST_KEY_DSO])
-		k.dso = s->dso;
-	if (h->use[PK_HIST_KEY_CPU])
-		cpu = s->cpu;
-	if (h->use[PK_HIST_KEY_SRCLINE])
-		k.srcline = s->srcline;
-	if (h->use[PK_HIST_KEY_SRCFILE])
-		k.srcfile = s->srcfile;
-	if (h->use[PK_HIST_KEY_PARENT])
-		k.parent = s->parent;
-	k.tid_cpu = (uint64_t)tid << 32 | (uint32_t)cpu;
-	if (h->use2)	/* else k2 stays zero: its make, hash and compare were a third of find */
-		pk__hist_key2_make(h->use, s, &k.k2);
+	k->comm = h->use[PK_HIST_KEY_COMM] ? s->comm : NULL;
+	k->dso = h->use[PK_HIST_KEY_DSO] ? s->dso : NULL;
+	k->srcline = h->use[PK_HIST_KEY_SRCLINE] ? s->srcline : NULL;
+	k->srcfile = h->use[PK_HIST_KEY_SRCFILE] ? s->srcfile : NULL;
+	k->parent = h->use[PK_HIST_KEY_PARENT] ? s->parent : NULL;
+	k->sym = NULL;
+	k->sym_start = k->ip = 0;
+	k->tid_cpu = (uint64_t)tid << 32 | (uint32_t)cpu;
+	if (h->use2)	/* else k2 is not read: its make, hash and compare were a third of find */
+		pk__hist_key2_make(h->use, s, &k->k2);
 	if (h->use[PK_HIST_KEY_SYM] && h->names) {
-		k.sym = s->sym;	/* by name alone: perf diff's collapse */
+		k->sym = s->sym;	/* by name alone: perf diff's collapse */
 	} else if (h->use[PK_HIST_KEY_SYM]) {
 		/* perf tells unresolved symbols apart by address alone, and a
 		 * symbol by its object and start. */
 		if (s->sym) {
-			k.sym = s->sym;
-			k.sym_start = s->sym_start;
-			k.dso = s->dso;
+			k->sym = s->sym;
+			k->sym_start = s->sym_start;
+			k->dso = s->dso;
 		} else {
-			k.ip = s->ip;
+			k->ip = s->ip;
 		}
 	}
-	return k;
 }
 
 /* Each field times its own odd constant, summed, then mixed: the
@@ -220,9 +214,11 @@ static int check_sample(const struct pk_hist *h, const struct pk_hist_sample *s)
 /* The index of the entry s's key fields select, made on first sight. */
 static int find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx)
 {
-	struct key k = make_key(h, s);
+	struct key k;
 	uint32_t *slot;
 	int err;
+
+	make_key(h, s, &k);
 
 	if (h->last && key_eq(&h->ekeys[h->last - 1], &k, h->use2)) {
 		*idx = h->last - 1;
@@ -368,8 +364,10 @@ static int cmp_num(int64_t a, int64_t b)
 /* Key `key` of a and b in perf's output order: < 0 when a comes first. */
 bool pk__hist_same_key(const struct pk_hist *h, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
-	struct key ka = make_key(h, &a->s), kb = make_key(h, &b->s);
+	struct key ka, kb;
 
+	make_key(h, &a->s, &ka);
+	make_key(h, &b->s, &kb);
 	return key_eq(&ka, &kb, h->use2);
 }
 
