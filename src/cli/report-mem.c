@@ -120,12 +120,13 @@ static const char *data_dso_name(const struct report_opts *o, struct cli_names *
 int report_mem_fill(const struct report_opts *o, struct cli_names *names, struct pk_maps *maps,
 		    const struct pk_sample *smp, const struct pk_resolved_sample *rs, struct pk_hist_sample *s)
 {
-	struct pk_location loc = { .size = sizeof(loc) };
+	struct pk_location loc;	/* made after the test: zeroing it showed in every sample's cost */
 	uint64_t daddr = smp->fields & PERF_SAMPLE_ADDR ? smp->addr : 0;
 	bool nomem = false;
 
 	if (!o->mem_mode)
 		return 0;
+	loc = (struct pk_location){ .size = sizeof(loc) };
 	s->period = s->weight ? s->weight : 1;	/* perf's cost: the weight, 1 without one */
 	s->data_src = smp->fields & PERF_SAMPLE_DATA_SRC ? smp->data_src : DATA_SRC_NONE;
 	s->iaddr = smp->ip;

@@ -166,17 +166,32 @@ void script_out_sdec(struct script_out *o, int64_t v, int width)
 	});
 }
 
+/* v's len hex digits, written backwards ending at end, a byte at a time
+ * (a sample's addresses are most of script's numbers). */
+static void hex_digits(char *end, uint64_t v, int len)
+{
+	static const char pairs[] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+				    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+				    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+				    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+				    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+				    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+				    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+				    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+	for (; len >= 2; len -= 2, v >>= 8) {
+		end -= 2;
+		memcpy(end, &pairs[(v & 0xff) * 2], 2);
+	}
+	if (len)
+		*--end = pairs[(v & 15) * 2 + 1];
+}
+
 void script_out_hex(struct script_out *o, uint64_t v, int width)
 {
-	static const char hex[] = "0123456789abcdef";
 	int len = (64 - __builtin_clzll(v | 1) + 3) / 4;
 
-	PUT_NUMBER(o, width, ' ', len, {
-		do {
-			*--end = hex[v & 15];
-			v >>= 4;
-		} while (v);
-	});
+	PUT_NUMBER(o, width, ' ', len, hex_digits(end, v, len));
 }
 
 void script_out_fixed(struct script_out *o, uint64_t secs, uint64_t frac, int prec, int width)

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The fields one entry is told apart by; those of keys not in use are 0. */
+/* The fields one entry is told apart by; those of keys not in use are 0,
+ * but k2 is left unset when the hist's use2 is false (nothing reads it). */
 struct key {
 	const char *comm, *dso, *sym, *srcline, *srcfile, *parent;
 	uint64_t sym_start, ip;
@@ -29,6 +30,7 @@ struct pk_hist {
 	enum pk_hist_key keys[PK_HIST_MAX_KEYS];
 	size_t nr_keys;
 	bool use[PK_HIST_KEY_NR];
+	bool use2;	/* a key from PK_HIST_KEY_TIME on is used: else every key's k2 is zero */
 	struct pk_hist_entry *entries;
 	struct key *ekeys;	/* entries[i]'s key */
 	size_t nr, cap;
@@ -65,8 +67,10 @@ int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **o
 	if (nr_keys)
 		memcpy(h->keys, keys, nr_keys * sizeof(*keys));
 	h->nr_keys = nr_keys;
-	for (size_t i = 0; i < nr_keys; i++)
+	for (size_t i = 0; i < nr_keys; i++) {
 		h->use[keys[i]] = true;
+		h->use2 |= keys[i] >= PK_HIST_KEY_TIME;	/* hist-keys2.c's and the memory keys */
+	}
 	if (h->use[PK_HIST_KEY_IPC_NULL])	/* its entries are the symbol key's */
 		h->use[PK_HIST_KEY_SYM] = true;
 	*out = h;
@@ -88,43 +92,37 @@ void pk_hist_free(struct pk_hist *h)
 	free(h);
 }
 
-static inline __attribute__((always_inline)) struct key make_key(const struct pk_hist *h,
-								const struct pk_hist_sample *s)
+/* s's key into *k: its fields set one by one, the large k2 only when
+ * used (zeroing and returning the whole key by value showed in find). */
+static inline __attribute__((always_inline)) void make_key(const struct pk_hist *h, const struct pk_hist_sample *s,
+							   struct key *k)
 {
-	struct key k = { 0 };
-	uint32_t tid = 0;
-	int32_t cpu = 0;
+	uint32_t tid = h->use[PK_HIST_KEY_PID] || h->use[PK_HIST_KEY_TID] ? s->tid : 0;
+	int32_t cpu = h->use[PK_HIST_KEY_CPU] ? s->cpu : 0;
 
-	if (h->use[PK_HIST_KEY_COMM])
-		k.comm = s->comm;
-	if (h->use[PK_HIST_KEY_PID] || h->use[PK_HIST_KEY_TID])
-		tid = s->tid;
-	if (h->use[PK_HIST_KEY_DSO])
-		k.dso = s->dso;
-	if (h->use[PK_HIST_KEY_CPU])
-		cpu = s->cpu;
-	if (h->use[PK_HIST_KEY_SRCLINE])
-		k.srcline = s->srcline;
-	if (h->use[PK_HIST_KEY_SRCFILE])
-		k.srcfile = s->srcfile;
-	if (h->use[PK_HIST_KEY_PARENT])
-		k.parent = s->parent;
-	k.tid_cpu = (uint64_t)tid << 32 | (uint32_t)cpu;
-	pk__hist_key2_make(h->use, s, &k.k2);
+	k->comm = h->use[PK_HIST_KEY_COMM] ? s->comm : NULL;
+	k->dso = h->use[PK_HIST_KEY_DSO] ? s->dso : NULL;
+	k->srcline = h->use[PK_HIST_KEY_SRCLINE] ? s->srcline : NULL;
+	k->srcfile = h->use[PK_HIST_KEY_SRCFILE] ? s->srcfile : NULL;
+	k->parent = h->use[PK_HIST_KEY_PARENT] ? s->parent : NULL;
+	k->sym = NULL;
+	k->sym_start = k->ip = 0;
+	k->tid_cpu = (uint64_t)tid << 32 | (uint32_t)cpu;
+	if (h->use2)	/* else k2 is not read: its make, hash and compare were a third of find */
+		pk__hist_key2_make(h->use, s, &k->k2);
 	if (h->use[PK_HIST_KEY_SYM] && h->names) {
-		k.sym = s->sym;	/* by name alone: perf diff's collapse */
+		k->sym = s->sym;	/* by name alone: perf diff's collapse */
 	} else if (h->use[PK_HIST_KEY_SYM]) {
 		/* perf tells unresolved symbols apart by address alone, and a
 		 * symbol by its object and start. */
 		if (s->sym) {
-			k.sym = s->sym;
-			k.sym_start = s->sym_start;
-			k.dso = s->dso;
+			k->sym = s->sym;
+			k->sym_start = s->sym_start;
+			k->dso = s->dso;
 		} else {
-			k.ip = s->ip;
+			k->ip = s->ip;
 		}
 	}
-	return k;
 }
 
 /* Each field times its own odd constant, summed, then mixed: the
@@ -132,7 +130,7 @@ static inline __attribute__((always_inline)) struct key make_key(const struct pk
  * frame of every sample in children mode).  The symbol is hashed by its
  * start alone: key_eq compares names by text (same_sym), and two copies
  * of a binary have the same start for the same name. */
-static uint64_t key_hash(const struct key *k)
+static uint64_t key_hash(const struct key *k, bool use2)
 {
 	uint64_t x = (uintptr_t)k->comm * 0x9e3779b97f4a7c15ull + (uintptr_t)k->dso * 0xc2b2ae3d27d4eb4full +
 		     k->sym_start * 0xd6e8feb86659fd93ull +
@@ -140,7 +138,7 @@ static uint64_t key_hash(const struct key *k)
 		     k->tid_cpu * 0xc4ceb9fe1a85ec53ull +
 		     (uintptr_t)k->srcline * 0x27d4eb2f165667c5ull +
 		     (uintptr_t)k->srcfile * 0x94d049bb133111ebull + (uintptr_t)k->parent * 0xbf58476d1ce4e5b9ull +
-		     pk__hist_key2_hash(&k->k2);
+		     (use2 ? pk__hist_key2_hash(&k->k2) : 0);
 
 	x ^= x >> 32;
 	x *= 0xd6e8feb86659fd93ull;
@@ -157,19 +155,19 @@ static bool same_sym(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static inline __attribute__((always_inline)) bool key_eq(const struct key *a, const struct key *b)
+static inline __attribute__((always_inline)) bool key_eq(const struct key *a, const struct key *b, bool use2)
 {
 	return a->comm == b->comm && a->dso == b->dso && same_sym(a->sym, b->sym) &&
 	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid_cpu == b->tid_cpu &&
 	       a->srcline == b->srcline && a->srcfile == b->srcfile &&
-	       a->parent == b->parent && pk__hist_key2_eq(&a->k2, &b->k2);
+	       a->parent == b->parent && (!use2 || pk__hist_key2_eq(&a->k2, &b->k2));
 }
 
 static uint32_t *table_slot(const struct pk_hist *h, uint32_t *table, size_t cap, const struct key *k)
 {
-	size_t i = (size_t)key_hash(k) & (cap - 1);
+	size_t i = (size_t)key_hash(k, h->use2) & (cap - 1);
 
-	while (table[i] && !key_eq(&h->ekeys[table[i] - 1], k))
+	while (table[i] && !key_eq(&h->ekeys[table[i] - 1], k, h->use2))
 		i = (i + 1) & (cap - 1);
 	return &table[i];
 }
@@ -216,11 +214,13 @@ static int check_sample(const struct pk_hist *h, const struct pk_hist_sample *s)
 /* The index of the entry s's key fields select, made on first sight. */
 static int find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx)
 {
-	struct key k = make_key(h, s);
+	struct key k;
 	uint32_t *slot;
 	int err;
 
-	if (h->last && key_eq(&h->ekeys[h->last - 1], &k)) {
+	make_key(h, s, &k);
+
+	if (h->last && key_eq(&h->ekeys[h->last - 1], &k, h->use2)) {
 		*idx = h->last - 1;
 		return 0;
 	}
@@ -364,9 +364,11 @@ static int cmp_num(int64_t a, int64_t b)
 /* Key `key` of a and b in perf's output order: < 0 when a comes first. */
 bool pk__hist_same_key(const struct pk_hist *h, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
-	struct key ka = make_key(h, &a->s), kb = make_key(h, &b->s);
+	struct key ka, kb;
 
-	return key_eq(&ka, &kb);
+	make_key(h, &a->s, &ka);
+	make_key(h, &b->s, &kb);
+	return key_eq(&ka, &kb, h->use2);
 }
 
 struct pk_intern *pk__hist_names(const struct pk_hist *h)
