@@ -71,7 +71,9 @@ int report_parse_sort(struct report_opts *o, const char *arg)
 			continue;	/* an output field: no key */
 		if ((k = sort_name_find_mode("report", "--sort key", word, len, names, NR_SORT_KEYS, o->mem_mode)) < 0)
 			return -k;
-		if (o->nr_keys == PK_HIST_MAX_KEYS)
+		/* (a dropped key still takes its place in the order) */
+		if (o->nr_keys == PK_HIST_MAX_KEYS ||
+		    o->nr_sort_items == sizeof(o->sort_items) / sizeof(o->sort_items[0]))
 			return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
 		if (report_sort2_dropped(sort_keys[k].key))
 			dropped = true;

@@ -146,4 +146,9 @@ expect_rc "trace with --raw-trace: refused, exit 2" 2
 
 run report -i k.data --stdio --sort time --time-quantum 0
 expect_rc "a zero quantum: exit 2" 2
+# Dropped keys still take places in the order: forty of them are too many
+# (the order's table overflowed: fuzz/corpus/cli/ubsan-sort-dropped-keys-past-items).
+run report -i k.data --stdio --sort "$(printf 'p_stage_cyc,%.0s' $(seq 40))comm"
+expect_rc "forty dropped keys: refused, exit 2" 2
+contains "named as too many keys" "$err" "more than 16 --sort keys"
 done_testing
