@@ -407,7 +407,7 @@ static int keys_setup(struct diff_opts *o)
 	memcpy(r->keys, o->keys, o->nr_keys * sizeof(o->keys[0]));
 	r->nr_keys = o->nr_keys;
 	for (size_t i = 0; i < o->nr_keys; i++)
-		if (o->keys[i] == PK_HIST_KEY_CGROUP && !o->cgroups && diff_cgroups_new(&o->cgroups) < 0)
+		if (o->keys[i] == PK_HIST_KEY_CGROUP && !o->cgroups && cli_cgroups_new(&o->cgroups) < 0)
 			return cli_usage("diff", "out of memory");
 	return report_sort3_setup(r);
 }
@@ -476,7 +476,7 @@ int cmd_diff(int argc, char **argv)
 	rc = run(&o, argc, argv, one);
 	report_verbose_free(&rep);
 	report_sort2_free(&rep);
-	diff_cgroups_free(o.cgroups);
+	cli_cgroups_free(o.cgroups);
 	cli_names_free(&dso_names);
 	pk_intern_free(o.names);
 

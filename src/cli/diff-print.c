@@ -143,7 +143,7 @@ static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk
 					      : ADDR_DIGITS + 4 + 2);
 			break;
 		case PK_HIST_KEY_PARENT: w = max_int(w, str_len(s->parent)); break;
-		case PK_HIST_KEY_CGROUP: w = max_int(w, str_len(diff_cgroup_name(o->cgroups, s->cgroup))); break;
+		case PK_HIST_KEY_CGROUP: w = max_int(w, str_len(cli_cgroup_name(o->cgroups, s->cgroup))); break;
 		case PK_HIST_KEY_SRCLINE:	/* the ones perf has made by now (diff-lazy.c) */
 			if (diff_lazy_known(o, d, pk_diff_get(d, i), k))
 				w = max_int(w, str_len(s->srcline));
@@ -355,7 +355,7 @@ static void key_cell(char *buf, size_t len, const struct diff_opts *o, const str
 	case PK_HIST_KEY_PARENT: snprintf(buf, len, "%-*.*s", w, w, e->s.parent ? e->s.parent : "[other]"); break;
 	case PK_HIST_KEY_SRCLINE: snprintf(buf, len, "%.*s", w, e->s.srcline ? e->s.srcline : ""); break;
 	case PK_HIST_KEY_SRCFILE: snprintf(buf, len, "%.*s", w, e->s.srcfile ? e->s.srcfile : ""); break;
-	case PK_HIST_KEY_CGROUP: snprintf(buf, len, "%s", diff_cgroup_name(o->cgroups, e->s.cgroup)); break;
+	case PK_HIST_KEY_CGROUP: snprintf(buf, len, "%s", cli_cgroup_name(o->cgroups, e->s.cgroup)); break;
 	default: later_key_cell(buf, len, o, c->key, w, e, dummy); break;
 	}
 	for (char *p = buf; o->field_sep && (p = strchr(p, o->field_sep[0])); p++)

@@ -182,7 +182,7 @@ static int add_record(struct diff_file *f, const struct diff_opts *o, const stru
 		return 0;
 	if (d.type == PERF_RECORD_NAMESPACES && (err = report_sort3_namespaces(o->rep, &d.namespaces)) < 0)
 		return err;
-	if (d.type == PERF_RECORD_CGROUP && (err = diff_cgroup_add(o->cgroups, &d.cgroup)) < 0)
+	if (d.type == PERF_RECORD_CGROUP && (err = cli_cgroup_add(o->cgroups, &d.cgroup)) < 0)
 		return err;
 	return pk_resolver_process(f->res, &d);
 }

@@ -8,6 +8,7 @@
 #define PK_CLI_DIFF_H
 
 #include "cli.h"
+#include "cgroup-names.h"
 #include "dso-names.h"
 
 struct report_opts;
@@ -54,7 +55,7 @@ struct diff_opts {
 	const char *output;		/* --output, for the folded and flamegraph formats */
 	const char *time;		/* --time, as given */
 	struct diff_file *files;	/* -c cycles: the files read, for their blocks */
-	struct diff_cgroups *cgroups;	/* --sort cgroup: the paths by id (diff-cgroup.c) */
+	struct cli_cgroups *cgroups;	/* --sort cgroup: the paths by id (cgroup-names.c) */
 };
 
 /* --time's ranges of one file: a sample outside all of them is dropped. */
@@ -183,15 +184,6 @@ int diff_cycles_cell(const struct diff_opts *o, const struct pk_diff *d, const s
 int diff_cycles_hist_cell(const struct diff_opts *o, const struct pk_diff *d, const struct pk_diff_entry *e,
 			  size_t line, char *out, size_t len, int width);
 
-/* diff-cgroup.c: --sort cgroup's paths by id.  diff_cgroups_new: 0 or
- * -ENOMEM; diff_cgroup_add keeps a CGROUP record's path (an id's first),
- * 0 or -ENOMEM, nothing for a NULL table; diff_cgroup_name is perf's name
- * for an id: "N/A" for 0, its path, or "unknown"; _free of NULL is a no-op. */
-struct diff_cgroups;
-int diff_cgroups_new(struct diff_cgroups **out);
-int diff_cgroup_add(struct diff_cgroups *cg, const struct pk_rec_cgroup *c);
-const char *diff_cgroup_name(const struct diff_cgroups *cg, uint64_t id);
-void diff_cgroups_free(struct diff_cgroups *cg);
 
 /*
  * diff_lazy_known - whether perf diff 6.1 has made row e's srcline (k

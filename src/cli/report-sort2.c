@@ -140,47 +140,14 @@ int report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, 
 	return trace_of(o->trace, smp, &s->trace);
 }
 
-/* --sort cgroup: each id's path, the first record's (perf's env tree). */
-struct report_cgroups {
-	struct {
-		uint64_t id;
-		char *path;
-	} *v;
-	size_t nr, cap;
-};
-
 int report_sort2_cgroup(const struct report_opts *o, const struct pk_rec_cgroup *c)
 {
-	struct report_cgroups *cg = o->cgroups;
-
-	if (!cg || !c->path)
-		return 0;
-	for (size_t i = 0; i < cg->nr; i++)
-		if (cg->v[i].id == c->id)
-			return 0;
-	if (cg->nr == cg->cap) {
-		size_t cap = cg->cap ? 2 * cg->cap : 16;
-		void *v = realloc(cg->v, cap * sizeof(*cg->v));
-
-		if (!v)
-			return -ENOMEM;
-		cg->v = v;
-		cg->cap = cap;
-	}
-	if (!(cg->v[cg->nr].path = strdup(c->path)))
-		return -ENOMEM;
-	cg->v[cg->nr++].id = c->id;
-	return 0;
+	return cli_cgroup_add(o->cgroups, c);
 }
 
 const char *report_sort2_cgroup_name(const struct report_opts *o, uint64_t id)
 {
-	if (!id)
-		return "N/A";
-	for (size_t i = 0; o->cgroups && i < o->cgroups->nr; i++)
-		if (o->cgroups->v[i].id == id)
-			return o->cgroups->v[i].path;
-	return "unknown";
+	return cli_cgroup_name(o->cgroups, id);
 }
 
 static int trace_setup(struct report_opts *o, struct pk_data_reader *r)
@@ -242,7 +209,7 @@ int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
 	want = o->fields_arg && strstr(o->fields_arg, "cgroup");
 	for (size_t i = 0; i < o->nr_keys; i++)
 		want |= o->keys[i] == PK_HIST_KEY_CGROUP;
-	if (want && !(o->cgroups = calloc(1, sizeof(*o->cgroups)))) {
+	if (want && cli_cgroups_new(&o->cgroups) < 0) {
 		cli_message(stderr, "perfkit report: out of memory\n");
 		return CLI_EXIT_EVENT;
 	}
@@ -271,11 +238,7 @@ int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
 void report_sort2_free(struct report_opts *o)
 {
 	report_sort3_free(o);
-	for (size_t i = 0; o->cgroups && i < o->cgroups->nr; i++)
-		free(o->cgroups->v[i].path);
-	if (o->cgroups)
-		free(o->cgroups->v);
-	free(o->cgroups);
+	cli_cgroups_free(o->cgroups);
 	o->cgroups = NULL;
 	if (o->trace) {
 		pk_tracing_free(o->trace->tracing);

@@ -6,6 +6,7 @@
 #ifndef PK_CLI_REPORT_H
 #define PK_CLI_REPORT_H
 
+#include "cgroup-names.h"
 #include "cli.h"
 #include "pager.h"
 #include "report-flags2.h"
@@ -92,7 +93,7 @@ struct report_opts {
 	int32_t *cpu_sockets;		/* --sort socket: each CPU's socket (report-sort2.c) */
 	uint32_t nr_cpu_sockets;
 	struct report_trace *trace;	/* --sort trace: the tracing data, the strings (report-sort2.c) */
-	struct report_cgroups *cgroups;	/* --sort cgroup: the CGROUP records' paths (report-sort2.c) */
+	struct cli_cgroups *cgroups;	/* --sort cgroup: the CGROUP records' paths (cgroup-names.c) */
 	bool mem_mode;			/* --mem-mode (report-mem.c) */
 	unsigned int cacheline;		/* ... the cache line size, for dcacheline */
 	struct report_ns *ns;		/* --sort cgroup_id: threads' namespaces (report-sort3.c) */

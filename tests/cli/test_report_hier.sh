@@ -71,7 +71,7 @@ done
 for a in "--sort symbol_size,sym" "--sort dso,dso_size" "--sort socket,comm" "--sort time,comm --time-quantum 100ms" \
 	"--sort comm,time --time-quantum 200ms" "--sort dso_size,sym -n" "--sort code_page_size,comm" \
 	"--sort addr,dso" "--sort cgroup_id,pid" "--sort time,dso,symbol_size --time-quantum 50ms --ns" \
-	"--sort comm,symbol" "--sort symbol,comm -n --percent-limit 5" "--sort symbol,parent -p hot_a" \
+	"--sort comm,symbol" "--sort symbol,comm -n --percent-limit 5" \
 	"--sort dso,symbol -g caller" "--sort time,comm --time-quantum 100ms --dsos [kernel.kallsyms]" \
 	"--sort comm,dso_size --percentage relative --comms sh"; do
 	# shellcheck disable=SC2086 # the flags are words

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * diff-cgroup.c - diff --sort cgroup: the files' PERF_RECORD_CGROUP paths
- * by id (the first record of an id's, as perf's env keeps them), and the
- * name perf diff prints for an entry's cgroup id.
+ * cgroup-names.c - the cgroup key of report and diff: the files'
+ * PERF_RECORD_CGROUP paths by id (the first record of an id's, as perf's
+ * env keeps them), and the name perf prints for an entry's cgroup id.
  */
-#include "diff.h"
+#include "cgroup-names.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct diff_cgroups {
+struct cli_cgroups {
 	struct {
 		uint64_t id;
 		char *path;
@@ -18,12 +18,12 @@ struct diff_cgroups {
 	size_t nr, cap;
 };
 
-int diff_cgroups_new(struct diff_cgroups **out)
+int cli_cgroups_new(struct cli_cgroups **out)
 {
 	return (*out = calloc(1, sizeof(**out))) ? 0 : -ENOMEM;
 }
 
-int diff_cgroup_add(struct diff_cgroups *cg, const struct pk_rec_cgroup *c)
+int cli_cgroup_add(struct cli_cgroups *cg, const struct pk_rec_cgroup *c)
 {
 	if (!cg || !c->path)
 		return 0;
@@ -45,7 +45,7 @@ int diff_cgroup_add(struct diff_cgroups *cg, const struct pk_rec_cgroup *c)
 	return 0;
 }
 
-const char *diff_cgroup_name(const struct diff_cgroups *cg, uint64_t id)
+const char *cli_cgroup_name(const struct cli_cgroups *cg, uint64_t id)
 {
 	if (!id)
 		return "N/A";
@@ -55,7 +55,7 @@ const char *diff_cgroup_name(const struct diff_cgroups *cg, uint64_t id)
 	return "unknown";
 }
 
-void diff_cgroups_free(struct diff_cgroups *cg)
+void cli_cgroups_free(struct cli_cgroups *cg)
 {
 	for (size_t i = 0; cg && i < cg->nr; i++)
 		free(cg->v[i].path);
