@@ -375,7 +375,7 @@ static int diff(struct diff_opts *o)
 		return cli_error("diff", NULL);
 	o->files = files;
 	if (asprintf(&title, "%s against %s", o->paths[1], o->paths[0]) < 0)
-		return cli_usage("diff", "out of memory");
+		return cli_message(stderr, "perfkit diff: out of memory\n"), CLI_EXIT_EVENT;
 	for (size_t f = 0; !rc && f < o->nr_files; f++) {
 		char part[4096];
 
@@ -408,7 +408,7 @@ static int keys_setup(struct diff_opts *o)
 	r->nr_keys = o->nr_keys;
 	for (size_t i = 0; i < o->nr_keys; i++)
 		if (o->keys[i] == PK_HIST_KEY_CGROUP && !o->cgroups && cli_cgroups_new(&o->cgroups) < 0)
-			return cli_usage("diff", "out of memory");
+			return cli_message(stderr, "perfkit diff: out of memory\n"), CLI_EXIT_EVENT;
 	return report_sort3_setup(r);
 }
 
