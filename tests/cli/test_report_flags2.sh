@@ -108,10 +108,15 @@ perf record -q -g -e cpu-clock -F 999 -o graph.data -- "$W" hot 100 >/dev/null 2
 perf record -q -e cpu-clock -F 999 -o threads.data -- "$W" threads 3 >/dev/null 2>&1
 perf record -q -e cpu-clock -F 999 -o children.data -- "$W" children 3 >/dev/null 2>&1
 
-# Absolute ranges from the file's own sample times.
-t1=$(perf script -i plain.data -F time 2>/dev/null | sed -n '10p' | tr -d ' :')
-t2=$(perf script -i plain.data -F time 2>/dev/null | sed -n '40p' | tr -d ' :')
-t3=$(perf script -i plain.data -F time 2>/dev/null | sed -n '70p' | tr -d ' :')
+# Absolute ranges from the file's own sample times, picked at a tenth,
+# two fifths and seven tenths of its samples (a loaded machine or ASan
+# can leave far fewer than the hundred that 100 ms at 999 Hz would take;
+# a fixed line number past the end made an empty, invalid string).
+perf script -i plain.data -F time 2>/dev/null | tr -d ' :' >times
+n=$(wc -l <times)
+t1=$(sed -n "$((n / 10 + 1))p" times)
+t2=$(sed -n "$((n * 4 / 10 + 1))p" times)
+t3=$(sed -n "$((n * 7 / 10 + 1))p" times)
 for t in 10%/2 0%-10%,30%-40% 50% "$t1,$t2" "$t1," ",$t2" "$t1,$t2 $t3,"; do
 	same_as_perf plain.data --time "$t"
 	same_as_perf mine.data --time "$t"

@@ -8,15 +8,22 @@
  * inner through 48 frames of recurse, each with 128 bytes of locals, a
  * stack deeper than a --call-graph dwarf,512 copy holds.  With "lazy",
  * inner's rounds call libc's strtoul through the PLT: run with
- * LD_BIND_NOT=1, every call goes through ld.so's lazy resolver.
+ * LD_BIND_NOT=1, every call goes through ld.so's lazy resolver.  With
+ * "rbx", nocfi_middle calls pk_via_rbx, a frame that keeps its CFA in rbx
+ * as that resolver does, and it calls pk_rbx_leaf, whose CFI says nothing
+ * of rbx: an unwinder needs rbx as the sample has it to get past
+ * pk_via_rbx, and then a frame pointer to get past nocfi_middle.
  */
 #include <stdlib.h>
 #include <string.h>
 
 void nocfi_middle(void (*next)(unsigned long), unsigned long n);
 
+void pk_via_rbx(unsigned long n);
+void pk_rbx_leaf(unsigned long n);
+
 static volatile unsigned long sink;
-static int use_nocfi, use_deep, use_lazy;
+static int use_nocfi, use_deep, use_lazy, use_rbx;
 static const char *volatile digits = "42";
 
 /* A round of inner in "lazy" mode: a call through the PLT. */
@@ -34,6 +41,37 @@ __attribute__((noinline)) static void inner(unsigned long n)
 			sink += i * i;
 	}
 }
+
+/* A leaf: it calls nothing, so it saves no register and its CFI leaves
+ * rbx to the rule for a register it does not mention. */
+__attribute__((noinline)) void pk_rbx_leaf(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * i;
+}
+
+/* pk_via_rbx(n): pk_rbx_leaf(n) on a stack aligned to 64 bytes, the CFA
+ * kept in rbx meanwhile (_dl_runtime_resolve_xsave*'s own frame). */
+__asm__(".text\n"
+	".globl pk_via_rbx\n"
+	".type pk_via_rbx, @function\n"
+	"pk_via_rbx:\n"
+	".cfi_startproc\n"
+	"push %rbx\n"
+	".cfi_def_cfa_offset 16\n"
+	".cfi_offset %rbx, -16\n"
+	"mov %rsp, %rbx\n"
+	".cfi_def_cfa_register %rbx\n"
+	"and $-64, %rsp\n"
+	"call pk_rbx_leaf\n"
+	"mov %rbx, %rsp\n"
+	".cfi_def_cfa_register %rsp\n"
+	"pop %rbx\n"
+	".cfi_def_cfa_offset 8\n"
+	".cfi_restore %rbx\n"
+	"ret\n"
+	".cfi_endproc\n"
+	".size pk_via_rbx, .-pk_via_rbx\n");
 
 __attribute__((noinline)) static void middle(unsigned long n)
 {
@@ -60,6 +98,8 @@ __attribute__((noinline)) static void outer(unsigned long n)
 {
 	if (use_nocfi)
 		nocfi_middle(inner, n);
+	else if (use_rbx)
+		nocfi_middle(pk_via_rbx, n);
 	else if (use_deep)
 		recurse(48, n);
 	else
@@ -72,6 +112,7 @@ int main(int argc, char **argv)
 	use_nocfi = argc > 2 && !strcmp(argv[2], "nocfi");
 	use_deep = argc > 2 && !strcmp(argv[2], "deep");
 	use_lazy = argc > 2 && !strcmp(argv[2], "lazy");
+	use_rbx = argc > 2 && !strcmp(argv[2], "rbx");
 	outer(argc > 1 ? strtoul(argv[1], NULL, 0) : 100000000ul);
 	return 0;
 }

@@ -7,13 +7,13 @@
  * libdw, cached per DSO and pc in one hash table shared by every process,
  * and evaluated directly, with libdwfl's semantics step for step (which
  * pc to look up, which registers a failed read leaves unset, when the
- * chain ends).  Any frame whose rules are more than that (an expression,
+ * chain ends).  At a frame whose rules are more than that (an expression,
  * a signal frame, no CFI at all, where libdwfl would fall back to frame
- * pointers) sends the whole sample back to libdwfl, so the frames are
- * always the ones libdwfl would give, but for one rule: a callee-saved
- * register the CFI says nothing about keeps its value (perf 6.1 unwinds
- * with libunwind, which does so), where libdw's x86_64 defaults leave rbx
- * undefined.
+ * pointers) libdwfl takes over, starting from that frame's registers as
+ * the fast path has them, so the frames are always the ones libdwfl would
+ * give, but for one rule: a callee-saved register the CFI says nothing
+ * about keeps its value (perf 6.1 unwinds with libunwind, which does so),
+ * where libdw's x86_64 defaults leave rbx undefined.
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -312,7 +312,13 @@ int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip)
 			return 1;
 		}
 		if (!(r = rule_at(u, p, lookup)) || !r->fast) {
-			s->nr = 0;
+			/* libdwfl goes on from this frame with what the fast
+			 * path knows there: rbx too, which its own walk from
+			 * the sample would have lost (ld.so's lazy resolver). */
+			s->resume = !initial;
+			s->resume_pc = lookup;
+			s->resume_set = regs[cur].set;
+			memcpy(s->resume_regs, regs[cur].v, sizeof(s->resume_regs));
 			return 0;
 		}
 		s->ips[s->nr++] = lookup;

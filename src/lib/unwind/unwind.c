@@ -413,11 +413,28 @@ bool pk__unwind_reg(const struct sample_state *s, int bit, uint64_t *v)
 	return true;
 }
 
+/* The registers of the frame the fast path stopped at (p->cur.resume);
+ * its pc, a return address less one, is the initial frame's, which
+ * libdwfl looks up as it is and keeps as it is. */
+static bool set_resume_registers(Dwfl_Thread *thread, const struct sample_state *s)
+{
+	for (unsigned int d = 0; d < 16; d++) {
+		Dwarf_Word w = s->resume_regs[d];
+
+		if ((s->resume_set & (1u << d)) && !dwfl_thread_state_registers(thread, (int)d, 1, &w))
+			return false;
+	}
+	dwfl_thread_state_register_pc(thread, s->resume_pc);
+	return true;
+}
+
 static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 {
 	struct uproc *p = thread_arg;
 	uint64_t v;
 
+	if (p->cur.resume)
+		return set_resume_registers(thread, &p->cur);
 	for (unsigned int d = 0; d < 17; d++) {
 		Dwarf_Word w;
 

@@ -37,6 +37,13 @@ struct sample_state {
 	uint64_t sp;
 	uint64_t *ips;
 	size_t max, nr;
+	/* Where libdwfl takes over from the fast path (resume): that frame's
+	 * registers by DWARF number, those in resume_set known, and its pc
+	 * less one (a return address points past the call). */
+	bool resume;
+	uint32_t resume_set;
+	uint64_t resume_pc;
+	uint64_t resume_regs[17];
 };
 
 struct uproc {
@@ -78,9 +85,11 @@ bool pk__unwind_reg(const struct sample_state *s, int bit, uint64_t *v);
 int pk__unwind_path_id(struct pk_unwinder *u, const char *path);
 
 /* Unwind p->cur with the cached rules.  Returns 1 when done (p->cur.ips
- * and nr filled exactly as libdwfl's unwinder would), 0 when a frame needs
- * what only libdwfl does (no CFI there, an expression, a signal frame):
- * then p->cur.nr is 0 again and the caller unwinds with libdwfl. */
+ * and nr filled as libdwfl's unwinder would, callee-saved registers kept
+ * as perf's libunwind keeps them), 0 when a frame needs what only libdwfl
+ * does (no CFI there, an expression, a signal frame): then the frames
+ * before it stay in p->cur.ips and, past the first frame, p->cur.resume
+ * holds that frame's registers for libdwfl to go on from. */
 int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip);
 
 /* Free the rule cache. */

@@ -410,6 +410,18 @@ static void test_oracle_perf_dwarf_lazy(void **state)
 	oracle_mode("lazy", "LD_BIND_NOW= LD_BIND_NOT=1", "2000000", "100000");
 }
 
+/* Every sample in a leaf under a frame whose CFA is in rbx, under a frame
+ * with no CFI: the unwinding goes past the rbx frame only with rbx as the
+ * sample has it (perf's libunwind keeps a register the CFI does not
+ * mention), and past the frame without CFI only with libdwfl's frame
+ * pointer fallback.  perfkit once handed such a sample to libdwfl from its
+ * start, which lost rbx and cut every chain after pk_via_rbx. */
+static void test_oracle_perf_dwarf_rbx_cfa(void **state)
+{
+	(void)state;
+	oracle_mode("rbx", "", "30000000", "1000000");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest unit[] = {
@@ -422,6 +434,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_oracle_perf_dwarf),
 		cmocka_unit_test(test_oracle_perf_dwarf_no_cfi),
 		cmocka_unit_test(test_oracle_perf_dwarf_lazy),
+		cmocka_unit_test(test_oracle_perf_dwarf_rbx_cfa),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "oracle"))
