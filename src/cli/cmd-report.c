@@ -23,6 +23,15 @@
 
 /* ---- reading ---------------------------------------------------------------- */
 
+/* A short name dso_name handed out: a JIT name ("[JIT] tid PID") is the
+ * pid's, every other one the DSO's alone. */
+struct dso_memo {
+	const struct pk_dso *d;
+	const char *name;
+	uint32_t pid;
+	bool jit;
+};
+
 /* Everything one run follows while it reads the file. */
 struct report_run {
 	const struct report_opts *o;
@@ -31,8 +40,9 @@ struct report_run {
 	struct report_event *ev;
 	size_t nr_ev;
 	struct cli_names names;	/* every DSO short name handed out, each once */
-	const struct pk_dso *last_dso;	/* the last DSO named, and its name */
+	const struct pk_dso *last_dso;	/* -v: the last DSO named, and its name */
 	const char *last_name;
+	struct dso_memo memo[16];	/* dso_name's names, by DSO */
 	uint64_t lost_samples;
 	struct report_chains chains;	/* add_chain's buffers */
 	struct report_srclines *src;	/* --sort srcline/srcfile strings */
@@ -54,21 +64,31 @@ struct report_run {
 
 /*
  * The short name perf shows for DSO `d` in process `pid` (dso-names.c),
- * the last one remembered: samples come in runs of one DSO.  *nomem is set
- * when out of memory.
+ * remembered by DSO in a small table: a chain's frames alternate a few
+ * DSOs.  With -v the last one alone: report_verbose_dso learns a DSO's
+ * origin letter late, when it is named again.  *nomem is set when out of
+ * memory.
  */
 static const char *dso_name(struct report_run *run, const struct pk_dso *d, uint32_t pid, bool *nomem)
 {
+	struct dso_memo *m = &run->memo[((uintptr_t)d >> 4 ^ (uintptr_t)d >> 9) % 16];
 	const char *name;
 
-	if (d && d == run->last_dso)
-		return run->last_name;
-	name = run->o->verbose ? report_verbose_dso(run->o, &run->names, d, pid, nomem) :
-				 cli_dso_short_name(&run->names, d, pid, nomem);
-	if (d && !cli_dso_is_jit(d)) {
-		run->last_dso = name ? d : NULL;
-		run->last_name = name;
+	if (run->o->verbose) {
+		if (d && d == run->last_dso)
+			return run->last_name;
+		name = report_verbose_dso(run->o, &run->names, d, pid, nomem);
+		if (d && !cli_dso_is_jit(d)) {
+			run->last_dso = name ? d : NULL;
+			run->last_name = name;
+		}
+		return name;
 	}
+	if (d && m->d == d && (!m->jit || m->pid == pid))
+		return m->name;
+	name = cli_dso_short_name(&run->names, d, pid, nomem);
+	if (d && name)
+		*m = (struct dso_memo){ d, name, pid, cli_dso_is_jit(d) };
 	return name;
 }
 

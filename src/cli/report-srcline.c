@@ -20,6 +20,11 @@
 struct report_srclines {
 	char **tab;
 	size_t cap, nr;
+	/* "NAME (inlined)" by the frame's name pointer: an inline frame's
+	 * name is its address's srcline answer's, kept as long as the DSO */
+	struct {
+		const char *sym, *name;
+	} inl[256];
 };
 
 static uint64_t str_hash(const char *s)
@@ -164,6 +169,25 @@ int report_srcline_fill(struct report_srclines **tp, const struct report_opts *o
 	return fill(tp, o, maps, loc, true, s);
 }
 
+/* "sym (inlined)", interned in *tp; NULL when out of memory. */
+static const char *inlined_name(struct report_srclines **tp, const char *sym)
+{
+	char line[4096];
+	size_t slot = ((uintptr_t)sym >> 3 ^ (uintptr_t)sym >> 11) % 256;
+	const char *name;
+
+	if (!*tp && !(*tp = calloc(1, sizeof(**tp))))
+		return NULL;
+	if ((*tp)->inl[slot].sym == sym)
+		return (*tp)->inl[slot].name;
+	snprintf(line, sizeof(line), "%s (inlined)", sym);
+	if ((name = intern(*tp, line))) {
+		(*tp)->inl[slot].sym = sym;
+		(*tp)->inl[slot].name = name;
+	}
+	return name;
+}
+
 int report_srcline_frame(struct report_srclines **tp, const struct report_opts *o,
 			 struct pk_maps *maps, const struct pk_frame *f, struct pk_hist_sample *s)
 {
@@ -172,12 +196,8 @@ int report_srcline_frame(struct report_srclines **tp, const struct report_opts *
 	char line[4096];
 	int n;
 
-	if (f->inlined) {	/* perf's inline symbols print with the suffix */
-		if ((!*tp && !(*tp = calloc(1, sizeof(**tp)))) ||
-		    (n = snprintf(line, sizeof(line), "%s (inlined)", f->loc.sym)) < 0 ||
-		    !(s->sym = intern(*tp, line)))
-			return -ENOMEM;
-	}
+	if (f->inlined && (s->sym = inlined_name(tp, f->loc.sym)) == NULL)
+		return -ENOMEM;	/* perf's inline symbols print with the suffix */
 	if (f->unwound && !f->inl)	/* perf's unwound nodes carry the DSO's address */
 		return fill(tp, o, maps, &f->loc, true, s);
 	/* perf 6.1's cumulative entries for PERF_SAMPLE_CALLCHAIN frames, and

@@ -35,6 +35,9 @@ struct pk__unwind_rule {
 	bool fast;		/* the rules below say all; else ask libdwfl */
 	uint8_t cfa_reg;
 	uint8_t kind[NREGS];
+	uint8_t nr_cfa;		/* the registers at or from the CFA, in cfa[] */
+	uint8_t cfa[NREGS];
+	uint32_t same;		/* the registers that keep their value, a bit each */
 	uint64_t pc;		/* less the module's bias: the same in every process */
 	int64_t cfa_off;
 	int64_t off[NREGS];
@@ -191,8 +194,13 @@ static bool take_frame(Dwarf_CFI *cfi, uint64_t pc, struct pk__unwind_rule *r)
 		r->cfa_reg = (uint8_t)ops[0].number;
 		r->cfa_off = (int64_t)ops[0].number2;
 	}
-	for (int regno = 0; ok && regno < NREGS; regno++)
+	for (int regno = 0; ok && regno < NREGS; regno++) {
 		ok = take_register(frame, regno, r);
+		if (r->kind[regno] == K_SAME)
+			r->same |= 1u << regno;
+		else if (r->kind[regno] == K_AT_CFA || r->kind[regno] == K_CFA_PLUS)
+			r->cfa[r->nr_cfa++] = (uint8_t)regno;
+	}
 	free(frame);
 	r->fast = ok;
 	return true;
@@ -209,8 +217,15 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
 
 	/* m->tried: reported already (pk__unwind_report_module would find m
 	 * again only to say so) */
-	if (!m || !(m->tried ? m->mod != NULL : pk__unwind_report_module(p, lookup)) ||
-	    dwfl_addrmodule(p->dwfl, lookup) != m->mod)
+	if (!m || !(m->tried ? m->mod != NULL : pk__unwind_report_module(p, lookup)))
+		return NULL;
+	/* libdwfl's module at lookup must be m's: asked once per mapping
+	 * while no module is added, when m's is the only one there */
+	if (m->checked != p->mods + 1) {
+		m->alone = pk__unwind_module_alone(p, m);
+		m->checked = p->mods + 1;
+	}
+	if (!m->alone && dwfl_addrmodule(p->dwfl, lookup) != m->mod)
 		return NULL;
 	eh = dwfl_module_eh_cfi(m->mod, &bias_eh);
 	if ((u->nr_rules + 1) * 2 > u->cap_rules && grow_rules(u) < 0)
@@ -261,34 +276,43 @@ static uint64_t step(struct uproc *p, const struct pk__unwind_rule *r, const str
 	bool cfa_ok = in->set & (1u << r->cfa_reg);
 	uint64_t cfa = in->v[r->cfa_reg] + (uint64_t)r->cfa_off;
 
-	out->set = 0;
-	for (int i = 0; i < NREGS; i++) {
-		uint64_t v;
+	/* same value: kept where the frame has it; undefined or unset: not
+	 * set (their values are copied along but never read) */
+	memcpy(out->v, in->v, sizeof(out->v));
+	out->set = in->set & r->same;
+	for (unsigned int k = 0; k < r->nr_cfa && cfa_ok; k++) {
+		unsigned int i = r->cfa[k];
+		uint64_t v = cfa + (uint64_t)r->off[i];
 
-		switch (r->kind[i]) {
-		case K_SAME:
-			if (!(in->set & (1u << i)))
-				continue;
-			v = in->v[i];
-			break;
-		case K_AT_CFA:
-			if (!cfa_ok || !read_word(p, cfa + (uint64_t)r->off[i], &v))
-				continue;
-			break;
-		case K_CFA_PLUS:
-			if (!cfa_ok)
-				continue;
-			v = cfa + (uint64_t)r->off[i];
-			break;
-		default:	/* undefined or unset */
+		if (r->kind[i] == K_AT_CFA && !read_word(p, v, &v))
 			continue;
-		}
 		out->v[i] = v;
 		out->set |= 1u << i;
 	}
 	if (r->kind[RA] == K_UNDEF || !(out->set & (1u << RA)))
 		return 0;
 	return out->v[RA];
+}
+
+/* The sample's registers by DWARF number: one walk over the mask's bits
+ * (pk__unwind_reg's popcount per register is a libgcc call per register
+ * on a baseline x86_64 build). */
+static void sample_regs(const struct sample_state *s, struct frame_regs *r)
+{
+	/* dwarf_to_perf turned around; -1 for flags and segment registers */
+	static const int8_t perf_to_dwarf[24] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, -1, -1, -1,
+						  -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, 15 };
+	size_t i = 0;
+
+	r->set = 0;
+	for (uint64_t mask = s->mask; mask; mask &= mask - 1, i++) {
+		int bit = __builtin_ctzll(mask), d = bit < 24 ? perf_to_dwarf[bit] : -1;
+
+		if (d >= 0) {
+			r->v[d] = s->regs[i];
+			r->set |= 1u << d;
+		}
+	}
 }
 
 int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip)
@@ -298,9 +322,7 @@ int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip)
 	int cur = 0;
 	uint64_t pc = ip;
 
-	for (int d = 0; d < NREGS; d++)
-		if (pk__unwind_reg(s, dwarf_to_perf[d], &regs[0].v[d]))
-			regs[0].set |= 1u << d;
+	sample_regs(s, &regs[0]);
 	for (bool initial = true;; initial = false) {
 		uint64_t lookup = initial ? pc : pc - 1;
 		const struct pk__unwind_rule *r;
