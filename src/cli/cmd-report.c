@@ -71,7 +71,7 @@ struct report_run {
  */
 static const char *dso_name(struct report_run *run, const struct pk_dso *d, uint32_t pid, bool *nomem)
 {
-	struct dso_memo *m = &run->memo[((uintptr_t)d >> 4 ^ (uintptr_t)d >> 9) % 16];
+	struct dso_memo *m = &run->memo[(uint64_t)(uintptr_t)d * 0x9e3779b97f4a7c15ull >> 60];
 	const char *name;
 
 	if (run->o->verbose) {
