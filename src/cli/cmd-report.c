@@ -62,6 +62,12 @@ struct report_run {
 	struct report_brhist *brhist;	/* --branch-history's chains (report-brhist.c), else NULL */
 };
 
+/* d's slot in run's table of names. */
+static struct dso_memo *dso_memo(struct report_run *run, const struct pk_dso *d)
+{
+	return &run->memo[(uint64_t)(uintptr_t)d * 0x9e3779b97f4a7c15ull >> 60];
+}
+
 /*
  * The short name perf shows for DSO `d` in process `pid` (dso-names.c),
  * remembered by DSO in a small table: a chain's frames alternate a few
@@ -69,9 +75,10 @@ struct report_run {
  * origin letter late, when it is named again.  *nomem is set when out of
  * memory.
  */
-static const char *dso_name(struct report_run *run, const struct pk_dso *d, uint32_t pid, bool *nomem)
+static __attribute__((noinline)) const char *dso_name_new(struct report_run *run, const struct pk_dso *d,
+							  uint32_t pid, bool *nomem)
 {
-	struct dso_memo *m = &run->memo[(uint64_t)(uintptr_t)d * 0x9e3779b97f4a7c15ull >> 60];
+	struct dso_memo *m = dso_memo(run, d);
 	const char *name;
 
 	if (run->o->verbose) {
@@ -84,12 +91,21 @@ static const char *dso_name(struct report_run *run, const struct pk_dso *d, uint
 		}
 		return name;
 	}
-	if (d && m->d == d && (!m->jit || m->pid == pid))
-		return m->name;
 	name = cli_dso_short_name(&run->names, d, pid, nomem);
 	if (d && name)
 		*m = (struct dso_memo){ d, name, pid, cli_dso_is_jit(d) };
 	return name;
+}
+
+/* dso_name_new's answer, from the table when it has it (inline: a call
+ * per frame was most of the cost of a name). */
+static inline const char *dso_name(struct report_run *run, const struct pk_dso *d, uint32_t pid, bool *nomem)
+{
+	const struct dso_memo *m = dso_memo(run, d);
+
+	if (d && !run->o->verbose && m->d == d && (!m->jit || m->pid == pid))
+		return m->name;
+	return dso_name_new(run, d, pid, nomem);
 }
 
 bool report_in_ids(const pid_t *ids, size_t nr, int64_t id)

@@ -25,7 +25,7 @@ struct pk_callchain_node {
 	uint64_t hit, children_hit;
 	uint64_t count, children_count;	/* the same in samples (chains appended) */
 	struct pk_callchain_node **children;	/* match order */
-	size_t nr_children;
+	size_t nr_children, cap_children;
 	struct pk_callchain_node **sorted;	/* what graph printing shows */
 	size_t nr_sorted;
 	struct pk_branch_counts *bc;	/* per frame (callchain-branch.c); NULL: no branch */
@@ -146,11 +146,17 @@ static size_t child_pos(const struct pk_callchain_node *n, const struct pk_callc
 
 static int insert_child(struct pk_callchain_node *parent, struct pk_callchain_node *child, size_t pos)
 {
-	struct pk_callchain_node **c = pk__reallocarray(parent->children, parent->nr_children + 1, sizeof(*c));
+	struct pk_callchain_node **c = parent->children;
 
-	if (!c)
-		return pk__error_nomem("a call-chain node");
-	parent->children = c;
+	/* grown by doubling: a realloc per insert was a tenth of a tree's build */
+	if (parent->nr_children == parent->cap_children) {
+		size_t cap = parent->cap_children ? 2 * parent->cap_children : 2;
+
+		if (!(c = pk__reallocarray(parent->children, cap, sizeof(*c))))
+			return pk__error_nomem("a call-chain node");
+		parent->children = c;
+		parent->cap_children = cap;
+	}
 	memmove(&c[pos + 1], &c[pos], (parent->nr_children - pos) * sizeof(*c));
 	c[pos] = child;
 	parent->nr_children++;
@@ -222,15 +228,18 @@ static int split(struct pk_callchain_node *n, size_t k, const struct pk_callchai
 	tail->children_count = n->children_count;
 	tail->children = n->children;
 	tail->nr_children = n->nr_children;
+	tail->cap_children = n->cap_children;
 	for (size_t i = 0; i < tail->nr_children; i++)
 		tail->children[i]->parent = tail;
 	n->children = NULL;
 	n->nr_children = 0;
+	n->cap_children = 0;
 	n->nr_frames = k;
 	if (insert_child(n, tail, 0) < 0) {
 		/* Undo: the node is whole again. */
 		n->children = tail->children;
 		n->nr_children = tail->nr_children;
+		n->cap_children = tail->cap_children;
 		for (size_t i = 0; i < n->nr_children; i++)
 			n->children[i]->parent = n;
 		n->nr_frames += tail->nr_frames;

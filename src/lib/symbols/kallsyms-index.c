@@ -76,7 +76,16 @@ struct pk__kindex {
 	struct kdecoded **dec;		/* parallel to blocks: NULL until decoded */
 	size_t nr, nr_blocks, cap_blocks;
 	bool in_order;
+	/* pk__kindex_find's answers by address, direct-mapped: a profile's
+	 * kernel frames repeat a few thousand addresses, and a lookup the
+	 * table has not seen walks and decodes a block's lines */
+	struct kfound {
+		uint64_t addr;
+		const struct pk__sym *sym;	/* NULL: an empty slot */
+	} *found;
 };
+
+#define FOUND_BITS 13
 
 int pk__kindex_new(struct pk__kindex **out)
 {
@@ -95,6 +104,7 @@ void pk__kindex_free(struct pk__kindex *x)
 	for (size_t i = 0; x->dec && i < x->nr_blocks; i++)
 		free(x->dec[i]);
 	free(x->dec);
+	free(x->found);
 	free(x->blocks);
 	pk__host_ktext_free(&x->text);
 	for (struct names *n = x->names, *next; n; n = next) {
@@ -499,7 +509,8 @@ static const struct pk__sym *made(struct pk__kindex *x, size_t at, size_t lo)
 	return sym;
 }
 
-const struct pk__sym *pk__kindex_find(struct pk__kindex *x, uint64_t addr)
+/* The symbol holding addr, found in the lines (not remembered). */
+static const struct pk__sym *find(struct pk__kindex *x, uint64_t addr)
 {
 	size_t lo = first_above(x, addr), at;
 	const struct pk__sym *sym;
@@ -513,6 +524,23 @@ const struct pk__sym *pk__kindex_find(struct pk__kindex *x, uint64_t addr)
 		return NULL;
 	sym = made(x, at, lo);
 	return sym && addr < sym->end ? sym : NULL;
+}
+
+const struct pk__sym *pk__kindex_find(struct pk__kindex *x, uint64_t addr)
+{
+	struct kfound *f;
+	const struct pk__sym *sym;
+
+	/* the symbols live in their decoded blocks until the index is freed,
+	 * and no line is added after the first lookup: an answer holds */
+	if (!x->found && !(x->found = pk__calloc(1u << FOUND_BITS, sizeof(*x->found))))
+		return find(x, addr);
+	f = &x->found[addr * 0x9e3779b97f4a7c15ull >> (64 - FOUND_BITS)];
+	if (f->sym && f->addr == addr)
+		return f->sym;
+	if ((sym = find(x, addr)))
+		*f = (struct kfound){ addr, sym };
+	return sym;
 }
 
 int pk__kindex_span(struct pk__kindex *x, uint64_t *start, uint64_t *end)
