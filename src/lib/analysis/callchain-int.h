@@ -26,4 +26,10 @@ int pk__branch_counts_tail(struct pk_branch_counts **tail, const struct pk_branc
 /* Whether any of the frames is a branch frame. */
 bool pk__branch_frames_any(const struct pk_callchain_frame *frames, size_t nr);
 
+/* pk_callchain_append with `branches` known by the caller: false only
+ * when no frame is a branch frame (true when unsure: then they are looked
+ * for).  A caller appending a chain's tails walks its frames once. */
+int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
+			 uint64_t period, bool branches);
+
 #endif

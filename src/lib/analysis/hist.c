@@ -8,6 +8,7 @@
  */
 #include "perfkit.h"
 #include "sys/sys.h"
+#include "callchain-int.h"
 #include "hist-int.h"
 
 #include <errno.h>
@@ -295,7 +296,10 @@ int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 	return 0;
 }
 
-static int append(struct pk_hist_entry *e, const struct pk_callchain_frame *chain, size_t nr, uint64_t period)
+/* `branches`: whether the sample's whole chain has a branch frame (a
+ * tail of it then may have, else has none). */
+static int append(struct pk_hist_entry *e, const struct pk_callchain_frame *chain, size_t nr, uint64_t period,
+		  bool branches)
 {
 	int err;
 
@@ -303,7 +307,7 @@ static int append(struct pk_hist_entry *e, const struct pk_callchain_frame *chai
 		return err;
 	if (nr > e->max_depth)
 		e->max_depth = (uint32_t)nr;
-	return pk_callchain_append(e->chain, chain, nr, period);
+	return pk__callchain_append(e->chain, chain, nr, period, branches);
 }
 
 int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const struct pk_hist_sample *frames,
@@ -311,12 +315,13 @@ int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const s
 {
 	uint32_t self, idx, *seen, seen_here[128];
 	size_t nr_seen = 1;
+	bool branches = pk__branch_frames_any(chain, nr);	/* once, not per tail */
 	int err;
 
 	if ((err = pk_hist_add(h, s)) < 0)
 		return err;
 	self = h->last - 1;
-	if ((err = append(&h->entries[self], chain, nr, s->period)) < 0 || !children)
+	if ((err = append(&h->entries[self], chain, nr, s->period, branches)) < 0 || !children)
 		return err;
 	h->children = true;
 	h->entries[self].period_acc += s->period;
@@ -342,7 +347,7 @@ int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const s
 			continue;
 		seen[nr_seen++] = idx;
 		h->entries[idx].period_acc += s->period;
-		err = append(&h->entries[idx], chain + k, nr - k, s->period);
+		err = append(&h->entries[idx], chain + k, nr - k, s->period, branches);
 	}
 	if (seen != seen_here)
 		free(seen);
