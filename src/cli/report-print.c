@@ -612,6 +612,20 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 	fputs("\n\n", f);
 }
 
+/* perf's sort__setup_elide: a key column that one --comms, --dsos or
+ * --symbols name fills is left out and named on a line of its own. */
+static void print_elided(FILE *f, const struct report_opts *o)
+{
+	for (size_t i = 0; i < o->nr_keys; i++) {
+		if (o->keys[i] == PK_HIST_KEY_COMM && nr_names(o->comms) == 1)
+			cli_message(f, "# comm: %s\n", o->comms[0]);
+		if (o->keys[i] == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1)
+			cli_message(f, "# dso: %s\n", o->dsos[0]);
+		if (o->keys[i] == PK_HIST_KEY_SYM && nr_names(o->syms) == 1)
+			cli_message(f, "# symbol: %s\n", o->syms[0]);
+	}
+}
+
 bool report_print(FILE *f, const struct report_opts *o, const struct report_event *ev, size_t nr_ev,
 		  uint64_t lost_samples, struct pk_threads *threads)
 {
@@ -624,19 +638,11 @@ bool report_print(FILE *f, const struct report_opts *o, const struct report_even
 			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
 		return false;
 	}
-	if (!o->quiet) {
-		if (!o->header)
-			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
-		for (size_t i = 0; i < o->nr_keys; i++) {
-			if (o->keys[i] == PK_HIST_KEY_COMM && nr_names(o->comms) == 1)
-				cli_message(f, "# comm: %s\n", o->comms[0]);
-			if (o->keys[i] == PK_HIST_KEY_DSO && nr_names(o->dsos) == 1)
-				cli_message(f, "# dso: %s\n", o->dsos[0]);
-			if (o->keys[i] == PK_HIST_KEY_SYM && nr_names(o->syms) == 1)
-				cli_message(f, "# symbol: %s\n", o->syms[0]);
-		}
+	if (!o->quiet && !o->header)
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", f);
+	print_elided(f, o);	/* with -q too: perf prints them as it sets up */
+	if (!o->quiet)
 		fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
-	}
 	for (size_t i = 0; i < nr_ev; i++)
 		/* perf skips events with no samples, and a shown group's members. */
 		if (pk_hist_nr_samples(ev[i].hist) && (ev[i].leader == i || !report_group_view(o, &ev[ev[i].leader])))

@@ -50,6 +50,10 @@ else
 	same_as_perf fork.data --sort pid,dso --tid "$(first_tid fork.data)"
 	same_as_perf perfkit.data --sort comm,dso --dsos perfkit-workload
 	same_as_perf perfkit.data --sort dso --dsos '[kernel.kallsyms],perfkit-workload'
+	# a column one name fills is named on its own line, under -q too
+	same_as_perf perfkit.data -q --sort comm,dso --dsos perfkit-workload
+	same_as_perf fork.data -q --sort comm,pid --comms perfkit-workloa
+	same_as_perf perfkit.data -q --dsos nosuch
 	run report -i perfkit.data --stdio --cpu 0
 	expect_rc "--cpu on a file without CPU numbers: exit 1" 1
 	contains "with perf's reason" "$err" "does not contain CPU events: remove --cpu to proceed"

@@ -113,7 +113,7 @@ check "socket: with CPUs, sockets from 0" \
 
 # symbol_size: hot_a's size is its ELF symbol's; the IPC column follows.
 size=$(readelf -sW "$W" | awk '$8 == "hot_a" && $4 == "FUNC" { print $3; exit }')
-row=$("$PERFKIT" report -i k.data --stdio -q --sort sym,symbol_size --symbols hot_a | sed '/^$/d')
+row=$("$PERFKIT" report -i k.data --stdio -q --sort sym,symbol_size --symbols hot_a | sed '/^$/d; /^# symbol: /d')
 check "symbol_size: the ELF size of hot_a ($size)" test -n "$size" -a -n "$row"
 check "symbol_size: ... printed, then perf's IPC column" \
 	test "$(printf '%s' "$row" | sed 's/^ *[0-9.]*%  //; s/ *$//')" = "$(printf '%11d  -      -' "$((size))")"
