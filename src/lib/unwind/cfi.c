@@ -217,15 +217,11 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
 
 	/* m->tried: reported already (pk__unwind_report_module would find m
 	 * again only to say so) */
-	if (!m || !(m->tried ? m->mod != NULL : pk__unwind_report_module(p, lookup)))
-		return NULL;
-	/* libdwfl's module at lookup must be m's: asked once per mapping
-	 * while no module is added, when m's is the only one there */
-	if (m->checked != p->mods + 1) {
-		m->alone = pk__unwind_module_alone(p, m);
-		m->checked = p->mods + 1;
-	}
-	if (!m->alone && dwfl_addrmodule(p->dwfl, lookup) != m->mod)
+	/* libdwfl's module at lookup must be m's, asked at every frame: a
+	 * check once per mapping (its module alone over it) let fuzz_unwind
+	 * crash libdw inside dwarf_cfi_addrframe within 40k runs */
+	if (!m || !(m->tried ? m->mod != NULL : pk__unwind_report_module(p, lookup)) ||
+	    dwfl_addrmodule(p->dwfl, lookup) != m->mod)
 		return NULL;
 	eh = dwfl_module_eh_cfi(m->mod, &bias_eh);
 	if ((u->nr_rules + 1) * 2 > u->cap_rules && grow_rules(u) < 0)

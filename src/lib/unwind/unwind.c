@@ -130,7 +130,6 @@ static void end_dwfl(struct uproc *p)
 	for (size_t i = 0; i < p->nr; i++) {
 		p->maps[i].tried = false;
 		p->maps[i].mod = NULL;
-		p->maps[i].checked = 0;
 	}
 }
 
@@ -362,38 +361,8 @@ bool pk__unwind_report_module(struct uproc *p, uint64_t addr)
 	dwfl_report_begin_add(p->dwfl);
 	mod = dwfl_report_elf(p->dwfl, m->path, m->path, -1, base, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
-	p->mods++;
 	m->mod = mod && dwfl_addrmodule(p->dwfl, addr) == mod && x86_64(mod) ? mod : NULL;
 	return m->mod != NULL;
-}
-
-struct overlap {
-	const Dwfl_Module *self;
-	uint64_t start, end;
-	bool found;
-};
-
-static int overlap_of(Dwfl_Module *mod, void **user, const char *name, Dwarf_Addr start, void *arg)
-{
-	struct overlap *o = arg;
-	Dwarf_Addr low, high;
-
-	(void)user, (void)name, (void)start;
-	if (mod == o->self)
-		return DWARF_CB_OK;
-	dwfl_module_info(mod, NULL, &low, &high, NULL, NULL, NULL, NULL);
-	o->found = low < o->end && high > o->start;
-	return o->found ? DWARF_CB_ABORT : DWARF_CB_OK;
-}
-
-bool pk__unwind_module_alone(struct uproc *p, const struct umap *m)
-{
-	struct overlap o = { m->mod, m->start, m->end, false };
-	Dwarf_Addr low, high;
-
-	dwfl_module_info(m->mod, NULL, &low, &high, NULL, NULL, NULL, NULL);
-	return low <= m->start && high >= m->end && dwfl_getmodules(p->dwfl, overlap_of, &o, 0) == 0 &&
-	       !o.found;
 }
 
 /* A word of the process's memory that is not on the stack copy: read from

@@ -26,11 +26,6 @@ struct umap {
 	uint32_t dso;		/* the path's number in the unwinder's rule cache */
 	bool tried;		/* mod looked up in the current Dwfl */
 	Dwfl_Module *mod;	/* its module there, or NULL */
-	/* Whether mod covers the whole mapping with no other module over any
-	 * of it (libdwfl's module at any of its addresses is then mod), as
-	 * found when the owner had reported checked - 1 modules; 0: never. */
-	uint32_t checked;
-	bool alone;
 };
 
 struct sample_state {
@@ -58,7 +53,6 @@ struct uproc {
 	size_t last;		/* the map found last: a chain's frames mostly share one */
 	Dwfl *dwfl;		/* NULL until the first unwind, or after the maps changed */
 	bool attached;		/* dwfl_attach_state done on dwfl */
-	uint32_t mods;		/* modules reported to dwfl so far */
 	struct sample_state cur;
 };
 
@@ -80,10 +74,6 @@ struct umap *pk__unwind_map_of(struct uproc *p, uint64_t addr);
 /* Make sure libdwfl has the file mapped at addr as a module of p->dwfl;
  * false when no file mapping holds addr or libdwfl cannot read it. */
 bool pk__unwind_report_module(struct uproc *p, uint64_t addr);
-
-/* Whether m's module (m->mod, set) covers all of m and no other module of
- * p's Dwfl covers any of it. */
-bool pk__unwind_module_alone(struct uproc *p, const struct umap *m);
 
 /* A word of memory that is not on the stack copy, from the mapped file. */
 bool pk__unwind_read_file_word(struct uproc *p, uint64_t addr, Dwarf_Word *out);
