@@ -378,22 +378,8 @@ static void parse_frame(char *line, struct perf_line *l)
 }
 
 struct tally {
-	size_t samples, frames, differ, plt, inlined, labels, repeated;
+	size_t samples, frames, differ, plt, inlined, labels;
 };
-
-/* Whether perf's frame l repeats the one before it (prev: the same address,
- * symbol and file) where our next frame is another: perf's libdw walk
- * through ld.so's start-up code, which has no CFI, fell back to frame
- * pointers once and read the same return address again (seen in a sample
- * that faulted on __init_misc's first instruction: call_init twice).  A
- * recursion repeats a frame in both chains and is compared as usual. */
-static bool perf_repeat(const struct perf_line *prev, const struct perf_line *l, const struct pk_frame *ours)
-{
-	const char *sym = ours && ours->loc.sym ? ours->loc.sym : "[unknown]";
-
-	return prev && l && prev->addr == l->addr && !strcmp(prev->sym, l->sym) && !strcmp(prev->dso, l->dso) &&
-	       (!ours || strcmp(sym, l->sym));
-}
 
 /* perf's lines for one frame: the inline frames perf adds (its
  * append_inlines, turned off in this resolver here) share the frame's
@@ -456,14 +442,9 @@ static void compare_sample(FILE *f, const struct pk_resolved_sample *s, struct t
 		assert_true(n < 1024);
 		parse_frame(line, &lines[n++]);
 	}
-	for (const struct perf_line *prev = NULL; next < n;) {
+	while (next < n) {
 		const struct perf_line *l = frame_line(lines, n, &next);
 
-		if (perf_repeat(prev, l, i < s->nr_frames ? &s->frames[i] : NULL)) {
-			t->repeated++;	/* not a frame of ours: counted, shown below */
-			continue;
-		}
-		prev = l;
 		if (i >= s->nr_frames) {
 			i++;
 			continue;
@@ -533,10 +514,9 @@ static void oracle(const char *callgraph, const char *args)
 	pk_data_reader_free(r);
 	assert_int_equal(tmp_rmtree(dir), 0);
 	print_message("# %s %s: %zu samples, %zu frames, %zu differ, %zu in PLT entries, %zu inlined "
-		      "(perf's, not compared), %zu at labels, %zu repeated by perf\n", callgraph, args,
-		      t.samples, t.frames, t.differ, t.plt, t.inlined, t.labels, t.repeated);
+		      "(perf's, not compared), %zu at labels\n", callgraph, args,
+		      t.samples, t.frames, t.differ, t.plt, t.inlined, t.labels);
 	assert_true(t.labels <= t.samples / 100 + 2);
-	assert_true(t.repeated <= t.samples / 100 + 2);
 	assert_true(t.samples > 50);
 	assert_true(t.frames > t.samples);
 	assert_int_equal(t.differ, 0);
