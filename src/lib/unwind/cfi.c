@@ -216,10 +216,9 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
 	Dwarf_CFI *eh;
 
 	/* m->tried: reported already (pk__unwind_report_module would find m
-	 * again only to say so) */
-	/* libdwfl's module at lookup must be m's, asked at every frame: a
-	 * check once per mapping (its module alone over it) let fuzz_unwind
-	 * crash libdw inside dwarf_cfi_addrframe within 40k runs */
+	 * again only to say so).  libdwfl's module at lookup must be m's,
+	 * asked at every frame: a check once per mapping (its module alone
+	 * over it) let fuzz_unwind crash libdw in dwarf_cfi_addrframe. */
 	if (!m || !(m->tried ? m->mod != NULL : pk__unwind_report_module(p, lookup)) ||
 	    dwfl_addrmodule(p->dwfl, lookup) != m->mod)
 		return NULL;
