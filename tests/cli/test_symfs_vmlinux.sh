@@ -40,18 +40,12 @@ same() {
 	fi
 }
 for f in perf.data pk.data; do
-	# perfkit's recording names no comm before the exec's COMM: a sample
-	# taken during the exec is ":TID" in perfkit where perf renames it
-	# (its comm override, issue 10's open item), so it is compared by
-	# DSO and symbol, what --symfs changes.
-	keys=()
-	[ "$f" = pk.data ] && keys=(--sort dso,sym)
 	for d in good other; do
-		same report $f --stdio --symfs $d "${keys[@]}"
+		same report $f --stdio --symfs $d
 		same report $f --stdio --symfs $d -v --sort dso,sym
 		same script $f --symfs $d -F ip,sym,dso
 	done
-	same report $f --stdio --symfs "$tmp/good" -v "${keys[@]}"
+	same report $f --stdio --symfs "$tmp/good" -v
 done
 
 # What a user sees whatever the samples: kernel rows named from the vmlinux.
