@@ -5,7 +5,7 @@
 set -eu
 PKGS="meson ninja-build pkg-config gcc python3 libpfm4-dev libelf-dev libdw-dev libbz2-dev liblzma-dev
 libtraceevent-dev libzstd-dev libiberty-dev libcmocka-dev linux-perf manpages-dev valgrind libpapi-dev
-zlib1g-dev golang-go golang-github-google-pprof-dev chromium nodejs zsh"
+zlib1g-dev libc6-dbg golang-go golang-github-google-pprof-dev chromium nodejs zsh"
 # npm installs the browser tests' puppeteer-core and speedscope into the
 # build tree; a Node.js that brings its own npm needs no Debian npm.
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"

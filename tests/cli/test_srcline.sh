@@ -127,4 +127,29 @@ if printf '%s\n' "$out" | grep -q '(inlined)'; then
 else
 	ok "--no-inline leaves the inlined frames out"
 fi
+# A function inlined into a copy of itself: ld.so's call_init holds an
+# inlined call_init where it calls each library's constructors, and perf
+# prints that frame twice (its inline symbol of the same name is the
+# function's own, so no "(inlined)").  A hardware breakpoint on libc's
+# __init_misc, a constructor, stops there on every run (the address from
+# libc6-dbg's symbols, without address randomisation).
+libc=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
+bid=$(readelf -n "$libc" | awk '/Build ID/ { print $3 }')
+off=$(nm "/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug" 2>/dev/null | awk '$3 == "__init_misc" { print $1 }')
+base=$(setarch -R cat /proc/self/maps | awk -v f="$libc" '$6 == f { print $1; exit }')
+if [ -z "$off" ] || [ -z "$base" ]; then
+	not_ok "libc's __init_misc found in libc6-dbg's symbols"
+	diag "libc $libc, build id $bid, offset '$off', base '$base'"
+else
+	bp=$(printf '0x%x' $((0x${base%-*} + 0x$off)))
+	setarch -R perf record -q --call-graph dwarf -e "mem:$bp:x" -c 1 -o ci-perf.data -- /bin/true >/dev/null 2>&1
+	setarch -R "$PERFKIT" record -q --call-graph dwarf -e "mem:$bp:x" -c 1 -o ci-pk.data -- /bin/true >/dev/null 2>&1
+	for f in ci-perf.data ci-pk.data; do
+		check "$f: the constructor's chain holds call_init twice" \
+			test "$("$PERFKIT" script -i "$f" -F ip,sym 2>&1 | grep -c ' call_init$')" = 2
+		script_same "$f" -F ip,sym,dso
+		script_same "$f" -F ip,sym,dso --no-inline
+		same_as_perf "$f" --no-children
+	done
+fi
 done_testing
