@@ -478,6 +478,16 @@ PK_API int pk_record_synth_process(pid_t pid, const struct perf_event_attr *attr
 				   unsigned flags, pk_record_sink sink, void *arg);
 
 /*
+ * pk_record_synth_comm - a PERF_RECORD_COMM naming thread `tid` of process
+ * `pid` `comm` (cut to 15 bytes, the kernel's TASK_COMM_LEN), with the
+ * trailer `attr` asks for: the name a recorder gives a thread it knows
+ * without reading /proc (perf's "perf-exec" for the command it forked, not
+ * yet exec'd).  Returns 0 or what sink returned.
+ */
+PK_API int pk_record_synth_comm(pid_t pid, pid_t tid, const char *comm, const struct perf_event_attr *attr,
+				uint64_t id, pk_record_sink sink, void *arg);
+
+/*
  * pk_record_synth_all - the records of pk_record_synth_process for every
  * process in /proc (for -a), each thread's records preceded by a
  * PERF_RECORD_FORK as perf writes them: a leader forked from its parent

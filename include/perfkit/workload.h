@@ -19,10 +19,16 @@ extern "C" {
 
 struct pk_workload;
 
+/* The name pk_workload_start's child has until its exec, as perf names
+ * its own (a recording's COMM for the child says so: what is sampled in
+ * the exec before the command's COMM belongs to it). */
+#define PK_WORKLOAD_COMM "perf-exec"
+
 /*
  * pk_workload_start - fork a child that will run argv (argv[0] searched in
  * PATH) but is held before exec until pk_workload_go, so counters can be
  * opened on its pid with enable_on_exec first and count only the command.
+ * The child is named PK_WORKLOAD_COMM until the exec.
  * The child is killed (SIGKILL) when the thread that started it dies.
  * Returns 0 with the workload in *out, -EINVAL for an empty argv, or the
  * negative errno of pipe/fork.

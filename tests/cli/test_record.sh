@@ -37,6 +37,16 @@ if [ "$have_perf" -eq 1 ]; then
 	"$PERFKIT" record -q -F 2000 -o hot.data -- "$PERFKIT_WORKLOAD" hot 100 >/dev/null 2>&1
 	sym=$(perf report -i hot.data --stdio --sort sym 2>/dev/null | grep -c '\] hot_a')
 	check "perf report resolves the workload's own function (hot_a)" test "$sym" -ge 1
+	# The command's child named before its exec, as perf names its own:
+	# a sample in the exec before the command's COMM belongs to it.
+	tasks() { perf script -i "$1" --show-task-events 2>/dev/null | grep -E 'PERF_RECORD_COMM' |
+		sed -E 's/[0-9]+/N/g; s/ +/ /g'; }
+	perf record -q -F 2000 -o phot.data -- "$PERFKIT_WORKLOAD" hot 1 >/dev/null 2>&1
+	"$PERFKIT" record -q -F 2000 -o khot.data -- "$PERFKIT_WORKLOAD" hot 1 >/dev/null 2>&1
+	mine=$(tasks khot.data) theirs=$(tasks phot.data)
+	check "the command's COMM records are perf's, perf-exec first" \
+		test "$mine" = "$theirs" -a "${mine%%$'\n'*}" = " perf-exec N N.N: PERF_RECORD_COMM: perf-exec:N/N"
+	[ "$mine" = "$theirs" ] || diag "perfkit:" "$mine" "perf:" "$theirs"
 else
 	skip "perf reads perfkit's perf.data" "perf is not installed"
 fi

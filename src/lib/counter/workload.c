@@ -46,6 +46,7 @@ static void __attribute__((noreturn)) child(char *const argv[], int go_fd, int e
 	 * parent is no longer ours (getppid changed): give up now. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(127);
+	prctl(PR_SET_NAME, PK_WORKLOAD_COMM);
 	/* EOF without the byte means the parent gave up: do not run the command. */
 	if (read(go_fd, &c, 1) != 1)
 		_exit(127);

@@ -174,20 +174,29 @@ int pk_record_synth_kernel_build_id(const struct perf_event_attr *attr, uint64_t
 	return synth_kernel(attr, id, sink, arg, true);
 }
 
+int pk_record_synth_comm(pid_t pid, pid_t tid, const char *comm, const struct perf_event_attr *attr,
+			 uint64_t id, pk_record_sink sink, void *arg)
+{
+	struct builder b = { .len = sizeof(struct perf_event_header) };
+	char name[16];
+
+	snprintf(name, sizeof(name), "%s", comm);
+	add_u32(&b, (uint32_t)pid);
+	add_u32(&b, (uint32_t)tid);
+	add_str(&b, name);
+	add_trailer(&b, attr, (uint32_t)pid, (uint32_t)tid, id);
+	return emit(&b, PERF_RECORD_COMM, 0, sink, arg);
+}
+
 static int synth_comm(pid_t pid, pid_t tid, const struct perf_event_attr *attr, uint64_t id,
 		      pk_record_sink sink, void *arg)
 {
 	char comm[64] = "";
-	struct builder b = { .len = sizeof(struct perf_event_header) };
 
 	if (pk__host_comm(pid, tid, comm, sizeof(comm)) < 0)
 		return pk__error(-ESRCH, "synthesize a COMM record", "thread %d of process %d is gone",
 				 (int)tid, (int)pid);
-	add_u32(&b, (uint32_t)pid);
-	add_u32(&b, (uint32_t)tid);
-	add_str(&b, comm);
-	add_trailer(&b, attr, (uint32_t)pid, (uint32_t)tid, id);
-	return emit(&b, PERF_RECORD_COMM, 0, sink, arg);
+	return pk_record_synth_comm(pid, tid, comm, attr, id, sink, arg);
 }
 
 /* The PPid: line of /proc/PID/status, or 0. */

@@ -654,7 +654,8 @@ static int synth_cgroups(struct pk_recorder *r, const struct perf_event_attr *a,
  * What existed before recording: the kernel's map (so kernel samples get
  * symbols), the loaded BPF programs, and for processes, threads and CPUs the processes' names and
  * executable maps; a command starts after us, so the kernel reports its
- * own as it execs.  `again`: for a file after a switch, which must read
+ * own as it execs, and only its name before the exec is ours to tell.
+ * `again`: for a file after a switch, which must read
  * alone, so a command's process is told too (one gone already has
  * nothing left to tell).
  */
@@ -683,6 +684,13 @@ static int synth_tasks(struct pk_recorder *r, const struct perf_event_attr *a, u
 	}
 	if (!err && r->cpu_wide)
 		err = pk_record_synth_all(a, id, flags, synth_sink, r);
+	/* The command, held before its exec, by the name its child has then
+	 * (as perf writes it): the exec's first samples come before the
+	 * command's own COMM, and without this they would belong to no one
+	 * (perf then shows them under the later name, perfkit under ":TID"). */
+	if (!err && !again && r->o.workload > 0)
+		err = pk_record_synth_comm(r->o.workload, r->o.workload, PK_WORKLOAD_COMM, a, id,
+					   synth_sink, r);
 	if (!err && again && r->o.workload > 0) {
 		err = pk_record_synth_process(r->o.workload, a, id, flags, synth_sink, r);
 		if (err == -ESRCH || err == -ENOENT)
