@@ -252,6 +252,17 @@ enum pk_hist_chain_order {
 PK_API void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order order);
 
 /*
+ * pk_hist_rename_comm - perf's comm override after the fact: every entry
+ * whose comm is `from` (a thread's ":TID", see pk_threads_rename) now has
+ * `to`, and entries that then share their key with an earlier one are
+ * merged into it as perf's collapse merges them (sums, pairs, call-chain
+ * trees: each node with samples of its own appended once).  Call it before
+ * pk_hist_link and pk_hist_sort.  Returns 0; -EINVAL after pk_hist_sort;
+ * -ENOMEM (the histogram then holds what was merged so far).
+ */
+PK_API int pk_hist_rename_comm(struct pk_hist *h, const char *from, const char *to);
+
+/*
  * pk_hist_sort - put the entries in perf report's order: by period_acc
  * when children were added (among equal ones of one thread, with a chain
  * order set, the caller above the callee, as perf puts them: the entry whose

@@ -403,6 +403,19 @@ PK_API int pk_threads_process(struct pk_threads *t, const struct pk_record *r);
 PK_API const char *pk_threads_comm(struct pk_threads *t, uint32_t pid, uint32_t tid);
 
 /*
+ * pk_threads_rename - the idx'th rename perf makes after the fact: a
+ * thread's first COMM, when the thread was still unnamed (":TID", as
+ * pk_threads_comm gave it to samples before), renames that ":TID" in
+ * place in perf (comm__override), so every entry already counted under it
+ * shows the new name and merges with that name's entries.  In *from the
+ * ":TID" pointer, in *to the name (both interned), in the order the COMMs
+ * came; a ":TID" is renamed once, by the first such COMM.  Returns false
+ * past the last one.  A report applies them (pk_hist_rename_comm) before
+ * sorting.
+ */
+PK_API bool pk_threads_rename(const struct pk_threads *t, size_t idx, const char **from, const char **to);
+
+/*
  * pk_threads_pid - the process thread `tid` belongs to (from its COMM,
  * FORK or first sample), or -ENOENT for a tid never seen.
  */

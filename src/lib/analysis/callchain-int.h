@@ -32,4 +32,10 @@ bool pk__branch_frames_any(const struct pk_callchain_frame *frames, size_t nr);
 int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
 			 uint64_t period, bool branches);
 
+/* pk__callchain_merge - perf's callchain_merge: every node of src with
+ * samples of its own appended to dst along its path, with its period and
+ * a count of one, without branch counts (perf's merge_chain_branch
+ * appends them so).  0 or -ENOMEM. */
+int pk__callchain_merge(struct pk_callchain *dst, const struct pk_callchain *src);
+
 #endif

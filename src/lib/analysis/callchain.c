@@ -414,6 +414,42 @@ int pk_callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame
 	return pk__callchain_append(cc, frames, nr, period, pk__branch_frames_any(frames, nr));
 }
 
+/* n's frames after path[0..depth), and n's own samples appended to dst
+ * with that whole path; then its children, in match order. */
+static int merge_node(struct pk_callchain *dst, const struct pk_callchain_node *n,
+		      struct pk_callchain_frame **path, size_t *cap, size_t depth)
+{
+	size_t nr = depth + n->nr_frames;
+	int err = 0;
+
+	if (nr > *cap) {
+		size_t c = nr * 2;
+		struct pk_callchain_frame *p = pk__reallocarray(*path, c, sizeof(*p));
+
+		if (!p)
+			return pk__error_nomem("a call chain's merge");
+		*path = p;
+		*cap = c;
+	}
+	if (n->nr_frames)
+		memcpy(*path + depth, n->frames, n->nr_frames * sizeof(**path));
+	if (n->hit)
+		err = pk__callchain_append(dst, *path, nr, n->hit, false);
+	for (size_t i = 0; !err && i < n->nr_children; i++)
+		err = merge_node(dst, n->children[i], path, cap, nr);
+	return err;
+}
+
+int pk__callchain_merge(struct pk_callchain *dst, const struct pk_callchain *src)
+{
+	struct pk_callchain_frame *path = NULL;
+	size_t cap = 0;
+	int err = merge_node(dst, &src->root, &path, &cap, 0);
+
+	free(path);
+	return err;
+}
+
 static uint64_t cumul(const struct pk_callchain_node *n)
 {
 	return n->hit + n->children_hit;

@@ -29,6 +29,12 @@ struct pk_intern *pk__hist_names(const struct pk_hist *h);
  * by pointer. */
 bool pk__hist_same_key(const struct pk_hist *h, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
 
+/* pk__hist_entry_merge - add src's sums, its nr_slots pairs and its
+ * call-chain tree into dst (perf's collapse of two entries of one key);
+ * src's tree and pairs are then freed or moved to dst.  0 or -ENOMEM
+ * (src's tree then partly merged, and still src's). */
+int pk__hist_entry_merge(struct pk_hist_entry *dst, struct pk_hist_entry *src, size_t nr_slots);
+
 /*
  * pk__hist_tree_order - e[0..nr) put in perf's output order for a
  * comparison that need not be transitive: each entry, in the order given,

@@ -585,6 +585,46 @@ int pk_hist_sort(struct pk_hist *h)
 	return 0;
 }
 
+int pk_hist_rename_comm(struct pk_hist *h, const char *from, const char *to)
+{
+	bool renamed = false;
+	size_t nr = 0;
+	int err = 0;
+
+	if (h->sorted)
+		return pk__error(-EINVAL, "a histogram", "a comm renamed after pk_hist_sort");
+	if (h->names && ((err = pk_intern_str(h->names, from, &from)) < 0 ||
+			 (err = pk_intern_str(h->names, to, &to)) < 0))
+		return err;
+	for (size_t i = 0; i < h->nr; i++) {
+		if (h->entries[i].s.comm != from)
+			continue;
+		h->entries[i].s.comm = to;
+		if (h->use[PK_HIST_KEY_COMM])
+			h->ekeys[i].comm = to;
+		renamed = true;
+	}
+	if (!renamed || !h->use[PK_HIST_KEY_COMM])
+		return 0;
+	/* perf's collapse: entries of one key now are one, the first kept. */
+	memset(h->table, 0, h->table_cap * sizeof(*h->table));
+	h->last = 0;
+	for (size_t i = 0; i < h->nr; i++) {
+		uint32_t *slot = table_slot(h, h->table, h->table_cap, &h->ekeys[i]);
+
+		/* out of memory: the rest kept apart, every sample still counted */
+		if (*slot && !err && !(err = pk__hist_entry_merge(&h->entries[*slot - 1], &h->entries[i],
+								  h->nr_slots)))
+			continue;
+		h->entries[nr] = h->entries[i];
+		h->ekeys[nr++] = h->ekeys[i];
+		if (!*slot)
+			*slot = (uint32_t)nr;
+	}
+	h->nr = nr;
+	return err;
+}
+
 static int link_check(const struct pk_hist *leader, const struct pk_hist *member, size_t slot,
 		      size_t nr_slots)
 {

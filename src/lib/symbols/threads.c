@@ -17,12 +17,21 @@
 struct thread {
 	uint32_t tid, pid;
 	bool used, named, exited;
+	bool shown;		/* its ":TID" was handed out (pk_threads_comm) */
 	const char *comm;	/* interned */
+};
+
+/* A thread's ":TID" that its first COMM renamed, as perf's comm__override
+ * renames a thread's unnamed comm in place. */
+struct rename {
+	const char *from, *to;
 };
 
 struct pk_threads {
 	struct thread *slots;	/* open addressing on tid, at most half full */
 	size_t cap, nr;
+	struct rename *renames;	/* in the order the COMMs came */
+	size_t nr_renames, cap_renames;
 	char **names;		/* the interned names, open addressing on their hash */
 	size_t names_cap, nr_names;
 };
@@ -95,6 +104,7 @@ void pk_threads_free(struct pk_threads *t)
 		free(t->names[i]);
 	free(t->names);
 	free(t->slots);
+	free(t->renames);
 	free(t);
 }
 
@@ -158,6 +168,7 @@ static int fork_record(struct pk_threads *t, const struct pk_rec_task *f)
 	/* A tid seen before belongs to a new thread now: start it afresh. */
 	child->pid = f->pid;
 	child->exited = false;
+	child->shown = false;
 	child->named = comm != NULL;
 	if (comm)
 		child->comm = comm;
@@ -171,17 +182,46 @@ static int fork_record(struct pk_threads *t, const struct pk_rec_task *f)
 	return 0;
 }
 
+/* The first name of thread th, whose ":TID" samples were given: kept as
+ * that ":TID"'s new name, once for each ":TID" (the first renames it). */
+static int keep_rename(struct pk_threads *t, const struct thread *th, const char *to)
+{
+	for (size_t i = 0; i < t->nr_renames; i++)
+		if (t->renames[i].from == th->comm)
+			return 0;
+	if (t->nr_renames == t->cap_renames) {
+		size_t cap = t->cap_renames ? 2 * t->cap_renames : 16;
+		struct rename *n = pk__reallocarray(t->renames, cap, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->renames = n;
+		t->cap_renames = cap;
+	}
+	t->renames[t->nr_renames++] = (struct rename){ th->comm, to };
+	return 0;
+}
+
+static int comm_record(struct pk_threads *t, const struct pk_rec_comm *c)
+{
+	struct thread *th = get(t, c->pid, c->tid);
+	const char *comm = th ? intern(t, c->comm) : NULL;
+
+	if (!comm || (!th->named && th->shown && th->comm != comm && keep_rename(t, th, comm) < 0))
+		return pk__error_nomem("a thread's name");
+	th->comm = comm;
+	th->pid = c->pid;
+	th->named = true;
+	return 0;
+}
+
 int pk_threads_process(struct pk_threads *t, const struct pk_record *r)
 {
 	struct thread *th;
 
 	switch (r->type) {
 	case PERF_RECORD_COMM:
-		if (!(th = get(t, r->comm.pid, r->comm.tid)) || !(th->comm = intern(t, r->comm.comm)))
-			return pk__error_nomem("a thread's name");
-		th->pid = r->comm.pid;
-		th->named = true;
-		return 0;
+		return comm_record(t, &r->comm);
 	case PERF_RECORD_FORK:
 		return fork_record(t, &r->task);
 	case PERF_RECORD_EXIT:
@@ -201,7 +241,17 @@ const char *pk_threads_comm(struct pk_threads *t, uint32_t pid, uint32_t tid)
 		pk__error_nomem("a thread in the thread table");
 		return NULL;
 	}
+	th->shown |= !th->named;
 	return th->comm;
+}
+
+bool pk_threads_rename(const struct pk_threads *t, size_t idx, const char **from, const char **to)
+{
+	if (idx >= t->nr_renames)
+		return false;
+	*from = t->renames[idx].from;
+	*to = t->renames[idx].to;
+	return true;
 }
 
 int64_t pk_threads_pid(const struct pk_threads *t, uint32_t tid)

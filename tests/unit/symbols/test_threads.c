@@ -3,7 +3,8 @@
  * test_threads.c - the thread table followed from synthetic COMM, FORK
  * and EXIT records gives each thread the comm perf report shows: renames
  * by exec and prctl, the forking thread's comm for a child, ":TID" for a
- * thread never named, a reused tid starting afresh, comms kept past EXIT,
+ * thread never named (renamed by its first COMM after the fact, as perf's
+ * comm override), a reused tid starting afresh, comms kept past EXIT,
  * one pointer per distinct name, and growth past the first tables.
  */
 #include <errno.h>
@@ -50,6 +51,38 @@ static void unnamed_and_renamed(void **state)
 	assert_string_equal(pk_threads_comm(t, 100, 100), "renamed");
 	pk_threads_free(t);
 	pk_threads_free(NULL);
+}
+
+/* perf's comm__override: the first COMM of a thread whose ":TID" was
+ * handed out renames that ":TID"; a later COMM, or a first COMM of a
+ * thread nobody asked about, renames nothing. */
+static void first_comm_of_a_shown_thread_renames(void **state)
+{
+	struct pk_threads *t;
+	const char *from, *to, *unnamed;
+
+	(void)state;
+	assert_int_equal(pk_threads_new(&t), 0);
+	assert_false(pk_threads_rename(t, 0, &from, &to));
+	unnamed = pk_threads_comm(t, 200, 201);		/* a sample before any COMM */
+	comm_(t, 300, 300, "never-shown", true);	/* named before any sample */
+	comm_(t, 200, 201, "worker", false);
+	comm_(t, 200, 201, "worker-2", false);		/* named already: no rename */
+	assert_true(pk_threads_rename(t, 0, &from, &to));
+	assert_ptr_equal(from, unnamed);
+	assert_string_equal(from, ":201");
+	assert_string_equal(to, "worker");
+	comm_(t, 500, 500, "worker", true);
+	assert_ptr_equal(to, pk_threads_comm(t, 500, 500));	/* interned: the name's one pointer */
+	assert_false(pk_threads_rename(t, 1, &from, &to));
+	/* An unnamed forker's child is ":TID" afresh, renamed by its own COMM. */
+	task_(t, PERF_RECORD_FORK, 400, 400, 1, 1);
+	assert_string_equal(pk_threads_comm(t, 400, 400), ":400");
+	comm_(t, 400, 400, "child", true);
+	assert_true(pk_threads_rename(t, 1, &from, &to));
+	assert_string_equal(from, ":400");
+	assert_string_equal(to, "child");
+	pk_threads_free(t);
 }
 
 static void fork_inherits_from_the_forking_thread(void **state)
@@ -112,6 +145,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(unnamed_and_renamed),
+		cmocka_unit_test(first_comm_of_a_shown_thread_renames),
 		cmocka_unit_test(fork_inherits_from_the_forking_thread),
 		cmocka_unit_test(exit_keeps_comm_and_reuse_starts_afresh),
 		cmocka_unit_test(names_interned_and_growth),
