@@ -541,7 +541,7 @@ static int report(struct report_opts *o, bool defaulted)
 	if (o->format >= 0 && o->format != REPORT_FORMAT_JSON)
 		return report_export(o, run.r);
 	if (o->dump)
-		return report_dump_run("report", o->input, run.r);
+		return report_dump_run("report", o->input, run.r, o->f2.disable_order);
 	if ((rc = report_offcpu_new(o, run.r, &run.offcpu)) > 0) {
 		pk_data_reader_free(run.r);
 		return rc;

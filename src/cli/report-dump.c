@@ -61,6 +61,7 @@ struct dump {
 	const char *path;
 	bool script;			/* perf script -D (struct report_dump_opts) */
 	bool diff;			/* perf diff -D (struct report_dump_opts) */
+	bool file_order;		/* perf report -D --disable-order */
 	const struct report_dump_opts *o;	/* or NULL */
 	bool dir;			/* path is perf's directory format */
 	uint64_t sample_type;		/* every event's, or'ed: what the time stamp shows */
@@ -333,7 +334,8 @@ static void print_event_update(FILE *f, const unsigned char *p, size_t len)
 
 /* What perf's report prints after "PERF_RECORD_<TYPE>" for its own
  * record types. */
-static void print_user(FILE *f, const struct perf_event_header *h, bool script, bool diff)
+static void print_user(FILE *f, const struct perf_event_header *h, bool script, bool diff,
+		       bool file_order)
 {
 	const unsigned char *p = (const unsigned char *)h;
 
@@ -355,6 +357,9 @@ static void print_user(FILE *f, const struct perf_event_header *h, bool script, 
 		fputs(diff ? ": unhandled!\n" : "", f);
 		break;
 	case T_FINISHED_INIT: fputs(": unhandled!\n", f); break;
+	case T_FINISHED_ROUND:	/* without the ordered queue perf's stub has it */
+		fputs(file_order ? ": unhandled!\n" : "\n", f);
+		break;
 	default:
 		if (!report_dump_user_rec(f, h, script))
 			fputc('\n', f);
@@ -386,7 +391,7 @@ static int dump_one(struct dump *d, const struct perf_event_header *h)
 		tstamp(d, h->type, decoded ? rec.id.cpu : 0, decoded ? rec.id.time : 0);
 	fprintf(d->f, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, h->size, type_name(h->type));
 	if (h->type >= PERF_RECORD_MAX) {
-		print_user(d->f, h, d->script, d->diff);
+		print_user(d->f, h, d->script, d->diff, d->file_order);
 		return 0;
 	}
 	if (!decoded) {
@@ -438,7 +443,8 @@ int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struc
 {
 	struct stat st;
 	struct dump d = { .f = f, .r = r, .path = path, .dir = !stat(path, &st) && S_ISDIR(st.st_mode),
-			  .script = o && o->script, .diff = o && o->diff, .o = o };
+			  .script = o && o->script, .diff = o && o->diff,
+			  .file_order = o && o->file_order, .o = o };
 	size_t nr_ev = pk_data_reader_nr_events(r);
 	const struct perf_event_header *h;
 	int err;
@@ -452,9 +458,10 @@ int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struc
 	/* perf_session__new: a file (not a stream) whose first event has no
 	 * sample_id_all (perf stat record's) is read in file order */
 	unordered = !d.sample_id_all && pk_data_reader_layout(r, &lay) == 0 && lay.data_offset;
-	if (unordered)
+	if (unordered && !d.file_order)
 		fputs("WARNING: No sample_id_all support, falling back to unordered processing\n", f);
-	err = pk_data_reader_set_order(r, unordered ? PK_DATA_ORDER_FILE : PK_DATA_ORDER_TIME_ROUND_FIRST);
+	err = pk_data_reader_set_order(r, unordered || d.file_order ? PK_DATA_ORDER_FILE
+								   : PK_DATA_ORDER_TIME_ROUND_FIRST);
 	if (err < 0)
 		return err;
 	if (!(d.nr_samples = calloc(nr_ev ? nr_ev : 1, sizeof(*d.nr_samples))))
@@ -516,9 +523,10 @@ void report_warn_skipped(FILE *f, const struct pk_data_reader *r)
 			" ITRACE_START records skipped\n", st.nr_auxtrace_info, st.nr_aux, st.nr_itrace_start);
 }
 
-int report_dump_run(const char *cmd, const char *path, struct pk_data_reader *r)
+int report_dump_run(const char *cmd, const char *path, struct pk_data_reader *r, bool file_order)
 {
-	int err = report_dump(stdout, r, path, NULL);
+	struct report_dump_opts o = { .file_order = file_order };
+	int err = report_dump(stdout, r, path, &o);
 
 	fflush(stdout);
 	report_warn_skipped(stderr, r);

@@ -17,7 +17,8 @@
  * size and type, the raw bytes in perf's hex dump, then the decoded line
  * (the sample's thread and DSO from a resolver fed with the records so
  * far); then perf's "Aggregated stats" block and each event's sample
- * count.  `o` NULL is perf report's -D, else see struct report_dump_opts.
+ * count.  `o` NULL (or all false) is perf report's -D, else see struct
+ * report_dump_opts.
  * Returns 0, or a negative errno with pk_last_error set (the records
  * before the damage are printed), or the hook's negative return.
  */
@@ -30,6 +31,9 @@
 struct report_dump_opts {
 	bool script;
 	bool diff;
+	/* perf report -D --disable-order: the records in the file's order,
+	 * its FINISHED_ROUNDs "unhandled!" (no ordered queue handles them). */
+	bool file_order;
 	int (*hook)(void *ctx, const struct perf_event_header *h);
 	/* perf diff's --time drops a sample before resolving it: true leaves
 	 * out the sample's thread and DSO lines (NULL: none is dropped). */
@@ -40,9 +44,10 @@ struct report_dump_opts {
 int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struct report_dump_opts *o);
 
 /* report_dump_run - `cmd` -D: report_dump of `r` (read from `path`) to
- * stdout, then the skipped AUX area records' warning; frees r.  Returns
- * the command's exit status. */
-int report_dump_run(const char *cmd, const char *path, struct pk_data_reader *r);
+ * stdout, in the file's order with `file_order` (report's
+ * --disable-order), then the skipped AUX area records' warning; frees r.
+ * Returns the command's exit status. */
+int report_dump_run(const char *cmd, const char *path, struct pk_data_reader *r, bool file_order);
 
 /* report_warn_skipped - "Warning: N AUXTRACE records skipped" and the
  * like on `f` for the AUX area records `r` skipped so far (nothing when

@@ -181,9 +181,6 @@ int report_flags2_setup(struct report_opts *o, struct pk_data_reader *r)
 		cli_message(stderr, "perfkit report: Invalid file: %s\n", f->kallsyms);
 		return CLI_EXIT_EVENT;
 	}
-	/* perf's --disable-order: no ordered-events queue */
-	if (f->disable_order && (err = pk_data_reader_set_order(r, PK_DATA_ORDER_FILE)) < 0)
-		return err;
 	if (f->time_str && (err = setup_time(o, r)) != 0)
 		return err;
 	if (!(f->discarding = calloc(1, sizeof(*f->discarding))) ||

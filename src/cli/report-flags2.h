@@ -50,7 +50,7 @@ struct report_flags2 {
 	bool ref_cg;			/* --show-ref-call-graph */
 	bool relative;			/* --percentage relative */
 	const char *kallsyms;		/* --kallsyms */
-	bool disable_order;		/* --disable-order: records as the file holds them */
+	bool disable_order;		/* --disable-order: -D in the file's order (report-dump.c) */
 	bool ignore_callees;		/* --ignore-callees: callees_re compiled */
 	regex_t callees_re;
 	struct report_flags2_totals *totals;	/* ... each histogram's unfiltered totals, once */

@@ -121,7 +121,8 @@ static const struct cli_opt report_options[] = {
 	{ "kallsyms", 0, CLI_ARG_REQUIRED, REPORT_OPT_KALLSYMS, "FILE",
 	  "the kernel's symbols from FILE (a copy of /proc/kallsyms)" },
 	{ "disable-order", 0, CLI_ARG_NONE, REPORT_OPT_DISABLE_ORDER, NULL,
-	  "the records in the order the file holds them, not in time order" },
+	  "with -D: the records in the order the file holds them, not in time order (the "
+	  "table is always in time order, as perf's)" },
 	{ "ignore-callees", 0, CLI_ARG_REQUIRED, REPORT_OPT_IGNORE_CALLEES, "REGEX",
 	  "a call-chain frame whose symbol matches REGEX becomes the sample's entry, its callees "
 	  "left out of the chain (with call graphs, Children or --sort parent)" },
