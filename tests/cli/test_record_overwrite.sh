@@ -56,13 +56,15 @@ bin=$(printf '%s\n' "$mine" | grep -c '(.*/perfkit-workload)')
 check "and its binary, for its user samples ($bin)" test "$bin" -gt 0
 tail=$(perf script -i "$tmp/a.data" --show-task-events 2>/dev/null | grep -c "PERF_RECORD_COMM: perfkit-workloa:$hot/")
 check "its COMM is written once, at the end ($tail)" test "$tail" -eq 1
-# Its rows in perf report are perfkit report's.  (Not the whole report:
-# where a process's FORK was overwritten, perf renames its samples taken
-# before its first COMM after the fact, which perfkit's report does not.)
+# Its rows in perf report are perfkit report's, and so is the whole
+# report: where a process's FORK was overwritten, its samples before its
+# first COMM are renamed after the fact in both (perf's comm override).
 rows() { "$@" report -i "$tmp/a.data" --stdio --sort pid,dso 2>/dev/null | grep -E "^ +[0-9.]+% +$hot:"; }
 theirs=$(rows perf) ours=$(rows "$PERFKIT")
 check "perf report's rows of that process are perfkit's" test -n "$theirs" -a "$theirs" = "$ours"
 [ "$theirs" = "$ours" ] || diag "perf:" "$theirs" "perfkit:" "$ours"
+same_as_perf "$tmp/a.data" --sort pid,dso
+same_as_perf "$tmp/a.data" --sort comm,dso
 
 # -a --overwrite --switch-output: SIGUSR2 (sent by the command itself, so
 # it comes after the first phase) ends a file with what the rings hold
