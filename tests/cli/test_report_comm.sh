@@ -5,7 +5,7 @@
 # first COMM renames that ":TID" in place (perf's comm__override), so the
 # report shows those samples under the name and merged with its rows,
 # call graphs and groups included, while script, which prints as it reads,
-# keeps ":TID" for them.  The files are crafted from real recordings
+# keeps ":TID" for them; diff's histograms likewise.  The files are crafted from real recordings
 # (comm-craft.py: the naming COMMs before the exec dropped, the exec's COMM
 # moved past half of the command's samples), compared with perf 6.1.
 . "$(dirname "$0")/tap.sh"
@@ -59,6 +59,15 @@ done
 same_as_perf c-flat.data --sort comm,dso,sym
 same_as_perf c-flat.data --sort comm -F overhead,sample,period,comm
 same_as_perf c-flat.data --hierarchy --sort comm,dso
+# perf diff collapses its histograms the same way.
+for args in "--sort comm,dso" "--sort comm,sym -c ratio"; do
+	# shellcheck disable=SC2086 # the flags are words
+	theirs=$(perf diff $args c-mine.data c-theirs.data 2>/dev/null | grep -v '^# (')
+	# shellcheck disable=SC2086
+	ours=$("$PERFKIT" diff $args c-mine.data c-theirs.data 2>/dev/null | grep -v '^# (')
+	check "diff $args equals perf's" test -n "$ours" -a "$ours" = "$theirs"
+	[ "$ours" = "$theirs" ] || diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
+done
 if out=$(python3 "$here/comm-craft.py" group.data c-group.data); then
 	same_as_perf c-group.data --group --sort comm,dso
 	same_as_perf c-group.data --sort comm
