@@ -295,6 +295,11 @@ PK_API int pk_hist_link(struct pk_hist *leader, const struct pk_hist *member, si
 /* pk_hist_pair_total - slot `slot`'s member's total period (0 out of range). */
 PK_API uint64_t pk_hist_pair_total(const struct pk_hist *h, size_t slot);
 
+/* pk_hist_pair_set_total - make slot `slot`'s total (what its percentages
+ * are of) `total`: perf's --percentage relative takes each member's
+ * unfiltered period.  -EINVAL for a slot not linked yet. */
+PK_API int pk_hist_pair_set_total(struct pk_hist *h, size_t slot, uint64_t total);
+
 /* pk_hist_pair_percent / pk_hist_pair_percent_acc - entry e's slot
  * `slot` period (period_acc) as a share of that member's total period,
  * in percent (0 for an empty total, an unlinked slot or no pairs). */

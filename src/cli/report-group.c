@@ -172,8 +172,13 @@ int report_group_link(const struct report_opts *o, struct report_event *ev, size
 	for (size_t i = 0; i < nr_ev && !err; i++) {
 		size_t l = ev[i].leader;
 
-		if (l != i && report_group_view(o, &ev[l]))
-			err = pk_hist_link(ev[l].hist, ev[i].hist, i - l - 1, ev[l].nr_members - 1);
+		if (l == i || !report_group_view(o, &ev[l]))
+			continue;
+		err = pk_hist_link(ev[l].hist, ev[i].hist, i - l - 1, ev[l].nr_members - 1);
+		/* --percentage relative: a member's shares are of its own
+		 * unfiltered period, as the leader's are */
+		if (!err && o->f2.relative && !o->f3.hierarchy)	/* hierarchy's: report_hier_totals */
+			err = pk_hist_pair_set_total(ev[l].hist, i - l - 1, report_flags2_total(o, ev[i].hist));
 	}
 	return err;
 }
@@ -185,8 +190,11 @@ void report_group_totals(const struct report_opts *o, const struct report_event 
 
 	*nr_samples = *period = 0;
 	for (size_t i = 0; i < n; i++) {
-		*nr_samples += pk_hist_nr_samples(ev[i].hist);
-		*period += pk_hist_total_period(ev[i].hist);
+		uint64_t nr = pk_hist_nr_samples(ev[i].hist), p = pk_hist_total_period(ev[i].hist);
+
+		report_flags2_totals(o, ev[i].hist, &nr, &p);	/* --percentage relative */
+		*nr_samples += nr;
+		*period += p;
 	}
 }
 

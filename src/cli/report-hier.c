@@ -732,18 +732,26 @@ static const struct pk_hist_entry **prepare(struct hier_ctx *c, size_t *np)
 	return leaves;
 }
 
-void report_hier_totals(const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,
-			uint64_t *period)
+bool report_hier_totals(const struct report_opts *o, const struct report_event *ev, uint32_t nr_members,
+			struct pk_threads *threads, uint64_t *period)
 {
-	struct hier_ctx c = { .o = o, .h = h, .threads = threads, .nr_members = 1 };
-	size_t n;
-	const struct pk_hist_entry **leaves;
+	if (!o->f3.hierarchy || !o->f2.relative)
+		return false;
+	*period = 0;
+	for (uint32_t i = 0; i < nr_members; i++) {
+		struct hier_ctx c = { .o = o, .h = ev[i].hist, .threads = threads, .nr_members = 1 };
+		size_t n;
+		const struct pk_hist_entry **leaves = prepare(&c, &n);
 
-	if (!o->f3.hierarchy || !o->f2.relative || !(leaves = prepare(&c, &n)))
-		return;
-	*period = c.total;
-	hier_marks_free(c.marks);
-	free(leaves);
+		if (!leaves)
+			return false;
+		*period += c.total;
+		if (i)
+			pk_hist_pair_set_total(ev->hist, i - 1, c.total);
+		hier_marks_free(c.marks);
+		free(leaves);
+	}
+	return true;
 }
 
 int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,

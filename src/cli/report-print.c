@@ -569,16 +569,18 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 {
 	struct col cols[3 * PK_HIST_MAX_KEYS];
 	uint32_t nr_members = report_group_view(o, ev) ? ev->nr_members : 1;
+	uint64_t nr, period, hier_period;
+	/* before the widths: it sets the members' totals */
+	bool hier = report_hier_totals(o, ev, nr_members, threads, &hier_period);
 	size_t n = make_cols(ev->hist, o, threads, cols, (int)nr_members);
-	uint64_t nr, period;
 	char unit, note[256];
 	const struct pk_hist_entry **order;
 	bool nomem = false;
 
 	if (!o->quiet) {
-		report_group_totals(o, ev, &nr, &period);
-		report_flags2_totals(o, ev->hist, &nr, &period);	/* --percentage relative */
-		report_hier_totals(o, ev->hist, threads, &period);
+		report_group_totals(o, ev, &nr, &period);	/* --percentage relative's too */
+		if (hier)
+			period = hier_period;
 		nr = short_count(nr, &unit);
 		/* perf says "events" for a group's leader, shown as a group or not. */
 		cli_message(f, "# Samples: %" PRIu64 "%c of event%s '%s'%s\n", nr, unit,

@@ -224,11 +224,13 @@ int report_group_setup(const struct report_opts *o, struct pk_data_reader *r, st
 bool report_group_view(const struct report_opts *o, const struct report_event *ev);
 
 /* report_group_link - for each group shown, the members' histograms
- * linked into the leader's (before it is sorted).  0 or a negative errno. */
+ * linked into the leader's (before it is sorted), each member's total its
+ * unfiltered period with --percentage relative.  0 or a negative errno. */
 int report_group_link(const struct report_opts *o, struct report_event *ev, size_t nr_ev);
 
 /* report_group_totals - the samples and period a section's header counts:
- * the group's when shown as one (ev is its leader), else the event's. */
+ * the group's when shown as one (ev is its leader), else the event's;
+ * with --percentage relative, each member's unfiltered ones. */
 void report_group_totals(const struct report_opts *o, const struct report_event *ev, uint64_t *nr_samples,
 			 uint64_t *period);
 
@@ -259,9 +261,12 @@ void report_percent_cell(FILE *f, int width, double pct, bool color);
 int report_hier_print(FILE *f, const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,
 		      uint32_t nr_members);
 /* report_hier_totals - with --hierarchy and --percentage relative, set
- * *period to perf's total there: its shown top entries' periods. */
-void report_hier_totals(const struct report_opts *o, const struct pk_hist *h, struct pk_threads *threads,
-			uint64_t *period);
+ * *period to perf's total there (its shown top entries' periods), summed
+ * over the nr_members of ev's group, and each member's total in the
+ * leader's histogram to its own; returns whether it did (false without
+ * those two flags). */
+bool report_hier_totals(const struct report_opts *o, const struct report_event *ev, uint32_t nr_members,
+			struct pk_threads *threads, uint64_t *period);
 int report_hier_setup(struct report_opts *o);
 
 /*

@@ -8,7 +8,8 @@
 # entries' sum (the header's event count too); the parent, period, time,
 # symbol_size, socket, dso_size, code_page_size, addr, cgroup_id, cgroup and
 # (perf's, for a --sort naming "symbol") ipc_null keys as levels;
-# --show-cpu-utilization, -v, -t and event groups.
+# --show-cpu-utilization, -v, -t and event groups (with --percentage
+# relative too).
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -122,6 +123,21 @@ for a in "" "-n" "-n --show-total-period --show-cpu-utilization" "--sort dso,sym
 	done
 done
 same_as_perf group.data --no-children --hierarchy
+# --percentage relative in a group: the header sums every member's shown
+# samples, and each member's shares are of its own (in the flat table:
+# its unfiltered entries'; in the hierarchy: its shown top entries').
+perf record -q --group -e cpu-clock,task-clock -c 200000 -o gmixed.data -- \
+	sh -c "\"$W\" hot 20; \"$W\" pages 200" >/dev/null 2>&1
+for a in "--comms perfkit-workloa" "--dsos perfkit-workload --sort sym" \
+	"--dsos perfkit-workload --sort sym -n --show-total-period" "--comms sh --sort comm,dso -F overhead,overhead_us,comm,dso"; do
+	# shellcheck disable=SC2086 # the flags are words
+	same_as_perf gmixed.data --no-children --percentage relative $a
+done
+for a in "--comms perfkit-workloa --sort comm,dso" "--dsos perfkit-workload --sort comm,dso,sym" \
+	"--symbols hot_a --sort comm,dso,sym -n"; do
+	# shellcheck disable=SC2086
+	same_as_perf gmixed.data --no-children --hierarchy --percentage relative $a
+done
 
 # what a user sees: the parent's share holds its filtered children's too
 run report -i mixed.data --stdio -q --no-children -g none --hierarchy --sort comm,dso --dsos '[kernel.kallsyms]' \

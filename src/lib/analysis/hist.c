@@ -686,6 +686,14 @@ uint64_t pk_hist_pair_total(const struct pk_hist *h, size_t slot)
 	return slot < h->nr_slots ? h->slot_total[slot] : 0;
 }
 
+int pk_hist_pair_set_total(struct pk_hist *h, size_t slot, uint64_t total)
+{
+	if (slot >= h->nr_slots)
+		return pk__error(-EINVAL, "a histogram's group member", "slot %zu of %zu", slot, h->nr_slots);
+	h->slot_total[slot] = total;
+	return 0;
+}
+
 double pk_hist_pair_percent(const struct pk_hist *h, const struct pk_hist_entry *e, size_t slot)
 {
 	if (slot >= h->nr_slots || !e->pairs || !h->slot_total[slot])
