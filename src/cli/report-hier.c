@@ -181,8 +181,8 @@ static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const stru
 {
 	if (k == PK_HIST_KEY_IPC_NULL)
 		return addr_order(a, b);
-	if (k == PK_HIST_KEY_PID)	/* perf's thread: by its tid */
-		return num_cmp(a->s.tid, b->s.tid);
+	if (k == PK_HIST_KEY_PID)	/* perf's thread: by its tid, a pid_t (-1 first) */
+		return (int32_t)a->s.tid < (int32_t)b->s.tid ? -1 : (int32_t)a->s.tid > (int32_t)b->s.tid;
 	if (k == PK_HIST_KEY_CPU)
 		return a->s.cpu < b->s.cpu ? -1 : a->s.cpu > b->s.cpu;
 	if (k == PK_HIST_KEY_PERIOD)	/* the samples' period */

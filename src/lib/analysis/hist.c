@@ -366,7 +366,6 @@ static int cmp_num(int64_t a, int64_t b)
 	return a < b ? -1 : a > b;
 }
 
-/* Key `key` of a and b in perf's output order: < 0 when a comes first. */
 bool pk__hist_same_key(const struct pk_hist *h, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
 	struct key ka, kb;
@@ -381,14 +380,15 @@ struct pk_intern *pk__hist_names(const struct pk_hist *h)
 	return h->names;
 }
 
+/* Key `key` of a and b in perf's output order: < 0 when a comes first. */
 int pk__hist_cmp_key(enum pk_hist_key key, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
 	switch (key) {
 	case PK_HIST_KEY_COMM:
 		return cmp_str(a->s.comm, b->s.comm);
 	case PK_HIST_KEY_PID:
-	case PK_HIST_KEY_TID:
-		return cmp_num(a->s.tid, b->s.tid);
+	case PK_HIST_KEY_TID:	/* perf's pid_t: -1 (no task) first */
+		return cmp_num((int32_t)a->s.tid, (int32_t)b->s.tid);
 	case PK_HIST_KEY_DSO:
 		return cmp_str(a->s.dso, b->s.dso);
 	case PK_HIST_KEY_CPU:
@@ -587,8 +587,7 @@ int pk_hist_sort(struct pk_hist *h)
 
 int pk_hist_rename_comm(struct pk_hist *h, const char *from, const char *to)
 {
-	bool renamed = false;
-	size_t nr = 0;
+	size_t nr = 0, renamed = 0;
 	int err = 0;
 
 	if (h->sorted)
@@ -600,9 +599,8 @@ int pk_hist_rename_comm(struct pk_hist *h, const char *from, const char *to)
 		if (h->entries[i].s.comm != from)
 			continue;
 		h->entries[i].s.comm = to;
-		if (h->use[PK_HIST_KEY_COMM])
-			h->ekeys[i].comm = to;
-		renamed = true;
+		h->ekeys[i].comm = h->use[PK_HIST_KEY_COMM] ? to : NULL;
+		renamed++;
 	}
 	if (!renamed || !h->use[PK_HIST_KEY_COMM])
 		return 0;

@@ -413,6 +413,56 @@ static void same_chain_across_splits(void **state)
 	pk_callchain_free(cc);
 }
 
+/* perf's comm override after the fact (pk_hist_rename_comm): the ":7"
+ * entry becomes "w"'s and merges into it, sums and trees, each node with
+ * samples of its own appended once (a count of one, as perf's
+ * callchain_merge); an entry of another comm is left alone. */
+static void renamed_comm_merges(void **state)
+{
+	enum pk_hist_key keys[] = { PK_HIST_KEY_COMM, PK_HIST_KEY_DSO };
+	const char *unnamed = ":7", *name = "w", *other = "o";
+	struct pk_callchain_frame x = { .sym = "x", .dso = WL, .sym_start = 3 },
+				  y = { .sym = "y", .dso = WL, .sym_start = 2 },
+				  z = { .sym = "z", .dso = WL, .sym_start = 1 };
+	struct pk_callchain_frame a[] = { x, y }, b[] = { x, z };
+	struct pk_hist_sample fr[2];
+	struct pk_hist *h;
+	const struct pk_hist_entry *e;
+	const struct pk_callchain_node *nx;
+	const char *comms[] = { unnamed, unnamed, unnamed, name, other };
+	const struct pk_callchain_frame *chains[] = { a, a, b, a, a };
+
+	(void)state;
+	assert_int_equal(pk_hist_new(keys, 2, &h), 0);
+	for (size_t i = 0; i < 5; i++) {
+		struct pk_hist_sample s = { .size = sizeof(s), .comm = comms[i], .tid = 7, .dso = WL,
+					    .level = '.', .period = 10 * (i + 1) };
+
+		fr[0] = fr[1] = s;
+		assert_int_equal(pk_hist_add_chain(h, &s, fr, chains[i], 2, false), 0);
+	}
+	assert_int_equal(pk_hist_nr(h), 3);
+	assert_int_equal(pk_hist_rename_comm(h, unnamed, name), 0);
+	assert_int_equal(pk_hist_nr(h), 2);
+	assert_int_equal(pk_hist_sort(h), 0);
+	assert_int_equal(pk_hist_rename_comm(h, other, name), -EINVAL);	/* sorted */
+	e = pk_hist_get(h, 0);
+	assert_ptr_equal(e->s.comm, name);
+	assert_int_equal(e->period, 10 + 20 + 30 + 40);
+	assert_int_equal(e->nr_samples, 4);
+	assert_int_equal(e->period_us, 100);
+	assert_int_equal(pk_callchain_sort(e->chain, PK_CALLCHAIN_GRAPH_ABS, 0, 0.0), 0);
+	nx = child_named(pk_callchain_root(e->chain), "x");
+	assert_int_equal(pk_callchain_node_self(child_named(nx, "y")), 10 + 20 + 40);
+	/* the first entry (":7"'s, two samples there) keeps its tree; w's
+	 * node is appended to it once */
+	assert_int_equal(pk_callchain_node_count(child_named(nx, "y")), 3);
+	assert_int_equal(pk_callchain_node_self(child_named(nx, "z")), 30);
+	assert_ptr_equal(pk_hist_get(h, 1)->s.comm, other);
+	assert_int_equal(pk_hist_get(h, 1)->period, 50);
+	pk_hist_free(h);
+}
+
 /* Two copies of one program shown by one short name: frames of the same
  * symbol stay apart when each copy is its own object, and merge when only
  * the name tells them (perf's match_chain compares dso pointers). */
@@ -519,7 +569,7 @@ int main(void)
 		cmocka_unit_test(flat_and_folded),    cmocka_unit_test(append_after_sort_refused),
 		cmocka_unit_test(children_in_hist),   cmocka_unit_test(copies_apart_by_object),
 		cmocka_unit_test(keys),               cmocka_unit_test(same_chain_across_splits),
-		cmocka_unit_test(context_mode),
+		cmocka_unit_test(context_mode),       cmocka_unit_test(renamed_comm_merges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -81,6 +81,13 @@ static void perf_order_for_ties(void **state)
 	assert_string_equal(pk_hist_get(h, 3)->s.dso, "zz");
 	assert_null(pk_hist_get(h, 4)->s.dso);
 	pk_hist_free(h);
+	/* perf's pid_t: a sample of no task (-1) before the others */
+	assert_int_equal(pk_hist_new((enum pk_hist_key[]){ PK_HIST_KEY_PID }, 1, &h), 0);
+	add(h, A, 5, NULL, 0, 0, 10);
+	add(h, A, UINT32_MAX, NULL, 0, 0, 10);
+	pk_hist_sort(h);
+	assert_int_equal(pk_hist_get(h, 0)->s.tid, UINT32_MAX);
+	pk_hist_free(h);
 }
 
 static void percent_and_limit(void **state)
