@@ -79,6 +79,8 @@ static const char *key_name(enum pk_hist_key k)
 	case PK_HIST_KEY_PARENT: return "Parent symbol";
 	case PK_HIST_KEY_PERIOD: return "Period";
 	case PK_HIST_KEY_SYM: return "Symbol";
+	case PK_HIST_KEY_SRCLINE: return "Source:Line";
+	case PK_HIST_KEY_SRCFILE: return "Source File";
 	default: return report_sort2_header(k);
 	}
 }
@@ -106,7 +108,7 @@ static int key_min_width(const struct report_opts *o, enum pk_hist_key k)
 
 /* The widest cells so far, by perf's hists__calc_col_len. */
 struct hier_lens {
-	int comm, dso, sym, parent, cgroup;
+	int comm, dso, sym, parent, cgroup, srcline, srcfile;
 };
 
 /* Widen lens by an entry shown: perf sizes the columns by every entry it
@@ -119,6 +121,7 @@ static void widen(const struct hier_ctx *c, struct hier_lens *l, const struct pk
 	l->comm = imax(l->comm, comm ? (int)strlen(comm) : 0);
 	if (e->s.parent)
 		l->parent = imax(l->parent, (int)strlen(e->s.parent));
+
 	if (e->s.cgroup)	/* perf's cgroup name, sized as the flat table's */
 		l->cgroup = imax(l->cgroup, (int)strlen(report_sort2_cgroup_name(c->o, e->s.cgroup)));
 	if (e->s.dso)
@@ -140,7 +143,8 @@ static struct hier_widths hier_widths(const struct report_opts *o, const struct 
 		enum pk_hist_key key = o->keys[k];
 		int v = key == PK_HIST_KEY_COMM ? l->comm : key == PK_HIST_KEY_DSO ? l->dso :
 			key == PK_HIST_KEY_SYM ? l->sym : key == PK_HIST_KEY_PID && l->comm ? l->comm + 8 :
-			key == PK_HIST_KEY_PARENT ? l->parent : key == PK_HIST_KEY_CGROUP ? l->cgroup : 0;
+			key == PK_HIST_KEY_PARENT ? l->parent : key == PK_HIST_KEY_CGROUP ? l->cgroup :
+			key == PK_HIST_KEY_SRCLINE ? l->srcline : key == PK_HIST_KEY_SRCFILE ? l->srcfile : 0;
 
 		wd.w[k] = imax(v, key_min_width(o, key));
 	}
@@ -202,6 +206,12 @@ static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const stru
 	if (k == PK_HIST_KEY_CGROUP_ID)	/* perf's left - right, device then inode */
 		return a->s.cgroup_dev != b->s.cgroup_dev ? signed_first(a->s.cgroup_dev, b->s.cgroup_dev) :
 							   signed_first(a->s.cgroup_ino, b->s.cgroup_ino);
+	if (k == PK_HIST_KEY_SRCLINE || k == PK_HIST_KEY_SRCFILE) {
+		const char *p = k == PK_HIST_KEY_SRCLINE ? a->s.srcline : a->s.srcfile;
+		const char *q = k == PK_HIST_KEY_SRCLINE ? b->s.srcline : b->s.srcfile;
+
+		return !p || !q ? !!p - !!q : strcmp(p, q);
+	}
 	if (k == PK_HIST_KEY_PARENT)	/* [other] (none) first */
 		return !a->s.parent || !b->s.parent ? !!a->s.parent - !!b->s.parent : strcmp(a->s.parent, b->s.parent);
 	const char *x = k == PK_HIST_KEY_COMM ? a->s.comm : k == PK_HIST_KEY_DSO ? a->s.dso : a->s.sym;
@@ -337,6 +347,11 @@ static void print_cell(struct hier_ctx *c, size_t k, const struct pk_hist_entry 
 		break;
 	case PK_HIST_KEY_PARENT:
 		fprintf(c->f, "%-*.*s", w, w, e->s.parent ? e->s.parent : "[other]");
+		break;
+	case PK_HIST_KEY_SRCLINE:	/* perf's "%-.*s": cut to the column, not padded */
+	case PK_HIST_KEY_SRCFILE:
+		fprintf(c->f, "%.*s", w, c->o->keys[k] == PK_HIST_KEY_SRCLINE ? e->s.srcline ? e->s.srcline : "" :
+					 e->s.srcfile ? e->s.srcfile : "");
 		break;
 	case PK_HIST_KEY_PERIOD:
 		fprintf(c->f, "%" PRIu64, period);
@@ -620,10 +635,35 @@ static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_e
 /* Size the columns by the entries shown at `level` and below (perf's
  * hists__calc_col_len of each unfiltered entry); with level 0, also sum
  * the shown top entries' periods into *top (perf's non-filtered total). */
+/* perf makes an entry's source line or file when it compares it with
+ * another of the same keys before it (sort__srcline_cmp), so the column
+ * is sized by those of groups with two samples or more: the others are
+ * made when printed, cut to the column. */
+static void widen_src(const struct hier_ctx *c, size_t level, struct hier_lens *l,
+		      const struct pk_hist_entry **leaves, size_t n)
+{
+	enum pk_hist_key k = c->o->keys[level];
+	uint64_t samples = 0;
+
+	if (k != PK_HIST_KEY_SRCLINE && k != PK_HIST_KEY_SRCFILE)
+		return;
+	for (size_t i = 0; i < n && samples < 2; i++)
+		samples += leaves[i]->nr_samples;
+	for (size_t i = 0; i < n && samples >= 2; i++) {
+		const char *s = k == PK_HIST_KEY_SRCLINE ? leaves[i]->s.srcline : leaves[i]->s.srcfile;
+		int *w = k == PK_HIST_KEY_SRCLINE ? &l->srcline : &l->srcfile;
+
+		if (s && !hidden(c, level, leaves + i, 1))
+			*w = imax(*w, (int)strlen(s));
+	}
+}
+
 static void measure(struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n,
 		    struct hier_lens *l, uint64_t *top)
 {
 	struct hier_split sp;
+
+	widen_src(c, level, l, leaves, n);
 
 	if (level + 1 == c->o->nr_keys) {
 		for (size_t i = 0; i < n; i++)
@@ -783,10 +823,11 @@ int report_hier_setup(struct report_opts *o)
 		if (o->keys[k] != PK_HIST_KEY_COMM && o->keys[k] != PK_HIST_KEY_DSO &&
 		    o->keys[k] != PK_HIST_KEY_SYM && o->keys[k] != PK_HIST_KEY_PID &&
 		    o->keys[k] != PK_HIST_KEY_CPU && o->keys[k] != PK_HIST_KEY_PARENT &&
-		    o->keys[k] != PK_HIST_KEY_PERIOD && !flat_cell(o->keys[k]))
+		    o->keys[k] != PK_HIST_KEY_PERIOD && o->keys[k] != PK_HIST_KEY_SRCLINE &&
+		    o->keys[k] != PK_HIST_KEY_SRCFILE && !flat_cell(o->keys[k]))
 			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso, sym, "
-					 "parent, period, time, symbol_size, socket, dso_size, code_page_size, "
-					 "addr, cgroup_id and cgroup so far");
+					 "parent, period, srcline, srcfile, time, symbol_size, socket, dso_size, "
+					 "code_page_size, addr, cgroup_id and cgroup so far");
 	o->children = false;	/* perf: no Children in the hierarchy, even with --children */
 	for (size_t i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
 		if (not_yet[i].given)

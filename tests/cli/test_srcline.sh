@@ -85,6 +85,16 @@ check "script -F +srcline names the inlined lines" \
 	grep -q '^  inline-target\.c:24 (inlined)$' <<<"$("$PERFKIT" script -i d.data -F +srcline 2>&1)"
 check "script shows inlined frames" grep -q 'mix+0x[0-9a-f]* (inlined)$' <<<"$("$PERFKIT" script -i d.data 2>&1)"
 
+# --hierarchy with source lines and files as levels: perf sizes their
+# column by the lines it has made, those of groups of two samples or more
+# (a kernel symbol's "sym+off" of one sample is cut to it).
+for args in "srcline" "sym,srcline" "comm,dso,srcline -n" "srcfile,srcline" "dso,srcfile" \
+	"sym,srcline --percent-limit 5" "srcline,sym -g caller"; do
+	# shellcheck disable=SC2086
+	same_as_perf g.data --no-children --hierarchy --sort $args
+done
+same_as_perf plain.data --no-children --hierarchy --sort sym,srcline
+
 # The no-line target, by frame pointers and by DWARF.
 S=$PERFKIT_SRCLINE_TARGET
 perf record -q -g -e cpu-clock -F 999 -o sg.data -- "$S" 200 >/dev/null 2>&1
@@ -109,6 +119,7 @@ for f in sg.data sd.data; do
 		# shellcheck disable=SC2086
 		same_as_perf "$f" $args
 	done
+	same_as_perf "$f" --no-children --hierarchy --sort dso,srcline
 	script_same "$f" -F +srcline
 	script_same "$f" -F ip,sym,srcline --no-inline
 done
