@@ -98,6 +98,13 @@ static bool flat_cell(enum pk_hist_key k)
 	       k == PK_HIST_KEY_CGROUP_ID || k == PK_HIST_KEY_IPC_NULL || k == PK_HIST_KEY_CGROUP;
 }
 
+/* The text of a key perf makes lazily: a source line or file, a
+ * tracepoint's fields. */
+static const char *src_text(enum pk_hist_key k, const struct pk_hist_entry *e)
+{
+	return k == PK_HIST_KEY_SRCLINE ? e->s.srcline : k == PK_HIST_KEY_SRCFILE ? e->s.srcfile : e->s.trace;
+}
+
 static int key_min_width(const struct report_opts *o, enum pk_hist_key k)
 {
 	if (flat_cell(k))	/* perf's fixed widths, at least the header's */
@@ -108,7 +115,7 @@ static int key_min_width(const struct report_opts *o, enum pk_hist_key k)
 
 /* The widest cells so far, by perf's hists__calc_col_len. */
 struct hier_lens {
-	int comm, dso, sym, parent, cgroup, srcline, srcfile;
+	int comm, dso, sym, parent, cgroup, srcline, srcfile, trace;
 };
 
 /* Widen lens by an entry shown: perf sizes the columns by every entry it
@@ -144,7 +151,8 @@ static struct hier_widths hier_widths(const struct report_opts *o, const struct 
 		int v = key == PK_HIST_KEY_COMM ? l->comm : key == PK_HIST_KEY_DSO ? l->dso :
 			key == PK_HIST_KEY_SYM ? l->sym : key == PK_HIST_KEY_PID && l->comm ? l->comm + 8 :
 			key == PK_HIST_KEY_PARENT ? l->parent : key == PK_HIST_KEY_CGROUP ? l->cgroup :
-			key == PK_HIST_KEY_SRCLINE ? l->srcline : key == PK_HIST_KEY_SRCFILE ? l->srcfile : 0;
+			key == PK_HIST_KEY_SRCLINE ? l->srcline : key == PK_HIST_KEY_SRCFILE ? l->srcfile :
+			key == PK_HIST_KEY_TRACE ? l->trace : 0;
 
 		wd.w[k] = imax(v, key_min_width(o, key));
 	}
@@ -206,9 +214,8 @@ static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const stru
 	if (k == PK_HIST_KEY_CGROUP_ID)	/* perf's left - right, device then inode */
 		return a->s.cgroup_dev != b->s.cgroup_dev ? signed_first(a->s.cgroup_dev, b->s.cgroup_dev) :
 							   signed_first(a->s.cgroup_ino, b->s.cgroup_ino);
-	if (k == PK_HIST_KEY_SRCLINE || k == PK_HIST_KEY_SRCFILE) {
-		const char *p = k == PK_HIST_KEY_SRCLINE ? a->s.srcline : a->s.srcfile;
-		const char *q = k == PK_HIST_KEY_SRCLINE ? b->s.srcline : b->s.srcfile;
+	if (k == PK_HIST_KEY_SRCLINE || k == PK_HIST_KEY_SRCFILE || k == PK_HIST_KEY_TRACE) {
+		const char *p = src_text(k, a), *q = src_text(k, b);
 
 		return !p || !q ? !!p - !!q : strcmp(p, q);
 	}
@@ -350,8 +357,9 @@ static void print_cell(struct hier_ctx *c, size_t k, const struct pk_hist_entry 
 		break;
 	case PK_HIST_KEY_SRCLINE:	/* perf's "%-.*s": cut to the column, not padded */
 	case PK_HIST_KEY_SRCFILE:
-		fprintf(c->f, "%.*s", w, c->o->keys[k] == PK_HIST_KEY_SRCLINE ? e->s.srcline ? e->s.srcline : "" :
-					 e->s.srcfile ? e->s.srcfile : "");
+	case PK_HIST_KEY_TRACE:
+		fprintf(c->f, "%.*s", w, src_text(c->o->keys[k], e) ? src_text(c->o->keys[k], e) :
+					 c->o->keys[k] == PK_HIST_KEY_TRACE ? "N/A" : "");
 		break;
 	case PK_HIST_KEY_PERIOD:
 		fprintf(c->f, "%" PRIu64, period);
@@ -645,13 +653,13 @@ static void widen_src(const struct hier_ctx *c, size_t level, struct hier_lens *
 	enum pk_hist_key k = c->o->keys[level];
 	uint64_t samples = 0;
 
-	if (k != PK_HIST_KEY_SRCLINE && k != PK_HIST_KEY_SRCFILE)
+	if (k != PK_HIST_KEY_SRCLINE && k != PK_HIST_KEY_SRCFILE && k != PK_HIST_KEY_TRACE)
 		return;
 	for (size_t i = 0; i < n && samples < 2; i++)
 		samples += leaves[i]->nr_samples;
 	for (size_t i = 0; i < n && samples >= 2; i++) {
-		const char *s = k == PK_HIST_KEY_SRCLINE ? leaves[i]->s.srcline : leaves[i]->s.srcfile;
-		int *w = k == PK_HIST_KEY_SRCLINE ? &l->srcline : &l->srcfile;
+		const char *s = src_text(k, leaves[i]);
+		int *w = k == PK_HIST_KEY_SRCLINE ? &l->srcline : k == PK_HIST_KEY_SRCFILE ? &l->srcfile : &l->trace;
 
 		if (s && !hidden(c, level, leaves + i, 1))
 			*w = imax(*w, (int)strlen(s));
@@ -824,10 +832,10 @@ int report_hier_setup(struct report_opts *o)
 		    o->keys[k] != PK_HIST_KEY_SYM && o->keys[k] != PK_HIST_KEY_PID &&
 		    o->keys[k] != PK_HIST_KEY_CPU && o->keys[k] != PK_HIST_KEY_PARENT &&
 		    o->keys[k] != PK_HIST_KEY_PERIOD && o->keys[k] != PK_HIST_KEY_SRCLINE &&
-		    o->keys[k] != PK_HIST_KEY_SRCFILE && !flat_cell(o->keys[k]))
+		    o->keys[k] != PK_HIST_KEY_SRCFILE && o->keys[k] != PK_HIST_KEY_TRACE && !flat_cell(o->keys[k]))
 			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso, sym, "
-					 "parent, period, srcline, srcfile, time, symbol_size, socket, dso_size, "
-					 "code_page_size, addr, cgroup_id and cgroup so far");
+					 "parent, period, srcline, srcfile, trace, time, symbol_size, socket, "
+					 "dso_size, code_page_size, addr, cgroup_id and cgroup so far");
 	o->children = false;	/* perf: no Children in the hierarchy, even with --children */
 	for (size_t i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
 		if (not_yet[i].given)

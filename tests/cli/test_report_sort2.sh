@@ -71,7 +71,11 @@ PY
 		same_as_perf t$n.data --sort trace
 		same_as_perf t$n.data --sort comm,trace -n
 		same_as_perf t$n.data -F overhead,trace,comm
+		# the trace level of a hierarchy: texts of one-sample groups cut
+		same_as_perf t$n.data --no-children --hierarchy --sort comm,trace -n
+		same_as_perf t$n.data --no-children --hierarchy --sort sym,trace --percent-limit 3
 	done
+	same_as_perf t.data --no-children --hierarchy --sort trace,comm
 	perf record -q --all-cgroups -e cpu-clock -c 1000000 -o g.data -- "$W" hot 20 >/dev/null 2>&1
 	same_as_perf g.data --sort cgroup,comm
 	same_as_perf g.data -F overhead,cgroup,sym
