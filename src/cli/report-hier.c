@@ -2,9 +2,10 @@
 /*
  * report-hier.c - report --hierarchy: perf 6.1's hierarchical --stdio
  * output, one level per sort key (comm, pid, cpu, dso, sym, parent,
- * period: its cell the entry's sum; time, symbol_size, socket, dso_size,
- * code_page_size, addr, cgroup_id, cgroup and perf's ipc_null: the flat table's
- * cells, trimmed as perf's), each entry the sum of
+ * period: its cell the entry's sum; srcline, srcfile and trace: perf's
+ * lazily made texts, cut to the column; time, symbol_size, socket,
+ * dso_size, code_page_size, addr, cgroup_id, cgroup and perf's ipc_null:
+ * the flat table's cells, trimmed as perf's), each entry the sum of
  * the samples below it, indented three spaces a level, siblings by period
  * (largest first) then by their key as the flat table orders them, the
  * leaves in the flat histogram's own order; -n's and --show-total-period's
@@ -98,13 +99,6 @@ static bool flat_cell(enum pk_hist_key k)
 	       k == PK_HIST_KEY_CGROUP_ID || k == PK_HIST_KEY_IPC_NULL || k == PK_HIST_KEY_CGROUP;
 }
 
-/* The text of a key perf makes lazily: a source line or file, a
- * tracepoint's fields. */
-static const char *src_text(enum pk_hist_key k, const struct pk_hist_entry *e)
-{
-	return k == PK_HIST_KEY_SRCLINE ? e->s.srcline : k == PK_HIST_KEY_SRCFILE ? e->s.srcfile : e->s.trace;
-}
-
 static int key_min_width(const struct report_opts *o, enum pk_hist_key k)
 {
 	if (flat_cell(k))	/* perf's fixed widths, at least the header's */
@@ -159,84 +153,6 @@ static struct hier_widths hier_widths(const struct report_opts *o, const struct 
 	return wd;
 }
 
-/* Key `k` of two entries: equal (0), or their order as the flat table
- * sorts them (names ascending; unresolved symbols by address). */
-static int num_cmp(uint64_t a, uint64_t b)
-{
-	return a < b ? -1 : a > b;
-}
-
-/* x first (-1) when x - y is positive as perf's int64_t difference. */
-static int signed_first(uint64_t x, uint64_t y)
-{
-	int64_t d = (int64_t)(x - y);
-
-	return d > 0 ? -1 : d < 0;
-}
-
-static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
-
-/* perf's sort__sym_cmp: by object, then resolved symbols by start, then
- * addresses. */
-static int addr_order(const struct pk_hist_entry *a, const struct pk_hist_entry *b)
-{
-	int c;
-
-	if ((c = key_cmp(PK_HIST_KEY_DSO, a, b)))
-		return c;
-	if (!a->s.sym || !b->s.sym)
-		return a->s.sym || b->s.sym ? (a->s.sym ? -1 : 1) : num_cmp(a->s.ip, b->s.ip);
-	return num_cmp(a->s.sym_start, b->s.sym_start);
-}
-
-static int key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
-{
-	if (k == PK_HIST_KEY_IPC_NULL)
-		return addr_order(a, b);
-	if (k == PK_HIST_KEY_PID)	/* perf's thread: by its tid, a pid_t (-1 first) */
-		return (int32_t)a->s.tid < (int32_t)b->s.tid ? -1 : (int32_t)a->s.tid > (int32_t)b->s.tid;
-	if (k == PK_HIST_KEY_CPU)
-		return a->s.cpu < b->s.cpu ? -1 : a->s.cpu > b->s.cpu;
-	if (k == PK_HIST_KEY_PERIOD)	/* the samples' period */
-		return num_cmp(a->s.period, b->s.period);
-	if (k == PK_HIST_KEY_TIME || k == PK_HIST_KEY_SYM_SIZE || k == PK_HIST_KEY_DSO_SIZE ||
-	    k == PK_HIST_KEY_CODE_PAGE_SIZE || k == PK_HIST_KEY_CGROUP)	/* the flat table's orders */
-		return num_cmp(k == PK_HIST_KEY_TIME ? a->s.time : k == PK_HIST_KEY_SYM_SIZE ? a->s.sym_size :
-			       k == PK_HIST_KEY_DSO_SIZE ? a->s.dso_size : k == PK_HIST_KEY_CGROUP ? a->s.cgroup :
-			       a->s.code_page_size,
-			       k == PK_HIST_KEY_TIME ? b->s.time : k == PK_HIST_KEY_SYM_SIZE ? b->s.sym_size :
-			       k == PK_HIST_KEY_DSO_SIZE ? b->s.dso_size : k == PK_HIST_KEY_CGROUP ? b->s.cgroup :
-			       b->s.code_page_size);
-	if (k == PK_HIST_KEY_SOCKET)
-		return a->s.socket < b->s.socket ? -1 : a->s.socket > b->s.socket;
-	if (k == PK_HIST_KEY_ADDR)	/* perf's (int64_t)(right - left) */
-		return signed_first(b->s.addr, a->s.addr);
-	if (k == PK_HIST_KEY_CGROUP_ID)	/* perf's left - right, device then inode */
-		return a->s.cgroup_dev != b->s.cgroup_dev ? signed_first(a->s.cgroup_dev, b->s.cgroup_dev) :
-							   signed_first(a->s.cgroup_ino, b->s.cgroup_ino);
-	if (k == PK_HIST_KEY_SRCLINE || k == PK_HIST_KEY_SRCFILE || k == PK_HIST_KEY_TRACE) {
-		const char *p = src_text(k, a), *q = src_text(k, b);
-
-		return !p || !q ? !!p - !!q : strcmp(p, q);
-	}
-	if (k == PK_HIST_KEY_PARENT)	/* [other] (none) first */
-		return !a->s.parent || !b->s.parent ? !!a->s.parent - !!b->s.parent : strcmp(a->s.parent, b->s.parent);
-	const char *x = k == PK_HIST_KEY_COMM ? a->s.comm : k == PK_HIST_KEY_DSO ? a->s.dso : a->s.sym;
-	const char *y = k == PK_HIST_KEY_COMM ? b->s.comm : k == PK_HIST_KEY_DSO ? b->s.dso : b->s.sym;
-	int c;
-
-	if (k == PK_HIST_KEY_SYM && (!x || !y)) {
-		if (x || y)
-			return x ? -1 : 1;	/* a resolved symbol before an address */
-		return a->s.ip < b->s.ip ? -1 : a->s.ip > b->s.ip;
-	}
-	if (!x || !y)
-		return !x - !y;
-	if ((c = strcmp(x, y)) || k != PK_HIST_KEY_SYM)
-		return c;
-	return a->s.sym_start < b->s.sym_start ? -1 : a->s.sym_start > b->s.sym_start;
-}
-
 /* Member `slot`'s sum of field `what` (0 period, 1 samples, 2 sys, 3
  * usr) over g's leaves. */
 static uint64_t member_sum(const struct hier_group *g, size_t slot, int what)
@@ -279,7 +195,7 @@ static int group_cmp(const void *pa, const void *pb)
 
 		if (sort_opts->keys[k] == PK_HIST_KEY_SYM && !x->s.sym && !y->s.sym)
 			continue;
-		if ((c = key_cmp(sort_opts->keys[k], x, y)))
+		if ((c = hier_key_cmp(sort_opts->keys[k], x, y)))
 			return c;
 	}
 	return x->s.ip < y->s.ip ? -1 : x->s.ip > y->s.ip;
@@ -312,13 +228,6 @@ static unsigned marks_bits(const void *arg, const struct pk_hist_entry *e)
 static bool hidden(const struct hier_ctx *c, size_t level, const struct pk_hist_entry **leaves, size_t n)
 {
 	return hier_marks_hidden(c->marks, level, leaves, n);
-}
-
-/* Key k of two flat entries in perf's collapse order (its symbols: by
- * object, then resolved ones by start, then addresses). */
-static int collapse_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
-{
-	return k == PK_HIST_KEY_SYM ? addr_order(a, b) : key_cmp(k, a, b);
 }
 
 /* The flat entry perf made an entry of these leaves from: the first in
@@ -358,7 +267,7 @@ static void print_cell(struct hier_ctx *c, size_t k, const struct pk_hist_entry 
 	case PK_HIST_KEY_SRCLINE:	/* perf's "%-.*s": cut to the column, not padded */
 	case PK_HIST_KEY_SRCFILE:
 	case PK_HIST_KEY_TRACE:
-		fprintf(c->f, "%.*s", w, src_text(c->o->keys[k], e) ? src_text(c->o->keys[k], e) :
+		fprintf(c->f, "%.*s", w, hier_src_text(c->o->keys[k], e) ? hier_src_text(c->o->keys[k], e) :
 					 c->o->keys[k] == PK_HIST_KEY_TRACE ? "N/A" : "");
 		break;
 	case PK_HIST_KEY_PERIOD:
@@ -543,7 +452,7 @@ static int split(const struct hier_ctx *c, size_t level, const struct pk_hist_en
 	for (size_t i = 0; i < n; i++) {
 		size_t j = 0;
 
-		while (j < sp->ng && key_cmp(k, sp->g[j].first, leaves[i]))
+		while (j < sp->ng && hier_key_cmp(k, sp->g[j].first, leaves[i]))
 			j++;
 		if (j == sp->ng)
 			sp->g[sp->ng++].first = leaves[i];
@@ -557,7 +466,7 @@ static int split(const struct hier_ctx *c, size_t level, const struct pk_hist_en
 		sp->g[j].start = pos;
 		sp->g[j].leaves = sp->order + pos;
 		for (size_t i = 0; i < n; i++)
-			if (!key_cmp(k, sp->g[j].first, leaves[i]))
+			if (!hier_key_cmp(k, sp->g[j].first, leaves[i]))
 				sp->order[pos++] = leaves[i];
 	}
 	return 0;
@@ -658,7 +567,7 @@ static void widen_src(const struct hier_ctx *c, size_t level, struct hier_lens *
 	for (size_t i = 0; i < n && samples < 2; i++)
 		samples += leaves[i]->nr_samples;
 	for (size_t i = 0; i < n && samples >= 2; i++) {
-		const char *s = src_text(k, leaves[i]);
+		const char *s = hier_src_text(k, leaves[i]);
 		int *w = k == PK_HIST_KEY_SRCLINE ? &l->srcline : k == PK_HIST_KEY_SRCFILE ? &l->srcfile : &l->trace;
 
 		if (s && !hidden(c, level, leaves + i, 1))
@@ -769,7 +678,7 @@ static const struct pk_hist_entry **prepare(struct hier_ctx *c, size_t *np)
 		if (!e->s.filtered || leaf_bits(o, e))
 			leaves[n++] = e;
 	}
-	if (!(c->marks = hier_marks_new(o->keys, o->nr_keys, leaves, n, c->active, collapse_cmp, marks_bits, o))) {
+	if (!(c->marks = hier_marks_new(o->keys, o->nr_keys, leaves, n, c->active, hier_collapse_cmp, marks_bits, o))) {
 		free(leaves);
 		return NULL;
 	}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report-hier.h - perf's hierarchy filter marks for report --hierarchy
- * (report-hier-marks.c, used by report-hier.c).
+ * (report-hier-marks.c) and its entries' order (report-hier-keys.c),
+ * used by report-hier.c.
  */
 #ifndef PERFKIT_CLI_REPORT_HIER_H
 #define PERFKIT_CLI_REPORT_HIER_H
@@ -46,5 +47,19 @@ const struct pk_hist_entry *hier_marks_maker(const struct hier_marks *m, const s
 bool hier_marks_hidden(const struct hier_marks *m, size_t level, const struct pk_hist_entry **leaves, size_t n);
 
 void hier_marks_free(struct hier_marks *m);
+
+/* report-hier-keys.c: */
+
+/* hier_key_cmp - key k of two flat entries in the flat table's order:
+ * 0 equal, < 0 when a comes first. */
+int hier_key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
+
+/* hier_collapse_cmp - key k of two flat entries in perf's collapse order
+ * (its symbols: by object, then resolved ones by start, then addresses). */
+int hier_collapse_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
+
+/* hier_src_text - the text of a key perf makes lazily (srcline, srcfile,
+ * trace) of entry e; NULL when it has none. */
+const char *hier_src_text(enum pk_hist_key k, const struct pk_hist_entry *e);
 
 #endif
