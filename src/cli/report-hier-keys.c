@@ -64,6 +64,12 @@ int hier_key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct
 			       k == PK_HIST_KEY_TIME ? b->s.time : k == PK_HIST_KEY_SYM_SIZE ? b->s.sym_size :
 			       k == PK_HIST_KEY_DSO_SIZE ? b->s.dso_size : k == PK_HIST_KEY_CGROUP ? b->s.cgroup :
 			       b->s.code_page_size);
+	if (k == PK_HIST_KEY_WEIGHT || k == PK_HIST_KEY_LOCAL_WEIGHT)	/* perf's left - right */
+		return signed_first(a->s.weight, b->s.weight);
+	if (k == PK_HIST_KEY_INS_LAT || k == PK_HIST_KEY_LOCAL_INS_LAT)
+		return a->s.ins_lat > b->s.ins_lat ? -1 : a->s.ins_lat < b->s.ins_lat;
+	if (k == PK_HIST_KEY_TRANSACTION)	/* perf's (int64_t)(left - right) */
+		return signed_first(a->s.transaction, b->s.transaction);
 	if (k == PK_HIST_KEY_SOCKET)
 		return a->s.socket < b->s.socket ? -1 : a->s.socket > b->s.socket;
 	if (k == PK_HIST_KEY_ADDR)	/* perf's (int64_t)(right - left) */

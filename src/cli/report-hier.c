@@ -4,8 +4,9 @@
  * output, one level per sort key (comm, pid, cpu, dso, sym, parent,
  * period: its cell the entry's sum; srcline, srcfile and trace: perf's
  * lazily made texts, cut to the column; time, symbol_size, socket,
- * dso_size, code_page_size, addr, cgroup_id, cgroup and perf's ipc_null:
- * the flat table's cells, trimmed as perf's), each entry the sum of
+ * weights, transaction, dso_size, code_page_size, addr, cgroup_id,
+ * cgroup and perf's ipc_null: the flat table's cells, trimmed as perf's,
+ * a weight's of the entry's own samples), each entry the sum of
  * the samples below it, indented three spaces a level, siblings by period
  * (largest first) then by their key as the flat table orders them, the
  * leaves in the flat histogram's own order; -n's and --show-total-period's
@@ -80,6 +81,7 @@ static const char *key_name(enum pk_hist_key k)
 	case PK_HIST_KEY_PARENT: return "Parent symbol";
 	case PK_HIST_KEY_PERIOD: return "Period";
 	case PK_HIST_KEY_SYM: return "Symbol";
+	case PK_HIST_KEY_TRANSACTION: return "Transaction";	/* the flat header's padding trimmed */
 	case PK_HIST_KEY_SRCLINE: return "Source:Line";
 	case PK_HIST_KEY_SRCFILE: return "Source File";
 	default: return report_sort2_header(k);
@@ -96,13 +98,15 @@ static bool flat_cell(enum pk_hist_key k)
 {
 	return k == PK_HIST_KEY_TIME || k == PK_HIST_KEY_SYM_SIZE || k == PK_HIST_KEY_SOCKET ||
 	       k == PK_HIST_KEY_DSO_SIZE || k == PK_HIST_KEY_CODE_PAGE_SIZE || k == PK_HIST_KEY_ADDR ||
-	       k == PK_HIST_KEY_CGROUP_ID || k == PK_HIST_KEY_IPC_NULL || k == PK_HIST_KEY_CGROUP;
+	       k == PK_HIST_KEY_CGROUP_ID || k == PK_HIST_KEY_IPC_NULL || k == PK_HIST_KEY_CGROUP ||
+	       k == PK_HIST_KEY_WEIGHT || k == PK_HIST_KEY_LOCAL_WEIGHT || k == PK_HIST_KEY_INS_LAT ||
+	       k == PK_HIST_KEY_LOCAL_INS_LAT || k == PK_HIST_KEY_TRANSACTION;
 }
 
 static int key_min_width(const struct report_opts *o, enum pk_hist_key k)
 {
 	if (flat_cell(k))	/* perf's fixed widths, at least the header's */
-		return imax(report_sort2_width(o, k), (int)strlen(key_name(k)));
+		return imax(report_sort2_width(o, k), (int)strlen(report_sort2_header(k)));
 	return k == PK_HIST_KEY_PID ? 15 : k == PK_HIST_KEY_PERIOD ? COUNT_WIDTH : (int)strlen(key_name(k));
 }
 
@@ -110,6 +114,7 @@ static int key_min_width(const struct report_opts *o, enum pk_hist_key k)
 /* The widest cells so far, by perf's hists__calc_col_len. */
 struct hier_lens {
 	int comm, dso, sym, parent, cgroup, srcline, srcfile, trace;
+	bool tx;	/* an entry with a transaction: perf's column is then its widest */
 };
 
 /* Widen lens by an entry shown: perf sizes the columns by every entry it
@@ -127,6 +132,7 @@ static void widen(const struct hier_ctx *c, struct hier_lens *l, const struct pk
 		l->cgroup = imax(l->cgroup, (int)strlen(report_sort2_cgroup_name(c->o, e->s.cgroup)));
 	if (e->s.dso)
 		l->dso = imax(l->dso, (int)strlen(e->s.dso));
+	l->tx |= e->s.transaction != 0;
 	if (e->s.sym) {	/* -v: perf's "0x...  o " before it */
 		l->sym = imax(l->sym, (int)strlen(e->s.sym) + 4 + (c->o->verbose ? ADDR_DIGITS + 2 + 3 : 0));
 	} else {	/* "[.] 0x" and the digits; an object column at least that wide */
@@ -146,7 +152,8 @@ static struct hier_widths hier_widths(const struct report_opts *o, const struct 
 			key == PK_HIST_KEY_SYM ? l->sym : key == PK_HIST_KEY_PID && l->comm ? l->comm + 8 :
 			key == PK_HIST_KEY_PARENT ? l->parent : key == PK_HIST_KEY_CGROUP ? l->cgroup :
 			key == PK_HIST_KEY_SRCLINE ? l->srcline : key == PK_HIST_KEY_SRCFILE ? l->srcfile :
-			key == PK_HIST_KEY_TRACE ? l->trace : 0;
+			key == PK_HIST_KEY_TRACE ? l->trace :
+			key == PK_HIST_KEY_TRANSACTION ? report_sort3_width(key, l->tx) : 0;
 
 		wd.w[k] = imax(v, key_min_width(o, key));
 	}
@@ -237,10 +244,14 @@ static const struct pk_hist_entry *maker(const struct hier_ctx *c, const struct 
 	return hier_marks_maker(c->marks, leaves, n);
 }
 
-/* Entry e's key-k cell: padded to the column but the symbol's and the
- * period's (the entry's, its sum: perf's cell trimmed). */
-static void print_cell(struct hier_ctx *c, size_t k, const struct pk_hist_entry *e, uint64_t period)
+/* Group g's key-k cell, of the flat entry it was made from: padded to
+ * the column but the symbol's and the period's (its sum: perf's cell
+ * trimmed); the weights' of its own samples (perf's weight times the
+ * entry's events). */
+static void print_cell(struct hier_ctx *c, size_t k, const struct hier_group *g)
 {
+	const struct pk_hist_entry *e = g->first;
+	struct pk_hist_entry own = *e;
 	int w = c->wd.w[k];
 	const char *comm;
 	char buf[256];
@@ -271,7 +282,7 @@ static void print_cell(struct hier_ctx *c, size_t k, const struct pk_hist_entry 
 					 c->o->keys[k] == PK_HIST_KEY_TRACE ? "N/A" : "");
 		break;
 	case PK_HIST_KEY_PERIOD:
-		fprintf(c->f, "%" PRIu64, period);
+		fprintf(c->f, "%" PRIu64, g->period);
 		break;
 	case PK_HIST_KEY_SYM:
 		if (c->o->verbose) {	/* perf's address and the origin of the DSO's symbols */
@@ -291,7 +302,8 @@ static void print_cell(struct hier_ctx *c, size_t k, const struct pk_hist_entry 
 			c->nomem = true;
 			break;
 		}
-		report_sort2_print(m, c->o, c->o->keys[k], w, e, true);
+		own.nr_samples = g->nr_samples;
+		report_sort2_print(m, c->o, c->o->keys[k], w, &own, true);
 		fclose(m);
 		fputs(buf + strspn(buf, " "), c->f);
 		break;
@@ -363,7 +375,7 @@ static void print_line_sep(struct hier_ctx *c, size_t level, const struct hier_g
 	if (period_col(c->o))
 		sep_cell(c, sep, g, 4, g->period);
 	fputs(sep, c->f);
-	print_cell(c, level, g->first, g->period);
+	print_cell(c, level, g);
 	fputc('\n', c->f);
 }
 
@@ -402,7 +414,7 @@ static void print_line(struct hier_ctx *c, size_t level, const struct hier_group
 	if (period_col(c->o))
 		print_cells(c, g, 4, g->period);
 	fprintf(c->f, "%*s  ", (int)(c->o->nr_keys - 1) * HIER_INDENT, "");
-	print_cell(c, level, g->first, g->period);
+	print_cell(c, level, g);
 	fputc('\n', c->f);
 }
 
@@ -744,7 +756,8 @@ int report_hier_setup(struct report_opts *o)
 		    o->keys[k] != PK_HIST_KEY_SRCFILE && o->keys[k] != PK_HIST_KEY_TRACE && !flat_cell(o->keys[k]))
 			return cli_usage("report", "--hierarchy takes the sort keys comm, pid, cpu, dso, sym, "
 					 "parent, period, srcline, srcfile, trace, time, symbol_size, socket, "
-					 "dso_size, code_page_size, addr, cgroup_id and cgroup so far");
+					 "weight, local_weight, ins_lat, local_ins_lat, transaction, dso_size, "
+					 "code_page_size, addr, cgroup_id and cgroup so far");
 	o->children = false;	/* perf: no Children in the hierarchy, even with --children */
 	for (size_t i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
 		if (not_yet[i].given)

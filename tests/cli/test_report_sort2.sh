@@ -86,6 +86,17 @@ PY
 	same_as_perf w.data --sort p_stage_cyc,local_p_stage_cyc,sym
 	same_as_perf w.data --sort p_stage_cyc
 	same_as_perf w.data -F overhead,weight,local_p_stage_cyc,ins_lat
+	# weights as hierarchy levels: by the sample's value, a weight's cell
+	# of its entry's own samples (a crafted copy with varied weights)
+	if python3 "$(dirname "$0")/rawfield-craft.py" weight w.data wc.data >/dev/null 2>&1; then
+		for args in "weight,comm" "local_weight,sym" "sym,weight -n" "comm,local_ins_lat" "ins_lat,local_ins_lat"; do
+			# shellcheck disable=SC2086
+			same_as_perf wc.data --hierarchy --sort $args
+		done
+	else
+		not_ok "rawfield-craft.py weight: a copy with varied weights"
+	fi
+	same_as_perf w.data --hierarchy --sort comm,weight
 	same_as_perf u.data --sort time,comm
 	same_as_perf u.data --sort comm,time --time-quantum 10ms
 	same_as_perf u.data --sort time --ns --time-quantum 1ms

@@ -61,9 +61,13 @@ for f in k.data u.data g.data; do
 	same_as_perf "$f" --sort addr,sym,dso_size
 	same_as_perf "$f" --sort comm,cgroup_id,code_page_size
 done
+# a file without transactions: the hierarchy's column is the header's width
+same_as_perf k.data --hierarchy --sort comm,transaction
 for f in tc.data ptc.data; do
 	same_as_perf "$f" --sort transaction
 	same_as_perf "$f" --sort sym,transaction -n
+	same_as_perf "$f" --hierarchy --sort transaction,dso
+	same_as_perf "$f" --hierarchy --sort sym,transaction -n
 done
 # children mode: perf counts a frame again when one of these keys is not 0
 same_as_perf g.data --children --sort cgroup_id,comm
