@@ -687,7 +687,7 @@ static int synth_tasks(struct pk_recorder *r, const struct perf_event_attr *a, u
 	/* The command, held before its exec, by the name its child has then
 	 * (as perf writes it): the exec's first samples come before the
 	 * command's own COMM, and without this they would belong to no one
-	 * (perf then shows them under the later name, perfkit under ":TID"). */
+	 * (":TID", which a report renames after the fact, a script not). */
 	if (!err && !again && r->o.workload > 0)
 		err = pk_record_synth_comm(r->o.workload, r->o.workload, PK_WORKLOAD_COMM, a, id,
 					   synth_sink, r);
