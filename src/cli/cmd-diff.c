@@ -120,6 +120,7 @@ static const struct {
 	{ "local_ins_lat", PK_HIST_KEY_LOCAL_INS_LAT }, { "ins_lat", PK_HIST_KEY_INS_LAT },
 	{ "addr", PK_HIST_KEY_ADDR }, { "local_p_stage_cyc", PK_HIST_KEY_LOCAL_P_STAGE_CYC },
 	{ "p_stage_cyc", PK_HIST_KEY_P_STAGE_CYC }, { "cgroup", PK_HIST_KEY_CGROUP },
+	{ "trace", PK_HIST_KEY_TRACE },
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 

@@ -33,6 +33,7 @@ static bool key_eq(enum pk_hist_key k, const struct pk_hist_sample *a, const str
 	case PK_HIST_KEY_PARENT: return !cmp_str(a->parent, b->parent);
 	case PK_HIST_KEY_SRCLINE: return !cmp_str(a->srcline, b->srcline);
 	case PK_HIST_KEY_SRCFILE: return !cmp_str(a->srcfile, b->srcfile);
+	case PK_HIST_KEY_TRACE: return !cmp_str(a->trace, b->trace);
 	case PK_HIST_KEY_TIME: return a->time == b->time;
 	case PK_HIST_KEY_SYM_SIZE: return a->sym_size == b->sym_size;
 	case PK_HIST_KEY_SOCKET: return a->socket == b->socket;

@@ -152,6 +152,10 @@ static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk
 			if (diff_lazy_known(o, d, pk_diff_get(d, i), k))
 				w = max_int(w, str_len(s->srcfile));
 			break;
+		case PK_HIST_KEY_TRACE:	/* made as a source line is */
+			if (diff_lazy_known(o, d, pk_diff_get(d, i), k))
+				w = max_int(w, str_len(s->trace));
+			break;
 		default: tx |= s->transaction != 0; break;
 		}
 	}

@@ -284,6 +284,8 @@ int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *t
 		diff_verbose_header(stderr, f->r);
 	if (setup(f, o, title) < 0)
 		return cli_error("diff", NULL);
+	if ((rc = report_sort2_trace_file(o->rep, f->r)))
+		return rc;
 	if ((rc = diff_file_filters(f->r, f->path, f->time, o, &f->ranges)))
 		return rc;
 	while (!err && (rc = pk_data_reader_next(f->r, &rec)) > 0)

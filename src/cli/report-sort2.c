@@ -96,6 +96,7 @@ struct report_trace {
 	char *buf;
 	size_t cap;
 	bool damage_said;	/* a damaged sample's warning given */
+	const char *cmd;	/* the command its messages name */
 };
 
 /* The sample's fields as perf's tep_print_event(TEP_PRINT_INFO) prints
@@ -110,7 +111,7 @@ static int trace_of(struct report_trace *tr, const struct pk_sample *smp, const 
 	n = cli_tracing_text(tr->tracing, smp, &tr->buf, &tr->cap);
 	if (n == -EINVAL && !tr->damage_said) {
 		tr->damage_said = true;	/* once: such a file has many */
-		cli_message(stderr, "perfkit report: warning: %s: %s; its rows are N/A\n",
+		cli_message(stderr, "perfkit %s: warning: %s: %s; its rows are N/A\n", tr->cmd,
 			    pk_last_error()->what, pk_last_error()->why);
 	}
 	if (n == -ENOMEM)
@@ -150,24 +151,36 @@ const char *report_sort2_cgroup_name(const struct report_opts *o, uint64_t id)
 	return cli_cgroup_name(o->cgroups, id);
 }
 
-static int trace_setup(struct report_opts *o, struct pk_data_reader *r)
+static int trace_setup(struct report_opts *o, struct pk_data_reader *r, const char *cmd)
 {
 	const void *td;
 	size_t len;
 
 	if (o->f3.raw_trace)	/* perf's tep_print_fields form: not yet */
 		return cli_usage("report", "--raw-trace with the trace key is not supported yet");
-	if (!(o->trace = calloc(1, sizeof(*o->trace))) || pk_intern_new(&o->trace->names) < 0) {
-		cli_message(stderr, "perfkit report: out of memory\n");
+	if (!o->trace && (!(o->trace = calloc(1, sizeof(*o->trace))) || pk_intern_new(&o->trace->names) < 0)) {
+		cli_message(stderr, "perfkit %s: out of memory\n", cmd);
 		return CLI_EXIT_EVENT;
 	}
+	pk_tracing_free(o->trace->tracing);	/* another file's (diff) */
+	o->trace->tracing = NULL;
+	o->trace->damage_said = false;
+	o->trace->cmd = cmd;
 	/* Without formats (or with damaged ones) every row is perf's "N/A". */
 	if (pk_data_reader_feature(r, PK_DATA_FEAT_TRACING_DATA, &td, &len) == 0 &&
 	    pk_tracing_data_parse(td, len, &o->trace->tracing) < 0) {
 		o->trace->tracing = NULL;
-		cli_message(stderr, "perfkit report: warning: %s: %s; the trace key's rows are N/A\n",
+		cli_message(stderr, "perfkit %s: warning: %s: %s; the trace key's rows are N/A\n", cmd,
 			    pk_last_error()->what, pk_last_error()->why);
 	}
+	return 0;
+}
+
+int report_sort2_trace_file(struct report_opts *o, struct pk_data_reader *r)
+{
+	for (size_t i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PK_HIST_KEY_TRACE)
+			return trace_setup(o, r, "diff");
 	return 0;
 }
 
@@ -204,7 +217,7 @@ int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r)
 	want = o->fields_arg && strstr(o->fields_arg, "trace");	/* -F's keys come later */
 	for (size_t i = 0; i < o->nr_keys; i++)
 		want |= o->keys[i] == PK_HIST_KEY_TRACE;
-	if (want && (err = trace_setup(o, r)))
+	if (want && (err = trace_setup(o, r, "report")))
 		return err;
 	want = o->fields_arg && strstr(o->fields_arg, "cgroup");
 	for (size_t i = 0; i < o->nr_keys; i++)

@@ -538,6 +538,10 @@ int report_sort2_fill(const struct report_opts *o, const struct pk_sample *smp, 
  * (none: every sample's is -1).  0, or CLI_EXIT_USAGE (too many keys) or
  * CLI_EXIT_EVENT (out of memory) after a message; report_sort2_free frees what it took. */
 int report_sort2_setup(struct report_opts *o, struct pk_data_reader *r);
+/* report_sort2_trace_file - with the trace key, r's tracing data for the
+ * samples that follow (diff: each file's own, the texts interned in one
+ * table across files).  0, or CLI_EXIT_EVENT after a message. */
+int report_sort2_trace_file(struct report_opts *o, struct pk_data_reader *r);
 void report_sort2_free(struct report_opts *o);
 
 /* report_sort2_cgroup - a PERF_RECORD_CGROUP's path for its id (the
