@@ -65,7 +65,7 @@ contains "unknown" "$err" "unknown --sort key 'symbolx'"
 run report -i plain.data --stdio -F ovx
 expect_rc "an unknown -F word: exit 2" 2
 contains "unknown" "$err" "unknown -F field 'ovx'"
-run diff --sort trac plain.data plain.data
+run diff --sort ipc_n plain.data plain.data
 expect_rc "diff: a key of perf's perfkit lacks: exit 2" 2
-contains "naming perf's key" "$err" "is perf's 'trace'"
+contains "naming perf's key" "$err" "is perf's 'ipc_null'"
 done_testing
