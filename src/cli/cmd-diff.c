@@ -33,7 +33,7 @@ static const struct cli_opt diff_options[] = {
 	{ "sort", 's', CLI_ARG_REQUIRED, 's', "KEYS",
 	  "pair and group by these keys, comma-separated: comm, pid, dso, sym, cpu, parent, socket, "
 	  "srcline, srcfile, weight, local_weight, ins_lat, local_ins_lat, transaction, symbol_size, "
-	  "dso_size, cgroup, cgroup_id, time, code_page_size, addr; p_stage_cyc and local_p_stage_cyc dropped "
+	  "dso_size, cgroup, cgroup_id, time, code_page_size, addr, trace; p_stage_cyc and local_p_stage_cyc dropped "
 	  "as perf on x86 drops them (default dso,sym)" },
 	{ "period", 'p', CLI_ARG_NONE, 'p', NULL, "the Base period and Period columns" },
 	{ "formula", 'F', CLI_ARG_NONE, 'F', NULL, "a Formula column: how each value was computed" },
