@@ -127,7 +127,6 @@ static void widen(const struct hier_ctx *c, struct hier_lens *l, const struct pk
 	l->comm = imax(l->comm, comm ? (int)strlen(comm) : 0);
 	if (e->s.parent)
 		l->parent = imax(l->parent, (int)strlen(e->s.parent));
-
 	if (e->s.cgroup)	/* perf's cgroup name, sized as the flat table's */
 		l->cgroup = imax(l->cgroup, (int)strlen(report_sort2_cgroup_name(c->o, e->s.cgroup)));
 	if (e->s.dso)
