@@ -19,6 +19,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <gelf.h>
 #include <libelf.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -75,7 +76,36 @@ struct pk__srcline {
 	size_t nr_joined;
 	struct unit_tops *tops;		/* the units scope_path has entered */
 	size_t nr_tops;
+	const Dwarf *checked;		/* the last Dwarf strings_end_nul looked at, */
+	bool checked_ok;		/* and its answer */
 };
+
+/* Whether every string section of dw's ELF ends in a NUL: libdw 0.188
+ * reads a name at a checked offset with strlen, so a last string without
+ * its NUL runs past the section (fuzz_symbols found it through
+ * dwarf_getsrclines).  Such a file's lines are not read. */
+static bool strings_end_nul(Dwarf *dw)
+{
+	Elf *e = dwarf_getelf(dw);
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (!e || elf_getshdrstrndx(e, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
+		    (strcmp(name, ".debug_str") && strcmp(name, ".debug_line_str")))
+			continue;
+		if (!(d = elf_getdata(scn, NULL)) || (d->d_size && (!d->d_buf ||
+							  ((const char *)d->d_buf)[d->d_size - 1])))
+			return false;
+	}
+	return true;
+}
 
 static void answer_free(struct answer *a)
 {
@@ -527,7 +557,15 @@ static int answer_fill(struct pk__srcline *s, uint64_t addr, struct answer *a)
 	Dwarf *dw = s->z ? pk__zdebug_dwarf(s->z, addr) : s->dw;
 	Dwarf_Die cu;
 	Dwarf_Line *l;
-	bool in_unit = dw && unit_at(dw, addr, &cu);
+	bool in_unit;
+
+	if (dw && dw != s->checked) {
+		s->checked = dw;
+		s->checked_ok = strings_end_nul(dw);
+	}
+	if (dw && !s->checked_ok)
+		dw = NULL;
+	in_unit = dw && unit_at(dw, addr, &cu);
 	int lineno = 0;
 
 	if (!in_unit || !(l = dwarf_getsrc_die(&cu, addr)) || !(a->file = dwarf_linesrc(l, NULL, NULL)))
