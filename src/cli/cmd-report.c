@@ -376,16 +376,13 @@ static __attribute__((noinline)) int report_record(struct report_run *run,
 	return pk_resolver_process(run->res, &d);
 }
 
-/* perf's comm override: a thread's samples counted under ":TID" before
- * its first COMM show that COMM's name, merged with its rows. */
-static int report_comm_overrides(struct report_event *ev, size_t nr_ev, const struct pk_threads *threads)
+int report_comm_override(struct pk_hist *h, const struct pk_threads *threads)
 {
 	const char *from, *to;
 	int err = 0;
 
 	for (size_t k = 0; !err && pk_threads_rename(threads, k, &from, &to); k++)
-		for (size_t i = 0; !err && i < nr_ev; i++)
-			err = pk_hist_rename_comm(ev[i].hist, from, to);
+		err = pk_hist_rename_comm(h, from, to);
 	return err;
 }
 
@@ -408,8 +405,8 @@ static int read_records(struct report_run *run)
 				    run->last_time - run->first_time);
 	}
 	cli_progress_done(&run->progress);
-	if (!err)
-		err = report_comm_overrides(run->ev, run->nr_ev, pk_resolver_threads(run->res));
+	for (size_t i = 0; !err && i < run->nr_ev; i++)
+		err = report_comm_override(run->ev[i].hist, pk_resolver_threads(run->res));
 	for (size_t i = 0; i < run->nr_ev; i++)	/* an EVENT_UPDATE on the way renames, as in perf */
 		if (pk_data_reader_name(run->r, i))
 			run->ev[i].name = report_offcpu_name(run->offcpu, i, pk_data_reader_name(run->r, i));

@@ -290,16 +290,9 @@ int diff_file_read(struct diff_file *f, const struct diff_opts *o, const char *t
 		return rc;
 	while (!err && (rc = pk_data_reader_next(f->r, &rec)) > 0)
 		err = add_record(f, o, rec);
-	if (err >= 0 && f->hist) {	/* perf's comm override, as report's */
-		const char *from, *to;
-		int e = 0;
-
-		for (size_t k = 0; !e && pk_threads_rename(pk_resolver_threads(f->res), k, &from, &to); k++)
-			for (size_t i = 0; !e && i < f->nr_ev; i++)
-				e = pk_hist_rename_comm(f->hist[i], from, to);
-		if (e < 0)
+	for (size_t i = 0; err >= 0 && f->hist && i < f->nr_ev; i++)	/* as report's */
+		if (report_comm_override(f->hist[i], pk_resolver_threads(f->res)) < 0)
 			return cli_error("diff", NULL);
-	}
 	if (err < 0 && err != -EINVAL)
 		return cli_error("diff", NULL);
 	if (err == -EINVAL || rc < 0) {	/* the samples before the damage stand, as in report */

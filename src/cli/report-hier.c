@@ -250,7 +250,7 @@ static const struct pk_hist_entry *maker(const struct hier_ctx *c, const struct 
 static void print_cell(struct hier_ctx *c, size_t k, const struct hier_group *g)
 {
 	const struct pk_hist_entry *e = g->first;
-	struct pk_hist_entry own = *e;
+	struct pk_hist_entry own;
 	int w = c->wd.w[k];
 	const char *comm;
 	char buf[256];
@@ -301,6 +301,7 @@ static void print_cell(struct hier_ctx *c, size_t k, const struct hier_group *g)
 			c->nomem = true;
 			break;
 		}
+		own = *e;
 		own.nr_samples = g->nr_samples;
 		report_sort2_print(m, c->o, c->o->keys[k], w, &own, true);
 		fclose(m);

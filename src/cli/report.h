@@ -177,6 +177,12 @@ struct report_event {
 	char *group_desc;		/* a group leader's perf name for the group */
 };
 
+/* report_comm_override - perf's comm override after the fact (cmd-report.c,
+ * for diff too): every ":TID" of h that its thread's first COMM renamed
+ * (pk_threads_rename) shows that name, merged with its rows.  Call it
+ * once all records are read, before linking and sorting.  0 or -ENOMEM. */
+int report_comm_override(struct pk_hist *h, const struct pk_threads *threads);
+
 /* ---- groups (report-group.c) ------------------------------------------------ */
 
 /* PERF_SAMPLE_READ: every counter id of the file, its event and its last reading. */
