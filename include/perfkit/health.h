@@ -101,6 +101,17 @@ PK_API void pk_stack_health_set_max_stack(struct pk_stack_health *h, unsigned in
 PK_API int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr *attr,
 			       const struct pk_sample *smp, const struct pk_resolved_sample *rs);
 
+/*
+ * pk_stack_health_add_n - count `nr_samples` samples at once that are
+ * alike in all pk_stack_health_add looks at (the same event, attr,
+ * location and frames; a caller that remembers repeated samples adds them
+ * together): the same figures as that many pk_stack_health_add calls.
+ * Returns 0, or -ENOMEM.
+ */
+PK_API int pk_stack_health_add_n(struct pk_stack_health *h, const struct perf_event_attr *attr,
+				 const struct pk_sample *smp, const struct pk_resolved_sample *rs,
+				 uint64_t nr_samples);
+
 /* pk_stack_health_get - the totals into *out (out->size set by the
  * caller).  Returns 0, or -EINVAL when out->size is too small. */
 PK_API int pk_stack_health_get(const struct pk_stack_health *h, struct pk_stack_health_figures *out);

@@ -220,6 +220,14 @@ PK_API int pk_hist_set_by_name(struct pk_hist *h, struct pk_intern *names);
 PK_API int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s);
 
 /*
+ * pk_hist_add_n - count `nr_samples` samples with s's fields at once,
+ * s->period the sum of their periods: the same sums as that many
+ * pk_hist_add calls (a caller that remembers repeated samples adds them
+ * together).  Returns as pk_hist_add.
+ */
+PK_API int pk_hist_add_n(struct pk_hist *h, const struct pk_hist_sample *s, uint64_t nr_samples);
+
+/*
  * pk_hist_add_chain - count sample `s` as pk_hist_add does, with its call
  * chain: `frames` (nr of them, in the order the chains print: perf's
  * caller or callee order) each as a pk_hist_sample (the sample's fields
@@ -236,6 +244,18 @@ PK_API int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s);
 PK_API int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s,
 			     const struct pk_hist_sample *frames, const struct pk_callchain_frame *chain,
 			     size_t nr, bool children);
+
+/*
+ * pk_hist_add_chain_n - `nr_samples` samples of the same fields and chain
+ * at once, s->period the sum of their periods: the same sums and trees as
+ * that many pk_hist_add_chain calls.  A branch frame (--branch-history)
+ * is counted per sample: with one in the chain, nr_samples must be 1.
+ * Returns as pk_hist_add_chain; -EINVAL for branch frames in more than one
+ * sample.
+ */
+PK_API int pk_hist_add_chain_n(struct pk_hist *h, const struct pk_hist_sample *s,
+			       const struct pk_hist_sample *frames, const struct pk_callchain_frame *chain,
+			       size_t nr, bool children, uint64_t nr_samples);
 
 /* The order of the chains pk_hist_add_chain gets, for pk_hist_sort's ties. */
 enum pk_hist_chain_order {

@@ -14,6 +14,7 @@
 #include "report-brhist.h"
 #include "dso-names.h"
 #include "report-flags2.h"
+#include "report-memo.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ struct report_run {
 	struct cli_names names;	/* every DSO short name handed out, each once */
 	const struct pk_dso *last_dso;	/* -v: the last DSO named, and its name */
 	const char *last_name;
-	struct dso_memo memo[16];	/* dso_name's names, by DSO */
+	struct dso_memo names_memo[16];	/* dso_name's names, by DSO */
 	uint64_t lost_samples;
 	struct report_chains chains;	/* add_chain's buffers */
 	struct report_srclines *src;	/* --sort srcline/srcfile strings */
@@ -60,12 +61,13 @@ struct report_run {
 	struct pk_resolved_sample blank_rs;	/* the same for the resolver's answer */
 	struct report_branch *branch;	/* branch mode's table (report-branch.c), else NULL */
 	struct report_brhist *brhist;	/* --branch-history's chains (report-brhist.c), else NULL */
+	struct report_memo *memo;	/* repeated samples (report-memo.c), else NULL */
 };
 
 /* d's slot in run's table of names. */
 static struct dso_memo *dso_memo(struct report_run *run, const struct pk_dso *d)
 {
-	return &run->memo[(uint64_t)(uintptr_t)d * 0x9e3779b97f4a7c15ull >> 60];
+	return &run->names_memo[(uint64_t)(uintptr_t)d * 0x9e3779b97f4a7c15ull >> 60];
 }
 
 /*
@@ -233,6 +235,7 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 		    !f->inlined && c->frames[k].srcline)
 			c->samples[k].srcline = c->frames[k].srcline;
 	}
+	report_memo_keep_hist(run->memo, s, c->samples, c->frames, nr);
 	return pk_hist_add_chain(run->ev[ev].hist, s, c->samples, c->frames, nr, children);
 }
 
@@ -286,6 +289,7 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	s.filtered = filtered(run->o, &s, rs->loc.dso) || (run->o->exclude_other && !s.parent) || run->socket_out;
 	if (run->o->callchain || run->o->children)
 		return add_chain(run, ev, &s, rs);
+	report_memo_keep_hist(run->memo, &s, NULL, NULL, 0);
 	return pk_hist_add(run->ev[ev].hist, &s);
 }
 
@@ -334,6 +338,7 @@ static __attribute__((noinline)) int report_record(struct report_run *run,
 	const struct perf_event_attr *attr = ev >= 0 ? pk_data_reader_attr(run->r, (size_t)ev) : NULL;
 	struct pk_record d;	/* not zeroed: pk_record_decode writes all of it */
 	struct pk_resolved_sample rs;
+	uint64_t period;
 	int err;
 
 	d.size = sizeof(d);
@@ -345,11 +350,15 @@ static __attribute__((noinline)) int report_record(struct report_run *run,
 			return -EINVAL;
 		if (report_flags2_skip(run->o, (size_t)ev, &d.sample))
 			return 0;	/* --time, --switch-on/off (report-flags2.c) */
+		if (d.sample.fields & PERF_SAMPLE_TIME)
+			run->time = d.sample.time;
+		period = d.sample.fields & PERF_SAMPLE_PERIOD ? d.sample.period : attr->sample_period;
+		if (run->memo && (err = report_memo_sample(run->memo, (size_t)ev, attr, &d, period)) != 0)
+			return err < 0 ? err : 0;	/* a repeat, counted */
 		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0 ||
 		    (run->health && (err = pk_stack_health_add(run->health, attr, &d.sample, &rs)) < 0))
 			return err;
-		if (d.sample.fields & PERF_SAMPLE_TIME)
-			run->time = d.sample.time;
+		report_memo_keep_health(run->memo, &rs);
 		if (run->offcpu && (err = offcpu(run, ev, &d, &rs)) != 0)
 			return err < 0 ? err : 0;
 		if (run->branch)	/* report-branch.c */
@@ -357,9 +366,9 @@ static __attribute__((noinline)) int report_record(struct report_run *run,
 						 &d.sample, &rs);
 		if (attr->sample_type & PERF_SAMPLE_READ)
 			return split_sample(run, attr, &d.sample, &rs);
-		return report_sample(run, (size_t)ev, &d.sample, &rs,
-				     d.sample.fields & PERF_SAMPLE_PERIOD ? d.sample.period : attr->sample_period);
+		return report_sample(run, (size_t)ev, &d.sample, &rs, period);
 	}
+	report_memo_forget(run->memo, h->type);
 	if (pk_record_decode(h, attr ? attr : pk_data_reader_attr(run->r, 0), &d) != 0)
 		return 0;
 	if (run->offcpu && (err = offcpu(run, ev, &d, NULL)) < 0)
@@ -391,7 +400,7 @@ int report_comm_override(struct pk_hist *h, const struct pk_threads *threads)
 static int read_records(struct report_run *run)
 {
 	const struct perf_event_header *rec;
-	int rc, err = 0;
+	int rc, rc2, err = 0;
 
 	run->socket_out = report_flags4_socket_out(run->o);
 	run->blank = (struct pk_hist_sample){ .size = sizeof(run->blank) };
@@ -405,6 +414,8 @@ static int read_records(struct report_run *run)
 				    run->last_time - run->first_time);
 	}
 	cli_progress_done(&run->progress);
+	if (run->memo && (rc2 = report_memo_flush(run->memo)) < 0 && (!err || err == -EINVAL))
+		err = rc2;	/* a damaged sample's rows before it still count */
 	for (size_t i = 0; !err && i < run->nr_ev; i++)
 		err = report_comm_override(run->ev[i].hist, pk_resolver_threads(run->res));
 	for (size_t i = 0; i < run->nr_ev; i++)	/* an EVENT_UPDATE on the way renames, as in perf */
@@ -488,6 +499,10 @@ static int setup(struct report_run *run)
 	if ((report_branch_wanted(run->o, run->r) && (err = report_branch_setup(run->o, run->r, &run->branch)) != 0) ||
 	    (err = report_brhist_new(run->o, &run->brhist)) < 0)
 		return err;
+	if (!run->branch && !run->brhist && !run->offcpu &&
+	    (err = report_memo_new(run->o, run->ev, run->nr_ev, run->health, run->o->callchain || run->o->children,
+				   run->o->children, &run->memo)) < 0)
+		return err;
 	return report_group_setup(run->o, run->r, run->ev, run->nr_ev);
 }
 
@@ -500,6 +515,7 @@ static void teardown(struct report_run *run)
 	free(run->ev);
 	report_branch_free(run->branch);
 	report_brhist_free(run->brhist);
+	report_memo_free(run->memo);
 	report_reads_free(&run->reads);
 	report_threads_free(&run->thread_counts);
 	cli_names_free(&run->names);

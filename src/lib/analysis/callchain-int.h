@@ -26,11 +26,14 @@ int pk__branch_counts_tail(struct pk_branch_counts **tail, const struct pk_branc
 /* Whether any of the frames is a branch frame. */
 bool pk__branch_frames_any(const struct pk_callchain_frame *frames, size_t nr);
 
-/* pk_callchain_append with `branches` known by the caller: false only
+/* pk_callchain_append of `count` samples of this chain at once, `period`
+ * their periods' sum, with `branches` known by the caller: false only
  * when no frame is a branch frame (true when unsure: then they are looked
- * for).  A caller appending a chain's tails walks its frames once. */
+ * for).  A caller appending a chain's tails walks its frames once.  A
+ * branch is counted per sample: with branches, count must be 1 (else
+ * -EINVAL). */
 int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
-			 uint64_t period, bool branches);
+			 uint64_t period, uint64_t count, bool branches);
 
 /* pk__callchain_merge - perf's callchain_merge: every node of src with
  * samples of its own appended to dst along its path, with its period and

@@ -14,6 +14,7 @@
 #include "callchain-int.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,10 +169,10 @@ static int insert_child(struct pk_callchain_node *parent, struct pk_callchain_no
 	return 0;
 }
 
-/* A new node for frames[0..nr) with `period` ending in it; branch counts
- * looked for only when `branches`. */
+/* A new node for frames[0..nr) with `count` samples of `period` ending in
+ * it; branch counts looked for only when `branches`. */
 static struct pk_callchain_node *new_node(const struct pk_callchain_frame *frames, size_t nr, uint64_t period,
-					  bool branches)
+					  uint64_t count, bool branches)
 {
 	struct pk_callchain_node *n = pk__calloc(1, sizeof(*n));
 
@@ -193,14 +194,14 @@ static struct pk_callchain_node *new_node(const struct pk_callchain_frame *frame
 	for (size_t i = 0; i < nr; i++)
 		n->frames[i].branch = NULL;	/* the caller's, gone after the append */
 	n->hit = period;
-	n->count = 1;
+	n->count = count;
 	return n;
 }
 
 static int add_child(struct pk_callchain_node *parent, const struct pk_callchain_frame *frames, size_t nr,
-		     uint64_t period, size_t pos, bool branches)
+		     uint64_t period, uint64_t count, size_t pos, bool branches)
 {
-	struct pk_callchain_node *n = new_node(frames, nr, period, branches);
+	struct pk_callchain_node *n = new_node(frames, nr, period, count, branches);
 	int err;
 
 	if (!n)
@@ -218,10 +219,10 @@ static int add_child(struct pk_callchain_node *parent, const struct pk_callchain
  * second child, in match order.
  */
 static int split(struct pk_callchain_node *n, size_t k, const struct pk_callchain_frame *rest, size_t nr_rest,
-		 uint64_t period, bool branches)
+		 uint64_t period, uint64_t count, bool branches)
 {
 	/* a node's own frames hold no branch (new_node drops them) */
-	struct pk_callchain_node *tail = new_node(n->frames + k, n->nr_frames - k, n->hit, false);
+	struct pk_callchain_node *tail = new_node(n->frames + k, n->nr_frames - k, n->hit, n->count, false);
 	bool found;
 
 	if (!tail || pk__branch_counts_tail(&tail->bc, n->bc, k, n->nr_frames) < 0) {
@@ -231,7 +232,6 @@ static int split(struct pk_callchain_node *n, size_t k, const struct pk_callchai
 		return -ENOMEM;
 	}
 	tail->children_hit = n->children_hit;
-	tail->count = n->count;
 	tail->children_count = n->children_count;
 	tail->children = n->children;
 	tail->nr_children = n->nr_children;
@@ -259,18 +259,18 @@ static int split(struct pk_callchain_node *n, size_t k, const struct pk_callchai
 	n->children_count = tail->count + tail->children_count;
 	if (!nr_rest) {
 		n->hit = period;
-		n->count = 1;
+		n->count = count;
 		return 0;
 	}
 	n->hit = 0;
 	n->count = 0;
 	n->children_hit += period;
-	n->children_count++;
-	return add_child(n, rest, nr_rest, period, child_pos(n, rest, &found), branches);
+	n->children_count += count;
+	return add_child(n, rest, nr_rest, period, count, child_pos(n, rest, &found), branches);
 }
 
 static int append_children(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
-			   uint64_t period, struct memo *m);
+			   uint64_t period, uint64_t count, struct memo *m);
 
 /* The memo's path one node longer; on no memory the memo is dropped (it
  * only saves work). */
@@ -294,7 +294,7 @@ static void memo_push(struct memo *m, struct pk_callchain_node *n)
 
 /* Merge a chain whose first frame matches n's first frame into n. */
 static int append_node(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
-		       uint64_t period, struct memo *m)
+		       uint64_t period, uint64_t count, struct memo *m)
 {
 	size_t k = 1;
 
@@ -305,19 +305,19 @@ static int append_node(struct pk_callchain_node *n, const struct pk_callchain_fr
 			return -ENOMEM;
 	if (k < n->nr_frames) {
 		m->valid = false;
-		return split(n, k, frames + k, nr - k, period, m->branches);
+		return split(n, k, frames + k, nr - k, period, count, m->branches);
 	}
 	memo_push(m, n);
 	if (k == nr) {
 		n->hit += period;
-		n->count++;
+		n->count += count;
 		return 0;
 	}
-	return append_children(n, frames + k, nr - k, period, m);
+	return append_children(n, frames + k, nr - k, period, count, m);
 }
 
 static int append_children(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
-			   uint64_t period, struct memo *m)
+			   uint64_t period, uint64_t count, struct memo *m)
 {
 	bool found;
 	size_t pos = child_pos(n, &frames[0], &found);
@@ -325,11 +325,11 @@ static int append_children(struct pk_callchain_node *n, const struct pk_callchai
 
 	if (!found)
 		m->valid = false;
-	err = found ? append_node(n->children[pos], frames, nr, period, m)
-		    : add_child(n, frames, nr, period, pos, m->branches);
+	err = found ? append_node(n->children[pos], frames, nr, period, count, m)
+		    : add_child(n, frames, nr, period, count, pos, m->branches);
 	if (!err) {
 		n->children_hit += period;
-		n->children_count++;
+		n->children_count += count;
 	}
 	return err;
 }
@@ -346,7 +346,7 @@ static bool same_frame(const struct pk_callchain_frame *a, const struct pk_callc
 /* The memo's chain again: its path's nodes take the period as a match
  * would have given it to them.  False when the chain is another. */
 static bool memo_hit(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
-		     uint64_t period)
+		     uint64_t period, uint64_t count)
 {
 	struct memo *m = &cc->memo;
 
@@ -356,13 +356,13 @@ static bool memo_hit(struct pk_callchain *cc, const struct pk_callchain_frame *f
 		if (!same_frame(&m->frames[i], &frames[i]))
 			return false;
 	cc->root.children_hit += period;
-	cc->root.children_count++;
+	cc->root.children_count += count;
 	for (size_t i = 0; i + 1 < m->depth; i++) {
 		m->path[i]->children_hit += period;
-		m->path[i]->children_count++;
+		m->path[i]->children_count += count;
 	}
 	m->path[m->depth - 1]->hit += period;
-	m->path[m->depth - 1]->count++;
+	m->path[m->depth - 1]->count += count;
 	return true;
 }
 
@@ -386,21 +386,23 @@ static void memo_keep(struct memo *m, const struct pk_callchain_frame *frames, s
 }
 
 int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
-			 uint64_t period, bool branches)
+			 uint64_t period, uint64_t count, bool branches)
 {
 	int err;
 
 	if (cc->sorted)
 		return pk__error(-EINVAL, "a call chain", "appended after pk_callchain_sort");
+	if (branches && count != 1)	/* a branch is counted once per sample */
+		return pk__error(-EINVAL, "a call chain", "%" PRIu64 " samples with branches at once", count);
 	if (!nr)
 		return 0;
 	/* branch counts: no memo */
-	if (!branches && memo_hit(cc, frames, nr, period))
+	if (!branches && memo_hit(cc, frames, nr, period, count))
 		return 0;
 	cc->memo.valid = true;
 	cc->memo.depth = 0;
 	cc->memo.branches = branches;
-	err = append_children(&cc->root, frames, nr, period, &cc->memo);
+	err = append_children(&cc->root, frames, nr, period, count, &cc->memo);
 	if (err || branches)
 		cc->memo.valid = false;
 	else
@@ -411,7 +413,7 @@ int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_fram
 int pk_callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
 			uint64_t period)
 {
-	return pk__callchain_append(cc, frames, nr, period, pk__branch_frames_any(frames, nr));
+	return pk__callchain_append(cc, frames, nr, period, 1, pk__branch_frames_any(frames, nr));
 }
 
 /* n's frames after path[0..depth), and n's own samples appended to dst
@@ -434,7 +436,7 @@ static int merge_node(struct pk_callchain *dst, const struct pk_callchain_node *
 	if (n->nr_frames)
 		memcpy(*path + depth, n->frames, n->nr_frames * sizeof(**path));
 	if (n->hit)
-		err = pk__callchain_append(dst, *path, nr, n->hit, false);
+		err = pk__callchain_append(dst, *path, nr, n->hit, 1, false);
 	for (size_t i = 0; !err && i < n->nr_children; i++)
 		err = merge_node(dst, n->children[i], path, cap, nr);
 	return err;

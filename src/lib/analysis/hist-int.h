@@ -95,4 +95,45 @@ int pk__hist_key2_cmp(enum pk_hist_key key, const struct pk_hist_entry *a, const
  * of a and b, `use` the histogram's keys (indexed by key). */
 int pk__hist_sym_addr_cmp(const bool *use, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
 
+/* ---- hist.c --------------------------------------------------------------- */
+
+/* The fields one entry is told apart by; those of keys not in use are 0,
+ * but k2 is left unset when the hist's use2 is false (nothing reads it). */
+struct pk__hist_ekey {
+	const char *comm, *dso, *sym, *srcline, *srcfile, *parent;
+	uint64_t sym_start, ip;
+	/* the tid (high half) and the cpu (low half) in one word: stored as
+	 * two 4-byte halves, they were read back as one 8-byte compare, a
+	 * store-forwarding stall that was nearly half of find's time */
+	uint64_t tid_cpu;
+	struct pk__hist_key2 k2;	/* hist-keys2.c's keys */
+};
+
+struct pk_hist {
+	enum pk_hist_key keys[PK_HIST_MAX_KEYS];
+	size_t nr_keys;
+	bool use[PK_HIST_KEY_NR];
+	bool use2;	/* a key from PK_HIST_KEY_TIME on is used: else every key's k2 is zero */
+	struct pk_hist_entry *entries;
+	struct pk__hist_ekey *ekeys;	/* entries[i]'s key */
+	size_t nr, cap;
+	uint32_t *table;	/* entry index + 1, 0 empty; at most half full */
+	size_t table_cap;
+	uint64_t total_period, nr_samples;
+	uint64_t shown_period;	/* the periods of samples no filter hides */
+	bool sorted;		/* pk_hist_sort ran: ekeys no longer match entries */
+	bool children;		/* pk_hist_add_chain added children: sort by period_acc */
+	enum pk_hist_chain_order order;	/* pk_hist_set_chain_order */
+	uint32_t last;		/* the entry of the last sample + 1: runs of samples share one */
+	int sort_by[2 * PK_HIST_MAX_KEYS];	/* pk_hist_set_order; nr_sort_by 0: the default */
+	size_t nr_sort_by;
+	size_t nr_slots;	/* pk_hist_link's members, and their total periods */
+	uint64_t *slot_total;
+	struct pk_intern *names;	/* pk_hist_set_by_name: keys by interned names */
+};
+
+/* pk__hist_find - the index of the entry s's key fields select in h, made
+ * on first sight (*idx).  0, or -ENOMEM. */
+int pk__hist_find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx);
+
 #endif

@@ -12,43 +12,9 @@
 #include "hist-int.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The fields one entry is told apart by; those of keys not in use are 0,
- * but k2 is left unset when the hist's use2 is false (nothing reads it). */
-struct key {
-	const char *comm, *dso, *sym, *srcline, *srcfile, *parent;
-	uint64_t sym_start, ip;
-	/* the tid (high half) and the cpu (low half) in one word: stored as
-	 * two 4-byte halves, they were read back as one 8-byte compare, a
-	 * store-forwarding stall that was nearly half of find's time */
-	uint64_t tid_cpu;
-	struct pk__hist_key2 k2;	/* hist-keys2.c's keys */
-};
-
-struct pk_hist {
-	enum pk_hist_key keys[PK_HIST_MAX_KEYS];
-	size_t nr_keys;
-	bool use[PK_HIST_KEY_NR];
-	bool use2;	/* a key from PK_HIST_KEY_TIME on is used: else every key's k2 is zero */
-	struct pk_hist_entry *entries;
-	struct key *ekeys;	/* entries[i]'s key */
-	size_t nr, cap;
-	uint32_t *table;	/* entry index + 1, 0 empty; at most half full */
-	size_t table_cap;
-	uint64_t total_period, nr_samples;
-	uint64_t shown_period;	/* the periods of samples no filter hides */
-	bool sorted;		/* pk_hist_sort ran: ekeys no longer match entries */
-	bool children;		/* pk_hist_add_chain added children: sort by period_acc */
-	enum pk_hist_chain_order order;	/* pk_hist_set_chain_order */
-	uint32_t last;		/* the entry of the last sample + 1: runs of samples share one */
-	int sort_by[2 * PK_HIST_MAX_KEYS];	/* pk_hist_set_order; nr_sort_by 0: the default */
-	size_t nr_sort_by;
-	size_t nr_slots;	/* pk_hist_link's members, and their total periods */
-	uint64_t *slot_total;
-	struct pk_intern *names;	/* pk_hist_set_by_name: keys by interned names */
-};
 
 int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **out)
 {
@@ -96,7 +62,7 @@ void pk_hist_free(struct pk_hist *h)
 /* s's key into *k: its fields set one by one, the large k2 only when
  * used (zeroing and returning the whole key by value showed in find). */
 static inline __attribute__((always_inline)) void make_key(const struct pk_hist *h, const struct pk_hist_sample *s,
-							   struct key *k)
+							   struct pk__hist_ekey *k)
 {
 	uint32_t tid = h->use[PK_HIST_KEY_PID] || h->use[PK_HIST_KEY_TID] ? s->tid : 0;
 	int32_t cpu = h->use[PK_HIST_KEY_CPU] ? s->cpu : 0;
@@ -131,7 +97,7 @@ static inline __attribute__((always_inline)) void make_key(const struct pk_hist 
  * frame of every sample in children mode).  The symbol is hashed by its
  * start alone: key_eq compares names by text (same_sym), and two copies
  * of a binary have the same start for the same name. */
-static uint64_t key_hash(const struct key *k, bool use2)
+static uint64_t key_hash(const struct pk__hist_ekey *k, bool use2)
 {
 	uint64_t x = (uintptr_t)k->comm * 0x9e3779b97f4a7c15ull + (uintptr_t)k->dso * 0xc2b2ae3d27d4eb4full +
 		     k->sym_start * 0xd6e8feb86659fd93ull +
@@ -156,7 +122,7 @@ static bool same_sym(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static inline __attribute__((always_inline)) bool key_eq(const struct key *a, const struct key *b, bool use2)
+static inline __attribute__((always_inline)) bool key_eq(const struct pk__hist_ekey *a, const struct pk__hist_ekey *b, bool use2)
 {
 	return a->comm == b->comm && a->dso == b->dso && same_sym(a->sym, b->sym) &&
 	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid_cpu == b->tid_cpu &&
@@ -164,7 +130,7 @@ static inline __attribute__((always_inline)) bool key_eq(const struct key *a, co
 	       a->parent == b->parent && (!use2 || pk__hist_key2_eq(&a->k2, &b->k2));
 }
 
-static uint32_t *table_slot(const struct pk_hist *h, uint32_t *table, size_t cap, const struct key *k)
+static uint32_t *table_slot(const struct pk_hist *h, uint32_t *table, size_t cap, const struct pk__hist_ekey *k)
 {
 	size_t i = (size_t)key_hash(k, h->use2) & (cap - 1);
 
@@ -178,7 +144,7 @@ static int grow(struct pk_hist *h)
 	if (h->nr == h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 256;
 		struct pk_hist_entry *e = pk__reallocarray(h->entries, cap, sizeof(*e));
-		struct key *k;
+		struct pk__hist_ekey *k;
 
 		if (!e)
 			return pk__error_nomem("histogram entries");
@@ -215,7 +181,7 @@ static int check_sample(const struct pk_hist *h, const struct pk_hist_sample *s)
 /* The index of the entry s's key fields select, made on first sight. */
 static int find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx)
 {
-	struct key k;
+	struct pk__hist_ekey k;
 	uint32_t *slot;
 	int err;
 
@@ -241,6 +207,11 @@ static int find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx
 	return 0;
 }
 
+int pk__hist_find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx)
+{
+	return find(h, s, idx);
+}
+
 int pk_hist_set_by_name(struct pk_hist *h, struct pk_intern *names)
 {
 	if (h->nr_samples || h->nr)
@@ -262,7 +233,7 @@ static int intern_sample(struct pk_hist *h, const struct pk_hist_sample *s, stru
 	return err;
 }
 
-int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
+int pk_hist_add_n(struct pk_hist *h, const struct pk_hist_sample *s, uint64_t nr_samples)
 {
 	struct pk_hist_sample copy;
 	struct pk_hist_entry *e;
@@ -281,7 +252,7 @@ int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 	if (h->names && h->use[PK_HIST_KEY_SYM] && !copy.sym && copy.ip < e->s.ip)
 		e->s = copy;
 	e->period += s->period;
-	e->nr_samples++;
+	e->nr_samples += nr_samples;
 	switch (s->level) {	/* perf's he_stat__add_cpumode_period */
 	case 'k': e->period_sys += s->period; break;
 	case '.': e->period_us += s->period; break;
@@ -292,14 +263,19 @@ int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 	h->total_period += s->period;
 	if (!s->filtered)
 		h->shown_period += s->period;
-	h->nr_samples++;
+	h->nr_samples += nr_samples;
 	return 0;
+}
+
+int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
+{
+	return pk_hist_add_n(h, s, 1);
 }
 
 /* `branches`: whether the sample's whole chain has a branch frame (a
  * tail of it then may have, else has none). */
 static int append(struct pk_hist_entry *e, const struct pk_callchain_frame *chain, size_t nr, uint64_t period,
-		  bool branches)
+		  uint64_t count, bool branches)
 {
 	int err;
 
@@ -307,21 +283,24 @@ static int append(struct pk_hist_entry *e, const struct pk_callchain_frame *chai
 		return err;
 	if (nr > e->max_depth)
 		e->max_depth = (uint32_t)nr;
-	return pk__callchain_append(e->chain, chain, nr, period, branches);
+	return pk__callchain_append(e->chain, chain, nr, period, count, branches);
 }
 
-int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const struct pk_hist_sample *frames,
-		      const struct pk_callchain_frame *chain, size_t nr, bool children)
+int pk_hist_add_chain_n(struct pk_hist *h, const struct pk_hist_sample *s, const struct pk_hist_sample *frames,
+			const struct pk_callchain_frame *chain, size_t nr, bool children, uint64_t nr_samples)
 {
 	uint32_t self, idx, *seen, seen_here[128];
 	size_t nr_seen = 1;
 	bool branches = pk__branch_frames_any(chain, nr);	/* once, not per tail */
 	int err;
 
-	if ((err = pk_hist_add(h, s)) < 0)
+	if (branches && nr_samples != 1)	/* a branch is counted once per sample */
+		return pk__error(-EINVAL, "a histogram sample", "%" PRIu64 " samples with branches at once",
+				 nr_samples);
+	if ((err = pk_hist_add_n(h, s, nr_samples)) < 0)
 		return err;
 	self = h->last - 1;
-	if ((err = append(&h->entries[self], chain, nr, s->period, branches)) < 0 || !children)
+	if ((err = append(&h->entries[self], chain, nr, s->period, nr_samples, branches)) < 0 || !children)
 		return err;
 	h->children = true;
 	h->entries[self].period_acc += s->period;
@@ -347,11 +326,17 @@ int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const s
 			continue;
 		seen[nr_seen++] = idx;
 		h->entries[idx].period_acc += s->period;
-		err = append(&h->entries[idx], chain + k, nr - k, s->period, branches);
+		err = append(&h->entries[idx], chain + k, nr - k, s->period, nr_samples, branches);
 	}
 	if (seen != seen_here)
 		free(seen);
 	return err;
+}
+
+int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const struct pk_hist_sample *frames,
+		      const struct pk_callchain_frame *chain, size_t nr, bool children)
+{
+	return pk_hist_add_chain_n(h, s, frames, chain, nr, children, 1);
 }
 
 static int cmp_str(const char *a, const char *b)
@@ -368,7 +353,7 @@ static int cmp_num(int64_t a, int64_t b)
 
 bool pk__hist_same_key(const struct pk_hist *h, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
-	struct key ka, kb;
+	struct pk__hist_ekey ka, kb;
 
 	make_key(h, &a->s, &ka);
 	make_key(h, &b->s, &kb);
@@ -621,89 +606,6 @@ int pk_hist_rename_comm(struct pk_hist *h, const char *from, const char *to)
 	}
 	h->nr = nr;
 	return err;
-}
-
-static int link_check(const struct pk_hist *leader, const struct pk_hist *member, size_t slot,
-		      size_t nr_slots)
-{
-	if (slot >= nr_slots || (leader->nr_slots && leader->nr_slots != nr_slots))
-		return pk__error(-EINVAL, "linking a group member", "slot %zu of %zu (%zu before)", slot,
-				 nr_slots, leader->nr_slots);
-	if (leader->sorted || leader->nr_keys != member->nr_keys ||
-	    memcmp(leader->keys, member->keys, leader->nr_keys * sizeof(*leader->keys)))
-		return pk__error(-EINVAL, "linking a group member", "%s",
-				 leader->sorted ? "the leader is sorted" : "the sort keys differ");
-	return 0;
-}
-
-/* Every entry of h with its pairs, as new entries come. */
-static int give_pairs(struct pk_hist *h)
-{
-	for (size_t i = 0; i < h->nr; i++)
-		if (!h->entries[i].pairs &&
-		    !(h->entries[i].pairs = pk__calloc(h->nr_slots, sizeof(struct pk_hist_pair))))
-			return pk__error_nomem("a group's entries");
-	return 0;
-}
-
-int pk_hist_link(struct pk_hist *leader, const struct pk_hist *member, size_t slot, size_t nr_slots)
-{
-	uint32_t idx;
-	int err;
-
-	if ((err = link_check(leader, member, slot, nr_slots)) < 0)
-		return err;
-	if (!leader->slot_total && !(leader->slot_total = pk__calloc(nr_slots, sizeof(uint64_t))))
-		return pk__error_nomem("a group");
-	leader->nr_slots = nr_slots;
-	if ((err = give_pairs(leader)) < 0)
-		return err;
-	leader->slot_total[slot] = member->total_period;
-	for (size_t i = 0; i < member->nr; i++) {
-		const struct pk_hist_entry *m = &member->entries[i];
-		struct pk_hist_pair *p;
-
-		if ((err = find(leader, &m->s, &idx)) < 0)
-			return err;
-		if (!leader->entries[idx].pairs && (err = give_pairs(leader)) < 0)
-			return err;
-		p = &leader->entries[idx].pairs[slot];
-		p->period += m->period;
-		p->period_acc += m->period_acc;
-		p->nr_samples += m->nr_samples;
-		p->period_sys += m->period_sys;
-		p->period_us += m->period_us;
-		p->period_guest_sys += m->period_guest_sys;
-		p->period_guest_us += m->period_guest_us;
-	}
-	return 0;
-}
-
-uint64_t pk_hist_pair_total(const struct pk_hist *h, size_t slot)
-{
-	return slot < h->nr_slots ? h->slot_total[slot] : 0;
-}
-
-int pk_hist_pair_set_total(struct pk_hist *h, size_t slot, uint64_t total)
-{
-	if (slot >= h->nr_slots)
-		return pk__error(-EINVAL, "a histogram's group member", "slot %zu of %zu", slot, h->nr_slots);
-	h->slot_total[slot] = total;
-	return 0;
-}
-
-double pk_hist_pair_percent(const struct pk_hist *h, const struct pk_hist_entry *e, size_t slot)
-{
-	if (slot >= h->nr_slots || !e->pairs || !h->slot_total[slot])
-		return 0.0;
-	return 100.0 * (double)e->pairs[slot].period / (double)h->slot_total[slot];
-}
-
-double pk_hist_pair_percent_acc(const struct pk_hist *h, const struct pk_hist_entry *e, size_t slot)
-{
-	if (slot >= h->nr_slots || !e->pairs || !h->slot_total[slot])
-		return 0.0;
-	return 100.0 * (double)e->pairs[slot].period_acc / (double)h->slot_total[slot];
 }
 
 size_t pk_hist_nr(const struct pk_hist *h)

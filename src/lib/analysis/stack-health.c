@@ -27,6 +27,7 @@ struct pk_stack_health {
 	struct dso_count *dsos;	/* every DSO met with a problem */
 	size_t nr_dsos, cap;
 	uint64_t seq;		/* samples fed, 1-based, for last_seq */
+	uint64_t n;		/* how many samples the one being added stands for */
 	bool dso_hit;		/* the sample being added touched a DSO with problems */
 	bool sorted;
 	/* What the frames of chain chain_id (pk_resolved_sample) came to,
@@ -127,7 +128,7 @@ static int count_location(struct pk_stack_health *h, const struct pk_location *l
 	e->pub.problems |= loc->dso->build_id_mismatch ? PK_STACK_HEALTH_BUILD_ID : PK_STACK_HEALTH_NO_SYMBOLS;
 	if (e->last_seq != h->seq) {
 		e->last_seq = h->seq;
-		e->pub.nr_samples++;
+		e->pub.nr_samples += h->n;
 	}
 	h->dso_hit = true;
 	return 0;
@@ -188,9 +189,9 @@ static int blame_unwind(struct pk_stack_health *h, const struct pk_frame *last)
 		return 0;	/* JIT code or anonymous memory: no file to fix */
 	if (!(e = dso_entry(h, last->loc.dso)))
 		return -ENOMEM;
-	h->fig.nr_unwind_cut++;
+	h->fig.nr_unwind_cut += h->n;
 	e->pub.problems |= PK_STACK_HEALTH_NO_UNWIND_TABLE;
-	e->pub.nr_unwind_cut++;
+	e->pub.nr_unwind_cut += h->n;
 	h->dso_hit = true;
 	return 0;
 }
@@ -212,7 +213,7 @@ static int count_dwarf(struct pk_stack_health *h, const struct perf_event_attr *
 	size_t first, nr;
 	uint64_t suggest;
 
-	h->fig.nr_dwarf++;
+	h->fig.nr_dwarf += h->n;
 	if (smp->stack.size > h->fig.dwarf_size)
 		h->fig.dwarf_size = smp->stack.size;
 	user_part(rs, &first, &nr);
@@ -220,7 +221,7 @@ static int count_dwarf(struct pk_stack_health *h, const struct perf_event_attr *
 		return 0;	/* nothing unwound, or the stack whole */
 	if (!full)
 		return blame_unwind(h, &rs->frames[first + nr - 1]);
-	h->fig.nr_dwarf_cut++;
+	h->fig.nr_dwarf_cut += h->n;
 	suggest = next_pow2_above(smp->stack.size);
 	if (suggest > PK_STACK_HEALTH_MAX_DWARF_SIZE)
 		suggest = PK_STACK_HEALTH_MAX_DWARF_SIZE;
@@ -263,7 +264,7 @@ static int count_frames(struct pk_stack_health *h, const struct pk_resolved_samp
 				return -ENOMEM;
 			if (e->last_seq != h->seq) {
 				e->last_seq = h->seq;
-				e->pub.nr_samples++;
+				e->pub.nr_samples += h->n;
 			}
 			h->dso_hit = true;
 		}
@@ -309,9 +310,9 @@ static int add_sample(struct pk_stack_health *h, const struct perf_event_attr *a
 	}
 	h->seq++;
 	h->dso_hit = false;
-	h->fig.nr_samples++;
+	h->fig.nr_samples += h->n;
 	if (rs->nr_frames)
-		h->fig.nr_chains++;
+		h->fig.nr_chains += h->n;
 	if (dwarf && (err = count_dwarf(h, attr, smp, rs)) < 0)
 		return err;
 	/* an LBR call stack's user part comes from the branch records, not
@@ -324,27 +325,41 @@ static int add_sample(struct pk_stack_health *h, const struct perf_event_attr *a
 		struct dso_count *e;
 
 		if (d) {
-			h->fig.nr_fp_cut++;
+			h->fig.nr_fp_cut += h->n;
 			if (!(e = dso_entry(h, d)))
 				return -ENOMEM;
 			e->pub.problems |= PK_STACK_HEALTH_NO_FRAME_POINTER;
-			e->pub.nr_fp_cut++;
+			e->pub.nr_fp_cut += h->n;
 			h->dso_hit = true;
 		}
 	}
 	if (rs->nr_frames >= h->fig.max_stack)
-		h->fig.nr_max_stack++;
+		h->fig.nr_max_stack += h->n;
 	if ((err = count_location(h, &rs->loc)) < 0 || (err = count_frames(h, rs, repeat)) < 0)
 		return err;
 	if (h->dso_hit)
-		h->fig.nr_dso_samples++;
+		h->fig.nr_dso_samples += h->n;
 	return 0;
+}
+
+int pk_stack_health_add_n(struct pk_stack_health *h, const struct perf_event_attr *attr,
+			  const struct pk_sample *smp, const struct pk_resolved_sample *rs, uint64_t nr_samples)
+{
+	int err;
+
+	h->n = nr_samples;
+	if ((err = add_sample(h, attr, smp, rs)) < 0)
+		h->chain_id = 0;	/* what was kept may be part of it */
+	return err;
 }
 
 int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr *attr,
 			const struct pk_sample *smp, const struct pk_resolved_sample *rs)
 {
-	int err = add_sample(h, attr, smp, rs);
+	int err;
+
+	h->n = 1;
+	err = add_sample(h, attr, smp, rs);
 
 	if (err < 0)
 		h->chain_id = 0;	/* what was kept may be part of it */

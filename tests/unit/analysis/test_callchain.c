@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -285,8 +286,11 @@ static struct pk_hist_sample hsample(int sym)
 					.period = PERIOD };
 }
 
-/* --children through the histogram: perf's Children and Self, its order, its trees. */
-static void children_in_hist(void **state)
+/* --children through the histogram: perf's Children and Self, its order,
+ * its trees.  With `batched`, each chain's first sample is added alone and
+ * its other ones at the end in one pk_hist_add_chain_n (as report's memo
+ * of repeated samples adds them): the same sums and trees. */
+static char *children_in_hist_as(bool batched)
 {
 	enum pk_hist_key keys[] = { PK_HIST_KEY_COMM, PK_HIST_KEY_DSO, PK_HIST_KEY_SYM };
 	static const struct { int sym; const char *children, *self; } want[] = {
@@ -299,22 +303,28 @@ static void children_in_hist(void **state)
 	size_t len = 0;
 	FILE *f;
 
-	(void)state;
 	assert_int_equal(pk_hist_new(keys, 3, &h), 0);
 	/* Caller first, as the chains below come: __libc_start_call_main then
 	 * sits above main at their equal Children, as in perf. */
 	pk_hist_set_chain_order(h, PK_HIST_CHAIN_CALLER_FIRST);
-	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
-		struct pk_callchain_frame chain[12];
-		struct pk_hist_sample frames[12], s;
-		size_t n = chain_of(i, true, chain);
+	for (int pass = 0; pass < (batched ? 2 : 1); pass++)
+		for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+			struct pk_callchain_frame chain[12];
+			struct pk_hist_sample frames[12], s;
+			size_t n = chain_of(i, true, chain);
+			unsigned rest = samples[i].nr - 1;
 
-		for (size_t k = 0; k < n; k++)
-			frames[k] = hsample(samples[i].chain[k]);
-		s = frames[n - 1];
-		for (unsigned r = 0; r < samples[i].nr; r++)
-			assert_int_equal(pk_hist_add_chain(h, &s, frames, chain, n, true), 0);
-	}
+			for (size_t k = 0; k < n; k++)
+				frames[k] = hsample(samples[i].chain[k]);
+			s = frames[n - 1];
+			if (pass == 0)
+				for (unsigned r = 0; r < (batched ? 1 : samples[i].nr); r++)
+					assert_int_equal(pk_hist_add_chain(h, &s, frames, chain, n, true), 0);
+			if (pass == 1 && rest) {
+				s.period = rest * (uint64_t)PERIOD;
+				assert_int_equal(pk_hist_add_chain_n(h, &s, frames, chain, n, true, rest), 0);
+			}
+		}
 	for (int i = 0; i < 2; i++) {	/* the two samples outside these chains */
 		struct pk_hist_sample s = hsample(SB_UPDATE);
 
@@ -341,6 +351,51 @@ static void children_in_hist(void **state)
 	want_text = print(L, PK_CALLCHAIN_GRAPH_ABS, true, true);
 	expect(text, want_text);
 	free(want_text);
+	assert_int_equal(pk_hist_nr_samples(h), TOTAL / PERIOD);
+	/* What the two ways must agree on beyond that: each entry's samples,
+	 * and the tree's sample counts (-g ...,count). */
+	text = NULL;
+	assert_non_null(f = open_memstream(&text, &len));
+	for (size_t i = 0; i < pk_hist_nr(h); i++)
+		fprintf(f, "%s %" PRIu64 "\n", pk_hist_get(h, i)->s.sym ? pk_hist_get(h, i)->s.sym : "-",
+			pk_hist_get(h, i)->nr_samples);
+	cg.value = REPORT_CG_COUNT;
+	report_callchain_print(f, &cg, pk_hist_get(h, 0)->chain, TOTAL, pk_hist_get(h, 0)->period_acc, false);
+	fclose(f);
+	pk_hist_free(h);
+	return text;
+}
+
+static void children_in_hist(void **state)
+{
+	(void)state;
+	free(children_in_hist_as(false));
+}
+
+static void children_in_hist_batched(void **state)
+{
+	char *one = children_in_hist_as(false), *batched = children_in_hist_as(true);
+
+	(void)state;
+	assert_string_equal(batched, one);
+	free(one);
+	free(batched);
+}
+
+/* A branch is counted per sample: two samples with one at once are refused. */
+static void batched_branches_refused(void **state)
+{
+	enum pk_hist_key keys[] = { PK_HIST_KEY_SYM };
+	struct pk_branch_frame br = { .branch = true };
+	struct pk_callchain_frame f = { .sym = "x", .dso = WL, .sym_start = 1, .branch = &br };
+	struct pk_hist_sample s = hsample(HOT_A);
+	struct pk_hist *h;
+
+	(void)state;
+	assert_int_equal(pk_hist_new(keys, 1, &h), 0);
+	assert_int_equal(pk_hist_add_chain_n(h, &s, &s, &f, 1, false, 2), -EINVAL);
+	assert_int_equal(pk_hist_add_chain_n(h, &s, &s, &f, 1, false, 1), 0);
+	assert_int_equal(pk_hist_nr_samples(h), 1);
 	pk_hist_free(h);
 }
 
@@ -568,6 +623,7 @@ int main(void)
 		cmocka_unit_test(graph_two_roots),    cmocka_unit_test(fractal),
 		cmocka_unit_test(flat_and_folded),    cmocka_unit_test(append_after_sort_refused),
 		cmocka_unit_test(children_in_hist),   cmocka_unit_test(copies_apart_by_object),
+		cmocka_unit_test(children_in_hist_batched), cmocka_unit_test(batched_branches_refused),
 		cmocka_unit_test(keys),               cmocka_unit_test(same_chain_across_splits),
 		cmocka_unit_test(context_mode),       cmocka_unit_test(renamed_comm_merges),
 	};

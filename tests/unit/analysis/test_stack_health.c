@@ -8,7 +8,8 @@
  * end after a frame in a file or go into junk blame that file, a chain
  * that reaches __libc_start_main does not; the stack limit; DSOs without
  * symbols and with another build-id counted once per sample, most first;
- * repeats of a chain (the resolver's chain_id) count as without ids.
+ * repeats of a chain (the resolver's chain_id) count as without ids, and
+ * repeats added together (pk_stack_health_add_n) as one at a time.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -47,8 +48,8 @@ static struct pk_frame user(struct pk_dso *d, const char *sym)
 
 /* A sample of frames f[0..nr) with the resolver's chain_id `id`, its ip
  * at `ip` (NULL: at f[0]). */
-static void feed_id(struct pk_stack_health *h, const struct perf_event_attr *attr, const struct pk_frame *f,
-		    size_t nr, uint64_t id, const struct pk_frame *ip)
+static void feed_id_n(struct pk_stack_health *h, const struct perf_event_attr *attr, const struct pk_frame *f,
+		      size_t nr, uint64_t id, const struct pk_frame *ip, uint64_t n)
 {
 	struct pk_sample smp = { .fields = attr->sample_type };
 	struct pk_resolved_sample rs = { .size = sizeof(rs), .comm = "app", .pid = 1, .tid = 1,
@@ -56,7 +57,16 @@ static void feed_id(struct pk_stack_health *h, const struct perf_event_attr *att
 					 .chain_id = id };
 
 	rs.loc = ip ? ip->loc : f[0].loc;
-	assert_int_equal(pk_stack_health_add(h, attr, &smp, &rs), 0);
+	if (n == 1)
+		assert_int_equal(pk_stack_health_add(h, attr, &smp, &rs), 0);
+	else
+		assert_int_equal(pk_stack_health_add_n(h, attr, &smp, &rs, n), 0);
+}
+
+static void feed_id(struct pk_stack_health *h, const struct perf_event_attr *attr, const struct pk_frame *f,
+		    size_t nr, uint64_t id, const struct pk_frame *ip)
+{
+	feed_id_n(h, attr, f, nr, id, ip, 1);
 }
 
 static void feed(struct pk_stack_health *h, const struct perf_event_attr *attr, uint64_t size,
@@ -207,7 +217,8 @@ static void dsos_without_symbols(void **state)
 
 /* Samples that repeat a chain (the resolver's chain_id) count as the same
  * samples without ids: a DSO once per sample, the frame-pointer cut, the
- * ip's own location looked at each time. */
+ * ip's own location looked at each time; and so do the repeats of each
+ * sample added at the end, together (pk_stack_health_add_n). */
 static void repeated_chains(void **state)
 {
 	const struct pk_frame a[] = { user(&stripped, NULL), user(&changed, NULL), user(&stripped, NULL) };
@@ -217,21 +228,33 @@ static void repeated_chains(void **state)
 	static const unsigned char order[] = { 0, 0, 0, 1, 1, 0, 2, 2, 2, 1, 0, 0 };
 	const struct pk_frame *chains[] = { a, b, c };
 	const size_t nr[] = { 3, 1, 3 };
-	struct pk_stack_health *h[2];
-	struct pk_stack_health_figures s[2];
-	struct pk_stack_health_dso d[2];
+	const struct pk_frame *ips[] = { &ip_stripped, &ip_libc, NULL };
+	struct pk_stack_health *h[3];
+	struct pk_stack_health_figures s[3];
+	struct pk_stack_health_dso d[3];
+	uint64_t later[3][3] = { { 0 } };	/* batched: by chain and ip, the repeats */
 
 	(void)state;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		assert_int_equal(pk_stack_health_new(&h[k]), 0);
 		for (size_t i = 0; i < sizeof(order); i++) {
-			const struct pk_frame *ip = i % 3 == 0 ? &ip_stripped : i % 3 == 1 ? &ip_libc : NULL;
-
 			/* ids: one per chain, as the resolver gives a repeat */
-			feed_id(h[k], &fp_attr, chains[order[i]], nr[order[i]], k ? 10u + order[i] : 0, ip);
+			if (k == 2 && later[order[i]][i % 3]++)
+				continue;
+			feed_id(h[k], &fp_attr, chains[order[i]], nr[order[i]], k ? 10u + order[i] : 0, ips[i % 3]);
 		}
+		for (size_t ch = 0; k == 2 && ch < 3; ch++)
+			for (size_t j = 0; j < 3; j++)
+				if (later[ch][j] > 1)
+					feed_id_n(h[k], &fp_attr, chains[ch], nr[ch], 10u + ch, ips[j], later[ch][j] - 1);
 		s[k] = figures(h[k]);
 	}
+	assert_int_equal(s[2].nr_samples, s[0].nr_samples);
+	assert_int_equal(s[2].nr_chains, s[0].nr_chains);
+	assert_int_equal(s[2].nr_fp_cut, s[0].nr_fp_cut);
+	assert_int_equal(s[2].nr_max_stack, s[0].nr_max_stack);
+	assert_int_equal(s[2].nr_dso_samples, s[0].nr_dso_samples);
+	assert_int_equal(s[2].nr_dsos, s[0].nr_dsos);
 	assert_int_equal(s[1].nr_samples, s[0].nr_samples);
 	assert_int_equal(s[1].nr_fp_cut, s[0].nr_fp_cut);
 	assert_int_equal(s[0].nr_fp_cut, 3);	/* b: one frame in a file, short of a root */
@@ -241,6 +264,11 @@ static void repeated_chains(void **state)
 	for (size_t i = 0; i < s[0].nr_dsos; i++) {
 		assert_int_equal(pk_stack_health_dso(h[0], i, &d[0]), 0);
 		assert_int_equal(pk_stack_health_dso(h[1], i, &d[1]), 0);
+		assert_int_equal(pk_stack_health_dso(h[2], i, &d[2]), 0);
+		assert_ptr_equal(d[2].dso, d[0].dso);
+		assert_int_equal(d[2].problems, d[0].problems);
+		assert_int_equal(d[2].nr_samples, d[0].nr_samples);
+		assert_int_equal(d[2].nr_fp_cut, d[0].nr_fp_cut);
 		assert_ptr_equal(d[1].dso, d[0].dso);
 		assert_int_equal(d[1].problems, d[0].problems);
 		assert_int_equal(d[1].nr_samples, d[0].nr_samples);
@@ -251,6 +279,7 @@ static void repeated_chains(void **state)
 	assert_int_equal(d[0].nr_samples, 9);	/* a's six samples, three others with their ip there */
 	pk_stack_health_free(h[0]);
 	pk_stack_health_free(h[1]);
+	pk_stack_health_free(h[2]);
 }
 
 static void errors(void **state)

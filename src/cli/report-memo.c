@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-memo.c - report's repeated samples counted together (see
+ * report-memo.h).  A direct-mapped table of slots, each holding one
+ * sample's key (event, pid, tid, CPU, mode, ip and the raw call chain)
+ * and, from the key's second sample on, what that sample added: its
+ * resolved sample for the stack health, its histogram sample, entries and
+ * frames.  A later repeat only counts itself into its slot; the slot's
+ * count goes in as one pk_hist_add_chain_n (and pk_stack_health_add_n)
+ * when another sample takes the slot or at the end.  Entries are still
+ * made in the order perf makes them (the first two samples of a key are
+ * added at once), and the trees come out the same: a repeat's chain
+ * follows a path the tree already has.  Any record but a few that change
+ * nothing a sample resolves to (report_memo_forget) starts a generation
+ * in which no earlier key repeats.
+ */
+#include "report-memo.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MEMO_SLOTS 1024	/* a power of two */
+#define MEMO_WINDOW 8192	/* samples between looks at the memo's hit rate */
+
+/* A slot's hash and generation, apart from the slot: a sample that
+ * misses reads 16 bytes of a small table, not a slot of its own. */
+struct memo_tag {
+	uint64_t hash;
+	uint32_t gen;		/* the memo's generation when kept; 0: empty */
+};
+
+struct memo_slot {
+	/* the key (with its tag's hash) */
+	uint32_t ev, pid, tid, cpu;
+	uint16_t misc;
+	uint64_t ip;
+	uint64_t *ips;
+	size_t nr_ips, cap_ips;
+	/* what its second sample added (a key seen once keeps nothing more:
+	 * most keys of a kernel-heavy profile never come back) */
+	const struct perf_event_attr *attr;
+	bool kept;		/* the second came: repeats from now on are counted here */
+	bool health, hist;	/* kept: the health's sample, the histogram's */
+	struct pk_resolved_sample rs;	/* rs.frames: `rframes` */
+	struct pk_frame *rframes;
+	size_t cap_rframes;
+	struct pk_hist_sample s;
+	struct pk_hist_sample *samples;	/* with Children */
+	struct pk_callchain_frame *frames;
+	size_t nr, cap_samples, cap_frames;
+	/* its repeats not yet added */
+	uint64_t count, period;
+};
+
+struct report_memo {
+	struct report_event *ev;
+	size_t nr_ev;
+	struct pk_stack_health *health;
+	bool chain, children;
+	uint32_t gen;		/* bumped by report_memo_forget; never 0 */
+	bool off;		/* the hit rate was too low to pay */
+	uint32_t nr_seen, nr_hits;	/* in this window of MEMO_WINDOW samples */
+	struct memo_slot *cur;	/* the slot the caller's sample fills, or NULL */
+	struct memo_tag tags[MEMO_SLOTS];
+	struct memo_slot slots[MEMO_SLOTS];
+};
+
+/* Whether histograms of keys `o` and its modes give a sample's entry
+ * from the memo's key alone (with the maps and threads unchanged). */
+static bool memo_wanted(const struct report_opts *o)
+{
+	for (size_t i = 0; i < o->nr_keys; i++)
+		switch (o->keys[i]) {
+		case PK_HIST_KEY_COMM: case PK_HIST_KEY_PID: case PK_HIST_KEY_TID: case PK_HIST_KEY_DSO:
+		case PK_HIST_KEY_SYM: case PK_HIST_KEY_CPU: case PK_HIST_KEY_PARENT:
+			break;
+		default:
+			return false;	/* period, srcline, and the keys of hist-keys2.c */
+		}
+	return !o->verbose && !o->mem_mode && !o->off_cpu && !o->branch_history && o->branch_mode <= 0 &&
+	       o->cg.key == PK_CALLCHAIN_KEY_FUNCTION && !report_srcline_wanted(o) && !o->trace;
+}
+
+int report_memo_new(const struct report_opts *o, struct report_event *ev, size_t nr_ev,
+		    struct pk_stack_health *health, bool chain, bool children, struct report_memo **out)
+{
+	struct report_memo *m;
+
+	*out = NULL;
+	if (!memo_wanted(o))
+		return 0;
+	if (!(m = calloc(1, sizeof(*m))))
+		return -ENOMEM;
+	m->ev = ev;
+	m->nr_ev = nr_ev;
+	m->health = health;
+	m->chain = chain;
+	m->children = children;
+	m->gen = 1;
+	*out = m;
+	return 0;
+}
+
+/* The key's hash: a multiply per word (the chain is most of it), the high
+ * half folded into the low one, which picks the slot. */
+static uint64_t key_hash(size_t ev, const struct pk_record *d, uint32_t cpu)
+{
+	const uint64_t mul = 0x9e3779b97f4a7c15ull;
+	const struct pk_sample *s = &d->sample;
+	uint64_t h = (ev + 1) * mul;
+
+	h = (h ^ ((uint64_t)s->pid << 32 | s->tid)) * mul;
+	h = (h ^ ((uint64_t)cpu << 16 | d->misc)) * mul;
+	h = (h ^ s->ip) * mul;
+	for (uint64_t i = 0; i < s->callchain.nr; i++)
+		h = (h ^ s->callchain.ips[i]) * mul;
+	return h ^ (h >> 32);
+}
+
+static bool same_key(const struct memo_slot *k, size_t ev, const struct pk_record *d, uint32_t cpu)
+{
+	const struct pk_sample *s = &d->sample;
+
+	return k->ev == ev && k->pid == s->pid && k->tid == s->tid && k->cpu == cpu &&
+	       k->misc == d->misc && k->ip == s->ip && k->nr_ips == s->callchain.nr &&
+	       !memcmp(k->ips, s->callchain.ips, k->nr_ips * sizeof(*k->ips));
+}
+
+/* Slot k's waiting repeats, added. */
+static int flush_slot(struct report_memo *m, struct memo_slot *k)
+{
+	struct pk_hist *h = m->ev[k->ev].hist;
+	struct pk_sample none = { 0 };	/* the health reads a sample's stack copy alone: none here */
+	uint64_t n = k->count, period = k->period;
+	int err = 0;
+
+	if (!n)
+		return 0;
+	k->count = k->period = 0;
+	if (k->health && m->health && (err = pk_stack_health_add_n(m->health, k->attr, &none, &k->rs, n)) < 0)
+		return err;
+	if (!k->hist)
+		return 0;
+	k->s.period = period;
+	if (!m->chain)
+		return pk_hist_add_n(h, &k->s, n);
+	return pk_hist_add_chain_n(h, &k->s, k->samples, k->frames, k->nr, m->children, n);
+}
+
+/* *buf grown to hold n items of `size` (*cap of them now). */
+static int reserve(void **buf, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n <= *cap)
+		return 0;
+	if (!(p = realloc(*buf, n * size)))
+		return -ENOMEM;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
+/* Whether the memo pays: a window's hit rate under a third costs more in
+ * keys hashed and copied than the repeats save (a kernel-heavy profile's
+ * chains seldom repeat).  Off, it stays off; what its slots hold waits for
+ * report_memo_flush. */
+static void judge(struct report_memo *m, bool hit)
+{
+	m->nr_hits += hit;
+	if (++m->nr_seen < MEMO_WINDOW)
+		return;
+	m->off = m->nr_hits * 3 < m->nr_seen;
+	m->nr_seen = m->nr_hits = 0;
+}
+
+/* Slot k (its tag t) keeps the key of sample d from now on. */
+static void store_key(struct report_memo *m, struct memo_tag *t, struct memo_slot *k, uint64_t hash, size_t ev,
+		      const struct pk_record *d, uint32_t cpu, const struct perf_event_attr *attr)
+{
+	const struct pk_sample *s = &d->sample;
+
+	t->gen = 0;
+	if (reserve((void **)&k->ips, &k->cap_ips, s->callchain.nr, sizeof(*k->ips)) < 0)
+		return;	/* not kept: the memo only saves work */
+	memcpy(k->ips, s->callchain.ips, s->callchain.nr * sizeof(*k->ips));
+	k->nr_ips = s->callchain.nr;
+	k->ev = (uint32_t)ev;
+	k->pid = s->pid;
+	k->tid = s->tid;
+	k->cpu = cpu;
+	k->misc = d->misc;
+	k->ip = s->ip;
+	k->attr = attr;
+	k->kept = false;
+	t->hash = hash;
+	t->gen = m->gen;
+}
+
+int report_memo_sample(struct report_memo *m, size_t ev, const struct perf_event_attr *attr,
+		       const struct pk_record *d, uint64_t period)
+{
+	const uint64_t never = PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+			       PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX;
+	const struct pk_sample *s = &d->sample;
+	uint32_t cpu = s->fields & PERF_SAMPLE_CPU ? s->cpu : UINT32_MAX;
+	uint64_t hash;
+	struct memo_tag *t;
+	struct memo_slot *k;
+	int err;
+
+	m->cur = NULL;
+	if (m->off || (attr->sample_type & never))
+		return 0;
+	hash = key_hash(ev, d, cpu);
+	t = &m->tags[hash & (MEMO_SLOTS - 1)];
+	k = &m->slots[hash & (MEMO_SLOTS - 1)];
+	if (t->gen == m->gen && t->hash == hash && same_key(k, ev, d, cpu)) {
+		judge(m, k->kept);
+		if (!k->kept) {	/* its second sight: added as usual, and kept */
+			k->kept = true;
+			k->health = k->hist = false;
+			m->cur = k;
+			return 0;
+		}
+		k->count++;
+		k->period += period;
+		return 1;
+	}
+	judge(m, false);
+	if ((err = flush_slot(m, k)) < 0)
+		return err;
+	store_key(m, t, k, hash, ev, d, cpu, attr);
+	return 0;
+}
+
+void report_memo_keep_health(struct report_memo *m, const struct pk_resolved_sample *rs)
+{
+	struct memo_slot *k = m ? m->cur : NULL;
+
+	if (!k)
+		return;
+	if (reserve((void **)&k->rframes, &k->cap_rframes, rs->nr_frames, sizeof(*k->rframes)) < 0) {
+		m->tags[k - m->slots].gen = 0;	/* not kept */
+		m->cur = NULL;
+		return;
+	}
+	if (rs->nr_frames)
+		memcpy(k->rframes, rs->frames, rs->nr_frames * sizeof(*k->rframes));
+	k->rs = *rs;
+	k->rs.frames = k->rframes;
+	k->health = true;
+}
+
+void report_memo_keep_hist(struct report_memo *m, const struct pk_hist_sample *s,
+			   const struct pk_hist_sample *samples, const struct pk_callchain_frame *frames,
+			   size_t nr)
+{
+	struct memo_slot *k = m ? m->cur : NULL;
+
+	if (!k)
+		return;
+	m->cur = NULL;
+	if ((m->chain && reserve((void **)&k->frames, &k->cap_frames, nr, sizeof(*k->frames)) < 0) ||
+	    (m->children && reserve((void **)&k->samples, &k->cap_samples, nr, sizeof(*k->samples)) < 0)) {
+		m->tags[k - m->slots].gen = 0;	/* not kept */
+		return;
+	}
+	if (m->chain && nr)
+		memcpy(k->frames, frames, nr * sizeof(*frames));
+	if (m->children && nr)
+		memcpy(k->samples, samples, nr * sizeof(*samples));
+	k->nr = m->chain ? nr : 0;
+	k->s = *s;
+	k->hist = true;
+}
+
+void report_memo_forget(struct report_memo *m, uint32_t type)
+{
+	if (!m)
+		return;
+	switch (type) {
+	case PK_DATA_RECORD_FINISHED_ROUND:
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return;
+	default:
+		if (++m->gen != 0)
+			break;
+		m->gen = 1;	/* wrapped: no slot may look current (their repeats still wait) */
+		for (size_t i = 0; i < MEMO_SLOTS; i++)
+			m->tags[i].gen = 0;
+	}
+}
+
+int report_memo_flush(struct report_memo *m)
+{
+	int err = 0;
+
+	for (size_t i = 0; m && !err && i < MEMO_SLOTS; i++)
+		err = flush_slot(m, &m->slots[i]);
+	return err;
+}
+
+void report_memo_free(struct report_memo *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < MEMO_SLOTS; i++) {
+		free(m->slots[i].ips);
+		free(m->slots[i].rframes);
+		free(m->slots[i].samples);
+		free(m->slots[i].frames);
+	}
+	free(m);
+}
