@@ -88,7 +88,7 @@ PK_API void pk_stack_health_set_max_stack(struct pk_stack_health *h, unsigned in
  * size when the copy was full (dyn_size == size == attr.sample_stack_user,
  * or within 1 KiB of perf's cap, where the kernel shrinks it to fit the
  * record; a smaller copy is the whole stack) and its last user frame
- * is not a stack root (_start, __libc_start_main, clone, start_thread and
+ * is not a stack root (_start, __libc_start_main, clone, start_thread, ld.so's _dl_start_user and
  * their kin), and when the copy was not full but the unwinding still
  * stopped short of a root in a file, that file is blamed for lacking
  * unwind tables (CFI) there; a frame-pointer chain (CALLCHAIN without

@@ -67,13 +67,18 @@ void pk_stack_health_set_max_stack(struct pk_stack_health *h, unsigned int max)
 }
 
 /* The functions a whole stack starts from: an unwinding that reaches one
- * of them was not cut.  glibc's start-up and thread entry points, and
- * the raw clone a thread begins in. */
+ * of them was not cut.  glibc's start-up and thread entry points, the
+ * raw clone a thread begins in, and ld.so's _dl_start_user, which runs
+ * the libraries' constructors before the program's _start.  And GCC's
+ * crtbegin.o functions, which every program links and which have no
+ * unwind tables (nothing a build flag fixes): the constructor and
+ * destructor runners ld.so calls at start and exit. */
 static bool is_root(const struct pk_frame *f)
 {
 	static const char *const roots[] = {
 		"_start", "__libc_start_main", "__libc_start_call_main", "clone", "clone3",
-		"__clone", "__clone3", "start_thread", "thread_start", "__GI___clone3",
+		"__clone", "__clone3", "start_thread", "thread_start", "__GI___clone3", "_dl_start_user",
+		"__do_global_dtors_aux", "frame_dummy", "register_tm_clones", "deregister_tm_clones",
 	};
 	const char *s = f->loc.sym;
 

@@ -3,8 +3,9 @@
  * test_stack_health.c - the stack-health count on synthetic resolved
  * samples: a full --call-graph dwarf copy that stops short of a root is
  * cut and the size to try is suggested (capped at perf's 65528), a copy
- * that reaches _start is not, one that does not fill and stops blames
- * the file's unwind tables; frame-pointer chains that
+ * that reaches _start (or ld.so's _dl_start_user, or crtbegin.o's
+ * functions, which have no unwind tables) is not, one that does not fill
+ * and stops blames the file's unwind tables; frame-pointer chains that
  * end after a frame in a file or go into junk blame that file, a chain
  * that reaches __libc_start_main does not; the stack limit; DSOs without
  * symbols and with another build-id counted once per sample, most first;
@@ -29,6 +30,7 @@ static struct pk_dso libc = { .name = "/usr/lib/x86_64-linux-gnu/libc.so.6", .sy
 static struct pk_dso stripped = { .name = "/opt/app/lib/libz.so" };
 static struct pk_dso changed = { .name = "/opt/app/bin/old", .build_id_mismatch = true };
 static struct pk_dso vdso = { .name = "[vdso]" };
+static struct pk_dso ld = { .name = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" };
 
 static const struct perf_event_attr fp_attr = {
 	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN,
@@ -97,6 +99,9 @@ static void dwarf_copy_too_small(void **state)
 	const struct pk_frame cut[] = { user(&exe, "recurse"), user(&exe, "recurse") };
 	const struct pk_frame whole[] = { user(&exe, "inner"), user(&exe, "main"),
 					  user(&libc, "__libc_start_main@@GLIBC_2.34"), user(&exe, "_start") };
+	const struct pk_frame ctor[] = { user(&libc, "__init_misc"), user(&ld, "_dl_init"),
+					 user(&ld, "_dl_start_user") };
+	const struct pk_frame dtor[] = { user(&exe, "__do_global_dtors_aux") };
 	const struct pk_frame jit[] = { user(&vdso, NULL) };
 	struct pk_stack_health_dso d;
 	struct pk_stack_health_figures s;
@@ -105,10 +110,12 @@ static void dwarf_copy_too_small(void **state)
 	assert_int_equal(pk_stack_health_new(&h), 0);
 	feed(h, &dwarf_attr, 512, 512, cut, 2);		/* full, not at a root: cut */
 	feed(h, &dwarf_attr, 512, 512, whole, 4);	/* full but reached _start */
+	feed(h, &dwarf_attr, 512, 512, ctor, 3);	/* full but reached ld.so's constructor caller */
+	feed(h, &dwarf_attr, 512, 300, dtor, 1);	/* crtbegin.o's, which has no unwind table */
 	feed(h, &dwarf_attr, 512, 300, cut, 2);		/* the stack fit: no unwind table in exe */
 	s = figures(h);
-	assert_int_equal(s.nr_samples, 3);
-	assert_int_equal(s.nr_dwarf, 3);
+	assert_int_equal(s.nr_samples, 5);
+	assert_int_equal(s.nr_dwarf, 5);
 	assert_int_equal(s.nr_dwarf_cut, 1);
 	assert_int_equal(s.dwarf_size, 512);
 	assert_int_equal(s.dwarf_suggest, 1024);
