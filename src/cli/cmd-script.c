@@ -582,6 +582,7 @@ int cmd_script(int argc, char **argv)
 	pk_resolver_free(run.c.res);
 	script_reads_free(run.c.reads);
 	script_srccode_free(run.c.srccode);
+	script_chain_texts_free(run.c.chain_texts);
 	script_stat_free(run.stat);
 	pk_data_reader_free(run.r);
 	cli_pager_finish();	/* --xed's */

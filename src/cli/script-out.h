@@ -19,6 +19,7 @@
 struct script_out {
 	FILE *f;
 	size_t len;
+	uint64_t flushes;	/* counted: the bytes since len was n are buf[n, len) if it did not move */
 	char buf[SCRIPT_OUT_SIZE];
 };
 
@@ -26,8 +27,10 @@ struct script_out {
  * before anything else writes to the FILE. */
 static inline void script_out_flush(struct script_out *o)
 {
-	if (o->len)
+	if (o->len) {
 		fwrite_unlocked(o->buf, 1, o->len, o->f);
+		o->flushes++;
+	}
 	o->len = 0;
 }
 

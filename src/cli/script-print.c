@@ -118,13 +118,78 @@ static void print_addr(struct script_out *o, struct script_ctx *c, const struct 
 	print_where(o, t, &loc, found);
 }
 
+/* The lines of a chain the resolver handed out before (its chain_id: the
+ * same frames), kept as printed for its sample type: a hot workload's
+ * samples repeat a few chains, and each of their frames was formatted
+ * again.  Direct-mapped by chain id. */
+#define CHAIN_TEXTS 64
+
+struct chain_text {
+	uint64_t id;			/* 0: empty */
+	const struct script_type *t;
+	char *text;
+	size_t len, cap;
+};
+
+struct script_chain_texts {
+	struct chain_text slot[CHAIN_TEXTS];
+};
+
+void script_chain_texts_free(struct script_chain_texts *m)
+{
+	for (size_t i = 0; m && i < CHAIN_TEXTS; i++)
+		free(m->slot[i].text);
+	free(m);
+}
+
+/* The slot for r's chain printed as type t, or NULL when its lines are
+ * not the same every time (no chain id, a source line per frame, --stop-bt
+ * reading the symbols) or out of memory. */
+static struct chain_text *chain_slot(struct script_ctx *c, const struct script_type *t,
+				     const struct pk_resolved_sample *r)
+{
+	if (!r->chain_id || HAS(t, SRCLINE) || c->filt->stop_bt)
+		return NULL;
+	if (!c->chain_texts && !(c->chain_texts = calloc(1, sizeof(*c->chain_texts))))
+		return NULL;
+	return &c->chain_texts->slot[r->chain_id % CHAIN_TEXTS];
+}
+
+/* Keep buf[from, o->len), the lines just printed, in slot m. */
+static void keep_chain(struct chain_text *m, const struct script_out *o, size_t from, uint64_t id,
+		       const struct script_type *t)
+{
+	size_t len = o->len - from;
+
+	m->id = 0;
+	if (len > m->cap) {
+		char *p = realloc(m->text, len);
+
+		if (!p)
+			return;	/* not kept: it only saves work */
+		m->text = p;
+		m->cap = len;
+	}
+	memcpy(m->text, o->buf + from, len);
+	m->len = len;
+	m->id = id;
+	m->t = t;
+}
+
 /* The call chain the resolver built, a frame a line; an inlined
  * function's frame says "(inlined)" where its DSO would be, as perf. */
-static void print_chain(struct script_out *o, const struct script_ctx *c, const struct script_type *t,
+static void print_chain(struct script_out *o, struct script_ctx *c, const struct script_type *t,
 			const struct pk_resolved_sample *r)
 {
 	/* perf's --max-stack 0 keeps no frame (the resolver keeps at least one) */
-	size_t nr = c->o->max_stack_given && !c->o->max_stack ? 0 : r->nr_frames;
+	size_t nr = c->o->max_stack_given && !c->o->max_stack ? 0 : r->nr_frames, from = o->len;
+	struct chain_text *m = chain_slot(c, t, r);
+	uint64_t flushes = o->flushes;
+
+	if (m && m->id == r->chain_id && m->t == t) {
+		script_out_mem(o, m->text, m->len);
+		return;
+	}
 
 	for (size_t i = 0; i < nr; i++) {
 		const struct pk_frame *fr = &r->frames[i];
@@ -144,6 +209,8 @@ static void print_chain(struct script_out *o, const struct script_ctx *c, const 
 		if (script_switch_stops(c->filt, fr->loc.sym))
 			break;	/* --stop-bt */
 	}
+	if (m && o->flushes == flushes)	/* else its lines are no longer all in the buffer */
+		keep_chain(m, o, from, r->chain_id, t);
 }
 
 static int print_trace(struct script_out *o, struct script_ctx *c, const struct pk_sample *s)
