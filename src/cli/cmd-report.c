@@ -343,7 +343,6 @@ static __attribute__((noinline)) int report_record(struct report_run *run,
 
 	d.size = sizeof(d);
 	if (h->type == PERF_RECORD_SAMPLE) {
-		rs = run->blank_rs;	/* copied: zeroing in place is a rep stos (see blank) */
 		if (ev < 0 || (size_t)ev >= run->nr_ev)
 			return 0;	/* a sample of no known event: perf drops those too */
 		if (pk_record_decode(h, attr, &d) != 0)
@@ -355,6 +354,7 @@ static __attribute__((noinline)) int report_record(struct report_run *run,
 		period = d.sample.fields & PERF_SAMPLE_PERIOD ? d.sample.period : attr->sample_period;
 		if (run->memo && (err = report_memo_sample(run->memo, (size_t)ev, attr, &d, period)) != 0)
 			return err < 0 ? err : 0;	/* a repeat, counted */
+		rs = run->blank_rs;	/* copied: zeroing in place is a rep stos (see blank) */
 		if ((err = pk_resolver_resolve(run->res, &d, &rs)) < 0 ||
 		    (run->health && (err = pk_stack_health_add(run->health, attr, &d.sample, &rs)) < 0))
 			return err;

@@ -37,10 +37,12 @@ struct memo_slot {
 	uint64_t ip;
 	uint64_t *ips;
 	size_t nr_ips, cap_ips;
+	bool kept;		/* the second came: repeats from now on are counted here */
+	/* its repeats not yet added (by the key: one cache line for a repeat) */
+	uint64_t count, period;
 	/* what its second sample added (a key seen once keeps nothing more:
 	 * most keys of a kernel-heavy profile never come back) */
 	const struct perf_event_attr *attr;
-	bool kept;		/* the second came: repeats from now on are counted here */
 	bool health, hist;	/* kept: the health's sample, the histogram's */
 	struct pk_resolved_sample rs;	/* rs.frames: `rframes` */
 	struct pk_frame *rframes;
@@ -49,8 +51,6 @@ struct memo_slot {
 	struct pk_hist_sample *samples;	/* with Children */
 	struct pk_callchain_frame *frames;
 	size_t nr, cap_samples, cap_frames;
-	/* its repeats not yet added */
-	uint64_t count, period;
 };
 
 struct report_memo {
@@ -122,9 +122,13 @@ static bool same_key(const struct memo_slot *k, size_t ev, const struct pk_recor
 {
 	const struct pk_sample *s = &d->sample;
 
-	return k->ev == ev && k->pid == s->pid && k->tid == s->tid && k->cpu == cpu &&
-	       k->misc == d->misc && k->ip == s->ip && k->nr_ips == s->callchain.nr &&
-	       !memcmp(k->ips, s->callchain.ips, k->nr_ips * sizeof(*k->ips));
+	if (k->ev != ev || k->pid != s->pid || k->tid != s->tid || k->cpu != cpu || k->misc != d->misc ||
+	    k->ip != s->ip || k->nr_ips != s->callchain.nr)
+		return false;
+	for (size_t i = 0; i < k->nr_ips; i++)	/* a few words: no memcmp call */
+		if (k->ips[i] != s->callchain.ips[i])
+			return false;
+	return true;
 }
 
 /* Slot k's waiting repeats, added. */
