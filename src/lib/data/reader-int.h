@@ -76,7 +76,8 @@ struct rd_order {
 	size_t arena_len;
 	struct rd_queued *q, *tmp;	/* the queue, and the merge's other half */
 	size_t nr_q, cap_q, cap_tmp;
-	size_t nr_ready, next_ready;	/* q[0, nr_ready) is sorted and being delivered */
+	size_t head;			/* q[head, nr_q) is queued; before it, delivered */
+	size_t nr_ready, next_ready;	/* q[next_ready, nr_ready) is sorted, still to deliver */
 	uint64_t next_flush, max_time, seq;
 	uint64_t nr_unordered;		/* records older than one already delivered */
 	uint64_t last_flush;

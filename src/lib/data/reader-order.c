@@ -287,8 +287,21 @@ void pk__reader_order_free(struct pk_data_reader *r)
 static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t t)
 {
 	struct rd_order *o = &r->order;
-	int err = grow((void **)&o->q, &o->cap_q, o->nr_q + 1, sizeof(*o->q), "the time-order queue");
-	struct rd_buf *b = err ? NULL : owner(r, h);
+	struct rd_buf *b;
+	int err;
+
+	/* The delivered entries' room, reused when it is most of the array
+	 * (else the array doubles): the live entries move once per three
+	 * arrays' worth of records, not once a round. */
+	if (o->nr_q == o->cap_q && o->head >= 3 * (o->nr_q - o->head)) {
+		memmove(o->q, o->q + o->head, (o->nr_q - o->head) * sizeof(*o->q));
+		o->nr_q -= o->head;
+		o->next_ready -= o->head;
+		o->nr_ready -= o->head;
+		o->head = 0;
+	}
+	err = grow((void **)&o->q, &o->cap_q, o->nr_q + 1, sizeof(*o->q), "the time-order queue");
+	b = err ? NULL : owner(r, h);
 
 	if (err)
 		return err;
@@ -313,7 +326,7 @@ static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, 
  * capacity beyond that is allocated, not touched: no resident pages). */
 static size_t footprint(const struct rd_order *o)
 {
-	return o->nr_pinned * (sizeof(struct rd_buf) + PK__READER_BUF_SIZE) + 2 * o->nr_q * sizeof(*o->q);
+	return o->nr_pinned * (sizeof(struct rd_buf) + PK__READER_BUF_SIZE) + 2 * (o->nr_q - o->head) * sizeof(*o->q);
 }
 
 static bool before(const struct rd_queued *x, const struct rd_queued *y)
@@ -329,10 +342,13 @@ static size_t run_end(const struct rd_queued *q, size_t i, size_t n)
 	return i;
 }
 
-/* Sort q by time and, at equal times, file order.  The queue is made of
- * ascending runs (each ring's records are in time order, and what a flush
- * left is sorted), so adjacent runs are merged pairwise, a pass at a time,
- * until one is left: a few linear passes instead of a general sort. */
+/* Sort the live queue, q[head, nr_q), by time and, at equal times, file
+ * order.  The queue is made of ascending runs (each ring's records are in
+ * time order, and what a flush left is sorted), so adjacent runs are
+ * merged pairwise, a pass at a time, until one is left: a few linear
+ * passes instead of a general sort.  The first pass also drops the
+ * delivered entries before head (the merge starts the other half at 0).
+ * Call it with every ready entry delivered. */
 static int sort_queue(struct rd_order *o)
 {
 	int err = grow((void **)&o->tmp, &o->cap_tmp, o->nr_q, sizeof(*o->tmp), "the time-order queue");
@@ -340,9 +356,9 @@ static int sort_queue(struct rd_order *o)
 	if (err)
 		return err;
 	for (;;) {
-		const struct rd_queued *src = o->q;
+		const struct rd_queued *src = o->q + o->head;
 		struct rd_queued *dst = o->tmp, *t;
-		size_t n = o->nr_q, i = 0, cap;
+		size_t n = o->nr_q - o->head, i = 0, cap;
 
 		if (run_end(src, 0, n) >= n)
 			return 0;
@@ -363,31 +379,35 @@ static int sort_queue(struct rd_order *o)
 		cap = o->cap_q;
 		o->cap_q = o->cap_tmp;
 		o->cap_tmp = cap;
+		o->nr_q = n;
+		o->head = o->next_ready = o->nr_ready = 0;
 	}
 }
 
-/* Make the queued records no later than `limit` the ready ones. */
+/* Make the queued records no later than `limit` the ready ones:
+ * q[next_ready, nr_ready), from head on. */
 static int flush(struct rd_order *o, uint64_t limit)
 {
-	size_t n = 0;
+	size_t n;
 	int err = sort_queue(o);
 
 	if (err)
 		return err;
+	n = o->head;
 	while (n < o->nr_q && o->q[n].time <= limit)
 		n++;
 	o->nr_ready = n;
-	o->next_ready = 0;
+	o->next_ready = o->head;
 	return 0;
 }
 
 /* Drop the delivered records from the queue (their buffers were
- * unpinned by release_held). */
+ * unpinned by release_held): the live queue starts after them.  Their
+ * room is taken back by the next merge, or by enqueue when it is full,
+ * not by moving the rest down each round. */
 static void compact(struct rd_order *o)
 {
-	memmove(o->q, o->q + o->nr_ready, (o->nr_q - o->nr_ready) * sizeof(*o->q));
-	o->nr_q -= o->nr_ready;
-	o->nr_ready = o->next_ready = 0;
+	o->head = o->nr_ready;
 }
 
 static int failed(struct pk_data_reader *r, int err)
@@ -422,7 +442,7 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *h, con
 	}
 	err = enqueue(r, h, t);
 	if (!err && footprint(o) > QUEUE_MAX && !(err = flush(o, UINT64_MAX)))	/* sorts; */
-		err = flush(o, o->q[0].time + (o->q[o->nr_q - 1].time - o->q[0].time) / 2);	/* half goes */
+		err = flush(o, o->q[o->head].time + (o->q[o->nr_q - 1].time - o->q[o->head].time) / 2);	/* half goes */
 	return err ? failed(r, err) : 0;
 }
 
@@ -464,10 +484,10 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 			o->held_size = (*rec)->size;
 			return 1;
 		}
-		if (o->nr_ready)
+		if (o->nr_ready > o->head)
 			compact(o);
 		if (o->src_end) {
-			if (!o->nr_q)
+			if (o->nr_q == o->head)
 				return o->src_end > 0 ? 0 : pk__reader_again(r);
 			if ((ret = flush(o, UINT64_MAX)) < 0)	/* perf's final flush; damage comes after */
 				return failed(r, ret);
