@@ -323,6 +323,18 @@ int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_att
 		 SF_DSO | SF_ADDR | SF_SYMOFF | SF_PERIOD | SF_MISC | SF_WEIGHT | SF_INS_LAT | SF_SRCLINE | SF_DATA_SRC | \
 		 SF_TOD)
 
+/* The fields script_print_tail may print for type t's events of attr a:
+ * bpf-output, a software event's default, only for the BPF output event
+ * (else every sample's lines were handed to the FILE for nothing). */
+static uint64_t tail_fields(const struct script_type *t, const struct perf_event_attr *a)
+{
+	uint64_t tail = t->fields & ~SF_HERE;
+
+	if (a->type != PERF_TYPE_SOFTWARE || a->config != PERF_COUNT_SW_BPF_OUTPUT)
+		tail &= ~SF_BPF_OUTPUT;
+	return tail;
+}
+
 /* What follows the start fields: period, event name, tracepoint fields,
  * addr, data_src, weight, then the ip or the call chain, and the tail. */
 static int print_body(struct script_out *o, struct script_ctx *c, const struct script_type *t,
@@ -366,7 +378,7 @@ static int print_body(struct script_out *o, struct script_ctx *c, const struct s
 			}
 		}
 	}
-	if (t->fields & ~SF_HERE) {
+	if (tail_fields(t, attr)) {
 		script_out_flush(o);
 		script_print_tail(o->f, c, t, attr, s, r->pid, r->cpumode);
 	}
