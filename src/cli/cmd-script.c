@@ -437,10 +437,11 @@ static int setup(struct script_run *run)
 static int sample(struct script_run *run, const struct perf_event_header *rec)
 {
 	int ev = pk_data_reader_event_of(run->r, rec);
-	struct pk_record d = { .size = sizeof(d) };
+	struct pk_record d;	/* not zeroed: pk_record_decode zeroes what a sample leaves */
 	const struct perf_event_attr *a;
 	int err;
 
+	d.size = sizeof(d);
 	if (ev < 0)
 		return 0;
 	a = pk_data_reader_attr(run->r, (size_t)ev);
@@ -582,7 +583,7 @@ int cmd_script(int argc, char **argv)
 	pk_resolver_free(run.c.res);
 	script_reads_free(run.c.reads);
 	script_srccode_free(run.c.srccode);
-	script_chain_texts_free(run.c.chain_texts);
+	script_kept_free(run.c.kept);
 	script_stat_free(run.stat);
 	pk_data_reader_free(run.r);
 	cli_pager_finish();	/* --xed's */

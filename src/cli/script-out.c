@@ -214,3 +214,67 @@ void script_out_fixed(struct script_out *o, uint64_t secs, uint64_t frac, int pr
 		digits(end, secs);
 	});
 }
+
+/* Keep o's text since `from` (no flush since `flushes`) in k, less its
+ * last `drop` bytes. */
+static void keep(struct script_out_kept *k, const struct script_out *o, size_t from, uint64_t flushes,
+		 size_t drop, uint64_t v, int prec, int width)
+{
+	size_t n = o->len - from - drop;
+
+	k->len = 0;
+	if (o->flushes != flushes || o->len < from + drop || n == 0 || n > sizeof(k->text))
+		return;
+	*k = (struct script_out_kept){ v, prec, width, (uint8_t)n, { 0 } };
+	memcpy(k->text, o->buf + from, n);
+}
+
+/* Room for 32 bytes at the end of the buffer (flushed if need be): where
+ * a kept text is copied whole. */
+static char *room32(struct script_out *o)
+{
+	if (SCRIPT_OUT_SIZE - o->len < FIELD)
+		script_out_flush(o);
+	return o->buf + o->len;
+}
+
+void script_out_udec_kept(struct script_out *o, struct script_out_kept *k, uint64_t v, int width, char fill)
+{
+	size_t from = o->len;
+	uint64_t flushes = o->flushes;
+
+	if (k->len && k->v == v && k->width == width && k->prec == fill) {
+		memcpy(room32(o), k->text, sizeof(k->text));
+		o->len += k->len;
+		return;
+	}
+	script_out_udec(o, v, width, fill);
+	keep(k, o, from, flushes, 0, v, fill, width);
+}
+
+void script_out_fixed_kept(struct script_out *o, struct script_out_kept *k, uint64_t secs, uint64_t frac,
+			   int prec, int width)
+{
+	static const uint32_t p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+					1000000000 };
+	size_t from = o->len;
+	uint64_t flushes = o->flushes;
+
+	if (prec < 1 || prec > 9) {
+		script_out_fixed(o, secs, frac, prec, width);
+		return;
+	}
+	if (k->len && k->v == secs && k->prec == prec && k->width == width && k->len + prec <= FIELD) {
+		char *d = room32(o), *end = d + k->len + prec, *f;
+
+		memcpy(d, k->text, sizeof(k->text));
+		f = digits(end, frac % p10[prec]);	/* zeros before, as script_out_fixed */
+		while (f > d + k->len)
+			*--f = '0';
+		o->len += k->len + (size_t)prec;
+		return;
+	}
+	script_out_fixed(o, secs, frac, prec, width);
+	keep(k, o, from, flushes, (size_t)prec, secs, prec, width);
+}
+

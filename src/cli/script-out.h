@@ -101,4 +101,20 @@ void script_out_hex(struct script_out *o, uint64_t v, int width);
  * as width 15). */
 void script_out_fixed(struct script_out *o, uint64_t secs, uint64_t frac, int prec, int width);
 
+/* A number's text as last written, for script_out_*_kept: consecutive
+ * samples repeat their period, and their time's seconds. */
+struct script_out_kept {
+	uint64_t v;		/* the number (the seconds, for a time) */
+	int prec, width;
+	uint8_t len;		/* 0: nothing kept */
+	char text[32];		/* the whole number; for a time, what comes before the fraction
+				 * (copied 32 bytes at once: no call) */
+};
+
+/* script_out_udec_kept / script_out_fixed_kept - script_out_udec and
+ * script_out_fixed, copied from *k when its number is the same. */
+void script_out_udec_kept(struct script_out *o, struct script_out_kept *k, uint64_t v, int width, char fill);
+void script_out_fixed_kept(struct script_out *o, struct script_out_kept *k, uint64_t secs, uint64_t frac,
+			   int prec, int width);
+
 #endif

@@ -21,10 +21,74 @@
 
 #define HAS(t, x) ((t)->fields & SF_##x)
 
-static void print_start(struct script_out *o, struct script_ctx *c, const struct script_type *t,
-			const struct pk_sample *s, const char *comm, bool chain, uint16_t misc,
-			uint32_t rec_type)
+/* What is kept between samples, copied instead of formatted again.  The
+ * lines of a chain the resolver handed out before (its chain_id: the same
+ * frames), as printed for its sample type: a hot workload's samples repeat
+ * a few chains.  Direct-mapped by chain id. */
+#define CHAIN_TEXTS 64
+
+struct chain_text {
+	uint64_t id;			/* 0: empty */
+	const struct script_type *t;
+	char *text;
+	size_t len, cap;
+};
+
+/* The start of a line, up to its time (comm, pid/tid, cpu), as last
+ * printed for a thread: its samples repeat it.  By tid, 8 of them. */
+#define LINE_STARTS 8
+
+struct line_start {
+	const char *comm;		/* NULL: empty */
+	const struct script_type *t;
+	uint32_t pid, tid, cpu;
+	bool chain;
+	uint8_t len;
+	char text[64];		/* copied 64 bytes at once: no call */
+};
+
+struct script_kept {
+	struct chain_text slot[CHAIN_TEXTS];
+	struct line_start start[LINE_STARTS];
+	struct script_out_kept time, period;	/* the last sample's */
+};
+
+void script_kept_free(struct script_kept *m)
 {
+	for (size_t i = 0; m && i < CHAIN_TEXTS; i++)
+		free(m->slot[i].text);
+	free(m);
+}
+
+/* The texts kept, made on first use; NULL when out of memory. */
+static struct script_kept *kept_of(struct script_ctx *c)
+{
+	if (!c->kept)
+		c->kept = calloc(1, sizeof(*c->kept));
+	return c->kept;
+}
+
+/* The comm, pid/tid and cpu fields; from the text kept for the thread
+ * when they are the same as then. */
+static void print_who(struct script_out *o, struct script_ctx *c, const struct script_type *t,
+		      const struct pk_sample *s, const char *comm, bool chain)
+{
+	struct line_start *k = kept_of(c) ? c->kept->start : NULL;
+	uint32_t cpu = HAS(t, CPU) ? s->cpu : 0;
+	size_t from = o->len;
+	uint64_t flushes = o->flushes;
+
+	if (k) {
+		k += s->tid % LINE_STARTS;
+		if (k->comm == comm && k->t == t && k->pid == s->pid && k->tid == s->tid && k->cpu == cpu &&
+		    k->chain == chain) {
+			if (SCRIPT_OUT_SIZE - o->len < sizeof(k->text))
+				script_out_flush(o);
+			memcpy(o->buf + o->len, k->text, sizeof(k->text));
+			o->len += k->len;
+			return;
+		}
+	}
 	if (HAS(t, COMM)) {
 		script_out_pad(o, comm, chain && HAS(t, IP) ? 0 : 16);	/* "%s " or "%16s " */
 		script_out_chr(o, ' ');
@@ -43,6 +107,17 @@ static void print_start(struct script_out *o, struct script_ctx *c, const struct
 		script_out_udec(o, s->cpu, 3, '0');
 		script_out_mem(o, "] ", 2);
 	}
+	if (k && o->flushes == flushes && o->len - from <= sizeof(k->text)) {
+		*k = (struct line_start){ comm, t, s->pid, s->tid, cpu, chain, (uint8_t)(o->len - from), { 0 } };
+		memcpy(k->text, o->buf + from, k->len);
+	}
+}
+
+static void print_start(struct script_out *o, struct script_ctx *c, const struct script_type *t,
+			const struct pk_sample *s, const char *comm, bool chain, uint16_t misc,
+			uint32_t rec_type)
+{
+	print_who(o, c, t, s, comm, chain);
 	if (HAS(t, MISC)) {
 		script_out_flush(o);
 		script_print_misc(o->f, misc, rec_type);
@@ -55,10 +130,12 @@ static void print_start(struct script_out *o, struct script_ctx *c, const struct
 		uint64_t shown = script_filter_time(c->filt, s->time);
 		uint64_t secs = shown / 1000000000u, ns = shown % 1000000000u;
 
-		if (c->o->ns)
-			script_out_fixed(o, secs, ns, 9, 15);
+		if (!kept_of(c))
+			script_out_fixed(o, secs, c->o->ns ? ns : ns / 1000, c->o->ns ? 9 : 6, c->o->ns ? 15 : 12);
+		else if (c->o->ns)
+			script_out_fixed_kept(o, &c->kept->time, secs, ns, 9, 15);
 		else
-			script_out_fixed(o, secs, ns / 1000, 6, 12);
+			script_out_fixed_kept(o, &c->kept->time, secs, ns / 1000, 6, 12);
 		script_out_mem(o, ": ", 2);
 	}
 }
@@ -118,41 +195,15 @@ static void print_addr(struct script_out *o, struct script_ctx *c, const struct 
 	print_where(o, t, &loc, found);
 }
 
-/* The lines of a chain the resolver handed out before (its chain_id: the
- * same frames), kept as printed for its sample type: a hot workload's
- * samples repeat a few chains, and each of their frames was formatted
- * again.  Direct-mapped by chain id. */
-#define CHAIN_TEXTS 64
-
-struct chain_text {
-	uint64_t id;			/* 0: empty */
-	const struct script_type *t;
-	char *text;
-	size_t len, cap;
-};
-
-struct script_chain_texts {
-	struct chain_text slot[CHAIN_TEXTS];
-};
-
-void script_chain_texts_free(struct script_chain_texts *m)
-{
-	for (size_t i = 0; m && i < CHAIN_TEXTS; i++)
-		free(m->slot[i].text);
-	free(m);
-}
-
 /* The slot for r's chain printed as type t, or NULL when its lines are
  * not the same every time (no chain id, a source line per frame, --stop-bt
  * reading the symbols) or out of memory. */
 static struct chain_text *chain_slot(struct script_ctx *c, const struct script_type *t,
 				     const struct pk_resolved_sample *r)
 {
-	if (!r->chain_id || HAS(t, SRCLINE) || c->filt->stop_bt)
+	if (!r->chain_id || HAS(t, SRCLINE) || c->filt->stop_bt || !kept_of(c))
 		return NULL;
-	if (!c->chain_texts && !(c->chain_texts = calloc(1, sizeof(*c->chain_texts))))
-		return NULL;
-	return &c->chain_texts->slot[r->chain_id % CHAIN_TEXTS];
+	return &c->kept->slot[r->chain_id % CHAIN_TEXTS];
 }
 
 /* Keep buf[from, o->len), the lines just printed, in slot m. */
@@ -344,7 +395,12 @@ static int print_body(struct script_out *o, struct script_ctx *c, const struct s
 	int err;
 
 	if (HAS(t, PERIOD)) {	/* "%10lu " */
-		script_out_udec(o, s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period, 10, ' ');
+		uint64_t period = s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period;
+
+		if (kept_of(c))
+			script_out_udec_kept(o, &c->kept->period, period, 10, ' ');
+		else
+			script_out_udec(o, period, 10, ' ');
 		script_out_chr(o, ' ');
 	}
 	if (HAS(t, EVNAME)) {	/* "%*s: " */

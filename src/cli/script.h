@@ -100,12 +100,13 @@ struct script_ctx {
 	uint64_t tod_ns, clock_ns;
 	int data_src_width;
 	struct script_srccode *srccode;	/* script-srccode.c's files and threads */
-	struct script_chain_texts *chain_texts;	/* script-print.c's call-chain lines by chain id */
+	struct script_kept *kept;	/* script-print.c's texts kept between samples */
 };
 
-/* script_chain_texts_free - free script-print.c's call-chain lines kept
- * by the resolver's chain id (ctx.chain_texts); NULL is a no-op. */
-void script_chain_texts_free(struct script_chain_texts *m);
+/* script_kept_free - free what script-print.c keeps between samples
+ * (ctx.kept: call chains' lines by chain id, lines' starts by thread, the
+ * last time and period); NULL is a no-op. */
+void script_kept_free(struct script_kept *m);
 
 /* ---- script-srccode.c: -F srccode ------------------------------------------ */
 struct script_srccode;
