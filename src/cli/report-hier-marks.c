@@ -135,10 +135,25 @@ static size_t first_rank(const struct hier_marks *m, const struct pk_hist_entry 
 	return best;
 }
 
+/* In a group's leader, perf makes a node of the leader's own entries,
+ * and of a member's only where the leader has none there (hists__link's
+ * dummy, a copy of the member's node): the first of its own leaves, or
+ * else the first of all. */
 const struct pk_hist_entry *hier_marks_maker(const struct hier_marks *m, const struct pk_hist_entry **leaves,
 					     size_t n)
 {
-	return m->sorted[first_rank(m, leaves, n)];
+	size_t best = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t r;
+
+		if (!leaves[i]->nr_samples && !leaves[i]->period_acc)
+			continue;	/* only a member had it (pk_hist_link) */
+		r = rank_of(m, leaves[i]);
+		if (r < best)
+			best = r;
+	}
+	return m->sorted[best != SIZE_MAX ? best : first_rank(m, leaves, n)];
 }
 
 bool hier_marks_hidden(const struct hier_marks *m, size_t level, const struct pk_hist_entry **leaves, size_t n)

@@ -38,7 +38,9 @@ struct hier_marks *hier_marks_new(const enum pk_hist_key *keys, size_t nk, const
 				  const void *arg);
 
 /* hier_marks_maker - of these leaves (n > 0, all in the hierarchy), the
- * one perf made their entry from: the first in collapse order. */
+ * one perf made their entry from: the first in collapse order of those
+ * with samples of their own (a group leader's own entries), else of all
+ * (an entry only a member had: perf's dummy copy of the member's). */
 const struct pk_hist_entry *hier_marks_maker(const struct hier_marks *m, const struct pk_hist_entry **leaves,
 					     size_t n);
 
