@@ -188,7 +188,8 @@ static void store_key(struct report_memo *m, struct memo_tag *t, struct memo_slo
 	t->gen = 0;
 	if (reserve((void **)&k->ips, &k->cap_ips, s->callchain.nr, sizeof(*k->ips)) < 0)
 		return;	/* not kept: the memo only saves work */
-	memcpy(k->ips, s->callchain.ips, s->callchain.nr * sizeof(*k->ips));
+	if (s->callchain.nr)	/* (no chain: ips may be NULL, and memcpy's must not be) */
+		memcpy(k->ips, s->callchain.ips, s->callchain.nr * sizeof(*k->ips));
 	k->nr_ips = s->callchain.nr;
 	k->ev = (uint32_t)ev;
 	k->pid = s->pid;

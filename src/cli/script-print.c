@@ -221,7 +221,8 @@ static void keep_chain(struct chain_text *m, const struct script_out *o, size_t 
 		m->text = p;
 		m->cap = len;
 	}
-	memcpy(m->text, o->buf + from, len);
+	if (len)	/* (m->text may still be NULL) */
+		memcpy(m->text, o->buf + from, len);
 	m->len = len;
 	m->id = id;
 	m->t = t;
@@ -238,7 +239,8 @@ static void print_chain(struct script_out *o, struct script_ctx *c, const struct
 	uint64_t flushes = o->flushes;
 
 	if (m && m->id == r->chain_id && m->t == t) {
-		script_out_mem(o, m->text, m->len);
+		if (m->len)	/* (m->text may be NULL) */
+			script_out_mem(o, m->text, m->len);
 		return;
 	}
 
