@@ -293,7 +293,7 @@ static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, 
 	/* The delivered entries' room, reused when it is most of the array
 	 * (else the array doubles): the live entries move once per three
 	 * arrays' worth of records, not once a round. */
-	if (o->nr_q == o->cap_q && o->head >= 3 * (o->nr_q - o->head)) {
+	if (o->nr_q == o->cap_q && o->head && o->head >= 3 * (o->nr_q - o->head)) {
 		memmove(o->q, o->q + o->head, (o->nr_q - o->head) * sizeof(*o->q));
 		o->nr_q -= o->head;
 		o->next_ready -= o->head;
