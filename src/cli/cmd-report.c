@@ -345,6 +345,8 @@ static __attribute__((noinline)) int report_record(struct report_run *run,
 	if (h->type == PERF_RECORD_SAMPLE) {
 		if (ev < 0 || (size_t)ev >= run->nr_ev)
 			return 0;	/* a sample of no known event: perf drops those too */
+		if ((err = report_memo_record(run->memo, (size_t)ev, attr, h, &run->time)) != 0)
+			return err < 0 ? err : 0;	/* a repeat, counted before decoding it */
 		if (pk_record_decode(h, attr, &d) != 0)
 			return -EINVAL;
 		if (report_flags2_skip(run->o, (size_t)ev, &d.sample))

@@ -30,9 +30,17 @@ struct memo_tag {
 	uint32_t gen;		/* the memo's generation when kept; 0: empty */
 };
 
+/* report_memo_record's offsets of a sample_type's fields (0: none) and
+ * the size a record of it needs for them and its chain's count. */
+struct memo_layout {
+	uint64_t st;		/* the sample_type worked out (all ones at first: none) */
+	size_t ip, tid, time, cpu, period, chain, min;
+};
+
 struct memo_slot {
 	/* the key (with its tag's hash) */
 	uint32_t ev, pid, tid, cpu;
+	uint32_t size;		/* the record's: one of the same layout and chain decodes alike */
 	uint16_t misc;
 	uint64_t ip;
 	uint64_t *ips;
@@ -60,8 +68,10 @@ struct report_memo {
 	bool chain, children;
 	uint32_t gen;		/* bumped by report_memo_forget; never 0 */
 	bool off;		/* the hit rate was too low to pay */
+	bool raw;		/* report_memo_record may take repeats before they are decoded */
 	uint32_t nr_seen, nr_hits;	/* in this window of MEMO_WINDOW samples */
 	struct memo_slot *cur;	/* the slot the caller's sample fills, or NULL */
+	struct memo_layout layout;	/* report_memo_record's, of the last sample_type */
 	struct memo_tag tags[MEMO_SLOTS];
 	struct memo_slot slots[MEMO_SLOTS];
 };
@@ -97,36 +107,51 @@ int report_memo_new(const struct report_opts *o, struct report_event *ev, size_t
 	m->health = health;
 	m->chain = chain;
 	m->children = children;
+	m->raw = !o->f2.time && !o->f2.switch_on && !o->f2.switch_off;	/* report_flags2_skip reads the decoded sample */
 	m->gen = 1;
+	m->layout.st = ~0ull;
 	*out = m;
 	return 0;
 }
 
+/* A sample's key, from its decoded record or straight from its bytes. */
+struct memo_key {
+	uint32_t ev, pid, tid, cpu, size;
+	uint16_t misc;
+	uint64_t ip, nr;
+	const uint64_t *ips;
+};
+
+static struct memo_key decoded_key(size_t ev, const struct pk_record *d)
+{
+	const struct pk_sample *s = &d->sample;
+
+	return (struct memo_key){ (uint32_t)ev, s->pid, s->tid, s->fields & PERF_SAMPLE_CPU ? s->cpu : UINT32_MAX,
+				  (uint32_t)d->len, d->misc, s->ip, s->callchain.nr, s->callchain.ips };
+}
+
 /* The key's hash: a multiply per word (the chain is most of it), the high
  * half folded into the low one, which picks the slot. */
-static uint64_t key_hash(size_t ev, const struct pk_record *d, uint32_t cpu)
+static inline __attribute__((always_inline)) uint64_t key_hash(const struct memo_key *key)
 {
 	const uint64_t mul = 0x9e3779b97f4a7c15ull;
-	const struct pk_sample *s = &d->sample;
-	uint64_t h = (ev + 1) * mul;
+	uint64_t h = (key->ev + 1ull) * mul;
 
-	h = (h ^ ((uint64_t)s->pid << 32 | s->tid)) * mul;
-	h = (h ^ ((uint64_t)cpu << 16 | d->misc)) * mul;
-	h = (h ^ s->ip) * mul;
-	for (uint64_t i = 0; i < s->callchain.nr; i++)
-		h = (h ^ s->callchain.ips[i]) * mul;
+	h = (h ^ ((uint64_t)key->pid << 32 | key->tid)) * mul;
+	h = (h ^ ((uint64_t)key->cpu << 16 | key->misc)) * mul;
+	h = (h ^ key->ip) * mul;
+	for (uint64_t i = 0; i < key->nr; i++)
+		h = (h ^ key->ips[i]) * mul;
 	return h ^ (h >> 32);
 }
 
-static bool same_key(const struct memo_slot *k, size_t ev, const struct pk_record *d, uint32_t cpu)
+static inline __attribute__((always_inline)) bool same_key(const struct memo_slot *k, const struct memo_key *key)
 {
-	const struct pk_sample *s = &d->sample;
-
-	if (k->ev != ev || k->pid != s->pid || k->tid != s->tid || k->cpu != cpu || k->misc != d->misc ||
-	    k->ip != s->ip || k->nr_ips != s->callchain.nr)
+	if (k->ev != key->ev || k->pid != key->pid || k->tid != key->tid || k->cpu != key->cpu ||
+	    k->misc != key->misc || k->ip != key->ip || k->nr_ips != key->nr || k->size != key->size)
 		return false;
 	for (size_t i = 0; i < k->nr_ips; i++)	/* a few words: no memcmp call */
-		if (k->ips[i] != s->callchain.ips[i])
+		if (k->ips[i] != key->ips[i])
 			return false;
 	return true;
 }
@@ -179,49 +204,49 @@ static void judge(struct report_memo *m, bool hit)
 	m->nr_seen = m->nr_hits = 0;
 }
 
-/* Slot k (its tag t) keeps the key of sample d from now on. */
-static void store_key(struct report_memo *m, struct memo_tag *t, struct memo_slot *k, uint64_t hash, size_t ev,
-		      const struct pk_record *d, uint32_t cpu, const struct perf_event_attr *attr)
+/* Slot k (its tag t) keeps `key` from now on. */
+static void store_key(struct report_memo *m, struct memo_tag *t, struct memo_slot *k, uint64_t hash,
+		      const struct memo_key *key, const struct perf_event_attr *attr)
 {
-	const struct pk_sample *s = &d->sample;
-
 	t->gen = 0;
-	if (reserve((void **)&k->ips, &k->cap_ips, s->callchain.nr, sizeof(*k->ips)) < 0)
+	if (reserve((void **)&k->ips, &k->cap_ips, key->nr, sizeof(*k->ips)) < 0)
 		return;	/* not kept: the memo only saves work */
-	if (s->callchain.nr)	/* (no chain: ips may be NULL, and memcpy's must not be) */
-		memcpy(k->ips, s->callchain.ips, s->callchain.nr * sizeof(*k->ips));
-	k->nr_ips = s->callchain.nr;
-	k->ev = (uint32_t)ev;
-	k->pid = s->pid;
-	k->tid = s->tid;
-	k->cpu = cpu;
-	k->misc = d->misc;
-	k->ip = s->ip;
+	if (key->nr)	/* (no chain: ips may be NULL, and memcpy's must not be) */
+		memcpy(k->ips, key->ips, key->nr * sizeof(*k->ips));
+	k->nr_ips = key->nr;
+	k->ev = key->ev;
+	k->pid = key->pid;
+	k->tid = key->tid;
+	k->cpu = key->cpu;
+	k->size = key->size;
+	k->misc = key->misc;
+	k->ip = key->ip;
 	k->attr = attr;
 	k->kept = false;
 	t->hash = hash;
 	t->gen = m->gen;
 }
 
+#define NEVER (PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_BRANCH_STACK | \
+	       PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+
 int report_memo_sample(struct report_memo *m, size_t ev, const struct perf_event_attr *attr,
 		       const struct pk_record *d, uint64_t period)
 {
-	const uint64_t never = PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
-			       PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX;
-	const struct pk_sample *s = &d->sample;
-	uint32_t cpu = s->fields & PERF_SAMPLE_CPU ? s->cpu : UINT32_MAX;
+	struct memo_key key;
 	uint64_t hash;
 	struct memo_tag *t;
 	struct memo_slot *k;
 	int err;
 
 	m->cur = NULL;
-	if (m->off || (attr->sample_type & never))
+	if (m->off || (attr->sample_type & NEVER))
 		return 0;
-	hash = key_hash(ev, d, cpu);
+	key = decoded_key(ev, d);
+	hash = key_hash(&key);
 	t = &m->tags[hash & (MEMO_SLOTS - 1)];
 	k = &m->slots[hash & (MEMO_SLOTS - 1)];
-	if (t->gen == m->gen && t->hash == hash && same_key(k, ev, d, cpu)) {
+	if (t->gen == m->gen && t->hash == hash && same_key(k, &key)) {
 		judge(m, k->kept);
 		if (!k->kept) {	/* its second sight: added as usual, and kept */
 			k->kept = true;
@@ -236,8 +261,100 @@ int report_memo_sample(struct report_memo *m, size_t ev, const struct perf_event
 	judge(m, false);
 	if ((err = flush_slot(m, k)) < 0)
 		return err;
-	store_key(m, t, k, hash, ev, d, cpu, attr);
+	store_key(m, t, k, hash, &key, attr);
 	return 0;
+}
+
+/* The fields before READ, one u64 each (TID and CPU two u32s), and all a
+ * sample may carry for the raw path: those and a call chain, and fields
+ * of a fixed size after it. */
+#define PREFIX (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+#define RAW_PATH (PREFIX | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | \
+		  PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | \
+		  PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_WEIGHT_STRUCT)
+
+/* Where a sample_type's fixed fields sit (0: not there), worked out once:
+ * pk_sample_peek's walk over the fields was most of a repeat's cost. */
+static void layout(struct memo_layout *l, uint64_t st)
+{
+	static const uint64_t order[] = { PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
+					  PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
+					  PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD };
+	size_t at = sizeof(struct perf_event_header);
+
+	*l = (struct memo_layout){ .st = st };
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!(st & order[i]))
+			continue;
+		if (order[i] == PERF_SAMPLE_IP)
+			l->ip = at;
+		else if (order[i] == PERF_SAMPLE_TID)
+			l->tid = at;
+		else if (order[i] == PERF_SAMPLE_TIME)
+			l->time = at;
+		else if (order[i] == PERF_SAMPLE_CPU)
+			l->cpu = at;
+		else if (order[i] == PERF_SAMPLE_PERIOD)
+			l->period = at;
+		at += 8;
+	}
+	l->chain = at;	/* right after them: READ is not there */
+	l->min = at + (st & PERF_SAMPLE_CALLCHAIN ? 8 : 0);
+}
+
+static inline uint64_t u64_at(const struct perf_event_header *h, size_t at)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)h + at, 8);
+	return v;
+}
+
+static inline uint32_t u32_at(const struct perf_event_header *h, size_t at)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)h + at, 4);
+	return v;
+}
+
+int report_memo_record(struct report_memo *m, size_t ev, const struct perf_event_attr *attr,
+		       const struct perf_event_header *h, uint64_t *time)
+{
+	uint64_t st = attr->sample_type, hash;
+	const struct memo_layout *l;
+	struct memo_key key;
+	struct memo_slot *k;
+	struct memo_tag *t;
+
+	if (!m || m->off || !m->raw || (st & ~RAW_PATH) || ((uintptr_t)h % 8))
+		return 0;
+	l = &m->layout;
+	if (st != l->st)
+		layout(&m->layout, st);
+	if (h->size < l->min)
+		return 0;	/* damage: the decoder says what */
+	key = (struct memo_key){ (uint32_t)ev, l->tid ? u32_at(h, l->tid) : 0, l->tid ? u32_at(h, l->tid + 4) : 0,
+				 l->cpu ? u32_at(h, l->cpu) : UINT32_MAX, h->size, h->misc,
+				 l->ip ? u64_at(h, l->ip) : 0, 0, NULL };
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		key.nr = u64_at(h, l->chain);
+		if (key.nr > (h->size - l->chain - 8) / 8)
+			return 0;
+		key.ips = (const uint64_t *)(const void *)((const char *)h + l->chain + 8);	/* 8-aligned */
+	}
+	hash = key_hash(&key);
+	t = &m->tags[hash & (MEMO_SLOTS - 1)];
+	k = &m->slots[hash & (MEMO_SLOTS - 1)];
+	if (t->gen != m->gen || t->hash != hash || !k->kept || !same_key(k, &key))
+		return 0;	/* the decoded path finds out the rest */
+	judge(m, true);
+	k->count++;
+	k->period += l->period ? u64_at(h, l->period) : attr->sample_period;
+	if (l->time)
+		*time = u64_at(h, l->time);
+	return 1;
 }
 
 void report_memo_keep_health(struct report_memo *m, const struct pk_resolved_sample *rs)

@@ -41,6 +41,18 @@ int report_memo_new(const struct report_opts *o, struct report_event *ev, size_t
 int report_memo_sample(struct report_memo *m, size_t ev, const struct perf_event_attr *attr,
 		       const struct pk_record *d, uint64_t period);
 
+/*
+ * report_memo_record - sample record `h` of event `ev` (attr its attr),
+ * before it is decoded: 1 when it repeats a sample kept, and is counted
+ * (*time set to its time when it has one), as report_memo_sample would
+ * have; 0 when it must be decoded and given to report_memo_sample (not a
+ * repeat, a layout with more than fixed-size fields and a call chain,
+ * --time or --switch-on/off, which read the decoded sample).  Its key
+ * includes the record's size: a repeat decodes as the sample kept did.
+ */
+int report_memo_record(struct report_memo *m, size_t ev, const struct perf_event_attr *attr,
+		       const struct perf_event_header *h, uint64_t *time);
+
 /* report_memo_keep_health - what the sample report_memo_sample last
  * returned 0 for gave pk_stack_health_add (its resolved sample). */
 void report_memo_keep_health(struct report_memo *m, const struct pk_resolved_sample *rs);
