@@ -216,16 +216,17 @@ void script_out_fixed(struct script_out *o, uint64_t secs, uint64_t frac, int pr
 }
 
 /* Keep o's text since `from` (no flush since `flushes`) in k, less its
- * last `drop` bytes. */
+ * last `drop` bytes (the fraction's), as the text of `key`. */
 static void keep(struct script_out_kept *k, const struct script_out *o, size_t from, uint64_t flushes,
-		 size_t drop, uint64_t v, int prec, int width)
+		 size_t drop, struct script_out_kept key)
 {
 	size_t n = o->len - from - drop;
 
 	k->len = 0;
 	if (o->flushes != flushes || o->len < from + drop || n == 0 || n > sizeof(k->text))
 		return;
-	*k = (struct script_out_kept){ v, prec, width, (uint8_t)n, { 0 } };
+	*k = key;
+	k->len = (uint8_t)n;
 	memcpy(k->text, o->buf + from, n);
 }
 
@@ -243,13 +244,13 @@ void script_out_udec_kept(struct script_out *o, struct script_out_kept *k, uint6
 	size_t from = o->len;
 	uint64_t flushes = o->flushes;
 
-	if (k->len && k->v == v && k->width == width && k->prec == fill) {
+	if (k->len && k->v == v && k->width == width && k->fill == fill && !k->prec) {
 		memcpy(room32(o), k->text, sizeof(k->text));
 		o->len += k->len;
 		return;
 	}
 	script_out_udec(o, v, width, fill);
-	keep(k, o, from, flushes, 0, v, fill, width);
+	keep(k, o, from, flushes, 0, (struct script_out_kept){ .v = v, .width = width, .fill = fill });
 }
 
 void script_out_fixed_kept(struct script_out *o, struct script_out_kept *k, uint64_t secs, uint64_t frac,
@@ -264,7 +265,8 @@ void script_out_fixed_kept(struct script_out *o, struct script_out_kept *k, uint
 		script_out_fixed(o, secs, frac, prec, width);
 		return;
 	}
-	if (k->len && k->v == secs && k->prec == prec && k->width == width && k->len + prec <= FIELD) {
+	if (k->len && k->v == secs && k->prec == prec && k->width == width && !k->fill &&
+	    k->len + prec <= FIELD) {
 		char *d = room32(o), *end = d + k->len + prec, *f;
 
 		memcpy(d, k->text, sizeof(k->text));
@@ -275,6 +277,6 @@ void script_out_fixed_kept(struct script_out *o, struct script_out_kept *k, uint
 		return;
 	}
 	script_out_fixed(o, secs, frac, prec, width);
-	keep(k, o, from, flushes, (size_t)prec, secs, prec, width);
+	keep(k, o, from, flushes, (size_t)prec, (struct script_out_kept){ .v = secs, .prec = prec, .width = width });
 }
 

@@ -105,7 +105,8 @@ void script_out_fixed(struct script_out *o, uint64_t secs, uint64_t frac, int pr
  * samples repeat their period, and their time's seconds. */
 struct script_out_kept {
 	uint64_t v;		/* the number (the seconds, for a time) */
-	int prec, width;
+	int prec, width;	/* a time's fraction digits (0 for a number) and column */
+	char fill;		/* a number's fill (0 for a time) */
 	uint8_t len;		/* 0: nothing kept */
 	char text[32];		/* the whole number; for a time, what comes before the fraction
 				 * (copied 32 bytes at once: no call) */

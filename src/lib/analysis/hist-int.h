@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hist-int.h - what hist.c shows the rest of the analysis layer (diff.c).
+ * hist-int.h - what hist.c shows the rest of the analysis layer (diff.c,
+ * the hist-*.c files): among it the histogram's struct, for hist-pair.c.
  */
 #ifndef PK_ANALYSIS_HIST_INT_H
 #define PK_ANALYSIS_HIST_INT_H
