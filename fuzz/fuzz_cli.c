@@ -14,7 +14,8 @@
  * brstackinsn takes it for a branch, script_insn_is_branch: always when
  * it does not decode), 'S' bytes read
  * as perf stat's records (script_stat_record over a stream of two events
- * with ids 1 to 4: 1 for each of its record types, 0 for the others) and
+ * with ids 1 to 4: 1 for each of its record types, 0 for the others),
+ * 'M' a sample record report's memo reads raw (memo_record) and
  * 'T' diff's
  * --time string (diff_time_part, diff_time_parse, diff_time_skip); any
  * other byte is ignored.  report and script run with -i naming a
@@ -40,6 +41,7 @@
 #include "diff.h"
 #include "record.h"
 #include "report.h"
+#include "report-memo.h"
 #include "script-fields.h"
 #include "script-stat.h"
 
@@ -297,6 +299,58 @@ static void diff_time(const char *v)
 	}
 }
 
+/*
+ * 'M': 8 bytes of a sample_type, then a SAMPLE record (its size clamped
+ * to the bytes): report's memo reads a repeat's key straight from its
+ * bytes (report_memo_record) and must read what pk_record_decode reads.
+ * The record is kept through the decoded way (its first two sights), then
+ * given again raw: where it decodes and its layout is one the raw way
+ * takes, it must be counted as a repeat with the decoded time, else not.
+ */
+static void memo_record(const uint8_t *data, size_t size)
+{
+	static uint64_t buf[65536 / 8];
+	struct perf_event_header *h = (struct perf_event_header *)buf;
+	struct report_opts o = { .cg = { .mode = PK_CALLCHAIN_GRAPH_ABS } };
+	struct pk_resolved_sample rs = { .size = sizeof(rs) };
+	struct pk_hist_sample s = { .size = sizeof(s) };
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	struct report_event ev = { .name = "e" };
+	struct report_memo *m = NULL;
+	struct pk_record d = { .size = sizeof(d) };
+	uint64_t t = 0, raw_bits = ~(uint64_t)(PERF_SAMPLE_READ | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK |
+					      PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+					      PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX);
+	bool decoded;
+	int rc;
+
+	if (size < 16)
+		return;
+	memcpy(&attr.sample_type, data, 8);
+	size = size - 8 > 65528 ? 65528 : size - 8;
+	memcpy(buf, data + 8, size);
+	h->type = PERF_RECORD_SAMPLE;
+	h->size = (uint16_t)size;
+	if (pk_hist_new(NULL, 0, &ev.hist) < 0 || report_memo_new(&o, &ev, 1, NULL, false, false, &m) < 0 || !m)
+		abort();
+	decoded = pk_record_decode(h, &attr, &d) == 0;
+	for (int i = 0; decoded && i < 2; i++)	/* first and second sight: the second is kept */
+		if ((rc = report_memo_sample(m, 0, &attr, &d, 1)) != 0)
+			abort();
+	if (decoded) {
+		report_memo_keep_health(m, &rs);
+		report_memo_keep_hist(m, &s, NULL, NULL, 0);
+	}
+	rc = report_memo_record(m, 0, &attr, h, &t);
+	if (rc != (decoded && !(attr.sample_type & ~raw_bits)) ||
+	    (rc && (d.sample.fields & PERF_SAMPLE_TIME) && t != d.sample.time))
+		abort();
+	if (report_memo_flush(m) < 0 && rc)
+		abort();
+	report_memo_free(m);
+	pk_hist_free(ev.hist);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *v;
@@ -313,6 +367,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (data[0] == 'S') {
 		stat_records(data + 1, size - 1);
+		return 0;
+	}
+	if (data[0] == 'M') {
+		memo_record(data + 1, size - 1);
 		return 0;
 	}
 	if (data[0] == 'x') {	/* script -F insn's instruction length, of raw bytes */
