@@ -28,6 +28,7 @@
 struct memo_tag {
 	uint64_t hash;
 	uint32_t gen;		/* the memo's generation when kept; 0: empty */
+	bool used;		/* the slot held a key once: on the `used` list */
 };
 
 /* report_memo_record's offsets of a sample_type's fields (0: none) and
@@ -37,20 +38,10 @@ struct memo_layout {
 	size_t ip, tid, time, cpu, period, chain, min;
 };
 
-struct memo_slot {
-	/* the key (with its tag's hash) */
-	uint32_t ev, pid, tid, cpu;
-	uint32_t size;		/* the record's: one of the same layout and chain decodes alike */
-	uint16_t misc;
-	uint64_t ip;
-	uint64_t *ips;
-	size_t nr_ips, cap_ips;
-	bool kept;		/* the second came: repeats from now on are counted here */
-	/* its repeats not yet added (by the key: one cache line for a repeat) */
-	uint64_t count, period;
-	/* what its second sample added (a key seen once keeps nothing more:
-	 * most keys of a kernel-heavy profile never come back) */
-	const struct perf_event_attr *attr;
+/* What a key's second sample added, kept for its repeats: apart from the
+ * key, made at a key's second sight (most keys of a kernel-heavy profile
+ * never come back), reused by the slot's later keys. */
+struct memo_kept {
 	bool health, hist;	/* kept: the health's sample, the histogram's */
 	struct pk_resolved_sample rs;	/* rs.frames: `rframes` */
 	struct pk_frame *rframes;
@@ -59,6 +50,23 @@ struct memo_slot {
 	struct pk_hist_sample *samples;	/* with Children */
 	struct pk_callchain_frame *frames;
 	size_t nr, cap_samples, cap_frames;
+};
+
+/* A slot is small: the table's pages are written only where keys land
+ * (a page first written costs this VM several microseconds). */
+struct memo_slot {
+	/* the key (with its tag's hash) */
+	uint32_t ev, pid, tid, cpu;
+	uint32_t size;		/* the record's: one of the same layout and chain decodes alike */
+	uint16_t misc;
+	bool kept;		/* the second came: repeats from now on are counted here */
+	uint64_t ip;
+	uint64_t *ips;
+	size_t nr_ips, cap_ips;
+	/* its repeats not yet added (by the key: one cache line for a repeat) */
+	uint64_t count, period;
+	const struct perf_event_attr *attr;
+	struct memo_kept *k;	/* NULL until a key of the slot was kept */
 };
 
 struct report_memo {
@@ -72,6 +80,8 @@ struct report_memo {
 	uint32_t nr_seen, nr_hits;	/* in this window of MEMO_WINDOW samples */
 	struct memo_slot *cur;	/* the slot the caller's sample fills, or NULL */
 	struct memo_layout layout;	/* report_memo_record's, of the last sample_type */
+	uint16_t used[MEMO_SLOTS];	/* the slots that held a key, for flush and free */
+	size_t nr_used;
 	struct memo_tag tags[MEMO_SLOTS];
 	struct memo_slot slots[MEMO_SLOTS];
 };
@@ -157,17 +167,18 @@ static inline __attribute__((always_inline)) bool same_key(const struct memo_slo
 }
 
 /* Slot k's waiting repeats, added. */
-static int flush_slot(struct report_memo *m, struct memo_slot *k)
+static int flush_slot(struct report_memo *m, struct memo_slot *slot)
 {
-	struct pk_hist *h = m->ev[k->ev].hist;
+	struct pk_hist *h = m->ev[slot->ev].hist;
 	struct pk_sample none = { 0 };	/* the health reads a sample's stack copy alone: none here */
-	uint64_t n = k->count, period = k->period;
+	uint64_t n = slot->count, period = slot->period;
+	struct memo_kept *k = slot->k;
 	int err = 0;
 
 	if (!n)
-		return 0;
-	k->count = k->period = 0;
-	if (k->health && m->health && (err = pk_stack_health_add_n(m->health, k->attr, &none, &k->rs, n)) < 0)
+		return 0;	/* (repeats are counted only with k made) */
+	slot->count = slot->period = 0;
+	if (k->health && m->health && (err = pk_stack_health_add_n(m->health, slot->attr, &none, &k->rs, n)) < 0)
 		return err;
 	if (!k->hist)
 		return 0;
@@ -209,6 +220,10 @@ static void store_key(struct report_memo *m, struct memo_tag *t, struct memo_slo
 		      const struct memo_key *key, const struct perf_event_attr *attr)
 {
 	t->gen = 0;
+	if (!t->used) {
+		t->used = true;
+		m->used[m->nr_used++] = (uint16_t)(t - m->tags);
+	}
 	if (reserve((void **)&k->ips, &k->cap_ips, key->nr, sizeof(*k->ips)) < 0)
 		return;	/* not kept: the memo only saves work */
 	if (key->nr)	/* (no chain: ips may be NULL, and memcpy's must not be) */
@@ -249,8 +264,12 @@ int report_memo_sample(struct report_memo *m, size_t ev, const struct perf_event
 	if (t->gen == m->gen && t->hash == hash && same_key(k, &key)) {
 		judge(m, k->kept);
 		if (!k->kept) {	/* its second sight: added as usual, and kept */
+			if (!k->k && !(k->k = calloc(1, sizeof(*k->k)))) {
+				t->gen = 0;	/* not kept: the memo only saves work */
+				return 0;
+			}
 			k->kept = true;
-			k->health = k->hist = false;
+			k->k->health = k->k->hist = false;
 			m->cur = k;
 			return 0;
 		}
@@ -359,12 +378,12 @@ int report_memo_record(struct report_memo *m, size_t ev, const struct perf_event
 
 void report_memo_keep_health(struct report_memo *m, const struct pk_resolved_sample *rs)
 {
-	struct memo_slot *k = m ? m->cur : NULL;
+	struct memo_kept *k = m && m->cur ? m->cur->k : NULL;
 
 	if (!k)
 		return;
 	if (reserve((void **)&k->rframes, &k->cap_rframes, rs->nr_frames, sizeof(*k->rframes)) < 0) {
-		m->tags[k - m->slots].gen = 0;	/* not kept */
+		m->tags[m->cur - m->slots].gen = 0;	/* not kept */
 		m->cur = NULL;
 		return;
 	}
@@ -379,14 +398,15 @@ void report_memo_keep_hist(struct report_memo *m, const struct pk_hist_sample *s
 			   const struct pk_hist_sample *samples, const struct pk_callchain_frame *frames,
 			   size_t nr)
 {
-	struct memo_slot *k = m ? m->cur : NULL;
+	struct memo_slot *slot = m ? m->cur : NULL;
+	struct memo_kept *k = slot ? slot->k : NULL;
 
 	if (!k)
 		return;
 	m->cur = NULL;
 	if ((m->chain && reserve((void **)&k->frames, &k->cap_frames, nr, sizeof(*k->frames)) < 0) ||
 	    (m->children && reserve((void **)&k->samples, &k->cap_samples, nr, sizeof(*k->samples)) < 0)) {
-		m->tags[k - m->slots].gen = 0;	/* not kept */
+		m->tags[slot - m->slots].gen = 0;	/* not kept */
 		return;
 	}
 	if (m->chain && nr)
@@ -424,8 +444,8 @@ int report_memo_flush(struct report_memo *m)
 {
 	int err = 0;
 
-	for (size_t i = 0; m && !err && i < MEMO_SLOTS; i++)
-		err = flush_slot(m, &m->slots[i]);
+	for (size_t i = 0; m && !err && i < m->nr_used; i++)
+		err = flush_slot(m, &m->slots[m->used[i]]);
 	return err;
 }
 
@@ -433,11 +453,16 @@ void report_memo_free(struct report_memo *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < MEMO_SLOTS; i++) {
-		free(m->slots[i].ips);
-		free(m->slots[i].rframes);
-		free(m->slots[i].samples);
-		free(m->slots[i].frames);
+	for (size_t i = 0; i < m->nr_used; i++) {
+		struct memo_slot *slot = &m->slots[m->used[i]];
+
+		free(slot->ips);
+		if (slot->k) {
+			free(slot->k->rframes);
+			free(slot->k->samples);
+			free(slot->k->frames);
+			free(slot->k);
+		}
 	}
 	free(m);
 }
