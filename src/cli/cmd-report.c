@@ -361,6 +361,8 @@ static __attribute__((noinline)) int report_record(struct report_run *run,
 		    (run->health && (err = pk_stack_health_add(run->health, attr, &d.sample, &rs)) < 0))
 			return err;
 		report_memo_keep_health(run->memo, &rs);
+		if (run->memo && (err = report_memo_resolved(run->memo, (size_t)ev, attr, &d, &rs, period)) != 0)
+			return err < 0 ? err : 0;	/* a repeat of a DWARF-unwound chain, counted */
 		if (run->offcpu && (err = offcpu(run, ev, &d, &rs)) != 0)
 			return err < 0 ? err : 0;
 		if (run->branch)	/* report-branch.c */

@@ -59,6 +59,7 @@ struct memo_slot {
 	uint32_t ev, pid, tid, cpu;
 	uint32_t size;		/* the record's: one of the same layout and chain decodes alike */
 	uint16_t misc;
+	bool by_id;		/* ips: {the resolver's chain id} */
 	bool kept;		/* the second came: repeats from now on are counted here */
 	uint64_t ip;
 	uint64_t *ips;
@@ -128,6 +129,7 @@ int report_memo_new(const struct report_opts *o, struct report_event *ev, size_t
 struct memo_key {
 	uint32_t ev, pid, tid, cpu, size;
 	uint16_t misc;
+	bool by_id;		/* ips is the resolver's chain id (report_memo_resolved) */
 	uint64_t ip, nr;
 	const uint64_t *ips;
 };
@@ -137,7 +139,7 @@ static struct memo_key decoded_key(size_t ev, const struct pk_record *d)
 	const struct pk_sample *s = &d->sample;
 
 	return (struct memo_key){ (uint32_t)ev, s->pid, s->tid, s->fields & PERF_SAMPLE_CPU ? s->cpu : UINT32_MAX,
-				  (uint32_t)d->len, d->misc, s->ip, s->callchain.nr, s->callchain.ips };
+				  (uint32_t)d->len, d->misc, false, s->ip, s->callchain.nr, s->callchain.ips };
 }
 
 /* The key's hash: a multiply per word (the chain is most of it), the high
@@ -148,7 +150,7 @@ static inline __attribute__((always_inline)) uint64_t key_hash(const struct memo
 	uint64_t h = (key->ev + 1ull) * mul;
 
 	h = (h ^ ((uint64_t)key->pid << 32 | key->tid)) * mul;
-	h = (h ^ ((uint64_t)key->cpu << 16 | key->misc)) * mul;
+	h = (h ^ ((uint64_t)key->cpu << 17 | (uint64_t)key->by_id << 16 | key->misc)) * mul;
 	h = (h ^ key->ip) * mul;
 	for (uint64_t i = 0; i < key->nr; i++)
 		h = (h ^ key->ips[i]) * mul;
@@ -158,7 +160,8 @@ static inline __attribute__((always_inline)) uint64_t key_hash(const struct memo
 static inline __attribute__((always_inline)) bool same_key(const struct memo_slot *k, const struct memo_key *key)
 {
 	if (k->ev != key->ev || k->pid != key->pid || k->tid != key->tid || k->cpu != key->cpu ||
-	    k->misc != key->misc || k->ip != key->ip || k->nr_ips != key->nr || k->size != key->size)
+	    k->misc != key->misc || k->ip != key->ip || k->nr_ips != key->nr || k->size != key->size ||
+	    k->by_id != key->by_id)
 		return false;
 	for (size_t i = 0; i < k->nr_ips; i++)	/* a few words: no memcmp call */
 		if (k->ips[i] != key->ips[i])
@@ -235,6 +238,7 @@ static void store_key(struct report_memo *m, struct memo_tag *t, struct memo_slo
 	k->cpu = key->cpu;
 	k->size = key->size;
 	k->misc = key->misc;
+	k->by_id = key->by_id;
 	k->ip = key->ip;
 	k->attr = attr;
 	k->kept = false;
@@ -245,23 +249,18 @@ static void store_key(struct report_memo *m, struct memo_tag *t, struct memo_slo
 #define NEVER (PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_BRANCH_STACK | \
 	       PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
 
-int report_memo_sample(struct report_memo *m, size_t ev, const struct perf_event_attr *attr,
-		       const struct pk_record *d, uint64_t period)
+/* The sample of `key` (attr its attr): 1 when it repeats a key kept, and
+ * is counted; else 0, the key kept for next time (m->cur set at its
+ * second sight), or a negative errno. */
+static int lookup(struct report_memo *m, const struct memo_key *key, const struct perf_event_attr *attr,
+		  uint64_t period)
 {
-	struct memo_key key;
-	uint64_t hash;
-	struct memo_tag *t;
-	struct memo_slot *k;
+	uint64_t hash = key_hash(key);
+	struct memo_tag *t = &m->tags[hash & (MEMO_SLOTS - 1)];
+	struct memo_slot *k = &m->slots[hash & (MEMO_SLOTS - 1)];
 	int err;
 
-	m->cur = NULL;
-	if (m->off || (attr->sample_type & NEVER))
-		return 0;
-	key = decoded_key(ev, d);
-	hash = key_hash(&key);
-	t = &m->tags[hash & (MEMO_SLOTS - 1)];
-	k = &m->slots[hash & (MEMO_SLOTS - 1)];
-	if (t->gen == m->gen && t->hash == hash && same_key(k, &key)) {
+	if (t->gen == m->gen && t->hash == hash && same_key(k, key)) {
 		judge(m, k->kept);
 		if (!k->kept) {	/* its second sight: added as usual, and kept */
 			if (!k->k && !(k->k = calloc(1, sizeof(*k->k)))) {
@@ -280,8 +279,40 @@ int report_memo_sample(struct report_memo *m, size_t ev, const struct perf_event
 	judge(m, false);
 	if ((err = flush_slot(m, k)) < 0)
 		return err;
-	store_key(m, t, k, hash, &key, attr);
+	store_key(m, t, k, hash, key, attr);
 	return 0;
+}
+
+int report_memo_sample(struct report_memo *m, size_t ev, const struct perf_event_attr *attr,
+		       const struct pk_record *d, uint64_t period)
+{
+	struct memo_key key;
+
+	m->cur = NULL;
+	if (m->off || (attr->sample_type & NEVER))
+		return 0;
+	key = decoded_key(ev, d);
+	return lookup(m, &key, attr, period);
+}
+
+/* What makes a sample's histogram entry more than its resolved chain and
+ * the memo's key: counters, branch stacks, interrupt registers, AUX. */
+#define NEVER_RESOLVED (PERF_SAMPLE_READ | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+
+int report_memo_resolved(struct report_memo *m, size_t ev, const struct perf_event_attr *attr,
+			 const struct pk_record *d, const struct pk_resolved_sample *rs, uint64_t period)
+{
+	struct memo_key key;
+
+	/* (m->cur stays: report_memo_sample's, NULL for these samples) */
+	if (m->off || (attr->sample_type & NEVER_RESOLVED) || !(attr->sample_type & NEVER) || !rs->chain_id ||
+	    rs->lbr)
+		return 0;
+	key = decoded_key(ev, d);
+	key.by_id = true;
+	key.nr = 1;
+	key.ips = &rs->chain_id;
+	return lookup(m, &key, attr, period);
 }
 
 /* The fields before READ, one u64 each (TID and CPU two u32s), and all a
@@ -356,7 +387,7 @@ int report_memo_record(struct report_memo *m, size_t ev, const struct perf_event
 		return 0;	/* damage: the decoder says what */
 	key = (struct memo_key){ (uint32_t)ev, l->tid ? u32_at(h, l->tid) : 0, l->tid ? u32_at(h, l->tid + 4) : 0,
 				 l->cpu ? u32_at(h, l->cpu) : UINT32_MAX, h->size, h->misc,
-				 l->ip ? u64_at(h, l->ip) : 0, 0, NULL };
+				 false, l->ip ? u64_at(h, l->ip) : 0, 0, NULL };
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		key.nr = u64_at(h, l->chain);
 		if (key.nr > (h->size - l->chain - 8) / 8)

@@ -6,7 +6,10 @@
  * change what it resolves to, adds what that one added.  So a repeat is
  * neither resolved nor keyed again: its count and period wait in the memo,
  * and go into the histogram and the stack health (pk_hist_add_chain_n,
- * pk_stack_health_add_n) when its slot is taken or at the end.
+ * pk_stack_health_add_n) when its slot is taken or at the end.  A
+ * --call-graph dwarf sample's chain is known only once it is unwound:
+ * such a sample is keyed after it is resolved, by the resolver's chain
+ * id, and its repeats skip the histogram's work only.
  */
 #ifndef PERFKIT_CLI_REPORT_MEMO_H
 #define PERFKIT_CLI_REPORT_MEMO_H
@@ -40,6 +43,19 @@ int report_memo_new(const struct report_opts *o, struct report_event *ev, size_t
  */
 int report_memo_sample(struct report_memo *m, size_t ev, const struct perf_event_attr *attr,
 		       const struct pk_record *d, uint64_t period);
+
+/*
+ * report_memo_resolved - a sample report_memo_sample gave back for its
+ * user registers and stack (--call-graph dwarf), once resolved (rs) and
+ * added to the stack health by the caller (the health reads each
+ * sample's stack copy): 1 when it repeats a sample of the same key and
+ * resolved chain (the resolver's chain_id) kept, and is counted into the
+ * histogram; 0 when the caller must add it as usual (at the key's second
+ * sight the memo then keeps what report_memo_keep_hist is given), always
+ * for a chain without an id.  Negative errno on failure.
+ */
+int report_memo_resolved(struct report_memo *m, size_t ev, const struct perf_event_attr *attr,
+			 const struct pk_record *d, const struct pk_resolved_sample *rs, uint64_t period);
 
 /*
  * report_memo_record - sample record `h` of event `ev` (attr its attr),
