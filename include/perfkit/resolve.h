@@ -56,10 +56,13 @@ struct pk_resolved_sample {
 	uint64_t chain_id;		/* not 0: two samples of one resolver with the
 					 * same chain_id have the same frames, frame for
 					 * frame (a repeat of one call chain of one
-					 * process, nothing remapped between), so what
-					 * was worked out from one's frames alone holds
-					 * for the other's.  0 when not known (LBR call
-					 * stacks, DWARF unwinding, out of memory) */
+					 * process: the same recorded chain and, for
+					 * --call-graph dwarf, the same addresses
+					 * unwound; nothing remapped, no option changed
+					 * between), so what was worked out from one's
+					 * frames alone holds for the other's.  0 when
+					 * not known (LBR call stacks, out of memory)
+					 * and for a sample without a call chain */
 };
 
 struct pk_resolver;
@@ -192,7 +195,9 @@ PK_API int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *
  * one pid hash alike (compare the addresses to be sure).  Two such samples
  * resolve alike until a record that can move a map (MMAP, MMAP2, COMM,
  * FORK, EXIT, KSYMBOL) reaches the resolver.  Returns false, *hash
- * untouched, otherwise.
+ * untouched, otherwise: in particular for a --call-graph dwarf sample, whose
+ * frames depend on its unwinding too (the resolver memoises those by their
+ * unwound addresses as well; out->chain_id tells their repeats).
  */
 PK_API bool pk_resolver_chain_key(const struct pk_sample *s, uint64_t *hash);
 

@@ -29,6 +29,7 @@ struct export_run {
 	struct report_offcpu *offcpu;	/* --off-cpu */
 	struct chain_slot *chains;	/* CHAIN_MEMO of them, made on first use */
 	uint32_t gen;			/* the live generation of chains, never 0 */
+	struct id_slot *ids;		/* CHAIN_MEMO of them, made on first use */
 };
 
 /* A sample's call chain, as recorded, and the exporter's stack it came
@@ -40,6 +41,15 @@ struct chain_slot {
 	uint32_t pid, gen, stack;	/* gen 0: empty */
 	uint64_t *ips;
 	size_t nr, cap;
+};
+
+/* A chain the recorded one does not decide (a --call-graph dwarf
+ * sample's: its unwinding does too), by the resolver's chain id instead:
+ * the same id, the same frames.  Ids are never handed out again, so a
+ * slot needs no generation. */
+struct id_slot {
+	uint64_t id;			/* 0: empty */
+	uint32_t stack;
 };
 
 #define CHAIN_MEMO 4096u
@@ -206,6 +216,22 @@ static void forget_chains(struct export_run *run)
 	}
 }
 
+/* The memo's slot for a chain of chain id `id` that pk_resolver_chain_key
+ * cannot key (NULL: none to use), *stack its stack when the slot holds
+ * that id (else 0). */
+static struct id_slot *id_find(struct export_run *run, uint64_t id, uint32_t *stack)
+{
+	struct id_slot *k;
+
+	*stack = 0;
+	if (!run->ids && !(run->ids = calloc(CHAIN_MEMO, sizeof(*run->ids))))
+		return NULL;	/* the memo only saves work */
+	k = &run->ids[id & (CHAIN_MEMO - 1)];
+	if (k->id == id)
+		*stack = k->stack;
+	return k;
+}
+
 static int put_frames(struct export_run *run, const struct pk_sample *smp, const struct pk_resolved_sample *rs);
 
 /* Sample `smp` of event ev, resolved as `rs`, into the exporter; `chain`
@@ -215,26 +241,31 @@ static int export_sample(struct export_run *run, size_t ev, const struct pk_samp
 {
 	const struct perf_event_attr *a = pk_data_reader_attr(run->r, ev);
 	struct chain_slot *c;
-	uint32_t stack;
+	struct id_slot *k = NULL;
+	uint32_t stack = 0;
 	int err;
 
 	if (!kept(run->o, smp, rs))
 		return 0;
 	c = rs->nr_frames ? chain_find(run, chain, &stack) : NULL;
-	if (!c || !stack) {
-		if ((err = put_frames(run, smp, rs)) < 0)
-			return err;
-	}
+	if (!c && chain && rs->nr_frames && rs->chain_id)
+		k = id_find(run, rs->chain_id, &stack);
+	if (!stack && (err = put_frames(run, smp, rs)) < 0)
+		return err;
 	struct pk_export_sample s = {
 		.size = sizeof(s), .ev = (uint32_t)ev, .pid = rs->pid, .tid = rs->tid, .comm = rs->comm,
 		.weight = smp->fields & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period,
 		.cpu = smp->fields & PERF_SAMPLE_CPU ? (int32_t)smp->cpu : -1,
 		.has_time = smp->fields & PERF_SAMPLE_TIME, .time = smp->time,
 		.frames = run->frames, .nr_frames = rs->nr_frames ? rs->nr_frames : 1,
-		.stack = c ? stack : 0,
+		.stack = stack,
 	};
-	if ((err = pk_exporter_add(run->ex, &s)) == 0 && c && !stack)
+	if ((err = pk_exporter_add(run->ex, &s)) < 0 || stack)
+		return err;
+	if (c)
 		chain_store(run, c, chain);
+	else if (k)
+		*k = (struct id_slot){ rs->chain_id, pk_exporter_last_stack(run->ex) };
 	return err;
 }
 
@@ -407,6 +438,7 @@ int report_export(const struct report_opts *o, struct pk_data_reader *r)
 	for (size_t i = 0; run.chains && i < CHAIN_MEMO; i++)
 		free(run.chains[i].ips);
 	free(run.chains);
+	free(run.ids);
 	pk_exporter_free(run.ex);
 	pk_resolver_free(run.res);
 	report_offcpu_free(run.offcpu);

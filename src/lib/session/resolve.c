@@ -9,6 +9,7 @@
  * then the user stack unwound for --call-graph dwarf samples).
  */
 #include "perfkit.h"
+#include "chain-memo.h"
 #include "symbols/symbols.h"
 #include "sys/sys.h"
 
@@ -38,25 +39,6 @@ struct loc_slot {
 	struct pk_location loc;
 };
 
-/* Recently resolved call chains, direct-mapped by a hash of (pid, the
- * raw PERF_SAMPLE_CALLCHAIN entries): the samples of a hot workload repeat
- * a few chains, and a hit hands out the frames resolved before instead of
- * locating each address again.  Only chains built from PERF_SAMPLE_CALLCHAIN
- * alone are kept (no LBR call stack, no unwound user stack); an entry is
- * good while `gen` is the resolver's, as for the location cache. */
-#define CHAIN_MEMO_SIZE 256
-
-struct chain_slot {
-	uint64_t hash;
-	uint32_t pid;
-	uint32_t gen;			/* 0: empty */
-	uint64_t id;			/* pk_resolved_sample.chain_id of its frames */
-	uint64_t *ips;			/* the raw entries, nr_ips of them */
-	size_t nr_ips, cap_ips;
-	struct pk_frame *frames;	/* what they resolved to */
-	size_t nr_frames, cap_frames;
-};
-
 /* A file mapping, kept so that a forked process can be given its
  * parent's: the unwinder has no FORK of its own. */
 struct file_map {
@@ -81,19 +63,25 @@ struct pk_resolver {
 	bool no_symbols;		/* pk_resolver_set_symbols(false) */
 	bool caller_order;		/* pk_resolver_set_caller_order(true) */
 	bool lbr;			/* the chain being built is an LBR call stack's */
+	bool unsure;			/* it may resolve otherwise next time (out of memory) */
 	struct loc_slot *locs;		/* LOC_CACHE_SIZE of them */
-	struct chain_slot *chains;	/* CHAIN_MEMO_SIZE of them */
-	uint32_t gen;			/* the live generation of locs and chains, never 0 */
-	uint64_t last_chain_id;		/* the last chain_id handed out */
+	uint32_t gen;			/* the live generation of locs, never 0 */
+	/* Recently resolved call chains (chain-memo.h), keyed by (pid, the
+	 * raw PERF_SAMPLE_CALLCHAIN entries, the unwound user stack's
+	 * addresses): the samples of a hot workload repeat a few chains, and
+	 * a hit hands out the frames resolved before (with their inlined
+	 * frames) instead of locating and expanding each address again.  LBR
+	 * call stacks are not kept.  Forgotten with the locations. */
+	struct pk__chain_memo *chains;
 };
 
-/* What the maps say now may differ from what the caches hold. */
+/* What the maps or the options say now may differ from what the caches
+ * hold. */
 static void forget_locations(struct pk_resolver *res)
 {
+	pk__chain_memo_forget(res->chains);
 	if (++res->gen == 0) {	/* wrapped: no slot may look current */
 		memset(res->locs, 0, LOC_CACHE_SIZE * sizeof(*res->locs));
-		for (size_t i = 0; i < CHAIN_MEMO_SIZE; i++)
-			res->chains[i].gen = 0;
 		res->gen = 1;
 	}
 }
@@ -161,8 +149,7 @@ int pk_resolver_new(struct pk_data_reader *r, struct pk_resolver **out)
 		return pk__error_nomem("pk_resolver_new");
 	res->max_stack = DEFAULT_MAX_STACK;
 	res->gen = 1;
-	if (!(res->locs = calloc(LOC_CACHE_SIZE, sizeof(*res->locs))) ||
-	    !(res->chains = calloc(CHAIN_MEMO_SIZE, sizeof(*res->chains)))) {
+	if (!(res->locs = calloc(LOC_CACHE_SIZE, sizeof(*res->locs))) || pk__chain_memo_new(&res->chains) < 0) {
 		free(res->locs);
 		free(res);
 		return pk__error_nomem("pk_resolver_new");
@@ -186,11 +173,7 @@ void pk_resolver_free(struct pk_resolver *res)
 	free(res->fmaps);
 	free(res->frames);
 	free(res->locs);
-	for (size_t i = 0; res->chains && i < CHAIN_MEMO_SIZE; i++) {
-		free(res->chains[i].ips);
-		free(res->chains[i].frames);
-	}
-	free(res->chains);
+	pk__chain_memo_free(res->chains);
 	free(res->ips);
 	free(res->buildid_dir);
 	pk_unwinder_free(res->unwinder);
@@ -441,8 +424,11 @@ static int expand_inlines(struct pk_resolver *res, size_t *nr)
 	struct pk_frame base = res->frames[*nr - 1];
 	int err;
 
-	if (res->no_inline || !base.loc.sym || pk_maps_srcline(res->maps, &base.loc, &sl) < 0 ||
-	    !sl.nr_frames)
+	if (res->no_inline || !base.loc.sym)
+		return 0;
+	if ((err = pk_maps_srcline(res->maps, &base.loc, &sl)) == -ENOMEM)
+		res->unsure = true;	/* not expanded this time only: not to be memoised */
+	if (err < 0 || !sl.nr_frames)
 		return 0;
 	if ((err = reserve_frames(res, *nr, sl.nr_frames)) < 0)
 		return err;
@@ -571,104 +557,44 @@ static int chain_frames(struct pk_resolver *res, const struct pk_sample *s, size
 	return chain_part(res, s, s->callchain.nr, nr);
 }
 
-/* Whether the sample's chain is its PERF_SAMPLE_CALLCHAIN alone, which
- * the chain memo keeps: no LBR call stack, no user stack to unwind. */
-static bool memoisable(const struct pk_sample *s)
+/* Whether the sample has a user stack to unwind (perf's
+ * thread__resolve_callchain_unwind: only with registers and a stack; the
+ * size perf checks is the dyn_size, 0 when the kernel copied none). */
+static bool has_user_stack(const struct pk_sample *s)
 {
-	if (!(s->fields & PERF_SAMPLE_CALLCHAIN) || !s->callchain.nr)
-		return false;
-	if (s->branch.call_stack && (s->fields & PERF_SAMPLE_BRANCH_STACK))
-		return false;
-	return !((s->fields & PERF_SAMPLE_REGS_USER) && (s->fields & PERF_SAMPLE_STACK_USER) &&
-		 s->regs_user.nr && s->stack.dyn_size);
+	return (s->fields & PERF_SAMPLE_REGS_USER) && (s->fields & PERF_SAMPLE_STACK_USER) &&
+	       s->regs_user.nr && s->stack.dyn_size;
 }
 
-static uint64_t chain_hash(uint32_t pid, const uint64_t *ips, uint64_t nr)
+/* Whether the sample's chain may be an LBR call stack, which the chain
+ * memo does not keep (chain_frames decides whether it is one). */
+static bool lbr_stack(const struct pk_sample *s)
 {
-	uint64_t h = ((uint64_t)pid << 32 | nr) * 0x9e3779b97f4a7c15ull;
-
-	for (uint64_t i = 0; i < nr; i++)
-		h = (h ^ ips[i]) * 0xff51afd7ed558ccdull;
-	return h ^ (h >> 29);
+	return s->branch.call_stack && (s->fields & PERF_SAMPLE_BRANCH_STACK);
 }
 
 bool pk_resolver_chain_key(const struct pk_sample *s, uint64_t *hash)
 {
-	if (!s || !memoisable(s))
+	struct pk__chain_key k;
+
+	if (!s || !(s->fields & PERF_SAMPLE_CALLCHAIN) || !s->callchain.nr || lbr_stack(s) ||
+	    has_user_stack(s))
 		return false;
-	*hash = chain_hash(s->pid, s->callchain.ips, s->callchain.nr);
+	k = (struct pk__chain_key){ .pid = s->pid, .chain = s->callchain.ips, .nr_chain = s->callchain.nr };
+	*hash = pk__chain_memo_hash(&k);
 	return true;
 }
 
-/* Keep `nr` frames of res->frames as what chain `s` resolves to.  Out of
- * memory the slot stays empty: the memo only saves work. */
-static void memo_store(struct chain_slot *c, const struct pk_sample *s, uint64_t hash,
-		       const struct pk_frame *frames, size_t nr, uint32_t gen, uint64_t id)
+/* The unwinder's addresses for the user stack of a --call-graph dwarf
+ * sample, in res->ips, *n of them (0 for a sample with no stack to
+ * unwind, or without IP or SP among its registers). */
+static int unwind_ips(struct pk_resolver *res, const struct pk_sample *s, size_t *n)
 {
-	size_t nr_ips = s->callchain.nr;
-
-	c->gen = 0;
-	if (nr_ips > c->cap_ips) {
-		uint64_t *ips = realloc(c->ips, nr_ips * sizeof(*ips));
-
-		if (!ips)
-			return;
-		c->ips = ips;
-		c->cap_ips = nr_ips;
-	}
-	if (nr > c->cap_frames) {
-		struct pk_frame *f = realloc(c->frames, nr * sizeof(*f));
-
-		if (!f)
-			return;
-		c->frames = f;
-		c->cap_frames = nr;
-	}
-	memcpy(c->ips, s->callchain.ips, nr_ips * sizeof(*c->ips));
-	if (nr)
-		memcpy(c->frames, frames, nr * sizeof(*frames));
-	*c = (struct chain_slot){ hash, s->pid, gen, id, c->ips, nr_ips, c->cap_ips, c->frames, nr,
-				  c->cap_frames };
-}
-
-/* The frames of a memoisable sample: the memo's when it holds the same
- * chain of the same process in this generation, else resolved and kept
- * under a new chain id (the slot's old frames are gone with its old id). */
-static int memo_frames(struct pk_resolver *res, const struct pk_sample *s,
-		       const struct pk_frame **frames, size_t *nr, uint64_t *id)
-{
-	uint64_t h = chain_hash(s->pid, s->callchain.ips, s->callchain.nr);
-	struct chain_slot *c = &res->chains[(h >> 40) & (CHAIN_MEMO_SIZE - 1)];
-	int err;
-
-	if (c->gen == res->gen && c->hash == h && c->pid == s->pid && c->nr_ips == s->callchain.nr &&
-	    !memcmp(c->ips, s->callchain.ips, c->nr_ips * sizeof(*c->ips))) {
-		*frames = c->frames;
-		*nr = c->nr_frames;
-		*id = c->id;
-		return 0;
-	}
-	*nr = 0;
-	if ((err = chain_part(res, s, s->callchain.nr, nr)) < 0)
-		return err;
-	*frames = res->frames;
-	memo_store(c, s, h, res->frames, *nr, res->gen, ++res->last_chain_id);
-	*id = c->gen ? c->id : 0;	/* 0: not kept, out of memory */
-	return 0;
-}
-
-/* The user stack of a --call-graph dwarf sample, unwound (perf's
- * thread__resolve_callchain_unwind: only with registers and a stack; the
- * size perf checks is the dyn_size, 0 when the kernel copied none). */
-static int unwound_frames(struct pk_resolver *res, const struct pk_sample *s, size_t *nr)
-{
-	size_t n = 0;
-	int err;
-
 	unsigned int max = res->caller_order ? DEFAULT_MAX_STACK : res->max_stack;
+	int err;
 
-	if (!(s->fields & PERF_SAMPLE_REGS_USER) || !(s->fields & PERF_SAMPLE_STACK_USER) ||
-	    !s->regs_user.nr || !s->stack.dyn_size)
+	*n = 0;
+	if (!has_user_stack(s))
 		return 0;
 	if (res->cap_ips < max) {
 		uint64_t *ips = realloc(res->ips, max * sizeof(*ips));
@@ -679,13 +605,21 @@ static int unwound_frames(struct pk_resolver *res, const struct pk_sample *s, si
 		res->cap_ips = max;
 	}
 	err = pk_unwinder_unwind(res->unwinder, s->pid, s->tid, s->regs_user.regs, s->regs_user.mask,
-				 s->stack.data, s->stack.dyn_size, res->ips, max, &n);
-	if (err == -EINVAL)
-		return 0;	/* no IP or SP among the registers: nothing to unwind */
+				 s->stack.data, s->stack.dyn_size, res->ips, max, n);
 	if (err < 0)
-		return err;
+		*n = 0;
+	return err == -EINVAL ? 0 : err;	/* -EINVAL: nothing to unwind */
+}
+
+/* The unwound addresses res->ips[0, n) as frames after the *nr of
+ * res->frames: resolved in user mode, each expanded into its inlined
+ * functions. */
+static int push_unwound(struct pk_resolver *res, uint32_t pid, size_t n, size_t *nr)
+{
+	int err;
+
 	for (size_t i = 0; i < n; i++) {
-		if ((err = push_frame(res, nr, s->pid, res->ips[i], PERF_RECORD_MISC_USER)) < 0)
+		if ((err = push_frame(res, nr, pid, res->ips[i], PERF_RECORD_MISC_USER)) < 0)
 			return err;
 		res->frames[*nr - 1].unwound = true;
 		if ((err = expand_inlines(res, nr)) < 0)
@@ -694,14 +628,49 @@ static int unwound_frames(struct pk_resolver *res, const struct pk_sample *s, si
 	return 0;
 }
 
+/*
+ * The frames of a sample whose chain is no LBR call stack: its
+ * PERF_SAMPLE_CALLCHAIN part, then the `n` unwound addresses in res->ips.
+ * The memo's when it holds the same (pid, chain, unwound addresses) in
+ * this generation, else resolved and kept under a new chain id (0: not
+ * kept, out of memory or no frames).  The unwound addresses are the key,
+ * not the stack they came from: the stacks of one call path differ in
+ * their locals, and still unwind alike.
+ */
+static int memo_frames(struct pk_resolver *res, const struct pk_sample *s, size_t n,
+		       struct pk_resolved_sample *out)
+{
+	struct pk__chain_key k = { .pid = s->pid, .chain = s->callchain.ips, .nr_chain = s->callchain.nr,
+				   .unwound = res->ips, .nr_unwound = n };
+	size_t nr = 0;
+	int err;
+
+	out->frames = res->frames;
+	out->nr_frames = 0;
+	res->unsure = false;
+	if (!k.nr_chain && !n)
+		return 0;	/* no call chain */
+	k.hash = pk__chain_memo_hash(&k);
+	if (pk__chain_memo_get(res->chains, &k, &out->frames, &out->nr_frames, &out->chain_id))
+		return 0;
+	if ((err = chain_part(res, s, k.nr_chain, &nr)) < 0 || (err = push_unwound(res, s->pid, n, &nr)) < 0)
+		return err;
+	out->frames = res->frames;
+	out->nr_frames = nr;
+	out->chain_id = res->unsure ? 0 : pk__chain_memo_put(res->chains, &k, res->frames, nr);
+	return 0;
+}
+
 void pk_resolver_set_inline(struct pk_resolver *res, bool on)
 {
 	res->no_inline = !on;
+	forget_locations(res);	/* memoised unwound chains were expanded as before */
 }
 
 void pk_resolver_set_caller_order(struct pk_resolver *res, bool on)
 {
 	res->caller_order = on;
+	forget_locations(res);	/* memoised chains were cut to max_stack as before */
 }
 
 void pk_resolver_set_symbols(struct pk_resolver *res, bool on)
@@ -714,7 +683,7 @@ int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
 			struct pk_resolved_sample *out)
 {
 	const struct pk_sample *s = &rec->sample;
-	size_t nr = 0;
+	size_t nr = 0, n;
 	int64_t pid;
 	int err;
 
@@ -735,9 +704,12 @@ int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
 		locate(res, s->pid, s->ip, PERF_RECORD_MISC_KERNEL, &out->loc);
 	out->lbr = res->lbr = false;
 	out->chain_id = 0;
-	if (memoisable(s))
-		return memo_frames(res, s, &out->frames, &out->nr_frames, &out->chain_id);
-	if ((err = chain_frames(res, s, &nr)) < 0 || (err = unwound_frames(res, s, &nr)) < 0)
+	/* unwound first: the memo's key has the unwound addresses */
+	if ((err = unwind_ips(res, s, &n)) < 0)
+		return err;
+	if (!lbr_stack(s))
+		return memo_frames(res, s, n, out);
+	if ((err = chain_frames(res, s, &nr)) < 0 || (err = push_unwound(res, s->pid, n, &nr)) < 0)
 		return err;
 	out->frames = res->frames;
 	out->nr_frames = nr;

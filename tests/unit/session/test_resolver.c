@@ -344,6 +344,115 @@ static void repeated_chains_keep_their_frames(void **state)
 	pk_resolver_free(res);
 }
 
+/* A --call-graph dwarf sample of this process stopped at `ip`: SP and IP
+ * (perf's x86_64 register bits 7 and 8) and a stack copy of 64 bytes. */
+static struct pk_record dwarf_sample(const uint64_t *chain, size_t nr, uint64_t regs[2], uint64_t *stack,
+				     uint64_t ip)
+{
+	struct pk_record r = sample_with(chain, nr, PERF_RECORD_MISC_USER);
+
+	regs[0] = (uint64_t)(uintptr_t)stack;
+	regs[1] = r.sample.ip = ip;
+	r.sample.fields |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	r.sample.regs_user = (struct pk_sample_regs){ .abi = 2, .mask = 3ull << 7, .nr = 2, .regs = regs };
+	r.sample.stack.data = stack;
+	r.sample.stack.size = r.sample.stack.dyn_size = 64;
+	return r;
+}
+
+/* The frames of s, copied: the resolver's are gone at its next resolve. */
+static size_t keep_frames(const struct pk_resolved_sample *s, struct pk_frame *f, size_t max)
+{
+	assert_true(s->nr_frames <= max);
+	memcpy(f, s->frames, s->nr_frames * sizeof(*f));
+	return s->nr_frames;
+}
+
+static void assert_same_frames(const struct pk_resolved_sample *s, const struct pk_frame *f, size_t nr)
+{
+	assert_int_equal(s->nr_frames, nr);
+	for (size_t i = 0; i < nr; i++) {
+		assert_int_equal(s->frames[i].ip, f[i].ip);
+		assert_ptr_equal(s->frames[i].loc.sym, f[i].loc.sym);
+		assert_ptr_equal(s->frames[i].loc.dso, f[i].loc.dso);
+		assert_int_equal(s->frames[i].unwound, f[i].unwound);
+		assert_ptr_equal(s->frames[i].inl, f[i].inl);
+		assert_int_equal(s->frames[i].inlined, f[i].inlined);
+	}
+}
+
+/* DWARF-unwound chains are memoised too, by their unwound addresses:
+ * samples whose stacks unwind alike get one chain id and the same frames,
+ * unwound ones marked so, not those of a plain chain of the same address;
+ * a different unwinding, --no-inline, or a map moved under a frame gives
+ * a new id, and a record that moves no map keeps it. */
+static void dwarf_chains_keep_their_frames(void **state)
+{
+	struct pk_resolver *res = this_process();
+	uint64_t a = (uint64_t)(uintptr_t)&resolver_fn_a, b = (uint64_t)(uintptr_t)&resolver_fn_b;
+	const uint64_t user[] = { PERF_CONTEXT_USER }, plain[] = { PERF_CONTEXT_USER, a + 1 };
+	uint64_t regs1[2], regs2[2], stack1[8] = { 0 }, stack2[8] = { 0 }, h;
+	struct pk_record r1 = dwarf_sample(user, 1, regs1, stack1, a + 1);
+	struct pk_record r2 = dwarf_sample(user, 1, regs2, stack2, b + 1);
+	struct pk_record p = sample_with(plain, 2, PERF_RECORD_MISC_USER);
+	struct pk_record round = { .type = PK_DATA_RECORD_FINISHED_ROUND }, m = { .type = PERF_RECORD_MMAP2 };
+	struct pk_resolved_sample s = { .size = sizeof(s) };
+	struct pk_frame f1[16];
+	uint64_t id1, id2;
+	size_t n1;
+
+	(void)state;
+	assert_false(pk_resolver_chain_key(&r1.sample, &h));	/* not by its recorded chain alone */
+	assert_true(pk_resolver_chain_key(&p.sample, &h));
+	assert_int_equal(pk_resolver_resolve(res, &r1, &s), 0);
+	assert_true(s.nr_frames >= 1);
+	assert_true(s.frames[0].unwound);
+	assert_int_equal(s.frames[0].ip, a + 1);
+	assert_string_equal(s.frames[0].loc.sym, "resolver_fn_a");
+	assert_int_not_equal(s.chain_id, 0);
+	id1 = s.chain_id;
+	n1 = keep_frames(&s, f1, 16);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(pk_resolver_resolve(res, &r2, &s), 0);
+		assert_string_equal(s.frames[0].loc.sym, "resolver_fn_b");
+		assert_true(s.chain_id != 0 && s.chain_id != id1);
+		id2 = s.chain_id;
+		/* other bytes in the copy where the unwinding reads none: the
+		 * same addresses unwound, the same chain */
+		stack1[7] = (uint64_t)i + 1;
+		assert_int_equal(pk_resolver_resolve(res, &r1, &s), 0);
+		assert_int_equal(s.chain_id, id1);
+		assert_same_frames(&s, f1, n1);
+		/* the plain chain of the same address: its frame not unwound */
+		assert_int_equal(pk_resolver_resolve(res, &p, &s), 0);
+		assert_true(s.chain_id != 0 && s.chain_id != id1 && s.chain_id != id2);
+		assert_false(s.frames[0].unwound);
+		process(res, &round);
+	}
+	/* --no-inline: unwound frames without their functions' lines */
+	pk_resolver_set_inline(res, false);
+	assert_int_equal(pk_resolver_resolve(res, &r1, &s), 0);
+	assert_true(s.chain_id != 0 && s.chain_id != id1);
+	assert_null(s.frames[0].inl);
+	id2 = s.chain_id;
+	pk_resolver_set_inline(res, true);
+	assert_int_equal(pk_resolver_resolve(res, &r1, &s), 0);
+	assert_true(s.chain_id != 0 && s.chain_id != id1 && s.chain_id != id2);
+	assert_same_frames(&s, f1, n1);
+	id1 = s.chain_id;
+	/* Anonymous memory over resolver_fn_a: the unwound frame is no
+	 * longer in it. */
+	m.mmap2 = (struct pk_rec_mmap2){ .pid = (uint32_t)getpid(), .tid = (uint32_t)getpid(),
+					 .addr = a & ~0xfffull, .len = 0x2000, .filename = "//anon",
+					 .prot = PROT_READ | PROT_EXEC };
+	process(res, &m);
+	assert_int_equal(pk_resolver_resolve(res, &r1, &s), 0);
+	assert_true(s.chain_id != 0 && s.chain_id != id1);
+	assert_true(s.frames[0].unwound);
+	assert_null(s.frames[0].loc.sym);
+	pk_resolver_free(res);
+}
+
 /* ---- the oracle ------------------------------------------------------------- */
 
 static int run(const char *cmd)
@@ -518,6 +627,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(comm_and_process_follow_records),
 		cmocka_unit_test(repeated_addresses_follow_new_maps),
 		cmocka_unit_test(repeated_chains_keep_their_frames),
+		cmocka_unit_test(dwarf_chains_keep_their_frames),
 		cmocka_unit_test(lbr_call_stack_rebuilds_the_user_part),
 	};
 	const struct CMUnitTest perf[] = {
