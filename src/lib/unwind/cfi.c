@@ -13,7 +13,10 @@
  * the fast path has them, so the frames are always the ones libdwfl would
  * give, but for one rule: a callee-saved register the CFI says nothing
  * about keeps its value (perf 6.1 unwinds with libunwind, which does so),
- * where libdw's x86_64 defaults leave rbx undefined.
+ * where libdw's x86_64 defaults leave rbx undefined.  A frame finds its
+ * rule through a memo by process, pc and the process's generation, so the
+ * lookups behind it (the maps, libdwfl's module at the pc, the rule
+ * table) run once per pc for as long as the process's modules stay.
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -38,10 +41,24 @@ struct pk__unwind_rule {
 	uint8_t nr_cfa;		/* the registers at or from the CFA, in cfa[] */
 	uint8_t cfa[NREGS];
 	uint32_t same;		/* the registers that keep their value, a bit each */
+	uint32_t at_cfa;	/* those of cfa[] saved at (not equal to) CFA + n */
 	uint64_t pc;		/* less the module's bias: the same in every process */
 	int64_t cfa_off;
 	int64_t off[NREGS];
 };
+
+/* A frame's rule as rule_at gave it, after pk__unwind_report_module said
+ * yes to the frame's pc, for process p in generation tag >> 1, the
+ * initial frame (looked up at pc, not pc - 1) when tag & 1. */
+struct pk__unwind_memo {
+	uint64_t pc;
+	const struct uproc *p;
+	uint64_t tag;
+	const struct pk__unwind_rule *r;
+};
+
+#define MEMO_BITS 12
+#define MEMO_SIZE (1u << MEMO_BITS)
 
 static uint64_t hash_str(const char *s)
 {
@@ -93,6 +110,13 @@ int pk__unwind_path_id(struct pk_unwinder *u, const char *path)
 	return (int)u->nr_paths - 1;
 }
 
+int pk__unwind_rules_new(struct pk_unwinder *u)
+{
+	if (!(u->memo = pk__calloc(MEMO_SIZE, sizeof(*u->memo))))
+		return pk__error_nomem("the unwinder's frame memo");
+	return 0;
+}
+
 void pk__unwind_rules_free(struct pk_unwinder *u)
 {
 	for (size_t i = 0; i < u->nr_paths; i++)
@@ -100,6 +124,7 @@ void pk__unwind_rules_free(struct pk_unwinder *u)
 	free(u->paths);
 	free(u->path_slots);
 	free(u->rules);
+	free(u->memo);
 }
 
 static size_t rule_hash(uint32_t dso, uint64_t pc, size_t cap)
@@ -130,6 +155,7 @@ static int grow_rules(struct pk_unwinder *u)
 	free(u->rules);
 	u->rules = n;
 	u->cap_rules = cap;
+	memset(u->memo, 0, MEMO_SIZE * sizeof(*u->memo));	/* its rules have moved */
 	return 0;
 }
 
@@ -200,6 +226,8 @@ static bool take_frame(Dwarf_CFI *cfi, uint64_t pc, struct pk__unwind_rule *r)
 			r->same |= 1u << regno;
 		else if (r->kind[regno] == K_AT_CFA || r->kind[regno] == K_CFA_PLUS)
 			r->cfa[r->nr_cfa++] = (uint8_t)regno;
+		if (r->kind[regno] == K_AT_CFA)
+			r->at_cfa |= 1u << regno;
 	}
 	free(frame);
 	r->fast = ok;
@@ -217,8 +245,9 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
 
 	/* m->tried: reported already (pk__unwind_report_module would find m
 	 * again only to say so).  libdwfl's module at lookup must be m's,
-	 * asked at every frame: a check once per mapping (its module alone
-	 * over it) let fuzz_unwind crash libdw in dwarf_cfi_addrframe. */
+	 * asked of this very address (frame_rule keeps the answer for as
+	 * long as the modules stay): a check once per mapping (its module
+	 * alone over it) let fuzz_unwind crash libdw in dwarf_cfi_addrframe. */
 	if (!m || !(m->tried ? m->mod != NULL : pk__unwind_report_module(p, lookup)) ||
 	    dwfl_addrmodule(p->dwfl, lookup) != m->mod)
 		return NULL;
@@ -241,109 +270,150 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
 	return r;
 }
 
+/*
+ * The rule for the frame at pc, looked up at `lookup`, with *known false
+ * when pk__unwind_report_module finds no module at pc.  The answer is a
+ * function of the process's maps and modules and of the rule table, so
+ * the memo keeps it until one of them changes (p->gen, the memo emptied
+ * when the rules move): rule_at's check that libdwfl's module at lookup
+ * is its map's is made once per generation, its answer the same at every
+ * frame until then.
+ */
+static const struct pk__unwind_rule *frame_rule(struct pk_unwinder *u, struct uproc *p, uint64_t pc,
+						uint64_t lookup, bool *known)
+{
+	uint64_t tag = p->gen << 1 | (lookup == pc);
+	uint64_t h = (pc ^ (uintptr_t)p ^ tag) * 0x9e3779b97f4a7c15ull;
+	struct pk__unwind_memo *e = &u->memo[h >> (64 - MEMO_BITS)];
+	const struct pk__unwind_rule *r;
+
+	*known = true;
+	if (e->pc == pc && e->p == p && e->tag == tag)
+		return e->r;
+	if (!pk__unwind_report_module(p, pc)) {
+		*known = false;
+		return NULL;
+	}
+	r = rule_at(u, p, lookup);
+	if (r)	/* both calls may have changed p->gen */
+		*e = (struct pk__unwind_memo){ .pc = pc, .p = p, .tag = p->gen << 1 | (lookup == pc), .r = r };
+	return r;
+}
+
 struct frame_regs {
 	uint64_t v[NREGS];
 	uint32_t set;
 };
 
+/* A word of the process's memory at addr: the stack copy's, else the
+ * mapped file's. */
 static bool read_word(struct uproc *p, uint64_t addr, uint64_t *out)
 {
 	const struct sample_state *s = &p->cur;
 	Dwarf_Word w;
 
-	if (addr + 8 < addr)
-		return false;
-	if (addr >= s->sp && addr + 8 <= s->sp + s->stack_size) {
+	if (addr - s->sp < s->stack_words) {
 		memcpy(out, s->stack + (addr - s->sp), 8);
 		return true;
 	}
-	if (!pk__unwind_read_file_word(p, addr, &w))
+	if (addr + 8 < addr || !pk__unwind_read_file_word(p, addr, &w))
 		return false;
 	*out = w;
 	return true;
 }
 
-/* The caller's registers from this frame's: libdwfl's handle_cfi on the
- * rule.  Returns the caller's pc, or 0 when it is undefined (the end). */
-static uint64_t step(struct uproc *p, const struct pk__unwind_rule *r, const struct frame_regs *in,
-		     struct frame_regs *out)
+/* The caller's registers from this frame's, in place: libdwfl's
+ * handle_cfi on the rule.  Returns the caller's pc, or 0 when it is
+ * undefined (the end). */
+static uint64_t step(struct uproc *p, const struct pk__unwind_rule *restrict r, struct frame_regs *restrict regs)
 {
-	bool cfa_ok = in->set & (1u << r->cfa_reg);
-	uint64_t cfa = in->v[r->cfa_reg] + (uint64_t)r->cfa_off;
-
+	uint64_t cfa = regs->v[r->cfa_reg] + (uint64_t)r->cfa_off;
+	unsigned int nr = regs->set & (1u << r->cfa_reg) ? r->nr_cfa : 0;
 	/* same value: kept where the frame has it; undefined or unset: not
-	 * set (their values are copied along but never read) */
-	memcpy(out->v, in->v, sizeof(out->v));
-	out->set = in->set & r->same;
-	for (unsigned int k = 0; k < r->nr_cfa && cfa_ok; k++) {
+	 * set (their old values stay but are never read); of this frame's
+	 * values, the CFA's alone is read below */
+	uint32_t set = regs->set & r->same;
+
+	for (unsigned int k = 0; k < nr; k++) {
 		unsigned int i = r->cfa[k];
 		uint64_t v = cfa + (uint64_t)r->off[i];
 
-		if (r->kind[i] == K_AT_CFA && !read_word(p, v, &v))
+		if ((r->at_cfa & (1u << i)) && !read_word(p, v, &v))
 			continue;
-		out->v[i] = v;
-		out->set |= 1u << i;
+		regs->v[i] = v;
+		set |= 1u << i;
 	}
-	if (r->kind[RA] == K_UNDEF || !(out->set & (1u << RA)))
+	regs->set = set;
+	if (r->kind[RA] == K_UNDEF || !(set & (1u << RA)))
 		return 0;
-	return out->v[RA];
+	return regs->v[RA];
 }
 
-/* The sample's registers by DWARF number: one walk over the mask's bits
- * (pk__unwind_reg's popcount per register is a libgcc call per register
- * on a baseline x86_64 build). */
-static void sample_regs(const struct sample_state *s, struct frame_regs *r)
+const struct reg_layout *pk__unwind_layout(struct pk_unwinder *u, uint64_t regs_mask)
 {
 	/* dwarf_to_perf turned around; -1 for flags and segment registers */
 	static const int8_t perf_to_dwarf[24] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, -1, -1, -1,
 						  -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, 15 };
-	size_t i = 0;
+	struct reg_layout *l = &u->layout;
+	uint8_t i = 0;
 
-	r->set = 0;
-	for (uint64_t mask = s->mask; mask; mask &= mask - 1, i++) {
+	if (l->mask == regs_mask)
+		return l;
+	memset(l, 0, sizeof(*l));
+	l->mask = regs_mask;
+	for (uint64_t mask = regs_mask; mask; mask &= mask - 1, i++) {
 		int bit = __builtin_ctzll(mask), d = bit < 24 ? perf_to_dwarf[bit] : -1;
 
 		if (d >= 0) {
-			r->v[d] = s->regs[i];
-			r->set |= 1u << d;
+			l->pos[d] = i;
+			l->set |= 1u << d;
 		}
 	}
+	return l;
+}
+
+/* The sample's registers by DWARF number, as the mask's layout has them
+ * (each register's index in the sample worked out once per mask, not
+ * once per sample: a popcount is a libgcc call on a baseline x86_64). */
+static void sample_regs(const struct sample_state *s, const struct reg_layout *l, struct frame_regs *r)
+{
+	for (int d = 0; d < NREGS; d++)
+		r->v[d] = s->regs[l->pos[d]];
+	r->set = l->set;
 }
 
 int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip)
 {
 	struct sample_state *s = &p->cur;
-	struct frame_regs regs[2] = { 0 };
-	int cur = 0;
+	struct frame_regs regs;
 	uint64_t pc = ip;
 
-	sample_regs(s, &regs[0]);
+	sample_regs(s, pk__unwind_layout(u, s->mask), &regs);
 	for (bool initial = true;; initial = false) {
 		uint64_t lookup = initial ? pc : pc - 1;
 		const struct pk__unwind_rule *r;
+		bool known;
 
-		if (!pk__unwind_report_module(p, pc)) {
+		if (!(r = frame_rule(u, p, pc, lookup, &known)) && !known) {
 			/* the frame callback's way: kept, then the end */
 			if (!initial)
 				s->ips[s->nr++] = lookup;
 			return 1;
 		}
-		if (!(r = rule_at(u, p, lookup)) || !r->fast) {
+		if (!r || !r->fast) {
 			/* libdwfl goes on from this frame with what the fast
 			 * path knows there: rbx too, which its own walk from
 			 * the sample would have lost (ld.so's lazy resolver). */
 			s->resume = !initial;
 			s->resume_pc = lookup;
-			s->resume_set = regs[cur].set;
-			memcpy(s->resume_regs, regs[cur].v, sizeof(s->resume_regs));
+			s->resume_set = regs.set;
+			memcpy(s->resume_regs, regs.v, sizeof(s->resume_regs));
 			return 0;
 		}
 		s->ips[s->nr++] = lookup;
 		if (s->nr == s->max)
 			return 1;
-		pc = step(p, r, &regs[cur], &regs[!cur]);
-		cur = !cur;
-		if (!pc)
+		if (!(pc = step(p, r, &regs)))
 			return 1;
 	}
 }

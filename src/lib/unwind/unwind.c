@@ -110,7 +110,9 @@ int pk_unwinder_new(struct pk_unwinder **out)
 {
 	struct pk_unwinder *u = pk__calloc(1, sizeof(*u));
 
-	if (!u || !(u->procs = pk__calloc(64, sizeof(*u->procs)))) {
+	if (!u || !(u->procs = pk__calloc(64, sizeof(*u->procs))) || pk__unwind_rules_new(u) < 0) {
+		if (u)
+			free(u->procs);
 		free(u);
 		return pk__error_nomem("the unwinder");
 	}
@@ -127,6 +129,7 @@ static void end_dwfl(struct uproc *p)
 		dwfl_end(p->dwfl);
 	p->dwfl = NULL;
 	p->attached = false;
+	p->gen++;
 	for (size_t i = 0; i < p->nr; i++) {
 		p->maps[i].tried = false;
 		p->maps[i].mod = NULL;
@@ -238,6 +241,7 @@ static int split(struct uproc *p, uint64_t start, uint64_t end)
 		memmove(&p->maps[i + 2], &p->maps[i + 1], (p->nr - i - 1) * sizeof(hi));
 		p->maps[i + 1] = hi;
 		p->nr++;
+		p->gen++;	/* end_dwfl() follows, unless an allocation fails first */
 		break;
 	}
 	return 0;
@@ -351,6 +355,7 @@ bool pk__unwind_report_module(struct uproc *p, uint64_t addr)
 	if (m->tried)
 		return m->mod != NULL;
 	m->tried = true;
+	p->gen++;	/* a module reported may change libdwfl's module at any address */
 	base = m->start - m->pgoff;
 	mod = dwfl_addrmodule(p->dwfl, addr);
 	if (mod) {
@@ -504,9 +509,10 @@ int pk_unwinder_unwind(struct pk_unwinder *u, uint32_t pid, uint32_t tid, const 
 		       uint64_t regs_mask, const void *stack, size_t stack_size, uint64_t *ips,
 		       size_t max, size_t *nr)
 {
+	const struct reg_layout *l;
 	struct uproc *p;
-	uint64_t ip = 0;
-	bool known;
+	uint64_t ip;
+	bool known = false;
 	int err;
 
 	*nr = 0;
@@ -516,11 +522,22 @@ int pk_unwinder_unwind(struct pk_unwinder *u, uint32_t pid, uint32_t tid, const 
 	p = find(u, pid);
 	if (!p || !p->nr)
 		return 0;	/* no maps known: nothing can be unwound */
-	p->cur = (struct sample_state){ .tid = tid ? tid : pid, .regs = regs, .mask = regs_mask,
-					.stack = stack, .stack_size = stack ? stack_size : 0,
-					.ips = ips, .max = max };
-	pk__unwind_reg(&p->cur, PERF_REG_SP, &p->cur.sp);
-	pk__unwind_reg(&p->cur, PERF_REG_IP, &ip);
+	l = pk__unwind_layout(u, regs_mask);
+	ip = regs[l->pos[DWARF_REG_IP]];
+	/* resume_regs are read only where resume_set says */
+	p->cur.tid = tid ? tid : pid;
+	p->cur.regs = regs;
+	p->cur.mask = regs_mask;
+	p->cur.stack = stack;
+	p->cur.stack_size = stack ? stack_size : 0;
+	p->cur.sp = regs[l->pos[DWARF_REG_SP]];
+	p->cur.stack_words = p->cur.stack_size >= 8 && p->cur.sp + p->cur.stack_size >= p->cur.sp ?
+			     p->cur.stack_size - 7 : 0;
+	p->cur.ips = ips;
+	p->cur.max = max;
+	p->cur.nr = 0;
+	p->cur.resume = false;
+	p->cur.resume_set = 0;
 	if ((err = attach(p, ip, &known)) < 0)
 		return err;
 	if (known && !pk__unwind_fast(u, p, ip))
@@ -528,6 +545,10 @@ int pk_unwinder_unwind(struct pk_unwinder *u, uint32_t pid, uint32_t tid, const 
 	else if (!known)
 		ips[p->cur.nr++] = ip;	/* perf's libunwind keeps the sample's ip, unwound or not */
 	*nr = p->cur.nr;
-	p->cur = (struct sample_state){ 0 };
+	p->cur.regs = NULL;	/* the caller's, valid for this call alone */
+	p->cur.stack = NULL;
+	p->cur.stack_size = 0;
+	p->cur.stack_words = 0;
+	p->cur.ips = NULL;
 	return 0;
 }

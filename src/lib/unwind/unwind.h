@@ -18,6 +18,8 @@
 static const int dwarf_to_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
 #define PERF_REG_IP 8
 #define PERF_REG_SP 7
+#define DWARF_REG_SP 7
+#define DWARF_REG_IP 16	/* the return address column */
 
 struct umap {
 	uint64_t start, end, pgoff;
@@ -35,6 +37,9 @@ struct sample_state {
 	const unsigned char *stack;
 	size_t stack_size;
 	uint64_t sp;
+	/* The addresses from sp whose word the stack copy holds: addr - sp
+	 * below this (0 when none, or when sp + stack_size wraps). */
+	uint64_t stack_words;
 	uint64_t *ips;
 	size_t max, nr;
 	/* Where libdwfl takes over from the fast path (resume): that frame's
@@ -53,10 +58,24 @@ struct uproc {
 	size_t last;		/* the map found last: a chain's frames mostly share one */
 	Dwfl *dwfl;		/* NULL until the first unwind, or after the maps changed */
 	bool attached;		/* dwfl_attach_state done on dwfl */
+	/* Bumped whenever what a frame's module and rule depend on may
+	 * change: the maps, the Dwfl, a module reported; the unwinder's frame
+	 * memo keeps an answer for this generation alone. */
+	uint64_t gen;
 	struct sample_state cur;
 };
 
 struct pk__unwind_rule;
+struct pk__unwind_memo;
+
+/* Where the registers of a sample's regs_mask are: pos[d] is the index
+ * in the sample's values of DWARF register d, for the registers in set
+ * (0 for the others, whose values are never read). */
+struct reg_layout {
+	uint64_t mask;
+	uint32_t set;
+	uint8_t pos[17];
+};
 
 struct pk_unwinder {
 	struct uproc **procs;	/* open addressing on pid */
@@ -66,7 +85,15 @@ struct pk_unwinder {
 	size_t nr_paths, cap_paths;
 	struct pk__unwind_rule *rules;	/* open addressing on (dso, pc) */
 	size_t nr_rules, cap_rules;
+	/* A frame's rule by (process, generation, pc, initial frame or
+	 * not), direct-mapped; emptied when the rules move. */
+	struct pk__unwind_memo *memo;
+	struct reg_layout layout;	/* of the last sample's regs_mask */
 };
+
+/* The layout of regs_mask's registers, worked out when the mask is not
+ * the last sample's. */
+const struct reg_layout *pk__unwind_layout(struct pk_unwinder *u, uint64_t regs_mask);
 
 /* The mapping holding addr, or NULL. */
 struct umap *pk__unwind_map_of(struct uproc *p, uint64_t addr);
@@ -92,7 +119,10 @@ int pk__unwind_path_id(struct pk_unwinder *u, const char *path);
  * holds that frame's registers for libdwfl to go on from. */
 int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip);
 
-/* Free the rule cache. */
+/* Make u's frame memo (the rule cache starts empty); -ENOMEM. */
+int pk__unwind_rules_new(struct pk_unwinder *u);
+
+/* Free the rule cache and the frame memo. */
 void pk__unwind_rules_free(struct pk_unwinder *u);
 
 #endif

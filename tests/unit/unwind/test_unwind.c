@@ -249,6 +249,52 @@ static void test_stop_after_unknown(void **state)
 	pk_unwinder_free(u);
 }
 
+/* A frame's rule is remembered per process and only while its maps and
+ * modules stay as they were: the same sample unwinds in full, then stops
+ * at level1 once its text is another build's, in full again when it is
+ * mapped back, and a process that maps nothing there gets no frames from
+ * what the first one remembered. */
+static void test_memo_follows_maps(void **state)
+{
+	struct pk_unwinder *u;
+	uint64_t ips[MAX_FRAMES], bias, full;
+	uint32_t pid = (uint32_t)getpid();
+	struct range r = { .name = "level1" };
+	struct pk__elf *e;
+	size_t nr = 0;
+
+	(void)state;
+	find_stack_end();
+	level1(4);
+	assert_int_equal(pk__elf_open("/proc/self/exe", &e), 0);
+	pk__elf_symbols(e, find_sym, &r);
+	pk__elf_close(e);
+	bias = load_bias();
+	assert_int_equal(pk_unwinder_new(&u), 0);
+	map_self(u);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(pk_unwinder_unwind(u, pid, pid, cap.regs, captured_mask, cap.stack,
+						    cap.stack_size, ips, MAX_FRAMES, &nr), 0);
+		assert_true(nr >= 5);
+		assert_true(in_function("level1", ips[3], bias));
+	}
+	full = nr;
+	assert_int_equal(pk_unwinder_map(u, pid, r.lo + bias, r.hi + bias, 0, "[build-id mismatch]"), 0);
+	assert_int_equal(pk_unwinder_unwind(u, pid, pid, cap.regs, captured_mask, cap.stack, cap.stack_size,
+					    ips, MAX_FRAMES, &nr), 0);
+	assert_int_equal(nr, 4);
+	map_self(u);
+	assert_int_equal(pk_unwinder_unwind(u, pid, pid, cap.regs, captured_mask, cap.stack, cap.stack_size,
+					    ips, MAX_FRAMES, &nr), 0);
+	assert_int_equal(nr, full);
+	/* another process with one unrelated file: the ip alone */
+	assert_int_equal(pk_unwinder_map(u, pid + 1, 0x1000, 0x2000, 0, "/bin/true"), 0);
+	assert_int_equal(pk_unwinder_unwind(u, pid + 1, pid + 1, cap.regs, captured_mask, cap.stack,
+					    cap.stack_size, ips, MAX_FRAMES, &nr), 0);
+	assert_int_equal(nr, 1);
+	pk_unwinder_free(u);
+}
+
 /* Mappings that overlap replace what they cover: the stack of this
  * process still unwinds after its text map is split by an unrelated
  * mapping placed over a part of it and then restored. */
@@ -429,6 +475,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_overlapping_maps),
 		cmocka_unit_test(test_stop_after_unknown),
+		cmocka_unit_test(test_memo_follows_maps),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_oracle_perf_dwarf),
