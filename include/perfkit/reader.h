@@ -381,6 +381,16 @@ PK_API int pk_data_reader_compression(const struct pk_data_reader *r, struct pk_
  */
 PK_API int pk_data_reader_event_of(const struct pk_data_reader *r, const struct perf_event_header *rec);
 
+/*
+ * pk_data_reader_last_event - pk_data_reader_event_of for the record
+ * pk_data_reader_next delivered last, most often without looking for it
+ * again: the reader found it while reading the record.  Returns the
+ * index (>= 0); -ENOENT as pk_data_reader_event_of, or when no record
+ * was delivered yet or pk_data_reader_next's last call returned 0 or an
+ * error.
+ */
+PK_API int pk_data_reader_last_event(const struct pk_data_reader *r);
+
 /* pk_data_reader_attr_of - the attr to decode `rec` with (pk_record_decode):
  * that of pk_data_reader_event_of, or NULL when no event is found. */
 PK_API const struct perf_event_attr *pk_data_reader_attr_of(const struct pk_data_reader *r,
