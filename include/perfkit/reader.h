@@ -231,8 +231,9 @@ PK_API int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order
  * user records, records of no known event, times of 0 such as the
  * synthesized ones) is delivered as soon as it is read.  The queue holds
  * about two rounds; a file without rounds is delivered in halves of the
- * queued time span once 256 MiB are queued.  In file order, records come
- * as the file holds them.
+ * queued time span once the queue's memory (the buffers its records are
+ * in, and its entries) passes 16 MiB.  In file order, records come as
+ * the file holds them.
  *
  * In both orders a COMPRESSED record (perf record -z) is not delivered:
  * the records it expands to are, in its place (one zstd stream over the
