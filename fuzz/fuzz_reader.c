@@ -12,7 +12,8 @@
  * bytes, opening either fails with an error record or gives a reader whose
  * accessors hold what they promise (names NUL-terminated, ids in range),
  * and pk_data_reader_next delivers only whole, 8-aligned records, each
- * decoded with the attr its id names, until it ends or reports damage: in
+ * decoded with the attr its id names (pk_data_reader_last_event naming
+ * the same event), until it ends or reports damage: in
  * time order (the queue, the rounds, the final flush) and again in file
  * order, COMPRESSED records expanded in both.  Outside COMPRESSED records
  * no more record bytes come out than the file holds; zstd can expand a
@@ -96,6 +97,8 @@ static void check_records(struct pk_data_reader *r, size_t size, bool compressed
 		    h->type == PERF_RECORD_ITRACE_START)
 			abort();	/* AUX area records are skipped */
 		(void)pk_record_decode(h, pk_data_reader_attr_of(r, h), &d);
+		if (pk_data_reader_last_event(r) != pk_data_reader_event_of(r, h))
+			abort();	/* the event kept is the one looked up */
 	}
 	st.size = sizeof(st);
 	if (pk_data_reader_stats(r, &st) != 0 || (!compressed && st.auxtrace_bytes > size))

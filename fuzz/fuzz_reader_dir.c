@@ -162,6 +162,8 @@ static void check_records(struct pk_data_reader *r, const struct dir *d, bool co
 		    file_size(d, pk_data_reader_file(r)))
 			abort();	/* an offset outside the file it names */
 		(void)pk_record_decode(h, pk_data_reader_attr_of(r, h), &rec);
+		if (pk_data_reader_last_event(r) != pk_data_reader_event_of(r, h))
+			abort();	/* the event kept is the one looked up */
 	}
 	if (ret < 0 && (!pk_last_error()->why || !*pk_last_error()->why))
 		abort();

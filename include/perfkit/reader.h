@@ -231,8 +231,9 @@ PK_API int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order
  * user records, records of no known event, times of 0 such as the
  * synthesized ones) is delivered as soon as it is read.  The queue holds
  * about two rounds; a file without rounds is delivered in halves of the
- * queued time span once 256 MiB are queued.  In file order, records come
- * as the file holds them.
+ * queued time span once the queue's memory (the buffers its records are
+ * in, and its entries) passes 16 MiB.  In file order, records come as
+ * the file holds them.
  *
  * In both orders a COMPRESSED record (perf record -z) is not delivered:
  * the records it expands to are, in its place (one zstd stream over the
@@ -380,6 +381,16 @@ PK_API int pk_data_reader_compression(const struct pk_data_reader *r, struct pk_
  * record carries no id or an id of no event (perf's own record types).
  */
 PK_API int pk_data_reader_event_of(const struct pk_data_reader *r, const struct perf_event_header *rec);
+
+/*
+ * pk_data_reader_last_event - pk_data_reader_event_of for the record
+ * pk_data_reader_next delivered last, most often without looking for it
+ * again: the reader found it while reading the record.  Returns the
+ * index (>= 0); -ENOENT as pk_data_reader_event_of, or when no record
+ * was delivered yet or pk_data_reader_next's last call returned 0 or an
+ * error.
+ */
+PK_API int pk_data_reader_last_event(const struct pk_data_reader *r);
 
 /* pk_data_reader_attr_of - the attr to decode `rec` with (pk_record_decode):
  * that of pk_data_reader_event_of, or NULL when no event is found. */

@@ -334,7 +334,7 @@ static int offcpu(struct report_run *run, int ev, const struct pk_record *d,
 static __attribute__((noinline)) int report_record(struct report_run *run,
 						   const struct perf_event_header *h)
 {
-	int ev = pk_data_reader_event_of(run->r, h);
+	int ev = pk_data_reader_last_event(run->r);	/* h is the record just read */
 	const struct perf_event_attr *attr = ev >= 0 ? pk_data_reader_attr(run->r, (size_t)ev) : NULL;
 	struct pk_record d;	/* not zeroed: pk_record_decode writes all of it */
 	struct pk_resolved_sample rs;

@@ -436,7 +436,7 @@ static int setup(struct script_run *run)
 
 static int sample(struct script_run *run, const struct perf_event_header *rec)
 {
-	int ev = pk_data_reader_event_of(run->r, rec);
+	int ev = pk_data_reader_last_event(run->r);	/* rec is the record just read */
 	struct pk_record d;	/* not zeroed: pk_record_decode zeroes what a sample leaves */
 	const struct perf_event_attr *a;
 	int err;

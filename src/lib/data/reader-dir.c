@@ -177,7 +177,7 @@ static void advance(struct pk_data_reader *r, size_t i)
 {
 	struct rd_cursor *c = &r->cur[i];
 	const struct perf_event_header *h;
-	int ret;
+	int ret, ev;
 
 	if (i)
 		swap_state(r, c);
@@ -197,7 +197,7 @@ static void advance(struct pk_data_reader *r, size_t i)
 		c->chunk_start = c->head_off;
 	}
 	c->head = h;
-	if (!pk__reader_record_time(r, h, &c->time))
+	if (!pk__reader_record_time(r, h, &c->time, &ev))
 		c->time = 0;
 }
 

@@ -59,7 +59,17 @@ struct rd_queued {
 	const unsigned char *rec;	/* its bytes, in buf */
 	struct rd_buf *buf;
 	uint32_t file;		/* a directory's (rd_cursor) */
+	int32_t ev;		/* its event's index, or PK__EV_UNKNOWN (pk_data_reader_last_event) */
 	uint64_t file_off;	/* where the file holds it (pk_data_reader_offset) */
+};
+/* An event index not known: pk_data_reader_last_event looks it up. */
+#define PK__EV_UNKNOWN (-1)
+
+/* A sample's layout for its time, for the sample_type seen last (st 0:
+ * none yet): the bytes of the fixed fields, TIME's offset. */
+struct rd_layout {
+	uint64_t st;
+	size_t fixed, at;
 };
 
 struct rd_order {
@@ -68,7 +78,6 @@ struct rd_order {
 	uint64_t round_off;		/* the pending FINISHED_ROUND's file offset */
 	struct rd_buf *spare[PK__READER_SPARE];	/* unpinned buffers for reuse */
 	size_t nr_spare;
-	size_t queued;			/* bytes of records queued, not delivered */
 	size_t nr_pinned;		/* buffers a queued or held record pins */
 	struct rd_buf *held;		/* that of the record delivered last, if queued */
 	size_t held_size;
@@ -84,10 +93,7 @@ struct rd_order {
 	bool round_pending;		/* a FINISHED_ROUND to deliver after the ready ones */
 	_Alignas(8) struct perf_event_header round;	/* handed out: 8-aligned like every record */
 	int src_end;			/* 0 while records come; then 1 (end) or the error */
-	/* pk__reader_record_time's sample layout, for the sample_type it saw
-	 * last (0: none yet): the bytes of the fixed fields, TIME's offset */
-	uint64_t time_st;
-	size_t time_fixed, time_at;
+	struct rd_layout time;		/* pk__reader_record_time's */
 };
 
 #define PK__READER_NR_TAKEN 32
@@ -158,6 +164,13 @@ struct pk_data_reader {
 	uint64_t nr_taken[PK__READER_NR_TAKEN];	/* user types (from 64) read, not delivered */
 	uint64_t rec_off;		/* file offset of the record stream_next handed out */
 	uint64_t cur_off;		/* that of the record pk_data_reader_next delivered */
+	const struct perf_event_header *cur_rec;	/* that record (NULL: none, or the end) */
+	int cur_ev;			/* its event's index, or PK__EV_UNKNOWN */
+	/* the id pk__reader_event_of found last and its event's index, while
+	 * have_last_id (forgotten when an event is added) */
+	bool have_last_id;
+	uint64_t last_id;
+	int last_id_ev;
 	uint64_t skip, skip_at;		/* an AUXTRACE's trace data still to skip, and where it is */
 	struct pk_data_reader_stats stats;	/* the AUX area records skipped */
 	int err;			/* the damage met, returned again */
@@ -180,16 +193,26 @@ static inline uint64_t pk__reader_u64(const struct pk_data_reader *r, const unsi
 	return r->swap ? __builtin_bswap64(v) : v;
 }
 
+/* pk__reader_attr - event i's attr (i < nr_events). */
+static inline const struct perf_event_attr *pk__reader_attr(const struct pk_data_reader *r, size_t i)
+{
+	return (const struct perf_event_attr *)(const void *)r->ev[i]->attr;
+}
+
 /* reader.c */
 int pk__reader_read_at(struct pk_data_reader *r, void *p, size_t len, uint64_t off, const char *what);
-/* Add an event: `len` bytes of attr (zero-extended or cut to the reader's
- * size) and its ids; the attr's bytes are copied, the ids taken over. */
 /* pk__reader_name_tracepoints - name the file's unnamed tracepoint events
  * from its TRACING_DATA (reader-names.c).  Returns 0: a name it cannot
  * find stays perf's "unknown tracepoint". */
 int pk__reader_name_tracepoints(struct pk_data_reader *r);
 
+/* Add an event: `len` bytes of attr (zero-extended or cut to the reader's
+ * size) and its ids; the attr's bytes are copied, the ids taken over. */
 int pk__reader_add_event(struct pk_data_reader *r, const void *attr, size_t len, uint64_t *ids, size_t nr_ids);
+/* pk__reader_event_of - pk_data_reader_event_of, remembering the id it
+ * found and its event: the next record of that id (in most files, most
+ * records) skips the search through every event's ids. */
+int pk__reader_event_of(struct pk_data_reader *r, const struct perf_event_header *h);
 /* Decode what the accessors answer from feature `id` (strings, NRCPUS,
  * COMPRESSED, CMDLINE, EVENT_DESC's names); 0 for the others. */
 int pk__reader_decode_feature(struct pk_data_reader *r, unsigned int id);
@@ -233,6 +256,28 @@ int pk__reader_again(struct pk_data_reader *r);
  * negative errno (kept in r->err and returned again). */
 int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_header **rec);
 void pk__reader_stream_free(struct pk_data_reader *r);
+
+/* Records the stream would hand out next as they lie, one after the
+ * other, in one of its buffers: in a file of this machine's byte order
+ * (or such a pipe-mode stream) with no trace data to skip and no
+ * COMPRESSED record's expansion to go on with, its next bytes in buf; or
+ * the bytes dbuf holds expanded. */
+struct rd_window {
+	const unsigned char *p;	/* the next record, 8-aligned */
+	size_t len;		/* the bytes from p on, read and in the data section */
+	uint64_t off;		/* p's file offset, or the COMPRESSED record's (expanded) */
+	bool expanded;		/* every record of it has the offset off */
+	struct rd_buf *buf;	/* the buffer p lies in */
+};
+/* pk__reader_stream_window - false when the stream is in no such state (or
+ * met damage), else true with *w.  The caller may take only whole
+ * PERF_RECORD_SAMPLE records from w's start on, of a size that is a
+ * multiple of 8 and at least 8: pk__reader_stream_next would hand those
+ * out as they are, each with its offset as rec_off.  Then
+ * pk__reader_stream_took says how many bytes it took, the last record's
+ * offset `at`. */
+bool pk__reader_stream_window(const struct pk_data_reader *r, struct rd_window *w);
+void pk__reader_stream_took(struct pk_data_reader *r, const struct rd_window *w, size_t n, uint64_t at);
 /* The record last handed out by pk__reader_stream_raw, of `size` bytes,
  * read again by the next call: how pipe-mode open looks ahead. */
 void pk__reader_stream_unread(struct pk_data_reader *r, size_t size);
@@ -253,14 +298,19 @@ int pk__reader_dir_next(struct pk_data_reader *r, const struct perf_event_header
 void pk__reader_dir_free(struct pk_data_reader *r);
 
 /* reader-order.c: _record_time is the time perf orders a record by,
- * false when it has none (delivered as soon as read). */
+ * false when it has none (delivered as soon as read), with in *ev the
+ * index of its event when it looked the event up and found it, else
+ * PK__EV_UNKNOWN.  _forget_events: an event is being added, so the
+ * indexes kept for queued records may no longer be
+ * pk_data_reader_event_of's (they are looked up again when asked). */
 void pk__reader_order_free(struct pk_data_reader *r);
+void pk__reader_order_forget_events(struct pk_data_reader *r);
 /* A new rd_buf's mem (NULL: out of memory, said); let one go: freed now,
  * or when its last queued record is done with; the stream moving off
  * one (a drop that first copies out the records of a sparse one). */
 unsigned char *pk__reader_buf_new(struct pk_data_reader *r);
 void pk__reader_buf_drop(unsigned char *mem);
 void pk__reader_buf_leave(struct pk_data_reader *r, unsigned char *mem);
-bool pk__reader_record_time(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t);
+bool pk__reader_record_time(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t, int *ev);
 
 #endif

@@ -78,44 +78,56 @@ static inline unsigned int bits(uint64_t x)
 	return (unsigned int)((x * 0x0101010101010101ull) >> 56);
 }
 
+/* A sample's time (its attr's sample_type `st`) as pk__reader_record_time
+ * gives it: pk_sample_peek's answer, read directly (it showed in report's
+ * profile): the time when the record holds all of the fixed fields
+ * IDENTIFIER .. PERIOD, as peek requires; TIME is after IDENTIFIER, IP and
+ * TID.  The layout is worked out once per sample_type (a file has one or
+ * a few). */
+static inline bool sample_time(struct rd_layout *l, uint64_t st, const struct perf_event_header *h, uint64_t *t)
+{
+	if (!(st & PERF_SAMPLE_TIME))
+		return false;
+	if (st != l->st) {
+		l->fixed = 8 * (size_t)bits(st & SAMPLE_FIXED);
+		l->at = 8 + 8 * (size_t)bits(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+		l->st = st;
+	}
+	if (h->size < sizeof(*h) || h->size - sizeof(*h) < l->fixed)
+		return false;
+	memcpy(t, (const unsigned char *)h + l->at, sizeof(*t));
+	return *t != 0 && *t != UINT64_MAX;
+}
+
+/* Another record's time, from its sample_id_all trailer. */
+static bool trailer_time(const struct perf_event_attr *a, const struct perf_event_header *h, uint64_t *t)
+{
+	/* made here only: zeroing a whole pk_record per sample showed */
+	struct pk_record d = { .size = sizeof(d) };
+
+	if (!(a->sample_type & PERF_SAMPLE_TIME) || !a->sample_id_all || pk_record_decode(h, a, &d) != 0 ||
+	    !(d.id.fields & PERF_SAMPLE_TIME))
+		return false;
+	*t = d.id.time;
+	return *t != 0 && *t != UINT64_MAX;
+}
+
 /* The time perf orders `h` by, or false when it has none (perf's -ETIME:
  * delivered at once).  A record of no known event has none either. */
-bool pk__reader_record_time(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t)
+bool pk__reader_record_time(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t *t, int *ev)
 {
 	const struct perf_event_attr *a;
+	int i;
 
+	*ev = PK__EV_UNKNOWN;
 	if (h->type >= PERF_RECORD_MAX)
 		return false;
-	a = pk_data_reader_attr_of(r, h);
-	if (!a || !(a->sample_type & PERF_SAMPLE_TIME))
-		return false;
-	if (h->type == PERF_RECORD_SAMPLE) {
-		/* pk_sample_peek's answer, read directly (it showed in report's
-		 * profile): the time when the record holds all of the fixed
-		 * fields IDENTIFIER .. PERIOD, as peek requires; TIME is after
-		 * IDENTIFIER, IP and TID.  The layout is worked out once per
-		 * sample_type (a file has one or a few). */
-		struct rd_order *o = &r->order;
-		uint64_t st = a->sample_type;
-
-		if (st != o->time_st) {
-			o->time_fixed = 8 * (size_t)bits(st & SAMPLE_FIXED);
-			o->time_at = 8 + 8 * (size_t)bits(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-								PERF_SAMPLE_TID));
-			o->time_st = st;
-		}
-		if (h->size < sizeof(*h) || h->size - sizeof(*h) < o->time_fixed)
-			return false;
-		memcpy(t, (const unsigned char *)h + o->time_at, sizeof(*t));
-	} else {
-		/* made here only: zeroing a whole pk_record per sample showed */
-		struct pk_record d = { .size = sizeof(d) };
-
-		if (!a->sample_id_all || pk_record_decode(h, a, &d) != 0 || !(d.id.fields & PERF_SAMPLE_TIME))
-			return false;
-		*t = d.id.time;
-	}
-	return *t != 0 && *t != UINT64_MAX;
+	i = pk__reader_event_of(r, h);
+	if (i < 0)
+		return false;	/* looked up again when asked: the lookup's error record */
+	*ev = i;
+	a = pk__reader_attr(r, (size_t)i);
+	return h->type == PERF_RECORD_SAMPLE ? sample_time(&r->order.time, a->sample_type, h, t) : trailer_time(a, h, t);
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t unit, const char *what)
@@ -284,7 +296,7 @@ void pk__reader_order_free(struct pk_data_reader *r)
 }
 
 /* Queue `h` where it lies: no copy, its buffer pinned. */
-static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t t)
+static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t t, int ev)
 {
 	struct rd_order *o = &r->order;
 	struct rd_buf *b;
@@ -312,12 +324,11 @@ static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, 
 		o->nr_unordered++;	/* perf counts these as "out of order events" */
 	if (t > o->max_time)
 		o->max_time = t;
-	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, (const unsigned char *)h, b,
-					      (uint32_t)r->cur_file, r->nr_cur ? r->cur_off : r->rec_off };
+	o->q[o->nr_q++] = (struct rd_queued){ t, o->seq++, (const unsigned char *)h, b, (uint32_t)r->cur_file,
+					      ev, r->nr_cur ? r->cur_off : r->rec_off };
 	if (!b->live++)
 		o->nr_pinned++;
 	b->bytes += h->size;
-	o->queued += h->size;
 	return 0;
 }
 
@@ -417,13 +428,26 @@ static int failed(struct pk_data_reader *r, int err)
 	return err;
 }
 
+/* Once the queue's memory is past QUEUE_MAX: sort it, and make the
+ * older half of its time span ready. */
+static int bound(struct rd_order *o)
+{
+	int err;
+
+	if (footprint(o) <= QUEUE_MAX)
+		return 0;
+	if ((err = flush(o, UINT64_MAX)) != 0)	/* sorts; */
+		return err;
+	return flush(o, o->q[o->head].time + (o->q[o->nr_q - 1].time - o->q[o->head].time) / 2);	/* half goes */
+}
+
 /* What to do with the next record read: deliver it now (1, in *rec),
  * queue it, or take it as the end of a round (0 for both). */
 static int take(struct pk_data_reader *r, const struct perf_event_header *h, const struct perf_event_header **rec)
 {
 	struct rd_order *o = &r->order;
 	uint64_t t;
-	int err;
+	int err, ev;
 
 	if (h->type == PK__RECORD_FINISHED_ROUND && h->size == sizeof(*h)) {
 		/* perf flushes up to the latest time of the round before: a
@@ -436,54 +460,191 @@ static int take(struct pk_data_reader *r, const struct perf_event_header *h, con
 		o->round_pending = true;
 		return 0;
 	}
-	if (!pk__reader_record_time(r, h, &t)) {
-		*rec = h;
+	if (!pk__reader_record_time(r, h, &t, &ev)) {
+		*rec = r->cur_rec = h;
+		r->cur_ev = ev;
 		return 1;
 	}
-	err = enqueue(r, h, t);
-	if (!err && footprint(o) > QUEUE_MAX && !(err = flush(o, UINT64_MAX)))	/* sorts; */
-		err = flush(o, o->q[o->head].time + (o->q[o->nr_q - 1].time - o->q[o->head].time) / 2);	/* half goes */
+	err = enqueue(r, h, t, ev);
+	if (!err)
+		err = bound(o);
 	return err ? failed(r, err) : 0;
+}
+
+/* What take_samples' loop did: bytes of the window taken, the last
+ * record's offset and event, and the queue's state, kept in locals while
+ * it ran (stores into the queue could be any of the reader's fields, for
+ * all the compiler knows). */
+struct taken {
+	size_t k, nr_q;
+	uint64_t at, max_time, nr_unordered;
+	int ev;
+};
+
+/* Where take_samples' loop stops queueing into buffer b: at the queue's
+ * capacity, or once it queued one entry more than footprint() allows
+ * (then bound() flushes, as after take()). */
+static size_t queue_stop(const struct rd_order *o, const struct rd_buf *b)
+{
+	size_t pinned = (o->nr_pinned + !b->live) * (sizeof(struct rd_buf) + PK__READER_BUF_SIZE);
+	size_t full = pinned <= QUEUE_MAX ? o->head + (QUEUE_MAX - pinned) / (2 * sizeof(*o->q)) : 0;
+
+	return full < o->cap_q ? full + 1 : o->cap_q;
+}
+
+/* take_samples' loop: queue the samples at the start of w, one after the
+ * other, until another record or queue_stop.  Returns the sample it
+ * stopped at when it has no time (taken, to deliver now), else NULL; in
+ * *s what it did.  Not inlined: in next_any, its locals did not fit the
+ * registers. */
+static __attribute__((noinline)) const struct perf_event_header *
+queue_samples(struct pk_data_reader *r, const struct rd_window *w, struct taken *s)
+{
+	struct rd_order *o = &r->order;
+	struct rd_queued *q = o->q;
+	struct rd_layout lay = o->time;
+	const struct perf_event_header *h, *now = NULL;
+	const unsigned char *p = w->p, *end = w->p + w->len;
+	size_t nr_q = o->nr_q, stop = queue_stop(o, w->buf);
+	uint64_t seq = o->seq - nr_q;	/* an entry's seq: this plus its index */
+	uint64_t step = w->expanded ? 0 : UINT64_MAX, base = w->off - ((uintptr_t)p & step);	/* at: */
+	uint64_t at = 0, t, max_time = o->max_time, nr_unordered = 0;
+	uint64_t st0 = r->nr_events ? pk__reader_attr(r, 0)->sample_type : 0;
+	bool one = r->nr_events == 1;
+	int ev = 0;
+
+	for (; nr_q < stop && end - p >= (ptrdiff_t)sizeof(*h); p += h->size) {
+		h = (const struct perf_event_header *)(const void *)p;
+		if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) || h->size % 8 || h->size > end - p)
+			break;
+		at = base + ((uintptr_t)p & step);	/* off, or off and p's place in w */
+		ev = one ? 0 : pk__reader_event_of(r, h);
+		if (ev < 0 || !sample_time(&lay, ev ? pk__reader_attr(r, (size_t)ev)->sample_type : st0, h, &t)) {
+			now = h;
+			p += h->size;
+			break;
+		}
+		nr_unordered += t < o->last_flush;	/* perf's "out of order events" */
+		max_time = t > max_time ? t : max_time;
+		q[nr_q] = (struct rd_queued){ t, seq + nr_q, (const unsigned char *)h, w->buf, 0, ev, at };
+		nr_q++;
+	}
+	o->time = lay;
+	*s = (struct taken){ (size_t)(p - w->p), nr_q, at, max_time, nr_unordered, ev };
+	return now;
+}
+
+/* take()'s common case, fast: the samples that lie one after the other in
+ * one of the stream's buffers (pk__reader_stream_window) are queued or,
+ * the first without a time, delivered (1, in *rec), exactly as take()
+ * would.  Returns 1; 2 after queueing some; 0 when it took no record (the
+ * next one is left to take()); or a negative errno.  Not for a directory,
+ * whose files' records are merged first. */
+static int take_samples(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
+	struct rd_order *o = &r->order;
+	const struct perf_event_header *now;
+	struct rd_window w;
+	struct taken s;
+	size_t n;
+	int err;
+
+	if (r->nr_cur || !pk__reader_stream_window(r, &w))
+		return 0;
+	now = queue_samples(r, &w, &s);
+	if (!s.k)
+		return 0;
+	pk__reader_stream_took(r, &w, s.k, s.at);
+	n = s.nr_q - o->nr_q;
+	if (n && !w.buf->live)
+		o->nr_pinned++;
+	w.buf->live += n;
+	w.buf->bytes += s.k - (now ? now->size : 0);	/* the rest was queued */
+	o->nr_q = s.nr_q;
+	o->seq += n;
+	o->max_time = s.max_time;
+	o->nr_unordered += s.nr_unordered;
+	if (now) {
+		*rec = r->cur_rec = now;
+		r->cur_ev = s.ev >= 0 ? s.ev : PK__EV_UNKNOWN;
+		r->cur_off = s.at;
+		return 1;
+	}
+	err = bound(o);
+	return err ? failed(r, err) : 2;
 }
 
 static int deliver_round(struct pk_data_reader *r, const struct perf_event_header **rec)
 {
 	r->order.round_pending = false;
 	r->cur_off = r->order.round_off;
-	*rec = &r->order.round;
+	*rec = r->cur_rec = &r->order.round;
 	return 1;
 }
 
-int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header **rec)
+/* The next ready record: its bytes stay, its buffer pinned (held), until
+ * the next call. */
+static inline int deliver(struct pk_data_reader *r, const struct perf_event_header **rec)
 {
 	struct rd_order *o = &r->order;
+	const struct rd_queued *e = &o->q[o->next_ready++];
+	const struct perf_event_header *h = (const struct perf_event_header *)(const void *)e->rec;
+
+	o->last_flush = e->time;
+	r->cur_off = e->file_off;
+	r->cur_file = e->file;
+	r->cur_ev = e->ev;
+	*rec = r->cur_rec = h;
+	o->held = e->buf;
+	o->held_size = h->size;
+	return 1;
+}
+
+/* Read on: 1 with a record to deliver now (in *rec), 0 after one was
+ * queued or taken, or the end or damage met (in src_end), or a
+ * negative errno. */
+static int read_on(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
 	const struct perf_event_header *h;
+	int ret = take_samples(r, rec);
+
+	if (ret)
+		return ret == 2 ? 0 : ret;
+	ret = r->nr_cur ? pk__reader_dir_next(r, &h) : pk__reader_stream_next(r, &h);
+	if (ret <= 0) {
+		r->order.src_end = ret ? ret : 1;
+		return 0;
+	}
+	ret = take(r, h, rec);
+	if (ret > 0 && !r->nr_cur)
+		r->cur_off = r->rec_off;	/* dir_next set it, and cur_file */
+	return ret;
+}
+
+/* pk_data_reader_next's every case but the commonest.  Not inlined:
+ * pk_data_reader_next stays small, with no registers to save. */
+static __attribute__((noinline)) int next_any(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
+	struct rd_order *o = &r->order;
 	int ret;
 
 	o->started = true;
-	if (o->file_order && r->nr_cur)
-		return pk__reader_dir_next(r, rec);	/* a directory: perf's read order */
+	r->cur_rec = NULL;
+	r->cur_ev = PK__EV_UNKNOWN;
 	if (o->file_order) {
-		ret = pk__reader_stream_next(r, rec);
-		r->cur_off = r->rec_off;
+		/* a directory's in perf's read order */
+		ret = r->nr_cur ? pk__reader_dir_next(r, rec) : pk__reader_stream_next(r, rec);
+		if (!r->nr_cur)
+			r->cur_off = r->rec_off;
+		r->cur_rec = ret > 0 ? *rec : NULL;
 		return ret;
 	}
 	release_held(o);
 	for (;;) {
 		if (o->round_pending && (o->round_first || o->next_ready == o->nr_ready))
 			return deliver_round(r, rec);
-		if (o->next_ready < o->nr_ready) {
-			const struct rd_queued *e = &o->q[o->next_ready++];
-
-			o->last_flush = e->time;
-			r->cur_off = e->file_off;
-			r->cur_file = e->file;
-			*rec = (const struct perf_event_header *)(const void *)e->rec;
-			o->queued -= (*rec)->size;
-			o->held = e->buf;	/* its bytes stay until the next call */
-			o->held_size = (*rec)->size;
-			return 1;
-		}
+		if (o->next_ready < o->nr_ready)
+			return deliver(r, rec);
 		if (o->nr_ready > o->head)
 			compact(o);
 		if (o->src_end) {
@@ -493,13 +654,29 @@ int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header
 				return failed(r, ret);
 			continue;
 		}
-		ret = r->nr_cur ? pk__reader_dir_next(r, &h) : pk__reader_stream_next(r, &h);
-		if (ret <= 0)
-			o->src_end = ret ? ret : 1;
-		else if ((ret = take(r, h, rec)) != 0) {
-			if (!r->nr_cur)
-				r->cur_off = r->rec_off;	/* dir_next set it, and cur_file */
+		if ((ret = read_on(r, rec)) != 0)
 			return ret;
-		}
 	}
+}
+
+int pk_data_reader_next(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
+	struct rd_order *o = &r->order;
+
+	/* the commonest case, a ready record (a pending round comes after
+	 * them, but for perf -D's order) */
+	if (o->next_ready < o->nr_ready && !(o->round_pending && o->round_first)) {
+		release_held(o);
+		return deliver(r, rec);
+	}
+	return next_any(r, rec);
+}
+
+void pk__reader_order_forget_events(struct pk_data_reader *r)
+{
+	struct rd_order *o = &r->order;
+
+	r->cur_ev = PK__EV_UNKNOWN;
+	for (size_t i = o->next_ready; i < o->nr_q; i++)
+		o->q[i].ev = PK__EV_UNKNOWN;
 }

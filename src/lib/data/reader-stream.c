@@ -519,6 +519,35 @@ int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_hea
 	return ret;
 }
 
+bool pk__reader_stream_window(const struct pk_data_reader *r, struct rd_window *w)
+{
+	uint64_t pos = r->buf_off + r->buf_pos;
+
+	if (r->err || r->swap)
+		return false;
+	if (r->dbuf_pos < r->dbuf_len) {	/* inner_next's, first */
+		*w = (struct rd_window){ r->dbuf + r->dbuf_pos, r->dbuf_len - r->dbuf_pos, r->dbuf_at, true,
+					 PK__RD_BUF(r->dbuf) };
+		return true;
+	}
+	/* raw_next's, as buffered_next takes them, in a pipe too */
+	if (r->zin_pos < r->zin_len || r->zout_full || r->skip || (r->buf_pos % 8) || pos >= r->data_end)
+		return false;
+	*w = (struct rd_window){ r->buf + r->buf_pos, r->buf_len - r->buf_pos, pos, false, PK__RD_BUF(r->buf) };
+	if (w->len > r->data_end - pos)
+		w->len = (size_t)(r->data_end - pos);
+	return true;
+}
+
+void pk__reader_stream_took(struct pk_data_reader *r, const struct rd_window *w, size_t n, uint64_t at)
+{
+	if (w->expanded)
+		r->dbuf_pos += n;
+	else
+		r->buf_pos += n;
+	r->rec_off = at;
+}
+
 void pk__reader_stream_free(struct pk_data_reader *r)
 {
 	ZSTD_freeDStream(r->zds);

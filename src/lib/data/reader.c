@@ -116,6 +116,9 @@ int pk__reader_add_event(struct pk_data_reader *r, const void *attr, size_t len,
 		free(ids);
 		return pk__error_nomem("an event");
 	}
+	/* the events' answers found so far may change with another event */
+	r->have_last_id = false;
+	pk__reader_order_forget_events(r);
 	memcpy(e->attr, attr, len < PK_DATA_READER_ATTR_SIZE ? len : PK_DATA_READER_ATTR_SIZE);
 	e->ids = ids;
 	e->nr_ids = nr_ids;
@@ -736,21 +739,50 @@ uint64_t pk_data_reader_nr_taken(const struct pk_data_reader *r, uint32_t type)
 	return type >= 64 && type - 64 < PK__READER_NR_TAKEN ? r->nr_taken[type - 64] : 0;
 }
 
-int pk_data_reader_event_of(const struct pk_data_reader *r, const struct perf_event_header *rec)
+/* The event of `rec` as pk_data_reader_event_of finds it, with in *id
+ * the id it found (when it looked for one). */
+static int find_event(const struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t *id)
 {
-	uint64_t id;
-
 	if (r->nr_events == 1)
 		return 0;
 	if (!r->nr_events || rec->type >= PERF_RECORD_MAX)
 		return -ENOENT;
-	if (pk_record_event_id(rec, pk_data_reader_attr(r, 0), &id) < 0)
+	if (pk_record_event_id(rec, pk_data_reader_attr(r, 0), id) < 0)
 		return -ENOENT;
+	if (r->have_last_id && *id == r->last_id)
+		return r->last_id_ev;
 	for (size_t i = 0; i < r->nr_events; i++)
 		for (size_t j = 0; j < r->ev[i]->nr_ids; j++)
-			if (r->ev[i]->ids[j] == id)
+			if (r->ev[i]->ids[j] == *id)
 				return (int)i;
 	return -ENOENT;
+}
+
+int pk_data_reader_event_of(const struct pk_data_reader *r, const struct perf_event_header *rec)
+{
+	uint64_t id;
+
+	return find_event(r, rec, &id);
+}
+
+int pk__reader_event_of(struct pk_data_reader *r, const struct perf_event_header *h)
+{
+	uint64_t id;
+	int ev = find_event(r, h, &id);
+
+	if (ev >= 0 && r->nr_events > 1) {
+		r->have_last_id = true;
+		r->last_id = id;
+		r->last_id_ev = ev;
+	}
+	return ev;
+}
+
+int pk_data_reader_last_event(const struct pk_data_reader *r)
+{
+	if (!r->cur_rec)
+		return -ENOENT;
+	return r->cur_ev >= 0 ? r->cur_ev : pk_data_reader_event_of(r, r->cur_rec);
 }
 
 const struct perf_event_attr *pk_data_reader_attr_of(const struct pk_data_reader *r,

@@ -320,6 +320,7 @@ static void sequence(const char *p, enum pk_data_order order, char *out, size_t 
 		const uint64_t *u = (const uint64_t *)(const void *)h;
 
 		assert_int_equal((uintptr_t)h % 8, 0);
+		assert_int_equal(pk_data_reader_last_event(r), pk_data_reader_event_of(r, h));
 		if (h->type == PERF_RECORD_SAMPLE)
 			at += (size_t)snprintf(out + at, len - at, "S%llu ", (unsigned long long)u[4]);
 		else if (h->type == PERF_RECORD_COMM)

@@ -6,8 +6,10 @@
  * record and header records after the samples, read through a pipe and as
  * a file: the events, features and records it holds, and the header
  * records taken, known when the contract says; tracepoints no record
- * names, named from the tracing data once it has arrived.  The same stream cut at every byte: an error naming what
- * is wrong or a clean end, never a hang or a crash.  With the argument
+ * names, named from the tracing data once it has arrived; samples queued
+ * before their event's HEADER_ATTR, delivered as that event's.  The same
+ * stream cut at every byte: an error naming what is wrong or a clean end,
+ * never a hang or a crash.  With the argument
  * "oracle", streams perf 6.1 writes, piped straight into the reader and
  * compared with perf's own reading of them and with the same workload
  * recorded to a file.
@@ -256,6 +258,7 @@ static void check_stream(struct pk_data_reader *r)
 			assert_int_equal(s.time, times[n]);
 			assert_int_equal(pk_data_reader_event_of(r, h), times[n] == 100);
 		}
+		assert_int_equal(pk_data_reader_last_event(r), pk_data_reader_event_of(r, h));
 		n++;
 	}
 	assert_int_equal(ret, 0);
@@ -425,6 +428,50 @@ static void test_pipe_cut(void **state)
 	assert_int_equal(end, 0);
 }
 
+/* An event whose HEADER_ATTR comes after samples of its id were queued:
+ * they were read as the one event's, and are delivered as the new one's,
+ * as pk_data_reader_event_of finds it then; pk_data_reader_last_event
+ * agrees with it, and says -ENOENT before the first record and at the end. */
+static void test_pipe_late_attr(void **state)
+{
+	static const uint64_t ids0[] = { 77 }, ids1[] = { 90 };
+	static const uint32_t kinds[] = { 68, 9, 9, 9, 68 };
+	static const int evs[] = { -ENOENT, 1, 1, 0, -ENOENT };	/* two events by the first round */
+	struct perf_event_header round = { 68, 0, 8 };
+	const struct perf_event_header *h;
+	struct pk_data_reader *r;
+	struct bytes b = { .len = 0 };
+	size_t n = 0;
+	int fd, ret;
+
+	(void)state;
+	put(&b, "PERFILE2", 8);
+	put_u64(&b, 16);
+	put_attr(&b, PERF_COUNT_SW_TASK_CLOCK, ids0, 1);
+	put_sample(&b, 77, 300);
+	put_sample(&b, 90, 100);
+	put_attr(&b, PERF_COUNT_SW_PAGE_FAULTS, ids1, 1);
+	put(&b, &round, sizeof(round));
+	put_sample(&b, 90, 200);
+	put(&b, &round, sizeof(round));
+	fd = pipe_of(b.p, b.len);
+	assert_int_equal(pk_data_reader_open_fd(fd, "the pipe", &r), 0);
+	assert_int_equal(pk_data_reader_nr_events(r), 1);
+	assert_int_equal(pk_data_reader_last_event(r), -ENOENT);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		assert_true(n < 5);
+		assert_int_equal(h->type, kinds[n]);
+		assert_int_equal(pk_data_reader_event_of(r, h), evs[n]);
+		assert_int_equal(pk_data_reader_last_event(r), evs[n]);
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, 5);
+	assert_int_equal(pk_data_reader_last_event(r), -ENOENT);
+	pk_data_reader_free(r);
+	close(fd);
+}
+
 /* A damaged header record is named with its offset. */
 static void test_pipe_damage(void **state)
 {
@@ -591,6 +638,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pipe_cut),
 		cmocka_unit_test(test_pipe_damage),
 		cmocka_unit_test(test_pipe_tracepoint_names),
+		cmocka_unit_test(test_pipe_late_attr),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_pipe),
