@@ -302,10 +302,12 @@ static int enqueue(struct pk_data_reader *r, const struct perf_event_header *h, 
 	struct rd_buf *b;
 	int err;
 
-	/* The delivered entries' room, reused when it is most of the array
-	 * (else the array doubles): the live entries move once per three
-	 * arrays' worth of records, not once a round. */
-	if (o->nr_q == o->cap_q && o->head && o->head >= 3 * (o->nr_q - o->head)) {
+	/* The delivered entries' room, reused when it is half the array or
+	 * more (else the array doubles): the live entries move at most once
+	 * per array's worth of records, not once a round, and the array stays
+	 * near twice the live queue (a page first written costs this VM more
+	 * than moving 4 KiB of entries). */
+	if (o->nr_q == o->cap_q && o->head && o->head >= o->nr_q - o->head) {
 		memmove(o->q, o->q + o->head, (o->nr_q - o->head) * sizeof(*o->q));
 		o->nr_q -= o->head;
 		o->next_ready -= o->head;
