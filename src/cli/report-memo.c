@@ -80,6 +80,7 @@ struct report_memo {
 	bool raw;		/* report_memo_record may take repeats before they are decoded */
 	uint32_t nr_seen, nr_hits;	/* in this window of MEMO_WINDOW samples */
 	struct memo_slot *cur;	/* the slot the caller's sample fills, or NULL */
+	struct memo_slot *last;	/* report_memo_record's last hit, or NULL */
 	struct memo_layout layout;	/* report_memo_record's, of the last sample_type */
 	uint16_t used[MEMO_SLOTS];	/* the slots that held a key, for flush and free */
 	size_t nr_used;
@@ -394,11 +395,18 @@ int report_memo_record(struct report_memo *m, size_t ev, const struct perf_event
 			return 0;
 		key.ips = (const uint64_t *)(const void *)((const char *)h + l->chain + 8);	/* 8-aligned */
 	}
-	hash = key_hash(&key);
-	t = &m->tags[hash & (MEMO_SLOTS - 1)];
-	k = &m->slots[hash & (MEMO_SLOTS - 1)];
-	if (t->gen != m->gen || t->hash != hash || !k->kept || !same_key(k, &key))
-		return 0;	/* the decoded path finds out the rest */
+	/* Most samples repeat the one before (a hot loop): its slot is
+	 * tried first, without hashing.  A key has one slot, so finding it
+	 * there is what the hash would find. */
+	k = m->last;
+	if (!k || m->tags[k - m->slots].gen != m->gen || !k->kept || !same_key(k, &key)) {
+		hash = key_hash(&key);
+		t = &m->tags[hash & (MEMO_SLOTS - 1)];
+		k = &m->slots[hash & (MEMO_SLOTS - 1)];
+		if (t->gen != m->gen || t->hash != hash || !k->kept || !same_key(k, &key))
+			return 0;	/* the decoded path finds out the rest */
+		m->last = k;
+	}
 	judge(m, true);
 	k->count++;
 	k->period += l->period ? u64_at(h, l->period) : attr->sample_period;
