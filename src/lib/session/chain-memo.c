@@ -13,26 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The samples of a hot workload repeat a few chains. */
-#define CHAIN_MEMO_SIZE 256	/* a power of two */
-
-struct chain_slot {
-	uint64_t hash;
-	uint32_t pid;
-	uint32_t gen;			/* 0: empty */
-	uint64_t id;			/* pk_resolved_sample.chain_id of its frames */
-	uint64_t *ips;			/* the key's chain, then its unwound addresses */
-	size_t nr_chain, nr_unwound, cap_ips;
-	struct pk_frame *frames;	/* what they resolved to */
-	size_t nr_frames, cap_frames;
-};
-
-struct pk__chain_memo {
-	uint32_t gen;			/* the live generation, never 0 */
-	uint64_t last_id;		/* the last chain id handed out */
-	struct chain_slot slots[CHAIN_MEMO_SIZE];
-};
-
 int pk__chain_memo_new(struct pk__chain_memo **out)
 {
 	if (!(*out = calloc(1, sizeof(**out))))
@@ -43,7 +23,7 @@ int pk__chain_memo_new(struct pk__chain_memo **out)
 
 void pk__chain_memo_free(struct pk__chain_memo *m)
 {
-	for (size_t i = 0; m && i < CHAIN_MEMO_SIZE; i++) {
+	for (size_t i = 0; m && i < PK__CHAIN_MEMO_SIZE; i++) {
 		free(m->slots[i].ips);
 		free(m->slots[i].frames);
 	}
@@ -53,56 +33,15 @@ void pk__chain_memo_free(struct pk__chain_memo *m)
 void pk__chain_memo_forget(struct pk__chain_memo *m)
 {
 	if (++m->gen == 0) {	/* wrapped: no slot may look current */
-		for (size_t i = 0; i < CHAIN_MEMO_SIZE; i++)
+		for (size_t i = 0; i < PK__CHAIN_MEMO_SIZE; i++)
 			m->slots[i].gen = 0;
 		m->gen = 1;
 	}
 }
 
-static uint64_t mix(uint64_t h, const uint64_t *ips, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		h = (h ^ ips[i]) * 0xff51afd7ed558ccdull;
-	return h;
-}
-
-uint64_t pk__chain_memo_hash(const struct pk__chain_key *k)
-{
-	uint64_t h = mix(((uint64_t)k->pid << 32 | k->nr_chain) * 0x9e3779b97f4a7c15ull, k->chain, k->nr_chain);
-
-	if (k->nr_unwound)
-		h = mix((h ^ k->nr_unwound) * 0x9e3779b97f4a7c15ull, k->unwound, k->nr_unwound);
-	return h ^ (h >> 29);
-}
-
-static size_t slot_of(uint64_t hash)
-{
-	return (hash >> 40) & (CHAIN_MEMO_SIZE - 1);
-}
-
-/* (memcmp and memcpy must not be given NULL, even for no bytes) */
-static bool same_ips(const uint64_t *a, const uint64_t *b, size_t n)
-{
-	return !n || !memcmp(a, b, n * sizeof(*a));
-}
-
-bool pk__chain_memo_get(const struct pk__chain_memo *m, const struct pk__chain_key *k,
-			const struct pk_frame **frames, size_t *nr, uint64_t *id)
-{
-	const struct chain_slot *c = &m->slots[slot_of(k->hash)];
-
-	if (c->gen != m->gen || c->hash != k->hash || c->pid != k->pid || c->nr_chain != k->nr_chain ||
-	    c->nr_unwound != k->nr_unwound || !same_ips(c->ips, k->chain, k->nr_chain) ||
-	    !same_ips(c->ips + k->nr_chain, k->unwound, k->nr_unwound))
-		return false;
-	*frames = c->frames;
-	*nr = c->nr_frames;
-	*id = c->id;
-	return true;
-}
 
 /* Room in c for n addresses and nr frames; false out of memory. */
-static bool slot_room(struct chain_slot *c, size_t n, size_t nr)
+static bool slot_room(struct pk__chain_slot *c, size_t n, size_t nr)
 {
 	if (n > c->cap_ips) {
 		uint64_t *ips = realloc(c->ips, n * sizeof(*ips));
@@ -126,7 +65,7 @@ static bool slot_room(struct chain_slot *c, size_t n, size_t nr)
 uint64_t pk__chain_memo_put(struct pk__chain_memo *m, const struct pk__chain_key *k,
 			    const struct pk_frame *frames, size_t nr)
 {
-	struct chain_slot *c = &m->slots[slot_of(k->hash)];
+	struct pk__chain_slot *c = &m->slots[pk__chain_memo_slot(k->hash)];
 
 	if (!k->nr_chain && !k->nr_unwound)
 		return 0;
