@@ -16,7 +16,12 @@
  * asks about __libc_start_call_main's frame with a wrong address in every
  * sample; a sample in printf or exit at the end would then get perf's
  * "sym+offset" where perfkit names the line, and the comparison would
- * depend on whether the timer hit those last microseconds.
+ * depend on whether the timer hit those last microseconds.  The exit's
+ * syscall is followed by code of main's own (a loop never reached): with
+ * nothing after it, the address a sample inside exit_group unwinds from
+ * lay past main's end, outside any CFI, and perf's libunwind and libdw
+ * each guessed a different caller there (perf printed ffffffffffffffff
+ * where perfkit went on to _start), about once in fifteen recordings.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,5 +45,6 @@ int main(int argc, char **argv)
 			 : "0"(1L), "D"(1L), "S"(p), "d"(buf + sizeof(buf) - p)
 			 : "rcx", "r11", "memory");
 	__asm__ volatile("syscall" : : "a"(231L), "D"(0L) : "rcx", "r11", "memory");
-	__builtin_unreachable();
+	for (;;)
+		;	/* never reached: keeps the exit's return address inside main */
 }
