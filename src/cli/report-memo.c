@@ -55,15 +55,11 @@ struct memo_kept {
 /* A slot is small: the table's pages are written only where keys land
  * (a page first written costs this VM several microseconds). */
 struct memo_slot {
-	/* the key (with its tag's hash) */
-	uint32_t ev, pid, tid, cpu;
-	uint32_t size;		/* the record's: one of the same layout and chain decodes alike */
-	uint16_t misc;
-	bool by_id;		/* ips: {the resolver's chain id} */
-	bool kept;		/* the second came: repeats from now on are counted here */
-	uint64_t ip;
+	/* the key (with its tag's hash), in memo_key's words */
+	uint64_t hdr, pidtid, evcpu, ip;
 	uint64_t *ips;
 	size_t nr_ips, cap_ips;
+	bool kept;		/* the second came: repeats from now on are counted here */
 	/* its repeats not yet added (by the key: one cache line for a repeat) */
 	uint64_t count, period;
 	const struct perf_event_attr *attr;
@@ -126,21 +122,45 @@ int report_memo_new(const struct report_opts *o, struct report_event *ev, size_t
 	return 0;
 }
 
-/* A sample's key, from its decoded record or straight from its bytes. */
+/* A sample's key, from its decoded record or straight from its bytes,
+ * in whole words, each made the same way on both paths and compared as
+ * one (a word compared right after being stored as two halves waits for
+ * the stores).  hdr: the record's header (its misc and size: records of
+ * one layout and chain decode alike); pidtid: TID's two u32s as the
+ * record has them; evcpu: the event's index in the high half (its top
+ * bit: ips is the resolver's chain id, report_memo_resolved), the CPU
+ * (or UINT32_MAX) in the low one. */
 struct memo_key {
-	uint32_t ev, pid, tid, cpu, size;
-	uint16_t misc;
-	bool by_id;		/* ips is the resolver's chain id (report_memo_resolved) */
-	uint64_t ip, nr;
+	uint64_t hdr, pidtid, evcpu, ip, nr;
 	const uint64_t *ips;
 };
+
+#define BY_ID (1ull << 63)
+
+static inline uint64_t two_u32(uint32_t lo_addr, uint32_t hi_addr)
+{
+	uint32_t w[2] = { lo_addr, hi_addr };
+	uint64_t v;
+
+	memcpy(&v, w, 8);
+	return v;
+}
+
+static inline uint64_t evcpu(size_t ev, uint32_t cpu)
+{
+	return (uint64_t)(uint32_t)ev << 32 | cpu;
+}
 
 static struct memo_key decoded_key(size_t ev, const struct pk_record *d)
 {
 	const struct pk_sample *s = &d->sample;
+	struct perf_event_header hdr = { PERF_RECORD_SAMPLE, d->misc, (uint16_t)d->len };
+	struct memo_key key = { 0, two_u32(s->pid, s->tid),
+				evcpu(ev, s->fields & PERF_SAMPLE_CPU ? s->cpu : UINT32_MAX), s->ip,
+				s->callchain.nr, s->callchain.ips };
 
-	return (struct memo_key){ (uint32_t)ev, s->pid, s->tid, s->fields & PERF_SAMPLE_CPU ? s->cpu : UINT32_MAX,
-				  (uint32_t)d->len, d->misc, false, s->ip, s->callchain.nr, s->callchain.ips };
+	memcpy(&key.hdr, &hdr, 8);
+	return key;
 }
 
 /* The key's hash: a multiply per word (the chain is most of it), the high
@@ -148,10 +168,10 @@ static struct memo_key decoded_key(size_t ev, const struct pk_record *d)
 static inline __attribute__((always_inline)) uint64_t key_hash(const struct memo_key *key)
 {
 	const uint64_t mul = 0x9e3779b97f4a7c15ull;
-	uint64_t h = (key->ev + 1ull) * mul;
+	uint64_t h = (key->evcpu + 1) * mul;
 
-	h = (h ^ ((uint64_t)key->pid << 32 | key->tid)) * mul;
-	h = (h ^ ((uint64_t)key->cpu << 17 | (uint64_t)key->by_id << 16 | key->misc)) * mul;
+	h = (h ^ key->pidtid) * mul;
+	h = (h ^ key->hdr) * mul;
 	h = (h ^ key->ip) * mul;
 	for (uint64_t i = 0; i < key->nr; i++)
 		h = (h ^ key->ips[i]) * mul;
@@ -160,9 +180,8 @@ static inline __attribute__((always_inline)) uint64_t key_hash(const struct memo
 
 static inline __attribute__((always_inline)) bool same_key(const struct memo_slot *k, const struct memo_key *key)
 {
-	if (k->ev != key->ev || k->pid != key->pid || k->tid != key->tid || k->cpu != key->cpu ||
-	    k->misc != key->misc || k->ip != key->ip || k->nr_ips != key->nr || k->size != key->size ||
-	    k->by_id != key->by_id)
+	if (k->ip != key->ip || k->pidtid != key->pidtid || k->hdr != key->hdr || k->evcpu != key->evcpu ||
+	    k->nr_ips != key->nr)
 		return false;
 	for (size_t i = 0; i < k->nr_ips; i++)	/* a few words: no memcmp call */
 		if (k->ips[i] != key->ips[i])
@@ -173,7 +192,7 @@ static inline __attribute__((always_inline)) bool same_key(const struct memo_slo
 /* Slot k's waiting repeats, added. */
 static int flush_slot(struct report_memo *m, struct memo_slot *slot)
 {
-	struct pk_hist *h = m->ev[slot->ev].hist;
+	struct pk_hist *h = m->ev[(uint32_t)(slot->evcpu >> 32) & ~(uint32_t)(BY_ID >> 32)].hist;
 	struct pk_sample none = { 0 };	/* the health reads a sample's stack copy alone: none here */
 	uint64_t n = slot->count, period = slot->period;
 	struct memo_kept *k = slot->k;
@@ -233,13 +252,9 @@ static void store_key(struct report_memo *m, struct memo_tag *t, struct memo_slo
 	if (key->nr)	/* (no chain: ips may be NULL, and memcpy's must not be) */
 		memcpy(k->ips, key->ips, key->nr * sizeof(*k->ips));
 	k->nr_ips = key->nr;
-	k->ev = key->ev;
-	k->pid = key->pid;
-	k->tid = key->tid;
-	k->cpu = key->cpu;
-	k->size = key->size;
-	k->misc = key->misc;
-	k->by_id = key->by_id;
+	k->hdr = key->hdr;
+	k->pidtid = key->pidtid;
+	k->evcpu = key->evcpu;
 	k->ip = key->ip;
 	k->attr = attr;
 	k->kept = false;
@@ -310,7 +325,7 @@ int report_memo_resolved(struct report_memo *m, size_t ev, const struct perf_eve
 	    rs->lbr)
 		return 0;
 	key = decoded_key(ev, d);
-	key.by_id = true;
+	key.evcpu |= BY_ID;
 	key.nr = 1;
 	key.ips = &rs->chain_id;
 	return lookup(m, &key, attr, period);
@@ -386,9 +401,8 @@ int report_memo_record(struct report_memo *m, size_t ev, const struct perf_event
 		layout(&m->layout, st);
 	if (h->size < l->min)
 		return 0;	/* damage: the decoder says what */
-	key = (struct memo_key){ (uint32_t)ev, l->tid ? u32_at(h, l->tid) : 0, l->tid ? u32_at(h, l->tid + 4) : 0,
-				 l->cpu ? u32_at(h, l->cpu) : UINT32_MAX, h->size, h->misc,
-				 false, l->ip ? u64_at(h, l->ip) : 0, 0, NULL };
+	key = (struct memo_key){ u64_at(h, 0), l->tid ? u64_at(h, l->tid) : 0,
+				 evcpu(ev, l->cpu ? u32_at(h, l->cpu) : UINT32_MAX), l->ip ? u64_at(h, l->ip) : 0, 0, NULL };
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		key.nr = u64_at(h, l->chain);
 		if (key.nr > (h->size - l->chain - 8) / 8)
