@@ -137,9 +137,9 @@ struct memo_key {
 
 #define BY_ID (1ull << 63)
 
-static inline uint64_t two_u32(uint32_t lo_addr, uint32_t hi_addr)
+static inline uint64_t two_u32(uint32_t first, uint32_t second)
 {
-	uint32_t w[2] = { lo_addr, hi_addr };
+	uint32_t w[2] = { first, second };
 	uint64_t v;
 
 	memcpy(&v, w, 8);
