@@ -338,8 +338,11 @@ static int each_line_whole(char *text, size_t len, struct walk *w)
 	return ret;
 }
 
-/* fd mapped read-only, its pages mapped at once, when it is a plain file
- * ending in a newline (every line then ends inside the file); else NULL. */
+/* fd mapped read-only when it is a plain file ending in a newline (every
+ * line then ends inside the file); else NULL.  Not MAP_POPULATE: the
+ * scan's own faults map the page cache 16 pages at a time (fault-around),
+ * which took this VM 0.4 ms for a 5.4 MB kallsyms where populating it
+ * took 0.7 ms. */
 static char *map_text(int fd, size_t *len)
 {
 	struct stat st;
@@ -348,7 +351,7 @@ static char *map_text(int fd, size_t *len)
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    (uint64_t)st.st_size >= SIZE_MAX / 2)
 		return NULL;
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (m == MAP_FAILED)
 		return NULL;
 	if (m[st.st_size - 1] != '\n') {
