@@ -6,7 +6,8 @@
  * kernel alone, its lines indexed, and then its sparse index checked
  * against a table of every line, mapped or read), 'e' an ELF file mapped
  * as a DSO (symbol tables, PLT entries, PT_LOAD segments, debuglink,
- * build-id), 'd' a name for the demangler, 'b' a perf.data BUILD_ID
+ * build-id), 'i' a kallsyms file's scan kept beside it and read back
+ * after the input's edits (kept_index), 'd' a name for the demangler, 'b' a perf.data BUILD_ID
  * feature section handed to the maps.  Each is loaded through pk_maps_resolve as a
  * report would, then addresses taken from the input are resolved; every
  * answer is checked against the contract (a symbol holds its address,
@@ -24,6 +25,7 @@
 
 #include "perfkit.h"
 #include "host/host.h"
+#include "symbols/kindex-cache.h"
 #include "symbols/symbols.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -151,6 +153,29 @@ static void same_answer(struct pk__symtab *t, struct pk__symtab *x, uint64_t add
 		abort();
 }
 
+/* At each line's address of the text and around it: the same answer
+ * from the table t and the index x (same), or from x a symbol whose
+ * name is terminated, or none. */
+static void lookups(struct pk__symtab *t, struct pk__symtab *x, const uint8_t *data, size_t size, bool same)
+{
+	for (size_t i = 0, n = 0; i < size && n < 256; n++) {
+		char line[24] = { 0 };
+		const struct pk__sym *b;
+		uint64_t a;
+
+		memcpy(line, data + i, size - i < 16 ? size - i : 16);
+		a = strtoull(line, NULL, 16);
+		for (uint64_t d = 0; d < 3; d++) {
+			if (same)
+				same_answer(t, x, a - 1 + d);
+			else if ((b = pk__symtab_find(x, a - 1 + d)) != NULL)
+				sink += strlen(b->name);
+		}
+		while (i < size && data[i++] != '\n')
+			;
+	}
+}
+
 /* The file's kernel lines through the sparse index (pk__kindex_scan)
  * and through a table of every line: the same errors, and at each line's
  * address and around it the same symbol. */
@@ -165,7 +190,7 @@ static void index_as_table(const char *path, const uint8_t *data, size_t size)
 	if (pk__symtab_new(&t) || pk__symtab_new(&x) || pk__kindex_new(&idx))
 		goto out;
 	r1 = pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, to_table, t, &text);
-	r2 = pk__kindex_scan(idx, path, size & 2, &tx);
+	r2 = pk__kindex_scan(idx, path, size & 2, false, &tx);
 	if ((r1 == -EACCES) != (r2 == -EACCES))
 		abort();
 	pk__symtab_own(t, text);
@@ -174,17 +199,7 @@ static void index_as_table(const char *path, const uint8_t *data, size_t size)
 	pk__symtab_finish(t, true);
 	pk__symtab_set_index(x, idx);
 	idx = NULL;
-	for (size_t i = 0, n = 0; i < size && n < 256; n++) {
-		char line[24] = { 0 };
-		uint64_t a;
-
-		memcpy(line, data + i, size - i < 16 ? size - i : 16);
-		a = strtoull(line, NULL, 16);
-		for (uint64_t d = 0; d < 3; d++)
-			same_answer(t, x, a - 1 + d);
-		while (i < size && data[i++] != '\n')
-			;
-	}
+	lookups(t, x, data, size, true);
 out:
 	pk__kindex_free(idx);
 	pk__symtab_free(t);
@@ -220,6 +235,130 @@ static void kallsyms(const uint8_t *data, size_t size)
 		pk_maps_free(m);
 	}
 	close(fd);
+}
+
+static char kdir[4096];	/* kept_index's directory under $TMPDIR, made once */
+
+static void remove_kdir(void)
+{
+	rmdir(kdir);
+}
+
+static bool have_kdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (kdir[0])
+		return true;
+	snprintf(kdir, sizeof(kdir), "%s/fuzz-kindex-XXXXXX", tmp ? tmp : "/tmp");
+	if (!mkdtemp(kdir)) {
+		kdir[0] = '\0';
+		return false;
+	}
+	atexit(remove_kdir);
+	return true;
+}
+
+static bool write_file(const char *path, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(p, 1, n, f) == n;
+
+	return f && !fclose(f) && ok;
+}
+
+/* The kept file at ipath changed by edits (3 bytes each: a u16 offset
+ * and a byte xor-ed in there); flags bit 1: cut at the last edit's
+ * offset; bit 0: its checksum made right again. */
+static void edit_kept(const char *ipath, const uint8_t *e, size_t n, uint8_t flags)
+{
+	unsigned char *buf = malloc(1 << 20);
+	FILE *f = fopen(ipath, "rb");
+	size_t len = 0, last = SIZE_MAX;
+
+	if (f && buf)
+		len = fread(buf, 1, 1 << 20, f);
+	if (f)
+		fclose(f);
+	for (size_t i = 0; buf && i + 3 <= n; i += 3) {
+		uint16_t off;
+
+		memcpy(&off, e + i, 2);
+		if (off < len) {
+			buf[off] ^= e[i + 2];
+			last = off;
+		}
+	}
+	if ((flags & 2) && last < len)
+		len = last;
+	if (flags & 1)
+		pk__kindex_cache_reseal(buf, len);
+	if (buf)
+		write_file(ipath, buf, len);
+	free(buf);
+}
+
+/* The index of path scanned with its scan kept beside it; *err the scan's. */
+static struct pk__kindex *kept_scan(const char *path, int *err)
+{
+	struct pk__kindex *idx;
+	uint64_t tx;
+
+	*err = -ENOMEM;
+	if (pk__kindex_new(&idx))
+		return NULL;
+	*err = pk__kindex_scan(idx, path, true, true, &tx);
+	return idx;
+}
+
+/* 'i': a kallsyms text (a u16 length, a flag byte, the text) written to
+ * a directory of ours and scanned with the scan kept beside it; the kept
+ * file changed by the rest of the input (edit_kept) and scanned again.
+ * Unchanged, it is read back and answers as a table of every line does;
+ * changed, what it answers is a terminated name or none. */
+static void kept_index(const uint8_t *data, size_t size)
+{
+	char path[4200], ipath[4300], *text = NULL;
+	struct pk__symtab *t = NULL, *x = NULL;
+	struct pk__kindex *idx;
+	bool same;
+	uint16_t n;
+	int err;
+
+	if (size < 3 || !have_kdir())
+		return;
+	memcpy(&n, data, 2);
+	n = n > size - 3 ? (uint16_t)(size - 3) : n;
+	same = size - 3 == n;
+	snprintf(path, sizeof(path), "%s/kallsyms", kdir);
+	snprintf(ipath, sizeof(ipath), "%s%s", path, PK__KINDEX_CACHE_SUFFIX);
+	unlink(ipath);
+	if (!write_file(path, data + 3, n))
+		return;
+	pk__kindex_free(kept_scan(path, &err));
+	if (err)
+		goto out;
+	edit_kept(ipath, data + 3 + n, size - 3 - n, data[2]);
+	idx = kept_scan(path, &err);
+	if (same && (err || (n && data[2 + n] == '\n' && !pk__kindex_from_cache(idx))))
+		abort();	/* unchanged: read back, as the scan was */
+	if (!err && !pk__symtab_new(&t) && !pk__symtab_new(&x) && pk__kindex_in_order(idx) &&
+	    !pk__kindex_finish(idx) &&
+	    !pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, to_table, t, &text)) {
+		pk__symtab_own(t, text);
+		text = NULL;
+		pk__symtab_finish(t, true);
+		pk__symtab_set_index(x, idx);
+		idx = NULL;
+		lookups(t, x, data + 3, n, same);
+	}
+	free(text);
+	pk__kindex_free(idx);
+	pk__symtab_free(t);
+	pk__symtab_free(x);
+out:
+	unlink(ipath);
+	unlink(path);
 }
 
 static void elf_file(const uint8_t *data, size_t size)
@@ -288,6 +427,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 'k':
 		kallsyms(data + 1, size - 1);
+		break;
+	case 'i':
+		kept_index(data + 1, size - 1);
 		break;
 	case 'e':
 		elf_file(data + 1, size - 1);

@@ -184,19 +184,26 @@ int pk__host_kallsyms_load(const char *path, unsigned int flags, pk__host_ksym_c
  */
 void pk__host_populate(void *mem, size_t len);
 
+/* Which file a text was mapped from, as fstat(2) saw it when mapped. */
+struct pk__host_file_id {
+	uint64_t size, mtime_sec, mtime_nsec, ino, dev;
+};
+
 /* The loaded text of pk__host_kallsyms_whole: from malloc, or (map_len
- * not 0) a read-only private mapping of the file. */
+ * not 0) a read-only private mapping of the file, `id` then the file's
+ * (all zero otherwise). */
 struct pk__host_ktext {
 	char *text;
 	size_t map_len;
+	struct pk__host_file_id id;
 };
 
 /*
  * pk__host_kallsyms_whole - the whole kallsyms at `path` (NULL:
  * /proc/kallsyms) in *kt, not parsed, its length in *len: mapped
- * read-only and private, its pages mapped at once (map true and a plain
- * file ending in a newline: no copy, no page zeroed; the caller never
- * writes into it), else read into memory and NUL-terminated.  Returns 0,
+ * read-only and private (map true and a plain file ending in a newline:
+ * no copy, no page zeroed, a page mapped when first read; the caller
+ * never writes into it), else read into memory and NUL-terminated.  Returns 0,
  * or a negative errno with the error record set as
  * pk__host_kallsyms_read's (*kt then empty).
  */

@@ -343,7 +343,7 @@ static int each_line_whole(char *text, size_t len, struct walk *w)
  * scan's own faults map the page cache 16 pages at a time (fault-around),
  * which took this VM 0.4 ms for a 5.4 MB kallsyms where populating it
  * took 0.7 ms. */
-static char *map_text(int fd, size_t *len)
+static char *map_text(int fd, size_t *len, struct pk__host_ktext *kt)
 {
 	struct stat st;
 	char *m;
@@ -359,6 +359,8 @@ static char *map_text(int fd, size_t *len)
 		return NULL;
 	}
 	*len = (size_t)st.st_size;
+	kt->id = (struct pk__host_file_id){ (uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
+					    (uint64_t)st.st_mtim.tv_nsec, (uint64_t)st.st_ino, (uint64_t)st.st_dev };
 	return m;
 }
 
@@ -368,7 +370,7 @@ void pk__host_ktext_free(struct pk__host_ktext *kt)
 		munmap(kt->text, kt->map_len);
 	else
 		free(kt->text);
-	*kt = (struct pk__host_ktext){ NULL, 0 };
+	*kt = (struct pk__host_ktext){ NULL, 0, { 0 } };
 }
 
 /* The walk over fd, in chunks or (kt non-NULL) whole, with its errors. */
@@ -388,7 +390,7 @@ static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w,
 	else
 		ret = each_line(fd, buf, READ_BUFFER, w);
 	if (kt) {
-		*kt = (struct pk__host_ktext){ buf, 0 };
+		*kt = (struct pk__host_ktext){ buf, 0, { 0 } };
 		if (w->read_err)
 			pk__host_ktext_free(kt);
 	} else {
@@ -422,14 +424,16 @@ int pk__host_kallsyms_whole(const char *path, bool map, struct pk__host_ktext *k
 	char *buf = NULL;
 	int fd, e = 0;
 
-	*kt = (struct pk__host_ktext){ NULL, 0 };
+	*kt = (struct pk__host_ktext){ NULL, 0, { 0 } };
 	path = path ? path : "/proc/kallsyms";
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return open_error(path, errno);
-	if (map && (buf = map_text(fd, len)) != NULL)
-		*kt = (struct pk__host_ktext){ buf, *len };
-	else if ((buf = read_all(fd, len)) != NULL)
-		*kt = (struct pk__host_ktext){ buf, 0 };
+	if (map && (buf = map_text(fd, len, kt)) != NULL) {
+		kt->text = buf;
+		kt->map_len = *len;
+	} else if ((buf = read_all(fd, len)) != NULL) {
+		*kt = (struct pk__host_ktext){ buf, 0, { 0 } };
+	}
 	else
 		e = *len == (size_t)-1 ? ENOMEM : errno;
 	close(fd);

@@ -17,10 +17,13 @@
  * kernel's are); kernel.c makes an ordinary table otherwise.  The index
  * owns the loaded text, often a read-only mapping of the file that is
  * never written into: a symbol made gets a NUL-terminated copy of its
- * name, in blocks the index owns.
+ * name, in blocks the index owns.  For a build-id cache's copy the walk's
+ * result is kept beside the file and read back next time instead of
+ * walking (kindex-cache.c).
  */
 #include "host/host.h"
 #include "host/ksym-quick.h"
+#include "symbols/kindex-cache.h"
 #include "symbols/symbols.h"
 #include "sys/sys.h"
 
@@ -48,12 +51,6 @@ struct kline {
 	unsigned char binding;
 };
 
-/* Where a block's first kept line starts, and its address. */
-struct kblock {
-	uint64_t addr;
-	size_t off;
-};
-
 /* A block's lines decoded, and the symbols made of them. */
 struct kdecoded {
 	struct kline lines[BLOCK];
@@ -72,10 +69,11 @@ struct pk__kindex {
 	const char *base;
 	size_t len;
 	struct names *names;
-	struct kblock *blocks;
+	struct pk__kblock *blocks;
 	struct kdecoded **dec;		/* parallel to blocks: NULL until decoded */
 	size_t nr, nr_blocks, cap_blocks;
 	bool in_order;
+	bool from_cache;	/* the scan was read back (kindex-cache.c), not made */
 	/* pk__kindex_find's answers by address, direct-mapped: a profile's
 	 * kernel frames repeat a few thousand addresses, and a lookup the
 	 * table has not seen walks and decodes a block's lines */
@@ -195,7 +193,7 @@ static inline __attribute__((always_inline)) bool kept_line(const char *base, co
 static __attribute__((noinline, cold)) int grow(struct pk__kindex *x)
 {
 	size_t cap = x->cap_blocks ? x->cap_blocks * 2 : 1024;
-	struct kblock *n = pk__realloc(x->blocks, cap * sizeof(*n));
+	struct pk__kblock *n = pk__realloc(x->blocks, cap * sizeof(*n));
 
 	if (!n)
 		return pk__error_nomem("a kallsyms index");
@@ -276,7 +274,7 @@ static inline __attribute__((always_inline)) int count_kept(struct walker *w, co
 	}
 	if (x->nr_blocks == x->cap_blocks && (err = grow(x)) < 0)
 		return err;
-	x->blocks[x->nr_blocks++] = (struct kblock){ addr, (size_t)(p - x->base) };
+	x->blocks[x->nr_blocks++] = (struct pk__kblock){ addr, (uint64_t)(p - x->base) };
 	return 0;
 }
 
@@ -320,7 +318,31 @@ static int walk(struct pk__kindex *x, struct scan *sc)
 	return err;
 }
 
-int pk__kindex_scan(struct pk__kindex *x, const char *path, bool map, uint64_t *text_addr)
+/* The scan kept beside path read back into x and *sc: true, or false
+ * (x untouched) when there is none to trust. */
+static bool read_kept(struct pk__kindex *x, const char *path, struct scan *sc)
+{
+	struct pk__kindex_saved s;
+
+	if (!pk__kindex_cache_read(path, &x->text, BLOCK, &s))
+		return false;
+	x->blocks = s.blocks;
+	x->nr_blocks = x->cap_blocks = s.nr_blocks;
+	x->nr = s.nr;
+	x->in_order = s.in_order;
+	*sc = (struct scan){ s.text_addr, s.any_addr, s.any_line };
+	return x->from_cache = true;
+}
+
+static void keep(const struct pk__kindex *x, const char *path, const struct scan *sc)
+{
+	struct pk__kindex_saved s = { x->nr, sc->text, x->in_order, sc->any_addr, sc->any_line, x->blocks,
+				      x->nr_blocks };
+
+	pk__kindex_cache_write(path, &x->text, BLOCK, &s);
+}
+
+int pk__kindex_scan(struct pk__kindex *x, const char *path, bool map, bool kept, uint64_t *text_addr)
 {
 	struct scan sc = { 0 };
 	int err;
@@ -332,8 +354,13 @@ int pk__kindex_scan(struct pk__kindex *x, const char *path, bool map, uint64_t *
 	if ((uint64_t)x->len > UINT32_MAX)
 		return pk__error(-EFBIG, "read the kernel's symbols", "%s: over 4 GiB, more than any kallsyms",
 				 path);
-	if ((err = walk(x, &sc)) < 0)
-		return err;
+	kept = kept && path && x->text.map_len;
+	if (!kept || !read_kept(x, path, &sc)) {
+		if ((err = walk(x, &sc)) < 0)
+			return err;
+		if (kept && sc.any_addr)
+			keep(x, path, &sc);
+	}
 	if (!sc.any_addr)
 		return pk__host_kallsyms_hidden(path, sc.any_line);
 	*text_addr = sc.text;
@@ -343,6 +370,11 @@ int pk__kindex_scan(struct pk__kindex *x, const char *path, bool map, uint64_t *
 bool pk__kindex_in_order(const struct pk__kindex *x)
 {
 	return x->in_order;
+}
+
+bool pk__kindex_from_cache(const struct pk__kindex *x)
+{
+	return x->from_cache;
 }
 
 /* Block k's kept lines decoded (once); NULL when out of memory (recorded). */

@@ -267,7 +267,7 @@ void pk__kernel_load(struct pk__kernel_dsos *k, const struct pk__sym_dirs *dirs)
 		free(l.mods);
 		return;
 	}
-	if ((l.index ? pk__kindex_scan(l.index, path, true, &l.text)
+	if ((l.index ? pk__kindex_scan(l.index, path, true, path == cached, &l.text)
 		     : pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, add_ksym, &l, &text)) != 0 ||
 	    l.err < 0 || (l.index && (l.err = index_table(&l)) < 0)) {
 		pk__kindex_free(l.index);

@@ -104,15 +104,22 @@ void pk__kindex_free(struct pk__kindex *x);
  * `map` and the file is a plain one ending in a newline, never written
  * into); the lines perf's filter keeps (text, weak, data, bss; no '$'
  * names, no module lines) are counted and every 32nd noted, their names
- * checked when looked up.  *text_addr gets the _text line's address (0
- * when none).  0, or a negative errno with the error record set as
- * pk__host_kallsyms_read's with PK__KSYM_NEED_ADDRS (-EACCES when every
- * address is hidden).
+ * checked when looked up.  `kept` (for a build-id cache's copy, which is
+ * never rewritten): a mapped file's scan is read back from beside it
+ * when one was kept for this very file, else made and kept there
+ * (kindex-cache.h) - the same answers either way.  *text_addr gets the
+ * _text line's address (0 when none).  0, or a negative errno with the
+ * error record set as pk__host_kallsyms_read's with PK__KSYM_NEED_ADDRS
+ * (-EACCES when every address is hidden).
  */
-int pk__kindex_scan(struct pk__kindex *x, const char *path, bool map, uint64_t *text_addr);
+int pk__kindex_scan(struct pk__kindex *x, const char *path, bool map, bool kept, uint64_t *text_addr);
 
 /* pk__kindex_in_order - whether the kept lines came in address order. */
 bool pk__kindex_in_order(const struct pk__kindex *x);
+
+/* pk__kindex_from_cache - whether pk__kindex_scan read its scan back
+ * from beside the file rather than making it. */
+bool pk__kindex_from_cache(const struct pk__kindex *x);
 
 /* Called for each well-formed line; non-zero stops pk__kindex_each. */
 typedef int (*pk__kindex_cb)(void *arg, uint64_t addr, const char *name, unsigned char binding);

@@ -20,12 +20,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <elf.h>
 
 #include "perfkit.h"
 #include "host/host.h"
+#include "symbols/kindex-cache.h"
 #include "symbols/symbols.h"
 
 #define NR 4000
@@ -148,7 +151,7 @@ static struct pk__symtab *scanned(const char *path, bool map)
 
 	assert_int_equal(pk__symtab_new(&y), 0);
 	assert_int_equal(pk__kindex_new(&idx), 0);
-	assert_int_equal(pk__kindex_scan(idx, path, map, &text), 0);
+	assert_int_equal(pk__kindex_scan(idx, path, map, false, &text), 0);
 	assert_int_equal(text, 0);	/* no _text line */
 	assert_true(pk__kindex_in_order(idx));
 	assert_int_equal(pk__kindex_finish(idx), 0);
@@ -289,7 +292,7 @@ static void scan_order_hidden(void **state)
 		fputs(files[i], f);
 		fclose(f);
 		assert_int_equal(pk__kindex_new(&idx), 0);
-		assert_int_equal(pk__kindex_scan(idx, path, i == 0, &text), i == 2 ? -EACCES : 0);
+		assert_int_equal(pk__kindex_scan(idx, path, i == 0, false, &text), i == 2 ? -EACCES : 0);
 		if (i < 2) {
 			assert_int_equal(text, 0xffffffff81000000ull);
 			assert_int_equal(pk__kindex_in_order(idx), i == 0);	/* 'r' is not kept */
@@ -300,6 +303,146 @@ static void scan_order_hidden(void **state)
 	}
 }
 
+/* A scan that may keep its work beside the file (`kept`), as a symbol
+ * table; *from_cache: whether it was read back. */
+static struct pk__symtab *scanned_kept(const char *path, bool *from_cache)
+{
+	struct pk__symtab *y;
+	struct pk__kindex *idx;
+	uint64_t text = 1;
+
+	assert_int_equal(pk__symtab_new(&y), 0);
+	assert_int_equal(pk__kindex_new(&idx), 0);
+	assert_int_equal(pk__kindex_scan(idx, path, true, true, &text), 0);
+	assert_int_equal(text, 0);
+	assert_true(pk__kindex_in_order(idx));
+	*from_cache = pk__kindex_from_cache(idx);
+	assert_int_equal(pk__kindex_finish(idx), 0);
+	pk__symtab_set_index(y, idx);
+	return y;
+}
+
+/* The kept scan's answers are the table's; whether it was read back. */
+static bool kept_answers(const char *path, struct pk__symtab *t, uint64_t last)
+{
+	bool from_cache;
+	struct pk__symtab *y = scanned_kept(path, &from_cache);
+
+	for (uint64_t a = BASE - 2; a <= last + 3 * 4096; a += 5)
+		same(t, y, a);
+	pk__symtab_free(y);
+	return from_cache;
+}
+
+static void put(const char *path, const char *text, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The index path of `path`, and its bytes (*len of them). */
+static char *index_of(const char *path, char *ipath, size_t size, size_t *len)
+{
+	snprintf(ipath, size, "%s%s", path, ".perfkit-index");
+	return access(ipath, F_OK) == 0 ? slurp(ipath, len) : NULL;
+}
+
+/* Damage the kept file (a bit of a block, the file's time it holds, cut
+ * short; blocks out of order and past the text's end with the checksum
+ * made right) and change the kallsyms file's time: each time the scan
+ * is made again (the same answers) and kept, and read back the time
+ * after. */
+static void kept_damage(const char *path, struct pk__symtab *t, uint64_t last)
+{
+	char ipath[4200], *bytes;
+	size_t len;
+	struct timespec times[2] = { { 0, UTIME_OMIT }, { 1234567, 0 } };
+
+	for (int how = 0; how < 6; how++) {
+		bytes = index_of(path, ipath, sizeof(ipath), &len);
+		assert_non_null(bytes);
+		assert_true(len > 200);
+		if (how == 0)
+			bytes[96 + 8] ^= 1;	/* the first block's offset: the checksum */
+		else if (how == 1)
+			bytes[40] ^= 1;		/* the file's modification time */
+		else if (how == 4)	/* the first two blocks swapped */
+			memcpy(bytes + 96 + 16 + 8, bytes + 96 + 8, 8);
+		else if (how == 5)	/* the last block past the text */
+			memset(bytes + len - 8, 0x7f, 8);
+		if (how >= 4)
+			pk__kindex_cache_reseal(bytes, len);
+		if (how < 2 || how >= 4)
+			put(ipath, bytes, len);
+		else if (how == 2)
+			assert_int_equal(truncate(ipath, 100), 0);
+		else
+			assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+		free(bytes);
+		assert_false(kept_answers(path, t, last));
+		assert_true(kept_answers(path, t, last));
+	}
+}
+
+/* The scan of a build-id cache's kallsyms kept beside it: made and kept
+ * once, then read back with the same answers; a damaged or stale one is
+ * made again; a file of that name that is not one is neither read nor
+ * replaced; nothing kept without `kept`, for hidden addresses, or in a
+ * directory the caller does not own. */
+static void kept_beside_the_file(void **state)
+{
+	const char *dir = getenv("TMPDIR");
+	char ipath[4200], sub[4096], moved[4200], *text, *bytes;
+	static const char foreign[] = "not an index\n";
+	struct pk__symtab *t, *y;
+	struct pk__kindex *idx;
+	uint64_t last, tx;
+	char *path = make_file(0x1234567, &last);
+	size_t len;
+
+	(void)state;
+	assert_int_equal(pk__symtab_new(&t), 0);
+	assert_int_equal(pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, to_table, t, &text), 0);
+	pk__symtab_own(t, text);
+	pk__symtab_finish(t, true);
+	assert_false(kept_answers(path, t, last));
+	assert_true(kept_answers(path, t, last));
+	kept_damage(path, t, last);
+	snprintf(ipath, sizeof(ipath), "%s%s", path, ".perfkit-index");
+	put(ipath, foreign, sizeof(foreign) - 1);
+	assert_false(kept_answers(path, t, last));
+	bytes = slurp(ipath, &len);
+	assert_int_equal(len, sizeof(foreign) - 1);
+	assert_memory_equal(bytes, foreign, len);
+	free(bytes);
+	unlink(ipath);
+	y = scanned(path, true);	/* kept false: nothing written */
+	pk__symtab_free(y);
+	assert_int_equal(access(ipath, F_OK), -1);
+	if (geteuid() == 0) {	/* (CI runs as root) a directory someone else owns */
+		snprintf(sub, sizeof(sub), "%s/kindex-dir-XXXXXX", dir ? dir : "/tmp");
+		assert_non_null(mkdtemp(sub));
+		snprintf(moved, sizeof(moved), "%s/kallsyms", sub);
+		assert_int_equal(rename(path, moved), 0);
+		assert_int_equal(chown(sub, 65534, 65534), 0);
+		assert_false(kept_answers(moved, t, last));
+		assert_false(kept_answers(moved, t, last));
+		assert_int_equal(rename(moved, path), 0);
+		assert_int_equal(rmdir(sub), 0);
+	}
+	pk__symtab_free(t);
+	put(path, "0000000000000000 T _text\n", 25);	/* hidden: an error, nothing kept */
+	assert_int_equal(pk__kindex_new(&idx), 0);
+	assert_int_equal(pk__kindex_scan(idx, path, true, true, &tx), -EACCES);
+	pk__kindex_free(idx);
+	assert_int_equal(access(ipath, F_OK), -1);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +450,7 @@ int main(void)
 		cmocka_unit_test(hidden_addresses),
 		cmocka_unit_test(short_addresses),
 		cmocka_unit_test(scan_order_hidden),
+		cmocka_unit_test(kept_beside_the_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
