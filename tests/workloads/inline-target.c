@@ -5,11 +5,11 @@
  * into their callers (mix() into step(), step() into spin()), so samples
  * land at addresses whose line table and inline tree name three functions
  * at three call sites.  Usage: perfkit-inline-target [MILLIONS]: spin for
- * MILLIONS million rounds (default 200) and print the checksum (by raw
- * system calls: see main; the tests check the line numbers above it).
+ * MILLIONS million rounds (default 200) and print the checksum.
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include "raw-exit.h"	/* (the tests check the lines below: keep them where they are) */
 
 static inline __attribute__((always_inline)) uint64_t mix(uint64_t x)
 {
@@ -49,25 +49,10 @@ int main(int argc, char **argv)
 	uint64_t millions = argc > 1 ? strtoull(argv[1], NULL, 10) : 200;
 	uint64_t sum = spin(millions * 1000000) + other(millions * 500000);
 
-	char buf[24], *p = buf + sizeof(buf);
-	long ret;
-
-	/* Nothing of libc runs after the loops: the checksum is written and
-	 * the process ends by raw system calls, as in srcline-target.c (see
-	 * there).  perf 6.1 has given up on libc's lines by then (123 failed
-	 * addr2line questions in a row), so a sample in printf's malloc here
-	 * would get perf's "sym+offset" where perfkit names the line, and the
-	 * comparison would depend on whether the timer hit these last
-	 * microseconds. */
-
-	*--p = '\n';
-	do
-		*--p = (char)('0' + sum % 10);
-	while ((sum /= 10) != 0);
-	__asm__ volatile("syscall" : "=a"(ret)
-			 : "0"(1L), "D"(1L), "S"(p), "d"(buf + sizeof(buf) - p)
-			 : "rcx", "r11", "memory");
-	__asm__ volatile("syscall" : : "a"(231L), "D"(0L) : "rcx", "r11", "memory");
-	for (;;)
-		;	/* never reached: keeps the exit's return address inside main */
+	/* Nothing of libc runs after the loops (raw-exit.h): perf 6.1 has
+	 * given up on libc's lines by then (123 failed addr2line questions
+	 * in a row), so a sample in printf's malloc here would get perf's
+	 * "sym+offset" where perfkit names the line, and the comparison
+	 * would depend on whether the timer hit these last microseconds. */
+	raw_print_and_exit(sum);
 }
