@@ -45,6 +45,14 @@ PK_API int pk_unwinder_map(struct pk_unwinder *u, uint32_t pid, uint64_t start, 
  * EXIT, or at an exec before the new image's mappings). */
 PK_API void pk_unwinder_forget(struct pk_unwinder *u, uint32_t pid);
 
+/* pk_unwinder_release - what unwinding process `pid` opened and built
+ * (libdwfl's modules, their files and CFI, the files read outside the
+ * stack copy) released, its mappings kept: for when the process has
+ * exited, so that memory follows the processes alive, not every process
+ * the recording saw.  A later unwind of `pid` opens them again, with the
+ * same answers.  A pid not known: nothing to do. */
+PK_API void pk_unwinder_release(struct pk_unwinder *u, uint32_t pid);
+
 /*
  * pk_unwinder_unwind - unwind one sample of thread `tid` of process `pid`.
  * `regs` are the sample's user registers as PERF_SAMPLE_REGS_USER

@@ -338,6 +338,14 @@ static int follow_unwinder(struct pk_resolver *res, const struct pk_record *rec)
 		if (rec->task.pid != rec->task.ppid)
 			return fork_pid(res, rec->task.pid, rec->task.ppid);
 		return 0;
+	case PERF_RECORD_EXIT:
+		/* The process's libdwfl state (each DSO's file mapped and
+		 * its CFI, per process) let go: a 12-process DWARF profile
+		 * of gcc held them all to the end.  Its maps stay, for a
+		 * thread still sampled after the main one's exit. */
+		if (rec->task.pid == rec->task.tid)
+			pk_unwinder_release(res->unwinder, rec->task.pid);
+		return 0;
 	default:
 		return 0;
 	}

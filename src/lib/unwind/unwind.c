@@ -307,6 +307,20 @@ void pk_unwinder_forget(struct pk_unwinder *u, uint32_t pid)
 		proc_clear(p);
 }
 
+void pk_unwinder_release(struct pk_unwinder *u, uint32_t pid)
+{
+	struct uproc *p = find(u, pid);
+
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nr; i++) {
+		if (p->maps[i].fd >= 0)
+			close(p->maps[i].fd);
+		p->maps[i].fd = -1;
+	}
+	end_dwfl(p);
+}
+
 struct umap *pk__unwind_map_of(struct uproc *p, uint64_t addr)
 {
 	size_t lo = 0, hi = p->nr;

@@ -19,6 +19,7 @@
 #include "perfkit.h"
 #include "elf/elf.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -156,11 +157,25 @@ static uint64_t load_bias(void)
 	return (uint64_t)(uintptr_t)&level1 - r.lo;
 }
 
+/* How many file descriptors this process has open. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
 static void test_own_stack(void **state)
 {
 	struct pk_unwinder *u;
-	uint64_t ips[MAX_FRAMES], bias;
-	size_t nr = 0;
+	uint64_t ips[MAX_FRAMES], again[MAX_FRAMES], bias;
+	size_t nr = 0, nr2 = 0;
+	int fds;
 
 	(void)state;
 	find_stack_end();
@@ -178,6 +193,17 @@ static void test_own_stack(void **state)
 	assert_true(in_function("level2", ips[2], bias));
 	assert_true(in_function("level1", ips[3], bias));
 	assert_true(in_function("test_own_stack", ips[4], bias));
+	/* Released (as at the process's EXIT): the files its modules held
+	 * are closed, and the next unwind opens them again, alike. */
+	fds = open_fds();
+	pk_unwinder_release(u, (uint32_t)getpid());
+	pk_unwinder_release(u, 12345);	/* not known: nothing */
+	assert_true(open_fds() < fds);
+	assert_int_equal(pk_unwinder_unwind(u, (uint32_t)getpid(), (uint32_t)getpid(), cap.regs,
+					    captured_mask, cap.stack, cap.stack_size, again, MAX_FRAMES, &nr2), 0);
+	assert_int_equal(nr2, nr);
+	assert_memory_equal(again, ips, nr * sizeof(*ips));
+	assert_int_equal(open_fds(), fds);
 	pk_unwinder_free(u);
 }
 
