@@ -10,9 +10,16 @@
 #include "sys/sys.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 
 static const struct perf_event_attr zero_attr;
+
+/* Where a decoded sample ends in struct pk_record, and the bytes of the
+ * union after it up to the id (none while the sample is its largest
+ * member). */
+#define SAMPLE_END (offsetof(struct pk_record, sample) + sizeof(struct pk_sample))
+#define SAMPLE_GAP (offsetof(struct pk_record, id) - SAMPLE_END)
 
 int pk__rcur_fail(const struct pk__rcur *c, const char *why_fmt, ...)
 {
@@ -388,12 +395,20 @@ int pk_record_decode(const struct perf_event_header *h, const struct perf_event_
 				 "the %zu bytes this library fills: set size = sizeof(struct pk_record)",
 				 out ? out->size : 0, sizeof(*out));
 	size = out->size;
-	/* a sample's decoder zeroes the sample and fills every id field:
-	 * zeroing all of *out here as well showed in report's profile */
-	if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(*h) && !((uintptr_t)h % 8))
-		memset(&out->sample + 1, 0, (size_t)((char *)&out->id - (char *)(&out->sample + 1)));
-	else
-		memset(out, 0, sizeof(*out));
+	/* A sample first, with no other test (every sample pays them): its
+	 * decoder zeroes the sample and fills every id field, so only the
+	 * bytes between them, if the union has any, are zeroed here. */
+	if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(*h) && !((uintptr_t)h % 8)) {
+		if (SAMPLE_GAP)
+			memset((char *)out + SAMPLE_END, 0, SAMPLE_GAP);
+		out->type = h->type;
+		out->misc = h->misc;
+		out->len = h->size;
+		c.pos = sizeof(*h);
+		c.end = c.size;
+		return pk__sample_decode(&c, a, &out->sample, &out->id);
+	}
+	memset(out, 0, sizeof(*out));
 	out->size = size;
 	out->type = h->type;
 	out->misc = h->misc;
@@ -407,8 +422,6 @@ int pk_record_decode(const struct perf_event_header *h, const struct perf_event_
 		return PK_RECORD_UNKNOWN;
 	c.pos = sizeof(*h);
 	c.end = c.size;
-	if (h->type == PERF_RECORD_SAMPLE)
-		return pk__sample_decode(&c, a, &out->sample, &out->id);
 	err = trailer(&c, a, &out->id);
 	if (err)
 		return err;
