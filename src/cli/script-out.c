@@ -105,29 +105,47 @@ static int dec_len(uint64_t v)
 	return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
+/* The two digits of every number below 100. */
+static const char dec_pairs[] = "00010203040506070809101112131415161718192021222324"
+				"25262728293031323334353637383940414243444546474849"
+				"50515253545556575859606162636465666768697071727374"
+				"75767778798081828384858687888990919293949596979899";
+
 /* v's digits, written backwards ending at end, two at a time; returns
  * the first. */
 static char *digits(char *end, uint64_t v)
 {
-	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-				    "25262728293031323334353637383940414243444546474849"
-				    "50515253545556575859606162636465666768697071727374"
-				    "75767778798081828384858687888990919293949596979899";
-
 	while (v >= 100) {
 		unsigned int i = (unsigned int)(v % 100) * 2;
 
 		v /= 100;
-		*--end = pairs[i + 1];
-		*--end = pairs[i];
+		*--end = dec_pairs[i + 1];
+		*--end = dec_pairs[i];
 	}
 	if (v >= 10) {
-		*--end = pairs[v * 2 + 1];
-		*--end = pairs[v * 2];
+		*--end = dec_pairs[v * 2 + 1];
+		*--end = dec_pairs[v * 2];
 	} else {
 		*--end = (char)('0' + v);
 	}
 	return end;
+}
+
+/* The low n digits of v (zeros before it as needed), written backwards
+ * ending at end, two at a time: a time's fraction.  32-bit arithmetic
+ * and no division by a variable (frac % 10^prec was one per sample). */
+static inline void low_digits(char *end, uint32_t v, int n)
+{
+#pragma GCC unroll 5
+	for (; n >= 2; n -= 2) {
+		uint32_t q = v / 100;
+
+		end -= 2;
+		memcpy(end, &dec_pairs[(v - q * 100) * 2], 2);
+		v = q;
+	}
+	if (n)
+		end[-1] = (char)('0' + v % 10);
 }
 
 /* A number of `len` characters written by put(end) in |width| columns:
@@ -239,20 +257,6 @@ static char *room32(struct script_out *o)
 	return o->buf + o->len;
 }
 
-void script_out_udec_kept(struct script_out *o, struct script_out_kept *k, uint64_t v, int width, char fill)
-{
-	size_t from = o->len;
-	uint64_t flushes = o->flushes;
-
-	if (k->len && k->v == v && k->width == width && k->fill == fill && !k->prec) {
-		memcpy(room32(o), k->text, sizeof(k->text));
-		o->len += k->len;
-		return;
-	}
-	script_out_udec(o, v, width, fill);
-	keep(k, o, from, flushes, 0, (struct script_out_kept){ .v = v, .width = width, .fill = fill });
-}
-
 void script_out_fixed_kept(struct script_out *o, struct script_out_kept *k, uint64_t secs, uint64_t frac,
 			   int prec, int width)
 {
@@ -265,14 +269,20 @@ void script_out_fixed_kept(struct script_out *o, struct script_out_kept *k, uint
 		script_out_fixed(o, secs, frac, prec, width);
 		return;
 	}
-	if (k->len && k->v == secs && k->prec == prec && k->width == width && !k->fill &&
-	    k->len + prec <= FIELD) {
-		char *d = room32(o), *end = d + k->len + prec, *f;
+	if (k->len && k->v == secs && k->prec == prec && k->width == width && k->len + prec <= FIELD) {
+		char *d = room32(o), *end = d + k->len + prec;
+		uint32_t v = (uint32_t)(frac >> 32 ? frac % p10[prec] : frac);
 
 		memcpy(d, k->text, sizeof(k->text));
-		f = digits(end, frac % p10[prec]);	/* zeros before, as script_out_fixed */
-		while (f > d + k->len)
-			*--f = '0';
+		/* frac's low prec digits, zeros before, as script_out_fixed;
+		 * perf's microseconds and --ns's nanoseconds with their counts
+		 * known, so that the loop unrolls */
+		if (prec == 6)
+			low_digits(end, v, 6);
+		else if (prec == 9)
+			low_digits(end, v, 9);
+		else
+			low_digits(end, v, prec);
 		o->len += k->len + (size_t)prec;
 		return;
 	}

@@ -101,20 +101,18 @@ void script_out_hex(struct script_out *o, uint64_t v, int width);
  * as width 15). */
 void script_out_fixed(struct script_out *o, uint64_t secs, uint64_t frac, int prec, int width);
 
-/* A number's text as last written, for script_out_*_kept: consecutive
- * samples repeat their period, and their time's seconds. */
+/* A time's text as last written, for script_out_fixed_kept: consecutive
+ * samples repeat their time's seconds. */
 struct script_out_kept {
-	uint64_t v;		/* the number (the seconds, for a time) */
-	int prec, width;	/* a time's fraction digits (0 for a number) and column */
-	char fill;		/* a number's fill (0 for a time) */
+	uint64_t v;		/* the seconds */
+	int prec, width;	/* the fraction's digits and the column */
 	uint8_t len;		/* 0: nothing kept */
-	char text[32];		/* the whole number; for a time, what comes before the fraction
+	char text[32];		/* what comes before the fraction
 				 * (copied 32 bytes at once: no call) */
 };
 
-/* script_out_udec_kept / script_out_fixed_kept - script_out_udec and
- * script_out_fixed, copied from *k when its number is the same. */
-void script_out_udec_kept(struct script_out *o, struct script_out_kept *k, uint64_t v, int width, char fill);
+/* script_out_fixed_kept - script_out_fixed, what comes before the
+ * fraction copied from *k when the seconds are the same. */
 void script_out_fixed_kept(struct script_out *o, struct script_out_kept *k, uint64_t secs, uint64_t frac,
 			   int prec, int width);
 

@@ -47,10 +47,22 @@ struct line_start {
 	char text[64];		/* copied 64 bytes at once: no call */
 };
 
+/* The period and event name fields (and -F flags' column), as last
+ * printed: a run of samples of one event repeats them (a fixed period, or
+ * the same frequency's). */
+struct line_mid {
+	const struct script_type *t;	/* NULL: empty */
+	const char *name;
+	uint64_t period;
+	uint8_t len;
+	char text[64];		/* copied 64 bytes at once: no call */
+};
+
 struct script_kept {
 	struct chain_text slot[CHAIN_TEXTS];
 	struct line_start start[LINE_STARTS];
-	struct script_out_kept time, period;	/* the last sample's */
+	struct line_mid mid;
+	struct script_out_kept time;	/* the last sample's */
 };
 
 void script_kept_free(struct script_kept *m)
@@ -388,21 +400,25 @@ static uint64_t tail_fields(const struct script_type *t, const struct perf_event
 	return tail;
 }
 
-/* What follows the start fields: period, event name, tracepoint fields,
- * addr, data_src, weight, then the ip or the call chain, and the tail. */
-static int print_body(struct script_out *o, struct script_ctx *c, const struct script_type *t,
-		      const struct perf_event_attr *attr, const char *name, const struct pk_sample *s,
-		      const struct pk_resolved_sample *r, bool lines)
+/* The period, the event name and -F flags' column; from the text kept
+ * when they are the same as the last sample's. */
+static void print_mid(struct script_out *o, struct script_ctx *c, const struct script_type *t,
+		      const struct perf_event_attr *attr, const char *name, const struct pk_sample *s)
 {
-	int err;
+	uint64_t period = !HAS(t, PERIOD) ? 0 : s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period;
+	struct line_mid *k = kept_of(c) ? &c->kept->mid : NULL;
+	size_t from = o->len;
+	uint64_t flushes = o->flushes;
 
+	if (k && k->t == t && k->name == name && k->period == period) {
+		if (SCRIPT_OUT_SIZE - o->len < sizeof(k->text))
+			script_out_flush(o);
+		memcpy(o->buf + o->len, k->text, sizeof(k->text));
+		o->len += k->len;
+		return;
+	}
 	if (HAS(t, PERIOD)) {	/* "%10lu " */
-		uint64_t period = s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period;
-
-		if (kept_of(c))
-			script_out_udec_kept(o, &c->kept->period, period, 10, ' ');
-		else
-			script_out_udec(o, period, 10, ' ');
+		script_out_udec(o, period, 10, ' ');
 		script_out_chr(o, ' ');
 	}
 	if (HAS(t, EVNAME)) {	/* "%*s: " */
@@ -411,6 +427,21 @@ static int print_body(struct script_out *o, struct script_ctx *c, const struct s
 	}
 	if (c->filt->print_flags)	/* -F flags, --call-ret-trace: perf's "  %-21s " of no flags */
 		script_out_mem(o, "                        ", 24);
+	if (k && o->flushes == flushes && o->len - from <= sizeof(k->text)) {
+		*k = (struct line_mid){ t, name, period, (uint8_t)(o->len - from), { 0 } };
+		memcpy(k->text, o->buf + from, k->len);
+	}
+}
+
+/* What follows the start fields: period, event name, tracepoint fields,
+ * addr, data_src, weight, then the ip or the call chain, and the tail. */
+static int print_body(struct script_out *o, struct script_ctx *c, const struct script_type *t,
+		      const struct perf_event_attr *attr, const char *name, const struct pk_sample *s,
+		      const struct pk_resolved_sample *r, bool lines)
+{
+	int err;
+
+	print_mid(o, c, t, attr, name, s);
 	if (HAS(t, TRACE) && (err = print_trace(o, c, s)) < 0)
 		return err;
 	if (HAS(t, ADDR))
