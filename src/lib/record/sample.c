@@ -377,9 +377,11 @@ static size_t decode_prefix(struct pk__rcur *c, uint64_t type, struct pk_sample 
 	return PREFIX_STEPS;
 }
 
-int pk__sample_decode(struct pk__rcur *c, const struct perf_event_attr *attr,
+int pk__sample_decode(const struct perf_event_header *h, const struct perf_event_attr *attr,
 		      struct pk_sample *s, struct pk_sample_id *id)
 {
+	struct pk__rcur cur = { .base = (const unsigned char *)h, .pos = sizeof(*h), .end = h->size,
+				.size = h->size, .type = h->type }, *c = &cur;
 	uint64_t type = attr->sample_type, left;
 	size_t i;
 	int err;
