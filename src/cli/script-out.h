@@ -111,9 +111,54 @@ struct script_out_kept {
 				 * (copied 32 bytes at once: no call) */
 };
 
-/* script_out_fixed_kept - script_out_fixed, what comes before the
- * fraction copied from *k when the seconds are the same. */
-void script_out_fixed_kept(struct script_out *o, struct script_out_kept *k, uint64_t secs, uint64_t frac,
+/* script_out_fixed_keep - script_out_fixed, and what it wrote before the
+ * fraction kept in *k (prec 1 to 9; other precisions keep nothing). */
+void script_out_fixed_keep(struct script_out *o, struct script_out_kept *k, uint64_t secs, uint64_t frac,
 			   int prec, int width);
+
+/* "00" to "99": the two digits of every number below 100. */
+extern const char script_out_dec_pairs[200];
+
+/* script_out_low_digits - the low n digits of v (zeros before it as
+ * needed), written backwards ending at end, two at a time: a time's
+ * fraction, in 32-bit arithmetic. */
+static inline __attribute__((always_inline)) void script_out_low_digits(char *end, uint32_t v, int n)
+{
+	for (; n >= 2; n -= 2) {
+		uint32_t q = v / 100;
+
+		end -= 2;
+		memcpy(end, &script_out_dec_pairs[(v - q * 100) * 2], 2);
+		v = q;
+	}
+	if (n)
+		end[-1] = (char)('0' + v % 10);
+}
+
+/* script_out_fixed_kept - script_out_fixed, what comes before the
+ * fraction copied from *k when the seconds are the same (a kept prec is
+ * 1 to 9, so the fraction's digits fit after the 32 bytes copied; a
+ * fraction of 2^32 or more goes the long way, which takes it modulo
+ * 10^prec).  Always inline: every sample line has a time, and its
+ * callers' constant precisions unroll the digits' loop. */
+static inline __attribute__((always_inline)) void script_out_fixed_kept(struct script_out *o,
+									 struct script_out_kept *k,
+									 uint64_t secs, uint64_t frac,
+									 int prec, int width)
+{
+	if (k->len && k->v == secs && k->prec == prec && k->width == width && k->len + prec <= 32 &&
+	    !(frac >> 32)) {
+		char *d;
+
+		if (SCRIPT_OUT_SIZE - o->len < 32)
+			script_out_flush(o);
+		d = o->buf + o->len;
+		memcpy(d, k->text, sizeof(k->text));
+		script_out_low_digits(d + k->len + prec, (uint32_t)frac, prec);
+		o->len += k->len + (size_t)prec;
+		return;
+	}
+	script_out_fixed_keep(o, k, secs, frac, prec, width);
+}
 
 #endif
