@@ -121,9 +121,10 @@ extern const char script_out_dec_pairs[200];
 
 /* script_out_low_digits - the low n digits of v (zeros before it as
  * needed), written backwards ending at end, two at a time: a time's
- * fraction, in 32-bit arithmetic. */
+ * fraction, in 32-bit arithmetic, unrolled where n is a constant. */
 static inline __attribute__((always_inline)) void script_out_low_digits(char *end, uint32_t v, int n)
 {
+#pragma GCC unroll 5
 	for (; n >= 2; n -= 2) {
 		uint32_t q = v / 100;
 
