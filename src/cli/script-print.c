@@ -58,10 +58,25 @@ struct line_mid {
 	char text[64];		/* copied 64 bytes at once: no call */
 };
 
+/* A sample line up to its event name's ": ", as last printed: a
+ * thread's samples within one second differ only in the time's fraction,
+ * whose digits end at text[frac_end]. */
+struct line_head {
+	const char *comm;
+	const struct script_type *t;
+	const char *name;
+	uint32_t pid, tid, cpu;
+	bool chain;
+	uint64_t secs, period;
+	uint8_t len, frac_end;	/* len 0: empty */
+	char text[128];		/* copied 128 bytes at once: no call */
+};
+
 struct script_kept {
 	struct chain_text slot[CHAIN_TEXTS];
 	struct line_start start[LINE_STARTS];
 	struct line_mid mid;
+	struct line_head head;
 	struct script_out_kept time;	/* the last sample's */
 };
 
@@ -125,12 +140,13 @@ static void print_who(struct script_out *o, struct script_ctx *c, const struct s
 	}
 }
 
-/* The fields up to the time's.  Always inline: every sample line starts
- * here, and its eight arguments and saved registers were a tenth of it. */
-static inline __attribute__((always_inline)) void print_start(struct script_out *o, struct script_ctx *c,
-							      const struct script_type *t,
-							      const struct pk_sample *s, const char *comm,
-							      bool chain, uint16_t misc, uint32_t rec_type)
+/* The fields before the time: comm, pid/tid, cpu, misc, tod.  Always
+ * inline (as print_time and print_start): every line starts here, and
+ * the calls' arguments and saved registers were a tenth of it. */
+static inline __attribute__((always_inline)) void print_lead(struct script_out *o, struct script_ctx *c,
+							     const struct script_type *t,
+							     const struct pk_sample *s, const char *comm,
+							     bool chain, uint16_t misc, uint32_t rec_type)
 {
 	print_who(o, c, t, s, comm, chain);
 	if (HAS(t, MISC)) {
@@ -141,18 +157,33 @@ static inline __attribute__((always_inline)) void print_start(struct script_out 
 		script_out_flush(o);
 		script_print_tod(o->f, c, s->time);
 	}
-	if (HAS(t, TIME)) {	/* "%5lu.%09lu: " (--ns), or "%12s: " of "%lu.%06lu" */
-		uint64_t shown = script_filter_time(c->filt, s->time);
-		uint64_t secs = shown / 1000000000u, ns = shown % 1000000000u;
+}
 
-		if (!kept_of(c))
-			script_out_fixed(o, secs, c->o->ns ? ns : ns / 1000, c->o->ns ? 9 : 6, c->o->ns ? 15 : 12);
-		else if (c->o->ns)
-			script_out_fixed_kept(o, &c->kept->time, secs, ns, 9, 15);
-		else
-			script_out_fixed_kept(o, &c->kept->time, secs, ns / 1000, 6, 12);
-		script_out_mem(o, ": ", 2);
-	}
+/* The time field, for `shown` (script_filter_time's answer): "%5lu.%09lu: "
+ * (--ns), or "%12s: " of "%lu.%06lu". */
+static inline __attribute__((always_inline)) void print_time(struct script_out *o, struct script_ctx *c,
+							     uint64_t shown)
+{
+	uint64_t secs = shown / 1000000000u, ns = shown % 1000000000u;
+
+	if (!kept_of(c))
+		script_out_fixed(o, secs, c->o->ns ? ns : ns / 1000, c->o->ns ? 9 : 6, c->o->ns ? 15 : 12);
+	else if (c->o->ns)
+		script_out_fixed_kept(o, &c->kept->time, secs, ns, 9, 15);
+	else
+		script_out_fixed_kept(o, &c->kept->time, secs, ns / 1000, 6, 12);
+	script_out_mem(o, ": ", 2);
+}
+
+/* The fields up to the time's. */
+static inline __attribute__((always_inline)) void print_start(struct script_out *o, struct script_ctx *c,
+							      const struct script_type *t,
+							      const struct pk_sample *s, const char *comm,
+							      bool chain, uint16_t misc, uint32_t rec_type)
+{
+	print_lead(o, c, t, s, comm, chain, misc, rec_type);
+	if (HAS(t, TIME))
+		print_time(o, c, script_filter_time(c->filt, s->time));
 }
 
 /* " sym+0xoff (dso)" after an address, as the fields ask. */
@@ -403,12 +434,18 @@ static uint64_t tail_fields(const struct script_type *t, const struct perf_event
 	return tail;
 }
 
+/* The period the PERIOD field shows (0 when it is not shown). */
+static uint64_t shown_period(const struct script_type *t, const struct perf_event_attr *attr,
+			     const struct pk_sample *s)
+{
+	return !HAS(t, PERIOD) ? 0 : s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period;
+}
+
 /* The period, the event name and -F flags' column; from the text kept
  * when they are the same as the last sample's. */
 static void print_mid(struct script_out *o, struct script_ctx *c, const struct script_type *t,
-		      const struct perf_event_attr *attr, const char *name, const struct pk_sample *s)
+		      const char *name, uint64_t period)
 {
-	uint64_t period = !HAS(t, PERIOD) ? 0 : s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period;
 	struct line_mid *k = kept_of(c) ? &c->kept->mid : NULL;
 	size_t from = o->len;
 	uint64_t flushes = o->flushes;
@@ -436,15 +473,62 @@ static void print_mid(struct script_out *o, struct script_ctx *c, const struct s
 	}
 }
 
+/* The line up to the event name's ": " (print_start, then print_mid).
+ * With a time and neither misc nor tod (which go to the FILE itself), it
+ * is kept whole, and copied with the fraction's digits written in when
+ * all else is as then. */
+static void print_head(struct script_out *o, struct script_ctx *c, const struct script_type *t,
+		       const struct perf_event_attr *attr, const char *name, const struct pk_sample *s,
+		       const char *comm, bool chain, uint16_t misc)
+{
+	struct line_head *k = HAS(t, TIME) && !(t->fields & (SF_MISC | SF_TOD)) && kept_of(c) ? &c->kept->head : NULL;
+	uint64_t period = shown_period(t, attr, s), shown, secs, flushes = o->flushes;
+	uint32_t cpu = HAS(t, CPU) ? s->cpu : 0, frac;
+	size_t from = o->len, frac_end;
+
+	if (!k) {
+		print_start(o, c, t, s, comm, chain, misc, PERF_RECORD_SAMPLE);
+		print_mid(o, c, t, name, period);
+		return;
+	}
+	shown = script_filter_time(c->filt, s->time);
+	secs = shown / 1000000000u;
+	frac = (uint32_t)(shown % 1000000000u);
+	if (k->len && k->comm == comm && k->t == t && k->name == name && k->pid == s->pid && k->tid == s->tid &&
+	    k->cpu == cpu && k->chain == chain && k->secs == secs && k->period == period) {
+		char *d;
+
+		if (SCRIPT_OUT_SIZE - o->len < sizeof(k->text))
+			script_out_flush(o);
+		d = o->buf + o->len;
+		memcpy(d, k->text, sizeof(k->text));
+		if (c->o->ns)
+			script_out_low_digits(d + k->frac_end, frac, 9);
+		else
+			script_out_low_digits(d + k->frac_end, frac / 1000, 6);
+		o->len += k->len;
+		return;
+	}
+	print_lead(o, c, t, s, comm, chain, misc, PERF_RECORD_SAMPLE);
+	print_time(o, c, shown);
+	frac_end = o->len - from - 2;	/* the fraction's digits end before ": " */
+	print_mid(o, c, t, name, period);
+	k->len = 0;
+	if (o->flushes == flushes && o->len - from <= sizeof(k->text)) {
+		*k = (struct line_head){ comm, t, name, s->pid, s->tid, cpu, chain, secs, period,
+					 (uint8_t)(o->len - from), (uint8_t)frac_end, { 0 } };
+		memcpy(k->text, o->buf + from, k->len);
+	}
+}
+
 /* What follows the start fields: period, event name, tracepoint fields,
  * addr, data_src, weight, then the ip or the call chain, and the tail. */
 static int print_body(struct script_out *o, struct script_ctx *c, const struct script_type *t,
-		      const struct perf_event_attr *attr, const char *name, const struct pk_sample *s,
+		      const struct perf_event_attr *attr, const struct pk_sample *s,
 		      const struct pk_resolved_sample *r, bool lines)
 {
 	int err;
 
-	print_mid(o, c, t, attr, name, s);
 	if (HAS(t, TRACE) && (err = print_trace(o, c, s)) < 0)
 		return err;
 	if (HAS(t, ADDR))
@@ -501,8 +585,8 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 	if ((err = script_filter_pass(c->filt, c->res, attr, rec, &r)) <= 0)
 		return err;	/* 0, or the dlfilter's failure */
 	o = script_out_lines(f);
-	print_start(o, c, t, s, r.comm, chain, rec->misc, PERF_RECORD_SAMPLE);
-	err = print_body(o, c, t, attr, name, s, &r, lines);
+	print_head(o, c, t, attr, name, s, r.comm, chain, rec->misc);
+	err = print_body(o, c, t, attr, s, &r, lines);
 	script_out_done(o);
 	if (!err && HAS(t, SRCCODE)) {
 		script_out_sync();	/* the source lines come after the sample's */
