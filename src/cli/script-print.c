@@ -62,6 +62,7 @@ struct line_mid {
  * thread's samples within one second differ only in the time's fraction,
  * whose digits end at text[frac_end]. */
 struct line_head {
+	char text[128];		/* copied 128 bytes at once: no call */
 	const char *comm;
 	const struct script_type *t;
 	const char *name;
@@ -69,7 +70,6 @@ struct line_head {
 	bool chain;
 	uint64_t secs, period;
 	uint8_t len, frac_end;	/* len 0: empty */
-	char text[128];		/* copied 128 bytes at once: no call */
 };
 
 struct script_kept {
@@ -494,8 +494,10 @@ static void print_head(struct script_out *o, struct script_ctx *c, const struct 
 	shown = script_filter_time(c->filt, s->time);
 	secs = shown / 1000000000u;
 	frac = (uint32_t)(shown % 1000000000u);
-	if (k->len && k->comm == comm && k->t == t && k->name == name && k->pid == s->pid && k->tid == s->tid &&
-	    k->cpu == cpu && k->chain == chain && k->secs == secs && k->period == period) {
+	/* (likely: else GCC takes the path for cold and copies with rep movs) */
+	if (__builtin_expect(k->len && k->comm == comm && k->t == t && k->name == name && k->pid == s->pid &&
+			     k->tid == s->tid && k->cpu == cpu && k->chain == chain && k->secs == secs &&
+			     k->period == period, 1)) {
 		char *d;
 
 		if (SCRIPT_OUT_SIZE - o->len < sizeof(k->text))
@@ -515,8 +517,8 @@ static void print_head(struct script_out *o, struct script_ctx *c, const struct 
 	print_mid(o, c, t, name, period);
 	k->len = 0;
 	if (o->flushes == flushes && o->len - from <= sizeof(k->text)) {
-		*k = (struct line_head){ comm, t, name, s->pid, s->tid, cpu, chain, secs, period,
-					 (uint8_t)(o->len - from), (uint8_t)frac_end, { 0 } };
+		*k = (struct line_head){ { 0 }, comm, t, name, s->pid, s->tid, cpu, chain, secs, period,
+					 (uint8_t)(o->len - from), (uint8_t)frac_end };
 		memcpy(k->text, o->buf + from, k->len);
 	}
 }
