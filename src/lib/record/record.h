@@ -35,10 +35,17 @@ int pk__rcur_fail(const struct pk__rcur *c, const char *why_fmt, ...)
  */
 int pk__rcur_need(const struct pk__rcur *c, uint64_t n, const char *what);
 
-/* pk__rcur_need with its test inline: the sample decoder's every field. */
+/* pk__rcur_need with its test inline: the sample decoder's every field.
+ * The message gets a copy of the cursor, so that a caller's cursor whose
+ * address is taken nowhere else can live in registers. */
 static inline int rcur_need(const struct pk__rcur *c, uint64_t n, const char *what)
 {
-	return n <= c->end - c->pos ? 0 : pk__rcur_need(c, n, what);
+	struct pk__rcur here;
+
+	if (n <= c->end - c->pos)
+		return 0;
+	here = *c;
+	return pk__rcur_need(&here, n, what);
 }
 
 /*

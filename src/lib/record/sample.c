@@ -377,45 +377,60 @@ static size_t decode_prefix(struct pk__rcur *c, uint64_t type, struct pk_sample 
 	return PREFIX_STEPS;
 }
 
-int pk__sample_decode(const struct perf_event_header *h, const struct perf_event_attr *attr,
-		      struct pk_sample *s, struct pk_sample_id *id)
+/* The fields from step i on that `left` still names, through the table.
+ * The cursor is a copy: the one pk__sample_decode keeps in registers
+ * must not have its address taken. */
+static int decode_steps(struct pk__rcur cur, const struct perf_event_attr *attr, struct pk_sample *s,
+			size_t i, uint64_t left)
 {
-	struct pk__rcur cur = { .base = (const unsigned char *)h, .pos = sizeof(*h), .end = h->size,
-				.size = h->size, .type = h->type }, *c = &cur;
-	uint64_t type = attr->sample_type, left;
-	size_t i;
-	int err;
-
-	memset(s, 0, sizeof(*s));
-	if (type & ~known_fields)
-		return pk__rcur_fail(c, "sample_type 0x%llx has bits this version of perfkit "
-				     "cannot lay out (0x%llx)", (unsigned long long)type,
-				     (unsigned long long)(type & ~known_fields));
-	s->fields = type;
-	i = decode_prefix(c, type, s);
-	/* `left`: the fields still to decode, so the walk stops after the last */
-	left = type & ~(i ? PREFIX_FIELDS : 0);
-	/* A call chain right after the prefix (no READ: perf record -g's
-	 * layout) is decoded here, not through the table's pointer. */
-	if (i && (left & (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN)) == PERF_SAMPLE_CALLCHAIN) {
-		if ((err = callchain(c, s)) != 0)
-			return err;
-		left &= ~(uint64_t)PERF_SAMPLE_CALLCHAIN;
-		i = CALLCHAIN_STEP + 1;
-	}
 	for (; left && i < sizeof(steps) / sizeof(steps[0]); i++) {
 		const struct step *st = &steps[i];
+		int err;
 
 		if (!(left & st->bit))
 			continue;
 		left &= ~st->bit;
 		if (st->fn)
-			err = st->fn(c, attr, s, st);
+			err = st->fn(&cur, attr, s, st);
 		else
-			err = plain_u64(c, st, (uint64_t *)((char *)s + st->off));
+			err = plain_u64(&cur, st, (uint64_t *)((char *)s + st->off));
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+int pk__sample_decode(const struct perf_event_header *h, const struct perf_event_attr *attr,
+		      struct pk_sample *s, struct pk_sample_id *id)
+{
+	struct pk__rcur cur = { .base = (const unsigned char *)h, .pos = sizeof(*h), .end = h->size,
+				.size = h->size, .type = h->type };
+	uint64_t type = attr->sample_type, left;
+	size_t i;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	if (type & ~known_fields) {
+		struct pk__rcur here = cur;
+
+		return pk__rcur_fail(&here, "sample_type 0x%llx has bits this version of perfkit "
+				     "cannot lay out (0x%llx)", (unsigned long long)type,
+				     (unsigned long long)(type & ~known_fields));
+	}
+	s->fields = type;
+	i = decode_prefix(&cur, type, s);
+	/* `left`: the fields still to decode, so the walk stops after the last */
+	left = type & ~(i ? PREFIX_FIELDS : 0);
+	/* A call chain right after the prefix (no READ: perf record -g's
+	 * layout) is decoded here, not through the table's pointer. */
+	if (i && (left & (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN)) == PERF_SAMPLE_CALLCHAIN) {
+		if ((err = callchain(&cur, s)) != 0)
+			return err;
+		left &= ~(uint64_t)PERF_SAMPLE_CALLCHAIN;
+		i = CALLCHAIN_STEP + 1;
+	}
+	if (left && (err = decode_steps(cur, attr, s, i, left)) != 0)
+		return err;
 	copy_id(s, id);
 	return 0;
 }
