@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SCRIPT_OUT_SIZE 8192
+/* 64 KiB, a pipe's default capacity: lines piped to another program go
+ * in an eighth of the write(2)s (and the reader's wake-ups) that 8 KiB
+ * took, each 8 KiB fwrite through stdout's 4 KiB buffer being two. */
+#define SCRIPT_OUT_SIZE 65536
 
 struct script_out {
 	FILE *f;

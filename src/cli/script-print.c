@@ -390,10 +390,8 @@ int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_att
 				   (attr->sample_type & PERF_SAMPLE_CPU ? rec->id.cpu : (uint32_t)-1) : 0))
 		return 0;	/* -C: perf's filter_cpu */
 	if (attr) {
-		struct script_out o;	/* not "= {...}": that clears the buffer */
-
-		o.f = f;
-		o.len = 0;
+		/* the sample lines' buffer: whatever it holds for f came first */
+		struct script_out *o = script_out_lines(f);
 
 		/* perf's stand-ins when the records carry no sample id */
 		if (!attr->sample_id_all)
@@ -402,9 +400,9 @@ int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_att
 		if (tid != (uint32_t)-1 && !(comm = pk_threads_comm(pk_resolver_threads(c->res), pid, tid)))
 			return -ENOMEM;
 		t = &c->o->type[script_type_of(attr->type)];
-		print_start(&o, c, t, &s, comm ? comm : ":-1",
+		print_start(o, c, t, &s, comm ? comm : ":-1",
 			    c->callchains && (attr->sample_type & PERF_SAMPLE_CALLCHAIN), rec->misc, rec->type);
-		script_out_flush(&o);
+		script_out_flush(o);
 	}
 	if (rec->type != PERF_RECORD_COMM && rec->type != PERF_RECORD_FORK && rec->type != PERF_RECORD_EXIT &&
 	    rec->type != PERF_RECORD_MMAP && rec->type != PERF_RECORD_MMAP2) {
