@@ -439,21 +439,21 @@ static int sample(struct script_run *run, const struct perf_event_header *rec)
 	int ev = pk_data_reader_last_event(run->r);	/* rec is the record just read */
 	struct pk_record d;	/* not zeroed: pk_record_decode zeroes what a sample leaves */
 	const struct perf_event_attr *a;
+	const char *name;
 	int err;
 
 	d.size = sizeof(d);
 	if (ev < 0)
 		return 0;
 	a = pk_data_reader_attr(run->r, (size_t)ev);
+	name = pk_data_reader_name(run->r, (size_t)ev);
 	if ((err = pk_record_decode(rec, a, &d)) != 0)
 		return err < 0 ? err : -EINVAL;
-	if ((err = script_filter_early(&run->o->filt, run->c.res, a, ev, pk_data_reader_name(run->r, (size_t)ev),
-				       &d)) <= 0)
+	if ((err = script_filter_early(&run->o->filt, run->c.res, a, ev, name, &d)) <= 0)
 		return err;	/* 0, or -ECANCELED: the dlfilter failed */
 	if (a->sample_type & PERF_SAMPLE_READ)
 		return script_print_read(stdout, &run->c, run->c.reads, run->r, a, &d);
-	return script_print_sample(script_events_file(&run->o->filt, ev), &run->c, a,
-				   pk_data_reader_name(run->r, (size_t)ev), &d);
+	return script_print_sample(script_events_file(&run->o->filt, ev), &run->c, a, name, &d);
 }
 
 static int side_record(struct script_run *run, const struct perf_event_header *rec)
@@ -487,13 +487,13 @@ static int one_record(struct script_run *run, const struct perf_event_header *re
 {
 	int rc;
 
-	if (rec->type != PERF_RECORD_SAMPLE)
-		script_out_sync();	/* the samples' lines first */
+	if (rec->type == PERF_RECORD_SAMPLE)
+		return sample(run, rec);	/* (none of perf stat's records) */
+	script_out_sync();	/* the samples' lines first */
 	rc = script_stat_record(run->stat, run->r, rec, stdout);
-
 	if (rc)
 		return rc < 0 ? rc : 0;
-	return rec->type == PERF_RECORD_SAMPLE ? sample(run, rec) : side_record(run, rec);
+	return side_record(run, rec);
 }
 
 static int read_records(struct script_run *run)

@@ -127,13 +127,6 @@ int script_events_open(struct script_filter *f, struct pk_data_reader *r, const 
 	return 0;
 }
 
-FILE *script_events_file(struct script_filter *f, int ev)
-{
-	if (!f->files || ev < 0 || (size_t)ev >= f->nr_files)
-		return stdout;
-	return f->files[ev];
-}
-
 void script_events_close(struct script_filter *f)
 {
 	for (size_t i = 0; i < f->nr_files; i++) {

@@ -193,7 +193,7 @@ static bool sym_listed(const struct script_filter *f, const struct pk_location *
 	return false;
 }
 
-bool script_filter_hides(const struct script_filter *f, const struct pk_resolved_sample *r, uint64_t ip)
+bool script_filter_lists_hide(const struct script_filter *f, const struct pk_resolved_sample *r, uint64_t ip)
 {
 	return (f->comms && !in_list(f->comms, r->comm)) ||
 	       (f->pids && !in_ids(f->pids, f->nr_pids, r->pid)) ||
@@ -202,7 +202,7 @@ bool script_filter_hides(const struct script_filter *f, const struct pk_resolved
 	       (f->syms && !sym_listed(f, &r->loc, ip));
 }
 
-uint64_t script_filter_time(struct script_filter *f, uint64_t time)
+uint64_t script_filter_rel_time(struct script_filter *f, uint64_t time)
 {
 	uint64_t t = time;
 

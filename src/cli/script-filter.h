@@ -96,14 +96,30 @@ int script_filter_option(struct script_filter *f, int id, const char *arg);
 int script_filter_setup(struct script_filter *f, struct pk_data_reader *r);
 
 /*
+ * script_filter_early_tests - script_filter_early's tests, when some flag
+ * asks for one (the event already noted).
+ */
+int script_filter_early_tests(struct script_filter *f, struct pk_resolver *res,
+			      const struct perf_event_attr *attr, const struct pk_record *rec);
+
+/*
  * script_filter_early - the tests perf makes on a sample of event ev
  * (attr, named name) before resolving it: the --dlfilter's
  * filter_event_early, then --time and -C (script_filter_skip).  Notes the
  * event for script_filter_pass.  1 to go on, 0 to drop it, or
- * -ECANCELED after a message (the dlfilter failed: stop).
+ * -ECANCELED after a message (the dlfilter failed: stop).  Inline: every
+ * sample asks, and without those flags the answer is 1.
  */
-int script_filter_early(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
-			int ev, const char *name, const struct pk_record *rec);
+static inline int script_filter_early(struct script_filter *f, struct pk_resolver *res,
+				      const struct perf_event_attr *attr, int ev, const char *name,
+				      const struct pk_record *rec)
+{
+	f->cur_ev = ev;
+	f->cur_name = name;
+	if (!f->dlfilter && !f->time && !f->cpus)
+		return 1;
+	return script_filter_early_tests(f, res, attr, rec);
+}
 
 /* script_filter_skip - whether --time or -C drops sample s before it is
  * resolved, as perf's process_sample_event. */
@@ -113,14 +129,31 @@ bool script_filter_skip(const struct script_filter *f, const struct pk_sample *s
  * side-band records too; (uint32_t)-1 is kept. */
 bool script_filter_skip_cpu(const struct script_filter *f, uint32_t cpu);
 
+/* script_filter_lists_hide - script_filter_hides' tests, when one of its
+ * flags is given. */
+bool script_filter_lists_hide(const struct script_filter *f, const struct pk_resolved_sample *r,
+			      uint64_t ip);
+
 /* script_filter_hides - whether --comms, --pid, --tid, --dsos or -S hide
- * the resolved sample r (perf's al.filtered). */
-bool script_filter_hides(const struct script_filter *f, const struct pk_resolved_sample *r, uint64_t ip);
+ * the resolved sample r (perf's al.filtered).  Inline: without those
+ * flags, which every sample asks first, nothing is hidden. */
+static inline bool script_filter_hides(const struct script_filter *f, const struct pk_resolved_sample *r,
+				       uint64_t ip)
+{
+	return (f->comms || f->pids || f->tids || f->dsos || f->syms) && script_filter_lists_hide(f, r, ip);
+}
+
+/* script_filter_rel_time - script_filter_time under --reltime or
+ * --deltatime. */
+uint64_t script_filter_rel_time(struct script_filter *f, uint64_t time);
 
 /* script_filter_time - the time the TIME field shows for a line at `time`:
  * itself, or with --reltime the time since the first line's, with
  * --deltatime since the previous line's (which it then becomes). */
-uint64_t script_filter_time(struct script_filter *f, uint64_t time);
+static inline uint64_t script_filter_time(struct script_filter *f, uint64_t time)
+{
+	return f->reltime || f->deltatime ? script_filter_rel_time(f, time) : time;
+}
 
 /* script_filter_free - free what the options allocated. */
 void script_filter_free(struct script_filter *f);
@@ -149,7 +182,12 @@ int script_events_open(struct script_filter *f, struct pk_data_reader *r, const 
 
 /* script_events_file - where the lines of event ev go: its dump file, or
  * stdout (script_filter_pass counts the samples printed). */
-FILE *script_events_file(struct script_filter *f, int ev);
+static inline FILE *script_events_file(const struct script_filter *f, int ev)
+{
+	if (!f->files || ev < 0 || (size_t)ev >= f->nr_files)
+		return stdout;
+	return f->files[ev];
+}
 
 /* script_events_close - close the dump files, each with perf's "[ perf
  * script: Wrote ... ]" line on stdout. */
@@ -186,16 +224,29 @@ int script_switch_setup(struct script_filter *f, struct pk_data_reader *r);
  * exit status after a message. */
 int script_switch_resolver(struct script_filter *f, struct pk_resolver *res);
 
+/* script_filter_pass_tests - script_filter_pass's tests, when some flag
+ * asks for one. */
+int script_filter_pass_tests(struct script_filter *f, struct pk_resolver *res,
+			     const struct perf_event_attr *attr, const struct pk_record *rec,
+			     const struct pk_resolved_sample *r);
+
 /*
  * script_filter_pass - the tests perf makes after a sample is resolved and
  * its comm, pid, DSO and symbol filters passed: --graph-function (which
  * needs branch flags only AUX data gives: no sample passes), --switch-on
  * and --switch-off (perf's evswitch), then the --dlfilter; a sample kept
- * is counted for --per-event-dump.  The sample's event is f->cur_ev.  1 to print it, 0 to drop it, or -ECANCELED
- * after a message (the dlfilter failed: stop).
+ * is counted for --per-event-dump.  The sample's event is f->cur_ev.  1
+ * to print it, 0 to drop it, or -ECANCELED after a message (the dlfilter
+ * failed: stop).  Inline: without those flags, the answer is 1.
  */
-int script_filter_pass(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
-		       const struct pk_record *rec, const struct pk_resolved_sample *r);
+static inline int script_filter_pass(struct script_filter *f, struct pk_resolver *res,
+				     const struct perf_event_attr *attr, const struct pk_record *rec,
+				     const struct pk_resolved_sample *r)
+{
+	if (!f->graph_function && f->on_ev < 0 && f->off_ev < 0 && !f->dlfilter && !f->nr_samples)
+		return 1;
+	return script_filter_pass_tests(f, res, attr, rec, r);
+}
 
 /* script_switch_stops - whether --stop-bt ends a call chain after the
  * frame of symbol sym. */

@@ -105,25 +105,26 @@ static int dec_len(uint64_t v)
 	return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
+/* (200 characters: the string's NUL is left out.) */
+const char script_out_dec_pairs[200] = "00010203040506070809101112131415161718192021222324"
+				       "25262728293031323334353637383940414243444546474849"
+				       "50515253545556575859606162636465666768697071727374"
+				       "75767778798081828384858687888990919293949596979899";
+
 /* v's digits, written backwards ending at end, two at a time; returns
  * the first. */
 static char *digits(char *end, uint64_t v)
 {
-	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-				    "25262728293031323334353637383940414243444546474849"
-				    "50515253545556575859606162636465666768697071727374"
-				    "75767778798081828384858687888990919293949596979899";
-
 	while (v >= 100) {
 		unsigned int i = (unsigned int)(v % 100) * 2;
 
 		v /= 100;
-		*--end = pairs[i + 1];
-		*--end = pairs[i];
+		*--end = script_out_dec_pairs[i + 1];
+		*--end = script_out_dec_pairs[i];
 	}
 	if (v >= 10) {
-		*--end = pairs[v * 2 + 1];
-		*--end = pairs[v * 2];
+		*--end = script_out_dec_pairs[v * 2 + 1];
+		*--end = script_out_dec_pairs[v * 2];
 	} else {
 		*--end = (char)('0' + v);
 	}
@@ -230,53 +231,16 @@ static void keep(struct script_out_kept *k, const struct script_out *o, size_t f
 	memcpy(k->text, o->buf + from, n);
 }
 
-/* Room for 32 bytes at the end of the buffer (flushed if need be): where
- * a kept text is copied whole. */
-static char *room32(struct script_out *o)
-{
-	if (SCRIPT_OUT_SIZE - o->len < FIELD)
-		script_out_flush(o);
-	return o->buf + o->len;
-}
-
-void script_out_udec_kept(struct script_out *o, struct script_out_kept *k, uint64_t v, int width, char fill)
-{
-	size_t from = o->len;
-	uint64_t flushes = o->flushes;
-
-	if (k->len && k->v == v && k->width == width && k->fill == fill && !k->prec) {
-		memcpy(room32(o), k->text, sizeof(k->text));
-		o->len += k->len;
-		return;
-	}
-	script_out_udec(o, v, width, fill);
-	keep(k, o, from, flushes, 0, (struct script_out_kept){ .v = v, .width = width, .fill = fill });
-}
-
-void script_out_fixed_kept(struct script_out *o, struct script_out_kept *k, uint64_t secs, uint64_t frac,
+void script_out_fixed_keep(struct script_out *o, struct script_out_kept *k, uint64_t secs, uint64_t frac,
 			   int prec, int width)
 {
-	static const uint32_t p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-					1000000000 };
 	size_t from = o->len;
 	uint64_t flushes = o->flushes;
 
-	if (prec < 1 || prec > 9) {
-		script_out_fixed(o, secs, frac, prec, width);
-		return;
-	}
-	if (k->len && k->v == secs && k->prec == prec && k->width == width && !k->fill &&
-	    k->len + prec <= FIELD) {
-		char *d = room32(o), *end = d + k->len + prec, *f;
-
-		memcpy(d, k->text, sizeof(k->text));
-		f = digits(end, frac % p10[prec]);	/* zeros before, as script_out_fixed */
-		while (f > d + k->len)
-			*--f = '0';
-		o->len += k->len + (size_t)prec;
-		return;
-	}
 	script_out_fixed(o, secs, frac, prec, width);
-	keep(k, o, from, flushes, (size_t)prec, (struct script_out_kept){ .v = secs, .prec = prec, .width = width });
+	if (prec >= 1 && prec <= 9)
+		keep(k, o, from, flushes, (size_t)prec,
+		     (struct script_out_kept){ .v = secs, .prec = prec, .width = width });
+	else
+		k->len = 0;
 }
-

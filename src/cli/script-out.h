@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SCRIPT_OUT_SIZE 8192
+/* 64 KiB, a pipe's default capacity: lines piped to another program go
+ * in an eighth of the write(2)s (and the reader's wake-ups) that 8 KiB
+ * took, each 8 KiB fwrite through stdout's 4 KiB buffer being two. */
+#define SCRIPT_OUT_SIZE 65536
 
 struct script_out {
 	FILE *f;
@@ -101,21 +104,65 @@ void script_out_hex(struct script_out *o, uint64_t v, int width);
  * as width 15). */
 void script_out_fixed(struct script_out *o, uint64_t secs, uint64_t frac, int prec, int width);
 
-/* A number's text as last written, for script_out_*_kept: consecutive
- * samples repeat their period, and their time's seconds. */
+/* A time's text as last written, for script_out_fixed_kept: consecutive
+ * samples repeat their time's seconds. */
 struct script_out_kept {
-	uint64_t v;		/* the number (the seconds, for a time) */
-	int prec, width;	/* a time's fraction digits (0 for a number) and column */
-	char fill;		/* a number's fill (0 for a time) */
+	uint64_t v;		/* the seconds */
+	int prec, width;	/* the fraction's digits and the column */
 	uint8_t len;		/* 0: nothing kept */
-	char text[32];		/* the whole number; for a time, what comes before the fraction
+	char text[32];		/* what comes before the fraction
 				 * (copied 32 bytes at once: no call) */
 };
 
-/* script_out_udec_kept / script_out_fixed_kept - script_out_udec and
- * script_out_fixed, copied from *k when its number is the same. */
-void script_out_udec_kept(struct script_out *o, struct script_out_kept *k, uint64_t v, int width, char fill);
-void script_out_fixed_kept(struct script_out *o, struct script_out_kept *k, uint64_t secs, uint64_t frac,
+/* script_out_fixed_keep - script_out_fixed, and what it wrote before the
+ * fraction kept in *k (prec 1 to 9; other precisions keep nothing). */
+void script_out_fixed_keep(struct script_out *o, struct script_out_kept *k, uint64_t secs, uint64_t frac,
 			   int prec, int width);
+
+/* "00" to "99": the two digits of every number below 100. */
+extern const char script_out_dec_pairs[200];
+
+/* script_out_low_digits - the low n digits of v (zeros before it as
+ * needed), written backwards ending at end, two at a time: a time's
+ * fraction, in 32-bit arithmetic, unrolled where n is a constant. */
+static inline __attribute__((always_inline)) void script_out_low_digits(char *end, uint32_t v, int n)
+{
+#pragma GCC unroll 5
+	for (; n >= 2; n -= 2) {
+		uint32_t q = v / 100;
+
+		end -= 2;
+		memcpy(end, &script_out_dec_pairs[(v - q * 100) * 2], 2);
+		v = q;
+	}
+	if (n)
+		end[-1] = (char)('0' + v % 10);
+}
+
+/* script_out_fixed_kept - script_out_fixed, what comes before the
+ * fraction copied from *k when the seconds are the same (a kept prec is
+ * 1 to 9, so the fraction's digits fit after the 32 bytes copied; a
+ * fraction of 2^32 or more goes the long way, which takes it modulo
+ * 10^prec).  Always inline: every sample line has a time, and its
+ * callers' constant precisions unroll the digits' loop. */
+static inline __attribute__((always_inline)) void script_out_fixed_kept(struct script_out *o,
+									 struct script_out_kept *k,
+									 uint64_t secs, uint64_t frac,
+									 int prec, int width)
+{
+	if (k->len && k->v == secs && k->prec == prec && k->width == width && k->len + prec <= 32 &&
+	    !(frac >> 32)) {
+		char *d;
+
+		if (SCRIPT_OUT_SIZE - o->len < 32)
+			script_out_flush(o);
+		d = o->buf + o->len;
+		memcpy(d, k->text, sizeof(k->text));
+		script_out_low_digits(d + k->len + prec, (uint32_t)frac, prec);
+		o->len += k->len + (size_t)prec;
+		return;
+	}
+	script_out_fixed_keep(o, k, secs, frac, prec, width);
+}
 
 #endif

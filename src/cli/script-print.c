@@ -47,10 +47,37 @@ struct line_start {
 	char text[64];		/* copied 64 bytes at once: no call */
 };
 
+/* The period and event name fields (and -F flags' column), as last
+ * printed: a run of samples of one event repeats them (a fixed period, or
+ * the same frequency's). */
+struct line_mid {
+	const struct script_type *t;	/* NULL: empty */
+	const char *name;
+	uint64_t period;
+	uint8_t len;
+	char text[64];		/* copied 64 bytes at once: no call */
+};
+
+/* A sample line up to its event name's ": ", as last printed: a
+ * thread's samples within one second differ only in the time's fraction,
+ * whose digits end at text[frac_end]. */
+struct line_head {
+	char text[128];		/* copied 128 bytes at once: no call */
+	const char *comm;
+	const struct script_type *t;
+	const char *name;
+	uint32_t pid, tid, cpu;
+	bool chain;
+	uint64_t secs, period;
+	uint8_t len, frac_end;	/* len 0: empty */
+};
+
 struct script_kept {
 	struct chain_text slot[CHAIN_TEXTS];
 	struct line_start start[LINE_STARTS];
-	struct script_out_kept time, period;	/* the last sample's */
+	struct line_mid mid;
+	struct line_head head;
+	struct script_out_kept time;	/* the last sample's */
 };
 
 void script_kept_free(struct script_kept *m)
@@ -113,9 +140,13 @@ static void print_who(struct script_out *o, struct script_ctx *c, const struct s
 	}
 }
 
-static void print_start(struct script_out *o, struct script_ctx *c, const struct script_type *t,
-			const struct pk_sample *s, const char *comm, bool chain, uint16_t misc,
-			uint32_t rec_type)
+/* The fields before the time: comm, pid/tid, cpu, misc, tod.  Always
+ * inline (as print_time and print_start): every line starts here, and
+ * the calls' arguments and saved registers were a tenth of it. */
+static inline __attribute__((always_inline)) void print_lead(struct script_out *o, struct script_ctx *c,
+							     const struct script_type *t,
+							     const struct pk_sample *s, const char *comm,
+							     bool chain, uint16_t misc, uint32_t rec_type)
 {
 	print_who(o, c, t, s, comm, chain);
 	if (HAS(t, MISC)) {
@@ -126,18 +157,33 @@ static void print_start(struct script_out *o, struct script_ctx *c, const struct
 		script_out_flush(o);
 		script_print_tod(o->f, c, s->time);
 	}
-	if (HAS(t, TIME)) {	/* "%5lu.%09lu: " (--ns), or "%12s: " of "%lu.%06lu" */
-		uint64_t shown = script_filter_time(c->filt, s->time);
-		uint64_t secs = shown / 1000000000u, ns = shown % 1000000000u;
+}
 
-		if (!kept_of(c))
-			script_out_fixed(o, secs, c->o->ns ? ns : ns / 1000, c->o->ns ? 9 : 6, c->o->ns ? 15 : 12);
-		else if (c->o->ns)
-			script_out_fixed_kept(o, &c->kept->time, secs, ns, 9, 15);
-		else
-			script_out_fixed_kept(o, &c->kept->time, secs, ns / 1000, 6, 12);
-		script_out_mem(o, ": ", 2);
-	}
+/* The time field, for `shown` (script_filter_time's answer): "%5lu.%09lu: "
+ * (--ns), or "%12s: " of "%lu.%06lu". */
+static inline __attribute__((always_inline)) void print_time(struct script_out *o, struct script_ctx *c,
+							     uint64_t shown)
+{
+	uint64_t secs = shown / 1000000000u, ns = shown % 1000000000u;
+
+	if (!kept_of(c))
+		script_out_fixed(o, secs, c->o->ns ? ns : ns / 1000, c->o->ns ? 9 : 6, c->o->ns ? 15 : 12);
+	else if (c->o->ns)
+		script_out_fixed_kept(o, &c->kept->time, secs, ns, 9, 15);
+	else
+		script_out_fixed_kept(o, &c->kept->time, secs, ns / 1000, 6, 12);
+	script_out_mem(o, ": ", 2);
+}
+
+/* The fields up to the time's. */
+static inline __attribute__((always_inline)) void print_start(struct script_out *o, struct script_ctx *c,
+							      const struct script_type *t,
+							      const struct pk_sample *s, const char *comm,
+							      bool chain, uint16_t misc, uint32_t rec_type)
+{
+	print_lead(o, c, t, s, comm, chain, misc, rec_type);
+	if (HAS(t, TIME))
+		print_time(o, c, script_filter_time(c->filt, s->time));
 }
 
 /* " sym+0xoff (dso)" after an address, as the fields ask. */
@@ -344,10 +390,8 @@ int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_att
 				   (attr->sample_type & PERF_SAMPLE_CPU ? rec->id.cpu : (uint32_t)-1) : 0))
 		return 0;	/* -C: perf's filter_cpu */
 	if (attr) {
-		struct script_out o;	/* not "= {...}": that clears the buffer */
-
-		o.f = f;
-		o.len = 0;
+		/* the sample lines' buffer: whatever it holds for f came first */
+		struct script_out *o = script_out_lines(f);
 
 		/* perf's stand-ins when the records carry no sample id */
 		if (!attr->sample_id_all)
@@ -356,9 +400,9 @@ int script_print_side(FILE *f, struct script_ctx *c, const struct perf_event_att
 		if (tid != (uint32_t)-1 && !(comm = pk_threads_comm(pk_resolver_threads(c->res), pid, tid)))
 			return -ENOMEM;
 		t = &c->o->type[script_type_of(attr->type)];
-		print_start(&o, c, t, &s, comm ? comm : ":-1",
+		print_start(o, c, t, &s, comm ? comm : ":-1",
 			    c->callchains && (attr->sample_type & PERF_SAMPLE_CALLCHAIN), rec->misc, rec->type);
-		script_out_flush(&o);
+		script_out_flush(o);
 	}
 	if (rec->type != PERF_RECORD_COMM && rec->type != PERF_RECORD_FORK && rec->type != PERF_RECORD_EXIT &&
 	    rec->type != PERF_RECORD_MMAP && rec->type != PERF_RECORD_MMAP2) {
@@ -388,21 +432,31 @@ static uint64_t tail_fields(const struct script_type *t, const struct perf_event
 	return tail;
 }
 
-/* What follows the start fields: period, event name, tracepoint fields,
- * addr, data_src, weight, then the ip or the call chain, and the tail. */
-static int print_body(struct script_out *o, struct script_ctx *c, const struct script_type *t,
-		      const struct perf_event_attr *attr, const char *name, const struct pk_sample *s,
-		      const struct pk_resolved_sample *r, bool lines)
+/* The period the PERIOD field shows (0 when it is not shown). */
+static uint64_t shown_period(const struct script_type *t, const struct perf_event_attr *attr,
+			     const struct pk_sample *s)
 {
-	int err;
+	return !HAS(t, PERIOD) ? 0 : s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period;
+}
 
+/* The period, the event name and -F flags' column; from the text kept
+ * when they are the same as the last sample's. */
+static void print_mid(struct script_out *o, struct script_ctx *c, const struct script_type *t,
+		      const char *name, uint64_t period)
+{
+	struct line_mid *k = kept_of(c) ? &c->kept->mid : NULL;
+	size_t from = o->len;
+	uint64_t flushes = o->flushes;
+
+	if (k && k->t == t && k->name == name && k->period == period) {
+		if (SCRIPT_OUT_SIZE - o->len < sizeof(k->text))
+			script_out_flush(o);
+		memcpy(o->buf + o->len, k->text, sizeof(k->text));
+		o->len += k->len;
+		return;
+	}
 	if (HAS(t, PERIOD)) {	/* "%10lu " */
-		uint64_t period = s->fields & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period;
-
-		if (kept_of(c))
-			script_out_udec_kept(o, &c->kept->period, period, 10, ' ');
-		else
-			script_out_udec(o, period, 10, ' ');
+		script_out_udec(o, period, 10, ' ');
 		script_out_chr(o, ' ');
 	}
 	if (HAS(t, EVNAME)) {	/* "%*s: " */
@@ -411,6 +465,70 @@ static int print_body(struct script_out *o, struct script_ctx *c, const struct s
 	}
 	if (c->filt->print_flags)	/* -F flags, --call-ret-trace: perf's "  %-21s " of no flags */
 		script_out_mem(o, "                        ", 24);
+	if (k && o->flushes == flushes && o->len - from <= sizeof(k->text)) {
+		*k = (struct line_mid){ t, name, period, (uint8_t)(o->len - from), { 0 } };
+		memcpy(k->text, o->buf + from, k->len);
+	}
+}
+
+/* The line up to the event name's ": " (print_start, then print_mid).
+ * With a time and neither misc nor tod (which go to the FILE itself), it
+ * is kept whole, and copied with the fraction's digits written in when
+ * all else is as then. */
+static void print_head(struct script_out *o, struct script_ctx *c, const struct script_type *t,
+		       const struct perf_event_attr *attr, const char *name, const struct pk_sample *s,
+		       const char *comm, bool chain, uint16_t misc)
+{
+	struct line_head *k = HAS(t, TIME) && !(t->fields & (SF_MISC | SF_TOD)) && kept_of(c) ? &c->kept->head : NULL;
+	uint64_t period = shown_period(t, attr, s), shown, secs, flushes = o->flushes;
+	uint32_t cpu = HAS(t, CPU) ? s->cpu : 0, frac;
+	size_t from = o->len, frac_end;
+
+	if (!k) {
+		print_start(o, c, t, s, comm, chain, misc, PERF_RECORD_SAMPLE);
+		print_mid(o, c, t, name, period);
+		return;
+	}
+	shown = script_filter_time(c->filt, s->time);
+	secs = shown / 1000000000u;
+	frac = (uint32_t)(shown % 1000000000u);
+	/* (likely: else GCC takes the path for cold and copies with rep movs) */
+	if (__builtin_expect(k->len && k->comm == comm && k->t == t && k->name == name && k->pid == s->pid &&
+			     k->tid == s->tid && k->cpu == cpu && k->chain == chain && k->secs == secs &&
+			     k->period == period, 1)) {
+		char *d;
+
+		if (SCRIPT_OUT_SIZE - o->len < sizeof(k->text))
+			script_out_flush(o);
+		d = o->buf + o->len;
+		memcpy(d, k->text, sizeof(k->text));
+		if (c->o->ns)
+			script_out_low_digits(d + k->frac_end, frac, 9);
+		else
+			script_out_low_digits(d + k->frac_end, frac / 1000, 6);
+		o->len += k->len;
+		return;
+	}
+	print_lead(o, c, t, s, comm, chain, misc, PERF_RECORD_SAMPLE);
+	print_time(o, c, shown);
+	frac_end = o->len - from - 2;	/* the fraction's digits end before ": " */
+	print_mid(o, c, t, name, period);
+	k->len = 0;
+	if (o->flushes == flushes && o->len - from <= sizeof(k->text)) {
+		*k = (struct line_head){ { 0 }, comm, t, name, s->pid, s->tid, cpu, chain, secs, period,
+					 (uint8_t)(o->len - from), (uint8_t)frac_end };
+		memcpy(k->text, o->buf + from, k->len);
+	}
+}
+
+/* What follows the start fields: period, event name, tracepoint fields,
+ * addr, data_src, weight, then the ip or the call chain, and the tail. */
+static int print_body(struct script_out *o, struct script_ctx *c, const struct script_type *t,
+		      const struct perf_event_attr *attr, const struct pk_sample *s,
+		      const struct pk_resolved_sample *r, bool lines)
+{
+	int err;
+
 	if (HAS(t, TRACE) && (err = print_trace(o, c, s)) < 0)
 		return err;
 	if (HAS(t, ADDR))
@@ -467,8 +585,8 @@ int script_print_sample(FILE *f, struct script_ctx *c, const struct perf_event_a
 	if ((err = script_filter_pass(c->filt, c->res, attr, rec, &r)) <= 0)
 		return err;	/* 0, or the dlfilter's failure */
 	o = script_out_lines(f);
-	print_start(o, c, t, s, r.comm, chain, rec->misc, PERF_RECORD_SAMPLE);
-	err = print_body(o, c, t, attr, name, s, &r, lines);
+	print_head(o, c, t, attr, name, s, r.comm, chain, rec->misc);
+	err = print_body(o, c, t, attr, s, &r, lines);
 	script_out_done(o);
 	if (!err && HAS(t, SRCCODE)) {
 		script_out_sync();	/* the source lines come after the sample's */

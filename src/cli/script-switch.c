@@ -122,20 +122,19 @@ static bool evswitch_discard(struct script_filter *f, int ev)
 	return false;
 }
 
-int script_filter_early(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
-			int ev, const char *name, const struct pk_record *rec)
+int script_filter_early_tests(struct script_filter *f, struct pk_resolver *res,
+			      const struct perf_event_attr *attr, const struct pk_record *rec)
 {
 	int rc;
 
-	f->cur_ev = ev;
-	f->cur_name = name;
-	if (f->dlfilter && (rc = script_dlfilter_early(f, res, attr, name, rec)) <= 0)
+	if (f->dlfilter && (rc = script_dlfilter_early(f, res, attr, f->cur_name, rec)) <= 0)
 		return rc;
 	return !script_filter_skip(f, &rec->sample);
 }
 
-int script_filter_pass(struct script_filter *f, struct pk_resolver *res, const struct perf_event_attr *attr,
-		       const struct pk_record *rec, const struct pk_resolved_sample *r)
+int script_filter_pass_tests(struct script_filter *f, struct pk_resolver *res,
+			     const struct perf_event_attr *attr, const struct pk_record *rec,
+			     const struct pk_resolved_sample *r)
 {
 	int rc;
 

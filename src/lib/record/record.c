@@ -10,9 +10,16 @@
 #include "sys/sys.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 
 static const struct perf_event_attr zero_attr;
+
+/* Where a decoded sample ends in struct pk_record, and the bytes of the
+ * union after it up to the id (none while the sample is its largest
+ * member). */
+#define SAMPLE_END (offsetof(struct pk_record, sample) + sizeof(struct pk_sample))
+#define SAMPLE_GAP (offsetof(struct pk_record, id) - SAMPLE_END)
 
 int pk__rcur_fail(const struct pk__rcur *c, const char *why_fmt, ...)
 {
@@ -374,26 +381,19 @@ static int trailer(struct pk__rcur *c, const struct perf_event_attr *a, struct p
 	return 0;
 }
 
-int pk_record_decode(const struct perf_event_header *h, const struct perf_event_attr *attr,
-		     struct pk_record *out)
+/* Every record but a well-formed sample: *out zeroed, then the checks,
+ * the sample_id_all trailer and the body.  Not inlined: its cursor and
+ * saved registers would cost every sample a stack frame, where the
+ * sample's decoder is otherwise reached by a jump. */
+static __attribute__((noinline)) int decode_other(const struct perf_event_header *h, const struct perf_event_attr *a,
+			struct pk_record *out)
 {
-	const struct perf_event_attr *a = attr ? attr : &zero_attr;
 	struct pk__rcur c = { .base = (const unsigned char *)h, .pos = 0, .size = h->size,
 			      .type = h->type };
-	size_t size;
+	size_t size = out->size;
 	int err;
 
-	if (!out || out->size < sizeof(*out))
-		return pk__error(-EINVAL, "pk_record_decode", "struct pk_record.size is %zu, less than "
-				 "the %zu bytes this library fills: set size = sizeof(struct pk_record)",
-				 out ? out->size : 0, sizeof(*out));
-	size = out->size;
-	/* a sample's decoder zeroes the sample and fills every id field:
-	 * zeroing all of *out here as well showed in report's profile */
-	if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(*h) && !((uintptr_t)h % 8))
-		memset(&out->sample + 1, 0, (size_t)((char *)&out->id - (char *)(&out->sample + 1)));
-	else
-		memset(out, 0, sizeof(*out));
+	memset(out, 0, sizeof(*out));
 	out->size = size;
 	out->type = h->type;
 	out->misc = h->misc;
@@ -407,14 +407,36 @@ int pk_record_decode(const struct perf_event_header *h, const struct perf_event_
 		return PK_RECORD_UNKNOWN;
 	c.pos = sizeof(*h);
 	c.end = c.size;
-	if (h->type == PERF_RECORD_SAMPLE)
-		return pk__sample_decode(&c, a, &out->sample, &out->id);
 	err = trailer(&c, a, &out->id);
 	if (err)
 		return err;
 	c.end = c.size - trailer_size(a);
 	c.pos = sizeof(*h);
 	return body(&c, a, out);
+}
+
+int pk_record_decode(const struct perf_event_header *h, const struct perf_event_attr *attr,
+		     struct pk_record *out)
+{
+	const struct perf_event_attr *a = attr ? attr : &zero_attr;
+
+	if (!out || out->size < sizeof(*out))
+		return pk__error(-EINVAL, "pk_record_decode", "struct pk_record.size is %zu, less than "
+				 "the %zu bytes this library fills: set size = sizeof(struct pk_record)",
+				 out ? out->size : 0, sizeof(*out));
+	/* A sample first, with no other test (every sample pays them), and
+	 * its decoder's call the last thing done here: its decoder zeroes
+	 * the sample and fills every id field, so only the bytes between
+	 * them, if the union has any, are zeroed here. */
+	if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(*h) && !((uintptr_t)h % 8)) {
+		if (SAMPLE_GAP)
+			memset((char *)out + SAMPLE_END, 0, SAMPLE_GAP);
+		out->type = h->type;
+		out->misc = h->misc;
+		out->len = h->size;
+		return pk__sample_decode(h, a, &out->sample, &out->id);
+	}
+	return decode_other(h, a, out);
 }
 
 /* How many u64s precede PERF_SAMPLE_ID in a sample, after the header. */

@@ -35,10 +35,17 @@ int pk__rcur_fail(const struct pk__rcur *c, const char *why_fmt, ...)
  */
 int pk__rcur_need(const struct pk__rcur *c, uint64_t n, const char *what);
 
-/* pk__rcur_need with its test inline: the sample decoder's every field. */
+/* pk__rcur_need with its test inline: the sample decoder's every field.
+ * The message gets a copy of the cursor, so that a caller's cursor whose
+ * address is taken nowhere else can live in registers. */
 static inline int rcur_need(const struct pk__rcur *c, uint64_t n, const char *what)
 {
-	return n <= c->end - c->pos ? 0 : pk__rcur_need(c, n, what);
+	struct pk__rcur here;
+
+	if (n <= c->end - c->pos)
+		return 0;
+	here = *c;
+	return pk__rcur_need(&here, n, what);
 }
 
 /*
@@ -49,10 +56,11 @@ static inline int rcur_need(const struct pk__rcur *c, uint64_t n, const char *wh
 int pk__rcur_read_values(struct pk__rcur *c, uint64_t read_format, struct pk_read_values *v);
 
 /*
- * pk__sample_decode - the body of a PERF_RECORD_SAMPLE at the cursor, as
- * `attr` lays it out; also fills *id from it.  0 or -EINVAL (recorded).
+ * pk__sample_decode - the body of the PERF_RECORD_SAMPLE at h (h->size
+ * readable bytes, at least its header's, 8-byte aligned), as `attr` lays
+ * it out; also fills *id from it.  0 or -EINVAL (recorded).
  */
-int pk__sample_decode(struct pk__rcur *c, const struct perf_event_attr *attr,
+int pk__sample_decode(const struct perf_event_header *h, const struct perf_event_attr *attr,
 		      struct pk_sample *s, struct pk_sample_id *id);
 
 /* Readers, used only after pk__rcur_need: the bytes need not be aligned. */

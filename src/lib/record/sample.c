@@ -91,22 +91,30 @@ static int check_count(const struct pk__rcur *c, size_t at, const char *name, ui
 			     c->end - c->pos);
 }
 
-static int do_callchain(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
-			const struct step *st)
+/* CALLCHAIN: nr, then nr u64s.  Inline: pk__sample_decode calls it
+ * directly for the usual layout, the table through do_callchain. */
+static inline int callchain(struct pk__rcur *c, struct pk_sample *s)
 {
 	size_t at = c->pos;
 	int err = rcur_need(c, 8, "CALLCHAIN nr");
 
-	(void)a;
 	if (err)
 		return err;
 	s->callchain.nr = rcur_u64(c);
-	err = check_count(c, at, st->name, s->callchain.nr, 8);
+	err = check_count(c, at, "CALLCHAIN", s->callchain.nr, 8);
 	if (err)
 		return err;
 	s->callchain.ips = rcur_here(c);
 	c->pos += s->callchain.nr * 8;
 	return 0;
+}
+
+static int do_callchain(struct pk__rcur *c, const struct perf_event_attr *a, struct pk_sample *s,
+			const struct step *st)
+{
+	(void)a;
+	(void)st;
+	return callchain(c, s);
 }
 
 /* RAW is a u32 size and size bytes; the kernel counts its padding in size
@@ -332,6 +340,7 @@ static void copy_id(const struct pk_sample *s, struct pk_sample_id *id)
 		       PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
 		       PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 #define PREFIX_STEPS 9	/* steps[0 .. 8] are those fields */
+#define CALLCHAIN_STEP 10	/* steps[10], after READ's */
 
 /* The fields before READ, when the record has the bytes for all of them:
  * one bounds check instead of one per field, no calls (every sample pays
@@ -368,34 +377,60 @@ static size_t decode_prefix(struct pk__rcur *c, uint64_t type, struct pk_sample 
 	return PREFIX_STEPS;
 }
 
-int pk__sample_decode(struct pk__rcur *c, const struct perf_event_attr *attr,
-		      struct pk_sample *s, struct pk_sample_id *id)
+/* The fields from step i on that `left` still names, through the table.
+ * The cursor is a copy: the one pk__sample_decode keeps in registers
+ * must not have its address taken. */
+static int decode_steps(struct pk__rcur cur, const struct perf_event_attr *attr, struct pk_sample *s,
+			size_t i, uint64_t left)
 {
-	uint64_t type = attr->sample_type, left;
-	size_t i;
-	int err;
-
-	memset(s, 0, sizeof(*s));
-	if (type & ~known_fields)
-		return pk__rcur_fail(c, "sample_type 0x%llx has bits this version of perfkit "
-				     "cannot lay out (0x%llx)", (unsigned long long)type,
-				     (unsigned long long)(type & ~known_fields));
-	s->fields = type;
-	i = decode_prefix(c, type, s);
-	/* `left`: the fields still to decode, so the walk stops after the last */
-	for (left = type & ~(i ? PREFIX_FIELDS : 0); left && i < sizeof(steps) / sizeof(steps[0]); i++) {
+	for (; left && i < sizeof(steps) / sizeof(steps[0]); i++) {
 		const struct step *st = &steps[i];
+		int err;
 
 		if (!(left & st->bit))
 			continue;
 		left &= ~st->bit;
 		if (st->fn)
-			err = st->fn(c, attr, s, st);
+			err = st->fn(&cur, attr, s, st);
 		else
-			err = plain_u64(c, st, (uint64_t *)((char *)s + st->off));
+			err = plain_u64(&cur, st, (uint64_t *)((char *)s + st->off));
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+int pk__sample_decode(const struct perf_event_header *h, const struct perf_event_attr *attr,
+		      struct pk_sample *s, struct pk_sample_id *id)
+{
+	struct pk__rcur cur = { .base = (const unsigned char *)h, .pos = sizeof(*h), .end = h->size,
+				.size = h->size, .type = h->type };
+	uint64_t type = attr->sample_type, left;
+	size_t i;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	if (type & ~known_fields) {
+		struct pk__rcur here = cur;
+
+		return pk__rcur_fail(&here, "sample_type 0x%llx has bits this version of perfkit "
+				     "cannot lay out (0x%llx)", (unsigned long long)type,
+				     (unsigned long long)(type & ~known_fields));
+	}
+	s->fields = type;
+	i = decode_prefix(&cur, type, s);
+	/* `left`: the fields still to decode, so the walk stops after the last */
+	left = type & ~(i ? PREFIX_FIELDS : 0);
+	/* A call chain right after the prefix (no READ: perf record -g's
+	 * layout) is decoded here, not through the table's pointer. */
+	if (i && (left & (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN)) == PERF_SAMPLE_CALLCHAIN) {
+		if ((err = callchain(&cur, s)) != 0)
+			return err;
+		left &= ~(uint64_t)PERF_SAMPLE_CALLCHAIN;
+		i = CALLCHAIN_STEP + 1;
+	}
+	if (left && (err = decode_steps(cur, attr, s, i, left)) != 0)
+		return err;
 	copy_id(s, id);
 	return 0;
 }

@@ -3,8 +3,9 @@
  * test_script_out.c - script's hand-written formatter (src/cli/script-out.c)
  * against printf itself: every writer, for values at the edges of each
  * width and digit count, negative and left-aligned columns, columns wider
- * than the in-place path, strings longer than the buffer, text crossing a
- * flush, and an output error left on the FILE as fprintf leaves it.
+ * than the in-place path, the time column through its kept seconds,
+ * strings longer than the buffer, text crossing a flush, and an output
+ * error left on the FILE as fprintf leaves it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -111,6 +112,39 @@ static void test_time(void **state)
 	both_check(&b);
 }
 
+/* The time column through the kept seconds (script_out_fixed_kept): runs
+ * of one second with fractions of every digit count, seconds that change
+ * and come back, seconds wider than the column, and a fraction of 2^32 or
+ * more (taken modulo 10^prec, as script_out_fixed does), for perf's
+ * microseconds and --ns's nanoseconds. */
+static void test_time_kept(void **state)
+{
+	static const uint64_t secs[] = { 26808, 26808, 26808, 26809, 26808, 0, 0, 123456789012ull,
+					 123456789012ull, 5, 5 };
+	static const uint64_t fracs[] = { 633071, 5, 0, 999999999, 42, 1, 100000, 7, 654321,
+					  0x100000005ull, 3 };
+	struct script_out_kept us = { 0 }, ns = { 0 };
+	struct both b;
+	char tmp[64];
+
+	(void)state;
+	both_open(&b);
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+			uint64_t f = fracs[i];
+
+			script_out_fixed_kept(&b.o, &us, secs[i], f, 6, 12);
+			snprintf(tmp, sizeof(tmp), "%" PRIu64 ".%06" PRIu64, secs[i], f % 1000000);
+			fprintf(b.w, "%12s", tmp);
+			script_out_fixed_kept(&b.o, &ns, secs[i], f, 9, 15);
+			fprintf(b.w, "%5" PRIu64 ".%09" PRIu64, secs[i], f % 1000000000);
+			script_out_chr(&b.o, '|');
+			fputc('|', b.w);
+		}
+	}
+	both_check(&b);
+}
+
 /* Strings: padded both ways, longer than the buffer, and many small
  * writes crossing flushes of the buffer. */
 static void test_strings(void **state)
@@ -167,6 +201,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_time_kept),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_error),
 	};
