@@ -8,8 +8,9 @@
  * than a raw value), 16 registers of 8 bytes (perf's AX..R15 order, less
  * IP), then the stack copy, whose SP is a fixed address.  Checked, with
  * abort() on a violation: the call succeeds, gives at most `max` frames,
- * and the first frame is the IP.  The unwinder must never read outside
- * the stack copy (ASan).  fuzz_replay_unwind runs the committed corpus
+ * and the first frame is the IP; unwound again, the same sample (which
+ * the unwinder may now replay from what it kept) gives the same frames.
+ * The unwinder must never read outside the stack copy (ASan).  fuzz_replay_unwind runs the committed corpus
  * (fuzz/corpus/unwind) as a unit test.
  */
 #include <stdint.h>
@@ -67,9 +68,9 @@ static uint64_t le64(const uint8_t *p)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint64_t regs[17], ips[MAX_FRAMES], ip;
+	uint64_t regs[17], ips[MAX_FRAMES], again[MAX_FRAMES], ip;
 	uint32_t off;
-	size_t nr = 99, k = 0;
+	size_t nr = 99, nr2 = 99, k = 0;
 	uint16_t flags;
 
 	if (!u)
@@ -104,6 +105,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (pk_unwinder_unwind(u, 1, 1, regs, 0xff01ffull, data, size, ips, MAX_FRAMES, &nr) != 0 ||
 	    nr > MAX_FRAMES || (nr && ips[0] != ip))
+		abort();
+	if (pk_unwinder_unwind(u, 1, 1, regs, 0xff01ffull, data, size, again, MAX_FRAMES, &nr2) != 0 ||
+	    nr2 != nr || memcmp(again, ips, nr * sizeof(*ips)))
 		abort();
 	return 0;
 }

@@ -358,8 +358,8 @@ struct frame_regs {
 };
 
 /* A word of the process's memory at addr: the stack copy's, noted in
- * rec, else the mapped file's. */
-static bool read_word(struct uproc *p, uint64_t addr, uint64_t *out, struct pk__unwind_rec *rec)
+ * rec with *src its index there, else the mapped file's. */
+static bool read_word(struct uproc *p, uint64_t addr, uint64_t *out, struct pk__unwind_rec *rec, int16_t *src)
 {
 	const struct sample_state *s = &p->cur;
 	Dwarf_Word w;
@@ -369,6 +369,7 @@ static bool read_word(struct uproc *p, uint64_t addr, uint64_t *out, struct pk__
 		if (rec->nr_reads < PK__TRACE_READS) {
 			rec->offs[rec->nr_reads] = (uint32_t)(addr - s->sp);
 			rec->vals[rec->nr_reads] = *out;
+			*src = (int16_t)rec->nr_reads;
 		}
 		rec->nr_reads++;
 		return true;
@@ -379,10 +380,22 @@ static bool read_word(struct uproc *p, uint64_t addr, uint64_t *out, struct pk__
 	return true;
 }
 
+/* Register reg's value is used: what it came from is noted. */
+static void consume(struct pk__unwind_rec *rec, unsigned int reg)
+{
+	int k = rec->src[reg];
+
+	if (k == PK__FROM_SAMPLE)
+		rec->consumed |= 1u << reg;
+	else if (k >= 0)
+		rec->needed[k / 64] |= 1ull << (k % 64);
+}
+
 /* The caller's registers from this frame's, in place: libdwfl's
  * handle_cfi on the rule.  Returns the caller's pc, or 0 when it is
- * undefined (the end).  rec notes the sample's registers whose values
- * it used, and the stack words it read. */
+ * undefined (the end).  rec notes where each register's value came
+ * from, and what the values used (the CFA's base, the return address)
+ * came from. */
 static uint64_t step(struct uproc *p, const struct pk__unwind_rule *restrict r, struct frame_regs *restrict regs,
 		     struct pk__unwind_rec *restrict rec)
 {
@@ -390,8 +403,7 @@ static uint64_t step(struct uproc *p, const struct pk__unwind_rule *restrict r, 
 	unsigned int nr = regs->set & (1u << r->cfa_reg) ? r->nr_cfa : 0;
 
 	if (nr)
-		rec->consumed |= rec->from_sample & (1u << r->cfa_reg);
-	rec->from_sample &= r->same;	/* the others: from the CFA, or unset */
+		consume(rec, r->cfa_reg);
 	/* same value: kept where the frame has it; undefined or unset: not
 	 * set (their old values stay but are never read); of this frame's
 	 * values, the CFA's alone is read below */
@@ -400,16 +412,18 @@ static uint64_t step(struct uproc *p, const struct pk__unwind_rule *restrict r, 
 	for (unsigned int k = 0; k < nr; k++) {
 		const struct cfa_reg *c = &r->cfa[k];
 		uint64_t v = cfa + (uint64_t)(int64_t)c->off;
+		int16_t src = PK__FROM_FIXED;
 
-		if (c->at && !read_word(p, v, &v, rec))
+		if (c->at && !read_word(p, v, &v, rec, &src))
 			continue;
 		regs->v[c->reg] = v;
+		rec->src[c->reg] = src;
 		set |= 1u << c->reg;
 	}
 	regs->set = set;
 	if (r->ra_undef || !(set & (1u << RA)))
 		return 0;
-	rec->consumed |= rec->from_sample & (1u << RA);
+	consume(rec, RA);
 	return regs->v[RA];
 }
 
@@ -456,7 +470,8 @@ int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip)
 	struct pk__unwind_rec rec;	/* its arrays written as used */
 	int done = 1;
 
-	rec.from_sample = l->set;
+	memset(rec.src, 0xff, sizeof(rec.src));	/* PK__FROM_SAMPLE each */
+	memset(rec.needed, 0, sizeof(rec.needed));
 	rec.consumed = 0;
 	rec.nr_reads = 0;
 	sample_regs(s, l, &regs);

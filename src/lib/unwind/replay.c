@@ -3,15 +3,16 @@
  * replay.c - the unwinder's memory of whole unwindings.  The samples of a
  * hot loop come back to the same ip with the same stack pointer and the
  * same frames above it: what changes between them is the loop's own
- * registers and locals, which the unwinding does not read.  The fast
- * path (cfi.c) records what an unwinding used: the sample registers
- * whose values it took (a CFA's base, a return address), and each stack
- * word it read, by its offset from sp.  Everything else it used is fixed
- * while the process's generation stays: the maps, the modules, the rules
- * and the mapped files.  A sample whose ip, stack pointer, stack size,
- * register mask, those registers and those words are all the kept
- * unwinding's gets its frames copied, each word compared instead of
- * evaluated through its frame's rule.
+ * registers and locals, which the unwinding does not use.  The fast path
+ * (cfi.c) records where the values an unwinding used (each frame's CFA
+ * base and return address) came from: a sample register, or a stack word,
+ * by its offset from sp.  Everything else it used is fixed while the
+ * process's generation stays: the maps, the modules, the rules and the
+ * mapped files.  A sample whose ip, stack pointer, stack size, register
+ * mask, those registers and those words are all the kept unwinding's gets
+ * its frames copied, each word compared instead of evaluated through its
+ * frame's rule.  A callee-saved register a frame restores and no later
+ * frame uses is not compared: it does not change the frames.
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -44,6 +45,7 @@ bool pk__unwind_replay(struct pk_unwinder *u, struct uproc *p, uint64_t ip, cons
 {
 	struct sample_state *s = &p->cur;
 	const struct pk__unwind_trace *t = u->traces ? u->traces[trace_slot(p, ip)] : NULL;
+	uint64_t diff = 0;
 
 	if (!t || t->p != p || t->ip != ip || t->gen != p->gen || t->sp != s->sp ||
 	    t->stack_words != s->stack_words || t->mask != s->mask || t->max != s->max)
@@ -54,13 +56,15 @@ bool pk__unwind_replay(struct pk_unwinder *u, struct uproc *p, uint64_t ip, cons
 		if (s->regs[l->pos[d]] != t->regs[d])
 			return false;
 	}
+	/* the words mostly match: one test at the end, not one a word */
 	for (uint32_t i = 0; i < t->nr_reads; i++) {
 		uint64_t w;
 
 		memcpy(&w, s->stack + t->offs[i], sizeof(w));
-		if (w != t->vals[i])
-			return false;
+		diff |= w ^ t->vals[i];
 	}
+	if (diff)
+		return false;
 	memcpy(s->ips, t->ips, t->nr_ips * sizeof(*t->ips));
 	s->nr = t->nr_ips;
 	return true;
@@ -90,15 +94,19 @@ void pk__unwind_keep(struct pk_unwinder *u, struct uproc *p, uint64_t ip, const 
 	t->max = s->max;
 	t->consumed = rec->consumed;
 	t->nr_ips = (uint32_t)s->nr;
-	t->nr_reads = rec->nr_reads;
+	t->nr_reads = 0;
+	for (uint32_t i = 0; i < rec->nr_reads; i++) {
+		if (!(rec->needed[i / 64] >> (i % 64) & 1))
+			continue;	/* a word no value used came from */
+		t->offs[t->nr_reads] = rec->offs[i];
+		t->vals[t->nr_reads++] = rec->vals[i];
+	}
 	for (uint32_t m = rec->consumed; m; m &= m - 1) {
 		unsigned int d = (unsigned int)__builtin_ctz(m);
 
 		t->regs[d] = s->regs[l->pos[d]];
 	}
 	memcpy(t->ips, s->ips, s->nr * sizeof(*s->ips));
-	memcpy(t->offs, rec->offs, rec->nr_reads * sizeof(*rec->offs));
-	memcpy(t->vals, rec->vals, rec->nr_reads * sizeof(*rec->vals));
 }
 
 void pk__unwind_traces_free(struct pk_unwinder *u)

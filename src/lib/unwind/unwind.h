@@ -70,17 +70,23 @@ struct pk__unwind_memo;
 struct pk__unwind_trace;
 
 /* What an unwinding by the fast path took from its sample, recorded for
- * replay.c: every value it used comes from the sample's registers in
- * `consumed`, from the stack words it read, or from the files mapped
- * (which do not change), so another sample with the same ip, registers
- * in `consumed`, stack pointer and stack words at those offsets unwinds
- * to the same frames. */
+ * replay.c.  The frames come from the values it used (each frame's CFA
+ * base, each return address), and each of those is a sample register's
+ * (in `consumed`), a stack word read (in `needed`), or fixed by those
+ * (a CFA plus an offset, a word of a mapped file, which does not
+ * change), so another sample with the same ip, stack pointer, registers
+ * in `consumed` and needed words at the same offsets unwinds to the same
+ * frames. */
 #define PK__TRACE_READS 96
 #define PK__TRACE_FRAMES 32
+#define PK__FROM_SAMPLE (-1)	/* a src: the sample's register */
+#define PK__FROM_FIXED (-2)	/* a src: fixed by the values used before it */
 struct pk__unwind_rec {
-	uint32_t from_sample;	/* registers still holding the sample's value */
+	int16_t src[17];	/* where each register's value came from: a
+				 * read's index, or one of the two above */
 	uint32_t consumed;	/* the sample's registers whose values were used */
 	uint32_t nr_reads;	/* stack words read; only the first TRACE_READS kept */
+	uint64_t needed[(PK__TRACE_READS + 63) / 64];	/* the reads used, a bit each */
 	uint32_t offs[PK__TRACE_READS];	/* each one's address less sp */
 	uint64_t vals[PK__TRACE_READS];
 };
