@@ -46,6 +46,7 @@ struct pk_stack_health {
 	struct pk_stack_health_figures fig;
 	struct dso_count *dsos;	/* every DSO met with a problem */
 	size_t nr_dsos, cap;
+	size_t last_dso;	/* the entry dso_entry found last */
 	uint64_t seq;		/* samples fed, 1-based, for last_seq */
 	uint64_t n;		/* how many samples the one being added stands for */
 	bool dso_hit;		/* the sample being added touched a DSO with problems */
@@ -118,9 +119,12 @@ static bool is_file(const struct pk_dso *d)
 
 static struct dso_count *dso_entry(struct pk_stack_health *h, const struct pk_dso *d)
 {
+	/* a chain's frames mostly share their DSO: the last one found first */
+	if (h->last_dso < h->nr_dsos && h->dsos[h->last_dso].pub.dso == d)
+		return &h->dsos[h->last_dso];
 	for (size_t i = 0; i < h->nr_dsos; i++)
 		if (h->dsos[i].pub.dso == d)
-			return &h->dsos[i];
+			return &h->dsos[h->last_dso = i];
 	if (h->nr_dsos == h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 16;
 		struct dso_count *n = realloc(h->dsos, cap * sizeof(*n));
@@ -132,6 +136,7 @@ static struct dso_count *dso_entry(struct pk_stack_health *h, const struct pk_ds
 	}
 	h->sorted = false;
 	h->dsos[h->nr_dsos] = (struct dso_count){ .pub.dso = d };
+	h->last_dso = h->nr_dsos;
 	return &h->dsos[h->nr_dsos++];
 }
 

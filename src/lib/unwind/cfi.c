@@ -74,7 +74,9 @@ struct pk__unwind_memo {
 	const struct pk__unwind_rule *r;
 };
 
-#define MEMO_BITS 12
+/* The memo is asked only for the frames of samples replay.c has not
+ * kept: 1024 entries, 32 KiB, whose pages are written as slots are. */
+#define MEMO_BITS 10
 #define MEMO_SIZE (1u << MEMO_BITS)
 
 static uint64_t hash_str(const char *s)

@@ -255,22 +255,24 @@ static void cut(struct uproc *p, uint64_t start, uint64_t end)
 	size_t k = 0;
 
 	for (size_t i = 0; i < p->nr; i++) {
-		struct umap m = p->maps[i];
+		struct umap *m = &p->maps[i];
 
-		if (m.end > start && m.start < end) {
-			if (m.start < start) {
-				m.end = start;
-			} else if (m.end > end) {
-				m.pgoff += end - m.start;
-				m.start = end;
+		if (m->end > start && m->start < end) {
+			if (m->start < start) {
+				m->end = start;
+			} else if (m->end > end) {
+				m->pgoff += end - m->start;
+				m->start = end;
 			} else {
-				free(m.path);
-				if (m.fd >= 0)
-					close(m.fd);
+				free(m->path);
+				if (m->fd >= 0)
+					close(m->fd);
 				continue;
 			}
 		}
-		p->maps[k++] = m;
+		if (k != i)	/* moved down only past a map dropped */
+			p->maps[k] = *m;
+		k++;
 	}
 	p->nr = k;
 }
