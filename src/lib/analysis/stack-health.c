@@ -7,8 +7,9 @@
  * addresses resolve to no symbol (stripped, no debug info, or another
  * build-id), each with the number of samples it touches.  Whether a
  * stack reached its root is judged by the outermost frame's symbol.  A
- * repeat of the last chain (the resolver's chain_id) has what its frames
- * came to counted again without looking at them.
+ * repeat of a recent chain (the resolver's chain_id, kept in a small
+ * table by id) has what its frames came to counted again without
+ * looking at them.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -22,22 +23,36 @@ struct dso_count {
 	uint64_t last_seq;	/* the sample that last counted it unresolved: once per sample */
 };
 
-struct pk_stack_health {
-	struct pk_stack_health_figures fig;
-	struct dso_count *dsos;	/* every DSO met with a problem */
-	size_t nr_dsos, cap;
-	uint64_t seq;		/* samples fed, 1-based, for last_seq */
-	uint64_t n;		/* how many samples the one being added stands for */
-	bool dso_hit;		/* the sample being added touched a DSO with problems */
-	bool sorted;
-	/* What the frames of chain chain_id (pk_resolved_sample) came to,
-	 * replayed for a repeat of it instead of looking at each frame: the
-	 * DSOs its frames counted (each once), and fp_cut's answer. */
+/* What the frames of chain chain_id (pk_resolved_sample) came to,
+ * replayed for a repeat of it instead of looking at each frame: the DSOs
+ * its frames counted (each once), fp_cut's answer, and count_dwarf's
+ * judgement of its user part. */
+struct chain_kept {
 	uint64_t chain_id;	/* 0: none kept */
 	const struct pk_dso **hits;
 	size_t nr_hits, cap_hits;
 	const struct pk_dso *fp_blame;
 	bool fp_known;
+	bool dwarf_known;
+	bool dwarf_whole;	/* no user frames, or the outermost a root */
+	const struct pk_dso *dwarf_last;	/* else the outermost user frame's DSO */
+};
+
+/* Chains kept, by id: ids are handed out one after another, so the
+ * chains of a recording's recent samples rarely share a slot. */
+#define CHAIN_SLOTS 64
+
+struct pk_stack_health {
+	struct pk_stack_health_figures fig;
+	struct dso_count *dsos;	/* every DSO met with a problem */
+	size_t nr_dsos, cap;
+	size_t last_dso;	/* the entry dso_entry found last */
+	uint64_t seq;		/* samples fed, 1-based, for last_seq */
+	uint64_t n;		/* how many samples the one being added stands for */
+	bool dso_hit;		/* the sample being added touched a DSO with problems */
+	bool sorted;
+	struct chain_kept *cur;	/* the sample's chain's, NULL when not kept */
+	struct chain_kept kept[CHAIN_SLOTS];
 };
 
 int pk_stack_health_new(struct pk_stack_health **out)
@@ -57,7 +72,8 @@ void pk_stack_health_free(struct pk_stack_health *h)
 	if (!h)
 		return;
 	free(h->dsos);
-	free(h->hits);
+	for (size_t i = 0; i < CHAIN_SLOTS; i++)
+		free(h->kept[i].hits);
 	free(h);
 }
 
@@ -103,9 +119,12 @@ static bool is_file(const struct pk_dso *d)
 
 static struct dso_count *dso_entry(struct pk_stack_health *h, const struct pk_dso *d)
 {
+	/* a chain's frames mostly share their DSO: the last one found first */
+	if (h->last_dso < h->nr_dsos && h->dsos[h->last_dso].pub.dso == d)
+		return &h->dsos[h->last_dso];
 	for (size_t i = 0; i < h->nr_dsos; i++)
 		if (h->dsos[i].pub.dso == d)
-			return &h->dsos[i];
+			return &h->dsos[h->last_dso = i];
 	if (h->nr_dsos == h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 16;
 		struct dso_count *n = realloc(h->dsos, cap * sizeof(*n));
@@ -117,6 +136,7 @@ static struct dso_count *dso_entry(struct pk_stack_health *h, const struct pk_ds
 	}
 	h->sorted = false;
 	h->dsos[h->nr_dsos] = (struct dso_count){ .pub.dso = d };
+	h->last_dso = h->nr_dsos;
 	return &h->dsos[h->nr_dsos++];
 }
 
@@ -185,14 +205,15 @@ static uint64_t next_pow2_above(uint64_t v)
 }
 
 /* A frame with the whole stack in hand that unwinding could not pass:
- * its file has no unwind table for it (as with .eh_frame stripped). */
-static int blame_unwind(struct pk_stack_health *h, const struct pk_frame *last)
+ * its file, `last`, has no unwind table for it (as with .eh_frame
+ * stripped). */
+static int blame_unwind(struct pk_stack_health *h, const struct pk_dso *last)
 {
 	struct dso_count *e;
 
-	if (!is_file(last->loc.dso) || last->loc.dso->kernel)
+	if (!is_file(last) || last->kernel)
 		return 0;	/* JIT code or anonymous memory: no file to fix */
-	if (!(e = dso_entry(h, last->loc.dso)))
+	if (!(e = dso_entry(h, last)))
 		return -ENOMEM;
 	h->fig.nr_unwind_cut += h->n;
 	e->pub.problems |= PK_STACK_HEALTH_NO_UNWIND_TABLE;
@@ -215,17 +236,25 @@ static int count_dwarf(struct pk_stack_health *h, const struct perf_event_attr *
 	bool full = smp->stack.dyn_size == smp->stack.size &&
 		    (smp->stack.size >= asked ||
 		     (asked + 1024 > PK_STACK_HEALTH_MAX_DWARF_SIZE && smp->stack.size + 1024 > asked));
+	struct chain_kept kept, *k = h->cur ? h->cur : &kept;
 	size_t first, nr;
 	uint64_t suggest;
 
 	h->fig.nr_dwarf += h->n;
 	if (smp->stack.size > h->fig.dwarf_size)
 		h->fig.dwarf_size = smp->stack.size;
-	user_part(rs, &first, &nr);
-	if (!nr || !smp->stack.dyn_size || is_root(&rs->frames[first + nr - 1]))
+	if (!smp->stack.dyn_size)
+		return 0;	/* nothing unwound */
+	if (k == &kept || !k->dwarf_known) {
+		user_part(rs, &first, &nr);
+		k->dwarf_whole = !nr || is_root(&rs->frames[first + nr - 1]);
+		k->dwarf_last = nr ? rs->frames[first + nr - 1].loc.dso : NULL;
+		k->dwarf_known = true;
+	}
+	if (k->dwarf_whole)
 		return 0;	/* nothing unwound, or the stack whole */
 	if (!full)
-		return blame_unwind(h, &rs->frames[first + nr - 1]);
+		return blame_unwind(h, k->dwarf_last);
 	h->fig.nr_dwarf_cut += h->n;
 	suggest = next_pow2_above(smp->stack.size);
 	if (suggest > PK_STACK_HEALTH_MAX_DWARF_SIZE)
@@ -239,21 +268,24 @@ static int count_dwarf(struct pk_stack_health *h, const struct perf_event_attr *
  * once; out of memory the chain is not kept. */
 static void note_hit(struct pk_stack_health *h, const struct pk_dso *d)
 {
-	for (size_t i = 0; i < h->nr_hits; i++)
-		if (h->hits[i] == d)
+	struct chain_kept *k = h->cur;
+
+	for (size_t i = 0; i < k->nr_hits; i++)
+		if (k->hits[i] == d)
 			return;
-	if (h->nr_hits == h->cap_hits) {
-		size_t cap = h->cap_hits ? h->cap_hits * 2 : 8;
-		const struct pk_dso **n = realloc(h->hits, cap * sizeof(*n));
+	if (k->nr_hits == k->cap_hits) {
+		size_t cap = k->cap_hits ? k->cap_hits * 2 : 8;
+		const struct pk_dso **n = realloc(k->hits, cap * sizeof(*n));
 
 		if (!n) {
-			h->chain_id = 0;
+			k->chain_id = 0;
+			h->cur = NULL;
 			return;
 		}
-		h->hits = n;
-		h->cap_hits = cap;
+		k->hits = n;
+		k->cap_hits = cap;
 	}
-	h->hits[h->nr_hits++] = d;
+	k->hits[k->nr_hits++] = d;
 }
 
 /* The frames of rs counted (count_location each), or, for a repeat of the
@@ -264,8 +296,8 @@ static int count_frames(struct pk_stack_health *h, const struct pk_resolved_samp
 	int err;
 
 	if (repeat) {
-		for (size_t i = 0; i < h->nr_hits; i++) {
-			if (!(e = dso_entry(h, h->hits[i])))
+		for (size_t i = 0; i < h->cur->nr_hits; i++) {
+			if (!(e = dso_entry(h, h->cur->hits[i])))
 				return -ENOMEM;
 			if (e->last_seq != h->seq) {
 				e->last_seq = h->seq;
@@ -280,7 +312,7 @@ static int count_frames(struct pk_stack_health *h, const struct pk_resolved_samp
 
 		if ((err = count_location(h, loc)) < 0)
 			return err;
-		if (h->chain_id && !loc->sym && is_file(loc->dso))
+		if (h->cur && !loc->sym && is_file(loc->dso))
 			note_hit(h, loc->dso);
 	}
 	return 0;
@@ -289,13 +321,15 @@ static int count_frames(struct pk_stack_health *h, const struct pk_resolved_samp
 /* fp_cut's answer for rs, kept with its chain. */
 static const struct pk_dso *fp_cut_kept(struct pk_stack_health *h, const struct pk_resolved_sample *rs)
 {
-	if (!h->chain_id)
+	struct chain_kept *k = h->cur;
+
+	if (!k)
 		return fp_cut(rs);
-	if (!h->fp_known) {
-		h->fp_blame = fp_cut(rs);
-		h->fp_known = true;
+	if (!k->fp_known) {
+		k->fp_blame = fp_cut(rs);
+		k->fp_known = true;
 	}
-	return h->fp_blame;
+	return k->fp_blame;
 }
 
 static int add_sample(struct pk_stack_health *h, const struct perf_event_attr *attr,
@@ -305,14 +339,17 @@ static int add_sample(struct pk_stack_health *h, const struct perf_event_attr *a
 		     smp->stack.size;
 	int err;
 
-	/* A repeat of the chain kept, or a new one to keep (none: 0). */
-	bool repeat = rs->chain_id && rs->chain_id == h->chain_id;
+	/* A repeat of a chain kept, or a new one to keep (none: 0). */
+	struct chain_kept *k = rs->chain_id ? &h->kept[rs->chain_id % CHAIN_SLOTS] : NULL;
+	bool repeat = k && k->chain_id == rs->chain_id;
 
-	if (!repeat) {
-		h->chain_id = rs->chain_id;
-		h->nr_hits = 0;
-		h->fp_known = false;
+	if (k && !repeat) {
+		k->chain_id = rs->chain_id;
+		k->nr_hits = 0;
+		k->fp_known = false;
+		k->dwarf_known = false;
 	}
+	h->cur = k;
 	h->seq++;
 	h->dso_hit = false;
 	h->fig.nr_samples += h->n;
@@ -353,8 +390,8 @@ int pk_stack_health_add_n(struct pk_stack_health *h, const struct perf_event_att
 	int err;
 
 	h->n = nr_samples;
-	if ((err = add_sample(h, attr, smp, rs)) < 0)
-		h->chain_id = 0;	/* what was kept may be part of it */
+	if ((err = add_sample(h, attr, smp, rs)) < 0 && h->cur)
+		h->cur->chain_id = 0;	/* what was kept may be part of it */
 	return err;
 }
 
@@ -366,8 +403,8 @@ int pk_stack_health_add(struct pk_stack_health *h, const struct perf_event_attr 
 	h->n = 1;
 	err = add_sample(h, attr, smp, rs);
 
-	if (err < 0)
-		h->chain_id = 0;	/* what was kept may be part of it */
+	if (err < 0 && h->cur)
+		h->cur->chain_id = 0;	/* what was kept may be part of it */
 	return err;
 }
 

@@ -28,7 +28,10 @@
  * repeat their addresses, and a hit skips the map, DSO and symbol look-ups
  * (about a sixth of report's CPU).  An entry is good while `gen` is the
  * resolver's: every side-band record may change the maps, so each one
- * starts a new generation. */
+ * starts a new generation.  The slots hold entries' numbers, and the
+ * entries are made one after another as slots are first used: zeroing,
+ * or writing at random, all 1024 entries of 136 bytes was a page fault
+ * for each of their 34 pages, most of which a recording never needs. */
 #define LOC_CACHE_SIZE 1024
 
 struct loc_slot {
@@ -64,7 +67,9 @@ struct pk_resolver {
 	bool caller_order;		/* pk_resolver_set_caller_order(true) */
 	bool lbr;			/* the chain being built is an LBR call stack's */
 	bool unsure;			/* it may resolve otherwise next time (out of memory) */
-	struct loc_slot *locs;		/* LOC_CACHE_SIZE of them */
+	uint16_t *loc_index;		/* LOC_CACHE_SIZE: the entry's number + 1, 0 none */
+	struct loc_slot *locs;		/* the entries, nr_locs of cap_locs made */
+	size_t nr_locs, cap_locs;
 	uint32_t gen;			/* the live generation of locs, never 0 */
 	/* Recently resolved call chains (chain-memo.h), keyed by (pid, the
 	 * raw PERF_SAMPLE_CALLCHAIN entries, the unwound user stack's
@@ -81,7 +86,8 @@ static void forget_locations(struct pk_resolver *res)
 {
 	pk__chain_memo_forget(res->chains);
 	if (++res->gen == 0) {	/* wrapped: no slot may look current */
-		memset(res->locs, 0, LOC_CACHE_SIZE * sizeof(*res->locs));
+		for (size_t i = 0; i < res->nr_locs; i++)
+			res->locs[i].gen = 0;
 		res->gen = 1;
 	}
 }
@@ -149,8 +155,9 @@ int pk_resolver_new(struct pk_data_reader *r, struct pk_resolver **out)
 		return pk__error_nomem("pk_resolver_new");
 	res->max_stack = DEFAULT_MAX_STACK;
 	res->gen = 1;
-	if (!(res->locs = calloc(LOC_CACHE_SIZE, sizeof(*res->locs))) || pk__chain_memo_new(&res->chains) < 0) {
-		free(res->locs);
+	if (!(res->loc_index = calloc(LOC_CACHE_SIZE, sizeof(*res->loc_index))) ||
+	    pk__chain_memo_new(&res->chains) < 0) {
+		free(res->loc_index);
 		free(res);
 		return pk__error_nomem("pk_resolver_new");
 	}
@@ -173,6 +180,7 @@ void pk_resolver_free(struct pk_resolver *res)
 	free(res->fmaps);
 	free(res->frames);
 	free(res->locs);
+	free(res->loc_index);
 	pk__chain_memo_free(res->chains);
 	free(res->ips);
 	free(res->buildid_dir);
@@ -365,14 +373,32 @@ int pk_resolver_process(struct pk_resolver *res, const struct pk_record *rec)
 
 /* ---- samples ------------------------------------------------------------------ */
 
+/* A new entry for the cache's slot k, or NULL out of memory (then the
+ * address is resolved and not kept). */
+static struct loc_slot *new_loc(struct pk_resolver *res, size_t k)
+{
+	if (res->nr_locs == res->cap_locs) {
+		size_t cap = res->cap_locs ? 2 * res->cap_locs : 32;
+		struct loc_slot *n = realloc(res->locs, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		res->locs = n;
+		res->cap_locs = cap;
+	}
+	res->loc_index[k] = (uint16_t)++res->nr_locs;	/* at most LOC_CACHE_SIZE */
+	return &res->locs[res->nr_locs - 1];
+}
+
 /* Where `ip` is for `cpumode` in process `pid`. */
 static void locate(struct pk_resolver *res, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		   struct pk_location *loc)
 {
 	uint64_t h = (ip ^ (ip >> 13) ^ ((uint64_t)pid * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
-	struct loc_slot *e = &res->locs[(h >> 40) & (LOC_CACHE_SIZE - 1)];
+	size_t k = (h >> 40) & (LOC_CACHE_SIZE - 1);
+	struct loc_slot *e = res->loc_index[k] ? &res->locs[res->loc_index[k] - 1] : NULL;
 
-	if (e->gen == res->gen && e->ip == ip && e->pid == pid && e->cpumode == cpumode) {
+	if (e && e->gen == res->gen && e->ip == ip && e->pid == pid && e->cpumode == cpumode) {
 		*loc = e->loc;
 		return;
 	}
@@ -381,7 +407,8 @@ static void locate(struct pk_resolver *res, uint32_t pid, uint64_t ip, uint16_t 
 		pk_maps_find(res->maps, pid, ip, cpumode, loc);
 	else
 		pk_maps_resolve(res->maps, pid, ip, cpumode, loc);
-	*e = (struct loc_slot){ .ip = ip, .pid = pid, .cpumode = cpumode, .gen = res->gen, .loc = *loc };
+	if (e || (e = new_loc(res, k)))
+		*e = (struct loc_slot){ .ip = ip, .pid = pid, .cpumode = cpumode, .gen = res->gen, .loc = *loc };
 }
 
 static int push_frame(struct pk_resolver *res, size_t *nr, uint32_t pid, uint64_t ip, uint16_t cpumode)

@@ -16,7 +16,9 @@
  * where libdw's x86_64 defaults leave rbx undefined.  A frame finds its
  * rule through a memo by process, pc and the process's generation, so the
  * lookups behind it (the maps, libdwfl's module at the pc, the rule
- * table) run once per pc for as long as the process's modules stay.
+ * table) run once per pc for as long as the process's modules stay.  An
+ * unwinding notes the sample registers it used and the stack words it
+ * read, so that replay.c can give a repeat of the sample its frames.
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -33,19 +35,34 @@
 
 enum kind { K_UNSET, K_UNDEF, K_SAME, K_AT_CFA, K_CFA_PLUS };
 
+/* A register a rule sets from the CFA: saved at CFA + off (at), or
+ * equal to CFA + off. */
+struct cfa_reg {
+	int32_t off;
+	uint8_t reg;
+	bool at;
+};
+
+/* The rules at one pc of one DSO, as step() reads them: the CFA, the
+ * registers set from it in cfa[], those that keep their value in `same`
+ * (a bit each); every other register becomes unset. */
 struct pk__unwind_rule {
-	uint32_t dso1;		/* the DSO's number + 1; 0: an empty slot */
-	bool fast;		/* the rules below say all; else ask libdwfl */
-	uint8_t cfa_reg;
-	uint8_t kind[NREGS];
-	uint8_t nr_cfa;		/* the registers at or from the CFA, in cfa[] */
-	uint8_t cfa[NREGS];
-	uint32_t same;		/* the registers that keep their value, a bit each */
-	uint32_t at_cfa;	/* those of cfa[] saved at (not equal to) CFA + n */
 	uint64_t pc;		/* less the module's bias: the same in every process */
 	int64_t cfa_off;
-	int64_t off[NREGS];
+	uint32_t dso1;		/* the DSO's number + 1 */
+	uint32_t same;
+	bool fast;		/* the rules say all; else ask libdwfl */
+	bool ra_undef;		/* the return address is undefined: the chain ends */
+	uint8_t cfa_reg;
+	uint8_t nr_cfa;
+	struct cfa_reg cfa[NREGS];
 };
+
+/* Rules live in chunks that never move, so that the frame memo's
+ * pointers stay good as the table grows, and a chunk's pages are
+ * written only as its rules are made (a table of empty slots, zeroed up
+ * front, was a page fault per rule). */
+#define RULE_CHUNK 64
 
 /* A frame's rule as rule_at gave it, after pk__unwind_report_module said
  * yes to the frame's pc, for process p in generation tag >> 1, the
@@ -57,7 +74,9 @@ struct pk__unwind_memo {
 	const struct pk__unwind_rule *r;
 };
 
-#define MEMO_BITS 12
+/* The memo is asked only for the frames of samples replay.c has not
+ * kept: 1024 entries, 32 KiB, whose pages are written as slots are. */
+#define MEMO_BITS 10
 #define MEMO_SIZE (1u << MEMO_BITS)
 
 static uint64_t hash_str(const char *s)
@@ -123,7 +142,10 @@ void pk__unwind_rules_free(struct pk_unwinder *u)
 		free(u->paths[i]);
 	free(u->paths);
 	free(u->path_slots);
-	free(u->rules);
+	for (size_t i = 0; i < u->nr_chunks; i++)
+		free(u->rule_chunks[i]);
+	free(u->rule_chunks);
+	free(u->rule_slots);
 	free(u->memo);
 }
 
@@ -132,30 +154,55 @@ static size_t rule_hash(uint32_t dso, uint64_t pc, size_t cap)
 	return (size_t)((pc * 0x9e3779b97f4a7c15ull) ^ (dso * 0xc2b2ae3d27d4eb4full)) & (cap - 1);
 }
 
-/* The slot for (dso, pc): the cached rule, or the empty slot to fill. */
-static struct pk__unwind_rule *rule_slot(struct pk__unwind_rule *rules, size_t cap, uint32_t dso, uint64_t pc)
+static struct pk__unwind_rule *rule_get(const struct pk_unwinder *u, uint32_t i)
+{
+	return &u->rule_chunks[i / RULE_CHUNK][i % RULE_CHUNK];
+}
+
+/* The slot of (dso, pc) in slots[cap]: the cached rule's number + 1, or
+ * the empty slot to fill. */
+static uint32_t *rule_slot(const struct pk_unwinder *u, uint32_t *slots, size_t cap, uint32_t dso, uint64_t pc)
 {
 	size_t k = rule_hash(dso, pc, cap);
 
-	while (rules[k].dso1 && (rules[k].dso1 != dso + 1 || rules[k].pc != pc))
-		k = (k + 1) & (cap - 1);
-	return &rules[k];
+	for (; slots[k]; k = (k + 1) & (cap - 1)) {
+		const struct pk__unwind_rule *r = rule_get(u, slots[k] - 1);
+
+		if (r->dso1 == dso + 1 && r->pc == pc)
+			break;
+	}
+	return &slots[k];
 }
 
+/* Room in the index for one more rule, and in the chunks for it. */
 static int grow_rules(struct pk_unwinder *u)
 {
-	size_t cap = u->cap_rules ? u->cap_rules * 2 : 1024;
-	struct pk__unwind_rule *n = pk__calloc(cap, sizeof(*n));
+	if ((u->nr_rules + 1) * 2 > u->cap_rules) {
+		size_t cap = u->cap_rules ? u->cap_rules * 2 : 1024;
+		uint32_t *n = pk__calloc(cap, sizeof(*n));
 
-	if (!n)
-		return -ENOMEM;
-	for (size_t i = 0; i < u->cap_rules; i++)
-		if (u->rules[i].dso1)
-			*rule_slot(n, cap, u->rules[i].dso1 - 1, u->rules[i].pc) = u->rules[i];
-	free(u->rules);
-	u->rules = n;
-	u->cap_rules = cap;
-	memset(u->memo, 0, MEMO_SIZE * sizeof(*u->memo));	/* its rules have moved */
+		if (!n)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < u->nr_rules; i++) {
+			const struct pk__unwind_rule *r = rule_get(u, i);
+
+			*rule_slot(u, n, cap, r->dso1 - 1, r->pc) = i + 1;
+		}
+		free(u->rule_slots);
+		u->rule_slots = n;
+		u->cap_rules = cap;
+	}
+	if (u->nr_rules == u->nr_chunks * RULE_CHUNK) {
+		size_t c = u->nr_chunks;
+		struct pk__unwind_rule **chunks = pk__reallocarray(u->rule_chunks, c + 1, sizeof(*chunks));
+
+		if (!chunks)
+			return -ENOMEM;
+		u->rule_chunks = chunks;
+		if (!(chunks[c] = pk__malloc(RULE_CHUNK * sizeof(**chunks))))
+			return -ENOMEM;
+		u->nr_chunks++;
+	}
 	return 0;
 }
 
@@ -166,43 +213,44 @@ static bool callee_saved(int regno)
 	return regno == 3 || regno == 6 || (regno >= 12 && regno <= 15);
 }
 
-/* One register's rule, as libdw gives it, in r->kind/off; false when it
- * is more than the fast path evaluates. */
-static bool take_register(Dwarf_Frame *frame, int regno, struct pk__unwind_rule *r)
+/* One register's rule, as libdw gives it, in *kind and *off; false when
+ * it is more than the fast path evaluates. */
+static bool take_register(Dwarf_Frame *frame, int regno, uint8_t *kind, int64_t *off)
 {
 	Dwarf_Op mem[3], *ops;
 	size_t nops, i = 1;
 
 	if (dwarf_frame_register(frame, regno, mem, &ops, &nops) != 0) {
-		r->kind[regno] = K_UNSET;	/* libdwfl leaves it unset */
+		*kind = K_UNSET;	/* libdwfl leaves it unset */
 		return true;
 	}
 	if (nops == 0) {
-		r->kind[regno] = ops == mem ? K_UNDEF : ops == NULL ? K_SAME : K_UNSET;
+		*kind = ops == mem ? K_UNDEF : ops == NULL ? K_SAME : K_UNSET;
 		/* libdw cannot tell a silent rule from DW_CFA_undefined, which
 		 * compilers emit for the return address only: a callee-saved
 		 * register it calls undefined keeps its value, as libunwind's
 		 * silent rules do.  rbx is the one that matters: ld.so's lazy
 		 * resolver (_dl_runtime_resolve_xsave*) keeps its CFA in rbx, and
 		 * _dl_fixup's first instructions have not saved it yet. */
-		if (r->kind[regno] == K_UNDEF && callee_saved(regno))
-			r->kind[regno] = K_SAME;
+		if (*kind == K_UNDEF && callee_saved(regno))
+			*kind = K_SAME;
 		return true;
 	}
 	if (ops[0].atom != DW_OP_call_frame_cfa)
 		return false;
-	r->off[regno] = 0;
+	*off = 0;
 	if (i < nops && ops[i].atom == DW_OP_plus_uconst)
-		r->off[regno] = (int64_t)ops[i++].number;
+		*off = (int64_t)ops[i++].number;
 	else if (i + 1 < nops && ops[i].atom == DW_OP_consts && ops[i + 1].atom == DW_OP_plus)
-		r->off[regno] = (int64_t)ops[i].number, i += 2;
-	r->kind[regno] = K_AT_CFA;
+		*off = (int64_t)ops[i].number, i += 2;
+	*kind = K_AT_CFA;
 	if (i < nops && ops[i].atom == DW_OP_stack_value)
-		r->kind[regno] = K_CFA_PLUS, i++;
-	return i == nops;
+		*kind = K_CFA_PLUS, i++;
+	/* an offset past 2 GiB is no stack slot: libdwfl's to evaluate */
+	return i == nops && *off == (int32_t)*off;
 }
 
-/* Read the rules at file pc `pc` from cfi into r. */
+/* Read the rules at file pc `pc` from cfi into r (zeroed). */
 static bool take_frame(Dwarf_CFI *cfi, uint64_t pc, struct pk__unwind_rule *r)
 {
 	Dwarf_Frame *frame;
@@ -221,13 +269,17 @@ static bool take_frame(Dwarf_CFI *cfi, uint64_t pc, struct pk__unwind_rule *r)
 		r->cfa_off = (int64_t)ops[0].number2;
 	}
 	for (int regno = 0; ok && regno < NREGS; regno++) {
-		ok = take_register(frame, regno, r);
-		if (r->kind[regno] == K_SAME)
+		uint8_t kind = K_UNSET;
+		int64_t off = 0;
+
+		ok = take_register(frame, regno, &kind, &off);
+		if (kind == K_SAME)
 			r->same |= 1u << regno;
-		else if (r->kind[regno] == K_AT_CFA || r->kind[regno] == K_CFA_PLUS)
-			r->cfa[r->nr_cfa++] = (uint8_t)regno;
-		if (r->kind[regno] == K_AT_CFA)
-			r->at_cfa |= 1u << regno;
+		else if (kind == K_AT_CFA || kind == K_CFA_PLUS)
+			r->cfa[r->nr_cfa++] = (struct cfa_reg){ .off = (int32_t)off, .reg = (uint8_t)regno,
+								.at = kind == K_AT_CFA };
+		if (regno == RA)
+			r->ra_undef = kind == K_UNDEF;
 	}
 	free(frame);
 	r->fast = ok;
@@ -242,6 +294,7 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
 	struct pk__unwind_rule *r;
 	Dwarf_Addr bias_eh = 0, bias_dw = 0;
 	Dwarf_CFI *eh;
+	uint32_t *slot;
 
 	/* m->tried: reported already (pk__unwind_report_module would find m
 	 * again only to say so).  libdwfl's module at lookup must be m's,
@@ -252,11 +305,12 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
 	    dwfl_addrmodule(p->dwfl, lookup) != m->mod)
 		return NULL;
 	eh = dwfl_module_eh_cfi(m->mod, &bias_eh);
-	if ((u->nr_rules + 1) * 2 > u->cap_rules && grow_rules(u) < 0)
+	if (grow_rules(u) < 0)
 		return NULL;
-	r = rule_slot(u->rules, u->cap_rules, m->dso, lookup - bias_eh);
-	if (r->dso1)
-		return r;
+	slot = rule_slot(u, u->rule_slots, u->cap_rules, m->dso, lookup - bias_eh);
+	if (*slot)
+		return rule_get(u, *slot - 1);
+	r = rule_get(u, (uint32_t)u->nr_rules);
 	memset(r, 0, sizeof(*r));
 	if (!take_frame(eh, lookup - bias_eh, r)) {
 		Dwarf_CFI *dw = dwfl_module_dwarf_cfi(m->mod, &bias_dw);
@@ -266,7 +320,7 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
 	}
 	r->dso1 = m->dso + 1;
 	r->pc = lookup - bias_eh;
-	u->nr_rules++;
+	*slot = (uint32_t)++u->nr_rules;
 	return r;
 }
 
@@ -274,8 +328,8 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
  * The rule for the frame at pc, looked up at `lookup`, with *known false
  * when pk__unwind_report_module finds no module at pc.  The answer is a
  * function of the process's maps and modules and of the rule table, so
- * the memo keeps it until one of them changes (p->gen, the memo emptied
- * when the rules move): rule_at's check that libdwfl's module at lookup
+ * the memo keeps it until one of them changes (p->gen; a rule, once made,
+ * never moves): rule_at's check that libdwfl's module at lookup
  * is its map's is made once per generation, its answer the same at every
  * frame until then.
  */
@@ -305,15 +359,21 @@ struct frame_regs {
 	uint32_t set;
 };
 
-/* A word of the process's memory at addr: the stack copy's, else the
- * mapped file's. */
-static bool read_word(struct uproc *p, uint64_t addr, uint64_t *out)
+/* A word of the process's memory at addr: the stack copy's, noted in
+ * rec with *src its index there, else the mapped file's. */
+static bool read_word(struct uproc *p, uint64_t addr, uint64_t *out, struct pk__unwind_rec *rec, int16_t *src)
 {
 	const struct sample_state *s = &p->cur;
 	Dwarf_Word w;
 
 	if (addr - s->sp < s->stack_words) {
 		memcpy(out, s->stack + (addr - s->sp), 8);
+		if (rec->nr_reads < PK__TRACE_READS) {
+			rec->offs[rec->nr_reads] = (uint32_t)(addr - s->sp);
+			rec->vals[rec->nr_reads] = *out;
+			*src = (int16_t)rec->nr_reads;
+		}
+		rec->nr_reads++;
 		return true;
 	}
 	if (addr + 8 < addr || !pk__unwind_read_file_word(p, addr, &w))
@@ -322,30 +382,50 @@ static bool read_word(struct uproc *p, uint64_t addr, uint64_t *out)
 	return true;
 }
 
+/* Register reg's value is used: what it came from is noted. */
+static void consume(struct pk__unwind_rec *rec, unsigned int reg)
+{
+	int k = rec->src[reg];
+
+	if (k == PK__FROM_SAMPLE)
+		rec->consumed |= 1u << reg;
+	else if (k >= 0)
+		rec->needed[k / 64] |= 1ull << (k % 64);
+}
+
 /* The caller's registers from this frame's, in place: libdwfl's
  * handle_cfi on the rule.  Returns the caller's pc, or 0 when it is
- * undefined (the end). */
-static uint64_t step(struct uproc *p, const struct pk__unwind_rule *restrict r, struct frame_regs *restrict regs)
+ * undefined (the end).  rec notes where each register's value came
+ * from, and what the values used (the CFA's base, the return address)
+ * came from. */
+static uint64_t step(struct uproc *p, const struct pk__unwind_rule *restrict r, struct frame_regs *restrict regs,
+		     struct pk__unwind_rec *restrict rec)
 {
 	uint64_t cfa = regs->v[r->cfa_reg] + (uint64_t)r->cfa_off;
 	unsigned int nr = regs->set & (1u << r->cfa_reg) ? r->nr_cfa : 0;
+
+	if (nr)
+		consume(rec, r->cfa_reg);
 	/* same value: kept where the frame has it; undefined or unset: not
 	 * set (their old values stay but are never read); of this frame's
 	 * values, the CFA's alone is read below */
 	uint32_t set = regs->set & r->same;
 
 	for (unsigned int k = 0; k < nr; k++) {
-		unsigned int i = r->cfa[k];
-		uint64_t v = cfa + (uint64_t)r->off[i];
+		const struct cfa_reg *c = &r->cfa[k];
+		uint64_t v = cfa + (uint64_t)(int64_t)c->off;
+		int16_t src = PK__FROM_FIXED;
 
-		if ((r->at_cfa & (1u << i)) && !read_word(p, v, &v))
+		if (c->at && !read_word(p, v, &v, rec, &src))
 			continue;
-		regs->v[i] = v;
-		set |= 1u << i;
+		regs->v[c->reg] = v;
+		rec->src[c->reg] = src;
+		set |= 1u << c->reg;
 	}
 	regs->set = set;
-	if (r->kind[RA] == K_UNDEF || !(set & (1u << RA)))
+	if (r->ra_undef || !(set & (1u << RA)))
 		return 0;
+	consume(rec, RA);
 	return regs->v[RA];
 }
 
@@ -385,10 +465,18 @@ static void sample_regs(const struct sample_state *s, const struct reg_layout *l
 int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip)
 {
 	struct sample_state *s = &p->cur;
+	const struct reg_layout *l = pk__unwind_layout(u, s->mask);
+	uint64_t *ips = s->ips, pc = ip, gen = p->gen;
+	size_t nr = s->nr;	/* kept here: a store through ips may alias s->nr */
 	struct frame_regs regs;
-	uint64_t pc = ip;
+	struct pk__unwind_rec rec;	/* its arrays written as used */
+	int done = 1;
 
-	sample_regs(s, pk__unwind_layout(u, s->mask), &regs);
+	memset(rec.src, 0xff, sizeof(rec.src));	/* PK__FROM_SAMPLE each */
+	memset(rec.needed, 0, sizeof(rec.needed));
+	rec.consumed = 0;
+	rec.nr_reads = 0;
+	sample_regs(s, l, &regs);
 	for (bool initial = true;; initial = false) {
 		uint64_t lookup = initial ? pc : pc - 1;
 		const struct pk__unwind_rule *r;
@@ -397,8 +485,8 @@ int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip)
 		if (!(r = frame_rule(u, p, pc, lookup, &known)) && !known) {
 			/* the frame callback's way: kept, then the end */
 			if (!initial)
-				s->ips[s->nr++] = lookup;
-			return 1;
+				ips[nr++] = lookup;
+			break;
 		}
 		if (!r || !r->fast) {
 			/* libdwfl goes on from this frame with what the fast
@@ -408,12 +496,17 @@ int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip)
 			s->resume_pc = lookup;
 			s->resume_set = regs.set;
 			memcpy(s->resume_regs, regs.v, sizeof(s->resume_regs));
-			return 0;
+			done = 0;
+			break;
 		}
-		s->ips[s->nr++] = lookup;
-		if (s->nr == s->max)
-			return 1;
-		if (!(pc = step(p, r, &regs)))
-			return 1;
+		ips[nr++] = lookup;
+		if (nr == s->max || !(pc = step(p, r, &regs, &rec)))
+			break;
 	}
+	s->nr = nr;
+	/* kept only when no module came in on the way: one that did may
+	 * change the rules of the frames before it (p->gen) */
+	if (done && p->gen == gen)
+		pk__unwind_keep(u, p, ip, l, &rec);
+	return done;
 }

@@ -160,6 +160,7 @@ void pk_unwinder_free(struct pk_unwinder *u)
 	}
 	free(u->procs);
 	pk__unwind_rules_free(u);
+	pk__unwind_traces_free(u);
 	free(u);
 }
 
@@ -254,22 +255,24 @@ static void cut(struct uproc *p, uint64_t start, uint64_t end)
 	size_t k = 0;
 
 	for (size_t i = 0; i < p->nr; i++) {
-		struct umap m = p->maps[i];
+		struct umap *m = &p->maps[i];
 
-		if (m.end > start && m.start < end) {
-			if (m.start < start) {
-				m.end = start;
-			} else if (m.end > end) {
-				m.pgoff += end - m.start;
-				m.start = end;
+		if (m->end > start && m->start < end) {
+			if (m->start < start) {
+				m->end = start;
+			} else if (m->end > end) {
+				m->pgoff += end - m->start;
+				m->start = end;
 			} else {
-				free(m.path);
-				if (m.fd >= 0)
-					close(m.fd);
+				free(m->path);
+				if (m->fd >= 0)
+					close(m->fd);
 				continue;
 			}
 		}
-		p->maps[k++] = m;
+		if (k != i)	/* moved down only past a map dropped */
+			p->maps[k] = *m;
+		k++;
 	}
 	p->nr = k;
 }
@@ -552,9 +555,13 @@ int pk_unwinder_unwind(struct pk_unwinder *u, uint32_t pid, uint32_t tid, const 
 	p->cur.nr = 0;
 	p->cur.resume = false;
 	p->cur.resume_set = 0;
-	if ((err = attach(p, ip, &known)) < 0)
+	/* A repeat of an unwinding kept in this generation needs neither
+	 * the module at ip (known then, and still) nor libdwfl's state. */
+	if (p->attached && pk__unwind_replay(u, p, ip, l))
+		known = true;
+	else if ((err = attach(p, ip, &known)) < 0)
 		return err;
-	if (known && !pk__unwind_fast(u, p, ip))
+	else if (known && !pk__unwind_fast(u, p, ip))
 		dwfl_getthread_frames(p->dwfl, (pid_t)p->cur.tid, frame, p);
 	else if (!known)
 		ips[p->cur.nr++] = ip;	/* perf's libunwind keeps the sample's ip, unwound or not */

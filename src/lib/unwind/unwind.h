@@ -67,6 +67,29 @@ struct uproc {
 
 struct pk__unwind_rule;
 struct pk__unwind_memo;
+struct pk__unwind_trace;
+
+/* What an unwinding by the fast path took from its sample, recorded for
+ * replay.c.  The frames come from the values it used (each frame's CFA
+ * base, each return address), and each of those is a sample register's
+ * (in `consumed`), a stack word read (in `needed`), or fixed by those
+ * (a CFA plus an offset, a word of a mapped file, which does not
+ * change), so another sample with the same ip, stack pointer, registers
+ * in `consumed` and needed words at the same offsets unwinds to the same
+ * frames. */
+#define PK__TRACE_READS 96
+#define PK__TRACE_FRAMES 32
+#define PK__FROM_SAMPLE (-1)	/* a src: the sample's register */
+#define PK__FROM_FIXED (-2)	/* a src: fixed by the values used before it */
+struct pk__unwind_rec {
+	int16_t src[17];	/* where each register's value came from: a
+				 * read's index, or one of the two above */
+	uint32_t consumed;	/* the sample's registers whose values were used */
+	uint32_t nr_reads;	/* stack words read; only the first TRACE_READS kept */
+	uint64_t needed[(PK__TRACE_READS + 63) / 64];	/* the reads used, a bit each */
+	uint32_t offs[PK__TRACE_READS];	/* each one's address less sp */
+	uint64_t vals[PK__TRACE_READS];
+};
 
 /* Where the registers of a sample's regs_mask are: pos[d] is the index
  * in the sample's values of DWARF register d, for the registers in set
@@ -83,12 +106,19 @@ struct pk_unwinder {
 	char **paths;		/* the rule cache's DSOs, by number; open addressing */
 	uint32_t *path_slots;	/* on the path's hash: number + 1, 0 empty */
 	size_t nr_paths, cap_paths;
-	struct pk__unwind_rule *rules;	/* open addressing on (dso, pc) */
+	/* The rules, by number in chunks of cfi.c's RULE_CHUNK, and their
+	 * index: open addressing on (dso, pc), number + 1, 0 empty. */
+	struct pk__unwind_rule **rule_chunks;
+	size_t nr_chunks;
+	uint32_t *rule_slots;
 	size_t nr_rules, cap_rules;
 	/* A frame's rule by (process, generation, pc, initial frame or
-	 * not), direct-mapped; emptied when the rules move. */
+	 * not), direct-mapped. */
 	struct pk__unwind_memo *memo;
 	struct reg_layout layout;	/* of the last sample's regs_mask */
+	/* The last unwinding kept per (process, ip), direct-mapped, each made
+	 * on first use (replay.c). */
+	struct pk__unwind_trace **traces;
 };
 
 /* The layout of regs_mask's registers, worked out when the mask is not
@@ -118,6 +148,21 @@ int pk__unwind_path_id(struct pk_unwinder *u, const char *path);
  * before it stay in p->cur.ips and, past the first frame, p->cur.resume
  * holds that frame's registers for libdwfl to go on from. */
 int pk__unwind_fast(struct pk_unwinder *u, struct uproc *p, uint64_t ip);
+
+/* Whether the sample in p->cur (its ip `ip`, its registers' layout l)
+ * repeats one whose unwinding was kept: if so, p->cur.ips and nr hold
+ * the frames the fast path would give, and nothing else changed. */
+bool pk__unwind_replay(struct pk_unwinder *u, struct uproc *p, uint64_t ip, const struct reg_layout *l);
+
+/* Keep the unwinding of p->cur just done by the fast path, which read
+ * what rec says, for pk__unwind_replay; the last one kept at its slot
+ * makes way.  Out of memory, or past what a trace holds, nothing is
+ * kept. */
+void pk__unwind_keep(struct pk_unwinder *u, struct uproc *p, uint64_t ip, const struct reg_layout *l,
+		     const struct pk__unwind_rec *rec);
+
+/* Free the kept unwindings. */
+void pk__unwind_traces_free(struct pk_unwinder *u);
 
 /* Make u's frame memo (the rule cache starts empty); -ENOMEM. */
 int pk__unwind_rules_new(struct pk_unwinder *u);

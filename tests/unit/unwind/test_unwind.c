@@ -321,6 +321,49 @@ static void test_memo_follows_maps(void **state)
 	pk_unwinder_free(u);
 }
 
+/* A sample that repeats the last one's ip and stack pointer is given the
+ * frames kept from it only while the stack words its unwinding read are
+ * the same: with level1's return address in the copy changed to an
+ * address no map holds, the chain ends there (that address less one, as
+ * the frame of a caller whose code cannot be read), and with the word put
+ * back it is whole again. */
+static void test_repeat_reads_stack(void **state)
+{
+	struct pk_unwinder *u;
+	uint64_t ips[MAX_FRAMES], bias, ret, bad = 0x11;
+	uint32_t pid = (uint32_t)getpid();
+	size_t nr = 0, full, at = 0;
+
+	(void)state;
+	find_stack_end();
+	level1(5);
+	bias = load_bias();
+	assert_int_equal(pk_unwinder_new(&u), 0);
+	map_self(u);
+	for (int round = 0; round < 3; round++) {
+		assert_int_equal(pk_unwinder_unwind(u, pid, pid, cap.regs, captured_mask, cap.stack,
+						    cap.stack_size, ips, MAX_FRAMES, &nr), 0);
+		assert_true(nr >= 5);
+		assert_true(in_function("level1", ips[3], bias));
+	}
+	full = nr;
+	ret = ips[3] + 1;	/* level2's return address, into level1 */
+	while (at + 8 <= cap.stack_size && memcmp(cap.stack + at, &ret, 8))
+		at += 8;
+	assert_true(at + 8 <= cap.stack_size);
+	memcpy(cap.stack + at, &bad, 8);
+	assert_int_equal(pk_unwinder_unwind(u, pid, pid, cap.regs, captured_mask, cap.stack, cap.stack_size,
+					    ips, MAX_FRAMES, &nr), 0);
+	assert_int_equal(nr, 4);
+	assert_int_equal(ips[3], bad - 1);
+	memcpy(cap.stack + at, &ret, 8);
+	assert_int_equal(pk_unwinder_unwind(u, pid, pid, cap.regs, captured_mask, cap.stack, cap.stack_size,
+					    ips, MAX_FRAMES, &nr), 0);
+	assert_int_equal(nr, full);
+	assert_true(in_function("level1", ips[3], bias));
+	pk_unwinder_free(u);
+}
+
 /* Mappings that overlap replace what they cover: the stack of this
  * process still unwinds after its text map is split by an unrelated
  * mapping placed over a part of it and then restored. */
@@ -502,6 +545,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_overlapping_maps),
 		cmocka_unit_test(test_stop_after_unknown),
 		cmocka_unit_test(test_memo_follows_maps),
+		cmocka_unit_test(test_repeat_reads_stack),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_oracle_perf_dwarf),
