@@ -132,7 +132,7 @@ static int make_temp(int dirfd, char tmp[32], mode_t mode)
 	return -EEXIST;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
+int pk__write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
 
@@ -166,7 +166,7 @@ static int copy_file(const char *src, int out)
 			err = r < 0 ? -errno : 0;
 			break;
 		}
-		if ((err = write_all(out, buf, (size_t)r)) < 0)
+		if ((err = pk__write_all(out, buf, (size_t)r)) < 0)
 			break;
 	}
 	close(in);
@@ -213,7 +213,7 @@ int pk__vdso_write(int fd)
 
 	if (!base || pk__host_maps_read(getpid(), vdso_len, &len) != 1 || !len)
 		return -ENOENT;
-	return write_all(fd, base, len);
+	return pk__write_all(fd, base, len);
 }
 
 /* What the entry's file is made of and how it is checked. */

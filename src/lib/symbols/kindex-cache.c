@@ -13,6 +13,7 @@
  * start reading lines, each line still parsed and checked when used.
  */
 #include "symbols/kindex-cache.h"
+#include "symbols/symbols.h"
 #include "sys/sys.h"
 
 #include <errno.h>
@@ -171,21 +172,6 @@ static bool own_dir(const char *path)
 	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid();
 }
 
-static bool write_all(int fd, const void *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p = (const char *)p + w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 void pk__kindex_cache_write(const char *path, const struct pk__host_ktext *kt, unsigned int block,
 			    const struct pk__kindex_saved *s)
 {
@@ -206,7 +192,7 @@ void pk__kindex_cache_write(const char *path, const struct pk__host_ktext *kt, u
 	h.text_addr = s->text_addr;
 	h.flags = (s->in_order ? IN_ORDER : 0) | (s->any_addr ? ANY_ADDR : 0) | (s->any_line ? ANY_LINE : 0);
 	h.sum = checksum(&h, s->blocks, s->nr_blocks);
-	done = write_all(fd, &h, sizeof(h)) && write_all(fd, s->blocks, s->nr_blocks * sizeof(*s->blocks));
+	done = !pk__write_all(fd, &h, sizeof(h)) && !pk__write_all(fd, s->blocks, s->nr_blocks * sizeof(*s->blocks));
 	done = close(fd) == 0 && done;
 	/* link(2) never replaces a file; one of ours (stale or damaged,
 	 * since the caller scanned) is replaced by rename(2). */

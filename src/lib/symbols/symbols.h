@@ -87,6 +87,10 @@ int pk__symtab_span(struct pk__symtab *t, uint64_t *start, uint64_t *end);
  * indexed, the malformed among them not known yet). */
 size_t pk__symtab_nr(const struct pk__symtab *t);
 
+/* pk__write_all - all len bytes of buf written to fd, through short writes
+ * and EINTR (buildid-cache.c).  0, or a negative errno. */
+int pk__write_all(int fd, const void *buf, size_t len);
+
 /* ---- kallsyms looked up without a table of every line (kallsyms-index.c) -- */
 
 struct pk__host_ksym;
