@@ -41,4 +41,27 @@ int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_fram
  * appends them so).  0 or -ENOMEM. */
 int pk__callchain_merge(struct pk_callchain *dst, const struct pk_callchain *src);
 
+/*
+ * The frames of call-chain trees, each kept once (callchain-pool.c).  A
+ * pool is counted: pk__frame_pool_new's caller holds one reference,
+ * pk__frame_pool_get takes another, pk__frame_pool_put lets one go (the
+ * last frees it and every frame it kept; NULL is a no-op).  NULL: no
+ * memory.
+ */
+struct pk__frame_pool;
+struct pk__frame_pool *pk__frame_pool_new(void);
+struct pk__frame_pool *pk__frame_pool_get(struct pk__frame_pool *p);
+void pk__frame_pool_put(struct pk__frame_pool *p);
+
+/* The pool's frame equal to f field for field (its branch left out),
+ * added when there is none; it stays where it is for the pool's life.
+ * NULL: no memory. */
+const struct pk_callchain_frame *pk__frame_pool_intern(struct pk__frame_pool *p,
+							const struct pk_callchain_frame *f);
+
+/* pk_callchain_new of a tree whose frames are kept in `pool` (shared with
+ * the other trees of its caller; the tree takes a reference).  0 or
+ * -ENOMEM. */
+int pk__callchain_new_pooled(struct pk_callchain **out, struct pk__frame_pool *pool);
+
 #endif

@@ -131,6 +131,7 @@ struct pk_hist {
 	size_t nr_slots;	/* pk_hist_link's members, and their total periods */
 	uint64_t *slot_total;
 	struct pk_intern *names;	/* pk_hist_set_by_name: keys by interned names */
+	struct pk__frame_pool *pool;	/* the frames of every entry's call-chain tree */
 };
 
 /* pk__hist_find - the index of the entry s's key fields select in h, made

@@ -52,6 +52,7 @@ void pk_hist_free(struct pk_hist *h)
 		pk_callchain_free(h->entries[i].chain);
 		free(h->entries[i].pairs);
 	}
+	pk__frame_pool_put(h->pool);
 	free(h->slot_total);
 	free(h->entries);
 	free(h->ekeys);
@@ -274,12 +275,14 @@ int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 
 /* `branches`: whether the sample's whole chain has a branch frame (a
  * tail of it then may have, else has none). */
-static int append(struct pk_hist_entry *e, const struct pk_callchain_frame *chain, size_t nr, uint64_t period,
-		  uint64_t count, bool branches)
+static int append(struct pk_hist *h, struct pk_hist_entry *e, const struct pk_callchain_frame *chain, size_t nr,
+		  uint64_t period, uint64_t count, bool branches)
 {
 	int err;
 
-	if (!e->chain && (err = pk_callchain_new(&e->chain)) < 0)
+	if (!e->chain && !h->pool && !(h->pool = pk__frame_pool_new()))
+		return pk__error_nomem("a call-chain tree");
+	if (!e->chain && (err = pk__callchain_new_pooled(&e->chain, h->pool)) < 0)
 		return err;
 	if (nr > e->max_depth)
 		e->max_depth = (uint32_t)nr;
@@ -300,7 +303,7 @@ int pk_hist_add_chain_n(struct pk_hist *h, const struct pk_hist_sample *s, const
 	if ((err = pk_hist_add_n(h, s, nr_samples)) < 0)
 		return err;
 	self = h->last - 1;
-	if ((err = append(&h->entries[self], chain, nr, s->period, nr_samples, branches)) < 0 || !children)
+	if ((err = append(h, &h->entries[self], chain, nr, s->period, nr_samples, branches)) < 0 || !children)
 		return err;
 	h->children = true;
 	h->entries[self].period_acc += s->period;
@@ -326,7 +329,7 @@ int pk_hist_add_chain_n(struct pk_hist *h, const struct pk_hist_sample *s, const
 			continue;
 		seen[nr_seen++] = idx;
 		h->entries[idx].period_acc += s->period;
-		err = append(&h->entries[idx], chain + k, nr - k, s->period, nr_samples, branches);
+		err = append(h, &h->entries[idx], chain + k, nr - k, s->period, nr_samples, branches);
 	}
 	if (seen != seen_here)
 		free(seen);

@@ -382,6 +382,65 @@ static void children_in_hist_batched(void **state)
 	free(batched);
 }
 
+/* The node frame naming `sym` first met under n (depth first), or NULL. */
+static const struct pk_callchain_frame *find_frame(const struct pk_callchain_node *n, const char *sym)
+{
+	const struct pk_callchain_frame *f = NULL;
+
+	for (size_t k = 0; k < pk_callchain_node_nr_frames(n) && !f; k++)
+		if (!strcmp(pk_callchain_node_frame(n, k)->sym, sym))
+			f = pk_callchain_node_frame(n, k);
+	for (size_t i = 0; i < pk_callchain_node_nr_children(n) && !f; i++)
+		f = find_frame(pk_callchain_node_child(n, i), sym);
+	return f;
+}
+
+/* A histogram's trees keep each frame once: the same frame in two
+ * entries' trees (children mode) and in the two halves of a split node is
+ * one frame, field for field what was appended, without its branch. */
+static void frames_kept_once(void **state)
+{
+	enum pk_hist_key keys[] = { PK_HIST_KEY_SYM };
+	const struct pk_callchain_frame *in_l, *in_main, *hot_a, *hot_b;
+	const struct pk_callchain_node *root;
+	struct pk_hist *h;
+
+	(void)state;
+	assert_int_equal(pk_hist_new(keys, 1, &h), 0);
+	pk_hist_set_chain_order(h, PK_HIST_CHAIN_CALLER_FIRST);
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		struct pk_callchain_frame chain[12];
+		struct pk_hist_sample frames[12];
+		size_t n = chain_of(i, true, chain);
+
+		for (size_t k = 0; k < n; k++)
+			frames[k] = hsample(samples[i].chain[k]);
+		assert_int_equal(pk_hist_add_chain(h, &frames[n - 1], frames, chain, n, true), 0);
+	}
+	assert_int_equal(pk_hist_sort(h), 0);
+	assert_string_equal(pk_hist_get(h, 0)->s.sym, syms[L].name);
+	assert_string_equal(pk_hist_get(h, 1)->s.sym, syms[MAIN].name);
+	for (size_t i = 0; i < 2; i++)
+		assert_int_equal(pk_callchain_sort(pk_hist_get(h, i)->chain, PK_CALLCHAIN_GRAPH_ABS, 0, 0), 0);
+	/* L's tree: L -> main, then split into hot_b and hot_a below main */
+	root = pk_callchain_root(pk_hist_get(h, 0)->chain);
+	in_l = find_frame(root, syms[MAIN].name);
+	in_main = find_frame(pk_callchain_root(pk_hist_get(h, 1)->chain), syms[MAIN].name);
+	assert_non_null(in_l);
+	assert_ptr_equal(in_l, in_main);
+	assert_string_equal(in_l->dso, WL);
+	assert_int_equal(in_l->sym_start, syms[MAIN].start);
+	assert_int_equal(in_l->ip, 0x10);
+	assert_null(in_l->branch);
+	hot_a = find_frame(root, syms[HOT_A].name);
+	hot_b = find_frame(root, syms[HOT_B].name);
+	assert_non_null(hot_a);
+	assert_non_null(hot_b);
+	assert_ptr_not_equal(hot_a, hot_b);
+	assert_ptr_equal(hot_a, find_frame(pk_callchain_root(pk_hist_get(h, 1)->chain), syms[HOT_A].name));
+	pk_hist_free(h);
+}
+
 /* A branch is counted per sample: two samples with one at once are refused. */
 static void batched_branches_refused(void **state)
 {
@@ -626,6 +685,7 @@ int main(void)
 		cmocka_unit_test(children_in_hist_batched), cmocka_unit_test(batched_branches_refused),
 		cmocka_unit_test(keys),               cmocka_unit_test(same_chain_across_splits),
 		cmocka_unit_test(context_mode),       cmocka_unit_test(renamed_comm_merges),
+		cmocka_unit_test(frames_kept_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
