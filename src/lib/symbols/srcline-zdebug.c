@@ -22,8 +22,10 @@
  * with type units, an address in no arange set, or anything unexpected
  * takes the whole .debug_info; a file of another kind, class or byte
  * order, or one whose inflating fails, goes to dwarf_begin on the file as
- * before, so libdw's own answers and errors are unchanged.  Images built
- * earlier are kept to the end: answers point at their strings.
+ * before, so libdw's own answers and errors are unchanged.  A new image
+ * ends the one before (its Dwarf and bytes): the caller copies what its
+ * answers keep (pk__zdebug_builds tells it when), so a DSO holds one
+ * image, not every size it grew through.
  */
 #include "symbols/symbols.h"
 #include "sys/sys.h"
@@ -92,7 +94,27 @@ struct pk__zdebug {
 	uint64_t prefix;		/* .debug_info bytes (whole units) of the last image */
 	struct built *b;		/* the last is the current one */
 	size_t nr_b;
+	unsigned long builds;		/* handles made so far (pk__zdebug_builds) */
 };
+
+static void built_end(struct built *b)
+{
+	if (b->dw)
+		dwarf_end(b->dw);
+	if (b->mem)
+		elf_end(b->mem);
+	free(b->img);
+}
+
+/* b the current handle; the ones before it ended. */
+static void built_take(struct pk__zdebug *z, struct built b)
+{
+	for (size_t i = 0; i < z->nr_b; i++)
+		built_end(&z->b[i]);
+	z->b[0] = b;
+	z->nr_b = 1;
+	z->builds++;
+}
 
 static bool wanted(const char *name)
 {
@@ -423,12 +445,11 @@ static unsigned char *image_build(struct pk__zdebug *z, size_t *size)
 /* A new current Dwarf over the parts as they are. */
 static bool rebuild(struct pk__zdebug *z)
 {
-	struct built b = { 0 }, *nb;
+	struct built b = { 0 };
 	size_t size;
 
-	if (!(nb = realloc(z->b, (z->nr_b + 1) * sizeof(*nb))))
+	if (!z->b && !(z->b = malloc(sizeof(*z->b))))
 		return false;
-	z->b = nb;
 	if (!(b.img = image_build(z, &size)))
 		return false;
 	if (!(b.mem = elf_memory((char *)b.img, size)) || !(b.dw = dwarf_begin_elf(b.mem, DWARF_C_READ, NULL))) {
@@ -437,7 +458,7 @@ static bool rebuild(struct pk__zdebug *z)
 		free(b.img);
 		return false;
 	}
-	z->b[z->nr_b++] = b;
+	built_take(z, b);
 	return true;
 }
 
@@ -564,11 +585,8 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 
 static void zdebug_end(struct pk__zdebug *z)
 {
-	for (size_t i = 0; i < z->nr_b; i++) {
-		dwarf_end(z->b[i].dw);
-		elf_end(z->b[i].mem);
-		free(z->b[i].img);
-	}
+	for (size_t i = 0; i < z->nr_b; i++)
+		built_end(&z->b[i]);
 	free(z->b);
 	z->b = NULL;
 	z->nr_b = 0;
@@ -639,18 +657,26 @@ Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr)
 		/* inflating failed part-way: libdw's own reading of the file,
 		 * and its answer, from here on */
 		struct built b = { .dw = dwarf_begin(z->fd, DWARF_C_READ) };
-		struct built *nb = realloc(z->b, (z->nr_b + 1) * sizeof(*nb));
 
 		z->libdw = true;
-		if (!nb) {
+		if (!z->b && !(z->b = malloc(sizeof(*z->b)))) {
 			if (b.dw)
 				dwarf_end(b.dw);
 			return NULL;
 		}
-		z->b = nb;
-		z->b[z->nr_b++] = b;
+		built_take(z, b);
 	}
 	return z->nr_b ? z->b[z->nr_b - 1].dw : NULL;
+}
+
+unsigned long pk__zdebug_builds(const struct pk__zdebug *z)
+{
+	return z->builds;
+}
+
+size_t pk__zdebug_images(const struct pk__zdebug *z)
+{
+	return z->nr_b;
 }
 
 void pk__zdebug_free(struct pk__zdebug *z)

@@ -35,7 +35,7 @@ struct answer {
 	bool used;
 	bool found;			/* a line-table row covers addr */
 	bool symbol;			/* none does, but addr2line names a function there */
-	const char *file;		/* libdw's string: lives as long as dw */
+	const char *file;		/* libdw's string (a copy in `kept` with a z) */
 	const char *file_a2l;		/* the file as GNU addr2line names it */
 	unsigned int line;
 	struct pk_srcline_frame *frames;	/* names owned here */
@@ -78,6 +78,9 @@ struct pk__srcline {
 	size_t nr_tops;
 	const Dwarf *checked;		/* the last Dwarf strings_end_nul looked at, */
 	bool checked_ok;		/* and its answer */
+	unsigned long builds;		/* z's handles when joined, tops and checked were made */
+	char **kept;			/* with a z: the file names answers hold, one copy each */
+	size_t nr_kept, cap_kept;	/* (open addressing; cap a power of two) */
 };
 
 /* Whether every string section of dw's ELF ends in a NUL: libdw 0.188
@@ -130,6 +133,9 @@ void pk__srcline_free(struct pk__srcline *s)
 		free(s->tops[i].r);
 	}
 	free(s->tops);
+	for (size_t i = 0; i < s->cap_kept; i++)
+		free(s->kept[i]);
+	free(s->kept);
 	pk__a2l_index_free(s->a2l);
 	if (s->elf)
 		elf_end(s->elf);
@@ -552,13 +558,97 @@ static int no_line(struct pk__srcline *s, uint64_t addr, Dwarf_Die *cu, struct a
 	return 0;
 }
 
+static uint64_t hash_str(const char *p)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*p)
+		h = (h ^ (unsigned char)*p++) * 0x100000001b3ULL;
+	return h;
+}
+
+/* s's copy of string p (made on first sight); p itself when there is no
+ * memory for one (the caller then drops the answer). */
+static const char *keep(struct pk__srcline *s, const char *p)
+{
+	size_t i;
+
+	if (!p)
+		return NULL;
+	if (2 * (s->nr_kept + 1) > s->cap_kept) {
+		size_t cap = s->cap_kept ? 2 * s->cap_kept : 64;
+		char **t = pk__calloc(cap, sizeof(*t));
+
+		if (!t)
+			return p;
+		for (size_t k = 0; k < s->cap_kept; k++) {
+			if (!s->kept[k])
+				continue;
+			for (i = hash_str(s->kept[k]) & (cap - 1); t[i]; i = (i + 1) & (cap - 1))
+				;
+			t[i] = s->kept[k];
+		}
+		free(s->kept);
+		s->kept = t;
+		s->cap_kept = cap;
+	}
+	for (i = hash_str(p) & (s->cap_kept - 1); s->kept[i]; i = (i + 1) & (s->cap_kept - 1))
+		if (!strcmp(s->kept[i], p))
+			return s->kept[i];
+	if (!(s->kept[i] = pk__strdup(p)))
+		return p;
+	s->nr_kept++;
+	return s->kept[i];
+}
+
+/* An answer read through z's current handle holds copies of its file
+ * names, not the image's strings: the next handle ends this one.  -ENOMEM
+ * when a copy could not be made. */
+static int keep_names(struct pk__srcline *s, struct answer *a)
+{
+	const char *before = a->file, *before_a2l = a->file_a2l;
+	bool lost;
+
+	a->file = keep(s, a->file);
+	a->file_a2l = keep(s, a->file_a2l);
+	lost = a->file == before || a->file_a2l == before_a2l;
+	for (size_t i = 0; i < a->nr_frames; i++) {
+		struct pk_srcline_frame *f = &a->frames[i];
+		const char *file = f->file, *a2l = f->file_addr2line;
+
+		f->file = keep(s, file);
+		f->file_addr2line = keep(s, a2l);
+		lost |= (file && f->file == file) || (a2l && f->file_addr2line == a2l);
+	}
+	return lost && (before || before_a2l) ? pk__error_nomem("a source file's name") : 0;
+}
+
+/* z made a new handle: what was read through the one it ended (the DIEs
+ * of tops, the pointers joined and checked are keyed by) is forgotten;
+ * joined's paths stay, answers hold them. */
+static void new_handle(struct pk__srcline *s)
+{
+	for (size_t i = 0; i < s->nr_tops; i++) {
+		free(s->tops[i].dies);
+		free(s->tops[i].r);
+	}
+	s->nr_tops = 0;
+	for (size_t i = 0; i < s->nr_joined; i++)
+		s->joined[i].comp_dir = s->joined[i].file = NULL;
+	s->checked = NULL;
+	s->builds = pk__zdebug_builds(s->z);
+}
+
 static int answer_fill(struct pk__srcline *s, uint64_t addr, struct answer *a)
 {
 	Dwarf *dw = s->z ? pk__zdebug_dwarf(s->z, addr) : s->dw;
 	Dwarf_Die cu;
 	Dwarf_Line *l;
 	bool in_unit;
+	int err;
 
+	if (s->z && pk__zdebug_builds(s->z) != s->builds)
+		new_handle(s);
 	if (dw && dw != s->checked) {
 		s->checked = dw;
 		s->checked_ok = strings_end_nul(dw);
@@ -574,7 +664,9 @@ static int answer_fill(struct pk__srcline *s, uint64_t addr, struct answer *a)
 	dwarf_lineno(l, &lineno);
 	a->line = lineno > 0 ? (unsigned int)lineno : 0;
 	a->found = true;
-	return inline_chain(s, &cu, addr, a);
+	if ((err = inline_chain(s, &cu, addr, a)) < 0)
+		return err;
+	return s->z ? keep_names(s, a) : 0;
 }
 
 static int srcline_find(struct pk__srcline **sp, const char *path, uint64_t addr,

@@ -302,9 +302,19 @@ struct Elf;
 struct pk__zdebug *pk__zdebug_open(int fd);
 
 /* pk__zdebug_dwarf - a libdw handle that answers for addr as libdw on the
- * whole file would (the units it holds grow as addresses need them); it
- * and every earlier one stay valid until pk__zdebug_free.  NULL: no DWARF. */
+ * whole file would (the units it holds grow as addresses need them).  A
+ * call that makes a new handle ends the one before, with the image its
+ * strings and DIEs are in (pk__zdebug_builds then counts one more); the
+ * last stays valid until pk__zdebug_free.  NULL: no DWARF. */
 struct Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr);
+
+/* pk__zdebug_builds - how many handles pk__zdebug_dwarf has made: when it
+ * changes, whatever was read through an earlier handle is gone. */
+unsigned long pk__zdebug_builds(const struct pk__zdebug *z);
+
+/* pk__zdebug_images - the handles z holds (a test seam: one once any was
+ * made, whatever the builds). */
+size_t pk__zdebug_images(const struct pk__zdebug *z);
 
 /* pk__zdebug_set_first_info - the least .debug_info the first image holds
  * (64 KiB); a test seam, set once before any file is opened (the srcline

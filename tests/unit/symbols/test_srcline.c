@@ -27,11 +27,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <cmocka.h>
+
+#include <elfutils/libdw.h>
 
 #include "perfkit.h"
 #include "elf/elf.h"
+#include "symbols/symbols.h"
 
 static char **paths;
 
@@ -276,7 +281,7 @@ static void same_answer(const struct pk_srcline *a, const struct pk_srcline *b, 
  * then those without (which make it read every unit, as libdw would). */
 static void compressed_same_answers(void **state)
 {
-	static struct pk_srcline plain[ASKED];
+	static struct pk_srcline plain[ASKED], kept[ASKED];
 	static int rcs[ASKED];
 	struct pk_maps *m;
 	uint64_t start, len, zstart, zlen;
@@ -300,12 +305,72 @@ static void compressed_same_answers(void **state)
 			if ((rcs[i] == 0) == (pass == 0)) {
 				assert_int_equal(srcline_of(m, 8, start + i * (len / ASKED), &z), rcs[i]);
 				same_answer(&plain[i], &z, rcs[i]);
+				kept[i] = z;
 			}
 		}
+	/* The answers given before the images that ended theirs (each new
+	 * one ends the last) still hold their names. */
+	for (size_t i = 0; i < ASKED; i++)
+		same_answer(&plain[i], &kept[i], rcs[i]);
 	/* The binary's own code is built with -g (650 lines, 300 of them in
 	 * inlined code, when this was written; the rest is static libraries'). */
 	assert_true(lines > ASKED / 30);
 	assert_true(inlined > ASKED / 300);
+	pk_maps_free(m);
+}
+
+/* The compressed copy's handle grown through several images by addresses
+ * asked unit after unit (the plain file's libdw says which): each new
+ * image ends the last, so one is held whatever the builds (every image
+ * was kept before: their sum is about twice the last). */
+struct by_unit {
+	uint64_t unit, addr;
+};
+
+static int by_unit_cmp(const void *a, const void *b)
+{
+	const struct by_unit *x = a, *y = b;
+
+	return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+static void one_image_held(void **state)
+{
+	static struct by_unit asked[ASKED];
+	struct pk_maps *m;
+	uint64_t start, len;
+	struct pk__zdebug *z;
+	size_t n = 0;
+	int fd = open(paths[4], O_RDONLY | O_CLOEXEC), pfd = open(paths[3], O_RDONLY | O_CLOEXEC);
+	Dwarf *plain;
+
+	(void)state;
+	assert_true(fd >= 0 && pfd >= 0);
+	assert_non_null(plain = dwarf_begin(pfd, DWARF_C_READ));
+	assert_int_equal(pk_maps_new(&m), 0);
+	map_exec(m, 7, paths[3], &start, &len);
+	for (size_t i = 0; i < ASKED; i++) {
+		struct pk_location loc = { .size = sizeof(loc) };
+		Dwarf_Die cu;
+
+		if (pk_maps_resolve(m, 7, start + i * (len / ASKED), PERF_RECORD_MISC_USER, &loc) == 0 &&
+		    dwarf_addrdie(plain, loc.addr, &cu))
+			asked[n++] = (struct by_unit){ dwarf_dieoffset(&cu), loc.addr };
+	}
+	assert_true(n > ASKED / 30);
+	qsort(asked, n, sizeof(asked[0]), by_unit_cmp);	/* each unit past the last image's */
+	pk__zdebug_set_first_info(4096);	/* more images: each at least twice the last */
+	assert_non_null(z = pk__zdebug_open(fd));
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(pk__zdebug_dwarf(z, asked[i].addr));
+		assert_int_equal(pk__zdebug_images(z), 1);
+	}
+	assert_true(pk__zdebug_builds(z) > 2);
+	pk__zdebug_set_first_info(64u << 10);
+	pk__zdebug_free(z);
+	dwarf_end(plain);
+	close(fd);
+	close(pfd);
 	pk_maps_free(m);
 }
 
@@ -414,6 +479,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(symtab_files),
 		cmocka_unit_test(dwarf5_file_zero),
 		cmocka_unit_test(compressed_same_answers),
+		cmocka_unit_test(one_image_held),
 		cmocka_unit_test(aliases_as_addr2line),
 		cmocka_unit_test(wrapping_unit_length),
 	};
