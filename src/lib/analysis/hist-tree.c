@@ -98,16 +98,14 @@ int pk__hist_tree_order(struct pk_hist_entry *e, size_t nr, int (*cmp)(const voi
 			void *arg)
 {
 	struct tree t = { .root = NIL };
-	struct pk_hist_entry *out = NULL;
-	uint32_t *ids = NULL, at, n = 0;
+	uint32_t *ids = NULL, *order, at, n = 0;
 	int err = 0;
 
 	if (nr >= NIL)
 		return pk__error(-EOVERFLOW, "a histogram's order", "%zu entries", nr);
 	t.left = pk__reallocarray(NULL, nr, 4 * sizeof(uint32_t));
 	t.red = malloc(nr);
-	out = pk__reallocarray(NULL, nr, sizeof(*out));
-	if (!t.left || !t.red || !out) {
+	if (!t.left || !t.red) {
 		err = pk__error_nomem("a histogram's order");
 		goto done;
 	}
@@ -116,6 +114,7 @@ int pk__hist_tree_order(struct pk_hist_entry *e, size_t nr, int (*cmp)(const voi
 	ids = t.up + nr;	/* the walk's stack */
 	for (uint32_t z = 0; z < nr; z++)
 		insert(&t, e, z, cmp, arg);
+	order = t.up;	/* the walk needs no parents: entry n of the order */
 	at = t.root;	/* in order, with ids as the walk's stack */
 	for (uint32_t sp = 0; at != NIL || sp;) {
 		while (at != NIL) {
@@ -123,13 +122,29 @@ int pk__hist_tree_order(struct pk_hist_entry *e, size_t nr, int (*cmp)(const voi
 			at = t.left[at];
 		}
 		at = ids[--sp];
-		out[n++] = e[at];
+		order[n++] = at;
 		at = t.right[at];
 	}
-	memcpy(e, out, nr * sizeof(*out));
+	/* Entries moved in place, cycle by cycle (a copy of them all was the
+	 * largest allocation at the end of a big children report). */
+	memset(t.red, 0, nr);
+	for (uint32_t i = 0; i < nr; i++) {
+		struct pk_hist_entry first;
+		uint32_t j = i;
+
+		if (t.red[i] || order[i] == i)
+			continue;
+		first = e[i];
+		while (order[j] != i) {
+			e[j] = e[order[j]];
+			t.red[j] = 1;
+			j = order[j];
+		}
+		e[j] = first;
+		t.red[j] = 1;
+	}
 done:
 	free(t.left);
 	free(t.red);
-	free(out);
 	return err;
 }
