@@ -87,15 +87,32 @@ static bool debug_file_lacks_frame(Dwfl_Module *mod)
  * files: 80M instructions for ld.so's, asked for the one pc of _start that
  * .eh_frame does not cover).  So it is not searched for then.  With a
  * debuginfo_path of the caller's own, the standard search runs as it is.
+ *
+ * Nor does the search reach debuginfod unless DEBUGINFOD_URLS names a
+ * server.  When the standard search finds no file on this machine for a
+ * module with a build-id, elfutils 0.188 asks its debuginfod client, whose
+ * first use dlopens libdebuginfod.so.1 whatever the variable says (the
+ * variable is read later, by debuginfod_begin).  In the static CLI that
+ * loads libdebuginfod, libcurl, gnutls, krb5 and some 30 more shared
+ * libraries, a second libc.so.6 and a second libelf among them, into the
+ * process (milliseconds, megabytes of memory, and two libcs in one
+ * process), for a server that would not be asked.  So with the variable
+ * unset or empty, the same local search is made by debuginfo.c; with it
+ * set, the user has asked for debuginfod, as perf's libdw unwinder gives
+ * it.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
 {
+	const char *urls = getenv("DEBUGINFOD_URLS");
 	Dwarf_Addr bias;
 
 	if (!debuginfo_path && !has_debug_frame(dwfl_module_getelf(mod, &bias)) && debug_file_lacks_frame(mod))
 		return -1;
+	if (!debuginfo_path && (!urls || !*urls))
+		return pk__unwind_find_debuginfo(mod, file_name, debuglink_file, debuglink_crc,
+						 debuginfo_file_name);
 	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					    debuglink_crc, debuginfo_file_name);
 }

@@ -170,4 +170,12 @@ int pk__unwind_rules_new(struct pk_unwinder *u);
 /* Free the rule cache and the frame memo. */
 void pk__unwind_rules_free(struct pk_unwinder *u);
 
+/* A libdwfl find_debuginfo callback's search for mod's debug file
+ * (debuginfo.c): libdwfl's standard search with its default places, less
+ * its debuginfod client.  file_name, link and crc are what libdwfl passes
+ * the callback.  Returns an open fd with *debuginfo_file_name malloc'd,
+ * else -1 (errno 0 when nothing was found). */
+int pk__unwind_find_debuginfo(Dwfl_Module *mod, const char *file_name, const char *link, GElf_Word crc,
+			      char **debuginfo_file_name);
+
 #endif

@@ -4,7 +4,11 @@
  * captured in a chain of functions built without frame pointers, unwinds
  * back through each of them to main; bad input is refused; an unknown
  * process gives no frames; a caller whose code cannot be read ends the
- * chain, kept as its last frame.  With the argument "oracle": perf 6.1 records
+ * chain, kept as its last frame; a module whose CFI is in its
+ * .gnu_debuglink file in DIR/.debug/ alone unwinds through that file, not
+ * through one of another build-id or CRC-32, and with DEBUGINFOD_URLS
+ * unset the search for a debug file that is nowhere never loads
+ * libdebuginfod.  With the argument "oracle": perf 6.1 records
  * the unwind-target workload with --call-graph dwarf, and for every sample
  * the frames perfkit unwinds from the file's registers and stack are the
  * frames `perf script -F ip` prints, address for address: once with CFI
@@ -20,6 +24,8 @@
 #include "elf/elf.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -395,6 +401,163 @@ static void test_overlapping_maps(void **state)
 	pk_unwinder_free(u);
 }
 
+/* ---- unit: a module whose CFI is in a separate debug file ------------- */
+
+/* Whether this process has a mapping whose path contains `what`. */
+static bool mapped(const char *what)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+	bool found = false;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		found |= strstr(line, what) != NULL;
+	fclose(f);
+	return found;
+}
+
+/* Run a shell command; the test fails when it does. */
+static void run(const char *cmd)
+{
+	if (system(cmd) != 0)
+		fail_msg("failed: %s", cmd);
+}
+
+__attribute__((noinline)) static int dbg_next(int x) { take(); return x + 1; }
+
+/* Calls the module's pk_dbg_mid, which calls dbg_next, which takes the
+ * stack: take, dbg_next, pk_dbg_mid, then this. */
+__attribute__((noinline)) static int through_module(int (*mid)(int (*)(int), int))
+{
+	return mid(dbg_next, 1) + 1;
+}
+
+/* The library the build made in `env` (PERFKIT_UNWIND_DBG*), copied into
+ * a new directory DIR as DIR/libm.so without its debug sections and with
+ * a .gnu_debuglink to DIR/.debug/m.debug, where its own debug file is
+ * left.  DIR into dir. */
+static void split_module(const char *env, char *dir, size_t len)
+{
+	const char *lib = getenv(env), *tmp = getenv("TMPDIR");
+	char cmd[4096];
+
+	assert_non_null(lib);
+	snprintf(dir, len, "%s/unwind-dbg.XXXXXX", tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "cd '%s' && mkdir .debug && objcopy --only-keep-debug '%s' .debug/m.debug && "
+		 "objcopy --strip-debug --add-gnu-debuglink=.debug/m.debug '%s' libm.so", dir, lib, lib);
+	run(cmd);
+}
+
+/* Unwind this process's stack taken through DIR/libm.so: the frames into
+ * ips (*nr of them), and whether the unwinder held DIR/.debug/m.debug
+ * (mapped while its Dwfl lives) into *held. */
+static void unwind_through(const char *dir, uint64_t *ips, size_t *nr, bool *held)
+{
+	char path[600], real[PATH_MAX];
+	struct pk_unwinder *u;
+	void *h;
+	int (*mid)(int (*)(int), int);
+	uint32_t pid = (uint32_t)getpid();
+
+	snprintf(path, sizeof(path), "%s/libm.so", dir);
+	assert_non_null(h = dlopen(path, RTLD_NOW | RTLD_LOCAL));
+	assert_non_null(mid = (int (*)(int (*)(int), int))dlsym(h, "pk_dbg_mid"));
+	find_stack_end();
+	assert_int_equal(through_module(mid), 2 + 1 + 1 + 1);
+	assert_int_equal(pk_unwinder_new(&u), 0);
+	map_self(u);
+	assert_int_equal(pk_unwinder_unwind(u, pid, pid, cap.regs, captured_mask, cap.stack, cap.stack_size,
+					    ips, MAX_FRAMES, nr), 0);
+	snprintf(path, sizeof(path), "%s/.debug/m.debug", dir);
+	*held = realpath(path, real) && mapped(real);
+	pk_unwinder_free(u);
+	dlclose(h);
+}
+
+static void remove_dir(const char *dir)
+{
+	char cmd[700];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	run(cmd);
+}
+
+/* With DEBUGINFOD_URLS unset, libdwfl's debug file search for a module
+ * with a build-id and no debug file anywhere (its .gnu_debuglink leads
+ * nowhere) must not reach libdwfl's debuginfod client, whose first use
+ * dlopens libdebuginfod (and with it libcurl and the rest) whatever the
+ * variable says.  The chain ends in the module: it has no CFI, and no
+ * frame pointer. */
+static void test_no_debuginfod(void **state)
+{
+	char dir[512], cmd[700];
+	uint64_t ips[MAX_FRAMES];
+	size_t nr = 0;
+	bool held;
+
+	(void)state;
+	assert_null(getenv("DEBUGINFOD_URLS"));
+	split_module("PERFKIT_UNWIND_DBG", dir, sizeof(dir));
+	snprintf(cmd, sizeof(cmd), "rm '%s/.debug/m.debug'", dir);
+	run(cmd);
+	unwind_through(dir, ips, &nr, &held);
+	remove_dir(dir);
+	assert_int_equal(nr, 3);
+	assert_false(mapped("libdebuginfod"));
+}
+
+/* The module's CFI is in its .gnu_debuglink file in DIR/.debug/ alone:
+ * found there, the chain goes on past the module to its caller, for a
+ * module with a build-id (which the file's must match) and for one
+ * without (the link's CRC-32 decides).  A file there with another
+ * build-id, or with another CRC-32, is not taken: the chain ends in the
+ * module. */
+static void test_debuglink_frame(void **state)
+{
+	static const struct {
+		const char *env;
+		const char *spoil;	/* shell run in DIR after the split, or NULL */
+		bool taken;
+	} cases[] = {
+		{ "PERFKIT_UNWIND_DBG", NULL, true },
+		{ "PERFKIT_UNWIND_DBG_NOID", NULL, true },
+		/* the same code, linked with another build-id */
+		{ "PERFKIT_UNWIND_DBG", "objcopy --only-keep-debug \"$PERFKIT_UNWIND_DBG_OTHER\" .debug/m.debug",
+		  false },
+		/* a byte more: still an ELF file, another CRC-32 */
+		{ "PERFKIT_UNWIND_DBG_NOID", "printf x >> .debug/m.debug", false },
+	};
+	uint64_t ips[MAX_FRAMES], bias;
+	char dir[512], cmd[1024];
+	size_t nr;
+	bool held;
+
+	(void)state;
+	bias = load_bias();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		split_module(cases[i].env, dir, sizeof(dir));
+		if (cases[i].spoil) {
+			snprintf(cmd, sizeof(cmd), "cd '%s' && %s", dir, cases[i].spoil);
+			run(cmd);
+		}
+		nr = 0;
+		unwind_through(dir, ips, &nr, &held);
+		remove_dir(dir);
+		assert_true(nr >= 3);
+		assert_true(in_function("dbg_next", ips[1], bias));
+		if (held != cases[i].taken)
+			fail_msg("case %zu: the debug file was%s taken", i, held ? "" : " not");
+		if (cases[i].taken) {
+			assert_true(nr >= 5);
+			assert_true(in_function("through_module", ips[3], bias));
+		} else {
+			assert_int_equal(nr, 3);
+		}
+	}
+}
+
 /* ---- oracle: perf's own recording --------------------------------------- */
 
 struct fmap {
@@ -546,6 +709,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stop_after_unknown),
 		cmocka_unit_test(test_memo_follows_maps),
 		cmocka_unit_test(test_repeat_reads_stack),
+		cmocka_unit_test(test_no_debuginfod),
+		cmocka_unit_test(test_debuglink_frame),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_oracle_perf_dwarf),
@@ -554,6 +719,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_oracle_perf_dwarf_rbx_cfa),
 	};
 
+	/* The unit tests are about a search that must not reach debuginfod
+	 * when it is not configured; a caller's setting would hide that. */
+	unsetenv("DEBUGINFOD_URLS");
 	if (argc > 1 && !strcmp(argv[1], "oracle"))
 		return cmocka_run_group_tests(oracle, NULL, NULL);
 	return cmocka_run_group_tests(unit, NULL, NULL);
