@@ -485,13 +485,42 @@ static bool part_to(struct pk__zdebug *z, size_t i, uint64_t upto)
 
 /* Every part whole: every unit in the image (the last one: the parts
  * still being inflated are inflated into it). */
+/* The whole image is the last one: the parts' own copies of what it holds
+ * are let go, and with them the file's mapping when every part came out
+ * of a compressed section (libc's debug file: 3.2 MB of it read while
+ * inflating, and the parts read whole besides). */
+static void settle(struct pk__zdebug *z, const unsigned char *img)
+{
+	bool mapped = false;
+
+	for (size_t i = 0; i < z->n; i++) {
+		struct part *p = &z->p[i];
+
+		if (!p->compressed) {
+			mapped = true;
+			continue;
+		}
+		if (!p->in_img)
+			free(p->buf);
+		p->buf = (unsigned char *)img + p->off;
+		p->in_img = true;
+	}
+	if (!mapped) {
+		elf_end(z->e);
+		z->e = NULL;
+	}
+}
+
 static bool go_whole(struct pk__zdebug *z)
 {
 	z->whole = true;
 	for (size_t i = 0; i < z->n; i++)
 		z->p[i].need = z->p[i].size;
 	z->prefix = z->info < z->n ? z->p[z->info].size : 0;
-	return rebuild(z);
+	if (!rebuild(z))
+		return false;
+	settle(z, z->b[0].img);
+	return true;
 }
 
 /* The abbreviation table of unit h in the image, inflated as far as it

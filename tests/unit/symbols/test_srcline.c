@@ -374,6 +374,57 @@ static void one_image_held(void **state)
 	pk_maps_free(m);
 }
 
+/* Whether a mapping of `path` is in this process's maps. */
+static bool mapped(const char *path)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/self/maps", "r");
+	bool found = false;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		found |= strstr(line, path) != NULL;
+	fclose(f);
+	return found;
+}
+
+/* An address in no unit .debug_aranges names takes the whole file: its
+ * image is the last, and the file's mapping (every debug section of the
+ * copy is compressed) is let go; the whole image answers as the plain
+ * file's DWARF does. */
+static void whole_image_lets_go(void **state)
+{
+	int fd = open(paths[4], O_RDONLY | O_CLOEXEC), pfd = open(paths[3], O_RDONLY | O_CLOEXEC);
+	struct pk__zdebug *z;
+	Dwarf *plain, *dw;
+	Dwarf_Die cu, zcu;
+	Dwarf_Off off = 0, next;
+	size_t hsize, units = 0;
+
+	(void)state;
+	assert_true(fd >= 0 && pfd >= 0);
+	assert_non_null(plain = dwarf_begin(pfd, DWARF_C_READ));
+	assert_non_null(z = pk__zdebug_open(fd));
+	assert_true(mapped(paths[4]));
+	assert_non_null(dw = pk__zdebug_dwarf(z, 0));	/* in no unit */
+	assert_false(mapped(paths[4]));
+	while (dwarf_nextcu(plain, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		assert_non_null(dwarf_offdie(plain, off + hsize, &cu));
+		assert_non_null(dwarf_offdie(dw, off + hsize, &zcu));
+		assert_true(!dwarf_diename(&cu) == !dwarf_diename(&zcu));
+		if (dwarf_diename(&cu))
+			assert_string_equal(dwarf_diename(&cu), dwarf_diename(&zcu));
+		units++;
+		off = next;
+	}
+	assert_true(units > 10);
+	assert_ptr_equal(pk__zdebug_dwarf(z, 0), dw);
+	pk__zdebug_free(z);
+	dwarf_end(plain);
+	close(fd);
+	close(pfd);
+}
+
 /* A compressed copy whose unit past the first image claims a 64-bit
  * length that wraps when the header is added (zdebug-craft.py): asked the
  * addresses with lines in the binary first (each in a unit .debug_aranges
@@ -480,6 +531,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(dwarf5_file_zero),
 		cmocka_unit_test(compressed_same_answers),
 		cmocka_unit_test(one_image_held),
+		cmocka_unit_test(whole_image_lets_go),
 		cmocka_unit_test(aliases_as_addr2line),
 		cmocka_unit_test(wrapping_unit_length),
 	};
