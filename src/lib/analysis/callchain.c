@@ -505,8 +505,14 @@ static void insert_sorted(struct pk_callchain_node **v, size_t nr, struct pk_cal
 	v[i] = n;
 }
 
+/* Only the children that reach the threshold are ordered, and only below
+ * them: no other node can be reached from the root's order (a node's
+ * cumulated period is at most its parent's), so no other needs one (most
+ * nodes of a big profile are below perf's 0.5%; each had an order array
+ * of its own). */
 static int sort_graph(struct pk_callchain_node *n, bool rel, uint64_t min_hit, double min_fraction)
 {
+	size_t shown = 0;
 	int err;
 
 	free(n->sorted);
@@ -514,15 +520,18 @@ static int sort_graph(struct pk_callchain_node *n, bool rel, uint64_t min_hit, d
 	n->nr_sorted = 0;
 	if (rel)
 		min_hit = (uint64_t)ceil((double)n->children_hit * min_fraction);
-	if (n->nr_children && !(n->sorted = pk__reallocarray(NULL, n->nr_children, sizeof(*n->sorted))))
+	for (size_t i = 0; i < n->nr_children; i++)
+		shown += cumul(n->children[i]) >= min_hit;
+	if (shown && !(n->sorted = pk__reallocarray(NULL, shown, sizeof(*n->sorted))))
 		return pk__error_nomem("a call-chain tree's order");
 	for (size_t i = 0; i < n->nr_children; i++) {
 		struct pk_callchain_node *c = n->children[i];
 
+		if (cumul(c) < min_hit)
+			continue;
 		if ((err = sort_graph(c, rel, min_hit, min_fraction)) < 0)
 			return err;
-		if (cumul(c) >= min_hit)
-			insert_sorted(n->sorted, n->nr_sorted++, c, false);
+		insert_sorted(n->sorted, n->nr_sorted++, c, false);
 	}
 	return 0;
 }

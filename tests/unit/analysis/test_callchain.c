@@ -19,6 +19,7 @@
 
 #include "perfkit.h"
 #include "report.h"
+#include "sys/sys.h"
 
 #define PERIOD 250000ull
 
@@ -441,6 +442,40 @@ static void frames_kept_once(void **state)
 	pk_hist_free(h);
 }
 
+/* A graph order is made only where it can be reached: under a child below
+ * the threshold (50 nodes of its own) nothing is ordered, so the sort
+ * allocates the root's order alone (it also ordered the hidden child's),
+ * and its answer is the one child shown. */
+static void order_only_where_shown(void **state)
+{
+	struct pk_callchain_frame f[3] = {
+		{ .sym = "big", .dso = WL, .sym_start = 0x100, .ip = 0x100 },
+	};
+	struct pk_callchain *cc;
+	const struct pk_callchain_node *root;
+
+	(void)state;
+	assert_int_equal(pk_callchain_new(&cc), 0);
+	assert_int_equal(pk_callchain_append(cc, f, 1, 1000), 0);
+	for (uint64_t i = 0; i < 50; i++) {	/* small: 50 chains of 1 under "small" */
+		f[0] = (struct pk_callchain_frame){ .sym = "small", .dso = WL, .sym_start = 0x200, .ip = 0x200 };
+		f[1] = (struct pk_callchain_frame){ .sym = "mid", .dso = WL, .sym_start = 0x300 + i, .ip = 0x300 + i };
+		f[2] = (struct pk_callchain_frame){ .sym = "leaf", .dso = WL, .sym_start = 0x400, .ip = 0x400 };
+		assert_int_equal(pk_callchain_append(cc, f, 3, 1), 0);
+	}
+	pk__alloc_fail_nth(2);	/* the root's order, then one more would fail */
+	assert_int_equal(pk_callchain_sort(cc, PK_CALLCHAIN_GRAPH_ABS, 100, 0.5), 0);
+	assert_int_not_equal(pk__alloc_fail_nth(0), 0);	/* the failure was never reached */
+	root = pk_callchain_root(cc);
+	assert_int_equal(pk_callchain_node_nr_children(root), 1);
+	assert_string_equal(pk_callchain_node_frame(pk_callchain_node_child(root, 0), 0)->sym, "big");
+	/* a lower threshold reaches them: every one ordered then */
+	assert_int_equal(pk_callchain_sort(cc, PK_CALLCHAIN_GRAPH_ABS, 1, 0.0), 0);
+	assert_int_equal(pk_callchain_node_nr_children(root), 2);
+	assert_int_equal(pk_callchain_node_nr_children(pk_callchain_node_child(root, 1)), 50);
+	pk_callchain_free(cc);
+}
+
 /* A branch is counted per sample: two samples with one at once are refused. */
 static void batched_branches_refused(void **state)
 {
@@ -685,7 +720,7 @@ int main(void)
 		cmocka_unit_test(children_in_hist_batched), cmocka_unit_test(batched_branches_refused),
 		cmocka_unit_test(keys),               cmocka_unit_test(same_chain_across_splits),
 		cmocka_unit_test(context_mode),       cmocka_unit_test(renamed_comm_merges),
-		cmocka_unit_test(frames_kept_once),
+		cmocka_unit_test(frames_kept_once),   cmocka_unit_test(order_only_where_shown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
