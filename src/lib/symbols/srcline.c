@@ -216,8 +216,9 @@ static bool unit_at(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 }
 
 /* A function's name as addr2line prints it (the linkage name first),
- * demangled as perf demangles it; NULL when DWARF names none. */
-static char *func_name(Dwarf_Die *die)
+ * demangled as perf demangles it; NULL when DWARF names none, or out of
+ * memory (`*nomem` set). */
+static char *func_name(Dwarf_Die *die, bool *nomem)
 {
 	static const unsigned int names[] = { DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name };
 	Dwarf_Attribute attr;
@@ -230,7 +231,9 @@ static char *func_name(Dwarf_Die *die)
 	if (!name)
 		return NULL;
 	dem = pk__demangle(name, buf, sizeof(buf));
-	return pk__strdup(dem ? dem : name);
+	if (!(dem = pk__strdup(dem ? dem : name)))
+		*nomem = true;
+	return (char *)dem;
 }
 
 /* The index in `lines` of row l (rows are sorted by address). */
@@ -293,8 +296,10 @@ static const char *a2l_file(Dwarf_Die *cu, Dwarf_Line *l, const char *file)
 /* `file` as addr2line prints it: a relative name (its directory entry
  * relative too, as meson's "../src") after the unit's DW_AT_comp_dir,
  * binutils' concat_filename; so it opens from any directory.  The joined
- * string is kept with s, one per name and unit directory.  NULL stays. */
-static const char *a2l_path(struct pk__srcline *s, Dwarf_Die *cu, const char *file)
+ * string is kept with s, one per name and unit directory.  NULL stays.
+ * NULL for a relative name when out of memory (`*nomem` set): the answer
+ * is then not made, rather than made with the bare name. */
+static const char *a2l_path(struct pk__srcline *s, Dwarf_Die *cu, const char *file, bool *nomem)
 {
 	Dwarf_Attribute attr;
 	const char *dir;
@@ -307,11 +312,14 @@ static const char *a2l_path(struct pk__srcline *s, Dwarf_Die *cu, const char *fi
 	for (size_t i = 0; i < s->nr_joined; i++)
 		if (s->joined[i].file == file && s->joined[i].comp_dir == dir)
 			return s->joined[i].path;
-	if (!(grown = pk__reallocarray(s->joined, s->nr_joined + 1, sizeof(*grown))))
-		return file;
+	if (!(grown = pk__reallocarray(s->joined, s->nr_joined + 1, sizeof(*grown))) ||
+	    pk__asprintf(&path, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", file) < 0) {
+		if (grown)
+			s->joined = grown;
+		*nomem = true;
+		return NULL;
+	}
 	s->joined = grown;
-	if (pk__asprintf(&path, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", file) < 0)
-		return file;
 	s->joined[s->nr_joined++] = (struct joined){ .comp_dir = dir, .file = file, .path = path };
 	return path;
 }
@@ -507,6 +515,7 @@ static int inline_chain(struct pk__srcline *s, Dwarf_Die *cu, uint64_t addr, str
 	Dwarf_Die *path = NULL;
 	const char *file = a->file, *file_a2l = a->file_a2l;
 	unsigned int line = a->line;
+	bool nomem = false;
 	size_t n = 0;
 	int err = scope_path(s, cu, addr, &path, &n);
 
@@ -523,17 +532,17 @@ static int inline_chain(struct pk__srcline *s, Dwarf_Die *cu, uint64_t addr, str
 		if (tag == DW_TAG_lexical_block)
 			continue;
 		f = &a->frames[a->nr_frames++];
-		f->func = func_name(&path[i]);
+		f->func = func_name(&path[i], &nomem);
 		f->file = file;
 		f->file_addr2line = file_a2l;
 		f->line = line;
 		if (tag == DW_TAG_subprogram)
 			break;
 		call_site(cu, &path[i], &file, &file_a2l, &line);
-		file_a2l = a2l_path(s, cu, file_a2l);
+		file_a2l = a2l_path(s, cu, file_a2l, &nomem);
 	}
 	free(path);
-	return 0;
+	return nomem ? pk__error_nomem("the inlined frames at %#llx", (unsigned long long)addr) : 0;
 }
 
 /* addr2line's answer where no line row covers addr: a function the DWARF
@@ -611,7 +620,7 @@ static int keep_names(struct pk__srcline *s, struct answer *a)
 
 	a->file = keep(s, a->file);
 	a->file_a2l = keep(s, a->file_a2l);
-	lost = a->file == before || a->file_a2l == before_a2l;
+	lost = (before && a->file == before) || (before_a2l && a->file_a2l == before_a2l);
 	for (size_t i = 0; i < a->nr_frames; i++) {
 		struct pk_srcline_frame *f = &a->frames[i];
 		const char *file = f->file, *a2l = f->file_addr2line;
@@ -620,7 +629,7 @@ static int keep_names(struct pk__srcline *s, struct answer *a)
 		f->file_addr2line = keep(s, a2l);
 		lost |= (file && f->file == file) || (a2l && f->file_addr2line == a2l);
 	}
-	return lost && (before || before_a2l) ? pk__error_nomem("a source file's name") : 0;
+	return lost ? pk__error_nomem("a source file's name") : 0;
 }
 
 /* z made a new handle: what was read through the one it ended (the DIEs
@@ -644,7 +653,7 @@ static int answer_fill(struct pk__srcline *s, uint64_t addr, struct answer *a)
 	Dwarf *dw = s->z ? pk__zdebug_dwarf(s->z, addr) : s->dw;
 	Dwarf_Die cu;
 	Dwarf_Line *l;
-	bool in_unit;
+	bool in_unit, nomem = false;
 	int err;
 
 	if (s->z && pk__zdebug_builds(s->z) != s->builds)
@@ -660,7 +669,9 @@ static int answer_fill(struct pk__srcline *s, uint64_t addr, struct answer *a)
 
 	if (!in_unit || !(l = dwarf_getsrc_die(&cu, addr)) || !(a->file = dwarf_linesrc(l, NULL, NULL)))
 		return no_line(s, addr, in_unit ? &cu : NULL, a);
-	a->file_a2l = a2l_path(s, &cu, a2l_file(&cu, l, a->file));
+	a->file_a2l = a2l_path(s, &cu, a2l_file(&cu, l, a->file), &nomem);
+	if (nomem)
+		return pk__error_nomem("the source line at %#llx", (unsigned long long)addr);
 	dwarf_lineno(l, &lineno);
 	a->line = lineno > 0 ? (unsigned int)lineno : 0;
 	a->found = true;

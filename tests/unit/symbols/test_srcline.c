@@ -37,6 +37,7 @@
 #include "perfkit.h"
 #include "elf/elf.h"
 #include "symbols/symbols.h"
+#include "sys/sys.h"
 
 static char **paths;
 
@@ -374,6 +375,52 @@ static void one_image_held(void **state)
 	pk_maps_free(m);
 }
 
+/* Out of memory at each of the allocations a compressed file's first
+ * answer makes in turn (the seam fails the nth): -ENOMEM or the plain
+ * file's answer, and asked again, the plain file's answer (an answer whose
+ * names could not be copied is not kept half made). */
+static void compressed_out_of_memory(void **state)
+{
+	struct pk_srcline want, got;
+	uint64_t start, len, ip = 0;
+	unsigned long nth;
+	struct pk_maps *m;
+
+	(void)state;
+	assert_int_equal(pk_maps_new(&m), 0);
+	map_exec(m, 7, paths[3], &start, &len);
+	for (size_t i = 0; i < ASKED && !ip; i++)	/* an address with inlined frames */
+		if (!srcline_of(m, 7, start + i * (len / ASKED), &want) && want.nr_frames > 1)
+			ip = start + i * (len / ASKED);
+	assert_true(ip != 0);
+	for (nth = 1;; nth++) {
+		struct pk_location loc = { .size = sizeof(loc) };
+		struct pk_maps *z;
+		int rc;
+
+		assert_int_equal(pk_maps_new(&z), 0);
+		map_exec(z, 8, paths[4], &start, &len);
+		assert_int_equal(pk_maps_resolve(z, 8, ip, PERF_RECORD_MISC_USER, &loc), 0);
+		got = (struct pk_srcline){ .size = sizeof(got) };
+		pk__alloc_fail_nth(nth);	/* the DSO is loaded: the source line's own allocations */
+		rc = pk_maps_srcline(z, &loc, &got);
+		if (pk__alloc_fail_nth(0)) {	/* the nth was never reached */
+			assert_int_equal(rc, 0);
+			same_answer(&want, &got, 0);
+			pk_maps_free(z);
+			break;
+		}
+		assert_true(rc == 0 || rc == -ENOMEM);
+		if (rc == 0)
+			same_answer(&want, &got, 0);
+		assert_int_equal(srcline_of(z, 8, ip, &got), 0);
+		same_answer(&want, &got, 0);
+		pk_maps_free(z);
+	}
+	assert_true(nth > 3);
+	pk_maps_free(m);
+}
+
 /* Whether a mapping of `path` is in this process's maps. */
 static bool mapped(const char *path)
 {
@@ -532,6 +579,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(compressed_same_answers),
 		cmocka_unit_test(one_image_held),
 		cmocka_unit_test(whole_image_lets_go),
+		cmocka_unit_test(compressed_out_of_memory),
 		cmocka_unit_test(aliases_as_addr2line),
 		cmocka_unit_test(wrapping_unit_length),
 	};
