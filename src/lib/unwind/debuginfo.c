@@ -10,6 +10,7 @@
  */
 #include "perfkit.h"
 #include "elf/elf.h"
+#include "sys/sys.h"
 #include "unwind/unwind.h"
 
 #include <elfutils/libdwelf.h>
@@ -73,11 +74,11 @@ static int try_open(const struct search *s, const char *dir, const char *subdir,
 	int n, fd;
 
 	if (dir && subdir)
-		n = asprintf(path, "%s/%s/%s", dir, subdir, name);
+		n = pk__asprintf(path, "%s/%s/%s", dir, subdir, name);
 	else if (dir || subdir)
-		n = asprintf(path, "%s/%s", dir ? dir : subdir, name);
+		n = pk__asprintf(path, "%s/%s", dir ? dir : subdir, name);
 	else
-		n = (*path = strdup(name)) ? 0 : -1;
+		n = (*path = pk__strdup(name)) ? 0 : -1;
 	if (n < 0)
 		return -1;
 	fd = open(*path, O_RDONLY | O_CLOEXEC);
@@ -134,7 +135,7 @@ static enum place try_debug_root(const struct search *s, const char *dir, int *f
  * with errno 0 when nothing is there, another errno on a failure. */
 static int search_dirs(struct search *s, const char *file_name, char **path)
 {
-	char *copy = strdup(file_name), *dir = NULL, *slash = copy ? strrchr(copy, '/') : NULL;
+	char *copy = pk__strdup(file_name), *dir = NULL, *slash = copy ? strrchr(copy, '/') : NULL;
 	enum place r;
 	int fd = -1;
 
@@ -170,7 +171,7 @@ static int search_link(const struct search *base, const char *file_name, const c
 	if (stat(file_name, &s.main_st) != 0)
 		memset(&s.main_st, 0, sizeof(s.main_st));
 	s.link = link;
-	if (!link && asprintf(&name, "%s.debug", slash ? slash + 1 : file_name) >= 0) {
+	if (!link && pk__asprintf(&name, "%s.debug", slash ? slash + 1 : file_name) >= 0) {
 		s.link = name;
 		s.base = slash ? slash + 1 : file_name;
 		s.check_crc = false;
