@@ -37,6 +37,7 @@
 #include "perfkit.h"
 #include "elf/elf.h"
 #include "symbols/symbols.h"
+#include "procmaps.h"
 #include "sys/sys.h"
 
 static char **paths;
@@ -421,20 +422,6 @@ static void compressed_out_of_memory(void **state)
 	pk_maps_free(m);
 }
 
-/* Whether a mapping of `path` is in this process's maps. */
-static bool mapped(const char *path)
-{
-	char line[4096];
-	FILE *f = fopen("/proc/self/maps", "r");
-	bool found = false;
-
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f))
-		found |= strstr(line, path) != NULL;
-	fclose(f);
-	return found;
-}
-
 /* An address in no unit .debug_aranges names takes the whole file: its
  * image is the last, and the file's mapping (every debug section of the
  * copy is compressed) is let go; the whole image answers as the plain
@@ -452,9 +439,9 @@ static void whole_image_lets_go(void **state)
 	assert_true(fd >= 0 && pfd >= 0);
 	assert_non_null(plain = dwarf_begin(pfd, DWARF_C_READ));
 	assert_non_null(z = pk__zdebug_open(fd));
-	assert_true(mapped(paths[4]));
+	assert_true(proc_mapped(paths[4]));
 	assert_non_null(dw = pk__zdebug_dwarf(z, 0));	/* in no unit */
-	assert_false(mapped(paths[4]));
+	assert_false(proc_mapped(paths[4]));
 	while (dwarf_nextcu(plain, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		assert_non_null(dwarf_offdie(plain, off + hsize, &cu));
 		assert_non_null(dwarf_offdie(dw, off + hsize, &zcu));

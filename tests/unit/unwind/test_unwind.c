@@ -22,6 +22,7 @@
 
 #include "perfkit.h"
 #include "elf/elf.h"
+#include "procmaps.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -403,20 +404,6 @@ static void test_overlapping_maps(void **state)
 
 /* ---- unit: a module whose CFI is in a separate debug file ------------- */
 
-/* Whether this process has a mapping whose path contains `what`. */
-static bool mapped(const char *what)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[4096];
-	bool found = false;
-
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f))
-		found |= strstr(line, what) != NULL;
-	fclose(f);
-	return found;
-}
-
 /* Run a shell command; the test fails when it does. */
 static void run(const char *cmd)
 {
@@ -471,7 +458,7 @@ static void unwind_through(const char *dir, uint64_t *ips, size_t *nr, bool *hel
 	assert_int_equal(pk_unwinder_unwind(u, pid, pid, cap.regs, captured_mask, cap.stack, cap.stack_size,
 					    ips, MAX_FRAMES, nr), 0);
 	snprintf(path, sizeof(path), "%s/.debug/m.debug", dir);
-	*held = realpath(path, real) && mapped(real);
+	*held = realpath(path, real) && proc_mapped(real);
 	pk_unwinder_free(u);
 	dlclose(h);
 }
@@ -505,7 +492,7 @@ static void test_no_debuginfod(void **state)
 	unwind_through(dir, ips, &nr, &held);
 	remove_dir(dir);
 	assert_int_equal(nr, 3);
-	assert_false(mapped("libdebuginfod"));
+	assert_false(proc_mapped("libdebuginfod"));
 }
 
 /* The module's CFI is in its .gnu_debuglink file in DIR/.debug/ alone:
