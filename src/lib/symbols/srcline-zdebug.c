@@ -92,8 +92,8 @@ struct pk__zdebug {
 	struct arange *ar;		/* .debug_aranges, by lo */
 	size_t nr_ar, cap_ar;
 	uint64_t prefix;		/* .debug_info bytes (whole units) of the last image */
-	struct built *b;		/* the last is the current one */
-	size_t nr_b;
+	struct built cur;		/* the current handle, when `held` */
+	bool held;
 	unsigned long builds;		/* handles made so far (pk__zdebug_builds) */
 };
 
@@ -106,13 +106,13 @@ static void built_end(struct built *b)
 	free(b->img);
 }
 
-/* b the current handle; the ones before it ended. */
+/* b the current handle; the one before it ended. */
 static void built_take(struct pk__zdebug *z, struct built b)
 {
-	for (size_t i = 0; i < z->nr_b; i++)
-		built_end(&z->b[i]);
-	z->b[0] = b;
-	z->nr_b = 1;
+	if (z->held)
+		built_end(&z->cur);
+	z->cur = b;
+	z->held = true;
 	z->builds++;
 }
 
@@ -448,8 +448,6 @@ static bool rebuild(struct pk__zdebug *z)
 	struct built b = { 0 };
 	size_t size;
 
-	if (!z->b && !(z->b = malloc(sizeof(*z->b))))
-		return false;
 	if (!(b.img = image_build(z, &size)))
 		return false;
 	if (!(b.mem = elf_memory((char *)b.img, size)) || !(b.dw = dwarf_begin_elf(b.mem, DWARF_C_READ, NULL))) {
@@ -483,8 +481,6 @@ static bool part_to(struct pk__zdebug *z, size_t i, uint64_t upto)
 	return true;
 }
 
-/* Every part whole: every unit in the image (the last one: the parts
- * still being inflated are inflated into it). */
 /* The whole image is the last one: the parts' own copies of what it holds
  * are let go, and with them the file's mapping when every part came out
  * of a compressed section (libc's debug file: 3.2 MB of it read while
@@ -511,6 +507,8 @@ static void settle(struct pk__zdebug *z, const unsigned char *img)
 	}
 }
 
+/* Every part whole: every unit in the image (the last one: the parts
+ * still being inflated are inflated into it). */
 static bool go_whole(struct pk__zdebug *z)
 {
 	z->whole = true;
@@ -519,7 +517,7 @@ static bool go_whole(struct pk__zdebug *z)
 	z->prefix = z->info < z->n ? z->p[z->info].size : 0;
 	if (!rebuild(z))
 		return false;
-	settle(z, z->b[0].img);
+	settle(z, z->cur.img);
 	return true;
 }
 
@@ -614,11 +612,9 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 
 static void zdebug_end(struct pk__zdebug *z)
 {
-	for (size_t i = 0; i < z->nr_b; i++)
-		built_end(&z->b[i]);
-	free(z->b);
-	z->b = NULL;
-	z->nr_b = 0;
+	if (z->held)
+		built_end(&z->cur);
+	z->held = false;
 	for (size_t i = 0; i < z->n; i++) {
 		if (z->p[i].live)
 			inflateEnd(&z->p[i].zs);
@@ -688,24 +684,14 @@ Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr)
 		struct built b = { .dw = dwarf_begin(z->fd, DWARF_C_READ) };
 
 		z->libdw = true;
-		if (!z->b && !(z->b = malloc(sizeof(*z->b)))) {
-			if (b.dw)
-				dwarf_end(b.dw);
-			return NULL;
-		}
 		built_take(z, b);
 	}
-	return z->nr_b ? z->b[z->nr_b - 1].dw : NULL;
+	return z->held ? z->cur.dw : NULL;
 }
 
 unsigned long pk__zdebug_builds(const struct pk__zdebug *z)
 {
 	return z->builds;
-}
-
-size_t pk__zdebug_images(const struct pk__zdebug *z)
-{
-	return z->nr_b;
 }
 
 void pk__zdebug_free(struct pk__zdebug *z)

@@ -312,10 +312,6 @@ struct Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr);
  * changes, whatever was read through an earlier handle is gone. */
 unsigned long pk__zdebug_builds(const struct pk__zdebug *z);
 
-/* pk__zdebug_images - the handles z holds (a test seam: one once any was
- * made, whatever the builds). */
-size_t pk__zdebug_images(const struct pk__zdebug *z);
-
 /* pk__zdebug_set_first_info - the least .debug_info the first image holds
  * (64 KiB); a test seam, set once before any file is opened (the srcline
  * fuzz target makes it small so that its inputs grow images too). */
