@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * chain-memo.c - the resolver's memo of resolved call chains (see
- * chain-memo.h): direct-mapped by the key's hash, each slot holding one
+ * chain-memo.h): set-associative by the key's hash, each slot holding one
  * key's addresses (its raw chain, then its unwound ones) and a copy of
  * its frames.  A slot is good while its generation is the memo's: the
  * resolver starts a new one whenever the maps, the threads or an option
@@ -62,10 +62,25 @@ static bool slot_room(struct pk__chain_slot *c, size_t n, size_t nr)
 	return true;
 }
 
+/* The slot of k's set to put it in: one of a past generation, or else the
+ * one put there first (the smallest id: ids only grow). */
+static struct pk__chain_slot *slot_for(struct pk__chain_memo *m, const struct pk__chain_key *k)
+{
+	struct pk__chain_slot *set = &m->slots[pk__chain_memo_set(k->hash)], *old = set;
+
+	for (size_t w = 0; w < PK__CHAIN_MEMO_WAYS; w++) {
+		if (set[w].gen != m->gen)
+			return &set[w];
+		if (set[w].id < old->id)
+			old = &set[w];
+	}
+	return old;
+}
+
 uint64_t pk__chain_memo_put(struct pk__chain_memo *m, const struct pk__chain_key *k,
 			    const struct pk_frame *frames, size_t nr)
 {
-	struct pk__chain_slot *c = &m->slots[pk__chain_memo_slot(k->hash)];
+	struct pk__chain_slot *c = slot_for(m, k);
 
 	if (!k->nr_chain && !k->nr_unwound)
 		return 0;

@@ -31,8 +31,10 @@ struct pk__chain_key {
  * registers were half of a repeat's cost).  The samples of a hot
  * workload repeat a few chains. */
 #define PK__CHAIN_MEMO_SIZE 256	/* a power of two */
+#define PK__CHAIN_MEMO_WAYS 4	/* slots a key may be in: a set */
 
-/* One key's addresses and frames, direct-mapped by the key's hash. */
+/* One key's addresses and frames, in one of the slots of the set its hash
+ * picks. */
 struct pk__chain_slot {
 	uint64_t hash;
 	uint32_t pid;
@@ -82,10 +84,11 @@ static inline uint64_t pk__chain_memo_hash(const struct pk__chain_key *k)
 	return h ^ (h >> 29);
 }
 
-/* pk__chain_memo_slot - the slot of a key of this hash. */
-static inline size_t pk__chain_memo_slot(uint64_t hash)
+/* pk__chain_memo_set - the first of the PK__CHAIN_MEMO_WAYS slots a key
+ * of this hash may be in. */
+static inline size_t pk__chain_memo_set(uint64_t hash)
 {
-	return (hash >> 40) & (PK__CHAIN_MEMO_SIZE - 1);
+	return (hash >> 40) & (PK__CHAIN_MEMO_SIZE - PK__CHAIN_MEMO_WAYS);
 }
 
 /* pk__chain_memo_same - whether n addresses at a and b are the same
@@ -103,24 +106,31 @@ static inline bool pk__chain_memo_same(const uint64_t *a, const uint64_t *b, siz
 static inline bool pk__chain_memo_get(const struct pk__chain_memo *m, const struct pk__chain_key *k,
 				      const struct pk_frame **frames, size_t *nr, uint64_t *id)
 {
-	const struct pk__chain_slot *c = &m->slots[pk__chain_memo_slot(k->hash)];
+	const struct pk__chain_slot *set = &m->slots[pk__chain_memo_set(k->hash)];
 
-	if (c->gen != m->gen || c->hash != k->hash || c->pid != k->pid || c->nr_chain != k->nr_chain ||
-	    c->nr_unwound != k->nr_unwound || !pk__chain_memo_same(c->ips, k->chain, k->nr_chain) ||
-	    !pk__chain_memo_same(c->ips + k->nr_chain, k->unwound, k->nr_unwound))
-		return false;
-	*frames = c->frames;
-	*nr = c->nr_frames;
-	*id = c->id;
-	return true;
+	for (size_t w = 0; w < PK__CHAIN_MEMO_WAYS; w++) {
+		const struct pk__chain_slot *c = &set[w];
+
+		if (c->hash != k->hash || c->gen != m->gen || c->pid != k->pid || c->nr_chain != k->nr_chain ||
+		    c->nr_unwound != k->nr_unwound || !pk__chain_memo_same(c->ips, k->chain, k->nr_chain) ||
+		    !pk__chain_memo_same(c->ips + k->nr_chain, k->unwound, k->nr_unwound))
+			continue;
+		*frames = c->frames;
+		*nr = c->nr_frames;
+		*id = c->id;
+		return true;
+	}
+	return false;
 }
 
 /*
  * pk__chain_memo_put - keep a copy of `nr` frames as what key k (its hash
  * set) resolves to in this generation, under a new chain id (never 0, never
- * handed out before), in place of whatever shared its slot.  Returns the
- * id, or 0 when out of memory or k has no address (nothing kept: the
- * memo only saves work).
+ * handed out before), in a slot of its set from a past generation, or else
+ * in place of the one kept longest (so a generation with no more than
+ * PK__CHAIN_MEMO_WAYS keys in a set puts none out).  Returns the id, or 0
+ * when out of memory or k has no address (nothing kept: the memo only
+ * saves work).
  */
 uint64_t pk__chain_memo_put(struct pk__chain_memo *m, const struct pk__chain_key *k,
 			    const struct pk_frame *frames, size_t nr);

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "perfkit.h"
+#include "session/chain-memo.h"
 #include "tmpdir.h"
 
 __attribute__((noinline)) int resolver_fn_a(int x);
@@ -619,6 +620,45 @@ static void dwarf_as_perf(void **state)
 	oracle("--call-graph dwarf", "children 2000");
 }
 
+/* The chain memo keeps four keys of one set whatever their hashes (so the
+ * three chains of dwarf_chains_keep_their_frames never put each other out,
+ * wherever this binary is loaded); a fifth puts out the one kept longest,
+ * and a new generation finds none of them. */
+static void chain_memo_keeps_a_full_set(void **state)
+{
+	enum { N = 5 };
+	struct pk__chain_memo *m;
+	uint64_t ips[N], id[N];
+	struct pk__chain_key k[N];
+	struct pk_frame f = { .ip = 1 };
+	const struct pk_frame *got = NULL;
+	size_t nr = 0;
+	uint64_t gid = 0;
+
+	(void)state;
+	assert_int_equal(pk__chain_memo_new(&m), 0);
+	for (size_t i = 0; i < N; i++) {
+		ips[i] = 0x1000 + i;
+		/* one set: the hashes differ only below the bits that pick it */
+		k[i] = (struct pk__chain_key){ .pid = 1, .chain = &ips[i], .nr_chain = 1, .hash = i };
+		f.ip = ips[i];
+		assert_int_not_equal(id[i] = pk__chain_memo_put(m, &k[i], &f, 1), 0);
+	}
+	for (size_t i = 1; i < N; i++) {
+		assert_true(pk__chain_memo_get(m, &k[i], &got, &nr, &gid));
+		assert_int_equal(gid, id[i]);
+		assert_int_equal(nr, 1);
+		assert_int_equal(got[0].ip, ips[i]);
+	}
+	assert_false(pk__chain_memo_get(m, &k[0], &got, &nr, &gid));	/* the first put, put out */
+	pk__chain_memo_forget(m);
+	for (size_t i = 0; i < N; i++)
+		assert_false(pk__chain_memo_get(m, &k[i], &got, &nr, &gid));
+	assert_true(pk__chain_memo_put(m, &k[0], &f, 1) > id[N - 1]);
+	assert_true(pk__chain_memo_get(m, &k[0], &got, &nr, &gid));
+	pk__chain_memo_free(m);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest unit[] = {
@@ -628,6 +668,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(repeated_addresses_follow_new_maps),
 		cmocka_unit_test(repeated_chains_keep_their_frames),
 		cmocka_unit_test(dwarf_chains_keep_their_frames),
+		cmocka_unit_test(chain_memo_keeps_a_full_set),
 		cmocka_unit_test(lbr_call_stack_rebuilds_the_user_part),
 	};
 	const struct CMUnitTest perf[] = {
