@@ -153,10 +153,13 @@ struct pk_hist_entry {
 	uint64_t nr_samples;
 	/* With pk_hist_add_chain: perf's Children total (the period of every
 	 * sample whose chain passes through the entry, once per sample) and
-	 * the call-chain tree of the entry (NULL when no chain was added). */
+	 * the call-chain tree of the entry (NULL when no chain was added, and
+	 * always with pk_hist_defer_chains: pk_hist_chain gives the tree). */
 	uint64_t period_acc;
 	struct pk_callchain *chain;
 	uint32_t max_depth;	/* the most frames of one chain added to the tree */
+	uint32_t ref;		/* the histogram's own: the entry's number in its
+				 * deferred chains */
 	/* With pk_hist_link: each linked member's sums, by its slot (NULL
 	 * before the first link).  An entry only a member had is in the
 	 * leader with no samples of its own. */
@@ -256,6 +259,31 @@ PK_API int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s,
 PK_API int pk_hist_add_chain_n(struct pk_hist *h, const struct pk_hist_sample *s,
 			       const struct pk_hist_sample *frames, const struct pk_callchain_frame *chain,
 			       size_t nr, bool children, uint64_t nr_samples);
+
+/*
+ * pk_hist_defer_chains - keep the chains added from now on rather than a
+ * tree per entry: each distinct chain once, with the entries it counted in
+ * and its sums, and an entry's tree built when pk_hist_chain asks for it,
+ * the same tree as built sample by sample.  Made for perf's children mode,
+ * where every entry's tree holds the chains through it (a deep profile's
+ * trees, all kept, were many times the size of its chains).  Only before
+ * the first sample is added, and not for chains with branch frames
+ * (pk_hist_add_chain then fails with -EINVAL).  Returns 0 or -EINVAL.
+ */
+PK_API int pk_hist_defer_chains(struct pk_hist *h);
+
+/*
+ * pk_hist_chain - entry e's call-chain tree in *out: e->chain, or, in a
+ * histogram with deferred chains, a tree built now (after pk_hist_sort,
+ * from the entry's own chains; before it, every chain is looked through);
+ * NULL when no chain was added to e.  Give it back with pk_hist_chain_put
+ * before the histogram is freed.  Returns 0 or -ENOMEM (*out NULL).
+ */
+PK_API int pk_hist_chain(const struct pk_hist *h, const struct pk_hist_entry *e, struct pk_callchain **out);
+
+/* pk_hist_chain_put - done with the tree pk_hist_chain gave for e: one
+ * built for the call is freed, e->chain kept.  NULL is a no-op. */
+PK_API void pk_hist_chain_put(const struct pk_hist_entry *e, struct pk_callchain *cc);
 
 /* The order of the chains pk_hist_add_chain gets, for pk_hist_sort's ties. */
 enum pk_hist_chain_order {

@@ -428,13 +428,18 @@ static void print_chain(struct hier_ctx *c, const struct pk_hist_entry *e)
 	const struct report_opts *o = c->o;
 	uint64_t min_hit = (uint64_t)((double)report_flags2_total(o, c->h) * (o->cg.min_percent / 100));
 	struct report_cg cg = o->cg;
+	struct pk_callchain *cc;
 
-	if (pk_callchain_sort(e->chain, o->cg.mode, min_hit, o->cg.min_percent) < 0) {
+	if (pk_hist_chain(c->h, e, &cc) < 0 ||
+	    (cc && pk_callchain_sort(cc, o->cg.mode, min_hit, o->cg.min_percent) < 0)) {
+		pk_hist_chain_put(e, cc);
 		c->nomem = true;
 		return;
 	}
 	cg.color = o->color ? cli_percent_color : NULL;
-	report_callchain_print(c->f, &cg, e->chain, c->total, e->period, o->sort_sym);
+	if (cc)
+		report_callchain_print(c->f, &cg, cc, c->total, e->period, o->sort_sym);
+	pk_hist_chain_put(e, cc);
 }
 
 /* A level's entries: the groups and their leaves, each group's together. */
@@ -556,7 +561,7 @@ static void print_level(struct hier_ctx *c, size_t level, const struct pk_hist_e
 						 leaves[i]->period_sys, leaves[i]->period_us, 0, 1, leaves + i };
 
 		print_line(c, level, &leaf);
-		if (c->o->callchain && leaves[i]->chain)
+		if (c->o->callchain)
 			print_chain(c, leaves[i]);
 	}
 }

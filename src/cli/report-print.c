@@ -542,11 +542,19 @@ int report_print_chain(FILE *f, const struct report_opts *o, const struct pk_his
 	uint64_t min_hit = (uint64_t)((double)report_flags2_total(o, h) * (o->cg.min_percent / 100));	/* cuts by --percentage's */
 	uint64_t parent = o->children ? e->period_acc : e->period;
 	struct report_cg cg = o->cg;
+	struct pk_callchain *cc;
 
-	if (pk_callchain_sort(e->chain, o->cg.mode, min_hit, o->cg.min_percent) < 0)
+	if (pk_hist_chain(h, e, &cc) < 0)
 		return -ENOMEM;
+	if (!cc)
+		return 0;
+	if (pk_callchain_sort(cc, o->cg.mode, min_hit, o->cg.min_percent) < 0) {
+		pk_hist_chain_put(e, cc);
+		return -ENOMEM;
+	}
 	cg.color = o->color ? cli_percent_color : NULL;	/* perf colours the graph as the table */
-	report_callchain_print(f, &cg, e->chain, total, parent, o->sort_sym);
+	report_callchain_print(f, &cg, cc, total, parent, o->sort_sym);
+	pk_hist_chain_put(e, cc);
 	return 0;
 }
 
@@ -605,7 +613,7 @@ static void print_section(FILE *f, const struct report_opts *o, const struct rep
 		if (e->s.filtered || report_flags2_below_limit(o, ev->hist, e))
 			continue;
 		print_row(f, o, ev->hist, e, cols, n, threads, nr_members);
-		if (o->callchain && e->chain)
+		if (o->callchain)
 			(void)report_print_chain(f, o, ev->hist, e);	/* out of memory: the row without its graph */
 	}
 	free(order);

@@ -59,6 +59,11 @@ void pk__frame_pool_put(struct pk__frame_pool *p);
 const struct pk_callchain_frame *pk__frame_pool_intern(struct pk__frame_pool *p,
 							const struct pk_callchain_frame *f);
 
+/* pk__frame_hash / pk__frame_same - the pool's hash of frame f, and its
+ * equality (field for field, the branch left out). */
+uint64_t pk__frame_hash(const struct pk_callchain_frame *f);
+bool pk__frame_same(const struct pk_callchain_frame *a, const struct pk_callchain_frame *b);
+
 /* pk_callchain_new of a tree whose frames are kept in `pool` (shared with
  * the other trees of its caller; the tree takes a reference).  0 or
  * -ENOMEM. */

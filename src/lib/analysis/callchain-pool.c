@@ -64,7 +64,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h;
 }
 
-static uint64_t frame_hash(const struct pk_callchain_frame *f)
+uint64_t pk__frame_hash(const struct pk_callchain_frame *f)
 {
 	uint64_t h = mix(0, f->ip);
 
@@ -77,7 +77,7 @@ static uint64_t frame_hash(const struct pk_callchain_frame *f)
 	return h * 0xff51afd7ed558ccdULL;
 }
 
-static bool frame_same(const struct pk_callchain_frame *a, const struct pk_callchain_frame *b)
+bool pk__frame_same(const struct pk_callchain_frame *a, const struct pk_callchain_frame *b)
 {
 	return a->ip == b->ip && a->sym == b->sym && a->sym_start == b->sym_start && a->dso == b->dso &&
 	       a->object == b->object && a->inlined == b->inlined && a->key == b->key &&
@@ -97,7 +97,7 @@ static bool grow(struct pk__frame_pool *p)
 
 		if (!p->slot[i])
 			continue;
-		for (j = frame_hash(p->slot[i]) >> 20 & (cap - 1); slot[j]; j = (j + 1) & (cap - 1))
+		for (j = pk__frame_hash(p->slot[i]) >> 20 & (cap - 1); slot[j]; j = (j + 1) & (cap - 1))
 			;
 		slot[j] = p->slot[i];
 	}
@@ -115,8 +115,8 @@ const struct pk_callchain_frame *pk__frame_pool_intern(struct pk__frame_pool *p,
 
 	if (2 * (p->nr + 1) > p->cap && !grow(p))
 		return NULL;
-	for (j = frame_hash(f) >> 20 & (p->cap - 1); p->slot[j]; j = (j + 1) & (p->cap - 1))
-		if (frame_same(p->slot[j], f))
+	for (j = pk__frame_hash(f) >> 20 & (p->cap - 1); p->slot[j]; j = (j + 1) & (p->cap - 1))
+		if (pk__frame_same(p->slot[j], f))
 			return p->slot[j];
 	if (!p->chunks || p->chunks->used == CHUNK_FRAMES) {
 		struct chunk *c = pk__malloc(sizeof(*c));

@@ -133,20 +133,20 @@ static void put_path(FILE *f, const struct pk_callchain_node *n, bool *first)
 	}
 }
 
-static int put_chain(FILE *f, const struct pk_hist_json_opts *o, const struct pk_hist *h,
-		     const struct pk_hist_entry *e)
+/* Entry e's tree cc, as put_chain puts it. */
+static int put_tree(FILE *f, const struct pk_hist_json_opts *o, const struct pk_hist *h, struct pk_callchain *cc)
 {
 	uint64_t min_hit = (uint64_t)((double)pk_hist_total_period(h) * (o->cg_min_percent / 100));
 	bool flat = o->cg_mode == PK_CALLCHAIN_FLAT || o->cg_mode == PK_CALLCHAIN_FOLDED;
 	const struct pk_callchain_node *root;
 	int err;
 
-	if ((err = pk_callchain_sort(e->chain, o->cg_mode, min_hit, o->cg_min_percent)) < 0)
+	if ((err = pk_callchain_sort(cc, o->cg_mode, min_hit, o->cg_min_percent)) < 0)
 		return err;
 	fputs(",\"callchain\":[", f);
 	if (flat) {
-		for (size_t i = 0; i < pk_callchain_nr_flat(e->chain); i++) {
-			const struct pk_callchain_node *n = pk_callchain_flat(e->chain, i);
+		for (size_t i = 0; i < pk_callchain_nr_flat(cc); i++) {
+			const struct pk_callchain_node *n = pk_callchain_flat(cc, i);
 			bool first = true;
 
 			fprintf(f, "%s{\"period\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"frames\":[",
@@ -155,7 +155,7 @@ static int put_chain(FILE *f, const struct pk_hist_json_opts *o, const struct pk
 			fputs("]}", f);
 		}
 	} else {
-		root = pk_callchain_root(e->chain);
+		root = pk_callchain_root(cc);
 		for (size_t k = 0; k < pk_callchain_node_nr_children(root); k++) {
 			if (k)
 				fputc(',', f);
@@ -164,6 +164,20 @@ static int put_chain(FILE *f, const struct pk_hist_json_opts *o, const struct pk
 	}
 	fputc(']', f);
 	return 0;
+}
+
+/* Entry e's call-chain tree, when it has one, as a "callchain" array. */
+static int put_chain(FILE *f, const struct pk_hist_json_opts *o, const struct pk_hist *h,
+		     const struct pk_hist_entry *e)
+{
+	struct pk_callchain *cc;
+	int err = pk_hist_chain(h, e, &cc);
+
+	if (err < 0 || !cc)
+		return err;
+	err = put_tree(f, o, h, cc);
+	pk_hist_chain_put(e, cc);
+	return err;
 }
 
 /* A memory key (report --mem-mode) by perf's name: the data symbol, the
@@ -261,7 +275,7 @@ static int put_row(FILE *f, const struct pk_hist_json_opts *o, const struct pk_h
 			e->period_acc);
 	fprintf(f, "\"samples\":%" PRIu64 ",\"period\":%" PRIu64 ",", e->nr_samples, e->period);
 	put_keys(f, o, e);
-	if (o->callchain && e->chain) {
+	if (o->callchain) {
 		int err = put_chain(f, o, h, e);
 
 		if (err < 0)

@@ -96,6 +96,51 @@ int pk__hist_key2_cmp(enum pk_hist_key key, const struct pk_hist_entry *a, const
  * of a and b, `use` the histogram's keys (indexed by key). */
 int pk__hist_sym_addr_cmp(const bool *use, const struct pk_hist_entry *a, const struct pk_hist_entry *b);
 
+/* ---- hist-chains.c: call chains kept for trees built later ---------------- */
+
+/* An entry a chain counted in (its id: pk_hist_entry.ref) and the first
+ * frame of the tail it gave it. */
+struct pk__hist_ref {
+	uint32_t id, k;
+};
+
+struct pk__hist_chains;
+struct pk__frame_pool;
+
+/* pk__hist_chains_new - an empty table in *out; 0 or -ENOMEM. */
+int pk__hist_chains_new(struct pk__hist_chains **out);
+
+/* pk__hist_chains_free - free it; NULL is a no-op. */
+void pk__hist_chains_free(struct pk__hist_chains *t);
+
+/*
+ * pk__hist_chains_add - `count` samples of chain[0..nr) whose periods sum
+ * to `period`, counted in the entries `refs` names (each once, in the order
+ * their tails are appended): added to the same chain with the same refs,
+ * else kept as a new one, its frames interned in pool.  0, -ENOMEM, or
+ * -EINVAL after pk__hist_chains_index.
+ */
+int pk__hist_chains_add(struct pk__hist_chains *t, struct pk__frame_pool *pool,
+			const struct pk_callchain_frame *chain, size_t nr, const struct pk__hist_ref *refs,
+			size_t nr_refs, uint64_t period, uint64_t count);
+
+/* pk__hist_chains_index - each entry's tails listed, for ids below nr_ids
+ * (every ref's must be), so that a build reads its own alone; no chain is
+ * added after.  0 (also when indexed already), -ENOMEM or -EINVAL. */
+int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids);
+
+/* pk__hist_chains_build - entry `id`'s tree: each of its tails appended in
+ * the order their chains were first added, in a new tree of pool's frames
+ * (the caller's to free); NULL in *out when no chain counted in it.  0 or
+ * -ENOMEM (*out NULL). */
+int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool *pool, uint32_t id,
+			  struct pk_callchain **out);
+
+/* pk__hist_undefer - every entry of h given its tree (e->chain) from h's
+ * deferred chains, which are then let go: h builds trees as chains come
+ * again.  0 or -ENOMEM (h as it was; trees built so far freed). */
+int pk__hist_undefer(struct pk_hist *h);
+
 /* ---- hist.c --------------------------------------------------------------- */
 
 /* The fields one entry is told apart by; those of keys not in use are 0,
@@ -132,6 +177,7 @@ struct pk_hist {
 	uint64_t *slot_total;
 	struct pk_intern *names;	/* pk_hist_set_by_name: keys by interned names */
 	struct pk__frame_pool *pool;	/* the frames of every entry's call-chain tree */
+	struct pk__hist_chains *deferred;	/* pk_hist_defer_chains: the chains, no trees */
 };
 
 /* pk__hist_find - the index of the entry s's key fields select in h, made

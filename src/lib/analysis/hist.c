@@ -52,6 +52,7 @@ void pk_hist_free(struct pk_hist *h)
 		pk_callchain_free(h->entries[i].chain);
 		free(h->entries[i].pairs);
 	}
+	pk__hist_chains_free(h->deferred);
 	pk__frame_pool_put(h->pool);
 	free(h->slot_total);
 	free(h->entries);
@@ -199,7 +200,7 @@ static int find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx
 		if ((err = grow(h)) < 0)
 			return err;
 		slot = table_slot(h, h->table, h->table_cap, &k);
-		h->entries[h->nr] = (struct pk_hist_entry){ .s = *s };
+		h->entries[h->nr] = (struct pk_hist_entry){ .s = *s, .ref = (uint32_t)h->nr };
 		h->ekeys[h->nr] = k;
 		*slot = (uint32_t)++h->nr;
 	}
@@ -280,59 +281,96 @@ static int append(struct pk_hist *h, struct pk_hist_entry *e, const struct pk_ca
 {
 	int err;
 
-	if (!e->chain && !h->pool && !(h->pool = pk__frame_pool_new()))
-		return pk__error_nomem("a call-chain tree");
 	if (!e->chain && (err = pk__callchain_new_pooled(&e->chain, h->pool)) < 0)
 		return err;
-	if (nr > e->max_depth)
-		e->max_depth = (uint32_t)nr;
 	return pk__callchain_append(e->chain, chain, nr, period, count, branches);
+}
+
+/* The sample's chain given to the entries refs names (by index): each its
+ * tail, in a tree now or kept for later. */
+static int add_tails(struct pk_hist *h, const struct pk_callchain_frame *chain, size_t nr,
+		     struct pk__hist_ref *refs, size_t nr_refs, uint64_t period, uint64_t count, bool branches)
+{
+	int err = 0;
+
+	if (!h->pool && !(h->pool = pk__frame_pool_new()))
+		return pk__error_nomem("a call-chain tree");
+	for (size_t i = 0; i < nr_refs; i++) {
+		struct pk_hist_entry *e = &h->entries[refs[i].id];
+
+		if (nr - refs[i].k > e->max_depth)
+			e->max_depth = (uint32_t)(nr - refs[i].k);
+	}
+	if (h->deferred) {	/* entries keep their indexes until the sort: their refs */
+		for (size_t i = 0; i < nr_refs; i++)
+			refs[i].id = h->entries[refs[i].id].ref;
+		return pk__hist_chains_add(h->deferred, h->pool, chain, nr, refs, nr_refs, period, count);
+	}
+	for (size_t i = 0; i < nr_refs && !err; i++)
+		err = append(h, &h->entries[refs[i].id], chain + refs[i].k, nr - refs[i].k, period, count,
+			     branches);
+	return err;
+}
+
+/* With `children`: the entry of each frame k whose tail it counts (once per
+ * sample, as perf finds it), after refs[0], in refs[1..*nr_refs). */
+static int children_refs(struct pk_hist *h, const struct pk_hist_sample *s, const struct pk_hist_sample *frames,
+			 size_t nr, struct pk__hist_ref *refs, size_t *nr_refs)
+{
+	for (size_t k = 0; k < nr; k++) {
+		struct pk_hist_sample copy;
+		uint32_t idx;
+		size_t i = 0;
+		int err;
+
+		if ((err = check_sample(h, &frames[k])) < 0 ||
+		    (h->names && (err = intern_sample(h, &frames[k], &copy)) < 0) ||
+		    (err = find(h, h->names ? &copy : &frames[k], &idx)) < 0)
+			return err;
+		/* perf counts an entry once per sample: recursion adds nothing
+		 * (as perf finds it: hist-keys2.c). */
+		while (i < *nr_refs && refs[i].id != idx)
+			i++;
+		if (i < *nr_refs && !pk__hist_key2_uncached(h->use, &frames[k]))
+			continue;
+		refs[(*nr_refs)++] = (struct pk__hist_ref){ idx, (uint32_t)k };
+		h->entries[idx].period_acc += s->period;
+	}
+	return 0;
 }
 
 int pk_hist_add_chain_n(struct pk_hist *h, const struct pk_hist_sample *s, const struct pk_hist_sample *frames,
 			const struct pk_callchain_frame *chain, size_t nr, bool children, uint64_t nr_samples)
 {
-	uint32_t self, idx, *seen, seen_here[128];
-	size_t nr_seen = 1;
+	struct pk__hist_ref *refs, refs_here[128];
+	size_t nr_refs = 1;
 	bool branches = pk__branch_frames_any(chain, nr);	/* once, not per tail */
 	int err;
 
 	if (branches && nr_samples != 1)	/* a branch is counted once per sample */
 		return pk__error(-EINVAL, "a histogram sample", "%" PRIu64 " samples with branches at once",
 				 nr_samples);
+	if (branches && h->deferred)
+		return pk__error(-EINVAL, "a histogram sample", "a chain with branches, its trees deferred");
+	if (nr > UINT32_MAX - 1)
+		return pk__error(-EINVAL, "a histogram sample", "a chain of %zu frames", nr);
 	if ((err = pk_hist_add_n(h, s, nr_samples)) < 0)
 		return err;
-	self = h->last - 1;
-	if ((err = append(h, &h->entries[self], chain, nr, s->period, nr_samples, branches)) < 0 || !children)
-		return err;
-	h->children = true;
-	h->entries[self].period_acc += s->period;
 	/* most chains fit on the stack: no allocation per sample */
-	seen = nr < sizeof(seen_here) / sizeof(seen_here[0]) ? seen_here
-							      : pk__reallocarray(NULL, nr + 1, sizeof(*seen));
-	if (!seen)
+	refs = nr < sizeof(refs_here) / sizeof(refs_here[0]) ? refs_here
+							     : pk__reallocarray(NULL, nr + 1, sizeof(*refs));
+	if (!refs)
 		return pk__error_nomem("a sample's chain");
-	seen[0] = self;
-	for (size_t k = 0; k < nr && !err; k++) {
-		struct pk_hist_sample copy;
-		size_t i = 0;
-
-		if ((err = check_sample(h, &frames[k])) < 0 ||
-		    (h->names && (err = intern_sample(h, &frames[k], &copy)) < 0) ||
-		    (err = find(h, h->names ? &copy : &frames[k], &idx)) < 0)
-			break;
-		/* perf counts an entry once per sample: recursion adds nothing
-		 * (as perf finds it: hist-keys2.c). */
-		while (i < nr_seen && seen[i] != idx)
-			i++;
-		if (i < nr_seen && !pk__hist_key2_uncached(h->use, &frames[k]))
-			continue;
-		seen[nr_seen++] = idx;
-		h->entries[idx].period_acc += s->period;
-		err = append(h, &h->entries[idx], chain + k, nr - k, s->period, nr_samples, branches);
+	refs[0] = (struct pk__hist_ref){ h->last - 1, 0 };	/* the sample's own entry: the whole chain */
+	if (children) {
+		h->children = true;
+		h->entries[refs[0].id].period_acc += s->period;
+		err = children_refs(h, s, frames, nr, refs, &nr_refs);
 	}
-	if (seen != seen_here)
-		free(seen);
+	if (!err)
+		err = add_tails(h, chain, nr, refs, nr_refs, s->period, nr_samples, branches);
+	if (refs != refs_here)
+		free(refs);
 	return err;
 }
 
@@ -554,6 +592,10 @@ void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order order)
 
 int pk_hist_sort(struct pk_hist *h)
 {
+	/* Deferred chains: each entry's listed by its ref, which the sort
+	 * does not change (out of memory, a tree looks through them all). */
+	if (h->deferred && !h->sorted)
+		(void)pk__hist_chains_index(h->deferred, h->nr);
 	/* Children mode's depth rule makes perf's comparison intransitive:
 	 * only its own insertions give its order. */
 	if (h->nr && h->children) {
@@ -592,6 +634,8 @@ int pk_hist_rename_comm(struct pk_hist *h, const char *from, const char *to)
 	}
 	if (!renamed || !h->use[PK_HIST_KEY_COMM])
 		return 0;
+	if (h->deferred && (err = pk__hist_undefer(h)) < 0)	/* merges merge trees */
+		return err;
 	/* perf's collapse: entries of one key now are one, the first kept. */
 	memset(h->table, 0, h->table_cap * sizeof(*h->table));
 	h->last = 0;

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hist-chains.c - a histogram's call chains kept for trees built later
+ * (pk_hist_defer_chains).  perf's children mode gives every entry a tree of
+ * the chains through it: a deep profile's trees hold many times the nodes
+ * of its chains, all of them kept to the end.  Here each distinct chain is
+ * kept once, with the entries it counted in (each by the first frame of
+ * the tail it gave that entry) and the sums of its samples; an entry's tree
+ * is made when it is asked for, by appending its tails in the order the
+ * chains were first added: a chain added again follows the path its first
+ * append made, so the tree has the same nodes, frames and sums as one
+ * built sample by sample.
+ */
+#include "hist-int.h"
+#include "sys/sys.h"
+#include "callchain-int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One distinct chain: its frames (pool pointers) and refs, by offset. */
+struct rec {
+	uint64_t hash;
+	uint64_t period, count;
+	uint32_t frames_at, nr_frames;
+	uint32_t refs_at, nr_refs;
+};
+
+/* Where an entry's tail is: the chain and the tail's first frame. */
+struct use {
+	uint32_t rec, k;
+};
+
+struct pk__hist_chains {
+	struct rec *recs;
+	size_t nr_recs, cap_recs;
+	const struct pk_callchain_frame **frames;
+	size_t nr_frames, cap_frames;
+	struct pk__hist_ref *refs;	/* each chain's, in turn; NULL once indexed */
+	size_t nr_refs, cap_refs;
+	uint32_t *table;	/* chain index + 1, 0 empty; at most half full */
+	size_t table_cap;
+	/* pk__hist_chains_index's: entry id i's uses at uses[at[i] .. at[i + 1]) */
+	uint32_t *at;
+	struct use *uses;
+	size_t nr_ids;
+};
+
+int pk__hist_chains_new(struct pk__hist_chains **out)
+{
+	if (!(*out = pk__calloc(1, sizeof(**out))))
+		return pk__error_nomem("a histogram's call chains");
+	return 0;
+}
+
+void pk__hist_chains_free(struct pk__hist_chains *t)
+{
+	if (!t)
+		return;
+	free(t->recs);
+	free(t->frames);
+	free(t->refs);
+	free(t->table);
+	free(t->at);
+	free(t->uses);
+	free(t);
+}
+
+/* Room for `more` items in an array of *cap (doubling); false: no memory
+ * or more than a u32 offset reaches. */
+static bool room(void **a, size_t *cap, size_t nr, size_t more, size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *p;
+
+	if (nr + more <= *cap)
+		return true;
+	if (nr + more > UINT32_MAX)
+		return false;
+	while (c < nr + more)
+		c *= 2;
+	if (!(p = pk__reallocarray(*a, c, size)))
+		return false;
+	*a = p;
+	*cap = c;
+	return true;
+}
+
+static uint64_t chain_hash(const struct pk_callchain_frame *chain, size_t nr, const struct pk__hist_ref *refs,
+			   size_t nr_refs)
+{
+	uint64_t h = nr * 0x9e3779b97f4a7c15ull;
+
+	for (size_t i = 0; i < nr; i++)
+		h = (h ^ pk__frame_hash(&chain[i])) * 0xff51afd7ed558ccdull;
+	for (size_t i = 0; i < nr_refs; i++)
+		h = (h ^ ((uint64_t)refs[i].id << 32 | refs[i].k)) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 31);
+}
+
+static bool same_chain(const struct pk__hist_chains *t, const struct rec *r, uint64_t hash,
+		       const struct pk_callchain_frame *chain, size_t nr, const struct pk__hist_ref *refs,
+		       size_t nr_refs)
+{
+	const struct pk_callchain_frame *const *f = t->frames + r->frames_at;
+
+	if (r->hash != hash || r->nr_frames != nr || r->nr_refs != nr_refs ||
+	    memcmp(t->refs + r->refs_at, refs, nr_refs * sizeof(*refs)))
+		return false;
+	for (size_t i = 0; i < nr; i++)
+		if (!pk__frame_same(f[i], &chain[i]))
+			return false;
+	return true;
+}
+
+/* The table's slot for hash: its chain's, or the empty one to put it in. */
+static uint32_t *slot_of(const struct pk__hist_chains *t, uint64_t hash, const struct pk_callchain_frame *chain,
+			 size_t nr, const struct pk__hist_ref *refs, size_t nr_refs)
+{
+	size_t i = hash & (t->table_cap - 1);
+
+	while (t->table[i] && !same_chain(t, &t->recs[t->table[i] - 1], hash, chain, nr, refs, nr_refs))
+		i = (i + 1) & (t->table_cap - 1);
+	return &t->table[i];
+}
+
+static bool grow_table(struct pk__hist_chains *t)
+{
+	size_t cap = t->table_cap ? 2 * t->table_cap : 1024;
+	uint32_t *table = pk__calloc(cap, sizeof(*table));
+
+	if (!table)
+		return false;
+	for (size_t i = 0; i < t->nr_recs; i++) {
+		size_t j = t->recs[i].hash & (cap - 1);
+
+		while (table[j])
+			j = (j + 1) & (cap - 1);
+		table[j] = (uint32_t)(i + 1);
+	}
+	free(t->table);
+	t->table = table;
+	t->table_cap = cap;
+	return true;
+}
+
+/* A new chain, its frames interned in pool. */
+static int put_new(struct pk__hist_chains *t, struct pk__frame_pool *pool, uint64_t hash,
+		   const struct pk_callchain_frame *chain, size_t nr, const struct pk__hist_ref *refs,
+		   size_t nr_refs, uint64_t period, uint64_t count)
+{
+	struct rec *r;
+
+	if (!room((void **)&t->recs, &t->cap_recs, t->nr_recs, 1, sizeof(*t->recs)) ||
+	    !room((void **)&t->frames, &t->cap_frames, t->nr_frames, nr, sizeof(*t->frames)) ||
+	    !room((void **)&t->refs, &t->cap_refs, t->nr_refs, nr_refs, sizeof(*t->refs)))
+		return pk__error_nomem("a histogram's call chains");
+	for (size_t i = 0; i < nr; i++)
+		if (!(t->frames[t->nr_frames + i] = pk__frame_pool_intern(pool, &chain[i])))
+			return pk__error_nomem("a histogram's call chains");
+	memcpy(t->refs + t->nr_refs, refs, nr_refs * sizeof(*refs));
+	r = &t->recs[t->nr_recs];
+	*r = (struct rec){ .hash = hash, .period = period, .count = count,
+			   .frames_at = (uint32_t)t->nr_frames, .nr_frames = (uint32_t)nr,
+			   .refs_at = (uint32_t)t->nr_refs, .nr_refs = (uint32_t)nr_refs };
+	t->nr_frames += nr;
+	t->nr_refs += nr_refs;
+	*slot_of(t, hash, chain, nr, refs, nr_refs) = (uint32_t)++t->nr_recs;
+	return 0;
+}
+
+int pk__hist_chains_add(struct pk__hist_chains *t, struct pk__frame_pool *pool,
+			const struct pk_callchain_frame *chain, size_t nr, const struct pk__hist_ref *refs,
+			size_t nr_refs, uint64_t period, uint64_t count)
+{
+	uint64_t hash = chain_hash(chain, nr, refs, nr_refs);
+	uint32_t *slot;
+
+	if (t->at)
+		return pk__error(-EINVAL, "a histogram's call chains", "a chain added after they were indexed");
+	if (2 * (t->nr_recs + 1) > t->table_cap && !grow_table(t))
+		return pk__error_nomem("a histogram's call chains");
+	slot = slot_of(t, hash, chain, nr, refs, nr_refs);
+	if (!*slot)
+		return put_new(t, pool, hash, chain, nr, refs, nr_refs, period, count);
+	t->recs[*slot - 1].period += period;
+	t->recs[*slot - 1].count += count;
+	return 0;
+}
+
+int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids)
+{
+	if (t->at)
+		return 0;
+	if (nr_ids >= UINT32_MAX || !(t->at = pk__calloc(nr_ids + 1, sizeof(*t->at))) ||
+	    (t->nr_refs && !(t->uses = pk__reallocarray(NULL, t->nr_refs, sizeof(*t->uses))))) {
+		free(t->at);
+		t->at = NULL;
+		return pk__error_nomem("a histogram's call chains");
+	}
+	for (size_t i = 0; i < t->nr_refs; i++) {	/* counts, then each id's start */
+		if (t->refs[i].id >= nr_ids) {
+			free(t->at);
+			free(t->uses);
+			t->at = NULL;
+			t->uses = NULL;
+			return pk__error(-EINVAL, "a histogram's call chains", "an entry beyond the %zu given",
+					 nr_ids);
+		}
+		t->at[t->refs[i].id + 1]++;
+	}
+	for (size_t i = 0; i < nr_ids; i++)
+		t->at[i + 1] += t->at[i];
+	for (size_t r = 0; r < t->nr_recs; r++) {	/* in the order the chains came */
+		const struct rec *c = &t->recs[r];
+
+		for (size_t i = 0; i < c->nr_refs; i++) {
+			const struct pk__hist_ref *ref = &t->refs[c->refs_at + i];
+
+			t->uses[t->at[ref->id]++] = (struct use){ (uint32_t)r, ref->k };
+		}
+	}
+	for (size_t i = nr_ids; i > 0; i--)	/* each start moved to the next one's: back */
+		t->at[i] = t->at[i - 1];
+	t->at[0] = 0;
+	t->nr_ids = nr_ids;
+	free(t->refs);	/* what the uses say now */
+	t->refs = NULL;
+	t->nr_refs = t->cap_refs = 0;
+	free(t->table);	/* no chain comes after */
+	t->table = NULL;
+	t->table_cap = 0;
+	return 0;
+}
+
+/* Chain c's tail from frame k appended to cc, its frames copied out of the
+ * pool into *buf (the append reads whole frames). */
+static int append_tail(const struct pk__hist_chains *t, const struct rec *c, uint32_t k, struct pk_callchain *cc,
+		       struct pk_callchain_frame **buf, size_t *cap)
+{
+	size_t nr = c->nr_frames - k;
+
+	if (k > c->nr_frames)
+		return pk__error(-EINVAL, "a histogram's call chains", "a tail past its chain's end");
+	if (!room((void **)buf, cap, 0, nr, sizeof(**buf)))
+		return pk__error_nomem("a call-chain tree");
+	for (size_t i = 0; i < nr; i++)
+		(*buf)[i] = *t->frames[c->frames_at + k + i];
+	return pk__callchain_append(cc, *buf, nr, c->period, c->count, false);
+}
+
+int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool *pool, uint32_t id,
+			  struct pk_callchain **out)
+{
+	struct pk_callchain_frame *buf = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	*out = NULL;
+	if (!t->nr_recs || (t->at && (id >= t->nr_ids || t->at[id] == t->at[id + 1])))
+		return 0;
+	if ((err = pk__callchain_new_pooled(out, pool)) < 0)
+		return err;
+	if (t->at) {	/* indexed: the id's own uses */
+		for (uint32_t u = t->at[id]; !err && u < t->at[id + 1]; u++)
+			err = append_tail(t, &t->recs[t->uses[u].rec], t->uses[u].k, *out, &buf, &cap);
+	} else {	/* not yet: every chain looked through */
+		bool any = false;
+
+		for (size_t r = 0; !err && r < t->nr_recs; r++)
+			for (size_t i = 0; !err && i < t->recs[r].nr_refs; i++)
+				if (t->refs[t->recs[r].refs_at + i].id == id) {
+					any = true;
+					err = append_tail(t, &t->recs[r], t->refs[t->recs[r].refs_at + i].k, *out,
+							  &buf, &cap);
+				}
+		if (!any && !err) {
+			pk_callchain_free(*out);
+			*out = NULL;
+		}
+	}
+	free(buf);
+	if (err < 0) {
+		pk_callchain_free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+int pk_hist_defer_chains(struct pk_hist *h)
+{
+	if (h->nr || h->nr_samples)
+		return pk__error(-EINVAL, "a histogram", "chains deferred after samples were added");
+	if (h->deferred)
+		return 0;
+	return pk__hist_chains_new(&h->deferred);
+}
+
+int pk_hist_chain(const struct pk_hist *h, const struct pk_hist_entry *e, struct pk_callchain **out)
+{
+	if (!h->deferred || e->chain) {
+		*out = e->chain;
+		return 0;
+	}
+	return pk__hist_chains_build(h->deferred, h->pool, e->ref, out);
+}
+
+void pk_hist_chain_put(const struct pk_hist_entry *e, struct pk_callchain *cc)
+{
+	if (cc != e->chain)
+		pk_callchain_free(cc);
+}
+
+int pk__hist_undefer(struct pk_hist *h)
+{
+	int err = 0;
+	size_t i;
+
+	for (i = 0; i < h->nr && !err; i++)
+		err = pk__hist_chains_build(h->deferred, h->pool, h->entries[i].ref, &h->entries[i].chain);
+	if (err < 0) {
+		while (i-- > 0) {
+			pk_callchain_free(h->entries[i].chain);
+			h->entries[i].chain = NULL;
+		}
+		return err;
+	}
+	pk__hist_chains_free(h->deferred);
+	h->deferred = NULL;
+	return 0;
+}
