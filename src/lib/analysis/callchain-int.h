@@ -35,6 +35,13 @@ bool pk__branch_frames_any(const struct pk_callchain_frame *frames, size_t nr);
 int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
 			 uint64_t period, uint64_t count, bool branches);
 
+/* pk__callchain_append_kept - pk__callchain_append of a chain without
+ * branch frames whose frames are in the tree's pool already: kept[i] is
+ * the pool's frame equal to frames[i], taken by new nodes as it is. */
+int pk__callchain_append_kept(struct pk_callchain *cc, const struct pk_callchain_frame *frames,
+			      const struct pk_callchain_frame *const *kept, size_t nr, uint64_t period,
+			      uint64_t count);
+
 /* pk__callchain_merge - perf's callchain_merge: every node of src with
  * samples of its own appended to dst along its path, with its period and
  * a count of one, without branch counts (perf's merge_chain_branch

@@ -45,6 +45,10 @@ struct memo {
 	bool valid;
 	bool branches;	/* the chain being appended may have branch frames */
 	struct pk__frame_pool *pool;	/* the tree's, for the frames of new nodes */
+	/* pk__callchain_append_kept's: the pool's frame of each frame of the
+	 * chain at `base` (NULL: new nodes intern theirs) */
+	const struct pk_callchain_frame *const *kept;
+	const struct pk_callchain_frame *base;
 };
 
 struct pk_callchain {
@@ -207,34 +211,35 @@ static struct pk_callchain_node *node_alloc(size_t nr, uint64_t period, uint64_t
 	return n;
 }
 
-/* A new node for frames[0..nr), kept in the pool, with `count` samples
- * of `period` ending in it; branch counts looked for only when
- * `branches`. */
-static struct pk_callchain_node *new_node(struct pk__frame_pool *pool, const struct pk_callchain_frame *frames,
-					  size_t nr, uint64_t period, uint64_t count, bool branches)
+/* A new node for frames[0..nr), kept in m's pool (or m's kept frames
+ * already there), with `count` samples of `period` ending in it; branch
+ * counts looked for only when m's chain may have branches. */
+static struct pk_callchain_node *new_node(const struct memo *m, const struct pk_callchain_frame *frames,
+					  size_t nr, uint64_t period, uint64_t count)
 {
 	struct pk_callchain_node *n = node_alloc(nr, period, count);
 
 	if (!n)
 		return NULL;
-	for (size_t i = 0; i < nr; i++)
-		if (!(n->frames[i] = pk__frame_pool_intern(pool, &frames[i]))) {
+	if (m->kept)	/* the pool's already: nothing to look up */
+		memcpy(n->frames, m->kept + (frames - m->base), nr * sizeof(n->frames[0]));
+	for (size_t i = 0; !m->kept && i < nr; i++)
+		if (!(n->frames[i] = pk__frame_pool_intern(m->pool, &frames[i]))) {
 			free(n);
 			pk__error_nomem("a call-chain frame");
 			return NULL;
 		}
-	if (branches && pk__branch_counts_new(&n->bc, frames, nr) < 0) {
+	if (m->branches && pk__branch_counts_new(&n->bc, frames, nr) < 0) {
 		free(n);
 		return NULL;
 	}
 	return n;
 }
 
-static int add_child(struct pk__frame_pool *pool, struct pk_callchain_node *parent,
-		     const struct pk_callchain_frame *frames, size_t nr, uint64_t period, uint64_t count, size_t pos,
-		     bool branches)
+static int add_child(const struct memo *m, struct pk_callchain_node *parent,
+		     const struct pk_callchain_frame *frames, size_t nr, uint64_t period, uint64_t count, size_t pos)
 {
-	struct pk_callchain_node *n = new_node(pool, frames, nr, period, count, branches);
+	struct pk_callchain_node *n = new_node(m, frames, nr, period, count);
 	int err;
 
 	if (!n)
@@ -251,8 +256,8 @@ static int add_child(struct pk__frame_pool *pool, struct pk_callchain_node *pare
  * move to one new child, and the rest of the chain (if any) becomes a
  * second child, in match order.
  */
-static int split(struct pk__frame_pool *pool, struct pk_callchain_node *n, size_t k,
-		 const struct pk_callchain_frame *rest, size_t nr_rest, uint64_t period, uint64_t count, bool branches)
+static int split(const struct memo *m, struct pk_callchain_node *n, size_t k,
+		 const struct pk_callchain_frame *rest, size_t nr_rest, uint64_t period, uint64_t count)
 {
 	/* its frames the pool's already; the node keeps its array, shorter */
 	struct pk_callchain_node *tail = node_alloc(n->nr_frames - k, n->hit, n->count);
@@ -300,7 +305,7 @@ static int split(struct pk__frame_pool *pool, struct pk_callchain_node *n, size_
 	n->count = 0;
 	n->children_hit += period;
 	n->children_count += count;
-	return add_child(pool, n, rest, nr_rest, period, count, child_pos(n, rest, &found), branches);
+	return add_child(m, n, rest, nr_rest, period, count, child_pos(n, rest, &found));
 }
 
 static int append_children(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
@@ -339,7 +344,7 @@ static int append_node(struct pk_callchain_node *n, const struct pk_callchain_fr
 			return -ENOMEM;
 	if (k < n->nr_frames) {
 		m->valid = false;
-		return split(m->pool, n, k, frames + k, nr - k, period, count, m->branches);
+		return split(m, n, k, frames + k, nr - k, period, count);
 	}
 	memo_push(m, n);
 	if (k == nr) {
@@ -360,7 +365,7 @@ static int append_children(struct pk_callchain_node *n, const struct pk_callchai
 	if (!found)
 		m->valid = false;
 	err = found ? append_node(n->children[pos], frames, nr, period, count, m)
-		    : add_child(m->pool, n, frames, nr, period, count, pos, m->branches);
+		    : add_child(m, n, frames, nr, period, count, pos);
 	if (!err) {
 		n->children_hit += period;
 		n->children_count += count;
@@ -419,8 +424,10 @@ static void memo_keep(struct memo *m, const struct pk_callchain_frame *frames, s
 	m->nr = nr;
 }
 
-int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
-			 uint64_t period, uint64_t count, bool branches)
+/* pk__callchain_append's, with the pool's frames of the chain (or NULL). */
+static int append_chain(struct pk_callchain *cc, const struct pk_callchain_frame *frames,
+			const struct pk_callchain_frame *const *kept, size_t nr, uint64_t period, uint64_t count,
+			bool branches)
 {
 	int err;
 
@@ -437,12 +444,28 @@ int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_fram
 	cc->memo.depth = 0;
 	cc->memo.branches = branches;
 	cc->memo.pool = cc->pool;
+	cc->memo.kept = kept;
+	cc->memo.base = frames;
 	err = append_children(cc->root, frames, nr, period, count, &cc->memo);
+	cc->memo.kept = NULL;	/* the caller's, gone after the append */
 	if (err || branches)
 		cc->memo.valid = false;
 	else
 		memo_keep(&cc->memo, frames, nr);
 	return err;
+}
+
+int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
+			 uint64_t period, uint64_t count, bool branches)
+{
+	return append_chain(cc, frames, NULL, nr, period, count, branches);
+}
+
+int pk__callchain_append_kept(struct pk_callchain *cc, const struct pk_callchain_frame *frames,
+			      const struct pk_callchain_frame *const *kept, size_t nr, uint64_t period,
+			      uint64_t count)
+{
+	return append_chain(cc, frames, kept, nr, period, count, false);
 }
 
 int pk_callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,

@@ -235,7 +235,8 @@ int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids)
 }
 
 /* Chain c's tail from frame k appended to cc, its frames copied out of the
- * pool into *buf (the append reads whole frames). */
+ * pool into *buf (the append reads whole frames; new nodes take the pool's
+ * pointers). */
 static int append_tail(const struct pk__hist_chains *t, const struct rec *c, uint32_t k, struct pk_callchain *cc,
 		       struct pk_callchain_frame **buf, size_t *cap)
 {
@@ -247,7 +248,7 @@ static int append_tail(const struct pk__hist_chains *t, const struct rec *c, uin
 		return pk__error_nomem("a call-chain tree");
 	for (size_t i = 0; i < nr; i++)
 		(*buf)[i] = *t->frames[c->frames_at + k + i];
-	return pk__callchain_append(cc, *buf, nr, c->period, c->count, false);
+	return pk__callchain_append_kept(cc, *buf, t->frames + c->frames_at + k, nr, c->period, c->count);
 }
 
 int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool *pool, uint32_t id,
