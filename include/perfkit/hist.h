@@ -276,10 +276,14 @@ PK_API int pk_hist_defer_chains(struct pk_hist *h);
  * pk_hist_chain - entry e's call-chain tree in *out: e->chain, or, in a
  * histogram with deferred chains, a tree built now (after pk_hist_sort,
  * from the entry's own chains; before it, every chain is looked through);
- * NULL when no chain was added to e.  Give it back with pk_hist_chain_put
- * before the histogram is freed.  Returns 0 or -ENOMEM (*out NULL).
+ * NULL when no chain was added to e, or when the tree's root period
+ * (pk_callchain_node_cumul) is below `min_period`: then no node of it
+ * reaches a pk_callchain_sort threshold of min_period in GRAPH_ABS, FLAT or
+ * FOLDED, and after the sort none is built (0: any tree).  Give it back with pk_hist_chain_put before the histogram is
+ * freed.  Returns 0 or -ENOMEM (*out NULL).
  */
-PK_API int pk_hist_chain(const struct pk_hist *h, const struct pk_hist_entry *e, struct pk_callchain **out);
+PK_API int pk_hist_chain(const struct pk_hist *h, const struct pk_hist_entry *e, uint64_t min_period,
+			 struct pk_callchain **out);
 
 /* pk_hist_chain_put - done with the tree pk_hist_chain gave for e: one
  * built for the call is freed, e->chain kept.  NULL is a no-op. */

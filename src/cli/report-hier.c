@@ -430,7 +430,7 @@ static void print_chain(struct hier_ctx *c, const struct pk_hist_entry *e)
 	struct report_cg cg = o->cg;
 	struct pk_callchain *cc;
 
-	if (pk_hist_chain(c->h, e, &cc) < 0 ||
+	if (pk_hist_chain(c->h, e, o->cg.mode == PK_CALLCHAIN_GRAPH_REL ? 0 : min_hit, &cc) < 0 ||
 	    (cc && pk_callchain_sort(cc, o->cg.mode, min_hit, o->cg.min_percent) < 0)) {
 		pk_hist_chain_put(e, cc);
 		c->nomem = true;

@@ -544,7 +544,9 @@ int report_print_chain(FILE *f, const struct report_opts *o, const struct pk_his
 	struct report_cg cg = o->cg;
 	struct pk_callchain *cc;
 
-	if (pk_hist_chain(h, e, &cc) < 0)
+	/* below the threshold as a whole, nothing of it prints (but fractal's
+	 * threshold is each parent's) */
+	if (pk_hist_chain(h, e, o->cg.mode == PK_CALLCHAIN_GRAPH_REL ? 0 : min_hit, &cc) < 0)
 		return -ENOMEM;
 	if (!cc)
 		return 0;

@@ -171,7 +171,7 @@ static int put_chain(FILE *f, const struct pk_hist_json_opts *o, const struct pk
 		     const struct pk_hist_entry *e)
 {
 	struct pk_callchain *cc;
-	int err = pk_hist_chain(h, e, &cc);
+	int err = pk_hist_chain(h, e, 0, &cc);	/* an empty "callchain" is written too */
 
 	if (err < 0 || !cc)
 		return err;

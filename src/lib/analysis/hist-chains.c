@@ -251,15 +251,28 @@ static int append_tail(const struct pk__hist_chains *t, const struct rec *c, uin
 	return pk__callchain_append_kept(cc, *buf, t->frames + c->frames_at + k, nr, c->period, c->count);
 }
 
+/* The period of entry id's tree's root, when indexed: its tails' but the
+ * empty ones' (an empty chain adds nothing to a tree). */
+static uint64_t period_of(const struct pk__hist_chains *t, uint32_t id)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t u = t->at[id]; u < t->at[id + 1]; u++)
+		if (t->uses[u].k < t->recs[t->uses[u].rec].nr_frames)
+			sum += t->recs[t->uses[u].rec].period;
+	return sum;
+}
+
 int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool *pool, uint32_t id,
-			  struct pk_callchain **out)
+			  uint64_t min_period, struct pk_callchain **out)
 {
 	struct pk_callchain_frame *buf = NULL;
 	size_t cap = 0;
 	int err = 0;
 
 	*out = NULL;
-	if (!t->nr_recs || (t->at && (id >= t->nr_ids || t->at[id] == t->at[id + 1])))
+	if (!t->nr_recs || (t->at && (id >= t->nr_ids || t->at[id] == t->at[id + 1] ||
+				      (min_period && period_of(t, id) < min_period))))
 		return 0;
 	if ((err = pk__callchain_new_pooled(out, pool)) < 0)
 		return err;
@@ -276,7 +289,7 @@ int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool
 					err = append_tail(t, &t->recs[r], t->refs[t->recs[r].refs_at + i].k, *out,
 							  &buf, &cap);
 				}
-		if (!any && !err) {
+		if (!any || (min_period && pk_callchain_node_cumul(pk_callchain_root(*out)) < min_period)) {
 			pk_callchain_free(*out);
 			*out = NULL;
 		}
@@ -298,13 +311,15 @@ int pk_hist_defer_chains(struct pk_hist *h)
 	return pk__hist_chains_new(&h->deferred);
 }
 
-int pk_hist_chain(const struct pk_hist *h, const struct pk_hist_entry *e, struct pk_callchain **out)
+int pk_hist_chain(const struct pk_hist *h, const struct pk_hist_entry *e, uint64_t min_period,
+		  struct pk_callchain **out)
 {
 	if (!h->deferred || e->chain) {
-		*out = e->chain;
+		*out = e->chain && pk_callchain_node_cumul(pk_callchain_root(e->chain)) >= min_period ? e->chain
+												       : NULL;
 		return 0;
 	}
-	return pk__hist_chains_build(h->deferred, h->pool, e->ref, out);
+	return pk__hist_chains_build(h->deferred, h->pool, e->ref, min_period, out);
 }
 
 void pk_hist_chain_put(const struct pk_hist_entry *e, struct pk_callchain *cc)
@@ -319,7 +334,7 @@ int pk__hist_undefer(struct pk_hist *h)
 	size_t i;
 
 	for (i = 0; i < h->nr && !err; i++)
-		err = pk__hist_chains_build(h->deferred, h->pool, h->entries[i].ref, &h->entries[i].chain);
+		err = pk__hist_chains_build(h->deferred, h->pool, h->entries[i].ref, 0, &h->entries[i].chain);
 	if (err < 0) {
 		while (i-- > 0) {
 			pk_callchain_free(h->entries[i].chain);

@@ -131,10 +131,11 @@ int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids);
 
 /* pk__hist_chains_build - entry `id`'s tree: each of its tails appended in
  * the order their chains were first added, in a new tree of pool's frames
- * (the caller's to free); NULL in *out when no chain counted in it.  0 or
- * -ENOMEM (*out NULL). */
+ * (the caller's to free); NULL in *out when no chain counted in it or the
+ * tree's root period is below min_period (indexed, nothing is built then).
+ * 0 or -ENOMEM (*out NULL). */
 int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool *pool, uint32_t id,
-			  struct pk_callchain **out);
+			  uint64_t min_period, struct pk_callchain **out);
 
 /* pk__hist_undefer - every entry of h given its tree (e->chain) from h's
  * deferred chains, which are then let go: h builds trees as chains come

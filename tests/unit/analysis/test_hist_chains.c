@@ -4,7 +4,7 @@
  * (pk_hist_defer_chains): each entry's tree, built when pk_hist_chain asks
  * for it, is the tree built sample by sample, node for node (frames, sums,
  * counts, order), before the sort and after it, through a comm rename's
- * merges, and when its allocations fail; deferral refused once samples are
+ * merges, and when its allocations fail; none given below a period; deferral refused once samples are
  * in and for branch frames.
  */
 #include <errno.h>
@@ -100,7 +100,7 @@ static void put_tree(FILE *f, const struct pk_hist *h, const struct pk_hist_entr
 {
 	struct pk_callchain *cc;
 
-	assert_int_equal(pk_hist_chain(h, e, &cc), 0);
+	assert_int_equal(pk_hist_chain(h, e, 0, &cc), 0);
 	if (!cc) {
 		fputs("no tree\n", f);
 		return;
@@ -182,6 +182,43 @@ static void same_trees(void **state)
 	free(deferred);
 	for (int i = 0; i < 2; i++)
 		pk_hist_free(h[i]);
+}
+
+/* A tree's chains summing below min_period: none, built or kept, before
+ * the sort and after it; at the sum, the tree. */
+static void check_min_period(const struct pk_hist *h)
+{
+	for (size_t i = 0; i < pk_hist_nr(h); i++) {
+		const struct pk_hist_entry *e = pk_hist_get(h, i);
+		struct pk_callchain *cc, *below;
+		uint64_t sum;
+
+		assert_int_equal(pk_hist_chain(h, e, 0, &cc), 0);
+		assert_non_null(cc);
+		sum = pk_callchain_node_cumul(pk_callchain_root(cc));
+		pk_hist_chain_put(e, cc);
+		assert_int_equal(pk_hist_chain(h, e, sum + 1, &below), 0);
+		assert_null(below);
+		assert_int_equal(pk_hist_chain(h, e, sum, &cc), 0);
+		assert_non_null(cc);
+		assert_int_equal(pk_callchain_node_cumul(pk_callchain_root(cc)), sum);
+		pk_hist_chain_put(e, cc);
+	}
+}
+
+static void min_period(void **state)
+{
+	struct pk_hist *h[2];
+
+	(void)state;
+	new_pair(h);
+	add_samples(h, 2, 400, 11);
+	for (int i = 0; i < 2; i++) {
+		check_min_period(h[i]);
+		assert_int_equal(pk_hist_sort(h[i]), 0);
+		check_min_period(h[i]);
+		pk_hist_free(h[i]);
+	}
 }
 
 /* A comm renamed (":12" -> "prog") merges entries and their trees: with
@@ -267,7 +304,7 @@ static void out_of_memory(void **state)
 		int err;
 
 		pk__alloc_fail_nth(n);
-		err = pk_hist_chain(h, e, &cc);
+		err = pk_hist_chain(h, e, 0, &cc);
 		failed = !pk__alloc_fail_nth(0);
 		if (err < 0) {
 			assert_true(failed);
@@ -321,6 +358,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(same_trees),
+		cmocka_unit_test(min_period),
 		cmocka_unit_test(same_trees_renamed),
 		cmocka_unit_test(out_of_memory),
 		cmocka_unit_test(refusals),
