@@ -67,8 +67,9 @@ void pk__hist_chains_free(struct pk__hist_chains *t)
 	free(t);
 }
 
-/* Room for `more` items in an array of *cap (doubling); false: no memory
- * or more than a u32 offset reaches. */
+/* Room for `more` items in an array of *cap (grown by half: what is
+ * left unused stays under a third); false: no memory or more than a u32
+ * offset reaches. */
 static bool room(void **a, size_t *cap, size_t nr, size_t more, size_t size)
 {
 	size_t c = *cap ? *cap : 64;
@@ -189,10 +190,28 @@ int pk__hist_chains_add(struct pk__hist_chains *t, struct pk__frame_pool *pool,
 	return 0;
 }
 
+/* *a, of *cap items of `size`, made nr long (what doubling left over
+ * given back; kept as it is when that fails). */
+static void fit(void **a, size_t *cap, size_t nr, size_t size)
+{
+	void *p;
+
+	if (nr && nr < *cap && (p = pk__reallocarray(*a, nr, size))) {
+		*a = p;
+		*cap = nr;
+	}
+}
+
 int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids)
 {
 	if (t->at)
 		return 0;
+	free(t->table);	/* no chain comes after */
+	t->table = NULL;
+	t->table_cap = 0;
+	fit((void **)&t->recs, &t->cap_recs, t->nr_recs, sizeof(*t->recs));
+	fit((void **)&t->frames, &t->cap_frames, t->nr_frames, sizeof(*t->frames));
+	fit((void **)&t->refs, &t->cap_refs, t->nr_refs, sizeof(*t->refs));
 	if (nr_ids >= UINT32_MAX || !(t->at = pk__calloc(nr_ids + 1, sizeof(*t->at))) ||
 	    (t->nr_refs && !(t->uses = pk__reallocarray(NULL, t->nr_refs, sizeof(*t->uses))))) {
 		free(t->at);
@@ -228,9 +247,6 @@ int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids)
 	free(t->refs);	/* what the uses say now */
 	t->refs = NULL;
 	t->nr_refs = t->cap_refs = 0;
-	free(t->table);	/* no chain comes after */
-	t->table = NULL;
-	t->table_cap = 0;
 	return 0;
 }
 

@@ -144,8 +144,9 @@ int pk__hist_undefer(struct pk_hist *h);
 
 /* ---- hist.c --------------------------------------------------------------- */
 
-/* The fields one entry is told apart by; those of keys not in use are 0,
- * but k2 is left unset when the hist's use2 is false (nothing reads it). */
+/* The fields one entry is told apart by; those of keys not in use are 0.
+ * Those of hist-keys2.c's keys are apart (pk_hist.k2s), kept only when
+ * one is used: 168 bytes an entry that most histograms never read. */
 struct pk__hist_ekey {
 	const char *comm, *dso, *sym, *srcline, *srcfile, *parent;
 	uint64_t sym_start, ip;
@@ -153,7 +154,6 @@ struct pk__hist_ekey {
 	 * two 4-byte halves, they were read back as one 8-byte compare, a
 	 * store-forwarding stall that was nearly half of find's time */
 	uint64_t tid_cpu;
-	struct pk__hist_key2 k2;	/* hist-keys2.c's keys */
 };
 
 struct pk_hist {
@@ -163,6 +163,7 @@ struct pk_hist {
 	bool use2;	/* a key from PK_HIST_KEY_TIME on is used: else every key's k2 is zero */
 	struct pk_hist_entry *entries;
 	struct pk__hist_ekey *ekeys;	/* entries[i]'s key */
+	struct pk__hist_key2 *k2s;	/* the rest of it, with use2 (else NULL) */
 	size_t nr, cap;
 	uint32_t *table;	/* entry index + 1, 0 empty; at most half full */
 	size_t table_cap;

@@ -57,6 +57,7 @@ void pk_hist_free(struct pk_hist *h)
 	free(h->slot_total);
 	free(h->entries);
 	free(h->ekeys);
+	free(h->k2s);
 	free(h->table);
 	free(h);
 }
@@ -64,7 +65,7 @@ void pk_hist_free(struct pk_hist *h)
 /* s's key into *k: its fields set one by one, the large k2 only when
  * used (zeroing and returning the whole key by value showed in find). */
 static inline __attribute__((always_inline)) void make_key(const struct pk_hist *h, const struct pk_hist_sample *s,
-							   struct pk__hist_ekey *k)
+							   struct pk__hist_ekey *k, struct pk__hist_key2 *k2)
 {
 	uint32_t tid = h->use[PK_HIST_KEY_PID] || h->use[PK_HIST_KEY_TID] ? s->tid : 0;
 	int32_t cpu = h->use[PK_HIST_KEY_CPU] ? s->cpu : 0;
@@ -78,7 +79,7 @@ static inline __attribute__((always_inline)) void make_key(const struct pk_hist 
 	k->sym_start = k->ip = 0;
 	k->tid_cpu = (uint64_t)tid << 32 | (uint32_t)cpu;
 	if (h->use2)	/* else k2 is not read: its make, hash and compare were a third of find */
-		pk__hist_key2_make(h->use, s, &k->k2);
+		pk__hist_key2_make(h->use, s, k2);
 	if (h->use[PK_HIST_KEY_SYM] && h->names) {
 		k->sym = s->sym;	/* by name alone: perf diff's collapse */
 	} else if (h->use[PK_HIST_KEY_SYM]) {
@@ -99,7 +100,7 @@ static inline __attribute__((always_inline)) void make_key(const struct pk_hist 
  * frame of every sample in children mode).  The symbol is hashed by its
  * start alone: key_eq compares names by text (same_sym), and two copies
  * of a binary have the same start for the same name. */
-static uint64_t key_hash(const struct pk__hist_ekey *k, bool use2)
+static uint64_t key_hash(const struct pk__hist_ekey *k, const struct pk__hist_key2 *k2, bool use2)
 {
 	uint64_t x = (uintptr_t)k->comm * 0x9e3779b97f4a7c15ull + (uintptr_t)k->dso * 0xc2b2ae3d27d4eb4full +
 		     k->sym_start * 0xd6e8feb86659fd93ull +
@@ -107,7 +108,7 @@ static uint64_t key_hash(const struct pk__hist_ekey *k, bool use2)
 		     k->tid_cpu * 0xc4ceb9fe1a85ec53ull +
 		     (uintptr_t)k->srcline * 0x27d4eb2f165667c5ull +
 		     (uintptr_t)k->srcfile * 0x94d049bb133111ebull + (uintptr_t)k->parent * 0xbf58476d1ce4e5b9ull +
-		     (use2 ? pk__hist_key2_hash(&k->k2) : 0);
+		     (use2 ? pk__hist_key2_hash(k2) : 0);
 
 	x ^= x >> 32;
 	x *= 0xd6e8feb86659fd93ull;
@@ -124,19 +125,28 @@ static bool same_sym(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static inline __attribute__((always_inline)) bool key_eq(const struct pk__hist_ekey *a, const struct pk__hist_ekey *b, bool use2)
+static inline __attribute__((always_inline)) bool key_eq(const struct pk__hist_ekey *a, const struct pk__hist_key2 *a2,
+							 const struct pk__hist_ekey *b, const struct pk__hist_key2 *b2,
+							 bool use2)
 {
 	return a->comm == b->comm && a->dso == b->dso && same_sym(a->sym, b->sym) &&
 	       a->sym_start == b->sym_start && a->ip == b->ip && a->tid_cpu == b->tid_cpu &&
 	       a->srcline == b->srcline && a->srcfile == b->srcfile &&
-	       a->parent == b->parent && (!use2 || pk__hist_key2_eq(&a->k2, &b->k2));
+	       a->parent == b->parent && (!use2 || pk__hist_key2_eq(a2, b2));
 }
 
-static uint32_t *table_slot(const struct pk_hist *h, uint32_t *table, size_t cap, const struct pk__hist_ekey *k)
+/* Entry i's k2, or NULL when the histogram keeps none. */
+static inline const struct pk__hist_key2 *k2_of(const struct pk_hist *h, size_t i)
 {
-	size_t i = (size_t)key_hash(k, h->use2) & (cap - 1);
+	return h->use2 ? &h->k2s[i] : NULL;
+}
 
-	while (table[i] && !key_eq(&h->ekeys[table[i] - 1], k, h->use2))
+static uint32_t *table_slot(const struct pk_hist *h, uint32_t *table, size_t cap, const struct pk__hist_ekey *k,
+			    const struct pk__hist_key2 *k2)
+{
+	size_t i = (size_t)key_hash(k, k2, h->use2) & (cap - 1);
+
+	while (table[i] && !key_eq(&h->ekeys[table[i] - 1], k2_of(h, table[i] - 1), k, k2, h->use2))
 		i = (i + 1) & (cap - 1);
 	return &table[i];
 }
@@ -144,7 +154,9 @@ static uint32_t *table_slot(const struct pk_hist *h, uint32_t *table, size_t cap
 static int grow(struct pk_hist *h)
 {
 	if (h->nr == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 256;
+		/* by half: a deep profile's children entries are tens of
+		 * thousands, 472 bytes each, and doubling left up to half unused */
+		size_t cap = h->cap ? h->cap + h->cap / 2 : 256;
 		struct pk_hist_entry *e = pk__reallocarray(h->entries, cap, sizeof(*e));
 		struct pk__hist_ekey *k;
 
@@ -154,6 +166,13 @@ static int grow(struct pk_hist *h)
 		if (!(k = pk__reallocarray(h->ekeys, cap, sizeof(*k))))
 			return pk__error_nomem("histogram entries");
 		h->ekeys = k;
+		if (h->use2) {
+			struct pk__hist_key2 *k2 = pk__reallocarray(h->k2s, cap, sizeof(*k2));
+
+			if (!k2)
+				return pk__error_nomem("histogram entries");
+			h->k2s = k2;
+		}
 		h->cap = cap;
 	}
 	if ((h->nr + 1) * 2 > h->table_cap) {
@@ -163,7 +182,7 @@ static int grow(struct pk_hist *h)
 		if (!t)
 			return pk__error_nomem("the histogram's table");
 		for (size_t i = 0; i < h->nr; i++)
-			*table_slot(h, t, cap, &h->ekeys[i]) = (uint32_t)(i + 1);
+			*table_slot(h, t, cap, &h->ekeys[i], k2_of(h, i)) = (uint32_t)(i + 1);
 		free(h->table);
 		h->table = t;
 		h->table_cap = cap;
@@ -184,24 +203,27 @@ static int check_sample(const struct pk_hist *h, const struct pk_hist_sample *s)
 static int find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx)
 {
 	struct pk__hist_ekey k;
+	struct pk__hist_key2 k2;
 	uint32_t *slot;
 	int err;
 
-	make_key(h, s, &k);
+	make_key(h, s, &k, &k2);
 
-	if (h->last && key_eq(&h->ekeys[h->last - 1], &k, h->use2)) {
+	if (h->last && key_eq(&h->ekeys[h->last - 1], k2_of(h, h->last - 1), &k, &k2, h->use2)) {
 		*idx = h->last - 1;
 		return 0;
 	}
-	slot = table_slot(h, h->table, h->table_cap, &k);
+	slot = table_slot(h, h->table, h->table_cap, &k, &k2);
 	if (!*slot) {
 		if (h->nr >= UINT32_MAX - 1)
 			return pk__error(-ENOMEM, "a histogram", "more than %u entries", UINT32_MAX - 1);
 		if ((err = grow(h)) < 0)
 			return err;
-		slot = table_slot(h, h->table, h->table_cap, &k);
+		slot = table_slot(h, h->table, h->table_cap, &k, &k2);
 		h->entries[h->nr] = (struct pk_hist_entry){ .s = *s, .ref = (uint32_t)h->nr };
 		h->ekeys[h->nr] = k;
+		if (h->use2)
+			h->k2s[h->nr] = k2;
 		*slot = (uint32_t)++h->nr;
 	}
 	h->last = *slot;
@@ -395,10 +417,11 @@ static int cmp_num(int64_t a, int64_t b)
 bool pk__hist_same_key(const struct pk_hist *h, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
 	struct pk__hist_ekey ka, kb;
+	struct pk__hist_key2 ka2, kb2;
 
-	make_key(h, &a->s, &ka);
-	make_key(h, &b->s, &kb);
-	return key_eq(&ka, &kb, h->use2);
+	make_key(h, &a->s, &ka, &ka2);
+	make_key(h, &b->s, &kb, &kb2);
+	return key_eq(&ka, &ka2, &kb, &kb2, h->use2);
 }
 
 struct pk_intern *pk__hist_names(const struct pk_hist *h)
@@ -592,6 +615,15 @@ void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order order)
 
 int pk_hist_sort(struct pk_hist *h)
 {
+	/* No entry is looked up from here on: its keys and table go (the
+	 * entries hold what they are shown by). */
+	free(h->table);
+	free(h->ekeys);
+	free(h->k2s);
+	h->table = NULL;
+	h->ekeys = NULL;
+	h->k2s = NULL;
+	h->table_cap = 0;
 	/* Deferred chains: each entry's listed by its ref, which the sort
 	 * does not change (out of memory, a tree looks through them all). */
 	if (h->deferred && !h->sorted)
@@ -640,13 +672,15 @@ int pk_hist_rename_comm(struct pk_hist *h, const char *from, const char *to)
 	memset(h->table, 0, h->table_cap * sizeof(*h->table));
 	h->last = 0;
 	for (size_t i = 0; i < h->nr; i++) {
-		uint32_t *slot = table_slot(h, h->table, h->table_cap, &h->ekeys[i]);
+		uint32_t *slot = table_slot(h, h->table, h->table_cap, &h->ekeys[i], k2_of(h, i));
 
 		/* out of memory: the rest kept apart, every sample still counted */
 		if (*slot && !err && !(err = pk__hist_entry_merge(&h->entries[*slot - 1], &h->entries[i],
 								  h->nr_slots)))
 			continue;
 		h->entries[nr] = h->entries[i];
+		if (h->use2)
+			h->k2s[nr] = h->k2s[i];
 		h->ekeys[nr++] = h->ekeys[i];
 		if (!*slot)
 			*slot = (uint32_t)nr;
