@@ -495,10 +495,11 @@ static int setup(struct report_run *run)
 		if (run->o->callchain)
 			pk_hist_set_chain_order(run->ev[i].hist, run->o->cg.caller ? PK_HIST_CHAIN_CALLER_FIRST
 										 : PK_HIST_CHAIN_CALLEE_FIRST);
-		/* children mode: an entry's tree holds every chain through it,
-		 * all entries' together many times the chains; each is built
-		 * when printed (branch frames are counted as they come) */
-		if (run->o->children && !run->o->branch_history &&
+		/* each chain kept once, an entry's tree built as it prints:
+		 * children mode's trees hold every chain through an entry,
+		 * together many times the chains (branch frames are counted as
+		 * they come, so --branch-history builds trees as it goes) */
+		if (!run->o->branch_history &&
 		    (err = pk_hist_defer_chains(run->ev[i].hist)) < 0)
 			return err;
 		run->nr_ev++;

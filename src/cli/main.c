@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,13 @@ int main(int argc, char **argv)
 {
 	const struct cli_cmd *c;
 
+	/* Large blocks from mmap(2) at a fixed size: glibc's own threshold
+	 * rises to the size of each large block freed, after which the
+	 * arrays that grow with a profile (histogram entries, kept chains)
+	 * grow inside the heap by copying and leave the old space behind;
+	 * from mmap they grow in place (mremap) and go back when freed.  A
+	 * 48-process DWARF profile's report peaked 3 MB higher without. */
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	/* perf's --no-pager: what the commands' pager (pager.c) reads as none. */
 	if (argc > 1 && !strcmp(argv[1], "--no-pager")) {
 		setenv("PERF_PAGER", "cat", 1);
