@@ -134,7 +134,7 @@ fields.data|^ \.\. code page size: 4K$
 dwarf.data|^\.\.\. ustack: size [0-9]*, offset 0x
 EOF2
 	# perf stat record: no sample_id_all, so read in file order, as perf says
-	if perf stat record -q -o stat.data -e task-clock,page-faults -- "$W" hot 20 >/dev/null 2>&1; then
+	if perf stat record -o stat.data -e task-clock,page-faults -- "$W" hot 20 >/dev/null 2>&1; then
 		same_dump stat.data
 		check "stat.data: -D decodes the STAT records" grep -q '^\.\.\. value [0-9]*, enabled' ours.txt
 	else
