@@ -154,7 +154,8 @@ struct pk_hist_entry {
 	/* With pk_hist_add_chain: perf's Children total (the period of every
 	 * sample whose chain passes through the entry, once per sample) and
 	 * the call-chain tree of the entry (NULL when no chain was added, and
-	 * always with pk_hist_defer_chains: pk_hist_chain gives the tree). */
+	 * with pk_hist_defer_chains until a comm rename builds them all:
+	 * pk_hist_chain gives the tree either way). */
 	uint64_t period_acc;
 	struct pk_callchain *chain;
 	uint32_t max_depth;	/* the most frames of one chain added to the tree */
@@ -264,9 +265,9 @@ PK_API int pk_hist_add_chain_n(struct pk_hist *h, const struct pk_hist_sample *s
  * pk_hist_defer_chains - keep the chains added from now on rather than a
  * tree per entry: each distinct chain once, with the entries it counted in
  * and its sums, and an entry's tree built when pk_hist_chain asks for it,
- * the same tree as built sample by sample.  Made for perf's children mode,
- * where every entry's tree holds the chains through it (a deep profile's
- * trees, all kept, were many times the size of its chains).  Only before
+ * the same tree as built sample by sample.  Made for perf's children mode
+ * above all, where every entry's tree holds the chains through it (a deep
+ * profile's trees, all kept, were many times the size of its chains).  Only before
  * the first sample is added, and not for chains with branch frames
  * (pk_hist_add_chain then fails with -EINVAL).  Returns 0 or -EINVAL.
  */

@@ -343,12 +343,14 @@ static void refusals(void **state)
 	new_pair(h);
 	add_samples(h, 1, 5, 3);
 	assert_int_equal(pk_hist_defer_chains(h[0]), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "deferred after samples were added"));
 	for (int k = 0; k < 2; k++)
 		frame(k, 0, "prog", 10, &frames[k], &chain[k]);
 	chain[1].branch = &br;
 	s = frames[1];
 	s.period = 1;
 	assert_int_equal(pk_hist_add_chain(h[1], &s, frames, chain, 2, true), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "a chain with branches, its trees deferred"));
 	assert_int_equal(pk_hist_add_chain(h[0], &s, frames, chain, 2, true), 0);
 	for (int i = 0; i < 2; i++)
 		pk_hist_free(h[i]);
