@@ -402,6 +402,50 @@ static void test_overlapping_maps(void **state)
 	pk_unwinder_free(u);
 }
 
+/* A file mapped where no module and no map looked up lies (ld.so mapping
+ * a library while the process is sampled) keeps the process's libdwfl
+ * state, the files its modules hold open among it; one mapped over a
+ * module's range lets that state go, and the frames stay right both
+ * times. */
+static void test_unrelated_map_keeps_modules(void **state)
+{
+	struct pk_unwinder *u;
+	uint64_t ips[MAX_FRAMES], again[MAX_FRAMES], bias;
+	uint32_t pid = (uint32_t)getpid();
+	size_t nr, nr2;
+	int fds;
+
+	(void)state;
+	find_stack_end();
+	level1(6);
+	bias = load_bias();
+	assert_int_equal(pk_unwinder_new(&u), 0);
+	map_self(u);
+	assert_int_equal(pk_unwinder_unwind(u, pid, pid, cap.regs, captured_mask, cap.stack, cap.stack_size,
+					    ips, MAX_FRAMES, &nr), 0);
+	assert_true(nr >= 5);
+	fds = open_fds();
+	/* below mmap_min_addr: no map of this process is there */
+	assert_int_equal(pk_unwinder_map(u, pid, 0x1000, 0x2000, 0, "/bin/true"), 0);
+	assert_int_equal(open_fds(), fds);
+	assert_int_equal(pk_unwinder_unwind(u, pid, pid, cap.regs, captured_mask, cap.stack, cap.stack_size,
+					    again, MAX_FRAMES, &nr2), 0);
+	assert_int_equal(nr2, nr);
+	assert_memory_equal(again, ips, nr * sizeof(*ips));
+	assert_int_equal(open_fds(), fds);
+	/* over the executable's level1: its module goes, with its file */
+	assert_int_equal(pk_unwinder_map(u, pid, (uint64_t)(uintptr_t)&level1, (uint64_t)(uintptr_t)&level1 + 16, 0,
+					 "/bin/true"), 0);
+	assert_true(open_fds() < fds);
+	map_self(u);
+	assert_int_equal(pk_unwinder_unwind(u, pid, pid, cap.regs, captured_mask, cap.stack, cap.stack_size,
+					    again, MAX_FRAMES, &nr2), 0);
+	assert_int_equal(nr2, nr);
+	assert_memory_equal(again, ips, nr * sizeof(*ips));
+	assert_true(in_function("level1", again[3], bias));
+	pk_unwinder_free(u);
+}
+
 /* ---- unit: a module whose CFI is in a separate debug file ------------- */
 
 /* Run a shell command; the test fails when it does. */
@@ -696,6 +740,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stop_after_unknown),
 		cmocka_unit_test(test_memo_follows_maps),
 		cmocka_unit_test(test_repeat_reads_stack),
+		cmocka_unit_test(test_unrelated_map_keeps_modules),
 		cmocka_unit_test(test_no_debuginfod),
 		cmocka_unit_test(test_debuglink_frame),
 	};
