@@ -274,6 +274,18 @@ PK_API int pk_hist_add_chain_n(struct pk_hist *h, const struct pk_hist_sample *s
 PK_API int pk_hist_defer_chains(struct pk_hist *h);
 
 /*
+ * pk_hist_no_trees - count the chains added from now on (pk_hist_add_chain's
+ * period_acc with `children`, and each entry's deepest chain, which orders
+ * ties) but keep neither them nor any tree: pk_hist_chain then gives NULL
+ * for every entry.  For output that shows no call graph (perf report's
+ * `-g none`), where the chains kept were the largest part of a children
+ * report's memory.  Only before the first sample is added; it ends
+ * pk_hist_defer_chains's and outlasts a later call of it.  Returns 0 or
+ * -EINVAL.
+ */
+PK_API int pk_hist_no_trees(struct pk_hist *h);
+
+/*
  * pk_hist_chain - entry e's call-chain tree in *out: e->chain, or, in a
  * histogram with deferred chains, a tree built now (after pk_hist_sort,
  * from the entry's own chains; before it, every chain is looked through);

@@ -502,6 +502,9 @@ static int setup(struct report_run *run)
 		if (!run->o->branch_history &&
 		    (err = pk_hist_defer_chains(run->ev[i].hist)) < 0)
 			return err;
+		/* no graph shown (-g none, or no chains): nothing asks for a tree */
+		if (!run->o->callchain && (err = pk_hist_no_trees(run->ev[i].hist)) < 0)
+			return err;
 		run->nr_ev++;
 	}
 	if ((err = report_reads_init(&run->reads, run->r)) < 0 ||

@@ -322,9 +322,19 @@ int pk_hist_defer_chains(struct pk_hist *h)
 {
 	if (h->nr || h->nr_samples)
 		return pk__error(-EINVAL, "a histogram", "chains deferred after samples were added");
-	if (h->deferred)
+	if (h->deferred || h->no_trees)
 		return 0;
 	return pk__hist_chains_new(&h->deferred);
+}
+
+int pk_hist_no_trees(struct pk_hist *h)
+{
+	if (h->nr || h->nr_samples)
+		return pk__error(-EINVAL, "a histogram", "trees given up after samples were added");
+	pk__hist_chains_free(h->deferred);
+	h->deferred = NULL;
+	h->no_trees = true;
+	return 0;
 }
 
 int pk_hist_chain(const struct pk_hist *h, const struct pk_hist_entry *e, uint64_t min_period,

@@ -180,6 +180,7 @@ struct pk_hist {
 	struct pk_intern *names;	/* pk_hist_set_by_name: keys by interned names */
 	struct pk__frame_pool *pool;	/* the frames of every entry's call-chain tree */
 	struct pk__hist_chains *deferred;	/* pk_hist_defer_chains: the chains, no trees */
+	bool no_trees;		/* pk_hist_no_trees: chains counted, neither kept nor in trees */
 };
 
 /* pk__hist_find - the index of the entry s's key fields select in h, made

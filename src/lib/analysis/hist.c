@@ -315,14 +315,16 @@ static int add_tails(struct pk_hist *h, const struct pk_callchain_frame *chain, 
 {
 	int err = 0;
 
-	if (!h->pool && !(h->pool = pk__frame_pool_new()))
-		return pk__error_nomem("a call-chain tree");
 	for (size_t i = 0; i < nr_refs; i++) {
 		struct pk_hist_entry *e = &h->entries[refs[i].id];
 
 		if (nr - refs[i].k > e->max_depth)
 			e->max_depth = (uint32_t)(nr - refs[i].k);
 	}
+	if (h->no_trees)
+		return 0;
+	if (!h->pool && !(h->pool = pk__frame_pool_new()))
+		return pk__error_nomem("a call-chain tree");
 	if (h->deferred) {	/* entries keep their indexes until the sort: their refs */
 		for (size_t i = 0; i < nr_refs; i++)
 			refs[i].id = h->entries[refs[i].id].ref;

@@ -5,7 +5,8 @@
  * for it, is the tree built sample by sample, node for node (frames, sums,
  * counts, order), before the sort and after it, through a comm rename's
  * merges, and when its allocations fail; none given below a period; deferral refused once samples are
- * in and for branch frames.
+ * in and for branch frames.  Without trees (pk_hist_no_trees): the same
+ * entries, sums and order, and no tree.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -331,6 +332,64 @@ static void out_of_memory(void **state)
 	pk_hist_free(h);
 }
 
+/* Every entry of h's sums and deepest chain, in h's order: no trees. */
+static char *sums_of(struct pk_hist *h)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	for (size_t i = 0; i < pk_hist_nr(h); i++) {
+		const struct pk_hist_entry *e = pk_hist_get(h, i);
+
+		fprintf(f, "%s %s %s %" PRIu64 " %" PRIu64 " %" PRIu64 " depth %u\n", e->s.comm, e->s.dso,
+			e->s.sym, e->period, e->period_acc, e->nr_samples, e->max_depth);
+	}
+	fclose(f);
+	return text;
+}
+
+/* Without trees (pk_hist_no_trees, after a deferral or before one) the
+ * entries, their sums, their deepest chains and their order are those of a
+ * histogram with trees, and no entry has a tree; chosen before samples
+ * come. */
+static void no_trees(void **state)
+{
+	struct pk_hist *h[4];
+	char *with, *without;
+
+	(void)state;
+	new_pair(h);
+	new_pair(h + 2);
+	assert_int_equal(pk_hist_no_trees(h[1]), 0);	/* after pk_hist_defer_chains */
+	assert_int_equal(pk_hist_no_trees(h[2]), 0);
+	assert_int_equal(pk_hist_defer_chains(h[2]), 0);	/* no_trees outlasts it */
+	add_samples(h, 3, 3000, 0x2545f4914f6cdd1dull);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pk_hist_sort(h[i]), 0);
+	with = sums_of(h[0]);
+	for (int j = 1; j < 3; j++) {
+		assert_int_equal(pk_hist_nr(h[j]), pk_hist_nr(h[0]));
+		without = sums_of(h[j]);
+		assert_string_equal(without, with);
+		free(without);
+		for (size_t i = 0; i < pk_hist_nr(h[j]); i++) {
+			struct pk_callchain *cc = (struct pk_callchain *)1;
+
+			assert_int_equal(pk_hist_chain(h[j], pk_hist_get(h[j], i), 0, &cc), 0);
+			assert_null(cc);
+			assert_null(pk_hist_get(h[j], i)->chain);
+		}
+	}
+	free(with);
+	add_samples(h + 3, 1, 5, 3);
+	assert_int_equal(pk_hist_no_trees(h[3]), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "trees given up after samples were added"));
+	for (int i = 0; i < 4; i++)
+		pk_hist_free(h[i]);
+}
+
 /* Deferral is chosen before samples come, and holds no branch counts. */
 static void refusals(void **state)
 {
@@ -363,6 +422,7 @@ int main(void)
 		cmocka_unit_test(min_period),
 		cmocka_unit_test(same_trees_renamed),
 		cmocka_unit_test(out_of_memory),
+		cmocka_unit_test(no_trees),
 		cmocka_unit_test(refusals),
 	};
 
