@@ -36,11 +36,12 @@ int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_fram
 			 uint64_t period, uint64_t count, bool branches);
 
 /* pk__callchain_append_kept - pk__callchain_append of a chain without
- * branch frames whose frames are in the tree's pool already: kept[i] is
- * the pool's frame equal to frames[i], taken by new nodes as it is. */
-int pk__callchain_append_kept(struct pk_callchain *cc, const struct pk_callchain_frame *frames,
-			      const struct pk_callchain_frame *const *kept, size_t nr, uint64_t period,
-			      uint64_t count);
+ * branch frames whose frames are in the tree's pool already: kept[0..nr),
+ * taken by new nodes as they are.  Successive kept chains that begin with
+ * the same pool frames are matched from where they part (the tree is the
+ * same as appended whole). */
+int pk__callchain_append_kept(struct pk_callchain *cc, const struct pk_callchain_frame *const *kept, size_t nr,
+			      uint64_t period, uint64_t count);
 
 /* pk__callchain_merge - perf's callchain_merge: every node of src with
  * samples of its own appended to dst along its path, with its period and

@@ -49,6 +49,17 @@ struct memo {
 	 * chain at `base` (NULL: new nodes intern theirs) */
 	const struct pk_callchain_frame *const *kept;
 	const struct pk_callchain_frame *base;
+	/* Where the last append ended (its chain's last frame is last's), and
+	 * whether that append made the node. */
+	struct pk_callchain_node *last;
+	bool last_new;
+	/* pk__callchain_append_kept's trail: the last chain appended, when it
+	 * was a kept one, as its pool frames; its path is last's parents */
+	bool trail;
+	const struct pk_callchain_frame **prev;
+	size_t nr_prev, cap_prev;
+	struct pk_callchain_frame *scratch;	/* the frames a kept append reads */
+	size_t cap_scratch;
 };
 
 struct pk_callchain {
@@ -106,6 +117,8 @@ void pk_callchain_free(struct pk_callchain *cc)
 	free(cc->flat);
 	free(cc->memo.frames);
 	free(cc->memo.path);
+	free(cc->memo.prev);
+	free(cc->memo.scratch);
 	free(cc);
 }
 
@@ -236,7 +249,7 @@ static struct pk_callchain_node *new_node(const struct memo *m, const struct pk_
 	return n;
 }
 
-static int add_child(const struct memo *m, struct pk_callchain_node *parent,
+static int add_child(struct memo *m, struct pk_callchain_node *parent,
 		     const struct pk_callchain_frame *frames, size_t nr, uint64_t period, uint64_t count, size_t pos)
 {
 	struct pk_callchain_node *n = new_node(m, frames, nr, period, count);
@@ -247,8 +260,11 @@ static int add_child(const struct memo *m, struct pk_callchain_node *parent,
 	if ((err = insert_child(parent, n, pos)) < 0) {
 		node_free(n);
 		free(n);
+		return err;
 	}
-	return err;
+	m->last = n;
+	m->last_new = true;
+	return 0;
 }
 
 /*
@@ -256,7 +272,7 @@ static int add_child(const struct memo *m, struct pk_callchain_node *parent,
  * move to one new child, and the rest of the chain (if any) becomes a
  * second child, in match order.
  */
-static int split(const struct memo *m, struct pk_callchain_node *n, size_t k,
+static int split(struct memo *m, struct pk_callchain_node *n, size_t k,
 		 const struct pk_callchain_frame *rest, size_t nr_rest, uint64_t period, uint64_t count)
 {
 	/* its frames the pool's already; the node keeps its array, shorter */
@@ -299,6 +315,8 @@ static int split(const struct memo *m, struct pk_callchain_node *n, size_t k,
 	if (!nr_rest) {
 		n->hit = period;
 		n->count = count;
+		m->last = n;
+		m->last_new = false;
 		return 0;
 	}
 	n->hit = 0;
@@ -350,6 +368,8 @@ static int append_node(struct pk_callchain_node *n, const struct pk_callchain_fr
 	if (k == nr) {
 		n->hit += period;
 		n->count += count;
+		m->last = n;
+		m->last_new = false;
 		return 0;
 	}
 	return append_children(n, frames + k, nr - k, period, count, m);
@@ -424,10 +444,8 @@ static void memo_keep(struct memo *m, const struct pk_callchain_frame *frames, s
 	m->nr = nr;
 }
 
-/* pk__callchain_append's, with the pool's frames of the chain (or NULL). */
-static int append_chain(struct pk_callchain *cc, const struct pk_callchain_frame *frames,
-			const struct pk_callchain_frame *const *kept, size_t nr, uint64_t period, uint64_t count,
-			bool branches)
+int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
+			 uint64_t period, uint64_t count, bool branches)
 {
 	int err;
 
@@ -440,14 +458,13 @@ static int append_chain(struct pk_callchain *cc, const struct pk_callchain_frame
 	/* branch counts: no memo */
 	if (!branches && memo_hit(cc, frames, nr, period, count))
 		return 0;
+	cc->memo.trail = false;	/* a trail is of kept chains alone */
 	cc->memo.valid = true;
 	cc->memo.depth = 0;
 	cc->memo.branches = branches;
 	cc->memo.pool = cc->pool;
-	cc->memo.kept = kept;
-	cc->memo.base = frames;
+	cc->memo.kept = NULL;	/* new nodes intern their frames */
 	err = append_children(cc->root, frames, nr, period, count, &cc->memo);
-	cc->memo.kept = NULL;	/* the caller's, gone after the append */
 	if (err || branches)
 		cc->memo.valid = false;
 	else
@@ -455,17 +472,118 @@ static int append_chain(struct pk_callchain *cc, const struct pk_callchain_frame
 	return err;
 }
 
-int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
-			 uint64_t period, uint64_t count, bool branches)
+/* n's parents given `count` samples of `period` through n. */
+static void add_above(struct pk_callchain_node *n, uint64_t period, uint64_t count)
 {
-	return append_chain(cc, frames, NULL, nr, period, count, branches);
+	for (n = n->parent; n; n = n->parent) {
+		n->children_hit += period;
+		n->children_count += count;
+	}
 }
 
-int pk__callchain_append_kept(struct pk_callchain *cc, const struct pk_callchain_frame *frames,
-			      const struct pk_callchain_frame *const *kept, size_t nr, uint64_t period,
-			      uint64_t count)
+/* Where a kept chain's append may start: the deepest node on the last kept
+ * chain's path whose frames lie in what the two share (the same pool frames:
+ * each match there answers as it did) and past which the new one goes, the
+ * position after it in *at; else the root, at 0.  Never the node the last
+ * append made: its parent's children changed, so that search is made again. */
+static struct pk_callchain_node *resume_node(struct pk_callchain *cc, const struct pk_callchain_frame *const *kept,
+					     size_t nr, size_t *at)
 {
-	return append_chain(cc, frames, kept, nr, period, count, false);
+	const struct memo *m = &cc->memo;
+	struct pk_callchain_node *n = m->last;
+	size_t shared = 0, end = m->nr_prev;
+
+	*at = 0;
+	if (!m->trail)
+		return cc->root;
+	while (shared < nr && shared < m->nr_prev && kept[shared] == m->prev[shared])
+		shared++;
+	if (m->last_new) {
+		end -= n->nr_frames;
+		n = n->parent;
+	}
+	while (n != cc->root && (end > shared || end == nr)) {
+		end -= n->nr_frames;
+		n = n->parent;
+	}
+	*at = n == cc->root ? 0 : end;
+	return n;
+}
+
+/* The chain kept as the trail; a trail that cannot be kept is dropped. */
+static void keep_trail(struct memo *m, const struct pk_callchain_frame *const *kept, size_t nr)
+{
+	if (nr > m->cap_prev) {
+		const struct pk_callchain_frame **p = pk__reallocarray(m->prev, 2 * nr, sizeof(*p));
+
+		if (!p) {
+			m->trail = false;
+			return;
+		}
+		m->prev = p;
+		m->cap_prev = 2 * nr;
+	}
+	memcpy(m->prev, kept, nr * sizeof(*kept));
+	m->nr_prev = nr;
+	m->trail = true;
+}
+
+/* The last kept chain again, which found its last node: along its path. */
+static bool trail_repeat(struct pk_callchain *cc, const struct pk_callchain_frame *const *kept, size_t nr,
+			 uint64_t period, uint64_t count)
+{
+	const struct memo *m = &cc->memo;
+
+	if (!m->trail || m->last_new || nr != m->nr_prev || memcmp(kept, m->prev, nr * sizeof(*kept)))
+		return false;
+	m->last->hit += period;
+	m->last->count += count;
+	add_above(m->last, period, count);
+	return true;
+}
+
+/* A kept chain appended from where the last one's path and its own part
+ * (resume_node), only the rest read (copied out of the pool): the tails of
+ * one entry mostly share their first frames.  The tree is a whole append's. */
+int pk__callchain_append_kept(struct pk_callchain *cc, const struct pk_callchain_frame *const *kept, size_t nr,
+			      uint64_t period, uint64_t count)
+{
+	struct memo *m = &cc->memo;
+	struct pk_callchain_node *n;
+	size_t at;
+	int err;
+
+	if (cc->sorted)
+		return pk__error(-EINVAL, "a call chain", "appended after pk_callchain_sort");
+	if (!nr || trail_repeat(cc, kept, nr, period, count))
+		return 0;
+	n = resume_node(cc, kept, nr, &at);
+	if (nr - at > m->cap_scratch) {
+		struct pk_callchain_frame *f = pk__reallocarray(m->scratch, 2 * (nr - at), sizeof(*f));
+
+		if (!f) {
+			m->trail = false;
+			return pk__error_nomem("a call chain");
+		}
+		m->scratch = f;
+		m->cap_scratch = 2 * (nr - at);
+	}
+	for (size_t i = at; i < nr; i++)
+		m->scratch[i - at] = *kept[i];
+	m->valid = false;	/* the frames memo: pk__callchain_append's */
+	m->branches = false;
+	m->pool = cc->pool;
+	m->kept = kept + at;
+	m->base = m->scratch;
+	err = append_children(n, m->scratch, nr - at, period, count, m);
+	m->kept = NULL;
+	if (err) {
+		m->trail = false;
+		return err;
+	}
+	add_above(n, period, count);
+	keep_trail(m, kept, nr);
+	return 0;
 }
 
 int pk_callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,

@@ -250,21 +250,12 @@ int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids)
 	return 0;
 }
 
-/* Chain c's tail from frame k appended to cc, its frames copied out of the
- * pool into *buf (the append reads whole frames; new nodes take the pool's
- * pointers). */
-static int append_tail(const struct pk__hist_chains *t, const struct rec *c, uint32_t k, struct pk_callchain *cc,
-		       struct pk_callchain_frame **buf, size_t *cap)
+/* Chain c's tail from frame k appended to cc (its frames the pool's). */
+static int append_tail(const struct pk__hist_chains *t, const struct rec *c, uint32_t k, struct pk_callchain *cc)
 {
-	size_t nr = c->nr_frames - k;
-
 	if (k > c->nr_frames)
 		return pk__error(-EINVAL, "a histogram's call chains", "a tail past its chain's end");
-	if (!room((void **)buf, cap, 0, nr, sizeof(**buf)))
-		return pk__error_nomem("a call-chain tree");
-	for (size_t i = 0; i < nr; i++)
-		(*buf)[i] = *t->frames[c->frames_at + k + i];
-	return pk__callchain_append_kept(cc, *buf, t->frames + c->frames_at + k, nr, c->period, c->count);
+	return pk__callchain_append_kept(cc, t->frames + c->frames_at + k, c->nr_frames - k, c->period, c->count);
 }
 
 /* The period of entry id's tree's root, when indexed: its tails' but the
@@ -282,8 +273,6 @@ static uint64_t period_of(const struct pk__hist_chains *t, uint32_t id)
 int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool *pool, uint32_t id,
 			  uint64_t min_period, struct pk_callchain **out)
 {
-	struct pk_callchain_frame *buf = NULL;
-	size_t cap = 0;
 	int err = 0;
 
 	*out = NULL;
@@ -294,7 +283,7 @@ int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool
 		return err;
 	if (t->at) {	/* indexed: the id's own uses */
 		for (uint32_t u = t->at[id]; !err && u < t->at[id + 1]; u++)
-			err = append_tail(t, &t->recs[t->uses[u].rec], t->uses[u].k, *out, &buf, &cap);
+			err = append_tail(t, &t->recs[t->uses[u].rec], t->uses[u].k, *out);
 	} else {	/* not yet: every chain looked through */
 		bool any = false;
 
@@ -302,15 +291,13 @@ int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool
 			for (size_t i = 0; !err && i < t->recs[r].nr_refs; i++)
 				if (t->refs[t->recs[r].refs_at + i].id == id) {
 					any = true;
-					err = append_tail(t, &t->recs[r], t->refs[t->recs[r].refs_at + i].k, *out,
-							  &buf, &cap);
+					err = append_tail(t, &t->recs[r], t->refs[t->recs[r].refs_at + i].k, *out);
 				}
 		if (!any || (min_period && pk_callchain_node_cumul(pk_callchain_root(*out)) < min_period)) {
 			pk_callchain_free(*out);
 			*out = NULL;
 		}
 	}
-	free(buf);
 	if (err < 0) {
 		pk_callchain_free(*out);
 		*out = NULL;

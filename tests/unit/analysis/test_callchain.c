@@ -19,6 +19,7 @@
 
 #include "perfkit.h"
 #include "report.h"
+#include "analysis/callchain-int.h"
 #include "sys/sys.h"
 
 #define PERIOD 250000ull
@@ -710,6 +711,152 @@ static void context_mode(void **state)
 	assert_int_equal(pk_callchain_context_mode(0x401000), 0);
 }
 
+/* ---- kept appends (pk__callchain_append_kept) ---------------------------- */
+
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* n and its children (by their sums, ties in match order), frames and sums. */
+static void put_tree(FILE *f, const struct pk_callchain_node *n, int depth)
+{
+	fprintf(f, "%*s%" PRIu64 "/%" PRIu64 " %" PRIu64 ":", depth, "", pk_callchain_node_self(n),
+		pk_callchain_node_cumul(n), pk_callchain_node_count(n));
+	for (size_t k = 0; k < pk_callchain_node_nr_frames(n); k++) {
+		const struct pk_callchain_frame *fr = pk_callchain_node_frame(n, k);
+
+		fprintf(f, " %s@%" PRIx64 "(%s%s)", fr->sym, fr->ip, fr->dso, fr->inlined ? " inlined" : "");
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < pk_callchain_node_nr_children(n); i++)
+		put_tree(f, pk_callchain_node_child(n, i), depth + 1);
+}
+
+/* cc's tree as text, sorted to show every node (no append after it). */
+static char *tree_text(struct pk_callchain *cc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	assert_int_equal(pk_callchain_sort(cc, PK_CALLCHAIN_GRAPH_ABS, 0, 0), 0);
+	put_tree(f, pk_callchain_root(cc), 0);
+	fclose(f);
+	return text;
+}
+
+/*
+ * Chains appended whole and as kept chains (the pool's frames, matched from
+ * where each parts from the last) make the same tree, node for node, in
+ * the same order of appends: runs of chains that share their first frames,
+ * repeats, chains that are a prefix of the last one or go past it, and
+ * frames perf's match puts in no one order (an inlined copy of a function
+ * matches it by name, other frames by object first), so that a search of
+ * siblings depends on the path it takes.
+ */
+static void kept_appends_as_whole(void **state)
+{
+	static const char *const names[6] = { "main", "run", "parse", "eval", "walk", "leaf" };
+	static const char *const objs[2] = { "prog", "libc.so.6" };
+	struct pk_callchain_frame chain[16], last[16];
+	const struct pk_callchain_frame *kept[16];
+	struct pk__frame_pool *pool = pk__frame_pool_new();
+	struct pk_callchain *whole, *fast;
+	size_t nr_last = 0;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	char *a, *b;
+
+	(void)state;
+	assert_non_null(pool);
+	assert_int_equal(pk_callchain_new(&whole), 0);
+	assert_int_equal(pk__callchain_new_pooled(&fast, pool), 0);
+	for (int i = 0; i < 4000; i++) {
+		size_t keep = nr_last ? xorshift(&x) % (nr_last + 1) : 0;	/* the last chain's first frames */
+		size_t nr = 1 + xorshift(&x) % 15;
+		uint64_t period = 1 + xorshift(&x) % 7;
+
+		if (xorshift(&x) % 5 == 0)	/* the last chain again */
+			keep = nr = nr_last ? nr_last : 1;
+		for (size_t k = 0; k < nr; k++) {
+			int s = (int)(xorshift(&x) % 6);
+			bool in = xorshift(&x) % 4 == 0;
+
+			chain[k] = k < keep && k < nr_last ? last[k] :
+				   (struct pk_callchain_frame){ .sym = names[s], .dso = objs[in ^ (s > 3)],
+								.sym_start = 0x1000u * (unsigned)(s + 1),
+								.ip = 0x1000u * (unsigned)(s + 1) + xorshift(&x) % 3,
+								.inlined = in };
+			assert_non_null(kept[k] = pk__frame_pool_intern(pool, &chain[k]));
+		}
+		assert_int_equal(pk__callchain_append(whole, chain, nr, period, 1, false), 0);
+		assert_int_equal(pk__callchain_append_kept(fast, kept, nr, period, 1), 0);
+		memcpy(last, chain, nr * sizeof(*chain));
+		nr_last = nr;
+	}
+	a = tree_text(whole);
+	b = tree_text(fast);
+	assert_string_equal(b, a);
+	free(a);
+	free(b);
+	pk_callchain_free(whole);
+	pk_callchain_free(fast);
+	pk__frame_pool_put(pool);
+}
+
+/*
+ * A kept chain that goes on past the node the last append made searches
+ * that node's parent again, as a whole append does: five siblings in
+ * perf's match order (by object) whose names put an inlined frame "m"
+ * right of all but the fourth, so "m" is added last and a search with it
+ * there misses it (the fourth sends it left): both appends then give
+ * "m" a second node.
+ */
+static void kept_append_searches_again(void **state)
+{
+	static const char objs[5] = { 0 };
+	static const char *const names[5] = { "z0", "z1", "z2", "a3", "z4" };
+	struct pk_callchain_frame f[8];
+	const struct pk_callchain_frame *kept[8];
+	struct pk__frame_pool *pool = pk__frame_pool_new();
+	struct pk_callchain *whole, *fast;
+	char *a, *b;
+
+	(void)state;
+	assert_non_null(pool);
+	assert_int_equal(pk_callchain_new(&whole), 0);
+	assert_int_equal(pk__callchain_new_pooled(&fast, pool), 0);
+	for (int i = 0; i < 5; i++)	/* the first the greatest: objects in falling order */
+		f[i] = (struct pk_callchain_frame){ .sym = names[i], .dso = "prog", .object = &objs[4 - i],
+						    .sym_start = 0x100, .ip = 0x100 };
+	f[5] = (struct pk_callchain_frame){ .sym = "m", .dso = "prog", .object = &objs[0], .inlined = true };
+	f[6] = (struct pk_callchain_frame){ .sym = "y", .dso = "prog", .object = &objs[0], .ip = 0x200 };
+	f[7] = (struct pk_callchain_frame){ .sym = "x", .dso = "prog", .object = &objs[0], .ip = 0x300 };
+	for (int i = 0; i < 8; i++)
+		assert_non_null(kept[i] = pk__frame_pool_intern(pool, &f[i]));
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(pk__callchain_append(whole, &f[i], 1, 1, 1, false), 0);
+		assert_int_equal(pk__callchain_append_kept(fast, &kept[i], 1, 1, 1), 0);
+	}
+	for (size_t nr = 2; nr <= 3; nr++) {	/* m y, then m y x */
+		assert_int_equal(pk__callchain_append(whole, &f[5], nr, 1, 1, false), 0);
+		assert_int_equal(pk__callchain_append_kept(fast, &kept[5], nr, 1, 1), 0);
+	}
+	a = tree_text(whole);
+	b = tree_text(fast);
+	assert_int_equal(pk_callchain_node_nr_children(pk_callchain_root(whole)), 7);
+	assert_string_equal(b, a);
+	free(a);
+	free(b);
+	pk_callchain_free(whole);
+	pk_callchain_free(fast);
+	pk__frame_pool_put(pool);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -721,6 +868,7 @@ int main(void)
 		cmocka_unit_test(keys),               cmocka_unit_test(same_chain_across_splits),
 		cmocka_unit_test(context_mode),       cmocka_unit_test(renamed_comm_merges),
 		cmocka_unit_test(frames_kept_once),   cmocka_unit_test(order_only_where_shown),
+		cmocka_unit_test(kept_appends_as_whole), cmocka_unit_test(kept_append_searches_again),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
