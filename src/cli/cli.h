@@ -316,6 +316,25 @@ void cli_vmessage(FILE *f, const char *fmt, va_list ap);
  */
 int cli_output_check(const char *cmd, FILE *f, const char *name);
 
+/* ---- table cells without printf (table-put.c) ---------------------------- */
+
+/* cli_put_fixed2 - v as printf's "%*.2f" of `width` would write it, the
+ * same bytes (printf itself where the rounding is in doubt).  Returns the
+ * bytes written. */
+int cli_put_fixed2(FILE *f, int width, double v);
+
+/* cli_put_str - s as printf's "%-*.*s" (left) or "%*.*s" would write it,
+ * width and precision as printf takes them (prec < 0: none).  Returns the
+ * bytes written. */
+int cli_put_str(FILE *f, const char *s, int width, int prec, bool left);
+
+/* cli_put_hex - v as printf's "%#.*llx" of `digits` (no width).  Returns
+ * the bytes written. */
+int cli_put_hex(FILE *f, uint64_t v, int digits);
+
+/* cli_put_spaces - n spaces (none for n <= 0); returns how many. */
+int cli_put_spaces(FILE *f, int n);
+
 /* ---- JSON writer (json.c) ------------------------------------------------- */
 
 #define JSON_MAX_DEPTH 32

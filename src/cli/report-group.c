@@ -203,7 +203,12 @@ void report_percent_cell(FILE *f, int width, double pct, bool color)
 	const char *c = color ? cli_percent_color(pct) : NULL;
 
 	/* perf colours the whole cell, its padding included. */
-	fprintf(f, "%s%*.2f%%%s", c ? c : "", width - 1, pct, c ? CLI_COLOR_RESET : "");
+	if (c)
+		fputs(c, f);
+	cli_put_fixed2(f, width - 1, pct);
+	fputc('%', f);
+	if (c)
+		fputs(CLI_COLOR_RESET, f);
 }
 
 /* A member's period in one mode (-F overhead_sys...), as a share of its total. */

@@ -336,7 +336,7 @@ static void print_key(FILE *f, const struct report_opts *o, const struct col *c,
 
 	switch (c->key) {
 	case PK_HIST_KEY_COMM:
-		fprintf(f, "%-*.*s", w, w, e->s.comm);
+		cli_put_str(f, e->s.comm, w, w, true);
 		break;
 	case PK_HIST_KEY_PID:
 		comm = pk_threads_comm(threads, e->s.pid, e->s.tid);
@@ -347,7 +347,7 @@ static void print_key(FILE *f, const struct report_opts *o, const struct col *c,
 		fprintf(f, "%*d", w, (int)e->s.tid);
 		break;
 	case PK_HIST_KEY_DSO:
-		fprintf(f, "%-*.*s", w, w, e->s.dso ? e->s.dso : "[unknown]");
+		cli_put_str(f, e->s.dso ? e->s.dso : "[unknown]", w, w, true);
 		break;
 	case PK_HIST_KEY_CPU:
 		fprintf(f, "%*.*d", w, w, (int)e->s.cpu);
@@ -369,15 +369,18 @@ static void print_key(FILE *f, const struct report_opts *o, const struct col *c,
 		if (o->verbose)	/* perf's address and the origin of the DSO's symbols */
 			n = fprintf(f, "%-#*llx %c ", ADDR_DIGITS + 2, (unsigned long long)e->s.ip,
 				    report_verbose_origin(o, e->s.dso));
-		n += fprintf(f, "[%c] ", e->s.level);
+		fputc('[', f);
+		fputc(e->s.level, f);
+		fputs("] ", f);
+		n += 4;
 		if (e->s.sym)	/* an inline symbol's suffix goes past the width; perf's
 				 * unsigned width below the "[.] " is no limit (-w) */
-			n += fprintf(f, "%.*s", (w - n < 0 ? (int)strlen(e->s.sym) : w - n) +
-				     (int)strlen(e->s.sym) - sym_len(e->s.sym), e->s.sym);
+			n += cli_put_str(f, e->s.sym, 0, (w - n < 0 ? (int)strlen(e->s.sym) : w - n) +
+					 (int)strlen(e->s.sym) - sym_len(e->s.sym), false);
 		else
-			n += fprintf(f, "%-#.*llx", ADDR_DIGITS, (unsigned long long)e->s.ip);
+			n += cli_put_hex(f, e->s.ip, ADDR_DIGITS);
 		if (!last && n < w)
-			fprintf(f, "%*s", w - n, "");
+			cli_put_spaces(f, w - n);
 		break;
 	default:
 		report_sort2_print(f, o, c->key, w, e, last);
