@@ -148,6 +148,14 @@ PK_API void pk_resolver_set_caller_order(struct pk_resolver *res, bool on);
 PK_API void pk_resolver_set_symbols(struct pk_resolver *res, bool on);
 
 /*
+ * pk_resolver_set_chains - with `on` false, samples are resolved without
+ * their call chains: no frames (nr_frames 0, chain_id 0), nothing
+ * unwound, as perf reads a file whose call graphs nothing shows (report's
+ * -g none without children).  On by default.
+ */
+PK_API void pk_resolver_set_chains(struct pk_resolver *res, bool on);
+
+/*
  * pk_resolver_process - follow one decoded record, in the order the
  * reader delivers them (time order): COMM, FORK and EXIT for the threads
  * and maps, MMAP and MMAP2 for the maps and, when they map a file, the

@@ -465,6 +465,8 @@ static int setup(struct report_run *run)
 	if ((err = pk_resolver_new(run->r, &run->res)) < 0)
 		return err;
 	run->srclines = report_srcline_wanted(run->o);
+	if (!report_needs_chains(run->o))	/* perf unwinds nothing then either */
+		pk_resolver_set_chains(run->res, false);
 	if (!report_needs_symbols(run->o))
 		pk_resolver_set_symbols(run->res, false);	/* nor stack health: it judges by symbols */
 	else if ((err = report_health_new(run->o, &run->health)) < 0)

@@ -4,7 +4,8 @@
  * by threads, DSOs and CPUs only, without call graphs, symbol filters or
  * -v, prints nothing a symbol table, kallsyms or debug information would
  * change, so the resolver is told not to read them (about 40 ms of kernel
- * CPU for /proc/kallsyms alone, see docs/PERFORMANCE.md).
+ * CPU for /proc/kallsyms alone, see docs/PERFORMANCE.md); and whether it
+ * needs call chains at all.
  */
 #include "report.h"
 
@@ -22,6 +23,12 @@ static bool key_without_symbols(enum pk_hist_key k)
 	default:
 		return false;
 	}
+}
+
+bool report_needs_chains(const struct report_opts *o)
+{
+	return o->format != -1 || o->callchain || o->children || o->parent_on || o->exclude_other ||
+	       o->branch_history || o->off_cpu || o->f2.chain;
 }
 
 bool report_needs_symbols(const struct report_opts *o)

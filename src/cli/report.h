@@ -340,6 +340,16 @@ int report_parent_setup(struct report_opts *o, struct pk_data_reader *r);
  */
 bool report_needs_symbols(const struct report_opts *o);
 
+/*
+ * report_needs_chains (report-symbols.c) - once every option is set up:
+ * whether anything the report prints depends on a sample's call chain
+ * (graphs, children, the parent key and -x, --branch-history, --off-cpu,
+ * -U's and --ignore-callees' cuts, an export format).  When not, perf
+ * 6.1 unwinds and resolves no chain (-g none --no-children), nor does the
+ * resolver here (the stack health then judges the samples' own places).
+ */
+bool report_needs_chains(const struct report_opts *o);
+
 /* report_parent_of - a resolved sample's parent: the first frame, in the
  * chains' print order, whose symbol the regex matches; NULL ("[other]"). */
 const char *report_parent_of(const struct report_opts *o, const struct pk_resolved_sample *rs);

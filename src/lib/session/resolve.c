@@ -64,6 +64,7 @@ struct pk_resolver {
 	size_t cap_ips;
 	bool no_inline;			/* pk_resolver_set_inline(false) */
 	bool no_symbols;		/* pk_resolver_set_symbols(false) */
+	bool no_chains;			/* pk_resolver_set_chains(false) */
 	bool caller_order;		/* pk_resolver_set_caller_order(true) */
 	bool lbr;			/* the chain being built is an LBR call stack's */
 	bool unsure;			/* it may resolve otherwise next time (out of memory) */
@@ -714,6 +715,11 @@ void pk_resolver_set_symbols(struct pk_resolver *res, bool on)
 	forget_locations(res);
 }
 
+void pk_resolver_set_chains(struct pk_resolver *res, bool on)
+{
+	res->no_chains = !on;
+}
+
 int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
 			struct pk_resolved_sample *out)
 {
@@ -739,6 +745,11 @@ int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
 		locate(res, s->pid, s->ip, PERF_RECORD_MISC_KERNEL, &out->loc);
 	out->lbr = res->lbr = false;
 	out->chain_id = 0;
+	if (res->no_chains) {
+		out->frames = res->frames;
+		out->nr_frames = 0;
+		return 0;
+	}
 	/* unwound first: the memo's key has the unwound addresses */
 	if ((err = unwind_ips(res, s, &n)) < 0)
 		return err;

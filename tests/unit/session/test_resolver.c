@@ -142,6 +142,32 @@ static void max_stack_cuts_and_guest_marker_discards(void **state)
 	pk_resolver_free(res);
 }
 
+/* Without chains (pk_resolver_set_chains): the sample's place alone, no
+ * frames and no chain id; with them again, the chain as before. */
+static void chains_off_gives_the_place_alone(void **state)
+{
+	struct pk_resolver *res = this_process();
+	uint64_t a = (uint64_t)(uintptr_t)&resolver_fn_a, b = (uint64_t)(uintptr_t)&resolver_fn_b;
+	const uint64_t chain[] = { PERF_CONTEXT_USER, a + 1, b + 4 };
+	struct pk_record r = sample_with(chain, 3, PERF_RECORD_MISC_USER);
+	struct pk_resolved_sample s = { .size = sizeof(s) };
+
+	(void)state;
+	pk_resolver_set_chains(res, false);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+		assert_int_equal(s.nr_frames, 0);
+		assert_int_equal(s.chain_id, 0);
+		assert_string_equal(s.loc.sym, "resolver_fn_a");
+		assert_int_equal(s.pid, getpid());
+	}
+	pk_resolver_set_chains(res, true);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 2);
+	assert_string_equal(s.frames[1].loc.sym, "resolver_fn_b");
+	pk_resolver_free(res);
+}
+
 static void comm_and_process_follow_records(void **state)
 {
 	struct pk_resolver *res;
@@ -664,6 +690,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest unit[] = {
 		cmocka_unit_test(markers_switch_modes_and_are_left_out),
 		cmocka_unit_test(max_stack_cuts_and_guest_marker_discards),
+		cmocka_unit_test(chains_off_gives_the_place_alone),
 		cmocka_unit_test(comm_and_process_follow_records),
 		cmocka_unit_test(repeated_addresses_follow_new_maps),
 		cmocka_unit_test(repeated_chains_keep_their_frames),
