@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * callchain-node.h - the call-chain tree's own structs, shared by
+ * callchain.c (making and appending) and callchain-sort.c (perf's print
+ * orders and the accessors).
+ */
+#ifndef PK_ANALYSIS_CALLCHAIN_NODE_H
+#define PK_ANALYSIS_CALLCHAIN_NODE_H
+
+#include "perfkit.h"
+#include "callchain-int.h"
+
+/* A node and its frames in one allocation, the frames the pool's (a
+ * children-mode profile of a compiler made 555,000 node frames of 72
+ * bytes, 40 MB, from a few tens of thousands of distinct ones). */
+struct pk_callchain_node {
+	struct pk_callchain_node *parent;
+	struct pk_callchain_node **children;	/* match order */
+	struct pk_callchain_node **sorted;	/* what graph printing shows */
+	struct pk_branch_counts *bc;	/* per frame (callchain-branch.c); NULL: no branch */
+	uint64_t hit, children_hit;
+	uint64_t count, children_count;	/* the same in samples (chains appended) */
+	uint32_t nr_frames, nr_children, cap_children, nr_sorted;
+	const struct pk_callchain_frame *frames[];
+};
+
+/* The last chain appended, when it changed no node but added to nodes on
+ * one path: the same chain again (the same frames, field for field) takes
+ * the same path through the same tree, so it adds to those nodes without
+ * a match.  Any other append forgets it. */
+struct memo {
+	struct pk_callchain_frame *frames;
+	size_t nr, cap;
+	struct pk_callchain_node **path;	/* below the root; the last one ends it */
+	size_t depth, cap_path;
+	bool valid;
+	bool branches;	/* the chain being appended may have branch frames */
+	struct pk__frame_pool *pool;	/* the tree's, for the frames of new nodes */
+	/* pk__callchain_append_kept's: the pool's frame of each frame of the
+	 * chain at `base` (NULL: new nodes intern theirs) */
+	const struct pk_callchain_frame *const *kept;
+	const struct pk_callchain_frame *base;
+	/* Where the last append ended (its chain's last frame is last's), and
+	 * whether that append made the node. */
+	struct pk_callchain_node *last;
+	bool last_new;
+	/* pk__callchain_append_kept's trail: the last chain appended, when it
+	 * was a kept one, as its pool frames; its path is last's parents */
+	bool trail;
+	const struct pk_callchain_frame **prev;
+	size_t nr_prev, cap_prev;
+	struct pk_callchain_frame *scratch;	/* the frames a kept append reads */
+	size_t cap_scratch;
+};
+
+struct pk_callchain {
+	struct pk_callchain_node *root;		/* no frames */
+	struct pk__frame_pool *pool;
+	struct pk_callchain_node **flat;
+	size_t nr_flat, cap_flat;
+	bool sorted;		/* pk_callchain_sort ran: no more appends */
+	struct memo memo;
+};
+
+#endif
