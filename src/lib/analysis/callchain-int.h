@@ -77,4 +77,9 @@ bool pk__frame_same(const struct pk_callchain_frame *a, const struct pk_callchai
  * -ENOMEM. */
 int pk__callchain_new_pooled(struct pk_callchain **out, struct pk__frame_pool *pool);
 
+/* pk__callchain_new_pooled of a tree whose nodes, child lists and orders
+ * are carved from chunks freed with it, none alone: for a tree built to be
+ * printed and freed.  It takes no chain with branch frames (-EINVAL). */
+int pk__callchain_new_arena(struct pk_callchain **out, struct pk__frame_pool *pool);
+
 #endif

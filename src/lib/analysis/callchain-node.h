@@ -36,6 +36,7 @@ struct memo {
 	bool valid;
 	bool branches;	/* the chain being appended may have branch frames */
 	struct pk__frame_pool *pool;	/* the tree's, for the frames of new nodes */
+	struct arena *arena;		/* the tree's */
 	/* pk__callchain_append_kept's: the pool's frame of each frame of the
 	 * chain at `base` (NULL: new nodes intern theirs) */
 	const struct pk_callchain_frame *const *kept;
@@ -53,12 +54,29 @@ struct memo {
 	size_t cap_scratch;
 };
 
+/* The memory of a tree built to be printed and freed
+ * (pk__callchain_new_arena): its nodes, child lists and orders carved from
+ * chunks that go with the tree, none freed alone (an entry's tree made and
+ * freed tens of thousands of nodes one by one, a tenth of a deep
+ * children report). */
+struct arena_chunk;
+struct arena {
+	bool on;
+	struct arena_chunk *chunks;	/* the newest first */
+	size_t used;			/* of the newest */
+};
+
+/* pk__arena_alloc - size bytes (8-aligned, not zeroed) from a's chunks, or
+ * NULL out of memory. */
+void *pk__arena_alloc(struct arena *a, size_t size);
+
 struct pk_callchain {
 	struct pk_callchain_node *root;		/* no frames */
 	struct pk__frame_pool *pool;
 	struct pk_callchain_node **flat;
 	size_t nr_flat, cap_flat;
 	bool sorted;		/* pk_callchain_sort ran: no more appends */
+	struct arena arena;
 	struct memo memo;
 };
 

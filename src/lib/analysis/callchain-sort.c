@@ -36,26 +36,29 @@ static void insert_sorted(struct pk_callchain_node **v, size_t nr, struct pk_cal
  * cumulated period is at most its parent's), so no other needs one (most
  * nodes of a big profile are below perf's 0.5%; each had an order array
  * of its own). */
-static int sort_graph(struct pk_callchain_node *n, bool rel, uint64_t min_hit, double min_fraction)
+static int sort_graph(struct arena *a, struct pk_callchain_node *n, bool rel, uint64_t min_hit,
+		      double min_fraction)
 {
 	size_t shown = 0;
 	int err;
 
-	free(n->sorted);
+	if (!a->on)	/* (an arena's old order stays where it is) */
+		free(n->sorted);
 	n->sorted = NULL;
 	n->nr_sorted = 0;
 	if (rel)
 		min_hit = (uint64_t)ceil((double)n->children_hit * min_fraction);
 	for (size_t i = 0; i < n->nr_children; i++)
 		shown += cumul(n->children[i]) >= min_hit;
-	if (shown && !(n->sorted = pk__reallocarray(NULL, shown, sizeof(*n->sorted))))
+	if (shown && !(n->sorted = a->on ? pk__arena_alloc(a, shown * sizeof(*n->sorted))
+					 : pk__reallocarray(NULL, shown, sizeof(*n->sorted))))
 		return pk__error_nomem("a call-chain tree's order");
 	for (size_t i = 0; i < n->nr_children; i++) {
 		struct pk_callchain_node *c = n->children[i];
 
 		if (cumul(c) < min_hit)
 			continue;
-		if ((err = sort_graph(c, rel, min_hit, min_fraction)) < 0)
+		if ((err = sort_graph(a, c, rel, min_hit, min_fraction)) < 0)
 			return err;
 		insert_sorted(n->sorted, n->nr_sorted++, c, false);
 	}
@@ -92,7 +95,7 @@ int pk_callchain_sort(struct pk_callchain *cc, enum pk_callchain_mode mode, uint
 	switch (mode) {
 	case PK_CALLCHAIN_GRAPH_ABS:
 	case PK_CALLCHAIN_GRAPH_REL:
-		return sort_graph(cc->root, mode == PK_CALLCHAIN_GRAPH_REL, min_hit, min_percent / 100.0);
+		return sort_graph(&cc->arena, cc->root, mode == PK_CALLCHAIN_GRAPH_REL, min_hit, min_percent / 100.0);
 	case PK_CALLCHAIN_FLAT:
 	case PK_CALLCHAIN_FOLDED:
 		cc->nr_flat = 0;

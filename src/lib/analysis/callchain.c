@@ -16,6 +16,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t size;
+	unsigned char mem[];	/* 8-aligned: after a pointer and a size */
+};
+
+void *pk__arena_alloc(struct arena *a, size_t size)
+{
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (!a->chunks || size > a->chunks->size - a->used) {
+		size_t want = a->chunks && a->chunks->size < (1u << 20) ? 2 * a->chunks->size : 1u << 14;
+		struct arena_chunk *c;
+
+		if (a->chunks && want < a->chunks->size)
+			want = a->chunks->size;
+		if (want < size)
+			want = size;
+		if (!(c = pk__malloc(sizeof(*c) + want)))
+			return NULL;
+		c->next = a->chunks;
+		c->size = want;
+		a->chunks = c;
+		a->used = 0;
+	}
+	p = a->chunks->mem + a->used;
+	a->used += size;
+	return p;
+}
+
+static void arena_free(struct arena *a)
+{
+	while (a->chunks) {
+		struct arena_chunk *next = a->chunks->next;
+
+		free(a->chunks);
+		a->chunks = next;
+	}
+}
+
 int pk__callchain_new_pooled(struct pk_callchain **out, struct pk__frame_pool *pool)
 {
 	struct pk_callchain *cc = pk__calloc(1, sizeof(*cc));
@@ -25,8 +66,18 @@ int pk__callchain_new_pooled(struct pk_callchain **out, struct pk__frame_pool *p
 		return pk__error_nomem("a call-chain tree");
 	}
 	cc->pool = pk__frame_pool_get(pool);
+	cc->memo.arena = &cc->arena;
 	*out = cc;
 	return 0;
+}
+
+int pk__callchain_new_arena(struct pk_callchain **out, struct pk__frame_pool *pool)
+{
+	int err = pk__callchain_new_pooled(out, pool);
+
+	if (!err)
+		(*out)->arena.on = true;
+	return err;
 }
 
 int pk_callchain_new(struct pk_callchain **out)
@@ -56,7 +107,9 @@ void pk_callchain_free(struct pk_callchain *cc)
 {
 	if (!cc)
 		return;
-	node_free(cc->root);
+	if (!cc->arena.on)	/* (an arena's nodes have no branch counts) */
+		node_free(cc->root);
+	arena_free(&cc->arena);
 	free(cc->root);
 	pk__frame_pool_put(cc->pool);
 	free(cc->flat);
@@ -133,16 +186,21 @@ static size_t child_pos(const struct pk_callchain_node *n, const struct pk_callc
 	return lo;
 }
 
-static int insert_child(struct pk_callchain_node *parent, struct pk_callchain_node *child, size_t pos)
+static int insert_child(struct arena *a, struct pk_callchain_node *parent, struct pk_callchain_node *child,
+			size_t pos)
 {
 	struct pk_callchain_node **c = parent->children;
 
-	/* grown by doubling: a realloc per insert was a tenth of a tree's build */
+	/* grown by doubling: a realloc per insert was a tenth of a tree's build
+	 * (in an arena the old list is left where it is) */
 	if (parent->nr_children == parent->cap_children) {
 		size_t cap = parent->cap_children ? 2 * parent->cap_children : 2;
 
-		if (!(c = pk__reallocarray(parent->children, cap, sizeof(*c))))
+		c = a->on ? pk__arena_alloc(a, cap * sizeof(*c)) : pk__reallocarray(parent->children, cap, sizeof(*c));
+		if (!c)
 			return pk__error_nomem("a call-chain node");
+		if (a->on && parent->nr_children)
+			memcpy(c, parent->children, parent->nr_children * sizeof(*c));
 		parent->children = c;
 		parent->cap_children = (uint32_t)cap;
 	}
@@ -155,18 +213,30 @@ static int insert_child(struct pk_callchain_node *parent, struct pk_callchain_no
 
 /* A node of nr frames (not set) with `count` samples of `period` ending
  * in it. */
-static struct pk_callchain_node *node_alloc(size_t nr, uint64_t period, uint64_t count)
+static struct pk_callchain_node *node_alloc(struct arena *a, size_t nr, uint64_t period, uint64_t count)
 {
-	struct pk_callchain_node *n = pk__calloc(1, sizeof(*n) + nr * sizeof(n->frames[0]));
+	size_t size = sizeof(struct pk_callchain_node) + nr * sizeof(const struct pk_callchain_frame *);
+	struct pk_callchain_node *n = a->on ? pk__arena_alloc(a, size) : pk__calloc(1, size);
 
 	if (!n) {
 		pk__error_nomem("a call-chain node");
 		return NULL;
 	}
+	if (a->on)
+		memset(n, 0, size);
 	n->nr_frames = (uint32_t)nr;
 	n->hit = period;
 	n->count = count;
 	return n;
+}
+
+/* A node made and not in a tree, let go (in an arena, left there). */
+static void node_drop(const struct arena *a, struct pk_callchain_node *n)
+{
+	if (n && !a->on) {
+		node_free(n);
+		free(n);
+	}
 }
 
 /* A new node for frames[0..nr), kept in m's pool (or m's kept frames
@@ -175,7 +245,7 @@ static struct pk_callchain_node *node_alloc(size_t nr, uint64_t period, uint64_t
 static struct pk_callchain_node *new_node(const struct memo *m, const struct pk_callchain_frame *frames,
 					  size_t nr, uint64_t period, uint64_t count)
 {
-	struct pk_callchain_node *n = node_alloc(nr, period, count);
+	struct pk_callchain_node *n = node_alloc(m->arena, nr, period, count);
 
 	if (!n)
 		return NULL;
@@ -183,12 +253,12 @@ static struct pk_callchain_node *new_node(const struct memo *m, const struct pk_
 		memcpy(n->frames, m->kept + (frames - m->base), nr * sizeof(n->frames[0]));
 	for (size_t i = 0; !m->kept && i < nr; i++)
 		if (!(n->frames[i] = pk__frame_pool_intern(m->pool, &frames[i]))) {
-			free(n);
+			node_drop(m->arena, n);
 			pk__error_nomem("a call-chain frame");
 			return NULL;
 		}
 	if (m->branches && pk__branch_counts_new(&n->bc, frames, nr) < 0) {
-		free(n);
+		node_drop(m->arena, n);
 		return NULL;
 	}
 	return n;
@@ -202,9 +272,8 @@ static int add_child(struct memo *m, struct pk_callchain_node *parent,
 
 	if (!n)
 		return -ENOMEM;
-	if ((err = insert_child(parent, n, pos)) < 0) {
-		node_free(n);
-		free(n);
+	if ((err = insert_child(m->arena, parent, n, pos)) < 0) {
+		node_drop(m->arena, n);
 		return err;
 	}
 	m->last = n;
@@ -221,15 +290,13 @@ static int split(struct memo *m, struct pk_callchain_node *n, size_t k,
 		 const struct pk_callchain_frame *rest, size_t nr_rest, uint64_t period, uint64_t count)
 {
 	/* its frames the pool's already; the node keeps its array, shorter */
-	struct pk_callchain_node *tail = node_alloc(n->nr_frames - k, n->hit, n->count);
+	struct pk_callchain_node *tail = node_alloc(m->arena, n->nr_frames - k, n->hit, n->count);
 	bool found;
 
 	if (tail)
 		memcpy(tail->frames, n->frames + k, tail->nr_frames * sizeof(tail->frames[0]));
 	if (!tail || pk__branch_counts_tail(&tail->bc, n->bc, k, n->nr_frames) < 0) {
-		if (tail)
-			node_free(tail);
-		free(tail);
+		node_drop(m->arena, tail);
 		return -ENOMEM;
 	}
 	tail->children_hit = n->children_hit;
@@ -243,7 +310,7 @@ static int split(struct memo *m, struct pk_callchain_node *n, size_t k,
 	n->nr_children = 0;
 	n->cap_children = 0;
 	n->nr_frames = (uint32_t)k;
-	if (insert_child(n, tail, 0) < 0) {
+	if (insert_child(m->arena, n, tail, 0) < 0) {
 		/* Undo: the node is whole again. */
 		n->children = tail->children;
 		n->nr_children = tail->nr_children;
@@ -251,8 +318,10 @@ static int split(struct memo *m, struct pk_callchain_node *n, size_t k,
 		for (size_t i = 0; i < n->nr_children; i++)
 			n->children[i]->parent = n;
 		n->nr_frames += tail->nr_frames;
-		free(tail->bc);
-		free(tail);
+		if (!m->arena->on) {	/* (its children are n's again) */
+			free(tail->bc);
+			free(tail);
+		}
 		return -ENOMEM;
 	}
 	n->children_hit = tail->hit + tail->children_hit;
@@ -398,6 +467,8 @@ int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_fram
 		return pk__error(-EINVAL, "a call chain", "appended after pk_callchain_sort");
 	if (branches && count != 1)	/* a branch is counted once per sample */
 		return pk__error(-EINVAL, "a call chain", "%" PRIu64 " samples with branches at once", count);
+	if (branches && cc->arena.on)	/* its nodes are never freed one by one: nor their counts */
+		return pk__error(-EINVAL, "a call chain", "a chain with branches in a tree built to print");
 	if (!nr)
 		return 0;
 	/* branch counts: no memo */

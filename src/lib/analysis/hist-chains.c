@@ -279,7 +279,7 @@ int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool
 	if (!t->nr_recs || (t->at && (id >= t->nr_ids || t->at[id] == t->at[id + 1] ||
 				      (min_period && period_of(t, id) < min_period))))
 		return 0;
-	if ((err = pk__callchain_new_pooled(out, pool)) < 0)
+	if ((err = pk__callchain_new_arena(out, pool)) < 0)
 		return err;
 	if (t->at) {	/* indexed: the id's own uses */
 		for (uint32_t u = t->at[id]; !err && u < t->at[id + 1]; u++)

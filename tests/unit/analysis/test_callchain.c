@@ -857,6 +857,59 @@ static void kept_append_searches_again(void **state)
 	pk__frame_pool_put(pool);
 }
 
+/* A tree built to print (its nodes in an arena) takes the same chains as
+ * any tree, merges included, and refuses one with branch frames (whose
+ * counts would be freed node by node). */
+static void arena_tree(void **state)
+{
+	struct pk_branch_frame br = { .branch = true };
+	struct pk_callchain_frame f[3] = {
+		{ .sym = "main", .dso = "prog", .sym_start = 0x100, .ip = 0x100 },
+		{ .sym = "run", .dso = "prog", .sym_start = 0x200, .ip = 0x200 },
+		{ .sym = "leaf", .dso = "prog", .sym_start = 0x300, .ip = 0x300 },
+	};
+	struct pk__frame_pool *pool = pk__frame_pool_new();
+	struct pk_callchain *plain, *arena, *merged, *merged_plain;
+	char *a, *b, *c, *d;
+
+	(void)state;
+	assert_non_null(pool);
+	assert_int_equal(pk__callchain_new_pooled(&plain, pool), 0);
+	assert_int_equal(pk__callchain_new_arena(&arena, pool), 0);
+	assert_int_equal(pk__callchain_new_arena(&merged, pool), 0);
+	assert_int_equal(pk__callchain_new_pooled(&merged_plain, pool), 0);
+	for (int i = 0; i < 300; i++) {	/* splits, new children, list growth */
+		size_t nr = 1 + (size_t)(i % 3);
+		struct pk_callchain_frame g[3];
+
+		memcpy(g, f, sizeof(f));
+		g[nr - 1].ip += (uint64_t)(i % 7);
+		g[nr - 1].sym_start = g[nr - 1].ip;
+		assert_int_equal(pk__callchain_append(plain, g, nr, 1 + (uint64_t)i, 1, false), 0);
+		assert_int_equal(pk__callchain_append(arena, g, nr, 1 + (uint64_t)i, 1, false), 0);
+	}
+	assert_int_equal(pk__callchain_merge(merged, arena), 0);	/* (a count of one a node, as perf's) */
+	assert_int_equal(pk__callchain_merge(merged_plain, plain), 0);
+	f[1].branch = &br;
+	assert_int_equal(pk__callchain_append(arena, f, 3, 1, 1, true), -EINVAL);
+	assert_non_null(strstr(pk_last_error()->why, "branches in a tree built to print"));
+	a = tree_text(plain);
+	b = tree_text(arena);
+	c = tree_text(merged);
+	d = tree_text(merged_plain);
+	assert_string_equal(b, a);
+	assert_string_equal(c, d);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	pk_callchain_free(plain);
+	pk_callchain_free(arena);
+	pk_callchain_free(merged);
+	pk_callchain_free(merged_plain);
+	pk__frame_pool_put(pool);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -869,6 +922,7 @@ int main(void)
 		cmocka_unit_test(context_mode),       cmocka_unit_test(renamed_comm_merges),
 		cmocka_unit_test(frames_kept_once),   cmocka_unit_test(order_only_where_shown),
 		cmocka_unit_test(kept_appends_as_whole), cmocka_unit_test(kept_append_searches_again),
+		cmocka_unit_test(arena_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
