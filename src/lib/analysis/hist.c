@@ -406,8 +406,10 @@ int pk_hist_add_chain(struct pk_hist *h, const struct pk_hist_sample *s, const s
 
 static int cmp_str(const char *a, const char *b)
 {
+	if (a == b)	/* one name, as the caller's interned names mostly are */
+		return 0;
 	if (!a || !b)	/* perf: an entry with the name sorts after one without */
-		return a ? -1 : b ? 1 : 0;
+		return a ? -1 : 1;
 	return strcmp(a, b);
 }
 
