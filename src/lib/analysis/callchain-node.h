@@ -37,10 +37,16 @@ struct memo {
 	bool branches;	/* the chain being appended may have branch frames */
 	struct pk__frame_pool *pool;	/* the tree's, for the frames of new nodes */
 	struct arena *arena;		/* the tree's */
-	/* pk__callchain_append_kept's: the pool's frame of each frame of the
-	 * chain at `base` (NULL: new nodes intern theirs) */
-	const struct pk_callchain_frame *const *kept;
+	/* The chain being appended is read through pointers to its frames:
+	 * pk__callchain_append_kept's are the pool's (kept: new nodes take
+	 * them as they are), pk__callchain_append's point into its frames at
+	 * `base` (fps, grown as needed; fp its first: frame fp[i] is base[i],
+	 * for the branch counts) */
+	bool kept;
 	const struct pk_callchain_frame *base;
+	const struct pk_callchain_frame *const *fp;
+	const struct pk_callchain_frame **fps;
+	size_t cap_fp;
 	/* Where the last append ended (its chain's last frame is last's), and
 	 * whether that append made the node. */
 	struct pk_callchain_node *last;
@@ -50,8 +56,6 @@ struct memo {
 	bool trail;
 	const struct pk_callchain_frame **prev;
 	size_t nr_prev, cap_prev;
-	struct pk_callchain_frame *scratch;	/* the frames a kept append reads */
-	size_t cap_scratch;
 };
 
 /* The memory of a tree built to be printed and freed

@@ -116,7 +116,7 @@ void pk_callchain_free(struct pk_callchain *cc)
 	free(cc->memo.frames);
 	free(cc->memo.path);
 	free(cc->memo.prev);
-	free(cc->memo.scratch);
+	free(cc->memo.fps);
 	free(cc);
 }
 
@@ -239,25 +239,25 @@ static void node_drop(const struct arena *a, struct pk_callchain_node *n)
 	}
 }
 
-/* A new node for frames[0..nr), kept in m's pool (or m's kept frames
- * already there), with `count` samples of `period` ending in it; branch
- * counts looked for only when m's chain may have branches. */
-static struct pk_callchain_node *new_node(const struct memo *m, const struct pk_callchain_frame *frames,
+/* A new node for fp[0..nr), its frames kept in m's pool (a kept chain's
+ * are the pool's already), with `count` samples of `period` ending in it;
+ * branch counts looked for only when m's chain may have branches. */
+static struct pk_callchain_node *new_node(const struct memo *m, const struct pk_callchain_frame *const *fp,
 					  size_t nr, uint64_t period, uint64_t count)
 {
 	struct pk_callchain_node *n = node_alloc(m->arena, nr, period, count);
 
 	if (!n)
 		return NULL;
-	if (m->kept)	/* the pool's already: nothing to look up */
-		memcpy(n->frames, m->kept + (frames - m->base), nr * sizeof(n->frames[0]));
+	if (m->kept)	/* nothing to look up */
+		memcpy(n->frames, fp, nr * sizeof(n->frames[0]));
 	for (size_t i = 0; !m->kept && i < nr; i++)
-		if (!(n->frames[i] = pk__frame_pool_intern(m->pool, &frames[i]))) {
+		if (!(n->frames[i] = pk__frame_pool_intern(m->pool, fp[i]))) {
 			node_drop(m->arena, n);
 			pk__error_nomem("a call-chain frame");
 			return NULL;
 		}
-	if (m->branches && pk__branch_counts_new(&n->bc, frames, nr) < 0) {
+	if (m->branches && pk__branch_counts_new(&n->bc, m->base + (fp - m->fp), nr) < 0) {
 		node_drop(m->arena, n);
 		return NULL;
 	}
@@ -265,9 +265,10 @@ static struct pk_callchain_node *new_node(const struct memo *m, const struct pk_
 }
 
 static int add_child(struct memo *m, struct pk_callchain_node *parent,
-		     const struct pk_callchain_frame *frames, size_t nr, uint64_t period, uint64_t count, size_t pos)
+		     const struct pk_callchain_frame *const *fp, size_t nr, uint64_t period, uint64_t count,
+		     size_t pos)
 {
-	struct pk_callchain_node *n = new_node(m, frames, nr, period, count);
+	struct pk_callchain_node *n = new_node(m, fp, nr, period, count);
 	int err;
 
 	if (!n)
@@ -287,7 +288,7 @@ static int add_child(struct memo *m, struct pk_callchain_node *parent,
  * second child, in match order.
  */
 static int split(struct memo *m, struct pk_callchain_node *n, size_t k,
-		 const struct pk_callchain_frame *rest, size_t nr_rest, uint64_t period, uint64_t count)
+		 const struct pk_callchain_frame *const *rest, size_t nr_rest, uint64_t period, uint64_t count)
 {
 	/* its frames the pool's already; the node keeps its array, shorter */
 	struct pk_callchain_node *tail = node_alloc(m->arena, n->nr_frames - k, n->hit, n->count);
@@ -337,10 +338,10 @@ static int split(struct memo *m, struct pk_callchain_node *n, size_t k,
 	n->count = 0;
 	n->children_hit += period;
 	n->children_count += count;
-	return add_child(m, n, rest, nr_rest, period, count, child_pos(n, rest, &found));
+	return add_child(m, n, rest, nr_rest, period, count, child_pos(n, rest[0], &found));
 }
 
-static int append_children(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
+static int append_children(struct pk_callchain_node *n, const struct pk_callchain_frame *const *fp, size_t nr,
 			   uint64_t period, uint64_t count, struct memo *m);
 
 /* The memo's path one node longer; on no memory the memo is dropped (it
@@ -364,19 +365,19 @@ static void memo_push(struct memo *m, struct pk_callchain_node *n)
 }
 
 /* Merge a chain whose first frame matches n's first frame into n. */
-static int append_node(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
+static int append_node(struct pk_callchain_node *n, const struct pk_callchain_frame *const *fp, size_t nr,
 		       uint64_t period, uint64_t count, struct memo *m)
 {
 	size_t k = 1;
 
-	while (k < n->nr_frames && k < nr && !frame_cmp(n->frames[k], &frames[k]))
+	while (k < n->nr_frames && k < nr && !frame_cmp(n->frames[k], fp[k]))
 		k++;
 	for (size_t i = 0; m->branches && i < k; i++)	/* perf counts each matched frame's branch */
-		if (pk__branch_counts_match(&n->bc, n->nr_frames, i, &frames[i]) < 0)
+		if (pk__branch_counts_match(&n->bc, n->nr_frames, i, fp[i]) < 0)
 			return -ENOMEM;
 	if (k < n->nr_frames) {
 		m->valid = false;
-		return split(m, n, k, frames + k, nr - k, period, count);
+		return split(m, n, k, fp + k, nr - k, period, count);
 	}
 	memo_push(m, n);
 	if (k == nr) {
@@ -386,20 +387,20 @@ static int append_node(struct pk_callchain_node *n, const struct pk_callchain_fr
 		m->last_new = false;
 		return 0;
 	}
-	return append_children(n, frames + k, nr - k, period, count, m);
+	return append_children(n, fp + k, nr - k, period, count, m);
 }
 
-static int append_children(struct pk_callchain_node *n, const struct pk_callchain_frame *frames, size_t nr,
+static int append_children(struct pk_callchain_node *n, const struct pk_callchain_frame *const *fp, size_t nr,
 			   uint64_t period, uint64_t count, struct memo *m)
 {
 	bool found;
-	size_t pos = child_pos(n, &frames[0], &found);
+	size_t pos = child_pos(n, fp[0], &found);
 	int err;
 
 	if (!found)
 		m->valid = false;
-	err = found ? append_node(n->children[pos], frames, nr, period, count, m)
-		    : add_child(m, n, frames, nr, period, count, pos);
+	err = found ? append_node(n->children[pos], fp, nr, period, count, m)
+		    : add_child(m, n, fp, nr, period, count, pos);
 	if (!err) {
 		n->children_hit += period;
 		n->children_count += count;
@@ -458,6 +459,24 @@ static void memo_keep(struct memo *m, const struct pk_callchain_frame *frames, s
 	m->nr = nr;
 }
 
+/* m's pointers to frames[0..nr), for the append to read them by. */
+static bool point_at(struct memo *m, const struct pk_callchain_frame *frames, size_t nr)
+{
+	if (nr > m->cap_fp) {
+		const struct pk_callchain_frame **fp = pk__reallocarray(m->fps, 2 * nr, sizeof(*fp));
+
+		if (!fp)
+			return false;
+		m->fps = fp;
+		m->cap_fp = 2 * nr;
+	}
+	for (size_t i = 0; i < nr; i++)
+		m->fps[i] = &frames[i];
+	m->base = frames;
+	m->fp = m->fps;
+	return true;
+}
+
 int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_frame *frames, size_t nr,
 			 uint64_t period, uint64_t count, bool branches)
 {
@@ -475,12 +494,16 @@ int pk__callchain_append(struct pk_callchain *cc, const struct pk_callchain_fram
 	if (!branches && memo_hit(cc, frames, nr, period, count))
 		return 0;
 	cc->memo.trail = false;	/* a trail is of kept chains alone */
+	if (!point_at(&cc->memo, frames, nr)) {
+		cc->memo.valid = false;
+		return -ENOMEM;
+	}
 	cc->memo.valid = true;
 	cc->memo.depth = 0;
 	cc->memo.branches = branches;
 	cc->memo.pool = cc->pool;
-	cc->memo.kept = NULL;	/* new nodes intern their frames */
-	err = append_children(cc->root, frames, nr, period, count, &cc->memo);
+	cc->memo.kept = false;	/* new nodes intern their frames */
+	err = append_children(cc->root, cc->memo.fps, nr, period, count, &cc->memo);
 	if (err || branches)
 		cc->memo.valid = false;
 	else
@@ -574,25 +597,12 @@ int pk__callchain_append_kept(struct pk_callchain *cc, const struct pk_callchain
 	if (!nr || trail_repeat(cc, kept, nr, period, count))
 		return 0;
 	n = resume_node(cc, kept, nr, &at);
-	if (nr - at > m->cap_scratch) {
-		struct pk_callchain_frame *f = pk__reallocarray(m->scratch, 2 * (nr - at), sizeof(*f));
-
-		if (!f) {
-			m->trail = false;
-			return pk__error_nomem("a call chain");
-		}
-		m->scratch = f;
-		m->cap_scratch = 2 * (nr - at);
-	}
-	for (size_t i = at; i < nr; i++)
-		m->scratch[i - at] = *kept[i];
 	m->valid = false;	/* the frames memo: pk__callchain_append's */
 	m->branches = false;
 	m->pool = cc->pool;
-	m->kept = kept + at;
-	m->base = m->scratch;
-	err = append_children(n, m->scratch, nr - at, period, count, m);
-	m->kept = NULL;
+	m->kept = true;
+	err = append_children(n, kept + at, nr - at, period, count, m);
+	m->kept = false;
 	if (err) {
 		m->trail = false;
 		return err;
