@@ -144,17 +144,19 @@ static int key_width(const struct diff_opts *o, const struct pk_diff *d, enum pk
 			break;
 		case PK_HIST_KEY_PARENT: w = max_int(w, str_len(s->parent)); break;
 		case PK_HIST_KEY_CGROUP: w = max_int(w, str_len(cli_cgroup_name(o->cgroups, s->cgroup))); break;
-		case PK_HIST_KEY_SRCLINE:	/* the ones perf has made by now (diff-lazy.c) */
-			if (diff_lazy_known(o, d, pk_diff_get(d, i), k))
-				w = max_int(w, str_len(s->srcline));
+		/* the ones perf has made by now (diff-lazy.c, a walk of every
+		 * row): asked only of a text that would widen the column */
+		case PK_HIST_KEY_SRCLINE:
+			if (str_len(s->srcline) > w && diff_lazy_known(o, d, pk_diff_get(d, i), k))
+				w = str_len(s->srcline);
 			break;
 		case PK_HIST_KEY_SRCFILE:
-			if (diff_lazy_known(o, d, pk_diff_get(d, i), k))
-				w = max_int(w, str_len(s->srcfile));
+			if (str_len(s->srcfile) > w && diff_lazy_known(o, d, pk_diff_get(d, i), k))
+				w = str_len(s->srcfile);
 			break;
 		case PK_HIST_KEY_TRACE:	/* made as a source line is */
-			if (diff_lazy_known(o, d, pk_diff_get(d, i), k))
-				w = max_int(w, str_len(s->trace));
+			if (str_len(s->trace) > w && diff_lazy_known(o, d, pk_diff_get(d, i), k))
+				w = str_len(s->trace);
 			break;
 		default: tx |= s->transaction != 0; break;
 		}
