@@ -606,6 +606,7 @@ static int report(struct report_opts *o, bool defaulted)
 				rc = cli_usage("report", "out of memory");
 			rc = rc > 0 ? rc : 0;
 		}
+		fflush(stdout);	/* the table whole before these lines, on one stream too */
 		report_health_print(stderr, run.health, o);
 	} else {
 		rc = cli_error("report", NULL);

@@ -55,6 +55,15 @@ contains "clean --stats: nothing was cut" "$err" "$P no call stack was cut"
 run report -i clean.data --stdio --max-stack 3
 matches "--max-stack 3: the limit reached" "$err" "^$P $SOME have call chains of 3 frames, the limit: report with a larger --max-stack"
 no_health_on_stdout "--max-stack 3"
+# On one stream (2>&1, a pager), the lines follow the whole table.
+both=$("$PERFKIT" report -i clean.data --stdio --max-stack 3 2>&1)
+last_row=$(printf '%s\n' "$both" | grep -vn "^$P" | tail -1 | cut -d: -f1)
+first_health=$(printf '%s\n' "$both" | grep -n "^$P" | head -1 | cut -d: -f1)
+if [ -n "$first_health" ] && [ -n "$last_row" ] && [ "$first_health" -gt "$last_row" ]; then
+	ok "--max-stack 3, 2>&1: the table first, then the lines"
+else
+	not_ok "--max-stack 3, 2>&1: the table first, then the lines"; diag "$both"
+fi
 run report -i clean.data --stdio --max-stack 3 -q
 if [ -z "$err" ]; then ok "-q silences it"; else not_ok "-q silences it"; diag "$err"; fi
 
