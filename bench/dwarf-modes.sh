@@ -21,12 +21,8 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 command -v perf >/dev/null || { echo "needs perf: apt-get install linux-perf" >&2; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-ls "$SRC"/src/lib/*/*.c | head -n "$NR" >"$dir/sources"
-perf record -q --call-graph dwarf -F 3000 -o "$dir/gcc.data" -- sh -c '
-	while read -r f; do
-		gcc -O2 -D_GNU_SOURCE -I"$1/include" -I"$1/src/lib" -I"$1/build" -I/usr/include/traceevent \
-			-c "$f" -o "$2/x.o" || exit 1
-	done <"$2/sources"' sh "$SRC" "$dir" >/dev/null 2>&1
+. "$SRC/bench/compile-profile.sh"
+compile_profile "$SRC" "$NR" "$dir"
 echo "gcc.data: $(stat -c %s "$dir/gcc.data") bytes, $NR sources; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 modes="report --stdio --no-inline|report --stdio --no-inline --no-children|report --stdio --no-inline -g none|report --stdio --no-inline --no-children -g none|script --no-inline"
 echo "$modes" | tr '|' '\n' >"$dir/modes"

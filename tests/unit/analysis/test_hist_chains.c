@@ -124,8 +124,9 @@ static char *tree_text(const struct pk_hist *h, const struct pk_hist_entry *e)
 	return text;
 }
 
-/* Every entry of h, its sums and its tree. */
-static char *text_of(struct pk_hist *h)
+/* Every entry of h, its sums (its deepest chain among them) and, with
+ * `trees`, its tree. */
+static char *entries_text(struct pk_hist *h, bool trees)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -137,10 +138,16 @@ static char *text_of(struct pk_hist *h)
 
 		fprintf(f, "%s %s %s %" PRIu64 " %" PRIu64 " %" PRIu64 " depth %u\n", e->s.comm, e->s.dso,
 			e->s.sym, e->period, e->period_acc, e->nr_samples, e->max_depth);
-		put_tree(f, h, e);
+		if (trees)
+			put_tree(f, h, e);
 	}
 	fclose(f);
 	return text;
+}
+
+static char *text_of(struct pk_hist *h)
+{
+	return entries_text(h, true);
 }
 
 static void new_pair(struct pk_hist **h)
@@ -332,24 +339,6 @@ static void out_of_memory(void **state)
 	pk_hist_free(h);
 }
 
-/* Every entry of h's sums and deepest chain, in h's order: no trees. */
-static char *sums_of(struct pk_hist *h)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	assert_non_null(f);
-	for (size_t i = 0; i < pk_hist_nr(h); i++) {
-		const struct pk_hist_entry *e = pk_hist_get(h, i);
-
-		fprintf(f, "%s %s %s %" PRIu64 " %" PRIu64 " %" PRIu64 " depth %u\n", e->s.comm, e->s.dso,
-			e->s.sym, e->period, e->period_acc, e->nr_samples, e->max_depth);
-	}
-	fclose(f);
-	return text;
-}
-
 /* Without trees (pk_hist_no_trees, after a deferral or before one) the
  * entries, their sums, their deepest chains and their order are those of a
  * histogram with trees, and no entry has a tree; chosen before samples
@@ -368,10 +357,10 @@ static void no_trees(void **state)
 	add_samples(h, 3, 3000, 0x2545f4914f6cdd1dull);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(pk_hist_sort(h[i]), 0);
-	with = sums_of(h[0]);
+	with = entries_text(h[0], false);
 	for (int j = 1; j < 3; j++) {
 		assert_int_equal(pk_hist_nr(h[j]), pk_hist_nr(h[0]));
-		without = sums_of(h[j]);
+		without = entries_text(h[j], false);
 		assert_string_equal(without, with);
 		free(without);
 		for (size_t i = 0; i < pk_hist_nr(h[j]); i++) {

@@ -41,6 +41,17 @@ static void close_out(struct out *o)
 	fclose(o->f);
 }
 
+/* a (ours, n bytes said) and b (printf's, m) closed: the same bytes. */
+static void same_out(struct out *a, struct out *b, int n, int m)
+{
+	close_out(a);
+	close_out(b);
+	assert_string_equal(a->buf, b->buf);
+	assert_int_equal(n, m);
+	free(a->buf);
+	free(b->buf);
+}
+
 static void same_fixed2(int width, double v)
 {
 	struct out a, b;
@@ -105,12 +116,7 @@ static void same_str(const char *s, int width, int prec, bool left)
 	open_out(&b);
 	n = cli_put_str(a.f, s, width, prec, left);
 	m = left ? fprintf(b.f, "%-*.*s", width, prec, s) : fprintf(b.f, "%*.*s", width, prec, s);
-	close_out(&a);
-	close_out(&b);
-	assert_string_equal(a.buf, b.buf);
-	assert_int_equal(n, m);
-	free(a.buf);
-	free(b.buf);
+	same_out(&a, &b, n, m);
 }
 
 static void strings(void **state)
@@ -141,12 +147,7 @@ static void hex(void **state)
 			open_out(&b);
 			n = cli_put_hex(a.f, v[i], d);
 			m = fprintf(b.f, "%#.*llx", d, (unsigned long long)v[i]);
-			close_out(&a);
-			close_out(&b);
-			assert_string_equal(a.buf, b.buf);
-			assert_int_equal(n, m);
-			free(a.buf);
-			free(b.buf);
+			same_out(&a, &b, n, m);
 		}
 }
 
