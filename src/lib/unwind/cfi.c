@@ -43,6 +43,12 @@ struct cfa_reg {
 	bool at;
 };
 
+/* The most registers a fast rule sets from the CFA: compiled x86_64 code
+ * saves at most the six callee-saved ones and has the return address at
+ * the CFA (a rule with more goes to libdwfl).  Kept short, a rule is 112
+ * bytes, not 168: a deep profile's cc1 made 21,000 of them. */
+#define MAX_CFA_REGS 10
+
 /* The rules at one pc of one DSO, as step() reads them: the CFA, the
  * registers set from it in cfa[], those that keep their value in `same`
  * (a bit each); every other register becomes unset. */
@@ -55,7 +61,7 @@ struct pk__unwind_rule {
 	bool ra_undef;		/* the return address is undefined: the chain ends */
 	uint8_t cfa_reg;
 	uint8_t nr_cfa;
-	struct cfa_reg cfa[NREGS];
+	struct cfa_reg cfa[MAX_CFA_REGS];
 };
 
 /* Rules live in chunks that never move, so that the frame memo's
@@ -273,7 +279,9 @@ static bool take_frame(Dwarf_CFI *cfi, uint64_t pc, struct pk__unwind_rule *r)
 		int64_t off = 0;
 
 		ok = take_register(frame, regno, &kind, &off);
-		if (kind == K_SAME)
+		if ((kind == K_AT_CFA || kind == K_CFA_PLUS) && r->nr_cfa == MAX_CFA_REGS)
+			ok = false;	/* more than a fast rule holds: libdwfl's */
+		else if (kind == K_SAME)
 			r->same |= 1u << regno;
 		else if (kind == K_AT_CFA || kind == K_CFA_PLUS)
 			r->cfa[r->nr_cfa++] = (struct cfa_reg){ .off = (int32_t)off, .reg = (uint8_t)regno,
