@@ -750,6 +750,23 @@ static char *tree_text(struct pk_callchain *cc)
 	return text;
 }
 
+/* The two trees print alike (the whole one's root with `kids` children
+ * shown, 0: any); both and the pool let go. */
+static void same_then_free(struct pk_callchain *whole, struct pk_callchain *fast, struct pk__frame_pool *pool,
+			   size_t kids)
+{
+	char *a = tree_text(whole), *b = tree_text(fast);
+
+	if (kids)
+		assert_int_equal(pk_callchain_node_nr_children(pk_callchain_root(whole)), kids);
+	assert_string_equal(b, a);
+	free(a);
+	free(b);
+	pk_callchain_free(whole);
+	pk_callchain_free(fast);
+	pk__frame_pool_put(pool);
+}
+
 /*
  * Chains appended whole and as kept chains (the pool's frames, matched from
  * where each parts from the last) make the same tree, node for node, in
@@ -769,7 +786,6 @@ static void kept_appends_as_whole(void **state)
 	struct pk_callchain *whole, *fast;
 	size_t nr_last = 0;
 	uint64_t x = 0x9e3779b97f4a7c15ull;
-	char *a, *b;
 
 	(void)state;
 	assert_non_null(pool);
@@ -798,14 +814,7 @@ static void kept_appends_as_whole(void **state)
 		memcpy(last, chain, nr * sizeof(*chain));
 		nr_last = nr;
 	}
-	a = tree_text(whole);
-	b = tree_text(fast);
-	assert_string_equal(b, a);
-	free(a);
-	free(b);
-	pk_callchain_free(whole);
-	pk_callchain_free(fast);
-	pk__frame_pool_put(pool);
+	same_then_free(whole, fast, pool, 0);
 }
 
 /*
@@ -824,7 +833,6 @@ static void kept_append_searches_again(void **state)
 	const struct pk_callchain_frame *kept[8];
 	struct pk__frame_pool *pool = pk__frame_pool_new();
 	struct pk_callchain *whole, *fast;
-	char *a, *b;
 
 	(void)state;
 	assert_non_null(pool);
@@ -846,15 +854,7 @@ static void kept_append_searches_again(void **state)
 		assert_int_equal(pk__callchain_append(whole, &f[5], nr, 1, 1, false), 0);
 		assert_int_equal(pk__callchain_append_kept(fast, &kept[5], nr, 1, 1), 0);
 	}
-	a = tree_text(whole);
-	b = tree_text(fast);
-	assert_int_equal(pk_callchain_node_nr_children(pk_callchain_root(whole)), 7);
-	assert_string_equal(b, a);
-	free(a);
-	free(b);
-	pk_callchain_free(whole);
-	pk_callchain_free(fast);
-	pk__frame_pool_put(pool);
+	same_then_free(whole, fast, pool, 7);
 }
 
 /* A tree built to print (its nodes in an arena) takes the same chains as
