@@ -33,9 +33,11 @@ PK_API void pk_unwinder_free(struct pk_unwinder *u);
  * pk_unwinder_map - process `pid` maps the file at `path` over [start,
  * end) from file offset `pgoff` (a PERF_RECORD_MMAP2 of a file).  A
  * mapping overlapping earlier ones replaces the parts it covers, as the
- * kernel does.  Files are opened when an unwind first needs them; a
- * `path` that does not start with '/' maps memory with no file to read
- * (unwinding stops in it).
+ * kernel does; what the process's unwinding built (its modules, their
+ * open files and CFI) is let go only when the mapping covers one of its
+ * modules or a map looked up already.  Files are opened when an unwind
+ * first needs them; a `path` that does not start with '/' maps memory
+ * with no file to read (unwinding stops in it).
  * Returns 0, -EINVAL for an empty range or path, or -ENOMEM.
  */
 PK_API int pk_unwinder_map(struct pk_unwinder *u, uint32_t pid, uint64_t start, uint64_t end,
