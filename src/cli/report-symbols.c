@@ -33,8 +33,10 @@ bool report_needs_chains(const struct report_opts *o)
 
 bool report_needs_symbols(const struct report_opts *o)
 {
+	/* --hierarchy sizes the object column by whether each entry's
+	 * symbol resolved (perf's unresolved-address width), whatever keys */
 	if (o->format != -1 || o->callchain || o->syms || o->parent_on || o->exclude_other ||
-	    o->verbose || o->off_cpu || o->sort_sym)
+	    o->verbose || o->off_cpu || o->sort_sym || o->f3.hierarchy)
 		return true;
 	for (size_t i = 0; i < o->nr_keys; i++)
 		if (!key_without_symbols(o->keys[i]))

@@ -334,7 +334,7 @@ int report_parent_setup(struct report_opts *o, struct pk_data_reader *r);
 /*
  * report_needs_symbols (report-symbols.c) - once every option is set up:
  * whether anything the report prints depends on a symbol (a key, the call
- * graphs, --symbols, -p/-x, -v, an export format).  When not, the resolver
+ * graphs, --symbols, -p/-x, -v, --hierarchy's widths, an export format).  When not, the resolver
  * reads no symbols and the stack health, which judges stacks by their
  * symbols, is not counted.
  */

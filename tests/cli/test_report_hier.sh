@@ -152,3 +152,17 @@ check "... and only the kernel under them" \
 run report -i mixed.data --stdio -q --no-children --hierarchy --sort comm,dso --symbols hot_a
 expect_rc "--symbols without a sym level: taken" 0
 check "--symbols without a sym level: no entry, as perf" test -z "$(tr -d '\n' <<<"$out")"
+
+# An object column of short names: perf widens it to an address's 16
+# digits only for an entry whose symbol did not resolve, which it knows
+# whatever the keys (a static program named "w", user samples only: every
+# object shown is "w", every symbol resolved; perf's column stays at its
+# header's 13).
+printf 'volatile unsigned long n;\nint main(void) { for (unsigned long i = 0; i < 300000000ul; i++) n += i; return 0; }\n' >w.c
+if gcc -O1 -static -o w w.c 2>/dev/null &&
+	perf record -q -e cpu-clock:u -c 1000000 -o w.data -- ./w >/dev/null 2>&1; then
+	same_as_perf w.data --no-children --hierarchy -g none --sort pid,dso
+	same_as_perf w.data --no-children --hierarchy -g none --sort dso
+else
+	skip "a static program's recording" "gcc -static or perf record failed"
+fi
