@@ -40,11 +40,10 @@ struct memo {
 	/* The chain being appended is read through pointers to its frames:
 	 * pk__callchain_append_kept's are the pool's (kept: new nodes take
 	 * them as they are), pk__callchain_append's point into its frames at
-	 * `base` (fps, grown as needed; fp its first: frame fp[i] is base[i],
-	 * for the branch counts) */
+	 * `base` (fps, grown as needed: fps[i] is &base[i], for the branch
+	 * counts) */
 	bool kept;
 	const struct pk_callchain_frame *base;
-	const struct pk_callchain_frame *const *fp;
 	const struct pk_callchain_frame **fps;
 	size_t cap_fp;
 	/* Where the last append ended (its chain's last frame is last's), and

@@ -257,7 +257,7 @@ static struct pk_callchain_node *new_node(const struct memo *m, const struct pk_
 			pk__error_nomem("a call-chain frame");
 			return NULL;
 		}
-	if (m->branches && pk__branch_counts_new(&n->bc, m->base + (fp - m->fp), nr) < 0) {
+	if (m->branches && pk__branch_counts_new(&n->bc, m->base + (fp - m->fps), nr) < 0) {
 		node_drop(m->arena, n);
 		return NULL;
 	}
@@ -473,7 +473,6 @@ static bool point_at(struct memo *m, const struct pk_callchain_frame *frames, si
 	for (size_t i = 0; i < nr; i++)
 		m->fps[i] = &frames[i];
 	m->base = frames;
-	m->fp = m->fps;
 	return true;
 }
 
@@ -582,8 +581,8 @@ static bool trail_repeat(struct pk_callchain *cc, const struct pk_callchain_fram
 }
 
 /* A kept chain appended from where the last one's path and its own part
- * (resume_node), only the rest read (copied out of the pool): the tails of
- * one entry mostly share their first frames.  The tree is a whole append's. */
+ * (resume_node), only the rest matched: the tails of one entry mostly
+ * share their first frames.  The tree is a whole append's. */
 int pk__callchain_append_kept(struct pk_callchain *cc, const struct pk_callchain_frame *const *kept, size_t nr,
 			      uint64_t period, uint64_t count)
 {
