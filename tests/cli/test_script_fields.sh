@@ -210,8 +210,10 @@ else
 fi
 refused plain.data comm,ins_lat WEIGHT_STRUCT
 # bpf-output: a BPF output event's raw data, dumped 8 bytes a line with
-# "BPF string:" when it is one; flags: perf's empty flags column.
-perf record -q -e sched:sched_switch -c 1 -o sw.data -- "$W" hot 20 >/dev/null 2>&1
+# "BPF string:" when it is one; flags: perf's empty flags column.  The
+# workload's two processes wait on each other, so it switches every time:
+# a busy loop may run its 20 ms with no switch, and leave nothing to read.
+perf record -q -e sched:sched_switch -c 1 -o sw.data -- "$W" pingpong 8 >/dev/null 2>&1
 if python3 "$(dirname "$0")/rawfield-craft.py" bpf sw.data bpf.data >/dev/null 2>"$tmp/err"; then
 	same_as_perf bpf.data
 	same_as_perf bpf.data -F comm,bpf-output
