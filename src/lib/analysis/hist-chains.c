@@ -32,18 +32,26 @@ struct use {
 	uint32_t rec, k;
 };
 
+/* A chain's ref to an entry until the chains are indexed; the same slot
+ * then holds one of an entry's uses (pk__hist_chains_index moves the refs
+ * into the uses' order in place: the two never coexist). */
+union slot {
+	struct pk__hist_ref ref;
+	struct use use;
+};
+_Static_assert(sizeof(union slot) == sizeof(struct pk__hist_ref), "refs copied and compared as slots");
+
 struct pk__hist_chains {
 	struct rec *recs;
 	size_t nr_recs, cap_recs;
 	const struct pk_callchain_frame **frames;
 	size_t nr_frames, cap_frames;
-	struct pk__hist_ref *refs;	/* each chain's, in turn; NULL once indexed */
+	union slot *refs;	/* each chain's refs in turn; once indexed, the uses:
+				 * entry id i's at refs[at[i] .. at[i + 1]) */
 	size_t nr_refs, cap_refs;
 	uint32_t *table;	/* chain index + 1, 0 empty; at most half full */
 	size_t table_cap;
-	/* pk__hist_chains_index's: entry id i's uses at uses[at[i] .. at[i + 1]) */
-	uint32_t *at;
-	struct use *uses;
+	uint32_t *at;		/* pk__hist_chains_index's, NULL before */
 	size_t nr_ids;
 };
 
@@ -63,7 +71,6 @@ void pk__hist_chains_free(struct pk__hist_chains *t)
 	free(t->refs);
 	free(t->table);
 	free(t->at);
-	free(t->uses);
 	free(t);
 }
 
@@ -202,8 +209,73 @@ static void fit(void **a, size_t *cap, size_t nr, size_t size)
 	}
 }
 
+/* The chain whose refs hold slot p: the last with refs_at <= p, found
+ * from first[p / 64], the chain holding slot p rounded down to 64 (a chain
+ * holds 18 refs on average: a few steps). */
+static uint32_t rec_of(const struct pk__hist_chains *t, const uint32_t *first, size_t p)
+{
+	uint32_t r = first[p / 64];
+
+	while (r + 1 < t->nr_recs && t->recs[r + 1].refs_at <= p)
+		r++;
+	return r;
+}
+
+/* Each id's start in at[] (at[id] its count before): 0, or -EINVAL for a
+ * ref past nr_ids. */
+static int starts(struct pk__hist_chains *t, size_t nr_ids)
+{
+	for (size_t i = 0; i < t->nr_refs; i++) {	/* counts, then each id's start */
+		if (t->refs[i].ref.id >= nr_ids)
+			return pk__error(-EINVAL, "a histogram's call chains", "an entry beyond the %zu given",
+					 nr_ids);
+		t->at[t->refs[i].ref.id + 1]++;
+	}
+	for (size_t i = 0; i < nr_ids; i++)
+		t->at[i + 1] += t->at[i];
+	return 0;
+}
+
+/* Every ref moved to its use's slot, in place: each ref's id replaced by
+ * its slot (ids in turn, the chains' order kept within an id), then the
+ * cycles of that permutation followed, each slot's ref picked up before
+ * its use is put there.  `done` marks the slots that hold their use. */
+static void refs_to_uses(struct pk__hist_chains *t, const uint32_t *first, uint64_t *done)
+{
+	for (size_t i = 0; i < t->nr_refs; i++)
+		t->refs[i].ref.id = t->at[t->refs[i].ref.id]++;
+	for (size_t i = t->nr_ids; i > 0; i--)	/* each start moved to the next one's: back */
+		t->at[i] = t->at[i - 1];
+	t->at[0] = 0;
+	for (size_t p0 = 0; p0 < t->nr_refs; p0++) {
+		struct pk__hist_ref ref;
+		uint32_t rec;
+
+		if (done[p0 / 64] >> (p0 % 64) & 1)
+			continue;
+		ref = t->refs[p0].ref;
+		rec = rec_of(t, first, p0);
+		for (;;) {
+			size_t d = ref.id;
+			struct pk__hist_ref next = t->refs[d].ref;
+			uint32_t next_rec = d == p0 ? 0 : rec_of(t, first, d);
+
+			t->refs[d].use = (struct use){ rec, ref.k };
+			done[d / 64] |= 1ull << (d % 64);
+			if (d == p0)
+				break;
+			ref = next;
+			rec = next_rec;
+		}
+	}
+}
+
 int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids)
 {
+	uint64_t *done = NULL;
+	uint32_t *first = NULL;
+	int err;
+
 	if (t->at)
 		return 0;
 	free(t->table);	/* no chain comes after */
@@ -213,41 +285,27 @@ int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids)
 	fit((void **)&t->frames, &t->cap_frames, t->nr_frames, sizeof(*t->frames));
 	fit((void **)&t->refs, &t->cap_refs, t->nr_refs, sizeof(*t->refs));
 	if (nr_ids >= UINT32_MAX || !(t->at = pk__calloc(nr_ids + 1, sizeof(*t->at))) ||
-	    (t->nr_refs && !(t->uses = pk__reallocarray(NULL, t->nr_refs, sizeof(*t->uses))))) {
+	    !(done = pk__calloc(t->nr_refs / 64 + 1, sizeof(*done))) ||
+	    !(first = pk__calloc(t->nr_refs / 64 + 1, sizeof(*first)))) {
+		err = pk__error_nomem("a histogram's call chains");
+		goto out;
+	}
+	if ((err = starts(t, nr_ids)) < 0)
+		goto out;
+	for (size_t r = 0; r < t->nr_recs; r++)	/* the chain at each 64th slot */
+		for (size_t p = (t->recs[r].refs_at + 63) / 64 * 64; p < t->recs[r].refs_at + t->recs[r].nr_refs;
+		     p += 64)
+			first[p / 64] = (uint32_t)r;
+	t->nr_ids = nr_ids;
+	refs_to_uses(t, first, done);
+out:
+	if (err < 0) {
 		free(t->at);
 		t->at = NULL;
-		return pk__error_nomem("a histogram's call chains");
 	}
-	for (size_t i = 0; i < t->nr_refs; i++) {	/* counts, then each id's start */
-		if (t->refs[i].id >= nr_ids) {
-			free(t->at);
-			free(t->uses);
-			t->at = NULL;
-			t->uses = NULL;
-			return pk__error(-EINVAL, "a histogram's call chains", "an entry beyond the %zu given",
-					 nr_ids);
-		}
-		t->at[t->refs[i].id + 1]++;
-	}
-	for (size_t i = 0; i < nr_ids; i++)
-		t->at[i + 1] += t->at[i];
-	for (size_t r = 0; r < t->nr_recs; r++) {	/* in the order the chains came */
-		const struct rec *c = &t->recs[r];
-
-		for (size_t i = 0; i < c->nr_refs; i++) {
-			const struct pk__hist_ref *ref = &t->refs[c->refs_at + i];
-
-			t->uses[t->at[ref->id]++] = (struct use){ (uint32_t)r, ref->k };
-		}
-	}
-	for (size_t i = nr_ids; i > 0; i--)	/* each start moved to the next one's: back */
-		t->at[i] = t->at[i - 1];
-	t->at[0] = 0;
-	t->nr_ids = nr_ids;
-	free(t->refs);	/* what the uses say now */
-	t->refs = NULL;
-	t->nr_refs = t->cap_refs = 0;
-	return 0;
+	free(done);
+	free(first);
+	return err;
 }
 
 /* Chain c's tail from frame k appended to cc (its frames the pool's). */
@@ -265,8 +323,8 @@ static uint64_t period_of(const struct pk__hist_chains *t, uint32_t id)
 	uint64_t sum = 0;
 
 	for (uint32_t u = t->at[id]; u < t->at[id + 1]; u++)
-		if (t->uses[u].k < t->recs[t->uses[u].rec].nr_frames)
-			sum += t->recs[t->uses[u].rec].period;
+		if (t->refs[u].use.k < t->recs[t->refs[u].use.rec].nr_frames)
+			sum += t->recs[t->refs[u].use.rec].period;
 	return sum;
 }
 
@@ -283,15 +341,15 @@ int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool
 		return err;
 	if (t->at) {	/* indexed: the id's own uses */
 		for (uint32_t u = t->at[id]; !err && u < t->at[id + 1]; u++)
-			err = append_tail(t, &t->recs[t->uses[u].rec], t->uses[u].k, *out);
+			err = append_tail(t, &t->recs[t->refs[u].use.rec], t->refs[u].use.k, *out);
 	} else {	/* not yet: every chain looked through */
 		bool any = false;
 
 		for (size_t r = 0; !err && r < t->nr_recs; r++)
 			for (size_t i = 0; !err && i < t->recs[r].nr_refs; i++)
-				if (t->refs[t->recs[r].refs_at + i].id == id) {
+				if (t->refs[t->recs[r].refs_at + i].ref.id == id) {
 					any = true;
-					err = append_tail(t, &t->recs[r], t->refs[t->recs[r].refs_at + i].k, *out);
+					err = append_tail(t, &t->recs[r], t->refs[t->recs[r].refs_at + i].ref.k, *out);
 				}
 		if (!any || (min_period && pk_callchain_node_cumul(pk_callchain_root(*out)) < min_period)) {
 			pk_callchain_free(*out);
