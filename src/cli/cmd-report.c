@@ -55,6 +55,7 @@ struct report_run {
 	struct pk_stack_health *health;	/* report-health.c's count */
 	bool srclines;			/* a srcline or srcfile key: report-srcline.c per sample */
 	bool socket_out;		/* report_flags4_socket_out, the same for every sample */
+	bool width_syms;		/* report_width_syms: the samples' symbols for a width */
 	/* A zeroed sample with its size, copied to start each one: zeroing
 	 * in place took a `rep stos`, its start-up a tenth of report_sample */
 	struct pk_hist_sample blank;
@@ -277,6 +278,8 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	s.ip = !rs->loc.dso ? smp->ip : rs->loc.kernel ? rs->loc.addr : rs->loc.map_ip;
 	s.dso = dso_name(run, rs->loc.dso, s.pid, &nomem);
 	report_ksym_sample(&s, rs->loc.dso);
+	if (run->width_syms)
+		s.sym = report_width_sym(run->res, smp, rs, s.dso);
 	if (nomem || (run->srclines &&
 		      report_srcline_fill(&run->src, run->o, pk_resolver_maps(run->res), &rs->loc, &s) < 0))
 		return -ENOMEM;
@@ -467,6 +470,7 @@ static int setup(struct report_run *run)
 	run->srclines = report_srcline_wanted(run->o);
 	if (!report_needs_chains(run->o))	/* perf unwinds nothing then either */
 		pk_resolver_set_chains(run->res, false);
+	run->width_syms = report_width_syms(run->o);
 	if (!report_needs_symbols(run->o))
 		pk_resolver_set_symbols(run->res, false);	/* nor stack health: it judges by symbols */
 	else if ((err = report_health_new(run->o, &run->health)) < 0)

@@ -154,11 +154,13 @@ static struct widths entry_widths(const struct pk_hist *h, const struct report_o
 		if (e->s.sym) {
 			/* -v: perf's "0x...  o " before it, when resolved */
 			w.sym = max_int(w.sym, sym_len(e->s.sym) + 4 + (o->verbose ? ADDR_DIGITS + 2 + 3 : 0));
-		} else if (sym_shown) {
-			/* "[.] 0x" and the digits; an object column at least that wide.
-			 * perf does this for every entry it could not resolve; until
-			 * symbols resolve here, only where the symbol is shown. */
-			w.sym = max_int(w.sym, ADDR_DIGITS + 4 + 2);
+		} else {
+			/* "[.] 0x" and the digits; an object column at least that
+			 * wide, as perf makes it for every entry it could not
+			 * resolve (a report that reads no symbols still looks up
+			 * those of short-named objects: report_width_sym) */
+			if (sym_shown)
+				w.sym = max_int(w.sym, ADDR_DIGITS + 4 + 2);
 			w.dso = max_int(w.dso, !o->dsos && !o->f4.nr_widths ? ADDR_DIGITS : 0);
 		}
 	}

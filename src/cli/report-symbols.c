@@ -9,6 +9,8 @@
  */
 #include "report.h"
 
+#include <string.h>
+
 /* The keys a row can be told apart by without knowing any symbol. */
 static bool key_without_symbols(enum pk_hist_key k)
 {
@@ -42,4 +44,25 @@ bool report_needs_symbols(const struct report_opts *o)
 		if (!key_without_symbols(o->keys[i]))
 			return true;
 	return false;
+}
+
+bool report_width_syms(const struct report_opts *o)
+{
+	if (report_needs_symbols(o) || o->dsos || o->f4.nr_widths)
+		return false;
+	for (size_t i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PK_HIST_KEY_DSO)
+			return true;
+	return false;
+}
+
+const char *report_width_sym(struct pk_resolver *res, const struct pk_sample *smp,
+			     const struct pk_resolved_sample *rs, const char *dso)
+{
+	struct pk_location loc = { .size = sizeof(loc) };
+
+	if (!rs->loc.dso || !dso || strlen(dso) >= 16 ||
+	    pk_maps_resolve(pk_resolver_maps(res), rs->pid, smp->ip, rs->cpumode, &loc) < 0)
+		return NULL;
+	return loc.sym;
 }

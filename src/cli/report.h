@@ -341,6 +341,25 @@ int report_parent_setup(struct report_opts *o, struct pk_data_reader *r);
 bool report_needs_symbols(const struct report_opts *o);
 
 /*
+ * report_width_syms (report-symbols.c) - whether a report that reads no
+ * symbols still looks up its samples' own (report_width_sym): an object
+ * column shows, which perf widens to an address's 16 digits for an entry
+ * whose symbol did not resolve (unless --dsos or -w fix it).
+ */
+bool report_width_syms(const struct report_opts *o);
+
+/*
+ * report_width_sym (report-symbols.c) - with report_width_syms: the symbol
+ * of the sample's own address, looked up in its map, when its object's
+ * name `dso` is shorter than 16 characters (a longer one keeps the column
+ * that wide already, kallsyms' among them: it is never read); NULL when
+ * it has none or the lookup is not needed.  Only the column's width uses
+ * it.
+ */
+const char *report_width_sym(struct pk_resolver *res, const struct pk_sample *smp,
+			     const struct pk_resolved_sample *rs, const char *dso);
+
+/*
  * report_needs_chains (report-symbols.c) - once every option is set up:
  * whether anything the report prints depends on a sample's call chain
  * (graphs, children, the parent key and -x, --branch-history, --off-cpu,

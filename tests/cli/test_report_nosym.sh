@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # test_report_nosym.sh - a report that shows no symbol reads none: with
 # keys of threads, DSOs and CPUs only and no call graph, perfkit report
-# reads no kallsyms (nor symbol tables), and still prints perf's
-# table on the same file; a key that shows symbols reads them as before.
+# reads no kallsyms (nor symbol tables, but those of objects whose names
+# are shorter than an address: the column's width), and still prints
+# perf's table on the same file; a key that shows symbols reads them as
+# before.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -24,6 +26,26 @@ else
 	same_as_perf g.data -g none --sort dso
 	same_as_perf g.data --no-children -g none --sort pid,cpu
 	same_as_perf g.data --no-children -g none --sort comm,dso -n --percent-limit 1
+	# The object column: perf widens it to an address's 16 digits for an
+	# entry whose symbol did not resolve, so a short-named object's
+	# samples are still looked up (a stripped static program "w", user
+	# samples only: 16 wide; not stripped, "ws": its header's 13; two
+	# sources, so that no build-id cache gives w the symbols of ws).
+	printf 'volatile unsigned long n;\nint main(void) { for (unsigned long i = 0; i < 300000000ul; i++) n += i; return 0; }\n' >w.c
+	sed 's/n += i/n ^= i/' w.c >ws.c
+	if gcc -O1 -static -s -o w w.c 2>/dev/null && gcc -O1 -static -o ws ws.c &&
+		perf record -q -e cpu-clock:u -c 1000000 -o w.data -- ./w >/dev/null 2>&1 &&
+		perf record -q -e cpu-clock:u -c 1000000 -o ws.data -- ./ws >/dev/null 2>&1; then
+		for f in w.data ws.data; do
+			same_as_perf $f --no-children --sort pid,dso
+			same_as_perf $f --no-children --sort dso
+			same_as_perf $f --no-children -F overhead,dso
+			same_as_perf $f --no-children --sort dso -F overhead,comm
+		done
+		same_as_perf w.data --no-children --sort dso --dsos w
+	else
+		skip "a static program's recordings" "gcc -static or perf record failed"
+	fi
 fi
 
 # opened FILE ARGS...: the files report -i FILE ARGS opens, one a line.
