@@ -141,8 +141,9 @@ PK_API void pk_resolver_set_caller_order(struct pk_resolver *res, bool on);
  * pk_resolver_set_symbols - with `on` false, locations (the sample's and
  * every frame's) get their map, DSO and map_ip but no symbol: loc.sym is
  * NULL, loc.addr the ip, and no symbol table, kallsyms or debug
- * information is read, for callers that show only DSOs, threads or CPUs
- * (report --sort comm,dso).  On by default.  DWARF unwinding is
+ * information is read (kallsyms only for a kernel address past the
+ * kernel map's recorded end: pk_maps_find), for callers that show only
+ * DSOs, threads or CPUs (report --sort comm,dso).  On by default.  DWARF unwinding is
  * unaffected; its frames get no inlined functions while off.
  */
 PK_API void pk_resolver_set_symbols(struct pk_resolver *res, bool on);

@@ -169,8 +169,10 @@ PK_API int pk_maps_process(struct pk_maps *m, const struct pk_record *r);
  * pk_maps_resolve - where `ip`, sampled in process `pid` with `cpumode`
  * (the PERF_RECORD_MISC_CPUMODE_MASK bits of the sample's header.misc),
  * is: the map live for it now (follow records in time order), its DSO,
- * and the function holding it.  Kernel samples look in the kernel's maps;
- * guest and hypervisor samples find none.  A DSO's symbols are loaded on
+ * and the function holding it.  Kernel samples look in the kernel's maps,
+ * the kernel's own reaching past its MMAP's end (_etext) to the end of its
+ * last kallsyms symbol, as perf's does once kallsyms loads (init text:
+ * an idle chain's start_kernel); guest and hypervisor samples find none.  A DSO's symbols are loaded on
  * its first resolve and shared by every process mapping it: an ELF file's
  * .symtab (else .dynsym), preferring a separate debug file found by the
  * lookup hook, in the build-id cache (pk_maps_set_buildid_cache), by
@@ -204,7 +206,9 @@ PK_API int pk_maps_resolve_data(struct pk_maps *m, uint32_t pid, uint64_t addr, 
 
 /*
  * pk_maps_find - the map part of pk_maps_resolve without loading any
- * symbols (perf's thread__find_map): loc->dso, loc->kernel and
+ * symbols (perf's thread__find_map), but the kernel's when a kernel ip
+ * lies past its map's recorded end (they tell where the map ends, as
+ * above): loc->dso, loc->kernel and
  * loc->map_ip as pk_maps_resolve gives them; loc->addr stays ip and
  * loc->sym NULL.  A DSO's symfile is then still NULL when no resolve has
  * loaded it yet, as perf's dso->adjust_symbols is 0 until it loads one.

@@ -639,6 +639,41 @@ static uint64_t map_ip(const struct map *map, uint64_t ip)
 	}
 }
 
+/*
+ * A kernel-mode ip past the end of the kernel's text map (its MMAP ends at
+ * _etext): perf sizes that map to its kallsyms symbols once they load
+ * (map__fixup_end), so init text and what follows up to the last symbol
+ * kept is the kernel's (a swapper chain's start_kernel); the kernel's
+ * symbols are loaded to tell.  NULL when ip is past them, or the map
+ * before ip is another.
+ */
+static const struct map *kernel_tail(struct pk_maps *m, uint64_t ip)
+{
+	struct proc *p = find(m, KERNEL_PID);
+	const struct map *k;
+	uint64_t start, end;
+	size_t lo = 0, hi;
+
+	if (!p)
+		return NULL;
+	hi = p->nr;
+	while (lo < hi) {	/* the last map that starts at or below ip */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || (k = &p->maps[lo - 1])->dso->kind != PK__DSO_KERNEL)
+		return NULL;
+	load(m, k->dso);
+	if (!k->dso->syms || pk__symtab_span(k->dso->syms, &start, &end) < 0 ||
+	    ip - k->dso->text_delta >= end)
+		return NULL;
+	return k;
+}
+
 /* The map live for ip, loc filled as far as it goes without symbols. */
 static int find_map(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		    struct pk_location *loc, const struct map **out)
@@ -653,6 +688,8 @@ static int find_map(struct pk_maps *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	/* Guest and hypervisor samples have no maps here, as in perf without --guest. */
 	if (kernel || cpumode == PERF_RECORD_MISC_USER)
 		map = map_at(m, kernel ? KERNEL_PID : pid, ip);
+	if (!map && kernel)
+		map = kernel_tail(m, ip);
 	if (!map)
 		return -ENOENT;
 	loc->dso = &map->dso->pub;

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""kip-craft.py IN OUT ADDR...: a copy of the perf.data file IN (this
+machine's byte order, one event first) whose idle task's samples (pid
+0) with at least two kernel frames in their call chains have, in turn,
+their last kernel frame
+set to each ADDR (hex), each ADDR on its own sample, so that report and
+script resolve kernel addresses chosen around the kernel map's end (init
+text, the gap after _etext, the last kallsyms symbol's end).  Prints the
+number of frames set."""
+import struct
+import sys
+
+SAMPLE_IDENTIFIER, CALLCHAIN, READ = 1 << 16, 1 << 5, 1 << 4
+# the one-word fields before CALLCHAIN, in the record's order
+WORDS = (SAMPLE_IDENTIFIER, 1 << 0, 1 << 1, 1 << 2, 1 << 3, 1 << 6, 1 << 9, 1 << 7, 1 << 8)
+
+
+def main():
+    src, dst, addrs = sys.argv[1], sys.argv[2], [int(a, 16) for a in sys.argv[3:]]
+    b = bytearray(open(src, 'rb').read())
+    attr_off, = struct.unpack_from('<Q', b, 24)
+    data_off, data_size = struct.unpack_from('<QQ', b, 40)
+    stype, = struct.unpack_from('<Q', b, attr_off + 24)
+    if not stype & CALLCHAIN or not stype & 2 or stype & READ:
+        sys.exit('kip-craft: IN must have call chains, TID and no read values')
+    p, done = data_off, 0
+    while p < data_off + data_size and done < len(addrs):
+        t, misc, size = struct.unpack_from('<IHH', b, p)
+        tid_at = p + 8 + 8 * sum(1 for bit in WORDS[:2] if stype & bit)
+        if t == 9 and misc & 7 == 1 and struct.unpack_from('<I', b, tid_at)[0] == 0:
+            q = p + 8 + 8 * sum(1 for bit in WORDS if stype & bit)
+            nr, = struct.unpack_from('<Q', b, q)
+            ips = struct.unpack_from('<%dQ' % nr, b, q + 8)
+            kernel = [i for i, v in enumerate(ips) if 0xffff000000000000 <= v < 0xfffffffffffff000]
+            if len(kernel) >= 2:
+                struct.pack_into('<Q', b, q + 8 + 8 * kernel[-1], addrs[done])
+                done += 1
+        p += size
+    open(dst, 'wb').write(b)
+    print(done)
+
+
+main()
