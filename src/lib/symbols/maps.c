@@ -467,15 +467,12 @@ int pk_maps_process(struct pk_maps *m, const struct pk_record *r)
 	}
 }
 
-static const struct map *map_at(struct pk_maps *m, uint32_t pid, uint64_t ip)
+/* p's last map that starts at or below ip (it may end before), or NULL. */
+static const struct map *map_before(const struct proc *p, uint64_t ip)
 {
-	struct proc *p = find(m, pid);
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = p ? p->nr : 0;
 
-	if (!p)
-		return NULL;
-	hi = p->nr;
-	while (lo < hi) {	/* the last map that starts at or below ip */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (p->maps[mid].start <= ip)
@@ -483,9 +480,14 @@ static const struct map *map_at(struct pk_maps *m, uint32_t pid, uint64_t ip)
 		else
 			hi = mid;
 	}
-	if (!lo || ip >= p->maps[lo - 1].end)
-		return NULL;
-	return &p->maps[lo - 1];
+	return lo ? &p->maps[lo - 1] : NULL;
+}
+
+static const struct map *map_at(struct pk_maps *m, uint32_t pid, uint64_t ip)
+{
+	const struct map *map = map_before(find(m, pid), ip);
+
+	return map && ip < map->end ? map : NULL;
 }
 
 int pk_maps_hit(struct pk_maps *m, uint32_t pid, uint64_t ip, bool kernel)
@@ -649,23 +651,10 @@ static uint64_t map_ip(const struct map *map, uint64_t ip)
  */
 static const struct map *kernel_tail(struct pk_maps *m, uint64_t ip)
 {
-	struct proc *p = find(m, KERNEL_PID);
-	const struct map *k;
+	const struct map *k = map_before(find(m, KERNEL_PID), ip);
 	uint64_t start, end;
-	size_t lo = 0, hi;
 
-	if (!p)
-		return NULL;
-	hi = p->nr;
-	while (lo < hi) {	/* the last map that starts at or below ip */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->maps[mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || (k = &p->maps[lo - 1])->dso->kind != PK__DSO_KERNEL)
+	if (!k || k->dso->kind != PK__DSO_KERNEL)
 		return NULL;
 	load(m, k->dso);
 	if (!k->dso->syms || pk__symtab_span(k->dso->syms, &start, &end) < 0 ||
