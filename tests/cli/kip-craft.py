@@ -16,8 +16,20 @@ SAMPLE_IDENTIFIER, CALLCHAIN, READ = 1 << 16, 1 << 5, 1 << 4
 WORDS = (SAMPLE_IDENTIFIER, 1 << 0, 1 << 1, 1 << 2, 1 << 3, 1 << 6, 1 << 9, 1 << 7, 1 << 8)
 
 
+def frames(ips, user):
+    """The indexes of a chain's kernel frames, or its user frames (those
+    after the user context marker)."""
+    if not user:
+        return [i for i, v in enumerate(ips) if 0xffff000000000000 <= v < 0xfffffffffffff000]
+    marks = [i for i, v in enumerate(ips) if v == 0xfffffffffffffe00]
+    return list(range(marks[0] + 1, len(ips))) if marks else []
+
+
 def main():
-    src, dst, addrs = sys.argv[1], sys.argv[2], [int(a, 16) for a in sys.argv[3:]]
+    args = sys.argv[1:]
+    user = args[:1] == ['--user']
+    args = args[1:] if user else args
+    src, dst, addrs = args[0], args[1], [int(a, 16) for a in args[2:]]
     b = bytearray(open(src, 'rb').read())
     attr_off, = struct.unpack_from('<Q', b, 24)
     data_off, data_size = struct.unpack_from('<QQ', b, 40)
@@ -28,13 +40,13 @@ def main():
     while p < data_off + data_size and done < len(addrs):
         t, misc, size = struct.unpack_from('<IHH', b, p)
         tid_at = p + 8 + 8 * sum(1 for bit in WORDS[:2] if stype & bit)
-        if t == 9 and misc & 7 == 1 and struct.unpack_from('<I', b, tid_at)[0] == 0:
+        if t == 9 and misc & 7 == (2 if user else 1) and (user or struct.unpack_from('<I', b, tid_at)[0] == 0):
             q = p + 8 + 8 * sum(1 for bit in WORDS if stype & bit)
             nr, = struct.unpack_from('<Q', b, q)
             ips = struct.unpack_from('<%dQ' % nr, b, q + 8)
-            kernel = [i for i, v in enumerate(ips) if 0xffff000000000000 <= v < 0xfffffffffffff000]
-            if len(kernel) >= 2:
-                struct.pack_into('<Q', b, q + 8 + 8 * kernel[-1], addrs[done])
+            at = frames(ips, user)
+            if len(at) >= 2:
+                struct.pack_into('<Q', b, q + 8 + 8 * at[-1], addrs[done])
                 done += 1
         p += size
     open(dst, 'wb').write(b)

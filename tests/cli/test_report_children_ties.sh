@@ -10,6 +10,7 @@
 # both share a Children total and mix the two rules (a plain sort put some
 # of them elsewhere: in about one recording of three, hence five).
 # Compared whole, chains included, callee and caller order; the tip aside.
+# And unresolved addresses that tie, in perf's signed order.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -38,5 +39,26 @@ for i in 1 2 3 4 5; do
 	theirs=$(perf report -i "pp$i.data" --stdio -g none --sort pid,sym 2>/dev/null | grep -E '^ +[0-9.]+%')
 	ours=$("$PERFKIT" report -i "pp$i.data" --stdio -g none --sort pid,sym 2>/dev/null | grep -E '^ +[0-9.]+%')
 	check "pp$i.data: and by pid,sym (each process its own rows), as perf" test -n "$ours" -a "$theirs" = "$ours"
+done
+
+# Unresolved addresses of one sample each tie: perf orders them by
+# (int64_t)(b - a), so the garbage a frame-pointer walk finds at or above
+# 2^63 comes before user space's (kip-craft.py --user sets eight user
+# frames, each on its own sample; equal periods from -c).
+perf record -q -g -e cpu-clock:u -c 200000 -o u.data -- "$W" hot 300 >/dev/null 2>&1
+n=$(python3 "$(dirname "$0")/kip-craft.py" --user u.data uc.data 8000000000001000 aee822788a440028 \
+	fb0101010000002a 10 7fff00001234 c3c0310375400000 bebebebe00003f34 20)
+check "kip-craft.py --user set $n of 8 frames" test "$n" = 8
+for args in "" "-g none" "-g none --sort dso,sym" "--no-children --sort sym"; do
+	# shellcheck disable=SC2086
+	theirs=$(perf report -i uc.data --stdio $args 2>/dev/null | grep -v 'Tip:\|perf report --')
+	# shellcheck disable=SC2086
+	ours=$("$PERFKIT" report -i uc.data --stdio $args 2>/dev/null | grep -v 'Tip:\|perfkit report --')
+	if [ -n "$ours" ] && [ "$theirs" = "$ours" ]; then
+		ok "uc.data: report $args equals perf's, its garbage addresses in perf's order"
+	else
+		not_ok "uc.data: report $args equals perf's, its garbage addresses in perf's order"
+		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
+	fi
 done
 done_testing

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hist-sort.c - a histogram's entries in perf report's output order: its
+ * fields and keys (pk_hist_set_order, or Overhead and the keys), in
+ * children mode Children first with perf's caller-above-callee rule for
+ * one thread's ties, and the rest in perf's collapsed order (unresolved
+ * symbols by address).  Where perf's comparison is no order (that rule,
+ * or unresolved addresses 2^63 apart) the entries go through perf's own
+ * trees (hist-tree.c) instead of a sort.
+ */
+#include "perfkit.h"
+#include "sys/sys.h"
+#include "hist-int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a == b ? 0 : a > b ? -1 : 1;
+}
+
+/* Two unresolved addresses, the lower first, as perf's _sort__addr_cmp
+ * orders them: by the sign of their difference as an int64_t, so an
+ * address at or above 2^63 (the kernel's, or a user chain's garbage)
+ * comes before user space's, and addresses 2^63 or more apart compare the
+ * other way round: no order then (addr_wraps). */
+static int cmp_ip(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return d < 0 ? -1 : d > 0;
+}
+
+/* Whether cmp_ip is no order among the unresolved entries: some of them
+ * 2^63 or more apart.  perf's entries then follow its trees, each built
+ * by insertion (pk_hist_sort). */
+static bool addr_wraps(const struct pk_hist *h)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	if (!h->use[PK_HIST_KEY_SYM])
+		return false;
+	for (size_t i = 0; i < h->nr; i++) {
+		if (h->entries[i].s.sym)
+			continue;
+		lo = h->entries[i].s.ip < lo ? h->entries[i].s.ip : lo;
+		hi = h->entries[i].s.ip > hi ? h->entries[i].s.ip : hi;
+	}
+	return lo <= hi && (int64_t)(hi - lo) < 0;
+}
+
+/* perf's caller-above-callee rule for equal period_acc of one thread. */
+static int cmp_depth(const struct pk_hist *sorting, const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	if (sorting->children && sorting->order != PK_HIST_CHAIN_UNORDERED && a->s.pid == b->s.pid &&
+	    a->s.tid == b->s.tid && a->max_depth != b->max_depth)
+		return (a->max_depth > b->max_depth) == (sorting->order == PK_HIST_CHAIN_CALLER_FIRST) ? -1 : 1;
+	return 0;
+}
+
+/* An output field's value in an entry, and in a member's pair. */
+static uint64_t field_value(int what, const struct pk_hist_entry *e)
+{
+	switch (what) {
+	case PK_HIST_ORDER_OVERHEAD_SYS: return e->period_sys;
+	case PK_HIST_ORDER_OVERHEAD_US: return e->period_us;
+	case PK_HIST_ORDER_OVERHEAD_GUEST_SYS: return e->period_guest_sys;
+	case PK_HIST_ORDER_OVERHEAD_GUEST_US: return e->period_guest_us;
+	case PK_HIST_ORDER_SAMPLES: return e->nr_samples;
+	default: return e->period;
+	}
+}
+
+static uint64_t pair_value(int what, const struct pk_hist_pair *p)
+{
+	switch (what) {
+	case PK_HIST_ORDER_OVERHEAD_SYS: return p->period_sys;
+	case PK_HIST_ORDER_OVERHEAD_US: return p->period_us;
+	case PK_HIST_ORDER_OVERHEAD_GUEST_SYS: return p->period_guest_sys;
+	case PK_HIST_ORDER_OVERHEAD_GUEST_US: return p->period_guest_us;
+	case PK_HIST_ORDER_SAMPLES: return p->nr_samples;
+	default: return p->period;
+	}
+}
+
+/* perf's __hpp__sort: the field, then (a group) each member's in turn. */
+static int cmp_field(const struct pk_hist *sorting, int what, const struct pk_hist_entry *a,
+		     const struct pk_hist_entry *b)
+{
+	int c = cmp_u64_desc(field_value(what, a), field_value(what, b));
+
+	for (size_t i = 0; !c && a->pairs && b->pairs && i < sorting->nr_slots; i++)
+		c = cmp_u64_desc(pair_value(what, &a->pairs[i]), pair_value(what, &b->pairs[i]));
+	return c;
+}
+
+/* One item of pk_hist_set_order's list. */
+static int cmp_order(const struct pk_hist *sorting, int what, const struct pk_hist_entry *a,
+		     const struct pk_hist_entry *b)
+{
+	int c;
+
+	if (what == PK_HIST_ORDER_CHILDREN) {
+		c = cmp_u64_desc(a->period_acc, b->period_acc);
+		return c ? c : cmp_depth(sorting, a, b);
+	}
+	if (what < PK_HIST_ORDER_NR)
+		return cmp_field(sorting, what, a, b);
+	if (what == PK_HIST_ORDER_KEY(PK_HIST_KEY_IPC_NULL))
+		return pk__hist_sym_addr_cmp(sorting->use, a, b);
+	return pk__hist_cmp_key((enum pk_hist_key)(what - PK_HIST_ORDER_KEY(0)), a, b);
+}
+
+/* perf's hist_entry__sort: its output fields and keys, no more. */
+static int cmp_output(const void *pa, const void *pb, void *arg)
+{
+	const struct pk_hist_entry *a = pa, *b = pb;
+	const struct pk_hist *sorting = arg;
+	int c;
+
+	if (sorting->nr_sort_by) {
+		for (size_t i = 0; i < sorting->nr_sort_by; i++)
+			if ((c = cmp_order(sorting, sorting->sort_by[i], a, b)))
+				return c;
+	} else {
+		if (sorting->children && a->period_acc != b->period_acc)
+			return a->period_acc > b->period_acc ? -1 : 1;
+		/* perf: of one thread's entries, the caller above the callee. */
+		if ((c = cmp_depth(sorting, a, b)) || (c = cmp_field(sorting, PK_HIST_ORDER_OVERHEAD, a, b)))
+			return c;
+		for (size_t i = 0; i < sorting->nr_keys; i++)
+			if ((c = sorting->keys[i] == PK_HIST_KEY_IPC_NULL ?
+				 pk__hist_sym_addr_cmp(sorting->use, a, b) :
+				 pk__hist_cmp_key(sorting->keys[i], a, b)))
+				return c;
+	}
+	return 0;
+}
+
+static int cmp_entries(const void *pa, const void *pb, void *arg)
+{
+	const struct pk_hist_entry *a = pa, *b = pb;
+	const struct pk_hist *sorting = arg;
+	int c = cmp_output(a, b, arg);
+
+	if (c)
+		return c;
+	/* perf keeps its collapsed order for the rest: unresolved symbols by
+	 * address, lowest first (its input and collapse trees put the lower
+	 * address left, and its output tree keeps equal entries in order),
+	 * compared as perf does, by their signed difference (cmp_ip). */
+	if (sorting->use[PK_HIST_KEY_SYM] && !a->s.sym && a->s.ip != b->s.ip)
+		return cmp_ip(a->s.ip, b->s.ip);
+	return 0;
+}
+
+/* perf's collapsed order, in which its entries go into the output tree:
+ * the keys, but symbols by address (unresolved ones by ip, after the
+ * resolved), of one dso when dso is no key. */
+static int cmp_collapsed(const void *pa, const void *pb, void *arg)
+{
+	const struct pk_hist_entry *a = pa, *b = pb;
+	const struct pk_hist *sorting = arg;
+	int c;
+
+	for (size_t i = 0; i < sorting->nr_keys; i++) {
+		if (sorting->keys[i] != PK_HIST_KEY_SYM && sorting->keys[i] != PK_HIST_KEY_IPC_NULL) {
+			if ((c = pk__hist_cmp_key(sorting->keys[i], a, b)))
+				return c;
+			continue;
+		}
+		if (!a->s.sym && !b->s.sym)
+			c = cmp_ip(a->s.ip, b->s.ip);	/* lowest first */
+		else if (!a->s.sym || !b->s.sym)
+			c = a->s.sym ? -1 : 1;
+		else if (!sorting->use[PK_HIST_KEY_DSO] && (c = pk__hist_cmp_key(PK_HIST_KEY_DSO, a, b)))
+			return c;
+		else
+			c = cmp_u64_desc(b->s.sym_start, a->s.sym_start);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+int pk_hist_set_order(struct pk_hist *h, const int *order, size_t nr)
+{
+	if (nr > sizeof(h->sort_by) / sizeof(h->sort_by[0]))
+		return pk__error(-EINVAL, "a histogram's order", "%zu fields (at most %zu)", nr,
+				 sizeof(h->sort_by) / sizeof(h->sort_by[0]));
+	for (size_t i = 0; i < nr; i++)
+		if ((order[i] < 0 || order[i] >= PK_HIST_ORDER_NR) &&
+		    (order[i] < PK_HIST_ORDER_KEY(0) || order[i] >= PK_HIST_ORDER_KEY(PK_HIST_KEY_NR)))
+			return pk__error(-EINVAL, "a histogram's order", "unknown field %d", order[i]);
+	memcpy(h->sort_by, order, nr * sizeof(*order));
+	h->nr_sort_by = nr;
+	return 0;
+}
+
+void pk_hist_set_chain_order(struct pk_hist *h, enum pk_hist_chain_order order)
+{
+	h->order = order;
+}
+
+int pk_hist_sort(struct pk_hist *h)
+{
+	/* No entry is looked up from here on: its keys and table go (the
+	 * entries hold what they are shown by). */
+	free(h->table);
+	free(h->ekeys);
+	free(h->k2s);
+	h->table = NULL;
+	h->ekeys = NULL;
+	h->k2s = NULL;
+	h->table_cap = 0;
+	/* Deferred chains: each entry's listed by its ref, which the sort
+	 * does not change (out of memory, a tree looks through them all). */
+	if (h->deferred && !h->sorted)
+		(void)pk__hist_chains_index(h->deferred, h->nr);
+	/* Children mode's depth rule makes perf's comparison intransitive,
+	 * and so do unresolved addresses 2^63 apart: only its own insertions
+	 * give its order (its input tree, made as the entries were, read
+	 * into its collapse tree, read into its output tree). */
+	bool wraps = h->nr && addr_wraps(h);
+
+	if (h->nr && (h->children || wraps)) {
+		int err = 0;
+
+		/* (perf collapses its input tree into another only for a key
+		 * with a collapse function of its own: comm, srcline, srcfile) */
+		if (wraps && !(err = pk__hist_tree_order(h->entries, h->nr, cmp_collapsed, h)) &&
+		    (h->use[PK_HIST_KEY_COMM] || h->use[PK_HIST_KEY_SRCLINE] || h->use[PK_HIST_KEY_SRCFILE]))
+			err = pk__hist_tree_order(h->entries, h->nr, cmp_collapsed, h);
+		else if (!wraps)
+			qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_collapsed, h);
+		if (!err)
+			err = pk__hist_tree_order(h->entries, h->nr, cmp_output, h);
+		if (err < 0) {	/* the nearest order a sort gives */
+			qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_entries, h);
+			h->sorted = true;
+			return err;
+		}
+	} else if (h->nr) {	/* an empty histogram has no array at all */
+		qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_entries, h);
+	}
+	/* The table indexes the old order: no entry may be added any more. */
+	h->sorted = true;
+	return 0;
+}
