@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""kip-craft.py IN OUT ADDR...: a copy of the perf.data file IN (this
-machine's byte order, one event first) whose idle task's samples (pid
-0) with at least two kernel frames in their call chains have, in turn,
-their last kernel frame
-set to each ADDR (hex), each ADDR on its own sample, so that report and
-script resolve kernel addresses chosen around the kernel map's end (init
-text, the gap after _etext, the last kallsyms symbol's end).  Prints the
+"""kip-craft.py [--user] IN OUT ADDR...: a copy of the perf.data file IN
+(this machine's byte order, one event first) whose kernel-mode samples
+with at least two kernel frames in their call chains have, in turn,
+their last kernel frame set to each ADDR (hex), each ADDR on its own
+sample, so that report and script resolve kernel addresses chosen
+around the kernel map's end (init text, the gap after _etext, the last
+kallsyms symbol's end).  With --user, user-mode samples with at least
+two user frames have their last user frame set instead (the garbage a
+frame-pointer walk can find: addresses at or above 2^63).  Prints the
 number of frames set."""
 import struct
 import sys
@@ -34,13 +36,12 @@ def main():
     attr_off, = struct.unpack_from('<Q', b, 24)
     data_off, data_size = struct.unpack_from('<QQ', b, 40)
     stype, = struct.unpack_from('<Q', b, attr_off + 24)
-    if not stype & CALLCHAIN or not stype & 2 or stype & READ:
-        sys.exit('kip-craft: IN must have call chains, TID and no read values')
+    if not stype & CALLCHAIN or stype & READ:
+        sys.exit('kip-craft: IN must have call chains and no read values')
     p, done = data_off, 0
     while p < data_off + data_size and done < len(addrs):
         t, misc, size = struct.unpack_from('<IHH', b, p)
-        tid_at = p + 8 + 8 * sum(1 for bit in WORDS[:2] if stype & bit)
-        if t == 9 and misc & 7 == (2 if user else 1) and (user or struct.unpack_from('<I', b, tid_at)[0] == 0):
+        if t == 9 and misc & 7 == (2 if user else 1):
             q = p + 8 + 8 * sum(1 for bit in WORDS if stype & bit)
             nr, = struct.unpack_from('<Q', b, q)
             ips = struct.unpack_from('<%dQ' % nr, b, q + 8)

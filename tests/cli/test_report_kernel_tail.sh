@@ -3,11 +3,13 @@
 # test_report_kernel_tail.sh - the kernel's map reaches past its MMAP's
 # end (_etext) to the end of the last kallsyms symbol perf keeps, as perf
 # 6.1 sizes it once kallsyms loads: a system-wide recording's idle chains
-# through init text (start_kernel, x86_64_start_kernel) and copies whose
-# kernel frames kip-craft.py set to addresses around that end (the gap
-# after _etext, init text, the last symbol's page, the next page, below
-# _text) give perf's report and script; before, they were [unknown].
+# through init text (start_kernel, x86_64_start_kernel), and a copy of a
+# page-faulting workload's recording whose kernel frames kip-craft.py set
+# to addresses around that end (the gap after _etext, init text, the last
+# symbol's page, the next page, below _text), give perf's report and
+# script; before, they were [unknown].
 . "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -36,15 +38,22 @@ same_script() {
 # The idle task's samples only: what else runs meanwhile (other tests)
 # may leave stacks of freed binaries and garbage frames, whose ties are
 # another question, as is the children table's order of ties under a
-# --comm filter.
+# --comm filter.  A machine kept busy may give the idle task no sample.
 perf record -q -a -g -o a.data -- sleep 0.3 >/dev/null 2>&1
-same_as_perf a.data --no-children --comm swapper
-same_as_perf a.data --no-children --comm swapper --sort dso,sym -g caller
-same_as_perf a.data -g none --comm swapper --sort dso
-same_script a.data --comms swapper
-run script -i a.data --comms swapper -F ip,sym,dso
-check "a.data: the idle chains pass init text (start_kernel)" grep -q ' start_kernel (' <<<"$out"
+if perf script -i a.data --comms swapper 2>/dev/null | grep -q ' start_kernel'; then
+	same_as_perf a.data --no-children --comm swapper
+	same_as_perf a.data --no-children --comm swapper --sort dso,sym -g caller
+	same_as_perf a.data -g none --comm swapper --sort dso
+	same_script a.data --comms swapper
+	run script -i a.data --comms swapper -F ip,sym,dso
+	check "a.data: the idle chains pass init text (start_kernel)" grep -q ' start_kernel (' <<<"$out"
+else
+	skip "a system-wide recording's idle chains" "no idle sample through start_kernel (a busy machine)"
+fi
 
+# A workload faulting pages in: kernel samples, their chains through the
+# fault handler (each of those crafted below).
+perf record -q -g -e cpu-clock -F 4000 -o k.data -- "$PERFKIT_WORKLOAD" pages 20000 >/dev/null 2>&1
 # The addresses: perf keeps kallsyms' T, W, D and B symbols; the last of
 # the kernel's (before the modules) ends at the page after its own.
 k() { awk -v s="$1" '$3 == s { print $1; exit }' /proc/kallsyms; }
@@ -56,13 +65,18 @@ etext, sinit, text, last = (int(a, 16) for a in sys.argv[1:])
 end = (last + 4095) // 4096 * 4096 + 4096
 print(" ".join("%x" % a for a in (etext + 0x40, sinit + 0x10, end - 1, end, end + 0x10000, text - 0x10000)))
 ' "$(k _etext)" "$(k _sinittext)" "$(k _text)" "$last")
-n=$(python3 "$(dirname "$0")/kip-craft.py" a.data c.data "$@")
+n=$(python3 "$(dirname "$0")/kip-craft.py" k.data c.data "$@")
 check "kip-craft.py set $n of $# frames" test "$n" = $#
-same_script c.data --comms swapper -F ip,sym,dso
-same_script c.data --comms swapper
-same_as_perf c.data --no-children --comm swapper
-same_as_perf c.data --no-children -g none --comm swapper --sort dso,sym
-run script -i c.data --comms swapper -F ip,sym,dso
+same_script c.data -F ip,sym,dso
+same_script c.data
+same_as_perf c.data --no-children
+# The children table shows a data symbol's entry (the last page's frame
+# lies in one) as perf's "name+0xOFFSET" of an object: not done here, so
+# that table is compared on a copy without that frame.
+python3 "$(dirname "$0")/kip-craft.py" k.data c2.data "$1" "$2" "$4" "$5" "$6" >/dev/null
+same_as_perf c2.data
+same_as_perf c2.data -g none --sort dso,sym
+run script -i c.data -F ip,sym,dso
 check "c.data: an init-text frame has a kernel symbol" \
 	grep -q "^[[:space:]]*$2 [^[].*(\[kernel.kallsyms\])" <<<"$out"
 check "c.data: the last symbol's page is the kernel's" \
