@@ -133,6 +133,8 @@ struct pk_hist_sample {
 	uint64_t transaction;	/* TRANSACTION: the sample's transaction word */
 	uint64_t code_page_size;	/* CODE_PAGE_SIZE: 0 without one */
 	uint64_t addr;		/* ADDR: the sampled address (not map-relative) */
+	bool sym_object;	/* sym is a data object (STT_OBJECT; kallsyms' D and B):
+				 * perf shows it as "name+0xOFFSET" from ip */
 };
 
 /*

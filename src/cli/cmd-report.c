@@ -149,6 +149,7 @@ static int frame_entry(struct report_run *run, const struct pk_hist_sample *s, c
 	fs->level = level;
 	fs->sym = *sym;
 	fs->sym_start = f->loc.sym_start;
+	fs->sym_object = f->loc.sym_object;
 	report_sort2_frame(&f->loc, fs);
 	fs->ip = f->ip;	/* perf keys a frame's entry by its address as sampled */
 	/* perf's frame entries unmap the address twice (the frame's al->addr
@@ -269,6 +270,7 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 	s.level = cli_sample_level(rs->cpumode);
 	s.sym = rs->loc.sym;
 	s.sym_start = rs->loc.sym_start;
+	s.sym_object = rs->loc.sym_object;
 	if (report_sort2_fill(run->o, smp, &rs->loc, &s) < 0 ||
 	    report_mem_fill(run->o, &run->names, pk_resolver_maps(run->res), smp, rs, &s) < 0)
 		return -ENOMEM;

@@ -329,6 +329,25 @@ static void print_headers(FILE *f, const struct report_opts *o, const struct col
 	fputs("\n#\n", f);
 }
 
+/* A data object's symbol as perf shows it, "name+0xOFFSET" from the
+ * entry's address, cut at the `room` the column leaves (perf sizes the
+ * column by the name alone; a room below 0, perf's unsigned width under
+ * -w, is no limit). */
+static int put_object(FILE *f, const struct pk_hist_entry *e, int room)
+{
+	char buf[4096];
+	int n = snprintf(buf, sizeof(buf), "%s+0x%llx", e->s.sym, (unsigned long long)(e->s.ip - e->s.sym_start));
+
+	if (n < 0)
+		return 0;
+	if (n >= (int)sizeof(buf))
+		n = (int)sizeof(buf) - 1;
+	if (room >= 0 && n > room)
+		n = room;
+	fwrite(buf, 1, (size_t)n, f);
+	return n;
+}
+
 /* One sort key's cell; `last` leaves a symbol unpadded, as perf does. */
 static void print_key(FILE *f, const struct report_opts *o, const struct col *c, const struct pk_hist_entry *e,
 		      struct pk_threads *threads, bool last)
@@ -375,8 +394,10 @@ static void print_key(FILE *f, const struct report_opts *o, const struct col *c,
 		fputc(e->s.level, f);
 		fputs("] ", f);
 		n += 4;
-		if (e->s.sym)	/* an inline symbol's suffix goes past the width; perf's
-				 * unsigned width below the "[.] " is no limit (-w) */
+		if (e->s.sym && e->s.sym_object)
+			n += put_object(f, e, w - n);
+		else if (e->s.sym)	/* an inline symbol's suffix goes past the width; perf's
+					 * unsigned width below the "[.] " is no limit (-w) */
 			n += cli_put_str(f, e->s.sym, 0, (w - n < 0 ? (int)strlen(e->s.sym) : w - n) +
 					 (int)strlen(e->s.sym) - sym_len(e->s.sym), false);
 		else

@@ -121,7 +121,7 @@ static inline int binding_of(char type, char name0)
 
 	if ((t != 'T' && t != 'W' && t != 'D' && t != 'B') || name0 == '$')
 		return -1;
-	return t == 'W' ? STB_WEAK : type == t ? STB_GLOBAL : STB_LOCAL;
+	return (t == 'W' ? STB_WEAK : type == t ? STB_GLOBAL : STB_LOCAL) | (t == 'D' || t == 'B' ? PK__KSYM_OBJECT : 0);
 }
 
 /* What the walk learns besides the kept lines. */
@@ -536,8 +536,9 @@ static const struct pk__sym *made(struct pk__kindex *x, size_t at, size_t lo)
 
 		end = up > UINT64_MAX - PAGE ? UINT64_MAX : up + PAGE;
 	}
-	*sym = (struct pk__sym){ .start = l->addr, .end = end, .name = name, .binding = l->binding,
-				 .seq = (uint32_t)at };
+	*sym = (struct pk__sym){ .start = l->addr, .end = end, .name = name,
+				 .binding = l->binding & ~PK__KSYM_OBJECT & 0xff,
+				 .object = (l->binding & PK__KSYM_OBJECT) != 0, .seq = (uint32_t)at };
 	return sym;
 }
 

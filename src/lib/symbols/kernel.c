@@ -75,12 +75,18 @@ static int add_ksym(void *arg, const struct pk__host_ksym *s)
 	 * it); a module's table gets copies. */
 	l->err = s->module ? pk__symtab_add(*tab, s->addr, 0, s->name, bind)
 			   : pk__symtab_add_ref(*tab, s->addr, 0, s->name, bind);
+	if (l->err >= 0 && (t == 'D' || t == 'B'))	/* perf's STT_OBJECT */
+		pk__symtab_set_object(*tab);
 	return l->err < 0;
 }
 
 static int table_add(void *arg, uint64_t addr, const char *name, unsigned char binding)
 {
-	return pk__symtab_add(arg, addr, 0, name, binding) < 0;
+	if (pk__symtab_add(arg, addr, 0, name, binding & ~PK__KSYM_OBJECT & 0xff) < 0)
+		return 1;
+	if (binding & PK__KSYM_OBJECT)
+		pk__symtab_set_object(arg);
+	return 0;
 }
 
 static int any(void *arg, uint64_t addr, const char *name, unsigned char binding)

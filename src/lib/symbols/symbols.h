@@ -125,7 +125,10 @@ bool pk__kindex_in_order(const struct pk__kindex *x);
  * from beside the file rather than making it. */
 bool pk__kindex_from_cache(const struct pk__kindex *x);
 
-/* Called for each well-formed line; non-zero stops pk__kindex_each. */
+/* Called for each well-formed line; non-zero stops pk__kindex_each.  The
+ * binding has PK__KSYM_OBJECT set for a data symbol (kallsyms' D and B,
+ * perf's STT_OBJECT). */
+#define PK__KSYM_OBJECT 0x80
 typedef int (*pk__kindex_cb)(void *arg, uint64_t addr, const char *name, unsigned char binding);
 
 /* pk__kindex_each - each well-formed kept line in the file's order (every name
