@@ -158,6 +158,45 @@ int report_fields_setup(struct report_opts *o)
 	return 0;
 }
 
+static bool one_name(char *const *list)
+{
+	return list && list[0] && !list[1];
+}
+
+/* Whether perf elides key k's column: its filter names one value. */
+static bool elided(const struct report_opts *o, enum pk_hist_key k)
+{
+	return (k == PK_HIST_KEY_COMM && one_name(o->comms)) || (k == PK_HIST_KEY_DSO && one_name(o->dsos)) ||
+	       (k == PK_HIST_KEY_SYM && one_name(o->syms));
+}
+
+size_t report_fields_order(const struct report_opts *o, int *order)
+{
+	int all[2 * PK_HIST_MAX_KEYS];
+	size_t nr = 0, n = 0, kept = 0, keys = 0;
+
+	if (o->nr_sort_by) {
+		memcpy(all, o->sort_by, o->nr_sort_by * sizeof(*all));
+		nr = o->nr_sort_by;
+	} else {
+		if (o->children)
+			all[nr++] = PK_HIST_ORDER_CHILDREN;
+		all[nr++] = PK_HIST_ORDER_OVERHEAD;
+		for (size_t i = 0; i < o->nr_keys && nr < 2 * PK_HIST_MAX_KEYS; i++)
+			all[nr++] = PK_HIST_ORDER_KEY(o->keys[i]);
+	}
+	for (size_t i = 0; i < nr; i++) {
+		bool key = all[i] >= PK_HIST_ORDER_KEY(0);
+
+		keys += key;
+		if (key && elided(o, (enum pk_hist_key)(all[i] - PK_HIST_ORDER_KEY(0))))
+			continue;
+		kept += key;
+		order[n++] = all[i];
+	}
+	return n == nr || !kept ? 0 : n;	/* (every key elided: none is) */
+}
+
 /* ---- --sort parent, -p, -x ------------------------------------------------------ */
 
 int report_parent_setup(struct report_opts *o, struct pk_data_reader *r)

@@ -324,6 +324,17 @@ void report_callchain_print(FILE *f, const struct report_cg *cg, const struct pk
 int report_fields_setup(struct report_opts *o);
 
 /*
+ * report_fields_order (report-fields.c) - the rows' order to give
+ * pk_hist_set_order into order[] (room for 2 * PK_HIST_MAX_KEYS items),
+ * its length returned: o->sort_by, or when that is empty perf's default
+ * (Children, Overhead, the keys), less the keys perf elides (a --comms,
+ * --dsos or --symbols list of one name stands for that column, unless it
+ * would stand for every key; perf's output sort then skips the key, which
+ * changes where ties go).  0: the histogram's own default, nothing elided.
+ */
+size_t report_fields_order(const struct report_opts *o, int *order);
+
+/*
  * report_parent_setup - for --sort parent (or -x), once the file is
  * open: perf's parent regex (-p, default "^sys_|^do_page_fault")
  * compiled.  0; CLI_EXIT_EVENT after a message when the file has no call

@@ -10,7 +10,8 @@
 # both share a Children total and mix the two rules (a plain sort put some
 # of them elsewhere: in about one recording of three, hence five).
 # Compared whole, chains included, callee and caller order; the tip aside.
-# And unresolved addresses that tie, in perf's signed order.
+# Under a one-name --comms list, whose key perf's output sort skips; and
+# unresolved addresses that tie, in perf's signed order.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -39,6 +40,27 @@ for i in 1 2 3 4 5; do
 	theirs=$(perf report -i "pp$i.data" --stdio -g none --sort pid,sym 2>/dev/null | grep -E '^ +[0-9.]+%')
 	ours=$("$PERFKIT" report -i "pp$i.data" --stdio -g none --sort pid,sym 2>/dev/null | grep -E '^ +[0-9.]+%')
 	check "pp$i.data: and by pid,sym (each process its own rows), as perf" test -n "$ours" -a "$theirs" = "$ours"
+done
+
+# A --comms list of one name elides the comm column, and perf's output
+# sort then skips the comm key: the filtered entries of the other comm,
+# still in its tree, meet this comm's ties in another order (the workload
+# and a copy of it named pkw2 playing pingpong side by side; the old
+# order differed in about one comparison of five).
+cp "$W" pkw2
+for i in 1 2 3; do
+	perf record -q -g -e cpu-clock -F 999 -o "m$i.data" -- sh -c "\"$W\" pingpong 3000 & ./pkw2 pingpong 3000; wait" \
+		>/dev/null 2>&1
+	for c in perfkit-workloa pkw2; do
+		theirs=$(perf report -i "m$i.data" --stdio --comm $c 2>/dev/null | grep -v 'Tip:\|perf report --')
+		ours=$("$PERFKIT" report -i "m$i.data" --stdio --comm $c 2>/dev/null | grep -v 'Tip:\|perfkit report --')
+		if [ -n "$ours" ] && [ "$theirs" = "$ours" ]; then
+			ok "m$i.data: report --comm $c equals perf's (the comm key elided from the order)"
+		else
+			not_ok "m$i.data: report --comm $c equals perf's (the comm key elided from the order)"
+			diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
+		fi
+	done
 done
 
 # Unresolved addresses of one sample each tie: perf orders them by
