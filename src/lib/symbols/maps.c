@@ -269,6 +269,29 @@ static int add_map(struct proc *p, const struct map *nm)
 	return 0;
 }
 
+/* p's last map that starts at or below ip (it may end before), or NULL. */
+static const struct map *map_before(const struct proc *p, uint64_t ip)
+{
+	size_t lo = 0, hi = p ? p->nr : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &p->maps[lo - 1] : NULL;
+}
+
+static const struct map *map_at(struct pk_maps *m, uint32_t pid, uint64_t ip)
+{
+	const struct map *map = map_before(find(m, pid), ip);
+
+	return map && ip < map->end ? map : NULL;
+}
+
 /* The name and kind of the DSO a kernel mapping holds: the kernel's text
  * ("[kernel.kallsyms]_text") or a module, named "[name]" as perf shows it
  * from its .ko path ("/lib/modules/.../virtio-net.ko.xz" -> "[virtio_net]"). */
@@ -376,12 +399,34 @@ int pk_maps_set_build_id(struct pk_maps *m, const char *name, const uint8_t *id,
 }
 
 /*
+ * A KSYMBOL unregistering code (perf's machine__process_ksymbol_unregister):
+ * the kernel map holding addr goes, so a sample there after it finds none
+ * ([unknown]), as in perf.  That matters where the kernel's unregister
+ * record reaches the file with a sample id of zeros (its size 32 bytes too
+ * large, the id read from its end): perf and the reader then deliver it at
+ * time 0, before the samples of its round.  The kernel's own map stays
+ * (perf drops a symbol of it then; no KSYMBOL names one).
+ */
+static int ksymbol_unregister(struct pk_maps *m, uint64_t addr)
+{
+	struct proc *p = find(m, KERNEL_PID);
+	const struct map *map = map_at(m, KERNEL_PID, addr);
+	size_t i;
+
+	if (!p || !map || map->dso->kind == PK__DSO_KERNEL)
+		return 0;
+	i = (size_t)(map - p->maps);
+	memmove(&p->maps[i], &p->maps[i + 1], (p->nr - i - 1) * sizeof(*p->maps));
+	p->nr--;
+	return 0;
+}
+
+/*
  * A KSYMBOL registering code (perf's machine__process_ksymbol_register):
  * a kernel map of its own, [addr, addr + len), whose DSO is named after the
  * symbol and holds it, so samples there resolve to "bpf_prog_<tag>_<name>"
- * in that DSO as perf shows them.  An unregistered one keeps its map, as an
- * exited process does (samples may come out of order); code registered
- * there later replaces it.
+ * in that DSO as perf shows them.  Code registered there later replaces
+ * it; an unregistered one goes (ksymbol_unregister).
  */
 static int ksymbol_record(struct pk_maps *m, const struct pk_rec_ksymbol *k)
 {
@@ -390,8 +435,9 @@ static int ksymbol_record(struct pk_maps *m, const struct pk_rec_ksymbol *k)
 	struct pk__dso *d;
 	int err;
 
-	if ((k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) || !k->len || map.end < map.start ||
-	    !k->name[0])
+	if (k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER)
+		return ksymbol_unregister(m, k->addr);
+	if (!k->len || map.end < map.start || !k->name[0])
 		return 0;
 	if (!(d = map.dso = dso_get(m, k->name, PK__DSO_KSYMBOL)))
 		return pk__error_nomem("a DSO");
@@ -465,29 +511,6 @@ int pk_maps_process(struct pk_maps *m, const struct pk_record *r)
 	default:
 		return 0;	/* EXIT: samples may still arrive out of order; keep the maps */
 	}
-}
-
-/* p's last map that starts at or below ip (it may end before), or NULL. */
-static const struct map *map_before(const struct proc *p, uint64_t ip)
-{
-	size_t lo = 0, hi = p ? p->nr : 0;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->maps[mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &p->maps[lo - 1] : NULL;
-}
-
-static const struct map *map_at(struct pk_maps *m, uint32_t pid, uint64_t ip)
-{
-	const struct map *map = map_before(find(m, pid), ip);
-
-	return map && ip < map->end ? map : NULL;
 }
 
 int pk_maps_hit(struct pk_maps *m, uint32_t pid, uint64_t ip, bool kernel)

@@ -208,10 +208,13 @@ static void ksymbol_names_a_bpf_program(void **state)
 	assert_string_equal(dso_at(m, 10, 0xffffffffc0022090, true), "bpf_prog_0123456789abcdef_F");
 	assert_null(dso_at(m, 10, 0xffffffffc0022084, true));	/* between the two */
 	assert_null(dso_at(m, 10, 0xffffffffc0022068, false));	/* not a user address */
-	/* Unregistered: kept for samples that come late; code loaded there
-	 * later takes its place. */
+	/* Unregistered: its map goes, as in perf (a later sample there finds
+	 * none), the other program's stays; code loaded there later names it. */
 	ksymbol_(m, 0xffffffffc0022064, 0x20, PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, prog);
-	assert_string_equal(dso_at(m, 10, 0xffffffffc0022064, true), prog);
+	assert_null(dso_at(m, 10, 0xffffffffc0022064, true));
+	assert_string_equal(dso_at(m, 10, 0xffffffffc0022090, true), "bpf_prog_0123456789abcdef_F");
+	/* an unregister inside the kernel's own text leaves it */
+	ksymbol_(m, 0xffffffff81000010, 0x20, PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, prog);
 	ksymbol_(m, 0xffffffffc0022060, 0x28, 0, "bpf_prog_1111111111111111_next");
 	assert_int_equal(pk_maps_resolve(m, 10, 0xffffffffc0022070, PERF_RECORD_MISC_KERNEL, &loc), 0);
 	assert_string_equal(loc.sym, "bpf_prog_1111111111111111_next");
