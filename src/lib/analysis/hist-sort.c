@@ -25,7 +25,7 @@ static int cmp_u64_desc(uint64_t a, uint64_t b)
  * orders them: by the sign of their difference as an int64_t, so an
  * address at or above 2^63 (the kernel's, or a user chain's garbage)
  * comes before user space's, and addresses 2^63 or more apart compare the
- * other way round: no order then (addr_wraps). */
+ * other way round: no order then (no_order). */
 static int cmp_ip(uint64_t a, uint64_t b)
 {
 	int64_t d = (int64_t)(a - b);
@@ -33,22 +33,29 @@ static int cmp_ip(uint64_t a, uint64_t b)
 	return d < 0 ? -1 : d > 0;
 }
 
-/* Whether cmp_ip is no order among the unresolved entries: some of them
- * 2^63 or more apart.  perf's entries then follow its trees, each built
- * by insertion (pk_hist_sort). */
-static bool addr_wraps(const struct pk_hist *h)
+/* Whether perf's collapsed comparison (cmp_collapsed) is no order among
+ * these entries: unresolved ones 2^63 or more apart (cmp_ip), or, keyed by
+ * symbol but not object, resolved and unresolved ones both (a resolved
+ * and an unresolved one compare by object first, two unresolved ones by
+ * address alone).  perf's entries then follow its trees, each built by
+ * insertion (pk_hist_sort). */
+static bool no_order(const struct pk_hist *h)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
+	bool resolved = false, unresolved = false;
 
 	if (!h->use[PK_HIST_KEY_SYM])
 		return false;
 	for (size_t i = 0; i < h->nr; i++) {
-		if (h->entries[i].s.sym)
+		if (h->entries[i].s.sym) {
+			resolved = true;
 			continue;
+		}
+		unresolved = true;
 		lo = h->entries[i].s.ip < lo ? h->entries[i].s.ip : lo;
 		hi = h->entries[i].s.ip > hi ? h->entries[i].s.ip : hi;
 	}
-	return lo <= hi && (int64_t)(hi - lo) < 0;
+	return (lo <= hi && (int64_t)(hi - lo) < 0) || (resolved && unresolved && !h->use[PK_HIST_KEY_DSO]);
 }
 
 /* perf's caller-above-callee rule for equal period_acc of one thread. */
@@ -171,11 +178,15 @@ static int cmp_collapsed(const void *pa, const void *pb, void *arg)
 				return c;
 			continue;
 		}
-		if (!a->s.sym && !b->s.sym)
+		if (!a->s.sym && !b->s.sym) {
 			c = cmp_ip(a->s.ip, b->s.ip);	/* lowest first */
-		else if (!a->s.sym || !b->s.sym)
+		} else if (!a->s.sym || !b->s.sym) {
+			/* perf's sort__sym_cmp: the objects first (its test for
+			 * a dso key always holds), then the resolved one */
+			if (!sorting->use[PK_HIST_KEY_DSO] && (c = pk__hist_cmp_key(PK_HIST_KEY_DSO, a, b)))
+				return c;
 			c = a->s.sym ? -1 : 1;
-		else if (!sorting->use[PK_HIST_KEY_DSO] && (c = pk__hist_cmp_key(PK_HIST_KEY_DSO, a, b)))
+		} else if (!sorting->use[PK_HIST_KEY_DSO] && (c = pk__hist_cmp_key(PK_HIST_KEY_DSO, a, b)))
 			return c;
 		else
 			c = cmp_u64_desc(b->s.sym_start, a->s.sym_start);
@@ -223,7 +234,7 @@ int pk_hist_sort(struct pk_hist *h)
 	 * and so do unresolved addresses 2^63 apart: only its own insertions
 	 * give its order (its input tree, made as the entries were, read
 	 * into its collapse tree, read into its output tree). */
-	bool wraps = h->nr && addr_wraps(h);
+	bool wraps = h->nr && no_order(h);
 
 	if (h->nr && (h->children || wraps)) {
 		int err = 0;
