@@ -42,6 +42,21 @@ for i in 1 2 3 4 5; do
 	check "pp$i.data: and by pid,sym (each process its own rows), as perf" test -n "$ours" -a "$theirs" = "$ours"
 done
 
+# same_report FILE WHAT ARGS...: perfkit report ARGS prints what perf
+# report prints on FILE (something), the tip aside.
+same_report() {
+	local f=$1 what=$2 theirs ours
+	shift 2
+	theirs=$(perf report -i "$f" --stdio "$@" 2>/dev/null | grep -v 'Tip:\|perf report --')
+	ours=$("$PERFKIT" report -i "$f" --stdio "$@" 2>/dev/null | grep -v 'Tip:\|perfkit report --')
+	if [ -n "$ours" ] && [ "$theirs" = "$ours" ]; then
+		ok "$f: report $* equals perf's, $what"
+	else
+		not_ok "$f: report $* equals perf's, $what"
+		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
+	fi
+}
+
 # A --comms list of one name elides the comm column, and perf's output
 # sort then skips the comm key: the filtered entries of the other comm,
 # still in its tree, meet this comm's ties in another order (the workload
@@ -52,14 +67,7 @@ for i in 1 2 3; do
 	perf record -q -g -e cpu-clock -F 999 -o "m$i.data" -- sh -c "\"$W\" pingpong 3000 & ./pkw2 pingpong 3000; wait" \
 		>/dev/null 2>&1
 	for c in perfkit-workloa pkw2; do
-		theirs=$(perf report -i "m$i.data" --stdio --comm $c 2>/dev/null | grep -v 'Tip:\|perf report --')
-		ours=$("$PERFKIT" report -i "m$i.data" --stdio --comm $c 2>/dev/null | grep -v 'Tip:\|perfkit report --')
-		if [ -n "$ours" ] && [ "$theirs" = "$ours" ]; then
-			ok "m$i.data: report --comm $c equals perf's (the comm key elided from the order)"
-		else
-			not_ok "m$i.data: report --comm $c equals perf's (the comm key elided from the order)"
-			diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
-		fi
+		same_report "m$i.data" "the comm key elided from the order" --comm $c
 	done
 done
 
@@ -73,14 +81,6 @@ n=$(python3 "$(dirname "$0")/kip-craft.py" --user u.data uc.data 800000000000100
 check "kip-craft.py --user set $n of 8 frames" test "$n" = 8
 for args in "" "-g none" "-g none --sort dso,sym" "--no-children --sort sym"; do
 	# shellcheck disable=SC2086
-	theirs=$(perf report -i uc.data --stdio $args 2>/dev/null | grep -v 'Tip:\|perf report --')
-	# shellcheck disable=SC2086
-	ours=$("$PERFKIT" report -i uc.data --stdio $args 2>/dev/null | grep -v 'Tip:\|perfkit report --')
-	if [ -n "$ours" ] && [ "$theirs" = "$ours" ]; then
-		ok "uc.data: report $args equals perf's, its garbage addresses in perf's order"
-	else
-		not_ok "uc.data: report $args equals perf's, its garbage addresses in perf's order"
-		diag "$(diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") | head -20)"
-	fi
+	same_report uc.data "its garbage addresses in perf's order" $args
 done
 done_testing

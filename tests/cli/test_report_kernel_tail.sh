@@ -59,6 +59,7 @@ perf record -q -g -e cpu-clock -F 4000 -o k.data -- "$PERFKIT_WORKLOAD" pages 20
 k() { awk -v s="$1" '$3 == s { print $1; exit }' /proc/kallsyms; }
 last=$(awk '$2 ~ /^[TtWwDdBb]$/ && NF == 3 && $1 > m { m = $1 } END { print m }' /proc/kallsyms)
 # (python: bash's arithmetic is signed, and these addresses are past 2^63)
+# shellcheck disable=SC2046
 set -- $(python3 -c '
 import sys
 etext, sinit, text, last = (int(a, 16) for a in sys.argv[1:])
