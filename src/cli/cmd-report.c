@@ -499,8 +499,7 @@ static int setup(struct report_run *run)
 
 		run->ev[i].name = report_offcpu_name(run->offcpu, i, name ? name : "unknown");
 		if ((err = pk_hist_new(run->o->keys, run->o->nr_keys, &run->ev[i].hist)) < 0 ||
-		    (err = pk_hist_set_order(run->ev[i].hist, run->o->sort_by, run->o->nr_sort_by)) < 0 ||
-		    (nr_order && (err = pk_hist_set_order(run->ev[i].hist, order, nr_order)) < 0))
+		    (err = pk_hist_set_order(run->ev[i].hist, order, nr_order)) < 0)
 			return err;
 		/* perf's tie rule holds while call graphs are shown. */
 		if (run->o->callchain)

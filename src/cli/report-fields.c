@@ -173,7 +173,7 @@ static bool elided(const struct report_opts *o, enum pk_hist_key k)
 size_t report_fields_order(const struct report_opts *o, int *order)
 {
 	int all[2 * PK_HIST_MAX_KEYS];
-	size_t nr = 0, n = 0, kept = 0, keys = 0;
+	size_t nr = 0, n = 0, kept = 0;
 
 	if (o->nr_sort_by) {
 		memcpy(all, o->sort_by, o->nr_sort_by * sizeof(*all));
@@ -188,13 +188,16 @@ size_t report_fields_order(const struct report_opts *o, int *order)
 	for (size_t i = 0; i < nr; i++) {
 		bool key = all[i] >= PK_HIST_ORDER_KEY(0);
 
-		keys += key;
 		if (key && elided(o, (enum pk_hist_key)(all[i] - PK_HIST_ORDER_KEY(0))))
 			continue;
 		kept += key;
 		order[n++] = all[i];
 	}
-	return n == nr || !kept ? 0 : n;	/* (every key elided: none is) */
+	if (n < nr && kept)
+		return n;
+	/* nothing elided (or every key, and so none): o->sort_by as it is */
+	memcpy(order, o->sort_by, o->nr_sort_by * sizeof(*order));
+	return o->nr_sort_by;
 }
 
 /* ---- --sort parent, -p, -x ------------------------------------------------------ */

@@ -326,11 +326,11 @@ int report_fields_setup(struct report_opts *o);
 /*
  * report_fields_order (report-fields.c) - the rows' order to give
  * pk_hist_set_order into order[] (room for 2 * PK_HIST_MAX_KEYS items),
- * its length returned: o->sort_by, or when that is empty perf's default
- * (Children, Overhead, the keys), less the keys perf elides (a --comms,
- * --dsos or --symbols list of one name stands for that column, unless it
- * would stand for every key; perf's output sort then skips the key, which
- * changes where ties go).  0: the histogram's own default, nothing elided.
+ * its length returned: o->sort_by (0 items: the histogram's default), but
+ * when perf elides a key (a --comms, --dsos or --symbols list of one name
+ * stands for that column, unless it would stand for every key) that list,
+ * or perf's default (Children, Overhead, the keys), without it: perf's
+ * output sort skips the key, which changes where ties go.
  */
 size_t report_fields_order(const struct report_opts *o, int *order);
 

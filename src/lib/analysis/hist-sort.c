@@ -5,7 +5,8 @@
  * children mode Children first with perf's caller-above-callee rule for
  * one thread's ties, and the rest in perf's collapsed order (unresolved
  * symbols by address).  Where perf's comparison is no order (that rule,
- * or unresolved addresses 2^63 apart) the entries go through perf's own
+ * unresolved addresses 2^63 apart, or resolved and unresolved symbols
+ * keyed without their object: no_order) the entries go through perf's own
  * trees (hist-tree.c) instead of a sort.
  */
 #include "perfkit.h"
@@ -230,22 +231,21 @@ int pk_hist_sort(struct pk_hist *h)
 	 * does not change (out of memory, a tree looks through them all). */
 	if (h->deferred && !h->sorted)
 		(void)pk__hist_chains_index(h->deferred, h->nr);
-	/* Children mode's depth rule makes perf's comparison intransitive,
-	 * and so do unresolved addresses 2^63 apart: only its own insertions
-	 * give its order (its input tree, made as the entries were, read
-	 * into its collapse tree, read into its output tree). */
-	bool wraps = h->nr && no_order(h);
+	/* Where perf's comparisons are no order (children mode's depth rule;
+	 * no_order's entries), only its own insertions give its order: its
+	 * input tree, made as the entries were, read into its collapse tree
+	 * (only for a key with a collapse function of its own: comm,
+	 * srcline, srcfile), read into its output tree. */
+	bool collapsed_trees = h->nr && no_order(h);
 
-	if (h->nr && (h->children || wraps)) {
+	if (h->nr && (h->children || collapsed_trees)) {
 		int err = 0;
 
-		/* (perf collapses its input tree into another only for a key
-		 * with a collapse function of its own: comm, srcline, srcfile) */
-		if (wraps && !(err = pk__hist_tree_order(h->entries, h->nr, cmp_collapsed, h)) &&
-		    (h->use[PK_HIST_KEY_COMM] || h->use[PK_HIST_KEY_SRCLINE] || h->use[PK_HIST_KEY_SRCFILE]))
-			err = pk__hist_tree_order(h->entries, h->nr, cmp_collapsed, h);
-		else if (!wraps)
+		if (!collapsed_trees)
 			qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_collapsed, h);
+		else if (!(err = pk__hist_tree_order(h->entries, h->nr, cmp_collapsed, h)) &&
+			 (h->use[PK_HIST_KEY_COMM] || h->use[PK_HIST_KEY_SRCLINE] || h->use[PK_HIST_KEY_SRCFILE]))
+			err = pk__hist_tree_order(h->entries, h->nr, cmp_collapsed, h);
 		if (!err)
 			err = pk__hist_tree_order(h->entries, h->nr, cmp_output, h);
 		if (err < 0) {	/* the nearest order a sort gives */

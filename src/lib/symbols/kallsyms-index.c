@@ -112,18 +112,6 @@ void pk__kindex_free(struct pk__kindex *x)
 	free(x);
 }
 
-/* perf's filter (text, weak, data, bss; no '$' names) on a line's type
- * letter and name: its binding, or -1 when dropped.  ASCII by hand: the
- * upper case of a letter is type & ~0x20, lower case means local. */
-static inline int binding_of(char type, char name0)
-{
-	char t = (char)(type & ~0x20);
-
-	if ((t != 'T' && t != 'W' && t != 'D' && t != 'B') || name0 == '$')
-		return -1;
-	return (t == 'W' ? STB_WEAK : type == t ? STB_GLOBAL : STB_LOCAL) | (t == 'D' || t == 'B' ? PK__KSYM_OBJECT : 0);
-}
-
 /* What the walk learns besides the kept lines. */
 struct scan {
 	uint64_t text;		/* the _text line's address */
@@ -151,7 +139,7 @@ static bool slow_line(const char *base, const char *line, size_t n, struct kline
 		return false;	/* no module was mapped */
 	if (sc && !strcmp(s.name, "_text"))
 		sc->text = s.addr;
-	if ((b = binding_of(s.type, s.name[0])) < 0)
+	if ((b = pk__ksym_binding(s.type, s.name[0])) < 0)
 		return false;
 	*l = (struct kline){ s.addr, (uint32_t)(line - base + (s.name - buf)), (uint16_t)strlen(s.name),
 			     GOOD, (unsigned char)b };
@@ -183,7 +171,7 @@ static inline __attribute__((always_inline)) bool kept_line(const char *base, co
 		if (s.name_len == 5 && !memcmp(s.name, "_text", 5))
 			sc->text = s.addr;
 	}
-	if ((b = binding_of(s.type, s.name[0])) < 0)
+	if ((b = pk__ksym_binding(s.type, s.name[0])) < 0)
 		return false;
 	*l = (struct kline){ s.addr, (uint32_t)(s.name - base), (uint16_t)s.name_len, UNCHECKED, (unsigned char)b };
 	return true;
@@ -304,7 +292,7 @@ static int walk(struct pk__kindex *x, struct scan *sc)
 		    !(n == QUICK_NAME + 5 && !memcmp(p + QUICK_NAME, "_text", 5))) {
 			/* the quick shape (16 hex digits, type, name) only: decode()
 			 * keeps what kept_line keeps, and so must this */
-			if ((b = binding_of(p[17], p[QUICK_NAME])) < 0)
+			if ((b = pk__ksym_binding(p[17], p[QUICK_NAME])) < 0)
 				;
 			else if (last > ' ' && last != 0x7f && last != ']')
 				err = count_kept(&w, p, text_key(p), 0, true);
@@ -537,7 +525,7 @@ static const struct pk__sym *made(struct pk__kindex *x, size_t at, size_t lo)
 		end = up > UINT64_MAX - PAGE ? UINT64_MAX : up + PAGE;
 	}
 	*sym = (struct pk__sym){ .start = l->addr, .end = end, .name = name,
-				 .binding = l->binding & ~PK__KSYM_OBJECT & 0xff,
+				 .binding = PK__KSYM_BINDING(l->binding),
 				 .object = (l->binding & PK__KSYM_OBJECT) != 0, .seq = (uint32_t)at };
 	return sym;
 }

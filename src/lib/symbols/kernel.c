@@ -50,39 +50,33 @@ static struct pk__symtab **module_table(struct kload *l, const char *module)
 	return NULL;
 }
 
-/*
- * One kallsyms line into its table, by perf's filter.  Called for each of
- * 100k+ lines, so in ASCII by hand (the parser hands over a letter): the
- * upper case letter of a type is type & ~0x20, lower case means local.
- */
+/* One kallsyms line into its table, by perf's filter (pk__ksym_binding). */
 static int add_ksym(void *arg, const struct pk__host_ksym *s)
 {
 	struct kload *l = arg;
-	char t = (char)(s->type & ~0x20);
 	struct pk__symtab **tab = &l->kernel;
-	unsigned char bind;
+	int b;
 
 	if (!s->module && s->name[0] == '_' && s->name[1] == 't' && !strcmp(s->name, "_text"))
 		l->text = s->addr;
-	if ((t != 'T' && t != 'W' && t != 'D' && t != 'B') || s->name[0] == '$')
+	if ((b = pk__ksym_binding(s->type, s->name[0])) < 0)
 		return 0;
-	bind = t == 'W' ? STB_WEAK : s->type == t ? STB_GLOBAL : STB_LOCAL;
 	if (s->module && !(tab = module_table(l, s->module)))
 		return 0;	/* a module the recording never mapped */
 	if (!*tab && (l->err = pk__symtab_new(tab)) < 0)
 		return 1;
 	/* The kernel's names stay in the loaded text (the kernel's table owns
 	 * it); a module's table gets copies. */
-	l->err = s->module ? pk__symtab_add(*tab, s->addr, 0, s->name, bind)
-			   : pk__symtab_add_ref(*tab, s->addr, 0, s->name, bind);
-	if (l->err >= 0 && (t == 'D' || t == 'B'))	/* perf's STT_OBJECT */
+	l->err = s->module ? pk__symtab_add(*tab, s->addr, 0, s->name, PK__KSYM_BINDING(b))
+			   : pk__symtab_add_ref(*tab, s->addr, 0, s->name, PK__KSYM_BINDING(b));
+	if (l->err >= 0 && (b & PK__KSYM_OBJECT))
 		pk__symtab_set_object(*tab);
 	return l->err < 0;
 }
 
 static int table_add(void *arg, uint64_t addr, const char *name, unsigned char binding)
 {
-	if (pk__symtab_add(arg, addr, 0, name, binding & ~PK__KSYM_OBJECT & 0xff) < 0)
+	if (pk__symtab_add(arg, addr, 0, name, PK__KSYM_BINDING(binding)) < 0)
 		return 1;
 	if (binding & PK__KSYM_OBJECT)
 		pk__symtab_set_object(arg);

@@ -410,10 +410,10 @@ int pk_maps_set_build_id(struct pk_maps *m, const char *name, const uint8_t *id,
 static int ksymbol_unregister(struct pk_maps *m, uint64_t addr)
 {
 	struct proc *p = find(m, KERNEL_PID);
-	const struct map *map = map_at(m, KERNEL_PID, addr);
+	const struct map *map = map_before(p, addr);
 	size_t i;
 
-	if (!p || !map || map->dso->kind == PK__DSO_KERNEL)
+	if (!map || addr >= map->end || map->dso->kind == PK__DSO_KERNEL)
 		return 0;
 	i = (size_t)(map - p->maps);
 	memmove(&p->maps[i], &p->maps[i + 1], (p->nr - i - 1) * sizeof(*p->maps));

@@ -9,6 +9,7 @@
 #ifndef PK_SYMBOLS_INTERNAL_H
 #define PK_SYMBOLS_INTERNAL_H
 
+#include <elf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -125,10 +126,26 @@ bool pk__kindex_in_order(const struct pk__kindex *x);
  * from beside the file rather than making it. */
 bool pk__kindex_from_cache(const struct pk__kindex *x);
 
-/* Called for each well-formed line; non-zero stops pk__kindex_each.  The
- * binding has PK__KSYM_OBJECT set for a data symbol (kallsyms' D and B,
- * perf's STT_OBJECT). */
+/* A kallsyms line's binding with PK__KSYM_OBJECT set for a data symbol
+ * (kallsyms' D and B, perf's STT_OBJECT); PK__KSYM_BINDING takes it off. */
 #define PK__KSYM_OBJECT 0x80
+#define PK__KSYM_BINDING(b) ((unsigned char)((b) & ~PK__KSYM_OBJECT))
+
+/* pk__ksym_binding - perf's filter (text, weak, data, bss; no '$' names)
+ * on a kallsyms line's type letter and name's first byte: its binding (as
+ * above), or -1 when perf drops the line.  ASCII by hand, for 100k+ lines:
+ * the upper case of a letter is type & ~0x20, lower case means local. */
+static inline int pk__ksym_binding(char type, char name0)
+{
+	char t = (char)(type & ~0x20);
+
+	if ((t != 'T' && t != 'W' && t != 'D' && t != 'B') || name0 == '$')
+		return -1;
+	return (t == 'W' ? STB_WEAK : type == t ? STB_GLOBAL : STB_LOCAL) | (t == 'D' || t == 'B' ? PK__KSYM_OBJECT : 0);
+}
+
+/* Called for each well-formed line (its binding as pk__ksym_binding's);
+ * non-zero stops pk__kindex_each. */
 typedef int (*pk__kindex_cb)(void *arg, uint64_t addr, const char *name, unsigned char binding);
 
 /* pk__kindex_each - each well-formed kept line in the file's order (every name
