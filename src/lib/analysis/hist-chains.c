@@ -9,7 +9,11 @@
  * is made when it is asked for, by appending its tails in the order the
  * chains were first added: a chain added again follows the path its first
  * append made, so the tree has the same nodes, frames and sums as one
- * built sample by sample.
+ * built sample by sample.  The chains' frames and refs, nearly a
+ * sample's worth each in a DWARF profile, are arrays that move to a
+ * temporary file past a budget (sys/spill.c): written once, read back to
+ * index them and to build the trees printed, their pages are let go as
+ * they are passed.
  */
 #include "hist-int.h"
 #include "sys/sys.h"
@@ -32,9 +36,9 @@ struct use {
 	uint32_t rec, k;
 };
 
-/* A chain's ref to an entry until the chains are indexed; the same slot
- * then holds one of an entry's uses (pk__hist_chains_index moves the refs
- * into the uses' order in place: the two never coexist). */
+/* A chain's ref to an entry until the chains are indexed; then one of an
+ * entry's uses (pk__hist_chains_index writes them in a new array that
+ * takes the refs' place). */
 union slot {
 	struct pk__hist_ref ref;
 	struct use use;
@@ -44,21 +48,37 @@ _Static_assert(sizeof(union slot) == sizeof(struct pk__hist_ref), "refs copied a
 struct pk__hist_chains {
 	struct rec *recs;
 	size_t nr_recs, cap_recs;
-	const struct pk_callchain_frame **frames;
-	size_t nr_frames, cap_frames;
-	union slot *refs;	/* each chain's refs in turn; once indexed, the uses:
-				 * entry id i's at refs[at[i] .. at[i + 1]) */
-	size_t nr_refs, cap_refs;
+	/* The frames (pool pointers), and each chain's refs in turn; once
+	 * indexed, the slots are the uses: entry id i's at [at[i], at[i + 1]).
+	 * Pointers to spill[], so that a const table's builds count what
+	 * they read (pk__spill_touch). */
+	struct pk__spill *frames, *slots;
+	struct pk__spill spill[2];
+	size_t nr_frames, nr_refs;
 	uint32_t *table;	/* chain index + 1, 0 empty; at most half full */
 	size_t table_cap;
 	uint32_t *at;		/* pk__hist_chains_index's, NULL before */
 	size_t nr_ids;
 };
 
+static const struct pk_callchain_frame **frames_of(const struct pk__hist_chains *t)
+{
+	return (const struct pk_callchain_frame **)(void *)t->frames->p;
+}
+
+static union slot *slots_of(const struct pk__hist_chains *t)
+{
+	return (union slot *)(void *)t->slots->p;
+}
+
 int pk__hist_chains_new(struct pk__hist_chains **out)
 {
 	if (!(*out = pk__calloc(1, sizeof(**out))))
 		return pk__error_nomem("a histogram's call chains");
+	(*out)->frames = &(*out)->spill[0];
+	(*out)->slots = &(*out)->spill[1];
+	pk__spill_init((*out)->frames);
+	pk__spill_init((*out)->slots);
 	return 0;
 }
 
@@ -67,8 +87,8 @@ void pk__hist_chains_free(struct pk__hist_chains *t)
 	if (!t)
 		return;
 	free(t->recs);
-	free(t->frames);
-	free(t->refs);
+	pk__spill_free(t->frames);
+	pk__spill_free(t->slots);
 	free(t->table);
 	free(t->at);
 	free(t);
@@ -95,6 +115,13 @@ static bool room(void **a, size_t *cap, size_t nr, size_t more, size_t size)
 	return true;
 }
 
+/* Room for `more` items of `size` after nr in spill array s; false: no
+ * memory or more than a u32 offset reaches. */
+static bool spill_room(struct pk__spill *s, size_t nr, size_t more, size_t size)
+{
+	return nr + more <= UINT32_MAX && pk__spill_reserve(s, (nr + more) * size) == 0;
+}
+
 static uint64_t chain_hash(const struct pk_callchain_frame *chain, size_t nr, const struct pk__hist_ref *refs,
 			   size_t nr_refs)
 {
@@ -111,10 +138,13 @@ static bool same_chain(const struct pk__hist_chains *t, const struct rec *r, uin
 		       const struct pk_callchain_frame *chain, size_t nr, const struct pk__hist_ref *refs,
 		       size_t nr_refs)
 {
-	const struct pk_callchain_frame *const *f = t->frames + r->frames_at;
+	const struct pk_callchain_frame *const *f = frames_of(t) + r->frames_at;
 
-	if (r->hash != hash || r->nr_frames != nr || r->nr_refs != nr_refs ||
-	    memcmp(t->refs + r->refs_at, refs, nr_refs * sizeof(*refs)))
+	if (r->hash != hash || r->nr_frames != nr || r->nr_refs != nr_refs)
+		return false;
+	pk__spill_touch(t->slots, nr_refs * sizeof(union slot));
+	pk__spill_touch(t->frames, nr * sizeof(*f));
+	if (memcmp(slots_of(t) + r->refs_at, refs, nr_refs * sizeof(*refs)))
 		return false;
 	for (size_t i = 0; i < nr; i++)
 		if (!pk__frame_same(f[i], &chain[i]))
@@ -161,13 +191,15 @@ static int put_new(struct pk__hist_chains *t, struct pk__frame_pool *pool, uint6
 	struct rec *r;
 
 	if (!room((void **)&t->recs, &t->cap_recs, t->nr_recs, 1, sizeof(*t->recs)) ||
-	    !room((void **)&t->frames, &t->cap_frames, t->nr_frames, nr, sizeof(*t->frames)) ||
-	    !room((void **)&t->refs, &t->cap_refs, t->nr_refs, nr_refs, sizeof(*t->refs)))
+	    !spill_room(t->frames, t->nr_frames, nr, sizeof(struct pk_callchain_frame *)) ||
+	    !spill_room(t->slots, t->nr_refs, nr_refs, sizeof(union slot)))
 		return pk__error_nomem("a histogram's call chains");
 	for (size_t i = 0; i < nr; i++)
-		if (!(t->frames[t->nr_frames + i] = pk__frame_pool_intern(pool, &chain[i])))
+		if (!(frames_of(t)[t->nr_frames + i] = pk__frame_pool_intern(pool, &chain[i])))
 			return pk__error_nomem("a histogram's call chains");
-	memcpy(t->refs + t->nr_refs, refs, nr_refs * sizeof(*refs));
+	memcpy(slots_of(t) + t->nr_refs, refs, nr_refs * sizeof(*refs));
+	pk__spill_touch(t->frames, nr * sizeof(struct pk_callchain_frame *));
+	pk__spill_touch(t->slots, nr_refs * sizeof(union slot));
 	r = &t->recs[t->nr_recs];
 	*r = (struct rec){ .hash = hash, .period = period, .count = count,
 			   .frames_at = (uint32_t)t->nr_frames, .nr_frames = (uint32_t)nr,
@@ -209,71 +241,71 @@ static void fit(void **a, size_t *cap, size_t nr, size_t size)
 	}
 }
 
-/* The chain whose refs hold slot p: the last with refs_at <= p, found
- * from first[p / 64], the chain holding slot p rounded down to 64 (a chain
- * holds 18 refs on average: a few steps). */
-static uint32_t rec_of(const struct pk__hist_chains *t, const uint32_t *first, size_t p)
-{
-	uint32_t r = first[p / 64];
-
-	while (r + 1 < t->nr_recs && t->recs[r + 1].refs_at <= p)
-		r++;
-	return r;
-}
-
 /* Each id's start in at[] (at[id] its count before): 0, or -EINVAL for a
  * ref past nr_ids. */
 static int starts(struct pk__hist_chains *t, size_t nr_ids)
 {
+	const union slot *refs = slots_of(t);
+
 	for (size_t i = 0; i < t->nr_refs; i++) {	/* counts, then each id's start */
-		if (t->refs[i].ref.id >= nr_ids)
+		if (refs[i].ref.id >= nr_ids)
 			return pk__error(-EINVAL, "a histogram's call chains", "an entry beyond the %zu given",
 					 nr_ids);
-		t->at[t->refs[i].ref.id + 1]++;
+		t->at[refs[i].ref.id + 1]++;
 	}
+	pk__spill_drop(t->slots, 0, t->nr_refs * sizeof(*refs));
 	for (size_t i = 0; i < nr_ids; i++)
 		t->at[i + 1] += t->at[i];
 	return 0;
 }
 
-/* Every ref moved to its use's slot, in place: each ref's id replaced by
- * its slot (ids in turn, the chains' order kept within an id), then the
- * cycles of that permutation followed, each slot's ref picked up before
- * its use is put there.  `done` marks the slots that hold their use. */
-static void refs_to_uses(struct pk__hist_chains *t, const uint32_t *first, uint64_t *done)
+/* The uses whose slots are in [lo, hi) written to uses: every ref read in
+ * turn (its chain followed along), each id's next slot from next[]. */
+static void uses_sweep(const struct pk__hist_chains *t, uint32_t *next, union slot *uses, size_t lo, size_t hi)
 {
-	for (size_t i = 0; i < t->nr_refs; i++)
-		t->refs[i].ref.id = t->at[t->refs[i].ref.id]++;
-	for (size_t i = t->nr_ids; i > 0; i--)	/* each start moved to the next one's: back */
-		t->at[i] = t->at[i - 1];
-	t->at[0] = 0;
-	for (size_t p0 = 0; p0 < t->nr_refs; p0++) {
-		struct pk__hist_ref ref;
-		uint32_t rec;
+	const union slot *refs = slots_of(t);
+	uint32_t r = 0;
 
-		if (done[p0 / 64] >> (p0 % 64) & 1)
-			continue;
-		ref = t->refs[p0].ref;
-		rec = rec_of(t, first, p0);
-		for (;;) {
-			size_t d = ref.id;
-			struct pk__hist_ref next = t->refs[d].ref;
-			uint32_t next_rec = d == p0 ? 0 : rec_of(t, first, d);
+	memcpy(next, t->at, t->nr_ids * sizeof(*next));
+	for (size_t i = 0; i < t->nr_refs; i++) {
+		uint32_t at = next[refs[i].ref.id]++;
 
-			t->refs[d].use = (struct use){ rec, ref.k };
-			done[d / 64] |= 1ull << (d % 64);
-			if (d == p0)
-				break;
-			ref = next;
-			rec = next_rec;
-		}
+		while (i >= (size_t)t->recs[r].refs_at + t->recs[r].nr_refs)
+			r++;	/* the chain holding ref i: refs are kept in chain order */
+		if (at >= lo && at < hi)
+			uses[at].use = (struct use){ r, refs[i].ref.k };
 	}
+}
+
+/* The refs turned into the uses, in a new array that takes their place:
+ * written in sweeps over as many uses as the spill budget holds, so that
+ * an array moved to a file is in memory only a sweep's worth at a time. */
+static int refs_to_uses(struct pk__hist_chains *t)
+{
+	struct pk__spill uses;
+	size_t step = t->slots->budget / sizeof(union slot), bytes = t->nr_refs * sizeof(union slot);
+	uint32_t *next = pk__malloc(t->nr_ids * sizeof(*next) + 1);
+
+	pk__spill_init(&uses);
+	if (!next || pk__spill_reserve(&uses, bytes + 1) < 0) {
+		free(next);
+		return pk__error_nomem("a histogram's call chains");
+	}
+	if (!pk__spill_in_file(&uses) || step == 0)
+		step = t->nr_refs + 1;
+	for (size_t lo = 0; lo < t->nr_refs; lo += step) {
+		uses_sweep(t, next, (union slot *)(void *)uses.p, lo, lo + step);
+		pk__spill_drop(&uses, lo * sizeof(union slot), (lo + step) * sizeof(union slot));
+		pk__spill_drop(t->slots, 0, bytes);
+	}
+	free(next);
+	pk__spill_free(t->slots);
+	*t->slots = uses;
+	return 0;
 }
 
 int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids)
 {
-	uint64_t *done = NULL;
-	uint32_t *first = NULL;
 	int err;
 
 	if (t->at)
@@ -282,29 +314,14 @@ int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids)
 	t->table = NULL;
 	t->table_cap = 0;
 	fit((void **)&t->recs, &t->cap_recs, t->nr_recs, sizeof(*t->recs));
-	fit((void **)&t->frames, &t->cap_frames, t->nr_frames, sizeof(*t->frames));
-	fit((void **)&t->refs, &t->cap_refs, t->nr_refs, sizeof(*t->refs));
-	if (nr_ids >= UINT32_MAX || !(t->at = pk__calloc(nr_ids + 1, sizeof(*t->at))) ||
-	    !(done = pk__calloc(t->nr_refs / 64 + 1, sizeof(*done))) ||
-	    !(first = pk__calloc(t->nr_refs / 64 + 1, sizeof(*first)))) {
-		err = pk__error_nomem("a histogram's call chains");
-		goto out;
-	}
-	if ((err = starts(t, nr_ids)) < 0)
-		goto out;
-	for (size_t r = 0; r < t->nr_recs; r++)	/* the chain at each 64th slot */
-		for (size_t p = (t->recs[r].refs_at + 63) / 64 * 64; p < t->recs[r].refs_at + t->recs[r].nr_refs;
-		     p += 64)
-			first[p / 64] = (uint32_t)r;
+	if (nr_ids >= UINT32_MAX || !(t->at = pk__calloc(nr_ids + 1, sizeof(*t->at))))
+		return pk__error_nomem("a histogram's call chains");
 	t->nr_ids = nr_ids;
-	refs_to_uses(t, first, done);
-out:
-	if (err < 0) {
+	if ((err = starts(t, nr_ids)) < 0 || (err = refs_to_uses(t)) < 0) {
 		free(t->at);
 		t->at = NULL;
+		t->nr_ids = 0;
 	}
-	free(done);
-	free(first);
 	return err;
 }
 
@@ -313,18 +330,22 @@ static int append_tail(const struct pk__hist_chains *t, const struct rec *c, uin
 {
 	if (k > c->nr_frames)
 		return pk__error(-EINVAL, "a histogram's call chains", "a tail past its chain's end");
-	return pk__callchain_append_kept(cc, t->frames + c->frames_at + k, c->nr_frames - k, c->period, c->count);
+	pk__spill_touch(t->frames, (c->nr_frames - k) * sizeof(struct pk_callchain_frame *));
+	return pk__callchain_append_kept(cc, frames_of(t) + c->frames_at + k, c->nr_frames - k, c->period,
+					 c->count);
 }
 
 /* The period of entry id's tree's root, when indexed: its tails' but the
  * empty ones' (an empty chain adds nothing to a tree). */
 static uint64_t period_of(const struct pk__hist_chains *t, uint32_t id)
 {
+	const union slot *uses = slots_of(t);
 	uint64_t sum = 0;
 
+	pk__spill_touch(t->slots, (t->at[id + 1] - t->at[id]) * sizeof(*uses));
 	for (uint32_t u = t->at[id]; u < t->at[id + 1]; u++)
-		if (t->refs[u].use.k < t->recs[t->refs[u].use.rec].nr_frames)
-			sum += t->recs[t->refs[u].use.rec].period;
+		if (uses[u].use.k < t->recs[uses[u].use.rec].nr_frames)
+			sum += t->recs[uses[u].use.rec].period;
 	return sum;
 }
 
@@ -340,16 +361,20 @@ int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool
 	if ((err = pk__callchain_new_arena(out, pool)) < 0)
 		return err;
 	if (t->at) {	/* indexed: the id's own uses */
+		const union slot *uses = slots_of(t);
+
+		pk__spill_touch(t->slots, (t->at[id + 1] - t->at[id]) * sizeof(*uses));
 		for (uint32_t u = t->at[id]; !err && u < t->at[id + 1]; u++)
-			err = append_tail(t, &t->recs[t->refs[u].use.rec], t->refs[u].use.k, *out);
+			err = append_tail(t, &t->recs[uses[u].use.rec], uses[u].use.k, *out);
 	} else {	/* not yet: every chain looked through */
+		const union slot *refs = slots_of(t);
 		bool any = false;
 
 		for (size_t r = 0; !err && r < t->nr_recs; r++)
 			for (size_t i = 0; !err && i < t->recs[r].nr_refs; i++)
-				if (t->refs[t->recs[r].refs_at + i].ref.id == id) {
+				if (refs[t->recs[r].refs_at + i].ref.id == id) {
 					any = true;
-					err = append_tail(t, &t->recs[r], t->refs[t->recs[r].refs_at + i].ref.k, *out);
+					err = append_tail(t, &t->recs[r], refs[t->recs[r].refs_at + i].ref.k, *out);
 				}
 		if (!any || (min_period && pk_callchain_node_cumul(pk_callchain_root(*out)) < min_period)) {
 			pk_callchain_free(*out);

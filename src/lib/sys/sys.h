@@ -81,6 +81,62 @@ int pk__asprintf(char **out, const char *fmt, ...) PK__PRINTF(2, 3);
  */
 unsigned long pk__alloc_fail_nth(unsigned long nth);
 
+/* ---- arrays that move to a temporary file (spill.c) ------------------- */
+
+/* The bytes an array holds on the heap before it moves to a file. */
+#define PK__SPILL_BUDGET (2u << 20)
+
+/*
+ * A growing byte array for what is written once and read back rarely: on
+ * the heap up to pk__spill_budget() bytes, past that in an unlinked
+ * temporary file ($TMPDIR, else /tmp) mapped shared, whose pages
+ * pk__spill_drop and pk__spill_touch take out of the process's memory
+ * (the file keeps them).  Where no such file can be made or grown, it
+ * stays on (or moves back to) the heap: only memory can run out.
+ */
+struct pk__spill {
+	unsigned char *p;	/* the bytes: the heap's or the file's mapping */
+	size_t cap;		/* bytes there */
+	int fd;			/* the file; -1 on the heap */
+	size_t touched;		/* bytes pk__spill_touch counted since the last drop */
+	size_t budget;		/* pk__spill_budget() when it was made */
+};
+
+/* pk__spill_budget - the heap bytes an array keeps: $PERFKIT_SPILL_BUDGET
+ * (a number of bytes, for tests), else PK__SPILL_BUDGET; a test's
+ * pk__spill_set_budget (0: back to those) comes first. */
+size_t pk__spill_budget(void);
+void pk__spill_set_budget(size_t bytes);
+
+/* pk__spill_init - an empty array (no memory, on the heap), its budget
+ * pk__spill_budget()'s now. */
+void pk__spill_init(struct pk__spill *s);
+
+/* pk__spill_reserve - at least `bytes` bytes at s->p (which may move; the
+ * bytes there are kept), at least doubling.  0, or -ENOMEM recorded. */
+int pk__spill_reserve(struct pk__spill *s, size_t bytes);
+
+/* pk__spill_alloc - s, empty, made `bytes` zeroed bytes (page-rounded),
+ * not grown by doubling: in a file from the start past its budget.  0, or
+ * -ENOMEM recorded. */
+int pk__spill_alloc(struct pk__spill *s, size_t bytes);
+
+/* pk__spill_drop - in a file, the whole pages of [from, to) let go from
+ * memory (read again from the file when next used); on the heap nothing.
+ * Resets the touch count. */
+void pk__spill_drop(struct pk__spill *s, size_t from, size_t to);
+
+/* pk__spill_touch - count `bytes` read or written (in whole pages: a
+ * scattered read faults in a page for a few bytes); in a file, past half
+ * the budget since the last drop, every page is let go. */
+void pk__spill_touch(struct pk__spill *s, size_t bytes);
+
+/* pk__spill_in_file - whether it has moved to a file. */
+bool pk__spill_in_file(const struct pk__spill *s);
+
+/* pk__spill_free - its memory or file let go; s is empty again. */
+void pk__spill_free(struct pk__spill *s);
+
 /* ---- numbers (num.c) --------------------------------------------------- */
 
 /*

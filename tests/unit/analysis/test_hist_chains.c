@@ -4,7 +4,8 @@
  * (pk_hist_defer_chains): each entry's tree, built when pk_hist_chain asks
  * for it, is the tree built sample by sample, node for node (frames, sums,
  * counts, order), before the sort and after it, through a comm rename's
- * merges, and when its allocations fail; none given below a period; deferral refused once samples are
+ * merges, with the chains' arrays in temporary files, and when its
+ * allocations fail; none given below a period; deferral refused once samples are
  * in and for branch frames.  Without trees (pk_hist_no_trees): the same
  * entries, sums and order, and no tree.
  */
@@ -190,6 +191,48 @@ static void same_trees(void **state)
 	free(deferred);
 	for (int i = 0; i < 2; i++)
 		pk_hist_free(h[i]);
+}
+
+/* Mappings of deleted files: the spilled arrays' temporary files. */
+static int deleted_maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, " (deleted)") != NULL;
+	fclose(f);
+	return n;
+}
+
+/* The same, the chains' arrays moved to temporary files at 4 KiB (their
+ * pages let go every 2 KiB read or written): the trees do not change,
+ * and the files go with the histogram. */
+static void same_trees_spilled(void **state)
+{
+	struct pk_hist *h[2];
+	char *direct, *deferred;
+	int before = deleted_maps();
+
+	(void)state;
+	pk__spill_set_budget(4096);
+	new_pair(h);
+	add_samples(h, 2, 3000, 0x9e3779b97f4a7c15ull);
+	assert_int_equal(deleted_maps(), before + 2);	/* frames and refs */
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pk_hist_sort(h[i]), 0);
+	assert_int_equal(deleted_maps(), before + 2);	/* frames and uses */
+	direct = text_of(h[0]);
+	deferred = text_of(h[1]);
+	assert_string_equal(deferred, direct);
+	free(direct);
+	free(deferred);
+	for (int i = 0; i < 2; i++)
+		pk_hist_free(h[i]);
+	assert_int_equal(deleted_maps(), before);
+	pk__spill_set_budget(0);
 }
 
 /* A tree's chains summing below min_period: none, built or kept, before
@@ -408,6 +451,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(same_trees),
+		cmocka_unit_test(same_trees_spilled),
 		cmocka_unit_test(min_period),
 		cmocka_unit_test(same_trees_renamed),
 		cmocka_unit_test(out_of_memory),

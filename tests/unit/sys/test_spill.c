@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_spill.c - spill.c's arrays: on the heap up to the budget, moved to
+ * an unlinked temporary file past it with every byte kept, through growth
+ * (the mapping moving) and drops (the pages leave the process's memory,
+ * the bytes stay); touches, counted in whole pages, dropping every page
+ * past half the budget; a temporary directory that cannot be used keeps
+ * the array on the heap, a full one moves it back there; an array made at
+ * its size, zeroed, in a file past the budget; a failed allocation is
+ * -ENOMEM with a record; $PERFKIT_SPILL_BUDGET read as a positive number
+ * only; no file left open after pk__spill_free.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "perfkit.h"
+#include "sys/sys.h"
+#include "tmpdir.h"
+
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* The resident kB of the mapping that starts at p, from smaps; -1: none. */
+static long resident_kb(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	bool in = false;
+	long kb = -1;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			in = lo == (unsigned long)(uintptr_t)p;
+		else if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+static void fill(struct pk__spill *s, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		s->p[i] = (unsigned char)(i * 7 + i / 4096);
+}
+
+static void check(const struct pk__spill *s, size_t to)
+{
+	for (size_t i = 0; i < to; i++)
+		if (s->p[i] != (unsigned char)(i * 7 + i / 4096))
+			fail_msg("byte %zu changed", i);
+}
+
+static void heap_below_budget(void **state)
+{
+	struct pk__spill s;
+
+	(void)state;
+	pk__spill_set_budget(64 << 10);
+	pk__spill_init(&s);
+	assert_int_equal(pk__spill_reserve(&s, 10000), 0);
+	assert_true(s.cap >= 10000);
+	fill(&s, 0, 10000);
+	assert_int_equal(pk__spill_reserve(&s, 40000), 0);
+	assert_false(pk__spill_in_file(&s));
+	check(&s, 10000);
+	pk__spill_drop(&s, 0, s.cap);	/* on the heap: nothing */
+	check(&s, 10000);
+	pk__spill_free(&s);
+	assert_null(s.p);
+	pk__spill_set_budget(0);
+}
+
+static void moves_to_file(void **state)
+{
+	struct pk__spill s;
+	int fds = open_fds();
+
+	(void)state;
+	pk__spill_set_budget(8192);
+	pk__spill_init(&s);
+	assert_int_equal(pk__spill_reserve(&s, 8192), 0);
+	assert_false(pk__spill_in_file(&s));
+	fill(&s, 0, 8192);
+	assert_int_equal(pk__spill_reserve(&s, 100000), 0);
+	assert_true(pk__spill_in_file(&s));
+	assert_int_equal(open_fds(), fds + 1);
+	check(&s, 8192);
+	fill(&s, 8192, 100000);
+	assert_int_equal(pk__spill_reserve(&s, 1 << 20), 0);	/* the mapping grows (and may move) */
+	check(&s, 100000);
+	fill(&s, 100000, 1 << 20);
+	assert_true(resident_kb(s.p) >= 1000);
+	pk__spill_drop(&s, 0, s.cap);
+	assert_int_equal(resident_kb(s.p), 0);
+	check(&s, 1 << 20);	/* read back from the file */
+	pk__spill_drop(&s, 4095, 3 * 4096 + 1);	/* only the whole pages inside */
+	assert_int_equal(resident_kb(s.p), 4 * (1 << 20) / 4096 - 8);
+	pk__spill_free(&s);
+	assert_int_equal(open_fds(), fds);
+	pk__spill_set_budget(0);
+}
+
+static void touches_drop(void **state)
+{
+	struct pk__spill s;
+
+	(void)state;
+	pk__spill_set_budget(64 << 10);
+	pk__spill_init(&s);
+	assert_int_equal(pk__spill_reserve(&s, 1 << 20), 0);
+	assert_true(pk__spill_in_file(&s));
+	fill(&s, 0, 256 << 10);
+	pk__spill_touch(&s, 32 << 10);	/* half the budget: kept */
+	assert_true(resident_kb(s.p) >= 256);
+	pk__spill_touch(&s, 1);		/* past it: every page let go */
+	assert_int_equal(resident_kb(s.p), 0);
+	check(&s, 256 << 10);
+	for (int i = 0; i < 8; i++)	/* a byte counts as its page: eight are half */
+		pk__spill_touch(&s, 1);
+	assert_true(resident_kb(s.p) >= 256);
+	pk__spill_touch(&s, 1);
+	assert_int_equal(resident_kb(s.p), 0);
+	pk__spill_free(&s);
+	pk__spill_set_budget(0);
+}
+
+static void no_temp_dir(void **state)
+{
+	struct pk__spill s;
+	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+
+	(void)state;
+	setenv("TMPDIR", "/nonexistent/perfkit", 1);
+	pk__spill_set_budget(4096);
+	pk__spill_init(&s);
+	assert_int_equal(pk__spill_reserve(&s, 4096), 0);
+	fill(&s, 0, 4096);
+	assert_int_equal(pk__spill_reserve(&s, 65536), 0);
+	assert_false(pk__spill_in_file(&s));
+	check(&s, 4096);
+	pk__spill_free(&s);
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+	pk__spill_set_budget(0);
+}
+
+/* A 64 KiB tmpfs for full_disk, mounted under $TMPDIR (root only). */
+static char small_dir[PATH_MAX];
+
+static int mount_small(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		return 0;	/* full_disk skips */
+	if (!tmp_mkdtemp(small_dir, sizeof(small_dir), "spill-full"))
+		return -1;
+	if (mount("tmpfs", small_dir, "tmpfs", 0, "size=64k") != 0) {
+		rmdir(small_dir);
+		small_dir[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static int unmount_small(void **state)
+{
+	(void)state;
+	if (small_dir[0] && (umount(small_dir) != 0 || rmdir(small_dir) != 0))
+		return -1;
+	small_dir[0] = 0;
+	return 0;
+}
+
+/* A file that cannot grow (a full 64 KiB tmpfs) moves the array back to
+ * the heap, every byte kept. */
+static void full_disk(void **state)
+{
+	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	struct pk__spill s;
+
+	(void)state;
+	if (!small_dir[0]) {
+		free(old);
+		skip();	/* mounting a tmpfs takes root */
+	}
+	setenv("TMPDIR", small_dir, 1);
+	pk__spill_set_budget(8192);
+	pk__spill_init(&s);
+	assert_int_equal(pk__spill_reserve(&s, 16384), 0);
+	assert_true(pk__spill_in_file(&s));
+	fill(&s, 0, 16384);
+	assert_int_equal(pk__spill_reserve(&s, 1 << 20), 0);
+	assert_false(pk__spill_in_file(&s));
+	check(&s, 16384);
+	fill(&s, 16384, 1 << 20);
+	check(&s, 1 << 20);
+	pk__spill_free(&s);
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+	pk__spill_set_budget(0);
+}
+
+static void made_at_size(void **state)
+{
+	struct pk__spill s;
+
+	(void)state;
+	pk__spill_set_budget(8192);
+	pk__spill_init(&s);
+	assert_int_equal(pk__spill_alloc(&s, 5000), 0);	/* under: the heap's */
+	assert_false(pk__spill_in_file(&s));
+	assert_int_equal(s.cap, 8192);
+	for (size_t i = 0; i < s.cap; i++)
+		assert_int_equal(s.p[i], 0);
+	pk__spill_free(&s);
+	assert_int_equal(pk__spill_alloc(&s, 100000), 0);	/* past: a file's */
+	assert_true(pk__spill_in_file(&s));
+	assert_int_equal(s.cap, 102400);
+	for (size_t i = 0; i < s.cap; i++)
+		assert_int_equal(s.p[i], 0);
+	fill(&s, 0, 100000);
+	pk__spill_drop(&s, 0, s.cap);
+	check(&s, 100000);
+	pk__spill_free(&s);
+	pk__spill_set_budget(0);
+}
+
+static void out_of_memory(void **state)
+{
+	struct pk__spill s;
+
+	(void)state;
+	pk__spill_set_budget(1 << 20);
+	pk__spill_init(&s);
+	pk__alloc_fail_nth(1);
+	assert_int_equal(pk__spill_reserve(&s, 100), -ENOMEM);
+	assert_int_equal(pk__alloc_fail_nth(0), 0);
+	assert_int_equal(pk_last_error()->code, -ENOMEM);
+	assert_non_null(strstr(pk_last_error()->why, "out of memory for an array of 4096 bytes"));
+	assert_null(s.p);
+	assert_int_equal(s.cap, 0);
+	pk__spill_free(&s);
+	pk__spill_set_budget(0);
+}
+
+static void budget_from_env(void **state)
+{
+	(void)state;
+	pk__spill_set_budget(0);
+	unsetenv("PERFKIT_SPILL_BUDGET");
+	assert_int_equal(pk__spill_budget(), PK__SPILL_BUDGET);
+	setenv("PERFKIT_SPILL_BUDGET", "12345", 1);
+	assert_int_equal(pk__spill_budget(), 12345);
+	pk__spill_set_budget(77);	/* a test's own comes first */
+	assert_int_equal(pk__spill_budget(), 77);
+	pk__spill_set_budget(0);
+	for (const char *const *v = (const char *const[]){ "0", "-1", "12k", "", " 5", NULL }; *v; v++) {
+		setenv("PERFKIT_SPILL_BUDGET", *v, 1);
+		assert_int_equal(pk__spill_budget(), PK__SPILL_BUDGET);
+	}
+	unsetenv("PERFKIT_SPILL_BUDGET");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(heap_below_budget),
+		cmocka_unit_test(moves_to_file),
+		cmocka_unit_test(touches_drop),
+		cmocka_unit_test(no_temp_dir),
+		cmocka_unit_test_setup_teardown(full_disk, mount_small, unmount_small),
+		cmocka_unit_test(made_at_size),
+		cmocka_unit_test(out_of_memory),
+		cmocka_unit_test(budget_from_env),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
