@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test_report_spill.sh - report's call chains moved to temporary files
-# (sys/spill.c: what is kept of every distinct chain, past a budget that
+# test_report_spill.sh - report's arrays moved to temporary files
+# (sys/spill.c: what is kept of every distinct chain, and a compressed
+# debug file's inflated image such as libc's, past a budget that
 # $PERFKIT_SPILL_BUDGET sets for tests) change nothing: perf's tables on a
 # frame-pointer profile with a budget of 4 KiB, and on DWARF recordings
 # (a deep recursion, a shell running find) every report mode prints what
@@ -49,6 +50,7 @@ for f in deep.data find.data; do
 	same_spilled "$f" --no-children --sort comm,dso,sym -g folded
 	same_spilled "$f" --sort pid,sym -g fractal,0
 	same_spilled "$f" --hierarchy
+	same_spilled "$f" --no-children --sort dso,srcline -g none
 done
 
 if command -v perf >/dev/null; then

@@ -25,7 +25,10 @@
  * before, so libdw's own answers and errors are unchanged.  A new image
  * ends the one before (its Dwarf and bytes): the caller copies what its
  * answers keep (pk__zdebug_builds tells it when), so a DSO holds one
- * image, not every size it grew through.
+ * image, not every size it grew through.  An image past the spill budget
+ * (libc's 9.5 MB) is a temporary file's (sys/spill.c): its pages, written
+ * once, are let go after the build and every few answers, and libdw reads
+ * back only what it asks for.
  */
 #include "symbols/symbols.h"
 #include "sys/sys.h"
@@ -78,7 +81,7 @@ struct arange {
 struct built {
 	Dwarf *dw;
 	Elf *mem;
-	unsigned char *img;
+	struct pk__spill img;		/* past the spill budget, a temporary file's */
 };
 
 struct pk__zdebug {
@@ -103,7 +106,7 @@ static void built_end(struct built *b)
 		dwarf_end(b->dw);
 	if (b->mem)
 		elf_end(b->mem);
-	free(b->img);
+	pk__spill_free(&b->img);
 }
 
 /* b the current handle; the one before it ended. */
@@ -391,9 +394,9 @@ static bool image_part(struct part *p, unsigned char *img, uint64_t n)
 	return stream_to(p, &p->zs, p->size);
 }
 
-/* An ELF image of the parts: the header, their bytes, their names, the
- * section headers. */
-static unsigned char *image_build(struct pk__zdebug *z, size_t *size)
+/* An ELF image of the parts in *sp: the header, their bytes, their names,
+ * the section headers. */
+static bool image_build(struct pk__zdebug *z, struct pk__spill *sp, size_t *size)
 {
 	size_t off = sizeof(Elf64_Ehdr), names = 1 + sizeof(".shstrtab"), shoff, nlen = 1;
 	unsigned char *img;
@@ -407,8 +410,10 @@ static unsigned char *image_build(struct pk__zdebug *z, size_t *size)
 	}
 	shoff = (off + names + 7) & ~(size_t)7;
 	*size = shoff + (z->n + 2) * sizeof(Elf64_Shdr);
-	if (!(img = calloc(1, *size)))
-		return NULL;
+	pk__spill_init(sp);
+	if (pk__spill_alloc(sp, *size) < 0)
+		return false;
+	img = sp->p;
 	eh = (Elf64_Ehdr *)img;
 	memcpy(eh, elf64_getehdr(z->e), sizeof(*eh));
 	eh->e_phoff = 0;
@@ -432,14 +437,14 @@ static unsigned char *image_build(struct pk__zdebug *z, size_t *size)
 		if (i == z->aranges)
 			aranges_keep(z, img + p->off);
 		else if (!image_part(z->p + i, img, n)) {
-			free(img);
-			return NULL;
+			pk__spill_free(sp);
+			return false;
 		}
 	}
 	memcpy(img + off + nlen, ".shstrtab", sizeof(".shstrtab"));
 	sh[z->n + 1] = (Elf64_Shdr){ .sh_name = (Elf64_Word)nlen, .sh_type = SHT_STRTAB,
 				     .sh_offset = off, .sh_size = names, .sh_addralign = 1 };
-	return img;
+	return true;
 }
 
 /* A new current Dwarf over the parts as they are. */
@@ -448,14 +453,15 @@ static bool rebuild(struct pk__zdebug *z)
 	struct built b = { 0 };
 	size_t size;
 
-	if (!(b.img = image_build(z, &size)))
+	if (!image_build(z, &b.img, &size))
 		return false;
-	if (!(b.mem = elf_memory((char *)b.img, size)) || !(b.dw = dwarf_begin_elf(b.mem, DWARF_C_READ, NULL))) {
+	if (!(b.mem = elf_memory((char *)b.img.p, size)) || !(b.dw = dwarf_begin_elf(b.mem, DWARF_C_READ, NULL))) {
 		if (b.mem)
 			elf_end(b.mem);
-		free(b.img);
+		pk__spill_free(&b.img);
 		return false;
 	}
+	pk__spill_drop(&b.img, 0, size);	/* in a file: the pages written let go */
 	built_take(z, b);
 	return true;
 }
@@ -517,7 +523,7 @@ static bool go_whole(struct pk__zdebug *z)
 	z->prefix = z->info < z->n ? z->p[z->info].size : 0;
 	if (!rebuild(z))
 		return false;
-	settle(z, z->cur.img);
+	settle(z, z->cur.img.p);
 	return true;
 }
 
@@ -686,7 +692,13 @@ Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr)
 		z->libdw = true;
 		built_take(z, b);
 	}
-	return z->held ? z->cur.dw : NULL;
+	if (!z->held)
+		return NULL;
+	/* An answer reads a few pages of an image in a file (its unit, line
+	 * program, abbreviations, strings): counted as four, they are let go
+	 * every so many answers. */
+	pk__spill_touch(&z->cur.img, 4 * pk__sys_page_size());
+	return z->cur.dw;
 }
 
 unsigned long pk__zdebug_builds(const struct pk__zdebug *z)
