@@ -67,8 +67,11 @@ struct unit_tops {
 /* A file without DWARF has the symbol table's answer only (no_line's):
  * cheap to make again, so a small direct-mapped memo holds it instead of
  * a table growing with every address asked (a stripped program's
- * thousands: 3.7 MB for cc1 in a compile profile). */
-#define NODW_SLOTS 16384
+ * thousands: 3.7 MB for cc1 in a compile profile).  It starts at
+ * NODW_FIRST slots and, emptied, takes four times as many each time its
+ * misses pass its size, up to NODW_MOST (393 KB). */
+#define NODW_FIRST 256
+#define NODW_MOST 16384
 
 struct nodw {
 	uint64_t addr;
@@ -84,7 +87,8 @@ struct pk__srcline {
 	struct pk__a2l_index *a2l;	/* its index for addr2line's fallback */
 	struct answer *tab;		/* open addressing on addr */
 	size_t cap, nr;
-	struct nodw *nodw;		/* without DWARF: a memo of NODW_SLOTS, not tab */
+	struct nodw *nodw;		/* without DWARF: a memo of nodw_cap, not tab */
+	size_t nodw_cap, nodw_misses;
 	struct joined *joined;		/* relative file names with their unit's comp_dir */
 	size_t nr_joined;
 	struct unit_tops *tops;		/* the units scope_path has entered */
@@ -699,10 +703,20 @@ static int no_dwarf(struct pk__srcline *s, uint64_t addr, struct pk_srcline *out
 {
 	struct nodw *m;
 
-	if (!s->nodw && !(s->nodw = pk__calloc(NODW_SLOTS, sizeof(*s->nodw))))
-		return pk__error_nomem("the source-line cache");
-	m = &s->nodw[hash_addr(addr) & (NODW_SLOTS - 1)];
+	if (!s->nodw || (s->nodw_misses > s->nodw_cap && s->nodw_cap < NODW_MOST)) {
+		size_t cap = s->nodw ? 4 * s->nodw_cap : NODW_FIRST;
+		struct nodw *t = pk__calloc(cap, sizeof(*t));
+
+		if (!t)
+			return pk__error_nomem("the source-line cache");
+		free(s->nodw);
+		s->nodw = t;
+		s->nodw_cap = cap;
+		s->nodw_misses = 0;
+	}
+	m = &s->nodw[hash_addr(addr) & (s->nodw_cap - 1)];
 	if (!m->used || m->addr != addr) {
+		s->nodw_misses++;
 		struct answer a = { .addr = addr };
 		int err = no_line(s, addr, NULL, &a);
 
