@@ -142,8 +142,8 @@ static bool same_chain(const struct pk__hist_chains *t, const struct rec *r, uin
 
 	if (r->hash != hash || r->nr_frames != nr || r->nr_refs != nr_refs)
 		return false;
-	pk__spill_touch(t->slots, nr_refs * sizeof(union slot));
-	pk__spill_touch(t->frames, nr * sizeof(*f));
+	pk__spill_touch(t->slots, r->refs_at * sizeof(union slot), nr_refs * sizeof(union slot));
+	pk__spill_touch(t->frames, r->frames_at * sizeof(*f), nr * sizeof(*f));
 	if (memcmp(slots_of(t) + r->refs_at, refs, nr_refs * sizeof(*refs)))
 		return false;
 	for (size_t i = 0; i < nr; i++)
@@ -198,8 +198,9 @@ static int put_new(struct pk__hist_chains *t, struct pk__frame_pool *pool, uint6
 		if (!(frames_of(t)[t->nr_frames + i] = pk__frame_pool_intern(pool, &chain[i])))
 			return pk__error_nomem("a histogram's call chains");
 	memcpy(slots_of(t) + t->nr_refs, refs, nr_refs * sizeof(*refs));
-	pk__spill_touch(t->frames, nr * sizeof(struct pk_callchain_frame *));
-	pk__spill_touch(t->slots, nr_refs * sizeof(union slot));
+	pk__spill_touch(t->frames, t->nr_frames * sizeof(struct pk_callchain_frame *),
+			nr * sizeof(struct pk_callchain_frame *));
+	pk__spill_touch(t->slots, t->nr_refs * sizeof(union slot), nr_refs * sizeof(union slot));
 	r = &t->recs[t->nr_recs];
 	*r = (struct rec){ .hash = hash, .period = period, .count = count,
 			   .frames_at = (uint32_t)t->nr_frames, .nr_frames = (uint32_t)nr,
@@ -274,16 +275,19 @@ static void uses_sweep(const struct pk__hist_chains *t, uint32_t *next, union sl
 			r++;	/* the chain holding ref i: refs are kept in chain order */
 		if (at >= lo && at < hi)
 			uses[at].use = (struct use){ r, refs[i].ref.k };
+		if (i % 4096 == 4095)	/* the refs read, counted as they go */
+			pk__spill_touch(t->slots, (i - 4095) * sizeof(*refs), 4096 * sizeof(*refs));
 	}
 }
 
 /* The refs turned into the uses, in a new array that takes their place:
- * written in sweeps over as many uses as the spill budget holds, so that
- * an array moved to a file is in memory only a sweep's worth at a time. */
+ * written in sweeps over as many uses as half the spill budget holds, so
+ * that an array moved to a file is in memory only a sweep's worth at a
+ * time (and the refs, read whole each sweep, a quarter budget). */
 static int refs_to_uses(struct pk__hist_chains *t)
 {
 	struct pk__spill uses;
-	size_t step = t->slots->budget / sizeof(union slot), bytes = t->nr_refs * sizeof(union slot);
+	size_t step = t->slots->budget / 2 / sizeof(union slot), bytes = t->nr_refs * sizeof(union slot);
 	uint32_t *next = pk__malloc(t->nr_ids * sizeof(*next) + 1);
 
 	pk__spill_init(&uses);
@@ -330,7 +334,8 @@ static int append_tail(const struct pk__hist_chains *t, const struct rec *c, uin
 {
 	if (k > c->nr_frames)
 		return pk__error(-EINVAL, "a histogram's call chains", "a tail past its chain's end");
-	pk__spill_touch(t->frames, (c->nr_frames - k) * sizeof(struct pk_callchain_frame *));
+	pk__spill_touch(t->frames, (c->frames_at + k) * sizeof(struct pk_callchain_frame *),
+			(c->nr_frames - k) * sizeof(struct pk_callchain_frame *));
 	return pk__callchain_append_kept(cc, frames_of(t) + c->frames_at + k, c->nr_frames - k, c->period,
 					 c->count);
 }
@@ -342,7 +347,7 @@ static uint64_t period_of(const struct pk__hist_chains *t, uint32_t id)
 	const union slot *uses = slots_of(t);
 	uint64_t sum = 0;
 
-	pk__spill_touch(t->slots, (t->at[id + 1] - t->at[id]) * sizeof(*uses));
+	pk__spill_touch(t->slots, t->at[id] * sizeof(*uses), (t->at[id + 1] - t->at[id]) * sizeof(*uses));
 	for (uint32_t u = t->at[id]; u < t->at[id + 1]; u++)
 		if (uses[u].use.k < t->recs[uses[u].use.rec].nr_frames)
 			sum += t->recs[uses[u].use.rec].period;
@@ -363,7 +368,8 @@ int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool
 	if (t->at) {	/* indexed: the id's own uses */
 		const union slot *uses = slots_of(t);
 
-		pk__spill_touch(t->slots, (t->at[id + 1] - t->at[id]) * sizeof(*uses));
+		pk__spill_touch(t->slots, t->at[id] * sizeof(*uses),
+				(t->at[id + 1] - t->at[id]) * sizeof(*uses));
 		for (uint32_t u = t->at[id]; !err && u < t->at[id + 1]; u++)
 			err = append_tail(t, &t->recs[uses[u].use.rec], uses[u].use.k, *out);
 	} else {	/* not yet: every chain looked through */

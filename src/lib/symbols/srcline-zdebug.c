@@ -697,7 +697,7 @@ Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr)
 	/* An answer reads a few pages of an image in a file (its unit, line
 	 * program, abbreviations, strings): counted as four, they are let go
 	 * every so many answers. */
-	pk__spill_touch(&z->cur.img, 4 * pk__sys_page_size());
+	pk__spill_touch(&z->cur.img, 0, 4 * pk__sys_page_size());
 	return z->cur.dw;
 }
 

@@ -80,6 +80,7 @@ static bool file_grow(struct pk__spill *s, size_t cap)
 		 : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
 	if (p == MAP_FAILED)
 		return false;
+	madvise(p, cap, MADV_RANDOM);
 	s->p = p;
 	s->cap = cap;
 	return true;
@@ -181,14 +182,14 @@ void pk__spill_drop(struct pk__spill *s, size_t from, size_t to)
 		madvise(s->p + from, to - from, MADV_DONTNEED);
 }
 
-void pk__spill_touch(struct pk__spill *s, size_t bytes)
+void pk__spill_touch(struct pk__spill *s, size_t from, size_t bytes)
 {
 	size_t page = pk__sys_page_size();
 
-	if (s->fd < 0)
+	if (s->fd < 0 || !bytes)
 		return;
-	s->touched += (bytes + page - 1) / page * page;	/* a read faults in whole pages */
-	if (s->touched > s->budget / 2)
+	s->touched += ((from + bytes - 1) / page - from / page + 1) * page;
+	if (s->touched > s->budget / 4)
 		pk__spill_drop(s, 0, s->cap);
 }
 

@@ -126,10 +126,10 @@ int pk__spill_alloc(struct pk__spill *s, size_t bytes);
  * Resets the touch count. */
 void pk__spill_drop(struct pk__spill *s, size_t from, size_t to);
 
-/* pk__spill_touch - count `bytes` read or written (in whole pages: a
- * scattered read faults in a page for a few bytes); in a file, past half
- * the budget since the last drop, every page is let go. */
-void pk__spill_touch(struct pk__spill *s, size_t bytes);
+/* pk__spill_touch - count the pages of [from, from + bytes) as read or
+ * written; in a file, past a quarter of the budget since the last drop,
+ * every page is let go. */
+void pk__spill_touch(struct pk__spill *s, size_t from, size_t bytes);
 
 /* pk__spill_in_file - whether it has moved to a file. */
 bool pk__spill_in_file(const struct pk__spill *s);
