@@ -169,6 +169,17 @@ static struct proc *find(struct pk_maps *m, uint32_t pid)
 	return p->used ? p : NULL;
 }
 
+void pk__maps_forget(struct pk_maps *m, uint32_t pid)
+{
+	struct proc *p = find(m, pid);
+
+	if (!p)
+		return;
+	free(p->maps);	/* the slot stays: open addressing keeps its chain */
+	p->maps = NULL;
+	p->nr = p->cap = 0;
+}
+
 static struct proc *get(struct pk_maps *m, uint32_t pid)
 {
 	struct proc *p;

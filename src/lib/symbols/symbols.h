@@ -300,6 +300,10 @@ int pk__maps_unwind_file(struct pk_maps *m, const char *name, const char **out);
  * -ENOENT without one, or write(2)'s negative errno. */
 int pk__vdso_write(int fd);
 
+/* pk__maps_forget - process pid's maps let go (an exited process: its
+ * addresses resolve to nothing after), its DSOs kept. */
+void pk__maps_forget(struct pk_maps *m, uint32_t pid);
+
 /* pk__maps_symfs - the symfs root pk_maps_set_symfs kept, or NULL. */
 const char *pk__maps_symfs(const struct pk_maps *m);
 

@@ -367,8 +367,12 @@ void pk_unwinder_forget(struct pk_unwinder *u, uint32_t pid)
 {
 	struct uproc *p = find(u, pid);
 
-	if (p)
-		proc_clear(p);
+	if (!p)
+		return;
+	proc_clear(p);
+	free(p->maps);	/* a process that exited keeps nothing */
+	p->maps = NULL;
+	p->cap = 0;
 }
 
 void pk_unwinder_release(struct pk_unwinder *u, uint32_t pid)

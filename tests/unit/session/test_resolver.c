@@ -3,7 +3,8 @@
  * test_resolver.c - pk_resolver: call chains built from this process's
  * own maps (context markers switch the mode and are left out, max_stack
  * cuts, a guest marker discards the chain, comms and processes follow
- * the records, LBR call stacks rebuild the user part), and, with the
+ * the records, an exited process's maps go a second after, LBR call
+ * stacks rebuild the user part), and, with the
  * argument "oracle", against perf 6.1: per sample of a `perf record -g` and a `--call-graph dwarf` recording of
  * the workload, the frames' (symbol, dso) are the lines `perf script -F
  * ip,sym,dso` prints for it (skipped without perf or root).
@@ -203,6 +204,74 @@ static void comm_and_process_follow_records(void **state)
 	assert_int_equal(pk_resolver_resolve(res, &smp, &s), -EINVAL);
 	pk_resolver_free(res);
 	pk_resolver_free(NULL);
+}
+
+/* A forked process's mappings outlive its last thread's exit by a second
+ * of the file's time (a system-wide recording samples the task on its way
+ * out), then go: its addresses resolve to nothing, its DSO stays.  A
+ * process whose main thread exits first keeps them while a thread lives;
+ * a file without times keeps them; a pid used again starts again. */
+static void exited_processes_let_their_maps_go(void **state)
+{
+	struct pk_resolver *res;
+	struct pk_record r, smp = { .size = sizeof(smp), .type = PERF_RECORD_SAMPLE,
+				    .misc = PERF_RECORD_MISC_USER };
+	struct pk_resolved_sample s = { .size = sizeof(s) };
+	const uint64_t sec = 1000000000ull;
+	const struct pk_dso *dso;
+
+	(void)state;
+	assert_int_equal(pk_resolver_new(NULL, &res), 0);
+	smp.sample.fields = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+#define TASK(type_, pid_, ppid_, tid_, ptid_, time_)                                                  \
+	do {                                                                                          \
+		r = (struct pk_record){ .type = (type_) };                                            \
+		r.task = (struct pk_rec_task){ .pid = (pid_), .ppid = (ppid_), .tid = (tid_),         \
+					       .ptid = (ptid_), .time = (time_) };                    \
+		process(res, &r);                                                                     \
+	} while (0)
+#define MAP(pid_)                                                                                     \
+	do {                                                                                          \
+		r = (struct pk_record){ .type = PERF_RECORD_MMAP2 };                                  \
+		r.mmap2 = (struct pk_rec_mmap2){ .pid = (pid_), .tid = (pid_), .addr = 0x400000,      \
+						 .len = 0x1000, .filename = "/nonexistent/prog",      \
+						 .prot = PROT_READ | PROT_EXEC };                     \
+		process(res, &r);                                                                     \
+	} while (0)
+#define AT(pid_) (smp.sample.pid = smp.sample.tid = (pid_), smp.sample.ip = 0x400010,                 \
+		  assert_int_equal(pk_resolver_resolve(res, &smp, &s), 0), s.loc.dso)
+	/* 200: forked at 1 s, a thread at 2 s; the main thread exits at 3 s */
+	TASK(PERF_RECORD_FORK, 200, 1, 200, 1, 1 * sec);
+	MAP(200);
+	TASK(PERF_RECORD_FORK, 200, 200, 201, 200, 2 * sec);
+	assert_non_null(dso = AT(200));
+	TASK(PERF_RECORD_EXIT, 200, 200, 200, 200, 3 * sec);
+	TASK(PERF_RECORD_FORK, 300, 1, 300, 1, 5 * sec);	/* a thread lives: kept */
+	assert_ptr_equal(AT(200), dso);
+	TASK(PERF_RECORD_EXIT, 200, 200, 201, 201, 6 * sec);
+	TASK(PERF_RECORD_FORK, 301, 1, 301, 1, 6 * sec + sec / 2);	/* in the grace: kept */
+	assert_ptr_equal(AT(200), dso);
+	TASK(PERF_RECORD_EXIT, 301, 1, 301, 301, 7 * sec + 1);	/* past it: gone */
+	assert_null(AT(200));
+	MAP(300);
+	assert_non_null(AT(300));
+	/* 300 exits, and 300 is forked again inside the grace: the new one's maps
+	 * are its own and stay past the old one's second */
+	TASK(PERF_RECORD_EXIT, 300, 1, 300, 300, 8 * sec);
+	TASK(PERF_RECORD_FORK, 300, 1, 300, 1, 8 * sec + 1);
+	MAP(300);
+	TASK(PERF_RECORD_FORK, 302, 1, 302, 1, 10 * sec);
+	assert_non_null(AT(300));
+	/* without times: kept */
+	TASK(PERF_RECORD_FORK, 400, 1, 400, 1, 0);
+	MAP(400);
+	TASK(PERF_RECORD_EXIT, 400, 1, 400, 400, 0);
+	TASK(PERF_RECORD_FORK, 303, 1, 303, 1, 20 * sec);
+	assert_non_null(AT(400));
+#undef AT
+#undef MAP
+#undef TASK
+	pk_resolver_free(res);
 }
 
 /* An LBR call stack's sample (branch_sample_type CALL_STACK): perf's
@@ -692,6 +761,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(max_stack_cuts_and_guest_marker_discards),
 		cmocka_unit_test(chains_off_gives_the_place_alone),
 		cmocka_unit_test(comm_and_process_follow_records),
+		cmocka_unit_test(exited_processes_let_their_maps_go),
 		cmocka_unit_test(repeated_addresses_follow_new_maps),
 		cmocka_unit_test(repeated_chains_keep_their_frames),
 		cmocka_unit_test(dwarf_chains_keep_their_frames),
