@@ -253,6 +253,8 @@ static int starts(struct pk__hist_chains *t, size_t nr_ids)
 			return pk__error(-EINVAL, "a histogram's call chains", "an entry beyond the %zu given",
 					 nr_ids);
 		t->at[refs[i].ref.id + 1]++;
+		if (i % 4096 == 4095)
+			pk__spill_touch(t->slots, (i - 4095) * sizeof(*refs), 4096 * sizeof(*refs));
 	}
 	pk__spill_drop(t->slots, 0, t->nr_refs * sizeof(*refs));
 	for (size_t i = 0; i < nr_ids; i++)

@@ -48,7 +48,7 @@ void pk__spill_set_budget(size_t bytes)
 
 void pk__spill_init(struct pk__spill *s)
 {
-	*s = (struct pk__spill){ .fd = -1, .budget = pk__spill_budget() };
+	*s = (struct pk__spill){ .fd = -1, .budget = pk__spill_budget(), .last_block = SIZE_MAX };
 }
 
 /* An unlinked file in $TMPDIR (else /tmp), or -1. */
@@ -80,7 +80,7 @@ static bool file_grow(struct pk__spill *s, size_t cap)
 		 : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
 	if (p == MAP_FAILED)
 		return false;
-	madvise(p, cap, MADV_RANDOM);
+	madvise(p, cap, MADV_RANDOM);	/* no read-ahead into pages let go */
 	s->p = p;
 	s->cap = cap;
 	return true;
@@ -89,7 +89,7 @@ static bool file_grow(struct pk__spill *s, size_t cap)
 /* The heap array moved into a new file of cap bytes; false: it stays. */
 static bool to_file(struct pk__spill *s, size_t cap)
 {
-	struct pk__spill f = { .fd = temp_file(), .budget = s->budget };
+	struct pk__spill f = { .fd = temp_file(), .budget = s->budget, .last_block = SIZE_MAX };
 	size_t done = 0;
 
 	if (f.fd < 0)
@@ -123,7 +123,7 @@ static bool to_heap(struct pk__spill *s, size_t cap)
 	memcpy(p, s->p, s->cap);
 	munmap(s->p, s->cap);
 	close(s->fd);
-	*s = (struct pk__spill){ .p = p, .cap = cap, .fd = -1, .budget = s->budget };
+	*s = (struct pk__spill){ .p = p, .cap = cap, .fd = -1, .budget = s->budget, .last_block = SIZE_MAX };
 	return true;
 }
 
@@ -172,6 +172,7 @@ void pk__spill_drop(struct pk__spill *s, size_t from, size_t to)
 	size_t page = pk__sys_page_size();
 
 	s->touched = 0;
+	s->last_block = SIZE_MAX;
 	if (s->fd < 0)
 		return;
 	if (to > s->cap)
@@ -182,13 +183,21 @@ void pk__spill_drop(struct pk__spill *s, size_t from, size_t to)
 		madvise(s->p + from, to - from, MADV_DONTNEED);
 }
 
+/* What a read fault maps of a shared file: the kernel maps the pages
+ * around it that the page cache holds, 64 KiB by default
+ * (fault_around_bytes). */
+#define FAULT_AROUND (64u << 10)
+
 void pk__spill_touch(struct pk__spill *s, size_t from, size_t bytes)
 {
-	size_t page = pk__sys_page_size();
+	size_t first = from / FAULT_AROUND, last;
 
 	if (s->fd < 0 || !bytes)
 		return;
-	s->touched += ((from + bytes - 1) / page - from / page + 1) * page;
+	last = (from + bytes - 1) / FAULT_AROUND;
+	/* a block counts once while touches stay in it (appends in turn) */
+	s->touched += (last - first + 1 - (first == s->last_block)) * FAULT_AROUND;
+	s->last_block = last;
 	if (s->touched > s->budget / 4)
 		pk__spill_drop(s, 0, s->cap);
 }

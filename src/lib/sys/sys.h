@@ -99,6 +99,7 @@ struct pk__spill {
 	size_t cap;		/* bytes there */
 	int fd;			/* the file; -1 on the heap */
 	size_t touched;		/* bytes pk__spill_touch counted since the last drop */
+	size_t last_block;	/* the fault-around block it counted last; SIZE_MAX none */
 	size_t budget;		/* pk__spill_budget() when it was made */
 };
 
@@ -126,9 +127,10 @@ int pk__spill_alloc(struct pk__spill *s, size_t bytes);
  * Resets the touch count. */
 void pk__spill_drop(struct pk__spill *s, size_t from, size_t to);
 
-/* pk__spill_touch - count the pages of [from, from + bytes) as read or
- * written; in a file, past a quarter of the budget since the last drop,
- * every page is let go. */
+/* pk__spill_touch - count [from, from + bytes) as read or written, by
+ * the 64 KiB blocks a read fault maps (a block counted last counts once
+ * while touches stay in it); in a file, past a quarter of the budget
+ * since the last drop, every page is let go. */
 void pk__spill_touch(struct pk__spill *s, size_t from, size_t bytes);
 
 /* pk__spill_in_file - whether it has moved to a file. */

@@ -3,12 +3,13 @@
  * test_spill.c - spill.c's arrays: on the heap up to the budget, moved to
  * an unlinked temporary file past it with every byte kept, through growth
  * (the mapping moving) and drops (the pages leave the process's memory,
- * the bytes stay); touches, counted in the pages they span, dropping
- * every page past a quarter of the budget; a temporary directory that
- * cannot be used keeps the array on the heap, a full one moves it back
- * there; an array made at its size, zeroed, in a file past the budget; a
- * failed allocation is -ENOMEM with a record; $PERFKIT_SPILL_BUDGET read
- * as a positive number only; no file left open after pk__spill_free.
+ * the bytes stay); touches, counted in the 64 KiB blocks a read fault
+ * maps (a block touched again in turn once), dropping every page past a
+ * quarter of the budget; a temporary directory that cannot be used keeps
+ * the array on the heap, a full one moves it back there; an array made
+ * at its size, zeroed, in a file past the budget; a failed allocation is
+ * -ENOMEM with a record; $PERFKIT_SPILL_BUDGET read as a positive number
+ * only; no file left open after pk__spill_free.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -130,22 +131,24 @@ static void touches_drop(void **state)
 	struct pk__spill s;
 
 	(void)state;
-	pk__spill_set_budget(64 << 10);
+	pk__spill_set_budget(1 << 20);	/* drops past 256 KiB: four 64 KiB blocks */
 	pk__spill_init(&s);
-	assert_int_equal(pk__spill_reserve(&s, 1 << 20), 0);
+	assert_int_equal(pk__spill_reserve(&s, 2 << 20), 0);
 	assert_true(pk__spill_in_file(&s));
-	fill(&s, 0, 256 << 10);
-	pk__spill_touch(&s, 0, 16 << 10);	/* a quarter of the budget: kept */
-	assert_true(resident_kb(s.p) >= 256);
-	pk__spill_touch(&s, 0, 0);	/* nothing */
-	assert_true(resident_kb(s.p) >= 256);
-	pk__spill_touch(&s, 100000, 1);	/* past it: every page let go */
+	fill(&s, 0, 1 << 20);
+	pk__spill_touch(&s, 0, 64 << 10);	/* block 0 */
+	pk__spill_touch(&s, 100, 10);		/* block 0 again: not counted */
+	pk__spill_touch(&s, 64 << 10, 128 << 10);	/* blocks 1 and 2 */
+	pk__spill_touch(&s, 0, 0);		/* nothing */
+	pk__spill_touch(&s, 5 << 16, 1);	/* block 5: four counted, kept */
+	assert_true(resident_kb(s.p) >= 1000);
+	pk__spill_touch(&s, 7 << 16, 1);	/* a fifth: every page let go */
 	assert_int_equal(resident_kb(s.p), 0);
-	check(&s, 256 << 10);
-	for (int i = 0; i < 2; i++)	/* a byte counts as its page, a span as its pages */
-		pk__spill_touch(&s, 4095 + 8192 * (size_t)i, 2);
-	assert_true(resident_kb(s.p) >= 256);
-	pk__spill_touch(&s, 0, 1);
+	check(&s, 1 << 20);
+	pk__spill_touch(&s, (64 << 10) - 1, 2);	/* a span counts every block it reaches */
+	pk__spill_touch(&s, (192 << 10) - 1, 2);	/* blocks 2 and 3: four again, kept */
+	assert_true(resident_kb(s.p) >= 1000);
+	pk__spill_touch(&s, 9 << 16, 1);
 	assert_int_equal(resident_kb(s.p), 0);
 	pk__spill_free(&s);
 	pk__spill_set_budget(0);
