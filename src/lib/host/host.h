@@ -226,6 +226,11 @@ int pk__host_kallsyms_hidden(const char *path, bool any_line);
 /* pk__host_ktext_free - release a loaded text; an empty one is a no-op. */
 void pk__host_ktext_free(struct pk__host_ktext *kt);
 
+/* pk__host_ktext_drop - a mapped text's pages let go of the process's
+ * memory (read again from the page cache when next touched); a text in
+ * memory is kept. */
+void pk__host_ktext_drop(struct pk__host_ktext *kt);
+
 /* pk__host_kallsyms_text - the kernel's _text address in the kallsyms at
  * `path` (NULL: /proc/kallsyms), from its first lines (the kernel formats
  * only what is read: cheap).  0 when there is none, it is hidden, or the

@@ -373,6 +373,12 @@ void pk__host_ktext_free(struct pk__host_ktext *kt)
 	*kt = (struct pk__host_ktext){ NULL, 0, { 0 } };
 }
 
+void pk__host_ktext_drop(struct pk__host_ktext *kt)
+{
+	if (kt->map_len)
+		madvise(kt->text, kt->map_len, MADV_DONTNEED);
+}
+
 /* The walk over fd, in chunks or (kt non-NULL) whole, with its errors. */
 static int walk_fd(const char *path, int fd, unsigned int flags, struct walk *w,
 		   struct pk__host_ktext *kt)

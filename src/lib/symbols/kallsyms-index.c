@@ -351,6 +351,7 @@ int pk__kindex_scan(struct pk__kindex *x, const char *path, bool map, bool kept,
 	}
 	if (!sc.any_addr)
 		return pk__host_kallsyms_hidden(path, sc.any_line);
+	pk__host_ktext_drop(&x->text);	/* the walk read it all: blocks come back as asked */
 	*text_addr = sc.text;
 	return 0;
 }
@@ -385,6 +386,10 @@ static struct kdecoded *decode(struct pk__kindex *x, size_t k)
 		got += kept_line(x->base, p, n, &d->lines[got], NULL);
 		p += n + 1;
 	}
+	/* A mapped text is read back a block at a time as symbols are asked
+	 * for, its names copied: what a decode faulted in is let go (a
+	 * system-wide profile asks for most of a 2.5 MB kallsyms). */
+	pk__host_ktext_drop(&x->text);
 	return x->dec[k] = d;
 }
 

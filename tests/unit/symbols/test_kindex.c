@@ -159,6 +159,28 @@ static struct pk__symtab *scanned(const char *path, bool map)
 	return y;
 }
 
+/* The resident kB of the mappings of path, from smaps; -1: none. */
+static long mapped_kb(const char *path)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[4096];
+	bool in = false;
+	long kb = -1, n;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+
+		if (strchr(line, '-') && strchr(line, '-') < strchr(line, ' ') && len > 1 &&
+		    line[len - 1] == '\n')
+			in = len > strlen(path) && !strncmp(line + len - 1 - strlen(path), path, strlen(path));
+		else if (in && sscanf(line, "Rss: %ld kB", &n) == 1)
+			kb = (kb < 0 ? 0 : kb) + n;
+	}
+	fclose(f);
+	return kb;
+}
+
 static void compare(uint64_t seed)
 {
 	struct pk__symtab *t, *x, *y;
@@ -169,6 +191,7 @@ static void compare(uint64_t seed)
 	path = make_file(seed, &last);
 	before = slurp(path, &len1);
 	y = scanned(path, true);
+	assert_int_equal(mapped_kb(path), 0);	/* the scan's pages let go */
 	x = scanned(path, false);
 	assert_int_equal(pk__symtab_new(&t), 0);
 	assert_int_equal(pk__host_kallsyms_load(path, PK__KSYM_NEED_ADDRS, to_table, t, &text1), 0);
