@@ -58,6 +58,7 @@ struct pk__hist_chains {
 	uint32_t *table;	/* chain index + 1, 0 empty; at most half full */
 	size_t table_cap;
 	uint32_t *at;		/* pk__hist_chains_index's, NULL before */
+	uint64_t *root;		/* ... and each id's tree's root period */
 	size_t nr_ids;
 };
 
@@ -91,6 +92,7 @@ void pk__hist_chains_free(struct pk__hist_chains *t)
 	pk__spill_free(t->slots);
 	free(t->table);
 	free(t->at);
+	free(t->root);
 	free(t);
 }
 
@@ -263,7 +265,10 @@ static int starts(struct pk__hist_chains *t, size_t nr_ids)
 }
 
 /* The uses whose slots are in [lo, hi) written to uses: every ref read in
- * turn (its chain followed along), each id's next slot from next[]. */
+ * turn (its chain followed along), each id's next slot from next[]; the
+ * first sweep sums each id's root period too (what the threshold of a
+ * build is checked against, without reading the uses of every entry
+ * printed: a spilled array's page each). */
 static void uses_sweep(const struct pk__hist_chains *t, uint32_t *next, union slot *uses, size_t lo, size_t hi)
 {
 	const union slot *refs = slots_of(t);
@@ -277,6 +282,8 @@ static void uses_sweep(const struct pk__hist_chains *t, uint32_t *next, union sl
 			r++;	/* the chain holding ref i: refs are kept in chain order */
 		if (at >= lo && at < hi)
 			uses[at].use = (struct use){ r, refs[i].ref.k };
+		if (!lo && refs[i].ref.k < t->recs[r].nr_frames)	/* (an empty tail adds nothing) */
+			t->root[refs[i].ref.id] += t->recs[r].period;
 		if (i % 4096 == 4095)	/* the refs read, counted as they go */
 			pk__spill_touch(t->slots, (i - 4095) * sizeof(*refs), 4096 * sizeof(*refs));
 	}
@@ -320,12 +327,18 @@ int pk__hist_chains_index(struct pk__hist_chains *t, size_t nr_ids)
 	t->table = NULL;
 	t->table_cap = 0;
 	fit((void **)&t->recs, &t->cap_recs, t->nr_recs, sizeof(*t->recs));
-	if (nr_ids >= UINT32_MAX || !(t->at = pk__calloc(nr_ids + 1, sizeof(*t->at))))
+	if (nr_ids >= UINT32_MAX || !(t->at = pk__calloc(nr_ids + 1, sizeof(*t->at))) ||
+	    !(t->root = pk__calloc(nr_ids + 1, sizeof(*t->root)))) {
+		free(t->at);
+		t->at = NULL;
 		return pk__error_nomem("a histogram's call chains");
+	}
 	t->nr_ids = nr_ids;
 	if ((err = starts(t, nr_ids)) < 0 || (err = refs_to_uses(t)) < 0) {
 		free(t->at);
+		free(t->root);
 		t->at = NULL;
+		t->root = NULL;
 		t->nr_ids = 0;
 	}
 	return err;
@@ -342,20 +355,6 @@ static int append_tail(const struct pk__hist_chains *t, const struct rec *c, uin
 					 c->count);
 }
 
-/* The period of entry id's tree's root, when indexed: its tails' but the
- * empty ones' (an empty chain adds nothing to a tree). */
-static uint64_t period_of(const struct pk__hist_chains *t, uint32_t id)
-{
-	const union slot *uses = slots_of(t);
-	uint64_t sum = 0;
-
-	pk__spill_touch(t->slots, t->at[id] * sizeof(*uses), (t->at[id + 1] - t->at[id]) * sizeof(*uses));
-	for (uint32_t u = t->at[id]; u < t->at[id + 1]; u++)
-		if (uses[u].use.k < t->recs[uses[u].use.rec].nr_frames)
-			sum += t->recs[uses[u].use.rec].period;
-	return sum;
-}
-
 int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool *pool, uint32_t id,
 			  uint64_t min_period, struct pk_callchain **out)
 {
@@ -363,7 +362,7 @@ int pk__hist_chains_build(const struct pk__hist_chains *t, struct pk__frame_pool
 
 	*out = NULL;
 	if (!t->nr_recs || (t->at && (id >= t->nr_ids || t->at[id] == t->at[id + 1] ||
-				      (min_period && period_of(t, id) < min_period))))
+				      (min_period && t->root[id] < min_period))))
 		return 0;
 	if ((err = pk__callchain_new_arena(out, pool)) < 0)
 		return err;
