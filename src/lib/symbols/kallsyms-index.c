@@ -72,6 +72,7 @@ struct pk__kindex {
 	struct pk__kblock *blocks;
 	struct kdecoded **dec;		/* parallel to blocks: NULL until decoded */
 	size_t nr, nr_blocks, cap_blocks;
+	size_t decodes;		/* blocks decoded: the text let go every eighth */
 	bool in_order;
 	bool from_cache;	/* the scan was read back (kindex-cache.c), not made */
 	/* pk__kindex_find's answers by address, direct-mapped: a profile's
@@ -387,9 +388,11 @@ static struct kdecoded *decode(struct pk__kindex *x, size_t k)
 		p += n + 1;
 	}
 	/* A mapped text is read back a block at a time as symbols are asked
-	 * for, its names copied: what a decode faulted in is let go (a
-	 * system-wide profile asks for most of a 2.5 MB kallsyms). */
-	pk__host_ktext_drop(&x->text);
+	 * for, its names copied: what decodes faulted in (a read fault maps
+	 * 64 KiB) is let go every eight (a system-wide profile asks for most
+	 * of a 2.5 MB kallsyms). */
+	if (++x->decodes % 8 == 0)
+		pk__host_ktext_drop(&x->text);
 	return x->dec[k] = d;
 }
 
