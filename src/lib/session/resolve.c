@@ -10,6 +10,7 @@
  */
 #include "perfkit.h"
 #include "chain-memo.h"
+#include "resolve-procs.h"
 #include "symbols/symbols.h"
 #include "sys/sys.h"
 
@@ -19,10 +20,6 @@
 
 /* perf's PERF_MAX_STACK_DEPTH: its --max-stack default for perf script. */
 #define DEFAULT_MAX_STACK 127
-
-/* What the unwinder is told a mapping of a file without the recorded
- * build-id holds: not a path, so it reads nothing there. */
-#define NO_FILE "[build-id mismatch]"
 
 /* Recently resolved addresses, direct-mapped: a recording's samples
  * repeat their addresses, and a hit skips the map, DSO and symbol look-ups
@@ -42,36 +39,13 @@ struct loc_slot {
 	struct pk_location loc;
 };
 
-/* A file mapping, kept so that a forked process can be given its
- * parent's: the unwinder has no FORK of its own. */
-struct file_map {
-	uint32_t pid;
-	uint64_t start, end, pgoff;
-	char *path;
-};
-
-/* A process forked during the recording and its live threads.  When the
- * last one has exited, nothing of it is sampled again but in the moment
- * after (a system-wide recording samples the task on its way out, user
- * stack and all, and perf resolves those samples in the exited thread's
- * maps): a second of the file's time later, its mappings are let go. */
-struct born {
-	uint32_t pid, threads;
-	uint64_t exited;	/* the last thread's EXIT time, 0: live */
-};
-
-#define BORN_GRACE_NS 1000000000ull
-
 struct pk_resolver {
 	struct pk_threads *threads;
 	struct pk_maps *maps;
 	struct pk_unwinder *unwinder;
 	char *buildid_dir;
 	unsigned int max_stack;
-	struct file_map *fmaps;
-	size_t nr_fmaps, cap_fmaps;
-	struct born *born;		/* the live processes that began in the file */
-	size_t nr_born, cap_born;
+	struct pk__procs procs;		/* the unwinder's side of the records (resolve-procs.c) */
 	struct pk_frame *frames;
 	size_t cap_frames;
 	uint64_t *ips;			/* the unwinder's output, max_stack of them */
@@ -109,7 +83,7 @@ static void forget_locations(struct pk_resolver *res)
 
 /* Whether `type` may change what an address resolves to: the records the
  * thread table, the maps and the unwinder follow (pk_threads_process,
- * pk_maps_process, follow_unwinder).  A record type any of them starts to
+ * pk_maps_process, pk__procs_follow).  A record type any of them starts to
  * follow must be added here.  The others (FINISHED_ROUND, one per round,
  * THROTTLE, LOST, SWITCH, ...) keep the caches. */
 static bool changes_maps(uint32_t type)
@@ -182,6 +156,7 @@ int pk_resolver_new(struct pk_data_reader *r, struct pk_resolver **out)
 		pk_resolver_free(res);
 		return err;
 	}
+	res->procs = (struct pk__procs){ .maps = res->maps, .unwinder = res->unwinder };
 	*out = res;
 	return 0;
 }
@@ -190,10 +165,7 @@ void pk_resolver_free(struct pk_resolver *res)
 {
 	if (!res)
 		return;
-	for (size_t i = 0; i < res->nr_fmaps; i++)
-		free(res->fmaps[i].path);
-	free(res->fmaps);
-	free(res->born);
+	pk__procs_free(&res->procs);
 	free(res->frames);
 	free(res->locs);
 	free(res->loc_index);
@@ -269,181 +241,6 @@ struct pk_threads *pk_resolver_threads(struct pk_resolver *res)
 
 /* ---- side-band records -------------------------------------------------------- */
 
-/* Remember a file mapping of `pid` and tell the unwinder. */
-static int add_fmap(struct pk_resolver *res, uint32_t pid, uint64_t start, uint64_t len,
-		    uint64_t pgoff, const char *path)
-{
-	struct file_map *m;
-	const char *file;
-	int err;
-
-	/* Anonymous memory and special maps hold no CFI; the vDSO's image is
-	 * found by its build-id (pk__maps_unwind_file), as perf's. */
-	if (!len || !path || (path[0] != '/' && strcmp(path, "[vdso]")))
-		return 0;
-	if (res->nr_fmaps == res->cap_fmaps) {
-		size_t cap = res->cap_fmaps ? 2 * res->cap_fmaps : 64;
-
-		if (!(m = realloc(res->fmaps, cap * sizeof(*m))))
-			return pk__error_nomem("pk_resolver_process(mmap %s)", path);
-		res->fmaps = m;
-		res->cap_fmaps = cap;
-	}
-	m = &res->fmaps[res->nr_fmaps];
-	*m = (struct file_map){ pid, start, start + len, pgoff, strdup(path) };
-	if (!m->path)
-		return pk__error_nomem("pk_resolver_process(mmap %s)", path);
-	/* The unwinder reads the file the recorded build-id names (the cache's
-	 * copy of a rebuilt one); with none, a name that is no path keeps the
-	 * range mapped to nothing it may read. */
-	if ((err = pk__maps_unwind_file(res->maps, path, &file)) == -ENOENT)
-		file = NO_FILE;
-	else if (err < 0)
-		file = NULL;
-	if (!file || ((err = pk_unwinder_map(res->unwinder, pid, start, start + len, pgoff, file)) < 0 &&
-		      err != -EINVAL)) {
-		free(m->path);
-		return err;
-	}
-	res->nr_fmaps++;
-	return 0;
-}
-
-/* Drop everything `pid` mapped (its exec starts afresh). */
-static void forget_pid(struct pk_resolver *res, uint32_t pid)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < res->nr_fmaps; i++) {
-		if (res->fmaps[i].pid == pid)
-			free(res->fmaps[i].path);
-		else
-			res->fmaps[k++] = res->fmaps[i];
-	}
-	res->nr_fmaps = k;
-	pk_unwinder_forget(res->unwinder, pid);
-}
-
-/* A new process starts with its parent's mappings, in their order. */
-static int fork_pid(struct pk_resolver *res, uint32_t pid, uint32_t ppid)
-{
-	size_t n;
-	int err = 0;
-
-	forget_pid(res, pid);
-	n = res->nr_fmaps;
-	for (size_t i = 0; i < n && !err; i++) {
-		const struct file_map m = res->fmaps[i];
-
-		if (m.pid == ppid)
-			err = add_fmap(res, pid, m.start, m.end - m.start, m.pgoff, m.path);
-	}
-	return err;
-}
-
-static struct born *born_of(struct pk_resolver *res, uint32_t pid)
-{
-	for (size_t i = 0; i < res->nr_born; i++)
-		if (res->born[i].pid == pid)
-			return &res->born[i];
-	return NULL;
-}
-
-/* A FORK: a new process is counted with its first thread (a pid used
- * again starts again), a new thread of a live counted one adds to it.  Out
- * of memory, the process is not counted (its mappings are then kept to
- * the end, as a process's that began before the file). */
-static void born_fork(struct pk_resolver *res, const struct pk_record *rec)
-{
-	struct born *b = born_of(res, rec->task.pid);
-
-	if (rec->task.pid == rec->task.ppid) {
-		if (b && !b->exited && rec->task.tid != rec->task.ptid)
-			b->threads++;
-		return;
-	}
-	if (!b && res->nr_born == res->cap_born) {
-		size_t cap = res->cap_born ? 2 * res->cap_born : 16;
-
-		if (!(b = pk__reallocarray(res->born, cap, sizeof(*b))))
-			return;
-		res->born = b;
-		res->cap_born = cap;
-		b = NULL;
-	}
-	if (!b)
-		b = &res->born[res->nr_born++];
-	*b = (struct born){ rec->task.pid, 1, 0 };
-}
-
-/* The processes whose last thread exited a grace period before `now`
- * let their mappings go: the file maps, the unwinder's and the maps'
- * ranges (their DSOs, threads and names stay: entries name them). */
-static void born_settle(struct pk_resolver *res, uint64_t now)
-{
-	for (size_t i = 0; i < res->nr_born;) {
-		const struct born *b = &res->born[i];
-		uint32_t pid = b->pid;
-
-		if (!b->exited || now - b->exited < BORN_GRACE_NS || now < b->exited) {
-			i++;
-			continue;
-		}
-		res->born[i] = res->born[--res->nr_born];
-		forget_pid(res, pid);
-		pk__maps_forget(res->maps, pid);
-	}
-}
-
-/* An EXIT: a counted process's last thread starts its grace period (a
- * file without times has none to end it). */
-static void born_exit(struct pk_resolver *res, const struct pk_record *rec)
-{
-	struct born *b = born_of(res, rec->task.pid);
-
-	if (b && !b->exited && !--b->threads)
-		b->exited = rec->task.time ? rec->task.time : UINT64_MAX;
-}
-
-static int follow_unwinder(struct pk_resolver *res, const struct pk_record *rec)
-{
-	switch (rec->type) {
-	case PERF_RECORD_MMAP:
-		if (rec->mmap.pid == (uint32_t)-1)
-			return 0;
-		return add_fmap(res, rec->mmap.pid, rec->mmap.addr, rec->mmap.len, rec->mmap.pgoff,
-				rec->mmap.filename);
-	case PERF_RECORD_MMAP2:
-		if (rec->mmap2.pid == (uint32_t)-1)
-			return 0;
-		return add_fmap(res, rec->mmap2.pid, rec->mmap2.addr, rec->mmap2.len, rec->mmap2.pgoff,
-				rec->mmap2.filename);
-	case PERF_RECORD_COMM:
-		if (rec->comm.exec && rec->comm.pid == rec->comm.tid)
-			forget_pid(res, rec->comm.pid);
-		return 0;
-	case PERF_RECORD_FORK:
-		born_settle(res, rec->task.time);
-		born_fork(res, rec);
-		if (rec->task.pid != rec->task.ppid)
-			return fork_pid(res, rec->task.pid, rec->task.ppid);
-		return 0;
-	case PERF_RECORD_EXIT:
-		/* The process's libdwfl state (each DSO's file mapped and
-		 * its CFI, per process) let go: a 12-process DWARF profile
-		 * of gcc held them all to the end.  Its maps stay, for a
-		 * thread still sampled after the main one's exit, until the
-		 * last one's (a 123-process profile's maps were 4.7 MB). */
-		if (rec->task.pid == rec->task.tid)
-			pk_unwinder_release(res->unwinder, rec->task.pid);
-		born_settle(res, rec->task.time);
-		born_exit(res, rec);
-		return 0;
-	default:
-		return 0;
-	}
-}
-
 int pk_resolver_process(struct pk_resolver *res, const struct pk_record *rec)
 {
 	int err;
@@ -453,7 +250,7 @@ int pk_resolver_process(struct pk_resolver *res, const struct pk_record *rec)
 	if ((err = pk_threads_process(res->threads, rec)) < 0 ||
 	    (err = pk_maps_process(res->maps, rec)) < 0)
 		return err;
-	return follow_unwinder(res, rec);
+	return pk__procs_follow(&res->procs, rec);
 }
 
 /* ---- samples ------------------------------------------------------------------ */
