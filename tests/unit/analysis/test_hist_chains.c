@@ -165,10 +165,21 @@ static void new_pair(struct pk_hist **h)
 /* The same trees built sample by sample and deferred, before the sort (each
  * entry's tails found by looking through every chain) and after it (each
  * entry's own list); deferred, no entry holds a tree. */
+/* The direct histogram's text is the deferred one's, and every entry
+ * has a tree. */
+static void same_text(struct pk_hist *const *h)
+{
+	char *direct = text_of(h[0]), *deferred = text_of(h[1]);
+
+	assert_string_equal(deferred, direct);
+	assert_null(strstr(direct, "no tree"));
+	free(direct);
+	free(deferred);
+}
+
 static void same_trees(void **state)
 {
 	struct pk_hist *h[2];
-	char *direct, *deferred;
 
 	(void)state;
 	new_pair(h);
@@ -176,19 +187,10 @@ static void same_trees(void **state)
 	assert_int_equal(pk_hist_nr(h[0]), pk_hist_nr(h[1]));
 	for (size_t i = 0; i < pk_hist_nr(h[1]); i++)
 		assert_null(pk_hist_get(h[1], i)->chain);
-	direct = text_of(h[0]);
-	deferred = text_of(h[1]);
-	assert_string_equal(deferred, direct);
-	free(direct);
-	free(deferred);
+	same_text(h);
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(pk_hist_sort(h[i]), 0);
-	direct = text_of(h[0]);
-	deferred = text_of(h[1]);
-	assert_string_equal(deferred, direct);
-	assert_null(strstr(direct, "no tree"));	/* every entry had a chain */
-	free(direct);
-	free(deferred);
+	same_text(h);
 	for (int i = 0; i < 2; i++)
 		pk_hist_free(h[i]);
 }
@@ -208,12 +210,11 @@ static int deleted_maps(void)
 }
 
 /* The same, the chains' arrays moved to temporary files at 4 KiB (their
- * pages let go every 2 KiB read or written): the trees do not change,
- * and the files go with the histogram. */
+ * pages let go at every read or write of a 64 KiB block): the trees do
+ * not change, and the files go with the histogram. */
 static void same_trees_spilled(void **state)
 {
 	struct pk_hist *h[2];
-	char *direct, *deferred;
 	int before = deleted_maps();
 
 	(void)state;
@@ -224,11 +225,7 @@ static void same_trees_spilled(void **state)
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(pk_hist_sort(h[i]), 0);
 	assert_int_equal(deleted_maps(), before + 2);	/* frames and uses */
-	direct = text_of(h[0]);
-	deferred = text_of(h[1]);
-	assert_string_equal(deferred, direct);
-	free(direct);
-	free(deferred);
+	same_text(h);
 	for (int i = 0; i < 2; i++)
 		pk_hist_free(h[i]);
 	assert_int_equal(deleted_maps(), before);

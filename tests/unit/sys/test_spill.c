@@ -76,6 +76,24 @@ static void check(const struct pk__spill *s, size_t to)
 			fail_msg("byte %zu changed", i);
 }
 
+/* $TMPDIR made dir; its value before, to give tmpdir_restore. */
+static char *tmpdir_set(const char *dir)
+{
+	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+
+	setenv("TMPDIR", dir, 1);
+	return old;
+}
+
+static void tmpdir_restore(char *old)
+{
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+}
+
 static void heap_below_budget(void **state)
 {
 	struct pk__spill s;
@@ -157,10 +175,9 @@ static void touches_drop(void **state)
 static void no_temp_dir(void **state)
 {
 	struct pk__spill s;
-	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	char *old = tmpdir_set("/nonexistent/perfkit");
 
 	(void)state;
-	setenv("TMPDIR", "/nonexistent/perfkit", 1);
 	pk__spill_set_budget(4096);
 	pk__spill_init(&s);
 	assert_int_equal(pk__spill_reserve(&s, 4096), 0);
@@ -169,11 +186,7 @@ static void no_temp_dir(void **state)
 	assert_false(pk__spill_in_file(&s));
 	check(&s, 4096);
 	pk__spill_free(&s);
-	if (old)
-		setenv("TMPDIR", old, 1);
-	else
-		unsetenv("TMPDIR");
-	free(old);
+	tmpdir_restore(old);
 	pk__spill_set_budget(0);
 }
 
@@ -208,15 +221,13 @@ static int unmount_small(void **state)
  * the heap, every byte kept. */
 static void full_disk(void **state)
 {
-	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
 	struct pk__spill s;
+	char *old;
 
 	(void)state;
-	if (!small_dir[0]) {
-		free(old);
+	if (!small_dir[0])
 		skip();	/* mounting a tmpfs takes root */
-	}
-	setenv("TMPDIR", small_dir, 1);
+	old = tmpdir_set(small_dir);
 	pk__spill_set_budget(8192);
 	pk__spill_init(&s);
 	assert_int_equal(pk__spill_reserve(&s, 16384), 0);
@@ -228,11 +239,7 @@ static void full_disk(void **state)
 	fill(&s, 16384, 1 << 20);
 	check(&s, 1 << 20);
 	pk__spill_free(&s);
-	if (old)
-		setenv("TMPDIR", old, 1);
-	else
-		unsetenv("TMPDIR");
-	free(old);
+	tmpdir_restore(old);
 	pk__spill_set_budget(0);
 }
 
