@@ -243,6 +243,16 @@ static void full_disk(void **state)
 	pk__spill_set_budget(0);
 }
 
+/* s (empty) made `bytes` at its size: in a file or not, cap bytes, all 0. */
+static void alloc_zeroed(struct pk__spill *s, size_t bytes, bool in_file, size_t cap)
+{
+	assert_int_equal(pk__spill_alloc(s, bytes), 0);
+	assert_int_equal(pk__spill_in_file(s), in_file);
+	assert_int_equal(s->cap, cap);
+	for (size_t i = 0; i < s->cap; i++)
+		assert_int_equal(s->p[i], 0);
+}
+
 static void made_at_size(void **state)
 {
 	struct pk__spill s;
@@ -250,17 +260,9 @@ static void made_at_size(void **state)
 	(void)state;
 	pk__spill_set_budget(8192);
 	pk__spill_init(&s);
-	assert_int_equal(pk__spill_alloc(&s, 5000), 0);	/* under: the heap's */
-	assert_false(pk__spill_in_file(&s));
-	assert_int_equal(s.cap, 8192);
-	for (size_t i = 0; i < s.cap; i++)
-		assert_int_equal(s.p[i], 0);
+	alloc_zeroed(&s, 5000, false, 8192);	/* under the budget: the heap's */
 	pk__spill_free(&s);
-	assert_int_equal(pk__spill_alloc(&s, 100000), 0);	/* past: a file's */
-	assert_true(pk__spill_in_file(&s));
-	assert_int_equal(s.cap, 102400);
-	for (size_t i = 0; i < s.cap; i++)
-		assert_int_equal(s.p[i], 0);
+	alloc_zeroed(&s, 100000, true, 102400);	/* past it: a file's */
 	fill(&s, 0, 100000);
 	pk__spill_drop(&s, 0, s.cap);
 	check(&s, 100000);
