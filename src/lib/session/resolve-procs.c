@@ -155,7 +155,7 @@ static void born_settle(struct pk__procs *p, uint64_t now)
 		const struct pk__born *b = &p->born[i];
 		uint32_t pid = b->pid;
 
-		if (!b->exited || now - b->exited < BORN_GRACE_NS || now < b->exited) {
+		if (!b->exited || now < b->exited || now - b->exited < BORN_GRACE_NS) {
 			i++;
 			continue;
 		}

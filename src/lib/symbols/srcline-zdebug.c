@@ -695,11 +695,9 @@ Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr)
 	if (!z->held)
 		return NULL;
 	/* An answer reads a few places of an image in a file (its unit, line
-	 * program, abbreviations, strings): counted as two blocks (the
-	 * first counts whole, the same block again would not), they are let
-	 * go every so many answers. */
-	pk__spill_touch(&z->cur.img, 0, 1);
-	pk__spill_touch(&z->cur.img, 1u << 20, 1);
+	 * program, abbreviations, strings): counted as two 64 KiB blocks
+	 * faulted in, they are let go every so many answers. */
+	pk__spill_count(&z->cur.img, 128u << 10);
 	return z->cur.dw;
 }
 

@@ -716,10 +716,10 @@ static int no_dwarf(struct pk__srcline *s, uint64_t addr, struct pk_srcline *out
 	}
 	m = &s->nodw[hash_addr(addr) & (s->nodw_cap - 1)];
 	if (!m->used || m->addr != addr) {
-		s->nodw_misses++;
 		struct answer a = { .addr = addr };
 		int err = no_line(s, addr, NULL, &a);
 
+		s->nodw_misses++;
 		if (err < 0)
 			return err;
 		*m = (struct nodw){ .addr = addr, .file_a2l = a.file_a2l, .used = true, .symbol = a.symbol };

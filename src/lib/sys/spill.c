@@ -80,7 +80,7 @@ static bool file_grow(struct pk__spill *s, size_t cap)
 		 : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
 	if (p == MAP_FAILED)
 		return false;
-	madvise(p, cap, MADV_RANDOM);	/* no read-ahead into pages let go */
+	madvise(p, cap, MADV_RANDOM);	/* a page the kernel wrote out and reclaimed comes back alone */
 	s->p = p;
 	s->cap = cap;
 	return true;
@@ -188,6 +188,15 @@ void pk__spill_drop(struct pk__spill *s, size_t from, size_t to)
  * (fault_around_bytes). */
 #define FAULT_AROUND (64u << 10)
 
+void pk__spill_count(struct pk__spill *s, size_t bytes)
+{
+	if (s->fd < 0)
+		return;
+	s->touched += bytes;
+	if (s->touched > s->budget / 4)
+		pk__spill_drop(s, 0, s->cap);
+}
+
 void pk__spill_touch(struct pk__spill *s, size_t from, size_t bytes)
 {
 	size_t first = from / FAULT_AROUND, last;
@@ -196,10 +205,9 @@ void pk__spill_touch(struct pk__spill *s, size_t from, size_t bytes)
 		return;
 	last = (from + bytes - 1) / FAULT_AROUND;
 	/* a block counts once while touches stay in it (appends in turn) */
-	s->touched += (last - first + 1 - (first == s->last_block)) * FAULT_AROUND;
+	first += first == s->last_block;
 	s->last_block = last;
-	if (s->touched > s->budget / 4)
-		pk__spill_drop(s, 0, s->cap);
+	pk__spill_count(s, (last + 1 - first) * FAULT_AROUND);
 }
 
 bool pk__spill_in_file(const struct pk__spill *s)

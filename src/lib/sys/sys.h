@@ -133,6 +133,11 @@ void pk__spill_drop(struct pk__spill *s, size_t from, size_t to);
  * since the last drop, every page is let go. */
 void pk__spill_touch(struct pk__spill *s, size_t from, size_t bytes);
 
+/* pk__spill_count - count `bytes` read or written at places not told
+ * (each block they fault in counted by the caller), with pk__spill_touch's
+ * drops. */
+void pk__spill_count(struct pk__spill *s, size_t bytes);
+
 /* pk__spill_in_file - whether it has moved to a file. */
 bool pk__spill_in_file(const struct pk__spill *s);
 

@@ -4,12 +4,13 @@
  * an unlinked temporary file past it with every byte kept, through growth
  * (the mapping moving) and drops (the pages leave the process's memory,
  * the bytes stay); touches, counted in the 64 KiB blocks a read fault
- * maps (a block touched again in turn once), dropping every page past a
- * quarter of the budget; a temporary directory that cannot be used keeps
- * the array on the heap, a full one moves it back there; an array made
- * at its size, zeroed, in a file past the budget; a failed allocation is
- * -ENOMEM with a record; $PERFKIT_SPILL_BUDGET read as a positive number
- * only; no file left open after pk__spill_free.
+ * maps (a block touched again in turn once) or in bytes
+ * (pk__spill_count), dropping every page past a quarter of the budget; a
+ * temporary directory that cannot be used keeps the array on the heap, a
+ * full one moves it back there; an array made at its size, zeroed, in a
+ * file past the budget; a failed allocation is -ENOMEM with a record;
+ * $PERFKIT_SPILL_BUDGET read as a positive number only; no file left open
+ * after pk__spill_free.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -167,6 +168,11 @@ static void touches_drop(void **state)
 	pk__spill_touch(&s, (192 << 10) - 1, 2);	/* blocks 2 and 3: four again, kept */
 	assert_true(resident_kb(s.p) >= 1000);
 	pk__spill_touch(&s, 9 << 16, 1);
+	assert_int_equal(resident_kb(s.p), 0);
+	check(&s, 1 << 20);
+	pk__spill_count(&s, 256 << 10);		/* bytes at no place told: a quarter, kept */
+	assert_true(resident_kb(s.p) >= 1000);
+	pk__spill_count(&s, 1);
 	assert_int_equal(resident_kb(s.p), 0);
 	pk__spill_free(&s);
 	pk__spill_set_budget(0);
