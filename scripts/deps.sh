@@ -4,7 +4,7 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 PKGS="meson ninja-build pkg-config gcc python3 libpfm4-dev libelf-dev libdw-dev libbz2-dev liblzma-dev
-libtraceevent-dev libzstd-dev libiberty-dev libcmocka-dev linux-perf manpages-dev valgrind libpapi-dev
+libtraceevent-dev libzstd-dev libdeflate-dev libiberty-dev libcmocka-dev linux-perf manpages-dev valgrind libpapi-dev
 zlib1g-dev libc6-dbg golang-go golang-github-google-pprof-dev chromium nodejs zsh"
 # npm installs the browser tests' puppeteer-core and speedscope into the
 # build tree; a Node.js that brings its own npm needs no Debian npm.

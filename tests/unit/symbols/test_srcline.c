@@ -13,7 +13,9 @@
  * as the binary at thousands of addresses asked in scattered order (its
  * units are inflated on demand: srcline-zdebug.c).  An assembler function
  * of three names (three subprograms of one range) is named as addr2line
- * names it.
+ * names it.  A section whose compression header says one byte more or
+ * fewer than its stream gives is refused, whether it is inflated whole at
+ * the open or as the last image.
  * argv: the inline target, a copy of it with its debug sections stripped,
  * the no-line target, the perfkit binary, a copy with compressed DWARF,
  * the alias workload ("" where it is not built), a compressed copy with a
@@ -33,12 +35,14 @@
 #include <cmocka.h>
 
 #include <elfutils/libdw.h>
+#include <gelf.h>
 
 #include "perfkit.h"
 #include "elf/elf.h"
 #include "symbols/symbols.h"
 #include "procmaps.h"
 #include "sys/sys.h"
+#include "tmpdir.h"
 
 static char **paths;
 
@@ -500,6 +504,83 @@ static void wrapping_unit_length(void **state)
 	pk_maps_free(m);
 }
 
+/* A copy of the compressed file in a fresh temporary file, its section
+ * `name`'s compression header claiming `delta` more bytes; its fd. */
+static int copy_claiming(const char *name, int64_t delta, char *path, size_t len)
+{
+	int in = open(paths[4], O_RDONLY | O_CLOEXEC), out = tmp_mkstemp(path, len, "zdebug-claim");
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	char buf[65536];
+	ssize_t n;
+	Elf *e;
+
+	assert_true(in >= 0 && out >= 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		assert_int_equal(write(out, buf, (size_t)n), n);
+	assert_int_equal(n, 0);
+	assert_true(elf_version(EV_CURRENT) != EV_NONE);
+	assert_non_null(e = elf_begin(in, ELF_C_READ, NULL));
+	assert_int_equal(elf_getshdrstrndx(e, &shstrndx), 0);
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf64_Chdr ch;
+
+		assert_non_null(gelf_getshdr(scn, &sh));
+		if (strcmp(elf_strptr(e, shstrndx, sh.sh_name), name))
+			continue;
+		assert_true(sh.sh_flags & SHF_COMPRESSED);
+		assert_int_equal(pread(out, &ch, sizeof(ch), (off_t)sh.sh_offset), sizeof(ch));
+		ch.ch_size += (uint64_t)delta;
+		assert_int_equal(pwrite(out, &ch, sizeof(ch), (off_t)sh.sh_offset), sizeof(ch));
+		break;
+	}
+	assert_non_null(scn);
+	elf_end(e);
+	close(in);
+	return out;
+}
+
+/* .debug_str is inflated whole at the open, .debug_info lazily and then
+ * whole in the last image (an address in no unit): a stream one byte
+ * short of its header or one byte past it is damage either way.  At the
+ * open the file is refused (srcline then takes libdw's own reading); in
+ * the last image the handle becomes libdw's own reading of the file (an
+ * ELF with the file's program headers, not an image without any), or
+ * none where libdw has none either. */
+static void stream_length_checked(void **state)
+{
+	static const char *const names[] = { ".debug_str", ".debug_info" };
+	char path[PATH_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++)
+		for (int64_t delta = -1; delta <= 1; delta += 2) {
+			int fd = copy_claiming(names[i], delta, path, sizeof(path));
+			struct pk__zdebug *z = pk__zdebug_open(fd);
+			Dwarf *own, *dw;
+			size_t phnum = 0;
+
+			if (i == 0) {
+				assert_null(z);
+			} else {
+				assert_non_null(z);
+				own = dwarf_begin(fd, DWARF_C_READ);
+				dw = pk__zdebug_dwarf(z, 0);
+				assert_true(!own == !dw);
+				if (dw) {
+					assert_int_equal(elf_getphdrnum(dwarf_getelf(dw), &phnum), 0);
+					assert_true(phnum > 0);
+				}
+				if (own)
+					dwarf_end(own);
+				pk__zdebug_free(z);
+			}
+			close(fd);
+			assert_int_equal(unlink(path), 0);
+		}
+}
+
 /* addr2line -f's function for the ELF address addr of file, or "". */
 static void addr2line_func(const char *file, uint64_t addr, char *buf, size_t size)
 {
@@ -575,6 +656,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(compressed_out_of_memory),
 		cmocka_unit_test(aliases_as_addr2line),
 		cmocka_unit_test(wrapping_unit_length),
+		cmocka_unit_test(stream_length_checked),
 	};
 
 	if (argc < 8) {
