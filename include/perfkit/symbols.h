@@ -119,9 +119,12 @@ PK_API void pk_maps_set_lookup(struct pk_maps *m, pk_maps_lookup_cb cb, void *ar
  * library that was rebuilt or removed since the recording resolves from
  * the cached copy with its build-id; the vDSO from its cached image; and
  * the kernel, when the recording's build-id is not the running kernel's,
- * from that kernel's cached kallsyms (its modules too).  The path is
- * copied; NULL stops consulting it.  Takes effect for DSOs whose symbols
- * are not loaded yet.  Returns 0 or -ENOMEM.
+ * from that kernel's cached kallsyms (its modules too).  pk_maps_srcline
+ * also keeps there, in dir/.perfkit-dwarf/ (made when dir is the
+ * caller's), a debug file's DWARF inflated whole when the file's is
+ * compressed, and reads it back instead of inflating again (see
+ * pk_maps_srcline).  The path is copied; NULL stops consulting it.  Takes
+ * effect for DSOs whose symbols are not loaded yet.  Returns 0 or -ENOMEM.
  */
 PK_API int pk_maps_set_buildid_cache(struct pk_maps *m, const char *dir);
 
@@ -253,6 +256,14 @@ struct pk_srcline {
  * build-id cache, debug directory by build-id, .gnu_debuglink).  Each
  * DSO's DWARF is opened once, its line tables read once by libdw, and
  * every address's answer kept, so a lookup repeated is a hash probe.
+ * A debug file whose DWARF is zlib-compressed (Debian's -dbg packages) is
+ * inflated only as far as the addresses asked need; once that is all of
+ * it, and the maps have a build-id cache (pk_maps_set_buildid_cache)
+ * whose directory the caller owns, the inflated sections are kept in
+ * DIR/.perfkit-dwarf/ (one file per debug file's path, about its
+ * uncompressed DWARF's size: 8.5 MB for libc's) and the next maps read
+ * that very file's from there; a file changed since, or a kept one that
+ * is damaged, is inflated and kept again.
  * Only ELF files have lines: the kernel, its modules, the vDSO and JIT
  * code have none here, as in perf 6.1 without a vmlinux.
  *

@@ -18,6 +18,9 @@ cd "$tmp" || exit 1
 W=$PERFKIT_WORKLOAD T=$PERFKIT_UNWIND_TARGET
 mkdir spilldir
 export TMPDIR=$tmp/spilldir
+# no build-id cache: a debug file's whole image is then never kept there
+# and read back (test_report_kept.sh), so it is made, and spilled, here
+export PERFKIT_BUILDID_DIR=$tmp/no-cache
 
 . "$here/report-perf.sh"
 

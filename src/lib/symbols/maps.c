@@ -153,6 +153,11 @@ const char *pk__maps_symfs(const struct pk_maps *m)
 	return m->symfs;
 }
 
+const char *pk__maps_cache(const struct pk_maps *m)
+{
+	return m->cache;
+}
+
 static struct proc *slot(struct proc *procs, size_t cap, uint32_t pid)
 {
 	size_t i = (pid * 2654435761u) & (cap - 1);

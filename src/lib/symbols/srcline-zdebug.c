@@ -102,6 +102,7 @@ struct pk__zdebug {
 	bool held;
 	unsigned long builds;		/* handles made so far (pk__zdebug_builds) */
 	struct libdeflate_decompressor *ld;	/* inflate_whole's, made at its first use */
+	char *keep_dir, *keep_path;	/* where the whole image is kept, for what file */
 };
 
 static void built_end(struct built *b)
@@ -480,8 +481,9 @@ static bool image_build(struct pk__zdebug *z, struct pk__spill *sp, size_t *size
 	return true;
 }
 
-/* A new current Dwarf over the parts as they are. */
-static bool rebuild(struct pk__zdebug *z)
+/* A new current Dwarf over the parts as they are; the whole image kept
+ * for the next reader of the file when `keep` and z was told where. */
+static bool rebuild(struct pk__zdebug *z, bool keep)
 {
 	struct built b = { 0 };
 	size_t size;
@@ -494,6 +496,8 @@ static bool rebuild(struct pk__zdebug *z)
 		pk__spill_free(&b.img);
 		return false;
 	}
+	if (keep && z->keep_dir)
+		pk__zkept_write(z->keep_dir, z->keep_path, z->fd, b.img.p, size);
 	pk__spill_drop(&b.img, 0, size);	/* in a file: the pages written let go */
 	built_take(z, b);
 	return true;
@@ -554,7 +558,7 @@ static bool go_whole(struct pk__zdebug *z)
 	for (size_t i = 0; i < z->n; i++)
 		z->p[i].need = z->p[i].size;
 	z->prefix = z->info < z->n ? z->p[z->info].size : 0;
-	if (!rebuild(z))
+	if (!rebuild(z, true))
 		return false;
 	settle(z, z->cur.img.p);
 	return true;
@@ -646,7 +650,7 @@ static bool grow_to(struct pk__zdebug *z, uint64_t unit)
 	if (!seen || off <= unit || !units_need(z, z->prefix, off))
 		return go_whole(z);	/* aranges name no unit start: let libdw see all */
 	z->prefix = off;
-	return rebuild(z);
+	return rebuild(z, false);
 }
 
 static void zdebug_end(struct pk__zdebug *z)
@@ -668,6 +672,9 @@ static void zdebug_end(struct pk__zdebug *z)
 	z->e = NULL;
 	libdeflate_free_decompressor(z->ld);
 	z->ld = NULL;
+	free(z->keep_dir);
+	free(z->keep_path);
+	z->keep_dir = z->keep_path = NULL;
 }
 
 /* Read the file's parts and choose: units on demand, or all of them. */
@@ -692,13 +699,39 @@ static bool zdebug_start(struct pk__zdebug *z)
 	return true;
 }
 
-struct pk__zdebug *pk__zdebug_open(int fd)
+/* The whole image kept for this very file, read back: the handle at
+ * once, nothing inflated. */
+static bool kept_take(struct pk__zdebug *z, const char *path, const char *dir)
+{
+	struct built b = { 0 };
+	size_t size;
+
+	if (!pk__zkept_read(dir, path, z->fd, &b.img, &size))
+		return false;
+	if (!(b.mem = elf_memory((char *)b.img.p + PK__ZKEPT_AT, size)) || elf_kind(b.mem) != ELF_K_ELF ||
+	    !(b.dw = dwarf_begin_elf(b.mem, DWARF_C_READ, NULL))) {
+		built_end(&b);
+		return false;	/* damaged: made again, and kept again */
+	}
+	z->whole = true;
+	built_take(z, b);
+	return true;
+}
+
+struct pk__zdebug *pk__zdebug_open_kept(int fd, const char *path, const char *dir)
 {
 	struct pk__zdebug *z;
 
 	if (elf_version(EV_CURRENT) == EV_NONE || !(z = pk__calloc(1, sizeof(*z))))
 		return NULL;
 	z->fd = fd;
+	if (dir && path && kept_take(z, path, dir))
+		return z;
+	if (dir && path && pk__zkept_usable(dir) &&
+	    (!(z->keep_dir = pk__strdup(dir)) || !(z->keep_path = pk__strdup(path)))) {
+		free(z->keep_dir);
+		z->keep_dir = NULL;	/* not kept: no memory to say where */
+	}
 	if (!(z->e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) || elf_kind(z->e) != ELF_K_ELF ||
 	    !zdebug_start(z)) {
 		zdebug_end(z);
@@ -706,6 +739,11 @@ struct pk__zdebug *pk__zdebug_open(int fd)
 		return NULL;
 	}
 	return z;
+}
+
+struct pk__zdebug *pk__zdebug_open(int fd)
+{
+	return pk__zdebug_open_kept(fd, NULL, NULL);
 }
 
 Dwarf *pk__zdebug_dwarf(struct pk__zdebug *z, uint64_t addr)

@@ -165,8 +165,10 @@ void pk__srcline_free(struct pk__srcline *s)
 	free(s);
 }
 
-/* Open the DWARF of `path` once; a file without any is remembered as such. */
-static int srcline_open(const char *path, struct pk__srcline **out)
+/* Open the DWARF of `path` once; a file without any is remembered as such.
+ * A compressed file's whole image is kept in the build-id cache's
+ * directory `cache` (NULL: none), and read back from there. */
+static int srcline_open(const char *path, const char *cache, struct pk__srcline **out)
 {
 	struct pk__srcline *s = pk__calloc(1, sizeof(*s));
 
@@ -176,7 +178,7 @@ static int srcline_open(const char *path, struct pk__srcline **out)
 	}
 	s->cap = 64;
 	s->fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	if (s->fd >= 0 && !(s->z = pk__zdebug_open(s->fd)))
+	if (s->fd >= 0 && !(s->z = pk__zdebug_open_kept(s->fd, path, cache)))
 		s->dw = dwarf_begin(s->fd, DWARF_C_READ);
 	*out = s;
 	return 0;
@@ -728,13 +730,13 @@ static int no_dwarf(struct pk__srcline *s, uint64_t addr, struct pk_srcline *out
 	return m->symbol ? -ENODATA : -ENOENT;
 }
 
-static int srcline_find(struct pk__srcline **sp, const char *path, uint64_t addr,
+static int srcline_find(struct pk__srcline **sp, const char *path, const char *cache, uint64_t addr,
 			struct pk_srcline *out)
 {
 	struct answer *a;
 	int err;
 
-	if (!*sp && (err = srcline_open(path, sp)) < 0)
+	if (!*sp && (err = srcline_open(path, cache, sp)) < 0)
 		return err;
 	if (!(*sp)->dw && !(*sp)->z)
 		return no_dwarf(*sp, addr, out);
@@ -767,7 +769,6 @@ int pk_maps_srcline(struct pk_maps *m, const struct pk_location *loc, struct pk_
 {
 	struct pk__dso *d;
 
-	(void)m;	/* the DSO is the maps', reached through loc */
 	if (loc->size < sizeof(struct pk_location) || out->size < sizeof(struct pk_srcline))
 		return pk__error(-EINVAL, "look up a source line", "struct pk_location of %zu bytes "
 				 "or struct pk_srcline of %zu bytes is too small", loc->size, out->size);
@@ -778,5 +779,6 @@ int pk_maps_srcline(struct pk_maps *m, const struct pk_location *loc, struct pk_
 	d = (struct pk__dso *)(uintptr_t)loc->dso;
 	if (d->kind != PK__DSO_FILE || !d->loaded || !d->symfile)
 		return -ENOENT;
-	return srcline_find(&d->srcline, d->symfile, loc->addr, out);
+	/* the DSO is the maps', reached through loc */
+	return srcline_find(&d->srcline, d->symfile, pk__maps_cache(m), loc->addr, out);
 }

@@ -307,6 +307,10 @@ void pk__maps_forget(struct pk_maps *m, uint32_t pid);
 /* pk__maps_symfs - the symfs root pk_maps_set_symfs kept, or NULL. */
 const char *pk__maps_symfs(const struct pk_maps *m);
 
+/* pk__maps_cache - the build-id cache's directory pk_maps_set_buildid_cache
+ * kept, or NULL. */
+const char *pk__maps_cache(const struct pk_maps *m);
+
 /* ---- srcline.c ----------------------------------------------------------------- */
 
 struct pk__srcline;
@@ -324,6 +328,16 @@ struct Elf;
  * are zlib-compressed, to be read through pk__zdebug_dwarf; NULL for any
  * other file (or no memory): then dwarf_begin(fd) reads it as before. */
 struct pk__zdebug *pk__zdebug_open(int fd);
+
+/* pk__zdebug_open_kept - pk__zdebug_open for the file at `path`, its whole
+ * image read back from the build-id cache's directory `dir` when one was
+ * kept there for this very file (no inflating: the handle is at once the
+ * whole image's); else kept there when it becomes whole and images can be
+ * kept there (srcline-kept.c).  A file whose addresses never need all of
+ * it is inflated as far as they reach, each time: that is cheaper than
+ * libdw's reading of every unit a whole image makes it read.  dir NULL:
+ * pk__zdebug_open. */
+struct pk__zdebug *pk__zdebug_open_kept(int fd, const char *path, const char *dir);
 
 /* pk__zdebug_dwarf - a libdw handle that answers for addr as libdw on the
  * whole file would (the units it holds grow as addresses need them).  A
@@ -343,6 +357,29 @@ void pk__zdebug_set_first_info(uint64_t bytes);
 
 /* pk__zdebug_free - end every handle and free the images; NULL is a no-op. */
 void pk__zdebug_free(struct pk__zdebug *z);
+
+/* ---- srcline-kept.c ------------------------------------------------------------- */
+
+struct pk__spill;
+
+/* Where a kept file's image starts: after its header's 4 KiB. */
+#define PK__ZKEPT_AT 4096
+
+/* pk__zkept_read - the image kept in `dir` for the debug file `path`, open
+ * at fd: true with *img the kept file's read-only mapping (the image at
+ * PK__ZKEPT_AT, pk__spill_free lets it go) and *size the image's bytes;
+ * false when none is kept for this very file (its size, time, inode and
+ * device as fstat(2) sees them now), or it cannot be read whole. */
+bool pk__zkept_read(const char *dir, const char *path, int fd, struct pk__spill *img, size_t *size);
+
+/* pk__zkept_usable - whether images can be kept in dir: it is the
+ * caller's, and so is dir/.perfkit-dwarf, or that is still to be made. */
+bool pk__zkept_usable(const char *dir);
+
+/* pk__zkept_write - keep `size` bytes of image for the debug file `path`,
+ * open at fd, in dir/.perfkit-dwarf: only when dir is the caller's; what
+ * fails leaves nothing (and says nothing: the next read inflates again). */
+void pk__zkept_write(const char *dir, const char *path, int fd, const void *image, size_t size);
 
 /* ---- srcline-unit.c ------------------------------------------------------------- */
 

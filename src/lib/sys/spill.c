@@ -210,6 +210,14 @@ void pk__spill_touch(struct pk__spill *s, size_t from, size_t bytes)
 	pk__spill_count(s, (last + 1 - first) * FAULT_AROUND);
 }
 
+void pk__spill_adopt(struct pk__spill *s, int fd, void *p, size_t len)
+{
+	pk__spill_init(s);
+	s->p = p;
+	s->cap = len;
+	s->fd = fd;
+}
+
 bool pk__spill_in_file(const struct pk__spill *s)
 {
 	return s->fd >= 0;

@@ -138,6 +138,12 @@ void pk__spill_touch(struct pk__spill *s, size_t from, size_t bytes);
  * drops. */
 void pk__spill_count(struct pk__spill *s, size_t bytes);
 
+/* pk__spill_adopt - s made the caller's mapping p of len bytes of file fd
+ * (a whole file read back: srcline-kept.c), as if it had moved there:
+ * drops and counts apply, and pk__spill_free unmaps it and closes fd.
+ * It is never grown (no pk__spill_reserve). */
+void pk__spill_adopt(struct pk__spill *s, int fd, void *p, size_t len);
+
 /* pk__spill_in_file - whether it has moved to a file. */
 bool pk__spill_in_file(const struct pk__spill *s);
 

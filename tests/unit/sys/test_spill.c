@@ -10,7 +10,8 @@
  * full one moves it back there; an array made at its size, zeroed, in a
  * file past the budget; a failed allocation is -ENOMEM with a record;
  * $PERFKIT_SPILL_BUDGET read as a positive number only; no file left open
- * after pk__spill_free.
+ * after pk__spill_free; a file's own mapping adopted (pk__spill_adopt)
+ * counted and let go the same, unmapped and its fd closed at the free.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -22,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -294,6 +297,39 @@ static void out_of_memory(void **state)
 	pk__spill_set_budget(0);
 }
 
+/* A file's own mapping adopted: counted and let go like a moved array's,
+ * never grown, and unmapped with its fd closed by pk__spill_free. */
+static void adopted_mapping(void **state)
+{
+	char path[PATH_MAX];
+	struct pk__spill s;
+	unsigned char *p;
+	int fd = tmp_mkstemp(path, sizeof(path), "spill-adopt");
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(ftruncate(fd, 1 << 20), 0);
+	p = mmap(NULL, 1 << 20, PROT_READ, MAP_SHARED, fd, 0);
+	assert_true(p != MAP_FAILED);
+	pk__spill_set_budget(1 << 20);
+	pk__spill_adopt(&s, fd, p, 1 << 20);
+	assert_ptr_equal(s.p, p);
+	assert_true(pk__spill_in_file(&s));
+	for (size_t i = 0; i < (1 << 20); i += 4096)
+		assert_int_equal(p[i], 0);
+	assert_true(resident_kb(p) >= 1000);
+	pk__spill_count(&s, 256 << 10);		/* a quarter of the budget: kept */
+	assert_true(resident_kb(p) >= 1000);
+	pk__spill_count(&s, 1);
+	assert_int_equal(resident_kb(p), 0);
+	pk__spill_free(&s);
+	assert_int_equal(resident_kb(p), -1);	/* unmapped */
+	assert_int_equal(fcntl(fd, F_GETFD), -1);	/* closed */
+	assert_int_equal(errno, EBADF);
+	pk__spill_set_budget(0);
+}
+
 static void budget_from_env(void **state)
 {
 	(void)state;
@@ -323,6 +359,7 @@ int main(void)
 		cmocka_unit_test(made_at_size),
 		cmocka_unit_test(out_of_memory),
 		cmocka_unit_test(budget_from_env),
+		cmocka_unit_test(adopted_mapping),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test_report_kept.sh - a compressed debug file's DWARF, inflated whole and
+# kept in the build-id cache (symbols/srcline-kept.c), changes nothing but
+# time: on a --call-graph dwarf recording through libc and ld.so (whose
+# Debian debug files are zlib-compressed), report and script print the
+# same with no cache, with a fresh one (which the first report fills: one
+# file per debug file it made whole), read back from it, and with each kept file cut
+# short (read as none, and kept again whole); a cache directory of
+# another user gets nothing written in it.
+. "$(dirname "$0")/tap.sh"
+: "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+# The premise: libc's debug file is there and its DWARF compressed.
+libc=$(ldd "$PERFKIT_WORKLOAD" | awk '/libc.so/ { print $3 }')
+id=$(readelf -n "$libc" 2>/dev/null | awk '/Build ID/ { print $3 }')
+dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+if ! readelf -S -W "$dbg" 2>/dev/null | grep -q ' \.debug_info .* C '; then
+	skip "kept DWARF images" "no zlib-compressed debug file for $libc ($dbg): install libc6-dbg"
+	done_testing
+	exit 0
+fi
+
+"$PERFKIT" record -q -N -e task-clock -c 100000 --call-graph dwarf -o hot.data -- "$PERFKIT_WORKLOAD" hot 200 \
+	>/dev/null 2>&1
+check "perfkit recorded the workload with --call-graph dwarf" test -s hot.data
+mkdir cache
+
+# out DIR ARGS...: perfkit's output (and status) with the build-id cache DIR.
+out() {
+	local dir=$1
+	shift
+	PERFKIT_BUILDID_DIR=$dir "$PERFKIT" "$@" -i hot.data 2>&1
+	echo "status $?"
+}
+
+kept() { find cache/.perfkit-dwarf -type f 2>/dev/null | sort; }
+
+modes=("report --stdio" "report --stdio --no-children -g caller,0,callee,function,percent"
+	"report --stdio --no-children --sort dso,srcline -g none" "script" "script -F ip,sym,srcline")
+for m in "${modes[@]}"; do
+	# shellcheck disable=SC2086
+	none=$(out "$tmp/none" $m)
+	# shellcheck disable=SC2086
+	first=$(out "$tmp/cache" $m)
+	# shellcheck disable=SC2086
+	again=$(out "$tmp/cache" $m)
+	if [ "$none" = "$first" ] && [ "$none" = "$again" ] && [ "$(printf '%s\n' "$none" | wc -l)" -gt 10 ]; then
+		ok "perfkit $m: the same without a cache, filling it, and from it"
+	else
+		not_ok "perfkit $m: the same without a cache, filling it, and from it"
+		diag "$(diff <(printf '%s\n' "$none") <(printf '%s\n' "$first") | head -10)" \
+			"$(diff <(printf '%s\n' "$none") <(printf '%s\n' "$again") | head -10)"
+	fi
+done
+check "no cache directory was made where none was" test ! -e "$tmp/none"
+# ld.so's needed units lie past half its DWARF: it is always made whole;
+# libc's only when the samples reach far enough into it.
+n=$(kept | wc -l)
+check "the debug files made whole are kept, one file each ($n)" test "$n" -ge 1 -a "$n" -le 2
+check "nothing else left in the cache's .perfkit-dwarf" \
+	test "$(find cache/.perfkit-dwarf -mindepth 1 | wc -l)" -eq "$n"
+
+# Cut short: not read, and kept again whole.
+sizes=$(kept | xargs stat -c %s)
+for f in $(kept); do truncate -s -1 "$f"; done
+none=$(out "$tmp/none" report --stdio)
+cut=$(out "$tmp/cache" report --stdio)
+check "a kept file cut short is read as none" test "$none" = "$cut"
+check "and kept again whole" test "$(kept | xargs stat -c %s)" = "$sizes"
+
+# Another user's cache directory: nothing written there.
+mkdir other
+chown 12345:12345 other
+PERFKIT_BUILDID_DIR=$tmp/other "$PERFKIT" report --stdio -i hot.data >/dev/null 2>&1
+check "a report with another user's cache directory succeeds" test $? -eq 0
+check "and writes nothing in it" test -z "$(ls -A other)"
+
+done_testing
