@@ -13,7 +13,10 @@
  * every string terminated; -ENODATA has no frames; asking again gives the
  * cached answer.  A second maps asks the same addresses in the other order
  * (the cache is per DSO, so the first answer for an address is computed
- * cold in each order).  A zlib-compressed file's units are inflated from
+ * cold in each order).  Both have a build-id cache in a directory of their
+ * own: a compressed file whose image the first made whole is kept there
+ * (srcline-kept.c), and the second reads it back and answers from it; the
+ * directory is emptied after each input.  A zlib-compressed file's units are inflated from
  * a first image of 64 bytes, not 64 KiB, so that the lazy path
  * (srcline-zdebug.c) is taken by inputs this small.  fuzz_replay_srcline
  * runs fuzz/corpus/srcline.
@@ -23,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -33,13 +38,51 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static char cache[4096];	/* the build-id cache, under $TMPDIR, made once */
+
+/* Remove what is in directory `path` (files only), and it too when `all`. */
+static void empty(const char *path, bool all)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			unlinkat(dirfd(d), de->d_name, 0);
+	if (d)
+		closedir(d);
+	if (all)
+		rmdir(path);
+}
+
+static void kept_path(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/.perfkit-dwarf", cache);
+}
+
+static void remove_cache(void)
+{
+	char kept[4200];
+
+	kept_path(kept, sizeof(kept));
+	empty(kept, true);
+	rmdir(cache);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	const char *tmp = getenv("TMPDIR");
+
 	(void)argc;
 	(void)argv;
 	/* a compressed file's first image of at least 64 bytes of units, not
 	 * 64 KiB: inputs this small grow their images a unit at a time */
 	pk__zdebug_set_first_info(64);
+	snprintf(cache, sizeof(cache), "%s/fuzz-srcline-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(cache))
+		snprintf(cache, sizeof(cache), "/nonexistent");	/* nothing kept */
+	else
+		atexit(remove_cache);
 	return 0;
 }
 
@@ -157,7 +200,7 @@ static void run(const char *path, const struct probe *p, bool reverse)
 	if (pk_maps_new(&m) < 0)
 		return;
 	pk_maps_set_dir(m, PK_MAPS_DIR_DEBUG, "/nonexistent");
-	pk_maps_set_buildid_cache(m, "/nonexistent");
+	pk_maps_set_buildid_cache(m, cache);
 	r.mmap2 = (struct pk_rec_mmap2){ .pid = 1, .tid = 1, .addr = p->start, .len = p->len,
 					 .pgoff = p->pgoff, .prot = PROT_READ | PROT_EXEC,
 					 .filename = path };
@@ -170,7 +213,7 @@ static void run(const char *path, const struct probe *p, bool reverse)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct probe p;
-	char path[64];
+	char path[64], kept[4200];
 	int fd;
 
 	memset(&p, 0, sizeof(p));
@@ -190,5 +233,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run(path, &p, true);
 	}
 	close(fd);
+	kept_path(kept, sizeof(kept));
+	empty(kept, false);
 	return 0;
 }
