@@ -7,7 +7,11 @@
 # runs through ld.so's and libc's start code, whose Debian debug files
 # have zlib-compressed DWARF) and the workload's `hot`.  Before timing,
 # bench/same-output.sh checks that the two perfkits print the same bytes
-# on both files (the script stops when they differ).
+# on both files (the script stops when they differ).  That check also fills
+# the build-id cache ($PERFKIT_BUILDID_DIR, else perf's ~/.debug) with the
+# whole images of compressed debug files perfkit keeps there, so the
+# timed runs read them back; the new-cold column times the new perfkit
+# with an empty cache of its own for each run (it inflates and keeps them).
 # usage: bench/dwarf-report.sh OLD-PERFKIT [NEW-PERFKIT [BUILD [RUNS]]]
 #        (defaults: build/src/cli/perfkit, build, 5)
 set -eu
@@ -36,13 +40,22 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 cpu() {
 	perf stat -x, -e task-clock -r "$RUNS" "$@" 2>&1 >/dev/null | grep task-clock | cut -d, -f1
 }
+# cold TOOL ARGS...: task-clock in ms, mean of RUNS, each with an empty
+# build-id cache
+cold() {
+	for _ in $(seq "$RUNS"); do
+		c=$(mktemp -d)
+		PERFKIT_BUILDID_DIR=$c perf stat -x, -e task-clock "$@" 2>&1 >/dev/null | grep task-clock | cut -d, -f1
+		rm -rf "$c"
+	done | awk '{ s += $1 } END { printf "%.2f\n", s / NR }'
+}
 # wall TOOL ARGS...: wall ms per run over RUNS runs
 wall() {
 	t0=$(date +%s%N)
 	for _ in $(seq "$RUNS"); do "$@" >/dev/null 2>&1; done
 	echo "$(( ($(date +%s%N) - t0) / RUNS / 1000000 ))"
 }
-printf '%-7s %-44s %9s %9s %9s %7s %7s %7s\n' file command old-cpu new-cpu perf-cpu old/p new/p wall-n/p
+printf '%-7s %-44s %9s %9s %9s %9s %7s %7s %7s\n' file command old-cpu new-cpu new-cold perf-cpu old/p new/p wall-n/p
 for f in u w; do
 	for o in "report --stdio --no-children" "report --stdio" "report --stdio --no-children --sort srcline" \
 		"script" "script -F ip --no-inline"; do
@@ -51,12 +64,14 @@ for f in u w; do
 		# shellcheck disable=SC2086
 		cn=$(cpu "$NEW" $o -i "$dir/$f.data")
 		# shellcheck disable=SC2086
+		cc=$(cold "$NEW" $o -i "$dir/$f.data")
+		# shellcheck disable=SC2086
 		cp=$(cpu perf $o -i "$dir/$f.data")
 		# shellcheck disable=SC2086
 		wn=$(wall "$NEW" $o -i "$dir/$f.data")
 		# shellcheck disable=SC2086
 		wp=$(wall perf $o -i "$dir/$f.data")
-		printf '%-7s %-44s %9s %9s %9s %7.2f %7.2f %7.2f\n' "$f.data" "$o" "$co" "$cn" "$cp" \
+		printf '%-7s %-44s %9s %9s %9s %9s %7.2f %7.2f %7.2f\n' "$f.data" "$o" "$co" "$cn" "$cc" "$cp" \
 			"$(echo "$co / $cp" | bc -l)" "$(echo "$cn / $cp" | bc -l)" "$(echo "$wn / $wp" | bc -l)"
 	done
 done

@@ -3,7 +3,10 @@
 # test_tracefs.sh - tracepoints when tracefs is not mounted.  In a private
 # mount namespace with /sys/kernel/tracing unmounted, perfkit as root mounts
 # tracefs itself and resolves the tracepoint; with no way to mount it, the
-# message says how.  Nothing leaks out of the namespace.
+# message says how.  With debugfs mounted (in a namespace of its own),
+# libpfm4 sees its tracepoints and matches names without case: a
+# tracepoint spelled in another case is still refused, as perf 6.1
+# refuses it, with the exact name.  Nothing leaks out of the namespace.
 . "$(dirname "$0")/tap.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
@@ -41,4 +44,18 @@ check "no tracefs and nowhere to mount it: exit status 1 (got $rc)" test "$rc" -
 check "the message names tracefs and the mount command" \
 	sh -c 'case "$1" in *tracefs*mount*|*mount*tracefs*) exit 0;; *) exit 1;; esac' sh "$out"
 diag "$out"
+
+# debugfs mounted: libpfm4's perf:: PMU then lists debugfs's tracepoints.
+out=$(unshare -m --propagation private sh -c '
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug || exit 3
+	"$0" stat -e SCHED:sched_switch -- true' "$PERFKIT" 2>&1)
+rc=$?
+if [ "$rc" -eq 3 ]; then
+	skip "a tracepoint in another case with debugfs mounted" "debugfs could not be mounted in a namespace"
+else
+	check "debugfs mounted: SCHED:sched_switch is refused (exit $rc)" test "$rc" -eq 1
+	check "the hint names the exact tracepoint" \
+		sh -c 'case "$1" in *"matched exactly"*"sched:sched_switch"*) exit 0;; *) exit 1;; esac' sh "$out"
+	diag "$out"
+fi
 done_testing

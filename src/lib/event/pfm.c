@@ -311,6 +311,26 @@ static int map_error(const char *text, int code, const char *what)
 	}
 }
 
+/*
+ * libpfm4's perf:: PMU has the tracepoints of debugfs's tracing directory
+ * when debugfs is mounted, matched without regard to case ("SCHED:
+ * sched_switch").  perf 6.1 takes tracepoint names exactly, from tracefs,
+ * and so does the parser before it falls back to libpfm4: a tracepoint
+ * reaching here is one it did not find, and is refused the same wherever
+ * debugfs is mounted, with the exact name libpfm4 took it for.
+ */
+static int tracepoint_refused(const char *text, char *qualified, const char *what)
+{
+	const char *name = strncmp(qualified, "perf::", 6) ? qualified : qualified + 6;
+	const char *colon = strchr(name, ':');
+	size_t len = colon && strchr(colon + 1, ':') ? (size_t)(strchr(colon + 1, ':') - name) : strlen(name);
+
+	pk__error(-ENOENT, what, "no tracepoint '%s' (tracepoint names are matched exactly)", text);
+	pk__error_hint("did you mean '%.*s'? ('perfkit list tracepoint' lists them)", (int)len, name);
+	free(qualified);
+	return -ENOENT;
+}
+
 int pk__pfm_encode(const char *text, struct perf_event_attr *attr, char **fstr, char **pmu)
 {
 	struct perf_event_attr a;
@@ -348,6 +368,8 @@ int pk__pfm_encode(const char *text, struct perf_event_attr *attr, char **fstr, 
 	/* libpfm4 allocates the string; a NULL one only comes from its OOM. */
 	if (!qualified)
 		return pk__error_nomem("libpfm4's name of %s", text);
+	if (a.type == PERF_TYPE_TRACEPOINT)
+		return tracepoint_refused(text, qualified, what);
 	if (pfm_get_event_info(arg.idx, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS ||
 	    !pmu_info(ei.pmu, &pi)) {
 		free(qualified);
