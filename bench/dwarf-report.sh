@@ -7,11 +7,12 @@
 # runs through ld.so's and libc's start code, whose Debian debug files
 # have zlib-compressed DWARF) and the workload's `hot`.  Before timing,
 # bench/same-output.sh checks that the two perfkits print the same bytes
-# on both files (the script stops when they differ).  That check also fills
-# the build-id cache ($PERFKIT_BUILDID_DIR, else perf's ~/.debug) with the
-# whole images of compressed debug files perfkit keeps there, so the
-# timed runs read them back; the new-cold column times the new perfkit
-# with an empty cache of its own for each run (it inflates and keeps them).
+# on both files (the script stops when they differ).  Both perfkits use a
+# build-id cache of the script's own ($PERFKIT_BUILDID_DIR), which that
+# check fills with the whole images of compressed debug files the new one
+# keeps there, so its timed runs read them back; the new-cold column times
+# it with those images removed before each run (it inflates and keeps them
+# again).
 # usage: bench/dwarf-report.sh OLD-PERFKIT [NEW-PERFKIT [BUILD [RUNS]]]
 #        (defaults: build/src/cli/perfkit, build, 5)
 set -eu
@@ -23,6 +24,8 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 command -v perf >/dev/null || { echo "needs perf: apt-get install linux-perf" >&2; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+mkdir "$dir/cache"
+export PERFKIT_BUILDID_DIR="$dir/cache"
 perf record -q --call-graph dwarf -e task-clock:u -F 5000 -o "$dir/u.data" -- \
 	"$BUILD/tests/unit/unwind/perfkit-unwind-target" >/dev/null 2>&1
 perf record -q --call-graph dwarf -e task-clock:u -F 2000 -o "$dir/w.data" -- \
@@ -40,13 +43,12 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 cpu() {
 	perf stat -x, -e task-clock -r "$RUNS" "$@" 2>&1 >/dev/null | grep task-clock | cut -d, -f1
 }
-# cold TOOL ARGS...: task-clock in ms, mean of RUNS, each with an empty
-# build-id cache
+# cold TOOL ARGS...: task-clock in ms, mean of RUNS, each with no kept
+# debug image in the build-id cache
 cold() {
 	for _ in $(seq "$RUNS"); do
-		c=$(mktemp -d)
-		PERFKIT_BUILDID_DIR=$c perf stat -x, -e task-clock "$@" 2>&1 >/dev/null | grep task-clock | cut -d, -f1
-		rm -rf "$c"
+		rm -rf "$dir/cache/.perfkit-dwarf"
+		perf stat -x, -e task-clock "$@" 2>&1 >/dev/null | grep task-clock | cut -d, -f1
 	done | awk '{ s += $1 } END { printf "%.2f\n", s / NR }'
 }
 # wall TOOL ARGS...: wall ms per run over RUNS runs

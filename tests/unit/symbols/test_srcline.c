@@ -40,6 +40,7 @@
 #include "perfkit.h"
 #include "elf/elf.h"
 #include "symbols/symbols.h"
+#include "map-exec.h"
 #include "procmaps.h"
 #include "sys/sys.h"
 #include "tmpdir.h"
@@ -221,31 +222,6 @@ static void dwarf5_file_zero(void **state)
 	}
 	assert_int_equal(seen, 7);
 	pk_maps_free(m);
-}
-
-/* Map file's executable segment as process pid's; its start and length. */
-static void map_exec(struct pk_maps *m, uint32_t pid, const char *file, uint64_t *start, uint64_t *len)
-{
-	struct pk__elf *e;
-	struct pk__elf_seg segs[8];
-	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP2 };
-	int nr;
-
-	assert_int_equal(pk__elf_open(file, &e), 0);
-	nr = pk__elf_load_segments(e, segs, 8);
-	pk__elf_close(e);
-	for (int i = 0; i < nr && i < 8; i++) {
-		if (!(segs[i].flags & 1))	/* PF_X */
-			continue;
-		*start = (0x555555554000ull + segs[i].vaddr) & ~0xfffull;
-		*len = segs[i].filesz + (segs[i].vaddr & 0xfff);
-		r.mmap2 = (struct pk_rec_mmap2){ .pid = pid, .tid = pid, .addr = *start, .len = *len,
-						 .pgoff = segs[i].offset & ~0xfffull,
-						 .prot = PROT_READ | PROT_EXEC, .filename = file };
-		assert_int_equal(pk_maps_process(m, &r), 0);
-		return;
-	}
-	fail_msg("%s has no executable segment", file);
 }
 
 static bool same_str(const char *a, const char *b)
