@@ -13,10 +13,14 @@
  * every string terminated; -ENODATA has no frames; asking again gives the
  * cached answer.  A second maps asks the same addresses in the other order
  * (the cache is per DSO, so the first answer for an address is computed
- * cold in each order).  Both have a build-id cache in a directory of their
- * own: a compressed file whose image the first made whole is kept there
- * (srcline-kept.c), and the second reads it back and answers from it; the
- * directory is emptied after each input.  A zlib-compressed file's units are inflated from
+ * cold in each order, the second without a build-id cache).  The first has
+ * one, in a directory of the target's own: a compressed file whose image it
+ * made whole is kept there (srcline-kept.c), and a third maps, when one
+ * was kept, reads it back and answers from it.  The input is also kept as
+ * the whole image of a file of its own (a sound header before any bytes)
+ * and read back through libdw: the kept file's own checks decide what
+ * libelf and libdw see.  The directory is emptied after each input.  A
+ * zlib-compressed file's units are inflated from
  * a first image of 64 bytes, not 64 KiB, so that the lazy path
  * (srcline-zdebug.c) is taken by inputs this small.  fuzz_replay_srcline
  * runs fuzz/corpus/srcline.
@@ -31,9 +35,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <elfutils/libdw.h>
+
 #include "perfkit.h"
 #include "elf/elf.h"
 #include "symbols/symbols.h"
+#include "sys/sys.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -192,7 +199,7 @@ static void ask(struct pk_maps *m, uint64_t ip)
 	check_frames(&a);
 }
 
-static void run(const char *path, const struct probe *p, bool reverse)
+static void run(const char *path, const struct probe *p, bool reverse, const char *dir)
 {
 	struct pk_maps *m;
 	struct pk_record r = { .size = sizeof(r), .type = PERF_RECORD_MMAP2 };
@@ -200,7 +207,7 @@ static void run(const char *path, const struct probe *p, bool reverse)
 	if (pk_maps_new(&m) < 0)
 		return;
 	pk_maps_set_dir(m, PK_MAPS_DIR_DEBUG, "/nonexistent");
-	pk_maps_set_buildid_cache(m, cache);
+	pk_maps_set_buildid_cache(m, dir);
 	r.mmap2 = (struct pk_rec_mmap2){ .pid = 1, .tid = 1, .addr = p->start, .len = p->len,
 					 .pgoff = p->pgoff, .prot = PROT_READ | PROT_EXEC,
 					 .filename = path };
@@ -208,6 +215,51 @@ static void run(const char *path, const struct probe *p, bool reverse)
 	for (size_t i = 0; i < p->nr; i++)
 		ask(m, ip_of(p, p->addrs[reverse ? p->nr - 1 - i : i]));
 	pk_maps_free(m);
+}
+
+/* Whether a kept file is in the cache. */
+static bool any_kept(void)
+{
+	char kept[4200];
+	struct dirent *de;
+	bool yes = false;
+	DIR *d;
+
+	kept_path(kept, sizeof(kept));
+	if (!(d = opendir(kept)))
+		return false;
+	while (!yes && (de = readdir(d)))
+		yes = de->d_name[0] != '.';
+	closedir(d);
+	return yes;
+}
+
+/* The input kept as the whole image of the file open at fd, and read
+ * back: what libdw is handed, it reads (units, their DIEs and lines). */
+static void as_kept_image(int fd, const char *path, const uint8_t *data, size_t size)
+{
+	struct pk__zdebug *z;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Dwarf *dw;
+
+	pk__zkept_write(cache, path, fd, data, size);
+	if (!(z = pk__zdebug_open_kept(fd, path, cache)))
+		return;
+	dw = pk__zdebug_builds(z) == 1 ? pk__zdebug_dwarf(z, 0) : NULL;	/* read back */
+	for (int n = 0; dw && n < 64 && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0; n++) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t nr;
+
+		if (dwarf_offdie(dw, off + hsize, &cu)) {
+			sink += dwarf_diename(&cu) ? strlen(dwarf_diename(&cu)) : 0;
+			if (dwarf_getsrclines(&cu, &lines, &nr) == 0)
+				sink += nr;
+		}
+		off = next;
+	}
+	pk__zdebug_free(z);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -229,8 +281,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (write(fd, data, size) == (ssize_t)size) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		run(path, &p, false);
-		run(path, &p, true);
+		run(path, &p, false, cache);
+		run(path, &p, true, "/nonexistent");
+		if (any_kept())
+			run(path, &p, false, cache);
+		if (size >= 64)
+			as_kept_image(fd, path, data, size);
 	}
 	close(fd);
 	kept_path(kept, sizeof(kept));

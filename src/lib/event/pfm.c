@@ -319,16 +319,20 @@ static int map_error(const char *text, int code, const char *what)
  * reaching here is one it did not find, and is refused the same wherever
  * debugfs is mounted, with the exact name libpfm4 took it for.
  */
-static int tracepoint_refused(const char *text, char *qualified, const char *what)
+static int tracepoint_refused(const char *text, char *qualified)
 {
 	const char *name = strncmp(qualified, "perf::", 6) ? qualified : qualified + 6;
 	const char *colon = strchr(name, ':');
 	size_t len = colon && strchr(colon + 1, ':') ? (size_t)(strchr(colon + 1, ':') - name) : strlen(name);
+	char what[300];
 
-	pk__error(-ENOENT, what, "no tracepoint '%s' (tracepoint names are matched exactly)", text);
-	pk__error_hint("did you mean '%.*s'? ('perfkit list tracepoint' lists them)", (int)len, name);
+	/* as the tracefs lookup says it; -EINVAL, not -ENOENT, so that the
+	 * parser says it whatever the name looks like */
+	snprintf(what, sizeof(what), "tracepoint %s", text);
+	pk__error(-EINVAL, what, "no tracepoint matches %s (tracepoint names are matched exactly)", text);
+	pk__error_hint("did you mean '%.*s'? ('perfkit list tracepoint' lists them all)", (int)len, name);
 	free(qualified);
-	return -ENOENT;
+	return -EINVAL;
 }
 
 int pk__pfm_encode(const char *text, struct perf_event_attr *attr, char **fstr, char **pmu)
@@ -369,7 +373,7 @@ int pk__pfm_encode(const char *text, struct perf_event_attr *attr, char **fstr, 
 	if (!qualified)
 		return pk__error_nomem("libpfm4's name of %s", text);
 	if (a.type == PERF_TYPE_TRACEPOINT)
-		return tracepoint_refused(text, qualified, what);
+		return tracepoint_refused(text, qualified);
 	if (pfm_get_event_info(arg.idx, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS ||
 	    !pmu_info(ei.pmu, &pi)) {
 		free(qualified);

@@ -10,12 +10,15 @@
  * DIR/.perfkit-dwarf/NAME, NAME the hex of a 64-bit hash of the debug
  * file's path, so a file has one kept image however often it changes (an
  * upgraded package's replaces the last).  The kept file: a 4 KiB header
- * (what it is, the debug file it was made from as fstat(2) saw it, the
- * image's size, a checksum of the header), then the image.  It is trusted
- * only for that very file and whole; any doubt and the caller inflates as
- * before and keeps its image again.  Written only in a directory the caller
- * owns, under a temporary name, linked into place, and replacing only a
- * file that is one of these; no link in the way is followed.
+ * (what it is, the debug file it was made from as fstat(2) saw it, its
+ * change time too, the image's size, a checksum of the header), then the
+ * image.  It is trusted only for that very file and whole, and only an
+ * ELF image of sections in its bounds, none compressed (libelf would
+ * write into a compressed one's header to inflate it); any doubt and the
+ * caller inflates as before and keeps its image again.  Written only in a
+ * directory the caller owns, as an unnamed file made durable before it is
+ * linked into place (a crash leaves no part of one), replacing only a file
+ * that is one of these; no link in the way is followed.
  */
 #include "host/host.h"
 #include "symbols/symbols.h"
@@ -28,20 +31,28 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAGIC "PKDWIMG1"
-#define VERSION 1u
+#define VERSION 2u
 #define SUBDIR ".perfkit-dwarf"
 
 struct header {
 	char magic[8];
 	uint32_t version, zero;
 	struct pk__host_file_id id;	/* the debug file's */
+	uint64_t ctime_sec, ctime_nsec;	/* its change time: a rewrite in place */
 	uint64_t size;			/* the image's bytes, after the header */
 	uint64_t sum;			/* checksum() of what comes before it */
 };
-_Static_assert(sizeof(struct header) == 72, "the kept header has no padding");
+_Static_assert(sizeof(struct header) == 88, "the kept header has no padding");
+
+/* What names the debug file: fstat(2)'s identity and change time. */
+struct file_key {
+	struct pk__host_file_id id;
+	uint64_t ctime_sec, ctime_nsec;
+};
 
 static uint64_t checksum(const struct header *h)
 {
@@ -55,14 +66,39 @@ static uint64_t checksum(const struct header *h)
 	return s;
 }
 
-static bool file_id(int fd, struct pk__host_file_id *id)
+static bool file_key(int fd, struct file_key *k)
 {
 	struct stat st;
 
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return false;
-	*id = (struct pk__host_file_id){ (uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
-					 (uint64_t)st.st_mtim.tv_nsec, (uint64_t)st.st_ino, (uint64_t)st.st_dev };
+	k->id = (struct pk__host_file_id){ (uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
+					   (uint64_t)st.st_mtim.tv_nsec, (uint64_t)st.st_ino, (uint64_t)st.st_dev };
+	k->ctime_sec = (uint64_t)st.st_ctim.tv_sec;
+	k->ctime_nsec = (uint64_t)st.st_ctim.tv_nsec;
+	return true;
+}
+
+/* Whether the image (size bytes) is an ELF file libelf and libdw read
+ * without writing into it: this machine's class and byte order, its
+ * section headers and every section's bytes inside it, none compressed. */
+static bool image_sound(const unsigned char *img, uint64_t size)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh;
+
+	memcpy(&eh, img, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ ||
+	    eh.e_shentsize != sizeof(sh) || !eh.e_shnum || eh.e_shstrndx >= eh.e_shnum ||
+	    eh.e_shoff > size || (size - eh.e_shoff) / sizeof(sh) < eh.e_shnum || eh.e_shoff % 8)
+		return false;
+	for (unsigned int i = 0; i < eh.e_shnum; i++) {
+		memcpy(&sh, img + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+		if ((sh.sh_flags & SHF_COMPRESSED) ||
+		    (sh.sh_type != SHT_NOBITS && (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)))
+			return false;
+	}
 	return true;
 }
 
@@ -100,35 +136,42 @@ static int kept_dir(const char *dir, bool make)
 
 bool pk__zkept_read(const char *dir, const char *path, int fd, struct pk__spill *img, size_t *size)
 {
-	struct pk__host_file_id id;
+	struct file_key key;
 	struct header h;
 	struct stat st;
 	char name[17];
 	int d, k;
 	void *p;
 
-	if (!dir || !path || !file_id(fd, &id) || (d = kept_dir(dir, false)) < 0)
+	if (!dir || !path || !file_key(fd, &key) || (d = kept_dir(dir, false)) < 0)
 		return false;
 	kept_name(path, name);
-	k = openat(d, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* (O_NONBLOCK: a FIFO put at the name does not stop the open) */
+	k = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	close(d);
 	if (k < 0)
 		return false;
-	if (fstat(k, &st) < 0 || !S_ISREG(st.st_mode) || pread(k, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
-	    memcmp(h.magic, MAGIC, 8) || h.version != VERSION || h.zero || memcmp(&h.id, &id, sizeof(id)) ||
-	    h.sum != checksum(&h) || h.size < 64 || h.size > (uint64_t)st.st_size ||
+	if (fstat(k, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > SIZE_MAX ||
+	    pread(k, &h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h.magic, MAGIC, 8) ||
+	    h.version != VERSION || h.zero || memcmp(&h.id, &key.id, sizeof(key.id)) ||
+	    h.ctime_sec != key.ctime_sec || h.ctime_nsec != key.ctime_nsec || h.sum != checksum(&h) ||
+	    h.size < sizeof(Elf64_Ehdr) || h.size > (uint64_t)st.st_size ||
 	    (uint64_t)st.st_size - h.size != PK__ZKEPT_AT) {
 		close(k);
 		return false;
 	}
-	/* private and writable: libelf and libdw only read it, but a write
-	 * would then change a copy, never the kept file */
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, k, 0);
+	/* private and writable: libelf and libdw only read a sound image, but
+	 * a write would change a copy, never the kept file */
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, k, 0);
 	if (p == MAP_FAILED) {
 		close(k);
 		return false;
 	}
 	pk__spill_adopt(img, k, p, (size_t)st.st_size);
+	if (!image_sound((const unsigned char *)p + PK__ZKEPT_AT, h.size)) {
+		pk__spill_free(img);
+		return false;
+	}
 	*size = (size_t)h.size;
 	return true;
 }
@@ -136,7 +179,7 @@ bool pk__zkept_read(const char *dir, const char *path, int fd, struct pk__spill 
 /* Whether the file `name` in d is one of these (so it may be replaced). */
 static bool ours(int d, const char *name)
 {
-	int k = openat(d, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int k = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	char magic[8];
 	struct stat st;
 	bool yes;
@@ -168,11 +211,12 @@ bool pk__zkept_usable(const char *dir)
 }
 
 /* The kept file's bytes written through a shared mapping of its blocks
- * (allocated first: a full disk fails here, never a SIGBUS on a store).
- * Written so, the page cache holds it in single pages, which a reader's
- * fault maps 64 KiB at a time, where write(2) makes large folios that a
- * fault maps whole (1 MB on this machine's kernel): the reader's memory,
- * which it lets go every few answers, stays what it reads. */
+ * (allocated first: a full disk fails here, never a SIGBUS on a store),
+ * then made durable.  Written so, the page cache holds it in single
+ * pages, which a reader's fault maps 64 KiB at a time, where write(2)
+ * makes large folios that a fault maps whole (1 MB on this machine's
+ * kernel): the reader's memory, which it lets go every few answers, stays
+ * what it reads. */
 static bool write_mapped(int k, const struct header *h, const void *image, size_t size)
 {
 	size_t len = PK__ZKEPT_AT + size;
@@ -185,34 +229,58 @@ static bool write_mapped(int k, const struct header *h, const void *image, size_
 		return false;
 	memcpy(p, h, sizeof(*h));
 	memcpy(p + PK__ZKEPT_AT, image, size);
-	return munmap(p, len) == 0;
+	return munmap(p, len) == 0 && fdatasync(k) == 0;
+}
+
+/* An unnamed file in d (O_TMPFILE: nothing is left if the process dies
+ * before it is linked), else one under a temporary name in tmp (which the
+ * caller unlinks); -1 when neither can be made. */
+static int new_file(int d, const char *name, char *tmp, size_t len)
+{
+	struct timespec ts;
+	int k = openat(d, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (k >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return k;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(tmp, len, "%s.%ld.%ld.%ld", name, (long)getpid(), (long)gettid(), (long)ts.tv_nsec);
+	return openat(d, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
 void pk__zkept_write(const char *dir, const char *path, int fd, const void *image, size_t size)
 {
-	static unsigned int serial;
 	struct header h = { .version = VERSION, .size = size };
-	char name[17], tmp[64];
+	char name[17], tmp[96] = "", fdpath[64];
+	struct file_key key;
 	bool done;
 	int d, k;
 
-	if (!dir || !path || !file_id(fd, &h.id) || (d = kept_dir(dir, true)) < 0)
+	if (!dir || !path || !file_key(fd, &key) || (d = kept_dir(dir, true)) < 0)
 		return;
 	kept_name(path, name);
-	snprintf(tmp, sizeof(tmp), "%s.%ld.%u", name, (long)getpid(), serial++);
-	k = openat(d, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (k < 0) {
+	if ((k = new_file(d, name, tmp, sizeof(tmp))) < 0) {
 		close(d);
 		return;
 	}
 	memcpy(h.magic, MAGIC, 8);
+	h.id = key.id;
+	h.ctime_sec = key.ctime_sec;
+	h.ctime_nsec = key.ctime_nsec;
 	h.sum = checksum(&h);
 	done = write_mapped(k, &h, image, size);
+	if (done && !tmp[0]) {	/* named now, by a temporary name, to link or rename */
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", k);
+		snprintf(tmp, sizeof(tmp), "%s.%ld.%ld", name, (long)getpid(), (long)gettid());
+		done = linkat(AT_FDCWD, fdpath, d, tmp, AT_SYMLINK_FOLLOW) == 0;
+		if (!done)
+			tmp[0] = '\0';
+	}
 	done = close(k) == 0 && done;
 	/* linkat(2) never replaces a file; one of ours (stale, damaged or
 	 * made for another file of the same hash) is replaced by renameat(2) */
 	if (done && linkat(d, tmp, d, name, 0) < 0 && errno == EEXIST && ours(d, name))
 		(void)renameat(d, tmp, d, name);
-	(void)unlinkat(d, tmp, 0);
+	if (tmp[0])
+		(void)unlinkat(d, tmp, 0);
 	close(d);
 }

@@ -6,8 +6,10 @@
  * handle makes whole is kept in DIR/.perfkit-dwarf, and the next handle of
  * the same file maps it, inflates nothing and answers as the plain file's
  * DWARF does; a partial image is not kept; the copy changed since (its
- * time), or a kept file damaged (its header's checksum or size, its
- * length), is not read and is kept again; a file at the name that is not one of these, or a link,
+ * time), or a kept file damaged (its header's checksum, size or change
+ * time, its length), is not read and is kept again, and one whose image
+ * libelf would write into (compressed sections) or which ends before its
+ * section headers is not read; a file at the name that is not one of these, or a link,
  * is neither read nor replaced; a cache directory that is not the
  * caller's, or whose .perfkit-dwarf is a link, has nothing written in it.
  * Through pk_maps with a build-id cache, a kept image's answers are the
@@ -177,16 +179,20 @@ static void only_for_that_file(void **state)
 	assert_true(open_copy(f, false));
 }
 
-/* Write `len` bytes at `off` of the kept file (len 0: cut it there). */
-static void damage(const char *kept, off_t off, const void *bytes, size_t len)
+/* Flip every bit of the kept file's byte at `off` (cut: cut it there). */
+static void damage(const char *kept, off_t off, bool cut)
 {
-	int fd = open(kept, O_WRONLY | O_CLOEXEC);
+	int fd = open(kept, O_RDWR | O_CLOEXEC);
+	unsigned char b;
 
 	assert_true(fd >= 0);
-	if (len)
-		assert_int_equal(pwrite(fd, bytes, len, off), (ssize_t)len);
-	else
+	if (cut) {
 		assert_int_equal(ftruncate(fd, off), 0);
+	} else {
+		assert_int_equal(pread(fd, &b, 1, off), 1);
+		b ^= 0xff;
+		assert_int_equal(pwrite(fd, &b, 1, off), 1);
+	}
 	close(fd);
 }
 
@@ -198,21 +204,48 @@ static void damaged_not_read(void **state)
 	struct fix *f = *state;
 	char kept[2 * PATH_MAX];
 	struct stat st;
-	uint64_t big = ~0ull;
 
 	assert_false(open_copy(f, true));
 	assert_int_equal(kept_files(f, kept, sizeof(kept)), 1);
-	damage(kept, 64, "x", 1);			/* the checksum */
+	damage(kept, 80, false);			/* the checksum */
 	assert_false(open_copy(f, true));
 	assert_true(open_copy(f, false));
-	damage(kept, 56, &big, sizeof(big));		/* the image's size */
+	damage(kept, 79, false);			/* the image's size */
+	assert_false(open_copy(f, true));
+	assert_true(open_copy(f, false));
+	damage(kept, 64, false);			/* the file's change time */
 	assert_false(open_copy(f, true));
 	assert_true(open_copy(f, false));
 	assert_int_equal(stat(kept, &st), 0);
-	damage(kept, st.st_size - 1, NULL, 0);		/* its last byte */
+	damage(kept, st.st_size - 1, true);		/* its last byte */
 	assert_false(open_copy(f, true));
 	assert_true(open_copy(f, false));
 	assert_int_equal(kept_files(f, kept, sizeof(kept)), 1);
+}
+
+/* A kept file of a sound header whose image libelf would write into (a
+ * compressed section's header, inflated in place) or that ends before its
+ * section headers: not read (the file's own image is made), no crash. */
+static void unsound_image_not_read(void **state)
+{
+	struct fix *f = *state;
+	int fd = open(f->copy, O_RDONLY | O_CLOEXEC), src = open(paths[1], O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *img;
+
+	assert_true(fd >= 0 && src >= 0);
+	assert_int_equal(fstat(src, &st), 0);
+	img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, src, 0);
+	assert_true(img != MAP_FAILED);
+	pk__zkept_write(f->cache, f->copy, fd, img, (size_t)st.st_size);	/* compressed sections */
+	assert_false(open_copy(f, false));
+	pk__zkept_write(f->cache, f->copy, fd, img, 4096);	/* section headers past its end */
+	assert_false(open_copy(f, false));
+	munmap(img, (size_t)st.st_size);
+	close(src);
+	close(fd);
+	assert_false(open_copy(f, true));	/* made whole, and kept soundly */
+	assert_true(open_copy(f, false));
 }
 
 /* At the kept name, a file that is not one of these, or a link: neither
@@ -255,6 +288,8 @@ static void other_directories_untouched(void **state)
 	char kept[2 * PATH_MAX], sub[PATH_MAX + 64], elsewhere[PATH_MAX + 16];
 	DIR *d;
 
+	if (geteuid())
+		skip();		/* giving the directory to another user needs root */
 	assert_int_equal(chown(f->cache, 12345, 12345), 0);
 	assert_false(open_copy(f, true));
 	assert_int_equal(kept_files(f, kept, sizeof(kept)), 0);
@@ -335,6 +370,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(kept_and_read_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(only_for_that_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(damaged_not_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(unsound_image_not_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(others_left_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(other_directories_untouched, setup, teardown),
 		cmocka_unit_test_setup_teardown(maps_answer_from_kept, setup, teardown),
