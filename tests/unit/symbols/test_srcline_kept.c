@@ -36,7 +36,7 @@
 #include "perfkit.h"
 #include "elf/elf.h"
 #include "symbols/symbols.h"
-#include "map-exec.h"
+#include "srcline-test.h"
 #include "procmaps.h"
 #include "tmpdir.h"
 
@@ -134,9 +134,6 @@ static void kept_and_read_back(void **state)
 	char kept[2 * PATH_MAX];
 	struct pk__zdebug *z;
 	Dwarf *plain, *dw;
-	Dwarf_Die cu, zcu;
-	Dwarf_Off off = 0, next;
-	size_t hsize, units = 0;
 
 	assert_false(open_copy(f, false));
 	assert_int_equal(kept_files(f, kept, sizeof(kept)), 0);	/* no partial image */
@@ -149,16 +146,7 @@ static void kept_and_read_back(void **state)
 	assert_true(proc_mapped(kept));
 	assert_non_null(dw = pk__zdebug_dwarf(z, 0x1234));
 	assert_int_equal(pk__zdebug_builds(z), 1);
-	while (dwarf_nextcu(plain, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		assert_non_null(dwarf_offdie(plain, off + hsize, &cu));
-		assert_non_null(dwarf_offdie(dw, off + hsize, &zcu));
-		assert_true(!dwarf_diename(&cu) == !dwarf_diename(&zcu));
-		if (dwarf_diename(&cu))
-			assert_string_equal(dwarf_diename(&cu), dwarf_diename(&zcu));
-		units++;
-		off = next;
-	}
-	assert_true(units > 10);
+	assert_true(same_units(plain, dw) > 10);
 	pk__zdebug_free(z);
 	assert_false(proc_mapped(kept));
 	dwarf_end(plain);

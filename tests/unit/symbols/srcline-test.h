@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * map-exec.h - a file's executable segment mapped into a pk_maps as the
- * loader maps it (an MMAP2 record), for the source-line tests.
- * Header-only; include it after cmocka.h, perfkit.h and elf/elf.h.
+ * srcline-test.h - what the source-line tests share: a file's executable
+ * segment mapped into a pk_maps as the loader maps it (an MMAP2 record),
+ * and a compressed copy's handle checked unit by unit against the plain
+ * file's DWARF.  Header-only; include it after cmocka.h, elfutils/libdw.h,
+ * perfkit.h and elf/elf.h.
  */
-#ifndef PERFKIT_TESTS_MAP_EXEC_H
-#define PERFKIT_TESTS_MAP_EXEC_H
+#ifndef PERFKIT_TESTS_SRCLINE_TEST_H
+#define PERFKIT_TESTS_SRCLINE_TEST_H
 
 #include <stdint.h>
 #include <sys/mman.h>
@@ -34,6 +36,26 @@ static inline void map_exec(struct pk_maps *m, uint32_t pid, const char *file, u
 		return;
 	}
 	fail_msg("%s has no executable segment", file);
+}
+
+/* Every unit's DIE of dw at the plain file's offsets, named as there; how
+ * many units. */
+static inline size_t same_units(Dwarf *plain, Dwarf *dw)
+{
+	Dwarf_Off off = 0, next;
+	Dwarf_Die cu, zcu;
+	size_t hsize, units = 0;
+
+	while (dwarf_nextcu(plain, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		assert_non_null(dwarf_offdie(plain, off + hsize, &cu));
+		assert_non_null(dwarf_offdie(dw, off + hsize, &zcu));
+		assert_true(!dwarf_diename(&cu) == !dwarf_diename(&zcu));
+		if (dwarf_diename(&cu))
+			assert_string_equal(dwarf_diename(&cu), dwarf_diename(&zcu));
+		units++;
+		off = next;
+	}
+	return units;
 }
 
 #endif
