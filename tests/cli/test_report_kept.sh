@@ -38,11 +38,13 @@ out() {
 }
 
 kept() { find cache/.perfkit-dwarf -type f 2>/dev/null | sort; }
-# inodes: the kept files' (a file kept again is a new one)
-inodes() { kept | xargs -r stat -c %i | tr '\n' ' '; }
+# inodes: each kept file's NAME:INODE (a file kept again is a new one: its
+# inode differs from the one it replaced, which still existed when it was
+# made; another file's old inode may be reused, so each is compared by name)
+inodes() { kept | xargs -r stat -c %n:%i | tr '\n' ' '; }
 # all_in A B: every word of A is one of B's
 all_in() { for i in $1; do case " $2 " in *" $i "*) ;; *) return 1;; esac; done; }
-# none_in A B: no word of A is one of B's
+# none_in A B: no NAME:INODE of A is one of B's
 none_in() { for i in $1; do case " $2 " in *" $i "*) return 1;; esac; done; }
 
 first_inodes=
