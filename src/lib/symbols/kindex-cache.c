@@ -145,16 +145,17 @@ out:
 }
 
 /* Whether the file `name` is one of these (so it may be replaced). */
-static bool ours(const char *name)
+bool pk__kept_file_is(int dir, const char *name, const char magic[8])
 {
-	char magic[8];
-	int fd = open(name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* (O_NONBLOCK: a FIFO at the name does not stop the open) */
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char head[8];
 	struct stat st;
 	bool yes;
 
 	if (fd < 0)
 		return false;
-	yes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && pread(fd, magic, 8, 0) == 8 && !memcmp(magic, MAGIC, 8);
+	yes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && pread(fd, head, 8, 0) == 8 && !memcmp(head, magic, 8);
 	close(fd);
 	return yes;
 }
@@ -196,7 +197,7 @@ void pk__kindex_cache_write(const char *path, const struct pk__host_ktext *kt, u
 	done = close(fd) == 0 && done;
 	/* link(2) never replaces a file; one of ours (stale or damaged,
 	 * since the caller scanned) is replaced by rename(2). */
-	if (done && link(tmp, name) < 0 && errno == EEXIST && ours(name))
+	if (done && link(tmp, name) < 0 && errno == EEXIST && pk__kept_file_is(AT_FDCWD, name, MAGIC))
 		(void)rename(tmp, name);
 	(void)unlink(tmp);
 }

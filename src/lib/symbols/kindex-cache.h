@@ -44,6 +44,14 @@ int pk__kindex_cache_read(const char *path, const struct pk__host_ktext *kt, uns
 			  struct pk__kindex_saved *s);
 
 /*
+ * pk__kept_file_is - whether the file `name` in directory dir (AT_FDCWD
+ * for a path) is a regular file, not a link, whose first 8 bytes are
+ * magic: one of the kept files a writer may replace (this one's and
+ * srcline-kept.c's).
+ */
+bool pk__kept_file_is(int dir, const char *name, const char magic[8]);
+
+/*
  * pk__kindex_cache_write - keep scan s of the kallsyms at `path` (text
  * kt, mapped) beside it, best effort and silently: only in a directory
  * the caller owns, written to a new file first and then linked into

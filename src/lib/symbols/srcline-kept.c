@@ -21,6 +21,7 @@
  * that is one of these; no link in the way is followed.
  */
 #include "host/host.h"
+#include "symbols/kindex-cache.h"
 #include "symbols/symbols.h"
 #include "sys/sys.h"
 
@@ -176,21 +177,6 @@ bool pk__zkept_read(const char *dir, const char *path, int fd, struct pk__spill 
 	return true;
 }
 
-/* Whether the file `name` in d is one of these (so it may be replaced). */
-static bool ours(int d, const char *name)
-{
-	int k = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	char magic[8];
-	struct stat st;
-	bool yes;
-
-	if (k < 0)
-		return false;
-	yes = fstat(k, &st) == 0 && S_ISREG(st.st_mode) && pread(k, magic, 8, 0) == 8 && !memcmp(magic, MAGIC, 8);
-	close(k);
-	return yes;
-}
-
 bool pk__zkept_usable(const char *dir)
 {
 	int d = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1, sub;
@@ -278,7 +264,7 @@ void pk__zkept_write(const char *dir, const char *path, int fd, const void *imag
 	done = close(k) == 0 && done;
 	/* linkat(2) never replaces a file; one of ours (stale, damaged or
 	 * made for another file of the same hash) is replaced by renameat(2) */
-	if (done && linkat(d, tmp, d, name, 0) < 0 && errno == EEXIST && ours(d, name))
+	if (done && linkat(d, tmp, d, name, 0) < 0 && errno == EEXIST && pk__kept_file_is(d, name, MAGIC))
 		(void)renameat(d, tmp, d, name);
 	if (tmp[0])
 		(void)unlinkat(d, tmp, 0);

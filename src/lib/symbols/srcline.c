@@ -780,5 +780,5 @@ int pk_maps_srcline(struct pk_maps *m, const struct pk_location *loc, struct pk_
 	if (d->kind != PK__DSO_FILE || !d->loaded || !d->symfile)
 		return -ENOENT;
 	/* the DSO is the maps', reached through loc */
-	return srcline_find(&d->srcline, d->symfile, pk__maps_cache(m), loc->addr, out);
+	return srcline_find(&d->srcline, d->symfile, m ? pk__maps_cache(m) : NULL, loc->addr, out);
 }
