@@ -149,6 +149,13 @@ struct pk_recorder_opts {
 					 * processes is not synthesized (perf's --synth) */
 	bool ignore_missing;		/* pids: threads that exit before their events
 					 * open are left out, not an error (perf's -u) */
+	bool sample_period;		/* PERF_SAMPLE_PERIOD with a fixed period too
+					 * (perf's -P): else only a frequency's samples
+					 * and a tracepoint's carry their period, as in
+					 * perf 6.1.  The kernel samples a software
+					 * event with a fixed period and this bit at
+					 * every event, each of period 1 (as perf -P
+					 * does). */
 };
 
 /* What pk_recorder_opts.no_synth leaves out of the records of what exists

@@ -158,7 +158,7 @@ static const struct cli_opt record_options[] = {
 	{ "all-user", 0, CLI_ARG_NONE, OPT_ALL_USER, NULL, "every event samples user space only" },
 	{ "all-kernel", 0, CLI_ARG_NONE, OPT_ALL_KERNEL, NULL, "every event samples kernel space only" },
 	{ "weight", 'W', CLI_ARG_NONE, 'W', NULL, "record each sample's weight (its cost, e.g. latency)" },
-	{ "period", 'P', CLI_ARG_NONE, 'P', NULL, "record each sample's period (always on)" },
+	{ "period", 'P', CLI_ARG_NONE, 'P', NULL, "record each sample's period with -c too" },
 	{ "data-page-size", 0, CLI_ARG_NONE, OPT_DATA_PAGE_SIZE, NULL,
 	  "record the page size of each sample's data address" },
 	{ "code-page-size", 0, CLI_ARG_NONE, OPT_CODE_PAGE_SIZE, NULL,
@@ -329,7 +329,7 @@ static int parse_flag(struct record_opts *o, int c)
 	case 'B': o->r.no_build_ids = true; break;
 	case 'N': o->no_cache = true; break;
 	case 'W': o->r.weight = true; break;
-	case 'P': break;	/* the period is always recorded */
+	case 'P': o->r.sample_period = true; break;
 	case OPT_ALL_USER: o->r.all_user = true; break;
 	case OPT_ALL_KERNEL: o->r.all_kernel = true; break;
 	case OPT_DATA_PAGE_SIZE: o->r.data_page_size = true; break;

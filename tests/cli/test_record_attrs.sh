@@ -116,6 +116,23 @@ same "record -r 1" -r 1
 same "record --synth no" --synth no
 same "record --aio --affinity node" --aio --affinity node
 same "record --num-thread-synthesize 2 --proc-map-timeout 100" --num-thread-synthesize 2 --proc-map-timeout 100
+# The sample's period: recorded with a frequency (and by a tracepoint, or
+# with -P), not with -c's fixed period, with which the kernel would sample
+# a software event at every event; an event's own period= or freq= term
+# wins over -c and -F; -a's dummy takes -c's or -F's rate, or keeps 1.
+same "record -c 10 -e page-faults" -c 10 -e page-faults
+same "record -c 10 -P -e page-faults" -c 10 -P -e page-faults
+same "record -e page-faults/period=10/" -e page-faults/period=10/
+same "record -c 10 -e page-faults/freq=100/" -c 10 -e page-faults/freq=100/
+same "record -F 100 -e page-faults/period=10/" -F 100 -e page-faults/period=10/
+same "record -c 10 -e {page-faults,cpu-clock}:S" -c 10 -e '{page-faults,cpu-clock}:S'
+same "record -c 5 -e {cpu-clock/period=7/,task-clock}:S" -c 5 -e '{cpu-clock/period=7/,task-clock}:S'
+same "record -a -c 10000 -e cpu-clock" -a -c 10000 -e cpu-clock
+same "record -a -F 100 -e cpu-clock" -a -F 100 -e cpu-clock
+same "record -a -c 500 -e cpu-clock/freq=10/" -a -c 500 -e cpu-clock/freq=10/
+same "record -a -P -e cpu-clock" -a -P -e cpu-clock
+same "record -a -c 100 -e sched:sched_switch" -a -c 100 -e sched:sched_switch
+
 # -u: a process of nobody's, its threads' events as perf opens them.
 if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
 	setpriv --reuid=nobody --regid=nogroup --clear-groups sleep 600 &

@@ -25,10 +25,14 @@ unsigned pk_recorder_default_freq(void)
 	return DEFAULT_FREQ;
 }
 
-/* How often: -c, -F, or perf's default of 4000 samples a second unless
- * the event set its own period or frequency. */
-static void layout_rate(const struct pk_recorder_opts *o, struct perf_event_attr *a)
+/* How often: the event's own period= or freq= term, else -c, -F, or
+ * perf's default of 4000 samples a second (perf 6.1 applies the terms
+ * after the options: a term wins over -c and -F). */
+static void layout_rate(const struct pk_recorder_opts *o, const struct pk_event_desc *d,
+			struct perf_event_attr *a)
 {
+	if (d->rate_set)
+		return;
 	if (o->period) {
 		a->freq = 0;
 		a->sample_period = o->period;
@@ -156,7 +160,7 @@ static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_
 {
 	struct callgraph cg = event_callgraph(o, d);
 
-	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 	/* perf's evsel__config: no times per thread (no inherit, no CPU) unless -T. */
 	if (!o->per_thread || o->timestamp)
 		a->sample_type |= PERF_SAMPLE_TIME;
@@ -184,7 +188,12 @@ static void layout_attr(const struct pk_recorder_opts *o, const struct pk_event_
 	if (cpu_wide || o->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	layout_extras(o, a, cg.mode);
-	layout_rate(o, a);
+	layout_rate(o, d, a);
+	/* perf 6.1's evsel__config: a period varies with a frequency alone
+	 * (and a tracepoint's comes with its fields, evsel__newtp); -P asks
+	 * for it anyway. */
+	if (a->freq || o->sample_period || a->type == PERF_TYPE_TRACEPOINT)
+		a->sample_type |= PERF_SAMPLE_PERIOD;
 	/* perf 6.1's read_format: the id and lost count; -s (the kernel
 	 * writes each inherited copy's counts as it exits) and --running-time
 	 * add the times.  The S modifier adds GROUP (layout_sample_read). */
@@ -277,7 +286,7 @@ static void layout_ids(struct pk_recorder *r)
 }
 
 /* The sideband goes, for CPUs (-a, -C), to a dummy event added last, as
- * perf 6.1's `dummy:HG`, which samples nothing (period 1, no PERIOD field);
+ * perf 6.1's `dummy:HG`, which samples nothing (period 1 unless -c or -F);
  * otherwise to the first event.  With overwrite it is in the overwrite
  * rings as perf has it.  A leader comes before its members, so its layout
  * is final when theirs copies it. */
@@ -295,9 +304,15 @@ void pk__recorder_layout_events(struct pk_recorder *r)
 	if (r->cpu_wide && !pk_events_desc(r->ev, pk_events_desc(r->ev, tracking)->leader)->sample_read) {
 		struct perf_event_attr *a = pk_events_attr_mut(r->ev, tracking);
 
-		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
-		a->freq = 0;
-		a->sample_period = 1;
+		/* perf's dummy is made with period 1, which evsel__config
+		 * keeps unless -c or -F was given (it then takes that rate, as
+		 * any event; it never samples). */
+		if (!r->o.period && !r->o.freq) {
+			if (!r->o.sample_period)
+				a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+			a->freq = 0;
+			a->sample_period = 1;
+		}
 	}
 	/* perf's -n (evsel__config): every event with a zero rate, its freq
 	 * flag left as it was: it counts and writes the side band only. */

@@ -190,8 +190,11 @@ static const struct lcase lcases[] = {
 	  128 },
 	/* perf inherits on CPUs too (the kernel ignores it without a task). */
 	{ "-C 0", { .cpu_list = "0" }, BASE | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER, false, false, true, true, 4000, 128 },
-	{ "-c 1000 --no-inherit -m 8", { .period = 1000, .no_inherit = true, .pages = 8 }, BASE, false,
-	  false, false, false, 1000, 8 },
+	/* A fixed period is no field of the sample (the kernel would sample a
+	 * software event at every event with it), unless -P asks. */
+	{ "-c 1000 --no-inherit -m 8", { .period = 1000, .no_inherit = true, .pages = 8 },
+	  BASE & ~(uint64_t)PERF_SAMPLE_PERIOD, false, false, false, false, 1000, 8 },
+	{ "-c 1000 -P", { .period = 1000, .sample_period = true }, BASE, false, false, true, false, 1000, 128 },
 	{ "-F 99", { .freq = 99 }, BASE, false, false, true, true, 99, 128 },
 	/* perf per thread: no inherit, and no sample times unless -T. */
 	{ "--per-thread", { .per_thread = true }, BASE & ~(uint64_t)PERF_SAMPLE_TIME, false, false,
@@ -213,6 +216,7 @@ static struct pk_recorder_opts merge(const struct pk_recorder_opts *d)
 	o.phys_data = d->phys_data;
 	o.no_buffering = d->no_buffering;
 	o.period = d->period;
+	o.sample_period = d->sample_period;
 	o.freq = d->freq;
 	o.no_inherit = d->no_inherit;
 	o.pages = d->pages;
