@@ -108,11 +108,13 @@ PK_API int pk_resolver_set_symfs(struct pk_resolver *res, const char *dir);
 /*
  * pk_resolver_set_max_stack - keep at most `max` addresses of the
  * PERF_SAMPLE_CALLCHAIN part of a chain, and at most `max` unwound user
- * frames, as perf's --max-stack does (default 127, perf's
- * PERF_MAX_STACK_DEPTH); 0 is taken as 1.  In caller order
- * (pk_resolver_set_caller_order) it only decides whether an LBR call
- * stack is rebuilt (below), and chains come whole: perf then keeps a
- * chain's outermost frames, which the caller cuts (but for out->lbr).
+ * frames (their inlined functions besides), as perf's --max-stack does
+ * (default 127, perf's PERF_MAX_STACK_DEPTH); 0 is taken as 1.  The
+ * innermost ones, but in caller order (pk_resolver_set_caller_order) the
+ * outermost addresses of the PERF_SAMPLE_CALLCHAIN part, as perf walks it
+ * from its end then (a marker that walk never reads drops nothing); the
+ * unwound frames are the innermost in either order, where perf's unwinder
+ * stops.  It also decides whether an LBR call stack is rebuilt (below).
  */
 PK_API void pk_resolver_set_max_stack(struct pk_resolver *res, unsigned int max);
 
@@ -132,8 +134,9 @@ PK_API void pk_resolver_set_inline(struct pk_resolver *res, bool on);
  * frames are still given innermost first, but an LBR call stack's kernel
  * part (see pk_resolver_resolve) is resolved as perf walks it then,
  * backwards from the user marker, each address in the mode of the marker
- * after it (the kernel's addresses in user mode, so they stay unknown).
- * Off by default; other chains are unaffected.
+ * after it (the kernel's addresses in user mode, so they stay unknown),
+ * and --max-stack keeps other chains' outermost addresses (see
+ * pk_resolver_set_max_stack).  Off by default.
  */
 PK_API void pk_resolver_set_caller_order(struct pk_resolver *res, bool on);
 

@@ -187,9 +187,11 @@ static int add_chain(struct report_run *run, size_t ev, const struct pk_hist_sam
 	bool nomem = false, children = run->o->children;
 	char level = s->level;
 
-	/* perf's --max-stack keeps the outermost frames in caller order, and
-	 * an LBR call stack whole. */
-	if (run->o->cg.caller && nr > run->o->max_stack && !rs->lbr) {
+	/* The resolver cut the chain to --max-stack as perf does (in caller
+	 * order its outermost call-chain addresses, the innermost unwound
+	 * frames); a branch history's chain keeps its outermost frames in
+	 * caller order, and an LBR call stack stays whole. */
+	if (run->o->cg.caller && nr > run->o->max_stack && !rs->lbr && report_brhist_made(run->brhist, rs)) {
 		from = nr - run->o->max_stack;
 		nr = run->o->max_stack;
 	}

@@ -173,6 +173,11 @@ int report_brhist_chain(struct report_brhist *b, struct pk_resolver *res, const 
 	return 0;
 }
 
+bool report_brhist_made(const struct report_brhist *b, const struct pk_resolved_sample *rs)
+{
+	return b && rs == &b->rs;
+}
+
 const struct pk_branch_frame *report_brhist_branch(const struct report_brhist *b, size_t idx)
 {
 	return b && b->rs.frames == b->frames && idx < b->rs.nr_frames ? b->branch[idx] : NULL;

@@ -32,4 +32,9 @@ int report_brhist_chain(struct report_brhist *b, struct pk_resolver *res, const 
  * no --branch-history). */
 const struct pk_branch_frame *report_brhist_branch(const struct report_brhist *b, size_t idx);
 
+/* Whether rs is a chain report_brhist_chain made (branches and call
+ * chain whole: --max-stack is the caller's to apply), not the resolver's
+ * (cut to it already). */
+bool report_brhist_made(const struct report_brhist *b, const struct pk_resolved_sample *rs);
+
 #endif

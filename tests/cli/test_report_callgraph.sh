@@ -36,6 +36,14 @@ else
 		same_as_perf "$f" --max-stack 3 --percent-limit 5
 		same_as_perf "$f" -G --no-children --percent-limit 5
 	done
+	# --call-graph dwarf with kernel frames: in caller order --max-stack
+	# keeps the outermost addresses of the kernel's chain and the
+	# innermost unwound user frames, as perf's two walks do.
+	perf record -q --call-graph dwarf -e cpu-clock -F 999 -o dw.data -- "$W" pages 300 >/dev/null 2>&1
+	for n in 2 5; do
+		same_as_perf dw.data --max-stack $n --percent-limit 5
+		same_as_perf dw.data -g caller --no-children --max-stack $n --percent-limit 5
+	done
 	# Every row, graphs cut at 5%: equal Children of one thread put the
 	# caller above the callee as perf does (the sort keys decide the rest).
 	for f in g.data kg.data; do

@@ -59,6 +59,13 @@ same_as_perf d.data --no-children
 same_as_perf d.data -g caller
 same_as_perf d.data --no-children -g folded
 same_as_perf d.data --no-inline --no-children
+# --max-stack N keeps the N innermost unwound frames (their inlined
+# functions besides), in caller order too: perf's unwinder stops there.
+for n in 1 2 4; do
+	same_as_perf d.data --max-stack $n
+	same_as_perf d.data --max-stack $n --no-inline
+	same_as_perf d.data -G --max-stack $n
+done
 # script_same FILE ARGS...: perfkit script prints what perf script prints.
 script_same() {
 	local file=$1 theirs ours

@@ -364,29 +364,75 @@ static int expand_inlines(struct pk_resolver *res, size_t *nr)
 	return 0;
 }
 
+/* Whether the marker perf's find_prev_cpumode finds before entry `ent`
+ * (the last one before it, if any) is one it takes. */
+static bool prev_marker_ok(const uint64_t *ips, uint64_t ent)
+{
+	while (ent-- > 0)
+		if (ips[ent] >= PERF_CONTEXT_MAX)
+			return pk_callchain_context_mode(ips[ent]) != 0;
+	return true;
+}
+
+/*
+ * Where perf's caller-order walk of the chain's first `end` entries stops:
+ * it walks from the outermost entry in, up to max_stack addresses, the
+ * innermost of them at *lo (end: none).  Returns false when the walk
+ * meets a marker it cannot take (perf drops the chain as corrupt): it
+ * reads the last marker first, then at each marker it walks the one
+ * before it (find_prev_cpumode), and no other.
+ */
+static bool caller_walk(const struct pk_resolver *res, const struct pk_sample *s, uint64_t end, uint64_t *lo)
+{
+	const uint64_t *ips = s->callchain.ips;
+	unsigned int taken = 0;
+
+	*lo = end;
+	if (!prev_marker_ok(ips, end))
+		return false;
+	for (uint64_t j = end; taken < res->max_stack && j > 0; j--) {
+		if (ips[j - 1] < PERF_CONTEXT_MAX) {
+			taken++;
+			*lo = j - 1;
+		} else if (!prev_marker_ok(ips, j - 1)) {
+			return false;
+		}
+	}
+	return true;
+}
+
 /*
  * PERF_SAMPLE_CALLCHAIN as perf's thread__resolve_callchain_sample walks
- * it in callee order, its first `end` entries: the mode starts as user,
- * kernel/user/hypervisor markers switch it, any other marker discards the
- * chain (perf takes it as corrupt), and at most max_stack addresses are
- * taken (in caller order all: the caller keeps the outermost).
+ * it, its first `end` entries: the mode starts as user, kernel/user/
+ * hypervisor markers switch it, any other marker discards the chain (perf
+ * takes it as corrupt), and at most max_stack addresses are taken: the
+ * innermost in callee order, the outermost in caller order (perf walks the
+ * chain from its end then).  Frames are given innermost first either way.
  */
 static int chain_part(struct pk_resolver *res, const struct pk_sample *s, uint64_t end, size_t *nr)
 {
 	uint16_t mode = PERF_RECORD_MISC_USER;
 	unsigned int taken = 0;
+	uint64_t lo = 0;
 	int err;
 
-	for (uint64_t i = 0; i < end && (res->caller_order || taken < res->max_stack); i++) {
+	if (res->caller_order && !caller_walk(res, s, end, &lo)) {
+		*nr = 0;
+		return 0;
+	}
+	for (uint64_t i = 0; i < end && taken < res->max_stack; i++) {
 		uint64_t ip = s->callchain.ips[i];
 
-		if (ip < PERF_CONTEXT_MAX) {
+		if (ip >= PERF_CONTEXT_MAX) {
+			/* caller order: a marker the walk never read discards nothing */
+			if (!(mode = pk_callchain_context_mode(ip)) && !res->caller_order) {
+				*nr = 0;
+				return 0;
+			}
+		} else if (i >= lo) {
 			taken++;
 			if ((err = push_frame(res, nr, s->pid, ip, mode)) < 0)
 				return err;
-		} else if (!(mode = pk_callchain_context_mode(ip))) {
-			*nr = 0;
-			return 0;
 		}
 	}
 	return 0;
@@ -507,7 +553,7 @@ bool pk_resolver_chain_key(const struct pk_sample *s, uint64_t *hash)
  * unwind, or without IP or SP among its registers). */
 static int unwind_ips(struct pk_resolver *res, const struct pk_sample *s, size_t *n)
 {
-	unsigned int max = res->caller_order ? DEFAULT_MAX_STACK : res->max_stack;
+	unsigned int max = res->max_stack;	/* the innermost frames in either order, as perf's */
 	int err;
 
 	*n = 0;

@@ -143,6 +143,44 @@ static void max_stack_cuts_and_guest_marker_discards(void **state)
 	pk_resolver_free(res);
 }
 
+/* In caller order perf walks the chain from its end: --max-stack keeps
+ * the outermost addresses, and only the markers that walk reads (the
+ * last one, and the one before each marker walked) can discard it. */
+static void max_stack_in_caller_order_keeps_the_outermost(void **state)
+{
+	struct pk_resolver *res = this_process();
+	uint64_t a = (uint64_t)(uintptr_t)&resolver_fn_a, b = (uint64_t)(uintptr_t)&resolver_fn_b;
+	const uint64_t chain[] = { PERF_CONTEXT_USER, a, b, b + 1, b + 2 };
+	const uint64_t guest_early[] = { PERF_CONTEXT_GUEST, 0x10, PERF_CONTEXT_USER, a, b };
+	const uint64_t guest_late[] = { PERF_CONTEXT_USER, a, PERF_CONTEXT_GUEST, b, b + 1 };
+	struct pk_record r = sample_with(chain, 5, PERF_RECORD_MISC_USER);
+	struct pk_resolved_sample s = { .size = sizeof(s) };
+
+	(void)state;
+	pk_resolver_set_caller_order(res, true);
+	pk_resolver_set_max_stack(res, 2);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 2);	/* innermost first still */
+	assert_int_equal(s.frames[0].ip, b + 1);
+	assert_int_equal(s.frames[1].ip, b + 2);
+	/* the walk reaching the user marker reads the guest one before it:
+	 * the chain goes; stopping short of it, nothing is dropped */
+	r = sample_with(guest_early, 5, PERF_RECORD_MISC_USER);
+	pk_resolver_set_max_stack(res, 3);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 0);
+	pk_resolver_set_max_stack(res, 2);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 2);
+	assert_string_equal(s.frames[0].loc.sym, "resolver_fn_a");
+	assert_string_equal(s.frames[1].loc.sym, "resolver_fn_b");
+	/* the last marker is read first: a guest one there drops the chain */
+	r = sample_with(guest_late, 5, PERF_RECORD_MISC_USER);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 0);
+	pk_resolver_free(res);
+}
+
 /* Without chains (pk_resolver_set_chains): the sample's place alone, no
  * frames and no chain id; with them again, the chain as before. */
 static void chains_off_gives_the_place_alone(void **state)
@@ -313,16 +351,17 @@ static void lbr_call_stack_rebuilds_the_user_part(void **state)
 	assert_true(s.lbr);
 	/* --max-stack in caller order: the user marker among the first 3
 	 * entries, the LBR chain whole; not among the first 2, the plain
-	 * chain, whole too (the caller keeps its outermost frames). */
+	 * chain's outermost 2 addresses, as perf walks it from its end. */
 	pk_resolver_set_max_stack(res, 3);
 	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
 	assert_int_equal(s.nr_frames, 4);
 	assert_true(s.lbr);
 	pk_resolver_set_max_stack(res, 2);
 	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
-	assert_int_equal(s.nr_frames, 3);
+	assert_int_equal(s.nr_frames, 2);
 	assert_false(s.lbr);
-	assert_int_equal(s.frames[2].ip, 0x20);
+	assert_int_equal(s.frames[0].ip, 0x10);
+	assert_int_equal(s.frames[1].ip, 0x20);
 	pk_resolver_set_caller_order(res, false);
 	/* In callee order the plain chain is cut to max_stack addresses. */
 	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
@@ -759,6 +798,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest unit[] = {
 		cmocka_unit_test(markers_switch_modes_and_are_left_out),
 		cmocka_unit_test(max_stack_cuts_and_guest_marker_discards),
+		cmocka_unit_test(max_stack_in_caller_order_keeps_the_outermost),
 		cmocka_unit_test(chains_off_gives_the_place_alone),
 		cmocka_unit_test(comm_and_process_follow_records),
 		cmocka_unit_test(exited_processes_let_their_maps_go),
