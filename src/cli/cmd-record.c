@@ -378,6 +378,7 @@ static int setup(struct session *s, int argc, char **argv)
 	if (o->freq_max ? (err = freq_max(o, &ro.freq)) : (err = freq_limit(o, &ro)))
 		return err;
 	ro.pages = o->pages;
+	ro.sample_id = streaming(s);	/* as perf records for a pipe */
 	if (!o->no_cache && !(ro.buildid_dir = cli_buildid_dir(o->cache_dir, sizeof(o->cache_dir))) &&
 	    !o->quiet)
 		fprintf(stderr, "perfkit record: warning: the build-id cache directory's name is too "

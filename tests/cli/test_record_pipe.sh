@@ -65,6 +65,19 @@ check "... | perfkit report (no -i) reads the pipe as perf report does" test -n 
 theirs=$(cat s.pipe | perf script 2>/dev/null)
 ours=$(cat s.pipe | "$PERFKIT" script 2>/dev/null)
 check "... | perfkit script (no -i) reads the pipe as perf script does" test -n "$ours" -a "$theirs" = "$ours"
+# The attrs perf writes to a pipe: PERF_SAMPLE_ID even for one event
+# (a stream's reader tells events apart by it); and its sample-time
+# feature, sent first, of zeros.
+for args in "-e cpu-clock" "-g" "-e cpu-clock,task-clock" "--sample-identifier"; do
+	# shellcheck disable=SC2086
+	theirs=$(perf record -q $args -o - -- true 2>/dev/null | perf evlist -v -i - 2>/dev/null | grep -v '^#')
+	# shellcheck disable=SC2086
+	ours=$("$PERFKIT" record -q $args -o - -- true 2>/dev/null | perf evlist -v -i - 2>/dev/null | grep -v '^#')
+	check "record $args -o -: the attrs perf writes to a pipe" test -n "$ours" -a "$theirs" = "$ours"
+done
+ours=$("$PERFKIT" record -q -e cpu-clock -o - -- true 2>/dev/null | perf report --header-only -i - 2>/dev/null |
+	grep -c '^# time of first sample : 0.000000$')
+check "record -o -: perf's header shows the pipe's zero sample times" test "$ours" = 1
 z=$("$PERFKIT" record -q -z -e page-faults -c 1 -o - -- "$W" pages 3000 2>/dev/null | touch_count -)
 check "-z through the pipe: perf decompresses the same touch row ($z)" test "$z" = 3000
 

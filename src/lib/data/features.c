@@ -171,7 +171,8 @@ static bool feature(struct pk_data_writer *w, int f, struct pk__data_blob *b, co
 		}
 		return true;
 	case FEAT_SAMPLE_TIME:
-		if (!w->have_sample_time)
+		/* a pipe's features go first: perf 6.1 sends zeros there */
+		if (!w->have_sample_time && !w->pipe)
 			return false;
 		pk__data_put_u64(b, w->first_sample);
 		pk__data_put_u64(b, w->last_sample);

@@ -277,6 +277,8 @@ static void layout_ids(struct pk_recorder *r)
 		      PERF_SAMPLE_ID : PERF_SAMPLE_IDENTIFIER;
 	if (r->o.sample_identifier)	/* perf's --sample-identifier: always first */
 		bit = PERF_SAMPLE_IDENTIFIER;
+	else if (!bit && r->o.sample_id)	/* one event, in perf's pipe mode */
+		bit = PERF_SAMPLE_ID;
 	for (size_t i = 0; bit && i < n; i++) {
 		struct perf_event_attr *a = pk_events_attr_mut(r->ev, i);
 
@@ -301,18 +303,16 @@ void pk__recorder_layout_events(struct pk_recorder *r)
 	}
 	/* ... unless --group made it a member of an S leader: it then samples
 	 * as the leader's other members (perf's leader sampling comes last). */
-	if (r->cpu_wide && !pk_events_desc(r->ev, pk_events_desc(r->ev, tracking)->leader)->sample_read) {
+	/* perf's dummy is made with period 1, which evsel__config keeps
+	 * unless -c or -F was given (it then takes that rate; it never samples). */
+	if (r->cpu_wide && !pk_events_desc(r->ev, pk_events_desc(r->ev, tracking)->leader)->sample_read &&
+	    !r->o.period && !r->o.freq) {
 		struct perf_event_attr *a = pk_events_attr_mut(r->ev, tracking);
 
-		/* perf's dummy is made with period 1, which evsel__config
-		 * keeps unless -c or -F was given (it then takes that rate, as
-		 * any event; it never samples). */
-		if (!r->o.period && !r->o.freq) {
-			if (!r->o.sample_period)
-				a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
-			a->freq = 0;
-			a->sample_period = 1;
-		}
+		if (!r->o.sample_period)
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+		a->freq = 0;
+		a->sample_period = 1;
 	}
 	/* perf's -n (evsel__config): every event with a zero rate, its freq
 	 * flag left as it was: it counts and writes the side band only. */
