@@ -572,6 +572,7 @@ static int report(struct report_opts *o, bool defaulted)
 		return report_tasks(o, run.r);
 	if ((rc = check_cpus(&run)) || (rc = report_mem_check(o, run.r)) || (rc = report_flags2_setup(o, run.r)) ||
 	    (rc = report_cg_setup(o, run.r)) || (rc = report_brhist_opts(o, run.r)) ||
+	    (rc = report_default_sort(o, run.r)) ||
 	    (rc = report_sort2_setup(o, run.r)) || (rc = report_branch_keys(o, run.r)) ||
 	    (rc = report_hier_setup(o)) || (rc = report_parent_setup(o, run.r)) || (rc = report_flags4_setup(o, run.r))) {
 		pk_data_reader_free(run.r);

@@ -105,8 +105,7 @@ int report_cg_parse(struct report_opts *o, const char *arg)
 	return 0;
 }
 
-/* A pipe-mode stream: no header offsets (perf's data->is_pipe). */
-static bool is_pipe(const struct pk_data_reader *r)
+bool report_is_pipe(const struct pk_data_reader *r)
 {
 	struct pk_data_layout l = { .size = sizeof(l) };
 
@@ -120,7 +119,7 @@ int report_cg_setup(struct report_opts *o, struct pk_data_reader *r)
 	for (size_t i = 0; i < pk_data_reader_nr_events(r); i++)
 		type |= pk_data_reader_attr(r, i)->sample_type;
 	if (!(type & PERF_SAMPLE_CALLCHAIN) && o->cg_given && !o->cg_none &&
-	    !is_pipe(r)) {
+	    !report_is_pipe(r)) {
 		/* perf 6.1's words, after its first comment line, then no
 		 * table and status 0 (its cmd_report clears the error) */
 		if (!o->quiet && !o->header)
@@ -130,7 +129,7 @@ int report_cg_setup(struct report_opts *o, struct pk_data_reader *r)
 			    "branch data.\nDid you call 'perf record' without -g or -b?\n");
 		return -1;
 	}
-	if (is_pipe(r)) {
+	if (report_is_pipe(r)) {
 		/* perf decides before a pipe's attrs arrive, on sample type 0:
 		 * Children off, call graphs on (shown when samples bring
 		 * chains), caller order kept from Children's default. */

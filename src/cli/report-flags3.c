@@ -8,7 +8,8 @@
  * 6.1; perfkit looks for no other vmlinux), -m (module symbols come from
  * kallsyms either way), --demangle (the default) and --demangle-kernel
  * (C kernels have no mangled names), --raw-trace (refused with the trace key
- * yet, report-sort2.c), --time-quantum (the time key's quantum, report-sort2.c; its
+ * yet, report-sort2.c, and so on a file of tracepoints only, whose default
+ * order it makes perf's trace_fields, report-opts.c), --time-quantum (the time key's quantum, report-sort2.c; its
  * value checked as perf checks it).
  */
 #include "report.h"

@@ -40,7 +40,8 @@ struct report_flags3 {
 	{ "demangle-kernel", 0, CLI_ARG_NONE, REPORT_OPT_DEMANGLE_KERNEL, NULL, \
 	  "demangle the kernel's names (a C kernel has none mangled: the table is the same)" }, \
 	{ "raw-trace", 0, CLI_ARG_NONE, REPORT_OPT_RAW_TRACE, NULL, \
-	  "perf's trace key raw (refused with the trace key yet; else the table is the same)" }, \
+	  "perf's trace key raw (refused with the trace key yet, and so on a file of tracepoints only, " \
+	  "whose default order is perf's trace_fields; else the table is the same)" }, \
 	{ "time-quantum", 0, CLI_ARG_REQUIRED, REPORT_OPT_TIME_QUANTUM, "TIME", \
 	  "the time key's quantum (default 100ms), N with s, ms, us or ns" }
 

@@ -33,9 +33,9 @@ static const struct cli_opt report_options[] = {
 	  "group by these keys, comma-separated: comm, pid, tid, dso, sym, cpu, period, parent, "
 	  "srcline, srcfile, time (by --time-quantum), symbol_size, socket, trace, cgroup, weight, "
 	  "local_weight, ins_lat, local_ins_lat, p_stage_cyc and local_p_stage_cyc (dropped, as perf on x86 "
-	  "drops them) (default comm,dso,sym); with --mem-mode also symbol_daddr, symbol_iaddr, dso_daddr, "
-	  "locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked; a "
-	  "list naming \"symbol\" gets perf's IPC column" },
+	  "drops them) (default comm,dso,sym; trace for a file of tracepoints only); with --mem-mode "
+	  "also symbol_daddr, symbol_iaddr, dso_daddr, locked, tlb, mem, snoop, dcacheline, phys_daddr, "
+	  "data_page_size, blocked; a list naming \"symbol\" gets perf's IPC column" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
 	  "sample, period and sort keys (the rows sort by them unless --sort is given); "
@@ -254,6 +254,18 @@ static int report_option(void *ctx, int id, const char *arg)
 	}
 }
 
+/* perf's -p adds the parent key when --sort lacks it (its setup_sorting,
+ * after the sort order's keys). */
+static int add_parent(struct report_opts *o)
+{
+	if (!o->parent_arg || has_key(o, PK_HIST_KEY_PARENT))
+		return 0;
+	if (o->nr_keys == PK_HIST_MAX_KEYS)
+		return cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
+	o->keys[o->nr_keys++] = PK_HIST_KEY_PARENT;
+	return 0;
+}
+
 int report_parse_args(struct report_opts *o, int argc, char **argv)
 {
 	int rc;
@@ -275,14 +287,33 @@ int report_parse_args(struct report_opts *o, int argc, char **argv)
 		rc = report_parse_sort(o, o->sort_arg);
 	if (!rc)
 		rc = report_mem_setup(o);
-	/* perf's -p adds the parent key when --sort lacks it. */
-	if (!rc && o->parent_arg && !has_key(o, PK_HIST_KEY_PARENT)) {
-		if (o->nr_keys == PK_HIST_MAX_KEYS)
-			rc = cli_usage("report", "more than %d --sort keys", PK_HIST_MAX_KEYS);
-		else
-			o->keys[o->nr_keys++] = PK_HIST_KEY_PARENT;
-	}
+	if (!rc)
+		rc = add_parent(o);
 	if (!rc && optind < argc)
 		rc = cli_usage("report", "unexpected argument '%s'", argv[optind]);
 	return rc;
+}
+
+int report_default_sort(struct report_opts *o, struct pk_data_reader *r)
+{
+	size_t nr = pk_data_reader_nr_events(r);
+	int rc;
+
+	/* perf asks for its default order only when neither --sort (nor
+	 * --branch-history's order) nor a strict -F names the keys; a
+	 * pipe-mode stream's events arrive after perf sets its sorting up. */
+	if (o->sort_arg || (o->fields_arg && o->fields_arg[0] != '+') || !nr || report_is_pipe(r) ||
+	    report_branch_wanted(o, r))
+		return 0;
+	for (size_t i = 0; i < nr; i++)
+		if (pk_data_reader_attr(r, i)->type != PERF_TYPE_TRACEPOINT)
+			return 0;
+	/* perf's order for --raw-trace then is trace_fields: a column per
+	 * field of each tracepoint, which perfkit does not make yet. */
+	if (o->f3.raw_trace)
+		return cli_usage("report", "--raw-trace on a file of tracepoints only (perf's trace_fields "
+				 "sort order) is not supported yet");
+	if ((rc = report_parse_sort(o, "trace")))
+		return rc;
+	return add_parent(o);
 }

@@ -117,6 +117,11 @@ int report_cg_parse(struct report_opts *o, const char *arg);
  */
 int report_cg_setup(struct report_opts *o, struct pk_data_reader *r);
 
+/* report_is_pipe - whether r reads a pipe-mode stream (no header
+ * offsets: perf's data->is_pipe), whose attrs perf learns only as they
+ * arrive, after it decided what the file decides. */
+bool report_is_pipe(const struct pk_data_reader *r);
+
 /* report-srcline.c: the srcline and srcfile keys' strings, interned. */
 struct report_srclines;
 
@@ -293,6 +298,16 @@ bool report_print(FILE *f, const struct report_opts *o, const struct report_even
  * --help.
  */
 int report_parse_args(struct report_opts *o, int argc, char **argv);
+
+/*
+ * report_default_sort - once file r is open, perf 6.1's default sort
+ * order for it: when every event of r is a tracepoint and neither --sort
+ * nor a strict -F named the keys, o's keys become `trace` (with -p's
+ * parent after it); a pipe-mode stream, a file with any other event, and
+ * branch mode keep theirs.  0, or CLI_EXIT_USAGE after a message
+ * (--raw-trace, whose order perf makes of every tracepoint field).
+ */
+int report_default_sort(struct report_opts *o, struct pk_data_reader *r);
 
 /*
  * report_print_chain - entry e's call graph under its row, as perf prints

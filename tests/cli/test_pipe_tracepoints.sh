@@ -4,7 +4,8 @@
 # -o -) read with -i -: as perf 6.1 writes it (EVENT_DESC and EVENT_UPDATE
 # names), without them (a perf that sends none: the names come from the
 # tracing data once HEADER_TRACING_DATA has arrived), and with the
-# HEADER_ATTRs after the tracing data (perf's "unknown tracepoint").
+# HEADER_ATTRs after the tracing data (perf's "unknown tracepoint"); and
+# report's default order for a stream of tracepoints only.
 # perfkit script and report compared with perf on the same stream bytes.
 . "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
@@ -39,6 +40,15 @@ for f in named noname; do
 	same report $f.pipe --stdio
 done
 same report late.pipe --stdio
+# Streams of tracepoints only (no -a, so no dummy event), perf's and
+# perfkit's: perf sets its sorting up before a stream's attrs arrive, so
+# the default order stays comm,dso,sym, where a file's is trace.
+perf record -q -e sched:sched_switch -e sched:sched_process_exit -o - \
+	-- sh -c 'sleep 0.1; true' >solo.pipe 2>/dev/null
+"$PERFKIT" record -e sched:sched_switch -e sched:sched_process_exit -o - \
+	-- sh -c 'sleep 0.1; true' >ksolo.pipe 2>/dev/null
+same report solo.pipe --stdio
+same report ksolo.pipe --stdio
 
 # What a user sees whatever the samples: the tracepoints' own names.
 run script -i - -F event <noname.pipe

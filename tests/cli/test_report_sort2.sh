@@ -5,7 +5,8 @@
 # --time-quantum, 100ms by default; "sec.usec", "sec.nsec" with --ns),
 # socket (the file's CPU_TOPOLOGY socket of the sample's CPU, -1 without
 # one), symbol_size, trace (a tracepoint sample's fields as perf script
-# prints them, "N/A" for other events), and the "IPC [IPC Coverage]"
+# prints them, "N/A" for other events; the default order of a file of
+# tracepoints only), and the "IPC [IPC Coverage]"
 # column perf adds (its ipc_null key, entries apart by symbol) to any
 # --sort naming "symbol"; cgroup (the path a CGROUP record gave the
 # sample's cgroup id, "N/A" without one); the weight keys (this VM has
@@ -76,6 +77,32 @@ PY
 		same_as_perf t$n.data --no-children --hierarchy --sort sym,trace --percent-limit 3
 	done
 	same_as_perf t.data --no-children --hierarchy --sort trace,comm
+	# perf's default order for a file of tracepoints only is trace (its
+	# get_default_sort_order), with call chains or without, -p's parent
+	# after it; --sort or a strict -F names the keys as ever, and a file
+	# with any other event keeps comm,dso,sym: t.data's cpu-clock, or the
+	# dummy event perf record -a adds.
+	perf record -q -e sched:sched_switch -e sched:sched_process_exit -c 1 -o tp.data -- \
+		"$W" pingpong 50 >/dev/null 2>&1
+	perf record -q -g -e sched:sched_switch -e sched:sched_process_exit -c 1 -o tpg.data -- \
+		"$W" pingpong 50 >/dev/null 2>&1
+	perf record -q -a -e sched:sched_process_exit -o tpa.data -- "$W" pingpong 50 >/dev/null 2>&1
+	"$PERFKIT" record -e sched:sched_switch -e sched:sched_process_exit -c 1 -o ktp.data -- \
+		"$W" pingpong 50 >/dev/null 2>&1
+	for f in tp.data ktp.data; do
+		same_as_perf $f
+		same_as_perf $f -n --show-total-period
+		same_as_perf $f -F +sample
+		same_as_perf $f -F overhead,comm
+		same_as_perf $f --sort pid
+	done
+	same_as_perf tpg.data
+	same_as_perf tpg.data --no-children
+	same_as_perf tpg.data -g none
+	same_as_perf tpg.data -G
+	same_as_perf tpg.data -p schedule
+	same_as_perf tpa.data
+	same_as_perf t.data
 	perf record -q --all-cgroups -e cpu-clock -c 1000000 -o g.data -- "$W" hot 20 >/dev/null 2>&1
 	same_as_perf g.data --sort cgroup,comm
 	same_as_perf g.data -F overhead,cgroup,sym
@@ -158,6 +185,11 @@ rows=$("$PERFKIT" report -i k.data --stdio -q --sort local_weight,weight | sed '
 check "weight: one row of 0s" test "$rows" = "   100.00%  0             0"
 run report -i kt.data --stdio --sort trace --raw-trace
 expect_rc "trace with --raw-trace: refused, exit 2" 2
+# perf's default order for kt.data's tracepoints with --raw-trace is its
+# trace_fields, a column per field: refused too, not comm,dso,sym.
+run report -i kt.data --stdio --raw-trace
+expect_rc "a file of tracepoints only with --raw-trace: refused, exit 2" 2
+contains "naming perf's trace_fields" "$err" "trace_fields"
 
 run report -i k.data --stdio --sort time --time-quantum 0
 expect_rc "a zero quantum: exit 2" 2
