@@ -54,8 +54,8 @@ int hier_key_cmp(enum pk_hist_key k, const struct pk_hist_entry *a, const struct
 		return (int32_t)a->s.tid < (int32_t)b->s.tid ? -1 : (int32_t)a->s.tid > (int32_t)b->s.tid;
 	if (k == PK_HIST_KEY_CPU)
 		return a->s.cpu < b->s.cpu ? -1 : a->s.cpu > b->s.cpu;
-	if (k == PK_HIST_KEY_PERIOD)	/* the samples' period */
-		return num_cmp(a->s.period, b->s.period);
+	if (k == PK_HIST_KEY_PERIOD)	/* perf's Period output field: no order, one entry */
+		return 0;
 	if (k == PK_HIST_KEY_TIME || k == PK_HIST_KEY_SYM_SIZE || k == PK_HIST_KEY_DSO_SIZE ||
 	    k == PK_HIST_KEY_CODE_PAGE_SIZE || k == PK_HIST_KEY_CGROUP)	/* the flat table's orders */
 		return num_cmp(k == PK_HIST_KEY_TIME ? a->s.time : k == PK_HIST_KEY_SYM_SIZE ? a->s.sym_size :

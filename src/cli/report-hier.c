@@ -141,7 +141,8 @@ static void widen(const struct hier_ctx *c, struct hier_lens *l, const struct pk
 	}
 }
 
-static struct hier_widths hier_widths(const struct report_opts *o, const struct hier_lens *l)
+/* Each key's width; the period's a value per member of a group shown. */
+static struct hier_widths hier_widths(const struct report_opts *o, const struct hier_lens *l, uint32_t nr_members)
 {
 	struct hier_widths wd;
 
@@ -152,7 +153,8 @@ static struct hier_widths hier_widths(const struct report_opts *o, const struct 
 			key == PK_HIST_KEY_PARENT ? l->parent : key == PK_HIST_KEY_CGROUP ? l->cgroup :
 			key == PK_HIST_KEY_SRCLINE ? l->srcline : key == PK_HIST_KEY_SRCFILE ? l->srcfile :
 			key == PK_HIST_KEY_TRACE ? l->trace :
-			key == PK_HIST_KEY_TRANSACTION ? report_sort3_width(key, l->tx) : 0;
+			key == PK_HIST_KEY_TRANSACTION ? report_sort3_width(key, l->tx) :
+			key == PK_HIST_KEY_PERIOD ? COUNT_WIDTH * (int)nr_members : 0;
 
 		wd.w[k] = imax(v, key_min_width(o, key));
 	}
@@ -280,8 +282,10 @@ static void print_cell(struct hier_ctx *c, size_t k, const struct hier_group *g)
 		fprintf(c->f, "%.*s", w, hier_src_text(c->o->keys[k], e) ? hier_src_text(c->o->keys[k], e) :
 					 c->o->keys[k] == PK_HIST_KEY_TRACE ? "N/A" : "");
 		break;
-	case PK_HIST_KEY_PERIOD:
+	case PK_HIST_KEY_PERIOD:	/* a group's members after it, as its Period column's */
 		fprintf(c->f, "%" PRIu64, g->period);
+		for (uint32_t slot = 0; slot + 1 < c->nr_members; slot++)
+			fprintf(c->f, "%*" PRIu64, COUNT_WIDTH, member_sum(g, slot, 0));
 		break;
 	case PK_HIST_KEY_SYM:
 		if (c->o->verbose) {	/* perf's address and the origin of the DSO's symbols */
@@ -700,7 +704,7 @@ static const struct pk_hist_entry **prepare(struct hier_ctx *c, size_t *np)
 		return NULL;
 	}
 	measure(c, 0, leaves, n, &l, &top);
-	c->wd = hier_widths(o, &l);
+	c->wd = hier_widths(o, &l, c->nr_members);
 	c->total = o->f2.relative ? top : pk_hist_total_period(c->h);
 	*np = n;
 	return leaves;

@@ -287,8 +287,11 @@ static size_t make_cols(const struct pk_hist *h, const struct report_opts *o,
 		cols[n++] = (struct col){ COL_SAMPLES, 0, 12 * nr_members };
 	if (o->show_period && !period_key)
 		cols[n++] = (struct col){ COL_PERIOD, 0, 12 * nr_members };
+	/* perf's period in --sort is its Period output field, a value per
+	 * member as --show-total-period's */
 	for (size_t i = 0; i < o->nr_keys; i++)
-		cols[n++] = key_col(o->keys[i], &w);
+		cols[n++] = o->keys[i] == PK_HIST_KEY_PERIOD ? (struct col){ COL_PERIOD, 0, 12 * nr_members } :
+							       key_col(o->keys[i], &w);
 	elide(o, cols, n);
 	return user_widths(o, cols, n, nr_members);
 }

@@ -7,7 +7,8 @@
 # without a group (--group makes them one), perfkit record's groups; each
 # as perf's default (a column per member), --group and --no-group (a
 # section per event), with -n, --show-total-period, --percent-limit, -q,
-# call graphs and a three-member group; --symbols; -F; --sort parent
+# call graphs and a three-member group; --sort period (a column per
+# member); --symbols; -F; --sort parent
 # with -p and -x; -T's table of the counts
 # each thread's PERF_RECORD_READ gave (perf record -s).  On a terminal
 # (a pty from script(1)): perf's pager (PERF_PAGER, LESS=FRSX, none when
@@ -51,6 +52,17 @@ same_as_perf two.data --group -q --sort pid,sym
 same_as_perf three.data
 same_as_perf three.data --no-children --sort dso,sym
 same_as_perf three.data -g none --no-group
+# perf's period in --sort is its Period output field: a value per member,
+# as --show-total-period's; a hierarchy level holding one entry (the
+# field has no order) with the members' sums.
+for f in leader.data pk-leader.data three.data; do
+	same_as_perf "$f" --group --sort period
+	same_as_perf "$f" --group --sort comm,period
+	same_as_perf "$f" --group --sort period -n
+	same_as_perf "$f" --group --sort comm,period,dso --hierarchy
+done
+same_as_perf leader.data --no-group --sort comm,period,dso --hierarchy
+same_as_perf pk-leader.data --no-group --sort comm,period,dso --hierarchy
 
 # --symbols (-S): the table's filter by function name, a frame's entry
 # hidden or shown with its sample (perf's --children entries).
