@@ -222,29 +222,47 @@ static double mode_share(const struct pk_hist *h, const struct pk_hist_pair *p, 
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+/* Member slot's value in column `kind` of entry e: a count (false), or a
+ * percentage (true, in *pct). */
+static bool member_cell(enum report_cell kind, const struct pk_hist *h, const struct pk_hist_entry *e,
+			size_t slot, uint64_t *count, double *pct)
+{
+	const struct pk_hist_pair none = { 0 }, *p = e->pairs ? &e->pairs[slot] : &none;
+
+	switch (kind) {
+	case REPORT_CELL_CHILDREN: *pct = pk_hist_pair_percent_acc(h, e, slot); return true;
+	case REPORT_CELL_OVERHEAD: *pct = pk_hist_pair_percent(h, e, slot); return true;
+	case REPORT_CELL_SAMPLES: *count = p->nr_samples; return false;
+	case REPORT_CELL_PERIOD: *count = p->period; return false;
+	default: *pct = mode_share(h, p, kind, slot); return true;
+	}
+}
+
 void report_group_cells(FILE *f, enum report_cell kind, int width, const struct pk_hist *h,
 			const struct pk_hist_entry *e, uint32_t nr_members, bool color)
 {
 	for (uint32_t i = 0; i + 1 < nr_members; i++) {
-		const struct pk_hist_pair none = { 0 }, *p = e->pairs ? &e->pairs[i] : &none;
+		uint64_t count;
+		double pct;
 
-		switch (kind) {
-		case REPORT_CELL_CHILDREN:
-			report_percent_cell(f, width, pk_hist_pair_percent_acc(h, e, i), color);
-			break;
-		case REPORT_CELL_OVERHEAD:
-			report_percent_cell(f, width, pk_hist_pair_percent(h, e, i), color);
-			break;
-		case REPORT_CELL_SAMPLES:
-			fprintf(f, "%*" PRIu64, width, p->nr_samples);
-			break;
-		case REPORT_CELL_PERIOD:
-			fprintf(f, "%*" PRIu64, width, p->period);
-			break;
-		default:
-			report_percent_cell(f, width, mode_share(h, p, kind, i), color);
-			break;
-		}
+		if (member_cell(kind, h, e, i, &count, &pct))
+			report_percent_cell(f, width, pct, color);
+		else
+			fprintf(f, "%*" PRIu64, width, count);
+	}
+}
+
+void report_group_sep_cells(FILE *f, enum report_cell kind, const struct pk_hist *h,
+			    const struct pk_hist_entry *e, uint32_t nr_members)
+{
+	for (uint32_t i = 0; i + 1 < nr_members; i++) {
+		uint64_t count;
+		double pct;
+
+		if (member_cell(kind, h, e, i, &count, &pct))
+			fprintf(f, " %.2f%%", pct);
+		else
+			fprintf(f, " %" PRIu64, count);
 	}
 }
 

@@ -282,10 +282,10 @@ static void print_cell(struct hier_ctx *c, size_t k, const struct hier_group *g)
 		fprintf(c->f, "%.*s", w, hier_src_text(c->o->keys[k], e) ? hier_src_text(c->o->keys[k], e) :
 					 c->o->keys[k] == PK_HIST_KEY_TRACE ? "N/A" : "");
 		break;
-	case PK_HIST_KEY_PERIOD:	/* a group's members after it, as its Period column's */
+	case PK_HIST_KEY_PERIOD:	/* a group's members after it, as its Period column's (-t's after a space) */
 		fprintf(c->f, "%" PRIu64, g->period);
 		for (uint32_t slot = 0; slot + 1 < c->nr_members; slot++)
-			fprintf(c->f, "%*" PRIu64, COUNT_WIDTH, member_sum(g, slot, 0));
+			fprintf(c->f, c->o->f2.field_sep ? " %" PRIu64 : "%12" PRIu64, member_sum(g, slot, 0));
 		break;
 	case PK_HIST_KEY_SYM:
 		if (c->o->verbose) {	/* perf's address and the origin of the DSO's symbols */

@@ -424,11 +424,24 @@ static double mode_percent(const struct report_opts *o, const struct pk_hist *h,
 	return report_flags2_percent(o, h, v);
 }
 
-/* -t SEP: each cell as perf prints it then (numbers after a space, padded
- * to the column's width), joined by SEP (report_flags2_sep_cell). */
+/* The group cells of number column kind k (not COL_KEY). */
+static enum report_cell col_cell(enum col_kind k)
+{
+	switch (k) {
+	case COL_CHILDREN: return REPORT_CELL_CHILDREN;
+	case COL_OVERHEAD: return REPORT_CELL_OVERHEAD;
+	case COL_SAMPLES: return REPORT_CELL_SAMPLES;
+	case COL_PERIOD: return REPORT_CELL_PERIOD;
+	default: return (enum report_cell)(REPORT_CELL_SYS + (k - COL_SYS));
+	}
+}
+
+/* -t SEP: each cell as perf prints it then (numbers after a space, a
+ * group's members each after one, padded to the column's width but in the
+ * last column), joined by SEP (report_flags2_sep_cell). */
 static void print_row_sep(FILE *f, const struct report_opts *o, const struct pk_hist *h,
 			  const struct pk_hist_entry *e, const struct col *cols, size_t n,
-			  struct pk_threads *threads)
+			  struct pk_threads *threads, uint32_t nr_members)
 {
 	bool first = true;
 
@@ -457,8 +470,10 @@ static void print_row_sep(FILE *f, const struct report_opts *o, const struct pk_
 		case COL_KEY: print_key(m, o, &cols[i], e, threads, i + 1 == n); break;
 		default: fprintf(m, " %.2f%%", mode_percent(o, h, e, cols[i].kind)); break;
 		}
+		if (cols[i].kind != COL_KEY && (cols[i].kind != COL_CHILDREN || o->children))
+			report_group_sep_cells(m, col_cell(cols[i].kind), h, e, nr_members);
 		fclose(m);
-		report_flags2_sep_cell(f, o, buf, cols[i].kind == COL_KEY, cols[i].width);
+		report_flags2_sep_cell(f, o, buf, cols[i].kind == COL_KEY, i + 1 == n ? 0 : cols[i].width);
 		free(buf);
 	}
 	fputc('\n', f);
@@ -508,7 +523,7 @@ static void print_row(FILE *f, const struct report_opts *o, const struct pk_hist
 		      struct pk_threads *threads, uint32_t nr_members)
 {
 	if (o->f2.field_sep)
-		return print_row_sep(f, o, h, e, cols, n, threads);
+		return print_row_sep(f, o, h, e, cols, n, threads, nr_members);
 	for (size_t i = 0; i < n; i++) {
 		int w = cols[i].width / (int)nr_members;
 

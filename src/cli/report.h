@@ -257,6 +257,12 @@ enum report_cell {
 void report_group_cells(FILE *f, enum report_cell kind, int width, const struct pk_hist *h,
 			const struct pk_hist_entry *e, uint32_t nr_members, bool color);
 
+/* report_group_sep_cells - the same cells in -t's form: each member's
+ * " %.2f%%" or " %lu", unpadded (perf's width of 1 with a field
+ * separator). */
+void report_group_sep_cells(FILE *f, enum report_cell kind, const struct pk_hist *h,
+			    const struct pk_hist_entry *e, uint32_t nr_members);
+
 /* report_percent_cell - a percentage `width` wide ("%*.2f%%"), in perf's
  * colour for it (red from 5%, green above 0.5%) with `color`. */
 void report_percent_cell(FILE *f, int width, double pct, bool color);

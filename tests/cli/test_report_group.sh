@@ -8,7 +8,7 @@
 # as perf's default (a column per member), --group and --no-group (a
 # section per event), with -n, --show-total-period, --percent-limit, -q,
 # call graphs and a three-member group; --sort period (a column per
-# member); --symbols; -F; --sort parent
+# member); -t's cells; --symbols; -F; --sort parent
 # with -p and -x; -T's table of the counts
 # each thread's PERF_RECORD_READ gave (perf record -s).  On a terminal
 # (a pty from script(1)): perf's pager (PERF_PAGER, LESS=FRSX, none when
@@ -63,6 +63,16 @@ for f in leader.data pk-leader.data three.data; do
 done
 same_as_perf leader.data --no-group --sort comm,period,dso --hierarchy
 same_as_perf pk-leader.data --no-group --sort comm,period,dso --hierarchy
+# -t: a group's number cells each member's value after a space (the
+# period level's of a hierarchy too), as the leader's; the last column
+# unpadded, a group's or not.
+for f in leader.data pk-leader.data three.data; do
+	same_as_perf "$f" --group --sort period,comm -t ,
+	same_as_perf "$f" --group --sort comm,period,dso --hierarchy -t ,
+	same_as_perf "$f" --group -n --show-total-period -t ,
+done
+same_as_perf plain.data -F overhead,period -t ,
+same_as_perf plain.data --sort period -t ,
 
 # --symbols (-S): the table's filter by function name, a frame's entry
 # hidden or shown with its sample (perf's --children entries).
