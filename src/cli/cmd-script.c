@@ -30,7 +30,9 @@ static const struct cli_opt script_options[] = {
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "[type:]field,... (comm, tid, pid, time, cpu, event, trace, ip, sym, dso, addr, symoff, "
 	  "period, misc, weight, iregs, uregs, brstack, brstacksym, brstackoff, phys_addr, "
-	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen, srccode, brstackinsn, brstackinsnlen); +field/-field edit the default; type is hw, sw, trace, raw or break" },
+	  "data_page_size, code_page_size, srcline, data_src, tod, ipc, insn, insnlen, srccode, brstackinsn, "
+	  "brstackinsnlen); +field/-field edit the default; type is hw, sw, trace, raw, break or synth; "
+	  "a later -F overrides an earlier one's request, with perf's warning" },
 	{ "symfs", 0, CLI_ARG_REQUIRED, OPT_SYMFS, "DIR",
 	  "look for files with symbols below DIR (perf's --symfs; the kernel's from DIR/vmlinux)" },
 	{ "ns", 0, CLI_ARG_NONE, OPT_NS, NULL, "times with nanoseconds" },
@@ -166,16 +168,42 @@ static void set_defaults(struct script_opts *o)
 					 SF_CODE_PAGE_SIZE | SF_INS_LAT;
 }
 
+/* -F's type words; synth is perf's slot after the attr types (its
+ * AUX-synthesized samples, which perfkit's files never carry). */
 static int parse_type(const char *s, size_t len)
 {
-	static const char *const names[] = { "hw", "sw", "trace", "raw", "break" };
+	static const char *const names[] = { "hw", "sw", "trace", "raw", "break", "synth" };
 	static const int types[] = { PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE, PERF_TYPE_TRACEPOINT,
-				     PERF_TYPE_RAW, PERF_TYPE_BREAKPOINT };
+				     PERF_TYPE_RAW, PERF_TYPE_BREAKPOINT, PERF_TYPE_MAX };
 
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strlen(names[i]) == len && !strncmp(s, names[i], len))
 			return types[i];
 	return -1;
+}
+
+/*
+ * perf's warning when a -F replaces what an earlier one asked for: a
+ * typed -F when that type was set (even to edit it), an untyped one
+ * that replaces (no + or -) when any type was.  In perf's event_type()
+ * words, given before the fields are read.
+ */
+static void warn_override(const struct script_opts *o, int type, const char *fields)
+{
+	bool set = false;
+
+	if (type >= 0) {
+		if (o->type[type].user_set)
+			cli_message(stderr, "Overriding previous field request for %s events.\n",
+				    type <= PERF_TYPE_HW_CACHE ? type_name(type) : "unknown");
+		return;
+	}
+	if (strpbrk(fields, "+-"))
+		return;
+	for (int j = 0; j < SCRIPT_NR_TYPES; j++)
+		set |= o->type[j].user_set;
+	if (set)
+		cli_message(stderr, "Overriding previous field request for all events.\n");
 }
 
 /* One field of a -F list into type `type` (-1: every type it is valid for). */
@@ -209,9 +237,10 @@ static int parse_fields(struct script_opts *o, const char *arg)
 	int type = -1, change = 0;	/* 0 none yet, 1 set, 2 edit */
 
 	if (colon && (type = parse_type(arg, (size_t)(colon - arg))) < 0)
-		return cli_usage("script", "invalid event type in -F '%s' (hw, sw, trace, raw, break)", arg);
+		return cli_usage("script", "invalid event type in -F '%s' (hw, sw, trace, raw, break, synth)", arg);
 	if (!colon && !*arg)
 		return cli_usage("script", "cannot set fields to 'none' for all event types");
+	warn_override(o, type, p);
 	if (!strpbrk(p, "+-")) {
 		for (int j = type < 0 ? 0 : type; j < (type < 0 ? SCRIPT_NR_TYPES : type + 1); j++)
 			o->type[j] = (struct script_type){ .invalid = o->type[j].invalid, .user_set = true,

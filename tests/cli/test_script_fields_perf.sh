@@ -6,7 +6,9 @@
 # valid for, in its own type words, and prints the lines), and the fields
 # perf accepts that print nothing on a file without AUX-synthesized or
 # guest samples (callindent, synth, metric, machine_pid, vcpu: alone,
-# a blank line per sample).  A small fixed-period user-only recording.
+# a blank line per sample); perf's warning when a later -F overrides an
+# earlier one.  Small fixed-period user-only recordings, perfkit's and
+# perf's.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -26,6 +28,25 @@ if command -v perf >/dev/null; then
 		"$PERFKIT" script -i sw.data -F "$f" >ours.out 2>ours.err
 		check "-F $f: the lines as perf's" cmp -s perf.out ours.out
 		check "-F $f: the warnings as perf's" cmp -s perf.err ours.err
+	done
+	# A -F that replaces what an earlier one asked for: perf's "Overriding
+	# previous field request for ... events." on stderr, in its type words
+	# (a typed -F when that type was set, even by an edit; an untyped one
+	# without + or - when any type was), then the last -F's fields; none
+	# for an edit or another type.  perf's synth: type word is taken too.
+	perf record -q -e cpu-clock:u -c 1000000 -o perf-sw.data -- "$PERFKIT_WORKLOAD" hot 50 >/dev/null 2>&1
+	for file in sw.data perf-sw.data; do
+		for args in "-F comm -F tid" "-F sw:ip -F sw:comm" "-F comm -F sw:ip" "-F sw:ip -F comm" \
+			"-F sw:+ip -F sw:comm" "-F +comm -F sw:ip" "-F hw:ip -F hw:comm -F trace:ip -F trace:comm" \
+			"-F raw:ip -F break:ip -F raw:comm -F break:comm" "-F synth:ip -F synth:comm" \
+			"-F ip -F comm -F tid" "-F comm -F +ip" "-F sw:comm -F hw:ip"; do
+			# shellcheck disable=SC2086 # the options are words
+			perf script -i "$file" $args >perf.out 2>perf.err
+			# shellcheck disable=SC2086
+			"$PERFKIT" script -i "$file" $args >ours.out 2>ours.err
+			check "$file $args: lines and messages as perf's ($(grep -c Overriding perf.err) overriding)" \
+				bash -c "test -s perf.out && cmp -s perf.out ours.out && cmp -s perf.err ours.err"
+		done
 	done
 else
 	skip "comparisons with perf script" "perf is not installed"
