@@ -10,8 +10,9 @@
 # both share a Children total and mix the two rules (a plain sort put some
 # of them elsewhere: in about one recording of three, hence five).
 # Compared whole, chains included, callee and caller order; the tip aside.
-# Under a one-name --comms list, whose key perf's output sort skips; and
-# unresolved addresses that tie, in perf's signed order.
+# Under a one-name --comms list, whose key perf's output sort skips;
+# symbols keyed before their objects, in perf's signed order of their
+# starts; and unresolved addresses that tie, in perf's signed order.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -68,6 +69,22 @@ for i in 1 2 3; do
 		>/dev/null 2>&1
 	for c in perfkit-workloa pkw2; do
 		same_report "m$i.data" "the comm key elided from the order" --comm $c
+	done
+done
+
+# A symbol key with the dso key after it (sym,dso, comm,sym,dso): perf's
+# symbol comparison then leaves the objects to that key, and orders two
+# symbols by the sign of the difference of their starts, so a kernel
+# symbol (at or above 2^63) comes before a user object's, and its tree
+# gets the entries in that order; the kernel's and the shell's rows of a
+# fork and exec tie in Children (comparing the starts unsigned put
+# kernel_clone and copy_process above handle_amd, in every recording).
+for i in 1 2; do
+	perf record -q -g -e cpu-clock -o "sd$i.data" -- \
+		sh -c "ls /usr/bin >/dev/null; \"$W\" threads 200; sleep 0.1 & wait" >/dev/null 2>&1
+	for args in "--sort sym,dso" "--sort comm,sym,dso" "--sort sym,dso -g caller"; do
+		# shellcheck disable=SC2086
+		same_report "sd$i.data" "symbols before their objects, kernel first" $args
 	done
 done
 

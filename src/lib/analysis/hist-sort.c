@@ -166,7 +166,8 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 
 /* perf's collapsed order, in which its entries go into the output tree:
  * the keys, but symbols by address (unresolved ones by ip, after the
- * resolved), of one dso when dso is no key. */
+ * resolved; both by the sign of their difference), of one dso when dso is
+ * no key. */
 static int cmp_collapsed(const void *pa, const void *pb, void *arg)
 {
 	const struct pk_hist_entry *a = pa, *b = pb;
@@ -182,15 +183,18 @@ static int cmp_collapsed(const void *pa, const void *pb, void *arg)
 		if (!a->s.sym && !b->s.sym) {
 			c = cmp_ip(a->s.ip, b->s.ip);	/* lowest first */
 		} else if (!a->s.sym || !b->s.sym) {
-			/* perf's sort__sym_cmp: the objects first (its test for
-			 * a dso key always holds), then the resolved one */
+			/* perf's sort__sym_cmp: the objects first when dso is
+			 * no key (6.1.y's stable fix of its test), then the
+			 * resolved one */
 			if (!sorting->use[PK_HIST_KEY_DSO] && (c = pk__hist_cmp_key(PK_HIST_KEY_DSO, a, b)))
 				return c;
 			c = a->s.sym ? -1 : 1;
 		} else if (!sorting->use[PK_HIST_KEY_DSO] && (c = pk__hist_cmp_key(PK_HIST_KEY_DSO, a, b)))
 			return c;
-		else
-			c = cmp_u64_desc(b->s.sym_start, a->s.sym_start);
+		else	/* perf's _sort__sym_cmp: the sign of the starts' difference, so a
+			 * kernel symbol (at or above 2^63) before a user object's
+			 * (sym,dso: one of each compared, not their objects) */
+			c = cmp_ip(a->s.sym_start, b->s.sym_start);
 		if (c)
 			return c;
 	}
