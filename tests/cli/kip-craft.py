@@ -8,8 +8,11 @@ sample, so that report and script resolve kernel addresses chosen
 around the kernel map's end (init text, the gap after _etext, the last
 kallsyms symbol's end).  With --user, user-mode samples with at least
 two user frames have their last user frame set instead (the garbage a
-frame-pointer walk can find: addresses at or above 2^63).  Prints the
-number of frames set."""
+frame-pointer walk can find: addresses at or above 2^63); with
+--user-rest too, every later such sample's last user frame becomes its
+first (a resolved address in place of whatever garbage the walk read
+there, which then is no unresolved address of many samples).  Prints the
+number of frames set to an ADDR."""
 import struct
 import sys
 
@@ -29,7 +32,8 @@ def frames(ips, user):
 
 def main():
     args = sys.argv[1:]
-    user = args[:1] == ['--user']
+    rest = args[:1] == ['--user-rest']
+    user = rest or args[:1] == ['--user']
     args = args[1:] if user else args
     src, dst, addrs = args[0], args[1], [int(a, 16) for a in args[2:]]
     b = bytearray(open(src, 'rb').read())
@@ -39,16 +43,18 @@ def main():
     if not stype & CALLCHAIN or stype & READ:
         sys.exit('kip-craft: IN must have call chains and no read values')
     p, done = data_off, 0
-    while p < data_off + data_size and done < len(addrs):
+    while p < data_off + data_size and (rest or done < len(addrs)):
         t, misc, size = struct.unpack_from('<IHH', b, p)
         if t == 9 and misc & 7 == (2 if user else 1):
             q = p + 8 + 8 * sum(1 for bit in WORDS if stype & bit)
             nr, = struct.unpack_from('<Q', b, q)
             ips = struct.unpack_from('<%dQ' % nr, b, q + 8)
             at = frames(ips, user)
-            if len(at) >= 2:
+            if len(at) >= 2 and done < len(addrs):
                 struct.pack_into('<Q', b, q + 8 + 8 * at[-1], addrs[done])
                 done += 1
+            elif len(at) >= 2:
+                struct.pack_into('<Q', b, q + 8 + 8 * at[-1], ips[at[0]])
         p += size
     open(dst, 'wb').write(b)
     print(done)
