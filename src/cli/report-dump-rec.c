@@ -4,8 +4,8 @@
  * beyond a record's header line, for what report-dump.c hands over: a
  * sample's branch stack, registers, user stack, weight, data source,
  * physical address, page sizes and transaction (perf 6.1's dump_sample);
- * the NAMESPACES, CGROUP, BPF_EVENT, THROTTLE, AUX, ITRACE_START, TEXT_POKE and
- * AUX_OUTPUT_HW_ID records; perf stat's STAT_CONFIG, STAT and STAT_ROUND
+ * the READ, NAMESPACES, CGROUP, BPF_EVENT, THROTTLE, AUX, ITRACE_START,
+ * TEXT_POKE and AUX_OUTPUT_HW_ID records; perf stat's STAT_CONFIG, STAT and STAT_ROUND
  * and TIME_CONV, each as the handler perf's report or script installs for
  * it prints it under -D (util/session.c, util/event.c, util/stat.c),
  * written anew here.
@@ -177,6 +177,38 @@ void report_dump_sample_extra(FILE *f, const struct pk_sample *s, const struct p
 		print_page_size(f, "code", s->code_page_size);
 	if (t & PERF_SAMPLE_TRANSACTION)
 		fprintf(f, "... transaction: %" PRIx64 "\n", s->transaction);
+}
+
+/* The u64 at byte `off` of the record, 0 past its end. */
+static uint64_t u64_in(const struct perf_event_header *h, size_t off)
+{
+	return off + 8 <= h->size ? cli_u64_at((const unsigned char *)h + off) : 0;
+}
+
+void report_dump_read(FILE *f, const struct perf_event_header *h, const char *name,
+		      const struct perf_event_attr *a)
+{
+	const unsigned char *p = (const unsigned char *)h;
+	uint32_t pid = 0, tid = 0;
+
+	if (h->size >= 16) {
+		memcpy(&pid, p + 8, sizeof(pid));
+		memcpy(&tid, p + 12, sizeof(tid));
+	}
+	fprintf(f, ": %d %d %s %" PRIu64 "\n", (int)pid, (int)tid, name ? name : "unknown", u64_in(h, 16));
+	if (!a)
+		return;
+	/* perf 6.1 reads its struct perf_record_read, whose fields sit where a
+	 * read_format with all four puts them, whatever the event's read_format
+	 * (perf record -s asks for all four) */
+	if (a->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		fprintf(f, "... time enabled : %" PRIu64 "\n", u64_in(h, 24));
+	if (a->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		fprintf(f, "... time running : %" PRIu64 "\n", u64_in(h, 32));
+	if (a->read_format & PERF_FORMAT_ID)
+		fprintf(f, "... id           : %" PRIu64 "\n", u64_in(h, 40));
+	if (a->read_format & PERF_FORMAT_LOST)
+		fprintf(f, "... lost         : %" PRIu64 "\n", u64_in(h, 48));
 }
 
 /* perf_event__fprintf_namespaces: four to a line. */

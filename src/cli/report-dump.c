@@ -394,15 +394,19 @@ static int dump_one(struct dump *d, const struct perf_event_header *h)
 		print_user(d->f, h, d->script, d->diff, d->file_order);
 		return 0;
 	}
-	if (!decoded) {
+	if (h->type == PERF_RECORD_READ) {	/* perf's dump_read, decoded or not */
+		report_dump_read(d->f, h, ev >= 0 ? pk_data_reader_name(d->r, (size_t)ev) : NULL, ev >= 0 ? a : NULL);
+		/* report has a handler; script's and diff's are perf's stub */
+		fputs(d->script || d->diff ? ": unhandled!\n" : "", d->f);
+	} else if (!decoded)
 		fputc('\n', d->f);
+	if (!decoded)
 		return 0;
-	}
 	if (h->type == PERF_RECORD_SAMPLE)
 		return print_sample(d, &rec, a, ev);
 	if (h->type == PERF_RECORD_TEXT_POKE)
 		report_dump_text_poke(d->f, &rec, d->res);
-	else
+	else if (h->type != PERF_RECORD_READ)
 		print_kernel(d->f, &rec, d->script);
 	return (err = pk_resolver_process(d->res, &rec)) < 0 ? err : 0;
 }

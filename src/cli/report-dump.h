@@ -75,6 +75,15 @@ void report_dump_sample_extra(FILE *f, const struct pk_sample *s, const struct p
  * give; nothing otherwise. */
 void report_dump_lbr_chain(FILE *f, const struct pk_sample *s, const struct perf_event_attr *a);
 
+/* report_dump_read - the rest of a PERF_RECORD_READ record's line `h` and
+ * the lines after it, as perf 6.1's dump_read prints them: pid, tid, the
+ * name of its event (`name`, NULL for perf's "unknown"), the value; then,
+ * when its event's attr `a` is known (not NULL), the time enabled, time
+ * running, id and lost count its read_format has, read where perf's fixed
+ * struct perf_record_read has them (0 past the record's end). */
+void report_dump_read(FILE *f, const struct perf_event_header *h, const char *name,
+		      const struct perf_event_attr *a);
+
 /* report_dump_text_poke - the rest of a TEXT_POKE record's line, as perf
  * 6.1 prints it: the address, its kernel symbol with the offset (through
  * res's maps, when one holds it), the lengths, then the old and the new

@@ -9,7 +9,7 @@
 # the vDSO (with and without its build-id in the file); the records and
 # sample fields -D decodes past the header line (namespaces, cgroups,
 # registers, user stack, weight, data source, page sizes, perf stat
-# record's STAT records).  No difference is accepted but perf's random
+# record's STAT records, record -s's READ records).  No difference is accepted but perf's random
 # temp-file suffix.  Then AUX area tracing, which this machine
 # cannot record: an AUXTRACE record with 4 KiB of trace data (shaped like
 # samples) spliced into a perfkit file is skipped, trace data and all, so
@@ -40,6 +40,15 @@ same_dump() {
 		not_ok "$1: report -D equals perf's"
 		diag "$(diff theirs.txt ours.txt | head -20)" "$(cat err.txt)"
 	fi
+}
+
+# same_script_dump FILE: perfkit script -D prints what perf script -D
+# prints, script's frame lines (tab-indented) left out (see below).
+same_script_dump() {
+	perf script -D -i "$1" 2>/dev/null | grep -v "^$(printf '\t')" | vdso_tmp >theirs.txt
+	"$PERFKIT" script -D -i "$1" 2>err.txt | grep -v "^$(printf '\t')" >ours.txt
+	if [ -s ours.txt ] && cmp -s theirs.txt ours.txt; then ok "$1: script -D equals perf's"
+	else not_ok "$1: script -D equals perf's"; diag "$(diff theirs.txt ours.txt | head -20)" "$(cat err.txt)"; fi
 }
 
 if ! command -v perf >/dev/null; then
@@ -133,6 +142,19 @@ fields.data|^\.\.\.\. R15   0x[0-9a-f]\{16\}$
 fields.data|^ \.\. code page size: 4K$
 dwarf.data|^\.\.\. ustack: size [0-9]*, offset 0x
 EOF2
+	# PERF_RECORD_READ (record -s: a thread's counts when it exits), with
+	# the lines its read_format gives; perf diff's stub after it too
+	perf record -q -s -e cpu-clock -o read.data -- "$W" threads 100 >/dev/null 2>&1
+	"$PERFKIT" record -q -s -e cpu-clock -o read-pk.data -- "$W" threads 100 >/dev/null 2>&1
+	for f in read.data read-pk.data; do
+		same_dump "$f"
+		check "$f: -D prints the READ records' time running" grep -q '^\.\.\. time running : [0-9]' ours.txt
+		same_script_dump "$f"
+		perf diff -D "$f" "$f" 2>/dev/null >theirs.txt
+		"$PERFKIT" diff -D "$f" "$f" >ours.txt 2>err.txt
+		if [ -s ours.txt ] && cmp -s theirs.txt ours.txt; then ok "$f: diff -D equals perf's"
+		else not_ok "$f: diff -D equals perf's"; diag "$(diff theirs.txt ours.txt | head -20)" "$(cat err.txt)"; fi
+	done
 	# perf stat record: no sample_id_all, so read in file order, as perf says
 	if perf stat record -o stat.data -e task-clock,page-faults -- "$W" hot 20 >/dev/null 2>&1; then
 		same_dump stat.data
