@@ -86,12 +86,25 @@ static void hex_dump(FILE *f, const unsigned char *p, size_t len)
 	fputc('\n', f);
 }
 
-/* evlist__print_tstamp: the cpu and time the events' sample_type shows. */
-static void tstamp(const struct dump *d, uint32_t type, uint32_t cpu, uint64_t time)
+/* evlist__print_tstamp: the cpu and time the events' sample_type shows,
+ * `rec` the record decoded (NULL: perf's own record types, whose sample
+ * perf zeroes, or one that did not decode).  perf parses a kernel record
+ * into a sample whose cpu starts as (u32)-1 and time as (u64)-1: where
+ * the record's own event does not write the field (no CPU in its
+ * sample_type, or no sample_id_all trailer at all) those are printed,
+ * though another event of the file has it. */
+static void tstamp(const struct dump *d, uint32_t type, const struct pk_record *rec)
 {
+	uint32_t cpu = 0;
+	uint64_t time = 0;
+
 	if (type != PERF_RECORD_SAMPLE && !d->sample_id_all) {
 		fputs("-1 -1 ", d->f);
 		return;
+	}
+	if (rec) {
+		cpu = rec->id.fields & PERF_SAMPLE_CPU ? rec->id.cpu : UINT32_MAX;
+		time = rec->id.fields & PERF_SAMPLE_TIME ? rec->id.time : UINT64_MAX;
 	}
 	if (d->sample_type & PERF_SAMPLE_CPU)
 		fprintf(d->f, "%u ", cpu);
@@ -385,10 +398,7 @@ static int dump_one(struct dump *d, const struct perf_event_header *h)
 	fprintf(d->f, "\n%#" PRIx64 "@%s [%#x]: event: %u\n", off, d->dir ? pk_data_reader_file(d->r) : d->path,
 		h->size, h->type);
 	hex_dump(d->f, (const unsigned char *)h, h->size);
-	if (h->type == PERF_RECORD_SAMPLE)
-		tstamp(d, h->type, decoded ? rec.sample.cpu : 0, decoded ? rec.sample.time : 0);
-	else
-		tstamp(d, h->type, decoded ? rec.id.cpu : 0, decoded ? rec.id.time : 0);
+	tstamp(d, h->type, decoded ? &rec : NULL);
 	fprintf(d->f, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, h->size, type_name(h->type));
 	if (h->type >= PERF_RECORD_MAX) {
 		print_user(d->f, h, d->script, d->diff, d->file_order);

@@ -155,6 +155,20 @@ EOF2
 		if [ -s ours.txt ] && cmp -s theirs.txt ours.txt; then ok "$f: diff -D equals perf's"
 		else not_ok "$f: diff -D equals perf's"; diag "$(diff theirs.txt ours.txt | head -20)" "$(cat err.txt)"; fi
 	done
+	# events of different sample_types: where the record's own event has
+	# no CPU (or no TIME) but another's has, perf prints (u32)-1 (or
+	# (u64)-1), the value its sample starts with, for samples and
+	# sample_id_all trailers alike
+	perf record -q -e cpu-clock -e sched:sched_switch -o mixed.data -- "$W" pingpong 200 >/dev/null 2>&1
+	perf record -q -e cpu-clock/time=0/ -e task-clock -o notime.data -- "$W" hot 50 >/dev/null 2>&1
+	while read -r f re; do
+		same_dump "$f"
+		check "$f: some records show /$re/" grep -q "$re" ours.txt
+		same_script_dump "$f"
+	done <<'EOF2'
+mixed.data ^4294967295 [0-9]* 0x
+notime.data ^18446744073709551615 0x
+EOF2
 	# perf stat record: no sample_id_all, so read in file order, as perf says
 	if perf stat record -o stat.data -e task-clock,page-faults -- "$W" hot 20 >/dev/null 2>&1; then
 		same_dump stat.data
