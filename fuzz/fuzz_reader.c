@@ -5,7 +5,10 @@
  * An even first byte hands it to pk_data_reader_open as a file (a memfd),
  * where a stream is read with pread; an odd one writes it into a pipe
  * whose read end goes to pk_data_reader_open_fd, read as perf record -o -
- * | ... is (inputs too large for a pipe's buffer go as files).  Files and
+ * | ... is (inputs too large for a pipe's buffer go as files); its bit 1
+ * has a stream's header records delivered in the time-order pass
+ * (pk_data_reader_set_header_records, unpadded sizes then allowed for
+ * them).  Files and
  * streams of the other byte order come from their magic, as in a real
  * file; the corpus has seeds of both (swapped copies of perf 6.1's, made
  * as tests/unit/data/test_reader_swap.c makes them).  Whatever the
@@ -77,7 +80,14 @@ static void check_events(struct pk_data_reader *r, size_t size)
 	}
 }
 
-static void check_records(struct pk_data_reader *r, size_t size, bool compressed)
+/* A header record of a stream, which perf does not pad (types 64 to 67
+ * and HEADER_FEATURE), delivered with pk_data_reader_set_header_records. */
+static bool header_record(uint32_t type, bool headers)
+{
+	return headers && ((type >= 64 && type <= 67) || type == 80);
+}
+
+static void check_records(struct pk_data_reader *r, size_t size, bool compressed, bool headers)
 {
 	const struct perf_event_header *h;
 	struct pk_record d = { .size = sizeof(d) };
@@ -86,7 +96,8 @@ static void check_records(struct pk_data_reader *r, size_t size, bool compressed
 	int ret;
 
 	while ((ret = pk_data_reader_next(r, &h)) == 1) {
-		if ((uintptr_t)h % 8 || h->size < 8 || h->size % 8 || h->type == 81)
+		if ((uintptr_t)h % 8 || h->size < 8 || (h->size % 8 && !header_record(h->type, headers)) ||
+		    h->type == 81)
 			abort();	/* COMPRESSED records are never handed out */
 		total += h->size;
 		if (!compressed && total > size)
@@ -130,10 +141,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pk_data_reader *r;
 	char path[64];
 	int fd, ret, pfd = -1, *pipe_fd;
+	bool headers;
 
 	if (!size)
 		return 0;
 	pipe_fd = (data[0] & 1) && size - 1 <= 65536 ? &pfd : NULL;
+	headers = data[0] & 2;
 	data++;
 	size--;
 	fd = memfd_create("fuzz_reader", MFD_CLOEXEC);
@@ -153,14 +166,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool compressed = memmem(data, size, "\x51\0\0\0", 4) != NULL;
 
 		check_events(r, size);
-		check_records(r, size, compressed);
+		if (headers && pk_data_reader_set_header_records(r, true) < 0)
+			abort();	/* before the first record: never refused */
+		check_records(r, size, compressed, headers);
 		check_events(r, size);	/* a stream's late header records */
 		pk_data_reader_free(r);
 		if (pfd >= 0)
 			close(pfd);
 		if (open_input(path, data, size, pipe_fd, &r) < 0 || pk_data_reader_set_order(r, PK_DATA_ORDER_FILE) < 0)
 			abort();	/* it opened once */
-		check_records(r, size, compressed);
+		check_records(r, size, compressed, false);
 		pk_data_reader_free(r);
 		if (pfd >= 0)
 			close(pfd);

@@ -86,7 +86,8 @@ PK_API int pk_data_reader_open(const char *path, struct pk_data_reader **out);
  * perf inject may write them: HEADER_BUILD_ID at the end) are taken as
  * pk_data_reader_next reads past them: their events and features are
  * known from then on, and all of them once pk_data_reader_next returned
- * 0.  They are never delivered as records.  A feature sent twice keeps
+ * 0.  They are not delivered as records, unless asked for
+ * (pk_data_reader_set_header_records).  A feature sent twice keeps
  * its first section.  An event without a name takes the one of the first
  * EVENT_UPDATE record naming it once that record is delivered.
  *
@@ -210,6 +211,20 @@ enum pk_data_order {
  * pk_data_order; -EBUSY once records were read.
  */
 PK_API int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order order);
+
+/*
+ * pk_data_reader_set_header_records - with `on`, pk_data_reader_next
+ * delivers a pipe-mode stream's header records (HEADER_ATTR,
+ * HEADER_EVENT_TYPE, HEADER_TRACING_DATA without its payload,
+ * HEADER_BUILD_ID, HEADER_FEATURE) as well as taking them: those taken at
+ * open first, each at its offset in the stream, then each later one where
+ * the stream has it, as soon as it is read (a record without a time);
+ * pk_data_reader_nr_taken counts none of them then.  perf's -D
+ * prints them.  No effect on a PERFILE2 file, which has none.  Call it
+ * before the first pk_data_reader_next.  Returns 0, or -EBUSY once
+ * records were read.
+ */
+PK_API int pk_data_reader_set_header_records(struct pk_data_reader *r, bool on);
 
 /*
  * pk_data_reader_next - the next record of the data section in *rec
@@ -348,7 +363,8 @@ PK_API uint64_t pk_data_reader_nr_unordered(const struct pk_data_reader *r);
  * pk_data_reader_nr_taken - how many records of perf's type `type` (a
  * user type, from 64) the reader read so far without delivering them: in
  * a pipe-mode stream the header records it takes (HEADER_ATTR,
- * HEADER_FEATURE, HEADER_TRACING_DATA, HEADER_BUILD_ID, HEADER_EVENT_TYPE),
+ * HEADER_FEATURE, HEADER_TRACING_DATA, HEADER_BUILD_ID, HEADER_EVENT_TYPE;
+ * none when pk_data_reader_set_header_records delivers them),
  * in either format the COMPRESSED records whose records it delivers
  * instead.  With the delivered ones, every record perf counts (perf
  * report --stats).  0 for any other type.

@@ -24,6 +24,7 @@
 
 /* perf's user record types this file decodes. */
 enum {
+	T_ATTR = 64, T_EVENT_TYPE = 65, T_TRACING_DATA = 66, T_BUILD_ID = 67, T_FEATURE = 80,
 	T_FINISHED_ROUND = 68, T_ID_INDEX = 69, T_THREAD_MAP = 73, T_CPU_MAP = 74,
 	T_EVENT_UPDATE = 78, T_FINISHED_INIT = 82,
 };
@@ -64,11 +65,45 @@ struct dump {
 	bool file_order;		/* perf report -D --disable-order */
 	const struct report_dump_opts *o;	/* or NULL */
 	bool dir;			/* path is perf's directory format */
-	uint64_t sample_type;		/* every event's, or'ed: what the time stamp shows */
-	bool sample_id_all;		/* the first event's */
+	bool pipe;			/* a pipe-mode stream, its header records dumped */
+	size_t nr_seen;			/* the events perf knows so far (a stream's come as records) */
+	uint64_t sample_type;		/* their sample_types, or'ed: what the time stamp shows */
+	bool sample_id_all;		/* the first one's */
 	uint32_t nr[NR_TYPES];
-	uint32_t *nr_samples;		/* per event */
+	uint32_t *nr_samples;		/* per event, for nr_samples_cap events */
+	size_t nr_samples_cap;
 };
+
+/* perf's stream offsets count from after the 16-byte pipe header. */
+#define PIPE_HEADER 16
+
+/* The events perf knows are the first n: what the time stamps show. */
+static void events_seen(struct dump *d, size_t n)
+{
+	d->nr_seen = n;
+	d->sample_type = 0;
+	for (size_t i = 0; i < n; i++)
+		d->sample_type |= pk_data_reader_attr(d->r, i)->sample_type;
+	/* perf's empty evlist (a stream before its first HEADER_ATTR) has none */
+	d->sample_id_all = n && pk_data_reader_attr(d->r, 0)->sample_id_all;
+}
+
+/* One more sample delivered to event ev, for the stats at the end. */
+static int count_sample(struct dump *d, int ev)
+{
+	if ((size_t)ev >= d->nr_samples_cap) {	/* an event a stream added late */
+		size_t cap = (size_t)ev + 16;
+		uint32_t *n = realloc(d->nr_samples, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		memset(n + d->nr_samples_cap, 0, (cap - d->nr_samples_cap) * sizeof(*n));
+		d->nr_samples = n;
+		d->nr_samples_cap = cap;
+	}
+	d->nr_samples[ev]++;
+	return 0;
+}
 
 /* perf's print_binary with trace_event_printer: 16 bytes a line. */
 static void hex_dump(FILE *f, const unsigned char *p, size_t len)
@@ -248,17 +283,14 @@ static int print_sample(struct dump *d, const struct pk_record *rec, const struc
 	report_dump_sample_extra(d->f, s, a);
 	if (a->sample_type & PERF_SAMPLE_READ)
 		print_read(d->f, &s->read, a->read_format);
-	if (d->o && d->o->dropped && d->o->dropped(d->o->ctx, s)) {
-		d->nr_samples[ev]++;
-		return 0;
-	}
+	if (d->o && d->o->dropped && d->o->dropped(d->o->ctx, s))
+		return count_sample(d, ev);
 	if ((err = pk_resolver_resolve(d->res, rec, &rs)) < 0)
 		return err;
 	fprintf(d->f, " ... thread: %s:%d\n", rs.comm, (int)rs.tid);
 	fprintf(d->f, " ...... dso: %s\n", rs.loc.dso ? dso_long_name(rs.loc.dso)
 		: rs.cpumode == PERF_RECORD_MISC_HYPERVISOR ? "[hypervisor]" : "<not found>");
-	d->nr_samples[ev]++;
-	return 0;
+	return count_sample(d, ev);
 }
 
 /* cpu_map__snprint: runs of consecutive CPUs as "a-b", joined by commas. */
@@ -370,6 +402,11 @@ static void print_user(FILE *f, const struct perf_event_header *h, bool script, 
 		fputs(diff ? ": unhandled!\n" : "", f);
 		break;
 	case T_FINISHED_INIT: fputs(": unhandled!\n", f); break;
+	case T_ATTR: case T_EVENT_TYPE: case T_TRACING_DATA: case T_BUILD_ID: case T_FEATURE:
+		/* a stream's header records: report's and script's handlers
+		 * print nothing, not even the line's end; diff has stubs */
+		fputs(diff ? ": unhandled!\n" : "", f);
+		break;
 	case T_FINISHED_ROUND:	/* without the ordered queue perf's stub has it */
 		fputs(file_order ? ": unhandled!\n" : "\n", f);
 		break;
@@ -389,19 +426,23 @@ static int dump_one(struct dump *d, const struct perf_event_header *h)
 	const struct perf_event_attr *a = pk_data_reader_attr(d->r, ev >= 0 ? (size_t)ev : 0);
 	bool decoded = h->type < PERF_RECORD_MAX && a && (ev >= 0 || h->type != PERF_RECORD_SAMPLE) &&
 		       pk_record_decode(h, a, &rec) == 0;
-	uint64_t off = pk_data_reader_offset(d->r);
+	uint64_t off = pk_data_reader_offset(d->r) - (d->pipe ? PIPE_HEADER : 0);
 	int err;
 
 	d->nr[0]++;
 	d->nr[h->type < NR_TYPES ? h->type : 0]++;
-	/* a directory's records name their file (perf's DIR/data.N) */
-	fprintf(d->f, "\n%#" PRIx64 "@%s [%#x]: event: %u\n", off, d->dir ? pk_data_reader_file(d->r) : d->path,
-		h->size, h->type);
+	/* a directory's records name their file (perf's DIR/data.N), a
+	 * stream's, read from a pipe or a file, are perf's "pipe" */
+	fprintf(d->f, "\n%#" PRIx64 "@%s [%#x]: event: %u\n", off,
+		d->pipe ? "pipe" : d->dir ? pk_data_reader_file(d->r) : d->path, h->size, h->type);
 	hex_dump(d->f, (const unsigned char *)h, h->size);
 	tstamp(d, h->type, decoded ? &rec : NULL);
 	fprintf(d->f, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, h->size, type_name(h->type));
 	if (h->type >= PERF_RECORD_MAX) {
 		print_user(d->f, h, d->script, d->diff, d->file_order);
+		/* perf's evlist grows by the event (but diff's stub ignores it) */
+		if (h->type == T_ATTR && d->pipe && !d->diff && d->nr_seen < pk_data_reader_nr_events(d->r))
+			events_seen(d, d->nr_seen + 1);
 		return 0;
 	}
 	if (h->type == PERF_RECORD_READ) {	/* perf's dump_read, decoded or not */
@@ -443,7 +484,7 @@ static void print_stats(struct dump *d)
 		else
 			fprintf(d->f, "%16s events: %10u\n", type_names[i], d->nr[i]);
 	}
-	for (size_t i = 0; i < pk_data_reader_nr_events(d->r); i++) {
+	for (size_t i = 0; i < pk_data_reader_nr_events(d->r) && i < d->nr_samples_cap; i++) {
 		const char *name = pk_data_reader_name(d->r, i);
 
 		if (!d->nr_samples[i])
@@ -453,34 +494,45 @@ static void print_stats(struct dump *d)
 	}
 }
 
+/* What the dump starts from: the events perf knows (a stream's: none
+ * yet, its header records dumped as they come) and the order of the
+ * records.  Returns 0 or a negative errno. */
+static int dump_setup(struct dump *d)
+{
+	struct pk_data_layout lay = { .size = sizeof(lay) };
+	size_t nr_ev = pk_data_reader_nr_events(d->r);
+	bool unordered;
+	int err;
+
+	d->pipe = pk_data_reader_layout(d->r, &lay) == 0 && !lay.data_offset && !d->dir;
+	if (d->pipe && (err = pk_data_reader_set_header_records(d->r, true)) < 0)
+		return err;
+	events_seen(d, d->pipe ? 0 : nr_ev);
+	/* perf_session__new: a file (not a stream) whose first event has no
+	 * sample_id_all (perf stat record's) is read in file order */
+	unordered = !d->sample_id_all && !d->pipe;
+	if (unordered && !d->file_order)
+		fputs("WARNING: No sample_id_all support, falling back to unordered processing\n", d->f);
+	err = pk_data_reader_set_order(d->r, unordered || d->file_order ? PK_DATA_ORDER_FILE
+								     : PK_DATA_ORDER_TIME_ROUND_FIRST);
+	if (err < 0)
+		return err;
+	d->nr_samples_cap = nr_ev ? nr_ev : 1;
+	if (!(d->nr_samples = calloc(d->nr_samples_cap, sizeof(*d->nr_samples))))
+		return -ENOMEM;
+	return 0;
+}
+
 int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struct report_dump_opts *o)
 {
 	struct stat st;
 	struct dump d = { .f = f, .r = r, .path = path, .dir = !stat(path, &st) && S_ISDIR(st.st_mode),
 			  .script = o && o->script, .diff = o && o->diff,
 			  .file_order = o && o->file_order, .o = o };
-	size_t nr_ev = pk_data_reader_nr_events(r);
 	const struct perf_event_header *h;
 	int err;
 
-	struct pk_data_layout lay = { .size = sizeof(lay) };
-	bool unordered;
-
-	for (size_t i = 0; i < nr_ev; i++)
-		d.sample_type |= pk_data_reader_attr(r, i)->sample_type;
-	d.sample_id_all = nr_ev && pk_data_reader_attr(r, 0)->sample_id_all;
-	/* perf_session__new: a file (not a stream) whose first event has no
-	 * sample_id_all (perf stat record's) is read in file order */
-	unordered = !d.sample_id_all && pk_data_reader_layout(r, &lay) == 0 && lay.data_offset;
-	if (unordered && !d.file_order)
-		fputs("WARNING: No sample_id_all support, falling back to unordered processing\n", f);
-	err = pk_data_reader_set_order(r, unordered || d.file_order ? PK_DATA_ORDER_FILE
-								   : PK_DATA_ORDER_TIME_ROUND_FIRST);
-	if (err < 0)
-		return err;
-	if (!(d.nr_samples = calloc(nr_ev ? nr_ev : 1, sizeof(*d.nr_samples))))
-		return -ENOMEM;
-	if ((err = pk_resolver_new(r, &d.res)) < 0) {
+	if ((err = dump_setup(&d)) < 0 || (err = pk_resolver_new(r, &d.res)) < 0) {
 		free(d.nr_samples);
 		return err;
 	}

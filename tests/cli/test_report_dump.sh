@@ -169,6 +169,24 @@ EOF2
 mixed.data ^4294967295 [0-9]* 0x
 notime.data ^18446744073709551615 0x
 EOF2
+	# pipe-mode streams (perf record -o -, perfkit's, and one perf inject
+	# -b gave HEADER_BUILD_IDs), read by name and from standard input:
+	# their header records dumped and counted, offsets from after the
+	# 16-byte pipe header, "@pipe"
+	perf record -q -o - -g -e cpu-clock -- "$W" threads 200 2>/dev/null >pipe.data
+	perf record -q -o - -e cpu-clock -e sched:sched_switch -- "$W" pingpong 50 2>/dev/null >pipe-tp.data
+	perf record -q -o - -e cpu-clock -- "$W" hot 20 2>/dev/null | perf inject -b 2>/dev/null >pipe-bid.data
+	"$PERFKIT" record -q -o - -e cpu-clock -e sched:sched_switch -- "$W" pingpong 50 2>/dev/null >pipe-pk.data
+	for f in pipe.data pipe-tp.data pipe-bid.data pipe-pk.data; do
+		same_dump "$f"
+		same_script_dump "$f"
+		perf report -D -i - <"$f" 2>/dev/null | vdso_tmp >theirs.txt
+		"$PERFKIT" report -D -i - <"$f" >ours.txt 2>err.txt
+		if [ -s ours.txt ] && cmp -s theirs.txt ours.txt; then ok "$f: report -D -i - equals perf's"
+		else not_ok "$f: report -D -i - equals perf's"; diag "$(diff theirs.txt ours.txt | head -20)" "$(cat err.txt)"; fi
+		check "$f: -D dumps and counts the stream's HEADER_FEATURE records" \
+			grep -q '^ *FEATURE events: *[1-9]' ours.txt
+	done
 	# perf stat record: no sample_id_all, so read in file order, as perf says
 	if perf stat record -o stat.data -e task-clock,page-faults -- "$W" hot 20 >/dev/null 2>&1; then
 		same_dump stat.data

@@ -27,6 +27,12 @@
 #define PK__RECORD_HEADER_MAX 83	/* above perf 6.1's last type, FINISHED_INIT */
 #define PK__READER_BUF_SIZE (4 * 65536)	/* perf_event_header.size is a u16 */
 
+/* A pipe-mode header record taken at open, kept to be delivered. */
+struct rd_header_rec {
+	struct perf_event_header *rec;	/* a copy, rec->size bytes */
+	uint64_t at;			/* its offset in the stream */
+};
+
 struct rd_event {
 	_Alignas(8) unsigned char attr[PK_DATA_READER_ATTR_SIZE];
 	uint64_t *ids;
@@ -177,6 +183,14 @@ struct pk_data_reader {
 	bool err_kept;			/* its error record, told again with it: */
 	char err_what[128], err_why[600];	/* decoding in between may replace it */
 	struct rd_order order;
+	/* a pipe-mode stream's header records (reader-pipe.c): copies of
+	 * those taken at open, delivered first when header_records is set,
+	 * and the copy of a later one that is delivered */
+	struct rd_header_rec *prelude;
+	size_t nr_prelude, next_prelude;
+	bool header_records;
+	struct perf_event_header *hdr_copy;
+	size_t hdr_copy_cap;
 	bool in_dir;			/* reading a DIR/data.N: its own file's end */
 	struct rd_cursor *cur;		/* a directory's files, DIR/data first; none for a file */
 	size_t nr_cur, cur_file;	/* how many; that of the record delivered last */
@@ -232,6 +246,19 @@ bool pk__reader_size_zero(struct pk_data_reader *r);
 int pk__reader_pipe_open(struct pk_data_reader *r);
 bool pk__reader_pipe_header(uint32_t type);
 int pk__reader_pipe_take(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at);
+/* _pass: a record of the stream after open (swapped already): 1 to
+ * deliver *rec (not a header record, or a header record taken and, with
+ * header_records, replaced by its copy), 0 when it was taken and is not
+ * delivered, or a negative errno (in r->err).  _prelude: with
+ * header_records, 1 with the next header record taken at open in *rec
+ * (its offset in rec_off), else 0 (the copies are let go). */
+int pk__reader_pipe_pass(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t at);
+int pk__reader_pipe_prelude(struct pk_data_reader *r, const struct perf_event_header **rec);
+static inline bool pk__reader_pipe_pending(const struct pk_data_reader *r)
+{
+	return r->header_records && r->next_prelude < r->nr_prelude;
+}
+void pk__reader_pipe_free(struct pk_data_reader *r);
 
 /* pk__reader_event_update - an EVENT_UPDATE record, in either mode: a name
  * it gives replaces the event's name, as perf 6.1 takes the last one

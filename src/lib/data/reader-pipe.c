@@ -12,7 +12,10 @@
  * later ones as the records pass.  EVENT_UPDATE records, which files carry
  * in their data too, are delivered, and the last name they give an event
  * is its name (reader-names.c); a tracepoint none names takes its name
- * from the tracing data, as in a file (reader-names.c).
+ * from the tracing data, as in a file (reader-names.c).  On request
+ * (pk_data_reader_set_header_records, for perf's -D, which prints them)
+ * the header records are delivered too, as taken: copies of those taken
+ * at open kept for it, a later one copied before it is taken.
  */
 #include "reader-int.h"
 #include "sys/sys.h"
@@ -192,6 +195,100 @@ int pk__reader_pipe_take(struct pk_data_reader *r, const struct perf_event_heade
 	return ret;
 }
 
+/* A copy of `rec` in *out (grown to *cap bytes as needed; NULL cap: a
+ * new allocation of its own).  0 or -ENOMEM. */
+static int copy_rec(struct perf_event_header **out, size_t *cap, const struct perf_event_header *rec)
+{
+	if (!cap || *cap < rec->size) {
+		struct perf_event_header *p = cap ? pk__realloc(*out, rec->size) : pk__malloc(rec->size);
+
+		if (!p)
+			return pk__error_nomem("a copy of a %u-byte header record", (unsigned int)rec->size);
+		*out = p;
+		if (cap)
+			*cap = rec->size;
+	}
+	memcpy(*out, rec, rec->size);
+	return 0;
+}
+
+/* A header record met at open: its copy kept for the prelude, then taken. */
+static int take_at_open(struct pk_data_reader *r, const struct perf_event_header *rec, uint64_t at)
+{
+	struct rd_header_rec *kept = r->prelude;
+	int err;
+
+	if (!(r->nr_prelude & (r->nr_prelude - 1))) {	/* 0, 1, 2, 4, 8...: full */
+		kept = pk__realloc(r->prelude, (r->nr_prelude ? 2 * r->nr_prelude : 1) * sizeof(*kept));
+		if (!kept)
+			return r->err = pk__error_nomem("the stream's first %zu header records", r->nr_prelude + 1);
+		r->prelude = kept;
+	}
+	kept[r->nr_prelude].at = at;
+	if ((err = copy_rec(&kept[r->nr_prelude].rec, NULL, rec)) < 0)
+		return r->err = err;
+	r->nr_prelude++;
+	return pk__reader_pipe_take(r, rec, at);
+}
+
+int pk__reader_pipe_pass(struct pk_data_reader *r, const struct perf_event_header **rec, uint64_t at)
+{
+	uint32_t type = (*rec)->type;
+	int err;
+
+	if (!pk__reader_pipe_header(type))
+		return 1;
+	/* before it is taken: taking TRACING_DATA reads on, over the record */
+	if (r->header_records && (err = copy_rec(&r->hdr_copy, &r->hdr_copy_cap, *rec)) < 0)
+		return r->err = err;
+	if ((err = pk__reader_pipe_take(r, *rec, at)) <= 0)
+		return err < 0 ? err : 1;	/* (not one after all) */
+	if (!r->header_records)
+		return 0;
+	r->nr_taken[type - 64]--;	/* delivered, after all */
+	*rec = r->hdr_copy;
+	return 1;
+}
+
+int pk__reader_pipe_prelude(struct pk_data_reader *r, const struct perf_event_header **rec)
+{
+	if (pk__reader_pipe_pending(r)) {
+		const struct rd_header_rec *k = &r->prelude[r->next_prelude++];
+
+		*rec = k->rec;
+		r->rec_off = k->at;
+		return 1;
+	}
+	if (r->prelude && !r->header_records)
+		pk__reader_pipe_free(r);
+	return 0;
+}
+
+void pk__reader_pipe_free(struct pk_data_reader *r)
+{
+	for (size_t i = 0; i < r->nr_prelude; i++)
+		free(r->prelude[i].rec);
+	free(r->prelude);
+	free(r->hdr_copy);
+	r->prelude = NULL;
+	r->hdr_copy = NULL;
+	r->nr_prelude = r->next_prelude = r->hdr_copy_cap = 0;
+}
+
+int pk_data_reader_set_header_records(struct pk_data_reader *r, bool on)
+{
+	if (r->order.started)
+		return pk__error(-EBUSY, "pk_data_reader_set_header_records", "%s: records were read already: "
+				 "choose before the first pk_data_reader_next", r->path);
+	if (on == r->header_records)
+		return 0;
+	/* those taken at open are counted as taken, or as delivered */
+	for (size_t i = 0; i < r->nr_prelude; i++)
+		r->nr_taken[r->prelude[i].rec->type - 64] += on ? (uint64_t)-1 : 1;
+	r->header_records = on;
+	return 0;
+}
+
 /* The header records before the first other record.  Damage in one of
  * them fails the open; damage in a record that is not one, or whose type
  * the stream ends before, is the records' damage: pk_data_reader_next
@@ -221,7 +318,7 @@ int pk__reader_pipe_open(struct pk_data_reader *r)
 		}
 		if (r->swap)
 			pk__reader_swap_record(r, (struct perf_event_header *)(uintptr_t)rec);
-		ret = pk__reader_pipe_take(r, rec, at);
+		ret = take_at_open(r, rec, at);
 		if (ret < 0)
 			return ret;
 	}

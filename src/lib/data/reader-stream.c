@@ -458,6 +458,8 @@ static int stream_next(struct pk_data_reader *r, const struct perf_event_header 
 	uint64_t at;
 	int ret;
 
+	if (r->pipe && (ret = pk__reader_pipe_prelude(r, rec)) != 0)
+		return ret;	/* the header records taken at open, first */
 	for (;;) {
 		if (r->err)
 			return r->err;
@@ -480,12 +482,8 @@ static int stream_next(struct pk_data_reader *r, const struct perf_event_header 
 					      "%zu bytes of it, the rest missing", r->dbuf_len - r->dbuf_pos);
 		if (ret > 0 && r->swap)
 			pk__reader_swap_record(r, (struct perf_event_header *)(uintptr_t)*rec);
-		if (ret > 0 && r->pipe) {
-			ret = pk__reader_pipe_take(r, *rec, at);
-			if (ret)
-				continue;	/* taken, or the damage now in r->err */
-			ret = 1;
-		}
+		if (ret > 0 && r->pipe && pk__reader_pipe_pass(r, rec, at) <= 0)
+			continue;	/* taken, or the damage now in r->err */
 		if (ret > 0 && skipped(r, (*rec)->type))
 			continue;
 		if (ret > 0)
@@ -523,7 +521,7 @@ bool pk__reader_stream_window(const struct pk_data_reader *r, struct rd_window *
 {
 	uint64_t pos = r->buf_off + r->buf_pos;
 
-	if (r->err || r->swap)
+	if (r->err || r->swap || pk__reader_pipe_pending(r))
 		return false;
 	if (r->dbuf_pos < r->dbuf_len) {	/* inner_next's, first */
 		*w = (struct rd_window){ r->dbuf + r->dbuf_pos, r->dbuf_len - r->dbuf_pos, r->dbuf_at, true,

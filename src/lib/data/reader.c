@@ -609,6 +609,7 @@ void pk_data_reader_free(struct pk_data_reader *r)
 		free(r->strings[i]);
 	}
 	pk__reader_stream_free(r);
+	pk__reader_pipe_free(r);
 	pk__reader_order_free(r);
 	pk__reader_dir_free(r);
 	free(r->ev);

@@ -9,7 +9,8 @@
  * names, named from the tracing data once it has arrived; samples queued
  * before their event's HEADER_ATTR, delivered as that event's.  The same
  * stream cut at every byte: an error naming what is wrong or a clean end,
- * never a hang or a crash.  With the argument
+ * never a hang or a crash.  The header records delivered as records, on
+ * request, where the stream has them.  With the argument
  * "oracle", streams perf 6.1 writes, piped straight into the reader and
  * compared with perf's own reading of them and with the same workload
  * recorded to a file.
@@ -472,6 +473,66 @@ static void test_pipe_late_attr(void **state)
 	close(fd);
 }
 
+/* Read `fd` with the header records delivered: each where the stream has
+ * it (those taken at open first, then as read, in time order), none
+ * counted as taken, the tracing data's record without its payload. */
+static void check_header_records(int fd)
+{
+	static const uint32_t kinds[] = { 64, 64, 80, 80, 80, 80, 66, 78, 68, 9, 9, 9, 68, 67, 80, 9 };
+	const struct perf_event_header *h;
+	struct pk_data_reader *r;
+	size_t n = 0;
+	int ret;
+
+	assert_int_equal(pk_data_reader_open_fd(fd, "the pipe", &r), 0);
+	assert_int_equal(pk_data_reader_nr_taken(r, 64), 2);
+	assert_int_equal(pk_data_reader_set_header_records(r, true), 0);
+	assert_int_equal(pk_data_reader_nr_taken(r, 64) + pk_data_reader_nr_taken(r, 80), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		assert_true(n < sizeof(kinds) / sizeof(kinds[0]));
+		assert_int_equal(h->type, kinds[n]);
+		if (n == 0)
+			assert_int_equal(pk_data_reader_offset(r), 16);	/* right after the stream's header */
+		if (h->type == 66) {
+			assert_int_equal(pk_data_reader_offset(r), tracing_at);
+			assert_int_equal(h->size, 16);
+		}
+		if (h->type == 67)
+			assert_string_equal((const char *)h + 36, "/usr/bin/true");
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, sizeof(kinds) / sizeof(kinds[0]));
+	for (uint32_t t = 64; t <= 80; t++)
+		assert_int_equal(pk_data_reader_nr_taken(r, t), 0);
+	assert_string_equal(pk_data_reader_string(r, PK_DATA_FEAT_OSRELEASE), "6.1.0-test");
+	assert_int_equal(pk_data_reader_set_header_records(r, false), -EBUSY);
+	pk_data_reader_free(r);
+}
+
+/* pk_data_reader_set_header_records: the stream's header records as
+ * records, for perf's -D; turned on and off again before reading, the
+ * stream reads as without it. */
+static void test_pipe_header_records(void **state)
+{
+	struct bytes b;
+	struct pk_data_reader *r;
+	int fd;
+
+	(void)state;
+	build_stream(&b);
+	fd = pipe_of(b.p, b.len);
+	check_header_records(fd);
+	close(fd);
+	fd = pipe_of(b.p, b.len);
+	assert_int_equal(pk_data_reader_open_fd(fd, "the pipe", &r), 0);
+	assert_int_equal(pk_data_reader_set_header_records(r, true), 0);
+	assert_int_equal(pk_data_reader_set_header_records(r, false), 0);
+	check_stream(r);
+	pk_data_reader_free(r);
+	close(fd);
+}
+
 /* A damaged header record is named with its offset. */
 static void test_pipe_damage(void **state)
 {
@@ -639,6 +700,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pipe_damage),
 		cmocka_unit_test(test_pipe_tracepoint_names),
 		cmocka_unit_test(test_pipe_late_attr),
+		cmocka_unit_test(test_pipe_header_records),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_pipe),
