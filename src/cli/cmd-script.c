@@ -548,18 +548,47 @@ static int read_records(struct script_run *run)
 	return 0;
 }
 
-/* -D: report-dump.c prints each record, then the lines above print its own. */
+/* -D: report-dump.c prints each record, then the lines above print its
+ * own; a sample that reads counters has had them, member by member. */
 static int dump_hook(void *ctx, const struct perf_event_header *rec)
 {
-	int err = one_record(ctx, rec);
+	struct script_run *run = ctx;
+	const struct perf_event_attr *a = pk_data_reader_attr_of(run->r, rec);
+	int err;
 
+	if (rec->type == PERF_RECORD_SAMPLE && a && (a->sample_type & PERF_SAMPLE_READ))
+		return 0;
+	err = one_record(run, rec);
 	script_out_sync();	/* before the next record's dump */
 	return err;
 }
 
+/* -D: one counter of a PERF_SAMPLE_READ sample, after the dump's thread
+ * and DSO lines for it (perf delivers the sample once per counter that
+ * grew, each printing both): its line, as sample() would print it. */
+static int dump_member(void *ctx, const struct perf_event_header *rec, size_t ev, uint64_t id, uint64_t period)
+{
+	struct script_run *run = ctx;
+	int lead = pk_data_reader_event_of(run->r, rec);
+	struct pk_record d = { .size = sizeof(d) };
+	const struct perf_event_attr *a;
+	int err;
+
+	if (lead < 0)
+		return 0;
+	a = pk_data_reader_attr(run->r, (size_t)lead);
+	if ((err = pk_record_decode(rec, a, &d)) != 0)
+		return err < 0 ? err : -EINVAL;
+	err = script_filter_early(&run->o->filt, run->c.res, a, lead, pk_data_reader_name(run->r, (size_t)lead), &d);
+	if (err > 0)
+		err = script_print_member(stdout, &run->c, run->r, &d, ev, id, period);
+	script_out_sync();	/* before the dump's next lines */
+	return err < 0 ? err : 0;
+}
+
 static int dump_records(struct script_run *run)
 {
-	struct report_dump_opts d = { .script = true, .hook = dump_hook, .ctx = run };
+	struct report_dump_opts d = { .script = true, .hook = dump_hook, .member = dump_member, .ctx = run };
 	int err = report_dump(stdout, run->r, run->o->input, &d);
 
 	fflush(stdout);

@@ -11,6 +11,7 @@
  * 6.1's util/session.c and util/event.c, written anew here.
  */
 #include "report-dump.h"
+#include "report.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -72,6 +73,8 @@ struct dump {
 	uint32_t nr[NR_TYPES];
 	uint32_t *nr_samples;		/* per event, for nr_samples_cap events */
 	size_t nr_samples_cap;
+	struct report_reads reads;	/* PERF_SAMPLE_READ: each counter's last value */
+	const struct perf_event_header *h;	/* the record being dumped */
 };
 
 /* perf's stream offsets count from after the 16-byte pipe header. */
@@ -263,12 +266,46 @@ static const char *dso_long_name(const struct pk_dso *dso)
 	return dso->name;
 }
 
-/* dump_sample, then machine__resolve's thread and DSO lines. */
+/* One delivery of a sample to event ev (perf's tool->sample):
+ * machine__resolve's thread and DSO lines, unless the tool drops the
+ * sample first, and the event's count. */
+static int deliver(struct dump *d, const struct pk_record *rec, int ev)
+{
+	struct pk_resolved_sample rs = { .size = sizeof(rs) };
+	int err;
+
+	if (d->o && d->o->dropped && d->o->dropped(d->o->ctx, &rec->sample))
+		return count_sample(d, ev);
+	if ((err = pk_resolver_resolve(d->res, rec, &rs)) < 0)
+		return err;
+	fprintf(d->f, " ... thread: %s:%d\n", rs.comm, (int)rs.tid);
+	fprintf(d->f, " ...... dso: %s\n", rs.loc.dso ? dso_long_name(rs.loc.dso)
+		: rs.cpumode == PERF_RECORD_MISC_HYPERVISOR ? "[hypervisor]" : "<not found>");
+	return count_sample(d, ev);
+}
+
+/* perf's deliver_sample_group and deliver_sample_value: a sample that
+ * reads counters goes to the event of each counter that grew since its
+ * last sample, none to one that did not (nor to an id no event has). */
+static int deliver_reads(struct dump *d, const struct pk_record *rec, const struct perf_event_attr *a)
+{
+	struct report_read out[64];
+	int n = report_reads_split(&d->reads, a, &rec->sample.read, out, 64), err = 0;
+
+	if (n < 0)
+		return n == -ENOMEM ? n : 0;	/* values that do not parse: perf's parse failed */
+	for (int i = 0; i < n && !err; i++) {
+		err = deliver(d, rec, (int)out[i].ev);
+		if (!err && d->o && d->o->member)
+			err = d->o->member(d->o->ctx, d->h, out[i].ev, out[i].id, out[i].period);
+	}
+	return err;
+}
+
+/* dump_sample, then its deliveries. */
 static int print_sample(struct dump *d, const struct pk_record *rec, const struct perf_event_attr *a, int ev)
 {
 	const struct pk_sample *s = &rec->sample;
-	struct pk_resolved_sample rs = { .size = sizeof(rs) };
-	int err;
 
 	fprintf(d->f, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n", rec->misc,
 		(int)s->pid, (int)s->tid, s->ip,
@@ -281,16 +318,10 @@ static int print_sample(struct dump *d, const struct pk_record *rec, const struc
 			fprintf(d->f, "..... %2d: %016" PRIx64 "\n", (int)i, s->callchain.ips[i]);
 	}
 	report_dump_sample_extra(d->f, s, a);
-	if (a->sample_type & PERF_SAMPLE_READ)
-		print_read(d->f, &s->read, a->read_format);
-	if (d->o && d->o->dropped && d->o->dropped(d->o->ctx, s))
-		return count_sample(d, ev);
-	if ((err = pk_resolver_resolve(d->res, rec, &rs)) < 0)
-		return err;
-	fprintf(d->f, " ... thread: %s:%d\n", rs.comm, (int)rs.tid);
-	fprintf(d->f, " ...... dso: %s\n", rs.loc.dso ? dso_long_name(rs.loc.dso)
-		: rs.cpumode == PERF_RECORD_MISC_HYPERVISOR ? "[hypervisor]" : "<not found>");
-	return count_sample(d, ev);
+	if (!(a->sample_type & PERF_SAMPLE_READ))
+		return deliver(d, rec, ev);
+	print_read(d->f, &s->read, a->read_format);
+	return deliver_reads(d, rec, a);
 }
 
 /* cpu_map__snprint: runs of consecutive CPUs as "a-b", joined by commas. */
@@ -429,6 +460,7 @@ static int dump_one(struct dump *d, const struct perf_event_header *h)
 	uint64_t off = pk_data_reader_offset(d->r) - (d->pipe ? PIPE_HEADER : 0);
 	int err;
 
+	d->h = h;
 	d->nr[0]++;
 	d->nr[h->type < NR_TYPES ? h->type : 0]++;
 	/* a directory's records name their file (perf's DIR/data.N), a
@@ -520,7 +552,7 @@ static int dump_setup(struct dump *d)
 	d->nr_samples_cap = nr_ev ? nr_ev : 1;
 	if (!(d->nr_samples = calloc(d->nr_samples_cap, sizeof(*d->nr_samples))))
 		return -ENOMEM;
-	return 0;
+	return report_reads_init(&d->reads, d->r);
 }
 
 int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struct report_dump_opts *o)
@@ -533,6 +565,7 @@ int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struc
 	int err;
 
 	if ((err = dump_setup(&d)) < 0 || (err = pk_resolver_new(r, &d.res)) < 0) {
+		report_reads_free(&d.reads);
 		free(d.nr_samples);
 		return err;
 	}
@@ -544,6 +577,7 @@ int report_dump(FILE *f, struct pk_data_reader *r, const char *path, const struc
 	if (err == 0 && !d.script && !d.diff)
 		print_stats(&d);
 	pk_resolver_free(d.res);
+	report_reads_free(&d.reads);
 	free(d.nr_samples);
 	return err;
 }

@@ -16,8 +16,9 @@
  * it releases): its file offset in `path` (the name as the user gave it),
  * size and type, the raw bytes in perf's hex dump, then the decoded line
  * (the sample's thread and DSO from a resolver fed with the records so
- * far); then perf's "Aggregated stats" block and each event's sample
- * count.  `o` NULL (or all false) is perf report's -D, else see struct
+ * far, once per event perf delivers it to: for PERF_SAMPLE_READ, each
+ * counter that grew since its last sample); then perf's "Aggregated
+ * stats" block and each event's count of samples delivered.  `o` NULL (or all false) is perf report's -D, else see struct
  * report_dump_opts.
  * Returns 0, or a negative errno with pk_last_error set (the records
  * before the damage are printed), or the hook's negative return.
@@ -38,6 +39,11 @@ struct report_dump_opts {
 	/* perf diff's --time drops a sample before resolving it: true leaves
 	 * out the sample's thread and DSO lines (NULL: none is dropped). */
 	bool (*dropped)(void *ctx, const struct pk_sample *s);
+	/* perf script's: a PERF_SAMPLE_READ sample is delivered once per
+	 * counter that grew (its event ev, its id, its growth as the period),
+	 * each after its thread and DSO lines; NULL: nothing more for each.
+	 * A negative return stops the dump. */
+	int (*member)(void *ctx, const struct perf_event_header *h, size_t ev, uint64_t id, uint64_t period);
 	void *ctx;
 };
 

@@ -62,6 +62,7 @@ static bool take(struct report_reads *rd, const struct pk_count *c, struct repor
 	if (!(id = bsearch(&key, rd->ids, rd->nr, sizeof(*rd->ids), cmp_id)))
 		return false;
 	out->ev = id->ev;
+	out->id = c->id;
 	out->period = c->value - id->last;
 	id->last = c->value;
 	return true;

@@ -199,9 +199,10 @@ struct report_reads {
 	struct report_read_id *ids;	/* sorted by id */
 	size_t nr;
 };
-/* One member's share of a sample: its event and period. */
+/* One member's share of a sample: its event, counter id and period. */
 struct report_read {
 	size_t ev;
+	uint64_t id;
 	uint64_t period;
 };
 

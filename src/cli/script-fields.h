@@ -116,4 +116,14 @@ int script_print_read(FILE *f, struct script_ctx *c, struct script_reads *sr,
 		      const struct pk_data_reader *r, const struct perf_event_attr *a,
 		      const struct pk_record *rec);
 
+/*
+ * script_print_member - perf script's line for one counter of the
+ * PERF_SAMPLE_READ sample `rec`: a sample of reader r's event `ev`, with
+ * the counter's `id` and its growth `period` (what script_print_read
+ * prints for each; -D's dump splits the sample itself).  Returns 0 or the
+ * printer's error.
+ */
+int script_print_member(FILE *f, struct script_ctx *c, const struct pk_data_reader *r,
+			const struct pk_record *rec, size_t ev, uint64_t id, uint64_t period);
+
 #endif

@@ -94,11 +94,21 @@ static int parse_counts(struct script_reads *sr, const struct perf_event_attr *a
 	return pk_count_parse(a->read_format, s->read.data, s->read.len, sr->counts, sr->cap);
 }
 
+int script_print_member(FILE *f, struct script_ctx *c, const struct pk_data_reader *r,
+			const struct pk_record *rec, size_t ev, uint64_t id, uint64_t period)
+{
+	struct pk_record one = *rec;
+
+	one.sample.id = id;
+	one.sample.period = period;
+	one.sample.fields |= PERF_SAMPLE_PERIOD;
+	return script_print_sample(f, c, pk_data_reader_attr(r, ev), pk_data_reader_name(r, ev), &one);
+}
+
 int script_print_read(FILE *f, struct script_ctx *c, struct script_reads *sr,
 		      const struct pk_data_reader *r, const struct perf_event_attr *a,
 		      const struct pk_record *rec)
 {
-	struct pk_record one;
 	int n = parse_counts(sr, a, &rec->sample), err;
 
 	if (n < 0)
@@ -114,12 +124,7 @@ int script_print_read(FILE *f, struct script_ctx *c, struct script_reads *sr,
 		rid->last = sr->counts[i].value;
 		if (!grew)
 			continue;
-		one = *rec;
-		one.sample.id = rid->id;
-		one.sample.period = grew;
-		one.sample.fields |= PERF_SAMPLE_PERIOD;
-		err = script_print_sample(f, c, pk_data_reader_attr(r, rid->event),
-					  pk_data_reader_name(r, rid->event), &one);
+		err = script_print_member(f, c, r, rec, rid->event, rid->id, grew);
 		if (err < 0)
 			return err;
 	}

@@ -9,7 +9,8 @@
 # the vDSO (with and without its build-id in the file); the records and
 # sample fields -D decodes past the header line (namespaces, cgroups,
 # registers, user stack, weight, data source, page sizes, perf stat
-# record's STAT records, record -s's READ records).  No difference is accepted but perf's random
+# record's STAT records, record -s's READ records, leader-sampled
+# groups' samples delivered to each member).  No difference is accepted but perf's random
 # temp-file suffix.  Then AUX area tracing, which this machine
 # cannot record: an AUXTRACE record with 4 KiB of trace data (shaped like
 # samples) spliced into a perfkit file is skipped, trace data and all, so
@@ -187,6 +188,19 @@ EOF2
 		check "$f: -D dumps and counts the stream's HEADER_FEATURE records" \
 			grep -q '^ *FEATURE events: *[1-9]' ours.txt
 	done
+	# leader-sampled groups (PERF_SAMPLE_READ): perf delivers a sample to
+	# each member whose count grew, each delivery with its thread and DSO
+	# lines (script's line after each), and counts it for that member
+	perf record -q -e '{cpu-clock,task-clock}:S' -o lead.data -- "$W" hot 50 >/dev/null 2>&1
+	perf record -q -e '{task-clock,page-faults}:S' -o leadpf.data -- "$W" hot 50 >/dev/null 2>&1
+	"$PERFKIT" record -q -e '{cpu-clock,task-clock}:S' -o lead-pk.data -- "$W" hot 50 >/dev/null 2>&1
+	for f in lead.data leadpf.data lead-pk.data; do
+		same_dump "$f"
+		same_script_dump "$f"
+	done
+	"$PERFKIT" report -D -i lead.data >ours.txt 2>/dev/null
+	n=$(grep -c '^ \.\.\. thread: ' ours.txt) m=$(grep -c 'PERF_RECORD_SAMPLE(' ours.txt)
+	check "lead.data: -D prints the thread lines once per member ($n for $m samples)" test "$m" -gt 0 -a "$n" -gt "$m"
 	# perf stat record: no sample_id_all, so read in file order, as perf says
 	if perf stat record -o stat.data -e task-clock,page-faults -- "$W" hot 20 >/dev/null 2>&1; then
 		same_dump stat.data

@@ -3,7 +3,8 @@
 # test_report_header.sh - perfkit report --header-only [-I], --header and
 # --stats, and perfkit script --header[-only], against perf 6.1 on the
 # same files, line for line: recorded by perf (-a, a tracepoint, -g, a
-# group, -z, a pipe-mode stream) and by perfkit record (the same).
+# group, -z, a pipe-mode stream; --stats also leader-sampled groups) and by
+# perfkit record (the same).
 #
 # Which lines may differ: none, on these files.  Every line perf prints is
 # the file's content or a fact of the file: "captured on" is the file's
@@ -68,6 +69,21 @@ for f in p-all p-tp p-g p-grp p-z p-pipe k-all k-tp k-g k-grp k-z k-pipe; do
 	same_as_perf report "$f.data" --header-only -I
 	[ "$f" = k-pipe ] || same_as_perf report "$f.data" --stats
 done
+# Leader-sampled groups (PERF_SAMPLE_READ): perf delivers each sample to
+# every member whose count grew since its last sample, so --stats counts
+# SAMPLEs per member, page-faults only where its count moved.
+for spec in lead:'{cpu-clock,task-clock}:S' leadpf:'{task-clock,page-faults}:S'; do
+	perf record -q -e "${spec#*:}" -o "p-${spec%%:*}.data" -- "$W" hot 50 >/dev/null 2>&1
+	"$PERFKIT" record -q -e "${spec#*:}" -o "k-${spec%%:*}.data" -- "$W" hot 50 >/dev/null 2>&1
+done
+for f in p-lead p-leadpf k-lead k-leadpf; do
+	same_as_perf report "$f.data" --stats
+done
+run report -i p-leadpf.data --stats
+pf=$(printf '%s\n' "$out" | awk '/^page-faults stats:/ {getline; print $3}')
+tc=$(printf '%s\n' "$out" | awk '/^task-clock stats:/ {getline; print $3}')
+check "p-leadpf.data: page-faults counts fewer samples than task-clock (${pf:-none}, $tc)" \
+	test -n "$pf" -a -n "$tc" -a "${pf:-0}" -lt "${tc:-0}"
 # A stream on standard input: perf prints its features after the block.
 same_as_perf report - p-pipe.data --header-only
 same_as_perf report - p-pipe.data --stats
