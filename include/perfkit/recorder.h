@@ -156,10 +156,11 @@ struct pk_recorder_opts {
 					 * event with a fixed period and this bit at
 					 * every event, each of period 1 (as perf -P
 					 * does). */
-	bool sample_id;			/* PERF_SAMPLE_ID in every layout, one event or
-					 * many, unless sample_identifier: as perf 6.1
-					 * records for a pipe (-o -), whose reader tells
-					 * the events apart by it */
+	bool sample_id;			/* the event id in every sample, one event too
+					 * (PERF_SAMPLE_ID; several layouts keep
+					 * IDENTIFIER, as sample_identifier does): as
+					 * perf 6.1 records for a pipe (-o -), whose
+					 * reader tells the events apart by it */
 };
 
 /* What pk_recorder_opts.no_synth leaves out of the records of what exists

@@ -127,6 +127,12 @@ same "record -c 10 -e page-faults/freq=100/" -c 10 -e page-faults/freq=100/
 same "record -F 100 -e page-faults/period=10/" -F 100 -e page-faults/period=10/
 same "record -c 10 -e {page-faults,cpu-clock}:S" -c 10 -e '{page-faults,cpu-clock}:S'
 same "record -c 5 -e {cpu-clock/period=7/,task-clock}:S" -c 5 -e '{cpu-clock/period=7/,task-clock}:S'
+# An S leader's members take its layout whole (their own PERIOD, RAW, CPU
+# go), as perf's leader sampling copies it.
+same "record -e {cpu-clock/period=100000/,task-clock}:S" -e '{cpu-clock/period=100000/,task-clock}:S'
+same "record -c 7 -e {cpu-clock,task-clock/freq=50/}:S" -c 7 -e '{cpu-clock,task-clock/freq=50/}:S'
+same "record -e {cpu-clock,sched:sched_switch}:S" -e '{cpu-clock,sched:sched_switch}:S'
+same "record -a -e {cpu-clock,sched:sched_switch}:S" -a -e '{cpu-clock,sched:sched_switch}:S'
 same "record -a -c 10000 -e cpu-clock" -a -c 10000 -e cpu-clock
 same "record -a -F 100 -e cpu-clock" -a -F 100 -e cpu-clock
 same "record -a -c 500 -e cpu-clock/freq=10/" -a -c 500 -e cpu-clock/freq=10/

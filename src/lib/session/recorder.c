@@ -253,7 +253,7 @@ static void layout_sample_read(struct pk_recorder *r, size_t i)
 	}
 	if (d->overwrite < 0)
 		a->write_backward = 0;
-	a->sample_type |= pk_events_attr(r->ev, d->leader)->sample_type;
+	a->sample_type = pk_events_attr(r->ev, d->leader)->sample_type;	/* its own bits go */
 }
 
 /*
