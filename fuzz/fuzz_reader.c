@@ -8,10 +8,10 @@
  * | ... is (inputs too large for a pipe's buffer go as files); its bit 1
  * has a stream's header records delivered in the time-order pass
  * (pk_data_reader_set_header_records, unpadded sizes then allowed for
- * them).  Files and
- * streams of the other byte order come from their magic, as in a real
- * file; the corpus has seeds of both (swapped copies of perf 6.1's, made
- * as tests/unit/data/test_reader_swap.c makes them).  Whatever the
+ * them).  Files and streams of the other byte order come from their
+ * magic, as in a real file; the corpus has seeds of both (swapped copies
+ * of perf 6.1's, made as tests/unit/data/test_reader_swap.c makes them).
+ * Whatever the
  * bytes, opening either fails with an error record or gives a reader whose
  * accessors hold what they promise (names NUL-terminated, ids in range),
  * and pk_data_reader_next delivers only whole, 8-aligned records, each

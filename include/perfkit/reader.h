@@ -220,9 +220,12 @@ PK_API int pk_data_reader_set_order(struct pk_data_reader *r, enum pk_data_order
  * open first, each at its offset in the stream, then each later one where
  * the stream has it, as soon as it is read (a record without a time);
  * pk_data_reader_nr_taken counts none of them then.  perf's -D
- * prints them.  No effect on a PERFILE2 file, which has none.  Call it
- * before the first pk_data_reader_next.  Returns 0, or -EBUSY once
- * records were read.
+ * prints them.  Those taken at open come even when the record after them
+ * is damaged (pk_data_reader_next then fails after them).  A
+ * HEADER_FEATURE or HEADER_BUILD_ID record's size need not be a multiple
+ * of 8 (perf pads neither).  No effect on a PERFILE2 file, which has
+ * none.  Call it before the first pk_data_reader_next.  Returns 0, or
+ * -EBUSY once records were read.
  */
 PK_API int pk_data_reader_set_header_records(struct pk_data_reader *r, bool on);
 
@@ -232,8 +235,9 @@ PK_API int pk_data_reader_set_header_records(struct pk_data_reader *r, bool on);
  * until pk_data_reader_free, and no longer: the reader reuses its bytes;
  * keep a copy to keep a record).  In a
  * pipe-mode stream, the data section is the stream after its header, less
- * the header records the reader takes (see pk_data_reader_open_fd); its
- * end is the end of the stream, and a record cut by it is damage (-EINVAL).
+ * the header records the reader takes (see pk_data_reader_open_fd), unless
+ * they are asked for (pk_data_reader_set_header_records); its end is the
+ * end of the stream, and a record cut by it is damage (-EINVAL).
  *
  * In time order (the default), records are delivered as perf's
  * ordered_events delivers them to perf report and perf script: a record

@@ -507,6 +507,10 @@ int pk__reader_stream_next(struct pk_data_reader *r, const struct perf_event_hea
 {
 	int ret;
 
+	/* the header records taken at open come first, a damage after them
+	 * or not (open succeeded: what came before it is delivered) */
+	if (r->pipe && r->err && (ret = pk__reader_pipe_prelude(r, rec)) != 0)
+		return ret;
 	if (r->err)
 		return pk__reader_again(r);
 	ret = stream_next(r, rec);

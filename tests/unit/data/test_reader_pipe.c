@@ -533,6 +533,34 @@ static void test_pipe_header_records(void **state)
 	close(fd);
 }
 
+/* A damaged record right after those taken at open: with header
+ * records on, they still come first, then the damage (perf -D prints
+ * them before it fails). */
+static void test_pipe_header_records_before_damage(void **state)
+{
+	static const uint32_t kinds[] = { 64, 64, 80, 80, 80, 80, 66 };
+	const struct perf_event_header *h;
+	struct pk_data_reader *r;
+	struct bytes b;
+	size_t n = 0;
+	int fd, ret;
+
+	(void)state;
+	build_stream(&b);
+	((struct perf_event_header *)(b.p + tracing_at + 32))->size = 3;	/* the EVENT_UPDATE */
+	fd = pipe_of(b.p, b.len);
+	assert_int_equal(pk_data_reader_open_fd(fd, "the pipe", &r), 0);
+	assert_int_equal(pk_data_reader_set_header_records(r, true), 0);
+	while ((ret = pk_data_reader_next(r, &h)) == 1) {
+		assert_true(n < sizeof(kinds) / sizeof(kinds[0]));
+		assert_int_equal(h->type, kinds[n++]);
+	}
+	assert_int_equal(n, sizeof(kinds) / sizeof(kinds[0]));
+	assert_int_equal(ret, -EINVAL);
+	pk_data_reader_free(r);
+	close(fd);
+}
+
 /* A damaged header record is named with its offset. */
 static void test_pipe_damage(void **state)
 {
@@ -701,6 +729,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pipe_tracepoint_names),
 		cmocka_unit_test(test_pipe_late_attr),
 		cmocka_unit_test(test_pipe_header_records),
+		cmocka_unit_test(test_pipe_header_records_before_damage),
 	};
 	const struct CMUnitTest oracle[] = {
 		cmocka_unit_test(test_perf_pipe),
