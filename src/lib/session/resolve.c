@@ -54,6 +54,8 @@ struct pk_resolver {
 	bool no_symbols;		/* pk_resolver_set_symbols(false) */
 	bool no_chains;			/* pk_resolver_set_chains(false) */
 	bool caller_order;		/* pk_resolver_set_caller_order(true) */
+	bool dropped;			/* chain_part dropped the chain in caller order:
+					 * perf's unwound frames, added before, go too */
 	bool lbr;			/* the chain being built is an LBR call stack's */
 	bool unsure;			/* it may resolve otherwise next time (out of memory) */
 	uint16_t *loc_index;		/* LOC_CACHE_SIZE: the entry's number + 1, 0 none */
@@ -416,8 +418,10 @@ static int chain_part(struct pk_resolver *res, const struct pk_sample *s, uint64
 	uint64_t lo = 0;
 	int err;
 
+	res->dropped = false;
 	if (res->caller_order && !caller_walk(res, s, end, &lo)) {
 		*nr = 0;
+		res->dropped = true;
 		return 0;
 	}
 	for (uint64_t i = 0; i < end && taken < res->max_stack; i++) {
@@ -616,7 +620,8 @@ static int memo_frames(struct pk_resolver *res, const struct pk_sample *s, size_
 	k.hash = pk__chain_memo_hash(&k);
 	if (pk__chain_memo_get(res->chains, &k, &out->frames, &out->nr_frames, &out->chain_id))
 		return 0;
-	if ((err = chain_part(res, s, k.nr_chain, &nr)) < 0 || (err = push_unwound(res, s->pid, n, &nr)) < 0)
+	if ((err = chain_part(res, s, k.nr_chain, &nr)) < 0 ||
+	    (!res->dropped && (err = push_unwound(res, s->pid, n, &nr)) < 0))
 		return err;
 	out->frames = res->frames;
 	out->nr_frames = nr;
@@ -682,7 +687,9 @@ int pk_resolver_resolve(struct pk_resolver *res, const struct pk_record *rec,
 		return err;
 	if (!lbr_stack(s))
 		return memo_frames(res, s, n, out);
-	if ((err = chain_frames(res, s, &nr)) < 0 || (err = push_unwound(res, s->pid, n, &nr)) < 0)
+	res->dropped = false;
+	if ((err = chain_frames(res, s, &nr)) < 0 ||
+	    (!res->dropped && (err = push_unwound(res, s->pid, n, &nr)) < 0))
 		return err;
 	out->frames = res->frames;
 	out->nr_frames = nr;

@@ -143,6 +143,9 @@ static void max_stack_cuts_and_guest_marker_discards(void **state)
 	pk_resolver_free(res);
 }
 
+static struct pk_record dwarf_sample(const uint64_t *chain, size_t nr, uint64_t regs[2], uint64_t *stack,
+				     uint64_t ip);
+
 /* In caller order perf walks the chain from its end: --max-stack keeps
  * the outermost addresses, and only the markers that walk reads (the
  * last one, and the one before each marker walked) can discard it. */
@@ -153,6 +156,8 @@ static void max_stack_in_caller_order_keeps_the_outermost(void **state)
 	const uint64_t chain[] = { PERF_CONTEXT_USER, a, b, b + 1, b + 2 };
 	const uint64_t guest_early[] = { PERF_CONTEXT_GUEST, 0x10, PERF_CONTEXT_USER, a, b };
 	const uint64_t guest_late[] = { PERF_CONTEXT_USER, a, PERF_CONTEXT_GUEST, b, b + 1 };
+	const uint64_t guest[] = { PERF_CONTEXT_GUEST };
+	uint64_t regs[2], stack[8] = { 0 };
 	struct pk_record r = sample_with(chain, 5, PERF_RECORD_MISC_USER);
 	struct pk_resolved_sample s = { .size = sizeof(s) };
 
@@ -178,6 +183,14 @@ static void max_stack_in_caller_order_keeps_the_outermost(void **state)
 	r = sample_with(guest_late, 5, PERF_RECORD_MISC_USER);
 	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
 	assert_int_equal(s.nr_frames, 0);
+	/* ... and a DWARF sample's unwound frames with it, which perf adds
+	 * first in caller order (in callee order they come after and stay) */
+	r = dwarf_sample(guest, 1, regs, stack, a + 1);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_int_equal(s.nr_frames, 0);
+	pk_resolver_set_caller_order(res, false);
+	assert_int_equal(pk_resolver_resolve(res, &r, &s), 0);
+	assert_true(s.nr_frames >= 1 && s.frames[0].unwound);
 	pk_resolver_free(res);
 }
 
