@@ -35,7 +35,8 @@ static int cmp_ip(uint64_t a, uint64_t b)
 }
 
 /* Whether perf's collapsed comparison (cmp_collapsed) is no order among
- * these entries: unresolved ones 2^63 or more apart (cmp_ip), or, keyed by
+ * these entries: unresolved ones 2^63 or more apart (cmp_ip), a symbol
+ * start between user space's and the kernel's (by the same sign), or, keyed by
  * symbol but not object, resolved and unresolved ones both (a resolved
  * and an unresolved one compare by object first, two unresolved ones by
  * address alone).  perf's entries then follow its trees, each built by
@@ -49,6 +50,13 @@ static bool no_order(const struct pk_hist *h)
 		return false;
 	for (size_t i = 0; i < h->nr; i++) {
 		if (h->entries[i].s.sym) {
+			/* starts compare by their difference's sign too: an order
+			 * when each is below 2^62 or at least 2^64 - 2^62 (user
+			 * space, the kernel's), else perhaps none */
+			uint64_t at = h->entries[i].s.sym_start;
+
+			if (at >= 1ull << 62 && at < 0ull - (1ull << 62))
+				return true;
 			resolved = true;
 			continue;
 		}
