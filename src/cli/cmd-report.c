@@ -305,8 +305,8 @@ static int report_sample(struct report_run *run, size_t ev, const struct pk_samp
 static int split_sample(struct report_run *run, const struct perf_event_attr *attr,
 			const struct pk_sample *smp, const struct pk_resolved_sample *rs)
 {
-	struct report_read out[64];
-	int n = report_reads_split(&run->reads, attr, &smp->read, out, 64), err = 0;
+	struct report_read out[REPORT_READS_MAX];
+	int n = report_reads_split(&run->reads, attr, &smp->read, out, REPORT_READS_MAX), err = 0;
 
 	if (n == -ENOMEM)
 		return n;

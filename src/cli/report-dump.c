@@ -289,8 +289,8 @@ static int deliver(struct dump *d, const struct pk_record *rec, int ev)
  * last sample, none to one that did not (nor to an id no event has). */
 static int deliver_reads(struct dump *d, const struct pk_record *rec, const struct perf_event_attr *a)
 {
-	struct report_read out[64];
-	int n = report_reads_split(&d->reads, a, &rec->sample.read, out, 64), err = 0;
+	struct report_read out[REPORT_READS_MAX];
+	int n = report_reads_split(&d->reads, a, &rec->sample.read, out, REPORT_READS_MAX), err = 0;
 
 	if (n < 0)
 		return n == -ENOMEM ? n : 0;	/* values that do not parse: perf's parse failed */

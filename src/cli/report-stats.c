@@ -69,12 +69,12 @@ static int fit(struct stats *s, size_t ev)
 static int count_reads(struct stats *s, const struct perf_event_header *h, const struct perf_event_attr *a)
 {
 	struct pk_record d = { .size = sizeof(d) };
-	struct report_read out[64];
+	struct report_read out[REPORT_READS_MAX];
 	int n;
 
 	if (pk_record_decode(h, a, &d) != 0)
 		return 0;	/* perf cannot parse it either */
-	n = report_reads_split(&s->reads, a, &d.sample.read, out, 64);
+	n = report_reads_split(&s->reads, a, &d.sample.read, out, REPORT_READS_MAX);
 	for (int i = 0; i < n; i++) {
 		if (fit(s, out[i].ev) < 0)
 			return -ENOMEM;

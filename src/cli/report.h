@@ -200,6 +200,10 @@ struct report_reads {
 	size_t nr;
 };
 /* One member's share of a sample: its event, counter id and period. */
+/* The most counters one sample's reads are split into (a group's
+ * members past it are not delivered). */
+#define REPORT_READS_MAX 64
+
 struct report_read {
 	size_t ev;
 	uint64_t id;
