@@ -366,8 +366,8 @@ static int setup(struct session *s, int argc, char **argv)
 		return err;
 	if (o->control && cli_control_open("record", o->control, &s->ctl) < 0)
 		return CLI_EXIT_USAGE;
-	s->out.argc = argc;
-	s->out.argv = argv;
+	if (record_out_cmdline(&s->out, argc, argv) < 0)
+		return cli_message(stderr, "perfkit record: out of memory\n"), CLI_EXIT_EVENT;
 	s->switched_at = cli_now();
 	if ((err = record_filters(o, &s->filters, &s->nr_filters)))
 		return err;
@@ -399,7 +399,7 @@ static int setup(struct session *s, int argc, char **argv)
 	if (!s->w && (pk_data_writer_create(o->output, &s->w) < 0 ||
 		      (!o->timestamp_filename && pk_data_writer_keep_old(s->w) < 0)))
 		return cli_error("record", NULL);
-	if (pk_data_writer_set_cmdline(s->w, argc, argv) < 0 || pk_recorder_set_writer(s->rec, s->w) < 0)
+	if (pk_data_writer_set_cmdline(s->w, s->out.argc, s->out.argv) < 0 || pk_recorder_set_writer(s->rec, s->w) < 0)
 		return cli_error("record", NULL);
 	return 0;
 }

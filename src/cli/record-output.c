@@ -198,8 +198,25 @@ int record_out_switch(struct record_out *out, const struct record_opts *o, struc
 	return rerr;
 }
 
+int record_out_cmdline(struct record_out *out, int argc, char **argv)
+{
+	ssize_t n = readlink("/proc/self/exe", out->exe, sizeof(out->exe) - 1);
+
+	if (n <= 0)	/* perf's perf_exe() says "perf" then */
+		n = (ssize_t)(stpcpy(out->exe, "perfkit") - out->exe);
+	out->exe[n] = 0;
+	if (!(out->argv = calloc((size_t)argc + 2, sizeof(*out->argv))))
+		return -ENOMEM;
+	out->argv[0] = out->exe;
+	memcpy(out->argv + 1, argv, (size_t)argc * sizeof(*argv));
+	out->argc = argc + 1;
+	return 0;
+}
+
 void record_out_free(struct record_out *out, const struct record_opts *o)
 {
+	free(out->argv);
+	out->argv = NULL;
 	for (int i = 0; out->files && i < o->switch_max_files; i++)
 		free(out->files[i].name);
 	free(out->files);

@@ -91,14 +91,21 @@ struct record_file {
 
 /* The state of timestamped and switched output (record-output.c). */
 struct record_out {
-	int argc;		/* the command line each new file stores */
-	char **argv;
+	int argc;		/* the command line each file stores: perfkit's */
+	char **argv;		/* path (/proc/self/exe), then "record" and the rest */
+	char exe[4096];
 	uint64_t wakeups;	/* the wake-ups before the current file */
 	uint64_t samples;	/* the samples before the current file */
 	char name[4096];	/* the name the last file got */
 	struct record_file *files;	/* --switch-max-files slots, oldest at next */
 	size_t next;
 };
+
+/* record_out_cmdline - out->argc/argv: argv (from "record" on) after
+ * the path of perfkit's executable, as perf stores its own first
+ * ("perfkit" when /proc/self/exe cannot be read).  0 or -ENOMEM; freed
+ * by record_out_free. */
+int record_out_cmdline(struct record_out *out, int argc, char **argv);
 
 /* record_parse_size - `arg` of option `opt` as bytes (B/K/M/G or none)
  * into *out; 0, or an exit status after a usage message. */

@@ -5,7 +5,8 @@
 # `perf report --header-only -I`, list the same features (the "missing
 # features" line) and the same machine facts (host, CPUs, topology, NUMA
 # nodes, caches, memory blocks, PMUs).  Lines that differ by nature are
-# normalised: times, offsets and sizes, the version and command line, the
+# normalised: times, offsets and sizes, the version and command line (whose
+# first word is each tool's own path: checked apart), the
 # events, a node's free memory, and the order of the PMU mappings; BPF
 # programs, which other tests may load meanwhile, are compared apart.  And
 # perfkit's -a recording has perf's side-band event, dummy:HG.  With two BPF
@@ -61,6 +62,12 @@ else
 	not_ok "perf shows the same features and machine facts for both files"
 	diag "$(cat diff.txt)"
 fi
+# perf stores its own path first, then the command from "record" on.
+exe=$(readlink -f "$PERFKIT")
+cmdline=$(perf report --header-only -i perfkit.data 2>/dev/null | grep '^# cmdline : ')
+check "the command line starts with perfkit's own path, as perf's starts with perf's" \
+	test "$cmdline" = "# cmdline : $exe record -a -o perfkit.data -- sleep 0.1 "
+[ "$cmdline" = "# cmdline : $exe record -a -o perfkit.data -- sleep 0.1 " ] || diag "got: $cmdline"
 # The side-band event of -a: perf's dummy:HG, carrying the process records
 # and the kernel symbol and BPF program records, and sampling nothing.
 sideband() {
