@@ -264,6 +264,19 @@ PK_API int pk_hist_add_chain_n(struct pk_hist *h, const struct pk_hist_sample *s
 			       size_t nr, bool children, uint64_t nr_samples);
 
 /*
+ * pk_hist_in_order - whether h now finds a sample's entries the way perf's
+ * input tree does: once perf's comparison of h's entries is no order (an
+ * inlined function's symbol, compared by name, among others, compared by
+ * address; unresolved addresses 2^63 apart; ...) perf's tree search can
+ * pass an entry of the key by and make a second one, and h does the same.
+ * Each sample is then looked up when it is added, in the tree as the
+ * samples before it left it: a caller that counts repeats together
+ * (pk_hist_add_n, pk_hist_add_chain_n) gives perf's entries only when it
+ * adds them before any later sample of its own.
+ */
+PK_API bool pk_hist_in_order(const struct pk_hist *h);
+
+/*
  * pk_hist_defer_chains - keep the chains added from now on rather than a
  * tree per entry: each distinct chain once, with the entries it counted in
  * and its sums, and an entry's tree built when pk_hist_chain asks for it,

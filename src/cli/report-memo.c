@@ -10,7 +10,10 @@
  * when another sample takes the slot or at the end.  Entries are still
  * made in the order perf makes them (the first two samples of a key are
  * added at once), and the trees come out the same: a repeat's chain
- * follows a path the tree already has.  Any record but a few that change
+ * follows a path the tree already has.  A histogram that looks samples
+ * up in order (pk_hist_in_order: perf's input tree, where a key can get a
+ * second entry) has every waiting repeat added, in the order the slots
+ * began to wait, before a sample of it that is not a repeat.  Any record but a few that change
  * nothing a sample resolves to (report_memo_forget) starts a generation
  * in which no earlier key repeats.
  */
@@ -64,6 +67,7 @@ struct memo_slot {
 	uint64_t count, period;
 	const struct perf_event_attr *attr;
 	struct memo_kept *k;	/* NULL until a key of the slot was kept */
+	bool waits;		/* on the memo's `waiting` list */
 };
 
 struct report_memo {
@@ -80,6 +84,8 @@ struct report_memo {
 	struct memo_layout layout;	/* report_memo_record's, of the last sample_type */
 	uint16_t used[MEMO_SLOTS];	/* the slots that held a key, for flush and free */
 	size_t nr_used;
+	uint16_t waiting[MEMO_SLOTS];	/* slots with repeats to add, as they began waiting */
+	size_t nr_waiting;
 	struct memo_tag tags[MEMO_SLOTS];
 	struct memo_slot slots[MEMO_SLOTS];
 };
@@ -211,6 +217,38 @@ static int flush_slot(struct report_memo *m, struct memo_slot *slot)
 	return pk_hist_add_chain_n(h, &k->s, k->samples, k->frames, k->nr, m->children, n);
 }
 
+/* A repeat of slot k's key counted, to be added later. */
+static inline void count_repeat(struct report_memo *m, struct memo_slot *k, uint64_t period)
+{
+	if (!k->waits) {
+		k->waits = true;
+		m->waiting[m->nr_waiting++] = (uint16_t)(k - m->slots);
+	}
+	k->count++;
+	k->period += period;
+}
+
+/* Before a sample of event ev that is not counted as a repeat: when ev's
+ * histogram looks samples up in order (pk_hist_in_order: perf's input
+ * tree), every repeat waiting added now, slot by slot as they began to
+ * wait, so that each is looked up before the samples after it. */
+static int flush_waiting(struct report_memo *m, size_t ev)
+{
+	int err = 0;
+
+	if (!m->nr_waiting || !m->ev[ev].hist || !pk_hist_in_order(m->ev[ev].hist))
+		return 0;
+	for (size_t i = 0; i < m->nr_waiting; i++) {
+		struct memo_slot *k = &m->slots[m->waiting[i]];
+
+		k->waits = false;
+		if (!err)
+			err = flush_slot(m, k);
+	}
+	m->nr_waiting = 0;
+	return err;
+}
+
 /* *buf grown to hold n items of `size` (*cap of them now). */
 static int reserve(void **buf, size_t *cap, size_t n, size_t size)
 {
@@ -265,10 +303,20 @@ static void store_key(struct report_memo *m, struct memo_tag *t, struct memo_slo
 #define NEVER (PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_BRANCH_STACK | \
 	       PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
 
+/* What makes a sample's histogram entry more than its resolved chain and
+ * the memo's key: counters, branch stacks, interrupt registers, AUX. */
+#define NEVER_RESOLVED (PERF_SAMPLE_READ | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+
+/* Whether report_memo_resolved may count samples of attr as repeats. */
+static bool resolved_path(const struct perf_event_attr *attr)
+{
+	return (attr->sample_type & NEVER) && !(attr->sample_type & NEVER_RESOLVED);
+}
+
 /* The sample of `key` (attr its attr): 1 when it repeats a key kept, and
  * is counted; else 0, the key kept for next time (m->cur set at its
  * second sight), or a negative errno. */
-static int lookup(struct report_memo *m, const struct memo_key *key, const struct perf_event_attr *attr,
+static int lookup(struct report_memo *m, size_t ev, const struct memo_key *key, const struct perf_event_attr *attr,
 		  uint64_t period)
 {
 	uint64_t hash = key_hash(key);
@@ -278,22 +326,24 @@ static int lookup(struct report_memo *m, const struct memo_key *key, const struc
 
 	if (t->gen == m->gen && t->hash == hash && same_key(k, key)) {
 		judge(m, k->kept);
-		if (!k->kept) {	/* its second sight: added as usual, and kept */
-			if (!k->k && !(k->k = calloc(1, sizeof(*k->k)))) {
-				t->gen = 0;	/* not kept: the memo only saves work */
-				return 0;
-			}
-			k->kept = true;
-			k->k->health = k->k->hist = false;
-			m->cur = k;
+		if (k->kept) {
+			count_repeat(m, k, period);
+			return 1;
+		}
+		if ((err = flush_waiting(m, ev)) < 0)
+			return err;
+		/* its second sight: added as usual, and kept */
+		if (!k->k && !(k->k = calloc(1, sizeof(*k->k)))) {
+			t->gen = 0;	/* not kept: the memo only saves work */
 			return 0;
 		}
-		k->count++;
-		k->period += period;
-		return 1;
+		k->kept = true;
+		k->k->health = k->k->hist = false;
+		m->cur = k;
+		return 0;
 	}
 	judge(m, false);
-	if ((err = flush_slot(m, k)) < 0)
+	if ((err = flush_waiting(m, ev)) < 0 || (err = flush_slot(m, k)) < 0)
 		return err;
 	store_key(m, t, k, hash, key, attr);
 	return 0;
@@ -305,15 +355,12 @@ int report_memo_sample(struct report_memo *m, size_t ev, const struct perf_event
 	struct memo_key key;
 
 	m->cur = NULL;
-	if (m->off || (attr->sample_type & NEVER))
-		return 0;
+	if (m->off || (attr->sample_type & NEVER))	/* (report_memo_resolved's may repeat) */
+		return m->off || !resolved_path(attr) ? flush_waiting(m, ev) : 0;
 	key = decoded_key(ev, d);
-	return lookup(m, &key, attr, period);
+	return lookup(m, ev, &key, attr, period);
 }
 
-/* What makes a sample's histogram entry more than its resolved chain and
- * the memo's key: counters, branch stacks, interrupt registers, AUX. */
-#define NEVER_RESOLVED (PERF_SAMPLE_READ | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
 
 int report_memo_resolved(struct report_memo *m, size_t ev, const struct perf_event_attr *attr,
 			 const struct pk_record *d, const struct pk_resolved_sample *rs, uint64_t period)
@@ -321,14 +368,13 @@ int report_memo_resolved(struct report_memo *m, size_t ev, const struct perf_eve
 	struct memo_key key;
 
 	/* (m->cur stays: report_memo_sample's, NULL for these samples) */
-	if (m->off || (attr->sample_type & NEVER_RESOLVED) || !(attr->sample_type & NEVER) || !rs->chain_id ||
-	    rs->lbr)
-		return 0;
+	if (m->off || !resolved_path(attr) || !rs->chain_id || rs->lbr)
+		return flush_waiting(m, ev);
 	key = decoded_key(ev, d);
 	key.evcpu |= BY_ID;
 	key.nr = 1;
 	key.ips = &rs->chain_id;
-	return lookup(m, &key, attr, period);
+	return lookup(m, ev, &key, attr, period);
 }
 
 /* The fields before READ, one u64 each (TID and CPU two u32s), and all a
@@ -422,8 +468,7 @@ int report_memo_record(struct report_memo *m, size_t ev, const struct perf_event
 		m->last = k;
 	}
 	judge(m, true);
-	k->count++;
-	k->period += l->period ? u64_at(h, l->period) : attr->sample_period;
+	count_repeat(m, k, l->period ? u64_at(h, l->period) : attr->sample_period);
 	if (l->time)
 		*time = u64_at(h, l->time);
 	return 1;
@@ -497,8 +542,16 @@ int report_memo_flush(struct report_memo *m)
 {
 	int err = 0;
 
-	for (size_t i = 0; m && !err && i < m->nr_used; i++)
-		err = flush_slot(m, &m->slots[m->used[i]]);
+	/* as they began to wait (every slot with repeats is on that list) */
+	for (size_t i = 0; m && i < m->nr_waiting; i++) {
+		struct memo_slot *k = &m->slots[m->waiting[i]];
+
+		k->waits = false;
+		if (!err)
+			err = flush_slot(m, k);
+	}
+	if (m)
+		m->nr_waiting = 0;
 	return err;
 }
 

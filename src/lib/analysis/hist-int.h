@@ -45,6 +45,120 @@ int pk__hist_entry_merge(struct pk_hist_entry *dst, struct pk_hist_entry *src, s
 int pk__hist_tree_order(struct pk_hist_entry *e, size_t nr, int (*cmp)(const void *, const void *, void *),
 			void *arg);
 
+/* ---- hist-tree.c: red-black trees of entries ------------------------------ */
+
+#define PK__HIST_NIL UINT32_MAX
+
+/* A red-black tree of entry indexes, balanced as the kernel's rbtree that
+ * perf's trees are: each node's left, right and parent (PK__HIST_NIL
+ * none), its colour, and the root; room for `cap` nodes. */
+struct pk__hist_rbt {
+	uint32_t *left, *right, *up;
+	bool *red;
+	uint32_t root;
+	size_t cap;
+	bool on;		/* in use (pk_hist's input tree: hist-intree.c) */
+	/* the last link's rotations: each the node and the child that took
+	 * its place, the earlier in order first (an insertion rotates at
+	 * most twice) */
+	uint32_t rotated[2][2];
+	unsigned nr_rotated;
+};
+
+/* pk__hist_rbt_reserve - room in t for nodes below n (grown by half at
+ * least); an empty tree's root is NIL.  0 or -ENOMEM (t as it was). */
+int pk__hist_rbt_reserve(struct pk__hist_rbt *t, size_t n);
+
+/* pk__hist_rbt_link - node z (below t->cap) made parent's left child
+ * (`left`) or right one, or the root when parent is NIL, then the tree
+ * rebalanced as the kernel's rb_insert_color does. */
+void pk__hist_rbt_link(struct pk__hist_rbt *t, uint32_t z, uint32_t parent, bool left);
+
+/* pk__hist_rbt_free - t's arrays freed, t emptied; an empty t is a no-op. */
+void pk__hist_rbt_free(struct pk__hist_rbt *t);
+
+/* pk__hist_rbt_order - t's nodes in order into order[0..n) (*n set); `stack`
+ * has room for t->cap ids (the walk's). */
+void pk__hist_rbt_order(const struct pk__hist_rbt *t, uint32_t *order, uint32_t *stack, uint32_t *n);
+
+/* pk__hist_permute - e[0..nr) put in place in order[]'s order (entry i
+ * becomes the old entry order[i]); `seen` has room for nr flags. */
+void pk__hist_permute(struct pk_hist_entry *e, const uint32_t *order, size_t nr, bool *seen);
+
+/* ---- hist-sort.c: perf's comparisons ------------------------------------- */
+
+/* pk__hist_cmp_collapsed - entries pa and pb (of histogram arg) compared
+ * as perf's trees compare a new entry pa with a node pb by the keys
+ * (hist_entry__cmp, hist_entry__collapse: < 0 left of the node, 0 one
+ * entry); not always an order (pk__hist_watch). */
+int pk__hist_cmp_collapsed(const void *pa, const void *pb, void *arg);
+
+/* pk__hist_sym_inlined - whether a symbol's name is an inlined
+ * function's frame's (it ends in " (inlined)"). */
+bool pk__hist_sym_inlined(const char *sym);
+
+/* What tells whether that comparison is an order among some entries. */
+struct pk__hist_watch {
+	size_t nr_resolved;
+	bool unresolved, inlined;
+	/* a symbol's start, an unresolved address, between 2^62 and
+	 * 2^64 - 2^62: compared by their difference's sign, no order */
+	bool odd_start, odd_ip;
+};
+
+/* pk__hist_watch_init / _add - no entries watched; entry e counted in. */
+void pk__hist_watch_init(struct pk__hist_watch *w);
+void pk__hist_watch_add(struct pk__hist_watch *w, const struct pk_hist_entry *e);
+
+/* pk__hist_watch_no_order - whether the comparison of the entries w has
+ * counted may be no order in h: an unresolved address or a symbol's
+ * start between user space's and the kernel's, resolved and
+ * unresolved symbols keyed by symbol without object, or an inlined
+ * function's symbol (by name) beside others (by start). */
+bool pk__hist_watch_no_order(const struct pk_hist *h, const struct pk__hist_watch *w);
+
+/* ---- hist-intree.c: perf's input tree ------------------------------------ */
+
+/* pk__hist_intree_wanted - whether h finds its entries through perf's
+ * input tree once the comparison is no order: keyed by symbol, not by
+ * source line or file (perf's input tree orders those by address) nor by
+ * name (diff.c's histograms). */
+bool pk__hist_intree_wanted(const struct pk_hist *h);
+
+/* pk__hist_intree_start - h's input tree made from its entries in the
+ * order they were made, every entry's search to be made again.  0 or
+ * -ENOMEM (h without a tree). */
+
+/* pk__hist_intree_note - entry i, just made, noted for the tree's
+ * rotations: the object of an inlined function's symbol, an unresolved
+ * address between user space's and the kernel's.  0 or -ENOMEM. */
+int pk__hist_intree_note(struct pk_hist *h, size_t i);
+int pk__hist_intree_start(struct pk_hist *h);
+
+/* pk__hist_intree_search - perf's search of h's input tree for probe's
+ * key: the entry it ends at, or NIL with the node a new entry hangs from
+ * (*parent, NIL for the root) and on which side (*left). */
+uint32_t pk__hist_intree_search(const struct pk_hist *h, const struct pk_hist_entry *probe, uint32_t *parent,
+				bool *left);
+
+/* pk__hist_intree_add - entry z (h->nr - 1, just made) hung where the
+ * search ended; the tree's generation bumped when its rotations may
+ * change where another key's search ends.  0 or -ENOMEM (h's tree then
+ * given up: its entries are found by key). */
+int pk__hist_intree_add(struct pk_hist *h, uint32_t z, uint32_t parent, bool left);
+
+/* pk__hist_intree_order - h's entries put in its input tree's order,
+ * the tree then let go.  0 or -ENOMEM (entries and tree as they were). */
+int pk__hist_intree_order(struct pk_hist *h);
+
+/* pk__hist_intree_collapse - h's entries, in the input tree's order, put
+ * into perf's collapse tree (hists__collapse_insert_entry): an entry the
+ * tree finds a node of its key for is merged into that node, which keeps
+ * its own deepest chain as perf's does; the rest in the tree's order.
+ * 0, or -ENOMEM with the entries in their old order, those merged so far
+ * merged (still there, without samples: the caller's sort keeps them). */
+int pk__hist_intree_collapse(struct pk_hist *h);
+
 /* ---- hist-keys-mem.c: the memory keys ------------------------------------ */
 
 /* The memory keys' fields an entry is told apart by (0 when not a key). */
@@ -156,6 +270,14 @@ struct pk__hist_ekey {
 	uint64_t tid_cpu;
 };
 
+/* A name's length without " (inlined)", by its pointer (hist-sort.c). */
+#define PK__HIST_SYMC 1024
+struct pk__hist_symc {
+	const char *sym;
+	uint32_t len;
+	bool inlined;
+};
+
 struct pk_hist {
 	enum pk_hist_key keys[PK_HIST_MAX_KEYS];
 	size_t nr_keys;
@@ -181,6 +303,21 @@ struct pk_hist {
 	struct pk__frame_pool *pool;	/* the frames of every entry's call-chain tree */
 	struct pk__hist_chains *deferred;	/* pk_hist_defer_chains: the chains, no trees */
 	bool no_trees;		/* pk_hist_no_trees: chains counted, neither kept nor in trees */
+	/* perf's input tree (hist-intree.c), kept once its comparison of
+	 * these entries may be no order (watch); then found[i] is the tree's
+	 * generation when entry i was last found by its key's search
+	 * nr_split the entries made beside one of their key */
+	struct pk__hist_watch watch;
+	struct pk__hist_rbt intree;
+	uint32_t *found;
+	uint32_t tree_gen;	/* bumped by a rotation that may change a search */
+	size_t nr_split;
+	const char **inl_dsos;	/* the objects with an inlined function's entry */
+	size_t nr_inl_dsos, cap_inl_dsos;
+	uint64_t *odd_ips;	/* the unresolved addresses between user space's
+				 * and the kernel's, sorted */
+	size_t nr_odd_ips, cap_odd_ips;
+	struct pk__hist_symc symc[PK__HIST_SYMC];
 };
 
 /* pk__hist_find - the index of the entry s's key fields select in h, made

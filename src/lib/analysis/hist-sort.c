@@ -5,9 +5,10 @@
  * children mode Children first with perf's caller-above-callee rule for
  * one thread's ties, and the rest in perf's collapsed order (unresolved
  * symbols by address).  Where perf's comparison is no order (that rule,
- * unresolved addresses 2^63 apart, or resolved and unresolved symbols
- * keyed without their object: no_order) the entries go through perf's own
- * trees (hist-tree.c) instead of a sort.
+ * an unresolved address or a symbol's start between user space's and the
+ * kernel's, inlined functions' symbols beside others, or resolved and
+ * unresolved symbols keyed without their object: no_order) the entries go
+ * through perf's own trees (hist-tree.c, hist-intree.c) instead of a sort.
  */
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -34,37 +35,109 @@ static int cmp_ip(uint64_t a, uint64_t b)
 	return d < 0 ? -1 : d > 0;
 }
 
-/* Whether perf's collapsed comparison (cmp_collapsed) is no order among
- * these entries: unresolved ones 2^63 or more apart (cmp_ip), a symbol
- * start between user space's and the kernel's (by the same sign), or, keyed by
- * symbol but not object, resolved and unresolved ones both (a resolved
- * and an unresolved one compare by object first, two unresolved ones by
- * address alone).  perf's entries then follow its trees, each built by
- * insertion (pk_hist_sort). */
-static bool no_order(const struct pk_hist *h)
+/* The length of a symbol's name without the " (inlined)" that names an
+ * inlined function's frame, and whether it had it. */
+static size_t bare_len(const char *sym, bool *inlined)
 {
-	uint64_t lo = UINT64_MAX, hi = 0;
-	bool resolved = false, unresolved = false;
+	static const char inl[] = " (inlined)";
+	size_t n = strlen(sym);
 
+	*inlined = n >= sizeof(inl) - 1 && !memcmp(sym + n - (sizeof(inl) - 1), inl, sizeof(inl) - 1);
+	return *inlined ? n - (sizeof(inl) - 1) : n;
+}
+
+bool pk__hist_sym_inlined(const char *sym)
+{
+	bool inlined;
+
+	bare_len(sym, &inlined);
+	return inlined;
+}
+
+/* bare_len of sym through h's cache of the last names seen (by pointer:
+ * a caller's names are mostly interned; the comparisons of perf's trees
+ * ask for a name over and over). */
+static size_t bare_len_cached(struct pk_hist *h, const char *sym, bool *inlined)
+{
+	struct pk__hist_symc *c = &h->symc[((uintptr_t)sym >> 3) % PK__HIST_SYMC];
+
+	if (c->sym != sym) {
+		c->sym = sym;
+		c->len = bare_len(sym, &c->inlined);
+	}
+	*inlined = c->inlined;
+	return c->len;
+}
+
+/* perf's _sort__sym_cmp where a symbol is an inlined function's (perf
+ * makes it with the function's name and its caller's range): the names
+ * first, as strcmp(node, new entry) in its trees, so the later name comes
+ * first; one name at one start is one entry (perf: the ranges overlap).
+ * 2 when neither is inlined (the starts decide). */
+static int cmp_inlined(struct pk_hist *h, const char *a, const char *b, uint64_t a_start, uint64_t b_start)
+{
+	bool a_inl, b_inl;
+	size_t la, lb;
+	int c;
+
+	if (a == b)	/* one name: its starts, inlined or not */
+		return 2;
+	la = bare_len_cached(h, a, &a_inl);
+	lb = bare_len_cached(h, b, &b_inl);
+	if (!a_inl && !b_inl)
+		return 2;
+	if ((c = memcmp(b, a, la < lb ? la : lb)) || la != lb)
+		return c ? (c < 0 ? -1 : 1) : (lb < la ? -1 : 1);
+	return a_start == b_start ? 0 : 2;
+}
+
+void pk__hist_watch_init(struct pk__hist_watch *w)
+{
+	*w = (struct pk__hist_watch){ 0 };
+}
+
+void pk__hist_watch_add(struct pk__hist_watch *w, const struct pk_hist_entry *e)
+{
+	if (e->s.sym) {
+		/* starts compare by their difference's sign too: an order when
+		 * each is below 2^62 or at least 2^64 - 2^62 (user space, the
+		 * kernel's), else perhaps none */
+		uint64_t at = e->s.sym_start;
+
+		w->odd_start |= at >= 1ull << 62 && at < 0ull - (1ull << 62);
+		if (!w->inlined)
+			bare_len(e->s.sym, &w->inlined);
+		w->nr_resolved++;
+		return;
+	}
+	w->unresolved = true;
+	/* addresses compare by their difference's sign (cmp_ip): an order
+	 * while none lies between user space's and the kernel's */
+	w->odd_ip |= e->s.ip >= 1ull << 62 && e->s.ip < 0ull - (1ull << 62);
+}
+
+bool pk__hist_watch_no_order(const struct pk_hist *h, const struct pk__hist_watch *w)
+{
 	if (!h->use[PK_HIST_KEY_SYM])
 		return false;
-	for (size_t i = 0; i < h->nr; i++) {
-		if (h->entries[i].s.sym) {
-			/* starts compare by their difference's sign too: an order
-			 * when each is below 2^62 or at least 2^64 - 2^62 (user
-			 * space, the kernel's), else perhaps none */
-			uint64_t at = h->entries[i].s.sym_start;
+	/* an inlined function's symbol compares by name, the others by start */
+	return w->odd_start || w->odd_ip ||
+	       (w->nr_resolved && w->unresolved && !h->use[PK_HIST_KEY_DSO]) || (w->inlined && w->nr_resolved > 1);
+}
 
-			if (at >= 1ull << 62 && at < 0ull - (1ull << 62))
-				return true;
-			resolved = true;
-			continue;
-		}
-		unresolved = true;
-		lo = h->entries[i].s.ip < lo ? h->entries[i].s.ip : lo;
-		hi = h->entries[i].s.ip > hi ? h->entries[i].s.ip : hi;
-	}
-	return (lo <= hi && (int64_t)(hi - lo) < 0) || (resolved && unresolved && !h->use[PK_HIST_KEY_DSO]);
+/* Whether perf's collapsed comparison (cmp_collapsed) is no order among
+ * h's entries (pk__hist_watch_no_order).  perf's entries then follow its
+ * trees, each built by insertion (pk_hist_sort). */
+static bool no_order(const struct pk_hist *h)
+{
+	struct pk__hist_watch w;
+
+	if (h->intree.on)
+		return true;
+	pk__hist_watch_init(&w);
+	for (size_t i = 0; i < h->nr; i++)
+		pk__hist_watch_add(&w, &h->entries[i]);
+	return pk__hist_watch_no_order(h, &w);
 }
 
 /* perf's caller-above-callee rule for equal period_acc of one thread. */
@@ -176,14 +249,18 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
  * the keys, but symbols by address (unresolved ones by ip, after the
  * resolved; both by the sign of their difference), of one dso when dso is
  * no key. */
-static int cmp_collapsed(const void *pa, const void *pb, void *arg)
+int pk__hist_cmp_collapsed(const void *pa, const void *pb, void *arg)
 {
 	const struct pk_hist_entry *a = pa, *b = pb;
-	const struct pk_hist *sorting = arg;
+	struct pk_hist *sorting = arg;
 	int c;
 
 	for (size_t i = 0; i < sorting->nr_keys; i++) {
 		if (sorting->keys[i] != PK_HIST_KEY_SYM && sorting->keys[i] != PK_HIST_KEY_IPC_NULL) {
+			/* (one name: no call; the trees compare these most) */
+			if ((sorting->keys[i] == PK_HIST_KEY_COMM && a->s.comm == b->s.comm) ||
+			    (sorting->keys[i] == PK_HIST_KEY_DSO && a->s.dso == b->s.dso))
+				continue;
 			if ((c = pk__hist_cmp_key(sorting->keys[i], a, b)))
 				return c;
 			continue;
@@ -199,7 +276,8 @@ static int cmp_collapsed(const void *pa, const void *pb, void *arg)
 			c = a->s.sym ? -1 : 1;
 		} else if (!sorting->use[PK_HIST_KEY_DSO] && (c = pk__hist_cmp_key(PK_HIST_KEY_DSO, a, b)))
 			return c;
-		else	/* perf's _sort__sym_cmp: the sign of the starts' difference, so a
+		else if ((c = cmp_inlined(sorting, a->s.sym, b->s.sym, a->s.sym_start, b->s.sym_start)) == 2)
+			/* perf's _sort__sym_cmp: the sign of the starts' difference, so a
 			 * kernel symbol (at or above 2^63) before a user object's
 			 * (sym,dso: one of each compared, not their objects) */
 			c = cmp_ip(a->s.sym_start, b->s.sym_start);
@@ -251,13 +329,18 @@ int pk_hist_sort(struct pk_hist *h)
 	bool collapsed_trees = h->nr && no_order(h);
 
 	if (h->nr && (h->children || collapsed_trees)) {
+		bool collapse = h->use[PK_HIST_KEY_COMM] || h->use[PK_HIST_KEY_SRCLINE] || h->use[PK_HIST_KEY_SRCFILE];
 		int err = 0;
 
 		if (!collapsed_trees)
-			qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_collapsed, h);
-		else if (!(err = pk__hist_tree_order(h->entries, h->nr, cmp_collapsed, h)) &&
-			 (h->use[PK_HIST_KEY_COMM] || h->use[PK_HIST_KEY_SRCLINE] || h->use[PK_HIST_KEY_SRCFILE]))
-			err = pk__hist_tree_order(h->entries, h->nr, cmp_collapsed, h);
+			qsort_r(h->entries, h->nr, sizeof(*h->entries), pk__hist_cmp_collapsed, h);
+		else if (!(err = h->intree.on ? pk__hist_intree_order(h)
+					      : pk__hist_tree_order(h->entries, h->nr, pk__hist_cmp_collapsed, h)) &&
+			 collapse)
+			/* entries perf's input tree kept apart (hist-intree.c) merge here */
+			err = h->nr_split ? pk__hist_intree_collapse(h)
+					  : pk__hist_tree_order(h->entries, h->nr, pk__hist_cmp_collapsed, h);
+		pk__hist_rbt_free(&h->intree);
 		if (!err)
 			err = pk__hist_tree_order(h->entries, h->nr, cmp_output, h);
 		if (err < 0) {	/* the nearest order a sort gives */
@@ -269,6 +352,9 @@ int pk_hist_sort(struct pk_hist *h)
 		qsort_r(h->entries, h->nr, sizeof(*h->entries), cmp_entries, h);
 	}
 	/* The table indexes the old order: no entry may be added any more. */
+	pk__hist_rbt_free(&h->intree);
+	free(h->found);
+	h->found = NULL;
 	h->sorted = true;
 	return 0;
 }

@@ -18,19 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NIL UINT32_MAX
+#define NIL PK__HIST_NIL
 
-struct tree {
-	uint32_t *left, *right, *up;
-	bool *red;
-	uint32_t root;
-};
-
-static void rotate(struct tree *t, uint32_t x, bool to_left)
+static void rotate(struct pk__hist_rbt *t, uint32_t x, bool to_left)
 {
 	uint32_t *a = to_left ? t->right : t->left, *b = to_left ? t->left : t->right;
 	uint32_t y = a[x], p = t->up[x];
 
+	if (t->nr_rotated < 2) {	/* (the earlier in order first) */
+		t->rotated[t->nr_rotated][0] = to_left ? x : y;
+		t->rotated[t->nr_rotated++][1] = to_left ? y : x;
+	}
 	a[x] = b[y];
 	if (b[y] != NIL)
 		t->up[b[y]] = x;
@@ -46,7 +44,7 @@ static void rotate(struct tree *t, uint32_t x, bool to_left)
 }
 
 /* The classic fix-up after node z went in red. */
-static void recolor(struct tree *t, uint32_t z)
+static void recolor(struct pk__hist_rbt *t, uint32_t z)
 {
 	while (t->up[z] != NIL && t->red[t->up[z]]) {
 		uint32_t p = t->up[z], g = t->up[p];
@@ -71,80 +69,124 @@ static void recolor(struct tree *t, uint32_t z)
 	t->red[t->root] = false;
 }
 
-static void insert(struct tree *t, const struct pk_hist_entry *e, uint32_t z,
-		   int (*cmp)(const void *, const void *, void *), void *arg)
+int pk__hist_rbt_reserve(struct pk__hist_rbt *t, size_t n)
 {
-	uint32_t at = t->root, p = NIL;
-	bool go_left = false;
+	size_t cap = t->cap + t->cap / 2;
+	uint32_t *links;
+	bool *red;
 
-	while (at != NIL) {
-		p = at;
-		go_left = cmp(&e[z], &e[at], arg) < 0;
-		at = go_left ? t->left[at] : t->right[at];
+	if (!t->cap)
+		t->root = NIL;
+	if (n <= t->cap)
+		return 0;
+	if (n >= NIL)
+		return pk__error(-EOVERFLOW, "a histogram's tree", "%zu entries", n);
+	cap = cap < n ? n : cap;
+	if (!(links = pk__reallocarray(NULL, cap, 3 * sizeof(uint32_t))) || !(red = realloc(t->red, cap))) {
+		free(links);
+		return pk__error_nomem("a histogram's tree");
 	}
-	t->up[z] = p;
+	if (t->cap) {	/* the three arrays are one allocation: moved apart */
+		memcpy(links, t->left, t->cap * sizeof(uint32_t));
+		memcpy(links + cap, t->right, t->cap * sizeof(uint32_t));
+		memcpy(links + 2 * cap, t->up, t->cap * sizeof(uint32_t));
+		free(t->left);
+	}
+	t->left = links;
+	t->right = links + cap;
+	t->up = links + 2 * cap;
+	t->red = red;
+	t->cap = cap;
+	return 0;
+}
+
+void pk__hist_rbt_link(struct pk__hist_rbt *t, uint32_t z, uint32_t parent, bool left)
+{
+	t->nr_rotated = 0;
+	t->up[z] = parent;
 	t->left[z] = t->right[z] = NIL;
 	t->red[z] = true;
-	if (p == NIL)
+	if (parent == NIL)
 		t->root = z;
-	else if (go_left)
-		t->left[p] = z;
+	else if (left)
+		t->left[parent] = z;
 	else
-		t->right[p] = z;
+		t->right[parent] = z;
 	recolor(t, z);
+}
+
+void pk__hist_rbt_free(struct pk__hist_rbt *t)
+{
+	free(t->left);
+	free(t->red);
+	*t = (struct pk__hist_rbt){ .root = NIL };
+}
+
+void pk__hist_rbt_order(const struct pk__hist_rbt *t, uint32_t *order, uint32_t *stack, uint32_t *n)
+{
+	uint32_t at = t->root;
+
+	*n = 0;
+	for (uint32_t sp = 0; at != NIL || sp;) {
+		while (at != NIL) {
+			stack[sp++] = at;
+			at = t->left[at];
+		}
+		at = stack[--sp];
+		order[(*n)++] = at;
+		at = t->right[at];
+	}
+}
+
+/* Entries moved in place, cycle by cycle (a copy of them all was the
+ * largest allocation at the end of a big children report). */
+void pk__hist_permute(struct pk_hist_entry *e, const uint32_t *order, size_t nr, bool *seen)
+{
+	memset(seen, 0, nr);
+	for (uint32_t i = 0; i < nr; i++) {
+		struct pk_hist_entry first;
+		uint32_t j = i;
+
+		if (seen[i] || order[i] == i)
+			continue;
+		first = e[i];
+		while (order[j] != i) {
+			e[j] = e[order[j]];
+			seen[j] = 1;
+			j = order[j];
+		}
+		e[j] = first;
+		seen[j] = 1;
+	}
 }
 
 int pk__hist_tree_order(struct pk_hist_entry *e, size_t nr, int (*cmp)(const void *, const void *, void *),
 			void *arg)
 {
-	struct tree t = { .root = NIL };
-	uint32_t *ids = NULL, *order, at, n = 0;
-	int err = 0;
+	struct pk__hist_rbt t = { .root = NIL };
+	uint32_t *stack = NULL, n;
+	int err;
 
-	if (nr >= NIL)
-		return pk__error(-EOVERFLOW, "a histogram's order", "%zu entries", nr);
-	t.left = pk__reallocarray(NULL, nr, 4 * sizeof(uint32_t));
-	t.red = malloc(nr);
-	if (!t.left || !t.red) {
-		err = pk__error_nomem("a histogram's order");
-		goto done;
+	if ((err = pk__hist_rbt_reserve(&t, nr)) < 0)
+		return err;
+	if (!(stack = pk__reallocarray(NULL, t.cap, sizeof(*stack)))) {
+		pk__hist_rbt_free(&t);
+		return pk__error_nomem("a histogram's order");
 	}
-	t.right = t.left + nr;
-	t.up = t.right + nr;
-	ids = t.up + nr;	/* the walk's stack */
-	for (uint32_t z = 0; z < nr; z++)
-		insert(&t, e, z, cmp, arg);
-	order = t.up;	/* the walk needs no parents: entry n of the order */
-	at = t.root;	/* in order, with ids as the walk's stack */
-	for (uint32_t sp = 0; at != NIL || sp;) {
+	for (uint32_t z = 0; z < nr; z++) {
+		uint32_t at = t.root, p = NIL;
+		bool go_left = false;
+
 		while (at != NIL) {
-			ids[sp++] = at;
-			at = t.left[at];
+			p = at;
+			go_left = cmp(&e[z], &e[at], arg) < 0;
+			at = go_left ? t.left[at] : t.right[at];
 		}
-		at = ids[--sp];
-		order[n++] = at;
-		at = t.right[at];
+		pk__hist_rbt_link(&t, z, p, go_left);
 	}
-	/* Entries moved in place, cycle by cycle (a copy of them all was the
-	 * largest allocation at the end of a big children report). */
-	memset(t.red, 0, nr);
-	for (uint32_t i = 0; i < nr; i++) {
-		struct pk_hist_entry first;
-		uint32_t j = i;
-
-		if (t.red[i] || order[i] == i)
-			continue;
-		first = e[i];
-		while (order[j] != i) {
-			e[j] = e[order[j]];
-			t.red[j] = 1;
-			j = order[j];
-		}
-		e[j] = first;
-		t.red[j] = 1;
-	}
-done:
-	free(t.left);
-	free(t.red);
-	return err;
+	pk__hist_rbt_order(&t, t.up, stack, &n);	/* the walk needs no parents */
+	pk__hist_permute(e, t.up, nr, t.red);
+	free(stack);
+	pk__hist_rbt_free(&t);
+	return 0;
 }

@@ -31,6 +31,8 @@ int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **o
 		return pk__error_nomem("a histogram");
 	}
 	h->table_cap = 1024;
+	pk__hist_watch_init(&h->watch);
+	h->intree.root = PK__HIST_NIL;
 	if (nr_keys)
 		memcpy(h->keys, keys, nr_keys * sizeof(*keys));
 	h->nr_keys = nr_keys;
@@ -59,6 +61,10 @@ void pk_hist_free(struct pk_hist *h)
 	free(h->ekeys);
 	free(h->k2s);
 	free(h->table);
+	pk__hist_rbt_free(&h->intree);
+	free(h->found);
+	free(h->inl_dsos);
+	free(h->odd_ips);
 	free(h);
 }
 
@@ -199,6 +205,60 @@ static int check_sample(const struct pk_hist *h, const struct pk_hist_sample *s)
 	return 0;
 }
 
+/* A new entry of sample s, key k and k2, its index in *slot (the table's
+ * slot of its key: a new entry of a key is the one found from now on). */
+static int make_entry(struct pk_hist *h, const struct pk_hist_sample *s, const struct pk__hist_ekey *k,
+		      const struct pk__hist_key2 *k2, uint32_t **slot)
+{
+	int err;
+
+	if (h->nr >= UINT32_MAX - 1)
+		return pk__error(-ENOMEM, "a histogram", "more than %u entries", UINT32_MAX - 1);
+	if ((err = grow(h)) < 0)
+		return err;
+	*slot = table_slot(h, h->table, h->table_cap, k, k2);
+	h->entries[h->nr] = (struct pk_hist_entry){ .s = *s, .ref = (uint32_t)h->nr };
+	h->ekeys[h->nr] = *k;
+	if (h->use2)
+		h->k2s[h->nr] = *k2;
+	**slot = (uint32_t)++h->nr;
+	return 0;
+}
+
+/* find through perf's input tree (hist-intree.c): the table's entry of
+ * the key while no rotation of the tree since its search found it may
+ * have changed that (pk_hist.found), else the one the search finds, or a
+ * new one where it ends. */
+static int find_in_tree(struct pk_hist *h, const struct pk_hist_sample *s, const struct pk__hist_ekey *k,
+			const struct pk__hist_key2 *k2, uint32_t *idx)
+{
+	uint32_t *slot = table_slot(h, h->table, h->table_cap, k, k2), at, parent;
+	struct pk_hist_entry probe = { .s = *s };
+	bool left, known = *slot;
+	int err;
+
+	if (*slot && h->found[*slot - 1] == h->tree_gen) {
+		*idx = *slot - 1;
+		return 0;
+	}
+	if ((at = pk__hist_intree_search(h, &probe, &parent, &left)) != PK__HIST_NIL) {
+		h->found[at] = h->tree_gen;
+		*idx = at;
+		if (key_eq(&h->ekeys[at], k2_of(h, at), k, k2, h->use2))
+			*slot = at + 1;	/* the key's entry from now on */
+		return 0;
+	}
+	if ((err = make_entry(h, s, k, k2, &slot)) < 0)
+		return err;
+	*idx = *slot - 1;
+	h->nr_split += known;
+	pk__hist_watch_add(&h->watch, &h->entries[*idx]);
+	if ((err = pk__hist_intree_note(h, *idx)) < 0 || (err = pk__hist_intree_add(h, *idx, parent, left)) < 0)
+		return err;
+	h->found[*idx] = h->tree_gen;
+	return 0;
+}
+
 /* The index of the entry s's key fields select, made on first sight. */
 static int find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx)
 {
@@ -208,23 +268,27 @@ static int find(struct pk_hist *h, const struct pk_hist_sample *s, uint32_t *idx
 	int err;
 
 	make_key(h, s, &k, &k2);
-
+	if (h->intree.on) {
+		err = find_in_tree(h, s, &k, &k2, idx);
+		h->last = err ? 0 : *idx + 1;	/* (refs[0] of pk_hist_add_chain_n) */
+		return err;
+	}
 	if (h->last && key_eq(&h->ekeys[h->last - 1], k2_of(h, h->last - 1), &k, &k2, h->use2)) {
 		*idx = h->last - 1;
 		return 0;
 	}
 	slot = table_slot(h, h->table, h->table_cap, &k, &k2);
 	if (!*slot) {
-		if (h->nr >= UINT32_MAX - 1)
-			return pk__error(-ENOMEM, "a histogram", "more than %u entries", UINT32_MAX - 1);
-		if ((err = grow(h)) < 0)
+		if ((err = make_entry(h, s, &k, &k2, &slot)) < 0)
 			return err;
-		slot = table_slot(h, h->table, h->table_cap, &k, &k2);
-		h->entries[h->nr] = (struct pk_hist_entry){ .s = *s, .ref = (uint32_t)h->nr };
-		h->ekeys[h->nr] = k;
-		if (h->use2)
-			h->k2s[h->nr] = k2;
-		*slot = (uint32_t)++h->nr;
+		/* the first entry that makes perf's comparison no order: its
+		 * input tree from now on (out of memory: by key, as before) */
+		pk__hist_watch_add(&h->watch, &h->entries[h->nr - 1]);
+		if ((err = pk__hist_intree_note(h, h->nr - 1)) < 0)
+			return err;
+		if (pk__hist_intree_wanted(h) && pk__hist_watch_no_order(h, &h->watch) &&
+		    pk__hist_intree_start(h) == 0)
+			h->found[h->nr - 1] = h->tree_gen;
 	}
 	h->last = *slot;
 	*idx = *slot - 1;
@@ -291,6 +355,11 @@ int pk_hist_add_n(struct pk_hist *h, const struct pk_hist_sample *s, uint64_t nr
 	return 0;
 }
 
+bool pk_hist_in_order(const struct pk_hist *h)
+{
+	return h->intree.on;
+}
+
 int pk_hist_add(struct pk_hist *h, const struct pk_hist_sample *s)
 {
 	return pk_hist_add_n(h, s, 1);
@@ -336,6 +405,22 @@ static int add_tails(struct pk_hist *h, const struct pk_callchain_frame *chain, 
 	return err;
 }
 
+/* Whether perf finds frame s's entry among those its sample counted
+ * already (iter_add_next_cumulative_entry's he_cache, by its comparison:
+ * by the key here, and by the entry found after). */
+static bool counted(const struct pk_hist *h, const struct pk_hist_sample *s, const struct pk__hist_ref *refs,
+		    size_t nr_refs)
+{
+	struct pk__hist_ekey k;
+	struct pk__hist_key2 k2;
+
+	make_key(h, s, &k, &k2);
+	for (size_t i = 0; i < nr_refs; i++)
+		if (key_eq(&h->ekeys[refs[i].id], k2_of(h, refs[i].id), &k, &k2, h->use2))
+			return true;
+	return false;
+}
+
 /* With `children`: the entry of each frame k whose tail it counts (once per
  * sample, as perf finds it), after refs[0], in refs[1..*nr_refs). */
 static int children_refs(struct pk_hist *h, const struct pk_hist_sample *s, const struct pk_hist_sample *frames,
@@ -348,8 +433,14 @@ static int children_refs(struct pk_hist *h, const struct pk_hist_sample *s, cons
 		int err;
 
 		if ((err = check_sample(h, &frames[k])) < 0 ||
-		    (h->names && (err = intern_sample(h, &frames[k], &copy)) < 0) ||
-		    (err = find(h, h->names ? &copy : &frames[k], &idx)) < 0)
+		    (h->names && (err = intern_sample(h, &frames[k], &copy)) < 0))
+			return err;
+		/* through perf's input tree, as perf does: an entry of the sample
+		 * already is not searched for (a search may make another) */
+		if (h->intree.on && counted(h, h->names ? &copy : &frames[k], refs, *nr_refs) &&
+		    !pk__hist_key2_uncached(h->use, &frames[k]))
+			continue;
+		if ((err = find(h, h->names ? &copy : &frames[k], &idx)) < 0)
 			return err;
 		/* perf counts an entry once per sample: recursion adds nothing
 		 * (as perf finds it: hist-keys2.c). */
@@ -499,6 +590,13 @@ int pk_hist_rename_comm(struct pk_hist *h, const char *from, const char *to)
 			*slot = (uint32_t)nr;
 	}
 	h->nr = nr;
+	if (h->intree.on) {	/* its tree made again, of the entries left */
+		pk__hist_rbt_free(&h->intree);
+		free(h->found);
+		h->found = NULL;
+		if (!err)
+			err = pk__hist_intree_start(h);
+	}
 	return err;
 }
 
