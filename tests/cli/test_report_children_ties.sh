@@ -12,7 +12,8 @@
 # Compared whole, chains included, callee and caller order; the tip aside.
 # Under a one-name --comms list, whose key perf's output sort skips;
 # symbols keyed before their objects, in perf's signed order of their
-# starts; and unresolved addresses that tie, in perf's signed order.
+# starts; unresolved addresses that tie, in perf's signed order; and a
+# symbol perf's input tree keeps on two rows.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -85,6 +86,21 @@ for i in 1 2; do
 	for args in "--sort sym,dso" "--sort comm,sym,dso" "--sort sym,dso -g caller"; do
 		# shellcheck disable=SC2086
 		same_report "sd$i.data" "symbols before their objects, kernel first" $args
+	done
+done
+
+# An inlined function's symbol perf compares by name, other symbols by
+# start: no order, and perf's search of its tree of entries can pass the
+# entry of a key by and make a second one, two rows of one symbol with
+# --sort sym (libc's __libc_start_call_main beside its inlined frames, in
+# about two DWARF recordings of five of `threads 100`), merged again by
+# the default keys' collapse.  -g none: perf orders sibling chains that
+# tie by its heap's addresses.
+for i in 1 2 3; do
+	perf record -q --call-graph dwarf -e cpu-clock -F 4000 -o "th$i.data" -- "$W" threads 100 >/dev/null 2>&1
+	for args in "--sort sym -g none" "--sort dso,sym -g none" "-g none"; do
+		# shellcheck disable=SC2086
+		same_report "th$i.data" "inlined functions' symbols by name" $args
 	done
 done
 
