@@ -136,8 +136,10 @@ int pk__hist_intree_note(struct pk_hist *h, size_t i);
 int pk__hist_intree_start(struct pk_hist *h);
 
 /* pk__hist_intree_search - perf's search of h's input tree for probe's
- * key: the entry it ends at, or NIL with the node a new entry hangs from
- * (*parent, NIL for the root) and on which side (*left). */
+ * key: the entry of that key it ends at, or NIL with the node a new entry
+ * hangs from (*parent, NIL for the root) and on which side (*left).  An
+ * entry perf's comparison finds equal but of another key here (two
+ * binaries' symbols at one start) is passed on its right. */
 uint32_t pk__hist_intree_search(const struct pk_hist *h, const struct pk_hist_entry *probe, uint32_t *parent,
 				bool *left);
 

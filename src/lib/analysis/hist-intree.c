@@ -65,7 +65,10 @@ uint32_t pk__hist_intree_search(const struct pk_hist *h, const struct pk_hist_en
 	while (at != NIL) {
 		int c = pk__hist_cmp_collapsed(probe, &h->entries[at], (void *)h);
 
-		if (!c)
+		/* one to perf but two keys here (two binaries' symbols at one
+		 * start, report's own frames) stay two, as the table keeps them:
+		 * the later goes right, as pk__hist_tree_order puts it */
+		if (!c && pk__hist_same_key(h, probe, &h->entries[at]))
 			return at;
 		*parent = at;
 		*left = c < 0;
@@ -89,9 +92,8 @@ int pk__hist_intree_start(struct pk_hist *h)
 		bool left = false;
 
 		/* Until now an order: each entry's search ended beside a node,
-		 * but where two keys are one to perf (hist.c's key_eq tells two
-		 * binaries' symbols at one start apart), which go right, as in
-		 * pk__hist_tree_order. */
+		 * but where two keys are one to perf (pk__hist_intree_search),
+		 * which go right, as in pk__hist_tree_order. */
 		while (at != NIL) {
 			parent = at;
 			left = pk__hist_cmp_collapsed(&h->entries[z], &h->entries[at], h) < 0;
@@ -269,7 +271,8 @@ int pk__hist_intree_order(struct pk_hist *h)
 }
 
 /* Entry z put into the collapse tree t: hung where its search ends, or
- * merged into the node of its key (1). */
+ * merged into the node of its key (1; of its key here too, as in
+ * pk__hist_intree_search). */
 static int collapse_one(struct pk_hist *h, struct pk__hist_rbt *t, uint32_t z)
 {
 	uint32_t at = t->root, parent = NIL;
@@ -278,7 +281,7 @@ static int collapse_one(struct pk_hist *h, struct pk__hist_rbt *t, uint32_t z)
 	while (at != NIL) {
 		int c = pk__hist_cmp_collapsed(&h->entries[z], &h->entries[at], h);
 
-		if (!c) {
+		if (!c && pk__hist_same_key(h, &h->entries[z], &h->entries[at])) {
 			uint32_t depth = h->entries[at].max_depth;	/* perf's merge keeps it */
 			int err = 0;
 

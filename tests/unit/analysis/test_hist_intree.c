@@ -9,7 +9,8 @@
  * and perf makes a second entry of it, two rows under --sort sym; with a
  * key that perf collapses (comm) the two are merged again, and the merged
  * entry keeps the first one's deepest chain.  Until the first inlined
- * symbol comes (and without one at all) entries are found by key.
+ * symbol comes (and without one at all) entries are found by key; two
+ * names at one start stay two entries.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -129,6 +130,37 @@ static void order_found_by_key(void **state)
 	pk_hist_free(h);
 }
 
+/* Two names at one start (report's own off-CPU frames; two binaries'
+ * symbols) are one to perf's comparison, two keys here: the tree keeps
+ * them two, as the table does. */
+static void one_start_two_names(void **state)
+{
+	enum pk_hist_key keys[] = { PK_HIST_KEY_COMM, PK_HIST_KEY_SYM };
+	const char *const syms[] = { "q (inlined)", "[off-cpu: R]", "a", "[off-cpu: S]", "[off-cpu: R]",
+				     "[off-cpu: S]" };
+	const uint64_t starts[] = { 120, 0, 100, 0, 0, 0 };
+	struct pk_hist *h;
+	uint64_t samples;
+	uint32_t depth;
+
+	(void)state;
+	assert_int_equal(pk_hist_new(keys, 2, &h), 0);
+	for (size_t i = 0; i < 6; i++) {
+		struct pk_hist_sample s = { .size = sizeof(s), .comm = COMM, .dso = DSO, .sym = syms[i],
+					    .sym_start = starts[i], .level = 'k', .period = 1 };
+
+		assert_int_equal(pk_hist_add(h, &s), 0);
+	}
+	assert_true(pk_hist_in_order(h));
+	assert_int_equal(pk_hist_nr(h), 4);
+	assert_int_equal(pk_hist_sort(h), 0);
+	assert_int_equal(rows_of(h, "[off-cpu: S]", &samples, &depth), 1);
+	assert_int_equal(samples, 2);
+	assert_int_equal(rows_of(h, "[off-cpu: R]", &samples, &depth), 1);
+	assert_int_equal(samples, 2);
+	pk_hist_free(h);
+}
+
 /* Unresolved addresses compare by their difference's sign: an order for
  * user space's and the kernel's together, none with one between. */
 static void unresolved_addresses(void **state)
@@ -157,6 +189,7 @@ int main(void)
 		cmocka_unit_test(split_like_perf),
 		cmocka_unit_test(collapse_merges),
 		cmocka_unit_test(order_found_by_key),
+		cmocka_unit_test(one_start_two_names),
 		cmocka_unit_test(unresolved_addresses),
 	};
 
