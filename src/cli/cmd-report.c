@@ -570,7 +570,8 @@ static int report(struct report_opts *o, bool defaulted)
 	}
 	if (o->f2.tasks)
 		return report_tasks(o, run.r);
-	if ((rc = check_cpus(&run)) || (rc = report_mem_check(o, run.r)) || (rc = report_flags2_setup(o, run.r)) ||
+	if ((rc = check_cpus(&run)) || (rc = report_mem_check(o, run.r)) || (rc = report_sort_plus(o, run.r)) ||
+	    (rc = report_flags2_setup(o, run.r)) ||
 	    (rc = report_cg_setup(o, run.r)) || (rc = report_brhist_opts(o, run.r)) ||
 	    (rc = report_default_sort(o, run.r)) ||
 	    (rc = report_sort2_setup(o, run.r)) || (rc = report_branch_keys(o, run.r)) ||

@@ -22,6 +22,11 @@
 static const char default_order[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,"
 				    "blocked,local_ins_lat,local_p_stage_cyc";
 
+const char *report_mem_default_order(void)
+{
+	return default_order;
+}
+
 /* perf's PERF_MEM_DATA_SRC_NONE, a sample's word when it carries none:
  * every field N/A. */
 #define DATA_SRC_NONE (PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) | \

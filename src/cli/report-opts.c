@@ -35,7 +35,8 @@ static const struct cli_opt report_options[] = {
 	  "local_weight, ins_lat, local_ins_lat, p_stage_cyc and local_p_stage_cyc (dropped, as perf on x86 "
 	  "drops them) (default comm,dso,sym; trace for a file of tracepoints only); with --mem-mode "
 	  "also symbol_daddr, symbol_iaddr, dso_daddr, locked, tlb, mem, snoop, dcacheline, phys_daddr, "
-	  "data_page_size, blocked; a list naming \"symbol\" gets perf's IPC column" },
+	  "data_page_size, blocked; a list naming \"symbol\" gets perf's IPC column; +KEYS adds to the "
+	  "default keys" },
 	{ "fields", 'F', CLI_ARG_REQUIRED, 'F', "FIELDS",
 	  "the columns, comma-separated: overhead, overhead_sys, overhead_us, overhead_children, "
 	  "sample, period and sort keys (the rows sort by them unless --sort is given); "
@@ -199,7 +200,13 @@ static int report_option(void *ctx, int id, const char *arg)
 	case OPT_BRANCH_HISTORY: o->branch_history = true; return 0;
 	case OPT_SYMBOL_FILTER: o->symbol_filter = arg; return 0;	/* report-branch.c */
 	case OPT_MEM_MODE: o->mem_mode = true; return 0;	/* report-mem.c */
-	case 's': o->sort_given = true; o->sort_arg = arg;	/* read once every option is */
+	case 's':	/* read once every option is; +KEYS once the file is open */
+		if (!strcmp(arg, "+"))
+			return cli_usage("report", "Invalid --sort key: `+' (name keys to add after it: "
+					 "--sort +pid)");
+		o->sort_plus = arg[0] == '+' ? arg + 1 : NULL;
+		o->sort_given = !o->sort_plus;
+		o->sort_arg = o->sort_plus ? NULL : arg;
 		return 0;
 	case 'F': o->fields_arg = arg; return 0;
 	case 'p': o->parent_arg = arg; return 0;
@@ -292,6 +299,35 @@ int report_parse_args(struct report_opts *o, int argc, char **argv)
 	if (!rc && optind < argc)
 		rc = cli_usage("report", "unexpected argument '%s'", argv[optind]);
 	return rc;
+}
+
+int report_sort_plus(struct report_opts *o, struct pk_data_reader *r)
+{
+	const char *order = "comm,dso,sym";
+	size_t nr = pk_data_reader_nr_events(r), i = 0;
+	int rc, n;
+
+	if (!o->sort_plus)
+		return 0;
+	if (report_branch_wanted(o, r)) {
+		order = "comm,dso_from,symbol_from,symbol_to,cycles";
+	} else if (o->mem_mode) {
+		order = report_mem_default_order();
+	} else if (!report_is_pipe(r)) {	/* (a stream's events come later) */
+		while (i < nr && pk_data_reader_attr(r, i)->type == PERF_TYPE_TRACEPOINT)
+			i++;
+		order = nr && i == nr ? "trace" : order;
+	}
+	n = snprintf(o->sort_buf, sizeof(o->sort_buf), "%s,%s", order, o->sort_plus);
+	if (n < 0 || (size_t)n >= sizeof(o->sort_buf))
+		return cli_usage("report", "--sort +%s: too long", o->sort_plus);
+	o->sort_given = true;
+	o->sort_arg = o->sort_buf;
+	if (report_branch_sort_key(o->sort_arg))
+		return 0;	/* branch mode's keys: report-branch2.c reads them */
+	if ((rc = report_parse_sort(o, o->sort_arg)))
+		return rc;
+	return add_parent(o);
 }
 
 int report_default_sort(struct report_opts *o, struct pk_data_reader *r)

@@ -49,12 +49,20 @@ static const struct {
 };
 #define NR_SORT_KEYS (sizeof(sort_keys) / sizeof(sort_keys[0]))
 
+static bool has_item(const struct report_opts *o, int item)
+{
+	for (size_t i = 0; i < o->nr_sort_items; i++)
+		if (o->sort_items[i] == item)
+			return true;
+	return false;
+}
+
 int report_parse_sort(struct report_opts *o, const char *arg)
 {
 	const char *names[NR_SORT_KEYS], *p = arg, *word;
 	size_t len;
 	bool dropped = false;
-	int k;
+	int k, item;
 
 	o->nr_keys = 0;
 	o->sort_sym = !strncmp(arg, "sym", 3);	/* perf's strstarts(sort_order, "sym") */
@@ -71,6 +79,9 @@ int report_parse_sort(struct report_opts *o, const char *arg)
 			continue;	/* an output field: no key */
 		if ((k = sort_name_find_mode("report", "--sort key", word, len, names, NR_SORT_KEYS, o->mem_mode)) < 0)
 			return -k;
+		item = sort_keys[k].key == PK_HIST_KEY_PERIOD ? PK_HIST_ORDER_PERIOD : PK_HIST_ORDER_KEY(sort_keys[k].key);
+		if (has_item(o, item))
+			continue;	/* perf takes a key once (its sort dimension's `taken`) */
 		/* (a dropped key still takes its place in the order) */
 		if (o->nr_keys == PK_HIST_MAX_KEYS ||
 		    o->nr_sort_items == sizeof(o->sort_items) / sizeof(o->sort_items[0]))
@@ -79,8 +90,7 @@ int report_parse_sort(struct report_opts *o, const char *arg)
 			dropped = true;
 		else
 			o->keys[o->nr_keys++] = sort_keys[k].key;
-		o->sort_items[o->nr_sort_items++] =
-			sort_keys[k].key == PK_HIST_KEY_PERIOD ? PK_HIST_ORDER_PERIOD : PK_HIST_ORDER_KEY(sort_keys[k].key);
+		o->sort_items[o->nr_sort_items++] = item;
 	}
 	if (!o->nr_keys && !dropped && !o->sort_hpp)
 		return cli_usage("report", "--sort needs at least one key");

@@ -68,6 +68,8 @@ struct report_opts {
 	enum cli_color color_mode;	/* --stdio-color */
 	bool sort_given;		/* --sort was given */
 	const char *sort_arg;		/* ... its words (branch mode's keys, report-branch2.c) */
+	const char *sort_plus;		/* --sort +KEYS: KEYS, after the mode's default order */
+	char sort_buf[1024];		/* ... the two joined (report_sort_plus) */
 	const char *symbol_filter;	/* --symbol-filter (branch mode only, report-branch.c) */
 	const char *fields_arg;		/* -F */
 	int out[2 * PK_HIST_MAX_KEYS];	/* report_fields_setup: the columns (pk_hist_set_order items) */
@@ -319,6 +321,18 @@ int report_parse_args(struct report_opts *o, int argc, char **argv);
  * (--raw-trace, whose order perf makes of every tracepoint field).
  */
 int report_default_sort(struct report_opts *o, struct pk_data_reader *r);
+
+/*
+ * report_sort_plus - --sort +KEYS as perf's setup_sort_order makes it,
+ * once the file tells the mode: the mode's default order (branch mode's,
+ * --mem-mode's, "trace" for a file of tracepoints only, else
+ * comm,dso,sym), then KEYS, as if given to --sort.  0 (also without a
+ * '+'), or CLI_EXIT_USAGE after a message.
+ */
+int report_sort_plus(struct report_opts *o, struct pk_data_reader *r);
+
+/* report_mem_default_order - perf's default --sort of --mem-mode. */
+const char *report_mem_default_order(void);
 
 /*
  * report_print_chain - entry e's call graph under its row, as perf prints

@@ -4,7 +4,8 @@
 # --sort read as perf 6.1 reads them: split on commas, spaces (and braces,
 # for --sort), each the first of perf's keys it begins, case ignored ("s"
 # is symbol, "p" pid, "C" comm); the same tables as perf's on the same
-# files; and the errors: a branch or memory key outside its mode (perf's
+# files, --sort +KEYS after the default order, a key named twice taken
+# once; and the errors: a branch or memory key outside its mode (perf's
 # "Invalid --sort key"), a key of perf's perfkit lacks, an unknown word.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
@@ -37,6 +38,11 @@ else
 	for keys in c,d 'C D' Sym p,s 'co {dso sym}' SYM,DSO 'd, s' cp,c; do
 		same_as_perf plain.data --sort "$keys"
 	done
+	# +KEYS after the default order (perf's setup_sort_order); a key
+	# named twice taken once (perf's sort dimension's `taken`)
+	for keys in +pid +pid,cpu +sym 'd,d' 'sym symbol' +comm,pid; do
+		same_as_perf plain.data --sort "$keys"
+	done
 	same_as_perf plain.data -F o,s,d
 	same_as_perf plain.data -F 'Ov sa d' --sort s
 	same_as_perf plain.data -F +sa,per
@@ -50,6 +56,9 @@ ours=$("$PERFKIT" report -i plain.data --stdio -q --sort s | head -1)
 full=$("$PERFKIT" report -i plain.data --stdio -q --sort sym | head -1)
 check "--sort s is --sort sym" test -n "$ours" -a "$ours" = "$full"
 
+run report -i plain.data --stdio --sort +
+expect_rc "--sort + alone: exit 2" 2
+contains "with perf's words" "$err" "Invalid --sort key: \`+'"
 run report -i plain.data --stdio --sort dso_from
 expect_rc "a branch key without -b: exit 2" 2
 contains "with perf's words" "$err" "Invalid --sort key: \`dso_from'"
