@@ -43,8 +43,11 @@ else
 	same_as_perf c.data -F overhead,time,socket
 	same_as_perf c.data -F overhead,sym,symbol_size --sort symbol_size
 	same_as_perf c.data -F +time --sort symbol
-	# every sched_switch of the workload: each sample's fields, whatever they are
-	perf record -q -e sched:sched_switch -e cpu-clock:u -c 1 -o t.data -- "$W" hot 20 >/dev/null 2>&1
+	# every sched_switch of the workload: each sample's fields, whatever they
+	# are (a sleep after it: 20 ms of a hot loop were sometimes switched
+	# out never, and the file had no tracepoint sample)
+	perf record -q -e sched:sched_switch -e cpu-clock:u -c 1 -o t.data -- sh -c "\"$W\" hot 20; sleep 0.01" \
+		>/dev/null 2>&1
 	same_as_perf t.data --sort trace
 	same_as_perf t.data --sort comm,trace -n
 	same_as_perf t.data -F overhead,trace,comm
