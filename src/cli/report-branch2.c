@@ -161,7 +161,7 @@ int br_keys_setup(struct br_keys *k, const char *sort, const char *fields, unsig
 	if (!strict && !(sort && br_sort_names(sort, "overhead")))
 		add(k->sort, &k->nr_sort, BRK_OVERHEAD);
 	if (sort || !strict) {
-		if ((err = parse_list(sort ? sort : "comm,dso_from,symbol_from,symbol_to,cycles", list, &nr,
+		if ((err = parse_list(sort ? sort : REPORT_SORT_BRANCH, list, &nr,
 				      "--sort key")))
 			return err;
 		for (size_t i = 0; i < nr; i++)

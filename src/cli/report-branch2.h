@@ -11,6 +11,9 @@
 
 #include "perfkit/record.h"
 
+/* perf's default --sort order in branch mode (default_branch_sort_order). */
+#define REPORT_SORT_BRANCH "comm,dso_from,symbol_from,symbol_to,cycles"
+
 /* One end of a branch, resolved as perf's branch_info holds it. */
 struct br_end {
 	const char *dso;	/* perf's short name; NULL: no map ([unknown]) */

@@ -7,6 +7,7 @@
  */
 #include "report.h"
 #include "report-branch.h"
+#include "report-branch2.h"
 #include "report-flags2.h"
 
 #include <errno.h>
@@ -286,7 +287,7 @@ int report_parse_args(struct report_opts *o, int argc, char **argv)
 			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof(*argv));
 			argc--, i--;
 		}
-	rc = report_parse_sort(o, "comm,dso,sym");
+	rc = report_parse_sort(o, REPORT_SORT_DEFAULT);
 	if (!rc)
 		rc = cli_opts_parse(&cmd_report_opts, argc, argv, report_option, o);
 	/* --sort's words, once --mem-mode is known (branch keys: report-branch2.c) */
@@ -301,22 +302,44 @@ int report_parse_args(struct report_opts *o, int argc, char **argv)
 	return rc;
 }
 
+/* Whether r's events are tracepoints only, for perf's default order: a
+ * pipe-mode stream's arrive after perf sets its sorting up. */
+static bool tracepoints_only(struct pk_data_reader *r)
+{
+	size_t nr = pk_data_reader_nr_events(r);
+
+	for (size_t i = 0; i < nr; i++)
+		if (pk_data_reader_attr(r, i)->type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return nr && !report_is_pipe(r);
+}
+
+/* perf's default order for a file of tracepoints only is trace, but with
+ * --raw-trace its trace_fields, a column per field of each tracepoint,
+ * which perfkit does not make yet.  0, or CLI_EXIT_USAGE after a message. */
+static int tracepoint_order(const struct report_opts *o)
+{
+	if (o->f3.raw_trace)
+		return cli_usage("report", "--raw-trace on a file of tracepoints only (perf's trace_fields "
+				 "sort order) is not supported yet");
+	return 0;
+}
+
 int report_sort_plus(struct report_opts *o, struct pk_data_reader *r)
 {
-	const char *order = "comm,dso,sym";
-	size_t nr = pk_data_reader_nr_events(r), i = 0;
+	const char *order = REPORT_SORT_DEFAULT;
 	int rc, n;
 
 	if (!o->sort_plus)
 		return 0;
 	if (report_branch_wanted(o, r)) {
-		order = "comm,dso_from,symbol_from,symbol_to,cycles";
+		order = REPORT_SORT_BRANCH;
 	} else if (o->mem_mode) {
 		order = report_mem_default_order();
-	} else if (!report_is_pipe(r)) {	/* (a stream's events come later) */
-		while (i < nr && pk_data_reader_attr(r, i)->type == PERF_TYPE_TRACEPOINT)
-			i++;
-		order = nr && i == nr ? "trace" : order;
+	} else if (tracepoints_only(r)) {
+		if ((rc = tracepoint_order(o)))
+			return rc;
+		order = "trace";
 	}
 	n = snprintf(o->sort_buf, sizeof(o->sort_buf), "%s,%s", order, o->sort_plus);
 	if (n < 0 || (size_t)n >= sizeof(o->sort_buf))
@@ -332,24 +355,14 @@ int report_sort_plus(struct report_opts *o, struct pk_data_reader *r)
 
 int report_default_sort(struct report_opts *o, struct pk_data_reader *r)
 {
-	size_t nr = pk_data_reader_nr_events(r);
 	int rc;
 
 	/* perf asks for its default order only when neither --sort (nor
-	 * --branch-history's order) nor a strict -F names the keys; a
-	 * pipe-mode stream's events arrive after perf sets its sorting up. */
-	if (o->sort_arg || (o->fields_arg && o->fields_arg[0] != '+') || !nr || report_is_pipe(r) ||
+	 * --branch-history's order) nor a strict -F names the keys */
+	if (o->sort_arg || (o->fields_arg && o->fields_arg[0] != '+') || !tracepoints_only(r) ||
 	    report_branch_wanted(o, r))
 		return 0;
-	for (size_t i = 0; i < nr; i++)
-		if (pk_data_reader_attr(r, i)->type != PERF_TYPE_TRACEPOINT)
-			return 0;
-	/* perf's order for --raw-trace then is trace_fields: a column per
-	 * field of each tracepoint, which perfkit does not make yet. */
-	if (o->f3.raw_trace)
-		return cli_usage("report", "--raw-trace on a file of tracepoints only (perf's trace_fields "
-				 "sort order) is not supported yet");
-	if ((rc = report_parse_sort(o, "trace")))
+	if ((rc = tracepoint_order(o)) || (rc = report_parse_sort(o, "trace")))
 		return rc;
 	return add_parent(o);
 }

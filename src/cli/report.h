@@ -202,6 +202,10 @@ struct report_reads {
 	size_t nr;
 };
 /* One member's share of a sample: its event, counter id and period. */
+/* perf's default --sort order (its default_sort_order; branch mode's:
+ * REPORT_SORT_BRANCH, report-branch2.h). */
+#define REPORT_SORT_DEFAULT "comm,dso,sym"
+
 /* The most counters one sample's reads are split into (a group's
  * members past it are not delivered). */
 #define REPORT_READS_MAX 64
@@ -327,7 +331,8 @@ int report_default_sort(struct report_opts *o, struct pk_data_reader *r);
  * once the file tells the mode: the mode's default order (branch mode's,
  * --mem-mode's, "trace" for a file of tracepoints only, else
  * comm,dso,sym), then KEYS, as if given to --sort.  0 (also without a
- * '+'), or CLI_EXIT_USAGE after a message.
+ * '+'), or CLI_EXIT_USAGE after a message (--raw-trace on a file of
+ * tracepoints only, as report_default_sort; a list too long).
  */
 int report_sort_plus(struct report_opts *o, struct pk_data_reader *r);
 

@@ -193,6 +193,10 @@ expect_rc "trace with --raw-trace: refused, exit 2" 2
 run report -i kt.data --stdio --raw-trace
 expect_rc "a file of tracepoints only with --raw-trace: refused, exit 2" 2
 contains "naming perf's trace_fields" "$err" "trace_fields"
+# --sort +KEYS adds to that same default order: refused alike.
+run report -i kt.data --stdio --sort +pid --raw-trace
+expect_rc "--sort +pid there with --raw-trace: refused, exit 2" 2
+contains "naming perf's trace_fields" "$err" "trace_fields"
 
 run report -i k.data --stdio --sort time --time-quantum 0
 expect_rc "a zero quantum: exit 2" 2

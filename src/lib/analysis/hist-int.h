@@ -97,6 +97,14 @@ int pk__hist_cmp_collapsed(const void *pa, const void *pb, void *arg);
  * function's frame's (it ends in " (inlined)"). */
 bool pk__hist_sym_inlined(const char *sym);
 
+/* pk__hist_odd - whether a symbol's start or an unresolved address lies
+ * between user space's and the kernel's (2^62 to 2^64 - 2^62): perf
+ * compares those by their difference's sign, which is then no order. */
+static inline bool pk__hist_odd(uint64_t at)
+{
+	return at >= 1ull << 62 && at < 0ull - (1ull << 62);
+}
+
 /* What tells whether that comparison is an order among some entries. */
 struct pk__hist_watch {
 	size_t nr_resolved;
@@ -128,12 +136,12 @@ bool pk__hist_intree_wanted(const struct pk_hist *h);
 /* pk__hist_intree_start - h's input tree made from its entries in the
  * order they were made, every entry's search to be made again.  0 or
  * -ENOMEM (h without a tree). */
+int pk__hist_intree_start(struct pk_hist *h);
 
 /* pk__hist_intree_note - entry i, just made, noted for the tree's
  * rotations: the object of an inlined function's symbol, an unresolved
  * address between user space's and the kernel's.  0 or -ENOMEM. */
 int pk__hist_intree_note(struct pk_hist *h, size_t i);
-int pk__hist_intree_start(struct pk_hist *h);
 
 /* pk__hist_intree_search - perf's search of h's input tree for probe's
  * key: the entry of that key it ends at, or NIL with the node a new entry
@@ -307,8 +315,8 @@ struct pk_hist {
 	bool no_trees;		/* pk_hist_no_trees: chains counted, neither kept nor in trees */
 	/* perf's input tree (hist-intree.c), kept once its comparison of
 	 * these entries may be no order (watch); then found[i] is the tree's
-	 * generation when entry i was last found by its key's search
-	 * nr_split the entries made beside one of their key */
+	 * generation when entry i was last found by its key's search, and
+	 * nr_split the number of entries made beside one of their key */
 	struct pk__hist_watch watch;
 	struct pk__hist_rbt intree;
 	uint32_t *found;

@@ -106,11 +106,6 @@ int pk__hist_intree_start(struct pk_hist *h)
 	return 0;
 }
 
-static bool odd(uint64_t ip)
-{
-	return ip >= 1ull << 62 && ip < 0ull - (1ull << 62);
-}
-
 /* The first of h's odd addresses at or above ip. */
 static size_t odd_from(const struct pk_hist *h, uint64_t ip)
 {
@@ -148,18 +143,21 @@ static int note_odd(struct pk_hist *h, uint64_t ip)
 	return 0;
 }
 
+static bool inlined_in(const struct pk_hist *h, const char *dso)
+{
+	for (size_t k = 0; k < h->nr_inl_dsos; k++)
+		if (h->inl_dsos[k] == dso)
+			return true;
+	return false;
+}
+
 int pk__hist_intree_note(struct pk_hist *h, size_t i)
 {
 	const struct pk_hist_entry *e = &h->entries[i];
-	size_t k = 0;
 
 	if (!e->s.sym)
-		return odd(e->s.ip) ? note_odd(h, e->s.ip) : 0;
-	if (!pk__hist_sym_inlined(e->s.sym))
-		return 0;
-	while (k < h->nr_inl_dsos && h->inl_dsos[k] != e->s.dso)
-		k++;
-	if (k < h->nr_inl_dsos)
+		return pk__hist_odd(e->s.ip) ? note_odd(h, e->s.ip) : 0;
+	if (!pk__hist_sym_inlined(e->s.sym) || inlined_in(h, e->s.dso))
 		return 0;
 	if (h->nr_inl_dsos == h->cap_inl_dsos) {
 		size_t cap = h->cap_inl_dsos ? 2 * h->cap_inl_dsos : 8;
@@ -172,14 +170,6 @@ int pk__hist_intree_note(struct pk_hist *h, size_t i)
 	}
 	h->inl_dsos[h->nr_inl_dsos++] = e->s.dso;
 	return 0;
-}
-
-static bool inlined_in(const struct pk_hist *h, const char *dso)
-{
-	for (size_t k = 0; k < h->nr_inl_dsos; k++)
-		if (h->inl_dsos[k] == dso)
-			return true;
-	return false;
 }
 
 /* Whether the symbol key compares objects before symbols: dso is no key
@@ -226,7 +216,7 @@ static bool harmless(const struct pk_hist *h, uint32_t x, uint32_t y)
 		/* two unresolved ones compare by their difference's sign: a
 		 * key sorts before a and after b only from [a + 2^63, b + 2^63),
 		 * between user space and the kernel when a and b are not */
-		if (odd(a->s.ip) || odd(b->s.ip) || (int64_t)(b->s.ip - a->s.ip) <= 0)
+		if (pk__hist_odd(a->s.ip) || pk__hist_odd(b->s.ip) || (int64_t)(b->s.ip - a->s.ip) <= 0)
 			return false;
 		k = odd_from(h, a->s.ip + (1ull << 63));
 		return k == h->nr_odd_ips || h->odd_ips[k] >= b->s.ip + (1ull << 63);

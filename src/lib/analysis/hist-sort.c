@@ -99,21 +99,14 @@ void pk__hist_watch_init(struct pk__hist_watch *w)
 void pk__hist_watch_add(struct pk__hist_watch *w, const struct pk_hist_entry *e)
 {
 	if (e->s.sym) {
-		/* starts compare by their difference's sign too: an order when
-		 * each is below 2^62 or at least 2^64 - 2^62 (user space, the
-		 * kernel's), else perhaps none */
-		uint64_t at = e->s.sym_start;
-
-		w->odd_start |= at >= 1ull << 62 && at < 0ull - (1ull << 62);
+		w->odd_start |= pk__hist_odd(e->s.sym_start);	/* (by their difference's sign too) */
 		if (!w->inlined)
 			bare_len(e->s.sym, &w->inlined);
 		w->nr_resolved++;
 		return;
 	}
 	w->unresolved = true;
-	/* addresses compare by their difference's sign (cmp_ip): an order
-	 * while none lies between user space's and the kernel's */
-	w->odd_ip |= e->s.ip >= 1ull << 62 && e->s.ip < 0ull - (1ull << 62);
+	w->odd_ip |= pk__hist_odd(e->s.ip);	/* (cmp_ip) */
 }
 
 bool pk__hist_watch_no_order(const struct pk_hist *h, const struct pk__hist_watch *w)

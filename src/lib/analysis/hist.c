@@ -32,7 +32,6 @@ int pk_hist_new(const enum pk_hist_key *keys, size_t nr_keys, struct pk_hist **o
 	}
 	h->table_cap = 1024;
 	pk__hist_watch_init(&h->watch);
-	h->intree.root = PK__HIST_NIL;
 	if (nr_keys)
 		memcpy(h->keys, keys, nr_keys * sizeof(*keys));
 	h->nr_keys = nr_keys;

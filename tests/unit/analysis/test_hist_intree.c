@@ -68,15 +68,23 @@ static size_t rows_of(const struct pk_hist *h, const char *sym, uint64_t *sample
 	return n;
 }
 
-static void split_like_perf(void **state)
+/* A histogram keyed by symbol alone (no key perf collapses). */
+static struct pk_hist *by_sym(void)
 {
 	enum pk_hist_key keys[] = { PK_HIST_KEY_SYM };
 	struct pk_hist *h;
+
+	assert_int_equal(pk_hist_new(keys, 1, &h), 0);
+	return h;
+}
+
+static void split_like_perf(void **state)
+{
+	struct pk_hist *h = by_sym();
 	uint64_t samples;
 	uint32_t depth;
 
 	(void)state;
-	assert_int_equal(pk_hist_new(keys, 1, &h), 0);
 	for (size_t i = 0; i < NR_SEQ; i++) {
 		assert_int_equal(add(h, i, 1), 0);
 		/* by key while the comparison is an order: up to the first inlined */
@@ -112,14 +120,11 @@ static void collapse_merges(void **state)
 
 static void order_found_by_key(void **state)
 {
-	enum pk_hist_key keys[] = { PK_HIST_KEY_SYM };
-	struct pk_hist *h;
+	struct pk_hist *h = by_sym();	/* every symbol by start: an order, one entry of each key */
 	uint64_t samples;
 	uint32_t depth;
 
 	(void)state;
-	/* every symbol by start: an order, one entry of each key */
-	assert_int_equal(pk_hist_new(keys, 1, &h), 0);
 	for (size_t i = 0; i < NR_SEQ; i++)
 		if (!strstr(SEQ[i].sym, "inlined"))
 			assert_int_equal(add(h, i, 1), 0);
