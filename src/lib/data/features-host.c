@@ -106,14 +106,62 @@ static struct pk_pmus *scan_pmus(bool *oom)
 	return pmus;
 }
 
-static void pmu_mappings(struct pk__data_blob *b, const struct pk_pmus *pmus)
+/*
+ * The order perf 6.1 writes PMUs and caps in: the one readdir(3) gives
+ * (its PMU list and each PMU's caps list are built as the directory is
+ * read; the snapshot's are sorted by name).  order[i] is the i-th item's
+ * index among the nr given, as directory `rel` lists its name; items the
+ * directory does not list (it changed since) follow in their own order.
+ * False when memory ran out (order is then the items' own order).
+ */
+static bool dir_order(const char *rel, size_t nr, const char *(*name)(const void *, size_t),
+		      const void *items, size_t *order)
+{
+	char path[PATH_MAX];
+	unsigned char *taken = pk__calloc(nr ? nr : 1, 1);
+	DIR *d = taken && pk__sysfs_path(path, sizeof(path), rel) ? opendir(path) : NULL;
+	struct dirent *de;
+	size_t n = 0;
+
+	while (d && (de = readdir(d)))
+		for (size_t i = 0; i < nr; i++)
+			if (!taken[i] && !strcmp(name(items, i), de->d_name)) {
+				taken[i] = 1;
+				order[n++] = i;
+				break;
+			}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; i < nr; i++)
+		if (!taken || !taken[i])
+			order[n++] = i;
+	if (!taken)
+		return false;
+	free(taken);
+	return true;
+}
+
+static const char *pmu_name_at(const void *pmus, size_t i)
+{
+	return pk_pmu_name(pk_pmus_get(pmus, i));
+}
+
+static const char *cap_name_at(const void *pmu, size_t i)
+{
+	const char *name, *value;
+
+	pk_pmu_cap(pmu, i, &name, &value);
+	return name;
+}
+
+static void pmu_mappings(struct pk__data_blob *b, const struct pk_pmus *pmus, const size_t *order)
 {
 	size_t nr = pmus ? pk_pmus_nr(pmus) : 0;
 
 	pk__data_put_u32(b, (uint32_t)nr);
 	for (size_t i = 0; i < nr; i++) {
-		pk__data_put_u32(b, pk_pmu_type(pk_pmus_get(pmus, i)));
-		pk__data_put_string(b, pk_pmu_name(pk_pmus_get(pmus, i)));
+		pk__data_put_u32(b, pk_pmu_type(pk_pmus_get(pmus, order[i])));
+		pk__data_put_string(b, pk_pmu_name(pk_pmus_get(pmus, order[i])));
 	}
 }
 
@@ -121,22 +169,32 @@ static void pmu_mappings(struct pk__data_blob *b, const struct pk_pmus *pmus)
  * PMU_CAPS, not CPU_PMU_CAPS) the PMU's name. */
 static void pmu_caps_of(struct pk__data_blob *b, const struct pk_pmu *pmu, bool with_name)
 {
-	pk__data_put_u32(b, (uint32_t)pk_pmu_nr_caps(pmu));
-	for (size_t i = 0; i < pk_pmu_nr_caps(pmu); i++) {
+	size_t nr = pk_pmu_nr_caps(pmu), *order = pk__calloc(nr ? nr : 1, sizeof(*order));
+	char rel[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/caps", pk_pmu_name(pmu));
+	if (!order || !dir_order(rel, nr, cap_name_at, pmu, order)) {
+		b->oom = true;
+		free(order);
+		return;
+	}
+	pk__data_put_u32(b, (uint32_t)nr);
+	for (size_t i = 0; i < nr; i++) {
 		const char *name, *value;
 
-		pk_pmu_cap(pmu, i, &name, &value);
+		pk_pmu_cap(pmu, order[i], &name, &value);
 		pk__data_put_string(b, name);
 		pk__data_put_string(b, value);
 	}
 	if (with_name)
 		pk__data_put_string(b, pk_pmu_name(pmu));
+	free(order);
 }
 
 /* PMU_CAPS: every PMU but "cpu" that has caps (perf 6.1 writes it with a
  * count of 0 when none has).  Hybrid PMUs would come first; perfkit does
  * not know hybrid machines yet. */
-static void pmu_caps(struct pk__data_blob *b, const struct pk_pmus *pmus)
+static void pmu_caps(struct pk__data_blob *b, const struct pk_pmus *pmus, const size_t *order)
 {
 	size_t nr = pmus ? pk_pmus_nr(pmus) : 0;
 	uint32_t n = 0;
@@ -146,7 +204,7 @@ static void pmu_caps(struct pk__data_blob *b, const struct pk_pmus *pmus)
 		     pk_pmu_nr_caps(pk_pmus_get(pmus, i)) > 0;
 	pk__data_put_u32(b, n);
 	for (size_t i = 0; i < nr; i++) {
-		const struct pk_pmu *pmu = pk_pmus_get(pmus, i);
+		const struct pk_pmu *pmu = pk_pmus_get(pmus, order[i]);
 
 		if (strcmp(pk_pmu_name(pmu), "cpu") && pk_pmu_nr_caps(pmu) > 0)
 			pmu_caps_of(b, pmu, true);
@@ -281,6 +339,7 @@ struct machine {
 	bool have_u;		/* uname(2) worked */
 	int nr_cpus;		/* configured CPUs; 0 when sysconf(3) cannot say */
 	struct pk_pmus *pmus;	/* NULL when none could be scanned */
+	size_t *pmu_order;	/* pmus' indices in the directory's order */
 };
 
 /* The payload of a kept feature about this machine; false for any other
@@ -321,10 +380,10 @@ static bool machine_feature(int f, struct pk__data_blob *b, const struct machine
 		if (m->nr_cpus > 0)
 			cpu_topology(b, m->nr_cpus);
 		return m->nr_cpus > 0;
-	case FEAT_PMU_MAPPINGS: pmu_mappings(b, m->pmus); return true;
+	case FEAT_PMU_MAPPINGS: pmu_mappings(b, m->pmus, m->pmu_order); return true;
 	case FEAT_MEM_TOPOLOGY: return mem_topology(b);
 	case FEAT_CACHE: return m->nr_cpus > 0 && caches(b, m->nr_cpus);
-	case FEAT_PMU_CAPS: pmu_caps(b, m->pmus); return true;
+	case FEAT_PMU_CAPS: pmu_caps(b, m->pmus, m->pmu_order); return true;
 	case FEAT_CPU_PMU_CAPS: {
 		const struct pk_pmu *cpu = m->pmus ? pk_pmus_find(m->pmus, "cpu") : NULL;
 
@@ -413,9 +472,22 @@ static struct pk__data_host *host_gather(struct pk__data_blob *k)
 	h->key = *k;
 	m.have_u = pk__sys_uname(&m.u) == 0;
 	m.pmus = scan_pmus(&oom);
+	if (m.pmus) {
+		size_t nr = pk_pmus_nr(m.pmus);
+
+		if (!(m.pmu_order = pk__calloc(nr ? nr : 1, sizeof(*m.pmu_order))) ||
+		    !dir_order("bus/event_source/devices", nr, pmu_name_at, m.pmus, m.pmu_order)) {
+			free(m.pmu_order);
+			pk_pmus_free(m.pmus);
+			m.pmus = NULL;
+			m.pmu_order = NULL;
+			oom = true;
+		}
+	}
 	for (f = 1; f < FEAT_LAST; f++)
 		h->has[f] = machine_feature(f, &h->feat[f], &m);
 	pk_pmus_free(m.pmus);
+	free(m.pmu_order);
 	if (oom)
 		pk__error_nomem("the PMU list for perf.data's PMU features");
 	for (f = 1; f < FEAT_LAST && !oom; f++)

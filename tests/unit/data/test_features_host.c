@@ -11,6 +11,8 @@
  * writing files at once while the machine changes each get a whole
  * description (run under ASan, a description freed while in use fails).
  * A pipe-mode stream checks the description's key once, not per feature.
+ * PMU_MAPPINGS and PMU_CAPS list PMUs and caps in their directories'
+ * readdir(3) order, as perf 6.1 writes them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "perfkit.h"
 #include "sys/sys.h"
@@ -308,6 +311,68 @@ static void test_threads(void **state)
 	}
 }
 
+/* Directory `rel`'s entry names (but . and ..) in readdir(3)'s order,
+ * joined by spaces into out. */
+static void dir_names(const char *rel, char *out, size_t len)
+{
+	char path[600];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	assert_non_null(d = opendir(path));
+	out[0] = '\0';
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? " " : "", de->d_name);
+	closedir(d);
+}
+
+/* perf 6.1 writes PMU_MAPPINGS and PMU_CAPS in the order readdir(3)
+ * lists the PMU directory and each caps directory (perf report --header
+ * shows them so); the snapshot's lists are sorted by name.  Made in an
+ * order that is not the names' (zeta before alpha): most file systems
+ * list them in creation or hash order. */
+static void test_pmu_order(void **state)
+{
+	static const char *pmus[] = { "zeta", "alpha", "mid", "beta" };
+	static const char *caps[] = { "max_precise", "branches", "pmu_name", "zz_last" };
+	char path[300], rel[200], want[400], got[400] = "", want_caps[400], got_caps[400] = "";
+	struct pk_data_reader *r;
+	struct pk_feature *f;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/type", pmus[i]);
+		put_file(rel, i == 0 ? "42\n" : i == 1 ? "43\n" : i == 2 ? "44\n" : "45\n");
+		snprintf(rel, sizeof(rel), "bus/event_source/devices/zeta/caps/%s", caps[i]);
+		put_file(rel, "1\n");
+	}
+	dir_names("bus/event_source/devices", want, sizeof(want));
+	dir_names("bus/event_source/devices/zeta/caps", want_caps, sizeof(want_caps));
+	if (!strcmp(want, "alpha beta mid zeta"))
+		print_message("# this file system lists names sorted: the order is not told apart\n");
+	snprintf(path, sizeof(path), "%s/o.data", dir);
+	write_file(path);
+	assert_int_equal(pk_data_reader_open(path, &r), 0);
+	f = decode(r, PK_DATA_FEAT_PMU_MAPPINGS);
+	for (uint32_t i = 0; i < pk_feature_pmu_mappings(f)->nr; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", i ? " " : "",
+			 pk_feature_pmu_mappings(f)->pmus[i].name);
+	pk_feature_free(f);
+	f = decode(r, PK_DATA_FEAT_PMU_CAPS);
+	assert_int_equal(pk_feature_pmu_caps(f)->nr, 1);
+	assert_string_equal(pk_feature_pmu_caps(f)->pmus[0].pmu, "zeta");
+	for (uint32_t i = 0; i < pk_feature_pmu_caps(f)->pmus[0].nr_caps; i++)
+		snprintf(got_caps + strlen(got_caps), sizeof(got_caps) - strlen(got_caps), "%s%s", i ? " " : "",
+			 pk_feature_pmu_caps(f)->pmus[0].caps[i].name);
+	pk_feature_free(f);
+	pk_data_reader_free(r);
+	assert_string_equal(got, want);
+	assert_string_equal(got_caps, want_caps);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest unit[] = {
@@ -315,6 +380,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_left_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe_key_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pmu_order, setup, teardown),
 	};
 	int ret;
 
