@@ -112,17 +112,20 @@ static struct pk_pmus *scan_pmus(bool *oom)
  * read; the snapshot's are sorted by name).  order[i] is the i-th item's
  * index among the nr given, as directory `rel` lists its name; items the
  * directory does not list (it changed since) follow in their own order.
- * False when memory ran out (order is then the items' own order).
+ * False when memory ran out.
  */
 static bool dir_order(const char *rel, size_t nr, const char *(*name)(const void *, size_t),
 		      const void *items, size_t *order)
 {
 	char path[PATH_MAX];
 	unsigned char *taken = pk__calloc(nr ? nr : 1, 1);
-	DIR *d = taken && pk__sysfs_path(path, sizeof(path), rel) ? opendir(path) : NULL;
 	struct dirent *de;
 	size_t n = 0;
+	DIR *d;
 
+	if (!taken)
+		return false;
+	d = pk__sysfs_path(path, sizeof(path), rel) ? opendir(path) : NULL;
 	while (d && (de = readdir(d)))
 		for (size_t i = 0; i < nr; i++)
 			if (!taken[i] && !strcmp(name(items, i), de->d_name)) {
@@ -133,10 +136,8 @@ static bool dir_order(const char *rel, size_t nr, const char *(*name)(const void
 	if (d)
 		closedir(d);
 	for (size_t i = 0; i < nr; i++)
-		if (!taken || !taken[i])
+		if (!taken[i])
 			order[n++] = i;
-	if (!taken)
-		return false;
 	free(taken);
 	return true;
 }

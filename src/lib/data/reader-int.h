@@ -59,7 +59,7 @@ struct rd_buf {
 #define PK__RD_BUF(p) ((struct rd_buf *)(void *)((unsigned char *)(p) - offsetof(struct rd_buf, mem)))
 /* Unpinned buffers kept for reuse, at most: a buffer freed is one mapped
  * (and faulted in page by page) again for the next read, two thirds of a
- * large DWARF file's reading time when each round pinned more than a few
+ * large DWARF file's report time when each round pinned more than a few
  * (16 at once on a 290 MB recording of 34k samples).  A buffer is
  * allocated only when no spare is left, so the spares are never more than
  * the buffers pinned at once before; kept, they are at most 8 MB. */
