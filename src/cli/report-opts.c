@@ -343,7 +343,9 @@ int report_sort_plus(struct report_opts *o, struct pk_data_reader *r)
 	}
 	n = snprintf(o->sort_buf, sizeof(o->sort_buf), "%s,%s", order, o->sort_plus);
 	if (n < 0 || (size_t)n >= sizeof(o->sort_buf))
-		return cli_usage("report", "--sort +%s: too long", o->sort_plus);
+		return cli_usage("report", "--sort +KEYS is too long: %zu characters after the default keys, "
+				 "at most %zu (name fewer keys)", strlen(o->sort_plus),
+				 sizeof(o->sort_buf) - strlen(order) - 2);
 	o->sort_given = true;
 	o->sort_arg = o->sort_buf;
 	if (report_branch_sort_key(o->sort_arg))

@@ -59,6 +59,10 @@ check "--sort s is --sort sym" test -n "$ours" -a "$ours" = "$full"
 run report -i plain.data --stdio --sort +
 expect_rc "--sort + alone: exit 2" 2
 contains "with perf's words" "$err" "Invalid --sort key: \`+'"
+long=$(python3 -c 'print("+" + ",".join(["pid"] * 300))')
+run report -i plain.data --stdio --sort "$long"
+expect_rc "--sort +KEYS past its room: exit 2" 2
+contains "how long, and what to do" "$err" "--sort +KEYS is too long: 1199 characters after the default keys, at most 1010 (name fewer keys)"
 run report -i plain.data --stdio --sort dso_from
 expect_rc "a branch key without -b: exit 2" 2
 contains "with perf's words" "$err" "Invalid --sort key: \`dso_from'"
