@@ -12,8 +12,11 @@
 # check fills with the whole images of compressed debug files the new one
 # keeps there, so its timed runs read them back; the new-cold column times
 # it with those images removed before each run (it inflates and keeps them
-# again).
-# usage: bench/dwarf-report.sh OLD-PERFKIT [NEW-PERFKIT [BUILD [RUNS]]]
+# again).  With BIG=1, two large shallow files too: wb.data, recorded by
+# the new perfkit (290 MB of the workload's `hot 5000`: its 8 MiB DWARF
+# rings make rounds of ~2 MB, which pin many of the reader's buffers),
+# and pwb.data, perf's of `hot 3000` (173 MB).
+# usage: [BIG=1] bench/dwarf-report.sh OLD-PERFKIT [NEW-PERFKIT [BUILD [RUNS]]]
 #        (defaults: build/src/cli/perfkit, build, 5)
 set -eu
 OLD=$1
@@ -30,14 +33,25 @@ perf record -q --call-graph dwarf -e task-clock:u -F 5000 -o "$dir/u.data" -- \
 	"$BUILD/tests/unit/unwind/perfkit-unwind-target" >/dev/null 2>&1
 perf record -q --call-graph dwarf -e task-clock:u -F 2000 -o "$dir/w.data" -- \
 	"$BUILD/tests/perfkit-workload" hot 300 >/dev/null 2>&1
-sh "$SRC/bench/same-output.sh" "$OLD" "$dir/u.data" "$dir/w.data" | sed "s|$dir/||" >"$dir/old.md5"
-sh "$SRC/bench/same-output.sh" "$NEW" "$dir/u.data" "$dir/w.data" | sed "s|$dir/||" >"$dir/new.md5"
+files="u w"
+if [ "${BIG:-0}" = 1 ]; then
+	"$NEW" record -q --call-graph dwarf -c 250000 -o "$dir/wb.data" -- \
+		"$BUILD/tests/perfkit-workload" hot 5000 >/dev/null 2>&1
+	perf record -q --call-graph dwarf -c 250000 -o "$dir/pwb.data" -- \
+		"$BUILD/tests/perfkit-workload" hot 3000 >/dev/null 2>&1
+	files="$files wb pwb"
+fi
+paths=$(for f in $files; do printf '%s ' "$dir/$f.data"; done)
+# shellcheck disable=SC2086
+sh "$SRC/bench/same-output.sh" "$OLD" $paths | sed "s|$dir/||" >"$dir/old.md5"
+# shellcheck disable=SC2086
+sh "$SRC/bench/same-output.sh" "$NEW" $paths | sed "s|$dir/||" >"$dir/new.md5"
 if ! cmp -s "$dir/old.md5" "$dir/new.md5"; then
 	echo "the two perfkits print different bytes:" >&2
 	diff "$dir/old.md5" "$dir/new.md5" >&2 || true
 	exit 1
 fi
-echo "same output: $(wc -l <"$dir/new.md5") report/script commands on both files"
+echo "same output: $(wc -l <"$dir/new.md5") report/script commands on the files ($files)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 # cpu TOOL ARGS...: task-clock in ms, mean of RUNS
 cpu() {
@@ -58,7 +72,7 @@ wall() {
 	echo "$(( ($(date +%s%N) - t0) / RUNS / 1000000 ))"
 }
 printf '%-7s %-44s %9s %9s %9s %9s %7s %7s %7s\n' file command old-cpu new-cpu new-cold perf-cpu old/p new/p wall-n/p
-for f in u w; do
+for f in $files; do
 	for o in "report --stdio --no-children" "report --stdio" "report --stdio --no-children --sort srcline" \
 		"script" "script -F ip --no-inline"; do
 		# shellcheck disable=SC2086
