@@ -53,20 +53,22 @@ static void value(FILE *f, const struct report_cg *cg, uint64_t period, uint64_t
 		fprintf(f, "%s%.2f%%%s", c ? c : "", pct, c ? CLI_COLOR_RESET : "");
 }
 
-/* Bit i of a depth mask; perf's mask is an int, so deeper levels have no pipe. */
-static bool bit(uint64_t mask, int i)
+/* Bit i of a depth mask.  perf's mask is an int shifted by the depth
+ * (1 << i): x86 takes a 32-bit shift's count modulo 32, so below depth 32
+ * perf's pipes repeat those of the levels 32 above, and so do these. */
+static bool bit(uint32_t mask, int i)
 {
-	return i < 64 && (mask >> i) & 1;
+	return (mask >> (i & 31)) & 1;
 }
 
-static uint64_t without(uint64_t mask, int i)
+static uint32_t without(uint32_t mask, int i)
 {
-	return i >= 0 && i < 64 ? mask & ~(1ull << i) : mask;
+	return mask & ~(UINT32_C(1) << (i & 31));
 }
 
-static uint64_t with(uint64_t mask, int i)
+static uint32_t with(uint32_t mask, int i)
 {
-	return i < 64 ? mask | (1ull << i) : mask;
+	return mask | (UINT32_C(1) << (i & 31));
 }
 
 static void margin(FILE *f, int left)
@@ -74,7 +76,7 @@ static void margin(FILE *f, int left)
 	fprintf(f, "            %*s", left, "");
 }
 
-static void graph_line(FILE *f, int depth, uint64_t mask, int left)
+static void graph_line(FILE *f, int depth, uint32_t mask, int left)
 {
 	margin(f, left);
 	for (int i = 0; i < depth; i++)
@@ -95,7 +97,7 @@ static void branch_counts(FILE *f, const struct report_cg *cg, const struct pk_c
 
 /* One frame in the tree: the first of a node carries its percentage. */
 static void graph_frame(FILE *f, const struct report_cg *cg, const char *name, const struct pk_callchain_node *n,
-			size_t k, const uint64_t val[2], int depth, uint64_t mask, bool first, uint64_t total, int left)
+			size_t k, const uint64_t val[2], int depth, uint32_t mask, bool first, uint64_t total, int left)
 {
 	margin(f, left);
 	for (int i = 0; i < depth; i++) {
@@ -118,11 +120,12 @@ static void graph_frame(FILE *f, const struct report_cg *cg, const char *name, c
 }
 
 static void graph(FILE *f, const struct report_cg *cg, const struct pk_callchain_node *n, uint64_t total,
-		  int depth, uint64_t mask, int left)
+		  int depth, uint32_t mask, int left)
 {
 	bool rel = cg->mode == PK_CALLCHAIN_GRAPH_REL;
 	size_t nr = pk_callchain_node_nr_children(n), printed = 0;
-	uint64_t remaining = total, new_mask = mask;
+	uint64_t remaining = total;
+	uint32_t new_mask = mask;
 	/* the samples below n that no printed child took (perf's rem_node.count) */
 	uint64_t rem_count = pk_callchain_node_cumul_count(n) - pk_callchain_node_count(n);
 

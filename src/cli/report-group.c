@@ -206,7 +206,8 @@ void report_percent_cell(FILE *f, int width, double pct, bool color)
 	/* perf colours the whole cell, its padding included. */
 	if (c)
 		fputs(c, f);
-	cli_put_fixed2(f, width - 1, pct);
+	fputc(' ', f);	/* perf's " %*.2f%%": a number wider than the cell keeps the space */
+	cli_put_fixed2(f, width - 2, pct);
 	fputc('%', f);
 	if (c)
 		fputs(CLI_COLOR_RESET, f);

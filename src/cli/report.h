@@ -274,7 +274,8 @@ void report_group_cells(FILE *f, enum report_cell kind, int width, const struct 
 void report_group_sep_cells(FILE *f, enum report_cell kind, const struct pk_hist *h,
 			    const struct pk_hist_entry *e, uint32_t nr_members);
 
-/* report_percent_cell - a percentage `width` wide ("%*.2f%%"), in perf's
+/* report_percent_cell - a percentage `width` wide (perf's " %*.2f%%" of width - 2:
+ * a number too wide for the cell still follows a space), in perf's
  * colour for it (red from 5%, green above 0.5%) with `color`. */
 void report_percent_cell(FILE *f, int width, double pct, bool color);
 

@@ -52,6 +52,8 @@ if ! command -v perf >/dev/null; then
 fi
 perf record -q -e cpu-clock:u -c 1000000 --code-page-size --namespaces -o u.data -- "$W" hot 40 >/dev/null 2>&1
 perf record -q -e cpu-clock -c 1000000 -g --code-page-size --namespaces -o g.data -- "$W" hot 30 >/dev/null 2>&1
+# a corrupt user stack: every sample's chain is 127 frames of address 0
+perf record -q -e cpu-clock -c 1000000 -g --code-page-size --namespaces -o z.data -- "$W" selfframe 100 >/dev/null 2>&1
 perf record -q -e cpu-clock:u -c 1000000 --transaction -o pt.data -- "$W" hot 40 >/dev/null 2>&1
 python3 "$CRAFT" pt.data ptc.data
 for f in k.data u.data g.data; do
@@ -74,6 +76,12 @@ same_as_perf g.data --children --sort cgroup_id,comm
 same_as_perf g.data --children --sort code_page_size,dso
 same_as_perf g.data --children --sort addr,sym -g caller
 same_as_perf g.data --no-children --sort dso_size,dso,sym
+# each of z.data's frames counted again: children past 1000% (perf's
+# " %6.2f%%" keeps its space) and graphs 127 levels deep (perf's int mask
+# of pipes repeats every 32 levels)
+same_as_perf z.data --children --sort cgroup_id
+same_as_perf z.data --children --sort code_page_size,dso
+same_as_perf z.data --children --sort comm,cgroup_id -g caller,0.5,callee
 for s in sample,comm comm,overhead overhead_sys,comm dso,overhead_us,sample overhead_children,comm \
 	 dso,sample,sym overhead_guest_sys,dso; do
 	same_as_perf u.data --sort "$s"
