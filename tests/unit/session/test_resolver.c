@@ -702,7 +702,11 @@ static void compare_sample(FILE *f, const struct pk_resolved_sample *s, struct t
 	t->samples++;
 }
 
-static void oracle(const char *callgraph, const char *args)
+/* Record `args` with perf's call graph `callgraph` and compare each
+ * sample's frames with perf script's; more than min_samples samples (a
+ * workload of short-lived children gives far fewer on a loaded machine:
+ * 22 where 150 were usual, on one CI run). */
+static void oracle(const char *callgraph, const char *args, size_t min_samples)
 {
 	char dir[4096], cmd[8192];
 	const char *workload = getenv("PERFKIT_WORKLOAD");
@@ -746,7 +750,7 @@ static void oracle(const char *callgraph, const char *args)
 		      "%zu at labels\n", callgraph, args,
 		      t.samples, t.frames, t.differ, t.plt, t.inlined, t.labels);
 	assert_true(t.labels <= t.samples / 100 + 2);
-	assert_true(t.samples > 50);
+	assert_true(t.samples > min_samples);
 	assert_true(t.frames > t.samples);
 	assert_int_equal(t.differ, 0);
 }
@@ -754,17 +758,17 @@ static void oracle(const char *callgraph, const char *args)
 static void frame_pointers_as_perf(void **state)
 {
 	(void)state;
-	oracle("-g", "hot 200");
-	oracle("-g", "children 2000");
+	oracle("-g", "hot 200", 50);
+	oracle("-g", "children 2000", 10);
 	/* A corrupt user stack: 127 frames of address 0 in every sample. */
-	oracle("-g", "selfframe 600");
+	oracle("-g", "selfframe 600", 50);
 }
 
 static void dwarf_as_perf(void **state)
 {
 	(void)state;
-	oracle("--call-graph dwarf", "hot 200");
-	oracle("--call-graph dwarf", "children 2000");
+	oracle("--call-graph dwarf", "hot 200", 50);
+	oracle("--call-graph dwarf", "children 2000", 10);
 }
 
 /* The chain memo keeps four keys of one set whatever their hashes (so the
