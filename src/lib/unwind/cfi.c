@@ -64,6 +64,28 @@ struct pk__unwind_rule {
 	struct cfa_reg cfa[MAX_CFA_REGS];
 };
 
+/* One page's share of a part of a row of .eh_frame's table: the file
+ * pcs [start, end) that one rule holds for (from a pc its rule was read
+ * at to the row's end, libdw's dwarf_frame_info), the rule's number, and
+ * the next on the page (index + 1, 0: none). */
+struct pk__unwind_row {
+	uint64_t start, end;
+	uint32_t rule, next;
+};
+
+/* A page's rows: (dso, 4 KiB page of file pcs) -> the first row's index
+ * + 1 (0: an empty slot). */
+struct pk__unwind_page {
+	uint64_t page;
+	uint32_t dso1, head;
+};
+
+#define ROW_PAGE_BITS 12
+/* A row over more pages than this is not indexed (its pcs still find
+ * their rules one by one): a function's body is one row, and a few of a
+ * compiler's span hundreds of KiB. */
+#define ROW_MAX_PAGES 16
+
 /* Rules live in chunks that never move, so that the frame memo's
  * pointers stay good as the table grows, and a chunk's pages are
  * written only as its rules are made (a table of empty slots, zeroed up
@@ -152,6 +174,8 @@ void pk__unwind_rules_free(struct pk_unwinder *u)
 		free(u->rule_chunks[i]);
 	free(u->rule_chunks);
 	free(u->rule_slots);
+	free(u->rows);
+	free(u->pages);
 	free(u->memo);
 }
 
@@ -178,6 +202,90 @@ static uint32_t *rule_slot(const struct pk_unwinder *u, uint32_t *slots, size_t 
 			break;
 	}
 	return &slots[k];
+}
+
+static size_t page_hash(uint32_t dso, uint64_t page, size_t cap)
+{
+	return (size_t)((page * 0xc2b2ae3d27d4eb4full) ^ (dso * 0x9e3779b97f4a7c15ull)) >> 17 & (cap - 1);
+}
+
+/* The slot of (dso, page) in pages[cap], or the empty one to fill. */
+static struct pk__unwind_page *page_slot(struct pk__unwind_page *pages, size_t cap, uint32_t dso, uint64_t page)
+{
+	size_t k = page_hash(dso, page, cap);
+
+	while (pages[k].head && (pages[k].dso1 != dso + 1 || pages[k].page != page))
+		k = (k + 1) & (cap - 1);
+	return &pages[k];
+}
+
+/* The rule of a row read before that holds file pc `pc` of dso, or NULL:
+ * the rules of one row are one (libdw reads them by running the CFI up to
+ * the row that holds the pc), so the pcs of a function's body, its call
+ * sites, need one read. */
+static const struct pk__unwind_rule *row_find(const struct pk_unwinder *u, uint32_t dso, uint64_t pc)
+{
+	const struct pk__unwind_page *slot;
+
+	if (!u->cap_pages)
+		return NULL;
+	slot = page_slot(u->pages, u->cap_pages, dso, pc >> ROW_PAGE_BITS);
+	for (uint32_t i = slot->head; i; i = u->rows[i - 1].next)
+		if (u->rows[i - 1].start <= pc && pc < u->rows[i - 1].end)
+			return rule_get(u, u->rows[i - 1].rule);
+	return NULL;
+}
+
+/* Room for one more page in the index, rehashed when half full. */
+static bool grow_pages(struct pk_unwinder *u)
+{
+	size_t cap = u->cap_pages ? u->cap_pages * 2 : 1024;
+	struct pk__unwind_page *n;
+
+	if ((u->nr_pages + 1) * 2 <= u->cap_pages)
+		return true;
+	if (!(n = pk__calloc(cap, sizeof(*n))))
+		return false;
+	for (size_t i = 0; i < u->cap_pages; i++)
+		if (u->pages[i].head)
+			*page_slot(n, cap, u->pages[i].dso1 - 1, u->pages[i].page) = u->pages[i];
+	free(u->pages);
+	u->pages = n;
+	u->cap_pages = cap;
+	return true;
+}
+
+/* Row [start, end) of dso, whose rule is number `rule`, indexed on each
+ * page it covers; out of memory, it is left out (an index, not the rules). */
+static void row_add(struct pk_unwinder *u, uint32_t dso, uint64_t start, uint64_t end, uint32_t rule)
+{
+	uint64_t first = start >> ROW_PAGE_BITS, last = (end - 1) >> ROW_PAGE_BITS;
+
+	if (end <= start || last - first >= ROW_MAX_PAGES)
+		return;
+	for (uint64_t page = first; page <= last; page++) {
+		struct pk__unwind_page *slot;
+
+		if (u->nr_rows == u->cap_rows) {
+			size_t cap = u->cap_rows ? u->cap_rows * 2 : 1024;
+			struct pk__unwind_row *n = pk__reallocarray(u->rows, cap, sizeof(*n));
+
+			if (!n)
+				return;
+			u->rows = n;
+			u->cap_rows = cap;
+		}
+		if (!grow_pages(u))
+			return;
+		slot = page_slot(u->pages, u->cap_pages, dso, page);
+		if (!slot->head) {
+			*slot = (struct pk__unwind_page){ .page = page, .dso1 = dso + 1 };
+			u->nr_pages++;
+		}
+		u->rows[u->nr_rows] = (struct pk__unwind_row){ .start = start, .end = end, .rule = rule,
+							       .next = slot->head };
+		slot->head = (uint32_t)++u->nr_rows;
+	}
 }
 
 /* Room in the index for one more rule, and in the chunks for it. */
@@ -256,8 +364,9 @@ static bool take_register(Dwarf_Frame *frame, int regno, uint8_t *kind, int64_t 
 	return i == nops && *off == (int32_t)*off;
 }
 
-/* Read the rules at file pc `pc` from cfi into r (zeroed). */
-static bool take_frame(Dwarf_CFI *cfi, uint64_t pc, struct pk__unwind_rule *r)
+/* Read the rules at file pc `pc` from cfi into r (zeroed), and where the
+ * row they are of ends, *end. */
+static bool take_frame(Dwarf_CFI *cfi, uint64_t pc, struct pk__unwind_rule *r, Dwarf_Addr *end)
 {
 	Dwarf_Frame *frame;
 	Dwarf_Op *ops;
@@ -267,7 +376,7 @@ static bool take_frame(Dwarf_CFI *cfi, uint64_t pc, struct pk__unwind_rule *r)
 
 	if (!cfi || dwarf_cfi_addrframe(cfi, pc, &frame) != 0)
 		return false;
-	ra = dwarf_frame_info(frame, NULL, NULL, &signal);
+	ra = dwarf_frame_info(frame, NULL, end, &signal);
 	ok = ra == RA && !signal && dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 &&
 	     ops[0].atom == DW_OP_bregx && ops[0].number < NREGS;
 	if (ok) {
@@ -300,9 +409,11 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
 {
 	struct umap *m = pk__unwind_map_of(p, lookup);
 	struct pk__unwind_rule *r;
-	Dwarf_Addr bias_eh = 0, bias_dw = 0;
+	const struct pk__unwind_rule *row;
+	Dwarf_Addr bias_eh = 0, bias_dw = 0, end = 0;
 	Dwarf_CFI *eh;
 	uint32_t *slot;
+	bool indexed = false;
 
 	/* m->tried: reported already (pk__unwind_report_module would find m
 	 * again only to say so).  libdwfl's module at lookup must be m's,
@@ -318,17 +429,27 @@ static const struct pk__unwind_rule *rule_at(struct pk_unwinder *u, struct uproc
 	slot = rule_slot(u, u->rule_slots, u->cap_rules, m->dso, lookup - bias_eh);
 	if (*slot)
 		return rule_get(u, *slot - 1);
+	if (eh && (row = row_find(u, m->dso, lookup - bias_eh)))
+		return row;
 	r = rule_get(u, (uint32_t)u->nr_rules);
 	memset(r, 0, sizeof(*r));
-	if (!take_frame(eh, lookup - bias_eh, r)) {
+	if (take_frame(eh, lookup - bias_eh, r, &end)) {
+		indexed = true;
+	} else {
 		Dwarf_CFI *dw = dwfl_module_dwarf_cfi(m->mod, &bias_dw);
 
-		if (!take_frame(dw, lookup - bias_dw, r))
+		if (!take_frame(dw, lookup - bias_dw, r, &end))
 			r->fast = false;	/* no CFI: libdwfl tries frame pointers */
 	}
 	r->dso1 = m->dso + 1;
 	r->pc = lookup - bias_eh;
 	*slot = (uint32_t)++u->nr_rules;
+	/* .eh_frame's rows only, what row_find is asked about; from the pc
+	 * on: libdw's start is the FDE's, not the row's (the rules at 20,000
+	 * random pcs each of cc1 and libc held up to the end it gave, and not
+	 * before the pc for 4% of them) */
+	if (indexed)
+		row_add(u, m->dso, lookup - bias_eh, end, (uint32_t)u->nr_rules - 1);
 	return r;
 }
 

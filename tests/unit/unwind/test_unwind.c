@@ -23,6 +23,7 @@
 #include "perfkit.h"
 #include "elf/elf.h"
 #include "procmaps.h"
+#include "unwind/unwind.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -325,6 +326,62 @@ static void test_memo_follows_maps(void **state)
 	assert_int_equal(pk_unwinder_unwind(u, pid + 1, pid + 1, cap.regs, captured_mask, cap.stack,
 					    cap.stack_size, ips, MAX_FRAMES, &nr), 0);
 	assert_int_equal(nr, 1);
+	pk_unwinder_free(u);
+}
+
+static struct capture kept[2];
+static int nr_kept;
+
+__attribute__((noinline)) static void keep(void)
+{
+	take();
+	kept[nr_kept++ % 2] = cap;
+}
+
+/* Two calls from one function with nothing between them that moves its
+ * stack pointer: one row of its CFI. */
+__attribute__((noinline)) static int two_sites(int x)
+{
+	keep();
+	x = level2(x) + x;
+	keep();
+	return x + 1;
+}
+
+/* The rules of a row of .eh_frame are read once: two samples whose
+ * caller is at two call sites of one row (the later site second) unwind
+ * each in full, to two_sites, and the second makes no new rule (but the
+ * one its own ip and keep's frame need, none: the same pcs). */
+static void test_row_rules_shared(void **state)
+{
+	struct pk_unwinder *u;
+	uint64_t ips[2][MAX_FRAMES], bias;
+	uint32_t pid = (uint32_t)getpid();
+	size_t nr[2] = { 0, 0 }, rules;
+	volatile int one = 1;	/* not a constant: no clone of two_sites for it */
+
+	(void)state;
+	find_stack_end();
+	nr_kept = 0;
+	assert_int_equal(two_sites(one), (2 * 1 + 4) + 1 + 1);	/* level2(x) is 2x + 4 */
+	assert_int_equal(pk_unwinder_new(&u), 0);
+	map_self(u);
+	bias = load_bias();
+	for (int i = 0; i < 2; i++) {
+		rules = u->nr_rules;
+		assert_int_equal(pk_unwinder_unwind(u, pid, pid, kept[i].regs, captured_mask, kept[i].stack,
+						    kept[i].stack_size, ips[i], MAX_FRAMES, &nr[i]), 0);
+		assert_true(nr[i] >= 4);
+		assert_true(in_function("take", ips[i][0], bias));
+		assert_true(in_function("keep", ips[i][1], bias));
+		assert_true(in_function("two_sites", ips[i][2], bias));
+		assert_true(in_function("test_row_rules_shared", ips[i][3], bias));
+	}
+	assert_true(ips[1][2] > ips[0][2]);
+	assert_int_equal(nr[1], nr[0]);
+	assert_memory_equal(&ips[1][3], &ips[0][3], (nr[0] - 3) * sizeof(ips[0][0]));
+	print_message("# rules made: %zu, then %zu\n", rules, (size_t)u->nr_rules - rules);
+	assert_int_equal(u->nr_rules, rules);
 	pk_unwinder_free(u);
 }
 
@@ -740,6 +797,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stop_after_unknown),
 		cmocka_unit_test(test_memo_follows_maps),
 		cmocka_unit_test(test_repeat_reads_stack),
+		cmocka_unit_test(test_row_rules_shared),
 		cmocka_unit_test(test_unrelated_map_keeps_modules),
 		cmocka_unit_test(test_no_debuginfod),
 		cmocka_unit_test(test_debuglink_frame),
