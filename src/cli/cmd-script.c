@@ -411,6 +411,33 @@ static int check_types(struct script_run *run)
 	return 0;
 }
 
+/* The fields a map alone gives (its DSO), or the sample itself. */
+#define SF_NO_SYMBOL (SF_COMM | SF_TID | SF_PID | SF_TIME | SF_CPU | SF_EVNAME | SF_IP | SF_DSO | SF_PERIOD | \
+		      SF_MISC | SF_WEIGHT | SF_IREGS | SF_UREGS | SF_BRSTACK | SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | \
+		      SF_CODE_PAGE_SIZE | SF_DATA_SRC | SF_TOD | SF_INS_LAT)
+
+/* Whether nothing script prints or filters by needs a symbol: every
+ * event's fields are ones a map alone gives, no flag looks a symbol up
+ * (--symbols, --stop-bt, --graph-function, a dlfilter, the flags column,
+ * --xed), and no inlined frame is made (perf tells one by comparing its
+ * name with the symbol's).  Then no symbol table need be loaded: a third
+ * of `script -F ip --no-inline` on a small DWARF recording. */
+static bool symbols_unused(const struct script_run *run)
+{
+	const struct script_filter *f = &run->o->filt;
+
+	if (f->syms || f->stop_bt || f->graph_function || f->dlfilter_path || f->print_flags || f->xed ||
+	    (!run->o->no_inline && run->c.callchains))
+		return false;
+	for (size_t i = 0; i < pk_data_reader_nr_events(run->r); i++) {
+		int t = script_type_of(pk_data_reader_attr(run->r, i)->type);
+
+		if (run->o->type[t].fields & ~SF_NO_SYMBOL)
+			return false;
+	}
+	return true;
+}
+
 static int setup(struct script_run *run)
 {
 	size_t nr = pk_data_reader_nr_events(run->r);
@@ -460,6 +487,8 @@ static int setup(struct script_run *run)
 	/* perf checks no fields against a perf stat record file */
 	if (!pk_data_reader_has_feature(run->r, PK_DATA_FEAT_STAT) && (rc = check_types(run)))
 		return rc;
+	if (symbols_unused(run))
+		pk_resolver_set_symbols(run->c.res, false);
 	return script_fields2_setup(&run->c, run->r, run->o);
 }
 

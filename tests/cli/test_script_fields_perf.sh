@@ -8,7 +8,8 @@
 # guest samples (callindent, synth, metric, machine_pid, vcpu: alone,
 # a blank line per sample); perf's warning when a later -F overrides an
 # earlier one.  Small fixed-period user-only recordings, perfkit's and
-# perf's.
+# perf's; and fields with no symbol in them (ip, dso, ...) on -g and
+# DWARF recordings, which perfkit prints without reading symbol tables.
 . "$(dirname "$0")/tap.sh"
 : "${PERFKIT_WORKLOAD:?PERFKIT_WORKLOAD must name the workload binary}"
 tmp=$(mktemp -d)
@@ -46,6 +47,23 @@ if command -v perf >/dev/null; then
 			"$PERFKIT" script -i "$file" $args >ours.out 2>ours.err
 			check "$file $args: lines and messages as perf's ($(grep -c Overriding perf.err) overriding)" \
 				bash -c "test -s perf.out && cmp -s perf.out ours.out && cmp -s perf.err ours.err"
+		done
+	done
+	# Fields a map alone gives, which perfkit prints without loading a
+	# symbol table: call chains with kernel frames (-g) and DWARF-unwound
+	# ones (no inlined frames), perf's lines still.
+	perf record -q -e cpu-clock -c 1000000 -g -o g.data -- "$PERFKIT_WORKLOAD" pages 20000 >/dev/null 2>&1
+	perf record -q -e cpu-clock:u -c 1000000 --call-graph dwarf -o dw.data -- "$PERFKIT_WORKLOAD" hot 50 \
+		>/dev/null 2>&1
+	for file in g.data dw.data; do
+		for args in "-F ip --no-inline" "-F ip,dso --no-inline" "-F comm,tid,time,ip,dso,period --no-inline" \
+			"-F ip,sym --no-inline"; do
+			# shellcheck disable=SC2086
+			perf script -i "$file" $args >perf.out 2>/dev/null
+			# shellcheck disable=SC2086
+			"$PERFKIT" script -i "$file" $args >ours.out 2>/dev/null
+			check "$file $args: perf's lines ($(wc -l <perf.out))" \
+				bash -c "test -s perf.out && cmp -s perf.out ours.out"
 		done
 	done
 else
