@@ -420,7 +420,7 @@ static int check_types(struct script_run *run)
  * event's fields are ones a map alone gives, no flag looks a symbol up
  * (--symbols, --stop-bt, --graph-function, a dlfilter, the flags column,
  * --xed), and no inlined frame is made (perf tells one by comparing its
- * name with the symbol's).  Then no symbol table need be loaded: a third
+ * name with the symbol's).  Then no symbol table need be loaded: half
  * of `script -F ip --no-inline` on a small DWARF recording. */
 static bool symbols_unused(const struct script_run *run)
 {

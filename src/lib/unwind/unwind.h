@@ -112,9 +112,10 @@ struct pk_unwinder {
 	size_t nr_chunks;
 	uint32_t *rule_slots;
 	size_t nr_rules, cap_rules;
-	/* The .eh_frame rows those rules were read from, by the DSO and the
-	 * 4 KiB pages each covers (cfi.c's row_find): nodes, and their index
-	 * on (dso, page), open addressing, each the head of its page's list. */
+	/* The parts of .eh_frame rows those rules hold for (from the pc a
+	 * rule was read at to its row's end), by the DSO and the 4 KiB pages
+	 * each covers (cfi.c's row_find): nodes, and their index on (dso,
+	 * page), open addressing, each the head of its page's list. */
 	struct pk__unwind_row *rows;
 	size_t nr_rows, cap_rows;
 	struct pk__unwind_page *pages;

@@ -350,8 +350,9 @@ __attribute__((noinline)) static int two_sites(int x)
 
 /* The rules of a row of .eh_frame are read once: two samples whose
  * caller is at two call sites of one row (the later site second) unwind
- * each in full, to two_sites, and the second makes no new rule (but the
- * one its own ip and keep's frame need, none: the same pcs). */
+ * each in full, to two_sites, and the second makes no new rule: its
+ * other frames are at the first one's pcs, and its caller's pc is in the
+ * row part the first one indexed. */
 static void test_row_rules_shared(void **state)
 {
 	struct pk_unwinder *u;
